@@ -1,0 +1,130 @@
+/* GPU configuration: the resolved contents of a preset file plus --set
+ * overrides. Every field has a dotted key ("tlb.l2.entries") that presets,
+ * --set, sweeps and the JSON report all use; the key table lives in
+ * src/config/config_keys.c so adding a field touches one place. */
+#ifndef GPUVM_CONFIG_H
+#define GPUVM_CONFIG_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuvm/error.h"
+
+#define GPUVM_MAX_TLB_LEVELS 4
+#define GPUVM_MAX_SMS 256
+#define GPUVM_WARP_LANES 32
+
+enum gpuvm_share_domain {
+	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
+	GPUVM_SHARE_TPC,    /* one per texture processing cluster */
+	GPUVM_SHARE_GPC,    /* one per graphics processing cluster */
+	GPUVM_SHARE_GPU,    /* one for the whole GPU */
+	GPUVM_SHARE_MAP,    /* explicit share_map: instance id per logical SM */
+};
+
+/* How logical SM ids (%smid) are laid over the physical GPC/TPC grid. */
+enum gpuvm_sm_numbering {
+	GPUVM_SM_LINEAR = 0,  /* logical ids follow physical order, GPC-major */
+	GPUVM_SM_INTERLEAVED, /* TPC-granular round robin over GPCs (Karnagel Fig. 5-7, 12) */
+};
+
+struct gpuvm_tlb_level_config {
+	uint32_t entries;       /* total entries of one instance */
+	uint32_t ways;          /* 0 = fully associative; else entries % ways == 0 */
+	uint64_t entry_bytes;   /* virtual range one entry covers, power of two */
+	enum gpuvm_share_domain share;
+	uint16_t share_map[GPUVM_MAX_SMS]; /* read when share == MAP */
+	uint32_t share_map_len;
+	double hit_latency_cycles;   /* lookup cost when the entry is present */
+	double miss_penalty_cycles;  /* extra cost of a miss before the next level answers */
+	uint32_t mshrs;              /* outstanding misses per instance */
+
+	/* Derived by gpuvm_config_finalize(), not keys. */
+	uint16_t instance_of_sm[GPUVM_MAX_SMS]; /* logical SM -> dense instance id */
+	uint32_t instances;
+};
+
+struct gpuvm_config {
+	char name[64];        /* preset name or file stem */
+	char source[256];     /* file the preset came from (for messages) */
+	char description[256];
+
+	/* [gpu] */
+	uint32_t sms;            /* active SMs */
+	uint32_t gpcs, tpcs_per_gpc, sms_per_tpc;
+	uint16_t disabled_sms[GPUVM_MAX_SMS]; /* physical ids, GPC-major */
+	uint32_t disabled_sms_len;
+	enum gpuvm_sm_numbering sm_numbering;
+	double clock_mhz;                 /* SM clock; cycles are SM cycles */
+	uint32_t max_warps_per_sm;
+	uint32_t max_ctas_per_sm;
+	double issue_warp_insts_per_cycle; /* per SM, all schedulers together */
+	double load_base_latency_cycles;   /* pipeline cost of any global access */
+	double kernel_launch_us;
+
+	/* [tlb.l1] .. [tlb.l4] */
+	uint32_t tlb_levels;
+	struct gpuvm_tlb_level_config tlb[GPUVM_MAX_TLB_LEVELS];
+
+	/* [walker] page-walk unit behind the last TLB level */
+	uint32_t walkers;             /* walks in flight */
+	double walk_latency_cycles;   /* full walk */
+	uint32_t pwc_entries;         /* page-walk cache entries, 0 = off */
+	uint64_t pwc_entry_bytes;     /* range one PWC entry covers (upper-level PDE) */
+	double pwc_hit_walk_latency_cycles; /* walk cost when the PWC hits */
+
+	/* [l2] sectored data cache, physically indexed */
+	uint64_t l2_bytes;
+	uint32_t l2_ways;
+	uint32_t l2_line_bytes;
+	uint32_t l2_sector_bytes;
+	double l2_hit_latency_cycles;
+
+	/* [dram] */
+	double dram_latency_cycles;
+	double dram_bandwidth_gb_s;   /* 1 GB = 1e9 bytes */
+
+	/* [pcie] zero-copy and copies, one serial lane per direction */
+	double pcie_latency_ns;
+	double pcie_bandwidth_gb_s;
+};
+
+/* Fills cfg with built-in defaults (no preset). */
+void gpuvm_config_defaults(struct gpuvm_config *cfg);
+
+/* Loads a shipped preset by name ("p100") or a file path. Names are tried
+ * first; anything containing '/' or ending in ".ini" is a path. */
+int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
+		      struct gpuvm_error *err);
+
+/* Parses INI text; origin names it in messages. */
+int gpuvm_config_load_string(struct gpuvm_config *cfg, const char *text,
+			     const char *origin, struct gpuvm_error *err);
+
+/* Applies one "key=value" override; origin is used in messages ("--set"). */
+int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,
+		     const char *origin, struct gpuvm_error *err);
+
+/* Checks every field and derives instance maps. Must succeed before use. */
+int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err);
+
+/* Writes the value of key into buf; returns 0, or -1 for an unknown key. */
+int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
+		     char *buf, size_t buflen);
+
+/* Iterates all keys in order (for JSON/CSV dumps). Returns NULL past the end. */
+const char *gpuvm_config_key_at(const struct gpuvm_config *cfg, size_t i);
+
+/* Shipped presets, embedded at build time from presets/ *.ini. */
+struct gpuvm_preset_text {
+	const char *name;     /* "p100" */
+	const char *path;     /* "presets/p100.ini" */
+	const char *text;
+};
+extern const struct gpuvm_preset_text gpuvm_shipped_presets[];
+extern const size_t gpuvm_shipped_presets_count;
+
+const char *gpuvm_share_domain_name(enum gpuvm_share_domain d);
+
+#endif

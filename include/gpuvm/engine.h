@@ -1,0 +1,69 @@
+/* The simulation engine: places CTAs on SMs, advances warps as discrete
+ * events, and sends every memory instruction through coalescing,
+ * translation (TLB levels, walker) and the data path (L2, DRAM, PCIe). */
+#ifndef GPUVM_ENGINE_H
+#define GPUVM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/error.h"
+#include "gpuvm/stream.h"
+
+struct gpuvm_tlb_level_stats {
+	uint64_t lookups;       /* translation requests reaching this level */
+	uint64_t hits;          /* entry present and filled */
+	uint64_t pending_hits;  /* entry present, fill still in flight (MSHR merge) */
+	uint64_t misses;
+	double mshr_wait_cycles; /* summed wait for a free MSHR */
+	uint32_t instances;
+	uint64_t *instance_hits;   /* [instances] */
+	uint64_t *instance_misses; /* [instances] */
+};
+
+struct gpuvm_stats {
+	/* work simulated */
+	uint64_t kernels, ctas, warps;
+	uint64_t warp_insts;       /* compute + memory warp instructions */
+	uint64_t mem_insts;        /* memory warp instructions */
+	uint64_t thread_accesses;  /* active lanes of memory instructions */
+	uint64_t sectors, lines, xlat_units; /* after coalescing */
+
+	/* translation */
+	uint32_t tlb_levels;
+	struct gpuvm_tlb_level_stats tlb[GPUVM_MAX_TLB_LEVELS];
+	uint64_t walks, pwc_hits;
+	double walk_queue_cycles;
+
+	/* data path */
+	uint64_t l2_sector_hits, l2_sector_misses;
+	uint64_t dram_bytes;
+	uint64_t pcie_h2d_bytes, pcie_d2h_bytes; /* copies + zero-copy */
+	uint64_t zero_copy_bytes;
+
+	/* time */
+	double sim_cycles;
+	double sim_seconds;
+	double kernel_cycles;  /* cycles spent inside kernels */
+	double copy_cycles;    /* cycles spent in explicit copies */
+	double wall_seconds;   /* the simulator's own run time */
+
+	char result[256];      /* the workload's functional result */
+};
+
+struct gpuvm_sim_options {
+	uint64_t seed;
+	bool progress; /* draw progress on stderr (callers pass isatty(2)) */
+};
+
+/* Runs src to completion on cfg (which must be finalized). On error the
+ * message names the source position. stats must be released with
+ * gpuvm_stats_release. */
+int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
+		   const struct gpuvm_sim_options *opt, struct gpuvm_stats *stats,
+		   struct gpuvm_error *err);
+
+void gpuvm_stats_release(struct gpuvm_stats *stats);
+
+#endif

@@ -1,0 +1,58 @@
+/* Line figures through gnuplot: a small driver that sweeps, the demo and
+ * probe figures share. Data go to gnuplot inline (datablocks on a pipe);
+ * the figure is written to "<out>.tmp" and renamed only on success, so a
+ * failed plot never leaves a partial file. The format follows the output
+ * file's extension: .png (pngcairo when gnuplot has it, else png), .svg,
+ * .pdf (pdfcairo). */
+#ifndef GPUVM_PLOT_H
+#define GPUVM_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuvm/error.h"
+
+/* One line of the figure: n points (x[i], y[i]). Points need not be
+ * sorted (the driver sorts by x); non-finite values, and values <= 0 on a
+ * log axis, are left out. */
+struct gpuvm_plot_series {
+	const char *name; /* legend entry */
+	const double *x;
+	const double *y;
+	size_t n;
+};
+
+struct gpuvm_plot_opts {
+	const char *title;  /* NULL: none */
+	const char *xlabel; /* NULL: none */
+	const char *ylabel; /* NULL: none */
+	bool logx;          /* log2 x axis */
+	bool logy;          /* log10 y axis */
+	bool x_bytes;       /* x values are byte counts: tics read 64MiB, 4GiB */
+	/* Non-NULL: x values are indices 0..n_x_categories-1 into these labels
+	 * (a categorical axis, e.g. policy names). */
+	const char *const *x_categories;
+	size_t n_x_categories;
+	int width, height;  /* pixels (svg: points); 0 = 900 x 600 */
+};
+
+/* True when a gnuplot executable is on PATH. */
+bool gpuvm_plot_available(void);
+
+/* Checks that out_path has a supported extension (.png, .svg, .pdf).
+ * Returns 0, or -1 with err set (origin "--plot"). */
+int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err);
+
+/* Draws the series into out_path. Returns 0, or -1 with err set: gnuplot
+ * missing, unsupported extension, no plottable point, gnuplot failure. */
+int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *opts,
+			  const struct gpuvm_plot_series *series, size_t n,
+			  struct gpuvm_error *err);
+
+/* Shorthand for the common case. */
+int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel,
+		     const char *ylabel, bool logx, bool logy,
+		     const struct gpuvm_plot_series *series, size_t n,
+		     struct gpuvm_error *err);
+
+#endif

@@ -1,0 +1,27 @@
+/* Reports of a run: the JSON object `--json` writes (also what sweeps
+ * collect) and the human-readable summary `gpuvm sim` prints. */
+#ifndef GPUVM_REPORT_H
+#define GPUVM_REPORT_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+
+/* The resolved configuration as a flat object of dotted keys; values that
+ * are numbers become JSON numbers. */
+cJSON *gpuvm_report_config(const struct gpuvm_config *cfg);
+
+cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload,
+			uint64_t seed, const struct gpuvm_stats *st);
+
+/* Pretty summary of a run object made by gpuvm_report_run. */
+void gpuvm_report_print(FILE *out, const cJSON *run);
+
+/* Writes text to path atomically (temp file + rename), so a failed run
+ * never leaves a half-written output. */
+int gpuvm_write_file_atomic(const char *path, const char *text, struct gpuvm_error *err);
+
+#endif

@@ -1,0 +1,32 @@
+/* One simulation point, end to end: load the preset, apply --set
+ * overrides, build the workload, simulate, and report as JSON. This is
+ * what `gpuvm sim` runs once and `gpuvm sweep` runs per grid point. */
+#ifndef GPUVM_RUN_H
+#define GPUVM_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpuvm/error.h"
+
+#define GPUVM_MAX_SETS 64
+
+struct gpuvm_run_spec {
+	const char *gpu;        /* preset name or file */
+	const char *workload;   /* "name:k=v,..." */
+	const char *sets[GPUVM_MAX_SETS]; /* "key=value" overrides in order */
+	int n_sets;
+	uint64_t seed;
+	bool progress;
+};
+
+/* On success *out is a JSON object with keys config, workload, tlb, walks,
+ * dram_bytes, pcie_*, sim_cycles, sim_seconds, accesses_per_sim_second,
+ * wall_seconds, warp_instructions, thread_accesses, ... (see report.c).
+ * Returns 0, or -1 with err set (bad input); the caller exits 2. */
+int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out,
+		    struct gpuvm_error *err);
+
+#endif

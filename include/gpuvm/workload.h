@@ -1,0 +1,59 @@
+/* Workload registry: named generators of warp-instruction streams, each
+ * with typed parameters ("random-sampling:region=4GiB,threads=8192"). */
+#ifndef GPUVM_WORKLOAD_H
+#define GPUVM_WORKLOAD_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/error.h"
+#include "gpuvm/stream.h"
+
+#define GPUVM_MAX_PARAMS 16
+
+enum gpuvm_param_type { GPUVM_PARAM_SIZE, GPUVM_PARAM_U64, GPUVM_PARAM_DOUBLE };
+
+struct gpuvm_param_def {
+	const char *key;
+	enum gpuvm_param_type type;
+	const char *default_text; /* NULL: derived from the GPU (see help) */
+	const char *help;
+};
+
+/* Parsed "key=value" pairs of one workload spec, checked against its defs. */
+struct gpuvm_params {
+	size_t n;
+	char key[GPUVM_MAX_PARAMS][32];
+	char value[GPUVM_MAX_PARAMS][64];
+};
+
+struct gpuvm_workload_def {
+	const char *name;
+	const char *summary;
+	const char *working_set; /* formula, for `gpuvm workloads` */
+	const struct gpuvm_param_def *params;
+	size_t n_params;
+	int (*create)(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+		      uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err);
+};
+
+extern const struct gpuvm_workload_def *const gpuvm_workloads[];
+extern const size_t gpuvm_workloads_count;
+
+const struct gpuvm_workload_def *gpuvm_workload_find(const char *name);
+
+/* Splits "name:k=v,k=v", finds the workload, checks keys and value syntax. */
+int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
+			 struct gpuvm_params *params, struct gpuvm_error *err);
+
+/* Typed lookups; return 1 if present, 0 if absent (out untouched), -1 on a
+ * malformed value (err set, origin "--workload"). */
+int gpuvm_params_size(const struct gpuvm_params *p, const char *key, uint64_t *out,
+		      struct gpuvm_error *err);
+int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *out,
+		     struct gpuvm_error *err);
+int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
+			struct gpuvm_error *err);
+
+#endif

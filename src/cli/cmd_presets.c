@@ -1,0 +1,90 @@
+/* gpuvm presets / gpuvm workloads: what ships, and how to use it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "gpuvm/config.h"
+#include "gpuvm/units.h"
+#include "gpuvm/workload.h"
+
+static void describe_levels(const struct gpuvm_config *cfg, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (uint32_t l = 0; l < cfg->tlb_levels; l++) {
+		const struct gpuvm_tlb_level_config *t = &cfg->tlb[l];
+		char sz[32], part[96];
+		gpuvm_format_size(t->entry_bytes, sz, sizeof sz);
+		snprintf(part, sizeof part, "%sL%u %ux%s/%s", l ? "  " : "", l + 1, t->entries, sz,
+			 gpuvm_share_domain_name(t->share));
+		strncat(buf, part, len - strlen(buf) - 1);
+	}
+}
+
+int gpuvm_cmd_presets(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: gpuvm presets            list the shipped GPU presets\n"
+		     "       gpuvm presets NAME       print a preset's file (a template for your own)\n"
+		     "\n"
+		     "A preset is an INI file: [gpu], [tlb] levels=N, [tlb.l1]..[tlb.l4], [walker],\n"
+		     "[l2], [dram], [pcie]. Pass your own with --gpu FILE; override any key with\n"
+		     "--set section.key=value (e.g. --set tlb.l2.entry_size=2MiB).");
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "gpuvm presets: too many arguments\n");
+		return 2;
+	}
+	if (argc == 2) {
+		for (size_t i = 0; i < gpuvm_shipped_presets_count; i++)
+			if (!strcmp(gpuvm_shipped_presets[i].name, argv[1])) {
+				fputs(gpuvm_shipped_presets[i].text, stdout);
+				return 0;
+			}
+		fprintf(stderr, "gpuvm presets: no shipped preset '%s'\n", argv[1]);
+		return 2;
+	}
+	printf("%-20s %4s  %-60s\n", "preset", "SMs", "TLB levels (entries x entry size / sharing)");
+	struct gpuvm_config *cfg = malloc(sizeof *cfg);
+	if (!cfg)
+		return 1;
+	int rc = 0;
+	for (size_t i = 0; i < gpuvm_shipped_presets_count; i++) {
+		struct gpuvm_error err;
+		if (gpuvm_config_load(cfg, gpuvm_shipped_presets[i].name, &err) ||
+		    gpuvm_config_finalize(cfg, &err)) {
+			fprintf(stderr, "gpuvm presets: %s\n", err.msg);
+			rc = 1;
+			continue;
+		}
+		char levels[256];
+		describe_levels(cfg, levels, sizeof levels);
+		printf("%-20s %4u  %s\n", cfg->name, cfg->sms, levels);
+		if (cfg->description[0])
+			printf("%-20s       %s\n", "", cfg->description);
+	}
+	free(cfg);
+	return rc;
+}
+
+int gpuvm_cmd_workloads(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: gpuvm workloads\n\n"
+		     "Lists every workload, its parameters (defaults in brackets) and the formula\n"
+		     "of its working set. Use as --workload NAME:key=value,key=value.");
+		return 0;
+	}
+	for (size_t i = 0; i < gpuvm_workloads_count; i++) {
+		const struct gpuvm_workload_def *d = gpuvm_workloads[i];
+		printf("%s\n  %s\n  working set: %s\n", d->name, d->summary, d->working_set);
+		for (size_t k = 0; k < d->n_params; k++) {
+			const struct gpuvm_param_def *p = &d->params[k];
+			printf("    %-10s [%s] %s\n", p->key, p->default_text ? p->default_text : "auto",
+			       p->help);
+		}
+		putchar('\n');
+	}
+	return 0;
+}

@@ -1,0 +1,12 @@
+/* Subcommands of the gpuvm CLI; each returns the process exit status
+ * (0 ok, 1 runtime failure, 2 bad input). */
+#ifndef GPUVM_CLI_COMMANDS_H
+#define GPUVM_CLI_COMMANDS_H
+
+int gpuvm_cmd_sim(int argc, char **argv);
+int gpuvm_cmd_sweep(int argc, char **argv);
+int gpuvm_cmd_presets(int argc, char **argv);
+int gpuvm_cmd_workloads(int argc, char **argv);
+int gpuvm_cmd_bench(int argc, char **argv);
+
+#endif

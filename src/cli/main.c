@@ -1,0 +1,55 @@
+/* gpuvm: command-line entry point. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static void usage(FILE *out)
+{
+	fputs("gpuvm - models GPU address translation and paging, and replays GPU workloads\n"
+	      "through that model thousands of times faster than cycle-level simulators.\n"
+	      "\n"
+	      "usage: gpuvm <command> [options]    (gpuvm <command> --help for details)\n"
+	      "\n"
+	      "commands:\n"
+	      "  sim        simulate one workload on one GPU preset and report\n"
+	      "  sweep      simulate a grid of presets x parameters (parallel, CSV, figure)\n"
+	      "  presets    list the shipped GPU presets, or print one\n"
+	      "  workloads  list workloads with their parameters and working sets\n"
+	      "  bench      measure the simulator's own speed\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpuvm sim --gpu p100 --workload random-sampling:region=4GiB\n"
+	      "  gpuvm sim --gpu k80 --workload hash-groupby:groups=1000000,input=100000000 --json out.json\n"
+	      "  gpuvm sim --gpu p100 --set tlb.l2.entries=128 --workload random-sampling:region=4GiB\n"
+	      "  gpuvm sweep --gpu p100,k80 --workload random-sampling:reads=64 \\\n"
+	      "              --vary workload.region=32MiB,256MiB,1GiB,4GiB -j 2 --csv fig1.csv --plot fig1.png\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{"sim", gpuvm_cmd_sim},         {"sweep", gpuvm_cmd_sweep},
+		{"presets", gpuvm_cmd_presets}, {"workloads", gpuvm_cmd_workloads},
+		{"bench", gpuvm_cmd_bench},
+	};
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (!strcmp(cmd, cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "gpuvm: unknown command '%s'\n\n", cmd);
+	usage(stderr);
+	return 2;
+}

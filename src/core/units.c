@@ -1,0 +1,76 @@
+#include "gpuvm/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int gpuvm_parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gpuvm_parse_double(const char *s, double *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gpuvm_parse_size(const char *s, uint64_t *out)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	unsigned shift = 0;
+	if (*end) {
+		static const struct { const char *suffix; unsigned shift; } units[] = {
+			{"B", 0}, {"K", 10}, {"KB", 10}, {"KiB", 10}, {"M", 20}, {"MB", 20},
+			{"MiB", 20}, {"G", 30}, {"GB", 30}, {"GiB", 30}, {"T", 40},
+			{"TB", 40}, {"TiB", 40},
+		};
+		size_t i, n = sizeof units / sizeof units[0];
+		for (i = 0; i < n; i++)
+			if (strcasecmp(end, units[i].suffix) == 0)
+				break;
+		if (i == n)
+			return -1;
+		shift = units[i].shift;
+	}
+	if (shift && v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+void gpuvm_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	unsigned i = 0;
+	while (i < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)bytes, names[i]);
+}

@@ -1,0 +1,41 @@
+/* The allocation table: which allocation (and so which kind of memory:
+ * device, managed, zero-copy host) an address belongs to. Sorted by base;
+ * the last hit is cached because consecutive accesses mostly stay put. */
+#ifndef GPUVM_ALLOC_TABLE_H
+#define GPUVM_ALLOC_TABLE_H
+
+#include <stddef.h>
+
+#include "gpuvm/error.h"
+#include "gpuvm/stream.h"
+
+struct alloc_table {
+	struct gpuvm_alloc *a;
+	size_t n, cap;
+	uint64_t hit_base, hit_end; /* cached range */
+	enum gpuvm_alloc_kind hit_kind;
+};
+
+void alloc_table_init(struct alloc_table *t);
+void alloc_table_free(struct alloc_table *t);
+/* Fails on overlap with a live allocation or a zero size. */
+int alloc_table_add(struct alloc_table *t, const struct gpuvm_alloc *a, struct gpuvm_error *err);
+void alloc_table_remove(struct alloc_table *t, uint64_t base);
+const struct gpuvm_alloc *alloc_table_find(const struct alloc_table *t, uint64_t addr);
+
+/* Addresses outside every allocation count as device memory: traces often
+ * omit their allocations. */
+static inline enum gpuvm_alloc_kind alloc_table_kind(struct alloc_table *t, uint64_t addr)
+{
+	if (addr - t->hit_base < t->hit_end - t->hit_base)
+		return t->hit_kind;
+	const struct gpuvm_alloc *a = alloc_table_find(t, addr);
+	if (!a)
+		return GPUVM_ALLOC_DEVICE;
+	t->hit_base = a->base;
+	t->hit_end = a->base + a->bytes;
+	t->hit_kind = a->kind;
+	return a->kind;
+}
+
+#endif

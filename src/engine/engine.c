@@ -1,0 +1,492 @@
+/* The simulation engine.
+ *
+ * Time is in SM cycles (double, so sub-cycle bandwidth service times add
+ * up exactly). Each resident warp is an event in a min-heap keyed by the
+ * time it can issue next; a warp alternates compute gaps (which occupy the
+ * SM's issue slots) and memory instructions (coalesced, translated, served
+ * by L2/DRAM or PCIe; loads and atomics block the warp until the last
+ * sector returns). Shared resources are queues, so contention is waiting. */
+#include "gpuvm/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/alloc_table.h"
+#include "engine/coalescer.h"
+#include "engine/event_heap.h"
+#include "mem/l2_cache.h"
+#include "xlat/xlat.h"
+
+struct sm_state {
+	double issue_free;        /* next cycle the SM's schedulers are free */
+	uint32_t warps_used, ctas_used;
+	uint32_t *free_warp_slots, n_free_warp_slots;
+	uint32_t *free_cta_slots, n_free_cta_slots;
+};
+
+struct warp_rt {
+	uint32_t sm, cta_slot;
+	unsigned char *state;
+};
+
+struct cta_rt {
+	uint32_t warps_left;
+};
+
+struct engine {
+	const struct gpuvm_config *cfg;
+	struct gpuvm_stats *stats;
+	struct xlat xlat;
+	struct l2_cache l2;
+	struct alloc_table allocs;
+	struct coalescer co;
+
+	/* data path */
+	double dram_free, dram_cycles_per_sector, dram_latency;
+	double pcie_h2d_free, pcie_d2h_free, pcie_cycles_per_byte, pcie_latency;
+	double base_half, l2_hit;
+	uint32_t sector_bytes;
+
+	/* scheduling */
+	struct sm_state *sm;
+	struct warp_rt *warp;       /* [sms * max_warps_per_sm] */
+	struct cta_rt *cta;         /* [sms * max_ctas_per_sm] */
+	unsigned char *warp_state;  /* backing store for warp states */
+	size_t warp_state_cap;      /* bytes per slot currently allocated */
+	struct event_heap events;
+	double issue_cycles_per_inst;
+
+	/* progress */
+	bool progress;
+	struct timespec last_progress;
+	uint64_t kernel_index;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- data path ----------------------------------------------------- */
+
+/* One DRAM sector transfer: a single bandwidth server, then latency. */
+static inline double dram_sector(struct engine *e, double t)
+{
+	double start = e->dram_free > t ? e->dram_free : t;
+	e->dram_free = start + e->dram_cycles_per_sector;
+	e->stats->dram_bytes += e->sector_bytes;
+	return start + e->dram_latency;
+}
+
+static inline void dram_writeback(struct engine *e, uint32_t sectors, double t)
+{
+	if (!sectors)
+		return;
+	double start = e->dram_free > t ? e->dram_free : t;
+	e->dram_free = start + sectors * e->dram_cycles_per_sector;
+	e->stats->dram_bytes += (uint64_t)sectors * e->sector_bytes;
+}
+
+/* Serial PCIe lane: bandwidth, then the link's round-trip latency. */
+static inline double pcie_transfer(struct engine *e, double *lane_free, double t, uint64_t bytes)
+{
+	double start = *lane_free > t ? *lane_free : t;
+	*lane_free = start + (double)bytes * e->pcie_cycles_per_byte;
+	return *lane_free + e->pcie_latency;
+}
+
+/* Serves one 32 B sector whose translation is ready at tx. */
+static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
+			    enum gpuvm_alloc_kind kind, double tx)
+{
+	double at_mem = tx + e->base_half;
+	if (kind == GPUVM_ALLOC_HOST_PINNED) {
+		/* Zero-copy: uncached, straight over the link. */
+		e->stats->zero_copy_bytes += e->sector_bytes;
+		if (op == GPUVM_OP_STORE) {
+			e->stats->pcie_d2h_bytes += e->sector_bytes;
+			return pcie_transfer(e, &e->pcie_d2h_free, at_mem, e->sector_bytes) + e->base_half;
+		}
+		e->stats->pcie_h2d_bytes += e->sector_bytes;
+		if (op == GPUVM_OP_ATOMIC)
+			e->stats->pcie_d2h_bytes += e->sector_bytes;
+		return pcie_transfer(e, &e->pcie_h2d_free, at_mem, e->sector_bytes) + e->base_half;
+	}
+	uint32_t wb = 0;
+	bool write = op != GPUVM_OP_LOAD;
+	enum l2_result r = l2_cache_access(&e->l2, sector_addr, write, &wb);
+	double ready = at_mem + e->l2_hit;
+	dram_writeback(e, wb, ready);
+	if (r == L2_HIT) {
+		e->stats->l2_sector_hits++;
+		return ready + e->base_half;
+	}
+	e->stats->l2_sector_misses++;
+	if (op == GPUVM_OP_STORE)
+		return ready + e->base_half; /* write-allocate, no fetch */
+	return dram_sector(e, ready) + e->base_half;
+}
+
+/* Issues one memory instruction at time t on warp w; returns when the
+ * warp may continue. */
+static double memory_instruction(struct engine *e, struct warp_rt *w,
+				 const struct gpuvm_warp_item *it, double t)
+{
+	struct sm_state *sm = &e->sm[w->sm];
+	double start = sm->issue_free > t ? sm->issue_free : t;
+	sm->issue_free = start + e->issue_cycles_per_inst;
+
+	struct gpuvm_stats *s = e->stats;
+	s->warp_insts++;
+	s->mem_insts++;
+	uint32_t lanes = (uint32_t)__builtin_popcount(it->active_mask);
+	s->thread_accesses += lanes;
+	if (!lanes)
+		return start + 1;
+
+	struct coalescer *co = &e->co;
+	coalescer_begin(co);
+	double done = start + 1;
+	uint32_t sector_shift = co->sector_shift;
+	uint64_t last_unit = UINT64_MAX, last_sector = UINT64_MAX;
+	double last_tx = 0;
+
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(m);
+		uint64_t a = it->addr[lane];
+		uint64_t unit = a >> co->unit_shift;
+		if (unit != last_unit) {
+			if (!coalescer_unit(co, unit, &last_tx)) {
+				last_tx = xlat_translate(&e->xlat, w->sm, a, start);
+				coalescer_set_unit(co, unit, last_tx);
+				s->xlat_units++;
+			}
+			last_unit = unit;
+		}
+		uint64_t first = a >> sector_shift;
+		uint64_t lastsec = (a + it->bytes_per_lane - 1) >> sector_shift;
+		for (uint64_t sec = first; sec <= lastsec; sec++) {
+			if (sec == last_sector || !coalescer_new_sector(co, sec, &s->lines))
+				continue;
+			last_sector = sec;
+			s->sectors++;
+			uint64_t sa = sec << sector_shift;
+			double d = access_sector(e, sa, it->op, alloc_table_kind(&e->allocs, sa), last_tx);
+			if (d > done)
+				done = d;
+		}
+	}
+	if (it->op == GPUVM_OP_STORE)
+		return start + 1; /* stores retire without waiting for memory */
+	return done;
+}
+
+/* ---- scheduling ---------------------------------------------------- */
+
+static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
+		       struct gpuvm_stats *stats, const struct gpuvm_sim_options *opt)
+{
+	memset(e, 0, sizeof *e);
+	e->cfg = cfg;
+	e->stats = stats;
+	e->progress = opt && opt->progress;
+	if (xlat_init(&e->xlat, cfg, stats))
+		return -1;
+	if (l2_cache_init(&e->l2, cfg->l2_bytes, cfg->l2_ways, cfg->l2_line_bytes,
+			  cfg->l2_sector_bytes))
+		return -1;
+	if (coalescer_init(&e->co, cfg->tlb[0].entry_bytes, cfg->l2_sector_bytes,
+			   cfg->l2_line_bytes))
+		return -1;
+	alloc_table_init(&e->allocs);
+
+	double clock_hz = cfg->clock_mhz * 1e6;
+	e->sector_bytes = cfg->l2_sector_bytes;
+	e->dram_cycles_per_sector = cfg->l2_sector_bytes * clock_hz / (cfg->dram_bandwidth_gb_s * 1e9);
+	e->dram_latency = cfg->dram_latency_cycles;
+	e->pcie_cycles_per_byte = clock_hz / (cfg->pcie_bandwidth_gb_s * 1e9);
+	e->pcie_latency = cfg->pcie_latency_ns * 1e-9 * clock_hz;
+	e->base_half = cfg->load_base_latency_cycles / 2;
+	e->l2_hit = cfg->l2_hit_latency_cycles;
+	e->issue_cycles_per_inst = 1.0 / cfg->issue_warp_insts_per_cycle;
+
+	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
+	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
+	e->sm = calloc(cfg->sms, sizeof *e->sm);
+	e->warp = calloc(n_warps, sizeof *e->warp);
+	e->cta = calloc(n_ctas, sizeof *e->cta);
+	if (!e->sm || !e->warp || !e->cta || event_heap_init(&e->events, n_warps))
+		return -1;
+	for (uint32_t i = 0; i < cfg->sms; i++) {
+		struct sm_state *sm = &e->sm[i];
+		sm->free_warp_slots = malloc(cfg->max_warps_per_sm * sizeof(uint32_t));
+		sm->free_cta_slots = malloc(cfg->max_ctas_per_sm * sizeof(uint32_t));
+		if (!sm->free_warp_slots || !sm->free_cta_slots)
+			return -1;
+		/* Stack of free slots; popped in ascending order. */
+		for (uint32_t k = 0; k < cfg->max_warps_per_sm; k++)
+			sm->free_warp_slots[k] = i * cfg->max_warps_per_sm + (cfg->max_warps_per_sm - 1 - k);
+		sm->n_free_warp_slots = cfg->max_warps_per_sm;
+		for (uint32_t k = 0; k < cfg->max_ctas_per_sm; k++)
+			sm->free_cta_slots[k] = i * cfg->max_ctas_per_sm + (cfg->max_ctas_per_sm - 1 - k);
+		sm->n_free_cta_slots = cfg->max_ctas_per_sm;
+	}
+	return 0;
+}
+
+static void engine_free(struct engine *e)
+{
+	xlat_free(&e->xlat);
+	l2_cache_free(&e->l2);
+	alloc_table_free(&e->allocs);
+	event_heap_free(&e->events);
+	if (e->sm)
+		for (uint32_t i = 0; i < e->cfg->sms; i++) {
+			free(e->sm[i].free_warp_slots);
+			free(e->sm[i].free_cta_slots);
+		}
+	free(e->sm);
+	free(e->warp);
+	free(e->cta);
+	free(e->warp_state);
+}
+
+static int ensure_warp_state(struct engine *e, size_t bytes)
+{
+	bytes = (bytes + 15) & ~(size_t)15;
+	if (bytes <= e->warp_state_cap)
+		return 0;
+	size_t n = (size_t)e->cfg->sms * e->cfg->max_warps_per_sm;
+	unsigned char *p = realloc(e->warp_state, n * bytes);
+	if (!p)
+		return -1;
+	e->warp_state = p;
+	e->warp_state_cap = bytes;
+	return 0;
+}
+
+struct kernel_run {
+	struct gpuvm_kernel *k;
+	uint64_t ctas, next_cta;
+	uint32_t warps_per_cta;
+	uint32_t ctas_per_sm; /* occupancy limit for this kernel */
+	double end;
+	uint64_t ctas_done;
+};
+
+static void place_cta(struct engine *e, struct kernel_run *kr, uint32_t smi, double t)
+{
+	struct sm_state *sm = &e->sm[smi];
+	uint32_t cslot = sm->free_cta_slots[--sm->n_free_cta_slots];
+	uint64_t cta_id = kr->next_cta++;
+	e->cta[cslot].warps_left = kr->warps_per_cta;
+	sm->ctas_used++;
+	sm->warps_used += kr->warps_per_cta;
+	e->stats->ctas++;
+	for (uint32_t wi = 0; wi < kr->warps_per_cta; wi++) {
+		uint32_t wslot = sm->free_warp_slots[--sm->n_free_warp_slots];
+		struct warp_rt *w = &e->warp[wslot];
+		w->sm = smi;
+		w->cta_slot = cslot;
+		w->state = e->warp_state + (size_t)wslot * e->warp_state_cap;
+		kr->k->ops->warp_begin(kr->k, w->state, (uint32_t)cta_id, wi);
+		e->stats->warps++;
+		event_heap_push(&e->events, t, wslot);
+	}
+}
+
+static bool sm_can_take(const struct engine *e, const struct kernel_run *kr, uint32_t smi)
+{
+	const struct sm_state *sm = &e->sm[smi];
+	return sm->ctas_used < kr->ctas_per_sm &&
+	       sm->warps_used + kr->warps_per_cta <= e->cfg->max_warps_per_sm;
+}
+
+static void warp_finished(struct engine *e, struct kernel_run *kr, uint32_t wslot, double t)
+{
+	struct warp_rt *w = &e->warp[wslot];
+	struct sm_state *sm = &e->sm[w->sm];
+	if (kr->k->ops->warp_end)
+		kr->k->ops->warp_end(kr->k, w->state);
+	sm->free_warp_slots[sm->n_free_warp_slots++] = wslot;
+	sm->warps_used--;
+	if (t > kr->end)
+		kr->end = t;
+	struct cta_rt *c = &e->cta[w->cta_slot];
+	if (--c->warps_left)
+		return;
+	sm->free_cta_slots[sm->n_free_cta_slots++] = w->cta_slot;
+	sm->ctas_used--;
+	kr->ctas_done++;
+	/* The freed slot takes the next CTA at once, as the hardware's block
+	 * scheduler does. */
+	if (kr->next_cta < kr->ctas && sm_can_take(e, kr, w->sm))
+		place_cta(e, kr, w->sm, t);
+}
+
+static void show_progress(struct engine *e, const struct kernel_run *kr, bool final)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double dt = (double)(now.tv_sec - e->last_progress.tv_sec) +
+		    (double)(now.tv_nsec - e->last_progress.tv_nsec) * 1e-9;
+	if (!final && dt < 0.25)
+		return;
+	e->last_progress = now;
+	fprintf(stderr, "\r  kernel %llu %-24.24s CTAs %llu/%llu  %.3g warp insts%s",
+		(unsigned long long)e->kernel_index, kr->k->name,
+		(unsigned long long)kr->ctas_done, (unsigned long long)kr->ctas,
+		(double)e->stats->warp_insts, final ? "\n" : "");
+	fflush(stderr);
+}
+
+static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, double *t_end,
+		      struct gpuvm_error *err)
+{
+	const struct gpuvm_config *cfg = e->cfg;
+	struct kernel_run kr = {.k = k, .ctas = gpuvm_kernel_ctas(k),
+				.warps_per_cta = gpuvm_kernel_warps_per_cta(k)};
+	e->stats->kernels++;
+	e->kernel_index++;
+	if (kr.warps_per_cta == 0 || kr.warps_per_cta > cfg->max_warps_per_sm)
+		return gpuvm_fail(err, k->name, 0, NULL,
+				  "block of %u warps does not fit an SM (%u warps max)",
+				  kr.warps_per_cta, cfg->max_warps_per_sm);
+	kr.ctas_per_sm = cfg->max_warps_per_sm / kr.warps_per_cta;
+	if (kr.ctas_per_sm > cfg->max_ctas_per_sm)
+		kr.ctas_per_sm = cfg->max_ctas_per_sm;
+	if (ensure_warp_state(e, k->ops->warp_state_bytes))
+		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
+
+	double t = t0 + cfg->kernel_launch_us * cfg->clock_mhz;
+	kr.end = t;
+	for (uint32_t i = 0; i < cfg->sms; i++)
+		e->sm[i].issue_free = t;
+	/* Initial placement: round robin over SMs until occupancy is reached. */
+	for (bool placed = true; placed && kr.next_cta < kr.ctas;) {
+		placed = false;
+		for (uint32_t smi = 0; smi < cfg->sms && kr.next_cta < kr.ctas; smi++)
+			if (sm_can_take(e, &kr, smi)) {
+				place_cta(e, &kr, smi, t);
+				placed = true;
+			}
+	}
+
+	struct gpuvm_warp_item item;
+	uint64_t steps = 0;
+	while (!event_heap_empty(&e->events)) {
+		double now;
+		uint32_t wslot = event_heap_pop(&e->events, &now);
+		struct warp_rt *w = &e->warp[wslot];
+		/* Run the warp while it stays the earliest event. */
+		for (;;) {
+			if (k->ops->warp_next(k, w->state, &item, err) < 0) {
+				event_heap_clear(&e->events);
+				return -1;
+			}
+			if (item.kind == GPUVM_ITEM_END) {
+				warp_finished(e, &kr, wslot, now);
+				break;
+			}
+			double ready;
+			if (item.kind == GPUVM_ITEM_COMPUTE) {
+				struct sm_state *sm = &e->sm[w->sm];
+				double start = sm->issue_free > now ? sm->issue_free : now;
+				sm->issue_free = start + item.compute_insts * e->issue_cycles_per_inst;
+				ready = start + item.compute_insts;
+				e->stats->warp_insts += item.compute_insts;
+			} else {
+				ready = memory_instruction(e, w, &item, now);
+			}
+			now = ready;
+			if (!event_heap_empty(&e->events) && event_heap_top_time(&e->events) < now) {
+				event_heap_push(&e->events, now, wslot);
+				break;
+			}
+		}
+		if (e->progress && (++steps & 0xffff) == 0)
+			show_progress(e, &kr, false);
+	}
+	if (e->progress)
+		show_progress(e, &kr, true);
+	*t_end = kr.end;
+	return 0;
+}
+
+int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
+		   const struct gpuvm_sim_options *opt, struct gpuvm_stats *stats,
+		   struct gpuvm_error *err)
+{
+	memset(stats, 0, sizeof *stats);
+	double wall0 = wall_now();
+	struct engine e;
+	int rc = -1;
+	if (engine_init(&e, cfg, stats, opt)) {
+		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &e.last_progress);
+
+	double t = 0;
+	struct gpuvm_run_op op;
+	for (;;) {
+		if (src->ops->next_op(src, &op, err) < 0)
+			goto out;
+		if (op.kind == GPUVM_RUN_END)
+			break;
+		switch (op.kind) {
+		case GPUVM_RUN_ALLOC:
+			if (alloc_table_add(&e.allocs, &op.alloc, err))
+				goto out;
+			break;
+		case GPUVM_RUN_FREE:
+			alloc_table_remove(&e.allocs, op.alloc.base);
+			break;
+		case GPUVM_RUN_COPY_H2D:
+		case GPUVM_RUN_COPY_D2H: {
+			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
+			double *lane = h2d ? &e.pcie_h2d_free : &e.pcie_d2h_free;
+			double end = pcie_transfer(&e, lane, t, op.copy_bytes);
+			if (h2d)
+				stats->pcie_h2d_bytes += op.copy_bytes;
+			else
+				stats->pcie_d2h_bytes += op.copy_bytes;
+			stats->copy_cycles += end - t;
+			t = end;
+			break;
+		}
+		case GPUVM_RUN_KERNEL: {
+			double end;
+			if (run_kernel(&e, op.kernel, t, &end, err))
+				goto out;
+			stats->kernel_cycles += end - t;
+			t = end;
+			break;
+		}
+		case GPUVM_RUN_END:
+			break;
+		}
+	}
+	stats->sim_cycles = t;
+	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);
+	if (src->ops->result)
+		src->ops->result(src, stats->result, sizeof stats->result);
+	rc = 0;
+out:
+	engine_free(&e);
+	stats->wall_seconds = wall_now() - wall0;
+	return rc;
+}
+
+void gpuvm_stats_release(struct gpuvm_stats *stats)
+{
+	for (uint32_t l = 0; l < GPUVM_MAX_TLB_LEVELS; l++) {
+		free(stats->tlb[l].instance_hits);
+		free(stats->tlb[l].instance_misses);
+		stats->tlb[l].instance_hits = stats->tlb[l].instance_misses = NULL;
+	}
+}

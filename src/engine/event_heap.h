@@ -1,0 +1,30 @@
+/* Min-heap of warp events ordered by (time, sequence number). The
+ * sequence number breaks ties in push order, so a run is deterministic. */
+#ifndef GPUVM_EVENT_HEAP_H
+#define GPUVM_EVENT_HEAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct event {
+	double t;
+	uint64_t seq;
+	uint32_t warp;
+};
+
+struct event_heap {
+	struct event *h;
+	uint32_t n, cap;
+	uint64_t seq;
+};
+
+int event_heap_init(struct event_heap *q, uint32_t cap);
+void event_heap_free(struct event_heap *q);
+void event_heap_push(struct event_heap *q, double t, uint32_t warp);
+uint32_t event_heap_pop(struct event_heap *q, double *t);
+
+static inline bool event_heap_empty(const struct event_heap *q) { return q->n == 0; }
+static inline double event_heap_top_time(const struct event_heap *q) { return q->h[0].t; }
+static inline void event_heap_clear(struct event_heap *q) { q->n = 0; }
+
+#endif

@@ -1,0 +1,159 @@
+#include "gpuvm/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuvm/units.h"
+
+cJSON *gpuvm_report_config(const struct gpuvm_config *cfg)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", cfg->name);
+	char buf[1024];
+	const char *key;
+	for (size_t i = 0; (key = gpuvm_config_key_at(cfg, i)); i++) {
+		if (gpuvm_config_get(cfg, key, buf, sizeof buf))
+			continue;
+		double v;
+		if (gpuvm_parse_double(buf, &v) == 0)
+			cJSON_AddNumberToObject(o, key, v);
+		else
+			cJSON_AddStringToObject(o, key, buf);
+	}
+	return o;
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, uint64_t seed,
+			const struct gpuvm_stats *st)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "gpu", cfg->name);
+	cJSON_AddStringToObject(o, "workload", workload);
+	cJSON_AddNumberToObject(o, "seed", (double)seed);
+	cJSON_AddStringToObject(o, "result", st->result);
+	cJSON_AddItemToObject(o, "config", gpuvm_report_config(cfg));
+
+	cJSON_AddNumberToObject(o, "sim_cycles", st->sim_cycles);
+	cJSON_AddNumberToObject(o, "sim_seconds", st->sim_seconds);
+	cJSON_AddNumberToObject(o, "kernel_seconds", st->kernel_cycles / (cfg->clock_mhz * 1e6));
+	cJSON_AddNumberToObject(o, "copy_seconds", st->copy_cycles / (cfg->clock_mhz * 1e6));
+	cJSON_AddNumberToObject(o, "accesses_per_sim_second",
+				st->sim_seconds > 0 ? (double)st->thread_accesses / st->sim_seconds : 0);
+	cJSON_AddNumberToObject(o, "kernels", (double)st->kernels);
+	cJSON_AddNumberToObject(o, "ctas", (double)st->ctas);
+	cJSON_AddNumberToObject(o, "warps", (double)st->warps);
+	cJSON_AddNumberToObject(o, "warp_instructions", (double)st->warp_insts);
+	cJSON_AddNumberToObject(o, "memory_instructions", (double)st->mem_insts);
+	cJSON_AddNumberToObject(o, "thread_accesses", (double)st->thread_accesses);
+	cJSON_AddNumberToObject(o, "sectors", (double)st->sectors);
+	cJSON_AddNumberToObject(o, "lines", (double)st->lines);
+	cJSON_AddNumberToObject(o, "translation_units", (double)st->xlat_units);
+
+	cJSON *tlb = cJSON_AddArrayToObject(o, "tlb");
+	for (uint32_t l = 0; l < st->tlb_levels; l++) {
+		const struct gpuvm_tlb_level_stats *ls = &st->tlb[l];
+		cJSON *lv = cJSON_CreateObject();
+		cJSON_AddNumberToObject(lv, "level", l + 1);
+		cJSON_AddNumberToObject(lv, "lookups", (double)ls->lookups);
+		cJSON_AddNumberToObject(lv, "hits", (double)ls->hits);
+		cJSON_AddNumberToObject(lv, "pending_hits", (double)ls->pending_hits);
+		cJSON_AddNumberToObject(lv, "misses", (double)ls->misses);
+		cJSON_AddNumberToObject(lv, "hit_ratio", ratio(ls->hits + ls->pending_hits, ls->lookups));
+		cJSON_AddNumberToObject(lv, "mshr_wait_cycles", ls->mshr_wait_cycles);
+		cJSON_AddNumberToObject(lv, "instances", ls->instances);
+		cJSON *ih = cJSON_AddArrayToObject(lv, "instance_hits");
+		cJSON *im = cJSON_AddArrayToObject(lv, "instance_misses");
+		for (uint32_t i = 0; i < ls->instances; i++) {
+			cJSON_AddItemToArray(ih, cJSON_CreateNumber((double)ls->instance_hits[i]));
+			cJSON_AddItemToArray(im, cJSON_CreateNumber((double)ls->instance_misses[i]));
+		}
+		cJSON_AddItemToArray(tlb, lv);
+	}
+	cJSON_AddNumberToObject(o, "walks", (double)st->walks);
+	cJSON_AddNumberToObject(o, "pwc_hits", (double)st->pwc_hits);
+	cJSON_AddNumberToObject(o, "walk_queue_cycles", st->walk_queue_cycles);
+	cJSON_AddNumberToObject(o, "l2_sector_hits", (double)st->l2_sector_hits);
+	cJSON_AddNumberToObject(o, "l2_sector_misses", (double)st->l2_sector_misses);
+	cJSON_AddNumberToObject(o, "dram_bytes", (double)st->dram_bytes);
+	cJSON_AddNumberToObject(o, "pcie_h2d_bytes", (double)st->pcie_h2d_bytes);
+	cJSON_AddNumberToObject(o, "pcie_d2h_bytes", (double)st->pcie_d2h_bytes);
+	cJSON_AddNumberToObject(o, "zero_copy_bytes", (double)st->zero_copy_bytes);
+
+	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
+	double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
+	cJSON_AddNumberToObject(o, "warp_instructions_per_wall_second", (double)st->warp_insts / w);
+	cJSON_AddNumberToObject(o, "thread_accesses_per_wall_second", (double)st->thread_accesses / w);
+	return o;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+void gpuvm_report_print(FILE *out, const cJSON *run)
+{
+	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(run, "gpu");
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(run, "workload");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(run, "result");
+	fprintf(out, "gpu        %s\nworkload   %s\nresult     %s\n", gpu->valuestring,
+		wl->valuestring, res->valuestring);
+	fprintf(out, "simulated  %.6g s (%.4g cycles), %.4g kernels\n", num(run, "sim_seconds"),
+		num(run, "sim_cycles"), num(run, "kernels"));
+	fprintf(out, "throughput %.4g thread accesses per simulated second\n",
+		num(run, "accesses_per_sim_second"));
+	fprintf(out, "work       %.4g warp instructions, %.4g memory, %.4g thread accesses\n",
+		num(run, "warp_instructions"), num(run, "memory_instructions"),
+		num(run, "thread_accesses"));
+	fprintf(out, "coalesced  %.4g sectors, %.4g lines, %.4g translation units\n",
+		num(run, "sectors"), num(run, "lines"), num(run, "translation_units"));
+	const cJSON *tlb = cJSON_GetObjectItemCaseSensitive(run, "tlb");
+	const cJSON *lv;
+	cJSON_ArrayForEach(lv, tlb)
+	{
+		fprintf(out, "tlb L%-2.0f    %12.0f lookups  %6.2f%% hit  %12.0f misses  (%g instances)\n",
+			num(lv, "level"), num(lv, "lookups"), 100 * num(lv, "hit_ratio"),
+			num(lv, "misses"), num(lv, "instances"));
+	}
+	fprintf(out, "walks      %.4g (page-walk cache hits %.4g)\n", num(run, "walks"),
+		num(run, "pwc_hits"));
+	fprintf(out, "l2         %.4g sector hits, %.4g misses\n", num(run, "l2_sector_hits"),
+		num(run, "l2_sector_misses"));
+	fprintf(out, "traffic    DRAM %.4g B, PCIe h2d %.4g B, d2h %.4g B (zero-copy %.4g B)\n",
+		num(run, "dram_bytes"), num(run, "pcie_h2d_bytes"), num(run, "pcie_d2h_bytes"),
+		num(run, "zero_copy_bytes"));
+	fprintf(out, "simulator  %.3f s wall, %.3g warp insts/s, %.3g thread accesses/s\n",
+		num(run, "wall_seconds"), num(run, "warp_instructions_per_wall_second"),
+		num(run, "thread_accesses_per_wall_second"));
+}
+
+int gpuvm_write_file_atomic(const char *path, const char *text, struct gpuvm_error *err)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	if (!tmp)
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		gpuvm_fail(err, path, 0, NULL, "cannot write: %s", strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	size_t len = strlen(text);
+	int bad = fwrite(text, 1, len, f) != len;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		gpuvm_fail(err, path, 0, NULL, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,50 @@
+#include "gpuvm/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/report.h"
+#include "gpuvm/workload.h"
+
+/* Builds the finalized configuration of a spec: preset, then overrides. */
+static int resolve_config(const struct gpuvm_run_spec *spec, struct gpuvm_config *cfg,
+			  struct gpuvm_error *err)
+{
+	if (gpuvm_config_load(cfg, spec->gpu, err))
+		return -1;
+	for (int i = 0; i < spec->n_sets; i++)
+		if (gpuvm_config_set(cfg, spec->sets[i], "--set", err))
+			return -1;
+	return gpuvm_config_finalize(cfg, err);
+}
+
+int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm_error *err)
+{
+	*out = NULL;
+	struct gpuvm_config *cfg = malloc(sizeof *cfg);
+	if (!cfg)
+		return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory");
+	int rc = -1;
+	const struct gpuvm_workload_def *def;
+	struct gpuvm_params params;
+	struct gpuvm_source src = {0};
+	struct gpuvm_stats st;
+	memset(&st, 0, sizeof st);
+	if (resolve_config(spec, cfg, err) ||
+	    gpuvm_workload_parse(spec->workload, &def, &params, err) ||
+	    def->create(cfg, &params, spec->seed, &src, err))
+		goto out;
+	struct gpuvm_sim_options opt = {.seed = spec->seed, .progress = spec->progress};
+	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
+		*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);
+		rc = 0;
+	}
+	gpuvm_stats_release(&st);
+out:
+	if (src.ops)
+		src.ops->destroy(&src);
+	free(cfg);
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* Karnagel et al. §2.2 hash group-by: SELECT value, count(*) GROUP BY
+ * value over a 32-bit column streamed zero-copy from pinned host memory in
+ * 128 MB chunks into a linear-probing table at fill factor 0.5. */
+#ifndef GPUVM_HASH_GROUPBY_H
+#define GPUVM_HASH_GROUPBY_H
+
+#include <stdint.h>
+
+#include "workloads/murmur3.h"
+#include "workloads/workload_util.h"
+
+/* One bucket, as on the GPU: (value, count), 8 bytes. The key stored is
+ * value + 1 so an all-zero (calloc'd) table is empty. */
+struct groupby_bucket {
+	uint32_t key;
+	uint32_t count;
+};
+
+/* The input column: value i of the column, uniform in [0, groups). */
+static inline uint32_t groupby_input(uint64_t seed, uint64_t i, uint64_t groups)
+{
+	return (uint32_t)((((unsigned __int128)splitmix64(seed ^ (i * 0xA24BAED4963EE407ull))) *
+			   groups) >> 64);
+}
+
+static inline uint64_t groupby_home(uint32_t value, uint64_t buckets)
+{
+	return murmur3_32(value, 0) % buckets;
+}
+
+/* Order-independent digest of a table: sum over groups of
+ * mix(value) * count. Tests compare it between scoped and unscoped runs
+ * and against the reference. */
+uint64_t groupby_digest(const struct groupby_bucket *t, uint64_t buckets, uint64_t *groups_found,
+			uint64_t *total);
+
+/* CPU reference: per-group counts digest of the same input. */
+uint64_t groupby_reference(uint64_t seed, uint64_t input, uint64_t groups,
+			   uint64_t *groups_found, uint64_t *total);
+
+#endif

@@ -1,0 +1,152 @@
+/* Workload specs: "name:key=value,key=value", checked against the
+ * workload's declared parameters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuvm/units.h"
+#include "gpuvm/workload.h"
+
+const struct gpuvm_workload_def *gpuvm_workload_find(const char *name)
+{
+	for (size_t i = 0; i < gpuvm_workloads_count; i++)
+		if (strcmp(gpuvm_workloads[i]->name, name) == 0)
+			return gpuvm_workloads[i];
+	return NULL;
+}
+
+static const struct gpuvm_param_def *find_def(const struct gpuvm_workload_def *d, const char *key)
+{
+	for (size_t i = 0; i < d->n_params; i++)
+		if (strcmp(d->params[i].key, key) == 0)
+			return &d->params[i];
+	return NULL;
+}
+
+static int check_value(const struct gpuvm_param_def *pd, const char *v)
+{
+	uint64_t u;
+	double x;
+	switch (pd->type) {
+	case GPUVM_PARAM_SIZE:
+		return gpuvm_parse_size(v, &u);
+	case GPUVM_PARAM_U64:
+		return gpuvm_parse_u64(v, &u);
+	case GPUVM_PARAM_DOUBLE:
+		return gpuvm_parse_double(v, &x);
+	}
+	return -1;
+}
+
+static const char *type_hint(enum gpuvm_param_type t)
+{
+	return t == GPUVM_PARAM_SIZE ? "a size such as 4GiB or 128MiB"
+	       : t == GPUVM_PARAM_U64 ? "a non-negative integer"
+				      : "a number";
+}
+
+int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
+			 struct gpuvm_params *params, struct gpuvm_error *err)
+{
+	const char *origin = "--workload";
+	memset(params, 0, sizeof *params);
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (nlen == 0 || nlen >= sizeof name)
+		return gpuvm_fail(err, origin, 0, NULL, "'%s': expected NAME[:key=value,...]", spec);
+	memcpy(name, spec, nlen);
+	name[nlen] = 0;
+	const struct gpuvm_workload_def *d = gpuvm_workload_find(name);
+	if (!d) {
+		char list[512] = "";
+		for (size_t i = 0; i < gpuvm_workloads_count; i++) {
+			strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+			strncat(list, gpuvm_workloads[i]->name, sizeof list - strlen(list) - 1);
+		}
+		return gpuvm_fail(err, origin, 0, NULL, "unknown workload '%s' (known: %s)", name, list);
+	}
+	*def = d;
+	if (!colon || !colon[1])
+		return 0;
+
+	const char *p = colon + 1;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		if (!eq || eq == p)
+			return gpuvm_fail(err, origin, 0, NULL, "'%.*s': expected key=value", (int)len, p);
+		size_t klen = (size_t)(eq - p), vlen = len - klen - 1;
+		if (klen >= sizeof params->key[0] || vlen >= sizeof params->value[0])
+			return gpuvm_fail(err, origin, 0, NULL, "'%.*s': too long", (int)len, p);
+		char key[32], val[64];
+		memcpy(key, p, klen);
+		key[klen] = 0;
+		memcpy(val, eq + 1, vlen);
+		val[vlen] = 0;
+		const struct gpuvm_param_def *pd = find_def(d, key);
+		if (!pd)
+			return gpuvm_fail(err, origin, 0, NULL,
+					  "workload '%s' has no parameter '%s' (see `gpuvm workloads`)",
+					  d->name, key);
+		if (check_value(pd, val))
+			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected %s", key, val,
+					  type_hint(pd->type));
+		size_t i;
+		for (i = 0; i < params->n; i++)
+			if (strcmp(params->key[i], key) == 0)
+				break; /* a later value replaces an earlier one */
+		if (i == params->n) {
+			if (params->n == GPUVM_MAX_PARAMS)
+				return gpuvm_fail(err, origin, 0, NULL, "too many parameters");
+			params->n++;
+		}
+		strcpy(params->key[i], key);
+		strcpy(params->value[i], val);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+static const char *lookup(const struct gpuvm_params *p, const char *key)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->key[i], key) == 0)
+			return p->value[i];
+	return NULL;
+}
+
+int gpuvm_params_size(const struct gpuvm_params *p, const char *key, uint64_t *out,
+		      struct gpuvm_error *err)
+{
+	const char *v = lookup(p, key);
+	if (!v)
+		return 0;
+	if (gpuvm_parse_size(v, out))
+		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not a size", v);
+	return 1;
+}
+
+int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *out,
+		     struct gpuvm_error *err)
+{
+	const char *v = lookup(p, key);
+	if (!v)
+		return 0;
+	if (gpuvm_parse_u64(v, out))
+		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not an integer", v);
+	return 1;
+}
+
+int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
+			struct gpuvm_error *err)
+{
+	const char *v = lookup(p, key);
+	if (!v)
+		return 0;
+	if (gpuvm_parse_double(v, out))
+		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not a number", v);
+	return 1;
+}

@@ -1,0 +1,14 @@
+/* The workload registry: adding a workload means one line here and its
+ * own file; the engine never names a workload. */
+#include "gpuvm/workload.h"
+
+extern const struct gpuvm_workload_def gpuvm_workload_random_sampling;
+extern const struct gpuvm_workload_def gpuvm_workload_hash_groupby;
+extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
+
+const struct gpuvm_workload_def *const gpuvm_workloads[] = {
+	&gpuvm_workload_random_sampling,
+	&gpuvm_workload_hash_groupby,
+	&gpuvm_workload_stream_triad,
+};
+const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];

@@ -1,0 +1,165 @@
+/* stream-triad: McCalpin's STREAM triad a[i] = b[i] + q * c[i] over
+ * device arrays of doubles, grid-stride. The coalesced streaming kernel
+ * the benchmark uses for warp-instruction throughput. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "workloads/workload_util.h"
+
+#define TRIAD_SCALAR 3.0
+#define TRIAD_INSTS_BODY 6 /* index math, FFMA, loop test */
+
+struct triad {
+	uint64_t a, b, c, elems, threads;
+	double checksum; /* sum of a[] as computed */
+	struct gpuvm_kernel kernel;
+};
+
+enum { TP_TOP, TP_LOAD_B, TP_LOAD_C, TP_STORE, TP_END };
+
+struct triad_warp {
+	uint64_t idx;
+	uint32_t mask;
+	int phase;
+};
+
+/* STREAM initialises b[i] = 2 and c[i] = 0.5 (stream.c); here they vary
+ * with i so a wrong index would change the checksum. */
+static inline double triad_b(uint64_t i) { return (double)(i & 1023); }
+static inline double triad_c(uint64_t i) { return (double)((i >> 10) & 1023); }
+
+static void tw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
+{
+	struct triad_warp *w = state;
+	w->idx = (uint64_t)cta * k->block[0] + (uint64_t)warp * GPUVM_WARP_LANES;
+	w->phase = TP_TOP;
+}
+
+static void lanes_addr(struct gpuvm_warp_item *it, uint32_t mask, uint64_t base, uint64_t idx)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		it->addr[l] = base + (idx + l) * 8;
+	}
+}
+
+static int tw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
+		   struct gpuvm_error *err)
+{
+	(void)err;
+	struct triad *t = k->impl;
+	struct triad_warp *w = state;
+	switch (w->phase) {
+	case TP_TOP:
+		w->mask = 0;
+		for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++)
+			if (w->idx + l < t->elems)
+				w->mask |= 1u << l;
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = TRIAD_INSTS_BODY;
+		w->phase = w->mask ? TP_LOAD_B : TP_END;
+		return 0;
+	case TP_LOAD_B:
+	case TP_LOAD_C:
+	case TP_STORE:
+		it->kind = GPUVM_ITEM_MEM;
+		it->op = w->phase == TP_STORE ? GPUVM_OP_STORE : GPUVM_OP_LOAD;
+		it->bytes_per_lane = 8;
+		it->active_mask = w->mask;
+		lanes_addr(it, w->mask, w->phase == TP_LOAD_B ? t->b : w->phase == TP_LOAD_C ? t->c : t->a,
+			   w->idx);
+		if (w->phase == TP_STORE) {
+			for (uint32_t m = w->mask; m; m &= m - 1) {
+				uint64_t i = w->idx + (uint32_t)__builtin_ctz(m);
+				t->checksum += triad_b(i) + TRIAD_SCALAR * triad_c(i);
+			}
+			w->idx += t->threads;
+			w->phase = TP_TOP;
+		} else {
+			w->phase++;
+		}
+		return 0;
+	default:
+		it->kind = GPUVM_ITEM_END;
+		return 0;
+	}
+}
+
+static const struct gpuvm_kernel_ops triad_ops = {
+	.warp_state_bytes = sizeof(struct triad_warp),
+	.warp_begin = tw_begin,
+	.warp_next = tw_next,
+};
+
+static void triad_result(void *impl, char *buf, size_t len)
+{
+	struct triad *t = impl;
+	snprintf(buf, len, "checksum=%.17g elems=%" PRIu64, t->checksum, t->elems);
+}
+
+static const struct gpuvm_param_def triad_params[] = {
+	{"elems", GPUVM_PARAM_U64, "33554432", "elements per array (doubles); working set 24 B each"},
+	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
+	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
+};
+
+static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)seed;
+	uint64_t elems = 1ull << 25, threads = fill_gpu_threads(cfg), block = 256;
+	if (gpuvm_params_u64(p, "elems", &elems, err) < 0 ||
+	    gpuvm_params_u64(p, "threads", &threads, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &block, err) < 0)
+		return -1;
+	if (!elems || elems > (1ull << 38))
+		return gpuvm_fail(err, "--workload", 0, "elems", "must be between 1 and 2^38");
+	if (!threads || threads > (1ull << 32))
+		return gpuvm_fail(err, "--workload", 0, "threads", "must be between 1 and 2^32");
+	if (!block || block > 1024 || block % GPUVM_WARP_LANES)
+		return gpuvm_fail(err, "--workload", 0, "block",
+				  "must be a multiple of 32 between 32 and 1024");
+	threads = (threads + block - 1) / block * block;
+
+	struct triad *t = calloc(1, sizeof *t);
+	if (!t)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	t->elems = elems;
+	t->threads = threads;
+	struct op_list l = {.impl = t, .result = triad_result, .destroy_impl = free};
+	struct va_layout va;
+	struct gpuvm_alloc al;
+	va_layout_init(&va);
+	int rc = 0;
+	t->a = va_layout_alloc(&va, &al, "a", elems * 8, GPUVM_ALLOC_DEVICE);
+	rc |= op_list_alloc(&l, &al);
+	t->b = va_layout_alloc(&va, &al, "b", elems * 8, GPUVM_ALLOC_DEVICE);
+	rc |= op_list_alloc(&l, &al);
+	t->c = va_layout_alloc(&va, &al, "c", elems * 8, GPUVM_ALLOC_DEVICE);
+	rc |= op_list_alloc(&l, &al);
+	struct gpuvm_kernel *k = &t->kernel;
+	snprintf(k->name, sizeof k->name, "stream_triad");
+	k->grid[0] = (uint32_t)(threads / block);
+	k->grid[1] = k->grid[2] = 1;
+	k->block[0] = (uint32_t)block;
+	k->block[1] = k->block[2] = 1;
+	k->ops = &triad_ops;
+	k->impl = t;
+	rc |= op_list_kernel(&l, k);
+	if (rc) {
+		free(l.ops);
+		free(t);
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	}
+	return op_list_source(&l, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_stream_triad = {
+	.name = "stream-triad",
+	.summary = "STREAM triad a = b + q*c over device doubles, coalesced grid-stride",
+	.working_set = "24 B x elems",
+	.params = triad_params,
+	.n_params = sizeof triad_params / sizeof triad_params[0],
+	.create = triad_create,
+};

@@ -1,0 +1,125 @@
+#include "workloads/workload_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void va_layout_init(struct va_layout *v)
+{
+	v->next_device = VA_DEVICE_BASE;
+	v->next_host = VA_HOST_BASE;
+}
+
+uint64_t va_layout_alloc(struct va_layout *v, struct gpuvm_alloc *a, const char *name,
+			 uint64_t bytes, enum gpuvm_alloc_kind kind)
+{
+	uint64_t *next = kind == GPUVM_ALLOC_HOST_PINNED ? &v->next_host : &v->next_device;
+	memset(a, 0, sizeof *a);
+	strncpy(a->name, name, sizeof a->name - 1);
+	a->base = *next;
+	a->bytes = bytes;
+	a->kind = kind;
+	*next += (bytes + VA_ALIGN - 1) & ~(VA_ALIGN - 1);
+	return a->base;
+}
+
+static struct gpuvm_run_op *op_list_push(struct op_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct gpuvm_run_op *p = realloc(l->ops, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		l->ops = p;
+		l->cap = cap;
+	}
+	struct gpuvm_run_op *op = &l->ops[l->n++];
+	memset(op, 0, sizeof *op);
+	return op;
+}
+
+int op_list_alloc(struct op_list *l, const struct gpuvm_alloc *a)
+{
+	struct gpuvm_run_op *op = op_list_push(l);
+	if (!op)
+		return -1;
+	op->kind = GPUVM_RUN_ALLOC;
+	op->alloc = *a;
+	return 0;
+}
+
+int op_list_kernel(struct op_list *l, struct gpuvm_kernel *k)
+{
+	struct gpuvm_run_op *op = op_list_push(l);
+	if (!op)
+		return -1;
+	op->kind = GPUVM_RUN_KERNEL;
+	op->kernel = k;
+	return 0;
+}
+
+int op_list_copy(struct op_list *l, enum gpuvm_run_op_kind kind, uint64_t addr, uint64_t bytes)
+{
+	struct gpuvm_run_op *op = op_list_push(l);
+	if (!op)
+		return -1;
+	op->kind = kind;
+	op->copy_addr = addr;
+	op->copy_bytes = bytes;
+	return 0;
+}
+
+static int ol_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	(void)err;
+	struct op_list *l = s->impl;
+	if (l->next == l->n) {
+		memset(op, 0, sizeof *op);
+		op->kind = GPUVM_RUN_END;
+		return 0;
+	}
+	*op = l->ops[l->next++];
+	return 0;
+}
+
+static void ol_result(struct gpuvm_source *s, char *buf, size_t len)
+{
+	struct op_list *l = s->impl;
+	if (l->result)
+		l->result(l->impl, buf, len);
+	else if (len)
+		buf[0] = 0;
+}
+
+static void ol_destroy(struct gpuvm_source *s)
+{
+	struct op_list *l = s->impl;
+	if (!l)
+		return;
+	if (l->destroy_impl)
+		l->destroy_impl(l->impl);
+	free(l->ops);
+	free(l);
+	s->impl = NULL;
+}
+
+static const struct gpuvm_source_ops op_list_ops = {
+	.kind = "workload",
+	.next_op = ol_next,
+	.result = ol_result,
+	.destroy = ol_destroy,
+};
+
+int op_list_source(struct op_list *l, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct op_list *h = malloc(sizeof *h);
+	if (!h) {
+		if (l->destroy_impl)
+			l->destroy_impl(l->impl);
+		free(l->ops);
+		return gpuvm_fail(err, "workload", 0, NULL, "out of memory");
+	}
+	*h = *l;
+	out->ops = &op_list_ops;
+	out->impl = h;
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* Shared pieces of the built-in workloads: a virtual-address layout that
+ * hands out aligned addresses like cudaMalloc / cudaHostAlloc, a source
+ * that replays a short list of run operations (allocations, copies,
+ * kernel launches: never per-instruction data), and small hash helpers. */
+#ifndef GPUVM_WORKLOAD_UTIL_H
+#define GPUVM_WORKLOAD_UTIL_H
+
+#include <stdint.h>
+
+#include "gpuvm/stream.h"
+#include "gpuvm/workload.h"
+
+/* Device allocations start 1 GiB aligned and are 2 MiB aligned after that
+ * (cudaMalloc's large-allocation granularity); pinned host memory lives in
+ * a separate range, as the UVA space does. */
+#define VA_DEVICE_BASE 0x0000700000000000ull
+#define VA_HOST_BASE 0x00007f0000000000ull
+#define VA_ALIGN (2ull << 20)
+
+struct va_layout {
+	uint64_t next_device, next_host;
+};
+
+void va_layout_init(struct va_layout *v);
+/* Fills *a and returns its base. */
+uint64_t va_layout_alloc(struct va_layout *v, struct gpuvm_alloc *a, const char *name,
+			 uint64_t bytes, enum gpuvm_alloc_kind kind);
+
+/* A source replaying a fixed list of operations. The workload owns impl
+ * and frees it in destroy_impl. */
+struct op_list {
+	struct gpuvm_run_op *ops;
+	size_t n, cap, next;
+	void *impl;
+	void (*result)(void *impl, char *buf, size_t len);
+	void (*destroy_impl)(void *impl);
+};
+
+int op_list_alloc(struct op_list *l, const struct gpuvm_alloc *a);
+int op_list_kernel(struct op_list *l, struct gpuvm_kernel *k);
+int op_list_copy(struct op_list *l, enum gpuvm_run_op_kind kind, uint64_t addr, uint64_t bytes);
+/* Wraps l (moved into a heap object) as a source. */
+int op_list_source(struct op_list *l, struct gpuvm_source *out, struct gpuvm_error *err);
+
+static inline uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+/* Default thread count: every warp slot of the GPU busy. */
+static inline uint64_t fill_gpu_threads(const struct gpuvm_config *cfg)
+{
+	return (uint64_t)cfg->sms * cfg->max_warps_per_sm * GPUVM_WARP_LANES;
+}
+
+#endif

@@ -1,0 +1,125 @@
+#include "xlat/xlat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuvm/units.h"
+
+int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)
+{
+	memset(x, 0, sizeof *x);
+	x->levels = cfg->tlb_levels;
+	x->stats = stats;
+	stats->tlb_levels = cfg->tlb_levels;
+	for (uint32_t l = 0; l < x->levels; l++) {
+		const struct gpuvm_tlb_level_config *lc = &cfg->tlb[l];
+		struct xlat_level *xl = &x->level[l];
+		xl->shift = gpuvm_log2_ceil(lc->entry_bytes);
+		xl->hit_cycles = lc->hit_latency_cycles;
+		xl->miss_penalty_cycles = lc->miss_penalty_cycles;
+		xl->instances = lc->instances;
+		xl->instance_of_sm = lc->instance_of_sm;
+		xl->tlb = calloc(lc->instances, sizeof *xl->tlb);
+		xl->mshr = calloc(lc->instances, sizeof *xl->mshr);
+		xl->stats = &stats->tlb[l];
+		xl->stats->instances = lc->instances;
+		xl->stats->instance_hits = calloc(lc->instances, sizeof(uint64_t));
+		xl->stats->instance_misses = calloc(lc->instances, sizeof(uint64_t));
+		if (!xl->tlb || !xl->mshr || !xl->stats->instance_hits ||
+		    !xl->stats->instance_misses)
+			return -1;
+		for (uint32_t i = 0; i < lc->instances; i++)
+			if (tlb_init(&xl->tlb[i], lc->entries, lc->ways) ||
+			    server_pool_init(&xl->mshr[i], lc->mshrs))
+				return -1;
+	}
+	if (server_pool_init(&x->walkers, cfg->walkers))
+		return -1;
+	x->walk_cycles = cfg->walk_latency_cycles;
+	x->pwc_walk_cycles = cfg->pwc_hit_walk_latency_cycles;
+	if (cfg->pwc_entries) {
+		if (tlb_init(&x->pwc, cfg->pwc_entries, 0))
+			return -1;
+		x->pwc_shift = gpuvm_log2_ceil(cfg->pwc_entry_bytes);
+		x->pwc_on = 1;
+	}
+	return 0;
+}
+
+void xlat_free(struct xlat *x)
+{
+	for (uint32_t l = 0; l < x->levels; l++) {
+		struct xlat_level *xl = &x->level[l];
+		for (uint32_t i = 0; xl->tlb && i < xl->instances; i++) {
+			tlb_free(&xl->tlb[i]);
+			if (xl->mshr)
+				server_pool_free(&xl->mshr[i]);
+		}
+		free(xl->tlb);
+		free(xl->mshr);
+	}
+	server_pool_free(&x->walkers);
+	if (x->pwc_on)
+		tlb_free(&x->pwc);
+}
+
+/* The page-walk unit: a walker is held for the whole walk; the page-walk
+ * cache (upper-level directory entries) shortens walks it covers. */
+static double walk(struct xlat *x, uint64_t addr, double t)
+{
+	double cycles = x->walk_cycles;
+	if (x->pwc_on) {
+		uint64_t tag = addr >> x->pwc_shift;
+		if (tlb_lookup(&x->pwc, tag)) {
+			cycles = x->pwc_walk_cycles;
+			x->stats->pwc_hits++;
+		} else {
+			tlb_insert(&x->pwc, tag)->ready = t;
+		}
+	}
+	double start = server_pool_start(&x->walkers, t);
+	double done = start + cycles;
+	server_pool_occupy(&x->walkers, done);
+	x->stats->walks++;
+	x->stats->walk_queue_cycles += start - t;
+	return done;
+}
+
+static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+{
+	struct xlat_level *xl = &x->level[l];
+	uint32_t inst = xl->instance_of_sm[sm];
+	uint64_t tag = addr >> xl->shift;
+	struct tlb *tlb = &xl->tlb[inst];
+	double looked = t + xl->hit_cycles;
+
+	xl->stats->lookups++;
+	struct tlb_entry *e = tlb_lookup(tlb, tag);
+	if (e) {
+		xl->stats->instance_hits[inst]++;
+		if (e->ready <= looked) {
+			xl->stats->hits++;
+			return looked;
+		}
+		xl->stats->pending_hits++; /* merged into the in-flight fill */
+		return e->ready;
+	}
+	xl->stats->misses++;
+	xl->stats->instance_misses[inst]++;
+
+	struct server_pool *mshr = &xl->mshr[inst];
+	double start = server_pool_start(mshr, looked);
+	xl->stats->mshr_wait_cycles += start - looked;
+	double below = start + xl->miss_penalty_cycles;
+	double done = (l + 1 < x->levels) ? translate_level(x, l + 1, sm, addr, below)
+					  : walk(x, addr, below);
+	server_pool_occupy(mshr, done);
+	/* Installed now with its completion time, so later requests merge. */
+	tlb_insert(tlb, tag)->ready = done;
+	return done;
+}
+
+double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
+{
+	return translate_level(x, 0, sm, addr, t);
+}

@@ -1,0 +1,164 @@
+/* TLB structure: LRU order, set mapping, and the hashed fully associative
+ * mode checked against a naive reference model on random traffic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "xlat/tlb.h"
+#include "mem/server_pool.h"
+#include "engine/event_heap.h"
+
+static bool access_tlb(struct tlb *t, uint64_t tag)
+{
+	if (tlb_lookup(t, tag))
+		return true;
+	tlb_insert(t, tag);
+	return false;
+}
+
+static void test_lru_small_fully_associative(void **state)
+{
+	(void)state;
+	struct tlb t;
+	assert_int_equal(tlb_init(&t, 4, 0), 0);
+	for (uint64_t i = 0; i < 4; i++)
+		assert_false(access_tlb(&t, i));
+	assert_true(access_tlb(&t, 0)); /* 0 becomes MRU; LRU is now 1 */
+	assert_false(access_tlb(&t, 9)); /* evicts 1 */
+	assert_false(access_tlb(&t, 1));  /* 1 was gone; evicts 2 */
+	assert_true(access_tlb(&t, 0));
+	assert_true(access_tlb(&t, 3));
+	assert_false(access_tlb(&t, 2));
+	tlb_free(&t);
+}
+
+static void test_set_associative_conflicts(void **state)
+{
+	(void)state;
+	struct tlb t;
+	assert_int_equal(tlb_init(&t, 8, 2), 0); /* 4 sets x 2 ways */
+	/* Tags 0, 4, 8 share set 0: the third evicts the first. */
+	assert_false(access_tlb(&t, 0));
+	assert_false(access_tlb(&t, 4));
+	assert_false(access_tlb(&t, 8));
+	assert_false(access_tlb(&t, 0));
+	/* Other sets are untouched by that. */
+	assert_false(access_tlb(&t, 1));
+	assert_true(access_tlb(&t, 1));
+	tlb_free(&t);
+	assert_int_equal(tlb_init(&t, 10, 4), -1); /* ways must divide entries */
+}
+
+/* Naive fully associative LRU: array ordered MRU first. */
+struct ref {
+	uint64_t tag[2048];
+	uint32_t n, cap;
+};
+
+static bool ref_access(struct ref *r, uint64_t tag)
+{
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->tag[i] == tag) {
+			for (uint32_t j = i; j > 0; j--)
+				r->tag[j] = r->tag[j - 1];
+			r->tag[0] = tag;
+			return true;
+		}
+	if (r->n < r->cap)
+		r->n++;
+	for (uint32_t j = r->n - 1; j > 0; j--)
+		r->tag[j] = r->tag[j - 1];
+	r->tag[0] = tag;
+	return false;
+}
+
+static void check_against_reference(uint32_t entries, uint64_t tag_space, uint32_t steps)
+{
+	struct tlb t;
+	struct ref r = {.cap = entries};
+	assert_int_equal(tlb_init(&t, entries, 0), 0);
+	uint64_t x = 12345;
+	uint32_t hits = 0;
+	for (uint32_t i = 0; i < steps; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t tag = (x >> 33) % tag_space;
+		bool a = access_tlb(&t, tag), b = ref_access(&r, tag);
+		assert_int_equal(a, b);
+		hits += a;
+	}
+	assert_true(hits > 0 && hits < steps); /* the traffic exercised both paths */
+	tlb_free(&t);
+}
+
+static void test_hashed_matches_reference(void **state)
+{
+	(void)state;
+	check_against_reference(65, 100, 20000);     /* P100 L2 size */
+	check_against_reference(1032, 1500, 50000);  /* K80 L3 size */
+	check_against_reference(33, 34, 5000);       /* just above the scan limit */
+}
+
+static void test_flush_forgets(void **state)
+{
+	(void)state;
+	struct tlb t;
+	assert_int_equal(tlb_init(&t, 100, 0), 0);
+	access_tlb(&t, 5);
+	assert_true(access_tlb(&t, 5));
+	tlb_flush(&t);
+	assert_false(access_tlb(&t, 5));
+	tlb_free(&t);
+}
+
+static void test_server_pool_queues(void **state)
+{
+	(void)state;
+	struct server_pool p;
+	assert_int_equal(server_pool_init(&p, 2), 0);
+	/* Two servers: two requests at t=0 start at once, the third waits. */
+	double s0 = server_pool_start(&p, 0);
+	server_pool_occupy(&p, s0 + 10);
+	double s1 = server_pool_start(&p, 0);
+	server_pool_occupy(&p, s1 + 10);
+	double s2 = server_pool_start(&p, 0);
+	assert_true(s0 == 0 && s1 == 0);
+	assert_true(s2 == 10);
+	server_pool_occupy(&p, s2 + 10);
+	assert_true(server_pool_start(&p, 0) == 10);
+	assert_true(server_pool_start(&p, 50) == 50);
+	server_pool_free(&p);
+}
+
+static void test_event_heap_orders_by_time_then_push(void **state)
+{
+	(void)state;
+	struct event_heap q;
+	assert_int_equal(event_heap_init(&q, 8), 0);
+	event_heap_push(&q, 5.0, 1);
+	event_heap_push(&q, 1.0, 2);
+	event_heap_push(&q, 5.0, 3);
+	event_heap_push(&q, 0.5, 4);
+	double t;
+	assert_int_equal(event_heap_pop(&q, &t), 4);
+	assert_int_equal(event_heap_pop(&q, &t), 2);
+	assert_int_equal(event_heap_pop(&q, &t), 1); /* tie: pushed first */
+	assert_int_equal(event_heap_pop(&q, &t), 3);
+	assert_true(event_heap_empty(&q));
+	event_heap_free(&q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lru_small_fully_associative),
+		cmocka_unit_test(test_set_associative_conflicts),
+		cmocka_unit_test(test_hashed_matches_reference),
+		cmocka_unit_test(test_flush_forgets),
+		cmocka_unit_test(test_server_pool_queues),
+		cmocka_unit_test(test_event_heap_orders_by_time_then_push),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
