@@ -13,10 +13,9 @@
 
 static bool access_tlb(struct tlb *t, uint64_t tag)
 {
-	if (tlb_lookup(t, tag))
-		return true;
-	tlb_insert(t, tag);
-	return false;
+	bool hit;
+	tlb_access(t, tag, &hit);
+	return hit;
 }
 
 static void test_lru_small_fully_associative(void **state)
@@ -127,7 +126,7 @@ static void test_server_pool_queues(void **state)
 	assert_true(s0 == 0 && s1 == 0);
 	assert_true(s2 == 10);
 	server_pool_occupy(&p, s2 + 10);
-	assert_true(server_pool_start(&p, 0) == 10);
+	assert_true(server_pool_start(&p, 0) == 10); /* second server, busy to 10 */
 	assert_true(server_pool_start(&p, 50) == 50);
 	server_pool_free(&p);
 }

@@ -14,6 +14,7 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
+#define GPUVM_CONFIG_MAX_KEYS 80 /* room in set_at[]; the table has fewer */
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -43,6 +44,13 @@ struct gpuvm_tlb_level_config {
 	/* Derived by gpuvm_config_finalize(), not keys. */
 	uint16_t instance_of_sm[GPUVM_MAX_SMS]; /* logical SM -> dense instance id */
 	uint32_t instances;
+};
+
+/* Where a key got its current value (private to src/config). */
+struct gpuvm_config_origin {
+	char origin[200]; /* file path or "--set"; "" = built-in default */
+	int line;         /* line in origin, 0 when there is none */
+	uint32_t seq;     /* order of settings, 0 = never set */
 };
 
 struct gpuvm_config {
@@ -88,33 +96,50 @@ struct gpuvm_config {
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;
 	double pcie_bandwidth_gb_s;
+
+	/* Private to src/config: where each key was last set, indexed by key
+	 * id, so gpuvm_config_finalize() can name the file and line of a value
+	 * that only fails a cross-field check. */
+	uint32_t set_seq;
+	struct gpuvm_config_origin set_at[GPUVM_CONFIG_MAX_KEYS];
 };
 
 /* Fills cfg with built-in defaults (no preset). */
 void gpuvm_config_defaults(struct gpuvm_config *cfg);
 
 /* Loads a shipped preset by name ("p100") or a file path. Names are tried
- * first; anything containing '/' or ending in ".ini" is a path. */
+ * first; anything containing '/' or ending in ".ini" is a path. Starts from
+ * gpuvm_config_defaults(); keys the file leaves out keep their defaults. A
+ * key given twice in one file is an error. */
 int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 		      struct gpuvm_error *err);
 
-/* Parses INI text; origin names it in messages. */
+/* Parses INI text (starting from defaults, like gpuvm_config_load); origin
+ * names it in messages and its stem becomes cfg->name. */
 int gpuvm_config_load_string(struct gpuvm_config *cfg, const char *text,
 			     const char *origin, struct gpuvm_error *err);
 
-/* Applies one "key=value" override; origin is used in messages ("--set"). */
+/* Applies one "key=value" override; origin is used in messages ("--set").
+ * Single-value checks happen here; cross-field checks in finalize. */
 int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,
 		     const char *origin, struct gpuvm_error *err);
 
 /* Checks every field and derives instance maps. Must succeed before use. */
 int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err);
 
-/* Writes the value of key into buf; returns 0, or -1 for an unknown key. */
+/* Writes the value of key into buf in a form gpuvm_config_set() parses
+ * back (sizes as 2MiB/1536KiB, lists space separated, enums by name);
+ * returns 0, or -1 for an unknown key or a buf too small. */
 int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
 		     char *buf, size_t buflen);
 
-/* Iterates all keys in order (for JSON/CSV dumps). Returns NULL past the end. */
+/* Iterates all keys in order (for JSON/CSV dumps). Returns NULL past the end.
+ * With a cfg, keys of TLB levels >= cfg->tlb_levels and share_map of levels
+ * whose share is not "map" are skipped; with NULL, every key is listed. */
 const char *gpuvm_config_key_at(const struct gpuvm_config *cfg, size_t i);
+
+/* One line of help for a key ("entries of one TLB instance"), NULL if unknown. */
+const char *gpuvm_config_key_help(const char *key);
 
 /* Shipped presets, embedded at build time from presets/ *.ini. */
 struct gpuvm_preset_text {

@@ -460,7 +460,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		}
 		case GPUVM_RUN_KERNEL: {
-			double end;
+			double end = t;
 			if (run_kernel(&e, op.kernel, t, &end, err))
 				goto out;
 			stats->kernel_cycles += end - t;

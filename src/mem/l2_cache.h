@@ -1,25 +1,21 @@
 /* The GPU's L2 data cache: set associative, sectored (a 128 B line holds
  * four 32 B sectors filled independently, as on NVIDIA parts since Fermi),
  * LRU, write-back. Physically indexed in hardware; the model uses the
- * virtual address because it maps pages one to one. */
+ * virtual address because it maps pages one to one. Each set keeps its
+ * ways in recency order (move to front, evict the last), in separate tag
+ * and sector-bit arrays so a set's tags share cache lines. */
 #ifndef GPUVM_L2_CACHE_H
 #define GPUVM_L2_CACHE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-struct l2_line {
-	uint64_t tag;      /* line address + 1, 0 = invalid */
-	uint64_t lru;
-	uint8_t valid;     /* sector bitmap */
-	uint8_t dirty;     /* sector bitmap */
-};
-
 struct l2_cache {
 	uint32_t sets, ways;
 	uint32_t line_shift, sector_shift, sectors_per_line;
-	struct l2_line *lines;
-	uint64_t stamp;
+	uint64_t *tag;     /* [sets * ways] line address + 1, 0 = invalid */
+	uint8_t *valid;    /* [sets * ways] sector bitmaps */
+	uint8_t *dirty;
 };
 
 enum l2_result { L2_HIT, L2_MISS };

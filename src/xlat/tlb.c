@@ -1,16 +1,17 @@
 #include "xlat/tlb.h"
 
+#include "core/find_u64.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 /* Fully associative TLBs above this size get a hash index; below it a
- * linear scan over a few cache lines is faster. */
-#define TLB_SCAN_MAX_WAYS 32
+ * SIMD scan over two cache lines of tags is faster. */
+#define TLB_SCAN_MAX_WAYS 16
 
-static inline uint32_t tag_hash(uint64_t tag)
+static inline uint32_t tag_hash(uint64_t key)
 {
-	tag *= 0x9E3779B97F4A7C15ull;
-	return (uint32_t)(tag >> 32);
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
 int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
@@ -29,35 +30,41 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 		t->sets = entries / ways;
 		t->ways = ways;
 	}
-	t->e = calloc(entries, sizeof *t->e);
-	if (!t->e)
-		return -1;
+	t->key = calloc(entries, sizeof *t->key);
+	t->ready = calloc(entries, sizeof *t->ready);
 	if (t->hashed) {
 		uint32_t cap = 1;
 		while (cap < 2 * entries)
 			cap <<= 1;
 		t->index = calloc(cap, sizeof *t->index);
-		if (!t->index) {
-			free(t->e);
-			return -1;
-		}
+		t->prev = calloc(entries, sizeof *t->prev);
+		t->next = calloc(entries, sizeof *t->next);
 		t->index_mask = cap - 1;
+		if (!t->index || !t->prev || !t->next)
+			goto fail;
 	}
+	if (!t->key || !t->ready)
+		goto fail;
 	tlb_flush(t);
 	return 0;
+fail:
+	tlb_free(t);
+	return -1;
 }
 
 void tlb_free(struct tlb *t)
 {
-	free(t->e);
+	free(t->key);
+	free(t->ready);
 	free(t->index);
+	free(t->prev);
+	free(t->next);
 	memset(t, 0, sizeof *t);
 }
 
 void tlb_flush(struct tlb *t)
 {
-	for (uint32_t i = 0; i < t->entries; i++)
-		t->e[i].valid = false;
+	memset(t->key, 0, t->entries * sizeof *t->key);
 	if (t->hashed) {
 		memset(t->index, 0, (size_t)(t->index_mask + 1) * sizeof *t->index);
 		t->mru = t->lru_tail = TLB_NIL;
@@ -69,35 +76,34 @@ void tlb_flush(struct tlb *t)
 
 static void list_unlink(struct tlb *t, uint32_t id)
 {
-	struct tlb_entry *x = &t->e[id];
-	if (x->prev != TLB_NIL)
-		t->e[x->prev].next = x->next;
+	uint32_t p = t->prev[id], n = t->next[id];
+	if (p != TLB_NIL)
+		t->next[p] = n;
 	else
-		t->mru = x->next;
-	if (x->next != TLB_NIL)
-		t->e[x->next].prev = x->prev;
+		t->mru = n;
+	if (n != TLB_NIL)
+		t->prev[n] = p;
 	else
-		t->lru_tail = x->prev;
+		t->lru_tail = p;
 }
 
 static void list_push_front(struct tlb *t, uint32_t id)
 {
-	struct tlb_entry *x = &t->e[id];
-	x->prev = TLB_NIL;
-	x->next = t->mru;
+	t->prev[id] = TLB_NIL;
+	t->next[id] = t->mru;
 	if (t->mru != TLB_NIL)
-		t->e[t->mru].prev = id;
+		t->prev[t->mru] = id;
 	t->mru = id;
 	if (t->lru_tail == TLB_NIL)
 		t->lru_tail = id;
 }
 
-static uint32_t *index_find(struct tlb *t, uint64_t tag)
+static uint32_t *index_find(struct tlb *t, uint64_t key)
 {
-	uint32_t i = tag_hash(tag) & t->index_mask;
+	uint32_t i = tag_hash(key) & t->index_mask;
 	for (;;) {
 		uint32_t v = t->index[i];
-		if (!v || t->e[v - 1].tag == tag)
+		if (!v || t->key[v - 1] == key)
 			return &t->index[i];
 		i = (i + 1) & t->index_mask;
 	}
@@ -114,9 +120,10 @@ static void index_remove(struct tlb *t, uint32_t *slot)
 		uint32_t v = t->index[j];
 		if (!v)
 			break;
-		uint32_t home = tag_hash(t->e[v - 1].tag) & mask;
-		/* Move v back to i when i lies cyclically in [home, j). */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+		uint32_t home = tag_hash(t->key[v - 1]) & mask;
+		/* Move v back to i unless home lies cyclically in (i, j]. */
+		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+		if (!stays) {
 			t->index[i] = v;
 			i = j;
 		}
@@ -124,69 +131,69 @@ static void index_remove(struct tlb *t, uint32_t *slot)
 	t->index[i] = 0;
 }
 
-static struct tlb_entry *hashed_lookup(struct tlb *t, uint64_t tag)
+static uint32_t hashed_access(struct tlb *t, uint64_t key, bool *hit)
 {
-	uint32_t v = *index_find(t, tag);
-	if (!v)
-		return NULL;
-	uint32_t id = v - 1;
-	if (t->mru != id) {
-		list_unlink(t, id);
-		list_push_front(t, id);
-	}
-	return &t->e[id];
-}
-
-static struct tlb_entry *hashed_insert(struct tlb *t, uint64_t tag)
-{
+	uint32_t *slot = index_find(t, key);
 	uint32_t id;
+	if (*slot) {
+		id = *slot - 1;
+		*hit = true;
+		if (t->mru != id) {
+			list_unlink(t, id);
+			list_push_front(t, id);
+		}
+		return id;
+	}
+	*hit = false;
 	if (t->used < t->entries) {
 		id = t->used++;
 	} else {
 		id = t->lru_tail;
-		index_remove(t, index_find(t, t->e[id].tag));
+		index_remove(t, index_find(t, t->key[id]));
 		list_unlink(t, id);
+		slot = index_find(t, key); /* the shift may have moved the free slot */
 	}
-	*index_find(t, tag) = id + 1;
+	*slot = id + 1;
 	list_push_front(t, id);
-	struct tlb_entry *x = &t->e[id];
-	x->tag = tag;
-	x->valid = true;
-	return x;
+	t->key[id] = key;
+	return id;
 }
 
-/* ---- scan mode ---------------------------------------------------- */
+/* ---- both modes --------------------------------------------------- */
 
-struct tlb_entry *tlb_lookup(struct tlb *t, uint64_t tag)
+uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
 {
+	uint64_t key = tag + 1;
 	if (t->hashed)
-		return hashed_lookup(t, tag);
-	struct tlb_entry *set = &t->e[(tag % t->sets) * t->ways];
-	for (uint32_t w = 0; w < t->ways; w++) {
-		if (set[w].valid && set[w].tag == tag) {
-			set[w].lru = ++t->stamp;
-			return &set[w];
-		}
-	}
-	return NULL;
+		return hashed_access(t, key, hit);
+	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
+	uint64_t *k = &t->key[base];
+	double *r = &t->ready[base];
+	uint32_t last = t->ways - 1;
+	uint32_t w = find_u64(k, t->ways, key);
+	*hit = w <= last;
+	if (!*hit)
+		w = last;
+	/* Hit at w: move it to the front. Miss: the last (least recent) way is
+	 * the victim; everything shifts down one. */
+	double rw = r[w];
+	memmove(&k[1], &k[0], w * sizeof *k);
+	memmove(&r[1], &r[0], w * sizeof *r);
+	k[0] = key;
+	r[0] = rw;
+	return base;
 }
 
-struct tlb_entry *tlb_insert(struct tlb *t, uint64_t tag)
+uint32_t tlb_probe(struct tlb *t, uint64_t tag)
 {
-	if (t->hashed)
-		return hashed_insert(t, tag);
-	struct tlb_entry *set = &t->e[(tag % t->sets) * t->ways];
-	struct tlb_entry *victim = &set[0];
-	for (uint32_t w = 0; w < t->ways; w++) {
-		if (!set[w].valid) {
-			victim = &set[w];
-			break;
-		}
-		if (set[w].lru < victim->lru)
-			victim = &set[w];
+	uint64_t key = tag + 1;
+	if (t->hashed) {
+		uint32_t v = *index_find(t, key);
+		return v ? v - 1 : TLB_NIL;
 	}
-	victim->tag = tag;
-	victim->valid = true;
-	victim->lru = ++t->stamp;
-	return victim;
+	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
+	for (uint32_t w = 0; w < t->ways; w++)
+		if (t->key[base + w] == key)
+			return base + w;
+	return TLB_NIL;
 }

@@ -69,12 +69,11 @@ static double walk(struct xlat *x, uint64_t addr, double t)
 {
 	double cycles = x->walk_cycles;
 	if (x->pwc_on) {
-		uint64_t tag = addr >> x->pwc_shift;
-		if (tlb_lookup(&x->pwc, tag)) {
+		bool hit;
+		tlb_access(&x->pwc, addr >> x->pwc_shift, &hit);
+		if (hit) {
 			cycles = x->pwc_walk_cycles;
 			x->stats->pwc_hits++;
-		} else {
-			tlb_insert(&x->pwc, tag)->ready = t;
 		}
 	}
 	double start = server_pool_start(&x->walkers, t);
@@ -94,15 +93,17 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	double looked = t + xl->hit_cycles;
 
 	xl->stats->lookups++;
-	struct tlb_entry *e = tlb_lookup(tlb, tag);
-	if (e) {
+	bool hit;
+	uint32_t id = tlb_access(tlb, tag, &hit);
+	if (hit) {
 		xl->stats->instance_hits[inst]++;
-		if (e->ready <= looked) {
+		double ready = tlb->ready[id];
+		if (ready <= looked) {
 			xl->stats->hits++;
 			return looked;
 		}
 		xl->stats->pending_hits++; /* merged into the in-flight fill */
-		return e->ready;
+		return ready;
 	}
 	xl->stats->misses++;
 	xl->stats->instance_misses[inst]++;
@@ -114,8 +115,10 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	double done = (l + 1 < x->levels) ? translate_level(x, l + 1, sm, addr, below)
 					  : walk(x, addr, below);
 	server_pool_occupy(mshr, done);
-	/* Installed now with its completion time, so later requests merge. */
-	tlb_insert(tlb, tag)->ready = done;
+	/* Installed at miss time with its completion time, so later requests
+	 * for the entry merge instead of missing again. The recursion above
+	 * touches only lower levels, so id still names this entry. */
+	tlb->ready[id] = done;
 	return done;
 }
 

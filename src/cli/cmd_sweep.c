@@ -1,0 +1,674 @@
+/* gpuvm sweep: runs a grid of simulation points, in parallel worker
+ * processes, and reports them as a table, CSV, JSON and a figure.
+ *
+ * Every point is checked before anything is simulated. Results come back
+ * from the workers as JSON text and are assembled in grid order, so the
+ * output does not depend on -j (wall-time fields aside). Output files are
+ * written as FILE.tmp and renamed only once everything has succeeded. */
+#include "commands.h"
+#include "sweep_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpuvm/plot.h"
+#include "gpuvm/units.h"
+
+static void usage(FILE *f)
+{
+	fputs(
+"usage: gpuvm sweep --gpu GPU[,GPU...] --workload NAME[:k=v,...] [options]\n"
+"\n"
+"Runs one simulation per point of a grid (the GPUs times every --vary list)\n"
+"and prints a table; --csv, --json and --plot save the results.\n"
+"\n"
+"Grid:\n"
+"  --gpu LIST          presets (p100, k80, ...) or preset files, comma-separated;\n"
+"                      the outermost dimension of the grid\n"
+"  --workload SPEC     workload and its parameters, e.g.\n"
+"                      random-sampling:threads=8192,reads=1024 (see gpuvm workloads)\n"
+"  --vary KEY=V1,V2,.. one dimension of the grid (repeatable; several make a\n"
+"                      cartesian product, the last varying fastest). KEY is\n"
+"                      - a config key (tlb.l2.entries=...), applied like --set\n"
+"                      - workload.PARAM (workload.region=...), set in the spec\n"
+"                      - seed\n"
+"                      A value may be a range: LO..HI*F (geometric, e.g.\n"
+"                      32MiB..16GiB*2) or LO..HI+STEP (arithmetic, e.g. 8..64+8).\n"
+"  --set KEY=VALUE     config override for every point (repeatable)\n"
+"  --seed N            random seed of every point (default 1)\n"
+"\n"
+"Running:\n"
+"  -j, --jobs N        simulate N points at a time in worker processes\n"
+"                      (default 1; 0 = one per CPU). Results do not depend on N.\n"
+"  --quiet             no table and no progress\n"
+"\n"
+"Output (written only when every point succeeded):\n"
+"  --csv FILE          one row per point: gpu, each varied key (and KEY_bytes for\n"
+"                      sizes), then the metrics (sim_cycles, sim_seconds,\n"
+"                      accesses_per_sim_second, ..., tlb_l1_hits, tlb_l1_hit_ratio, ...)\n"
+"  --json FILE         a JSON array of the per-point results, each with a \"point\"\n"
+"                      object naming its gpu, workload, seed and varied values\n"
+"  --plot FILE         a figure (.png, .svg or .pdf) drawn with gnuplot; without\n"
+"                      gnuplot on PATH a note is printed and the CSV has the data\n"
+"  --x KEY             x axis of the figure: a varied key or gpu (default: the\n"
+"                      first --vary; log2 scale when its values are sizes)\n"
+"  --y METRIC          y axis: any CSV metric column (default accesses_per_sim_second)\n"
+"  --logx, --logy      log scale on that axis\n"
+"  --title TEXT        figure title (default: the workload spec)\n"
+"  One line is drawn per GPU and per value of every other varied key.\n"
+"\n"
+"Exit status: 0 success, 1 runtime failure, 2 bad input (nothing is written).\n"
+"\n"
+"Examples:\n"
+"  gpuvm sweep --gpu p100,k80 --workload random-sampling \\\n"
+"      --vary workload.region=32MiB..16GiB*2 -j 4 --csv fig1.csv --plot fig1.png\n"
+"  gpuvm sweep --gpu p100 --workload hash-groupby:groups=1000000 \\\n"
+"      --vary tlb.l2.entries=32,64,128 --vary workload.region=1GiB,4GiB --csv out.csv\n",
+	      f);
+}
+
+/* ---- temporary output files, removed on failure or interruption ------- */
+
+enum { OUT_CSV, OUT_JSON, OUT_PLOT, N_OUT };
+static char *tmp_path[N_OUT];
+
+static void remove_tmp_files(void)
+{
+	for (int k = 0; k < N_OUT; k++)
+		if (tmp_path[k])
+			unlink(tmp_path[k]);
+}
+
+static void on_signal(int sig)
+{
+	remove_tmp_files(); /* unlink is async-signal-safe */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(bool on)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on ? on_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static char *tmp_name(const char *path)
+{
+	size_t n = strlen(path);
+	char *t = malloc(n + 5);
+	if (!t) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	memcpy(t, path, n);
+	memcpy(t + n, ".tmp", 5);
+	return t;
+}
+
+/* ---- arguments -------------------------------------------------------- */
+
+struct args {
+	struct sweep s;
+	char *gpu_list;
+	bool help;
+};
+
+static int bad(const char *fmt, const char *a, const char *b)
+{
+	fputs("gpuvm sweep: ", stderr);
+	fprintf(stderr, fmt, a, b);
+	fputs("\n(see gpuvm sweep --help)\n", stderr);
+	return 2;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	struct sweep *s = &a->s;
+	s->seed = 1;
+	s->jobs = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		char opt[64];
+		/* --opt=value and -jN as well as "--opt value" */
+		if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=')) {
+			size_t n = (size_t)(strchr(arg, '=') - arg);
+			snprintf(opt, sizeof opt, "%.*s", (int)(n < 63 ? n : 63), arg);
+			val = arg + n + 1;
+		} else if (strncmp(arg, "-j", 2) == 0 && arg[2]) {
+			snprintf(opt, sizeof opt, "-j");
+			val = arg + 2;
+		} else {
+			snprintf(opt, sizeof opt, "%s", arg);
+		}
+
+		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",
+						    "--help", "-h"};
+		bool is_flag = false;
+		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+			is_flag |= strcmp(opt, flags[k]) == 0;
+		if (is_flag) {
+			if (val)
+				return bad("option %s takes no value%s", opt, "");
+			if (!strcmp(opt, "--quiet") || !strcmp(opt, "-q"))
+				s->quiet = true;
+			else if (!strcmp(opt, "--logx"))
+				s->logx = true;
+			else if (!strcmp(opt, "--logy"))
+				s->logy = true;
+			else
+				a->help = true;
+			continue;
+		}
+
+		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set",
+						     "--seed", "-j", "--jobs", "--csv", "--json",
+						     "--plot", "--x", "--y", "--title"};
+		bool known = false;
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+			known |= strcmp(opt, valued[k]) == 0;
+		if (!known) {
+			if (arg[0] == '-')
+				return bad("unknown option '%s'%s", arg, "");
+			return bad("unexpected argument '%s'%s", arg, "");
+		}
+		if (!val) {
+			if (i + 1 >= argc)
+				return bad("option %s needs a value%s", opt, "");
+			val = argv[++i];
+		}
+
+		if (!strcmp(opt, "--gpu")) {
+			if (a->gpu_list)
+				return bad("--gpu given twice (list the GPUs comma-separated)%s%s", "", "");
+			a->gpu_list = strdup(val);
+		} else if (!strcmp(opt, "--workload")) {
+			if (s->workload)
+				return bad("--workload given twice%s%s", "", "");
+			s->workload = val;
+		} else if (!strcmp(opt, "--vary")) {
+			if (s->n_vary >= SWEEP_MAX_VARY)
+				return bad("too many --vary (at most %d)%s", "8", "");
+			struct gpuvm_error err = {{0}};
+			if (sweep_vary_parse(&s->vary[s->n_vary++], val, &err) != 0)
+				return bad("%s%s", err.msg, "");
+		} else if (!strcmp(opt, "--set")) {
+			if (s->n_sets >= GPUVM_MAX_SETS)
+				return bad("too many --set (at most 64)%s%s", "", "");
+			if (!strchr(val, '=') || val[0] == '=')
+				return bad("--set '%s': expected KEY=VALUE%s", val, "");
+			s->sets[s->n_sets++] = val;
+		} else if (!strcmp(opt, "--seed")) {
+			if (gpuvm_parse_u64(val, &s->seed) != 0)
+				return bad("--seed '%s': expected an unsigned integer%s", val, "");
+		} else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
+			uint64_t j;
+			if (gpuvm_parse_u64(val, &j) != 0 || j > 4096)
+				return bad("%s '%s': expected a number of jobs (0 = one per CPU)",
+					   opt, val);
+			if (j == 0) {
+				long n = sysconf(_SC_NPROCESSORS_ONLN);
+				j = n > 0 ? (uint64_t)n : 1;
+			}
+			s->jobs = (long)j;
+		} else if (!strcmp(opt, "--csv")) {
+			s->csv = val;
+		} else if (!strcmp(opt, "--json")) {
+			s->json = val;
+		} else if (!strcmp(opt, "--plot")) {
+			s->plot = val;
+		} else if (!strcmp(opt, "--x")) {
+			s->x = val;
+		} else if (!strcmp(opt, "--y")) {
+			s->y = val;
+		} else if (!strcmp(opt, "--title")) {
+			s->title = val;
+		}
+	}
+	if (a->help)
+		return 0;
+	if (!a->gpu_list)
+		return bad("--gpu is required (e.g. --gpu p100,k80)%s%s", "", "");
+	if (!s->workload)
+		return bad("--workload is required (e.g. --workload random-sampling)%s%s", "", "");
+
+	for (char *save = NULL, *g = strtok_r(a->gpu_list, ",", &save); g;
+	     g = strtok_r(NULL, ",", &save)) {
+		if (s->n_gpus >= SWEEP_MAX_GPUS)
+			return bad("--gpu: too many GPUs (at most %s)%s", "64", "");
+		s->gpus[s->n_gpus++] = g;
+	}
+	if (!s->n_gpus)
+		return bad("--gpu '%s': no GPU named%s", a->gpu_list, "");
+
+	s->n_points = s->n_gpus;
+	for (size_t k = 0; k < s->n_vary; k++) {
+		if (s->n_points > SWEEP_MAX_POINTS / s->vary[k].n)
+			return bad("the grid has more than %s points%s", "100000", "");
+		s->n_points *= s->vary[k].n;
+	}
+
+	const char *outs[N_OUT] = {s->csv, s->json, s->plot};
+	static const char *const names[N_OUT] = {"--csv", "--json", "--plot"};
+	for (int k = 0; k < N_OUT; k++)
+		for (int j = 0; j < k; j++)
+			if (outs[k] && outs[j] && strcmp(outs[k], outs[j]) == 0)
+				return bad("%s and %s name the same file", names[j], names[k]);
+	for (int k = 0; k < N_OUT; k++)
+		if (outs[k] && !*outs[k])
+			return bad("%s: empty file name%s", names[k], "");
+	if (s->plot) {
+		struct gpuvm_error err = {{0}};
+		if (gpuvm_plot_check_path(s->plot, &err) != 0)
+			return bad("%s%s", err.msg, "");
+	}
+	if (s->x && !sweep_has_dimension(s, s->x))
+		return bad("--x '%s': not a varied key (nor gpu)%s", s->x, "");
+	if ((s->x || s->y || s->title || s->logx || s->logy) && !s->plot)
+		fprintf(stderr, "gpuvm sweep: note: --x, --y, --title, --logx and --logy only "
+				"matter with --plot\n");
+	return 0;
+}
+
+/* ---- running points --------------------------------------------------- */
+
+/* Runs point i here. On failure err holds the message. */
+static int run_here(const struct sweep *s, size_t i, cJSON **out, struct gpuvm_error *err)
+{
+	struct gpuvm_run_spec spec;
+	char *owned[SWEEP_SPEC_OWNED];
+	if (sweep_point_spec(s, i, &spec, owned, err) != 0)
+		return -1;
+	spec.progress = false;
+	*out = NULL;
+	int rc = gpuvm_run_point(&spec, out, err);
+	sweep_spec_free(owned);
+	if (rc == 0 && !*out)
+		rc = gpuvm_fail(err, NULL, 0, NULL, "simulation returned no result");
+	if (rc == 0) {
+		/* Results from workers arrive as JSON text, and cJSON prints some
+		 * doubles a hair short of exact; passing every result through
+		 * text keeps -j 1 and -j N identical, and CSV equal to JSON. */
+		char *text = cJSON_PrintUnformatted(*out);
+		cJSON *again = text ? cJSON_Parse(text) : NULL;
+		free(text);
+		cJSON_Delete(*out);
+		*out = again;
+		if (!again)
+			rc = gpuvm_fail(err, NULL, 0, NULL, "out of memory");
+	}
+	return rc;
+}
+
+struct worker {
+	pid_t pid;
+	int fd;
+	size_t point;
+	char *buf;
+	size_t len, cap;
+};
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(3);
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Child: simulate, send "O<json>" or "E<message>" up the pipe. */
+static void worker_main(const struct sweep *s, size_t i, int fd)
+{
+	catch_signals(false);
+	cJSON *r = NULL;
+	struct gpuvm_error err = {{0}};
+	if (run_here(s, i, &r, &err) == 0) {
+		char *text = cJSON_PrintUnformatted(r);
+		if (!text)
+			_exit(4);
+		write_all(fd, "O", 1);
+		write_all(fd, text, strlen(text));
+		free(text);
+		cJSON_Delete(r);
+	} else {
+		write_all(fd, "E", 1);
+		write_all(fd, err.msg, strlen(err.msg));
+	}
+	close(fd);
+	_exit(0);
+}
+
+static int spawn(const struct sweep *s, size_t i, struct worker *w, struct gpuvm_error *err)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return gpuvm_fail(err, NULL, 0, NULL, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return gpuvm_fail(err, NULL, 0, NULL, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		worker_main(s, i, fds[1]);
+	}
+	close(fds[1]);
+	*w = (struct worker){.pid = pid, .fd = fds[0], .point = i};
+	return 0;
+}
+
+/* The worker's pipe reached EOF: reap it and decode its answer.
+ * Returns 0, 2 (the point was rejected) or 1 (the worker failed). */
+static int finish(struct sweep *s, struct worker *w, struct gpuvm_error *err)
+{
+	close(w->fd);
+	int status = 0;
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int rc = 0;
+	if (WIFSIGNALED(status))
+		rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker killed by signal %d (%s)",
+				   WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || w->len == 0)
+		rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker failed (exit status %d)",
+				   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	else if (w->buf[0] == 'E')
+		rc = 2, gpuvm_fail(err, NULL, 0, NULL, "%.*s", (int)(w->len - 1), w->buf + 1);
+	else {
+		cJSON *r = cJSON_ParseWithLength(w->buf + 1, w->len - 1);
+		if (!cJSON_IsObject(r)) {
+			cJSON_Delete(r);
+			rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker sent malformed JSON");
+		} else {
+			s->results[w->point] = r;
+		}
+	}
+	free(w->buf);
+	w->buf = NULL;
+	w->pid = 0;
+	return rc;
+}
+
+static void progress(const struct sweep *s, size_t done, size_t i)
+{
+	if (s->quiet || !isatty(STDERR_FILENO))
+		return;
+	char label[256];
+	sweep_point_label(s, i, label, sizeof label);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, s->n_points, label);
+	if (done == s->n_points)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* Checks --y against the first result, so a typo fails before the rest. */
+static int check_metric(const struct sweep *s, const cJSON *r, struct gpuvm_error *err)
+{
+	if (!s->plot || !s->y || sweep_has_metric(r, s->y))
+		return 0;
+	return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
+			  "(use a column name of the CSV, e.g. sim_seconds, tlb_l1_hit_ratio)",
+			  s->y);
+}
+
+/* Runs every point; returns 0, 1 or 2 (see finish). *failed is the point
+ * that failed, or SIZE_MAX for a failure outside any point. */
+static int run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
+{
+	*failed = SIZE_MAX;
+	bool checked = false;
+	if (s->jobs <= 1) {
+		for (size_t i = 0; i < s->n_points; i++) {
+			if (run_here(s, i, &s->results[i], err) != 0) {
+				*failed = i;
+				return 2;
+			}
+			if (!checked) {
+				checked = true;
+				if (check_metric(s, s->results[i], err) != 0)
+					return 2;
+			}
+			progress(s, i + 1, i);
+		}
+		return 0;
+	}
+
+	size_t nw = (size_t)s->jobs < s->n_points ? (size_t)s->jobs : s->n_points;
+	struct worker *w = calloc(nw, sizeof *w);
+	struct pollfd *pfd = calloc(nw, sizeof *pfd);
+	size_t *map = calloc(nw, sizeof *map);
+	if (!w || !pfd || !map) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	size_t next = 0, done = 0, running = 0;
+	int rc = 0;
+	while (running > 0 || (rc == 0 && next < s->n_points)) {
+		for (size_t k = 0; k < nw && rc == 0 && next < s->n_points; k++) {
+			if (w[k].pid)
+				continue;
+			if (spawn(s, next, &w[k], err) != 0) {
+				rc = 1;
+				break;
+			}
+			next++;
+			running++;
+		}
+		size_t np = 0;
+		for (size_t k = 0; k < nw; k++)
+			if (w[k].pid) {
+				pfd[np] = (struct pollfd){.fd = w[k].fd, .events = POLLIN};
+				map[np++] = k;
+			}
+		if (np == 0)
+			break;
+		if (poll(pfd, np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = 1;
+			gpuvm_fail(err, NULL, 0, NULL, "poll: %s", strerror(errno));
+			break;
+		}
+		for (size_t p = 0; p < np; p++) {
+			if (!(pfd[p].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			struct worker *x = &w[map[p]];
+			if (x->cap - x->len < 65536) {
+				x->cap = x->cap ? 2 * x->cap : 1 << 17;
+				x->buf = realloc(x->buf, x->cap);
+				if (!x->buf) {
+					fprintf(stderr, "gpuvm sweep: out of memory\n");
+					exit(1);
+				}
+			}
+			ssize_t r = read(x->fd, x->buf + x->len, x->cap - x->len);
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (r > 0) {
+				x->len += (size_t)r;
+				continue;
+			}
+			size_t point = x->point;
+			struct gpuvm_error e = {{0}};
+			int frc = finish(s, x, &e);
+			running--;
+			if (frc == 0 && !checked) {
+				checked = true;
+				if (check_metric(s, s->results[point], &e) != 0)
+					frc = 2, point = SIZE_MAX;
+			}
+			if (frc != 0 && (rc == 0 || (frc == 2 && point < *failed))) {
+				/* Stop the others. Once stopping, only a rejected point
+				 * earlier in the grid replaces the message (workers we
+				 * killed fail too, and say nothing new). */
+				rc = frc;
+				*failed = point;
+				*err = e;
+				for (size_t k = 0; k < nw; k++)
+					if (w[k].pid)
+						kill(w[k].pid, SIGTERM);
+			} else if (frc == 0) {
+				progress(s, ++done, point);
+			}
+		}
+	}
+	for (size_t k = 0; k < nw; k++)
+		free(w[k].buf);
+	free(w);
+	free(pfd);
+	free(map);
+	return rc;
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+static void free_args(struct args *a)
+{
+	for (size_t k = 0; k < a->s.n_vary; k++)
+		sweep_vary_free(&a->s.vary[k]);
+	if (a->s.results)
+		for (size_t i = 0; i < a->s.n_points; i++)
+			cJSON_Delete(a->s.results[i]);
+	free(a->s.results);
+	free(a->gpu_list);
+}
+
+/* Writes every output as FILE.tmp, then renames them all; on any failure
+ * removes what it wrote, so there are all outputs or none. */
+static int write_outputs(struct sweep *s, bool plot, struct gpuvm_error *err)
+{
+	const char *outs[N_OUT] = {s->csv, s->json, plot ? s->plot : NULL};
+	int rc = 0;
+	for (int k = 0; k < N_OUT && !rc; k++) {
+		if (!outs[k] || k == OUT_PLOT) /* plot.c does its own .tmp */
+			continue;
+		tmp_path[k] = tmp_name(outs[k]);
+		FILE *f = fopen(tmp_path[k], "w");
+		if (!f)
+			return gpuvm_fail(err, tmp_path[k], 0, NULL, "%s", strerror(errno));
+		rc = k == OUT_CSV ? sweep_write_csv(s, f, err) : sweep_write_json(s, f, err);
+		if (fclose(f) != 0 && !rc)
+			rc = gpuvm_fail(err, tmp_path[k], 0, NULL, "%s", strerror(errno));
+	}
+	bool plotted = false;
+	if (!rc && plot) {
+		tmp_path[OUT_PLOT] = tmp_name(s->plot); /* for the signal handler */
+		rc = sweep_write_plot(s, s->plot, err);
+		plotted = rc == 0;
+	}
+	for (int k = 0; k < N_OUT && !rc; k++)
+		if (outs[k] && k != OUT_PLOT && rename(tmp_path[k], outs[k]) != 0)
+			rc = gpuvm_fail(err, outs[k], 0, NULL, "%s", strerror(errno));
+	if (rc && plotted)
+		unlink(s->plot); /* drawn by this failed run: all outputs or none */
+	return rc;
+}
+
+/* Fails early on an output that cannot be created (missing directory...). */
+static int probe_outputs(const struct sweep *s, bool plot)
+{
+	const char *outs[N_OUT] = {s->csv, s->json, plot ? s->plot : NULL};
+	for (int k = 0; k < N_OUT; k++) {
+		if (!outs[k])
+			continue;
+		char *t = tmp_name(outs[k]);
+		FILE *f = fopen(t, "w");
+		int e = errno;
+		if (f) {
+			fclose(f);
+			unlink(t);
+		} else {
+			fprintf(stderr, "gpuvm sweep: %s: cannot write %s: %s\n", outs[k], t,
+				strerror(e));
+		}
+		free(t);
+		if (!f)
+			return -1;
+	}
+	return 0;
+}
+
+static int sweep_main(struct args *a)
+{
+	struct sweep *s = &a->s;
+	struct gpuvm_error err = {{0}};
+	if (sweep_validate(s, &err) != 0) {
+		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+		return 2;
+	}
+	bool plot = s->plot != NULL;
+	if (plot && !gpuvm_plot_available()) {
+		fprintf(stderr, "gpuvm sweep: note: gnuplot is not on PATH, so no figure is drawn "
+				"(%s)%s\n", s->plot,
+			s->csv ? "; the CSV holds the data" : "; use --csv to keep the data");
+		plot = false;
+	}
+	if (probe_outputs(s, plot) != 0)
+		return 2;
+
+	s->results = calloc(s->n_points, sizeof *s->results);
+	if (!s->results) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	catch_signals(true);
+	size_t failed;
+	int rc = run_all(s, &failed, &err);
+	if (rc != 0 && failed != SIZE_MAX) {
+		char label[512];
+		sweep_point_label(s, failed, label, sizeof label);
+		fprintf(stderr, "%sgpuvm sweep: point %zu of %zu (%s): %s\n",
+			isatty(STDERR_FILENO) && !s->quiet ? "\r\033[K" : "", failed + 1,
+			s->n_points, label, err.msg);
+	} else if (rc != 0) {
+		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+	} else {
+		for (size_t i = 0; i < s->n_points; i++)
+			sweep_annotate(s, i, s->results[i]);
+		if (write_outputs(s, plot, &err) != 0) {
+			rc = 1;
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+		} else if (!s->quiet) {
+			sweep_print_table(s, stdout);
+		}
+	}
+	if (rc)
+		remove_tmp_files();
+	catch_signals(false);
+	for (int k = 0; k < N_OUT; k++) {
+		free(tmp_path[k]);
+		tmp_path[k] = NULL;
+	}
+	return rc;
+}
+
+int gpuvm_cmd_sweep(int argc, char **argv)
+{
+	struct args a;
+	memset(&a, 0, sizeof a);
+	int rc = parse_args(argc, argv, &a);
+	if (rc == 0 && a.help)
+		usage(stdout);
+	else if (rc == 0)
+		rc = sweep_main(&a);
+	free_args(&a);
+	fflush(stdout);
+	return rc;
+}

@@ -1,0 +1,706 @@
+/* Loading, overriding, checking and deriving a GPU configuration.
+ *
+ * Presets are INI files parsed with inih through our own line reader, which
+ * counts physical lines (so every message names file and line), rejects
+ * over-long lines and NUL bytes instead of letting inih split them, and
+ * mirrors inih's continuation-line rule so an indented line continuing a
+ * list is appended rather than mistaken for a duplicate key.
+ *
+ * Every setting records where it came from (cfg->set_at[key id]), so the
+ * cross-field checks of gpuvm_config_finalize() still point at a file and
+ * line. */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config_internal.h"
+#include "gpuvm/config.h"
+#include "gpuvm/error.h"
+#include "gpuvm/units.h"
+
+#define MAX_PRESET_FILE_BYTES (1u << 20)
+#define MAX_PHYS_SMS (2 * GPUVM_MAX_SMS)
+
+/* ---- defaults ---- */
+
+void gpuvm_config_defaults(struct gpuvm_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->name, sizeof cfg->name, "default");
+	snprintf(cfg->description, sizeof cfg->description,
+		 "built-in defaults: a generic 16-SM GPU, not a real part");
+
+	cfg->sms = 16;
+	cfg->gpcs = 4;
+	cfg->tpcs_per_gpc = 4;
+	cfg->sms_per_tpc = 1;
+	cfg->sm_numbering = GPUVM_SM_LINEAR;
+	cfg->clock_mhz = 1000;
+	cfg->max_warps_per_sm = 64;
+	cfg->max_ctas_per_sm = 32;
+	cfg->issue_warp_insts_per_cycle = 4;
+	cfg->load_base_latency_cycles = 200;
+	cfg->kernel_launch_us = 5;
+
+	cfg->tlb_levels = 2;
+	static const struct {
+		uint32_t entries, ways;
+		uint64_t entry_bytes;
+		enum gpuvm_share_domain share;
+		double miss_penalty;
+		uint32_t mshrs;
+	} lv[GPUVM_MAX_TLB_LEVELS] = {
+		{16, 0, 2u << 20, GPUVM_SHARE_SM, 10, 16},
+		{512, 16, 2u << 20, GPUVM_SHARE_GPU, 50, 32},
+		{1024, 16, 2u << 20, GPUVM_SHARE_GPU, 50, 32},
+		{2048, 16, 2u << 20, GPUVM_SHARE_GPU, 50, 32},
+	};
+	for (int i = 0; i < GPUVM_MAX_TLB_LEVELS; i++) {
+		struct gpuvm_tlb_level_config *t = &cfg->tlb[i];
+		t->entries = lv[i].entries;
+		t->ways = lv[i].ways;
+		t->entry_bytes = lv[i].entry_bytes;
+		t->share = lv[i].share;
+		t->hit_latency_cycles = 0;
+		t->miss_penalty_cycles = lv[i].miss_penalty;
+		t->mshrs = lv[i].mshrs;
+	}
+
+	cfg->walkers = 32;
+	cfg->walk_latency_cycles = 150;
+	cfg->pwc_entries = 0;
+	cfg->pwc_entry_bytes = 2u << 20;
+	cfg->pwc_hit_walk_latency_cycles = 50;
+
+	cfg->l2_bytes = 4u << 20;
+	cfg->l2_ways = 16;
+	cfg->l2_line_bytes = 128;
+	cfg->l2_sector_bytes = 32;
+	cfg->l2_hit_latency_cycles = 100;
+
+	cfg->dram_latency_cycles = 250;
+	cfg->dram_bandwidth_gb_s = 500;
+	cfg->pcie_latency_ns = 1000;
+	cfg->pcie_bandwidth_gb_s = 12;
+}
+
+/* ---- small helpers ---- */
+
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+	snprintf(dst, cap, "%s", src ? src : "");
+}
+
+/* Name of a config: the stem of the file ("presets/p100.ini" -> "p100"). */
+static void set_name_from(struct gpuvm_config *cfg, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	if (n >= sizeof cfg->name)
+		n = sizeof cfg->name - 1;
+	memcpy(cfg->name, base, n);
+	cfg->name[n] = '\0';
+}
+
+static void record_origin(struct gpuvm_config *cfg, int k, const char *origin, int line)
+{
+	struct gpuvm_config_origin *o = &cfg->set_at[k];
+	copy_str(o->origin, sizeof o->origin, origin);
+	o->line = line;
+	o->seq = ++cfg->set_seq;
+}
+
+/* Where to point a message about key k: where it was set, else the file
+ * the config came from, else "defaults". */
+static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int k,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int k,
+		   const char *fmt, ...)
+{
+	char problem[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof problem, fmt, ap);
+	va_end(ap);
+	const struct gpuvm_config_origin *o = &cfg->set_at[k];
+	const char *origin = o->seq ? o->origin : cfg->source[0] ? cfg->source : "defaults";
+	int line = o->seq ? o->line : 0;
+	return gpuvm_fail(err, origin, line, cfg_keys[k].name, "%s", problem);
+}
+
+/* Of several keys that together broke a rule, the one set last (the
+ * override that caused it), or the first listed when none was set. */
+static int latest_of(const struct gpuvm_config *cfg, const int *keys, size_t n)
+{
+	int best = keys[0];
+	for (size_t i = 1; i < n; i++)
+		if (cfg->set_at[keys[i]].seq > cfg->set_at[best].seq)
+			best = keys[i];
+	return best;
+}
+
+/* A key that only makes sense under another (a TLB level key under
+ * tlb.levels, share_map under share = map) conflicts with it when it was
+ * set after it, or both in the same file: setting the controlling key later
+ * (an override) just makes the dependent one unused. */
+static bool set_against(const struct gpuvm_config *cfg, int dependent, int controlling)
+{
+	const struct gpuvm_config_origin *d = &cfg->set_at[dependent];
+	const struct gpuvm_config_origin *c = &cfg->set_at[controlling];
+	if (!d->seq)
+		return false;
+	if (d->seq > c->seq)
+		return true;
+	return c->line > 0 && d->line > 0 && strcmp(c->origin, d->origin) == 0;
+}
+
+/* ---- INI loading ---- */
+
+struct load_ctx {
+	struct gpuvm_config *cfg;
+	struct gpuvm_error *err;
+	const char *origin;
+	const char *text;
+	size_t len, pos;
+	int line;            /* physical lines handed to inih so far */
+	bool continues;      /* current line continues the previous value */
+	bool have_pair;      /* mirrors inih's prev_name: a pair seen in this section */
+	int last_key;        /* key of the latest pair, -1 if none or unknown */
+	bool failed;
+	int fail_line;
+	int first_line[K_COUNT]; /* line where each key was set in this text */
+};
+
+static int ctx_fail(struct load_ctx *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int ctx_fail(struct load_ctx *c, const char *key, const char *fmt, ...)
+{
+	char problem[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof problem, fmt, ap);
+	va_end(ap);
+	if (!c->failed) {
+		c->failed = true;
+		c->fail_line = c->line;
+		gpuvm_fail(c->err, c->origin, c->line, key, "%s", problem);
+	}
+	return 0; /* the inih handler's "error" */
+}
+
+/* fgets-like reader over the text: one physical line per call, never a
+ * partial one, so our line count always equals inih's. */
+static char *ctx_reader(char *str, int num, void *stream)
+{
+	struct load_ctx *c = stream;
+	if (c->failed || c->pos >= c->len)
+		return NULL;
+	const char *p = c->text + c->pos;
+	size_t rem = c->len - c->pos;
+	const char *nl = memchr(p, '\n', rem);
+	size_t n = nl ? (size_t)(nl - p) : rem;
+	c->line++;
+	if (memchr(p, '\0', n)) {
+		ctx_fail(c, NULL, "line contains a NUL byte (not a text file?)");
+		return NULL;
+	}
+	if (num < 3 || n + 2 > (size_t)num) {
+		ctx_fail(c, NULL, "line is too long (%zu characters, at most %d)", n, num - 2);
+		return NULL;
+	}
+	memcpy(str, p, n);
+	str[n] = '\n';
+	str[n + 1] = '\0';
+	c->pos += n + (nl ? 1 : 0);
+
+	/* Classify the line the way inih will. */
+	const char *s = str;
+	if (c->line == 1 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+	    (unsigned char)s[2] == 0xBF)
+		s += 3;
+	const char *t = s;
+	while (*t && isspace((unsigned char)*t))
+		t++;
+	c->continues = false;
+	if (*t == '\0' || *t == ';' || *t == '#') {
+		/* blank or comment: no change */
+	} else if (c->have_pair && t > str) {
+		c->continues = true;
+	} else if (*t == '[') {
+		c->have_pair = false;
+		c->last_key = -1;
+	} else {
+		c->have_pair = true;
+	}
+	return str;
+}
+
+static int ctx_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct load_ctx *c = user;
+	char problem[600];
+	if (c->failed)
+		return 0;
+
+	if (c->continues) {
+		if (c->last_key < 0)
+			return ctx_fail(c, NULL, "indented line continues no known key");
+		const struct cfg_key *k = &cfg_keys[c->last_key];
+		if (k->type != CT_U16_LIST)
+			return ctx_fail(c, k->name,
+					"unexpected indented line: only lists may continue on "
+					"indented lines (remove the leading whitespace)");
+		/* Older inih (r55) keeps inline comments on continuation lines;
+		 * newer ones strip them. Strip here so both behave alike. */
+		char cont[256];
+		snprintf(cont, sizeof cont, "%s", value);
+		for (char *p = cont; *p; p++)
+			if (*p == ';' && (p == cont || isspace((unsigned char)p[-1]))) {
+				*p = '\0';
+				break;
+			}
+		if (cfg_key_parse(k, c->cfg, cont, true, problem, sizeof problem))
+			return ctx_fail(c, k->name, "%s", problem);
+		return 1;
+	}
+
+	char key[128];
+	if (*section)
+		snprintf(key, sizeof key, "%s.%s", section, name);
+	else
+		snprintf(key, sizeof key, "%s", name);
+	c->last_key = -1;
+
+	int id = cfg_key_find(key);
+	if (id < 0) {
+		char list[400];
+		if (*section && !cfg_section_known(section))
+			return ctx_fail(c, key,
+					"unknown section [%s] (sections: gpu, tlb, tlb.l1 .. tlb.l4, "
+					"walker, l2, dram, pcie)", section);
+		if (!*section) {
+			if (strchr(name, '.')) {
+				char sec[128];
+				snprintf(sec, sizeof sec, "%.*s", (int)(strrchr(name, '.') - name), name);
+				if (!cfg_section_known(sec))
+					return ctx_fail(c, key, "unknown key");
+				cfg_section_keys(sec, list, sizeof list);
+				return ctx_fail(c, key, "unknown key (keys of [%s]: %s)", sec, list);
+			}
+			return ctx_fail(c, key, "unknown key outside any [section]");
+		}
+		cfg_section_keys(section, list, sizeof list);
+		return ctx_fail(c, key, "unknown key (keys of [%s]: %s)", section, list);
+	}
+	const struct cfg_key *k = &cfg_keys[id];
+	if (c->first_line[id])
+		return ctx_fail(c, k->name, "set twice (first at line %d); remove one",
+				c->first_line[id]);
+	c->first_line[id] = c->line;
+	if (cfg_key_parse(k, c->cfg, value, false, problem, sizeof problem))
+		return ctx_fail(c, k->name, "%s", problem);
+	record_origin(c->cfg, id, c->origin, c->line);
+	c->last_key = id;
+	return 1;
+}
+
+/* Text of line n (1-based) of text, for describing inih syntax errors. */
+static void line_text(const char *text, size_t len, int n, char *buf, size_t cap)
+{
+	const char *p = text, *end = text + len;
+	for (int i = 1; i < n && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	while (l && isspace((unsigned char)p[l - 1]))
+		l--;
+	while (l && isspace((unsigned char)*p)) {
+		p++;
+		l--;
+	}
+	snprintf(buf, cap, "%.*s", (int)(l > 60 ? 60 : l), p);
+}
+
+static int parse_text(struct gpuvm_config *cfg, const char *text, size_t len,
+		      const char *origin, struct gpuvm_error *err)
+{
+	struct load_ctx *c = calloc(1, sizeof *c);
+	if (!c)
+		return gpuvm_fail(err, origin, 0, NULL, "out of memory");
+	c->cfg = cfg;
+	c->err = err;
+	c->origin = origin;
+	c->text = text;
+	c->len = len;
+	c->last_key = -1;
+
+	int rc = ini_parse_stream(ctx_reader, c, ctx_handler, c);
+	int ret = 0;
+	if (rc > 0 && (!c->failed || rc < c->fail_line)) {
+		char shown[64];
+		line_text(text, len, rc, shown, sizeof shown);
+		if (shown[0] == '[')
+			ret = gpuvm_fail(err, origin, rc, NULL,
+					 "syntax error: section header without ']': '%s'", shown);
+		else
+			ret = gpuvm_fail(err, origin, rc, NULL,
+					 "syntax error: expected '[section]', 'key = value' or a "
+					 "comment, got '%s'", shown);
+	} else if (c->failed) {
+		ret = -1;
+	} else if (rc < 0) {
+		ret = gpuvm_fail(err, origin, 0, NULL, "cannot parse (inih error %d)", rc);
+	}
+	free(c);
+	return ret;
+}
+
+int gpuvm_config_load_string(struct gpuvm_config *cfg, const char *text,
+			     const char *origin, struct gpuvm_error *err)
+{
+	if (!origin)
+		origin = "(string)";
+	gpuvm_config_defaults(cfg);
+	copy_str(cfg->source, sizeof cfg->source, origin);
+	set_name_from(cfg, origin);
+	return parse_text(cfg, text ? text : "", text ? strlen(text) : 0, origin, err);
+}
+
+static bool looks_like_path(const char *s)
+{
+	size_t n = strlen(s);
+	return strchr(s, '/') || (n >= 4 && strcmp(s + n - 4, ".ini") == 0);
+}
+
+static int load_file(struct gpuvm_config *cfg, const char *path, struct gpuvm_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		int e = errno;
+		char stem[64];
+		const char *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		snprintf(stem, sizeof stem, "%s", base);
+		char *dot = strrchr(stem, '.');
+		if (dot)
+			*dot = '\0';
+		for (size_t i = 0; i < gpuvm_shipped_presets_count; i++)
+			if (strcmp(gpuvm_shipped_presets[i].name, stem) == 0)
+				return gpuvm_fail(err, path, 0, NULL,
+						  "cannot open preset file: %s (the shipped preset "
+						  "is named '%s', without a path)", strerror(e), stem);
+		return gpuvm_fail(err, path, 0, NULL, "cannot open preset file: %s", strerror(e));
+	}
+	char *buf = malloc(MAX_PRESET_FILE_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	}
+	size_t n = fread(buf, 1, MAX_PRESET_FILE_BYTES + 1, f);
+	int rerr = ferror(f);
+	fclose(f);
+	if (rerr) {
+		free(buf);
+		return gpuvm_fail(err, path, 0, NULL, "read error");
+	}
+	if (n > MAX_PRESET_FILE_BYTES) {
+		free(buf);
+		return gpuvm_fail(err, path, 0, NULL, "file is too large for a preset (over %u bytes)",
+				  MAX_PRESET_FILE_BYTES);
+	}
+	buf[n] = '\0';
+	gpuvm_config_defaults(cfg);
+	copy_str(cfg->source, sizeof cfg->source, path);
+	set_name_from(cfg, path);
+	int rc = parse_text(cfg, buf, n, path, err);
+	free(buf);
+	return rc;
+}
+
+int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
+		      struct gpuvm_error *err)
+{
+	if (!name_or_path || !*name_or_path)
+		return gpuvm_fail(err, "argument", 0, NULL, "empty GPU preset name");
+	for (size_t i = 0; i < gpuvm_shipped_presets_count; i++) {
+		const struct gpuvm_preset_text *p = &gpuvm_shipped_presets[i];
+		if (strcmp(p->name, name_or_path) == 0) {
+			gpuvm_config_defaults(cfg);
+			copy_str(cfg->source, sizeof cfg->source, p->path);
+			copy_str(cfg->name, sizeof cfg->name, p->name);
+			return parse_text(cfg, p->text, strlen(p->text), p->path, err);
+		}
+	}
+	if (looks_like_path(name_or_path))
+		return load_file(cfg, name_or_path, err);
+
+	char names[512] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < gpuvm_shipped_presets_count && used < sizeof names; i++)
+		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+					 gpuvm_shipped_presets[i].name);
+	return gpuvm_fail(err, "argument", 0, NULL,
+			  "unknown GPU preset '%s' (shipped presets: %s; a file path must "
+			  "contain '/' or end in .ini)", name_or_path, names);
+}
+
+/* ---- --set ---- */
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,
+		     const char *origin, struct gpuvm_error *err)
+{
+	if (!origin)
+		origin = "--set";
+	if (!assignment)
+		return gpuvm_fail(err, origin, 0, NULL, "expected key=value");
+	size_t n = strlen(assignment);
+	char *copy = malloc(n + 1);
+	if (!copy)
+		return gpuvm_fail(err, origin, 0, NULL, "out of memory");
+	memcpy(copy, assignment, n + 1);
+
+	int rc = 0;
+	char problem[600];
+	char *eq = strchr(copy, '=');
+	if (!eq) {
+		rc = gpuvm_fail(err, origin, 0, NULL, "expected key=value, got '%s'", assignment);
+		goto out;
+	}
+	*eq = '\0';
+	char *key = trim(copy), *value = trim(eq + 1);
+	int id = cfg_key_find(key);
+	if (id < 0) {
+		rc = gpuvm_fail(err, origin, 0, key[0] ? key : "(empty)", "unknown key");
+		goto out;
+	}
+	if (cfg_key_parse(&cfg_keys[id], cfg, value, false, problem, sizeof problem)) {
+		rc = gpuvm_fail(err, origin, 0, cfg_keys[id].name, "%s", problem);
+		goto out;
+	}
+	record_origin(cfg, id, origin, 0);
+out:
+	free(copy);
+	return rc;
+}
+
+/* ---- get / iterate ---- */
+
+int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
+		     char *buf, size_t buflen)
+{
+	int id = key ? cfg_key_find(key) : -1;
+	if (id < 0 || !buf)
+		return -1;
+	return cfg_key_format(&cfg_keys[id], cfg, buf, buflen);
+}
+
+static bool key_active(const struct gpuvm_config *cfg, size_t id)
+{
+	const struct cfg_key *k = &cfg_keys[id];
+	if (!cfg || k->level < 0)
+		return true;
+	if ((uint32_t)k->level >= cfg->tlb_levels)
+		return false;
+	if (id == (size_t)CFG_TLB_KEY(k->level, KT_SHARE_MAP))
+		return cfg->tlb[k->level].share == GPUVM_SHARE_MAP;
+	return true;
+}
+
+const char *gpuvm_config_key_at(const struct gpuvm_config *cfg, size_t i)
+{
+	for (size_t id = 0; id < cfg_key_count; id++) {
+		if (!key_active(cfg, id))
+			continue;
+		if (i-- == 0)
+			return cfg_keys[id].name;
+	}
+	return NULL;
+}
+
+/* ---- finalize ---- */
+
+static int check_grid(struct gpuvm_config *cfg, struct gpuvm_error *err, uint32_t *phys_out)
+{
+	uint64_t phys = (uint64_t)cfg->gpcs * cfg->tpcs_per_gpc * cfg->sms_per_tpc;
+	if (phys > MAX_PHYS_SMS) {
+		const int ks[] = {K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC};
+		return fail_at(err, cfg, latest_of(cfg, ks, 3),
+			       "the physical grid gpcs %u x tpcs_per_gpc %u x sms_per_tpc %u = %llu "
+			       "SMs exceeds %d", cfg->gpcs, cfg->tpcs_per_gpc, cfg->sms_per_tpc,
+			       (unsigned long long)phys, MAX_PHYS_SMS);
+	}
+	bool seen[MAX_PHYS_SMS] = {false};
+	for (uint32_t i = 0; i < cfg->disabled_sms_len; i++) {
+		uint32_t p = cfg->disabled_sms[i];
+		if (p >= phys)
+			return fail_at(err, cfg, K_DISABLED_SMS,
+				       "physical SM id %u is out of range (the grid has %llu SMs, "
+				       "ids 0..%llu)", p, (unsigned long long)phys,
+				       (unsigned long long)phys - 1);
+		if (seen[p])
+			return fail_at(err, cfg, K_DISABLED_SMS, "physical SM id %u is listed twice", p);
+		seen[p] = true;
+	}
+	if (phys - cfg->disabled_sms_len != cfg->sms) {
+		const int ks[] = {K_SMS, K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC, K_DISABLED_SMS};
+		return fail_at(err, cfg, latest_of(cfg, ks, 5),
+			       "gpu.sms = %u, but gpcs %u x tpcs_per_gpc %u x sms_per_tpc %u - %u "
+			       "disabled_sms = %llu active SMs", cfg->sms, cfg->gpcs, cfg->tpcs_per_gpc,
+			       cfg->sms_per_tpc, cfg->disabled_sms_len,
+			       (unsigned long long)(phys - cfg->disabled_sms_len));
+	}
+	*phys_out = (uint32_t)phys;
+	return 0;
+}
+
+/* Physical id of each logical SM, in %smid order. */
+static void lay_out_sms(const struct gpuvm_config *cfg, uint32_t phys, uint16_t *phys_of)
+{
+	bool off[MAX_PHYS_SMS] = {false};
+	for (uint32_t i = 0; i < cfg->disabled_sms_len; i++)
+		off[cfg->disabled_sms[i]] = true;
+	uint32_t n = 0;
+	if (cfg->sm_numbering == GPUVM_SM_INTERLEAVED) {
+		for (uint32_t r = 0; r < cfg->tpcs_per_gpc; r++)
+			for (uint32_t g = 0; g < cfg->gpcs; g++)
+				for (uint32_t k = 0; k < cfg->sms_per_tpc; k++) {
+					uint32_t p = (g * cfg->tpcs_per_gpc + r) * cfg->sms_per_tpc + k;
+					if (!off[p])
+						phys_of[n++] = (uint16_t)p;
+				}
+	} else {
+		for (uint32_t p = 0; p < phys; p++)
+			if (!off[p])
+				phys_of[n++] = (uint16_t)p;
+	}
+}
+
+static int finalize_level(struct gpuvm_config *cfg, int lv, const uint16_t *phys_of,
+			  struct gpuvm_error *err)
+{
+	struct gpuvm_tlb_level_config *t = &cfg->tlb[lv];
+	if (t->ways && t->entries % t->ways) {
+		const int ks[] = {CFG_TLB_KEY(lv, KT_WAYS), CFG_TLB_KEY(lv, KT_ENTRIES)};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "%u ways do not divide %u entries (use ways = 0 for fully associative)",
+			       t->ways, t->entries);
+	}
+	int map_key = CFG_TLB_KEY(lv, KT_SHARE_MAP), share_key = CFG_TLB_KEY(lv, KT_SHARE);
+	if (t->share == GPUVM_SHARE_MAP) {
+		if (t->share_map_len != cfg->sms) {
+			const int ks[] = {map_key, K_SMS};
+			int at = cfg->set_at[map_key].seq ? latest_of(cfg, ks, 2) : share_key;
+			return fail_at(err, cfg, at,
+				       "share = map needs one instance id per active SM: share_map "
+				       "has %u entries, gpu.sms is %u", t->share_map_len, cfg->sms);
+		}
+	} else if (t->share_map_len && set_against(cfg, map_key, share_key)) {
+		return fail_at(err, cfg, map_key, "share_map is only used with share = map (share is %s)",
+			       gpuvm_share_domain_name(t->share));
+	}
+
+	/* Group key of each logical SM, then dense ids by first appearance. */
+	uint32_t group[GPUVM_MAX_SMS], distinct[GPUVM_MAX_SMS];
+	uint32_t ndistinct = 0;
+	uint32_t per_gpc = cfg->tpcs_per_gpc * cfg->sms_per_tpc;
+	for (uint32_t s = 0; s < cfg->sms; s++) {
+		uint32_t p = phys_of[s];
+		switch (t->share) {
+		case GPUVM_SHARE_SM: group[s] = s; break;
+		case GPUVM_SHARE_TPC: group[s] = p / cfg->sms_per_tpc; break;
+		case GPUVM_SHARE_GPC: group[s] = p / per_gpc; break;
+		case GPUVM_SHARE_GPU: group[s] = 0; break;
+		case GPUVM_SHARE_MAP: group[s] = t->share_map[s]; break;
+		}
+	}
+	for (uint32_t s = 0; s < cfg->sms; s++) {
+		uint32_t id = 0;
+		while (id < ndistinct && distinct[id] != group[s])
+			id++;
+		if (id == ndistinct)
+			distinct[ndistinct++] = group[s];
+		t->instance_of_sm[s] = (uint16_t)id;
+	}
+	t->instances = ndistinct;
+	return 0;
+}
+
+int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
+	char problem[600];
+
+	/* Single-field rules of every key in use (also catches fields set by
+	 * code rather than through a key). */
+	if (cfg_key_check(&cfg_keys[K_TLB_LEVELS], cfg, problem, sizeof problem))
+		return fail_at(err, cfg, K_TLB_LEVELS, "%s", problem);
+	for (size_t id = 0; id < cfg_key_count; id++) {
+		const struct cfg_key *k = &cfg_keys[id];
+		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels) {
+			if (set_against(cfg, (int)id, K_TLB_LEVELS))
+				return fail_at(err, cfg, (int)id,
+					       "level %d is above tlb.levels = %u (raise tlb.levels "
+					       "or remove [tlb.l%d])", k->level + 1, cfg->tlb_levels,
+					       k->level + 1);
+			continue;
+		}
+		if (cfg_key_check(k, cfg, problem, sizeof problem))
+			return fail_at(err, cfg, (int)id, "%s", problem);
+	}
+
+	uint32_t phys = 0;
+	if (check_grid(cfg, err, &phys))
+		return -1;
+
+	/* L2 geometry. */
+	if (cfg->l2_line_bytes % cfg->l2_sector_bytes) {
+		const int ks[] = {K_L2_SECTOR, K_L2_LINE};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "sector_size %u does not divide line_size %u", cfg->l2_sector_bytes,
+			       cfg->l2_line_bytes);
+	}
+	uint64_t way_line = (uint64_t)cfg->l2_ways * cfg->l2_line_bytes;
+	if (cfg->l2_bytes % way_line) {
+		const int ks[] = {K_L2_SIZE, K_L2_WAYS, K_L2_LINE};
+		char sz[32];
+		gpuvm_format_size(cfg->l2_bytes, sz, sizeof sz);
+		return fail_at(err, cfg, latest_of(cfg, ks, 3),
+			       "size %s is not a whole number of sets of ways %u x line_size %u "
+			       "= %llu bytes", sz, cfg->l2_ways, cfg->l2_line_bytes,
+			       (unsigned long long)way_line);
+	}
+
+	uint16_t phys_of[GPUVM_MAX_SMS];
+	lay_out_sms(cfg, phys, phys_of);
+	for (int lv = 0; lv < GPUVM_MAX_TLB_LEVELS; lv++) {
+		struct gpuvm_tlb_level_config *t = &cfg->tlb[lv];
+		if ((uint32_t)lv >= cfg->tlb_levels) {
+			memset(t->instance_of_sm, 0, sizeof t->instance_of_sm);
+			t->instances = 0;
+			continue;
+		}
+		if (finalize_level(cfg, lv, phys_of, err))
+			return -1;
+		memset(t->instance_of_sm + cfg->sms, 0,
+		       (GPUVM_MAX_SMS - cfg->sms) * sizeof t->instance_of_sm[0]);
+	}
+	return 0;
+}

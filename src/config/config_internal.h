@@ -1,0 +1,118 @@
+/* The configuration key table, shared by config.c (INI loading, --set,
+ * finalize) and config_keys.c (the table itself and per-type parsing,
+ * formatting and checking). Not a public header. */
+#ifndef GPUVM_CONFIG_INTERNAL_H
+#define GPUVM_CONFIG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuvm/config.h"
+
+enum cfg_type {
+	CT_U32,      /* uint32_t */
+	CT_SIZE32,   /* uint32_t byte count, accepts KiB/MiB suffixes */
+	CT_SIZE64,   /* uint64_t byte count, accepts KiB/MiB/GiB suffixes */
+	CT_DOUBLE,   /* double */
+	CT_ENUM,     /* an enum stored as int, values named by enum_names */
+	CT_U16_LIST, /* uint16_t[cap] plus a uint32_t length at len_off */
+	CT_STRING,   /* char[cap] */
+};
+
+struct cfg_key {
+	const char *name;       /* dotted: "tlb.l2.entries" */
+	enum cfg_type type;
+	size_t off;             /* offset of the value in struct gpuvm_config */
+	size_t len_off;         /* lists: offset of the uint32_t length */
+	size_t cap;             /* lists: elements; strings: buffer bytes */
+	double min, max;        /* bounds of numbers (sizes in bytes) */
+	bool min_exclusive;     /* value must be > min rather than >= min */
+	bool pow2;              /* sizes: must be a power of two */
+	const char *const *enum_names;
+	size_t enum_count;
+	int level;              /* TLB level index 0..3, or -1 */
+	const char *help;
+};
+
+extern const struct cfg_key cfg_keys[];
+extern const size_t cfg_key_count;
+
+/* Key ids of keys that cross-field checks refer to. */
+enum cfg_key_id {
+	K_DESCRIPTION = 0,
+	K_SMS,
+	K_GPCS,
+	K_TPCS_PER_GPC,
+	K_SMS_PER_TPC,
+	K_DISABLED_SMS,
+	K_SM_NUMBERING,
+	K_CLOCK_MHZ,
+	K_MAX_WARPS,
+	K_MAX_CTAS,
+	K_ISSUE,
+	K_LOAD_BASE,
+	K_KERNEL_LAUNCH,
+	K_TLB_LEVELS,
+	K_TLB_FIRST, /* first key of [tlb.l1] */
+};
+
+/* Per-level key offsets from K_TLB_FIRST + level * K_TLB_PER_LEVEL. */
+enum cfg_tlb_key {
+	KT_ENTRIES = 0,
+	KT_WAYS,
+	KT_ENTRY_SIZE,
+	KT_SHARE,
+	KT_SHARE_MAP,
+	KT_HIT_LATENCY,
+	KT_MISS_PENALTY,
+	KT_MSHRS,
+	K_TLB_PER_LEVEL,
+};
+
+#define CFG_TLB_KEY(level, which) (K_TLB_FIRST + (level) * K_TLB_PER_LEVEL + (which))
+#define K_AFTER_TLB CFG_TLB_KEY(GPUVM_MAX_TLB_LEVELS, 0)
+
+enum cfg_key_id_tail {
+	K_WALKERS = K_AFTER_TLB,
+	K_WALK_LATENCY,
+	K_PWC_ENTRIES,
+	K_PWC_ENTRY_SIZE,
+	K_PWC_HIT_LATENCY,
+	K_L2_SIZE,
+	K_L2_WAYS,
+	K_L2_LINE,
+	K_L2_SECTOR,
+	K_L2_HIT_LATENCY,
+	K_DRAM_LATENCY,
+	K_DRAM_BANDWIDTH,
+	K_PCIE_LATENCY,
+	K_PCIE_BANDWIDTH,
+	K_COUNT,
+};
+
+/* Index of the key named name (case-insensitive), or -1. */
+int cfg_key_find(const char *name);
+
+/* True if some key lives in section sec ("tlb.l1"). */
+bool cfg_section_known(const char *sec);
+
+/* Writes "entries, ways, ..." (the keys of section sec) into buf. */
+void cfg_section_keys(const char *sec, char *buf, size_t len);
+
+/* Parses value (already trimmed) into cfg's field for key k. append adds
+ * to a list instead of replacing it (INI continuation lines). On failure
+ * leaves cfg unchanged, writes the problem into problem and returns -1. */
+int cfg_key_parse(const struct cfg_key *k, struct gpuvm_config *cfg,
+		  const char *value, bool append, char *problem, size_t plen);
+
+/* Checks the single-field rules (bounds, power of two) of the current
+ * value; 0, or -1 with the problem written. */
+int cfg_key_check(const struct cfg_key *k, const struct gpuvm_config *cfg,
+		  char *problem, size_t plen);
+
+/* Formats the current value so that cfg_key_parse() reads it back;
+ * returns 0, or -1 when buf is too small. */
+int cfg_key_format(const struct cfg_key *k, const struct gpuvm_config *cfg,
+		   char *buf, size_t len);
+
+#endif

@@ -1,0 +1,535 @@
+/* The one table of configuration keys. Every key a preset, --set, a sweep
+ * or the JSON dump can name is a row here: its dotted name, type, field,
+ * bounds and help. INI parsing, --set, get, key_at and the single-field
+ * checks of finalize are all driven by it, so adding a field to struct
+ * gpuvm_config means adding one row (and one id in config_internal.h when
+ * a cross-field check needs to name it). */
+#include "config/config_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuvm/units.h"
+
+#define OFF(field) offsetof(struct gpuvm_config, field)
+
+_Static_assert(sizeof(enum gpuvm_share_domain) == sizeof(int), "enums are stored as int");
+_Static_assert(sizeof(enum gpuvm_sm_numbering) == sizeof(int), "enums are stored as int");
+
+static const char *const share_names[] = {"sm", "tpc", "gpc", "gpu", "map"};
+static const char *const numbering_names[] = {"linear", "interleaved"};
+
+#define BIG 1e12 /* upper bound of latencies and rates: finite, else free */
+#define KiB 1024.0
+#define TiB (1024.0 * 1024.0 * 1024.0 * 1024.0)
+
+#define U32(nm, field, lo, hi, lvl, hlp) \
+	{ .name = nm, .type = CT_U32, .off = OFF(field), .min = lo, .max = hi, .level = lvl, .help = hlp }
+#define DBL(nm, field, lo, excl, hi, lvl, hlp) \
+	{ .name = nm, .type = CT_DOUBLE, .off = OFF(field), .min = lo, .min_exclusive = excl, \
+	  .max = hi, .level = lvl, .help = hlp }
+#define SIZE64(nm, field, lo, hi, p2, lvl, hlp) \
+	{ .name = nm, .type = CT_SIZE64, .off = OFF(field), .min = lo, .max = hi, .pow2 = p2, \
+	  .level = lvl, .help = hlp }
+#define SIZE32(nm, field, lo, hi, p2, hlp) \
+	{ .name = nm, .type = CT_SIZE32, .off = OFF(field), .min = lo, .max = hi, .pow2 = p2, \
+	  .level = -1, .help = hlp }
+#define ENUM(nm, field, names, lvl, hlp) \
+	{ .name = nm, .type = CT_ENUM, .off = OFF(field), .enum_names = names, \
+	  .enum_count = sizeof names / sizeof names[0], .min = 0, \
+	  .max = (double)(sizeof names / sizeof names[0] - 1), .level = lvl, .help = hlp }
+#define LIST(nm, field, lenfield, lvl, hlp) \
+	{ .name = nm, .type = CT_U16_LIST, .off = OFF(field), .len_off = OFF(lenfield), \
+	  .cap = GPUVM_MAX_SMS, .min = 0, .max = 65535, .level = lvl, .help = hlp }
+
+/* The keys of [tlb.lN]; order must match enum cfg_tlb_key. */
+#define TLB_LEVEL_KEYS(i, n)                                                                \
+	U32("tlb.l" #n ".entries", tlb[i].entries, 1, 1 << 24, i,                           \
+	    "entries of one TLB instance"),                                                 \
+	U32("tlb.l" #n ".ways", tlb[i].ways, 0, 1 << 24, i,                                 \
+	    "associativity; 0 = fully associative, else must divide entries"),              \
+	SIZE64("tlb.l" #n ".entry_size", tlb[i].entry_bytes, 4 * KiB, TiB, true, i,         \
+	       "virtual range one entry covers (power of two, >= 4KiB)"),                   \
+	ENUM("tlb.l" #n ".share", tlb[i].share, share_names, i,                             \
+	     "which SMs share one instance: sm, tpc, gpc, gpu or map"),                     \
+	LIST("tlb.l" #n ".share_map", tlb[i].share_map, tlb[i].share_map_len, i,            \
+	     "with share = map: instance id of each logical SM (one per active SM)"),       \
+	DBL("tlb.l" #n ".hit_latency_cycles", tlb[i].hit_latency_cycles, 0, false, BIG, i, \
+	    "lookup cost when the entry is present (SM cycles)"),                           \
+	DBL("tlb.l" #n ".miss_penalty_cycles", tlb[i].miss_penalty_cycles, 0, false, BIG, i, \
+	    "extra cost of a miss before the next level answers (SM cycles)"),              \
+	U32("tlb.l" #n ".mshrs", tlb[i].mshrs, 1, 1 << 20, i,                               \
+	    "outstanding misses per instance")
+
+const struct cfg_key cfg_keys[] = {
+	/* [gpu]; order must match enum cfg_key_id */
+	{ .name = "gpu.description", .type = CT_STRING, .off = OFF(description),
+	  .cap = sizeof(((struct gpuvm_config *)0)->description), .level = -1,
+	  .help = "free text shown in reports" },
+	U32("gpu.sms", sms, 1, GPUVM_MAX_SMS, -1, "active SMs"),
+	U32("gpu.gpcs", gpcs, 1, 256, -1, "graphics processing clusters of the full die"),
+	U32("gpu.tpcs_per_gpc", tpcs_per_gpc, 1, 256, -1, "texture processing clusters per GPC"),
+	U32("gpu.sms_per_tpc", sms_per_tpc, 1, 64, -1, "SMs per TPC"),
+	LIST("gpu.disabled_sms", disabled_sms, disabled_sms_len, -1,
+	     "physical ids of fused-off SMs, GPC-major: (gpc*tpcs_per_gpc + tpc)*sms_per_tpc + k"),
+	ENUM("gpu.sm_numbering", sm_numbering, numbering_names, -1,
+	     "how logical SM ids are laid over the grid: linear or interleaved (TPC round robin over GPCs)"),
+	DBL("gpu.clock_mhz", clock_mhz, 0, true, 1e5, -1, "SM clock; all *_cycles are SM cycles"),
+	U32("gpu.max_warps_per_sm", max_warps_per_sm, 1, 1024, -1, "resident warps per SM"),
+	U32("gpu.max_ctas_per_sm", max_ctas_per_sm, 1, 1024, -1, "resident CTAs per SM"),
+	DBL("gpu.issue_warp_insts_per_cycle", issue_warp_insts_per_cycle, 0, true, 1024, -1,
+	    "warp instructions one SM issues per cycle, all schedulers together"),
+	DBL("gpu.load_base_latency_cycles", load_base_latency_cycles, 0, false, BIG, -1,
+	    "pipeline cost of any global access, before the TLB and L2"),
+	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, BIG, -1, "fixed cost of one kernel launch"),
+
+	/* [tlb] */
+	U32("tlb.levels", tlb_levels, 1, GPUVM_MAX_TLB_LEVELS, -1, "TLB levels in use (1..4)"),
+	TLB_LEVEL_KEYS(0, 1),
+	TLB_LEVEL_KEYS(1, 2),
+	TLB_LEVEL_KEYS(2, 3),
+	TLB_LEVEL_KEYS(3, 4),
+
+	/* [walker] */
+	U32("walker.walkers", walkers, 1, 1 << 24, -1, "page walks in flight"),
+	DBL("walker.latency_cycles", walk_latency_cycles, 0, false, BIG, -1, "cost of a full page walk"),
+	U32("walker.pwc_entries", pwc_entries, 0, 1 << 24, -1, "page-walk cache entries; 0 = no PWC"),
+	SIZE64("walker.pwc_entry_size", pwc_entry_bytes, 4 * KiB, TiB, true, -1,
+	       "virtual range one PWC entry covers (power of two)"),
+	DBL("walker.pwc_hit_latency_cycles", pwc_hit_walk_latency_cycles, 0, false, BIG, -1,
+	    "cost of a walk whose upper levels hit in the PWC"),
+
+	/* [l2] */
+	SIZE64("l2.size", l2_bytes, 1, TiB, false, -1, "L2 data cache capacity"),
+	U32("l2.ways", l2_ways, 1, 4096, -1, "L2 associativity"),
+	SIZE32("l2.line_size", l2_line_bytes, 1, 65536, true, "L2 line (power of two)"),
+	SIZE32("l2.sector_size", l2_sector_bytes, 1, 65536, true,
+	       "L2 sector, the fill unit (power of two dividing the line)"),
+	DBL("l2.hit_latency_cycles", l2_hit_latency_cycles, 0, false, BIG, -1,
+	    "added to load_base_latency for an L2 hit"),
+
+	/* [dram] */
+	DBL("dram.latency_cycles", dram_latency_cycles, 0, false, BIG, -1,
+	    "added to the L2 hit latency for an L2 miss"),
+	DBL("dram.bandwidth_gb_s", dram_bandwidth_gb_s, 0, true, BIG, -1, "DRAM bandwidth, 1 GB = 1e9 bytes"),
+
+	/* [pcie] */
+	DBL("pcie.latency_ns", pcie_latency_ns, 0, false, BIG, -1, "one-way latency of a PCIe request"),
+	DBL("pcie.bandwidth_gb_s", pcie_bandwidth_gb_s, 0, true, BIG, -1,
+	    "bandwidth of one direction, 1 GB = 1e9 bytes"),
+};
+
+_Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");
+_Static_assert(K_COUNT <= GPUVM_CONFIG_MAX_KEYS, "raise GPUVM_CONFIG_MAX_KEYS");
+
+const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
+
+int cfg_key_find(const char *name)
+{
+	for (size_t i = 0; i < cfg_key_count; i++)
+		if (strcasecmp(cfg_keys[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Length of the section part of a dotted key ("tlb.l1" of "tlb.l1.ways"). */
+static size_t section_len(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	return dot ? (size_t)(dot - name) : 0;
+}
+
+bool cfg_section_known(const char *sec)
+{
+	size_t n = strlen(sec);
+	for (size_t i = 0; i < cfg_key_count; i++)
+		if (section_len(cfg_keys[i].name) == n && strncasecmp(cfg_keys[i].name, sec, n) == 0)
+			return true;
+	return false;
+}
+
+void cfg_section_keys(const char *sec, char *buf, size_t len)
+{
+	size_t n = strlen(sec), used = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < cfg_key_count; i++) {
+		const char *name = cfg_keys[i].name;
+		if (section_len(name) != n || strncasecmp(name, sec, n) != 0)
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name + n + 1);
+		if (w < 0 || (size_t)w >= len - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+const char *gpuvm_config_key_help(const char *key)
+{
+	int k = key ? cfg_key_find(key) : -1;
+	return k < 0 ? NULL : cfg_keys[k].help;
+}
+
+const char *gpuvm_share_domain_name(enum gpuvm_share_domain d)
+{
+	unsigned i = (unsigned)d;
+	return i < sizeof share_names / sizeof share_names[0] ? share_names[i] : "?";
+}
+
+/* ---- field access ---- */
+
+static void *field(const struct cfg_key *k, struct gpuvm_config *cfg)
+{
+	return (char *)cfg + k->off;
+}
+
+static const void *cfield(const struct cfg_key *k, const struct gpuvm_config *cfg)
+{
+	return (const char *)cfg + k->off;
+}
+
+static uint32_t list_len(const struct cfg_key *k, const struct gpuvm_config *cfg)
+{
+	uint32_t n;
+	memcpy(&n, (const char *)cfg + k->len_off, sizeof n);
+	return n;
+}
+
+/* Numeric value of a scalar key, as a double, for bounds checks. */
+static double scalar_value(const struct cfg_key *k, const struct gpuvm_config *cfg)
+{
+	switch (k->type) {
+	case CT_U32:
+	case CT_SIZE32: {
+		uint32_t v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		return v;
+	}
+	case CT_SIZE64: {
+		uint64_t v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		return (double)v;
+	}
+	case CT_DOUBLE: {
+		double v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		return v;
+	}
+	case CT_ENUM: {
+		int v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		return v;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void fmt_bound(const struct cfg_key *k, double v, char *buf, size_t len)
+{
+	if (k->type == CT_SIZE32 || k->type == CT_SIZE64)
+		gpuvm_format_size((uint64_t)v, buf, len);
+	else
+		snprintf(buf, len, "%.15g", v);
+}
+
+/* Bounds and power-of-two rules of one number of key k. */
+static int check_number(const struct cfg_key *k, double v, const char *shown,
+			char *problem, size_t plen)
+{
+	char b[48];
+	if (!isfinite(v)) {
+		snprintf(problem, plen, "must be a finite number");
+		return -1;
+	}
+	if (k->min_exclusive ? !(v > k->min) : !(v >= k->min)) {
+		fmt_bound(k, k->min, b, sizeof b);
+		if (k->min_exclusive)
+			snprintf(problem, plen, "must be greater than %s (got %s)", b, shown);
+		else if (k->min == 0)
+			snprintf(problem, plen, "must not be negative (got %s)", shown);
+		else
+			snprintf(problem, plen, "must be at least %s (got %s)", b, shown);
+		return -1;
+	}
+	if (v > k->max) {
+		fmt_bound(k, k->max, b, sizeof b);
+		snprintf(problem, plen, "must be at most %s (got %s)", b, shown);
+		return -1;
+	}
+	if (k->pow2 && !gpuvm_is_pow2((uint64_t)v)) {
+		snprintf(problem, plen, "must be a power of two (got %s)", shown);
+		return -1;
+	}
+	return 0;
+}
+
+int cfg_key_check(const struct cfg_key *k, const struct gpuvm_config *cfg,
+		  char *problem, size_t plen)
+{
+	char shown[64];
+	switch (k->type) {
+	case CT_STRING: {
+		const char *s = cfield(k, cfg);
+		if (!memchr(s, '\0', k->cap)) {
+			snprintf(problem, plen, "is not terminated");
+			return -1;
+		}
+		return 0;
+	}
+	case CT_U16_LIST:
+		if (list_len(k, cfg) > k->cap) {
+			snprintf(problem, plen, "has %u elements, at most %zu allowed",
+				 list_len(k, cfg), k->cap);
+			return -1;
+		}
+		return 0;
+	case CT_ENUM: {
+		int v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		if (v < 0 || (size_t)v >= k->enum_count) {
+			snprintf(problem, plen, "holds no valid value (%d)", v);
+			return -1;
+		}
+		return 0;
+	}
+	default:
+		if (cfg_key_format(k, cfg, shown, sizeof shown) != 0)
+			snprintf(shown, sizeof shown, "?");
+		return check_number(k, scalar_value(k, cfg), shown, problem, plen);
+	}
+}
+
+/* ---- parsing ---- */
+
+static int parse_unsigned(const struct cfg_key *k, const char *value, bool size, uint64_t *out,
+			  char *problem, size_t plen)
+{
+	if (value[0] == '-') {
+		snprintf(problem, plen, "must not be negative (got '%s')", value);
+		return -1;
+	}
+	if (size ? gpuvm_parse_size(value, out) : gpuvm_parse_u64(value, out)) {
+		/* Digits plus (for sizes) a known unit that still fail: overflow. */
+		size_t d = strspn(value, "0123456789");
+		bool overflow = d > 0 && value[d] == '\0';
+		if (size && d > 0 && value[d] && strlen(value + d) < 8) {
+			char one[16];
+			uint64_t dummy;
+			snprintf(one, sizeof one, "1%s", value + d);
+			overflow = gpuvm_parse_size(one, &dummy) == 0;
+		}
+		if (overflow)
+			snprintf(problem, plen, "'%s' is out of range", value);
+		else if (size)
+			snprintf(problem, plen, "expected a size such as 4096, 64KiB or 2MiB, got '%s'", value);
+		else
+			snprintf(problem, plen, "expected an unsigned integer, got '%s'", value);
+		return -1;
+	}
+	if (k->type != CT_SIZE64 && *out > UINT32_MAX) {
+		snprintf(problem, plen, "'%s' is out of range", value);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_list(const struct cfg_key *k, const char *value, uint16_t *vals, uint32_t *n,
+		      char *problem, size_t plen)
+{
+	const char *p = value;
+	for (;;) {
+		while (*p && (isspace((unsigned char)*p) || *p == ','))
+			p++;
+		if (!*p)
+			return 0;
+		char tok[32];
+		size_t t = strcspn(p, " \t\r\n\f\v,");
+		if (t >= sizeof tok) {
+			snprintf(problem, plen, "list element '%.*s...' is too long", 20, p);
+			return -1;
+		}
+		memcpy(tok, p, t);
+		tok[t] = '\0';
+		p += t;
+		uint64_t v;
+		if (tok[0] == '-') {
+			snprintf(problem, plen, "list element '%s' must not be negative", tok);
+			return -1;
+		}
+		if (gpuvm_parse_u64(tok, &v) || v > (uint64_t)k->max) {
+			snprintf(problem, plen, "list element '%s' is not an integer in 0..%.0f", tok, k->max);
+			return -1;
+		}
+		if (*n >= k->cap) {
+			snprintf(problem, plen, "too many elements (at most %zu)", k->cap);
+			return -1;
+		}
+		vals[(*n)++] = (uint16_t)v;
+	}
+}
+
+int cfg_key_parse(const struct cfg_key *k, struct gpuvm_config *cfg,
+		  const char *value, bool append, char *problem, size_t plen)
+{
+	if (!*value && k->type != CT_STRING && k->type != CT_U16_LIST) {
+		snprintf(problem, plen, "missing value");
+		return -1;
+	}
+	/* Parse into a scratch copy of the field, check, then store. */
+	switch (k->type) {
+	case CT_STRING: {
+		size_t n = strlen(value);
+		if (n >= k->cap) {
+			snprintf(problem, plen, "is too long (%zu characters, at most %zu)", n, k->cap - 1);
+			return -1;
+		}
+		memcpy(field(k, cfg), value, n + 1);
+		return 0;
+	}
+	case CT_U16_LIST: {
+		uint16_t vals[GPUVM_MAX_SMS];
+		uint32_t n = 0;
+		if (append) {
+			n = list_len(k, cfg);
+			memcpy(vals, cfield(k, cfg), n * sizeof vals[0]);
+		}
+		if (parse_list(k, value, vals, &n, problem, plen))
+			return -1;
+		memcpy(field(k, cfg), vals, n * sizeof vals[0]);
+		memcpy((char *)cfg + k->len_off, &n, sizeof n);
+		return 0;
+	}
+	case CT_ENUM:
+		for (size_t i = 0; i < k->enum_count; i++) {
+			if (strcasecmp(value, k->enum_names[i]) == 0) {
+				int v = (int)i;
+				memcpy(field(k, cfg), &v, sizeof v);
+				return 0;
+			}
+		}
+		{
+			char names[128] = "";
+			size_t used = 0;
+			for (size_t i = 0; i < k->enum_count; i++)
+				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+							 i ? ", " : "", k->enum_names[i]);
+			snprintf(problem, plen, "unknown value '%s' (expected one of: %s)", value, names);
+		}
+		return -1;
+	case CT_DOUBLE: {
+		double v;
+		if (gpuvm_parse_double(value, &v)) {
+			snprintf(problem, plen, "expected a number, got '%s'", value);
+			return -1;
+		}
+		if (check_number(k, v, value, problem, plen))
+			return -1;
+		memcpy(field(k, cfg), &v, sizeof v);
+		return 0;
+	}
+	case CT_U32:
+	case CT_SIZE32:
+	case CT_SIZE64: {
+		uint64_t v;
+		if (parse_unsigned(k, value, k->type != CT_U32, &v, problem, plen))
+			return -1;
+		if (check_number(k, (double)v, value, problem, plen))
+			return -1;
+		if (k->type == CT_SIZE64) {
+			memcpy(field(k, cfg), &v, sizeof v);
+		} else {
+			uint32_t v32 = (uint32_t)v;
+			memcpy(field(k, cfg), &v32, sizeof v32);
+		}
+		return 0;
+	}
+	}
+	snprintf(problem, plen, "internal error: unknown key type");
+	return -1;
+}
+
+/* ---- formatting ---- */
+
+/* Shortest %g form that reads back to exactly v. */
+static void format_double(double v, char *buf, size_t len)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+int cfg_key_format(const struct cfg_key *k, const struct gpuvm_config *cfg,
+		   char *buf, size_t len)
+{
+	char tmp[64];
+	if (!len)
+		return -1;
+	switch (k->type) {
+	case CT_STRING: {
+		const char *s = cfield(k, cfg);
+		size_t n = strnlen(s, k->cap);
+		if (n >= len)
+			return -1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return 0;
+	}
+	case CT_U16_LIST: {
+		const uint16_t *vals = cfield(k, cfg);
+		uint32_t n = list_len(k, cfg);
+		size_t used = 0;
+		buf[0] = '\0';
+		for (uint32_t i = 0; i < n && i < k->cap; i++) {
+			int w = snprintf(buf + used, len - used, "%s%u", i ? " " : "", (unsigned)vals[i]);
+			if (w < 0 || (size_t)w >= len - used)
+				return -1;
+			used += (size_t)w;
+		}
+		return 0;
+	}
+	case CT_ENUM: {
+		int v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		if (v < 0 || (size_t)v >= k->enum_count)
+			snprintf(tmp, sizeof tmp, "%d", v);
+		else
+			snprintf(tmp, sizeof tmp, "%s", k->enum_names[v]);
+		break;
+	}
+	case CT_DOUBLE: {
+		double v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		format_double(v, tmp, sizeof tmp);
+		break;
+	}
+	case CT_U32: {
+		uint32_t v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		snprintf(tmp, sizeof tmp, "%u", v);
+		break;
+	}
+	case CT_SIZE32: {
+		uint32_t v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		gpuvm_format_size(v, tmp, sizeof tmp);
+		break;
+	}
+	case CT_SIZE64: {
+		uint64_t v;
+		memcpy(&v, cfield(k, cfg), sizeof v);
+		gpuvm_format_size(v, tmp, sizeof tmp);
+		break;
+	}
+	}
+	if (strlen(tmp) >= len)
+		return -1;
+	strcpy(buf, tmp);
+	return 0;
+}

@@ -1,0 +1,380 @@
+/* gnuplot driver: builds a script with the data inline as datablocks,
+ * pipes it to a gnuplot child, and renames "<out>.tmp" to out on success. */
+#include "gpuvm/plot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpuvm/units.h"
+
+enum plot_format { FMT_NONE, FMT_PNG, FMT_SVG, FMT_PDF };
+
+static enum plot_format format_of(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return FMT_NONE;
+	if (strcasecmp(dot, ".png") == 0)
+		return FMT_PNG;
+	if (strcasecmp(dot, ".svg") == 0)
+		return FMT_SVG;
+	if (strcasecmp(dot, ".pdf") == 0)
+		return FMT_PDF;
+	return FMT_NONE;
+}
+
+int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
+{
+	if (!out_path || !*out_path)
+		return gpuvm_fail(err, "--plot", 0, NULL, "empty output file name");
+	if (format_of(out_path) == FMT_NONE)
+		return gpuvm_fail(err, "--plot", 0, NULL,
+				  "%s: unsupported figure format (use .png, .svg or .pdf)",
+				  out_path);
+	return 0;
+}
+
+/* Finds gnuplot on PATH; writes its full path into buf. */
+static bool find_gnuplot(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		return false;
+	const char *p = path;
+	while (*p) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		int w;
+		if (n == 0)
+			w = snprintf(buf, len, "./gnuplot");
+		else
+			w = snprintf(buf, len, "%.*s/gnuplot", (int)n, p);
+		struct stat st;
+		if (w > 0 && (size_t)w < len && stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(buf, X_OK) == 0)
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+bool gpuvm_plot_available(void)
+{
+	char buf[PATH_MAX];
+	return find_gnuplot(buf, sizeof buf);
+}
+
+/* Writes s as a gnuplot single-quoted string ('' stands for '). */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; s && *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else if (*s == '\n' || *s == '\r' || *s == '\t')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+struct point {
+	double x, y;
+	size_t i;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static bool plottable(const struct gpuvm_plot_opts *o, double x, double y)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return false;
+	if (o->logx && x <= 0)
+		return false;
+	if (o->logy && y <= 0)
+		return false;
+	return true;
+}
+
+/* Explicit x tics at the data's x values (at most ~12), labelled as sizes. */
+static void put_byte_tics(FILE *f, const struct gpuvm_plot_opts *o,
+			  const struct gpuvm_plot_series *series, size_t n)
+{
+	size_t total = 0;
+	for (size_t s = 0; s < n; s++)
+		total += series[s].n;
+	double *xs = malloc((total ? total : 1) * sizeof *xs);
+	if (!xs)
+		return;
+	size_t k = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < series[s].n; i++)
+			if (plottable(o, series[s].x[i], series[s].y[i]) && series[s].x[i] >= 0 &&
+			    series[s].x[i] < 1.8e19)
+				xs[k++] = series[s].x[i];
+	qsort(xs, k, sizeof *xs, cmp_double);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (u == 0 || xs[i] != xs[u - 1])
+			xs[u++] = xs[i];
+	if (u > 0) {
+		size_t step = (u + 11) / 12;
+		fputs("set xtics (", f);
+		for (size_t i = 0; i < u; i += step) {
+			char label[32];
+			gpuvm_format_size((uint64_t)xs[i], label, sizeof label);
+			fprintf(f, "%s", i ? ", " : "");
+			put_quoted(f, label);
+			fprintf(f, " %.17g", xs[i]);
+		}
+		fputs(")\n", f);
+	}
+	free(xs);
+}
+
+/* Builds the whole gnuplot script in memory. Returns the number of series
+ * with at least one plottable point. */
+static size_t build_script(FILE *f, const char *tmp_path, enum plot_format fmt,
+			   const struct gpuvm_plot_opts *o,
+			   const struct gpuvm_plot_series *series, size_t n)
+{
+	int w = o->width > 0 ? o->width : 900, h = o->height > 0 ? o->height : 600;
+	switch (fmt) {
+	case FMT_PNG:
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			   "  set terminal pngcairo size %d,%d noenhanced font 'Sans,10'\n"
+			   "} else {\n"
+			   "  set terminal png size %d,%d noenhanced\n"
+			   "}\n", w, h, w, h);
+		break;
+	case FMT_SVG:
+		fprintf(f, "set terminal svg size %d,%d noenhanced dynamic "
+			   "font 'Sans,12' background rgb 'white'\n", w, h);
+		break;
+	case FMT_PDF:
+		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,9'\n",
+			w / 150.0, h / 150.0);
+		break;
+	case FMT_NONE:
+		break;
+	}
+	fputs("set output ", f);
+	put_quoted(f, tmp_path);
+	fputs("\nset grid\nset key top right\nset format y '%g'\n", f);
+	if (o->title) {
+		fputs("set title ", f);
+		put_quoted(f, o->title);
+		fputc('\n', f);
+	}
+	if (o->xlabel) {
+		fputs("set xlabel ", f);
+		put_quoted(f, o->xlabel);
+		fputc('\n', f);
+	}
+	if (o->ylabel) {
+		fputs("set ylabel ", f);
+		put_quoted(f, o->ylabel);
+		fputc('\n', f);
+	}
+	if (o->logx)
+		fputs("set logscale x 2\n", f);
+	if (o->logy)
+		fputs("set logscale y 10\n", f);
+	fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", f);
+	/* Linear y with no negative value: start at 0, as throughput plots do. */
+	bool nonneg = true;
+	for (size_t s = 0; s < n && nonneg; s++)
+		for (size_t i = 0; i < series[s].n; i++)
+			if (plottable(o, series[s].x[i], series[s].y[i]) && series[s].y[i] < 0)
+				nonneg = false;
+	if (!o->logy && nonneg)
+		fputs("set yrange [0:*]\n", f);
+
+	if (o->x_categories) {
+		fputs("set xtics (", f);
+		for (size_t i = 0; i < o->n_x_categories; i++) {
+			fprintf(f, "%s", i ? ", " : "");
+			put_quoted(f, o->x_categories[i]);
+			fprintf(f, " %zu", i);
+		}
+		fputs(")\n", f);
+		if (o->n_x_categories > 6)
+			fputs("set xtics rotate by -30\n", f);
+	} else if (o->x_bytes) {
+		put_byte_tics(f, o, series, n);
+	}
+
+	size_t used = 0;
+	for (size_t s = 0; s < n; s++) {
+		struct point *pts = malloc((series[s].n ? series[s].n : 1) * sizeof *pts);
+		if (!pts)
+			continue;
+		size_t k = 0;
+		for (size_t i = 0; i < series[s].n; i++)
+			if (plottable(o, series[s].x[i], series[s].y[i]))
+				pts[k++] = (struct point){series[s].x[i], series[s].y[i], i};
+		if (k > 0) {
+			qsort(pts, k, sizeof *pts, cmp_point);
+			fprintf(f, "$d%zu << EOD\n", s);
+			for (size_t i = 0; i < k; i++)
+				fprintf(f, "%.17g %.17g\n", pts[i].x, pts[i].y);
+			fputs("EOD\n", f);
+			used++;
+		}
+		free(pts);
+	}
+	if (!used)
+		return 0;
+
+	fputs("plot ", f);
+	bool first = true;
+	for (size_t s = 0; s < n; s++) {
+		bool any = false;
+		for (size_t i = 0; i < series[s].n && !any; i++)
+			any = plottable(o, series[s].x[i], series[s].y[i]);
+		if (!any)
+			continue;
+		fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt 7 ps 0.8 title ",
+			first ? "" : ", \\\n     ", s);
+		put_quoted(f, series[s].name ? series[s].name : "");
+		first = false;
+	}
+	fputs("\nunset output\n", f);
+	return used;
+}
+
+/* Runs gnuplot with the script on its stdin; its stdout goes to our stderr. */
+static int run_gnuplot(const char *exe, const char *script, size_t len,
+		       struct gpuvm_error *err)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return gpuvm_fail(err, "--plot", 0, NULL, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return gpuvm_fail(err, "--plot", 0, NULL, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[1]);
+		if (dup2(fds[0], 0) < 0 || dup2(2, 1) < 0)
+			_exit(127);
+		close(fds[0]);
+		execl(exe, "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+
+	struct sigaction ign = {0}, old;
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fds[1], script + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break; /* gnuplot went away; its exit status tells why */
+		off += (size_t)w;
+	}
+	close(fds[1]);
+	sigaction(SIGPIPE, &old, NULL);
+
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return gpuvm_fail(err, "--plot", 0, NULL, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status))
+		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot (%s) failed with exit status %d",
+				  exe, WEXITSTATUS(status));
+	return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot (%s) killed by signal %d", exe,
+			  WTERMSIG(status));
+}
+
+int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *opts,
+			  const struct gpuvm_plot_series *series, size_t n,
+			  struct gpuvm_error *err)
+{
+	if (gpuvm_plot_check_path(out_path, err) != 0)
+		return -1;
+	char exe[PATH_MAX];
+	if (!find_gnuplot(exe, sizeof exe))
+		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot not found on PATH");
+	struct gpuvm_plot_opts none = {0};
+	const struct gpuvm_plot_opts *o = opts ? opts : &none;
+
+	size_t plen = strlen(out_path);
+	char *tmp = malloc(plen + 5);
+	if (!tmp)
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	memcpy(tmp, out_path, plen);
+	memcpy(tmp + plen, ".tmp", 5);
+
+	char *script = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&script, &len);
+	if (!f) {
+		free(tmp);
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	}
+	size_t used = build_script(f, tmp, format_of(out_path), o, series, n);
+	int rc = 0;
+	if (fclose(f) != 0 || !script)
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	else if (!used)
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: no plottable point (all values "
+				"missing, or not positive on a log axis)", out_path);
+	else
+		rc = run_gnuplot(exe, script, len, err);
+
+	struct stat st;
+	if (rc == 0 && (stat(tmp, &st) != 0 || st.st_size == 0))
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
+	if (rc == 0 && rename(tmp, out_path) != 0)
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: %s", out_path, strerror(errno));
+	if (rc != 0)
+		unlink(tmp);
+	free(script);
+	free(tmp);
+	return rc;
+}
+
+int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel,
+		     const char *ylabel, bool logx, bool logy,
+		     const struct gpuvm_plot_series *series, size_t n,
+		     struct gpuvm_error *err)
+{
+	struct gpuvm_plot_opts o = {
+		.title = title, .xlabel = xlabel, .ylabel = ylabel, .logx = logx, .logy = logy,
+	};
+	return gpuvm_plot_lines_opts(out_path, &o, series, n, err);
+}

@@ -1,0 +1,192 @@
+/* End-to-end engine tests through gpuvm_run_point: functional results
+ * match plain CPU references, runs are deterministic, and each part of the
+ * model moves the numbers the way it must. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpuvm/run.h"
+#include "workloads/hash_groupby.h"
+#include "workloads/random_sampling.h"
+
+static cJSON *run(const char *gpu, const char *workload, const char *set1, const char *set2)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 7};
+	if (set1)
+		spec.sets[spec.n_sets++] = set1;
+	if (set2)
+		spec.sets[spec.n_sets++] = set2;
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	if (gpuvm_run_point(&spec, &out, &err))
+		fail_msg("run failed: %s", err.msg);
+	return out;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(v))
+		fail_msg("missing number %s", k);
+	return v->valuedouble;
+}
+
+static const cJSON *level(const cJSON *o, int l)
+{
+	return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "tlb"), l);
+}
+
+static const char *result(const cJSON *o)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, "result")->valuestring;
+}
+
+static void test_sampling_sum_matches_reference(void **state)
+{
+	(void)state;
+	cJSON *o = run("p100", "random-sampling:region=64MiB,threads=1000,reads=37", NULL, NULL);
+	char want[128];
+	snprintf(want, sizeof want, "sum=%llu reads=37000",
+		 (unsigned long long)random_sampling_reference(16ull << 20, 1000, 37, 7));
+	assert_string_equal(result(o), want);
+	assert_true(num(o, "thread_accesses") == 37000 + 1000); /* reads + final stores */
+	cJSON_Delete(o);
+}
+
+static void test_groupby_table_matches_reference(void **state)
+{
+	(void)state;
+	/* Small chunk so several launches run; uneven input tail. */
+	cJSON *o = run("k80", "hash-groupby:groups=5000,input=123457,chunk=64KiB,threads=4096", NULL,
+		       NULL);
+	uint64_t found, total;
+	uint64_t d = groupby_reference(7, 123457, 5000, &found, &total);
+	char want[128];
+	snprintf(want, sizeof want, "groups=%llu rows=%llu digest=%016llx",
+		 (unsigned long long)found, (unsigned long long)total, (unsigned long long)d);
+	assert_string_equal(result(o), want);
+	assert_true(num(o, "kernels") == 8); /* ceil(123457 / 16384) chunks */
+	/* The input crossed PCIe as zero-copy reads, at least once per value. */
+	assert_true(num(o, "zero_copy_bytes") >= 123457.0 * 4);
+	cJSON_Delete(o);
+}
+
+static void test_same_seed_same_json(void **state)
+{
+	(void)state;
+	cJSON *a = run("p100", "random-sampling:region=1GiB,threads=20000,reads=20", NULL, NULL);
+	cJSON *b = run("p100", "random-sampling:region=1GiB,threads=20000,reads=20", NULL, NULL);
+	cJSON_DeleteItemFromObject(a, "wall_seconds");
+	cJSON_DeleteItemFromObject(b, "wall_seconds");
+	cJSON_DeleteItemFromObject(a, "warp_instructions_per_wall_second");
+	cJSON_DeleteItemFromObject(b, "warp_instructions_per_wall_second");
+	cJSON_DeleteItemFromObject(a, "thread_accesses_per_wall_second");
+	cJSON_DeleteItemFromObject(b, "thread_accesses_per_wall_second");
+	char *ta = cJSON_PrintUnformatted(a), *tb = cJSON_PrintUnformatted(b);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* A region inside the L1 reach hits in L1 after the first touches; one
+ * far past the last level's reach misses everywhere and walks. */
+static void test_reach_decides_hits(void **state)
+{
+	(void)state;
+	cJSON *small = run("p100", "random-sampling:region=16MiB,threads=8192,reads=64", NULL, NULL);
+	cJSON *big = run("p100", "random-sampling:region=16GiB,threads=8192,reads=64", NULL, NULL);
+	assert_true(num(level(small, 0), "hit_ratio") > 0.95);
+	assert_true(num(level(big, 1), "hit_ratio") < 0.3);
+	assert_true(num(big, "walks") > 100 * num(small, "walks"));
+	assert_true(num(big, "sim_seconds") > 1.5 * num(small, "sim_seconds"));
+	cJSON_Delete(small);
+	cJSON_Delete(big);
+}
+
+/* Model knobs are wired in: each override changes the timing. */
+static void test_overrides_move_timing(void **state)
+{
+	(void)state;
+	const char *w = "random-sampling:region=8GiB,threads=16384,reads=32";
+	cJSON *base = run("p100", w, NULL, NULL);
+	cJSON *slow_walk = run("p100", w, "walker.latency_cycles=2000", NULL);
+	cJSON *few_walkers = run("p100", w, "walker.walkers=1", NULL);
+	cJSON *big_l2tlb = run("p100", w, "tlb.l2.entries=4096", NULL);
+	cJSON *slow_dram = run("p100", w, "dram.bandwidth_gb_s=50", NULL);
+	double t = num(base, "sim_seconds");
+	assert_true(num(slow_walk, "sim_seconds") > 1.2 * t);
+	assert_true(num(few_walkers, "sim_seconds") > 2 * t);
+	assert_true(num(big_l2tlb, "sim_seconds") < t);
+	assert_true(num(level(big_l2tlb, 1), "hit_ratio") > 0.9);
+	assert_true(num(slow_dram, "sim_seconds") > 1.2 * t);
+	cJSON_Delete(base);
+	cJSON_Delete(slow_walk);
+	cJSON_Delete(few_walkers);
+	cJSON_Delete(big_l2tlb);
+	cJSON_Delete(slow_dram);
+}
+
+/* Sharing: the same L2 TLB sees the misses of every SM mapped onto it. */
+static void test_instances_follow_sharing_map(void **state)
+{
+	(void)state;
+	cJSON *o = run("k80", "random-sampling:region=512MiB,threads=26624,reads=16", NULL, NULL);
+	assert_int_equal((int)num(level(o, 0), "instances"), 13);
+	assert_int_equal((int)num(level(o, 1), "instances"), 5);
+	assert_int_equal((int)num(level(o, 2), "instances"), 1);
+	cJSON_Delete(o);
+}
+
+static void test_triad_checksum(void **state)
+{
+	(void)state;
+	cJSON *o = run("v100", "stream-triad:elems=100003,threads=5000", NULL, NULL);
+	double sum = 0;
+	for (uint64_t i = 0; i < 100003; i++)
+		sum += (double)(i & 1023) + 3.0 * (double)((i >> 10) & 1023);
+	char want[128];
+	snprintf(want, sizeof want, "checksum=%.17g elems=100003", sum);
+	assert_string_equal(result(o), want);
+	/* Coalesced: 32 lanes x 8 B = two lines, eight sectors per instruction. */
+	assert_true(num(o, "sectors") <= num(o, "memory_instructions") * 8);
+	cJSON_Delete(o);
+}
+
+static void test_bad_workload_input_fails_cleanly(void **state)
+{
+	(void)state;
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = "random-sampling:region=4GiX"};
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	assert_int_equal(gpuvm_run_point(&spec, &out, &err), -1);
+	assert_null(out);
+	assert_non_null(strstr(err.msg, "region"));
+	spec.workload = "random-sampling:nosuch=1";
+	assert_int_equal(gpuvm_run_point(&spec, &out, &err), -1);
+	assert_non_null(strstr(err.msg, "nosuch"));
+	spec.workload = "no-such-workload";
+	assert_int_equal(gpuvm_run_point(&spec, &out, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown workload"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sampling_sum_matches_reference),
+		cmocka_unit_test(test_groupby_table_matches_reference),
+		cmocka_unit_test(test_same_seed_same_json),
+		cmocka_unit_test(test_reach_decides_hits),
+		cmocka_unit_test(test_overrides_move_timing),
+		cmocka_unit_test(test_instances_follow_sharing_map),
+		cmocka_unit_test(test_triad_checksum),
+		cmocka_unit_test(test_bad_workload_input_fails_cleanly),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
