@@ -115,20 +115,27 @@ static void test_flush_forgets(void **state)
 static void test_server_pool_queues(void **state)
 {
 	(void)state;
-	struct server_pool p;
-	assert_int_equal(server_pool_init(&p, 2), 0);
-	/* Two servers: two requests at t=0 start at once, the third waits. */
-	double s0 = server_pool_start(&p, 0);
-	server_pool_occupy(&p, s0 + 10);
-	double s1 = server_pool_start(&p, 0);
-	server_pool_occupy(&p, s1 + 10);
-	double s2 = server_pool_start(&p, 0);
-	assert_true(s0 == 0 && s1 == 0);
-	assert_true(s2 == 10);
-	server_pool_occupy(&p, s2 + 10);
-	assert_true(server_pool_start(&p, 0) == 10); /* second server, busy to 10 */
-	assert_true(server_pool_start(&p, 50) == 50);
-	server_pool_free(&p);
+	struct server_pool one, two;
+	assert_int_equal(server_pool_init(&one, 1, 4, 64), 0);
+	assert_int_equal(server_pool_init(&two, 2, 4, 64), 0);
+	/* One server: the second 10-cycle request at t=0 starts when the
+	 * first is done (to the calendar's 4-cycle resolution). */
+	assert_true(server_pool_reserve(&one, 0, 10) == 0);
+	double s = server_pool_reserve(&one, 0, 10);
+	assert_true(s >= 8 && s <= 12);
+	/* Below saturation nothing waits. */
+	assert_true(server_pool_reserve(&one, 50, 10) == 50);
+	/* Two servers take two requests at once; a third waits for one. */
+	assert_true(server_pool_reserve(&two, 0, 10) == 0);
+	assert_true(server_pool_reserve(&two, 0, 10) == 0);
+	s = server_pool_reserve(&two, 0, 10);
+	assert_true(s >= 8 && s <= 12);
+	/* A request arriving earlier than ones already handled still finds
+	 * the capacity of its own time. */
+	assert_true(server_pool_reserve(&one, 200, 10) == 200);
+	assert_true(server_pool_reserve(&one, 100, 10) == 100);
+	server_pool_free(&one);
+	server_pool_free(&two);
 }
 
 static void test_event_heap_orders_by_time_then_push(void **state)

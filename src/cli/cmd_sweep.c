@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,11 +125,17 @@ struct args {
 	bool help;
 };
 
-static int bad(const char *fmt, const char *a, const char *b)
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A usage error: message, pointer to --help, exit status 2. */
+static int bad(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fputs("gpuvm sweep: ", stderr);
-	fprintf(stderr, fmt, a, b);
+	vfprintf(stderr, fmt, ap);
 	fputs("\n(see gpuvm sweep --help)\n", stderr);
+	va_end(ap);
 	return 2;
 }
 
@@ -159,7 +166,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			is_flag |= strcmp(opt, flags[k]) == 0;
 		if (is_flag) {
 			if (val)
-				return bad("option %s takes no value%s", opt, "");
+				return bad("option %s takes no value", opt);
 			if (!strcmp(opt, "--quiet") || !strcmp(opt, "-q"))
 				s->quiet = true;
 			else if (!strcmp(opt, "--logx"))
@@ -179,38 +186,38 @@ static int parse_args(int argc, char **argv, struct args *a)
 			known |= strcmp(opt, valued[k]) == 0;
 		if (!known) {
 			if (arg[0] == '-')
-				return bad("unknown option '%s'%s", arg, "");
-			return bad("unexpected argument '%s'%s", arg, "");
+				return bad("unknown option '%s'", arg);
+			return bad("unexpected argument '%s'", arg);
 		}
 		if (!val) {
 			if (i + 1 >= argc)
-				return bad("option %s needs a value%s", opt, "");
+				return bad("option %s needs a value", opt);
 			val = argv[++i];
 		}
 
 		if (!strcmp(opt, "--gpu")) {
 			if (a->gpu_list)
-				return bad("--gpu given twice (list the GPUs comma-separated)%s%s", "", "");
+				return bad("--gpu given twice (list the GPUs comma-separated)");
 			a->gpu_list = strdup(val);
 		} else if (!strcmp(opt, "--workload")) {
 			if (s->workload)
-				return bad("--workload given twice%s%s", "", "");
+				return bad("--workload given twice");
 			s->workload = val;
 		} else if (!strcmp(opt, "--vary")) {
 			if (s->n_vary >= SWEEP_MAX_VARY)
-				return bad("too many --vary (at most %d)%s", "8", "");
+				return bad("too many --vary (at most %d)", SWEEP_MAX_VARY);
 			struct gpuvm_error err = {{0}};
 			if (sweep_vary_parse(&s->vary[s->n_vary++], val, &err) != 0)
-				return bad("%s%s", err.msg, "");
+				return bad("%s", err.msg);
 		} else if (!strcmp(opt, "--set")) {
 			if (s->n_sets >= GPUVM_MAX_SETS)
-				return bad("too many --set (at most 64)%s%s", "", "");
+				return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
 			if (!strchr(val, '=') || val[0] == '=')
-				return bad("--set '%s': expected KEY=VALUE%s", val, "");
+				return bad("--set '%s': expected KEY=VALUE", val);
 			s->sets[s->n_sets++] = val;
 		} else if (!strcmp(opt, "--seed")) {
 			if (gpuvm_parse_u64(val, &s->seed) != 0)
-				return bad("--seed '%s': expected an unsigned integer%s", val, "");
+				return bad("--seed '%s': expected an unsigned integer", val);
 		} else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
 			uint64_t j;
 			if (gpuvm_parse_u64(val, &j) != 0 || j > 4096)
@@ -238,23 +245,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->help)
 		return 0;
 	if (!a->gpu_list)
-		return bad("--gpu is required (e.g. --gpu p100,k80)%s%s", "", "");
+		return bad("--gpu is required (e.g. --gpu p100,k80)");
 	if (!s->workload)
-		return bad("--workload is required (e.g. --workload random-sampling)%s%s", "", "");
+		return bad("--workload is required (e.g. --workload random-sampling)");
 
 	for (char *save = NULL, *g = strtok_r(a->gpu_list, ",", &save); g;
 	     g = strtok_r(NULL, ",", &save)) {
 		if (s->n_gpus >= SWEEP_MAX_GPUS)
-			return bad("--gpu: too many GPUs (at most %s)%s", "64", "");
+			return bad("--gpu: too many GPUs (at most %d)", SWEEP_MAX_GPUS);
 		s->gpus[s->n_gpus++] = g;
 	}
 	if (!s->n_gpus)
-		return bad("--gpu '%s': no GPU named%s", a->gpu_list, "");
+		return bad("--gpu '%s': no GPU named", a->gpu_list);
 
 	s->n_points = s->n_gpus;
 	for (size_t k = 0; k < s->n_vary; k++) {
 		if (s->n_points > SWEEP_MAX_POINTS / s->vary[k].n)
-			return bad("the grid has more than %s points%s", "100000", "");
+			return bad("the grid has more than %d points", SWEEP_MAX_POINTS);
 		s->n_points *= s->vary[k].n;
 	}
 
@@ -266,14 +273,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return bad("%s and %s name the same file", names[j], names[k]);
 	for (int k = 0; k < N_OUT; k++)
 		if (outs[k] && !*outs[k])
-			return bad("%s: empty file name%s", names[k], "");
+			return bad("%s: empty file name", names[k]);
 	if (s->plot) {
 		struct gpuvm_error err = {{0}};
 		if (gpuvm_plot_check_path(s->plot, &err) != 0)
-			return bad("%s%s", err.msg, "");
+			return bad("%s", err.msg);
 	}
 	if (s->x && !sweep_has_dimension(s, s->x))
-		return bad("--x '%s': not a varied key (nor gpu)%s", s->x, "");
+		return bad("--x '%s': not a varied key (nor gpu)", s->x);
 	if ((s->x || s->y || s->title || s->logx || s->logy) && !s->plot)
 		fprintf(stderr, "gpuvm sweep: note: --x, --y, --title, --logx and --logy only "
 				"matter with --plot\n");

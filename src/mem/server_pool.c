@@ -2,16 +2,92 @@
 
 #include <stdlib.h>
 
-int server_pool_init(struct server_pool *p, uint32_t servers)
+int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
+		     uint32_t ring_slots)
 {
-	p->servers = servers ? servers : 1;
-	p->next = 0;
-	p->free_at = calloc(p->servers, sizeof *p->free_at);
-	return p->free_at ? 0 : -1;
+	p->slot_cycles = slot_cycles;
+	p->inv_slot = 1.0 / slot_cycles;
+	p->capacity = (servers > 0 ? servers : 1) * slot_cycles;
+	p->mask = ring_slots - 1;
+	p->newest = 0;
+	p->frontier = 0;
+	p->tag = malloc(ring_slots * sizeof *p->tag);
+	p->used = calloc(ring_slots, sizeof *p->used);
+	if (!p->tag || !p->used) {
+		server_pool_free(p);
+		return -1;
+	}
+	for (uint32_t i = 0; i < ring_slots; i++)
+		p->tag[i] = -1;
+	return 0;
 }
 
 void server_pool_free(struct server_pool *p)
 {
-	free(p->free_at);
-	p->free_at = NULL;
+	free(p->tag);
+	free(p->used);
+	p->tag = NULL;
+	p->used = NULL;
+}
+
+/* Ring entry of absolute slot s, recycled when it last held an older slot. */
+static inline double *slot_used(struct server_pool *p, int64_t s)
+{
+	uint32_t i = (uint32_t)s & p->mask;
+	if (p->tag[i] != s) {
+		p->tag[i] = s;
+		p->used[i] = 0;
+	}
+	return &p->used[i];
+}
+
+double server_pool_start(struct server_pool *p, double t)
+{
+	int64_t s = (int64_t)(t * p->inv_slot);
+	int64_t oldest = p->newest - (int64_t)p->mask;
+	if (s < oldest) {
+		s = oldest;
+		t = (double)s * p->slot_cycles;
+	}
+	if (*slot_used(p, s) >= p->capacity) {
+		/* A full slot: the queue runs at least to the frontier, the first
+		 * slot the last scan found open, so skip there rather than walk
+		 * a deep queue slot by slot. */
+		if (s < p->frontier)
+			s = p->frontier;
+		while (*slot_used(p, s) >= p->capacity)
+			s++;
+		p->frontier = s;
+	}
+	if (s > p->newest)
+		p->newest = s;
+	double slot_start = (double)s * p->slot_cycles;
+	return t > slot_start ? t : slot_start;
+}
+
+void server_pool_consume(struct server_pool *p, double start, double hold)
+{
+	int64_t s = (int64_t)(start * p->inv_slot);
+	int64_t oldest = p->newest - (int64_t)p->mask;
+	if (s < oldest) {
+		s = oldest;
+		start = (double)s * p->slot_cycles;
+	}
+	/* One server's time: at most the rest of each slot it overlaps. A slot
+	 * may go over capacity; later arrivals then wait past it. */
+	for (;;) {
+		double end = (double)(s + 1) * p->slot_cycles;
+		double take = end - start;
+		double *u = slot_used(p, s);
+		if (hold <= take) {
+			*u += hold;
+			break;
+		}
+		*u += take;
+		hold -= take;
+		start = end;
+		s++;
+	}
+	if (s > p->newest)
+		p->newest = s;
 }

@@ -3,6 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Calendar resolution and window of the MSHR and walker pools: 32 cycles
+ * is well under a walk (~100-180 cycles), 4096 slots cover 131 K cycles of
+ * reordering. */
+#define POOL_SLOT_CYCLES 32.0
+#define POOL_RING 4096
+
 #include "gpuvm/units.h"
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)
@@ -29,11 +35,14 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		    !xl->stats->instance_misses)
 			return -1;
 		for (uint32_t i = 0; i < lc->instances; i++)
-			if (tlb_init(&xl->tlb[i], lc->entries, lc->ways) ||
-			    server_pool_init(&xl->mshr[i], lc->mshrs))
+		{
+			if (tlb_init(&xl->tlb[i], lc->entries, lc->ways))
 				return -1;
+			if (server_pool_init(&xl->mshr[i], lc->mshrs, POOL_SLOT_CYCLES, POOL_RING))
+				return -1;
+		}
 	}
-	if (server_pool_init(&x->walkers, cfg->walkers))
+	if (server_pool_init(&x->walkers, cfg->walkers, POOL_SLOT_CYCLES, POOL_RING))
 		return -1;
 	x->walk_cycles = cfg->walk_latency_cycles;
 	x->pwc_walk_cycles = cfg->pwc_hit_walk_latency_cycles;
@@ -76,9 +85,8 @@ static double walk(struct xlat *x, uint64_t addr, double t)
 			x->stats->pwc_hits++;
 		}
 	}
-	double start = server_pool_start(&x->walkers, t);
+	double start = server_pool_reserve(&x->walkers, t, cycles);
 	double done = start + cycles;
-	server_pool_occupy(&x->walkers, done);
 	x->stats->walks++;
 	x->stats->walk_queue_cycles += start - t;
 	return done;
@@ -114,7 +122,7 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	double below = start + xl->miss_penalty_cycles;
 	double done = (l + 1 < x->levels) ? translate_level(x, l + 1, sm, addr, below)
 					  : walk(x, addr, below);
-	server_pool_occupy(mshr, done);
+	server_pool_consume(mshr, start, done - start);
 	/* Installed at miss time with its completion time, so later requests
 	 * for the entry merge instead of missing again. The recursion above
 	 * touches only lower levels, so id still names this entry. */

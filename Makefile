@@ -1,0 +1,40 @@
+# Convenience front end over CMake.
+#   make        check deps, build the CLI at build/gpuvm (Release)
+#   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
+#   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
+#               run all tests
+#   make bench  build, then print simulation rates (gpuvm bench)
+#   make clean  remove build directories
+
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE ?= cmake
+
+.PHONY: all deps deps-install build demo check bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh --check
+
+deps-install:
+	@bash scripts/install-deps.sh --install
+
+build: deps
+	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=Release
+	$(CMAKE) --build build -j $(JOBS) --target gpuvm
+
+demo: build
+	bash experiments/karnagel_fig1.sh build/gpuvm
+
+check: export ASAN_OPTIONS = detect_leaks=1
+check: export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
+check: deps-install
+	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DGPUVM_SANITIZE=ON
+	$(CMAKE) --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j2
+
+bench: build
+	build/gpuvm bench
+
+clean:
+	rm -rf build build-asan
