@@ -19,7 +19,7 @@ deps:
 deps-install:
 	@bash scripts/install-deps.sh --install
 
-build: deps
+build: deps-install
 	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=Release
 	$(CMAKE) --build build -j $(JOBS) --target gpuvm
 

@@ -50,6 +50,7 @@ struct gpuvm_stats {
 	double wall_seconds;   /* the simulator's own run time */
 
 	char result[256];      /* the workload's functional result */
+	uint64_t work_items;   /* the workload's unit of work (0: not defined) */
 };
 
 struct gpuvm_sim_options {

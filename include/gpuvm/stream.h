@@ -106,6 +106,9 @@ struct gpuvm_source_ops {
 		       struct gpuvm_error *err);
 	/* Writes a short functional result ("sum=...") for the report; may be NULL. */
 	void (*result)(struct gpuvm_source *s, char *buf, size_t len);
+	/* The workload's own unit of work done (sampled reads, grouped rows),
+	 * for items_per_sim_second; may be NULL. */
+	uint64_t (*work_items)(struct gpuvm_source *s);
 	void (*destroy)(struct gpuvm_source *s);
 };
 

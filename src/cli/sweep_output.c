@@ -146,7 +146,8 @@ bool sweep_has_metric(const cJSON *result, const char *metric)
 /* ---- columns ---------------------------------------------------------- */
 
 static const char *const preferred[] = {
-	"sim_cycles", "sim_seconds", "accesses_per_sim_second", "warp_instructions",
+	"sim_cycles", "sim_seconds", "accesses_per_sim_second", "items_per_sim_second",
+	"work_items", "warp_instructions",
 	"thread_accesses", "wall_seconds", "walks", "dram_bytes", "pcie_h2d_bytes",
 	"pcie_d2h_bytes",
 };
@@ -438,6 +439,7 @@ void sweep_print_table(const struct sweep *s, FILE *out)
 		head[ncol] = s->vary[k].key, right[ncol++] = s->vary[k].is_numeric;
 	head[ncol] = "sim_s", right[ncol++] = true;
 	head[ncol] = "acc/sim_s", right[ncol++] = true;
+	head[ncol] = "items/sim_s", right[ncol++] = true;
 	static const char *const lnames[] = {"L1 hit", "L2 hit", "L3 hit", "L4 hit",
 					     "L5 hit", "L6 hit", "L7 hit", "L8 hit"};
 	for (int l = 0; l < levels; l++)
@@ -468,6 +470,8 @@ void sweep_print_table(const struct sweep *s, FILE *out)
 			snprintf(row[j], 48, "-");
 		j++;
 		kv = flat_get(f, "accesses_per_sim_second");
+		fmt_sci(kv ? kv->v : NAN, row[j++], 48);
+		kv = flat_get(f, "items_per_sim_second");
 		fmt_sci(kv ? kv->v : NAN, row[j++], 48);
 		for (int l = 1; l <= levels; l++) {
 			char name[32];
@@ -588,8 +592,9 @@ int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error
 	struct gpuvm_plot_opts o = {
 		.title = s->title ? s->title : s->workload,
 		.xlabel = xk,
-		.ylabel = strcmp(yk, "accesses_per_sim_second") == 0 ?
-			"accesses per simulated second" : yk,
+		.ylabel = strcmp(yk, "accesses_per_sim_second") == 0 ? "accesses per simulated second"
+			  : strcmp(yk, "items_per_sim_second") == 0 ? "workload items per simulated second"
+								   : yk,
 		.logx = s->logx || (xd && xd->is_size),
 		.logy = s->logy,
 		.x_bytes = xd && xd->is_size,

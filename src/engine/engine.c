@@ -148,6 +148,10 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 	if (!lanes)
 		return start + 1;
 
+	if (lanes > 4)
+		for (uint32_t m = it->active_mask; m; m &= m - 1)
+			l2_cache_prefetch(&e->l2, it->addr[__builtin_ctz(m)]);
+
 	struct coalescer *co = &e->co;
 	coalescer_begin(co);
 	double done = start + 1;
@@ -475,6 +479,8 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);
 	if (src->ops->result)
 		src->ops->result(src, stats->result, sizeof stats->result);
+	if (src->ops->work_items)
+		stats->work_items = src->ops->work_items(src);
 	rc = 0;
 out:
 	engine_free(&e);

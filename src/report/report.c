@@ -43,6 +43,9 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 	cJSON_AddNumberToObject(o, "copy_seconds", st->copy_cycles / (cfg->clock_mhz * 1e6));
 	cJSON_AddNumberToObject(o, "accesses_per_sim_second",
 				st->sim_seconds > 0 ? (double)st->thread_accesses / st->sim_seconds : 0);
+	cJSON_AddNumberToObject(o, "work_items", (double)st->work_items);
+	cJSON_AddNumberToObject(o, "items_per_sim_second",
+				st->sim_seconds > 0 ? (double)st->work_items / st->sim_seconds : 0);
 	cJSON_AddNumberToObject(o, "kernels", (double)st->kernels);
 	cJSON_AddNumberToObject(o, "ctas", (double)st->ctas);
 	cJSON_AddNumberToObject(o, "warps", (double)st->warps);

@@ -124,6 +124,12 @@ static void sampling_result(void *impl, char *buf, size_t len)
 	snprintf(buf, len, "sum=%" PRIu64 " reads=%" PRIu64, s->sum, s->threads * s->reads);
 }
 
+static uint64_t sampling_items(void *impl)
+{
+	struct sampling *s = impl;
+	return s->threads * s->reads;
+}
+
 static const struct gpuvm_param_def sampling_params[] = {
 	{"region", GPUVM_PARAM_SIZE, "1GiB", "bytes of the sampled region (32-bit values)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
@@ -158,7 +164,8 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	s->reads = reads;
 	s->seed = seed;
 
-	struct op_list l = {.impl = s, .result = sampling_result, .destroy_impl = free};
+	struct op_list l = {.impl = s, .result = sampling_result,
+			 .work_items = sampling_items, .destroy_impl = free};
 	struct va_layout va;
 	struct gpuvm_alloc a;
 	va_layout_init(&va);

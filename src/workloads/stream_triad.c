@@ -98,6 +98,11 @@ static void triad_result(void *impl, char *buf, size_t len)
 	snprintf(buf, len, "checksum=%.17g elems=%" PRIu64, t->checksum, t->elems);
 }
 
+static uint64_t triad_items(void *impl)
+{
+	return ((struct triad *)impl)->elems;
+}
+
 static const struct gpuvm_param_def triad_params[] = {
 	{"elems", GPUVM_PARAM_U64, "33554432", "elements per array (doubles); working set 24 B each"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
@@ -127,7 +132,8 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	t->elems = elems;
 	t->threads = threads;
-	struct op_list l = {.impl = t, .result = triad_result, .destroy_impl = free};
+	struct op_list l = {.impl = t, .result = triad_result,
+			 .work_items = triad_items, .destroy_impl = free};
 	struct va_layout va;
 	struct gpuvm_alloc al;
 	va_layout_init(&va);

@@ -90,6 +90,12 @@ static void ol_result(struct gpuvm_source *s, char *buf, size_t len)
 		buf[0] = 0;
 }
 
+static uint64_t ol_work_items(struct gpuvm_source *s)
+{
+	struct op_list *l = s->impl;
+	return l->work_items ? l->work_items(l->impl) : 0;
+}
+
 static void ol_destroy(struct gpuvm_source *s)
 {
 	struct op_list *l = s->impl;
@@ -106,6 +112,7 @@ static const struct gpuvm_source_ops op_list_ops = {
 	.kind = "workload",
 	.next_op = ol_next,
 	.result = ol_result,
+	.work_items = ol_work_items,
 	.destroy = ol_destroy,
 };
 

@@ -33,6 +33,7 @@ struct op_list {
 	size_t n, cap, next;
 	void *impl;
 	void (*result)(void *impl, char *buf, size_t len);
+	uint64_t (*work_items)(void *impl);
 	void (*destroy_impl)(void *impl);
 };
 

@@ -1,6 +1,7 @@
 #include "xlat/tlb.h"
 
 #include "core/find_u64.h"
+#include "core/lru_stamp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,10 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 		t->index_mask = cap - 1;
 		if (!t->index || !t->prev || !t->next)
 			goto fail;
+	} else {
+		t->stamp = calloc(entries, sizeof *t->stamp);
+		if (!t->stamp)
+			goto fail;
 	}
 	if (!t->key || !t->ready)
 		goto fail;
@@ -59,6 +64,7 @@ void tlb_free(struct tlb *t)
 	free(t->index);
 	free(t->prev);
 	free(t->next);
+	free(t->stamp);
 	memset(t, 0, sizeof *t);
 }
 
@@ -69,6 +75,9 @@ void tlb_flush(struct tlb *t)
 		memset(t->index, 0, (size_t)(t->index_mask + 1) * sizeof *t->index);
 		t->mru = t->lru_tail = TLB_NIL;
 		t->used = 0;
+	} else {
+		memset(t->stamp, 0, t->entries * sizeof *t->stamp);
+		t->clock = 0;
 	}
 }
 
@@ -167,21 +176,18 @@ uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
 	if (t->hashed)
 		return hashed_access(t, key, hit);
 	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
-	uint64_t *k = &t->key[base];
-	double *r = &t->ready[base];
-	uint32_t last = t->ways - 1;
-	uint32_t w = find_u64(k, t->ways, key);
-	*hit = w <= last;
-	if (!*hit)
-		w = last;
-	/* Hit at w: move it to the front. Miss: the last (least recent) way is
-	 * the victim; everything shifts down one. */
-	double rw = r[w];
-	memmove(&k[1], &k[0], w * sizeof *k);
-	memmove(&r[1], &r[0], w * sizeof *r);
-	k[0] = key;
-	r[0] = rw;
-	return base;
+	uint32_t w = find_u64(&t->key[base], t->ways, key);
+	if (++t->clock == 0) { /* wrapped: forget recency once */
+		memset(t->stamp, 0, t->entries * sizeof *t->stamp);
+		t->clock = 1;
+	}
+	*hit = w < t->ways;
+	if (!*hit) {
+		w = lru_oldest(&t->stamp[base], t->ways);
+		t->key[base + w] = key;
+	}
+	t->stamp[base + w] = t->clock;
+	return base + w;
 }
 
 uint32_t tlb_probe(struct tlb *t, uint64_t tag)

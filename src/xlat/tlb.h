@@ -1,9 +1,8 @@
 /* One TLB instance: a cache of translation entries, each covering
  * entry_bytes of virtual space, with LRU replacement.
  *
- * Small or set-associative TLBs keep each set's ways in recency order
- * (move to front on use, the last way is the victim), so a hit is usually
- * found in the first compares and no stamps are needed; large fully
+ * Small or set-associative TLBs compare a set's tags with SIMD and keep
+ * LRU by 32-bit stamps (core/lru_stamp.h); large fully
  * associative ones (K80's 1032-entry L3) use a hash index plus an
  * intrusive LRU list so an access stays O(1). Each entry carries the time
  * its fill completes: a lookup before then is a hit on a pending fill,
@@ -19,6 +18,8 @@ struct tlb {
 	bool hashed;          /* fully associative with hash index */
 	uint64_t *key;        /* [entries] tag + 1, 0 = invalid */
 	double *ready;        /* [entries] fill completion time, cycles */
+	uint32_t *stamp;      /* scan mode: [entries] last use */
+	uint32_t clock;
 	/* hash mode */
 	uint32_t *prev, *next;/* LRU list, most recent first */
 	uint32_t *index;      /* open addressing: entry id + 1, 0 = empty */

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Calendar resolution and window of the MSHR and walker pools: 32 cycles
- * is well under a walk (~100-180 cycles), 4096 slots cover 131 K cycles of
- * reordering. */
-#define POOL_SLOT_CYCLES 32.0
-#define POOL_RING 4096
+/* Calendar resolution and window of the MSHR and walker pools: 64 cycles
+ * is under a walk (~100-180 cycles) and 1024 slots cover 65 K cycles of
+ * reordering and queueing, while a pool's ring (16 KiB) stays in the host's
+ * caches. */
+#define POOL_SLOT_CYCLES 64.0
+#define POOL_RING 1024
 
 #include "gpuvm/units.h"
 

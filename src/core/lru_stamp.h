@@ -1,0 +1,42 @@
+/* LRU bookkeeping for small sets (TLB sets, L2 cache sets): each way has a
+ * 32-bit last-use stamp; the victim is the way with the smallest stamp
+ * (never-used ways have 0). No shifting on a hit, and the victim search is
+ * four SSE4.1 min operations for 16 ways. Stamps come from a counter per
+ * structure; when it wraps (after 2^32 uses) the caller resets every stamp,
+ * forgetting recency once. */
+#ifndef GPUVM_LRU_STAMP_H
+#define GPUVM_LRU_STAMP_H
+
+#include <stdint.h>
+
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
+
+/* Index of the smallest of s[0..n). */
+static inline uint32_t lru_oldest(const uint32_t *s, uint32_t n)
+{
+	uint32_t i = 0, best = 0;
+#ifdef __SSE4_1__
+	if (n >= 8) {
+		__m128i m = _mm_loadu_si128((const __m128i *)s);
+		for (i = 4; i + 4 <= n; i += 4)
+			m = _mm_min_epu32(m, _mm_loadu_si128((const __m128i *)(s + i)));
+		m = _mm_min_epu32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
+		m = _mm_min_epu32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+		uint32_t v = (uint32_t)_mm_cvtsi128_si32(m);
+		for (; i < n; i++) /* tail not covered by the vector loop */
+			if (s[i] < v)
+				v = s[i];
+		for (i = 0; s[i] != v; i++)
+			;
+		return i;
+	}
+#endif
+	for (i = 1; i < n; i++)
+		if (s[i] < s[best])
+			best = i;
+	return best;
+}
+
+#endif
