@@ -386,6 +386,13 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		double now;
 		uint32_t wslot = event_heap_pop(&e->events, &now);
 		struct warp_rt *w = &e->warp[wslot];
+		/* The next warp to run is likely the new heap top: start loading
+		 * its state while this one runs. */
+		if (!event_heap_empty(&e->events)) {
+			const unsigned char *next = e->warp[e->events.h[0].warp].state;
+			for (size_t off = 0; off < e->warp_state_cap && off < 1024; off += 64)
+				__builtin_prefetch(next + off);
+		}
 		/* Run the warp while it stays the earliest event. */
 		for (;;) {
 			if (k->ops->warp_next(k, w->state, &item, err) < 0) {

@@ -1,0 +1,57 @@
+/* Fidelity target E1 (Karnagel et al. Fig. 1a), at reduced reads per
+ * thread: the p100 sampling curve is flat below its L2 TLB reach and falls
+ * past it; the k80 curve has its two cliffs where the paper has them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "gpuvm/run.h"
+
+static double rate(const char *gpu, const char *region)
+{
+	char wl[128];
+	snprintf(wl, sizeof wl, "random-sampling:reads=16,region=%s", region);
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
+	struct gpuvm_error err = {{0}};
+	cJSON *out;
+	if (gpuvm_run_point(&spec, &out, &err))
+		fail_msg("%s", err.msg);
+	double r = cJSON_GetObjectItemCaseSensitive(out, "items_per_sim_second")->valuedouble;
+	cJSON_Delete(out);
+	printf("  %s %-7s %.3g reads/s\n", gpu, region, r);
+	return r;
+}
+
+static void test_p100_plateau_and_cliff(void **state)
+{
+	(void)state;
+	double r32 = rate("p100", "32MiB"), r1g = rate("p100", "1GiB");
+	double r4g = rate("p100", "4GiB"), r8g = rate("p100", "8GiB");
+	double plateau = (r32 + r1g) / 2;
+	assert_true(r32 / plateau < 1.15 && r1g / plateau > 0.85); /* flat within 15 % */
+	assert_true(r1g / r4g > 2.0);                               /* > 2x drop past 2 GB */
+	double slowdown = plateau / r8g;                            /* paper: 4.3x */
+	assert_true(slowdown > 4.3 * 0.65 && slowdown < 4.3 * 1.35);
+}
+
+static void test_k80_two_cliffs(void **state)
+{
+	(void)state;
+	double r64m = rate("k80", "64MiB"), r256m = rate("k80", "256MiB");
+	double r1536m = rate("k80", "1536MiB"), r3g = rate("k80", "3GiB");
+	assert_true(r64m / r256m > 1.5);   /* region I: L2 TLB reach, 130 MB */
+	assert_true(r1536m / r3g > 1.5);   /* region II: L3 TLB reach, ~2 GB */
+	assert_true(r256m / r1536m < 1.6); /* and little change in between */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_p100_plateau_and_cliff),
+		cmocka_unit_test(test_k80_two_cliffs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
