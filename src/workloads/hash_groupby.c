@@ -264,11 +264,8 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 		return gpuvm_fail(err, "--workload", 0, "input", "must be at least 1");
 	if (chunk < 4 || chunk % 4)
 		return gpuvm_fail(err, "--workload", 0, "chunk", "must be a positive multiple of 4 B");
-	if (!threads || threads > (1ull << 32))
-		return gpuvm_fail(err, "--workload", 0, "threads", "must be between 1 and 2^32");
-	if (!block || block > 1024 || block % GPUVM_WARP_LANES)
-		return gpuvm_fail(err, "--workload", 0, "block",
-				  "must be a multiple of 32 between 32 and 1024");
+	if (workload_check_launch(threads, block, err))
+		return -1;
 
 	threads = (threads + block - 1) / block * block; /* whole blocks run */
 	uint64_t buckets = 2 * groups; /* fill factor 0.5 */
@@ -311,15 +308,10 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 		c->g = g;
 		c->first = i * g->chunk_elems;
 		c->count = input - c->first < g->chunk_elems ? input - c->first : g->chunk_elems;
-		struct gpuvm_kernel *k = &c->kernel;
-		snprintf(k->name, sizeof k->name, "groupby_chunk_%" PRIu64, i);
-		k->grid[0] = (uint32_t)((threads + block - 1) / block);
-		k->grid[1] = k->grid[2] = 1;
-		k->block[0] = (uint32_t)block;
-		k->block[1] = k->block[2] = 1;
-		k->ops = &groupby_ops;
-		k->impl = c;
-		rc |= op_list_kernel(&l, k);
+		char name[48];
+		snprintf(name, sizeof name, "groupby_chunk_%" PRIu64, i);
+		workload_kernel_1d(&c->kernel, name, &groupby_ops, c, threads, block);
+		rc |= op_list_kernel(&l, &c->kernel);
 	}
 	if (rc) {
 		free(l.ops);

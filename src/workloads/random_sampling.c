@@ -148,13 +148,10 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 		return -1;
 	if (region < 4 || region / 4 > (1ull << 40))
 		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
-	if (!threads || threads > (1ull << 32))
-		return gpuvm_fail(err, "--workload", 0, "threads", "must be between 1 and 2^32");
+	if (workload_check_launch(threads, block, err))
+		return -1;
 	if (!reads)
 		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
-	if (!block || block > 1024 || block % GPUVM_WARP_LANES)
-		return gpuvm_fail(err, "--workload", 0, "block",
-				  "must be a multiple of 32 between 32 and 1024");
 
 	struct sampling *s = calloc(1, sizeof *s);
 	if (!s)
@@ -174,15 +171,8 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	s->out_base = va_layout_alloc(&va, &a, "sums", threads * 8, GPUVM_ALLOC_DEVICE);
 	rc |= op_list_alloc(&l, &a);
 
-	struct gpuvm_kernel *k = &s->kernel;
-	snprintf(k->name, sizeof k->name, "random_sampling");
-	k->grid[0] = (uint32_t)((threads + block - 1) / block);
-	k->grid[1] = k->grid[2] = 1;
-	k->block[0] = (uint32_t)block;
-	k->block[1] = k->block[2] = 1;
-	k->ops = &sampling_ops;
-	k->impl = s;
-	rc |= op_list_kernel(&l, k);
+	workload_kernel_1d(&s->kernel, "random_sampling", &sampling_ops, s, threads, block);
+	rc |= op_list_kernel(&l, &s->kernel);
 	if (rc) {
 		free(l.ops);
 		free(s);

@@ -120,11 +120,8 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 		return -1;
 	if (!elems || elems > (1ull << 38))
 		return gpuvm_fail(err, "--workload", 0, "elems", "must be between 1 and 2^38");
-	if (!threads || threads > (1ull << 32))
-		return gpuvm_fail(err, "--workload", 0, "threads", "must be between 1 and 2^32");
-	if (!block || block > 1024 || block % GPUVM_WARP_LANES)
-		return gpuvm_fail(err, "--workload", 0, "block",
-				  "must be a multiple of 32 between 32 and 1024");
+	if (workload_check_launch(threads, block, err))
+		return -1;
 	threads = (threads + block - 1) / block * block;
 
 	struct triad *t = calloc(1, sizeof *t);
@@ -144,15 +141,8 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	rc |= op_list_alloc(&l, &al);
 	t->c = va_layout_alloc(&va, &al, "c", elems * 8, GPUVM_ALLOC_DEVICE);
 	rc |= op_list_alloc(&l, &al);
-	struct gpuvm_kernel *k = &t->kernel;
-	snprintf(k->name, sizeof k->name, "stream_triad");
-	k->grid[0] = (uint32_t)(threads / block);
-	k->grid[1] = k->grid[2] = 1;
-	k->block[0] = (uint32_t)block;
-	k->block[1] = k->block[2] = 1;
-	k->ops = &triad_ops;
-	k->impl = t;
-	rc |= op_list_kernel(&l, k);
+	workload_kernel_1d(&t->kernel, "stream_triad", &triad_ops, t, threads, block);
+	rc |= op_list_kernel(&l, &t->kernel);
 	if (rc) {
 		free(l.ops);
 		free(t);

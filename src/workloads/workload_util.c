@@ -1,5 +1,6 @@
 #include "workloads/workload_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,29 @@ uint64_t va_layout_alloc(struct va_layout *v, struct gpuvm_alloc *a, const char 
 	a->kind = kind;
 	*next += (bytes + VA_ALIGN - 1) & ~(VA_ALIGN - 1);
 	return a->base;
+}
+
+int workload_check_launch(uint64_t threads, uint64_t block, struct gpuvm_error *err)
+{
+	if (!threads || threads > (1ull << 32))
+		return gpuvm_fail(err, "--workload", 0, "threads", "must be between 1 and 2^32");
+	if (!block || block > 1024 || block % GPUVM_WARP_LANES)
+		return gpuvm_fail(err, "--workload", 0, "block",
+				  "must be a multiple of 32 between 32 and 1024");
+	return 0;
+}
+
+void workload_kernel_1d(struct gpuvm_kernel *k, const char *name,
+			const struct gpuvm_kernel_ops *ops, void *impl, uint64_t threads,
+			uint64_t block)
+{
+	snprintf(k->name, sizeof k->name, "%s", name);
+	k->grid[0] = (uint32_t)((threads + block - 1) / block);
+	k->grid[1] = k->grid[2] = 1;
+	k->block[0] = (uint32_t)block;
+	k->block[1] = k->block[2] = 1;
+	k->ops = ops;
+	k->impl = impl;
 }
 
 static struct gpuvm_run_op *op_list_push(struct op_list *l)

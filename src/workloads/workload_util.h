@@ -51,6 +51,15 @@ static inline uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* Checks a 1-D launch's threads and block parameters (messages name the
+ * workload parameter). */
+int workload_check_launch(uint64_t threads, uint64_t block, struct gpuvm_error *err);
+
+/* Fills a 1-D kernel of ceil(threads / block) blocks. */
+void workload_kernel_1d(struct gpuvm_kernel *k, const char *name,
+			const struct gpuvm_kernel_ops *ops, void *impl, uint64_t threads,
+			uint64_t block);
+
 /* Default thread count: every warp slot of the GPU busy. */
 static inline uint64_t fill_gpu_threads(const struct gpuvm_config *cfg)
 {
