@@ -17,6 +17,7 @@
 #include "engine/coalescer.h"
 #include "engine/event_heap.h"
 #include "mem/l2_cache.h"
+#include "mem/server_pool.h"
 #include "xlat/xlat.h"
 
 struct sm_state {
@@ -43,9 +44,12 @@ struct engine {
 	struct alloc_table allocs;
 	struct coalescer co;
 
-	/* data path */
-	double dram_free, dram_cycles_per_sector, dram_latency;
-	double pcie_h2d_free, pcie_d2h_free, pcie_cycles_per_byte, pcie_latency;
+	/* data path: DRAM and each PCIe direction are one server each, kept as
+	 * capacity calendars because sectors arrive out of time order (after
+	 * translations of different lengths) */
+	struct server_pool dram, pcie_h2d, pcie_d2h;
+	double dram_cycles_per_sector, dram_latency;
+	double pcie_cycles_per_byte, pcie_latency;
 	double base_half, l2_hit;
 	uint32_t sector_bytes;
 
@@ -73,30 +77,28 @@ static double wall_now(void)
 
 /* ---- data path ----------------------------------------------------- */
 
-/* One DRAM sector transfer: a single bandwidth server, then latency. */
+/* One DRAM sector transfer: the channel's bandwidth, then latency. */
 static inline double dram_sector(struct engine *e, double t)
 {
-	double start = e->dram_free > t ? e->dram_free : t;
-	e->dram_free = start + e->dram_cycles_per_sector;
 	e->stats->dram_bytes += e->sector_bytes;
-	return start + e->dram_latency;
+	return server_pool_reserve(&e->dram, t, e->dram_cycles_per_sector) + e->dram_latency;
 }
 
 static inline void dram_writeback(struct engine *e, uint32_t sectors, double t)
 {
 	if (!sectors)
 		return;
-	double start = e->dram_free > t ? e->dram_free : t;
-	e->dram_free = start + sectors * e->dram_cycles_per_sector;
+	server_pool_reserve(&e->dram, t, sectors * e->dram_cycles_per_sector);
 	e->stats->dram_bytes += (uint64_t)sectors * e->sector_bytes;
 }
 
-/* Serial PCIe lane: bandwidth, then the link's round-trip latency. */
-static inline double pcie_transfer(struct engine *e, double *lane_free, double t, uint64_t bytes)
+/* One zero-copy transfer on a serial PCIe lane: bandwidth, then the link's
+ * round-trip latency. */
+static inline double pcie_transfer(struct engine *e, struct server_pool *lane, double t,
+				   uint64_t bytes)
 {
-	double start = *lane_free > t ? *lane_free : t;
-	*lane_free = start + (double)bytes * e->pcie_cycles_per_byte;
-	return *lane_free + e->pcie_latency;
+	double hold = (double)bytes * e->pcie_cycles_per_byte;
+	return server_pool_reserve(lane, t, hold) + hold + e->pcie_latency;
 }
 
 /* Serves one 32 B sector whose translation is ready at tx. */
@@ -109,12 +111,12 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 		e->stats->zero_copy_bytes += e->sector_bytes;
 		if (op == GPUVM_OP_STORE) {
 			e->stats->pcie_d2h_bytes += e->sector_bytes;
-			return pcie_transfer(e, &e->pcie_d2h_free, at_mem, e->sector_bytes) + e->base_half;
+			return pcie_transfer(e, &e->pcie_d2h, at_mem, e->sector_bytes) + e->base_half;
 		}
 		e->stats->pcie_h2d_bytes += e->sector_bytes;
 		if (op == GPUVM_OP_ATOMIC)
 			e->stats->pcie_d2h_bytes += e->sector_bytes;
-		return pcie_transfer(e, &e->pcie_h2d_free, at_mem, e->sector_bytes) + e->base_half;
+		return pcie_transfer(e, &e->pcie_h2d, at_mem, e->sector_bytes) + e->base_half;
 	}
 	uint32_t wb = 0;
 	bool write = op != GPUVM_OP_LOAD;
@@ -207,6 +209,10 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 			   cfg->l2_line_bytes))
 		return -1;
 	alloc_table_init(&e->allocs);
+	/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
+	if (server_pool_init(&e->dram, 1, 64, 4096) || server_pool_init(&e->pcie_h2d, 1, 64, 4096) ||
+	    server_pool_init(&e->pcie_d2h, 1, 64, 4096))
+		return -1;
 
 	double clock_hz = cfg->clock_mhz * 1e6;
 	e->sector_bytes = cfg->l2_sector_bytes;
@@ -247,6 +253,9 @@ static void engine_free(struct engine *e)
 	xlat_free(&e->xlat);
 	l2_cache_free(&e->l2);
 	alloc_table_free(&e->allocs);
+	server_pool_free(&e->dram);
+	server_pool_free(&e->pcie_h2d);
+	server_pool_free(&e->pcie_d2h);
 	event_heap_free(&e->events);
 	if (e->sm)
 		for (uint32_t i = 0; i < e->cfg->sms; i++) {
@@ -459,9 +468,10 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		case GPUVM_RUN_COPY_H2D:
 		case GPUVM_RUN_COPY_D2H: {
+			/* Copies run alone between kernels (stream order), so
+			 * the link is theirs: size over bandwidth plus latency. */
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
-			double *lane = h2d ? &e.pcie_h2d_free : &e.pcie_d2h_free;
-			double end = pcie_transfer(&e, lane, t, op.copy_bytes);
+			double end = t + (double)op.copy_bytes * e.pcie_cycles_per_byte + e.pcie_latency;
 			if (h2d)
 				stats->pcie_h2d_bytes += op.copy_bytes;
 			else
