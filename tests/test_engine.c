@@ -14,18 +14,24 @@
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"
 
-static cJSON *run(const char *gpu, const char *workload, const char *set1, const char *set2)
+static cJSON *run3(const char *gpu, const char *workload, const char *set1, const char *set2,
+		   const char *set3)
 {
 	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 7};
-	if (set1)
-		spec.sets[spec.n_sets++] = set1;
-	if (set2)
-		spec.sets[spec.n_sets++] = set2;
+	const char *sets[] = {set1, set2, set3};
+	for (int i = 0; i < 3; i++)
+		if (sets[i])
+			spec.sets[spec.n_sets++] = sets[i];
 	struct gpuvm_error err = {{0}};
 	cJSON *out = NULL;
 	if (gpuvm_run_point(&spec, &out, &err))
 		fail_msg("run failed: %s", err.msg);
 	return out;
+}
+
+static cJSON *run(const char *gpu, const char *workload, const char *set1, const char *set2)
+{
+	return run3(gpu, workload, set1, set2, NULL);
 }
 
 static double num(const cJSON *o, const char *k)
@@ -120,12 +126,19 @@ static void test_overrides_move_timing(void **state)
 	cJSON *few_walkers = run("p100", w, "walker.walkers=1", NULL);
 	cJSON *big_l2tlb = run("p100", w, "tlb.l2.entries=4096", NULL);
 	cJSON *slow_dram = run("p100", w, "dram.bandwidth_gb_s=50", NULL);
+	/* A page-walk cache covering the region shortens most walks. */
+	cJSON *pwc = run3("p100", w, "walker.pwc_entries=64", "walker.pwc_entry_size=1GiB",
+			  "walker.pwc_hit_latency_cycles=10");
 	double t = num(base, "sim_seconds");
 	assert_true(num(slow_walk, "sim_seconds") > 1.2 * t);
 	assert_true(num(few_walkers, "sim_seconds") > 2 * t);
 	assert_true(num(big_l2tlb, "sim_seconds") < t);
 	assert_true(num(level(big_l2tlb, 1), "hit_ratio") > 0.9);
 	assert_true(num(slow_dram, "sim_seconds") > 1.2 * t);
+	assert_true(num(pwc, "pwc_hits") > 0.9 * num(pwc, "walks"));
+	assert_true(num(base, "pwc_hits") == 0);
+	assert_true(num(pwc, "sim_seconds") < t);
+	cJSON_Delete(pwc);
 	cJSON_Delete(base);
 	cJSON_Delete(slow_walk);
 	cJSON_Delete(few_walkers);
