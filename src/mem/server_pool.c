@@ -11,37 +11,34 @@ int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
 	p->mask = ring_slots - 1;
 	p->newest = 0;
 	p->frontier = 0;
-	p->tag = malloc(ring_slots * sizeof *p->tag);
-	p->used = calloc(ring_slots, sizeof *p->used);
-	if (!p->tag || !p->used) {
-		server_pool_free(p);
+	p->slot = malloc(ring_slots * sizeof *p->slot);
+	if (!p->slot)
 		return -1;
+	for (uint32_t i = 0; i < ring_slots; i++) {
+		p->slot[i].tag = -1;
+		p->slot[i].used = 0;
 	}
-	for (uint32_t i = 0; i < ring_slots; i++)
-		p->tag[i] = -1;
 	return 0;
 }
 
 void server_pool_free(struct server_pool *p)
 {
-	free(p->tag);
-	free(p->used);
-	p->tag = NULL;
-	p->used = NULL;
+	free(p->slot);
+	p->slot = NULL;
 }
 
 /* Ring entry of absolute slot s, recycled when it last held an older slot. */
 static inline double *slot_used(struct server_pool *p, int64_t s)
 {
-	uint32_t i = (uint32_t)s & p->mask;
-	if (p->tag[i] != s) {
-		p->tag[i] = s;
-		p->used[i] = 0;
+	struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	if (e->tag != s) {
+		e->tag = s;
+		e->used = 0;
 	}
-	return &p->used[i];
+	return &e->used;
 }
 
-double server_pool_start(struct server_pool *p, double t)
+double server_pool_start_slow(struct server_pool *p, double t)
 {
 	int64_t s = (int64_t)(t * p->inv_slot);
 	int64_t oldest = p->newest - (int64_t)p->mask;
@@ -65,7 +62,7 @@ double server_pool_start(struct server_pool *p, double t)
 	return t > slot_start ? t : slot_start;
 }
 
-void server_pool_consume(struct server_pool *p, double start, double hold)
+void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 {
 	int64_t s = (int64_t)(start * p->inv_slot);
 	int64_t oldest = p->newest - (int64_t)p->mask;

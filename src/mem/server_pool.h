@@ -17,13 +17,17 @@
 
 #include <stdint.h>
 
+struct pool_slot {
+	int64_t tag;  /* absolute slot this ring entry holds, -1 = none */
+	double used;  /* server time consumed in it */
+};
+
 struct server_pool {
 	double slot_cycles, inv_slot, capacity; /* capacity = servers x slot_cycles */
 	uint32_t mask;
 	int64_t newest;
 	int64_t frontier; /* first slot the last saturated scan found open */
-	int64_t *tag;   /* [ring] absolute slot held by each ring entry */
-	double *used;   /* [ring] server time consumed in that slot */
+	struct pool_slot *slot; /* [ring] */
 };
 
 /* servers: how many; slot_cycles: calendar resolution (a few times
@@ -32,14 +36,38 @@ int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
 		     uint32_t ring_slots);
 void server_pool_free(struct server_pool *p);
 
+/* Slow paths (saturated slot, stale ring entry, spill): server_pool.c. */
+double server_pool_start_slow(struct server_pool *p, double t);
+void server_pool_consume_slow(struct server_pool *p, double start, double hold);
+
 /* When a request arriving at t can start. */
-double server_pool_start(struct server_pool *p, double t);
+static inline double server_pool_start(struct server_pool *p, double t)
+{
+	int64_t s = (int64_t)(t * p->inv_slot);
+	const struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	/* Common case: t's own slot is current and has room. */
+	if (e->tag == s && e->used < p->capacity && s <= p->newest &&
+	    s >= p->newest - (int64_t)p->mask)
+		return t;
+	return server_pool_start_slow(p, t);
+}
 
 /* Consumes hold cycles of server time from the slot of start (a value
  * server_pool_start returned) on. Requests whose hold is only known after
  * they started (an MSHR held until the level below answers) call the two
  * halves separately; nothing else may use the pool in between. */
-void server_pool_consume(struct server_pool *p, double start, double hold);
+static inline void server_pool_consume(struct server_pool *p, double start, double hold)
+{
+	int64_t s = (int64_t)(start * p->inv_slot);
+	struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	/* Common case: current slot, and the hold ends inside it. */
+	if (e->tag == s && s >= p->newest - (int64_t)p->mask &&
+	    start + hold <= (double)(s + 1) * p->slot_cycles) {
+		e->used += hold;
+		return;
+	}
+	server_pool_consume_slow(p, start, hold);
+}
 
 static inline double server_pool_reserve(struct server_pool *p, double t, double hold)
 {
