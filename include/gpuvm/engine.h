@@ -54,7 +54,6 @@ struct gpuvm_stats {
 };
 
 struct gpuvm_sim_options {
-	uint64_t seed;
 	bool progress; /* draw progress on stderr (callers pass isatty(2)) */
 };
 

@@ -7,11 +7,24 @@
 #ifndef GPUVM_LRU_STAMP_H
 #define GPUVM_LRU_STAMP_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __SSE4_1__
 #include <smmintrin.h>
 #endif
+
+/* Advances a structure's stamp clock and returns the new stamp. When it
+ * wraps, all n stamps are cleared, forgetting recency once. */
+static inline uint32_t lru_tick(uint32_t *clock, uint32_t *stamps, size_t n)
+{
+	if (++*clock == 0) {
+		memset(stamps, 0, n * sizeof *stamps);
+		*clock = 1;
+	}
+	return *clock;
+}
 
 /* Index of the smallest of s[0..n). */
 static inline uint32_t lru_oldest(const uint32_t *s, uint32_t n)

@@ -49,13 +49,10 @@ enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 	size_t base = l2_cache_set_base(c, addr);
 	uint64_t key = (addr >> c->line_shift) + 1;
 	uint32_t w = find_u64(&c->tag[base], c->ways, key);
-	if (++c->clock == 0) { /* wrapped: forget recency once */
-		memset(c->stamp, 0, (size_t)c->sets * c->ways * sizeof *c->stamp);
-		c->clock = 1;
-	}
+	uint32_t now = lru_tick(&c->clock, c->stamp, (size_t)c->sets * c->ways);
 	if (w < c->ways) {
 		size_t i = base + w;
-		c->stamp[i] = c->clock;
+		c->stamp[i] = now;
 		enum l2_result r = (c->valid[i] & bit) ? L2_HIT : L2_MISS;
 		c->valid[i] |= bit;
 		if (write)
@@ -66,7 +63,7 @@ enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 	size_t i = base + lru_oldest(&c->stamp[base], c->ways);
 	*writeback_sectors = (uint32_t)__builtin_popcount(c->dirty[i]);
 	c->tag[i] = key;
-	c->stamp[i] = c->clock;
+	c->stamp[i] = now;
 	c->valid[i] = bit;
 	c->dirty[i] = write ? bit : 0;
 	return L2_MISS;

@@ -177,29 +177,12 @@ uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
 		return hashed_access(t, key, hit);
 	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
 	uint32_t w = find_u64(&t->key[base], t->ways, key);
-	if (++t->clock == 0) { /* wrapped: forget recency once */
-		memset(t->stamp, 0, t->entries * sizeof *t->stamp);
-		t->clock = 1;
-	}
+	uint32_t now = lru_tick(&t->clock, t->stamp, t->entries);
 	*hit = w < t->ways;
 	if (!*hit) {
 		w = lru_oldest(&t->stamp[base], t->ways);
 		t->key[base + w] = key;
 	}
-	t->stamp[base + w] = t->clock;
+	t->stamp[base + w] = now;
 	return base + w;
-}
-
-uint32_t tlb_probe(struct tlb *t, uint64_t tag)
-{
-	uint64_t key = tag + 1;
-	if (t->hashed) {
-		uint32_t v = *index_find(t, key);
-		return v ? v - 1 : TLB_NIL;
-	}
-	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
-	for (uint32_t w = 0; w < t->ways; w++)
-		if (t->key[base + w] == key)
-			return base + w;
-	return TLB_NIL;
 }

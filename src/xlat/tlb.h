@@ -38,9 +38,6 @@ void tlb_free(struct tlb *t);
  * set). Returns the entry id; *hit tells which case happened. */
 uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit);
 
-/* Lookup without allocating: entry id or TLB_NIL. */
-uint32_t tlb_probe(struct tlb *t, uint64_t tag);
-
 /* Drops every entry. */
 void tlb_flush(struct tlb *t);
 
