@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (+ASan/UBSan) and runs each for a
-# bounded time, seeded with the shipped presets. usage: fuzz.sh [seconds]
+# Builds every libFuzzer target (tests/fuzz/fuzz_*.c) with clang + ASan/UBSan
+# and runs each for a bounded time, seeded from tests/fuzz/corpus/<target>/.
+# usage: fuzz.sh [seconds per target]     (default 60; CI passes its own)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
@@ -10,11 +11,22 @@ if ! command -v clang >/dev/null; then
 fi
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DGPUVM_FUZZ=ON -DGPUVM_SANITIZE=ON \
 	-DBUILD_TESTING=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target fuzz_parsers >/dev/null
-corpus=$(mktemp -d)
-trap 'rm -rf "$corpus"' EXIT
-# The first byte picks the parser: 0 preset text, 1 --set, 2 workload spec.
-for f in presets/*.ini; do { printf '\000'; cat "$f"; } >"$corpus/$(basename "$f")"; done
-printf '\001tlb.l2.entries=64' >"$corpus/set"
-printf '\002random-sampling:region=4GiB,reads=3' >"$corpus/workload"
-build-fuzz/fuzz_parsers -max_total_time="$SECONDS_EACH" -print_final_stats=1 "$corpus" 2>&1 | tail -3
+cmake --build build-fuzz -j "$(nproc)" >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+for src in tests/fuzz/fuzz_*.c; do
+	name=$(basename "$src" .c)
+	# A scratch copy of the seed corpus: new inputs found in CI are not kept.
+	mkdir -p "$work/$name"
+	if [ -d "tests/fuzz/corpus/$name" ]; then cp -r "tests/fuzz/corpus/$name/." "$work/$name/"; fi
+	echo "== $name (${SECONDS_EACH}s)"
+	if ! build-fuzz/"$name" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
+		-artifact_prefix="$work/" "$work/$name" >"$work/$name.log" 2>&1; then
+		tail -40 "$work/$name.log"
+		status=1
+	else
+		tail -3 "$work/$name.log"
+	fi
+done
+exit $status
