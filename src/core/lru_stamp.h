@@ -38,10 +38,19 @@ static inline uint32_t lru_oldest(const uint32_t *s, uint32_t n)
 		m = _mm_min_epu32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
 		m = _mm_min_epu32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
 		uint32_t v = (uint32_t)_mm_cvtsi128_si32(m);
+		uint32_t tail = i;
 		for (; i < n; i++) /* tail not covered by the vector loop */
 			if (s[i] < v)
 				v = s[i];
-		for (i = 0; s[i] != v; i++)
+		/* Where the minimum sits: compare four stamps at a time. */
+		__m128i vv = _mm_set1_epi32((int)v);
+		for (i = 0; i < tail; i += 4) {
+			__m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(s + i)), vv);
+			int mask = _mm_movemask_ps(_mm_castsi128_ps(eq));
+			if (mask)
+				return i + (uint32_t)__builtin_ctz((unsigned)mask);
+		}
+		for (; s[i] != v; i++)
 			;
 		return i;
 	}
