@@ -5,10 +5,12 @@
 extern const struct gpuvm_workload_def gpuvm_workload_random_sampling;
 extern const struct gpuvm_workload_def gpuvm_workload_hash_groupby;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
+extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
 	&gpuvm_workload_hash_groupby,
 	&gpuvm_workload_stream_triad,
+	&gpuvm_workload_stream_triad_simt,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
