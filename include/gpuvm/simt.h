@@ -18,7 +18,7 @@
  * Accessors (array, index[, value]); index expressions are evaluated
  * twice in C, so they must not have side effects:
  *   LD(a, i)  ST(a, i, v)
- *   ATOMIC_ADD / ATOMIC_MIN / ATOMIC_MAX / ATOMIC_EXCH / ATOMIC_OR (a, i, v)
+ *   ATOMIC_ADD / _MIN / _MAX / _EXCH / _OR / _XOR (a, i, v)
  *   ATOMIC_CAS(a, i, compare, v)      -- return the old value, as CUDA's
  * Only these are global-memory accesses; plain locals and SHARED arrays
  * are registers / shared memory and are not recorded.
@@ -55,6 +55,7 @@
 #define ATOMIC_MAX(a, i, v) atomicMax(&(a)[i], (v))
 #define ATOMIC_EXCH(a, i, v) atomicExch(&(a)[i], (v))
 #define ATOMIC_OR(a, i, v) atomicOr(&(a)[i], (v))
+#define ATOMIC_XOR(a, i, v) atomicXor(&(a)[i], (v))
 #define ATOMIC_CAS(a, i, c, v) atomicCAS(&(a)[i], (c), (v))
 #define COMPUTE(n) ((void)0)
 #define SHARED(type, name, n) __shared__ type name[n]
@@ -113,11 +114,11 @@ void *simt_shared(struct simt_thread *t, size_t bytes, size_t align);
 	(simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__), (a)[i] = (v))
 
 enum simt_atomic_kind { SIMT_AT_ADD, SIMT_AT_MIN, SIMT_AT_MAX, SIMT_AT_EXCH, SIMT_AT_OR,
-			SIMT_AT_CAS };
+			SIMT_AT_XOR, SIMT_AT_CAS };
 
 /* Read-modify-write in place (the executor is single-threaded, so plain
  * code is atomic); returns the old value as CUDA's atomics do. */
-#define SIMT_ATOMIC_DEF_(suffix, T, ORBODY)                                             \
+#define SIMT_ATOMIC_DEF_(suffix, T, ORBODY, XORBODY)                                             \
 	static inline T simt_atomic_##suffix(struct simt_thread *t, T *p, enum simt_atomic_kind k, \
 					     T v, T cmp, uint32_t site)                 \
 	{                                                                               \
@@ -129,16 +130,17 @@ enum simt_atomic_kind { SIMT_AT_ADD, SIMT_AT_MIN, SIMT_AT_MAX, SIMT_AT_EXCH, SIM
 		case SIMT_AT_MAX: if (v > old) *p = v; break;                           \
 		case SIMT_AT_EXCH: *p = v; break;                                       \
 		case SIMT_AT_OR: ORBODY; break;                                         \
+		case SIMT_AT_XOR: XORBODY; break;                                       \
 		case SIMT_AT_CAS: if (old == cmp) *p = v; break;                        \
 		}                                                                       \
 		return old;                                                             \
 	}
-SIMT_ATOMIC_DEF_(i32, int, *p = old | v)
-SIMT_ATOMIC_DEF_(u32, unsigned int, *p = old | v)
-SIMT_ATOMIC_DEF_(i64, long long, *p = old | v)
-SIMT_ATOMIC_DEF_(u64, unsigned long long, *p = old | v)
-SIMT_ATOMIC_DEF_(f32, float, (void)0)
-SIMT_ATOMIC_DEF_(f64, double, (void)0)
+SIMT_ATOMIC_DEF_(i32, int, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(u32, unsigned int, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(i64, long long, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(u64, unsigned long long, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(f32, float, (void)0, (void)0)
+SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 #undef SIMT_ATOMIC_DEF_
 
 #define SIMT_ATOMIC_(a, i, k, v, c)                                                     \
@@ -151,6 +153,7 @@ SIMT_ATOMIC_DEF_(f64, double, (void)0)
 #define ATOMIC_MAX(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_MAX, v, 0)
 #define ATOMIC_EXCH(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_EXCH, v, 0)
 #define ATOMIC_OR(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_OR, v, 0)
+#define ATOMIC_XOR(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_XOR, v, 0)
 #define ATOMIC_CAS(a, i, c, v) SIMT_ATOMIC_(a, i, SIMT_AT_CAS, v, c)
 
 #define COMPUTE(n) ((void)(simt_t_->compute += (uint32_t)(n)))
