@@ -12,6 +12,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_fdtd2d;
 extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
 extern const struct gpuvm_workload_def gpuvm_workload_bfs;
+extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -24,5 +25,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_stencil,
 	&gpuvm_workload_ra,
 	&gpuvm_workload_bfs,
+	&gpuvm_workload_pathfinder,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
