@@ -13,6 +13,7 @@
 #endif
 #endif
 #ifdef CORO_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
 #define ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
@@ -20,6 +21,17 @@
 #define ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
 #define ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
 #endif
+
+/* A finished coroutine never returns from its first frames, so their
+ * redzones stay poisoned; a recycled stack starts clean. */
+static void stack_unpoison(struct coro *c)
+{
+#ifdef CORO_ASAN
+	__asan_unpoison_memory_region(c->stack, c->stack_bytes);
+#else
+	(void)c;
+#endif
+}
 
 /* Stacks above this come from mmap (lazily backed); smaller ones from
  * malloc, which is cheaper to recycle. */
@@ -152,6 +164,7 @@ int coro_init(struct coro *c, size_t stack_bytes, void (*entry)(void *), void *a
 
 void coro_rearm(struct coro *c, void (*entry)(void *), void *arg)
 {
+	stack_unpoison(c);
 	c->entry = entry;
 	c->arg = arg;
 	c->finished = 0;
