@@ -12,7 +12,9 @@
 
 #define GPUVM_MAX_PARAMS 16
 
-enum gpuvm_param_type { GPUVM_PARAM_SIZE, GPUVM_PARAM_U64, GPUVM_PARAM_DOUBLE };
+/* WORD: a short name such as mem=managed (letters, digits, '-', '_', '.');
+ * the workload checks it against its own choices. */
+enum gpuvm_param_type { GPUVM_PARAM_SIZE, GPUVM_PARAM_U64, GPUVM_PARAM_DOUBLE, GPUVM_PARAM_WORD };
 
 struct gpuvm_param_def {
 	const char *key;
@@ -55,5 +57,7 @@ int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *ou
 		     struct gpuvm_error *err);
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
 			struct gpuvm_error *err);
+/* *out points into p. */
+int gpuvm_params_word(const struct gpuvm_params *p, const char *key, const char **out);
 
 #endif

@@ -1,5 +1,6 @@
 /* Workload specs: "name:key=value,key=value", checked against the
  * workload's declared parameters. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,15 +34,30 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 		return gpuvm_parse_u64(v, &u);
 	case GPUVM_PARAM_DOUBLE:
 		return gpuvm_parse_double(v, &x);
+	case GPUVM_PARAM_WORD:
+		if (!*v)
+			return -1;
+		for (const char *c = v; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("-_.", *c))
+				return -1;
+		return 0;
 	}
 	return -1;
 }
 
 static const char *type_hint(enum gpuvm_param_type t)
 {
-	return t == GPUVM_PARAM_SIZE ? "a size such as 4GiB or 128MiB"
-	       : t == GPUVM_PARAM_U64 ? "a non-negative integer"
-				      : "a number";
+	switch (t) {
+	case GPUVM_PARAM_SIZE:
+		return "a size such as 4GiB or 128MiB";
+	case GPUVM_PARAM_U64:
+		return "a non-negative integer";
+	case GPUVM_PARAM_DOUBLE:
+		return "a number";
+	case GPUVM_PARAM_WORD:
+		break;
+	}
+	return "a word (letters, digits, '-', '_', '.')";
 }
 
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
@@ -148,5 +164,14 @@ int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *o
 		return 0;
 	if (gpuvm_parse_double(v, out))
 		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not a number", v);
+	return 1;
+}
+
+int gpuvm_params_word(const struct gpuvm_params *p, const char *key, const char **out)
+{
+	const char *v = lookup(p, key);
+	if (!v)
+		return 0;
+	*out = v;
 	return 1;
 }

@@ -5,10 +5,26 @@
 extern const struct gpuvm_workload_def gpuvm_workload_random_sampling;
 extern const struct gpuvm_workload_def gpuvm_workload_hash_groupby;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
+extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
+extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
+extern const struct gpuvm_workload_def gpuvm_workload_atax;
+extern const struct gpuvm_workload_def gpuvm_workload_fdtd2d;
+extern const struct gpuvm_workload_def gpuvm_workload_stencil;
+extern const struct gpuvm_workload_def gpuvm_workload_ra;
+extern const struct gpuvm_workload_def gpuvm_workload_bfs;
+extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
 	&gpuvm_workload_hash_groupby,
 	&gpuvm_workload_stream_triad,
+	&gpuvm_workload_stream_triad_simt,
+	&gpuvm_workload_conv2d,
+	&gpuvm_workload_atax,
+	&gpuvm_workload_fdtd2d,
+	&gpuvm_workload_stencil,
+	&gpuvm_workload_ra,
+	&gpuvm_workload_bfs,
+	&gpuvm_workload_pathfinder,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];

@@ -1,0 +1,205 @@
+/* The SIMT executor: GPU kernels written once as per-thread bodies that
+ * compile both as C (run here on real data, every global-memory access
+ * recorded with its GPU virtual address for the engine) and as CUDA
+ * (the cuda/ sources include the same body headers).
+ *
+ * Kernel body (a header included by the C workload and by cuda/NAME.cu):
+ *
+ *   struct saxpy_args { float *x, *y; float a; int n; };
+ *   SIMT_KERNEL(saxpy, struct saxpy_args, p)
+ *   {
+ *       int i = blockIdx.x * blockDim.x + threadIdx.x;
+ *       if (i >= p.n) return;
+ *       float v = p.a * LD(p.x, i) + LD(p.y, i);
+ *       COMPUTE(2);                     // cost hint: 2 non-memory warp insts
+ *       ST(p.y, i, v);
+ *   }
+ *
+ * Accessors (array, index[, value]); index expressions are evaluated
+ * twice in C, so they must not have side effects:
+ *   LD(a, i)  ST(a, i, v)
+ *   ATOMIC_ADD / _MIN / _MAX / _EXCH / _OR / _XOR (a, i, v)
+ *   ATOMIC_CAS(a, i, compare, v)      -- return the old value, as CUDA's
+ * Only these are global-memory accesses; plain locals and SHARED arrays
+ * are registers / shared memory and are not recorded.
+ *   COMPUTE(n)              n non-memory warp instructions (a cost hint)
+ *   SHARED(type, name, n)   a per-CTA shared array of n elements
+ *   SYNCTHREADS()           CTA barrier
+ *   threadIdx, blockIdx, blockDim, gridDim (.x .y .z) as in CUDA
+ *   SIMT_DEVFN, SIMT_CTX_, SIMT_PASS_  device helpers that access memory:
+ *     SIMT_DEVFN float get(SIMT_CTX_ const float *a, int i) { return LD(a, i); }
+ *     ... get(SIMT_PASS_ p.x, i) ...
+ *
+ * Semantics on the CPU (see docs/simt.md): each thread runs as a coroutine;
+ * a warp's threads are zipped into warp instructions by program position:
+ * the next instruction is the earliest source line (__LINE__) any live lane
+ * is waiting at, and the lanes waiting there form its active mask (so lanes
+ * that branched away or finished drop out and rejoin at reconvergence).
+ * COMPUTE hints before an access become the compute gap before that
+ * instruction (the maximum over its lanes). Atomics are performed at once,
+ * in execution order. */
+#ifndef GPUVM_SIMT_H
+#define GPUVM_SIMT_H
+
+#ifdef __CUDACC__
+/* ---------------------------------------------------------------- CUDA */
+#include <stdint.h>
+#define SIMT_KERNEL(name, argt, p) __global__ void name(const argt p)
+#define SIMT_DEVFN __device__ static inline
+#define SIMT_CTX_
+#define SIMT_PASS_
+#define LD(a, i) ((a)[i])
+#define ST(a, i, v) ((a)[i] = (v))
+#define ATOMIC_ADD(a, i, v) atomicAdd(&(a)[i], (v))
+#define ATOMIC_MIN(a, i, v) atomicMin(&(a)[i], (v))
+#define ATOMIC_MAX(a, i, v) atomicMax(&(a)[i], (v))
+#define ATOMIC_EXCH(a, i, v) atomicExch(&(a)[i], (v))
+#define ATOMIC_OR(a, i, v) atomicOr(&(a)[i], (v))
+#define ATOMIC_XOR(a, i, v) atomicXor(&(a)[i], (v))
+#define ATOMIC_CAS(a, i, c, v) atomicCAS(&(a)[i], (c), (v))
+#define COMPUTE(n) ((void)0)
+#define SHARED(type, name, n) __shared__ type name[n]
+#define SYNCTHREADS() __syncthreads()
+
+#else
+/* ------------------------------------------------------------------- C */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuvm/error.h"
+#include "gpuvm/stream.h"
+
+struct simt_dim3 {
+	uint32_t x, y, z;
+};
+
+enum simt_access_op { SIMT_LOAD = GPUVM_OP_LOAD, SIMT_STORE = GPUVM_OP_STORE,
+		      SIMT_ATOMIC = GPUVM_OP_ATOMIC };
+
+/* One simulated GPU thread as the accessor macros see it. */
+struct simt_thread {
+	struct simt_dim3 thread_idx, block_idx, block_dim, grid_dim;
+	uint32_t compute;      /* COMPUTE hints since the last access */
+	uint32_t shared_off;   /* bump offset into the CTA's shared memory */
+};
+
+typedef void (*simt_body_fn)(struct simt_thread *t, const void *args);
+
+/* Records one access of `bytes` at host address p (which must lie in a
+ * simt_malloc'd buffer); may switch to the engine before returning. */
+void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
+		 uint32_t site);
+void simt_barrier(struct simt_thread *t);
+void *simt_shared(struct simt_thread *t, size_t bytes, size_t align);
+
+#define SIMT_KERNEL(name, argt, p)                                                     \
+	static void name##_simt_body(struct simt_thread *simt_t_, argt p);             \
+	static void name(struct simt_thread *simt_t_, const void *simt_a_)             \
+	{                                                                              \
+		name##_simt_body(simt_t_, *(const argt *)simt_a_);                     \
+	}                                                                              \
+	static void name##_simt_body(struct simt_thread *simt_t_, argt p)
+#define SIMT_DEVFN static inline
+#define SIMT_CTX_ struct simt_thread *simt_t_,
+#define SIMT_PASS_ simt_t_,
+
+#define threadIdx (simt_t_->thread_idx)
+#define blockIdx (simt_t_->block_idx)
+#define blockDim (simt_t_->block_dim)
+#define gridDim (simt_t_->grid_dim)
+
+#define LD(a, i) (simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__), (a)[i])
+#define ST(a, i, v)                                                                    \
+	(simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__), (a)[i] = (v))
+
+enum simt_atomic_kind { SIMT_AT_ADD, SIMT_AT_MIN, SIMT_AT_MAX, SIMT_AT_EXCH, SIMT_AT_OR,
+			SIMT_AT_XOR, SIMT_AT_CAS };
+
+/* Read-modify-write in place (the executor is single-threaded, so plain
+ * code is atomic); returns the old value as CUDA's atomics do. */
+#define SIMT_ATOMIC_DEF_(suffix, T, ORBODY, XORBODY)                                             \
+	static inline T simt_atomic_##suffix(struct simt_thread *t, T *p, enum simt_atomic_kind k, \
+					     T v, T cmp, uint32_t site)                 \
+	{                                                                               \
+		simt_access(t, p, sizeof *p, SIMT_ATOMIC, site);                        \
+		T old = *p;                                                             \
+		switch (k) {                                                            \
+		case SIMT_AT_ADD: *p = (T)(old + v); break;                             \
+		case SIMT_AT_MIN: if (v < old) *p = v; break;                           \
+		case SIMT_AT_MAX: if (v > old) *p = v; break;                           \
+		case SIMT_AT_EXCH: *p = v; break;                                       \
+		case SIMT_AT_OR: ORBODY; break;                                         \
+		case SIMT_AT_XOR: XORBODY; break;                                       \
+		case SIMT_AT_CAS: if (old == cmp) *p = v; break;                        \
+		}                                                                       \
+		return old;                                                             \
+	}
+SIMT_ATOMIC_DEF_(i32, int, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(u32, unsigned int, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(i64, long long, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(u64, unsigned long long, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(f32, float, (void)0, (void)0)
+SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
+#undef SIMT_ATOMIC_DEF_
+
+#define SIMT_ATOMIC_(a, i, k, v, c)                                                     \
+	_Generic((a)[0], int: simt_atomic_i32, unsigned int: simt_atomic_u32,          \
+		 long long: simt_atomic_i64, unsigned long long: simt_atomic_u64,       \
+		 float: simt_atomic_f32, double: simt_atomic_f64)(simt_t_, &(a)[i], k, (v), (c), \
+								     __LINE__)
+#define ATOMIC_ADD(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_ADD, v, 0)
+#define ATOMIC_MIN(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_MIN, v, 0)
+#define ATOMIC_MAX(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_MAX, v, 0)
+#define ATOMIC_EXCH(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_EXCH, v, 0)
+#define ATOMIC_OR(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_OR, v, 0)
+#define ATOMIC_XOR(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_XOR, v, 0)
+#define ATOMIC_CAS(a, i, c, v) SIMT_ATOMIC_(a, i, SIMT_AT_CAS, v, c)
+
+#define COMPUTE(n) ((void)(simt_t_->compute += (uint32_t)(n)))
+#define SHARED(type, name, n)                                                           \
+	type *name = (type *)simt_shared(simt_t_, sizeof(type) * (size_t)(n), _Alignof(type))
+#define SYNCTHREADS() simt_barrier(simt_t_)
+
+/* ----------------------------------------------------------- host side
+ * A host program is a plain sequential function run as a coroutine: each
+ * allocation, copy and launch below is handed to the engine as one run
+ * operation, and the call returns when the engine asks for the next one
+ * (so a launch returns after the kernel has run, and the program may read
+ * its results). Calls return -1 / NULL once the run is being torn down
+ * or on error; the program must then return -1 promptly. */
+struct simt_host;
+typedef int (*simt_host_fn)(struct simt_host *h, void *user);
+
+/* Zeroed memory standing for a device / managed / pinned allocation:
+ * kernels and the host program read and write it directly. */
+void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
+		  enum gpuvm_alloc_kind kind);
+int simt_free(struct simt_host *h, void *p);
+/* cudaMemcpy of [p, p + bytes) inside a device allocation: the host has
+ * written (upload) or will read (download) the data in place; this records
+ * the transfer. Managed and pinned allocations are not copied (no-op). */
+int simt_upload(struct simt_host *h, const void *p, uint64_t bytes);
+int simt_download(struct simt_host *h, const void *p, uint64_t bytes);
+int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
+		struct simt_dim3 block, const void *args, size_t args_bytes);
+#define SIMT_LAUNCH(h, kern, grid, block, args)                                        \
+	simt_launch((h), #kern, (kern), (grid), (block), &(args), sizeof(args))
+static inline struct simt_dim3 simt_dim3(uint32_t x, uint32_t y, uint32_t z)
+{
+	struct simt_dim3 d = {x, y, z};
+	return d;
+}
+/* Functional result line for the report ("checksum=... verify=pass"). */
+void simt_result(struct simt_host *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void simt_work_items(struct simt_host *h, uint64_t items);
+/* Fails the run with a message (origin: the workload); returns -1. */
+int simt_fail(struct simt_host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Wraps a host program as a run source. user_free(user) runs at destroy. */
+int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*user_free)(void *),
+			struct gpuvm_source *out, struct gpuvm_error *err);
+
+#endif /* __CUDACC__ */
+#endif

@@ -1,0 +1,205 @@
+#include "simt/coro.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CORO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORO_ASAN 1
+#endif
+#endif
+#ifdef CORO_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#define ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
+#define ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
+#else
+#define ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#define ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#endif
+
+/* A finished coroutine never returns from its first frames, so their
+ * redzones stay poisoned; a recycled stack starts clean. */
+static void stack_unpoison(struct coro *c)
+{
+#ifdef CORO_ASAN
+	__asan_unpoison_memory_region(c->stack, c->stack_bytes);
+#else
+	(void)c;
+#endif
+}
+
+/* Stacks above this come from mmap (lazily backed); smaller ones from
+ * malloc, which is cheaper to recycle. */
+#define CORO_MMAP_BYTES (256u << 10)
+
+static _Thread_local struct coro *coro_starting;
+
+static void coro_run(struct coro *c)
+{
+	ASAN_FINISH(NULL, &c->caller_bottom, &c->caller_size);
+	c->entry(c->arg);
+	c->finished = 1;
+	ASAN_START(NULL, c->caller_bottom, c->caller_size);
+}
+
+#if defined(__x86_64__)
+/* Saves the callee-saved registers and the SSE/x87 control words on the
+ * current stack, stores the stack pointer in *save and continues on the
+ * stack `to` (System V AMD64 ABI). */
+void gpuvm_coro_switch(void **save, void *to);
+__asm__(".text\n"
+	".p2align 4\n"
+	".globl gpuvm_coro_switch\n"
+	".type gpuvm_coro_switch,@function\n"
+	"gpuvm_coro_switch:\n"
+	"\tpushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n"
+	"\tsubq $16, %rsp\n\tstmxcsr 8(%rsp)\n\tfnstcw (%rsp)\n"
+	"\tmovq %rsp, (%rdi)\n"
+	"\tmovq %rsi, %rsp\n"
+	"\tldmxcsr 8(%rsp)\n\tfldcw (%rsp)\n\taddq $16, %rsp\n"
+	"\tpopq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n"
+	"\tret\n"
+	".size gpuvm_coro_switch, .-gpuvm_coro_switch\n"
+	".section .note.GNU-stack,\"\",@progbits\n"
+	".text\n");
+
+static void coro_trampoline(void)
+{
+	struct coro *c = coro_starting;
+	coro_run(c);
+	void *dead;
+	gpuvm_coro_switch(&dead, c->caller_sp);
+	abort(); /* never resumed */
+}
+
+static void coro_frame(struct coro *c)
+{
+	uintptr_t top = ((uintptr_t)(c->stack + c->stack_bytes)) & ~(uintptr_t)15;
+	uint64_t *s = (uint64_t *)top;
+	/* After the switch pops 6 registers and returns into the trampoline,
+	 * rsp = top - 8: the alignment a `call` would leave. */
+	s[-1] = 0;
+	s[-2] = (uint64_t)(uintptr_t)coro_trampoline;
+	for (int i = 3; i <= 8; i++)
+		s[-i] = 0;
+	uint32_t *ctl = (uint32_t *)(s - 10);
+	ctl[0] = 0x037F; /* x87 control word: default */
+	ctl[1] = 0;
+	ctl[2] = 0x1F80; /* MXCSR: default */
+	ctl[3] = 0;
+	c->sp = s - 10;
+}
+
+static void switch_in(struct coro *c)
+{
+	gpuvm_coro_switch(&c->caller_sp, c->sp);
+}
+static void switch_out(struct coro *c)
+{
+	gpuvm_coro_switch(&c->sp, c->caller_sp);
+}
+#else
+#include <ucontext.h>
+
+static void coro_trampoline(void)
+{
+	struct coro *c = coro_starting;
+	coro_run(c);
+	setcontext((ucontext_t *)c->caller_uctx);
+	abort();
+}
+
+static void coro_frame(struct coro *c)
+{
+	ucontext_t *u = c->uctx;
+	getcontext(u);
+	u->uc_stack.ss_sp = c->stack;
+	u->uc_stack.ss_size = c->stack_bytes;
+	u->uc_link = NULL;
+	makecontext(u, coro_trampoline, 0);
+}
+
+static void switch_in(struct coro *c)
+{
+	swapcontext((ucontext_t *)c->caller_uctx, (ucontext_t *)c->uctx);
+}
+static void switch_out(struct coro *c)
+{
+	swapcontext((ucontext_t *)c->uctx, (ucontext_t *)c->caller_uctx);
+}
+#endif
+
+int coro_init(struct coro *c, size_t stack_bytes, void (*entry)(void *), void *arg)
+{
+	memset(c, 0, sizeof *c);
+	c->stack_bytes = stack_bytes;
+	if (stack_bytes >= CORO_MMAP_BYTES) {
+		void *p = mmap(NULL, stack_bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return -1;
+		c->stack = p;
+		c->mmapped = 1;
+	} else {
+		c->stack = malloc(stack_bytes);
+		if (!c->stack)
+			return -1;
+	}
+#if !defined(__x86_64__)
+	c->uctx = calloc(1, sizeof(ucontext_t));
+	c->caller_uctx = calloc(1, sizeof(ucontext_t));
+	if (!c->uctx || !c->caller_uctx) {
+		coro_free(c);
+		return -1;
+	}
+#endif
+	coro_rearm(c, entry, arg);
+	return 0;
+}
+
+void coro_rearm(struct coro *c, void (*entry)(void *), void *arg)
+{
+	stack_unpoison(c);
+	c->entry = entry;
+	c->arg = arg;
+	c->finished = 0;
+	c->asan_fake_self = c->asan_fake_caller = NULL;
+	c->caller_bottom = NULL;
+	c->caller_size = 0;
+	coro_frame(c); /* the first resume starts in the trampoline */
+}
+
+void coro_free(struct coro *c)
+{
+	if (c->stack) {
+		if (c->mmapped)
+			munmap(c->stack, c->stack_bytes);
+		else
+			free(c->stack);
+	}
+#if !defined(__x86_64__)
+	free(c->uctx);
+	free(c->caller_uctx);
+#endif
+	memset(c, 0, sizeof *c);
+}
+
+void coro_resume(struct coro *c)
+{
+	coro_starting = c;
+	ASAN_START(&c->asan_fake_caller, c->stack, c->stack_bytes);
+	switch_in(c);
+	ASAN_FINISH(c->asan_fake_caller, NULL, NULL);
+}
+
+void coro_yield(struct coro *c)
+{
+	ASAN_START(&c->asan_fake_self, c->caller_bottom, c->caller_size);
+	switch_out(c);
+	ASAN_FINISH(c->asan_fake_self, &c->caller_bottom, &c->caller_size);
+}

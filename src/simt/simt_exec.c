@@ -1,0 +1,438 @@
+/* The SIMT executor's kernel side: runs a CTA's threads as coroutines on
+ * real data and zips each warp's per-thread access sequences into warp
+ * instructions, lazily, as the engine pulls them.
+ *
+ * Memory: a resident warp holds at most SIMT_RUNAHEAD buffered accesses
+ * per lane plus a stack per suspended thread (barrier-free kernels). A
+ * CTA that reaches a barrier runs to completion at once (every thread up
+ * to each barrier in turn), so its buffers hold the CTA's whole trace:
+ * bounded by the CTA's own work, which is small in the barrier kernels
+ * of Rodinia (tiles of 16x16 to 256 threads). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt/simt_internal.h"
+
+/* ---- allocation lookup ---------------------------------------------- */
+
+const struct simt_buffer *simt_find_buffer(struct simt_program *prog, const void *p,
+					   uint64_t bytes)
+{
+	const unsigned char *c = p;
+	if (prog->last_buf < prog->nbufs) {
+		const struct simt_buffer *b = &prog->bufs[prog->last_buf];
+		if (c >= b->host && (uint64_t)(c - b->host) + bytes <= b->bytes)
+			return b;
+	}
+	for (size_t i = 0; i < prog->nbufs; i++) {
+		const struct simt_buffer *b = &prog->bufs[i];
+		if (c >= b->host && (uint64_t)(c - b->host) + bytes <= b->bytes) {
+			prog->last_buf = i;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+/* ---- threads -------------------------------------------------------- */
+
+static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long a)
+{
+	struct simt_launch *l = ln->cta->launch;
+	if (!l->failed) {
+		l->failed = 1;
+		char what[160];
+		snprintf(what, sizeof what, fmt, a);
+		snprintf(l->errmsg, sizeof l->errmsg, "thread (%u,%u,%u) of block (%u,%u,%u): %s",
+			 ln->t.thread_idx.x, ln->t.thread_idx.y, ln->t.thread_idx.z,
+			 ln->t.block_idx.x, ln->t.block_idx.y, ln->t.block_idx.z, what);
+	}
+	ln->state = LANE_ABORTED;
+	for (;;)
+		coro_yield(ln->co); /* never resumed: freed with the CTA */
+}
+
+static void lane_entry(void *arg)
+{
+	struct simt_lane *ln = arg;
+	struct simt_launch *l = ln->cta->launch;
+	l->body(&ln->t, l->args);
+	ln->tail_compute = ln->t.compute;
+	ln->state = LANE_DONE;
+}
+
+static struct coro *pool_get(struct simt_program *p, struct simt_lane *ln)
+{
+	if (p->pool_n) {
+		struct coro *c = p->pool[--p->pool_n];
+		coro_rearm(c, lane_entry, ln);
+		return c;
+	}
+	struct coro *c = malloc(sizeof *c);
+	if (!c || coro_init(c, SIMT_STACK_BYTES, lane_entry, ln)) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void pool_put(struct simt_program *p, struct coro *c)
+{
+	if (p->pool_n == p->pool_cap) {
+		size_t cap = p->pool_cap ? 2 * p->pool_cap : 64;
+		struct coro **n = realloc(p->pool, cap * sizeof *n);
+		if (!n) {
+			coro_free(c);
+			free(c);
+			return;
+		}
+		p->pool = n;
+		p->pool_cap = cap;
+	}
+	p->pool[p->pool_n++] = c;
+}
+
+void simt_pool_free(struct simt_program *p)
+{
+	for (size_t i = 0; i < p->pool_n; i++) {
+		coro_free(p->pool[i]);
+		free(p->pool[i]);
+	}
+	free(p->pool);
+	p->pool = NULL;
+	p->pool_n = p->pool_cap = 0;
+}
+
+/* Runs a thread until it fills its buffer, reaches a barrier or ends. */
+static void lane_resume(struct simt_lane *ln)
+{
+	struct simt_launch *l = ln->cta->launch;
+	if (ln->state == LANE_IDLE) {
+		ln->co = pool_get(l->prog, ln);
+		if (!ln->co) {
+			l->failed = 1;
+			snprintf(l->errmsg, sizeof l->errmsg, "out of memory for thread stacks");
+			ln->state = LANE_ABORTED;
+			return;
+		}
+	}
+	ln->state = LANE_RUNNING;
+	coro_resume(ln->co);
+	if (ln->co->finished) {
+		pool_put(l->prog, ln->co);
+		ln->co = NULL;
+	}
+}
+
+void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
+		 uint32_t site)
+{
+	struct simt_lane *ln = (struct simt_lane *)t;
+	struct simt_cta *cta = ln->cta;
+	const struct simt_buffer *b = simt_find_buffer(cta->launch->prog, p, bytes);
+	if (!b)
+		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
+	struct simt_wbuf *wb = ln->wb;
+	uint32_t col = ln->lane;
+	if (wb->tail[col] == wb->cap) {
+		if (wb->head[col] == wb->tail[col])
+			wb->head[col] = wb->tail[col] = 0;
+		while (wb->tail[col] == wb->cap && !cta->eager && wb->cap >= SIMT_RUNAHEAD) {
+			ln->state = LANE_FULL;
+			coro_yield(ln->co); /* resumed once the warp drained the column */
+			ln->state = LANE_RUNNING;
+		}
+		if (wb->tail[col] == wb->cap) {
+			uint32_t cap = wb->cap ? 2 * wb->cap : 16;
+			struct simt_entry *n =
+				realloc(wb->e, (size_t)cap * GPUVM_WARP_LANES * sizeof *n);
+			if (!n)
+				lane_abort(ln, "out of memory buffering %llu accesses", cap);
+			wb->e = n;
+			wb->cap = cap;
+		}
+	}
+	struct simt_entry *e = &wb->e[(size_t)wb->tail[col]++ * GPUVM_WARP_LANES + col];
+	e->va = b->va + (uint64_t)((const unsigned char *)p - b->host);
+	e->compute = t->compute;
+	e->site = (uint16_t)site;
+	e->op = (uint8_t)op;
+	e->bytes = (uint8_t)bytes;
+	t->compute = 0;
+}
+
+void simt_barrier(struct simt_thread *t)
+{
+	struct simt_lane *ln = (struct simt_lane *)t;
+	ln->state = LANE_BARRIER;
+	coro_yield(ln->co);
+	ln->state = LANE_RUNNING;
+}
+
+void *simt_shared(struct simt_thread *t, size_t bytes, size_t align)
+{
+	struct simt_lane *ln = (struct simt_lane *)t;
+	struct simt_cta *cta = ln->cta;
+	if (!cta->shared) {
+		cta->shared = calloc(1, SIMT_SHARED_BYTES);
+		if (!cta->shared)
+			lane_abort(ln, "out of memory for %llu bytes of shared memory",
+				   SIMT_SHARED_BYTES);
+	}
+	size_t off = (t->shared_off + align - 1) / align * align;
+	if (off + bytes > SIMT_SHARED_BYTES)
+		lane_abort(ln, "shared memory over the %llu-byte limit", SIMT_SHARED_BYTES);
+	t->shared_off = (uint32_t)(off + bytes);
+	return cta->shared + off;
+}
+
+/* ---- CTAs ----------------------------------------------------------- */
+
+static void cta_free(struct simt_cta *c)
+{
+	struct simt_launch *l = c->launch;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		l->live = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	if (l->last == c)
+		l->last = NULL;
+	for (uint32_t i = 0; i < c->nthreads; i++) {
+		struct simt_lane *ln = &c->lanes[i];
+		if (ln->co) { /* suspended mid-body: teardown after an error */
+			coro_free(ln->co);
+			free(ln->co);
+		}
+	}
+	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
+	for (uint32_t i = 0; i < warps; i++)
+		free(c->wbufs[i].e);
+	free(c->wbufs);
+	free(c->lanes);
+	free(c->shared);
+	free(c);
+}
+
+void simt_launch_reset(struct simt_launch *l)
+{
+	while (l->live)
+		cta_free(l->live);
+	l->last = NULL;
+}
+
+static struct simt_cta *cta_new(struct simt_launch *l, uint32_t id)
+{
+	struct simt_cta *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->launch = l;
+	c->id = id;
+	c->nthreads = l->threads_per_cta;
+	c->warps_live = gpuvm_kernel_warps_per_cta(&l->k);
+	c->lanes = calloc(c->nthreads, sizeof *c->lanes);
+	c->wbufs = calloc(c->warps_live, sizeof *c->wbufs);
+	if (!c->lanes || !c->wbufs) {
+		free(c->lanes);
+		free(c->wbufs);
+		free(c);
+		return NULL;
+	}
+	const struct gpuvm_kernel *k = &l->k;
+	struct simt_dim3 bidx = {id % k->grid[0], id / k->grid[0] % k->grid[1],
+				 id / k->grid[0] / k->grid[1]};
+	for (uint32_t i = 0; i < c->nthreads; i++) {
+		struct simt_lane *ln = &c->lanes[i];
+		ln->cta = c;
+		ln->wb = &c->wbufs[i / GPUVM_WARP_LANES];
+		ln->lane = i % GPUVM_WARP_LANES;
+		ln->t.thread_idx.x = i % k->block[0];
+		ln->t.thread_idx.y = i / k->block[0] % k->block[1];
+		ln->t.thread_idx.z = i / k->block[0] / k->block[1];
+		ln->t.block_idx = bidx;
+		ln->t.block_dim = simt_dim3(k->block[0], k->block[1], k->block[2]);
+		ln->t.grid_dim = simt_dim3(k->grid[0], k->grid[1], k->grid[2]);
+	}
+	c->next = l->live;
+	if (l->live)
+		l->live->prev = c;
+	l->live = c;
+	return c;
+}
+
+/* A thread reached a barrier: run every thread of the CTA through each
+ * barrier in turn until all have finished (see the file comment). */
+static void cta_run_eager(struct simt_cta *c)
+{
+	struct simt_launch *l = c->launch;
+	c->eager = 1;
+	for (;;) {
+		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
+			struct simt_lane *ln = &c->lanes[i];
+			while (ln->state == LANE_IDLE || ln->state == LANE_FULL)
+				lane_resume(ln);
+		}
+		if (l->failed)
+			return;
+		int waiting = 0;
+		for (uint32_t i = 0; i < c->nthreads; i++)
+			if (c->lanes[i].state == LANE_BARRIER) {
+				c->lanes[i].state = LANE_FULL; /* released: runnable */
+				waiting = 1;
+			}
+		if (!waiting)
+			return;
+	}
+}
+
+/* ---- warps ---------------------------------------------------------- */
+
+struct simt_warp {
+	struct simt_cta *cta;
+	struct simt_lane *lanes;
+	struct simt_wbuf *wb;
+	uint32_t nlanes;
+	uint32_t pending_mask; /* a compute gap was issued for this group */
+	int tail_done, ended;
+};
+
+static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
+{
+	struct simt_launch *l = k->impl;
+	struct simt_warp *w = state;
+	memset(w, 0, sizeof *w);
+	/* The engine begins a CTA's warps together, warp 0 first. */
+	if (warp == 0 || !l->last || l->last->id != cta) {
+		l->last = cta_new(l, cta);
+		if (!l->last) {
+			l->failed = 1;
+			snprintf(l->errmsg, sizeof l->errmsg, "out of memory for a CTA");
+			return;
+		}
+	}
+	w->cta = l->last;
+	uint32_t first = warp * GPUVM_WARP_LANES;
+	w->lanes = w->cta->lanes + first;
+	w->wb = &w->cta->wbufs[warp];
+	w->nlanes = w->cta->nthreads - first < GPUVM_WARP_LANES ? w->cta->nthreads - first
+								: GPUVM_WARP_LANES;
+}
+
+static int launch_error(struct simt_launch *l, struct gpuvm_error *err)
+{
+	return gpuvm_fail(err, l->prog->name, 0, l->k.name, "%s", l->errmsg);
+}
+
+static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	const struct simt_entry *first = &wb->e[(size_t)wb->head[l0] * GPUVM_WARP_LANES + l0];
+	it->kind = GPUVM_ITEM_MEM;
+	it->op = (enum gpuvm_mem_op)first->op;
+	it->bytes_per_lane = first->bytes;
+	it->active_mask = mask;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t l = (uint32_t)__builtin_ctz(m);
+		it->addr[l] = wb->e[(size_t)wb->head[l] * GPUVM_WARP_LANES + l].va;
+		if (++wb->head[l] == wb->tail[l])
+			wb->head[l] = wb->tail[l] = 0;
+	}
+}
+
+static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
+		   struct gpuvm_error *err)
+{
+	struct simt_launch *l = k->impl;
+	struct simt_warp *w = state;
+	if (l->failed)
+		return launch_error(l, err);
+	if (w->ended) {
+		it->kind = GPUVM_ITEM_END;
+		return 0;
+	}
+	if (w->pending_mask) {
+		emit_mem(w, w->pending_mask, it);
+		w->pending_mask = 0;
+		return 0;
+	}
+	/* Refill the lanes that have run dry. */
+	struct simt_cta *c = w->cta;
+	struct simt_wbuf *wb = w->wb;
+	if (!c->eager)
+		for (uint32_t i = 0; i < w->nlanes; i++) {
+			struct simt_lane *ln = &w->lanes[i];
+			if (wb->head[i] == wb->tail[i] &&
+			    (ln->state == LANE_IDLE || ln->state == LANE_FULL))
+				lane_resume(ln);
+			if (l->failed)
+				return launch_error(l, err);
+			if (ln->state == LANE_BARRIER) {
+				cta_run_eager(c);
+				if (l->failed)
+					return launch_error(l, err);
+				break;
+			}
+		}
+
+	/* The next instruction: the earliest source line a lane waits at
+	 * (reconverges loops and branches); lanes there with the same
+	 * operation form the mask. */
+	uint32_t best = UINT32_MAX, best_lane = 0;
+	for (uint32_t i = 0; i < w->nlanes; i++)
+		if (wb->head[i] != wb->tail[i]) {
+			uint32_t site = wb->e[(size_t)wb->head[i] * GPUVM_WARP_LANES + i].site;
+			if (site < best) {
+				best = site;
+				best_lane = i;
+			}
+		}
+	if (best == UINT32_MAX) {
+		/* every lane has finished */
+		uint32_t tail = 0;
+		for (uint32_t i = 0; i < w->nlanes; i++)
+			if (w->lanes[i].tail_compute > tail)
+				tail = w->lanes[i].tail_compute;
+		if (tail && !w->tail_done) {
+			w->tail_done = 1;
+			it->kind = GPUVM_ITEM_COMPUTE;
+			it->compute_insts = tail;
+			return 0;
+		}
+		w->ended = 1;
+		it->kind = GPUVM_ITEM_END;
+		if (--c->warps_live == 0)
+			cta_free(c);
+		w->cta = NULL;
+		return 0;
+	}
+	const struct simt_entry *lead =
+		&wb->e[(size_t)wb->head[best_lane] * GPUVM_WARP_LANES + best_lane];
+	uint32_t mask = 0, gap = 0;
+	for (uint32_t i = best_lane; i < w->nlanes; i++) {
+		if (wb->head[i] == wb->tail[i])
+			continue;
+		const struct simt_entry *e = &wb->e[(size_t)wb->head[i] * GPUVM_WARP_LANES + i];
+		if (e->site == best && e->op == lead->op && e->bytes == lead->bytes) {
+			mask |= 1u << i;
+			if (e->compute > gap)
+				gap = e->compute;
+		}
+	}
+	if (gap) {
+		w->pending_mask = mask;
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = gap;
+		return 0;
+	}
+	emit_mem(w, mask, it);
+	return 0;
+}
+
+const struct gpuvm_kernel_ops simt_kernel_ops = {
+	.warp_state_bytes = sizeof(struct simt_warp),
+	.warp_begin = sw_begin,
+	.warp_next = sw_next,
+};

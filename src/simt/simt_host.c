@@ -1,0 +1,271 @@
+/* The host side of the SIMT executor: a host program (plain sequential C:
+ * allocate, initialise, copy, launch, read results, loop) runs as a
+ * coroutine; every allocation, copy and launch is handed to the engine as
+ * one run operation, and the program continues when the engine asks for
+ * the next operation. Deterministic, single-threaded, and the program sees
+ * each kernel's real results before deciding what to do next. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt/simt_internal.h"
+
+struct simt_host {
+	struct simt_program p; /* the handle is the program */
+};
+
+static struct simt_program *prog(struct simt_host *h)
+{
+	return &h->p;
+}
+
+/* Hands op to the engine; returns when it asks for the next one. */
+static int post(struct simt_program *p, const struct gpuvm_run_op *op)
+{
+	if (p->aborting || p->failed)
+		return -1;
+	p->op = *op;
+	coro_yield(&p->host);
+	return p->aborting || p->failed ? -1 : 0;
+}
+
+int simt_fail(struct simt_host *h, const char *fmt, ...)
+{
+	struct simt_program *p = prog(h);
+	if (p->failed)
+		return -1;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	p->failed = 1;
+	return gpuvm_fail(&p->err, p->name, 0, NULL, "%s", msg);
+}
+
+void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
+		  enum gpuvm_alloc_kind kind)
+{
+	struct simt_program *p = prog(h);
+	if (p->aborting || p->failed)
+		return NULL;
+	if (p->nbufs == p->bufs_cap) {
+		size_t cap = p->bufs_cap ? 2 * p->bufs_cap : 8;
+		struct simt_buffer *n = realloc(p->bufs, cap * sizeof *n);
+		if (!n) {
+			simt_fail(h, "out of memory");
+			return NULL;
+		}
+		p->bufs = n;
+		p->bufs_cap = cap;
+	}
+	/* calloc of large sizes maps zero pages lazily: an 8 GiB working set
+	 * costs host memory only where the program touches it. */
+	unsigned char *mem = calloc(1, bytes ? bytes : 1);
+	if (!mem) {
+		simt_fail(h, "cannot allocate %llu bytes of host memory for '%s'",
+			  (unsigned long long)bytes, name);
+		return NULL;
+	}
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_ALLOC;
+	struct simt_buffer *b = &p->bufs[p->nbufs++];
+	b->host = mem;
+	b->bytes = bytes;
+	b->kind = kind;
+	b->va = va_layout_alloc(&p->va, &op.alloc, name, bytes ? bytes : 1, kind);
+	if (post(p, &op))
+		return NULL; /* freed with the program */
+	return mem;
+}
+
+int simt_free(struct simt_host *h, void *mem)
+{
+	struct simt_program *p = prog(h);
+	for (size_t i = 0; i < p->nbufs; i++)
+		if (p->bufs[i].host == mem) {
+			struct gpuvm_run_op op;
+			memset(&op, 0, sizeof op);
+			op.kind = GPUVM_RUN_FREE;
+			op.alloc.base = p->bufs[i].va;
+			op.alloc.bytes = p->bufs[i].bytes;
+			op.alloc.kind = p->bufs[i].kind;
+			free(p->bufs[i].host);
+			p->bufs[i] = p->bufs[--p->nbufs];
+			p->last_buf = 0;
+			return post(p, &op);
+		}
+	return simt_fail(h, "simt_free of a pointer that is not an allocation");
+}
+
+static int copy(struct simt_host *h, const void *mem, uint64_t bytes, enum gpuvm_run_op_kind kind)
+{
+	struct simt_program *p = prog(h);
+	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
+	if (!b)
+		return simt_fail(h, "copy of %llu bytes outside every allocation",
+				 (unsigned long long)bytes);
+	if (b->kind != GPUVM_ALLOC_DEVICE || !bytes)
+		return p->aborting || p->failed ? -1 : 0;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = kind;
+	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_bytes = bytes;
+	return post(p, &op);
+}
+
+int simt_upload(struct simt_host *h, const void *mem, uint64_t bytes)
+{
+	return copy(h, mem, bytes, GPUVM_RUN_COPY_H2D);
+}
+
+int simt_download(struct simt_host *h, const void *mem, uint64_t bytes)
+{
+	return copy(h, mem, bytes, GPUVM_RUN_COPY_D2H);
+}
+
+int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
+		struct simt_dim3 block, const void *args, size_t args_bytes)
+{
+	struct simt_program *p = prog(h);
+	if (p->aborting || p->failed)
+		return -1;
+	uint64_t threads = (uint64_t)block.x * block.y * block.z;
+	if (!grid.x || !grid.y || !grid.z || !threads || threads > 1024)
+		return simt_fail(h, "%s: bad launch <<<(%u,%u,%u), (%u,%u,%u)>>>", name, grid.x,
+				 grid.y, grid.z, block.x, block.y, block.z);
+	if (args_bytes > SIMT_MAX_ARGS_BYTES)
+		return simt_fail(h, "%s: %zu bytes of arguments (max %d)", name, args_bytes,
+				 SIMT_MAX_ARGS_BYTES);
+	struct simt_launch *l = &p->launch;
+	simt_launch_reset(l);
+	snprintf(l->k.name, sizeof l->k.name, "%s", name);
+	l->k.grid[0] = grid.x;
+	l->k.grid[1] = grid.y;
+	l->k.grid[2] = grid.z;
+	l->k.block[0] = block.x;
+	l->k.block[1] = block.y;
+	l->k.block[2] = block.z;
+	l->k.ops = &simt_kernel_ops;
+	l->k.impl = l;
+	l->prog = p;
+	l->body = body;
+	memcpy(l->args, args, args_bytes);
+	l->threads_per_cta = (uint32_t)threads;
+	l->failed = 0;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_KERNEL;
+	op.kernel = &l->k;
+	return post(p, &op);
+}
+
+void simt_result(struct simt_host *h, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(prog(h)->result, sizeof prog(h)->result, fmt, ap);
+	va_end(ap);
+}
+
+void simt_work_items(struct simt_host *h, uint64_t items)
+{
+	prog(h)->work_items = items;
+}
+
+/* ---- the source ----------------------------------------------------- */
+
+static void host_entry(void *arg)
+{
+	struct simt_program *p = arg;
+	p->host_rc = p->fn((struct simt_host *)p, p->user);
+}
+
+static int sp_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct simt_program *p = s->impl;
+	simt_launch_reset(&p->launch);
+	memset(op, 0, sizeof *op);
+	if (!p->host.finished && !p->failed) {
+		p->op.kind = GPUVM_RUN_END;
+		p->host_started = 1;
+		coro_resume(&p->host);
+		if (p->host.finished && p->host_rc < 0 && !p->failed) {
+			p->failed = 1;
+			gpuvm_fail(&p->err, p->name, 0, NULL, "host program failed");
+		}
+	}
+	if (p->failed) {
+		*err = p->err;
+		return -1;
+	}
+	if (p->host.finished) {
+		op->kind = GPUVM_RUN_END;
+		return 0;
+	}
+	*op = p->op;
+	return 0;
+}
+
+static void sp_result(struct gpuvm_source *s, char *buf, size_t len)
+{
+	struct simt_program *p = s->impl;
+	snprintf(buf, len, "%s", p->result);
+}
+
+static uint64_t sp_work(struct gpuvm_source *s)
+{
+	return ((struct simt_program *)s->impl)->work_items;
+}
+
+static void sp_destroy(struct gpuvm_source *s)
+{
+	struct simt_program *p = s->impl;
+	if (!p)
+		return;
+	/* A run torn down mid-program: let the program see -1 and return. */
+	p->aborting = 1;
+	for (int tries = 0; p->host_started && !p->host.finished && tries < 1000; tries++)
+		coro_resume(&p->host);
+	simt_launch_reset(&p->launch);
+	simt_pool_free(p);
+	if (p->user_free)
+		p->user_free(p->user);
+	for (size_t i = 0; i < p->nbufs; i++)
+		free(p->bufs[i].host);
+	free(p->bufs);
+	coro_free(&p->host);
+	free(p);
+	s->impl = NULL;
+}
+
+static const struct gpuvm_source_ops simt_source_ops = {
+	.kind = "workload",
+	.next_op = sp_next,
+	.result = sp_result,
+	.work_items = sp_work,
+	.destroy = sp_destroy,
+};
+
+int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*user_free)(void *),
+			struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct simt_host *h = calloc(1, sizeof *h);
+	struct simt_program *p = h ? &h->p : NULL;
+	if (!p || coro_init(&p->host, SIMT_HOST_STACK_BYTES, host_entry, p)) {
+		free(h);
+		if (user_free)
+			user_free(user);
+		return gpuvm_fail(err, name, 0, NULL, "out of memory");
+	}
+	snprintf(p->name, sizeof p->name, "%s", name);
+	va_layout_init(&p->va);
+	p->fn = fn;
+	p->user = user;
+	p->user_free = user_free;
+	out->ops = &simt_source_ops;
+	out->impl = p;
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* atax: PolyBench/GPU ATAX, y = A^T (A x) on an n x n float matrix. */
+#include <stdlib.h>
+
+#include "workloads/suite/atax_kernels.h"
+#include "workloads/suite/suite.h"
+
+struct atax_cfg {
+	uint64_t n;
+	struct suite_opts o;
+};
+
+static int atax_host(struct simt_host *h, void *user)
+{
+	const struct atax_cfg *c = user;
+	uint64_t n = c->n;
+	float *A = simt_malloc(h, "A", n * n * sizeof(float), c->o.mem);
+	float *x = simt_malloc(h, "x", n * sizeof(float), c->o.mem);
+	float *y = simt_malloc(h, "y", n * sizeof(float), c->o.mem);
+	float *tmp = simt_malloc(h, "tmp", n * sizeof(float), c->o.mem);
+	if (!A || !x || !y || !tmp)
+		return -1;
+	/* PolyBench init_array */
+	for (uint64_t i = 0; i < n; i++) {
+		x[i] = (float)i * 3.14159f;
+		for (uint64_t j = 0; j < n; j++)
+			A[i * n + j] = (float)(i * (j + 1) % n) / (float)n;
+	}
+	if (simt_upload(h, A, n * n * sizeof(float)) || simt_upload(h, x, n * sizeof(float)) ||
+	    simt_upload(h, y, n * sizeof(float)) || simt_upload(h, tmp, n * sizeof(float)))
+		return -1;
+	struct atax_args a = {A, x, y, tmp, (int)n, (int)n};
+	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 256), 1, 1), block = simt_dim3(256, 1, 1);
+	if (SIMT_LAUNCH(h, atax_kernel1, grid, block, a) ||
+	    SIMT_LAUNCH(h, atax_kernel2, grid, block, a) || simt_download(h, y, n * sizeof(float)))
+		return -1;
+	double err = 0;
+	if (c->o.verify) {
+		float *rt = calloc(n, sizeof *rt), *ry = calloc(n, sizeof *ry);
+		if (!rt || !ry) {
+			free(rt);
+			free(ry);
+			return simt_fail(h, "out of memory for the reference");
+		}
+		for (uint64_t i = 0; i < n; i++)
+			for (uint64_t j = 0; j < n; j++)
+				rt[i] = rt[i] + A[i * n + j] * x[j];
+		for (uint64_t j = 0; j < n; j++)
+			for (uint64_t i = 0; i < n; i++)
+				ry[j] = ry[j] + A[i * n + j] * rt[i];
+		err = suite_max_rel_err_f32(y, ry, n);
+		free(rt);
+		free(ry);
+	}
+	suite_result(h, &c->o, suite_digest(y, n * sizeof(float)), err < 1e-5, err, NULL);
+	simt_work_items(h, 2 * n * n);
+	return 0;
+}
+
+static const struct gpuvm_param_def atax_params[] = {
+	{"n", GPUVM_PARAM_U64, "1200", "matrix side (NX = NY); UVMSmart: 1200"},
+	SUITE_COMMON_PARAMS,
+};
+
+static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+		       uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)cfg;
+	(void)seed;
+	struct atax_cfg c = {.n = 1200};
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 1, 1u << 17, err))
+		return -1;
+	struct atax_cfg *u = malloc(sizeof *u);
+	if (!u)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	*u = c;
+	return simt_program_source("atax", atax_host, u, free, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_atax = {
+	.name = "atax",
+	.summary = "PolyBench/GPU ATAX: y = A^T (A x), thread per row then per column",
+	.working_set = "4 B x n^2 + 12 B x n (n=46341: 8 GiB)",
+	.params = atax_params,
+	.n_params = sizeof atax_params / sizeof atax_params[0],
+	.create = atax_create,
+};

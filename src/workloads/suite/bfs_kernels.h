@@ -1,0 +1,43 @@
+/* Rodinia bfs (bfs/kernel.cu, kernel2.cu): level-synchronous BFS over a
+ * CSR graph; kernel 1 expands the frontier mask, kernel 2 forms the next
+ * one and raises the host's `over` flag; 512-thread blocks. */
+#include "gpuvm/simt.h"
+
+struct bfs_args {
+	const int *row_start; /* n + 1 offsets into col */
+	const int *col;
+	unsigned char *mask, *updating, *visited;
+	int *cost;
+	int *over;
+	int n;
+};
+
+SIMT_KERNEL(bfs_kernel1, struct bfs_args, p)
+{
+	int tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid < p.n && LD(p.mask, tid)) {
+		ST(p.mask, tid, 0);
+		int first = LD(p.row_start, tid);
+		int last = LD(p.row_start, tid + 1);
+		int c = LD(p.cost, tid);
+		for (int e = first; e < last; e++) {
+			int id = LD(p.col, e);
+			COMPUTE(3);
+			if (!LD(p.visited, id)) {
+				ST(p.cost, id, c + 1);
+				ST(p.updating, id, 1);
+			}
+		}
+	}
+}
+
+SIMT_KERNEL(bfs_kernel2, struct bfs_args, p)
+{
+	int tid = blockIdx.x * blockDim.x + threadIdx.x;
+	if (tid < p.n && LD(p.updating, tid)) {
+		ST(p.mask, tid, 1);
+		ST(p.visited, tid, 1);
+		ST(p.over, 0, 1);
+		ST(p.updating, tid, 0);
+	}
+}

@@ -1,0 +1,128 @@
+/* ra: HPCC RandomAccess, 4 x table-size XOR updates at random table
+ * entries (hpcc RandomAccess/core_single_cpu.c sequence and starts). */
+#include <stdlib.h>
+
+#include "workloads/suite/ra_kernels.h"
+#include "workloads/suite/suite.h"
+
+#define RA_PERIOD 1317624576693539401ll
+
+struct ra_cfg {
+	uint64_t elems, threads;
+	struct suite_opts o;
+};
+
+/* HPCC_starts: the n-th value of the sequence, by repeated squaring. */
+static uint64_t ra_starts(int64_t n)
+{
+	uint64_t m2[64], temp = 1, ran = 2;
+	while (n < 0)
+		n += RA_PERIOD;
+	while (n > RA_PERIOD)
+		n -= RA_PERIOD;
+	if (n == 0)
+		return 1;
+	for (int i = 0; i < 64; i++) {
+		m2[i] = temp;
+		temp = (temp << 1) ^ ((int64_t)temp < 0 ? RA_POLY : 0);
+		temp = (temp << 1) ^ ((int64_t)temp < 0 ? RA_POLY : 0);
+	}
+	int i;
+	for (i = 62; i >= 0; i--)
+		if ((n >> i) & 1)
+			break;
+	while (i > 0) {
+		temp = 0;
+		for (int j = 0; j < 64; j++)
+			if ((ran >> j) & 1)
+				temp ^= m2[j];
+		ran = temp;
+		i--;
+		if ((n >> i) & 1)
+			ran = (ran << 1) ^ ((int64_t)ran < 0 ? RA_POLY : 0);
+	}
+	return ran;
+}
+
+static int ra_host(struct simt_host *h, void *user)
+{
+	const struct ra_cfg *c = user;
+	uint64_t n = c->elems, updates = 4 * n, threads = c->threads;
+	uint64_t per = updates / threads;
+	unsigned long long *table = simt_malloc(h, "table", n * 8, c->o.mem);
+	unsigned long long *starts = simt_malloc(h, "starts", threads * 8, c->o.mem);
+	if (!table || !starts)
+		return -1;
+	for (uint64_t i = 0; i < n; i++)
+		table[i] = i;
+	for (uint64_t t = 0; t < threads; t++)
+		starts[t] = ra_starts((int64_t)(t * per));
+	if (simt_upload(h, table, n * 8) || simt_upload(h, starts, threads * 8))
+		return -1;
+	struct ra_args a = {table, starts, n - 1, per, (unsigned)threads};
+	if (SIMT_LAUNCH(h, ra_kernel, simt_dim3(suite_div_up(threads, 256), 1, 1),
+			simt_dim3(256, 1, 1), a) ||
+	    simt_download(h, table, n * 8))
+		return -1;
+	int ok = 1;
+	if (c->o.verify) {
+		/* HPCC's check: replay the updates (XOR is its own inverse) and
+		 * count entries that do not return to their index. */
+		uint64_t ran = 1, bad = 0;
+		unsigned long long *ref = malloc(n * 8);
+		if (!ref)
+			return simt_fail(h, "out of memory for the reference");
+		for (uint64_t i = 0; i < n; i++)
+			ref[i] = table[i];
+		ran = 1;
+		for (uint64_t u = 0; u < per * threads; u++) {
+			ran = (ran << 1) ^ ((int64_t)ran < 0 ? RA_POLY : 0);
+			ref[ran & (n - 1)] ^= ran;
+		}
+		for (uint64_t i = 0; i < n; i++)
+			bad += ref[i] != i;
+		ok = bad == 0;
+		free(ref);
+	}
+	suite_result(h, &c->o, suite_digest(table, n * 8), ok, ok ? 0 : 1, NULL);
+	simt_work_items(h, per * threads);
+	return 0;
+}
+
+static const struct gpuvm_param_def ra_params[] = {
+	{"elems", GPUVM_PARAM_U64, "1048576",
+	 "table entries (8 B, power of two); 4 x elems updates; UVMSmart: 2^20"},
+	{"threads", GPUVM_PARAM_U64, "65536", "threads, each walking its stretch of the sequence"},
+	SUITE_COMMON_PARAMS,
+};
+
+static int ra_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		     struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)cfg;
+	(void)seed;
+	struct ra_cfg c = {.elems = 1u << 20, .threads = 65536};
+	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
+	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("elems", c.elems, 2, 1ull << 36, err) ||
+	    suite_check_range("threads", c.threads, 1, 1u << 30, err))
+		return -1;
+	if (c.elems & (c.elems - 1))
+		return gpuvm_fail(err, "--workload", 0, "elems", "must be a power of two");
+	if (c.threads > 4 * c.elems)
+		c.threads = 4 * c.elems;
+	struct ra_cfg *u = malloc(sizeof *u);
+	if (!u)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	*u = c;
+	return simt_program_source("ra", ra_host, u, free, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ra = {
+	.name = "ra",
+	.summary = "HPCC RandomAccess: 4 x elems atomic XOR updates at LFSR-random table entries",
+	.working_set = "8 B x elems + 8 B x threads (elems=2^30: 8 GiB)",
+	.params = ra_params,
+	.n_params = sizeof ra_params / sizeof ra_params[0],
+	.create = ra_create,
+};

@@ -1,0 +1,87 @@
+#include "workloads/suite/suite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct gpuvm_error *err)
+{
+	o->mem = GPUVM_ALLOC_DEVICE;
+	o->verify = 0;
+	const char *mem = NULL;
+	if (gpuvm_params_word(p, "mem", &mem)) {
+		if (!strcmp(mem, "device"))
+			o->mem = GPUVM_ALLOC_DEVICE;
+		else if (!strcmp(mem, "managed"))
+			o->mem = GPUVM_ALLOC_MANAGED;
+		else if (!strcmp(mem, "pinned"))
+			o->mem = GPUVM_ALLOC_HOST_PINNED;
+		else
+			return gpuvm_fail(err, "--workload", 0, "mem",
+					  "'%s': expected device, managed or pinned", mem);
+	}
+	uint64_t v = 0;
+	if (gpuvm_params_u64(p, "verify", &v, err) < 0)
+		return -1;
+	if (v > 1)
+		return gpuvm_fail(err, "--workload", 0, "verify", "must be 0 or 1");
+	o->verify = (int)v;
+	return 0;
+}
+
+int suite_check_range(const char *key, uint64_t n, uint64_t lo, uint64_t hi,
+		      struct gpuvm_error *err)
+{
+	if (n < lo || n > hi)
+		return gpuvm_fail(err, "--workload", 0, key, "must be between %llu and %llu",
+				  (unsigned long long)lo, (unsigned long long)hi);
+	return 0;
+}
+
+uint64_t suite_digest(const void *data, uint64_t bytes)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (uint64_t i = 0; i < bytes; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+double suite_max_rel_err_f32(const float *got, const float *want, uint64_t n)
+{
+	double m = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double d = fabs((double)got[i] - (double)want[i]);
+		double s = fabs((double)want[i]);
+		d /= s > 1 ? s : 1;
+		if (!(d <= m)) /* NaN counts as an error */
+			m = isnan(d) ? INFINITY : d;
+	}
+	return m;
+}
+
+double suite_max_rel_err_f64(const double *got, const double *want, uint64_t n)
+{
+	double m = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double d = fabs(got[i] - want[i]);
+		double s = fabs(want[i]);
+		d /= s > 1 ? s : 1;
+		if (!(d <= m))
+			m = isnan(d) ? INFINITY : d;
+	}
+	return m;
+}
+
+void suite_result(struct simt_host *h, const struct suite_opts *o, uint64_t digest, int checked_ok,
+		  double max_err, const char *extra)
+{
+	char v[96] = "";
+	if (o->verify)
+		snprintf(v, sizeof v, " verify=%s max_err=%.3g", checked_ok ? "pass" : "FAIL",
+			 max_err);
+	simt_result(h, "digest=%016llx%s%s%s", (unsigned long long)digest, v,
+		    extra && *extra ? " " : "", extra ? extra : "");
+}
