@@ -22,6 +22,21 @@ static const struct gpuvm_param_def *find_def(const struct gpuvm_workload_def *d
 	return NULL;
 }
 
+/* Index of word v in "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+	int i = 0;
+	for (const char *c = choices; c && *c; i++) {
+		const char *bar = strchr(c, '|');
+		size_t len = bar ? (size_t)(bar - c) : strlen(c);
+		if (len == n && strncmp(c, v, n) == 0)
+			return i;
+		c = bar ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
 static int check_value(const struct gpuvm_param_def *pd, const char *v)
 {
 	uint64_t u;
@@ -33,6 +48,8 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 		return gpuvm_parse_u64(v, &u);
 	case GPUVM_PARAM_DOUBLE:
 		return gpuvm_parse_double(v, &x);
+	case GPUVM_PARAM_CHOICE:
+		return choice_index(pd->default_text, v) < 0 ? -1 : 0;
 	}
 	return -1;
 }
@@ -89,6 +106,9 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 			return gpuvm_fail(err, origin, 0, NULL,
 					  "workload '%s' has no parameter '%s' (see `gpuvm workloads`)",
 					  d->name, key);
+		if (check_value(pd, val) && pd->type == GPUVM_PARAM_CHOICE)
+			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected one of %s", key, val,
+					  pd->default_text);
 		if (check_value(pd, val))
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected %s", key, val,
 					  type_hint(pd->type));
@@ -148,5 +168,18 @@ int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *o
 		return 0;
 	if (gpuvm_parse_double(v, out))
 		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not a number", v);
+	return 1;
+}
+
+int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const char *choices,
+			unsigned *index, struct gpuvm_error *err)
+{
+	const char *v = lookup(p, key);
+	if (!v)
+		return 0;
+	int i = choice_index(choices, v);
+	if (i < 0)
+		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not one of %s", v, choices);
+	*index = (unsigned)i;
 	return 1;
 }
