@@ -486,9 +486,6 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	st->prefetched_pages += k - 1;
 	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
 		u->oom = true;
-	/* the driver services a batch to the end before taking the next */
-	if (u->h2d_free > u->handler_free)
-		u->handler_free = u->h2d_free;
 	if (arrival > start)
 		st->stall_pcie_cycles += arrival - start;
 	return arrival;
@@ -548,7 +545,14 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 
 	struct gpuvm_uvm_stats *st = u->st;
 	double tf = t, mshr_start = t;
-	if (!u->blocking) {
+	if (u->blocking) {
+		/* one fault at a time per SM: a later translation of the same
+		 * instruction reaches the blocked TLB */
+		if (u->blocked_until[sm] > t) {
+			st->stall_blocked_cycles += u->blocked_until[sm] - t;
+			tf = u->blocked_until[sm];
+		}
+	} else {
 		mshr_start = server_pool_start(&u->ff_mshr[sm], t);
 		if (mshr_start > t) { /* Nack-Replayable: replay once an MSHR frees */
 			st->nacks++;
@@ -565,6 +569,10 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		st->fault_batches++;
 	}
 	double ready = u->batch_start + (u->posthoc ? 0 : u->fault_latency_cycles);
+	/* The handler is one serial server: the next batch starts once this
+	 * one is handled; its DMA transfers queue on the lane meanwhile (the
+	 * handler drains the fault queue while DMA proceeds, seeds/003 3.1). */
+	u->handler_free = ready;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
