@@ -125,20 +125,27 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	if (l + 1 < x->levels) {
 		done = translate_level(x, l + 1, sm, addr, below);
 	} else {
-		done = x->walk_end = walk(x, addr, below);
-		x->fill_max = UINT64_MAX;
-		if (x->hook) /* e.g. a far fault: the Nack frees the MSHRs at walk end */
+		done = walk(x, addr, below);
+		if (__builtin_expect(x->hook != NULL, 0)) {
+			/* e.g. a far fault: the Nack frees the MSHRs at walk end */
+			x->walk_end = done;
+			x->fill_max = UINT64_MAX;
 			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
+		}
 	}
-	server_pool_consume(mshr, start, x->walk_end - start);
 	/* Installed at miss time with its completion time, so later requests
 	 * for the entry merge instead of missing again. The recursion above
-	 * touches only lower levels, so id still names this entry. An entry
-	 * wider than what the hook allows (a partly resident range) is not
-	 * kept. */
+	 * touches only lower levels, so id still names this entry. */
 	tlb->ready[id] = done;
-	if ((1ull << xl->shift) > x->fill_max)
-		tlb_invalidate(tlb, tag);
+	if (__builtin_expect(x->hook != NULL, 0)) {
+		server_pool_consume(mshr, start, x->walk_end - start);
+		/* an entry wider than the hook allows (a partly resident range)
+		 * is not kept */
+		if ((1ull << xl->shift) > x->fill_max)
+			tlb_invalidate(tlb, tag);
+		return done;
+	}
+	server_pool_consume(mshr, start, done - start);
 	return done;
 }
 
