@@ -14,7 +14,7 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-#define GPUVM_CONFIG_MAX_KEYS 80 /* room in set_at[]; the table has fewer */
+#define GPUVM_CONFIG_MAX_KEYS 96 /* room in set_at[]; the table has fewer */
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -29,6 +29,21 @@ enum gpuvm_sm_numbering {
 	GPUVM_SM_LINEAR = 0,  /* logical ids follow physical order, GPC-major */
 	GPUVM_SM_INTERLEAVED, /* TPC-granular round robin over GPCs (Karnagel Fig. 5-7, 12) */
 };
+
+/* Unified-memory paging (src/uvm/). */
+enum gpuvm_uvm_fault_model {
+	GPUVM_UVM_REPLAYABLE = 0, /* Nack-replayable faults, far-fault MSHRs per SM (Zheng Fig. 4) */
+	GPUVM_UVM_BLOCKING,       /* the faulting SM's TLB blocks until serviced */
+};
+enum gpuvm_uvm_accounting {
+	GPUVM_UVM_IN_TIMING = 0, /* fault latency delays the faulting translation */
+	GPUVM_UVM_POSTHOC,       /* UVMSmart: latency left out, far faults x latency added after */
+};
+enum gpuvm_uvm_link { GPUVM_UVM_LINK_CURVE = 0, GPUVM_UVM_LINK_FLAT };
+enum gpuvm_uvm_writeback { GPUVM_UVM_WB_ALL = 0, GPUVM_UVM_WB_DIRTY };
+enum gpuvm_uvm_preferred { GPUVM_UVM_PREFERRED_NONE = 0, GPUVM_UVM_PREFERRED_GPU };
+
+#define GPUVM_UVM_POLICY_NAME 32
 
 struct gpuvm_tlb_level_config {
 	uint32_t entries;       /* total entries of one instance */
@@ -96,6 +111,22 @@ struct gpuvm_config {
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;
 	double pcie_bandwidth_gb_s;
+
+	/* [uvm] paging of managed allocations */
+	double uvm_fault_latency_us;          /* far-fault handling, per batch */
+	enum gpuvm_uvm_fault_model uvm_fault_model;
+	uint32_t uvm_far_fault_mshrs;         /* per SM, replayable model */
+	uint32_t uvm_fault_batch;             /* faults per batch at most */
+	enum gpuvm_uvm_accounting uvm_fault_accounting;
+	enum gpuvm_uvm_link uvm_pcie_model;   /* migration transfer time */
+	char uvm_prefetcher[GPUVM_UVM_POLICY_NAME];
+	char uvm_prefetcher_oversub[GPUVM_UVM_POLICY_NAME]; /* "" = keep uvm_prefetcher */
+	char uvm_eviction[GPUVM_UVM_POLICY_NAME];
+	double uvm_free_buffer_percent;       /* pre-eviction headroom */
+	enum gpuvm_uvm_writeback uvm_writeback;
+	uint64_t uvm_device_memory_bytes;     /* frames for managed data, 0 = unlimited */
+	double uvm_oversub_percent;           /* > 0: capacity = managed bytes x 100 / this */
+	enum gpuvm_uvm_preferred uvm_preferred_location;
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

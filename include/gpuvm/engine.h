@@ -10,6 +10,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
 #include "gpuvm/stream.h"
+#include "gpuvm/uvm.h"
 
 struct gpuvm_tlb_level_stats {
 	uint64_t lookups;       /* translation requests reaching this level */
@@ -48,6 +49,9 @@ struct gpuvm_stats {
 	double kernel_cycles;  /* cycles spent inside kernels */
 	double copy_cycles;    /* cycles spent in explicit copies */
 	double wall_seconds;   /* the simulator's own run time */
+
+	/* unified-memory paging of managed allocations (uvm.active when any) */
+	struct gpuvm_uvm_stats uvm;
 
 	char result[256];      /* the workload's functional result */
 	uint64_t work_items;   /* the workload's unit of work (0: not defined) */

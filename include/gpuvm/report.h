@@ -17,6 +17,14 @@ cJSON *gpuvm_report_config(const struct gpuvm_config *cfg);
 cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload,
 			uint64_t seed, const struct gpuvm_stats *st);
 
+/* Adds the "uvm" object (paging statistics, PCIe utilisation over
+ * normalized runtime) to a run object when the run used managed memory. */
+void gpuvm_report_uvm(cJSON *run, const struct gpuvm_config *cfg, const struct gpuvm_stats *st);
+
+/* Draws a run's PCIe utilisation over normalized runtime (Zheng et al.
+ * Fig. 6) with gnuplot. -1 with err set when the run has no paging. */
+int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_error *err);
+
 /* Pretty summary of a run object made by gpuvm_report_run. */
 void gpuvm_report_print(FILE *out, const cJSON *run);
 

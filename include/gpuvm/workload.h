@@ -12,9 +12,12 @@
 
 #define GPUVM_MAX_PARAMS 16
 
-/* WORD: a short name such as mem=managed (letters, digits, '-', '_', '.');
- * the workload checks it against its own choices. */
-enum gpuvm_param_type { GPUVM_PARAM_SIZE, GPUVM_PARAM_U64, GPUVM_PARAM_DOUBLE, GPUVM_PARAM_WORD };
+enum gpuvm_param_type {
+	GPUVM_PARAM_SIZE,
+	GPUVM_PARAM_U64,
+	GPUVM_PARAM_DOUBLE,
+	GPUVM_PARAM_CHOICE, /* one of the '|'-separated words of default_text; the first is the default */
+};
 
 struct gpuvm_param_def {
 	const char *key;
@@ -55,9 +58,11 @@ int gpuvm_params_size(const struct gpuvm_params *p, const char *key, uint64_t *o
 		      struct gpuvm_error *err);
 int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *out,
 		     struct gpuvm_error *err);
+/* The index of the value among choices ("a|b|c"); 1 present, 0 absent,
+ * -1 not one of them. */
+int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const char *choices,
+			unsigned *index, struct gpuvm_error *err);
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
 			struct gpuvm_error *err);
-/* *out points into p. */
-int gpuvm_params_word(const struct gpuvm_params *p, const char *key, const char **out);
 
 #endif

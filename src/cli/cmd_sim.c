@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gpuvm/plot.h"
 #include "gpuvm/report.h"
 #include "gpuvm/run.h"
 #include "gpuvm/units.h"
@@ -14,7 +15,8 @@
 static void sim_usage(FILE *out)
 {
 	fputs("usage: gpuvm sim --gpu NAME|FILE --workload NAME[:key=value,...]\n"
-	      "                 [--set key=value]... [--seed N] [--json FILE] [--quiet]\n"
+	      "                 [--set key=value]... [--oversub PCT] [--seed N] [--json FILE]\n"
+	      "                 [--pcie-plot FILE] [--quiet]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -24,10 +26,23 @@ static void sim_usage(FILE *out)
 	      "                    (see `gpuvm workloads`; sizes take KiB/MiB/GiB)\n"
 	      "  --set key=value   override any preset key, e.g. --set tlb.l2.entries=128;\n"
 	      "                    repeatable, applied in order after the preset\n"
+	      "  --oversub PCT     oversubscribe device memory: managed working set / device\n"
+	      "                    memory = PCT %% (e.g. 125); same as --set uvm.oversub_percent=PCT\n"
+	      "  --pcie-plot FILE  figure (.png/.svg/.pdf, gnuplot) of PCIe utilization over\n"
+	      "                    normalized runtime (Zheng et al. Fig. 6); needs managed memory\n"
 	      "  --seed N          random seed of the workload (default 1); same seed,\n"
 	      "                    same results\n"
 	      "  --json FILE       write the full report (resolved config included) as JSON\n"
 	      "  --quiet           print nothing on success\n"
+	      "\n"
+	      "Managed memory: workloads with mem=managed (stream-triad, random-sampling) page\n"
+	      "on demand; mem=copy is the copy-then-execute baseline. Keys uvm.* choose the\n"
+	      "fault model, prefetcher and eviction policy (docs/uvm.md).\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpuvm sim --gpu k80 --workload stream-triad:mem=managed --set uvm.prefetcher=none\n"
+	      "  gpuvm sim --gpu gtx1080ti-uvmsmart --workload random-sampling:region=64MiB,mem=managed \\\n"
+	      "      --oversub 125 --set uvm.eviction=lru-4kb --pcie-plot util.png\n"
 	      "\n"
 	      "exit status: 0 ok, 1 simulation failure, 2 bad input (message names the file,\n"
 	      "line and key); no output file is written on failure.\n",
@@ -40,10 +55,12 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"gpu", required_argument, 0, 'g'},   {"workload", required_argument, 0, 'w'},
 		{"set", required_argument, 0, 's'},   {"seed", required_argument, 0, 'S'},
 		{"json", required_argument, 0, 'j'},  {"quiet", no_argument, 0, 'q'},
+		{"oversub", required_argument, 0, 'o'}, {"pcie-plot", required_argument, 0, 'p'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
-	const char *json_path = NULL;
+	const char *json_path = NULL, *plot_path = NULL;
+	char oversub_set[64];
 	int quiet = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -70,6 +87,24 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		case 'j':
 			json_path = optarg;
 			break;
+		case 'p':
+			plot_path = optarg;
+			break;
+		case 'o': {
+			double pct;
+			if (gpuvm_parse_double(optarg, &pct) || !(pct > 0)) {
+				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage such as 125\n",
+					optarg);
+				return 2;
+			}
+			if (spec.n_sets == GPUVM_MAX_SETS) {
+				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
+				return 2;
+			}
+			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%s", optarg);
+			spec.sets[spec.n_sets++] = oversub_set;
+			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -93,6 +128,10 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	spec.progress = isatty(2) && !quiet;
 
 	struct gpuvm_error err = {{0}};
+	if (plot_path && gpuvm_plot_check_path(plot_path, &err)) {
+		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
+		return 2;
+	}
 	cJSON *run;
 	if (gpuvm_run_point(&spec, &run, &err)) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
@@ -106,6 +145,10 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			rc = 1;
 		}
 		free(text);
+	}
+	if (plot_path && !rc && gpuvm_report_pcie_plot(run, plot_path, &err)) {
+		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
+		rc = cJSON_GetObjectItemCaseSensitive(run, "uvm") ? 1 : 2;
 	}
 	if (!quiet && !rc)
 		gpuvm_report_print(stdout, run);

@@ -43,6 +43,9 @@ static void usage(FILE *f)
 "                      A value may be a range: LO..HI*F (geometric, e.g.\n"
 "                      32MiB..16GiB*2) or LO..HI+STEP (arithmetic, e.g. 8..64+8).\n"
 "  --set KEY=VALUE     config override for every point (repeatable)\n"
+"  --oversub PCT       managed working set / device memory in percent (110, 125,\n"
+"                      150): --set uvm.oversub_percent=PCT; vary it with\n"
+"                      --vary uvm.oversub_percent=110,125,150\n"
 "  --seed N            random seed of every point (default 1)\n"
 "\n"
 "Running:\n"
@@ -178,7 +181,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			continue;
 		}
 
-		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set",
+		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set", "--oversub",
 						     "--seed", "-j", "--jobs", "--csv", "--json",
 						     "--plot", "--x", "--y", "--title"};
 		bool known = false;
@@ -215,6 +218,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (!strchr(val, '=') || val[0] == '=')
 				return bad("--set '%s': expected KEY=VALUE", val);
 			s->sets[s->n_sets++] = val;
+		} else if (!strcmp(opt, "--oversub")) {
+			double pct;
+			if (gpuvm_parse_double(val, &pct) != 0 || !(pct > 0))
+				return bad("--oversub '%s': expected a percentage such as 125", val);
+			if (s->n_sets >= GPUVM_MAX_SETS)
+				return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
+			static char oversub_set[64];
+			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%s", val);
+			s->sets[s->n_sets++] = oversub_set;
 		} else if (!strcmp(opt, "--seed")) {
 			if (gpuvm_parse_u64(val, &s->seed) != 0)
 				return bad("--seed '%s': expected an unsigned integer", val);

@@ -20,6 +20,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
 #include "gpuvm/units.h"
+#include "gpuvm/uvm.h"
 
 #define MAX_PRESET_FILE_BYTES (1u << 20)
 #define MAX_PHYS_SMS (2 * GPUVM_MAX_SMS)
@@ -85,6 +86,18 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->dram_bandwidth_gb_s = 500;
 	cfg->pcie_latency_ns = 1000;
 	cfg->pcie_bandwidth_gb_s = 12;
+
+	/* Paging defaults: the NVIDIA driver's policies (research/uvm-anchors.md
+	 * 1.1, 1.4) with Zheng et al.'s GMMU (seeds/003 Table 1, 3.2). */
+	cfg->uvm_fault_latency_us = 20;   /* seeds/003 Table 1: 20 us far-fault service */
+	cfg->uvm_fault_model = GPUVM_UVM_REPLAYABLE;
+	cfg->uvm_far_fault_mshrs = 16;    /* seeds/003 3.2: "little reason to go beyond 16" */
+	cfg->uvm_fault_batch = 256;       /* anchors 1.1: driver batch of 256 faults */
+	cfg->uvm_fault_accounting = GPUVM_UVM_IN_TIMING;
+	cfg->uvm_pcie_model = GPUVM_UVM_LINK_CURVE;
+	snprintf(cfg->uvm_prefetcher, sizeof cfg->uvm_prefetcher, "tree-driver");
+	snprintf(cfg->uvm_eviction, sizeof cfg->uvm_eviction, "lru-2mb-alloc");
+	cfg->uvm_writeback = GPUVM_UVM_WB_ALL; /* anchors 1.4: no dirty check */
 }
 
 /* ---- small helpers ---- */
@@ -687,6 +700,18 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "= %llu bytes", sz, cfg->l2_ways, cfg->l2_line_bytes,
 			       (unsigned long long)way_line);
 	}
+
+	if (!gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher))
+		return fail_at(err, cfg, K_UVM_PREFETCHER, "unknown prefetcher '%s' (known: %s)",
+			       cfg->uvm_prefetcher, "none, random, seq-local, locality, tree-uvmsmart, tree-driver");
+	if (cfg->uvm_prefetcher_oversub[0] && !gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher_oversub))
+		return fail_at(err, cfg, K_UVM_PREFETCHER_OVERSUB, "unknown prefetcher '%s' (known: %s)",
+			       cfg->uvm_prefetcher_oversub,
+			       "none, random, seq-local, locality, tree-uvmsmart, tree-driver; empty = keep");
+	if (!gpuvm_uvm_eviction_known(cfg->uvm_eviction))
+		return fail_at(err, cfg, K_UVM_EVICTION, "unknown eviction policy '%s' (known: %s)",
+			       cfg->uvm_eviction,
+			       "lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb");
 
 	uint16_t phys_of[GPUVM_MAX_SMS];
 	lay_out_sms(cfg, phys, phys_of);

@@ -20,8 +20,19 @@
 _Static_assert(sizeof(enum gpuvm_share_domain) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(enum gpuvm_sm_numbering) == sizeof(int), "enums are stored as int");
 
+_Static_assert(sizeof(enum gpuvm_uvm_fault_model) == sizeof(int), "enums are stored as int");
+_Static_assert(sizeof(enum gpuvm_uvm_accounting) == sizeof(int), "enums are stored as int");
+_Static_assert(sizeof(enum gpuvm_uvm_link) == sizeof(int), "enums are stored as int");
+_Static_assert(sizeof(enum gpuvm_uvm_writeback) == sizeof(int), "enums are stored as int");
+_Static_assert(sizeof(enum gpuvm_uvm_preferred) == sizeof(int), "enums are stored as int");
+
 static const char *const share_names[] = {"sm", "tpc", "gpc", "gpu", "map"};
 static const char *const numbering_names[] = {"linear", "interleaved"};
+static const char *const fault_model_names[] = {"replayable", "blocking"};
+static const char *const accounting_names[] = {"in_timing", "posthoc"};
+static const char *const link_names[] = {"curve", "flat"};
+static const char *const writeback_names[] = {"all", "dirty"};
+static const char *const preferred_names[] = {"none", "gpu"};
 
 #define BIG 1e12 /* upper bound of latencies and rates: finite, else free */
 #define KiB 1024.0
@@ -121,6 +132,38 @@ const struct cfg_key cfg_keys[] = {
 	DBL("pcie.latency_ns", pcie_latency_ns, 0, false, BIG, -1, "one-way latency of a PCIe request"),
 	DBL("pcie.bandwidth_gb_s", pcie_bandwidth_gb_s, 0, true, BIG, -1,
 	    "bandwidth of one direction, 1 GB = 1e9 bytes"),
+
+	/* [uvm] paging of managed allocations (docs/uvm.md) */
+	DBL("uvm.fault_latency_us", uvm_fault_latency_us, 0, false, 1e6, -1,
+	    "far-fault handling time of one fault batch before its migrations start"),
+	ENUM("uvm.fault_model", uvm_fault_model, fault_model_names, -1,
+	     "replayable (far-fault MSHRs, Nack + replay) or blocking (the SM's TLB waits)"),
+	U32("uvm.far_fault_mshrs", uvm_far_fault_mshrs, 1, 1 << 20, -1,
+	    "far faults one SM may have outstanding (replayable model)"),
+	U32("uvm.fault_batch", uvm_fault_batch, 1, 1 << 20, -1, "faults the handler takes per batch"),
+	ENUM("uvm.fault_accounting", uvm_fault_accounting, accounting_names, -1,
+	     "in_timing, or posthoc (UVMSmart: latency added after the run, per faulted page)"),
+	ENUM("uvm.pcie_model", uvm_pcie_model, link_names, -1,
+	     "migration time: curve (UVMSmart's transfer-size curve) or flat bandwidth"),
+	{ .name = "uvm.prefetcher", .type = CT_STRING, .off = OFF(uvm_prefetcher),
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
+	  .help = "prefetcher module: none, random, seq-local, locality, tree-uvmsmart, tree-driver" },
+	{ .name = "uvm.prefetcher_oversub", .type = CT_STRING, .off = OFF(uvm_prefetcher_oversub),
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
+	  .help = "prefetcher once eviction starts (empty = keep uvm.prefetcher)" },
+	{ .name = "uvm.eviction", .type = CT_STRING, .off = OFF(uvm_eviction),
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
+	  .help = "eviction module: lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb" },
+	DBL("uvm.free_buffer_percent", uvm_free_buffer_percent, 0, false, 90, -1,
+	    "pre-eviction: keep this % of device frames free"),
+	ENUM("uvm.writeback", uvm_writeback, writeback_names, -1,
+	     "on eviction write back all pages (driver, UVMSmart) or dirty pages only"),
+	SIZE64("uvm.device_memory", uvm_device_memory_bytes, 0, TiB * 64, false, -1,
+	       "device memory for managed data; 0 = unlimited (no eviction)"),
+	DBL("uvm.oversub_percent", uvm_oversub_percent, 0, false, 1e6, -1,
+	    "> 0: device memory = managed working set x 100 / this (e.g. 125); overrides device_memory"),
+	ENUM("uvm.preferred_location", uvm_preferred_location, preferred_names, -1,
+	     "cudaMemAdviseSetPreferredLocation: none or gpu (tree-driver moves whole blocks on first touch)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -18,6 +18,7 @@
 #include "engine/event_heap.h"
 #include "mem/l2_cache.h"
 #include "mem/server_pool.h"
+#include "uvm/uvm.h"
 #include "xlat/xlat.h"
 
 struct sm_state {
@@ -43,6 +44,10 @@ struct engine {
 	struct l2_cache l2;
 	struct alloc_table allocs;
 	struct coalescer co;
+
+	/* unified memory: built at the first managed allocation */
+	struct uvm uvm;
+	bool uvm_on, uvm_blocking;
 
 	/* data path: DRAM and each PCIe direction are one server each, kept as
 	 * capacity calendars because sectors arrive out of time order (after
@@ -103,8 +108,13 @@ static inline double pcie_transfer(struct engine *e, struct server_pool *lane, d
 
 /* Serves one 32 B sector whose translation is ready at tx. */
 static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
-			    enum gpuvm_alloc_kind kind, double tx)
+			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
+	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0)) {
+		/* the page may still be on its way; policies see the access */
+		tx = uvm_access(&e->uvm, sm, sector_addr, op != GPUVM_OP_LOAD, tx);
+		kind = GPUVM_ALLOC_DEVICE;
+	}
 	double at_mem = tx + e->base_half;
 	if (kind == GPUVM_ALLOC_HOST_PINNED) {
 		/* Zero-copy: uncached, straight over the link. */
@@ -154,6 +164,13 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
 			l2_cache_prefetch(&e->l2, it->addr[__builtin_ctz(m)]);
 
+	double xstart = start;
+	if (__builtin_expect(e->uvm_blocking, 0) && uvm_sm_blocked_until(&e->uvm, w->sm) > start) {
+		/* blocking faults: the SM's TLB takes nothing until its fault is served */
+		xstart = uvm_sm_blocked_until(&e->uvm, w->sm);
+		s->uvm.stall_blocked_cycles += xstart - start;
+	}
+
 	struct coalescer *co = &e->co;
 	coalescer_begin(co);
 	double done = start + 1;
@@ -167,7 +184,7 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		uint64_t unit = a >> co->unit_shift;
 		if (unit != last_unit) {
 			if (!coalescer_unit(co, unit, &last_tx)) {
-				last_tx = xlat_translate(&e->xlat, w->sm, a, start);
+				last_tx = xlat_translate(&e->xlat, w->sm, a, xstart);
 				coalescer_set_unit(co, unit, last_tx);
 				s->xlat_units++;
 			}
@@ -181,7 +198,8 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 			last_sector = sec;
 			s->sectors++;
 			uint64_t sa = sec << sector_shift;
-			double d = access_sector(e, sa, it->op, alloc_table_kind(&e->allocs, sa), last_tx);
+			double d = access_sector(e, sa, it->op, alloc_table_kind(&e->allocs, sa), last_tx,
+					     w->sm);
 			if (d > done)
 				done = d;
 		}
@@ -189,6 +207,37 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 	if (it->op == GPUVM_OP_STORE)
 		return start + 1; /* stores retire without waiting for memory */
 	return done;
+}
+
+/* ---- unified memory -------------------------------------------------- */
+
+static double uvm_walk_hook(void *ctx, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+{
+	struct engine *e = ctx;
+	if (alloc_table_kind(&e->allocs, addr) != GPUVM_ALLOC_MANAGED)
+		return t;
+	return uvm_translate(&e->uvm, sm, addr, t, fill_max);
+}
+
+static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
+{
+	struct engine *e = ctx;
+	xlat_invalidate_range(&e->xlat, addr, bytes);
+}
+
+/* The paging layer exists only once managed memory does, so runs without
+ * it pay nothing. */
+static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
+{
+	if (!e->uvm_on) {
+		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, uvm_shootdown, e))
+			return -1;
+		e->uvm_on = true;
+		e->uvm_blocking = e->cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
+		e->xlat.hook = uvm_walk_hook;
+		e->xlat.hook_ctx = e;
+	}
+	return uvm_add_alloc(&e->uvm, a->base, a->bytes);
 }
 
 /* ---- scheduling ---------------------------------------------------- */
@@ -250,6 +299,8 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 
 static void engine_free(struct engine *e)
 {
+	if (e->uvm_on)
+		uvm_free(&e->uvm);
 	xlat_free(&e->xlat);
 	l2_cache_free(&e->l2);
 	alloc_table_free(&e->allocs);
@@ -462,16 +513,28 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		case GPUVM_RUN_ALLOC:
 			if (alloc_table_add(&e.allocs, &op.alloc, err))
 				goto out;
+			if (op.alloc.kind == GPUVM_ALLOC_MANAGED && uvm_track(&e, &op.alloc)) {
+				gpuvm_fail(err, op.alloc.name, 0, NULL, "out of memory for page state");
+				goto out;
+			}
 			break;
-		case GPUVM_RUN_FREE:
+		case GPUVM_RUN_FREE: {
+			const struct gpuvm_alloc *fa = alloc_table_find(&e.allocs, op.alloc.base);
+			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && e.uvm_on)
+				uvm_remove_alloc(&e.uvm, op.alloc.base);
 			alloc_table_remove(&e.allocs, op.alloc.base);
 			break;
+		}
 		case GPUVM_RUN_COPY_H2D:
 		case GPUVM_RUN_COPY_D2H: {
 			/* Copies run alone between kernels (stream order), so
 			 * the link is theirs: size over bandwidth plus latency. */
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
-			double end = t + (double)op.copy_bytes * e.pcie_cycles_per_byte + e.pcie_latency;
+			/* the link model of migrations (uvm.pcie_model), so copy-then-
+			 * execute and paging compare on the same link */
+			double end = t + gpuvm_uvm_transfer_seconds(op.copy_bytes, cfg->pcie_bandwidth_gb_s,
+								    cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE) *
+						 cfg->clock_mhz * 1e6 + e.pcie_latency;
 			if (h2d)
 				stats->pcie_h2d_bytes += op.copy_bytes;
 			else
@@ -492,6 +555,15 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		}
 	}
+	if (e.uvm_on) {
+		uvm_finish(&e.uvm);
+		stats->pcie_h2d_bytes += stats->uvm.bytes_h2d;
+		stats->pcie_d2h_bytes += stats->uvm.bytes_d2h;
+		if (e.uvm.oom) {
+			gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+			goto out;
+		}
+	}
 	stats->sim_cycles = t;
 	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);
 	if (src->ops->result)
@@ -507,6 +579,9 @@ out:
 
 void gpuvm_stats_release(struct gpuvm_stats *stats)
 {
+	free(stats->uvm.util_h2d_busy_cycles);
+	free(stats->uvm.util_d2h_busy_cycles);
+	stats->uvm.util_h2d_busy_cycles = stats->uvm.util_d2h_busy_cycles = NULL;
 	for (uint32_t l = 0; l < GPUVM_MAX_TLB_LEVELS; l++) {
 		free(stats->tlb[l].instance_hits);
 		free(stats->tlb[l].instance_misses);

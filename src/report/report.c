@@ -86,6 +86,8 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 	cJSON_AddNumberToObject(o, "pcie_d2h_bytes", (double)st->pcie_d2h_bytes);
 	cJSON_AddNumberToObject(o, "zero_copy_bytes", (double)st->zero_copy_bytes);
 
+	gpuvm_report_uvm(o, cfg, st);
+
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
 	cJSON_AddNumberToObject(o, "warp_instructions_per_wall_second", (double)st->warp_insts / w);
@@ -130,6 +132,19 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 	fprintf(out, "traffic    DRAM %.4g B, PCIe h2d %.4g B, d2h %.4g B (zero-copy %.4g B)\n",
 		num(run, "dram_bytes"), num(run, "pcie_h2d_bytes"), num(run, "pcie_d2h_bytes"),
 		num(run, "zero_copy_bytes"));
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(run, "uvm");
+	if (u) {
+		fprintf(out, "far faults %.4g in %.4g batches (%.4g nacks), %.4g thrashed pages\n",
+			num(u, "far_faults"), num(u, "fault_batches"), num(u, "nacks"),
+			num(u, "thrashed_pages"));
+		fprintf(out, "migration  %.4g pages in (%.4g prefetched: %.4g used, %.4g unused), "
+			"%.4g evicted, %.4g written back\n",
+			num(u, "pages_h2d"), num(u, "prefetched_pages"), num(u, "prefetched_used"),
+			num(u, "prefetched_unused"), num(u, "pages_evicted"), num(u, "pages_d2h"));
+		fprintf(out, "pcie       mean utilization h2d %.1f%%, d2h %.1f%%; post-hoc faults %.4g s\n",
+			100 * num(u, "pcie_h2d_utilization_mean"), 100 * num(u, "pcie_d2h_utilization_mean"),
+			num(u, "posthoc_fault_seconds"));
+	}
 	fprintf(out, "simulator  %.3f s wall, %.3g warp insts/s, %.3g thread accesses/s\n",
 		num(run, "wall_seconds"), num(run, "warp_instructions_per_wall_second"),
 		num(run, "thread_accesses_per_wall_second"));

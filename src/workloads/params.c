@@ -1,6 +1,5 @@
 /* Workload specs: "name:key=value,key=value", checked against the
  * workload's declared parameters. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +22,21 @@ static const struct gpuvm_param_def *find_def(const struct gpuvm_workload_def *d
 	return NULL;
 }
 
+/* Index of word v in "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+	int i = 0;
+	for (const char *c = choices; c && *c; i++) {
+		const char *bar = strchr(c, '|');
+		size_t len = bar ? (size_t)(bar - c) : strlen(c);
+		if (len == n && strncmp(c, v, n) == 0)
+			return i;
+		c = bar ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
 static int check_value(const struct gpuvm_param_def *pd, const char *v)
 {
 	uint64_t u;
@@ -34,30 +48,17 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 		return gpuvm_parse_u64(v, &u);
 	case GPUVM_PARAM_DOUBLE:
 		return gpuvm_parse_double(v, &x);
-	case GPUVM_PARAM_WORD:
-		if (!*v)
-			return -1;
-		for (const char *c = v; *c; c++)
-			if (!isalnum((unsigned char)*c) && !strchr("-_.", *c))
-				return -1;
-		return 0;
+	case GPUVM_PARAM_CHOICE:
+		return choice_index(pd->default_text, v) < 0 ? -1 : 0;
 	}
 	return -1;
 }
 
 static const char *type_hint(enum gpuvm_param_type t)
 {
-	switch (t) {
-	case GPUVM_PARAM_SIZE:
-		return "a size such as 4GiB or 128MiB";
-	case GPUVM_PARAM_U64:
-		return "a non-negative integer";
-	case GPUVM_PARAM_DOUBLE:
-		return "a number";
-	case GPUVM_PARAM_WORD:
-		break;
-	}
-	return "a word (letters, digits, '-', '_', '.')";
+	return t == GPUVM_PARAM_SIZE ? "a size such as 4GiB or 128MiB"
+	       : t == GPUVM_PARAM_U64 ? "a non-negative integer"
+				      : "a number";
 }
 
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
@@ -105,6 +106,9 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 			return gpuvm_fail(err, origin, 0, NULL,
 					  "workload '%s' has no parameter '%s' (see `gpuvm workloads`)",
 					  d->name, key);
+		if (check_value(pd, val) && pd->type == GPUVM_PARAM_CHOICE)
+			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected one of %s", key, val,
+					  pd->default_text);
 		if (check_value(pd, val))
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected %s", key, val,
 					  type_hint(pd->type));
@@ -167,11 +171,15 @@ int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *o
 	return 1;
 }
 
-int gpuvm_params_word(const struct gpuvm_params *p, const char *key, const char **out)
+int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const char *choices,
+			unsigned *index, struct gpuvm_error *err)
 {
 	const char *v = lookup(p, key);
 	if (!v)
 		return 0;
-	*out = v;
+	int i = choice_index(choices, v);
+	if (i < 0)
+		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not one of %s", v, choices);
+	*index = (unsigned)i;
 	return 1;
 }

@@ -135,6 +135,7 @@ static const struct gpuvm_param_def sampling_params[] = {
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
 	{"reads", GPUVM_PARAM_U64, "1024", "random reads per thread (Karnagel: 1024)"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
+	WORKLOAD_MEM_PARAM,
 };
 
 static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -145,6 +146,9 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	    gpuvm_params_u64(p, "threads", &threads, err) < 0 ||
 	    gpuvm_params_u64(p, "reads", &reads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &block, err) < 0)
+		return -1;
+	enum workload_mem mem;
+	if (workload_mem_param(p, &mem, err))
 		return -1;
 	if (region < 4 || region / 4 > (1ull << 40))
 		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
@@ -166,10 +170,10 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	struct va_layout va;
 	struct gpuvm_alloc a;
 	va_layout_init(&va);
-	s->data_base = va_layout_alloc(&va, &a, "region", s->elems * 4, GPUVM_ALLOC_DEVICE);
-	int rc = op_list_alloc(&l, &a);
-	s->out_base = va_layout_alloc(&va, &a, "sums", threads * 8, GPUVM_ALLOC_DEVICE);
-	rc |= op_list_alloc(&l, &a);
+	s->data_base = va_layout_alloc(&va, &a, "region", s->elems * 4, workload_mem_kind(mem));
+	int rc = workload_mem_alloc(&l, mem, &a);
+	s->out_base = va_layout_alloc(&va, &a, "sums", threads * 8, workload_mem_kind(mem));
+	rc |= workload_mem_alloc(&l, mem, &a);
 
 	workload_kernel_1d(&s->kernel, "random_sampling", &sampling_ops, s, threads, block);
 	rc |= op_list_kernel(&l, &s->kernel);

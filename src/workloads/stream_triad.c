@@ -107,6 +107,7 @@ static const struct gpuvm_param_def triad_params[] = {
 	{"elems", GPUVM_PARAM_U64, "33554432", "elements per array (doubles); working set 24 B each"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
+	WORKLOAD_MEM_PARAM,
 };
 
 static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -117,6 +118,9 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	if (gpuvm_params_u64(p, "elems", &elems, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &block, err) < 0)
+		return -1;
+	enum workload_mem mem;
+	if (workload_mem_param(p, &mem, err))
 		return -1;
 	if (!elems || elems > (1ull << 38))
 		return gpuvm_fail(err, "--workload", 0, "elems", "must be between 1 and 2^38");
@@ -135,12 +139,12 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	struct gpuvm_alloc al;
 	va_layout_init(&va);
 	int rc = 0;
-	t->a = va_layout_alloc(&va, &al, "a", elems * 8, GPUVM_ALLOC_DEVICE);
-	rc |= op_list_alloc(&l, &al);
-	t->b = va_layout_alloc(&va, &al, "b", elems * 8, GPUVM_ALLOC_DEVICE);
-	rc |= op_list_alloc(&l, &al);
-	t->c = va_layout_alloc(&va, &al, "c", elems * 8, GPUVM_ALLOC_DEVICE);
-	rc |= op_list_alloc(&l, &al);
+	t->a = va_layout_alloc(&va, &al, "a", elems * 8, workload_mem_kind(mem));
+	rc |= workload_mem_alloc(&l, mem, &al);
+	t->b = va_layout_alloc(&va, &al, "b", elems * 8, workload_mem_kind(mem));
+	rc |= workload_mem_alloc(&l, mem, &al);
+	t->c = va_layout_alloc(&va, &al, "c", elems * 8, workload_mem_kind(mem));
+	rc |= workload_mem_alloc(&l, mem, &al);
 	workload_kernel_1d(&t->kernel, "stream_triad", &triad_ops, t, threads, block);
 	rc |= op_list_kernel(&l, &t->kernel);
 	if (rc) {
@@ -153,7 +157,7 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 
 const struct gpuvm_workload_def gpuvm_workload_stream_triad = {
 	.name = "stream-triad",
-	.summary = "STREAM triad a = b + q*c over device doubles, coalesced grid-stride",
+	.summary = "STREAM triad a = b + q*c over doubles (device, managed or copied), coalesced grid-stride",
 	.working_set = "24 B x elems",
 	.params = triad_params,
 	.n_params = sizeof triad_params / sizeof triad_params[0],

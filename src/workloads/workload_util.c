@@ -154,3 +154,20 @@ int op_list_source(struct op_list *l, struct gpuvm_source *out, struct gpuvm_err
 	out->impl = h;
 	return 0;
 }
+
+int workload_mem_param(const struct gpuvm_params *p, enum workload_mem *out,
+		       struct gpuvm_error *err)
+{
+	unsigned i = WL_MEM_DEVICE;
+	if (gpuvm_params_choice(p, "mem", WORKLOAD_MEM_CHOICES, &i, err) < 0)
+		return -1;
+	*out = (enum workload_mem)i;
+	return 0;
+}
+
+int workload_mem_alloc(struct op_list *l, enum workload_mem m, const struct gpuvm_alloc *a)
+{
+	if (op_list_alloc(l, a))
+		return -1;
+	return m == WL_MEM_COPY ? op_list_copy(l, GPUVM_RUN_COPY_H2D, a->base, a->bytes) : 0;
+}

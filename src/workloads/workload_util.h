@@ -51,6 +51,25 @@ static inline uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* Where a workload's data lives (the mem= parameter): device memory,
+ * managed memory paged on demand, or copy-then-execute (explicit
+ * host-to-device copies of every allocation up front, then device memory;
+ * the baseline of Zheng et al., seeds/003 2). */
+enum workload_mem { WL_MEM_DEVICE = 0, WL_MEM_MANAGED, WL_MEM_COPY };
+#define WORKLOAD_MEM_CHOICES "device|managed|copy"
+#define WORKLOAD_MEM_PARAM                                                                  \
+	{ "mem", GPUVM_PARAM_CHOICE, WORKLOAD_MEM_CHOICES,                                   \
+	  "device, managed (cudaMallocManaged, paged on demand) or copy (H2D copies first)" }
+
+int workload_mem_param(const struct gpuvm_params *p, enum workload_mem *out,
+		       struct gpuvm_error *err);
+static inline enum gpuvm_alloc_kind workload_mem_kind(enum workload_mem m)
+{
+	return m == WL_MEM_MANAGED ? GPUVM_ALLOC_MANAGED : GPUVM_ALLOC_DEVICE;
+}
+/* Adds an allocation and, in copy mode, its up-front H2D copy. */
+int workload_mem_alloc(struct op_list *l, enum workload_mem m, const struct gpuvm_alloc *a);
+
 /* Checks a 1-D launch's threads and block parameters (messages name the
  * workload parameter). */
 int workload_check_launch(uint64_t threads, uint64_t block, struct gpuvm_error *err);

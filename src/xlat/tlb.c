@@ -158,7 +158,8 @@ static uint32_t hashed_access(struct tlb *t, uint64_t key, bool *hit)
 		id = t->used++;
 	} else {
 		id = t->lru_tail;
-		index_remove(t, index_find(t, t->key[id]));
+		if (t->key[id]) /* 0: dropped by tlb_invalidate, not in the index */
+			index_remove(t, index_find(t, t->key[id]));
 		list_unlink(t, id);
 		slot = index_find(t, key); /* the shift may have moved the free slot */
 	}
@@ -185,4 +186,33 @@ uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
 	}
 	t->stamp[base + w] = now;
 	return base + w;
+}
+
+void tlb_invalidate(struct tlb *t, uint64_t tag)
+{
+	uint64_t key = tag + 1;
+	if (t->hashed) {
+		uint32_t *slot = index_find(t, key);
+		if (!*slot)
+			return;
+		uint32_t id = *slot - 1;
+		index_remove(t, slot);
+		t->key[id] = 0;
+		/* to the LRU end, so the next miss reuses it */
+		list_unlink(t, id);
+		t->prev[id] = t->lru_tail;
+		t->next[id] = TLB_NIL;
+		if (t->lru_tail != TLB_NIL)
+			t->next[t->lru_tail] = id;
+		else
+			t->mru = id;
+		t->lru_tail = id;
+		return;
+	}
+	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
+	uint32_t w = find_u64(&t->key[base], t->ways, key);
+	if (w < t->ways) {
+		t->key[base + w] = 0;
+		t->stamp[base + w] = 0;
+	}
 }

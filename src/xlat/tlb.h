@@ -38,6 +38,10 @@ void tlb_free(struct tlb *t);
  * set). Returns the entry id; *hit tells which case happened. */
 uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit);
 
+/* Drops the entry of tag if present (a TLB shootdown); it becomes the
+ * set's next victim. */
+void tlb_invalidate(struct tlb *t, uint64_t tag);
+
 /* Drops every entry. */
 void tlb_flush(struct tlb *t);
 

@@ -121,17 +121,48 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	double start = server_pool_start(mshr, looked);
 	xl->stats->mshr_wait_cycles += start - looked;
 	double below = start + xl->miss_penalty_cycles;
-	double done = (l + 1 < x->levels) ? translate_level(x, l + 1, sm, addr, below)
-					  : walk(x, addr, below);
-	server_pool_consume(mshr, start, done - start);
+	double done;
+	if (l + 1 < x->levels) {
+		done = translate_level(x, l + 1, sm, addr, below);
+	} else {
+		done = walk(x, addr, below);
+		if (__builtin_expect(x->hook != NULL, 0)) {
+			/* e.g. a far fault: the Nack frees the MSHRs at walk end */
+			x->walk_end = done;
+			x->fill_max = UINT64_MAX;
+			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
+		}
+	}
 	/* Installed at miss time with its completion time, so later requests
 	 * for the entry merge instead of missing again. The recursion above
 	 * touches only lower levels, so id still names this entry. */
 	tlb->ready[id] = done;
+	if (__builtin_expect(x->hook != NULL, 0)) {
+		server_pool_consume(mshr, start, x->walk_end - start);
+		/* an entry wider than the hook allows (a partly resident range)
+		 * is not kept */
+		if ((1ull << xl->shift) > x->fill_max)
+			tlb_invalidate(tlb, tag);
+		return done;
+	}
+	server_pool_consume(mshr, start, done - start);
 	return done;
 }
 
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
 	return translate_level(x, 0, sm, addr, t);
+}
+
+void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
+{
+	if (!bytes)
+		return;
+	for (uint32_t l = 0; l < x->levels; l++) {
+		struct xlat_level *xl = &x->level[l];
+		uint64_t first = addr >> xl->shift, last = (addr + bytes - 1) >> xl->shift;
+		for (uint64_t tag = first; tag <= last; tag++)
+			for (uint32_t i = 0; i < xl->instances; i++)
+				tlb_invalidate(&xl->tlb[i], tag);
+	}
 }

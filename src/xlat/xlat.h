@@ -22,6 +22,13 @@ struct xlat_level {
 	struct gpuvm_tlb_level_stats *stats;
 };
 
+/* Called after a walk of addr for SM sm finished at t (the miss path
+ * only): returns when the translation is usable (later when the page must
+ * first be brought in) and may lower *fill_max, the largest entry range
+ * that may be kept (TLB levels with larger entries drop this one). */
+typedef double (*xlat_walk_hook)(void *ctx, uint32_t sm, uint64_t addr, double t,
+				 uint64_t *fill_max);
+
 struct xlat {
 	uint32_t levels;
 	struct xlat_level level[GPUVM_MAX_TLB_LEVELS];
@@ -31,6 +38,10 @@ struct xlat {
 	unsigned pwc_shift;
 	int pwc_on;
 	struct gpuvm_stats *stats;
+	xlat_walk_hook hook;          /* NULL: every walk succeeds */
+	void *hook_ctx;
+	uint64_t fill_max;            /* set per walk by the hook */
+	double walk_end;              /* end of the last walk: MSHRs are held until then */
 };
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
@@ -39,5 +50,9 @@ void xlat_free(struct xlat *x);
 /* Time at which addr's translation is available to SM sm, for a request
  * made at time t. Updates TLB state and statistics. */
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t);
+
+/* Drops cached entries covering [addr, addr + bytes) at every level and
+ * instance (a TLB shootdown after eviction). */
+void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes);
 
 #endif

@@ -8,18 +8,12 @@ int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct 
 {
 	o->mem = GPUVM_ALLOC_DEVICE;
 	o->verify = 0;
-	const char *mem = NULL;
-	if (gpuvm_params_word(p, "mem", &mem)) {
-		if (!strcmp(mem, "device"))
-			o->mem = GPUVM_ALLOC_DEVICE;
-		else if (!strcmp(mem, "managed"))
-			o->mem = GPUVM_ALLOC_MANAGED;
-		else if (!strcmp(mem, "pinned"))
-			o->mem = GPUVM_ALLOC_HOST_PINNED;
-		else
-			return gpuvm_fail(err, "--workload", 0, "mem",
-					  "'%s': expected device, managed or pinned", mem);
-	}
+	static const enum gpuvm_alloc_kind kinds[] = {GPUVM_ALLOC_DEVICE, GPUVM_ALLOC_MANAGED,
+						       GPUVM_ALLOC_HOST_PINNED};
+	unsigned i = 0;
+	if (gpuvm_params_choice(p, "mem", "device|managed|pinned", &i, err) < 0)
+		return -1;
+	o->mem = kinds[i];
 	uint64_t v = 0;
 	if (gpuvm_params_u64(p, "verify", &v, err) < 0)
 		return -1;

@@ -11,7 +11,7 @@
 
 /* Every suite workload takes these two after its own parameters. */
 #define SUITE_COMMON_PARAMS                                                               \
-	{"mem", GPUVM_PARAM_WORD, "device",                                               \
+	{"mem", GPUVM_PARAM_CHOICE, "device|managed|pinned",                              \
 	 "allocation kind of the kernel data: device, managed (cudaMallocManaged) or pinned"}, \
 	{"verify", GPUVM_PARAM_U64, "0",                                                  \
 	 "1: also run the plain CPU reference and report verify=pass or verify=FAIL"}

@@ -1,0 +1,69 @@
+/* Unified-memory paging (cudaMallocManaged): what a run reports about far
+ * faults, migrations, eviction and the PCIe link, and the registries of
+ * prefetchers and eviction policies (each a module in src/uvm/, chosen by
+ * name with uvm.prefetcher / uvm.eviction). */
+#ifndef GPUVM_UVM_H
+#define GPUVM_UVM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gpuvm_uvm_stats {
+	bool active;               /* the run touched managed memory */
+	uint64_t far_faults;       /* faulted pages (faults coalesced per 4 KB page) */
+	uint64_t fault_batches;    /* batches the fault handler serviced */
+	uint64_t nacks;            /* Nack-Replayable: far-fault MSHRs full, replayed */
+	uint64_t pages_h2d;        /* pages migrated to the GPU (faulted + prefetched) */
+	uint64_t pages_d2h;        /* pages written back to the host on eviction */
+	uint64_t pages_evicted;    /* pages dropped from device memory */
+	uint64_t prefetched_pages; /* pages migrated without a fault of their own */
+	uint64_t prefetched_used;  /* ... of which the GPU later touched */
+	uint64_t prefetched_unused;/* ... evicted or left at the end untouched */
+	uint64_t thrashed_pages;   /* faults on pages evicted before (per refault) */
+	uint64_t transfers_h2d, transfers_d2h; /* PCIe transfers (one per contiguous run) */
+	uint64_t bytes_h2d, bytes_d2h;         /* paging traffic on each lane */
+	uint64_t capacity_pages;   /* device frames for managed data, 0 = unlimited */
+	uint64_t peak_resident_pages;
+	bool prefetcher_switched;  /* uvm.prefetcher_oversub took over */
+
+	/* stall time by cause, summed over faulting translations (cycles; they
+	 * overlap across warps, so the sums can exceed the run time) */
+	double stall_replay_cycles;   /* waiting for a far-fault MSHR (Nack, replay) */
+	double stall_fault_cycles;    /* waiting for the batch to start and be handled */
+	double stall_eviction_cycles; /* waiting for write-backs to free frames */
+	double stall_pcie_cycles;     /* waiting for the page's transfer */
+	double stall_blocked_cycles;  /* blocking model: translations held by the SM's blocked TLB */
+
+	/* UVMSmart's post-hoc accounting: far faults x fault latency, added
+	 * after the run (seeds/004; research/uvm-anchors.md 2.3 step 5) */
+	double posthoc_fault_cycles;
+	bool latency_in_timing;    /* false: uvm.fault_accounting = posthoc */
+
+	/* PCIe busy time per time bin (cycles busy in [i*bin, (i+1)*bin)) */
+	uint32_t util_bins;
+	double util_bin_cycles;
+	double *util_h2d_busy_cycles; /* [util_bins], owned; gpuvm_stats_release frees */
+	double *util_d2h_busy_cycles;
+};
+
+/* A policy module's name and one line of help, for listings. */
+struct gpuvm_uvm_policy_info {
+	const char *name;
+	const char *help;
+};
+
+size_t gpuvm_uvm_prefetcher_count(void);
+const struct gpuvm_uvm_policy_info *gpuvm_uvm_prefetcher_info(size_t i);
+size_t gpuvm_uvm_eviction_count(void);
+const struct gpuvm_uvm_policy_info *gpuvm_uvm_eviction_info(size_t i);
+bool gpuvm_uvm_prefetcher_known(const char *name);
+bool gpuvm_uvm_eviction_known(const char *name);
+
+/* PCIe transfer time of one migration of `bytes` on one lane, in seconds:
+ * UVMSmart's curve speed = (2a/pi) atan(0.07292 KB) GB/s with a = 0.75 x
+ * bandwidth (a = 12 for 16 GB/s; research/uvm-anchors.md 2.3 step 4), or
+ * the flat bandwidth. 1 GB = 2^30 bytes on the curve, as UVMSmart. */
+double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve);
+
+#endif

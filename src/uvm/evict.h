@@ -1,0 +1,118 @@
+/* Eviction policies: which resident pages leave device memory when frames
+ * run out. Each is a module (evict_*.c) with an ops table listed in
+ * policy_registry.c; the engine never names one. A policy sees the blocks
+ * (struct uvm_space) and hears of fills, accesses and evictions. */
+#ifndef GPUVM_UVM_EVICT_H
+#define GPUVM_UVM_EVICT_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "uvm/uvm_page.h"
+
+struct uvm_space {
+	struct uvm_block **blocks; /* [n], index = block->index */
+	uint32_t n;
+	uint64_t resident_pages;
+	uint64_t *rng;
+};
+
+struct uvm_evict_ops {
+	const char *name;
+	const char *help;
+	/* Private state; *st may stay NULL. 0, or -1 when out of memory. */
+	int (*create)(void **st);
+	void (*destroy)(void *st);
+	/* Pages of mask (in b) became resident. -1: out of memory. */
+	int (*on_fill)(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask);
+	/* The GPU touched page of b (every managed access; may be NULL). */
+	void (*on_access)(void *st, struct uvm_block *b, uint32_t page);
+	/* Pages of mask (in b) were evicted (already cleared in b->resident). */
+	void (*on_evicted)(void *st, struct uvm_block *b, const uint64_t *mask);
+	/* Chooses resident pages to evict, all in one block: sets mask and
+	 * returns the block, or NULL when nothing is resident. */
+	struct uvm_block *(*pick)(void *st, const struct uvm_space *sp, uint64_t *mask);
+};
+
+const struct uvm_evict_ops *uvm_evict_find(const char *name);
+
+/* An LRU order over dense ids (blocks, 64 KB chunks or pages), as an
+ * intrusive list: touch moves an id to the most-recent end. */
+struct uvm_lru {
+	uint32_t *prev, *next;
+	uint32_t cap, head, tail; /* head = least recent */
+};
+
+#define UVM_LRU_NIL UINT32_MAX
+#define UVM_LRU_OUT (UINT32_MAX - 1) /* prev of an id not in the list */
+
+static inline int uvm_lru_reserve(struct uvm_lru *l, uint32_t n)
+{
+	if (n <= l->cap)
+		return 0;
+	uint32_t cap = l->cap ? l->cap : 1024;
+	while (cap < n)
+		cap *= 2;
+	uint32_t *p = realloc(l->prev, cap * sizeof *p);
+	if (!p)
+		return -1;
+	l->prev = p;
+	uint32_t *q = realloc(l->next, cap * sizeof *q);
+	if (!q)
+		return -1;
+	l->next = q;
+	if (!l->cap)
+		l->head = l->tail = UVM_LRU_NIL;
+	for (uint32_t i = l->cap; i < cap; i++)
+		l->prev[i] = UVM_LRU_OUT;
+	l->cap = cap;
+	return 0;
+}
+
+static inline void uvm_lru_free(struct uvm_lru *l)
+{
+	free(l->prev);
+	free(l->next);
+}
+
+static inline int uvm_lru_in(const struct uvm_lru *l, uint32_t id)
+{
+	return id < l->cap && l->prev[id] != UVM_LRU_OUT;
+}
+
+static inline void uvm_lru_remove(struct uvm_lru *l, uint32_t id)
+{
+	if (!uvm_lru_in(l, id))
+		return;
+	uint32_t p = l->prev[id], n = l->next[id];
+	if (p != UVM_LRU_NIL)
+		l->next[p] = n;
+	else
+		l->head = n;
+	if (n != UVM_LRU_NIL)
+		l->prev[n] = p;
+	else
+		l->tail = p;
+	l->prev[id] = UVM_LRU_OUT;
+}
+
+/* Moves id (< cap) to the most recent end. */
+static inline void uvm_lru_touch(struct uvm_lru *l, uint32_t id)
+{
+	if (l->tail == id)
+		return;
+	uvm_lru_remove(l, id);
+	l->prev[id] = l->tail;
+	l->next[id] = UVM_LRU_NIL;
+	if (l->tail != UVM_LRU_NIL)
+		l->next[l->tail] = id;
+	else
+		l->head = id;
+	l->tail = id;
+}
+
+/* A state holding just one LRU list (most policies). */
+int uvm_evict_lru_create(void **st);
+void uvm_evict_lru_destroy(void *st);
+
+#endif

@@ -1,0 +1,38 @@
+/* Prefetchers: given one VA block's state at a fault, which other pages
+ * to migrate with the faulted ones. Each is a module (prefetch_*.c) with
+ * an ops table listed in policy_registry.c; the engine never names one. */
+#ifndef GPUVM_UVM_PREFETCH_H
+#define GPUVM_UVM_PREFETCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uvm/uvm_page.h"
+
+struct uvm_prefetch_ctx {
+	const uint64_t *resident;  /* pages resident or in flight */
+	const uint64_t *faulted;   /* pages faulted now (not resident) */
+	uint32_t first_page, end_page; /* managed pages of the block */
+	bool preferred_here;       /* the GPU is the preferred location (tree-driver first touch) */
+	uint64_t *rng;             /* splitmix state for random choices */
+};
+
+struct uvm_prefetch_ops {
+	const char *name;
+	const char *help;
+	/* Sets in out the pages to prefetch; the caller drops resident,
+	 * faulted and unmanaged pages from it. out starts cleared. */
+	void (*compute)(const struct uvm_prefetch_ctx *c, uint64_t *out);
+};
+
+const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name);
+
+static inline uint64_t uvm_rng_next(uint64_t *s)
+{
+	uint64_t x = (*s += 0x9E3779B97F4A7C15ull);
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+#endif

@@ -1,0 +1,55 @@
+/* tree-driver: the NVIDIA UVM driver's prefetcher (uvm_perf_prefetch.c;
+ * research/uvm-anchors.md 1.1, steps 1-7):
+ *  1. first touch: nothing of the block resident and the GPU is the
+ *     preferred location -> the whole block;
+ *  3. leaves are 4 KB pages: resident or faulted;
+ *  4. every 64 KB big page holding a fault counts as fully present;
+ *  5. from each faulted page walk leaf -> root; a node qualifies when
+ *     count*100 > pages*51 (uvm_perf_prefetch_threshold = 51); the highest
+ *     qualifying ancestor is prefetched, a failing level in between does
+ *     not stop the walk; never beyond the 2 MB block;
+ *  6. faulted pages leave the mask (the caller drops them).
+ * No thrashing pages exist in single-GPU runs (anchors 1.2), and
+ * min_faults = 1 always holds for a fault. Node sizes count only managed
+ * pages of the block (the driver's region for a partial block). */
+#include "uvm/prefetch.h"
+
+#define DRIVER_THRESHOLD_PERCENT 51 /* uvm_perf_prefetch_threshold default, anchors 1.1 */
+
+static void driver_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
+{
+	if (c->preferred_here && mask_empty(c->resident)) {
+		mask_set_range(out, c->first_page, c->end_page);
+		return;
+	}
+	uvm_mask tree;
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		tree[w] = c->resident[w] | c->faulted[w];
+	for (uint32_t ch = 0; ch < UVM_BLOCK_CHUNKS; ch++) {
+		uint32_t lo = ch * UVM_CHUNK_PAGES;
+		if (mask_count_range(c->faulted, lo, lo + UVM_CHUNK_PAGES))
+			mask_set_range(tree, lo, lo + UVM_CHUNK_PAGES);
+	}
+	for (uint32_t p = c->first_page; p < c->end_page; p++) {
+		if (!mask_test(c->faulted, p))
+			continue;
+		uint32_t best_lo = p, best_hi = p + 1;
+		for (uint32_t size = 1; size <= UVM_BLOCK_PAGES; size *= 2) {
+			uint32_t lo = p & ~(size - 1);
+			uint32_t a = lo > c->first_page ? lo : c->first_page;
+			uint32_t b = lo + size < c->end_page ? lo + size : c->end_page;
+			uint32_t count = mask_count_range(tree, a, b);
+			if (count * 100 > (b - a) * DRIVER_THRESHOLD_PERCENT) {
+				best_lo = a;
+				best_hi = b;
+			}
+		}
+		mask_set_range(out, best_lo, best_hi);
+	}
+}
+
+const struct uvm_prefetch_ops uvm_prefetch_tree_driver = {
+	.name = "tree-driver",
+	.help = "NVIDIA driver: 4 KB leaves, faults grown to 64 KB, highest ancestor over 51 %",
+	.compute = driver_compute,
+};

@@ -1,0 +1,626 @@
+/* Unified-memory paging: see uvm.h. Sources of the behaviour, by step:
+ * far faults, far-fault MSHRs and Nack-replay: seeds/003 (Zheng) 3, Fig. 4;
+ * fault batches of 256 serviced one after another, each migrating before
+ * the next (the driver's service loop): research/uvm-anchors.md 1.1;
+ * transfers cut at gaps and after each faulted page, serial FIFO lanes,
+ * the transfer-size curve: anchors 2.3 steps 3-4; eviction trigger with
+ * the free-page buffer and write-back: anchors 2.4, 1.4. */
+#include "uvm/uvm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FF_SLOT_CYCLES 2048.0 /* far faults hold an MSHR for 10^4-10^6 cycles */
+#define FF_RING 1024
+#define UTIL_BINS 1024
+#define UTIL_FIRST_BIN_CYCLES 1024.0
+
+/* ---- link --------------------------------------------------------------- */
+
+double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
+{
+	if (!curve)
+		return (double)bytes / (bandwidth_gb_s * 1e9);
+	/* anchors 2.3 step 4: a = 12/24/48 for 16/32/64 GB/s, b = 0.07292 */
+	double a = 0.75 * bandwidth_gb_s;
+	double speed_gb_s = 2.0 * a / M_PI * atan(0.07292 * (double)bytes / 1024.0);
+	return (double)bytes / (speed_gb_s * 1073741824.0);
+}
+
+static double link_cycles(const struct uvm *u, uint64_t bytes)
+{
+	return gpuvm_uvm_transfer_seconds(bytes, u->bandwidth_gb_s, u->curve) * u->clock_hz;
+}
+
+double uvm_copy_cycles(const struct uvm *u, uint64_t bytes)
+{
+	return link_cycles(u, bytes);
+}
+
+/* Adds busy time [s, e) of a lane to the utilisation series; the bins
+ * double in width whenever the run outgrows them. */
+static void util_add(struct uvm *u, bool h2d, double s, double e)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	if (!st->util_h2d_busy_cycles) {
+		st->util_h2d_busy_cycles = calloc(UTIL_BINS, sizeof(double));
+		st->util_d2h_busy_cycles = calloc(UTIL_BINS, sizeof(double));
+		if (!st->util_h2d_busy_cycles || !st->util_d2h_busy_cycles) {
+			u->oom = true;
+			return;
+		}
+		st->util_bins = UTIL_BINS;
+		st->util_bin_cycles = UTIL_FIRST_BIN_CYCLES;
+	}
+	while (e > st->util_bin_cycles * UTIL_BINS) {
+		for (uint32_t i = 0; i < UTIL_BINS / 2; i++) {
+			st->util_h2d_busy_cycles[i] = st->util_h2d_busy_cycles[2 * i] + st->util_h2d_busy_cycles[2 * i + 1];
+			st->util_d2h_busy_cycles[i] = st->util_d2h_busy_cycles[2 * i] + st->util_d2h_busy_cycles[2 * i + 1];
+		}
+		for (uint32_t i = UTIL_BINS / 2; i < UTIL_BINS; i++)
+			st->util_h2d_busy_cycles[i] = st->util_d2h_busy_cycles[i] = 0;
+		st->util_bin_cycles *= 2;
+	}
+	double *bins = h2d ? st->util_h2d_busy_cycles : st->util_d2h_busy_cycles;
+	double w = st->util_bin_cycles;
+	for (uint32_t i = (uint32_t)(s / w); i < UTIL_BINS && i * w < e; i++) {
+		double lo = fmax(s, i * w), hi = fmin(e, (i + 1) * w);
+		if (hi > lo)
+			bins[i] += hi - lo;
+	}
+}
+
+/* One transfer on a serial FIFO lane, not before t; returns its end. */
+static double lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
+{
+	double *free_at = h2d ? &u->h2d_free : &u->d2h_free;
+	double s = *free_at > t ? *free_at : t;
+	double e = s + link_cycles(u, bytes);
+	*free_at = e;
+	util_add(u, h2d, s, e);
+	if (h2d) {
+		u->st->transfers_h2d++;
+		u->st->bytes_h2d += bytes;
+	} else {
+		u->st->transfers_d2h++;
+		u->st->bytes_d2h += bytes;
+	}
+	return e;
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
+	     uvm_shootdown_fn shootdown, void *ctx)
+{
+	memset(u, 0, sizeof *u);
+	u->st = st;
+	u->shootdown = shootdown;
+	u->shootdown_ctx = ctx;
+	u->clock_hz = cfg->clock_mhz * 1e6;
+	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
+	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
+	u->blocking = cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
+	u->curve = cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE;
+	u->wb_dirty = cfg->uvm_writeback == GPUVM_UVM_WB_DIRTY;
+	u->preferred_gpu = cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_GPU;
+	u->batch_max = cfg->uvm_fault_batch;
+	u->sms = cfg->sms;
+	u->bandwidth_gb_s = cfg->pcie_bandwidth_gb_s;
+	u->buffer_frac = cfg->uvm_free_buffer_percent / 100.0;
+	u->oversub_pct = cfg->uvm_oversub_percent;
+	u->device_bytes = cfg->uvm_device_memory_bytes;
+	/* a replayed translation walks again (seeds/003 Fig. 4 step 6) */
+	u->replay_cycles = cfg->walk_latency_cycles;
+	u->max_entry_bytes = UVM_PAGE_BYTES;
+	for (uint32_t l = 0; l < cfg->tlb_levels; l++)
+		if (cfg->tlb[l].entry_bytes > u->max_entry_bytes)
+			u->max_entry_bytes = cfg->tlb[l].entry_bytes;
+	u->rng = 0x5eed0f0a17ull;
+	u->sp.rng = &u->rng;
+	st->latency_in_timing = !u->posthoc;
+
+	u->prefetch = uvm_prefetch_find(cfg->uvm_prefetcher);
+	u->prefetch_oversub = cfg->uvm_prefetcher_oversub[0] ? uvm_prefetch_find(cfg->uvm_prefetcher_oversub)
+							       : NULL;
+	u->evict = uvm_evict_find(cfg->uvm_eviction);
+	if (!u->prefetch || !u->evict)
+		return -1; /* finalize checked the names */
+	if (u->evict->create && u->evict->create(&u->evict_state))
+		return -1;
+
+	u->hmask = 1023;
+	u->hkey = calloc(u->hmask + 1, sizeof *u->hkey);
+	u->hval = calloc(u->hmask + 1, sizeof *u->hval);
+	u->blocked_until = calloc(cfg->sms, sizeof *u->blocked_until);
+	u->ff_mshr = calloc(cfg->sms, sizeof *u->ff_mshr);
+	if (!u->hkey || !u->hval || !u->blocked_until || !u->ff_mshr)
+		return -1;
+	for (uint32_t i = 0; i < cfg->sms; i++)
+		if (server_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
+			return -1;
+	return 0;
+}
+
+void uvm_free(struct uvm *u)
+{
+	for (uint32_t i = 0; i < u->sp.n; i++) {
+		free(u->sp.blocks[i]->arrive);
+		free(u->sp.blocks[i]);
+	}
+	free(u->sp.blocks);
+	free(u->hkey);
+	free(u->hval);
+	free(u->allocs);
+	if (u->ff_mshr)
+		for (uint32_t i = 0; i < u->sms; i++)
+			server_pool_free(&u->ff_mshr[i]);
+	free(u->ff_mshr);
+	free(u->blocked_until);
+	if (u->evict && u->evict->destroy)
+		u->evict->destroy(u->evict_state);
+	memset(u, 0, sizeof *u);
+}
+
+int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes)
+{
+	if (u->n_allocs == u->cap_allocs) {
+		uint32_t cap = u->cap_allocs ? 2 * u->cap_allocs : 8;
+		struct uvm_range *p = realloc(u->allocs, cap * sizeof *p);
+		if (!p)
+			return -1;
+		u->allocs = p;
+		u->cap_allocs = cap;
+	}
+	u->allocs[u->n_allocs++] = (struct uvm_range){base, bytes};
+	u->managed_bytes += bytes;
+	u->st->active = true;
+	return 0;
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+
+static uint32_t hash_block(uint64_t bn)
+{
+	return (uint32_t)((bn * 0x9E3779B97F4A7C15ull) >> 40);
+}
+
+static struct uvm_block *block_find(struct uvm *u, uint64_t bn)
+{
+	for (uint32_t i = hash_block(bn) & u->hmask;; i = (i + 1) & u->hmask) {
+		if (!u->hkey[i])
+			return NULL;
+		if (u->hkey[i] == bn + 1)
+			return u->sp.blocks[u->hval[i]];
+	}
+}
+
+static int hash_insert(struct uvm *u, uint64_t bn, uint32_t idx)
+{
+	if (2 * (u->sp.n + 1) > u->hmask + 1) {
+		uint32_t cap = 2 * (u->hmask + 1);
+		uint64_t *k = calloc(cap, sizeof *k);
+		uint32_t *v = calloc(cap, sizeof *v);
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return -1;
+		}
+		for (uint32_t i = 0; i <= u->hmask; i++) {
+			if (!u->hkey[i])
+				continue;
+			uint32_t j = hash_block(u->hkey[i] - 1) & (cap - 1);
+			while (k[j])
+				j = (j + 1) & (cap - 1);
+			k[j] = u->hkey[i];
+			v[j] = u->hval[i];
+		}
+		free(u->hkey);
+		free(u->hval);
+		u->hkey = k;
+		u->hval = v;
+		u->hmask = cap - 1;
+	}
+	uint32_t i = hash_block(bn) & u->hmask;
+	while (u->hkey[i])
+		i = (i + 1) & u->hmask;
+	u->hkey[i] = bn + 1;
+	u->hval[i] = idx;
+	return 0;
+}
+
+/* Managed pages of block bn: [*first, *end); false when none. */
+static bool managed_span(const struct uvm *u, uint64_t bn, uint32_t *first, uint32_t *end)
+{
+	uint64_t lo = bn << UVM_BLOCK_SHIFT, hi = lo + (1ull << UVM_BLOCK_SHIFT);
+	uint64_t a = hi, b = lo;
+	for (uint32_t i = 0; i < u->n_allocs; i++) {
+		uint64_t s = u->allocs[i].base, e = s + u->allocs[i].bytes;
+		if (e <= lo || s >= hi)
+			continue;
+		if (s < a)
+			a = s > lo ? s : lo;
+		if (e > b)
+			b = e < hi ? e : hi;
+	}
+	if (a >= b)
+		return false;
+	*first = (uint32_t)((a - lo) >> UVM_PAGE_SHIFT);
+	*end = (uint32_t)((b - lo + UVM_PAGE_BYTES - 1) >> UVM_PAGE_SHIFT);
+	return true;
+}
+
+static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
+{
+	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
+	if (u->last && u->last->base == bn << UVM_BLOCK_SHIFT)
+		return u->last;
+	struct uvm_block *b = block_find(u, bn);
+	if (b)
+		return u->last = b;
+	uint32_t first, end;
+	if (!managed_span(u, bn, &first, &end)) {
+		first = 0; /* a managed address no allocation covers: treat the block as managed */
+		end = UVM_BLOCK_PAGES;
+	}
+	if (u->sp.n == u->blocks_cap) {
+		uint32_t cap = u->blocks_cap ? 2 * u->blocks_cap : 64;
+		struct uvm_block **p = realloc(u->sp.blocks, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		u->sp.blocks = p;
+		u->blocks_cap = cap;
+	}
+	b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
+	if (!b->arrive || hash_insert(u, bn, u->sp.n)) {
+		free(b->arrive);
+		free(b);
+		return NULL;
+	}
+	b->base = bn << UVM_BLOCK_SHIFT;
+	b->index = u->sp.n;
+	b->first_page = (uint16_t)first;
+	b->end_page = (uint16_t)end;
+	u->sp.blocks[u->sp.n++] = b;
+	return u->last = b;
+}
+
+/* ---- eviction ----------------------------------------------------------- */
+
+static uint64_t capacity_pages(const struct uvm *u)
+{
+	if (u->oversub_pct > 0) {
+		double pages = (double)((u->managed_bytes + UVM_PAGE_BYTES - 1) >> UVM_PAGE_SHIFT);
+		uint64_t cap = (uint64_t)ceil(pages * 100.0 / u->oversub_pct);
+		return cap ? cap : 1;
+	}
+	return u->device_bytes >> UVM_PAGE_SHIFT;
+}
+
+/* Drops the pages of mask from b: write-back (all or dirty) on the D2H
+ * lane from t on, shootdown, bookkeeping. Returns when the frames are free. */
+static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mask, double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double freed = t;
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
+		if (!mask_test(mask, p)) {
+			p++;
+			continue;
+		}
+		uint32_t q = p;
+		while (q < UVM_BLOCK_PAGES && mask_test(mask, q))
+			q++;
+		/* write-back runs: contiguous pages merge into one write (anchors 2.4) */
+		for (uint32_t r = p; r < q;) {
+			if (u->wb_dirty && !mask_test(b->dirty, r)) {
+				r++;
+				continue;
+			}
+			uint32_t s = r;
+			double ready = t;
+			while (s < q && (!u->wb_dirty || mask_test(b->dirty, s))) {
+				if (b->arrive[s] > ready)
+					ready = b->arrive[s]; /* a page still on its way leaves after it lands */
+				s++;
+			}
+			double done = lane_transfer(u, false, ready, (uint64_t)(s - r) << UVM_PAGE_SHIFT);
+			st->pages_d2h += s - r;
+			if (done > freed)
+				freed = done;
+			r = s;
+		}
+		if (u->shootdown)
+			u->shootdown(u->shootdown_ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
+				     (uint64_t)(q - p) << UVM_PAGE_SHIFT);
+		n += q - p;
+		p = q;
+	}
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+		st->prefetched_unused += (uint64_t)__builtin_popcountll(mask[w] & b->prefetched[w]);
+		b->prefetched[w] &= ~mask[w];
+		b->resident[w] &= ~mask[w];
+		b->dirty[w] &= ~mask[w];
+		b->evicted[w] |= mask[w];
+	}
+	b->resident_count -= n;
+	u->sp.resident_pages -= n;
+	st->pages_evicted += n;
+	if (u->evict->on_evicted)
+		u->evict->on_evicted(u->evict_state, b, mask);
+	return freed;
+}
+
+/* Makes room for k more pages at t; returns when the frames the transfer
+ * needs are free (t unless write-backs had to finish first). */
+static double ensure_frames(struct uvm *u, uint32_t k, double t)
+{
+	uint64_t cap = capacity_pages(u);
+	u->st->capacity_pages = cap;
+	if (!cap)
+		return t;
+	double soft_d = (double)cap * (1.0 - u->buffer_frac);
+	uint64_t soft = soft_d < 1 ? 1 : (uint64_t)soft_d;
+	double ready = t;
+	while (u->sp.resident_pages + k > soft && u->sp.resident_pages > 0) {
+		if (!u->evicting) {
+			u->evicting = true;
+			if (u->prefetch_oversub && u->prefetch_oversub != u->prefetch) {
+				u->prefetch = u->prefetch_oversub;
+				u->st->prefetcher_switched = true;
+			}
+		}
+		uvm_mask m = {0};
+		struct uvm_block *b = u->evict->pick(u->evict_state, &u->sp, m);
+		if (!b)
+			break;
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			m[w] &= b->resident[w];
+		if (mask_empty(m))
+			break; /* a policy that offers nothing resident: stop rather than spin */
+		bool needed = u->sp.resident_pages + k > cap;
+		double freed = evict_pages(u, b, m, t);
+		if (needed && freed > ready)
+			ready = freed;
+	}
+	return ready;
+}
+
+void uvm_remove_alloc(struct uvm *u, uint64_t base)
+{
+	for (uint32_t i = 0; i < u->n_allocs; i++) {
+		if (u->allocs[i].base != base)
+			continue;
+		uint64_t end = base + u->allocs[i].bytes;
+		for (uint32_t j = 0; j < u->sp.n; j++) {
+			struct uvm_block *b = u->sp.blocks[j];
+			if (b->base + (1ull << UVM_BLOCK_SHIFT) <= base || b->base >= end || !b->resident_count)
+				continue;
+			/* cudaFree: frames return without a write-back */
+			uvm_mask m;
+			memcpy(m, b->resident, sizeof m);
+			for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+				u->st->prefetched_unused += (uint64_t)__builtin_popcountll(m[w] & b->prefetched[w]);
+				b->resident[w] = b->dirty[w] = b->prefetched[w] = 0;
+			}
+			u->sp.resident_pages -= b->resident_count;
+			b->resident_count = 0;
+			if (u->shootdown)
+				u->shootdown(u->shootdown_ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
+			if (u->evict->on_evicted)
+				u->evict->on_evicted(u->evict_state, b, m);
+		}
+		u->managed_bytes -= u->allocs[i].bytes;
+		u->allocs[i] = u->allocs[--u->n_allocs];
+		u->last = NULL;
+		return;
+	}
+}
+
+/* ---- migration ---------------------------------------------------------- */
+
+/* Moves page p of b and what the prefetcher adds, starting once the batch
+ * is handled (ready). Returns when p has arrived. */
+static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double ready)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	uvm_mask faulted = {0}, pf = {0}, mv;
+	mask_set(faulted, p);
+	struct uvm_prefetch_ctx ctx = {
+		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
+		.end_page = b->end_page, .preferred_here = u->preferred_gpu, .rng = &u->rng,
+	};
+	u->prefetch->compute(&ctx, pf);
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		mv[w] = (pf[w] | faulted[w]) & ~b->resident[w];
+	for (uint32_t i = 0; i < b->first_page; i++)
+		mask_clear(mv, i);
+	for (uint32_t i = b->end_page; i < UVM_BLOCK_PAGES; i++)
+		mask_clear(mv, i);
+	uint32_t k = mask_count(mv);
+
+	double lane_before = u->h2d_free > ready ? u->h2d_free : ready;
+	double frames = ensure_frames(u, k, ready);
+	if (frames > lane_before)
+		st->stall_eviction_cycles += frames - lane_before;
+	double start = frames > ready ? frames : ready;
+
+	/* transfers in address order, cut at gaps and right after the faulted
+	 * page (anchors 2.3 step 3: "e.g. 4 KB + 60 KB") */
+	double arrival = start;
+	for (uint32_t i = 0; i < UVM_BLOCK_PAGES;) {
+		if (!mask_test(mv, i)) {
+			i++;
+			continue;
+		}
+		uint32_t j = i;
+		while (j < UVM_BLOCK_PAGES && mask_test(mv, j)) {
+			j++;
+			if (j - 1 == p)
+				break;
+		}
+		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
+		for (uint32_t q = i; q < j; q++)
+			b->arrive[q] = done;
+		if (p >= i && p < j)
+			arrival = done;
+		i = j;
+	}
+	if (mask_test(b->evicted, p))
+		st->thrashed_pages++;
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+		b->resident[w] |= mv[w];
+		b->prefetched[w] |= mv[w] & ~faulted[w];
+		b->evicted[w] &= ~mv[w];
+	}
+	b->resident_count += k;
+	u->sp.resident_pages += k;
+	if (u->sp.resident_pages > st->peak_resident_pages)
+		st->peak_resident_pages = u->sp.resident_pages;
+	st->pages_h2d += k;
+	st->prefetched_pages += k - 1;
+	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+		u->oom = true;
+	if (arrival > start)
+		st->stall_pcie_cycles += arrival - start;
+	return arrival;
+}
+
+/* Largest aligned range around page p of b (4 KB .. max TLB entry) that
+ * is entirely resident. */
+static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
+{
+	uint64_t bytes = UVM_PAGE_BYTES;
+	for (uint32_t size = 2; size <= UVM_BLOCK_PAGES && bytes < u->max_entry_bytes; size *= 2) {
+		uint32_t lo = p & ~(size - 1);
+		uint32_t a = lo > b->first_page ? lo : b->first_page;
+		uint32_t e = lo + size < b->end_page ? lo + size : b->end_page;
+		if (mask_count_range(b->resident, a, e) != e - a)
+			return bytes;
+		bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+	}
+	/* beyond 2 MB: every managed block in the range fully resident */
+	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
+	for (uint64_t span = 2; bytes < u->max_entry_bytes; span *= 2) {
+		uint64_t lo = bn & ~(span - 1);
+		for (uint64_t x = lo; x < lo + span; x++) {
+			struct uvm_block *o = block_find(u, x);
+			uint32_t f, e;
+			if (o ? o->resident_count != (uint32_t)(o->end_page - o->first_page)
+			      : managed_span(u, x, &f, &e))
+				return bytes;
+		}
+		bytes = span << UVM_BLOCK_SHIFT;
+	}
+	return bytes;
+}
+
+double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+{
+	struct uvm_block *b = block_get(u, addr);
+	if (!b) {
+		u->oom = true;
+		return t;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	if (p < b->first_page || p >= b->end_page) { /* another allocation shares the block */
+		uint32_t f, e;
+		if (managed_span(u, addr >> UVM_BLOCK_SHIFT, &f, &e)) {
+			b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
+			b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
+		}
+		if (p < b->first_page || p >= b->end_page)
+			return t;
+	}
+	if (mask_test(b->resident, p)) {
+		/* resident, or in flight: faults coalesce per page */
+		*fill_max = resident_extent(u, b, p);
+		return b->arrive[p] > t ? b->arrive[p] : t;
+	}
+
+	struct gpuvm_uvm_stats *st = u->st;
+	double tf = t, mshr_start = t;
+	if (u->blocking) {
+		/* one fault at a time per SM: a later translation of the same
+		 * instruction reaches the blocked TLB */
+		if (u->blocked_until[sm] > t) {
+			st->stall_blocked_cycles += u->blocked_until[sm] - t;
+			tf = u->blocked_until[sm];
+		}
+	} else {
+		mshr_start = server_pool_start(&u->ff_mshr[sm], t);
+		if (mshr_start > t) { /* Nack-Replayable: replay once an MSHR frees */
+			st->nacks++;
+			tf = mshr_start + u->replay_cycles;
+			st->stall_replay_cycles += tf - t;
+		}
+	}
+	if (u->batch_open && tf <= u->batch_start && u->batch_count < u->batch_max) {
+		u->batch_count++;
+	} else {
+		u->batch_open = true;
+		u->batch_start = tf > u->handler_free ? tf : u->handler_free;
+		u->batch_count = 1;
+		st->fault_batches++;
+	}
+	double ready = u->batch_start + (u->posthoc ? 0 : u->fault_latency_cycles);
+	/* The handler is one serial server: the next batch starts once this
+	 * one is handled; its DMA transfers queue on the lane meanwhile (the
+	 * handler drains the fault queue while DMA proceeds, seeds/003 3.1). */
+	u->handler_free = ready;
+	st->stall_fault_cycles += ready - tf;
+	st->far_faults++;
+	st->posthoc_fault_cycles += u->fault_latency_cycles;
+	double arrival = migrate(u, b, p, ready);
+	if (!u->blocking)
+		server_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
+	else if (arrival > u->blocked_until[sm])
+		u->blocked_until[sm] = arrival;
+	*fill_max = resident_extent(u, b, p);
+	return arrival;
+}
+
+double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)
+{
+	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
+	struct uvm_block *b = u->last;
+	if (!b || b->base != bn << UVM_BLOCK_SHIFT) {
+		b = block_find(u, bn);
+		if (b)
+			u->last = b;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	if (!b || !mask_test(b->resident, p)) {
+		/* Not reached while TLB entries only cover resident pages; kept
+		 * so that no access ever reads a page that is not there. */
+		uint64_t fill_max;
+		t = uvm_translate(u, sm, addr, t, &fill_max);
+		b = u->last;
+		if (!b || !mask_test(b->resident, p))
+			return t;
+	}
+	uint32_t w = p >> 6;
+	uint64_t bit = 1ull << (p & 63);
+	if (b->prefetched[w] & bit) {
+		b->prefetched[w] &= ~bit;
+		u->st->prefetched_used++;
+	}
+	if (write) {
+		b->dirty[w] |= bit;
+		b->written_ever[w] |= bit;
+	}
+	if (u->evict->on_access)
+		u->evict->on_access(u->evict_state, b, p);
+	return b->arrive[p] > t ? b->arrive[p] : t;
+}
+
+void uvm_finish(struct uvm *u)
+{
+	for (uint32_t i = 0; i < u->sp.n; i++)
+		u->st->prefetched_unused += mask_count(u->sp.blocks[i]->prefetched);
+}

@@ -1,0 +1,99 @@
+/* The unified-memory layer: page state of managed allocations, far faults
+ * (replayable with far-fault MSHRs, or blocking), fault batches, the
+ * migration engine over one serial PCIe lane per direction, eviction and
+ * prefetching through the policy modules.
+ *
+ * The engine calls uvm_translate after a page walk of a managed address
+ * (the miss path only) and uvm_access for every sector of managed memory
+ * (bookkeeping the eviction policies need: UVMSmart refreshes LRU on
+ * every access). Time is in SM cycles; like the rest of the engine,
+ * requests are timed eagerly, roughly in time order. */
+#ifndef GPUVM_UVM_INTERNAL_H
+#define GPUVM_UVM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/uvm.h"
+#include "mem/server_pool.h"
+#include "uvm/evict.h"
+#include "uvm/prefetch.h"
+#include "uvm/uvm_page.h"
+
+/* Drops cached translations of [addr, addr + bytes) (TLB shootdown). */
+typedef void (*uvm_shootdown_fn)(void *ctx, uint64_t addr, uint64_t bytes);
+
+struct uvm_range {
+	uint64_t base, bytes;
+};
+
+struct uvm {
+	/* configuration */
+	double clock_hz, fault_latency_cycles, replay_cycles;
+	bool posthoc, blocking, curve, wb_dirty, preferred_gpu;
+	uint32_t batch_max, sms;
+	double bandwidth_gb_s, buffer_frac, oversub_pct;
+	uint64_t device_bytes, max_entry_bytes;
+	const struct uvm_prefetch_ops *prefetch, *prefetch_oversub;
+	const struct uvm_evict_ops *evict;
+	void *evict_state;
+
+	/* page state */
+	struct uvm_space sp;
+	uint32_t blocks_cap;
+	uint64_t *hkey;   /* block number + 1, 0 = empty */
+	uint32_t *hval;   /* block index */
+	uint32_t hmask;
+	struct uvm_block *last;
+	struct uvm_range *allocs;
+	uint32_t n_allocs, cap_allocs;
+	uint64_t managed_bytes;
+
+	/* fault handling and the link */
+	struct server_pool *ff_mshr; /* [sms] far-fault MSHRs */
+	double *blocked_until;       /* [sms] blocking model */
+	bool batch_open;
+	double batch_start, handler_free;
+	uint32_t batch_count;
+	double h2d_free, d2h_free;
+	bool evicting;               /* oversubscribed: eviction has started */
+	uint64_t rng;
+	bool oom;                    /* an allocation failed; the run reports it */
+
+	struct gpuvm_uvm_stats *st;
+	uvm_shootdown_fn shootdown;
+	void *shootdown_ctx;
+};
+
+int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
+	     uvm_shootdown_fn shootdown, void *ctx);
+void uvm_free(struct uvm *u);
+
+/* A managed allocation appears / goes away (its frames are released). */
+int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes);
+void uvm_remove_alloc(struct uvm *u, uint64_t base);
+
+/* After a walk of managed addr by SM sm, done at t: when the translation
+ * is usable (a far fault if the page is not resident). *fill_max gets the
+ * largest aligned range around addr that is entirely resident, so a TLB
+ * entry covering more is not kept. */
+double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max);
+
+/* A sector of managed memory is accessed at t (its translation ready):
+ * returns when its page is there. */
+double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
+
+/* Duration of an explicit copy of bytes on the link model. */
+double uvm_copy_cycles(const struct uvm *u, uint64_t bytes);
+
+/* End of run: pages prefetched and never touched are counted. */
+void uvm_finish(struct uvm *u);
+
+/* Blocking model: when SM sm's TLB takes requests again. */
+static inline double uvm_sm_blocked_until(const struct uvm *u, uint32_t sm)
+{
+	return u->blocked_until[sm];
+}
+
+#endif

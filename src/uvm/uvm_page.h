@@ -1,0 +1,76 @@
+/* Page state of managed memory: 4 KB pages in 64 KB basic blocks in 2 MB
+ * VA blocks (research/uvm-anchors.md 1, 2.1: the driver's and UVMSmart's
+ * geometry). A VA block exists only once a page of it is touched, so
+ * memory grows with the pages touched, not with the allocations. */
+#ifndef GPUVM_UVM_PAGE_H
+#define GPUVM_UVM_PAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define UVM_PAGE_SHIFT 12
+#define UVM_PAGE_BYTES (1u << UVM_PAGE_SHIFT)
+#define UVM_BLOCK_SHIFT 21
+#define UVM_BLOCK_PAGES 512u     /* 2 MB / 4 KB */
+#define UVM_CHUNK_PAGES 16u      /* 64 KB basic block / big page */
+#define UVM_BLOCK_CHUNKS 32u
+#define UVM_MASK_WORDS 8u        /* 512 bits */
+
+typedef uint64_t uvm_mask[UVM_MASK_WORDS];
+
+struct uvm_block {
+	uint64_t base;              /* VA of the 2 MB block */
+	uint32_t index;             /* dense id, stable */
+	uint16_t first_page, end_page; /* managed pages of the block: [first, end) */
+	uint32_t resident_count;
+	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
+	uvm_mask dirty;             /* written since it arrived */
+	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
+	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
+	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
+	double *arrive;             /* [512] cycle each resident page arrives */
+};
+
+static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
+static inline void mask_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
+static inline void mask_clear(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ull << (i & 63)); }
+
+static inline uint32_t mask_count(const uint64_t *m)
+{
+	uint32_t n = 0;
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		n += (uint32_t)__builtin_popcountll(m[w]);
+	return n;
+}
+
+/* Pages [lo, hi) set in m. */
+static inline uint32_t mask_count_range(const uint64_t *m, uint32_t lo, uint32_t hi)
+{
+	uint32_t n = 0;
+	for (uint32_t i = lo; i < hi;) {
+		if ((i & 63) == 0 && i + 64 <= hi) {
+			n += (uint32_t)__builtin_popcountll(m[i >> 6]);
+			i += 64;
+		} else {
+			n += mask_test(m, i);
+			i++;
+		}
+	}
+	return n;
+}
+
+static inline void mask_set_range(uint64_t *m, uint32_t lo, uint32_t hi)
+{
+	for (uint32_t i = lo; i < hi; i++)
+		mask_set(m, i);
+}
+
+static inline bool mask_empty(const uint64_t *m)
+{
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		if (m[w])
+			return false;
+	return true;
+}
+
+#endif
