@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -129,6 +130,10 @@ int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return gpuvm_fail(err, path, 0, NULL, "cannot create: %s", strerror(errno));
+	/* mkstemp makes 0600; give the trace the usual 0666 & ~umask */
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
 	FILE *f = fdopen(fd, "wb");
 	if (!f) {
 		close(fd);
