@@ -105,12 +105,17 @@ static int parse_launch(struct memtrace *s, const char *l, struct gpuvm_error *e
 		return gpuvm_fail(err, s->t.path, ln, NULL, "launch line lacks 'grid size X,Y,Z' or 'block size X,Y,Z'");
 	s->launch_line = ln;
 	s->have_launch = true;
-	/* CTAs without accesses still cost a record each in the transcoded
-	 * kernel; 2^24 CTAs bounds that work for lines that are mostly absent. */
-	if ((uint64_t)s->grid[0] * s->grid[1] * s->grid[2] > (1u << 24))
+	/* Warps without accesses still cost a frame header each in the
+	 * transcoded kernel; 2^24 warps (128 MiB of headers) bounds that work. */
+	if (trace_check_shape(s->grid, s->block, s->t.path, ln, err))
+		return -1;
+	uint64_t warps = (uint64_t)s->grid[0] * s->grid[1] * s->grid[2] *
+			 (((uint64_t)s->block[0] * s->block[1] * s->block[2] + 31) / 32);
+	if (warps > (1u << 24))
 		return gpuvm_fail(err, s->t.path, ln, NULL,
-				  "grid of more than 2^24 CTAs (not supported by the mem_trace reader)");
-	return trace_check_shape(s->grid, s->block, s->t.path, ln, err);
+				  "kernel of %llu warps (the mem_trace reader takes at most 2^24)",
+				  (unsigned long long)warps);
+	return 0;
 }
 
 static int hexval(char c)

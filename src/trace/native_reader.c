@@ -132,8 +132,15 @@ static void nk_warp_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uin
 		w->bad = 1;
 		return;
 	}
+	if (warp >= nk->warps_per_cta) {
+		gpuvm_fail(&nk->pending, nk->origin, 0, NULL, "warp %u beyond the CTA's %u warps", warp,
+			   nk->warps_per_cta);
+		nk->failed = true;
+		w->bad = 1;
+		return;
+	}
 	if (!(nk->have_cur && nk->cur_cta == cta)) {
-		if (cta < nk->scan_cta || cta >= nk->ctas || warp >= nk->warps_per_cta) {
+		if (cta < nk->scan_cta || cta >= nk->ctas) {
 			gpuvm_fail(&nk->pending, nk->origin, 0, NULL,
 				   "CTA %u requested out of order (CTAs are read in increasing order)",
 				   cta);
