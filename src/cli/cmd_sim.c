@@ -14,9 +14,9 @@
 
 static void sim_usage(FILE *out)
 {
-	fputs("usage: gpuvm sim --gpu NAME|FILE --workload NAME[:key=value,...]\n"
-	      "                 [--set key=value]... [--oversub PCT] [--seed N] [--json FILE]\n"
-	      "                 [--pcie-plot FILE] [--quiet]\n"
+	fputs("usage: gpuvm sim --gpu NAME|FILE (--workload NAME[:key=value,...] | --trace PATH)\n"
+	      "                 [--trace-format F] [--set key=value]... [--oversub PCT] [--seed N]\n"
+	      "                 [--json FILE] [--pcie-plot FILE] [--quiet]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -24,6 +24,10 @@ static void sim_usage(FILE *out)
 	      "  --gpu NAME|FILE   a shipped preset (see `gpuvm presets`) or an .ini file\n"
 	      "  --workload SPEC   workload and parameters, e.g. random-sampling:region=4GiB\n"
 	      "                    (see `gpuvm workloads`; sizes take KiB/MiB/GiB)\n"
+	      "  --trace PATH      replay a trace instead: an Accel-Sim folder or kernelslist.g,\n"
+	      "                    an NVBit mem_trace output file, or a native .gvt file\n"
+	      "                    (same as --workload trace:PATH; see `gpuvm trace --help`)\n"
+	      "  --trace-format F  accelsim, memtrace or native (default: detected)\n"
 	      "  --set key=value   override any preset key, e.g. --set tlb.l2.entries=128;\n"
 	      "                    repeatable, applied in order after the preset\n"
 	      "  --oversub PCT     oversubscribe device memory: managed working set / device\n"
@@ -56,9 +60,12 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"set", required_argument, 0, 's'},   {"seed", required_argument, 0, 'S'},
 		{"json", required_argument, 0, 'j'},  {"quiet", no_argument, 0, 'q'},
 		{"oversub", required_argument, 0, 'o'}, {"pcie-plot", required_argument, 0, 'p'},
+		{"trace", required_argument, 0, 't'}, {"trace-format", required_argument, 0, 'F'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
+	const char *trace = NULL, *trace_format = NULL;
+	char trace_spec[4200];
 	const char *json_path = NULL, *plot_path = NULL;
 	char oversub_set[64];
 	int quiet = 0, c;
@@ -83,6 +90,12 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				fprintf(stderr, "gpuvm sim: --seed: '%s' is not a non-negative integer\n", optarg);
 				return 2;
 			}
+			break;
+		case 't':
+			trace = optarg;
+			break;
+		case 'F':
+			trace_format = optarg;
 			break;
 		case 'j':
 			json_path = optarg;
@@ -120,8 +133,22 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (trace && spec.workload) {
+		fprintf(stderr, "gpuvm sim: give --workload or --trace, not both\n");
+		return 2;
+	}
+	if (trace_format && !trace) {
+		fprintf(stderr, "gpuvm sim: --trace-format needs --trace\n");
+		return 2;
+	}
+	if (trace) {
+		/* A trace runs as the workload spec "trace[-FORMAT]:PATH". */
+		snprintf(trace_spec, sizeof trace_spec, "trace%s%s:%s", trace_format ? "-" : "",
+			 trace_format ? trace_format : "", trace);
+		spec.workload = trace_spec;
+	}
 	if (!spec.gpu || !spec.workload) {
-		fprintf(stderr, "gpuvm sim: --gpu and --workload are required\n\n");
+		fprintf(stderr, "gpuvm sim: --gpu and --workload (or --trace) are required\n\n");
 		sim_usage(stderr);
 		return 2;
 	}

@@ -6,6 +6,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/report.h"
+#include "gpuvm/trace.h"
 #include "gpuvm/workload.h"
 
 /* Builds the finalized configuration of a spec: preset, then overrides. */
@@ -32,10 +33,16 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 	struct gpuvm_source src = {0};
 	struct gpuvm_stats st;
 	memset(&st, 0, sizeof st);
-	if (resolve_config(spec, cfg, err) ||
-	    gpuvm_workload_parse(spec->workload, &def, &params, err) ||
-	    def->create(cfg, &params, spec->seed, &src, err))
+	if (resolve_config(spec, cfg, err))
 		goto out;
+	/* A trace spec ("trace:PATH") stands wherever a workload spec does. */
+	if (gpuvm_trace_spec_is(spec->workload)) {
+		if (gpuvm_trace_open_spec(spec->workload, &src, err))
+			goto out;
+	} else if (gpuvm_workload_parse(spec->workload, &def, &params, err) ||
+		   def->create(cfg, &params, spec->seed, &src, err)) {
+		goto out;
+	}
 	struct gpuvm_sim_options opt = {.progress = spec->progress};
 	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
 		*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);

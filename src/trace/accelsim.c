@@ -1,0 +1,811 @@
+/* Accel-Sim SASS traces: kernelslist.g (MemcpyHtoD / MemcpyDtoH /
+ * cudaMalloc / cudaFree lines and kernel files, relative to the list)
+ * and kernel-N[-ctx_0x...].traceg[.xz] files, tracer versions 1.2 to 5
+ * (research/traces-and-sims.md §1).
+ *
+ * Streaming: when the list reaches a kernel, its file is read once, line
+ * by line, and transcoded into the native format (native.h) in an
+ * unlinked scratch file; the engine then reads the kernel's warps from
+ * there in whatever interleaving it needs. Memory: one text line, one
+ * native chunk, plus the native reader's one chunk per resident warp; disk:
+ * one kernel in native form (typically 1-5 % of its text).
+ *
+ * What becomes what: an instruction with mem_width 0 is one compute
+ * instruction; a memory instruction whose opcode is shared or local
+ * (LDS, STS, ATOMS, LDSM, STSM, LDL, STL) is one compute instruction (it
+ * issues but makes no global traffic); lanes of generic LD/ST/ATOM/RED
+ * whose addresses fall in the kernel's shared or local window ([base,
+ * base + 16 MiB), nvbit_get_shmem_base_addr / _local_mem_base_addr) are
+ * dropped; a memory instruction left with no lanes (mask 0 included) is
+ * one compute instruction. ST*, SUST* are stores; ATOM*, RED*, SUATOM*,
+ * SURED* atomics; every other memory opcode a load. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace/native.h"
+#include "trace/readers.h"
+
+/* NVBit: shared and local windows are 16 MiB from their base addresses. */
+#define AS_WINDOW_BYTES (16ull << 20)
+
+struct as_header {
+	char name[96];
+	uint32_t grid[3], block[3];
+	bool have_grid, have_block, have_version;
+	uint64_t shmem_base, local_base;
+	int version; /* 12, 30, 40, 50 for tracer 1.2, 3, 4, 5 */
+	int lineinfo;
+};
+
+struct accelsim {
+	char list_path[512], dir[512];
+	struct textin list;
+	bool single, single_done, list_open;
+	bool infer;
+	struct alloc_infer inf;
+	FILE *tmp;
+	struct native_kernel nk;
+	bool in_kernel, kernel_ready;
+	size_t fresh_next;
+};
+
+FILE *trace_temp_file(struct gpuvm_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[512];
+	snprintf(path, sizeof path, "%s/gpuvm-trace-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		gpuvm_fail(err, path, 0, NULL, "cannot create a scratch file: %s", strerror(errno));
+		return NULL;
+	}
+	unlink(path);
+	FILE *f = fdopen(fd, "w+b");
+	if (!f) {
+		close(fd);
+		gpuvm_fail(err, path, 0, NULL, "cannot open a scratch file");
+	}
+	return f;
+}
+
+/* ---- small parsers ------------------------------------------------------- */
+
+static const char *tok(const char **p, size_t *n)
+{
+	const char *s = *p;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	const char *e = s;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	*p = e;
+	*n = (size_t)(e - s);
+	return e == s ? NULL : s;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int parse_hex(const char *s, size_t n, uint64_t *v)
+{
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (n == 0 || n > 16)
+		return -1;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		int d = hexval(s[i]);
+		if (d < 0)
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_dec(const char *s, size_t n, int64_t *v)
+{
+	bool neg = n && s[0] == '-';
+	size_t i = neg;
+	if (i == n || n - i > 19)
+		return -1;
+	uint64_t x = 0;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (x > INT64_MAX)
+		return -1;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	return 0;
+}
+
+static bool is_blank(const char *l)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	return *l == 0;
+}
+
+static int next_nonblank(struct textin *t, char **line, struct gpuvm_error *err)
+{
+	size_t len;
+	int r;
+	while ((r = textin_getline(t, line, &len, err)) == 1 && is_blank(*line))
+		;
+	return r;
+}
+
+/* "key = value" (key from line + skip); key and value trimmed in place. */
+static bool split_kv(char *line, size_t skip, char **key, char **val)
+{
+	char *eq = strchr(line, '=');
+	if (!eq)
+		return false;
+	char *k = line + skip, *ke = eq;
+	while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+		ke--;
+	*ke = 0;
+	char *v = eq + 1;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	char *ve = v + strlen(v);
+	while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+		*--ve = 0;
+	*key = k;
+	*val = v;
+	return true;
+}
+
+static int parse_dim(const char *v, uint32_t d[3])
+{
+	unsigned a, b, c;
+	int n = -1;
+	if (sscanf(v, " (%u ,%u ,%u )%n", &a, &b, &c, &n) != 3 || n < 0 || v[n])
+		return -1;
+	d[0] = a;
+	d[1] = b;
+	d[2] = c;
+	return 0;
+}
+
+/* ---- kernel header --------------------------------------------------------- */
+
+static int parse_header(struct textin *t, struct as_header *h, struct gpuvm_error *err)
+{
+	memset(h, 0, sizeof *h);
+	char *line;
+	size_t len;
+	int r;
+	while ((r = textin_getline(t, &line, &len, err)) == 1) {
+		int ln = (int)t->line_no;
+		if (!strncmp(line, "#BEGIN_TB", 9))
+			break;
+		if (is_blank(line) || line[0] == '#')
+			continue;
+		char *key, *val;
+		if (line[0] != '-' || !split_kv(line, 1, &key, &val))
+			return gpuvm_fail(err, t->path, ln, NULL,
+					  "expected '-key = value' in the kernel header or #BEGIN_TB");
+		if (!strcmp(key, "kernel name")) {
+			snprintf(h->name, sizeof h->name, "%s", val);
+		} else if (!strcmp(key, "grid dim")) {
+			if (parse_dim(val, h->grid))
+				return gpuvm_fail(err, t->path, ln, "grid dim", "expected (x,y,z), got '%s'", val);
+			h->have_grid = true;
+		} else if (!strcmp(key, "block dim")) {
+			if (parse_dim(val, h->block))
+				return gpuvm_fail(err, t->path, ln, "block dim", "expected (x,y,z), got '%s'", val);
+			h->have_block = true;
+		} else if (!strcmp(key, "shmem base_addr") || !strcmp(key, "local mem base_addr")) {
+			uint64_t v;
+			if (parse_hex(val, strlen(val), &v))
+				return gpuvm_fail(err, t->path, ln, key, "bad hex '%s'", val);
+			*(key[0] == 's' ? &h->shmem_base : &h->local_base) = v;
+		} else if (!strcmp(key, "accelsim tracer version")) {
+			static const struct { const char *text; int v; } known[] = {
+				{"1.2", 12}, {"3", 30}, {"4", 40}, {"5", 50},
+			};
+			h->version = 0;
+			for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+				if (!strcmp(val, known[i].text))
+					h->version = known[i].v;
+			if (!h->version)
+				return gpuvm_fail(err, t->path, ln, key,
+						  "unknown tracer version '%s' (supported: 1.2, 3, 4, 5)", val);
+			h->have_version = true;
+		} else if (!strcmp(key, "enable lineinfo")) {
+			int64_t v;
+			if (parse_dec(val, strlen(val), &v) || (v != 0 && v != 1))
+				return gpuvm_fail(err, t->path, ln, key, "expected 0 or 1, got '%s'", val);
+			h->lineinfo = (int)v;
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+				  "truncated: file ends in the kernel header (no #BEGIN_TB)");
+	if (!h->have_grid || !h->have_block)
+		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+				  "kernel header lacks '-grid dim' or '-block dim'");
+	if (!h->have_version)
+		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+				  "kernel header lacks '-accelsim tracer version' (traces older than "
+				  "tracer 1.2 are not supported)");
+	if (!h->name[0])
+		snprintf(h->name, sizeof h->name, "kernel");
+	return trace_check_shape(h->grid, h->block, t->path, (int)t->line_no, err);
+}
+
+/* ---- instructions ---------------------------------------------------------- */
+
+enum as_class { AS_LOAD, AS_STORE, AS_ATOMIC, AS_NOT_GLOBAL };
+
+static bool prefix(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+	return n >= k && !memcmp(s, p, k);
+}
+
+static bool equal(const char *s, size_t n, const char *p)
+{
+	return strlen(p) == n && !memcmp(s, p, n);
+}
+
+static enum as_class classify(const char *op, size_t n)
+{
+	const char *dot = memchr(op, '.', n);
+	size_t b = dot ? (size_t)(dot - op) : n;
+	static const char *const not_global[] = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "LDL", "STL"};
+	for (size_t i = 0; i < sizeof not_global / sizeof not_global[0]; i++)
+		if (equal(op, b, not_global[i]))
+			return AS_NOT_GLOBAL;
+	if (prefix(op, b, "ATOM") || prefix(op, b, "RED") || prefix(op, b, "SUATOM") ||
+	    prefix(op, b, "SURED"))
+		return AS_ATOMIC;
+	if (prefix(op, b, "ST") || prefix(op, b, "SUST"))
+		return AS_STORE;
+	return AS_LOAD;
+}
+
+struct as_ctx {
+	struct accelsim *s;
+	struct textin *t;
+	const struct as_header *h;
+	struct native_writer *nw;
+	uint32_t pending_compute;
+};
+
+static int inst_fail(struct as_ctx *c, const char *field, const char *fmt, const char *s,
+		     size_t n, struct gpuvm_error *err)
+{
+	char what[160];
+	snprintf(what, sizeof what, fmt, (int)(n > 40 ? 40 : n), s ? s : "");
+	return gpuvm_fail(err, c->t->path, (int)c->t->line_no, field, "%s", what);
+}
+
+#define NEED_TOK(field)                                                                  \
+	do {                                                                             \
+		s = tok(&p, &n);                                                         \
+		if (!s)                                                                  \
+			return inst_fail(c, field, "line ends before this field%.*s", "", 0, \
+					 err);                                           \
+	} while (0)
+
+static int flush_compute(struct as_ctx *c, struct gpuvm_error *err)
+{
+	if (!c->pending_compute)
+		return 0;
+	struct gpuvm_warp_item it = {.kind = GPUVM_ITEM_COMPUTE,
+				     .compute_insts = c->pending_compute};
+	c->pending_compute = 0;
+	return native_write_item(c->nw, &it, err);
+}
+
+static bool in_window(uint64_t a, uint64_t base)
+{
+	return base && a - base < AS_WINDOW_BYTES;
+}
+
+static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *err)
+{
+	const char *p = line, *s;
+	size_t n;
+	uint64_t v;
+	int64_t d;
+	if (c->h->lineinfo)
+		NEED_TOK("line_num");
+	if (c->h->version < 30)
+		for (int i = 0; i < 4; i++)
+			NEED_TOK("thread block / warp id");
+	NEED_TOK("PC");
+	if (parse_hex(s, n, &v))
+		return inst_fail(c, "PC", "bad hex '%.*s'", s, n, err);
+	NEED_TOK("mask");
+	if (parse_hex(s, n, &v) || n > 8)
+		return inst_fail(c, "mask", "bad hex '%.*s' (8 hex digits expected)", s, n, err);
+	uint32_t mask = (uint32_t)v;
+	NEED_TOK("dest_num");
+	if (parse_dec(s, n, &d) || d < 0 || d > 8)
+		return inst_fail(c, "dest_num", "bad count '%.*s'", s, n, err);
+	for (int64_t i = 0; i < d; i++)
+		NEED_TOK("reg_dests");
+	NEED_TOK("opcode");
+	const char *opcode = s;
+	size_t opcode_n = n;
+	NEED_TOK("src_num");
+	if (parse_dec(s, n, &d) || d < 0 || d > 8)
+		return inst_fail(c, "src_num", "bad count '%.*s'", s, n, err);
+	for (int64_t i = 0; i < d; i++)
+		NEED_TOK("reg_srcs");
+	NEED_TOK("mem_width");
+	if (parse_dec(s, n, &d) || d < 0 || d > 255)
+		return inst_fail(c, "mem_width", "bad width '%.*s' (0 to 255 bytes)", s, n, err);
+	if (d == 0) {
+		c->pending_compute++;
+		return 0;
+	}
+	struct gpuvm_warp_item it;
+	it.kind = GPUVM_ITEM_MEM;
+	it.bytes_per_lane = (uint32_t)d;
+	NEED_TOK("address mode");
+	int64_t mode;
+	if (parse_dec(s, n, &mode) || mode < 0 || mode > 2 || (c->h->version < 30 && mode == 2))
+		return inst_fail(c, "address mode", "unknown address mode '%.*s'", s, n, err);
+	uint32_t lanes = (uint32_t)__builtin_popcount(mask);
+	if (mode == 0) {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			NEED_TOK("address");
+			if (parse_hex(s, n, &v))
+				return inst_fail(c, "address", "bad hex '%.*s'", s, n, err);
+			it.addr[__builtin_ctz(m)] = v;
+		}
+	} else {
+		NEED_TOK("base address");
+		uint64_t base;
+		if (parse_hex(s, n, &base))
+			return inst_fail(c, "base address", "bad hex '%.*s'", s, n, err);
+		int64_t stride = 0;
+		if (mode == 1) {
+			NEED_TOK("stride");
+			if (parse_dec(s, n, &stride))
+				return inst_fail(c, "stride", "bad number '%.*s'", s, n, err);
+		}
+		uint64_t a = base;
+		uint32_t k = 0;
+		for (uint32_t m = mask; m; m &= m - 1, k++) {
+			if (k > 0) {
+				if (mode == 2) {
+					NEED_TOK("address delta");
+					if (parse_dec(s, n, &stride))
+						return inst_fail(c, "address delta", "bad number '%.*s'", s, n, err);
+				}
+				a += (uint64_t)stride;
+			}
+			it.addr[__builtin_ctz(m)] = a;
+		}
+	}
+	(void)lanes;
+	enum as_class cls = classify(opcode, opcode_n);
+	if (cls != AS_NOT_GLOBAL)
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			if (in_window(it.addr[l], c->h->shmem_base) || in_window(it.addr[l], c->h->local_base))
+				mask &= ~(1u << l);
+		}
+	if (cls == AS_NOT_GLOBAL || !mask) {
+		c->pending_compute++;
+		return 0;
+	}
+	it.op = cls == AS_STORE ? GPUVM_OP_STORE : cls == AS_ATOMIC ? GPUVM_OP_ATOMIC : GPUVM_OP_LOAD;
+	it.active_mask = mask;
+	if (c->s->infer)
+		for (uint32_t m = mask; m; m &= m - 1)
+			if (infer_add_fast(&c->s->inf, it.addr[__builtin_ctz(m)]))
+				return gpuvm_fail(err, c->t->path, 0, NULL, "out of memory");
+	if (flush_compute(c, err))
+		return -1;
+	return native_write_item(c->nw, &it, err);
+}
+
+static bool is_inst_line(const char *l)
+{
+	return hexval(l[0]) >= 0;
+}
+
+/* One warp: "insts = n" then n instruction lines. */
+static int parse_warp(struct as_ctx *c, uint32_t warp, struct gpuvm_error *err)
+{
+	struct textin *t = c->t;
+	char *line;
+	size_t len;
+	int r = next_nonblank(t, &line, err);
+	if (r <= 0)
+		return r < 0 ? -1 : gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					       "truncated: file ends before 'insts =' of warp %u", warp);
+	char *key, *val;
+	int64_t count;
+	if (strncmp(line, "insts", 5) || !split_kv(line, 0, &key, &val) ||
+	    parse_dec(val, strlen(val), &count) || count < 0)
+		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+				  "expected 'insts = N' after 'warp = %u'", warp);
+	native_write_warp_begin(c->nw);
+	c->pending_compute = 0;
+	for (int64_t i = 0; i < count; i++) {
+		r = textin_getline(t, &line, &len, err);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					  "truncated: file ends inside warp %u (%lld of %lld instructions)",
+					  warp, (long long)i, (long long)count);
+		if (!is_inst_line(line))
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					  "warp %u declares insts = %lld but has %lld instruction lines",
+					  warp, (long long)count, (long long)i);
+		if (parse_inst(c, line, err))
+			return -1;
+	}
+	if (flush_compute(c, err))
+		return -1;
+	return native_write_warp_end(c->nw, err);
+}
+
+static int empty_warps(struct native_writer *nw, uint32_t from, uint32_t to,
+		       struct gpuvm_error *err)
+{
+	for (uint32_t w = from; w < to; w++) {
+		native_write_warp_begin(nw);
+		if (native_write_warp_end(nw, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
+{
+	struct textin *t = c->t;
+	const struct as_header *h = c->h;
+	uint64_t ctas = (uint64_t)h->grid[0] * h->grid[1] * h->grid[2];
+	uint32_t wpc = (uint32_t)(((uint64_t)h->block[0] * h->block[1] * h->block[2] + 31) / 32);
+	char *line;
+	int r;
+	for (uint64_t cta = 0; cta < ctas; cta++) {
+		if (cta > 0) {
+			r = next_nonblank(t, &line, err);
+			if (r < 0)
+				return -1;
+			if (r == 0)
+				return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+						  "truncated: %llu of %llu thread blocks",
+						  (unsigned long long)cta, (unsigned long long)ctas);
+			if (strncmp(line, "#BEGIN_TB", 9))
+				return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+						  "expected #BEGIN_TB");
+		}
+		r = next_nonblank(t, &line, err);
+		if (r <= 0)
+			return r < 0 ? -1 : gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+						       "truncated: file ends after #BEGIN_TB");
+		unsigned x, y, z;
+		int end = -1;
+		if (sscanf(line, "thread block = %u,%u,%u%n", &x, &y, &z, &end) != 3 || end < 0 ||
+		    !is_blank(line + end))
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					  "expected 'thread block = x,y,z'");
+		if (x >= h->grid[0] || y >= h->grid[1] || z >= h->grid[2])
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					  "thread block %u,%u,%u outside grid (%u,%u,%u)", x, y, z,
+					  h->grid[0], h->grid[1], h->grid[2]);
+		uint64_t lin = x + (uint64_t)h->grid[0] * (y + (uint64_t)h->grid[1] * z);
+		if (lin != cta)
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					  "thread block %u,%u,%u where block %llu was expected (blocks "
+					  "must come in linear order, as post-traces-processing writes them)",
+					  x, y, z, (unsigned long long)cta);
+		uint32_t next_warp = 0;
+		for (;;) {
+			r = next_nonblank(t, &line, err);
+			if (r < 0)
+				return -1;
+			if (r == 0)
+				return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+						  "truncated: file ends inside thread block %u,%u,%u (no #END_TB)",
+						  x, y, z);
+			if (!strncmp(line, "#END_TB", 7))
+				break;
+			unsigned w;
+			end = -1;
+			if (sscanf(line, "warp = %u%n", &w, &end) == 1 && end >= 0 && is_blank(line + end)) {
+				if (w >= wpc || w < next_warp)
+					return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+							  "warp %u out of order or beyond the block's %u warps",
+							  w, wpc);
+				if (empty_warps(c->nw, next_warp, w, err) || parse_warp(c, w, err))
+					return -1;
+				next_warp = w + 1;
+				continue;
+			}
+			if (is_inst_line(line))
+				return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+						  "more instruction lines than the warp's 'insts =' declares");
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+					  "expected 'warp = N' or #END_TB");
+		}
+		if (empty_warps(c->nw, next_warp, wpc, err))
+			return -1;
+	}
+	r = next_nonblank(t, &line, err);
+	if (r < 0)
+		return -1;
+	if (r == 1)
+		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
+				  "%s after the last of the grid's %llu thread blocks",
+				  strncmp(line, "#BEGIN_TB", 9) ? "unexpected line" : "more thread blocks",
+				  (unsigned long long)ctas);
+	return 0;
+}
+
+/* Reads one kernel file into the scratch file and opens it for the engine. */
+static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error *err)
+{
+	struct textin t;
+	if (textin_open(&t, kpath, err))
+		return -1;
+	struct as_header h;
+	struct native_writer nw;
+	int rc = -1;
+	if (parse_header(&t, &h, err))
+		goto out_text;
+	rewind(s->tmp);
+	if (ftruncate(fileno(s->tmp), 0)) {
+		gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
+		goto out_text;
+	}
+	if (native_writer_init(&nw, s->tmp, kpath, false, err))
+		goto out_text;
+	struct as_ctx c = {.s = s, .t = &t, .h = &h, .nw = &nw};
+	if (parse_blocks(&c, err))
+		goto out_writer;
+	if (fflush(s->tmp)) {
+		gpuvm_fail(err, kpath, 0, NULL, "scratch file write failed (disk full?)");
+		goto out_writer;
+	}
+	if (native_kernel_init(&s->nk, fileno(s->tmp), kpath, 0, h.name, h.grid, h.block, err))
+		goto out_writer;
+	s->in_kernel = true;
+	rc = 0;
+out_writer:
+	native_writer_free(&nw);
+out_text:
+	textin_close(&t);
+	return rc;
+}
+
+/* ---- kernelslist.g ----------------------------------------------------------- */
+
+static int parse_u64_field(const char *s, bool hex, uint64_t *v)
+{
+	int64_t d;
+	if (hex)
+		return parse_hex(s, strlen(s), v);
+	if (parse_dec(s, strlen(s), &d) || d < 0)
+		return -1;
+	*v = (uint64_t)d;
+	return 0;
+}
+
+static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct accelsim *s = src->impl;
+	memset(op, 0, sizeof *op);
+	for (;;) {
+		if (s->fresh_next < s->inf.n_fresh) {
+			op->kind = GPUVM_RUN_ALLOC;
+			op->alloc = s->inf.fresh[s->fresh_next++];
+			return 0;
+		}
+		if (s->kernel_ready) {
+			s->kernel_ready = false;
+			op->kind = GPUVM_RUN_KERNEL;
+			op->kernel = &s->nk.k;
+			return 0;
+		}
+		if (s->in_kernel) {
+			native_kernel_free(&s->nk);
+			s->in_kernel = false;
+		}
+		char kpath[1100];
+		if (s->single) {
+			if (s->single_done) {
+				op->kind = GPUVM_RUN_END;
+				return 0;
+			}
+			s->single_done = true;
+			snprintf(kpath, sizeof kpath, "%s", s->list_path);
+		} else {
+			char *line;
+			size_t len;
+			int r = textin_getline(&s->list, &line, &len, err);
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				op->kind = GPUVM_RUN_END;
+				return 0;
+			}
+			int ln = (int)s->list.line_no;
+			while (*line == ' ' || *line == '\t')
+				line++;
+			char *e = line + strlen(line);
+			while (e > line && (e[-1] == ' ' || e[-1] == '\t'))
+				*--e = 0;
+			if (!*line || *line == '#')
+				continue;
+			char *f[4] = {0};
+			int nf = 0;
+			bool command = !strncmp(line, "Memcpy", 6) || !strncmp(line, "cudaMalloc", 10) ||
+				       !strncmp(line, "cudaFree", 8);
+			if (command) {
+				for (char *q = line; nf < 4 && q; nf++) {
+					f[nf] = q;
+					q = strchr(q, ',');
+					if (q)
+						*q++ = 0;
+				}
+				bool is_free = !strcmp(f[0], "cudaFree");
+				uint64_t a = 0, b = 0;
+				if (nf != (is_free ? 2 : 3) || parse_u64_field(f[1], true, &a) ||
+				    (!is_free && parse_u64_field(f[2], false, &b)))
+					return gpuvm_fail(err, s->list.path, ln, f[0],
+							  "expected %s,0x<hex address>%s", f[0],
+							  is_free ? "" : ",<bytes>");
+				if (b > (1ull << 40))
+					return gpuvm_fail(err, s->list.path, ln, f[0],
+							  "%" PRIu64 " bytes is more than 1 TiB", b);
+				if (!strcmp(f[0], "MemcpyHtoD") || !strcmp(f[0], "MemcpyDtoH")) {
+					op->kind = f[0][6] == 'H' ? GPUVM_RUN_COPY_H2D : GPUVM_RUN_COPY_D2H;
+					op->copy_addr = a;
+					op->copy_bytes = b;
+					if (s->infer && infer_add_range(&s->inf, a, b))
+						return gpuvm_fail(err, s->list.path, ln, NULL, "out of memory");
+					return 0;
+				}
+				if (!strcmp(f[0], "cudaMalloc")) {
+					if (!b)
+						return gpuvm_fail(err, s->list.path, ln, f[0], "zero bytes");
+					op->kind = GPUVM_RUN_ALLOC;
+					op->alloc.base = a;
+					op->alloc.bytes = b;
+					op->alloc.kind = GPUVM_ALLOC_DEVICE;
+					snprintf(op->alloc.name, sizeof op->alloc.name, "cudaMalloc@0x%" PRIx64, a);
+					return 0;
+				}
+				if (is_free) {
+					op->kind = GPUVM_RUN_FREE;
+					op->alloc.base = a;
+					return 0;
+				}
+				return gpuvm_fail(err, s->list.path, ln, f[0], "unknown command");
+			}
+			if (!strstr(line, ".traceg"))
+				return gpuvm_fail(err, s->list.path, ln, NULL,
+						  "unrecognised line '%.60s' (expected MemcpyHtoD, cudaMalloc, "
+						  "cudaFree or a kernel .traceg file)",
+						  line);
+			if (line[0] == '/')
+				snprintf(kpath, sizeof kpath, "%s", line);
+			else
+				snprintf(kpath, sizeof kpath, "%s/%s", s->dir, line);
+			if (access(kpath, R_OK))
+				return gpuvm_fail(err, s->list.path, ln, NULL, "kernel file %s: %s", kpath,
+						  strerror(errno));
+		}
+		if (load_kernel(s, kpath, err))
+			return -1;
+		s->kernel_ready = true;
+		s->fresh_next = 0;
+		s->inf.n_fresh = 0;
+		if (s->infer && infer_take(&s->inf))
+			return gpuvm_fail(err, kpath, 0, NULL, "out of memory");
+	}
+}
+
+static void as_destroy(struct gpuvm_source *src)
+{
+	struct accelsim *s = src->impl;
+	if (s->in_kernel)
+		native_kernel_free(&s->nk);
+	if (s->list_open)
+		textin_close(&s->list);
+	if (s->tmp)
+		fclose(s->tmp);
+	infer_free(&s->inf);
+	free(s);
+	src->impl = NULL;
+}
+
+static const struct gpuvm_source_ops accelsim_ops = {
+	.kind = "accelsim",
+	.next_op = as_next_op,
+	.destroy = as_destroy,
+};
+
+/* Does the first non-blank line start a kernel file? */
+static int looks_like_kernel(const char *path, bool *kernel, struct gpuvm_error *err)
+{
+	struct textin t;
+	if (textin_open(&t, path, err))
+		return -1;
+	char *line;
+	int r = next_nonblank(&t, &line, err);
+	*kernel = r == 1 && line[0] == '-';
+	textin_close(&t);
+	return r < 0 ? -1 : 0;
+}
+
+int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct accelsim *s = calloc(1, sizeof *s);
+	if (!s)
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	struct gpuvm_source src = {.ops = &accelsim_ops, .impl = s};
+	infer_init(&s->inf);
+	struct stat st;
+	if (stat(path, &st)) {
+		gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode))
+		snprintf(s->list_path, sizeof s->list_path, "%s/kernelslist.g", path);
+	else
+		snprintf(s->list_path, sizeof s->list_path, "%s", path);
+	snprintf(s->dir, sizeof s->dir, "%s", s->list_path);
+	char *slash = strrchr(s->dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(s->dir, sizeof s->dir, ".");
+	if (looks_like_kernel(s->list_path, &s->single, err))
+		goto fail;
+	s->infer = true;
+	if (!s->single) {
+		/* cudaMalloc lines, where the tracer wrote them, give the
+		 * allocations; otherwise they are inferred from the footprint. */
+		if (textin_open(&s->list, s->list_path, err))
+			goto fail;
+		char *line;
+		size_t len;
+		int r;
+		while ((r = textin_getline(&s->list, &line, &len, err)) == 1)
+			if (!strncmp(line, "cudaMalloc,", 11))
+				s->infer = false;
+		textin_close(&s->list);
+		if (r < 0 || textin_open(&s->list, s->list_path, err))
+			goto fail;
+		s->list_open = true;
+	}
+	s->tmp = trace_temp_file(err);
+	if (!s->tmp)
+		goto fail;
+	*out = src;
+	return 0;
+fail:
+	as_destroy(&src);
+	return -1;
+}

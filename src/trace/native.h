@@ -1,0 +1,143 @@
+/* gpuvm's native trace format (version 1), shared by the writer, the
+ * reader and the text readers that transcode kernels into it.
+ *
+ * File:   "GPUVMTRC" u32 version u32 header_bytes(=16), then records:
+ *         'A' u64 base u64 bytes u8 kind u8 n name[n]   allocation
+ *         'F' u64 base                                   free
+ *         'H'|'D' u64 addr u64 bytes                     copy H2D | D2H
+ *         'K' u16 n name[n] u32 grid[3] u32 block[3]     kernel, then its
+ *             warps: CTA 0 warp 0, CTA 0 warp 1, ... each a chain of frames
+ *         'E'                                            end of trace
+ * Frame:  u32 compressed_bytes, u32 raw_bytes | LAST, one zstd frame.
+ *         raw_bytes <= NATIVE_CHUNK_BYTES; LAST marks a warp's final frame.
+ * Items (inside frames, never split):
+ *         0x01 varint insts                              compute gap
+ *         0x10+op u8 bytes_per_lane u32 mask, then for active lanes:
+ *             zigzag(a0 - previous a0 of this warp),
+ *             zigzag(a1 - a0), then zigzag((ai - ai-1) - (ai-1 - ai-2))
+ * Integers are little-endian. Per-warp chunks keep a reader's memory at
+ * one chunk per resident warp; second-order lane deltas are zero for any
+ * strided access, which zstd then squeezes to almost nothing. */
+#ifndef GPUVM_TRACE_NATIVE_H
+#define GPUVM_TRACE_NATIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <zstd.h>
+
+#include "gpuvm/error.h"
+#include "gpuvm/stream.h"
+#include "gpuvm/trace.h"
+
+#define NATIVE_MAGIC "GPUVMTRC"
+#define NATIVE_VERSION 1u
+#define NATIVE_HEADER_BYTES 16u
+/* Raw bytes per frame: the reader holds one such chunk per resident warp
+ * (8448 warps on h100 -> 69 MiB at most). */
+#define NATIVE_CHUNK_BYTES 8192u
+#define NATIVE_FRAME_LAST 0x80000000u
+#define NATIVE_ITEM_MAX_BYTES (6u + GPUVM_WARP_LANES * 10u)
+#define NATIVE_TAG_COMPUTE 0x01
+#define NATIVE_TAG_MEM 0x10
+#define NATIVE_ZSTD_LEVEL 3
+
+static inline uint64_t zigzag_enc(uint64_t v)
+{
+	return (v << 1) ^ (uint64_t)-(int64_t)(v >> 63);
+}
+static inline uint64_t zigzag_dec(uint64_t v)
+{
+	return (v >> 1) ^ (uint64_t)-(int64_t)(v & 1);
+}
+static inline unsigned char *varint_put(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* ---- writer ---------------------------------------------------------- */
+
+struct native_writer {
+	FILE *f;
+	const char *path;
+	uint64_t offset; /* bytes written so far */
+	ZSTD_CCtx *cctx;
+	unsigned char chunk[NATIVE_CHUNK_BYTES];
+	size_t fill;
+	unsigned char *cbuf;
+	size_t cbuf_cap;
+	uint64_t prev_addr; /* first active lane of the warp's previous access */
+	uint64_t stream_bytes;
+};
+
+/* Starts writing warps (and, with header, a whole file) to f. */
+int native_writer_init(struct native_writer *w, FILE *f, const char *path, bool header,
+		       struct gpuvm_error *err);
+void native_writer_free(struct native_writer *w);
+int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
+		    struct gpuvm_error *err);
+int native_write_kernel(struct native_writer *w, const struct gpuvm_kernel *k,
+			struct gpuvm_error *err);
+void native_write_warp_begin(struct native_writer *w);
+int native_write_item(struct native_writer *w, const struct gpuvm_warp_item *it,
+		      struct gpuvm_error *err);
+int native_write_warp_end(struct native_writer *w, struct gpuvm_error *err);
+int native_write_end(struct native_writer *w, struct gpuvm_error *err);
+
+/* ---- kernel reader ---------------------------------------------------- */
+
+/* Buffered positional reads of one file descriptor. */
+struct bufrd {
+	int fd;
+	uint64_t pos;       /* file offset of the next byte */
+	unsigned char *buf; /* [cap] */
+	size_t cap, start, len; /* buf holds [start, start + len) of the file */
+};
+int bufrd_init(struct bufrd *r, int fd, uint64_t pos);
+void bufrd_free(struct bufrd *r);
+/* Reads n bytes; returns n, or fewer at end of file, or -1 on I/O error. */
+long bufrd_read(struct bufrd *r, void *dst, size_t n);
+
+/* Serves one kernel's warps (in the layout above, starting at data_off of
+ * fd) in any interleaving, CTAs visited in increasing order. */
+struct native_kernel {
+	int fd;
+	char origin[256];
+	uint64_t ctas;
+	uint32_t warps_per_cta;
+	struct bufrd scan;    /* walks frame headers to find warps */
+	uint64_t scan_cta;    /* next CTA the scanner will reach */
+	uint64_t cur_cta;     /* CTA whose warp offsets are in warp_off */
+	bool have_cur;
+	uint64_t *warp_off;   /* [warps_per_cta] */
+	ZSTD_DCtx *dctx;
+	unsigned char *scratch;
+	size_t scratch_cap;
+	unsigned char **bufs; /* pool of chunk buffers, one per resident warp */
+	uint32_t n_bufs, cap_bufs, *free_bufs, n_free;
+	struct gpuvm_error pending; /* an error found in warp_begin */
+	bool failed;
+	struct gpuvm_kernel k;
+};
+
+int native_kernel_init(struct native_kernel *nk, int fd, const char *origin, uint64_t data_off,
+		       const char *name, const uint32_t grid[3], const uint32_t block[3],
+		       struct gpuvm_error *err);
+/* Moves past every remaining warp; *end_off is where the kernel's data ends. */
+int native_kernel_finish(struct native_kernel *nk, uint64_t *end_off, struct gpuvm_error *err);
+void native_kernel_free(struct native_kernel *nk);
+
+/* Checks a kernel shape from any reader; origin/line for the message. */
+int trace_check_shape(const uint32_t grid[3], const uint32_t block[3], const char *origin,
+		      int line, struct gpuvm_error *err);
+
+/* A scratch file for transcoded kernels, deleted on close. */
+FILE *trace_temp_file(struct gpuvm_error *err);
+
+#endif

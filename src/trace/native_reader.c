@@ -1,0 +1,563 @@
+/* Reader of the native trace format (layout in native.h).
+ *
+ * The engine places CTAs in increasing order and then pulls their warps
+ * interleaved. A scanner walks the frame headers (not the payloads) up to
+ * the CTA being placed and notes where each of its warps starts; each
+ * resident warp then reads its own frames with pread into one chunk
+ * buffer. Memory: one NATIVE_CHUNK_BYTES buffer per resident warp, one
+ * offset per warp of a CTA, one scratch frame, a 64 KiB scan buffer. */
+#include "trace/native.h"
+#include "trace/readers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BUFRD_BYTES (64u << 10)
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+int bufrd_init(struct bufrd *r, int fd, uint64_t pos)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = fd;
+	r->pos = pos;
+	r->cap = BUFRD_BYTES;
+	r->buf = malloc(r->cap);
+	return r->buf ? 0 : -1;
+}
+
+void bufrd_free(struct bufrd *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+}
+
+long bufrd_read(struct bufrd *r, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+	size_t got = 0;
+	while (got < n) {
+		if (r->pos >= r->start && r->pos < r->start + r->len) {
+			size_t off = (size_t)(r->pos - r->start);
+			size_t take = r->len - off < n - got ? r->len - off : n - got;
+			memcpy(d + got, r->buf + off, take);
+			got += take;
+			r->pos += take;
+			continue;
+		}
+		ssize_t k;
+		do
+			k = pread(r->fd, r->buf, r->cap, (off_t)r->pos);
+		while (k < 0 && errno == EINTR);
+		if (k < 0)
+			return -1;
+		r->start = r->pos;
+		r->len = (size_t)k;
+		if (k == 0)
+			break;
+	}
+	return (long)got;
+}
+
+/* ---- kernel ------------------------------------------------------------ */
+
+struct native_warp {
+	uint64_t next_frame; /* file offset of the next frame header */
+	uint64_t prev_addr;
+	uint32_t buf;        /* pool index + 1; 0 = none */
+	uint32_t pos, len;
+	uint8_t last, done, bad;
+};
+
+static int kfail(struct native_kernel *nk, struct gpuvm_error *err, uint64_t off,
+		 const char *what)
+{
+	return gpuvm_fail(err, nk->origin, 0, NULL, "byte %llu: %s", (unsigned long long)off,
+			  what);
+}
+
+/* Moves the scanner past one warp's frames. */
+static int scan_warp(struct native_kernel *nk, struct gpuvm_error *err)
+{
+	for (;;) {
+		unsigned char h[8];
+		uint64_t at = nk->scan.pos;
+		long n = bufrd_read(&nk->scan, h, 8);
+		if (n != 8)
+			return kfail(nk, err, at, n < 0 ? "read error" : "truncated: file ends inside a kernel");
+		uint32_t csize = get_u32(h), raw = get_u32(h + 4);
+		if ((raw & ~NATIVE_FRAME_LAST) > NATIVE_CHUNK_BYTES || csize > nk->scratch_cap - 8 ||
+		    (csize == 0) != ((raw & ~NATIVE_FRAME_LAST) == 0))
+			return kfail(nk, err, at, "corrupt frame header");
+		nk->scan.pos += csize;
+		if (raw & NATIVE_FRAME_LAST)
+			return 0;
+	}
+}
+
+static int scan_to(struct native_kernel *nk, uint64_t cta, struct gpuvm_error *err)
+{
+	while (nk->scan_cta <= cta) {
+		bool keep = nk->scan_cta == cta;
+		for (uint32_t w = 0; w < nk->warps_per_cta; w++) {
+			if (keep)
+				nk->warp_off[w] = nk->scan.pos;
+			if (scan_warp(nk, err))
+				return -1;
+		}
+		nk->scan_cta++;
+	}
+	nk->cur_cta = cta;
+	nk->have_cur = true;
+	return 0;
+}
+
+static void nk_warp_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
+{
+	struct native_kernel *nk = k->impl;
+	struct native_warp *w = state;
+	memset(w, 0, sizeof *w);
+	if (nk->failed) {
+		w->bad = 1;
+		return;
+	}
+	if (warp >= nk->warps_per_cta) {
+		gpuvm_fail(&nk->pending, nk->origin, 0, NULL, "warp %u beyond the CTA's %u warps", warp,
+			   nk->warps_per_cta);
+		nk->failed = true;
+		w->bad = 1;
+		return;
+	}
+	if (!(nk->have_cur && nk->cur_cta == cta)) {
+		if (cta < nk->scan_cta || cta >= nk->ctas) {
+			gpuvm_fail(&nk->pending, nk->origin, 0, NULL,
+				   "CTA %u requested out of order (CTAs are read in increasing order)",
+				   cta);
+			nk->failed = true;
+			w->bad = 1;
+			return;
+		}
+		if (scan_to(nk, cta, &nk->pending)) {
+			nk->failed = true;
+			w->bad = 1;
+			return;
+		}
+	}
+	w->next_frame = nk->warp_off[warp];
+}
+
+static void release_buf(struct native_kernel *nk, struct native_warp *w)
+{
+	if (w->buf) {
+		nk->free_bufs[nk->n_free++] = w->buf - 1;
+		w->buf = 0;
+	}
+}
+
+static int acquire_buf(struct native_kernel *nk, struct native_warp *w)
+{
+	if (!nk->n_free) {
+		if (nk->n_bufs == nk->cap_bufs) {
+			uint32_t cap = nk->cap_bufs ? 2 * nk->cap_bufs : 64;
+			unsigned char **b = realloc(nk->bufs, cap * sizeof *b);
+			if (!b)
+				return -1;
+			nk->bufs = b;
+			uint32_t *f = realloc(nk->free_bufs, cap * sizeof *f);
+			if (!f)
+				return -1;
+			nk->free_bufs = f;
+			nk->cap_bufs = cap;
+		}
+		nk->bufs[nk->n_bufs] = malloc(NATIVE_CHUNK_BYTES);
+		if (!nk->bufs[nk->n_bufs])
+			return -1;
+		nk->free_bufs[nk->n_free++] = nk->n_bufs++;
+	}
+	w->buf = nk->free_bufs[--nk->n_free] + 1;
+	return 0;
+}
+
+static int load_frame(struct native_kernel *nk, struct native_warp *w, struct gpuvm_error *err)
+{
+	if (!w->buf && acquire_buf(nk, w))
+		return kfail(nk, err, w->next_frame, "out of memory");
+	ssize_t n;
+	do
+		n = pread(nk->fd, nk->scratch, nk->scratch_cap, (off_t)w->next_frame);
+	while (n < 0 && errno == EINTR);
+	if (n < 8)
+		return kfail(nk, err, w->next_frame, n < 0 ? "read error" : "truncated frame");
+	uint32_t csize = get_u32(nk->scratch), raw = get_u32(nk->scratch + 4);
+	uint32_t len = raw & ~NATIVE_FRAME_LAST;
+	if (len > NATIVE_CHUNK_BYTES || csize > nk->scratch_cap - 8)
+		return kfail(nk, err, w->next_frame, "corrupt frame header");
+	if ((size_t)n < 8 + (size_t)csize)
+		return kfail(nk, err, w->next_frame, "truncated frame");
+	if (len) {
+		size_t got = ZSTD_decompressDCtx(nk->dctx, nk->bufs[w->buf - 1], NATIVE_CHUNK_BYTES,
+						 nk->scratch + 8, csize);
+		if (ZSTD_isError(got) || got != len)
+			return kfail(nk, err, w->next_frame, "corrupt compressed frame");
+	} else if (csize) {
+		return kfail(nk, err, w->next_frame, "corrupt frame header");
+	}
+	w->next_frame += 8 + csize;
+	w->last = (raw & NATIVE_FRAME_LAST) != 0;
+	w->pos = 0;
+	w->len = len;
+	return 0;
+}
+
+static inline int get_varint(const unsigned char *p, uint32_t *pos, uint32_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (*pos >= len)
+			return -1;
+		unsigned char b = p[(*pos)++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int nk_warp_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
+			struct gpuvm_error *err)
+{
+	struct native_kernel *nk = k->impl;
+	struct native_warp *w = state;
+	if (w->bad) {
+		*err = nk->pending;
+		return -1;
+	}
+	while (w->pos >= w->len) {
+		if (w->done || w->last) {
+			w->done = 1;
+			release_buf(nk, w);
+			it->kind = GPUVM_ITEM_END;
+			return 0;
+		}
+		if (load_frame(nk, w, err)) {
+			w->bad = 1;
+			nk->pending = *err;
+			return -1;
+		}
+	}
+	const unsigned char *p = nk->bufs[w->buf - 1];
+	uint32_t pos = w->pos, len = w->len;
+	unsigned char tag = p[pos++];
+	uint64_t v;
+	if (tag == NATIVE_TAG_COMPUTE) {
+		if (get_varint(p, &pos, len, &v) || v > UINT32_MAX)
+			goto corrupt;
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = (uint32_t)v;
+	} else if (tag >= NATIVE_TAG_MEM && tag <= NATIVE_TAG_MEM + GPUVM_OP_ATOMIC) {
+		if (pos + 5 > len || p[pos] == 0)
+			goto corrupt;
+		it->kind = GPUVM_ITEM_MEM;
+		it->op = (enum gpuvm_mem_op)(tag - NATIVE_TAG_MEM);
+		it->bytes_per_lane = p[pos];
+		uint32_t m = get_u32(p + pos + 1);
+		pos += 5;
+		it->active_mask = m;
+		uint64_t prev = 0, prev_d = 0;
+		for (uint32_t n = 0; m; m &= m - 1, n++) {
+			if (get_varint(p, &pos, len, &v))
+				goto corrupt;
+			uint64_t a;
+			v = zigzag_dec(v);
+			if (n == 0) {
+				a = w->prev_addr + v;
+				w->prev_addr = a;
+			} else {
+				uint64_t d = n == 1 ? v : prev_d + v;
+				a = prev + d;
+				prev_d = d;
+			}
+			it->addr[__builtin_ctz(m)] = a;
+			prev = a;
+		}
+	} else {
+		goto corrupt;
+	}
+	w->pos = pos;
+	return 0;
+corrupt:
+	w->bad = 1;
+	gpuvm_fail(&nk->pending, nk->origin, 0, NULL, "corrupt item in the frame before byte %llu",
+		   (unsigned long long)w->next_frame);
+	*err = nk->pending;
+	return -1;
+}
+
+static void nk_warp_end(struct gpuvm_kernel *k, void *state)
+{
+	release_buf(k->impl, state);
+}
+
+static const struct gpuvm_kernel_ops native_kernel_ops = {
+	.warp_state_bytes = sizeof(struct native_warp),
+	.warp_begin = nk_warp_begin,
+	.warp_next = nk_warp_next,
+	.warp_end = nk_warp_end,
+};
+
+int trace_check_shape(const uint32_t grid[3], const uint32_t block[3], const char *origin,
+		      int line, struct gpuvm_error *err)
+{
+	uint64_t ctas = (uint64_t)grid[0] * grid[1] * grid[2];
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+	if (ctas == 0 || ctas > UINT32_MAX)
+		return gpuvm_fail(err, origin, line, NULL, "grid of %llu CTAs (must be 1 to 2^32-1)",
+				  (unsigned long long)ctas);
+	/* CUDA's limit is 1024 threads per block; 2048 leaves room for odd traces
+	 * while keeping per-CTA tables small. */
+	if (threads == 0 || threads > 2048)
+		return gpuvm_fail(err, origin, line, NULL,
+				  "block of %llu threads (must be 1 to 2048)",
+				  (unsigned long long)threads);
+	return 0;
+}
+
+int native_kernel_init(struct native_kernel *nk, int fd, const char *origin, uint64_t data_off,
+		       const char *name, const uint32_t grid[3], const uint32_t block[3],
+		       struct gpuvm_error *err)
+{
+	memset(nk, 0, sizeof *nk);
+	nk->fd = fd;
+	snprintf(nk->origin, sizeof nk->origin, "%s", origin);
+	if (trace_check_shape(grid, block, origin, 0, err))
+		return -1;
+	snprintf(nk->k.name, sizeof nk->k.name, "%s", name);
+	memcpy(nk->k.grid, grid, sizeof nk->k.grid);
+	memcpy(nk->k.block, block, sizeof nk->k.block);
+	nk->k.ops = &native_kernel_ops;
+	nk->k.impl = nk;
+	nk->ctas = gpuvm_kernel_ctas(&nk->k);
+	nk->warps_per_cta = gpuvm_kernel_warps_per_cta(&nk->k);
+	nk->scratch_cap = 8 + ZSTD_compressBound(NATIVE_CHUNK_BYTES);
+	nk->scratch = malloc(nk->scratch_cap);
+	nk->warp_off = calloc(nk->warps_per_cta, sizeof *nk->warp_off);
+	nk->dctx = ZSTD_createDCtx();
+	if (!nk->scratch || !nk->warp_off || !nk->dctx || bufrd_init(&nk->scan, fd, data_off)) {
+		native_kernel_free(nk);
+		return gpuvm_fail(err, origin, 0, NULL, "out of memory");
+	}
+	return 0;
+}
+
+int native_kernel_finish(struct native_kernel *nk, uint64_t *end_off, struct gpuvm_error *err)
+{
+	if (nk->failed) {
+		*err = nk->pending;
+		return -1;
+	}
+	if (nk->scan_cta < nk->ctas && scan_to(nk, nk->ctas - 1, err))
+		return -1;
+	*end_off = nk->scan.pos;
+	return 0;
+}
+
+void native_kernel_free(struct native_kernel *nk)
+{
+	for (uint32_t i = 0; i < nk->n_bufs; i++)
+		free(nk->bufs[i]);
+	free(nk->bufs);
+	free(nk->free_bufs);
+	free(nk->scratch);
+	free(nk->warp_off);
+	ZSTD_freeDCtx(nk->dctx);
+	bufrd_free(&nk->scan);
+	memset(nk, 0, sizeof *nk);
+}
+
+/* ---- whole-file source --------------------------------------------------- */
+
+struct native_src {
+	int fd;
+	char path[256];
+	struct bufrd rd;
+	struct native_kernel nk;
+	bool in_kernel, ended;
+};
+
+static int src_fail(struct native_src *s, struct gpuvm_error *err, uint64_t off, const char *what)
+{
+	return gpuvm_fail(err, s->path, 0, NULL, "byte %llu: %s", (unsigned long long)off, what);
+}
+
+static int rd_exact(struct native_src *s, void *dst, size_t n, struct gpuvm_error *err)
+{
+	uint64_t at = s->rd.pos;
+	long got = bufrd_read(&s->rd, dst, n);
+	if (got < 0)
+		return src_fail(s, err, at, "read error");
+	if ((size_t)got != n)
+		return src_fail(s, err, at, "truncated: file ends inside a record (no end marker)");
+	return 0;
+}
+
+static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
+			  struct gpuvm_error *err)
+{
+	struct native_src *s = src->impl;
+	memset(op, 0, sizeof *op);
+	if (s->in_kernel) {
+		uint64_t end;
+		if (native_kernel_finish(&s->nk, &end, err))
+			return -1;
+		native_kernel_free(&s->nk);
+		s->in_kernel = false;
+		s->rd.pos = end;
+	}
+	if (s->ended) {
+		op->kind = GPUVM_RUN_END;
+		return 0;
+	}
+	uint64_t at = s->rd.pos;
+	unsigned char tag, b[26];
+	if (rd_exact(s, &tag, 1, err))
+		return -1;
+	switch (tag) {
+	case 'A': {
+		if (rd_exact(s, b, 18, err))
+			return -1;
+		op->kind = GPUVM_RUN_ALLOC;
+		op->alloc.base = get_u64(b);
+		op->alloc.bytes = get_u64(b + 8);
+		if (b[16] > GPUVM_ALLOC_HOST_PINNED || b[17] >= sizeof op->alloc.name)
+			return src_fail(s, err, at, "corrupt allocation record");
+		op->alloc.kind = (enum gpuvm_alloc_kind)b[16];
+		if (rd_exact(s, op->alloc.name, b[17], err))
+			return -1;
+		op->alloc.name[b[17]] = 0;
+		return 0;
+	}
+	case 'F':
+		if (rd_exact(s, b, 8, err))
+			return -1;
+		op->kind = GPUVM_RUN_FREE;
+		op->alloc.base = get_u64(b);
+		return 0;
+	case 'H':
+	case 'D':
+		if (rd_exact(s, b, 16, err))
+			return -1;
+		op->kind = tag == 'H' ? GPUVM_RUN_COPY_H2D : GPUVM_RUN_COPY_D2H;
+		op->copy_addr = get_u64(b);
+		op->copy_bytes = get_u64(b + 8);
+		return 0;
+	case 'K': {
+		char name[sizeof op->kernel->name];
+		if (rd_exact(s, b, 2, err))
+			return -1;
+		size_t len = (size_t)b[0] | (size_t)b[1] << 8;
+		if (len >= sizeof name)
+			return src_fail(s, err, at, "corrupt kernel record (name too long)");
+		if (rd_exact(s, name, len, err) || rd_exact(s, b, 24, err))
+			return -1;
+		name[len] = 0;
+		uint32_t grid[3], block[3];
+		for (int i = 0; i < 3; i++) {
+			grid[i] = get_u32(b + 4 * i);
+			block[i] = get_u32(b + 12 + 4 * i);
+		}
+		char origin[300];
+		snprintf(origin, sizeof origin, "%s", s->path);
+		if (trace_check_shape(grid, block, s->path, 0, err) ||
+		    native_kernel_init(&s->nk, s->fd, origin, s->rd.pos, name, grid, block, err))
+			return -1;
+		s->in_kernel = true;
+		op->kind = GPUVM_RUN_KERNEL;
+		op->kernel = &s->nk.k;
+		return 0;
+	}
+	case 'E': {
+		unsigned char extra;
+		if (bufrd_read(&s->rd, &extra, 1) != 0)
+			return src_fail(s, err, at + 1, "data after the end marker");
+		s->ended = true;
+		op->kind = GPUVM_RUN_END;
+		return 0;
+	}
+	default:
+		return src_fail(s, err, at, "unknown record type (corrupt file)");
+	}
+}
+
+static void native_destroy(struct gpuvm_source *src)
+{
+	struct native_src *s = src->impl;
+	if (s->in_kernel)
+		native_kernel_free(&s->nk);
+	bufrd_free(&s->rd);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+	src->impl = NULL;
+}
+
+static const struct gpuvm_source_ops native_source_ops = {
+	.kind = "native",
+	.next_op = native_next_op,
+	.destroy = native_destroy,
+};
+
+
+int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct native_src *s = calloc(1, sizeof *s);
+	if (!s)
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	snprintf(s->path, sizeof s->path, "%s", path);
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0) {
+		gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		free(s);
+		return -1;
+	}
+	struct gpuvm_source src = {.ops = &native_source_ops, .impl = s};
+	if (bufrd_init(&s->rd, s->fd, 0)) {
+		native_destroy(&src);
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	}
+	unsigned char h[NATIVE_HEADER_BYTES];
+	long n = bufrd_read(&s->rd, h, sizeof h);
+	if (n < 8 || memcmp(h, NATIVE_MAGIC, 8)) {
+		native_destroy(&src);
+		return gpuvm_fail(err, path, 0, NULL, "not a gpuvm native trace (bad magic)");
+	}
+	if (n < (long)sizeof h) {
+		native_destroy(&src);
+		return gpuvm_fail(err, path, 0, NULL, "byte 8: truncated header");
+	}
+	uint32_t version = get_u32(h + 8), hbytes = get_u32(h + 12);
+	if (version != NATIVE_VERSION) {
+		native_destroy(&src);
+		return gpuvm_fail(err, path, 0, NULL,
+				  "byte 8: unknown native trace version %u (this gpuvm reads version %u)",
+				  version, NATIVE_VERSION);
+	}
+	if (hbytes != NATIVE_HEADER_BYTES) {
+		native_destroy(&src);
+		return gpuvm_fail(err, path, 0, NULL, "byte 12: bad header size %u", hbytes);
+	}
+	*out = src;
+	return 0;
+}

@@ -1,0 +1,85 @@
+/* Internal pieces shared by the trace readers: the per-format openers,
+ * a line reader over plain or xz text, and allocation inference for
+ * traces that do not record their allocations. */
+#ifndef GPUVM_TRACE_READERS_H
+#define GPUVM_TRACE_READERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <lzma.h>
+
+#include "gpuvm/error.h"
+#include "gpuvm/stream.h"
+
+int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
+int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
+int trace_open_memtrace(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
+
+/* ---- text lines from a plain or .xz file, numbered ---------------------- */
+
+#define TEXTIN_MAX_LINE (1u << 20)
+
+struct textin {
+	FILE *f;
+	char path[512];
+	bool xz, eof, lz_done;
+	lzma_stream lz;
+	unsigned char *in;   /* compressed input (xz) */
+	unsigned char *data; /* decoded bytes */
+	size_t pos, len;
+	char *line;
+	size_t line_cap;
+	uint64_t line_no;    /* of the line last returned */
+};
+
+/* Files ending in .xz are decoded with liblzma. */
+int textin_open(struct textin *t, const char *path, struct gpuvm_error *err);
+/* Returns 1 with *line (NUL-terminated, no line ending), 0 at end, -1 on error. */
+int textin_getline(struct textin *t, char **line, size_t *len, struct gpuvm_error *err);
+void textin_close(struct textin *t);
+
+/* ---- allocation inference from an address footprint -------------------- */
+
+/* Addresses are tracked in 64 KiB granules (the large-page size of the
+ * GPUs modelled; tlb-anchors); touched granules closer than 2 MiB (the
+ * cudaMalloc granularity of large allocations) join one allocation. */
+#define INFER_GRANULE_SHIFT 16
+#define INFER_MERGE_GAP_BYTES (2ull << 20)
+
+/* A set of non-zero 64-bit keys (open addressing). */
+struct u64set {
+	uint64_t *slot;
+	size_t cap, n;
+};
+/* Returns 1 if added, 0 if present, -1 out of memory. */
+int u64set_add(struct u64set *s, uint64_t key);
+void u64set_clear(struct u64set *s);
+void u64set_free(struct u64set *s);
+
+struct alloc_infer {
+	struct u64set set; /* granule + 1 */
+	uint64_t last;  /* last granule added + 1 (fast path) */
+	struct gpuvm_alloc *known; /* emitted so far, sorted by base */
+	size_t n_known, cap_known;
+	struct gpuvm_alloc *fresh; /* produced by the last infer_take */
+	size_t n_fresh, cap_fresh;
+};
+
+void infer_init(struct alloc_infer *a);
+void infer_free(struct alloc_infer *a);
+int infer_add(struct alloc_infer *a, uint64_t addr);
+int infer_add_range(struct alloc_infer *a, uint64_t base, uint64_t bytes);
+/* Turns granules gathered since the last call into new allocations (none
+ * overlapping earlier ones) in a->fresh[0..n_fresh). */
+int infer_take(struct alloc_infer *a);
+
+static inline int infer_add_fast(struct alloc_infer *a, uint64_t addr)
+{
+	if ((addr >> INFER_GRANULE_SHIFT) + 1 == a->last)
+		return 0;
+	return infer_add(a, addr);
+}
+
+#endif

@@ -1,0 +1,55 @@
+/* Shared by the trace fuzz targets: the readers take paths, so each input
+ * is written to files in a per-process scratch folder and read back
+ * through the same code the CLI runs (open, then a full `trace info`
+ * walk, which drives every warp of every kernel). */
+#ifndef GPUVM_FUZZ_TRACE_UTIL_H
+#define GPUVM_FUZZ_TRACE_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpuvm/trace.h"
+
+static const char *fuzz_dir(void)
+{
+	static char dir[256];
+	if (!dir[0]) {
+		snprintf(dir, sizeof dir, "%s/gpuvm-fuzz-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(dir))
+			abort();
+	}
+	return dir;
+}
+
+static void fuzz_write(const char *name, const void *data, size_t size)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		abort();
+	if (size && fwrite(data, 1, size, f) != size)
+		abort();
+	fclose(f);
+}
+
+static void fuzz_read_trace(const char *name, enum gpuvm_trace_format fmt)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
+	struct gpuvm_source src;
+	struct gpuvm_error err;
+	if (gpuvm_trace_open(path, fmt, &src, &err))
+		return;
+	cJSON *o = NULL;
+	if (gpuvm_trace_info(&src, 1, &o, &err) == 0)
+		cJSON_Delete(o);
+	src.ops->destroy(&src);
+}
+
+#endif

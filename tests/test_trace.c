@@ -1,0 +1,384 @@
+/* Trace readers and the native format, on the real Accel-Sim traces in
+ * ../shared/traces (which must exist: a missing folder fails the test)
+ * and on small mem_trace files in tests/data. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <lzma.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/run.h"
+#include "gpuvm/trace.h"
+#include "gpuvm/workload.h"
+
+static char vectoradd[1024], bptree[1024], mt17[1024], mt15[1024], tmpdir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *src = getenv("GPUVM_SOURCE_DIR");
+	if (!src)
+		src = ".";
+	snprintf(vectoradd, sizeof vectoradd, "%s/../shared/traces/accelsim-vectoradd", src);
+	snprintf(bptree, sizeof bptree, "%s/../shared/traces/accelsim-rodinia-bptree-h100", src);
+	snprintf(mt17, sizeof mt17, "%s/tests/data/memtrace-1.7.txt", src);
+	snprintf(mt15, sizeof mt15, "%s/tests/data/memtrace-1.5.txt", src);
+	struct stat st;
+	if (stat(vectoradd, &st) || stat(bptree, &st)) {
+		fprintf(stderr, "FATAL: real traces missing at %s/../shared/traces (CI has them)\n", src);
+		return -1; /* cmocka fails every test of the group */
+	}
+	snprintf(tmpdir, sizeof tmpdir, "%s/gpuvm-test-trace-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void open_src(const char *spec, struct gpuvm_source *src)
+{
+	struct gpuvm_error err = {{0}};
+	int rc;
+	if (gpuvm_trace_spec_is(spec)) {
+		rc = gpuvm_trace_open_spec(spec, src, &err);
+	} else {
+		const struct gpuvm_workload_def *def;
+		struct gpuvm_params params;
+		struct gpuvm_config cfg;
+		rc = gpuvm_config_load(&cfg, "p100", &err) || gpuvm_config_finalize(&cfg, &err) ||
+		     gpuvm_workload_parse(spec, &def, &params, &err) ||
+		     def->create(&cfg, &params, 3, src, &err);
+	}
+	if (rc)
+		fail_msg("open %s: %s", spec, err.msg);
+}
+
+static cJSON *info(const char *spec)
+{
+	struct gpuvm_source src;
+	open_src(spec, &src);
+	struct gpuvm_error err = {{0}};
+	cJSON *o = NULL;
+	if (gpuvm_trace_info(&src, 1, &o, &err))
+		fail_msg("info %s: %s", spec, err.msg);
+	src.ops->destroy(&src);
+	return o;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(v))
+		fail_msg("missing number %s", k);
+	return v->valuedouble;
+}
+
+static void test_vectoradd_info(void **state)
+{
+	(void)state;
+	char spec[1100];
+	snprintf(spec, sizeof spec, "trace:%s", vectoradd);
+	cJSON *o = info(spec);
+	const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "kernels"), 0);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "kernels")), 1);
+	assert_true(num(k, "ctas") == 196);
+	assert_true(num(k, "warps_per_cta") == 8);
+	assert_true(num(k, "warps") == 196 * 8);
+	/* 26,601 instruction lines (research/traces-and-sims.md §1) */
+	assert_true(num(k, "warp_instructions") == 26601);
+	/* 50 000 floats: two loads and one store per element */
+	assert_true(num(k, "thread_accesses") == 150000);
+	const cJSON *copies = cJSON_GetObjectItem(o, "copies");
+	assert_int_equal(cJSON_GetArraySize(copies), 2);
+	for (int i = 0; i < 2; i++) {
+		const cJSON *c = cJSON_GetArrayItem(copies, i);
+		assert_string_equal(cJSON_GetObjectItem(c, "direction")->valuestring, "h2d");
+		assert_true(num(c, "bytes") == 200000);
+	}
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(copies, 1), "addr")->valuestring,
+			    "0x7fb0fc430e00");
+	/* inferred: one allocation covering A, B and C (3 x 200 000 bytes) */
+	const cJSON *al = cJSON_GetObjectItem(o, "allocations");
+	assert_int_equal(cJSON_GetArraySize(al), 1);
+	assert_true(num(cJSON_GetArrayItem(al, 0), "bytes") >= 3 * 200000);
+	assert_true(num(cJSON_GetObjectItem(o, "totals"), "footprint_bytes") >= 3 * 200000);
+	cJSON_Delete(o);
+}
+
+static void test_bptree_info(void **state)
+{
+	(void)state;
+	char spec[1100];
+	snprintf(spec, sizeof spec, "trace-accelsim:%s/kernelslist.g", bptree);
+	cJSON *o = info(spec);
+	const cJSON *t = cJSON_GetObjectItem(o, "totals");
+	assert_true(num(t, "kernels") == 2);
+	assert_true(num(t, "ctas") == 16);
+	assert_true(num(t, "warps") == 64);
+	/* STL/LDL (local) are not global traffic: stores are only the STG ones */
+	assert_true(num(t, "stores") < num(t, "loads"));
+	assert_true(num(t, "h2d_copy_bytes") == 43560 + 4000);
+	cJSON_Delete(o);
+}
+
+static void test_every_preset_simulates_traces(void **state)
+{
+	(void)state;
+	const char *traces[] = {vectoradd, bptree};
+	const double accesses[] = {150000, 0};
+	for (size_t p = 0; p < gpuvm_shipped_presets_count; p++)
+		for (int t = 0; t < 2; t++) {
+			char spec[1100], gpu[64];
+			snprintf(spec, sizeof spec, "trace:%s", traces[t]);
+			snprintf(gpu, sizeof gpu, "%s", gpuvm_shipped_presets[p].name);
+			struct gpuvm_run_spec rs = {.gpu = gpu, .workload = spec, .seed = 1};
+			struct gpuvm_error err = {{0}};
+			cJSON *o = NULL;
+			if (gpuvm_run_point(&rs, &o, &err))
+				fail_msg("%s on %s: %s", traces[t], gpu, err.msg);
+			assert_true(num(o, "sim_cycles") > 0);
+			assert_true(num(o, "ctas") == (t == 0 ? 196 : 16));
+			if (accesses[t])
+				assert_true(num(o, "thread_accesses") == accesses[t]);
+			cJSON_Delete(o);
+		}
+}
+
+/* ---- exact round trip: drive two sources side by side ---------------------- */
+
+static void same_item(const struct gpuvm_warp_item *a, const struct gpuvm_warp_item *b,
+		      uint64_t cta, uint32_t w, uint64_t n)
+{
+	if (a->kind != b->kind)
+		fail_msg("CTA %llu warp %u item %llu: kind %d vs %d", (unsigned long long)cta, w,
+			 (unsigned long long)n, a->kind, b->kind);
+	if (a->kind == GPUVM_ITEM_COMPUTE) {
+		assert_int_equal(a->compute_insts, b->compute_insts);
+	} else if (a->kind == GPUVM_ITEM_MEM) {
+		assert_int_equal(a->op, b->op);
+		assert_int_equal(a->bytes_per_lane, b->bytes_per_lane);
+		assert_int_equal(a->active_mask, b->active_mask);
+		for (uint32_t m = a->active_mask; m; m &= m - 1)
+			assert_int_equal(a->addr[__builtin_ctz(m)], b->addr[__builtin_ctz(m)]);
+	}
+}
+
+/* Returns the number of items compared. */
+static uint64_t compare_streams(struct gpuvm_source *a, struct gpuvm_source *b)
+{
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_run_op oa, ob;
+	uint64_t items = 0;
+	static _Alignas(16) unsigned char sa[4096], sb[4096];
+	for (;;) {
+		if (a->ops->next_op(a, &oa, &err) || b->ops->next_op(b, &ob, &err))
+			fail_msg("next_op: %s", err.msg);
+		assert_int_equal(oa.kind, ob.kind);
+		if (oa.kind == GPUVM_RUN_END)
+			return items;
+		switch (oa.kind) {
+		case GPUVM_RUN_ALLOC:
+			assert_int_equal(oa.alloc.base, ob.alloc.base);
+			assert_int_equal(oa.alloc.bytes, ob.alloc.bytes);
+			assert_int_equal(oa.alloc.kind, ob.alloc.kind);
+			assert_string_equal(oa.alloc.name, ob.alloc.name);
+			break;
+		case GPUVM_RUN_FREE:
+			assert_int_equal(oa.alloc.base, ob.alloc.base);
+			break;
+		case GPUVM_RUN_COPY_H2D:
+		case GPUVM_RUN_COPY_D2H:
+			assert_int_equal(oa.copy_addr, ob.copy_addr);
+			assert_int_equal(oa.copy_bytes, ob.copy_bytes);
+			break;
+		case GPUVM_RUN_KERNEL: {
+			struct gpuvm_kernel *ka = oa.kernel, *kb = ob.kernel;
+			assert_string_equal(ka->name, kb->name);
+			assert_memory_equal(ka->grid, kb->grid, sizeof ka->grid);
+			assert_memory_equal(ka->block, kb->block, sizeof ka->block);
+			assert_true(ka->ops->warp_state_bytes <= sizeof sa);
+			assert_true(kb->ops->warp_state_bytes <= sizeof sb);
+			uint64_t ctas = gpuvm_kernel_ctas(ka);
+			uint32_t wpc = gpuvm_kernel_warps_per_cta(ka);
+			for (uint64_t c = 0; c < ctas; c++)
+				for (uint32_t w = 0; w < wpc; w++) {
+					ka->ops->warp_begin(ka, sa, (uint32_t)c, w);
+					kb->ops->warp_begin(kb, sb, (uint32_t)c, w);
+					for (;;) {
+						struct gpuvm_warp_item ia, ib;
+						if (ka->ops->warp_next(ka, sa, &ia, &err) ||
+						    kb->ops->warp_next(kb, sb, &ib, &err))
+							fail_msg("warp_next: %s", err.msg);
+						same_item(&ia, &ib, c, w, items++);
+						if (ia.kind == GPUVM_ITEM_END)
+							break;
+					}
+					if (ka->ops->warp_end)
+						ka->ops->warp_end(ka, sa);
+					if (kb->ops->warp_end)
+						kb->ops->warp_end(kb, sb);
+				}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static uint64_t round_trip(const char *spec)
+{
+	char out[400];
+	snprintf(out, sizeof out, "%s/rt.gvt", tmpdir);
+	struct gpuvm_source a, b;
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_trace_counts cnt;
+	open_src(spec, &a);
+	if (gpuvm_trace_record(&a, out, &cnt, &err))
+		fail_msg("record %s: %s", spec, err.msg);
+	a.ops->destroy(&a);
+	open_src(spec, &a);
+	char nspec[420];
+	snprintf(nspec, sizeof nspec, "trace-native:%s", out);
+	open_src(nspec, &b);
+	uint64_t n = compare_streams(&a, &b);
+	a.ops->destroy(&a);
+	b.ops->destroy(&b);
+	assert_true(n >= cnt.items);
+	return n;
+}
+
+static void test_round_trip_exact(void **state)
+{
+	(void)state;
+	char spec[1100];
+	snprintf(spec, sizeof spec, "trace:%s", vectoradd);
+	assert_true(round_trip(spec) > 26601 / 4);
+	snprintf(spec, sizeof spec, "trace:%s", bptree);
+	round_trip(spec);
+	snprintf(spec, sizeof spec, "trace:%s", mt17);
+	round_trip(spec);
+	round_trip("stream-triad:elems=100000,threads=8192");
+	round_trip("random-sampling:region=256MiB,threads=4096,reads=8");
+	round_trip("hash-groupby:groups=1000,input=20000,threads=4096");
+}
+
+/* The engine's interleaving over native warps gives the same run as over
+ * the original reader. */
+static void test_native_replays_identically(void **state)
+{
+	(void)state;
+	char spec[1100], out[400], nspec[420];
+	snprintf(spec, sizeof spec, "trace:%s", bptree);
+	snprintf(out, sizeof out, "%s/bp.gvt", tmpdir);
+	snprintf(nspec, sizeof nspec, "trace:%s", out);
+	struct gpuvm_source a;
+	struct gpuvm_error err = {{0}};
+	open_src(spec, &a);
+	if (gpuvm_trace_record(&a, out, NULL, &err))
+		fail_msg("%s", err.msg);
+	a.ops->destroy(&a);
+	cJSON *r[2];
+	const char *specs[2] = {spec, nspec};
+	for (int i = 0; i < 2; i++) {
+		struct gpuvm_run_spec rs = {.gpu = "h100", .workload = specs[i], .seed = 1};
+		if (gpuvm_run_point(&rs, &r[i], &err))
+			fail_msg("%s", err.msg);
+	}
+	const char *keys[] = {"sim_cycles", "thread_accesses", "warp_instructions", "walks",
+			      "dram_bytes"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		assert_true(num(r[0], keys[i]) == num(r[1], keys[i]));
+	cJSON_Delete(r[0]);
+	cJSON_Delete(r[1]);
+}
+
+static void test_memtrace_forms(void **state)
+{
+	(void)state;
+	char spec[1100];
+	snprintf(spec, sizeof spec, "trace:%s", mt17);
+	cJSON *o = info(spec);
+	const cJSON *t = cJSON_GetObjectItem(o, "totals");
+	assert_true(num(t, "kernels") == 2);
+	assert_true(num(t, "warps") == 5);
+	/* kernel 1: 6 full warps + 20 lanes + 1 lane (the LDS line is no
+	 * global access); kernel 2: one full warp */
+	assert_true(num(t, "thread_accesses") == 6 * 32 + 20 + 1 + 32);
+	assert_true(num(t, "atomics") == 1);
+	assert_true(num(t, "stores") == 2);
+	cJSON_Delete(o);
+	snprintf(spec, sizeof spec, "trace-memtrace:%s", mt15);
+	o = info(spec);
+	t = cJSON_GetObjectItem(o, "totals");
+	assert_true(num(t, "warps") == 2);
+	assert_true(num(t, "thread_accesses") == 32 + 16);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "allocations")), 2);
+	cJSON_Delete(o);
+}
+
+/* kernelslist.g naming a .traceg.xz file (liblzma) reads the same stream. */
+static void test_xz_kernel(void **state)
+{
+	(void)state;
+	char path[1200];
+	snprintf(path, sizeof path, "%s/kernel-1.traceg", vectoradd);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static unsigned char raw[2 << 20], xz[1 << 20];
+	size_t n = fread(raw, 1, sizeof raw, f);
+	fclose(f);
+	size_t xn = 0;
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, raw, n, xz, &xn, sizeof xz),
+			 LZMA_OK);
+	char dir[400];
+	snprintf(dir, sizeof dir, "%s/xz", tmpdir);
+	mkdir(dir, 0700);
+	snprintf(path, sizeof path, "%s/kernel-1-ctx_0x5607b0e17740.traceg.xz", dir);
+	f = fopen(path, "wb");
+	assert_int_equal(fwrite(xz, 1, xn, f), xn);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+	f = fopen(path, "w");
+	fputs("MemcpyHtoD,0x00007fb0fc400000,200000\nMemcpyHtoD,0x00007fb0fc430e00,200000\n"
+	      "kernel-1-ctx_0x5607b0e17740.traceg.xz\n", f);
+	fclose(f);
+	char sa[1200], sb[1200];
+	snprintf(sa, sizeof sa, "trace:%s", vectoradd);
+	snprintf(sb, sizeof sb, "trace:%s", dir);
+	struct gpuvm_source a, b;
+	open_src(sa, &a);
+	open_src(sb, &b);
+	assert_true(compare_streams(&a, &b) > 1568);
+	a.ops->destroy(&a);
+	b.ops->destroy(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vectoradd_info),
+		cmocka_unit_test(test_bptree_info),
+		cmocka_unit_test(test_every_preset_simulates_traces),
+		cmocka_unit_test(test_round_trip_exact),
+		cmocka_unit_test(test_native_replays_identically),
+		cmocka_unit_test(test_memtrace_forms),
+		cmocka_unit_test(test_xz_kernel),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
