@@ -78,7 +78,11 @@ static int find_steps(struct curve *c, double noise)
 	c->n_steps = 0;
 	size_t prev = 0;
 	for (size_t s = 1; s < ns; s++) {
-		bool stable = seg_last[s] > seg_first[s] || s + 1 == ns;
+		/* Stable: flat over a real range of sizes (a tenth or more), not
+		 * two bisection points a hop apart inside a ramp. */
+		bool stable = s + 1 == ns ||
+			      (seg_last[s] > seg_first[s] &&
+			       c->p[seg_last[s]].hops * 10 >= c->p[seg_first[s]].hops * 11);
 		if (!stable)
 			continue;
 		double h = seg_mean[s] - seg_mean[prev];

@@ -108,7 +108,9 @@ int gpuvm_probe_emit_preset(const struct gpuvm_probe_result *res, const struct g
 	/* The last level's miss cost includes the walk: keep the base's walk
 	 * latency when it fits, the rest is the level's penalty. */
 	struct gpuvm_tlb_level_config *last = &cfg->tlb[res->levels - 1];
-	double walk = cfg->pwc_entries ? cfg->pwc_hit_walk_latency_cycles : cfg->walk_latency_cycles;
+	/* Past the last level's reach a chase misses a page-walk cache as well
+	 * (the probe sees a PWC that would hit as one more level). */
+	double walk = cfg->walk_latency_cycles;
 	if (walk <= last->miss_penalty_cycles) {
 		last->miss_penalty_cycles -= walk;
 	} else {

@@ -148,7 +148,37 @@ static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_resul
 		}
 	}
 	free(c);
-	return rc;
+	if (rc)
+		return -1;
+	/* Then split every interval that rises until neighbours are within 4 %
+	 * of each other: a short plateau between two close knees (a ramp of
+	 * one set-associative level, then the next level) keeps points of its
+	 * own instead of merging two steps into one. */
+	for (int round = 0; round < 16; round++) {
+		size_t n = res->n_points - first;
+		qsort(res->points + first, n, sizeof *res->points, cmp_point);
+		uint32_t *mids = malloc(n * sizeof *mids);
+		if (!mids)
+			return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+		size_t nm = 0;
+		for (size_t j = first; j + 1 < first + n; j++) {
+			const struct gpuvm_probe_point *lo = &res->points[j], *hi = &res->points[j + 1];
+			if (hi->latency - lo->latency > noise && hi->hops - lo->hops > 1 &&
+			    (double)hi->hops > 1.04 * lo->hops)
+				mids[nm++] = (uint32_t)lround(sqrt((double)lo->hops * hi->hops));
+		}
+		uint64_t stride = res->points[first].stride_bytes;
+		for (size_t j = 0; j < nm && !rc; j++) {
+			double lat;
+			rc = measure(b, res, stride, mids[j], &lat, err);
+		}
+		free(mids);
+		if (rc)
+			return -1;
+		if (!nm)
+			break;
+	}
+	return 0;
 }
 
 static int run_grid(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan *plan,
