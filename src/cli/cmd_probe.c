@@ -62,7 +62,7 @@ static void probe_usage(FILE *out)
 	      "                       data cache's lines, so every step is a TLB step)\n"
 	      "  --strides MIN..MAX   stride range, powers of two (default 2KiB..128MiB for\n"
 	      "                       sim; 1KiB..16KiB for cpu, 512KiB..8MiB for cpu:huge)\n"
-	      "  --no-refine          skip bisecting each knee to one hop (sim only refines)\n"
+	      "  --no-refine          skip bisecting each knee to one hop\n"
 	      "  --quiet              print nothing on success\n"
 	      "\n"
 	      "examples:\n"

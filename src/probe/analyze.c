@@ -162,7 +162,9 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 					s2->knee_bytes <= (2 + 2 * SAME_SIZE_TOL) * z &&
 					near(s2->height, st->height, FULL_TOL);
 			}
-			if (!twice)
+			/* A level's step must stand well above the noise floor: on a
+			 * host, slow drifts past the data cache make small ones. */
+			if (!twice || st->height < 3 * noise)
 				continue;
 			bool half_seen = false, half_out_of_range = !have_half;
 			if (have_half) {

@@ -203,7 +203,7 @@ static int run_grid(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 			if (h >= hmax)
 				break;
 		}
-		if (plan->refine && b->deterministic &&
+		if (plan->refine &&
 		    refine_stride(b, res, first, res->n_points - first, b->noise, err))
 			return -1;
 		if (plan->progress)
