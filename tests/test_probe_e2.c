@@ -29,8 +29,8 @@
 #include "gpuvm/config.h"
 #include "gpuvm/probe.h"
 
-#define RANDOM_HIERARCHIES 24
-#define REPROBE_RANDOM 6 /* emitted presets re-probed among the random ones */
+#define RANDOM_HIERARCHIES 20
+#define REPROBE_RANDOM 3 /* emitted presets re-probed among the random ones */
 
 static void plan_for_test(struct gpuvm_probe_plan *plan)
 {
