@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# Build-checks every cuda/*.cu with nvcc -c when nvcc is present (CI on a
-# machine with the CUDA toolkit); prints "nvcc not found: skipping" otherwise.
+# Build-checks every cuda/*.cu with `nvcc -c` when nvcc is installed (CI runs
+# this; there is no GPU needed to compile). Prints "nvcc not found: skipping"
+# and succeeds otherwise.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-if ! command -v nvcc >/dev/null 2>&1; then
-	echo "nvcc not found: skipping"
-	exit 0
+cd "$(dirname "$0")/.."
+NVCC=${NVCC:-nvcc}
+if ! command -v "$NVCC" >/dev/null 2>&1; then
+	if [ -x /usr/local/cuda/bin/nvcc ]; then
+		NVCC=/usr/local/cuda/bin/nvcc
+	else
+		echo "nvcc not found: skipping"
+		exit 0
+	fi
 fi
-out="$(mktemp -d)"
+out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
-for f in "$root"/cuda/*.cu; do
+for f in cuda/*.cu; do
 	[ -e "$f" ] || continue
-	if nvcc -c -std=c++14 -I"$root/include" "$f" -o "$out/$(basename "$f" .cu).o"; then
-		echo "ok   $(basename "$f")"
+	if "$NVCC" -c -O2 -std=c++14 -Iinclude -Werror all-warnings -o "$out/$(basename "$f" .cu).o" "$f"; then
+		echo "ok: $f"
 	else
-		echo "FAIL $(basename "$f")"
+		echo "FAILED: $f"
 		status=1
 	fi
 done

@@ -55,4 +55,11 @@ int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel
 		     const struct gpuvm_plot_series *series, size_t n,
 		     struct gpuvm_error *err);
 
+/* A heatmap of a rows x cols matrix z (row-major; row r drawn bottom to
+ * top as y = r, column c as x = c; non-finite cells are left blank), e.g.
+ * the TLB probe's sharing matrix. Written atomically like the lines. */
+int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
+		       const double *z, size_t rows, size_t cols, const char *cblabel,
+		       struct gpuvm_error *err);
+
 #endif

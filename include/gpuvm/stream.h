@@ -10,6 +10,7 @@
 #define GPUVM_STREAM_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gpuvm/config.h"
@@ -66,6 +67,15 @@ struct gpuvm_kernel {
 	uint32_t grid[3], block[3];
 	const struct gpuvm_kernel_ops *ops;
 	void *impl;  /* the source's own data */
+	/* Optional: place every CTA of this kernel on logical SM pin_sm (the
+	 * sim analogue of a CUDA block that checks %smid and exits elsewhere;
+	 * the TLB probe's sharing benchmark uses it). */
+	bool pin;
+	uint32_t pin_sm;
+	/* Set by the engine just before each warp_next call: the cycle at which
+	 * the warp asks for its next item, i.e. when its previous load returned
+	 * (the sim analogue of clock64(); the TLB probe times hops with it). */
+	double clock_cycles;
 };
 
 static inline uint64_t gpuvm_kernel_ctas(const struct gpuvm_kernel *k)

@@ -9,5 +9,6 @@ int gpuvm_cmd_presets(int argc, char **argv);
 int gpuvm_cmd_workloads(int argc, char **argv);
 int gpuvm_cmd_bench(int argc, char **argv);
 int gpuvm_cmd_trace(int argc, char **argv);
+int gpuvm_cmd_probe(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static void usage(FILE *out)
 	      "  workloads  list workloads with their parameters and working sets\n"
 	      "  bench      measure the simulator's own speed\n"
 	      "  trace      inspect traces (Accel-Sim, NVBit mem_trace, native), record/convert\n"
+	      "  probe      measure a TLB hierarchy (simulated GPU, host CPU, recorded GPU)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm sim --gpu p100 --workload random-sampling:region=4GiB\n"
@@ -46,6 +47,7 @@ int main(int argc, char **argv)
 		{"sim", gpuvm_cmd_sim},         {"sweep", gpuvm_cmd_sweep},
 		{"presets", gpuvm_cmd_presets}, {"workloads", gpuvm_cmd_workloads},
 		{"bench", gpuvm_cmd_bench},     {"trace", gpuvm_cmd_trace},
+		{"probe", gpuvm_cmd_probe},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i].name))

@@ -428,13 +428,15 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 
 	double t = t0 + cfg->kernel_launch_us * cfg->clock_mhz;
 	kr.end = t;
+	if (k->pin && k->pin_sm >= cfg->sms)
+		return gpuvm_fail(err, k->name, 0, NULL, "pinned to SM %u of %u", k->pin_sm, cfg->sms);
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		e->sm[i].issue_free = t;
 	/* Initial placement: round robin over SMs until occupancy is reached. */
 	for (bool placed = true; placed && kr.next_cta < kr.ctas;) {
 		placed = false;
 		for (uint32_t smi = 0; smi < cfg->sms && kr.next_cta < kr.ctas; smi++)
-			if (sm_can_take(e, &kr, smi)) {
+			if ((!k->pin || smi == k->pin_sm) && sm_can_take(e, &kr, smi)) {
 				place_cta(e, &kr, smi, t);
 				placed = true;
 			}
@@ -455,6 +457,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		}
 		/* Run the warp while it stays the earliest event. */
 		for (;;) {
+			k->clock_cycles = now;
 			if (k->ops->warp_next(k, w->state, &item, err) < 0) {
 				event_heap_clear(&e->events);
 				return -1;

@@ -1,0 +1,449 @@
+/* gpuvm probe: Karnagel's TLB property and sharing benchmarks against the
+ * simulator, the host CPU or timings recorded on a GPU. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "gpuvm/plot.h"
+#include "gpuvm/probe.h"
+#include "gpuvm/report.h"
+#include "gpuvm/units.h"
+
+#define MAX_SETS 64
+#define MAX_INPUTS 64
+
+static void probe_usage(FILE *out)
+{
+	fputs("usage: gpuvm probe --target sim:PRESET|cpu|cpu:huge|cuda [options]\n"
+	      "\n"
+	      "Measures a TLB hierarchy the way Karnagel et al. (DaMoN'17, section 3) did on\n"
+	      "real GPUs, and recovers each level's entries, entry size, miss cost and which\n"
+	      "SMs share it:\n"
+	      "  property benchmark  one thread chases dependent pointers `hops` times at a\n"
+	      "                      stride (traversed size = hops x stride), a warm-up pass\n"
+	      "                      then a timed pass; latency per hop over a grid of strides\n"
+	      "                      (2 KiB .. 128 MiB) x sizes. A level shows as a step at its\n"
+	      "                      reach; stride X = entry size gives a full step at size a,\n"
+	      "                      X/2 a half-high step at a, 2X a full step at 2a (Fig. 2).\n"
+	      "  sharing benchmark   per level: fill it from SM i, disrupt from SM k with other\n"
+	      "                      pages, re-measure on SM i; slower = i and k share it.\n"
+	      "\n"
+	      "targets:\n"
+	      "  sim:PRESET   the simulator with a shipped preset or an .ini file (cycles);\n"
+	      "               --set key=value overrides keys as for `gpuvm sim`\n"
+	      "  cpu          this machine's CPU, 4 KiB pages (ns); prints what CPUID says\n"
+	      "  cpu:huge     the same over 2 MiB pages (MADV_HUGEPAGE, else MAP_HUGETLB)\n"
+	      "  cuda         analyse timings recorded on an NVIDIA GPU by cuda/tlb_probe.cu\n"
+	      "               (--input FILE, repeatable). gpuvm itself never runs on a GPU:\n"
+	      "               build and run the recorder where there is one (see the top of\n"
+	      "               cuda/tlb_probe.cu), then analyse its CSV here.\n"
+	      "\n"
+	      "options:\n"
+	      "  --csv DIR            write DIR/curves.csv (stride, size, hops, latency),\n"
+	      "                       DIR/sharing.csv (level, SM pair, latency, shared) and\n"
+	      "                       DIR/levels.csv (the summary table)\n"
+	      "  --plot DIR           write DIR/latency.png (latency vs size, one line per\n"
+	      "                       stride), DIR/levelN.png (X/2, X, 2X around level N) and\n"
+	      "                       DIR/sharing_lN.png (heatmap of the sharing matrix)\n"
+	      "  --emit-preset FILE   write a GPU preset with the probed TLB levels that\n"
+	      "                       `gpuvm sim --gpu FILE` loads; other keys come from the\n"
+	      "                       probed preset (sim) or the built-in defaults (cpu, cuda)\n"
+	      "  --json FILE          the result as JSON (levels, sharing groups, notes)\n"
+	      "  --sharing MODE       full (every SM pair), groups (one row per sharing group,\n"
+	      "                       exact when sharing is a partition), off; default: full\n"
+	      "                       up to 64 SMs, else groups\n"
+	      "  --max-hops N         longest chase (default 12288; also capped at half the\n"
+	      "                       data cache's lines, so every step is a TLB step)\n"
+	      "  --strides MIN..MAX   stride range, powers of two (default 2KiB..128MiB for\n"
+	      "                       sim; 1KiB..16KiB for cpu, 512KiB..8MiB for cpu:huge)\n"
+	      "  --no-refine          skip bisecting each knee to one hop\n"
+	      "  --quiet              print nothing on success\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpuvm probe --target sim:p100 --csv out/p100 --plot out/p100\n"
+	      "  gpuvm probe --target sim:k80 --emit-preset k80-probed.ini\n"
+	      "  gpuvm probe --target sim:p100 --set tlb.l2.entries=128 --sharing off\n"
+	      "  gpuvm probe --target cpu --json cpu.json\n"
+	      "  gpuvm probe --target cuda --input a100-chase.csv --input a100-share.csv\n"
+	      "\n"
+	      "exit status: 0 ok, 1 measurement or output failure, 2 bad input; no output\n"
+	      "file is written on failure.\n",
+	      out);
+}
+
+static int parse_strides(const char *s, uint64_t *lo, uint64_t *hi)
+{
+	const char *dots = strstr(s, "..");
+	if (!dots)
+		return -1;
+	char a[64];
+	if ((size_t)(dots - s) >= sizeof a)
+		return -1;
+	memcpy(a, s, (size_t)(dots - s));
+	a[dots - s] = 0;
+	if (gpuvm_parse_size(a, lo) || gpuvm_parse_size(dots + 2, hi))
+		return -1;
+	return gpuvm_is_pow2(*lo) && gpuvm_is_pow2(*hi) && *lo <= *hi && *lo >= 64 ? 0 : -1;
+}
+
+static int ensure_dir(const char *dir, struct gpuvm_error *err)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return gpuvm_fail(err, dir, 0, NULL, "cannot create directory: %s", strerror(errno));
+	return 0;
+}
+
+static int write_in(const char *dir, const char *name, char *text, struct gpuvm_error *err)
+{
+	if (!text)
+		return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int rc = gpuvm_write_file_atomic(path, text, err);
+	free(text);
+	return rc;
+}
+
+static char *levels_csv(const struct gpuvm_probe_result *r)
+{
+	size_t cap = 256 + 256 * (size_t)r->levels;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	size_t n = (size_t)snprintf(s, cap,
+				    "target,level,entries,entry_bytes,reach_bytes,miss_cost_%s,"
+				    "half_step_seen,sharing_groups\n", r->unit);
+	for (uint32_t l = 0; l < r->levels; l++) {
+		const struct gpuvm_probe_level *lv = &r->level[l];
+		n += (size_t)snprintf(s + n, cap - n, "%s,%u,%u,%llu,%llu,%.4f,%d,%d\n", r->target, l + 1,
+				      lv->entries, (unsigned long long)lv->entry_bytes,
+				      (unsigned long long)lv->reach_bytes, lv->miss_cost,
+				      lv->half_step_seen, lv->sharing_measured ? (int)lv->groups : -1);
+	}
+	return s;
+}
+
+/* Latency vs traversed size for the given strides (all when n_only == 0). */
+static int plot_curves(const struct gpuvm_probe_result *r, const char *path, const char *title,
+		       const uint64_t *only, size_t n_only, struct gpuvm_error *err)
+{
+	size_t max_series = 64;
+	struct gpuvm_plot_series series[64];
+	char names[64][48];
+	double *xs = malloc((r->n_points + 1) * sizeof *xs), *ys = malloc((r->n_points + 1) * sizeof *ys);
+	if (!xs || !ys) {
+		free(xs);
+		free(ys);
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	}
+	size_t ns = 0;
+	for (size_t i = 0; i < r->n_points && ns < max_series;) {
+		size_t j = i;
+		uint64_t s = r->points[i].stride_bytes;
+		while (j < r->n_points && r->points[j].stride_bytes == s)
+			j++;
+		bool want = n_only == 0;
+		for (size_t k = 0; k < n_only; k++)
+			want |= only[k] == s;
+		if (want) {
+			for (size_t k = i; k < j; k++) {
+				xs[k] = (double)(r->points[k].stride_bytes * r->points[k].hops);
+				ys[k] = r->points[k].latency;
+			}
+			char sz[32];
+			gpuvm_format_size(s, sz, sizeof sz);
+			snprintf(names[ns], sizeof names[ns], "stride %s", sz);
+			series[ns] = (struct gpuvm_plot_series){names[ns], xs + i, ys + i, j - i};
+			ns++;
+		}
+		i = j;
+	}
+	char ylabel[64];
+	snprintf(ylabel, sizeof ylabel, "latency per hop (%s)", r->unit);
+	struct gpuvm_plot_opts o = {.title = title, .xlabel = "traversed size", .ylabel = ylabel,
+				    .logx = true, .x_bytes = true, .width = 1100, .height = 650};
+	int rc = ns ? gpuvm_plot_lines_opts(path, &o, series, ns, err) : 0;
+	free(xs);
+	free(ys);
+	return rc;
+}
+
+static int plot_sharing(const struct gpuvm_probe_result *r, uint32_t l, const char *path,
+			struct gpuvm_error *err)
+{
+	const struct gpuvm_probe_level *lv = &r->level[l];
+	uint32_t n = r->sms;
+	double *z = malloc((size_t)n * n * sizeof *z), *base = malloc(n * sizeof *base);
+	if (!z || !base) {
+		free(z);
+		free(base);
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < (size_t)n * n; i++)
+		z[i] = NAN;
+	for (uint32_t i = 0; i < n; i++)
+		base[i] = NAN;
+	for (size_t c = 0; c < r->n_cells; c++) {
+		const struct gpuvm_probe_share_cell *cell = &r->cells[c];
+		if (cell->stride_bytes == lv->share_stride_bytes && cell->hops == lv->share_hops &&
+		    cell->sm_disrupt == GPUVM_PROBE_NO_SM && cell->sm_fill < n)
+			base[cell->sm_fill] = cell->latency;
+	}
+	for (size_t c = 0; c < r->n_cells; c++) {
+		const struct gpuvm_probe_share_cell *cell = &r->cells[c];
+		if (cell->stride_bytes == lv->share_stride_bytes && cell->hops == lv->share_hops &&
+		    cell->sm_disrupt < n && cell->sm_fill < n)
+			z[(size_t)cell->sm_fill * n + cell->sm_disrupt] = cell->latency - base[cell->sm_fill];
+	}
+	char title[400], cb[64];
+	snprintf(title, sizeof title,
+		 "L%u TLB sharing, %s: row = filling SM i, column = disrupting SM k (%u groups; blank = not measured)",
+		 l + 1, r->target, lv->groups);
+	snprintf(cb, sizeof cb, "slowdown of the measure stage (%s)", r->unit);
+	struct gpuvm_plot_opts o = {.title = title, .xlabel = "disrupting SM k",
+				    .ylabel = "filling and measuring SM i", .width = 900, .height = 800};
+	int rc = gpuvm_plot_heatmap(path, &o, z, n, n, cb, err);
+	free(z);
+	free(base);
+	return rc;
+}
+
+static int write_plots(const struct gpuvm_probe_result *r, const char *dir, struct gpuvm_error *err)
+{
+	char path[4096], title[512];
+	snprintf(path, sizeof path, "%s/latency.png", dir);
+	snprintf(title, sizeof title, "TLB property benchmark, %s", r->target);
+	if (plot_curves(r, path, title, NULL, 0, err))
+		return -1;
+	for (uint32_t l = 0; l < r->levels; l++) {
+		const struct gpuvm_probe_level *lv = &r->level[l];
+		uint64_t only[3] = {lv->entry_bytes / 2, lv->entry_bytes, lv->entry_bytes * 2};
+		char es[32];
+		gpuvm_format_size(lv->entry_bytes, es, sizeof es);
+		snprintf(path, sizeof path, "%s/level%u.png", dir, l + 1);
+		snprintf(title, sizeof title, "L%u TLB of %s: X = %s, %u entries (strides X/2, X, 2X)",
+			 l + 1, r->target, es, lv->entries);
+		if (plot_curves(r, path, title, only, 3, err))
+			return -1;
+		if (lv->sharing_measured) {
+			snprintf(path, sizeof path, "%s/sharing_l%u.png", dir, l + 1);
+			if (plot_sharing(r, l, path, err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int gpuvm_cmd_probe(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"target", required_argument, 0, 't'},  {"set", required_argument, 0, 's'},
+		{"input", required_argument, 0, 'i'},   {"csv", required_argument, 0, 'c'},
+		{"plot", required_argument, 0, 'p'},    {"emit-preset", required_argument, 0, 'e'},
+		{"json", required_argument, 0, 'j'},    {"sharing", required_argument, 0, 'S'},
+		{"max-hops", required_argument, 0, 'm'}, {"strides", required_argument, 0, 'r'},
+		{"no-refine", no_argument, 0, 'n'},     {"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
+	};
+	const char *target = NULL, *csv_dir = NULL, *plot_dir = NULL, *emit = NULL, *json = NULL;
+	const char *sets[MAX_SETS], *inputs[MAX_INPUTS];
+	size_t n_sets = 0, n_inputs = 0;
+	int quiet = 0, c;
+	struct gpuvm_probe_plan plan;
+	gpuvm_probe_plan_defaults(&plan);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': target = optarg; break;
+		case 's':
+			if (n_sets == MAX_SETS) {
+				fprintf(stderr, "gpuvm probe: at most %d --set options\n", MAX_SETS);
+				return 2;
+			}
+			sets[n_sets++] = optarg;
+			break;
+		case 'i':
+			if (n_inputs == MAX_INPUTS) {
+				fprintf(stderr, "gpuvm probe: at most %d --input files\n", MAX_INPUTS);
+				return 2;
+			}
+			inputs[n_inputs++] = optarg;
+			break;
+		case 'c': csv_dir = optarg; break;
+		case 'p': plot_dir = optarg; break;
+		case 'e': emit = optarg; break;
+		case 'j': json = optarg; break;
+		case 'S':
+			if (!strcmp(optarg, "full"))
+				plan.sharing = GPUVM_PROBE_SHARING_FULL;
+			else if (!strcmp(optarg, "groups"))
+				plan.sharing = GPUVM_PROBE_SHARING_GROUPS;
+			else if (!strcmp(optarg, "off"))
+				plan.sharing = GPUVM_PROBE_SHARING_OFF;
+			else {
+				fprintf(stderr, "gpuvm probe: --sharing: '%s' is not full, groups or off\n", optarg);
+				return 2;
+			}
+			break;
+		case 'm': {
+			uint64_t v;
+			if (gpuvm_parse_u64(optarg, &v) || v < 8 || v > (1u << 24)) {
+				fprintf(stderr, "gpuvm probe: --max-hops: '%s' is not an integer in 8..16777216\n", optarg);
+				return 2;
+			}
+			plan.max_hops = (uint32_t)v;
+			break;
+		}
+		case 'r':
+			if (parse_strides(optarg, &plan.min_stride_bytes, &plan.max_stride_bytes)) {
+				fprintf(stderr, "gpuvm probe: --strides: '%s' is not MIN..MAX, powers of two >= 64 "
+					"(e.g. 2KiB..128MiB)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'n': plan.refine = false; break;
+		case 'q': quiet = 1; break;
+		case 'h': probe_usage(stdout); return 0;
+		default: probe_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuvm probe: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (!target) {
+		fprintf(stderr, "gpuvm probe: --target is required\n\n");
+		probe_usage(stderr);
+		return 2;
+	}
+	plan.progress = isatty(2) && !quiet;
+
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	struct gpuvm_probe_backend b = {0};
+	struct gpuvm_probe_result res = {0};
+	int rc = 2;
+	bool is_sim = !strncmp(target, "sim:", 4);
+	if (!cfg) {
+		fprintf(stderr, "gpuvm probe: out of memory\n");
+		return 1;
+	}
+	if (n_sets && !is_sim) {
+		fprintf(stderr, "gpuvm probe: --set applies to sim targets only\n");
+		goto out;
+	}
+	if (n_inputs && strcmp(target, "cuda")) {
+		fprintf(stderr, "gpuvm probe: --input applies to --target cuda only\n");
+		goto out;
+	}
+	if (is_sim) {
+		if (!target[4]) {
+			fprintf(stderr, "gpuvm probe: --target sim:PRESET needs a preset name or .ini file\n");
+			goto out;
+		}
+		if (gpuvm_config_load(cfg, target + 4, &err))
+			goto bad;
+		for (size_t i = 0; i < n_sets; i++)
+			if (gpuvm_config_set(cfg, sets[i], "--set", &err))
+				goto bad;
+		if (gpuvm_config_finalize(cfg, &err) || gpuvm_probe_backend_sim(&b, cfg, &err))
+			goto bad;
+	} else if (!strcmp(target, "cpu") || !strcmp(target, "cpu:huge")) {
+		if (gpuvm_probe_backend_cpu(&b, !strcmp(target, "cpu:huge"), &err))
+			goto bad;
+	} else if (!strcmp(target, "cuda")) {
+		if (!n_inputs) {
+			fprintf(stderr, "gpuvm probe: --target cuda needs --input FILE: there is no GPU here; "
+				"record timings with cuda/tlb_probe.cu on one (see --help)\n");
+			goto out;
+		}
+		if (gpuvm_probe_backend_recorded(&b, inputs, n_inputs, &err))
+			goto bad;
+	} else {
+		fprintf(stderr, "gpuvm probe: --target: '%s' is not sim:PRESET, cpu, cpu:huge or cuda\n", target);
+		goto out;
+	}
+	if (!is_sim) {
+		gpuvm_config_defaults(cfg);
+		snprintf(cfg->name, sizeof cfg->name, "defaults");
+	}
+	if (emit && !strcmp(emit, "")) {
+		fprintf(stderr, "gpuvm probe: --emit-preset: empty file name\n");
+		goto out;
+	}
+	if (plot_dir && !gpuvm_plot_available()) {
+		fprintf(stderr, "gpuvm probe: --plot: gnuplot not found on PATH\n");
+		goto out;
+	}
+
+	rc = 1;
+	if (gpuvm_probe_run(&b, &plan, &res, &err)) {
+		fprintf(stderr, "gpuvm probe: %s\n", err.msg);
+		goto out;
+	}
+	if (!is_sim && res.sms) {
+		/* A recorded GPU: as many SMs as the sharing benchmark saw. */
+		cfg->sms = res.sms;
+		cfg->gpcs = res.sms;
+		cfg->tpcs_per_gpc = 1;
+		cfg->sms_per_tpc = 1;
+		cfg->disabled_sms_len = 0;
+	}
+	char *preset_text = NULL;
+	if (emit) {
+		if (!is_sim && gpuvm_config_finalize(cfg, &err))
+			goto fail;
+		if (gpuvm_probe_emit_preset(&res, cfg, &preset_text, &err))
+			goto fail;
+	}
+	if (csv_dir && (ensure_dir(csv_dir, &err) ||
+			write_in(csv_dir, "curves.csv", gpuvm_probe_curves_csv(&res), &err) ||
+			write_in(csv_dir, "sharing.csv", gpuvm_probe_sharing_csv(&res), &err) ||
+			write_in(csv_dir, "levels.csv", levels_csv(&res), &err))) {
+		free(preset_text);
+		goto fail;
+	}
+	if (plot_dir && (ensure_dir(plot_dir, &err) || write_plots(&res, plot_dir, &err))) {
+		free(preset_text);
+		goto fail;
+	}
+	if (json) {
+		cJSON *o = gpuvm_probe_result_json(&res);
+		char *text = o ? cJSON_Print(o) : NULL;
+		cJSON_Delete(o);
+		if (!text || gpuvm_write_file_atomic(json, text, &err)) {
+			free(text);
+			free(preset_text);
+			goto fail;
+		}
+		free(text);
+	}
+	if (emit) {
+		int w = gpuvm_write_file_atomic(emit, preset_text, &err);
+		free(preset_text);
+		if (w)
+			goto fail;
+	}
+	if (!quiet)
+		gpuvm_probe_print_summary(stdout, &res);
+	rc = 0;
+	goto out;
+bad:
+	fprintf(stderr, "gpuvm probe: %s\n", err.msg);
+	rc = 2;
+	goto out;
+fail:
+	fprintf(stderr, "gpuvm probe: %s\n", err.msg[0] ? err.msg : "out of memory");
+	rc = 1;
+out:
+	gpuvm_probe_result_free(&res);
+	gpuvm_probe_backend_free(&b);
+	free(cfg);
+	return rc;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# gpuvm probe end to end: the p100 full probe (full sharing matrix) with
+# every output, the emitted preset loaded by `gpuvm sim`, the recorded-GPU
+# path fed with the simulator's own curves in the CUDA recorder's format,
+# and bad input. usage: probe.sh /path/to/gpuvm /path/to/source
+set -uo pipefail
+GPUVM=$(realpath "$1")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-probe.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+# 1. Full probe of p100: Karnagel Table 2 and Fig. 6 (the preset's values).
+if ! "$GPUVM" probe --target sim:p100 --sharing full --csv out --json p100.json \
+	--emit-preset p100-probed.ini >summary.txt 2>err.txt; then
+	fail "probe sim:p100"; cat err.txt
+fi
+grep -Eq '^L1 +16 +2MiB +32MiB +9\.0 cycles' summary.txt || { fail "p100 L1 row"; cat summary.txt; }
+grep -Eq '^L2 +65 +32MiB +2080MiB +110\.0 cycles' summary.txt || { fail "p100 L2 row"; cat summary.txt; }
+grep -q 'L2 sharing domains (logical SM ids): {0,1,12,13,24,25,36,37,44,45}' summary.txt ||
+	fail "p100 L2 first group (Karnagel Fig. 6b)"
+for f in out/curves.csv out/sharing.csv out/levels.csv p100.json p100-probed.ini; do
+	[ -s "$f" ] || fail "missing $f"
+done
+# full matrix: 56 x 56 cells per level, 2 levels
+cells=$(tail -n +2 out/sharing.csv | wc -l)
+[ "$cells" -eq $((2 * 56 * 56)) ] || fail "sharing.csv has $cells cells, wanted 6272"
+grep -q '^share = tpc' p100-probed.ini && grep -q '^share = gpc' p100-probed.ini ||
+	fail "emitted preset does not name tpc/gpc sharing"
+"$GPUVM" sim --gpu p100-probed.ini --workload random-sampling:threads=256,reads=4 --quiet ||
+	fail "gpuvm sim does not accept the emitted preset"
+
+# 2. The recorded-GPU path: the simulator's curves in tlb_probe.cu's format.
+{
+	echo "# sms=56"
+	echo "kind,stride_bytes,hops,sm_fill,sm_disrupt,latency_cycles"
+	tail -n +2 out/curves.csv | awk -F, '{print "chase," $2 "," $4 ",0,-1," $5}'
+} >recorded.csv
+if ! "$GPUVM" probe --target cuda --input recorded.csv >rec.txt 2>err.txt; then
+	fail "probe --target cuda"; cat err.txt
+fi
+grep -Eq '^L2 +65 +32MiB' rec.txt || { fail "recorded analysis L2"; cat rec.txt; }
+
+# 3. Plots when gnuplot is there.
+if command -v gnuplot >/dev/null; then
+	"$GPUVM" probe --target sim:k80 --sharing groups --plot fig --quiet || fail "probe --plot"
+	for f in fig/latency.png fig/level1.png fig/level3.png fig/sharing_l2.png; do
+		[ -s "$f" ] || fail "missing $f"
+	done
+	ls fig/*.tmp >/dev/null 2>&1 && fail "left a temporary figure"
+fi
+
+# 4. Bad input: exit 2, a message naming the problem, no output file.
+expect_fail() {
+	local name=$1 want=$2
+	shift 2
+	rm -f bad.json
+	"$GPUVM" probe "$@" --json bad.json >/dev/null 2>stderr.txt
+	local rc=$?
+	[ $rc -eq 2 ] || { fail "$name: exit $rc, wanted 2"; cat stderr.txt; return; }
+	grep -qF -- "$want" stderr.txt || { fail "$name: message lacks '$want'"; cat stderr.txt; return; }
+	[ -e bad.json ] && { fail "$name: left an output file"; return; }
+	echo "ok - $name"
+}
+expect_fail "unknown target" "is not sim:PRESET" --target gpu
+expect_fail "unknown preset" "nosuch" --target sim:nosuch
+expect_fail "bad --set" "tlb.l1.entries" --target sim:p100 --set tlb.l1.entries=0
+expect_fail "cuda without input" "needs --input" --target cuda
+printf 'kind,stride_bytes,hops,sm_fill,sm_disrupt,latency_cycles\nchase,4096,x,0,-1,3\n' >badrow.csv
+expect_fail "bad recorded row" "badrow.csv:2: hops" --target cuda --input badrow.csv
+expect_fail "missing input" "missing.csv" --target cuda --input missing.csv
+expect_fail "bad strides" "--strides" --target sim:p100 --strides 3KiB..1MiB
+
+"$GPUVM" probe --help | grep -q "gpuvm itself never runs on a GPU" || fail "--help does not say there is no GPU"
+
+if [ $failures -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "all probe CLI checks passed"
