@@ -8,5 +8,6 @@ int gpuvm_cmd_sweep(int argc, char **argv);
 int gpuvm_cmd_presets(int argc, char **argv);
 int gpuvm_cmd_workloads(int argc, char **argv);
 int gpuvm_cmd_bench(int argc, char **argv);
+int gpuvm_cmd_graph(int argc, char **argv);
 
 #endif

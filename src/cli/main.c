@@ -17,6 +17,7 @@ static void usage(FILE *out)
 	      "  presets    list the shipped GPU presets, or print one\n"
 	      "  workloads  list workloads with their parameters and working sets\n"
 	      "  bench      measure the simulator's own speed\n"
+	      "  graph      read or generate a graph input (mtx, gr, snap, rmat) and describe it\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm sim --gpu p100 --workload random-sampling:region=4GiB\n"
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{"sim", gpuvm_cmd_sim},         {"sweep", gpuvm_cmd_sweep},
 		{"presets", gpuvm_cmd_presets}, {"workloads", gpuvm_cmd_workloads},
-		{"bench", gpuvm_cmd_bench},
+		{"bench", gpuvm_cmd_bench},     {"graph", gpuvm_cmd_graph},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i].name))
