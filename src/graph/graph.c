@@ -112,56 +112,56 @@ int gpuvm_rmat_parse(const char *spec, struct gpuvm_rmat_params *p, struct gpuvm
 	else if (!strcmp(spec, "rmat") || !strcmp(spec, "kron"))
 		body = "";
 	if (!body)
-		return gpuvm_fail(err, "graph", 0, NULL, "'%s' is not an R-MAT spec (rmat:scale=S,...)",
+		return gpuvm_fail(err, "rmat", 0, NULL, "'%s' is not an R-MAT spec (rmat:scale=S,...)",
 				  spec);
 	char buf[256];
 	if (strlen(body) >= sizeof buf)
-		return gpuvm_fail(err, "graph", 0, NULL, "R-MAT spec too long");
+		return gpuvm_fail(err, "rmat", 0, NULL, "R-MAT spec too long");
 	strcpy(buf, body);
 	bool have_scale = false;
 	char *save = NULL;
 	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		if (!eq)
-			return gpuvm_fail(err, "graph", 0, kv, "expected key=value in the R-MAT spec");
+			return gpuvm_fail(err, "rmat", 0, kv, "expected key=value in the R-MAT spec");
 		*eq = 0;
 		const char *k = kv, *v = eq + 1;
 		uint64_t u;
 		double d;
 		if (!strcmp(k, "scale")) {
 			if (gpuvm_parse_u64(v, &u) || u < 1 || u > 31)
-				return gpuvm_fail(err, "graph", 0, "scale",
+				return gpuvm_fail(err, "rmat", 0, "scale",
 						  "'%s': need an integer 1..31 (2^scale vertices)", v);
 			p->scale = (unsigned)u;
 			have_scale = true;
 		} else if (!strcmp(k, "ef") || !strcmp(k, "edgefactor")) {
 			if (gpuvm_parse_u64(v, &u) || u < 1 || u > 1u << 20)
-				return gpuvm_fail(err, "graph", 0, k,
+				return gpuvm_fail(err, "rmat", 0, k,
 						  "'%s': need an integer 1..1048576 (edges per vertex)",
 						  v);
 			p->edge_factor = (uint32_t)u;
 		} else if (!strcmp(k, "seed")) {
 			if (gpuvm_parse_u64(v, &u))
-				return gpuvm_fail(err, "graph", 0, "seed",
+				return gpuvm_fail(err, "rmat", 0, "seed",
 						  "'%s' is not a non-negative integer", v);
 			p->seed = u;
 		} else if (!strcmp(k, "a") || !strcmp(k, "b") || !strcmp(k, "c")) {
 			if (gpuvm_parse_double(v, &d) || d <= 0 || d >= 1)
-				return gpuvm_fail(err, "graph", 0, k, "'%s': need a probability in (0, 1)",
+				return gpuvm_fail(err, "rmat", 0, k, "'%s': need a probability in (0, 1)",
 						  v);
 			*(k[0] == 'a' ? &p->a : k[0] == 'b' ? &p->b : &p->c) = d;
 		} else if (!strcmp(k, "permute")) {
 			bool b;
 			if (parse_bool(v, &b))
-				return gpuvm_fail(err, "graph", 0, "permute", "'%s': need 0 or 1", v);
+				return gpuvm_fail(err, "rmat", 0, "permute", "'%s': need 0 or 1", v);
 			p->no_permute = !b;
 		} else {
-			return gpuvm_fail(err, "graph", 0, k,
+			return gpuvm_fail(err, "rmat", 0, k,
 					  "unknown R-MAT key (scale, ef, seed, a, b, c, permute)");
 		}
 	}
 	if (!have_scale)
-		return gpuvm_fail(err, "graph", 0, "scale", "the R-MAT spec needs scale=S");
+		return gpuvm_fail(err, "rmat", 0, "scale", "the R-MAT spec needs scale=S");
 	return 0;
 }
 
