@@ -62,4 +62,35 @@ int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
 		       const double *z, size_t rows, size_t cols, const char *cblabel,
 		       struct gpuvm_error *err);
 
+/* Heat maps: one panel per entry, stacked, sharing the x axis and the
+ * colour range. Each panel lists its non-empty cells: centre (x, y),
+ * half-extents (dx, dy) and value z. */
+struct gpuvm_plot_heatmap {
+	const char *title;  /* panel title */
+	const double *x, *y, *dx, *dy, *z;
+	size_t n;           /* cells */
+	double ymax;        /* y range [0, ymax] (0: from the cells) */
+	const double *vlines; /* x positions marked by dashed lines (e.g. launches) */
+	size_t n_vlines;
+};
+
+struct gpuvm_plot_heatmap_opts {
+	const char *title, *xlabel, *ylabel, *cblabel;
+	/* Diverging colours around 0: negative z in blues labelled neg_label,
+	 * positive z in reds labelled pos_label. Otherwise one sequential
+	 * palette from 0. */
+	bool diverging;
+	const char *neg_label, *pos_label;
+	/* Colour-bar tics: value, label (n_cbtics of them; 0: automatic). */
+	const double *cbtic_values;
+	const char *const *cbtic_labels;
+	size_t n_cbtics;
+	double zmax;        /* colour range [-zmax, zmax] or [0, zmax]; 0: from data */
+	int width, panel_height; /* pixels; 0: 1000 x 260 per panel */
+};
+
+int gpuvm_plot_heatmaps(const char *out_path, const struct gpuvm_plot_heatmap_opts *opts,
+			const struct gpuvm_plot_heatmap *panels, size_t n,
+			struct gpuvm_error *err);
+
 #endif

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "gpuvm/error.h"
+#include "gpuvm/stream.h"
 
 #define GPUVM_MAX_SETS 64
 
@@ -20,6 +21,12 @@ struct gpuvm_run_spec {
 	int n_sets;
 	uint64_t seed;
 	bool progress;
+	/* Optional: called on the workload's source before it is simulated;
+	 * may replace *src by a wrapper that owns the original (gpuvm sim
+	 * --page-map wraps it in the page-access recorder). On failure it
+	 * must leave *src as it was. */
+	int (*wrap_source)(void *ctx, struct gpuvm_source *src, struct gpuvm_error *err);
+	void *wrap_ctx;
 };
 
 /* On success *out is a JSON object with keys config, workload, tlb, walks,

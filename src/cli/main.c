@@ -19,6 +19,7 @@ static void usage(FILE *out)
 	      "  bench      measure the simulator's own speed\n"
 	      "  trace      inspect traces (Accel-Sim, NVBit mem_trace, native), record/convert\n"
 	      "  probe      measure a TLB hierarchy (simulated GPU, host CPU, recorded GPU)\n"
+	      "  graph      read or generate a graph input (mtx, gr, snap, rmat) and describe it\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm sim --gpu p100 --workload random-sampling:region=4GiB\n"
@@ -48,6 +49,7 @@ int main(int argc, char **argv)
 		{"presets", gpuvm_cmd_presets}, {"workloads", gpuvm_cmd_workloads},
 		{"bench", gpuvm_cmd_bench},     {"trace", gpuvm_cmd_trace},
 		{"probe", gpuvm_cmd_probe},
+		{"graph", gpuvm_cmd_graph},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i].name))

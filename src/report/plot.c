@@ -445,3 +445,166 @@ int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
 	free(tmp);
 	return rc;
 }
+
+/* Heat maps (page-access figures): boxes per non-empty cell, coloured by
+ * a palette over z, one multiplot panel per map. */
+static void heatmap_script(FILE *f, const char *tmp_path, enum plot_format fmt,
+			   const struct gpuvm_plot_heatmap_opts *o,
+			   const struct gpuvm_plot_heatmap *p, size_t n)
+{
+	int w = o->width > 0 ? o->width : 1000;
+	int ph = o->panel_height > 0 ? o->panel_height : 260;
+	int h = ph * (int)n + 60;
+	switch (fmt) {
+	case FMT_PNG:
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			   "  set terminal pngcairo size %d,%d noenhanced font 'Sans,9'\n"
+			   "} else {\n"
+			   "  set terminal png size %d,%d noenhanced\n"
+			   "}\n", w, h, w, h);
+		break;
+	case FMT_SVG:
+		fprintf(f, "set terminal svg size %d,%d noenhanced font 'Sans,10' "
+			   "background rgb 'white'\n", w, h);
+		break;
+	case FMT_PDF:
+		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,8'\n",
+			w / 150.0, h / 150.0);
+		break;
+	case FMT_NONE:
+		break;
+	}
+	fputs("set output ", f);
+	put_quoted(f, tmp_path);
+	fputc('\n', f);
+	double zmax = o->zmax;
+	for (size_t i = 0; i < n && zmax <= 0; i++)
+		for (size_t c = 0; c < p[i].n; c++)
+			if (isfinite(p[i].z[c]) && fabs(p[i].z[c]) > zmax)
+				zmax = fabs(p[i].z[c]);
+	if (zmax <= 0)
+		zmax = 1;
+	double xmin = INFINITY, xmax = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < p[i].n; c++) {
+			if (p[i].x[c] - p[i].dx[c] < xmin)
+				xmin = p[i].x[c] - p[i].dx[c];
+			if (p[i].x[c] + p[i].dx[c] > xmax)
+				xmax = p[i].x[c] + p[i].dx[c];
+		}
+	if (!(xmin < xmax)) {
+		xmin = 0;
+		xmax = 1;
+	}
+	if (o->diverging) {
+		fputs("set palette defined (-1 '#08306b', -0.5 '#2171b5', -0.01 '#c6dbef', "
+		      "0 '#ffffff', 0.01 '#fcbba1', 0.5 '#de2d26', 1 '#67000d')\n", f);
+		fprintf(f, "set cbrange [%.17g:%.17g]\n", -zmax, zmax);
+	} else {
+		fputs("set palette defined (0 '#ffffcc', 0.3 '#fd8d3c', 0.7 '#bd0026', 1 '#400010')\n", f);
+		fprintf(f, "set cbrange [0:%.17g]\n", zmax);
+	}
+	if (o->n_cbtics) {
+		fputs("set cbtics (", f);
+		for (size_t i = 0; i < o->n_cbtics; i++) {
+			fputs(i ? ", " : "", f);
+			put_quoted(f, o->cbtic_labels[i]);
+			fprintf(f, " %.17g", o->cbtic_values[i]);
+		}
+		fputs(")\n", f);
+	}
+	if (o->cblabel) {
+		fputs("set cblabel ", f);
+		put_quoted(f, o->cblabel);
+		fputc('\n', f);
+	}
+	fprintf(f, "set xrange [%.17g:%.17g]\n", xmin, xmax);
+	fputs("set format x '%.1s%c'\nset tics out\nset grid front lc rgb '#d0d0d0'\n", f);
+	fputs("set multiplot", f);
+	if (o->title) {
+		fputs(" title ", f);
+		put_quoted(f, o->title);
+	}
+	fprintf(f, " layout %zu,1\n", n);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "$h%zu << EOD\n", i);
+		for (size_t c = 0; c < p[i].n; c++)
+			if (isfinite(p[i].z[c]))
+				fprintf(f, "%.17g %.17g %.17g %.17g %.17g\n", p[i].x[c], p[i].y[c],
+					p[i].dx[c], p[i].dy[c], p[i].z[c]);
+		fputs("EOD\n", f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fputs("unset arrow\n", f);
+		for (size_t v = 0; v < p[i].n_vlines && v < 64; v++)
+			fprintf(f, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead front "
+				   "lc rgb '#606060' dt 2\n", p[i].vlines[v], p[i].vlines[v]);
+		fputs("set title ", f);
+		put_quoted(f, p[i].title ? p[i].title : "");
+		fputc('\n', f);
+		if (o->ylabel) {
+			fputs("set ylabel ", f);
+			put_quoted(f, o->ylabel);
+			fputc('\n', f);
+		}
+		if (p[i].ymax > 0)
+			fprintf(f, "set yrange [0:%.17g]\n", p[i].ymax);
+		else
+			fputs("set autoscale y\n", f);
+		if (i + 1 == n && o->xlabel) {
+			fputs("set xlabel ", f);
+			put_quoted(f, o->xlabel);
+			fputc('\n', f);
+		}
+		if (p[i].n)
+			fprintf(f, "plot $h%zu using 1:2:3:4:5 with boxxyerror fs solid 1.0 noborder "
+				   "lc palette z notitle\n", i);
+		else
+			fputs("plot NaN notitle\n", f);
+	}
+	fputs("unset multiplot\nunset output\n", f);
+}
+
+int gpuvm_plot_heatmaps(const char *out_path, const struct gpuvm_plot_heatmap_opts *opts,
+			const struct gpuvm_plot_heatmap *panels, size_t n,
+			struct gpuvm_error *err)
+{
+	if (gpuvm_plot_check_path(out_path, err) != 0)
+		return -1;
+	if (n == 0)
+		return gpuvm_fail(err, "--plot", 0, NULL, "%s: no panel to draw", out_path);
+	char exe[PATH_MAX];
+	if (!find_gnuplot(exe, sizeof exe))
+		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot not found on PATH");
+	struct gpuvm_plot_heatmap_opts none = {0};
+	const struct gpuvm_plot_heatmap_opts *o = opts ? opts : &none;
+	size_t plen = strlen(out_path);
+	char *tmp = malloc(plen + 5);
+	if (!tmp)
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	memcpy(tmp, out_path, plen);
+	memcpy(tmp + plen, ".tmp", 5);
+	char *script = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&script, &len);
+	int rc = 0;
+	if (!f) {
+		free(tmp);
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	}
+	heatmap_script(f, tmp, format_of(out_path), o, panels, n);
+	if (fclose(f) != 0 || !script)
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	else
+		rc = run_gnuplot(exe, script, len, err);
+	struct stat st;
+	if (rc == 0 && (stat(tmp, &st) != 0 || st.st_size == 0))
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
+	if (rc == 0 && rename(tmp, out_path) != 0)
+		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: %s", out_path, strerror(errno));
+	if (rc != 0)
+		unlink(tmp);
+	free(script);
+	free(tmp);
+	return rc;
+}

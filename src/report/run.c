@@ -43,6 +43,8 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 		   def->create(cfg, &params, spec->seed, &src, err)) {
 		goto out;
 	}
+	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
+		goto out;
 	struct gpuvm_sim_options opt = {.progress = spec->progress};
 	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
 		*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);

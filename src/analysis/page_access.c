@@ -1,0 +1,422 @@
+/* Page-access maps recorded by a pass-through source wrapper (see
+ * include/gpuvm/page_access.h for what is recorded and why). */
+#include "gpuvm/page_access.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpuvm/plot.h"
+#include "gpuvm/report.h"
+#include "gpuvm/units.h"
+
+#define DEFAULT_PAGE_BYTES 4096u /* the 4 KB pages of Ganguly Fig. 2-3 */
+#define DEFAULT_BUCKETS 256u
+#define DEFAULT_ROWS 1024u
+#define MAX_BUCKETS 65536u
+#define MAX_ROWS 65536u
+
+struct pa_alloc {
+	struct gpuvm_alloc a;
+	uint64_t pages, pages_per_row;
+	unsigned row_shift;  /* page -> row */
+	uint32_t rows;
+	uint64_t *acc, *thr; /* [rows * buckets] */
+	uint8_t *wr;         /* [rows * buckets] */
+	uint64_t accesses, thread_accesses, first_time, last_time;
+	bool live;
+};
+
+struct pa_kernel {
+	char name[96];
+	uint64_t first_time, mem_insts;
+};
+
+struct gpuvm_page_access {
+	unsigned page_shift;
+	uint32_t buckets, max_rows;
+	uint64_t t;            /* memory instructions pulled so far */
+	unsigned width_shift;  /* bucket width = 2^width_shift instructions */
+	struct pa_alloc *allocs;
+	size_t n_allocs, cap_allocs;
+	uint32_t *live;        /* indices of live allocations, sorted by base */
+	size_t n_live;
+	size_t last;           /* allocation of the previous lane (a cache) */
+	struct pa_kernel *kernels;
+	size_t n_kernels, cap_kernels;
+	uint64_t unattributed; /* lanes outside every live allocation */
+};
+
+int gpuvm_page_access_create(const struct gpuvm_page_access_opts *opts,
+			     struct gpuvm_page_access **out, struct gpuvm_error *err)
+{
+	*out = NULL;
+	struct gpuvm_page_access_opts o = opts ? *opts : (struct gpuvm_page_access_opts){0};
+	uint64_t page = o.page_bytes ? o.page_bytes : DEFAULT_PAGE_BYTES;
+	uint32_t buckets = o.time_buckets ? o.time_buckets : DEFAULT_BUCKETS;
+	uint32_t rows = o.max_rows ? o.max_rows : DEFAULT_ROWS;
+	if (!gpuvm_is_pow2(page) || page < 64)
+		return gpuvm_fail(err, "--page-map", 0, "page size",
+				  "%" PRIu64 " bytes: need a power of two >= 64", page);
+	if (buckets < 2 || buckets % 2 || buckets > MAX_BUCKETS)
+		return gpuvm_fail(err, "--page-map", 0, "time buckets",
+				  "%u: need an even number in 2..%u", buckets, MAX_BUCKETS);
+	if (rows > MAX_ROWS)
+		return gpuvm_fail(err, "--page-map", 0, "rows", "%u: at most %u", rows, MAX_ROWS);
+	struct gpuvm_page_access *pa = calloc(1, sizeof *pa);
+	if (!pa)
+		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+	pa->page_shift = gpuvm_log2_ceil(page);
+	pa->buckets = buckets;
+	pa->max_rows = rows;
+	*out = pa;
+	return 0;
+}
+
+void gpuvm_page_access_destroy(struct gpuvm_page_access *pa)
+{
+	if (!pa)
+		return;
+	for (size_t i = 0; i < pa->n_allocs; i++) {
+		free(pa->allocs[i].acc);
+		free(pa->allocs[i].thr);
+		free(pa->allocs[i].wr);
+	}
+	free(pa->allocs);
+	free(pa->live);
+	free(pa->kernels);
+	free(pa);
+}
+
+static int add_alloc(struct gpuvm_page_access *pa, const struct gpuvm_alloc *a,
+		     struct gpuvm_error *err)
+{
+	if (pa->n_allocs == pa->cap_allocs) {
+		size_t cap = pa->cap_allocs ? pa->cap_allocs * 2 : 16;
+		struct pa_alloc *n = realloc(pa->allocs, cap * sizeof *n);
+		uint32_t *l = realloc(pa->live, cap * sizeof *l);
+		if (n)
+			pa->allocs = n;
+		if (l)
+			pa->live = l;
+		if (!n || !l)
+			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+		pa->cap_allocs = cap;
+	}
+	struct pa_alloc *x = &pa->allocs[pa->n_allocs];
+	memset(x, 0, sizeof *x);
+	x->a = *a;
+	x->pages = (a->bytes + (1ull << pa->page_shift) - 1) >> pa->page_shift;
+	if (!x->pages)
+		x->pages = 1;
+	/* a row covers 2^row_shift pages, the fewest that fit max_rows */
+	while ((x->pages + (1ull << x->row_shift) - 1) >> x->row_shift > pa->max_rows)
+		x->row_shift++;
+	x->pages_per_row = 1ull << x->row_shift;
+	x->rows = (uint32_t)((x->pages + x->pages_per_row - 1) >> x->row_shift);
+	size_t cells = (size_t)x->rows * pa->buckets;
+	x->acc = calloc(cells, sizeof *x->acc);
+	x->thr = calloc(cells, sizeof *x->thr);
+	x->wr = calloc(cells, 1);
+	if (!x->acc || !x->thr || !x->wr) {
+		free(x->acc);
+		free(x->thr);
+		free(x->wr);
+		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+	}
+	x->live = true;
+	uint32_t idx = (uint32_t)pa->n_allocs++;
+	size_t at = pa->n_live;
+	while (at > 0 && pa->allocs[pa->live[at - 1]].a.base > a->base) {
+		pa->live[at] = pa->live[at - 1];
+		at--;
+	}
+	pa->live[at] = idx;
+	pa->n_live++;
+	return 0;
+}
+
+static void free_alloc(struct gpuvm_page_access *pa, uint64_t base)
+{
+	for (size_t i = 0; i < pa->n_live; i++)
+		if (pa->allocs[pa->live[i]].a.base == base) {
+			pa->allocs[pa->live[i]].live = false;
+			memmove(&pa->live[i], &pa->live[i + 1], (pa->n_live - i - 1) * sizeof *pa->live);
+			pa->n_live--;
+			pa->last = 0;
+			return;
+		}
+}
+
+/* Live allocation holding addr, or SIZE_MAX. */
+static inline size_t find_alloc(struct gpuvm_page_access *pa, uint64_t addr)
+{
+	if (pa->last < pa->n_allocs) {
+		const struct pa_alloc *x = &pa->allocs[pa->last];
+		if (x->live && addr - x->a.base < x->a.bytes)
+			return pa->last;
+	}
+	size_t lo = 0, hi = pa->n_live;
+	while (lo < hi) { /* last live allocation with base <= addr */
+		size_t mid = (lo + hi) / 2;
+		if (pa->allocs[pa->live[mid]].a.base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return SIZE_MAX;
+	size_t i = pa->live[lo - 1];
+	if (addr - pa->allocs[i].a.base >= pa->allocs[i].a.bytes)
+		return SIZE_MAX;
+	pa->last = i;
+	return i;
+}
+
+/* Time outgrew the buckets: merge neighbours, double the width. */
+static void merge_buckets(struct gpuvm_page_access *pa)
+{
+	uint32_t half = pa->buckets / 2;
+	for (size_t i = 0; i < pa->n_allocs; i++) {
+		struct pa_alloc *x = &pa->allocs[i];
+		for (uint32_t r = 0; r < x->rows; r++) {
+			uint64_t *acc = x->acc + (size_t)r * pa->buckets;
+			uint64_t *thr = x->thr + (size_t)r * pa->buckets;
+			uint8_t *wr = x->wr + (size_t)r * pa->buckets;
+			for (uint32_t b = 0; b < half; b++) {
+				acc[b] = acc[2 * b] + acc[2 * b + 1];
+				thr[b] = thr[2 * b] + thr[2 * b + 1];
+				wr[b] = wr[2 * b] | wr[2 * b + 1];
+			}
+			memset(acc + half, 0, half * sizeof *acc);
+			memset(thr + half, 0, half * sizeof *thr);
+			memset(wr + half, 0, half);
+		}
+	}
+	pa->width_shift++;
+}
+
+static void record(struct gpuvm_page_access *pa, const struct gpuvm_warp_item *it)
+{
+	uint64_t t = pa->t++;
+	if ((t >> pa->width_shift) >= pa->buckets)
+		merge_buckets(pa);
+	uint32_t bucket = (uint32_t)(t >> pa->width_shift);
+	uint8_t written = it->op != GPUVM_OP_LOAD;
+	/* distinct (allocation, page) pairs of this instruction: an access
+	 * counter counts a page once per instruction, as the GMMU does on
+	 * its translation (Ganguly §IV "Access Counter Maintenance") */
+	size_t seen_alloc[GPUVM_WARP_LANES];
+	uint64_t seen_page[GPUVM_WARP_LANES];
+	unsigned n_seen = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t addr = it->addr[__builtin_ctz(m)];
+		size_t ai = find_alloc(pa, addr);
+		if (ai == SIZE_MAX) {
+			pa->unattributed++;
+			continue;
+		}
+		struct pa_alloc *x = &pa->allocs[ai];
+		uint64_t page = (addr - x->a.base) >> pa->page_shift;
+		size_t cell = (size_t)(page >> x->row_shift) * pa->buckets + bucket;
+		x->thr[cell]++;
+		x->thread_accesses++;
+		x->wr[cell] |= written;
+		bool fresh = true;
+		for (unsigned s = n_seen; s-- > 0;)
+			if (seen_page[s] == page && seen_alloc[s] == ai) {
+				fresh = false;
+				break;
+			}
+		if (fresh) {
+			seen_alloc[n_seen] = ai;
+			seen_page[n_seen++] = page;
+			x->acc[cell]++;
+			if (!x->accesses++)
+				x->first_time = t;
+			x->last_time = t;
+		}
+	}
+}
+
+/* The wrapper source and its wrapped kernels. */
+struct pa_source {
+	struct gpuvm_source inner;
+	struct gpuvm_page_access *pa;
+	struct gpuvm_kernel kernel;     /* the wrapped kernel handed to the engine */
+	struct gpuvm_kernel_ops kops;
+	struct gpuvm_kernel *inner_kernel;
+	size_t kernel_index;
+};
+
+static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
+{
+	struct pa_source *ws = k->impl;
+	ws->inner_kernel->ops->warp_begin(ws->inner_kernel, state, cta, warp);
+}
+
+static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *item,
+		   struct gpuvm_error *err)
+{
+	struct pa_source *ws = k->impl;
+	int rc = ws->inner_kernel->ops->warp_next(ws->inner_kernel, state, item, err);
+	if (rc == 0 && item->kind == GPUVM_ITEM_MEM) {
+		ws->pa->kernels[ws->kernel_index].mem_insts++;
+		record(ws->pa, item);
+	}
+	return rc;
+}
+
+static void pk_end(struct gpuvm_kernel *k, void *state)
+{
+	struct pa_source *ws = k->impl;
+	if (ws->inner_kernel->ops->warp_end)
+		ws->inner_kernel->ops->warp_end(ws->inner_kernel, state);
+}
+
+static int ps_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct pa_source *ws = s->impl;
+	struct gpuvm_page_access *pa = ws->pa;
+	if (ws->inner.ops->next_op(&ws->inner, op, err) < 0)
+		return -1;
+	switch (op->kind) {
+	case GPUVM_RUN_ALLOC:
+		return add_alloc(pa, &op->alloc, err);
+	case GPUVM_RUN_FREE:
+		free_alloc(pa, op->alloc.base);
+		return 0;
+	case GPUVM_RUN_KERNEL: {
+		if (pa->n_kernels == pa->cap_kernels) {
+			size_t cap = pa->cap_kernels ? pa->cap_kernels * 2 : 16;
+			struct pa_kernel *k = realloc(pa->kernels, cap * sizeof *k);
+			if (!k)
+				return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+			pa->kernels = k;
+			pa->cap_kernels = cap;
+		}
+		struct pa_kernel *pk = &pa->kernels[pa->n_kernels];
+		snprintf(pk->name, sizeof pk->name, "%s", op->kernel->name);
+		pk->first_time = pa->t;
+		pk->mem_insts = 0;
+		ws->kernel_index = pa->n_kernels++;
+		ws->inner_kernel = op->kernel;
+		ws->kernel = *op->kernel;
+		ws->kops = (struct gpuvm_kernel_ops){
+			.warp_state_bytes = op->kernel->ops->warp_state_bytes,
+			.warp_begin = pk_begin,
+			.warp_next = pk_next,
+			.warp_end = pk_end,
+		};
+		ws->kernel.ops = &ws->kops;
+		ws->kernel.impl = ws;
+		op->kernel = &ws->kernel;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void ps_result(struct gpuvm_source *s, char *buf, size_t len)
+{
+	struct pa_source *ws = s->impl;
+	if (ws->inner.ops->result)
+		ws->inner.ops->result(&ws->inner, buf, len);
+	else if (len)
+		buf[0] = 0;
+}
+
+static uint64_t ps_work_items(struct gpuvm_source *s)
+{
+	struct pa_source *ws = s->impl;
+	return ws->inner.ops->work_items ? ws->inner.ops->work_items(&ws->inner) : 0;
+}
+
+static void ps_destroy(struct gpuvm_source *s)
+{
+	struct pa_source *ws = s->impl;
+	if (ws->inner.ops)
+		ws->inner.ops->destroy(&ws->inner);
+	free(ws);
+}
+
+static const struct gpuvm_source_ops page_access_ops = {
+	.kind = "page-access",
+	.next_op = ps_next_op,
+	.result = ps_result,
+	.work_items = ps_work_items,
+	.destroy = ps_destroy,
+};
+
+int gpuvm_page_access_wrap(struct gpuvm_page_access *pa, struct gpuvm_source *src,
+			   struct gpuvm_error *err)
+{
+	struct pa_source *ws = calloc(1, sizeof *ws);
+	if (!ws)
+		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+	ws->inner = *src;
+	ws->pa = pa;
+	src->ops = &page_access_ops;
+	src->impl = ws;
+	return 0;
+}
+
+/* Queries */
+uint64_t gpuvm_page_access_mem_insts(const struct gpuvm_page_access *pa) { return pa->t; }
+
+uint32_t gpuvm_page_access_buckets(const struct gpuvm_page_access *pa)
+{
+	if (!pa->t)
+		return 0;
+	return (uint32_t)(((pa->t - 1) >> pa->width_shift) + 1);
+}
+
+uint64_t gpuvm_page_access_bucket_width(const struct gpuvm_page_access *pa)
+{
+	return 1ull << pa->width_shift;
+}
+
+size_t gpuvm_page_access_allocs(const struct gpuvm_page_access *pa) { return pa->n_allocs; }
+
+void gpuvm_page_access_alloc_info(const struct gpuvm_page_access *pa, size_t i,
+				  struct gpuvm_page_access_alloc *out)
+{
+	const struct pa_alloc *x = &pa->allocs[i];
+	*out = (struct gpuvm_page_access_alloc){
+		.alloc = x->a, .pages = x->pages, .pages_per_row = x->pages_per_row,
+		.rows = x->rows, .accesses = x->accesses, .thread_accesses = x->thread_accesses,
+		.first_time = x->first_time, .last_time = x->last_time,
+	};
+}
+
+void gpuvm_page_access_cell(const struct gpuvm_page_access *pa, size_t alloc, uint32_t row,
+			    uint32_t bucket, struct gpuvm_page_access_cell *out)
+{
+	const struct pa_alloc *x = &pa->allocs[alloc];
+	size_t c = (size_t)row * pa->buckets + bucket;
+	*out = (struct gpuvm_page_access_cell){x->acc[c], x->thr[c], x->wr[c] != 0};
+}
+
+uint64_t gpuvm_page_access_page_bytes(const struct gpuvm_page_access *pa)
+{
+	return 1ull << pa->page_shift;
+}
+
+uint64_t gpuvm_page_access_unattributed(const struct gpuvm_page_access *pa)
+{
+	return pa->unattributed;
+}
+
+size_t gpuvm_page_access_kernels(const struct gpuvm_page_access *pa) { return pa->n_kernels; }
+
+void gpuvm_page_access_kernel_info(const struct gpuvm_page_access *pa, size_t i,
+				   struct gpuvm_page_access_kernel *out)
+{
+	*out = (struct gpuvm_page_access_kernel){pa->kernels[i].name, pa->kernels[i].first_time,
+						 pa->kernels[i].mem_insts};
+}

@@ -1,0 +1,326 @@
+#include "graph/csr_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE_BYTES (2u << 20)
+
+void *graph_alloc_big(size_t bytes)
+{
+	if (bytes < 2 * HUGE_PAGE_BYTES)
+		return malloc(bytes ? bytes : 1);
+	void *p = NULL;
+	size_t rounded = (bytes + HUGE_PAGE_BYTES - 1) & ~(size_t)(HUGE_PAGE_BYTES - 1);
+	if (posix_memalign(&p, HUGE_PAGE_BYTES, rounded) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#endif
+	return p;
+}
+
+int csr_begin(struct csr_build *b, uint32_t n, bool mirror, bool drop_loops, bool has_weights,
+	      struct gpuvm_error *err)
+{
+	memset(b, 0, sizeof *b);
+	b->n = n;
+	b->mirror = mirror;
+	b->drop_loops = drop_loops;
+	b->has_weights = has_weights;
+	b->off = graph_alloc_big(((size_t)n + 1) * sizeof *b->off);
+	if (b->off)
+		memset(b->off, 0, ((size_t)n + 1) * sizeof *b->off);
+	if (!b->off)
+		return gpuvm_fail(err, "graph", 0, NULL, "out of memory (%u vertices)", n);
+	return 0;
+}
+
+int csr_alloc(struct csr_build *b, struct gpuvm_error *err)
+{
+	for (uint64_t i = 0; i < b->n; i++)
+		b->off[i + 1] += b->off[i];
+	uint64_t m = b->off[b->n];
+	/* off[u] is now the start of row u and serves as its cursor. */
+	for (uint64_t i = b->n; i > 0; i--)
+		b->off[i] = b->off[i - 1];
+	b->off[0] = 0;
+	/* ...shifted so that off[u + 1] is row u's cursor: placing into row u
+	 * advances off[u + 1] from start(u) to end(u) = start(u + 1). */
+	b->col = graph_alloc_big(m * sizeof *b->col);
+	if (b->has_weights)
+		b->w = graph_alloc_big(m * sizeof *b->w);
+	if (!b->col || (b->has_weights && !b->w))
+		return gpuvm_fail(err, "graph", 0, NULL, "out of memory (%llu edges)",
+				  (unsigned long long)m);
+	return 0;
+}
+
+#define PREFETCH_AHEAD 16
+
+void csr_count_batch(struct csr_build *b, const uint32_t *u, const uint32_t *v, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		if (i + PREFETCH_AHEAD < k) {
+			__builtin_prefetch(&b->off[u[i + PREFETCH_AHEAD] + 1], 1);
+			if (b->mirror)
+				__builtin_prefetch(&b->off[v[i + PREFETCH_AHEAD] + 1], 1);
+		}
+		csr_count(b, u[i], v[i]);
+	}
+}
+
+void csr_place_batch(struct csr_build *b, const uint32_t *u, const uint32_t *v,
+		     const uint32_t *w, size_t k)
+{
+	uint64_t *off = b->off;
+	for (size_t i = 0; i < k; i++) {
+		/* two stages: the cursor two strides ahead, the edge slot it
+		 * points at one stride ahead */
+		if (i + 2 * PREFETCH_AHEAD < k) {
+			__builtin_prefetch(&off[u[i + 2 * PREFETCH_AHEAD] + 1], 1);
+			if (b->mirror)
+				__builtin_prefetch(&off[v[i + 2 * PREFETCH_AHEAD] + 1], 1);
+		}
+		if (i + PREFETCH_AHEAD < k) {
+			size_t j = i + PREFETCH_AHEAD;
+			__builtin_prefetch(&b->col[off[u[j] + 1]], 1);
+			if (b->mirror)
+				__builtin_prefetch(&b->col[off[v[j] + 1]], 1);
+		}
+		csr_place(b, u[i], v[i], w ? w[i] : 0);
+	}
+}
+
+/* Sorting rows: insertion sort for short rows, three-way quicksort
+ * (R-MAT hub rows hold long runs of duplicates) above. Keys move with
+ * their weights when there are weights. */
+#define INSERTION_MAX 24
+
+static inline void swap2(uint32_t *k, uint32_t *w, size_t i, size_t j)
+{
+	uint32_t t = k[i];
+	k[i] = k[j];
+	k[j] = t;
+	if (w) {
+		t = w[i];
+		w[i] = w[j];
+		w[j] = t;
+	}
+}
+
+static void insertion_sort(uint32_t *k, uint32_t *w, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint32_t key = k[i], wt = w ? w[i] : 0;
+		size_t j = i;
+		while (j > 0 && k[j - 1] > key) {
+			k[j] = k[j - 1];
+			if (w)
+				w[j] = w[j - 1];
+			j--;
+		}
+		k[j] = key;
+		if (w)
+			w[j] = wt;
+	}
+}
+
+static uint32_t median3(uint32_t a, uint32_t b, uint32_t c)
+{
+	if (a > b) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
+static void sort_row(uint32_t *k, uint32_t *w, size_t n)
+{
+	while (n > INSERTION_MAX) {
+		uint32_t pivot = median3(k[0], k[n / 2], k[n - 1]);
+		/* Dutch flag: [0,lt) < pivot, [lt,i) == pivot, (gt,n) > pivot */
+		size_t lt = 0, i = 0, gt = n;
+		while (i < gt) {
+			if (k[i] < pivot)
+				swap2(k, w, lt++, i++);
+			else if (k[i] > pivot)
+				swap2(k, w, i, --gt);
+			else
+				i++;
+		}
+		/* recurse into the smaller side, loop on the larger */
+		if (lt < n - gt) {
+			sort_row(k, w, lt);
+			k += gt;
+			if (w)
+				w += gt;
+			n -= gt;
+		} else {
+			sort_row(k + gt, w ? w + gt : NULL, n - gt);
+			n = lt;
+		}
+	}
+	insertion_sort(k, w, n);
+}
+
+/* Longer rows (R-MAT hubs hold most edges) by LSD radix sort, 8-bit
+ * digits (11-bit for long rows, where the bucket scan is amortised), as
+ * many passes as the vertex ids have bits: linear time where quicksort's
+ * log factor dominated the whole build. Stable, so equal keys
+ * keep their order. tk, tw: scratch of n entries. */
+#define RADIX_MIN_ROW 96
+#define RADIX_BITS 11
+#define RADIX_LONG_ROW 4096
+
+static void radix_row(uint32_t *k, uint32_t *w, size_t n, unsigned key_bits, uint32_t *tk,
+		      uint32_t *tw)
+{
+	uint32_t count[1u << RADIX_BITS];
+	uint32_t *sk = k, *sw = w, *dk = tk, *dw = tw;
+	unsigned digit = n >= RADIX_LONG_ROW ? RADIX_BITS : 8;
+	uint32_t mask = (1u << digit) - 1;
+	for (unsigned shift = 0; shift < key_bits; shift += digit) {
+		memset(count, 0, (mask + 1) * sizeof count[0]);
+		for (size_t i = 0; i < n; i++)
+			count[(sk[i] >> shift) & mask]++;
+		uint32_t sum = 0;
+		for (uint32_t d = 0; d <= mask; d++) {
+			uint32_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint32_t at = count[(sk[i] >> shift) & mask]++;
+			dk[at] = sk[i];
+			if (sw)
+				dw[at] = sw[i];
+		}
+		uint32_t *t = sk;
+		sk = dk;
+		dk = t;
+		t = sw;
+		sw = dw;
+		dw = t;
+	}
+	if (sk != k) {
+		memcpy(k, sk, n * sizeof *k);
+		if (w)
+			memcpy(w, sw, n * sizeof *w);
+	}
+}
+
+static void sorted_check_row(uint32_t *k, uint32_t *w, size_t n, unsigned key_bits,
+			     uint32_t *tk, uint32_t *tw)
+{
+	for (size_t i = 1; i < n; i++)
+		if (k[i - 1] > k[i]) {
+			if (n >= RADIX_MIN_ROW && tk)
+				radix_row(k, w, n, key_bits, tk, tw);
+			else
+				sort_row(k, w, n);
+			return;
+		}
+}
+
+int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool directed,
+	       struct gpuvm_graph *g, struct gpuvm_error *err)
+{
+	uint64_t *off = b->off;
+	uint32_t *col = b->col, *w = b->w;
+	bool dedup = !opts->keep_duplicates;
+	uint64_t wp = 0, begin = 0, dups = 0, longest = 0;
+	for (uint32_t u = 0; u < b->n; u++)
+		if (off[u + 1] - off[u] > longest)
+			longest = off[u + 1] - off[u];
+	unsigned key_bits = b->n > 1 ? 32 - (unsigned)__builtin_clz(b->n - 1) : 1;
+	uint32_t *tk = NULL, *tw = NULL; /* radix scratch; quicksort if it fails */
+	if (longest >= RADIX_MIN_ROW) {
+		tk = malloc(longest * sizeof *tk);
+		tw = w ? malloc(longest * sizeof *tw) : NULL;
+		if (!tk || (w && !tw)) {
+			free(tk);
+			free(tw);
+			tk = tw = NULL;
+		}
+	}
+	for (uint32_t u = 0; u < b->n; u++) {
+		uint64_t end = off[u + 1];
+		size_t len = (size_t)(end - begin);
+		sorted_check_row(col + begin, w ? w + begin : NULL, len, key_bits, tk, tw);
+		off[u] = wp;
+		for (uint64_t e = begin; e < end; e++) {
+			if (dedup && wp > off[u] && col[wp - 1] == col[e]) {
+				if (w && w[e] < w[wp - 1])
+					w[wp - 1] = w[e];
+				dups++;
+				continue;
+			}
+			col[wp] = col[e];
+			if (w)
+				w[wp] = w[e];
+			wp++;
+		}
+		begin = end;
+	}
+	off[b->n] = wp;
+	free(tk);
+	free(tw);
+	if (wp < begin) { /* give the dropped tail back */
+		uint32_t *c2 = realloc(col, (wp ? wp : 1) * sizeof *col);
+		if (c2)
+			col = c2;
+		if (w) {
+			uint32_t *w2 = realloc(w, (wp ? wp : 1) * sizeof *w);
+			if (w2)
+				w = w2;
+		}
+	}
+	if (opts->drop_weights && w) {
+		free(w);
+		w = NULL;
+	}
+	bool generated = false;
+	if (opts->want_weights && !w) {
+		w = graph_alloc_big(wp * sizeof *w);
+		if (!w) {
+			b->col = col;
+			return gpuvm_fail(err, "graph", 0, NULL, "out of memory (weights)");
+		}
+		uint32_t wmax = opts->weight_max ? opts->weight_max : GPUVM_GRAPH_WEIGHT_MAX_DEFAULT;
+		for (uint32_t u = 0; u < b->n; u++)
+			for (uint64_t e = off[u]; e < off[u + 1]; e++)
+				w[e] = gpuvm_graph_edge_weight(opts->seed, u, col[e], wmax);
+		generated = true;
+	}
+	memset(g, 0, sizeof *g);
+	g->n_vertices = b->n;
+	g->n_edges = wp;
+	g->row_offsets = off;
+	g->col_indices = col;
+	g->weights = w;
+	g->directed = directed && !b->mirror;
+	g->weights_generated = generated;
+	g->input_edges = b->input_edges;
+	g->self_loops_dropped = b->drop_loops ? b->self_loops : 0;
+	g->duplicates_dropped = dups;
+	memset(b, 0, sizeof *b);
+	return 0;
+}
+
+void csr_abandon(struct csr_build *b)
+{
+	free(b->off);
+	free(b->col);
+	free(b->w);
+	memset(b, 0, sizeof *b);
+}
+
+uint64_t graph_max_vertices(const struct gpuvm_graph_opts *opts)
+{
+	uint64_t lim = UINT32_MAX;
+	if (opts->max_vertices && opts->max_vertices < lim)
+		lim = opts->max_vertices;
+	return lim;
+}

@@ -1,0 +1,249 @@
+/* Page-access maps: the wrapper leaves the simulation unchanged, keeps
+ * its memory bounded, and shows stream-triad as dense and sequential and
+ * random sampling as uniform over pages and time. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "gpuvm/page_access.h"
+#include "gpuvm/run.h"
+
+static int wrap(void *ctx, struct gpuvm_source *src, struct gpuvm_error *err)
+{
+	return gpuvm_page_access_wrap(ctx, src, err);
+}
+
+static cJSON *run(const char *workload, struct gpuvm_page_access *pa)
+{
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = workload, .seed = 3};
+	if (pa) {
+		spec.wrap_source = wrap;
+		spec.wrap_ctx = pa;
+	}
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	if (gpuvm_run_point(&spec, &out, &err))
+		fail_msg("run failed: %s", err.msg);
+	return out;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k)->valuedouble;
+}
+
+static struct gpuvm_page_access *recorder(void)
+{
+	struct gpuvm_page_access *pa;
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_page_access_opts o = {.time_buckets = 64, .max_rows = 128};
+	if (gpuvm_page_access_create(&o, &pa, &err))
+		fail_msg("%s", err.msg);
+	return pa;
+}
+
+static size_t alloc_named(const struct gpuvm_page_access *pa, const char *name)
+{
+	for (size_t i = 0; i < gpuvm_page_access_allocs(pa); i++) {
+		struct gpuvm_page_access_alloc x;
+		gpuvm_page_access_alloc_info(pa, i, &x);
+		if (!strcmp(x.alloc.name, name))
+			return i;
+	}
+	fail_msg("no allocation %s", name);
+	return 0;
+}
+
+/* Per row: accesses, mean time bucket; summed check of the cells. */
+struct row_stats {
+	double mean_bucket[128];
+	uint64_t acc[128];
+	uint32_t rows;
+	bool any_write;
+};
+
+static void rows_of(const struct gpuvm_page_access *pa, size_t ai, struct row_stats *rs)
+{
+	struct gpuvm_page_access_alloc x;
+	gpuvm_page_access_alloc_info(pa, ai, &x);
+	uint32_t nb = gpuvm_page_access_buckets(pa);
+	assert_true(x.rows <= 128);
+	memset(rs, 0, sizeof *rs);
+	rs->rows = x.rows;
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < x.rows; r++) {
+		double sum_b = 0;
+		for (uint32_t b = 0; b < nb; b++) {
+			struct gpuvm_page_access_cell c;
+			gpuvm_page_access_cell(pa, ai, r, b, &c);
+			rs->acc[r] += c.accesses;
+			sum_b += (double)b * (double)c.accesses;
+			rs->any_write |= c.written;
+		}
+		rs->mean_bucket[r] = rs->acc[r] ? sum_b / (double)rs->acc[r] : NAN;
+		total += rs->acc[r];
+	}
+	assert_int_equal(total, x.accesses);
+}
+
+static double correlation(const struct row_stats *rs)
+{
+	double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+	for (uint32_t r = 0; r < rs->rows; r++) {
+		if (isnan(rs->mean_bucket[r]))
+			continue;
+		double x = r, y = rs->mean_bucket[r];
+		n++;
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		syy += y * y;
+		sxy += x * y;
+	}
+	double cov = sxy / n - sx / n * sy / n;
+	return cov / sqrt((sxx / n - sx / n * sx / n) * (syy / n - sy / n * sy / n));
+}
+
+static void test_wrapper_is_transparent(void **state)
+{
+	(void)state;
+	const char *wl = "stream-triad:elems=262144,threads=16384";
+	struct gpuvm_page_access *pa = recorder();
+	cJSON *plain = run(wl, NULL), *wrapped = run(wl, pa);
+	assert_true(num(plain, "sim_cycles") == num(wrapped, "sim_cycles"));
+	assert_true(num(plain, "warp_instructions") == num(wrapped, "warp_instructions"));
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(plain, "result")->valuestring,
+			    cJSON_GetObjectItemCaseSensitive(wrapped, "result")->valuestring);
+	/* every memory instruction was seen, in bounded buckets */
+	uint64_t mem = gpuvm_page_access_mem_insts(pa);
+	assert_true(mem > 0);
+	assert_true(gpuvm_page_access_buckets(pa) <= 64);
+	assert_true(gpuvm_page_access_buckets(pa) > 32);
+	assert_int_equal(gpuvm_page_access_kernels(pa), 1);
+	struct gpuvm_page_access_kernel k;
+	gpuvm_page_access_kernel_info(pa, 0, &k);
+	assert_int_equal(k.mem_insts, mem);
+	assert_int_equal(gpuvm_page_access_unattributed(pa), 0);
+	cJSON_Delete(plain);
+	cJSON_Delete(wrapped);
+	gpuvm_page_access_destroy(pa);
+}
+
+static void test_triad_dense_sequential(void **state)
+{
+	(void)state;
+	struct gpuvm_page_access *pa = recorder();
+	cJSON *o = run("stream-triad:elems=1048576,threads=32768", pa);
+	const char *names[] = {"a", "b", "c"};
+	for (int i = 0; i < 3; i++) {
+		struct row_stats rs;
+		rows_of(pa, alloc_named(pa, names[i]), &rs);
+		/* dense: every row accessed, evenly */
+		for (uint32_t r = 0; r + 1 < rs.rows; r++) {
+			assert_true(rs.acc[r] > 0);
+			assert_true(rs.acc[r] * 10 > rs.acc[0] * 9 && rs.acc[r] * 9 < rs.acc[0] * 10);
+		}
+		/* sequential: later pages later in time */
+		assert_true(correlation(&rs) > 0.95);
+		assert_int_equal(rs.any_write, i == 0); /* only a is stored to */
+	}
+	cJSON_Delete(o);
+	gpuvm_page_access_destroy(pa);
+}
+
+static void test_sampling_uniform(void **state)
+{
+	(void)state;
+	struct gpuvm_page_access *pa = recorder();
+	cJSON *o = run("random-sampling:region=64MiB,threads=4096,reads=64", pa);
+	struct row_stats rs;
+	rows_of(pa, alloc_named(pa, "region"), &rs);
+	assert_false(rs.any_write);
+	uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+	for (uint32_t r = 0; r < rs.rows; r++) {
+		lo = rs.acc[r] < lo ? rs.acc[r] : lo;
+		hi = rs.acc[r] > hi ? rs.acc[r] : hi;
+		sum += rs.acc[r];
+	}
+	double mean = (double)sum / rs.rows;
+	assert_true(lo > 0.8 * mean && hi < 1.2 * mean); /* uniform over pages */
+	assert_true(fabs(correlation(&rs)) < 0.3);       /* no sweep over time */
+	for (uint32_t r = 0; r < rs.rows; r++)           /* every row all along */
+		assert_true(fabs(rs.mean_bucket[r] - rs.mean_bucket[0]) < 0.15 * gpuvm_page_access_buckets(pa));
+	cJSON_Delete(o);
+	gpuvm_page_access_destroy(pa);
+}
+
+static void test_outputs_written(void **state)
+{
+	(void)state;
+	struct gpuvm_page_access *pa = recorder();
+	cJSON *o = run("stream-triad:elems=65536,threads=8192", pa);
+	char dir[] = "/tmp/gpuvm-pa-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char prefix[64], path[80];
+	snprintf(prefix, sizeof prefix, "%s/map", dir);
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(gpuvm_page_access_write(pa, prefix, NULL, &err), 0);
+	snprintf(path, sizeof path, "%s.csv", prefix);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[512];
+	assert_non_null(fgets(line, sizeof line, f));
+	assert_string_equal(line, "allocation,alloc_index,kind,row,page_first,pages,bucket,"
+				  "time_first,time_last,accesses,thread_accesses,accesses_per_page,"
+				  "written\n");
+	size_t rows = 0;
+	while (fgets(line, sizeof line, f))
+		rows++;
+	fclose(f);
+	assert_true(rows > 3);
+	unlink(path);
+	snprintf(path, sizeof path, "%s.json", prefix);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	char *text = calloc(1, 1 << 16);
+	size_t n = fread(text, 1, (1 << 16) - 1, f);
+	fclose(f);
+	assert_true(n > 0);
+	cJSON *j = cJSON_Parse(text);
+	assert_non_null(j);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "allocations")), 3);
+	cJSON_Delete(j);
+	free(text);
+	unlink(path);
+	rmdir(dir);
+	cJSON_Delete(o);
+	gpuvm_page_access_destroy(pa);
+}
+
+static void test_bad_options(void **state)
+{
+	(void)state;
+	struct gpuvm_page_access *pa;
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_page_access_opts o = {.page_bytes = 3000};
+	assert_int_equal(gpuvm_page_access_create(&o, &pa, &err), -1);
+	assert_non_null(strstr(err.msg, "power of two"));
+	o = (struct gpuvm_page_access_opts){.time_buckets = 7};
+	assert_int_equal(gpuvm_page_access_create(&o, &pa, &err), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wrapper_is_transparent),
+		cmocka_unit_test(test_triad_dense_sequential),
+		cmocka_unit_test(test_sampling_uniform),
+		cmocka_unit_test(test_outputs_written),
+		cmocka_unit_test(test_bad_options),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
