@@ -35,7 +35,9 @@ int gpuvm_trace_open(const char *path, enum gpuvm_trace_format fmt, struct gpuvm
 
 /* Trace specs usable wherever a workload spec is (`--workload`, sweeps):
  * "trace:PATH" (format detected) or "trace-accelsim:PATH",
- * "trace-memtrace:PATH", "trace-native:PATH". */
+ * "trace-memtrace:PATH", "trace-native:PATH"; "+managed" before the colon
+ * (e.g. "trace+managed:PATH") replays the trace as its unified-memory port:
+ * device allocations become managed and explicit copies are dropped. */
 int gpuvm_trace_spec_is(const char *spec);
 int gpuvm_trace_open_spec(const char *spec, struct gpuvm_source *out, struct gpuvm_error *err);
 

@@ -16,7 +16,8 @@
 static void sim_usage(FILE *out)
 {
 	fputs("usage: gpuvm sim --gpu NAME|FILE (--workload NAME[:key=value,...] | --trace PATH)\n"
-	      "                 [--trace-format F] [--set key=value]... [--oversub PCT] [--seed N]\n"
+	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
+	      "                 [--oversub PCT] [--seed N]\n"
 	      "                 [--json FILE] [--pcie-plot FILE] [--quiet]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]]\n"
 	      "\n"
@@ -30,6 +31,9 @@ static void sim_usage(FILE *out)
 	      "                    an NVBit mem_trace output file, or a native .gvt file\n"
 	      "                    (same as --workload trace:PATH; see `gpuvm trace --help`)\n"
 	      "  --trace-format F  accelsim, memtrace or native (default: detected)\n"
+	      "  --trace-managed   replay the trace as its unified-memory port: its device\n"
+	      "                    allocations become managed, its copies are dropped, and the\n"
+	      "                    kernels fault the data in (same as trace+managed:PATH)\n"
 	      "  --set key=value   override any preset key, e.g. --set tlb.l2.entries=128;\n"
 	      "                    repeatable, applied in order after the preset\n"
 	      "  --oversub PCT     oversubscribe device memory: managed working set / device\n"
@@ -77,6 +81,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"json", required_argument, 0, 'j'},  {"quiet", no_argument, 0, 'q'},
 		{"oversub", required_argument, 0, 'o'}, {"pcie-plot", required_argument, 0, 'p'},
 		{"trace", required_argument, 0, 't'}, {"trace-format", required_argument, 0, 'F'},
+		{"trace-managed", no_argument, 0, 'M'},
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
@@ -86,7 +91,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL;
 	char oversub_set[64];
 	struct gpuvm_page_access_opts pa_opts = {0};
-	int quiet = 0, c;
+	int quiet = 0, trace_managed = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -114,6 +119,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			break;
 		case 'F':
 			trace_format = optarg;
+			break;
+		case 'M':
+			trace_managed = 1;
 			break;
 		case 'j':
 			json_path = optarg;
@@ -170,14 +178,14 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: give --workload or --trace, not both\n");
 		return 2;
 	}
-	if (trace_format && !trace) {
-		fprintf(stderr, "gpuvm sim: --trace-format needs --trace\n");
+	if ((trace_format || trace_managed) && !trace) {
+		fprintf(stderr, "gpuvm sim: --trace-format and --trace-managed need --trace\n");
 		return 2;
 	}
 	if (trace) {
-		/* A trace runs as the workload spec "trace[-FORMAT]:PATH". */
-		snprintf(trace_spec, sizeof trace_spec, "trace%s%s:%s", trace_format ? "-" : "",
-			 trace_format ? trace_format : "", trace);
+		/* A trace runs as the workload spec "trace[-FORMAT][+managed]:PATH". */
+		snprintf(trace_spec, sizeof trace_spec, "trace%s%s%s:%s", trace_format ? "-" : "",
+			 trace_format ? trace_format : "", trace_managed ? "+managed" : "", trace);
 		spec.workload = trace_spec;
 	}
 	if (!spec.gpu || !spec.workload) {

@@ -16,6 +16,9 @@
 int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
 int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
 int trace_open_memtrace(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
+/* Wraps src so device allocations become managed and copies are dropped
+ * (a trace replayed as its unified-memory port; managed_replay.c). */
+int trace_wrap_managed(struct gpuvm_source *src, struct gpuvm_error *err);
 
 /* ---- text lines from a plain or .xz file, numbered ---------------------- */
 

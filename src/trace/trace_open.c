@@ -1,5 +1,6 @@
 /* Format detection and dispatch, and "trace:PATH" specs. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -96,7 +97,8 @@ int gpuvm_trace_open(const char *path, enum gpuvm_trace_format fmt, struct gpuvm
 
 int gpuvm_trace_spec_is(const char *spec)
 {
-	return !strncmp(spec, "trace:", 6) || !strncmp(spec, "trace-", 6);
+	return !strncmp(spec, "trace:", 6) || !strncmp(spec, "trace-", 6) ||
+	       !strncmp(spec, "trace+", 6);
 }
 
 int gpuvm_trace_open_spec(const char *spec, struct gpuvm_source *out, struct gpuvm_error *err)
@@ -105,10 +107,21 @@ int gpuvm_trace_open_spec(const char *spec, struct gpuvm_source *out, struct gpu
 	const char *colon = strchr(spec, ':');
 	if (!gpuvm_trace_spec_is(spec) || !colon || !colon[1])
 		return gpuvm_fail(err, "--workload", 0, NULL,
-				  "'%s': a trace spec is trace:PATH or trace-FORMAT:PATH", spec);
+				  "'%s': a trace spec is trace[-FORMAT][+managed]:PATH", spec);
+	/* The head before the colon: "trace", then "-FORMAT", then "+managed". */
+	size_t head = (size_t)(colon - spec);
+	const char *plus = memchr(spec, '+', head);
+	bool managed = false;
+	if (plus) {
+		if ((size_t)(colon - plus) != 8 || strncmp(plus, "+managed", 8))
+			return gpuvm_fail(err, "--workload", 0, NULL,
+					  "'%.*s': the only trace option is +managed", (int)head, spec);
+		managed = true;
+	}
+	const char *fmt_end = plus ? plus : colon;
 	if (spec[5] == '-') {
 		char name[16];
-		size_t n = (size_t)(colon - spec) - 6;
+		size_t n = (size_t)(fmt_end - spec) - 6;
 		if (n >= sizeof name)
 			n = sizeof name - 1;
 		memcpy(name, spec + 6, n);
@@ -116,5 +129,12 @@ int gpuvm_trace_open_spec(const char *spec, struct gpuvm_source *out, struct gpu
 		if (gpuvm_trace_format_parse(name, &fmt, err))
 			return -1;
 	}
-	return gpuvm_trace_open(colon + 1, fmt, out, err);
+	if (gpuvm_trace_open(colon + 1, fmt, out, err))
+		return -1;
+	if (managed && trace_wrap_managed(out, err)) {
+		out->ops->destroy(out);
+		out->ops = NULL;
+		return -1;
+	}
+	return 0;
 }

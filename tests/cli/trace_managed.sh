@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A real trace replayed as its unified-memory port (--trace-managed) drops
+# the copies and faults the data in: far faults and H2D migration appear,
+# and the copies' PCIe bytes of the plain replay are gone.
+# usage: trace_managed.sh /path/to/gpuvm /path/to/source
+set -euo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "$2")
+VA="$SRC/../shared/traces/accelsim-vectoradd"
+[ -d "$VA" ] || { echo "FAIL: real traces missing at $VA (CI has them)"; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-trace-managed.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+"$GPUVM" sim --gpu k80 --trace "$VA" --json "$T/plain.json" --quiet
+"$GPUVM" sim --gpu k80 --trace "$VA" --trace-managed --json "$T/managed.json" --quiet
+"$GPUVM" sim --gpu k80 --workload "trace+managed:$VA" --json "$T/spec.json" --quiet
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+plain = json.load(open(f"{t}/plain.json"))
+managed = json.load(open(f"{t}/managed.json"))
+spec = json.load(open(f"{t}/spec.json"))
+assert plain["pcie_h2d_bytes"] == 400000, plain["pcie_h2d_bytes"]
+assert "uvm" not in plain or plain["uvm"]["far_faults"] == 0
+u = managed["uvm"]
+assert u["far_faults"] > 0, u
+assert u["pages_h2d"] * 4096 >= 400000, u  # both inputs migrate in
+assert "2 copies dropped" in managed["result"], managed["result"]
+assert spec["sim_cycles"] == managed["sim_cycles"]
+print("ok: far faults", u["far_faults"], "pages in", u["pages_h2d"])
+PY
+if "$GPUVM" sim --gpu k80 --workload "trace+bogus:$VA" --quiet 2>"$T/err"; then
+	echo "FAIL: bad trace option accepted"; exit 1
+fi
+grep -q "only trace option is +managed" "$T/err"
+if "$GPUVM" sim --gpu k80 --workload stream-triad --trace-managed --quiet 2>"$T/err"; then
+	echo "FAIL: --trace-managed without --trace accepted"; exit 1
+fi
+echo "ok"
