@@ -12,7 +12,8 @@
 
 #define GPUVM_MAX_PARAMS 16
 
-enum gpuvm_param_type { GPUVM_PARAM_SIZE, GPUVM_PARAM_U64, GPUVM_PARAM_DOUBLE };
+/* TEXT: a word the workload checks itself (scope=auto, scoped=copy). */
+enum gpuvm_param_type { GPUVM_PARAM_SIZE, GPUVM_PARAM_U64, GPUVM_PARAM_DOUBLE, GPUVM_PARAM_TEXT };
 
 struct gpuvm_param_def {
 	const char *key;
@@ -55,5 +56,7 @@ int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *ou
 		     struct gpuvm_error *err);
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
 			struct gpuvm_error *err);
+/* The raw value of key, or NULL when absent. */
+const char *gpuvm_params_text(const struct gpuvm_params *p, const char *key);
 
 #endif
