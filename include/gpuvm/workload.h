@@ -17,6 +17,7 @@ enum gpuvm_param_type {
 	GPUVM_PARAM_U64,
 	GPUVM_PARAM_DOUBLE,
 	GPUVM_PARAM_CHOICE, /* one of the '|'-separated words of default_text; the first is the default */
+	GPUVM_PARAM_TEXT,   /* a word the workload checks itself (scope=auto|none|2GiB) */
 };
 
 struct gpuvm_param_def {
@@ -64,5 +65,7 @@ int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const cha
 			unsigned *index, struct gpuvm_error *err);
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
 			struct gpuvm_error *err);
+/* The raw value of key, or NULL when absent. */
+const char *gpuvm_params_text(const struct gpuvm_params *p, const char *key);
 
 #endif

@@ -11,13 +11,14 @@
 #include "gpuvm/plot.h"
 #include "gpuvm/report.h"
 #include "gpuvm/run.h"
+#include "gpuvm/scope.h"
 #include "gpuvm/units.h"
 
 static void sim_usage(FILE *out)
 {
 	fputs("usage: gpuvm sim --gpu NAME|FILE (--workload NAME[:key=value,...] | --trace PATH)\n"
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
-	      "                 [--oversub PCT] [--seed N]\n"
+	      "                 [--oversub PCT] [--scope BYTES|auto] [--seed N]\n"
 	      "                 [--json FILE] [--pcie-plot FILE] [--quiet]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]]\n"
 	      "\n"
@@ -42,6 +43,11 @@ static void sim_usage(FILE *out)
 	      "                    normalized runtime (Zheng et al. Fig. 6); needs managed memory\n"
 	      "  --seed N          random seed of the workload (default 1); same seed,\n"
 	      "                    same results\n"
+	      "  --scope BYTES|auto  TLB-scoped passes (Karnagel et al. §5) for random-sampling\n"
+	      "                    and hash-groupby: the region is split into BYTES-sized scopes\n"
+	      "                    and the kernel runs once per scope; auto prints the model's\n"
+	      "                    predicted time for every candidate scope on this GPU and runs\n"
+	      "                    the fastest (docs/scoping.md). Same as the workload's scope=\n"
 	      "  --json FILE       write the full report (resolved config included) as JSON\n"
 	      "  --quiet           print nothing on success\n"
 	      "  --page-map PREFIX record which pages of each allocation are accessed over\n"
@@ -62,6 +68,9 @@ static void sim_usage(FILE *out)
 	      "  gpuvm sim --gpu gtx1080ti-uvmsmart --workload random-sampling:region=64MiB,mem=managed \\\n"
 	      "      --oversub 125 --set uvm.eviction=lru-4kb --pcie-plot util.png\n"
 	      "  gpuvm sim --gpu p100 --workload stream-triad --page-map out/triad\n"
+	      "  gpuvm sim --gpu k80 --workload random-sampling:region=8GiB --scope 2GiB\n"
+	      "  gpuvm sim --gpu p100 --workload hash-groupby:region=4GiB,input=16777216,scoped=copy \\\n"
+	      "            --scope auto\n"
 	      "\n"
 	      "exit status: 0 ok, 1 simulation failure, 2 bad input (message names the file,\n"
 	      "line and key); no output file is written on failure.\n",
@@ -73,6 +82,51 @@ static int wrap_page_access(void *ctx, struct gpuvm_source *src, struct gpuvm_er
 	return gpuvm_page_access_wrap(ctx, src, err);
 }
 
+/* --scope: a size is passed on as the workload's scope=; auto runs the
+ * scope model on the resolved preset, prints its table (stdout, so it is
+ * part of the run's output) and passes on the chosen scope. */
+static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet, char *buf,
+		       size_t len, struct gpuvm_error *err)
+{
+	char value[32];
+	if (!strcmp(scope, "auto")) {
+		struct gpuvm_config *cfg = malloc(sizeof *cfg);
+		if (!cfg)
+			return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory"), 1;
+		int bad = gpuvm_config_load(cfg, spec->gpu, err);
+		for (int i = 0; !bad && i < spec->n_sets; i++)
+			bad = gpuvm_config_set(cfg, spec->sets[i], "--set", err);
+		struct gpuvm_scope_advice adv;
+		if (!bad)
+			bad = gpuvm_config_finalize(cfg, err) ||
+			      gpuvm_scope_advise(cfg, spec->workload, &adv, err);
+		free(cfg);
+		if (bad)
+			return 2;
+		if (!quiet)
+			gpuvm_scope_advice_print(stdout, &adv);
+		uint64_t s = adv.c[adv.best].scope_bytes;
+		if (s)
+			gpuvm_format_size(s, value, sizeof value);
+		else
+			snprintf(value, sizeof value, "none");
+	} else {
+		uint64_t s;
+		if (gpuvm_parse_size(scope, &s) && strcmp(scope, "none"))
+			return gpuvm_fail(err, "--scope", 0, NULL,
+					  "'%s': expected a size such as 2GiB, auto or none", scope),
+			       2;
+		snprintf(value, sizeof value, "%s", scope);
+	}
+	/* a later key=value replaces an earlier one in a workload spec */
+	int n = snprintf(buf, len, "%s%sscope=%s", spec->workload,
+			 strchr(spec->workload, ':') ? "," : ":", value);
+	if (n < 0 || (size_t)n >= len)
+		return gpuvm_fail(err, "--workload", 0, NULL, "spec too long"), 2;
+	spec->workload = buf;
+	return 0;
+}
+
 int gpuvm_cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -81,14 +135,14 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"json", required_argument, 0, 'j'},  {"quiet", no_argument, 0, 'q'},
 		{"oversub", required_argument, 0, 'o'}, {"pcie-plot", required_argument, 0, 'p'},
 		{"trace", required_argument, 0, 't'}, {"trace-format", required_argument, 0, 'F'},
-		{"trace-managed", no_argument, 0, 'M'},
+		{"trace-managed", no_argument, 0, 'M'}, {"scope", required_argument, 0, 'c'},
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
 	const char *trace = NULL, *trace_format = NULL;
 	char trace_spec[4200];
-	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL;
+	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL, *scope = NULL;
 	char oversub_set[64];
 	struct gpuvm_page_access_opts pa_opts = {0};
 	int quiet = 0, trace_managed = 0, c;
@@ -162,6 +216,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'c':
+			scope = optarg;
+			break;
 		case 'h':
 			sim_usage(stdout);
 			return 0;
@@ -196,6 +253,19 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	spec.progress = isatty(2) && !quiet;
 
 	struct gpuvm_error err = {{0}};
+	char scoped_spec[4400];
+	if (scope && trace) {
+		fprintf(stderr, "gpuvm sim: --scope applies to random-sampling and hash-groupby, "
+				"not to traces\n");
+		return 2;
+	}
+	if (scope) {
+		int rc = apply_scope(&spec, scope, quiet, scoped_spec, sizeof scoped_spec, &err);
+		if (rc) {
+			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
+			return rc;
+		}
+	}
 	if (plot_path && gpuvm_plot_check_path(plot_path, &err)) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		return 2;

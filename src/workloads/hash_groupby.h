@@ -34,6 +34,15 @@ static inline uint64_t groupby_home(uint32_t value, uint64_t buckets)
 uint64_t groupby_digest(const struct groupby_bucket *t, uint64_t buckets, uint64_t *groups_found,
 			uint64_t *total);
 
+struct gpuvm_config;
+struct gpuvm_params;
+struct gpuvm_error;
+struct scope_profile;
+
+/* Describes a hash-groupby spec to the scope model. */
+int groupby_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			  struct scope_profile *prof, struct gpuvm_error *err);
+
 /* CPU reference: per-group counts digest of the same input. */
 uint64_t groupby_reference(uint64_t seed, uint64_t input, uint64_t groups,
 			   uint64_t *groups_found, uint64_t *total);

@@ -50,6 +50,8 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 		return gpuvm_parse_double(v, &x);
 	case GPUVM_PARAM_CHOICE:
 		return choice_index(pd->default_text, v) < 0 ? -1 : 0;
+	case GPUVM_PARAM_TEXT:
+		return *v ? 0 : -1;
 	}
 	return -1;
 }
@@ -57,8 +59,9 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 static const char *type_hint(enum gpuvm_param_type t)
 {
 	return t == GPUVM_PARAM_SIZE ? "a size such as 4GiB or 128MiB"
-	       : t == GPUVM_PARAM_U64 ? "a non-negative integer"
-				      : "a number";
+	       : t == GPUVM_PARAM_U64	? "a non-negative integer"
+	       : t == GPUVM_PARAM_DOUBLE ? "a number"
+					 : "a value";
 }
 
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
@@ -182,4 +185,9 @@ int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const cha
 		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not one of %s", v, choices);
 	*index = (unsigned)i;
 	return 1;
+}
+
+const char *gpuvm_params_text(const struct gpuvm_params *p, const char *key)
+{
+	return lookup(p, key);
 }

@@ -1,6 +1,13 @@
 /* random-sampling: Karnagel et al. §2.1 (Fig. 1a). A fixed number of
  * threads each read `reads` values at LCG-random positions of a region
- * and sum them; the region size is swept while the work stays fixed. */
+ * and sum them; the region size is swept while the work stays fixed.
+ *
+ * With scope=S (Karnagel §5.2, Fig. 10) the kernel runs once per S-byte
+ * TLB scope of the region: every pass regenerates the same LCG streams and
+ * reads only the positions inside its scope, so skipped positions still
+ * cost their compute and lanes out of scope drop out of the load's mask (a
+ * warp with no lane in scope skips the load, as a branch no lane takes).
+ * Each thread keeps its sum across passes in its output slot. */
 #include "workloads/random_sampling.h"
 
 #include <inttypes.h>
@@ -8,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/units.h"
+#include "workloads/scope_model.h"
 #include "workloads/workload_util.h"
 
 /* Warp instructions between two loads: 64-bit LCG step (IMAD.WIDE pair +
@@ -16,15 +25,29 @@
  * Karnagel's kernel is not published, so this is an estimate. */
 #define SAMPLING_INSTS_PER_READ 10
 #define SAMPLING_INSTS_PROLOGUE 12
+/* The scope test of a scoped pass: subtract the scope base, one unsigned
+ * compare, the predicated branch (cuda/scoped_sampling.cu). */
+#define SAMPLING_INSTS_SCOPE_TEST 3
+
+struct sampling;
+
+/* One kernel pass: the scope [lo, hi) in elements (everything unscoped). */
+struct sampling_pass {
+	struct sampling *s;
+	uint64_t lo, hi;
+	uint32_t index;
+	struct gpuvm_kernel kernel;
+};
 
 struct sampling {
 	uint64_t data_base, out_base;
 	uint64_t elems, threads, reads, seed;
 	uint64_t sum;
-	struct gpuvm_kernel kernel;
+	struct scope_plan plan;
+	struct sampling_pass *passes;
 };
 
-enum { PH_PROLOGUE, PH_COMPUTE, PH_LOAD, PH_STORE, PH_END };
+enum { PH_PROLOGUE, PH_COMPUTE, PH_LOAD, PH_SUM_LOAD, PH_STORE, PH_END };
 
 struct sampling_warp {
 	uint64_t lcg[GPUVM_WARP_LANES];
@@ -49,7 +72,8 @@ uint64_t random_sampling_reference(uint64_t elems, uint64_t threads, uint64_t re
 
 static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
 {
-	struct sampling *s = k->impl;
+	struct sampling_pass *ps = k->impl;
+	struct sampling *s = ps->s;
 	struct sampling_warp *w = state;
 	uint64_t tid0 = (uint64_t)cta * k->block[0] + (uint64_t)warp * GPUVM_WARP_LANES;
 	w->tid0 = tid0;
@@ -57,6 +81,7 @@ static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 	for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++) {
 		if (tid0 + l < s->threads)
 			w->mask |= 1u << l;
+		/* every pass starts each thread's stream from the same seed */
 		w->lcg[l] = sampling_lcg_seed(s->seed, tid0 + l);
 		w->sum[l] = 0;
 	}
@@ -68,47 +93,73 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		   struct gpuvm_error *err)
 {
 	(void)err;
-	struct sampling *s = k->impl;
+	struct sampling_pass *ps = k->impl;
+	struct sampling *s = ps->s;
 	struct sampling_warp *w = state;
-	switch (w->phase) {
-	case PH_PROLOGUE:
-		it->kind = GPUVM_ITEM_COMPUTE;
-		it->compute_insts = SAMPLING_INSTS_PROLOGUE;
-		w->phase = w->mask ? PH_COMPUTE : PH_END;
-		return 0;
-	case PH_COMPUTE:
-		it->kind = GPUVM_ITEM_COMPUTE;
-		it->compute_insts = SAMPLING_INSTS_PER_READ;
-		w->phase = PH_LOAD;
-		return 0;
-	case PH_LOAD:
-		it->kind = GPUVM_ITEM_MEM;
-		it->op = GPUVM_OP_LOAD;
-		it->bytes_per_lane = 4;
-		it->active_mask = w->mask;
-		for (uint32_t m = w->mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t pos = sampling_next_position(&w->lcg[l], s->elems);
-			it->addr[l] = s->data_base + pos * 4;
-			w->sum[l] += sampling_value(pos);
+	int scoped = s->plan.passes > 1;
+	for (;;) {
+		switch (w->phase) {
+		case PH_PROLOGUE:
+			it->kind = GPUVM_ITEM_COMPUTE;
+			it->compute_insts = SAMPLING_INSTS_PROLOGUE;
+			w->phase = w->mask ? PH_COMPUTE : PH_END;
+			return 0;
+		case PH_COMPUTE:
+			it->kind = GPUVM_ITEM_COMPUTE;
+			it->compute_insts = SAMPLING_INSTS_PER_READ +
+					    (scoped ? SAMPLING_INSTS_SCOPE_TEST : 0);
+			w->phase = PH_LOAD;
+			return 0;
+		case PH_LOAD: {
+			uint32_t in_scope = 0;
+			for (uint32_t m = w->mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				uint64_t pos = sampling_next_position(&w->lcg[l], s->elems);
+				if (pos < ps->lo || pos >= ps->hi)
+					continue; /* another pass reads it */
+				in_scope |= 1u << l;
+				it->addr[l] = s->data_base + pos * 4;
+				w->sum[l] += sampling_value(pos);
+			}
+			w->phase = ++w->iter < s->reads ? PH_COMPUTE : PH_SUM_LOAD;
+			if (!in_scope)
+				continue; /* no lane takes the branch: no load issued */
+			it->kind = GPUVM_ITEM_MEM;
+			it->op = GPUVM_OP_LOAD;
+			it->bytes_per_lane = 4;
+			it->active_mask = in_scope;
+			return 0;
 		}
-		w->phase = ++w->iter < s->reads ? PH_COMPUTE : PH_STORE;
-		return 0;
-	case PH_STORE:
-		it->kind = GPUVM_ITEM_MEM;
-		it->op = GPUVM_OP_STORE;
-		it->bytes_per_lane = 8;
-		it->active_mask = w->mask;
-		for (uint32_t m = w->mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			it->addr[l] = s->out_base + (w->tid0 + l) * 8;
-			s->sum += w->sum[l];
+		case PH_SUM_LOAD:
+			/* sums[tid] += sum: later passes add to what earlier ones kept */
+			w->phase = PH_STORE;
+			if (ps->index == 0)
+				continue;
+			it->kind = GPUVM_ITEM_MEM;
+			it->op = GPUVM_OP_LOAD;
+			it->bytes_per_lane = 8;
+			it->active_mask = w->mask;
+			for (uint32_t m = w->mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				it->addr[l] = s->out_base + (w->tid0 + l) * 8;
+			}
+			return 0;
+		case PH_STORE:
+			it->kind = GPUVM_ITEM_MEM;
+			it->op = GPUVM_OP_STORE;
+			it->bytes_per_lane = 8;
+			it->active_mask = w->mask;
+			for (uint32_t m = w->mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				it->addr[l] = s->out_base + (w->tid0 + l) * 8;
+				s->sum += w->sum[l];
+			}
+			w->phase = PH_END;
+			return 0;
+		default:
+			it->kind = GPUVM_ITEM_END;
+			return 0;
 		}
-		w->phase = PH_END;
-		return 0;
-	default:
-		it->kind = GPUVM_ITEM_END;
-		return 0;
 	}
 }
 
@@ -121,7 +172,15 @@ static const struct gpuvm_kernel_ops sampling_ops = {
 static void sampling_result(void *impl, char *buf, size_t len)
 {
 	struct sampling *s = impl;
-	snprintf(buf, len, "sum=%" PRIu64 " reads=%" PRIu64, s->sum, s->threads * s->reads);
+	int n = snprintf(buf, len, "sum=%" PRIu64 " reads=%" PRIu64, s->sum, s->threads * s->reads);
+	if (s->plan.passes > 1 && n >= 0 && (size_t)n < len) {
+		char sc[32];
+		gpuvm_format_size(s->plan.scope_bytes, sc, sizeof sc);
+		snprintf(buf + n, len - (size_t)n, " scope=%s%s passes=%u", sc,
+			 s->plan.automatic ? "(auto)" : "", s->plan.passes);
+	} else if (s->plan.automatic && n >= 0 && (size_t)n < len) {
+		snprintf(buf + n, len - (size_t)n, " scope=none(auto)");
+	}
 }
 
 static uint64_t sampling_items(void *impl)
@@ -130,32 +189,79 @@ static uint64_t sampling_items(void *impl)
 	return s->threads * s->reads;
 }
 
+static void sampling_destroy(void *impl)
+{
+	struct sampling *s = impl;
+	free(s->passes);
+	free(s);
+}
+
 static const struct gpuvm_param_def sampling_params[] = {
 	{"region", GPUVM_PARAM_SIZE, "1GiB", "bytes of the sampled region (32-bit values)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
 	{"reads", GPUVM_PARAM_U64, "1024", "random reads per thread (Karnagel: 1024)"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
 	WORKLOAD_MEM_PARAM,
+	{"scope", GPUVM_PARAM_TEXT, "none",
+	 "TLB scope (Karnagel §5.2): one pass per scope-sized slice of the region, e.g. 2GiB; "
+	 "auto = the scope the model predicts fastest on this GPU"},
 };
+
+static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+				uint64_t *region, uint64_t *threads, uint64_t *reads,
+				uint64_t *block, struct gpuvm_error *err)
+{
+	*region = 1ull << 30;
+	*threads = fill_gpu_threads(cfg);
+	*reads = 1024;
+	*block = 256;
+	if (gpuvm_params_size(p, "region", region, err) < 0 ||
+	    gpuvm_params_u64(p, "threads", threads, err) < 0 ||
+	    gpuvm_params_u64(p, "reads", reads, err) < 0 ||
+	    gpuvm_params_u64(p, "block", block, err) < 0)
+		return -1;
+	if (*region < 4 || *region / 4 > (1ull << 40))
+		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
+	if (workload_check_launch(*threads, *block, err))
+		return -1;
+	if (!*reads)
+		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
+	return 0;
+}
+
+int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			   struct scope_profile *prof, struct gpuvm_error *err)
+{
+	uint64_t region, threads, reads, block;
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, err))
+		return -1;
+	memset(prof, 0, sizeof *prof);
+	prof->workload = "random-sampling";
+	prof->region_bytes = region / 4 * 4;
+	prof->threads = (double)threads;
+	prof->launches = 1;
+	prof->iters = (double)reads;
+	prof->compute_insts = SAMPLING_INSTS_PER_READ;
+	prof->scope_insts = SAMPLING_INSTS_SCOPE_TEST;
+	prof->random_insts = 1;
+	prof->random_sectors = 1;
+	prof->stream = SCOPE_STREAM_NONE;
+	return 0;
+}
 
 static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			   uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
-	uint64_t region = 1ull << 30, threads = fill_gpu_threads(cfg), reads = 1024, block = 256;
-	if (gpuvm_params_size(p, "region", &region, err) < 0 ||
-	    gpuvm_params_u64(p, "threads", &threads, err) < 0 ||
-	    gpuvm_params_u64(p, "reads", &reads, err) < 0 ||
-	    gpuvm_params_u64(p, "block", &block, err) < 0)
+	uint64_t region, threads, reads, block;
+	struct scope_profile prof;
+	struct scope_plan plan;
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, err) ||
+	    sampling_scope_profile(cfg, p, &prof, err) ||
+	    scope_plan_parse(cfg, p, &prof, &plan, err))
 		return -1;
 	enum workload_mem mem;
 	if (workload_mem_param(p, &mem, err))
 		return -1;
-	if (region < 4 || region / 4 > (1ull << 40))
-		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
-	if (workload_check_launch(threads, block, err))
-		return -1;
-	if (!reads)
-		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
 
 	struct sampling *s = calloc(1, sizeof *s);
 	if (!s)
@@ -164,9 +270,15 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	s->threads = threads;
 	s->reads = reads;
 	s->seed = seed;
+	s->plan = plan;
+	s->passes = calloc(plan.passes, sizeof *s->passes);
+	if (!s->passes) {
+		free(s);
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	}
 
 	struct op_list l = {.impl = s, .result = sampling_result,
-			 .work_items = sampling_items, .destroy_impl = free};
+			 .work_items = sampling_items, .destroy_impl = sampling_destroy};
 	struct va_layout va;
 	struct gpuvm_alloc a;
 	va_layout_init(&va);
@@ -175,11 +287,24 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	s->out_base = va_layout_alloc(&va, &a, "sums", threads * 8, workload_mem_kind(mem));
 	rc |= workload_mem_alloc(&l, mem, &a);
 
-	workload_kernel_1d(&s->kernel, "random_sampling", &sampling_ops, s, threads, block);
-	rc |= op_list_kernel(&l, &s->kernel);
+	uint64_t scope_elems = plan.passes > 1 ? plan.scope_bytes / 4 : s->elems;
+	for (uint32_t i = 0; i < plan.passes; i++) {
+		struct sampling_pass *ps = &s->passes[i];
+		ps->s = s;
+		ps->index = i;
+		ps->lo = (uint64_t)i * scope_elems;
+		ps->hi = i + 1 == plan.passes ? s->elems : ps->lo + scope_elems;
+		char name[48];
+		if (plan.passes > 1)
+			snprintf(name, sizeof name, "scoped_sampling_pass_%u", i);
+		else
+			snprintf(name, sizeof name, "random_sampling");
+		workload_kernel_1d(&ps->kernel, name, &sampling_ops, ps, threads, block);
+		rc |= op_list_kernel(&l, &ps->kernel);
+	}
 	if (rc) {
 		free(l.ops);
-		free(s);
+		sampling_destroy(s);
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	}
 	return op_list_source(&l, out, err);
@@ -187,7 +312,8 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 
 const struct gpuvm_workload_def gpuvm_workload_random_sampling = {
 	.name = "random-sampling",
-	.summary = "Karnagel §2.1: threads x reads LCG-random 4-byte reads summed (Fig. 1a)",
+	.summary = "Karnagel §2.1/§5.2: threads x reads LCG-random 4-byte reads summed, "
+		   "optionally in TLB-scoped passes (Fig. 1a, 10)",
 	.working_set = "region + 8 B x threads",
 	.params = sampling_params,
 	.n_params = sizeof sampling_params / sizeof sampling_params[0],

@@ -35,6 +35,15 @@ static inline uint32_t sampling_value(uint64_t i)
 	return (uint32_t)(x >> 32) ^ (uint32_t)x;
 }
 
+struct gpuvm_config;
+struct gpuvm_params;
+struct gpuvm_error;
+struct scope_profile;
+
+/* Describes a random-sampling spec to the scope model. */
+int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			   struct scope_profile *prof, struct gpuvm_error *err);
+
 /* Plain CPU reference of the whole kernel's sum (tests). */
 uint64_t random_sampling_reference(uint64_t elems, uint64_t threads, uint64_t reads,
 				   uint64_t seed);
