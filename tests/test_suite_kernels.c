@@ -45,10 +45,20 @@ static void test_hotspot(void **state)
 	check_on_two_presets("hotspot:n=33,pyramid=1,iters=2,verify=1,mem=managed");
 }
 
+/* 3 x 4 tiles: every edge case of the tile loads (first/last row and
+ * column of tiles); a small speckle region; the ROI clamped to 32. */
+static void test_srad(void **state)
+{
+	(void)state;
+	check_on_two_presets("srad:rows=48,cols=64,iters=3,roi=20,verify=1");
+	check_on_two_presets("srad:rows=32,cols=32,iters=1,verify=1,mem=managed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hotspot),
+		cmocka_unit_test(test_srad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
