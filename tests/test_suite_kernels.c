@@ -54,11 +54,21 @@ static void test_srad(void **state)
 	check_on_two_presets("srad:rows=32,cols=32,iters=1,verify=1,mem=managed");
 }
 
+/* 3 blocks of 16 inputs: the hidden units are not saturated, so the
+ * weight changes are non-zero (verify fails if they are all zero). */
+static void test_backprop(void **state)
+{
+	(void)state;
+	check_on_two_presets("backprop:in=48,verify=1");
+	check_on_two_presets("backprop:in=16,verify=1,mem=managed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hotspot),
 		cmocka_unit_test(test_srad),
+		cmocka_unit_test(test_backprop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
