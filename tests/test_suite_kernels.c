@@ -63,12 +63,21 @@ static void test_backprop(void **state)
 	check_on_two_presets("backprop:in=16,verify=1,mem=managed");
 }
 
+/* 5 x 5 tiles: 5 launches of the first sweep, 4 of the second; exact. */
+static void test_nw(void **state)
+{
+	(void)state;
+	check_on_two_presets("nw:n=80,verify=1");
+	check_on_two_presets("nw:n=32,penalty=3,verify=1,mem=pinned");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hotspot),
 		cmocka_unit_test(test_srad),
 		cmocka_unit_test(test_backprop),
+		cmocka_unit_test(test_nw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
 extern const struct gpuvm_workload_def gpuvm_workload_hotspot;
 extern const struct gpuvm_workload_def gpuvm_workload_srad;
 extern const struct gpuvm_workload_def gpuvm_workload_backprop;
+extern const struct gpuvm_workload_def gpuvm_workload_nw;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -32,5 +33,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_hotspot,
 	&gpuvm_workload_srad,
 	&gpuvm_workload_backprop,
+	&gpuvm_workload_nw,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
