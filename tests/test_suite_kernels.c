@@ -71,6 +71,15 @@ static void test_nw(void **state)
 	check_on_two_presets("nw:n=32,penalty=3,verify=1,mem=pinned");
 }
 
+/* 4 block steps: trailing grids of 3x3, 2x2, 1x1, then the last
+ * diagonal block; float LU against a double reference + backward error. */
+static void test_lud(void **state)
+{
+	(void)state;
+	check_on_two_presets("lud:n=64,verify=1");
+	check_on_two_presets("lud:n=32,verify=1,mem=managed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -78,6 +87,7 @@ int main(void)
 		cmocka_unit_test(test_srad),
 		cmocka_unit_test(test_backprop),
 		cmocka_unit_test(test_nw),
+		cmocka_unit_test(test_lud),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

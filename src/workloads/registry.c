@@ -17,6 +17,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_hotspot;
 extern const struct gpuvm_workload_def gpuvm_workload_srad;
 extern const struct gpuvm_workload_def gpuvm_workload_backprop;
 extern const struct gpuvm_workload_def gpuvm_workload_nw;
+extern const struct gpuvm_workload_def gpuvm_workload_lud;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -34,5 +35,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_srad,
 	&gpuvm_workload_backprop,
 	&gpuvm_workload_nw,
+	&gpuvm_workload_lud,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
