@@ -80,6 +80,14 @@ static void test_lud(void **state)
 	check_on_two_presets("lud:n=32,verify=1,mem=managed");
 }
 
+/* 300 = one full and one partial 256-thread block; 2 time steps. */
+static void test_adi(void **state)
+{
+	(void)state;
+	check_on_two_presets("adi:n=300,verify=1");
+	check_on_two_presets("adi:n=40,tsteps=2,verify=1,mem=managed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -88,6 +96,7 @@ int main(void)
 		cmocka_unit_test(test_backprop),
 		cmocka_unit_test(test_nw),
 		cmocka_unit_test(test_lud),
+		cmocka_unit_test(test_adi),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_srad;
 extern const struct gpuvm_workload_def gpuvm_workload_backprop;
 extern const struct gpuvm_workload_def gpuvm_workload_nw;
 extern const struct gpuvm_workload_def gpuvm_workload_lud;
+extern const struct gpuvm_workload_def gpuvm_workload_adi;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -36,5 +37,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_backprop,
 	&gpuvm_workload_nw,
 	&gpuvm_workload_lud,
+	&gpuvm_workload_adi,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
