@@ -223,8 +223,8 @@ static int bp_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 const struct gpuvm_workload_def gpuvm_workload_backprop = {
 	.name = "backprop",
 	.summary = "Rodinia backprop: layerforward (shared-memory tree sums) + adjust_weights",
-	.working_set = "208 B x in (3 weight arrays of 68 B + units + partial sums; in=131056: "
-		       "26 MiB; in=41.3M: 8 GiB)",
+	.working_set = "212 B x in (3 weight arrays of 68 B, units, partial sums; in=131056: "
+		       "26.5 MiB; in=40518560: 8 GiB)",
 	.params = bp_params,
 	.n_params = sizeof bp_params / sizeof bp_params[0],
 	.create = bp_create,

@@ -168,7 +168,7 @@ static int srad_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 const struct gpuvm_workload_def gpuvm_workload_srad = {
 	.name = "srad",
 	.summary = "Rodinia srad_v2: anisotropic diffusion, 2 shared-memory tiled kernels per iteration",
-	.working_set = "24 B x rows x cols (1024^2: 24 MiB; 18912^2: 8 GiB)",
+	.working_set = "24 B x rows x cols (1024^2: 24 MiB; 18928^2: 8 GiB)",
 	.params = srad_params,
 	.n_params = sizeof srad_params / sizeof srad_params[0],
 	.create = srad_create,
