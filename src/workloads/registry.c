@@ -13,6 +13,12 @@ extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
 extern const struct gpuvm_workload_def gpuvm_workload_bfs;
 extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
+extern const struct gpuvm_workload_def gpuvm_workload_hotspot;
+extern const struct gpuvm_workload_def gpuvm_workload_srad;
+extern const struct gpuvm_workload_def gpuvm_workload_backprop;
+extern const struct gpuvm_workload_def gpuvm_workload_nw;
+extern const struct gpuvm_workload_def gpuvm_workload_lud;
+extern const struct gpuvm_workload_def gpuvm_workload_adi;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -26,5 +32,11 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_ra,
 	&gpuvm_workload_bfs,
 	&gpuvm_workload_pathfinder,
+	&gpuvm_workload_hotspot,
+	&gpuvm_workload_srad,
+	&gpuvm_workload_backprop,
+	&gpuvm_workload_nw,
+	&gpuvm_workload_lud,
+	&gpuvm_workload_adi,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
