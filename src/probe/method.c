@@ -102,6 +102,8 @@ static uint32_t max_hops_at(const struct gpuvm_probe_backend *b, const struct gp
 		h = b->data_cache_lines / 2;
 	if (b->max_bytes && b->max_bytes / stride < h)
 		h = b->max_bytes / stride;
+	if (b->max_hops && b->max_hops < h)
+		h = b->max_hops;
 	return (uint32_t)h;
 }
 
@@ -119,8 +121,14 @@ static int measure(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res
 /* Bisects every rise that starts a step (the last point of a flat run and
  * the first point above it) down to adjacent hop counts, so the knee is
  * exact: the largest hop count that still fits. */
+/* The smallest change that counts as a rise at this latency. */
+static double noise_at(const struct gpuvm_probe_backend *b, double latency)
+{
+	return b->noise + b->noise_rel * latency;
+}
+
 static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res,
-			 size_t first, size_t count, double noise, struct gpuvm_error *err)
+			 size_t first, size_t count, struct gpuvm_error *err)
 {
 	/* Copy the curve: measuring appends to res->points. */
 	struct gpuvm_probe_point *c = malloc(count * sizeof *c);
@@ -128,7 +136,10 @@ static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_resul
 		return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
 	memcpy(c, res->points + first, count * sizeof *c);
 	int rc = 0;
-	for (size_t j = 0; j + 1 < count && !rc; j++) {
+	/* On a noisy host, bisection would follow the noise: only the
+	 * splitting below runs there. */
+	for (size_t j = 0; j + 1 < count && !rc && b->deterministic; j++) {
+		double noise = noise_at(b, c[j].latency);
 		bool flat_before = j == 0 || fabs(c[j].latency - c[j - 1].latency) <= noise;
 		if (!flat_before || c[j + 1].latency - c[j].latency <= noise)
 			continue;
@@ -163,7 +174,7 @@ static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_resul
 		size_t nm = 0;
 		for (size_t j = first; j + 1 < first + n; j++) {
 			const struct gpuvm_probe_point *lo = &res->points[j], *hi = &res->points[j + 1];
-			if (hi->latency - lo->latency > noise && hi->hops - lo->hops > 1 &&
+			if (hi->latency - lo->latency > noise_at(b, lo->latency) && hi->hops - lo->hops > 1 &&
 			    (double)hi->hops > 1.04 * lo->hops)
 				mids[nm++] = (uint32_t)lround(sqrt((double)lo->hops * hi->hops));
 		}
@@ -203,14 +214,30 @@ static int run_grid(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 			if (h >= hmax)
 				break;
 		}
-		if (plan->refine &&
-		    refine_stride(b, res, first, res->n_points - first, b->noise, err))
+		if (plan->refine && refine_stride(b, res, first, res->n_points - first, err))
 			return -1;
 		if (plan->progress)
 			fprintf(stderr, "\r  property benchmark: stride %-10llu %zu points",
 				(unsigned long long)s, res->n_points);
 	}
 	if (plan->progress)
+		fputc('\n', stderr);
+	/* Later passes re-time every point of the first, in the same order;
+	 * each point keeps its lowest latency. */
+	for (uint32_t pass = 1; pass < b->passes && !b->deterministic; pass++) {
+		for (size_t i = 0; i < res->n_points; i++) {
+			struct gpuvm_probe_point *p = &res->points[i];
+			double lat;
+			if (b->ops->chase(b, p->stride_bytes, p->hops, &lat, err))
+				return -1;
+			res->measurements++;
+			if (lat < p->latency)
+				p->latency = lat;
+		}
+		if (plan->progress)
+			fprintf(stderr, "\r  property benchmark: pass %u of %u done", pass + 1, b->passes);
+	}
+	if (plan->progress && b->passes > 1 && !b->deterministic)
 		fputc('\n', stderr);
 	return 0;
 }
@@ -282,6 +309,10 @@ int gpuvm_probe_run(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 	snprintf(res->unit, sizeof res->unit, "%s", b->unit);
 	snprintf(res->notes, sizeof res->notes, "%s", b->notes);
 	res->sms = b->sms;
+	res->noise = b->noise;
+	res->noise_rel = b->noise_rel;
+	res->deterministic = b->deterministic;
+	res->min_entry_bytes = b->min_entry_bytes;
 	int rc = -1;
 	if (!b->ops->chase) {
 		for (size_t i = 0; i < b->n_recorded; i++)
