@@ -37,6 +37,13 @@ struct gpuvm_probe_backend_ops {
 	 * replays recorded points (then `recorded` holds them). */
 	int (*chase)(struct gpuvm_probe_backend *b, uint64_t stride_bytes, uint32_t hops,
 		     double *latency, struct gpuvm_error *err);
+	/* Optional: chase(stride, hops[j]) for j < n, as n independent
+	 * measurements that may share one run of the backend (the simulator
+	 * builds its engine once for all of them: each chase's warm-up pass
+	 * leaves LRU TLBs and caches in the same state whatever came before,
+	 * so the results equal n separate chases). NULL: chase() n times. */
+	int (*chase_batch)(struct gpuvm_probe_backend *b, uint64_t stride_bytes, const uint32_t *hops,
+			   size_t n, double *latency, struct gpuvm_error *err);
 	/* For each disrupt[j]: fill (chase region A on sm_fill), disrupt (chase
 	 * region B, hops addresses right after A, on disrupt[j]; skipped for
 	 * GPUVM_PROBE_NO_SM), measure (chase A again on sm_fill, timed).

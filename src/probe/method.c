@@ -118,6 +118,31 @@ static int measure(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res
 	return 0;
 }
 
+/* Measures hops[0..n) at one stride, in one backend run where it can. */
+static int measure_many(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res, uint64_t stride,
+			const uint32_t *hops, size_t n, struct gpuvm_error *err)
+{
+	if (!b->ops->chase_batch) {
+		for (size_t j = 0; j < n; j++) {
+			double lat;
+			if (measure(b, res, stride, hops[j], &lat, err))
+				return -1;
+		}
+		return 0;
+	}
+	double *lat = malloc((n ? n : 1) * sizeof *lat);
+	if (!lat)
+		return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+	int rc = b->ops->chase_batch(b, stride, hops, n, lat, err);
+	for (size_t j = 0; j < n && !rc; j++) {
+		res->measurements++;
+		if (probe_add_point(res, stride, hops[j], lat[j]))
+			rc = gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+	}
+	free(lat);
+	return rc;
+}
+
 /* Bisects every rise that starts a step (the last point of a flat run and
  * the first point above it) down to adjacent hop counts, so the knee is
  * exact: the largest hop count that still fits. */
@@ -179,10 +204,7 @@ static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_resul
 				mids[nm++] = (uint32_t)lround(sqrt((double)lo->hops * hi->hops));
 		}
 		uint64_t stride = res->points[first].stride_bytes;
-		for (size_t j = 0; j < nm && !rc; j++) {
-			double lat;
-			rc = measure(b, res, stride, mids[j], &lat, err);
-		}
+		rc = measure_many(b, res, stride, mids, nm, err);
 		free(mids);
 		if (rc)
 			return -1;
@@ -202,18 +224,30 @@ static int run_grid(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 		if (hmax < plan->min_hops + 2)
 			continue;
 		size_t first = res->n_points;
-		uint32_t last = 0;
+		uint32_t last = 0, *grid = NULL;
+		size_t n_grid = 0, cap_grid = 0;
 		for (double x = plan->min_hops;; x *= plan->hop_ratio) {
 			uint32_t h = x >= hmax ? hmax : (uint32_t)lround(x);
 			if (h > last) {
-				double lat;
-				if (measure(b, res, s, h, &lat, err))
-					return -1;
+				if (n_grid == cap_grid) {
+					cap_grid = cap_grid ? 2 * cap_grid : 64;
+					uint32_t *g = realloc(grid, cap_grid * sizeof *g);
+					if (!g) {
+						free(grid);
+						return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+					}
+					grid = g;
+				}
+				grid[n_grid++] = h;
 				last = h;
 			}
 			if (h >= hmax)
 				break;
 		}
+		int grc = measure_many(b, res, s, grid, n_grid, err);
+		free(grid);
+		if (grc)
+			return -1;
 		if (plan->refine && refine_stride(b, res, first, res->n_points - first, err))
 			return -1;
 		if (plan->progress)
