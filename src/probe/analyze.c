@@ -5,7 +5,6 @@
 #include "gpuvm/probe.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,12 +162,6 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 			rc = gpuvm_fail(err, "probe", 0, NULL, "out of memory");
 			goto out;
 		}
-	if (getenv("GPUVM_PROBE_DEBUG"))
-		for (size_t q = 0; q < nc; q++)
-			for (size_t t = 0; t < cv[q].n_steps; t++)
-				fprintf(stderr, "stride %llu step: knee %u hops, %.2f -> %.2f\n",
-					(unsigned long long)cv[q].stride, cv[q].steps[t].knee_hops,
-					cv[q].steps[t].below, cv[q].steps[t].above);
 	res->levels = 0;
 	double baseline = 0;
 	size_t nb = 0;
