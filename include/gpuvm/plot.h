@@ -56,7 +56,8 @@ int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel
 		     struct gpuvm_error *err);
 
 /* A heatmap of a rows x cols matrix z (row-major; row r drawn bottom to
- * top as y = r, column c as x = c; non-finite cells are left blank), e.g.
+ * top as y = r, column c as x = c; non-finite cells are grey, apart from
+ * the palette's white 0), e.g.
  * the TLB probe's sharing matrix. Written atomically like the lines. */
 int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
 		       const double *z, size_t rows, size_t cols, const char *cblabel,

@@ -37,6 +37,13 @@ struct gpuvm_probe_backend_ops {
 	 * replays recorded points (then `recorded` holds them). */
 	int (*chase)(struct gpuvm_probe_backend *b, uint64_t stride_bytes, uint32_t hops,
 		     double *latency, struct gpuvm_error *err);
+	/* Optional: chase(stride, hops[j]) for j < n, as n independent
+	 * measurements that may share one run of the backend (the simulator
+	 * builds its engine once for all of them: each chase's warm-up pass
+	 * leaves LRU TLBs and caches in the same state whatever came before,
+	 * so the results equal n separate chases). NULL: chase() n times. */
+	int (*chase_batch)(struct gpuvm_probe_backend *b, uint64_t stride_bytes, const uint32_t *hops,
+			   size_t n, double *latency, struct gpuvm_error *err);
 	/* For each disrupt[j]: fill (chase region A on sm_fill), disrupt (chase
 	 * region B, hops addresses right after A, on disrupt[j]; skipped for
 	 * GPUVM_PROBE_NO_SM), measure (chase A again on sm_fill, timed).
@@ -74,8 +81,16 @@ struct gpuvm_probe_backend {
 	uint64_t data_cache_lines;
 	uint64_t max_bytes;   /* largest traversed size (0: no limit) */
 	uint64_t min_stride_bytes, max_stride_bytes; /* defaults for the grid */
+	uint32_t max_hops;    /* longest chase the backend can time (0: no limit) */
 	double noise;        /* smallest latency change that counts as a step */
+	double noise_rel;    /* ... plus this fraction of the latency (host: 0.08) */
 	bool deterministic;  /* repeated measurements agree exactly (sim) */
+	/* Non-deterministic backends: times the grid is measured (each point
+	 * keeps its lowest pass: interference on a shared host only adds). */
+	uint32_t passes;
+	/* Smallest entry size the hardware can have (host: the 4 KiB page;
+	 * 0: any). Smaller strides still serve as X/2. */
+	uint64_t min_entry_bytes;
 	/* Replay-only backends (chase == NULL): the recorded points and cells. */
 	struct gpuvm_probe_point *recorded;
 	size_t n_recorded;
@@ -134,6 +149,10 @@ struct gpuvm_probe_result {
 	size_t n_points, cap_points;
 	struct gpuvm_probe_share_cell *cells;
 	size_t n_cells, cap_cells;
+	/* Analysis settings taken from the backend (see there). */
+	double noise, noise_rel;
+	bool deterministic;
+	uint64_t min_entry_bytes;
 	uint64_t measurements;    /* backend calls made */
 	double wall_seconds;
 	char notes[2048];

@@ -96,6 +96,9 @@ static int ensure_dir(const char *dir, struct gpuvm_error *err)
 {
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return gpuvm_fail(err, dir, 0, NULL, "cannot create directory: %s", strerror(errno));
+	struct stat st;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return gpuvm_fail(err, dir, 0, NULL, "not a directory");
 	return 0;
 }
 
@@ -203,7 +206,7 @@ static int plot_sharing(const struct gpuvm_probe_result *r, uint32_t l, const ch
 	}
 	char title[400], cb[64];
 	snprintf(title, sizeof title,
-		 "L%u TLB sharing, %s: row = filling SM i, column = disrupting SM k (%u groups; blank = not measured)",
+		 "L%u TLB sharing, %s: row = filling SM i, column = disrupting SM k (%u groups; grey = not measured)",
 		 l + 1, r->target, lv->groups);
 	snprintf(cb, sizeof cb, "slowdown of the measure stage (%s)", r->unit);
 	struct gpuvm_plot_opts o = {.title = title, .xlabel = "disrupting SM k",
@@ -381,6 +384,23 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		fprintf(stderr, "gpuvm probe: --plot: gnuplot not found on PATH\n");
 		goto out;
 	}
+	/* Every output directory must be writable before anything is
+	 * measured or written: a failing --plot must not follow a written
+	 * --csv. */
+	if (plot_dir) {
+		char probe_path[4096];
+		snprintf(probe_path, sizeof probe_path, "%s/latency.png", plot_dir);
+		if (ensure_dir(plot_dir, &err) || gpuvm_plot_check_path(probe_path, &err) ||
+		    access(plot_dir, W_OK)) {
+			fprintf(stderr, "gpuvm probe: --plot %s: %s\n", plot_dir,
+				err.msg[0] ? err.msg : "directory not writable");
+			goto out;
+		}
+	}
+	if (csv_dir && (ensure_dir(csv_dir, &err) || access(csv_dir, W_OK))) {
+		fprintf(stderr, "gpuvm probe: --csv %s: %s\n", csv_dir, err.msg[0] ? err.msg : "directory not writable");
+		goto out;
+	}
 
 	rc = 1;
 	if (gpuvm_probe_run(&b, &plan, &res, &err)) {
@@ -402,14 +422,15 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		if (gpuvm_probe_emit_preset(&res, cfg, &preset_text, &err))
 			goto fail;
 	}
+	/* Figures first: gnuplot is the step most likely to fail. */
+	if (plot_dir && (ensure_dir(plot_dir, &err) || write_plots(&res, plot_dir, &err))) {
+		free(preset_text);
+		goto fail;
+	}
 	if (csv_dir && (ensure_dir(csv_dir, &err) ||
 			write_in(csv_dir, "curves.csv", gpuvm_probe_curves_csv(&res), &err) ||
 			write_in(csv_dir, "sharing.csv", gpuvm_probe_sharing_csv(&res), &err) ||
 			write_in(csv_dir, "levels.csv", levels_csv(&res), &err))) {
-		free(preset_text);
-		goto fail;
-	}
-	if (plot_dir && (ensure_dir(plot_dir, &err) || write_plots(&res, plot_dir, &err))) {
 		free(preset_text);
 		goto fail;
 	}

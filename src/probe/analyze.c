@@ -13,7 +13,7 @@
 /* One latency step of one stride's curve. */
 struct step {
 	uint64_t stride;
-	uint32_t knee_hops;   /* last hop count on the lower plateau (still fits) */
+	uint32_t knee_hops;   /* (host: where the curve crosses half the step) */   /* last hop count on the lower plateau (still fits) */
 	uint64_t knee_bytes;  /* knee_hops x stride */
 	double below, above, height;
 };
@@ -33,9 +33,16 @@ struct curve {
 #define SAME_SIZE_TOL 0.12
 #define HALF_LO 0.3
 #define HALF_HI 0.7
+#define HALF_HI_HOST 0.9
 #define FULL_TOL 0.25
 
-static int find_steps(struct curve *c, double noise)
+/* A host's noise grows with the latency (noise_rel); the sim's is flat. */
+static double noise_at(double noise, double noise_rel, double latency)
+{
+	return noise + noise_rel * latency;
+}
+
+static int find_steps(struct curve *c, double noise, double noise_rel)
 {
 	size_t n = c->n;
 	double *y = malloc(n * sizeof *y);
@@ -64,7 +71,8 @@ static int find_steps(struct curve *c, double noise)
 	for (size_t i = 0; i < n;) {
 		double sum = y[i];
 		size_t j = i + 1;
-		while (j < n && fabs(y[j] - sum / (double)(j - i)) <= noise)
+		while (j < n && fabs(y[j] - sum / (double)(j - i)) <=
+				       noise_at(noise, noise_rel, sum / (double)(j - i)))
 			sum += y[j++];
 		seg_first[ns] = i;
 		seg_last[ns] = j - 1;
@@ -72,6 +80,9 @@ static int find_steps(struct curve *c, double noise)
 		ns++;
 		i = j;
 	}
+	/* A host's gradual rise has short flat stretches of noise: a run
+	 * must span 30 % of sizes there to count as a plateau. */
+	double min_span = noise_rel > 0 ? 1.3 : 1.1;
 	/* Steps go from one stable run (two points or more, or an end of the
 	 * curve) to the next; single points between them are the ramp of a
 	 * set-associative level filling set by set. */
@@ -80,16 +91,31 @@ static int find_steps(struct curve *c, double noise)
 	for (size_t s = 1; s < ns; s++) {
 		/* Stable: flat over a real range of sizes (a tenth or more), not
 		 * two bisection points a hop apart inside a ramp. */
-		bool stable = s + 1 == ns ||
-			      (seg_last[s] > seg_first[s] &&
-			       c->p[seg_last[s]].hops * 10 >= c->p[seg_first[s]].hops * 11);
+		double span = (double)c->p[seg_last[s]].hops / c->p[seg_first[s]].hops;
+		bool stable = s + 1 == ns || (seg_last[s] > seg_first[s] && span >= min_span);
 		if (!stable)
 			continue;
 		double h = seg_mean[s] - seg_mean[prev];
-		if (h > noise) {
+		if (h > noise_at(noise, noise_rel, seg_mean[prev])) {
 			struct step *st = &c->steps[c->n_steps++];
 			st->stride = c->stride;
 			st->knee_hops = c->p[seg_last[prev]].hops;
+			if (noise_rel > 0) {
+				/* A host: the rise is gradual (replacement that is not
+				 * LRU, a sibling thread sharing the TLB), so the knee is
+				 * where the curve crosses half the step, interpolated
+				 * in log(hops) between the points either side. In the
+				 * simulator the rise is sharp and the knee is exact: the
+				 * end of the lower run. */
+				double mid = 0.5 * (seg_mean[prev] + seg_mean[s]);
+				for (size_t k = seg_last[prev]; k < seg_first[s]; k++) {
+					if (y[k] <= mid && y[k + 1] > mid) {
+						double f = (mid - y[k]) / (y[k + 1] - y[k]);
+						double lh = log((double)c->p[k].hops), hh = log((double)c->p[k + 1].hops);
+						st->knee_hops = (uint32_t)lround(exp(lh + f * (hh - lh)));
+					}
+				}
+			}
 			st->knee_bytes = (uint64_t)st->knee_hops * c->stride;
 			st->below = seg_mean[prev];
 			st->above = seg_mean[s];
@@ -132,7 +158,7 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 	}
 	int rc = 0;
 	for (size_t q = 0; q < nc; q++)
-		if (find_steps(&cv[q], noise)) {
+		if (find_steps(&cv[q], noise, res->noise_rel)) {
 			rc = gpuvm_fail(err, "probe", 0, NULL, "out of memory");
 			goto out;
 		}
@@ -149,9 +175,14 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 
 	for (size_t q = 0; q + 1 < nc; q++) {
 		/* Neighbouring strides must be exactly X/2 and 2X. */
-		if (cv[q + 1].stride != 2 * cv[q].stride)
+		if (cv[q + 1].stride != 2 * cv[q].stride || cv[q].stride < res->min_entry_bytes)
 			continue;
 		bool have_half = q > 0 && cv[q - 1].stride * 2 == cv[q].stride;
+		/* On a host, the X/2 step past a page walk is higher than half:
+		 * the second hop of a pair, in the page just walked, is not a
+		 * clean hit here (0.8 of the full step measured on this host's
+		 * second-level TLB). A full step (1.0) is still rejected. */
+		double half_hi = res->noise_rel > 0 ? HALF_HI_HOST : HALF_HI;
 		for (size_t t = 0; t < cv[q].n_steps; t++) {
 			const struct step *st = &cv[q].steps[t];
 			double z = (double)st->knee_bytes;
@@ -164,7 +195,7 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 			}
 			/* A level's step must stand well above the noise floor: on a
 			 * host, slow drifts past the data cache make small ones. */
-			if (!twice || st->height < 3 * noise)
+			if (!twice || st->height < 3 * noise_at(noise, res->noise_rel, st->below))
 				continue;
 			bool half_seen = false, half_out_of_range = !have_half;
 			if (have_half) {
@@ -172,7 +203,7 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 				for (size_t u = 0; u < h->n_steps && !half_seen; u++)
 					half_seen = near((double)h->steps[u].knee_bytes, z, SAME_SIZE_TOL) &&
 						    h->steps[u].height >= HALF_LO * st->height &&
-						    h->steps[u].height <= HALF_HI * st->height;
+						    h->steps[u].height <= half_hi * st->height;
 				/* X/2 never got past the knee: the pattern is undecided
 				 * there, and the X/2x check above settles it. */
 				uint64_t top = (uint64_t)h->p[h->n - 1].hops * h->stride;

@@ -154,6 +154,37 @@ static int sim_chase(struct gpuvm_probe_backend *b, uint64_t stride, uint32_t ho
 	return rc;
 }
 
+/* Up to GPUVM_MAX_SMS + 1 chases per simulation, one kernel each. */
+static int sim_chase_batch(struct gpuvm_probe_backend *b, uint64_t stride, const uint32_t *hops,
+			   size_t n, double *latency, struct gpuvm_error *err)
+{
+	const size_t per_run = GPUVM_MAX_SMS + 1;
+	for (size_t first = 0; first < n; first += per_run) {
+		size_t m = n - first < per_run ? n - first : per_run;
+		struct chase_src *cs = calloc(1, sizeof *cs);
+		if (!cs)
+			return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+		cs->cfg = b->impl;
+		uint32_t most = 0;
+		for (size_t j = 0; j < m; j++) {
+			if (hops[first + j] > most)
+				most = hops[first + j];
+			cs->stage[j] = (struct chase_stage){CHASE_BASE, stride, hops[first + j], 2, 0, false};
+			cs->timed_of_stage[j] = (int)j;
+		}
+		cs->n_stages = m;
+		cs->region_bytes = stride * most;
+		int rc = simulate(b, cs, err);
+		if (!rc)
+			for (size_t j = 0; j < m; j++)
+				latency[first + j] = (cs->t1[j] - cs->t0[j]) / hops[first + j];
+		free(cs);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 static int sim_share(struct gpuvm_probe_backend *b, uint64_t stride, uint32_t hops, uint32_t sm_fill,
 		     const uint32_t *disrupt, size_t n, double *latency, struct gpuvm_error *err)
 {
@@ -167,10 +198,15 @@ static int sim_share(struct gpuvm_probe_backend *b, uint64_t stride, uint32_t ho
 	uint64_t a = CHASE_BASE, bb = CHASE_BASE + cs->region_bytes;
 	/* One simulation for the whole row: each cell's fill makes SM i's
 	 * pages the most recent in every instance it uses, so what earlier
-	 * cells left behind cannot change the measure stage. */
+	 * cells left behind cannot change the measure stage. The measure
+	 * stage of cell j is the same chase as a fill, so it is cell j+1's
+	 * fill (a second identical pass would leave LRU TLBs and caches as
+	 * they are: the pages that fit stay, those that thrash still do). */
 	for (size_t j = 0; j < n; j++) {
-		cs->timed_of_stage[cs->n_stages] = -1;
-		cs->stage[cs->n_stages++] = (struct chase_stage){a, stride, hops, 1, sm_fill, true};
+		if (j == 0) {
+			cs->timed_of_stage[cs->n_stages] = -1;
+			cs->stage[cs->n_stages++] = (struct chase_stage){a, stride, hops, 1, sm_fill, true};
+		}
 		if (disrupt[j] != GPUVM_PROBE_NO_SM) {
 			cs->timed_of_stage[cs->n_stages] = -1;
 			cs->stage[cs->n_stages++] = (struct chase_stage){bb, stride, hops, 1, disrupt[j], true};
@@ -188,6 +224,7 @@ static int sim_share(struct gpuvm_probe_backend *b, uint64_t stride, uint32_t ho
 
 static const struct gpuvm_probe_backend_ops sim_ops = {
 	.chase = sim_chase,
+	.chase_batch = sim_chase_batch,
 	.share = sim_share,
 };
 

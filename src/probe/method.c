@@ -102,6 +102,8 @@ static uint32_t max_hops_at(const struct gpuvm_probe_backend *b, const struct gp
 		h = b->data_cache_lines / 2;
 	if (b->max_bytes && b->max_bytes / stride < h)
 		h = b->max_bytes / stride;
+	if (b->max_hops && b->max_hops < h)
+		h = b->max_hops;
 	return (uint32_t)h;
 }
 
@@ -116,11 +118,42 @@ static int measure(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res
 	return 0;
 }
 
+/* Measures hops[0..n) at one stride, in one backend run where it can. */
+static int measure_many(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res, uint64_t stride,
+			const uint32_t *hops, size_t n, struct gpuvm_error *err)
+{
+	if (!b->ops->chase_batch) {
+		for (size_t j = 0; j < n; j++) {
+			double lat;
+			if (measure(b, res, stride, hops[j], &lat, err))
+				return -1;
+		}
+		return 0;
+	}
+	double *lat = malloc((n ? n : 1) * sizeof *lat);
+	if (!lat)
+		return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+	int rc = b->ops->chase_batch(b, stride, hops, n, lat, err);
+	for (size_t j = 0; j < n && !rc; j++) {
+		res->measurements++;
+		if (probe_add_point(res, stride, hops[j], lat[j]))
+			rc = gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+	}
+	free(lat);
+	return rc;
+}
+
 /* Bisects every rise that starts a step (the last point of a flat run and
  * the first point above it) down to adjacent hop counts, so the knee is
  * exact: the largest hop count that still fits. */
+/* The smallest change that counts as a rise at this latency. */
+static double noise_at(const struct gpuvm_probe_backend *b, double latency)
+{
+	return b->noise + b->noise_rel * latency;
+}
+
 static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_result *res,
-			 size_t first, size_t count, double noise, struct gpuvm_error *err)
+			 size_t first, size_t count, struct gpuvm_error *err)
 {
 	/* Copy the curve: measuring appends to res->points. */
 	struct gpuvm_probe_point *c = malloc(count * sizeof *c);
@@ -128,7 +161,10 @@ static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_resul
 		return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
 	memcpy(c, res->points + first, count * sizeof *c);
 	int rc = 0;
-	for (size_t j = 0; j + 1 < count && !rc; j++) {
+	/* On a noisy host, bisection would follow the noise: only the
+	 * splitting below runs there. */
+	for (size_t j = 0; j + 1 < count && !rc && b->deterministic; j++) {
+		double noise = noise_at(b, c[j].latency);
 		bool flat_before = j == 0 || fabs(c[j].latency - c[j - 1].latency) <= noise;
 		if (!flat_before || c[j + 1].latency - c[j].latency <= noise)
 			continue;
@@ -163,15 +199,12 @@ static int refine_stride(struct gpuvm_probe_backend *b, struct gpuvm_probe_resul
 		size_t nm = 0;
 		for (size_t j = first; j + 1 < first + n; j++) {
 			const struct gpuvm_probe_point *lo = &res->points[j], *hi = &res->points[j + 1];
-			if (hi->latency - lo->latency > noise && hi->hops - lo->hops > 1 &&
+			if (hi->latency - lo->latency > noise_at(b, lo->latency) && hi->hops - lo->hops > 1 &&
 			    (double)hi->hops > 1.04 * lo->hops)
 				mids[nm++] = (uint32_t)lround(sqrt((double)lo->hops * hi->hops));
 		}
 		uint64_t stride = res->points[first].stride_bytes;
-		for (size_t j = 0; j < nm && !rc; j++) {
-			double lat;
-			rc = measure(b, res, stride, mids[j], &lat, err);
-		}
+		rc = measure_many(b, res, stride, mids, nm, err);
 		free(mids);
 		if (rc)
 			return -1;
@@ -191,26 +224,54 @@ static int run_grid(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 		if (hmax < plan->min_hops + 2)
 			continue;
 		size_t first = res->n_points;
-		uint32_t last = 0;
+		uint32_t last = 0, *grid = NULL;
+		size_t n_grid = 0, cap_grid = 0;
 		for (double x = plan->min_hops;; x *= plan->hop_ratio) {
 			uint32_t h = x >= hmax ? hmax : (uint32_t)lround(x);
 			if (h > last) {
-				double lat;
-				if (measure(b, res, s, h, &lat, err))
-					return -1;
+				if (n_grid == cap_grid) {
+					cap_grid = cap_grid ? 2 * cap_grid : 64;
+					uint32_t *g = realloc(grid, cap_grid * sizeof *g);
+					if (!g) {
+						free(grid);
+						return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
+					}
+					grid = g;
+				}
+				grid[n_grid++] = h;
 				last = h;
 			}
 			if (h >= hmax)
 				break;
 		}
-		if (plan->refine &&
-		    refine_stride(b, res, first, res->n_points - first, b->noise, err))
+		int grc = measure_many(b, res, s, grid, n_grid, err);
+		free(grid);
+		if (grc)
+			return -1;
+		if (plan->refine && refine_stride(b, res, first, res->n_points - first, err))
 			return -1;
 		if (plan->progress)
 			fprintf(stderr, "\r  property benchmark: stride %-10llu %zu points",
 				(unsigned long long)s, res->n_points);
 	}
 	if (plan->progress)
+		fputc('\n', stderr);
+	/* Later passes re-time every point of the first, in the same order;
+	 * each point keeps its lowest latency. */
+	for (uint32_t pass = 1; pass < b->passes && !b->deterministic; pass++) {
+		for (size_t i = 0; i < res->n_points; i++) {
+			struct gpuvm_probe_point *p = &res->points[i];
+			double lat;
+			if (b->ops->chase(b, p->stride_bytes, p->hops, &lat, err))
+				return -1;
+			res->measurements++;
+			if (lat < p->latency)
+				p->latency = lat;
+		}
+		if (plan->progress)
+			fprintf(stderr, "\r  property benchmark: pass %u of %u done", pass + 1, b->passes);
+	}
+	if (plan->progress && b->passes > 1 && !b->deterministic)
 		fputc('\n', stderr);
 	return 0;
 }
@@ -282,6 +343,10 @@ int gpuvm_probe_run(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 	snprintf(res->unit, sizeof res->unit, "%s", b->unit);
 	snprintf(res->notes, sizeof res->notes, "%s", b->notes);
 	res->sms = b->sms;
+	res->noise = b->noise;
+	res->noise_rel = b->noise_rel;
+	res->deterministic = b->deterministic;
+	res->min_entry_bytes = b->min_entry_bytes;
 	int rc = -1;
 	if (!b->ops->chase) {
 		for (size_t i = 0; i < b->n_recorded; i++)

@@ -413,7 +413,11 @@ int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
 	build_script(f, tmp, format_of(out_path), &head, NULL, 0);
 	fprintf(f, "unset grid\nset offsets 0, 0, 0, 0\nset autoscale fix\nset yrange [-0.5:%zu-0.5]\nset xrange [-0.5:%zu-0.5]\n"
 		   "set palette defined (0 'white', 1 '#fdd49e', 2 '#d7301f', 3 '#7f0000')\n"
-		   "set size ratio -1\nset key off\nset cbrange [0:*]\n", rows, cols);
+		   "set size ratio -1\nset key off\nset cbrange [0:*]\n"
+		   /* Non-finite cells are not drawn: grey behind them tells
+		    * "not measured" apart from a white 0. */
+		   "set object 1 rectangle from graph 0,0 to graph 1,1 behind fillcolor rgb '#9e9e9e' "
+		   "fillstyle solid noborder\n", rows, cols);
 	if (cblabel) {
 		fputs("set cblabel ", f);
 		put_quoted(f, cblabel);

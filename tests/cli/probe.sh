@@ -72,6 +72,15 @@ expect_fail "bad recorded row" "badrow.csv:2: hops" --target cuda --input badrow
 expect_fail "missing input" "missing.csv" --target cuda --input missing.csv
 expect_fail "bad strides" "--strides" --target sim:p100 --strides 3KiB..1MiB
 
+# A --plot that cannot be written fails before anything is written.
+: >plotfile
+rm -rf csvfirst
+"$GPUVM" probe --target sim:p100 --sharing off --csv csvfirst --plot plotfile --quiet 2>stderr.txt
+rc=$?
+[ $rc -eq 2 ] || fail "--plot onto a file: exit $rc, wanted 2"
+grep -q "not a directory" stderr.txt || { fail "--plot onto a file: message"; cat stderr.txt; }
+[ -e csvfirst ] && fail "--plot onto a file left --csv output"
+
 "$GPUVM" probe --help | grep -q "gpuvm itself never runs on a GPU" || fail "--help does not say there is no GPU"
 
 if [ $failures -ne 0 ]; then
