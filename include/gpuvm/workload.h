@@ -17,6 +17,7 @@ enum gpuvm_param_type {
 	GPUVM_PARAM_U64,
 	GPUVM_PARAM_DOUBLE,
 	GPUVM_PARAM_CHOICE, /* one of the '|'-separated words of default_text; the first is the default */
+	GPUVM_PARAM_STRING, /* free text without commas (a file path, a graph spec) */
 };
 
 struct gpuvm_param_def {
@@ -30,7 +31,7 @@ struct gpuvm_param_def {
 struct gpuvm_params {
 	size_t n;
 	char key[GPUVM_MAX_PARAMS][32];
-	char value[GPUVM_MAX_PARAMS][64];
+	char value[GPUVM_MAX_PARAMS][256]; /* room for a file path */
 };
 
 struct gpuvm_workload_def {
@@ -62,6 +63,8 @@ int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *ou
  * -1 not one of them. */
 int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const char *choices,
 			unsigned *index, struct gpuvm_error *err);
+/* The text of a STRING parameter (NULL if absent); valid while p lives. */
+const char *gpuvm_params_string(const struct gpuvm_params *p, const char *key);
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
 			struct gpuvm_error *err);
 

@@ -50,6 +50,8 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 		return gpuvm_parse_double(v, &x);
 	case GPUVM_PARAM_CHOICE:
 		return choice_index(pd->default_text, v) < 0 ? -1 : 0;
+	case GPUVM_PARAM_STRING:
+		return *v ? 0 : -1;
 	}
 	return -1;
 }
@@ -57,8 +59,9 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v)
 static const char *type_hint(enum gpuvm_param_type t)
 {
 	return t == GPUVM_PARAM_SIZE ? "a size such as 4GiB or 128MiB"
-	       : t == GPUVM_PARAM_U64 ? "a non-negative integer"
-				      : "a number";
+	       : t == GPUVM_PARAM_U64	 ? "a non-negative integer"
+	       : t == GPUVM_PARAM_STRING ? "a non-empty text"
+					 : "a number";
 }
 
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
@@ -96,7 +99,7 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 		size_t klen = (size_t)(eq - p), vlen = len - klen - 1;
 		if (klen >= sizeof params->key[0] || vlen >= sizeof params->value[0])
 			return gpuvm_fail(err, origin, 0, NULL, "'%.*s': too long", (int)len, p);
-		char key[32], val[64];
+		char key[32], val[sizeof params->value[0]];
 		memcpy(key, p, klen);
 		key[klen] = 0;
 		memcpy(val, eq + 1, vlen);
@@ -158,6 +161,11 @@ int gpuvm_params_u64(const struct gpuvm_params *p, const char *key, uint64_t *ou
 	if (gpuvm_parse_u64(v, out))
 		return gpuvm_fail(err, "--workload", 0, key, "'%s' is not an integer", v);
 	return 1;
+}
+
+const char *gpuvm_params_string(const struct gpuvm_params *p, const char *key)
+{
+	return lookup(p, key);
 }
 
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
