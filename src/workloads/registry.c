@@ -13,6 +13,11 @@ extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
 extern const struct gpuvm_workload_def gpuvm_workload_bfs;
 extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
+extern const struct gpuvm_workload_def gpuvm_workload_sssp;
+extern const struct gpuvm_workload_def gpuvm_workload_pagerank;
+extern const struct gpuvm_workload_def gpuvm_workload_mis;
+extern const struct gpuvm_workload_def gpuvm_workload_color;
+extern const struct gpuvm_workload_def gpuvm_workload_bc;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -26,5 +31,10 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_ra,
 	&gpuvm_workload_bfs,
 	&gpuvm_workload_pathfinder,
+	&gpuvm_workload_sssp,
+	&gpuvm_workload_pagerank,
+	&gpuvm_workload_mis,
+	&gpuvm_workload_color,
+	&gpuvm_workload_bc,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];

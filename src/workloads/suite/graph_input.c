@@ -194,3 +194,22 @@ int graph_dev_upload(struct simt_host *h, struct graph_input *in, enum gpuvm_all
 		return -1;
 	return 0;
 }
+
+int graph_random_values(float *value, int n, uint64_t seed)
+{
+	int *perm = malloc((size_t)n * sizeof *perm);
+	if (!perm)
+		return -1;
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+		int j = (int)(splitmix64(seed ^ 0x5bd1e995u ^ ((uint64_t)i << 20)) % (uint64_t)(i + 1));
+		int t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (int i = 0; i < n; i++)
+		value[i] = (float)(perm[i] + 1) / (float)n;
+	free(perm);
+	return 0;
+}

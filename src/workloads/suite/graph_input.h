@@ -74,6 +74,14 @@ struct graph_dev {
 int graph_dev_upload(struct simt_host *h, struct graph_input *in, enum gpuvm_alloc_kind kind,
 		     struct graph_dev *d);
 
+/* Distinct random vertex values in (0, 1] for the max/min-value kernels
+ * (mis, color): Pannotia draws rand() / RAND_MAX, where two equal
+ * neighbouring values would never be decided; here value[v] = (k + 1) / n
+ * for a seeded random permutation k of the vertices, distinct as floats
+ * for n <= GRAPH_DISTINCT_VALUES_MAX. Returns -1 out of memory. */
+#define GRAPH_DISTINCT_VALUES_MAX (1u << 24)
+int graph_random_values(float *value, int n, uint64_t seed);
+
 /* Bytes of the graph's device arrays (for the working-set line). */
 uint64_t graph_dev_bytes(const struct graph_input *in);
 
