@@ -9,11 +9,11 @@
 #include "gpuvm/units.h"
 #include "workloads/workload_util.h"
 
-/* vertices x degree out-edges: v -> v+1 (so every vertex is reachable
- * from 0, as in the existing bfs input) and degree-1 uniform random
- * targets, the shape of Rodinia's graphgen and UVMSmart's sssp generator
- * (uniform random neighbours, fixed degree). Duplicates and self loops are
- * then dropped like any other input's. */
+/* vertices x degree out-edges to uniform random targets: UVMSmart's sssp
+ * generator (generateRandomGraph: neighborsPerVertex random targets per
+ * vertex) and the shape of Rodinia's graphgen. Duplicates and self loops
+ * are dropped like any other input's (UVMSmart redraws them; at these
+ * sizes that changes a handful of edges). */
 static int uniform_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror,
 			 const struct gpuvm_graph_opts *opts, struct gpuvm_graph *g,
 			 struct gpuvm_error *err)
@@ -28,8 +28,7 @@ static int uniform_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror
 		}
 		for (uint64_t v = 0; v < n; v++)
 			for (uint64_t k = 0; k < degree; k++) {
-				uint32_t t = k == 0 ? (uint32_t)((v + 1) % n)
-						    : (uint32_t)(splitmix64(seed ^ (v * degree + k)) % n);
+				uint32_t t = (uint32_t)(splitmix64(seed ^ (v * degree + k)) % n);
 				if (pass == 0)
 					csr_count(&b, (uint32_t)v, t);
 				else

@@ -6,8 +6,8 @@
  *
  * graph= takes
  *   uniform                         vertices x degree out-edges to uniform
- *                                   random targets plus v -> v+1 (Rodinia's
- *                                   and UVMSmart's generated inputs)
+ *                                   random targets (UVMSmart's sssp and
+ *                                   Rodinia's graphgen inputs)
  *   rmat:scale=S[:ef=E][:seed=N][:a=A:b=B:c=C][:permute=0]
  *                                   Graph500 R-MAT (the graph library's
  *                                   rmat: spec with ':' for ',', because
