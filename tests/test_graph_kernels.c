@@ -4,6 +4,7 @@
  * output everywhere, in device and managed memory, on generated and file
  * inputs; hand-computed answers on tiny graphs; bad graph specs are
  * errors naming the problem. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "gpuvm/page_access.h"
 #include "gpuvm/run.h"
 
 static const char *const presets[] = {"a100", "gem5gpu-neidty", "gtx1080ti-uvmsmart",
@@ -219,6 +221,142 @@ static void test_bad_graph_specs_are_errors(void **state)
 	assert_non_null(strstr(err.msg, "bad_index.mtx:4:"));
 }
 
+/* ---- Ganguly Fig. 2-3: regular fdtd-2d vs irregular sssp --------------- */
+
+#define MAX_ALLOCS 16
+#define MAX_ROWS 1024
+
+/* Per allocation, from the page map's CSV: page accesses per page,
+ * whether written, and the spread of per-row access density. */
+struct alloc_use {
+	char name[32];
+	uint64_t pages, accesses;
+	int written;
+	double row_acc[MAX_ROWS];
+	uint64_t row_pages[MAX_ROWS];
+};
+
+static int wrap(void *ctx, struct gpuvm_source *src, struct gpuvm_error *err)
+{
+	return gpuvm_page_access_wrap(ctx, src, err);
+}
+
+static size_t map_csv(const char *workload, const char *prefix, struct alloc_use *u)
+{
+	struct gpuvm_page_access *pa = NULL;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(gpuvm_page_access_create(&(struct gpuvm_page_access_opts){0}, &pa, &err), 0);
+	struct gpuvm_run_spec spec = {.gpu = "gtx1080ti-uvmsmart", .workload = workload, .seed = 7,
+				      .wrap_source = wrap, .wrap_ctx = pa};
+	cJSON *out = NULL;
+	if (gpuvm_run_point(&spec, &out, &err))
+		fail_msg("%s: %s", workload, err.msg);
+	cJSON_Delete(out);
+	if (gpuvm_page_access_write(pa, prefix, NULL, &err))
+		fail_msg("%s", err.msg);
+	gpuvm_page_access_destroy(pa);
+
+	char path[256], line[512];
+	snprintf(path, sizeof path, "%s.csv", prefix);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = 0;
+	assert_non_null(fgets(line, sizeof line, f)); /* header */
+	while (fgets(line, sizeof line, f)) {
+		/* allocation,alloc_index,kind,row,page_first,pages,bucket,time_first,
+		 * time_last,accesses,thread_accesses,accesses_per_page,written */
+		char name[32], kind[16];
+		unsigned idx, row, bucket, written;
+		unsigned long long first, pages, t0, t1, acc, tacc;
+		double app;
+		assert_int_equal(sscanf(line, "%31[^,],%u,%15[^,],%u,%llu,%llu,%u,%llu,%llu,%llu,%llu,%lf,%u",
+					name, &idx, kind, &row, &first, &pages, &bucket, &t0, &t1, &acc,
+					&tacc, &app, &written),
+				 13);
+		assert_true(idx < MAX_ALLOCS && row < MAX_ROWS);
+		if (idx >= n) {
+			n = idx + 1;
+			snprintf(u[idx].name, sizeof u[idx].name, "%s", name);
+		}
+		struct alloc_use *a = &u[idx];
+		if (!a->row_pages[row]) {
+			a->row_pages[row] = pages;
+			a->pages += pages;
+		}
+		a->accesses += acc;
+		a->row_acc[row] += (double)acc;
+		a->written |= written != 0;
+	}
+	fclose(f);
+	unlink(path);
+	snprintf(path, sizeof path, "%s.json", prefix);
+	unlink(path);
+	return n;
+}
+
+static double per_page(const struct alloc_use *a)
+{
+	return (double)a->accesses / (double)a->pages;
+}
+
+/* Coefficient of variation of the accesses per page over the rows. */
+static double row_cv(const struct alloc_use *a)
+{
+	double s = 0, s2 = 0, k = 0;
+	for (size_t r = 0; r < MAX_ROWS; r++)
+		if (a->row_pages[r]) {
+			double x = a->row_acc[r] / (double)a->row_pages[r];
+			s += x;
+			s2 += x * x;
+			k++;
+		}
+	double mean = s / k, var = s2 / k - mean * mean;
+	return var > 0 ? sqrt(var) / mean : 0;
+}
+
+static void test_fdtd_regular_sssp_irregular(void **state)
+{
+	(void)state;
+	static struct alloc_use f[MAX_ALLOCS], s[MAX_ALLOCS];
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "/tmp/gpuvm_access_%d", (int)getpid());
+	size_t nf = map_csv("fdtd-2d:n=256,steps=3,mem=managed", prefix, f);
+	size_t ns = map_csv("sssp:vertices=65536,degree=2,max_iter=15,mem=managed", prefix, s);
+	/* Only allocations of 16 pages or more: fdtd's 20-byte fict array is
+	 * one page read by every thread. */
+	double f_lo = 1e300, f_hi = 0, s_lo = 1e300, s_hi = 0, ro_hot = 0, rw_cold = 1e300;
+	for (size_t i = 0; i < nf; i++) {
+		if (f[i].pages < 16)
+			continue;
+		f_lo = fmin(f_lo, per_page(&f[i]));
+		f_hi = fmax(f_hi, per_page(&f[i]));
+		assert_true(f[i].written); /* ex, ey, hz: read and written in place */
+		/* regular: the pages of an allocation are accessed equally often */
+		if (row_cv(&f[i]) > 0.25)
+			fail_msg("fdtd-2d %s: per-page accesses vary (cv %.2f)", f[i].name, row_cv(&f[i]));
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (s[i].pages < 16)
+			continue;
+		s_lo = fmin(s_lo, per_page(&s[i]));
+		s_hi = fmax(s_hi, per_page(&s[i]));
+		if (s[i].written)
+			rw_cold = fmin(rw_cold, per_page(&s[i]));
+		else
+			ro_hot = fmax(ro_hot, per_page(&s[i]));
+	}
+	/* regular: every large allocation about as hot as the others */
+	if (f_hi / f_lo > 2.5)
+		fail_msg("fdtd-2d: hottest/coldest allocation %.1f", f_hi / f_lo);
+	/* irregular: hot and cold allocations an order of magnitude apart,
+	 * the read-only graph cold, the read-write vertex state hot */
+	if (s_hi / s_lo < 10)
+		fail_msg("sssp: hottest/coldest allocation only %.1f", s_hi / s_lo);
+	if (ro_hot >= rw_cold)
+		fail_msg("sssp: a read-only allocation (%.0f/page) is as hot as a written one (%.0f)",
+			 ro_hot, rw_cold);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_sssp_on_a_dimacs_file_has_the_hand_computed_costs),
 		cmocka_unit_test(test_bc_and_pagerank_on_tiny_graphs),
 		cmocka_unit_test(test_bad_graph_specs_are_errors),
+		cmocka_unit_test(test_fdtd_regular_sssp_irregular),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
