@@ -144,7 +144,7 @@ static int bfs_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 const struct gpuvm_workload_def gpuvm_workload_bfs = {
 	.name = "bfs",
 	.summary = "Rodinia BFS (frontier masks, host loop on a flag) over a uniform, R-MAT or file graph",
-	.working_set = "15 B x vertices + 4 B x edges (edges: stored directed edges)",
+	.working_set = "11 B x vertices + 4 B x edges (edges: stored directed edges)",
 	.params = bfs_params,
 	.n_params = sizeof bfs_params / sizeof bfs_params[0],
 	.create = bfs_create,

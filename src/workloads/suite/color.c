@@ -138,7 +138,7 @@ static int color_host(struct simt_host *h, void *user)
 }
 
 static const struct gpuvm_param_def color_params[] = {
-	GRAPH_INPUT_PARAMS("rmat-16-16", "1048576", "8"),
+	GRAPH_INPUT_PARAMS("rmat-14-16", "1048576", "8"),
 	SUITE_COMMON_PARAMS,
 };
 
@@ -150,7 +150,7 @@ static int color_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	if (!c)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	c->seed = seed;
-	static const struct graph_input_defaults def = {"rmat-16-16", 1u << 20, 8};
+	static const struct graph_input_defaults def = {"rmat-14-16", 1u << 20, 8};
 	if (suite_opts_parse(p, &c->o, err) ||
 	    graph_input_load(p, seed, GRAPH_UNDIRECTED, &def, &c->in, err)) {
 		free(c);
@@ -167,7 +167,7 @@ static int color_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 const struct gpuvm_workload_def gpuvm_workload_color = {
 	.name = "color",
 	.summary = "Pannotia max-min graph colouring (two colours per round), undirected",
-	.working_set = "16 B x vertices + 4 B x edges (edges after symmetrizing)",
+	.working_set = "20 B x vertices + 4 B x edges (edges after symmetrizing)",
 	.params = color_params,
 	.n_params = sizeof color_params / sizeof color_params[0],
 	.create = color_create,

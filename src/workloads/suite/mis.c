@@ -180,7 +180,7 @@ static int mis_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 const struct gpuvm_workload_def gpuvm_workload_mis = {
 	.name = "mis",
 	.summary = "Pannotia maximal independent set (random values, mis1/mis2/mis3 rounds), undirected",
-	.working_set = "20 B x vertices + 4 B x edges (edges after symmetrizing)",
+	.working_set = "24 B x vertices + 4 B x edges (edges after symmetrizing)",
 	.params = mis_params,
 	.n_params = sizeof mis_params / sizeof mis_params[0],
 	.create = mis_create,
