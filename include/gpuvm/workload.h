@@ -17,7 +17,8 @@ enum gpuvm_param_type {
 	GPUVM_PARAM_U64,
 	GPUVM_PARAM_DOUBLE,
 	GPUVM_PARAM_CHOICE, /* one of the '|'-separated words of default_text; the first is the default */
-	GPUVM_PARAM_TEXT,   /* a word the workload checks itself (scope=auto|none|2GiB) */
+	GPUVM_PARAM_TEXT,   /* free text without commas: a word the workload checks itself
+			     * (scope=auto|2GiB), a file path, a graph spec */
 };
 
 struct gpuvm_param_def {
@@ -31,7 +32,7 @@ struct gpuvm_param_def {
 struct gpuvm_params {
 	size_t n;
 	char key[GPUVM_MAX_PARAMS][32];
-	char value[GPUVM_MAX_PARAMS][64];
+	char value[GPUVM_MAX_PARAMS][256]; /* room for a file path */
 };
 
 struct gpuvm_workload_def {
@@ -65,7 +66,7 @@ int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const cha
 			unsigned *index, struct gpuvm_error *err);
 int gpuvm_params_double(const struct gpuvm_params *p, const char *key, double *out,
 			struct gpuvm_error *err);
-/* The raw value of key, or NULL when absent. */
+/* The raw value of key (NULL if absent); valid while p lives. */
 const char *gpuvm_params_text(const struct gpuvm_params *p, const char *key);
 
 #endif

@@ -123,6 +123,8 @@ static void lane_resume(struct simt_lane *ln)
 		pool_put(l->prog, ln->co);
 		ln->co = NULL;
 	}
+	if (ln->state == LANE_DONE || ln->state == LANE_ABORTED)
+		ln->wb->live &= ~(1u << ln->lane);
 }
 
 void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
@@ -145,21 +147,28 @@ void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt
 		}
 		if (wb->tail[col] == wb->cap) {
 			uint32_t cap = wb->cap ? 2 * wb->cap : 16;
-			struct simt_entry *n =
-				realloc(wb->e, (size_t)cap * GPUVM_WARP_LANES * sizeof *n);
+			struct simt_entry *n = malloc((size_t)cap * GPUVM_WARP_LANES * sizeof *n);
 			if (!n)
 				lane_abort(ln, "out of memory buffering %llu accesses", cap);
+			for (uint32_t i = 0; wb->e && i < GPUVM_WARP_LANES; i++)
+				memcpy(n + (size_t)i * cap, simt_wb_at(wb, i, 0),
+				       (size_t)wb->cap * sizeof *n);
+			free(wb->e);
 			wb->e = n;
 			wb->cap = cap;
 		}
 	}
-	struct simt_entry *e = &wb->e[(size_t)wb->tail[col]++ * GPUVM_WARP_LANES + col];
+	struct simt_entry *e = simt_wb_at(wb, col, wb->tail[col]++);
 	e->va = b->va + (uint64_t)((const unsigned char *)p - b->host);
 	e->compute = t->compute;
 	e->site = (uint16_t)site;
 	e->op = (uint8_t)op;
 	e->bytes = (uint8_t)bytes;
 	t->compute = 0;
+	if (!(wb->nonempty & 1u << col)) { /* the lane's next entry */
+		wb->nonempty |= 1u << col;
+		wb->head_key[col] = simt_entry_key(e);
+	}
 }
 
 void simt_barrier(struct simt_thread *t)
@@ -254,6 +263,7 @@ static struct simt_cta *cta_new(struct simt_launch *l, uint32_t id)
 		ln->t.block_idx = bidx;
 		ln->t.block_dim = simt_dim3(k->block[0], k->block[1], k->block[2]);
 		ln->t.grid_dim = simt_dim3(k->grid[0], k->grid[1], k->grid[2]);
+		ln->wb->live |= 1u << ln->lane;
 	}
 	c->next = l->live;
 	if (l->live)
@@ -329,16 +339,21 @@ static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item 
 {
 	struct simt_wbuf *wb = w->wb;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	const struct simt_entry *first = &wb->e[(size_t)wb->head[l0] * GPUVM_WARP_LANES + l0];
+	const struct simt_entry *first = simt_wb_at(wb, l0, wb->head[l0]);
 	it->kind = GPUVM_ITEM_MEM;
 	it->op = (enum gpuvm_mem_op)first->op;
 	it->bytes_per_lane = first->bytes;
 	it->active_mask = mask;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		it->addr[l] = wb->e[(size_t)wb->head[l] * GPUVM_WARP_LANES + l].va;
-		if (++wb->head[l] == wb->tail[l])
+		const struct simt_entry *e = simt_wb_at(wb, l, wb->head[l]);
+		it->addr[l] = e->va;
+		if (++wb->head[l] == wb->tail[l]) {
 			wb->head[l] = wb->tail[l] = 0;
+			wb->nonempty &= ~(1u << l);
+		} else {
+			wb->head_key[l] = simt_entry_key(e + 1);
+		}
 	}
 }
 
@@ -362,10 +377,10 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	struct simt_cta *c = w->cta;
 	struct simt_wbuf *wb = w->wb;
 	if (!c->eager)
-		for (uint32_t i = 0; i < w->nlanes; i++) {
+		for (uint32_t m = wb->live & ~wb->nonempty; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
-			if (wb->head[i] == wb->tail[i] &&
-			    (ln->state == LANE_IDLE || ln->state == LANE_FULL))
+			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
 				lane_resume(ln);
 			if (l->failed)
 				return launch_error(l, err);
@@ -381,14 +396,14 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	 * (reconverges loops and branches); lanes there with the same
 	 * operation form the mask. */
 	uint32_t best = UINT32_MAX, best_lane = 0;
-	for (uint32_t i = 0; i < w->nlanes; i++)
-		if (wb->head[i] != wb->tail[i]) {
-			uint32_t site = wb->e[(size_t)wb->head[i] * GPUVM_WARP_LANES + i].site;
-			if (site < best) {
-				best = site;
-				best_lane = i;
-			}
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		uint32_t site = wb->head_key[i] >> 16;
+		if (site < best) {
+			best = site;
+			best_lane = i;
 		}
+	}
 	if (best == UINT32_MAX) {
 		/* every lane has finished */
 		uint32_t tail = 0;
@@ -408,17 +423,15 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		w->cta = NULL;
 		return 0;
 	}
-	const struct simt_entry *lead =
-		&wb->e[(size_t)wb->head[best_lane] * GPUVM_WARP_LANES + best_lane];
+	uint32_t lead = wb->head_key[best_lane];
 	uint32_t mask = 0, gap = 0;
-	for (uint32_t i = best_lane; i < w->nlanes; i++) {
-		if (wb->head[i] == wb->tail[i])
-			continue;
-		const struct simt_entry *e = &wb->e[(size_t)wb->head[i] * GPUVM_WARP_LANES + i];
-		if (e->site == best && e->op == lead->op && e->bytes == lead->bytes) {
+	for (uint32_t m = wb->nonempty >> best_lane << best_lane; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (wb->head_key[i] == lead) {
 			mask |= 1u << i;
-			if (e->compute > gap)
-				gap = e->compute;
+			uint32_t gap_i = simt_wb_at(wb, i, wb->head[i])->compute;
+			if (gap_i > gap)
+				gap = gap_i;
 		}
 	}
 	if (gap) {

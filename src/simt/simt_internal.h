@@ -37,14 +37,35 @@ enum lane_state { LANE_IDLE, LANE_RUNNING, LANE_FULL, LANE_BARRIER, LANE_DONE, L
 
 struct simt_cta;
 
-/* A warp's buffered accesses, slot-major (e[slot * 32 + lane]) so the
- * zipper reads one instruction's lanes from adjacent memory; each lane
- * fills its own column from head to tail. */
+/* A warp's buffered accesses, lane-major (e[lane * cap + slot]): each
+ * lane fills its own row from head to tail, so a lane's consecutive
+ * accesses share cache lines whether or not the other lanes are running
+ * (a warp left with one lane in a long loop touches one line per four
+ * accesses, not one per access). head_key caches each non-empty lane's
+ * next entry as (site << 16 | op << 8 | bytes), so choosing the next
+ * instruction reads 128 bytes, not one entry per lane. */
 struct simt_wbuf {
-	uint32_t cap; /* slots */
+	uint32_t cap; /* slots per lane */
+	/* lanes with buffered accesses (head != tail), and lanes whose thread
+	 * has not finished: the zipper visits only these bits, so a warp
+	 * left with one long-running lane (a hub vertex's edge loop) costs
+	 * one lane per instruction, not 32 */
+	uint32_t nonempty, live;
 	uint32_t head[GPUVM_WARP_LANES], tail[GPUVM_WARP_LANES];
+	uint32_t head_key[GPUVM_WARP_LANES];
 	struct simt_entry *e;
 };
+
+static inline struct simt_entry *simt_wb_at(const struct simt_wbuf *wb, uint32_t lane,
+					    uint32_t slot)
+{
+	return &wb->e[(size_t)lane * wb->cap + slot];
+}
+
+static inline uint32_t simt_entry_key(const struct simt_entry *e)
+{
+	return (uint32_t)e->site << 16 | (uint32_t)e->op << 8 | e->bytes;
+}
 
 struct simt_lane {
 	struct simt_thread t; /* first: the accessors' handle */

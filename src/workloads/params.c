@@ -61,6 +61,7 @@ static const char *type_hint(enum gpuvm_param_type t)
 	return t == GPUVM_PARAM_SIZE ? "a size such as 4GiB or 128MiB"
 	       : t == GPUVM_PARAM_U64	? "a non-negative integer"
 	       : t == GPUVM_PARAM_DOUBLE ? "a number"
+	       : t == GPUVM_PARAM_TEXT	? "a non-empty text"
 					 : "a value";
 }
 
@@ -99,7 +100,7 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 		size_t klen = (size_t)(eq - p), vlen = len - klen - 1;
 		if (klen >= sizeof params->key[0] || vlen >= sizeof params->value[0])
 			return gpuvm_fail(err, origin, 0, NULL, "'%.*s': too long", (int)len, p);
-		char key[32], val[64];
+		char key[32], val[sizeof params->value[0]];
 		memcpy(key, p, klen);
 		key[klen] = 0;
 		memcpy(val, eq + 1, vlen);

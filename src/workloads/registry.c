@@ -19,6 +19,11 @@ extern const struct gpuvm_workload_def gpuvm_workload_backprop;
 extern const struct gpuvm_workload_def gpuvm_workload_nw;
 extern const struct gpuvm_workload_def gpuvm_workload_lud;
 extern const struct gpuvm_workload_def gpuvm_workload_adi;
+extern const struct gpuvm_workload_def gpuvm_workload_sssp;
+extern const struct gpuvm_workload_def gpuvm_workload_pagerank;
+extern const struct gpuvm_workload_def gpuvm_workload_mis;
+extern const struct gpuvm_workload_def gpuvm_workload_color;
+extern const struct gpuvm_workload_def gpuvm_workload_bc;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -38,5 +43,10 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_nw,
 	&gpuvm_workload_lud,
 	&gpuvm_workload_adi,
+	&gpuvm_workload_sssp,
+	&gpuvm_workload_pagerank,
+	&gpuvm_workload_mis,
+	&gpuvm_workload_color,
+	&gpuvm_workload_bc,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];

@@ -1,0 +1,214 @@
+/* Graph inputs of the graph kernels: parameters, loading, upload. */
+#include "workloads/suite/graph_input.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/csr_build.h"
+#include "gpuvm/units.h"
+#include "workloads/workload_util.h"
+
+/* vertices x degree out-edges to uniform random targets: UVMSmart's sssp
+ * generator (generateRandomGraph: neighborsPerVertex random targets per
+ * vertex) and the shape of Rodinia's graphgen. Duplicates and self loops
+ * are dropped like any other input's (UVMSmart redraws them; at these
+ * sizes that changes a handful of edges). */
+static int uniform_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror,
+			 const struct gpuvm_graph_opts *opts, struct gpuvm_graph *g,
+			 struct gpuvm_error *err)
+{
+	struct csr_build b;
+	if (csr_begin(&b, (uint32_t)n, mirror, true, false, err))
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && csr_alloc(&b, err)) {
+			csr_abandon(&b);
+			return -1;
+		}
+		for (uint64_t v = 0; v < n; v++)
+			for (uint64_t k = 0; k < degree; k++) {
+				uint32_t t = (uint32_t)(splitmix64(seed ^ (v * degree + k)) % n);
+				if (pass == 0)
+					csr_count(&b, (uint32_t)v, t);
+				else
+					csr_place(&b, (uint32_t)v, t, 0);
+			}
+	}
+	return csr_finish(&b, opts, !mirror, g, err);
+}
+
+/* "rmat-S[-E]" or "rmat:k=v:k=v" -> the graph library's "rmat:k=v,k=v". */
+static int rmat_spec(const char *v, char *out, size_t len, struct gpuvm_error *err)
+{
+	const char *kind = !strncmp(v, "kron", 4) ? "kron" : "rmat";
+	if (v[4] == '-') {
+		char *end;
+		unsigned long scale = strtoul(v + 5, &end, 10), ef = 16;
+		if (end == v + 5 || (*end && *end != '-'))
+			return gpuvm_fail(err, "--workload", 0, "graph",
+					  "'%s': expected rmat-SCALE[-EDGEFACTOR]", v);
+		if (*end == '-') {
+			const char *e = end + 1;
+			ef = strtoul(e, &end, 10);
+			if (end == e || *end)
+				return gpuvm_fail(err, "--workload", 0, "graph",
+						  "'%s': expected rmat-SCALE[-EDGEFACTOR]", v);
+		}
+		snprintf(out, len, "%s:scale=%lu,ef=%lu", kind, scale, ef);
+		return 0;
+	}
+	if (strlen(v) >= len)
+		return gpuvm_fail(err, "--workload", 0, "graph", "graph spec too long");
+	strcpy(out, v);
+	for (char *c = out + 5; *c; c++)
+		if (*c == ':')
+			*c = ',';
+	return 0;
+}
+
+static bool is_rmat(const char *v)
+{
+	return (!strncmp(v, "rmat", 4) || !strncmp(v, "kron", 4)) &&
+	       (v[4] == 0 || v[4] == ':' || v[4] == '-');
+}
+
+int graph_input_load(const struct gpuvm_params *p, uint64_t seed, unsigned flags,
+		     const struct graph_input_defaults *def, struct graph_input *in,
+		     struct gpuvm_error *err)
+{
+	memset(in, 0, sizeof *in);
+	const char *spec = gpuvm_params_text(p, "graph");
+	if (!spec)
+		spec = def->graph;
+	uint64_t vertices = def->vertices, degree = def->degree;
+	if (gpuvm_params_u64(p, "vertices", &vertices, err) < 0 ||
+	    gpuvm_params_u64(p, "degree", &degree, err) < 0)
+		return -1;
+	unsigned sym = 0; /* auto */
+	if (gpuvm_params_choice(p, "symmetrize", "auto|1|0", &sym, err) < 0)
+		return -1;
+	bool rmat = is_rmat(spec), uniform = !strcmp(spec, "uniform");
+	bool mirror = (flags & GRAPH_UNDIRECTED) || sym == 1 || (sym == 0 && rmat);
+	struct gpuvm_graph_opts o = {
+		.symmetrize = mirror,
+		.want_weights = (flags & GRAPH_WEIGHTS) != 0,
+		.drop_weights = !(flags & GRAPH_WEIGHTS),
+		.seed = seed,
+		/* int CSR indices on the device */
+		.max_vertices = (1ull << 31) - 2,
+	};
+	int rc;
+	if (uniform) {
+		if (vertices < 2 || vertices > (1ull << 30))
+			return gpuvm_fail(err, "--workload", 0, "vertices",
+					  "must be between 2 and 1073741824");
+		if (degree < 1 || degree > 1024)
+			return gpuvm_fail(err, "--workload", 0, "degree", "must be between 1 and 1024");
+		rc = uniform_graph(vertices, degree, seed, mirror, &o, &in->g, err);
+		snprintf(in->desc, sizeof in->desc, "uniform-%llu-%llu",
+			 (unsigned long long)vertices, (unsigned long long)degree);
+	} else if (rmat) {
+		char lib[320];
+		if (rmat_spec(spec, lib, sizeof lib, err))
+			return -1;
+		rc = gpuvm_graph_open(lib, &o, &in->g, err);
+		if (!rc) {
+			struct gpuvm_rmat_params rp = {.seed = seed};
+			gpuvm_rmat_parse(lib, &rp, err);
+			snprintf(in->desc, sizeof in->desc, "rmat-%u-%u", rp.scale, rp.edge_factor);
+		}
+	} else {
+		rc = gpuvm_graph_open(spec, &o, &in->g, err);
+		const char *base = strrchr(spec, '/');
+		snprintf(in->desc, sizeof in->desc, "%s", base ? base + 1 : spec);
+	}
+	if (rc)
+		return -1;
+	if (in->g.n_vertices < 1) {
+		graph_input_free(in);
+		return gpuvm_fail(err, "--workload", 0, "graph", "'%s' has no vertices", spec);
+	}
+	if (in->g.n_edges > (uint64_t)INT32_MAX) {
+		unsigned long long m = in->g.n_edges;
+		graph_input_free(in);
+		return gpuvm_fail(err, "--workload", 0, "graph",
+				  "'%s' has %llu edges; the kernels' int indices allow 2^31 - 1", spec,
+				  m);
+	}
+	for (char *c = in->desc; *c; c++) /* one token in the result line */
+		if (*c == ' ' || *c == '=')
+			*c = '_';
+	return 0;
+}
+
+void graph_input_free(struct graph_input *in)
+{
+	gpuvm_graph_free(&in->g);
+}
+
+uint64_t graph_dev_bytes(const struct graph_input *in)
+{
+	uint64_t b = ((uint64_t)in->g.n_vertices + 1) * 4 + in->g.n_edges * 4;
+	if (in->g.weights)
+		b += in->g.n_edges * 4;
+	return b;
+}
+
+int graph_dev_upload(struct simt_host *h, struct graph_input *in, enum gpuvm_alloc_kind kind,
+		     struct graph_dev *d)
+{
+	struct gpuvm_graph *g = &in->g;
+	memset(d, 0, sizeof *d);
+	d->n = (int)g->n_vertices;
+	d->m = (int)g->n_edges;
+	uint64_t n = g->n_vertices, m = g->n_edges;
+	d->row = simt_malloc(h, "row_start", (n + 1) * sizeof(int), kind);
+	if (!d->row)
+		return -1;
+	for (uint64_t v = 0; v <= n; v++)
+		d->row[v] = (int)g->row_offsets[v];
+	free(g->row_offsets);
+	g->row_offsets = NULL;
+	/* at least one element: an edgeless graph still gets its buffer */
+	d->col = simt_malloc(h, "col", (m ? m : 1) * sizeof(int), kind);
+	if (!d->col)
+		return -1;
+	for (uint64_t e = 0; e < m; e++)
+		d->col[e] = (int)g->col_indices[e];
+	free(g->col_indices);
+	g->col_indices = NULL;
+	if (g->weights) {
+		d->w = simt_malloc(h, "weight", (m ? m : 1) * sizeof(int), kind);
+		if (!d->w)
+			return -1;
+		for (uint64_t e = 0; e < m; e++)
+			d->w[e] = (int)g->weights[e];
+		free(g->weights);
+		g->weights = NULL;
+	}
+	if (simt_upload(h, d->row, (n + 1) * sizeof(int)) ||
+	    simt_upload(h, d->col, (m ? m : 1) * sizeof(int)) ||
+	    (d->w && simt_upload(h, d->w, (m ? m : 1) * sizeof(int))))
+		return -1;
+	return 0;
+}
+
+int graph_random_values(float *value, int n, uint64_t seed)
+{
+	int *perm = malloc((size_t)n * sizeof *perm);
+	if (!perm)
+		return -1;
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+		int j = (int)(splitmix64(seed ^ 0x5bd1e995u ^ ((uint64_t)i << 20)) % (uint64_t)(i + 1));
+		int t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (int i = 0; i < n; i++)
+		value[i] = (float)(perm[i] + 1) / (float)n;
+	free(perm);
+	return 0;
+}
