@@ -320,18 +320,19 @@ static int run_gnuplot(const char *exe, const char *script, size_t len,
 			  WTERMSIG(status));
 }
 
-int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *opts,
-			  const struct gpuvm_plot_series *series, size_t n,
-			  struct gpuvm_error *err)
+/* Every figure: the caller's writer puts the gnuplot script (whose output
+ * is tmp_path) into f and returns how many points it drew; the figure is
+ * rendered into OUT.tmp and renamed over OUT only when gnuplot succeeded,
+ * so a failed plot never leaves a half-written file. */
+typedef size_t (*plot_script_fn)(FILE *f, const char *tmp_path, enum plot_format fmt,
+				 const void *ctx);
+
+static int render_figure(const char *out_path, plot_script_fn write_script, const void *ctx,
+			 struct gpuvm_error *err)
 {
-	if (gpuvm_plot_check_path(out_path, err) != 0)
-		return -1;
 	char exe[PATH_MAX];
 	if (!find_gnuplot(exe, sizeof exe))
 		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot not found on PATH");
-	struct gpuvm_plot_opts none = {0};
-	const struct gpuvm_plot_opts *o = opts ? opts : &none;
-
 	size_t plen = strlen(out_path);
 	char *tmp = malloc(plen + 5);
 	if (!tmp)
@@ -346,7 +347,7 @@ int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *op
 		free(tmp);
 		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
 	}
-	size_t used = build_script(f, tmp, format_of(out_path), o, series, n);
+	size_t used = write_script(f, tmp, format_of(out_path), ctx);
 	int rc = 0;
 	if (fclose(f) != 0 || !script)
 		rc = gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
@@ -368,6 +369,29 @@ int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *op
 	return rc;
 }
 
+struct lines_ctx {
+	const struct gpuvm_plot_opts *o;
+	const struct gpuvm_plot_series *series;
+	size_t n;
+};
+
+static size_t lines_script(FILE *f, const char *tmp_path, enum plot_format fmt, const void *ctx)
+{
+	const struct lines_ctx *c = ctx;
+	return build_script(f, tmp_path, fmt, c->o, c->series, c->n);
+}
+
+int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *opts,
+			  const struct gpuvm_plot_series *series, size_t n,
+			  struct gpuvm_error *err)
+{
+	if (gpuvm_plot_check_path(out_path, err) != 0)
+		return -1;
+	struct gpuvm_plot_opts none = {0};
+	struct lines_ctx c = {opts ? opts : &none, series, n};
+	return render_figure(out_path, lines_script, &c, err);
+}
+
 int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel,
 		     const char *ylabel, bool logx, bool logy,
 		     const struct gpuvm_plot_series *series, size_t n,
@@ -379,38 +403,25 @@ int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel
 	return gpuvm_plot_lines_opts(out_path, &o, series, n, err);
 }
 
-int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
-		       const double *z, size_t rows, size_t cols, const char *cblabel,
-		       struct gpuvm_error *err)
+struct matrix_ctx {
+	const struct gpuvm_plot_opts *o;
+	const double *z;
+	size_t rows, cols;
+	const char *cblabel;
+};
+
+static size_t matrix_script(FILE *f, const char *tmp_path, enum plot_format fmt, const void *ctx)
 {
-	if (gpuvm_plot_check_path(out_path, err) != 0)
-		return -1;
-	if (!rows || !cols)
-		return gpuvm_fail(err, "--plot", 0, NULL, "%s: empty matrix", out_path);
-	char exe[PATH_MAX];
-	if (!find_gnuplot(exe, sizeof exe))
-		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot not found on PATH");
-	struct gpuvm_plot_opts none = {0};
-	const struct gpuvm_plot_opts *o = opts ? opts : &none;
-	size_t plen = strlen(out_path);
-	char *tmp = malloc(plen + 5);
-	if (!tmp)
-		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	memcpy(tmp, out_path, plen);
-	memcpy(tmp + plen, ".tmp", 5);
-	char *script = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&script, &len);
-	if (!f) {
-		free(tmp);
-		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	}
+	const struct matrix_ctx *m = ctx;
+	size_t rows = m->rows, cols = m->cols;
+	const double *z = m->z;
+	const char *cblabel = m->cblabel;
 	/* The terminal and labels as for line figures; no series. */
-	struct gpuvm_plot_opts head = *o;
+	struct gpuvm_plot_opts head = *m->o;
 	head.x_bytes = false;
 	head.x_categories = NULL;
 	head.logx = head.logy = false;
-	build_script(f, tmp, format_of(out_path), &head, NULL, 0);
+	build_script(f, tmp_path, fmt, &head, NULL, 0);
 	fprintf(f, "unset grid\nset offsets 0, 0, 0, 0\nset autoscale fix\nset yrange [-0.5:%zu-0.5]\nset xrange [-0.5:%zu-0.5]\n"
 		   "set palette defined (0 'white', 1 '#fdd49e', 2 '#d7301f', 3 '#7f0000')\n"
 		   "set size ratio -1\nset key off\nset cbrange [0:*]\n"
@@ -433,29 +444,37 @@ int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
 				fprintf(f, "%zu %zu NaN\n", c, r);
 		}
 	fputs("EOD\nplot $m using 1:2:3 with image\nunset output\n", f);
-	int rc = 0;
-	if (fclose(f) != 0 || !script)
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	else
-		rc = run_gnuplot(exe, script, len, err);
-	struct stat st;
-	if (rc == 0 && (stat(tmp, &st) != 0 || st.st_size == 0))
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
-	if (rc == 0 && rename(tmp, out_path) != 0)
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: %s", out_path, strerror(errno));
-	if (rc != 0)
-		unlink(tmp);
-	free(script);
-	free(tmp);
-	return rc;
+	return rows * cols;
+}
+
+int gpuvm_plot_heatmap(const char *out_path, const struct gpuvm_plot_opts *opts,
+		       const double *z, size_t rows, size_t cols, const char *cblabel,
+		       struct gpuvm_error *err)
+{
+	if (gpuvm_plot_check_path(out_path, err) != 0)
+		return -1;
+	if (!rows || !cols)
+		return gpuvm_fail(err, "--plot", 0, NULL, "%s: empty matrix", out_path);
+	struct gpuvm_plot_opts none = {0};
+	struct matrix_ctx c = {opts ? opts : &none, z, rows, cols, cblabel};
+	return render_figure(out_path, matrix_script, &c, err);
 }
 
 /* Heat maps (page-access figures): boxes per non-empty cell, coloured by
  * a palette over z, one multiplot panel per map. */
-static void heatmap_script(FILE *f, const char *tmp_path, enum plot_format fmt,
-			   const struct gpuvm_plot_heatmap_opts *o,
-			   const struct gpuvm_plot_heatmap *p, size_t n)
+struct heatmaps_ctx {
+	const struct gpuvm_plot_heatmap_opts *o;
+	const struct gpuvm_plot_heatmap *panels;
+	size_t n;
+};
+
+static size_t heatmaps_script(FILE *f, const char *tmp_path, enum plot_format fmt,
+			      const void *ctx)
 {
+	const struct heatmaps_ctx *hc = ctx;
+	const struct gpuvm_plot_heatmap_opts *o = hc->o;
+	const struct gpuvm_plot_heatmap *p = hc->panels;
+	size_t n = hc->n;
 	int w = o->width > 0 ? o->width : 1000;
 	int ph = o->panel_height > 0 ? o->panel_height : 260;
 	int h = ph * (int)n + 60;
@@ -567,6 +586,7 @@ static void heatmap_script(FILE *f, const char *tmp_path, enum plot_format fmt,
 			fputs("plot NaN notitle\n", f);
 	}
 	fputs("unset multiplot\nunset output\n", f);
+	return n; /* an empty panel still draws its frame */
 }
 
 int gpuvm_plot_heatmaps(const char *out_path, const struct gpuvm_plot_heatmap_opts *opts,
@@ -577,38 +597,7 @@ int gpuvm_plot_heatmaps(const char *out_path, const struct gpuvm_plot_heatmap_op
 		return -1;
 	if (n == 0)
 		return gpuvm_fail(err, "--plot", 0, NULL, "%s: no panel to draw", out_path);
-	char exe[PATH_MAX];
-	if (!find_gnuplot(exe, sizeof exe))
-		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot not found on PATH");
 	struct gpuvm_plot_heatmap_opts none = {0};
-	const struct gpuvm_plot_heatmap_opts *o = opts ? opts : &none;
-	size_t plen = strlen(out_path);
-	char *tmp = malloc(plen + 5);
-	if (!tmp)
-		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	memcpy(tmp, out_path, plen);
-	memcpy(tmp + plen, ".tmp", 5);
-	char *script = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&script, &len);
-	int rc = 0;
-	if (!f) {
-		free(tmp);
-		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	}
-	heatmap_script(f, tmp, format_of(out_path), o, panels, n);
-	if (fclose(f) != 0 || !script)
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	else
-		rc = run_gnuplot(exe, script, len, err);
-	struct stat st;
-	if (rc == 0 && (stat(tmp, &st) != 0 || st.st_size == 0))
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
-	if (rc == 0 && rename(tmp, out_path) != 0)
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: %s", out_path, strerror(errno));
-	if (rc != 0)
-		unlink(tmp);
-	free(script);
-	free(tmp);
-	return rc;
+	struct heatmaps_ctx c = {opts ? opts : &none, panels, n};
+	return render_figure(out_path, heatmaps_script, &c, err);
 }
