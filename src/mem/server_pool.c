@@ -1,5 +1,6 @@
 #include "mem/server_pool.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
@@ -72,7 +73,7 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 	}
 	/* One server's time: at most the rest of each slot it overlaps. A slot
 	 * may go over capacity; later arrivals then wait past it. */
-	for (;;) {
+	for (bool skipped = false;;) {
 		double end = (double)(s + 1) * p->slot_cycles;
 		double take = end - start;
 		double *u = slot_used(p, s);
@@ -84,6 +85,22 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 		hold -= take;
 		start = end;
 		s++;
+		if (!skipped) {
+			/* A hold longer than the ring (a far fault queued behind a
+			 * long migration) rewrites every ring entry: the full slots
+			 * whose entries a later slot of this hold overwrites anyway
+			 * are skipped. With power-of-two slots (all pools here)
+			 * hold - k x slot_cycles is exact, as the loop's repeated
+			 * subtraction is, so the result is the same. */
+			skipped = true;
+			int64_t full = (int64_t)(hold * p->inv_slot) - 2; /* < full slots left */
+			int64_t skip = full - (int64_t)p->mask - 1;
+			if (skip > 0) {
+				s += skip;
+				hold -= (double)skip * p->slot_cycles;
+				start = (double)s * p->slot_cycles;
+			}
+		}
 	}
 	if (s > p->newest)
 		p->newest = s;

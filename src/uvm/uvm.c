@@ -16,6 +16,9 @@
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
 
+static void groups_clear(struct uvm *u);
+static void group_update(struct uvm *u, const struct uvm_block *b);
+
 /* ---- link --------------------------------------------------------------- */
 
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
@@ -130,12 +133,21 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if (u->evict->create && u->evict->create(&u->evict_state))
 		return -1;
 
+	u->group_blocks = 1;
+	while (u->group_blocks < 64 &&
+	       ((uint64_t)u->group_blocks << UVM_BLOCK_SHIFT) < u->max_entry_bytes) {
+		u->group_blocks *= 2;
+		u->group_shift++;
+	}
+	u->gmask = 255;
+	u->gkey = calloc(u->gmask + 1, sizeof *u->gkey);
+	u->gnotok = calloc(u->gmask + 1, sizeof *u->gnotok);
 	u->hmask = 1023;
 	u->hkey = calloc(u->hmask + 1, sizeof *u->hkey);
 	u->hval = calloc(u->hmask + 1, sizeof *u->hval);
 	u->blocked_until = calloc(cfg->sms, sizeof *u->blocked_until);
 	u->ff_mshr = calloc(cfg->sms, sizeof *u->ff_mshr);
-	if (!u->hkey || !u->hval || !u->blocked_until || !u->ff_mshr)
+	if (!u->hkey || !u->hval || !u->gkey || !u->gnotok || !u->blocked_until || !u->ff_mshr)
 		return -1;
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		if (server_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
@@ -152,6 +164,8 @@ void uvm_free(struct uvm *u)
 	free(u->sp.blocks);
 	free(u->hkey);
 	free(u->hval);
+	free(u->gkey);
+	free(u->gnotok);
 	free(u->allocs);
 	if (u->ff_mshr)
 		for (uint32_t i = 0; i < u->sms; i++)
@@ -175,6 +189,7 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes)
 	}
 	u->allocs[u->n_allocs++] = (struct uvm_range){base, bytes};
 	u->managed_bytes += bytes;
+	groups_clear(u);
 	u->st->active = true;
 	return 0;
 }
@@ -286,7 +301,101 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	b->first_page = (uint16_t)first;
 	b->end_page = (uint16_t)end;
 	u->sp.blocks[u->sp.n++] = b;
+	group_update(u, b);
 	return u->last = b;
+}
+
+/* ---- residency summary -------------------------------------------------- */
+
+static inline bool block_full(const struct uvm_block *b)
+{
+	return b->resident_count == (uint32_t)(b->end_page - b->first_page);
+}
+
+static uint32_t hash_group(uint64_t g)
+{
+	return (uint32_t)((g * 0x9E3779B97F4A7C15ull) >> 40);
+}
+
+static void groups_clear(struct uvm *u)
+{
+	memset(u->gkey, 0, (u->gmask + 1) * sizeof *u->gkey);
+	u->gn = 0;
+}
+
+/* Slot of group g, or UINT32_MAX when it is not summarised yet. */
+static uint32_t group_slot(const struct uvm *u, uint64_t g)
+{
+	for (uint32_t i = hash_group(g) & u->gmask;; i = (i + 1) & u->gmask) {
+		if (!u->gkey[i])
+			return UINT32_MAX;
+		if (u->gkey[i] == g + 1)
+			return i;
+	}
+}
+
+/* A block's residency changed: its group's bit follows. */
+static void group_update(struct uvm *u, const struct uvm_block *b)
+{
+	if (u->group_blocks < 2)
+		return;
+	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
+	uint32_t i = group_slot(u, bn >> u->group_shift);
+	if (i == UINT32_MAX)
+		return;
+	uint64_t bit = 1ull << (bn & (u->group_blocks - 1));
+	if (block_full(b))
+		u->gnotok[i] &= ~bit;
+	else
+		u->gnotok[i] |= bit;
+}
+
+/* The not-fully-resident bits of group g: a block counts when it is
+ * managed and not every managed page of it is resident (blocks never
+ * touched are not resident at all). UINT64_MAX when out of memory (every
+ * block then counts as partly resident: entries are just not kept). */
+static uint64_t group_notok(struct uvm *u, uint64_t g)
+{
+	uint32_t i = group_slot(u, g);
+	if (i != UINT32_MAX)
+		return u->gnotok[i];
+	uint64_t m = 0;
+	for (uint32_t k = 0; k < u->group_blocks; k++) {
+		uint64_t x = (g << u->group_shift) + k;
+		const struct uvm_block *o = block_find(u, x);
+		uint32_t f, e;
+		if (o ? !block_full(o) : managed_span(u, x, &f, &e))
+			m |= 1ull << k;
+	}
+	if (2 * (u->gn + 1) > u->gmask + 1) {
+		uint32_t cap = 2 * (u->gmask + 1);
+		uint64_t *k2 = calloc(cap, sizeof *k2), *v2 = calloc(cap, sizeof *v2);
+		if (!k2 || !v2) {
+			free(k2);
+			free(v2);
+			return UINT64_MAX;
+		}
+		for (uint32_t j = 0; j <= u->gmask; j++) {
+			if (!u->gkey[j])
+				continue;
+			uint32_t t = hash_group(u->gkey[j] - 1) & (cap - 1);
+			while (k2[t])
+				t = (t + 1) & (cap - 1);
+			k2[t] = u->gkey[j];
+			v2[t] = u->gnotok[j];
+		}
+		free(u->gkey);
+		free(u->gnotok);
+		u->gkey = k2;
+		u->gnotok = v2;
+		u->gmask = cap - 1;
+	}
+	for (i = hash_group(g) & u->gmask; u->gkey[i]; i = (i + 1) & u->gmask)
+		;
+	u->gkey[i] = g + 1;
+	u->gnotok[i] = m;
+	u->gn++;
+	return m;
 }
 
 /* ---- eviction ----------------------------------------------------------- */
@@ -351,6 +460,7 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	b->resident_count -= n;
 	u->sp.resident_pages -= n;
 	st->pages_evicted += n;
+	group_update(u, b);
 	if (u->evict->on_evicted)
 		u->evict->on_evicted(u->evict_state, b, mask);
 	return freed;
@@ -418,6 +528,7 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 		u->managed_bytes -= u->allocs[i].bytes;
 		u->allocs[i] = u->allocs[--u->n_allocs];
 		u->last = NULL;
+		groups_clear(u);
 		return;
 	}
 }
@@ -480,6 +591,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	}
 	b->resident_count += k;
 	u->sp.resident_pages += k;
+	group_update(u, b);
 	if (u->sp.resident_pages > st->peak_resident_pages)
 		st->peak_resident_pages = u->sp.resident_pages;
 	st->pages_h2d += k;
@@ -491,28 +603,75 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	return arrival;
 }
 
+/* Pages of word w of b that count as present for a TLB fill: resident,
+ * or outside the block's managed span. */
+static inline uint64_t present_word(const struct uvm_block *b, uint32_t w)
+{
+	uint64_t m = b->resident[w];
+	uint32_t lo = w * 64, hi = lo + 64;
+	if (b->first_page > lo)
+		m |= b->first_page >= hi ? ~0ull : (1ull << (b->first_page - lo)) - 1;
+	if (b->end_page < hi)
+		m |= b->end_page <= lo ? ~0ull : ~((1ull << (b->end_page - lo)) - 1);
+	return m;
+}
+
 /* Largest aligned range around page p of b (4 KB .. max TLB entry) that
- * is entirely resident. */
+ * is entirely resident (p itself is). Runs on every walk of managed
+ * memory, so it tests whole mask words and, past 2 MB, the group
+ * summary instead of looking blocks up. */
 static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 {
-	uint64_t bytes = UVM_PAGE_BYTES;
-	for (uint32_t size = 2; size <= UVM_BLOCK_PAGES && bytes < u->max_entry_bytes; size *= 2) {
-		uint32_t lo = p & ~(size - 1);
-		uint32_t a = lo > b->first_page ? lo : b->first_page;
-		uint32_t e = lo + size < b->end_page ? lo + size : b->end_page;
-		if (mask_count_range(b->resident, a, e) != e - a)
-			return bytes;
-		bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+	uint64_t max = u->max_entry_bytes;
+	if (!block_full(b)) {
+		uint64_t bytes = UVM_PAGE_BYTES;
+		uint64_t ok = present_word(b, p >> 6);
+		uint32_t size = 2;
+		for (; size <= 64 && bytes < max; size *= 2) {
+			uint64_t want = size == 64 ? ~0ull : ((1ull << size) - 1) << ((p & ~(size - 1)) & 63);
+			if ((ok & want) != want)
+				return bytes;
+			bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+		}
+		for (; size <= UVM_BLOCK_PAGES && bytes < max; size *= 2) {
+			uint32_t w0 = (p & ~(size - 1)) >> 6;
+			for (uint32_t w = w0; w < w0 + (size >> 6); w++)
+				if (present_word(b, w) != ~0ull)
+					return bytes;
+			bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+		}
+		if (bytes < ((uint64_t)UVM_BLOCK_PAGES << UVM_PAGE_SHIFT))
+			return bytes; /* max reached inside the block */
 	}
+	uint64_t bytes = 1ull << UVM_BLOCK_SHIFT;
+	if (max <= bytes)
+		return max;
 	/* beyond 2 MB: every managed block in the range fully resident */
 	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
-	for (uint64_t span = 2; bytes < u->max_entry_bytes; span *= 2) {
+	uint64_t span = 2;
+	if (u->group_blocks >= 2) {
+		uint64_t notok = group_notok(u, bn >> u->group_shift);
+		if (!notok) { /* the common case once everything is in */
+			uint64_t group_bytes = (uint64_t)u->group_blocks << UVM_BLOCK_SHIFT;
+			if (max <= group_bytes)
+				return max;
+			bytes = group_bytes;
+			span = 2 * (uint64_t)u->group_blocks;
+		}
+		for (; span <= u->group_blocks && bytes < max; span *= 2) {
+			uint32_t lo = (uint32_t)((bn & ~(span - 1)) & (u->group_blocks - 1));
+			uint64_t want = span == 64 ? ~0ull : ((1ull << span) - 1) << lo;
+			if (notok & want)
+				return bytes;
+			bytes = span << UVM_BLOCK_SHIFT;
+		}
+	}
+	for (; bytes < max; span *= 2) { /* entries over 128 MB: block by block */
 		uint64_t lo = bn & ~(span - 1);
 		for (uint64_t x = lo; x < lo + span; x++) {
 			struct uvm_block *o = block_find(u, x);
 			uint32_t f, e;
-			if (o ? o->resident_count != (uint32_t)(o->end_page - o->first_page)
-			      : managed_span(u, x, &f, &e))
+			if (o ? !block_full(o) : managed_span(u, x, &f, &e))
 				return bytes;
 		}
 		bytes = span << UVM_BLOCK_SHIFT;
@@ -533,6 +692,7 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		if (managed_span(u, addr >> UVM_BLOCK_SHIFT, &f, &e)) {
 			b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
 			b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
+			group_update(u, b);
 		}
 		if (p < b->first_page || p >= b->end_page)
 			return t;

@@ -46,6 +46,15 @@ struct uvm {
 	uint32_t *hval;   /* block index */
 	uint32_t hmask;
 	struct uvm_block *last;
+	/* Residency summary for TLB fills wider than 2 MB: per aligned group
+	 * of group_blocks VA blocks (the widest TLB entry, at most 64 blocks),
+	 * a bit per block that is managed but not fully resident. Built
+	 * lazily, kept exact on every residency change, dropped when the
+	 * allocations change. */
+	uint32_t group_blocks, group_shift;
+	uint64_t *gkey;   /* group number + 1, 0 = empty */
+	uint64_t *gnotok; /* bit i: block i of the group is not fully resident */
+	uint32_t gmask, gn;
 	struct uvm_range *allocs;
 	uint32_t n_allocs, cap_allocs;
 	uint64_t managed_bytes;

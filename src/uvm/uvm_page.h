@@ -43,26 +43,29 @@ static inline uint32_t mask_count(const uint64_t *m)
 	return n;
 }
 
-/* Pages [lo, hi) set in m. */
+/* Pages [lo, hi) set in m, a word at a time. */
 static inline uint32_t mask_count_range(const uint64_t *m, uint32_t lo, uint32_t hi)
 {
 	uint32_t n = 0;
-	for (uint32_t i = lo; i < hi;) {
-		if ((i & 63) == 0 && i + 64 <= hi) {
-			n += (uint32_t)__builtin_popcountll(m[i >> 6]);
-			i += 64;
-		} else {
-			n += mask_test(m, i);
-			i++;
-		}
+	while (lo < hi) {
+		uint32_t word_end = (lo | 63) + 1, end = word_end < hi ? word_end : hi;
+		uint64_t bits = m[lo >> 6] >> (lo & 63);
+		if (end - lo < 64)
+			bits &= (1ull << (end - lo)) - 1;
+		n += (uint32_t)__builtin_popcountll(bits);
+		lo = end;
 	}
 	return n;
 }
 
 static inline void mask_set_range(uint64_t *m, uint32_t lo, uint32_t hi)
 {
-	for (uint32_t i = lo; i < hi; i++)
-		mask_set(m, i);
+	while (lo < hi) {
+		uint32_t word_end = (lo | 63) + 1, end = word_end < hi ? word_end : hi;
+		uint64_t bits = end - lo < 64 ? (1ull << (end - lo)) - 1 : ~0ull;
+		m[lo >> 6] |= bits << (lo & 63);
+		lo = end;
+	}
 }
 
 static inline bool mask_empty(const uint64_t *m)
