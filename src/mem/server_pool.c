@@ -1,6 +1,5 @@
 #include "mem/server_pool.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 
 int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
@@ -73,7 +72,7 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 	}
 	/* One server's time: at most the rest of each slot it overlaps. A slot
 	 * may go over capacity; later arrivals then wait past it. */
-	for (bool skipped = false;;) {
+	for (;;) {
 		double end = (double)(s + 1) * p->slot_cycles;
 		double take = end - start;
 		double *u = slot_used(p, s);
@@ -85,23 +84,37 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 		hold -= take;
 		start = end;
 		s++;
-		if (!skipped) {
-			/* A hold longer than the ring (a far fault queued behind a
-			 * long migration) rewrites every ring entry: the full slots
-			 * whose entries a later slot of this hold overwrites anyway
-			 * are skipped. With power-of-two slots (all pools here)
-			 * hold - k x slot_cycles is exact, as the loop's repeated
-			 * subtraction is, so the result is the same. */
-			skipped = true;
-			int64_t full = (int64_t)(hold * p->inv_slot) - 2; /* < full slots left */
-			int64_t skip = full - (int64_t)p->mask - 1;
-			if (skip > 0) {
-				s += skip;
-				hold -= (double)skip * p->slot_cycles;
-				start = (double)s * p->slot_cycles;
-			}
-		}
 	}
 	if (s > p->newest)
 		p->newest = s;
+}
+
+void server_pool_consume_long(struct server_pool *p, double start, double hold)
+{
+	int64_t s = (int64_t)(start * p->inv_slot);
+	if (s < p->newest - (int64_t)p->mask || hold <= 4 * p->slot_cycles) {
+		server_pool_consume(p, start, hold);
+		return;
+	}
+	/* After the first, partial slot, the full slots whose ring entries a
+	 * later slot of the same hold rewrites are skipped, and the rest are
+	 * taken whole. Same result as server_pool_consume: with integer
+	 * slot_cycles (all pools here) each full slot's take is exactly
+	 * slot_cycles, so the subtractions are exact. */
+	double end = (double)(s + 1) * p->slot_cycles;
+	*slot_used(p, s) += end - start;
+	hold -= end - start;
+	s++;
+	int64_t skip = (int64_t)(hold * p->inv_slot) - 3 - (int64_t)p->mask;
+	if (skip > 0) {
+		s += skip;
+		hold -= (double)skip * p->slot_cycles;
+	}
+	for (; hold > p->slot_cycles; s++) {
+		*slot_used(p, s) += p->slot_cycles;
+		hold -= p->slot_cycles;
+	}
+	if (s > p->newest)
+		p->newest = s;
+	server_pool_consume(p, (double)s * p->slot_cycles, hold);
 }

@@ -738,7 +738,7 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
 	double arrival = migrate(u, b, p, ready);
 	if (!u->blocking)
-		server_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
+		server_pool_consume_long(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
 	else if (arrival > u->blocked_until[sm])
 		u->blocked_until[sm] = arrival;
 	*fill_max = resident_extent(u, b, p);
