@@ -139,15 +139,11 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 		u->group_blocks *= 2;
 		u->group_shift++;
 	}
-	u->gmask = 255;
-	u->gkey = calloc(u->gmask + 1, sizeof *u->gkey);
-	u->gnotok = calloc(u->gmask + 1, sizeof *u->gnotok);
-	u->hmask = 1023;
-	u->hkey = calloc(u->hmask + 1, sizeof *u->hkey);
-	u->hval = calloc(u->hmask + 1, sizeof *u->hval);
+	if (uvm_map_init(&u->blocks, 1024) || uvm_map_init(&u->groups, 256))
+		return -1;
 	u->blocked_until = calloc(cfg->sms, sizeof *u->blocked_until);
 	u->ff_mshr = calloc(cfg->sms, sizeof *u->ff_mshr);
-	if (!u->hkey || !u->hval || !u->gkey || !u->gnotok || !u->blocked_until || !u->ff_mshr)
+	if (!u->blocked_until || !u->ff_mshr)
 		return -1;
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		if (server_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
@@ -162,10 +158,8 @@ void uvm_free(struct uvm *u)
 		free(u->sp.blocks[i]);
 	}
 	free(u->sp.blocks);
-	free(u->hkey);
-	free(u->hval);
-	free(u->gkey);
-	free(u->gnotok);
+	uvm_map_free(&u->blocks);
+	uvm_map_free(&u->groups);
 	free(u->allocs);
 	if (u->ff_mshr)
 		for (uint32_t i = 0; i < u->sms; i++)
@@ -196,53 +190,10 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes)
 
 /* ---- blocks ------------------------------------------------------------- */
 
-static uint32_t hash_block(uint64_t bn)
+static inline struct uvm_block *block_find(struct uvm *u, uint64_t bn)
 {
-	return (uint32_t)((bn * 0x9E3779B97F4A7C15ull) >> 40);
-}
-
-static struct uvm_block *block_find(struct uvm *u, uint64_t bn)
-{
-	for (uint32_t i = hash_block(bn) & u->hmask;; i = (i + 1) & u->hmask) {
-		if (!u->hkey[i])
-			return NULL;
-		if (u->hkey[i] == bn + 1)
-			return u->sp.blocks[u->hval[i]];
-	}
-}
-
-static int hash_insert(struct uvm *u, uint64_t bn, uint32_t idx)
-{
-	if (2 * (u->sp.n + 1) > u->hmask + 1) {
-		uint32_t cap = 2 * (u->hmask + 1);
-		uint64_t *k = calloc(cap, sizeof *k);
-		uint32_t *v = calloc(cap, sizeof *v);
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return -1;
-		}
-		for (uint32_t i = 0; i <= u->hmask; i++) {
-			if (!u->hkey[i])
-				continue;
-			uint32_t j = hash_block(u->hkey[i] - 1) & (cap - 1);
-			while (k[j])
-				j = (j + 1) & (cap - 1);
-			k[j] = u->hkey[i];
-			v[j] = u->hval[i];
-		}
-		free(u->hkey);
-		free(u->hval);
-		u->hkey = k;
-		u->hval = v;
-		u->hmask = cap - 1;
-	}
-	uint32_t i = hash_block(bn) & u->hmask;
-	while (u->hkey[i])
-		i = (i + 1) & u->hmask;
-	u->hkey[i] = bn + 1;
-	u->hval[i] = idx;
-	return 0;
+	const struct uvm_map_entry *x = uvm_map_find(&u->blocks, bn);
+	return x ? (struct uvm_block *)(uintptr_t)x->val : NULL;
 }
 
 /* Managed pages of block bn: [*first, *end); false when none. */
@@ -291,7 +242,7 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	if (!b)
 		return NULL;
 	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
-	if (!b->arrive || hash_insert(u, bn, u->sp.n)) {
+	if (!b->arrive || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
 		free(b->arrive);
 		free(b);
 		return NULL;
@@ -312,26 +263,9 @@ static inline bool block_full(const struct uvm_block *b)
 	return b->resident_count == (uint32_t)(b->end_page - b->first_page);
 }
 
-static uint32_t hash_group(uint64_t g)
-{
-	return (uint32_t)((g * 0x9E3779B97F4A7C15ull) >> 40);
-}
-
 static void groups_clear(struct uvm *u)
 {
-	memset(u->gkey, 0, (u->gmask + 1) * sizeof *u->gkey);
-	u->gn = 0;
-}
-
-/* Slot of group g, or UINT32_MAX when it is not summarised yet. */
-static uint32_t group_slot(const struct uvm *u, uint64_t g)
-{
-	for (uint32_t i = hash_group(g) & u->gmask;; i = (i + 1) & u->gmask) {
-		if (!u->gkey[i])
-			return UINT32_MAX;
-		if (u->gkey[i] == g + 1)
-			return i;
-	}
+	uvm_map_clear(&u->groups);
 }
 
 /* A block's residency changed: its group's bit follows. */
@@ -340,61 +274,35 @@ static void group_update(struct uvm *u, const struct uvm_block *b)
 	if (u->group_blocks < 2)
 		return;
 	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
-	uint32_t i = group_slot(u, bn >> u->group_shift);
-	if (i == UINT32_MAX)
+	struct uvm_map_entry *x = uvm_map_find(&u->groups, bn >> u->group_shift);
+	if (!x)
 		return;
 	uint64_t bit = 1ull << (bn & (u->group_blocks - 1));
 	if (block_full(b))
-		u->gnotok[i] &= ~bit;
+		x->val &= ~bit;
 	else
-		u->gnotok[i] |= bit;
+		x->val |= bit;
 }
 
 /* The not-fully-resident bits of group g: a block counts when it is
  * managed and not every managed page of it is resident (blocks never
- * touched are not resident at all). UINT64_MAX when out of memory (every
- * block then counts as partly resident: entries are just not kept). */
+ * touched are not resident at all). Out of memory, every block counts
+ * (wide entries are then just not kept). */
 static uint64_t group_notok(struct uvm *u, uint64_t g)
 {
-	uint32_t i = group_slot(u, g);
-	if (i != UINT32_MAX)
-		return u->gnotok[i];
+	const struct uvm_map_entry *x = uvm_map_find(&u->groups, g);
+	if (x)
+		return x->val;
 	uint64_t m = 0;
 	for (uint32_t k = 0; k < u->group_blocks; k++) {
-		uint64_t x = (g << u->group_shift) + k;
-		const struct uvm_block *o = block_find(u, x);
+		uint64_t bn = (g << u->group_shift) + k;
+		const struct uvm_block *o = block_find(u, bn);
 		uint32_t f, e;
-		if (o ? !block_full(o) : managed_span(u, x, &f, &e))
+		if (o ? !block_full(o) : managed_span(u, bn, &f, &e))
 			m |= 1ull << k;
 	}
-	if (2 * (u->gn + 1) > u->gmask + 1) {
-		uint32_t cap = 2 * (u->gmask + 1);
-		uint64_t *k2 = calloc(cap, sizeof *k2), *v2 = calloc(cap, sizeof *v2);
-		if (!k2 || !v2) {
-			free(k2);
-			free(v2);
-			return UINT64_MAX;
-		}
-		for (uint32_t j = 0; j <= u->gmask; j++) {
-			if (!u->gkey[j])
-				continue;
-			uint32_t t = hash_group(u->gkey[j] - 1) & (cap - 1);
-			while (k2[t])
-				t = (t + 1) & (cap - 1);
-			k2[t] = u->gkey[j];
-			v2[t] = u->gnotok[j];
-		}
-		free(u->gkey);
-		free(u->gnotok);
-		u->gkey = k2;
-		u->gnotok = v2;
-		u->gmask = cap - 1;
-	}
-	for (i = hash_group(g) & u->gmask; u->gkey[i]; i = (i + 1) & u->gmask)
-		;
-	u->gkey[i] = g + 1;
-	u->gnotok[i] = m;
-	u->gn++;
+	if (!uvm_map_insert(&u->groups, g, m))
+		return UINT64_MAX;
 	return m;
 }
 
@@ -457,6 +365,7 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 		b->dirty[w] &= ~mask[w];
 		b->evicted[w] |= mask[w];
 	}
+	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count -= n;
 	u->sp.resident_pages -= n;
 	st->pages_evicted += n;
@@ -518,6 +427,7 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 				u->st->prefetched_unused += (uint64_t)__builtin_popcountll(m[w] & b->prefetched[w]);
 				b->resident[w] = b->dirty[w] = b->prefetched[w] = 0;
 			}
+			b->prefetched_count = 0;
 			u->sp.resident_pages -= b->resident_count;
 			b->resident_count = 0;
 			if (u->shootdown)
@@ -578,6 +488,8 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		for (uint32_t q = i; q < j; q++)
 			b->arrive[q] = done;
+		if (done > b->arrive_max)
+			b->arrive_max = done;
 		if (p >= i && p < j)
 			arrival = done;
 		i = j;
@@ -589,6 +501,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		b->prefetched[w] |= mv[w] & ~faulted[w];
 		b->evicted[w] &= ~mv[w];
 	}
+	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
 	u->sp.resident_pages += k;
 	group_update(u, b);
@@ -700,6 +613,8 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	if (mask_test(b->resident, p)) {
 		/* resident, or in flight: faults coalesce per page */
 		*fill_max = resident_extent(u, b, p);
+		if (t >= b->arrive_max)
+			return t;
 		return b->arrive[p] > t ? b->arrive[p] : t;
 	}
 
@@ -755,7 +670,9 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 			u->last = b;
 	}
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	if (!b || !mask_test(b->resident, p)) {
+	bool resident = b && ((block_full(b) && p >= b->first_page && p < b->end_page) ||
+			      mask_test(b->resident, p));
+	if (!resident) {
 		/* Not reached while TLB entries only cover resident pages; kept
 		 * so that no access ever reads a page that is not there. */
 		uint64_t fill_max;
@@ -764,10 +681,14 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 		if (!b || !mask_test(b->resident, p))
 			return t;
 	}
+	/* the common case reads only the block's first cache line */
+	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
+		return t;
 	uint32_t w = p >> 6;
 	uint64_t bit = 1ull << (p & 63);
 	if (b->prefetched[w] & bit) {
 		b->prefetched[w] &= ~bit;
+		b->prefetched_count--;
 		u->st->prefetched_used++;
 	}
 	if (write) {

@@ -18,6 +18,7 @@
 #include "gpuvm/uvm.h"
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
+#include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
 
@@ -42,9 +43,7 @@ struct uvm {
 	/* page state */
 	struct uvm_space sp;
 	uint32_t blocks_cap;
-	uint64_t *hkey;   /* block number + 1, 0 = empty */
-	uint32_t *hval;   /* block index */
-	uint32_t hmask;
+	struct uvm_map blocks; /* block number -> struct uvm_block * */
 	struct uvm_block *last;
 	/* Residency summary for TLB fills wider than 2 MB: per aligned group
 	 * of group_blocks VA blocks (the widest TLB entry, at most 64 blocks),
@@ -52,9 +51,7 @@ struct uvm {
 	 * lazily, kept exact on every residency change, dropped when the
 	 * allocations change. */
 	uint32_t group_blocks, group_shift;
-	uint64_t *gkey;   /* group number + 1, 0 = empty */
-	uint64_t *gnotok; /* bit i: block i of the group is not fully resident */
-	uint32_t gmask, gn;
+	struct uvm_map groups; /* group number -> bit i: block i not fully resident */
 	struct uvm_range *allocs;
 	uint32_t n_allocs, cap_allocs;
 	uint64_t managed_bytes;

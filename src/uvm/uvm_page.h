@@ -19,16 +19,19 @@
 typedef uint64_t uvm_mask[UVM_MASK_WORDS];
 
 struct uvm_block {
+	/* what every access reads first, in one host cache line */
 	uint64_t base;              /* VA of the 2 MB block */
+	double *arrive;             /* [512] cycle each resident page arrives */
+	double arrive_max;          /* no page arrives later (an upper bound) */
 	uint32_t index;             /* dense id, stable */
 	uint16_t first_page, end_page; /* managed pages of the block: [first, end) */
 	uint32_t resident_count;
+	uint32_t prefetched_count;  /* pages set in prefetched */
 	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
 	uvm_mask dirty;             /* written since it arrived */
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
-	double *arrive;             /* [512] cycle each resident page arrives */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
