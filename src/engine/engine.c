@@ -225,12 +225,23 @@ static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
 	xlat_invalidate_range(&e->xlat, addr, bytes);
 }
 
+/* A line of an evicted page leaves the L2; its dirty sectors go to DRAM. */
+static void uvm_l2_drop(void *ctx, uint64_t line_addr, double t)
+{
+	struct engine *e = ctx;
+	uint32_t dirty;
+	e->stats->uvm.l2_sectors_invalidated += l2_cache_invalidate(&e->l2, line_addr, &dirty);
+	e->stats->uvm.l2_dirty_sectors_written += dirty;
+	dram_writeback(e, dirty, t);
+}
+
 /* The paging layer exists only once managed memory does, so runs without
  * it pay nothing. */
 static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 {
 	if (!e->uvm_on) {
-		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, uvm_shootdown, e))
+		const struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_drop = uvm_l2_drop, .ctx = e};
+		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, &hooks))
 			return -1;
 		e->uvm_on = true;
 		e->uvm_blocking = e->cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
@@ -521,7 +532,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		case GPUVM_RUN_FREE: {
 			const struct gpuvm_alloc *fa = alloc_table_find(&e.allocs, op.alloc.base);
 			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && e.uvm_on)
-				uvm_remove_alloc(&e.uvm, op.alloc.base);
+				uvm_remove_alloc(&e.uvm, op.alloc.base, t);
 			alloc_table_remove(&e.allocs, op.alloc.base);
 			break;
 		}
@@ -539,6 +550,13 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				stats->pcie_h2d_bytes += op.copy_bytes;
 			else
 				stats->pcie_d2h_bytes += op.copy_bytes;
+			const struct gpuvm_alloc *ca = alloc_table_find(&e.allocs, op.copy_addr);
+			if (h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED && e.uvm_on) {
+				/* cudaMemcpy into managed memory leaves its pages on the GPU */
+				uint64_t room = ca->base + ca->bytes - op.copy_addr;
+				end = uvm_copy_in(&e.uvm, op.copy_addr,
+						  op.copy_bytes < room ? op.copy_bytes : room, t, end);
+			}
 			stats->copy_cycles += end - t;
 			t = end;
 			break;

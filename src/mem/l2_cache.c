@@ -68,3 +68,19 @@ enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 	c->dirty[i] = write ? bit : 0;
 	return L2_MISS;
 }
+
+uint32_t l2_cache_invalidate(struct l2_cache *c, uint64_t addr, uint32_t *dirty_sectors)
+{
+	size_t base = l2_cache_set_base(c, addr);
+	uint32_t w = find_u64(&c->tag[base], c->ways, (addr >> c->line_shift) + 1);
+	*dirty_sectors = 0;
+	if (w >= c->ways)
+		return 0;
+	size_t i = base + w;
+	uint32_t valid = (uint32_t)__builtin_popcount(c->valid[i]);
+	*dirty_sectors = (uint32_t)__builtin_popcount(c->dirty[i]);
+	c->tag[i] = 0;
+	c->valid[i] = c->dirty[i] = 0;
+	c->stamp[i] = 0; /* the next fill of the set takes it first */
+	return valid;
+}

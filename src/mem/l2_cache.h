@@ -49,4 +49,9 @@ void l2_cache_free(struct l2_cache *c);
 enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 			       uint32_t *writeback_sectors);
 
+/* Drops the line holding addr, if cached (its frame left device memory).
+ * Returns the valid sectors dropped; *dirty_sectors gets those that were
+ * dirty (the caller writes them back). */
+uint32_t l2_cache_invalidate(struct l2_cache *c, uint64_t addr, uint32_t *dirty_sectors);
+
 #endif

@@ -7,6 +7,8 @@
  * the free-page buffer and write-back: anchors 2.4, 1.4. */
 #include "uvm/uvm.h"
 
+#include "gpuvm/units.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,12 +97,18 @@ static double lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 /* ---- setup -------------------------------------------------------------- */
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
-	     uvm_shootdown_fn shootdown, void *ctx)
+	     const struct uvm_hooks *hooks)
 {
 	memset(u, 0, sizeof *u);
 	u->st = st;
-	u->shootdown = shootdown;
-	u->shootdown_ctx = ctx;
+	if (hooks)
+		u->hooks = *hooks;
+	/* lines of at most a page, so a page's lines are whole bitmap bits */
+	u->l2_line_shift = gpuvm_log2_ceil(cfg->l2_line_bytes);
+	if (u->l2_line_shift > UVM_PAGE_SHIFT)
+		u->l2_line_shift = UVM_PAGE_SHIFT;
+	uint32_t lines = 1u << (UVM_BLOCK_SHIFT - u->l2_line_shift);
+	u->l2_line_words = lines < 64 ? 1 : lines / 64;
 	u->clock_hz = cfg->clock_mhz * 1e6;
 	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
 	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
@@ -155,6 +163,7 @@ void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->arrive);
+		free(u->sp.blocks[i]->l2_lines);
 		free(u->sp.blocks[i]);
 	}
 	free(u->sp.blocks);
@@ -242,8 +251,10 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	if (!b)
 		return NULL;
 	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
-	if (!b->arrive || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
+	b->l2_lines = calloc(u->l2_line_words, sizeof *b->l2_lines);
+	if (!b->arrive || !b->l2_lines || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
 		free(b->arrive);
+		free(b->l2_lines);
 		free(b);
 		return NULL;
 	}
@@ -318,6 +329,31 @@ static uint64_t capacity_pages(const struct uvm *u)
 	return u->device_bytes >> UVM_PAGE_SHIFT;
 }
 
+/* Pages [p, q) of b leave device memory at t: the L2 lines accessed since
+ * they arrived are dropped (the L2 holds device frames; the model tags
+ * it by virtual address, so a line left behind would hit after the page
+ * comes back in another frame). Dirty sectors go to DRAM, as from any
+ * L2 victim; the data itself reaches the host with the page, whose dirty
+ * bit the same store set (uvm.writeback = dirty never misses it). */
+static void drop_l2_lines(struct uvm *u, struct uvm_block *b, uint32_t p, uint32_t q, double t)
+{
+	if (!u->hooks.l2_drop)
+		return;
+	uint32_t shift = UVM_PAGE_SHIFT - u->l2_line_shift; /* lines per page = 1 << shift */
+	uint64_t first = (uint64_t)p << shift, end = (uint64_t)q << shift;
+	for (uint64_t li = first; li < end;) {
+		uint64_t *word = &b->l2_lines[li >> 6];
+		uint64_t take = end - li < 64 - (li & 63) ? end - li : 64 - (li & 63);
+		uint64_t sel = (take == 64 ? ~0ull : ((1ull << take) - 1)) << (li & 63);
+		for (uint64_t bits = *word & sel; bits; bits &= bits - 1) {
+			uint64_t line = (li & ~63ull) + (uint64_t)__builtin_ctzll(bits);
+			u->hooks.l2_drop(u->hooks.ctx, b->base + (line << u->l2_line_shift), t);
+		}
+		*word &= ~sel;
+		li += take;
+	}
+}
+
 /* Drops the pages of mask from b: write-back (all or dirty) on the D2H
  * lane from t on, shootdown, bookkeeping. Returns when the frames are free. */
 static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mask, double t)
@@ -352,9 +388,10 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 				freed = done;
 			r = s;
 		}
-		if (u->shootdown)
-			u->shootdown(u->shootdown_ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
-				     (uint64_t)(q - p) << UVM_PAGE_SHIFT);
+		if (u->hooks.shootdown)
+			u->hooks.shootdown(u->hooks.ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
+					   (uint64_t)(q - p) << UVM_PAGE_SHIFT);
+		drop_l2_lines(u, b, p, q, t);
 		n += q - p;
 		p = q;
 	}
@@ -410,7 +447,7 @@ static double ensure_frames(struct uvm *u, uint32_t k, double t)
 	return ready;
 }
 
-void uvm_remove_alloc(struct uvm *u, uint64_t base)
+void uvm_remove_alloc(struct uvm *u, uint64_t base, double t)
 {
 	for (uint32_t i = 0; i < u->n_allocs; i++) {
 		if (u->allocs[i].base != base)
@@ -430,8 +467,9 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 			b->prefetched_count = 0;
 			u->sp.resident_pages -= b->resident_count;
 			b->resident_count = 0;
-			if (u->shootdown)
-				u->shootdown(u->shootdown_ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
+			if (u->hooks.shootdown)
+				u->hooks.shootdown(u->hooks.ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
+			drop_l2_lines(u, b, 0, UVM_BLOCK_PAGES, t);
 			if (u->evict->on_evicted)
 				u->evict->on_evicted(u->evict_state, b, m);
 		}
@@ -592,6 +630,84 @@ static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 	return bytes;
 }
 
+/* Whether page p of b is managed; the block's span widens when another
+ * allocation has come to share the block since it was built. */
+static bool block_covers(struct uvm *u, struct uvm_block *b, uint32_t p)
+{
+	if (p >= b->first_page && p < b->end_page)
+		return true;
+	uint32_t f, e;
+	if (managed_span(u, b->base >> UVM_BLOCK_SHIFT, &f, &e)) {
+		b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
+		b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
+		group_update(u, b);
+	}
+	return p >= b->first_page && p < b->end_page;
+}
+
+double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double done = end;
+	if (!bytes)
+		return done;
+	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
+	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
+		struct uvm_block *b = block_get(u, bn << UVM_BLOCK_SHIFT);
+		if (!b) {
+			u->oom = true;
+			return done;
+		}
+		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
+		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
+							   : UVM_BLOCK_PAGES;
+		block_covers(u, b, lo);
+		block_covers(u, b, hi - 1);
+		if (lo < b->first_page)
+			lo = b->first_page;
+		if (hi > b->end_page)
+			hi = b->end_page;
+		if (lo >= hi)
+			continue;
+		uvm_mask range = {0}, mv;
+		mask_set_range(range, lo, hi);
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			mv[w] = range[w] & ~b->resident[w];
+		uint32_t k = mask_count(mv);
+		double arrive = end;
+		if (k) {
+			/* frames first: evictions (and their write-backs) as for a fault */
+			double frames = ensure_frames(u, k, t);
+			if (frames > arrive)
+				arrive = frames;
+			if (arrive > done)
+				done = arrive;
+			for (uint32_t q = lo; q < hi; q++)
+				if (mask_test(mv, q))
+					b->arrive[q] = arrive;
+			if (arrive > b->arrive_max)
+				b->arrive_max = arrive;
+		}
+		/* The device copy is the only up-to-date one: dirty for
+		 * uvm.writeback = dirty. */
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+			b->resident[w] |= mv[w];
+			b->evicted[w] &= ~mv[w];
+			b->dirty[w] |= range[w] & b->resident[w];
+			b->written_ever[w] |= range[w] & b->resident[w];
+		}
+		b->resident_count += k;
+		u->sp.resident_pages += k;
+		group_update(u, b);
+		if (u->sp.resident_pages > st->peak_resident_pages)
+			st->peak_resident_pages = u->sp.resident_pages;
+		st->pages_copied_in += k;
+		if (k && u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+			u->oom = true;
+	}
+	return done;
+}
+
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
 {
 	struct uvm_block *b = block_get(u, addr);
@@ -600,16 +716,8 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		return t;
 	}
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	if (p < b->first_page || p >= b->end_page) { /* another allocation shares the block */
-		uint32_t f, e;
-		if (managed_span(u, addr >> UVM_BLOCK_SHIFT, &f, &e)) {
-			b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
-			b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
-			group_update(u, b);
-		}
-		if (p < b->first_page || p >= b->end_page)
-			return t;
-	}
+	if (!block_covers(u, b, p))
+		return t;
 	if (mask_test(b->resident, p)) {
 		/* resident, or in flight: faults coalesce per page */
 		*fill_max = resident_extent(u, b, p);
@@ -681,7 +789,12 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 		if (!b || !mask_test(b->resident, p))
 			return t;
 	}
-	/* the common case reads only the block's first cache line */
+	if (u->hooks.l2_drop) { /* the L2 line may now hold the page's data */
+		uint64_t li = (addr - b->base) >> u->l2_line_shift;
+		b->l2_lines[li >> 6] |= 1ull << (li & 63);
+	}
+	/* the common case reads only the block's first cache line (and the
+	 * line bitmap above) */
 	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
 		return t;
 	uint32_t w = p >> 6;

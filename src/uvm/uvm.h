@@ -22,8 +22,15 @@
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
 
-/* Drops cached translations of [addr, addr + bytes) (TLB shootdown). */
-typedef void (*uvm_shootdown_fn)(void *ctx, uint64_t addr, uint64_t bytes);
+/* What the paging layer asks of the rest of the GPU model. */
+struct uvm_hooks {
+	/* Drops cached translations of [addr, addr + bytes) (TLB shootdown). */
+	void (*shootdown)(void *ctx, uint64_t addr, uint64_t bytes);
+	/* Drops the L2 line at line_addr at t: its page left device memory
+	 * (NULL: no L2 to keep coherent). */
+	void (*l2_drop)(void *ctx, uint64_t line_addr, double t);
+	void *ctx;
+};
 
 struct uvm_range {
 	uint64_t base, bytes;
@@ -68,17 +75,19 @@ struct uvm {
 	bool oom;                    /* an allocation failed; the run reports it */
 
 	struct gpuvm_uvm_stats *st;
-	uvm_shootdown_fn shootdown;
-	void *shootdown_ctx;
+	struct uvm_hooks hooks;
+	uint32_t l2_line_shift;      /* log2 of the L2 line size */
+	uint32_t l2_line_words;      /* words of a block's l2_lines bitmap */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
-	     uvm_shootdown_fn shootdown, void *ctx);
+	     const struct uvm_hooks *hooks);
 void uvm_free(struct uvm *u);
 
-/* A managed allocation appears / goes away (its frames are released). */
+/* A managed allocation appears / goes away at t (its frames are released,
+ * its L2 lines dropped). */
 int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes);
-void uvm_remove_alloc(struct uvm *u, uint64_t base);
+void uvm_remove_alloc(struct uvm *u, uint64_t base, double t);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
  * is usable (a far fault if the page is not resident). *fill_max gets the
@@ -89,6 +98,14 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 /* A sector of managed memory is accessed at t (its translation ready):
  * returns when its page is there. */
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
+
+/* An explicit host-to-device copy (cudaMemcpy) into managed memory,
+ * running on the link from t to end: as the driver does, the copy leaves
+ * its pages resident on the GPU (its copy engine writes through the GPU's
+ * mapping and faults the pages in; see docs/uvm.md), evicting for room.
+ * No far faults. Returns when the pages are in (end, or later when
+ * write-backs had to free frames first). */
+double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end);
 
 /* Duration of an explicit copy of bytes on the link model. */
 double uvm_copy_cycles(const struct uvm *u, uint64_t bytes);

@@ -32,6 +32,7 @@ struct uvm_block {
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
+	uint64_t *l2_lines;         /* L2 lines accessed since their page arrived (bit per line) */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
