@@ -110,7 +110,8 @@ static inline double pcie_transfer(struct engine *e, struct server_pool *lane, d
 static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
 			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
-	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0)) {
+	bool managed = kind == GPUVM_ALLOC_MANAGED;
+	if (__builtin_expect(managed, 0)) {
 		/* the page may still be on its way; policies see the access */
 		tx = uvm_access(&e->uvm, sm, sector_addr, op != GPUVM_OP_LOAD, tx);
 		kind = GPUVM_ALLOC_DEVICE;
@@ -130,7 +131,18 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	}
 	uint32_t wb = 0;
 	bool write = op != GPUVM_OP_LOAD;
-	enum l2_result r = l2_cache_access(&e->l2, sector_addr, write, &wb);
+	enum l2_result r;
+	uint32_t stale_through;
+	if (__builtin_expect(managed, 0) && (stale_through = uvm_l2_stale_through(&e->uvm, sector_addr))) {
+		/* lines of a frame the page has left since are dropped first */
+		uint32_t stale_sectors = 0, stale_dirty = 0;
+		r = l2_cache_access_fresh(&e->l2, sector_addr, write, &wb, stale_through,
+					  &stale_sectors, &stale_dirty);
+		e->stats->uvm.l2_sectors_invalidated += stale_sectors;
+		e->stats->uvm.l2_dirty_sectors_written += stale_dirty;
+	} else {
+		r = l2_cache_access(&e->l2, sector_addr, write, &wb);
+	}
 	double ready = at_mem + e->l2_hit;
 	dram_writeback(e, wb, ready);
 	if (r == L2_HIT) {
@@ -225,14 +237,10 @@ static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
 	xlat_invalidate_range(&e->xlat, addr, bytes);
 }
 
-/* A line of an evicted page leaves the L2; its dirty sectors go to DRAM. */
-static void uvm_l2_drop(void *ctx, uint64_t line_addr, double t)
+static uint32_t uvm_l2_clock(void *ctx)
 {
 	struct engine *e = ctx;
-	uint32_t dirty;
-	e->stats->uvm.l2_sectors_invalidated += l2_cache_invalidate(&e->l2, line_addr, &dirty);
-	e->stats->uvm.l2_dirty_sectors_written += dirty;
-	dram_writeback(e, dirty, t);
+	return e->l2.clock;
 }
 
 /* The paging layer exists only once managed memory does, so runs without
@@ -240,7 +248,7 @@ static void uvm_l2_drop(void *ctx, uint64_t line_addr, double t)
 static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 {
 	if (!e->uvm_on) {
-		const struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_drop = uvm_l2_drop, .ctx = e};
+		const struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = e};
 		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, &hooks))
 			return -1;
 		e->uvm_on = true;
@@ -532,7 +540,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		case GPUVM_RUN_FREE: {
 			const struct gpuvm_alloc *fa = alloc_table_find(&e.allocs, op.alloc.base);
 			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && e.uvm_on)
-				uvm_remove_alloc(&e.uvm, op.alloc.base, t);
+				uvm_remove_alloc(&e.uvm, op.alloc.base);
 			alloc_table_remove(&e.allocs, op.alloc.base);
 			break;
 		}

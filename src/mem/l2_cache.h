@@ -49,9 +49,13 @@ void l2_cache_free(struct l2_cache *c);
 enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 			       uint32_t *writeback_sectors);
 
-/* Drops the line holding addr, if cached (its frame left device memory).
- * Returns the valid sectors dropped; *dirty_sectors gets those that were
- * dirty (the caller writes them back). */
-uint32_t l2_cache_invalidate(struct l2_cache *c, uint64_t addr, uint32_t *dirty_sectors);
+/* l2_cache_access for an address whose frame may have changed: a cached
+ * line last used at or before stamp stale_through belongs to the old
+ * frame, so it is dropped first (*stale_sectors valid sectors, of them
+ * *stale_dirty dirty, which are added to *writeback_sectors: written back
+ * as from any victim) and the access misses. */
+enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool write,
+				     uint32_t *writeback_sectors, uint32_t stale_through,
+				     uint32_t *stale_sectors, uint32_t *stale_dirty);
 
 #endif

@@ -7,8 +7,6 @@
  * the free-page buffer and write-back: anchors 2.4, 1.4. */
 #include "uvm/uvm.h"
 
-#include "gpuvm/units.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,12 +101,6 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->st = st;
 	if (hooks)
 		u->hooks = *hooks;
-	/* lines of at most a page, so a page's lines are whole bitmap bits */
-	u->l2_line_shift = gpuvm_log2_ceil(cfg->l2_line_bytes);
-	if (u->l2_line_shift > UVM_PAGE_SHIFT)
-		u->l2_line_shift = UVM_PAGE_SHIFT;
-	uint32_t lines = 1u << (UVM_BLOCK_SHIFT - u->l2_line_shift);
-	u->l2_line_words = lines < 64 ? 1 : lines / 64;
 	u->clock_hz = cfg->clock_mhz * 1e6;
 	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
 	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
@@ -163,7 +155,7 @@ void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->arrive);
-		free(u->sp.blocks[i]->l2_lines);
+		free(u->sp.blocks[i]->page_l2_evicted_at);
 		free(u->sp.blocks[i]);
 	}
 	free(u->sp.blocks);
@@ -251,10 +243,8 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	if (!b)
 		return NULL;
 	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
-	b->l2_lines = calloc(u->l2_line_words, sizeof *b->l2_lines);
-	if (!b->arrive || !b->l2_lines || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
+	if (!b->arrive || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
 		free(b->arrive);
-		free(b->l2_lines);
 		free(b);
 		return NULL;
 	}
@@ -329,29 +319,36 @@ static uint64_t capacity_pages(const struct uvm *u)
 	return u->device_bytes >> UVM_PAGE_SHIFT;
 }
 
-/* Pages [p, q) of b leave device memory at t: the L2 lines accessed since
- * they arrived are dropped (the L2 holds device frames; the model tags
- * it by virtual address, so a line left behind would hit after the page
- * comes back in another frame). Dirty sectors go to DRAM, as from any
- * L2 victim; the data itself reaches the host with the page, whose dirty
- * bit the same store set (uvm.writeback = dirty never misses it). */
-static void drop_l2_lines(struct uvm *u, struct uvm_block *b, uint32_t p, uint32_t q, double t)
+/* Pages of mask leave device memory: their L2 lines, as last used so
+ * far, turn stale (uvm_l2_stale_through). */
+static void mark_l2_stale(struct uvm *u, struct uvm_block *b, const uint64_t *mask)
 {
-	if (!u->hooks.l2_drop)
+	if (!u->hooks.l2_clock)
 		return;
-	uint32_t shift = UVM_PAGE_SHIFT - u->l2_line_shift; /* lines per page = 1 << shift */
-	uint64_t first = (uint64_t)p << shift, end = (uint64_t)q << shift;
-	for (uint64_t li = first; li < end;) {
-		uint64_t *word = &b->l2_lines[li >> 6];
-		uint64_t take = end - li < 64 - (li & 63) ? end - li : 64 - (li & 63);
-		uint64_t sel = (take == 64 ? ~0ull : ((1ull << take) - 1)) << (li & 63);
-		for (uint64_t bits = *word & sel; bits; bits &= bits - 1) {
-			uint64_t line = (li & ~63ull) + (uint64_t)__builtin_ctzll(bits);
-			u->hooks.l2_drop(u->hooks.ctx, b->base + (line << u->l2_line_shift), t);
+	uint32_t now = u->hooks.l2_clock(u->hooks.ctx);
+	if (!now)
+		return; /* nothing has been used yet */
+	if (!b->page_l2_evicted_at) {
+		b->page_l2_evicted_at = calloc(UVM_BLOCK_PAGES, sizeof *b->page_l2_evicted_at);
+		if (!b->page_l2_evicted_at) {
+			u->oom = true;
+			return;
 		}
-		*word &= ~sel;
-		li += take;
 	}
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		for (uint64_t bits = mask[w]; bits; bits &= bits - 1)
+			b->page_l2_evicted_at[w * 64 + (uint32_t)__builtin_ctzll(bits)] = now;
+	b->l2_evicted_at = now;
+}
+
+uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr)
+{
+	struct uvm_block *b = u->last; /* the block uvm_access just saw */
+	if (!b || b->base != (addr & ~((1ull << UVM_BLOCK_SHIFT) - 1)))
+		b = block_find(u, addr >> UVM_BLOCK_SHIFT);
+	if (!b || !b->l2_evicted_at)
+		return 0;
+	return b->page_l2_evicted_at[(addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1)];
 }
 
 /* Drops the pages of mask from b: write-back (all or dirty) on the D2H
@@ -391,10 +388,10 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 		if (u->hooks.shootdown)
 			u->hooks.shootdown(u->hooks.ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
 					   (uint64_t)(q - p) << UVM_PAGE_SHIFT);
-		drop_l2_lines(u, b, p, q, t);
 		n += q - p;
 		p = q;
 	}
+	mark_l2_stale(u, b, mask);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->prefetched_unused += (uint64_t)__builtin_popcountll(mask[w] & b->prefetched[w]);
 		b->prefetched[w] &= ~mask[w];
@@ -447,7 +444,7 @@ static double ensure_frames(struct uvm *u, uint32_t k, double t)
 	return ready;
 }
 
-void uvm_remove_alloc(struct uvm *u, uint64_t base, double t)
+void uvm_remove_alloc(struct uvm *u, uint64_t base)
 {
 	for (uint32_t i = 0; i < u->n_allocs; i++) {
 		if (u->allocs[i].base != base)
@@ -469,7 +466,7 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base, double t)
 			b->resident_count = 0;
 			if (u->hooks.shootdown)
 				u->hooks.shootdown(u->hooks.ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
-			drop_l2_lines(u, b, 0, UVM_BLOCK_PAGES, t);
+			mark_l2_stale(u, b, m);
 			if (u->evict->on_evicted)
 				u->evict->on_evicted(u->evict_state, b, m);
 		}
@@ -789,12 +786,7 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 		if (!b || !mask_test(b->resident, p))
 			return t;
 	}
-	if (u->hooks.l2_drop) { /* the L2 line may now hold the page's data */
-		uint64_t li = (addr - b->base) >> u->l2_line_shift;
-		b->l2_lines[li >> 6] |= 1ull << (li & 63);
-	}
-	/* the common case reads only the block's first cache line (and the
-	 * line bitmap above) */
+	/* the common case reads only the block's first cache line */
 	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
 		return t;
 	uint32_t w = p >> 6;

@@ -26,9 +26,9 @@
 struct uvm_hooks {
 	/* Drops cached translations of [addr, addr + bytes) (TLB shootdown). */
 	void (*shootdown)(void *ctx, uint64_t addr, uint64_t bytes);
-	/* Drops the L2 line at line_addr at t: its page left device memory
-	 * (NULL: no L2 to keep coherent). */
-	void (*l2_drop)(void *ctx, uint64_t line_addr, double t);
+	/* The L2's use clock now (the stamp its last access got; NULL: no
+	 * L2 to keep coherent). */
+	uint32_t (*l2_clock)(void *ctx);
 	void *ctx;
 };
 
@@ -76,18 +76,15 @@ struct uvm {
 
 	struct gpuvm_uvm_stats *st;
 	struct uvm_hooks hooks;
-	uint32_t l2_line_shift;      /* log2 of the L2 line size */
-	uint32_t l2_line_words;      /* words of a block's l2_lines bitmap */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
 	     const struct uvm_hooks *hooks);
 void uvm_free(struct uvm *u);
 
-/* A managed allocation appears / goes away at t (its frames are released,
- * its L2 lines dropped). */
+/* A managed allocation appears / goes away (its frames are released). */
 int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes);
-void uvm_remove_alloc(struct uvm *u, uint64_t base, double t);
+void uvm_remove_alloc(struct uvm *u, uint64_t base);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
  * is usable (a far fault if the page is not resident). *fill_max gets the
@@ -112,6 +109,14 @@ double uvm_copy_cycles(const struct uvm *u, uint64_t bytes);
 
 /* End of run: pages prefetched and never touched are counted. */
 void uvm_finish(struct uvm *u);
+
+/* L2 lines of managed memory whose page left device memory since they
+ * were last used are stale: in hardware they belong to the old frame (the
+ * L2 is physically tagged) and a page brought back lands in a new one;
+ * the model tags the L2 by virtual address, so the engine drops a line
+ * that was last used at or before the L2 clock value this returns for
+ * addr (0: nothing of addr's block was ever evicted). */
+uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr);
 
 /* Blocking model: when SM sm's TLB takes requests again. */
 static inline double uvm_sm_blocked_until(const struct uvm *u, uint32_t sm)

@@ -27,12 +27,13 @@ struct uvm_block {
 	uint16_t first_page, end_page; /* managed pages of the block: [first, end) */
 	uint32_t resident_count;
 	uint32_t prefetched_count;  /* pages set in prefetched */
+	uint32_t l2_evicted_at;     /* latest L2 clock at which a page of it left, 0 = never */
 	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
 	uvm_mask dirty;             /* written since it arrived */
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
-	uint64_t *l2_lines;         /* L2 lines accessed since their page arrived (bit per line) */
+	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
