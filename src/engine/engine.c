@@ -132,11 +132,13 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	uint32_t wb = 0;
 	bool write = op != GPUVM_OP_LOAD;
 	enum l2_result r;
-	uint32_t stale_through;
-	if (__builtin_expect(managed, 0) && (stale_through = uvm_l2_stale_through(&e->uvm, sector_addr))) {
+	uint32_t block_through;
+	const uint32_t *page_through;
+	if (__builtin_expect(managed, 0) &&
+	    (block_through = uvm_l2_stale_through(&e->uvm, sector_addr, &page_through))) {
 		/* lines of a frame the page has left since are dropped first */
 		uint32_t stale_sectors = 0, stale_dirty = 0;
-		r = l2_cache_access_fresh(&e->l2, sector_addr, write, &wb, stale_through,
+		r = l2_cache_access_fresh(&e->l2, sector_addr, write, &wb, block_through, page_through,
 					  &stale_sectors, &stale_dirty);
 		e->stats->uvm.l2_sectors_invalidated += stale_sectors;
 		e->stats->uvm.l2_dirty_sectors_written += stale_dirty;

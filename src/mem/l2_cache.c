@@ -70,12 +70,13 @@ enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 }
 
 enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool write,
-				     uint32_t *writeback_sectors, uint32_t stale_through,
-				     uint32_t *stale_sectors, uint32_t *stale_dirty)
+				     uint32_t *writeback_sectors, uint32_t block_through,
+				     const uint32_t *page_through, uint32_t *stale_sectors,
+				     uint32_t *stale_dirty)
 {
 	size_t base = l2_cache_set_base(c, addr);
 	uint32_t w = find_u64(&c->tag[base], c->ways, (addr >> c->line_shift) + 1);
-	if (w < c->ways && c->stamp[base + w] <= stale_through) {
+	if (w < c->ways && c->stamp[base + w] <= block_through && c->stamp[base + w] <= *page_through) {
 		size_t i = base + w;
 		*stale_sectors = (uint32_t)__builtin_popcount(c->valid[i]);
 		*stale_dirty = (uint32_t)__builtin_popcount(c->dirty[i]);

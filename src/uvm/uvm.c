@@ -341,14 +341,15 @@ static void mark_l2_stale(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	b->l2_evicted_at = now;
 }
 
-uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr)
+uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **page_through)
 {
 	struct uvm_block *b = u->last; /* the block uvm_access just saw */
 	if (!b || b->base != (addr & ~((1ull << UVM_BLOCK_SHIFT) - 1)))
 		b = block_find(u, addr >> UVM_BLOCK_SHIFT);
 	if (!b || !b->l2_evicted_at)
 		return 0;
-	return b->page_l2_evicted_at[(addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1)];
+	*page_through = &b->page_l2_evicted_at[(addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1)];
+	return b->l2_evicted_at;
 }
 
 /* Drops the pages of mask from b: write-back (all or dirty) on the D2H

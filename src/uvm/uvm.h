@@ -114,9 +114,11 @@ void uvm_finish(struct uvm *u);
  * were last used are stale: in hardware they belong to the old frame (the
  * L2 is physically tagged) and a page brought back lands in a new one;
  * the model tags the L2 by virtual address, so the engine drops a line
- * that was last used at or before the L2 clock value this returns for
- * addr (0: nothing of addr's block was ever evicted). */
-uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr);
+ * last used at or before the L2 clock value *page_through (the page's
+ * last eviction). Returns the latest such value over addr's block, a
+ * filter the L2 checks first (0: nothing of the block ever left, and
+ * *page_through is not set). */
+uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **page_through);
 
 /* Blocking model: when SM sm's TLB takes requests again. */
 static inline double uvm_sm_blocked_until(const struct uvm *u, uint32_t sm)
