@@ -359,14 +359,8 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	struct gpuvm_uvm_stats *st = u->st;
 	double freed = t;
 	uint32_t n = 0;
-	for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
-		if (!mask_test(mask, p)) {
-			p++;
-			continue;
-		}
-		uint32_t q = p;
-		while (q < UVM_BLOCK_PAGES && mask_test(mask, q))
-			q++;
+	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p, true)) {
+		uint32_t q = mask_next(mask, p, false);
 		/* write-back runs: contiguous pages merge into one write (anchors 2.4) */
 		for (uint32_t r = p; r < q;) {
 			if (u->wb_dirty && !mask_test(b->dirty, r)) {
@@ -510,17 +504,10 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	/* transfers in address order, cut at gaps and right after the faulted
 	 * page (anchors 2.3 step 3: "e.g. 4 KB + 60 KB") */
 	double arrival = start;
-	for (uint32_t i = 0; i < UVM_BLOCK_PAGES;) {
-		if (!mask_test(mv, i)) {
-			i++;
-			continue;
-		}
-		uint32_t j = i;
-		while (j < UVM_BLOCK_PAGES && mask_test(mv, j)) {
-			j++;
-			if (j - 1 == p)
-				break;
-		}
+	for (uint32_t i = mask_next(mv, 0, true); i < UVM_BLOCK_PAGES; i = mask_next(mv, i, true)) {
+		uint32_t j = mask_next(mv, i, false);
+		if (p >= i && p < j)
+			j = p + 1; /* cut right after the faulted page */
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		for (uint32_t q = i; q < j; q++)
 			b->arrive[q] = done;

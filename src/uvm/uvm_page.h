@@ -73,6 +73,19 @@ static inline void mask_set_range(uint64_t *m, uint32_t lo, uint32_t hi)
 	}
 }
 
+/* First page >= i whose bit in m equals set, or UVM_BLOCK_PAGES. */
+static inline uint32_t mask_next(const uint64_t *m, uint32_t i, bool set)
+{
+	while (i < UVM_BLOCK_PAGES) {
+		uint64_t w = set ? m[i >> 6] : ~m[i >> 6];
+		w &= ~0ull << (i & 63);
+		if (w)
+			return (i & ~63u) + (uint32_t)__builtin_ctzll(w);
+		i = (i | 63) + 1;
+	}
+	return UVM_BLOCK_PAGES;
+}
+
 static inline bool mask_empty(const uint64_t *m)
 {
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
