@@ -107,15 +107,56 @@ static inline double pcie_transfer(struct engine *e, struct server_pool *lane, d
 }
 
 /* Serves one 32 B sector whose translation is ready at tx. */
+/* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
+ * miss, the fill from DRAM. */
+static inline __attribute__((always_inline)) double after_l2(struct engine *e, enum gpuvm_mem_op op,
+							     double at_mem,
+			      enum l2_result r, uint32_t wb)
+{
+	double ready = at_mem + e->l2_hit;
+	dram_writeback(e, wb, ready);
+	if (r == L2_HIT) {
+		e->stats->l2_sector_hits++;
+		return ready + e->base_half;
+	}
+	e->stats->l2_sector_misses++;
+	if (op == GPUVM_OP_STORE)
+		return ready + e->base_half; /* write-allocate, no fetch */
+	return dram_sector(e, ready) + e->base_half;
+}
+
+/* A sector of managed memory: its page may still be on its way (the
+ * policies see the access), and L2 lines of a frame the page has left
+ * since are dropped first. Out of line, so the device path stays as it
+ * was. */
+static __attribute__((noinline)) double access_managed_sector(struct engine *e, uint64_t sector_addr,
+							     enum gpuvm_mem_op op, double tx,
+							     uint32_t sm)
+{
+	bool write = op != GPUVM_OP_LOAD;
+	tx = uvm_access(&e->uvm, sm, sector_addr, write, tx);
+	uint32_t wb = 0;
+	enum l2_result r;
+	const uint32_t *page_through;
+	uint32_t block_through = uvm_l2_stale_through(&e->uvm, sector_addr, &page_through);
+	if (block_through) {
+		uint32_t stale_sectors = 0, stale_dirty = 0;
+		r = l2_cache_access_fresh(&e->l2, sector_addr, write, &wb, block_through, page_through,
+					  &stale_sectors, &stale_dirty);
+		e->stats->uvm.l2_sectors_invalidated += stale_sectors;
+		e->stats->uvm.l2_dirty_sectors_written += stale_dirty;
+	} else {
+		r = l2_cache_access(&e->l2, sector_addr, write, &wb);
+	}
+	return after_l2(e, op, tx + e->base_half, r, wb);
+}
+
+/* Serves one 32 B sector whose translation is ready at tx. */
 static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
 			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
-	bool managed = kind == GPUVM_ALLOC_MANAGED;
-	if (__builtin_expect(managed, 0)) {
-		/* the page may still be on its way; policies see the access */
-		tx = uvm_access(&e->uvm, sm, sector_addr, op != GPUVM_OP_LOAD, tx);
-		kind = GPUVM_ALLOC_DEVICE;
-	}
+	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
+		return access_managed_sector(e, sector_addr, op, tx, sm);
 	double at_mem = tx + e->base_half;
 	if (kind == GPUVM_ALLOC_HOST_PINNED) {
 		/* Zero-copy: uncached, straight over the link. */
@@ -130,31 +171,8 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 		return pcie_transfer(e, &e->pcie_h2d, at_mem, e->sector_bytes) + e->base_half;
 	}
 	uint32_t wb = 0;
-	bool write = op != GPUVM_OP_LOAD;
-	enum l2_result r;
-	uint32_t block_through;
-	const uint32_t *page_through;
-	if (__builtin_expect(managed, 0) &&
-	    (block_through = uvm_l2_stale_through(&e->uvm, sector_addr, &page_through))) {
-		/* lines of a frame the page has left since are dropped first */
-		uint32_t stale_sectors = 0, stale_dirty = 0;
-		r = l2_cache_access_fresh(&e->l2, sector_addr, write, &wb, block_through, page_through,
-					  &stale_sectors, &stale_dirty);
-		e->stats->uvm.l2_sectors_invalidated += stale_sectors;
-		e->stats->uvm.l2_dirty_sectors_written += stale_dirty;
-	} else {
-		r = l2_cache_access(&e->l2, sector_addr, write, &wb);
-	}
-	double ready = at_mem + e->l2_hit;
-	dram_writeback(e, wb, ready);
-	if (r == L2_HIT) {
-		e->stats->l2_sector_hits++;
-		return ready + e->base_half;
-	}
-	e->stats->l2_sector_misses++;
-	if (op == GPUVM_OP_STORE)
-		return ready + e->base_half; /* write-allocate, no fetch */
-	return dram_sector(e, ready) + e->base_half;
+	enum l2_result r = l2_cache_access(&e->l2, sector_addr, op != GPUVM_OP_LOAD, &wb);
+	return after_l2(e, op, at_mem, r, wb);
 }
 
 /* Issues one memory instruction at time t on warp w; returns when the
