@@ -26,6 +26,9 @@ struct gpuvm_uvm_stats {
 	uint64_t capacity_pages;   /* device frames for managed data, 0 = unlimited */
 	uint64_t peak_resident_pages;
 	bool prefetcher_switched;  /* uvm.prefetcher_oversub took over */
+	uint64_t pages_copied_in;  /* pages made resident by cudaMemcpy into managed memory */
+	uint64_t l2_sectors_invalidated;   /* valid L2 sectors of evicted/freed pages dropped */
+	uint64_t l2_dirty_sectors_written; /* ... of which dirty, written to DRAM first */
 
 	/* stall time by cause, summed over faulting translations (cycles; they
 	 * overlap across warps, so the sums can exceed the run time) */

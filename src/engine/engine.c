@@ -107,14 +107,56 @@ static inline double pcie_transfer(struct engine *e, struct server_pool *lane, d
 }
 
 /* Serves one 32 B sector whose translation is ready at tx. */
+/* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
+ * miss, the fill from DRAM. */
+static inline __attribute__((always_inline)) double after_l2(struct engine *e, enum gpuvm_mem_op op,
+							     double at_mem,
+			      enum l2_result r, uint32_t wb)
+{
+	double ready = at_mem + e->l2_hit;
+	dram_writeback(e, wb, ready);
+	if (r == L2_HIT) {
+		e->stats->l2_sector_hits++;
+		return ready + e->base_half;
+	}
+	e->stats->l2_sector_misses++;
+	if (op == GPUVM_OP_STORE)
+		return ready + e->base_half; /* write-allocate, no fetch */
+	return dram_sector(e, ready) + e->base_half;
+}
+
+/* A sector of managed memory: its page may still be on its way (the
+ * policies see the access), and L2 lines of a frame the page has left
+ * since are dropped first. Out of line, so the device path stays as it
+ * was. */
+static __attribute__((noinline)) double access_managed_sector(struct engine *e, uint64_t sector_addr,
+							     enum gpuvm_mem_op op, double tx,
+							     uint32_t sm)
+{
+	bool write = op != GPUVM_OP_LOAD;
+	tx = uvm_access(&e->uvm, sm, sector_addr, write, tx);
+	uint32_t wb = 0;
+	enum l2_result r;
+	const uint32_t *page_through;
+	uint32_t block_through = uvm_l2_stale_through(&e->uvm, sector_addr, &page_through);
+	if (block_through) {
+		uint32_t stale_sectors = 0, stale_dirty = 0;
+		r = l2_cache_access_fresh(&e->l2, sector_addr, write, &wb, block_through, page_through,
+					  &stale_sectors, &stale_dirty);
+		e->stats->uvm.l2_sectors_invalidated += stale_sectors;
+		e->stats->uvm.l2_dirty_sectors_written += stale_dirty;
+	} else {
+		r = l2_cache_access(&e->l2, sector_addr, write, &wb);
+	}
+	return after_l2(e, op, tx + e->base_half, r, wb);
+}
+
+/* Serves one 32 B sector whose translation is ready at tx. */
 static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
 			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
-	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0)) {
-		/* the page may still be on its way; policies see the access */
-		tx = uvm_access(&e->uvm, sm, sector_addr, op != GPUVM_OP_LOAD, tx);
-		kind = GPUVM_ALLOC_DEVICE;
-	}
+	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
+		return access_managed_sector(e, sector_addr, op, tx, sm);
 	double at_mem = tx + e->base_half;
 	if (kind == GPUVM_ALLOC_HOST_PINNED) {
 		/* Zero-copy: uncached, straight over the link. */
@@ -129,18 +171,8 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 		return pcie_transfer(e, &e->pcie_h2d, at_mem, e->sector_bytes) + e->base_half;
 	}
 	uint32_t wb = 0;
-	bool write = op != GPUVM_OP_LOAD;
-	enum l2_result r = l2_cache_access(&e->l2, sector_addr, write, &wb);
-	double ready = at_mem + e->l2_hit;
-	dram_writeback(e, wb, ready);
-	if (r == L2_HIT) {
-		e->stats->l2_sector_hits++;
-		return ready + e->base_half;
-	}
-	e->stats->l2_sector_misses++;
-	if (op == GPUVM_OP_STORE)
-		return ready + e->base_half; /* write-allocate, no fetch */
-	return dram_sector(e, ready) + e->base_half;
+	enum l2_result r = l2_cache_access(&e->l2, sector_addr, op != GPUVM_OP_LOAD, &wb);
+	return after_l2(e, op, at_mem, r, wb);
 }
 
 /* Issues one memory instruction at time t on warp w; returns when the
@@ -225,12 +257,19 @@ static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
 	xlat_invalidate_range(&e->xlat, addr, bytes);
 }
 
+static uint32_t uvm_l2_clock(void *ctx)
+{
+	struct engine *e = ctx;
+	return e->l2.clock;
+}
+
 /* The paging layer exists only once managed memory does, so runs without
  * it pay nothing. */
 static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 {
 	if (!e->uvm_on) {
-		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, uvm_shootdown, e))
+		const struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = e};
+		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, &hooks))
 			return -1;
 		e->uvm_on = true;
 		e->uvm_blocking = e->cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
@@ -542,6 +581,13 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				stats->pcie_h2d_bytes += op.copy_bytes;
 			else
 				stats->pcie_d2h_bytes += op.copy_bytes;
+			const struct gpuvm_alloc *ca = alloc_table_find(&e.allocs, op.copy_addr);
+			if (h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED && e.uvm_on) {
+				/* cudaMemcpy into managed memory leaves its pages on the GPU */
+				uint64_t room = ca->base + ca->bytes - op.copy_addr;
+				end = uvm_copy_in(&e.uvm, op.copy_addr,
+						  op.copy_bytes < room ? op.copy_bytes : room, t, end);
+			}
 			stats->copy_cycles += end - t;
 			t = end;
 			break;

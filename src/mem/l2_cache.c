@@ -68,3 +68,25 @@ enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 	c->dirty[i] = write ? bit : 0;
 	return L2_MISS;
 }
+
+enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool write,
+				     uint32_t *writeback_sectors, uint32_t block_through,
+				     const uint32_t *page_through, uint32_t *stale_sectors,
+				     uint32_t *stale_dirty)
+{
+	size_t base = l2_cache_set_base(c, addr);
+	uint32_t w = find_u64(&c->tag[base], c->ways, (addr >> c->line_shift) + 1);
+	if (w < c->ways && c->stamp[base + w] <= block_through && c->stamp[base + w] <= *page_through) {
+		size_t i = base + w;
+		*stale_sectors = (uint32_t)__builtin_popcount(c->valid[i]);
+		*stale_dirty = (uint32_t)__builtin_popcount(c->dirty[i]);
+		uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
+		c->stamp[i] = lru_tick(&c->clock, c->stamp, (size_t)c->sets * c->ways);
+		c->valid[i] = bit;
+		c->dirty[i] = write ? bit : 0;
+		*writeback_sectors = *stale_dirty;
+		return L2_MISS;
+	}
+	*stale_sectors = *stale_dirty = 0;
+	return l2_cache_access(c, addr, write, writeback_sectors);
+}

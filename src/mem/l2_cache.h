@@ -49,4 +49,16 @@ void l2_cache_free(struct l2_cache *c);
 enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
 			       uint32_t *writeback_sectors);
 
+/* l2_cache_access for an address whose frame may have changed: a cached
+ * line last used at or before stamp *page_through belongs to the old
+ * frame, so it is dropped first (*stale_sectors valid sectors, of them
+ * *stale_dirty dirty, which are added to *writeback_sectors: written back
+ * as from any victim) and the access misses. block_through (>= any
+ * *page_through of the line's block) is checked first, so the page's
+ * stamp is read only for hits on lines that may be stale. */
+enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool write,
+				     uint32_t *writeback_sectors, uint32_t block_through,
+				     const uint32_t *page_through, uint32_t *stale_sectors,
+				     uint32_t *stale_dirty);
+
 #endif

@@ -88,3 +88,33 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 	if (s > p->newest)
 		p->newest = s;
 }
+
+void server_pool_consume_long(struct server_pool *p, double start, double hold)
+{
+	int64_t s = (int64_t)(start * p->inv_slot);
+	if (s < p->newest - (int64_t)p->mask || hold <= 4 * p->slot_cycles) {
+		server_pool_consume(p, start, hold);
+		return;
+	}
+	/* After the first, partial slot, the full slots whose ring entries a
+	 * later slot of the same hold rewrites are skipped, and the rest are
+	 * taken whole. Same result as server_pool_consume: with integer
+	 * slot_cycles (all pools here) each full slot's take is exactly
+	 * slot_cycles, so the subtractions are exact. */
+	double end = (double)(s + 1) * p->slot_cycles;
+	*slot_used(p, s) += end - start;
+	hold -= end - start;
+	s++;
+	int64_t skip = (int64_t)(hold * p->inv_slot) - 3 - (int64_t)p->mask;
+	if (skip > 0) {
+		s += skip;
+		hold -= (double)skip * p->slot_cycles;
+	}
+	for (; hold > p->slot_cycles; s++) {
+		*slot_used(p, s) += p->slot_cycles;
+		hold -= p->slot_cycles;
+	}
+	if (s > p->newest)
+		p->newest = s;
+	server_pool_consume(p, (double)s * p->slot_cycles, hold);
+}

@@ -69,6 +69,11 @@ static inline void server_pool_consume(struct server_pool *p, double start, doub
 	server_pool_consume_slow(p, start, hold);
 }
 
+/* server_pool_consume for holds that may be far longer than the ring (far
+ * faults queued behind long migrations): the same result, in time
+ * proportional to the ring rather than to the hold. */
+void server_pool_consume_long(struct server_pool *p, double start, double hold);
+
 static inline double server_pool_reserve(struct server_pool *p, double t, double hold)
 {
 	double start = server_pool_start(p, t);

@@ -48,6 +48,9 @@ void gpuvm_report_uvm(cJSON *o, const struct gpuvm_config *cfg, const struct gpu
 	cJSON_AddNumberToObject(j, "bytes_d2h", (double)u->bytes_d2h);
 	cJSON_AddNumberToObject(j, "capacity_pages", (double)u->capacity_pages);
 	cJSON_AddNumberToObject(j, "peak_resident_pages", (double)u->peak_resident_pages);
+	cJSON_AddNumberToObject(j, "pages_copied_in", (double)u->pages_copied_in);
+	cJSON_AddNumberToObject(j, "l2_sectors_invalidated", (double)u->l2_sectors_invalidated);
+	cJSON_AddNumberToObject(j, "l2_dirty_sectors_written", (double)u->l2_dirty_sectors_written);
 	cJSON_AddBoolToObject(j, "prefetcher_switched", u->prefetcher_switched);
 	cJSON_AddNumberToObject(j, "stall_replay_seconds", u->stall_replay_cycles / hz);
 	cJSON_AddNumberToObject(j, "stall_fault_seconds", u->stall_fault_cycles / hz);

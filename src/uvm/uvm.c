@@ -16,6 +16,9 @@
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
 
+static void groups_clear(struct uvm *u);
+static void group_update(struct uvm *u, const struct uvm_block *b);
+
 /* ---- link --------------------------------------------------------------- */
 
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
@@ -92,12 +95,12 @@ static double lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 /* ---- setup -------------------------------------------------------------- */
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
-	     uvm_shootdown_fn shootdown, void *ctx)
+	     const struct uvm_hooks *hooks)
 {
 	memset(u, 0, sizeof *u);
 	u->st = st;
-	u->shootdown = shootdown;
-	u->shootdown_ctx = ctx;
+	if (hooks)
+		u->hooks = *hooks;
 	u->clock_hz = cfg->clock_mhz * 1e6;
 	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
 	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
@@ -130,12 +133,17 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if (u->evict->create && u->evict->create(&u->evict_state))
 		return -1;
 
-	u->hmask = 1023;
-	u->hkey = calloc(u->hmask + 1, sizeof *u->hkey);
-	u->hval = calloc(u->hmask + 1, sizeof *u->hval);
+	u->group_blocks = 1;
+	while (u->group_blocks < 64 &&
+	       ((uint64_t)u->group_blocks << UVM_BLOCK_SHIFT) < u->max_entry_bytes) {
+		u->group_blocks *= 2;
+		u->group_shift++;
+	}
+	if (uvm_map_init(&u->blocks, 1024) || uvm_map_init(&u->groups, 256))
+		return -1;
 	u->blocked_until = calloc(cfg->sms, sizeof *u->blocked_until);
 	u->ff_mshr = calloc(cfg->sms, sizeof *u->ff_mshr);
-	if (!u->hkey || !u->hval || !u->blocked_until || !u->ff_mshr)
+	if (!u->blocked_until || !u->ff_mshr)
 		return -1;
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		if (server_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
@@ -147,11 +155,12 @@ void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->arrive);
+		free(u->sp.blocks[i]->page_l2_evicted_at);
 		free(u->sp.blocks[i]);
 	}
 	free(u->sp.blocks);
-	free(u->hkey);
-	free(u->hval);
+	uvm_map_free(&u->blocks);
+	uvm_map_free(&u->groups);
 	free(u->allocs);
 	if (u->ff_mshr)
 		for (uint32_t i = 0; i < u->sms; i++)
@@ -175,59 +184,17 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes)
 	}
 	u->allocs[u->n_allocs++] = (struct uvm_range){base, bytes};
 	u->managed_bytes += bytes;
+	groups_clear(u);
 	u->st->active = true;
 	return 0;
 }
 
 /* ---- blocks ------------------------------------------------------------- */
 
-static uint32_t hash_block(uint64_t bn)
+static inline struct uvm_block *block_find(struct uvm *u, uint64_t bn)
 {
-	return (uint32_t)((bn * 0x9E3779B97F4A7C15ull) >> 40);
-}
-
-static struct uvm_block *block_find(struct uvm *u, uint64_t bn)
-{
-	for (uint32_t i = hash_block(bn) & u->hmask;; i = (i + 1) & u->hmask) {
-		if (!u->hkey[i])
-			return NULL;
-		if (u->hkey[i] == bn + 1)
-			return u->sp.blocks[u->hval[i]];
-	}
-}
-
-static int hash_insert(struct uvm *u, uint64_t bn, uint32_t idx)
-{
-	if (2 * (u->sp.n + 1) > u->hmask + 1) {
-		uint32_t cap = 2 * (u->hmask + 1);
-		uint64_t *k = calloc(cap, sizeof *k);
-		uint32_t *v = calloc(cap, sizeof *v);
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return -1;
-		}
-		for (uint32_t i = 0; i <= u->hmask; i++) {
-			if (!u->hkey[i])
-				continue;
-			uint32_t j = hash_block(u->hkey[i] - 1) & (cap - 1);
-			while (k[j])
-				j = (j + 1) & (cap - 1);
-			k[j] = u->hkey[i];
-			v[j] = u->hval[i];
-		}
-		free(u->hkey);
-		free(u->hval);
-		u->hkey = k;
-		u->hval = v;
-		u->hmask = cap - 1;
-	}
-	uint32_t i = hash_block(bn) & u->hmask;
-	while (u->hkey[i])
-		i = (i + 1) & u->hmask;
-	u->hkey[i] = bn + 1;
-	u->hval[i] = idx;
-	return 0;
+	const struct uvm_map_entry *x = uvm_map_find(&u->blocks, bn);
+	return x ? (struct uvm_block *)(uintptr_t)x->val : NULL;
 }
 
 /* Managed pages of block bn: [*first, *end); false when none. */
@@ -276,7 +243,7 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	if (!b)
 		return NULL;
 	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
-	if (!b->arrive || hash_insert(u, bn, u->sp.n)) {
+	if (!b->arrive || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
 		free(b->arrive);
 		free(b);
 		return NULL;
@@ -286,7 +253,58 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	b->first_page = (uint16_t)first;
 	b->end_page = (uint16_t)end;
 	u->sp.blocks[u->sp.n++] = b;
+	group_update(u, b);
 	return u->last = b;
+}
+
+/* ---- residency summary -------------------------------------------------- */
+
+static inline bool block_full(const struct uvm_block *b)
+{
+	return b->resident_count == (uint32_t)(b->end_page - b->first_page);
+}
+
+static void groups_clear(struct uvm *u)
+{
+	uvm_map_clear(&u->groups);
+}
+
+/* A block's residency changed: its group's bit follows. */
+static void group_update(struct uvm *u, const struct uvm_block *b)
+{
+	if (u->group_blocks < 2)
+		return;
+	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
+	struct uvm_map_entry *x = uvm_map_find(&u->groups, bn >> u->group_shift);
+	if (!x)
+		return;
+	uint64_t bit = 1ull << (bn & (u->group_blocks - 1));
+	if (block_full(b))
+		x->val &= ~bit;
+	else
+		x->val |= bit;
+}
+
+/* The not-fully-resident bits of group g: a block counts when it is
+ * managed and not every managed page of it is resident (blocks never
+ * touched are not resident at all). Out of memory, every block counts
+ * (wide entries are then just not kept). */
+static uint64_t group_notok(struct uvm *u, uint64_t g)
+{
+	const struct uvm_map_entry *x = uvm_map_find(&u->groups, g);
+	if (x)
+		return x->val;
+	uint64_t m = 0;
+	for (uint32_t k = 0; k < u->group_blocks; k++) {
+		uint64_t bn = (g << u->group_shift) + k;
+		const struct uvm_block *o = block_find(u, bn);
+		uint32_t f, e;
+		if (o ? !block_full(o) : managed_span(u, bn, &f, &e))
+			m |= 1ull << k;
+	}
+	if (!uvm_map_insert(&u->groups, g, m))
+		return UINT64_MAX;
+	return m;
 }
 
 /* ---- eviction ----------------------------------------------------------- */
@@ -301,6 +319,39 @@ static uint64_t capacity_pages(const struct uvm *u)
 	return u->device_bytes >> UVM_PAGE_SHIFT;
 }
 
+/* Pages of mask leave device memory: their L2 lines, as last used so
+ * far, turn stale (uvm_l2_stale_through). */
+static void mark_l2_stale(struct uvm *u, struct uvm_block *b, const uint64_t *mask)
+{
+	if (!u->hooks.l2_clock)
+		return;
+	uint32_t now = u->hooks.l2_clock(u->hooks.ctx);
+	if (!now)
+		return; /* nothing has been used yet */
+	if (!b->page_l2_evicted_at) {
+		b->page_l2_evicted_at = calloc(UVM_BLOCK_PAGES, sizeof *b->page_l2_evicted_at);
+		if (!b->page_l2_evicted_at) {
+			u->oom = true;
+			return;
+		}
+	}
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		for (uint64_t bits = mask[w]; bits; bits &= bits - 1)
+			b->page_l2_evicted_at[w * 64 + (uint32_t)__builtin_ctzll(bits)] = now;
+	b->l2_evicted_at = now;
+}
+
+uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **page_through)
+{
+	struct uvm_block *b = u->last; /* the block uvm_access just saw */
+	if (!b || b->base != (addr & ~((1ull << UVM_BLOCK_SHIFT) - 1)))
+		b = block_find(u, addr >> UVM_BLOCK_SHIFT);
+	if (!b || !b->l2_evicted_at)
+		return 0;
+	*page_through = &b->page_l2_evicted_at[(addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1)];
+	return b->l2_evicted_at;
+}
+
 /* Drops the pages of mask from b: write-back (all or dirty) on the D2H
  * lane from t on, shootdown, bookkeeping. Returns when the frames are free. */
 static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mask, double t)
@@ -308,14 +359,8 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	struct gpuvm_uvm_stats *st = u->st;
 	double freed = t;
 	uint32_t n = 0;
-	for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
-		if (!mask_test(mask, p)) {
-			p++;
-			continue;
-		}
-		uint32_t q = p;
-		while (q < UVM_BLOCK_PAGES && mask_test(mask, q))
-			q++;
+	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p, true)) {
+		uint32_t q = mask_next(mask, p, false);
 		/* write-back runs: contiguous pages merge into one write (anchors 2.4) */
 		for (uint32_t r = p; r < q;) {
 			if (u->wb_dirty && !mask_test(b->dirty, r)) {
@@ -335,12 +380,13 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 				freed = done;
 			r = s;
 		}
-		if (u->shootdown)
-			u->shootdown(u->shootdown_ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
-				     (uint64_t)(q - p) << UVM_PAGE_SHIFT);
+		if (u->hooks.shootdown)
+			u->hooks.shootdown(u->hooks.ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
+					   (uint64_t)(q - p) << UVM_PAGE_SHIFT);
 		n += q - p;
 		p = q;
 	}
+	mark_l2_stale(u, b, mask);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->prefetched_unused += (uint64_t)__builtin_popcountll(mask[w] & b->prefetched[w]);
 		b->prefetched[w] &= ~mask[w];
@@ -348,9 +394,11 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 		b->dirty[w] &= ~mask[w];
 		b->evicted[w] |= mask[w];
 	}
+	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count -= n;
 	u->sp.resident_pages -= n;
 	st->pages_evicted += n;
+	group_update(u, b);
 	if (u->evict->on_evicted)
 		u->evict->on_evicted(u->evict_state, b, mask);
 	return freed;
@@ -408,16 +456,19 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 				u->st->prefetched_unused += (uint64_t)__builtin_popcountll(m[w] & b->prefetched[w]);
 				b->resident[w] = b->dirty[w] = b->prefetched[w] = 0;
 			}
+			b->prefetched_count = 0;
 			u->sp.resident_pages -= b->resident_count;
 			b->resident_count = 0;
-			if (u->shootdown)
-				u->shootdown(u->shootdown_ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
+			if (u->hooks.shootdown)
+				u->hooks.shootdown(u->hooks.ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
+			mark_l2_stale(u, b, m);
 			if (u->evict->on_evicted)
 				u->evict->on_evicted(u->evict_state, b, m);
 		}
 		u->managed_bytes -= u->allocs[i].bytes;
 		u->allocs[i] = u->allocs[--u->n_allocs];
 		u->last = NULL;
+		groups_clear(u);
 		return;
 	}
 }
@@ -453,20 +504,15 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	/* transfers in address order, cut at gaps and right after the faulted
 	 * page (anchors 2.3 step 3: "e.g. 4 KB + 60 KB") */
 	double arrival = start;
-	for (uint32_t i = 0; i < UVM_BLOCK_PAGES;) {
-		if (!mask_test(mv, i)) {
-			i++;
-			continue;
-		}
-		uint32_t j = i;
-		while (j < UVM_BLOCK_PAGES && mask_test(mv, j)) {
-			j++;
-			if (j - 1 == p)
-				break;
-		}
+	for (uint32_t i = mask_next(mv, 0, true); i < UVM_BLOCK_PAGES; i = mask_next(mv, i, true)) {
+		uint32_t j = mask_next(mv, i, false);
+		if (p >= i && p < j)
+			j = p + 1; /* cut right after the faulted page */
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		for (uint32_t q = i; q < j; q++)
 			b->arrive[q] = done;
+		if (done > b->arrive_max)
+			b->arrive_max = done;
 		if (p >= i && p < j)
 			arrival = done;
 		i = j;
@@ -478,8 +524,10 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		b->prefetched[w] |= mv[w] & ~faulted[w];
 		b->evicted[w] &= ~mv[w];
 	}
+	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
 	u->sp.resident_pages += k;
+	group_update(u, b);
 	if (u->sp.resident_pages > st->peak_resident_pages)
 		st->peak_resident_pages = u->sp.resident_pages;
 	st->pages_h2d += k;
@@ -491,33 +539,158 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	return arrival;
 }
 
+/* Pages of word w of b that count as present for a TLB fill: resident,
+ * or outside the block's managed span. */
+static inline uint64_t present_word(const struct uvm_block *b, uint32_t w)
+{
+	uint64_t m = b->resident[w];
+	uint32_t lo = w * 64, hi = lo + 64;
+	if (b->first_page > lo)
+		m |= b->first_page >= hi ? ~0ull : (1ull << (b->first_page - lo)) - 1;
+	if (b->end_page < hi)
+		m |= b->end_page <= lo ? ~0ull : ~((1ull << (b->end_page - lo)) - 1);
+	return m;
+}
+
 /* Largest aligned range around page p of b (4 KB .. max TLB entry) that
- * is entirely resident. */
+ * is entirely resident (p itself is). Runs on every walk of managed
+ * memory, so it tests whole mask words and, past 2 MB, the group
+ * summary instead of looking blocks up. */
 static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 {
-	uint64_t bytes = UVM_PAGE_BYTES;
-	for (uint32_t size = 2; size <= UVM_BLOCK_PAGES && bytes < u->max_entry_bytes; size *= 2) {
-		uint32_t lo = p & ~(size - 1);
-		uint32_t a = lo > b->first_page ? lo : b->first_page;
-		uint32_t e = lo + size < b->end_page ? lo + size : b->end_page;
-		if (mask_count_range(b->resident, a, e) != e - a)
-			return bytes;
-		bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+	uint64_t max = u->max_entry_bytes;
+	if (!block_full(b)) {
+		uint64_t bytes = UVM_PAGE_BYTES;
+		uint64_t ok = present_word(b, p >> 6);
+		uint32_t size = 2;
+		for (; size <= 64 && bytes < max; size *= 2) {
+			uint64_t want = size == 64 ? ~0ull : ((1ull << size) - 1) << ((p & ~(size - 1)) & 63);
+			if ((ok & want) != want)
+				return bytes;
+			bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+		}
+		for (; size <= UVM_BLOCK_PAGES && bytes < max; size *= 2) {
+			uint32_t w0 = (p & ~(size - 1)) >> 6;
+			for (uint32_t w = w0; w < w0 + (size >> 6); w++)
+				if (present_word(b, w) != ~0ull)
+					return bytes;
+			bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+		}
+		if (bytes < ((uint64_t)UVM_BLOCK_PAGES << UVM_PAGE_SHIFT))
+			return bytes; /* max reached inside the block */
 	}
+	uint64_t bytes = 1ull << UVM_BLOCK_SHIFT;
+	if (max <= bytes)
+		return max;
 	/* beyond 2 MB: every managed block in the range fully resident */
 	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
-	for (uint64_t span = 2; bytes < u->max_entry_bytes; span *= 2) {
+	uint64_t span = 2;
+	if (u->group_blocks >= 2) {
+		uint64_t notok = group_notok(u, bn >> u->group_shift);
+		if (!notok) { /* the common case once everything is in */
+			uint64_t group_bytes = (uint64_t)u->group_blocks << UVM_BLOCK_SHIFT;
+			if (max <= group_bytes)
+				return max;
+			bytes = group_bytes;
+			span = 2 * (uint64_t)u->group_blocks;
+		}
+		for (; span <= u->group_blocks && bytes < max; span *= 2) {
+			uint32_t lo = (uint32_t)((bn & ~(span - 1)) & (u->group_blocks - 1));
+			uint64_t want = span == 64 ? ~0ull : ((1ull << span) - 1) << lo;
+			if (notok & want)
+				return bytes;
+			bytes = span << UVM_BLOCK_SHIFT;
+		}
+	}
+	for (; bytes < max; span *= 2) { /* entries over 128 MB: block by block */
 		uint64_t lo = bn & ~(span - 1);
 		for (uint64_t x = lo; x < lo + span; x++) {
 			struct uvm_block *o = block_find(u, x);
 			uint32_t f, e;
-			if (o ? o->resident_count != (uint32_t)(o->end_page - o->first_page)
-			      : managed_span(u, x, &f, &e))
+			if (o ? !block_full(o) : managed_span(u, x, &f, &e))
 				return bytes;
 		}
 		bytes = span << UVM_BLOCK_SHIFT;
 	}
 	return bytes;
+}
+
+/* Whether page p of b is managed; the block's span widens when another
+ * allocation has come to share the block since it was built. */
+static bool block_covers(struct uvm *u, struct uvm_block *b, uint32_t p)
+{
+	if (p >= b->first_page && p < b->end_page)
+		return true;
+	uint32_t f, e;
+	if (managed_span(u, b->base >> UVM_BLOCK_SHIFT, &f, &e)) {
+		b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
+		b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
+		group_update(u, b);
+	}
+	return p >= b->first_page && p < b->end_page;
+}
+
+double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double done = end;
+	if (!bytes)
+		return done;
+	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
+	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
+		struct uvm_block *b = block_get(u, bn << UVM_BLOCK_SHIFT);
+		if (!b) {
+			u->oom = true;
+			return done;
+		}
+		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
+		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
+							   : UVM_BLOCK_PAGES;
+		block_covers(u, b, lo);
+		block_covers(u, b, hi - 1);
+		if (lo < b->first_page)
+			lo = b->first_page;
+		if (hi > b->end_page)
+			hi = b->end_page;
+		if (lo >= hi)
+			continue;
+		uvm_mask range = {0}, mv;
+		mask_set_range(range, lo, hi);
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			mv[w] = range[w] & ~b->resident[w];
+		uint32_t k = mask_count(mv);
+		double arrive = end;
+		if (k) {
+			/* frames first: evictions (and their write-backs) as for a fault */
+			double frames = ensure_frames(u, k, t);
+			if (frames > arrive)
+				arrive = frames;
+			if (arrive > done)
+				done = arrive;
+			for (uint32_t q = lo; q < hi; q++)
+				if (mask_test(mv, q))
+					b->arrive[q] = arrive;
+			if (arrive > b->arrive_max)
+				b->arrive_max = arrive;
+		}
+		/* The device copy is the only up-to-date one: dirty for
+		 * uvm.writeback = dirty. */
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+			b->resident[w] |= mv[w];
+			b->evicted[w] &= ~mv[w];
+			b->dirty[w] |= range[w] & b->resident[w];
+			b->written_ever[w] |= range[w] & b->resident[w];
+		}
+		b->resident_count += k;
+		u->sp.resident_pages += k;
+		group_update(u, b);
+		if (u->sp.resident_pages > st->peak_resident_pages)
+			st->peak_resident_pages = u->sp.resident_pages;
+		st->pages_copied_in += k;
+		if (k && u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+			u->oom = true;
+	}
+	return done;
 }
 
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
@@ -528,18 +701,13 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		return t;
 	}
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	if (p < b->first_page || p >= b->end_page) { /* another allocation shares the block */
-		uint32_t f, e;
-		if (managed_span(u, addr >> UVM_BLOCK_SHIFT, &f, &e)) {
-			b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
-			b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
-		}
-		if (p < b->first_page || p >= b->end_page)
-			return t;
-	}
+	if (!block_covers(u, b, p))
+		return t;
 	if (mask_test(b->resident, p)) {
 		/* resident, or in flight: faults coalesce per page */
 		*fill_max = resident_extent(u, b, p);
+		if (t >= b->arrive_max)
+			return t;
 		return b->arrive[p] > t ? b->arrive[p] : t;
 	}
 
@@ -578,7 +746,7 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
 	double arrival = migrate(u, b, p, ready);
 	if (!u->blocking)
-		server_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
+		server_pool_consume_long(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
 	else if (arrival > u->blocked_until[sm])
 		u->blocked_until[sm] = arrival;
 	*fill_max = resident_extent(u, b, p);
@@ -595,7 +763,9 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 			u->last = b;
 	}
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	if (!b || !mask_test(b->resident, p)) {
+	bool resident = b && ((block_full(b) && p >= b->first_page && p < b->end_page) ||
+			      mask_test(b->resident, p));
+	if (!resident) {
 		/* Not reached while TLB entries only cover resident pages; kept
 		 * so that no access ever reads a page that is not there. */
 		uint64_t fill_max;
@@ -604,10 +774,14 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 		if (!b || !mask_test(b->resident, p))
 			return t;
 	}
+	/* the common case reads only the block's first cache line */
+	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
+		return t;
 	uint32_t w = p >> 6;
 	uint64_t bit = 1ull << (p & 63);
 	if (b->prefetched[w] & bit) {
 		b->prefetched[w] &= ~bit;
+		b->prefetched_count--;
 		u->st->prefetched_used++;
 	}
 	if (write) {

@@ -18,11 +18,19 @@
 #include "gpuvm/uvm.h"
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
+#include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
 
-/* Drops cached translations of [addr, addr + bytes) (TLB shootdown). */
-typedef void (*uvm_shootdown_fn)(void *ctx, uint64_t addr, uint64_t bytes);
+/* What the paging layer asks of the rest of the GPU model. */
+struct uvm_hooks {
+	/* Drops cached translations of [addr, addr + bytes) (TLB shootdown). */
+	void (*shootdown)(void *ctx, uint64_t addr, uint64_t bytes);
+	/* The L2's use clock now (the stamp its last access got; NULL: no
+	 * L2 to keep coherent). */
+	uint32_t (*l2_clock)(void *ctx);
+	void *ctx;
+};
 
 struct uvm_range {
 	uint64_t base, bytes;
@@ -42,10 +50,15 @@ struct uvm {
 	/* page state */
 	struct uvm_space sp;
 	uint32_t blocks_cap;
-	uint64_t *hkey;   /* block number + 1, 0 = empty */
-	uint32_t *hval;   /* block index */
-	uint32_t hmask;
+	struct uvm_map blocks; /* block number -> struct uvm_block * */
 	struct uvm_block *last;
+	/* Residency summary for TLB fills wider than 2 MB: per aligned group
+	 * of group_blocks VA blocks (the widest TLB entry, at most 64 blocks),
+	 * a bit per block that is managed but not fully resident. Built
+	 * lazily, kept exact on every residency change, dropped when the
+	 * allocations change. */
+	uint32_t group_blocks, group_shift;
+	struct uvm_map groups; /* group number -> bit i: block i not fully resident */
 	struct uvm_range *allocs;
 	uint32_t n_allocs, cap_allocs;
 	uint64_t managed_bytes;
@@ -62,12 +75,11 @@ struct uvm {
 	bool oom;                    /* an allocation failed; the run reports it */
 
 	struct gpuvm_uvm_stats *st;
-	uvm_shootdown_fn shootdown;
-	void *shootdown_ctx;
+	struct uvm_hooks hooks;
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
-	     uvm_shootdown_fn shootdown, void *ctx);
+	     const struct uvm_hooks *hooks);
 void uvm_free(struct uvm *u);
 
 /* A managed allocation appears / goes away (its frames are released). */
@@ -84,11 +96,29 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
  * returns when its page is there. */
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
 
+/* An explicit host-to-device copy (cudaMemcpy) into managed memory,
+ * running on the link from t to end: as the driver does, the copy leaves
+ * its pages resident on the GPU (its copy engine writes through the GPU's
+ * mapping and faults the pages in; see docs/uvm.md), evicting for room.
+ * No far faults. Returns when the pages are in (end, or later when
+ * write-backs had to free frames first). */
+double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end);
+
 /* Duration of an explicit copy of bytes on the link model. */
 double uvm_copy_cycles(const struct uvm *u, uint64_t bytes);
 
 /* End of run: pages prefetched and never touched are counted. */
 void uvm_finish(struct uvm *u);
+
+/* L2 lines of managed memory whose page left device memory since they
+ * were last used are stale: in hardware they belong to the old frame (the
+ * L2 is physically tagged) and a page brought back lands in a new one;
+ * the model tags the L2 by virtual address, so the engine drops a line
+ * last used at or before the L2 clock value *page_through (the page's
+ * last eviction). Returns the latest such value over addr's block, a
+ * filter the L2 checks first (0: nothing of the block ever left, and
+ * *page_through is not set). */
+uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **page_through);
 
 /* Blocking model: when SM sm's TLB takes requests again. */
 static inline double uvm_sm_blocked_until(const struct uvm *u, uint32_t sm)

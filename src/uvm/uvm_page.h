@@ -19,16 +19,21 @@
 typedef uint64_t uvm_mask[UVM_MASK_WORDS];
 
 struct uvm_block {
+	/* what every access reads first, in one host cache line */
 	uint64_t base;              /* VA of the 2 MB block */
+	double *arrive;             /* [512] cycle each resident page arrives */
+	double arrive_max;          /* no page arrives later (an upper bound) */
 	uint32_t index;             /* dense id, stable */
 	uint16_t first_page, end_page; /* managed pages of the block: [first, end) */
 	uint32_t resident_count;
+	uint32_t prefetched_count;  /* pages set in prefetched */
+	uint32_t l2_evicted_at;     /* latest L2 clock at which a page of it left, 0 = never */
 	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
 	uvm_mask dirty;             /* written since it arrived */
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
-	double *arrive;             /* [512] cycle each resident page arrives */
+	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
@@ -43,26 +48,42 @@ static inline uint32_t mask_count(const uint64_t *m)
 	return n;
 }
 
-/* Pages [lo, hi) set in m. */
+/* Pages [lo, hi) set in m, a word at a time. */
 static inline uint32_t mask_count_range(const uint64_t *m, uint32_t lo, uint32_t hi)
 {
 	uint32_t n = 0;
-	for (uint32_t i = lo; i < hi;) {
-		if ((i & 63) == 0 && i + 64 <= hi) {
-			n += (uint32_t)__builtin_popcountll(m[i >> 6]);
-			i += 64;
-		} else {
-			n += mask_test(m, i);
-			i++;
-		}
+	while (lo < hi) {
+		uint32_t word_end = (lo | 63) + 1, end = word_end < hi ? word_end : hi;
+		uint64_t bits = m[lo >> 6] >> (lo & 63);
+		if (end - lo < 64)
+			bits &= (1ull << (end - lo)) - 1;
+		n += (uint32_t)__builtin_popcountll(bits);
+		lo = end;
 	}
 	return n;
 }
 
 static inline void mask_set_range(uint64_t *m, uint32_t lo, uint32_t hi)
 {
-	for (uint32_t i = lo; i < hi; i++)
-		mask_set(m, i);
+	while (lo < hi) {
+		uint32_t word_end = (lo | 63) + 1, end = word_end < hi ? word_end : hi;
+		uint64_t bits = end - lo < 64 ? (1ull << (end - lo)) - 1 : ~0ull;
+		m[lo >> 6] |= bits << (lo & 63);
+		lo = end;
+	}
+}
+
+/* First page >= i whose bit in m equals set, or UVM_BLOCK_PAGES. */
+static inline uint32_t mask_next(const uint64_t *m, uint32_t i, bool set)
+{
+	while (i < UVM_BLOCK_PAGES) {
+		uint64_t w = set ? m[i >> 6] : ~m[i >> 6];
+		w &= ~0ull << (i & 63);
+		if (w)
+			return (i & ~63u) + (uint32_t)__builtin_ctzll(w);
+		i = (i | 63) + 1;
+	}
+	return UVM_BLOCK_PAGES;
 }
 
 static inline bool mask_empty(const uint64_t *m)
