@@ -106,12 +106,10 @@ static inline double pcie_transfer(struct engine *e, struct server_pool *lane, d
 	return server_pool_reserve(lane, t, hold) + hold + e->pcie_latency;
 }
 
-/* Serves one 32 B sector whose translation is ready at tx. */
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
  * miss, the fill from DRAM. */
-static inline __attribute__((always_inline)) double after_l2(struct engine *e, enum gpuvm_mem_op op,
-							     double at_mem,
-			      enum l2_result r, uint32_t wb)
+static inline __attribute__((always_inline)) double
+after_l2(struct engine *e, enum gpuvm_mem_op op, double at_mem, enum l2_result r, uint32_t wb)
 {
 	double ready = at_mem + e->l2_hit;
 	dram_writeback(e, wb, ready);
