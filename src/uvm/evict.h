@@ -115,4 +115,13 @@ static inline void uvm_lru_touch(struct uvm_lru *l, uint32_t id)
 int uvm_evict_lru_create(void **st);
 void uvm_evict_lru_destroy(void *st);
 
+/* Whole-2 MB-block LRU (lru-2mb-alloc, lru-2mb-access): a block moves to
+ * the tail when frames are filled in it, leaves the list when its last
+ * page goes, and the victim is the head block with all its resident
+ * pages. The two policies differ only in whether an access refreshes. */
+int uvm_evict_block_lru_fill(void *st, const struct uvm_space *sp, struct uvm_block *b,
+			     const uint64_t *mask);
+void uvm_evict_block_lru_evicted(void *st, struct uvm_block *b, const uint64_t *mask);
+struct uvm_block *uvm_evict_block_lru_pick(void *st, const struct uvm_space *sp, uint64_t *mask);
+
 #endif
