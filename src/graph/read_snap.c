@@ -207,7 +207,8 @@ int graph_read_snap(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 	}
 	for (uint64_t i = 0; i < n; i++)
 		order[i] = (struct id_rank){map.ids[i], (uint32_t)i};
-	qsort(order, n, sizeof *order, cmp_id);
+	if (n > 1)
+		qsort(order, n, sizeof *order, cmp_id);
 	uint64_t *original = map.ids; /* reused: id of each rank */
 	map.ids = NULL;
 	for (uint64_t k = 0; k < n; k++) {

@@ -153,7 +153,8 @@ int infer_take(struct alloc_infer *a)
 		}
 	u64set_clear(&a->set);
 	a->last = 0;
-	qsort(g, n, sizeof *g, cmp_u64);
+	if (n > 1)
+		qsort(g, n, sizeof *g, cmp_u64);
 	const uint64_t gbytes = 1ull << INFER_GRANULE_SHIFT;
 	for (size_t i = 0; i < n;) {
 		uint64_t start = g[i], last = g[i];
@@ -178,6 +179,7 @@ int infer_take(struct alloc_infer *a)
 	for (size_t i = 0; i < a->n_fresh; i++)
 		if (push(&a->known, &a->n_known, &a->cap_known, &a->fresh[i]))
 			return -1;
-	qsort(a->known, a->n_known, sizeof *a->known, cmp_alloc);
+	if (a->n_known > 1) /* known may still be NULL: qsort wants a pointer */
+		qsort(a->known, a->n_known, sizeof *a->known, cmp_alloc);
 	return 0;
 }

@@ -239,7 +239,8 @@ static int cmp_rec(const void *x, const void *y)
 
 static int spill(struct memtrace *s, struct gpuvm_error *err)
 {
-	qsort(s->buf, s->n, sizeof *s->buf, cmp_rec);
+	if (s->n > 1)
+		qsort(s->buf, s->n, sizeof *s->buf, cmp_rec);
 	if (!s->runs && !(s->runs = trace_temp_file(err)))
 		return -1;
 	if (s->n_runs + 2 > s->cap_runs) {
@@ -324,7 +325,8 @@ static int emit_all(struct memtrace *s, struct native_writer *w, struct gpuvm_er
 	e.wpc = gpuvm_kernel_warps_per_cta(&k);
 	e.ctas = gpuvm_kernel_ctas(&k);
 	if (s->n_runs == 0) {
-		qsort(s->buf, s->n, sizeof *s->buf, cmp_rec);
+		if (s->n > 1)
+			qsort(s->buf, s->n, sizeof *s->buf, cmp_rec);
 		for (size_t i = 0; i < s->n; i++)
 			if (emit_rec(&e, &s->buf[i], err))
 				return -1;
