@@ -26,11 +26,32 @@ static inline uint32_t lru_tick(uint32_t *clock, uint32_t *stamps, size_t n)
 	return *clock;
 }
 
+#ifdef __SSE4_1__
+/* lru_oldest for 16 stamps (16-way L2 sets, 16-entry TLBs), unrolled. */
+static inline uint32_t lru_oldest16(const uint32_t *s)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)s);
+	__m128i b = _mm_loadu_si128((const __m128i *)(s + 4));
+	__m128i c = _mm_loadu_si128((const __m128i *)(s + 8));
+	__m128i d = _mm_loadu_si128((const __m128i *)(s + 12));
+	__m128i m = _mm_min_epu32(_mm_min_epu32(a, b), _mm_min_epu32(c, d));
+	m = _mm_min_epu32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
+	m = _mm_min_epu32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+	unsigned at = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, m))) |
+		      (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(b, m))) << 4 |
+		      (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(c, m))) << 8 |
+		      (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(d, m))) << 12;
+	return (uint32_t)__builtin_ctz(at);
+}
+#endif
+
 /* Index of the smallest of s[0..n). */
 static inline uint32_t lru_oldest(const uint32_t *s, uint32_t n)
 {
 	uint32_t i = 0, best = 0;
 #ifdef __SSE4_1__
+	if (n == 16)
+		return lru_oldest16(s);
 	if (n >= 8) {
 		__m128i m = _mm_loadu_si128((const __m128i *)s);
 		for (i = 4; i + 4 <= n; i += 4)
@@ -42,14 +63,16 @@ static inline uint32_t lru_oldest(const uint32_t *s, uint32_t n)
 		for (; i < n; i++) /* tail not covered by the vector loop */
 			if (s[i] < v)
 				v = s[i];
-		/* Where the minimum sits: compare four stamps at a time. */
+		/* Where the minimum sits: every group's equality mask gathered,
+		 * no branch per group (its position is random). */
 		__m128i vv = _mm_set1_epi32((int)v);
-		for (i = 0; i < tail; i += 4) {
+		uint64_t at = 0;
+		for (i = 0; i < tail && i < 64; i += 4) {
 			__m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(s + i)), vv);
-			int mask = _mm_movemask_ps(_mm_castsi128_ps(eq));
-			if (mask)
-				return i + (uint32_t)__builtin_ctz((unsigned)mask);
+			at |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(eq)) << i;
 		}
+		if (at)
+			return (uint32_t)__builtin_ctzll(at);
 		for (; s[i] != v; i++)
 			;
 		return i;

@@ -8,18 +8,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define COALESCER_SLOTS 128 /* > 2 x (32 lanes x up to 2 sectors) */
+/* 4 x (32 lanes x up to 2 sectors): at most a quarter full, so a probe
+ * rarely meets another key (each such meeting is a host branch miss). */
+#define COALESCER_SLOTS 256
+#define COALESCER_HASH_SHIFT 56 /* 64 - log2(COALESCER_SLOTS) */
 
 struct coalescer_set {
 	uint64_t key[COALESCER_SLOTS];
-	uint32_t gen[COALESCER_SLOTS];
-	double val[COALESCER_SLOTS];
+	uint16_t gen[COALESCER_SLOTS]; /* 16 bits: the sets stay small in the host cache */
 };
 
 struct coalescer {
 	unsigned unit_shift, sector_shift, line_shift;
-	uint32_t gen;
+	uint16_t gen;
 	struct coalescer_set units, sectors, lines;
+	double unit_ready[COALESCER_SLOTS]; /* by the units set's slot */
 };
 
 int coalescer_init(struct coalescer *c, uint64_t unit_bytes, uint32_t sector_bytes,
@@ -34,10 +37,12 @@ static inline void coalescer_begin(struct coalescer *c)
 	}
 }
 
-static inline uint32_t coalescer_slot(const struct coalescer_set *s, uint32_t gen, uint64_t key,
-				      bool *found)
+/* The slot of key: where it is (*found) or where it goes; in the second
+ * case the key is entered there. */
+static inline uint32_t coalescer_insert(struct coalescer_set *s, uint16_t gen, uint64_t key,
+					bool *found)
 {
-	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 57); /* 7 bits */
+	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> COALESCER_HASH_SHIFT);
 	while (s->gen[i] == gen) {
 		if (s->key[i] == key) {
 			*found = true;
@@ -45,27 +50,28 @@ static inline uint32_t coalescer_slot(const struct coalescer_set *s, uint32_t ge
 		}
 		i = (i + 1) & (COALESCER_SLOTS - 1);
 	}
+	s->key[i] = key;
+	s->gen[i] = gen;
 	*found = false;
 	return i;
 }
 
-/* Looks up a translation unit seen earlier in this instruction. */
-static inline bool coalescer_unit(struct coalescer *c, uint64_t unit, double *ready)
+/* A translation unit of this instruction: true and its ready time when it
+ * was seen before; otherwise it is entered and *slot takes its ready time
+ * through coalescer_set_ready. */
+static inline bool coalescer_unit(struct coalescer *c, uint64_t unit, double *ready,
+				  uint32_t *slot)
 {
 	bool found;
-	uint32_t i = coalescer_slot(&c->units, c->gen, unit, &found);
+	*slot = coalescer_insert(&c->units, c->gen, unit, &found);
 	if (found)
-		*ready = c->units.val[i];
+		*ready = c->unit_ready[*slot];
 	return found;
 }
 
-static inline void coalescer_set_unit(struct coalescer *c, uint64_t unit, double ready)
+static inline void coalescer_set_ready(struct coalescer *c, uint32_t slot, double ready)
 {
-	bool found;
-	uint32_t i = coalescer_slot(&c->units, c->gen, unit, &found);
-	c->units.key[i] = unit;
-	c->units.gen[i] = c->gen;
-	c->units.val[i] = ready;
+	c->unit_ready[slot] = ready;
 }
 
 /* True the first time a sector is seen in this instruction; counts the
@@ -73,18 +79,12 @@ static inline void coalescer_set_unit(struct coalescer *c, uint64_t unit, double
 static inline bool coalescer_new_sector(struct coalescer *c, uint64_t sector, uint64_t *lines)
 {
 	bool found;
-	uint32_t i = coalescer_slot(&c->sectors, c->gen, sector, &found);
+	coalescer_insert(&c->sectors, c->gen, sector, &found);
 	if (found)
 		return false;
-	c->sectors.key[i] = sector;
-	c->sectors.gen[i] = c->gen;
-	uint64_t line = sector >> (c->line_shift - c->sector_shift);
-	i = coalescer_slot(&c->lines, c->gen, line, &found);
-	if (!found) {
-		c->lines.key[i] = line;
-		c->lines.gen[i] = c->gen;
+	coalescer_insert(&c->lines, c->gen, sector >> (c->line_shift - c->sector_shift), &found);
+	if (!found)
 		(*lines)++;
-	}
 	return true;
 }
 

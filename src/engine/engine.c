@@ -213,9 +213,10 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		uint64_t a = it->addr[lane];
 		uint64_t unit = a >> co->unit_shift;
 		if (unit != last_unit) {
-			if (!coalescer_unit(co, unit, &last_tx)) {
+			uint32_t slot;
+			if (!coalescer_unit(co, unit, &last_tx, &slot)) {
 				last_tx = xlat_translate(&e->xlat, w->sm, a, xstart);
-				coalescer_set_unit(co, unit, last_tx);
+				coalescer_set_ready(co, slot, last_tx);
 				s->xlat_units++;
 			}
 			last_unit = unit;

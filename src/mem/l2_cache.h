@@ -2,8 +2,9 @@
  * four 32 B sectors filled independently, as on NVIDIA parts since Fermi),
  * LRU, write-back. Physically indexed in hardware; the model uses the
  * virtual address because it maps pages one to one. LRU by 32-bit
- * stamps; tags, stamps and sector bits are separate arrays so a set's tags
- * share host cache lines. */
+ * stamps. A set's tags, stamps and sector bits sit together in one block
+ * of whole host cache lines (256 B for 16 ways), so an access touches only
+ * the lines of its set and they can be prefetched together. */
 #ifndef GPUVM_L2_CACHE_H
 #define GPUVM_L2_CACHE_H
 
@@ -15,28 +16,33 @@ struct l2_cache {
 	uint32_t sets, ways;
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
 	uint32_t line_shift, sector_shift, sectors_per_line;
-	uint64_t *tag;     /* [sets * ways] line address + 1, 0 = invalid */
-	uint8_t *valid;    /* [sets * ways] sector bitmaps */
-	uint8_t *dirty;
-	uint32_t *stamp;   /* [sets * ways] last use */
+	uint32_t set_bytes; /* one set's block: tags, stamps, valid, dirty */
+	unsigned char *sets_mem;
 	uint32_t clock;
 };
 
 enum l2_result { L2_HIT, L2_MISS };
 
-static inline size_t l2_cache_set_base(const struct l2_cache *c, uint64_t addr)
+/* The block of addr's set. Each block holds, per way: the line address + 1
+ * (uint64_t, 0 = invalid), then the last-use stamps (uint32_t), then the
+ * valid and the dirty sector bitmaps (uint8_t). */
+static inline unsigned char *l2_cache_set(const struct l2_cache *c, uint64_t addr)
 {
 	/* Hashed set index, as GPU L2 slices hash addresses to spread strides. */
 	uint64_t h = ((addr >> c->line_shift) * 0x9E3779B97F4A7C15ull) >> 32;
-	return (size_t)(c->set_mask ? (h & c->set_mask) : h % c->sets) * c->ways;
+	size_t set = c->set_mask ? (h & c->set_mask) : h % c->sets;
+	return c->sets_mem + set * c->set_bytes;
 }
 
-/* Starts loading the tags of addr's set into the host cache: the engine
- * calls it for a whole warp instruction before serving it, so the host's
- * cache misses on the model's arrays overlap. */
+/* Starts loading addr's set into the host cache: the engine calls it for a
+ * whole warp instruction before serving it, so the host's cache misses on
+ * the model's arrays overlap. The tags' first line and the set's last
+ * (stamps and sector bits for 16 ways) are what every access reads. */
 static inline void l2_cache_prefetch(const struct l2_cache *c, uint64_t addr)
 {
-	__builtin_prefetch(&c->tag[l2_cache_set_base(c, addr)]);
+	const unsigned char *set = l2_cache_set(c, addr);
+	__builtin_prefetch(set);
+	__builtin_prefetch(set + c->set_bytes - 1);
 }
 
 int l2_cache_init(struct l2_cache *c, uint64_t bytes, uint32_t ways,

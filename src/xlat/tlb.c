@@ -31,6 +31,8 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 		t->sets = entries / ways;
 		t->ways = ways;
 	}
+	t->sets_pow2 = (t->sets & (t->sets - 1)) == 0;
+	t->set_mask = t->sets - 1;
 	t->key = calloc(entries, sizeof *t->key);
 	t->ready = calloc(entries, sizeof *t->ready);
 	if (t->hashed) {
@@ -171,12 +173,18 @@ static uint32_t hashed_access(struct tlb *t, uint64_t key, bool *hit)
 
 /* ---- both modes --------------------------------------------------- */
 
+/* A mask, not a division, for the usual power-of-two set counts. */
+static inline uint32_t set_of(const struct tlb *t, uint64_t tag)
+{
+	return t->sets_pow2 ? (uint32_t)tag & t->set_mask : (uint32_t)(tag % t->sets);
+}
+
 uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
 {
 	uint64_t key = tag + 1;
 	if (t->hashed)
 		return hashed_access(t, key, hit);
-	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
+	uint32_t base = set_of(t, tag) * t->ways;
 	uint32_t w = find_u64(&t->key[base], t->ways, key);
 	uint32_t now = lru_tick(&t->clock, t->stamp, t->entries);
 	*hit = w < t->ways;
@@ -209,7 +217,7 @@ void tlb_invalidate(struct tlb *t, uint64_t tag)
 		t->lru_tail = id;
 		return;
 	}
-	uint32_t base = (uint32_t)(tag % t->sets) * t->ways;
+	uint32_t base = set_of(t, tag) * t->ways;
 	uint32_t w = find_u64(&t->key[base], t->ways, key);
 	if (w < t->ways) {
 		t->key[base + w] = 0;

@@ -15,6 +15,8 @@
 
 struct tlb {
 	uint32_t entries, sets, ways;
+	uint32_t set_mask;  /* sets - 1 when sets is a power of two (1 when fully associative) */
+	bool sets_pow2;
 	bool hashed;          /* fully associative with hash index */
 	uint64_t *key;        /* [entries] tag + 1, 0 = invalid */
 	double *ready;        /* [entries] fill completion time, cycles */

@@ -137,7 +137,7 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	 * for the entry merge instead of missing again. The recursion above
 	 * touches only lower levels, so id still names this entry. */
 	tlb->ready[id] = done;
-	if (__builtin_expect(x->hook != NULL, 0)) {
+	if (__builtin_expect(x->hook != NULL, 0) && x->walk_end >= 0) { /* walked in this call */
 		server_pool_consume(mshr, start, x->walk_end - start);
 		/* an entry wider than the hook allows (a partly resident range)
 		 * is not kept */
@@ -151,6 +151,7 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
+	x->walk_end = -1; /* no walk yet: a level below that hits answers alone */
 	return translate_level(x, 0, sm, addr, t);
 }
 

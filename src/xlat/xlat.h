@@ -41,7 +41,7 @@ struct xlat {
 	xlat_walk_hook hook;          /* NULL: every walk succeeds */
 	void *hook_ctx;
 	uint64_t fill_max;            /* set per walk by the hook */
-	double walk_end;              /* end of the last walk: MSHRs are held until then */
+	double walk_end;              /* end of this translation's walk (-1: none): MSHRs are held until then */
 };
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
