@@ -1,7 +1,6 @@
 #include "mem/server_pool.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
 		     uint32_t ring_slots)
@@ -12,30 +11,31 @@ int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
 	p->mask = ring_slots - 1;
 	p->newest = 0;
 	p->frontier = 0;
-	p->used = calloc(ring_slots, sizeof *p->used);
-	return p->used ? 0 : -1;
+	p->slot = malloc(ring_slots * sizeof *p->slot);
+	if (!p->slot)
+		return -1;
+	for (uint32_t i = 0; i < ring_slots; i++) {
+		p->slot[i].tag = -1;
+		p->slot[i].used = 0;
+	}
+	return 0;
 }
 
 void server_pool_free(struct server_pool *p)
 {
-	free(p->used);
-	p->used = NULL;
+	free(p->slot);
+	p->slot = NULL;
 }
 
-/* Server time used in absolute slot s, which is in the window or newer;
- * a newer slot becomes the newest, and the entries the window passes over
- * (slots that fell out of it) start empty. */
+/* Ring entry of absolute slot s, recycled when it last held an older slot. */
 static inline double *slot_used(struct server_pool *p, int64_t s)
 {
-	if (s > p->newest) {
-		if (s - p->newest > (int64_t)p->mask)
-			memset(p->used, 0, ((size_t)p->mask + 1) * sizeof *p->used);
-		else
-			for (int64_t k = p->newest + 1; k <= s; k++)
-				p->used[(uint32_t)k & p->mask] = 0;
-		p->newest = s;
+	struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	if (e->tag != s) {
+		e->tag = s;
+		e->used = 0;
 	}
-	return &p->used[(uint32_t)s & p->mask];
+	return &e->used;
 }
 
 double server_pool_start_slow(struct server_pool *p, double t)
@@ -56,6 +56,8 @@ double server_pool_start_slow(struct server_pool *p, double t)
 			s++;
 		p->frontier = s;
 	}
+	if (s > p->newest)
+		p->newest = s;
 	double slot_start = (double)s * p->slot_cycles;
 	return t > slot_start ? t : slot_start;
 }
@@ -83,6 +85,8 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 		start = end;
 		s++;
 	}
+	if (s > p->newest)
+		p->newest = s;
 }
 
 void server_pool_consume_long(struct server_pool *p, double start, double hold)
@@ -110,5 +114,7 @@ void server_pool_consume_long(struct server_pool *p, double start, double hold)
 		*slot_used(p, s) += p->slot_cycles;
 		hold -= p->slot_cycles;
 	}
+	if (s > p->newest)
+		p->newest = s;
 	server_pool_consume(p, (double)s * p->slot_cycles, hold);
 }

@@ -11,20 +11,23 @@
  * then on, through as many slots as its hold time covers. Early requests
  * handled late still find the capacity of their own time, and the pool's
  * throughput is exactly k servers'. The ring keeps the last ring_slots
- * slots; anything older is treated as arriving at the oldest kept slot.
- * Entries are cleared as the newest slot advances over them, so a slot in
- * the window is always its own entry and lookups need no tag. */
+ * slots; anything older is treated as arriving at the oldest kept slot. */
 #ifndef GPUVM_SERVER_POOL_H
 #define GPUVM_SERVER_POOL_H
 
 #include <stdint.h>
 
+struct pool_slot {
+	int64_t tag;  /* absolute slot this ring entry holds, -1 = none */
+	double used;  /* server time consumed in it */
+};
+
 struct server_pool {
 	double slot_cycles, inv_slot, capacity; /* capacity = servers x slot_cycles */
 	uint32_t mask;
-	int64_t newest;   /* latest slot touched; the window is [newest - mask, newest] */
+	int64_t newest;
 	int64_t frontier; /* first slot the last saturated scan found open */
-	double *used;     /* [ring] server time consumed in each slot of the window */
+	struct pool_slot *slot; /* [ring] */
 };
 
 /* servers: how many; slot_cycles: calendar resolution (a few times
@@ -41,9 +44,10 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold);
 static inline double server_pool_start(struct server_pool *p, double t)
 {
 	int64_t s = (int64_t)(t * p->inv_slot);
-	/* Common case: t's slot is in the window and has room. */
-	if (s <= p->newest && s >= p->newest - (int64_t)p->mask &&
-	    p->used[(uint32_t)s & p->mask] < p->capacity)
+	const struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	/* Common case: t's own slot is current and has room. */
+	if (e->tag == s && e->used < p->capacity && s <= p->newest &&
+	    s >= p->newest - (int64_t)p->mask)
 		return t;
 	return server_pool_start_slow(p, t);
 }
@@ -55,10 +59,11 @@ static inline double server_pool_start(struct server_pool *p, double t)
 static inline void server_pool_consume(struct server_pool *p, double start, double hold)
 {
 	int64_t s = (int64_t)(start * p->inv_slot);
-	/* Common case: a slot in the window, and the hold ends inside it. */
-	if (s <= p->newest && s >= p->newest - (int64_t)p->mask &&
+	struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	/* Common case: current slot, and the hold ends inside it. */
+	if (e->tag == s && s >= p->newest - (int64_t)p->mask &&
 	    start + hold <= (double)(s + 1) * p->slot_cycles) {
-		p->used[(uint32_t)s & p->mask] += hold;
+		e->used += hold;
 		return;
 	}
 	server_pool_consume_slow(p, start, hold);

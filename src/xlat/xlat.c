@@ -108,6 +108,8 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	uint32_t id = tlb_access(tlb, tag, &hit);
 	if (hit) {
 		xl->stats->instance_hits[inst]++;
+		x->answered = looked;
+		x->fill_max = UINT64_MAX; /* the entry exists: nothing to narrow */
 		double ready = tlb->ready[id];
 		if (ready <= looked) {
 			xl->stats->hits++;
@@ -130,7 +132,7 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 		done = walk(x, addr, below);
 		if (__builtin_expect(x->hook != NULL, 0)) {
 			/* e.g. a far fault: the Nack frees the MSHRs at walk end */
-			x->walk_end = done;
+			x->answered = done;
 			x->fill_max = UINT64_MAX;
 			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
 		}
@@ -139,8 +141,8 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	 * for the entry merge instead of missing again. The recursion above
 	 * touches only lower levels, so id still names this entry. */
 	tlb->ready[id] = done;
-	if (__builtin_expect(x->hook != NULL, 0) && x->walk_end >= 0) { /* walked in this call */
-		server_pool_consume(mshr, start, x->walk_end - start);
+	if (__builtin_expect(x->hook != NULL, 0)) {
+		server_pool_consume(mshr, start, x->answered - start);
 		/* an entry wider than the hook allows (a partly resident range)
 		 * is not kept */
 		if ((1ull << xl->shift) > x->fill_max)
@@ -153,7 +155,6 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
-	x->walk_end = -1; /* no walk yet: a level below that hits answers alone */
 	return translate_level(x, 0, sm, addr, t);
 }
 

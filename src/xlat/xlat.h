@@ -41,7 +41,12 @@ struct xlat {
 	xlat_walk_hook hook;          /* NULL: every walk succeeds */
 	void *hook_ctx;
 	uint64_t fill_max;            /* set per walk by the hook */
-	double walk_end;              /* end of this translation's walk (-1: none): MSHRs are held until then */
+	/* Under paging (hook set), when the level below answered this
+	 * translation: the walk's end, or the lookup of the level that hit.
+	 * MSHRs are held until then, not until the data: a fault Nacks at
+	 * walk end and the request replays, and an entry still being filled
+	 * answers "pending" at once (seeds/003 Fig. 4). */
+	double answered;
 };
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
