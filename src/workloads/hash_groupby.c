@@ -459,6 +459,14 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 			else
 				snprintf(name, sizeof name, "groupby_chunk_%" PRIu64, i);
 			workload_kernel_1d(&c->kernel, name, &groupby_ops, c, a.threads, a.block);
+			/* Kernel sampling: every chunk of a pass does the same work on
+			 * fresh rows of one input distribution (the last chunk may be
+			 * shorter: per warp instruction it is alike), so chunks stand
+			 * for one another once the table and TLBs are warm. Passes
+			 * differ (pass 0 of scoped=copy also writes the buffer, later
+			 * passes read it and insert other scopes): one class each. */
+			c->kernel.sampleable = true;
+			c->kernel.sample_class = ps;
 			rc |= op_list_kernel(&l, &c->kernel);
 		}
 	}
