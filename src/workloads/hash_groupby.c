@@ -152,12 +152,14 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		w->phase = GP_HASH;
 		return 0;
 	}
-	case GP_HASH:
+	case GP_HASH: {
+		int scoped = g->plan.passes > 1;
 		w->probing = 0;
 		for (m = w->mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			w->bucket[l] = groupby_home(w->value[l], g->buckets);
-			if (w->bucket[l] / g->scope_buckets != c->pass)
+			/* (a 64-bit division per row: only scoped runs pay it) */
+			if (scoped && w->bucket[l] / g->scope_buckets != c->pass)
 				continue; /* another pass inserts it */
 			w->probing |= 1u << l;
 			/* The CAS comes after other warps ran: the host cache miss on
@@ -171,6 +173,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		else
 			w->phase = w->probing ? GP_CAS : GP_NEXT;
 		return 0;
+	}
 	case GP_BUFFER:
 		/* copy variant, pass 0: buffer[i] = value, coalesced, for the
 		 * later passes (Karnagel Fig. 9) */
@@ -273,7 +276,7 @@ static struct groupby_bucket *table_alloc(uint64_t bytes)
 	if (p == MAP_FAILED)
 		return NULL;
 #ifdef MADV_HUGEPAGE
-	(void)0;
+	(void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: fine if refused */
 #endif
 	return p;
 }
