@@ -88,6 +88,10 @@ struct gpuvm_kernel {
 	 * later passes read). */
 	bool sampleable;
 	uint32_t sample_class;
+	/* Set by the engine while it fast-forwards this kernel: it reads only
+	 * an item's kind, compute_insts and active_mask, so a source may skip
+	 * filling addr[] (the functional state must still advance). */
+	bool functional;
 };
 
 static inline uint64_t gpuvm_kernel_ctas(const struct gpuvm_kernel *k)

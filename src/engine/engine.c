@@ -474,6 +474,7 @@ static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const st
 	unsigned char live[FF_MAX_WARPS_PER_CTA];
 	struct gpuvm_warp_item item;
 	uint64_t steps = 0;
+	k->functional = true;
 	for (; kr->next_cta < kr->ctas; kr->next_cta++) {
 		s->ctas++;
 		for (uint32_t wi = 0; wi < wpc; wi++) {
@@ -489,8 +490,10 @@ static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const st
 				unsigned char *state = e->warp_state + (size_t)wi * e->warp_state_cap;
 				/* the clock a warp reads: the estimate of time so far */
 				k->clock_cycles = t + (double)(s->warp_insts - insts0) * cpi;
-				if (ops->warp_next(k, state, &item, err) < 0)
+				if (ops->warp_next(k, state, &item, err) < 0) {
+					k->functional = false;
 					return -1;
+				}
 				if (item.kind == GPUVM_ITEM_COMPUTE) {
 					s->warp_insts += item.compute_insts;
 				} else if (item.kind == GPUVM_ITEM_MEM) {
@@ -509,6 +512,7 @@ static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const st
 		if (e->progress && (++steps & 0xff) == 0)
 			show_progress(e, kr, false);
 	}
+	k->functional = false;
 	if (e->progress)
 		show_progress(e, kr, true);
 	kernel_sampler_charge(&e->ks, cls, s->thread_accesses - accesses0);

@@ -142,12 +142,15 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->op = GPUVM_OP_LOAD;
 		it->bytes_per_lane = 4;
 		it->active_mask = w->mask;
+		/* fast-forward (k->functional) needs the values, not addresses */
+		for (m = w->mask; m && !k->functional; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			it->addr[l] = from_buffer ? g->buffer_base + (w->idx + l) * 4
+						  : g->input_base + (c->first + w->idx + l) * 4;
+		}
 		for (m = w->mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t i = c->first + w->idx + l;
-			it->addr[l] = from_buffer ? g->buffer_base + (w->idx + l) * 4
-						  : g->input_base + i * 4;
-			w->value[l] = groupby_input(g->seed, i, g->groups);
+			w->value[l] = groupby_input(g->seed, c->first + w->idx + l, g->groups);
 		}
 		w->phase = GP_HASH;
 		return 0;
@@ -181,7 +184,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->op = GPUVM_OP_STORE;
 		it->bytes_per_lane = 4;
 		it->active_mask = w->mask;
-		for (m = w->mask; m; m &= m - 1) {
+		for (m = k->functional ? 0 : w->mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			it->addr[l] = g->buffer_base + (w->idx + l) * 4;
 		}
@@ -198,7 +201,8 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		for (m = w->probing; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			struct groupby_bucket *b = &g->table[w->bucket[l]];
-			it->addr[l] = g->table_base + w->bucket[l] * sizeof *b;
+			if (!k->functional)
+				it->addr[l] = g->table_base + w->bucket[l] * sizeof *b;
 			if (b->key == 0)
 				b->key = w->value[l] + 1;
 			if (b->key == w->value[l] + 1)
@@ -216,7 +220,9 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->active_mask = w->matched;
 		for (m = w->matched; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			it->addr[l] = g->table_base + w->bucket[l] * sizeof(struct groupby_bucket) + 4;
+			if (!k->functional)
+				it->addr[l] = g->table_base +
+					      w->bucket[l] * sizeof(struct groupby_bucket) + 4;
 			g->table[w->bucket[l]].count++;
 		}
 		w->probing &= ~w->matched;
