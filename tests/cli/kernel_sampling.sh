@@ -33,6 +33,7 @@ rc=$?
 grep -q -- "--kernel-sampling" err.txt || fail "sweep --kernel-sampling=abc: message"
 [ ! -e bad.csv ] || fail "sweep --kernel-sampling=abc: left an output file"
 
-"$GPUVM" sim --help | grep -q -- "--kernel-sampling" || fail "sim --help does not teach --kernel-sampling"
+"$GPUVM" sim --help >help.txt 2>&1 || fail "sim --help: exit $?"
+grep -q -- "--kernel-sampling" help.txt || fail "sim --help does not teach --kernel-sampling"
 
 [ $failures -eq 0 ] && echo "ok - kernel sampling CLI" || exit 1
