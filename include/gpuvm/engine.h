@@ -53,13 +53,39 @@ struct gpuvm_stats {
 	/* unified-memory paging of managed allocations (uvm.active when any) */
 	struct gpuvm_uvm_stats uvm;
 
+	/* kernel sampling (gpuvm_sim_options.kernel_sampling) */
+	struct gpuvm_kernel_sampling_stats {
+		bool enabled;
+		double tolerance;
+		uint32_t min_detailed;
+		uint64_t detailed_kernels;       /* launches simulated in detail */
+		uint64_t fast_forwarded_kernels; /* launches driven functionally */
+		uint64_t classes;                /* classes of sampleable launches seen */
+		char refused[128]; /* why sampleable launches ran in detail ("" if not) */
+	} kernel_sampling;
+
 	char result[256];      /* the workload's functional result */
 	uint64_t work_items;   /* the workload's unit of work (0: not defined) */
 };
 
+/* Kernel sampling defaults: launches of a class run in detail until the
+ * last GPUVM_KERNEL_SAMPLING_MIN_DETAILED agree on cycles per warp
+ * instruction within GPUVM_KERNEL_SAMPLING_TOLERANCE (max/min - 1). */
+#define GPUVM_KERNEL_SAMPLING_TOLERANCE 0.02
+#define GPUVM_KERNEL_SAMPLING_MIN_DETAILED 3
+
 struct gpuvm_sim_options {
 	bool progress; /* draw progress on stderr (callers pass isatty(2)) */
+	/* Kernel sampling with functional fast-forward (docs/kernel-sampling.md):
+	 * off by default; 0 picks the defaults above. */
+	bool kernel_sampling;
+	double kernel_sampling_tolerance;
+	uint32_t kernel_sampling_min_detailed;
 };
+
+/* Names of the report's counters that kernel sampling estimates (scaled
+ * from the detailed launches) rather than counts; NULL-terminated. */
+extern const char *const gpuvm_kernel_sampling_estimated[];
 
 /* Runs src to completion on cfg (which must be finalized). On error the
  * message names the source position. stats must be released with

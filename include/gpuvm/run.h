@@ -21,6 +21,9 @@ struct gpuvm_run_spec {
 	int n_sets;
 	uint64_t seed;
 	bool progress;
+	/* kernel sampling (gpuvm_sim_options); tolerance 0 = default */
+	bool kernel_sampling;
+	double kernel_sampling_tolerance;
 	/* Optional: called on the workload's source before it is simulated;
 	 * may replace *src by a wrapper that owns the original (gpuvm sim
 	 * --page-map wraps it in the page-access recorder). On failure it

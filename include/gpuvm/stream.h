@@ -76,6 +76,22 @@ struct gpuvm_kernel {
 	 * the warp asks for its next item, i.e. when its previous load returned
 	 * (the sim analogue of clock64(); the TLB probe times hops with it). */
 	double clock_cycles;
+	/* Optional kernel sampling (gpuvm_sim_options.kernel_sampling): a
+	 * source sets sampleable only on launches that are statistically alike
+	 * to the others of their class (same ops, grid, block and
+	 * sample_class), so that timing measured on a few of them stands for
+	 * the rest, which the engine then only drives functionally. Off by
+	 * default: trace replays and SIMT kernels (bfs levels, iterative
+	 * solvers) do different work per launch and must not be conflated.
+	 * sample_class separates launches of one ops/grid that behave
+	 * differently (hash-groupby's scoped passes: pass 0 writes the buffer
+	 * later passes read). */
+	bool sampleable;
+	uint32_t sample_class;
+	/* Set by the engine while it fast-forwards this kernel: it reads only
+	 * an item's kind, compute_insts and active_mask, so a source may skip
+	 * filling addr[] (the functional state must still advance). */
+	bool functional;
 };
 
 static inline uint64_t gpuvm_kernel_ctas(const struct gpuvm_kernel *k)

@@ -313,6 +313,10 @@ static int ps_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gp
 			.warp_end = pk_end,
 		};
 		ws->kernel.ops = &ws->kops;
+		/* One wrapper ops table stands for every inner one, so kernel
+		 * sampling could not tell classes apart: run every launch in
+		 * detail under --page-map. */
+		ws->kernel.sampleable = false;
 		ws->kernel.impl = ws;
 		op->kernel = &ws->kernel;
 		return 0;

@@ -47,6 +47,11 @@ static void usage(FILE *f)
 "                      150): --set uvm.oversub_percent=PCT; vary it with\n"
 "                      --vary uvm.oversub_percent=110,125,150\n"
 "  --seed N            random seed of every point (default 1)\n"
+"  --kernel-sampling[=TOL]  sample alike kernel launches (as in gpuvm sim: the\n"
+"                      last 3 detailed launches of a class agree on cycles per\n"
+"                      warp instruction within TOL, default 0.02; later ones are\n"
+"                      fast-forwarded functionally); columns kernel_sampling_*\n"
+"                      say how many launches ran in detail. TOL only after '='.\n"
 "\n"
 "Running:\n"
 "  -j, --jobs N        simulate N points at a time in worker processes\n"
@@ -160,6 +165,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 			val = arg + 2;
 		} else {
 			snprintf(opt, sizeof opt, "%s", arg);
+		}
+
+		if (!strcmp(opt, "--kernel-sampling")) {
+			s->kernel_sampling = true;
+			if (val && (gpuvm_parse_double(val, &s->kernel_sampling_tolerance) != 0 ||
+				    !(s->kernel_sampling_tolerance > 0 &&
+				      s->kernel_sampling_tolerance < 1)))
+				return bad("--kernel-sampling '%s': expected a tolerance between 0 and "
+					   "1, e.g. 0.02", val);
+			continue;
 		}
 
 		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",

@@ -265,6 +265,8 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 
 	spec->gpu = s->gpus[g];
 	spec->seed = s->seed;
+	spec->kernel_sampling = s->kernel_sampling;
+	spec->kernel_sampling_tolerance = s->kernel_sampling_tolerance;
 	for (int k = 0; k < s->n_sets; k++)
 		spec->sets[spec->n_sets++] = s->sets[k];
 

@@ -43,6 +43,8 @@ struct sweep {
 	const char *sets[GPUVM_MAX_SETS];
 	int n_sets;
 	uint64_t seed;
+	bool kernel_sampling;             /* --kernel-sampling[=TOL] */
+	double kernel_sampling_tolerance; /* 0: the default */
 	long jobs;
 	const char *csv, *json, *plot;
 	const char *x, *y, *title;

@@ -16,6 +16,7 @@
 #include "engine/alloc_table.h"
 #include "engine/coalescer.h"
 #include "engine/event_heap.h"
+#include "engine/kernel_sampling.h"
 #include "mem/l2_cache.h"
 #include "mem/server_pool.h"
 #include "uvm/uvm.h"
@@ -66,6 +67,9 @@ struct engine {
 	size_t warp_state_cap;      /* bytes per slot currently allocated */
 	struct event_heap events;
 	double issue_cycles_per_inst;
+
+	/* kernel sampling: classes of alike launches, their convergence */
+	struct kernel_sampler ks;
 
 	/* progress */
 	bool progress;
@@ -296,6 +300,8 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 			   cfg->l2_line_bytes))
 		return -1;
 	alloc_table_init(&e->allocs);
+	if (kernel_sampler_init(&e->ks, opt, stats))
+		return -1;
 	/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
 	if (server_pool_init(&e->dram, 1, 64, 4096) || server_pool_init(&e->pcie_h2d, 1, 64, 4096) ||
 	    server_pool_init(&e->pcie_d2h, 1, 64, 4096))
@@ -340,6 +346,7 @@ static void engine_free(struct engine *e)
 	if (e->uvm_on)
 		uvm_free(&e->uvm);
 	xlat_free(&e->xlat);
+	kernel_sampler_free(&e->ks);
 	l2_cache_free(&e->l2);
 	alloc_table_free(&e->allocs);
 	server_pool_free(&e->dram);
@@ -446,6 +453,74 @@ static void show_progress(struct engine *e, const struct kernel_run *kr, bool fi
 	fflush(stderr);
 }
 
+/* Kernel sampling's fast-forward: drives every warp of the launch
+ * functionally, CTA by CTA (its warps round robin, an item each, so warps
+ * that wait on one another still progress), with no timing model and no
+ * TLB, L2 or DRAM state touched. Work counters stay exact; time is the
+ * class's cycles per warp instruction, the other counters its rates per
+ * thread access (kernel_sampling.c). */
+/* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
+ * config_keys.c bounds by 1024 */
+#define FF_MAX_WARPS_PER_CTA 1024
+
+static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const struct ks_class *cls,
+			       double t, struct gpuvm_error *err)
+{
+	struct gpuvm_kernel *k = kr->k;
+	struct gpuvm_stats *s = e->stats;
+	const struct gpuvm_kernel_ops *ops = k->ops;
+	uint64_t insts0 = s->warp_insts, accesses0 = s->thread_accesses;
+	uint32_t wpc = kr->warps_per_cta;
+	double cpi = cls->cycles_per_warp_inst;
+	unsigned char live[FF_MAX_WARPS_PER_CTA];
+	struct gpuvm_warp_item item;
+	uint64_t steps = 0;
+	k->functional = true;
+	for (; kr->next_cta < kr->ctas; kr->next_cta++) {
+		s->ctas++;
+		for (uint32_t wi = 0; wi < wpc; wi++) {
+			ops->warp_begin(k, e->warp_state + (size_t)wi * e->warp_state_cap,
+					(uint32_t)kr->next_cta, wi);
+			live[wi] = 1;
+			s->warps++;
+		}
+		for (uint32_t alive = wpc; alive;) {
+			for (uint32_t wi = 0; wi < wpc; wi++) {
+				if (!live[wi])
+					continue;
+				unsigned char *state = e->warp_state + (size_t)wi * e->warp_state_cap;
+				/* the clock a warp reads: the estimate of time so far */
+				k->clock_cycles = t + (double)(s->warp_insts - insts0) * cpi;
+				if (ops->warp_next(k, state, &item, err) < 0) {
+					k->functional = false;
+					return -1;
+				}
+				if (item.kind == GPUVM_ITEM_COMPUTE) {
+					s->warp_insts += item.compute_insts;
+				} else if (item.kind == GPUVM_ITEM_MEM) {
+					s->warp_insts++;
+					s->mem_insts++;
+					s->thread_accesses += (uint32_t)__builtin_popcount(item.active_mask);
+				} else {
+					if (ops->warp_end)
+						ops->warp_end(k, state);
+					live[wi] = 0;
+					alive--;
+				}
+			}
+		}
+		kr->ctas_done++;
+		if (e->progress && (++steps & 0xff) == 0)
+			show_progress(e, kr, false);
+	}
+	k->functional = false;
+	if (e->progress)
+		show_progress(e, kr, true);
+	kernel_sampler_charge(&e->ks, cls, s->thread_accesses - accesses0);
+	kr->end = t + (double)(s->warp_insts - insts0) * cpi;
+	return 0;
+}
+
 static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, double *t_end,
 		      struct gpuvm_error *err)
 {
@@ -468,6 +543,30 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	kr.end = t;
 	if (k->pin && k->pin_sm >= cfg->sms)
 		return gpuvm_fail(err, k->name, 0, NULL, "pinned to SM %u of %u", k->pin_sm, cfg->sms);
+
+	struct ks_class *cls = NULL;
+	if (e->ks.on && k->sampleable) {
+		if (e->uvm_on) {
+			/* migrations and evictions carry state from launch to
+			 * launch: no launch stands for another */
+			kernel_sampler_refuse(&e->ks, "managed memory (UVM paging) is in use: every "
+						      "launch simulated in detail");
+		} else if (!(cls = kernel_sampler_class(&e->ks, k))) {
+			return gpuvm_fail(err, k->name, 0, NULL, "out of memory for kernel sampling");
+		}
+	}
+	if (cls && cls->converged) {
+		e->stats->kernel_sampling.fast_forwarded_kernels++;
+		if (fast_forward_kernel(e, &kr, cls, t, err))
+			return -1;
+		*t_end = kr.end;
+		return 0;
+	}
+	e->stats->kernel_sampling.detailed_kernels++;
+	uint64_t insts0 = e->stats->warp_insts, accesses0 = e->stats->thread_accesses;
+	if (cls)
+		kernel_sampler_begin(&e->ks);
+
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		e->sm[i].issue_free = t;
 	/* Initial placement: round robin over SMs until occupancy is reached. */
@@ -525,6 +624,9 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	}
 	if (e->progress)
 		show_progress(e, &kr, true);
+	if (cls)
+		kernel_sampler_record(&e->ks, cls, kr.end - t, e->stats->warp_insts - insts0,
+				      e->stats->thread_accesses - accesses0);
 	*t_end = kr.end;
 	return 0;
 }

@@ -88,6 +88,21 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 
 	gpuvm_report_uvm(o, cfg, st);
 
+	/* Always present, so sweeps get the same columns with sampling on or
+	 * off; "estimated" (strings) stays out of sweep CSVs. */
+	const struct gpuvm_kernel_sampling_stats *ks = &st->kernel_sampling;
+	cJSON *kso = cJSON_AddObjectToObject(o, "kernel_sampling");
+	cJSON_AddBoolToObject(kso, "enabled", ks->enabled);
+	cJSON_AddNumberToObject(kso, "tolerance", ks->tolerance);
+	cJSON_AddNumberToObject(kso, "min_detailed", ks->min_detailed);
+	cJSON_AddNumberToObject(kso, "classes", (double)ks->classes);
+	cJSON_AddNumberToObject(kso, "detailed_kernels", (double)ks->detailed_kernels);
+	cJSON_AddNumberToObject(kso, "fast_forwarded_kernels", (double)ks->fast_forwarded_kernels);
+	cJSON_AddStringToObject(kso, "refused", ks->refused);
+	cJSON *est = cJSON_AddArrayToObject(kso, "estimated");
+	for (size_t i = 0; ks->fast_forwarded_kernels && gpuvm_kernel_sampling_estimated[i]; i++)
+		cJSON_AddItemToArray(est, cJSON_CreateString(gpuvm_kernel_sampling_estimated[i]));
+
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
 	cJSON_AddNumberToObject(o, "warp_instructions_per_wall_second", (double)st->warp_insts / w);
@@ -132,6 +147,18 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 	fprintf(out, "traffic    DRAM %.4g B, PCIe h2d %.4g B, d2h %.4g B (zero-copy %.4g B)\n",
 		num(run, "dram_bytes"), num(run, "pcie_h2d_bytes"), num(run, "pcie_d2h_bytes"),
 		num(run, "zero_copy_bytes"));
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(run, "kernel_sampling");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ks, "enabled"))) {
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(ks, "refused");
+		fprintf(out, "sampling   %.4g launches simulated in detail, %.4g fast-forwarded "
+			"(tolerance %g)%s\n",
+			num(ks, "detailed_kernels"), num(ks, "fast_forwarded_kernels"),
+			num(ks, "tolerance"),
+			num(ks, "fast_forwarded_kernels") > 0 ? "; time and memory counters estimated"
+							      : "");
+		if (cJSON_IsString(why) && why->valuestring[0])
+			fprintf(out, "sampling   refused: %s\n", why->valuestring);
+	}
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(run, "uvm");
 	if (u) {
 		fprintf(out, "far faults %.4g in %.4g batches (%.4g nacks), %.4g thrashed pages\n",

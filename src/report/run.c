@@ -45,7 +45,9 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 	}
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
 		goto out;
-	struct gpuvm_sim_options opt = {.progress = spec->progress};
+	struct gpuvm_sim_options opt = {.progress = spec->progress,
+					.kernel_sampling = spec->kernel_sampling,
+					.kernel_sampling_tolerance = spec->kernel_sampling_tolerance};
 	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
 		*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);
 		rc = 0;

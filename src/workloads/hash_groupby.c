@@ -142,22 +142,27 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->op = GPUVM_OP_LOAD;
 		it->bytes_per_lane = 4;
 		it->active_mask = w->mask;
+		/* fast-forward (k->functional) needs the values, not addresses */
+		for (m = w->mask; m && !k->functional; m &= m - 1) {
+			uint32_t l = (uint32_t)__builtin_ctz(m);
+			it->addr[l] = from_buffer ? g->buffer_base + (w->idx + l) * 4
+						  : g->input_base + (c->first + w->idx + l) * 4;
+		}
 		for (m = w->mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			uint64_t i = c->first + w->idx + l;
-			it->addr[l] = from_buffer ? g->buffer_base + (w->idx + l) * 4
-						  : g->input_base + i * 4;
-			w->value[l] = groupby_input(g->seed, i, g->groups);
+			w->value[l] = groupby_input(g->seed, c->first + w->idx + l, g->groups);
 		}
 		w->phase = GP_HASH;
 		return 0;
 	}
-	case GP_HASH:
+	case GP_HASH: {
+		int scoped = g->plan.passes > 1;
 		w->probing = 0;
 		for (m = w->mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			w->bucket[l] = groupby_home(w->value[l], g->buckets);
-			if (w->bucket[l] / g->scope_buckets != c->pass)
+			/* (a 64-bit division per row: only scoped runs pay it) */
+			if (scoped && w->bucket[l] / g->scope_buckets != c->pass)
 				continue; /* another pass inserts it */
 			w->probing |= 1u << l;
 			/* The CAS comes after other warps ran: the host cache miss on
@@ -171,6 +176,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		else
 			w->phase = w->probing ? GP_CAS : GP_NEXT;
 		return 0;
+	}
 	case GP_BUFFER:
 		/* copy variant, pass 0: buffer[i] = value, coalesced, for the
 		 * later passes (Karnagel Fig. 9) */
@@ -178,7 +184,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->op = GPUVM_OP_STORE;
 		it->bytes_per_lane = 4;
 		it->active_mask = w->mask;
-		for (m = w->mask; m; m &= m - 1) {
+		for (m = k->functional ? 0 : w->mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			it->addr[l] = g->buffer_base + (w->idx + l) * 4;
 		}
@@ -195,7 +201,8 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		for (m = w->probing; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
 			struct groupby_bucket *b = &g->table[w->bucket[l]];
-			it->addr[l] = g->table_base + w->bucket[l] * sizeof *b;
+			if (!k->functional)
+				it->addr[l] = g->table_base + w->bucket[l] * sizeof *b;
 			if (b->key == 0)
 				b->key = w->value[l] + 1;
 			if (b->key == w->value[l] + 1)
@@ -213,7 +220,9 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->active_mask = w->matched;
 		for (m = w->matched; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			it->addr[l] = g->table_base + w->bucket[l] * sizeof(struct groupby_bucket) + 4;
+			if (!k->functional)
+				it->addr[l] = g->table_base +
+					      w->bucket[l] * sizeof(struct groupby_bucket) + 4;
 			g->table[w->bucket[l]].count++;
 		}
 		w->probing &= ~w->matched;
@@ -273,7 +282,7 @@ static struct groupby_bucket *table_alloc(uint64_t bytes)
 	if (p == MAP_FAILED)
 		return NULL;
 #ifdef MADV_HUGEPAGE
-	(void)0;
+	(void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: fine if refused */
 #endif
 	return p;
 }
@@ -459,6 +468,14 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 			else
 				snprintf(name, sizeof name, "groupby_chunk_%" PRIu64, i);
 			workload_kernel_1d(&c->kernel, name, &groupby_ops, c, a.threads, a.block);
+			/* Kernel sampling: every chunk of a pass does the same work on
+			 * fresh rows of one input distribution (the last chunk may be
+			 * shorter: per warp instruction it is alike), so chunks stand
+			 * for one another once the table and TLBs are warm. Passes
+			 * differ (pass 0 of scoped=copy also writes the buffer, later
+			 * passes read it and insert other scopes): one class each. */
+			c->kernel.sampleable = true;
+			c->kernel.sample_class = ps;
 			rc |= op_list_kernel(&l, &c->kernel);
 		}
 	}

@@ -300,6 +300,12 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 		else
 			snprintf(name, sizeof name, "random_sampling");
 		workload_kernel_1d(&ps->kernel, name, &sampling_ops, ps, threads, block);
+		/* Kernel sampling: scoped passes read the same number of uniform
+		 * random positions from equal-sized scopes, so they are alike,
+		 * except pass 0 (no sum load) and a shorter last scope (fewer lanes
+		 * in scope, a smaller TLB footprint): classes 0, 1 and 2. */
+		ps->kernel.sampleable = plan.passes > 1;
+		ps->kernel.sample_class = i == 0 ? 0 : ps->hi - ps->lo == scope_elems ? 1 : 2;
 		rc |= op_list_kernel(&l, &ps->kernel);
 	}
 	if (rc) {
