@@ -38,7 +38,7 @@ static void sim_usage(FILE *out)
 	      "  --set key=value   override any preset key, e.g. --set tlb.l2.entries=128;\n"
 	      "                    repeatable, applied in order after the preset\n"
 	      "  --oversub PCT     oversubscribe device memory: managed working set / device\n"
-	      "                    memory = PCT %% (e.g. 125); same as --set uvm.oversub_percent=PCT\n"
+	      "                    memory = PCT % (e.g. 125); same as --set uvm.oversub_percent=PCT\n"
 	      "  --pcie-plot FILE  figure (.png/.svg/.pdf, gnuplot) of PCIe utilization over\n"
 	      "                    normalized runtime (Zheng et al. Fig. 6); needs managed memory\n"
 	      "  --seed N          random seed of the workload (default 1); same seed,\n"
