@@ -453,16 +453,16 @@ static void show_progress(struct engine *e, const struct kernel_run *kr, bool fi
 	fflush(stderr);
 }
 
+/* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
+ * config_keys.c bounds by 1024 */
+#define FF_MAX_WARPS_PER_CTA 1024
+
 /* Kernel sampling's fast-forward: drives every warp of the launch
  * functionally, CTA by CTA (its warps round robin, an item each, so warps
  * that wait on one another still progress), with no timing model and no
  * TLB, L2 or DRAM state touched. Work counters stay exact; time is the
  * class's cycles per warp instruction, the other counters its rates per
  * thread access (kernel_sampling.c). */
-/* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
- * config_keys.c bounds by 1024 */
-#define FF_MAX_WARPS_PER_CTA 1024
-
 static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const struct ks_class *cls,
 			       double t, struct gpuvm_error *err)
 {
