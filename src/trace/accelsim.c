@@ -48,9 +48,7 @@ struct accelsim {
 	bool infer;
 	struct alloc_infer inf;
 	FILE *tmp;
-	struct native_kernel nk;
-	bool in_kernel, kernel_ready;
-	size_t fresh_next;
+	struct staged_kernel sk;
 };
 
 FILE *trace_temp_file(struct gpuvm_error *err)
@@ -587,9 +585,9 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 		gpuvm_fail(err, kpath, 0, NULL, "scratch file write failed (disk full?)");
 		goto out_writer;
 	}
-	if (native_kernel_init(&s->nk, fileno(s->tmp), kpath, 0, h.name, h.grid, h.block, err))
+	if (native_kernel_init(&s->sk.nk, fileno(s->tmp), kpath, 0, h.name, h.grid, h.block, err))
 		goto out_writer;
-	s->in_kernel = true;
+	s->sk.loaded = true;
 	rc = 0;
 out_writer:
 	native_writer_free(&nw);
@@ -616,21 +614,8 @@ static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 	struct accelsim *s = src->impl;
 	memset(op, 0, sizeof *op);
 	for (;;) {
-		if (s->fresh_next < s->inf.n_fresh) {
-			op->kind = GPUVM_RUN_ALLOC;
-			op->alloc = s->inf.fresh[s->fresh_next++];
+		if (staged_kernel_next(&s->sk, &s->inf, op))
 			return 0;
-		}
-		if (s->kernel_ready) {
-			s->kernel_ready = false;
-			op->kind = GPUVM_RUN_KERNEL;
-			op->kernel = &s->nk.k;
-			return 0;
-		}
-		if (s->in_kernel) {
-			native_kernel_free(&s->nk);
-			s->in_kernel = false;
-		}
 		char kpath[1100];
 		if (s->single) {
 			if (s->single_done) {
@@ -718,19 +703,17 @@ static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 		}
 		if (load_kernel(s, kpath, err))
 			return -1;
-		s->kernel_ready = true;
-		s->fresh_next = 0;
 		s->inf.n_fresh = 0;
 		if (s->infer && infer_take(&s->inf))
 			return gpuvm_fail(err, kpath, 0, NULL, "out of memory");
+		staged_kernel_ready(&s->sk);
 	}
 }
 
 static void as_destroy(struct gpuvm_source *src)
 {
 	struct accelsim *s = src->impl;
-	if (s->in_kernel)
-		native_kernel_free(&s->nk);
+	staged_kernel_free(&s->sk);
 	if (s->list_open)
 		textin_close(&s->list);
 	if (s->tmp)

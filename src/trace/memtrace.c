@@ -46,10 +46,9 @@ struct mt_rec {
 struct memtrace {
 	struct textin t;
 	FILE *tmp, *runs;
-	struct native_kernel nk;
-	bool in_kernel, kernel_ready, have_launch;
+	struct staged_kernel sk;
+	bool have_launch;
 	struct alloc_infer inf;
-	size_t fresh_next;
 	char name[96];
 	uint32_t grid[3], block[3];
 	int launch_line;
@@ -436,13 +435,13 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 	if (!rc && fflush(s->tmp))
 		rc = gpuvm_fail(err, s->t.path, 0, NULL, "scratch file write failed (disk full?)");
 	if (!rc)
-		rc = native_kernel_init(&s->nk, fileno(s->tmp), s->t.path, 0, name, grid, block, err);
+		rc = native_kernel_init(&s->sk.nk, fileno(s->tmp), s->t.path, 0, name, grid, block, err);
 	memcpy(s->name, next_name, sizeof name);
 	memcpy(s->grid, next_grid, sizeof grid);
 	memcpy(s->block, next_block, sizeof block);
 	if (rc)
 		return -1;
-	s->in_kernel = true;
+	s->sk.loaded = true;
 	return 0;
 }
 
@@ -450,21 +449,8 @@ static int mt_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 {
 	struct memtrace *s = src->impl;
 	memset(op, 0, sizeof *op);
-	if (s->fresh_next < s->inf.n_fresh) {
-		op->kind = GPUVM_RUN_ALLOC;
-		op->alloc = s->inf.fresh[s->fresh_next++];
+	if (staged_kernel_next(&s->sk, &s->inf, op))
 		return 0;
-	}
-	if (s->kernel_ready) {
-		s->kernel_ready = false;
-		op->kind = GPUVM_RUN_KERNEL;
-		op->kernel = &s->nk.k;
-		return 0;
-	}
-	if (s->in_kernel) {
-		native_kernel_free(&s->nk);
-		s->in_kernel = false;
-	}
 	if (!s->have_launch) {
 		char *line;
 		size_t len;
@@ -488,18 +474,16 @@ static int mt_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 	}
 	if (load_kernel(s, err))
 		return -1;
-	s->fresh_next = 0;
 	if (infer_take(&s->inf))
 		return gpuvm_fail(err, s->t.path, 0, NULL, "out of memory");
-	s->kernel_ready = true;
+	staged_kernel_ready(&s->sk);
 	return mt_next_op(src, op, err);
 }
 
 static void mt_destroy(struct gpuvm_source *src)
 {
 	struct memtrace *s = src->impl;
-	if (s->in_kernel)
-		native_kernel_free(&s->nk);
+	staged_kernel_free(&s->sk);
 	textin_close(&s->t);
 	if (s->tmp)
 		fclose(s->tmp);

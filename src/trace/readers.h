@@ -12,6 +12,7 @@
 
 #include "gpuvm/error.h"
 #include "gpuvm/stream.h"
+#include "trace/native.h"
 
 int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
 int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
@@ -83,6 +84,56 @@ static inline int infer_add_fast(struct alloc_infer *a, uint64_t addr)
 	if ((addr >> INFER_GRANULE_SHIFT) + 1 == a->last)
 		return 0;
 	return infer_add(a, addr);
+}
+
+/* ---- a converted kernel waiting to be handed out ------------------------ */
+
+/* The text readers (Accel-Sim, mem_trace) convert each kernel to the native
+ * format in a scratch file, then hand out the allocations inferred from its
+ * addresses and then the kernel itself. */
+struct staged_kernel {
+	struct native_kernel nk;
+	bool loaded;       /* nk holds a kernel, handed out or not */
+	bool ready;        /* loaded and not yet handed out */
+	size_t fresh_next; /* next inferred allocation to hand out */
+};
+
+/* Call once nk is loaded and the inference took its allocations. */
+static inline void staged_kernel_ready(struct staged_kernel *sk)
+{
+	sk->ready = true;
+	sk->fresh_next = 0;
+}
+
+/* 1 with *op set when the staged kernel still has something to hand out;
+ * otherwise frees the kernel handed out last and returns 0: the reader
+ * loads the next one. */
+static inline int staged_kernel_next(struct staged_kernel *sk, const struct alloc_infer *inf,
+				     struct gpuvm_run_op *op)
+{
+	if (sk->fresh_next < inf->n_fresh) {
+		op->kind = GPUVM_RUN_ALLOC;
+		op->alloc = inf->fresh[sk->fresh_next++];
+		return 1;
+	}
+	if (sk->ready) {
+		sk->ready = false;
+		op->kind = GPUVM_RUN_KERNEL;
+		op->kernel = &sk->nk.k;
+		return 1;
+	}
+	if (sk->loaded) {
+		native_kernel_free(&sk->nk);
+		sk->loaded = false;
+	}
+	return 0;
+}
+
+static inline void staged_kernel_free(struct staged_kernel *sk)
+{
+	if (sk->loaded)
+		native_kernel_free(&sk->nk);
+	sk->loaded = sk->ready = false;
 }
 
 #endif
