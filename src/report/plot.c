@@ -90,6 +90,41 @@ static void put_quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Font sizes in points per output format: PNG, SVG, PDF. */
+struct plot_fonts {
+	int png, svg, pdf;
+};
+
+/* The terminal for fmt at w x h pixels (PDF at 150 px per inch), then the
+ * output file. PNG falls back to the plain png terminal where gnuplot
+ * lacks cairo. svg_dynamic adds the SVG terminal's 'dynamic' sizing. */
+static void put_terminal(FILE *f, enum plot_format fmt, int w, int h, struct plot_fonts font,
+			 bool svg_dynamic, const char *out_path)
+{
+	switch (fmt) {
+	case FMT_PNG:
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			   "  set terminal pngcairo size %d,%d noenhanced font 'Sans,%d'\n"
+			   "} else {\n"
+			   "  set terminal png size %d,%d noenhanced\n"
+			   "}\n", w, h, font.png, w, h);
+		break;
+	case FMT_SVG:
+		fprintf(f, "set terminal svg size %d,%d noenhanced %sfont 'Sans,%d' "
+			   "background rgb 'white'\n", w, h, svg_dynamic ? "dynamic " : "", font.svg);
+		break;
+	case FMT_PDF:
+		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,%d'\n",
+			w / 150.0, h / 150.0, font.pdf);
+		break;
+	case FMT_NONE:
+		break;
+	}
+	fputs("set output ", f);
+	put_quoted(f, out_path);
+	fputc('\n', f);
+}
+
 struct point {
 	double x, y;
 	size_t i;
@@ -163,28 +198,8 @@ static size_t build_script(FILE *f, const char *tmp_path, enum plot_format fmt,
 			   const struct gpuvm_plot_series *series, size_t n)
 {
 	int w = o->width > 0 ? o->width : 900, h = o->height > 0 ? o->height : 600;
-	switch (fmt) {
-	case FMT_PNG:
-		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			   "  set terminal pngcairo size %d,%d noenhanced font 'Sans,10'\n"
-			   "} else {\n"
-			   "  set terminal png size %d,%d noenhanced\n"
-			   "}\n", w, h, w, h);
-		break;
-	case FMT_SVG:
-		fprintf(f, "set terminal svg size %d,%d noenhanced dynamic "
-			   "font 'Sans,12' background rgb 'white'\n", w, h);
-		break;
-	case FMT_PDF:
-		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,9'\n",
-			w / 150.0, h / 150.0);
-		break;
-	case FMT_NONE:
-		break;
-	}
-	fputs("set output ", f);
-	put_quoted(f, tmp_path);
-	fputs("\nset grid\nset key top right\nset format y '%g'\n", f);
+	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true, tmp_path);
+	fputs("set grid\nset key top right\nset format y '%g'\n", f);
 	if (o->title) {
 		fputs("set title ", f);
 		put_quoted(f, o->title);
@@ -478,28 +493,7 @@ static size_t heatmaps_script(FILE *f, const char *tmp_path, enum plot_format fm
 	int w = o->width > 0 ? o->width : 1000;
 	int ph = o->panel_height > 0 ? o->panel_height : 260;
 	int h = ph * (int)n + 60;
-	switch (fmt) {
-	case FMT_PNG:
-		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			   "  set terminal pngcairo size %d,%d noenhanced font 'Sans,9'\n"
-			   "} else {\n"
-			   "  set terminal png size %d,%d noenhanced\n"
-			   "}\n", w, h, w, h);
-		break;
-	case FMT_SVG:
-		fprintf(f, "set terminal svg size %d,%d noenhanced font 'Sans,10' "
-			   "background rgb 'white'\n", w, h);
-		break;
-	case FMT_PDF:
-		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,8'\n",
-			w / 150.0, h / 150.0);
-		break;
-	case FMT_NONE:
-		break;
-	}
-	fputs("set output ", f);
-	put_quoted(f, tmp_path);
-	fputc('\n', f);
+	put_terminal(f, fmt, w, h, (struct plot_fonts){9, 10, 8}, false, tmp_path);
 	double zmax = o->zmax;
 	for (size_t i = 0; i < n && zmax <= 0; i++)
 		for (size_t c = 0; c < p[i].n; c++)
