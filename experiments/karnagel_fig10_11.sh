@@ -8,7 +8,7 @@
 # Scaled for a 2-core machine (about 3-4 minutes); the scalings keep every
 # point a whole GPU of warps at steady state and only shorten the runs:
 #   sampling: 64 reads per thread instead of 1024 (READS=1024 for full size);
-#   group-by: 1 Mi input rows instead of 1.6 billion (INPUT=...), tables up
+#   group-by: 8 Mi input rows instead of 1.6 billion (INPUT=...), tables up
 #             to 6 GiB instead of 11.2 GB (k80) / 16 GB (p100), because the
 #             table is real and lives in this machine's memory (GB_REGIONS=...).
 # usage: bash experiments/karnagel_fig10_11.sh [path/to/gpuvm]
@@ -17,7 +17,7 @@ GPUVM=${1:-build/gpuvm}
 OUT=${OUT:-out/fig10_11}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 READS=${READS:-64}
-INPUT=${INPUT:-1048576}
+INPUT=${INPUT:-8388608}
 K80_REGIONS=${K80_REGIONS:-64MiB,128MiB,256MiB,512MiB,1GiB,2GiB,3GiB,4GiB,6GiB,8GiB,11GiB}
 P100_REGIONS=${P100_REGIONS:-64MiB,256MiB,1GiB,2GiB,3GiB,4GiB,6GiB,8GiB,12GiB,16GiB}
 GB_REGIONS=${GB_REGIONS:-256MiB,512MiB,1GiB,2GiB,3GiB,4GiB,6GiB}
@@ -118,8 +118,8 @@ e3() {
 		x = r("s", "p100", "copy/2GiB", 16 * G)
 		printf "%-58s %-22s %.2fx (target >= 1.5x: %s)\n", "p100 sampling, 2 GB scopes at 16 GB", "2x", x, ok(x >= 1.5)
 		hi = 0
-		for (k in val) { split(k, p, SUBSEP); if (p[1] == "s" && p[2] == "p100" && p[3] == "copy/128MiB") { x = r("s", "p100", "copy/128MiB", p[4]); if (x > hi) hi = x } }
-		printf "%-58s %-22s max %.2fx (slower: %s)\n", "p100 sampling, 128 MB scopes, every region", "slower than unscoped", hi, ok(hi < 1)
+		for (k in val) { split(k, p, SUBSEP); if (p[1] == "s" && p[2] == "p100" && p[3] == "copy/128MiB" && p[4] > 128 * M) { x = r("s", "p100", "copy/128MiB", p[4]); if (x > hi) hi = x } }
+		printf "%-58s %-22s max %.2fx (slower: %s)\n", "p100 sampling, 128 MB scopes, every region > 128 MB", "slower than unscoped", hi, ok(hi < 1)
 		b = maxb["g", "p100"]; x = r("g", "p100", "copy/2GiB", b)
 		printf "%-58s %-22s %.2fx at %g GiB (target >= 1.8x: %s)\n", "p100 group-by copy, 2 GB scopes, largest table", "2.5x", x, gib(b), ok(x >= 1.8)
 		hi = 0

@@ -1,9 +1,9 @@
 /* Fidelity target E3 (Karnagel et al. §6, Fig. 10 and 11), at reduced
  * work (16 reads per thread; 1 Mi group-by rows, tables up to 4 GiB): the
  * trends of TLB-scoped sampling and group-by on the k80 and p100 presets.
- * Where the model falls short of the paper's factor the bound asserted is
- * the model's, with the paper's number beside it (docs/scoping.md says
- * why). */
+ * Where the test's scaled-down point cannot reach the paper's factor (the
+ * group-by table stops at 4 GiB here) the bound asserted is the model's,
+ * with the paper's number beside it (docs/scoping.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,12 +50,10 @@ static double groupby(const char *gpu, const char *region, const char *scope, co
 static void test_k80_sampling(void **state)
 {
 	(void)state;
-	/* 2 GB scopes at the largest region: paper 13x, E3 target >= 8x; the
-	 * model gives ~3-4x (its in-scope L2 TLB misses cost 2.6x, Fig. 1a's
-	 * region I), so the bound here is the model's. */
+	/* 2 GB scopes at a large region: paper 13x, E3 target >= 8x */
 	double s8 = sampling("k80", "8GiB", "2GiB") / sampling("k80", "8GiB", "none");
-	printf("  k80 sampling 8 GiB, 2 GiB scopes: %.2fx (paper 13x)\n", s8);
-	assert_true(s8 > 2.5);
+	printf("  k80 sampling 8 GiB, 2 GiB scopes: %.2fx (paper 13x, target >= 8x)\n", s8);
+	assert_true(s8 >= 8.0);
 	/* 128 MB scopes help between 130 MB and 1 GB ... */
 	double s512 = sampling("k80", "512MiB", "128MiB") / sampling("k80", "512MiB", "none");
 	assert_true(s512 > 1.3);
@@ -71,18 +69,26 @@ static void test_p100_sampling(void **state)
 	double s16 = sampling("p100", "16GiB", "2GiB") / sampling("p100", "16GiB", "none");
 	printf("  p100 sampling 16 GiB, 2 GiB scopes: %.2fx (paper 2x, target >= 1.5x)\n", s16);
 	assert_true(s16 >= 1.5);
-	/* 128 MB scopes never pay off on the p100 (no L1 TLB misses avoided) */
-	double s1g = sampling("p100", "1GiB", "128MiB") / sampling("p100", "1GiB", "none");
-	printf("  p100 128 MB scopes at 1 GiB: %.2fx (paper < 1)\n", s1g);
-	assert_true(s1g < 1.0);
+	/* 128 MB scopes never pay off on the p100 (no L1 TLB misses avoided),
+	 * also not just past the L2 TLB's reach, where unscoped runs are
+	 * slowest relative to their pass count */
+	static const char *const regions[] = {"1GiB", "3GiB", "4GiB"};
+	for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
+		double s = sampling("p100", regions[i], "128MiB") /
+			   sampling("p100", regions[i], "none");
+		printf("  p100 128 MB scopes at %s: %.2fx (paper < 1)\n", regions[i], s);
+		assert_true(s < 1.0);
+	}
 }
 
 static void test_k80_groupby(void **state)
 {
 	(void)state;
 	double s = groupby("k80", "4GiB", "2GiB", "copy") / groupby("k80", "4GiB", "none", "copy");
+	/* two passes here; the 6 GiB and 11 GiB tables of
+	 * experiments/karnagel_fig10_11.sh are too big for a unit test */
 	printf("  k80 group-by 4 GiB table, 2 GiB copy: %.2fx (paper 12.5x at 11.2 GB)\n", s);
-	assert_true(s > 2.5);
+	assert_true(s > 5.0);
 }
 
 static void test_p100_groupby(void **state)

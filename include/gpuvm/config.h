@@ -83,6 +83,10 @@ struct gpuvm_config {
 	uint32_t max_warps_per_sm;
 	uint32_t max_ctas_per_sm;
 	double issue_warp_insts_per_cycle; /* per SM, all schedulers together */
+	/* Issue slots a 32-bit integer multiply(-add) takes: workloads count
+	 * their SASS with it, since the multiply is native on some parts and
+	 * emulated or rate-limited on others. */
+	double imul32_issue_slots;
 	double load_base_latency_cycles;   /* pipeline cost of any global access */
 	double kernel_launch_us;
 

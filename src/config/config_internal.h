@@ -50,6 +50,7 @@ enum cfg_key_id {
 	K_MAX_WARPS,
 	K_MAX_CTAS,
 	K_ISSUE,
+	K_IMUL32,
 	K_LOAD_BASE,
 	K_KERNEL_LAUNCH,
 	K_TLB_LEVELS,

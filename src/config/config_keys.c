@@ -94,6 +94,8 @@ const struct cfg_key cfg_keys[] = {
 	U32("gpu.max_ctas_per_sm", max_ctas_per_sm, 1, 1024, -1, "resident CTAs per SM"),
 	DBL("gpu.issue_warp_insts_per_cycle", issue_warp_insts_per_cycle, 0, true, 1024, -1,
 	    "warp instructions one SM issues per cycle, all schedulers together"),
+	DBL("gpu.imul32_issue_slots", imul32_issue_slots, 0, true, 64, -1,
+	    "issue slots one warp's 32-bit integer multiply takes (workloads' instruction counts)"),
 	DBL("gpu.load_base_latency_cycles", load_base_latency_cycles, 0, false, BIG, -1,
 	    "pipeline cost of any global access, before the TLB and L2"),
 	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, BIG, -1, "fixed cost of one kernel launch"),

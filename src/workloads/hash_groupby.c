@@ -26,10 +26,13 @@
 
 /* Warp-instruction estimates for the loop body's SASS (no published
  * kernel): index math and bound test; Murmur3 on 4 bytes (~12 integer
- * ops) plus a 32-bit modulo by the bucket count (~15: NVIDIA emulates
- * integer division); the probe loop's compare/advance. */
+ * ops, 4 of them multiplies) plus a 32-bit modulo by the bucket count
+ * (~15: NVIDIA emulates integer division, 3 multiplies in the quotient
+ * estimate and its correction); the probe loop's compare/advance. The
+ * 7 multiplies cost gpu.imul32_issue_slots each. */
 #define GB_INSTS_INDEX 4
-#define GB_INSTS_HASH 27
+#define GB_INSTS_HASH_OTHER 20
+#define GB_IMULS_HASH 7
 #define GB_INSTS_PROBE 3
 /* The scope test of a scoped pass: divide the home bucket by the scope's
  * bucket count (a shift for power-of-two scopes), compare, branch. */
@@ -44,6 +47,7 @@ enum gb_scoped { GB_SCOPED_NAIVE, GB_SCOPED_COPY };
 struct groupby {
 	uint64_t table_base, input_base, buffer_base;
 	uint64_t groups, buckets, input, chunk_elems, threads, seed;
+	uint32_t hash_insts; /* GB_INSTS_HASH_OTHER + the multiplies on this GPU */
 	struct groupby_bucket *table;
 	uint64_t n_chunks;
 	struct gb_chunk *chunks; /* [n_chunks x passes], chunk-major */
@@ -170,7 +174,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			__builtin_prefetch(&g->table[w->bucket[l]], 1);
 		}
 		it->kind = GPUVM_ITEM_COMPUTE;
-		it->compute_insts = GB_INSTS_HASH + (g->plan.passes > 1 ? GB_INSTS_SCOPE_TEST : 0);
+		it->compute_insts = g->hash_insts + (g->plan.passes > 1 ? GB_INSTS_SCOPE_TEST : 0);
 		if (g->scoped == GB_SCOPED_COPY && g->plan.passes > 1 && c->pass == 0)
 			w->phase = GP_BUFFER;
 		else
@@ -318,6 +322,7 @@ static const struct gpuvm_param_def groupby_params[] = {
 
 struct gb_args {
 	uint64_t groups, input, chunk, threads, block;
+	uint32_t hash_insts;
 	int has_region;
 	enum gb_scoped scoped;
 };
@@ -332,6 +337,7 @@ static int groupby_read_params(const struct gpuvm_config *cfg, const struct gpuv
 	a->chunk = 128ull << 20;
 	a->threads = fill_gpu_threads(cfg);
 	a->block = 256;
+	a->hash_insts = GB_INSTS_HASH_OTHER + workload_imul_insts(cfg, GB_IMULS_HASH);
 	if ((has_groups = gpuvm_params_u64(p, "groups", &a->groups, err)) < 0 ||
 	    (a->has_region = gpuvm_params_size(p, "region", &region, err)) < 0 ||
 	    gpuvm_params_u64(p, "input", &a->input, err) < 0 ||
@@ -374,7 +380,7 @@ static void groupby_profile_of(const struct gb_args *a, struct scope_profile *pr
 	prof->launches = (double)n_chunks;
 	/* the model's launches are all full; the input's total is what counts */
 	prof->iters = (double)a->input / (double)n_chunks / (double)a->threads;
-	prof->compute_insts = GB_INSTS_INDEX + GB_INSTS_HASH + GB_INSTS_PROBE;
+	prof->compute_insts = GB_INSTS_INDEX + a->hash_insts + GB_INSTS_PROBE;
 	prof->scope_insts = GB_INSTS_SCOPE_TEST;
 	prof->random_insts = GB_MODEL_RANDOM_INSTS;
 	/* an atomic on a bucket missing L2 fetches its sector and later
@@ -424,6 +430,7 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	g->chunk_elems = a.chunk / 4;
 	g->threads = a.threads;
 	g->seed = seed;
+	g->hash_insts = a.hash_insts;
 	g->plan = plan;
 	g->scoped = a.scoped;
 	g->scope_buckets = plan.passes > 1 ? plan.scope_bytes / sizeof(struct groupby_bucket)

@@ -19,11 +19,16 @@
 #include "workloads/scope_model.h"
 #include "workloads/workload_util.h"
 
-/* Warp instructions between two loads: 64-bit LCG step (IMAD.WIDE pair +
- * add), multiply-high range reduction, address arithmetic, the add into
- * the sum and the loop test. Counted from the loop body's SASS shape;
- * Karnagel's kernel is not published, so this is an estimate. */
-#define SAMPLING_INSTS_PER_READ 10
+/* Warp instructions between two loads, counted from the loop body's SASS
+ * shape (Karnagel's kernel is not published, so this is an estimate): the
+ * 64-bit LCG step is 4 32-bit multiplies (low x low wide, two cross
+ * products) and a 64-bit add; the multiply-high range reduction 3 more
+ * multiplies; then address arithmetic, the add into the sum and the loop
+ * test. The multiplies cost gpu.imul32_issue_slots each (3 on Pascal's
+ * XMAD, 4 on Kepler), which is what makes a scoped pass's compute weigh
+ * more on those parts. */
+#define SAMPLING_INSTS_PER_READ_OTHER 10
+#define SAMPLING_IMULS_PER_READ 7
 #define SAMPLING_INSTS_PROLOGUE 12
 /* The scope test of a scoped pass: subtract the scope base, one unsigned
  * compare, the predicated branch (cuda/scoped_sampling.cu). */
@@ -42,6 +47,7 @@ struct sampling_pass {
 struct sampling {
 	uint64_t data_base, out_base;
 	uint64_t elems, threads, reads, seed;
+	uint32_t insts_per_read;
 	uint64_t sum;
 	struct scope_plan plan;
 	struct sampling_pass *passes;
@@ -106,7 +112,7 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			return 0;
 		case PH_COMPUTE:
 			it->kind = GPUVM_ITEM_COMPUTE;
-			it->compute_insts = SAMPLING_INSTS_PER_READ +
+			it->compute_insts = s->insts_per_read +
 					    (scoped ? SAMPLING_INSTS_SCOPE_TEST : 0);
 			w->phase = PH_LOAD;
 			return 0;
@@ -201,6 +207,9 @@ static const struct gpuvm_param_def sampling_params[] = {
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
 	{"reads", GPUVM_PARAM_U64, "1024", "random reads per thread (Karnagel: 1024)"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
+	{"insts_per_read", GPUVM_PARAM_U64, "10",
+	 "warp instructions per read besides the load (position computation, sum, loop); "
+	 "default 10 + 7 integer multiplies at the preset's gpu.imul32_issue_slots"},
 	WORKLOAD_MEM_PARAM,
 	{"scope", GPUVM_PARAM_TEXT, "none",
 	 "TLB scope (Karnagel §5.2): one pass per scope-sized slice of the region, e.g. 2GiB; "
@@ -209,17 +218,21 @@ static const struct gpuvm_param_def sampling_params[] = {
 
 static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 				uint64_t *region, uint64_t *threads, uint64_t *reads,
-				uint64_t *block, struct gpuvm_error *err)
+				uint64_t *block, uint64_t *insts, struct gpuvm_error *err)
 {
 	*region = 1ull << 30;
 	*threads = fill_gpu_threads(cfg);
 	*reads = 1024;
 	*block = 256;
+	*insts = SAMPLING_INSTS_PER_READ_OTHER + workload_imul_insts(cfg, SAMPLING_IMULS_PER_READ);
 	if (gpuvm_params_size(p, "region", region, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", threads, err) < 0 ||
 	    gpuvm_params_u64(p, "reads", reads, err) < 0 ||
-	    gpuvm_params_u64(p, "block", block, err) < 0)
+	    gpuvm_params_u64(p, "block", block, err) < 0 ||
+	    gpuvm_params_u64(p, "insts_per_read", insts, err) < 0)
 		return -1;
+	if (*insts > 100000)
+		return gpuvm_fail(err, "--workload", 0, "insts_per_read", "must be at most 100000");
 	if (*region < 4 || *region / 4 > (1ull << 40))
 		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
 	if (workload_check_launch(*threads, *block, err))
@@ -232,8 +245,8 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			   struct scope_profile *prof, struct gpuvm_error *err)
 {
-	uint64_t region, threads, reads, block;
-	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, err))
+	uint64_t region, threads, reads, block, insts;
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &insts, err))
 		return -1;
 	memset(prof, 0, sizeof *prof);
 	prof->workload = "random-sampling";
@@ -241,7 +254,7 @@ int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	prof->threads = (double)threads;
 	prof->launches = 1;
 	prof->iters = (double)reads;
-	prof->compute_insts = SAMPLING_INSTS_PER_READ;
+	prof->compute_insts = (double)insts;
 	prof->scope_insts = SAMPLING_INSTS_SCOPE_TEST;
 	prof->random_insts = 1;
 	prof->random_sectors = 1;
@@ -252,10 +265,10 @@ int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_pa
 static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			   uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
-	uint64_t region, threads, reads, block;
+	uint64_t region, threads, reads, block, insts;
 	struct scope_profile prof;
 	struct scope_plan plan;
-	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, err) ||
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &insts, err) ||
 	    sampling_scope_profile(cfg, p, &prof, err) ||
 	    scope_plan_parse(cfg, p, &prof, &plan, err))
 		return -1;
@@ -269,6 +282,7 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	s->elems = region / 4;
 	s->threads = threads;
 	s->reads = reads;
+	s->insts_per_read = (uint32_t)insts;
 	s->seed = seed;
 	s->plan = plan;
 	s->passes = calloc(plan.passes, sizeof *s->passes);

@@ -79,6 +79,14 @@ void workload_kernel_1d(struct gpuvm_kernel *k, const char *name,
 			const struct gpuvm_kernel_ops *ops, void *impl, uint64_t threads,
 			uint64_t block);
 
+/* Issue slots of `muls` 32-bit integer multiplies on this GPU (preset key
+ * gpu.imul32_issue_slots): a loop body's SASS estimate counts its
+ * multiplies apart from its other instructions with this. */
+static inline uint32_t workload_imul_insts(const struct gpuvm_config *cfg, uint32_t muls)
+{
+	return (uint32_t)(muls * cfg->imul32_issue_slots + 0.5);
+}
+
 /* Default thread count: every warp slot of the GPU busy. */
 static inline uint64_t fill_gpu_threads(const struct gpuvm_config *cfg)
 {
