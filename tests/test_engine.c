@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gpuvm/run.h"
+#include "run_util.h"
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"
 
@@ -22,24 +22,12 @@ static cJSON *run3(const char *gpu, const char *workload, const char *set1, cons
 	for (int i = 0; i < 3; i++)
 		if (sets[i])
 			spec.sets[spec.n_sets++] = sets[i];
-	struct gpuvm_error err = {{0}};
-	cJSON *out = NULL;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("run failed: %s", err.msg);
-	return out;
+	return run_report(&spec);
 }
 
 static cJSON *run(const char *gpu, const char *workload, const char *set1, const char *set2)
 {
 	return run3(gpu, workload, set1, set2, NULL);
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!cJSON_IsNumber(v))
-		fail_msg("missing number %s", k);
-	return v->valuedouble;
 }
 
 static const cJSON *level(const cJSON *o, int l)
@@ -60,7 +48,7 @@ static void test_sampling_sum_matches_reference(void **state)
 	snprintf(want, sizeof want, "sum=%llu reads=37000",
 		 (unsigned long long)random_sampling_reference(16ull << 20, 1000, 37, 7));
 	assert_string_equal(result(o), want);
-	assert_true(num(o, "thread_accesses") == 37000 + 1000); /* reads + final stores */
+	assert_true(report_num(o, "thread_accesses") == 37000 + 1000); /* reads + final stores */
 	cJSON_Delete(o);
 }
 
@@ -76,9 +64,9 @@ static void test_groupby_table_matches_reference(void **state)
 	snprintf(want, sizeof want, "groups=%llu rows=%llu digest=%016llx",
 		 (unsigned long long)found, (unsigned long long)total, (unsigned long long)d);
 	assert_string_equal(result(o), want);
-	assert_true(num(o, "kernels") == 8); /* ceil(123457 / 16384) chunks */
+	assert_true(report_num(o, "kernels") == 8); /* ceil(123457 / 16384) chunks */
 	/* The input crossed PCIe as zero-copy reads, at least once per value. */
-	assert_true(num(o, "zero_copy_bytes") >= 123457.0 * 4);
+	assert_true(report_num(o, "zero_copy_bytes") >= 123457.0 * 4);
 	cJSON_Delete(o);
 }
 
@@ -108,10 +96,10 @@ static void test_reach_decides_hits(void **state)
 	(void)state;
 	cJSON *small = run("p100", "random-sampling:region=16MiB,threads=8192,reads=64", NULL, NULL);
 	cJSON *big = run("p100", "random-sampling:region=16GiB,threads=8192,reads=64", NULL, NULL);
-	assert_true(num(level(small, 0), "hit_ratio") > 0.95);
-	assert_true(num(level(big, 1), "hit_ratio") < 0.3);
-	assert_true(num(big, "walks") > 100 * num(small, "walks"));
-	assert_true(num(big, "sim_seconds") > 1.5 * num(small, "sim_seconds"));
+	assert_true(report_num(level(small, 0), "hit_ratio") > 0.95);
+	assert_true(report_num(level(big, 1), "hit_ratio") < 0.3);
+	assert_true(report_num(big, "walks") > 100 * report_num(small, "walks"));
+	assert_true(report_num(big, "sim_seconds") > 1.5 * report_num(small, "sim_seconds"));
 	cJSON_Delete(small);
 	cJSON_Delete(big);
 }
@@ -129,15 +117,15 @@ static void test_overrides_move_timing(void **state)
 	/* A page-walk cache covering the region shortens most walks. */
 	cJSON *pwc = run3("p100", w, "walker.pwc_entries=64", "walker.pwc_entry_size=1GiB",
 			  "walker.pwc_hit_latency_cycles=10");
-	double t = num(base, "sim_seconds");
-	assert_true(num(slow_walk, "sim_seconds") > 1.2 * t);
-	assert_true(num(few_walkers, "sim_seconds") > 2 * t);
-	assert_true(num(big_l2tlb, "sim_seconds") < t);
-	assert_true(num(level(big_l2tlb, 1), "hit_ratio") > 0.9);
-	assert_true(num(slow_dram, "sim_seconds") > 1.2 * t);
-	assert_true(num(pwc, "pwc_hits") > 0.9 * num(pwc, "walks"));
-	assert_true(num(base, "pwc_hits") == 0);
-	assert_true(num(pwc, "sim_seconds") < t);
+	double t = report_num(base, "sim_seconds");
+	assert_true(report_num(slow_walk, "sim_seconds") > 1.2 * t);
+	assert_true(report_num(few_walkers, "sim_seconds") > 2 * t);
+	assert_true(report_num(big_l2tlb, "sim_seconds") < t);
+	assert_true(report_num(level(big_l2tlb, 1), "hit_ratio") > 0.9);
+	assert_true(report_num(slow_dram, "sim_seconds") > 1.2 * t);
+	assert_true(report_num(pwc, "pwc_hits") > 0.9 * report_num(pwc, "walks"));
+	assert_true(report_num(base, "pwc_hits") == 0);
+	assert_true(report_num(pwc, "sim_seconds") < t);
 	cJSON_Delete(pwc);
 	cJSON_Delete(base);
 	cJSON_Delete(slow_walk);
@@ -151,9 +139,9 @@ static void test_instances_follow_sharing_map(void **state)
 {
 	(void)state;
 	cJSON *o = run("k80", "random-sampling:region=512MiB,threads=26624,reads=16", NULL, NULL);
-	assert_int_equal((int)num(level(o, 0), "instances"), 13);
-	assert_int_equal((int)num(level(o, 1), "instances"), 5);
-	assert_int_equal((int)num(level(o, 2), "instances"), 1);
+	assert_int_equal((int)report_num(level(o, 0), "instances"), 13);
+	assert_int_equal((int)report_num(level(o, 1), "instances"), 5);
+	assert_int_equal((int)report_num(level(o, 2), "instances"), 1);
 	cJSON_Delete(o);
 }
 
@@ -168,7 +156,7 @@ static void test_triad_checksum(void **state)
 	snprintf(want, sizeof want, "checksum=%.17g elems=100003", sum);
 	assert_string_equal(result(o), want);
 	/* Coalesced: 32 lanes x 8 B = two lines, eight sectors per instruction. */
-	assert_true(num(o, "sectors") <= num(o, "memory_instructions") * 8);
+	assert_true(report_num(o, "sectors") <= report_num(o, "memory_instructions") * 8);
 	cJSON_Delete(o);
 }
 

@@ -8,19 +8,13 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "gpuvm/run.h"
+#include "run_util.h"
 
 static double rate(const char *gpu, const char *region)
 {
 	char wl[128];
 	snprintf(wl, sizeof wl, "random-sampling:reads=16,region=%s", region);
-	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
-	struct gpuvm_error err = {{0}};
-	cJSON *out;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("%s", err.msg);
-	double r = cJSON_GetObjectItemCaseSensitive(out, "items_per_sim_second")->valuedouble;
-	cJSON_Delete(out);
+	double r = run_num(gpu, wl, 1, "items_per_sim_second");
 	printf("  %s %-7s %.3g reads/s\n", gpu, region, r);
 	return r;
 }

@@ -11,17 +11,11 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "gpuvm/run.h"
+#include "run_util.h"
 
 static double rate(const char *gpu, const char *wl)
 {
-	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
-	struct gpuvm_error err = {{0}};
-	cJSON *out;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("%s", err.msg);
-	double r = cJSON_GetObjectItemCaseSensitive(out, "items_per_sim_second")->valuedouble;
-	cJSON_Delete(out);
+	double r = run_num(gpu, wl, 1, "items_per_sim_second");
 	printf("  %-5s %-68s %.3g items/s\n", gpu, wl, r);
 	return r;
 }

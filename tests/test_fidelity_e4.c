@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gpuvm/run.h"
+#include "run_util.h"
 #include "gpuvm/uvm.h"
 
 #define STREAM "stream-triad:elems=262144,mem=%s"            /* 6 MiB working set */
@@ -30,25 +30,13 @@ static cJSON *run_sets(const char *workload_fmt, const char *mem, const char *co
 	struct gpuvm_run_spec spec = {.gpu = "k80", .workload = wl, .seed = 3};
 	for (int i = 0; i < n; i++)
 		spec.sets[spec.n_sets++] = sets[i];
-	struct gpuvm_error err = {{0}};
-	cJSON *out = NULL;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("%s: %s", wl, err.msg);
-	return out;
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!cJSON_IsNumber(v))
-		fail_msg("no number '%s' in the report", k);
-	return v->valuedouble;
+	return run_report(&spec);
 }
 
 static double seconds(const char *wl, const char *mem, const char *const *sets, int n)
 {
 	cJSON *r = run_sets(wl, mem, sets, n);
-	double s = num(r, "sim_seconds");
+	double s = report_num(r, "sim_seconds");
 	cJSON_Delete(r);
 	return s;
 }
@@ -100,7 +88,7 @@ static void test_copy_then_execute(void **state)
 	cJSON *r = run_sets(STREAM, "managed", lat, 2);
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "uvm");
 	assert_non_null(u);
-	assert_true(num(u, "posthoc_fault_seconds") > 0.9 * num(u, "far_faults") * 20e-6);
+	assert_true(report_num(u, "posthoc_fault_seconds") > 0.9 * report_num(u, "far_faults") * 20e-6);
 	cJSON_Delete(r);
 }
 
@@ -120,11 +108,11 @@ static void test_oversubscription(void **state)
 				cJSON *r = run_sets(wls[w], "managed", sets, 3);
 				const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "uvm");
 				assert_non_null(u);
-				assert_true(num(r, "sim_seconds") > 0);
-				assert_true(num(u, "pages_h2d") > 0);
-				assert_true(num(u, "pages_evicted") > 0); /* it is oversubscribed */
-				assert_true(num(u, "peak_resident_pages") <= num(u, "capacity_pages"));
-				thrash[w] += num(u, "thrashed_pages");
+				assert_true(report_num(r, "sim_seconds") > 0);
+				assert_true(report_num(u, "pages_h2d") > 0);
+				assert_true(report_num(u, "pages_evicted") > 0); /* it is oversubscribed */
+				assert_true(report_num(u, "peak_resident_pages") <= report_num(u, "capacity_pages"));
+				thrash[w] += report_num(u, "thrashed_pages");
 				cJSON_Delete(r);
 			}
 		}

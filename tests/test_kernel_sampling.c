@@ -12,24 +12,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gpuvm/run.h"
+#include "run_util.h"
 
 static cJSON *run_ok(const char *gpu, const char *wl, bool sampling)
 {
 	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1,
 				      .kernel_sampling = sampling};
-	struct gpuvm_error err = {{0}};
-	cJSON *o;
-	if (gpuvm_run_point(&spec, &o, &err))
-		fail_msg("%s: %s", wl, err.msg);
-	return o;
-}
-
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	assert_true(cJSON_IsNumber(v));
-	return v->valuedouble;
+	return run_report(&spec);
 }
 
 static const cJSON *ks_of(const cJSON *o)
@@ -58,30 +47,30 @@ static void test_groupby_sampled_matches_detail(void **state)
 	cJSON *d = run_ok("p100", wl, false);
 	cJSON *s = run_ok("p100", wl, true);
 	assert_string_equal(result_of(s), result_of(d));
-	assert_true(num(s, "kernels") == 8);
-	assert_true(num(s, "warp_instructions") == num(d, "warp_instructions"));
-	assert_true(num(s, "memory_instructions") == num(d, "memory_instructions"));
-	assert_true(num(s, "thread_accesses") == num(d, "thread_accesses"));
-	assert_true(num(s, "warps") == num(d, "warps"));
-	double e = rel_err(num(s, "sim_seconds"), num(d, "sim_seconds"));
+	assert_true(report_num(s, "kernels") == 8);
+	assert_true(report_num(s, "warp_instructions") == report_num(d, "warp_instructions"));
+	assert_true(report_num(s, "memory_instructions") == report_num(d, "memory_instructions"));
+	assert_true(report_num(s, "thread_accesses") == report_num(d, "thread_accesses"));
+	assert_true(report_num(s, "warps") == report_num(d, "warps"));
+	double e = rel_err(report_num(s, "sim_seconds"), report_num(d, "sim_seconds"));
 	if (e > 0.02)
-		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", num(s, "sim_seconds"),
-			 num(d, "sim_seconds"), 100 * e);
+		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", report_num(s, "sim_seconds"),
+			 report_num(d, "sim_seconds"), 100 * e);
 	/* scaled counters land near the detailed ones too */
-	assert_true(rel_err(num(s, "zero_copy_bytes"), num(d, "zero_copy_bytes")) < 0.05);
-	assert_true(rel_err(num(s, "l2_sector_hits"), num(d, "l2_sector_hits")) < 0.05);
+	assert_true(rel_err(report_num(s, "zero_copy_bytes"), report_num(d, "zero_copy_bytes")) < 0.05);
+	assert_true(rel_err(report_num(s, "l2_sector_hits"), report_num(d, "l2_sector_hits")) < 0.05);
 
 	const cJSON *ks = ks_of(s);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ks, "enabled")));
-	assert_true(num(ks, "fast_forwarded_kernels") > 0);
-	assert_true(num(ks, "detailed_kernels") >= 3);
-	assert_true(num(ks, "detailed_kernels") + num(ks, "fast_forwarded_kernels") == 8);
+	assert_true(report_num(ks, "fast_forwarded_kernels") > 0);
+	assert_true(report_num(ks, "detailed_kernels") >= 3);
+	assert_true(report_num(ks, "detailed_kernels") + report_num(ks, "fast_forwarded_kernels") == 8);
 	assert_true(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ks, "estimated")) > 0);
 	/* off: everything in detail, nothing estimated */
 	const cJSON *kd = ks_of(d);
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(kd, "enabled")));
-	assert_true(num(kd, "fast_forwarded_kernels") == 0);
-	assert_true(num(kd, "detailed_kernels") == 8);
+	assert_true(report_num(kd, "fast_forwarded_kernels") == 0);
+	assert_true(report_num(kd, "detailed_kernels") == 8);
 	cJSON_Delete(d);
 	cJSON_Delete(s);
 }
@@ -97,17 +86,17 @@ static void test_groupby_scoped_passes_kept_apart(void **state)
 	cJSON *s = run_ok("p100", wl, true);
 	assert_string_equal(result_of(s), result_of(d));
 	assert_non_null(strstr(result_of(s), "passes=2"));
-	assert_true(num(s, "warp_instructions") == num(d, "warp_instructions"));
-	assert_true(num(s, "thread_accesses") == num(d, "thread_accesses"));
-	double e = rel_err(num(s, "sim_seconds"), num(d, "sim_seconds"));
+	assert_true(report_num(s, "warp_instructions") == report_num(d, "warp_instructions"));
+	assert_true(report_num(s, "thread_accesses") == report_num(d, "thread_accesses"));
+	double e = rel_err(report_num(s, "sim_seconds"), report_num(d, "sim_seconds"));
 	if (e > 0.03)
-		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", num(s, "sim_seconds"),
-			 num(d, "sim_seconds"), 100 * e);
+		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", report_num(s, "sim_seconds"),
+			 report_num(d, "sim_seconds"), 100 * e);
 	const cJSON *ks = ks_of(s);
-	assert_true(num(ks, "classes") == 2);
-	assert_true(num(ks, "fast_forwarded_kernels") > 0);
+	assert_true(report_num(ks, "classes") == 2);
+	assert_true(report_num(ks, "fast_forwarded_kernels") > 0);
 	/* each pass's class needs its own detailed launches */
-	assert_true(num(ks, "detailed_kernels") >= 6);
+	assert_true(report_num(ks, "detailed_kernels") >= 6);
 	cJSON_Delete(d);
 	cJSON_Delete(s);
 }
@@ -121,16 +110,16 @@ static void test_managed_memory_refuses_sampling(void **state)
 	const char *man = "random-sampling:region=8MiB,threads=4096,reads=64,scope=1MiB,"
 			  "mem=managed";
 	cJSON *sd = run_ok("p100", dev, true);
-	assert_true(num(ks_of(sd), "fast_forwarded_kernels") > 0);
+	assert_true(report_num(ks_of(sd), "fast_forwarded_kernels") > 0);
 	cJSON *dm = run_ok("p100", man, false);
 	cJSON *sm = run_ok("p100", man, true);
 	const cJSON *ks = ks_of(sm);
-	assert_true(num(ks, "fast_forwarded_kernels") == 0);
-	assert_true(num(ks, "detailed_kernels") == num(sm, "kernels"));
+	assert_true(report_num(ks, "fast_forwarded_kernels") == 0);
+	assert_true(report_num(ks, "detailed_kernels") == report_num(sm, "kernels"));
 	const cJSON *why = cJSON_GetObjectItemCaseSensitive(ks, "refused");
 	assert_true(cJSON_IsString(why));
 	assert_non_null(strstr(why->valuestring, "managed"));
-	assert_true(num(sm, "sim_seconds") == num(dm, "sim_seconds"));
+	assert_true(report_num(sm, "sim_seconds") == report_num(dm, "sim_seconds"));
 	assert_string_equal(result_of(sm), result_of(dm));
 	cJSON_Delete(sd);
 	cJSON_Delete(dm);

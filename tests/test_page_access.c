@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "gpuvm/page_access.h"
-#include "gpuvm/run.h"
+#include "run_util.h"
 
 static int wrap(void *ctx, struct gpuvm_source *src, struct gpuvm_error *err)
 {
@@ -27,16 +27,7 @@ static cJSON *run(const char *workload, struct gpuvm_page_access *pa)
 		spec.wrap_source = wrap;
 		spec.wrap_ctx = pa;
 	}
-	struct gpuvm_error err = {{0}};
-	cJSON *out = NULL;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("run failed: %s", err.msg);
-	return out;
-}
-
-static double num(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k)->valuedouble;
+	return run_report(&spec);
 }
 
 static struct gpuvm_page_access *recorder(void)
@@ -117,8 +108,8 @@ static void test_wrapper_is_transparent(void **state)
 	const char *wl = "stream-triad:elems=262144,threads=16384";
 	struct gpuvm_page_access *pa = recorder();
 	cJSON *plain = run(wl, NULL), *wrapped = run(wl, pa);
-	assert_true(num(plain, "sim_cycles") == num(wrapped, "sim_cycles"));
-	assert_true(num(plain, "warp_instructions") == num(wrapped, "warp_instructions"));
+	assert_true(report_num(plain, "sim_cycles") == report_num(wrapped, "sim_cycles"));
+	assert_true(report_num(plain, "warp_instructions") == report_num(wrapped, "warp_instructions"));
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(plain, "result")->valuestring,
 			    cJSON_GetObjectItemCaseSensitive(wrapped, "result")->valuestring);
 	/* every memory instruction was seen, in bounded buckets */

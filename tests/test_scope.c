@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "gpuvm/config.h"
-#include "gpuvm/run.h"
+#include "run_util.h"
 #include "gpuvm/scope.h"
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"
@@ -28,11 +28,8 @@ static cJSON *run(const char *gpu, const char *wl, struct gpuvm_error *err)
 
 static cJSON *run_ok(const char *gpu, const char *wl)
 {
-	struct gpuvm_error err = {{0}};
-	cJSON *o = run(gpu, wl, &err);
-	if (!o)
-		fail_msg("%s: %s", wl, err.msg);
-	return o;
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
+	return run_report(&spec);
 }
 
 static uint64_t result_field(cJSON *o, const char *field)
@@ -41,11 +38,6 @@ static uint64_t result_field(cJSON *o, const char *field)
 	const char *p = strstr(r, field);
 	assert_non_null(p);
 	return strtoull(p + strlen(field), NULL, field[0] == 'd' ? 16 : 10);
-}
-
-static double num(cJSON *o, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, key)->valuedouble;
 }
 
 static void test_sampling_sum_same_in_every_scoping(void **state)
@@ -60,7 +52,7 @@ static void test_sampling_sum_same_in_every_scoping(void **state)
 		cJSON *o = run_ok("k80", wl);
 		assert_int_equal(result_field(o, "sum="), want);
 		uint64_t passes = strcmp(scopes[i], "none") ? result_field(o, "passes=") : 1;
-		assert_int_equal(num(o, "kernels"), passes);
+		assert_int_equal(report_num(o, "kernels"), passes);
 		cJSON_Delete(o);
 	}
 }
@@ -74,7 +66,7 @@ static void test_sampling_scoped_pass_reads_only_its_scope(void **state)
 	cJSON *u = run_ok("p100", "random-sampling:region=256MiB,threads=4096,reads=16");
 	cJSON *s = run_ok("p100", "random-sampling:region=256MiB,threads=4096,reads=16,scope=64MiB");
 	double extra = 3 * 4096 + 3 * 4096; /* sum loads + stores of passes 1..3 */
-	assert_true(num(s, "thread_accesses") == num(u, "thread_accesses") + extra);
+	assert_true(report_num(s, "thread_accesses") == report_num(u, "thread_accesses") + extra);
 	cJSON_Delete(u);
 	cJSON_Delete(s);
 }
@@ -110,8 +102,8 @@ static void test_groupby_copy_reads_input_over_the_link_once(void **state)
 	snprintf(wl, sizeof wl, "%s,scoped=naive", base);
 	cJSON *n = run_ok("p100", wl);
 	/* 4 passes: naive streams the 800 KB column 4 times, copy once */
-	assert_true(num(n, "pcie_h2d_bytes") >= 4 * 200000 * 4);
-	assert_true(num(c, "pcie_h2d_bytes") < 1.1 * 200000 * 4);
+	assert_true(report_num(n, "pcie_h2d_bytes") >= 4 * 200000 * 4);
+	assert_true(report_num(c, "pcie_h2d_bytes") < 1.1 * 200000 * 4);
 	cJSON_Delete(c);
 	cJSON_Delete(n);
 }
@@ -196,7 +188,7 @@ static void test_model_tracks_simulation(void **state)
 		char wl[200];
 		snprintf(wl, sizeof wl, "%s,scope=%llu", pts[i].wl, (unsigned long long)pts[i].scope);
 		cJSON *o = run_ok(pts[i].gpu, wl);
-		double sim = num(o, "sim_seconds");
+		double sim = report_num(o, "sim_seconds");
 		printf("  %s %s scope %llu: model %.3g s, simulated %.3g s\n", pts[i].gpu, pts[i].wl,
 		       (unsigned long long)pts[i].scope, pred, sim);
 		assert_true(pred / sim > 0.6 && pred / sim < 1.4);

@@ -12,19 +12,12 @@
 #include <cmocka.h>
 
 #include "gpuvm/engine.h"
-#include "gpuvm/run.h"
+#include "run_util.h"
 #include "gpuvm/simt.h"
 
 static char *result_of(const char *gpu, const char *workload)
 {
-	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 11};
-	struct gpuvm_error err = {{0}};
-	cJSON *out = NULL;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("%s on %s failed: %s", workload, gpu, err.msg);
-	char *r = strdup(cJSON_GetObjectItemCaseSensitive(out, "result")->valuestring);
-	cJSON_Delete(out);
-	return r;
+	return run_result(gpu, workload, 11);
 }
 
 static const char *const small_specs[] = {

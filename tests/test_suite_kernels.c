@@ -11,18 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gpuvm/run.h"
+#include "run_util.h"
 
 static char *result_of(const char *gpu, const char *workload)
 {
-	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 5};
-	struct gpuvm_error err = {{0}};
-	cJSON *out = NULL;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("%s on %s failed: %s", workload, gpu, err.msg);
-	char *r = strdup(cJSON_GetObjectItemCaseSensitive(out, "result")->valuestring);
-	cJSON_Delete(out);
-	return r;
+	return run_result(gpu, workload, 5);
 }
 
 static void check_on_two_presets(const char *spec)

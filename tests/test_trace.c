@@ -16,7 +16,7 @@
 #include <lzma.h>
 
 #include "gpuvm/config.h"
-#include "gpuvm/run.h"
+#include "run_util.h"
 #include "gpuvm/trace.h"
 #include "gpuvm/workload.h"
 
@@ -80,14 +80,6 @@ static cJSON *info(const char *spec)
 	return o;
 }
 
-static double num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!cJSON_IsNumber(v))
-		fail_msg("missing number %s", k);
-	return v->valuedouble;
-}
-
 static void test_vectoradd_info(void **state)
 {
 	(void)state;
@@ -96,27 +88,27 @@ static void test_vectoradd_info(void **state)
 	cJSON *o = info(spec);
 	const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "kernels"), 0);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "kernels")), 1);
-	assert_true(num(k, "ctas") == 196);
-	assert_true(num(k, "warps_per_cta") == 8);
-	assert_true(num(k, "warps") == 196 * 8);
+	assert_true(report_num(k, "ctas") == 196);
+	assert_true(report_num(k, "warps_per_cta") == 8);
+	assert_true(report_num(k, "warps") == 196 * 8);
 	/* 26,601 instruction lines (research/traces-and-sims.md §1) */
-	assert_true(num(k, "warp_instructions") == 26601);
+	assert_true(report_num(k, "warp_instructions") == 26601);
 	/* 50 000 floats: two loads and one store per element */
-	assert_true(num(k, "thread_accesses") == 150000);
+	assert_true(report_num(k, "thread_accesses") == 150000);
 	const cJSON *copies = cJSON_GetObjectItem(o, "copies");
 	assert_int_equal(cJSON_GetArraySize(copies), 2);
 	for (int i = 0; i < 2; i++) {
 		const cJSON *c = cJSON_GetArrayItem(copies, i);
 		assert_string_equal(cJSON_GetObjectItem(c, "direction")->valuestring, "h2d");
-		assert_true(num(c, "bytes") == 200000);
+		assert_true(report_num(c, "bytes") == 200000);
 	}
 	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(copies, 1), "addr")->valuestring,
 			    "0x7fb0fc430e00");
 	/* inferred: one allocation covering A, B and C (3 x 200 000 bytes) */
 	const cJSON *al = cJSON_GetObjectItem(o, "allocations");
 	assert_int_equal(cJSON_GetArraySize(al), 1);
-	assert_true(num(cJSON_GetArrayItem(al, 0), "bytes") >= 3 * 200000);
-	assert_true(num(cJSON_GetObjectItem(o, "totals"), "footprint_bytes") >= 3 * 200000);
+	assert_true(report_num(cJSON_GetArrayItem(al, 0), "bytes") >= 3 * 200000);
+	assert_true(report_num(cJSON_GetObjectItem(o, "totals"), "footprint_bytes") >= 3 * 200000);
 	cJSON_Delete(o);
 }
 
@@ -127,12 +119,12 @@ static void test_bptree_info(void **state)
 	snprintf(spec, sizeof spec, "trace-accelsim:%s/kernelslist.g", bptree);
 	cJSON *o = info(spec);
 	const cJSON *t = cJSON_GetObjectItem(o, "totals");
-	assert_true(num(t, "kernels") == 2);
-	assert_true(num(t, "ctas") == 16);
-	assert_true(num(t, "warps") == 64);
+	assert_true(report_num(t, "kernels") == 2);
+	assert_true(report_num(t, "ctas") == 16);
+	assert_true(report_num(t, "warps") == 64);
 	/* STL/LDL (local) are not global traffic: stores are only the STG ones */
-	assert_true(num(t, "stores") < num(t, "loads"));
-	assert_true(num(t, "h2d_copy_bytes") == 43560 + 4000);
+	assert_true(report_num(t, "stores") < report_num(t, "loads"));
+	assert_true(report_num(t, "h2d_copy_bytes") == 43560 + 4000);
 	cJSON_Delete(o);
 }
 
@@ -151,10 +143,10 @@ static void test_every_preset_simulates_traces(void **state)
 			cJSON *o = NULL;
 			if (gpuvm_run_point(&rs, &o, &err))
 				fail_msg("%s on %s: %s", traces[t], gpu, err.msg);
-			assert_true(num(o, "sim_cycles") > 0);
-			assert_true(num(o, "ctas") == (t == 0 ? 196 : 16));
+			assert_true(report_num(o, "sim_cycles") > 0);
+			assert_true(report_num(o, "ctas") == (t == 0 ? 196 : 16));
 			if (accesses[t])
-				assert_true(num(o, "thread_accesses") == accesses[t]);
+				assert_true(report_num(o, "thread_accesses") == accesses[t]);
 			cJSON_Delete(o);
 		}
 }
@@ -303,7 +295,7 @@ static void test_native_replays_identically(void **state)
 	const char *keys[] = {"sim_cycles", "thread_accesses", "warp_instructions", "walks",
 			      "dram_bytes"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		assert_true(num(r[0], keys[i]) == num(r[1], keys[i]));
+		assert_true(report_num(r[0], keys[i]) == report_num(r[1], keys[i]));
 	cJSON_Delete(r[0]);
 	cJSON_Delete(r[1]);
 }
@@ -315,19 +307,19 @@ static void test_memtrace_forms(void **state)
 	snprintf(spec, sizeof spec, "trace:%s", mt17);
 	cJSON *o = info(spec);
 	const cJSON *t = cJSON_GetObjectItem(o, "totals");
-	assert_true(num(t, "kernels") == 2);
-	assert_true(num(t, "warps") == 5);
+	assert_true(report_num(t, "kernels") == 2);
+	assert_true(report_num(t, "warps") == 5);
 	/* kernel 1: 6 full warps + 20 lanes + 1 lane (the LDS line is no
 	 * global access); kernel 2: one full warp */
-	assert_true(num(t, "thread_accesses") == 6 * 32 + 20 + 1 + 32);
-	assert_true(num(t, "atomics") == 1);
-	assert_true(num(t, "stores") == 2);
+	assert_true(report_num(t, "thread_accesses") == 6 * 32 + 20 + 1 + 32);
+	assert_true(report_num(t, "atomics") == 1);
+	assert_true(report_num(t, "stores") == 2);
 	cJSON_Delete(o);
 	snprintf(spec, sizeof spec, "trace-memtrace:%s", mt15);
 	o = info(spec);
 	t = cJSON_GetObjectItem(o, "totals");
-	assert_true(num(t, "warps") == 2);
-	assert_true(num(t, "thread_accesses") == 32 + 16);
+	assert_true(report_num(t, "warps") == 2);
+	assert_true(report_num(t, "thread_accesses") == 32 + 16);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "allocations")), 2);
 	cJSON_Delete(o);
 }

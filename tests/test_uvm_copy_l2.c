@@ -17,7 +17,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
-#include "gpuvm/run.h"
+#include "run_util.h"
 #include "gpuvm/stream.h"
 
 #define BUF_BASE (1ull << 32)
@@ -154,11 +154,7 @@ static cJSON *run(const char *wl, const char *set)
 	spec.sets[spec.n_sets++] = "uvm.prefetcher=none";
 	if (set)
 		spec.sets[spec.n_sets++] = set;
-	struct gpuvm_error err = {{0}};
-	cJSON *out = NULL;
-	if (gpuvm_run_point(&spec, &out, &err))
-		fail_msg("%s: %s", wl, err.msg);
-	return out;
+	return run_report(&spec);
 }
 
 static double unum(const cJSON *r, const char *k)

@@ -1,0 +1,57 @@
+/* Shared by the end-to-end tests: run one point through gpuvm_run_point
+ * and read numbers and the result line out of its JSON report. Include
+ * after <cmocka.h> (fail_msg). */
+#ifndef GPUVM_TESTS_RUN_UTIL_H
+#define GPUVM_TESTS_RUN_UTIL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuvm/run.h"
+
+/* The report of one run (caller deletes); fails the test, naming the
+ * workload and preset, when the run is refused. */
+static inline cJSON *run_report(const struct gpuvm_run_spec *spec)
+{
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	if (gpuvm_run_point(spec, &out, &err))
+		fail_msg("%s on %s: %s", spec->workload, spec->gpu, err.msg);
+	return out;
+}
+
+/* A top-level number of a report; fails the test when it is missing. */
+static inline double report_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!cJSON_IsNumber(v))
+		fail_msg("no number '%s' in the report", key);
+	return v->valuedouble;
+}
+
+/* One number of the report of `workload` on `gpu`. */
+static inline double run_num(const char *gpu, const char *workload, uint64_t seed,
+			     const char *key)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = seed};
+	cJSON *o = run_report(&spec);
+	double v = report_num(o, key);
+	cJSON_Delete(o);
+	return v;
+}
+
+/* The result line of `workload` on `gpu` (caller frees). */
+static inline char *run_result(const char *gpu, const char *workload, uint64_t seed)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = seed};
+	cJSON *o = run_report(&spec);
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "result");
+	if (!cJSON_IsString(r))
+		fail_msg("no result line in the report of %s", workload);
+	char *s = strdup(r->valuestring);
+	cJSON_Delete(o);
+	return s;
+}
+
+#endif
