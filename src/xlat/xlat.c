@@ -95,7 +95,14 @@ static double walk(struct xlat *x, uint64_t addr, double t)
 	return done;
 }
 
-static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t);
+
+/* One level's lookup and, on a miss, its MSHR and the levels below. Inlined
+ * with a constant level for the first two (xlat_translate), so the common
+ * two-level path is one function with no calls; deeper levels recurse
+ * through translate_level. */
+static inline __attribute__((always_inline)) double
+level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 {
 	struct xlat_level *xl = &x->level[l];
 	uint32_t inst = xl->instance_of_sm[sm];
@@ -127,7 +134,8 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	double below = start + xl->miss_penalty_cycles;
 	double done;
 	if (l + 1 < x->levels) {
-		done = translate_level(x, l + 1, sm, addr, below);
+		done = l == 0 ? level_step(x, 1, sm, addr, below)
+			      : translate_level(x, l + 1, sm, addr, below);
 	} else {
 		done = walk(x, addr, below);
 		if (__builtin_expect(x->hook != NULL, 0)) {
@@ -153,9 +161,14 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	return done;
 }
 
+static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+{
+	return level_step(x, l, sm, addr, t);
+}
+
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
-	return translate_level(x, 0, sm, addr, t);
+	return level_step(x, 0, sm, addr, t);
 }
 
 void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
