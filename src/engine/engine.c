@@ -653,6 +653,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	}
 	if (e->progress)
 		show_progress(e, &kr, true);
+	xlat_sync_stats(&e->xlat);
 	if (cls)
 		kernel_sampler_record(&e->ks, cls, kr.end - t, e->stats->warp_insts - insts0,
 				      e->stats->thread_accesses - accesses0);
