@@ -86,8 +86,8 @@ static inline uint32_t l2_cache_tick(struct l2_cache *c)
 /* Accesses one sector. A miss allocates it (writes allocate without a
  * fetch). *writeback_sectors receives the number of dirty sectors the
  * eviction pushed out. Inline: the engine calls it for every sector. */
-static inline enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
-					     uint32_t *writeback_sectors)
+static inline __attribute__((always_inline)) enum l2_result
+l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeback_sectors)
 {
 	uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
 	unsigned char *set = l2_cache_set(c, addr);

@@ -51,7 +51,8 @@ static inline uint32_t tlb_set_of(const struct tlb *t, uint64_t tag)
  * the set is replaced by tag (its ready time is left for the caller to
  * set). Returns the entry id; *hit tells which case happened. Inline:
  * every translation makes one access per level it reaches. */
-static inline uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
+static inline __attribute__((always_inline)) uint32_t tlb_access(struct tlb *t, uint64_t tag,
+								 bool *hit)
 {
 	if (t->hashed)
 		return tlb_access_hashed(t, tag, hit);
