@@ -33,8 +33,10 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 	t->key = calloc(entries, sizeof *t->key);
 	t->ready = calloc(entries, sizeof *t->ready);
 	if (t->hashed) {
+		/* a quarter full at most: a probe rarely meets another key, and
+		 * each such meeting is a host branch miss */
 		uint32_t cap = 1;
-		while (cap < 2 * entries)
+		while (cap < 4 * entries)
 			cap <<= 1;
 		t->index = calloc(cap, sizeof *t->index);
 		t->prev = calloc(entries, sizeof *t->prev);
