@@ -13,6 +13,7 @@ int coalescer_init(struct coalescer *c, uint64_t unit_bytes, uint32_t sector_byt
 	c->unit_shift = gpuvm_log2_ceil(unit_bytes);
 	c->sector_shift = gpuvm_log2_ceil(sector_bytes);
 	c->line_shift = gpuvm_log2_ceil(line_bytes);
+	c->lazy_ok = c->unit_shift >= c->line_shift;
 	c->gen = 0;
 	return 0;
 }

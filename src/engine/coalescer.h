@@ -20,6 +20,7 @@ struct coalescer_set {
 
 struct coalescer {
 	unsigned unit_shift, sector_shift, line_shift;
+	bool lazy_ok; /* a unit holds whole lines, so distinct units share no line */
 	uint16_t gen;
 	struct coalescer_set units, sectors, lines;
 	double unit_ready[COALESCER_SLOTS]; /* by the units set's slot */

@@ -13,6 +13,10 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "engine/alloc_table.h"
 #include "engine/coalescer.h"
 #include "engine/event_heap.h"
@@ -177,6 +181,17 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	return after_l2(e, op, at_mem, r, wb);
 }
 
+/* max(a, b) without a branch (which sector returns last is a coin toss;
+ * the compiler keeps a branch for the plain ternary). */
+static inline double later(double a, double b)
+{
+#ifdef __SSE2__
+	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+	return a > b ? a : b;
+#endif
+}
+
 /* Issues one memory instruction at time t on warp w; returns when the
  * warp may continue. */
 static double memory_instruction(struct engine *e, struct warp_rt *w,
@@ -212,31 +227,60 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 	uint64_t last_unit = UINT64_MAX, last_sector = UINT64_MAX;
 	double last_tx = 0;
 
+	/* While every lane so far opened a unit of its own (random access),
+	 * its sectors and lines cannot have been seen before: they are served
+	 * without consulting the sector and line sets, which are filled only
+	 * once a lane shares a unit (lazy_lanes: the lanes to enter then). */
+	bool lazy = co->lazy_ok;
+	uint32_t lazy_lanes = 0;
+	uint32_t sectors_per_unit_shift = co->unit_shift - sector_shift;
+	uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
+
 	for (uint32_t m = it->active_mask; m; m &= m - 1) {
 		uint32_t lane = (uint32_t)__builtin_ctz(m);
 		uint64_t a = it->addr[lane];
 		uint64_t unit = a >> co->unit_shift;
+		bool new_unit = false;
 		if (unit != last_unit) {
 			uint32_t slot;
 			if (!coalescer_unit(co, unit, &last_tx, &slot)) {
 				last_tx = xlat_translate(&e->xlat, w->sm, a, xstart);
 				coalescer_set_ready(co, slot, last_tx);
 				s->xlat_units++;
+				new_unit = true;
 			}
 			last_unit = unit;
 		}
 		uint64_t first = a >> sector_shift;
 		uint64_t lastsec = (a + it->bytes_per_lane - 1) >> sector_shift;
+		/* lane_lazy: the lane's sectors lie in a unit no earlier lane had */
+		bool lane_lazy = lazy && new_unit && lastsec >> sectors_per_unit_shift == unit;
+		if (lazy && !lane_lazy) {
+			lazy = false;
+			uint64_t counted = 0; /* these were counted when served */
+			for (uint32_t r = lazy_lanes; r; r &= r - 1) {
+				uint64_t ra = it->addr[__builtin_ctz(r)];
+				uint64_t rlast = (ra + it->bytes_per_lane - 1) >> sector_shift;
+				for (uint64_t sec = ra >> sector_shift; sec <= rlast; sec++)
+					coalescer_new_sector(co, sec, &counted);
+			}
+		}
+		lazy_lanes |= (uint32_t)lane_lazy << lane;
+		uint64_t prev_line = UINT64_MAX;
 		for (uint64_t sec = first; sec <= lastsec; sec++) {
-			if (sec == last_sector || !coalescer_new_sector(co, sec, &s->lines))
+			if (lane_lazy) {
+				uint64_t line = sec >> sectors_per_line_shift;
+				s->lines += line != prev_line;
+				prev_line = line;
+			} else if (sec == last_sector || !coalescer_new_sector(co, sec, &s->lines)) {
 				continue;
+			}
 			last_sector = sec;
 			s->sectors++;
 			uint64_t sa = sec << sector_shift;
 			double d = access_sector(e, sa, it->op, alloc_table_kind(&e->allocs, sa), last_tx,
 					     w->sm);
-			if (d > done)
-				done = d;
+			done = later(d, done);
 		}
 	}
 	if (it->op == GPUVM_OP_STORE)
@@ -624,6 +668,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	}
 	if (e->progress)
 		show_progress(e, &kr, true);
+	xlat_sync_stats(&e->xlat);
 	if (cls)
 		kernel_sampler_record(&e->ks, cls, kr.end - t, e->stats->warp_insts - insts0,
 				      e->stats->thread_accesses - accesses0);

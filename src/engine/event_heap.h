@@ -25,6 +25,6 @@ uint32_t event_heap_pop(struct event_heap *q, double *t);
 
 static inline bool event_heap_empty(const struct event_heap *q) { return q->n == 0; }
 static inline double event_heap_top_time(const struct event_heap *q) { return q->h[0].t; }
-static inline void event_heap_clear(struct event_heap *q) { q->n = 0; }
+void event_heap_clear(struct event_heap *q);
 
 #endif

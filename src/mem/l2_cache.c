@@ -3,29 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/find_u64.h"
-#include "core/lru_stamp.h"
 #include "gpuvm/units.h"
-
-static inline uint64_t *set_tags(unsigned char *set)
-{
-	return (uint64_t *)(void *)set;
-}
-
-static inline uint32_t *set_stamps(unsigned char *set, uint32_t ways)
-{
-	return (uint32_t *)(void *)(set + (size_t)ways * sizeof(uint64_t));
-}
-
-static inline uint8_t *set_valid(unsigned char *set, uint32_t ways)
-{
-	return set + (size_t)ways * (sizeof(uint64_t) + sizeof(uint32_t));
-}
-
-static inline uint8_t *set_dirty(unsigned char *set, uint32_t ways)
-{
-	return set_valid(set, ways) + ways;
-}
 
 int l2_cache_init(struct l2_cache *c, uint64_t bytes, uint32_t ways,
 		  uint32_t line_bytes, uint32_t sector_bytes)
@@ -56,46 +34,14 @@ void l2_cache_free(struct l2_cache *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* Advances the LRU clock; when it wraps, every stamp is cleared (recency
- * is forgotten once in 2^32 accesses). */
-static uint32_t l2_tick(struct l2_cache *c)
+/* The LRU clock wrapped: every stamp is cleared (recency is forgotten
+ * once in 2^32 accesses). */
+void l2_cache_clock_wrapped(struct l2_cache *c)
 {
-	if (++c->clock == 0) {
-		for (uint32_t s = 0; s < c->sets; s++)
-			memset(set_stamps(c->sets_mem + (size_t)s * c->set_bytes, c->ways), 0,
-			       c->ways * sizeof(uint32_t));
-		c->clock = 1;
-	}
-	return c->clock;
-}
-
-enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
-			       uint32_t *writeback_sectors)
-{
-	uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
-	unsigned char *set = l2_cache_set(c, addr);
-	uint64_t *tag = set_tags(set);
-	uint32_t *stamp = set_stamps(set, c->ways);
-	uint8_t *valid = set_valid(set, c->ways), *dirty = set_dirty(set, c->ways);
-	uint64_t key = (addr >> c->line_shift) + 1;
-	uint32_t w = find_u64(tag, c->ways, key);
-	uint32_t now = l2_tick(c);
-	if (w < c->ways) {
-		stamp[w] = now;
-		enum l2_result r = (valid[w] & bit) ? L2_HIT : L2_MISS;
-		valid[w] |= bit;
-		if (write)
-			dirty[w] |= bit;
-		*writeback_sectors = 0;
-		return r;
-	}
-	w = lru_oldest(stamp, c->ways);
-	*writeback_sectors = (uint32_t)__builtin_popcount(dirty[w]);
-	tag[w] = key;
-	stamp[w] = now;
-	valid[w] = bit;
-	dirty[w] = write ? bit : 0;
-	return L2_MISS;
+	for (uint32_t s = 0; s < c->sets; s++)
+		memset(l2_set_stamps(c->sets_mem + (size_t)s * c->set_bytes, c->ways), 0,
+		       c->ways * sizeof(uint32_t));
+	c->clock = 1;
 }
 
 enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool write,
@@ -104,14 +50,14 @@ enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool wri
 				     uint32_t *stale_dirty)
 {
 	unsigned char *set = l2_cache_set(c, addr);
-	uint32_t *stamp = set_stamps(set, c->ways);
-	uint32_t w = find_u64(set_tags(set), c->ways, (addr >> c->line_shift) + 1);
+	uint32_t *stamp = l2_set_stamps(set, c->ways);
+	uint32_t w = find_u64(l2_set_tags(set), c->ways, (addr >> c->line_shift) + 1);
 	if (w < c->ways && stamp[w] <= block_through && stamp[w] <= *page_through) {
-		uint8_t *valid = set_valid(set, c->ways), *dirty = set_dirty(set, c->ways);
+		uint8_t *valid = l2_set_valid(set, c->ways), *dirty = l2_set_dirty(set, c->ways);
 		*stale_sectors = (uint32_t)__builtin_popcount(valid[w]);
 		*stale_dirty = (uint32_t)__builtin_popcount(dirty[w]);
 		uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
-		stamp[w] = l2_tick(c);
+		stamp[w] = l2_cache_tick(c);
 		valid[w] = bit;
 		dirty[w] = write ? bit : 0;
 		*writeback_sectors = *stale_dirty;

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/find_u64.h"
+#include "core/lru_stamp.h"
+
 struct l2_cache {
 	uint32_t sets, ways;
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
@@ -34,6 +37,26 @@ static inline unsigned char *l2_cache_set(const struct l2_cache *c, uint64_t add
 	return c->sets_mem + set * c->set_bytes;
 }
 
+static inline uint64_t *l2_set_tags(unsigned char *set)
+{
+	return (uint64_t *)(void *)set;
+}
+
+static inline uint32_t *l2_set_stamps(unsigned char *set, uint32_t ways)
+{
+	return (uint32_t *)(void *)(set + (size_t)ways * sizeof(uint64_t));
+}
+
+static inline uint8_t *l2_set_valid(unsigned char *set, uint32_t ways)
+{
+	return set + (size_t)ways * (sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+static inline uint8_t *l2_set_dirty(unsigned char *set, uint32_t ways)
+{
+	return l2_set_valid(set, ways) + ways;
+}
+
 /* Starts loading addr's set into the host cache: the engine calls it for a
  * whole warp instruction before serving it, so the host's cache misses on
  * the model's arrays overlap. The tags' first line and the set's last
@@ -49,11 +72,48 @@ int l2_cache_init(struct l2_cache *c, uint64_t bytes, uint32_t ways,
 		  uint32_t line_bytes, uint32_t sector_bytes);
 void l2_cache_free(struct l2_cache *c);
 
+/* Advances the LRU clock (l2_cache_clock_wrapped clears every stamp when
+ * it wraps, forgetting recency once in 2^32 accesses). */
+void l2_cache_clock_wrapped(struct l2_cache *c);
+
+static inline uint32_t l2_cache_tick(struct l2_cache *c)
+{
+	if (__builtin_expect(++c->clock == 0, 0))
+		l2_cache_clock_wrapped(c);
+	return c->clock;
+}
+
 /* Accesses one sector. A miss allocates it (writes allocate without a
  * fetch). *writeback_sectors receives the number of dirty sectors the
- * eviction pushed out. */
-enum l2_result l2_cache_access(struct l2_cache *c, uint64_t addr, bool write,
-			       uint32_t *writeback_sectors);
+ * eviction pushed out. Inline: the engine calls it for every sector. */
+static inline __attribute__((always_inline)) enum l2_result
+l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeback_sectors)
+{
+	uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
+	unsigned char *set = l2_cache_set(c, addr);
+	uint64_t *tag = l2_set_tags(set);
+	uint32_t *stamp = l2_set_stamps(set, c->ways);
+	uint8_t *valid = l2_set_valid(set, c->ways), *dirty = l2_set_dirty(set, c->ways);
+	uint64_t key = (addr >> c->line_shift) + 1;
+	uint32_t w = find_u64(tag, c->ways, key);
+	uint32_t now = l2_cache_tick(c);
+	if (w < c->ways) {
+		stamp[w] = now;
+		enum l2_result r = (valid[w] & bit) ? L2_HIT : L2_MISS;
+		valid[w] |= bit;
+		if (write)
+			dirty[w] |= bit;
+		*writeback_sectors = 0;
+		return r;
+	}
+	w = lru_oldest(stamp, c->ways);
+	*writeback_sectors = (uint32_t)__builtin_popcount(dirty[w]);
+	tag[w] = key;
+	stamp[w] = now;
+	valid[w] = bit;
+	dirty[w] = write ? bit : 0;
+	return L2_MISS;
+}
 
 /* l2_cache_access for an address whose frame may have changed: a cached
  * line last used at or before stamp *page_through belongs to the old

@@ -46,9 +46,22 @@ static inline double server_pool_start(struct server_pool *p, double t)
 	int64_t s = (int64_t)(t * p->inv_slot);
 	const struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
 	/* Common case: t's own slot is current and has room. */
-	if (e->tag == s && e->used < p->capacity && s <= p->newest &&
-	    s >= p->newest - (int64_t)p->mask)
-		return t;
+	if (e->tag == s && s <= p->newest && s >= p->newest - (int64_t)p->mask) {
+		if (e->used < p->capacity)
+			return t;
+		/* Saturated, as MSHRs behind a deep queue: the request waits
+		 * for the slot the last scan found open, when that is still
+		 * open (what server_pool_start_slow would find first). */
+		if (s < p->frontier) {
+			const struct pool_slot *f = &p->slot[(uint32_t)p->frontier & p->mask];
+			if (f->tag == p->frontier && f->used < p->capacity) {
+				if (p->frontier > p->newest)
+					p->newest = p->frontier;
+				double slot_start = (double)p->frontier * p->slot_cycles;
+				return t > slot_start ? t : slot_start;
+			}
+		}
+	}
 	return server_pool_start_slow(p, t);
 }
 

@@ -1,8 +1,5 @@
 #include "xlat/tlb.h"
 
-#include "core/find_u64.h"
-#include "core/lru_stamp.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +33,10 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 	t->key = calloc(entries, sizeof *t->key);
 	t->ready = calloc(entries, sizeof *t->ready);
 	if (t->hashed) {
+		/* a quarter full at most: a probe rarely meets another key, and
+		 * each such meeting is a host branch miss */
 		uint32_t cap = 1;
-		while (cap < 2 * entries)
+		while (cap < 4 * entries)
 			cap <<= 1;
 		t->index = calloc(cap, sizeof *t->index);
 		t->prev = calloc(entries, sizeof *t->prev);
@@ -173,27 +172,9 @@ static uint32_t hashed_access(struct tlb *t, uint64_t key, bool *hit)
 
 /* ---- both modes --------------------------------------------------- */
 
-/* A mask, not a division, for the usual power-of-two set counts. */
-static inline uint32_t set_of(const struct tlb *t, uint64_t tag)
+uint32_t tlb_access_hashed(struct tlb *t, uint64_t tag, bool *hit)
 {
-	return t->sets_pow2 ? (uint32_t)tag & t->set_mask : (uint32_t)(tag % t->sets);
-}
-
-uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit)
-{
-	uint64_t key = tag + 1;
-	if (t->hashed)
-		return hashed_access(t, key, hit);
-	uint32_t base = set_of(t, tag) * t->ways;
-	uint32_t w = find_u64(&t->key[base], t->ways, key);
-	uint32_t now = lru_tick(&t->clock, t->stamp, t->entries);
-	*hit = w < t->ways;
-	if (!*hit) {
-		w = lru_oldest(&t->stamp[base], t->ways);
-		t->key[base + w] = key;
-	}
-	t->stamp[base + w] = now;
-	return base + w;
+	return hashed_access(t, tag + 1, hit);
 }
 
 void tlb_invalidate(struct tlb *t, uint64_t tag)
@@ -217,7 +198,7 @@ void tlb_invalidate(struct tlb *t, uint64_t tag)
 		t->lru_tail = id;
 		return;
 	}
-	uint32_t base = set_of(t, tag) * t->ways;
+	uint32_t base = tlb_set_of(t, tag) * t->ways;
 	uint32_t w = find_u64(&t->key[base], t->ways, key);
 	if (w < t->ways) {
 		t->key[base + w] = 0;

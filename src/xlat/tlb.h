@@ -13,6 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/find_u64.h"
+#include "core/lru_stamp.h"
+
 struct tlb {
 	uint32_t entries, sets, ways;
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two (1 when fully associative) */
@@ -35,10 +38,36 @@ struct tlb {
 int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways);
 void tlb_free(struct tlb *t);
 
+/* tlb_access of the hash mode, out of line (tlb.c). */
+uint32_t tlb_access_hashed(struct tlb *t, uint64_t tag, bool *hit);
+
+/* A mask, not a division, for the usual power-of-two set counts. */
+static inline uint32_t tlb_set_of(const struct tlb *t, uint64_t tag)
+{
+	return t->sets_pow2 ? (uint32_t)tag & t->set_mask : (uint32_t)(tag % t->sets);
+}
+
 /* Looks tag up and makes it most recently used. On a miss the LRU entry of
  * the set is replaced by tag (its ready time is left for the caller to
- * set). Returns the entry id; *hit tells which case happened. */
-uint32_t tlb_access(struct tlb *t, uint64_t tag, bool *hit);
+ * set). Returns the entry id; *hit tells which case happened. Inline:
+ * every translation makes one access per level it reaches. */
+static inline __attribute__((always_inline)) uint32_t tlb_access(struct tlb *t, uint64_t tag,
+								 bool *hit)
+{
+	if (t->hashed)
+		return tlb_access_hashed(t, tag, hit);
+	uint64_t key = tag + 1;
+	uint32_t base = tlb_set_of(t, tag) * t->ways;
+	uint32_t w = find_u64(&t->key[base], t->ways, key);
+	uint32_t now = lru_tick(&t->clock, t->stamp, t->entries);
+	*hit = w < t->ways;
+	if (!*hit) {
+		w = lru_oldest(&t->stamp[base], t->ways);
+		t->key[base + w] = key;
+	}
+	t->stamp[base + w] = now;
+	return base + w;
+}
 
 /* Drops the entry of tag if present (a TLB shootdown); it becomes the
  * set's next victim. */

@@ -28,13 +28,14 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		xl->miss_penalty_cycles = lc->miss_penalty_cycles;
 		xl->instances = lc->instances;
 		xl->instance_of_sm = lc->instance_of_sm;
+		xl->count = calloc(lc->instances, sizeof *xl->count);
 		xl->tlb = calloc(lc->instances, sizeof *xl->tlb);
 		xl->mshr = calloc(lc->instances, sizeof *xl->mshr);
 		xl->stats = &stats->tlb[l];
 		xl->stats->instances = lc->instances;
 		xl->stats->instance_hits = calloc(lc->instances, sizeof(uint64_t));
 		xl->stats->instance_misses = calloc(lc->instances, sizeof(uint64_t));
-		if (!xl->tlb || !xl->mshr || !xl->stats->instance_hits ||
+		if (!xl->count || !xl->tlb || !xl->mshr || !xl->stats->instance_hits ||
 		    !xl->stats->instance_misses)
 			return -1;
 		for (uint32_t i = 0; i < lc->instances; i++)
@@ -58,10 +59,39 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 	return 0;
 }
 
-void xlat_free(struct xlat *x)
+void xlat_sync_stats(struct xlat *x)
 {
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
+		struct gpuvm_tlb_level_stats *st = xl->stats;
+		if (!xl->count || !st->instance_hits || !st->instance_misses)
+			continue;
+		uint64_t hits = 0, misses = 0;
+		for (uint32_t i = 0; i < xl->instances; i++) {
+			st->instance_hits[i] += xl->count[i].hits;
+			st->instance_misses[i] += xl->count[i].misses;
+			hits += xl->count[i].hits;
+			misses += xl->count[i].misses;
+			xl->count[i].hits = xl->count[i].misses = 0;
+		}
+		st->lookups += hits + misses;
+		st->misses += misses;
+		st->pending_hits += xl->pending_hits;
+		st->hits += hits - xl->pending_hits;
+		xl->pending_hits = 0;
+	}
+	x->stats->walks += x->walks;
+	x->stats->pwc_hits += x->pwc_hits;
+	x->walks = x->pwc_hits = 0;
+}
+
+void xlat_free(struct xlat *x)
+{
+	if (x->stats)
+		xlat_sync_stats(x);
+	for (uint32_t l = 0; l < x->levels; l++) {
+		struct xlat_level *xl = &x->level[l];
+		free(xl->count);
 		for (uint32_t i = 0; xl->tlb && i < xl->instances; i++) {
 			tlb_free(&xl->tlb[i]);
 			if (xl->mshr)
@@ -85,17 +115,24 @@ static double walk(struct xlat *x, uint64_t addr, double t)
 		tlb_access(&x->pwc, addr >> x->pwc_shift, &hit);
 		if (hit) {
 			cycles = x->pwc_walk_cycles;
-			x->stats->pwc_hits++;
+			x->pwc_hits++;
 		}
 	}
 	double start = server_pool_reserve(&x->walkers, t, cycles);
 	double done = start + cycles;
-	x->stats->walks++;
+	x->walks++;
 	x->stats->walk_queue_cycles += start - t;
 	return done;
 }
 
-static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t);
+
+/* One level's lookup and, on a miss, its MSHR and the levels below. Inlined
+ * with a constant level for the first two (xlat_translate), so the common
+ * two-level path is one function with no calls; deeper levels recurse
+ * through translate_level. */
+static inline __attribute__((always_inline)) double
+level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 {
 	struct xlat_level *xl = &x->level[l];
 	uint32_t inst = xl->instance_of_sm[sm];
@@ -103,23 +140,20 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	struct tlb *tlb = &xl->tlb[inst];
 	double looked = t + xl->hit_cycles;
 
-	xl->stats->lookups++;
 	bool hit;
 	uint32_t id = tlb_access(tlb, tag, &hit);
 	if (hit) {
-		xl->stats->instance_hits[inst]++;
-		x->answered = looked;
-		x->fill_max = UINT64_MAX; /* the entry exists: nothing to narrow */
-		double ready = tlb->ready[id];
-		if (ready <= looked) {
-			xl->stats->hits++;
-			return looked;
+		xl->count[inst].hits++;
+		if (__builtin_expect(x->hook != NULL, 0)) {
+			x->answered = looked;
+			x->fill_max = UINT64_MAX; /* the entry exists: nothing to narrow */
 		}
-		xl->stats->pending_hits++; /* merged into the in-flight fill */
-		return ready;
+		/* before ready: merged into the in-flight fill (a pending hit) */
+		double ready = tlb->ready[id];
+		xl->pending_hits += ready > looked;
+		return ready > looked ? ready : looked;
 	}
-	xl->stats->misses++;
-	xl->stats->instance_misses[inst]++;
+	xl->count[inst].misses++;
 
 	struct server_pool *mshr = &xl->mshr[inst];
 	double start = server_pool_start(mshr, looked);
@@ -127,7 +161,8 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	double below = start + xl->miss_penalty_cycles;
 	double done;
 	if (l + 1 < x->levels) {
-		done = translate_level(x, l + 1, sm, addr, below);
+		done = l == 0 ? level_step(x, 1, sm, addr, below)
+			      : translate_level(x, l + 1, sm, addr, below);
 	} else {
 		done = walk(x, addr, below);
 		if (__builtin_expect(x->hook != NULL, 0)) {
@@ -153,9 +188,14 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	return done;
 }
 
+static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+{
+	return level_step(x, l, sm, addr, t);
+}
+
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
-	return translate_level(x, 0, sm, addr, t);
+	return level_step(x, 0, sm, addr, t);
 }
 
 void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)

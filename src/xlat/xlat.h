@@ -20,6 +20,10 @@ struct xlat_level {
 	struct tlb *tlb;              /* [instances] */
 	struct server_pool *mshr;     /* [instances] */
 	struct gpuvm_tlb_level_stats *stats;
+	/* Counted here and added to stats by xlat_sync_stats: one increment a
+	 * lookup instead of four (lookups, hits or misses, the instance's). */
+	struct xlat_count { uint64_t hits, misses; } *count; /* [instances] */
+	uint64_t pending_hits;
 };
 
 /* Called after a walk of addr for SM sm finished at t (the miss path
@@ -38,6 +42,7 @@ struct xlat {
 	unsigned pwc_shift;
 	int pwc_on;
 	struct gpuvm_stats *stats;
+	uint64_t walks, pwc_hits;     /* since the last xlat_sync_stats */
 	xlat_walk_hook hook;          /* NULL: every walk succeeds */
 	void *hook_ctx;
 	uint64_t fill_max;            /* set per walk by the hook */
@@ -55,6 +60,11 @@ void xlat_free(struct xlat *x);
 /* Time at which addr's translation is available to SM sm, for a request
  * made at time t. Updates TLB state and statistics. */
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t);
+
+/* Adds the counts kept since the last call to the statistics (every
+ * counter of stats->tlb[], walks, pwc_hits). Call before reading them;
+ * xlat_free does it a last time. */
+void xlat_sync_stats(struct xlat *x);
 
 /* Drops cached entries covering [addr, addr + bytes) at every level and
  * instance (a TLB shootdown after eviction). */
