@@ -177,6 +177,28 @@ static void test_bad_workload_input_fails_cleanly(void **state)
 	assert_non_null(strstr(err.msg, "unknown workload"));
 }
 
+/* Sampling's per-read instruction count prices its 7 integer multiplies
+ * at the preset's gpu.imul32_issue_slots; insts_per_read overrides it. */
+static void test_sampling_prices_integer_multiplies(void **state)
+{
+	(void)state;
+	const char *wl = "random-sampling:region=1MiB,threads=64,block=64,reads=8";
+	double w[3];
+	const char *slots[] = {"gpu.imul32_issue_slots=1", "gpu.imul32_issue_slots=3", NULL};
+	for (int i = 0; i < 2; i++) {
+		cJSON *o = run("p100", wl, slots[i], NULL);
+		w[i] = report_num(o, "warp_instructions");
+		cJSON_Delete(o);
+	}
+	/* 2 warps x 8 reads x 7 multiplies x 2 more slots each */
+	assert_int_equal((int)(w[1] - w[0]), 2 * 8 * 7 * 2);
+	cJSON *o = run("p100", "random-sampling:region=1MiB,threads=64,block=64,reads=8,"
+			       "insts_per_read=31", slots[0], NULL);
+	w[2] = report_num(o, "warp_instructions");
+	cJSON_Delete(o);
+	assert_true(w[2] == w[1]); /* 10 + 7 x 3 = 31 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_instances_follow_sharing_map),
 		cmocka_unit_test(test_triad_checksum),
 		cmocka_unit_test(test_bad_workload_input_fails_cleanly),
+		cmocka_unit_test(test_sampling_prices_integer_multiplies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

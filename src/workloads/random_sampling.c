@@ -207,9 +207,10 @@ static const struct gpuvm_param_def sampling_params[] = {
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
 	{"reads", GPUVM_PARAM_U64, "1024", "random reads per thread (Karnagel: 1024)"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
-	{"insts_per_read", GPUVM_PARAM_U64, "10",
+	{"insts_per_read", GPUVM_PARAM_U64, NULL,
 	 "warp instructions per read besides the load (position computation, sum, loop); "
-	 "default 10 + 7 integer multiplies at the preset's gpu.imul32_issue_slots"},
+	 "default 10 + 7 integer multiplies at the preset's gpu.imul32_issue_slots "
+	 "(k80 38, p100 31, v100 24)"},
 	WORKLOAD_MEM_PARAM,
 	{"scope", GPUVM_PARAM_TEXT, "none",
 	 "TLB scope (Karnagel §5.2): one pass per scope-sized slice of the region, e.g. 2GiB; "
