@@ -12,18 +12,6 @@ static inline uint32_t tag_hash(uint64_t key)
 	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
-/* Removing position p and closing the gap (position 15 is then set to the
- * used way by the caller). */
-_Alignas(16) const uint8_t tlb_order_shift[16][16] = {
-#define ROW(p) { 0 + (0 >= p), 1 + (1 >= p), 2 + (2 >= p), 3 + (3 >= p), 4 + (4 >= p), \
-		 5 + (5 >= p), 6 + (6 >= p), 7 + (7 >= p), 8 + (8 >= p), 9 + (9 >= p), \
-		 10 + (10 >= p), 11 + (11 >= p), 12 + (12 >= p), 13 + (13 >= p), \
-		 14 + (14 >= p), 15 }
-	ROW(0), ROW(1), ROW(2), ROW(3), ROW(4), ROW(5), ROW(6), ROW(7),
-	ROW(8), ROW(9), ROW(10), ROW(11), ROW(12), ROW(13), ROW(14), ROW(15),
-#undef ROW
-};
-
 /* Set set's order from its stamps: ascending (stamp, way), the order in
  * which lru_oldest picks victims (ties - zero stamps - go to the lowest
  * way). */
@@ -41,8 +29,8 @@ static void order_rebuild(struct tlb *t, uint32_t set)
 
 static void order_reset(struct tlb *t)
 {
-	for (uint32_t i = 0; i < t->entries; i++)
-		t->order[i] = (uint8_t)(i % 16);
+	for (uint32_t i = 0; i < t->entries; i += 16)
+		lru_order16_reset(&t->order[i]);
 }
 
 void tlb_clock_wrapped(struct tlb *t)
@@ -89,13 +77,11 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 		t->stamp = calloc(entries, sizeof *t->stamp);
 		if (!t->stamp)
 			goto fail;
-#ifdef __SSE4_1__
 		if (t->ways == 16) {
 			t->order = malloc(entries);
 			if (!t->order)
 				goto fail;
 		}
-#endif
 	}
 	if (!t->key || !t->ready)
 		goto fail;

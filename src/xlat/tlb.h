@@ -51,11 +51,6 @@ uint32_t tlb_access_hashed(struct tlb *t, uint64_t tag, bool *hit);
  * order reset to way order. Out of line: once per 2^32 accesses. */
 void tlb_clock_wrapped(struct tlb *t);
 
-/* Position i of a 16-way order holds, after a use of the way at position
- * p, the way that was at tlb_order_shift[p][i]; position 15 then gets the
- * used way. */
-extern const uint8_t tlb_order_shift[16][16];
-
 /* A mask, not a division, for the usual power-of-two set counts. */
 static inline uint32_t tlb_set_of(const struct tlb *t, uint64_t tag)
 {
@@ -73,7 +68,6 @@ static inline __attribute__((always_inline)) uint32_t tlb_access(struct tlb *t, 
 		return tlb_access_hashed(t, tag, hit);
 	uint64_t key = tag + 1;
 	uint32_t base = tlb_set_of(t, tag) * t->ways;
-#ifdef __SSE4_1__
 	if (t->order) {
 		/* 16 ways: the used way (hit, or the victim order[0] on a miss)
 		 * moves to the most recent end of the order, with no branch on
@@ -84,17 +78,11 @@ static inline __attribute__((always_inline)) uint32_t tlb_access(struct tlb *t, 
 		uint8_t *ord = &t->order[base];
 		*hit = w < 16;
 		w = *hit ? w : ord[0];
-		__m128i o = _mm_loadu_si128((const __m128i *)ord);
-		uint32_t p = (uint32_t)__builtin_ctz(
-			(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(o, _mm_set1_epi8((char)w))));
-		o = _mm_shuffle_epi8(o, _mm_load_si128((const __m128i *)tlb_order_shift[p]));
-		o = _mm_insert_epi8(o, (int)w, 15);
-		_mm_storeu_si128((__m128i *)ord, o);
+		lru_order16_use(ord, w);
 		t->key[base + w] = key;
 		t->stamp[base + w] = t->clock;
 		return base + w;
 	}
-#endif
 	uint32_t w = find_u64(&t->key[base], t->ways, key);
 	uint32_t now = lru_tick(&t->clock, t->stamp, t->entries);
 	*hit = w < t->ways;
