@@ -100,6 +100,62 @@ static void test_hashed_matches_reference(void **state)
 	check_against_reference(33, 34, 5000);       /* just above the scan limit */
 }
 
+/* The 16-way recency order against the stamp LRU it replaces (victim =
+ * smallest stamp, lowest way on ties), through shootdowns and a wrap of
+ * the stamp clock: the same entry id and hit on every access. */
+static void check_order_against_stamps(uint32_t entries, uint32_t ways, uint64_t tag_space)
+{
+	struct tlb t;
+	assert_int_equal(tlb_init(&t, entries, ways), 0);
+	uint32_t sets = entries / 16;
+	uint64_t *key = calloc(entries, sizeof *key);
+	uint32_t *stamp = calloc(entries, sizeof *stamp);
+	assert_non_null(key);
+	assert_non_null(stamp);
+	uint32_t clock = UINT32_MAX - 3000; /* wraps half way */
+	t.clock = clock;
+	uint64_t x = 777;
+	uint32_t hits = 0, wraps = 0;
+	for (uint32_t i = 0; i < 6000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t tag = (x >> 33) % tag_space;
+		uint32_t base = (uint32_t)(tag % sets) * 16;
+		if ((x >> 20) % 16 == 0) { /* a shootdown */
+			tlb_invalidate(&t, tag);
+			uint32_t w = find_u64(&key[base], 16, tag + 1);
+			if (w < 16)
+				key[base + w] = stamp[base + w] = 0;
+			continue;
+		}
+		uint32_t w = find_u64(&key[base], 16, tag + 1);
+		wraps += clock == UINT32_MAX;
+		uint32_t now = lru_tick(&clock, stamp, entries);
+		bool ref_hit = w < 16;
+		if (!ref_hit) {
+			w = lru_oldest(&stamp[base], 16);
+			key[base + w] = tag + 1;
+		}
+		stamp[base + w] = now;
+		bool hit;
+		uint32_t id = tlb_access(&t, tag, &hit);
+		assert_int_equal(hit, ref_hit);
+		assert_int_equal(id, base + w);
+		hits += hit;
+	}
+	assert_int_equal(wraps, 1);
+	assert_true(hits > 100 && hits < 5000);
+	free(key);
+	free(stamp);
+	tlb_free(&t);
+}
+
+static void test_recency_order_matches_stamps(void **state)
+{
+	(void)state;
+	check_order_against_stamps(16, 0, 24);  /* P100/K80 L1: 16 entries */
+	check_order_against_stamps(64, 16, 96); /* 4 sets x 16 ways */
+}
+
 static void test_flush_forgets(void **state)
 {
 	(void)state;
@@ -162,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_lru_small_fully_associative),
 		cmocka_unit_test(test_set_associative_conflicts),
 		cmocka_unit_test(test_hashed_matches_reference),
+		cmocka_unit_test(test_recency_order_matches_stamps),
 		cmocka_unit_test(test_flush_forgets),
 		cmocka_unit_test(test_server_pool_queues),
 		cmocka_unit_test(test_event_heap_orders_by_time_then_push),

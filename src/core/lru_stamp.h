@@ -43,7 +43,41 @@ static inline uint32_t lru_oldest16(const uint32_t *s)
 		      (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(d, m))) << 12;
 	return (uint32_t)__builtin_ctz(at);
 }
+
+/* A 16-way set's ways in recency order, one byte each, least recent
+ * first: kept beside the stamps, ordered by (stamp, way), it is the order
+ * lru_oldest16 picks victims in, so a miss takes ord[0] with no scan. The
+ * owner resets it to way order whenever the stamps are cleared. This
+ * moves way w (the hit way, or the victim ord[0]) to the most recent end:
+ * the bytes after its position shift down one, with no branch. */
+static inline void lru_order16_use(uint8_t *ord, uint32_t w)
+{
+	__m128i o = _mm_loadu_si128((const __m128i *)ord);
+	uint32_t p = (uint32_t)__builtin_ctz(
+		(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(o, _mm_set1_epi8((char)w))));
+	__m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	/* byte i takes byte i + (i >= p) */
+	__m128i from = _mm_sub_epi8(iota, _mm_cmpgt_epi8(iota, _mm_set1_epi8((char)(p - 1))));
+	o = _mm_insert_epi8(_mm_shuffle_epi8(o, from), (int)w, 15);
+	_mm_storeu_si128((__m128i *)ord, o);
+}
+#else
+static inline void lru_order16_use(uint8_t *ord, uint32_t w)
+{
+	uint32_t p = 0;
+	while (ord[p] != w)
+		p++;
+	memmove(ord + p, ord + p + 1, 15 - p);
+	ord[15] = (uint8_t)w;
+}
 #endif
+
+/* Way order 0..15 (the recency order of all-zero stamps). */
+static inline void lru_order16_reset(uint8_t *ord)
+{
+	for (uint32_t i = 0; i < 16; i++)
+		ord[i] = (uint8_t)i;
+}
 
 /* Index of the smallest of s[0..n). */
 static inline uint32_t lru_oldest(const uint32_t *s, uint32_t n)

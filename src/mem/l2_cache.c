@@ -5,6 +5,16 @@
 
 #include "gpuvm/units.h"
 
+/* Every 16-way set's recency order to way order (the order of all-zero
+ * stamps). */
+static void l2_reset_orders(struct l2_cache *c)
+{
+	if (c->ways != 16)
+		return;
+	for (uint32_t s = 0; s < c->sets; s++)
+		lru_order16_reset(l2_set_order16(c->sets_mem + (size_t)s * c->set_bytes));
+}
+
 int l2_cache_init(struct l2_cache *c, uint64_t bytes, uint32_t ways,
 		  uint32_t line_bytes, uint32_t sector_bytes)
 {
@@ -25,6 +35,7 @@ int l2_cache_init(struct l2_cache *c, uint64_t bytes, uint32_t ways,
 	if (!c->sets_mem)
 		return -1;
 	memset(c->sets_mem, 0, (size_t)c->sets * c->set_bytes);
+	l2_reset_orders(c);
 	return 0;
 }
 
@@ -41,6 +52,7 @@ void l2_cache_clock_wrapped(struct l2_cache *c)
 	for (uint32_t s = 0; s < c->sets; s++)
 		memset(l2_set_stamps(c->sets_mem + (size_t)s * c->set_bytes, c->ways), 0,
 		       c->ways * sizeof(uint32_t));
+	l2_reset_orders(c);
 	c->clock = 1;
 }
 
@@ -58,6 +70,8 @@ enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool wri
 		*stale_dirty = (uint32_t)__builtin_popcount(dirty[w]);
 		uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
 		stamp[w] = l2_cache_tick(c);
+		if (c->ways == 16)
+			lru_order16_use(l2_set_order16(set), w);
 		valid[w] = bit;
 		dirty[w] = write ? bit : 0;
 		*writeback_sectors = *stale_dirty;

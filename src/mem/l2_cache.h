@@ -2,7 +2,9 @@
  * four 32 B sectors filled independently, as on NVIDIA parts since Fermi),
  * LRU, write-back. Physically indexed in hardware; the model uses the
  * virtual address because it maps pages one to one. LRU by 32-bit
- * stamps. A set's tags, stamps and sector bits sit together in one block
+ * stamps; 16-way sets also keep their ways in recency order (one byte
+ * each, core/lru_stamp.h) in the spare end of their block, so a miss
+ * takes its victim without a scan of the stamps. A set's tags, stamps and sector bits sit together in one block
  * of whole host cache lines (256 B for 16 ways), so an access touches only
  * the lines of its set and they can be prefetched together. */
 #ifndef GPUVM_L2_CACHE_H
@@ -57,6 +59,13 @@ static inline uint8_t *l2_set_dirty(unsigned char *set, uint32_t ways)
 	return l2_set_valid(set, ways) + ways;
 }
 
+/* 16 ways only: the recency order, after the dirty bits (bytes 224..239 of
+ * the 256-byte block). */
+static inline uint8_t *l2_set_order16(unsigned char *set)
+{
+	return set + 16 * 14;
+}
+
 /* Starts loading addr's set into the host cache: the engine calls it for a
  * whole warp instruction before serving it, so the host's cache misses on
  * the model's arrays overlap. The tags' first line and the set's last
@@ -99,6 +108,8 @@ l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeba
 	uint32_t now = l2_cache_tick(c);
 	if (w < c->ways) {
 		stamp[w] = now;
+		if (c->ways == 16)
+			lru_order16_use(l2_set_order16(set), w);
 		enum l2_result r = (valid[w] & bit) ? L2_HIT : L2_MISS;
 		valid[w] |= bit;
 		if (write)
@@ -106,7 +117,13 @@ l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeba
 		*writeback_sectors = 0;
 		return r;
 	}
-	w = lru_oldest(stamp, c->ways);
+	if (c->ways == 16) {
+		uint8_t *ord = l2_set_order16(set);
+		w = ord[0];
+		lru_order16_use(ord, w);
+	} else {
+		w = lru_oldest(stamp, c->ways);
+	}
 	*writeback_sectors = (uint32_t)__builtin_popcount(dirty[w]);
 	tag[w] = key;
 	stamp[w] = now;

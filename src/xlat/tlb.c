@@ -12,6 +12,35 @@ static inline uint32_t tag_hash(uint64_t key)
 	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
+/* Set set's order from its stamps: ascending (stamp, way), the order in
+ * which lru_oldest picks victims (ties - zero stamps - go to the lowest
+ * way). */
+static void order_rebuild(struct tlb *t, uint32_t set)
+{
+	uint8_t *ord = &t->order[set * 16];
+	const uint32_t *st = &t->stamp[set * 16];
+	for (uint32_t i = 0; i < 16; i++) {
+		uint32_t j = i;
+		for (; j > 0 && st[ord[j - 1]] > st[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = (uint8_t)i;
+	}
+}
+
+static void order_reset(struct tlb *t)
+{
+	for (uint32_t i = 0; i < t->entries; i += 16)
+		lru_order16_reset(&t->order[i]);
+}
+
+void tlb_clock_wrapped(struct tlb *t)
+{
+	memset(t->stamp, 0, t->entries * sizeof *t->stamp);
+	t->clock = 1;
+	if (t->order)
+		order_reset(t);
+}
+
 int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 {
 	memset(t, 0, sizeof *t);
@@ -48,6 +77,11 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 		t->stamp = calloc(entries, sizeof *t->stamp);
 		if (!t->stamp)
 			goto fail;
+		if (t->ways == 16) {
+			t->order = malloc(entries);
+			if (!t->order)
+				goto fail;
+		}
 	}
 	if (!t->key || !t->ready)
 		goto fail;
@@ -66,6 +100,7 @@ void tlb_free(struct tlb *t)
 	free(t->prev);
 	free(t->next);
 	free(t->stamp);
+	free(t->order);
 	memset(t, 0, sizeof *t);
 }
 
@@ -79,6 +114,8 @@ void tlb_flush(struct tlb *t)
 	} else {
 		memset(t->stamp, 0, t->entries * sizeof *t->stamp);
 		t->clock = 0;
+		if (t->order)
+			order_reset(t);
 	}
 }
 
@@ -203,5 +240,7 @@ void tlb_invalidate(struct tlb *t, uint64_t tag)
 	if (w < t->ways) {
 		t->key[base + w] = 0;
 		t->stamp[base + w] = 0;
+		if (t->order)
+			order_rebuild(t, base / 16);
 	}
 }

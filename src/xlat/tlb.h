@@ -2,7 +2,9 @@
  * entry_bytes of virtual space, with LRU replacement.
  *
  * Small or set-associative TLBs compare a set's tags with SIMD and keep
- * LRU by 32-bit stamps (core/lru_stamp.h); large fully
+ * LRU by 32-bit stamps (core/lru_stamp.h); 16-way sets also keep their
+ * ways in recency order (one byte each), so a miss finds its victim
+ * without scanning the stamps; large fully
  * associative ones (K80's 1032-entry L3) use a hash index plus an
  * intrusive LRU list so an access stays O(1). Each entry carries the time
  * its fill completes: a lookup before then is a hit on a pending fill,
@@ -25,6 +27,10 @@ struct tlb {
 	double *ready;        /* [entries] fill completion time, cycles */
 	uint32_t *stamp;      /* scan mode: [entries] last use */
 	uint32_t clock;
+	/* ways == 16 (scan mode): [sets][16] ways from least to most recently
+	 * used, ordered by (stamp, way) - always the order lru_oldest would
+	 * pick victims in, so order[0] is the victim. NULL otherwise. */
+	uint8_t *order;
 	/* hash mode */
 	uint32_t *prev, *next;/* LRU list, most recent first */
 	uint32_t *index;      /* open addressing: entry id + 1, 0 = empty */
@@ -40,6 +46,10 @@ void tlb_free(struct tlb *t);
 
 /* tlb_access of the hash mode, out of line (tlb.c). */
 uint32_t tlb_access_hashed(struct tlb *t, uint64_t tag, bool *hit);
+
+/* The stamp clock wrapped: every stamp cleared (lru_tick) and every set's
+ * order reset to way order. Out of line: once per 2^32 accesses. */
+void tlb_clock_wrapped(struct tlb *t);
 
 /* A mask, not a division, for the usual power-of-two set counts. */
 static inline uint32_t tlb_set_of(const struct tlb *t, uint64_t tag)
@@ -58,6 +68,21 @@ static inline __attribute__((always_inline)) uint32_t tlb_access(struct tlb *t, 
 		return tlb_access_hashed(t, tag, hit);
 	uint64_t key = tag + 1;
 	uint32_t base = tlb_set_of(t, tag) * t->ways;
+	if (t->order) {
+		/* 16 ways: the used way (hit, or the victim order[0] on a miss)
+		 * moves to the most recent end of the order, with no branch on
+		 * which case it was. */
+		uint32_t w = find_u64(&t->key[base], 16, key);
+		if (__builtin_expect(++t->clock == 0, 0))
+			tlb_clock_wrapped(t);
+		uint8_t *ord = &t->order[base];
+		*hit = w < 16;
+		w = *hit ? w : ord[0];
+		lru_order16_use(ord, w);
+		t->key[base + w] = key;
+		t->stamp[base + w] = t->clock;
+		return base + w;
+	}
 	uint32_t w = find_u64(&t->key[base], t->ways, key);
 	uint32_t now = lru_tick(&t->clock, t->stamp, t->entries);
 	*hit = w < t->ways;
