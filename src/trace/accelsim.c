@@ -85,36 +85,6 @@ static const char *tok(const char **p, size_t *n)
 	return e == s ? NULL : s;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int parse_hex(const char *s, size_t n, uint64_t *v)
-{
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		n -= 2;
-	}
-	if (n == 0 || n > 16)
-		return -1;
-	uint64_t x = 0;
-	for (size_t i = 0; i < n; i++) {
-		int d = hexval(s[i]);
-		if (d < 0)
-			return -1;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return 0;
-}
-
 static int parse_dec(const char *s, size_t n, int64_t *v)
 {
 	bool neg = n && s[0] == '-';

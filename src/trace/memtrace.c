@@ -117,17 +117,6 @@ static int parse_launch(struct memtrace *s, const char *l, struct gpuvm_error *e
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static uint8_t width_of(const char *op, size_t n)
 {
 	char b[64];
@@ -193,19 +182,9 @@ static int parse_access(struct memtrace *s, const char *l, struct mt_rec *r,
 		if (!*p)
 			return gpuvm_fail(err, s->t.path, ln, NULL,
 					  "truncated: %d of 32 addresses", lane);
-		const char *q = p;
-		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
-			q += 2;
-		uint64_t a = 0;
-		int digits = 0;
-		for (; *q && *q != ' '; q++, digits++) {
-			int d = hexval(*q);
-			if (d < 0 || digits >= 16)
-				return gpuvm_fail(err, s->t.path, ln, NULL,
-						  "bad hex address '%.20s' (lane %d)", p, lane);
-			a = a << 4 | (uint64_t)d;
-		}
-		if (!digits)
+		const char *q = p + strcspn(p, " ");
+		uint64_t a;
+		if (parse_hex(p, (size_t)(q - p), &a))
 			return gpuvm_fail(err, s->t.path, ln, NULL, "bad hex address '%.20s' (lane %d)",
 					  p, lane);
 		r->addr[lane] = a;

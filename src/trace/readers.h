@@ -44,6 +44,38 @@ int textin_open(struct textin *t, const char *path, struct gpuvm_error *err);
 int textin_getline(struct textin *t, char **line, size_t *len, struct gpuvm_error *err);
 void textin_close(struct textin *t);
 
+/* A hex digit's value, or -1. */
+static inline int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* s[0..n) as a hex number of 1 to 16 digits, "0x" optional: 0, or -1. */
+static inline int parse_hex(const char *s, size_t n, uint64_t *v)
+{
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (n == 0 || n > 16)
+		return -1;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		int d = hexval(s[i]);
+		if (d < 0)
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
 /* ---- allocation inference from an address footprint -------------------- */
 
 /* Addresses are tracked in 64 KiB granules (the large-page size of the
