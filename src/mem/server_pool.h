@@ -40,15 +40,18 @@ void server_pool_free(struct server_pool *p);
 double server_pool_start_slow(struct server_pool *p, double t);
 void server_pool_consume_slow(struct server_pool *p, double start, double hold);
 
-/* When a request arriving at t can start. */
-static inline double server_pool_start(struct server_pool *p, double t)
+/* When a request arriving at t can start; *slot receives the absolute
+ * slot of the returned time, for server_pool_consume_at. */
+static inline double server_pool_start_at(struct server_pool *p, double t, int64_t *slot)
 {
 	int64_t s = (int64_t)(t * p->inv_slot);
 	const struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
 	/* Common case: t's own slot is current and has room. */
 	if (e->tag == s && s <= p->newest && s >= p->newest - (int64_t)p->mask) {
-		if (e->used < p->capacity)
+		if (e->used < p->capacity) {
+			*slot = s;
 			return t;
+		}
 		/* Saturated, as MSHRs behind a deep queue: the request waits
 		 * for the slot the last scan found open, when that is still
 		 * open (what server_pool_start_slow would find first). */
@@ -57,12 +60,21 @@ static inline double server_pool_start(struct server_pool *p, double t)
 			if (f->tag == p->frontier && f->used < p->capacity) {
 				if (p->frontier > p->newest)
 					p->newest = p->frontier;
-				double slot_start = (double)p->frontier * p->slot_cycles;
-				return t > slot_start ? t : slot_start;
+				*slot = p->frontier;
+				/* t lies before the frontier's slot */
+				return (double)p->frontier * p->slot_cycles;
 			}
 		}
 	}
-	return server_pool_start_slow(p, t);
+	double start = server_pool_start_slow(p, t);
+	*slot = (int64_t)(start * p->inv_slot);
+	return start;
+}
+
+static inline double server_pool_start(struct server_pool *p, double t)
+{
+	int64_t slot;
+	return server_pool_start_at(p, t, &slot);
 }
 
 /* Consumes hold cycles of server time from the slot of start (a value
@@ -87,10 +99,24 @@ static inline void server_pool_consume(struct server_pool *p, double start, doub
  * proportional to the ring rather than to the hold. */
 void server_pool_consume_long(struct server_pool *p, double start, double hold);
 
+/* server_pool_consume for a start just returned by server_pool_start_at
+ * with its slot, the pool untouched since: that slot is current and in
+ * the ring, so only whether the hold ends inside it is left to test. */
+static inline void server_pool_consume_at(struct server_pool *p, int64_t slot, double start,
+					  double hold)
+{
+	if (start + hold <= (double)(slot + 1) * p->slot_cycles) {
+		p->slot[(uint32_t)slot & p->mask].used += hold;
+		return;
+	}
+	server_pool_consume_slow(p, start, hold);
+}
+
 static inline double server_pool_reserve(struct server_pool *p, double t, double hold)
 {
-	double start = server_pool_start(p, t);
-	server_pool_consume(p, start, hold);
+	int64_t slot;
+	double start = server_pool_start_at(p, t, &slot);
+	server_pool_consume_at(p, slot, start, hold);
 	return start;
 }
 

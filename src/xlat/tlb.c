@@ -7,11 +7,6 @@
  * SIMD scan over two cache lines of tags is faster. */
 #define TLB_SCAN_MAX_WAYS 16
 
-static inline uint32_t tag_hash(uint64_t key)
-{
-	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
 /* Set set's order from its stamps: ascending (stamp, way), the order in
  * which lru_oldest picks victims (ties - zero stamps - go to the lowest
  * way). */
@@ -145,17 +140,6 @@ static void list_push_front(struct tlb *t, uint32_t id)
 		t->lru_tail = id;
 }
 
-static uint32_t *index_find(struct tlb *t, uint64_t key)
-{
-	uint32_t i = tag_hash(key) & t->index_mask;
-	for (;;) {
-		uint32_t v = t->index[i];
-		if (!v || t->key[v - 1] == key)
-			return &t->index[i];
-		i = (i + 1) & t->index_mask;
-	}
-}
-
 /* Linear-probing delete with backward shift, so no tombstones build up. */
 static void index_remove(struct tlb *t, uint32_t *slot)
 {
@@ -167,7 +151,7 @@ static void index_remove(struct tlb *t, uint32_t *slot)
 		uint32_t v = t->index[j];
 		if (!v)
 			break;
-		uint32_t home = tag_hash(t->key[v - 1]) & mask;
+		uint32_t home = tlb_tag_hash(t->key[v - 1]) & mask;
 		/* Move v back to i unless home lies cyclically in (i, j]. */
 		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
 		if (!stays) {
@@ -178,28 +162,17 @@ static void index_remove(struct tlb *t, uint32_t *slot)
 	t->index[i] = 0;
 }
 
-static uint32_t hashed_access(struct tlb *t, uint64_t key, bool *hit)
+uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key, uint32_t *slot)
 {
-	uint32_t *slot = index_find(t, key);
 	uint32_t id;
-	if (*slot) {
-		id = *slot - 1;
-		*hit = true;
-		if (t->mru != id) {
-			list_unlink(t, id);
-			list_push_front(t, id);
-		}
-		return id;
-	}
-	*hit = false;
 	if (t->used < t->entries) {
 		id = t->used++;
 	} else {
 		id = t->lru_tail;
 		if (t->key[id]) /* 0: dropped by tlb_invalidate, not in the index */
-			index_remove(t, index_find(t, t->key[id]));
+			index_remove(t, tlb_index_find(t, t->key[id]));
 		list_unlink(t, id);
-		slot = index_find(t, key); /* the shift may have moved the free slot */
+		slot = tlb_index_find(t, key); /* the shift may have moved the free slot */
 	}
 	*slot = id + 1;
 	list_push_front(t, id);
@@ -209,16 +182,11 @@ static uint32_t hashed_access(struct tlb *t, uint64_t key, bool *hit)
 
 /* ---- both modes --------------------------------------------------- */
 
-uint32_t tlb_access_hashed(struct tlb *t, uint64_t tag, bool *hit)
-{
-	return hashed_access(t, tag + 1, hit);
-}
-
 void tlb_invalidate(struct tlb *t, uint64_t tag)
 {
 	uint64_t key = tag + 1;
 	if (t->hashed) {
-		uint32_t *slot = index_find(t, key);
+		uint32_t *slot = tlb_index_find(t, key);
 		if (!*slot)
 			return;
 		uint32_t id = *slot - 1;

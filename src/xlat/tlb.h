@@ -44,8 +44,55 @@ struct tlb {
 int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways);
 void tlb_free(struct tlb *t);
 
-/* tlb_access of the hash mode, out of line (tlb.c). */
-uint32_t tlb_access_hashed(struct tlb *t, uint64_t tag, bool *hit);
+/* The miss of the hash mode, out of line (tlb.c): key enters at slot, the
+ * empty index slot its lookup ended on, replacing the LRU entry. */
+uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key, uint32_t *slot);
+
+static inline uint32_t tlb_tag_hash(uint64_t key)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+/* The index slot holding key, or the empty slot where its probe ended. */
+static inline uint32_t *tlb_index_find(struct tlb *t, uint64_t key)
+{
+	uint32_t i = tlb_tag_hash(key) & t->index_mask;
+	for (;;) {
+		uint32_t v = t->index[i];
+		if (!v || t->key[v - 1] == key)
+			return &t->index[i];
+		i = (i + 1) & t->index_mask;
+	}
+}
+
+/* The hash mode's lookup: a hit moves its entry to the front of the LRU
+ * list (it has a predecessor, being not the front, and the list then has
+ * a front to link to). */
+static inline __attribute__((always_inline)) uint32_t tlb_access_hashed(struct tlb *t,
+									uint64_t tag, bool *hit)
+{
+	uint64_t key = tag + 1;
+	uint32_t *slot = tlb_index_find(t, key);
+	if (!*slot) {
+		*hit = false;
+		return tlb_hashed_fill(t, key, slot);
+	}
+	*hit = true;
+	uint32_t id = *slot - 1;
+	if (t->mru != id) {
+		uint32_t p = t->prev[id], n = t->next[id];
+		t->next[p] = n;
+		if (n != TLB_NIL)
+			t->prev[n] = p;
+		else
+			t->lru_tail = p;
+		t->prev[id] = TLB_NIL;
+		t->next[id] = t->mru;
+		t->prev[t->mru] = id;
+		t->mru = id;
+	}
+	return id;
+}
 
 /* The stamp clock wrapped: every stamp cleared (lru_tick) and every set's
  * order reset to way order. Out of line: once per 2^32 accesses. */

@@ -27,24 +27,23 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		xl->hit_cycles = lc->hit_latency_cycles;
 		xl->miss_penalty_cycles = lc->miss_penalty_cycles;
 		xl->instances = lc->instances;
-		xl->instance_of_sm = lc->instance_of_sm;
-		xl->count = calloc(lc->instances, sizeof *xl->count);
-		xl->tlb = calloc(lc->instances, sizeof *xl->tlb);
-		xl->mshr = calloc(lc->instances, sizeof *xl->mshr);
+		xl->inst = calloc(lc->instances, sizeof *xl->inst);
+		xl->of_sm = calloc(cfg->sms, sizeof *xl->of_sm);
 		xl->stats = &stats->tlb[l];
 		xl->stats->instances = lc->instances;
 		xl->stats->instance_hits = calloc(lc->instances, sizeof(uint64_t));
 		xl->stats->instance_misses = calloc(lc->instances, sizeof(uint64_t));
-		if (!xl->count || !xl->tlb || !xl->mshr || !xl->stats->instance_hits ||
+		if (!xl->inst || !xl->of_sm || !xl->stats->instance_hits ||
 		    !xl->stats->instance_misses)
 			return -1;
-		for (uint32_t i = 0; i < lc->instances; i++)
-		{
-			if (tlb_init(&xl->tlb[i], lc->entries, lc->ways))
+		for (uint32_t i = 0; i < lc->instances; i++) {
+			if (tlb_init(&xl->inst[i].tlb, lc->entries, lc->ways))
 				return -1;
-			if (server_pool_init(&xl->mshr[i], lc->mshrs, POOL_SLOT_CYCLES, POOL_RING))
+			if (server_pool_init(&xl->inst[i].mshr, lc->mshrs, POOL_SLOT_CYCLES, POOL_RING))
 				return -1;
 		}
+		for (uint32_t sm = 0; sm < cfg->sms; sm++)
+			xl->of_sm[sm] = &xl->inst[lc->instance_of_sm[sm]];
 	}
 	if (server_pool_init(&x->walkers, cfg->walkers, POOL_SLOT_CYCLES, POOL_RING))
 		return -1;
@@ -64,15 +63,16 @@ void xlat_sync_stats(struct xlat *x)
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		struct gpuvm_tlb_level_stats *st = xl->stats;
-		if (!xl->count || !st->instance_hits || !st->instance_misses)
+		if (!xl->inst || !st->instance_hits || !st->instance_misses)
 			continue;
 		uint64_t hits = 0, misses = 0;
 		for (uint32_t i = 0; i < xl->instances; i++) {
-			st->instance_hits[i] += xl->count[i].hits;
-			st->instance_misses[i] += xl->count[i].misses;
-			hits += xl->count[i].hits;
-			misses += xl->count[i].misses;
-			xl->count[i].hits = xl->count[i].misses = 0;
+			struct xlat_instance *in = &xl->inst[i];
+			st->instance_hits[i] += in->hits;
+			st->instance_misses[i] += in->misses;
+			hits += in->hits;
+			misses += in->misses;
+			in->hits = in->misses = 0;
 		}
 		st->lookups += hits + misses;
 		st->misses += misses;
@@ -91,14 +91,12 @@ void xlat_free(struct xlat *x)
 		xlat_sync_stats(x);
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
-		free(xl->count);
-		for (uint32_t i = 0; xl->tlb && i < xl->instances; i++) {
-			tlb_free(&xl->tlb[i]);
-			if (xl->mshr)
-				server_pool_free(&xl->mshr[i]);
+		for (uint32_t i = 0; xl->inst && i < xl->instances; i++) {
+			tlb_free(&xl->inst[i].tlb);
+			server_pool_free(&xl->inst[i].mshr);
 		}
-		free(xl->tlb);
-		free(xl->mshr);
+		free(xl->inst);
+		free(xl->of_sm);
 	}
 	server_pool_free(&x->walkers);
 	if (x->pwc_on)
@@ -107,7 +105,7 @@ void xlat_free(struct xlat *x)
 
 /* The page-walk unit: a walker is held for the whole walk; the page-walk
  * cache (upper-level directory entries) shortens walks it covers. */
-static double walk(struct xlat *x, uint64_t addr, double t)
+static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_t addr, double t)
 {
 	double cycles = x->walk_cycles;
 	if (x->pwc_on) {
@@ -135,15 +133,15 @@ static inline __attribute__((always_inline)) double
 level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 {
 	struct xlat_level *xl = &x->level[l];
-	uint32_t inst = xl->instance_of_sm[sm];
+	struct xlat_instance *in = xl->of_sm[sm];
 	uint64_t tag = addr >> xl->shift;
-	struct tlb *tlb = &xl->tlb[inst];
+	struct tlb *tlb = &in->tlb;
 	double looked = t + xl->hit_cycles;
 
 	bool hit;
 	uint32_t id = tlb_access(tlb, tag, &hit);
 	if (hit) {
-		xl->count[inst].hits++;
+		in->hits++;
 		if (__builtin_expect(x->hook != NULL, 0)) {
 			x->answered = looked;
 			x->fill_max = UINT64_MAX; /* the entry exists: nothing to narrow */
@@ -153,10 +151,11 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 		xl->pending_hits += ready > looked;
 		return ready > looked ? ready : looked;
 	}
-	xl->count[inst].misses++;
+	in->misses++;
 
-	struct server_pool *mshr = &xl->mshr[inst];
-	double start = server_pool_start(mshr, looked);
+	struct server_pool *mshr = &in->mshr;
+	int64_t slot;
+	double start = server_pool_start_at(mshr, looked, &slot);
 	xl->stats->mshr_wait_cycles += start - looked;
 	double below = start + xl->miss_penalty_cycles;
 	double done;
@@ -174,17 +173,18 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 	}
 	/* Installed at miss time with its completion time, so later requests
 	 * for the entry merge instead of missing again. The recursion above
-	 * touches only lower levels, so id still names this entry. */
+	 * touches only lower levels (and their pools), so id still names this
+	 * entry and slot is still start's. */
 	tlb->ready[id] = done;
 	if (__builtin_expect(x->hook != NULL, 0)) {
-		server_pool_consume(mshr, start, x->answered - start);
+		server_pool_consume_at(mshr, slot, start, x->answered - start);
 		/* an entry wider than the hook allows (a partly resident range)
 		 * is not kept */
 		if ((1ull << xl->shift) > x->fill_max)
 			tlb_invalidate(tlb, tag);
 		return done;
 	}
-	server_pool_consume(mshr, start, done - start);
+	server_pool_consume_at(mshr, slot, start, done - start);
 	return done;
 }
 
@@ -207,6 +207,6 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 		uint64_t first = addr >> xl->shift, last = (addr + bytes - 1) >> xl->shift;
 		for (uint64_t tag = first; tag <= last; tag++)
 			for (uint32_t i = 0; i < xl->instances; i++)
-				tlb_invalidate(&xl->tlb[i], tag);
+				tlb_invalidate(&xl->inst[i].tlb, tag);
 	}
 }

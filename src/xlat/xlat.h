@@ -12,17 +12,23 @@
 #include "mem/server_pool.h"
 #include "xlat/tlb.h"
 
+/* One instance of a level (one per sharing domain): its TLB, its MSHRs and
+ * its counts. Counted here and added to the level's stats by
+ * xlat_sync_stats: one increment a lookup instead of four (lookups, hits
+ * or misses, the instance's). */
+struct xlat_instance {
+	struct tlb tlb;
+	struct server_pool mshr;
+	uint64_t hits, misses;
+};
+
 struct xlat_level {
 	unsigned shift;               /* log2(entry_bytes) */
 	double hit_cycles, miss_penalty_cycles;
 	uint32_t instances;
-	const uint16_t *instance_of_sm;
-	struct tlb *tlb;              /* [instances] */
-	struct server_pool *mshr;     /* [instances] */
+	struct xlat_instance *inst;    /* [instances] */
+	struct xlat_instance **of_sm;  /* [sms]: the instance each SM uses */
 	struct gpuvm_tlb_level_stats *stats;
-	/* Counted here and added to stats by xlat_sync_stats: one increment a
-	 * lookup instead of four (lookups, hits or misses, the instance's). */
-	struct xlat_count { uint64_t hits, misses; } *count; /* [instances] */
 	uint64_t pending_hits;
 };
 
