@@ -13,10 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
+#include "core/later.h"
 #include "engine/alloc_table.h"
 #include "engine/coalescer.h"
 #include "engine/event_heap.h"
@@ -181,16 +178,6 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	return after_l2(e, op, at_mem, r, wb);
 }
 
-/* max(a, b) without a branch (which sector returns last is a coin toss;
- * the compiler keeps a branch for the plain ternary). */
-static inline double later(double a, double b)
-{
-#ifdef __SSE2__
-	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
-#else
-	return a > b ? a : b;
-#endif
-}
 
 /* Issues one memory instruction at time t on warp w; returns when the
  * warp may continue. */

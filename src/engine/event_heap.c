@@ -3,6 +3,12 @@
 #include <math.h>
 #include <stdlib.h>
 
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
+
+#define ARITY 4
+
 /* Without branches: which child comes first is a coin toss, and a
  * mispredicted branch per heap level cost more than the compare. */
 static inline bool before(const struct event *a, const struct event *b)
@@ -10,19 +16,25 @@ static inline bool before(const struct event *a, const struct event *b)
 	return (a->t < b->t) | ((a->t == b->t) & (a->seq < b->seq));
 }
 
-/* The slot past the last event holds one that sorts after every real one,
- * so the sift-down may always read two children. */
-static const struct event sentinel = {INFINITY, UINT64_MAX, 0};
+/* Slots past the last event hold one that sorts after every real one, so
+ * the sift-down may always read all four children. */
+static const struct event sentinel = {INFINITY, UINT32_MAX, 0};
+
+static void fill_sentinels(struct event_heap *q)
+{
+	for (uint32_t i = q->n; i < q->cap + ARITY; i++)
+		q->h[i] = sentinel;
+}
 
 int event_heap_init(struct event_heap *q, uint32_t cap)
 {
 	q->cap = cap ? cap : 1;
-	q->h = malloc(((size_t)q->cap + 1) * sizeof *q->h);
+	q->h = malloc(((size_t)q->cap + ARITY) * sizeof *q->h);
 	q->n = 0;
 	q->seq = 0;
 	if (!q->h)
 		return -1;
-	q->h[0] = sentinel;
+	fill_sentinels(q);
 	return 0;
 }
 
@@ -32,14 +44,67 @@ void event_heap_free(struct event_heap *q)
 	q->h = NULL;
 }
 
+static int by_order(const void *a, const void *b)
+{
+	const struct event *x = *(const struct event *const *)a, *y = *(const struct event *const *)b;
+	return before(x, y) ? -1 : before(y, x) ? 1 : 0;
+}
+
+void event_heap_renumber(struct event_heap *q)
+{
+	struct event **by = malloc((q->n ? q->n : 1) * sizeof *by);
+	if (!by)
+		abort(); /* a few KiB, once per 4 G pushes */
+	for (uint32_t i = 0; i < q->n; i++)
+		by[i] = &q->h[i];
+	qsort(by, q->n, sizeof *by, by_order);
+	for (uint32_t i = 0; i < q->n; i++)
+		by[i]->seq = i;
+	q->seq = q->n;
+	free(by);
+}
+
+/* Index of the earliest of h[c..c+3]. With SSE4.1 the four times are
+ * compared at once, then the sequence numbers of those tied for the
+ * earliest time (ties are common: many latencies are constants), with no
+ * branch. */
+static inline uint32_t earliest_of_four(const struct event *h, uint32_t c)
+{
+#ifdef __SSE4_1__
+	/* an event's 16 bytes: the time (low double), seq, warp */
+	__m128i e0 = _mm_loadu_si128((const __m128i *)&h[c]);
+	__m128i e1 = _mm_loadu_si128((const __m128i *)&h[c + 1]);
+	__m128i e2 = _mm_loadu_si128((const __m128i *)&h[c + 2]);
+	__m128i e3 = _mm_loadu_si128((const __m128i *)&h[c + 3]);
+	__m128d t01 = _mm_castsi128_pd(_mm_unpacklo_epi64(e0, e1));
+	__m128d t23 = _mm_castsi128_pd(_mm_unpacklo_epi64(e2, e3));
+	__m128d m = _mm_min_pd(t01, t23);
+	m = _mm_min_pd(m, _mm_shuffle_pd(m, m, 1));
+	/* one 32-bit lane per child: all ones where its time is the earliest */
+	__m128i tied = _mm_packs_epi32(_mm_castpd_si128(_mm_cmpeq_pd(t01, m)),
+				       _mm_castpd_si128(_mm_cmpeq_pd(t23, m)));
+	__m128i seq = _mm_unpacklo_epi64(_mm_unpackhi_epi32(e0, e1), _mm_unpackhi_epi32(e2, e3));
+	seq = _mm_or_si128(seq, _mm_andnot_si128(tied, _mm_set1_epi32(-1)));
+	__m128i s = _mm_min_epu32(seq, _mm_shuffle_epi32(seq, _MM_SHUFFLE(1, 0, 3, 2)));
+	s = _mm_min_epu32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
+	unsigned at = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(seq, s)));
+	return c + (uint32_t)__builtin_ctz(at);
+#else
+	uint32_t a = c + before(&h[c + 1], &h[c]);
+	uint32_t b = c + 2 + before(&h[c + 3], &h[c + 2]);
+	return before(&h[b], &h[a]) ? b : a;
+#endif
+}
+
 /* Capacity is the number of resident warps; each warp has at most one event. */
 void event_heap_push(struct event_heap *q, double t, uint32_t warp)
 {
+	if (__builtin_expect(q->seq == UINT32_MAX, 0))
+		event_heap_renumber(q);
 	struct event ev = {t, q->seq++, warp};
 	uint32_t i = q->n++;
-	q->h[q->n] = sentinel;
 	while (i) {
-		uint32_t parent = (i - 1) / 2;
+		uint32_t parent = (i - 1) / ARITY;
 		if (!before(&ev, &q->h[parent]))
 			break;
 		q->h[i] = q->h[parent];
@@ -56,10 +121,11 @@ uint32_t event_heap_pop(struct event_heap *q, double *t)
 	q->h[n] = sentinel;
 	uint32_t i = 0;
 	for (;;) {
-		uint32_t c = 2 * i + 1;
+		uint32_t c = ARITY * i + 1;
 		if (c >= n)
 			break;
-		c += before(&q->h[c + 1], &q->h[c]); /* h[n] is the sentinel */
+		/* the earliest of the four (slots from n on are sentinels) */
+		c = earliest_of_four(q->h, c);
 		if (!before(&q->h[c], &last))
 			break;
 		q->h[i] = q->h[c];
@@ -74,5 +140,5 @@ uint32_t event_heap_pop(struct event_heap *q, double *t)
 void event_heap_clear(struct event_heap *q)
 {
 	q->n = 0;
-	q->h[0] = sentinel;
+	fill_sentinels(q);
 }

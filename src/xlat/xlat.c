@@ -12,6 +12,7 @@
 #define POOL_SLOT_CYCLES 128.0
 #define POOL_RING 512
 
+#include "core/later.h"
 #include "gpuvm/units.h"
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)
@@ -149,7 +150,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 		/* before ready: merged into the in-flight fill (a pending hit) */
 		double ready = tlb->ready[id];
 		xl->pending_hits += ready > looked;
-		return ready > looked ? ready : looked;
+		return later(ready, looked);
 	}
 	in->misses++;
 
