@@ -47,7 +47,8 @@ static inline double server_pool_start_at(struct server_pool *p, double t, int64
 	int64_t s = (int64_t)(t * p->inv_slot);
 	const struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
 	/* Common case: t's own slot is current and has room. */
-	if (e->tag == s && s <= p->newest && s >= p->newest - (int64_t)p->mask) {
+	/* (one unsigned compare for newest - mask <= s <= newest) */
+	if (e->tag == s && (uint64_t)(p->newest - s) <= p->mask) {
 		if (e->used < p->capacity) {
 			*slot = s;
 			return t;

@@ -165,17 +165,28 @@ static void index_remove(struct tlb *t, uint32_t *slot)
 uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key, uint32_t *slot)
 {
 	uint32_t id;
-	if (t->used < t->entries) {
+	if (__builtin_expect(t->used < t->entries, 0)) {
 		id = t->used++;
-	} else {
-		id = t->lru_tail;
-		if (t->key[id]) /* 0: dropped by tlb_invalidate, not in the index */
-			index_remove(t, tlb_index_find(t, t->key[id]));
-		list_unlink(t, id);
-		slot = tlb_index_find(t, key); /* the shift may have moved the free slot */
+		*slot = id + 1;
+		list_push_front(t, id);
+		t->key[id] = key;
+		return id;
 	}
-	*slot = id + 1;
-	list_push_front(t, id);
+	/* Full: the LRU entry goes. A hashed TLB has more than 16 entries,
+	 * so the victim has a predecessor and the list stays non-empty. */
+	id = t->lru_tail;
+	if (t->key[id]) /* 0: dropped by tlb_invalidate, not in the index */
+		index_remove(t, tlb_index_find(t, t->key[id]));
+	if (id != t->mru) {
+		uint32_t p = t->prev[id];
+		t->next[p] = TLB_NIL;
+		t->lru_tail = p;
+		t->prev[id] = TLB_NIL;
+		t->next[id] = t->mru;
+		t->prev[t->mru] = id;
+		t->mru = id;
+	}
+	*tlb_index_find(t, key) = id + 1; /* the shift may have moved the free slot */
 	t->key[id] = key;
 	return id;
 }
