@@ -57,16 +57,17 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 	t->key = calloc(entries, sizeof *t->key);
 	t->ready = calloc(entries, sizeof *t->ready);
 	if (t->hashed) {
-		/* a quarter full at most: a probe rarely meets another key, and
-		 * each such meeting is a host branch miss */
+		/* four buckets an entry: a lookup rarely walks past one other
+		 * key, and each such step is a host branch miss */
 		uint32_t cap = 1;
 		while (cap < 4 * entries)
 			cap <<= 1;
-		t->index = calloc(cap, sizeof *t->index);
+		t->bucket = calloc(cap, sizeof *t->bucket);
+		t->chain = calloc(entries, sizeof *t->chain);
 		t->prev = calloc(entries, sizeof *t->prev);
 		t->next = calloc(entries, sizeof *t->next);
 		t->index_mask = cap - 1;
-		if (!t->index || !t->prev || !t->next)
+		if (!t->bucket || !t->chain || !t->prev || !t->next)
 			goto fail;
 	} else {
 		t->stamp = calloc(entries, sizeof *t->stamp);
@@ -91,7 +92,8 @@ void tlb_free(struct tlb *t)
 {
 	free(t->key);
 	free(t->ready);
-	free(t->index);
+	free(t->bucket);
+	free(t->chain);
 	free(t->prev);
 	free(t->next);
 	free(t->stamp);
@@ -103,7 +105,7 @@ void tlb_flush(struct tlb *t)
 {
 	memset(t->key, 0, t->entries * sizeof *t->key);
 	if (t->hashed) {
-		memset(t->index, 0, (size_t)(t->index_mask + 1) * sizeof *t->index);
+		memset(t->bucket, 0, (size_t)(t->index_mask + 1) * sizeof *t->bucket);
 		t->mru = t->lru_tail = TLB_NIL;
 		t->used = 0;
 	} else {
@@ -140,54 +142,47 @@ static void list_push_front(struct tlb *t, uint32_t id)
 		t->lru_tail = id;
 }
 
-/* Linear-probing delete with backward shift, so no tombstones build up. */
-static void index_remove(struct tlb *t, uint32_t *slot)
+/* Unlinks entry id (in the index) from its bucket's chain. */
+static void index_remove(struct tlb *t, uint32_t id)
 {
-	uint32_t mask = t->index_mask;
-	uint32_t i = (uint32_t)(slot - t->index);
-	uint32_t j = i;
-	for (;;) {
-		j = (j + 1) & mask;
-		uint32_t v = t->index[j];
-		if (!v)
-			break;
-		uint32_t home = tlb_tag_hash(t->key[v - 1]) & mask;
-		/* Move v back to i unless home lies cyclically in (i, j]. */
-		bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-		if (!stays) {
-			t->index[i] = v;
-			i = j;
-		}
-	}
-	t->index[i] = 0;
+	uint32_t *link = &t->bucket[tlb_tag_hash(t->key[id]) & t->index_mask];
+	while (*link != id + 1)
+		link = &t->chain[*link - 1];
+	*link = t->chain[id];
 }
 
-uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key, uint32_t *slot)
+static void index_insert(struct tlb *t, uint32_t id)
+{
+	uint32_t *head = &t->bucket[tlb_tag_hash(t->key[id]) & t->index_mask];
+	t->chain[id] = *head;
+	*head = id + 1;
+}
+
+uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key)
 {
 	uint32_t id;
 	if (__builtin_expect(t->used < t->entries, 0)) {
 		id = t->used++;
-		*slot = id + 1;
 		list_push_front(t, id);
-		t->key[id] = key;
-		return id;
+	} else {
+		/* Full: the LRU entry goes. A hashed TLB has more than 16
+		 * entries, so the victim has a predecessor and the list stays
+		 * non-empty. */
+		id = t->lru_tail;
+		if (t->key[id]) /* 0: dropped by tlb_invalidate, not in the index */
+			index_remove(t, id);
+		if (id != t->mru) {
+			uint32_t p = t->prev[id];
+			t->next[p] = TLB_NIL;
+			t->lru_tail = p;
+			t->prev[id] = TLB_NIL;
+			t->next[id] = t->mru;
+			t->prev[t->mru] = id;
+			t->mru = id;
+		}
 	}
-	/* Full: the LRU entry goes. A hashed TLB has more than 16 entries,
-	 * so the victim has a predecessor and the list stays non-empty. */
-	id = t->lru_tail;
-	if (t->key[id]) /* 0: dropped by tlb_invalidate, not in the index */
-		index_remove(t, tlb_index_find(t, t->key[id]));
-	if (id != t->mru) {
-		uint32_t p = t->prev[id];
-		t->next[p] = TLB_NIL;
-		t->lru_tail = p;
-		t->prev[id] = TLB_NIL;
-		t->next[id] = t->mru;
-		t->prev[t->mru] = id;
-		t->mru = id;
-	}
-	*tlb_index_find(t, key) = id + 1; /* the shift may have moved the free slot */
 	t->key[id] = key;
+	index_insert(t, id);
 	return id;
 }
 
@@ -197,11 +192,11 @@ void tlb_invalidate(struct tlb *t, uint64_t tag)
 {
 	uint64_t key = tag + 1;
 	if (t->hashed) {
-		uint32_t *slot = tlb_index_find(t, key);
-		if (!*slot)
+		uint32_t v = tlb_index_find(t, key);
+		if (!v)
 			return;
-		uint32_t id = *slot - 1;
-		index_remove(t, slot);
+		uint32_t id = v - 1;
+		index_remove(t, id);
 		t->key[id] = 0;
 		/* to the LRU end, so the next miss reuses it */
 		list_unlink(t, id);

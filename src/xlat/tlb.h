@@ -5,7 +5,7 @@
  * LRU by 32-bit stamps (core/lru_stamp.h); 16-way sets also keep their
  * ways in recency order (one byte each), so a miss finds its victim
  * without scanning the stamps; large fully
- * associative ones (K80's 1032-entry L3) use a hash index plus an
+ * associative ones (K80's 1032-entry L3) use a chained hash index plus an
  * intrusive LRU list so an access stays O(1). Each entry carries the time
  * its fill completes: a lookup before then is a hit on a pending fill,
  * which is how misses to the same entry merge in one MSHR. */
@@ -33,7 +33,8 @@ struct tlb {
 	uint8_t *order;
 	/* hash mode */
 	uint32_t *prev, *next;/* LRU list, most recent first */
-	uint32_t *index;      /* open addressing: entry id + 1, 0 = empty */
+	uint32_t *bucket;     /* [index_mask + 1] first entry id + 1 of the chain, 0 = none */
+	uint32_t *chain;      /* [entries] next entry id + 1 in its bucket, 0 = last */
 	uint32_t index_mask;
 	uint32_t mru, lru_tail, used;
 };
@@ -44,25 +45,23 @@ struct tlb {
 int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways);
 void tlb_free(struct tlb *t);
 
-/* The miss of the hash mode, out of line (tlb.c): key enters at slot, the
- * empty index slot its lookup ended on, replacing the LRU entry. */
-uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key, uint32_t *slot);
+/* The miss of the hash mode, out of line (tlb.c): key replaces the LRU
+ * entry. */
+uint32_t tlb_hashed_fill(struct tlb *t, uint64_t key);
 
 static inline uint32_t tlb_tag_hash(uint64_t key)
 {
 	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
-/* The index slot holding key, or the empty slot where its probe ended. */
-static inline uint32_t *tlb_index_find(struct tlb *t, uint64_t key)
+/* The id + 1 of key's entry in the hash mode, or 0. Chains stay short:
+ * there are four buckets an entry. */
+static inline uint32_t tlb_index_find(const struct tlb *t, uint64_t key)
 {
-	uint32_t i = tlb_tag_hash(key) & t->index_mask;
-	for (;;) {
-		uint32_t v = t->index[i];
-		if (!v || t->key[v - 1] == key)
-			return &t->index[i];
-		i = (i + 1) & t->index_mask;
-	}
+	uint32_t v = t->bucket[tlb_tag_hash(key) & t->index_mask];
+	while (v && t->key[v - 1] != key)
+		v = t->chain[v - 1];
+	return v;
 }
 
 /* The hash mode's lookup: a hit moves its entry to the front of the LRU
@@ -72,13 +71,13 @@ static inline __attribute__((always_inline)) uint32_t tlb_access_hashed(struct t
 									uint64_t tag, bool *hit)
 {
 	uint64_t key = tag + 1;
-	uint32_t *slot = tlb_index_find(t, key);
-	if (!*slot) {
+	uint32_t v = tlb_index_find(t, key);
+	if (!v) {
 		*hit = false;
-		return tlb_hashed_fill(t, key, slot);
+		return tlb_hashed_fill(t, key);
 	}
 	*hit = true;
-	uint32_t id = *slot - 1;
+	uint32_t id = v - 1;
 	if (t->mru != id) {
 		uint32_t p = t->prev[id], n = t->next[id];
 		t->next[p] = n;
