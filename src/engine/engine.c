@@ -178,7 +178,6 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	return after_l2(e, op, at_mem, r, wb);
 }
 
-
 /* Issues one memory instruction at time t on warp w; returns when the
  * warp may continue. */
 static double memory_instruction(struct engine *e, struct warp_rt *w,

@@ -46,22 +46,17 @@ void event_heap_free(struct event_heap *q)
 
 static int by_order(const void *a, const void *b)
 {
-	const struct event *x = *(const struct event *const *)a, *y = *(const struct event *const *)b;
+	const struct event *x = a, *y = b;
 	return before(x, y) ? -1 : before(y, x) ? 1 : 0;
 }
 
+/* In place: an array sorted by (time, sequence) is itself a valid heap. */
 void event_heap_renumber(struct event_heap *q)
 {
-	struct event **by = malloc((q->n ? q->n : 1) * sizeof *by);
-	if (!by)
-		abort(); /* a few KiB, once per 4 G pushes */
+	qsort(q->h, q->n, sizeof *q->h, by_order);
 	for (uint32_t i = 0; i < q->n; i++)
-		by[i] = &q->h[i];
-	qsort(by, q->n, sizeof *by, by_order);
-	for (uint32_t i = 0; i < q->n; i++)
-		by[i]->seq = i;
+		q->h[i].seq = i;
 	q->seq = q->n;
-	free(by);
 }
 
 /* Index of the earliest of h[c..c+3]. With SSE4.1 the four times are

@@ -117,23 +117,16 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			w->phase = PH_LOAD;
 			return 0;
 		case PH_LOAD: {
-			uint32_t in_scope = 0;
-			if (!scoped) {
-				/* one pass: every position is in scope */
-				for (uint32_t m = w->mask; m; m &= m - 1) {
-					uint32_t l = (uint32_t)__builtin_ctz(m);
-					uint64_t pos = sampling_next_position(&w->lcg[l], s->elems);
-					it->addr[l] = s->data_base + pos * 4;
-					w->sum[l] += sampling_value(pos);
-				}
-				in_scope = w->mask;
-			}
-			for (uint32_t m = scoped ? w->mask : 0; m; m &= m - 1) {
+			/* one pass (not scoped): every position is in scope */
+			uint32_t in_scope = scoped ? 0 : w->mask;
+			for (uint32_t m = w->mask; m; m &= m - 1) {
 				uint32_t l = (uint32_t)__builtin_ctz(m);
 				uint64_t pos = sampling_next_position(&w->lcg[l], s->elems);
-				if (pos < ps->lo || pos >= ps->hi)
-					continue; /* another pass reads it */
-				in_scope |= 1u << l;
+				if (scoped) {
+					if (pos < ps->lo || pos >= ps->hi)
+						continue; /* another pass reads it */
+					in_scope |= 1u << l;
+				}
 				it->addr[l] = s->data_base + pos * 4;
 				w->sum[l] += sampling_value(pos);
 			}
