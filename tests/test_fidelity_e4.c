@@ -41,22 +41,32 @@ static double seconds(const char *wl, const char *mem, const char *const *sets, 
 	return s;
 }
 
+/* Far-fault MSHRs 1, 2, 4, ... 32 on managed memory without prefetching:
+ * t[i] the simulated seconds of workload format wl at step i, never slower
+ * with more MSHRs. */
+#define N_MSHR_STEPS 6
+static void mshr_sweep(const char *wl, double t[N_MSHR_STEPS], bool print)
+{
+	static const unsigned mshrs[N_MSHR_STEPS] = {1, 2, 4, 8, 16, 32};
+	char set[64];
+	for (int i = 0; i < N_MSHR_STEPS; i++) {
+		snprintf(set, sizeof set, "uvm.far_fault_mshrs=%u", mshrs[i]);
+		const char *sets[] = {"uvm.prefetcher=none", set};
+		t[i] = seconds(wl, "managed", sets, 2);
+		if (print)
+			printf("  %s mshrs %2u: %.4g s\n", wl, mshrs[i], t[i]);
+		if (i)
+			assert_true(t[i] <= t[i - 1] * 1.02); /* never slower with more */
+	}
+}
+
 static void test_mshr_sweep_and_blocking(void **state)
 {
 	(void)state;
 	const char *wls[] = {STREAM, RANDOM};
 	for (int w = 0; w < 2; w++) {
-		static const unsigned mshrs[] = {1, 2, 4, 8, 16, 32};
-		double t[6];
-		char set[64];
-		for (int i = 0; i < 6; i++) {
-			snprintf(set, sizeof set, "uvm.far_fault_mshrs=%u", mshrs[i]);
-			const char *sets[] = {"uvm.prefetcher=none", set};
-			t[i] = seconds(wls[w], "managed", sets, 2);
-			printf("  %s mshrs %2u: %.4g s\n", wls[w], mshrs[i], t[i]);
-			if (i)
-				assert_true(t[i] <= t[i - 1] * 1.02); /* never slower with more */
-		}
+		double t[N_MSHR_STEPS];
+		mshr_sweep(wls[w], t, true);
 		assert_true(t[0] > 1.5 * t[5]);                 /* they matter */
 		assert_true((t[4] - t[5]) / t[4] < 0.10);       /* < 10 % past 16 */
 
@@ -132,16 +142,8 @@ static void suite_checks(const char *kernel)
 {
 	char fmt[128];
 	snprintf(fmt, sizeof fmt, "%s,mem=%%s", kernel);
-	static const unsigned mshrs[] = {1, 2, 4, 8, 16, 32};
-	double t[6];
-	char set[64];
-	for (int i = 0; i < 6; i++) {
-		snprintf(set, sizeof set, "uvm.far_fault_mshrs=%u", mshrs[i]);
-		const char *sets[] = {"uvm.prefetcher=none", set};
-		t[i] = seconds(fmt, "managed", sets, 2);
-		if (i)
-			assert_true(t[i] <= t[i - 1] * 1.02);
-	}
+	double t[N_MSHR_STEPS];
+	mshr_sweep(fmt, t, false);
 	printf("  %s: far-fault MSHRs 1 -> 16 -> 32: %.4g -> %.4g -> %.4g s\n", kernel, t[0], t[4], t[5]);
 	assert_true(t[0] > 1.5 * t[5]);
 	assert_true((t[4] - t[5]) / t[4] < 0.10);

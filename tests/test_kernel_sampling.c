@@ -38,6 +38,16 @@ static double rel_err(double a, double b)
 	return fabs(a - b) / b;
 }
 
+/* The sampled run's simulated time within tol (relative) of the detailed
+ * run's, saying both when it is not. */
+static void assert_sim_seconds_near(const cJSON *sampled, const cJSON *detailed, double tol)
+{
+	double ts = report_num(sampled, "sim_seconds"), td = report_num(detailed, "sim_seconds");
+	double e = rel_err(ts, td);
+	if (e > tol)
+		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", ts, td, 100 * e);
+}
+
 /* 8 chunks of 1 MiB over a small table (every group is in it after the
  * first chunk, so probe sequences, hence work, match exactly). */
 static void test_groupby_sampled_matches_detail(void **state)
@@ -52,10 +62,7 @@ static void test_groupby_sampled_matches_detail(void **state)
 	assert_true(report_num(s, "memory_instructions") == report_num(d, "memory_instructions"));
 	assert_true(report_num(s, "thread_accesses") == report_num(d, "thread_accesses"));
 	assert_true(report_num(s, "warps") == report_num(d, "warps"));
-	double e = rel_err(report_num(s, "sim_seconds"), report_num(d, "sim_seconds"));
-	if (e > 0.02)
-		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", report_num(s, "sim_seconds"),
-			 report_num(d, "sim_seconds"), 100 * e);
+	assert_sim_seconds_near(s, d, 0.02);
 	/* scaled counters land near the detailed ones too */
 	assert_true(rel_err(report_num(s, "zero_copy_bytes"), report_num(d, "zero_copy_bytes")) < 0.05);
 	assert_true(rel_err(report_num(s, "l2_sector_hits"), report_num(d, "l2_sector_hits")) < 0.05);
@@ -88,10 +95,7 @@ static void test_groupby_scoped_passes_kept_apart(void **state)
 	assert_non_null(strstr(result_of(s), "passes=2"));
 	assert_true(report_num(s, "warp_instructions") == report_num(d, "warp_instructions"));
 	assert_true(report_num(s, "thread_accesses") == report_num(d, "thread_accesses"));
-	double e = rel_err(report_num(s, "sim_seconds"), report_num(d, "sim_seconds"));
-	if (e > 0.03)
-		fail_msg("sampled %g s vs detailed %g s: %.2f%% off", report_num(s, "sim_seconds"),
-			 report_num(d, "sim_seconds"), 100 * e);
+	assert_sim_seconds_near(s, d, 0.03);
 	const cJSON *ks = ks_of(s);
 	assert_true(report_num(ks, "classes") == 2);
 	assert_true(report_num(ks, "fast_forwarded_kernels") > 0);

@@ -155,6 +155,22 @@ uint64_t graph_dev_bytes(const struct graph_input *in)
 	return b;
 }
 
+/* A per-edge array (columns, weights) as a device buffer of int, the host
+ * copy freed. At least one element: an edgeless graph still gets its
+ * buffer. */
+static int *edges_to_device(struct simt_host *h, const char *name, uint32_t **host, uint64_t m,
+			    enum gpuvm_alloc_kind kind)
+{
+	int *dev = simt_malloc(h, name, (m ? m : 1) * sizeof(int), kind);
+	if (!dev)
+		return NULL;
+	for (uint64_t e = 0; e < m; e++)
+		dev[e] = (int)(*host)[e];
+	free(*host);
+	*host = NULL;
+	return dev;
+}
+
 int graph_dev_upload(struct simt_host *h, struct graph_input *in, enum gpuvm_alloc_kind kind,
 		     struct graph_dev *d)
 {
@@ -170,23 +186,11 @@ int graph_dev_upload(struct simt_host *h, struct graph_input *in, enum gpuvm_all
 		d->row[v] = (int)g->row_offsets[v];
 	free(g->row_offsets);
 	g->row_offsets = NULL;
-	/* at least one element: an edgeless graph still gets its buffer */
-	d->col = simt_malloc(h, "col", (m ? m : 1) * sizeof(int), kind);
+	d->col = edges_to_device(h, "col", &g->col_indices, m, kind);
 	if (!d->col)
 		return -1;
-	for (uint64_t e = 0; e < m; e++)
-		d->col[e] = (int)g->col_indices[e];
-	free(g->col_indices);
-	g->col_indices = NULL;
-	if (g->weights) {
-		d->w = simt_malloc(h, "weight", (m ? m : 1) * sizeof(int), kind);
-		if (!d->w)
-			return -1;
-		for (uint64_t e = 0; e < m; e++)
-			d->w[e] = (int)g->weights[e];
-		free(g->weights);
-		g->weights = NULL;
-	}
+	if (g->weights && !(d->w = edges_to_device(h, "weight", &g->weights, m, kind)))
+		return -1;
 	if (simt_upload(h, d->row, (n + 1) * sizeof(int)) ||
 	    simt_upload(h, d->col, (m ? m : 1) * sizeof(int)) ||
 	    (d->w && simt_upload(h, d->w, (m ? m : 1) * sizeof(int))))
