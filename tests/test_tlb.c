@@ -9,7 +9,6 @@
 
 #include "xlat/tlb.h"
 #include "mem/server_pool.h"
-#include "engine/event_heap.h"
 
 static bool access_tlb(struct tlb *t, uint64_t tag)
 {
@@ -194,64 +193,6 @@ static void test_server_pool_queues(void **state)
 	server_pool_free(&two);
 }
 
-static void test_event_heap_orders_by_time_then_push(void **state)
-{
-	(void)state;
-	struct event_heap q;
-	assert_int_equal(event_heap_init(&q, 8), 0);
-	event_heap_push(&q, 5.0, 1);
-	event_heap_push(&q, 1.0, 2);
-	event_heap_push(&q, 5.0, 3);
-	event_heap_push(&q, 0.5, 4);
-	double t;
-	assert_int_equal(event_heap_pop(&q, &t), 4);
-	assert_int_equal(event_heap_pop(&q, &t), 2);
-	assert_int_equal(event_heap_pop(&q, &t), 1); /* tie: pushed first */
-	assert_int_equal(event_heap_pop(&q, &t), 3);
-	assert_true(event_heap_empty(&q));
-	event_heap_free(&q);
-}
-
-/* Interleaved pushes and pops with many equal times against a reference
- * that scans for the earliest (time, push order), starting the sequence
- * counter just below its wrap so the renumbering happens mid-run. */
-static void test_event_heap_matches_reference_across_renumber(void **state)
-{
-	(void)state;
-	enum { CAP = 300 };
-	struct event_heap q;
-	assert_int_equal(event_heap_init(&q, CAP), 0);
-	q.seq = UINT32_MAX - 500;
-	struct { double t; uint64_t order; uint32_t warp; } ref[CAP];
-	uint32_t n = 0, next_warp = 0;
-	uint64_t order = 0, rng = 12345;
-	bool renumbered = false;
-	for (int step = 0; step < 20000; step++) {
-		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-		bool push = n == 0 || (n < CAP && ((rng >> 33) % 3 != 0));
-		if (push) {
-			double t = (double)((rng >> 40) % 16); /* few distinct times: ties */
-			event_heap_push(&q, t, next_warp);
-			ref[n].t = t;
-			ref[n].order = order++;
-			ref[n].warp = next_warp++;
-			n++;
-			renumbered |= q.seq < 1000;
-			continue;
-		}
-		uint32_t best = 0;
-		for (uint32_t i = 1; i < n; i++)
-			if (ref[i].t < ref[best].t || (ref[i].t == ref[best].t && ref[i].order < ref[best].order))
-				best = i;
-		double t;
-		assert_int_equal(event_heap_pop(&q, &t), ref[best].warp);
-		assert_true(t == ref[best].t);
-		ref[best] = ref[--n];
-	}
-	assert_true(renumbered);
-	event_heap_free(&q);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,8 +202,6 @@ int main(void)
 		cmocka_unit_test(test_recency_order_matches_stamps),
 		cmocka_unit_test(test_flush_forgets),
 		cmocka_unit_test(test_server_pool_queues),
-		cmocka_unit_test(test_event_heap_orders_by_time_then_push),
-		cmocka_unit_test(test_event_heap_matches_reference_across_renumber),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

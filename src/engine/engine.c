@@ -16,7 +16,7 @@
 #include "core/later.h"
 #include "engine/alloc_table.h"
 #include "engine/coalescer.h"
-#include "engine/event_heap.h"
+#include "engine/event_queue.h"
 #include "engine/kernel_sampling.h"
 #include "mem/l2_cache.h"
 #include "mem/server_pool.h"
@@ -66,7 +66,7 @@ struct engine {
 	struct cta_rt *cta;         /* [sms * max_ctas_per_sm] */
 	unsigned char *warp_state;  /* backing store for warp states */
 	size_t warp_state_cap;      /* bytes per slot currently allocated */
-	struct event_heap events;
+	struct event_queue events;
 	double issue_cycles_per_inst;
 
 	/* kernel sampling: classes of alike launches, their convergence */
@@ -352,7 +352,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->sm = calloc(cfg->sms, sizeof *e->sm);
 	e->warp = calloc(n_warps, sizeof *e->warp);
 	e->cta = calloc(n_ctas, sizeof *e->cta);
-	if (!e->sm || !e->warp || !e->cta || event_heap_init(&e->events, n_warps))
+	if (!e->sm || !e->warp || !e->cta || event_queue_init(&e->events, n_warps))
 		return -1;
 	for (uint32_t i = 0; i < cfg->sms; i++) {
 		struct sm_state *sm = &e->sm[i];
@@ -382,7 +382,7 @@ static void engine_free(struct engine *e)
 	server_pool_free(&e->dram);
 	server_pool_free(&e->pcie_h2d);
 	server_pool_free(&e->pcie_d2h);
-	event_heap_free(&e->events);
+	event_queue_free(&e->events);
 	if (e->sm)
 		for (uint32_t i = 0; i < e->cfg->sms; i++) {
 			free(e->sm[i].free_warp_slots);
@@ -434,7 +434,7 @@ static void place_cta(struct engine *e, struct kernel_run *kr, uint32_t smi, dou
 		w->state = e->warp_state + (size_t)wslot * e->warp_state_cap;
 		kr->k->ops->warp_begin(kr->k, w->state, (uint32_t)cta_id, wi);
 		e->stats->warps++;
-		event_heap_push(&e->events, t, wslot);
+		event_queue_push(&e->events, t, wslot);
 	}
 }
 
@@ -611,14 +611,14 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 
 	struct gpuvm_warp_item item;
 	uint64_t steps = 0;
-	while (!event_heap_empty(&e->events)) {
+	while (!event_queue_empty(&e->events)) {
 		double now;
-		uint32_t wslot = event_heap_pop(&e->events, &now);
+		uint32_t wslot = event_queue_pop(&e->events, &now);
 		struct warp_rt *w = &e->warp[wslot];
 		/* The next warp to run is likely the new heap top: start loading
 		 * its state while this one runs. */
-		if (!event_heap_empty(&e->events)) {
-			const unsigned char *next = e->warp[e->events.h[0].warp].state;
+		if (!event_queue_empty(&e->events)) {
+			const unsigned char *next = e->warp[event_queue_front_warp(&e->events)].state;
 			for (size_t off = 0; off < e->warp_state_cap && off < 1024; off += 64)
 				__builtin_prefetch(next + off);
 		}
@@ -626,7 +626,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		for (;;) {
 			k->clock_cycles = now;
 			if (k->ops->warp_next(k, w->state, &item, err) < 0) {
-				event_heap_clear(&e->events);
+				event_queue_clear(&e->events);
 				return -1;
 			}
 			if (item.kind == GPUVM_ITEM_END) {
@@ -644,8 +644,8 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 				ready = memory_instruction(e, w, &item, now);
 			}
 			now = ready;
-			if (!event_heap_empty(&e->events) && event_heap_top_time(&e->events) < now) {
-				event_heap_push(&e->events, now, wslot);
+			if (!event_queue_empty(&e->events) && event_queue_front_time(&e->events) < now) {
+				event_queue_push(&e->events, now, wslot);
 				break;
 			}
 		}

@@ -96,7 +96,11 @@ void event_heap_push(struct event_heap *q, double t, uint32_t warp)
 {
 	if (__builtin_expect(q->seq == UINT32_MAX, 0))
 		event_heap_renumber(q);
-	struct event ev = {t, q->seq++, warp};
+	event_heap_insert(q, (struct event){t, q->seq++, warp});
+}
+
+void event_heap_insert(struct event_heap *q, struct event ev)
+{
 	uint32_t i = q->n++;
 	while (i) {
 		uint32_t parent = (i - 1) / ARITY;

@@ -25,6 +25,9 @@ int event_heap_init(struct event_heap *q, uint32_t cap);
 void event_heap_free(struct event_heap *q);
 void event_heap_push(struct event_heap *q, double t, uint32_t warp);
 uint32_t event_heap_pop(struct event_heap *q, double *t);
+/* Adds an event whose sequence number the caller assigned (event_queue
+ * numbers its calendar's and its heap's events from one counter). */
+void event_heap_insert(struct event_heap *q, struct event ev);
 
 static inline bool event_heap_empty(const struct event_heap *q) { return q->n == 0; }
 static inline double event_heap_top_time(const struct event_heap *q) { return q->h[0].t; }
