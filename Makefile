@@ -1,5 +1,6 @@
 # Convenience front end over CMake.
-#   make        check deps, build the CLI at build/gpuvm (Release)
+#   make        check deps, build the CLI at build/gpuvm (Release, profile-guided:
+#               scripts/build-release.sh; GPUVM_PGO=0 make skips the profile)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
 #   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
 #               run all tests
@@ -20,8 +21,7 @@ deps-install:
 	@bash scripts/install-deps.sh --install
 
 build: deps-install
-	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=Release
-	$(CMAKE) --build build -j $(JOBS) --target gpuvm
+	CMAKE=$(CMAKE) bash scripts/build-release.sh $(JOBS)
 
 demo: build
 	bash experiments/karnagel_fig1.sh build/gpuvm

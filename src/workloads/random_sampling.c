@@ -57,7 +57,9 @@ enum { PH_PROLOGUE, PH_COMPUTE, PH_LOAD, PH_SUM_LOAD, PH_STORE, PH_END };
 
 struct sampling_warp {
 	uint64_t lcg[GPUVM_WARP_LANES];
-	uint64_t sum[GPUVM_WARP_LANES];
+	/* The lanes' sums together: the kernel's result is their total, and a
+	 * warp state half the size keeps more of them in the host's caches. */
+	uint64_t sum;
 	uint64_t tid0;
 	uint32_t mask;
 	uint32_t iter;
@@ -89,8 +91,8 @@ static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 			w->mask |= 1u << l;
 		/* every pass starts each thread's stream from the same seed */
 		w->lcg[l] = sampling_lcg_seed(s->seed, tid0 + l);
-		w->sum[l] = 0;
 	}
+	w->sum = 0;
 	w->iter = 0;
 	w->phase = PH_PROLOGUE;
 }
@@ -119,6 +121,7 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		case PH_LOAD: {
 			/* one pass (not scoped): every position is in scope */
 			uint32_t in_scope = scoped ? 0 : w->mask;
+			uint64_t sum = 0;
 			for (uint32_t m = w->mask; m; m &= m - 1) {
 				uint32_t l = (uint32_t)__builtin_ctz(m);
 				uint64_t pos = sampling_next_position(&w->lcg[l], s->elems);
@@ -128,8 +131,9 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 					in_scope |= 1u << l;
 				}
 				it->addr[l] = s->data_base + pos * 4;
-				w->sum[l] += sampling_value(pos);
+				sum += sampling_value(pos);
 			}
+			w->sum += sum;
 			w->phase = ++w->iter < s->reads ? PH_COMPUTE : PH_SUM_LOAD;
 			if (!in_scope)
 				continue; /* no lane takes the branch: no load issued */
@@ -161,8 +165,8 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			for (uint32_t m = w->mask; m; m &= m - 1) {
 				uint32_t l = (uint32_t)__builtin_ctz(m);
 				it->addr[l] = s->out_base + (w->tid0 + l) * 8;
-				s->sum += w->sum[l];
 			}
+			s->sum += w->sum;
 			w->phase = PH_END;
 			return 0;
 		default:
