@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Release build of the CLI at build/gpuvm, with profile-guided optimization
 # when the compiler is GCC: an instrumented build in build-pgo/ runs a short
-# training set (the runs `gpuvm bench` times, at small sizes, plus paging,
-# graph and trace replay so their code is profiled too), then build/ is
-# compiled with that profile. PGO makes the simulator ~4 % faster and
-# changes no result; GPUVM_PGO=0 builds without it, and any failure on the
-# way falls back to a plain build.
+# training set (the runs `gpuvm bench` times, at small sizes and the
+# random-sampling one weighted first, plus paging, a graph kernel and other
+# presets so their code is profiled too), then build/ is compiled with that
+# profile. PGO makes the simulator 2-4 % faster and changes no result;
+# GPUVM_PGO=0 builds without it, and any failure on the way falls back to a
+# plain build.
 #
 # usage: scripts/build-release.sh [JOBS]
 set -euo pipefail

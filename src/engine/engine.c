@@ -615,8 +615,8 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		double now;
 		uint32_t wslot = event_queue_pop(&e->events, &now);
 		struct warp_rt *w = &e->warp[wslot];
-		/* The next warp to run is likely the new heap top: start loading
-		 * its state while this one runs. */
+		/* The next warp to run is likely the queue's new front: start
+		 * loading its state while this one runs. */
 		if (!event_queue_empty(&e->events)) {
 			const unsigned char *next = e->warp[event_queue_front_warp(&e->events)].state;
 			for (size_t off = 0; off < e->warp_state_cap && off < 1024; off += 64)
