@@ -11,61 +11,83 @@
 #include "engine/event_heap.h"
 #include "engine/event_queue.h"
 
-static void test_event_heap_orders_by_time_then_push(void **state)
+/* The reference both structures are checked against: every queued event,
+ * scanned for the earliest (time, push order). */
+enum { REF_CAP = 600 };
+struct ref_event {
+	double t;
+	uint64_t order;
+	uint32_t warp;
+};
+struct ref_queue {
+	struct ref_event ev[REF_CAP];
+	uint32_t n;
+	uint64_t order;
+};
+
+static void ref_push(struct ref_queue *r, double t, uint32_t warp)
+{
+	r->ev[r->n++] = (struct ref_event){t, r->order++, warp};
+}
+
+/* Removes and returns the earliest event. */
+static struct ref_event ref_pop(struct ref_queue *r)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < r->n; i++)
+		if (r->ev[i].t < r->ev[best].t ||
+		    (r->ev[i].t == r->ev[best].t && r->ev[i].order < r->ev[best].order))
+			best = i;
+	struct ref_event e = r->ev[best];
+	r->ev[best] = r->ev[--r->n];
+	return e;
+}
+
+static void test_event_heap_orders_by_time_then_seq(void **state)
 {
 	(void)state;
 	struct event_heap q;
 	assert_int_equal(event_heap_init(&q, 8), 0);
-	event_heap_push(&q, 5.0, 1);
-	event_heap_push(&q, 1.0, 2);
-	event_heap_push(&q, 5.0, 3);
-	event_heap_push(&q, 0.5, 4);
+	event_heap_insert(&q, (struct event){5.0, 0, 1});
+	event_heap_insert(&q, (struct event){1.0, 1, 2});
+	event_heap_insert(&q, (struct event){5.0, 2, 3});
+	event_heap_insert(&q, (struct event){0.5, 3, 4});
 	double t;
 	assert_int_equal(event_heap_pop(&q, &t), 4);
 	assert_int_equal(event_heap_pop(&q, &t), 2);
-	assert_int_equal(event_heap_pop(&q, &t), 1); /* tie: pushed first */
+	assert_int_equal(event_heap_pop(&q, &t), 1); /* tie: lower seq first */
 	assert_int_equal(event_heap_pop(&q, &t), 3);
 	assert_true(event_heap_empty(&q));
 	event_heap_free(&q);
 }
 
-/* Interleaved pushes and pops with many equal times against a reference
- * that scans for the earliest (time, push order), starting the sequence
- * counter just below its wrap so the renumbering happens mid-run. */
-static void test_event_heap_matches_reference_across_renumber(void **state)
+/* Interleaved inserts and pops with many equal times, numbered in push
+ * order as event_queue numbers them. */
+static void test_event_heap_matches_reference(void **state)
 {
 	(void)state;
 	enum { CAP = 300 };
 	struct event_heap q;
 	assert_int_equal(event_heap_init(&q, CAP), 0);
-	q.seq = UINT32_MAX - 500;
-	struct { double t; uint64_t order; uint32_t warp; } ref[CAP];
-	uint32_t n = 0, next_warp = 0;
-	uint64_t order = 0, rng = 12345;
-	bool renumbered = false;
+	static struct ref_queue ref;
+	ref.n = 0;
+	ref.order = 0;
+	uint32_t next_warp = 0;
+	uint64_t rng = 12345;
 	for (int step = 0; step < 20000; step++) {
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-		bool push = n == 0 || (n < CAP && ((rng >> 33) % 3 != 0));
+		bool push = ref.n == 0 || (ref.n < CAP && ((rng >> 33) % 3 != 0));
 		if (push) {
 			double t = (double)((rng >> 40) % 16); /* few distinct times: ties */
-			event_heap_push(&q, t, next_warp);
-			ref[n].t = t;
-			ref[n].order = order++;
-			ref[n].warp = next_warp++;
-			n++;
-			renumbered |= q.seq < 1000;
+			event_heap_insert(&q, (struct event){t, (uint32_t)ref.order, next_warp});
+			ref_push(&ref, t, next_warp++);
 			continue;
 		}
-		uint32_t best = 0;
-		for (uint32_t i = 1; i < n; i++)
-			if (ref[i].t < ref[best].t || (ref[i].t == ref[best].t && ref[i].order < ref[best].order))
-				best = i;
+		struct ref_event e = ref_pop(&ref);
 		double t;
-		assert_int_equal(event_heap_pop(&q, &t), ref[best].warp);
-		assert_true(t == ref[best].t);
-		ref[best] = ref[--n];
+		assert_int_equal(event_heap_pop(&q, &t), e.warp);
+		assert_true(t == e.t);
 	}
-	assert_true(renumbered);
 	event_heap_free(&q);
 }
 
@@ -78,21 +100,23 @@ static void test_event_heap_matches_reference_across_renumber(void **state)
 static void test_event_queue_matches_reference(void **state)
 {
 	(void)state;
-	enum { CAP = 600 };
+	enum { CAP = REF_CAP };
 	struct event_queue q;
 	assert_int_equal(event_queue_init(&q, CAP), 0);
 	q.seq = UINT32_MAX - 20000;
-	struct { double t; uint64_t order; uint32_t warp; } ref[CAP];
-	uint32_t free_warp[CAP], n_free = CAP, n = 0;
+	static struct ref_queue ref;
+	ref.n = 0;
+	ref.order = 0;
+	uint32_t free_warp[CAP], n_free = CAP;
 	for (uint32_t i = 0; i < CAP; i++)
 		free_warp[i] = CAP - 1 - i;
-	uint64_t order = 0, rng = 99;
+	uint64_t rng = 99;
 	double now = 0;
 	bool renumbered = false, used_heap = false, crowded = false;
 	for (int step = 0; step < 200000; step++) {
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 		uint64_t r = rng >> 24;
-		bool push = n == 0 || (n < CAP && r % 3 != 0);
+		bool push = ref.n == 0 || (ref.n < CAP && r % 3 != 0);
 		if (push) {
 			double t;
 			switch ((r >> 4) % 9) {
@@ -110,28 +134,21 @@ static void test_event_queue_matches_reference(void **state)
 				t = 0;
 			uint32_t w = free_warp[--n_free];
 			event_queue_push(&q, t, w);
-			ref[n].t = t;
-			ref[n].order = order++;
-			ref[n].warp = w;
-			n++;
+			ref_push(&ref, t, w);
 			renumbered |= q.seq < 1000;
 			used_heap |= !event_heap_empty(&q.far);
 			crowded |= q.bucket[((uint64_t)t >> EVQ_BUCKET_SHIFT) & (EVQ_BUCKETS - 1)].count >
 				   EVQ_SORT_MAX;
 			continue;
 		}
-		uint32_t best = 0;
-		for (uint32_t i = 1; i < n; i++)
-			if (ref[i].t < ref[best].t || (ref[i].t == ref[best].t && ref[i].order < ref[best].order))
-				best = i;
-		assert_true(event_queue_front_time(&q) == ref[best].t);
-		assert_int_equal(event_queue_front_warp(&q), ref[best].warp);
+		struct ref_event e = ref_pop(&ref);
+		assert_true(event_queue_front_time(&q) == e.t);
+		assert_int_equal(event_queue_front_warp(&q), e.warp);
 		double t;
-		assert_int_equal(event_queue_pop(&q, &t), ref[best].warp);
-		assert_true(t == ref[best].t);
+		assert_int_equal(event_queue_pop(&q, &t), e.warp);
+		assert_true(t == e.t);
 		now = t;
-		free_warp[n_free++] = ref[best].warp;
-		ref[best] = ref[--n];
+		free_warp[n_free++] = e.warp;
 	}
 	assert_true(renumbered);
 	assert_true(used_heap);
@@ -163,8 +180,8 @@ static void test_event_queue_clear(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_event_heap_orders_by_time_then_push),
-		cmocka_unit_test(test_event_heap_matches_reference_across_renumber),
+		cmocka_unit_test(test_event_heap_orders_by_time_then_seq),
+		cmocka_unit_test(test_event_heap_matches_reference),
 		cmocka_unit_test(test_event_queue_matches_reference),
 		cmocka_unit_test(test_event_queue_clear),
 	};

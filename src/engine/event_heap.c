@@ -31,7 +31,6 @@ int event_heap_init(struct event_heap *q, uint32_t cap)
 	q->cap = cap ? cap : 1;
 	q->h = malloc(((size_t)q->cap + ARITY) * sizeof *q->h);
 	q->n = 0;
-	q->seq = 0;
 	if (!q->h)
 		return -1;
 	fill_sentinels(q);
@@ -42,21 +41,6 @@ void event_heap_free(struct event_heap *q)
 {
 	free(q->h);
 	q->h = NULL;
-}
-
-static int by_order(const void *a, const void *b)
-{
-	const struct event *x = a, *y = b;
-	return before(x, y) ? -1 : before(y, x) ? 1 : 0;
-}
-
-/* In place: an array sorted by (time, sequence) is itself a valid heap. */
-void event_heap_renumber(struct event_heap *q)
-{
-	qsort(q->h, q->n, sizeof *q->h, by_order);
-	for (uint32_t i = 0; i < q->n; i++)
-		q->h[i].seq = i;
-	q->seq = q->n;
 }
 
 /* Index of the earliest of h[c..c+3]. With SSE4.1 the four times are
@@ -92,13 +76,6 @@ static inline uint32_t earliest_of_four(const struct event *h, uint32_t c)
 }
 
 /* Capacity is the number of resident warps; each warp has at most one event. */
-void event_heap_push(struct event_heap *q, double t, uint32_t warp)
-{
-	if (__builtin_expect(q->seq == UINT32_MAX, 0))
-		event_heap_renumber(q);
-	event_heap_insert(q, (struct event){t, q->seq++, warp});
-}
-
 void event_heap_insert(struct event_heap *q, struct event ev)
 {
 	uint32_t i = q->n++;

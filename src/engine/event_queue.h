@@ -115,13 +115,22 @@ static inline double event_queue_front_time(const struct event_queue *q)
 	return t;
 }
 
+/* The absolute bucket of t, for times that have one. */
+static inline bool evq_bucket_of(double t, int64_t *b)
+{
+	if (!(t >= 0 && t < EVQ_T_MAX))
+		return false;
+	*b = (int64_t)t >> EVQ_BUCKET_SHIFT;
+	return true;
+}
+
 static inline void event_queue_push(struct event_queue *q, double t, uint32_t warp)
 {
 	if (__builtin_expect(q->seq == UINT32_MAX, 0))
 		event_queue_renumber(q);
 	uint32_t seq = q->seq++;
-	if (t >= 0 && t < EVQ_T_MAX) {
-		int64_t b = (int64_t)t >> EVQ_BUCKET_SHIFT;
+	int64_t b;
+	if (evq_bucket_of(t, &b)) {
 		/* (one unsigned compare for base <= b < base + EVQ_BUCKETS) */
 		if ((uint64_t)(b - q->base) < EVQ_BUCKETS) {
 			uint32_t pos = (uint32_t)b & (EVQ_BUCKETS - 1);
@@ -178,8 +187,9 @@ static inline uint32_t event_queue_pop(struct event_queue *q, double *t)
 		}
 	}
 	uint32_t w = event_heap_pop(&q->far, t);
-	if (*t >= 0 && *t < EVQ_T_MAX && ((int64_t)*t >> EVQ_BUCKET_SHIFT) > q->base)
-		q->base = (int64_t)*t >> EVQ_BUCKET_SHIFT;
+	int64_t b;
+	if (evq_bucket_of(*t, &b) && b > q->base)
+		q->base = b;
 	return w;
 }
 
