@@ -45,10 +45,14 @@ void gpuvm_page_access_destroy(struct gpuvm_page_access *pa);
 int gpuvm_page_access_wrap(struct gpuvm_page_access *pa, struct gpuvm_source *src,
 			   struct gpuvm_error *err);
 
+/* Writes the CSV alone to path (for a PREFIX that is a device or FIFO). */
+int gpuvm_page_access_write_csv(const struct gpuvm_page_access *pa, const char *path,
+				struct gpuvm_error *err);
+
 /* Writes PREFIX.csv (one row per non-empty cell), PREFIX.json (run,
  * allocation and kernel summaries) and, when plot_path is not NULL, the
- * figure there (.png/.svg/.pdf, gnuplot). Each file is written
- * atomically; the figure first, so a plotting failure leaves nothing. */
+ * figure there (.png/.svg/.pdf, gnuplot), each through the output module
+ * (gpuvm/output_file.h); the caller batches them to publish all or none. */
 int gpuvm_page_access_write(const struct gpuvm_page_access *pa, const char *prefix,
 			    const char *plot_path, struct gpuvm_error *err);
 

@@ -39,7 +39,8 @@ struct gpuvm_plot_opts {
 /* True when a gnuplot executable is on PATH. */
 bool gpuvm_plot_available(void);
 
-/* Checks that out_path has a supported extension (.png, .svg, .pdf).
+/* Checks that out_path has a supported extension (.png, .svg, .pdf; a
+ * device or FIFO without one gets PNG) and can be written (gpuvm_output_check).
  * Returns 0, or -1 with err set (origin "--plot"). */
 int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err);
 

@@ -28,8 +28,4 @@ int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_erro
 /* Pretty summary of a run object made by gpuvm_report_run. */
 void gpuvm_report_print(FILE *out, const cJSON *run);
 
-/* Writes text to path atomically (temp file + rename), so a failed run
- * never leaves a half-written output. */
-int gpuvm_write_file_atomic(const char *path, const char *text, struct gpuvm_error *err);
-
 #endif

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuvm/output_file.h"
 #include "gpuvm/page_access.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/report.h"
@@ -287,6 +288,17 @@ out:
 	return rc;
 }
 
+int gpuvm_page_access_write_csv(const struct gpuvm_page_access *pa, const char *path,
+				struct gpuvm_error *err)
+{
+	char *csv = csv_text(pa);
+	if (!csv)
+		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+	int rc = gpuvm_output_write_text(path, csv, err);
+	free(csv);
+	return rc;
+}
+
 int gpuvm_page_access_write(const struct gpuvm_page_access *pa, const char *prefix,
 			    const char *plot_path, struct gpuvm_error *err)
 {
@@ -305,10 +317,10 @@ int gpuvm_page_access_write(const struct gpuvm_page_access *pa, const char *pref
 		goto out;
 	}
 	snprintf(path, plen + 8, "%s.csv", prefix);
-	if (gpuvm_write_file_atomic(path, csv, err))
+	if (gpuvm_output_write_text(path, csv, err))
 		goto out;
 	snprintf(path, plen + 8, "%s.json", prefix);
-	if (gpuvm_write_file_atomic(path, json, err))
+	if (gpuvm_output_write_text(path, json, err))
 		goto out;
 	rc = 0;
 out:

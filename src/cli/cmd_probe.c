@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gpuvm/output_file.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/probe.h"
 #include "gpuvm/report.h"
@@ -92,23 +93,13 @@ static int parse_strides(const char *s, uint64_t *lo, uint64_t *hi)
 	return gpuvm_is_pow2(*lo) && gpuvm_is_pow2(*hi) && *lo <= *hi && *lo >= 64 ? 0 : -1;
 }
 
-static int ensure_dir(const char *dir, struct gpuvm_error *err)
-{
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		return gpuvm_fail(err, dir, 0, NULL, "cannot create directory: %s", strerror(errno));
-	struct stat st;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return gpuvm_fail(err, dir, 0, NULL, "not a directory");
-	return 0;
-}
-
 static int write_in(const char *dir, const char *name, char *text, struct gpuvm_error *err)
 {
 	if (!text)
 		return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
 	char path[4096];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	int rc = gpuvm_write_file_atomic(path, text, err);
+	int rc = gpuvm_output_write_text(path, text, err);
 	free(text);
 	return rc;
 }
@@ -390,17 +381,20 @@ int gpuvm_cmd_probe(int argc, char **argv)
 	if (plot_dir) {
 		char probe_path[4096];
 		snprintf(probe_path, sizeof probe_path, "%s/latency.png", plot_dir);
-		if (ensure_dir(plot_dir, &err) || gpuvm_plot_check_path(probe_path, &err) ||
+		if (gpuvm_output_mkdir(plot_dir, &err) || gpuvm_plot_check_path(probe_path, &err) ||
 		    access(plot_dir, W_OK)) {
 			fprintf(stderr, "gpuvm probe: --plot %s: %s\n", plot_dir,
 				err.msg[0] ? err.msg : "directory not writable");
 			goto out;
 		}
 	}
-	if (csv_dir && (ensure_dir(csv_dir, &err) || access(csv_dir, W_OK))) {
+	if (csv_dir && (gpuvm_output_mkdir(csv_dir, &err) || access(csv_dir, W_OK))) {
 		fprintf(stderr, "gpuvm probe: --csv %s: %s\n", csv_dir, err.msg[0] ? err.msg : "directory not writable");
 		goto out;
 	}
+	if ((json && gpuvm_output_check(json, "--json", true, &err)) ||
+	    (emit && gpuvm_output_check(emit, "--emit-preset", true, &err)))
+		goto bad;
 
 	rc = 1;
 	if (gpuvm_probe_run(&b, &plan, &res, &err)) {
@@ -422,12 +416,14 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		if (gpuvm_probe_emit_preset(&res, cfg, &preset_text, &err))
 			goto fail;
 	}
-	/* Figures first: gnuplot is the step most likely to fail. */
-	if (plot_dir && (ensure_dir(plot_dir, &err) || write_plots(&res, plot_dir, &err))) {
+	/* All outputs or none: staged, then published together. Figures
+	 * first: gnuplot is the step most likely to fail. */
+	gpuvm_output_batch_begin();
+	if (plot_dir && (gpuvm_output_mkdir(plot_dir, &err) || write_plots(&res, plot_dir, &err))) {
 		free(preset_text);
 		goto fail;
 	}
-	if (csv_dir && (ensure_dir(csv_dir, &err) ||
+	if (csv_dir && (gpuvm_output_mkdir(csv_dir, &err) ||
 			write_in(csv_dir, "curves.csv", gpuvm_probe_curves_csv(&res), &err) ||
 			write_in(csv_dir, "sharing.csv", gpuvm_probe_sharing_csv(&res), &err) ||
 			write_in(csv_dir, "levels.csv", levels_csv(&res), &err))) {
@@ -438,7 +434,7 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		cJSON *o = gpuvm_probe_result_json(&res);
 		char *text = o ? cJSON_Print(o) : NULL;
 		cJSON_Delete(o);
-		if (!text || gpuvm_write_file_atomic(json, text, &err)) {
+		if (!text || gpuvm_output_write_text(json, text, &err)) {
 			free(text);
 			free(preset_text);
 			goto fail;
@@ -446,12 +442,16 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		free(text);
 	}
 	if (emit) {
-		int w = gpuvm_write_file_atomic(emit, preset_text, &err);
+		int w = gpuvm_output_write_text(emit, preset_text, &err);
 		free(preset_text);
 		if (w)
 			goto fail;
 	}
-	if (!quiet)
+	if (gpuvm_output_batch_commit(&err))
+		goto fail;
+	/* with --json - or --emit-preset -, stdout carries that output alone */
+	bool stdout_taken = (json && !strcmp(json, "-")) || (emit && !strcmp(emit, "-"));
+	if (!quiet && !stdout_taken)
 		gpuvm_probe_print_summary(stdout, &res);
 	rc = 0;
 	goto out;
@@ -463,6 +463,8 @@ fail:
 	fprintf(stderr, "gpuvm probe: %s\n", err.msg[0] ? err.msg : "out of memory");
 	rc = 1;
 out:
+	if (rc)
+		gpuvm_output_batch_abort(); /* staged files and the directories made */
 	gpuvm_probe_result_free(&res);
 	gpuvm_probe_backend_free(&b);
 	free(cfg);

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gpuvm/output_file.h"
 #include "gpuvm/page_access.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/report.h"
@@ -142,6 +144,47 @@ static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet
 		return gpuvm_fail(err, "--workload", 0, NULL, "spec too long"), 2;
 	spec->workload = buf;
 	return 0;
+}
+
+/* --page-map PREFIX writes PREFIX.csv, PREFIX.json and PREFIX.png, each
+ * under the output rules. A PREFIX that is itself a device or FIFO gets the
+ * CSV (the data) alone. */
+static bool page_map_in_place(const char *prefix)
+{
+	struct stat st;
+	return stat(prefix, &st) == 0 &&
+	       (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
+static int page_map_check(const char *prefix, struct gpuvm_error *err)
+{
+	if (page_map_in_place(prefix))
+		return gpuvm_output_check(prefix, "--page-map", false, err);
+	static const char *const ext[] = {".csv", ".json", ".png"};
+	char path[4200];
+	for (int i = 0; i < 3; i++) {
+		if (i == 2 && !gpuvm_plot_available())
+			break;
+		snprintf(path, sizeof path, "%s%s", prefix, ext[i]);
+		if (gpuvm_output_check(path, "--page-map", false, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int write_page_map(const struct gpuvm_page_access *pa, const char *prefix,
+			  struct gpuvm_error *err)
+{
+	if (page_map_in_place(prefix))
+		return gpuvm_page_access_write_csv(pa, prefix, err) ? 1 : 0;
+	char png[4200];
+	bool draw = gpuvm_plot_available();
+	if (draw)
+		snprintf(png, sizeof png, "%s.png", prefix);
+	else
+		fprintf(stderr, "gpuvm sim: gnuplot not found: %s.png not drawn (CSV and JSON "
+				"are written)\n", prefix);
+	return gpuvm_page_access_write(pa, prefix, draw ? png : NULL, err) ? 1 : 0;
 }
 
 int gpuvm_cmd_sim(int argc, char **argv)
@@ -294,7 +337,10 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			return rc;
 		}
 	}
-	if (plot_path && gpuvm_plot_check_path(plot_path, &err)) {
+	/* Every output path is checked before any simulation time is spent. */
+	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
+	    (plot_path && gpuvm_plot_check_path(plot_path, &err)) ||
+	    (page_map && page_map_check(page_map, &err))) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		return 2;
 	}
@@ -319,35 +365,37 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	const cJSON *why = cJSON_GetObjectItemCaseSensitive(ks, "refused");
 	if (cJSON_IsString(why) && why->valuestring[0])
 		fprintf(stderr, "gpuvm sim: note: kernel sampling refused: %s\n", why->valuestring);
+	if (plot_path && !cJSON_GetObjectItemCaseSensitive(run, "uvm")) {
+		/* known only now; nothing has been written yet */
+		fprintf(stderr, "gpuvm sim: --pcie-plot: this run used no managed memory "
+				"(use a workload with mem=managed)\n");
+		gpuvm_page_access_destroy(pa);
+		cJSON_Delete(run);
+		return 2;
+	}
+	/* All outputs or none: each is staged and published together. */
+	gpuvm_output_batch_begin();
 	if (pa) {
-		char *png = NULL;
-		if (gpuvm_plot_available()) {
-			png = malloc(strlen(page_map) + 5);
-			if (png)
-				sprintf(png, "%s.png", page_map);
-		} else {
-			fprintf(stderr, "gpuvm sim: gnuplot not found: %s.png not drawn (CSV and JSON "
-					"are written)\n", page_map);
-		}
-		if (gpuvm_page_access_write(pa, page_map, png, &err)) {
-			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
-			rc = 1;
-		}
-		free(png);
+		rc = write_page_map(pa, page_map, &err);
 		gpuvm_page_access_destroy(pa);
 	}
 	if (json_path && !rc) {
 		char *text = cJSON_Print(run);
-		if (!text || gpuvm_write_file_atomic(json_path, text, &err)) {
-			fprintf(stderr, "gpuvm sim: %s\n", text ? err.msg : "out of memory");
+		if (!text || gpuvm_output_write_text(json_path, text, &err))
 			rc = 1;
-		}
 		free(text);
 	}
-	if (plot_path && !rc && gpuvm_report_pcie_plot(run, plot_path, &err)) {
-		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
-		rc = cJSON_GetObjectItemCaseSensitive(run, "uvm") ? 1 : 2;
+	if (plot_path && !rc && gpuvm_report_pcie_plot(run, plot_path, &err))
+		rc = 1;
+	if (!rc && gpuvm_output_batch_commit(&err))
+		rc = 1;
+	if (rc) {
+		fprintf(stderr, "gpuvm sim: %s\n", err.msg[0] ? err.msg : "out of memory");
+		gpuvm_output_batch_abort();
+		rc = GPUVM_EXIT_OUTPUT_FAILED;
 	}
+	/* with --json -, stdout carries the JSON alone */
+	quiet |= json_path && !strcmp(json_path, "-");
 	if (!quiet && !rc)
 		gpuvm_report_print(stdout, run);
 	cJSON_Delete(run);

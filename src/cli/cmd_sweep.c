@@ -4,9 +4,11 @@
  * Every point is checked before anything is simulated. Results come back
  * from the workers as JSON text and are assembled in grid order, so the
  * output does not depend on -j (wall-time fields aside). Output files are
- * written as FILE.tmp and renamed only once everything has succeeded. */
+ * published together through the output module, only once everything has
+ * succeeded. */
 #include "commands.h"
 #include "sweep_internal.h"
+#include "gpuvm/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,46 +85,20 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* ---- temporary output files, removed on failure or interruption ------- */
+/* ---- outputs ----------------------------------------------------------- */
 
 enum { OUT_CSV, OUT_JSON, OUT_PLOT, N_OUT };
-static char *tmp_path[N_OUT];
 
-static void remove_tmp_files(void)
-{
-	for (int k = 0; k < N_OUT; k++)
-		if (tmp_path[k])
-			unlink(tmp_path[k]);
-}
-
-static void on_signal(int sig)
-{
-	remove_tmp_files(); /* unlink is async-signal-safe */
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(bool on)
+/* A worker holds no output of its own: the default action for the
+ * signals the parent's output module catches. */
+static void default_signals(void)
 {
 	struct sigaction sa = {0};
-	sa.sa_handler = on ? on_signal : SIG_DFL;
+	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-static char *tmp_name(const char *path)
-{
-	size_t n = strlen(path);
-	char *t = malloc(n + 5);
-	if (!t) {
-		fprintf(stderr, "gpuvm sweep: out of memory\n");
-		exit(1);
-	}
-	memcpy(t, path, n);
-	memcpy(t + n, ".tmp", 5);
-	return t;
 }
 
 /* ---- arguments -------------------------------------------------------- */
@@ -368,7 +344,7 @@ static void write_all(int fd, const char *p, size_t n)
 /* Child: simulate, send "O<json>" or "E<message>" up the pipe. */
 static void worker_main(const struct sweep *s, size_t i, int fd)
 {
-	catch_signals(false);
+	default_signals();
 	cJSON *r = NULL;
 	struct gpuvm_error err = {{0}};
 	if (run_here(s, i, &r, &err) == 0) {
@@ -584,34 +560,33 @@ static void free_args(struct args *a)
 	free(a->gpu_list);
 }
 
-/* Writes every output as FILE.tmp, then renames them all; on any failure
- * removes what it wrote, so there are all outputs or none. */
+/* Writes every output through the output module in one batch: all
+ * outputs or none. */
 static int write_outputs(struct sweep *s, bool plot, struct gpuvm_error *err)
 {
 	const char *outs[N_OUT] = {s->csv, s->json, plot ? s->plot : NULL};
 	int rc = 0;
+	gpuvm_output_batch_begin();
 	for (int k = 0; k < N_OUT && !rc; k++) {
-		if (!outs[k] || k == OUT_PLOT) /* plot.c does its own .tmp */
+		if (!outs[k] || k == OUT_PLOT)
 			continue;
-		tmp_path[k] = tmp_name(outs[k]);
-		FILE *f = fopen(tmp_path[k], "w");
-		if (!f)
-			return gpuvm_fail(err, tmp_path[k], 0, NULL, "%s", strerror(errno));
-		rc = k == OUT_CSV ? sweep_write_csv(s, f, err) : sweep_write_json(s, f, err);
-		if (fclose(f) != 0 && !rc)
-			rc = gpuvm_fail(err, tmp_path[k], 0, NULL, "%s", strerror(errno));
+		struct gpuvm_output o;
+		if (gpuvm_output_open(&o, outs[k], err)) {
+			rc = -1;
+			break;
+		}
+		rc = k == OUT_CSV ? sweep_write_csv(s, o.f, err) : sweep_write_json(s, o.f, err);
+		if (rc)
+			gpuvm_output_cancel(&o);
+		else
+			rc = gpuvm_output_close(&o, err);
 	}
-	bool plotted = false;
-	if (!rc && plot) {
-		tmp_path[OUT_PLOT] = tmp_name(s->plot); /* for the signal handler */
+	if (!rc && plot)
 		rc = sweep_write_plot(s, s->plot, err);
-		plotted = rc == 0;
-	}
-	for (int k = 0; k < N_OUT && !rc; k++)
-		if (outs[k] && k != OUT_PLOT && rename(tmp_path[k], outs[k]) != 0)
-			rc = gpuvm_fail(err, outs[k], 0, NULL, "%s", strerror(errno));
-	if (rc && plotted)
-		unlink(s->plot); /* drawn by this failed run: all outputs or none */
+	if (!rc)
+		rc = gpuvm_output_batch_commit(err);
+	if (rc)
+		gpuvm_output_batch_abort();
 	return rc;
 }
 
@@ -619,24 +594,21 @@ static int write_outputs(struct sweep *s, bool plot, struct gpuvm_error *err)
 static int probe_outputs(const struct sweep *s, bool plot)
 {
 	const char *outs[N_OUT] = {s->csv, s->json, plot ? s->plot : NULL};
+	static const char *const names[N_OUT] = {"--csv", "--json", "--plot"};
 	for (int k = 0; k < N_OUT; k++) {
-		if (!outs[k])
-			continue;
-		char *t = tmp_name(outs[k]);
-		FILE *f = fopen(t, "w");
-		int e = errno;
-		if (f) {
-			fclose(f);
-			unlink(t);
-		} else {
-			fprintf(stderr, "gpuvm sweep: %s: cannot write %s: %s\n", outs[k], t,
-				strerror(e));
-		}
-		free(t);
-		if (!f)
+		struct gpuvm_error err;
+		if (outs[k] && gpuvm_output_check(outs[k], names[k], k != OUT_PLOT, &err)) {
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
 			return -1;
+		}
 	}
 	return 0;
+}
+
+/* "-" for --csv or --json: stdout carries that output alone. */
+static bool stdout_taken(const struct sweep *s)
+{
+	return (s->csv && !strcmp(s->csv, "-")) || (s->json && !strcmp(s->json, "-"));
 }
 
 static int sweep_main(struct args *a)
@@ -662,7 +634,6 @@ static int sweep_main(struct args *a)
 		fprintf(stderr, "gpuvm sweep: out of memory\n");
 		exit(1);
 	}
-	catch_signals(true);
 	size_t failed;
 	int rc = run_all(s, &failed, &err);
 	if (rc != 0 && failed != SIZE_MAX) {
@@ -679,16 +650,9 @@ static int sweep_main(struct args *a)
 		if (write_outputs(s, plot, &err) != 0) {
 			rc = 1;
 			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
-		} else if (!s->quiet) {
+		} else if (!s->quiet && !stdout_taken(s)) {
 			sweep_print_table(s, stdout);
 		}
-	}
-	if (rc)
-		remove_tmp_files();
-	catch_signals(false);
-	for (int k = 0; k < N_OUT; k++) {
-		free(tmp_path[k]);
-		tmp_path[k] = NULL;
 	}
 	return rc;
 }

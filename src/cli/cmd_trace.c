@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "gpuvm/output_file.h"
 #include "gpuvm/config.h"
 #include "gpuvm/report.h"
 #include "gpuvm/trace.h"
@@ -212,6 +213,12 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		fprintf(stderr, "gpuvm trace %s: -o OUT is required\n", sub);
 		return 2;
 	}
+	/* outputs are checked before the input is read: a bad path costs nothing */
+	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
+	    (out_path && gpuvm_output_check(out_path, "-o", false, &err))) {
+		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
+		return 2;
+	}
 	struct gpuvm_source src = {0};
 	if (open_input(pos[0], fmt, gpu, seed, &src, &err)) {
 		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
@@ -230,13 +237,13 @@ int gpuvm_cmd_trace(int argc, char **argv)
 			cJSON_AddNumberToObject(o, "wall_seconds", now_s() - t0);
 			if (json_path) {
 				char *text = cJSON_Print(o);
-				if (!text || gpuvm_write_file_atomic(json_path, text, &err)) {
+				if (!text || gpuvm_output_write_text(json_path, text, &err)) {
 					fprintf(stderr, "gpuvm trace: %s\n", text ? err.msg : "out of memory");
 					rc = 1;
 				}
 				free(text);
 			}
-			if (!rc)
+			if (!rc && !(json_path && !strcmp(json_path, "-")))
 				print_info(pos[0], o);
 			cJSON_Delete(o);
 		}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "gpuvm/output_file.h"
 
 static void usage(FILE *out)
 {
@@ -30,6 +31,23 @@ static void usage(FILE *out)
 	      out);
 }
 
+/* Every command ends here: whatever it left uncommitted (a temp file, an
+ * empty directory it made) goes, and a lost write to stdout (a full disk,
+ * a device refusing writes) turns success into failure. */
+static int finish(int rc)
+{
+	if (rc == 0)
+		gpuvm_output_keep_dirs();
+	gpuvm_output_batch_abort();
+	struct gpuvm_error err;
+	if (gpuvm_output_check_stdout(&err)) {
+		fprintf(stderr, "gpuvm: %s\n", err.msg);
+		if (rc == 0)
+			rc = GPUVM_EXIT_OUTPUT_FAILED;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -39,7 +57,7 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	static const struct {
 		const char *name;
@@ -51,9 +69,10 @@ int main(int argc, char **argv)
 		{"probe", gpuvm_cmd_probe},
 		{"graph", gpuvm_cmd_graph},
 	};
+	gpuvm_output_catch_signals();
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+			return finish(cmds[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "gpuvm: unknown command '%s'\n\n", cmd);
 	usage(stderr);
 	return 2;

@@ -1,5 +1,7 @@
-/* gnuplot driver: builds a script with the data inline as datablocks,
- * pipes it to a gnuplot child, and renames "<out>.tmp" to out on success. */
+/* gnuplot driver: builds a script with the data inline as datablocks and
+ * pipes it to a gnuplot child whose standard output is the figure, opened
+ * through the output module (so a device stays a device, a regular file is
+ * replaced only when gnuplot succeeded, and gnuplot never opens a path). */
 #include "gpuvm/plot.h"
 
 #include <errno.h>
@@ -14,13 +16,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gpuvm/output_file.h"
 #include "gpuvm/units.h"
 
 enum plot_format { FMT_NONE, FMT_PNG, FMT_SVG, FMT_PDF };
 
+/* A figure's format from its extension; a device or FIFO without one
+ * (a pipe to a viewer, /dev/null) gets PNG. */
 static enum plot_format format_of(const char *path)
 {
 	const char *dot = path ? strrchr(path, '.') : NULL;
+	struct stat st;
+	if ((!dot || strchr(dot, '/')) && path && stat(path, &st) == 0 &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode)))
+		return FMT_PNG;
 	if (!dot || strchr(dot, '/'))
 		return FMT_NONE;
 	if (strcasecmp(dot, ".png") == 0)
@@ -40,7 +49,7 @@ int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
 		return gpuvm_fail(err, "--plot", 0, NULL,
 				  "%s: unsupported figure format (use .png, .svg or .pdf)",
 				  out_path);
-	return 0;
+	return gpuvm_output_check(out_path, "--plot", false, err);
 }
 
 /* Finds gnuplot on PATH; writes its full path into buf. */
@@ -99,7 +108,7 @@ struct plot_fonts {
  * output file. PNG falls back to the plain png terminal where gnuplot
  * lacks cairo. svg_dynamic adds the SVG terminal's 'dynamic' sizing. */
 static void put_terminal(FILE *f, enum plot_format fmt, int w, int h, struct plot_fonts font,
-			 bool svg_dynamic, const char *out_path)
+			 bool svg_dynamic)
 {
 	switch (fmt) {
 	case FMT_PNG:
@@ -120,9 +129,8 @@ static void put_terminal(FILE *f, enum plot_format fmt, int w, int h, struct plo
 	case FMT_NONE:
 		break;
 	}
-	fputs("set output ", f);
-	put_quoted(f, out_path);
-	fputc('\n', f);
+	/* no file name: the figure goes to gnuplot's stdout, which is ours */
+	fputs("set output\n", f);
 }
 
 struct point {
@@ -193,12 +201,12 @@ static void put_byte_tics(FILE *f, const struct gpuvm_plot_opts *o,
 
 /* Builds the whole gnuplot script in memory. Returns the number of series
  * with at least one plottable point. */
-static size_t build_script(FILE *f, const char *tmp_path, enum plot_format fmt,
+static size_t build_script(FILE *f, enum plot_format fmt,
 			   const struct gpuvm_plot_opts *o,
 			   const struct gpuvm_plot_series *series, size_t n)
 {
 	int w = o->width > 0 ? o->width : 900, h = o->height > 0 ? o->height : 600;
-	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true, tmp_path);
+	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
 	fputs("set grid\nset key top right\nset format y '%g'\n", f);
 	if (o->title) {
 		fputs("set title ", f);
@@ -282,8 +290,9 @@ static size_t build_script(FILE *f, const char *tmp_path, enum plot_format fmt,
 	return used;
 }
 
-/* Runs gnuplot with the script on its stdin; its stdout goes to our stderr. */
-static int run_gnuplot(const char *exe, const char *script, size_t len,
+/* Runs gnuplot with the script on its stdin and fig_fd as its stdout (the
+ * figure: the script sets no output file); its stderr is ours. */
+static int run_gnuplot(const char *exe, const char *script, size_t len, int fig_fd,
 		       struct gpuvm_error *err)
 {
 	int fds[2];
@@ -298,7 +307,7 @@ static int run_gnuplot(const char *exe, const char *script, size_t len,
 	}
 	if (pid == 0) {
 		close(fds[1]);
-		if (dup2(fds[0], 0) < 0 || dup2(2, 1) < 0)
+		if (dup2(fds[0], 0) < 0 || dup2(fig_fd, 1) < 0)
 			_exit(127);
 		close(fds[0]);
 		execl(exe, "gnuplot", (char *)NULL);
@@ -335,12 +344,11 @@ static int run_gnuplot(const char *exe, const char *script, size_t len,
 			  WTERMSIG(status));
 }
 
-/* Every figure: the caller's writer puts the gnuplot script (whose output
- * is tmp_path) into f and returns how many points it drew; the figure is
- * rendered into OUT.tmp and renamed over OUT only when gnuplot succeeded,
- * so a failed plot never leaves a half-written file. */
-typedef size_t (*plot_script_fn)(FILE *f, const char *tmp_path, enum plot_format fmt,
-				 const void *ctx);
+/* Every figure: the caller's writer puts the gnuplot script into f and
+ * returns how many points it drew; gnuplot renders it into the output
+ * opened here, which is published only when gnuplot succeeded, so a failed
+ * plot never leaves a half-written file (nor figure bytes on a terminal). */
+typedef size_t (*plot_script_fn)(FILE *f, enum plot_format fmt, const void *ctx);
 
 static int render_figure(const char *out_path, plot_script_fn write_script, const void *ctx,
 			 struct gpuvm_error *err)
@@ -348,39 +356,36 @@ static int render_figure(const char *out_path, plot_script_fn write_script, cons
 	char exe[PATH_MAX];
 	if (!find_gnuplot(exe, sizeof exe))
 		return gpuvm_fail(err, "--plot", 0, NULL, "gnuplot not found on PATH");
-	size_t plen = strlen(out_path);
-	char *tmp = malloc(plen + 5);
-	if (!tmp)
-		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	memcpy(tmp, out_path, plen);
-	memcpy(tmp + plen, ".tmp", 5);
-
 	char *script = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&script, &len);
-	if (!f) {
-		free(tmp);
+	if (!f)
 		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	}
-	size_t used = write_script(f, tmp, format_of(out_path), ctx);
+	size_t used = write_script(f, format_of(out_path), ctx);
 	int rc = 0;
 	if (fclose(f) != 0 || !script)
 		rc = gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
 	else if (!used)
 		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: no plottable point (all values "
 				"missing, or not positive on a log axis)", out_path);
-	else
-		rc = run_gnuplot(exe, script, len, err);
-
-	struct stat st;
-	if (rc == 0 && (stat(tmp, &st) != 0 || st.st_size == 0))
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
-	if (rc == 0 && rename(tmp, out_path) != 0)
-		rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: %s", out_path, strerror(errno));
-	if (rc != 0)
-		unlink(tmp);
+	struct gpuvm_output out;
+	if (rc == 0 && gpuvm_output_open(&out, out_path, err) == 0) {
+		if (fflush(out.f) != 0)
+			rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: %s", out_path, strerror(errno));
+		if (rc == 0)
+			rc = run_gnuplot(exe, script, len, fileno(out.f), err);
+		struct stat st;
+		if (rc == 0 && out.kind == GPUVM_OUTPUT_ATOMIC &&
+		    (fstat(fileno(out.f), &st) != 0 || st.st_size == 0))
+			rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
+		if (rc == 0)
+			rc = gpuvm_output_close(&out, err);
+		else
+			gpuvm_output_cancel(&out);
+	} else if (rc == 0) {
+		rc = -1;
+	}
 	free(script);
-	free(tmp);
 	return rc;
 }
 
@@ -390,10 +395,10 @@ struct lines_ctx {
 	size_t n;
 };
 
-static size_t lines_script(FILE *f, const char *tmp_path, enum plot_format fmt, const void *ctx)
+static size_t lines_script(FILE *f, enum plot_format fmt, const void *ctx)
 {
 	const struct lines_ctx *c = ctx;
-	return build_script(f, tmp_path, fmt, c->o, c->series, c->n);
+	return build_script(f, fmt, c->o, c->series, c->n);
 }
 
 int gpuvm_plot_lines_opts(const char *out_path, const struct gpuvm_plot_opts *opts,
@@ -425,7 +430,7 @@ struct matrix_ctx {
 	const char *cblabel;
 };
 
-static size_t matrix_script(FILE *f, const char *tmp_path, enum plot_format fmt, const void *ctx)
+static size_t matrix_script(FILE *f, enum plot_format fmt, const void *ctx)
 {
 	const struct matrix_ctx *m = ctx;
 	size_t rows = m->rows, cols = m->cols;
@@ -436,7 +441,7 @@ static size_t matrix_script(FILE *f, const char *tmp_path, enum plot_format fmt,
 	head.x_bytes = false;
 	head.x_categories = NULL;
 	head.logx = head.logy = false;
-	build_script(f, tmp_path, fmt, &head, NULL, 0);
+	build_script(f, fmt, &head, NULL, 0);
 	fprintf(f, "unset grid\nset offsets 0, 0, 0, 0\nset autoscale fix\nset yrange [-0.5:%zu-0.5]\nset xrange [-0.5:%zu-0.5]\n"
 		   "set palette defined (0 'white', 1 '#fdd49e', 2 '#d7301f', 3 '#7f0000')\n"
 		   "set size ratio -1\nset key off\nset cbrange [0:*]\n"
@@ -483,8 +488,7 @@ struct heatmaps_ctx {
 	size_t n;
 };
 
-static size_t heatmaps_script(FILE *f, const char *tmp_path, enum plot_format fmt,
-			      const void *ctx)
+static size_t heatmaps_script(FILE *f, enum plot_format fmt, const void *ctx)
 {
 	const struct heatmaps_ctx *hc = ctx;
 	const struct gpuvm_plot_heatmap_opts *o = hc->o;
@@ -493,7 +497,7 @@ static size_t heatmaps_script(FILE *f, const char *tmp_path, enum plot_format fm
 	int w = o->width > 0 ? o->width : 1000;
 	int ph = o->panel_height > 0 ? o->panel_height : 260;
 	int h = ph * (int)n + 60;
-	put_terminal(f, fmt, w, h, (struct plot_fonts){9, 10, 8}, false, tmp_path);
+	put_terminal(f, fmt, w, h, (struct plot_fonts){9, 10, 8}, false);
 	double zmax = o->zmax;
 	for (size_t i = 0; i < n && zmax <= 0; i++)
 		for (size_t c = 0; c < p[i].n; c++)

@@ -176,29 +176,3 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 		num(run, "wall_seconds"), num(run, "warp_instructions_per_wall_second"),
 		num(run, "thread_accesses_per_wall_second"));
 }
-
-int gpuvm_write_file_atomic(const char *path, const char *text, struct gpuvm_error *err)
-{
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	if (!tmp)
-		return gpuvm_fail(err, path, 0, NULL, "out of memory");
-	snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		gpuvm_fail(err, path, 0, NULL, "cannot write: %s", strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	size_t len = strlen(text);
-	int bad = fwrite(text, 1, len, f) != len;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		gpuvm_fail(err, path, 0, NULL, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuvm/output_file.h"
 #include "gpuvm/trace.h"
 #include "trace/native.h"
 #include "trace/readers.h"
@@ -125,21 +126,12 @@ int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
 	if (!counts)
 		counts = &local;
 	memset(counts, 0, sizeof *counts);
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return gpuvm_fail(err, path, 0, NULL, "cannot create: %s", strerror(errno));
-	/* mkstemp makes 0600; give the trace the usual 0666 & ~umask */
-	mode_t um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	FILE *f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return gpuvm_fail(err, path, 0, NULL, "cannot create");
-	}
+	/* a regular file appears only when complete; a device or FIFO is
+	 * written in place (gpuvm/output_file.h) */
+	struct gpuvm_output out;
+	if (gpuvm_output_open(&out, path, err))
+		return -1;
+	FILE *f = out.f;
 	struct rec r = {.c = counts};
 	int rc = native_writer_init(&r.w, f, path, true, err);
 	if (!rc) {
@@ -152,12 +144,10 @@ int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
 		counts->file_bytes = r.w.offset;
 		native_writer_free(&r.w);
 	}
-	if (fclose(f) && !rc)
-		rc = gpuvm_fail(err, path, 0, NULL, "write failed (disk full?)");
-	if (!rc && rename(tmp, path))
-		rc = gpuvm_fail(err, path, 0, NULL, "cannot write: %s", strerror(errno));
 	if (rc)
-		unlink(tmp);
+		gpuvm_output_cancel(&out);
+	else
+		rc = gpuvm_output_close(&out, err);
 	return rc;
 }
 

@@ -1,0 +1,90 @@
+/* Output files that never replace what the user pointed at.
+ *
+ * Every file gpuvm writes (--json, --csv, --plot, --pcie-plot, --page-map,
+ * trace record/convert, probe outputs, --emit-preset) goes through here:
+ *
+ *   - a path naming a regular file, or nothing yet, is written atomically:
+ *     a temporary file in the same directory, fsync, rename;
+ *   - anything else - a character or block device (/dev/null), a FIFO - is
+ *     opened and written in place, never replaced;
+ *   - a symlink is followed: the rules above apply to its target, and the
+ *     link stays a link;
+ *   - "-" is standard output (textual outputs only).
+ *
+ * Temporary files are kept in a fixed table that a signal handler walks
+ * (unlink and rmdir are async-signal-safe), so SIGINT, SIGTERM and SIGHUP
+ * leave none behind, nor the empty directories a command created. Within a
+ * batch, finished outputs stay temporary (in-place targets are spooled)
+ * until gpuvm_output_batch_commit, so a command's outputs appear together
+ * or not at all. */
+#ifndef GPUVM_OUTPUT_FILE_H
+#define GPUVM_OUTPUT_FILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gpuvm/error.h"
+
+/* Exit status of a command whose output could not be written after the
+ * run (disk full, a device that refuses writes); paths refused before the
+ * run exit 2 like any bad input. */
+#define GPUVM_EXIT_OUTPUT_FAILED 1
+
+enum gpuvm_output_kind {
+	GPUVM_OUTPUT_ATOMIC, /* regular file or new path: temp + rename */
+	GPUVM_OUTPUT_DIRECT, /* device or FIFO (or a dangling link): written in place */
+	GPUVM_OUTPUT_STDOUT, /* "-" */
+};
+
+struct gpuvm_output {
+	enum gpuvm_output_kind kind;
+	FILE *f;	/* what the caller writes to */
+	int slot;	/* temp-file table slot, -1 when there is no temp file */
+	char *target;	/* where the bytes end up (a symlink resolved) */
+};
+
+/* Checks, before any work, that path can be written: its directory exists
+ * and is writable, it is not a directory or socket. stdout_ok allows "-".
+ * what names the option in messages ("--json"). */
+int gpuvm_output_check(const char *path, const char *what, bool stdout_ok,
+		       struct gpuvm_error *err);
+
+/* Opens path for writing; o->f is the stream. On failure err is set and
+ * nothing is left behind. */
+int gpuvm_output_open(struct gpuvm_output *o, const char *path, struct gpuvm_error *err);
+
+/* Finishes the stream: checks every write, fsyncs, and renames (or, in a
+ * batch, keeps the result staged). On failure the temp file is removed. */
+int gpuvm_output_close(struct gpuvm_output *o, struct gpuvm_error *err);
+
+/* Abandons an open output: its temp file is removed. */
+void gpuvm_output_cancel(struct gpuvm_output *o);
+
+/* open + write text + close. */
+int gpuvm_output_write_text(const char *path, const char *text, struct gpuvm_error *err);
+
+/* A batch: outputs closed between begin and commit are staged, and commit
+ * publishes them all (in-place targets first, as they are the ones that
+ * can still fail, then renames). abort removes every staged file and the
+ * empty directories made by gpuvm_output_mkdir. */
+void gpuvm_output_batch_begin(void);
+int gpuvm_output_batch_commit(struct gpuvm_error *err);
+void gpuvm_output_batch_abort(void);
+
+/* mkdir that remembers the directory, so a failed or interrupted command
+ * removes it again if it is still empty. An existing directory is fine. */
+int gpuvm_output_mkdir(const char *dir, struct gpuvm_error *err);
+
+/* The command succeeded: the directories it made stay. */
+void gpuvm_output_keep_dirs(void);
+
+/* Installs the SIGINT/SIGTERM/SIGHUP handler that removes every temp file
+ * and created empty directory, then dies of the same signal. */
+void gpuvm_output_catch_signals(void);
+
+/* Flushes and checks standard output (a full disk, a closed pipe, a
+ * device that refuses writes): -1 with err set when something written to
+ * stdout was lost. Called once when a command ends. */
+int gpuvm_output_check_stdout(struct gpuvm_error *err);
+
+#endif
