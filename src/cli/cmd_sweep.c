@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -369,6 +370,7 @@ static int spawn(const struct sweep *s, size_t i, struct worker *w, struct gpuvm
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return gpuvm_fail(err, NULL, 0, NULL, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -376,6 +378,11 @@ static int spawn(const struct sweep *s, size_t i, struct worker *w, struct gpuvm
 		return gpuvm_fail(err, NULL, 0, NULL, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		/* A worker dies with the sweep: `kill <parent>` must not leave
+		 * simulations running. getppid() covers a parent that died
+		 * before prctl. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(5);
 		close(fds[0]);
 		worker_main(s, i, fds[1]);
 	}
