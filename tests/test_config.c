@@ -241,6 +241,12 @@ static void test_set_and_get(void **state)
 	assert_int_equal(gpuvm_config_set(cfg, "tlb.l1.share=gpu", "--set", &err), 0);
 	assert_int_equal(gpuvm_config_set(cfg, "l2.size=3145728", "--set", &err), 0);
 	assert_int_equal(gpuvm_config_set(cfg, "walker.latency_cycles=0.1", "--set", &err), 0);
+	/* integers are decimal or 0x hex, never octal */
+	assert_int_equal(gpuvm_config_set(cfg, "tlb.l1.mshrs=010", "--set", &err), 0);
+	assert_int_equal(cfg->tlb[0].mshrs, 10);
+	assert_int_equal(gpuvm_config_set(cfg, "walker.walkers=0x20", "--set", &err), 0);
+	assert_int_equal(cfg->walkers, 32);
+	assert_int_not_equal(gpuvm_config_set(cfg, "walker.walkers=0x", "--set", &err), 0);
 	if (gpuvm_config_finalize(cfg, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(gpuvm_config_get(cfg, "tlb.l2.entries", v, sizeof v), 0);
@@ -262,9 +268,17 @@ static void test_set_and_get(void **state)
 	assert_null(gpuvm_config_key_at(cfg, 1000));
 	for (size_t i = 0; gpuvm_config_key_at(cfg, i); i++)
 		assert_null(strstr(gpuvm_config_key_at(cfg, i), "tlb.l2."));
-	/* raised again, with the new level's keys set after it: fine */
+	/* raised again: the new level is not completed from the generic GPU;
+	 * every key of it must be given, then it is fine */
 	assert_int_equal(gpuvm_config_set(cfg, "tlb.levels=3", "--set", &err), 0);
 	assert_int_equal(gpuvm_config_set(cfg, "tlb.l3.entries=128", "--set", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(cfg, &err), -1);
+	assert_non_null(strstr(err.msg, "tlb.l3.ways: missing: tlb.levels = 3 needs every key"));
+	static const char *const l3[] = {"tlb.l3.ways=16", "tlb.l3.entry_size=2MiB",
+					 "tlb.l3.share=gpu", "tlb.l3.hit_latency_cycles=0",
+					 "tlb.l3.miss_penalty_cycles=50", "tlb.l3.mshrs=32"};
+	for (size_t i = 0; i < sizeof l3 / sizeof l3[0]; i++)
+		assert_int_equal(gpuvm_config_set(cfg, l3[i], "--set", &err), 0);
 	if (gpuvm_config_finalize(cfg, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(cfg->tlb[2].instances, 1);
@@ -476,10 +490,16 @@ static void test_bad_inputs(void **state)
 	EXPECT_ERROR("[l2]\nline_size = 128\nsector_size = 256\n", "test.ini:3: l2.sector_size",
 		     "does not divide");
 	EXPECT_ERROR("[l2]\nsector_size = 48\n", "test.ini:2: l2.sector_size", "power of two");
-	/* bandwidths and clock <= 0, latencies < 0 */
-	EXPECT_ERROR("[dram]\nbandwidth_gb_s = 0\n", "test.ini:2: dram.bandwidth_gb_s", "greater than 0");
-	EXPECT_ERROR("[pcie]\nbandwidth_gb_s = -1\n", "test.ini:2: pcie.bandwidth_gb_s", "greater than 0");
-	EXPECT_ERROR("[gpu]\nclock_mhz = 0\n", "test.ini:2: gpu.clock_mhz", "greater than 0");
+	/* bandwidths and clock outside their physical ranges, latencies < 0 */
+	EXPECT_ERROR("[dram]\nbandwidth_gb_s = 0\n", "test.ini:2: dram.bandwidth_gb_s",
+		     "must be at least 0.001 (got 0; range [0.001, 100000])");
+	EXPECT_ERROR("[pcie]\nbandwidth_gb_s = -1\n", "test.ini:2: pcie.bandwidth_gb_s", "at least 0.001");
+	EXPECT_ERROR("[dram]\nbandwidth_gb_s = 1e-300\n", "test.ini:2: dram.bandwidth_gb_s",
+		     "range [0.001, 100000]");
+	EXPECT_ERROR("[gpu]\nclock_mhz = 0\n", "test.ini:2: gpu.clock_mhz", "at least 1");
+	EXPECT_ERROR("[gpu]\nclock_mhz = 1e6\n", "test.ini:2: gpu.clock_mhz", "range [1, 10000]");
+	EXPECT_ERROR("[walker]\nlatency_cycles = 1e12\n", "test.ini:2: walker.latency_cycles",
+		     "must be at most 10000000 (got 1e12; range [0, 10000000])");
 	EXPECT_ERROR("[walker]\nlatency_cycles = -5\n", "test.ini:2: walker.latency_cycles", "negative");
 	EXPECT_ERROR("[tlb.l1]\nhit_latency_cycles = -1\n", "test.ini:2: tlb.l1.hit_latency_cycles",
 		     "negative");

@@ -135,6 +135,10 @@ struct gpuvm_config {
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value
 	 * that only fails a cross-field check. */
+	/* Loaded as a preset (by name or file): finalize requires every key in
+	 * use to have been set, by the preset, its base or --set, rather than
+	 * silently completing it from the built-in generic GPU. */
+	bool require_every_key;
 	uint32_t set_seq;
 	struct gpuvm_config_origin set_at[GPUVM_CONFIG_MAX_KEYS];
 };

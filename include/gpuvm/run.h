@@ -21,6 +21,8 @@ struct gpuvm_run_spec {
 	int n_sets;
 	uint64_t seed;
 	bool progress;
+	/* run even past GPUVM_WORK_CAP_THREAD_ACCESSES (--force) */
+	bool force;
 	/* kernel sampling (gpuvm_sim_options); tolerance 0 = default */
 	bool kernel_sampling;
 	double kernel_sampling_tolerance;
@@ -31,6 +33,15 @@ struct gpuvm_run_spec {
 	int (*wrap_source)(void *ctx, struct gpuvm_source *src, struct gpuvm_error *err);
 	void *wrap_ctx;
 };
+
+/* A run whose workload estimates more than GPUVM_WORK_CAP_THREAD_ACCESSES
+ * thread accesses is refused (unless spec->force) before anything is
+ * allocated or simulated, with the estimate in the message. */
+struct gpuvm_workload_def;
+struct gpuvm_params;
+int gpuvm_run_check_work(const struct gpuvm_run_spec *spec, const struct gpuvm_config *cfg,
+			 const struct gpuvm_workload_def *def, const struct gpuvm_params *params,
+			 struct gpuvm_error *err);
 
 /* On success *out is a JSON object with keys config, workload, tlb, walks,
  * dram_bytes, pcie_*, sim_cycles, sim_seconds, accesses_per_sim_second,

@@ -28,6 +28,12 @@ struct gpuvm_param_def {
 	const char *help;
 };
 
+/* A numeric parameter's own accepted range (else its type's default). */
+struct gpuvm_param_range {
+	const char *key;
+	double min, max;
+};
+
 /* Parsed "key=value" pairs of one workload spec, checked against its defs. */
 struct gpuvm_params {
 	size_t n;
@@ -41,14 +47,33 @@ struct gpuvm_workload_def {
 	const char *working_set; /* formula, for `gpuvm workloads` */
 	const struct gpuvm_param_def *params;
 	size_t n_params;
+	const struct gpuvm_param_range *ranges; /* optional */
+	size_t n_ranges;
 	int (*create)(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 		      uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err);
+	/* Optional: thread accesses the run will make, from its parameters
+	 * alone (saturating at UINT64_MAX), so a run far past
+	 * GPUVM_WORK_CAP_THREAD_ACCESSES is refused before it starts. */
+	int (*estimate)(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			uint64_t *thread_accesses, struct gpuvm_error *err);
 };
+
+/* Runs estimated past this many thread accesses need --force: about 80
+ * minutes at the simulator's 20 M thread accesses per CPU second (README,
+ * bench), and 20x Karnagel's full 1.6 G-row group-by. */
+#define GPUVM_WORK_CAP_THREAD_ACCESSES 1e11
 
 extern const struct gpuvm_workload_def *const gpuvm_workloads[];
 extern const size_t gpuvm_workloads_count;
 
 const struct gpuvm_workload_def *gpuvm_workload_find(const char *name);
+
+/* The range a numeric parameter accepts: the workload's own for it, or
+ * its type's default, which refuses only values no GPU run could mean
+ * (counts 0 .. 2^40; sizes 0 .. 2^49 bytes, a 49-bit GPU virtual address
+ * space; numbers finite). */
+void gpuvm_param_range(const struct gpuvm_workload_def *d, const struct gpuvm_param_def *pd,
+		       double *min, double *max);
 
 /* Splits "name:k=v,k=v", finds the workload, checks keys and value syntax. */
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,

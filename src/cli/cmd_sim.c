@@ -22,7 +22,7 @@ static void sim_usage(FILE *out)
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
 	      "                 [--oversub PCT] [--scope BYTES|auto] [--seed N]\n"
 	      "                 [--json FILE] [--pcie-plot FILE] [--quiet] [--kernel-sampling[=TOL]]\n"
-	      "                 [--page-map PREFIX [--page-map-page SIZE]]\n"
+	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -50,7 +50,11 @@ static void sim_usage(FILE *out)
 	      "                    and the kernel runs once per scope; auto prints the model's\n"
 	      "                    predicted time for every candidate scope on this GPU and runs\n"
 	      "                    the fastest (docs/scoping.md). Same as the workload's scope=\n"
-	      "  --json FILE       write the full report (resolved config included) as JSON\n"
+	      "  --json FILE       write the full report (resolved config included) as JSON;\n"
+	      "                    - for stdout (the text report is then left out)\n"
+	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
+	      "                    accesses (about 80 CPU minutes at 20 M/s); without it\n"
+	      "                    such a run is refused at once with its estimate (exit 2)\n"
 	      "  --quiet           print nothing on success\n"
 	      "  --page-map PREFIX record which pages of each allocation are accessed over\n"
 	      "                    time (Ganguly et al. Fig. 2-3): PREFIX.csv (one row per\n"
@@ -91,8 +95,14 @@ static void sim_usage(FILE *out)
 	      "  gpuvm sim --gpu p100 --workload hash-groupby:region=4GiB,input=16777216,scoped=copy \\\n"
 	      "            --scope auto\n"
 	      "\n"
-	      "exit status: 0 ok, 1 simulation failure, 2 bad input (message names the file,\n"
-	      "line and key); no output file is written on failure.\n",
+	      "Outputs: a regular file (or a new path) is replaced atomically and only\n"
+	      "when the whole run succeeded; a device, FIFO or symlink target is written\n"
+	      "in place, never replaced; every path is checked before the run starts\n"
+	      "(docs/outputs.md).\n"
+	      "\n"
+	      "exit status: 0 ok, 1 simulation or output-write failure (disk full, a device\n"
+	      "refusing writes, a lost write to stdout), 2 bad input (message names the\n"
+	      "file, line and key, or the output path); no output file is written on failure.\n",
 	      out);
 }
 
@@ -197,7 +207,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"trace", required_argument, 0, 't'}, {"trace-format", required_argument, 0, 'F'},
 		{"trace-managed", no_argument, 0, 'M'}, {"scope", required_argument, 0, 'c'},
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
-		{"kernel-sampling", optional_argument, 0, 'K'},
+		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
@@ -261,6 +271,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		}
 		case 'q':
 			quiet = 1;
+			break;
+		case 'f':
+			spec.force = true;
 			break;
 		case 'P':
 			if (!*optarg) {

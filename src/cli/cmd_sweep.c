@@ -60,6 +60,8 @@ static void usage(FILE *f)
 "  -j, --jobs N        simulate N points at a time in worker processes\n"
 "                      (default 1; 0 = one per CPU). Results do not depend on N.\n"
 "  --quiet             no table and no progress\n"
+"  --force             run points estimated past the work cap (1e11 thread\n"
+"                      accesses, about 80 CPU minutes each; see gpuvm sim --help)\n"
 "\n"
 "Output (written only when every point succeeded):\n"
 "  --csv FILE          one row per point: gpu, each varied key (and KEY_bytes for\n"
@@ -155,7 +157,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 
 		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",
-						    "--help", "-h"};
+						    "--help", "-h", "--force"};
 		bool is_flag = false;
 		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
 			is_flag |= strcmp(opt, flags[k]) == 0;
@@ -168,6 +170,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				s->logx = true;
 			else if (!strcmp(opt, "--logy"))
 				s->logy = true;
+			else if (!strcmp(opt, "--force"))
+				s->force = true;
 			else
 				a->help = true;
 			continue;

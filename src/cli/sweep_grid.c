@@ -266,6 +266,7 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 	spec->gpu = s->gpus[g];
 	spec->seed = s->seed;
 	spec->kernel_sampling = s->kernel_sampling;
+	spec->force = s->force;
 	spec->kernel_sampling_tolerance = s->kernel_sampling_tolerance;
 	for (int k = 0; k < s->n_sets; k++)
 		spec->sets[spec->n_sets++] = s->sets[k];
@@ -393,6 +394,8 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 			rc = gpuvm_config_finalize(cfg, err);
 		if (!rc)
 			rc = gpuvm_workload_parse(spec.workload, &def, &params, err);
+		if (!rc)
+			rc = gpuvm_run_check_work(&spec, cfg, def, &params, err);
 		sweep_spec_free(owned);
 		if (rc && s->n_points > 1)
 			point_fail(s, i, err);

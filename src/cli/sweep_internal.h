@@ -49,6 +49,7 @@ struct sweep {
 	const char *csv, *json, *plot;
 	const char *x, *y, *title;
 	bool quiet, logx, logy;
+	bool force; /* past the work cap (gpuvm_run_check_work) */
 
 	/* grid */
 	size_t n_points;

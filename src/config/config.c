@@ -189,6 +189,7 @@ struct load_ctx {
 	bool failed;
 	int fail_line;
 	int first_line[K_COUNT]; /* line where each key was set in this text */
+	bool seen_key;       /* a key was set: too late for base = */
 };
 
 static int ctx_fail(struct load_ctx *c, const char *key, const char *fmt, ...)
@@ -256,6 +257,41 @@ static char *ctx_reader(char *str, int num, void *stream)
 	return str;
 }
 
+/* Bases nest (a preset on a preset on p100), but not forever. */
+#define MAX_BASE_DEPTH 4
+static int base_depth;
+
+/* "base = NAME" at the top of a preset: the named preset (shipped, or a
+ * file) is loaded first and this file overrides it; its keys keep their
+ * own origins, so messages still point at the file that set them. */
+static int load_base(struct load_ctx *c, const char *value)
+{
+	if (c->seen_key)
+		return ctx_fail(c, "base", "must come first, before any [section] or key");
+	if (base_depth >= MAX_BASE_DEPTH)
+		return ctx_fail(c, "base", "bases nest more than %d deep (a loop?)", MAX_BASE_DEPTH);
+	struct gpuvm_config *b = malloc(sizeof *b);
+	if (!b)
+		return ctx_fail(c, "base", "out of memory");
+	struct gpuvm_error berr;
+	base_depth++;
+	int rc = gpuvm_config_load(b, value, &berr);
+	base_depth--;
+	if (rc) {
+		free(b);
+		return ctx_fail(c, "base", "%s", berr.msg);
+	}
+	char name[sizeof b->name], source[sizeof b->source];
+	memcpy(name, c->cfg->name, sizeof name);
+	memcpy(source, c->cfg->source, sizeof source);
+	*c->cfg = *b;
+	memcpy(c->cfg->name, name, sizeof name);
+	memcpy(c->cfg->source, source, sizeof source);
+	free(b);
+	c->seen_key = true;
+	return 1;
+}
+
 static int ctx_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *c = user;
@@ -291,6 +327,9 @@ static int ctx_handler(void *user, const char *section, const char *name, const 
 	else
 		snprintf(key, sizeof key, "%s", name);
 	c->last_key = -1;
+	if (!*section && !strcmp(name, "base"))
+		return load_base(c, value);
+	c->seen_key = true;
 
 	int id = cfg_key_find(key);
 	if (id < 0) {
@@ -433,6 +472,7 @@ static int load_file(struct gpuvm_config *cfg, const char *path, struct gpuvm_er
 	}
 	buf[n] = '\0';
 	gpuvm_config_defaults(cfg);
+	cfg->require_every_key = true;
 	copy_str(cfg->source, sizeof cfg->source, path);
 	set_name_from(cfg, path);
 	int rc = parse_text(cfg, buf, n, path, err);
@@ -449,6 +489,7 @@ int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 		const struct gpuvm_preset_text *p = &gpuvm_shipped_presets[i];
 		if (strcmp(p->name, name_or_path) == 0) {
 			gpuvm_config_defaults(cfg);
+			cfg->require_every_key = true;
 			copy_str(cfg->source, sizeof cfg->source, p->path);
 			copy_str(cfg->name, sizeof cfg->name, p->name);
 			return parse_text(cfg, p->text, strlen(p->text), p->path, err);
@@ -658,6 +699,31 @@ static int finalize_level(struct gpuvm_config *cfg, int lv, const uint16_t *phys
 	return 0;
 }
 
+/* A preset defines every key in use, or names a base: nothing is taken
+ * from the built-in generic GPU without the user saying so. */
+static int check_every_key_set(const struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
+	for (size_t id = 0; id < cfg_key_count; id++) {
+		const struct cfg_key *k = &cfg_keys[id];
+		if (cfg->set_at[id].seq)
+			continue;
+		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels)
+			continue;
+		/* a sharing map only exists with share = map (checked below) */
+		if (k->type == CT_U16_LIST && k->level >= 0)
+			continue;
+		const struct gpuvm_config_origin *lv = &cfg->set_at[K_TLB_LEVELS];
+		if (k->level >= 0 && lv->seq && lv->line == 0)
+			return gpuvm_fail(err, lv->origin, 0, k->name,
+					  "missing: tlb.levels = %u needs every key of [tlb.l%d] "
+					  "(give them with --set too)", cfg->tlb_levels, k->level + 1);
+		return gpuvm_fail(err, cfg->source, 0, k->name,
+				  "missing: a preset sets every key, or starts with 'base = NAME' "
+				  "(a shipped preset or a file) and overrides what differs");
+	}
+	return 0;
+}
+
 int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 {
 	char problem[600];
@@ -679,6 +745,9 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 		if (cfg_key_check(k, cfg, problem, sizeof problem))
 			return fail_at(err, cfg, (int)id, "%s", problem);
 	}
+
+	if (cfg->require_every_key && check_every_key_set(cfg, err))
+		return -1;
 
 	uint32_t phys = 0;
 	if (check_grid(cfg, err, &phys))
@@ -702,6 +771,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       (unsigned long long)way_line);
 	}
 
+	/* 0 means unlimited; anything else must hold at least one 4 KiB page,
+	 * or every access would evict the page it just faulted in */
+	if (cfg->uvm_device_memory_bytes && cfg->uvm_device_memory_bytes < 4096)
+		return fail_at(err, cfg, K_UVM_DEVICE_MEMORY,
+			       "%llu bytes is less than one 4KiB page (0 = unlimited; range 4KiB .. 64TiB)",
+			       (unsigned long long)cfg->uvm_device_memory_bytes);
 	if (!gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher))
 		return fail_at(err, cfg, K_UVM_PREFETCHER, "unknown prefetcher '%s' (known: %s)",
 			       cfg->uvm_prefetcher, "none, random, seq-local, locality, tree-uvmsmart, tree-driver");

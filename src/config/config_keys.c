@@ -34,7 +34,21 @@ static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu"};
 
-#define BIG 1e12 /* upper bound of latencies and rates: finite, else free */
+/* Physical ranges. Every bound is far outside any real part, so it only
+ * refuses values that are typos or nonsense - and that would otherwise make
+ * a run hang or lie (a 1e-300 GB/s link turns one sector into 1e301 cycles).
+ *   LAT_MAX  10^7 cycles: 10 ms at 1 GHz, ~10^4 x the slowest measured GPU
+ *            memory latency (a TLB miss to DRAM, ~1 us; timing-anchors.md)
+ *   NS_MAX   10^7 ns = 10 ms for link latencies (PCIe: ~1 us)
+ *   BW_MIN   1 MB/s = 10^-3 GB/s, below any bus that ever fed a GPU
+ *   BW_MAX   10^5 GB/s = 100 TB/s, ~30 x H100's HBM3 (3.35 TB/s)
+ *   US_MAX   10^6 us = 1 s for per-event microsecond costs (launch ~5 us,
+ *            far fault 20-50 us: Zheng et al., uvm-anchors.md) */
+#define LAT_MAX 1e7
+#define NS_MAX 1e7
+#define BW_MIN 1e-3
+#define BW_MAX 1e5
+#define US_MAX 1e6
 #define KiB 1024.0
 #define TiB (1024.0 * 1024.0 * 1024.0 * 1024.0)
 
@@ -59,7 +73,7 @@ static const char *const preferred_names[] = {"none", "gpu"};
 
 /* The keys of [tlb.lN]; order must match enum cfg_tlb_key. */
 #define TLB_LEVEL_KEYS(i, n)                                                                \
-	U32("tlb.l" #n ".entries", tlb[i].entries, 1, 1 << 24, i,                           \
+	U32("tlb.l" #n ".entries", tlb[i].entries, 1, 1 << 20, i,                           \
 	    "entries of one TLB instance"),                                                 \
 	U32("tlb.l" #n ".ways", tlb[i].ways, 0, 1 << 24, i,                                 \
 	    "associativity; 0 = fully associative, else must divide entries"),              \
@@ -69,9 +83,9 @@ static const char *const preferred_names[] = {"none", "gpu"};
 	     "which SMs share one instance: sm, tpc, gpc, gpu or map"),                     \
 	LIST("tlb.l" #n ".share_map", tlb[i].share_map, tlb[i].share_map_len, i,            \
 	     "with share = map: instance id of each logical SM (one per active SM)"),       \
-	DBL("tlb.l" #n ".hit_latency_cycles", tlb[i].hit_latency_cycles, 0, false, BIG, i, \
+	DBL("tlb.l" #n ".hit_latency_cycles", tlb[i].hit_latency_cycles, 0, false, LAT_MAX, i, \
 	    "lookup cost when the entry is present (SM cycles)"),                           \
-	DBL("tlb.l" #n ".miss_penalty_cycles", tlb[i].miss_penalty_cycles, 0, false, BIG, i, \
+	DBL("tlb.l" #n ".miss_penalty_cycles", tlb[i].miss_penalty_cycles, 0, false, LAT_MAX, i, \
 	    "extra cost of a miss before the next level answers (SM cycles)"),              \
 	U32("tlb.l" #n ".mshrs", tlb[i].mshrs, 1, 1 << 20, i,                               \
 	    "outstanding misses per instance")
@@ -89,16 +103,18 @@ const struct cfg_key cfg_keys[] = {
 	     "physical ids of fused-off SMs, GPC-major: (gpc*tpcs_per_gpc + tpc)*sms_per_tpc + k"),
 	ENUM("gpu.sm_numbering", sm_numbering, numbering_names, -1,
 	     "how logical SM ids are laid over the grid: linear or interleaved (TPC round robin over GPCs)"),
-	DBL("gpu.clock_mhz", clock_mhz, 0, true, 1e5, -1, "SM clock; all *_cycles are SM cycles"),
+	/* 1 MHz .. 10 GHz: GPUs clock at 0.5-2.5 GHz */
+	DBL("gpu.clock_mhz", clock_mhz, 1, false, 1e4, -1, "SM clock; all *_cycles are SM cycles"),
 	U32("gpu.max_warps_per_sm", max_warps_per_sm, 1, 1024, -1, "resident warps per SM"),
 	U32("gpu.max_ctas_per_sm", max_ctas_per_sm, 1, 1024, -1, "resident CTAs per SM"),
-	DBL("gpu.issue_warp_insts_per_cycle", issue_warp_insts_per_cycle, 0, true, 1024, -1,
+	/* real SMs issue 1-4 per cycle; below 1/100 a compute gap is a hang */
+	DBL("gpu.issue_warp_insts_per_cycle", issue_warp_insts_per_cycle, 0.01, false, 64, -1,
 	    "warp instructions one SM issues per cycle, all schedulers together"),
 	DBL("gpu.imul32_issue_slots", imul32_issue_slots, 0, true, 64, -1,
 	    "issue slots one warp's 32-bit integer multiply takes (workloads' instruction counts)"),
-	DBL("gpu.load_base_latency_cycles", load_base_latency_cycles, 0, false, BIG, -1,
+	DBL("gpu.load_base_latency_cycles", load_base_latency_cycles, 0, false, LAT_MAX, -1,
 	    "pipeline cost of any global access, before the TLB and L2"),
-	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, BIG, -1, "fixed cost of one kernel launch"),
+	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, US_MAX, -1, "fixed cost of one kernel launch"),
 
 	/* [tlb] */
 	U32("tlb.levels", tlb_levels, 1, GPUVM_MAX_TLB_LEVELS, -1, "TLB levels in use (1..4)"),
@@ -109,34 +125,36 @@ const struct cfg_key cfg_keys[] = {
 
 	/* [walker] */
 	U32("walker.walkers", walkers, 1, 1 << 24, -1, "page walks in flight"),
-	DBL("walker.latency_cycles", walk_latency_cycles, 0, false, BIG, -1, "cost of a full page walk"),
+	DBL("walker.latency_cycles", walk_latency_cycles, 0, false, LAT_MAX, -1, "cost of a full page walk"),
 	U32("walker.pwc_entries", pwc_entries, 0, 1 << 24, -1, "page-walk cache entries; 0 = no PWC"),
 	SIZE64("walker.pwc_entry_size", pwc_entry_bytes, 4 * KiB, TiB, true, -1,
 	       "virtual range one PWC entry covers (power of two)"),
-	DBL("walker.pwc_hit_latency_cycles", pwc_hit_walk_latency_cycles, 0, false, BIG, -1,
+	DBL("walker.pwc_hit_latency_cycles", pwc_hit_walk_latency_cycles, 0, false, LAT_MAX, -1,
 	    "cost of a walk whose upper levels hit in the PWC"),
 
 	/* [l2] */
-	SIZE64("l2.size", l2_bytes, 1, TiB, false, -1, "L2 data cache capacity"),
+	/* the model allocates every line's tags: 1 GiB, 20 x H100's 50 MB */
+	SIZE64("l2.size", l2_bytes, 1, 1024 * 1024 * KiB, false, -1, "L2 data cache capacity"),
 	U32("l2.ways", l2_ways, 1, 4096, -1, "L2 associativity"),
 	SIZE32("l2.line_size", l2_line_bytes, 1, 65536, true, "L2 line (power of two)"),
 	SIZE32("l2.sector_size", l2_sector_bytes, 1, 65536, true,
 	       "L2 sector, the fill unit (power of two dividing the line)"),
-	DBL("l2.hit_latency_cycles", l2_hit_latency_cycles, 0, false, BIG, -1,
+	DBL("l2.hit_latency_cycles", l2_hit_latency_cycles, 0, false, LAT_MAX, -1,
 	    "added to load_base_latency for an L2 hit"),
 
 	/* [dram] */
-	DBL("dram.latency_cycles", dram_latency_cycles, 0, false, BIG, -1,
+	DBL("dram.latency_cycles", dram_latency_cycles, 0, false, LAT_MAX, -1,
 	    "added to the L2 hit latency for an L2 miss"),
-	DBL("dram.bandwidth_gb_s", dram_bandwidth_gb_s, 0, true, BIG, -1, "DRAM bandwidth, 1 GB = 1e9 bytes"),
+	DBL("dram.bandwidth_gb_s", dram_bandwidth_gb_s, BW_MIN, false, BW_MAX, -1,
+	    "DRAM bandwidth, 1 GB = 1e9 bytes"),
 
 	/* [pcie] */
-	DBL("pcie.latency_ns", pcie_latency_ns, 0, false, BIG, -1, "one-way latency of a PCIe request"),
-	DBL("pcie.bandwidth_gb_s", pcie_bandwidth_gb_s, 0, true, BIG, -1,
+	DBL("pcie.latency_ns", pcie_latency_ns, 0, false, NS_MAX, -1, "one-way latency of a PCIe request"),
+	DBL("pcie.bandwidth_gb_s", pcie_bandwidth_gb_s, BW_MIN, false, BW_MAX, -1,
 	    "bandwidth of one direction, 1 GB = 1e9 bytes"),
 
 	/* [uvm] paging of managed allocations (docs/uvm.md) */
-	DBL("uvm.fault_latency_us", uvm_fault_latency_us, 0, false, 1e6, -1,
+	DBL("uvm.fault_latency_us", uvm_fault_latency_us, 0, false, US_MAX, -1,
 	    "far-fault handling time of one fault batch before its migrations start"),
 	ENUM("uvm.fault_model", uvm_fault_model, fault_model_names, -1,
 	     "replayable (far-fault MSHRs, Nack + replay) or blocking (the SM's TLB waits)"),
@@ -162,7 +180,9 @@ const struct cfg_key cfg_keys[] = {
 	     "on eviction write back all pages (driver, UVMSmart) or dirty pages only"),
 	SIZE64("uvm.device_memory", uvm_device_memory_bytes, 0, TiB * 64, false, -1,
 	       "device memory for managed data; 0 = unlimited (no eviction)"),
-	DBL("uvm.oversub_percent", uvm_oversub_percent, 0, false, 1e6, -1,
+	/* 1000 %: a tenth of the working set resident, past every study's range
+	 * (Zheng, Ganguly: 110-150 %) */
+	DBL("uvm.oversub_percent", uvm_oversub_percent, 0, false, 1000, -1,
 	    "> 0: device memory = managed working set x 100 / this (e.g. 125); overrides device_memory"),
 	ENUM("uvm.preferred_location", uvm_preferred_location, preferred_names, -1,
 	     "cudaMemAdviseSetPreferredLocation: none or gpu (tree-driver moves whole blocks on first touch)"),
@@ -282,28 +302,32 @@ static void fmt_bound(const struct cfg_key *k, double v, char *buf, size_t len)
 		snprintf(buf, len, "%.15g", v);
 }
 
-/* Bounds and power-of-two rules of one number of key k. */
+/* Bounds and power-of-two rules of one number of key k. A value out of
+ * bounds is told the key's whole range, so one message is enough to fix it. */
 static int check_number(const struct cfg_key *k, double v, const char *shown,
 			char *problem, size_t plen)
 {
-	char b[48];
+	char lo[48], hi[48];
 	if (!isfinite(v)) {
 		snprintf(problem, plen, "must be a finite number");
 		return -1;
 	}
+	fmt_bound(k, k->min, lo, sizeof lo);
+	fmt_bound(k, k->max, hi, sizeof hi);
 	if (k->min_exclusive ? !(v > k->min) : !(v >= k->min)) {
-		fmt_bound(k, k->min, b, sizeof b);
 		if (k->min_exclusive)
-			snprintf(problem, plen, "must be greater than %s (got %s)", b, shown);
+			snprintf(problem, plen, "must be greater than %s (got %s; range (%s, %s])", lo,
+				 shown, lo, hi);
 		else if (k->min == 0)
-			snprintf(problem, plen, "must not be negative (got %s)", shown);
+			snprintf(problem, plen, "must not be negative (got %s; range [0, %s])", shown, hi);
 		else
-			snprintf(problem, plen, "must be at least %s (got %s)", b, shown);
+			snprintf(problem, plen, "must be at least %s (got %s; range [%s, %s])", lo, shown,
+				 lo, hi);
 		return -1;
 	}
 	if (v > k->max) {
-		fmt_bound(k, k->max, b, sizeof b);
-		snprintf(problem, plen, "must be at most %s (got %s)", b, shown);
+		snprintf(problem, plen, "must be at most %s (got %s; range %s%s, %s])", hi, shown,
+			 k->min_exclusive ? "(" : "[", lo, hi);
 		return -1;
 	}
 	if (k->pow2 && !gpuvm_is_pow2((uint64_t)v)) {

@@ -12,9 +12,17 @@ int gpuvm_parse_u64(const char *s, uint64_t *out)
 {
 	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
 		return -1;
+	/* decimal, or hex with 0x: never octal, so "010" is ten */
+	int base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!isxdigit((unsigned char)*s))
+			return -1;
+	}
 	errno = 0;
 	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
+	unsigned long long v = strtoull(s, &end, base);
 	if (errno || end == s || *end)
 		return -1;
 	*out = v;

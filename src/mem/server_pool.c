@@ -70,6 +70,13 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 		s = oldest;
 		start = (double)s * p->slot_cycles;
 	}
+	/* A hold longer than the ring (a slow link, a huge latency): the long
+	 * form gives the same result in time bounded by the ring, not by the
+	 * hold, so no accepted value makes one request cost more than that. */
+	if (hold > (double)(p->mask + 8) * p->slot_cycles) {
+		server_pool_consume_long(p, start, hold);
+		return;
+	}
 	/* One server's time: at most the rest of each slot it overlaps. A slot
 	 * may go over capacity; later arrivals then wait past it. */
 	for (;;) {

@@ -21,6 +21,25 @@ static int resolve_config(const struct gpuvm_run_spec *spec, struct gpuvm_config
 	return gpuvm_config_finalize(cfg, err);
 }
 
+int gpuvm_run_check_work(const struct gpuvm_run_spec *spec, const struct gpuvm_config *cfg,
+			 const struct gpuvm_workload_def *def, const struct gpuvm_params *params,
+			 struct gpuvm_error *err)
+{
+	uint64_t n;
+	if (spec->force || !def->estimate)
+		return 0;
+	if (def->estimate(cfg, params, &n, err))
+		return -1;
+	if ((double)n <= GPUVM_WORK_CAP_THREAD_ACCESSES)
+		return 0;
+	/* 20 M thread accesses per CPU second: the bench's random-sampling row */
+	return gpuvm_fail(err, "--workload", 0, NULL,
+			  "'%s' makes about %.3g thread accesses (about %.3g CPU hours to "
+			  "simulate), past the cap of %.0e; use --force to run it anyway",
+			  spec->workload, (double)n, (double)n / 20e6 / 3600,
+			  GPUVM_WORK_CAP_THREAD_ACCESSES);
+}
+
 int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm_error *err)
 {
 	*out = NULL;
@@ -40,6 +59,7 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 		if (gpuvm_trace_open_spec(spec->workload, &src, err))
 			goto out;
 	} else if (gpuvm_workload_parse(spec->workload, &def, &params, err) ||
+		   gpuvm_run_check_work(spec, cfg, def, &params, err) ||
 		   def->create(cfg, &params, spec->seed, &src, err)) {
 		goto out;
 	}

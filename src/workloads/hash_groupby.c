@@ -494,6 +494,24 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	return op_list_source(&l, out, err);
 }
 
+/* At least a read, a compare-and-swap and an add per input value (more
+ * with probe collisions and naive scoped passes): a lower bound. */
+static int groupby_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			    uint64_t *thread_accesses, struct gpuvm_error *err)
+{
+	struct gb_args a;
+	if (groupby_read_params(cfg, p, &a, err))
+		return -1;
+	*thread_accesses = workload_mul_sat(a.input, 3);
+	return 0;
+}
+
+/* 2^32 threads and 1024 per block: CUDA's limits */
+static const struct gpuvm_param_range groupby_params_ranges[] = {
+	{"threads", 1, 4294967296.0},
+	{"block", 1, 1024},
+};
+
 const struct gpuvm_workload_def gpuvm_workload_hash_groupby = {
 	.name = "hash-groupby",
 	.summary = "Karnagel §2.2/§5.3: Murmur3 linear-probing group-by, input zero-copy in "
@@ -502,5 +520,8 @@ const struct gpuvm_workload_def gpuvm_workload_hash_groupby = {
 		       " + one chunk (device buffer, scoped=copy)",
 	.params = groupby_params,
 	.n_params = sizeof groupby_params / sizeof groupby_params[0],
+	.ranges = groupby_params_ranges,
+	.n_ranges = sizeof groupby_params_ranges / sizeof groupby_params_ranges[0],
 	.create = groupby_create,
+	.estimate = groupby_estimate,
 };

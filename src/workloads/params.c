@@ -37,6 +37,44 @@ static int choice_index(const char *choices, const char *v)
 	return -1;
 }
 
+void gpuvm_param_range(const struct gpuvm_workload_def *d, const struct gpuvm_param_def *pd,
+		       double *min, double *max)
+{
+	*min = 0;
+	*max = 0;
+	for (size_t i = 0; i < d->n_ranges; i++)
+		if (strcmp(d->ranges[i].key, pd->key) == 0) {
+			*min = d->ranges[i].min;
+			*max = d->ranges[i].max;
+			return;
+		}
+	if (pd->type == GPUVM_PARAM_U64)
+		*max = 1099511627776.0; /* 2^40 */
+	else if (pd->type == GPUVM_PARAM_SIZE)
+		*max = 562949953421312.0; /* 2^49 */
+	else if (pd->type == GPUVM_PARAM_DOUBLE)
+		*min = -1e300, *max = 1e300;
+}
+
+/* 0 in range, -1 out (a number that parsed but means nothing); called
+ * once check_value has accepted the syntax. */
+static int check_range(const struct gpuvm_workload_def *d, const struct gpuvm_param_def *pd,
+		       const char *v)
+{
+	uint64_t u;
+	double x, lo, hi;
+	if (pd->type == GPUVM_PARAM_SIZE && gpuvm_parse_size(v, &u) == 0)
+		x = (double)u;
+	else if (pd->type == GPUVM_PARAM_U64 && gpuvm_parse_u64(v, &u) == 0)
+		x = (double)u;
+	else if (pd->type == GPUVM_PARAM_DOUBLE && gpuvm_parse_double(v, &x) == 0)
+		;
+	else
+		return 0;
+	gpuvm_param_range(d, pd, &lo, &hi);
+	return x >= lo && x <= hi ? 0 : -1;
+}
+
 static int check_value(const struct gpuvm_param_def *pd, const char *v)
 {
 	uint64_t u;
@@ -116,6 +154,12 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 		if (check_value(pd, val))
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected %s", key, val,
 					  type_hint(pd->type));
+		if (check_range(d, pd, val)) {
+			double lo, hi;
+			gpuvm_param_range(d, pd, &lo, &hi);
+			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: out of range [%.15g, %.15g]",
+					  key, val, lo, hi);
+		}
 		size_t i;
 		for (i = 0; i < params->n; i++)
 			if (strcmp(params->key[i], key) == 0)

@@ -338,6 +338,25 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	return op_list_source(&l, out, err);
 }
 
+/* Every thread makes `reads` reads (scoped passes touch each once too). */
+static int sampling_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			     uint64_t *thread_accesses, struct gpuvm_error *err)
+{
+	uint64_t region, threads, reads, block, insts;
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &insts, err))
+		return -1;
+	*thread_accesses = workload_mul_sat(threads, reads);
+	return 0;
+}
+
+/* 2^30 reads per thread is a million times Karnagel's 1024; 2^32 threads
+ * and 1024 per block are CUDA's limits (grid x block, max block size). */
+static const struct gpuvm_param_range sampling_params_ranges[] = {
+	{"reads", 1, 1073741824.0},
+	{"threads", 1, 4294967296.0},
+	{"block", 1, 1024},
+};
+
 const struct gpuvm_workload_def gpuvm_workload_random_sampling = {
 	.name = "random-sampling",
 	.summary = "Karnagel §2.1/§5.2: threads x reads LCG-random 4-byte reads summed, "
@@ -345,5 +364,8 @@ const struct gpuvm_workload_def gpuvm_workload_random_sampling = {
 	.working_set = "region + 8 B x threads",
 	.params = sampling_params,
 	.n_params = sizeof sampling_params / sizeof sampling_params[0],
+	.ranges = sampling_params_ranges,
+	.n_ranges = sizeof sampling_params_ranges / sizeof sampling_params_ranges[0],
 	.create = sampling_create,
+	.estimate = sampling_estimate,
 };

@@ -155,11 +155,31 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	return op_list_source(&l, out, err);
 }
 
+/* Two loads and a store per element. */
+static int triad_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			  uint64_t *thread_accesses, struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t elems = 1ull << 25;
+	if (gpuvm_params_u64(p, "elems", &elems, err) < 0)
+		return -1;
+	*thread_accesses = workload_mul_sat(elems, 3);
+	return 0;
+}
+
+/* 1024 threads per block: CUDA's largest block */
+static const struct gpuvm_param_range triad_params_ranges[] = {
+	{"block", 1, 1024},
+};
+
 const struct gpuvm_workload_def gpuvm_workload_stream_triad = {
 	.name = "stream-triad",
 	.summary = "STREAM triad a = b + q*c over doubles (device, managed or copied), coalesced grid-stride",
 	.working_set = "24 B x elems",
 	.params = triad_params,
 	.n_params = sizeof triad_params / sizeof triad_params[0],
+	.ranges = triad_params_ranges,
+	.n_ranges = sizeof triad_params_ranges / sizeof triad_params_ranges[0],
 	.create = triad_create,
+	.estimate = triad_estimate,
 };

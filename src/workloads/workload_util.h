@@ -93,4 +93,11 @@ static inline uint64_t fill_gpu_threads(const struct gpuvm_config *cfg)
 	return (uint64_t)cfg->sms * cfg->max_warps_per_sm * GPUVM_WARP_LANES;
 }
 
+/* a x b, or UINT64_MAX when it overflows (work estimates). */
+static inline uint64_t workload_mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 #endif
