@@ -72,17 +72,27 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: gpuvm workloads\n\n"
-		     "Lists every workload, its parameters (defaults in brackets) and the formula\n"
-		     "of its working set. Use as --workload NAME:key=value,key=value.");
+		     "Lists every workload, its parameters (defaults in brackets, accepted range\n"
+		     "of numbers in braces) and the formula of its working set. Use as\n"
+		     "--workload NAME:key=value,key=value.");
 		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "gpuvm workloads: unexpected argument '%s' (see --help)\n", argv[1]);
+		return 2;
 	}
 	for (size_t i = 0; i < gpuvm_workloads_count; i++) {
 		const struct gpuvm_workload_def *d = gpuvm_workloads[i];
 		printf("%s\n  %s\n  working set: %s\n", d->name, d->summary, d->working_set);
 		for (size_t k = 0; k < d->n_params; k++) {
 			const struct gpuvm_param_def *p = &d->params[k];
-			printf("    %-10s [%s] %s\n", p->key, p->default_text ? p->default_text : "auto",
-			       p->help);
+			double lo, hi;
+			char range[64] = "";
+			gpuvm_param_range(d, p, &lo, &hi);
+			if (p->type == GPUVM_PARAM_U64 || p->type == GPUVM_PARAM_SIZE)
+				snprintf(range, sizeof range, " {%.15g..%.15g}", lo, hi);
+			printf("    %-10s [%s]%s %s\n", p->key,
+			       p->default_text ? p->default_text : "auto", range, p->help);
 		}
 		putchar('\n');
 	}

@@ -15,12 +15,21 @@ int lr_next(struct line_reader *r, struct gpuvm_error *err)
 	errno = 0;
 	ssize_t len = getline(&r->line, &r->cap, r->f);
 	if (len < 0) {
-		if (ferror(r->f))
-			return gpuvm_fail(err, r->origin, r->lineno + 1, NULL, "read error: %s",
+		/* only the end of the file ends the input: a failed allocation
+		 * (getline's ENOMEM) or a read error must not pass for it, or a
+		 * graph would be silently cut short */
+		if (ferror(r->f) || !feof(r->f))
+			return gpuvm_fail(err, r->origin, r->lineno + 1, NULL, "%s: %s",
+					  errno == ENOMEM ? "out of memory reading the line"
+							  : "read error",
 					  strerror(errno ? errno : EIO));
 		return 0;
 	}
 	r->lineno++;
+	if ((size_t)len > GRAPH_MAX_LINE_BYTES)
+		return gpuvm_fail(err, r->origin, r->lineno, NULL,
+				  "line of %zd bytes (at most %d MiB: not a graph file?)", len,
+				  GRAPH_MAX_LINE_BYTES >> 20);
 	if ((size_t)len != strlen(r->line))
 		return gpuvm_fail(err, r->origin, r->lineno, NULL,
 				  "NUL byte in line (a binary file?)");

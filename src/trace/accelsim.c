@@ -46,6 +46,7 @@ struct accelsim {
 	struct textin list;
 	bool single, single_done, list_open;
 	bool infer;
+	uint64_t kernels_seen; /* an empty list is an error, not an empty run */
 	struct alloc_infer inf;
 	FILE *tmp;
 	struct staged_kernel sk;
@@ -252,6 +253,19 @@ static enum as_class classify(const char *op, size_t n)
 	return AS_LOAD;
 }
 
+/* Opcodes that always access global (or generic) memory with a width:
+ * LDG/STG/LD/ST and global atomics and reductions. */
+static bool is_global_memory_opcode(const char *op, size_t n)
+{
+	const char *dot = memchr(op, '.', n);
+	size_t b = dot ? (size_t)(dot - op) : n;
+	static const char *const mem[] = {"LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED"};
+	for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++)
+		if (equal(op, b, mem[i]))
+			return true;
+	return false;
+}
+
 struct as_ctx {
 	struct accelsim *s;
 	struct textin *t;
@@ -326,6 +340,11 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	if (parse_dec(s, n, &d) || d < 0 || d > 255)
 		return inst_fail(c, "mem_width", "bad width '%.*s' (0 to 255 bytes)", s, n, err);
 	if (d == 0) {
+		/* a global load, store or atomic always moves bytes: width 0
+		 * there is a corrupt line, not a compute instruction */
+		if (is_global_memory_opcode(opcode, opcode_n))
+			return inst_fail(c, "mem_width", "0 on the memory instruction %.*s", opcode,
+					 opcode_n, err);
 		c->pending_compute++;
 		return 0;
 	}
@@ -516,8 +535,14 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 					  "expected 'warp = N' or #END_TB");
 		}
-		if (empty_warps(c->nw, next_warp, wpc, err))
-			return -1;
+		/* the tracer lists every warp of a block, each with its
+		 * instructions: fewer warps than block dim implies is a corrupt
+		 * or mismatched trace, not a block of idle warps */
+		if (next_warp != wpc)
+			return gpuvm_fail(err, t->path, (int)t->line_no, "block dim",
+					  "thread block %u,%u,%u has %u warps, but block dim "
+					  "(%u,%u,%u) makes %u", x, y, z, next_warp, h->block[0],
+					  h->block[1], h->block[2], wpc);
 	}
 	r = next_nonblank(t, &line, err);
 	if (r < 0)
@@ -601,6 +626,10 @@ static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 			if (r < 0)
 				return -1;
 			if (r == 0) {
+				if (!s->kernels_seen)
+					return gpuvm_fail(err, s->list.path, (int)s->list.line_no,
+							  NULL, "lists no kernel (.traceg file): "
+							  "nothing to replay");
 				op->kind = GPUVM_RUN_END;
 				return 0;
 			}
@@ -633,6 +662,10 @@ static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 				if (b > (1ull << 40))
 					return gpuvm_fail(err, s->list.path, ln, f[0],
 							  "%" PRIu64 " bytes is more than 1 TiB", b);
+				if (b && a + (b - 1) < a)
+					return gpuvm_fail(err, s->list.path, ln, f[0],
+							  "0x%" PRIx64 " + %" PRIu64 " bytes wraps the "
+							  "address space", a, b);
 				if (!strcmp(f[0], "MemcpyHtoD") || !strcmp(f[0], "MemcpyDtoH")) {
 					op->kind = f[0][6] == 'H' ? GPUVM_RUN_COPY_H2D : GPUVM_RUN_COPY_D2H;
 					op->copy_addr = a;
@@ -673,6 +706,7 @@ static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 		}
 		if (load_kernel(s, kpath, err))
 			return -1;
+		s->kernels_seen++;
 		s->inf.n_fresh = 0;
 		if (s->infer && infer_take(&s->inf))
 			return gpuvm_fail(err, kpath, 0, NULL, "out of memory");

@@ -16,6 +16,7 @@ void infer_init(struct alloc_infer *a)
 void infer_free(struct alloc_infer *a)
 {
 	u64set_free(&a->set);
+	free(a->ranges);
 	free(a->known);
 	free(a->fresh);
 	memset(a, 0, sizeof *a);
@@ -80,16 +81,23 @@ int infer_add_range(struct alloc_infer *a, uint64_t base, uint64_t bytes)
 	if (!bytes)
 		return 0;
 	uint64_t last = base + bytes - 1 < base ? UINT64_MAX : base + bytes - 1;
-	for (uint64_t g = base >> INFER_GRANULE_SHIFT; g <= last >> INFER_GRANULE_SHIFT; g++)
-		if (u64set_add(&a->set, g + 1) < 0)
+	if (a->n_ranges == a->cap_ranges) {
+		size_t c = a->cap_ranges ? 2 * a->cap_ranges : 16;
+		struct infer_span *r = realloc(a->ranges, c * sizeof *r);
+		if (!r)
 			return -1;
+		a->ranges = r;
+		a->cap_ranges = c;
+	}
+	a->ranges[a->n_ranges++] =
+		(struct infer_span){base >> INFER_GRANULE_SHIFT, last >> INFER_GRANULE_SHIFT};
 	return 0;
 }
 
-static int cmp_u64(const void *x, const void *y)
+static int cmp_span(const void *x, const void *y)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
+	const struct infer_span *a = x, *b = y;
+	return a->start < b->start ? -1 : a->start > b->start;
 }
 
 /* First known allocation whose end is above addr. */
@@ -138,30 +146,78 @@ static int cmp_alloc(const void *x, const void *y)
 	return a->base < b->base ? -1 : a->base > b->base;
 }
 
+static int push_span(struct infer_span **arr, size_t *n, size_t *cap, uint64_t start,
+		     uint64_t last)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct infer_span *p = realloc(*arr, c * sizeof *p);
+		if (!p)
+			return -1;
+		*arr = p;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = (struct infer_span){start, last};
+	return 0;
+}
+
 int infer_take(struct alloc_infer *a)
 {
 	a->n_fresh = 0;
-	size_t n = 0;
-	uint64_t *g = malloc((a->set.n ? a->set.n : 1) * sizeof *g);
-	if (!g)
-		return -1;
-	for (size_t i = 0; i < a->set.cap; i++)
-		if (a->set.slot[i]) {
-			uint64_t base = (a->set.slot[i] - 1) << INFER_GRANULE_SHIFT;
-			if (!known_covers(a, base))
-				g[n++] = a->set.slot[i] - 1;
-		}
-	u64set_clear(&a->set);
-	a->last = 0;
-	if (n > 1)
-		qsort(g, n, sizeof *g, cmp_u64);
 	const uint64_t gbytes = 1ull << INFER_GRANULE_SHIFT;
+	size_t n = 0, cap = 0;
+	struct infer_span *g = NULL;
+	int rc = 0;
+	/* touched granules not inside an allocation already known */
+	for (size_t i = 0; i < a->set.cap && !rc; i++)
+		if (a->set.slot[i]) {
+			uint64_t k = a->set.slot[i] - 1;
+			if (!known_covers(a, k << INFER_GRANULE_SHIFT))
+				rc = push_span(&g, &n, &cap, k, k);
+		}
+	/* copied ranges, less the known allocations inside them */
+	for (size_t r = 0; r < a->n_ranges && !rc; r++) {
+		uint64_t s = a->ranges[r].start, last = a->ranges[r].last;
+		while (s <= last && !rc) {
+			size_t i = known_at(a, s << INFER_GRANULE_SHIFT);
+			if (i < a->n_known && a->known[i].base <= (s << INFER_GRANULE_SHIFT)) {
+				uint64_t end = a->known[i].base + a->known[i].bytes; /* > s's base */
+				uint64_t next = (end + gbytes - 1) >> INFER_GRANULE_SHIFT;
+				if (!end || next <= s)
+					break; /* the known allocation runs to the top */
+				s = next;
+				continue;
+			}
+			uint64_t e = last;
+			if (i < a->n_known && (a->known[i].base >> INFER_GRANULE_SHIFT) <= last)
+				e = (a->known[i].base >> INFER_GRANULE_SHIFT) - 1;
+			rc = push_span(&g, &n, &cap, s, e);
+			if (e == UINT64_MAX >> INFER_GRANULE_SHIFT)
+				break;
+			s = e + 1;
+		}
+	}
+	u64set_clear(&a->set);
+	a->n_ranges = 0;
+	a->last = 0;
+	if (rc) {
+		free(g);
+		return -1;
+	}
+	if (n > 1)
+		qsort(g, n, sizeof *g, cmp_span);
 	for (size_t i = 0; i < n;) {
-		uint64_t start = g[i], last = g[i];
+		uint64_t start = g[i].start, last = g[i].last;
 		size_t j = i + 1;
-		while (j < n && (g[j] - last - 1) * gbytes <= INFER_MERGE_GAP_BYTES &&
-		       !known_in(a, (last + 1) * gbytes, g[j] * gbytes))
-			last = g[j++];
+		/* spans that overlap, touch, or lie within the merge gap of each
+		 * other, with no known allocation between, are one allocation */
+		while (j < n && (g[j].start <= last + 1 ||
+				 ((g[j].start - last - 1) * gbytes <= INFER_MERGE_GAP_BYTES &&
+				  !known_in(a, (last + 1) * gbytes, g[j].start * gbytes)))) {
+			if (g[j].last > last)
+				last = g[j].last;
+			j++;
+		}
 		struct gpuvm_alloc al = {.base = start * gbytes,
 					 .bytes = (last - start + 1) * gbytes,
 					 .kind = GPUVM_ALLOC_DEVICE};

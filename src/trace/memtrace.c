@@ -52,6 +52,10 @@ struct memtrace {
 	char name[96];
 	uint32_t grid[3], block[3];
 	int launch_line;
+	/* 1.7's "grid launch id N" of the current kernel (-1: 1.5, none),
+	 * which its access lines must repeat */
+	int64_t launch_id;
+	uint64_t kernels_seen; /* a trace without kernels is an error */
 	struct mt_rec *buf;
 	size_t n, cap;
 	uint64_t seq;
@@ -104,6 +108,11 @@ static int parse_launch(struct memtrace *s, const char *l, struct gpuvm_error *e
 		return gpuvm_fail(err, s->t.path, ln, NULL, "launch line lacks 'grid size X,Y,Z' or 'block size X,Y,Z'");
 	s->launch_line = ln;
 	s->have_launch = true;
+	s->launch_id = -1;
+	const char *id = after(l, " - grid launch id ");
+	unsigned long long v;
+	if (id && sscanf(id, "%llu", &v) == 1)
+		s->launch_id = (int64_t)v;
 	/* Warps without accesses still cost a frame header each in the
 	 * transcoded kernel; 2^24 warps (128 MiB of headers) bounds that work. */
 	if (trace_check_shape(s->grid, s->block, s->t.path, ln, err))
@@ -155,6 +164,15 @@ static int parse_access(struct memtrace *s, const char *l, struct mt_rec *r,
 			struct gpuvm_error *err)
 {
 	int ln = (int)s->t.line_no;
+	/* 1.7: each access names its launch; one the trace never launched
+	 * (or not the kernel being read) means lines were lost or mixed */
+	const char *gid = after(l, " - grid_launch_id ");
+	unsigned long long id;
+	if (gid && (sscanf(gid, "%llu", &id) != 1 || s->launch_id < 0 ||
+		    id != (unsigned long long)s->launch_id))
+		return gpuvm_fail(err, s->t.path, ln, "grid_launch_id",
+				  "'%.20s' is not the launch being read (grid launch id %lld, line %d)",
+				  gid, (long long)s->launch_id, s->launch_line);
 	const char *p = !strncmp(l, "CTA ", 4) ? l + 4 : after(l, " - CTA ");
 	uint32_t c[3];
 	if (parse_triple(p, c))
@@ -447,10 +465,15 @@ static int mt_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 		if (r < 0)
 			return -1;
 		if (r == 0) {
+			if (!s->kernels_seen)
+				return gpuvm_fail(err, s->t.path, (int)s->t.line_no, NULL,
+						  "no kernel launch line: not an NVBit mem_trace "
+						  "output, or an empty one");
 			op->kind = GPUVM_RUN_END;
 			return 0;
 		}
 	}
+	s->kernels_seen++;
 	if (load_kernel(s, err))
 		return -1;
 	if (infer_take(&s->inf))

@@ -441,6 +441,10 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		op->kind = GPUVM_RUN_ALLOC;
 		op->alloc.base = get_u64(b);
 		op->alloc.bytes = get_u64(b + 8);
+		/* 2^49 bytes: the 49-bit virtual address space of Pascal and later */
+		if (op->alloc.bytes > (1ull << 49) ||
+		    (op->alloc.bytes && op->alloc.base + (op->alloc.bytes - 1) < op->alloc.base))
+			return src_fail(s, err, at, "corrupt allocation record (size)");
 		if (b[16] > GPUVM_ALLOC_HOST_PINNED || b[17] >= sizeof op->alloc.name)
 			return src_fail(s, err, at, "corrupt allocation record");
 		op->alloc.kind = (enum gpuvm_alloc_kind)b[16];
@@ -462,6 +466,12 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		op->kind = tag == 'H' ? GPUVM_RUN_COPY_H2D : GPUVM_RUN_COPY_D2H;
 		op->copy_addr = get_u64(b);
 		op->copy_bytes = get_u64(b + 8);
+		/* the Accel-Sim reader's bound: a flipped byte must not become
+		 * an exabyte copy */
+		if (op->copy_bytes > (1ull << 40))
+			return src_fail(s, err, at, "corrupt copy record (more than 1 TiB)");
+		if (op->copy_bytes && op->copy_addr + (op->copy_bytes - 1) < op->copy_addr)
+			return src_fail(s, err, at, "corrupt copy record (wraps the address space)");
 		return 0;
 	case 'K': {
 		char name[sizeof op->kernel->name];

@@ -94,8 +94,16 @@ int u64set_add(struct u64set *s, uint64_t key);
 void u64set_clear(struct u64set *s);
 void u64set_free(struct u64set *s);
 
+/* A run of granules [start, last] (a copy's range, or one touched granule). */
+struct infer_span {
+	uint64_t start, last;
+};
+
 struct alloc_infer {
 	struct u64set set; /* granule + 1 */
+	struct infer_span *ranges; /* copies since the last infer_take: spans,
+				    * so a 1 TiB copy costs one entry, not 16 M */
+	size_t n_ranges, cap_ranges;
 	uint64_t last;  /* last granule added + 1 (fast path) */
 	struct gpuvm_alloc *known; /* emitted so far, sorted by base */
 	size_t n_known, cap_known;

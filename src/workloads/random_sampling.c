@@ -355,6 +355,7 @@ static const struct gpuvm_param_range sampling_params_ranges[] = {
 	{"reads", 1, 1073741824.0},
 	{"threads", 1, 4294967296.0},
 	{"block", 1, 1024},
+	{"insts_per_read", 0, 100000},
 };
 
 const struct gpuvm_workload_def gpuvm_workload_random_sampling = {

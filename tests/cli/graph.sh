@@ -58,6 +58,11 @@ expect_bad "missing file" "nope.mtx: cannot open" nope.mtx
 expect_bad "rmat key" "unknown R-MAT key" rmat:scale=5,x=1
 expect_bad "rmat scale" "1..31" rmat:scale=99
 expect_bad "two graphs" "exactly one GRAPH" a b
+# a line far longer than any edge line ends the read with an error, never
+# as the end of the file (the graph is not silently cut short)
+python3 -c 'print("0 1"); print("7" * (17 << 20)); print("1 2")' >long_line.txt
+expect_bad "snap line past 16 MiB" "long_line.txt:2: line of" "snap:long_line.txt"
+expect_bad "unknown option" "unrecognized option" "$D/small.txt" --bogus
 
 # page map of a small run: CSV and JSON load, one row per cell
 if "$GPUVM" sim --gpu p100 --workload stream-triad:elems=65536,threads=8192 --quiet \

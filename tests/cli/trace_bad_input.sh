@@ -72,8 +72,31 @@ expect_fail "bad hex in kernelslist.g" "kernelslist.g:1: MemcpyHtoD" va
 fresh; sed -i "s/^-grid dim = (196,1,1)/-grid dim = (197,1,1)/" $K
 expect_fail "fewer blocks than the grid" "truncated: 196 of 197 thread blocks" va
 
+# strict where a real trace never deviates (issue 14)
+fresh; : >va/kernelslist.g
+expect_fail "empty kernelslist.g" "kernelslist.g: lists no kernel" va
+fresh; sed -i '/traceg/d' va/kernelslist.g
+expect_fail "kernelslist.g with copies and no kernel" "lists no kernel" va
+fresh; sed -i "1s/.*/MemcpyHtoD,0xffffffffffff0000,1048576/" va/kernelslist.g
+expect_fail "copy that wraps the address space" "kernelslist.g:1: MemcpyHtoD: 0xffffffffffff0000 + 1048576 bytes wraps" va
+fresh; sed -i "s/^-block dim = (256,1,1)/-block dim = (512,1,1)/" $K
+expect_fail "block dim disagreeing with the warps present" "block dim: thread block 0,0,0 has 8 warps, but block dim (512,1,1) makes 16" va
+fresh; ln=$(grep -n "LDG.E 1 R4 4 1 0x7fb0fc430e00" $K | head -1 | cut -d: -f1)
+sed -i "${ln}s/LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0/LDG.E 1 R4 0 /" $K
+expect_fail "a load with mem_width 0" "kernel-1.traceg:$ln: mem_width: 0 on the memory instruction LDG.E" va
+# a copy of almost 1 TiB: accepted, and cheap (a span, not 16 M granules)
+fresh; sed -i "1s/.*/MemcpyHtoD,0x00007f0000000000,1099511627775/" va/kernelslist.g
+if /usr/bin/time -f "%M" -o rss.txt "$GPUVM" sim --gpu h100 --trace va --quiet 2>err.txt &&
+	[ "$(cat rss.txt)" -lt 300000 ]; then
+	echo "ok - a copy of almost 1 TiB costs $(cat rss.txt) KB"
+else echo "FAIL 1 TiB copy: $(cat err.txt) rss $(cat rss.txt) KB"; failures=$((failures + 1)); fi
+
 # mem_trace
 MT="$SRC/tests/data/memtrace-1.7.txt"
+grep -v MEMTRACE "$MT" >mt_none.txt; echo "application output only" >>mt_none.txt
+expect_fail "mem_trace with no kernel" "no kernel launch line" mt_none.txt --trace-format memtrace
+sed "3s/grid_launch_id 0/grid_launch_id 7/" "$MT" >mt_gid.txt
+expect_fail "mem_trace access of an unknown launch" "mt_gid.txt:3: grid_launch_id" mt_gid.txt
 sed "3s/0x00007f0000100008/0x00007f00001000g8/" "$MT" >mt_hex.txt
 expect_fail "mem_trace bad hex" "mt_hex.txt:3: bad hex address" mt_hex.txt
 awk 'NR==5 {print substr($0, 1, 400); next} {print}' "$MT" >mt_trunc.txt
@@ -91,6 +114,17 @@ expect_fail "native file without end marker" "noend.gvt: byte $((size - 1)): tru
 cp good.gvt v9.gvt && printf '\x09' | dd of=v9.gvt bs=1 seek=8 conv=notrunc 2>/dev/null
 expect_fail "unknown native version" "v9.gvt: byte 8: unknown native trace version 9" v9.gvt
 expect_fail "forced wrong format" "not a gpuvm native trace" va/kernelslist.g --trace-format native
+# a flipped byte in a copy record's size (vectorAdd copies 200000 = 0x030d40
+# bytes; the native records are plain, the kernels' frames compressed)
+python3 - <<'PY'
+data = bytearray(open("good.gvt", "rb").read())
+pat = (200000).to_bytes(8, "little")
+i = data.find(pat)
+assert i > 0, "copy record not found"
+data[i + 7] = 0x80  # 2^63 + 200000 bytes
+open("hugecopy.gvt", "wb").write(data)
+PY
+expect_fail "native copy record past 1 TiB" "corrupt copy record (more than 1 TiB)" hugecopy.gvt
 
 # good inputs still work, and info reports vectorAdd's shape
 "$GPUVM" trace info va >info.txt 2>&1 || { echo "FAIL info"; cat info.txt; failures=$((failures + 1)); }
