@@ -21,7 +21,10 @@ for src in tests/fuzz/fuzz_*.c; do
 	mkdir -p "$work/$name"
 	if [ -d "tests/fuzz/corpus/$name" ]; then cp -r "tests/fuzz/corpus/$name/." "$work/$name/"; fi
 	echo "== $name (${SECONDS_EACH}s)"
+	# -timeout: one input running 10 s is a hang (an accepted value whose
+	# cost is not proportional to the work), reported as a failure
 	if ! build-fuzz/"$name" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
+		-timeout=10 -rss_limit_mb=4096 \
 		-artifact_prefix="$work/" "$work/$name" >"$work/$name.log" 2>&1; then
 		tail -40 "$work/$name.log"
 		status=1
