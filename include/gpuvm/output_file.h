@@ -78,9 +78,10 @@ int gpuvm_output_mkdir(const char *dir, struct gpuvm_error *err);
 /* The command succeeded: the directories it made stay. */
 void gpuvm_output_keep_dirs(void);
 
-/* Installs the SIGINT/SIGTERM/SIGHUP handler that removes every temp file
- * and created empty directory, then dies of the same signal. */
-void gpuvm_output_catch_signals(void);
+/* on: installs the SIGINT/SIGTERM/SIGHUP handler that removes every temp
+ * file and created empty directory, then dies of the same signal; off:
+ * the default action again (a forked worker that writes no output). */
+void gpuvm_output_catch_signals(bool on);
 
 /* Flushes and checks standard output (a full disk, a closed pipe, a
  * device that refuses writes): -1 with err set when something written to

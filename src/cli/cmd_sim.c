@@ -335,6 +335,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		return 2;
 	}
 	spec.progress = isatty(2) && !quiet;
+	/* with --json -, stdout carries the JSON alone (no table, no scope advice;
+	 * progress stays on stderr) */
+	quiet |= json_path && !strcmp(json_path, "-");
 
 	struct gpuvm_error err = {{0}};
 	char scoped_spec[4400];
@@ -407,8 +410,6 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		gpuvm_output_batch_abort();
 		rc = GPUVM_EXIT_OUTPUT_FAILED;
 	}
-	/* with --json -, stdout carries the JSON alone */
-	quiet |= json_path && !strcmp(json_path, "-");
 	if (!quiet && !rc)
 		gpuvm_report_print(stdout, run);
 	cJSON_Delete(run);

@@ -92,18 +92,6 @@ static void usage(FILE *f)
 
 enum { OUT_CSV, OUT_JSON, OUT_PLOT, N_OUT };
 
-/* A worker holds no output of its own: the default action for the
- * signals the parent's output module catches. */
-static void default_signals(void)
-{
-	struct sigaction sa = {0};
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* ---- arguments -------------------------------------------------------- */
 
 struct args {
@@ -349,7 +337,7 @@ static void write_all(int fd, const char *p, size_t n)
 /* Child: simulate, send "O<json>" or "E<message>" up the pipe. */
 static void worker_main(const struct sweep *s, size_t i, int fd)
 {
-	default_signals();
+	gpuvm_output_catch_signals(false); /* a worker writes no output */
 	cJSON *r = NULL;
 	struct gpuvm_error err = {{0}};
 	if (run_here(s, i, &r, &err) == 0) {

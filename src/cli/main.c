@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 		{"probe", gpuvm_cmd_probe},
 		{"graph", gpuvm_cmd_graph},
 	};
-	gpuvm_output_catch_signals();
+	gpuvm_output_catch_signals(true);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i].name))
 			return finish(cmds[i].fn(argc - 1, argv + 1));

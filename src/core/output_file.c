@@ -431,10 +431,10 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
-void gpuvm_output_catch_signals(void)
+void gpuvm_output_catch_signals(bool on)
 {
 	struct sigaction sa = {0};
-	sa.sa_handler = on_fatal_signal;
+	sa.sa_handler = on ? on_fatal_signal : SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
