@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
+#include "gpuvm_version.h"
 
 static void usage(FILE *out)
 {
@@ -11,6 +12,7 @@ static void usage(FILE *out)
 	      "through that model thousands of times faster than cycle-level simulators.\n"
 	      "\n"
 	      "usage: gpuvm <command> [options]    (gpuvm <command> --help for details)\n"
+	      "       gpuvm --version\n"
 	      "\n"
 	      "commands:\n"
 	      "  sim        simulate one workload on one GPU preset and report\n"
@@ -57,6 +59,10 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
+		return finish(0);
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("gpuvm %s (commit %s)\n", GPUVM_VERSION, GPUVM_COMMIT);
 		return finish(0);
 	}
 	static const struct {

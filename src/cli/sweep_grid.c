@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpuvm/config.h"
+#include "gpuvm/trace.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
 
@@ -323,15 +324,28 @@ static int point_fail(const struct sweep *s, size_t i, struct gpuvm_error *err)
 int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 {
 	/* Keys first, so a typo in --vary is named as such, not as a point. */
-	const struct gpuvm_workload_def *def;
+	const struct gpuvm_workload_def *def = NULL;
 	struct gpuvm_params params;
-	if (gpuvm_workload_parse(s->workload, &def, &params, err) != 0)
+	/* A trace ("trace:PATH", as in sim) is opened once here, so a missing
+	 * or malformed one fails before any point runs; it has no parameters. */
+	bool trace = gpuvm_trace_spec_is(s->workload);
+	if (trace) {
+		struct gpuvm_source src = {0};
+		if (gpuvm_trace_open_spec(s->workload, &src, err) != 0)
+			return -1;
+		src.ops->destroy(&src);
+	} else if (gpuvm_workload_parse(s->workload, &def, &params, err) != 0) {
 		return -1;
+	}
 	for (size_t k = 0; k < s->n_vary; k++) {
 		const struct sweep_vary *v = &s->vary[k];
 		for (size_t j = 0; j < k; j++)
 			if (strcmp(s->vary[j].key, v->key) == 0)
 				return gpuvm_fail(err, "--vary", 0, v->key, "varied twice");
+		if (v->kind == VARY_WORKLOAD && trace)
+			return gpuvm_fail(err, "--vary", 0, v->key,
+					  "a trace has no workload parameters (vary preset keys, "
+					  "e.g. --vary tlb.l2.entries=32,64)");
 		if (v->kind == VARY_WORKLOAD) {
 			bool found = false;
 			for (size_t p = 0; p < def->n_params && !found; p++)
@@ -392,9 +406,9 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 					      k < s->n_sets ? "--set" : "--vary", err);
 		if (!rc)
 			rc = gpuvm_config_finalize(cfg, err);
-		if (!rc)
+		if (!rc && !trace)
 			rc = gpuvm_workload_parse(spec.workload, &def, &params, err);
-		if (!rc)
+		if (!rc && !trace)
 			rc = gpuvm_run_check_work(&spec, cfg, def, &params, err);
 		sweep_spec_free(owned);
 		if (rc && s->n_points > 1)

@@ -21,6 +21,30 @@ static int resolve_config(const struct gpuvm_run_spec *spec, struct gpuvm_config
 	return gpuvm_config_finalize(cfg, err);
 }
 
+#define OVERSUB_NEEDS_MANAGED \
+	"oversubscription (uvm.oversub_percent = %g) pages managed memory, and this run has none"
+
+/* --oversub on a run without managed memory would silently run unpaged. */
+static int oversub_without_managed(const struct gpuvm_config *cfg,
+				   const struct gpuvm_workload_def *def,
+				   const struct gpuvm_params *params, struct gpuvm_error *err)
+{
+	if (!(cfg->uvm_oversub_percent > 0))
+		return 0;
+	bool has_mem = false;
+	for (size_t i = 0; i < def->n_params; i++)
+		has_mem |= strcmp(def->params[i].key, "mem") == 0;
+	const char *mem = gpuvm_params_text(params, "mem");
+	if (!has_mem)
+		return gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED
+				  " ('%s' allocates device memory only)", cfg->uvm_oversub_percent,
+				  def->name);
+	if (!mem || strcmp(mem, "managed") != 0)
+		return gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED
+				  " (add the workload parameter mem=managed)", cfg->uvm_oversub_percent);
+	return 0;
+}
+
 int gpuvm_run_check_work(const struct gpuvm_run_spec *spec, const struct gpuvm_config *cfg,
 			 const struct gpuvm_workload_def *def, const struct gpuvm_params *params,
 			 struct gpuvm_error *err)
@@ -63,14 +87,22 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 		   def->create(cfg, &params, spec->seed, &src, err)) {
 		goto out;
 	}
+	if (!gpuvm_trace_spec_is(spec->workload) && oversub_without_managed(cfg, def, &params, err))
+		goto out;
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
 		goto out;
 	struct gpuvm_sim_options opt = {.progress = spec->progress,
 					.kernel_sampling = spec->kernel_sampling,
 					.kernel_sampling_tolerance = spec->kernel_sampling_tolerance};
 	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
-		*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);
-		rc = 0;
+		/* a trace's allocations are known only once replayed */
+		if (cfg->uvm_oversub_percent > 0 && !st.uvm.active) {
+			gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED " (replay the trace "
+				   "with --trace-managed, or trace+managed:PATH)", cfg->uvm_oversub_percent);
+		} else {
+			*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);
+			rc = 0;
+		}
 	}
 	gpuvm_stats_release(&st);
 out:

@@ -3,6 +3,7 @@
 # status 2, and no output file. usage: bad_input.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-bad-input.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -63,6 +64,13 @@ expect_fail "bad workload size" "region" --gpu p100 --workload random-sampling:r
 expect_fail "unknown workload parameter" "nosuch" --gpu p100 --workload random-sampling:nosuch=1
 expect_fail "unknown workload" "unknown workload" --gpu p100 --workload nothing
 expect_fail "bad seed" "--seed" --gpu p100 --workload $WL --seed -1
+# oversubscription without managed memory would silently run unpaged
+expect_fail "--oversub without mem=managed" "add the workload parameter mem=managed" \
+	--gpu p100 --workload $WL --oversub 125
+expect_fail "--oversub on a trace without --trace-managed" "--trace-managed" \
+	--gpu p100 --trace "$SRC/../shared/traces/accelsim-vectoradd" --oversub 125
+"$GPUVM" --version | grep -q "^gpuvm [0-9]*\.[0-9]*\.[0-9]* (commit " ||
+	{ echo "FAIL: --version"; failures=$((failures + 1)); }
 
 # The happy path writes the JSON with the promised keys.
 "$GPUVM" sim --gpu p100 --workload $WL --json good.json --quiet || { echo "FAIL: good run"; exit 1; }

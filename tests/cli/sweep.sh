@@ -2,7 +2,7 @@
 # End-to-end test of `gpuvm sweep`: usage: sweep.sh /path/to/gpuvm /path/to/source
 set -euo pipefail
 GPUVM=$(realpath "$1")
-SRC=${2:-.}
+SRC=$(realpath "${2:-.}")
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-sweep-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -115,5 +115,19 @@ PATH=/nonexistent "$GPUVM" sweep "${GRID[@]}" --csv nognuplot.csv --plot nognupl
 grep -q gnuplot err.txt || fail "no note about gnuplot: $(cat err.txt)"
 [ -s nognuplot.csv ] && [ ! -e nognuplot.png ] || fail "without gnuplot: CSV yes, figure no"
 pass "no gnuplot: note, CSV, exit 0"
+
+# a trace sweeps like a workload (over GPUs and preset keys), and says so
+# plainly when asked to vary a parameter it does not have
+VA="$SRC/../shared/traces/accelsim-vectoradd"
+"$GPUVM" sweep --gpu p100,h100 --workload "trace:$VA" --vary tlb.l2.entries=32,64 \
+	--csv trace.csv --quiet || fail "sweep over a trace"
+[ "$(wc -l <trace.csv)" -eq 5 ] && grep -q "^h100,64," trace.csv || fail "trace sweep CSV: $(cat trace.csv)"
+rc=0
+"$GPUVM" sweep --gpu p100 --workload "trace:$VA" --vary workload.n=1,2 2>err.txt || rc=$?
+[ $rc -eq 2 ] && grep -q "a trace has no workload parameters" err.txt || fail "trace --vary workload: $(cat err.txt)"
+rc=0
+"$GPUVM" sweep --gpu p100 --workload "trace:nonexistent" --vary tlb.l2.entries=32,64 2>err.txt || rc=$?
+[ $rc -eq 2 ] && grep -q "nonexistent" err.txt || fail "missing trace: $(cat err.txt)"
+pass "sweeps over traces"
 
 echo "sweep.sh: all passed"
