@@ -21,11 +21,16 @@ mkdir -p "$out"
 prefetchers=none,random,seq-local,locality,tree-uvmsmart,tree-driver
 evictions=lru-2mb-alloc,lru-2mb-access,lru-4kb,random-4kb,sl-64kb,tree,lfu-2mb
 
+# The preset may switch prefetchers once eviction starts (gtx1080ti-uvmsmart:
+# uvm.prefetcher_oversub = tree-uvmsmart, as UVMSmart does); that would
+# replace the swept prefetcher at the first eviction and draw six copies of
+# one line, so the switch is turned off here and each prefetcher runs
+# throughout (an empty uvm.prefetcher_oversub keeps uvm.prefetcher).
 plot=(--plot "$out/policies.png" --x uvm.eviction --y "$y" --logy
-      --title "$workload on $gpu at $oversub % oversubscription")
+      --title "$gpu, $oversub % oversubscription, prefetcher kept under eviction: $workload")
 command -v gnuplot >/dev/null || { echo "gnuplot not found: CSV only" >&2; plot=(); }
 
-"$bin" sweep --gpu "$gpu" --workload "$workload" --oversub "$oversub" \
+"$bin" sweep --gpu "$gpu" --workload "$workload" --oversub "$oversub" --set uvm.prefetcher_oversub= \
 	--vary uvm.prefetcher=$prefetchers --vary uvm.eviction=$evictions \
 	-j "$jobs" --csv "$out/policies.csv" "${plot[@]}"
 

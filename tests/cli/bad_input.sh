@@ -69,6 +69,13 @@ expect_fail "--oversub without mem=managed" "add the workload parameter mem=mana
 	--gpu p100 --workload $WL --oversub 125
 expect_fail "--oversub on a trace without --trace-managed" "--trace-managed" \
 	--gpu p100 --trace "$SRC/../shared/traces/accelsim-vectoradd" --oversub 125
+for args in "--repeat 0" "--repeat x" "--bogus" "extra"; do
+	"$GPUVM" bench $args >/dev/null 2>err.txt
+	rc=$?
+	[ $rc -eq 2 ] && [ -s err.txt ] || { echo "FAIL: bench $args: exit $rc"; failures=$((failures + 1)); }
+done
+"$GPUVM" bench --json nodir/b.json 2>err.txt
+[ $? -eq 2 ] && grep -q "nodir" err.txt || { echo "FAIL: bench --json in a missing directory"; failures=$((failures + 1)); }
 "$GPUVM" --version | grep -q "^gpuvm [0-9]*\.[0-9]*\.[0-9]* (commit " ||
 	{ echo "FAIL: --version"; failures=$((failures + 1)); }
 
