@@ -15,6 +15,7 @@
 #include "gpuvm/run.h"
 #include "gpuvm/scope.h"
 #include "gpuvm/units.h"
+#include "gpuvm_version.h"
 
 static void sim_usage(FILE *out)
 {
@@ -389,6 +390,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		cJSON_Delete(run);
 		return 2;
 	}
+	/* which simulator made these numbers */
+	cJSON_AddStringToObject(run, "gpuvm_version", GPUVM_VERSION);
+	cJSON_AddStringToObject(run, "gpuvm_commit", GPUVM_COMMIT);
 	/* All outputs or none: each is staged and published together. */
 	gpuvm_output_batch_begin();
 	if (pa) {

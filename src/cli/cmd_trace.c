@@ -117,13 +117,13 @@ static void print_info(const char *input, const cJSON *o)
 		       cJSON_GetArrayItem(g, 1)->valueint, cJSON_GetArrayItem(g, 2)->valueint,
 		       cJSON_GetArrayItem(b, 0)->valueint, cJSON_GetArrayItem(b, 1)->valueint,
 		       cJSON_GetArrayItem(b, 2)->valueint, num(k, "ctas"), num(k, "warps_per_cta"),
-		       num(k, "warp_instructions"), num(k, "mem_instructions"),
+		       num(k, "warp_instructions"), num(k, "memory_instructions"),
 		       num(k, "thread_accesses"));
 	}
 	printf("CTAs         %.0f\nwarps        %.0f\nwarp insts   %.0f\nmemory insts %.0f "
 	       "(%.0f loads, %.0f stores, %.0f atomics)\nthread accesses %.0f\n",
 	       num(t, "ctas"), num(t, "warps"), num(t, "warp_instructions"),
-	       num(t, "mem_instructions"), num(t, "loads"), num(t, "stores"), num(t, "atomics"),
+	       num(t, "memory_instructions"), num(t, "loads"), num(t, "stores"), num(t, "atomics"),
 	       num(t, "thread_accesses"));
 	if (cJSON_GetObjectItemCaseSensitive(t, "footprint_bytes"))
 		printf("footprint    %.0f bytes (distinct 4 KiB pages)\n", num(t, "footprint_bytes"));

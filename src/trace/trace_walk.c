@@ -265,7 +265,7 @@ static int info_kernel_end(void *ctx, const struct gpuvm_kernel *k, struct gpuvm
 	struct info *in = ctx;
 	cJSON_AddNumberToObject(in->cur, "warps", (double)in->k_warps);
 	cJSON_AddNumberToObject(in->cur, "warp_instructions", (double)in->k_insts);
-	cJSON_AddNumberToObject(in->cur, "mem_instructions", (double)in->k_mem);
+	cJSON_AddNumberToObject(in->cur, "memory_instructions", (double)in->k_mem);
 	cJSON_AddNumberToObject(in->cur, "thread_accesses", (double)in->k_acc);
 	in->warps += in->k_warps;
 	in->insts += in->k_insts;
@@ -301,7 +301,7 @@ int gpuvm_trace_info(struct gpuvm_source *src, int footprint, struct cJSON **out
 	cJSON_AddNumberToObject(t, "ctas", (double)in.ctas);
 	cJSON_AddNumberToObject(t, "warps", (double)in.warps);
 	cJSON_AddNumberToObject(t, "warp_instructions", (double)in.insts);
-	cJSON_AddNumberToObject(t, "mem_instructions", (double)in.mem);
+	cJSON_AddNumberToObject(t, "memory_instructions", (double)in.mem);
 	cJSON_AddNumberToObject(t, "loads", (double)in.loads);
 	cJSON_AddNumberToObject(t, "stores", (double)in.stores);
 	cJSON_AddNumberToObject(t, "atomics", (double)in.atomics);

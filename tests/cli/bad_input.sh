@@ -82,7 +82,8 @@ done
 # The happy path writes the JSON with the promised keys.
 "$GPUVM" sim --gpu p100 --workload $WL --json good.json --quiet || { echo "FAIL: good run"; exit 1; }
 for key in config tlb walks dram_bytes pcie_h2d_bytes sim_cycles sim_seconds \
-	accesses_per_sim_second wall_seconds warp_instructions thread_accesses; do
+	accesses_per_sim_second wall_seconds warp_instructions thread_accesses gpuvm_version \
+	gpuvm_commit; do
 	grep -q "\"$key\"" good.json || { echo "FAIL: JSON lacks $key"; failures=$((failures + 1)); }
 done
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
