@@ -252,7 +252,7 @@ int gpuvm_cmd_probe(int argc, char **argv)
 	struct gpuvm_probe_plan plan;
 	gpuvm_probe_plan_defaults(&plan);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target = optarg; break;
 		case 's':

@@ -56,7 +56,7 @@ static void sim_usage(FILE *out)
 	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
 	      "                    accesses (about 80 CPU minutes at 20 M/s); without it\n"
 	      "                    such a run is refused at once with its estimate (exit 2)\n"
-	      "  --quiet           print nothing on success\n"
+	      "  --quiet, -q       print nothing on success\n"
 	      "  --page-map PREFIX record which pages of each allocation are accessed over\n"
 	      "                    time (Ganguly et al. Fig. 2-3): PREFIX.csv (one row per\n"
 	      "                    allocation x page range x time bucket: accesses, written),\n"
@@ -219,7 +219,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	struct gpuvm_page_access_opts pa_opts = {0};
 	int quiet = 0, trace_managed = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	/* -q as in sweep */
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			spec.gpu = optarg;

@@ -19,6 +19,7 @@
 #include "config/config_internal.h"
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
+#include "gpuvm/suggest.h"
 #include "gpuvm/units.h"
 #include "gpuvm/uvm.h"
 
@@ -510,6 +511,12 @@ int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 
 /* ---- --set ---- */
 
+static const char *key_name_at(size_t i, const void *ctx)
+{
+	(void)ctx;
+	return i < cfg_key_count ? cfg_keys[i].name : NULL;
+}
+
 static char *trim(char *s)
 {
 	while (isspace((unsigned char)*s))
@@ -544,7 +551,9 @@ int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,
 	char *key = trim(copy), *value = trim(eq + 1);
 	int id = cfg_key_find(key);
 	if (id < 0) {
-		rc = gpuvm_fail(err, origin, 0, key[0] ? key : "(empty)", "unknown key");
+		const char *near = gpuvm_suggest(key, key_name_at, NULL);
+		rc = gpuvm_fail(err, origin, 0, key[0] ? key : "(empty)", "unknown key%s%s%s",
+				near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		goto out;
 	}
 	if (cfg_key_parse(&cfg_keys[id], cfg, value, false, problem, sizeof problem)) {

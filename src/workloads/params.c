@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpuvm/suggest.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
 
@@ -103,6 +104,18 @@ static const char *type_hint(enum gpuvm_param_type t)
 					 : "a value";
 }
 
+static const char *workload_name_at(size_t i, const void *ctx)
+{
+	(void)ctx;
+	return i < gpuvm_workloads_count ? gpuvm_workloads[i]->name : NULL;
+}
+
+static const char *param_name_at(size_t i, const void *ctx)
+{
+	const struct gpuvm_workload_def *d = ctx;
+	return i < d->n_params ? d->params[i].key : NULL;
+}
+
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,
 			 struct gpuvm_params *params, struct gpuvm_error *err)
 {
@@ -122,6 +135,10 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 			strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
 			strncat(list, gpuvm_workloads[i]->name, sizeof list - strlen(list) - 1);
 		}
+		const char *near = gpuvm_suggest(name, workload_name_at, NULL);
+		if (near)
+			return gpuvm_fail(err, origin, 0, NULL, "unknown workload '%s' (did you mean "
+					  "%s? known: %s)", name, near, list);
 		return gpuvm_fail(err, origin, 0, NULL, "unknown workload '%s' (known: %s)", name, list);
 	}
 	*def = d;
@@ -144,10 +161,13 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 		memcpy(val, eq + 1, vlen);
 		val[vlen] = 0;
 		const struct gpuvm_param_def *pd = find_def(d, key);
-		if (!pd)
+		if (!pd) {
+			const char *near = gpuvm_suggest(key, param_name_at, d);
 			return gpuvm_fail(err, origin, 0, NULL,
-					  "workload '%s' has no parameter '%s' (see `gpuvm workloads`)",
-					  d->name, key);
+					  "workload '%s' has no parameter '%s' (%s%s%ssee `gpuvm "
+					  "workloads`)", d->name, key, near ? "did you mean " : "",
+					  near ? near : "", near ? "? " : "");
+		}
 		if (check_value(pd, val) && pd->type == GPUVM_PARAM_CHOICE)
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected one of %s", key, val,
 					  pd->default_text);

@@ -64,6 +64,11 @@ expect_fail "bad workload size" "region" --gpu p100 --workload random-sampling:r
 expect_fail "unknown workload parameter" "nosuch" --gpu p100 --workload random-sampling:nosuch=1
 expect_fail "unknown workload" "unknown workload" --gpu p100 --workload nothing
 expect_fail "bad seed" "--seed" --gpu p100 --workload $WL --seed -1
+# a likely typo gets the name it was probably meant to be
+expect_fail "--set key typo" "unknown key (did you mean tlb.l2.entries?)" \
+	--gpu p100 --set tlb.l2.entires=64 --workload $WL
+expect_fail "workload typo" "did you mean random-sampling?" --gpu p100 --workload random-samplng
+expect_fail "workload parameter typo" "did you mean reads?" --gpu p100 --workload random-sampling:raeds=4
 # oversubscription without managed memory would silently run unpaged
 expect_fail "--oversub without mem=managed" "add the workload parameter mem=managed" \
 	--gpu p100 --workload $WL --oversub 125
@@ -76,6 +81,8 @@ for args in "--repeat 0" "--repeat x" "--bogus" "extra"; do
 done
 "$GPUVM" bench --json nodir/b.json 2>err.txt
 [ $? -eq 2 ] && grep -q "nodir" err.txt || { echo "FAIL: bench --json in a missing directory"; failures=$((failures + 1)); }
+"$GPUVM" sim -q --gpu p100 --workload $WL >q.txt 2>&1 && [ ! -s q.txt ] ||
+	{ echo "FAIL: sim -q printed or failed: $(cat q.txt)"; failures=$((failures + 1)); }
 "$GPUVM" --version | grep -q "^gpuvm [0-9]*\.[0-9]*\.[0-9]* (commit " ||
 	{ echo "FAIL: --version"; failures=$((failures + 1)); }
 
