@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuvm/output_file.h"
+
 #include "cli/commands.h"
 #include "gpuvm/graph.h"
 #include "gpuvm/units.h"
@@ -17,7 +19,7 @@ static void graph_usage(FILE *out)
 {
 	fputs("usage: gpuvm graph info GRAPH [--format mtx|gr|snap] [--symmetrize]\n"
 	      "                        [--keep-self-loops] [--keep-duplicates] [--weights]\n"
-	      "                        [--no-weights] [--weight-max N] [--seed N] [--json]\n"
+	      "                        [--no-weights] [--weight-max N] [--seed N] [--json FILE]\n"
 	      "\n"
 	      "Reads or generates the graph the graph kernels (bfs, sssp, ...) run on, as\n"
 	      "compressed sparse rows, and prints its vertices, edges and out-degree\n"
@@ -47,11 +49,11 @@ static void graph_usage(FILE *out)
 	      "  --weight-max N      largest generated weight (default 100)\n"
 	      "  --seed N            seed of generated weights and of rmat without seed=\n"
 	      "                      (default 1)\n"
-	      "  --json              print a JSON object instead of text\n"
+	      "  --json FILE         write a JSON object (- for stdout, instead of the text)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm graph info roadNet-CA.txt --symmetrize\n"
-	      "  gpuvm graph info rmat:scale=22,ef=16,seed=1 --symmetrize --json\n"
+	      "  gpuvm graph info rmat:scale=22,ef=16,seed=1 --symmetrize --json rmat22.json\n"
 	      "  gpuvm graph info USA-road-d.NY.gr --weights\n"
 	      "\n"
 	      "exit status: 0 ok, 2 bad input (the message names the file, line and problem).\n",
@@ -142,11 +144,12 @@ static int graph_info(int argc, char **argv)
 		{"keep-self-loops", no_argument, 0, 'l'}, {"keep-duplicates", no_argument, 0, 'd'},
 		{"weights", no_argument, 0, 'w'},         {"no-weights", no_argument, 0, 'n'},
 		{"weight-max", required_argument, 0, 'm'}, {"seed", required_argument, 0, 'S'},
-		{"json", no_argument, 0, 'j'},            {"help", no_argument, 0, 'h'},
+		{"json", required_argument, 0, 'j'},            {"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	struct gpuvm_graph_opts go = {.seed = 1};
-	int json = 0, c;
+	const char *json = NULL;
+	int c;
 	uint64_t u;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -195,7 +198,7 @@ static int graph_info(int argc, char **argv)
 			}
 			break;
 		case 'j':
-			json = 1;
+			json = optarg;
 			break;
 		case 'h':
 			graph_usage(stdout);
@@ -217,6 +220,10 @@ static int graph_info(int argc, char **argv)
 	const char *spec = argv[optind];
 	struct gpuvm_graph g;
 	struct gpuvm_error err = {{0}};
+	if (json && gpuvm_output_check(json, "--json", true, &err)) {
+		fprintf(stderr, "gpuvm graph: %s\n", err.msg);
+		return 2;
+	}
 	double t0 = now_seconds();
 	if (gpuvm_graph_open(spec, &go, &g, &err)) {
 		fprintf(stderr, "gpuvm graph: %s\n", err.msg);
@@ -231,15 +238,15 @@ static int graph_info(int argc, char **argv)
 	if (json) {
 		cJSON *o = info_json(spec, &g, &st, seconds, rss);
 		char *text = o ? cJSON_Print(o) : NULL;
-		if (text)
-			printf("%s\n", text);
-		else
-			rc = 1;
+		if (!text || gpuvm_output_write_text(json, text, &err)) {
+			fprintf(stderr, "gpuvm graph: %s\n", text ? err.msg : "out of memory");
+			rc = GPUVM_EXIT_OUTPUT_FAILED;
+		}
 		free(text);
 		cJSON_Delete(o);
-	} else {
-		info_text(spec, &g, &st, seconds, rss);
 	}
+	if (!rc && !(json && !strcmp(json, "-")))
+		info_text(spec, &g, &st, seconds, rss);
 	gpuvm_graph_free(&g);
 	return rc;
 }

@@ -18,7 +18,7 @@ json_get() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys
 check_info() { # name spec want-vertices want-edges [options]
 	local name=$1 spec=$2 nv=$3 ne=$4
 	shift 4
-	if ! "$GPUVM" graph info "$spec" "$@" --json >out.json 2>err.txt; then
+	if ! "$GPUVM" graph info "$spec" "$@" --json out.json >out.txt 2>err.txt; then
 		fail "$name: exit $?"; cat err.txt; return
 	fi
 	local v e
@@ -35,7 +35,7 @@ check_info "mtx symmetrized" "$D/small.mtx" 4 8 --symmetrize
 check_info "dimacs" "$D/small.gr" 4 5
 check_info "snap" "$D/small.txt" 3 3
 check_info "snap forced" "snap:$D/small.txt" 3 3
-check_info "rmat" "rmat:scale=10,ef=4,seed=2" 1024 "$("$GPUVM" graph info rmat:scale=10,ef=4,seed=2 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["edges"])')"
+check_info "rmat" "rmat:scale=10,ef=4,seed=2" 1024 "$("$GPUVM" graph info rmat:scale=10,ef=4,seed=2 --json - | python3 -c 'import json,sys; print(json.load(sys.stdin)["edges"])')"
 
 # text output names the counts
 "$GPUVM" graph info "$D/small.gr" --weights >out.txt 2>&1 && grep -q "^vertices    4" out.txt &&
@@ -63,6 +63,8 @@ expect_bad "two graphs" "exactly one GRAPH" a b
 python3 -c 'print("0 1"); print("7" * (17 << 20)); print("1 2")' >long_line.txt
 expect_bad "snap line past 16 MiB" "long_line.txt:2: line of" "snap:long_line.txt"
 expect_bad "unknown option" "unrecognized option" "$D/small.txt" --bogus
+expect_bad "--json without a file" "requires an argument" "$D/small.txt" --json
+expect_bad "--json in a missing directory" "nodir/g.json" "$D/small.txt" --json nodir/g.json
 
 # page map of a small run: CSV and JSON load, one row per cell
 if "$GPUVM" sim --gpu p100 --workload stream-triad:elems=65536,threads=8192 --quiet \

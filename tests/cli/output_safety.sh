@@ -260,7 +260,7 @@ full_case "presets" "$GPUVM" presets
 full_case "presets p100" "$GPUVM" presets p100
 full_case "workloads" "$GPUVM" workloads
 full_case "graph info" "$GPUVM" graph info rmat:scale=8,ef=4,seed=1
-full_case "graph info --json" "$GPUVM" graph info rmat:scale=8,ef=4,seed=1 --json
+full_case "graph info --json -" "$GPUVM" graph info rmat:scale=8,ef=4,seed=1 --json -
 full_case "--help" "$GPUVM" --help
 full_case "sim --help" "$GPUVM" sim --help
 
