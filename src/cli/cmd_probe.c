@@ -367,10 +367,6 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		gpuvm_config_defaults(cfg);
 		snprintf(cfg->name, sizeof cfg->name, "defaults");
 	}
-	if (emit && !strcmp(emit, "")) {
-		fprintf(stderr, "gpuvm probe: --emit-preset: empty file name\n");
-		goto out;
-	}
 	if (plot_dir && !gpuvm_plot_available()) {
 		fprintf(stderr, "gpuvm probe: --plot: gnuplot not found on PATH\n");
 		goto out;
@@ -381,15 +377,14 @@ int gpuvm_cmd_probe(int argc, char **argv)
 	if (plot_dir) {
 		char probe_path[4096];
 		snprintf(probe_path, sizeof probe_path, "%s/latency.png", plot_dir);
-		if (gpuvm_output_mkdir(plot_dir, &err) || gpuvm_plot_check_path(probe_path, &err) ||
-		    access(plot_dir, W_OK)) {
-			fprintf(stderr, "gpuvm probe: --plot %s: %s\n", plot_dir,
-				err.msg[0] ? err.msg : "directory not writable");
+		/* gpuvm_output_mkdir also checks the directory is writable */
+		if (gpuvm_output_mkdir(plot_dir, &err) || gpuvm_plot_check_path(probe_path, &err)) {
+			fprintf(stderr, "gpuvm probe: --plot %s: %s\n", plot_dir, err.msg);
 			goto out;
 		}
 	}
-	if (csv_dir && (gpuvm_output_mkdir(csv_dir, &err) || access(csv_dir, W_OK))) {
-		fprintf(stderr, "gpuvm probe: --csv %s: %s\n", csv_dir, err.msg[0] ? err.msg : "directory not writable");
+	if (csv_dir && gpuvm_output_mkdir(csv_dir, &err)) {
+		fprintf(stderr, "gpuvm probe: --csv %s: %s\n", csv_dir, err.msg);
 		goto out;
 	}
 	if ((json && gpuvm_output_check(json, "--json", true, &err)) ||
@@ -419,12 +414,11 @@ int gpuvm_cmd_probe(int argc, char **argv)
 	/* All outputs or none: staged, then published together. Figures
 	 * first: gnuplot is the step most likely to fail. */
 	gpuvm_output_batch_begin();
-	if (plot_dir && (gpuvm_output_mkdir(plot_dir, &err) || write_plots(&res, plot_dir, &err))) {
+	if (plot_dir && write_plots(&res, plot_dir, &err)) {
 		free(preset_text);
 		goto fail;
 	}
-	if (csv_dir && (gpuvm_output_mkdir(csv_dir, &err) ||
-			write_in(csv_dir, "curves.csv", gpuvm_probe_curves_csv(&res), &err) ||
+	if (csv_dir && (write_in(csv_dir, "curves.csv", gpuvm_probe_curves_csv(&res), &err) ||
 			write_in(csv_dir, "sharing.csv", gpuvm_probe_sharing_csv(&res), &err) ||
 			write_in(csv_dir, "levels.csv", levels_csv(&res), &err))) {
 		free(preset_text);

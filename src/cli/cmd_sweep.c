@@ -91,6 +91,7 @@ static void usage(FILE *f)
 /* ---- outputs ----------------------------------------------------------- */
 
 enum { OUT_CSV, OUT_JSON, OUT_PLOT, N_OUT };
+static const char *const out_names[N_OUT] = {"--csv", "--json", "--plot"};
 
 /* ---- arguments -------------------------------------------------------- */
 
@@ -262,14 +263,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 
 	const char *outs[N_OUT] = {s->csv, s->json, s->plot};
-	static const char *const names[N_OUT] = {"--csv", "--json", "--plot"};
 	for (int k = 0; k < N_OUT; k++)
 		for (int j = 0; j < k; j++)
 			if (outs[k] && outs[j] && strcmp(outs[k], outs[j]) == 0)
-				return bad("%s and %s name the same file", names[j], names[k]);
+				return bad("%s and %s name the same file", out_names[j], out_names[k]);
 	for (int k = 0; k < N_OUT; k++)
 		if (outs[k] && !*outs[k])
-			return bad("%s: empty file name", names[k]);
+			return bad("%s: empty file name", out_names[k]);
 	if (s->plot) {
 		struct gpuvm_error err = {{0}};
 		if (gpuvm_plot_check_path(s->plot, &err) != 0)
@@ -593,10 +593,9 @@ static int write_outputs(struct sweep *s, bool plot, struct gpuvm_error *err)
 static int probe_outputs(const struct sweep *s, bool plot)
 {
 	const char *outs[N_OUT] = {s->csv, s->json, plot ? s->plot : NULL};
-	static const char *const names[N_OUT] = {"--csv", "--json", "--plot"};
 	for (int k = 0; k < N_OUT; k++) {
 		struct gpuvm_error err;
-		if (outs[k] && gpuvm_output_check(outs[k], names[k], k != OUT_PLOT, &err)) {
+		if (outs[k] && gpuvm_output_check(outs[k], out_names[k], k != OUT_PLOT, &err)) {
 			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
 			return -1;
 		}

@@ -82,47 +82,37 @@ static int resolve(const char *path, const char *what, bool stdout_ok,
 	*target = NULL;
 	if (!path || !*path)
 		return gpuvm_fail(err, what, 0, NULL, "empty output file name");
+	struct stat st;
+	const char *real = path;
+	char resolved[PATH_MAX];
 	if (!strcmp(path, "-")) {
 		if (!stdout_ok)
 			return gpuvm_fail(err, what, 0, NULL, "'-' (standard output) is only for "
 					  "textual outputs; give a file name");
 		*kind = GPUVM_OUTPUT_STDOUT;
-		*target = strdup(path);
-		return *target ? 0 : gpuvm_fail(err, what, 0, NULL, "out of memory");
-	}
-	struct stat st;
-	const char *real = path;
-	char resolved[PATH_MAX];
-	if (lstat(path, &st) != 0) {
+	} else if (lstat(path, &st) != 0) {
 		if (errno != ENOENT)
 			return gpuvm_fail(err, path, 0, NULL, "%s: %s", what, strerror(errno));
 		*kind = GPUVM_OUTPUT_ATOMIC;
 	} else {
-		if (S_ISLNK(st.st_mode)) {
-			if (stat(path, &st) != 0) {
-				if (errno != ENOENT)
-					return gpuvm_fail(err, path, 0, NULL, "%s: %s", what,
-							  strerror(errno));
-				/* dangling: opening through the link creates its target */
-				*kind = GPUVM_OUTPUT_DIRECT;
-				*target = strdup(path);
-				return *target ? 0 : gpuvm_fail(err, what, 0, NULL, "out of memory");
-			}
-			if (S_ISREG(st.st_mode)) {
-				if (!realpath(path, resolved))
-					return gpuvm_fail(err, path, 0, NULL, "%s: %s", what,
-							  strerror(errno));
-				real = resolved;
-			}
-		}
-		if (S_ISDIR(st.st_mode))
-			return gpuvm_fail(err, path, 0, NULL, "%s: is a directory", what);
-		if (S_ISREG(st.st_mode))
-			*kind = GPUVM_OUTPUT_ATOMIC;
-		else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode))
+		bool link = S_ISLNK(st.st_mode);
+		if (link && stat(path, &st) != 0) {
+			if (errno != ENOENT)
+				return gpuvm_fail(err, path, 0, NULL, "%s: %s", what, strerror(errno));
+			/* dangling: opening through the link creates its target */
 			*kind = GPUVM_OUTPUT_DIRECT;
-		else
+		} else if (S_ISDIR(st.st_mode)) {
+			return gpuvm_fail(err, path, 0, NULL, "%s: is a directory", what);
+		} else if (S_ISREG(st.st_mode)) {
+			/* a link's regular target is what gets replaced, next to itself */
+			if (link && !(real = realpath(path, resolved)))
+				return gpuvm_fail(err, path, 0, NULL, "%s: %s", what, strerror(errno));
+			*kind = GPUVM_OUTPUT_ATOMIC;
+		} else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			*kind = GPUVM_OUTPUT_DIRECT;
+		} else {
 			return gpuvm_fail(err, path, 0, NULL, "%s: not a file, device or FIFO", what);
+		}
 	}
 	*target = strdup(real);
 	return *target ? 0 : gpuvm_fail(err, what, 0, NULL, "out of memory");
@@ -299,9 +289,7 @@ int gpuvm_output_close(struct gpuvm_output *o, struct gpuvm_error *err)
 	if (o->f == stdout) {
 		if (fflush(stdout) != 0 || ferror(stdout))
 			rc = gpuvm_fail(err, name, 0, NULL, "cannot write: %s", strerror(errno));
-		o->f = NULL;
-		free(o->target);
-		o->target = NULL;
+		gpuvm_output_cancel(o); /* leaves stdout open */
 		return rc;
 	}
 	int e = 0;
@@ -313,23 +301,23 @@ int gpuvm_output_close(struct gpuvm_output *o, struct gpuvm_error *err)
 	if (fclose(o->f) != 0 && !e)
 		e = errno;
 	o->f = NULL;
-	if (e) {
-		rc = gpuvm_fail(err, name, 0, NULL, "cannot write: %s", strerror(e));
-	} else if (o->slot >= 0 && batch_open) {
+	if (!e && o->slot >= 0 && batch_open) {
 		staged[n_staged++] = (struct staged){o->slot, o->kind, o->target};
 		o->target = NULL;
 		o->slot = -1;
 		return 0;
-	} else if (o->slot >= 0 && rename(temps[o->slot].path, o->target) != 0) {
-		rc = gpuvm_fail(err, name, 0, NULL, "cannot write: %s", strerror(errno));
-	} else if (o->slot >= 0) {
-		drop_slot(o->slot, false);
-		o->slot = -1;
 	}
-	drop_slot(o->slot, true);
-	o->slot = -1;
-	free(o->target);
-	o->target = NULL;
+	if (!e && o->slot >= 0) {
+		if (rename(temps[o->slot].path, o->target) != 0) {
+			e = errno;
+		} else {
+			drop_slot(o->slot, false);
+			o->slot = -1;
+		}
+	}
+	if (e)
+		rc = gpuvm_fail(err, name, 0, NULL, "cannot write: %s", strerror(e));
+	gpuvm_output_cancel(o); /* what is left: a temp file, the target name */
 	return rc;
 }
 

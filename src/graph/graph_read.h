@@ -20,12 +20,13 @@ struct line_reader {
 	int lineno;
 };
 
-/* Reads the next line (newline stripped). 1: a line, 0: end of input,
- * -1: read error (err set). */
 /* An edge or header line is tens of bytes; a longer one than this is not
  * a graph file (and would cost its length in memory). */
 #define GRAPH_MAX_LINE_BYTES (16 << 20)
 
+/* Reads the next line (newline stripped). 1: a line, 0: end of input,
+ * -1: read error, allocation failure or a line over GRAPH_MAX_LINE_BYTES
+ * (err set). */
 int lr_next(struct line_reader *r, struct gpuvm_error *err);
 
 static inline const char *skip_ws(const char *p)

@@ -26,12 +26,14 @@ enum plot_format { FMT_NONE, FMT_PNG, FMT_SVG, FMT_PDF };
 static enum plot_format format_of(const char *path)
 {
 	const char *dot = path ? strrchr(path, '.') : NULL;
-	struct stat st;
-	if ((!dot || strchr(dot, '/')) && path && stat(path, &st) == 0 &&
-	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode)))
-		return FMT_PNG;
-	if (!dot || strchr(dot, '/'))
-		return FMT_NONE;
+	if (!dot || strchr(dot, '/')) {
+		struct stat st;
+		return path && stat(path, &st) == 0 &&
+				       (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+					S_ISFIFO(st.st_mode))
+			       ? FMT_PNG
+			       : FMT_NONE;
+	}
 	if (strcasecmp(dot, ".png") == 0)
 		return FMT_PNG;
 	if (strcasecmp(dot, ".svg") == 0)

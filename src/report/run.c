@@ -84,11 +84,10 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 			goto out;
 	} else if (gpuvm_workload_parse(spec->workload, &def, &params, err) ||
 		   gpuvm_run_check_work(spec, cfg, def, &params, err) ||
+		   oversub_without_managed(cfg, def, &params, err) ||
 		   def->create(cfg, &params, spec->seed, &src, err)) {
 		goto out;
 	}
-	if (!gpuvm_trace_spec_is(spec->workload) && oversub_without_managed(cfg, def, &params, err))
-		goto out;
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
 		goto out;
 	struct gpuvm_sim_options opt = {.progress = spec->progress,

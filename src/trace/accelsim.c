@@ -237,14 +237,30 @@ static bool equal(const char *s, size_t n, const char *p)
 	return strlen(p) == n && !memcmp(s, p, n);
 }
 
-static enum as_class classify(const char *op, size_t n)
+/* The opcode without its qualifiers ("LDG" of "LDG.E.64"), and whether it
+ * is one of names[0..n). */
+static size_t opcode_base_len(const char *op, size_t n)
 {
 	const char *dot = memchr(op, '.', n);
-	size_t b = dot ? (size_t)(dot - op) : n;
+	return dot ? (size_t)(dot - op) : n;
+}
+
+static bool equal_any(const char *op, size_t b, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (equal(op, b, names[i]))
+			return true;
+	return false;
+}
+
+#define EQUAL_ANY(op, b, names) equal_any(op, b, names, sizeof names / sizeof names[0])
+
+static enum as_class classify(const char *op, size_t n)
+{
+	size_t b = opcode_base_len(op, n);
 	static const char *const not_global[] = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "LDL", "STL"};
-	for (size_t i = 0; i < sizeof not_global / sizeof not_global[0]; i++)
-		if (equal(op, b, not_global[i]))
-			return AS_NOT_GLOBAL;
+	if (EQUAL_ANY(op, b, not_global))
+		return AS_NOT_GLOBAL;
 	if (prefix(op, b, "ATOM") || prefix(op, b, "RED") || prefix(op, b, "SUATOM") ||
 	    prefix(op, b, "SURED"))
 		return AS_ATOMIC;
@@ -257,13 +273,8 @@ static enum as_class classify(const char *op, size_t n)
  * LDG/STG/LD/ST and global atomics and reductions. */
 static bool is_global_memory_opcode(const char *op, size_t n)
 {
-	const char *dot = memchr(op, '.', n);
-	size_t b = dot ? (size_t)(dot - op) : n;
 	static const char *const mem[] = {"LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED"};
-	for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++)
-		if (equal(op, b, mem[i]))
-			return true;
-	return false;
+	return EQUAL_ANY(op, opcode_base_len(op, n), mem);
 }
 
 struct as_ctx {

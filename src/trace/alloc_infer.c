@@ -76,22 +76,28 @@ int infer_add(struct alloc_infer *a, uint64_t addr)
 	return u64set_add(&a->set, key) < 0 ? -1 : 0;
 }
 
+static int push_span(struct infer_span **arr, size_t *n, size_t *cap, uint64_t start,
+		     uint64_t last)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct infer_span *p = realloc(*arr, c * sizeof *p);
+		if (!p)
+			return -1;
+		*arr = p;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = (struct infer_span){start, last};
+	return 0;
+}
+
 int infer_add_range(struct alloc_infer *a, uint64_t base, uint64_t bytes)
 {
 	if (!bytes)
 		return 0;
 	uint64_t last = base + bytes - 1 < base ? UINT64_MAX : base + bytes - 1;
-	if (a->n_ranges == a->cap_ranges) {
-		size_t c = a->cap_ranges ? 2 * a->cap_ranges : 16;
-		struct infer_span *r = realloc(a->ranges, c * sizeof *r);
-		if (!r)
-			return -1;
-		a->ranges = r;
-		a->cap_ranges = c;
-	}
-	a->ranges[a->n_ranges++] =
-		(struct infer_span){base >> INFER_GRANULE_SHIFT, last >> INFER_GRANULE_SHIFT};
-	return 0;
+	return push_span(&a->ranges, &a->n_ranges, &a->cap_ranges, base >> INFER_GRANULE_SHIFT,
+			 last >> INFER_GRANULE_SHIFT);
 }
 
 static int cmp_span(const void *x, const void *y)
@@ -144,21 +150,6 @@ static int cmp_alloc(const void *x, const void *y)
 {
 	const struct gpuvm_alloc *a = x, *b = y;
 	return a->base < b->base ? -1 : a->base > b->base;
-}
-
-static int push_span(struct infer_span **arr, size_t *n, size_t *cap, uint64_t start,
-		     uint64_t last)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		struct infer_span *p = realloc(*arr, c * sizeof *p);
-		if (!p)
-			return -1;
-		*arr = p;
-		*cap = c;
-	}
-	(*arr)[(*n)++] = (struct infer_span){start, last};
-	return 0;
 }
 
 int infer_take(struct alloc_infer *a)

@@ -57,36 +57,25 @@ void gpuvm_param_range(const struct gpuvm_workload_def *d, const struct gpuvm_pa
 		*min = -1e300, *max = 1e300;
 }
 
-/* 0 in range, -1 out (a number that parsed but means nothing); called
- * once check_value has accepted the syntax. */
-static int check_range(const struct gpuvm_workload_def *d, const struct gpuvm_param_def *pd,
-		       const char *v)
+/* The syntax of v for pd's type; a number's value goes to *num (0 for
+ * words), for the range check. */
+static int check_value(const struct gpuvm_param_def *pd, const char *v, double *num)
 {
 	uint64_t u;
-	double x, lo, hi;
-	if (pd->type == GPUVM_PARAM_SIZE && gpuvm_parse_size(v, &u) == 0)
-		x = (double)u;
-	else if (pd->type == GPUVM_PARAM_U64 && gpuvm_parse_u64(v, &u) == 0)
-		x = (double)u;
-	else if (pd->type == GPUVM_PARAM_DOUBLE && gpuvm_parse_double(v, &x) == 0)
-		;
-	else
-		return 0;
-	gpuvm_param_range(d, pd, &lo, &hi);
-	return x >= lo && x <= hi ? 0 : -1;
-}
-
-static int check_value(const struct gpuvm_param_def *pd, const char *v)
-{
-	uint64_t u;
-	double x;
+	*num = 0;
 	switch (pd->type) {
 	case GPUVM_PARAM_SIZE:
-		return gpuvm_parse_size(v, &u);
+		if (gpuvm_parse_size(v, &u))
+			return -1;
+		*num = (double)u;
+		return 0;
 	case GPUVM_PARAM_U64:
-		return gpuvm_parse_u64(v, &u);
+		if (gpuvm_parse_u64(v, &u))
+			return -1;
+		*num = (double)u;
+		return 0;
 	case GPUVM_PARAM_DOUBLE:
-		return gpuvm_parse_double(v, &x);
+		return gpuvm_parse_double(v, num);
 	case GPUVM_PARAM_CHOICE:
 		return choice_index(pd->default_text, v) < 0 ? -1 : 0;
 	case GPUVM_PARAM_TEXT:
@@ -168,18 +157,19 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 					  "workloads`)", d->name, key, near ? "did you mean " : "",
 					  near ? near : "", near ? "? " : "");
 		}
-		if (check_value(pd, val) && pd->type == GPUVM_PARAM_CHOICE)
+		double num, lo, hi;
+		if (check_value(pd, val, &num) && pd->type == GPUVM_PARAM_CHOICE)
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected one of %s", key, val,
 					  pd->default_text);
-		if (check_value(pd, val))
+		if (check_value(pd, val, &num))
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: expected %s", key, val,
 					  type_hint(pd->type));
-		if (check_range(d, pd, val)) {
-			double lo, hi;
-			gpuvm_param_range(d, pd, &lo, &hi);
+		/* a number that parsed but means nothing for this parameter */
+		gpuvm_param_range(d, pd, &lo, &hi);
+		if (pd->type != GPUVM_PARAM_CHOICE && pd->type != GPUVM_PARAM_TEXT &&
+		    !(num >= lo && num <= hi))
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: out of range [%.15g, %.15g]",
 					  key, val, lo, hi);
-		}
 		size_t i;
 		for (i = 0; i < params->n; i++)
 			if (strcmp(params->key[i], key) == 0)

@@ -103,6 +103,9 @@ static uint64_t triad_items(void *impl)
 	return ((struct triad *)impl)->elems;
 }
 
+/* elems' default, the "33554432" the parameter table shows */
+#define TRIAD_DEFAULT_ELEMS (1ull << 25)
+
 static const struct gpuvm_param_def triad_params[] = {
 	{"elems", GPUVM_PARAM_U64, "33554432", "elements per array (doubles); working set 24 B each"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads; default fills every warp slot of the GPU"},
@@ -114,7 +117,7 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 			uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	(void)seed;
-	uint64_t elems = 1ull << 25, threads = fill_gpu_threads(cfg), block = 256;
+	uint64_t elems = TRIAD_DEFAULT_ELEMS, threads = fill_gpu_threads(cfg), block = 256;
 	if (gpuvm_params_u64(p, "elems", &elems, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &block, err) < 0)
@@ -160,7 +163,7 @@ static int triad_estimate(const struct gpuvm_config *cfg, const struct gpuvm_par
 			  uint64_t *thread_accesses, struct gpuvm_error *err)
 {
 	(void)cfg;
-	uint64_t elems = 1ull << 25;
+	uint64_t elems = TRIAD_DEFAULT_ELEMS;
 	if (gpuvm_params_u64(p, "elems", &elems, err) < 0)
 		return -1;
 	*thread_accesses = workload_mul_sat(elems, 3);
