@@ -64,7 +64,7 @@ static void test_groupby_table_matches_reference(void **state)
 	snprintf(want, sizeof want, "groups=%llu rows=%llu digest=%016llx",
 		 (unsigned long long)found, (unsigned long long)total, (unsigned long long)d);
 	assert_string_equal(result(o), want);
-	assert_true(report_num(o, "kernels") == 8); /* ceil(123457 / 16384) chunks */
+	assert_true(report_num(o, "kernel_launches") == 8); /* ceil(123457 / 16384) chunks */
 	/* The input crossed PCIe as zero-copy reads, at least once per value. */
 	assert_true(report_num(o, "zero_copy_bytes") >= 123457.0 * 4);
 	cJSON_Delete(o);

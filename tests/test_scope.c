@@ -52,7 +52,7 @@ static void test_sampling_sum_same_in_every_scoping(void **state)
 		cJSON *o = run_ok("k80", wl);
 		assert_int_equal(result_field(o, "sum="), want);
 		uint64_t passes = strcmp(scopes[i], "none") ? result_field(o, "passes=") : 1;
-		assert_int_equal(report_num(o, "kernels"), passes);
+		assert_int_equal(report_num(o, "kernel_launches"), passes);
 		cJSON_Delete(o);
 	}
 }

@@ -14,7 +14,7 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-#define GPUVM_CONFIG_MAX_KEYS 96 /* room in set_at[]; the table has fewer */
+#define GPUVM_CONFIG_MAX_KEYS 128 /* room in set_at[]; the table has fewer */
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -107,6 +107,26 @@ struct gpuvm_config {
 	uint32_t l2_line_bytes;
 	uint32_t l2_sector_bytes;
 	double l2_hit_latency_cycles;
+
+	/* [l1] per-SM L1 data cache (src/mem/l1_cache.h) */
+	uint64_t l1_bytes;             /* data capacity at the default carve-out; 0 = none */
+	uint32_t l1_ways;
+	uint32_t l1_line_bytes;        /* sectors are l2.sector_size */
+	double l1_hit_latency_cycles;  /* whole load-to-use latency of an L1 hit */
+	uint32_t l1_cache_global;      /* 1: global loads allocate in L1 by default */
+	double l1_bytes_per_cycle;     /* tag/data throughput per SM */
+
+	/* [smem] shared memory */
+	uint64_t smem_bytes;           /* per SM, limits resident CTAs */
+	double smem_latency_cycles;    /* load-to-use latency without conflicts */
+	uint32_t smem_banks;           /* 4-byte banks */
+
+	/* [core] instruction timing: per functional-unit class (enum
+	 * gpuvm_op_class) the dependent-issue latency and the initiation
+	 * interval of one scheduler's unit */
+	uint32_t schedulers_per_sm;
+	double class_latency_cycles[8];
+	double class_interval_cycles[8];
 
 	/* [dram] */
 	double dram_latency_cycles;

@@ -23,6 +23,35 @@ struct gpuvm_tlb_level_stats {
 	uint64_t *instance_misses; /* [instances] */
 };
 
+/* Why warps waited, in warp-cycles: the time between a warp being able
+ * to issue its next instruction and issuing it, split by cause. */
+enum gpuvm_stall {
+	GPUVM_STALL_MEMORY = 0, /* an operand comes from a load still in flight */
+	GPUVM_STALL_DEPENDENCY, /* an operand comes from an ALU result not yet ready */
+	GPUVM_STALL_BARRIER,    /* waiting at a barrier for the CTA's other warps */
+	GPUVM_STALL_ISSUE,      /* operands ready, scheduler or unit busy */
+	GPUVM_STALL_FAULT,      /* the SM's TLB blocked by a far fault (blocking model) */
+	GPUVM_STALLS
+};
+extern const char *const gpuvm_stall_names[GPUVM_STALLS];
+
+/* One kernel launch's results (JSON "kernels"). Time excludes the launch
+ * overhead (gpu.kernel_launch_us), reported apart. */
+struct gpuvm_kernel_stats {
+	char name[96];
+	uint32_t grid[3], block[3];
+	double launch_cycles;   /* overhead before the first CTA starts */
+	double start_cycle;     /* first CTA starts (after the launch overhead) */
+	double end_cycle;       /* last warp ends */
+	double sim_seconds;     /* (end - start) / clock */
+	uint64_t warp_insts, mem_insts, thread_accesses;
+	uint64_t l1_hits, l1_misses, l2_hits, l2_misses;
+	uint64_t tlb_l1_hits, tlb_l1_misses;
+	uint64_t dram_bytes;
+	double stall_cycles[GPUVM_STALLS];
+	bool fast_forwarded;    /* kernel sampling drove it functionally */
+};
+
 struct gpuvm_stats {
 	/* work simulated */
 	uint64_t kernels, ctas, warps;
@@ -37,7 +66,14 @@ struct gpuvm_stats {
 	uint64_t walks, pwc_hits;
 	double walk_queue_cycles;
 
+	/* SM core: local and shared memory, barriers, why warps waited */
+	uint64_t local_insts, shared_insts, barriers;
+	uint64_t smem_wavefronts;          /* shared-memory cycles (bank conflicts add) */
+	double stall_cycles[GPUVM_STALLS];
+
 	/* data path */
+	uint64_t l1_sector_hits, l1_sector_misses;
+	uint64_t l1_writeback_sectors;     /* dirty local data evicted from L1 */
 	uint64_t l2_sector_hits, l2_sector_misses;
 	uint64_t dram_bytes;
 	uint64_t pcie_h2d_bytes, pcie_d2h_bytes; /* copies + zero-copy */
@@ -48,6 +84,10 @@ struct gpuvm_stats {
 	double sim_seconds;
 	double kernel_cycles;  /* cycles spent inside kernels */
 	double copy_cycles;    /* cycles spent in explicit copies */
+	double launch_cycles;  /* of kernel_cycles, the launch overheads */
+	/* per launch, in order (gpuvm_stats_release frees it) */
+	struct gpuvm_kernel_stats *kernel_list;
+	size_t n_kernel_list;
 	double wall_seconds;   /* the simulator's own run time */
 
 	/* unified-memory paging of managed allocations (uvm.active when any) */

@@ -25,6 +25,9 @@ void gpuvm_report_uvm(cJSON *run, const struct gpuvm_config *cfg, const struct g
  * Fig. 6) with gnuplot. -1 with err set when the run has no paging. */
 int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_error *err);
 
+/* One launch's results (an element of the run's "kernels" array). */
+cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_kernel_stats *k);
+
 /* Pretty summary of a run object made by gpuvm_report_run. */
 void gpuvm_report_print(FILE *out, const cJSON *run);
 

@@ -34,17 +34,81 @@ enum gpuvm_mem_op { GPUVM_OP_LOAD = 0, GPUVM_OP_STORE, GPUVM_OP_ATOMIC };
 enum gpuvm_item_kind {
 	GPUVM_ITEM_END = 0,  /* the warp has exited */
 	GPUVM_ITEM_COMPUTE,  /* non-memory instructions */
-	GPUVM_ITEM_MEM,      /* one global memory instruction */
+	GPUVM_ITEM_MEM,      /* one memory instruction (global, local or shared) */
+	GPUVM_ITEM_BARRIER,  /* BAR.SYNC / __syncthreads: waits for the CTA's warps */
 };
+
+/* Memory spaces of a MEM item. Local addresses are per-thread offsets
+ * (as LDL/STL carry them); the engine lays them out in device memory,
+ * interleaved across lanes as the hardware does. Shared addresses are
+ * byte offsets in the CTA's shared memory (only their banks matter). */
+enum gpuvm_mem_space { GPUVM_SPACE_GLOBAL = 0, GPUVM_SPACE_LOCAL, GPUVM_SPACE_SHARED };
+
+/* Cache operators of global loads (PTX ld.ca/.cg/.cs/.cv, SASS .CG/.CS/
+ * .CV/.SYS qualifiers): where a line may be kept. */
+enum gpuvm_cache_op {
+	GPUVM_CACHE_DEFAULT = 0, /* the part's default (L1 where it caches globals) */
+	GPUVM_CACHE_ALL,         /* .CA / read-only (LDG.CONSTANT, __ldg): L1 and L2 */
+	GPUVM_CACHE_GLOBAL,      /* .CG: L2 only */
+	GPUVM_CACHE_STREAMING,   /* .CS: allocate evict-first */
+	GPUVM_CACHE_VOLATILE,    /* .CV / .SYS / .STRONG.GPU: bypass L1, fetch again */
+};
+
+/* Functional-unit classes of non-memory instructions: each has a
+ * dependent-issue latency and an initiation interval per scheduler in the
+ * preset ([core]). */
+enum gpuvm_op_class {
+	GPUVM_CLASS_ALU = 0, /* integer / logic / FP32 add-compare, moves */
+	GPUVM_CLASS_FMA,     /* FP32 FFMA/FMUL/FADD */
+	GPUVM_CLASS_IMAD,    /* 32-bit integer multiply(-add) */
+	GPUVM_CLASS_SFU,     /* MUFU: rcp, rsqrt, sin, ex2, ... */
+	GPUVM_CLASS_DP,      /* FP64 */
+	GPUVM_CLASS_TENSOR,  /* HMMA/IMMA/... */
+	GPUVM_CLASS_BRANCH,  /* BRA, EXIT, SYNC, BSSY, ... */
+	GPUVM_CLASS_MEMISSUE, /* address/issue stage of memory instructions */
+	GPUVM_OP_CLASSES
+};
+
+/* Register operands for the per-warp scoreboard: ids 0..255 general
+ * registers (255 = RZ, never a dependency), 256.. predicates, uniform
+ * registers; see gpuvm_reg_id(). */
+#define GPUVM_REGS 352
+#define GPUVM_REG_NONE 0xffff
+#define GPUVM_ITEM_MAX_DST 4
+#define GPUVM_ITEM_MAX_SRC 4
 
 struct gpuvm_warp_item {
 	enum gpuvm_item_kind kind;
 	uint32_t compute_insts;     /* COMPUTE: warp instructions in the gap */
+	/* COMPUTE: length of the longest dependent chain inside the gap (the
+	 * gap takes at least chain_insts x the class latency); 0 means every
+	 * instruction of the gap depends on the one before. */
+	uint32_t chain_insts;
+	uint8_t op_class;           /* COMPUTE: enum gpuvm_op_class */
+	uint8_t space;              /* MEM: enum gpuvm_mem_space */
+	uint8_t cache_op;           /* MEM: enum gpuvm_cache_op */
+	/* Register operands (traces): the item reads src[] before it issues
+	 * and writes dst[] when it completes. With has_regs false the engine
+	 * uses the implicit chain every generator assumes: a load's or an
+	 * atomic's value is used by the warp's next item. */
+	uint8_t has_regs, n_dst, n_src;
+	uint16_t dst[GPUVM_ITEM_MAX_DST], src[GPUVM_ITEM_MAX_SRC];
 	enum gpuvm_mem_op op;       /* MEM */
 	uint32_t bytes_per_lane;    /* MEM: 1, 2, 4, 8 or 16 */
 	uint32_t active_mask;       /* MEM: bit i = lane i takes part */
 	uint64_t addr[GPUVM_WARP_LANES]; /* MEM: valid for active lanes */
 };
+
+/* Resets the fields a source that knows only kinds, gaps and addresses
+ * never sets (the engine does this before each warp_next). */
+static inline void gpuvm_item_reset_timing(struct gpuvm_warp_item *it)
+{
+	it->chain_insts = 0;
+	it->op_class = GPUVM_CLASS_ALU;
+	it->space = GPUVM_SPACE_GLOBAL;
+	it->cache_op = GPUVM_CACHE_DEFAULT;
+	it->has_regs = 0;
+}
 
 struct gpuvm_kernel;
 
@@ -72,9 +136,14 @@ struct gpuvm_kernel {
 	 * the TLB probe's sharing benchmark uses it). */
 	bool pin;
 	uint32_t pin_sm;
+	/* Shared memory one CTA allocates (static + dynamic); with
+	 * smem.size it limits the CTAs resident per SM. 0 = none. */
+	uint32_t smem_bytes_per_cta;
 	/* Set by the engine just before each warp_next call: the cycle at which
-	 * the warp asks for its next item, i.e. when its previous load returned
-	 * (the sim analogue of clock64(); the TLB probe times hops with it). */
+	 * the warp asks for its next item, and no earlier than its previous
+	 * load (on the implicit chain) returned: the sim analogue of a clock64()
+	 * that follows the use of the loaded value (the TLB probe times hops
+	 * with it). */
 	double clock_cycles;
 	/* Optional kernel sampling (gpuvm_sim_options.kernel_sampling): a
 	 * source sets sampleable only on launches that are statistically alike

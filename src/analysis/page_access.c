@@ -264,7 +264,7 @@ static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 {
 	struct pa_source *ws = k->impl;
 	int rc = ws->inner_kernel->ops->warp_next(ws->inner_kernel, state, item, err);
-	if (rc == 0 && item->kind == GPUVM_ITEM_MEM) {
+	if (rc == 0 && item->kind == GPUVM_ITEM_MEM && item->space == GPUVM_SPACE_GLOBAL) {
 		ws->pa->kernels[ws->kernel_index].mem_insts++;
 		record(ws->pa, item);
 	}

@@ -112,8 +112,11 @@ static void flatten_result(const cJSON *r, struct flat *f)
 {
 	const cJSON *c;
 	cJSON_ArrayForEach(c, r) {
+		/* per-launch results stay in the JSON: one column set per
+		 * launch would drown the CSV (totals are columns already) */
 		if (!c->string || strcmp(c->string, "config") == 0 ||
-		    strcmp(c->string, "workload") == 0 || strcmp(c->string, "point") == 0)
+		    strcmp(c->string, "workload") == 0 || strcmp(c->string, "point") == 0 ||
+		    (strcmp(c->string, "kernels") == 0 && cJSON_IsArray(c)))
 			continue;
 		flatten_item(c, c->string, f, 0);
 	}

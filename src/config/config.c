@@ -84,6 +84,22 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->l2_sector_bytes = 32;
 	cfg->l2_hit_latency_cycles = 100;
 
+	/* a Volta-class SM (timing-anchors.md 3, 8) */
+	cfg->l1_bytes = 64u << 10;
+	cfg->l1_ways = 4;
+	cfg->l1_line_bytes = 128;
+	cfg->l1_hit_latency_cycles = 33;
+	cfg->l1_cache_global = 1;
+	cfg->l1_bytes_per_cycle = 128;
+	cfg->smem_bytes = 96u << 10;
+	cfg->smem_latency_cycles = 27;
+	cfg->smem_banks = 32;
+	cfg->schedulers_per_sm = 4;
+	static const double lat[8] = {4, 4, 4, 21, 8, 24, 4, 4};
+	static const double ii[8] = {1, 1, 2, 4, 2, 2, 1, 1};
+	memcpy(cfg->class_latency_cycles, lat, sizeof lat);
+	memcpy(cfg->class_interval_cycles, ii, sizeof ii);
+
 	cfg->dram_latency_cycles = 250;
 	cfg->dram_bandwidth_gb_s = 500;
 	cfg->pcie_latency_ns = 1000;
@@ -779,6 +795,32 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "= %llu bytes", sz, cfg->l2_ways, cfg->l2_line_bytes,
 			       (unsigned long long)way_line);
 	}
+
+	/* L1 geometry (when there is an L1). */
+	if (cfg->l1_bytes) {
+		if (cfg->l1_line_bytes % cfg->l2_sector_bytes) {
+			const int ks[] = {K_L2_SECTOR, K_L1_LINE};
+			return fail_at(err, cfg, latest_of(cfg, ks, 2),
+				       "l2.sector_size %u does not divide l1.line_size %u",
+				       cfg->l2_sector_bytes, cfg->l1_line_bytes);
+		}
+		if (cfg->l1_line_bytes / cfg->l2_sector_bytes > 8) {
+			const int ks[] = {K_L2_SECTOR, K_L1_LINE};
+			return fail_at(err, cfg, latest_of(cfg, ks, 2),
+				       "l1.line_size %u holds more than 8 sectors of %u bytes",
+				       cfg->l1_line_bytes, cfg->l2_sector_bytes);
+		}
+		uint64_t l1_way_line = (uint64_t)cfg->l1_ways * cfg->l1_line_bytes;
+		if (cfg->l1_bytes % l1_way_line) {
+			const int ks[] = {K_L1_SIZE, K_L1_WAYS, K_L1_LINE};
+			return fail_at(err, cfg, latest_of(cfg, ks, 3),
+				       "l1.size %llu is not a whole number of sets of ways %u x line_size %u",
+				       (unsigned long long)cfg->l1_bytes, cfg->l1_ways, cfg->l1_line_bytes);
+		}
+	}
+	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
+		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
+			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);
 
 	/* 0 means unlimited; anything else must hold at least one 4 KiB page,
 	 * or every access would evict the page it just faulted in */

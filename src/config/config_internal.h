@@ -102,7 +102,18 @@ enum cfg_key_id_tail {
 	K_UVM_DEVICE_MEMORY,
 	K_UVM_OVERSUB,
 	K_UVM_PREFERRED,
-	K_COUNT,
+	K_L1_SIZE,
+	K_L1_WAYS,
+	K_L1_LINE,
+	K_L1_HIT_LATENCY,
+	K_L1_GLOBAL,
+	K_L1_BANDWIDTH,
+	K_SMEM_SIZE,
+	K_SMEM_LATENCY,
+	K_SMEM_BANKS,
+	K_CORE_SCHEDULERS,
+	K_CORE_LATENCY_FIRST, /* 8 latencies, then 8 intervals, in enum gpuvm_op_class order */
+	K_COUNT = K_CORE_LATENCY_FIRST + 16,
 };
 
 /* Index of the key named name (case-insensitive), or -1. */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuvm/stream.h"
 #include "gpuvm/units.h"
 
 #define OFF(field) offsetof(struct gpuvm_config, field)
@@ -70,6 +71,21 @@ static const char *const preferred_names[] = {"none", "gpu"};
 #define LIST(nm, field, lenfield, lvl, hlp) \
 	{ .name = nm, .type = CT_U16_LIST, .off = OFF(field), .len_off = OFF(lenfield), \
 	  .cap = GPUVM_MAX_SMS, .min = 0, .max = 65535, .level = lvl, .help = hlp }
+
+static const char *const global_load_names[] = {"uncached", "cached"};
+
+/* [core] keys of one kind for every gpuvm_op_class, in its order. */
+#define CLASS_KEY(kind, arr, i, cls, hlp) \
+	DBL("core." cls "_" #kind "_cycles", arr[i], 0, false, LAT_MAX, -1, hlp cls " instructions")
+#define CLASS_KEYS(kind, arr, hlp)                                                          \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_ALU, "alu", hlp),                                  \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_FMA, "fma", hlp),                                  \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_IMAD, "imad", hlp),                                \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_SFU, "sfu", hlp),                                  \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_DP, "dp", hlp),                                    \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_TENSOR, "tensor", hlp),                            \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_BRANCH, "branch", hlp),                            \
+	CLASS_KEY(kind, arr, GPUVM_CLASS_MEMISSUE, "mem", hlp)
 
 /* The keys of [tlb.lN]; order must match enum cfg_tlb_key. */
 #define TLB_LEVEL_KEYS(i, n)                                                                \
@@ -186,6 +202,32 @@ const struct cfg_key cfg_keys[] = {
 	    "> 0: device memory = managed working set x 100 / this (e.g. 125); overrides device_memory"),
 	ENUM("uvm.preferred_location", uvm_preferred_location, preferred_names, -1,
 	     "cudaMemAdviseSetPreferredLocation: none or gpu (tree-driver moves whole blocks on first touch)"),
+
+	/* [l1] per-SM L1 data cache; sectors are l2.sector_size */
+	SIZE64("l1.size", l1_bytes, 0, 4096 * KiB, false, -1,
+	       "L1 data cache per SM at the default carve-out; 0 = no L1 data cache"),
+	U32("l1.ways", l1_ways, 1, 4096, -1, "L1 associativity"),
+	SIZE32("l1.line_size", l1_line_bytes, 1, 65536, true, "L1 line (power of two, a multiple of l2.sector_size)"),
+	DBL("l1.hit_latency_cycles", l1_hit_latency_cycles, 0, false, LAT_MAX, -1,
+	    "load-to-use latency of an L1 hit (whole, not an increment)"),
+	ENUM("l1.global_loads", l1_cache_global, global_load_names, -1,
+	     "whether global loads allocate in L1 by default: uncached (Kepler..Pascal: L2 only unless "
+	     "LDG.CONSTANT/.CA) or cached (Volta on)"),
+	DBL("l1.bytes_per_cycle", l1_bytes_per_cycle, 1, false, 65536, -1,
+	    "L1 tag/data throughput per SM: one line of this many bytes per cycle"),
+
+	/* [smem] */
+	SIZE64("smem.size", smem_bytes, 0, 4096 * KiB, false, -1,
+	       "shared memory per SM (limits resident CTAs by their shared memory)"),
+	DBL("smem.latency_cycles", smem_latency_cycles, 0, false, LAT_MAX, -1,
+	    "load-to-use latency of a conflict-free shared-memory access"),
+	U32("smem.banks", smem_banks, 1, 256, -1, "4-byte shared-memory banks (one access per bank per cycle)"),
+
+	/* [core] */
+	U32("core.schedulers", schedulers_per_sm, 1, 64, -1,
+	    "warp schedulers per SM; gpu.issue_warp_insts_per_cycle is split among them"),
+	CLASS_KEYS(latency, class_latency_cycles, "dependent-issue latency (cycles) of "),
+	CLASS_KEYS(interval, class_interval_cycles, "initiation interval (cycles) per scheduler of "),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -2,10 +2,16 @@
  *
  * Time is in SM cycles (double, so sub-cycle bandwidth service times add
  * up exactly). Each resident warp is an event in a min-heap keyed by the
- * time it can issue next; a warp alternates compute gaps (which occupy the
- * SM's issue slots) and memory instructions (coalesced, translated, served
- * by L2/DRAM or PCIe; loads and atomics block the warp until the last
- * sector returns). Shared resources are queues, so contention is waiting. */
+ * time it can issue next. A warp issues in order on one of its SM's
+ * schedulers (core.schedulers, each one warp instruction per cycle, each
+ * functional-unit class with its initiation interval); an instruction
+ * waits for its source registers (a per-warp scoreboard: traces name the
+ * registers, generators use the implicit chain of stream.h), and its
+ * result is ready after its class's latency. Memory instructions are
+ * coalesced, translated and served by the SM's L1, then L2/DRAM or PCIe;
+ * local memory goes through L1 too, shared memory takes its latency plus
+ * bank conflicts, and barriers hold a CTA's warps until the last arrives.
+ * Shared resources are queues, so contention is waiting. */
 #include "gpuvm/engine.h"
 
 #include <stdio.h>
@@ -18,25 +24,41 @@
 #include "engine/coalescer.h"
 #include "engine/event_queue.h"
 #include "engine/kernel_sampling.h"
+#include "mem/l1_cache.h"
 #include "mem/l2_cache.h"
 #include "mem/server_pool.h"
+#include "mem/smem_banks.h"
 #include "uvm/uvm.h"
 #include "xlat/xlat.h"
 
 struct sm_state {
-	double issue_free;        /* next cycle the SM's schedulers are free */
+	double *sched_free;       /* [schedulers] next cycle each can issue */
+	double *unit_free;        /* [schedulers x classes] next cycle each unit takes one */
+	double l1_free;           /* the L1's tag/data stage */
+	double smem_free;         /* shared-memory banks */
+	uint64_t smem_used;       /* shared memory of resident CTAs */
 	uint32_t warps_used, ctas_used;
 	uint32_t *free_warp_slots, n_free_warp_slots;
 	uint32_t *free_cta_slots, n_free_cta_slots;
 };
 
 struct warp_rt {
-	uint32_t sm, cta_slot;
+	uint32_t sm, cta_slot, sched;
 	unsigned char *state;
+	/* the implicit chain (items without registers): when the last
+	 * load's or atomic's value is there */
+	double implicit_ready;
+	double drain;             /* latest result of any of its instructions */
+	double barrier_at;        /* when it arrived at the barrier it waits at */
+	bool holding;             /* engine.held[slot] is its next item */
+	bool implicit_mem, regs_used;
 };
 
 struct cta_rt {
 	uint32_t warps_left;
+	uint32_t arrived;         /* warps waiting at the barrier */
+	uint32_t *parked;         /* [max_warps_per_sm] their slots */
+	double arrive_last;
 };
 
 struct engine {
@@ -55,6 +77,11 @@ struct engine {
 	 * capacity calendars because sectors arrive out of time order (after
 	 * translations of different lengths) */
 	struct server_pool dram, pcie_h2d, pcie_d2h;
+	struct l1_cache l1;
+	bool l1_on, l1_global;
+	double l1_hit, l1_cycles_per_line;
+	double smem_latency;
+	uint32_t smem_banks;
 	double dram_cycles_per_sector, dram_latency;
 	double pcie_cycles_per_byte, pcie_latency;
 	double base_half, l2_hit;
@@ -67,7 +94,18 @@ struct engine {
 	unsigned char *warp_state;  /* backing store for warp states */
 	size_t warp_state_cap;      /* bytes per slot currently allocated */
 	struct event_queue events;
-	double issue_cycles_per_inst;
+	/* SM core: schedulers, unit classes, the scoreboard */
+	uint32_t schedulers;
+	double sched_interval;     /* cycles between one scheduler's issues */
+	double cls_latency[GPUVM_OP_CLASSES], cls_step[GPUVM_OP_CLASSES];
+	double cls_interval[GPUVM_OP_CLASSES];
+	double *reg_ready;         /* [warp slots x GPUVM_REGS], made at the first use */
+	uint8_t *reg_mem;          /* the value comes from memory */
+	uint32_t *parked_store;    /* backing of cta_rt.parked */
+	/* per warp slot: the item fetched but not yet issued (its operands
+	 * were not ready; the warp waits in the queue, so the SM's schedulers
+	 * are claimed in time order) */
+	struct gpuvm_warp_item *held;
 
 	/* kernel sampling: classes of alike launches, their convergence */
 	struct kernel_sampler ks;
@@ -178,22 +216,87 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	return after_l2(e, op, at_mem, r, wb);
 }
 
-/* Issues one memory instruction at time t on warp w; returns when the
- * warp may continue. */
-static double memory_instruction(struct engine *e, struct warp_rt *w,
-				 const struct gpuvm_warp_item *it, double t)
-{
-	struct sm_state *sm = &e->sm[w->sm];
-	double start = sm->issue_free > t ? sm->issue_free : t;
-	sm->issue_free = start + e->issue_cycles_per_inst;
+/* How a sector meets the L1. */
+enum l1_mode {
+	L1_BYPASS = 0, /* not cached in L1 (the part's default, .CG, .CV, atomics) */
+	L1_ALLOCATE,   /* loads allocate; stores write through */
+	L1_EVICT_FIRST, /* .CS: allocate first in line for eviction */
+	L1_LOCAL,      /* local memory: allocate, stores write back */
+};
 
+static enum l1_mode l1_mode_of(const struct engine *e, const struct gpuvm_warp_item *it)
+{
+	if (!e->l1_on || it->op == GPUVM_OP_ATOMIC)
+		return L1_BYPASS; /* atomics are performed at the L2 */
+	if (it->space == GPUVM_SPACE_LOCAL)
+		return L1_LOCAL;
+	switch ((enum gpuvm_cache_op)it->cache_op) {
+	case GPUVM_CACHE_ALL:
+		return L1_ALLOCATE;
+	case GPUVM_CACHE_STREAMING:
+		return e->l1_global ? L1_EVICT_FIRST : L1_BYPASS;
+	case GPUVM_CACHE_GLOBAL:
+	case GPUVM_CACHE_VOLATILE:
+		return L1_BYPASS;
+	case GPUVM_CACHE_DEFAULT:
+		break;
+	}
+	return e->l1_global ? L1_ALLOCATE : L1_BYPASS;
+}
+
+/* One sector through the SM's L1: a hit is the L1 latency (or the fill
+ * still on its way); a miss goes on to the L2 and fills the sector when
+ * it returns. Global stores write through; local stores stay in L1 until
+ * their line is evicted. */
+static __attribute__((noinline)) double l1_sector(struct engine *e, uint64_t sa,
+						  enum gpuvm_mem_op op, enum gpuvm_alloc_kind kind,
+						  double tx, uint32_t sm, enum l1_mode mode)
+{
+	double ready, *slot;
+	uint32_t wb;
+	bool write = op == GPUVM_OP_STORE;
+	if (write && mode != L1_LOCAL) {
+		l1_cache_write_through(&e->l1, sm, sa, tx);
+		return access_sector(e, sa, op, kind, tx, sm);
+	}
+	enum l1_result r = l1_cache_access(&e->l1, sm, sa, true, mode == L1_EVICT_FIRST, write,
+					   &ready, &slot, &wb);
+	if (wb) {
+		/* dirty local data evicted: written to the L2 (its address is
+		 * gone with the line, so only its traffic is kept) */
+		e->stats->l1_writeback_sectors += wb;
+	}
+	double hit = tx + e->l1_hit;
+	if (r == L1_HIT) {
+		e->stats->l1_sector_hits++;
+		return ready > hit ? ready : hit;
+	}
+	e->stats->l1_sector_misses++;
+	if (write) {
+		*slot = hit; /* write-allocate without a fetch: the thread wrote it */
+		return hit;
+	}
+	double d = access_sector(e, sa, op, kind, tx, sm);
+	if (slot)
+		*slot = d;
+	return d;
+}
+
+/* Serves one memory instruction issued at start on warp w; returns when
+ * its last sector is back (stores: when they have left). */
+static double memory_instruction(struct engine *e, struct warp_rt *w,
+				 const struct gpuvm_warp_item *it, double start)
+{
 	struct gpuvm_stats *s = e->stats;
-	s->warp_insts++;
-	s->mem_insts++;
 	uint32_t lanes = (uint32_t)__builtin_popcount(it->active_mask);
-	s->thread_accesses += lanes;
 	if (!lanes)
 		return start + 1;
+	enum l1_mode l1mode = l1_mode_of(e, it);
+	/* the L1's tag/data stage takes one line per cycle */
+	struct sm_state *sm = &e->sm[w->sm];
+	if (sm->l1_free > start)
+		start = sm->l1_free;
+	uint64_t lines0 = s->lines;
 
 	if (lanes > 4)
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
@@ -204,6 +307,7 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		/* blocking faults: the SM's TLB takes nothing until its fault is served */
 		xstart = uvm_sm_blocked_until(&e->uvm, w->sm);
 		s->uvm.stall_blocked_cycles += xstart - start;
+		s->stall_cycles[GPUVM_STALL_FAULT] += xstart - start;
 	}
 
 	struct coalescer *co = &e->co;
@@ -264,14 +368,68 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 			last_sector = sec;
 			s->sectors++;
 			uint64_t sa = sec << sector_shift;
-			double d = access_sector(e, sa, it->op, alloc_table_kind(&e->allocs, sa), last_tx,
-					     w->sm);
+			enum gpuvm_alloc_kind kind = alloc_table_kind(&e->allocs, sa);
+			double d = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
+					   ? access_sector(e, sa, it->op, kind, last_tx, w->sm)
+					   : l1_sector(e, sa, it->op, kind, last_tx, w->sm, l1mode);
 			done = later(d, done);
 		}
 	}
+	sm->l1_free = start + (double)(s->lines - lines0) * e->l1_cycles_per_line;
 	if (it->op == GPUVM_OP_STORE)
 		return start + 1; /* stores retire without waiting for memory */
 	return done;
+}
+
+/* Local memory (LDL/STL, spills): each warp slot owns a region of
+ * device memory in which a thread's 4-byte local words are interleaved
+ * with its warp's other lanes, so the lanes reading one offset read 32
+ * consecutive words (one 128 B line), as the hardware lays local memory
+ * out. Offsets count down from the top of NVBit's 16 MiB local window,
+ * where the stack is; a thread's first LOCAL_WORDS words are distinct
+ * (64 KiB of stack and spills, far beyond what kernels use). A wider
+ * access is one such access per 4-byte word. */
+#define LOCAL_VA_BASE 0x3f0000000000ull
+#define LOCAL_WINDOW (16ull << 20)
+#define LOCAL_WORDS (16u << 10)
+
+static double local_instruction(struct engine *e, struct warp_rt *w, uint32_t wslot,
+				const struct gpuvm_warp_item *it, double start)
+{
+	struct gpuvm_warp_item sub = *it;
+	uint32_t words = it->bytes_per_lane > 4 ? (it->bytes_per_lane + 3) / 4 : 1;
+	sub.bytes_per_lane = it->bytes_per_lane > 4 ? 4 : it->bytes_per_lane;
+	double done = start + 1;
+	for (uint32_t k = 0; k < words; k++) {
+		for (uint32_t m = it->active_mask; m; m &= m - 1) {
+			uint32_t lane = (uint32_t)__builtin_ctz(m);
+			uint64_t off = (it->addr[lane] + 4 * k) % LOCAL_WINDOW;
+			uint64_t word = ((LOCAL_WINDOW - 1 - off) / 4) % LOCAL_WORDS;
+			sub.addr[lane] = LOCAL_VA_BASE +
+					 (((uint64_t)wslot * LOCAL_WORDS + word) * GPUVM_WARP_LANES + lane) * 4 +
+					 (off & 3);
+		}
+		double d = memory_instruction(e, w, &sub, start);
+		done = later(d, done);
+	}
+	return done;
+}
+
+/* Shared memory: its latency plus one cycle per extra wavefront that bank
+ * conflicts force; the banks serve one wavefront per cycle per SM. */
+static double shared_instruction(struct engine *e, struct warp_rt *w,
+				 const struct gpuvm_warp_item *it, double start)
+{
+	struct sm_state *sm = &e->sm[w->sm];
+	uint32_t waves = smem_wavefronts(it->addr, it->active_mask, it->bytes_per_lane,
+					 e->smem_banks);
+	e->stats->smem_wavefronts += waves;
+	if (sm->smem_free > start)
+		start = sm->smem_free;
+	sm->smem_free = start + waves;
+	if (it->op == GPUVM_OP_STORE)
+		return start + 1;
+	return start + e->smem_latency + (waves ? waves - 1 : 0);
 }
 
 /* ---- unified memory -------------------------------------------------- */
@@ -345,20 +503,48 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->pcie_latency = cfg->pcie_latency_ns * 1e-9 * clock_hz;
 	e->base_half = cfg->load_base_latency_cycles / 2;
 	e->l2_hit = cfg->l2_hit_latency_cycles;
-	e->issue_cycles_per_inst = 1.0 / cfg->issue_warp_insts_per_cycle;
+
+	e->l1_on = cfg->l1_bytes > 0;
+	if (e->l1_on && l1_cache_init(&e->l1, cfg->sms, cfg->l1_bytes, cfg->l1_ways,
+				      cfg->l1_line_bytes, cfg->l2_sector_bytes))
+		return -1;
+	e->l1_global = cfg->l1_cache_global != 0;
+	e->l1_hit = cfg->l1_hit_latency_cycles;
+	e->l1_cycles_per_line = cfg->l2_line_bytes / cfg->l1_bytes_per_cycle;
+	e->smem_latency = cfg->smem_latency_cycles;
+	e->smem_banks = cfg->smem_banks;
+
+	/* issue: gpu.issue_warp_insts_per_cycle split over the schedulers
+	 * (Kepler's dual issue: two per scheduler) */
+	e->schedulers = cfg->schedulers_per_sm;
+	e->sched_interval = cfg->schedulers_per_sm / cfg->issue_warp_insts_per_cycle;
+	for (uint32_t c = 0; c < GPUVM_OP_CLASSES; c++) {
+		e->cls_latency[c] = cfg->class_latency_cycles[c];
+		e->cls_interval[c] = cfg->class_interval_cycles[c];
+		e->cls_step[c] = cfg->class_interval_cycles[c] > e->sched_interval
+					 ? cfg->class_interval_cycles[c]
+					 : e->sched_interval;
+	}
 
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
 	e->sm = calloc(cfg->sms, sizeof *e->sm);
 	e->warp = calloc(n_warps, sizeof *e->warp);
 	e->cta = calloc(n_ctas, sizeof *e->cta);
-	if (!e->sm || !e->warp || !e->cta || event_queue_init(&e->events, n_warps))
+	e->parked_store = malloc((size_t)n_ctas * cfg->max_warps_per_sm * sizeof(uint32_t));
+	e->held = malloc((size_t)n_warps * sizeof *e->held);
+	if (!e->sm || !e->warp || !e->cta || !e->parked_store || !e->held ||
+	    event_queue_init(&e->events, n_warps))
 		return -1;
+	for (uint32_t c = 0; c < n_ctas; c++)
+		e->cta[c].parked = e->parked_store + (size_t)c * cfg->max_warps_per_sm;
 	for (uint32_t i = 0; i < cfg->sms; i++) {
 		struct sm_state *sm = &e->sm[i];
 		sm->free_warp_slots = malloc(cfg->max_warps_per_sm * sizeof(uint32_t));
 		sm->free_cta_slots = malloc(cfg->max_ctas_per_sm * sizeof(uint32_t));
-		if (!sm->free_warp_slots || !sm->free_cta_slots)
+		sm->sched_free = calloc(e->schedulers, sizeof(double));
+		sm->unit_free = calloc((size_t)e->schedulers * GPUVM_OP_CLASSES, sizeof(double));
+		if (!sm->free_warp_slots || !sm->free_cta_slots || !sm->sched_free || !sm->unit_free)
 			return -1;
 		/* Stack of free slots; popped in ascending order. */
 		for (uint32_t k = 0; k < cfg->max_warps_per_sm; k++)
@@ -387,10 +573,18 @@ static void engine_free(struct engine *e)
 		for (uint32_t i = 0; i < e->cfg->sms; i++) {
 			free(e->sm[i].free_warp_slots);
 			free(e->sm[i].free_cta_slots);
+			free(e->sm[i].sched_free);
+			free(e->sm[i].unit_free);
 		}
+	if (e->l1_on)
+		l1_cache_free(&e->l1);
 	free(e->sm);
 	free(e->warp);
 	free(e->cta);
+	free(e->parked_store);
+	free(e->held);
+	free(e->reg_ready);
+	free(e->reg_mem);
 	free(e->warp_state);
 }
 
@@ -408,6 +602,125 @@ static int ensure_warp_state(struct engine *e, size_t bytes)
 	return 0;
 }
 
+/* ---- the SM core: scoreboard and issue ------------------------------ */
+
+static int ensure_regs(struct engine *e)
+{
+	if (e->reg_ready)
+		return 0;
+	size_t n = (size_t)e->cfg->sms * e->cfg->max_warps_per_sm * GPUVM_REGS;
+	e->reg_ready = calloc(n, sizeof *e->reg_ready);
+	e->reg_mem = calloc(n, 1);
+	return e->reg_ready && e->reg_mem ? 0 : -1;
+}
+
+/* When the item's source operands are there: the registers it reads, or
+ * the implicit chain; *from_mem says whether the last comes from memory. */
+static inline double operands_ready(const struct engine *e, const struct warp_rt *w,
+				    uint32_t wslot, const struct gpuvm_warp_item *it, bool *from_mem)
+{
+	if (!it->has_regs) {
+		*from_mem = w->implicit_mem;
+		return w->implicit_ready;
+	}
+	const double *rr = e->reg_ready + (size_t)wslot * GPUVM_REGS;
+	const uint8_t *rm = e->reg_mem + (size_t)wslot * GPUVM_REGS;
+	double ops = 0;
+	*from_mem = false;
+	for (uint32_t i = 0; i < it->n_src && i < GPUVM_ITEM_MAX_SRC; i++) {
+		uint16_t r = it->src[i];
+		if (r < GPUVM_REGS && rr[r] > ops) {
+			ops = rr[r];
+			*from_mem = rm[r];
+		}
+	}
+	return ops;
+}
+
+/* Issues one compute or memory item of warp w whose operands are ready
+ * by t0; returns when the warp may issue its next item. */
+static inline double step_item(struct engine *e, struct warp_rt *w, uint32_t wslot,
+			       const struct gpuvm_warp_item *it, double t0)
+{
+	struct gpuvm_stats *s = e->stats;
+	bool mem = it->kind == GPUVM_ITEM_MEM;
+	uint32_t cls = mem ? GPUVM_CLASS_MEMISSUE
+			   : it->op_class < GPUVM_OP_CLASSES ? it->op_class : GPUVM_CLASS_ALU;
+	uint32_t n = mem ? 1 : it->compute_insts;
+	if (!n)
+		return t0;
+	double *rr = NULL;
+	uint8_t *rm = NULL;
+	if (it->has_regs) {
+		rr = e->reg_ready + (size_t)wslot * GPUVM_REGS;
+		rm = e->reg_mem + (size_t)wslot * GPUVM_REGS;
+	}
+
+	/* issue on the warp's scheduler and the class's unit */
+	struct sm_state *sm = &e->sm[w->sm];
+	double *sf = &sm->sched_free[w->sched];
+	double *uf = &sm->unit_free[w->sched * GPUVM_OP_CLASSES + cls];
+	double start = t0;
+	if (*sf > start)
+		start = *sf;
+	if (*uf > start)
+		start = *uf;
+	s->stall_cycles[GPUVM_STALL_ISSUE] += start - t0;
+	double step = e->cls_step[cls];
+	*sf = start + n * e->sched_interval;
+	*uf = start + n * e->cls_interval[cls];
+	double issue_end = start + (n - 1) * step;
+	double next = issue_end + e->sched_interval;
+
+	double result;
+	bool result_mem = mem;
+	if (!mem) {
+		s->warp_insts += n;
+		/* the gap's longest dependent chain: chain_insts, or all of it */
+		uint32_t chain = it->chain_insts ? it->chain_insts : n;
+		result = issue_end + e->cls_latency[cls];
+		double chained = start + chain * e->cls_latency[cls];
+		if (chained > result)
+			result = chained;
+	} else {
+		s->warp_insts++;
+		switch (it->space) {
+		case GPUVM_SPACE_SHARED:
+			s->shared_insts++;
+			result = shared_instruction(e, w, it, start);
+			break;
+		case GPUVM_SPACE_LOCAL:
+			s->local_insts++;
+			result = local_instruction(e, w, wslot, it, start);
+			break;
+		default:
+			s->mem_insts++;
+			s->thread_accesses += (uint32_t)__builtin_popcount(it->active_mask);
+			result = memory_instruction(e, w, it, start);
+			break;
+		}
+	}
+	if (result > w->drain)
+		w->drain = result;
+	if (mem && it->op == GPUVM_OP_STORE)
+		return next; /* a store writes no register */
+	if (it->has_regs) {
+		for (uint32_t i = 0; i < it->n_dst && i < GPUVM_ITEM_MAX_DST; i++) {
+			uint16_t r = it->dst[i];
+			if (r < GPUVM_REGS) {
+				rr[r] = result;
+				rm[r] = result_mem;
+			}
+		}
+		w->regs_used = true;
+	} else {
+		/* generators: the warp's next item uses this result */
+		w->implicit_ready = result;
+		w->implicit_mem = result_mem;
+	}
+	return next;
+}
+
 struct kernel_run {
 	struct gpuvm_kernel *k;
 	uint64_t ctas, next_cta;
@@ -423,6 +736,8 @@ static void place_cta(struct engine *e, struct kernel_run *kr, uint32_t smi, dou
 	uint32_t cslot = sm->free_cta_slots[--sm->n_free_cta_slots];
 	uint64_t cta_id = kr->next_cta++;
 	e->cta[cslot].warps_left = kr->warps_per_cta;
+	e->cta[cslot].arrived = 0;
+	sm->smem_used += kr->k->smem_bytes_per_cta;
 	sm->ctas_used++;
 	sm->warps_used += kr->warps_per_cta;
 	e->stats->ctas++;
@@ -431,7 +746,16 @@ static void place_cta(struct engine *e, struct kernel_run *kr, uint32_t smi, dou
 		struct warp_rt *w = &e->warp[wslot];
 		w->sm = smi;
 		w->cta_slot = cslot;
+		w->sched = wi % e->schedulers; /* warps of a CTA spread over the schedulers */
 		w->state = e->warp_state + (size_t)wslot * e->warp_state_cap;
+		w->implicit_ready = w->drain = t;
+		w->implicit_mem = false;
+		w->holding = false;
+		if (w->regs_used) { /* a previous warp's results must not hold this one */
+			memset(e->reg_ready + (size_t)wslot * GPUVM_REGS, 0,
+			       GPUVM_REGS * sizeof(double));
+			w->regs_used = false;
+		}
 		kr->k->ops->warp_begin(kr->k, w->state, (uint32_t)cta_id, wi);
 		e->stats->warps++;
 		event_queue_push(&e->events, t, wslot);
@@ -442,7 +766,23 @@ static bool sm_can_take(const struct engine *e, const struct kernel_run *kr, uin
 {
 	const struct sm_state *sm = &e->sm[smi];
 	return sm->ctas_used < kr->ctas_per_sm &&
-	       sm->warps_used + kr->warps_per_cta <= e->cfg->max_warps_per_sm;
+	       sm->warps_used + kr->warps_per_cta <= e->cfg->max_warps_per_sm &&
+	       sm->smem_used + kr->k->smem_bytes_per_cta <= e->cfg->smem_bytes;
+}
+
+/* Lets the warps parked at c's barrier go once every live warp of the
+ * CTA has arrived (exited warps no longer count, as on the hardware). */
+static void barrier_release(struct engine *e, struct cta_rt *c)
+{
+	if (!c->arrived || c->arrived < c->warps_left)
+		return;
+	/* the last arrival releases the others a branch latency later */
+	double t = c->arrive_last + e->cls_latency[GPUVM_CLASS_BRANCH];
+	for (uint32_t i = 0; i < c->arrived; i++) {
+		e->stats->stall_cycles[GPUVM_STALL_BARRIER] += t - e->warp[c->parked[i]].barrier_at;
+		event_queue_push(&e->events, t, c->parked[i]);
+	}
+	c->arrived = 0;
 }
 
 static void warp_finished(struct engine *e, struct kernel_run *kr, uint32_t wslot, double t)
@@ -456,9 +796,12 @@ static void warp_finished(struct engine *e, struct kernel_run *kr, uint32_t wslo
 	if (t > kr->end)
 		kr->end = t;
 	struct cta_rt *c = &e->cta[w->cta_slot];
-	if (--c->warps_left)
+	if (--c->warps_left) {
+		barrier_release(e, c);
 		return;
+	}
 	sm->free_cta_slots[sm->n_free_cta_slots++] = w->cta_slot;
+	sm->smem_used -= kr->k->smem_bytes_per_cta;
 	sm->ctas_used--;
 	kr->ctas_done++;
 	/* The freed slot takes the next CTA at once, as the hardware's block
@@ -521,12 +864,19 @@ static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const st
 				unsigned char *state = e->warp_state + (size_t)wi * e->warp_state_cap;
 				/* the clock a warp reads: the estimate of time so far */
 				k->clock_cycles = t + (double)(s->warp_insts - insts0) * cpi;
+				gpuvm_item_reset_timing(&item);
 				if (ops->warp_next(k, state, &item, err) < 0) {
 					k->functional = false;
 					return -1;
 				}
 				if (item.kind == GPUVM_ITEM_COMPUTE) {
 					s->warp_insts += item.compute_insts;
+				} else if (item.kind == GPUVM_ITEM_BARRIER) {
+					s->warp_insts++;
+					s->barriers++;
+				} else if (item.kind == GPUVM_ITEM_MEM && item.space != GPUVM_SPACE_GLOBAL) {
+					s->warp_insts++;
+					*(item.space == GPUVM_SPACE_LOCAL ? &s->local_insts : &s->shared_insts) += 1;
 				} else if (item.kind == GPUVM_ITEM_MEM) {
 					s->warp_insts++;
 					s->mem_insts++;
@@ -551,6 +901,77 @@ static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const st
 	return 0;
 }
 
+/* ---- per-kernel results ---------------------------------------------- */
+
+/* The counters at a launch's start, to take differences at its end. */
+struct kernel_mark {
+	size_t index;
+	struct gpuvm_kernel_stats at;
+};
+
+static void kernel_counters(const struct gpuvm_stats *s, struct gpuvm_kernel_stats *k)
+{
+	k->warp_insts = s->warp_insts;
+	k->mem_insts = s->mem_insts;
+	k->thread_accesses = s->thread_accesses;
+	k->l1_hits = s->l1_sector_hits;
+	k->l1_misses = s->l1_sector_misses;
+	k->l2_hits = s->l2_sector_hits;
+	k->l2_misses = s->l2_sector_misses;
+	k->tlb_l1_hits = s->tlb[0].hits + s->tlb[0].pending_hits;
+	k->tlb_l1_misses = s->tlb[0].misses;
+	k->dram_bytes = s->dram_bytes;
+	memcpy(k->stall_cycles, s->stall_cycles, sizeof k->stall_cycles);
+}
+
+static int kernel_open(struct engine *e, const struct gpuvm_kernel *k, double start,
+		       double launch, struct kernel_mark *m)
+{
+	struct gpuvm_stats *s = e->stats;
+	size_t n = s->n_kernel_list;
+	if ((n & (n - 1)) == 0) { /* grow at powers of two */
+		struct gpuvm_kernel_stats *p = realloc(s->kernel_list, (n ? 2 * n : 1) * sizeof *p);
+		if (!p)
+			return -1;
+		s->kernel_list = p;
+	}
+	struct gpuvm_kernel_stats *ks = &s->kernel_list[n];
+	memset(ks, 0, sizeof *ks);
+	snprintf(ks->name, sizeof ks->name, "%s", k->name);
+	memcpy(ks->grid, k->grid, sizeof ks->grid);
+	memcpy(ks->block, k->block, sizeof ks->block);
+	ks->launch_cycles = launch;
+	ks->start_cycle = start;
+	s->n_kernel_list = n + 1;
+	xlat_sync_stats(&e->xlat);
+	m->index = n;
+	kernel_counters(s, &m->at);
+	return 0;
+}
+
+static void kernel_close(struct engine *e, const struct kernel_mark *m, double end, bool ff)
+{
+	struct gpuvm_stats *s = e->stats;
+	xlat_sync_stats(&e->xlat);
+	struct gpuvm_kernel_stats now, *ks = &s->kernel_list[m->index];
+	kernel_counters(s, &now);
+	ks->end_cycle = end;
+	ks->sim_seconds = (end - ks->start_cycle) / (e->cfg->clock_mhz * 1e6);
+	ks->fast_forwarded = ff;
+	ks->warp_insts = now.warp_insts - m->at.warp_insts;
+	ks->mem_insts = now.mem_insts - m->at.mem_insts;
+	ks->thread_accesses = now.thread_accesses - m->at.thread_accesses;
+	ks->l1_hits = now.l1_hits - m->at.l1_hits;
+	ks->l1_misses = now.l1_misses - m->at.l1_misses;
+	ks->l2_hits = now.l2_hits - m->at.l2_hits;
+	ks->l2_misses = now.l2_misses - m->at.l2_misses;
+	ks->tlb_l1_hits = now.tlb_l1_hits - m->at.tlb_l1_hits;
+	ks->tlb_l1_misses = now.tlb_l1_misses - m->at.tlb_l1_misses;
+	ks->dram_bytes = now.dram_bytes - m->at.dram_bytes;
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		ks->stall_cycles[i] = now.stall_cycles[i] - m->at.stall_cycles[i];
+}
+
 static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, double *t_end,
 		      struct gpuvm_error *err)
 {
@@ -566,11 +987,20 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	kr.ctas_per_sm = cfg->max_warps_per_sm / kr.warps_per_cta;
 	if (kr.ctas_per_sm > cfg->max_ctas_per_sm)
 		kr.ctas_per_sm = cfg->max_ctas_per_sm;
+	if (k->smem_bytes_per_cta > cfg->smem_bytes)
+		return gpuvm_fail(err, k->name, 0, NULL,
+				  "block needs %u bytes of shared memory, an SM has %llu (smem.size)",
+				  k->smem_bytes_per_cta, (unsigned long long)cfg->smem_bytes);
 	if (ensure_warp_state(e, k->ops->warp_state_bytes))
 		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
 
-	double t = t0 + cfg->kernel_launch_us * cfg->clock_mhz;
+	double launch = cfg->kernel_launch_us * cfg->clock_mhz;
+	double t = t0 + launch;
 	kr.end = t;
+	e->stats->launch_cycles += launch;
+	struct kernel_mark mark;
+	if (kernel_open(e, k, t, launch, &mark))
+		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for per-kernel results");
 	if (k->pin && k->pin_sm >= cfg->sms)
 		return gpuvm_fail(err, k->name, 0, NULL, "pinned to SM %u of %u", k->pin_sm, cfg->sms);
 
@@ -589,6 +1019,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		e->stats->kernel_sampling.fast_forwarded_kernels++;
 		if (fast_forward_kernel(e, &kr, cls, t, err))
 			return -1;
+		kernel_close(e, &mark, kr.end, true);
 		*t_end = kr.end;
 		return 0;
 	}
@@ -597,8 +1028,16 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	if (cls)
 		kernel_sampler_begin(&e->ks);
 
-	for (uint32_t i = 0; i < cfg->sms; i++)
-		e->sm[i].issue_free = t;
+	for (uint32_t i = 0; i < cfg->sms; i++) {
+		struct sm_state *sm = &e->sm[i];
+		for (uint32_t k2 = 0; k2 < e->schedulers; k2++)
+			sm->sched_free[k2] = t;
+		for (uint32_t k2 = 0; k2 < e->schedulers * GPUVM_OP_CLASSES; k2++)
+			sm->unit_free[k2] = t;
+		sm->l1_free = sm->smem_free = t;
+	}
+	if (e->l1_on)
+		l1_cache_invalidate(&e->l1);
 	/* Initial placement: round robin over SMs until occupancy is reached. */
 	for (bool placed = true; placed && kr.next_cta < kr.ctas;) {
 		placed = false;
@@ -624,26 +1063,56 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		}
 		/* Run the warp while it stays the earliest event. */
 		for (;;) {
-			k->clock_cycles = now;
+			struct gpuvm_warp_item *it = &e->held[wslot];
+			if (w->holding) {
+				w->holding = false;
+				now = step_item(e, w, wslot, it, now);
+				goto issued;
+			}
+			/* clock64() after the previous load's value is used */
+			k->clock_cycles = later(now, w->implicit_ready);
+			gpuvm_item_reset_timing(&item);
 			if (k->ops->warp_next(k, w->state, &item, err) < 0) {
 				event_queue_clear(&e->events);
 				return -1;
 			}
 			if (item.kind == GPUVM_ITEM_END) {
-				warp_finished(e, &kr, wslot, now);
+				/* it ends when its last result is in */
+				warp_finished(e, &kr, wslot, later(w->drain, now));
 				break;
 			}
-			double ready;
-			if (item.kind == GPUVM_ITEM_COMPUTE) {
-				struct sm_state *sm = &e->sm[w->sm];
-				double start = sm->issue_free > now ? sm->issue_free : now;
-				sm->issue_free = start + item.compute_insts * e->issue_cycles_per_inst;
-				ready = start + item.compute_insts;
-				e->stats->warp_insts += item.compute_insts;
-			} else {
-				ready = memory_instruction(e, w, &item, now);
+			if (item.kind == GPUVM_ITEM_BARRIER) {
+				struct cta_rt *c = &e->cta[w->cta_slot];
+				e->stats->warp_insts++;
+				e->stats->barriers++;
+				w->barrier_at = now;
+				if (!c->arrived || now > c->arrive_last)
+					c->arrive_last = now;
+				c->parked[c->arrived++] = wslot;
+				barrier_release(e, c); /* the last arrival lets them all go */
+				break;
 			}
-			now = ready;
+			if (item.has_regs && !e->reg_ready && ensure_regs(e)) {
+				event_queue_clear(&e->events);
+				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
+			}
+			bool from_mem;
+			double ops = operands_ready(e, w, wslot, &item, &from_mem);
+			if (ops > now) {
+				e->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
+								: GPUVM_STALL_DEPENDENCY] += ops - now;
+				now = ops;
+				if (!event_queue_empty(&e->events) &&
+				    event_queue_front_time(&e->events) < now) {
+					/* wait in the queue: others issue before */
+					*it = item;
+					w->holding = true;
+					event_queue_push(&e->events, now, wslot);
+					break;
+				}
+			}
+			now = step_item(e, w, wslot, &item, now);
+		issued:
 			if (!event_queue_empty(&e->events) && event_queue_front_time(&e->events) < now) {
 				event_queue_push(&e->events, now, wslot);
 				break;
@@ -658,6 +1127,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	if (cls)
 		kernel_sampler_record(&e->ks, cls, kr.end - t, e->stats->warp_insts - insts0,
 				      e->stats->thread_accesses - accesses0);
+	kernel_close(e, &mark, kr.end, false);
 	*t_end = kr.end;
 	return 0;
 }
@@ -758,8 +1228,14 @@ out:
 	return rc;
 }
 
+const char *const gpuvm_stall_names[GPUVM_STALLS] = {"memory", "dependency", "barrier", "issue",
+						     "fault"};
+
 void gpuvm_stats_release(struct gpuvm_stats *stats)
 {
+	free(stats->kernel_list);
+	stats->kernel_list = NULL;
+	stats->n_kernel_list = 0;
 	free(stats->uvm.util_h2d_busy_cycles);
 	free(stats->uvm.util_d2h_busy_cycles);
 	stats->uvm.util_h2d_busy_cycles = stats->uvm.util_d2h_busy_cycles = NULL;

@@ -72,6 +72,7 @@ static int chase_warp_next(struct gpuvm_kernel *k, void *state, struct gpuvm_war
 	uint32_t i = w->item++ % st->hops;
 	item->kind = GPUVM_ITEM_MEM;
 	item->op = GPUVM_OP_LOAD;
+	item->cache_op = GPUVM_CACHE_GLOBAL; /* ld.global.cg, as cuda/tlb_probe.cu */
 	item->bytes_per_lane = 8;
 	item->active_mask = 1;
 	item->addr[0] = st->base + (uint64_t)i * st->stride + gpuvm_probe_chain_offset(i, st->stride);

@@ -27,6 +27,44 @@ cJSON *gpuvm_report_config(const struct gpuvm_config *cfg)
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
+static cJSON *dim3(const uint32_t d[3])
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(d[i]));
+	return a;
+}
+
+cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_kernel_stats *k)
+{
+	cJSON *o = cJSON_CreateObject();
+	double hz = cfg->clock_mhz * 1e6;
+	cJSON_AddStringToObject(o, "name", k->name);
+	cJSON_AddItemToObject(o, "grid", dim3(k->grid));
+	cJSON_AddItemToObject(o, "block", dim3(k->block));
+	cJSON_AddNumberToObject(o, "start_cycle", k->start_cycle);
+	cJSON_AddNumberToObject(o, "end_cycle", k->end_cycle);
+	cJSON_AddNumberToObject(o, "sim_seconds", k->sim_seconds);
+	cJSON_AddNumberToObject(o, "launch_seconds", k->launch_cycles / hz);
+	cJSON_AddNumberToObject(o, "warp_instructions", (double)k->warp_insts);
+	double cycles = k->end_cycle - k->start_cycle;
+	cJSON_AddNumberToObject(o, "ipc", cycles > 0 ? (double)k->warp_insts / cycles : 0);
+	cJSON_AddNumberToObject(o, "memory_instructions", (double)k->mem_insts);
+	cJSON_AddNumberToObject(o, "thread_accesses", (double)k->thread_accesses);
+	cJSON_AddNumberToObject(o, "l1_sector_hits", (double)k->l1_hits);
+	cJSON_AddNumberToObject(o, "l1_sector_misses", (double)k->l1_misses);
+	cJSON_AddNumberToObject(o, "l2_sector_hits", (double)k->l2_hits);
+	cJSON_AddNumberToObject(o, "l2_sector_misses", (double)k->l2_misses);
+	cJSON_AddNumberToObject(o, "tlb_l1_hits", (double)k->tlb_l1_hits);
+	cJSON_AddNumberToObject(o, "tlb_l1_misses", (double)k->tlb_l1_misses);
+	cJSON_AddNumberToObject(o, "dram_bytes", (double)k->dram_bytes);
+	cJSON *stalls = cJSON_AddObjectToObject(o, "stall_cycles");
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		cJSON_AddNumberToObject(stalls, gpuvm_stall_names[i], k->stall_cycles[i]);
+	cJSON_AddBoolToObject(o, "fast_forwarded", k->fast_forwarded);
+	return o;
+}
+
 cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, uint64_t seed,
 			const struct gpuvm_stats *st)
 {
@@ -46,7 +84,8 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 	cJSON_AddNumberToObject(o, "work_items", (double)st->work_items);
 	cJSON_AddNumberToObject(o, "items_per_sim_second",
 				st->sim_seconds > 0 ? (double)st->work_items / st->sim_seconds : 0);
-	cJSON_AddNumberToObject(o, "kernels", (double)st->kernels);
+	cJSON_AddNumberToObject(o, "kernel_launches", (double)st->kernels);
+	cJSON_AddNumberToObject(o, "launch_seconds", st->launch_cycles / (cfg->clock_mhz * 1e6));
 	cJSON_AddNumberToObject(o, "ctas", (double)st->ctas);
 	cJSON_AddNumberToObject(o, "warps", (double)st->warps);
 	cJSON_AddNumberToObject(o, "warp_instructions", (double)st->warp_insts);
@@ -79,6 +118,16 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 	cJSON_AddNumberToObject(o, "walks", (double)st->walks);
 	cJSON_AddNumberToObject(o, "pwc_hits", (double)st->pwc_hits);
 	cJSON_AddNumberToObject(o, "walk_queue_cycles", st->walk_queue_cycles);
+	cJSON_AddNumberToObject(o, "local_instructions", (double)st->local_insts);
+	cJSON_AddNumberToObject(o, "shared_instructions", (double)st->shared_insts);
+	cJSON_AddNumberToObject(o, "barriers", (double)st->barriers);
+	cJSON_AddNumberToObject(o, "shared_wavefronts", (double)st->smem_wavefronts);
+	cJSON_AddNumberToObject(o, "l1_sector_hits", (double)st->l1_sector_hits);
+	cJSON_AddNumberToObject(o, "l1_sector_misses", (double)st->l1_sector_misses);
+	cJSON_AddNumberToObject(o, "l1_writeback_sectors", (double)st->l1_writeback_sectors);
+	cJSON *stalls = cJSON_AddObjectToObject(o, "stall_cycles");
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		cJSON_AddNumberToObject(stalls, gpuvm_stall_names[i], st->stall_cycles[i]);
 	cJSON_AddNumberToObject(o, "l2_sector_hits", (double)st->l2_sector_hits);
 	cJSON_AddNumberToObject(o, "l2_sector_misses", (double)st->l2_sector_misses);
 	cJSON_AddNumberToObject(o, "dram_bytes", (double)st->dram_bytes);
@@ -103,6 +152,10 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 	for (size_t i = 0; ks->fast_forwarded_kernels && gpuvm_kernel_sampling_estimated[i]; i++)
 		cJSON_AddItemToArray(est, cJSON_CreateString(gpuvm_kernel_sampling_estimated[i]));
 
+	cJSON *kl = cJSON_AddArrayToObject(o, "kernels");
+	for (size_t i = 0; i < st->n_kernel_list; i++)
+		cJSON_AddItemToArray(kl, gpuvm_report_kernel(cfg, &st->kernel_list[i]));
+
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
 	cJSON_AddNumberToObject(o, "warp_instructions_per_wall_second", (double)st->warp_insts / w);
@@ -116,6 +169,28 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* A line per launch, or the first and last 10 past 20. */
+static void print_kernels(FILE *out, const cJSON *kl)
+{
+	int n = cJSON_GetArraySize(kl);
+	if (n <= 1)
+		return;
+	int i = 0;
+	const cJSON *k;
+	cJSON_ArrayForEach(k, kl) {
+		if (n > 20 && i == 10)
+			fprintf(out, "  ... %d more launches (JSON \"kernels\" has every one)\n", n - 20);
+		if (n <= 20 || i < 10 || i >= n - 10) {
+			const cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "name");
+			fprintf(out, "kernel %-4d %-28.28s %10.4g s  ipc %6.3g  l1 %.3g/%.3g  l2 %.3g/%.3g\n",
+				i, cJSON_IsString(nm) ? nm->valuestring : "", num(k, "sim_seconds"), num(k, "ipc"),
+				num(k, "l1_sector_hits"), num(k, "l1_sector_misses"), num(k, "l2_sector_hits"),
+				num(k, "l2_sector_misses"));
+		}
+		i++;
+	}
+}
+
 void gpuvm_report_print(FILE *out, const cJSON *run)
 {
 	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(run, "gpu");
@@ -124,7 +199,7 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 	fprintf(out, "gpu        %s\nworkload   %s\nresult     %s\n", gpu->valuestring,
 		wl->valuestring, res->valuestring);
 	fprintf(out, "simulated  %.6g s (%.4g cycles), %.4g kernels\n", num(run, "sim_seconds"),
-		num(run, "sim_cycles"), num(run, "kernels"));
+		num(run, "sim_cycles"), num(run, "kernel_launches"));
 	fprintf(out, "throughput %.4g thread accesses per simulated second\n",
 		num(run, "accesses_per_sim_second"));
 	fprintf(out, "work       %.4g warp instructions, %.4g memory, %.4g thread accesses\n",
@@ -142,8 +217,24 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 	}
 	fprintf(out, "walks      %.4g (page-walk cache hits %.4g)\n", num(run, "walks"),
 		num(run, "pwc_hits"));
+	fprintf(out, "l1         %.4g sector hits, %.4g misses; %.4g local, %.4g shared "
+		"instructions (%.4g wavefronts), %.4g barriers\n",
+		num(run, "l1_sector_hits"), num(run, "l1_sector_misses"), num(run, "local_instructions"),
+		num(run, "shared_instructions"), num(run, "shared_wavefronts"), num(run, "barriers"));
 	fprintf(out, "l2         %.4g sector hits, %.4g misses\n", num(run, "l2_sector_hits"),
 		num(run, "l2_sector_misses"));
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "stall_cycles");
+	double total = 0;
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		total += num(st, gpuvm_stall_names[i]);
+	if (total > 0) {
+		fprintf(out, "stalls    ");
+		for (int i = 0; i < GPUVM_STALLS; i++)
+			fprintf(out, " %s %.1f%%", gpuvm_stall_names[i],
+				100 * num(st, gpuvm_stall_names[i]) / total);
+		fprintf(out, " (of %.4g warp-cycles)\n", total);
+	}
+	print_kernels(out, cJSON_GetObjectItemCaseSensitive(run, "kernels"));
 	fprintf(out, "traffic    DRAM %.4g B, PCIe h2d %.4g B, d2h %.4g B (zero-copy %.4g B)\n",
 		num(run, "dram_bytes"), num(run, "pcie_h2d_bytes"), num(run, "pcie_d2h_bytes"),
 		num(run, "zero_copy_bytes"));

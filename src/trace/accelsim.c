@@ -10,15 +10,20 @@
  * native chunk, plus the native reader's one chunk per resident warp; disk:
  * one kernel in native form (typically 1-5 % of its text).
  *
- * What becomes what: an instruction with mem_width 0 is one compute
- * instruction; a memory instruction whose opcode is shared or local
- * (LDS, STS, ATOMS, LDSM, STSM, LDL, STL) is one compute instruction (it
- * issues but makes no global traffic); lanes of generic LD/ST/ATOM/RED
+ * What becomes what: every instruction keeps its register operands
+ * (dest and source registers, for the engine's scoreboard) and its
+ * functional-unit class (op_class_of: FP32, IMAD, MUFU, FP64, tensor,
+ * branch, else ALU). An instruction with mem_width 0 is one compute
+ * instruction, BAR.SYNC/BAR.RED a barrier; LDS, STS, ATOMS, LDSM, STSM
+ * are shared-memory and LDL, STL local-memory instructions (local
+ * addresses are per-thread offsets); lanes of generic LD/ST/ATOM/RED
  * whose addresses fall in the kernel's shared or local window ([base,
  * base + 16 MiB), nvbit_get_shmem_base_addr / _local_mem_base_addr) are
- * dropped; a memory instruction left with no lanes (mask 0 included) is
- * one compute instruction. ST*, SUST* are stores; ATOM*, RED*, SUATOM*,
- * SURED* atomics; every other memory opcode a load. */
+ * shared or local accesses when all lanes agree and dropped otherwise;
+ * a memory instruction left with no lanes (mask 0 included) is one
+ * compute instruction. ST*, SUST* are stores; ATOM*, RED*, SUATOM*,
+ * SURED* atomics; every other memory opcode a load. The opcode's cache
+ * qualifiers (.CG, .CS, .CV, .STRONG, .CONSTANT) choose the L1 policy. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -224,7 +229,7 @@ static int parse_header(struct textin *t, struct as_header *h, struct gpuvm_erro
 
 /* ---- instructions ---------------------------------------------------------- */
 
-enum as_class { AS_LOAD, AS_STORE, AS_ATOMIC, AS_NOT_GLOBAL };
+enum as_class { AS_LOAD, AS_STORE, AS_ATOMIC };
 
 static bool prefix(const char *s, size_t n, const char *p)
 {
@@ -255,12 +260,117 @@ static bool equal_any(const char *op, size_t b, const char *const *names, size_t
 
 #define EQUAL_ANY(op, b, names) equal_any(op, b, names, sizeof names / sizeof names[0])
 
+/* The memory space an opcode names (generic ones are GLOBAL here). */
+static enum gpuvm_mem_space opcode_space(const char *op, size_t n)
+{
+	size_t b = opcode_base_len(op, n);
+	static const char *const shared[] = {"LDS", "STS", "ATOMS", "LDSM", "STSM"};
+	static const char *const local[] = {"LDL", "STL"};
+	if (EQUAL_ANY(op, b, shared))
+		return GPUVM_SPACE_SHARED;
+	if (EQUAL_ANY(op, b, local))
+		return GPUVM_SPACE_LOCAL;
+	return GPUVM_SPACE_GLOBAL;
+}
+
+/* Whether a qualifier ".Q" appears among the opcode's qualifiers. */
+static bool has_qualifier(const char *op, size_t n, const char *q)
+{
+	size_t k = strlen(q);
+	for (size_t i = opcode_base_len(op, n); i + k + 1 <= n; i++)
+		if (op[i] == '.' && !memcmp(op + i + 1, q, k) && (i + 1 + k == n || op[i + 1 + k] == '.'))
+			return true;
+	return false;
+}
+
+/* The L1 policy a global access's qualifiers ask for. SASS spells the
+ * PTX cache operators .CG/.CS/.CV (and .LU/.EF as streaming); volatile
+ * and system-coherent accesses are .STRONG.GPU/.STRONG.SYS from Ampere
+ * on. A bare .SYS is Volta/Turing's spelling of the plain default load
+ * (LDG.E.SYS), so it keeps the default; .CONSTANT is __ldg's read-only
+ * path, cached in L1 even on parts that do not cache globals there. */
+static enum gpuvm_cache_op opcode_cache_op(const char *op, size_t n)
+{
+	if (has_qualifier(op, n, "CV") || has_qualifier(op, n, "STRONG") ||
+	    has_qualifier(op, n, "VOLATILE") || has_qualifier(op, n, "MMIO"))
+		return GPUVM_CACHE_VOLATILE;
+	if (has_qualifier(op, n, "CG"))
+		return GPUVM_CACHE_GLOBAL;
+	if (has_qualifier(op, n, "CS") || has_qualifier(op, n, "LU") || has_qualifier(op, n, "EF"))
+		return GPUVM_CACHE_STREAMING;
+	if (has_qualifier(op, n, "CONSTANT") || has_qualifier(op, n, "CA"))
+		return GPUVM_CACHE_ALL;
+	return GPUVM_CACHE_DEFAULT;
+}
+
+/* The functional-unit class of a non-memory opcode (the unit that
+ * Accel-Sim's ISA_Def tables assign it: SP, INT, SFU, DP, tensor, branch). */
+static enum gpuvm_op_class op_class_of(const char *op, size_t n)
+{
+	size_t b = opcode_base_len(op, n);
+	static const char *const fma[] = {"FFMA", "FMUL", "FADD", "FFMA32I", "FMUL32I", "FADD32I",
+					  "HFMA2", "HMUL2", "HADD2", "HFMA2MMA", "FSWZADD"};
+	static const char *const imad[] = {"IMAD", "IMUL", "IMADSP", "IMAD32I", "IMUL32I", "XMAD",
+					   "IDP", "IDP4A"};
+	static const char *const sfu[] = {"MUFU", "RRO"};
+	static const char *const dp[] = {"DFMA", "DMUL", "DADD", "DSETP", "DMNMX", "DSET"};
+	static const char *const tensor[] = {"HMMA", "IMMA", "BMMA", "DMMA", "HGMMA", "IGMMA",
+					     "BGMMA", "QGMMA"};
+	static const char *const branch[] = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT",
+					     "BSSY", "BSYNC", "SSY", "SYNC", "PBK", "BRK", "CONT",
+					     "PCNT", "WARPSYNC", "YIELD", "BPT", "KILL", "RTT",
+					     "JCAL", "PRET", "PEXIT"};
+	if (EQUAL_ANY(op, b, fma))
+		return GPUVM_CLASS_FMA;
+	if (EQUAL_ANY(op, b, imad))
+		return GPUVM_CLASS_IMAD;
+	if (EQUAL_ANY(op, b, sfu))
+		return GPUVM_CLASS_SFU;
+	if (EQUAL_ANY(op, b, dp))
+		return GPUVM_CLASS_DP;
+	if (EQUAL_ANY(op, b, tensor))
+		return GPUVM_CLASS_TENSOR;
+	if (EQUAL_ANY(op, b, branch))
+		return GPUVM_CLASS_BRANCH;
+	return GPUVM_CLASS_ALU;
+}
+
+/* BAR.SYNC and BAR.RED wait for the CTA; BAR.ARV only arrives. */
+static bool is_barrier(const char *op, size_t n)
+{
+	return opcode_base_len(op, n) == 3 && !memcmp(op, "BAR", 3) && !has_qualifier(op, n, "ARV");
+}
+
+/* Register name -> scoreboard id (stream.h): R0..R254, P0..P6, UR0..UR62,
+ * UP0..UP6, B0..B15; RZ, PT, URZ, UPT and anything else are no dependency. */
+static uint16_t reg_id(const char *s, size_t n)
+{
+	uint32_t base, max;
+	size_t k;
+	if (n >= 3 && s[0] == 'U' && s[1] == 'R')
+		base = 264, max = 63, k = 2;
+	else if (n >= 3 && s[0] == 'U' && s[1] == 'P')
+		base = 328, max = 7, k = 2;
+	else if (n >= 2 && s[0] == 'R')
+		base = 0, max = 254, k = 1;
+	else if (n >= 2 && s[0] == 'P')
+		base = 256, max = 7, k = 1;
+	else if (n >= 2 && s[0] == 'B')
+		base = 336, max = 15, k = 1;
+	else
+		return GPUVM_REG_NONE;
+	uint32_t v = 0;
+	for (size_t i = k; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > 1000)
+			return GPUVM_REG_NONE; /* RZ, PT, URZ, UPT: constants */
+		v = v * 10 + (uint32_t)(s[i] - '0');
+	}
+	return v > max ? GPUVM_REG_NONE : (uint16_t)(base + v);
+}
+
 static enum as_class classify(const char *op, size_t n)
 {
 	size_t b = opcode_base_len(op, n);
-	static const char *const not_global[] = {"LDS", "STS", "ATOMS", "LDSM", "STSM", "LDL", "STL"};
-	if (EQUAL_ANY(op, b, not_global))
-		return AS_NOT_GLOBAL;
 	if (prefix(op, b, "ATOM") || prefix(op, b, "RED") || prefix(op, b, "SUATOM") ||
 	    prefix(op, b, "SURED"))
 		return AS_ATOMIC;
@@ -282,7 +392,10 @@ struct as_ctx {
 	struct textin *t;
 	const struct as_header *h;
 	struct native_writer *nw;
+	/* instructions without register operands, merged into one gap of
+	 * independent instructions of one class */
 	uint32_t pending_compute;
+	uint8_t pending_class;
 };
 
 static int inst_fail(struct as_ctx *c, const char *field, const char *fmt, const char *s,
@@ -306,9 +419,40 @@ static int flush_compute(struct as_ctx *c, struct gpuvm_error *err)
 	if (!c->pending_compute)
 		return 0;
 	struct gpuvm_warp_item it = {.kind = GPUVM_ITEM_COMPUTE,
-				     .compute_insts = c->pending_compute};
+				     .compute_insts = c->pending_compute,
+				     .chain_insts = 1,
+				     .op_class = c->pending_class,
+				     .has_regs = 1};
 	c->pending_compute = 0;
 	return native_write_item(c->nw, &it, err);
+}
+
+/* One compute instruction: merged into the pending gap when it has no
+ * register operands (nothing can wait on it), else an item of its own. */
+static int put_compute(struct as_ctx *c, struct gpuvm_warp_item *it, uint8_t cls,
+		       struct gpuvm_error *err)
+{
+	if (!it->n_dst && !it->n_src) {
+		if (c->pending_compute && c->pending_class != cls && flush_compute(c, err))
+			return -1;
+		c->pending_class = cls;
+		c->pending_compute++;
+		return 0;
+	}
+	if (flush_compute(c, err))
+		return -1;
+	it->kind = GPUVM_ITEM_COMPUTE;
+	it->compute_insts = 1;
+	it->chain_insts = 1;
+	it->op_class = cls;
+	return native_write_item(c->nw, it, err);
+}
+
+static void add_reg(uint16_t *regs, uint8_t *n, uint8_t cap, const char *s, size_t len)
+{
+	uint16_t r = reg_id(s, len);
+	if (r != GPUVM_REG_NONE && *n < cap)
+		regs[(*n)++] = r;
 }
 
 static bool in_window(uint64_t a, uint64_t base)
@@ -334,19 +478,27 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	if (parse_hex(s, n, &v) || n > 8)
 		return inst_fail(c, "mask", "bad hex '%.*s' (8 hex digits expected)", s, n, err);
 	uint32_t mask = (uint32_t)v;
+	struct gpuvm_warp_item it;
+	gpuvm_item_reset_timing(&it);
+	it.has_regs = 1;
+	it.n_dst = it.n_src = 0;
 	NEED_TOK("dest_num");
 	if (parse_dec(s, n, &d) || d < 0 || d > 8)
 		return inst_fail(c, "dest_num", "bad count '%.*s'", s, n, err);
-	for (int64_t i = 0; i < d; i++)
+	for (int64_t i = 0; i < d; i++) {
 		NEED_TOK("reg_dests");
+		add_reg(it.dst, &it.n_dst, GPUVM_ITEM_MAX_DST, s, n);
+	}
 	NEED_TOK("opcode");
 	const char *opcode = s;
 	size_t opcode_n = n;
 	NEED_TOK("src_num");
 	if (parse_dec(s, n, &d) || d < 0 || d > 8)
 		return inst_fail(c, "src_num", "bad count '%.*s'", s, n, err);
-	for (int64_t i = 0; i < d; i++)
+	for (int64_t i = 0; i < d; i++) {
 		NEED_TOK("reg_srcs");
+		add_reg(it.src, &it.n_src, GPUVM_ITEM_MAX_SRC, s, n);
+	}
 	NEED_TOK("mem_width");
 	if (parse_dec(s, n, &d) || d < 0 || d > 255)
 		return inst_fail(c, "mem_width", "bad width '%.*s' (0 to 255 bytes)", s, n, err);
@@ -356,10 +508,14 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 		if (is_global_memory_opcode(opcode, opcode_n))
 			return inst_fail(c, "mem_width", "0 on the memory instruction %.*s", opcode,
 					 opcode_n, err);
-		c->pending_compute++;
-		return 0;
+		if (is_barrier(opcode, opcode_n)) {
+			if (flush_compute(c, err))
+				return -1;
+			it.kind = GPUVM_ITEM_BARRIER;
+			return native_write_item(c->nw, &it, err);
+		}
+		return put_compute(c, &it, op_class_of(opcode, opcode_n), err);
 	}
-	struct gpuvm_warp_item it;
 	it.kind = GPUVM_ITEM_MEM;
 	it.bytes_per_lane = (uint32_t)d;
 	NEED_TOK("address mode");
@@ -401,22 +557,38 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	}
 	(void)lanes;
 	enum as_class cls = classify(opcode, opcode_n);
-	if (cls != AS_NOT_GLOBAL)
+	enum gpuvm_mem_space space = opcode_space(opcode, opcode_n);
+	if (space == GPUVM_SPACE_GLOBAL) {
+		/* generic accesses into the shared or local window are shared
+		 * or local when all lanes agree; stray lanes are dropped */
+		uint32_t shm = 0, loc = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			if (in_window(it.addr[l], c->h->shmem_base) || in_window(it.addr[l], c->h->local_base))
-				mask &= ~(1u << l);
+			shm |= (uint32_t)in_window(it.addr[l], c->h->shmem_base) << l;
+			loc |= (uint32_t)in_window(it.addr[l], c->h->local_base) << l;
 		}
-	if (cls == AS_NOT_GLOBAL || !mask) {
-		c->pending_compute++;
-		return 0;
+		uint64_t base = 0;
+		if (mask && shm == mask)
+			space = GPUVM_SPACE_SHARED, base = c->h->shmem_base;
+		else if (mask && loc == mask)
+			space = GPUVM_SPACE_LOCAL, base = c->h->local_base;
+		else
+			mask &= ~(shm | loc);
+		for (uint32_t m = base ? mask : 0; m; m &= m - 1)
+			it.addr[__builtin_ctz(m)] -= base;
 	}
+	if (!mask)
+		return put_compute(c, &it, GPUVM_CLASS_MEMISSUE, err);
 	it.op = cls == AS_STORE ? GPUVM_OP_STORE : cls == AS_ATOMIC ? GPUVM_OP_ATOMIC : GPUVM_OP_LOAD;
 	it.active_mask = mask;
-	if (c->s->infer)
-		for (uint32_t m = mask; m; m &= m - 1)
-			if (infer_add_fast(&c->s->inf, it.addr[__builtin_ctz(m)]))
-				return gpuvm_fail(err, c->t->path, 0, NULL, "out of memory");
+	it.space = (uint8_t)space;
+	if (space == GPUVM_SPACE_GLOBAL) {
+		it.cache_op = (uint8_t)opcode_cache_op(opcode, opcode_n);
+		if (c->s->infer)
+			for (uint32_t m = mask; m; m &= m - 1)
+				if (infer_add_fast(&c->s->inf, it.addr[__builtin_ctz(m)]))
+					return gpuvm_fail(err, c->t->path, 0, NULL, "out of memory");
+	}
 	if (flush_compute(c, err))
 		return -1;
 	return native_write_item(c->nw, &it, err);

@@ -300,6 +300,7 @@ static int emit_rec(struct emit *e, const struct mt_rec *r, struct gpuvm_error *
 		e->slot = r->slot;
 	}
 	struct gpuvm_warp_item it;
+	gpuvm_item_reset_timing(&it);
 	if (r->op == MT_OP_COMPUTE || !r->mask) {
 		it.kind = GPUVM_ITEM_COMPUTE;
 		it.compute_insts = 1;

@@ -1,4 +1,5 @@
-/* gpuvm's native trace format (version 1), shared by the writer, the
+/* gpuvm's native trace format (version 2; version 1 files, which have
+ * only tags 0x01 and 0x10, are read too), shared by the writer, the
  * reader and the text readers that transcode kernels into it.
  *
  * File:   "GPUVMTRC" u32 version u32 header_bytes(=16), then records:
@@ -11,10 +12,15 @@
  * Frame:  u32 compressed_bytes, u32 raw_bytes | LAST, one zstd frame.
  *         raw_bytes <= NATIVE_CHUNK_BYTES; LAST marks a warp's final frame.
  * Items (inside frames, never split):
- *         0x01 varint insts                              compute gap
+ *         0x01 varint insts                              compute gap (ALU, chained)
+ *         0x02 u8 class varint insts varint chain        typed compute gap
+ *         0x03 u8 n_dst<<4|n_src, u16 regs[n_dst+n_src]  operands of the next item
+ *         0x04                                           barrier (BAR.SYNC)
  *         0x10+op u8 bytes_per_lane u32 mask, then for active lanes:
  *             zigzag(a0 - previous a0 of this warp),
  *             zigzag(a1 - a0), then zigzag((ai - ai-1) - (ai-1 - ai-2))
+ *         0x18+op u8 space|cache_op<<4, then as 0x10+op      local, shared or
+ *             a global access with a cache operator
  * Integers are little-endian. Per-warp chunks keep a reader's memory at
  * one chunk per resident warp; second-order lane deltas are zero for any
  * strided access, which zstd then squeezes to almost nothing. */
@@ -32,15 +38,20 @@
 #include "gpuvm/trace.h"
 
 #define NATIVE_MAGIC "GPUVMTRC"
-#define NATIVE_VERSION 1u
+#define NATIVE_VERSION 2u
 #define NATIVE_HEADER_BYTES 16u
 /* Raw bytes per frame: the reader holds one such chunk per resident warp
  * (8448 warps on h100 -> 69 MiB at most). */
 #define NATIVE_CHUNK_BYTES 8192u
 #define NATIVE_FRAME_LAST 0x80000000u
-#define NATIVE_ITEM_MAX_BYTES (6u + GPUVM_WARP_LANES * 10u)
+/* operand prefix (2 + 2 x 8) + a memory item (7 + 10 per lane) */
+#define NATIVE_ITEM_MAX_BYTES (18u + 7u + GPUVM_WARP_LANES * 10u)
 #define NATIVE_TAG_COMPUTE 0x01
+#define NATIVE_TAG_GAP 0x02
+#define NATIVE_TAG_REGS 0x03
+#define NATIVE_TAG_BARRIER 0x04
 #define NATIVE_TAG_MEM 0x10
+#define NATIVE_TAG_MEM_ATTR 0x18
 #define NATIVE_ZSTD_LEVEL 3
 
 static inline uint64_t zigzag_enc(uint64_t v)

@@ -262,12 +262,59 @@ static int nk_warp_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_i
 	uint32_t pos = w->pos, len = w->len;
 	unsigned char tag = p[pos++];
 	uint64_t v;
+	gpuvm_item_reset_timing(it);
+	if (tag == NATIVE_TAG_REGS) {
+		/* operands of the item that follows in the same frame */
+		if (pos >= len)
+			goto corrupt;
+		uint32_t nd = p[pos] >> 4, ns = p[pos] & 15;
+		pos++;
+		if (nd > GPUVM_ITEM_MAX_DST || ns > GPUVM_ITEM_MAX_SRC || pos + 2 * (nd + ns) >= len)
+			goto corrupt;
+		for (uint32_t i = 0; i < nd + ns; i++, pos += 2) {
+			uint16_t r = (uint16_t)(p[pos] | p[pos + 1] << 8);
+			if (r >= GPUVM_REGS && r != GPUVM_REG_NONE)
+				goto corrupt;
+			*(i < nd ? &it->dst[i] : &it->src[i - nd]) = r;
+		}
+		it->has_regs = 1;
+		it->n_dst = (uint8_t)nd;
+		it->n_src = (uint8_t)ns;
+		tag = p[pos++];
+		if (tag == NATIVE_TAG_REGS)
+			goto corrupt;
+	}
+	unsigned attr = 0;
 	if (tag == NATIVE_TAG_COMPUTE) {
 		if (get_varint(p, &pos, len, &v) || v > UINT32_MAX)
 			goto corrupt;
 		it->kind = GPUVM_ITEM_COMPUTE;
 		it->compute_insts = (uint32_t)v;
-	} else if (tag >= NATIVE_TAG_MEM && tag <= NATIVE_TAG_MEM + GPUVM_OP_ATOMIC) {
+	} else if (tag == NATIVE_TAG_GAP) {
+		if (pos >= len || p[pos] >= GPUVM_OP_CLASSES)
+			goto corrupt;
+		it->op_class = p[pos++];
+		if (get_varint(p, &pos, len, &v) || v > UINT32_MAX)
+			goto corrupt;
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = (uint32_t)v;
+		if (get_varint(p, &pos, len, &v) || v > it->compute_insts)
+			goto corrupt;
+		it->chain_insts = (uint32_t)v;
+	} else if (tag == NATIVE_TAG_BARRIER) {
+		it->kind = GPUVM_ITEM_BARRIER;
+	} else if ((tag >= NATIVE_TAG_MEM && tag <= NATIVE_TAG_MEM + GPUVM_OP_ATOMIC) ||
+		   (tag >= NATIVE_TAG_MEM_ATTR && tag <= NATIVE_TAG_MEM_ATTR + GPUVM_OP_ATOMIC)) {
+		if (tag >= NATIVE_TAG_MEM_ATTR) {
+			if (pos >= len)
+				goto corrupt;
+			attr = p[pos++];
+			if ((attr & 15) > GPUVM_SPACE_SHARED || attr >> 4 > GPUVM_CACHE_VOLATILE)
+				goto corrupt;
+			it->space = (uint8_t)(attr & 15);
+			it->cache_op = (uint8_t)(attr >> 4);
+			tag = (unsigned char)(tag - NATIVE_TAG_MEM_ATTR + NATIVE_TAG_MEM);
+		}
 		if (pos + 5 > len || p[pos] == 0)
 			goto corrupt;
 		it->kind = GPUVM_ITEM_MEM;
@@ -558,10 +605,10 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		return gpuvm_fail(err, path, 0, NULL, "byte 8: truncated header");
 	}
 	uint32_t version = get_u32(h + 8), hbytes = get_u32(h + 12);
-	if (version != NATIVE_VERSION) {
+	if (version != NATIVE_VERSION && version != 1) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL,
-				  "byte 8: unknown native trace version %u (this gpuvm reads version %u)",
+				  "byte 8: unknown native trace version %u (this gpuvm reads versions 1 to %u)",
 				  version, NATIVE_VERSION);
 	}
 	if (hbytes != NATIVE_HEADER_BYTES) {

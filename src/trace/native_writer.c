@@ -139,15 +139,44 @@ int native_write_item(struct native_writer *w, const struct gpuvm_warp_item *it,
 	if (w->fill + NATIVE_ITEM_MAX_BYTES > NATIVE_CHUNK_BYTES && flush_frame(w, false, err))
 		return -1;
 	unsigned char *p = w->chunk + w->fill;
+	if (it->has_regs && it->kind != GPUVM_ITEM_END) {
+		uint32_t nd = it->n_dst > GPUVM_ITEM_MAX_DST ? GPUVM_ITEM_MAX_DST : it->n_dst;
+		uint32_t ns = it->n_src > GPUVM_ITEM_MAX_SRC ? GPUVM_ITEM_MAX_SRC : it->n_src;
+		*p++ = NATIVE_TAG_REGS;
+		*p++ = (unsigned char)(nd << 4 | ns);
+		for (uint32_t i = 0; i < nd + ns; i++) {
+			uint16_t r = i < nd ? it->dst[i] : it->src[i - nd];
+			*p++ = (unsigned char)r;
+			*p++ = (unsigned char)(r >> 8);
+		}
+	}
 	if (it->kind == GPUVM_ITEM_COMPUTE) {
-		*p++ = NATIVE_TAG_COMPUTE;
-		p = varint_put(p, it->compute_insts);
+		if (it->op_class == GPUVM_CLASS_ALU && it->chain_insts == 0) {
+			*p++ = NATIVE_TAG_COMPUTE;
+			p = varint_put(p, it->compute_insts);
+		} else {
+			if (it->op_class >= GPUVM_OP_CLASSES)
+				return gpuvm_fail(err, w->path, 0, NULL,
+						  "cannot record instruction class %u", it->op_class);
+			*p++ = NATIVE_TAG_GAP;
+			*p++ = it->op_class;
+			p = varint_put(p, it->compute_insts);
+			p = varint_put(p, it->chain_insts);
+		}
+	} else if (it->kind == GPUVM_ITEM_BARRIER) {
+		*p++ = NATIVE_TAG_BARRIER;
 	} else if (it->kind == GPUVM_ITEM_MEM) {
-		if (it->bytes_per_lane == 0 || it->bytes_per_lane > 255 || it->op > GPUVM_OP_ATOMIC)
+		if (it->bytes_per_lane == 0 || it->bytes_per_lane > 255 || it->op > GPUVM_OP_ATOMIC ||
+		    it->space > GPUVM_SPACE_SHARED || it->cache_op > GPUVM_CACHE_VOLATILE)
 			return gpuvm_fail(err, w->path, 0, NULL,
 					  "cannot record an access of %u bytes per lane",
 					  it->bytes_per_lane);
-		*p++ = (unsigned char)(NATIVE_TAG_MEM + it->op);
+		if (it->space == GPUVM_SPACE_GLOBAL && it->cache_op == GPUVM_CACHE_DEFAULT) {
+			*p++ = (unsigned char)(NATIVE_TAG_MEM + it->op);
+		} else {
+			*p++ = (unsigned char)(NATIVE_TAG_MEM_ATTR + it->op);
+			*p++ = (unsigned char)(it->space | it->cache_op << 4);
+		}
 		*p++ = (unsigned char)it->bytes_per_lane;
 		uint32_t m = it->active_mask;
 		for (int i = 0; i < 4; i++)

@@ -50,6 +50,7 @@ int gpuvm_trace_walk(struct gpuvm_source *src, const struct gpuvm_trace_visitor 
 				if (v->warp_begin && v->warp_begin(v->ctx, k, (uint32_t)c, w, err))
 					goto out;
 				for (;;) {
+					gpuvm_item_reset_timing(&it);
 					if (k->ops->warp_next(k, state, &it, err))
 						goto out;
 					if (it.kind == GPUVM_ITEM_END)
@@ -106,6 +107,8 @@ static int rec_item(void *ctx, const struct gpuvm_warp_item *it, struct gpuvm_er
 	r->c->items++;
 	if (it->kind == GPUVM_ITEM_COMPUTE) {
 		r->c->warp_insts += it->compute_insts;
+	} else if (it->kind != GPUVM_ITEM_MEM || it->space != GPUVM_SPACE_GLOBAL) {
+		r->c->warp_insts++; /* barriers, local and shared accesses */
 	} else {
 		r->c->warp_insts++;
 		r->c->mem_insts++;
@@ -238,6 +241,8 @@ static int info_item(void *ctx, const struct gpuvm_warp_item *it, struct gpuvm_e
 		return 0;
 	}
 	in->k_insts++;
+	if (it->kind != GPUVM_ITEM_MEM || it->space != GPUVM_SPACE_GLOBAL)
+		return 0; /* barriers, local and shared accesses */
 	in->k_mem++;
 	*(it->op == GPUVM_OP_LOAD ? &in->loads : it->op == GPUVM_OP_STORE ? &in->stores : &in->atomics) += 1;
 	if (!in->footprint) {

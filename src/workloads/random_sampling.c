@@ -28,6 +28,11 @@
  * XMAD, 4 on Kepler), which is what makes a scoped pass's compute weigh
  * more on those parts. */
 #define SAMPLING_INSTS_PER_READ_OTHER 10
+/* Of these, the longest dependent chain: the LCG's multiply, its carry
+ * add and the 64-bit add (the cross products run beside them), the
+ * multiply-high reduction (two steps), the address's shift and add, and
+ * the loop test: 8 instructions that each wait for the one before. */
+#define SAMPLING_CHAIN_PER_READ 8
 #define SAMPLING_IMULS_PER_READ 7
 #define SAMPLING_INSTS_PROLOGUE 12
 /* The scope test of a scoped pass: subtract the scope base, one unsigned
@@ -116,6 +121,9 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			it->kind = GPUVM_ITEM_COMPUTE;
 			it->compute_insts = s->insts_per_read +
 					    (scoped ? SAMPLING_INSTS_SCOPE_TEST : 0);
+			it->chain_insts = it->compute_insts < SAMPLING_CHAIN_PER_READ
+						  ? it->compute_insts
+						  : SAMPLING_CHAIN_PER_READ;
 			w->phase = PH_LOAD;
 			return 0;
 		case PH_LOAD: {
@@ -263,6 +271,7 @@ int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	prof->launches = 1;
 	prof->iters = (double)reads;
 	prof->compute_insts = (double)insts;
+	prof->chain_insts = SAMPLING_CHAIN_PER_READ;
 	prof->scope_insts = SAMPLING_INSTS_SCOPE_TEST;
 	prof->random_insts = 1;
 	prof->random_sectors = 1;

@@ -18,7 +18,10 @@
  *
  * Each launch of a pass then takes the largest of (all in cycles):
  *   issue    warps x iters x (insts + q x random insts) / (SMs x issue rate)
- *   latency  waves x iters x (insts + stream latency + q x random insts x L)
+ *   latency  waves x iters x (chain + stream latency + q x random insts x L),
+ *            chain = the compute's dependent chain x core.alu_latency_cycles
+ *   l1       translations x (line / l1.bytes_per_cycle) / SMs: the L1 stage
+ *            passes one line per cycle, and each random lane is a line
  *   dram     (in-scope accesses x sectors missing L2 + buffer bytes) / bandwidth
  *   link     zero-copy bytes / host-link bandwidth
  *   mshr_i   translations x D_i / (MSHRs x instances of level i)
@@ -44,11 +47,12 @@
  * improvement"). */
 #define SCOPE_MIN_CANDIDATE_BYTES (1ull << 20)
 
-enum bound_id { B_ISSUE, B_LATENCY, B_DRAM, B_LINK, B_WALKERS, B_MSHR };
+enum bound_id { B_ISSUE, B_LATENCY, B_DRAM, B_LINK, B_WALKERS, B_L1, B_MSHR };
 
 static const char *bound_name(int b)
 {
-	static const char *const names[] = {"issue", "latency", "dram", "host-link", "walkers"};
+	static const char *const names[] = {"issue", "latency", "dram", "host-link", "walkers",
+					    "l1 stage"};
 	static const char *const mshr[] = {"tlb.l1 mshrs", "tlb.l2 mshrs", "tlb.l3 mshrs",
 					   "tlb.l4 mshrs"};
 	return b >= B_MSHR ? mshr[b - B_MSHR] : names[b];
@@ -113,12 +117,19 @@ static double launch_cycles(const struct gpuvm_config *cfg, const struct scope_p
 	}
 
 	double insts = prof->compute_insts + (passes > 1 ? prof->scope_insts : 0);
+	/* a warp's compute waits for its dependent chain at the ALU latency */
+	double chain = prof->chain_insts > 0 && prof->chain_insts < insts ? prof->chain_insts : insts;
+	double compute_latency = chain * cfg->class_latency_cycles[GPUVM_CLASS_ALU];
+	if (compute_latency < insts)
+		compute_latency = insts;
 	double t[B_MSHR + GPUVM_MAX_TLB_LEVELS];
 	int nt = B_MSHR + (int)n;
 	t[B_ISSUE] = warps * prof->iters * (insts + stream_insts + q * prof->random_insts) /
 		     (cfg->sms * cfg->issue_warp_insts_per_cycle);
 	t[B_LATENCY] = waves * prof->iters *
-		       (insts + stream_latency + q * prof->random_insts * random_latency);
+		       (compute_latency + stream_latency + q * prof->random_insts * random_latency);
+	/* the L1 stage passes one line per cycle: a random lane is a line */
+	t[B_L1] = translations * (cfg->l2_line_bytes / cfg->l1_bytes_per_cycle) / cfg->sms;
 	t[B_DRAM] = (in_scope * prof->random_sectors * cfg->l2_sector_bytes * (1 - l2_hit_share) +
 		     dram_stream_bytes) * clock_hz / (cfg->dram_bandwidth_gb_s * 1e9);
 	t[B_LINK] = link_bytes * clock_hz / (cfg->pcie_bandwidth_gb_s * 1e9);

@@ -26,6 +26,7 @@ struct scope_profile {
 	double launches;        /* launches per pass (group-by: one per input chunk) */
 	double iters;           /* loop iterations per thread and launch */
 	double compute_insts;   /* warp instructions per iteration, redone every pass */
+	double chain_insts;     /* of them, the longest dependent chain (0 = all) */
 	double scope_insts;     /* extra per iteration when scoped: the scope test */
 	double random_insts;    /* random memory instructions per in-scope iteration */
 	double random_sectors;  /* DRAM sectors per in-scope iteration that misses L2 */

@@ -209,7 +209,7 @@ sig_case() { # name, signal, seconds, file-glob that must not exist, command...
 # a trace of a long run: its temp file exists from the start
 sig_case "SIGINT during trace record" INT 1.5 '*' "$GPUVM" trace record random-sampling:region=1GiB,reads=4096 -o t.gvt
 sig_case "SIGTERM during trace record" TERM 1.5 '*' "$GPUVM" trace record random-sampling:region=1GiB,reads=4096 -o t.gvt
-sig_case "SIGINT during probe (made directories)" INT 1 '*' "$GPUVM" probe --target sim:p100 --csv c --plot p --json p.json --quiet
+sig_case "SIGINT during probe (made directories)" INT 0.25 '*' "$GPUVM" probe --target sim:p100 --csv c --plot p --json p.json --quiet
 sig_case "SIGTERM during sweep" TERM 1 '*' "$GPUVM" sweep --gpu p100 --workload random-sampling:region=4GiB,reads=1024 --vary workload.threads=65536,131072 -j 2 --csv s.csv -q
 
 # --- sweep workers die with their parent -------------------------------------

@@ -1,0 +1,69 @@
+/* The SMs' L1 data caches: one instance per SM, set associative,
+ * sectored (a line of l1.line_size holds sectors of l2.sector_size that
+ * fill independently: a miss fetches only the sectors addressed, never
+ * the whole line, as on NVIDIA parts since Pascal: timing-anchors.md 2
+ * and 3, "pascal-l1-cache"), LRU.
+ *
+ * Each sector keeps the cycle its data arrives, so a hit on a sector
+ * whose fill is still on its way waits for that fill (the MSHR merge of
+ * a real L1) instead of returning early. Policies are the caller's:
+ * global loads allocate (or not, per part and cache operator), global
+ * stores write through without allocating, local accesses allocate and
+ * are written back when evicted (local data is private to its thread). */
+#ifndef GPUVM_L1_CACHE_H
+#define GPUVM_L1_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/find_u64.h"
+
+struct l1_cache {
+	uint32_t instances, sets, ways;
+	uint32_t line_shift, sector_shift, sectors_per_line;
+	uint64_t *tag;     /* [instances * sets * ways] line address + 1, 0 = empty */
+	uint32_t *stamp;   /* last use; 0 = evict first */
+	uint8_t *valid, *dirty; /* sector bitmaps */
+	double *ready;     /* [.. * sectors_per_line] cycle each sector's data is there */
+	uint32_t clock;
+};
+
+enum l1_result { L1_HIT, L1_MISS };
+
+int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32_t ways,
+		  uint32_t line_bytes, uint32_t sector_bytes);
+void l1_cache_free(struct l1_cache *c);
+
+/* The way holding addr's line in instance sm, or NULL; *base receives
+ * the index of the set's first way. */
+static inline uint64_t l1_cache_set_base(const struct l1_cache *c, uint32_t sm, uint64_t addr)
+{
+	uint64_t line = addr >> c->line_shift;
+	/* hashed index, so strided footprints spread over the sets */
+	uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> 32;
+	return ((uint64_t)sm * c->sets + h % c->sets) * c->ways;
+}
+
+/* Looks addr's sector up in instance sm. A hit returns L1_HIT with
+ * *ready the cycle its data is there (possibly still in flight). A miss
+ * returns L1_MISS; with allocate, the sector is allocated (its line's
+ * victim chosen by LRU; evict_first leaves the line first in line for
+ * eviction, as .CS loads do) and *slot points at its arrival time for
+ * the caller to fill in, and *writeback_sectors counts dirty sectors the
+ * victim pushed out. With write (local stores), the sector is marked
+ * dirty and is ready at once. */
+enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, bool allocate,
+			       bool evict_first, bool write, double *ready, double **slot,
+			       uint32_t *writeback_sectors);
+
+/* Drops every line: the L1s are not coherent, so the hardware
+ * invalidates them when a kernel starts (dirty local data is dead by
+ * then: locals live only as long as their thread). */
+void l1_cache_invalidate(struct l1_cache *c);
+
+/* A global store: write-through, no allocation; a cached copy of the
+ * sector stays valid (it now holds the stored data). Returns whether the
+ * sector was present. */
+bool l1_cache_write_through(struct l1_cache *c, uint32_t sm, uint64_t addr, double t);
+
+#endif
