@@ -56,6 +56,16 @@ int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel
 		     const struct gpuvm_plot_series *series, size_t n,
 		     struct gpuvm_error *err);
 
+/* A correlation scatter, as Accel-Sim's correlator draws them: one point
+ * per (x[i], y[i]), labelled labels[i] (NULL: no labels), log10 on both
+ * axes over one common range, and the line y = x. opts gives the title,
+ * axis labels and size (its log and x-axis fields are not used). Points
+ * that are not finite or not positive are left out. Written atomically
+ * like the lines. */
+int gpuvm_plot_scatter_diagonal(const char *out_path, const struct gpuvm_plot_opts *opts,
+				const char *const *labels, const double *x, const double *y,
+				size_t n, struct gpuvm_error *err);
+
 /* A heatmap of a rows x cols matrix z (row-major; row r drawn bottom to
  * top as y = r, column c as x = c; non-finite cells are grey, apart from
  * the palette's white 0), e.g.

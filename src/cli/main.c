@@ -23,6 +23,7 @@ static void usage(FILE *out)
 	      "  trace      inspect traces (Accel-Sim, NVBit mem_trace, native), record/convert\n"
 	      "  probe      measure a TLB hierarchy (simulated GPU, host CPU, recorded GPU)\n"
 	      "  graph      read or generate a graph input (mtx, gr, snap, rmat) and describe it\n"
+	      "  validate   compare simulated kernel times with times measured on real GPUs\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm sim --gpu p100 --workload random-sampling:region=4GiB\n"
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
 		{"presets", gpuvm_cmd_presets}, {"workloads", gpuvm_cmd_workloads},
 		{"bench", gpuvm_cmd_bench},     {"trace", gpuvm_cmd_trace},
 		{"probe", gpuvm_cmd_probe},
-		{"graph", gpuvm_cmd_graph},
+		{"graph", gpuvm_cmd_graph},     {"validate", gpuvm_cmd_validate},
 	};
 	gpuvm_output_catch_signals(true);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)

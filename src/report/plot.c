@@ -425,6 +425,79 @@ int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel
 	return gpuvm_plot_lines_opts(out_path, &o, series, n, err);
 }
 
+struct scatter_ctx {
+	const struct gpuvm_plot_opts *o;
+	const char *const *labels;
+	const double *x, *y;
+	size_t n;
+};
+
+static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
+{
+	const struct scatter_ctx *c = ctx;
+	double lo = INFINITY, hi = -INFINITY;
+	size_t used = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		double x = c->x[i], y = c->y[i];
+		if (!isfinite(x) || !isfinite(y) || x <= 0 || y <= 0)
+			continue;
+		lo = fmin(lo, fmin(x, y));
+		hi = fmax(hi, fmax(x, y));
+		used++;
+	}
+	if (!used)
+		return 0;
+	/* one range for both axes, out to whole decades with some room, so
+	 * the diagonal runs corner to corner */
+	lo = pow(10, floor(log10(lo / 1.5)));
+	hi = pow(10, ceil(log10(hi * 1.5)));
+	int w = c->o->width > 0 ? c->o->width : 700, h = c->o->height > 0 ? c->o->height : 700;
+	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
+	fputs("set grid\nset key top left\nset size square\nset logscale xy 10\n"
+	      "set format x '%g'\nset format y '%g'\n", f);
+	const char *labels[3][2] = {{"title", c->o->title},
+				    {"xlabel", c->o->xlabel},
+				    {"ylabel", c->o->ylabel}};
+	for (int i = 0; i < 3; i++)
+		if (labels[i][1]) {
+			fprintf(f, "set %s ", labels[i][0]);
+			put_quoted(f, labels[i][1]);
+			fputc('\n', f);
+		}
+	fprintf(f, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\nset samples 200\n", lo, hi,
+		lo, hi);
+	/* x y "label": a label's double quotes become single ones */
+	fputs("$p << EOD\n", f);
+	for (size_t i = 0; i < c->n; i++) {
+		double x = c->x[i], y = c->y[i];
+		if (!isfinite(x) || !isfinite(y) || x <= 0 || y <= 0)
+			continue;
+		fprintf(f, "%.17g %.17g \"", x, y);
+		for (const char *s = c->labels && c->labels[i] ? c->labels[i] : ""; *s; s++)
+			fputc(*s == '"' ? '\'' : (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s, f);
+		fputs("\"\n", f);
+	}
+	fputs("EOD\n", f);
+	fputs("plot x with lines dt 2 lw 1.5 lc rgb '#808080' title 'y = x', \\\n"
+	      "     $p using 1:2 with points pt 7 ps 1.3 lc rgb '#1f77b4' "
+	      "title 'simulated vs measured'", f);
+	if (c->labels)
+		fputs(", \\\n     $p using 1:2:3 with labels left offset char 1,0.6 notitle", f);
+	fputs("\nunset output\n", f);
+	return used;
+}
+
+int gpuvm_plot_scatter_diagonal(const char *out_path, const struct gpuvm_plot_opts *opts,
+				const char *const *labels, const double *x, const double *y,
+				size_t n, struct gpuvm_error *err)
+{
+	if (gpuvm_plot_check_path(out_path, err) != 0)
+		return -1;
+	struct gpuvm_plot_opts none = {0};
+	struct scatter_ctx c = {opts ? opts : &none, labels, x, y, n};
+	return render_figure(out_path, scatter_script, &c, err);
+}
+
 struct matrix_ctx {
 	const struct gpuvm_plot_opts *o;
 	const double *z;

@@ -1,0 +1,799 @@
+/* gpuvm validate: simulated kernel time against times measured on real
+ * GPUs, like Accel-Sim's correlator. A manifest (validation/measurements.tsv)
+ * lists the measurements: for each, the recorded trace is replayed on a
+ * preset and the simulated kernel time (launch overhead excluded, as the
+ * measurements exclude it) is compared with the measured one. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/commands.h"
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/output_file.h"
+#include "gpuvm/plot.h"
+#include "gpuvm/trace.h"
+#include "gpuvm/units.h"
+#include "gpuvm_version.h"
+
+#define DEFAULT_MANIFEST "validation/measurements.tsv"
+#define MAX_MANIFEST_BYTES (16u << 20)
+
+enum col { C_NAME, C_TRACE, C_DEVICE, C_PRESET, C_MEASURED, C_WHAT, C_SOURCE, N_COLS };
+static const char *const col_names[N_COLS] = {
+	"name", "trace", "device", "preset", "measured_us", "what", "source",
+};
+
+struct vrow {
+	int line;                 /* in the manifest, 1-based */
+	const char *f[N_COLS];    /* into the manifest's text */
+	double measured_us;
+	char trace_path[PATH_MAX]; /* resolved */
+	const char *preset;       /* the one used: --gpu or the row's */
+	struct gpuvm_config *cfg; /* loaded and finalized before any run */
+	bool skipped;
+	char note[PATH_MAX + 64];
+	/* results */
+	double sim_us, ratio, error_pct, kernel_cycles;
+	uint64_t kernels;
+};
+
+struct manifest {
+	const char *path;
+	char root[PATH_MAX]; /* trace paths are relative to this */
+	char *text;
+	struct vrow *rows;
+	size_t n;
+};
+
+/* Simulated kernel time in seconds with launch overhead excluded, the
+ * quantity the measurements give (kernel start to kernel end, summed over
+ * the kernels). The engine's kernel_cycles runs from each launch's start,
+ * so it holds gpu.kernel_launch_us per kernel; that is taken off here.
+ * The timing core will give a per-kernel field for this; then only this
+ * body changes. */
+static double validate_kernel_seconds(const struct gpuvm_config *cfg,
+				      const struct gpuvm_stats *stats)
+{
+	return (stats->kernel_cycles - (double)stats->kernels * cfg->kernel_launch_us * cfg->clock_mhz) /
+	       (cfg->clock_mhz * 1e6);
+}
+
+static void validate_usage(FILE *out)
+{
+	fputs("usage: gpuvm validate [--manifest FILE] [--gpu PRESET] [--csv FILE] [--json FILE]\n"
+	      "                      [--plot FILE] [-q]\n"
+	      "\n"
+	      "Compares the simulator with real GPUs: for every measurement in the manifest\n"
+	      "it replays the trace recorded on that GPU and compares the simulated kernel\n"
+	      "time with the measured one. Kernel time is the time from each kernel's start\n"
+	      "to its end, summed over the trace's kernels; launch overhead is excluded on\n"
+	      "both sides (the simulated time drops gpu.kernel_launch_us per kernel). Copies\n"
+	      "are not part of it.\n"
+	      "\n"
+	      "Prints per row: name, preset, measured us, simulated us, sim/measured and the\n"
+	      "error in % ((simulated - measured) / measured); then the mean absolute error\n"
+	      "over the rows and, with 3 rows or more, the correlation (Pearson r of the\n"
+	      "log times).\n"
+	      "\n"
+	      "  --manifest FILE  the measurements (default: validation/measurements.tsv in\n"
+	      "                   the current directory, else next to the binary's parent\n"
+	      "                   directory, i.e. the repository's when run as build/gpuvm)\n"
+	      "  --gpu PRESET     run every row on this preset (name or .ini file) instead of\n"
+	      "                   the row's own\n"
+	      "  --csv FILE       the rows as CSV (pd.read_csv); - for stdout\n"
+	      "  --json FILE      the rows as a JSON array of records with gpuvm_version and\n"
+	      "                   gpuvm_commit (pd.read_json(FILE, orient='records')); - for stdout\n"
+	      "  --plot FILE      log-log scatter of simulated vs measured us with the line\n"
+	      "                   y = x (.png, .svg, .pdf; needs gnuplot)\n"
+	      "  --quiet, -q      print nothing on success\n"
+	      "\n"
+	      "Manifest: tab-separated, a header row naming the columns (any order; more\n"
+	      "columns are allowed and ignored), then one row per measurement; every field\n"
+	      "non-empty, no double quotes, blank lines ignored:\n"
+	      "  name         a short label (unique)\n"
+	      "  trace        the trace folder, kernelslist.g or trace file; a relative path\n"
+	      "               is taken from the repository root, which is the parent of the\n"
+	      "               manifest's directory (validation/..); absolute paths as they are\n"
+	      "  device       the GPU it was measured on, as the trace's INFO names it\n"
+	      "  preset       the gpuvm preset of that GPU\n"
+	      "  measured_us  the measured kernel time in microseconds (a plain number)\n"
+	      "  what         what was measured\n"
+	      "  source       where the number comes from and how it was derived\n"
+	      "A row whose trace is not there is reported as skipped and not counted; an\n"
+	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpuvm validate --gpu h100\n"
+	      "  gpuvm validate --gpu h100 --csv val.csv --json val.json --plot val.png\n"
+	      "\n"
+	      "exit status: 0 ok, 1 an output could not be written after the run, 2 bad input\n"
+	      "(the message names the manifest file and line, or the option); no output file\n"
+	      "is written on failure.\n",
+	      out);
+}
+
+static void manifest_free(struct manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->rows[i].cfg);
+	free(m->rows);
+	free(m->text);
+}
+
+/* The default manifest: ./validation/measurements.tsv, else
+ * <binary's directory>/../validation/measurements.tsv (build/gpuvm run
+ * from anywhere finds its repository's). */
+static const char *default_manifest(char *buf, size_t len)
+{
+	if (access(DEFAULT_MANIFEST, F_OK) == 0)
+		return DEFAULT_MANIFEST;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	int w = snprintf(buf, len, "%s/../%s", exe, DEFAULT_MANIFEST);
+	char real[PATH_MAX];
+	if (w < 0 || (size_t)w >= len || !realpath(buf, real))
+		return NULL;
+	snprintf(buf, len, "%s", real);
+	return buf;
+}
+
+static int read_text(const char *path, char **out, struct gpuvm_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (len + 1 >= cap) {
+			if (cap >= MAX_MANIFEST_BYTES) {
+				free(buf);
+				fclose(f);
+				return gpuvm_fail(err, path, 0, NULL, "larger than %u MiB; not a manifest",
+						  MAX_MANIFEST_BYTES >> 20);
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t r = fread(buf + len, 1, cap - 1 - len, f);
+		len += r;
+		if (r == 0)
+			break;
+	}
+	if (!buf) {
+		fclose(f);
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	}
+	if (ferror(f)) {
+		int e = errno;
+		free(buf);
+		fclose(f);
+		return gpuvm_fail(err, path, 0, NULL, "read error: %s", strerror(e));
+	}
+	fclose(f);
+	if (memchr(buf, '\0', len)) {
+		free(buf);
+		return gpuvm_fail(err, path, 0, NULL, "holds NUL bytes; not a text manifest");
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+/* Splits line at tabs in place; returns the field count (up to max). */
+static size_t split_tabs(char *line, char **fields, size_t max)
+{
+	size_t n = 0;
+	for (char *p = line;;) {
+		char *tab = strchr(p, '\t');
+		if (n < max)
+			fields[n] = p;
+		n++;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	return n;
+}
+
+/* A plain decimal number, as pandas reads one (strtod would also take hex
+ * and "infinity"). */
+static bool plain_number(const char *s)
+{
+	return *s && strspn(s, "0123456789.eE+-") == strlen(s);
+}
+
+#define MAX_COLUMNS 64
+
+static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
+{
+	const char *path = m->path;
+	if (read_text(path, &m->text, err))
+		return -1;
+	size_t cap = 0;
+	int col_at[N_COLS];
+	size_t n_header = 0;
+	int header_line = 0;
+	int line = 0;
+	char *p = m->text;
+	while (*p) {
+		char *nl = strchr(p, '\n');
+		char *next = nl ? nl + 1 : p + strlen(p);
+		if (nl)
+			*nl = '\0';
+		line++;
+		size_t len = strlen(p);
+		if (len && p[len - 1] == '\r')
+			p[--len] = '\0';
+		char *cur = p;
+		p = next;
+		if (!len)
+			continue; /* pandas skips blank lines too */
+		if (strchr(cur, '"'))
+			return gpuvm_fail(err, path, line, NULL, "double quotes are not allowed (pandas "
+					  "would read them as quoting); write the text without them");
+		char *fields[MAX_COLUMNS];
+		size_t nf = split_tabs(cur, fields, MAX_COLUMNS);
+		if (nf > MAX_COLUMNS)
+			return gpuvm_fail(err, path, line, NULL, "more than %d columns", MAX_COLUMNS);
+		if (!header_line) {
+			header_line = line;
+			n_header = nf;
+			for (int c = 0; c < N_COLS; c++)
+				col_at[c] = -1;
+			for (size_t i = 0; i < nf; i++) {
+				if (!*fields[i])
+					return gpuvm_fail(err, path, line, NULL, "header: column %zu has no "
+							  "name", i + 1);
+				for (size_t j = 0; j < i; j++)
+					if (!strcmp(fields[i], fields[j]))
+						return gpuvm_fail(err, path, line, NULL, "header: column '%s' "
+								  "given twice", fields[i]);
+				for (int c = 0; c < N_COLS; c++)
+					if (!strcmp(fields[i], col_names[c]))
+						col_at[c] = (int)i;
+			}
+			for (int c = 0; c < N_COLS; c++)
+				if (col_at[c] < 0)
+					return gpuvm_fail(err, path, line, NULL,
+							  "header lacks the column '%s' (a manifest's first "
+							  "row names its tab-separated columns: name, trace, "
+							  "device, preset, measured_us, what, source)%s",
+							  col_names[c],
+							  nf == 1 ? "; this one has no tab" : "");
+			continue;
+		}
+		if (nf != n_header)
+			return gpuvm_fail(err, path, line, NULL, "%zu fields, the header (line %d) has "
+					  "%zu; fields are separated by single tabs", nf, header_line,
+					  n_header);
+		if (m->n == cap) {
+			cap = cap ? cap * 2 : 8;
+			struct vrow *nr = realloc(m->rows, cap * sizeof *nr);
+			if (!nr)
+				return gpuvm_fail(err, path, 0, NULL, "out of memory");
+			m->rows = nr;
+		}
+		struct vrow *r = &m->rows[m->n];
+		memset(r, 0, sizeof *r);
+		r->line = line;
+		for (int c = 0; c < N_COLS; c++) {
+			r->f[c] = fields[col_at[c]];
+			if (!*r->f[c])
+				return gpuvm_fail(err, path, line, col_names[c], "empty (every field of a "
+						  "measurement is needed)");
+		}
+		m->n++;
+		double v;
+		if (!plain_number(r->f[C_MEASURED]) || gpuvm_parse_double(r->f[C_MEASURED], &v) ||
+		    !(v > 0))
+			return gpuvm_fail(err, path, line, "measured_us", "'%s' is not a positive "
+					  "number of microseconds", r->f[C_MEASURED]);
+		r->measured_us = v;
+		for (size_t i = 0; i + 1 < m->n; i++)
+			if (!strcmp(m->rows[i].f[C_NAME], r->f[C_NAME]))
+				return gpuvm_fail(err, path, line, "name", "'%s' is also the name of line "
+						  "%d; names label the points and must differ",
+						  r->f[C_NAME], m->rows[i].line);
+	}
+	if (!header_line)
+		return gpuvm_fail(err, path, 0, NULL, "empty: a manifest needs a header row (name, "
+				  "trace, device, preset, measured_us, what, source, tab-separated) "
+				  "and one row per measurement");
+	if (!m->n)
+		return gpuvm_fail(err, path, header_line, NULL, "no measurement after the header");
+	return 0;
+}
+
+/* The repository root: the parent of the manifest's directory. */
+static int manifest_root(struct manifest *m, struct gpuvm_error *err)
+{
+	char real[PATH_MAX];
+	if (!realpath(m->path, real))
+		return gpuvm_fail(err, m->path, 0, NULL, "%s", strerror(errno));
+	char *slash = strrchr(real, '/');
+	if (slash)
+		*slash = '\0';
+	slash = strrchr(real, '/');
+	if (slash && slash != real)
+		*slash = '\0';
+	else
+		snprintf(real, sizeof real, "/");
+	snprintf(m->root, sizeof m->root, "%s", real);
+	return 0;
+}
+
+/* Resolves every row's trace and preset before anything runs: a missing
+ * trace makes the row skipped, an unknown preset is an error. */
+static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error *err)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct vrow *r = &m->rows[i];
+		const char *t = r->f[C_TRACE];
+		int w = t[0] == '/' ? snprintf(r->trace_path, sizeof r->trace_path, "%s", t)
+				    : snprintf(r->trace_path, sizeof r->trace_path, "%s/%s", m->root, t);
+		if (w < 0 || (size_t)w >= sizeof r->trace_path)
+			return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
+		struct stat st;
+		if (stat(r->trace_path, &st) != 0) {
+			if (errno != ENOENT && errno != ENOTDIR)
+				return gpuvm_fail(err, m->path, r->line, "trace", "%s: %s", r->trace_path,
+						  strerror(errno));
+			r->skipped = true;
+			snprintf(r->note, sizeof r->note, "trace not found: %s", r->trace_path);
+		} else {
+			char real[PATH_MAX];
+			if (realpath(r->trace_path, real))
+				snprintf(r->trace_path, sizeof r->trace_path, "%s", real);
+		}
+		r->preset = gpu ? gpu : r->f[C_PRESET];
+		r->cfg = malloc(sizeof *r->cfg);
+		if (!r->cfg)
+			return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory");
+		struct gpuvm_error e;
+		if (gpuvm_config_load(r->cfg, r->preset, &e) || gpuvm_config_finalize(r->cfg, &e)) {
+			/* the loader names its origin "argument" for a name */
+			const char *msg = e.msg;
+			if (!strncmp(msg, "argument: ", 10))
+				msg += 10;
+			if (gpu)
+				return gpuvm_fail(err, "--gpu", 0, NULL, "%s", msg);
+			bool named = strstr(msg, r->preset) != NULL;
+			return gpuvm_fail(err, m->path, r->line, "preset", "%s%s%s; give --gpu PRESET "
+					  "to run the manifest on another preset", named ? "" : r->preset,
+					  named ? "" : ": ", msg);
+		}
+	}
+	return 0;
+}
+
+static int run_row(const struct manifest *m, struct vrow *r, bool progress,
+		   struct gpuvm_error *err)
+{
+	struct gpuvm_source src = {0};
+	struct gpuvm_stats st;
+	memset(&st, 0, sizeof st);
+	struct gpuvm_error e;
+	int rc = -1;
+	if (gpuvm_trace_open(r->trace_path, GPUVM_TRACE_AUTO, &src, &e)) {
+		gpuvm_fail(err, m->path, r->line, r->f[C_NAME], "%s", e.msg);
+		goto out;
+	}
+	struct gpuvm_sim_options opt = {.progress = progress};
+	if (gpuvm_simulate(r->cfg, &src, &opt, &st, &e) == 0) {
+		double s = validate_kernel_seconds(r->cfg, &st);
+		r->kernels = st.kernels;
+		r->kernel_cycles = st.kernel_cycles;
+		r->sim_us = s * 1e6;
+		r->ratio = r->sim_us / r->measured_us;
+		r->error_pct = (r->ratio - 1) * 100;
+		rc = 0;
+	} else {
+		gpuvm_fail(err, m->path, r->line, r->f[C_NAME], "%s", e.msg);
+	}
+	gpuvm_stats_release(&st);
+out:
+	if (src.ops)
+		src.ops->destroy(&src);
+	return rc;
+}
+
+struct summary {
+	size_t n, skipped;
+	double mae_pct; /* NAN when n == 0 */
+	double r_log;   /* NAN when n < 3 or undefined */
+};
+
+static struct summary summarize(const struct manifest *m)
+{
+	struct summary s = {0, 0, NAN, NAN};
+	double sum_abs = 0, sx = 0, sy = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct vrow *r = &m->rows[i];
+		if (r->skipped) {
+			s.skipped++;
+			continue;
+		}
+		s.n++;
+		sum_abs += fabs(r->error_pct);
+		sx += log(r->measured_us);
+		sy += log(r->sim_us);
+	}
+	if (s.n)
+		s.mae_pct = sum_abs / (double)s.n;
+	if (s.n >= 3) {
+		double mx = sx / (double)s.n, my = sy / (double)s.n, cxy = 0, cxx = 0, cyy = 0;
+		for (size_t i = 0; i < m->n; i++) {
+			const struct vrow *r = &m->rows[i];
+			if (r->skipped)
+				continue;
+			double dx = log(r->measured_us) - mx, dy = log(r->sim_us) - my;
+			cxy += dx * dy;
+			cxx += dx * dx;
+			cyy += dy * dy;
+		}
+		if (cxx > 0 && cyy > 0)
+			s.r_log = cxy / sqrt(cxx * cyy);
+	}
+	return s;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL || (*s && (s[0] == ' ' || s[strlen(s) - 1] == ' '));
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, bool have, double v)
+{
+	if (have && isfinite(v))
+		fprintf(f, "%.10g", v);
+}
+
+/* Columns of the CSV and the JSON records, in this order. */
+#define ROW_COLUMNS                                                                     \
+	"name,preset,measured_us,simulated_us,ratio,error_percent,status,note,"           \
+	"manifest_preset,device,trace,trace_resolved,what,source,kernels,"                \
+	"sim_kernel_cycles,clock_mhz,kernel_launch_us,manifest,manifest_line"
+
+static int write_csv(const struct manifest *m, const char *path, struct gpuvm_error *err)
+{
+	struct gpuvm_output o;
+	if (gpuvm_output_open(&o, path, err))
+		return -1;
+	FILE *f = o.f;
+	fputs(ROW_COLUMNS "\n", f);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct vrow *r = &m->rows[i];
+		bool ok = !r->skipped;
+		csv_field(f, r->f[C_NAME]);
+		fputc(',', f);
+		csv_field(f, r->preset);
+		fputc(',', f);
+		csv_num(f, true, r->measured_us);
+		fputc(',', f);
+		csv_num(f, ok, r->sim_us);
+		fputc(',', f);
+		csv_num(f, ok, r->ratio);
+		fputc(',', f);
+		csv_num(f, ok, r->error_pct);
+		fputs(ok ? ",ok," : ",skipped,", f);
+		csv_field(f, r->note);
+		fputc(',', f);
+		csv_field(f, r->f[C_PRESET]);
+		fputc(',', f);
+		csv_field(f, r->f[C_DEVICE]);
+		fputc(',', f);
+		csv_field(f, r->f[C_TRACE]);
+		fputc(',', f);
+		csv_field(f, r->trace_path);
+		fputc(',', f);
+		csv_field(f, r->f[C_WHAT]);
+		fputc(',', f);
+		csv_field(f, r->f[C_SOURCE]);
+		fputc(',', f);
+		if (ok)
+			fprintf(f, "%llu", (unsigned long long)r->kernels);
+		fputc(',', f);
+		csv_num(f, ok, r->kernel_cycles);
+		fputc(',', f);
+		csv_num(f, true, r->cfg->clock_mhz);
+		fputc(',', f);
+		csv_num(f, true, r->cfg->kernel_launch_us);
+		fputc(',', f);
+		csv_field(f, m->path);
+		fprintf(f, ",%d\n", r->line);
+	}
+	return gpuvm_output_close(&o, err);
+}
+
+static void json_num(cJSON *o, const char *k, bool have, double v)
+{
+	if (have && isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static int write_json(const struct manifest *m, const char *path, struct gpuvm_error *err)
+{
+	cJSON *arr = cJSON_CreateArray();
+	if (!arr)
+		return gpuvm_fail(err, "--json", 0, NULL, "out of memory");
+	for (size_t i = 0; i < m->n; i++) {
+		const struct vrow *r = &m->rows[i];
+		bool ok = !r->skipped;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, o);
+		cJSON_AddStringToObject(o, "name", r->f[C_NAME]);
+		cJSON_AddStringToObject(o, "preset", r->preset);
+		json_num(o, "measured_us", true, r->measured_us);
+		json_num(o, "simulated_us", ok, r->sim_us);
+		json_num(o, "ratio", ok, r->ratio);
+		json_num(o, "error_percent", ok, r->error_pct);
+		cJSON_AddStringToObject(o, "status", ok ? "ok" : "skipped");
+		cJSON_AddStringToObject(o, "note", r->note);
+		cJSON_AddStringToObject(o, "manifest_preset", r->f[C_PRESET]);
+		cJSON_AddStringToObject(o, "device", r->f[C_DEVICE]);
+		cJSON_AddStringToObject(o, "trace", r->f[C_TRACE]);
+		cJSON_AddStringToObject(o, "trace_resolved", r->trace_path);
+		cJSON_AddStringToObject(o, "what", r->f[C_WHAT]);
+		cJSON_AddStringToObject(o, "source", r->f[C_SOURCE]);
+		json_num(o, "kernels", ok, (double)r->kernels);
+		json_num(o, "sim_kernel_cycles", ok, r->kernel_cycles);
+		json_num(o, "clock_mhz", true, r->cfg->clock_mhz);
+		json_num(o, "kernel_launch_us", true, r->cfg->kernel_launch_us);
+		cJSON_AddStringToObject(o, "manifest", m->path);
+		cJSON_AddNumberToObject(o, "manifest_line", r->line);
+		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
+		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
+	}
+	char *text = cJSON_Print(arr);
+	cJSON_Delete(arr);
+	if (!text)
+		return gpuvm_fail(err, "--json", 0, NULL, "out of memory");
+	int rc = gpuvm_output_write_text(path, text, err);
+	free(text);
+	return rc;
+}
+
+static int write_plot(const struct manifest *m, const struct summary *s, const char *path,
+		      struct gpuvm_error *err)
+{
+	double *x = calloc(m->n, sizeof *x), *y = calloc(m->n, sizeof *y);
+	const char **labels = calloc(m->n, sizeof *labels);
+	int rc = -1;
+	if (!x || !y || !labels) {
+		gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+		goto out;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->rows[i].skipped)
+			continue;
+		x[k] = m->rows[i].measured_us;
+		y[k] = m->rows[i].sim_us;
+		labels[k++] = m->rows[i].f[C_NAME];
+	}
+	char title[160], r_text[48];
+	if (isfinite(s->r_log))
+		snprintf(r_text, sizeof r_text, "r(log) = %.3f", s->r_log);
+	else
+		snprintf(r_text, sizeof r_text, "r n/a (< 3 rows)");
+	snprintf(title, sizeof title, "gpuvm vs measured kernel time: %zu row%s, mean abs. error "
+		 "%.1f %%, %s", s->n, s->n == 1 ? "" : "s", s->mae_pct, r_text);
+	struct gpuvm_plot_opts o = {
+		.title = title,
+		.xlabel = "measured kernel time (µs, launch overhead excluded)",
+		.ylabel = "simulated kernel time (µs, launch overhead excluded)",
+	};
+	rc = gpuvm_plot_scatter_diagonal(path, &o, labels, x, y, k, err);
+out:
+	free(x);
+	free(y);
+	free(labels);
+	return rc;
+}
+
+static void print_table(const struct manifest *m, const struct summary *s, const char *gpu)
+{
+	int w = 4;
+	for (size_t i = 0; i < m->n; i++) {
+		int l = (int)strlen(m->rows[i].f[C_NAME]);
+		if (l > w)
+			w = l < 40 ? l : 40;
+	}
+	int pw = 6;
+	for (size_t i = 0; i < m->n; i++) {
+		int l = (int)strlen(m->rows[i].preset);
+		if (l > pw)
+			pw = l < 40 ? l : 40;
+	}
+	printf("manifest: %s (%zu row%s)%s%s\n", m->path, m->n, m->n == 1 ? "" : "s",
+	       gpu ? "; every row on --gpu " : "", gpu ? gpu : "");
+	printf("simulated: kernel time summed over the trace's kernels, launch overhead "
+	       "excluded, as measured\n\n");
+	printf("%-*s  %-*s  %12s  %12s  %12s  %9s\n", w, "name", pw, "preset", "measured us",
+	       "simulated us", "sim/measured", "error %");
+	for (size_t i = 0; i < m->n; i++) {
+		const struct vrow *r = &m->rows[i];
+		if (r->skipped)
+			printf("%-*.*s  %-*.*s  %#12.4g  %12s  %12s  %9s\n", w, w, r->f[C_NAME], pw, pw,
+			       r->preset, r->measured_us, "skipped", "-", "-");
+		else
+			printf("%-*.*s  %-*.*s  %#12.4g  %#12.4g  %12.3f  %+9.1f\n", w, w, r->f[C_NAME], pw,
+			       pw, r->preset, r->measured_us, r->sim_us, r->ratio, r->error_pct);
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->rows[i].skipped)
+			printf("skipped %s (line %d): %s\n", m->rows[i].f[C_NAME], m->rows[i].line,
+			       m->rows[i].note);
+	putchar('\n');
+	if (s->n)
+		printf("mean absolute error: %.1f %% over %zu row%s", s->mae_pct, s->n,
+		       s->n == 1 ? "" : "s");
+	else
+		printf("mean absolute error: n/a (no row could be run)");
+	printf(" (%zu skipped)\n", s->skipped);
+	if (isfinite(s->r_log))
+		printf("correlation (Pearson r of log times): %.3f over %zu rows\n", s->r_log, s->n);
+	else if (s->n >= 3)
+		printf("correlation (Pearson r of log times): n/a (no spread in the times)\n");
+	else
+		printf("correlation (Pearson r of log times): n/a (needs >= 3 rows, have %zu)\n",
+		       s->n);
+}
+
+int gpuvm_cmd_validate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"manifest", required_argument, 0, 'm'}, {"gpu", required_argument, 0, 'g'},
+		{"csv", required_argument, 0, 'c'},      {"json", required_argument, 0, 'j'},
+		{"plot", required_argument, 0, 'p'},     {"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+	};
+	const char *manifest_path = NULL, *gpu = NULL, *csv = NULL, *json = NULL, *plot = NULL;
+	int quiet = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			manifest_path = optarg;
+			break;
+		case 'g':
+			gpu = optarg;
+			break;
+		case 'c':
+			csv = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 'p':
+			plot = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			validate_usage(stdout);
+			return 0;
+		default:
+			validate_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuvm validate: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (gpu && !*gpu) {
+		fprintf(stderr, "gpuvm validate: --gpu: empty preset name\n");
+		return 2;
+	}
+	if (csv && json && !strcmp(csv, "-") && !strcmp(json, "-")) {
+		fprintf(stderr, "gpuvm validate: --csv - and --json - would share stdout; "
+				"give one of them a file\n");
+		return 2;
+	}
+	/* with an output on stdout, stdout carries it alone */
+	quiet |= (csv && !strcmp(csv, "-")) || (json && !strcmp(json, "-"));
+	char found[PATH_MAX + 64];
+	if (!manifest_path && !(manifest_path = default_manifest(found, sizeof found))) {
+		fprintf(stderr, "gpuvm validate: no manifest: %s is not in the current directory "
+				"nor beside the binary's parent directory; give --manifest FILE\n",
+			DEFAULT_MANIFEST);
+		return 2;
+	}
+	struct gpuvm_error err = {{0}};
+	/* Every output path is checked before any simulation time is spent. */
+	if ((csv && gpuvm_output_check(csv, "--csv", true, &err)) ||
+	    (json && gpuvm_output_check(json, "--json", true, &err)) ||
+	    (plot && gpuvm_plot_check_path(plot, &err))) {
+		fprintf(stderr, "gpuvm validate: %s\n", err.msg);
+		return 2;
+	}
+	if (plot && !gpuvm_plot_available()) {
+		fprintf(stderr, "gpuvm validate: --plot: gnuplot not found on PATH (install gnuplot, "
+				"or leave out --plot)\n");
+		return 2;
+	}
+	struct manifest m = {.path = manifest_path};
+	if (parse_manifest(&m, &err) || manifest_root(&m, &err) || prepare_rows(&m, gpu, &err)) {
+		fprintf(stderr, "gpuvm validate: %s\n", err.msg);
+		manifest_free(&m);
+		return 2;
+	}
+	bool progress = isatty(2) && !quiet;
+	for (size_t i = 0; i < m.n; i++) {
+		if (m.rows[i].skipped)
+			continue;
+		if (run_row(&m, &m.rows[i], progress, &err)) {
+			fprintf(stderr, "gpuvm validate: %s\n", err.msg);
+			manifest_free(&m);
+			return 2;
+		}
+	}
+	struct summary s = summarize(&m);
+	if (plot && !s.n) {
+		/* known only now; nothing has been written yet */
+		fprintf(stderr, "gpuvm validate: --plot: no row could be run (every trace is "
+				"missing), so there is nothing to draw\n");
+		manifest_free(&m);
+		return 2;
+	}
+	/* All outputs or none. */
+	int rc = 0;
+	gpuvm_output_batch_begin();
+	if (csv && write_csv(&m, csv, &err))
+		rc = 1;
+	if (!rc && json && write_json(&m, json, &err))
+		rc = 1;
+	if (!rc && plot && write_plot(&m, &s, plot, &err))
+		rc = 1;
+	if (!rc && gpuvm_output_batch_commit(&err))
+		rc = 1;
+	if (rc) {
+		fprintf(stderr, "gpuvm validate: %s\n", err.msg[0] ? err.msg : "out of memory");
+		gpuvm_output_batch_abort();
+		rc = GPUVM_EXIT_OUTPUT_FAILED;
+	}
+	if (!quiet && !rc)
+		print_table(&m, &s, gpu);
+	manifest_free(&m);
+	return rc;
+}

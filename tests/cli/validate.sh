@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# gpuvm validate: the shipped manifest runs and prints the b+tree row with a
+# finite error; --csv/--json load; bad manifests are refused with exit 2,
+# the file and line, and no output; --plot draws a PNG when gnuplot is there.
+# usage: validate.sh /path/to/gpuvm /path/to/source
+set -uo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-validate.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+failures=0
+MANIFEST=$SRC/validation/measurements.tsv
+BPTREE=$SRC/../shared/traces/accelsim-rodinia-bptree-h100
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+# The row's own preset when it is shipped, else h100 (the H100 PCIe preset
+# may not exist yet).
+GPU=(--gpu h100)
+if "$GPUVM" presets h100-pcie >/dev/null 2>&1; then GPU=(); fi
+
+# ---- the shipped manifest ------------------------------------------------
+if [ ! -e "$BPTREE" ]; then
+	echo "skip - shipped manifest: $BPTREE not present"
+else
+	"$GPUVM" validate --manifest "$MANIFEST" "${GPU[@]}" --csv out.csv --json out.json \
+		>table.txt 2>stderr.txt
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "shipped manifest: exit $rc"; cat stderr.txt
+	elif ! awk '$1 == "b+tree" && $4 ~ /^[0-9.]+$/ && $6 ~ /^[-+][0-9.]+$/ { ok = 1 } END { exit !ok }' table.txt; then
+		fail "shipped manifest: no b+tree row with a finite simulated time and error"; cat table.txt
+	elif ! grep -q "^mean absolute error: [0-9.]* % over 1 row" table.txt ||
+	     ! grep -q "correlation (Pearson r of log times): n/a" table.txt; then
+		fail "shipped manifest: summary lines missing"; cat table.txt
+	else
+		echo "ok - shipped manifest: $(grep '^b+tree' table.txt)"
+	fi
+	# CSV: the header and one b+tree row with as many fields (quoted fields
+	# hold commas, so count with python's csv module)
+	if python3 - out.csv <<'EOF'
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+need = ["name", "preset", "measured_us", "simulated_us", "ratio", "error_percent", "status"]
+assert all(k in rows[0] for k in need), rows[0].keys()
+(r,) = [r for r in rows if r["name"] == "b+tree"]
+assert r["status"] == "ok" and math.isfinite(float(r["error_percent"])), r
+assert abs(float(r["measured_us"]) - 6244.96 / 345) < 0.01, r["measured_us"]
+assert abs(float(r["ratio"]) * float(r["measured_us"]) - float(r["simulated_us"])) < 1e-6 * float(r["simulated_us"])
+EOF
+	then echo "ok - --csv: columns and the b+tree row"
+	else fail "--csv: bad CSV"; cat out.csv
+	fi
+	if python3 -c '
+import json, sys
+rows = json.load(open("out.json"))
+assert isinstance(rows, list) and rows[0]["name"] == "b+tree"
+assert rows[0]["gpuvm_version"] and rows[0]["gpuvm_commit"]
+assert rows[0]["simulated_us"] > 0
+'; then echo "ok - --json: an array of records with gpuvm_version/gpuvm_commit"
+	else fail "--json: bad JSON"; cat out.json
+	fi
+	if python3 -c 'import pandas' 2>/dev/null; then
+		if python3 -c '
+import pandas as pd
+c = pd.read_csv("out.csv"); j = pd.read_json("out.json", orient="records")
+assert list(c["name"]) == ["b+tree"] and c["error_percent"].notna().all()
+assert list(j["name"]) == ["b+tree"] and abs(j["ratio"][0] - c["ratio"][0]) < 1e-6
+'; then echo "ok - pandas: read_csv and read_json(orient=records)"
+		else fail "pandas could not load the outputs"
+		fi
+	else
+		echo "skip - pandas not installed"
+	fi
+	# the default manifest, found from the repository root
+	if (cd "$SRC" && "$GPUVM" validate "${GPU[@]}" -q) >quiet.txt 2>&1 && [ ! -s quiet.txt ]; then
+		echo "ok - default manifest from the repository root, -q prints nothing"
+	else
+		fail "default manifest or -q"; cat quiet.txt
+	fi
+	# --plot: a PNG, checked by its magic bytes
+	if command -v gnuplot >/dev/null; then
+		if "$GPUVM" validate --manifest "$MANIFEST" "${GPU[@]}" --plot fig.png -q 2>stderr.txt &&
+		   [ "$(head -c 8 fig.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+			echo "ok - --plot: a PNG"
+		else
+			fail "--plot: no PNG"; cat stderr.txt
+		fi
+	else
+		echo "skip - --plot: gnuplot not installed"
+	fi
+fi
+
+# ---- missing trace: skipped, not counted ---------------------------------
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' >head.tsv
+cp head.tsv skip.tsv
+printf 'gone\tno/such/trace\tNVIDIA X\th100\t10\tkernel time\ttest\n' >>skip.tsv
+if "$GPUVM" validate --manifest skip.tsv --csv skip.csv >table.txt 2>stderr.txt &&
+   grep -q "skipped gone (line 2): trace not found: .*no/such/trace" table.txt &&
+   grep -q "n/a (no row could be run) (1 skipped)" table.txt &&
+   grep -q "^gone,h100,10,,,,skipped," skip.csv; then
+	echo "ok - missing trace: skipped with the reason, not counted"
+else
+	fail "missing trace"; cat table.txt stderr.txt skip.csv
+fi
+# an output path is checked before the manifest is read or anything runs
+"$GPUVM" validate --manifest skip.tsv --csv no/such/dir/out.csv >/dev/null 2>stderr.txt
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--csv" stderr.txt; then echo "ok - bad --csv path: exit 2"
+else fail "bad --csv path: exit $rc"; cat stderr.txt
+fi
+
+# ---- bad input: exit 2, the file and line named, no output ----------------
+# expect_fail NAME EXPECTED-SUBSTRING ARGS...
+expect_fail() {
+	local name=$1 want=$2
+	shift 2
+	rm -f out2.csv out2.json
+	"$GPUVM" validate "$@" --csv out2.csv --json out2.json >stdout.txt 2>stderr.txt
+	local rc=$?
+	if [ $rc -ne 2 ]; then
+		fail "$name: exit $rc, wanted 2"; cat stderr.txt; return
+	fi
+	if ! grep -qF -- "$want" stderr.txt; then
+		fail "$name: message lacks '$want':"; cat stderr.txt; return
+	fi
+	if ls out2.csv* out2.json* >/dev/null 2>&1; then
+		fail "$name: left an output file"; return
+	fi
+	echo "ok - $name: $(head -c 160 stderr.txt)"
+}
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"; }
+
+: >empty.tsv
+expect_fail "empty manifest" "empty.tsv: empty" --manifest empty.tsv
+cp head.tsv only_header.tsv
+expect_fail "header only" "only_header.tsv:1: no measurement" --manifest only_header.tsv
+printf 'name\ttrace\tdevice\tpreset\twhat\tsource\n' >nocol.tsv
+row a b c d e f >>nocol.tsv
+expect_fail "missing column" "nocol.tsv:1: header lacks the column 'measured_us'" --manifest nocol.tsv
+printf 'name,trace,device,preset,measured_us,what,source\n' >commas.tsv
+expect_fail "comma-separated" "commas.tsv:1: header lacks the column 'name'" --manifest commas.tsv
+{ cat head.tsv; echo; row a x d h100 12.5 w s; row b x d h100 fast w s; } >nonnum.tsv
+expect_fail "non-numeric measured_us" "nonnum.tsv:4: measured_us: 'fast' is not a positive number" --manifest nonnum.tsv
+{ cat head.tsv; row a x d h100 -3 w s; } >neg.tsv
+expect_fail "negative measured_us" "neg.tsv:2: measured_us: '-3'" --manifest neg.tsv
+{ cat head.tsv; row a x d h100 0x10 w s; } >hex.tsv
+expect_fail "hex measured_us" "hex.tsv:2: measured_us" --manifest hex.tsv
+{ cat head.tsv; printf 'a\tx\td\th100\t12\tw\n'; } >short.tsv
+expect_fail "too few fields" "short.tsv:2: 6 fields, the header (line 1) has 7" --manifest short.tsv
+{ cat head.tsv; row a x d h100 12 "" s; } >emptyfield.tsv
+expect_fail "empty field" "emptyfield.tsv:2: what: empty" --manifest emptyfield.tsv
+{ cat head.tsv; row a x d h100 12 w s; row a y d h100 13 w s; } >dup.tsv
+expect_fail "duplicate name" "dup.tsv:3: name: 'a' is also the name of line 2" --manifest dup.tsv
+{ cat head.tsv; row a x d h100 12 'say "hi"' s; } >quote.tsv
+expect_fail "double quotes" "quote.tsv:2: double quotes" --manifest quote.tsv
+{ cat head.tsv; row a x d no-such-gpu 12 w s; } >preset.tsv
+expect_fail "unknown preset" "preset.tsv:2: preset: unknown GPU preset 'no-such-gpu'" --manifest preset.tsv
+expect_fail "unknown --gpu" "--gpu: " --manifest skip.tsv --gpu no-such-gpu
+expect_fail "missing manifest" "nothere.tsv: cannot open" --manifest nothere.tsv
+expect_fail "unknown option" "unrecognized option" --manifest skip.tsv --bogus
+expect_fail "extra operand" "unexpected argument 'extra'" --manifest skip.tsv extra
+if [ -e "$BPTREE" ]; then
+	{ cat head.tsv; row bt "$BPTREE" d h100 18.1 w s; row bad "$SRC/README.md" d h100 1 w s; } >badtrace.tsv
+	expect_fail "unreadable trace" "badtrace.tsv:3: bad: " --manifest badtrace.tsv
+fi
+
+# ---- --help teaches -------------------------------------------------------
+"$GPUVM" validate --help >help.txt
+if grep -q "launch overhead is excluded" help.txt && grep -q "measured_us" help.txt &&
+   grep -q "parent of the" help.txt; then echo "ok - --help explains the comparison and manifest"
+else fail "--help"; cat help.txt
+fi
+
+if [ $failures -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "all validate tests passed"
