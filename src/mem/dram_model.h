@@ -1,0 +1,134 @@
+/* DRAM timing of HBM/GDDR as a warp-level GPU model needs it: channels
+ * with their own data bus, banks with an open row each, 32 B sectors.
+ *
+ * Address map: the address is cut into interleave_bytes chunks (256 B by
+ * default) spread over the channels; the channel of a chunk is its index
+ * modulo channels, XORed (power-of-two channel counts) or added modulo
+ * channels (others) with a multiplicative hash of the chunk's group (index
+ * / channels), as GPU memory controllers hash so that power-of-two strides
+ * do not all land on one channel. Within a channel, row_bytes of the
+ * channel's own address space make one bank row; rows go to banks the
+ * same hashed way, so a channel's consecutive rows spread over its banks.
+ *
+ * Timing (values in SM cycles; timing-anchors.md §6 gives the DRAM command
+ * clock strings, dram_timing_from_accelsim converts them): a sector whose
+ * row is open in its bank is a row hit and its data leaves the bank t_cas
+ * after the column command; otherwise the bank precharges (t_rp, only if
+ * a row is open), activates (t_rcd), then reads (t_cas). The channel's data
+ * bus then carries the sector for cycles_per_sector_per_channel (the burst:
+ * sector_bytes at the channel's share of the peak bandwidth), and the data
+ * is back latency_cycles later (controller, crossbar: the rest of the pipe).
+ *
+ * Bank occupancy: a row miss holds its bank for t_rp + t_rcd + t_cas (a
+ * stand-in for the row cycle tRC = tRAS + tRP, which the §6 strings put
+ * close to it: P100 34 vs 30 command cycles); a row hit holds it for one
+ * burst, since column commands to an open row pipeline (tCCD) and the CAS
+ * latency overlaps them. So random sectors are bank bound, at about
+ * banks / (t_rp + t_rcd + t_cas) sectors per cycle per channel, far below
+ * the bus (§8: real DRAM efficiency is 68-91 % even for streams).
+ *
+ * Requests arrive somewhat out of time order (a sector's arrival depends on
+ * its translation), so each channel's bus and each bank's busy time is a
+ * server_pool capacity calendar (mem/server_pool.h), one server each: an
+ * early request handled late still finds the capacity of its own time. A
+ * bank's slots are one row miss long, a bus slot is 32 bursts, and each
+ * request's hold is charged whole to the slot it starts in, so a slot
+ * never takes more than one row miss (or that much time of row hits) or
+ * 32 bursts, in whatever order requests come. A request whose slot is
+ * full looks at the next three before the pool sends it to the end of the
+ * queue (the pool's skip is right for requests in order, not for one that
+ * came earlier than requests handled before it). The open row is the last
+ * row served in handling order; a hit's data waits for that row's
+ * activate, or, when it came earlier than the request that opened the
+ * row (handled before it), the hit is taken as the row's opener.
+ *
+ * Memory is O(channels x banks): one calendar ring per bank (256 slots of
+ * 16 B by default) and per channel (1024), 2.5 MiB for 32 x 16; an access
+ * is O(1) (at most four ring entries looked at past the pool's own). */
+#ifndef GPUVM_DRAM_MODEL_H
+#define GPUVM_DRAM_MODEL_H
+
+#include <stdint.h>
+
+#include "mem/server_pool.h"
+
+struct dram_model_config {
+	uint32_t channels;
+	uint32_t banks;            /* per channel */
+	uint32_t interleave_bytes; /* channel interleave, power of two; 0 = 256 */
+	uint32_t row_bytes;        /* per bank row, power of two (HBM 1 KiB, GDDR 2 KiB) */
+	uint32_t sector_bytes;     /* access size, power of two; 0 = 32 (checked
+	                            * only: the burst below includes it) */
+	double t_rcd_cycles, t_rp_cycles, t_cas_cycles; /* SM cycles */
+	/* bus time of one sector on its channel, SM cycles: see
+	 * dram_cycles_per_sector_per_channel */
+	double cycles_per_sector_per_channel;
+	double latency_cycles; /* fixed rest of the pipe */
+	/* calendar rings (powers of two; 0 = default): their length in time
+	 * is how far out of order a request may arrive and still see the
+	 * capacity of its own time (bus: 1024 slots of 32 bursts, ~68000
+	 * cycles for P100-like parameters; bank: 256 slots of one row miss,
+	 * ~16000 cycles) */
+	uint32_t bus_ring_slots, bank_ring_slots;
+};
+
+struct dram_bank {
+	uint64_t open_row;  /* row + 1; 0 = no row open */
+	double row_act_at;  /* when its precharge/activate began */
+	double row_open_at; /* when it completed */
+	struct server_pool busy;
+};
+
+struct dram_model {
+	uint32_t channels, banks;
+	uint32_t channel_shift, bank_shift; /* log2 when a power of two, else 0 */
+	uint32_t channel_pow2, bank_pow2;
+	uint32_t interleave_shift, row_shift;
+	double t_rcd_cycles, t_rp_cycles, t_cas_cycles;
+	double burst_cycles, latency_cycles;
+	double inv_burst, row_cycle_cycles, inv_row_cycle; /* calendar units */
+	double hit_hold; /* a row hit's bank time, in row cycles */
+	struct server_pool *bus;  /* [channels] */
+	struct dram_bank *bank;   /* [channels * banks], channel-major */
+	/* statistics */
+	uint64_t sectors_read, sectors_written, row_hits, row_misses;
+	uint64_t *channel_sectors; /* [channels], reads and writes */
+};
+
+/* 0, or -1 for a bad configuration (zero counts, non-power-of-two sizes,
+ * non-positive burst, negative timings) or no memory. */
+int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg);
+void dram_model_free(struct dram_model *m);
+
+/* Where addr lives: channel, bank within the channel, row within the bank. */
+void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *channel,
+		       uint32_t *bank, uint64_t *row);
+
+/* One sector read arriving at t (SM cycles): the time its data is back. */
+double dram_model_read(struct dram_model *m, uint64_t addr, double t);
+
+/* One sector written back at t: occupies bus and bank like a read; nobody
+ * waits for it. */
+void dram_model_write(struct dram_model *m, uint64_t addr, double t);
+
+/* sector_bytes * clock_hz / (peak_bandwidth_bytes_per_s / channels): one
+ * sector's time on its channel's bus, in cycles of clock_hz. */
+double dram_cycles_per_sector_per_channel(uint32_t sector_bytes, double clock_hz,
+					  double peak_bandwidth_bytes_per_s, uint32_t channels);
+
+/* DRAM command-clock cycles (Accel-Sim -gpgpu_dram_timing_opt values) to
+ * SM cycles: dram_cycles * sm_clock_mhz / dram_clock_mhz. */
+double dram_command_to_sm_cycles(double dram_cycles, double dram_clock_mhz,
+				 double sm_clock_mhz);
+
+/* t_rcd, t_rp and t_cas in SM cycles from an Accel-Sim timing string,
+ * "nbk:CCD:RRD:RCD:RAS:RP:RC:CL:WL:CDLR:WR:nbkgrp:CCDL:RTPL" (RCD, RP and
+ * CL are fields 4, 6 and 8), given its DRAM command clock. timing-anchors.md
+ * §6, e.g. P100 at 715 MHz: "16:1:3:10:24:10:34:10:2:3:9:4:2:3" gives
+ * 10 command cycles each, 20.7 SM cycles at 1480 MHz. 0, or -1 when the
+ * string has fewer than 8 fields, a field is not a non-negative number, or
+ * a clock is not positive. */
+int dram_timing_from_accelsim(const char *opt, double dram_clock_mhz, double sm_clock_mhz,
+			      double *t_rcd_cycles, double *t_rp_cycles, double *t_cas_cycles);
+
+#endif

@@ -1,0 +1,293 @@
+/* DRAM timing model: streams reach near the bus peak with row hits, random
+ * 32 B sectors are bank bound far below it, an isolated access costs
+ * exactly activate + CAS + burst + latency, strides spread over the
+ * channels, and handling order does not change throughput. HBM-like P100
+ * parameters (timing-anchors.md §6: 32 channels x 16 B, 16 banks, RCD = RP
+ * = CL = 10 command cycles at 715 MHz, 732 GB/s), SM clock 1480 MHz. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "mem/dram_model.h"
+
+#define SM_MHZ 1480.0
+#define P100_TIMING "16:1:3:10:24:10:34:10:2:3:9:4:2:3"
+#define LATENCY 200.0
+
+static struct dram_model_config p100_config(void)
+{
+	struct dram_model_config c = {0};
+	c.channels = 32;
+	c.banks = 16;
+	c.row_bytes = 1024;
+	c.sector_bytes = 32;
+	c.interleave_bytes = 256;
+	assert_int_equal(dram_timing_from_accelsim(P100_TIMING, 715, SM_MHZ, &c.t_rcd_cycles,
+						   &c.t_rp_cycles, &c.t_cas_cycles),
+			 0);
+	c.cycles_per_sector_per_channel =
+		dram_cycles_per_sector_per_channel(32, SM_MHZ * 1e6, 732e9, c.channels);
+	c.latency_cycles = LATENCY;
+	return c;
+}
+
+/* (cmocka here predates assert_double_equal) */
+#define assert_near(a, b, eps) near_or_fail((a), (b), (eps), __FILE__, __LINE__)
+
+static void near_or_fail(double a, double b, double eps, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		print_error("%s:%d: %.12g != %.12g (within %g)\n", file, line, a, b, eps);
+		fail();
+	}
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Fraction of the peak bandwidth n sectors achieved when the last one's
+ * data is back at last_done and the first arrived at first_t. */
+static double peak_fraction(const struct dram_model *m, uint64_t n, double first_t,
+			    double last_done)
+{
+	double busy = last_done - m->latency_cycles - first_t;
+	return (double)n * m->burst_cycles / m->channels / busy;
+}
+
+static double hit_ratio(const struct dram_model *m)
+{
+	return (double)m->row_hits / (double)(m->row_hits + m->row_misses);
+}
+
+static void test_timing_conversion(void **state)
+{
+	(void)state;
+	double rcd, rp, cas;
+	assert_int_equal(dram_timing_from_accelsim(P100_TIMING, 715, SM_MHZ, &rcd, &rp, &cas), 0);
+	assert_near(rcd, 10 * SM_MHZ / 715, 1e-9);
+	assert_near(rp, 10 * SM_MHZ / 715, 1e-9);
+	assert_near(cas, 10 * SM_MHZ / 715, 1e-9);
+	/* the GDDR6 string with RP and CL changed, so the three fields differ */
+	assert_int_equal(dram_timing_from_accelsim("16:4:12:24:55:23:78:21:8:10:24:4:6:4", 1000,
+						   2000, &rcd, &rp, &cas),
+			 0);
+	assert_near(rcd, 48, 1e-9);
+	assert_near(rp, 46, 1e-9);
+	assert_near(cas, 42, 1e-9);
+	/* exactly 8 fields is enough; fewer, junk or a zero clock is not */
+	assert_int_equal(dram_timing_from_accelsim("16:1:3:10:24:10:34:10", 715, SM_MHZ, &rcd, &rp,
+						   &cas),
+			 0);
+	assert_int_equal(dram_timing_from_accelsim("16:1:3:10:24:10:34", 715, SM_MHZ, &rcd, &rp,
+						   &cas),
+			 -1);
+	assert_int_equal(dram_timing_from_accelsim("16:1:3:x:24:10:34:10", 715, SM_MHZ, &rcd, &rp,
+						   &cas),
+			 -1);
+	assert_int_equal(dram_timing_from_accelsim(P100_TIMING, 0, SM_MHZ, &rcd, &rp, &cas), -1);
+	/* 732 GB/s over 32 channels at 1480 MHz: 32 B take 2.07 cycles */
+	assert_near(dram_cycles_per_sector_per_channel(32, 1480e6, 732e9, 32),
+			    32 * 1480e6 / (732e9 / 32), 1e-12);
+	assert_near(dram_command_to_sm_cycles(34, 850, 1530), 61.2, 1e-9);
+}
+
+static void test_bad_config_refused(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	c.row_bytes = 1000;
+	assert_int_equal(dram_model_init(&m, &c), -1);
+	c = p100_config();
+	c.channels = 0;
+	assert_int_equal(dram_model_init(&m, &c), -1);
+	c = p100_config();
+	c.cycles_per_sector_per_channel = 0;
+	assert_int_equal(dram_model_init(&m, &c), -1);
+	c = p100_config();
+	c.t_rcd_cycles = -1;
+	assert_int_equal(dram_model_init(&m, &c), -1);
+}
+
+/* 1. A sequential stream all at t = 0: bus bound, rows hit. */
+static void test_sequential_stream_near_peak(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	assert_int_equal(dram_model_init(&m, &c), 0);
+	const uint64_t n = 1u << 20; /* 32 MiB */
+	double last = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double done = dram_model_read(&m, i * 32, 0);
+		if (done > last)
+			last = done;
+	}
+	double frac = peak_fraction(&m, n, 0, last);
+	printf("sequential: %.4f %% of peak, row hits %.3f\n", 100 * frac, hit_ratio(&m));
+	/* the bus is the only limit, and the calendar gives exactly its
+	 * capacity: 1.0 up to rounding */
+	assert_true(frac >= 0.85 && frac <= 1.0 + 1e-9);
+	assert_true(hit_ratio(&m) > 0.9);
+	assert_true(m.sectors_read == n && m.sectors_written == 0);
+	dram_model_free(&m);
+}
+
+/* 2. Random 32 B sectors over 1 GiB all at t = 0: every one opens a row,
+ * so banks, not the bus, set the pace. */
+static void test_random_sectors_bank_bound(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	assert_int_equal(dram_model_init(&m, &c), 0);
+	const uint64_t n = 1u << 20;
+	uint64_t x = 88172645463325252ull;
+	double last = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t addr = (xorshift(&x) % (1u << 25)) * 32; /* 1 GiB of sectors */
+		double done = dram_model_read(&m, addr, (double)(i % 8) * 0.125);
+		if (done > last)
+			last = done;
+	}
+	double frac = peak_fraction(&m, n, 0, last);
+	printf("random: %.2f %% of peak, row hits %.4f\n", 100 * frac, hit_ratio(&m));
+	assert_true(frac >= 0.30 && frac <= 0.75);
+	assert_true(hit_ratio(&m) < 0.2);
+	dram_model_free(&m);
+}
+
+/* 3. Exact latencies: a closed row, a hit in it, then a conflicting row in
+ * the same bank (precharge first). */
+static void test_isolated_latency(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	assert_int_equal(dram_model_init(&m, &c), 0);
+	double burst = c.cycles_per_sector_per_channel;
+	double t0 = 1000;
+	double d1 = dram_model_read(&m, 4096, t0);
+	assert_near(d1 - t0, LATENCY + c.t_rcd_cycles + c.t_cas_cycles + burst, 1e-9);
+	double d2 = dram_model_read(&m, 4096 + 32, d1);
+	assert_near(d2 - d1, LATENCY + c.t_cas_cycles + burst, 1e-9);
+	assert_int_equal(m.row_misses, 1);
+	assert_int_equal(m.row_hits, 1);
+	/* another row of the same bank */
+	uint32_t ch, bank, ch2, bank2;
+	uint64_t row, row2, other = 0;
+	dram_model_locate(&m, 4096, &ch, &bank, &row);
+	for (uint64_t a = 1u << 20;; a += 1024) {
+		dram_model_locate(&m, a, &ch2, &bank2, &row2);
+		if (ch2 == ch && bank2 == bank && row2 != row) {
+			other = a;
+			break;
+		}
+	}
+	double d3 = dram_model_read(&m, other, d2);
+	assert_near(d3 - d2,
+			    LATENCY + c.t_rp_cycles + c.t_rcd_cycles + c.t_cas_cycles + burst, 1e-9);
+	assert_int_equal(m.row_misses, 2);
+	/* a hit issued together with its row's miss waits for the activate
+	 * but not for a second one */
+	double a = dram_model_read(&m, 1u << 28, 1e5);
+	double b = dram_model_read(&m, (1u << 28) + 32, 1e5);
+	assert_true(b >= a && b <= a + c.t_cas_cycles + burst);
+	/* a write occupies the bank like a read and opens its row */
+	dram_model_write(&m, 1u << 29, 2e5);
+	assert_int_equal(m.sectors_written, 1);
+	double d4 = dram_model_read(&m, (1u << 29) + 64, 3e5);
+	assert_near(d4 - 3e5, LATENCY + c.t_cas_cycles + burst, 1e-9);
+	dram_model_free(&m);
+}
+
+/* 4. Power-of-two strides spread over all channels. */
+static void test_strides_balance_channels(void **state)
+{
+	(void)state;
+	const uint64_t strides[] = {4096, 8192, 65536, 1u << 20};
+	for (size_t s = 0; s < sizeof strides / sizeof *strides; s++) {
+		struct dram_model m;
+		struct dram_model_config c = p100_config();
+		assert_int_equal(dram_model_init(&m, &c), 0);
+		for (uint64_t i = 0; i < 32768; i++)
+			dram_model_read(&m, i * strides[s], (double)i);
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (uint32_t ch = 0; ch < m.channels; ch++) {
+			if (m.channel_sectors[ch] < lo)
+				lo = m.channel_sectors[ch];
+			if (m.channel_sectors[ch] > hi)
+				hi = m.channel_sectors[ch];
+		}
+		printf("stride %llu: channel sectors %llu..%llu\n", (unsigned long long)strides[s],
+		       (unsigned long long)lo, (unsigned long long)hi);
+		assert_true(lo > 0);
+		assert_true((double)hi / (double)lo < 1.5);
+		dram_model_free(&m);
+	}
+}
+
+/* n requests arriving over [0, n * dt), handled in time order or in
+ * reverse: the fraction of the peak achieved. */
+static double ordered_run(int reverse, int random, uint64_t n, double dt)
+{
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	assert_int_equal(dram_model_init(&m, &c), 0);
+	uint64_t *addr = malloc(n * sizeof *addr);
+	assert_non_null(addr);
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+	for (uint64_t i = 0; i < n; i++)
+		addr[i] = random ? (xorshift(&x) % (1u << 25)) * 32 : i * 32;
+	double last = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t i = reverse ? n - 1 - k : k;
+		double done = dram_model_read(&m, addr[i], (double)i * dt);
+		if (done > last)
+			last = done;
+	}
+	double frac = peak_fraction(&m, n, 0, last);
+	free(addr);
+	dram_model_free(&m);
+	return frac;
+}
+
+/* 5. Out-of-order arrivals see the capacity of their own time: reverse
+ * handling order gives the in-order throughput. Offered load 1.5x what
+ * the banks (random) or the bus (stream) can serve, over ~8000 cycles
+ * (the queue's end stays inside the calendars' rings). */
+static void test_reverse_order_same_throughput(void **state)
+{
+	(void)state;
+	const uint64_t nr = 100000, ns = 200000;
+	double rnd_in = ordered_run(0, 1, nr, 1 / 12.4), rnd_rev = ordered_run(1, 1, nr, 1 / 12.4);
+	double seq_in = ordered_run(0, 0, ns, 1 / 23.2), seq_rev = ordered_run(1, 0, ns, 1 / 23.2);
+	printf("random in order %.1f %%, reversed %.1f %%; stream %.1f %%, reversed %.1f %%\n",
+	       100 * rnd_in, 100 * rnd_rev, 100 * seq_in, 100 * seq_rev);
+	assert_true(rnd_rev / rnd_in > 0.95 && rnd_rev / rnd_in < 1.05);
+	assert_true(seq_rev / seq_in > 0.95 && seq_rev / seq_in < 1.05);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timing_conversion),
+		cmocka_unit_test(test_bad_config_refused),
+		cmocka_unit_test(test_sequential_stream_near_peak),
+		cmocka_unit_test(test_random_sectors_bank_bound),
+		cmocka_unit_test(test_isolated_latency),
+		cmocka_unit_test(test_strides_balance_channels),
+		cmocka_unit_test(test_reverse_order_same_throughput),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
