@@ -131,6 +131,11 @@ struct gpuvm_config {
 	/* [dram] */
 	double dram_latency_cycles;
 	double dram_bandwidth_gb_s;   /* 1 GB = 1e9 bytes */
+	/* channels and banks (src/mem/dram_model.h); banks = 0: one
+	 * bandwidth queue, no row buffers */
+	uint32_t dram_channels, dram_banks;
+	uint64_t dram_row_bytes;
+	double dram_trcd_ns, dram_trp_ns, dram_tcas_ns;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

@@ -101,6 +101,10 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	memcpy(cfg->class_interval_cycles, ii, sizeof ii);
 
 	cfg->dram_latency_cycles = 250;
+	cfg->dram_channels = 32;   /* HBM2, 16 banks, 1 KiB rows, ~14 ns (timing-anchors.md 6) */
+	cfg->dram_banks = 16;
+	cfg->dram_row_bytes = 1024;
+	cfg->dram_trcd_ns = cfg->dram_trp_ns = cfg->dram_tcas_ns = 14;
 	cfg->dram_bandwidth_gb_s = 500;
 	cfg->pcie_latency_ns = 1000;
 	cfg->pcie_bandwidth_gb_s = 12;
@@ -816,6 +820,16 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			return fail_at(err, cfg, latest_of(cfg, ks, 3),
 				       "l1.size %llu is not a whole number of sets of ways %u x line_size %u",
 				       (unsigned long long)cfg->l1_bytes, cfg->l1_ways, cfg->l1_line_bytes);
+		}
+	}
+	if (cfg->dram_banks) {
+		double closed = (cfg->dram_trp_ns + cfg->dram_trcd_ns + cfg->dram_tcas_ns) * cfg->clock_mhz * 1e-3;
+		if (closed > cfg->dram_latency_cycles) {
+			const int ks[] = {K_DRAM_LATENCY, K_DRAM_TRCD, K_DRAM_TRP, K_DRAM_TCAS};
+			return fail_at(err, cfg, latest_of(cfg, ks, 4),
+				       "dram.latency_cycles %g is less than a row miss's trp + trcd + "
+				       "tcas = %g cycles (it is the whole DRAM part of a load)",
+				       cfg->dram_latency_cycles, closed);
 		}
 	}
 	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)

@@ -113,7 +113,13 @@ enum cfg_key_id_tail {
 	K_SMEM_BANKS,
 	K_CORE_SCHEDULERS,
 	K_CORE_LATENCY_FIRST, /* 8 latencies, then 8 intervals, in enum gpuvm_op_class order */
-	K_COUNT = K_CORE_LATENCY_FIRST + 16,
+	K_DRAM_CHANNELS = K_CORE_LATENCY_FIRST + 16,
+	K_DRAM_BANKS,
+	K_DRAM_ROW,
+	K_DRAM_TRCD,
+	K_DRAM_TRP,
+	K_DRAM_TCAS,
+	K_COUNT,
 };
 
 /* Index of the key named name (case-insensitive), or -1. */

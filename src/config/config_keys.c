@@ -228,6 +228,15 @@ const struct cfg_key cfg_keys[] = {
 	    "warp schedulers per SM; gpu.issue_warp_insts_per_cycle is split among them"),
 	CLASS_KEYS(latency, class_latency_cycles, "dependent-issue latency (cycles) of "),
 	CLASS_KEYS(interval, class_interval_cycles, "initiation interval (cycles) per scheduler of "),
+
+	/* [dram] structure: HBM/GDDR parts have 8-80 channels of 16-32 banks */
+	U32("dram.channels", dram_channels, 1, 1024, -1, "memory channels, address-interleaved"),
+	U32("dram.banks", dram_banks, 0, 1024, -1,
+	    "banks per channel with a row buffer each; 0 = a plain bandwidth queue"),
+	SIZE64("dram.row_size", dram_row_bytes, 64, 1024 * KiB, true, -1, "bytes of one bank row (power of two)"),
+	DBL("dram.trcd_ns", dram_trcd_ns, 0, false, NS_MAX, -1, "activate to column command (row miss)"),
+	DBL("dram.trp_ns", dram_trp_ns, 0, false, NS_MAX, -1, "precharge (closing the open row)"),
+	DBL("dram.tcas_ns", dram_tcas_ns, 0, false, NS_MAX, -1, "column command to data"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

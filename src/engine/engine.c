@@ -24,6 +24,7 @@
 #include "engine/coalescer.h"
 #include "engine/event_queue.h"
 #include "engine/kernel_sampling.h"
+#include "mem/dram_model.h"
 #include "mem/l1_cache.h"
 #include "mem/l2_cache.h"
 #include "mem/server_pool.h"
@@ -77,6 +78,8 @@ struct engine {
 	 * capacity calendars because sectors arrive out of time order (after
 	 * translations of different lengths) */
 	struct server_pool dram, pcie_h2d, pcie_d2h;
+	struct dram_model dram_banks;
+	bool dram_banked;
 	struct l1_cache l1;
 	bool l1_on, l1_global;
 	double l1_hit, l1_cycles_per_line;
@@ -125,19 +128,31 @@ static double wall_now(void)
 
 /* ---- data path ----------------------------------------------------- */
 
-/* One DRAM sector transfer: the channel's bandwidth, then latency. */
-static inline double dram_sector(struct engine *e, double t)
+/* One DRAM sector read: its channel and bank (row hit or miss), or
+ * with dram.banks = 0 one bandwidth queue and the latency. */
+static inline double dram_sector(struct engine *e, uint64_t addr, double t)
 {
 	e->stats->dram_bytes += e->sector_bytes;
+	if (e->dram_banked)
+		return dram_model_read(&e->dram_banks, addr, t);
 	return server_pool_reserve(&e->dram, t, e->dram_cycles_per_sector) + e->dram_latency;
 }
 
-static inline void dram_writeback(struct engine *e, uint32_t sectors, double t)
+/* Dirty sectors an L2 victim writes back. The victim's address is gone
+ * with its line (the L2 keeps no more than the model needs), so in the
+ * banked model they go to another row of the accessed sector's bank
+ * group: a row miss each, as evictions mostly are. */
+static inline void dram_writeback(struct engine *e, uint64_t addr, uint32_t sectors, double t)
 {
 	if (!sectors)
 		return;
-	server_pool_reserve(&e->dram, t, sectors * e->dram_cycles_per_sector);
 	e->stats->dram_bytes += (uint64_t)sectors * e->sector_bytes;
+	if (e->dram_banked) {
+		for (uint32_t i = 0; i < sectors; i++)
+			dram_model_write(&e->dram_banks, (addr ^ (1ull << 42)) + i * e->sector_bytes, t);
+		return;
+	}
+	server_pool_reserve(&e->dram, t, sectors * e->dram_cycles_per_sector);
 }
 
 /* One zero-copy transfer on a serial PCIe lane: bandwidth, then the link's
@@ -152,10 +167,11 @@ static inline double pcie_transfer(struct engine *e, struct server_pool *lane, d
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
  * miss, the fill from DRAM. */
 static inline __attribute__((always_inline)) double
-after_l2(struct engine *e, enum gpuvm_mem_op op, double at_mem, enum l2_result r, uint32_t wb)
+after_l2(struct engine *e, uint64_t addr, enum gpuvm_mem_op op, double at_mem, enum l2_result r,
+	 uint32_t wb)
 {
 	double ready = at_mem + e->l2_hit;
-	dram_writeback(e, wb, ready);
+	dram_writeback(e, addr, wb, ready);
 	if (r == L2_HIT) {
 		e->stats->l2_sector_hits++;
 		return ready + e->base_half;
@@ -163,7 +179,7 @@ after_l2(struct engine *e, enum gpuvm_mem_op op, double at_mem, enum l2_result r
 	e->stats->l2_sector_misses++;
 	if (op == GPUVM_OP_STORE)
 		return ready + e->base_half; /* write-allocate, no fetch */
-	return dram_sector(e, ready) + e->base_half;
+	return dram_sector(e, addr, ready) + e->base_half;
 }
 
 /* A sector of managed memory: its page may still be on its way (the
@@ -189,7 +205,7 @@ static __attribute__((noinline)) double access_managed_sector(struct engine *e, 
 	} else {
 		r = l2_cache_access(&e->l2, sector_addr, write, &wb);
 	}
-	return after_l2(e, op, tx + e->base_half, r, wb);
+	return after_l2(e, sector_addr, op, tx + e->base_half, r, wb);
 }
 
 /* Serves one 32 B sector whose translation is ready at tx. */
@@ -213,7 +229,7 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 	}
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&e->l2, sector_addr, op != GPUVM_OP_LOAD, &wb);
-	return after_l2(e, op, at_mem, r, wb);
+	return after_l2(e, sector_addr, op, at_mem, r, wb);
 }
 
 /* How a sector meets the L1. */
@@ -504,6 +520,32 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->base_half = cfg->load_base_latency_cycles / 2;
 	e->l2_hit = cfg->l2_hit_latency_cycles;
 
+	if (cfg->dram_banks) {
+		/* the row miss of an isolated load is part of the preset's
+		 * measured dram.latency_cycles; the rest is the fixed pipe */
+		double ns = cfg->clock_mhz * 1e-3; /* cycles per ns */
+		struct dram_model_config dc = {
+			.channels = cfg->dram_channels,
+			.banks = cfg->dram_banks,
+			.row_bytes = (uint32_t)cfg->dram_row_bytes,
+			.sector_bytes = cfg->l2_sector_bytes,
+			.t_rcd_cycles = cfg->dram_trcd_ns * ns,
+			.t_rp_cycles = cfg->dram_trp_ns * ns,
+			.t_cas_cycles = cfg->dram_tcas_ns * ns,
+			.cycles_per_sector_per_channel = dram_cycles_per_sector_per_channel(
+				cfg->l2_sector_bytes, clock_hz, cfg->dram_bandwidth_gb_s * 1e9,
+				cfg->dram_channels),
+		};
+		dc.latency_cycles = cfg->dram_latency_cycles -
+				    (dc.t_rp_cycles + dc.t_rcd_cycles + dc.t_cas_cycles +
+				     dc.cycles_per_sector_per_channel);
+		if (dc.latency_cycles < 0)
+			dc.latency_cycles = 0;
+		if (dram_model_init(&e->dram_banks, &dc))
+			return -1;
+		e->dram_banked = true;
+	}
+
 	e->l1_on = cfg->l1_bytes > 0;
 	if (e->l1_on && l1_cache_init(&e->l1, cfg->sms, cfg->l1_bytes, cfg->l1_ways,
 				      cfg->l1_line_bytes, cfg->l2_sector_bytes))
@@ -566,6 +608,8 @@ static void engine_free(struct engine *e)
 	l2_cache_free(&e->l2);
 	alloc_table_free(&e->allocs);
 	server_pool_free(&e->dram);
+	if (e->dram_banked)
+		dram_model_free(&e->dram_banks);
 	server_pool_free(&e->pcie_h2d);
 	server_pool_free(&e->pcie_d2h);
 	event_queue_free(&e->events);

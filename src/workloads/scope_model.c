@@ -22,7 +22,8 @@
  *            chain = the compute's dependent chain x core.alu_latency_cycles
  *   l1       translations x (line / l1.bytes_per_cycle) / SMs: the L1 stage
  *            passes one line per cycle, and each random lane is a line
- *   dram     (in-scope accesses x sectors missing L2 + buffer bytes) / bandwidth
+ *   dram     (in-scope accesses x sectors missing L2 + buffer bytes) / bandwidth,
+ *            the random sectors at most a row cycle per bank (dram.banks)
  *   link     zero-copy bytes / host-link bandwidth
  *   mshr_i   translations x D_i / (MSHRs x instances of level i)
  *   walkers  translations x m_n x walk / walkers
@@ -130,8 +131,20 @@ static double launch_cycles(const struct gpuvm_config *cfg, const struct scope_p
 		       (compute_latency + stream_latency + q * prof->random_insts * random_latency);
 	/* the L1 stage passes one line per cycle: a random lane is a line */
 	t[B_L1] = translations * (cfg->l2_line_bytes / cfg->l1_bytes_per_cycle) / cfg->sms;
-	t[B_DRAM] = (in_scope * prof->random_sectors * cfg->l2_sector_bytes * (1 - l2_hit_share) +
-		     dram_stream_bytes) * clock_hz / (cfg->dram_bandwidth_gb_s * 1e9);
+	double random_dram_sectors = in_scope * prof->random_sectors * (1 - l2_hit_share);
+	double random_dram = random_dram_sectors * cfg->l2_sector_bytes * clock_hz /
+			     (cfg->dram_bandwidth_gb_s * 1e9);
+	if (cfg->dram_banks) {
+		/* random sectors are row misses: each holds its bank for a
+		 * row cycle (src/mem/dram_model.h) */
+		double row_cycle = (cfg->dram_trp_ns + cfg->dram_trcd_ns + cfg->dram_tcas_ns) *
+				   cfg->clock_mhz * 1e-3;
+		double banked = random_dram_sectors * row_cycle /
+				((double)cfg->dram_channels * cfg->dram_banks);
+		if (banked > random_dram)
+			random_dram = banked;
+	}
+	t[B_DRAM] = random_dram + dram_stream_bytes * clock_hz / (cfg->dram_bandwidth_gb_s * 1e9);
 	t[B_LINK] = link_bytes * clock_hz / (cfg->pcie_bandwidth_gb_s * 1e9);
 	t[B_WALKERS] = translations * walk / cfg->walkers;
 	for (uint32_t i = 0; i < n; i++)
