@@ -20,11 +20,16 @@
  *   LD(a, i)  ST(a, i, v)
  *   ATOMIC_ADD / _MIN / _MAX / _EXCH / _OR / _XOR (a, i, v)
  *   ATOMIC_CAS(a, i, compare, v)      -- return the old value, as CUDA's
- * Only these are global-memory accesses; plain locals and SHARED arrays
- * are registers / shared memory and are not recorded.
+ *   LDCG(a, i)  LDCA(a, i)            -- loads cached in L2 only (__ldcg) or
+ *                                        also in L1 (__ldca) whatever the part
+ * Only these are global-memory accesses; plain locals are registers.
+ *   SLD(s, i)  SST(s, i, v) a timed shared-memory access (its banks and
+ *                           latency); plain s[i] on a SHARED array is free
  *   COMPUTE(n)              n non-memory warp instructions (a cost hint)
+ *   COMPUTE_CHAIN(n, cls)   n dependent instructions of class cls
+ *                           (GPUVM_CLASS_FMA, ...): each waits for the last
  *   SHARED(type, name, n)   a per-CTA shared array of n elements
- *   SYNCTHREADS()           CTA barrier
+ *   SYNCTHREADS()           CTA barrier (timed: a warp waits for the CTA's)
  *   threadIdx, blockIdx, blockDim, gridDim (.x .y .z) as in CUDA
  *   SIMT_DEVFN, SIMT_CTX_, SIMT_PASS_  device helpers that access memory:
  *     SIMT_DEVFN float get(SIMT_CTX_ const float *a, int i) { return LD(a, i); }
@@ -58,7 +63,12 @@
 #define ATOMIC_XOR(a, i, v) atomicXor(&(a)[i], (v))
 #define ATOMIC_CAS(a, i, c, v) atomicCAS(&(a)[i], (c), (v))
 #define COMPUTE(n) ((void)0)
+#define COMPUTE_CHAIN(n, cls) ((void)0)
 #define SHARED(type, name, n) __shared__ type name[n]
+#define SLD(a, i) ((a)[i])
+#define SST(a, i, v) ((a)[i] = (v))
+#define LDCG(a, i) __ldcg(&(a)[i])
+#define LDCA(a, i) __ldca(&(a)[i])
 #define SYNCTHREADS() __syncthreads()
 
 #else
@@ -81,6 +91,8 @@ enum simt_access_op { SIMT_LOAD = GPUVM_OP_LOAD, SIMT_STORE = GPUVM_OP_STORE,
 struct simt_thread {
 	struct simt_dim3 thread_idx, block_idx, block_dim, grid_dim;
 	uint32_t compute;      /* COMPUTE hints since the last access */
+	uint32_t chain;        /* of them, a dependent chain (COMPUTE_CHAIN) */
+	uint8_t chain_class;   /* its enum gpuvm_op_class */
 	uint32_t shared_off;   /* bump offset into the CTA's shared memory */
 };
 
@@ -90,7 +102,13 @@ typedef void (*simt_body_fn)(struct simt_thread *t, const void *args);
  * simt_malloc'd buffer); may switch to the engine before returning. */
 void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
 		 uint32_t site);
-void simt_barrier(struct simt_thread *t);
+/* The same with a cache operator (enum gpuvm_cache_op). */
+void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
+			enum simt_access_op op, uint32_t site, uint32_t cache_op);
+/* A shared-memory access at p inside the CTA's shared memory. */
+void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
+			enum simt_access_op op, uint32_t site);
+void simt_barrier(struct simt_thread *t, uint32_t site);
 void *simt_shared(struct simt_thread *t, size_t bytes, size_t align);
 
 #define SIMT_KERNEL(name, argt, p)                                                     \
@@ -157,9 +175,21 @@ SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 #define ATOMIC_CAS(a, i, c, v) SIMT_ATOMIC_(a, i, SIMT_AT_CAS, v, c)
 
 #define COMPUTE(n) ((void)(simt_t_->compute += (uint32_t)(n)))
+#define COMPUTE_CHAIN(n, cls)                                                          \
+	((void)(simt_t_->compute += (uint32_t)(n), simt_t_->chain += (uint32_t)(n),     \
+		simt_t_->chain_class = (uint8_t)(cls)))
+#define SLD(a, i) (simt_shared_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__), (a)[i])
+#define SST(a, i, v)                                                                   \
+	(simt_shared_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__), (a)[i] = (v))
+#define LDCG(a, i)                                                                     \
+	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
+			    GPUVM_CACHE_GLOBAL), (a)[i])
+#define LDCA(a, i)                                                                     \
+	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
+			    GPUVM_CACHE_ALL), (a)[i])
 #define SHARED(type, name, n)                                                           \
 	type *name = (type *)simt_shared(simt_t_, sizeof(type) * (size_t)(n), _Alignof(type))
-#define SYNCTHREADS() simt_barrier(simt_t_)
+#define SYNCTHREADS() simt_barrier(simt_t_, __LINE__)
 
 /* ----------------------------------------------------------- host side
  * A host program is a plain sequential function run as a coroutine: each

@@ -59,6 +59,8 @@ static void lane_entry(void *arg)
 	struct simt_launch *l = ln->cta->launch;
 	l->body(&ln->t, l->args);
 	ln->tail_compute = ln->t.compute;
+	ln->tail_chain = ln->t.chain;
+	ln->tail_class = ln->t.chain_class;
 	ln->state = LANE_DONE;
 }
 
@@ -127,14 +129,13 @@ static void lane_resume(struct simt_lane *ln)
 		ln->wb->live &= ~(1u << ln->lane);
 }
 
-void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
-		 uint32_t site)
+/* Appends one entry to the lane's column of its warp's buffer (waiting
+ * for the warp to drain it when full, unless the CTA runs eagerly). */
+static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t op, uint32_t site,
+		   uint32_t attr)
 {
-	struct simt_lane *ln = (struct simt_lane *)t;
+	struct simt_thread *t = &ln->t;
 	struct simt_cta *cta = ln->cta;
-	const struct simt_buffer *b = simt_find_buffer(cta->launch->prog, p, bytes);
-	if (!b)
-		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
 	struct simt_wbuf *wb = ln->wb;
 	uint32_t col = ln->lane;
 	if (wb->tail[col] == wb->cap) {
@@ -159,21 +160,52 @@ void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt
 		}
 	}
 	struct simt_entry *e = simt_wb_at(wb, col, wb->tail[col]++);
-	e->va = b->va + (uint64_t)((const unsigned char *)p - b->host);
+	e->va = va;
 	e->compute = t->compute;
 	e->site = (uint16_t)site;
 	e->op = (uint8_t)op;
 	e->bytes = (uint8_t)bytes;
-	t->compute = 0;
+	e->attr = (uint8_t)attr;
+	e->chain = (uint16_t)(t->chain > 0xffff ? 0xffff : t->chain);
+	e->chain_class = t->chain_class;
+	t->compute = t->chain = 0;
 	if (!(wb->nonempty & 1u << col)) { /* the lane's next entry */
 		wb->nonempty |= 1u << col;
 		wb->head_key[col] = simt_entry_key(e);
 	}
 }
 
-void simt_barrier(struct simt_thread *t)
+void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
+			enum simt_access_op op, uint32_t site, uint32_t cache_op)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
+	const struct simt_buffer *b = simt_find_buffer(ln->cta->launch->prog, p, bytes);
+	if (!b)
+		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
+	record(ln, b->va + (uint64_t)((const unsigned char *)p - b->host), bytes, op, site,
+	       GPUVM_SPACE_GLOBAL | cache_op << 4);
+}
+
+void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
+		 uint32_t site)
+{
+	simt_access_cached(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
+}
+
+void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
+			enum simt_access_op op, uint32_t site)
+{
+	struct simt_lane *ln = (struct simt_lane *)t;
+	const unsigned char *base = ln->cta->shared, *q = p;
+	if (!base || q < base || q + bytes > base + SIMT_SHARED_BYTES)
+		lane_abort(ln, "%llu-byte shared access outside the CTA's shared memory", bytes);
+	record(ln, (uint64_t)(q - base), bytes, op, site, GPUVM_SPACE_SHARED);
+}
+
+void simt_barrier(struct simt_thread *t, uint32_t site)
+{
+	struct simt_lane *ln = (struct simt_lane *)t;
+	record(ln, 0, 0, SIMT_OP_BARRIER, site, 0);
 	ln->state = LANE_BARRIER;
 	coro_yield(ln->co);
 	ln->state = LANE_RUNNING;
@@ -340,10 +372,16 @@ static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item 
 	struct simt_wbuf *wb = w->wb;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
 	const struct simt_entry *first = simt_wb_at(wb, l0, wb->head[l0]);
-	it->kind = GPUVM_ITEM_MEM;
-	it->op = (enum gpuvm_mem_op)first->op;
-	it->bytes_per_lane = first->bytes;
-	it->active_mask = mask;
+	if (first->op == SIMT_OP_BARRIER) {
+		it->kind = GPUVM_ITEM_BARRIER;
+	} else {
+		it->kind = GPUVM_ITEM_MEM;
+		it->op = (enum gpuvm_mem_op)first->op;
+		it->bytes_per_lane = first->bytes;
+		it->active_mask = mask;
+		it->space = first->attr & 15;
+		it->cache_op = first->attr >> 4;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		const struct simt_entry *e = simt_wb_at(wb, l, wb->head[l]);
@@ -355,6 +393,16 @@ static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item 
 			wb->head_key[l] = simt_entry_key(e + 1);
 		}
 	}
+}
+
+/* A gap with a COMPUTE_CHAIN: the chain's class and length (the rest of
+ * the gap independent of it); else the default (all ALU, chained). */
+static void set_chain(struct gpuvm_warp_item *it, uint32_t chain, uint32_t cls)
+{
+	if (!chain)
+		return;
+	it->op_class = (uint8_t)(cls < GPUVM_OP_CLASSES ? cls : GPUVM_CLASS_ALU);
+	it->chain_insts = chain < it->compute_insts ? chain : it->compute_insts;
 }
 
 static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
@@ -406,14 +454,20 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	}
 	if (best == UINT32_MAX) {
 		/* every lane has finished */
-		uint32_t tail = 0;
-		for (uint32_t i = 0; i < w->nlanes; i++)
+		uint32_t tail = 0, chain = 0, cls = 0;
+		for (uint32_t i = 0; i < w->nlanes; i++) {
 			if (w->lanes[i].tail_compute > tail)
 				tail = w->lanes[i].tail_compute;
+			if (w->lanes[i].tail_chain > chain) {
+				chain = w->lanes[i].tail_chain;
+				cls = w->lanes[i].tail_class;
+			}
+		}
 		if (tail && !w->tail_done) {
 			w->tail_done = 1;
 			it->kind = GPUVM_ITEM_COMPUTE;
 			it->compute_insts = tail;
+			set_chain(it, chain, cls);
 			return 0;
 		}
 		w->ended = 1;
@@ -424,20 +478,25 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		return 0;
 	}
 	uint32_t lead = wb->head_key[best_lane];
-	uint32_t mask = 0, gap = 0;
+	uint32_t mask = 0, gap = 0, chain = 0, cls = 0;
 	for (uint32_t m = wb->nonempty >> best_lane << best_lane; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
 		if (wb->head_key[i] == lead) {
 			mask |= 1u << i;
-			uint32_t gap_i = simt_wb_at(wb, i, wb->head[i])->compute;
-			if (gap_i > gap)
-				gap = gap_i;
+			const struct simt_entry *e = simt_wb_at(wb, i, wb->head[i]);
+			if (e->compute > gap)
+				gap = e->compute;
+			if (e->chain > chain) {
+				chain = e->chain;
+				cls = e->chain_class;
+			}
 		}
 	}
 	if (gap) {
 		w->pending_mask = mask;
 		it->kind = GPUVM_ITEM_COMPUTE;
 		it->compute_insts = gap;
+		set_chain(it, chain, cls);
 		return 0;
 	}
 	emit_mem(w, mask, it);

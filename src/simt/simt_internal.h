@@ -27,11 +27,17 @@
 #define SIMT_MAX_ARGS_BYTES 512
 
 struct simt_entry {
-	uint64_t va;
-	uint32_t compute; /* COMPUTE hints before this access */
-	uint16_t site;    /* source line of the accessor */
-	uint8_t op, bytes;
+	uint64_t va;       /* shared accesses: the offset in the CTA's shared memory */
+	uint32_t compute;  /* COMPUTE hints before this access */
+	uint16_t site;     /* source line of the accessor */
+	uint8_t op, bytes; /* op: enum simt_access_op, or SIMT_OP_BARRIER */
+	uint8_t attr;      /* enum gpuvm_mem_space | enum gpuvm_cache_op << 4 */
+	uint8_t chain_class;
+	uint16_t chain;    /* of compute, a dependent chain (saturating) */
 };
+
+/* A barrier is an entry too, so the zipper emits it in program order. */
+#define SIMT_OP_BARRIER 3
 
 enum lane_state { LANE_IDLE, LANE_RUNNING, LANE_FULL, LANE_BARRIER, LANE_DONE, LANE_ABORTED };
 
@@ -73,6 +79,8 @@ struct simt_lane {
 	struct simt_wbuf *wb;
 	uint32_t lane;         /* column in wb */
 	uint32_t tail_compute; /* COMPUTE hints after the last access */
+	uint32_t tail_chain;
+	uint8_t tail_class;
 	enum lane_state state;
 	struct coro *co;
 };

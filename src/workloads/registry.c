@@ -11,6 +11,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_atax;
 extern const struct gpuvm_workload_def gpuvm_workload_fdtd2d;
 extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench;
 extern const struct gpuvm_workload_def gpuvm_workload_bfs;
 extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
 extern const struct gpuvm_workload_def gpuvm_workload_hotspot;
@@ -35,6 +36,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_fdtd2d,
 	&gpuvm_workload_stencil,
 	&gpuvm_workload_ra,
+	&gpuvm_workload_ubench,
 	&gpuvm_workload_bfs,
 	&gpuvm_workload_pathfinder,
 	&gpuvm_workload_hotspot,
