@@ -528,6 +528,9 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 			.channels = cfg->dram_channels,
 			.banks = cfg->dram_banks,
 			.row_bytes = (uint32_t)cfg->dram_row_bytes,
+			/* rings of 4 K and 2 K cycles at P100's rates: small enough to stay in
+			 * the host's cache, as long as the engine's reordering */
+			.bus_ring_slots = 128, .bank_ring_slots = 32,
 			.sector_bytes = cfg->l2_sector_bytes,
 			.t_rcd_cycles = cfg->dram_trcd_ns * ns,
 			.t_rp_cycles = cfg->dram_trp_ns * ns,
