@@ -67,9 +67,13 @@ struct uvm {
 	struct server_pool *ff_mshr; /* [sms] far-fault MSHRs */
 	double *blocked_until;       /* [sms] blocking model */
 	bool batch_open;
+	bool polled; /* Zheng's handler: no wait for the previous batch */
 	double batch_start, handler_free;
+	double handler_before; /* handler_free before the open batch began */
 	uint32_t batch_count;
-	double h2d_free, d2h_free;
+	/* the PCIe lanes, one serial server per direction, as calendars:
+	 * faults reach the model out of time order (see uvm_translate) */
+	struct server_pool h2d, d2h;
 	bool evicting;               /* oversubscribed: eviction has started */
 	uint64_t rng;
 	bool oom;                    /* an allocation failed; the run reports it */
