@@ -95,7 +95,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_fault_model = GPUVM_UVM_REPLAYABLE;
 	cfg->uvm_far_fault_mshrs = 16;    /* seeds/003 3.2: "little reason to go beyond 16" */
 	cfg->uvm_fault_batch = 256;       /* anchors 1.1: driver batch of 256 faults */
-	cfg->uvm_fault_handler = GPUVM_UVM_HANDLER_SERIAL; /* anchors 1.1: the driver's service loop */
+	cfg->uvm_gmmu = GPUVM_UVM_GMMU_DRIVER; /* anchors 1.1: the driver's service loop */
 	cfg->uvm_fault_accounting = GPUVM_UVM_IN_TIMING;
 	cfg->uvm_pcie_model = GPUVM_UVM_LINK_CURVE;
 	snprintf(cfg->uvm_prefetcher, sizeof cfg->uvm_prefetcher, "tree-driver");

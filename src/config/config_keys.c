@@ -30,7 +30,7 @@ static const char *const share_names[] = {"sm", "tpc", "gpc", "gpu", "map"};
 static const char *const numbering_names[] = {"linear", "interleaved"};
 static const char *const fault_model_names[] = {"replayable", "blocking"};
 static const char *const accounting_names[] = {"in_timing", "posthoc"};
-static const char *const handler_names[] = {"serial", "polled"};
+static const char *const gmmu_names[] = {"driver", "zheng"};
 static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu"};
@@ -163,8 +163,9 @@ const struct cfg_key cfg_keys[] = {
 	U32("uvm.far_fault_mshrs", uvm_far_fault_mshrs, 1, 1 << 20, -1,
 	    "far faults one SM may have outstanding (replayable model)"),
 	U32("uvm.fault_batch", uvm_fault_batch, 1, 1 << 20, -1, "faults the handler takes per batch"),
-	ENUM("uvm.fault_handler", uvm_fault_handler, handler_names, -1,
-	     "serial (the driver: a batch waits for the one before) or polled (Zheng: each fault served fault_latency after it arrives)"),
+	ENUM("uvm.gmmu", uvm_gmmu, gmmu_names, -1,
+	     "fault service: driver (batches one after another; a migration's pages usable when it lands) or "
+	     "zheng (faults drained as they arrive, fault_latency each; the faulted page first; pages usable as they land)"),
 	ENUM("uvm.fault_accounting", uvm_fault_accounting, accounting_names, -1,
 	     "in_timing, or posthoc (UVMSmart: latency added after the run, per faulted page)"),
 	ENUM("uvm.pcie_model", uvm_pcie_model, link_names, -1,

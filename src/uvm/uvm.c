@@ -23,11 +23,10 @@
 #define CURVE_A_PER_RAW 0.75
 #define FF_SLOT_CYCLES 2048.0 /* far faults hold an MSHR for 10^4-10^6 cycles */
 #define FF_RING 1024
-/* PCIe lane calendar: slots about one 4 KB transfer long (0.3-1.8 us),
- * the ring 4096 of them (ms at GPU clocks), far more than the skew
- * between fault times handled one after another */
-#define LANE_SLOT_CYCLES 256.0
-#define LANE_RING 4096
+/* busy intervals a PCIe lane keeps (older ones fold into its floor): far
+ * more than the transfers that overlap the skew between fault times
+ * handled one after another */
+#define LANE_INTERVALS 4096
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
 
@@ -96,19 +95,77 @@ static void util_add(struct uvm *u, bool h2d, double s, double e)
 	}
 }
 
-/* One transfer on a serial lane, not before t; returns its end. The lane
- * is a one-server calendar (mem/server_pool.h) rather than a FIFO free
- * time: transfers are requested in the order faults are handled here, not
- * in time order, and with a single free time a transfer requested for a
- * later time (a blocked SM's fault, a batch that opens later) would hold
- * back every earlier one handled after it. Throughput stays one lane's. */
+/* A lane's busy intervals [s, e), sorted and disjoint. Transfers are
+ * requested in the order faults are handled here, not in time order; a
+ * single free time would make a transfer requested for a later time (a
+ * blocked SM's fault, a batch that opens later) hold back every earlier
+ * one handled after it, so each transfer takes the first gap from its own
+ * time on that fits it. Throughput stays exactly one lane's. */
+static double lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold)
+{
+	if (t < l->floor)
+		t = l->floor; /* older than what is kept: as busy up to floor */
+	uint32_t lo = 0, hi = l->n; /* first interval ending after t */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (l->iv[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double start = t;
+	uint32_t i = lo;
+	while (i < l->n && l->iv[i].s < start + hold) {
+		if (l->iv[i].e > start)
+			start = l->iv[i].e;
+		i++;
+	}
+	double end = start + hold;
+	bool join_prev = i > 0 && l->iv[i - 1].e >= start;
+	bool join_next = i < l->n && l->iv[i].s <= end;
+	if (join_prev && join_next) {
+		l->iv[i - 1].e = l->iv[i].e;
+		memmove(&l->iv[i], &l->iv[i + 1], (l->n - i - 1) * sizeof *l->iv);
+		l->n--;
+	} else if (join_prev) {
+		l->iv[i - 1].e = end;
+	} else if (join_next) {
+		l->iv[i].s = start;
+	} else {
+		if (l->n == l->cap) {
+			if (l->cap >= LANE_INTERVALS) { /* keep the newer half */
+				uint32_t k = l->n / 2;
+				l->floor = l->iv[k - 1].e;
+				memmove(l->iv, &l->iv[k], (l->n - k) * sizeof *l->iv);
+				l->n -= k;
+				if (i < k) /* its gap is gone: after the floor instead */
+					return lane_book(u, l, l->floor, hold);
+				i -= k;
+			} else {
+				uint32_t cap = l->cap ? 2 * l->cap : 64;
+				struct uvm_interval *p = realloc(l->iv, cap * sizeof *p);
+				if (!p) {
+					u->oom = true;
+					return start;
+				}
+				l->iv = p;
+				l->cap = cap;
+			}
+		}
+		memmove(&l->iv[i + 1], &l->iv[i], (l->n - i) * sizeof *l->iv);
+		l->iv[i] = (struct uvm_interval){start, end};
+		l->n++;
+	}
+	return start;
+}
+
+/* One transfer on a serial lane, not before t; returns its end. */
 static double lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 {
-	struct server_pool *lane = h2d ? &u->h2d : &u->d2h;
 	double hold = link_cycles(u, bytes);
-	double s = server_pool_start(lane, t);
-	server_pool_consume_long(lane, s, hold);
+	double s = lane_book(u, h2d ? &u->h2d : &u->d2h, t, hold);
 	double e = s + hold;
+	u->last_lane_start = s;
 	util_add(u, h2d, s, e);
 	if (h2d) {
 		u->st->transfers_h2d++;
@@ -137,7 +194,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->wb_dirty = cfg->uvm_writeback == GPUVM_UVM_WB_DIRTY;
 	u->preferred_gpu = cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_GPU;
 	u->batch_max = cfg->uvm_fault_batch;
-	u->polled = cfg->uvm_fault_handler == GPUVM_UVM_HANDLER_POLLED;
+	u->polled = cfg->uvm_gmmu == GPUVM_UVM_GMMU_ZHENG;
 	u->sms = cfg->sms;
 	u->bandwidth_gb_s = cfg->pcie_bandwidth_gb_s;
 	u->buffer_frac = cfg->uvm_free_buffer_percent / 100.0;
@@ -170,9 +227,6 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	}
 	if (uvm_map_init(&u->blocks, 1024) || uvm_map_init(&u->groups, 256))
 		return -1;
-	if (server_pool_init(&u->h2d, 1, LANE_SLOT_CYCLES, LANE_RING) ||
-	    server_pool_init(&u->d2h, 1, LANE_SLOT_CYCLES, LANE_RING))
-		return -1;
 	u->blocked_until = calloc(cfg->sms, sizeof *u->blocked_until);
 	u->ff_mshr = calloc(cfg->sms, sizeof *u->ff_mshr);
 	if (!u->blocked_until || !u->ff_mshr)
@@ -199,8 +253,8 @@ void uvm_free(struct uvm *u)
 			server_pool_free(&u->ff_mshr[i]);
 	free(u->ff_mshr);
 	free(u->blocked_until);
-	server_pool_free(&u->h2d);
-	server_pool_free(&u->d2h);
+	free(u->h2d.iv);
+	free(u->d2h.iv);
 	if (u->evict && u->evict->destroy)
 		u->evict->destroy(u->evict_state);
 	memset(u, 0, sizeof *u);
@@ -529,7 +583,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		mask_clear(mv, i);
 	uint32_t k = mask_count(mv);
 
-	double lane_before = server_pool_start(&u->h2d, ready);
+	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
 	double frames = ensure_frames(u, k, ready);
 	if (frames > lane_before)
 		st->stall_eviction_cycles += frames - lane_before;
@@ -557,6 +611,14 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		for (uint32_t q = i; q < j; q++)
 			b->arrive[q] = done;
+		if (u->polled) {
+			/* Zheng's GMMU: a page is usable once its bytes have landed
+			 * (the DMA writes in address order at the lane's rate), not
+			 * only when the whole run has */
+			double per_page = (done - u->last_lane_start) / (j - i);
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = u->last_lane_start + per_page * (q - i + 1);
+		}
 		if (done > b->arrive_max)
 			b->arrive_max = done;
 		if (p >= i && p < j)
