@@ -4,6 +4,7 @@
  * preferred block moves the whole block); tree-uvmsmart: anchors 2.3 step
  * 3 (64 KB leaves, fill any node with size/2 < valid < size, cascading);
  * eviction orders: anchors 1.4 and 2.4. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "gpuvm/uvm.h"
 #include "uvm/evict.h"
 #include "uvm/prefetch.h"
 
@@ -70,6 +72,26 @@ static void prefetch(const char *name, const char *resident_ranges, const uint32
 		prefetch(name, res, f_, sizeof f_ / sizeof f_[0], pref, got_, sizeof got_); \
 		assert_string_equal(got_, expect);                                  \
 	} while (0)
+
+/* pcie.bandwidth_gb_s is the raw link rate and is derated exactly once:
+ * UVMSmart's curve at 16 GB/s raw gives its published points (research/
+ * uvm-anchors.md 2.3 step 4: 4 KB 1.76 us, 64 KB 5.9 us, 2 MB 163 us,
+ * asymptote 12 GiB/s); flat gives the measured 0.815 x raw for every size
+ * (timing-anchors.md 7: 12.14 GiB/s pinned on PCIe 3.0 x16). Fed an
+ * already derated 12, the curve would give 217 us for 2 MB. */
+static void test_link_model(void **state)
+{
+	(void)state;
+	assert_true(fabs(gpuvm_uvm_transfer_seconds(4096, 16, true) - 1.76e-6) < 0.02e-6);
+	assert_true(fabs(gpuvm_uvm_transfer_seconds(65536, 16, true) - 5.9e-6) < 0.1e-6);
+	assert_true(fabs(gpuvm_uvm_transfer_seconds(2u << 20, 16, true) - 163e-6) < 1e-6);
+	double big = gpuvm_uvm_transfer_seconds(1ull << 34, 16, true);
+	assert_true(fabs((double)(1ull << 34) / big / 1073741824.0 - 12.0) < 0.05);
+	assert_true(fabs(gpuvm_pcie_effective_gb_s(16) - 13.04) < 0.01);
+	assert_true(fabs(gpuvm_uvm_transfer_seconds(4096, 16, false) - 4096 / 13.04e9) < 1e-12);
+	assert_true(fabs(gpuvm_uvm_transfer_seconds(2u << 20, 32, false) * 2 -
+			 gpuvm_uvm_transfer_seconds(2u << 20, 16, false)) < 1e-12);
+}
 
 static void test_tree_driver(void **state)
 {
@@ -319,6 +341,7 @@ static void test_evict_lfu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_link_model),
 		cmocka_unit_test(test_tree_driver),     cmocka_unit_test(test_tree_uvmsmart),
 		cmocka_unit_test(test_simple_prefetchers), cmocka_unit_test(test_evict_lru_2mb),
 		cmocka_unit_test(test_evict_small_units), cmocka_unit_test(test_evict_tree),

@@ -39,6 +39,10 @@ enum gpuvm_uvm_accounting {
 	GPUVM_UVM_IN_TIMING = 0, /* fault latency delays the faulting translation */
 	GPUVM_UVM_POSTHOC,       /* UVMSmart: latency left out, far faults x latency added after */
 };
+enum gpuvm_uvm_gmmu {
+	GPUVM_UVM_GMMU_DRIVER = 0, /* one batch at a time (research/uvm-anchors.md 1.1), address-order runs */
+	GPUVM_UVM_GMMU_ZHENG,      /* seeds/003 3.1: faults drained as they arrive, faulted page first */
+};
 enum gpuvm_uvm_link { GPUVM_UVM_LINK_CURVE = 0, GPUVM_UVM_LINK_FLAT };
 enum gpuvm_uvm_writeback { GPUVM_UVM_WB_ALL = 0, GPUVM_UVM_WB_DIRTY };
 enum gpuvm_uvm_preferred { GPUVM_UVM_PREFERRED_NONE = 0, GPUVM_UVM_PREFERRED_GPU };
@@ -146,6 +150,7 @@ struct gpuvm_config {
 	enum gpuvm_uvm_fault_model uvm_fault_model;
 	uint32_t uvm_far_fault_mshrs;         /* per SM, replayable model */
 	uint32_t uvm_fault_batch;             /* faults per batch at most */
+	enum gpuvm_uvm_gmmu uvm_gmmu;
 	enum gpuvm_uvm_accounting uvm_fault_accounting;
 	enum gpuvm_uvm_link uvm_pcie_model;   /* migration transfer time */
 	char uvm_prefetcher[GPUVM_UVM_POLICY_NAME];

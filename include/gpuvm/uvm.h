@@ -63,10 +63,19 @@ const struct gpuvm_uvm_policy_info *gpuvm_uvm_eviction_info(size_t i);
 bool gpuvm_uvm_prefetcher_known(const char *name);
 bool gpuvm_uvm_eviction_known(const char *name);
 
-/* PCIe transfer time of one migration of `bytes` on one lane, in seconds:
- * UVMSmart's curve speed = (2a/pi) atan(0.07292 KB) GB/s with a = 0.75 x
- * bandwidth (a = 12 for 16 GB/s; research/uvm-anchors.md 2.3 step 4), or
- * the flat bandwidth. 1 GB = 2^30 bytes on the curve, as UVMSmart. */
+/* PCIe transfer time of one migration or copy of `bytes` on one lane, in
+ * seconds, over a link of raw rate bandwidth_gb_s (pcie.bandwidth_gb_s:
+ * PCIe 3.0 x16 = 16, Gen4 = 32, Gen5 = 64; never an already derated
+ * value). curve: UVMSmart's speed = (2a/pi) atan(0.07292 KB) GiB/s with
+ * a = 0.75 x raw (a = 12 for 16 GB/s; research/uvm-anchors.md 2.3 step 4),
+ * which produces the derating itself; flat: bytes over
+ * gpuvm_pcie_effective_gb_s(raw). */
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve);
+
+/* The rate a large pinned transfer achieves on a link of raw rate
+ * raw_gb_s (0.815 x raw, measured: research/timing-anchors.md 7). Zero-copy
+ * sector transfers (engine.c pcie_transfer) should use this in place of
+ * the raw pcie.bandwidth_gb_s so that every path derates exactly once. */
+double gpuvm_pcie_effective_gb_s(double raw_gb_s);
 
 #endif

@@ -107,7 +107,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->dram_trcd_ns = cfg->dram_trp_ns = cfg->dram_tcas_ns = 14;
 	cfg->dram_bandwidth_gb_s = 500;
 	cfg->pcie_latency_ns = 1000;
-	cfg->pcie_bandwidth_gb_s = 12;
+	cfg->pcie_bandwidth_gb_s = 16;    /* raw rate of PCIe 3.0 x16 (seeds/003 Table 1) */
 
 	/* Paging defaults: the NVIDIA driver's policies (research/uvm-anchors.md
 	 * 1.1, 1.4) with Zheng et al.'s GMMU (seeds/003 Table 1, 3.2). */
@@ -115,6 +115,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_fault_model = GPUVM_UVM_REPLAYABLE;
 	cfg->uvm_far_fault_mshrs = 16;    /* seeds/003 3.2: "little reason to go beyond 16" */
 	cfg->uvm_fault_batch = 256;       /* anchors 1.1: driver batch of 256 faults */
+	cfg->uvm_gmmu = GPUVM_UVM_GMMU_DRIVER; /* anchors 1.1: the driver's service loop */
 	cfg->uvm_fault_accounting = GPUVM_UVM_IN_TIMING;
 	cfg->uvm_pcie_model = GPUVM_UVM_LINK_CURVE;
 	snprintf(cfg->uvm_prefetcher, sizeof cfg->uvm_prefetcher, "tree-driver");

@@ -31,6 +31,7 @@ static const char *const share_names[] = {"sm", "tpc", "gpc", "gpu", "map"};
 static const char *const numbering_names[] = {"linear", "interleaved"};
 static const char *const fault_model_names[] = {"replayable", "blocking"};
 static const char *const accounting_names[] = {"in_timing", "posthoc"};
+static const char *const gmmu_names[] = {"driver", "zheng"};
 static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu"};
@@ -167,7 +168,8 @@ const struct cfg_key cfg_keys[] = {
 	/* [pcie] */
 	DBL("pcie.latency_ns", pcie_latency_ns, 0, false, NS_MAX, -1, "one-way latency of a PCIe request"),
 	DBL("pcie.bandwidth_gb_s", pcie_bandwidth_gb_s, BW_MIN, false, BW_MAX, -1,
-	    "bandwidth of one direction, 1 GB = 1e9 bytes"),
+	    "raw link rate of one direction (PCIe 3.0 x16 = 16, Gen4 = 32, Gen5 = 64), 1 GB = 1e9 bytes; "
+	    "transfers achieve less (uvm.pcie_model, docs/uvm.md)"),
 
 	/* [uvm] paging of managed allocations (docs/uvm.md) */
 	DBL("uvm.fault_latency_us", uvm_fault_latency_us, 0, false, US_MAX, -1,
@@ -177,6 +179,9 @@ const struct cfg_key cfg_keys[] = {
 	U32("uvm.far_fault_mshrs", uvm_far_fault_mshrs, 1, 1 << 20, -1,
 	    "far faults one SM may have outstanding (replayable model)"),
 	U32("uvm.fault_batch", uvm_fault_batch, 1, 1 << 20, -1, "faults the handler takes per batch"),
+	ENUM("uvm.gmmu", uvm_gmmu, gmmu_names, -1,
+	     "fault service: driver (batches one after another; a migration's pages usable when it lands) or "
+	     "zheng (faults drained as they arrive, fault_latency each; the faulted page first; pages usable as they land)"),
 	ENUM("uvm.fault_accounting", uvm_fault_accounting, accounting_names, -1,
 	     "in_timing, or posthoc (UVMSmart: latency added after the run, per faulted page)"),
 	ENUM("uvm.pcie_model", uvm_pcie_model, link_names, -1,

@@ -11,8 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* pcie.bandwidth_gb_s is the raw link rate (PCIe 3.0 x16 = 16 GB/s, Gen4 =
+ * 32, Gen5 = 64; 1 GB = 1e9 bytes). What a large pinned copy achieves of
+ * it, measured (research/timing-anchors.md 7, bandwidthTest): 12.14 GiB/s
+ * = 13.04 GB/s on PCIe 3.0 x16 (V100-SXM2) = 0.815 of 16; 24.33 GiB/s =
+ * 26.12 GB/s on Gen4 (A100) = 0.816 of 32. The flat model uses it. */
+#define PCIE_ACHIEVED_FRACTION 0.815
+/* UVMSmart's curve: a = 12/24/48 GiB/s for 16/32/64 GB/s links
+ * (research/uvm-anchors.md 2.3 step 4); its asymptote 12 GiB/s = 0.805 of
+ * 16 GB/s agrees with the measured fraction above to 1 %. */
+#define CURVE_A_PER_RAW 0.75
 #define FF_SLOT_CYCLES 2048.0 /* far faults hold an MSHR for 10^4-10^6 cycles */
 #define FF_RING 1024
+/* busy intervals a PCIe lane keeps (older ones fold into its floor): far
+ * more than the transfers that overlap the skew between fault times
+ * handled one after another */
+#define LANE_INTERVALS 4096
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
 
@@ -21,12 +35,19 @@ static void group_update(struct uvm *u, const struct uvm_block *b);
 
 /* ---- link --------------------------------------------------------------- */
 
+double gpuvm_pcie_effective_gb_s(double raw_gb_s)
+{
+	return PCIE_ACHIEVED_FRACTION * raw_gb_s;
+}
+
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
 {
 	if (!curve)
-		return (double)bytes / (bandwidth_gb_s * 1e9);
-	/* anchors 2.3 step 4: a = 12/24/48 for 16/32/64 GB/s, b = 0.07292 */
-	double a = 0.75 * bandwidth_gb_s;
+		return (double)bytes / (gpuvm_pcie_effective_gb_s(bandwidth_gb_s) * 1e9);
+	/* anchors 2.3 step 4: a = 12/24/48 for 16/32/64 GB/s raw links, b =
+	 * 0.07292; the curve itself turns the raw rate into the achieved one
+	 * (asymptote a GiB/s = 0.805 of raw), so its input is the raw rate */
+	double a = CURVE_A_PER_RAW * bandwidth_gb_s;
 	double speed_gb_s = 2.0 * a / M_PI * atan(0.07292 * (double)bytes / 1024.0);
 	return (double)bytes / (speed_gb_s * 1073741824.0);
 }
@@ -74,13 +95,77 @@ static void util_add(struct uvm *u, bool h2d, double s, double e)
 	}
 }
 
-/* One transfer on a serial FIFO lane, not before t; returns its end. */
+/* A lane's busy intervals [s, e), sorted and disjoint. Transfers are
+ * requested in the order faults are handled here, not in time order; a
+ * single free time would make a transfer requested for a later time (a
+ * blocked SM's fault, a batch that opens later) hold back every earlier
+ * one handled after it, so each transfer takes the first gap from its own
+ * time on that fits it. Throughput stays exactly one lane's. */
+static double lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold)
+{
+	if (t < l->floor)
+		t = l->floor; /* older than what is kept: as busy up to floor */
+	uint32_t lo = 0, hi = l->n; /* first interval ending after t */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (l->iv[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double start = t;
+	uint32_t i = lo;
+	while (i < l->n && l->iv[i].s < start + hold) {
+		if (l->iv[i].e > start)
+			start = l->iv[i].e;
+		i++;
+	}
+	double end = start + hold;
+	bool join_prev = i > 0 && l->iv[i - 1].e >= start;
+	bool join_next = i < l->n && l->iv[i].s <= end;
+	if (join_prev && join_next) {
+		l->iv[i - 1].e = l->iv[i].e;
+		memmove(&l->iv[i], &l->iv[i + 1], (l->n - i - 1) * sizeof *l->iv);
+		l->n--;
+	} else if (join_prev) {
+		l->iv[i - 1].e = end;
+	} else if (join_next) {
+		l->iv[i].s = start;
+	} else {
+		if (l->n == l->cap) {
+			if (l->cap >= LANE_INTERVALS) { /* keep the newer half */
+				uint32_t k = l->n / 2;
+				l->floor = l->iv[k - 1].e;
+				memmove(l->iv, &l->iv[k], (l->n - k) * sizeof *l->iv);
+				l->n -= k;
+				if (i < k) /* its gap is gone: after the floor instead */
+					return lane_book(u, l, l->floor, hold);
+				i -= k;
+			} else {
+				uint32_t cap = l->cap ? 2 * l->cap : 64;
+				struct uvm_interval *p = realloc(l->iv, cap * sizeof *p);
+				if (!p) {
+					u->oom = true;
+					return start;
+				}
+				l->iv = p;
+				l->cap = cap;
+			}
+		}
+		memmove(&l->iv[i + 1], &l->iv[i], (l->n - i) * sizeof *l->iv);
+		l->iv[i] = (struct uvm_interval){start, end};
+		l->n++;
+	}
+	return start;
+}
+
+/* One transfer on a serial lane, not before t; returns its end. */
 static double lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 {
-	double *free_at = h2d ? &u->h2d_free : &u->d2h_free;
-	double s = *free_at > t ? *free_at : t;
-	double e = s + link_cycles(u, bytes);
-	*free_at = e;
+	double hold = link_cycles(u, bytes);
+	double s = lane_book(u, h2d ? &u->h2d : &u->d2h, t, hold);
+	double e = s + hold;
+	u->last_lane_start = s;
 	util_add(u, h2d, s, e);
 	if (h2d) {
 		u->st->transfers_h2d++;
@@ -109,6 +194,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->wb_dirty = cfg->uvm_writeback == GPUVM_UVM_WB_DIRTY;
 	u->preferred_gpu = cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_GPU;
 	u->batch_max = cfg->uvm_fault_batch;
+	u->polled = cfg->uvm_gmmu == GPUVM_UVM_GMMU_ZHENG;
 	u->sms = cfg->sms;
 	u->bandwidth_gb_s = cfg->pcie_bandwidth_gb_s;
 	u->buffer_frac = cfg->uvm_free_buffer_percent / 100.0;
@@ -167,6 +253,8 @@ void uvm_free(struct uvm *u)
 			server_pool_free(&u->ff_mshr[i]);
 	free(u->ff_mshr);
 	free(u->blocked_until);
+	free(u->h2d.iv);
+	free(u->d2h.iv);
 	if (u->evict && u->evict->destroy)
 		u->evict->destroy(u->evict_state);
 	memset(u, 0, sizeof *u);
@@ -495,7 +583,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		mask_clear(mv, i);
 	uint32_t k = mask_count(mv);
 
-	double lane_before = u->h2d_free > ready ? u->h2d_free : ready;
+	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
 	double frames = ensure_frames(u, k, ready);
 	if (frames > lane_before)
 		st->stall_eviction_cycles += frames - lane_before;
@@ -504,6 +592,18 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	/* transfers in address order, cut at gaps and right after the faulted
 	 * page (anchors 2.3 step 3: "e.g. 4 KB + 60 KB") */
 	double arrival = start;
+	bool first = u->polled && mask_test(mv, p);
+	if (first) {
+		/* Zheng's GMMU (seeds/003 3.1, 4): the far fault fetches its
+		 * page; what the prefetcher adds follows it, so prefetching
+		 * never delays the faulting access (UVMSmart and the serial
+		 * handler keep address order, the page cut after the fault) */
+		arrival = lane_transfer(u, true, start, UVM_PAGE_BYTES);
+		b->arrive[p] = arrival;
+		if (arrival > b->arrive_max)
+			b->arrive_max = arrival;
+		mask_clear(mv, p);
+	}
 	for (uint32_t i = mask_next(mv, 0, true); i < UVM_BLOCK_PAGES; i = mask_next(mv, i, true)) {
 		uint32_t j = mask_next(mv, i, false);
 		if (p >= i && p < j)
@@ -511,12 +611,22 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		for (uint32_t q = i; q < j; q++)
 			b->arrive[q] = done;
+		if (u->polled) {
+			/* Zheng's GMMU: a page is usable once its bytes have landed
+			 * (the DMA writes in address order at the lane's rate), not
+			 * only when the whole run has */
+			double per_page = (done - u->last_lane_start) / (j - i);
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = u->last_lane_start + per_page * (q - i + 1);
+		}
 		if (done > b->arrive_max)
 			b->arrive_max = done;
 		if (p >= i && p < j)
 			arrival = done;
 		i = j;
 	}
+	if (first)
+		mask_set(mv, p);
 	if (mask_test(b->evicted, p))
 		st->thrashed_pages++;
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
@@ -728,19 +838,31 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 			st->stall_replay_cycles += tf - t;
 		}
 	}
+	double latency = u->posthoc ? 0 : u->fault_latency_cycles, start;
 	if (u->batch_open && tf <= u->batch_start && u->batch_count < u->batch_max) {
 		u->batch_count++;
+		/* Faults reach here in the order of their warps' issue, but a
+		 * translation can carry a later time than the next one (an SM
+		 * blocked until its own fault is served translates at that
+		 * time). A fault that arrived while the handler was idle, before
+		 * the open batch began, is taken on arrival; it does not wait for
+		 * a batch that opened after it. */
+		double taken = u->polled || tf > u->handler_before ? tf : u->handler_before;
+		start = taken < u->batch_start ? taken : u->batch_start;
 	} else {
 		u->batch_open = true;
-		u->batch_start = tf > u->handler_free ? tf : u->handler_free;
+		u->handler_before = u->handler_free;
+		u->batch_start = u->polled || tf > u->handler_free ? tf : u->handler_free;
 		u->batch_count = 1;
 		st->fault_batches++;
+		start = u->batch_start;
+		/* The handler is one serial server: the next batch starts once
+		 * this one is handled; its DMA transfers queue on the lane
+		 * meanwhile (the handler drains the fault queue while DMA
+		 * proceeds, seeds/003 3.1). */
+		u->handler_free = start + latency;
 	}
-	double ready = u->batch_start + (u->posthoc ? 0 : u->fault_latency_cycles);
-	/* The handler is one serial server: the next batch starts once this
-	 * one is handled; its DMA transfers queue on the lane meanwhile (the
-	 * handler drains the fault queue while DMA proceeds, seeds/003 3.1). */
-	u->handler_free = ready;
+	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
 	st->posthoc_fault_cycles += u->fault_latency_cycles;

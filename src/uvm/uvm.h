@@ -36,6 +36,15 @@ struct uvm_range {
 	uint64_t base, bytes;
 };
 
+struct uvm_interval {
+	double s, e;
+};
+struct uvm_lane {
+	struct uvm_interval *iv; /* busy intervals, sorted, disjoint */
+	uint32_t n, cap;
+	double floor; /* everything before it counts as busy */
+};
+
 struct uvm {
 	/* configuration */
 	double clock_hz, fault_latency_cycles, replay_cycles;
@@ -67,9 +76,13 @@ struct uvm {
 	struct server_pool *ff_mshr; /* [sms] far-fault MSHRs */
 	double *blocked_until;       /* [sms] blocking model */
 	bool batch_open;
+	bool polled; /* Zheng's handler: no wait for the previous batch */
 	double batch_start, handler_free;
+	double handler_before; /* handler_free before the open batch began */
 	uint32_t batch_count;
-	double h2d_free, d2h_free;
+	/* the PCIe lanes, one serial server per direction (lane_book) */
+	struct uvm_lane h2d, d2h;
+	double last_lane_start; /* start of the last lane_transfer */
 	bool evicting;               /* oversubscribed: eviction has started */
 	uint64_t rng;
 	bool oom;                    /* an allocation failed; the run reports it */
