@@ -515,7 +515,9 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->sector_bytes = cfg->l2_sector_bytes;
 	e->dram_cycles_per_sector = cfg->l2_sector_bytes * clock_hz / (cfg->dram_bandwidth_gb_s * 1e9);
 	e->dram_latency = cfg->dram_latency_cycles;
-	e->pcie_cycles_per_byte = clock_hz / (cfg->pcie_bandwidth_gb_s * 1e9);
+	/* pcie.bandwidth_gb_s is the raw rate: zero-copy sectors get what a
+	 * pinned transfer achieves of it (derated once, src/uvm/uvm.c) */
+	e->pcie_cycles_per_byte = clock_hz / (gpuvm_pcie_effective_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
 	e->pcie_latency = cfg->pcie_latency_ns * 1e-9 * clock_hz;
 	e->base_half = cfg->load_base_latency_cycles / 2;
 	e->l2_hit = cfg->l2_hit_latency_cycles;

@@ -228,8 +228,9 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if (uvm_map_init(&u->blocks, 1024) || uvm_map_init(&u->groups, 256))
 		return -1;
 	u->blocked_until = calloc(cfg->sms, sizeof *u->blocked_until);
+	u->blocked_since = calloc(cfg->sms, sizeof *u->blocked_since);
 	u->ff_mshr = calloc(cfg->sms, sizeof *u->ff_mshr);
-	if (!u->blocked_until || !u->ff_mshr)
+	if (!u->blocked_until || !u->blocked_since || !u->ff_mshr)
 		return -1;
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		if (server_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
@@ -253,6 +254,7 @@ void uvm_free(struct uvm *u)
 			server_pool_free(&u->ff_mshr[i]);
 	free(u->ff_mshr);
 	free(u->blocked_until);
+	free(u->blocked_since);
 	free(u->h2d.iv);
 	free(u->d2h.iv);
 	if (u->evict && u->evict->destroy)
@@ -824,9 +826,12 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	struct gpuvm_uvm_stats *st = u->st;
 	double tf = t, mshr_start = t;
 	if (u->blocking) {
-		/* one fault at a time per SM: a later translation of the same
-		 * instruction reaches the blocked TLB */
-		if (u->blocked_until[sm] > t) {
+		/* seeds/003 2.1: once a far fault is raised the GMMU stops the
+		 * SM's TLB from taking new translation requests until the page
+		 * is there. Requests it had taken before (those of the same
+		 * instruction whose walks ended by then) fault alongside and
+		 * are drained with it by the polled handler (3.1). */
+		if (u->blocked_until[sm] > t && t > u->blocked_since[sm]) {
 			st->stall_blocked_cycles += u->blocked_until[sm] - t;
 			tf = u->blocked_until[sm];
 		}
@@ -869,8 +874,11 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	double arrival = migrate(u, b, p, ready);
 	if (!u->blocking)
 		server_pool_consume_long(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
-	else if (arrival > u->blocked_until[sm])
+	else if (arrival > u->blocked_until[sm]) {
+		if (u->blocked_until[sm] <= tf)
+			u->blocked_since[sm] = tf; /* a new block, raised now */
 		u->blocked_until[sm] = arrival;
+	}
 	*fill_max = resident_extent(u, b, p);
 	return arrival;
 }

@@ -74,7 +74,8 @@ struct uvm {
 
 	/* fault handling and the link */
 	struct server_pool *ff_mshr; /* [sms] far-fault MSHRs */
-	double *blocked_until;       /* [sms] blocking model */
+	double *blocked_until;       /* [sms] blocking model: the TLB takes nothing new */
+	double *blocked_since;       /* [sms] until then, from when its fault was raised */
 	bool batch_open;
 	bool polled; /* Zheng's handler: no wait for the previous batch */
 	double batch_start, handler_free;

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "gpuvm/units.h"
+#include "gpuvm/uvm.h"
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"
 
@@ -145,7 +146,7 @@ static double launch_cycles(const struct gpuvm_config *cfg, const struct scope_p
 			random_dram = banked;
 	}
 	t[B_DRAM] = random_dram + dram_stream_bytes * clock_hz / (cfg->dram_bandwidth_gb_s * 1e9);
-	t[B_LINK] = link_bytes * clock_hz / (cfg->pcie_bandwidth_gb_s * 1e9);
+	t[B_LINK] = link_bytes * clock_hz / (gpuvm_pcie_effective_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
 	t[B_WALKERS] = translations * walk / cfg->walkers;
 	for (uint32_t i = 0; i < n; i++)
 		t[B_MSHR + i] = translations * d[i] / ((double)cfg->tlb[i].mshrs * cfg->tlb[i].instances);
