@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "run_util.h"
+#include "gpuvm/config.h"
+#include "xlat/xlat.h"
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"
 
@@ -145,6 +147,46 @@ static void test_instances_follow_sharing_map(void **state)
 	cJSON_Delete(o);
 }
 
+/* The translation path uses each level's SM -> instance map: on the k80
+ * (one L2 TLB per GPC, [K] 4.2) an L1 TLB miss of an SM finds the entry
+ * another SM of its GPC brought into their L2 TLB, and misses there when
+ * that SM sits in another GPC. A map that ignores the configured groups
+ * (sm % instances, or every SM on instance 0) fails one of the two. */
+static void test_translation_follows_sm_map(void **state)
+{
+	(void)state;
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&cfg, "k80", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	const uint16_t *l2 = cfg.tlb[1].instance_of_sm;
+	uint32_t a = 0, same = 0, other = 0;
+	for (uint32_t sm = 1; sm < cfg.sms; sm++) {
+		if (!same && l2[sm] == l2[a])
+			same = sm;
+		if (!other && l2[sm] != l2[a] && sm % cfg.tlb[1].instances == a % cfg.tlb[1].instances)
+			other = sm; /* where sm % instances would share */
+	}
+	assert_true(same && other);
+	struct gpuvm_stats st;
+	memset(&st, 0, sizeof st);
+	struct xlat x;
+	assert_int_equal(xlat_init(&x, &cfg, &st), 0);
+	uint64_t addr = 5ull << 30;
+	double t = xlat_translate(&x, a, addr, 0);
+	xlat_sync_stats(&x);
+	uint64_t hits0 = st.tlb[1].hits;
+	t = xlat_translate(&x, same, addr, t + 1000);
+	xlat_sync_stats(&x);
+	assert_int_equal(st.tlb[1].hits, hits0 + 1); /* its GPC's L2 TLB has it */
+	uint64_t misses0 = st.tlb[1].misses;
+	xlat_translate(&x, other, addr, t + 1000);
+	xlat_sync_stats(&x);
+	assert_int_equal(st.tlb[1].misses, misses0 + 1); /* another GPC's does not */
+	xlat_free(&x);
+	gpuvm_stats_release(&st);
+}
+
 static void test_triad_checksum(void **state)
 {
 	(void)state;
@@ -208,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_reach_decides_hits),
 		cmocka_unit_test(test_overrides_move_timing),
 		cmocka_unit_test(test_instances_follow_sharing_map),
+		cmocka_unit_test(test_translation_follows_sm_map),
 		cmocka_unit_test(test_triad_checksum),
 		cmocka_unit_test(test_bad_workload_input_fails_cleanly),
 		cmocka_unit_test(test_sampling_prices_integer_multiplies),

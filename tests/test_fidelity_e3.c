@@ -1,8 +1,9 @@
 /* Fidelity target E3 (Karnagel et al. §6, Fig. 10 and 11), at reduced
  * work (16 reads per thread; 1 Mi group-by rows, tables up to 4 GiB): the
  * trends of TLB-scoped sampling and group-by on the k80 and p100 presets.
- * Where the test's scaled-down point cannot reach the paper's factor (the
- * group-by table stops at 4 GiB here) the bound asserted is the model's,
+ * Every ratio is bounded on both sides: within the factor 1.5 of the
+ * paper's value where the test's point is the paper's, else between a
+ * floor and the paper's value (the group-by table stops at 4 GiB here),
  * with the paper's number beside it (docs/scoping.md). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,23 +47,23 @@ static void test_k80_sampling(void **state)
 	(void)state;
 	/* 2 GB scopes at a large region: paper 13x, E3 target >= 8x */
 	double s8 = sampling("k80", "8GiB", "2GiB") / sampling("k80", "8GiB", "none");
-	printf("  k80 sampling 8 GiB, 2 GiB scopes: %.2fx (paper 13x, target >= 8x)\n", s8);
-	assert_true(s8 >= 8.0);
+	printf("  k80 sampling 8 GiB, 2 GiB scopes: %.2fx (paper 13x: [8.67, 19.5])\n", s8);
+	assert_true(s8 >= 13 / 1.5 && s8 <= 13 * 1.5);
 	/* 128 MB scopes help between 130 MB and 1 GB ... */
 	double s512 = sampling("k80", "512MiB", "128MiB") / sampling("k80", "512MiB", "none");
-	assert_true(s512 > 1.3);
+	assert_true(s512 > 1.3 && s512 < 4.0);
 	/* ... and no longer past about 8 passes (2 GB: 16 passes) */
 	double s2g = sampling("k80", "2GiB", "128MiB") / sampling("k80", "2GiB", "none");
 	printf("  k80 128 MB scopes: 512 MiB %.2fx, 2 GiB %.2fx\n", s512, s2g);
-	assert_true(s2g < 1.0);
+	assert_true(s2g < 1.0 && s2g > 0.2);
 }
 
 static void test_p100_sampling(void **state)
 {
 	(void)state;
 	double s16 = sampling("p100", "16GiB", "2GiB") / sampling("p100", "16GiB", "none");
-	printf("  p100 sampling 16 GiB, 2 GiB scopes: %.2fx (paper 2x, target >= 1.5x)\n", s16);
-	assert_true(s16 >= 1.5);
+	printf("  p100 sampling 16 GiB, 2 GiB scopes: %.2fx (paper 2x: [1.33, 3])\n", s16);
+	assert_true(s16 >= 2 / 1.5 && s16 <= 2 * 1.5);
 	/* 128 MB scopes never pay off on the p100 (no L1 TLB misses avoided),
 	 * also not just past the L2 TLB's reach, where unscoped runs are
 	 * slowest relative to their pass count */
@@ -71,7 +72,10 @@ static void test_p100_sampling(void **state)
 		double s = sampling("p100", regions[i], "128MiB") /
 			   sampling("p100", regions[i], "none");
 		printf("  p100 128 MB scopes at %s: %.2fx (paper < 1)\n", regions[i], s);
-		assert_true(s < 1.0);
+		/* clearly slower: each pass recomputes every position, 7
+		 * integer multiplies each (priced at gpu.imul32_issue_slots);
+		 * priced as one slot, 4 GiB comes out at 1.00x */
+		assert_true(s < 0.95 && s > 0.4);
 	}
 }
 
@@ -82,7 +86,7 @@ static void test_k80_groupby(void **state)
 	/* two passes here; the 6 GiB and 11 GiB tables of
 	 * experiments/karnagel_fig10_11.sh are too big for a unit test */
 	printf("  k80 group-by 4 GiB table, 2 GiB copy: %.2fx (paper 12.5x at 11.2 GB)\n", s);
-	assert_true(s > 5.0);
+	assert_true(s > 5.0 && s < 12.5 * 1.5);
 }
 
 static void test_p100_groupby(void **state)
@@ -92,9 +96,15 @@ static void test_p100_groupby(void **state)
 	 * launch ramps weigh on the two-pass run (1.66x) */
 	double none4 = groupby_rows("p100", "2097152", "4GiB", "none", "copy");
 	double copy2 = groupby_rows("p100", "2097152", "4GiB", "2GiB", "copy");
-	printf("  p100 group-by 4 GiB table, 2 GiB copy: %.2fx (paper 2.5x, target >= 1.8x)\n",
+	/* The copy approach's first pass reads the input zero-copy: on the
+	 * p100's PCIe 3.0 x16 (13.0 GB/s achieved, 3.26 G rows/s of 4 B)
+	 * two passes cannot beat that rate, which caps the recovery well
+	 * below the paper's 2.5x (16 GB table, 6 GB input; issue 15 note).
+	 * Bounded on both sides: [1.25, 2.5]. */
+	printf("  p100 group-by 4 GiB table, 2 GiB copy: %.2fx (paper 2.5x at 16 GB: [1.25, 2.5])\n",
 	       copy2 / none4);
-	assert_true(copy2 / none4 >= 1.8);
+	assert_true(copy2 / none4 >= 1.25 && copy2 / none4 <= 2.5);
+	assert_true(copy2 <= 1.02 * 0.815 * 16e9 / 4); /* the link bound holds */
 	/* three passes or more (here 4, on a 1 GiB table to keep the test
 	 * short): naive is bound by re-reading the input over the host link,
 	 * copy is not */
