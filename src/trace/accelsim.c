@@ -42,6 +42,7 @@ struct as_header {
 	uint32_t grid[3], block[3];
 	bool have_grid, have_block, have_version;
 	uint64_t shmem_base, local_base;
+	uint32_t shmem_bytes; /* -shmem: static + dynamic shared memory per CTA */
 	int version; /* 12, 30, 40, 50 for tracer 1.2, 3, 4, 5 */
 	int lineinfo;
 };
@@ -186,6 +187,11 @@ static int parse_header(struct textin *t, struct as_header *h, struct gpuvm_erro
 			if (parse_dim(val, h->block))
 				return gpuvm_fail(err, t->path, ln, "block dim", "expected (x,y,z), got '%s'", val);
 			h->have_block = true;
+		} else if (!strcmp(key, "shmem")) {
+			int64_t v;
+			if (parse_dec(val, strlen(val), &v) || v < 0 || v > UINT32_MAX)
+				return gpuvm_fail(err, t->path, ln, key, "expected a byte count, got '%s'", val);
+			h->shmem_bytes = (uint32_t)v;
 		} else if (!strcmp(key, "shmem base_addr") || !strcmp(key, "local mem base_addr")) {
 			uint64_t v;
 			if (parse_hex(val, strlen(val), &v))
@@ -765,6 +771,8 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 	}
 	if (native_kernel_init(&s->sk.nk, fileno(s->tmp), kpath, 0, h.name, h.grid, h.block, err))
 		goto out_writer;
+	/* shared memory per CTA limits how many CTAs an SM holds */
+	s->sk.nk.k.smem_bytes_per_cta = h.shmem_bytes;
 	s->sk.loaded = true;
 	rc = 0;
 out_writer:
