@@ -87,6 +87,13 @@ SIMT_KERNEL(bad_kernel, struct bad_args, p)
 	ST(p.a, i + p.n, 1.0f); /* one past the end for the last thread */
 }
 
+SIMT_KERNEL(greedy_kernel, struct bad_args, p)
+{
+	SHARED(float, tile, 256); /* 1 KiB, but its launch declares 512 B */
+	SST(tile, threadIdx.x, 1.0f);
+	ST(p.a, threadIdx.x, SLD(tile, threadIdx.x));
+}
+
 static int n_elems = 256;
 
 static int div_host(struct simt_host *h, void *user)
@@ -121,6 +128,16 @@ static int bad_host(struct simt_host *h, void *user)
 	if (SIMT_LAUNCH(h, bad_kernel, simt_dim3(1, 1, 1), simt_dim3(64, 1, 1), args))
 		return -1;
 	return 0;
+}
+
+static int greedy_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *a = simt_malloc(h, "a", 64 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a)
+		return -1;
+	struct bad_args args = {a, 0};
+	return SIMT_LAUNCH_SHARED(h, greedy_kernel, simt_dim3(1, 1, 1), simt_dim3(64, 1, 1), 512, args);
 }
 
 static int simulate(simt_host_fn fn, struct gpuvm_stats *st, struct gpuvm_error *err)
@@ -165,6 +182,19 @@ static void test_access_outside_allocation_is_an_error(void **state)
 	gpuvm_stats_release(&st);
 }
 
+/* SHARED arrays beyond what the launch declares (the size the engine
+ * placed the block by) are an error, not silently more memory. */
+static void test_shared_beyond_declared_is_an_error(void **state)
+{
+	(void)state;
+	struct gpuvm_stats st;
+	struct gpuvm_error err = {{0}};
+	assert_int_not_equal(simulate(greedy_host, &st, &err), 0);
+	assert_non_null(strstr(err.msg, "greedy_kernel"));
+	assert_non_null(strstr(err.msg, "more than its launch declares"));
+	gpuvm_stats_release(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_triad_simt_equals_generator),
 		cmocka_unit_test(test_divergent_lanes_split_and_reconverge),
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
+		cmocka_unit_test(test_shared_beyond_declared_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,39 @@ static void test_hotspot(void **state)
 	check_on_two_presets("hotspot:n=33,pyramid=1,iters=2,verify=1,mem=managed");
 }
 
+/* Shared memory per block limits blocks per SM: hotspot declares three
+ * 16 x 16 float tiles (3 KiB); an SM of 3 KiB holds one block instead of
+ * the 32 its 64 warps allow, so the same launches take longer; an SM of
+ * 2 KiB holds none, which is an error naming smem.size. */
+static double hotspot_seconds(const char *smem, struct gpuvm_error *err, int *rc)
+{
+	char set[48];
+	snprintf(set, sizeof set, "smem.size=%s", smem);
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = "hotspot:n=256", .seed = 5};
+	spec.sets[spec.n_sets++] = set;
+	cJSON *out = NULL;
+	*rc = gpuvm_run_point(&spec, &out, err);
+	double t = out ? report_num(out, "sim_seconds") : 0;
+	cJSON_Delete(out);
+	return t;
+}
+
+static void test_shared_memory_limits_occupancy(void **state)
+{
+	(void)state;
+	struct gpuvm_error err = {{0}};
+	int rc;
+	double roomy = hotspot_seconds("64KiB", &err, &rc);
+	assert_int_equal(rc, 0);
+	double one = hotspot_seconds("3KiB", &err, &rc);
+	assert_int_equal(rc, 0);
+	printf("  hotspot n=256 on p100: smem 64 KiB %.3g s, 3 KiB (one block per SM) %.3g s\n", roomy, one);
+	assert_true(one > 1.1 * roomy);
+	hotspot_seconds("2KiB", &err, &rc);
+	assert_int_not_equal(rc, 0);
+	assert_non_null(strstr(err.msg, "smem.size"));
+}
+
 /* 3 x 4 tiles: every edge case of the tile loads (first/last row and
  * column of tiles); a small speckle region; the ROI clamped to 32. */
 static void test_srad(void **state)
@@ -85,6 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hotspot),
+		cmocka_unit_test(test_shared_memory_limits_occupancy),
 		cmocka_unit_test(test_srad),
 		cmocka_unit_test(test_backprop),
 		cmocka_unit_test(test_nw),

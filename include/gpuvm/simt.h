@@ -215,6 +215,15 @@ int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct
 		struct simt_dim3 block, const void *args, size_t args_bytes);
 #define SIMT_LAUNCH(h, kern, grid, block, args)                                        \
 	simt_launch((h), #kern, (kern), (grid), (block), &(args), sizeof(args))
+/* A launch whose kernel declares shared_bytes of SHARED arrays per block
+ * (CUDA's static __shared__ size): the engine places no more blocks on an
+ * SM than its shared memory holds (smem.size), and a kernel allocating
+ * more than it declared fails. SIMT_LAUNCH declares none. */
+int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
+		       struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
+		       const void *args, size_t args_bytes);
+#define SIMT_LAUNCH_SHARED(h, kern, grid, block, shared_bytes, args)                   \
+	simt_launch_shared((h), #kern, (kern), (grid), (block), (shared_bytes), &(args), sizeof(args))
 static inline struct simt_dim3 simt_dim3(uint32_t x, uint32_t y, uint32_t z)
 {
 	struct simt_dim3 d = {x, y, z};

@@ -197,7 +197,7 @@ void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
 	const unsigned char *base = ln->cta->shared, *q = p;
-	if (!base || q < base || q + bytes > base + SIMT_SHARED_BYTES)
+	if (!base || q < base || q + bytes > base + ln->cta->launch->shared_bytes)
 		lane_abort(ln, "%llu-byte shared access outside the CTA's shared memory", bytes);
 	record(ln, (uint64_t)(q - base), bytes, op, site, GPUVM_SPACE_SHARED);
 }
@@ -215,15 +215,16 @@ void *simt_shared(struct simt_thread *t, size_t bytes, size_t align)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
 	struct simt_cta *cta = ln->cta;
-	if (!cta->shared) {
-		cta->shared = calloc(1, SIMT_SHARED_BYTES);
-		if (!cta->shared)
-			lane_abort(ln, "out of memory for %llu bytes of shared memory",
-				   SIMT_SHARED_BYTES);
-	}
+	uint32_t declared = cta->launch->shared_bytes;
 	size_t off = (t->shared_off + align - 1) / align * align;
-	if (off + bytes > SIMT_SHARED_BYTES)
-		lane_abort(ln, "shared memory over the %llu-byte limit", SIMT_SHARED_BYTES);
+	if (off + bytes > declared)
+		lane_abort(ln, "SHARED arrays of %llu bytes per block, more than its launch declares "
+			   "(SIMT_LAUNCH_SHARED)", (unsigned long long)(off + bytes));
+	if (!cta->shared) {
+		cta->shared = calloc(1, declared);
+		if (!cta->shared)
+			lane_abort(ln, "out of memory for %llu bytes of shared memory", declared);
+	}
 	t->shared_off = (uint32_t)(off + bytes);
 	return cta->shared + off;
 }

@@ -129,6 +129,13 @@ int simt_download(struct simt_host *h, const void *mem, uint64_t bytes)
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes)
 {
+	return simt_launch_shared(h, name, body, grid, block, 0, args, args_bytes);
+}
+
+int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
+		       struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
+		       const void *args, size_t args_bytes)
+{
 	struct simt_program *p = prog(h);
 	if (p->aborting || p->failed)
 		return -1;
@@ -136,6 +143,9 @@ int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct
 	if (!grid.x || !grid.y || !grid.z || !threads || threads > 1024)
 		return simt_fail(h, "%s: bad launch <<<(%u,%u,%u), (%u,%u,%u)>>>", name, grid.x,
 				 grid.y, grid.z, block.x, block.y, block.z);
+	if (shared_bytes > SIMT_SHARED_BYTES)
+		return simt_fail(h, "%s: %u bytes of shared memory per block (max %u, CUDA's static limit)",
+				 name, shared_bytes, SIMT_SHARED_BYTES);
 	if (args_bytes > SIMT_MAX_ARGS_BYTES)
 		return simt_fail(h, "%s: %zu bytes of arguments (max %d)", name, args_bytes,
 				 SIMT_MAX_ARGS_BYTES);
@@ -154,6 +164,8 @@ int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct
 	l->body = body;
 	memcpy(l->args, args, args_bytes);
 	l->threads_per_cta = (uint32_t)threads;
+	l->shared_bytes = shared_bytes;
+	l->k.smem_bytes_per_cta = shared_bytes;
 	l->failed = 0;
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);

@@ -111,6 +111,7 @@ struct simt_launch {
 	simt_body_fn body;
 	_Alignas(16) unsigned char args[SIMT_MAX_ARGS_BYTES];
 	uint32_t threads_per_cta;
+	uint32_t shared_bytes; /* SHARED arrays per CTA, as the launch declared */
 	struct simt_cta *live, *last;
 	int failed;
 	char errmsg[256];

@@ -119,7 +119,7 @@ static int bp_host(struct simt_host *h, void *user)
 	struct simt_dim3 grid = simt_dim3(1, (uint32_t)blocks, 1);
 	struct simt_dim3 block = simt_dim3(BP_WIDTH, BP_HEIGHT, 1);
 	if (simt_upload(h, units, ubytes) || simt_upload(h, w, wbytes) ||
-	    SIMT_LAUNCH(h, bpnn_layerforward_CUDA, grid, block, fa) ||
+	    SIMT_LAUNCH_SHARED(h, bpnn_layerforward_CUDA, grid, block, BP_FORWARD_SHARED_BYTES, fa) ||
 	    simt_download(h, partial, blocks * BP_WIDTH * sizeof(float))) {
 		free(ref);
 		return -1;

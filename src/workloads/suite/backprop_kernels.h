@@ -22,6 +22,9 @@ struct bp_forward_args {
 	int in, hid;
 };
 
+/* input_node, weight_matrix */
+#define BP_FORWARD_SHARED_BYTES ((uint32_t)sizeof(float) * (BP_HEIGHT + BP_HEIGHT * BP_WIDTH))
+
 SIMT_KERNEL(bpnn_layerforward_CUDA, struct bp_forward_args, p)
 {
 	int by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;

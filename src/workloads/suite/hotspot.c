@@ -97,7 +97,8 @@ static int hs_host(struct simt_host *h, void *user)
 		struct hs_args a = {power, temp[src], temp[dst],
 				    (int)(c->pyramid < left ? c->pyramid : left), (int)n, (int)n,
 				    border, border, k.Cap, k.Rx, k.Ry, k.Rz, k.step};
-		if (SIMT_LAUNCH(h, hs_calculate_temp, grid, simt_dim3(HS_BLOCK, HS_BLOCK, 1), a)) {
+		if (SIMT_LAUNCH_SHARED(h, hs_calculate_temp, grid, simt_dim3(HS_BLOCK, HS_BLOCK, 1),
+				       HS_SHARED_BYTES, a)) {
 			free(ref);
 			return -1;
 		}

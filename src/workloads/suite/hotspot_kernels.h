@@ -16,6 +16,9 @@ struct hs_args {
 	float Cap, Rx, Ry, Rz, step;
 };
 
+/* temp_on_cuda, power_on_cuda, temp_t */
+#define HS_SHARED_BYTES ((uint32_t)sizeof(float) * 3 * HS_BLOCK * HS_BLOCK)
+
 SIMT_KERNEL(hs_calculate_temp, struct hs_args, p)
 {
 	SHARED(float, temp_on_cuda, HS_BLOCK * HS_BLOCK);

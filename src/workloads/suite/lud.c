@@ -64,14 +64,16 @@ static int lud_host(struct simt_host *h, void *user)
 	for (i = 0; i < dim - LUD_BLOCK && !rc; i += LUD_BLOCK) {
 		struct lud_args a = {m, dim, i};
 		uint32_t nb = (uint32_t)((dim - i) / LUD_BLOCK - 1);
-		rc = SIMT_LAUNCH(h, lud_diagonal, simt_dim3(1, 1, 1), simt_dim3(LUD_BLOCK, 1, 1), a) ||
-		     SIMT_LAUNCH(h, lud_perimeter, simt_dim3(nb, 1, 1),
-				 simt_dim3(2 * LUD_BLOCK, 1, 1), a) ||
-		     SIMT_LAUNCH(h, lud_internal, simt_dim3(nb, nb, 1),
-				 simt_dim3(LUD_BLOCK, LUD_BLOCK, 1), a);
+		rc = SIMT_LAUNCH_SHARED(h, lud_diagonal, simt_dim3(1, 1, 1), simt_dim3(LUD_BLOCK, 1, 1),
+					LUD_TILE_BYTES, a) ||
+		     SIMT_LAUNCH_SHARED(h, lud_perimeter, simt_dim3(nb, 1, 1),
+					simt_dim3(2 * LUD_BLOCK, 1, 1), 3 * LUD_TILE_BYTES, a) ||
+		     SIMT_LAUNCH_SHARED(h, lud_internal, simt_dim3(nb, nb, 1),
+					simt_dim3(LUD_BLOCK, LUD_BLOCK, 1), 2 * LUD_TILE_BYTES, a);
 	}
 	struct lud_args last = {m, dim, i};
-	if (rc || SIMT_LAUNCH(h, lud_diagonal, simt_dim3(1, 1, 1), simt_dim3(LUD_BLOCK, 1, 1), last) ||
+	if (rc || SIMT_LAUNCH_SHARED(h, lud_diagonal, simt_dim3(1, 1, 1), simt_dim3(LUD_BLOCK, 1, 1),
+					  LUD_TILE_BYTES, last) ||
 	    simt_download(h, m, bytes)) {
 		free(ref);
 		return -1;

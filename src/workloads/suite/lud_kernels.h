@@ -15,6 +15,9 @@ struct lud_args {
 	int matrix_dim, offset;
 };
 
+/* shared memory per block: one tile (diagonal), three (perimeter), two (internal) */
+#define LUD_TILE_BYTES ((uint32_t)sizeof(float) * LUD_BLOCK * LUD_BLOCK)
+
 SIMT_KERNEL(lud_diagonal, struct lud_args, p)
 {
 	SHARED(float, shadow, LUD_BLOCK * LUD_BLOCK);

@@ -77,14 +77,16 @@ static int nw_host(struct simt_host *h, void *user)
 	struct simt_dim3 block = simt_dim3(NW_BLOCK, 1, 1);
 	for (int i = 1; i <= block_width; i++) { /* top-left triangle of tiles */
 		struct nw_args a = {ref, mat, (int)cols, penalty, i, block_width};
-		if (SIMT_LAUNCH(h, needle_cuda_shared_1, simt_dim3((uint32_t)i, 1, 1), block, a)) {
+		if (SIMT_LAUNCH_SHARED(h, needle_cuda_shared_1, simt_dim3((uint32_t)i, 1, 1), block,
+				       NW_SHARED_BYTES, a)) {
 			free(want);
 			return -1;
 		}
 	}
 	for (int i = block_width - 1; i >= 1; i--) { /* bottom-right triangle */
 		struct nw_args a = {ref, mat, (int)cols, penalty, i, block_width};
-		if (SIMT_LAUNCH(h, needle_cuda_shared_2, simt_dim3((uint32_t)i, 1, 1), block, a)) {
+		if (SIMT_LAUNCH_SHARED(h, needle_cuda_shared_2, simt_dim3((uint32_t)i, 1, 1), block,
+				       NW_SHARED_BYTES, a)) {
 			free(want);
 			return -1;
 		}

@@ -46,6 +46,9 @@ SIMT_DEVFN void nw_tile(SIMT_CTX_ int *temp, const int *ref, int tx, int penalty
 	}
 }
 
+/* shared memory per block of both kernels: temp and ref */
+#define NW_SHARED_BYTES ((uint32_t)sizeof(int) * ((NW_BLOCK + 1) * (NW_BLOCK + 1) + NW_BLOCK * NW_BLOCK))
+
 SIMT_KERNEL(needle_cuda_shared_1, struct nw_args, p)
 {
 	int bx = blockIdx.x, tx = threadIdx.x;

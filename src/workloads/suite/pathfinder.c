@@ -36,7 +36,7 @@ static int pf_host(struct simt_host *h, void *user)
 		struct pf_args a = {wall + cols, src, dst,
 				    (int)(c->pyramid < left ? c->pyramid : left), (int)cols, (int)t,
 				    border};
-		if (SIMT_LAUNCH(h, pf_kernel, grid, simt_dim3(PF_BLOCK, 1, 1), a))
+		if (SIMT_LAUNCH_SHARED(h, pf_kernel, grid, simt_dim3(PF_BLOCK, 1, 1), PF_SHARED_BYTES, a))
 			return -1;
 		int *s = src;
 		src = dst;

@@ -14,6 +14,8 @@ struct pf_args {
 	int iteration, cols, start_step, border;
 };
 
+#define PF_SHARED_BYTES ((uint32_t)sizeof(int) * 2 * PF_BLOCK) /* prev, result */
+
 SIMT_KERNEL(pf_kernel, struct pf_args, p)
 {
 	SHARED(int, prev, PF_BLOCK);

@@ -17,6 +17,10 @@ struct srad_args {
 	float lambda, q0sqr;
 };
 
+/* shared memory per block: six tiles (srad_cuda_1), five (srad_cuda_2) */
+#define SRAD_1_SHARED_BYTES ((uint32_t)sizeof(float) * 6 * SRAD_BLOCK * SRAD_BLOCK)
+#define SRAD_2_SHARED_BYTES ((uint32_t)sizeof(float) * 5 * SRAD_BLOCK * SRAD_BLOCK)
+
 SIMT_KERNEL(srad_cuda_1, struct srad_args, p)
 {
 	const int B = SRAD_BLOCK;

@@ -49,7 +49,8 @@ static int ubench_host(struct simt_host *h, void *user)
 	}
 	case UB_SMEM: {
 		struct ubench_smem_args a = {out, (unsigned)c->steps, (unsigned)c->lane_stride};
-		if (SIMT_LAUNCH(h, ubench_smem, simt_dim3(1, 1, 1), simt_dim3(32, 1, 1), a))
+		if (SIMT_LAUNCH_SHARED(h, ubench_smem, simt_dim3(1, 1, 1), simt_dim3(32, 1, 1),
+				       UBENCH_SMEM_SHARED_BYTES, a))
 			return -1;
 		digest = suite_digest(out, 32 * 4);
 		break;

@@ -46,6 +46,8 @@ struct ubench_smem_args {
  * and every step moves 32 x stride words on, so each step is one warp
  * instruction whose lanes meet in banks exactly lane_stride-fold (for
  * strides that divide 32). */
+#define UBENCH_SMEM_SHARED_BYTES ((uint32_t)sizeof(unsigned int) * UBENCH_SMEM_WORDS)
+
 SIMT_KERNEL(ubench_smem, struct ubench_smem_args, p)
 {
 	SHARED(unsigned int, s, UBENCH_SMEM_WORDS);
