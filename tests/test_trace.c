@@ -203,6 +203,7 @@ static uint64_t compare_streams(struct gpuvm_source *a, struct gpuvm_source *b)
 			assert_string_equal(ka->name, kb->name);
 			assert_memory_equal(ka->grid, kb->grid, sizeof ka->grid);
 			assert_memory_equal(ka->block, kb->block, sizeof ka->block);
+			assert_int_equal(ka->smem_bytes_per_cta, kb->smem_bytes_per_cta);
 			assert_true(ka->ops->warp_state_bytes <= sizeof sa);
 			assert_true(kb->ops->warp_state_bytes <= sizeof sb);
 			uint64_t ctas = gpuvm_kernel_ctas(ka);
@@ -300,6 +301,40 @@ static void test_native_replays_identically(void **state)
 	cJSON_Delete(r[1]);
 }
 
+/* A SIMT kernel's shared memory per block (hotspot: 3 KiB) survives
+ * recording (native version 3): the replay takes as long as the live run,
+ * and an SM of 2 KiB cannot hold its blocks either way. */
+static void test_native_keeps_shared_memory(void **state)
+{
+	(void)state;
+	const char *live = "hotspot:n=48,iters=2";
+	char out[400], nspec[420];
+	snprintf(out, sizeof out, "%s/hs.gvt", tmpdir);
+	snprintf(nspec, sizeof nspec, "trace:%s", out);
+	struct gpuvm_source a;
+	struct gpuvm_error err = {{0}};
+	open_src(live, &a);
+	if (gpuvm_trace_record(&a, out, NULL, &err))
+		fail_msg("%s", err.msg);
+	a.ops->destroy(&a);
+	const char *specs[2] = {live, nspec};
+	double cycles[2];
+	for (int i = 0; i < 2; i++) {
+		struct gpuvm_run_spec rs = {.gpu = "p100", .workload = specs[i], .seed = 1};
+		cJSON *r;
+		if (gpuvm_run_point(&rs, &r, &err))
+			fail_msg("%s", err.msg);
+		cycles[i] = report_num(r, "sim_cycles");
+		cJSON_Delete(r);
+		rs.sets[rs.n_sets++] = "smem.size=2KiB";
+		r = NULL;
+		assert_int_not_equal(gpuvm_run_point(&rs, &r, &err), 0);
+		assert_non_null(strstr(err.msg, "smem.size"));
+		cJSON_Delete(r);
+	}
+	assert_true(cycles[0] == cycles[1]);
+}
+
 static void test_memtrace_forms(void **state)
 {
 	(void)state;
@@ -369,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_every_preset_simulates_traces),
 		cmocka_unit_test(test_round_trip_exact),
 		cmocka_unit_test(test_native_replays_identically),
+		cmocka_unit_test(test_native_keeps_shared_memory),
 		cmocka_unit_test(test_memtrace_forms),
 		cmocka_unit_test(test_xz_kernel),
 	};

@@ -442,6 +442,8 @@ struct native_src {
 	struct bufrd rd;
 	struct native_kernel nk;
 	bool in_kernel, ended;
+	uint32_t version;
+	uint32_t next_smem; /* an 'S' record's bytes, for the next kernel */
 };
 
 static int src_fail(struct native_src *s, struct gpuvm_error *err, uint64_t off, const char *what)
@@ -520,7 +522,8 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		if (op->copy_bytes && op->copy_addr + (op->copy_bytes - 1) < op->copy_addr)
 			return src_fail(s, err, at, "corrupt copy record (wraps the address space)");
 		return 0;
-	case 'K': {
+	case 'K':
+	kernel: {
 		char name[sizeof op->kernel->name];
 		if (rd_exact(s, b, 2, err))
 			return -1;
@@ -540,11 +543,28 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		if (trace_check_shape(grid, block, s->path, 0, err) ||
 		    native_kernel_init(&s->nk, s->fd, origin, s->rd.pos, name, grid, block, err))
 			return -1;
+		s->nk.k.smem_bytes_per_cta = s->next_smem;
+		s->next_smem = 0;
 		s->in_kernel = true;
 		op->kind = GPUVM_RUN_KERNEL;
 		op->kernel = &s->nk.k;
 		return 0;
 	}
+	case 'S':
+		if (s->version < 3)
+			return src_fail(s, err, at, "unknown record type (corrupt file)");
+		if (rd_exact(s, b, 4, err))
+			return -1;
+		s->next_smem = get_u32(b);
+		/* 228 KiB: the most shared memory per block of any NVIDIA part (H100) */
+		if (s->next_smem > (228u << 10))
+			return src_fail(s, err, at, "corrupt shared-memory record (over 228 KiB per block)");
+		if (rd_exact(s, &tag, 1, err))
+			return -1;
+		if (tag != 'K') /* it belongs to the kernel record that follows */
+			return src_fail(s, err, s->rd.pos - 1, "shared-memory record not before a kernel");
+		at = s->rd.pos - 1;
+		goto kernel;
 	case 'E': {
 		unsigned char extra;
 		if (bufrd_read(&s->rd, &extra, 1) != 0)
@@ -605,7 +625,7 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		return gpuvm_fail(err, path, 0, NULL, "byte 8: truncated header");
 	}
 	uint32_t version = get_u32(h + 8), hbytes = get_u32(h + 12);
-	if (version != NATIVE_VERSION && version != 1) {
+	if (version < 1 || version > NATIVE_VERSION) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL,
 				  "byte 8: unknown native trace version %u (this gpuvm reads versions 1 to %u)",
@@ -615,6 +635,7 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL, "byte 12: bad header size %u", hbytes);
 	}
+	s->version = version;
 	*out = src;
 	return 0;
 }

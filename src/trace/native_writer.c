@@ -94,6 +94,12 @@ int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
 int native_write_kernel(struct native_writer *w, const struct gpuvm_kernel *k,
 			struct gpuvm_error *err)
 {
+	if (k->smem_bytes_per_cta) { /* version 3: shared memory per block */
+		unsigned char sb[5] = {'S'};
+		put_u32(sb + 1, k->smem_bytes_per_cta);
+		if (wr(w, sb, sizeof sb, err))
+			return -1;
+	}
 	unsigned char b[3 + sizeof k->name + 24];
 	size_t len = strnlen(k->name, sizeof k->name - 1);
 	b[0] = 'K';
