@@ -136,6 +136,25 @@ static void test_overrides_move_timing(void **state)
 	cJSON_Delete(slow_dram);
 }
 
+/* walker.pte_reads = l2: each walk reads its leaf entry through the L2.
+ * On the k80 (128 KiB pages) an 8 GiB region has 512 KiB of leaf entries,
+ * which random data sectors keep evicting from the 1.5 MiB L2: a good
+ * part of the walks go to DRAM and hold their walker longer. */
+static void test_page_table_reads_through_l2(void **state)
+{
+	(void)state;
+	const char *w = "random-sampling:reads=16,threads=16384,region=8GiB";
+	cJSON *none = run("k80", w, "walker.pte_reads=none", NULL);
+	cJSON *l2 = run("k80", w, "walker.pte_reads=l2", NULL);
+	double walks = report_num(l2, "walks");
+	assert_true(report_num(none, "walk_pte_l2_misses") == 0);
+	assert_true(report_num(l2, "walk_pte_l2_hits") + report_num(l2, "walk_pte_l2_misses") == walks);
+	assert_true(report_num(l2, "walk_pte_l2_misses") > 0.2 * walks);
+	assert_true(report_num(l2, "sim_seconds") > 1.3 * report_num(none, "sim_seconds"));
+	cJSON_Delete(none);
+	cJSON_Delete(l2);
+}
+
 /* Sharing: the same L2 TLB sees the misses of every SM mapped onto it. */
 static void test_instances_follow_sharing_map(void **state)
 {
@@ -251,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_overrides_move_timing),
 		cmocka_unit_test(test_instances_follow_sharing_map),
 		cmocka_unit_test(test_translation_follows_sm_map),
+		cmocka_unit_test(test_page_table_reads_through_l2),
 		cmocka_unit_test(test_triad_checksum),
 		cmocka_unit_test(test_bad_workload_input_fails_cleanly),
 		cmocka_unit_test(test_sampling_prices_integer_multiplies),

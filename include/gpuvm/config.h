@@ -44,6 +44,10 @@ enum gpuvm_uvm_gmmu {
 	GPUVM_UVM_GMMU_ZHENG,      /* seeds/003 3.1: faults drained as they arrive, faulted page first */
 };
 enum gpuvm_uvm_link { GPUVM_UVM_LINK_CURVE = 0, GPUVM_UVM_LINK_FLAT };
+enum gpuvm_pte_reads {
+	GPUVM_PTE_READS_NONE = 0, /* the walk latency holds the entry reads, whatever the footprint */
+	GPUVM_PTE_READS_L2,       /* the leaf entry is a sector read through the L2 (and DRAM) */
+};
 enum gpuvm_uvm_writeback { GPUVM_UVM_WB_ALL = 0, GPUVM_UVM_WB_DIRTY };
 enum gpuvm_uvm_preferred { GPUVM_UVM_PREFERRED_NONE = 0, GPUVM_UVM_PREFERRED_GPU };
 
@@ -104,6 +108,7 @@ struct gpuvm_config {
 	uint32_t pwc_entries;         /* page-walk cache entries, 0 = off */
 	uint64_t pwc_entry_bytes;     /* range one PWC entry covers (upper-level PDE) */
 	double pwc_hit_walk_latency_cycles; /* walk cost when the PWC hits */
+	enum gpuvm_pte_reads pte_reads;
 
 	/* [l2] sectored data cache, physically indexed */
 	uint64_t l2_bytes;

@@ -65,6 +65,8 @@ struct gpuvm_stats {
 	struct gpuvm_tlb_level_stats tlb[GPUVM_MAX_TLB_LEVELS];
 	uint64_t walks, pwc_hits;
 	double walk_queue_cycles;
+	/* each walk reads its leaf page-table entry through the L2 */
+	uint64_t walk_pte_l2_hits, walk_pte_l2_misses;
 
 	/* SM core: local and shared memory, barriers, why warps waited */
 	uint64_t local_insts, shared_insts, barriers;

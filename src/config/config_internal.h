@@ -79,6 +79,7 @@ enum cfg_key_id_tail {
 	K_PWC_ENTRIES,
 	K_PWC_ENTRY_SIZE,
 	K_PWC_HIT_LATENCY,
+	K_PTE_READS,
 	K_L2_SIZE,
 	K_L2_WAYS,
 	K_L2_LINE,

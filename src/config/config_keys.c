@@ -31,6 +31,7 @@ static const char *const share_names[] = {"sm", "tpc", "gpc", "gpu", "map"};
 static const char *const numbering_names[] = {"linear", "interleaved"};
 static const char *const fault_model_names[] = {"replayable", "blocking"};
 static const char *const accounting_names[] = {"in_timing", "posthoc"};
+static const char *const pte_read_names[] = {"none", "l2"};
 static const char *const gmmu_names[] = {"driver", "zheng"};
 static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
@@ -148,6 +149,9 @@ const struct cfg_key cfg_keys[] = {
 	       "virtual range one PWC entry covers (power of two)"),
 	DBL("walker.pwc_hit_latency_cycles", pwc_hit_walk_latency_cycles, 0, false, LAT_MAX, -1,
 	    "cost of a walk whose upper levels hit in the PWC"),
+	ENUM("walker.pte_reads", pte_reads, pte_read_names, -1,
+	     "none (latency_cycles holds the page-table reads) or l2 (each walk also reads its leaf entry "
+	     "through the L2; an L2 miss adds the DRAM access, docs/timing.md)"),
 
 	/* [l2] */
 	/* the model allocates every line's tags: 1 GiB, 20 x H100's 50 MB */

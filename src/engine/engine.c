@@ -69,6 +69,7 @@ struct engine {
 	struct l2_cache l2;
 	struct alloc_table allocs;
 	struct coalescer co;
+	unsigned pte_page_shift; /* log2 of the page a leaf page-table entry maps */
 
 	/* unified memory: built at the first managed allocation */
 	struct uvm uvm;
@@ -448,6 +449,34 @@ static double shared_instruction(struct engine *e, struct warp_rt *w,
 	return start + e->smem_latency + (waves ? waves - 1 : 0);
 }
 
+/* ---- page-table reads -------------------------------------------------- */
+
+/* Page tables live in device memory: a walk's leaf entry (8 B per page of
+ * the first TLB level's entry size, the page the hardware maps) is a
+ * sector read through the L2, competing with data for L2 lines and DRAM.
+ * The walk latency of a preset is measured with entries the L2 holds
+ * (Karnagel's probes touch few pages), so a hit adds nothing and a miss
+ * adds its DRAM time. The tables sit below the local-memory window: 2^37
+ * pages of 4 KiB x 8 B = 1 TiB at most. */
+#define PAGE_TABLE_VA_BASE 0x3e0000000000ull
+#define PTE_BYTES 8
+
+static double walk_pte_read(void *ctx, uint64_t addr, double t)
+{
+	struct engine *e = ctx;
+	uint64_t pte = PAGE_TABLE_VA_BASE + (addr >> e->pte_page_shift) * PTE_BYTES;
+	uint64_t sector = pte & ~(uint64_t)(e->sector_bytes - 1);
+	uint32_t wb = 0;
+	enum l2_result r = l2_cache_access(&e->l2, sector, false, &wb);
+	dram_writeback(e, sector, wb, t);
+	if (r == L2_HIT) {
+		e->stats->walk_pte_l2_hits++;
+		return 0;
+	}
+	e->stats->walk_pte_l2_misses++;
+	return dram_sector(e, sector, t) - t;
+}
+
 /* ---- unified memory -------------------------------------------------- */
 
 static double uvm_walk_hook(void *ctx, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
@@ -497,6 +526,15 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->progress = opt && opt->progress;
 	if (xlat_init(&e->xlat, cfg, stats))
 		return -1;
+	if (cfg->pte_reads == GPUVM_PTE_READS_L2) {
+		e->xlat.pte_hook = walk_pte_read;
+		e->xlat.pte_ctx = e;
+	}
+	uint64_t page = cfg->tlb[0].entry_bytes;
+	for (uint32_t l = 1; l < cfg->tlb_levels; l++)
+		if (cfg->tlb[l].entry_bytes < page)
+			page = cfg->tlb[l].entry_bytes;
+	e->pte_page_shift = (unsigned)__builtin_ctzll(page);
 	if (l2_cache_init(&e->l2, cfg->l2_bytes, cfg->l2_ways, cfg->l2_line_bytes,
 			  cfg->l2_sector_bytes))
 		return -1;

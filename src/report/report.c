@@ -118,6 +118,8 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 	cJSON_AddNumberToObject(o, "walks", (double)st->walks);
 	cJSON_AddNumberToObject(o, "pwc_hits", (double)st->pwc_hits);
 	cJSON_AddNumberToObject(o, "walk_queue_cycles", st->walk_queue_cycles);
+	cJSON_AddNumberToObject(o, "walk_pte_l2_hits", (double)st->walk_pte_l2_hits);
+	cJSON_AddNumberToObject(o, "walk_pte_l2_misses", (double)st->walk_pte_l2_misses);
 	cJSON_AddNumberToObject(o, "local_instructions", (double)st->local_insts);
 	cJSON_AddNumberToObject(o, "shared_instructions", (double)st->shared_insts);
 	cJSON_AddNumberToObject(o, "barriers", (double)st->barriers);

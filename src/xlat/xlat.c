@@ -117,7 +117,13 @@ static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_
 			x->pwc_hits++;
 		}
 	}
-	double start = server_pool_reserve(&x->walkers, t, cycles);
+	int64_t slot;
+	double start = server_pool_start_at(&x->walkers, t, &slot);
+	/* the leaf entry is read at the walk's end, when a walker has it; an
+	 * L2 miss holds the walker until DRAM answers */
+	if (x->pte_hook)
+		cycles += x->pte_hook(x->pte_ctx, addr, start + cycles);
+	server_pool_consume_at(&x->walkers, slot, start, cycles);
 	double done = start + cycles;
 	x->walks++;
 	x->stats->walk_queue_cycles += start - t;

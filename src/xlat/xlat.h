@@ -39,6 +39,11 @@ struct xlat_level {
 typedef double (*xlat_walk_hook)(void *ctx, uint32_t sm, uint64_t addr, double t,
 				 uint64_t *fill_max);
 
+/* Reads the leaf page-table entry of addr's page at time t through the
+ * memory hierarchy; returns the cycles it adds beyond the walk latency
+ * (which already holds a read that hits the L2). */
+typedef double (*xlat_pte_hook)(void *ctx, uint64_t addr, double t);
+
 struct xlat {
 	uint32_t levels;
 	struct xlat_level level[GPUVM_MAX_TLB_LEVELS];
@@ -51,6 +56,8 @@ struct xlat {
 	uint64_t walks, pwc_hits;     /* since the last xlat_sync_stats */
 	xlat_walk_hook hook;          /* NULL: every walk succeeds */
 	void *hook_ctx;
+	xlat_pte_hook pte_hook;       /* NULL: walks touch no memory (unit tests) */
+	void *pte_ctx;
 	uint64_t fill_max;            /* set per walk by the hook */
 	/* Under paging (hook set), when the level below answered this
 	 * translation: the walk's end, or the lookup of the level that hit.
