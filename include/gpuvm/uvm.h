@@ -73,9 +73,9 @@ bool gpuvm_uvm_eviction_known(const char *name);
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve);
 
 /* The rate a large pinned transfer achieves on a link of raw rate
- * raw_gb_s (0.815 x raw, measured: research/timing-anchors.md 7). Zero-copy
- * sector transfers (engine.c pcie_transfer) should use this in place of
- * the raw pcie.bandwidth_gb_s so that every path derates exactly once. */
+ * raw_gb_s (0.815 x raw, measured: research/timing-anchors.md 7): the flat
+ * link model, zero-copy sectors (engine.c) and the scope model use it, so
+ * that every path derates the raw pcie.bandwidth_gb_s exactly once. */
 double gpuvm_pcie_effective_gb_s(double raw_gb_s);
 
 #endif

@@ -56,7 +56,7 @@ struct xlat {
 	uint64_t walks, pwc_hits;     /* since the last xlat_sync_stats */
 	xlat_walk_hook hook;          /* NULL: every walk succeeds */
 	void *hook_ctx;
-	xlat_pte_hook pte_hook;       /* NULL: walks touch no memory (unit tests) */
+	xlat_pte_hook pte_hook;       /* NULL: the walk latency holds the entry reads */
 	void *pte_ctx;
 	uint64_t fill_max;            /* set per walk by the hook */
 	/* Under paging (hook set), when the level below answered this
