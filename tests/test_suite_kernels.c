@@ -71,6 +71,34 @@ static void test_shared_memory_limits_occupancy(void **state)
 	assert_non_null(strstr(err.msg, "smem.size"));
 }
 
+/* The first kernel's (l1_bytes, smem_bytes) on a preset. */
+static void first_kernel_arrays(const char *gpu, const char *workload, double *l1, double *smem)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 5};
+	cJSON *o = run_report(&spec);
+	const cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "kernels"), 0);
+	assert_non_null(k);
+	*l1 = report_num(k, "l1_bytes");
+	*smem = report_num(k, "smem_bytes");
+	cJSON_Delete(o);
+}
+
+/* V100's 128 KiB L1/shared array: hotspot's 16 x 16 blocks (8 warps, 3
+ * KiB) reach full occupancy at 8 per SM, 24 KiB, so the driver's pick is
+ * the 32 KiB carve-out and the L1 keeps 96 KiB; a kernel without shared
+ * memory gets all 128 KiB of L1. The p100's arrays are separate. */
+static void test_unified_carveout(void **state)
+{
+	(void)state;
+	double l1, smem;
+	first_kernel_arrays("v100", "hotspot:n=64", &l1, &smem);
+	assert_true(smem == 32 * 1024 && l1 == 96 * 1024);
+	first_kernel_arrays("v100", "atax:n=64", &l1, &smem);
+	assert_true(smem == 0 && l1 == 128 * 1024);
+	first_kernel_arrays("p100", "hotspot:n=64", &l1, &smem);
+	assert_true(smem == 64 * 1024 && l1 == 24 * 1024);
+}
+
 /* 3 x 4 tiles: every edge case of the tile loads (first/last row and
  * column of tiles); a small speckle region; the ROI clamped to 32. */
 static void test_srad(void **state)
@@ -119,6 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hotspot),
 		cmocka_unit_test(test_shared_memory_limits_occupancy),
+		cmocka_unit_test(test_unified_carveout),
 		cmocka_unit_test(test_srad),
 		cmocka_unit_test(test_backprop),
 		cmocka_unit_test(test_nw),

@@ -127,6 +127,12 @@ struct gpuvm_config {
 
 	/* [smem] shared memory */
 	uint64_t smem_bytes;           /* per SM, limits resident CTAs */
+	/* Volta on: L1 and shared memory share one array of l1_unified_bytes
+	 * (0 = separate); each launch gets the smallest carve-out (KiB) that
+	 * holds its blocks at full occupancy, the L1 the rest */
+	uint64_t l1_unified_bytes;
+	uint16_t smem_carveouts_kib[GPUVM_MAX_SMS];
+	uint32_t smem_carveouts_len;
 	double smem_latency_cycles;    /* load-to-use latency without conflicts */
 	uint32_t smem_banks;           /* 4-byte banks */
 

@@ -50,6 +50,8 @@ struct gpuvm_kernel_stats {
 	uint64_t dram_bytes;
 	double stall_cycles[GPUVM_STALLS];
 	bool fast_forwarded;    /* kernel sampling drove it functionally */
+	uint64_t l1_bytes;      /* L1 data capacity per SM during the launch */
+	uint64_t smem_bytes;    /* shared memory an SM offered it (the carve-out) */
 };
 
 struct gpuvm_stats {

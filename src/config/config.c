@@ -823,6 +823,28 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 				       (unsigned long long)cfg->l1_bytes, cfg->l1_ways, cfg->l1_line_bytes);
 		}
 	}
+	/* Unified L1/shared array: carve-outs ascending, the largest the
+	 * shared memory an SM offers, all inside the array. */
+	if (cfg->l1_unified_bytes) {
+		const int ks[] = {K_L1_UNIFIED, K_SMEM_CARVEOUTS, K_SMEM_SIZE};
+		if (!cfg->l1_bytes || !cfg->smem_carveouts_len)
+			return fail_at(err, cfg, latest_of(cfg, ks, 2),
+				       "l1.unified_size needs an L1 (l1.size > 0) and smem.carveouts");
+		for (uint32_t i = 1; i < cfg->smem_carveouts_len; i++)
+			if (cfg->smem_carveouts_kib[i] <= cfg->smem_carveouts_kib[i - 1])
+				return fail_at(err, cfg, K_SMEM_CARVEOUTS,
+					       "smem.carveouts must ascend (%u after %u)",
+					       cfg->smem_carveouts_kib[i], cfg->smem_carveouts_kib[i - 1]);
+		uint64_t top = (uint64_t)cfg->smem_carveouts_kib[cfg->smem_carveouts_len - 1] << 10;
+		if (top != cfg->smem_bytes)
+			return fail_at(err, cfg, latest_of(cfg, ks + 1, 2),
+				       "the largest carve-out (%llu KiB) is not smem.size (%llu bytes)",
+				       (unsigned long long)(top >> 10), (unsigned long long)cfg->smem_bytes);
+		if (top + (uint64_t)cfg->l1_ways * cfg->l1_line_bytes > cfg->l1_unified_bytes)
+			return fail_at(err, cfg, latest_of(cfg, ks, 3),
+				       "l1.unified_size %llu leaves no L1 set beside the largest carve-out",
+				       (unsigned long long)cfg->l1_unified_bytes);
+	}
 	if (cfg->dram_banks) {
 		double closed = (cfg->dram_trp_ns + cfg->dram_trcd_ns + cfg->dram_tcas_ns) * cfg->clock_mhz * 1e-3;
 		if (closed > cfg->dram_latency_cycles) {

@@ -110,9 +110,11 @@ enum cfg_key_id_tail {
 	K_L1_HIT_LATENCY,
 	K_L1_GLOBAL,
 	K_L1_BANDWIDTH,
+	K_L1_UNIFIED,
 	K_SMEM_SIZE,
 	K_SMEM_LATENCY,
 	K_SMEM_BANKS,
+	K_SMEM_CARVEOUTS,
 	K_CORE_SCHEDULERS,
 	K_CORE_LATENCY_FIRST, /* 8 latencies, then 8 intervals, in enum gpuvm_op_class order */
 	K_DRAM_CHANNELS = K_CORE_LATENCY_FIRST + 16,

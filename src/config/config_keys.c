@@ -214,7 +214,8 @@ const struct cfg_key cfg_keys[] = {
 
 	/* [l1] per-SM L1 data cache; sectors are l2.sector_size */
 	SIZE64("l1.size", l1_bytes, 0, 4096 * KiB, false, -1,
-	       "L1 data cache per SM at the default carve-out; 0 = no L1 data cache"),
+	       "L1 data cache per SM; 0 = no L1 data cache (with l1.unified_size each launch's L1 is "
+	       "the array minus its carve-out instead)"),
 	U32("l1.ways", l1_ways, 1, 4096, -1, "L1 associativity"),
 	SIZE32("l1.line_size", l1_line_bytes, 1, 65536, true, "L1 line (power of two, a multiple of l2.sector_size)"),
 	DBL("l1.hit_latency_cycles", l1_hit_latency_cycles, 0, false, LAT_MAX, -1,
@@ -224,6 +225,9 @@ const struct cfg_key cfg_keys[] = {
 	     "LDG.CONSTANT/.CA) or cached (Volta on)"),
 	DBL("l1.bytes_per_cycle", l1_bytes_per_cycle, 1, false, 65536, -1,
 	    "L1 tag/data throughput per SM: one line of this many bytes per cycle"),
+	SIZE64("l1.unified_size", l1_unified_bytes, 0, 4096 * KiB, false, -1,
+	       "L1 and shared memory in one array of this size per SM (Volta on; 0 = separate, l1.size "
+	       "and smem.size fixed): each launch's L1 is this minus its carve-out (smem.carveouts)"),
 
 	/* [smem] */
 	SIZE64("smem.size", smem_bytes, 0, 4096 * KiB, false, -1,
@@ -231,6 +235,9 @@ const struct cfg_key cfg_keys[] = {
 	DBL("smem.latency_cycles", smem_latency_cycles, 0, false, LAT_MAX, -1,
 	    "load-to-use latency of a conflict-free shared-memory access"),
 	U32("smem.banks", smem_banks, 1, 256, -1, "4-byte shared-memory banks (one access per bank per cycle)"),
+	LIST("smem.carveouts", smem_carveouts_kib, smem_carveouts_len, -1,
+	     "shared-memory carve-outs in KiB, ascending, the last = smem.size (with l1.unified_size; "
+	     "empty otherwise): a launch gets the smallest that holds its blocks at full occupancy"),
 
 	/* [core] */
 	U32("core.schedulers", schedulers_per_sm, 1, 64, -1,

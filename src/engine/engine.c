@@ -590,8 +590,15 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	}
 
 	e->l1_on = cfg->l1_bytes > 0;
-	if (e->l1_on && l1_cache_init(&e->l1, cfg->sms, cfg->l1_bytes, cfg->l1_ways,
-				      cfg->l1_line_bytes, cfg->l2_sector_bytes))
+	/* a unified array is laid out for its largest L1 (the smallest
+	 * carve-out); each launch then takes its share (launch_carveout) */
+	uint64_t l1_way_line = (uint64_t)cfg->l1_ways * cfg->l1_line_bytes;
+	uint64_t l1_alloc = cfg->l1_unified_bytes
+				    ? (cfg->l1_unified_bytes - ((uint64_t)cfg->smem_carveouts_kib[0] << 10)) /
+					      l1_way_line * l1_way_line
+				    : cfg->l1_bytes;
+	if (e->l1_on && l1_cache_init(&e->l1, cfg->sms, l1_alloc, cfg->l1_ways, cfg->l1_line_bytes,
+				      cfg->l2_sector_bytes))
 		return -1;
 	e->l1_global = cfg->l1_cache_global != 0;
 	e->l1_hit = cfg->l1_hit_latency_cycles;
@@ -808,11 +815,31 @@ static inline double step_item(struct engine *e, struct warp_rt *w, uint32_t wsl
 	return next;
 }
 
+/* The shared memory an SM offers a launch. With a unified L1/shared array
+ * (Volta on) the driver picks the carve-out per kernel: the smallest of
+ * the part's carve-outs that holds the blocks the other limits let an SM
+ * run (CUDA C++ Programming Guide, "Shared Memory" of compute capability
+ * 7.x-9.0: the driver chooses the carve-out for maximum occupancy unless
+ * the program prefers otherwise), the largest when none does; the L1 gets
+ * the rest of the array. Separate arrays: smem.size. */
+static uint64_t launch_carveout(const struct gpuvm_config *cfg, uint32_t ctas_per_sm,
+				uint32_t smem_per_cta)
+{
+	if (!cfg->l1_unified_bytes)
+		return cfg->smem_bytes;
+	uint64_t need = (uint64_t)ctas_per_sm * smem_per_cta;
+	for (uint32_t i = 0; i < cfg->smem_carveouts_len; i++)
+		if ((uint64_t)cfg->smem_carveouts_kib[i] << 10 >= need)
+			return (uint64_t)cfg->smem_carveouts_kib[i] << 10;
+	return cfg->smem_bytes;
+}
+
 struct kernel_run {
 	struct gpuvm_kernel *k;
 	uint64_t ctas, next_cta;
 	uint32_t warps_per_cta;
 	uint32_t ctas_per_sm; /* occupancy limit for this kernel */
+	uint64_t smem_cap;    /* shared memory an SM offers this kernel */
 	double end;
 	uint64_t ctas_done;
 };
@@ -854,7 +881,7 @@ static bool sm_can_take(const struct engine *e, const struct kernel_run *kr, uin
 	const struct sm_state *sm = &e->sm[smi];
 	return sm->ctas_used < kr->ctas_per_sm &&
 	       sm->warps_used + kr->warps_per_cta <= e->cfg->max_warps_per_sm &&
-	       sm->smem_used + kr->k->smem_bytes_per_cta <= e->cfg->smem_bytes;
+	       sm->smem_used + kr->k->smem_bytes_per_cta <= kr->smem_cap;
 }
 
 /* Lets the warps parked at c's barrier go once every live warp of the
@@ -1078,6 +1105,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		return gpuvm_fail(err, k->name, 0, NULL,
 				  "block needs %u bytes of shared memory, an SM has %llu (smem.size)",
 				  k->smem_bytes_per_cta, (unsigned long long)cfg->smem_bytes);
+	kr.smem_cap = launch_carveout(cfg, kr.ctas_per_sm, k->smem_bytes_per_cta);
 	if (ensure_warp_state(e, k->ops->warp_state_bytes))
 		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
 
@@ -1123,8 +1151,13 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 			sm->unit_free[k2] = t;
 		sm->l1_free = sm->smem_free = t;
 	}
-	if (e->l1_on)
+	if (e->l1_on && cfg->l1_unified_bytes)
+		l1_cache_resize(&e->l1, cfg->l1_unified_bytes - kr.smem_cap);
+	else if (e->l1_on)
 		l1_cache_invalidate(&e->l1);
+	struct gpuvm_kernel_stats *kst = &e->stats->kernel_list[mark.index];
+	kst->l1_bytes = e->l1_on ? (uint64_t)e->l1.sets * e->l1.ways << e->l1.line_shift : 0;
+	kst->smem_bytes = kr.smem_cap;
 	/* Initial placement: round robin over SMs until occupancy is reached. */
 	for (bool placed = true; placed && kr.next_cta < kr.ctas;) {
 		placed = false;

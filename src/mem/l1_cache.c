@@ -16,6 +16,7 @@ int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32
 	c->sets = (uint32_t)(bytes / ((uint64_t)ways * line_bytes));
 	if (!c->sets)
 		return -1;
+	c->max_sets = c->sets;
 	c->line_shift = (uint32_t)__builtin_ctz(line_bytes);
 	c->sector_shift = (uint32_t)__builtin_ctz(sector_bytes);
 	c->sectors_per_line = line_bytes / sector_bytes;
@@ -123,6 +124,13 @@ bool l1_cache_write_through(struct l1_cache *c, uint32_t sm, uint64_t addr, doub
 		return false;
 	(void)t; /* the line keeps its arrival time: the store updates it in place */
 	return true;
+}
+
+void l1_cache_resize(struct l1_cache *c, uint64_t bytes)
+{
+	l1_cache_invalidate(c);
+	uint64_t sets = bytes / ((uint64_t)c->ways << c->line_shift);
+	c->sets = sets < 1 ? 1 : sets > c->max_sets ? c->max_sets : (uint32_t)sets;
 }
 
 void l1_cache_invalidate(struct l1_cache *c)

@@ -20,6 +20,7 @@
 
 struct l1_cache {
 	uint32_t instances, sets, ways;
+	uint32_t max_sets; /* allocated; sets <= max_sets (l1_cache_resize) */
 	uint32_t line_shift, sector_shift, sectors_per_line;
 	uint64_t *tag;     /* [instances * sets * ways] line address + 1, 0 = empty */
 	uint32_t *stamp;   /* last use; 0 = evict first */
@@ -60,6 +61,11 @@ enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, b
  * invalidates them when a kernel starts (dirty local data is dead by
  * then: locals live only as long as their thread). */
 void l1_cache_invalidate(struct l1_cache *c);
+
+/* A unified L1/shared array's L1 part for the next kernel: bytes of data
+ * capacity (whole sets, at least one, at most what init allocated), every
+ * line dropped. */
+void l1_cache_resize(struct l1_cache *c, uint64_t bytes);
 
 /* A global store: write-through, no allocation; a cached copy of the
  * sector stays valid (it now holds the stored data). Returns whether the

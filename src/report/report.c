@@ -62,6 +62,8 @@ cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_ke
 	for (int i = 0; i < GPUVM_STALLS; i++)
 		cJSON_AddNumberToObject(stalls, gpuvm_stall_names[i], k->stall_cycles[i]);
 	cJSON_AddBoolToObject(o, "fast_forwarded", k->fast_forwarded);
+	cJSON_AddNumberToObject(o, "l1_bytes", (double)k->l1_bytes);
+	cJSON_AddNumberToObject(o, "smem_bytes", (double)k->smem_bytes);
 	return o;
 }
 
