@@ -278,6 +278,45 @@ static void test_reverse_order_same_throughput(void **state)
 	assert_true(seq_rev / seq_in > 0.95 && seq_rev / seq_in < 1.05);
 }
 
+/* 6. The packed calendars keep no tags: a ring entry reused for a later
+ * slot (the ring moved on by exactly its length) must start empty, so a
+ * request there starts at its arrival however full the entry's old slot
+ * was. Tiny rings (4 slots) make the reuse happen at once. */
+static void test_ring_reuse_starts_empty(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	c.bank_ring_slots = 4;
+	c.bus_ring_slots = 4;
+	assert_int_equal(dram_model_init(&m, &c), 0);
+	double burst = c.cycles_per_sector_per_channel;
+	double row_cycle = c.t_rp_cycles + c.t_rcd_cycles + c.t_cas_cycles;
+	/* three rows of one bank */
+	uint32_t ch, bank, ch2, bank2;
+	uint64_t row, row2, addr[3] = {4096, 0, 0};
+	int found = 1;
+	dram_model_locate(&m, addr[0], &ch, &bank, &row);
+	for (uint64_t a = 1u << 20; found < 3; a += 1024) {
+		dram_model_locate(&m, a, &ch2, &bank2, &row2);
+		if (ch2 == ch && bank2 == bank && row2 != row &&
+		    (found == 1 || a >> 10 != addr[1] >> 10))
+			addr[found++] = a;
+	}
+	/* fill the bank's slot at t0: a cold miss, then a conflicting one */
+	double t0 = 10 * row_cycle + 1;
+	dram_model_read(&m, addr[0], t0);
+	dram_model_read(&m, addr[1], t0);
+	/* the slot is full: a third row at t0 waits a slot */
+	double d = dram_model_read(&m, addr[2], t0);
+	assert_true(d - t0 > LATENCY + c.t_rp_cycles + c.t_rcd_cycles + c.t_cas_cycles + burst + 1);
+	/* eight slots later (twice round the ring) the entry is the same, its slot a new one */
+	double t1 = t0 + 8 * row_cycle;
+	double d1 = dram_model_read(&m, addr[0], t1);
+	assert_near(d1 - t1, LATENCY + c.t_rp_cycles + c.t_rcd_cycles + c.t_cas_cycles + burst, 1e-9);
+	dram_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_isolated_latency),
 		cmocka_unit_test(test_strides_balance_channels),
 		cmocka_unit_test(test_reverse_order_same_throughput),
+		cmocka_unit_test(test_ring_reuse_starts_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,16 +2,12 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define DEFAULT_INTERLEAVE_BYTES 256u
 #define DEFAULT_SECTOR_BYTES 32u
 #define DEFAULT_BUS_RING 1024u
 #define DEFAULT_BANK_RING 256u
-/* Calendars count time in units of their natural hold, so slot lengths
- * are powers of two and a slot's start maps back to its own slot exactly
- * (server_pool computes slots as time * (1 / slot_cycles)): the bus in
- * bursts, 32 to a slot; a bank in row cycles, one to a slot. */
-#define BUS_SLOT_BURSTS 32.0
 
 static int is_pow2(uint32_t x)
 {
@@ -52,8 +48,11 @@ static inline uint32_t spread(uint64_t x, uint32_t n, uint32_t pow2, uint32_t sh
 	return low >= n ? low - n : low;
 }
 
-void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *channel,
-		       uint32_t *bank, uint64_t *row)
+/* dram_model_locate, forced inline into access_sector (gcc otherwise
+ * calls it out of line there, ~20 more instructions a sector) */
+static inline __attribute__((always_inline)) void locate(const struct dram_model *m,
+							 uint64_t addr, uint32_t *channel,
+							 uint32_t *bank, uint64_t *row)
 {
 	uint64_t group, row_hi;
 	uint64_t chunk = addr >> m->interleave_shift;
@@ -65,6 +64,43 @@ void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *chan
 	*row = row_hi;
 }
 
+void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *channel,
+		       uint32_t *bank, uint64_t *row)
+{
+	locate(m, addr, channel, bank, row);
+}
+
+/* Bank slot counts in 1/BANK_QUANTA of a row cycle: a power of two, so a
+ * quantum is an exact fraction of the slot, as large as a 16-bit count
+ * allows with room for a full slot plus one more hold (a slot takes
+ * requests while below capacity, so it may end up to one hold over):
+ * 2 x 16384 < 65536. Rounding a row hit's hold (P100: 2.07 of 62.1 cycles,
+ * 546 quanta) to whole quanta moves it by at most half a quantum, 0.1 %. */
+#define BANK_QUANTA 16384u
+/* Bus slots are 32 bursts, each request one burst, so the count is exact. */
+#define BUS_SLOT_BURSTS 32u
+#define CACHE_LINE 64u
+#define MAX_RING 32768u /* ring indices and clears stay within uint32 / a count */
+
+static size_t record_bytes(size_t head, uint32_t ring)
+{
+	size_t n = head + (size_t)ring * sizeof(uint16_t);
+	return (n + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+}
+
+static inline struct dram_bank *bank_at(const struct dram_model *m, size_t i)
+{
+	return (struct dram_bank *)(m->bank + i * m->bank_stride);
+}
+
+static uint32_t quanta(double fraction_of_slot)
+{
+	double q = fraction_of_slot * BANK_QUANTA + 0.5;
+	if (q < 1)
+		return 1; /* every access takes some bank time */
+	return q > BANK_QUANTA ? BANK_QUANTA : (uint32_t)q;
+}
+
 int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 {
 	uint32_t interleave = cfg->interleave_bytes ? cfg->interleave_bytes : DEFAULT_INTERLEAVE_BYTES;
@@ -72,12 +108,14 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	uint32_t bus_ring = cfg->bus_ring_slots ? cfg->bus_ring_slots : DEFAULT_BUS_RING;
 	uint32_t bank_ring = cfg->bank_ring_slots ? cfg->bank_ring_slots : DEFAULT_BANK_RING;
 	m->bus = NULL;
+	m->bus_ring = NULL;
 	m->bank = NULL;
 	m->channel_sectors = NULL;
 	if (!cfg->channels || !cfg->banks || !is_pow2(interleave) || !is_pow2(cfg->row_bytes) ||
-	    !is_pow2(sector) || !is_pow2(bus_ring) || !is_pow2(bank_ring) ||
-	    !(cfg->cycles_per_sector_per_channel > 0) || !(cfg->t_rcd_cycles >= 0) ||
-	    !(cfg->t_rp_cycles >= 0) || !(cfg->t_cas_cycles >= 0) || !(cfg->latency_cycles >= 0))
+	    !is_pow2(sector) || !is_pow2(bus_ring) || !is_pow2(bank_ring) || bus_ring > MAX_RING ||
+	    bank_ring > MAX_RING || !(cfg->cycles_per_sector_per_channel > 0) ||
+	    !(cfg->t_rcd_cycles >= 0) || !(cfg->t_rp_cycles >= 0) || !(cfg->t_cas_cycles >= 0) ||
+	    !(cfg->latency_cycles >= 0))
 		return -1;
 	m->channels = cfg->channels;
 	m->banks = cfg->banks;
@@ -94,97 +132,125 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->latency_cycles = cfg->latency_cycles;
 	m->sectors_read = m->sectors_written = m->row_hits = m->row_misses = 0;
 
-	size_t nbanks = (size_t)cfg->channels * cfg->banks;
-	m->bus = calloc(cfg->channels, sizeof *m->bus);
-	m->bank = calloc(nbanks, sizeof *m->bank);
-	m->channel_sectors = calloc(cfg->channels, sizeof *m->channel_sectors);
-	if (!m->bus || !m->bank || !m->channel_sectors) {
-		dram_model_free(m);
-		return -1;
-	}
-	m->inv_burst = 1 / m->burst_cycles;
 	/* one row cycle (an open-row miss: t_rp + t_rcd + t_cas), so a slot
 	 * takes one row miss or that much time of row hits; never below one
 	 * burst (a row hit's hold) */
 	m->row_cycle_cycles = m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles;
 	if (m->row_cycle_cycles < m->burst_cycles)
 		m->row_cycle_cycles = m->burst_cycles;
-	m->inv_row_cycle = 1 / m->row_cycle_cycles;
-	m->hit_hold = m->burst_cycles * m->inv_row_cycle;
-	for (uint32_t c = 0; c < cfg->channels; c++)
-		if (server_pool_init(&m->bus[c], 1, BUS_SLOT_BURSTS, bus_ring)) {
-			dram_model_free(m);
-			return -1;
-		}
-	for (size_t b = 0; b < nbanks; b++)
-		if (server_pool_init(&m->bank[b].busy, 1, 1, bank_ring)) {
-			dram_model_free(m);
-			return -1;
-		}
+	m->bank_inv_slot = 1 / m->row_cycle_cycles;
+	m->bank_quantum = m->row_cycle_cycles / BANK_QUANTA;
+	m->bank_cap = BANK_QUANTA;
+	m->hit_hold = quanta(m->burst_cycles * m->bank_inv_slot);
+	m->miss_hold_cold = quanta((m->t_rcd_cycles + m->t_cas_cycles) * m->bank_inv_slot);
+	m->miss_hold_pre = quanta((m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles) *
+				  m->bank_inv_slot);
+	/* (1 / burst) / 32: scaling by a power of two is exact, so the slot of
+	 * a time is the one the burst count puts it in */
+	m->bus_inv_slot = (1 / m->burst_cycles) / BUS_SLOT_BURSTS;
+	m->bus_mask = bus_ring - 1;
+	m->bank_mask = bank_ring - 1;
+	m->bank_stride = record_bytes(sizeof(struct dram_bank), bank_ring);
+
+	size_t nbanks = (size_t)cfg->channels * cfg->banks;
+	/* zeroed records: no row open, newest = frontier = slot 0, rings empty */
+	size_t bus_ring_bytes = record_bytes(0, cfg->channels * bus_ring);
+	m->bus = calloc(cfg->channels, sizeof *m->bus);
+	m->bus_ring = aligned_alloc(CACHE_LINE, bus_ring_bytes);
+	m->bank = aligned_alloc(CACHE_LINE, nbanks * m->bank_stride);
+	m->channel_sectors = calloc(cfg->channels, sizeof *m->channel_sectors);
+	if (!m->bus || !m->bus_ring || !m->bank || !m->channel_sectors) {
+		dram_model_free(m);
+		return -1;
+	}
+	memset(m->bus_ring, 0, bus_ring_bytes);
+	memset(m->bank, 0, nbanks * m->bank_stride);
 	return 0;
 }
 
 void dram_model_free(struct dram_model *m)
 {
-	if (m->bus)
-		for (uint32_t c = 0; c < m->channels; c++)
-			server_pool_free(&m->bus[c]); /* free(NULL) for those never set up */
-	if (m->bank)
-		for (size_t b = 0; b < (size_t)m->channels * m->banks; b++)
-			server_pool_free(&m->bank[b].busy);
 	free(m->bus);
+	free(m->bus_ring);
 	free(m->bank);
 	free(m->channel_sectors);
 	m->bus = NULL;
+	m->bus_ring = NULL;
 	m->bank = NULL;
 	m->channel_sectors = NULL;
 }
 
-/* The first of t's slot and the next LOOKAHEAD_SLOTS - 1 with room, as a
- * time to ask the pool for, or t when none has (or t is older than the
- * ring): then the pool sends the request to the end of the queue. The pool
- * alone would skip from a full slot straight to the last slot a scan found
- * open, right when requests come in order (the slots between are full),
- * but when a later request was handled first it may skip open slots. */
+/* How many of a slot's next slots a request whose own slot is full looks
+ * at before it skips to the frontier (the frontier is right for requests
+ * in order; an early one handled late may find room sooner). */
 #define LOOKAHEAD_SLOTS 4
 
-static inline double first_open(const struct server_pool *p, double tu)
+/* A reservation of hold units (at most cap, a whole slot) on calendar c
+ * with ring used[mask + 1], for a request arriving at t: charged whole to
+ * the slot it starts in, so a slot takes exactly as much server time as it
+ * has, whatever order requests come in. A request whose own slot has room
+ * starts at its arrival; one queued into a later slot starts after the
+ * time already taken in that slot, so a queue through full slots is
+ * served one hold after another. The start, in cycles (quantum: cycles
+ * per unit). The same starts as server_pool_reserve after a look at the
+ * next slots, with holds kept inside their slot (what the module did
+ * before its calendars were packed), up to the units' rounding. */
+static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t,
+				 double inv_slot, double quantum, uint32_t cap, uint32_t hold)
 {
-	int64_t s = (int64_t)(tu * p->inv_slot);
-	if (s < p->newest - (int64_t)p->mask)
-		return tu;
-	for (int64_t j = s; j < s + LOOKAHEAD_SLOTS; j++) {
-		const struct pool_slot *e = &p->slot[(uint32_t)j & p->mask];
-		if (e->tag != j || e->used < p->capacity)
-			return j == s ? tu : (double)j * p->slot_cycles;
+	int64_t newest = c->newest;
+	int64_t oldest = newest - (int64_t)mask;
+	int64_t s = (int64_t)(t * inv_slot);
+	int64_t q;
+	if (s >= oldest) {
+		/* slots past newest are empty */
+		if (s > newest || used[(uint32_t)s & mask] < cap) {
+			q = s;
+			goto take_own;
+		}
+		for (q = s + 1; q < s + LOOKAHEAD_SLOTS; q++)
+			if (q > newest || used[(uint32_t)q & mask] < cap)
+				goto take_queued;
+	} else {
+		/* older than the ring: as if arriving at its oldest slot */
+		s = oldest;
+		if (used[(uint32_t)s & mask] < cap) {
+			q = s;
+			goto take_queued;
+		}
 	}
-	return tu;
-}
+	/* a full queue: it runs at least to the frontier */
+	q = s < c->frontier ? c->frontier : s;
+	while (q <= newest && used[(uint32_t)q & mask] >= cap)
+		q++;
+	c->frontier = q;
 
-/* A reservation on a calendar counting in units of unit cycles, charged
- * whole to the slot it starts in (hold_units at most a slot): a slot then
- * takes exactly as much server time as it has, whatever order requests
- * come in, where server_pool_reserve splits a hold over the slots its
- * time covers and a request handled late can start in a slot whose later
- * part an earlier-handled one already took. A request whose own slot has
- * room starts at its arrival; one queued into a later slot starts after
- * the time already taken in that slot, so a queue through full slots is
- * served one hold after another. The start, in cycles. */
-static inline double reserve_in_slot(struct server_pool *p, double t, double unit,
-				     double inv_unit, double hold_units)
-{
-	int64_t slot;
-	double tu = t * inv_unit;
-	double start = server_pool_start_at(p, first_open(p, tu), &slot);
-	double slot_start = (double)slot * p->slot_cycles;
-	if (start == tu) {
-		server_pool_consume_at(p, slot, slot_start, hold_units);
-		return t;
+take_queued:;
+	uint32_t behind = q > newest ? 0 : used[(uint32_t)q & mask];
+	double start = ((double)q * cap + behind) * quantum;
+	if (q > newest)
+		goto advance;
+	used[(uint32_t)q & mask] = (uint16_t)(behind + hold);
+	return start;
+
+take_own:
+	start = t;
+	if (q <= newest) {
+		used[(uint32_t)q & mask] = (uint16_t)(used[(uint32_t)q & mask] + hold);
+		return start;
 	}
-	/* queued into a later slot: behind the time already taken in it */
-	double behind = slot_start + p->slot[(uint32_t)slot & p->mask].used;
-	server_pool_consume_at(p, slot, slot_start, hold_units);
-	return (behind > start ? behind : start) * unit;
+advance:
+	/* the ring moves on to q: the slots it gives up to newest + 1 .. q
+	 * start empty */
+	if ((uint64_t)(q - newest) > mask) {
+		memset(used, 0, ((size_t)mask + 1) * sizeof *used);
+	} else {
+		for (int64_t j = newest + 1; j < q; j++)
+			used[(uint32_t)j & mask] = 0;
+	}
+	used[(uint32_t)q & mask] = (uint16_t)hold;
+	c->newest = q;
+	return start;
 }
 
 /* One sector through its bank and its channel's bus: when its data has
@@ -193,37 +259,39 @@ static inline double access_sector(struct dram_model *m, uint64_t addr, double t
 {
 	uint32_t ch, b;
 	uint64_t row;
-	dram_model_locate(m, addr, &ch, &b, &row);
-	struct dram_bank *bank = &m->bank[(size_t)ch * m->banks + b];
+	locate(m, addr, &ch, &b, &row);
+	struct dram_bank *bank = bank_at(m, (size_t)ch * m->banks + b);
+	uint16_t *bank_used = (uint16_t *)(bank + 1);
 	m->channel_sectors[ch]++;
 	double ready;
-	if (bank->open_row == row + 1) {
+	if ((bank->open_row & ~DRAM_ROW_PRECHARGED) == row + 1) {
 		m->row_hits++;
 		/* column commands pipeline (tCCD ~ one burst); the data cannot
 		 * leave before the row it reads is open */
-		double start = reserve_in_slot(&bank->busy, t, m->row_cycle_cycles,
-					       m->inv_row_cycle, m->hit_hold);
-		if (start < bank->row_act_at) {
-			/* the row was opened for a later request handled
-			 * first: this earlier one is the row's real opener */
-			double open = bank->row_open_at - bank->row_act_at;
+		double start = cal_reserve(&bank->cal, bank_used, m->bank_mask, t, m->bank_inv_slot,
+					   m->bank_quantum, m->bank_cap, m->hit_hold);
+		/* the row was opened for a later request handled first: this
+		 * earlier one is the row's real opener */
+		if (start < bank->row_act_at)
 			bank->row_act_at = start;
-			bank->row_open_at = start + open;
-		}
-		ready = (start > bank->row_open_at ? start : bank->row_open_at) + m->t_cas_cycles;
+		double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->t_rp_cycles : 0) +
+			      m->t_rcd_cycles;
+		double open_at = bank->row_act_at + open;
+		ready = (start > open_at ? start : open_at) + m->t_cas_cycles;
 	} else {
 		m->row_misses++;
-		double open = (bank->open_row ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
-		/* at most the whole slot: one row cycle */
-		double hold = (open + m->t_cas_cycles) * m->inv_row_cycle;
-		double start = reserve_in_slot(&bank->busy, t, m->row_cycle_cycles,
-					       m->inv_row_cycle, hold < 1 ? hold : 1);
-		bank->open_row = row + 1;
+		/* a slot's worth at most: one row cycle */
+		int pre = bank->open_row != 0;
+		double open = (pre ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
+		double start = cal_reserve(&bank->cal, bank_used, m->bank_mask, t, m->bank_inv_slot,
+					   m->bank_quantum, m->bank_cap,
+					   pre ? m->miss_hold_pre : m->miss_hold_cold);
+		bank->open_row = (row + 1) | (pre ? DRAM_ROW_PRECHARGED : 0);
 		bank->row_act_at = start;
-		bank->row_open_at = start + open;
-		ready = bank->row_open_at + m->t_cas_cycles;
+		ready = start + open + m->t_cas_cycles;
 	}
-	return reserve_in_slot(&m->bus[ch], ready, m->burst_cycles, m->inv_burst, 1) +
+	return cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1), m->bus_mask, ready, m->bus_inv_slot,
+			   m->burst_cycles, BUS_SLOT_BURSTS, 1) +
 	       m->burst_cycles;
 }
 

@@ -29,28 +29,43 @@
  *
  * Requests arrive somewhat out of time order (a sector's arrival depends on
  * its translation), so each channel's bus and each bank's busy time is a
- * server_pool capacity calendar (mem/server_pool.h), one server each: an
- * early request handled late still finds the capacity of its own time. A
- * bank's slots are one row miss long, a bus slot is 32 bursts, and each
- * request's hold is charged whole to the slot it starts in, so a slot
- * never takes more than one row miss (or that much time of row hits) or
- * 32 bursts, in whatever order requests come. A request whose slot is
- * full looks at the next three before the pool sends it to the end of the
- * queue (the pool's skip is right for requests in order, not for one that
- * came earlier than requests handled before it). The open row is the last
- * row served in handling order; a hit's data waits for that row's
- * activate, or, when it came earlier than the request that opened the
- * row (handled before it), the hit is taken as the row's opener.
+ * capacity calendar, one server each: an early request handled late still
+ * finds the capacity of its own time. A bank's slots are one row miss
+ * long, a bus slot is 32 bursts, and each request's hold is charged whole
+ * to the slot it starts in, so a slot never takes more than one row miss
+ * (or that much time of row hits) or 32 bursts, in whatever order
+ * requests come. A request whose own slot has room starts at its arrival;
+ * otherwise it looks at the next three slots, then, like server_pool,
+ * skips to the frontier (the first slot the last scan of full slots found
+ * open: right for requests in order, not for one that came earlier than
+ * requests handled before it, hence the three), and waits there behind the
+ * time already taken in that slot. The open row is the last row served in
+ * handling order; a hit's data waits for that row's activate, or, when it
+ * came earlier than the request that opened the row (handled before it),
+ * the hit is taken as the row's opener.
  *
- * Memory is O(channels x banks): one calendar ring per bank (256 slots of
- * 16 B by default) and per channel (1024), 2.5 MiB for 32 x 16; an access
- * is O(1) (at most four ring entries looked at past the pool's own). */
+ * The calendars are the rule server_pool implements (mem/server_pool.h:
+ * the same slots, lookahead and frontier, so the same starts), stored for
+ * the host's cache: a ring holds exactly the slots [newest - mask, newest]
+ * (entries are cleared as newest advances, so they need no tags), a
+ * slot's use is a 16-bit count (bus: bursts, exact; bank: 1/16384 row
+ * cycles, a row hit's hold rounded by at most 1/32768 of a row cycle), and
+ * a bank's open row, activate time, calendar head and ring share one
+ * record, aligned to the cache line; the channels' calendar heads lie
+ * together, their rings apart. A request older than the ring is taken as
+ * arriving at its oldest slot, as in server_pool.
+ *
+ * Memory is O(channels x banks x ring): 32 + 2 x ring bytes per bank,
+ * rounded up to 64 B, and 16 + 2 x ring per channel (32 x 16 banks with
+ * 32-slot bank rings and 128-slot bus rings: 72 KiB, where the
+ * server_pool rings took ~330 KiB in 544 separate blocks); an access is
+ * O(1) apart from the scan of full slots from the frontier, which moves
+ * the frontier on, so it is amortised over the requests queued. */
 #ifndef GPUVM_DRAM_MODEL_H
 #define GPUVM_DRAM_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
-
-#include "mem/server_pool.h"
 
 struct dram_model_config {
 	uint32_t channels;
@@ -64,20 +79,33 @@ struct dram_model_config {
 	 * dram_cycles_per_sector_per_channel */
 	double cycles_per_sector_per_channel;
 	double latency_cycles; /* fixed rest of the pipe */
-	/* calendar rings (powers of two; 0 = default): their length in time
-	 * is how far out of order a request may arrive and still see the
-	 * capacity of its own time (bus: 1024 slots of 32 bursts, ~68000
-	 * cycles for P100-like parameters; bank: 256 slots of one row miss,
-	 * ~16000 cycles) */
+	/* calendar rings (powers of two, at most 32768; 0 = default): their
+	 * length in time is how far out of order a request may arrive and
+	 * still see the capacity of its own time (bus: 1024 slots of 32
+	 * bursts, ~68000 cycles for P100-like parameters; bank: 256 slots of
+	 * one row miss, ~16000 cycles). 16 bank slots would keep a bank in
+	 * one cache line, but at the engine's queue depths they are too
+	 * short: random 4 GB on p100 took 7 % more simulated time. */
 	uint32_t bus_ring_slots, bank_ring_slots;
 };
 
-struct dram_bank {
-	uint64_t open_row;  /* row + 1; 0 = no row open */
-	double row_act_at;  /* when its precharge/activate began */
-	double row_open_at; /* when it completed */
-	struct server_pool busy;
+/* A calendar's head: its ring (uint16_t[mask + 1]) follows it. */
+struct dram_cal {
+	int64_t newest;   /* newest slot the ring holds; it holds [newest - mask, newest] */
+	int64_t frontier; /* first slot the last scan of full slots found open */
 };
+
+/* One bank's record, its calendar's ring right after it (bank_stride
+ * bytes in all). */
+struct dram_bank {
+	uint64_t open_row; /* row + 1, DRAM_ROW_PRECHARGED set when its activate
+	                    * followed a precharge; 0 = no row open */
+	double row_act_at; /* when its precharge/activate began */
+	struct dram_cal cal;
+};
+
+/* row + 1 stays far below bit 63 (rows are addresses over >= 64 B) */
+#define DRAM_ROW_PRECHARGED (1ull << 63)
 
 struct dram_model {
 	uint32_t channels, banks;
@@ -86,10 +114,18 @@ struct dram_model {
 	uint32_t interleave_shift, row_shift;
 	double t_rcd_cycles, t_rp_cycles, t_cas_cycles;
 	double burst_cycles, latency_cycles;
-	double inv_burst, row_cycle_cycles, inv_row_cycle; /* calendar units */
-	double hit_hold; /* a row hit's bank time, in row cycles */
-	struct server_pool *bus;  /* [channels] */
-	struct dram_bank *bank;   /* [channels * banks], channel-major */
+	double row_cycle_cycles;          /* a bank slot: t_rp + t_rcd + t_cas */
+	double bus_inv_slot, bank_inv_slot; /* 1 / slot length, cycles */
+	double bank_quantum;                /* cycles per unit of a bank slot's count */
+	uint32_t bus_mask, bank_mask;       /* ring slots - 1 */
+	uint32_t bank_cap, hit_hold, miss_hold_cold, miss_hold_pre; /* bank slot units */
+	size_t bank_stride; /* bytes per bank record, a multiple of 64 */
+	/* bus calendars: the heads together (32 channels: 512 B, all hot in
+	 * the cache), each ring (bus_ring_slots counts) on its own lines */
+	struct dram_cal *bus;
+	uint16_t *bus_ring;  /* [channels * bus_ring_slots] */
+	unsigned char *bank; /* [channels * banks] records of struct dram_bank + ring,
+	                      * channel-major */
 	/* statistics */
 	uint64_t sectors_read, sectors_written, row_hits, row_misses;
 	uint64_t *channel_sectors; /* [channels], reads and writes */
