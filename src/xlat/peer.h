@@ -70,4 +70,9 @@ const char *xlat_peer_names(void);
  * when the entry is present. For schemes' after_translate. */
 void xlat_peer_install(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag, double ready);
 
+/* NeiDty's record of vpn in instance inst's directory: its bitmap (4
+ * left, 2 local, 1 right; seeds/002 Fig. 5), 0 when there is none. For
+ * tests and debugging; st is the level's scheme state (xlat_level.peer). */
+unsigned xlat_neidty_record(const void *st, uint32_t inst, uint64_t vpn);
+
 #endif

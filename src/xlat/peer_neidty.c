@@ -236,6 +236,13 @@ static bool neidty_probe(void *st, uint32_t inst, uint64_t vpn, double t, double
 	return true;
 }
 
+unsigned xlat_neidty_record(const void *st, uint32_t inst, uint64_t vpn)
+{
+	struct neidty *d = (struct neidty *)st;
+	const struct dir_entry *r = dir_find(d, inst, hash_tag(d, vpn));
+	return r ? r->bits : 0;
+}
+
 const struct xlat_peer_ops xlat_peer_neidty = {
 	.name = "neidty",
 	.help = "neighbouring directory tables (Du et al.): fetch from the left/right L1 TLB",
