@@ -24,8 +24,11 @@ struct gpuvm_tlb_level_stats {
 
 	/* translation delay: cycles from this level's lookup until the
 	 * translation is available (seeds/002 IV.B's performance measure at
-	 * the first level) */
+	 * the first level). Counted on xlat.c's slow path only (a sharing
+	 * scheme or the sharing analysis on), so the default path pays
+	 * nothing for it; translation_counted says whether it was. */
 	double translation_cycles;
+	bool translation_counted;
 	/* inter-TLB sharing (tlb.lN.peer; src/xlat/peer.h). Local misses are
 	 * counted in misses; remote_hits of them were served by another
 	 * instance: r_local = (hits + pending_hits) / lookups, r_remote =

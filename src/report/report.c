@@ -144,8 +144,12 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 		cJSON_AddNumberToObject(lv, "r_local", r_local);
 		cJSON_AddNumberToObject(lv, "r_remote", r_remote);
 		cJSON_AddNumberToObject(lv, "r_l1", r_local + r_remote);
-		cJSON_AddNumberToObject(lv, "avg_translation_cycles",
-					ls->lookups ? ls->translation_cycles / (double)ls->lookups : 0);
+		/* counted only when the slow path ran (a scheme or --tlb-sharing) */
+		if (ls->translation_counted)
+			cJSON_AddNumberToObject(lv, "avg_translation_cycles",
+						ls->lookups ? ls->translation_cycles / (double)ls->lookups : 0);
+		else
+			cJSON_AddNullToObject(lv, "avg_translation_cycles");
 		cJSON_AddNumberToObject(lv, "remote_hits", (double)ls->remote_hits);
 		cJSON_AddNumberToObject(lv, "remote_fills", (double)ls->remote_fills);
 		cJSON_AddNumberToObject(lv, "directory_hits", (double)ls->directory_hits);
