@@ -18,10 +18,10 @@
 #
 # Sizes (docs/neidty.md): the suite's defaults (Rodinia / PolyBench /
 # Pannotia inputs as gpuvm ships them), except LUD at n=512 (the default
-# 256 fits the 16 x 32 L1 entries almost whole) and COLOR and PAGERANK on
-# rmat-13-16 (their rmat-14/16 defaults take 20 s a run and do not change
-# the picture); about 5 minutes on 2 cores. JOBS=N runs N at a time
-# (default 2). WORKLOADS="lud srad" picks a subset.
+# 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits) and PAGERANK
+# on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer);
+# about 5 minutes on 2 cores. JOBS=N runs N at a time (default 2).
+# WORKLOADS="lud srad" picks a subset.
 set -euo pipefail
 BIN=${1:?usage: neidty_fig8_11.sh BIN OUTDIR}
 OUT=${2:?usage: neidty_fig8_11.sh BIN OUTDIR}
@@ -34,8 +34,7 @@ command -v python3 >/dev/null || { echo "python3 is needed to read the JSON repo
 spec_of() {
 	case $1 in
 	lud) echo "lud:n=512" ;;
-	color) echo "color:graph=rmat-13-16" ;;
-	pagerank) echo "pagerank:graph=rmat-13-16" ;;
+	pagerank) echo "pagerank:graph=rmat-14-16" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -136,8 +135,8 @@ t_sp = mean([get[w, "neidty-twice"][4] for w in workloads])
 ok = lambda c: "yes" if c else "NO"
 print("  neidty-default raises r_L1 on average: %+.3f (%s)" % (d_gain, ok(d_gain > 0)))
 print("  neidty-default cuts translation delay on average: %.3fx (%s)" % (d_sp, ok(d_sp > 1)))
-tw = [w for w in workloads if get[w, "neidty-twice"][4] + 1e-9 < get[w, "neidty-default"][4]]
-print("  neidty-twice >= neidty-default on every workload: %s%s" % (ok(not tw), (" (not on " + ", ".join(tw) + ")") if tw else ""))
+tw = [w for w in workloads if get[w, "neidty-twice"][4] < get[w, "neidty-default"][4] * (1 - 1e-3)]
+print("  neidty-twice >= neidty-default on every workload (within 0.1%%): %s%s" % (ok(not tw), (" (not on " + ", ".join(tw) + ")") if tw else ""))
 print("  neidty-twice averages >= 1.08x: %.3fx (%s)" % (t_sp, ok(t_sp >= 1.08)))
 if "adi" in workloads:
     print("  neidty beats valkyrie on ADI: %.3fx vs %.3fx (%s)" % (get["adi", "neidty-default"][4], get["adi", "valkyrie"][4],
