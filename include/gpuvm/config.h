@@ -14,7 +14,7 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-#define GPUVM_CONFIG_MAX_KEYS 128 /* room in set_at[]; the table has fewer */
+#define GPUVM_CONFIG_MAX_KEYS 160 /* room in set_at[]; the table has fewer */
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -52,6 +52,7 @@ enum gpuvm_uvm_writeback { GPUVM_UVM_WB_ALL = 0, GPUVM_UVM_WB_DIRTY };
 enum gpuvm_uvm_preferred { GPUVM_UVM_PREFERRED_NONE = 0, GPUVM_UVM_PREFERRED_GPU };
 
 #define GPUVM_UVM_POLICY_NAME 32
+#define GPUVM_PEER_NAME 16
 
 struct gpuvm_tlb_level_config {
 	uint32_t entries;       /* total entries of one instance */
@@ -63,6 +64,9 @@ struct gpuvm_tlb_level_config {
 	double hit_latency_cycles;   /* lookup cost when the entry is present */
 	double miss_penalty_cycles;  /* extra cost of a miss before the next level answers */
 	uint32_t mshrs;              /* outstanding misses per instance */
+	/* inter-TLB sharing scheme among this level's instances
+	 * (src/xlat/peer.h): none, neidty or valkyrie */
+	char peer[GPUVM_PEER_NAME];
 
 	/* Derived by gpuvm_config_finalize(), not keys. */
 	uint16_t instance_of_sm[GPUVM_MAX_SMS]; /* logical SM -> dense instance id */
@@ -172,6 +176,25 @@ struct gpuvm_config {
 	uint64_t uvm_device_memory_bytes;     /* frames for managed data, 0 = unlimited */
 	double uvm_oversub_percent;           /* > 0: capacity = managed bytes x 100 / this */
 	enum gpuvm_uvm_preferred uvm_preferred_location;
+
+	/* [neidty] neighbouring directories (Du et al., seeds/002 III;
+	 * src/xlat/peer_neidty.c) */
+	uint32_t neidty_entries;      /* per directory; 0 = as the level's TLB */
+	uint32_t neidty_tag_bits;     /* hashed VPN tag width */
+	uint32_t neidty_eviction;     /* 0 fifo, 1 local-first */
+	uint32_t neidty_update;       /* 0 default, 1 exclusive, 2 twice */
+	double neidty_directory_latency_cycles;
+	double neidty_neighbour_latency_cycles;
+	/* [valkyrie] ring probing + LDT (Baruah et al., PACT'20;
+	 * src/xlat/peer_valkyrie.c) */
+	uint32_t valkyrie_probing, valkyrie_ldt; /* 0 off, 1 on */
+	double valkyrie_hop_cycles;
+	uint32_t valkyrie_ring_size;  /* TLBs per shader engine ring */
+	uint32_t valkyrie_ttl_cw, valkyrie_ttl_ccw;
+	uint32_t valkyrie_ldt_entries;
+	/* 1: count the sharing analyses of Du et al. Fig. 3 / Tables I-II at
+	 * the first TLB level (gpuvm sim --tlb-sharing) */
+	uint32_t tlb_sharing_analysis;
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

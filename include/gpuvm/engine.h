@@ -21,6 +21,44 @@ struct gpuvm_tlb_level_stats {
 	uint32_t instances;
 	uint64_t *instance_hits;   /* [instances] */
 	uint64_t *instance_misses; /* [instances] */
+
+	/* translation delay: cycles from this level's lookup until the
+	 * translation is available (seeds/002 IV.B's performance measure at
+	 * the first level). Counted on xlat.c's slow path only (a sharing
+	 * scheme or the sharing analysis on), so the default path pays
+	 * nothing for it; translation_counted says whether it was. */
+	double translation_cycles;
+	bool translation_counted;
+	/* inter-TLB sharing (tlb.lN.peer; src/xlat/peer.h). Local misses are
+	 * counted in misses; remote_hits of them were served by another
+	 * instance: r_local = (hits + pending_hits) / lookups, r_remote =
+	 * remote_hits / lookups (seeds/002 Eq. 1). */
+	const char *peer;            /* scheme name */
+	uint64_t remote_hits;
+	uint64_t remote_fills;       /* remote hits kept in the local TLB */
+	uint64_t directory_hits;     /* neidty: directory names a neighbour */
+	uint64_t directory_false_hits; /* neidty: ... which lacked the page */
+	uint64_t port_waits;         /* neidty: requests that found the neighbour port busy */
+	double port_wait_cycles;
+	uint64_t ring_probes;        /* valkyrie: probes sent into the ring */
+	uint64_t ring_hops;          /* valkyrie: hops of probes and answers */
+	uint64_t ring_misses;        /* valkyrie: probed, no instance held it */
+	uint64_t ldt_pushes;         /* valkyrie: entries pushed by the LDT */
+};
+
+/* Du et al.'s sharing analyses (seeds/002 II.B) at the first TLB level,
+ * with tlb.sharing_analysis = on. */
+#define GPUVM_SHARING_BUCKETS 6
+struct gpuvm_tlb_sharing_stats {
+	bool enabled;
+	/* lookups by how many instances held the entry as the lookup began:
+	 * 0, 1, 2-4, 5-8, 9-12, 13+ (Fig. 3's buckets, plus 0) */
+	uint64_t holders[GPUVM_SHARING_BUCKETS];
+	uint32_t instances;
+	/* per instance: local misses, and those of them that the left or
+	 * right neighbour (ring order of instance ids) held (Tables I-II) */
+	uint64_t *local_misses;
+	uint64_t *neighbour_held;
 };
 
 /* Why warps waited, in warp-cycles: the time between a warp being able
@@ -69,6 +107,7 @@ struct gpuvm_stats {
 	double walk_queue_cycles;
 	/* each walk reads its leaf page-table entry through the L2 */
 	uint64_t walk_pte_l2_hits, walk_pte_l2_misses;
+	struct gpuvm_tlb_sharing_stats tlb_sharing;
 
 	/* SM core: local and shared memory, barriers, why warps waited */
 	uint64_t local_insts, shared_insts, barriers;

@@ -23,7 +23,7 @@ static void sim_usage(FILE *out)
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
 	      "                 [--oversub PCT] [--scope BYTES|auto] [--seed N]\n"
 	      "                 [--json FILE] [--pcie-plot FILE] [--quiet] [--kernel-sampling[=TOL]]\n"
-	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force]\n"
+	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -56,6 +56,11 @@ static void sim_usage(FILE *out)
 	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
 	      "                    accesses (about 80 CPU minutes at 20 M/s); without it\n"
 	      "                    such a run is refused at once with its estimate (exit 2)\n"
+	      "  --tlb-sharing     count Du et al.'s sharing analyses at the first TLB level: how\n"
+	      "                    many instances hold each looked-up entry (Fig. 3) and each\n"
+	      "                    instance's neighbour correlation (Tables I-II), JSON\n"
+	      "                    \"tlb_sharing\" (docs/neidty.md); same as\n"
+	      "                    --set tlb.sharing_analysis=on. Schemes: --set tlb.l1.peer=neidty\n"
 	      "  --quiet, -q       print nothing on success\n"
 	      "  --page-map PREFIX record which pages of each allocation are accessed over\n"
 	      "                    time (Ganguly et al. Fig. 2-3): PREFIX.csv (one row per\n"
@@ -209,6 +214,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"trace-managed", no_argument, 0, 'M'}, {"scope", required_argument, 0, 'c'},
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
+		{"tlb-sharing", no_argument, 0, 'T'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
@@ -271,6 +277,13 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			spec.sets[spec.n_sets++] = oversub_set;
 			break;
 		}
+		case 'T':
+			if (spec.n_sets == GPUVM_MAX_SETS) {
+				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
+				return 2;
+			}
+			spec.sets[spec.n_sets++] = "tlb.sharing_analysis=on";
+			break;
 		case 'q':
 			quiet = 1;
 			break;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config/config_internal.h"
+#include "xlat/peer.h"
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
 #include "gpuvm/suggest.h"
@@ -121,6 +122,32 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	snprintf(cfg->uvm_prefetcher, sizeof cfg->uvm_prefetcher, "tree-driver");
 	snprintf(cfg->uvm_eviction, sizeof cfg->uvm_eviction, "lru-2mb-alloc");
 	cfg->uvm_writeback = GPUVM_UVM_WB_ALL; /* anchors 1.4: no dirty check */
+
+	/* TLB sharing schemes: off unless a level names one */
+	for (int i = 0; i < GPUVM_MAX_TLB_LEVELS; i++)
+		snprintf(cfg->tlb[i].peer, sizeof cfg->tlb[i].peer, "none");
+	cfg->neidty_entries = 0;    /* seeds/002 III.B: as many entries as the L1 TLB */
+	cfg->neidty_tag_bits = 18;  /* seeds/002 III.B: 52-bit VPN hashed to an 18-bit tag */
+	cfg->neidty_eviction = 0;   /* seeds/002 III.B.2: FIFO (local-first is the other) */
+	cfg->neidty_update = 0;     /* seeds/002 III.C: NeiDty-default */
+	cfg->neidty_directory_latency_cycles = 1; /* seeds/002 IV.A: one cycle */
+	cfg->neidty_neighbour_latency_cycles = 1; /* seeds/002 IV.A: one cycle */
+	cfg->valkyrie_probing = 1;  /* Baruah et al. PACT'20: both mechanisms on */
+	cfg->valkyrie_ldt = 1;
+	/* assumption: a ring hop costs what NeiDty's neighbour link does
+	 * (seeds/002 IV.A, 1 cycle); Valkyrie's own value was not located */
+	cfg->valkyrie_hop_cycles = 1;
+	/* Valkyrie on MGPUSim's R9 Nano: 16 L1 TLBs per shader-engine ring,
+	 * probes live 15 hops clockwise and 4 counter-clockwise (a third-party
+	 * re-implementation; unverified, see docs/neidty.md) */
+	cfg->valkyrie_ring_size = 16;
+	cfg->valkyrie_ttl_cw = 15;
+	cfg->valkyrie_ttl_ccw = 4;
+	/* assumption: as many LDT entries as the gem5gpu-neidty L2 TLB
+	 * (seeds/002 Table III, 32 x 16), so it can track every page the L2
+	 * TLB can evict; the paper's size was not located */
+	cfg->valkyrie_ldt_entries = 512;
+	cfg->tlb_sharing_analysis = 0;
 }
 
 /* ---- small helpers ---- */
@@ -735,7 +762,7 @@ static int check_every_key_set(const struct gpuvm_config *cfg, struct gpuvm_erro
 {
 	for (size_t id = 0; id < cfg_key_count; id++) {
 		const struct cfg_key *k = &cfg_keys[id];
-		if (cfg->set_at[id].seq)
+		if (cfg->set_at[id].seq || cfg_key_optional(id))
 			continue;
 		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels)
 			continue;
@@ -876,6 +903,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 		return fail_at(err, cfg, K_UVM_EVICTION, "unknown eviction policy '%s' (known: %s)",
 			       cfg->uvm_eviction,
 			       "lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb");
+
+	for (uint32_t lv = 0; lv < cfg->tlb_levels; lv++)
+		if (!xlat_peer_find(cfg->tlb[lv].peer))
+			return fail_at(err, cfg, CFG_TLB_KEY(lv, KT_PEER),
+				       "unknown TLB sharing scheme '%s' (known: %s)", cfg->tlb[lv].peer,
+				       xlat_peer_names());
 
 	uint16_t phys_of[GPUVM_MAX_SMS];
 	lay_out_sms(cfg, phys, phys_of);

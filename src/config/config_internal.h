@@ -31,6 +31,7 @@ struct cfg_key {
 	const char *const *enum_names;
 	size_t enum_count;
 	int level;              /* TLB level index 0..3, or -1 */
+	bool optional;          /* a preset may leave it out (model options that default to off) */
 	const char *help;
 };
 
@@ -67,6 +68,7 @@ enum cfg_tlb_key {
 	KT_HIT_LATENCY,
 	KT_MISS_PENALTY,
 	KT_MSHRS,
+	KT_PEER,
 	K_TLB_PER_LEVEL,
 };
 
@@ -123,8 +125,26 @@ enum cfg_key_id_tail {
 	K_DRAM_TRCD,
 	K_DRAM_TRP,
 	K_DRAM_TCAS,
+	K_NEIDTY_ENTRIES,
+	K_NEIDTY_TAG_BITS,
+	K_NEIDTY_EVICTION,
+	K_NEIDTY_UPDATE,
+	K_NEIDTY_DIR_LATENCY,
+	K_NEIDTY_NBR_LATENCY,
+	K_VALKYRIE_PROBING,
+	K_VALKYRIE_LDT,
+	K_VALKYRIE_HOP,
+	K_VALKYRIE_RING,
+	K_VALKYRIE_TTL_CW,
+	K_VALKYRIE_TTL_CCW,
+	K_VALKYRIE_LDT_ENTRIES,
+	K_TLB_SHARING,
 	K_COUNT,
 };
+
+/* True for keys a preset may leave out: sharing schemes and analyses,
+ * which default to off (config.c). */
+bool cfg_key_optional(size_t id);
 
 /* Index of the key named name (case-insensitive), or -1. */
 int cfg_key_find(const char *name);

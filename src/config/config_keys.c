@@ -36,6 +36,9 @@ static const char *const gmmu_names[] = {"driver", "zheng"};
 static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu"};
+static const char *const neidty_eviction_names[] = {"fifo", "local-first"};
+static const char *const neidty_update_names[] = {"default", "exclusive", "twice"};
+static const char *const off_on_names[] = {"off", "on"};
 
 /* Physical ranges. Every bound is far outside any real part, so it only
  * refuses values that are typos or nonsense - and that would otherwise make
@@ -106,7 +109,11 @@ static const char *const global_load_names[] = {"uncached", "cached"};
 	DBL("tlb.l" #n ".miss_penalty_cycles", tlb[i].miss_penalty_cycles, 0, false, LAT_MAX, i, \
 	    "extra cost of a miss before the next level answers (SM cycles)"),              \
 	U32("tlb.l" #n ".mshrs", tlb[i].mshrs, 1, 1 << 20, i,                               \
-	    "outstanding misses per instance")
+	    "outstanding misses per instance"),                                             \
+	{ .name = "tlb.l" #n ".peer", .type = CT_STRING, .off = OFF(tlb[i].peer),           \
+	  .cap = GPUVM_PEER_NAME, .level = i, .optional = true,                             \
+	  .help = "inter-TLB sharing among the level's instances: none, neidty (neighbouring " \
+		  "directories, docs/neidty.md) or valkyrie (ring probing + LDT)" }
 
 const struct cfg_key cfg_keys[] = {
 	/* [gpu]; order must match enum cfg_key_id */
@@ -253,12 +260,53 @@ const struct cfg_key cfg_keys[] = {
 	DBL("dram.trcd_ns", dram_trcd_ns, 0, false, NS_MAX, -1, "activate to column command (row miss)"),
 	DBL("dram.trp_ns", dram_trp_ns, 0, false, NS_MAX, -1, "precharge (closing the open row)"),
 	DBL("dram.tcas_ns", dram_tcas_ns, 0, false, NS_MAX, -1, "column command to data"),
+
+	/* [neidty] and [valkyrie]: tunables of the TLB sharing schemes
+	 * (tlb.lN.peer), optional in presets; defaults in config.c cite
+	 * their sources. */
+	U32("neidty.entries", neidty_entries, 0, 1 << 16, -1,
+		"entries of one neighbouring directory; 0 = as many as the level's TLB (seeds/002 III.B: 32)"),
+	U32("neidty.tag_bits", neidty_tag_bits, 1, 52, -1,
+		"width of the directory's hashed VPN tag (seeds/002 III.B: 18); fewer bits, more false hits"),
+	ENUM("neidty.eviction", neidty_eviction, neidty_eviction_names, -1,
+		 "directory replacement when full: fifo, or local-first (entries the local TLB holds go first)"),
+	ENUM("neidty.update", neidty_update, neidty_update_names, -1,
+		 "after a neighbour hit: default (fill locally), exclusive (never), twice (after two "
+		 "consecutive neighbour hits on the page)"),
+	DBL("neidty.directory_latency_cycles", neidty_directory_latency_cycles, 0, false, LAT_MAX, -1,
+		"directory lookup, in parallel with the TLB's (seeds/002 IV.A: 1 cycle)"),
+	DBL("neidty.neighbour_latency_cycles", neidty_neighbour_latency_cycles, 0, false, LAT_MAX, -1,
+		"a request to a neighbouring TLB and its answer (seeds/002 IV.A: 1 cycle)"),
+	ENUM("valkyrie.probing", valkyrie_probing, off_on_names, -1,
+		 "probe the other L1 TLBs of the shader engine's ring on a miss"),
+	ENUM("valkyrie.ldt", valkyrie_ldt, off_on_names, -1,
+		 "Locality Detection Table: push an entry the next level evicts into the TLBs that used it"),
+	DBL("valkyrie.hop_cycles", valkyrie_hop_cycles, 0, false, LAT_MAX, -1,
+		"one ring hop between adjacent L1 TLBs"),
+	U32("valkyrie.ring_size", valkyrie_ring_size, 1, GPUVM_MAX_SMS, -1,
+		"L1 TLBs on one ring (one shader engine); instances are cut into rings in id order"),
+	U32("valkyrie.ttl_cw", valkyrie_ttl_cw, 0, GPUVM_MAX_SMS, -1,
+		"hops a clockwise probe travels at most"),
+	U32("valkyrie.ttl_ccw", valkyrie_ttl_ccw, 0, GPUVM_MAX_SMS, -1,
+		"hops a counter-clockwise probe travels at most"),
+	U32("valkyrie.ldt_entries", valkyrie_ldt_entries, 1, 1 << 24, -1,
+		"Locality Detection Table entries (direct-mapped by hashed tag)"),
+	ENUM("tlb.sharing_analysis", tlb_sharing_analysis, off_on_names, -1,
+		 "count Du et al.'s sharing analyses at the first TLB level: how many instances hold each "
+		 "looked-up entry (Fig. 3) and each instance's neighbour correlation (Tables I-II); "
+		 "gpuvm sim --tlb-sharing"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");
 _Static_assert(K_COUNT <= GPUVM_CONFIG_MAX_KEYS, "raise GPUVM_CONFIG_MAX_KEYS");
 
 const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
+
+bool cfg_key_optional(size_t id)
+{
+	/* the scheme tunables and the analysis switch, from K_NEIDTY_ENTRIES on */
+	return cfg_keys[id].optional || id >= K_NEIDTY_ENTRIES;
+}
 
 int cfg_key_find(const char *name)
 {

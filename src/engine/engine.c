@@ -1364,4 +1364,7 @@ void gpuvm_stats_release(struct gpuvm_stats *stats)
 		free(stats->tlb[l].instance_misses);
 		stats->tlb[l].instance_hits = stats->tlb[l].instance_misses = NULL;
 	}
+	free(stats->tlb_sharing.local_misses);
+	free(stats->tlb_sharing.neighbour_held);
+	stats->tlb_sharing.local_misses = stats->tlb_sharing.neighbour_held = NULL;
 }

@@ -67,6 +67,36 @@ cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_ke
 	return o;
 }
 
+/* Du et al.'s sharing analyses (seeds/002 Fig. 3, Tables I-II), defined
+ * in docs/neidty.md: lookups by holders, and per instance the share of
+ * its local misses that its left or right neighbour held. */
+static void add_tlb_sharing(cJSON *o, const struct gpuvm_tlb_sharing_stats *sh)
+{
+	static const char *const names[GPUVM_SHARING_BUCKETS] = {"0", "1", "2-4", "5-8", "9-12", "13-16"};
+	cJSON *t = cJSON_AddObjectToObject(o, "tlb_sharing");
+	cJSON *h = cJSON_AddObjectToObject(t, "lookups_by_holders");
+	uint64_t held = 0;
+	for (int b = 0; b < GPUVM_SHARING_BUCKETS; b++) {
+		cJSON_AddNumberToObject(h, names[b], (double)sh->holders[b]);
+		held += b ? sh->holders[b] : 0;
+	}
+	cJSON *f = cJSON_AddObjectToObject(t, "fraction_of_held_lookups");
+	for (int b = 1; b < GPUVM_SHARING_BUCKETS; b++)
+		cJSON_AddNumberToObject(f, names[b], ratio(sh->holders[b], held));
+	cJSON *c = cJSON_AddArrayToObject(t, "neighbour_correlation");
+	uint64_t num = 0, den = 0;
+	double mean = 0;
+	for (uint32_t i = 0; i < sh->instances; i++) {
+		double r = ratio(sh->neighbour_held[i], sh->local_misses[i]);
+		cJSON_AddItemToArray(c, cJSON_CreateNumber(r));
+		mean += r;
+		num += sh->neighbour_held[i];
+		den += sh->local_misses[i];
+	}
+	cJSON_AddNumberToObject(t, "neighbour_correlation_avg", sh->instances ? mean / sh->instances : 0);
+	cJSON_AddNumberToObject(t, "neighbour_correlation_pooled", ratio(num, den));
+}
+
 cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, uint64_t seed,
 			const struct gpuvm_stats *st)
 {
@@ -109,6 +139,29 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 		cJSON_AddNumberToObject(lv, "hit_ratio", ratio(ls->hits + ls->pending_hits, ls->lookups));
 		cJSON_AddNumberToObject(lv, "mshr_wait_cycles", ls->mshr_wait_cycles);
 		cJSON_AddNumberToObject(lv, "instances", ls->instances);
+		/* seeds/002 Eq. 1 and its performance measure (docs/neidty.md) */
+		cJSON_AddStringToObject(lv, "peer", ls->peer ? ls->peer : "none");
+		double r_local = ratio(ls->hits + ls->pending_hits, ls->lookups);
+		double r_remote = ratio(ls->remote_hits, ls->lookups);
+		cJSON_AddNumberToObject(lv, "r_local", r_local);
+		cJSON_AddNumberToObject(lv, "r_remote", r_remote);
+		cJSON_AddNumberToObject(lv, "r_l1", r_local + r_remote);
+		/* counted only when the slow path ran (a scheme or --tlb-sharing) */
+		if (ls->translation_counted)
+			cJSON_AddNumberToObject(lv, "avg_translation_cycles",
+						ls->lookups ? ls->translation_cycles / (double)ls->lookups : 0);
+		else
+			cJSON_AddNullToObject(lv, "avg_translation_cycles");
+		cJSON_AddNumberToObject(lv, "remote_hits", (double)ls->remote_hits);
+		cJSON_AddNumberToObject(lv, "remote_fills", (double)ls->remote_fills);
+		cJSON_AddNumberToObject(lv, "directory_hits", (double)ls->directory_hits);
+		cJSON_AddNumberToObject(lv, "directory_false_hits", (double)ls->directory_false_hits);
+		cJSON_AddNumberToObject(lv, "neighbour_port_waits", (double)ls->port_waits);
+		cJSON_AddNumberToObject(lv, "neighbour_port_wait_cycles", ls->port_wait_cycles);
+		cJSON_AddNumberToObject(lv, "ring_probes", (double)ls->ring_probes);
+		cJSON_AddNumberToObject(lv, "ring_hops", (double)ls->ring_hops);
+		cJSON_AddNumberToObject(lv, "ring_misses", (double)ls->ring_misses);
+		cJSON_AddNumberToObject(lv, "ldt_pushes", (double)ls->ldt_pushes);
 		cJSON *ih = cJSON_AddArrayToObject(lv, "instance_hits");
 		cJSON *im = cJSON_AddArrayToObject(lv, "instance_misses");
 		for (uint32_t i = 0; i < ls->instances; i++) {
@@ -117,6 +170,8 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, ui
 		}
 		cJSON_AddItemToArray(tlb, lv);
 	}
+	if (st->tlb_sharing.enabled)
+		add_tlb_sharing(o, &st->tlb_sharing);
 	cJSON_AddNumberToObject(o, "walks", (double)st->walks);
 	cJSON_AddNumberToObject(o, "pwc_hits", (double)st->pwc_hits);
 	cJSON_AddNumberToObject(o, "walk_queue_cycles", st->walk_queue_cycles);
@@ -218,6 +273,19 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 		fprintf(out, "tlb L%-2.0f    %12.0f lookups  %6.2f%% hit  %12.0f misses  (%g instances)\n",
 			num(lv, "level"), num(lv, "lookups"), 100 * num(lv, "hit_ratio"),
 			num(lv, "misses"), num(lv, "instances"));
+		const cJSON *peer = cJSON_GetObjectItemCaseSensitive(lv, "peer");
+		if (cJSON_IsString(peer) && strcmp(peer->valuestring, "none") != 0)
+			fprintf(out, "  %-8s  r_local %.4f  r_remote %.4f  r_l1 %.4f  avg translation %.2f cycles\n",
+				peer->valuestring, num(lv, "r_local"), num(lv, "r_remote"), num(lv, "r_l1"),
+				num(lv, "avg_translation_cycles"));
+	}
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(run, "tlb_sharing");
+	if (sh) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(sh, "fraction_of_held_lookups");
+		fprintf(out, "sharing    held by 1: %.3f  2-4: %.3f  5-8: %.3f  9-12: %.3f  13-16: %.3f; "
+			"neighbour correlation %.3f\n",
+			num(f, "1"), num(f, "2-4"), num(f, "5-8"), num(f, "9-12"), num(f, "13-16"),
+			num(sh, "neighbour_correlation_avg"));
 	}
 	fprintf(out, "walks      %.4g (page-walk cache hits %.4g)\n", num(run, "walks"),
 		num(run, "pwc_hits"));

@@ -140,6 +140,43 @@ static inline __attribute__((always_inline)) uint32_t tlb_access(struct tlb *t, 
 	return base + w;
 }
 
+/* ---- peer-scheme helpers (src/xlat/peer_*.c, the slow path of xlat.c) */
+
+/* The id of tag's entry, or TLB_NIL; no replacement state changes (a
+ * neighbour reading the entry over its port, or the sharing analysis
+ * looking). */
+static inline uint32_t tlb_find(const struct tlb *t, uint64_t tag)
+{
+	uint64_t key = tag + 1;
+	if (t->hashed) {
+		uint32_t v = tlb_index_find(t, key);
+		return v ? v - 1 : TLB_NIL;
+	}
+	uint32_t base = tlb_set_of(t, tag) * t->ways;
+	uint32_t w = find_u64(&t->key[base], t->ways, key);
+	return w < t->ways ? base + w : TLB_NIL;
+}
+
+/* The entry a miss on tag would replace now: its id in *id, and its key
+ * (tag + 1; 0 when the slot is empty). tlb_access takes the same victim
+ * except when the stamp clock wraps in that very access (once per 2^32
+ * accesses), which the caller detects by comparing ids. */
+static inline uint64_t tlb_victim(const struct tlb *t, uint64_t tag, uint32_t *id)
+{
+	if (t->hashed) {
+		if (t->used < t->entries) {
+			*id = t->used;
+			return 0;
+		}
+		*id = t->lru_tail;
+		return t->key[*id];
+	}
+	uint32_t base = tlb_set_of(t, tag) * t->ways;
+	uint32_t w = t->order ? t->order[base] : lru_oldest(&t->stamp[base], t->ways);
+	*id = base + w;
+	return t->key[*id];
+}
+
 /* Drops the entry of tag if present (a TLB shootdown); it becomes the
  * set's next victim. */
 void tlb_invalidate(struct tlb *t, uint64_t tag);

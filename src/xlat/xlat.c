@@ -56,6 +56,38 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		x->pwc_shift = gpuvm_log2_ceil(cfg->pwc_entry_bytes);
 		x->pwc_on = 1;
 	}
+	/* sharing schemes, once every level exists (a scheme may look at the
+	 * level below, e.g. Valkyrie's LDT) */
+	for (uint32_t l = 0; l < x->levels; l++) {
+		struct xlat_level *xl = &x->level[l];
+		const struct xlat_peer_ops *ops = xlat_peer_find(cfg->tlb[l].peer);
+		if (!ops)
+			return -1; /* finalize refuses unknown names */
+		xl->stats->peer = ops->name;
+		if (!ops->probe_remote && !ops->on_lookup && !ops->on_fill && !ops->on_evict &&
+		    !ops->on_lower_evict && !ops->after_translate)
+			continue; /* none: the level stays on the fast path */
+		char why[160];
+		xl->peer = ops->create(x, l, cfg, why, sizeof why);
+		if (!xl->peer)
+			return -1;
+		xl->peer_ops = ops;
+		x->slow = true;
+	}
+	if (cfg->tlb_sharing_analysis) {
+		struct gpuvm_tlb_sharing_stats *sh = &stats->tlb_sharing;
+		uint32_t n = x->level[0].instances;
+		sh->enabled = true;
+		sh->instances = n;
+		sh->local_misses = calloc(n, sizeof *sh->local_misses);
+		sh->neighbour_held = calloc(n, sizeof *sh->neighbour_held);
+		if (!sh->local_misses || !sh->neighbour_held)
+			return -1;
+		x->sharing = sh;
+		x->slow = true;
+	}
+	for (uint32_t l = 0; l < x->levels; l++)
+		x->level[l].stats->translation_counted = x->slow;
 	return 0;
 }
 
@@ -80,6 +112,8 @@ void xlat_sync_stats(struct xlat *x)
 		st->pending_hits += xl->pending_hits;
 		st->hits += hits - xl->pending_hits;
 		xl->pending_hits = 0;
+		st->translation_cycles += xl->cycles;
+		xl->cycles = 0;
 	}
 	x->stats->walks += x->walks;
 	x->stats->pwc_hits += x->pwc_hits;
@@ -92,6 +126,10 @@ void xlat_free(struct xlat *x)
 		xlat_sync_stats(x);
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
+		if (xl->peer_ops)
+			xl->peer_ops->destroy(xl->peer);
+		xl->peer_ops = NULL;
+		xl->peer = NULL;
 		for (uint32_t i = 0; xl->inst && i < xl->instances; i++) {
 			tlb_free(&xl->inst[i].tlb);
 			server_pool_free(&xl->inst[i].mshr);
@@ -200,8 +238,182 @@ static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t 
 	return level_step(x, l, sm, addr, t);
 }
 
+/* ---- the slow path: sharing schemes and the sharing analysis ------- */
+
+/* Entry tag (of level l) left instance inst: the level's scheme and the
+ * scheme of the level above (which may act on it, Valkyrie's LDT) hear. */
+static void notify_evict(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag)
+{
+	struct xlat_level *xl = &x->level[l];
+	if (xl->peer_ops && xl->peer_ops->on_evict)
+		xl->peer_ops->on_evict(xl->peer, inst, tag);
+	if (l > 0) {
+		struct xlat_level *up = &x->level[l - 1];
+		if (up->peer_ops && up->peer_ops->on_lower_evict)
+			up->peer_ops->on_lower_evict(up->peer, tag, xl->shift);
+	}
+}
+
+/* Installs tag (absent) in instance in of level l, telling the schemes
+ * what it replaced and what came in; returns the entry id. */
+static uint32_t install(struct xlat *x, uint32_t l, struct xlat_instance *in, uint64_t tag)
+{
+	struct xlat_level *xl = &x->level[l];
+	uint32_t inst = (uint32_t)(in - xl->inst), vid;
+	uint64_t vkey = tlb_victim(&in->tlb, tag, &vid);
+	bool hit;
+	uint32_t id = tlb_access(&in->tlb, tag, &hit);
+	if (hit)
+		return id;
+	/* vid != id only when the stamp clock wrapped in this access: the
+	 * replaced entry is then unknown and goes unreported (a scheme's
+	 * record of it turns into a false hit, which schemes check) */
+	if (vkey && vid == id)
+		notify_evict(x, l, inst, vkey - 1);
+	if (xl->peer_ops && xl->peer_ops->on_fill)
+		xl->peer_ops->on_fill(xl->peer, inst, tag);
+	return id;
+}
+
+void xlat_peer_install(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag, double ready)
+{
+	struct xlat_instance *in = &x->level[l].inst[inst];
+	if (tlb_find(&in->tlb, tag) != TLB_NIL)
+		return;
+	uint32_t id = install(x, l, in, tag);
+	in->tlb.ready[id] = ready;
+}
+
+/* Bucket of Fig. 3 (seeds/002): 0, 1, 2-4, 5-8, 9-12, 13+ holders. */
+static unsigned holders_bucket(uint32_t n)
+{
+	return n <= 1 ? n : n <= 4 ? 2 : n <= 8 ? 3 : n <= 12 ? 4 : 5;
+}
+
+/* The sharing analysis of one lookup of tag by instance inst of level 0,
+ * before the lookup changes anything. */
+static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_t inst,
+			    uint64_t tag)
+{
+	struct gpuvm_tlb_sharing_stats *sh = x->sharing;
+	uint32_t n = xl->instances, held = 0;
+	for (uint32_t i = 0; i < n; i++)
+		held += tlb_find(&xl->inst[i].tlb, tag) != TLB_NIL;
+	sh->holders[holders_bucket(held)]++;
+	if (tlb_find(&xl->inst[inst].tlb, tag) != TLB_NIL)
+		return;
+	sh->local_misses[inst]++;
+	if (n < 2)
+		return;
+	uint32_t left = (inst + n - 1) % n, right = (inst + 1) % n;
+	if (tlb_find(&xl->inst[left].tlb, tag) != TLB_NIL ||
+	    tlb_find(&xl->inst[right].tlb, tag) != TLB_NIL)
+		sh->neighbour_held[inst]++;
+}
+
+/* level_step with the schemes' calls (peer.h's contract) and the
+ * analysis; every level of a slow translation goes through here. */
+static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+{
+	struct xlat_level *xl = &x->level[l];
+	struct xlat_instance *in = xl->of_sm[sm];
+	uint32_t inst = (uint32_t)(in - xl->inst);
+	uint64_t tag = addr >> xl->shift;
+	struct tlb *tlb = &in->tlb;
+	const struct xlat_peer_ops *ops = xl->peer_ops;
+	double looked = t + xl->hit_cycles;
+
+	if (l == 0 && x->sharing)
+		sharing_observe(x, xl, inst, tag);
+	if (ops && ops->on_lookup)
+		ops->on_lookup(xl->peer, inst, tag);
+	uint32_t id = tlb_find(tlb, tag);
+	if (id != TLB_NIL) {
+		bool hit;
+		tlb_access(tlb, tag, &hit); /* a hit: makes it most recently used */
+		in->hits++;
+		if (x->hook) {
+			x->answered = looked;
+			x->fill_max = UINT64_MAX;
+		}
+		double ready = tlb->ready[id];
+		xl->pending_hits += ready > looked;
+		double r = later(ready, looked);
+		xl->cycles += r - t;
+		return r;
+	}
+	in->misses++;
+
+	double next = looked;
+	if (ops && ops->probe_remote) {
+		double done;
+		bool fill;
+		if (ops->probe_remote(xl->peer, inst, tag, t, looked, &done, &fill, &next)) {
+			xl->stats->remote_hits++;
+			if (fill) {
+				xl->stats->remote_fills++;
+				tlb->ready[install(x, l, in, tag)] = done;
+			}
+			if (x->hook) {
+				x->answered = done;
+				x->fill_max = UINT64_MAX;
+			}
+			xl->cycles += done - t;
+			return done;
+		}
+	}
+
+	id = install(x, l, in, tag);
+	struct server_pool *mshr = &in->mshr;
+	int64_t slot;
+	double start = server_pool_start_at(mshr, next, &slot);
+	xl->stats->mshr_wait_cycles += start - next;
+	double below = start + xl->miss_penalty_cycles;
+	double done;
+	if (l + 1 < x->levels) {
+		done = slow_step(x, l + 1, sm, addr, below);
+	} else {
+		done = walk(x, addr, below);
+		if (x->hook) {
+			x->answered = done;
+			x->fill_max = UINT64_MAX;
+			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
+		}
+	}
+	/* lower levels' evictions reach this level's scheme only as deferred
+	 * work (after_translate), so id still names this entry */
+	tlb->ready[id] = done;
+	if (x->hook) {
+		server_pool_consume_at(mshr, slot, start, x->answered - start);
+		if ((1ull << xl->shift) > x->fill_max) {
+			notify_evict(x, l, inst, tag);
+			tlb_invalidate(tlb, tag);
+		}
+	} else {
+		server_pool_consume_at(mshr, slot, start, done - start);
+	}
+	xl->cycles += done - t;
+	return done;
+}
+
+static __attribute__((noinline)) double slow_translate(struct xlat *x, uint32_t sm, uint64_t addr,
+						       double t)
+{
+	double done = slow_step(x, 0, sm, addr, t);
+	for (uint32_t l = 0; l < x->levels; l++) {
+		struct xlat_level *xl = &x->level[l];
+		if (xl->peer_ops && xl->peer_ops->after_translate)
+			xl->peer_ops->after_translate(xl->peer, t);
+	}
+	return done;
+}
+
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
+	if (__builtin_expect(x->slow, 0))
+		return slow_translate(x, sm, addr, t);
+	/* the fast path counts the first level's delay only (seeds/002's
+	 * measure); the slow path counts every level's */
 	return level_step(x, 0, sm, addr, t);
 }
 
@@ -213,7 +425,10 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 		struct xlat_level *xl = &x->level[l];
 		uint64_t first = addr >> xl->shift, last = (addr + bytes - 1) >> xl->shift;
 		for (uint64_t tag = first; tag <= last; tag++)
-			for (uint32_t i = 0; i < xl->instances; i++)
+			for (uint32_t i = 0; i < xl->instances; i++) {
+				if (x->slow && tlb_find(&xl->inst[i].tlb, tag) != TLB_NIL)
+					notify_evict(x, l, i, tag);
 				tlb_invalidate(&xl->inst[i].tlb, tag);
+			}
 	}
 }

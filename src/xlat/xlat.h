@@ -10,6 +10,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "mem/server_pool.h"
+#include "xlat/peer.h"
 #include "xlat/tlb.h"
 
 /* One instance of a level (one per sharing domain): its TLB, its MSHRs and
@@ -30,6 +31,10 @@ struct xlat_level {
 	struct xlat_instance **of_sm;  /* [sms]: the instance each SM uses */
 	struct gpuvm_tlb_level_stats *stats;
 	uint64_t pending_hits;
+	double cycles;                 /* translation cycles since the last sync */
+	/* inter-TLB sharing scheme (src/xlat/peer.h); NULL ops: none */
+	const struct xlat_peer_ops *peer_ops;
+	void *peer;
 };
 
 /* Called after a walk of addr for SM sm finished at t (the miss path
@@ -65,6 +70,10 @@ struct xlat {
 	 * walk end and the request replays, and an entry still being filled
 	 * answers "pending" at once (seeds/003 Fig. 4). */
 	double answered;
+	/* Some level has a sharing scheme, or the sharing analysis is on:
+	 * translations take the slow path (xlat.c), the fast one otherwise. */
+	bool slow;
+	struct gpuvm_tlb_sharing_stats *sharing; /* NULL: analysis off */
 };
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Du et al., NeiDty (seeds/002) Figs. 3, 8-11 and Tables I-II on the
+# gem5gpu-neidty preset (the paper's Table III): LUD, SRAD, BC, COLOR, MIS,
+# PAGERANK, ATAX and ADI under five schemes - baseline (private L1 TLBs),
+# valkyrie (ring probing + LDT), neidty-default, neidty-exclusive and
+# neidty-twice - and the sharing analyses of the baseline.
+#
+#   experiments/neidty_fig8_11.sh BIN OUTDIR
+#
+# Writes OUTDIR/neidty.csv (workload,scheme,r_local,r_remote,r_l1,
+# avg_translation_cycles,speedup_vs_baseline,sim_seconds), OUTDIR/fig3.csv
+# (share of looked-up entries held by 1, 2-4, 5-8, 9-12, 13-16 L1 TLBs),
+# OUTDIR/table1_2.csv (each L1 TLB's neighbour correlation), the runs'
+# JSON under OUTDIR/json/, figures fig3/fig8/fig9/fig10/fig11.png when
+# gnuplot is present, and prints the table beside the paper's values.
+# speedup_vs_baseline is the paper's performance measure (IV.B, IV.D): the
+# baseline's average address-translation delay over the scheme's.
+#
+# Sizes (docs/neidty.md): the suite's defaults (Rodinia / PolyBench /
+# Pannotia inputs as gpuvm ships them), except LUD at n=512 (the default
+# 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits) and PAGERANK
+# on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer);
+# about 5 minutes on 2 cores. JOBS=N runs N at a time (default 2).
+# WORKLOADS="lud srad" picks a subset.
+set -euo pipefail
+BIN=${1:?usage: neidty_fig8_11.sh BIN OUTDIR}
+OUT=${2:?usage: neidty_fig8_11.sh BIN OUTDIR}
+JOBS=${JOBS:-2}
+GPU=${GPU:-gem5gpu-neidty}
+WORKLOADS=${WORKLOADS:-lud srad bc color mis pagerank atax adi}
+mkdir -p "$OUT/json"
+command -v python3 >/dev/null || { echo "python3 is needed to read the JSON reports" >&2; exit 2; }
+
+spec_of() {
+	case $1 in
+	lud) echo "lud:n=512" ;;
+	pagerank) echo "pagerank:graph=rmat-14-16" ;;
+	*) echo "$1" ;;
+	esac
+}
+sets_of() {
+	case $1 in
+	baseline) echo "--set tlb.l1.peer=none --tlb-sharing" ;;
+	valkyrie) echo "--set tlb.l1.peer=valkyrie" ;;
+	neidty-default) echo "--set tlb.l1.peer=neidty --set neidty.update=default" ;;
+	neidty-exclusive) echo "--set tlb.l1.peer=neidty --set neidty.update=exclusive" ;;
+	neidty-twice) echo "--set tlb.l1.peer=neidty --set neidty.update=twice" ;;
+	esac
+}
+SCHEMES="baseline valkyrie neidty-default neidty-exclusive neidty-twice"
+
+jobs_file="$OUT/.jobs"
+: >"$jobs_file"
+for w in $WORKLOADS; do
+	for s in $SCHEMES; do
+		# shellcheck disable=SC2046
+		echo "$BIN sim --gpu $GPU --workload $(spec_of "$w") $(sets_of "$s") --json $OUT/json/$w.$s.json -q" >>"$jobs_file"
+	done
+done
+start=$(date +%s)
+echo "NeiDty Figs. 3, 8-11 on $GPU: $(wc -l <"$jobs_file") runs, $JOBS at a time"
+xargs -P "$JOBS" -I{} -d '\n' bash -c '{}' <"$jobs_file"
+rm -f "$jobs_file"
+echo "runs took $(($(date +%s) - start)) s"
+
+python3 - "$OUT" "$WORKLOADS" <<'EOF'
+import json, sys, os
+out, workloads = sys.argv[1], sys.argv[2].split()
+schemes = ["baseline", "valkyrie", "neidty-default", "neidty-exclusive", "neidty-twice"]
+# seeds/002, read off Figs. 8, 9, 11 where the text states them (IV.C-E);
+# None: the paper gives the value only as a bar, not as a number
+paper = {
+    "avg": {"neidty-default": {"remote": 0.10, "speedup": 1.05}, "neidty-twice": {"speedup": 1.10}},
+    "lud": {"neidty-default": {"remote": 0.29, "speedup": 1.21}, "neidty-twice": {"speedup": 1.20}},
+    "srad": {"neidty-twice": {"speedup": 1.20}},
+}
+fig3_paper = {"lud": "13-16", "srad": "13-16", "atax": "13-16", "color": "13-16"}
+corr_paper = {"lud": 0.22, "mis": 0.19, "pagerank": 0.20, "color": 0.20, "srad": 0.18,
+              "atax": 0.19, "bc": 0.36, "adi": 0.16}
+rows, res = [], {}
+for w in workloads:
+    for s in schemes:
+        d = json.load(open(os.path.join(out, "json", f"{w}.{s}.json")))
+        r = d.get("results", d)
+        l1 = r["tlb"][0]
+        res[w, s] = (l1, r)
+for w in workloads:
+    base = res[w, "baseline"][0]["avg_translation_cycles"]
+    for s in schemes:
+        l1, r = res[w, s]
+        sp = base / l1["avg_translation_cycles"] if l1["avg_translation_cycles"] else 0
+        rows.append((w, s, l1["r_local"], l1["r_remote"], l1["r_l1"], l1["avg_translation_cycles"], sp,
+                     r["sim_seconds"]))
+with open(os.path.join(out, "neidty.csv"), "w") as f:
+    f.write("workload,scheme,r_local,r_remote,r_l1,avg_translation_cycles,speedup_vs_baseline,sim_seconds\n")
+    for row in rows:
+        f.write("%s,%s,%.6f,%.6f,%.6f,%.4f,%.4f,%.9g\n" % row)
+buckets = ["1", "2-4", "5-8", "9-12", "13-16"]
+with open(os.path.join(out, "fig3.csv"), "w") as f:
+    f.write("workload," + ",".join(buckets) + ",largest\n")
+    for w in workloads:
+        sh = res[w, "baseline"][1]["tlb_sharing"]["fraction_of_held_lookups"]
+        big = max(buckets, key=lambda b: sh[b])
+        f.write(w + "," + ",".join("%.4f" % sh[b] for b in buckets) + "," + big + "\n")
+with open(os.path.join(out, "table1_2.csv"), "w") as f:
+    n = len(res[workloads[0], "baseline"][1]["tlb_sharing"]["neighbour_correlation"])
+    f.write("workload," + ",".join("tlb%d" % i for i in range(n)) + ",average,paper_average\n")
+    for w in workloads:
+        sh = res[w, "baseline"][1]["tlb_sharing"]
+        f.write(w + "," + ",".join("%.3f" % c for c in sh["neighbour_correlation"]) +
+                ",%.3f,%s\n" % (sh["neighbour_correlation_avg"], corr_paper.get(w, "")))
+# the printed table
+get = {(w, s): (rl, rr, r1, cyc, sp) for (w, s, rl, rr, r1, cyc, sp, _) in rows}
+print("\n%-9s %-17s %8s %8s %8s %9s %8s" % ("workload", "scheme", "r_local", "r_remote", "r_l1", "cycles", "speedup"))
+for w in workloads:
+    for s in schemes:
+        rl, rr, r1, cyc, sp = get[w, s]
+        print("%-9s %-17s %8.3f %8.3f %8.3f %9.2f %7.3fx" % (w, s, rl, rr, r1, cyc, sp))
+def mean(xs): return sum(xs) / len(xs)
+print("\naverage over %d workloads (paper: seeds/002 IV.C-E)" % len(workloads))
+print("%-17s %10s %10s %12s   %s" % ("scheme", "r_remote", "r_l1 gain", "speedup", "paper"))
+for s in schemes[1:]:
+    rr = mean([get[w, s][1] for w in workloads])
+    gain = mean([get[w, s][2] - get[w, "baseline"][2] for w in workloads])
+    sp = mean([get[w, s][4] for w in workloads])
+    p = {"neidty-default": "r_remote +0.10 (LUD 0.29), speedup 1.05x (LUD 1.21x)",
+         "neidty-twice": "speedup 1.10x (SRAD, LUD 1.20x); best of the three policies",
+         "valkyrie": "below NeiDty, most clearly on ADI",
+         "neidty-exclusive": "L1 hit ratio like twice, lower r_local"}[s]
+    print("%-17s %10.3f %+10.3f %11.3fx   %s" % (s, rr, gain, sp, p))
+print("\nchecks (issue 17 / DESIGN E6):")
+d_gain = mean([get[w, "neidty-default"][2] - get[w, "baseline"][2] for w in workloads])
+d_sp = mean([get[w, "neidty-default"][4] for w in workloads])
+t_sp = mean([get[w, "neidty-twice"][4] for w in workloads])
+ok = lambda c: "yes" if c else "NO"
+print("  neidty-default raises r_L1 on average: %+.3f (%s)" % (d_gain, ok(d_gain > 0)))
+print("  neidty-default cuts translation delay on average: %.3fx (%s)" % (d_sp, ok(d_sp > 1)))
+tw = [w for w in workloads if get[w, "neidty-twice"][4] < get[w, "neidty-default"][4] * (1 - 1e-3)]
+print("  neidty-twice >= neidty-default on every workload (within 0.1%%): %s%s" % (ok(not tw), (" (not on " + ", ".join(tw) + ")") if tw else ""))
+print("  neidty-twice averages >= 1.08x: %.3fx (%s)" % (t_sp, ok(t_sp >= 1.08)))
+if "adi" in workloads:
+    print("  neidty beats valkyrie on ADI: %.3fx vs %.3fx (%s)" % (get["adi", "neidty-default"][4], get["adi", "valkyrie"][4],
+          ok(get["adi", "neidty-default"][4] > get["adi", "valkyrie"][4])))
+print("\nFig. 3 (baseline): largest bucket per workload (paper: LUD, SRAD, ATAX, COLOR at 13-16)")
+for line in open(os.path.join(out, "fig3.csv")).read().splitlines()[1:]:
+    print("  " + line.replace(",", "  "))
+print("\nTables I-II (baseline): neighbour correlation, average over the 16 L1 TLBs (paper)")
+for w in workloads:
+    sh = res[w, "baseline"][1]["tlb_sharing"]
+    print("  %-9s %.3f (%s)" % (w, sh["neighbour_correlation_avg"], corr_paper.get(w, "-")))
+EOF
+
+if command -v gnuplot >/dev/null; then
+	csv="$OUT/neidty.csv"
+	bars() { # png title column schemes...
+		local png=$1 title=$2 col=$3
+		shift 3
+		local dat="$OUT/.bars.dat"
+		python3 - "$csv" "$col" "$@" >"$dat" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+col, schemes = sys.argv[2], sys.argv[3:]
+ws = []
+for r in rows:
+    if r["workload"] not in ws: ws.append(r["workload"])
+print("workload " + " ".join(schemes))
+for w in ws:
+    v = {r["scheme"]: r[col] for r in rows if r["workload"] == w}
+    print(w + " " + " ".join(v[s] for s in schemes))
+EOF
+		local n=$(($# + 1)) plots="" i
+		for ((i = 2; i <= n; i++)); do plots="$plots${plots:+, }'$dat' using $i:xtic(1) title columnhead($i)"; done
+		gnuplot -e "set terminal pngcairo size 1000,500 noenhanced; set output '$png';
+			set title '$title'; set style data histograms; set style histogram clustered;
+			set style fill solid 0.8 border -1; set key outside right; set grid y; plot $plots"
+		rm -f "$dat"
+	}
+	bars "$OUT/fig8.png" "Fig. 8: L1 TLB hit ratio r_L1 (local + remote)" r_l1 baseline valkyrie neidty-default
+	bars "$OUT/fig9.png" "Fig. 9: speed-up of average translation delay over baseline" speedup_vs_baseline valkyrie neidty-default
+	bars "$OUT/fig10.png" "Fig. 10: r_L1 by update policy" r_l1 neidty-default neidty-exclusive neidty-twice
+	bars "$OUT/fig11.png" "Fig. 11: speed-up by update policy" speedup_vs_baseline neidty-default neidty-exclusive neidty-twice
+	dat="$OUT/.fig3.dat"
+	tr ',' ' ' <"$OUT/fig3.csv" | cut -d' ' -f1-6 >"$dat"
+	gnuplot -e "set terminal pngcairo size 1000,500 noenhanced; set output '$OUT/fig3.png';
+		set title 'Fig. 3: share of looked-up entries held by k L1 TLBs (baseline)';
+		set style data histograms; set style histogram rowstacked; set style fill solid 0.8 border -1;
+		set key outside right; set yrange [0:1];
+		plot for [i=2:6] '$dat' using i:xtic(1) title columnhead(i)"
+	rm -f "$dat"
+	echo "figures: $OUT/fig3.png $OUT/fig8.png $OUT/fig9.png $OUT/fig10.png $OUT/fig11.png"
+else
+	echo "gnuplot not found: CSVs only"
+fi

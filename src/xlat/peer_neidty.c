@@ -1,0 +1,254 @@
+/* NeiDty: neighbouring directory tables (Du et al., "Enhancing GPU
+ * Performance via Neighboring Directory Table Based Inter-TLB Sharing",
+ * seeds/002 section III).
+ *
+ * Each instance i of the level (an L1 TLB) has a directory: fully
+ * associative (III.B.1), neidty.entries entries (III.B.1: 32, "the same as
+ * L1 TLB"), each a valid bit, a hashed VPN tag of neidty.tag_bits bits
+ * (III.B.1: the 52-bit VPN hashed to 18 bits) and a 3-bit bitmap
+ * left/local/right (Fig. 5). The instances form a ring in id order: i's
+ * left neighbour is i-1, its right i+1, and the first one's left is the
+ * last (III.B.1).
+ *
+ * Snooping (III.B.2): when instance j installs a page, the directories of
+ * j (local bit), j-1 (its right bit) and j+1 (its left bit) record it,
+ * taking a free entry, else evicting by neidty.eviction: fifo (the oldest
+ * record) or local-first (the oldest record whose local bit is set, the
+ * local TLB holding that page anyway; FIFO when none is). When j evicts a
+ * page, the same three clear their bit if they hold the record; a record
+ * whose bitmap empties is freed (our choice: it says nothing any more).
+ *
+ * Lookup (III.B.2, III.B.4, Fig. 6): the directory is read in parallel with
+ * the TLB (neidty.directory_latency_cycles, IV.A: 1 cycle). On a local
+ * miss with a record naming a neighbour, the request goes to the left
+ * neighbour if its bit is set, else the right, over that neighbour's port
+ * (one request per port per cycle - the issue's contention rule; the
+ * paper gives each TLB a 2-entry buffer per port, III.A), and the answer is
+ * back neidty.neighbour_latency_cycles later (IV.A: 1 cycle). The
+ * neighbour compares the full VPN: if it does not hold the page (the 18-bit
+ * tag matched another page, or the record is stale) it is a false hit and
+ * the request goes to the next level when the answer is back (III.B.1).
+ * Otherwise the update policy decides whether the local TLB keeps a copy
+ * (III.C, Fig. 7): default always, exclusive never, twice when this is the
+ * second neighbour hit in a row of the local TLB on the same page.
+ *
+ * A neighbour read does not change the neighbour's replacement order (the
+ * port reads the entry; the owner's LRU is its own - our choice). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/later.h"
+#include "xlat/peer.h"
+#include "xlat/xlat.h"
+
+/* Fig. 5's bitmap */
+#define BIT_LEFT 4u
+#define BIT_LOCAL 2u
+#define BIT_RIGHT 1u
+
+enum { EVICT_FIFO = 0, EVICT_LOCAL_FIRST = 1 };
+enum { UPDATE_DEFAULT = 0, UPDATE_EXCLUSIVE = 1, UPDATE_TWICE = 2 };
+
+struct dir_entry {
+	uint32_t tag;  /* hashed VPN */
+	uint8_t bits;  /* 0: free */
+	uint64_t seq;  /* when the record was made (FIFO order) */
+};
+
+struct neidty {
+	struct xlat_level *xl;
+	uint32_t n;            /* instances */
+	uint32_t entries;      /* per directory */
+	uint32_t tag_mask;
+	uint32_t eviction, update;
+	double dir_cycles, nbr_cycles;
+	struct dir_entry *dir; /* [n][entries] */
+	uint64_t seq;
+	/* port_free[2 * j + s]: when instance j's port facing side s (0: its
+	 * left neighbour, 1: its right) takes its next request */
+	double *port_free;
+	uint64_t *last_remote; /* [n] twice: page + 1 of the last neighbour hit, 0 = none */
+};
+
+/* XOR-fold of the VPN into tag_bits bits (seeds/002 III.B.1 hashes the
+ * 52-bit VPN to 18 bits without naming the hash; folding keeps pages
+ * within 2^18 of each other apart, so false hits need far-apart pages). */
+static uint32_t hash_tag(const struct neidty *d, uint64_t vpn)
+{
+	unsigned bits = (unsigned)__builtin_popcount(d->tag_mask);
+	uint64_t h = 0;
+	for (; vpn; vpn >>= bits)
+		h ^= vpn;
+	return (uint32_t)h & d->tag_mask;
+}
+
+static struct dir_entry *dir_of(struct neidty *d, uint32_t i) { return &d->dir[(size_t)i * d->entries]; }
+
+static struct dir_entry *dir_find(struct neidty *d, uint32_t i, uint32_t tag)
+{
+	struct dir_entry *e = dir_of(d, i);
+	for (uint32_t k = 0; k < d->entries; k++)
+		if (e[k].bits && e[k].tag == tag)
+			return &e[k];
+	return NULL;
+}
+
+/* Sets bit of the record of tag in directory i, making the record if
+ * there is none. */
+static void dir_set(struct neidty *d, uint32_t i, uint32_t tag, uint8_t bit)
+{
+	struct dir_entry *r = dir_find(d, i, tag);
+	if (r) {
+		r->bits |= bit;
+		return;
+	}
+	struct dir_entry *e = dir_of(d, i), *victim = NULL, *oldest_local = NULL;
+	for (uint32_t k = 0; k < d->entries; k++) {
+		if (!e[k].bits) {
+			victim = &e[k];
+			break;
+		}
+		if (!victim || e[k].seq < victim->seq)
+			victim = &e[k];
+		if ((e[k].bits & BIT_LOCAL) && (!oldest_local || e[k].seq < oldest_local->seq))
+			oldest_local = &e[k];
+	}
+	if (victim->bits && d->eviction == EVICT_LOCAL_FIRST && oldest_local)
+		victim = oldest_local;
+	victim->tag = tag;
+	victim->bits = bit;
+	victim->seq = ++d->seq;
+}
+
+static void dir_clear(struct neidty *d, uint32_t i, uint32_t tag, uint8_t bit)
+{
+	struct dir_entry *r = dir_find(d, i, tag);
+	if (r)
+		r->bits &= (uint8_t)~bit;
+}
+
+static uint32_t left_of(const struct neidty *d, uint32_t i) { return (i + d->n - 1) % d->n; }
+static uint32_t right_of(const struct neidty *d, uint32_t i) { return (i + 1) % d->n; }
+
+static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
+			   size_t wlen)
+{
+	(void)why, (void)wlen;
+	struct neidty *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->xl = &x->level[l];
+	d->n = d->xl->instances;
+	d->entries = cfg->neidty_entries ? cfg->neidty_entries : cfg->tlb[l].entries;
+	d->tag_mask = cfg->neidty_tag_bits >= 32 ? UINT32_MAX : (1u << cfg->neidty_tag_bits) - 1;
+	d->eviction = cfg->neidty_eviction;
+	d->update = cfg->neidty_update;
+	d->dir_cycles = cfg->neidty_directory_latency_cycles;
+	d->nbr_cycles = cfg->neidty_neighbour_latency_cycles;
+	d->dir = calloc((size_t)d->n * d->entries, sizeof *d->dir);
+	d->port_free = calloc(2 * (size_t)d->n, sizeof *d->port_free);
+	d->last_remote = calloc(d->n, sizeof *d->last_remote);
+	if (!d->dir || !d->port_free || !d->last_remote) {
+		free(d->dir);
+		free(d->port_free);
+		free(d->last_remote);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void neidty_destroy(void *st)
+{
+	struct neidty *d = st;
+	free(d->dir);
+	free(d->port_free);
+	free(d->last_remote);
+	free(d);
+}
+
+static void neidty_on_fill(void *st, uint32_t inst, uint64_t vpn)
+{
+	struct neidty *d = st;
+	uint32_t tag = hash_tag(d, vpn);
+	dir_set(d, inst, tag, BIT_LOCAL);
+	if (d->n < 2)
+		return;
+	dir_set(d, left_of(d, inst), tag, BIT_RIGHT); /* inst is its left's right neighbour */
+	dir_set(d, right_of(d, inst), tag, BIT_LEFT);
+}
+
+static void neidty_on_evict(void *st, uint32_t inst, uint64_t vpn)
+{
+	struct neidty *d = st;
+	uint32_t tag = hash_tag(d, vpn);
+	dir_clear(d, inst, tag, BIT_LOCAL);
+	if (d->n < 2)
+		return;
+	dir_clear(d, left_of(d, inst), tag, BIT_RIGHT);
+	dir_clear(d, right_of(d, inst), tag, BIT_LEFT);
+}
+
+static bool neidty_probe(void *st, uint32_t inst, uint64_t vpn, double t, double looked,
+			 double *done, bool *fill, double *next)
+{
+	struct neidty *d = st;
+	*next = looked;
+	if (d->n < 2)
+		return false;
+	struct dir_entry *r = dir_find(d, inst, hash_tag(d, vpn));
+	if (!r || !(r->bits & (BIT_LEFT | BIT_RIGHT)))
+		return false; /* directory miss: to the next level as without NeiDty */
+	struct gpuvm_tlb_level_stats *st_ = d->xl->stats;
+	st_->directory_hits++;
+	bool left = r->bits & BIT_LEFT;
+	uint32_t nb = left ? left_of(d, inst) : right_of(d, inst);
+	/* the neighbour's port facing inst: inst is its right neighbour when
+	 * it is inst's left */
+	double *port = &d->port_free[2 * nb + (left ? 1 : 0)];
+	double issue = later(looked, t + d->dir_cycles);
+	double start = later(issue, *port);
+	if (start > issue) {
+		st_->port_waits++;
+		st_->port_wait_cycles += start - issue;
+	}
+	*port = start + 1; /* one request per port per cycle */
+	double back = start + d->nbr_cycles;
+	const struct tlb *ntlb = &d->xl->inst[nb].tlb;
+	uint32_t id = tlb_find(ntlb, vpn);
+	if (id == TLB_NIL) {
+		st_->directory_false_hits++;
+		*next = back;
+		return false;
+	}
+	*done = later(back, ntlb->ready[id]);
+	switch (d->update) {
+	case UPDATE_EXCLUSIVE:
+		*fill = false;
+		break;
+	case UPDATE_TWICE:
+		*fill = d->last_remote[inst] == vpn + 1;
+		d->last_remote[inst] = *fill ? 0 : vpn + 1;
+		break;
+	default:
+		*fill = true;
+	}
+	return true;
+}
+
+unsigned xlat_neidty_record(const void *st, uint32_t inst, uint64_t vpn)
+{
+	struct neidty *d = (struct neidty *)st;
+	const struct dir_entry *r = dir_find(d, inst, hash_tag(d, vpn));
+	return r ? r->bits : 0;
+}
+
+const struct xlat_peer_ops xlat_peer_neidty = {
+	.name = "neidty",
+	.help = "neighbouring directory tables (Du et al.): fetch from the left/right L1 TLB",
+	.create = neidty_create,
+	.destroy = neidty_destroy,
+	.probe_remote = neidty_probe,
+	.on_fill = neidty_on_fill,
+	.on_evict = neidty_on_evict,
+};

@@ -1,0 +1,239 @@
+/* Valkyrie (Baruah et al., "Valkyrie: Leveraging Inter-TLB Locality to
+ * Enhance GPU Performance", PACT'20), the comparison scheme of seeds/002
+ * (IV.A: "uses an intra-SE ring network for inter-L1-TLB communication").
+ * Two mechanisms, each switchable (valkyrie.probing, valkyrie.ldt):
+ *
+ * Ring probing. The instances are cut into rings of valkyrie.ring_size in
+ * id order (one ring per shader engine; R9 Nano: 16 CUs per SE). On a
+ * local miss the TLB sends two probes at once, one clockwise (i+1, i+2,
+ * ...) living valkyrie.ttl_cw hops, one counter-clockwise (i-1, ...)
+ * living valkyrie.ttl_ccw hops (15 and 4 in a re-implementation of the
+ * paper on MGPUSim, unverified). A probe takes valkyrie.hop_cycles per
+ * hop; the nearest holder answers back along the probe's path, so a hit
+ * at h hops costs 2 h hops (ties go to the clockwise probe). When no
+ * instance within reach holds the page the request goes to the next level
+ * once both probes are home: a probe that went around the whole ring
+ * (ttl >= ring size - 1) is home after ring-size hops, any other returns
+ * along its path (2 ttl hops). A ring hit is kept locally. The ring is
+ * modelled without contention.
+ *
+ * Locality Detection Table (LDT). Each entry holds a page and a bitmap of
+ * the instances that looked it up (hit or miss); valkyrie.ldt_entries
+ * entries, direct-mapped by a hash of the page (our choice: the paper's
+ * organisation was not located). When the next level (the L2 TLB) evicts
+ * a page the LDT holds, the entry is pushed into the L1 TLBs in its
+ * bitmap that lack it (ready at once) and the LDT record is dropped;
+ * pushes are made after the translation that caused the eviction. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xlat/peer.h"
+#include "xlat/xlat.h"
+
+struct valkyrie {
+	struct xlat *x;
+	uint32_t l;
+	struct xlat_level *xl;
+	uint32_t n, ring, ttl_cw, ttl_ccw;
+	double hop;
+	bool probing, ldt;
+	uint32_t ldt_n, words;  /* LDT slots; 64-bit words of one bitmap */
+	uint64_t *ldt_key;      /* [ldt_n] */
+	uint64_t *ldt_users;    /* [ldt_n][words] */
+	uint64_t *push_tag;     /* pending pushes */
+	uint64_t *push_users;   /* [cap][words] */
+	uint32_t npush, push_cap;
+};
+
+static uint32_t ldt_slot(const struct valkyrie *v, uint64_t tag)
+{
+	return (uint32_t)(((tag + 1) * 0x9E3779B97F4A7C15ull) >> 32) % v->ldt_n;
+}
+
+static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
+			     size_t wlen)
+{
+	(void)why, (void)wlen;
+	struct valkyrie *v = calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	v->x = x;
+	v->l = l;
+	v->xl = &x->level[l];
+	v->n = v->xl->instances;
+	v->ring = cfg->valkyrie_ring_size;
+	v->ttl_cw = cfg->valkyrie_ttl_cw;
+	v->ttl_ccw = cfg->valkyrie_ttl_ccw;
+	v->hop = cfg->valkyrie_hop_cycles;
+	v->probing = cfg->valkyrie_probing;
+	v->ldt = cfg->valkyrie_ldt && l + 1 < x->levels;
+	v->ldt_n = cfg->valkyrie_ldt_entries;
+	v->words = (v->n + 63) / 64;
+	if (v->ldt) {
+		v->ldt_key = calloc(v->ldt_n, sizeof *v->ldt_key);
+		v->ldt_users = calloc((size_t)v->ldt_n * v->words, sizeof *v->ldt_users);
+		v->push_cap = 16;
+		v->push_tag = malloc(v->push_cap * sizeof *v->push_tag);
+		v->push_users = malloc((size_t)v->push_cap * v->words * sizeof *v->push_users);
+		if (!v->ldt_key || !v->ldt_users || !v->push_tag || !v->push_users) {
+			free(v->ldt_key);
+			free(v->ldt_users);
+			free(v->push_tag);
+			free(v->push_users);
+			free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+static void valkyrie_destroy(void *st)
+{
+	struct valkyrie *v = st;
+	free(v->ldt_key);
+	free(v->ldt_users);
+	free(v->push_tag);
+	free(v->push_users);
+	free(v);
+}
+
+/* Ring of instance i: its first member and size. */
+static void ring_of(const struct valkyrie *v, uint32_t i, uint32_t *base, uint32_t *size)
+{
+	*base = i / v->ring * v->ring;
+	*size = v->n - *base < v->ring ? v->n - *base : v->ring;
+}
+
+static bool holds(const struct valkyrie *v, uint32_t inst, uint64_t tag, uint32_t *id)
+{
+	*id = tlb_find(&v->xl->inst[inst].tlb, tag);
+	return *id != TLB_NIL;
+}
+
+/* Hops a probe in one direction travels before its nack is home. */
+static uint32_t nack_hops(uint32_t ttl, uint32_t size)
+{
+	return ttl >= size - 1 ? size : 2 * ttl;
+}
+
+static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, double looked,
+			   double *done, bool *fill, double *next)
+{
+	(void)t;
+	struct valkyrie *v = st;
+	*next = looked;
+	if (!v->probing)
+		return false;
+	uint32_t base, size;
+	ring_of(v, inst, &base, &size);
+	if (size < 2)
+		return false;
+	struct gpuvm_tlb_level_stats *s = v->xl->stats;
+	uint32_t pos = inst - base;
+	uint32_t cw = v->ttl_cw < size - 1 ? v->ttl_cw : size - 1;
+	uint32_t ccw = v->ttl_ccw < size - 1 ? v->ttl_ccw : size - 1;
+	s->ring_probes += (cw > 0) + (ccw > 0);
+	uint32_t reach = cw > ccw ? cw : ccw;
+	for (uint32_t h = 1; h <= reach; h++) {
+		uint32_t id;
+		/* clockwise first at equal distance */
+		uint32_t c = base + (pos + h) % size, a = base + (pos + size - h) % size;
+		uint32_t who = UINT32_MAX;
+		if (h <= cw && holds(v, c, tag, &id))
+			who = c;
+		else if (h <= ccw && holds(v, a, tag, &id))
+			who = a;
+		if (who == UINT32_MAX)
+			continue;
+		s->ring_hops += 2 * h;
+		double back = looked + 2.0 * h * v->hop;
+		double ready = v->xl->inst[who].tlb.ready[id];
+		*done = ready > back ? ready : back;
+		*fill = true;
+		return true;
+	}
+	uint32_t hc = cw ? nack_hops(cw, size) : 0, ha = ccw ? nack_hops(ccw, size) : 0;
+	uint32_t home = hc > ha ? hc : ha;
+	s->ring_hops += hc + ha;
+	s->ring_misses++;
+	*next = looked + home * v->hop;
+	return false;
+}
+
+static void valkyrie_on_lookup(void *st, uint32_t inst, uint64_t tag)
+{
+	struct valkyrie *v = st;
+	if (!v->ldt)
+		return;
+	uint32_t k = ldt_slot(v, tag);
+	uint64_t *users = &v->ldt_users[(size_t)k * v->words];
+	if (v->ldt_key[k] != tag + 1) { /* a new page takes the slot */
+		v->ldt_key[k] = tag + 1;
+		memset(users, 0, v->words * sizeof *users);
+	}
+	users[inst / 64] |= 1ull << (inst % 64);
+}
+
+static void valkyrie_on_lower_evict(void *st, uint64_t lower_tag, unsigned lower_shift)
+{
+	struct valkyrie *v = st;
+	if (!v->ldt)
+		return;
+	unsigned shift = v->xl->shift;
+	/* the lower entry's pages at this level's entry size (at most 64 of
+	 * them looked up, when the lower level's entries are wider) */
+	uint64_t first = lower_shift >= shift ? lower_tag << (lower_shift - shift) : lower_tag >> (shift - lower_shift);
+	uint64_t count = lower_shift > shift ? 1ull << (lower_shift - shift) : 1;
+	if (count > 64)
+		count = 64;
+	for (uint64_t tag = first; tag < first + count; tag++) {
+		uint32_t k = ldt_slot(v, tag);
+		if (v->ldt_key[k] != tag + 1)
+			continue;
+		if (v->npush == v->push_cap) {
+			uint32_t cap = v->push_cap * 2;
+			uint64_t *pt = realloc(v->push_tag, cap * sizeof *pt);
+			if (!pt)
+				return;
+			v->push_tag = pt;
+			uint64_t *pu = realloc(v->push_users, (size_t)cap * v->words * sizeof *pu);
+			if (!pu)
+				return;
+			v->push_users = pu;
+			v->push_cap = cap;
+		}
+		v->push_tag[v->npush] = tag;
+		memcpy(&v->push_users[(size_t)v->npush * v->words], &v->ldt_users[(size_t)k * v->words],
+		       v->words * sizeof *v->push_users);
+		v->npush++;
+		v->ldt_key[k] = 0;
+	}
+}
+
+static void valkyrie_after_translate(void *st, double t)
+{
+	struct valkyrie *v = st;
+	for (uint32_t p = 0; p < v->npush; p++) {
+		const uint64_t *users = &v->push_users[(size_t)p * v->words];
+		for (uint32_t i = 0; i < v->n; i++) {
+			if (!(users[i / 64] >> (i % 64) & 1))
+				continue;
+			if (tlb_find(&v->xl->inst[i].tlb, v->push_tag[p]) != TLB_NIL)
+				continue;
+			xlat_peer_install(v->x, v->l, i, v->push_tag[p], t);
+			v->xl->stats->ldt_pushes++;
+		}
+	}
+	v->npush = 0;
+}
+
+const struct xlat_peer_ops xlat_peer_valkyrie = {
+	.name = "valkyrie",
+	.help = "Valkyrie (Baruah et al.): ring probing within a shader engine + LDT push on L2 eviction",
+	.create = valkyrie_create,
+	.destroy = valkyrie_destroy,
+	.on_lookup = valkyrie_on_lookup,
+	.probe_remote = valkyrie_probe,
+	.on_lower_evict = valkyrie_on_lower_evict,
+	.after_translate = valkyrie_after_translate,
+};

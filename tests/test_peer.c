@@ -1,0 +1,350 @@
+/* Inter-TLB sharing schemes (src/xlat/peer_*.c) worked by hand on the
+ * gem5gpu-neidty preset (seeds/002 Table III: 16 private L1 TLBs of 1
+ * cycle, an L2 TLB of 10 cycles, 150-cycle walks), with small TLBs and
+ * directories where an eviction must be forced. Times: a request at T
+ * finds the L1 lookup done at T+1; a neighbour answers at T+2; an L2 miss
+ * costs 10 + 150 more. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "xlat/peer.h"
+#include "xlat/xlat.h"
+
+#define PAGE 4096ull
+#define LEFT 4u
+#define LOCAL 2u
+#define RIGHT 1u
+
+struct rig {
+	struct gpuvm_config cfg;
+	struct gpuvm_stats st;
+	struct xlat x;
+};
+
+/* gem5gpu-neidty with the --set overrides in sets (NULL-terminated). */
+static struct rig *rig_new(const char *const *sets)
+{
+	struct rig *r = calloc(1, sizeof *r);
+	struct gpuvm_error err;
+	assert_non_null(r);
+	assert_int_equal(gpuvm_config_load(&r->cfg, "gem5gpu-neidty", &err), 0);
+	for (; sets && *sets; sets++)
+		if (gpuvm_config_set(&r->cfg, *sets, "--set", &err))
+			fail_msg("%s: %s", *sets, err.msg);
+	if (gpuvm_config_finalize(&r->cfg, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(xlat_init(&r->x, &r->cfg, &r->st), 0);
+	return r;
+}
+
+static void rig_free(struct rig *r)
+{
+	xlat_free(&r->x);
+	gpuvm_stats_release(&r->st);
+	free(r);
+}
+
+static unsigned rec(struct rig *r, uint32_t inst, uint64_t vpn)
+{
+	return xlat_neidty_record(r->x.level[0].peer, inst, vpn);
+}
+
+static bool holds(struct rig *r, uint32_t inst, uint64_t vpn)
+{
+	return tlb_find(&r->x.level[0].inst[inst].tlb, vpn) != TLB_NIL;
+}
+
+static double tr(struct rig *r, uint32_t sm, uint64_t vpn, double t)
+{
+	return xlat_translate(&r->x, sm, vpn * PAGE, t);
+}
+
+/* A fill of TLB 5 is recorded by directories 4 (right bit), 5 (local)
+ * and 6 (left bit), and nowhere else. */
+static void test_neidty_fill(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
+	struct rig *r = rig_new(sets);
+	tr(r, 5, 100, 0);
+	assert_int_equal(rec(r, 5, 100), LOCAL);
+	assert_int_equal(rec(r, 4, 100), RIGHT);
+	assert_int_equal(rec(r, 6, 100), LEFT);
+	for (uint32_t i = 0; i < 16; i++)
+		if (i < 4 || i > 6)
+			assert_int_equal(rec(r, i, 100), 0);
+	rig_free(r);
+}
+
+/* The ring closes: TLB 0's left is 15, TLB 15's right is 0 (seeds/002
+ * III.B.1: "The first TLB's left TLB is the last TLB"). */
+static void test_neidty_ring_wrap(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
+	struct rig *r = rig_new(sets);
+	tr(r, 0, 7, 0);
+	assert_int_equal(rec(r, 15, 7), RIGHT);
+	assert_int_equal(rec(r, 1, 7), LEFT);
+	tr(r, 15, 9, 0);
+	assert_int_equal(rec(r, 14, 9), RIGHT);
+	assert_int_equal(rec(r, 0, 9), LEFT);
+	/* and 0 fetches 9 from its left neighbour 15 in one extra cycle */
+	double done = tr(r, 0, 9, 10000);
+	assert_true(done == 10002);
+	assert_int_equal(r->st.tlb[0].remote_hits, 1);
+	rig_free(r);
+}
+
+/* When TLB 5 evicts a page its neighbours' directories drop their bits
+ * (and its own the local bit): a 2-entry L1 evicts page 100 on the third
+ * page. */
+static void test_neidty_neighbour_eviction(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", "tlb.l1.entries=2", "tlb.l1.ways=0",
+			      "tlb.l1.mshrs=2", NULL};
+	struct rig *r = rig_new(sets);
+	tr(r, 5, 100, 0);
+	tr(r, 5, 101, 1000);
+	assert_int_equal(rec(r, 6, 100), LEFT);
+	tr(r, 5, 102, 2000);
+	assert_false(holds(r, 5, 100));
+	assert_int_equal(rec(r, 4, 100), 0);
+	assert_int_equal(rec(r, 5, 100), 0);
+	assert_int_equal(rec(r, 6, 100), 0);
+	assert_int_equal(rec(r, 6, 102), LEFT);
+	/* so TLB 6 now goes to the L2 TLB: 100 is still there */
+	double done = tr(r, 6, 100, 5000);
+	assert_true(done == 5000 + 1 + 10);
+	assert_int_equal(r->st.tlb[0].remote_hits, 0);
+	rig_free(r);
+}
+
+/* Pages 1 and 2^18 fold to the same 18-bit tag: TLB 6's directory says
+ * its left holds "1", the left answers that it lacks 2^18, and the
+ * request goes to the L2 TLB one neighbour round trip later. */
+static void test_neidty_hash_false_hit(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
+	struct rig *r = rig_new(sets);
+	uint64_t a = 1, b = 1ull << 18;
+	tr(r, 5, a, 0);
+	assert_int_equal(rec(r, 6, b), LEFT); /* same tag */
+	double t = 10000;
+	double done = tr(r, 6, b, t);
+	assert_int_equal(r->st.tlb[0].directory_hits, 1);
+	assert_int_equal(r->st.tlb[0].directory_false_hits, 1);
+	assert_int_equal(r->st.tlb[0].remote_hits, 0);
+	/* L1 at +1, neighbour's no at +2, L2 lookup +10, walk +150 */
+	assert_true(done == t + 2 + 10 + 150);
+	/* with full 52-bit tags there is no record, no false hit */
+	const char *full[] = {"tlb.l1.peer=neidty", "neidty.tag_bits=52", NULL};
+	struct rig *q = rig_new(full);
+	tr(q, 5, a, 0);
+	assert_int_equal(rec(q, 6, b), 0);
+	done = tr(q, 6, b, t);
+	assert_true(done == t + 1 + 10 + 150);
+	assert_int_equal(q->st.tlb[0].directory_false_hits, 0);
+	rig_free(q);
+	rig_free(r);
+}
+
+/* Both neighbours hold the page: the left one is asked. TLB 5's copy is
+ * ready long ago, TLB 7's only at T+11 (filled from the L2 TLB at T). */
+static void test_neidty_left_first_and_port(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
+	struct rig *r = rig_new(sets);
+	tr(r, 5, 300, 0);
+	tr(r, 5, 301, 0);
+	double t = 10000;
+	assert_true(tr(r, 7, 300, t) == t + 11); /* 7: directory has no 300 (6 lacks it) */
+	assert_int_equal(rec(r, 6, 300), LEFT | RIGHT);
+	assert_true(tr(r, 6, 300, t + 1) == t + 3); /* left: ready; right would be t + 11 */
+	/* two requests to the same neighbour port in one cycle: the second waits */
+	assert_true(tr(r, 6, 301, t + 1) == t + 4);
+	assert_int_equal(r->st.tlb[0].port_waits, 1);
+	assert_true(r->st.tlb[0].port_wait_cycles == 1);
+	rig_free(r);
+}
+
+/* Update policies (seeds/002 III.C, Fig. 7): after a neighbour hit,
+ * default keeps a copy, exclusive never does, twice on the second
+ * consecutive neighbour hit on the same page. */
+static void test_update_policies(void **state)
+{
+	(void)state;
+	static const char *const pol[] = {"neidty.update=default", "neidty.update=exclusive",
+					  "neidty.update=twice"};
+	for (int p = 0; p < 3; p++) {
+		const char *sets[] = {"tlb.l1.peer=neidty", pol[p], NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 5, 40, 0);
+		tr(r, 5, 41, 0);
+		tr(r, 6, 40, 1000);
+		assert_int_equal(r->st.tlb[0].remote_hits, 1);
+		assert_int_equal(holds(r, 6, 40), p == 0);
+		if (p == 0) {
+			assert_int_equal(rec(r, 7, 40), LEFT); /* the copy is snooped */
+			rig_free(r);
+			continue;
+		}
+		tr(r, 6, 41, 1100); /* another page in between: the row breaks */
+		tr(r, 6, 40, 1200);
+		assert_false(holds(r, 6, 40));
+		tr(r, 6, 40, 1300); /* second in a row */
+		assert_int_equal(holds(r, 6, 40), p == 2);
+		assert_int_equal(r->st.tlb[0].remote_hits, 4);
+		assert_int_equal(r->st.tlb[0].remote_fills, p == 2 ? 1 : 0);
+		rig_free(r);
+	}
+}
+
+/* Directory replacement with 2 entries: directory 5 records 60 (left bit,
+ * oldest) then 61 (local bit); a third record evicts 60 under fifo, 61
+ * under local-first. */
+static void test_directory_eviction(void **state)
+{
+	(void)state;
+	for (int lf = 0; lf < 2; lf++) {
+		const char *sets[] = {"tlb.l1.peer=neidty", "neidty.entries=2",
+				      lf ? "neidty.eviction=local-first" : "neidty.eviction=fifo", NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 4, 60, 0);
+		tr(r, 5, 61, 0);
+		tr(r, 6, 62, 0);
+		assert_int_equal(rec(r, 5, 62), RIGHT);
+		assert_int_equal(rec(r, 5, 60), lf ? LEFT : 0);
+		assert_int_equal(rec(r, 5, 61), lf ? 0 : LOCAL);
+		rig_free(r);
+	}
+}
+
+/* Valkyrie's ring (16 TLBs, TTL 15 clockwise / 4 counter-clockwise, 1
+ * cycle a hop): the nearest holder answers, 2 hops per distance. */
+static void test_valkyrie_probe_order(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
+	struct rig *r = rig_new(sets);
+	double t = 10000;
+	/* page 1 in TLB 3 (clockwise 3) and 14 (counter-clockwise 2) */
+	xlat_peer_install(&r->x, 0, 3, 1, 0);
+	xlat_peer_install(&r->x, 0, 14, 1, 0);
+	assert_true(tr(r, 0, 1, t) == t + 1 + 4);
+	assert_int_equal(r->st.tlb[0].ring_hops, 4);
+	assert_true(holds(r, 0, 1)); /* kept */
+	/* page 2 only 10 clockwise (6 counter-clockwise is past TTL 4) */
+	xlat_peer_install(&r->x, 0, 10, 2, 0);
+	assert_true(tr(r, 0, 2, t) == t + 1 + 20);
+	/* the ring wraps: TLB 15's clockwise neighbour is 0 */
+	xlat_peer_install(&r->x, 0, 1, 3, 0);
+	assert_true(tr(r, 15, 3, t) == t + 1 + 4);
+	/* equal distance: clockwise first (TLB 2's copy ready, 14's late) */
+	xlat_peer_install(&r->x, 0, 2, 4, 0);
+	xlat_peer_install(&r->x, 0, 14, 4, t + 500);
+	assert_true(tr(r, 0, 4, t) == t + 1 + 4);
+	/* nobody: both probes home (clockwise around the ring, 16 hops;
+	 * counter-clockwise back from 4, 8) before the L2 TLB */
+	uint64_t hops = r->st.tlb[0].ring_hops;
+	assert_true(tr(r, 0, 5, t) == t + 1 + 16 + 10 + 150);
+	assert_int_equal(r->st.tlb[0].ring_hops - hops, 24);
+	assert_int_equal(r->st.tlb[0].ring_misses, 1);
+	assert_int_equal(r->st.tlb[0].remote_hits, 4);
+	rig_free(r);
+}
+
+/* The LDT (probing off): TLBs 3 and 7 use page 1; when the 2-entry L2 TLB
+ * evicts it, it is pushed back into 3, which had lost it, and not into 7,
+ * which still has it. */
+static void test_valkyrie_ldt(void **state)
+{
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.probing=off",
+				      on ? "valkyrie.ldt=on" : "valkyrie.ldt=off", "tlb.l1.entries=2",
+				      "tlb.l1.ways=0", "tlb.l1.mshrs=2", "tlb.l2.entries=2",
+				      "tlb.l2.ways=0", "tlb.l2.mshrs=2", NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 3, 1, 0);
+		tr(r, 7, 1, 1000);
+		tr(r, 3, 2, 2000);
+		tr(r, 3, 3, 3000); /* L1 3 drops 1; the L2 TLB drops 1 */
+		assert_int_equal(r->st.tlb[0].ldt_pushes, on ? 1 : 0);
+		assert_int_equal(holds(r, 3, 1), on);
+		assert_true(holds(r, 7, 1));
+		rig_free(r);
+	}
+}
+
+/* The analysis: holders per lookup (Fig. 3) and neighbour correlation
+ * (Tables I-II) on a hand-made sequence. */
+static void test_sharing_analysis(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.sharing_analysis=on", NULL};
+	struct rig *r = rig_new(sets);
+	tr(r, 0, 1, 0);    /* 0 holders; TLB 0 misses, no neighbour */
+	tr(r, 1, 1, 1000); /* 1 holder; TLB 1 misses, left (0) holds */
+	tr(r, 1, 1, 2000); /* 2 holders (0, 1): a local hit */
+	tr(r, 8, 1, 3000); /* 2 holders; TLB 8 misses, neighbours lack it */
+	tr(r, 15, 1, 4000); /* 3 holders; TLB 15 misses, right (0) holds */
+	const struct gpuvm_tlb_sharing_stats *sh = &r->st.tlb_sharing;
+	assert_true(sh->enabled);
+	assert_int_equal(sh->holders[0], 1);
+	assert_int_equal(sh->holders[1], 1);
+	assert_int_equal(sh->holders[2], 3);
+	assert_int_equal(sh->local_misses[1], 1);
+	assert_int_equal(sh->neighbour_held[1], 1);
+	assert_int_equal(sh->local_misses[8], 1);
+	assert_int_equal(sh->neighbour_held[8], 0);
+	assert_int_equal(sh->neighbour_held[15], 1);
+	assert_int_equal(sh->neighbour_held[0], 0);
+	rig_free(r);
+}
+
+/* peer = none keeps the fast path; an unknown scheme names the key. */
+static void test_config_of_schemes(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new(NULL);
+	assert_false(r->x.slow);
+	rig_free(r);
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&cfg, "p100", &err), 0); /* sets no scheme key */
+	assert_int_equal(gpuvm_config_set(&cfg, "tlb.l1.peer=neidy", "--set", &err), 0);
+	assert_int_not_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	assert_non_null(strstr(err.msg, "tlb.l1.peer"));
+	assert_non_null(strstr(err.msg, "neidty, valkyrie"));
+	assert_int_not_equal(gpuvm_config_set(&cfg, "neidty.update=thrice", "--set", &err), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_neidty_fill),
+		cmocka_unit_test(test_neidty_ring_wrap),
+		cmocka_unit_test(test_neidty_neighbour_eviction),
+		cmocka_unit_test(test_neidty_hash_false_hit),
+		cmocka_unit_test(test_neidty_left_first_and_port),
+		cmocka_unit_test(test_update_policies),
+		cmocka_unit_test(test_directory_eviction),
+		cmocka_unit_test(test_valkyrie_probe_order),
+		cmocka_unit_test(test_valkyrie_ldt),
+		cmocka_unit_test(test_sharing_analysis),
+		cmocka_unit_test(test_config_of_schemes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
