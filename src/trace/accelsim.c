@@ -189,8 +189,13 @@ static int parse_header(struct textin *t, struct as_header *h, struct gpuvm_erro
 			h->have_block = true;
 		} else if (!strcmp(key, "shmem")) {
 			int64_t v;
-			if (parse_dec(val, strlen(val), &v) || v < 0 || v > UINT32_MAX)
+			if (parse_dec(val, strlen(val), &v) || v < 0)
 				return gpuvm_fail(err, t->path, ln, key, "expected a byte count, got '%s'", val);
+			/* 228 KiB: the most shared memory per block of any NVIDIA part
+			 * (H100); the native format holds no more either */
+			if (v > (228 << 10))
+				return gpuvm_fail(err, t->path, ln, key,
+						  "%s bytes per block, more than any GPU has (228 KiB)", val);
 			h->shmem_bytes = (uint32_t)v;
 		} else if (!strcmp(key, "shmem base_addr") || !strcmp(key, "local mem base_addr")) {
 			uint64_t v;

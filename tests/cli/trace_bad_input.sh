@@ -69,6 +69,11 @@ expect_fail "missing kernel file" "kernelslist.g:4: kernel file" va
 fresh; sed -i "1s/.*/MemcpyHtoD,0xZZ,200000/" va/kernelslist.g
 expect_fail "bad hex in kernelslist.g" "kernelslist.g:1: MemcpyHtoD" va
 
+fresh; sed -i "s/^-shmem = 0/-shmem = 4k/" $K
+expect_fail "bad -shmem" "kernel-1.traceg:5: shmem: expected a byte count, got '4k'" va
+fresh; sed -i "s/^-shmem = 0/-shmem = 300000/" $K
+expect_fail "-shmem beyond any GPU" "kernel-1.traceg:5: shmem: 300000 bytes per block" va
+
 fresh; sed -i "s/^-grid dim = (196,1,1)/-grid dim = (197,1,1)/" $K
 expect_fail "fewer blocks than the grid" "truncated: 196 of 197 thread blocks" va
 
