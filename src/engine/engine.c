@@ -143,10 +143,9 @@ static inline double dram_sector(struct engine *e, uint64_t addr, double t)
  * with its line (the L2 keeps no more than the model needs), so in the
  * banked model they go to another row of the accessed sector's bank
  * group: a row miss each, as evictions mostly are. */
-static inline void dram_writeback(struct engine *e, uint64_t addr, uint32_t sectors, double t)
+static __attribute__((noinline)) void dram_writeback_sectors(struct engine *e, uint64_t addr,
+								   uint32_t sectors, double t)
 {
-	if (!sectors)
-		return;
 	e->stats->dram_bytes += (uint64_t)sectors * e->sector_bytes;
 	if (e->dram_banked) {
 		for (uint32_t i = 0; i < sectors; i++)
@@ -154,6 +153,13 @@ static inline void dram_writeback(struct engine *e, uint64_t addr, uint32_t sect
 		return;
 	}
 	server_pool_reserve(&e->dram, t, sectors * e->dram_cycles_per_sector);
+}
+
+/* Most L2 accesses evict nothing dirty: the test stays in line. */
+static inline void dram_writeback(struct engine *e, uint64_t addr, uint32_t sectors, double t)
+{
+	if (sectors)
+		dram_writeback_sectors(e, addr, sectors, t);
 }
 
 /* One zero-copy transfer on a serial PCIe lane: bandwidth, then the link's
