@@ -165,6 +165,9 @@ for i in 0 1; do
 	"$GPUVM" sweep "${SG[@]}" --shard $i/2 -j 2 --csv shard$i.csv -q 2>/dev/null || true
 done
 [ "$(wc -l < shard0.csv)" -eq 7 ] && [ "$(wc -l < shard1.csv)" -eq 7 ] || fail "shard sizes"
+# shard I of N: the points i with i mod N == I (the point column is next to last)
+[ "$(strip_wall shard1.csv | awk -F'|' 'NR > 1 { printf "%s ", $(NF - 1) }')" = "1 3 5 7 9 11 " ] ||
+	fail "shard 1/2 points: $(strip_wall shard1.csv | awk -F'|' '{ print $(NF - 1) }')"
 "$GPUVM" sweep merge shard1.csv shard0.csv --csv merged.csv -q || fail "merge failed"
 [ "$(head -1 merged.csv)" = "$(head -1 single.csv)" ] || fail "merged header differs"
 diff <(strip_wall single.csv) <(strip_wall merged.csv) || fail "2 shards merged differ from the single run"
@@ -223,9 +226,19 @@ diff <(strip_wall single.csv) <(strip_wall part.csv) || fail "resumed CSV differ
 [ "$(sed -n 2p part.csv)" = "$(sed -n 2p single.csv)" ] &&
 	[ "$(sed -n 5p part.csv)" = "$(sed -n 5p single.csv)" ] || fail "a kept row was rerun"
 # a CSV of another sweep is refused, and left alone
-cp s2.csv other.csv
-expect_reject "--resume from another sweep's CSV" "${SG[@]}" --resume --csv other.csv
-cmp -s other.csv s2.csv || fail "--resume changed the refused CSV"
+resume_reject() { # what, message, CSV
+	cp "$3" resumed.csv
+	local rc=0
+	"$GPUVM" sweep "${SG[@]}" --resume --csv resumed.csv -q > out.txt 2> err.txt || rc=$?
+	[ $rc -eq 2 ] || fail "--resume $1: exit $rc, wanted 2 ($(cat err.txt))"
+	grep -q -- "$2" err.txt || fail "--resume $1: message lacks '$2': $(cat err.txt)"
+	cmp -s "$3" resumed.csv || fail "--resume $1: changed the refused CSV"
+	[ ! -e resumed.csv.partial ] || fail "--resume $1: left a checkpoint"
+}
+resume_reject "from another sweep's CSV (other columns)" "not a CSV of this sweep" s2.csv
+# the same columns, but another workload: refused by the row check
+sed 's/threads=2048/threads=1024/' single.csv > other2.csv
+resume_reject "from a CSV of another workload" "threads=1024" other2.csv
 # a killed run: its checkpoint (CSV.partial) holds the finished rows
 KG=(--gpu p100 --workload random-sampling:region=4GiB,reads=256 --vary workload.threads=1024,2048,4096,131072)
 "$GPUVM" sweep "${KG[@]}" -j 1 --csv fresh.csv -q
