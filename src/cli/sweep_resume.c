@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The expected value of a fixed column at point i, into buf. */
@@ -60,9 +61,17 @@ int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct 
 	}
 	snprintf(partial, plen + 9, "%s.partial", path);
 	const char *from = access(partial, F_OK) == 0 ? partial : path;
-	if (access(from, F_OK) != 0) {
+	struct stat st;
+	if (stat(from, &st) != 0) {
 		free(partial);
 		return 0; /* nothing to resume: everything runs */
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* a FIFO would block, a device holds no rows */
+		gpuvm_fail(err, from, 0, NULL, "--resume: not a regular file (the rows to keep "
+			   "are read from it)");
+		free(partial);
+		return -1;
 	}
 	struct sweep_csv t;
 	if (sweep_csv_read(from, &t, err) != 0) {

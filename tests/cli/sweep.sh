@@ -255,6 +255,11 @@ strip_wall killed.csv.partial > /dev/null || fail "malformed checkpoint"
 grep -q -- "--resume: [1-9] point" err.txt || fail "resume after kill kept nothing: $(cat err.txt)"
 diff <(strip_wall fresh.csv) <(strip_wall killed.csv) || fail "resume after kill differs from a fresh run"
 [ ! -e killed.csv.partial ] || fail "checkpoint left after the CSV was written"
+# a FIFO or a device is not read (a FIFO would block)
+mkfifo fifo.csv
+rc=0
+timeout 10 "$GPUVM" sweep "${SG[@]}" --resume --csv fifo.csv 2>err.txt || rc=$?
+[ $rc -eq 2 ] && grep -q "not a regular file" err.txt || fail "--resume from a FIFO: exit $rc $(cat err.txt)"
 rc=0
 "$GPUVM" sweep "${SG[@]}" --resume --json x.json --csv part.csv 2>err.txt || rc=$?
 [ $rc -eq 2 ] || fail "--resume with --json: exit $rc"
