@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gpuvm/plot.h"
@@ -29,6 +31,7 @@ static void usage(FILE *f)
 {
 	fputs(
 "usage: gpuvm sweep --gpu GPU[,GPU...] --workload NAME[:k=v,...] [options]\n"
+"       gpuvm sweep merge PART.csv... --csv OUT   (join --shard outputs)\n"
 "\n"
 "Runs one simulation per point of a grid (the GPUs times every --vary list)\n"
 "and prints a table; --csv, --json and --plot save the results.\n"
@@ -62,11 +65,31 @@ static void usage(FILE *f)
 "  --quiet             no table and no progress\n"
 "  --force             run points estimated past the work cap (1e11 thread\n"
 "                      accesses, about 80 CPU minutes each; see gpuvm sim --help)\n"
+"  --keep-going        (the default) a point that fails is a row with its message\n"
+"                      in the error column and empty metrics; the others still\n"
+"                      run; the exit status is 1 and stderr says how many failed\n"
+"  --fail-fast         stop at the first failed point and write nothing\n"
+"  --resume            keep the rows already in the --csv file (or FILE.partial,\n"
+"                      the checkpoint an interrupted run leaves) whose point\n"
+"                      (index, gpu, varied values, workload, seed) is in this\n"
+"                      grid; run the missing and failed points. The CSV ends\n"
+"                      as a fresh run's. Needs --csv; not with --json\n"
+"  --shard I/N         run only the points i with i mod N == I (0-based, grid\n"
+"                      order; 0 <= I < N): shard I of N, for a cluster. Each\n"
+"                      shard writes its own CSV; `gpuvm sweep merge` joins them\n"
+"                      into the CSV one run would give. Not with --plot\n"
 "\n"
-"Output (written only when every point succeeded):\n"
+"Merging: gpuvm sweep merge PART.csv... --csv OUT joins shard CSVs by column\n"
+"name (rows in grid order by their point column); CSVs of different sweeps,\n"
+"a point in two files or a missing point are refused and nothing is written.\n"
+"\n"
+"Output (written when the sweep ends; with --csv FILE, FILE.partial holds\n"
+"the finished rows meanwhile and is removed once FILE is written):\n"
 "  --csv FILE          one row per point: gpu, each varied key (and KEY_bytes for\n"
 "                      sizes), then the metrics (sim_cycles, sim_seconds,\n"
-"                      accesses_per_sim_second, ..., tlb_l1_hits, tlb_l1_hit_ratio, ...)\n"
+"                      accesses_per_sim_second, ..., tlb_l1_hits, tlb_l1_hit_ratio, ...),\n"
+"                      then workload, seed, point (0-based grid index) and error\n"
+"                      (empty, or why the point failed)\n"
 "  --json FILE         a JSON array of the per-point results, each with a \"point\"\n"
 "                      object naming its gpu, workload, seed and varied values\n"
 "  --plot FILE         a figure (.png, .svg or .pdf) drawn with gnuplot; without\n"
@@ -78,13 +101,16 @@ static void usage(FILE *f)
 "  --title TEXT        figure title (default: the workload spec)\n"
 "  One line is drawn per GPU and per value of every other varied key.\n"
 "\n"
-"Exit status: 0 success, 1 runtime failure, 2 bad input (nothing is written).\n"
+"Exit status: 0 success, 1 a point failed (its row says why) or an output could\n"
+"not be written, 2 bad input (nothing is written).\n"
 "\n"
 "Examples:\n"
 "  gpuvm sweep --gpu p100,k80 --workload random-sampling \\\n"
 "      --vary workload.region=32MiB..16GiB*2 -j 4 --csv fig1.csv --plot fig1.png\n"
 "  gpuvm sweep --gpu p100 --workload hash-groupby:groups=1000000 \\\n"
-"      --vary tlb.l2.entries=32,64,128 --vary workload.region=1GiB,4GiB --csv out.csv\n",
+"      --vary tlb.l2.entries=32,64,128 --vary workload.region=1GiB,4GiB --csv out.csv\n"
+"  for i in 0 1 2 3; do gpuvm sweep --shard $i/4 ... --csv part$i.csv; done\n"
+"  gpuvm sweep merge part*.csv --csv all.csv\n",
 	      f);
 }
 
@@ -146,7 +172,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 
 		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",
-						    "--help", "-h", "--force"};
+						    "--help", "-h", "--force", "--keep-going",
+						    "--fail-fast", "--resume"};
 		bool is_flag = false;
 		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
 			is_flag |= strcmp(opt, flags[k]) == 0;
@@ -161,6 +188,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 				s->logy = true;
 			else if (!strcmp(opt, "--force"))
 				s->force = true;
+			else if (!strcmp(opt, "--keep-going"))
+				s->fail_fast = false;
+			else if (!strcmp(opt, "--fail-fast"))
+				s->fail_fast = true;
+			else if (!strcmp(opt, "--resume"))
+				s->resume = true;
 			else
 				a->help = true;
 			continue;
@@ -168,7 +201,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set", "--oversub",
 						     "--seed", "-j", "--jobs", "--csv", "--json",
-						     "--plot", "--x", "--y", "--title"};
+						     "--plot", "--x", "--y", "--title", "--shard"};
 		bool known = false;
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= strcmp(opt, valued[k]) == 0;
@@ -237,6 +270,26 @@ static int parse_args(int argc, char **argv, struct args *a)
 			s->y = val;
 		} else if (!strcmp(opt, "--title")) {
 			s->title = val;
+		} else if (!strcmp(opt, "--shard")) {
+			const char *slash = strchr(val, '/');
+			char ibuf[32];
+			uint64_t si, sn;
+			if (!slash || (size_t)(slash - val) >= sizeof ibuf)
+				return bad("--shard '%s': expected I/N, e.g. 0/4 (shard I of N, 0-based)",
+					   val);
+			snprintf(ibuf, sizeof ibuf, "%.*s", (int)(slash - val), val);
+			if (gpuvm_parse_u64(ibuf, &si) != 0 || gpuvm_parse_u64(slash + 1, &sn) != 0)
+				return bad("--shard '%s': expected I/N with unsigned integers, e.g. 0/4",
+					   val);
+			if (sn == 0 || sn > SWEEP_MAX_POINTS)
+				return bad("--shard '%s': N must be between 1 and %d", val,
+					   SWEEP_MAX_POINTS);
+			if (si >= sn)
+				return bad("--shard '%s': I must be below N (shards are 0/%llu to "
+					   "%llu/%llu)", val, (unsigned long long)sn,
+					   (unsigned long long)sn - 1, (unsigned long long)sn);
+			s->shard_i = (size_t)si;
+			s->shard_n = (size_t)sn;
 		}
 	}
 	if (a->help)
@@ -277,6 +330,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (s->x && !sweep_has_dimension(s, s->x))
 		return bad("--x '%s': not a varied key (nor gpu)", s->x);
+	if (s->resume && (!s->csv || !strcmp(s->csv, "-")))
+		return bad("--resume needs --csv FILE (the rows to keep are read from it)");
+	if (s->resume && s->json)
+		return bad("--resume with --json: the CSV holds the results to keep, not "
+			   "the JSON's; run without --json, or without --resume");
+	if (s->shard_n > 1 && s->plot)
+		return bad("--plot with --shard: a shard has only part of the grid; merge "
+			   "the CSVs (gpuvm sweep merge) and plot those");
 	if ((s->x || s->y || s->title || s->logx || s->logy) && !s->plot)
 		fprintf(stderr, "gpuvm sweep: note: --x, --y, --title, --logx and --logy only "
 				"matter with --plot\n");
@@ -415,14 +476,14 @@ static int finish(struct sweep *s, struct worker *w, struct gpuvm_error *err)
 	return rc;
 }
 
-static void progress(const struct sweep *s, size_t done, size_t i)
+static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
 {
 	if (s->quiet || !isatty(STDERR_FILENO))
 		return;
 	char label[256];
 	sweep_point_label(s, i, label, sizeof label);
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, s->n_points, label);
-	if (done == s->n_points)
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, label);
+	if (done == total)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
 }
@@ -437,29 +498,160 @@ static int check_metric(const struct sweep *s, const cJSON *r, struct gpuvm_erro
 			  s->y);
 }
 
-/* Runs every point; returns 0, 1 or 2 (see finish). *failed is the point
- * that failed, or SIZE_MAX for a failure outside any point. */
+/* Point i failed and the sweep goes on: its row will say why. */
+static void record_failure(struct sweep *s, size_t i, const char *msg)
+{
+	char label[512];
+	sweep_point_label(s, i, label, sizeof label);
+	fprintf(stderr, "%sgpuvm sweep: point %zu of %zu (%s) failed: %s\n",
+		isatty(STDERR_FILENO) && !s->quiet ? "\r\033[K" : "", i + 1, s->n_points, label,
+		msg);
+	free(s->errors[i]);
+	s->errors[i] = strdup(msg);
+	if (!s->errors[i]) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+}
+
+/* ---- checkpoints ------------------------------------------------------ */
+
+/* While the sweep runs, --csv FILE's finished rows are kept in
+ * FILE.partial (written atomically through the output module), so a run
+ * that is killed can go on with --resume. Rewrites are spaced so they cost
+ * at most ~5 % of the time: the next one waits 20 times as long as the
+ * last took. Only for a regular file (or a new path): a device, a FIFO or
+ * stdout gets the CSV once, at the end. */
+struct checkpoint {
+	char *path;
+	double next; /* monotonic seconds */
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void checkpoint_init(const struct sweep *s, struct checkpoint *c)
+{
+	c->path = NULL;
+	c->next = 0;
+	struct stat st;
+	if (!s->csv || !strcmp(s->csv, "-"))
+		return;
+	if (stat(s->csv, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+		return;
+	size_t n = strlen(s->csv) + 9;
+	c->path = malloc(n);
+	if (c->path)
+		snprintf(c->path, n, "%s.partial", s->csv);
+}
+
+static void checkpoint(const struct sweep *s, struct checkpoint *c)
+{
+	if (!c->path)
+		return;
+	double t0 = now_s();
+	if (t0 < c->next)
+		return;
+	struct gpuvm_output o;
+	struct gpuvm_error err = {{0}};
+	int rc = gpuvm_output_open(&o, c->path, &err);
+	if (rc == 0) {
+		rc = sweep_write_csv(s, o.f, &err);
+		if (rc)
+			gpuvm_output_cancel(&o);
+		else
+			rc = gpuvm_output_close(&o, &err);
+	}
+	if (rc) {
+		fprintf(stderr, "gpuvm sweep: note: no checkpoint (%s); the CSV is written at "
+				"the end\n", err.msg);
+		free(c->path);
+		c->path = NULL;
+		return;
+	}
+	double t1 = now_s();
+	c->next = t1 + 20 * (t1 - t0);
+}
+
+/* The sweep ended with FILE written: its checkpoint is stale. */
+static void checkpoint_remove(const struct sweep *s)
+{
+	if (!s->csv || !strcmp(s->csv, "-"))
+		return;
+	size_t n = strlen(s->csv) + 9;
+	char *p = malloc(n);
+	if (!p)
+		return;
+	snprintf(p, n, "%s.partial", s->csv);
+	struct stat st;
+	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(p);
+	free(p);
+}
+
+/* Runs every point of this shard that has no result (resumed) and no
+ * error (rejected when validated); returns 0, 1 or 2 (see finish). With
+ * --fail-fast, the first failure stops the sweep and *failed is its point,
+ * or SIZE_MAX for a failure outside any point; otherwise a failed point is
+ * recorded in s->errors and the sweep goes on. */
 static int run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 {
 	*failed = SIZE_MAX;
+	size_t *todo = malloc((s->n_points ? s->n_points : 1) * sizeof *todo);
+	if (!todo) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	size_t n_todo = 0;
 	bool checked = false;
-	if (s->jobs <= 1) {
-		for (size_t i = 0; i < s->n_points; i++) {
-			if (run_here(s, i, &s->results[i], err) != 0) {
-				*failed = i;
+	for (size_t i = 0; i < s->n_points; i++) {
+		if (!sweep_selected(s, i) || s->errors[i])
+			continue;
+		if (!s->results[i])
+			todo[n_todo++] = i;
+		else if (!checked) {
+			checked = true;
+			if (check_metric(s, s->results[i], err) != 0) {
+				free(todo);
 				return 2;
 			}
-			if (!checked) {
-				checked = true;
-				if (check_metric(s, s->results[i], err) != 0)
-					return 2;
-			}
-			progress(s, i + 1, i);
 		}
-		return 0;
+	}
+	struct checkpoint ck;
+	checkpoint_init(s, &ck);
+	int rc = 0;
+	if (s->jobs <= 1 || n_todo <= 1) {
+		for (size_t t = 0; t < n_todo; t++) {
+			size_t i = todo[t];
+			struct gpuvm_error e = {{0}};
+			if (run_here(s, i, &s->results[i], &e) != 0) {
+				if (s->fail_fast) {
+					*failed = i;
+					*err = e;
+					rc = 2;
+					break;
+				}
+				record_failure(s, i, e.msg);
+			} else if (!checked) {
+				checked = true;
+				if (check_metric(s, s->results[i], err) != 0) {
+					rc = 2;
+					break;
+				}
+			}
+			progress(s, t + 1, n_todo, i);
+			checkpoint(s, &ck);
+		}
+		free(todo);
+		free(ck.path);
+		return rc;
 	}
 
-	size_t nw = (size_t)s->jobs < s->n_points ? (size_t)s->jobs : s->n_points;
+	size_t nw = (size_t)s->jobs < n_todo ? (size_t)s->jobs : n_todo;
 	struct worker *w = calloc(nw, sizeof *w);
 	struct pollfd *pfd = calloc(nw, sizeof *pfd);
 	size_t *map = calloc(nw, sizeof *map);
@@ -468,13 +660,15 @@ static int run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 		exit(1);
 	}
 	size_t next = 0, done = 0, running = 0;
-	int rc = 0;
-	while (running > 0 || (rc == 0 && next < s->n_points)) {
-		for (size_t k = 0; k < nw && rc == 0 && next < s->n_points; k++) {
+	while (running > 0 || (rc == 0 && next < n_todo)) {
+		for (size_t k = 0; k < nw && rc == 0 && next < n_todo; k++) {
 			if (w[k].pid)
 				continue;
-			if (spawn(s, next, &w[k], err) != 0) {
+			if (spawn(s, todo[next], &w[k], err) != 0) {
 				rc = 1;
+				for (size_t q = 0; q < nw; q++)
+					if (w[q].pid)
+						kill(w[q].pid, SIGTERM);
 				break;
 			}
 			next++;
@@ -523,7 +717,12 @@ static int run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 				if (check_metric(s, s->results[point], &e) != 0)
 					frc = 2, point = SIZE_MAX;
 			}
-			if (frc != 0 && (rc == 0 || (frc == 2 && point < *failed))) {
+			if (frc != 0 && rc == 0 && !s->fail_fast && point != SIZE_MAX) {
+				/* keep going: this point's row carries the message */
+				record_failure(s, point, e.msg);
+				progress(s, ++done, n_todo, point);
+				checkpoint(s, &ck);
+			} else if (frc != 0 && (rc == 0 || (frc == 2 && point < *failed))) {
 				/* Stop the others. Once stopping, only a rejected point
 				 * earlier in the grid replaces the message (workers we
 				 * killed fail too, and say nothing new). */
@@ -534,7 +733,9 @@ static int run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 					if (w[k].pid)
 						kill(w[k].pid, SIGTERM);
 			} else if (frc == 0) {
-				progress(s, ++done, point);
+				progress(s, ++done, n_todo, point);
+				if (rc == 0)
+					checkpoint(s, &ck);
 			}
 		}
 	}
@@ -543,6 +744,8 @@ static int run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 	free(w);
 	free(pfd);
 	free(map);
+	free(todo);
+	free(ck.path);
 	return rc;
 }
 
@@ -555,7 +758,11 @@ static void free_args(struct args *a)
 	if (a->s.results)
 		for (size_t i = 0; i < a->s.n_points; i++)
 			cJSON_Delete(a->s.results[i]);
+	if (a->s.errors)
+		for (size_t i = 0; i < a->s.n_points; i++)
+			free(a->s.errors[i]);
 	free(a->s.results);
+	free(a->s.errors);
 	free(a->gpu_list);
 }
 
@@ -613,6 +820,12 @@ static int sweep_main(struct args *a)
 {
 	struct sweep *s = &a->s;
 	struct gpuvm_error err = {{0}};
+	s->results = calloc(s->n_points, sizeof *s->results);
+	s->errors = calloc(s->n_points, sizeof *s->errors);
+	if (!s->results || !s->errors) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
 	if (sweep_validate(s, &err) != 0) {
 		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
 		return 2;
@@ -626,12 +839,31 @@ static int sweep_main(struct args *a)
 	}
 	if (probe_outputs(s, plot) != 0)
 		return 2;
-
-	s->results = calloc(s->n_points, sizeof *s->results);
-	if (!s->results) {
-		fprintf(stderr, "gpuvm sweep: out of memory\n");
-		exit(1);
+	if (s->resume) {
+		size_t loaded;
+		if (sweep_resume_load(s, s->csv, &loaded, &err) != 0) {
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+			return 2;
+		}
+		/* a resumed row stands; a rejection at validation does not
+		 * apply to it (it ran before), so it is not reported twice */
+		for (size_t i = 0; i < s->n_points; i++)
+			if (s->results[i] && s->errors[i]) {
+				free(s->errors[i]);
+				s->errors[i] = NULL;
+			}
+		if (!s->quiet)
+			fprintf(stderr, "gpuvm sweep: --resume: %zu point%s kept from %s\n", loaded,
+				loaded == 1 ? "" : "s", s->csv);
 	}
+	for (size_t i = 0; i < s->n_points; i++)
+		if (s->errors[i]) {
+			char label[512];
+			sweep_point_label(s, i, label, sizeof label);
+			fprintf(stderr, "gpuvm sweep: point %zu of %zu (%s) failed: %s\n", i + 1,
+				s->n_points, label, s->errors[i]);
+		}
+
 	size_t failed;
 	int rc = run_all(s, &failed, &err);
 	if (rc != 0 && failed != SIZE_MAX) {
@@ -643,13 +875,31 @@ static int sweep_main(struct args *a)
 	} else if (rc != 0) {
 		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
 	} else {
-		for (size_t i = 0; i < s->n_points; i++)
-			sweep_annotate(s, i, s->results[i]);
+		size_t n_failed = 0, n_run = 0;
+		for (size_t i = 0; i < s->n_points; i++) {
+			if (!sweep_selected(s, i))
+				continue;
+			n_run++;
+			if (s->results[i])
+				sweep_annotate(s, i, s->results[i]);
+			else
+				n_failed++;
+		}
 		if (write_outputs(s, plot, &err) != 0) {
 			rc = 1;
 			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
-		} else if (!s->quiet && !stdout_taken(s)) {
-			sweep_print_table(s, stdout);
+		} else {
+			checkpoint_remove(s);
+			if (!s->quiet && !stdout_taken(s))
+				sweep_print_table(s, stdout);
+		}
+		if (n_failed) {
+			fprintf(stderr, "gpuvm sweep: %zu of %zu point%s failed%s%s%s\n", n_failed,
+				n_run, n_run == 1 ? "" : "s",
+				s->csv || s->json ? " (their rows carry the error: " : "",
+				s->csv ? s->csv : s->json ? s->json : "",
+				s->csv || s->json ? ")" : "");
+			rc = 1;
 		}
 	}
 	return rc;
@@ -657,6 +907,8 @@ static int sweep_main(struct args *a)
 
 int gpuvm_cmd_sweep(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return sweep_merge_main(argc - 1, argv + 1);
 	struct args a;
 	memset(&a, 0, sizeof a);
 	int rc = parse_args(argc, argv, &a);

@@ -362,6 +362,8 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 		}
 	}
 
+	size_t first_failed = 0; /* 1 + the first point that failed */
+	struct gpuvm_error first_msg = {{0}};
 	struct gpuvm_config *base = xrealloc(NULL, s->n_gpus * sizeof *base);
 	struct gpuvm_config *cfg = xrealloc(NULL, sizeof *cfg);
 	int rc = 0;
@@ -391,6 +393,9 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 			}
 		}
 	}
+	/* Every point is checked, a shard's or not, so that whether the whole
+	 * grid is bad input does not depend on --shard. */
+	size_t n_failed = 0;
 	for (size_t i = 0; i < s->n_points && !rc; i++) {
 		struct gpuvm_run_spec spec;
 		char *owned[SWEEP_SPEC_OWNED];
@@ -411,8 +416,29 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 		if (!rc && !trace)
 			rc = gpuvm_run_check_work(&spec, cfg, def, &params, err);
 		sweep_spec_free(owned);
+		if (rc && !s->fail_fast && !first_failed)
+			first_failed = i + 1, first_msg = *err;
+		if (rc && !sweep_selected(s, i) && !s->fail_fast) {
+			n_failed++; /* another shard's to record */
+			rc = 0;
+			continue;
+		}
+		if (rc && !s->fail_fast && s->errors) {
+			/* this point alone: recorded, the others go on */
+			s->errors[i] = xstrdup(err->msg);
+			n_failed++;
+			rc = 0;
+			continue;
+		}
 		if (rc && s->n_points > 1)
 			point_fail(s, i, err);
+	}
+	if (!rc && n_failed && n_failed == s->n_points) {
+		/* every point failed: that is bad input, not a sweep */
+		*err = first_msg;
+		if (s->n_points > 1)
+			point_fail(s, first_failed - 1, err);
+		rc = -1;
 	}
 	free(cfg);
 	free(base);

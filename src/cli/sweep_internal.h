@@ -50,11 +50,21 @@ struct sweep {
 	const char *x, *y, *title;
 	bool quiet, logx, logy;
 	bool force; /* past the work cap (gpuvm_run_check_work) */
+	bool fail_fast;      /* --fail-fast: the first failed point stops the sweep */
+	bool resume;         /* --resume: keep the rows already in the CSV */
+	size_t shard_i, shard_n; /* --shard I/N (shard_n 0: no sharding) */
 
 	/* grid */
 	size_t n_points;
 	cJSON **results; /* per point, grid order */
+	char **errors;   /* per point: why it failed (NULL: no failure) */
 };
+
+/* Whether point i belongs to this run (--shard I/N: i mod N == I). */
+static inline bool sweep_selected(const struct sweep *s, size_t i)
+{
+	return s->shard_n <= 1 || i % s->shard_n == s->shard_i;
+}
 
 /* Point i of the grid: its coordinates, gpu outermost, then the --vary
  * dimensions in the order given (the last varies fastest). */
@@ -74,7 +84,10 @@ void sweep_spec_free(char **owned);
 int sweep_vary_parse(struct sweep_vary *v, const char *arg, struct gpuvm_error *err);
 void sweep_vary_free(struct sweep_vary *v);
 
-/* Checks every point (preset, overrides, workload spec) without simulating. */
+/* Checks every point (preset, overrides, workload spec) without simulating.
+ * Unless --fail-fast, a point that fails on its own (not a bad key or
+ * value) is recorded in s->errors and the rest go on; -1 only for bad
+ * input, or when every selected point failed. */
 int sweep_validate(struct sweep *s, struct gpuvm_error *err);
 
 /* Adds a "point" object to result: index, gpu, workload, seed, vary. */
@@ -82,7 +95,37 @@ void sweep_annotate(const struct sweep *s, size_t i, cJSON *result);
 
 /* Output. Each writer returns 0, or -1 with err set. */
 void sweep_print_table(const struct sweep *s, FILE *out);
+/* Rows of the points that have a result or an error, in grid order. */
 int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err);
+/* The CSV's fixed columns: before the metrics (gpu, varied keys, KEY_bytes)
+ * and after them (workload, seed unless varied, point, error). */
+size_t sweep_csv_prefix(const struct sweep *s, const char **names, char (*buf)[256], size_t max);
+size_t sweep_csv_suffix(const struct sweep *s, const char **names, size_t max);
+/* The sort class of a metric column: CSV metric columns are ordered by it,
+ * then by first appearance in grid order. */
+size_t sweep_metric_rank(const char *name);
+void sweep_csv_field(FILE *f, const char *s);
+
+/* A CSV file read whole: header and rows of fields (sweep_csv.c). */
+struct sweep_csv {
+	char *path;
+	char **head;
+	size_t ncol;
+	char ***rows;  /* rows[r][c] */
+	size_t *line;  /* the line each row starts on */
+	size_t nrows;
+};
+int sweep_csv_read(const char *path, struct sweep_csv *t, struct gpuvm_error *err);
+void sweep_csv_free(struct sweep_csv *t);
+/* Index of column name, or -1. */
+long sweep_csv_col(const struct sweep_csv *t, const char *name);
+
+/* --resume: loads the rows of path (or path.partial) that belong to this
+ * sweep into s->results (sweep_resume.c). Returns 0, or -1 with err set. */
+int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct gpuvm_error *err);
+
+/* gpuvm sweep merge (sweep_merge.c). */
+int sweep_merge_main(int argc, char **argv);
 int sweep_write_json(const struct sweep *s, FILE *f, struct gpuvm_error *err);
 int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error *err);
 /* Whether METRIC names a column of this result (flattened or derived). */

@@ -132,8 +132,12 @@ static void flatten_result(const cJSON *r, struct flat *f)
 		const struct kv *m = flat_get(f, other);
 		if (!m)
 			continue;
+		/* No ratio without lookups: absent rather than NaN, so a
+		 * column exists at a point exactly when its cell is not empty
+		 * (what `sweep merge` and --resume rebuild the order from). */
 		double hits = f->kv[i].v, total = hits + m->v;
-		flat_add(f, ratio, total > 0 ? hits / total : NAN);
+		if (total > 0)
+			flat_add(f, ratio, hits / total);
 	}
 }
 
@@ -156,7 +160,7 @@ static const char *const preferred[] = {
 };
 #define N_PREFERRED (sizeof preferred / sizeof preferred[0])
 
-static size_t rank_of(const char *name)
+size_t sweep_metric_rank(const char *name)
 {
 	for (size_t i = 0; i < N_PREFERRED; i++)
 		if (strcmp(preferred[i], name) == 0)
@@ -222,7 +226,7 @@ static void columns_build(const struct sweep *s, struct columns *c)
 				if (!r)
 					die_oom();
 			}
-			r[n] = (struct ranked){(char *)name, rank_of(name), n};
+			r[n] = (struct ranked){(char *)name, sweep_metric_rank(name), n};
 			n++;
 		}
 	}
@@ -284,7 +288,7 @@ static void fmt_sci(double v, char *buf, size_t len)
 	snprintf(buf, len, "%.8se%d", tmp, exp % 1000);
 }
 
-static void csv_field(FILE *f, const char *s)
+void sweep_csv_field(FILE *f, const char *s)
 {
 	bool quote = strpbrk(s, ",\"\r\n") != NULL || (*s && (s[0] == ' ' || s[strlen(s) - 1] == ' '));
 	if (!quote) {
@@ -324,55 +328,72 @@ void sweep_annotate(const struct sweep *s, size_t i, cJSON *result)
 	sweep_spec_free(owned);
 }
 
-static const char *point_str(const cJSON *r, const char *key, char *buf, size_t len)
+/* ---- CSV -------------------------------------------------------------- */
+
+size_t sweep_csv_prefix(const struct sweep *s, const char **names, char (*buf)[256], size_t max)
 {
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "point");
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, key);
-	if (cJSON_IsString(v))
-		return v->valuestring;
-	if (cJSON_IsNumber(v)) {
-		fmt_number(v->valuedouble, buf, len);
-		return buf;
+	size_t n = 0;
+	if (n < max)
+		names[n++] = "gpu";
+	for (size_t k = 0; k < s->n_vary && n < max; k++) {
+		names[n++] = s->vary[k].key;
+		if (s->vary[k].is_size && n < max) {
+			snprintf(buf[k], 256, "%s_bytes", s->vary[k].key);
+			names[n++] = buf[k];
+		}
 	}
-	return "";
+	return n;
 }
 
-/* ---- CSV -------------------------------------------------------------- */
+size_t sweep_csv_suffix(const struct sweep *s, const char **names, size_t max)
+{
+	bool seed_varied = false;
+	for (size_t k = 0; k < s->n_vary; k++)
+		seed_varied |= s->vary[k].kind == VARY_SEED;
+	size_t n = 0;
+	names[n++] = "workload";
+	if (!seed_varied)
+		names[n++] = "seed";
+	names[n++] = "point";
+	names[n++] = "error";
+	(void)max;
+	return n;
+}
 
 int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 {
 	struct columns c;
 	columns_build(s, &c);
-	bool seed_varied = false;
-	fputs("gpu", f);
-	for (size_t k = 0; k < s->n_vary; k++) {
-		fputc(',', f);
-		csv_field(f, s->vary[k].key);
-		if (s->vary[k].is_size) {
+	const char *fixed[2 * SWEEP_MAX_VARY + 8];
+	char bytes[SWEEP_MAX_VARY][256];
+	size_t np = sweep_csv_prefix(s, fixed, bytes, 2 * SWEEP_MAX_VARY + 1);
+	size_t ns = sweep_csv_suffix(s, fixed + np, 4);
+	for (size_t j = 0; j < np; j++) {
+		if (j)
 			fputc(',', f);
-			char name[256];
-			snprintf(name, sizeof name, "%s_bytes", s->vary[k].key);
-			csv_field(f, name);
-		}
-		seed_varied |= s->vary[k].kind == VARY_SEED;
+		sweep_csv_field(f, fixed[j]);
 	}
 	for (size_t j = 0; j < c.n; j++) {
 		fputc(',', f);
-		csv_field(f, c.name[j]);
+		sweep_csv_field(f, c.name[j]);
 	}
-	fputs(",workload", f);
-	if (!seed_varied)
-		fputs(",seed", f);
+	for (size_t j = 0; j < ns; j++) {
+		fputc(',', f);
+		sweep_csv_field(f, fixed[np + j]);
+	}
 	fputc('\n', f);
+	bool seed_col = ns == 4;
 
 	for (size_t i = 0; i < s->n_points; i++) {
+		if (!s->results[i] && !(s->errors && s->errors[i]))
+			continue; /* not run here (another shard), or not yet */
 		size_t g, vi[SWEEP_MAX_VARY];
 		char buf[64];
 		sweep_point_coords(s, i, &g, vi);
-		csv_field(f, s->gpus[g]);
+		sweep_csv_field(f, s->gpus[g]);
 		for (size_t k = 0; k < s->n_vary; k++) {
 			fputc(',', f);
-			csv_field(f, s->vary[k].values[vi[k]]);
+			sweep_csv_field(f, s->vary[k].values[vi[k]]);
 			if (s->vary[k].is_size) {
 				fmt_number(s->vary[k].num[vi[k]], buf, sizeof buf);
 				fprintf(f, ",%s", buf);
@@ -385,10 +406,22 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 				fmt_number(kv->v, buf, sizeof buf);
 			fprintf(f, ",%s", buf);
 		}
+		/* workload and seed as the point's spec has them */
+		struct gpuvm_run_spec spec;
+		char *owned[SWEEP_SPEC_OWNED];
+		struct gpuvm_error e;
 		fputc(',', f);
-		csv_field(f, point_str(s->results[i], "workload", buf, sizeof buf));
-		if (!seed_varied)
-			fprintf(f, ",%s", point_str(s->results[i], "seed", buf, sizeof buf));
+		if (sweep_point_spec(s, i, &spec, owned, &e) == 0) {
+			sweep_csv_field(f, spec.workload);
+			if (seed_col)
+				fprintf(f, ",%llu", (unsigned long long)spec.seed);
+			sweep_spec_free(owned);
+		} else if (seed_col) {
+			fputc(',', f);
+		}
+		fprintf(f, ",%zu,", i);
+		if (s->errors && s->errors[i])
+			sweep_csv_field(f, s->errors[i]);
 		fputc('\n', f);
 	}
 	columns_free(s, &c);
@@ -402,9 +435,17 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 int sweep_write_json(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 {
 	cJSON *arr = cJSON_CreateArray();
-	for (size_t i = 0; i < s->n_points; i++)
-		if (s->results[i])
+	for (size_t i = 0; i < s->n_points; i++) {
+		if (s->results[i]) {
 			cJSON_AddItemReferenceToArray(arr, s->results[i]);
+		} else if (s->errors && s->errors[i]) {
+			/* a failed point: its coordinates and why */
+			cJSON *o = cJSON_CreateObject();
+			sweep_annotate(s, i, o);
+			cJSON_AddStringToObject(o, "error", s->errors[i]);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
 	char *text = cJSON_Print(arr);
 	cJSON_Delete(arr);
 	if (!text)
@@ -450,24 +491,32 @@ void sweep_print_table(const struct sweep *s, FILE *out)
 	head[ncol] = "walks", right[ncol++] = true;
 	head[ncol] = "wall_s", right[ncol++] = true;
 
-	size_t rows = s->n_points;
+	size_t rows = 0, *idx = calloc(s->n_points ? s->n_points : 1, sizeof *idx);
+	if (!idx)
+		die_oom();
+	for (size_t i = 0; i < s->n_points; i++)
+		if (s->results[i] || (s->errors && s->errors[i]))
+			idx[rows++] = i;
 	char (*cell)[48] = calloc((rows ? rows : 1) * ncol, sizeof *cell);
 	if (!cell)
 		die_oom();
 	size_t width[TABLE_MAX_COLS];
 	for (size_t j = 0; j < ncol; j++)
 		width[j] = strlen(head[j]);
-	for (size_t i = 0; i < rows; i++) {
+	for (size_t r = 0; r < rows; r++) {
+		size_t i = idx[r];
 		size_t g, vi[SWEEP_MAX_VARY], j = 0;
 		sweep_point_coords(s, i, &g, vi);
-		char (*row)[48] = cell + i * ncol;
+		char (*row)[48] = cell + r * ncol;
 		snprintf(row[j++], 48, "%s", s->gpus[g]);
 		for (size_t k = 0; k < s->n_vary; k++)
 			snprintf(row[j++], 48, "%s", s->vary[k].values[vi[k]]);
 		const struct flat *f = &c.flat[i];
 		const struct kv *kv;
 		kv = flat_get(f, "sim_seconds");
-		if (kv && isfinite(kv->v))
+		if (s->errors && s->errors[i])
+			snprintf(row[j], 48, "failed");
+		else if (kv && isfinite(kv->v))
 			snprintf(row[j], 48, "%.4g", kv->v);
 		else
 			snprintf(row[j], 48, "-");
@@ -517,6 +566,7 @@ void sweep_print_table(const struct sweep *s, FILE *out)
 		fputc('\n', out);
 	}
 	free(cell);
+	free(idx);
 	columns_free(s, &c);
 }
 

@@ -98,7 +98,9 @@ expect_reject "bad figure format" --gpu p100 --workload "$WL" --plot fig.gif
 pass "bad input exits 2 and writes nothing"
 
 # 5. Help.
-"$GPUVM" sweep --help | grep -q -- '--vary' || fail "--help does not explain --vary"
+# (to a file: grep -q on a pipe may close it before a long help is written)
+"$GPUVM" sweep --help > help.txt || fail "--help failed"
+grep -q -- '--vary' help.txt || fail "--help does not explain --vary"
 pass "--help"
 
 # 6. Figures: drawn with gnuplot when present; a note and exit 0 without it.
@@ -129,5 +131,138 @@ rc=0
 "$GPUVM" sweep --gpu p100 --workload "trace:nonexistent" --vary tlb.l2.entries=32,64 2>err.txt || rc=$?
 [ $rc -eq 2 ] && grep -q "nonexistent" err.txt || fail "missing trace: $(cat err.txt)"
 pass "sweeps over traces"
+
+# --- robust sweeps: a failed point is a row, the rest go on ----------------------
+# Point 2 is past the work cap (rejected when validated), and the trace's
+# oversubscribed points fail in the worker (a run-time failure), with -j 2.
+"$GPUVM" sweep --gpu p100 --workload "$WL" --vary workload.reads=16,100000000,32 \
+	--csv kg.csv --json kg.json -q 2>err.txt && fail "a failed point: exit 0"
+[ "$(wc -l < kg.csv)" -eq 4 ] || fail "keep-going CSV: $(cat kg.csv)"
+head -1 kg.csv | grep -q ',workload,seed,point,error$' || fail "no point/error columns: $(head -1 kg.csv)"
+grep -q '^p100,16,[0-9]' kg.csv && grep -q '^p100,32,[0-9]' kg.csv || fail "good rows lost: $(cat kg.csv)"
+grep -q '^p100,100000000,,,,.*,1,".*past the cap.*--force' kg.csv || fail "failed row: $(sed -n 3p kg.csv)"
+grep -q '1 of 3 points failed' err.txt || fail "no count on stderr: $(cat err.txt)"
+grep -q '"error":' kg.json || fail "JSON has no error entry"
+strip_wall kg.csv > /dev/null || fail "malformed keep-going CSV"
+rc=0
+"$GPUVM" sweep --gpu p100,h100 --workload "trace:$SRC/../shared/traces/accelsim-vectoradd" \
+	--vary uvm.oversub_percent=0,125 -j 2 --csv kt.csv -q 2>err.txt || rc=$?
+[ $rc -eq 1 ] || fail "run-time failures: exit $rc"
+[ "$(grep -c 'pages managed memory' kt.csv)" -eq 2 ] && grep -q '^h100,0,[0-9]' kt.csv \
+	|| fail "run-time failure rows: $(cut -c1-80 kt.csv)"
+rc=0
+"$GPUVM" sweep --gpu p100 --workload "$WL" --vary workload.reads=16,100000000,32 \
+	--csv ff.csv -q --fail-fast 2>err.txt || rc=$?
+[ $rc -eq 2 ] && [ ! -e ff.csv ] || fail "--fail-fast: exit $rc, $(ls ff.csv* 2>&1)"
+pass "--keep-going records failed points; --fail-fast stops"
+
+# --- shards and merge ---------------------------------------------------------
+# p100 and k80 have different TLB levels, so shards differ in columns; the
+# merge must still give the single run's columns and rows.
+SG=(--gpu p100,k80 --workload "$WL" --vary workload.region=64MiB,4GiB --vary workload.reads=16,100000000,32)
+"$GPUVM" sweep "${SG[@]}" -j 1 --csv single.csv -q 2>/dev/null && fail "single: exit 0"
+for i in 0 1; do
+	"$GPUVM" sweep "${SG[@]}" --shard $i/2 -j 2 --csv shard$i.csv -q 2>/dev/null || true
+done
+[ "$(wc -l < shard0.csv)" -eq 7 ] && [ "$(wc -l < shard1.csv)" -eq 7 ] || fail "shard sizes"
+# shard I of N: the points i with i mod N == I (the point column is next to last)
+[ "$(strip_wall shard1.csv | awk -F'|' 'NR > 1 { printf "%s ", $(NF - 1) }')" = "1 3 5 7 9 11 " ] ||
+	fail "shard 1/2 points: $(strip_wall shard1.csv | awk -F'|' '{ print $(NF - 1) }')"
+"$GPUVM" sweep merge shard1.csv shard0.csv --csv merged.csv -q || fail "merge failed"
+[ "$(head -1 merged.csv)" = "$(head -1 single.csv)" ] || fail "merged header differs"
+diff <(strip_wall single.csv) <(strip_wall merged.csv) || fail "2 shards merged differ from the single run"
+# 3 shards: shard 1/3 holds only the failing points, and still writes them
+for i in 0 1 2; do
+	"$GPUVM" sweep "${SG[@]}" --shard $i/3 --csv third$i.csv -q 2>/dev/null || true
+done
+[ "$(grep -c 'past the cap' third1.csv)" -eq 4 ] || fail "a shard of failing points: $(cat third1.csv)"
+"$GPUVM" sweep merge third2.csv third0.csv third1.csv --csv merged3.csv -q
+[ "$(head -1 merged3.csv)" = "$(head -1 single.csv)" ] || fail "3 shards merged: header differs"
+diff <(strip_wall single.csv) <(strip_wall merged3.csv) || fail "3 shards merged differ from the single run"
+# one point per shard: the k80 shard alone has tlb_l3 columns
+"$GPUVM" sweep --gpu p100,k80 --workload "$WL" --csv s2.csv -q
+"$GPUVM" sweep --gpu p100,k80 --workload "$WL" --shard 0/2 --csv s2a.csv -q
+"$GPUVM" sweep --gpu p100,k80 --workload "$WL" --shard 1/2 --csv s2b.csv -q
+head -1 s2a.csv | grep -q tlb_l3 && fail "p100 shard has tlb_l3 columns"
+"$GPUVM" sweep merge s2b.csv s2a.csv --csv s2m.csv -q
+[ "$(head -1 s2m.csv)" = "$(head -1 s2.csv)" ] || fail "merge of shards with different columns: header"
+diff <(strip_wall s2.csv) <(strip_wall s2m.csv) || fail "merge of shards with different columns"
+pass "2 shards merged equal the -j 1 run (wall columns aside)"
+
+grep -q 'i mod N == I' help.txt || fail "--help does not say which points a shard runs"
+merge_reject() {
+	local what=$1 want=$2; shift 2
+	local rc=0
+	"$GPUVM" sweep merge "$@" --csv bad.csv > out.txt 2> err.txt || rc=$?
+	[ $rc -eq 2 ] || fail "merge $what: exit $rc, wanted 2 ($(cat err.txt))"
+	grep -q -- "$want" err.txt || fail "merge $what: message lacks '$want': $(cat err.txt)"
+	ls bad.* > /dev/null 2>&1 && fail "merge $what: left $(ls bad.*)"
+	true
+}
+merge_reject "a missing shard" "point 1 is in none" shard0.csv
+head -n -1 single.csv > nolast.csv
+merge_reject "a missing last point" "points are missing" nolast.csv
+merge_reject "overlapping shards" "overlapping" shard0.csv shard1.csv shard0.csv
+merge_reject "different sweeps" "different sweeps" shard0.csv s2b.csv
+printf 'a,b\n1,2\n' > notsweep.csv
+merge_reject "a CSV not of a sweep" "notsweep.csv" shard0.csv notsweep.csv
+head -c 300 shard1.csv > cut.csv
+merge_reject "a truncated CSV" "cut.csv" shard0.csv cut.csv
+merge_reject "a missing file" "nosuch.csv" shard0.csv nosuch.csv
+for spec in 3/2 1/0 2/2 x/2 1 -1/2 1/2/3; do
+	expect_reject "--shard $spec" "${SG[@]}" --shard "$spec"
+	grep -q -- "--shard" err.txt || fail "--shard $spec: message does not name --shard: $(cat err.txt)"
+done
+pass "bad shard specs and mismatched merges are refused, nothing written"
+
+# --- resume --------------------------------------------------------------------
+# a partial CSV (points 0, 3 and the failed 4 of 12) resumed
+awk -F, 'NR == 1 || NR == 2 || NR == 5 || NR == 6' single.csv > part.csv
+"$GPUVM" sweep "${SG[@]}" -j 2 --csv part.csv --resume 2>err.txt && fail "resume: exit 0"
+grep -q -- "--resume: 2 points kept" err.txt || fail "resume kept: $(cat err.txt)"
+[ "$(head -1 part.csv)" = "$(head -1 single.csv)" ] || fail "resumed header differs"
+diff <(strip_wall single.csv) <(strip_wall part.csv) || fail "resumed CSV differs from a fresh run"
+# the kept rows are kept as they were (their wall times too)
+[ "$(sed -n 2p part.csv)" = "$(sed -n 2p single.csv)" ] &&
+	[ "$(sed -n 5p part.csv)" = "$(sed -n 5p single.csv)" ] || fail "a kept row was rerun"
+# a CSV of another sweep is refused, and left alone
+resume_reject() { # what, message, CSV
+	cp "$3" resumed.csv
+	local rc=0
+	"$GPUVM" sweep "${SG[@]}" --resume --csv resumed.csv -q > out.txt 2> err.txt || rc=$?
+	[ $rc -eq 2 ] || fail "--resume $1: exit $rc, wanted 2 ($(cat err.txt))"
+	grep -q -- "$2" err.txt || fail "--resume $1: message lacks '$2': $(cat err.txt)"
+	cmp -s "$3" resumed.csv || fail "--resume $1: changed the refused CSV"
+	[ ! -e resumed.csv.partial ] || fail "--resume $1: left a checkpoint"
+}
+resume_reject "from another sweep's CSV (other columns)" "not a CSV of this sweep" s2.csv
+# the same columns, but another workload: refused by the row check
+sed 's/threads=2048/threads=1024/' single.csv > other2.csv
+resume_reject "from a CSV of another workload" "threads=1024" other2.csv
+# a killed run: its checkpoint (CSV.partial) holds the finished rows
+KG=(--gpu p100 --workload random-sampling:region=4GiB,reads=256 --vary workload.threads=1024,2048,4096,131072)
+"$GPUVM" sweep "${KG[@]}" -j 1 --csv fresh.csv -q
+"$GPUVM" sweep "${KG[@]}" -j 1 --csv killed.csv -q &
+pid=$!
+for _ in $(seq 100); do [ -s killed.csv.partial ] && break; sleep 0.05; done
+[ -s killed.csv.partial ] || { kill $pid 2>/dev/null || true; fail "no checkpoint while the sweep runs"; }
+kill -TERM $pid
+wait $pid && fail "killed sweep: exit 0"
+[ ! -e killed.csv ] || fail "a killed sweep wrote its CSV"
+strip_wall killed.csv.partial > /dev/null || fail "malformed checkpoint"
+[ "$(wc -l < killed.csv.partial)" -ge 2 ] || fail "empty checkpoint"
+"$GPUVM" sweep "${KG[@]}" -j 2 --csv killed.csv --resume 2>err.txt || fail "resume after kill"
+grep -q -- "--resume: [1-9] point" err.txt || fail "resume after kill kept nothing: $(cat err.txt)"
+diff <(strip_wall fresh.csv) <(strip_wall killed.csv) || fail "resume after kill differs from a fresh run"
+[ ! -e killed.csv.partial ] || fail "checkpoint left after the CSV was written"
+# a FIFO or a device is not read (a FIFO would block)
+mkfifo fifo.csv
+rc=0
+timeout 10 "$GPUVM" sweep "${SG[@]}" --resume --csv fifo.csv 2>err.txt || rc=$?
+[ $rc -eq 2 ] && grep -q "not a regular file" err.txt || fail "--resume from a FIFO: exit $rc $(cat err.txt)"
+rc=0
+"$GPUVM" sweep "${SG[@]}" --resume --json x.json --csv part.csv 2>err.txt || rc=$?
+[ $rc -eq 2 ] || fail "--resume with --json: exit $rc"
+pass "--resume after a partial or killed run gives the fresh run's CSV"
 
 echo "sweep.sh: all passed"

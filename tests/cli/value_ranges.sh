@@ -63,8 +63,11 @@ refuse "sweep: reads = 2^64-1" "reads=" "out of range" -- \
 # --- the work cap ----------------------------------------------------------------
 refuse "a run past the work cap" "thread accesses" "--force" "CPU hours" -- \
 	sim --gpu p100 --workload random-sampling:reads=1000000
-refuse "a sweep point past the work cap" "thread accesses" "--force" -- \
-	sweep --gpu p100 --workload random-sampling --vary workload.reads=4,1000000
+# (with --fail-fast; by default the point's row records it: tests/cli/sweep.sh)
+refuse "a sweep point past the work cap (--fail-fast)" "thread accesses" "--force" -- \
+	sweep --gpu p100 --workload random-sampling --vary workload.reads=4,1000000 --fail-fast
+refuse "every sweep point past the work cap" "thread accesses" "--force" -- \
+	sweep --gpu p100 --workload random-sampling --vary workload.reads=1000000,2000000
 refuse "triad past the work cap" "thread accesses" -- sim --gpu p100 --workload stream-triad:elems=100000000000
 refuse "group-by past the work cap" "thread accesses" -- sim --gpu p100 --workload hash-groupby:input=100000000000
 # --force passes the check: the run then starts (and is stopped here at once)

@@ -1,0 +1,165 @@
+/* --resume: the rows an earlier run left in the CSV (or in CSV.partial,
+ * the checkpoint a killed run leaves) are taken as results, so only the
+ * missing and the failed points run again.
+ *
+ * A row is matched to its grid point by its `point` index and checked
+ * against that point's parameters (gpu, every varied value, the workload
+ * spec and the seed): a CSV of another sweep is refused, not mixed in. A
+ * kept row becomes a result holding its metric cells (an empty cell is an
+ * absent metric), in the CSV's column order, which is what the writer
+ * needs to give the same columns as a fresh run. */
+#include "sweep_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The expected value of a fixed column at point i, into buf. */
+static const char *expected(const struct sweep *s, size_t i, const char *col, char *buf,
+			    size_t len)
+{
+	size_t g, vi[SWEEP_MAX_VARY];
+	sweep_point_coords(s, i, &g, vi);
+	if (strcmp(col, "gpu") == 0)
+		return s->gpus[g];
+	for (size_t k = 0; k < s->n_vary; k++) {
+		if (strcmp(col, s->vary[k].key) == 0)
+			return s->vary[k].values[vi[k]];
+		size_t kl = strlen(s->vary[k].key);
+		if (s->vary[k].is_size && strncmp(col, s->vary[k].key, kl) == 0 &&
+		    strcmp(col + kl, "_bytes") == 0) {
+			snprintf(buf, len, "%.0f", s->vary[k].num[vi[k]]);
+			return buf;
+		}
+	}
+	struct gpuvm_run_spec spec;
+	char *owned[SWEEP_SPEC_OWNED];
+	struct gpuvm_error e;
+	buf[0] = 0;
+	if (sweep_point_spec(s, i, &spec, owned, &e) == 0) {
+		if (strcmp(col, "workload") == 0)
+			snprintf(buf, len, "%s", spec.workload);
+		else if (strcmp(col, "seed") == 0)
+			snprintf(buf, len, "%llu", (unsigned long long)spec.seed);
+		sweep_spec_free(owned);
+	}
+	return buf;
+}
+
+int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct gpuvm_error *err)
+{
+	*loaded = 0;
+	/* a checkpoint, when there is one, holds the later state */
+	size_t plen = strlen(path);
+	char *partial = malloc(plen + 9);
+	if (!partial) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	snprintf(partial, plen + 9, "%s.partial", path);
+	const char *from = access(partial, F_OK) == 0 ? partial : path;
+	struct stat st;
+	if (stat(from, &st) != 0) {
+		free(partial);
+		return 0; /* nothing to resume: everything runs */
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* a FIFO would block, a device holds no rows */
+		gpuvm_fail(err, from, 0, NULL, "--resume: not a regular file (the rows to keep "
+			   "are read from it)");
+		free(partial);
+		return -1;
+	}
+	struct sweep_csv t;
+	if (sweep_csv_read(from, &t, err) != 0) {
+		free(partial);
+		return -1;
+	}
+
+	const char *names[2 * SWEEP_MAX_VARY + 8];
+	char bytes[SWEEP_MAX_VARY][256];
+	size_t np = sweep_csv_prefix(s, names, bytes, 2 * SWEEP_MAX_VARY + 1);
+	size_t ns = sweep_csv_suffix(s, names + np, 4);
+	int rc = 0;
+	/* the fixed columns, in this sweep's order, at both ends */
+	bool ok = t.ncol >= np + ns;
+	for (size_t j = 0; ok && j < np; j++)
+		ok = strcmp(t.head[j], names[j]) == 0;
+	for (size_t j = 0; ok && j < ns; j++)
+		ok = strcmp(t.head[t.ncol - ns + j], names[np + j]) == 0;
+	if (!ok) {
+		char want[1024] = "";
+		for (size_t j = 0; j < np + ns; j++)
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s%s",
+				 j ? "," : "", j == np ? "...," : "", names[j]);
+		rc = gpuvm_fail(err, from, 1, NULL,
+				"--resume: not a CSV of this sweep (its columns must be %s)", want);
+	}
+	size_t point_col = t.ncol - 2, error_col = t.ncol - 1;
+	char buf[4096];
+	for (size_t r = 0; r < t.nrows && !rc; r++) {
+		char **row = t.rows[r];
+		char *end;
+		errno = 0;
+		unsigned long long i = strtoull(row[point_col], &end, 10);
+		if (!*row[point_col] || *end || errno || row[point_col][0] == '-' || i >= s->n_points) {
+			rc = gpuvm_fail(err, from, t.line[r], "point",
+					"--resume: '%s' is not a point of this sweep (0 to %zu)",
+					row[point_col], s->n_points - 1);
+			break;
+		}
+		if (!sweep_selected(s, (size_t)i)) {
+			rc = gpuvm_fail(err, from, t.line[r], "point",
+					"--resume: point %llu is not in shard %zu/%zu", i, s->shard_i,
+					s->shard_n);
+			break;
+		}
+		for (size_t j = 0; j < np + ns - 2 && !rc; j++) {
+			size_t c = j < np ? j : t.ncol - ns + (j - np);
+			const char *want = expected(s, (size_t)i, t.head[c], buf, sizeof buf);
+			if (strcmp(row[c], want) != 0)
+				rc = gpuvm_fail(err, from, t.line[r], t.head[c],
+						"--resume: point %llu has '%s' here and '%s' in this "
+						"sweep (a CSV of another sweep?)", i, row[c], want);
+		}
+		if (rc)
+			break;
+		if (s->results[i]) {
+			rc = gpuvm_fail(err, from, t.line[r], "point",
+					"--resume: point %llu appears twice", i);
+			break;
+		}
+		if (*row[error_col])
+			continue; /* it failed: run it again */
+		cJSON *res = cJSON_CreateObject();
+		for (size_t c = np; c < t.ncol - ns && !rc; c++) {
+			if (!*row[c])
+				continue;
+			double v = strtod(row[c], &end);
+			if (*end || !isfinite(v))
+				rc = gpuvm_fail(err, from, t.line[r], t.head[c],
+						"--resume: '%s' is not a number", row[c]);
+			else
+				cJSON_AddNumberToObject(res, t.head[c], v);
+		}
+		if (rc) {
+			cJSON_Delete(res);
+			break;
+		}
+		s->results[i] = res;
+		++*loaded;
+	}
+	if (rc) {
+		for (size_t i = 0; i < s->n_points; i++) {
+			cJSON_Delete(s->results[i]);
+			s->results[i] = NULL;
+		}
+		*loaded = 0;
+	}
+	sweep_csv_free(&t);
+	free(partial);
+	return rc;
+}
