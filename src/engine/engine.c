@@ -191,8 +191,10 @@ static __attribute__((noinline)) double access_managed_sector(struct engine *e, 
 							     enum gpuvm_mem_op op, double tx,
 							     uint32_t sm)
 {
-	bool write = op != GPUVM_OP_LOAD;
-	tx = uvm_access(&e->uvm, sm, sector_addr, write, tx);
+	bool write = op != GPUVM_OP_LOAD, remote = false;
+	tx = uvm_access(&e->uvm, sm, sector_addr, write, tx, &remote);
+	if (remote) /* delayed migration: read over the link, uncached (zero-copy) */
+		return tx + e->base_half;
 	uint32_t wb = 0;
 	enum l2_result r;
 	const uint32_t *page_through;

@@ -18,6 +18,8 @@
 #include "gpuvm/uvm.h"
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
+#include "uvm/migrate.h"
+#include "uvm/thrashing.h"
 #include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
@@ -90,6 +92,15 @@ struct uvm {
 
 	struct gpuvm_uvm_stats *st;
 	struct uvm_hooks hooks;
+
+	/* delayed migration (seeds/004 IV) and thrashing detection; with
+	 * first-touch and an eviction that reads no counters, ac_on and
+	 * thrash_on are false and uvm_access takes the path it always took */
+	const struct uvm_migrate_ops *migrate;
+	bool ac_on, thrash_on;
+	uint32_t ts, penalty, sector_bytes;
+	double remote_latency, remote_cycles_per_byte;
+	struct uvm_thrash thrash;
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
@@ -101,14 +112,19 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes);
 void uvm_remove_alloc(struct uvm *u, uint64_t base);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
- * is usable (a far fault if the page is not resident). *fill_max gets the
+ * is usable (a far fault if the page is not resident; with delayed
+ * migration, a page a read would leave in host memory is mapped remotely
+ * instead, 4 KB wide, and uvm_access decides). *fill_max gets the
  * largest aligned range around addr that is entirely resident, so a TLB
  * entry covering more is not kept. */
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max);
 
 /* A sector of managed memory is accessed at t (its translation ready):
- * returns when its page is there. */
-double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
+ * returns when its page is there. With delayed migration a read of a
+ * page that stays in host memory is served over the PCIe link instead:
+ * *remote is set and the result is when the sector has arrived (the
+ * caller skips the L2 and DRAM, as for zero-copy memory). */
+double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote);
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,
  * running on the link from t to end: as the driver does, the copy leaves
