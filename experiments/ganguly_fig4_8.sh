@@ -41,7 +41,7 @@ run_one() {
 	esac
 	local f="$out/runs/$fig-$w-$scheme-$os-$ts-$p.json"
 	[ -s "$f" ] && return 0
-	"$bin" sim --gpu gtx1080ti-uvmsmart --workload "$w:mem=managed" --oversub "$os" \
+	"$bin" sim --gpu gtx1080ti-uvmsmart --workload "$w:mem=managed" --set uvm.oversub_percent="$os" \
 		--migration "$mig" --set uvm.eviction=$ev --set uvm.access_counter_threshold=$ts \
 		--set uvm.migration_penalty=$p --json "$f.tmp" -q && mv "$f.tmp" "$f"
 }
