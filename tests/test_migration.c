@@ -136,7 +136,7 @@ static void test_read_remote_write_migrates(void **state)
 	double t = uvm_translate(&u, 0, BASE, 1000, &fill);
 	assert_true(t == 1000);
 	assert_int_equal(fill, UVM_PAGE_BYTES);
-	double d = uvm_access(&u, 0, BASE, false, t, &remote);
+	double d = uvm_access_counted(&u, 0, BASE, false, t, &remote);
 	assert_true(remote);
 	assert_true(d >= t + 200); /* Table I: 200 cycles on top of the link */
 	assert_int_equal(st.far_faults, 0);
@@ -147,7 +147,7 @@ static void test_read_remote_write_migrates(void **state)
 	uint64_t wa = BASE + (64u << 10);
 	remote = false;
 	uvm_translate(&u, 0, wa, 2000, &fill);
-	uvm_access(&u, 0, wa, true, 2000, &remote);
+	uvm_access_counted(&u, 0, wa, true, 2000, &remote);
 	assert_false(remote);
 	assert_int_equal(st.far_faults, 1);
 	assert_int_equal(st.migrations_fault, 1);
@@ -155,7 +155,7 @@ static void test_read_remote_write_migrates(void **state)
 	/* reads of the first block: the 8th access reaches t_s = 8 and migrates */
 	for (int i = 2; i <= 8; i++) {
 		remote = false;
-		uvm_access(&u, 0, BASE, false, 3000.0 + i, &remote);
+		uvm_access_counted(&u, 0, BASE, false, 3000.0 + i, &remote);
 		assert_int_equal(remote, i < 8);
 	}
 	assert_int_equal(st.remote_accesses, 7);
@@ -168,7 +168,7 @@ static void test_read_remote_write_migrates(void **state)
 	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
 	assert_int_equal(st.far_faults, 1);
 	remote = false;
-	uvm_access(&u, 0, BASE, false, 1e9, &remote);
+	uvm_access_counted(&u, 0, BASE, false, 1e9, &remote);
 	assert_false(remote);
 	assert_int_equal(st.remote_accesses, 0);
 	uvm_free(&u);

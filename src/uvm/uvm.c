@@ -991,7 +991,7 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint32_t p, bool
  * counts at its 64 KB block (local and remote alike, seeds/004 IV); a
  * non-resident page is read remotely below the threshold, a write (or a
  * read that reaches it) faults it in. */
-static __attribute__((noinline)) double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
+static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 							bool write, double t, bool *remote)
 {
 	struct uvm_block *b = block_get(u, addr);
@@ -1031,10 +1031,13 @@ static __attribute__((noinline)) double access_counted(struct uvm *u, uint32_t s
 	return b->arrive[p] > t ? b->arrive[p] : t;
 }
 
-double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote)
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote)
 {
-	if (__builtin_expect(u->ac_on || u->thrash_on, 0))
-		return access_counted(u, sm, addr, write, t, remote);
+	return access_counted(u, sm, addr, write, t, remote);
+}
+
+double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)
+{
 	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
 	struct uvm_block *b = u->last;
 	if (!b || b->base != bn << UVM_BLOCK_SHIFT) {

@@ -120,11 +120,21 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base);
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max);
 
 /* A sector of managed memory is accessed at t (its translation ready):
- * returns when its page is there. With delayed migration a read of a
- * page that stays in host memory is served over the PCIe link instead:
- * *remote is set and the result is when the sector has arrived (the
- * caller skips the L2 and DRAM, as for zero-copy memory). */
-double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote);
+ * returns when its page is there. Only while uvm_counts(u) is false. */
+double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
+
+/* uvm_access while access counters or thrashing detection are on: every
+ * access counts, and a read of a page that stays in host memory is
+ * served over the PCIe link instead: *remote is set and the result is
+ * when the sector has arrived (the caller skips the L2 and DRAM, as for
+ * zero-copy memory). */
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote);
+
+/* Whether accesses must go through uvm_access_counted. */
+static inline bool uvm_counts(const struct uvm *u)
+{
+	return u->ac_on || u->thrash_on;
+}
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,
  * running on the link from t to end: as the driver does, the copy leaves
