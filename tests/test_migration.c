@@ -161,6 +161,17 @@ static void test_read_remote_write_migrates(void **state)
 	assert_int_equal(st.remote_accesses, 7);
 	assert_int_equal(st.migrations_counter, 1);
 	assert_int_equal(st.far_faults, 2);
+	/* one count per coalesced access: the sectors of one 128 B line read
+	 * at one time count once, another line or time once more */
+	uint64_t c2 = BASE + (128u << 10); /* 64 KB block 2 */
+	uvm_access_counted(&u, 0, c2, false, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 32, false, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 96, false, 5000, &remote);
+	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[2]), 1);
+	uvm_access_counted(&u, 0, c2 + 128, false, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 128, false, 5001, &remote);
+	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[2]), 3);
+	assert_int_equal(st.remote_accesses, 12); /* every sector crosses the link */
 	uvm_free(&u);
 
 	/* first-touch: the walk of a read faults the page in */

@@ -25,6 +25,9 @@
 #define UVM_AC_COUNT_BITS 27u
 #define UVM_AC_COUNT_MAX ((1u << UVM_AC_COUNT_BITS) - 1)
 #define UVM_AC_RT_MAX 31u /* 5 bits */
+/* a coalesced access covers at most one 128 B line (GPGPU-Sim's memory
+ * access granularity, which UVMSmart counts) */
+#define UVM_AC_LINE_SHIFT 7u
 
 static inline uint32_t uvm_ac_count(uint32_t reg) { return reg & UVM_AC_COUNT_MAX; }
 static inline uint32_t uvm_ac_round_trips(uint32_t reg) { return reg >> UVM_AC_COUNT_BITS; }

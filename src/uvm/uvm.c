@@ -225,6 +225,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	/* a remote read moves its bytes at the rate the engine's zero-copy
 	 * sectors get (gpuvm_pcie_effective_gb_s), on the migrations' lane */
 	u->remote_cycles_per_byte = u->clock_hz / (gpuvm_pcie_effective_gb_s(u->bandwidth_gb_s) * 1e9);
+	u->ac_last_line = UINT64_MAX;
 	u->thrash_on = cfg->uvm_thrashing != 0;
 	if (u->thrash_on && uvm_thrash_init(&u->thrash, u->clock_hz, st))
 		return -1;
@@ -1003,8 +1004,17 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 	if (!block_covers(u, b, p))
 		return t;
 	uint32_t ch = p / UVM_CHUNK_PAGES;
-	if (b->ac && uvm_ac_access(&u->sp, b, ch))
-		u->st->counter_halvings++;
+	/* one count per coalesced access, as the load/store unit issues them
+	 * (UVMSmart shader.cc: one inc_bb_access_counter per access of the
+	 * access queue): the sectors of one 128 B line that one instruction
+	 * reads arrive one after another with the same translation time */
+	uint64_t line = addr >> UVM_AC_LINE_SHIFT;
+	if (b->ac && (line != u->ac_last_line || t != u->ac_last_t)) {
+		u->ac_last_line = line;
+		u->ac_last_t = t;
+		if (uvm_ac_access(&u->sp, b, ch))
+			u->st->counter_halvings++;
+	}
 	if (!mask_test(b->resident, p)) {
 		if (thrash_pinned(u, b, p, t) ||
 		    (!write && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {

@@ -99,6 +99,8 @@ struct uvm {
 	const struct uvm_migrate_ops *migrate;
 	bool ac_on, thrash_on;
 	uint32_t ts, penalty, sector_bytes;
+	uint64_t ac_last_line; /* the access last counted: its 128 B line and time */
+	double ac_last_t;
 	double remote_latency, remote_cycles_per_byte;
 	struct uvm_thrash thrash;
 };
