@@ -136,7 +136,7 @@ static void test_read_remote_write_migrates(void **state)
 	double t = uvm_translate(&u, 0, BASE, 1000, &fill);
 	assert_true(t == 1000);
 	assert_int_equal(fill, UVM_PAGE_BYTES);
-	double d = uvm_access_counted(&u, 0, BASE, false, t, &remote);
+	double d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
 	assert_true(remote);
 	assert_true(d >= t + 200); /* Table I: 200 cycles on top of the link */
 	assert_int_equal(st.far_faults, 0);
@@ -147,7 +147,7 @@ static void test_read_remote_write_migrates(void **state)
 	uint64_t wa = BASE + (64u << 10);
 	remote = false;
 	uvm_translate(&u, 0, wa, 2000, &fill);
-	uvm_access_counted(&u, 0, wa, true, 2000, &remote);
+	uvm_access_counted(&u, 0, wa, true, false, 2000, &remote);
 	assert_false(remote);
 	assert_int_equal(st.far_faults, 1);
 	assert_int_equal(st.migrations_fault, 1);
@@ -155,7 +155,7 @@ static void test_read_remote_write_migrates(void **state)
 	/* reads of the first block: the 8th access reaches t_s = 8 and migrates */
 	for (int i = 2; i <= 8; i++) {
 		remote = false;
-		uvm_access_counted(&u, 0, BASE, false, 3000.0 + i, &remote);
+		uvm_access_counted(&u, 0, BASE, false, true, 3000.0 + i, &remote);
 		assert_int_equal(remote, i < 8);
 	}
 	assert_int_equal(st.remote_accesses, 7);
@@ -164,14 +164,20 @@ static void test_read_remote_write_migrates(void **state)
 	/* one count per coalesced access: the sectors of one 128 B line read
 	 * at one time count once, another line or time once more */
 	uint64_t c2 = BASE + (128u << 10); /* 64 KB block 2 */
-	uvm_access_counted(&u, 0, c2, false, 5000, &remote);
-	uvm_access_counted(&u, 0, c2 + 32, false, 5000, &remote);
-	uvm_access_counted(&u, 0, c2 + 96, false, 5000, &remote);
+	uvm_access_counted(&u, 0, c2, false, true, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 32, false, true, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 96, false, true, 5000, &remote);
 	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[2]), 1);
-	uvm_access_counted(&u, 0, c2 + 128, false, 5000, &remote);
-	uvm_access_counted(&u, 0, c2 + 128, false, 5001, &remote);
+	uvm_access_counted(&u, 0, c2 + 128, false, true, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 128, false, true, 5001, &remote);
 	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[2]), 3);
 	assert_int_equal(st.remote_accesses, 12); /* every sector crosses the link */
+	/* an atomic (a write that may stay, as UVMSmart decodes it) on a cold
+	 * block is performed remotely */
+	remote = false;
+	uvm_access_counted(&u, 0, BASE + (256u << 10), true, true, 6000, &remote);
+	assert_true(remote);
+	assert_int_equal(st.far_faults, 2);
 	uvm_free(&u);
 
 	/* first-touch: the walk of a read faults the page in */
@@ -179,7 +185,7 @@ static void test_read_remote_write_migrates(void **state)
 	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
 	assert_int_equal(st.far_faults, 1);
 	remote = false;
-	uvm_access_counted(&u, 0, BASE, false, 1e9, &remote);
+	uvm_access_counted(&u, 0, BASE, false, true, 1e9, &remote);
 	assert_false(remote);
 	assert_int_equal(st.remote_accesses, 0);
 	uvm_free(&u);

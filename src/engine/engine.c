@@ -224,7 +224,7 @@ static __attribute__((noinline)) double access_counted_sector(struct engine *e, 
 							     uint32_t sm)
 {
 	bool remote = false, write = op != GPUVM_OP_LOAD;
-	double t = uvm_access_counted(&e->uvm, sm, sector_addr, write, tx, &remote);
+	double t = uvm_access_counted(&e->uvm, sm, sector_addr, write, op != GPUVM_OP_STORE, tx, &remote);
 	if (remote)
 		return t + e->base_half;
 	return managed_l2(e, sector_addr, op, write, t);

@@ -991,9 +991,10 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint32_t p, bool
 /* uvm_access with access counters or thrashing detection on: every access
  * counts at its 64 KB block (local and remote alike, seeds/004 IV); a
  * non-resident page is read remotely below the threshold, a write (or a
- * read that reaches it) faults it in. */
+ * read that reaches it) faults it in. may_stay: the access may be served
+ * remotely (reads and atomics; stores never, seeds/004 II-C). */
 static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
-							bool write, double t, bool *remote)
+							bool write, bool may_stay, double t, bool *remote)
 {
 	struct uvm_block *b = block_get(u, addr);
 	if (!b) {
@@ -1017,9 +1018,9 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 	}
 	if (!mask_test(b->resident, p)) {
 		if (thrash_pinned(u, b, p, t) ||
-		    (!write && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
+		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
 			*remote = true;
-			return remote_access(u, b, p, write, t);
+			return remote_access(u, b, p, write && !may_stay, t); /* an atomic returns its data */
 		}
 		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
 		if (!mask_test(b->resident, p))
@@ -1041,9 +1042,10 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 	return b->arrive[p] > t ? b->arrive[p] : t;
 }
 
-double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote)
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
+			  double t, bool *remote)
 {
-	return access_counted(u, sm, addr, write, t, remote);
+	return access_counted(u, sm, addr, write, may_stay, t, remote);
 }
 
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)

@@ -129,8 +129,13 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
  * access counts, and a read of a page that stays in host memory is
  * served over the PCIe link instead: *remote is set and the result is
  * when the sector has arrived (the caller skips the L2 and DRAM, as for
- * zero-copy memory). */
-double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t, bool *remote);
+ * zero-copy memory). may_stay: the access may be served remotely below
+ * the threshold (loads, and atomics, which UVMSmart decodes as loads:
+ * GPGPU-Sim cuda-sim.cc "case ATOM_OP: op = LOAD_OP", so its migration
+ * decision sees a read; PCIe carries atomics to host memory). Stores
+ * always migrate (seeds/004 II-C). */
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
+			  double t, bool *remote);
 
 /* Whether accesses must go through uvm_access_counted. */
 static inline bool uvm_counts(const struct uvm *u)
