@@ -195,6 +195,12 @@ struct gpuvm_config {
 	/* 1: count the sharing analyses of Du et al. Fig. 3 / Tables I-II at
 	 * the first TLB level (gpuvm sim --tlb-sharing) */
 	uint32_t tlb_sharing_analysis;
+	/* delayed migration by access counters (seeds/004 IV, Table I) */
+	char uvm_migration[GPUVM_UVM_POLICY_NAME]; /* first-touch, always, oversub, adaptive */
+	uint32_t uvm_access_counter_threshold;     /* t_s */
+	uint32_t uvm_migration_penalty;            /* p */
+	double uvm_remote_latency_cycles;          /* a remote (zero-copy) read of managed memory */
+	uint32_t uvm_thrashing;                    /* 0 off, 1 the driver's thrashing detection */
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

@@ -43,6 +43,22 @@ struct gpuvm_uvm_stats {
 	double posthoc_fault_cycles;
 	bool latency_in_timing;    /* false: uvm.fault_accounting = posthoc */
 
+	/* delayed migration (uvm.migration, seeds/004 IV) */
+	uint64_t remote_accesses;     /* sector reads of non-resident managed pages served over PCIe */
+	uint64_t remote_bytes;        /* ... their bytes */
+	uint64_t delayed_migrations;  /* pages read remotely instead of migrating (once per stay in host memory) */
+	uint64_t migrations_fault;    /* pages migrated by a far fault (first touch or write) */
+	uint64_t migrations_counter;  /* pages migrated once their block's counter reached the threshold */
+	uint64_t pages_returned;      /* migrated pages (prefetched ones too) that had been evicted before */
+	uint64_t counter_halvings;    /* times every access count was halved (saturation) */
+	uint64_t round_trip_halvings; /* times every round-trip count was halved */
+	uint64_t hot_chunks, cold_chunks; /* touched 64 KB blocks at the end: count >= t_s, or not */
+	/* the driver's thrashing detection (uvm.thrashing) */
+	uint64_t thrash_events;       /* migration events it counted */
+	uint64_t thrashing_pages;     /* pages it marked thrashing */
+	uint64_t thrash_throttles;    /* faults delayed by a nap */
+	uint64_t thrash_pins;         /* pages pinned (mapped remotely) */
+
 	/* PCIe busy time per time bin (cycles busy in [i*bin, (i+1)*bin)) */
 	uint32_t util_bins;
 	double util_bin_cycles;
@@ -62,6 +78,9 @@ size_t gpuvm_uvm_eviction_count(void);
 const struct gpuvm_uvm_policy_info *gpuvm_uvm_eviction_info(size_t i);
 bool gpuvm_uvm_prefetcher_known(const char *name);
 bool gpuvm_uvm_eviction_known(const char *name);
+size_t gpuvm_uvm_migration_count(void);
+const struct gpuvm_uvm_policy_info *gpuvm_uvm_migration_info(size_t i);
+bool gpuvm_uvm_migration_known(const char *name);
 
 /* PCIe transfer time of one migration or copy of `bytes` on one lane, in
  * seconds, over a link of raw rate bandwidth_gb_s (pcie.bandwidth_gb_s:

@@ -21,7 +21,7 @@ static void sim_usage(FILE *out)
 {
 	fputs("usage: gpuvm sim --gpu NAME|FILE (--workload NAME[:key=value,...] | --trace PATH)\n"
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
-	      "                 [--oversub PCT] [--scope BYTES|auto] [--seed N]\n"
+	      "                 [--oversub PCT] [--migration NAME] [--scope BYTES|auto] [--seed N]\n"
 	      "                 [--json FILE] [--pcie-plot FILE] [--quiet] [--kernel-sampling[=TOL]]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
 	      "\n"
@@ -42,6 +42,9 @@ static void sim_usage(FILE *out)
 	      "                    repeatable, applied in order after the preset\n"
 	      "  --oversub PCT     oversubscribe device memory: managed working set / device\n"
 	      "                    memory = PCT % (e.g. 125); same as --set uvm.oversub_percent=PCT\n"
+	      "  --migration NAME  migration policy of managed memory: first-touch (default),\n"
+	      "                    always, oversub or adaptive (Ganguly et al. ISCA'19, Eq. 1);\n"
+	      "                    same as --set uvm.migration=NAME; see docs/uvm.md\n"
 	      "  --pcie-plot FILE  figure (.png/.svg/.pdf, gnuplot) of PCIe utilization over\n"
 	      "                    normalized runtime (Zheng et al. Fig. 6); needs managed memory\n"
 	      "  --seed N          random seed of the workload (default 1); same seed,\n"
@@ -214,14 +217,14 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"trace-managed", no_argument, 0, 'M'}, {"scope", required_argument, 0, 'c'},
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
-		{"tlb-sharing", no_argument, 0, 'T'},
+		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
 	const char *trace = NULL, *trace_format = NULL;
 	char trace_spec[4200];
 	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL, *scope = NULL;
-	char oversub_set[64];
+	char oversub_set[64], migration_set[96];
 	struct gpuvm_page_access_opts pa_opts = {0};
 	int quiet = 0, trace_managed = 0, c;
 	optind = 1;
@@ -277,6 +280,14 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			spec.sets[spec.n_sets++] = oversub_set;
 			break;
 		}
+		case 'm':
+			if (spec.n_sets == GPUVM_MAX_SETS) {
+				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
+				return 2;
+			}
+			snprintf(migration_set, sizeof migration_set, "uvm.migration=%s", optarg);
+			spec.sets[spec.n_sets++] = migration_set;
+			break;
 		case 'T':
 			if (spec.n_sets == GPUVM_MAX_SETS) {
 				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);

@@ -148,6 +148,13 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	 * TLB can evict; the paper's size was not located */
 	cfg->valkyrie_ldt_entries = 512;
 	cfg->tlb_sharing_analysis = 0;
+	/* delayed migration: off (first touch, the paper's Baseline/Disabled,
+	 * seeds/004 VI); t_s = 8 and p = 2 are Table I's bold defaults */
+	snprintf(cfg->uvm_migration, sizeof cfg->uvm_migration, "first-touch");
+	cfg->uvm_access_counter_threshold = 8;
+	cfg->uvm_migration_penalty = 2;
+	cfg->uvm_remote_latency_cycles = 200; /* seeds/004 Table I: remote zero-copy access latency */
+	cfg->uvm_thrashing = 0;
 }
 
 /* ---- small helpers ---- */
@@ -902,7 +909,10 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 	if (!gpuvm_uvm_eviction_known(cfg->uvm_eviction))
 		return fail_at(err, cfg, K_UVM_EVICTION, "unknown eviction policy '%s' (known: %s)",
 			       cfg->uvm_eviction,
-			       "lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb");
+			       "lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb, lfu-ac");
+	if (!gpuvm_uvm_migration_known(cfg->uvm_migration))
+		return fail_at(err, cfg, K_UVM_MIGRATION, "unknown migration policy '%s' (known: %s)",
+			       cfg->uvm_migration, "first-touch, always, oversub, adaptive");
 
 	for (uint32_t lv = 0; lv < cfg->tlb_levels; lv++)
 		if (!xlat_peer_find(cfg->tlb[lv].peer))

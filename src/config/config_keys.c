@@ -205,7 +205,7 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "prefetcher once eviction starts (empty = keep uvm.prefetcher)" },
 	{ .name = "uvm.eviction", .type = CT_STRING, .off = OFF(uvm_eviction),
 	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
-	  .help = "eviction module: lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb" },
+	  .help = "eviction module: lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb, lfu-ac" },
 	DBL("uvm.free_buffer_percent", uvm_free_buffer_percent, 0, false, 90, -1,
 	    "pre-eviction: keep this % of device frames free"),
 	ENUM("uvm.writeback", uvm_writeback, writeback_names, -1,
@@ -295,6 +295,23 @@ const struct cfg_key cfg_keys[] = {
 		 "count Du et al.'s sharing analyses at the first TLB level: how many instances hold each "
 		 "looked-up entry (Fig. 3) and each instance's neighbour correlation (Tables I-II); "
 		 "gpuvm sim --tlb-sharing"),
+
+	/* [uvm] delayed migration by access counters (seeds/004 IV, Table I;
+	 * docs/uvm.md), optional in presets */
+	{ .name = "uvm.migration", .type = CT_STRING, .off = OFF(uvm_migration),
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
+	  .help = "migration policy module: first-touch (migrate on every fault, default), always "
+		  "(reads below t_s served remotely), oversub (t_s once eviction starts), adaptive "
+		  "(seeds/004 Eq. 1); gpuvm sim --migration" },
+	U32("uvm.access_counter_threshold", uvm_access_counter_threshold, 1, 1u << 26, -1,
+	    "t_s: static access-counter threshold of 64 KB blocks (seeds/004 Table I: 8, 16, 32)"),
+	U32("uvm.migration_penalty", uvm_migration_penalty, 1, 1u << 20, -1,
+	    "p: multiplicative migration penalty after oversubscription (seeds/004 Eq. 1, Table I: 2, 4, 8, 1048576)"),
+	DBL("uvm.remote_latency_cycles", uvm_remote_latency_cycles, 0, false, LAT_MAX, -1,
+	    "a remote read of managed memory over PCIe, on top of its link time (seeds/004 Table I: 200)"),
+	ENUM("uvm.thrashing", uvm_thrashing, off_on_names, -1,
+	     "the driver's thrashing detection (uvm_perf_thrashing.c): per-page events within a lapse, "
+	     "throttle and pin; on one GPU eviction migrations are not events (docs/uvm.md)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");
@@ -304,7 +321,8 @@ const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
 
 bool cfg_key_optional(size_t id)
 {
-	/* the scheme tunables and the analysis switch, from K_NEIDTY_ENTRIES on */
+	/* the scheme tunables, the analysis switch and the delayed-migration
+	 * keys, from K_NEIDTY_ENTRIES on */
 	return cfg_keys[id].optional || id >= K_NEIDTY_ENTRIES;
 }
 

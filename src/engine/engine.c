@@ -74,6 +74,7 @@ struct engine {
 	/* unified memory: built at the first managed allocation */
 	struct uvm uvm;
 	bool uvm_on, uvm_blocking;
+	bool uvm_counts; /* access counters or thrashing detection: uvm_access_counted */
 
 	/* data path: DRAM and each PCIe direction are one server each, kept as
 	 * capacity calendars because sectors arrive out of time order (after
@@ -193,12 +194,9 @@ after_l2(struct engine *e, uint64_t addr, enum gpuvm_mem_op op, double at_mem, e
  * policies see the access), and L2 lines of a frame the page has left
  * since are dropped first. Out of line, so the device path stays as it
  * was. */
-static __attribute__((noinline)) double access_managed_sector(struct engine *e, uint64_t sector_addr,
-							     enum gpuvm_mem_op op, double tx,
-							     uint32_t sm)
+static inline __attribute__((always_inline)) double managed_l2(struct engine *e, uint64_t sector_addr,
+								enum gpuvm_mem_op op, bool write, double tx)
 {
-	bool write = op != GPUVM_OP_LOAD;
-	tx = uvm_access(&e->uvm, sm, sector_addr, write, tx);
 	uint32_t wb = 0;
 	enum l2_result r;
 	const uint32_t *page_through;
@@ -215,12 +213,36 @@ static __attribute__((noinline)) double access_managed_sector(struct engine *e, 
 	return after_l2(e, sector_addr, op, tx + e->base_half, r, wb);
 }
 
+static __attribute__((noinline)) double access_managed_sector(struct engine *e, uint64_t sector_addr,
+							     enum gpuvm_mem_op op, double tx,
+							     uint32_t sm)
+{
+	bool write = op != GPUVM_OP_LOAD;
+	tx = uvm_access(&e->uvm, sm, sector_addr, write, tx);
+	return managed_l2(e, sector_addr, op, write, tx);
+}
+
+/* access_managed_sector with access counters or thrashing detection on
+ * (uvm_counts): a read the paging layer leaves in host memory crosses the
+ * link uncached, as zero-copy memory does; otherwise the same path. */
+static __attribute__((noinline)) double access_counted_sector(struct engine *e, uint64_t sector_addr,
+							     enum gpuvm_mem_op op, double tx,
+							     uint32_t sm)
+{
+	bool remote = false, write = op != GPUVM_OP_LOAD;
+	double t = uvm_access_counted(&e->uvm, sm, sector_addr, write, op != GPUVM_OP_STORE, tx, &remote);
+	if (remote)
+		return t + e->base_half;
+	return managed_l2(e, sector_addr, op, write, t);
+}
+
 /* Serves one 32 B sector whose translation is ready at tx. */
 static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
 			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
 	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
-		return access_managed_sector(e, sector_addr, op, tx, sm);
+		return __builtin_expect(e->uvm_counts, 0) ? access_counted_sector(e, sector_addr, op, tx, sm)
+							  : access_managed_sector(e, sector_addr, op, tx, sm);
 	double at_mem = tx + e->base_half;
 	if (kind == GPUVM_ALLOC_HOST_PINNED) {
 		/* Zero-copy: uncached, straight over the link. */
@@ -515,6 +537,7 @@ static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 			return -1;
 		e->uvm_on = true;
 		e->uvm_blocking = e->cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
+		e->uvm_counts = uvm_counts(&e->uvm);
 		e->xlat.hook = uvm_walk_hook;
 		e->xlat.hook_ctx = e;
 	}

@@ -5,6 +5,7 @@
 #ifndef GPUVM_UVM_EVICT_H
 #define GPUVM_UVM_EVICT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -15,6 +16,10 @@ struct uvm_space {
 	uint32_t n;
 	uint64_t resident_pages;
 	uint64_t *rng;
+	/* the block a fault is migrating into while frames are made for it
+	 * (NULL otherwise); lfu-ac keeps it (its pages are reserved by the
+	 * in-flight access, as UVMSmart never evicts those) */
+	const struct uvm_block *filling;
 };
 
 struct uvm_evict_ops {
@@ -32,6 +37,8 @@ struct uvm_evict_ops {
 	/* Chooses resident pages to evict, all in one block: sets mask and
 	 * returns the block, or NULL when nothing is resident. */
 	struct uvm_block *(*pick)(void *st, const struct uvm_space *sp, uint64_t *mask);
+	/* reads the blocks' access counters (b->ac), so the paging layer keeps them */
+	bool uses_access_counters;
 };
 
 const struct uvm_evict_ops *uvm_evict_find(const char *name);

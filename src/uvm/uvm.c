@@ -214,8 +214,21 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->prefetch_oversub = cfg->uvm_prefetcher_oversub[0] ? uvm_prefetch_find(cfg->uvm_prefetcher_oversub)
 							       : NULL;
 	u->evict = uvm_evict_find(cfg->uvm_eviction);
-	if (!u->prefetch || !u->evict)
+	u->migrate = uvm_migrate_find(cfg->uvm_migration);
+	if (!u->prefetch || !u->evict || !u->migrate)
 		return -1; /* finalize checked the names */
+	u->ac_on = u->migrate->delays || u->evict->uses_access_counters;
+	u->ts = cfg->uvm_access_counter_threshold;
+	u->penalty = cfg->uvm_migration_penalty;
+	u->remote_latency = cfg->uvm_remote_latency_cycles;
+	u->sector_bytes = cfg->l2_sector_bytes;
+	/* a remote read moves its bytes at the rate the engine's zero-copy
+	 * sectors get (gpuvm_pcie_effective_gb_s), on the migrations' lane */
+	u->remote_cycles_per_byte = u->clock_hz / (gpuvm_pcie_effective_gb_s(u->bandwidth_gb_s) * 1e9);
+	u->ac_last_line = UINT64_MAX;
+	u->thrash_on = cfg->uvm_thrashing != 0;
+	if (u->thrash_on && uvm_thrash_init(&u->thrash, u->clock_hz, st))
+		return -1;
 	if (u->evict->create && u->evict->create(&u->evict_state))
 		return -1;
 
@@ -243,6 +256,7 @@ void uvm_free(struct uvm *u)
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->arrive);
 		free(u->sp.blocks[i]->page_l2_evicted_at);
+		free(u->sp.blocks[i]->ac);
 		free(u->sp.blocks[i]);
 	}
 	free(u->sp.blocks);
@@ -259,6 +273,8 @@ void uvm_free(struct uvm *u)
 	free(u->d2h.iv);
 	if (u->evict && u->evict->destroy)
 		u->evict->destroy(u->evict_state);
+	if (u->thrash_on)
+		uvm_thrash_free(&u->thrash);
 	memset(u, 0, sizeof *u);
 }
 
@@ -333,7 +349,10 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	if (!b)
 		return NULL;
 	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
-	if (!b->arrive || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
+	if (u->ac_on)
+		b->ac = calloc(UVM_BLOCK_CHUNKS, sizeof *b->ac);
+	if (!b->arrive || (u->ac_on && !b->ac) || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
+		free(b->ac);
 		free(b->arrive);
 		free(b);
 		return NULL;
@@ -488,6 +507,11 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	b->resident_count -= n;
 	u->sp.resident_pages -= n;
 	st->pages_evicted += n;
+	if (b->ac) /* seeds/004 IV: r counts the times a 64 KB block was evicted */
+		for (uint32_t ch = 0; ch < UVM_BLOCK_CHUNKS; ch++)
+			if (mask_count_range(mask, ch * UVM_CHUNK_PAGES, (ch + 1) * UVM_CHUNK_PAGES) &&
+			    uvm_ac_round_trip(&u->sp, b, ch))
+				st->round_trip_halvings++;
 	group_update(u, b);
 	if (u->evict->on_evicted)
 		u->evict->on_evicted(u->evict_state, b, mask);
@@ -586,7 +610,9 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	uint32_t k = mask_count(mv);
 
 	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
+	u->sp.filling = b;
 	double frames = ensure_frames(u, k, ready);
+	u->sp.filling = NULL;
 	if (frames > lane_before)
 		st->stall_eviction_cycles += frames - lane_before;
 	double start = frames > ready ? frames : ready;
@@ -632,6 +658,8 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	if (mask_test(b->evicted, p))
 		st->thrashed_pages++;
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+		st->pages_returned += (uint64_t)__builtin_popcountll(mv[w] & b->evicted[w]);
+		b->remote[w] &= ~mv[w];
 		b->resident[w] |= mv[w];
 		b->prefetched[w] |= mv[w] & ~faulted[w];
 		b->evicted[w] &= ~mv[w];
@@ -645,6 +673,10 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	st->pages_h2d += k;
 	st->prefetched_pages += k - 1;
 	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+		u->oom = true;
+	/* fault, counter and prefetch migrations to the GPU (processor 1)
+	 * are the driver's thrashing events; evictions are not */
+	if (u->thrash_on && uvm_thrash_event(&u->thrash, b->index, mv, 1, start))
 		u->oom = true;
 	if (arrival > start)
 		st->stall_pcie_cycles += arrival - start;
@@ -805,24 +837,12 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 	return done;
 }
 
-double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+/* A far fault on page p of b by SM sm at t: the batch, the handler and
+ * the migration; returns when p has arrived. by_counter: the page was
+ * read remotely before and its counter reached the threshold. */
+static double far_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t,
+			bool by_counter)
 {
-	struct uvm_block *b = block_get(u, addr);
-	if (!b) {
-		u->oom = true;
-		return t;
-	}
-	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	if (!block_covers(u, b, p))
-		return t;
-	if (mask_test(b->resident, p)) {
-		/* resident, or in flight: faults coalesce per page */
-		*fill_max = resident_extent(u, b, p);
-		if (t >= b->arrive_max)
-			return t;
-		return b->arrive[p] > t ? b->arrive[p] : t;
-	}
-
 	struct gpuvm_uvm_stats *st = u->st;
 	double tf = t, mshr_start = t;
 	if (u->blocking) {
@@ -842,6 +862,12 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 			tf = mshr_start + u->replay_cycles;
 			st->stall_replay_cycles += tf - t;
 		}
+	}
+	if (__builtin_expect(u->thrash_on, 0)) {
+		/* the driver's throttle: the faulting processor naps */
+		double until;
+		if (uvm_thrash_hint(&u->thrash, b->index, p, tf, &until) == UVM_THRASH_THROTTLE)
+			tf = until;
 	}
 	double latency = u->posthoc ? 0 : u->fault_latency_cycles, start;
 	if (u->batch_open && tf <= u->batch_start && u->batch_count < u->batch_max) {
@@ -870,6 +896,10 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
+	if (by_counter)
+		st->migrations_counter++;
+	else
+		st->migrations_fault++;
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
 	double arrival = migrate(u, b, p, ready);
 	if (!u->blocking)
@@ -879,8 +909,143 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 			u->blocked_since[sm] = tf; /* a new block, raised now */
 		u->blocked_until[sm] = arrival;
 	}
+	return arrival;
+}
+
+/* The access-counter threshold a read of chunk ch of b must reach. */
+static uint32_t read_threshold(const struct uvm *u, const struct uvm_block *b, uint32_t ch)
+{
+	struct uvm_migrate_ctx c = {
+		.ts = u->ts, .penalty = u->penalty,
+		.round_trips = b->ac ? uvm_ac_round_trips(b->ac[ch]) : 0,
+		.resident_pages = u->sp.resident_pages, .capacity_pages = capacity_pages(u),
+		.buffer_frac = u->buffer_frac, .oversubscribed = u->evicting,
+	};
+	return u->migrate->threshold(&c);
+}
+
+static bool thrash_pinned(struct uvm *u, const struct uvm_block *b, uint32_t p, double t)
+{
+	return u->thrash_on && uvm_thrash_pinned(&u->thrash, b->index, p, t);
+}
+
+/* Whether a read of non-resident page p of b would be left in host
+ * memory (the walk then maps it remotely and uvm_access decides). */
+static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
+{
+	if (u->migrate->delays && b->ac) {
+		uint32_t ch = p / UVM_CHUNK_PAGES;
+		/* this access will count: it migrates when count + 1 >= t_d */
+		if ((uint64_t)uvm_ac_count(b->ac[ch]) + 1 < read_threshold(u, b, ch))
+			return true;
+	}
+	return thrash_pinned(u, b, p, t);
+}
+
+double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+{
+	struct uvm_block *b = block_get(u, addr);
+	if (!b) {
+		u->oom = true;
+		return t;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	if (!block_covers(u, b, p))
+		return t;
+	if (mask_test(b->resident, p)) {
+		/* resident, or in flight: faults coalesce per page */
+		*fill_max = resident_extent(u, b, p);
+		if (t >= b->arrive_max)
+			return t;
+		return b->arrive[p] > t ? b->arrive[p] : t;
+	}
+	if (__builtin_expect(u->ac_on || u->thrash_on, 0) && maps_remotely(u, b, p, t)) {
+		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
+		return t;
+	}
+	double arrival = far_fault(u, sm, b, p, t, false);
 	*fill_max = resident_extent(u, b, p);
 	return arrival;
+}
+
+/* A remote access of page p of b at t (seeds/004 II-C, IV): the sector
+ * crosses the link on the lane migrations use (reads host-to-device,
+ * writes of a pinned page device-to-host), at the link's achieved rate,
+ * plus the remote-access latency (Table I: 200 cycles); no fault, no
+ * prefetch, the page stays where it is. */
+static double remote_access(struct uvm *u, struct uvm_block *b, uint32_t p, bool write, double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	st->remote_accesses++;
+	st->remote_bytes += u->sector_bytes;
+	if (!mask_test(b->remote, p)) {
+		mask_set(b->remote, p);
+		st->delayed_migrations++;
+	}
+	double hold = (double)u->sector_bytes * u->remote_cycles_per_byte;
+	double s = lane_book(u, write ? &u->d2h : &u->h2d, t, hold);
+	util_add(u, !write, s, s + hold);
+	return s + hold + u->remote_latency;
+}
+
+/* uvm_access with access counters or thrashing detection on: every access
+ * counts at its 64 KB block (local and remote alike, seeds/004 IV); a
+ * non-resident page is read remotely below the threshold, a write (or a
+ * read that reaches it) faults it in. may_stay: the access may be served
+ * remotely (reads and atomics; stores never, seeds/004 II-C). */
+static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
+							bool write, bool may_stay, double t, bool *remote)
+{
+	struct uvm_block *b = block_get(u, addr);
+	if (!b) {
+		u->oom = true;
+		return t;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	if (!block_covers(u, b, p))
+		return t;
+	uint32_t ch = p / UVM_CHUNK_PAGES;
+	/* one count per coalesced access, as the load/store unit issues them
+	 * (UVMSmart shader.cc: one inc_bb_access_counter per access of the
+	 * access queue): the sectors of one 128 B line that one instruction
+	 * reads arrive one after another with the same translation time */
+	uint64_t line = addr >> UVM_AC_LINE_SHIFT;
+	if (b->ac && (line != u->ac_last_line || t != u->ac_last_t)) {
+		u->ac_last_line = line;
+		u->ac_last_t = t;
+		if (uvm_ac_access(&u->sp, b, ch))
+			u->st->counter_halvings++;
+	}
+	if (!mask_test(b->resident, p)) {
+		if (thrash_pinned(u, b, p, t) ||
+		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
+			*remote = true;
+			return remote_access(u, b, p, write && !may_stay, t); /* an atomic returns its data */
+		}
+		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
+		if (!mask_test(b->resident, p))
+			return t;
+	}
+	uint32_t w = p >> 6;
+	uint64_t bit = 1ull << (p & 63);
+	if (b->prefetched[w] & bit) {
+		b->prefetched[w] &= ~bit;
+		b->prefetched_count--;
+		u->st->prefetched_used++;
+	}
+	if (write) {
+		b->dirty[w] |= bit;
+		b->written_ever[w] |= bit;
+	}
+	if (u->evict->on_access)
+		u->evict->on_access(u->evict_state, b, p);
+	return b->arrive[p] > t ? b->arrive[p] : t;
+}
+
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
+			  double t, bool *remote)
+{
+	return access_counted(u, sm, addr, write, may_stay, t, remote);
 }
 
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)
@@ -927,4 +1092,18 @@ void uvm_finish(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++)
 		u->st->prefetched_unused += mask_count(u->sp.blocks[i]->prefetched);
+	/* hot/cold classification of the touched 64 KB blocks by their
+	 * counters: hot once they reached t_s (seeds/004 III-B, IV) */
+	for (uint32_t i = 0; i < u->sp.n; i++) {
+		const uint32_t *ac = u->sp.blocks[i]->ac;
+		if (!ac)
+			continue;
+		for (uint32_t c = 0; c < UVM_BLOCK_CHUNKS; c++) {
+			uint32_t n = uvm_ac_count(ac[c]);
+			if (n >= u->ts)
+				u->st->hot_chunks++;
+			else if (n)
+				u->st->cold_chunks++;
+		}
+	}
 }

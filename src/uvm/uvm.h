@@ -18,6 +18,8 @@
 #include "gpuvm/uvm.h"
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
+#include "uvm/migrate.h"
+#include "uvm/thrashing.h"
 #include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
@@ -90,6 +92,17 @@ struct uvm {
 
 	struct gpuvm_uvm_stats *st;
 	struct uvm_hooks hooks;
+
+	/* delayed migration (seeds/004 IV) and thrashing detection; with
+	 * first-touch and an eviction that reads no counters, ac_on and
+	 * thrash_on are false and uvm_access takes the path it always took */
+	const struct uvm_migrate_ops *migrate;
+	bool ac_on, thrash_on;
+	uint32_t ts, penalty, sector_bytes;
+	uint64_t ac_last_line; /* the access last counted: its 128 B line and time */
+	double ac_last_t;
+	double remote_latency, remote_cycles_per_byte;
+	struct uvm_thrash thrash;
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
@@ -101,14 +114,34 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes);
 void uvm_remove_alloc(struct uvm *u, uint64_t base);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
- * is usable (a far fault if the page is not resident). *fill_max gets the
+ * is usable (a far fault if the page is not resident; with delayed
+ * migration, a page a read would leave in host memory is mapped remotely
+ * instead, 4 KB wide, and uvm_access decides). *fill_max gets the
  * largest aligned range around addr that is entirely resident, so a TLB
  * entry covering more is not kept. */
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max);
 
 /* A sector of managed memory is accessed at t (its translation ready):
- * returns when its page is there. */
+ * returns when its page is there. Only while uvm_counts(u) is false. */
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
+
+/* uvm_access while access counters or thrashing detection are on: every
+ * access counts, and a read of a page that stays in host memory is
+ * served over the PCIe link instead: *remote is set and the result is
+ * when the sector has arrived (the caller skips the L2 and DRAM, as for
+ * zero-copy memory). may_stay: the access may be served remotely below
+ * the threshold (loads, and atomics, which UVMSmart decodes as loads:
+ * GPGPU-Sim cuda-sim.cc "case ATOM_OP: op = LOAD_OP", so its migration
+ * decision sees a read; PCIe carries atomics to host memory). Stores
+ * always migrate (seeds/004 II-C). */
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
+			  double t, bool *remote);
+
+/* Whether accesses must go through uvm_access_counted. */
+static inline bool uvm_counts(const struct uvm *u)
+{
+	return u->ac_on || u->thrash_on;
+}
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,
  * running on the link from t to end: as the driver does, the copy leaves

@@ -34,6 +34,10 @@ struct uvm_block {
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
 	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
+	/* delayed migration (uvm.migration other than first-touch, or an
+	 * eviction that reads the counters; NULL otherwise): */
+	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */
+	uvm_mask remote;            /* read remotely since it was last non-resident */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }

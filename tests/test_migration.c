@@ -1,0 +1,290 @@
+/* Delayed migration (Ganguly et al. ISCA'19, seeds/004 IV) against
+ * hand-worked cases: the 64 KB access counters (27-bit count, 5-bit
+ * round trips, halving of every block's field on saturation), Eq. 1 at
+ * the paper's own example, the remote-read / write-migrates decision, the
+ * access-counter LFU, and the driver's thrashing detection
+ * (uvm_perf_thrashing.c: 3 events within a lapse, throttle, pin after 10). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpuvm/config.h"
+#include "uvm/migrate.h"
+#include "uvm/thrashing.h"
+#include "uvm/uvm.h"
+
+/* A space of n blocks with counters, for the counter and LFU tests. */
+struct fake {
+	struct uvm_block blk[3];
+	struct uvm_block *ptr[3];
+	uint32_t ac[3][UVM_BLOCK_CHUNKS];
+	struct uvm_space sp;
+};
+
+static void fake_init(struct fake *f, uint32_t n)
+{
+	memset(f, 0, sizeof *f);
+	for (uint32_t i = 0; i < n; i++) {
+		f->blk[i].index = i;
+		f->blk[i].base = (uint64_t)(i + 1) << UVM_BLOCK_SHIFT;
+		f->blk[i].end_page = UVM_BLOCK_PAGES;
+		f->blk[i].ac = f->ac[i];
+		f->ptr[i] = &f->blk[i];
+	}
+	f->sp.blocks = f->ptr;
+	f->sp.n = n;
+}
+
+static void test_counter_updates(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f, 2);
+	for (int i = 0; i < 3; i++)
+		assert_false(uvm_ac_access(&f.sp, &f.blk[0], 4));
+	assert_false(uvm_ac_round_trip(&f.sp, &f.blk[0], 4));
+	assert_false(uvm_ac_round_trip(&f.sp, &f.blk[0], 4));
+	/* the register: round trips in the top 5 bits, the count in the low 27 */
+	assert_int_equal(f.ac[0][4], (2u << 27) | 3u);
+	assert_int_equal(uvm_ac_count(f.ac[0][4]), 3);
+	assert_int_equal(uvm_ac_round_trips(f.ac[0][4]), 2);
+	assert_int_equal(f.ac[0][5], 0); /* per 64 KB block */
+	assert_int_equal(f.ac[1][4], 0);
+	assert_int_equal(uvm_ac_block_count(&f.blk[0]), 3);
+}
+
+static void test_halving(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f, 2);
+	f.ac[0][0] = (1u << 27) | (UVM_AC_COUNT_MAX - 1); /* one access from saturation */
+	f.ac[1][5] = (3u << 27) | 101u;
+	/* the access that saturates halves every block's count, not r */
+	assert_true(uvm_ac_access(&f.sp, &f.blk[0], 0));
+	assert_int_equal(f.ac[0][0], (1u << 27) | (UVM_AC_COUNT_MAX / 2));
+	assert_int_equal(f.ac[1][5], (3u << 27) | 50u);
+	/* round trips saturate at 31: every block's r halves, counts stay */
+	f.ac[1][5] = (30u << 27) | 7u;
+	assert_true(uvm_ac_round_trip(&f.sp, &f.blk[1], 5));
+	assert_int_equal(f.ac[1][5], (15u << 27) | 7u);
+	assert_int_equal(f.ac[0][0], (0u << 27) | (UVM_AC_COUNT_MAX / 2));
+}
+
+static uint32_t td(const char *policy, uint64_t resident, uint64_t cap, bool over, uint32_t r)
+{
+	const struct uvm_migrate_ops *m = uvm_migrate_find(policy);
+	assert_non_null(m);
+	struct uvm_migrate_ctx c = {.ts = 8, .penalty = 2, .round_trips = r, .resident_pages = resident,
+				    .capacity_pages = cap, .oversubscribed = over};
+	return m->threshold(&c);
+}
+
+static void test_threshold_formula(void **state)
+{
+	(void)state;
+	/* seeds/004 IV, the example after Eq. 1 (t_s = 8, p = 2) */
+	assert_int_equal(td("adaptive", 124, 1000, false, 0), 1);  /* below 12.5 % allocated */
+	assert_int_equal(td("adaptive", 125, 1000, false, 0), 2);  /* 12.5 %: 8 * 0.125 + 1 */
+	assert_int_equal(td("adaptive", 999, 1000, false, 0), 8);  /* just before full */
+	assert_int_equal(td("adaptive", 1000, 1000, false, 0), 9); /* full: oversubscription */
+	assert_int_equal(td("adaptive", 1000, 1000, true, 0), 16); /* after, p = 2 */
+	assert_int_equal(td("adaptive", 1000, 1000, true, 2), 48); /* "evicted twice ... 48" */
+	assert_int_equal(td("adaptive", 5, 0, false, 0), 1);       /* unlimited memory */
+	/* the other policies */
+	assert_int_equal(td("first-touch", 999, 1000, true, 3), 1);
+	assert_int_equal(td("always", 1, 1000, false, 0), 8);
+	assert_int_equal(td("always", 1000, 1000, true, 5), 8);
+	assert_int_equal(td("oversub", 999, 1000, false, 0), 1);
+	assert_int_equal(td("oversub", 1000, 1000, true, 5), 8);
+	assert_false(uvm_migrate_find("first-touch")->delays);
+	assert_true(uvm_migrate_find("adaptive")->delays);
+	assert_null(uvm_migrate_find("bogus"));
+}
+
+#define BASE 0x40000000ull
+
+static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy)
+{
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	char set[64];
+	snprintf(set, sizeof set, "uvm.migration=%s", policy);
+	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	memset(st, 0, sizeof *st);
+	assert_int_equal(uvm_init(u, &cfg, st, NULL), 0);
+	assert_int_equal(uvm_add_alloc(u, BASE, 4u << 20), 0);
+}
+
+static void test_read_remote_write_migrates(void **state)
+{
+	(void)state;
+	struct uvm u;
+	struct gpuvm_uvm_stats st;
+	setup_uvm(&u, &st, "always");
+	uint64_t fill = 0;
+	bool remote = false;
+	/* a read of a cold page: mapped remotely, served over PCIe, no fault */
+	double t = uvm_translate(&u, 0, BASE, 1000, &fill);
+	assert_true(t == 1000);
+	assert_int_equal(fill, UVM_PAGE_BYTES);
+	double d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
+	assert_true(remote);
+	assert_true(d >= t + 200); /* Table I: 200 cycles on top of the link */
+	assert_int_equal(st.far_faults, 0);
+	assert_int_equal(st.remote_accesses, 1);
+	assert_int_equal(st.delayed_migrations, 1);
+	assert_int_equal(u.sp.resident_pages, 0);
+	/* a write to a cold page of another 64 KB block migrates at once */
+	uint64_t wa = BASE + (64u << 10);
+	remote = false;
+	uvm_translate(&u, 0, wa, 2000, &fill);
+	uvm_access_counted(&u, 0, wa, true, false, 2000, &remote);
+	assert_false(remote);
+	assert_int_equal(st.far_faults, 1);
+	assert_int_equal(st.migrations_fault, 1);
+	assert_int_equal(u.sp.resident_pages, 1);
+	/* reads of the first block: the 8th access reaches t_s = 8 and migrates */
+	for (int i = 2; i <= 8; i++) {
+		remote = false;
+		uvm_access_counted(&u, 0, BASE, false, true, 3000.0 + i, &remote);
+		assert_int_equal(remote, i < 8);
+	}
+	assert_int_equal(st.remote_accesses, 7);
+	assert_int_equal(st.migrations_counter, 1);
+	assert_int_equal(st.far_faults, 2);
+	/* one count per coalesced access: the sectors of one 128 B line read
+	 * at one time count once, another line or time once more */
+	uint64_t c2 = BASE + (128u << 10); /* 64 KB block 2 */
+	uvm_access_counted(&u, 0, c2, false, true, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 32, false, true, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 96, false, true, 5000, &remote);
+	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[2]), 1);
+	uvm_access_counted(&u, 0, c2 + 128, false, true, 5000, &remote);
+	uvm_access_counted(&u, 0, c2 + 128, false, true, 5001, &remote);
+	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[2]), 3);
+	assert_int_equal(st.remote_accesses, 12); /* every sector crosses the link */
+	/* an atomic (a write that may stay, as UVMSmart decodes it) on a cold
+	 * block is performed remotely */
+	remote = false;
+	uvm_access_counted(&u, 0, BASE + (256u << 10), true, true, 6000, &remote);
+	assert_true(remote);
+	assert_int_equal(st.far_faults, 2);
+	uvm_free(&u);
+
+	/* first-touch: the walk of a read faults the page in */
+	setup_uvm(&u, &st, "first-touch");
+	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
+	assert_int_equal(st.far_faults, 1);
+	remote = false;
+	uvm_access_counted(&u, 0, BASE, false, true, 1e9, &remote);
+	assert_false(remote);
+	assert_int_equal(st.remote_accesses, 0);
+	uvm_free(&u);
+
+	/* adaptive with nothing allocated: t_d = 1, a read migrates like first touch */
+	setup_uvm(&u, &st, "adaptive");
+	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
+	assert_int_equal(st.far_faults, 1);
+	uvm_free(&u);
+}
+
+static void test_lfu_cold_over_hot(void **state)
+{
+	(void)state;
+	const struct uvm_evict_ops *e = uvm_evict_find("lfu-ac");
+	assert_non_null(e);
+	assert_true(e->uses_access_counters);
+	struct fake f;
+	fake_init(&f, 3);
+	void *s = NULL;
+	assert_int_equal(e->create(&s), 0);
+	uvm_mask all;
+	memset(all, 0xff, sizeof all);
+	for (uint32_t i = 0; i < 3; i++) {
+		memset(f.blk[i].resident, 0xff, sizeof f.blk[i].resident);
+		f.blk[i].resident_count = UVM_BLOCK_PAGES;
+		f.sp.resident_pages += UVM_BLOCK_PAGES;
+		assert_int_equal(e->on_fill(s, &f.sp, &f.blk[i], all), 0);
+	}
+	/* block 0 is the least recently used but hot; block 1 is cold */
+	f.ac[0][0] = 500;
+	f.ac[1][3] = 20;
+	f.ac[2][7] = 300;
+	e->on_access(s, &f.blk[1], 0);
+	e->on_access(s, &f.blk[2], 0);
+	uvm_mask m = {0};
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[1]); /* cold over hot, though more recent */
+	assert_int_equal(mask_count(m), UVM_BLOCK_PAGES);  /* the whole 2 MB */
+	/* equal counts: read-only first, then least recently used */
+	f.ac[0][0] = f.ac[2][7] = 20;
+	mask_set(f.blk[1].written_ever, 0);
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
+	mask_set(f.blk[0].written_ever, 0);
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[2]);
+	mask_set(f.blk[2].written_ever, 0);
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]); /* LRU */
+	/* the block a fault is filling is kept */
+	f.sp.filling = &f.blk[0];
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[1]);
+	e->destroy(s);
+}
+
+static void test_thrashing_detection(void **state)
+{
+	(void)state;
+	struct uvm_thrash t;
+	struct gpuvm_uvm_stats st = {0};
+	assert_int_equal(uvm_thrash_init(&t, 1e9, &st), 0); /* 1 GHz: lapse = 500,000 cycles */
+	uvm_mask m = {0};
+	mask_set(m, 9);
+	double until = 0;
+	/* one GPU: every event goes to the GPU; tracking never starts */
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(uvm_thrash_event(&t, 0, m, 1, 1000.0 * i), 0);
+	assert_int_equal(st.thrash_events, 10);
+	assert_int_equal(st.thrashing_pages, 0);
+	assert_int_equal(uvm_thrash_hint(&t, 0, 9, 20000, &until), UVM_THRASH_NONE);
+	/* two processors within a lapse: tracking; the 3rd page event thrashes */
+	uvm_thrash_event(&t, 1, m, 0, 0);
+	uvm_thrash_event(&t, 1, m, 1, 1000); /* starts tracking: page count 1 */
+	uvm_thrash_event(&t, 1, m, 0, 2000); /* 2 */
+	assert_int_equal(st.thrashing_pages, 0);
+	uvm_thrash_event(&t, 1, m, 1, 3000); /* 3: thrashing */
+	assert_int_equal(st.thrashing_pages, 1);
+	/* throttle: a nap of one lapse, ten times, then the page is pinned */
+	for (int i = 0; i < UVM_THRASH_PIN_THRESHOLD; i++) {
+		assert_int_equal(uvm_thrash_hint(&t, 1, 9, 4000, &until), UVM_THRASH_THROTTLE);
+		assert_true(until == 4000 + 500000);
+	}
+	assert_int_equal(uvm_thrash_hint(&t, 1, 9, 5000, &until), UVM_THRASH_PIN);
+	assert_true(uvm_thrash_pinned(&t, 1, 9, 6000));
+	assert_false(uvm_thrash_pinned(&t, 1, 9, 5000 + 300 * 500000.0 + 1)); /* pin = 300 lapses */
+	assert_false(uvm_thrash_pinned(&t, 1, 10, 6000));
+	/* events further apart than a lapse do not count */
+	uvm_mask m2 = {0};
+	mask_set(m2, 20);
+	uvm_thrash_event(&t, 1, m2, 0, 1e6);
+	uvm_thrash_event(&t, 1, m2, 0, 2e6);
+	uvm_thrash_event(&t, 1, m2, 0, 3e6);
+	assert_int_equal(st.thrashing_pages, 1);
+	uvm_thrash_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
+		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
+		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_thrashing_detection),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
