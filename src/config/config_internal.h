@@ -148,7 +148,8 @@ enum cfg_key_id_tail {
 };
 
 /* True for keys a preset may leave out: sharing schemes and analyses,
- * which default to off (config.c). */
+ * which default to off, and delayed migration, which defaults to
+ * first-touch (config.c). */
 bool cfg_key_optional(size_t id);
 
 /* Index of the key named name (case-insensitive), or -1. */
