@@ -109,7 +109,8 @@ static void test_threshold_formula(void **state)
 
 #define BASE 0x40000000ull
 
-static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy)
+static void setup_uvm_advise(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy,
+			     uint32_t advise)
 {
 	struct gpuvm_config cfg;
 	struct gpuvm_error err;
@@ -118,10 +119,19 @@ static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *pol
 	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
 	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
 	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
+	/* the fault latency in the timing (the preset adds it post hoc), so
+	 * that a mapping fault shows in the times */
+	if (advise)
+		assert_int_equal(gpuvm_config_set(&cfg, "uvm.fault_accounting=in_timing", "t", &err), 0);
 	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
 	memset(st, 0, sizeof *st);
 	assert_int_equal(uvm_init(u, &cfg, st, NULL), 0);
-	assert_int_equal(uvm_add_alloc(u, BASE, 4u << 20), 0);
+	assert_int_equal(uvm_add_alloc(u, BASE, 4u << 20, advise), 0);
+}
+
+static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy)
+{
+	setup_uvm_advise(u, st, policy, 0);
 }
 
 /* The link-utilisation series belong to the stats (the engine frees them
@@ -204,6 +214,86 @@ static void test_read_remote_write_migrates(void **state)
 	setup_uvm(&u, &st, "adaptive");
 	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
 	assert_int_equal(st.far_faults, 1);
+	free_uvm(&u, &st);
+}
+
+/* cudaMemAdvise: preferred location host maps a page remotely after one
+ * far fault and never migrates it, reads and writes alike; accessed-by
+ * GPU serves it remotely without a fault, and under a policy that delays
+ * migrates it once the counter reaches t_s; hints apply per allocation. */
+static void test_advise_hints(void **state)
+{
+	(void)state;
+	struct uvm u;
+	struct gpuvm_uvm_stats st;
+	uint64_t fill = 0;
+	bool remote = false;
+
+	setup_uvm_advise(&u, &st, "first-touch", UVM_ADVISE_HOST);
+	assert_true(uvm_counts(&u));
+	double t = uvm_translate(&u, 0, BASE, 1000, &fill);
+	assert_true(t > 1000); /* the mapping fault */
+	assert_int_equal(fill, UVM_PAGE_BYTES);
+	assert_int_equal(st.far_faults, 1);
+	assert_int_equal(st.remote_map_faults, 1);
+	assert_int_equal(st.migrations_fault, 0);
+	/* a second walk during the fault waits for the same mapping, after it none */
+	assert_true(uvm_translate(&u, 1, BASE + 64, 1001, &fill) == t);
+	assert_true(uvm_translate(&u, 1, BASE + 64, t + 5, &fill) == t + 5);
+	assert_int_equal(st.far_faults, 1);
+	double d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
+	assert_true(remote);
+	assert_true(d >= t + 200);
+	remote = false;
+	uvm_access_counted(&u, 0, BASE + 128, true, false, t + 10, &remote); /* a store stays too */
+	assert_true(remote);
+	for (int i = 0; i < 100; i++)
+		uvm_access_counted(&u, 0, BASE + 256 * (uint64_t)i % 4096, false, true, t + 20 + i, &remote);
+	assert_int_equal(u.sp.resident_pages, 0);
+	assert_int_equal(st.pages_h2d, 0);
+	assert_int_equal(st.remote_accesses, 102);
+	free_uvm(&u, &st);
+
+	setup_uvm_advise(&u, &st, "first-touch", UVM_ADVISE_ACCESSED_BY);
+	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) == 1000); /* mapped already: no fault */
+	remote = false;
+	uvm_access_counted(&u, 0, BASE, true, false, 1000, &remote);
+	assert_true(remote);
+	assert_int_equal(st.far_faults, 0);
+	free_uvm(&u, &st);
+
+	/* accessed-by under always (t_s = 8): remote until the 8th access */
+	setup_uvm_advise(&u, &st, "always", UVM_ADVISE_ACCESSED_BY);
+	for (int i = 1; i <= 8; i++) {
+		remote = false;
+		uvm_translate(&u, 0, BASE, 1000.0 + i, &fill);
+		uvm_access_counted(&u, 0, BASE, i == 3, i != 3, 1000.0 + i, &remote);
+		assert_int_equal(remote, i < 8); /* the 3rd is a store: still remote */
+	}
+	assert_int_equal(st.migrations_counter, 1);
+	assert_int_equal(u.sp.resident_pages, 1);
+	free_uvm(&u, &st);
+
+	/* a hint on one of two allocations sharing a 2 MB block */
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	memset(&st, 0, sizeof st);
+	assert_int_equal(uvm_init(&u, &cfg, &st, NULL), 0);
+	assert_int_equal(uvm_add_alloc(&u, BASE, 1u << 20, 0), 0);
+	assert_int_equal(uvm_add_alloc(&u, BASE + (1u << 20), 1u << 20, UVM_ADVISE_ACCESSED_BY), 0);
+	remote = false;
+	uvm_translate(&u, 0, BASE + (1u << 20), 1000, &fill);
+	uvm_access_counted(&u, 0, BASE + (1u << 20), false, true, 1000, &remote);
+	assert_true(remote);
+	remote = false;
+	uvm_translate(&u, 0, BASE, 2000, &fill);
+	uvm_access_counted(&u, 0, BASE, false, true, 2000, &remote);
+	assert_false(remote);
+	assert_int_equal(st.far_faults, 1);
+	assert_int_equal(u.sp.resident_pages, 1);
 	free_uvm(&u, &st);
 }
 
@@ -294,7 +384,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
-		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_thrashing_detection),
+		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,9 +49,10 @@ enum gpuvm_pte_reads {
 	GPUVM_PTE_READS_L2,       /* the leaf entry is a sector read through the L2 (and DRAM) */
 };
 enum gpuvm_uvm_writeback { GPUVM_UVM_WB_ALL = 0, GPUVM_UVM_WB_DIRTY };
-enum gpuvm_uvm_preferred { GPUVM_UVM_PREFERRED_NONE = 0, GPUVM_UVM_PREFERRED_GPU };
+enum gpuvm_uvm_preferred { GPUVM_UVM_PREFERRED_NONE = 0, GPUVM_UVM_PREFERRED_GPU, GPUVM_UVM_PREFERRED_HOST };
 
 #define GPUVM_UVM_POLICY_NAME 32
+#define GPUVM_UVM_ADVISE_LIST 256 /* uvm.advise_allocations */
 #define GPUVM_PEER_NAME 16
 
 struct gpuvm_tlb_level_config {
@@ -201,6 +202,8 @@ struct gpuvm_config {
 	uint32_t uvm_migration_penalty;            /* p */
 	double uvm_remote_latency_cycles;          /* a remote (zero-copy) read of managed memory */
 	uint32_t uvm_thrashing;                    /* 0 off, 1 the driver's thrashing detection */
+	uint32_t uvm_accessed_by;                  /* 0 none, 1 cudaMemAdviseSetAccessedBy(GPU) */
+	char uvm_advise_allocations[GPUVM_UVM_ADVISE_LIST]; /* name patterns the hints apply to; "" all */
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

@@ -44,7 +44,7 @@ struct gpuvm_uvm_stats {
 	bool latency_in_timing;    /* false: uvm.fault_accounting = posthoc */
 
 	/* delayed migration (uvm.migration, seeds/004 IV) */
-	uint64_t remote_accesses;     /* sector reads of non-resident managed pages served over PCIe */
+	uint64_t remote_accesses;     /* sector accesses of non-resident managed pages served over PCIe */
 	uint64_t remote_bytes;        /* ... their bytes */
 	uint64_t delayed_migrations;  /* pages read remotely instead of migrating (once per stay in host memory) */
 	uint64_t migrations_fault;    /* pages migrated by a far fault (first touch or write) */
@@ -53,6 +53,7 @@ struct gpuvm_uvm_stats {
 	uint64_t counter_halvings;    /* times every access count was halved (saturation) */
 	uint64_t round_trip_halvings; /* times every round-trip count was halved */
 	uint64_t hot_chunks, cold_chunks; /* touched 64 KB blocks at the end: count >= t_s, or not */
+	uint64_t remote_map_faults;   /* faults that mapped a preferred-host page remotely (cudaMemAdvise) */
 	/* the driver's thrashing detection (uvm.thrashing) */
 	uint64_t thrash_events;       /* migration events it counted */
 	uint64_t thrashing_pages;     /* pages it marked thrashing */

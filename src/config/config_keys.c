@@ -35,7 +35,8 @@ static const char *const pte_read_names[] = {"none", "l2"};
 static const char *const gmmu_names[] = {"driver", "zheng"};
 static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
-static const char *const preferred_names[] = {"none", "gpu"};
+static const char *const preferred_names[] = {"none", "gpu", "host"};
+static const char *const accessed_by_names[] = {"none", "gpu"};
 static const char *const neidty_eviction_names[] = {"fifo", "local-first"};
 static const char *const neidty_update_names[] = {"default", "exclusive", "twice"};
 static const char *const off_on_names[] = {"off", "on"};
@@ -217,7 +218,9 @@ const struct cfg_key cfg_keys[] = {
 	DBL("uvm.oversub_percent", uvm_oversub_percent, 0, false, 1000, -1,
 	    "> 0: device memory = managed working set x 100 / this (e.g. 125); overrides device_memory"),
 	ENUM("uvm.preferred_location", uvm_preferred_location, preferred_names, -1,
-	     "cudaMemAdviseSetPreferredLocation: none or gpu (tree-driver moves whole blocks on first touch)"),
+	     "cudaMemAdviseSetPreferredLocation: none, gpu (tree-driver moves whole blocks on first touch) "
+	     "or host (pages stay in host memory: every GPU access is remote, after a mapping fault "
+	     "unless uvm.accessed_by = gpu); for the allocations of uvm.advise_allocations"),
 
 	/* [l1] per-SM L1 data cache; sectors are l2.sector_size */
 	SIZE64("l1.size", l1_bytes, 0, 4096 * KiB, false, -1,
@@ -312,6 +315,15 @@ const struct cfg_key cfg_keys[] = {
 	ENUM("uvm.thrashing", uvm_thrashing, off_on_names, -1,
 	     "the driver's thrashing detection (uvm_perf_thrashing.c): per-page events within a lapse, "
 	     "throttle and pin; on one GPU eviction migrations are not events (docs/uvm.md)"),
+	ENUM("uvm.accessed_by", uvm_accessed_by, accessed_by_names, -1,
+	     "cudaMemAdviseSetAccessedBy: none, or gpu (the GPU keeps a mapping of every page: a page "
+	     "in host memory is accessed remotely without a fault and migrates only by access "
+	     "counters); for the allocations of uvm.advise_allocations"),
+	{ .name = "uvm.advise_allocations", .type = CT_STRING, .off = OFF(uvm_advise_allocations),
+	  .cap = GPUVM_UVM_ADVISE_LIST, .level = -1,
+	  .help = "comma-separated allocation names or shell patterns (fnmatch: 'graph*', "
+		  "'cudaMalloc@0x7f*') that uvm.preferred_location and uvm.accessed_by apply to; "
+		  "empty = every managed allocation" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

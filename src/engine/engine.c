@@ -14,6 +14,7 @@
  * Shared resources are queues, so contention is waiting. */
 #include "gpuvm/engine.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -527,6 +528,29 @@ static uint32_t uvm_l2_clock(void *ctx)
 	return e->l2.clock;
 }
 
+/* The cudaMemAdvise hints (UVM_ADVISE_*) of the managed allocation named
+ * name: the preset's uvm.preferred_location = host and uvm.accessed_by =
+ * gpu, if uvm.advise_allocations is empty or one of its comma-separated
+ * shell patterns matches the name. */
+static uint32_t alloc_advise(const struct gpuvm_config *cfg, const char *name)
+{
+	uint32_t adv = (cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_HOST ? UVM_ADVISE_HOST : 0) |
+		       (cfg->uvm_accessed_by ? UVM_ADVISE_ACCESSED_BY : 0);
+	const char *list = cfg->uvm_advise_allocations;
+	if (!adv || !*list)
+		return adv;
+	char pat[GPUVM_UVM_ADVISE_LIST];
+	while (*list) {
+		list += strspn(list, " ");
+		size_t n = strcspn(list, ",");
+		snprintf(pat, sizeof pat, "%.*s", (int)n, list);
+		if (fnmatch(pat, name, 0) == 0)
+			return adv;
+		list += n + (list[n] == ',');
+	}
+	return 0;
+}
+
 /* The paging layer exists only once managed memory does, so runs without
  * it pay nothing. */
 static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
@@ -541,7 +565,10 @@ static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 		e->xlat.hook = uvm_walk_hook;
 		e->xlat.hook_ctx = e;
 	}
-	return uvm_add_alloc(&e->uvm, a->base, a->bytes);
+	if (uvm_add_alloc(&e->uvm, a->base, a->bytes, alloc_advise(e->cfg, a->name)))
+		return -1;
+	e->uvm_counts = uvm_counts(&e->uvm); /* hints of this allocation may turn it on */
+	return 0;
 }
 
 /* ---- scheduling ---------------------------------------------------- */

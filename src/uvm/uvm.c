@@ -278,7 +278,7 @@ void uvm_free(struct uvm *u)
 	memset(u, 0, sizeof *u);
 }
 
-int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes)
+int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes, uint32_t advise)
 {
 	if (u->n_allocs == u->cap_allocs) {
 		uint32_t cap = u->cap_allocs ? 2 * u->cap_allocs : 8;
@@ -288,7 +288,9 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes)
 		u->allocs = p;
 		u->cap_allocs = cap;
 	}
-	u->allocs[u->n_allocs++] = (struct uvm_range){base, bytes};
+	u->allocs[u->n_allocs++] = (struct uvm_range){base, bytes, advise};
+	if (advise)
+		u->advise_on = true;
 	u->managed_bytes += bytes;
 	groups_clear(u);
 	u->st->active = true;
@@ -303,15 +305,24 @@ static inline struct uvm_block *block_find(struct uvm *u, uint64_t bn)
 	return x ? (struct uvm_block *)(uintptr_t)x->val : NULL;
 }
 
-/* Managed pages of block bn: [*first, *end); false when none. */
-static bool managed_span(const struct uvm *u, uint64_t bn, uint32_t *first, uint32_t *end)
+/* Managed pages of block bn: [*first, *end); false when none. *advise:
+ * the hints of the allocations in it, -1 when they differ. */
+static bool managed_span(const struct uvm *u, uint64_t bn, uint32_t *first, uint32_t *end,
+			 int *advise)
 {
 	uint64_t lo = bn << UVM_BLOCK_SHIFT, hi = lo + (1ull << UVM_BLOCK_SHIFT);
 	uint64_t a = hi, b = lo;
+	*advise = 0;
+	bool any = false;
 	for (uint32_t i = 0; i < u->n_allocs; i++) {
 		uint64_t s = u->allocs[i].base, e = s + u->allocs[i].bytes;
 		if (e <= lo || s >= hi)
 			continue;
+		if (any && *advise != (int)u->allocs[i].advise)
+			*advise = -1;
+		else
+			*advise = (int)u->allocs[i].advise;
+		any = true;
 		if (s < a)
 			a = s > lo ? s : lo;
 		if (e > b)
@@ -333,7 +344,8 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	if (b)
 		return u->last = b;
 	uint32_t first, end;
-	if (!managed_span(u, bn, &first, &end)) {
+	int advise = 0;
+	if (!managed_span(u, bn, &first, &end, &advise)) {
 		first = 0; /* a managed address no allocation covers: treat the block as managed */
 		end = UVM_BLOCK_PAGES;
 	}
@@ -361,6 +373,8 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	b->index = u->sp.n;
 	b->first_page = (uint16_t)first;
 	b->end_page = (uint16_t)end;
+	b->advise = advise > 0 ? (uint8_t)advise : 0;
+	b->advise_mixed = advise < 0;
 	u->sp.blocks[u->sp.n++] = b;
 	group_update(u, b);
 	return u->last = b;
@@ -408,7 +422,8 @@ static uint64_t group_notok(struct uvm *u, uint64_t g)
 		uint64_t bn = (g << u->group_shift) + k;
 		const struct uvm_block *o = block_find(u, bn);
 		uint32_t f, e;
-		if (o ? !block_full(o) : managed_span(u, bn, &f, &e))
+		int adv;
+		if (o ? !block_full(o) : managed_span(u, bn, &f, &e, &adv))
 			m |= 1ull << k;
 	}
 	if (!uvm_map_insert(&u->groups, g, m))
@@ -751,7 +766,8 @@ static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 		for (uint64_t x = lo; x < lo + span; x++) {
 			struct uvm_block *o = block_find(u, x);
 			uint32_t f, e;
-			if (o ? !block_full(o) : managed_span(u, x, &f, &e))
+			int adv;
+			if (o ? !block_full(o) : managed_span(u, x, &f, &e, &adv))
 				return bytes;
 		}
 		bytes = span << UVM_BLOCK_SHIFT;
@@ -766,9 +782,12 @@ static bool block_covers(struct uvm *u, struct uvm_block *b, uint32_t p)
 	if (p >= b->first_page && p < b->end_page)
 		return true;
 	uint32_t f, e;
-	if (managed_span(u, b->base >> UVM_BLOCK_SHIFT, &f, &e)) {
+	int adv;
+	if (managed_span(u, b->base >> UVM_BLOCK_SHIFT, &f, &e, &adv)) {
 		b->first_page = (uint16_t)(f < b->first_page ? f : b->first_page);
 		b->end_page = (uint16_t)(e > b->end_page ? e : b->end_page);
+		b->advise = adv > 0 ? (uint8_t)adv : 0;
+		b->advise_mixed = adv < 0;
 		group_update(u, b);
 	}
 	return p >= b->first_page && p < b->end_page;
@@ -837,11 +856,16 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 	return done;
 }
 
+/* What a far fault does once the handler has served it: migrate the page
+ * (a first touch or a write; or a read whose access count reached the
+ * threshold), or only map it remotely (preferred location host). */
+enum fault_mode { FAULT_MIGRATES, FAULT_BY_COUNTER, FAULT_MAPS_REMOTELY };
+
 /* A far fault on page p of b by SM sm at t: the batch, the handler and
- * the migration; returns when p has arrived. by_counter: the page was
- * read remotely before and its counter reached the threshold. */
-static double far_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t,
-			bool by_counter)
+ * the migration (or remote mapping); returns when p has arrived (or is
+ * mapped). */
+static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t,
+			     enum fault_mode mode)
 {
 	struct gpuvm_uvm_stats *st = u->st;
 	double tf = t, mshr_start = t;
@@ -896,12 +920,14 @@ static double far_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_
 	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
-	if (by_counter)
+	if (mode == FAULT_BY_COUNTER)
 		st->migrations_counter++;
-	else
+	else if (mode == FAULT_MIGRATES)
 		st->migrations_fault++;
+	else
+		st->remote_map_faults++;
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
-	double arrival = migrate(u, b, p, ready);
+	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : migrate(u, b, p, ready);
 	if (!u->blocking)
 		server_pool_consume_long(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
 	else if (arrival > u->blocked_until[sm]) {
@@ -910,6 +936,14 @@ static double far_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_
 		u->blocked_until[sm] = arrival;
 	}
 	return arrival;
+}
+
+/* by_counter: the page was read remotely before and its counter reached
+ * the threshold. */
+static double far_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t,
+			bool by_counter)
+{
+	return far_fault_mode(u, sm, b, p, t, by_counter ? FAULT_BY_COUNTER : FAULT_MIGRATES);
 }
 
 /* The access-counter threshold a read of chunk ch of b must reach. */
@@ -929,10 +963,46 @@ static bool thrash_pinned(struct uvm *u, const struct uvm_block *b, uint32_t p, 
 	return u->thrash_on && uvm_thrash_pinned(&u->thrash, b->index, p, t);
 }
 
+/* The UVM_ADVISE_* hints of page p of b: the block's, or, where
+ * allocations with different hints share it, those of p's allocation. */
+static uint32_t page_advise(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	if (__builtin_expect(!b->advise_mixed, 1))
+		return b->advise;
+	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
+	for (uint32_t i = 0; i < u->n_allocs; i++)
+		if (a >= u->allocs[i].base && a - u->allocs[i].base < u->allocs[i].bytes)
+			return u->allocs[i].advise;
+	return 0;
+}
+
+/* Whether an access of non-resident page p of b (64 KB chunk ch) stays in
+ * host memory because of a hint, counting this access when counted (the
+ * count already includes it): preferred location host always (the driver
+ * maps it remotely instead of migrating, CUDA Programming Guide,
+ * cudaMemAdviseSetPreferredLocation); accessed-by GPU until the access
+ * counters migrate it under a policy that delays (on a policy that does
+ * not, nothing but a fault would move it, and with the mapping kept
+ * there is none). */
+static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted)
+{
+	uint32_t adv = page_advise(u, b, p);
+	if (adv & UVM_ADVISE_HOST)
+		return true;
+	if (!(adv & UVM_ADVISE_ACCESSED_BY))
+		return false;
+	if (!u->migrate->delays || !b->ac)
+		return true;
+	uint32_t ch = p / UVM_CHUNK_PAGES;
+	return (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) < read_threshold(u, b, ch);
+}
+
 /* Whether a read of non-resident page p of b would be left in host
  * memory (the walk then maps it remotely and uvm_access decides). */
 static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
+	if (u->advise_on && advise_stays(u, b, p, false))
+		return true;
 	if (u->migrate->delays && b->ac) {
 		uint32_t ch = p / UVM_CHUNK_PAGES;
 		/* this access will count: it migrates when count + 1 >= t_d */
@@ -940,6 +1010,25 @@ static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double
 			return true;
 	}
 	return thrash_pinned(u, b, p, t);
+}
+
+/* A page of preferred location host without an accessed-by mapping is
+ * not mapped on the GPU until its first access faults and the driver maps
+ * it remotely instead of migrating it: a far fault (MSHR, batch, handler)
+ * without a transfer, once per page; walks of the page meanwhile wait
+ * for the mapping (its time is kept in arrive[], unused while the page
+ * is not resident). */
+static double remote_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t)
+{
+	uint32_t adv = page_advise(u, b, p);
+	if (!(adv & UVM_ADVISE_HOST) || (adv & UVM_ADVISE_ACCESSED_BY))
+		return t;
+	if (mask_test(b->remote, p))
+		return b->arrive[p] > t ? b->arrive[p] : t; /* mapped (or being mapped) */
+	mask_set(b->remote, p);
+	u->st->delayed_migrations++;
+	b->arrive[p] = far_fault_mode(u, sm, b, p, t, FAULT_MAPS_REMOTELY);
+	return b->arrive[p];
 }
 
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
@@ -959,11 +1048,15 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 			return t;
 		return b->arrive[p] > t ? b->arrive[p] : t;
 	}
-	if (__builtin_expect(u->ac_on || u->thrash_on, 0) && maps_remotely(u, b, p, t)) {
+	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) && maps_remotely(u, b, p, t)) {
 		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
+		if (u->advise_on)
+			return remote_map_fault(u, sm, b, p, t);
 		return t;
 	}
-	double arrival = far_fault(u, sm, b, p, t, false);
+	/* a page read remotely before migrates because its count has
+	 * reached the threshold */
+	double arrival = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
 	*fill_max = resident_extent(u, b, p);
 	return arrival;
 }
@@ -1017,7 +1110,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			u->st->counter_halvings++;
 	}
 	if (!mask_test(b->resident, p)) {
-		if (thrash_pinned(u, b, p, t) ||
+		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
 		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
 			*remote = true;
 			return remote_access(u, b, p, write && !may_stay, t); /* an atomic returns its data */

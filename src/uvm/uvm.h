@@ -34,8 +34,14 @@ struct uvm_hooks {
 	void *ctx;
 };
 
+/* cudaMemAdvise hints of an allocation (uvm.preferred_location = host,
+ * uvm.accessed_by = gpu, for the allocations uvm.advise_allocations names) */
+#define UVM_ADVISE_HOST 1u        /* preferred location host: never migrates to the GPU */
+#define UVM_ADVISE_ACCESSED_BY 2u /* the GPU keeps a mapping: remote access without a fault */
+
 struct uvm_range {
 	uint64_t base, bytes;
+	uint32_t advise; /* UVM_ADVISE_* */
 };
 
 struct uvm_interval {
@@ -98,6 +104,7 @@ struct uvm {
 	 * thrash_on are false and uvm_access takes the path it always took */
 	const struct uvm_migrate_ops *migrate;
 	bool ac_on, thrash_on;
+	bool advise_on; /* some allocation carries a UVM_ADVISE_* hint */
 	uint32_t ts, penalty, sector_bytes;
 	uint64_t ac_last_line; /* the access last counted: its 128 B line and time */
 	double ac_last_t;
@@ -109,8 +116,10 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	     const struct uvm_hooks *hooks);
 void uvm_free(struct uvm *u);
 
-/* A managed allocation appears / goes away (its frames are released). */
-int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes);
+/* A managed allocation [base, base + bytes) appears, with its
+ * UVM_ADVISE_* hints (an allocation with hints makes accesses go through
+ * uvm_access_counted) / goes away (its frames are released). */
+int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes, uint32_t advise);
 void uvm_remove_alloc(struct uvm *u, uint64_t base);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
@@ -140,7 +149,7 @@ double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write,
 /* Whether accesses must go through uvm_access_counted. */
 static inline bool uvm_counts(const struct uvm *u)
 {
-	return u->ac_on || u->thrash_on;
+	return u->ac_on || u->thrash_on || u->advise_on;
 }
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,

@@ -38,6 +38,8 @@ struct uvm_block {
 	 * eviction that reads the counters; NULL otherwise): */
 	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */
 	uvm_mask remote;            /* read remotely since it was last non-resident */
+	uint8_t advise;             /* UVM_ADVISE_* of its allocation, if one allocation's */
+	bool advise_mixed;          /* allocations with different hints share the block */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }

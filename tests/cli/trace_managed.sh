@@ -29,6 +29,24 @@ assert "2 copies dropped" in managed["result"], managed["result"]
 assert spec["sim_cycles"] == managed["sim_cycles"]
 print("ok: far faults", u["far_faults"], "pages in", u["pages_h2d"])
 PY
+# cudaMemAdvise hints on the trace's allocation, by name pattern: preferred
+# location host with an accessed-by mapping leaves every page in host
+# memory (remote accesses, no fault, nothing migrates); a pattern that
+# names no allocation leaves the replay as it was
+"$GPUVM" sim --gpu k80 --trace "$VA" --trace-managed --set uvm.preferred_location=host \
+	--set uvm.accessed_by=gpu --set 'uvm.advise_allocations=none*, inferred@*' \
+	--json "$T/advised.json" --quiet
+"$GPUVM" sim --gpu k80 --trace "$VA" --trace-managed --set uvm.preferred_location=host \
+	--set uvm.advise_allocations=cudaMalloc* --json "$T/unmatched.json" --quiet
+python3 - "$T/managed.json" "$T/advised.json" "$T/unmatched.json" <<'PY'
+import json, sys
+m, a, n = (json.load(open(f)) for f in sys.argv[1:])
+ua = a["uvm"]
+assert ua["far_faults"] == 0 and ua["pages_h2d"] == 0, ua
+assert ua["remote_accesses"] > 0 and ua["remote_map_faults"] == 0, ua
+assert n["sim_cycles"] == m["sim_cycles"] and n["uvm"]["remote_accesses"] == 0, n["uvm"]
+print("ok: advised remote accesses", ua["remote_accesses"])
+PY
 if "$GPUVM" sim --gpu k80 --workload "trace+bogus:$VA" --quiet 2>"$T/err"; then
 	echo "FAIL: bad trace option accepted"; exit 1
 fi
