@@ -315,23 +315,33 @@ static void test_lfu_cold_over_hot(void **state)
 		f.sp.resident_pages += UVM_BLOCK_PAGES;
 		assert_int_equal(e->on_fill(s, &f.sp, &f.blk[i], all), 0);
 	}
-	/* block 0 is the least recently used but hot; block 1 is cold */
+	/* block 0 is the least recently used but hot; block 1 is cold (no
+	 * 64 KB block of it counted t_s = 8) */
+	f.sp.ac_hot = 8;
 	f.ac[0][0] = 500;
-	f.ac[1][3] = 20;
+	f.ac[1][3] = 7;
 	f.ac[2][7] = 300;
 	e->on_access(s, &f.blk[1], 0);
 	e->on_access(s, &f.blk[2], 0);
 	uvm_mask m = {0};
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[1]); /* cold over hot, though more recent */
 	assert_int_equal(mask_count(m), UVM_BLOCK_PAGES);  /* the whole 2 MB */
-	/* equal counts: read-only first, then least recently used */
-	f.ac[0][0] = f.ac[2][7] = 20;
+	f.ac[1][3] = 8; /* t_s reached: hot, and all hot is LRU */
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
+	/* all cold: read-only first, then least recently used */
+	f.ac[0][0] = f.ac[1][3] = f.ac[2][7] = 3;
 	mask_set(f.blk[1].written_ever, 0);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
 	mask_set(f.blk[0].written_ever, 0);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[2]);
 	mask_set(f.blk[2].written_ever, 0);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]); /* LRU */
+	/* all hot: read-only does not matter (nw's read-only reference
+	 * matrix, read by every kernel, would go first), LRU */
+	f.ac[0][0] = f.ac[1][3] = f.ac[2][7] = 100;
+	memset(f.blk[1].written_ever, 0, sizeof f.blk[1].written_ever);
+	memset(f.blk[2].written_ever, 0, sizeof f.blk[2].written_ever);
+	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
 	/* the block a fault is filling is kept */
 	f.sp.filling = &f.blk[0];
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[1]);

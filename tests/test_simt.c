@@ -27,6 +27,7 @@ static const char *const small_specs[] = {
 	"fdtd-2d:n=50,steps=3,verify=1",
 	"stencil:nx=34,ny=20,nz=9,iters=3,verify=1",
 	"ra:elems=8192,threads=512,verify=1",
+	"ra:kind=lookup,elems=65536,verify=1",
 	"bfs:vertices=3000,degree=4,verify=1",
 	"bfs:vertices=3000,degree=4,verify=1,mem=managed",
 	"pathfinder:cols=1500,rows=45,pyramid=6,verify=1",

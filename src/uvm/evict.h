@@ -20,6 +20,9 @@ struct uvm_space {
 	 * (NULL otherwise); lfu-ac keeps it (its pages are reserved by the
 	 * in-flight access, as UVMSmart never evicts those) */
 	const struct uvm_block *filling;
+	/* t_s (uvm.access_counter_threshold): a 64 KB block whose count
+	 * reached it is hot (lfu-ac's cold/hot classes) */
+	uint32_t ac_hot;
 };
 
 struct uvm_evict_ops {

@@ -1,12 +1,21 @@
 /* lfu-ac: the access-counter LFU of Ganguly et al. (seeds/004 IV,
- * "Access Counter Based Page Replacement"): whole 2 MB large pages, the
- * coldest first by the same access counters that drive delayed migration
- * (the sum of the 64 KB blocks' 27-bit counts, halved on saturation and
- * counting local and remote accesses), read-only pages first on ties, and
- * LRU when the counts are equal ("falls back to the LRU policy" for
- * regular applications). It differs from lfu-2mb, which keeps its own
- * 64-bit per-block count that is never halved and counts only accesses to
- * resident pages. */
+ * "Access Counter Based Page Replacement"): whole 2 MB large pages,
+ * sorted by the same access counters that drive delayed migration into
+ * cold and hot ("cold pages are prioritized over hot pages"; a large page
+ * is hot once one of its 64 KB blocks has counted t_s accesses, the
+ * paper's automatic hot/cold categorisation), read-only pages first among
+ * the cold ones, and LRU within a class, so that "where pages are accessed
+ * with almost the same frequency, our framework automatically falls back
+ * to the LRU policy". Why classes and not the raw count order of
+ * UVMSmart's LFU-2MB (sort by the root's count, then RW, then age): with
+ * counts that only grow, the large page a stream is filling always has
+ * the lowest count and goes first (measured at 125 %: backprop 1.56x,
+ * fdtd-2d 1.39x slower than LRU, UVMSmart's ra 14x slower); and with
+ * classes, read-only-first among hot pages evicts nw's reference matrix
+ * that every kernel reads (4.4x slower). Not UVMSmart's order, then: the
+ * paper's words, and a choice of ours where they are silent.
+ * It differs from lfu-2mb, which keeps its own 64-bit per-block count
+ * that is never halved and counts only accesses to resident pages. */
 #include "uvm/evict.h"
 #include "uvm/migrate.h"
 
@@ -61,22 +70,33 @@ static void lfu_ac_touch(void *st, struct uvm_block *b, uint32_t page)
 		s->stamp[b->index] = ++s->clock;
 }
 
+/* Hot: some 64 KB block of b has been accessed t_s times (the threshold
+ * that makes a block hot for delayed migration, seeds/004 IV). */
+static bool block_hot(const struct uvm_block *b, uint32_t ts)
+{
+	for (uint32_t c = 0; c < UVM_BLOCK_CHUNKS; c++)
+		if (uvm_ac_count(b->ac[c]) >= ts)
+			return true;
+	return false;
+}
+
 static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
 {
 	struct lfu_ac_state *s = st;
 	struct uvm_block *best = NULL;
-	uint64_t cw = 0;
-	bool ro_w = false;
+	bool hot_w = false, ro_w = false;
 	for (uint32_t i = 0; i < sp->n; i++) {
 		struct uvm_block *b = sp->blocks[i];
 		if (!b->resident_count || (b == sp->filling && sp->resident_pages > b->resident_count))
 			continue;
-		uint64_t cb = uvm_ac_block_count(b);
-		bool ro_b = mask_empty(b->written_ever);
+		/* cold before hot; among cold blocks read-only first; LRU within */
+		bool hot_b = block_hot(b, sp->ac_hot);
+		bool ro_b = !hot_b && mask_empty(b->written_ever);
 		uint64_t sb = i < s->cap ? s->stamp[i] : 0, sw = best && best->index < s->cap ? s->stamp[best->index] : 0;
-		if (!best || cb < cw || (cb == cw && ro_b && !ro_w) || (cb == cw && ro_b == ro_w && sb < sw)) {
+		if (!best || (!hot_b && hot_w) || (hot_b == hot_w && ro_b && !ro_w) ||
+		    (hot_b == hot_w && ro_b == ro_w && sb < sw)) {
 			best = b;
-			cw = cb;
+			hot_w = hot_b;
 			ro_w = ro_b;
 		}
 	}
@@ -88,8 +108,8 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 
 const struct uvm_evict_ops uvm_evict_lfu_ac = {
 	.name = "lfu-ac",
-	.help = "Ganguly's access-counter LFU: whole 2 MB blocks, lowest access-counter sum first "
-		"(read-only, then LRU, on ties)",
+	.help = "Ganguly's access-counter LFU: whole 2 MB blocks, cold ones (no 64 KB block counted "
+		"t_s accesses) first, read-only first among them, LRU within",
 	.create = lfu_ac_create,
 	.destroy = lfu_ac_destroy,
 	.on_fill = lfu_ac_fill,

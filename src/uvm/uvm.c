@@ -219,6 +219,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 		return -1; /* finalize checked the names */
 	u->ac_on = u->migrate->delays || u->evict->uses_access_counters;
 	u->ts = cfg->uvm_access_counter_threshold;
+	u->sp.ac_hot = u->ts;
 	u->penalty = cfg->uvm_migration_penalty;
 	u->remote_latency = cfg->uvm_remote_latency_cycles;
 	u->sector_bytes = cfg->l2_sector_bytes;

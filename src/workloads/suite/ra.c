@@ -1,5 +1,8 @@
 /* ra: HPCC RandomAccess, 4 x table-size XOR updates at random table
- * entries (hpcc RandomAccess/core_single_cpu.c sequence and starts). */
+ * entries (hpcc RandomAccess/core_single_cpu.c sequence and starts); or,
+ * with kind=lookup, the "ra" of GPGPU-Sim UVMSmart's benchmark set, which
+ * Ganguly et al. ISCA'19 (seeds/004) measure: sparse random table lookups
+ * without reuse. */
 #include <stdlib.h>
 
 #include "workloads/suite/ra_kernels.h"
@@ -9,6 +12,8 @@
 
 struct ra_cfg {
 	uint64_t elems, threads;
+	unsigned kind; /* 0 hpcc, 1 lookup */
+	uint64_t seed;
 	struct suite_opts o;
 };
 
@@ -44,9 +49,63 @@ static uint64_t ra_starts(int64_t n)
 	return ran;
 }
 
+/* kind=lookup: UVMSmart's ra/main.cu with N = elems: input holds random
+ * floats in [0, 1) (there rand() / RAND_MAX; here a seeded xorshift),
+ * table[i] = i, and every 100th thread of N writes
+ * output[frac(in) x N] = table[that] x in. */
+static int ra_lookup_host(struct simt_host *h, const struct ra_cfg *c)
+{
+	unsigned n = (unsigned)c->elems;
+	float *input = simt_malloc(h, "input", (uint64_t)n * 4, c->o.mem);
+	float *output = simt_malloc(h, "output", (uint64_t)n * 4, c->o.mem);
+	float *table = simt_malloc(h, "table", (uint64_t)n * 4, c->o.mem);
+	if (!input || !output || !table)
+		return -1;
+	uint64_t x = c->seed * 0x9E3779B97F4A7C15ull + 1;
+	for (unsigned i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		input[i] = (float)(x >> 40) / (float)(1u << 24); /* 24 bits: exact in a float, < 1 */
+		table[i] = (float)i;
+		output[i] = 0;
+	}
+	if (simt_upload(h, input, (uint64_t)n * 4) || simt_upload(h, table, (uint64_t)n * 4) ||
+	    simt_upload(h, output, (uint64_t)n * 4))
+		return -1;
+	struct ra_lookup_args a = {input, table, output, n, 100};
+	if (SIMT_LAUNCH(h, ra_lookup_kernel, simt_dim3(suite_div_up(n, 256), 1, 1),
+			simt_dim3(256, 1, 1), a) ||
+	    simt_download(h, output, (uint64_t)n * 4))
+		return -1;
+	int ok = 1;
+	uint64_t lookups = 0;
+	if (c->o.verify) {
+		float *ref = calloc(n, sizeof *ref);
+		if (!ref)
+			return simt_fail(h, "out of memory for the reference");
+		/* threads that hit the same index race in the kernel as on the
+		 * GPU; in this executor the later thread's store lands last */
+		for (unsigned i = 0; i < n; i += 100) {
+			unsigned idx = (unsigned)((input[i] - (float)(int)input[i]) * (float)n);
+			if (idx >= n)
+				idx = n - 1;
+			ref[idx] = table[idx] * input[i];
+		}
+		ok = suite_max_rel_err_f32(output, ref, n) == 0;
+		free(ref);
+	}
+	lookups = (n + 99) / 100;
+	suite_result(h, &c->o, suite_digest(output, (uint64_t)n * 4), ok, ok ? 0 : 1, NULL);
+	simt_work_items(h, lookups);
+	return 0;
+}
+
 static int ra_host(struct simt_host *h, void *user)
 {
 	const struct ra_cfg *c = user;
+	if (c->kind == 1)
+		return ra_lookup_host(h, c);
 	uint64_t n = c->elems, updates = 4 * n, threads = c->threads;
 	uint64_t per = updates / threads;
 	unsigned long long *table = simt_malloc(h, "table", n * 8, c->o.mem);
@@ -92,7 +151,11 @@ static int ra_host(struct simt_host *h, void *user)
 static const struct gpuvm_param_def ra_params[] = {
 	{"elems", GPUVM_PARAM_U64, "1048576",
 	 "table entries (8 B, power of two); 4 x elems updates; UVMSmart: 2^20"},
-	{"threads", GPUVM_PARAM_U64, "65536", "threads, each walking its stretch of the sequence"},
+	{"threads", GPUVM_PARAM_U64, "65536", "threads, each walking its stretch of the sequence (hpcc)"},
+	{"kind", GPUVM_PARAM_CHOICE, "hpcc|lookup",
+	 "hpcc: HPCC RandomAccess updates; lookup: UVMSmart's ra benchmark (the one Ganguly et al. "
+	 "measure): every 100th of elems threads reads a random 4 B table entry and writes it to a "
+	 "random output entry, no reuse; 3 arrays of 4 B x elems"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -100,15 +163,17 @@ static int ra_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 		     struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	(void)cfg;
-	(void)seed;
-	struct ra_cfg c = {.elems = 1u << 20, .threads = 65536};
+	struct ra_cfg c = {.elems = 1u << 20, .threads = 65536, .seed = seed};
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
+	    gpuvm_params_choice(p, "kind", "hpcc|lookup", &c.kind, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 || suite_opts_parse(p, &c.o, err) ||
 	    suite_check_range("elems", c.elems, 2, 1ull << 36, err) ||
 	    suite_check_range("threads", c.threads, 1, 1u << 30, err))
 		return -1;
 	if (c.elems & (c.elems - 1))
 		return gpuvm_fail(err, "--workload", 0, "elems", "must be a power of two");
+	if (c.kind == 1 && c.elems > 1u << 30)
+		return gpuvm_fail(err, "--workload", 0, "elems", "kind=lookup takes at most 2^30 (32-bit indices)");
 	if (c.threads > 4 * c.elems)
 		c.threads = 4 * c.elems;
 	struct ra_cfg *u = malloc(sizeof *u);
@@ -120,7 +185,8 @@ static int ra_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 
 const struct gpuvm_workload_def gpuvm_workload_ra = {
 	.name = "ra",
-	.summary = "HPCC RandomAccess: 4 x elems atomic XOR updates at LFSR-random table entries",
+	.summary = "HPCC RandomAccess: 4 x elems atomic XOR updates at LFSR-random table entries "
+		   "(kind=lookup: UVMSmart's sparse ra lookups)",
 	.working_set = "8 B x elems + 8 B x threads (elems=2^30: 8 GiB)",
 	.params = ra_params,
 	.n_params = sizeof ra_params / sizeof ra_params[0],

@@ -13,6 +13,32 @@ struct ra_args {
 	unsigned int threads;
 };
 
+/* UVMSmart's "ra" (benchmarks/Managed/ra/main.cu of GPGPU-Sim UVMSmart,
+ * the benchmark Ganguly et al. ISCA'19 run; facts only): one thread in 100
+ * reads its input value, turns its fraction into a table index and writes
+ * table[index] x value to output[index]: sparse random reads and writes,
+ * no reuse. */
+struct ra_lookup_args {
+	const float *input, *table;
+	float *output;
+	unsigned int n;
+	unsigned int stride; /* 100: the threads that work */
+};
+
+SIMT_KERNEL(ra_lookup_kernel, struct ra_lookup_args, p)
+{
+	unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+	if (x >= p.n || x % p.stride != 0)
+		return;
+	float in = LD(p.input, x);
+	COMPUTE(6); /* floor, fraction, scale, convert */
+	unsigned int idx = (unsigned int)((in - (float)(int)in) * (float)p.n);
+	if (idx >= p.n)
+		idx = p.n - 1;
+	float t = LD(p.table, idx);
+	ST(p.output, idx, t * in);
+}
+
 SIMT_KERNEL(ra_kernel, struct ra_args, p)
 {
 	unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
