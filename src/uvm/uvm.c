@@ -1082,6 +1082,27 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint32_t p, bool
 	return s + hold + u->remote_latency;
 }
 
+/* An access of resident page p of b at t: a prefetched page is used, a
+ * written one dirty; returns when the page is there. */
+static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_t p, bool write,
+				     double t)
+{
+	uint32_t w = p >> 6;
+	uint64_t bit = 1ull << (p & 63);
+	if (b->prefetched[w] & bit) {
+		b->prefetched[w] &= ~bit;
+		b->prefetched_count--;
+		u->st->prefetched_used++;
+	}
+	if (write) {
+		b->dirty[w] |= bit;
+		b->written_ever[w] |= bit;
+	}
+	if (u->evict->on_access)
+		u->evict->on_access(u->evict_state, b, p);
+	return b->arrive[p] > t ? b->arrive[p] : t;
+}
+
 /* uvm_access with access counters or thrashing detection on: every access
  * counts at its 64 KB block (local and remote alike, seeds/004 IV); a
  * non-resident page is read remotely below the threshold, a write (or a
@@ -1120,20 +1141,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (!mask_test(b->resident, p))
 			return t;
 	}
-	uint32_t w = p >> 6;
-	uint64_t bit = 1ull << (p & 63);
-	if (b->prefetched[w] & bit) {
-		b->prefetched[w] &= ~bit;
-		b->prefetched_count--;
-		u->st->prefetched_used++;
-	}
-	if (write) {
-		b->dirty[w] |= bit;
-		b->written_ever[w] |= bit;
-	}
-	if (u->evict->on_access)
-		u->evict->on_access(u->evict_state, b, p);
-	return b->arrive[p] > t ? b->arrive[p] : t;
+	return access_resident(u, b, p, write, t);
 }
 
 double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
@@ -1166,20 +1174,7 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 	/* the common case reads only the block's first cache line */
 	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
 		return t;
-	uint32_t w = p >> 6;
-	uint64_t bit = 1ull << (p & 63);
-	if (b->prefetched[w] & bit) {
-		b->prefetched[w] &= ~bit;
-		b->prefetched_count--;
-		u->st->prefetched_used++;
-	}
-	if (write) {
-		b->dirty[w] |= bit;
-		b->written_ever[w] |= bit;
-	}
-	if (u->evict->on_access)
-		u->evict->on_access(u->evict_state, b, p);
-	return b->arrive[p] > t ? b->arrive[p] : t;
+	return access_resident(u, b, p, write, t);
 }
 
 void uvm_finish(struct uvm *u)
