@@ -248,6 +248,7 @@ int sepo_iteration_end(struct simt_host *h, struct sepo_table *t, int more)
 		free(use);
 		return simt_fail(h, "out of memory");
 	}
+	uint32_t kept_n = 0;
 	for (uint32_t p = 0; p < n; p++) {
 		if (!use[p])
 			continue;
@@ -255,6 +256,21 @@ int sepo_iteration_end(struct simt_host *h, struct sepo_table *t, int more)
 		int keep = t->c.org == SEPO_MULTI && owner >= 0 && owner % 2 == 0 &&
 			   (d->group_flags[owner / 2] & SEPO_GF_NEEDED);
 		out[p] = !keep;
+		kept_n += (uint32_t)keep;
+	}
+	if (kept_n > n / 2) {
+		/* Keeping every needed group's key pages would leave less than
+		 * half the heap for the next iteration (once the pool runs dry,
+		 * values fail in nearly every group, so nearly every group is
+		 * needed): send them out too. A key whose values are still
+		 * pending then gets a second entry in a later iteration, and
+		 * the host merges the two lists (the MAP_GROUP result); without
+		 * this the heap fills with kept key pages and the iterations
+		 * stop making progress. (Not in the thesis, whose §6.3.3 rule
+		 * keeps them all.) */
+		for (uint32_t p = 0; p < n; p++)
+			out[p] = use[p];
+		t->keys_split = 1;
 	}
 	int rc = copy_out(h, t, out);
 	/* the groups' current pages that left become none */

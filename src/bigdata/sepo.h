@@ -49,6 +49,8 @@ struct sepo_table {
 	uint64_t meta_bytes;     /* bookkeeping copies (counters, page tables) */
 	uint64_t postponed;      /* declined inserts, all iterations */
 	uint64_t pages_taken;    /* pages handed out, all iterations (the table's size) */
+	int keys_split;          /* multi-valued: needed key pages were sent out (sepo.c), so a
+				  * key may have one entry per iteration, merged on the host */
 };
 
 /* Allocates the table's buffers on the simulated GPU; `max_entry_words`

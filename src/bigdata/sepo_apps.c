@@ -128,7 +128,7 @@ static int sepo_app_host(struct simt_host *h, void *user)
 		struct sepo_ref want, got;
 		int ok = sepo_ref_init(&want, c->tc.org, c->tc.combine_op) == 0 &&
 			 sepo_ref_init(&got, c->tc.org, c->tc.combine_op) == 0;
-		want.split_ok = c->app == APP_WC;
+		want.split_ok = c->app == APP_WC || t.keys_split;
 		if (!ok || ref_add_records(c, &want) || sepo_ref_from_table(&got, &t)) {
 			snprintf(why, sizeof why, "cannot read the table back (or out of memory)");
 			verdict = " verify=FAIL";
@@ -149,8 +149,9 @@ static int sepo_app_host(struct simt_host *h, void *user)
 				       st.iter_seconds[i] * 1e3);
 	if (st.iterations > 6 && at < sizeof iters)
 		snprintf(iters + at, sizeof iters - at, "/...");
-	simt_result(h, "iters=%u iter_ms=%s table=%llu copied=%llu postponed=%llu%s%s%s", st.iterations,
-		    iters, (unsigned long long)(t.pages_taken * c->tc.page_bytes),
+	simt_result(h, "iters=%u iter_ms=%s heap=%llu table=%llu copied=%llu postponed=%llu%s%s%s",
+		    st.iterations, iters, (unsigned long long)t.heap_pages * c->tc.page_bytes,
+		    (unsigned long long)(t.pages_taken * c->tc.page_bytes),
 		    (unsigned long long)t.bytes_out, (unsigned long long)t.postponed, verdict,
 		    *why ? " " : "", why);
 	simt_work_items(h, c->records);
@@ -168,8 +169,9 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	{"heap", GPUVM_PARAM_SIZE, "0",                                                          \
 	 "sepo: the device heap; 0 = uvm.device_memory when set, else room for the whole table"}, \
 	{"buckets", GPUVM_PARAM_U64, "0", "hash buckets; 0 = records / 2 (at least 1024)"},     \
-	{"groups", GPUVM_PARAM_U64, "64",                                                        \
-	 "bucket groups, each allocating from its own page (BRB_HashTable: heap pages / 25)"},   \
+	{"groups", GPUVM_PARAM_U64, "0",                                                         \
+	 "bucket groups, each allocating from its own page; 0 = heap pages / 25, at least 1 "    \
+	 "(rezafmk/BRB_HashTable PVC: pagePerGroup = 25)"},                                      \
 	{"page", GPUVM_PARAM_SIZE, "16KiB", "heap page (power of two, 1 KiB..16 MiB)"},         \
 	{"chunk", GPUVM_PARAM_U64, "65536", "input records per copy and launch"},                \
 	{"threads", GPUVM_PARAM_U64, "16384", "GPU threads per launch (grid-stride over a chunk)"}, \
@@ -208,7 +210,7 @@ static const struct gpuvm_param_range sepo_ranges[] = {
 	{"records", 1, 1ull << 32}, {"lines", 1, 1ull << 32}, {"urls", 1, 1ull << 40},
 	{"vocab", 1, 1ull << 32},   {"zipf", 0.01, 4},          {"dup", 1, 1ull << 20},
 	{"key", 1, 8 * SEPO_MAX_KEY_WORDS}, {"value", 1, 8 * SEPO_MAX_VALUE_WORDS},
-	{"buckets", 0, 1ull << 31}, {"groups", 1, 1ull << 20},  {"page", 1024, 16ull << 20},
+	{"buckets", 0, 1ull << 31}, {"groups", 0, 1ull << 20},  {"page", 1024, 16ull << 20},
 	{"chunk", 1, 1ull << 26},   {"threads", 1, 1ull << 24}, {"threshold", 1, 100},
 	{"verify", 0, 1},           {"heap", 0, 1ull << 46},
 };
@@ -219,7 +221,7 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	unsigned int place = 0, org = 0;
 	uint64_t verify = 0, thr = 50;
 	c->tc.page_bytes = 16384;
-	c->tc.groups = 64;
+	c->tc.groups = 0;
 	c->chunk = 65536;
 	c->threads = 16384;
 	uint64_t heap = 0, buckets = 0;
@@ -250,9 +252,6 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	c->tc.threshold_pct = (unsigned int)thr;
 	c->verify = (int)verify;
 	c->tc.nbuckets = buckets ? buckets : (c->records / 2 > 1024 ? c->records / 2 : 1024);
-	if (c->tc.groups > c->tc.nbuckets)
-		return gpuvm_fail(err, "--workload", 0, "groups", "more groups (%llu) than buckets (%llu)",
-				  (unsigned long long)c->tc.groups, (unsigned long long)c->tc.nbuckets);
 	c->entry_words = c->tc.org == SEPO_MULTI
 				 ? 3 + (c->key_bytes + 7) / 8 /* key entry; values separately */
 				 : 2 + (c->key_bytes + 7) / 8 + (c->value_bytes + 7) / 8;
@@ -267,8 +266,16 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	if (!heap)
 		heap = cfg->uvm_device_memory_bytes;
 	if (!heap)
-		heap = c->tc.bound_bytes + (2 * c->tc.groups + 2) * c->tc.page_bytes;
+		heap = c->tc.bound_bytes + (2 * (c->tc.groups ? c->tc.groups : c->tc.bound_bytes / c->tc.page_bytes / 25) + 2) * c->tc.page_bytes;
 	c->tc.heap_bytes = heap;
+	if (!c->tc.groups) {
+		/* BRB_HashTable initMultipassBookkeeping: groups = heap pages / pagePerGroup */
+		uint64_t pages = (c->tc.placement == SEPO_PLACE_SEPO ? heap : c->tc.bound_bytes) / c->tc.page_bytes;
+		c->tc.groups = pages / 25 ? pages / 25 : 1;
+	}
+	if (c->tc.groups > c->tc.nbuckets)
+		return gpuvm_fail(err, "--workload", 0, "groups", "more groups (%llu) than buckets (%llu)",
+				  (unsigned long long)c->tc.groups, (unsigned long long)c->tc.nbuckets);
 	if (c->tc.placement == SEPO_PLACE_SEPO && heap < c->tc.page_bytes)
 		return gpuvm_fail(err, "--workload", 0, "heap", "a heap of %llu bytes holds no %llu-byte page",
 				  (unsigned long long)heap, (unsigned long long)c->tc.page_bytes);
