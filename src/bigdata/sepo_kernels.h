@@ -9,7 +9,7 @@
 #ifndef GPUVM_SEPO_KERNELS_H
 #define GPUVM_SEPO_KERNELS_H
 
-#include "bigdata/sepo_dev.h"
+#include "sepo_dev.h" /* same folder: found by nvcc -Iinclude too */
 
 
 SIMT_DEVFN int sepo_pending(SIMT_CTX_ const unsigned int *done, unsigned long long gi)
