@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bigdata/gen.h"
+#include "bigdata/sepo_cpu.h"
 #include "bigdata/sepo_kernels.h"
 #include "bigdata/sepo_ref.h"
 #include "bigdata/sepo_run.h"
@@ -21,7 +22,7 @@ enum sepo_app { APP_PVC, APP_KV, APP_WC };
 struct sepo_app_cfg {
 	enum sepo_app app;
 	struct sepo_config tc;
-	uint64_t records, chunk, threads, seed;
+	uint64_t records, chunk, threads, seed, cpu_threads;
 	int verify;
 	struct gen_pvc pvc;
 	struct gen_kv kv;
@@ -44,53 +45,86 @@ static void fill_text(void *ctx, uint64_t first, uint64_t n, unsigned long long 
 	gen_text_fill(&((struct sepo_app_cfg *)ctx)->text, first, n, out);
 }
 
-/* The pairs of `n` records from `first`, as the map kernel yields them, into
- * the CPU reference (a plain sequential loop over the same generator). */
-static int ref_add_records(const struct sepo_app_cfg *c, struct sepo_ref *r)
+/* One record's pairs, as the map kernel yields them (the plain C form of
+ * sepo_kernels.h, for the CPU reference and the CPU baseline). */
+static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn emit, void *table)
+{
+	const struct sepo_app_cfg *c = ctx;
+	const unsigned char *b = (const unsigned char *)rec;
+	unsigned long long one = 1, key[SEPO_MAX_KEY_WORDS];
+	if (c->app == APP_KV) {
+		unsigned int kb = (unsigned int)(rec[0] & 0xffff), vb = (unsigned int)(rec[0] >> 16 & 0xffff);
+		emit(table, rec + 1, kb, rec + 1 + (kb + 7) / 8, vb);
+		return;
+	}
+	if (c->app == APP_PVC) {
+		unsigned int len = 0;
+		while (len < 64 && b[len] != ' ' && b[len] != '\n' && b[len])
+			len++;
+		if (len) {
+			memset(key, 0, 64);
+			memcpy(key, b, len);
+			emit(table, key, len, &one, 8);
+		}
+		return;
+	}
+	for (unsigned int i = 0; i < 64;) {
+		if (b[i] < 'a' || b[i] > 'z') {
+			i++;
+			continue;
+		}
+		unsigned int s = i;
+		while (i < 64 && b[i] >= 'a' && b[i] <= 'z')
+			i++;
+		if (i - s >= 4 && i - s <= c->key_bytes) {
+			memset(key, 0, 64);
+			memcpy(key, b + s, i - s);
+			emit(table, key, i - s, &one, 8);
+		}
+	}
+}
+
+static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	const struct sepo_app_cfg *c = ctx;
+	if (c->app == APP_PVC)
+		gen_pvc_fill(&c->pvc, first, n, out);
+	else if (c->app == APP_KV)
+		gen_kv_fill(&c->kv, first, n, out);
+	else
+		gen_text_fill(&c->text, first, n, out);
+}
+
+struct ref_sink {
+	struct sepo_ref *r;
+	int rc;
+};
+
+static void ref_emit(void *table, const unsigned long long *key, unsigned int kbytes,
+		     const unsigned long long *val, unsigned int vbytes)
+{
+	struct ref_sink *s = table;
+	if (!s->rc)
+		s->rc = sepo_ref_add(s->r, key, kbytes, val, vbytes);
+}
+
+/* The pairs of every record, as the map yields them, into the CPU
+ * reference (a plain sequential loop over the same generator). */
+static int ref_add_records(struct sepo_app_cfg *c, struct sepo_ref *r)
 {
 	enum { CH = 4096 };
 	unsigned long long *buf = malloc((size_t)CH * c->rec_words * 8);
 	if (!buf)
 		return -1;
-	int rc = 0;
-	for (uint64_t f = 0; f < c->records && !rc; f += CH) {
+	struct ref_sink s = {r, 0};
+	for (uint64_t f = 0; f < c->records && !s.rc; f += CH) {
 		uint64_t n = c->records - f < CH ? c->records - f : CH;
-		if (c->app == APP_PVC)
-			gen_pvc_fill(&c->pvc, f, n, buf);
-		else if (c->app == APP_KV)
-			gen_kv_fill(&c->kv, f, n, buf);
-		else
-			gen_text_fill(&c->text, f, n, buf);
-		for (uint64_t i = 0; i < n && !rc; i++) {
-			const unsigned long long *rec = buf + i * c->rec_words;
-			const unsigned char *b = (const unsigned char *)rec;
-			unsigned long long one = 1;
-			if (c->app == APP_PVC) {
-				unsigned int len = 0;
-				while (len < 64 && b[len] != ' ' && b[len] != '\n' && b[len])
-					len++;
-				if (len)
-					rc = sepo_ref_add(r, b, len, &one, 8);
-			} else if (c->app == APP_KV) {
-				unsigned int kb = (unsigned int)(rec[0] & 0xffff), vb = (unsigned int)(rec[0] >> 16 & 0xffff);
-				rc = sepo_ref_add(r, rec + 1, kb, rec + 1 + (kb + 7) / 8, vb);
-			} else {
-				for (unsigned int i0 = 0; i0 < 64 && !rc;) {
-					if (b[i0] < 'a' || b[i0] > 'z') {
-						i0++;
-						continue;
-					}
-					unsigned int s = i0;
-					while (i0 < 64 && b[i0] >= 'a' && b[i0] <= 'z')
-						i0++;
-					if (i0 - s >= 4 && i0 - s <= c->key_bytes)
-						rc = sepo_ref_add(r, b + s, i0 - s, &one, 8);
-				}
-			}
-		}
+		fill_any(c, f, n, buf);
+		for (uint64_t i = 0; i < n && !s.rc; i++)
+			map_record(c, buf + i * c->rec_words, ref_emit, &s);
 	}
 	free(buf);
-	return rc;
+	return s.rc;
 }
 
 static int sepo_app_host(struct simt_host *h, void *user)
@@ -124,6 +158,7 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	}
 	const char *verdict = "";
 	char why[160] = "";
+	uint64_t keys = 0;
 	if (c->verify) {
 		struct sepo_ref want, got;
 		int ok = sepo_ref_init(&want, c->tc.org, c->tc.combine_op) == 0 &&
@@ -136,11 +171,40 @@ static int sepo_app_host(struct simt_host *h, void *user)
 			verdict = " verify=FAIL";
 		} else {
 			verdict = " verify=pass";
+			keys = want.n;
 			if (got.split_keys)
 				snprintf(why, sizeof why, "merged_keys=%llu", (unsigned long long)got.split_keys);
 		}
 		sepo_ref_free(&want);
 		sepo_ref_free(&got);
+	}
+	char cpu_s[80] = "";
+	if (c->cpu_threads) {
+		/* Fig. 6.9's denominator: the same table on the host, timed */
+		struct sepo_ref want, got;
+		double sec = 0;
+		struct sepo_cpu_app app = {.records = c->records, .rec_words = c->rec_words, .ctx = c,
+					   .fill = fill_any, .map = map_record};
+		struct sepo_config cc = c->tc;
+		cc.placement = SEPO_PLACE_PINNED;
+		int ok = sepo_ref_init(&want, c->tc.org, c->tc.combine_op) == 0 &&
+			 sepo_ref_init(&got, c->tc.org, c->tc.combine_op) == 0 &&
+			 sepo_cpu_run(&app, &cc, (unsigned int)c->cpu_threads, &got, &sec) == 0;
+		const char *v = "";
+		if (ok && c->verify) {
+			char w2[160];
+			want.split_ok = 0;
+			v = ref_add_records(c, &want) == 0 && sepo_ref_compare(&want, &got, w2, sizeof w2) == 0
+				    ? " cpu_verify=pass"
+				    : " cpu_verify=FAIL";
+		}
+		sepo_ref_free(&want);
+		sepo_ref_free(&got);
+		if (!ok) {
+			sepo_release(&t);
+			return simt_fail(h, "the CPU baseline ran out of memory");
+		}
+		snprintf(cpu_s, sizeof cpu_s, " cpu_ms=%.4g%s", sec * 1e3, v);
 	}
 	char iters[96] = "";
 	size_t at = 0;
@@ -149,11 +213,14 @@ static int sepo_app_host(struct simt_host *h, void *user)
 				       st.iter_seconds[i] * 1e3);
 	if (st.iterations > 6 && at < sizeof iters)
 		snprintf(iters + at, sizeof iters - at, "/...");
-	simt_result(h, "iters=%u iter_ms=%s heap=%llu table=%llu copied=%llu postponed=%llu%s%s%s",
+	char keys_s[32] = "";
+	if (keys)
+		snprintf(keys_s, sizeof keys_s, " keys=%llu", (unsigned long long)keys);
+	simt_result(h, "iters=%u iter_ms=%s heap=%llu table=%llu copied=%llu postponed=%llu%s%s%s%s%s",
 		    st.iterations, iters, (unsigned long long)t.heap_pages * c->tc.page_bytes,
 		    (unsigned long long)(t.pages_taken * c->tc.page_bytes),
-		    (unsigned long long)t.bytes_out, (unsigned long long)t.postponed, verdict,
-		    *why ? " " : "", why);
+		    (unsigned long long)t.bytes_out, (unsigned long long)t.postponed, keys_s, verdict,
+		    cpu_s, *why ? " " : "", why);
 	simt_work_items(h, c->records);
 	sepo_release(&t);
 	return 0;
@@ -177,7 +244,10 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	{"threads", GPUVM_PARAM_U64, "16384", "GPU threads per launch (grid-stride over a chunk)"}, \
 	{"threshold", GPUVM_PARAM_U64, "50",                                                     \
 	 "basic: % of groups declining before an iteration stops (seeds/001 §6.3.3: 50)"},     \
-	{"verify", GPUVM_PARAM_U64, "0", "1: compare the table with a CPU reference (verify=pass|FAIL)"}
+	{"verify", GPUVM_PARAM_U64, "0", "1: compare the table with a CPU reference (verify=pass|FAIL)"}, \
+	{"cpu", GPUVM_PARAM_U64, "0",                                                            \
+	 "N > 0: also run the pthreads CPU baseline (same table, no SePo) on N threads, timed "   \
+	 "for real: cpu_ms= (Fig. 6.9's denominator)"}
 
 static const struct gpuvm_param_def pvc_params[] = {
 	{"records", GPUVM_PARAM_U64, "262144", "64-byte log records"},
@@ -212,7 +282,7 @@ static const struct gpuvm_param_range sepo_ranges[] = {
 	{"key", 1, 8 * SEPO_MAX_KEY_WORDS}, {"value", 1, 8 * SEPO_MAX_VALUE_WORDS},
 	{"buckets", 0, 1ull << 31}, {"groups", 0, 1ull << 20},  {"page", 1024, 16ull << 20},
 	{"chunk", 1, 1ull << 26},   {"threads", 1, 1ull << 24}, {"threshold", 1, 100},
-	{"verify", 0, 1},           {"heap", 0, 1ull << 46},
+	{"verify", 0, 1},           {"heap", 0, 1ull << 46},     {"cpu", 0, 256},
 };
 
 static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -234,7 +304,8 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "chunk", &c->chunk, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c->threads, err) < 0 ||
 	    gpuvm_params_u64(p, "threshold", &thr, err) < 0 ||
-	    gpuvm_params_u64(p, "verify", &verify, err) < 0)
+	    gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
+	    gpuvm_params_u64(p, "cpu", &c->cpu_threads, err) < 0)
 		return -1;
 	if (c->tc.page_bytes & (c->tc.page_bytes - 1))
 		return gpuvm_fail(err, "--workload", 0, "page", "must be a power of two");
