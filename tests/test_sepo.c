@@ -254,6 +254,45 @@ static void test_basic_threshold_stops_iterations(void **state)
 	assert_true(its[0] > its[1]);
 }
 
+/* The pthreads CPU baseline builds the same table (Fig. 6.9's
+ * denominator) for every organisation. */
+static void test_cpu_baseline_matches_reference(void **state)
+{
+	(void)state;
+	const char *specs[] = {"sepo-pvc:records=4000,urls=2000,cpu=2,verify=1",
+			       "sepo-kv:records=4000,dup=3,org=basic,cpu=2,verify=1",
+			       "sepo-kv:records=4000,dup=3,org=multi,cpu=2,verify=1",
+			       "sepo-wc:lines=2000,vocab=3000,cpu=2,verify=1"};
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		cJSON *o = run(specs[i]);
+		const char *r = cJSON_GetObjectItemCaseSensitive(o, "result")->valuestring;
+		if (!strstr(r, "cpu_verify=pass") || !strstr(r, "cpu_ms="))
+			fail_msg("%s: %s", specs[i], r);
+		cJSON_Delete(o);
+	}
+}
+
+/* Bad parameters are refused with a message naming them. */
+static void test_bad_parameters(void **state)
+{
+	(void)state;
+	const char *bad[][2] = {{"sepo-pvc:page=3000", "page"},
+				{"sepo-pvc:heap=100", "heap"},
+				{"sepo-pvc:records=100,groups=5000", "groups"},
+				{"sepo-kv:key=300", "key"},
+				{"sepo-pvc:placement=disk", "placement"},
+				{"sepo-wc:zipf=0", "zipf"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct gpuvm_run_spec spec = {.gpu = "p100", .workload = bad[i][0], .seed = 1};
+		struct gpuvm_error err = {{0}};
+		cJSON *out = NULL;
+		assert_int_not_equal(gpuvm_run_point(&spec, &out, &err), 0);
+		if (!strstr(err.msg, bad[i][1]))
+			fail_msg("%s: '%s' does not name %s", bad[i][0], err.msg, bad[i][1]);
+		cJSON_Delete(out);
+	}
+}
+
 /* ---- generators ------------------------------------------------------ */
 
 static void test_generators_deterministic_and_streamable(void **state)
@@ -309,6 +348,8 @@ int main(void)
 		cmocka_unit_test(test_word_count_resumes_lines),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
+		cmocka_unit_test(test_cpu_baseline_matches_reference),
+		cmocka_unit_test(test_bad_parameters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -336,8 +336,14 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 				  (unsigned long long)c->tc.page_bytes);
 	if (!heap)
 		heap = cfg->uvm_device_memory_bytes;
-	if (!heap)
-		heap = c->tc.bound_bytes + (2 * (c->tc.groups ? c->tc.groups : c->tc.bound_bytes / c->tc.page_bytes / 25) + 2) * c->tc.page_bytes;
+	if (!heap) {
+		/* room for everything: a page wastes less than one entry at its end,
+		 * and each group leaves a partly used key and value page */
+		uint64_t per_page = c->tc.page_bytes - (uint64_t)c->entry_words * 8 + 8;
+		uint64_t pages = c->tc.bound_bytes / per_page + 1;
+		uint64_t groups = c->tc.groups ? c->tc.groups : pages / 25 + 1;
+		heap = (pages + 2 * groups + 2) * c->tc.page_bytes;
+	}
 	c->tc.heap_bytes = heap;
 	if (!c->tc.groups) {
 		/* BRB_HashTable initMultipassBookkeeping: groups = heap pages / pagePerGroup */
