@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "bigdata/gen.h"
+#include "bigdata/read_log.h"
 #include "bigdata/sepo.h"
 #pragma GCC diagnostic ignored "-Wunused-function" /* the kernels this file does not launch */
 #include "bigdata/sepo_kernels.h"
@@ -293,6 +295,49 @@ static void test_bad_parameters(void **state)
 	}
 }
 
+/* Real logs (input=FILE): the URL of each line, records from any line on
+ * (the index every 64 lines), file and line in errors. */
+static void test_log_reader(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/gpuvm_test_log_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "1.2.3.4 - - [x] \"GET /a/b.html HTTP/1.1\" 200 5\n");
+	fprintf(f, "see http://www.example.com/index.html now\n");
+	fprintf(f, "plainword second\n");
+	for (int i = 3; i < 200; i++)
+		fprintf(f, "h%d - \"GET /p%d HTTP/1.0\"\n", i, i);
+	fprintf(f, "/last-without-newline");
+	fclose(f);
+	struct log_reader r;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(log_reader_open(&r, path, &err), 0);
+	assert_int_equal(r.lines, 201);
+	unsigned long long all[201 * 8], part[50 * 8];
+	assert_int_equal(log_reader_fill(&r, 0, 201, all), 0);
+	assert_memory_equal((char *)all, "/a/b.html ", 10);
+	assert_memory_equal((char *)(all + 8), "http://www.example.com/index.html ", 34);
+	assert_memory_equal((char *)(all + 16), "plainword ", 10);
+	assert_memory_equal((char *)(all + 200 * 8), "/last-without-newline ", 22);
+	assert_int_equal(((char *)all)[63], '\n');
+	assert_int_equal(log_reader_fill(&r, 130, 50, part), 0);
+	assert_memory_equal(part, all + 130 * 8, sizeof part);
+	log_reader_close(&r);
+	/* a NUL byte: refused, naming the file and line */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ok\nbad", f);
+	fwrite("x\0", 1, 2, f);
+	fclose(f);
+	assert_int_not_equal(log_reader_open(&r, path, &err), 0);
+	assert_non_null(strstr(err.msg, "NUL"));
+	assert_non_null(strstr(err.msg, ":2:"));
+	unlink(path);
+}
+
 /* ---- generators ------------------------------------------------------ */
 
 static void test_generators_deterministic_and_streamable(void **state)
@@ -350,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
 		cmocka_unit_test(test_cpu_baseline_matches_reference),
 		cmocka_unit_test(test_bad_parameters),
+		cmocka_unit_test(test_log_reader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

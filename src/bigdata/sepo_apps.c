@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bigdata/gen.h"
+#include "bigdata/read_log.h"
 #include "bigdata/sepo_cpu.h"
 #include "bigdata/sepo_kernels.h"
 #include "bigdata/sepo_ref.h"
@@ -28,11 +29,33 @@ struct sepo_app_cfg {
 	struct gen_kv kv;
 	struct gen_text text;
 	unsigned int rec_words, key_bytes, value_bytes, entry_words;
+	struct log_reader log; /* sepo-pvc input=FILE (fd >= 0) */
+	int read_error;
+	char input[256];
 };
+
+static void pvc_records(const struct sepo_app_cfg *c, uint64_t first, uint64_t n,
+			unsigned long long *out)
+{
+	if (c->log.fd >= 0) {
+		if (log_reader_fill(&c->log, first, n, out))
+			__atomic_store_n((int *)&c->read_error, 1, __ATOMIC_RELAXED);
+	} else {
+		gen_pvc_fill(&c->pvc, first, n, out);
+	}
+}
+
+static void app_free(void *user)
+{
+	struct sepo_app_cfg *c = user;
+	if (c->log.fd >= 0)
+		log_reader_close(&c->log);
+	free(c);
+}
 
 static void fill_pvc(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
 {
-	gen_pvc_fill(&((struct sepo_app_cfg *)ctx)->pvc, first, n, out);
+	pvc_records(ctx, first, n, out);
 }
 
 static void fill_kv(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
@@ -88,7 +111,7 @@ static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *
 {
 	const struct sepo_app_cfg *c = ctx;
 	if (c->app == APP_PVC)
-		gen_pvc_fill(&c->pvc, first, n, out);
+		pvc_records(c, first, n, out);
 	else if (c->app == APP_KV)
 		gen_kv_fill(&c->kv, first, n, out);
 	else
@@ -155,6 +178,10 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	if (sepo_run(h, &t, &in, c->chunk, (uint32_t)c->threads, &st)) {
 		sepo_release(&t);
 		return -1;
+	}
+	if (c->read_error) {
+		sepo_release(&t);
+		return simt_fail(h, "%s: read error during the run", c->input);
 	}
 	const char *verdict = "";
 	char why[160] = "";
@@ -255,6 +282,9 @@ static const struct gpuvm_param_def pvc_params[] = {
 	{"zipf", GPUVM_PARAM_DOUBLE, "0.8",
 	 "Zipf exponent of page popularity (web traces: 0.64-0.83, Breslau et al. INFOCOM'99)"},
 	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (PVC: combining)"},
+	{"input", GPUVM_PARAM_TEXT, "",
+	 "a real web log instead of the generator: one record per line, the URL its first token "
+	 "starting http:// https:// or / (else its first token); records = its lines"},
 	SEPO_COMMON_PARAMS,
 };
 
@@ -363,10 +393,13 @@ static int create_common(const char *name, struct sepo_app_cfg *c, struct gpuvm_
 			 struct gpuvm_error *err)
 {
 	struct sepo_app_cfg *u = malloc(sizeof *u);
-	if (!u)
+	if (!u) {
+		if (c->log.fd >= 0)
+			log_reader_close(&c->log);
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	}
 	*u = *c;
-	return simt_program_source(name, sepo_app_host, u, free, out, err);
+	return simt_program_source(name, sepo_app_host, u, app_free, out, err);
 }
 
 static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
@@ -374,6 +407,7 @@ static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 {
 	struct sepo_app_cfg c;
 	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
 	c.app = APP_PVC;
 	c.records = 262144;
 	uint64_t urls = 131072;
@@ -384,8 +418,25 @@ static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	c.rec_words = 8;
 	c.key_bytes = 64;
 	c.value_bytes = 8;
-	if (common_parse(cfg, p, &c, "combining|basic|multi", err))
+	const char *path = gpuvm_params_text(p, "input");
+	if (path && *path) {
+		snprintf(c.input, sizeof c.input, "%s", path);
+		if (log_reader_open(&c.log, path, err))
+			return -1;
+		uint64_t given = 0;
+		int has = gpuvm_params_u64(p, "records", &given, err);
+		if (has > 0 && given > c.log.lines) {
+			log_reader_close(&c.log);
+			return gpuvm_fail(err, "--workload", 0, "records", "%llu records, but %s has %llu lines",
+					  (unsigned long long)given, path, (unsigned long long)c.log.lines);
+		}
+		c.records = has > 0 ? given : c.log.lines;
+	}
+	if (common_parse(cfg, p, &c, "combining|basic|multi", err)) {
+		if (c.log.fd >= 0)
+			log_reader_close(&c.log);
 		return -1;
+	}
 	gen_pvc_init(&c.pvc, seed, urls, s);
 	return create_common("sepo-pvc", &c, out, err);
 }
@@ -395,6 +446,7 @@ static int kv_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 {
 	struct sepo_app_cfg c;
 	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
 	c.app = APP_KV;
 	c.records = 131072;
 	uint64_t dup = 2, kb = 16, vb = 8;
@@ -417,6 +469,7 @@ static int wc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 {
 	struct sepo_app_cfg c;
 	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
 	c.app = APP_WC;
 	c.records = 131072;
 	uint64_t vocab = 65536;
