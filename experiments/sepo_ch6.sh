@@ -47,10 +47,12 @@ start=$(date +%s)
 # ---- sizing runs: each table with room to spare (one iteration) -------
 pvc="sepo-pvc:records=262144,urls=131072"
 wc="sepo-wc:lines=131072,vocab=65536"
+ii="sepo-ii:records=131072,urls=65536,groups=16"
 sizing="$out/sizing.txt"
 {
 	echo "size-pvc $pvc"
 	echo "size-wc $wc"
+	echo "size-ii $ii"
 	for org in basic multi combining; do
 		for k in 8 64; do echo "size-kv-$org-$k sepo-kv:records=131072,dup=2,key=$k,value=8,org=$org"; done
 	done
@@ -88,6 +90,9 @@ c_file="$out/runs_c.txt"
 	echo "c-pvc-pinned $pvc,placement=pinned"
 	echo "c-wc-sepo $wc,heap=$((Tw / 3)),cpu=2,verify=1"
 	echo "c-wc-pinned $wc,placement=pinned"
+	Ti=$(table_of "$out/runs/size-ii.json")
+	echo "c-ii-sepo $ii,heap=$((Ti / 3)),cpu=2,verify=1"
+	echo "c-ii-pinned $ii,placement=pinned"
 	for org in basic multi; do
 		Tk=$(table_of "$out/runs/size-kv-$org-64.json")
 		echo "c-kv$org-sepo sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,heap=$((Tk / 3)),cpu=2,verify=1"
@@ -191,7 +196,7 @@ print("    thesis: basic > combining > multi-valued at every key size; rates fal
 print("\n(c) Fig. 6.11 / 6.9: sepo (heap = 1/3 of the table) vs pinned (zero-copy heap) vs the")
 print("    pthreads CPU baseline (2 threads, wall time on this machine)")
 print(f"{'app':>10} {'sepo ms':>9} {'iters':>5} {'pinned ms':>10} {'pinned/sepo':>11} {'cpu ms':>9} {'cpu/sepo':>9}")
-for app, org in (("pvc", "combining"), ("wc", "combining"), ("kvbasic", "basic"), ("kvmulti", "multi")):
+for app, org in (("pvc", "combining"), ("wc", "combining"), ("ii", "multi"), ("kvbasic", "basic"), ("kvmulti", "multi")):
     try:
         s = row("c", app, "sepo", org, f"c-{app}-sepo")
         p = row("c", app, "pinned", org, f"c-{app}-pinned")

@@ -135,6 +135,21 @@ static void test_word_count_resumes_lines(void **state)
 	cJSON_Delete(o);
 }
 
+/* Inverted Index (MAP_GROUP): several links per record, multi-valued,
+ * over several iterations: every <URL, page> pair once. */
+static void test_inverted_index_iterations(void **state)
+{
+	(void)state;
+	uint64_t t = table_bytes("sepo-ii:records=4000,urls=1500,groups=8,page=4KiB");
+	char w[160];
+	snprintf(w, sizeof w, "sepo-ii:records=4000,urls=1500,groups=8,page=4KiB,verify=1,heap=%llu",
+		 (unsigned long long)(t / 2));
+	cJSON *o = run(w);
+	expect_pass(o, w);
+	assert_true(result_u64(o, "iters") >= 2);
+	cJSON_Delete(o);
+}
+
 /* The three placements hold the same table; the postponed one copies it
  * out over PCIe, the pinned one pays a remote access per heap access
  * (Fig. 6.11: sepo beats pinned even with several iterations). */
@@ -264,7 +279,8 @@ static void test_cpu_baseline_matches_reference(void **state)
 	const char *specs[] = {"sepo-pvc:records=4000,urls=2000,cpu=2,verify=1",
 			       "sepo-kv:records=4000,dup=3,org=basic,cpu=2,verify=1",
 			       "sepo-kv:records=4000,dup=3,org=multi,cpu=2,verify=1",
-			       "sepo-wc:lines=2000,vocab=3000,cpu=2,verify=1"};
+			       "sepo-wc:lines=2000,vocab=3000,cpu=2,verify=1",
+			       "sepo-ii:records=2000,urls=1000,cpu=2,verify=1"};
 	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
 		cJSON *o = run(specs[i]);
 		const char *r = cJSON_GetObjectItemCaseSensitive(o, "result")->valuestring;
@@ -391,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_basic_1_2_3_iterations),
 		cmocka_unit_test(test_multi_1_2_3_iterations),
 		cmocka_unit_test(test_word_count_resumes_lines),
+		cmocka_unit_test(test_inverted_index_iterations),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
 		cmocka_unit_test(test_cpu_baseline_matches_reference),

@@ -85,4 +85,15 @@ void gen_text_fill(const struct gen_text *g, uint64_t first, uint64_t n, unsigne
 /* Word `rank` of the vocabulary (NUL-terminated, at most 12 letters). */
 unsigned int gen_text_word(uint64_t seed, uint64_t rank, char *w);
 
+/* Inverted Index input: HTML pages cut into 128-byte records (word 0: the
+ * page's id, `per_doc` consecutive records per page; then 120 bytes of
+ * text); a record holds zero, one or two links <a href="URL">, 80 % of
+ * records at least one, URLs the Zipf(s)-ranked pages of gen_pvc_url. */
+struct gen_html {
+	uint64_t seed, urls, per_doc;
+	struct gen_zipf z;
+};
+void gen_html_init(struct gen_html *g, uint64_t seed, uint64_t urls, double s, uint64_t per_doc);
+void gen_html_fill(const struct gen_html *g, uint64_t first, uint64_t n, unsigned long long *out);
+
 #endif

@@ -18,7 +18,7 @@
 #include "bigdata/sepo_run.h"
 #include "gpuvm/workload.h"
 
-enum sepo_app { APP_PVC, APP_KV, APP_WC };
+enum sepo_app { APP_PVC, APP_KV, APP_WC, APP_II };
 
 struct sepo_app_cfg {
 	enum sepo_app app;
@@ -28,6 +28,7 @@ struct sepo_app_cfg {
 	struct gen_pvc pvc;
 	struct gen_kv kv;
 	struct gen_text text;
+	struct gen_html html;
 	unsigned int rec_words, key_bytes, value_bytes, entry_words;
 	struct log_reader log; /* sepo-pvc input=FILE (fd >= 0) */
 	int read_error;
@@ -80,6 +81,23 @@ static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn em
 		emit(table, rec + 1, kb, rec + 1 + (kb + 7) / 8, vb);
 		return;
 	}
+	if (c->app == APP_II) {
+		const unsigned char *t = (const unsigned char *)(rec + 1);
+		for (unsigned int i = 0; i + 6 < 120; i++) {
+			if (memcmp(t + i, "href=\"", 6))
+				continue;
+			unsigned int s = i + 6, e = s;
+			while (e < 120 && t[e] != '"')
+				e++;
+			i = e;
+			if (e >= 120 || e == s || e - s > 64)
+				continue;
+			memset(key, 0, 64);
+			memcpy(key, t + s, e - s);
+			emit(table, key, e - s, rec, 8);
+		}
+		return;
+	}
 	if (c->app == APP_PVC) {
 		unsigned int len = 0;
 		while (len < 64 && b[len] != ' ' && b[len] != '\n' && b[len])
@@ -114,6 +132,8 @@ static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *
 		pvc_records(c, first, n, out);
 	else if (c->app == APP_KV)
 		gen_kv_fill(&c->kv, first, n, out);
+	else if (c->app == APP_II)
+		gen_html_fill(&c->html, first, n, out);
 	else
 		gen_text_fill(&c->text, first, n, out);
 }
@@ -168,6 +188,11 @@ static int sepo_app_host(struct simt_host *h, void *user)
 		in.fill = fill_kv;
 		in.kernel = sepo_kv_kernel;
 		in.kernel_name = "sepo_kv_kernel";
+	} else if (c->app == APP_II) {
+		in.fill = fill_any;
+		in.kernel = sepo_ii_kernel;
+		in.kernel_name = "sepo_ii_kernel";
+		in.needs_progress = 1;
 	} else {
 		in.fill = fill_text;
 		in.kernel = sepo_wc_kernel;
@@ -190,7 +215,7 @@ static int sepo_app_host(struct simt_host *h, void *user)
 		struct sepo_ref want, got;
 		int ok = sepo_ref_init(&want, c->tc.org, c->tc.combine_op) == 0 &&
 			 sepo_ref_init(&got, c->tc.org, c->tc.combine_op) == 0;
-		want.split_ok = c->app == APP_WC || t.keys_split;
+		want.split_ok = c->app == APP_WC || c->app == APP_II || t.keys_split;
 		if (!ok || ref_add_records(c, &want) || sepo_ref_from_table(&got, &t)) {
 			snprintf(why, sizeof why, "cannot read the table back (or out of memory)");
 			verdict = " verify=FAIL";
@@ -306,6 +331,15 @@ static const struct gpuvm_param_def wc_params[] = {
 	SEPO_COMMON_PARAMS,
 };
 
+static const struct gpuvm_param_def ii_params[] = {
+	{"records", GPUVM_PARAM_U64, "131072", "128-byte records of HTML (page id + 120 bytes of text)"},
+	{"urls", GPUVM_PARAM_U64, "65536", "distinct link targets"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.8", "Zipf exponent of link-target popularity"},
+	{"per_doc", GPUVM_PARAM_U64, "8", "records per HTML page (8: 1 KB pages)"},
+	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (Inverted Index: multi)"},
+	SEPO_COMMON_PARAMS,
+};
+
 static const struct gpuvm_param_range sepo_ranges[] = {
 	{"records", 1, 1ull << 32}, {"lines", 1, 1ull << 32}, {"urls", 1, 1ull << 40},
 	{"vocab", 1, 1ull << 32},   {"zipf", 0.01, 4},          {"dup", 1, 1ull << 20},
@@ -313,6 +347,7 @@ static const struct gpuvm_param_range sepo_ranges[] = {
 	{"buckets", 0, 1ull << 31}, {"groups", 0, 1ull << 20},  {"page", 1024, 16ull << 20},
 	{"chunk", 1, 1ull << 26},   {"threads", 1, 1ull << 24}, {"threshold", 1, 100},
 	{"verify", 0, 1},           {"heap", 0, 1ull << 46},     {"cpu", 0, 256},
+	{"per_doc", 1, 1ull << 30},
 };
 
 static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -360,6 +395,8 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	uint64_t per_record = (uint64_t)(c->entry_words + (c->tc.org == SEPO_MULTI ? value_node : 0)) * 8;
 	if (c->app == APP_WC)
 		per_record *= 64 / 5; /* at most 12 words of 4+ letters per 64-byte line */
+	if (c->app == APP_II)
+		per_record *= 120 / 7; /* at most one link per 7 bytes of text */
 	c->tc.bound_bytes = c->records * per_record;
 	if (c->entry_words > c->tc.page_bytes / 8 || value_node > c->tc.page_bytes / 8)
 		return gpuvm_fail(err, "--workload", 0, "page", "a %llu-byte page cannot hold one entry",
@@ -486,6 +523,29 @@ static int wc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return create_common("sepo-wc", &c, out, err);
 }
 
+static int ii_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		     struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct sepo_app_cfg c;
+	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
+	c.app = APP_II;
+	c.records = 131072;
+	uint64_t urls = 65536, per_doc = 8;
+	double s = 0.8;
+	if (gpuvm_params_u64(p, "records", &c.records, err) < 0 ||
+	    gpuvm_params_u64(p, "urls", &urls, err) < 0 || gpuvm_params_double(p, "zipf", &s, err) < 0 ||
+	    gpuvm_params_u64(p, "per_doc", &per_doc, err) < 0)
+		return -1;
+	c.rec_words = 16;
+	c.key_bytes = 64;
+	c.value_bytes = 8;
+	if (common_parse(cfg, p, &c, "multi|combining|basic", err))
+		return -1;
+	gen_html_init(&c.html, seed, urls, s, per_doc);
+	return create_common("sepo-ii", &c, out, err);
+}
+
 static int estimate_common(uint64_t records, uint64_t per, uint64_t *acc)
 {
 	*acc = records * per;
@@ -533,6 +593,28 @@ const struct gpuvm_workload_def gpuvm_workload_sepo_pvc = {
 	.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],
 	.create = pvc_create,
 	.estimate = pvc_estimate,
+};
+
+static int ii_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
+		       struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t r = 131072;
+	if (gpuvm_params_u64(p, "records", &r, err) < 0)
+		return -1;
+	return estimate_common(r, 60, acc);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_sepo_ii = {
+	.name = "sepo-ii",
+	.summary = "Inverted Index on the SePo hash table (MAP_GROUP): HTML links -> <URL, page ids>",
+	.working_set = "table ~ distinct URLs x 48-88 B + links x 24 B; input streamed, 128 B per record",
+	.params = ii_params,
+	.n_params = sizeof ii_params / sizeof ii_params[0],
+	.ranges = sepo_ranges,
+	.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],
+	.create = ii_create,
+	.estimate = ii_estimate,
 };
 
 const struct gpuvm_workload_def gpuvm_workload_sepo_kv = {

@@ -155,4 +155,57 @@ SIMT_KERNEL(sepo_wc_kernel, struct sepo_map_args, p)
 	}
 }
 
+/* Inverted Index (§6.6.1): HTML pages in 128-byte records (word 0: the
+ * page id, then 120 bytes of text); every link href="URL" yields
+ * <URL, page id>, grouped by the multi-valued organisation (MAP_GROUP).
+ * Like word count, a record postponed after some of its links went in
+ * resumes after them (progress[]). The thesis's version has a long
+ * switch over characters (its divergence, §6.6.2); this one a byte scan. */
+SIMT_KERNEL(sepo_ii_kernel, struct sepo_map_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     r < p.n; r += stride) {
+		unsigned long long gi = p.first + r;
+		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+			continue;
+		unsigned long long doc = LD(p.recs, r * 16), txt[15];
+		for (unsigned int i = 0; i < 15; i++)
+			txt[i] = LD(p.recs, r * 16 + 1 + i);
+		unsigned int skip = LD(p.progress, gi), nlink = 0;
+		int ok = 1;
+		for (unsigned int i = 0; ok && i + 6 < 120; i++) {
+			const char *pat = "href=\"";
+			unsigned int m = 0;
+			while (m < 6 && (unsigned int)(txt[(i + m) / 8] >> (8 * ((i + m) % 8)) & 0xff) ==
+						(unsigned int)(unsigned char)pat[m])
+				m++;
+			COMPUTE(2 + m);
+			if (m < 6)
+				continue;
+			unsigned int s = i + 6, e = s;
+			while (e < 120 && (txt[e / 8] >> (8 * (e % 8)) & 0xff) != '"')
+				e++;
+			COMPUTE(2 * (e - s));
+			i = e;
+			if (e >= 120 || e == s || e - s > 64)
+				continue;
+			if (nlink++ < skip)
+				continue;
+			unsigned long long key[8];
+			for (unsigned int k = 0; k < 8; k++)
+				key[k] = 0;
+			for (unsigned int k = 0; k < e - s; k++)
+				key[k / 8] |= (txt[(s + k) / 8] >> (8 * ((s + k) % 8)) & 0xff) << (8 * (k % 8));
+			unsigned int b = sepo_hash(SIMT_PASS_ key, e - s) % p.t.nbuckets;
+			if (sepo_insert(SIMT_PASS_ &p.t, b, key, e - s, &doc, 8) != SEPO_SUCCESS) {
+				ok = 0;
+				ST(p.progress, gi, nlink - 1);
+			}
+		}
+		if (ok)
+			sepo_mark_done(SIMT_PASS_ p.done, gi);
+	}
+}
+
 #endif
