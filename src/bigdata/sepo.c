@@ -14,7 +14,9 @@
  *                 footnote 8). Key pages may take at most half the pool per
  *                 iteration (rezafmk/BRB_HashTable performanceTest caps key
  *                 pages at half the free pages with MULTI_VALUE), so values
- *                 always find room and every iteration makes progress.
+ *                 always find room. When the kept key pages would exceed
+ *                 half the heap they go out too (see below; not in the
+ *                 thesis), so every iteration makes progress.
  * Copies are real cudaMemcpy-style device-to-host copies of runs of
  * consecutive pages (simt_download: the engine's PCIe model); the counters
  * and page tables the host needs to decide are downloaded the same way and
