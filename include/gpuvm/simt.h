@@ -233,6 +233,9 @@ static inline struct simt_dim3 simt_dim3(uint32_t x, uint32_t y, uint32_t z)
 void simt_result(struct simt_host *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void simt_work_items(struct simt_host *h, uint64_t items);
+/* Simulated seconds from the start of the run to the end of the last
+ * operation (allocation, copy or launch) the program handed over. */
+double simt_now_seconds(struct simt_host *h);
 /* Fails the run with a message (origin: the workload); returns -1. */
 int simt_fail(struct simt_host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

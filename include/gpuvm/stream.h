@@ -193,6 +193,9 @@ struct gpuvm_run_op {
 struct gpuvm_source {
 	const struct gpuvm_source_ops *ops;
 	void *impl;
+	/* Set by the engine before each next_op call: the simulated time at
+	 * which the previous operation ended (a host program's clock). */
+	double now_seconds;
 };
 
 struct gpuvm_source_ops {

@@ -282,6 +282,7 @@ static int ps_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gp
 {
 	struct pa_source *ws = s->impl;
 	struct gpuvm_page_access *pa = ws->pa;
+	ws->inner.now_seconds = s->now_seconds; /* the engine's clock, passed on */
 	if (ws->inner.ops->next_op(&ws->inner, op, err) < 0)
 		return -1;
 	switch (op->kind) {

@@ -1325,6 +1325,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 	double t = 0;
 	struct gpuvm_run_op op;
 	for (;;) {
+		src->now_seconds = t / (cfg->clock_mhz * 1e6);
 		if (src->ops->next_op(src, &op, err) < 0)
 			goto out;
 		if (op.kind == GPUVM_RUN_END)

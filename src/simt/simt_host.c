@@ -182,6 +182,11 @@ void simt_result(struct simt_host *h, const char *fmt, ...)
 	va_end(ap);
 }
 
+double simt_now_seconds(struct simt_host *h)
+{
+	return prog(h)->now_seconds;
+}
+
 void simt_work_items(struct simt_host *h, uint64_t items)
 {
 	prog(h)->work_items = items;
@@ -200,6 +205,7 @@ static int sp_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm
 	struct simt_program *p = s->impl;
 	simt_launch_reset(&p->launch);
 	memset(op, 0, sizeof *op);
+	p->now_seconds = s->now_seconds;
 	if (!p->host.finished && !p->failed) {
 		p->op.kind = GPUVM_RUN_END;
 		p->host_started = 1;

@@ -135,8 +135,9 @@ struct simt_program {
 	struct coro **pool; /* idle thread stacks */
 	size_t pool_n, pool_cap;
 
-	char result[192];
+	char result[256];
 	uint64_t work_items;
+	double now_seconds; /* simulated time when the last operation ended */
 };
 
 extern const struct gpuvm_kernel_ops simt_kernel_ops;

@@ -22,6 +22,7 @@ int gpuvm_trace_walk(struct gpuvm_source *src, const struct gpuvm_trace_visitor 
 	size_t state_cap = 0;
 	int rc = -1;
 	for (;;) {
+		src->now_seconds = 0; /* no timing model here */
 		if (src->ops->next_op(src, &op, err))
 			goto out;
 		if (op.kind == GPUVM_RUN_END)

@@ -25,6 +25,10 @@ extern const struct gpuvm_workload_def gpuvm_workload_pagerank;
 extern const struct gpuvm_workload_def gpuvm_workload_mis;
 extern const struct gpuvm_workload_def gpuvm_workload_color;
 extern const struct gpuvm_workload_def gpuvm_workload_bc;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_pvc;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_wc;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_kv;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_ii;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -50,5 +54,9 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_mis,
 	&gpuvm_workload_color,
 	&gpuvm_workload_bc,
+	&gpuvm_workload_sepo_pvc,
+	&gpuvm_workload_sepo_wc,
+	&gpuvm_workload_sepo_kv,
+	&gpuvm_workload_sepo_ii,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];

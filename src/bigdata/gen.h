@@ -1,0 +1,99 @@
+/* Deterministic, streamed generators of the chapter-6 inputs (no public
+ * data set can be downloaded here). Every record is a pure function of
+ * (seed, record index), so a chunk is generated when it is needed and
+ * generated again when a later SePo iteration re-reads it: memory is one
+ * chunk, whatever the input size. Statistics are documented per
+ * generator in docs/sepo.md. */
+#ifndef GPUVM_BIGDATA_GEN_H
+#define GPUVM_BIGDATA_GEN_H
+
+#include <stdint.h>
+
+/* splitmix64 (Steele, Lea, Flood, OOPSLA'14): the per-record stream. */
+static inline uint64_t gen_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+struct gen_rng {
+	uint64_t s;
+};
+static inline uint64_t gen_next(struct gen_rng *r)
+{
+	r->s += 0x9e3779b97f4a7c15ull;
+	return gen_mix(r->s);
+}
+static inline double gen_unit(struct gen_rng *r) /* [0, 1) */
+{
+	return (double)(gen_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+static inline struct gen_rng gen_rng_at(uint64_t seed, uint64_t stream, uint64_t index)
+{
+	struct gen_rng r = {gen_mix(seed ^ gen_mix(stream)) ^ gen_mix(index * 0xd1342543de82ef95ull + 1)};
+	return r;
+}
+
+/* Zipf over ranks 1..n with exponent s > 0 (P(k) ~ k^-s), sampled by
+ * rejection-inversion (Hörmann and Derflinger, ACM TOMACS 6(3) 1996; the
+ * form of Apache Commons RNG's RejectionInversionZipfSampler): O(1)
+ * memory, whatever n. */
+struct gen_zipf {
+	double s, n, h_x1, h_n, s_val;
+};
+void gen_zipf_init(struct gen_zipf *z, uint64_t n, double s);
+uint64_t gen_zipf_sample(const struct gen_zipf *z, struct gen_rng *r);
+
+/* Page View Count: 64-byte web-log records, "http://www.<L letters>.com"
+ * padded with spaces, ending in '\n' (rezafmk/BRB_HashTable PVC/dataset:
+ * 12-46 letters). The URL of a record is the Zipf(s)-ranked page among
+ * `urls` distinct pages; a page's letters and length are a hash of its
+ * rank. */
+struct gen_pvc {
+	uint64_t seed, urls;
+	struct gen_zipf z;
+};
+void gen_pvc_init(struct gen_pvc *g, uint64_t seed, uint64_t urls, double s);
+/* Writes records [first, first + n) (8 words each). */
+void gen_pvc_fill(const struct gen_pvc *g, uint64_t first, uint64_t n, unsigned long long *out);
+/* The URL of page `rank` (NUL-terminated, at most 61 bytes + NUL). */
+unsigned int gen_pvc_url(uint64_t seed, uint64_t rank, char *url);
+
+/* Insert-rate benchmark records (Fig. 6.8; performanceTest: random keys of
+ * a fixed size, duplicates): record = header word, key words, value
+ * words; keys drawn uniformly from `keys` distinct ones, so records/keys
+ * is the mean number of duplicates. */
+struct gen_kv {
+	uint64_t seed, keys;
+	unsigned int key_bytes, value_bytes, rec_words;
+};
+void gen_kv_init(struct gen_kv *g, uint64_t seed, uint64_t keys, unsigned int key_bytes,
+		 unsigned int value_bytes);
+void gen_kv_fill(const struct gen_kv *g, uint64_t first, uint64_t n, unsigned long long *out);
+
+/* Word Count text: 64-byte lines of lowercase words separated by spaces
+ * (newline last), words drawn Zipf(s) from a vocabulary of `vocab` words
+ * whose lengths follow English's (mean ~5 letters; 2-12). */
+struct gen_text {
+	uint64_t seed, vocab;
+	struct gen_zipf z;
+};
+void gen_text_init(struct gen_text *g, uint64_t seed, uint64_t vocab, double s);
+void gen_text_fill(const struct gen_text *g, uint64_t first, uint64_t n, unsigned long long *out);
+/* Word `rank` of the vocabulary (NUL-terminated, at most 12 letters). */
+unsigned int gen_text_word(uint64_t seed, uint64_t rank, char *w);
+
+/* Inverted Index input: HTML pages cut into 128-byte records (word 0: the
+ * page's id, `per_doc` consecutive records per page; then 120 bytes of
+ * text); a record holds zero, one or two links <a href="URL">, 80 % of
+ * records at least one, URLs the Zipf(s)-ranked pages of gen_pvc_url. */
+struct gen_html {
+	uint64_t seed, urls, per_doc;
+	struct gen_zipf z;
+};
+void gen_html_init(struct gen_html *g, uint64_t seed, uint64_t urls, double s, uint64_t per_doc);
+void gen_html_fill(const struct gen_html *g, uint64_t first, uint64_t n, unsigned long long *out);
+
+#endif

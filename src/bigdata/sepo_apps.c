@@ -1,0 +1,642 @@
+/* Chapter-6 applications on the SePo hash table as gpuvm workloads
+ * (seeds/001 §6.5-6.6): sepo-pvc (Page View Count), sepo-wc (Word Count,
+ * MAP_REDUCE) and sepo-kv (the insert-rate benchmark of Fig. 6.8). Each
+ * runs its map kernel on the SIMT executor over a deterministic streamed
+ * input, with the table in one of three placements (placement=sepo|
+ * pinned|managed), and with verify=1 checks the table, read on the host
+ * through its references after the final copy-out, against a CPU
+ * reference built from the same input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bigdata/gen.h"
+#include "bigdata/read_log.h"
+#include "bigdata/sepo_cpu.h"
+#include "bigdata/sepo_kernels.h"
+#include "bigdata/sepo_ref.h"
+#include "bigdata/sepo_run.h"
+#include "gpuvm/workload.h"
+
+enum sepo_app { APP_PVC, APP_KV, APP_WC, APP_II };
+
+struct sepo_app_cfg {
+	enum sepo_app app;
+	struct sepo_config tc;
+	uint64_t records, chunk, threads, seed, cpu_threads;
+	int verify;
+	struct gen_pvc pvc;
+	struct gen_kv kv;
+	struct gen_text text;
+	struct gen_html html;
+	unsigned int rec_words, key_bytes, value_bytes, entry_words;
+	struct log_reader log; /* sepo-pvc input=FILE (fd >= 0) */
+	int read_error;
+	char input[256];
+};
+
+static void pvc_records(const struct sepo_app_cfg *c, uint64_t first, uint64_t n,
+			unsigned long long *out)
+{
+	if (c->log.fd >= 0) {
+		if (log_reader_fill(&c->log, first, n, out))
+			__atomic_store_n((int *)&c->read_error, 1, __ATOMIC_RELAXED);
+	} else {
+		gen_pvc_fill(&c->pvc, first, n, out);
+	}
+}
+
+static void app_free(void *user)
+{
+	struct sepo_app_cfg *c = user;
+	if (c->log.fd >= 0)
+		log_reader_close(&c->log);
+	free(c);
+}
+
+static void fill_pvc(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	pvc_records(ctx, first, n, out);
+}
+
+static void fill_kv(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	gen_kv_fill(&((struct sepo_app_cfg *)ctx)->kv, first, n, out);
+}
+
+static void fill_text(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	gen_text_fill(&((struct sepo_app_cfg *)ctx)->text, first, n, out);
+}
+
+/* One record's pairs, as the map kernel yields them (the plain C form of
+ * sepo_kernels.h, for the CPU reference and the CPU baseline). */
+static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn emit, void *table)
+{
+	const struct sepo_app_cfg *c = ctx;
+	const unsigned char *b = (const unsigned char *)rec;
+	unsigned long long one = 1, key[SEPO_MAX_KEY_WORDS];
+	if (c->app == APP_KV) {
+		unsigned int kb = (unsigned int)(rec[0] & 0xffff), vb = (unsigned int)(rec[0] >> 16 & 0xffff);
+		emit(table, rec + 1, kb, rec + 1 + (kb + 7) / 8, vb);
+		return;
+	}
+	if (c->app == APP_II) {
+		const unsigned char *t = (const unsigned char *)(rec + 1);
+		for (unsigned int i = 0; i + 6 < 120; i++) {
+			if (memcmp(t + i, "href=\"", 6))
+				continue;
+			unsigned int s = i + 6, e = s;
+			while (e < 120 && t[e] != '"')
+				e++;
+			i = e;
+			if (e >= 120 || e == s || e - s > 64)
+				continue;
+			memset(key, 0, 64);
+			memcpy(key, t + s, e - s);
+			emit(table, key, e - s, rec, 8);
+		}
+		return;
+	}
+	if (c->app == APP_PVC) {
+		unsigned int len = 0;
+		while (len < 64 && b[len] != ' ' && b[len] != '\n' && b[len])
+			len++;
+		if (len) {
+			memset(key, 0, 64);
+			memcpy(key, b, len);
+			emit(table, key, len, &one, 8);
+		}
+		return;
+	}
+	for (unsigned int i = 0; i < 64;) {
+		if (b[i] < 'a' || b[i] > 'z') {
+			i++;
+			continue;
+		}
+		unsigned int s = i;
+		while (i < 64 && b[i] >= 'a' && b[i] <= 'z')
+			i++;
+		if (i - s >= 4 && i - s <= c->key_bytes) {
+			memset(key, 0, 64);
+			memcpy(key, b + s, i - s);
+			emit(table, key, i - s, &one, 8);
+		}
+	}
+}
+
+static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	const struct sepo_app_cfg *c = ctx;
+	if (c->app == APP_PVC)
+		pvc_records(c, first, n, out);
+	else if (c->app == APP_KV)
+		gen_kv_fill(&c->kv, first, n, out);
+	else if (c->app == APP_II)
+		gen_html_fill(&c->html, first, n, out);
+	else
+		gen_text_fill(&c->text, first, n, out);
+}
+
+struct ref_sink {
+	struct sepo_ref *r;
+	int rc;
+};
+
+static void ref_emit(void *table, const unsigned long long *key, unsigned int kbytes,
+		     const unsigned long long *val, unsigned int vbytes)
+{
+	struct ref_sink *s = table;
+	if (!s->rc)
+		s->rc = sepo_ref_add(s->r, key, kbytes, val, vbytes);
+}
+
+/* The pairs of every record, as the map yields them, into the CPU
+ * reference (a plain sequential loop over the same generator). */
+static int ref_add_records(struct sepo_app_cfg *c, struct sepo_ref *r)
+{
+	enum { CH = 4096 };
+	unsigned long long *buf = malloc((size_t)CH * c->rec_words * 8);
+	if (!buf)
+		return -1;
+	struct ref_sink s = {r, 0};
+	for (uint64_t f = 0; f < c->records && !s.rc; f += CH) {
+		uint64_t n = c->records - f < CH ? c->records - f : CH;
+		fill_any(c, f, n, buf);
+		for (uint64_t i = 0; i < n && !s.rc; i++)
+			map_record(c, buf + i * c->rec_words, ref_emit, &s);
+	}
+	free(buf);
+	return s.rc;
+}
+
+static int sepo_app_host(struct simt_host *h, void *user)
+{
+	struct sepo_app_cfg *c = user;
+	struct sepo_table t;
+	if (sepo_create(h, &t, &c->tc, c->entry_words)) {
+		sepo_release(&t);
+		return -1;
+	}
+	struct sepo_input in = {.records = c->records, .rec_words = c->rec_words, .key_bytes = c->key_bytes,
+				.ctx = c};
+	if (c->app == APP_PVC) {
+		in.fill = fill_pvc;
+		in.kernel = sepo_pvc_kernel;
+		in.kernel_name = "sepo_pvc_kernel";
+	} else if (c->app == APP_KV) {
+		in.fill = fill_kv;
+		in.kernel = sepo_kv_kernel;
+		in.kernel_name = "sepo_kv_kernel";
+	} else if (c->app == APP_II) {
+		in.fill = fill_any;
+		in.kernel = sepo_ii_kernel;
+		in.kernel_name = "sepo_ii_kernel";
+		in.needs_progress = 1;
+	} else {
+		in.fill = fill_text;
+		in.kernel = sepo_wc_kernel;
+		in.kernel_name = "sepo_wc_kernel";
+		in.needs_progress = 1;
+	}
+	struct sepo_run_stats st;
+	if (sepo_run(h, &t, &in, c->chunk, (uint32_t)c->threads, &st)) {
+		sepo_release(&t);
+		return -1;
+	}
+	if (c->read_error) {
+		sepo_release(&t);
+		return simt_fail(h, "%s: read error during the run", c->input);
+	}
+	const char *verdict = "";
+	char why[160] = "";
+	uint64_t keys = 0;
+	if (c->verify) {
+		struct sepo_ref want, got;
+		int ok = sepo_ref_init(&want, c->tc.org, c->tc.combine_op) == 0 &&
+			 sepo_ref_init(&got, c->tc.org, c->tc.combine_op) == 0;
+		want.split_ok = c->app == APP_WC || c->app == APP_II || t.keys_split;
+		if (!ok || ref_add_records(c, &want) || sepo_ref_from_table(&got, &t)) {
+			snprintf(why, sizeof why, "cannot read the table back (or out of memory)");
+			verdict = " verify=FAIL";
+		} else if (sepo_ref_compare(&want, &got, why, sizeof why)) {
+			verdict = " verify=FAIL";
+		} else {
+			verdict = " verify=pass";
+			keys = want.n;
+			if (got.split_keys)
+				snprintf(why, sizeof why, "merged_keys=%llu", (unsigned long long)got.split_keys);
+		}
+		sepo_ref_free(&want);
+		sepo_ref_free(&got);
+	}
+	char cpu_s[80] = "";
+	if (c->cpu_threads) {
+		/* Fig. 6.9's denominator: the same table on the host, timed */
+		struct sepo_ref want, got;
+		double sec = 0;
+		struct sepo_cpu_app app = {.records = c->records, .rec_words = c->rec_words, .ctx = c,
+					   .fill = fill_any, .map = map_record};
+		struct sepo_config cc = c->tc;
+		cc.placement = SEPO_PLACE_PINNED;
+		int ok = sepo_ref_init(&want, c->tc.org, c->tc.combine_op) == 0 &&
+			 sepo_ref_init(&got, c->tc.org, c->tc.combine_op) == 0 &&
+			 sepo_cpu_run(&app, &cc, (unsigned int)c->cpu_threads, &got, &sec) == 0;
+		const char *v = "";
+		if (ok && c->verify) {
+			char w2[160];
+			want.split_ok = 0;
+			v = ref_add_records(c, &want) == 0 && sepo_ref_compare(&want, &got, w2, sizeof w2) == 0
+				    ? " cpu_verify=pass"
+				    : " cpu_verify=FAIL";
+		}
+		sepo_ref_free(&want);
+		sepo_ref_free(&got);
+		if (!ok) {
+			sepo_release(&t);
+			return simt_fail(h, "the CPU baseline ran out of memory");
+		}
+		snprintf(cpu_s, sizeof cpu_s, " cpu_ms=%.4g%s", sec * 1e3, v);
+	}
+	char iters[96] = "";
+	size_t at = 0;
+	for (unsigned int i = 0; i < st.iterations && i < 6 && at < sizeof iters; i++)
+		at += (size_t)snprintf(iters + at, sizeof iters - at, "%s%.4g", i ? "/" : "",
+				       st.iter_seconds[i] * 1e3);
+	if (st.iterations > 6 && at < sizeof iters)
+		snprintf(iters + at, sizeof iters - at, "/...");
+	char keys_s[32] = "";
+	if (keys)
+		snprintf(keys_s, sizeof keys_s, " keys=%llu", (unsigned long long)keys);
+	simt_result(h, "iters=%u iter_ms=%s heap=%llu table=%llu copied=%llu postponed=%llu%s%s%s%s%s",
+		    st.iterations, iters, (unsigned long long)t.heap_pages * c->tc.page_bytes,
+		    (unsigned long long)(t.pages_taken * c->tc.page_bytes),
+		    (unsigned long long)t.bytes_out, (unsigned long long)t.postponed, keys_s, verdict,
+		    cpu_s, *why ? " " : "", why);
+	simt_work_items(h, c->records);
+	sepo_release(&t);
+	return 0;
+}
+
+/* ---- parameters ---------------------------------------------------- */
+
+#define SEPO_COMMON_PARAMS                                                                       \
+	{"placement", GPUVM_PARAM_CHOICE, "sepo|pinned|managed",                                 \
+	 "where the heap lives: device heap with postponement (sepo), host-pinned zero-copy "     \
+	 "(pinned, Fig. 6.11) or managed memory under demand paging (managed, Table 6.3; device " \
+	 "memory from uvm.device_memory or --oversub)"},                                          \
+	{"heap", GPUVM_PARAM_SIZE, "0",                                                          \
+	 "sepo: the device heap; 0 = uvm.device_memory when set, else room for the whole table"}, \
+	{"buckets", GPUVM_PARAM_U64, "0", "hash buckets; 0 = records / 2 (at least 1024)"},     \
+	{"groups", GPUVM_PARAM_U64, "0",                                                         \
+	 "bucket groups, each allocating from its own page; 0 = heap pages / 25, at least 1 "    \
+	 "(rezafmk/BRB_HashTable PVC: pagePerGroup = 25)"},                                      \
+	{"page", GPUVM_PARAM_SIZE, "16KiB", "heap page (power of two, 1 KiB..16 MiB)"},         \
+	{"chunk", GPUVM_PARAM_U64, "65536", "input records per copy and launch"},                \
+	{"threads", GPUVM_PARAM_U64, "16384", "GPU threads per launch (grid-stride over a chunk)"}, \
+	{"threshold", GPUVM_PARAM_U64, "50",                                                     \
+	 "basic: % of groups declining before an iteration stops (seeds/001 §6.3.3: 50)"},     \
+	{"verify", GPUVM_PARAM_U64, "0", "1: compare the table with a CPU reference (verify=pass|FAIL)"}, \
+	{"cpu", GPUVM_PARAM_U64, "0",                                                            \
+	 "N > 0: also run the pthreads CPU baseline (same table, no SePo) on N threads, timed "   \
+	 "for real: cpu_ms= (Fig. 6.9's denominator)"}
+
+static const struct gpuvm_param_def pvc_params[] = {
+	{"records", GPUVM_PARAM_U64, "262144", "64-byte log records"},
+	{"urls", GPUVM_PARAM_U64, "131072", "distinct pages the log's URLs are drawn from"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.8",
+	 "Zipf exponent of page popularity (web traces: 0.64-0.83, Breslau et al. INFOCOM'99)"},
+	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (PVC: combining)"},
+	{"input", GPUVM_PARAM_TEXT, "",
+	 "a real web log instead of the generator: one record per line, the URL its first token "
+	 "starting http:// https:// or / (else its first token); records = its lines"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_def kv_params[] = {
+	{"records", GPUVM_PARAM_U64, "131072", "pairs to insert"},
+	{"dup", GPUVM_PARAM_U64, "2", "mean pairs per distinct key (Fig. 6.8: 2, 5, 10)"},
+	{"key", GPUVM_PARAM_U64, "16", "key bytes (performanceTest: 8-128)"},
+	{"value", GPUVM_PARAM_U64, "8", "value bytes (1-64)"},
+	{"org", GPUVM_PARAM_CHOICE, "basic|multi|combining", "bucket organisation"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_def wc_params[] = {
+	{"lines", GPUVM_PARAM_U64, "131072", "64-byte lines of text"},
+	{"vocab", GPUVM_PARAM_U64, "65536", "distinct words the text is drawn from"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "1.0", "Zipf exponent of word frequency (English: ~1, Zipf 1949)"},
+	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi",
+	 "combining = MAP_REDUCE (the reduce callback adds); multi = MAP_GROUP"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_def ii_params[] = {
+	{"records", GPUVM_PARAM_U64, "131072", "128-byte records of HTML (page id + 120 bytes of text)"},
+	{"urls", GPUVM_PARAM_U64, "65536", "distinct link targets"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.8", "Zipf exponent of link-target popularity"},
+	{"per_doc", GPUVM_PARAM_U64, "8", "records per HTML page (8: 1 KB pages)"},
+	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (Inverted Index: multi)"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_range sepo_ranges[] = {
+	{"records", 1, 1ull << 32}, {"lines", 1, 1ull << 32}, {"urls", 1, 1ull << 40},
+	{"vocab", 1, 1ull << 32},   {"zipf", 0.01, 4},          {"dup", 1, 1ull << 20},
+	{"key", 1, 8 * SEPO_MAX_KEY_WORDS}, {"value", 1, 8 * SEPO_MAX_VALUE_WORDS},
+	{"buckets", 0, 1ull << 31}, {"groups", 0, 1ull << 20},  {"page", 1024, 16ull << 20},
+	{"chunk", 1, 1ull << 26},   {"threads", 1, 1ull << 24}, {"threshold", 1, 100},
+	{"verify", 0, 1},           {"heap", 0, 1ull << 46},     {"cpu", 0, 256},
+	{"per_doc", 1, 1ull << 30},
+};
+
+static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			struct sepo_app_cfg *c, const char *org_choices, struct gpuvm_error *err)
+{
+	unsigned int place = 0, org = 0;
+	uint64_t verify = 0, thr = 50;
+	c->tc.page_bytes = 16384;
+	c->tc.groups = 0;
+	c->chunk = 65536;
+	c->threads = 16384;
+	uint64_t heap = 0, buckets = 0;
+	if (gpuvm_params_choice(p, "placement", "sepo|pinned|managed", &place, err) < 0 ||
+	    gpuvm_params_choice(p, "org", org_choices, &org, err) < 0 ||
+	    gpuvm_params_size(p, "heap", &heap, err) < 0 ||
+	    gpuvm_params_u64(p, "buckets", &buckets, err) < 0 ||
+	    gpuvm_params_u64(p, "groups", &c->tc.groups, err) < 0 ||
+	    gpuvm_params_size(p, "page", &c->tc.page_bytes, err) < 0 ||
+	    gpuvm_params_u64(p, "chunk", &c->chunk, err) < 0 ||
+	    gpuvm_params_u64(p, "threads", &c->threads, err) < 0 ||
+	    gpuvm_params_u64(p, "threshold", &thr, err) < 0 ||
+	    gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
+	    gpuvm_params_u64(p, "cpu", &c->cpu_threads, err) < 0)
+		return -1;
+	if (c->tc.page_bytes & (c->tc.page_bytes - 1))
+		return gpuvm_fail(err, "--workload", 0, "page", "must be a power of two");
+	/* org: the word at index `org` of org_choices */
+	char words[48];
+	snprintf(words, sizeof words, "%s", org_choices);
+	char *w = strtok(words, "|");
+	for (unsigned int i = 0; i < org && w; i++)
+		w = strtok(NULL, "|");
+	c->tc.org = !w || !strcmp(w, "combining") ? SEPO_COMBINING
+		    : !strcmp(w, "basic")	    ? SEPO_BASIC
+						    : SEPO_MULTI;
+	c->tc.combine_op = SEPO_COMB_ADD;
+	c->tc.placement = (enum sepo_placement)place;
+	c->tc.threshold_pct = (unsigned int)thr;
+	c->verify = (int)verify;
+	c->tc.nbuckets = buckets ? buckets : (c->records / 2 > 1024 ? c->records / 2 : 1024);
+	c->entry_words = c->tc.org == SEPO_MULTI
+				 ? 3 + (c->key_bytes + 7) / 8 /* key entry; values separately */
+				 : 2 + (c->key_bytes + 7) / 8 + (c->value_bytes + 7) / 8;
+	unsigned int value_node = 2 + (c->value_bytes + 7) / 8;
+	uint64_t per_record = (uint64_t)(c->entry_words + (c->tc.org == SEPO_MULTI ? value_node : 0)) * 8;
+	if (c->app == APP_WC)
+		per_record *= 64 / 5; /* at most 12 words of 4+ letters per 64-byte line */
+	if (c->app == APP_II)
+		per_record *= 120 / 7; /* at most one link per 7 bytes of text */
+	c->tc.bound_bytes = c->records * per_record;
+	if (c->entry_words > c->tc.page_bytes / 8 || value_node > c->tc.page_bytes / 8)
+		return gpuvm_fail(err, "--workload", 0, "page", "a %llu-byte page cannot hold one entry",
+				  (unsigned long long)c->tc.page_bytes);
+	if (!heap)
+		heap = cfg->uvm_device_memory_bytes;
+	if (!heap) {
+		/* room for everything: a page wastes less than one entry at its end,
+		 * and each group leaves a partly used key and value page */
+		uint64_t per_page = c->tc.page_bytes - (uint64_t)c->entry_words * 8 + 8;
+		uint64_t pages = c->tc.bound_bytes / per_page + 1;
+		uint64_t groups = c->tc.groups ? c->tc.groups : pages / 25 + 1;
+		heap = (pages + 2 * groups + 2) * c->tc.page_bytes;
+	}
+	c->tc.heap_bytes = heap;
+	if (!c->tc.groups) {
+		/* BRB_HashTable initMultipassBookkeeping: groups = heap pages / pagePerGroup */
+		uint64_t pages = (c->tc.placement == SEPO_PLACE_SEPO ? heap : c->tc.bound_bytes) / c->tc.page_bytes;
+		c->tc.groups = pages / 25 ? pages / 25 : 1;
+	}
+	if (c->tc.groups > c->tc.nbuckets)
+		return gpuvm_fail(err, "--workload", 0, "groups", "more groups (%llu) than buckets (%llu)",
+				  (unsigned long long)c->tc.groups, (unsigned long long)c->tc.nbuckets);
+	if (c->tc.placement == SEPO_PLACE_SEPO && heap < c->tc.page_bytes)
+		return gpuvm_fail(err, "--workload", 0, "heap", "a heap of %llu bytes holds no %llu-byte page",
+				  (unsigned long long)heap, (unsigned long long)c->tc.page_bytes);
+	return 0;
+}
+
+static int create_common(const char *name, struct sepo_app_cfg *c, struct gpuvm_source *out,
+			 struct gpuvm_error *err)
+{
+	struct sepo_app_cfg *u = malloc(sizeof *u);
+	if (!u) {
+		if (c->log.fd >= 0)
+			log_reader_close(&c->log);
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	}
+	*u = *c;
+	return simt_program_source(name, sepo_app_host, u, app_free, out, err);
+}
+
+static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		      struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct sepo_app_cfg c;
+	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
+	c.app = APP_PVC;
+	c.records = 262144;
+	uint64_t urls = 131072;
+	double s = 0.8;
+	if (gpuvm_params_u64(p, "records", &c.records, err) < 0 ||
+	    gpuvm_params_u64(p, "urls", &urls, err) < 0 || gpuvm_params_double(p, "zipf", &s, err) < 0)
+		return -1;
+	c.rec_words = 8;
+	c.key_bytes = 64;
+	c.value_bytes = 8;
+	const char *path = gpuvm_params_text(p, "input");
+	if (path && *path) {
+		snprintf(c.input, sizeof c.input, "%s", path);
+		if (log_reader_open(&c.log, path, err))
+			return -1;
+		uint64_t given = 0;
+		int has = gpuvm_params_u64(p, "records", &given, err);
+		if (has > 0 && given > c.log.lines) {
+			log_reader_close(&c.log);
+			return gpuvm_fail(err, "--workload", 0, "records", "%llu records, but %s has %llu lines",
+					  (unsigned long long)given, path, (unsigned long long)c.log.lines);
+		}
+		c.records = has > 0 ? given : c.log.lines;
+	}
+	if (common_parse(cfg, p, &c, "combining|basic|multi", err)) {
+		if (c.log.fd >= 0)
+			log_reader_close(&c.log);
+		return -1;
+	}
+	gen_pvc_init(&c.pvc, seed, urls, s);
+	return create_common("sepo-pvc", &c, out, err);
+}
+
+static int kv_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		     struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct sepo_app_cfg c;
+	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
+	c.app = APP_KV;
+	c.records = 131072;
+	uint64_t dup = 2, kb = 16, vb = 8;
+	if (gpuvm_params_u64(p, "records", &c.records, err) < 0 ||
+	    gpuvm_params_u64(p, "dup", &dup, err) < 0 || gpuvm_params_u64(p, "key", &kb, err) < 0 ||
+	    gpuvm_params_u64(p, "value", &vb, err) < 0)
+		return -1;
+	c.key_bytes = (unsigned int)kb;
+	c.value_bytes = (unsigned int)vb;
+	if (common_parse(cfg, p, &c, "basic|multi|combining", err))
+		return -1;
+	uint64_t keys = c.records / dup ? c.records / dup : 1;
+	gen_kv_init(&c.kv, seed, keys, c.key_bytes, c.value_bytes);
+	c.rec_words = c.kv.rec_words;
+	return create_common("sepo-kv", &c, out, err);
+}
+
+static int wc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		     struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct sepo_app_cfg c;
+	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
+	c.app = APP_WC;
+	c.records = 131072;
+	uint64_t vocab = 65536;
+	double s = 1.0;
+	if (gpuvm_params_u64(p, "lines", &c.records, err) < 0 ||
+	    gpuvm_params_u64(p, "vocab", &vocab, err) < 0 || gpuvm_params_double(p, "zipf", &s, err) < 0)
+		return -1;
+	c.rec_words = 8;
+	c.key_bytes = 32; /* MapReduce_WC: words of 4-32 characters */
+	c.value_bytes = 8;
+	if (common_parse(cfg, p, &c, "combining|basic|multi", err))
+		return -1;
+	gen_text_init(&c.text, seed, vocab, s);
+	return create_common("sepo-wc", &c, out, err);
+}
+
+static int ii_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		     struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct sepo_app_cfg c;
+	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
+	c.app = APP_II;
+	c.records = 131072;
+	uint64_t urls = 65536, per_doc = 8;
+	double s = 0.8;
+	if (gpuvm_params_u64(p, "records", &c.records, err) < 0 ||
+	    gpuvm_params_u64(p, "urls", &urls, err) < 0 || gpuvm_params_double(p, "zipf", &s, err) < 0 ||
+	    gpuvm_params_u64(p, "per_doc", &per_doc, err) < 0)
+		return -1;
+	c.rec_words = 16;
+	c.key_bytes = 64;
+	c.value_bytes = 8;
+	if (common_parse(cfg, p, &c, "multi|combining|basic", err))
+		return -1;
+	gen_html_init(&c.html, seed, urls, s, per_doc);
+	return create_common("sepo-ii", &c, out, err);
+}
+
+static int estimate_common(uint64_t records, uint64_t per, uint64_t *acc)
+{
+	*acc = records * per;
+	return 0;
+}
+
+static int pvc_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
+			struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t r = 262144;
+	if (gpuvm_params_u64(p, "records", &r, err) < 0)
+		return -1;
+	/* ~8 record loads, a chain step, lock, value update per record (x32 lanes... per thread) */
+	return estimate_common(r, 24, acc);
+}
+
+static int kv_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
+		       struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t r = 131072;
+	if (gpuvm_params_u64(p, "records", &r, err) < 0)
+		return -1;
+	return estimate_common(r, 40, acc);
+}
+
+static int wc_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
+		       struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t r = 131072;
+	if (gpuvm_params_u64(p, "lines", &r, err) < 0)
+		return -1;
+	return estimate_common(r, 120, acc);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_sepo_pvc = {
+	.name = "sepo-pvc",
+	.summary = "Page View Count on the SePo hash table (Mokhtari ch. 6): Zipf web log -> <URL, count>",
+	.working_set = "table ~ distinct URLs x 48-80 B (+ page slack); input streamed in chunks of 64 B x chunk",
+	.params = pvc_params,
+	.n_params = sizeof pvc_params / sizeof pvc_params[0],
+	.ranges = sepo_ranges,
+	.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],
+	.create = pvc_create,
+	.estimate = pvc_estimate,
+};
+
+static int ii_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
+		       struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t r = 131072;
+	if (gpuvm_params_u64(p, "records", &r, err) < 0)
+		return -1;
+	return estimate_common(r, 60, acc);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_sepo_ii = {
+	.name = "sepo-ii",
+	.summary = "Inverted Index on the SePo hash table (MAP_GROUP): HTML links -> <URL, page ids>",
+	.working_set = "table ~ distinct URLs x 48-88 B + links x 24 B; input streamed, 128 B per record",
+	.params = ii_params,
+	.n_params = sizeof ii_params / sizeof ii_params[0],
+	.ranges = sepo_ranges,
+	.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],
+	.create = ii_create,
+	.estimate = ii_estimate,
+};
+
+const struct gpuvm_workload_def gpuvm_workload_sepo_kv = {
+	.name = "sepo-kv",
+	.summary = "SePo hash-table insert rate (Mokhtari Fig. 6.8): random pairs, duplicates, any organisation",
+	.working_set = "table ~ records/dup x (16 B + key + value) (basic: records x ...)",
+	.params = kv_params,
+	.n_params = sizeof kv_params / sizeof kv_params[0],
+	.ranges = sepo_ranges,
+	.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],
+	.create = kv_create,
+	.estimate = kv_estimate,
+};
+
+const struct gpuvm_workload_def gpuvm_workload_sepo_wc = {
+	.name = "sepo-wc",
+	.summary = "Word Count on the SePo MapReduce runtime (MAP_REDUCE: combining + reduce = add)",
+	.working_set = "table ~ distinct words x 40-56 B; input streamed, 64 B per line",
+	.params = wc_params,
+	.n_params = sizeof wc_params / sizeof wc_params[0],
+	.ranges = sepo_ranges,
+	.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],
+	.create = wc_create,
+	.estimate = wc_estimate,
+};

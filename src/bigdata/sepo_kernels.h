@@ -1,0 +1,211 @@
+/* Map kernels over the SePo hash table (seeds/001 §6.5-6.6): each thread
+ * takes records of the current input chunk in a grid-stride loop, skips
+ * records already done in an earlier iteration, inserts the pairs the
+ * record yields, and marks the record done only if every insert succeeded
+ * (§6.3.3: "we use a bitmap array to record which computation units have
+ * been successfully processed"). Under the basic organisation a thread
+ * stops taking records once the 50 % rule has halted the iteration.
+ * Compiled as C for the SIMT executor and as CUDA by cuda/sepo.cu. */
+#ifndef GPUVM_SEPO_KERNELS_H
+#define GPUVM_SEPO_KERNELS_H
+
+#include "sepo_dev.h" /* same folder: found by nvcc -Iinclude too */
+
+
+SIMT_DEVFN int sepo_pending(SIMT_CTX_ const unsigned int *done, unsigned long long gi)
+{
+	return !((LD(done, gi >> 5) >> (gi & 31)) & 1u);
+}
+
+SIMT_DEVFN void sepo_mark_done(SIMT_CTX_ unsigned int *done, unsigned long long gi)
+{
+	ATOMIC_OR(done, gi >> 5, 1u << (gi & 31));
+}
+
+/* Zeroes the key's bytes from `len` on (keys are compared as whole words). */
+SIMT_DEVFN void sepo_key_trim(unsigned long long *key, unsigned int words, unsigned int len)
+{
+	for (unsigned int i = 0; i < words; i++) {
+		unsigned int lo = i * 8;
+		if (lo >= len)
+			key[i] = 0;
+		else if (len - lo < 8)
+			key[i] &= (1ull << (8 * (len - lo))) - 1;
+	}
+}
+
+/* Page View Count (§6.6.1): a 64-byte log record holds a URL padded with
+ * spaces (rezafmk/BRB_HashTable PVC/dataset: "http://www.<letters>.com"
+ * space-padded to 64 bytes); the pair is <URL, 1>, combined by addition. */
+SIMT_KERNEL(sepo_pvc_kernel, struct sepo_map_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     r < p.n; r += stride) {
+		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
+			return;
+		unsigned long long gi = p.first + r;
+		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+			continue;
+		unsigned long long key[8];
+		unsigned int len = 64;
+		for (unsigned int i = 0; i < 8; i++)
+			key[i] = LD(p.recs, r * 8 + i);
+		for (unsigned int i = 0; i < 64; i++) {
+			unsigned int c = (unsigned int)(key[i / 8] >> (8 * (i % 8)) & 0xff);
+			if (c == ' ' || c == '\n' || c == 0) {
+				len = i;
+				break;
+			}
+		}
+		COMPUTE(len + 8);
+		if (!len) {
+			sepo_mark_done(SIMT_PASS_ p.done, gi); /* an empty line yields nothing */
+			continue;
+		}
+		sepo_key_trim(key, 8, len);
+		unsigned long long one = 1;
+		unsigned int b = sepo_hash(SIMT_PASS_ key, len) % p.t.nbuckets;
+		if (sepo_insert(SIMT_PASS_ &p.t, b, key, len, &one, 8) == SEPO_SUCCESS)
+			sepo_mark_done(SIMT_PASS_ p.done, gi);
+	}
+}
+
+/* The insert-rate benchmark of Fig. 6.8 (rezafmk/BRB_HashTable
+ * performanceTest): record = [key bytes | value bytes << 16] then the key
+ * and value words; one pair per record. */
+SIMT_KERNEL(sepo_kv_kernel, struct sepo_map_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     r < p.n; r += stride) {
+		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
+			return;
+		unsigned long long gi = p.first + r;
+		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+			continue;
+		const unsigned long long *rec = p.recs + r * p.rec_words;
+		unsigned long long hdr = LD(rec, 0);
+		unsigned int kb = (unsigned int)(hdr & 0xffff), vb = (unsigned int)(hdr >> 16 & 0xffff);
+		unsigned int kw = (kb + 7) / 8, vw = (vb + 7) / 8;
+		unsigned long long key[SEPO_MAX_KEY_WORDS], val[SEPO_MAX_VALUE_WORDS];
+		for (unsigned int i = 0; i < kw; i++)
+			key[i] = LD(rec, 1 + i);
+		for (unsigned int i = 0; i < vw; i++)
+			val[i] = LD(rec, 1 + kw + i);
+		unsigned int b = sepo_hash(SIMT_PASS_ key, kb) % p.t.nbuckets;
+		if (sepo_insert(SIMT_PASS_ &p.t, b, key, kb, val, vb) == SEPO_SUCCESS)
+			sepo_mark_done(SIMT_PASS_ p.done, gi);
+	}
+}
+
+/* Word Count as a MapReduce map (§6.5, MAP_REDUCE mode: the combining
+ * organisation with the reduce callback = addition): a record is a
+ * 64-byte line of text; every lowercase word of 4 to key_bytes letters
+ * (rezafmk/BRB_HashTable MapReduce_WC: words of 4-32 characters) yields
+ * <word, 1>. A line is done when all its words are in; a line postponed
+ * half-way would count its first words twice, so a line whose insert is
+ * declined records how many words went in (progress[], a device array
+ * of one word per line) and resumes after them. */
+SIMT_KERNEL(sepo_wc_kernel, struct sepo_map_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     r < p.n; r += stride) {
+		unsigned long long gi = p.first + r;
+		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+			continue;
+		unsigned long long line[8];
+		for (unsigned int i = 0; i < 8; i++)
+			line[i] = LD(p.recs, r * p.rec_words + i);
+		unsigned int skip = LD(p.progress, gi), nword = 0;
+		int ok = 1;
+		unsigned int i = 0;
+		while (ok && i < 64) {
+			unsigned int c = (unsigned int)(line[i / 8] >> (8 * (i % 8)) & 0xff);
+			if (c < 'a' || c > 'z') {
+				i++;
+				continue;
+			}
+			unsigned int s = i;
+			while (i < 64 && (line[i / 8] >> (8 * (i % 8)) & 0xff) >= 'a' &&
+			       (line[i / 8] >> (8 * (i % 8)) & 0xff) <= 'z')
+				i++;
+			unsigned int len = i - s;
+			COMPUTE(2 * len);
+			if (len < 4 || len > p.key_bytes)
+				continue;
+			if (nword++ < skip)
+				continue;
+			unsigned long long key[8];
+			for (unsigned int k = 0; k < 8; k++)
+				key[k] = 0;
+			for (unsigned int k = 0; k < len; k++)
+				key[k / 8] |= (line[(s + k) / 8] >> (8 * ((s + k) % 8)) & 0xff) << (8 * (k % 8));
+			unsigned long long one = 1;
+			unsigned int b = sepo_hash(SIMT_PASS_ key, len) % p.t.nbuckets;
+			if (sepo_insert(SIMT_PASS_ &p.t, b, key, len, &one, 8) != SEPO_SUCCESS) {
+				ok = 0;
+				/* progress for the next iteration: the words that went in */
+				ST(p.progress, gi, nword - 1);
+			}
+		}
+		if (ok)
+			sepo_mark_done(SIMT_PASS_ p.done, gi);
+	}
+}
+
+/* Inverted Index (§6.6.1): HTML pages in 128-byte records (word 0: the
+ * page id, then 120 bytes of text); every link href="URL" yields
+ * <URL, page id>, grouped by the multi-valued organisation (MAP_GROUP).
+ * Like word count, a record postponed after some of its links went in
+ * resumes after them (progress[]). The thesis's version has a long
+ * switch over characters (its divergence, §6.6.2); this one a byte scan. */
+SIMT_KERNEL(sepo_ii_kernel, struct sepo_map_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     r < p.n; r += stride) {
+		unsigned long long gi = p.first + r;
+		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+			continue;
+		unsigned long long doc = LD(p.recs, r * 16), txt[15];
+		for (unsigned int i = 0; i < 15; i++)
+			txt[i] = LD(p.recs, r * 16 + 1 + i);
+		unsigned int skip = LD(p.progress, gi), nlink = 0;
+		int ok = 1;
+		for (unsigned int i = 0; ok && i + 6 < 120; i++) {
+			const char *pat = "href=\"";
+			unsigned int m = 0;
+			while (m < 6 && (unsigned int)(txt[(i + m) / 8] >> (8 * ((i + m) % 8)) & 0xff) ==
+						(unsigned int)(unsigned char)pat[m])
+				m++;
+			COMPUTE(2 + m);
+			if (m < 6)
+				continue;
+			unsigned int s = i + 6, e = s;
+			while (e < 120 && (txt[e / 8] >> (8 * (e % 8)) & 0xff) != '"')
+				e++;
+			COMPUTE(2 * (e - s));
+			i = e;
+			if (e >= 120 || e == s || e - s > 64)
+				continue;
+			if (nlink++ < skip)
+				continue;
+			unsigned long long key[8];
+			for (unsigned int k = 0; k < 8; k++)
+				key[k] = 0;
+			for (unsigned int k = 0; k < e - s; k++)
+				key[k / 8] |= (txt[(s + k) / 8] >> (8 * ((s + k) % 8)) & 0xff) << (8 * (k % 8));
+			unsigned int b = sepo_hash(SIMT_PASS_ key, e - s) % p.t.nbuckets;
+			if (sepo_insert(SIMT_PASS_ &p.t, b, key, e - s, &doc, 8) != SEPO_SUCCESS) {
+				ok = 0;
+				ST(p.progress, gi, nlink - 1);
+			}
+		}
+		if (ok)
+			sepo_mark_done(SIMT_PASS_ p.done, gi);
+	}
+}
+
+#endif

@@ -1,0 +1,101 @@
+/* The SePo iteration driver (sepo_run.h). */
+#include "bigdata/sepo_run.h"
+
+#include <string.h>
+
+static int chunk_done(const unsigned int *done, uint64_t a, uint64_t b)
+{
+	for (uint64_t i = a; i < b; i++)
+		if (!(done[i >> 5] >> (i & 31) & 1u))
+			return 0;
+	return 1;
+}
+
+static uint64_t first_pending(const unsigned int *done, uint64_t from, uint64_t n)
+{
+	for (uint64_t i = from; i < n; i++)
+		if (!(done[i >> 5] >> (i & 31) & 1u))
+			return i;
+	return n;
+}
+
+int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
+	     uint64_t chunk_records, uint32_t threads, struct sepo_run_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	uint64_t n = in->records, words = (n + 31) / 32;
+	if (chunk_records > n)
+		chunk_records = n;
+	unsigned int *done = simt_malloc(h, "sepo.done", words * 4, GPUVM_ALLOC_DEVICE);
+	unsigned long long *chunk =
+		simt_malloc(h, "input.chunk", chunk_records * in->rec_words * 8, GPUVM_ALLOC_DEVICE);
+	unsigned int *progress =
+		in->needs_progress ? simt_malloc(h, "sepo.progress", n * 4, GPUVM_ALLOC_DEVICE) : NULL;
+	if (!done || !chunk || (in->needs_progress && !progress))
+		return -1;
+	double t_start = simt_now_seconds(h);
+	uint64_t start = 0, done_before = 0, pages_before = 0;
+	for (unsigned int it = 0;; it++) {
+		if (it >= SEPO_MAX_ITERS)
+			return simt_fail(h, "the table needs more than %d iterations", SEPO_MAX_ITERS);
+		double t0 = simt_now_seconds(h);
+		int halted = 0;
+		for (uint64_t c0 = start - start % chunk_records; c0 < n && !halted; c0 += chunk_records) {
+			uint64_t cn = n - c0 < chunk_records ? n - c0 : chunk_records;
+			if (it > 0 && chunk_done(done, c0, c0 + cn))
+				continue; /* nothing postponed here: not sent again */
+			in->fill(in->ctx, c0, cn, chunk);
+			if (simt_upload(h, chunk, cn * in->rec_words * 8))
+				return -1;
+			st->input_bytes += cn * in->rec_words * 8;
+			struct sepo_map_args a;
+			memset(&a, 0, sizeof a);
+			a.t = t->d;
+			a.recs = chunk;
+			a.done = done;
+			a.progress = progress;
+			a.first = c0;
+			a.n = cn;
+			a.rec_words = in->rec_words;
+			a.key_bytes = in->key_bytes;
+			uint32_t th = threads;
+			if (th > cn)
+				th = (uint32_t)cn;
+			uint32_t block = th < 256 ? th : 256;
+			if (simt_launch(h, in->kernel_name, in->kernel, simt_dim3((th + block - 1) / block, 1, 1),
+					simt_dim3(block, 1, 1), &a, sizeof a))
+				return -1;
+			if (t->d.halt_groups) {
+				/* basic: has the 50 % rule stopped the iteration? */
+				t->meta_bytes += 4;
+				if (simt_download(h, t->d.ctr + SEPO_CTR_HALT, 4))
+					return -1;
+				halted = t->d.ctr[SEPO_CTR_HALT] != 0;
+			}
+		}
+		t->meta_bytes += words * 4;
+		if (simt_download(h, done, words * 4))
+			return -1;
+		start = first_pending(done, start, n);
+		uint64_t done_now = 0;
+		for (uint64_t w = 0; w < words; w++)
+			done_now += (uint64_t)__builtin_popcount(done[w]);
+		if (sepo_iteration_end(h, t, start < n))
+			return -1;
+		st->iter_seconds[it] = simt_now_seconds(h) - t0;
+		st->iterations = it + 1;
+		if (start >= n)
+			break;
+		if (done_now == done_before && t->pages_taken == pages_before)
+			return simt_fail(h, "iteration %u stored nothing: a record's pairs do not fit the heap",
+					 it + 1);
+		done_before = done_now;
+		pages_before = t->pages_taken;
+	}
+	double t1 = simt_now_seconds(h);
+	if (sepo_finish(h, t))
+		return -1;
+	st->iter_seconds[st->iterations - 1] += simt_now_seconds(h) - t1; /* the last copy-out */
+	st->seconds = simt_now_seconds(h) - t_start;
+	return 0;
+}

@@ -1,0 +1,418 @@
+/* The SePo hash table (Mokhtari thesis ch. 6, src/bigdata/): each bucket
+ * organisation's table, read back on the host after 1, 2 and 3 SePo
+ * iterations, equals the CPU reference (every pair in, none twice; for
+ * combining every key in one entry with the sum of its records); the
+ * allocator chains a group's pages; the basic method's 50 % rule stops an
+ * iteration early; the three placements give the same table; postponement
+ * beats pinned memory; and the generators are deterministic. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bigdata/gen.h"
+#include "bigdata/read_log.h"
+#include "bigdata/sepo.h"
+#pragma GCC diagnostic ignored "-Wunused-function" /* the kernels this file does not launch */
+#include "bigdata/sepo_kernels.h"
+#include "bigdata/sepo_run.h"
+#include "gpuvm/engine.h"
+#include "run_util.h"
+
+/* ---- end to end through the workloads ------------------------------- */
+
+static cJSON *run(const char *workload)
+{
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = workload, .seed = 7};
+	return run_report(&spec);
+}
+
+static uint64_t result_u64(const cJSON *o, const char *key)
+{
+	const char *r = cJSON_GetObjectItemCaseSensitive(o, "result")->valuestring;
+	char pat[40];
+	snprintf(pat, sizeof pat, "%s=", key);
+	const char *at = strstr(r, pat);
+	if (!at)
+		fail_msg("no %s in '%s'", key, r);
+	return strtoull(at + strlen(pat), NULL, 10);
+}
+
+static void expect_pass(const cJSON *o, const char *what)
+{
+	const char *r = cJSON_GetObjectItemCaseSensitive(o, "result")->valuestring;
+	if (!strstr(r, "verify=pass"))
+		fail_msg("%s: %s", what, r);
+}
+
+/* The table of `spec` with room to spare: its bytes (one iteration). */
+static uint64_t table_bytes(const char *spec)
+{
+	char w[256];
+	snprintf(w, sizeof w, "%s,verify=1", spec);
+	cJSON *o = run(w);
+	expect_pass(o, w);
+	assert_int_equal(result_u64(o, "iters"), 1);
+	assert_int_equal(result_u64(o, "postponed"), 0);
+	uint64_t t = result_u64(o, "table");
+	cJSON_Delete(o);
+	return t;
+}
+
+/* With the heap at table / x (a little more, as Fig. 6.8's "slightly less
+ * than two and three times"), the table still equals the reference and
+ * takes x iterations (x + 1 for basic, whose 50 % rule stops early). */
+static void iterations_match(const char *spec, unsigned int org)
+{
+	uint64_t t = table_bytes(spec);
+	for (unsigned int x = 2; x <= 3; x++) {
+		char w[256];
+		snprintf(w, sizeof w, "%s,verify=1,heap=%llu", spec,
+			 (unsigned long long)(t / (x - 0.15)));
+		cJSON *o = run(w);
+		expect_pass(o, w);
+		uint64_t it = result_u64(o, "iters");
+		printf("  %s: table %llu B, heap 1/%u: %llu iterations, %llu postponed\n", spec,
+		       (unsigned long long)t, x, (unsigned long long)it,
+		       (unsigned long long)result_u64(o, "postponed"));
+		assert_true(result_u64(o, "postponed") > 0);
+		assert_true(it >= x);
+		assert_true(it <= x + (org == SEPO_COMBINING ? 1u : org == SEPO_BASIC ? 2u : 3u));
+		/* every page stored went to the host exactly once */
+		assert_int_equal(result_u64(o, "copied"), result_u64(o, "table"));
+		cJSON_Delete(o);
+	}
+}
+
+static void test_combining_1_2_3_iterations(void **state)
+{
+	(void)state;
+	iterations_match("sepo-kv:records=6000,dup=3,key=24,org=combining,groups=4,page=4KiB",
+			 SEPO_COMBINING);
+	/* PVC: the count of every URL equals its records (no record lost or
+	 * counted twice), over iterations */
+	iterations_match("sepo-pvc:records=6000,urls=3000,groups=4,page=4KiB", SEPO_COMBINING);
+	/* 16384 threads racing for the pool's last pages: a decline taken
+	 * without the group's page lock (while the thread that took the last
+	 * page has not installed it yet) would let the key in later in the
+	 * same iteration, and the next iteration would store it twice */
+	cJSON *o = run("sepo-pvc:records=20000,urls=10000,groups=8,heap=256KiB,verify=1");
+	expect_pass(o, "pvc racing for the last pages");
+	cJSON_Delete(o);
+}
+
+static void test_basic_1_2_3_iterations(void **state)
+{
+	(void)state;
+	iterations_match("sepo-kv:records=5000,dup=2,key=16,org=basic,groups=4,page=4KiB", SEPO_BASIC);
+}
+
+static void test_multi_1_2_3_iterations(void **state)
+{
+	(void)state;
+	iterations_match("sepo-kv:records=5000,dup=4,key=16,org=multi,groups=16,page=2KiB", SEPO_MULTI);
+}
+
+/* Word count yields several pairs per line: a line postponed half-way
+ * resumes after the words that went in (per-line progress), so no word
+ * is counted twice over four iterations. */
+static void test_word_count_resumes_lines(void **state)
+{
+	(void)state;
+	uint64_t t = table_bytes("sepo-wc:lines=3000,vocab=4000,groups=4,page=4KiB");
+	char w[160];
+	snprintf(w, sizeof w, "sepo-wc:lines=3000,vocab=4000,groups=4,page=4KiB,verify=1,heap=%llu",
+		 (unsigned long long)(t / 3));
+	cJSON *o = run(w);
+	expect_pass(o, w);
+	assert_true(result_u64(o, "iters") >= 3);
+	cJSON_Delete(o);
+}
+
+/* Inverted Index (MAP_GROUP): several links per record, multi-valued,
+ * over several iterations: every <URL, page> pair once. */
+static void test_inverted_index_iterations(void **state)
+{
+	(void)state;
+	uint64_t t = table_bytes("sepo-ii:records=4000,urls=1500,groups=8,page=4KiB");
+	char w[160];
+	snprintf(w, sizeof w, "sepo-ii:records=4000,urls=1500,groups=8,page=4KiB,verify=1,heap=%llu",
+		 (unsigned long long)(t / 2));
+	cJSON *o = run(w);
+	expect_pass(o, w);
+	assert_true(result_u64(o, "iters") >= 2);
+	cJSON_Delete(o);
+}
+
+/* The three placements hold the same table; the postponed one copies it
+ * out over PCIe, the pinned one pays a remote access per heap access
+ * (Fig. 6.11: sepo beats pinned even with several iterations). */
+static void test_placements_agree_and_sepo_beats_pinned(void **state)
+{
+	(void)state;
+	const char *base = "sepo-pvc:records=20000,urls=10000,verify=1";
+	uint64_t t = table_bytes(base);
+	char w[160];
+	snprintf(w, sizeof w, "%s,heap=%llu", base, (unsigned long long)(t / 3));
+	cJSON *s = run(w);
+	snprintf(w, sizeof w, "%s,placement=pinned", base);
+	cJSON *p = run(w);
+	snprintf(w, sizeof w, "%s,placement=managed", base);
+	cJSON *m = run(w);
+	expect_pass(s, "sepo");
+	expect_pass(p, "pinned");
+	expect_pass(m, "managed");
+	assert_true(result_u64(s, "iters") >= 3);
+	assert_int_equal(result_u64(p, "iters"), 1);
+	assert_int_equal(result_u64(p, "copied"), 0);
+	assert_true(report_num(p, "zero_copy_bytes") > 0);
+	double ts = report_num(s, "sim_seconds"), tp = report_num(p, "sim_seconds");
+	printf("  pvc 20000 records: sepo (1/3 heap) %.3g s, pinned %.3g s\n", ts, tp);
+	assert_true(tp > 1.2 * ts);
+	cJSON_Delete(s);
+	cJSON_Delete(p);
+	cJSON_Delete(m);
+}
+
+/* ---- the library directly ------------------------------------------- */
+
+struct chain_ctx {
+	struct gen_kv kv;
+	int ok;
+	uint32_t chained, taken, halted_at;
+};
+
+static void fill_kv(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	gen_kv_fill(&((struct chain_ctx *)ctx)->kv, first, n, out);
+}
+
+/* One group, one iteration: the group's pages form one chain through
+ * page_prev from its current page, holding every page taken. */
+static int chain_host(struct simt_host *h, void *user)
+{
+	struct chain_ctx *c = user;
+	struct sepo_config tc = {.org = SEPO_BASIC, .combine_op = SEPO_COMB_ADD,
+				 .placement = SEPO_PLACE_SEPO, .nbuckets = 1024, .groups = 1,
+				 .page_bytes = 1024, .heap_bytes = 1 << 20, .bound_bytes = 4000 * 48,
+				 .threshold_pct = 50};
+	struct sepo_table t;
+	if (sepo_create(h, &t, &tc, 6)) {
+		sepo_release(&t);
+		return -1;
+	}
+	struct sepo_input in = {.records = 4000, .rec_words = c->kv.rec_words, .ctx = c,
+				.fill = fill_kv, .kernel = sepo_kv_kernel, .kernel_name = "kv"};
+	struct sepo_run_stats st;
+	if (sepo_run(h, &t, &in, 1000, 512, &st)) {
+		sepo_release(&t);
+		return -1;
+	}
+	c->taken = (uint32_t)t.pages_taken;
+	for (int p = t.d.group_page[0]; p >= 0 && c->chained <= c->taken; p = t.d.page_prev[p]) {
+		c->chained++;
+		if (t.d.page_owner[p] != 0)
+			c->ok = 0;
+	}
+	sepo_release(&t);
+	return 0;
+}
+
+static void test_allocator_chains_a_groups_pages(void **state)
+{
+	(void)state;
+	struct chain_ctx c = {.ok = 1};
+	gen_kv_init(&c.kv, 3, 4000, 16, 8); /* 16-byte keys, 8-byte values: 40-byte entries */
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	struct gpuvm_error err = {{0}};
+	assert_non_null(cfg);
+	if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+		fail_msg("%s", err.msg);
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source("chain", chain_host, &c, NULL, &src, &err), 0);
+	struct gpuvm_stats st;
+	if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
+		fail_msg("%s", err.msg);
+	src.ops->destroy(&src);
+	gpuvm_stats_release(&st);
+	free(cfg);
+	/* 4000 x 40 B over 1 KiB pages of 25 entries: at least 160 pages */
+	printf("  one group: %u pages taken, %u on its chain\n", c.taken, c.chained);
+	assert_true(c.taken >= 160);
+	assert_int_equal(c.chained, c.taken);
+	assert_true(c.ok);
+}
+
+/* Basic: an iteration stops once threshold % of the groups have been
+ * declined (§6.3.3); a lower threshold stops earlier, so more iterations. */
+static void test_basic_threshold_stops_iterations(void **state)
+{
+	(void)state;
+	const char *base = "sepo-kv:records=6000,dup=1,key=16,org=basic,groups=16,page=2KiB,verify=1";
+	uint64_t t = table_bytes(base);
+	char w[200];
+	uint64_t its[2];
+	unsigned int thr[2] = {10, 100};
+	for (int i = 0; i < 2; i++) {
+		snprintf(w, sizeof w, "%s,heap=%llu,threshold=%u", base, (unsigned long long)(t / 3), thr[i]);
+		cJSON *o = run(w);
+		expect_pass(o, w);
+		its[i] = result_u64(o, "iters");
+		cJSON_Delete(o);
+	}
+	printf("  basic, heap 1/3: %llu iterations at 10 %%, %llu at 100 %%\n",
+	       (unsigned long long)its[0], (unsigned long long)its[1]);
+	assert_true(its[0] > its[1]);
+}
+
+/* The pthreads CPU baseline builds the same table (Fig. 6.9's
+ * denominator) for every organisation. */
+static void test_cpu_baseline_matches_reference(void **state)
+{
+	(void)state;
+	const char *specs[] = {"sepo-pvc:records=4000,urls=2000,cpu=2,verify=1",
+			       "sepo-kv:records=4000,dup=3,org=basic,cpu=2,verify=1",
+			       "sepo-kv:records=4000,dup=3,org=multi,cpu=2,verify=1",
+			       "sepo-wc:lines=2000,vocab=3000,cpu=2,verify=1",
+			       "sepo-ii:records=2000,urls=1000,cpu=2,verify=1"};
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		cJSON *o = run(specs[i]);
+		const char *r = cJSON_GetObjectItemCaseSensitive(o, "result")->valuestring;
+		if (!strstr(r, "cpu_verify=pass") || !strstr(r, "cpu_ms="))
+			fail_msg("%s: %s", specs[i], r);
+		cJSON_Delete(o);
+	}
+}
+
+/* Bad parameters are refused with a message naming them. */
+static void test_bad_parameters(void **state)
+{
+	(void)state;
+	const char *bad[][2] = {{"sepo-pvc:page=3000", "page"},
+				{"sepo-pvc:heap=100", "heap"},
+				{"sepo-pvc:records=100,groups=5000", "groups"},
+				{"sepo-kv:key=300", "key"},
+				{"sepo-pvc:placement=disk", "placement"},
+				{"sepo-wc:zipf=0", "zipf"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct gpuvm_run_spec spec = {.gpu = "p100", .workload = bad[i][0], .seed = 1};
+		struct gpuvm_error err = {{0}};
+		cJSON *out = NULL;
+		assert_int_not_equal(gpuvm_run_point(&spec, &out, &err), 0);
+		if (!strstr(err.msg, bad[i][1]))
+			fail_msg("%s: '%s' does not name %s", bad[i][0], err.msg, bad[i][1]);
+		cJSON_Delete(out);
+	}
+}
+
+/* Real logs (input=FILE): the URL of each line, records from any line on
+ * (the index every 64 lines), file and line in errors. */
+static void test_log_reader(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/gpuvm_test_log_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "1.2.3.4 - - [x] \"GET /a/b.html HTTP/1.1\" 200 5\n");
+	fprintf(f, "see http://www.example.com/index.html now\n");
+	fprintf(f, "plainword second\n");
+	for (int i = 3; i < 200; i++)
+		fprintf(f, "h%d - \"GET /p%d HTTP/1.0\"\n", i, i);
+	fprintf(f, "/last-without-newline");
+	fclose(f);
+	struct log_reader r;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(log_reader_open(&r, path, &err), 0);
+	assert_int_equal(r.lines, 201);
+	unsigned long long all[201 * 8], part[50 * 8];
+	assert_int_equal(log_reader_fill(&r, 0, 201, all), 0);
+	assert_memory_equal((char *)all, "/a/b.html ", 10);
+	assert_memory_equal((char *)(all + 8), "http://www.example.com/index.html ", 34);
+	assert_memory_equal((char *)(all + 16), "plainword ", 10);
+	assert_memory_equal((char *)(all + 200 * 8), "/last-without-newline ", 22);
+	assert_int_equal(((char *)all)[63], '\n');
+	assert_int_equal(log_reader_fill(&r, 130, 50, part), 0);
+	assert_memory_equal(part, all + 130 * 8, sizeof part);
+	log_reader_close(&r);
+	/* a NUL byte: refused, naming the file and line */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ok\nbad", f);
+	fwrite("x\0", 1, 2, f);
+	fclose(f);
+	assert_int_not_equal(log_reader_open(&r, path, &err), 0);
+	assert_non_null(strstr(err.msg, "NUL"));
+	assert_non_null(strstr(err.msg, ":2:"));
+	unlink(path);
+}
+
+/* ---- generators ------------------------------------------------------ */
+
+static void test_generators_deterministic_and_streamable(void **state)
+{
+	(void)state;
+	struct gen_pvc a, b;
+	gen_pvc_init(&a, 11, 1000, 0.8);
+	gen_pvc_init(&b, 12, 1000, 0.8);
+	unsigned long long whole[64 * 8], part[16 * 8], other[64 * 8];
+	gen_pvc_fill(&a, 0, 64, whole);
+	gen_pvc_fill(&a, 40, 16, part); /* a chunk alone = the same records */
+	assert_memory_equal(part, whole + 40 * 8, sizeof part);
+	gen_pvc_fill(&a, 0, 64, other);
+	assert_memory_equal(other, whole, sizeof whole);
+	gen_pvc_fill(&b, 0, 64, other);
+	assert_memory_not_equal(other, whole, sizeof whole);
+	const char *line = (const char *)whole;
+	assert_memory_equal(line, "http://www.", 11);
+	assert_int_equal(line[63], '\n');
+
+	struct gen_text ta;
+	gen_text_init(&ta, 5, 100, 1.0);
+	unsigned long long t1[8 * 8], t2[8 * 8];
+	gen_text_fill(&ta, 100, 8, t1);
+	gen_text_fill(&ta, 100, 8, t2);
+	assert_memory_equal(t1, t2, sizeof t1);
+
+	/* Zipf(1) over 1000 ranks: P(1) = 1 / H(1000) = 0.1336; P(2) = P(1)/2 */
+	struct gen_zipf z;
+	gen_zipf_init(&z, 1000, 1.0);
+	struct gen_rng r = gen_rng_at(1, 2, 3);
+	uint64_t ones = 0, twos = 0, n = 200000;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t k = gen_zipf_sample(&z, &r);
+		assert_true(k >= 1 && k <= 1000);
+		ones += k == 1;
+		twos += k == 2;
+	}
+	double p1 = (double)ones / (double)n, p2 = (double)twos / (double)n;
+	printf("  zipf(1, 1000): P(1) = %.4f (exact 0.1336), P(2) = %.4f (0.0668)\n", p1, p2);
+	assert_true(p1 > 0.128 && p1 < 0.139);
+	assert_true(p2 > 0.063 && p2 < 0.071);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_generators_deterministic_and_streamable),
+		cmocka_unit_test(test_allocator_chains_a_groups_pages),
+		cmocka_unit_test(test_combining_1_2_3_iterations),
+		cmocka_unit_test(test_basic_1_2_3_iterations),
+		cmocka_unit_test(test_multi_1_2_3_iterations),
+		cmocka_unit_test(test_word_count_resumes_lines),
+		cmocka_unit_test(test_inverted_index_iterations),
+		cmocka_unit_test(test_basic_threshold_stops_iterations),
+		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
+		cmocka_unit_test(test_cpu_baseline_matches_reference),
+		cmocka_unit_test(test_bad_parameters),
+		cmocka_unit_test(test_log_reader),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
