@@ -25,6 +25,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_pagerank;
 extern const struct gpuvm_workload_def gpuvm_workload_mis;
 extern const struct gpuvm_workload_def gpuvm_workload_color;
 extern const struct gpuvm_workload_def gpuvm_workload_bc;
+extern const struct gpuvm_workload_def gpuvm_workload_sl1;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -50,5 +51,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_mis,
 	&gpuvm_workload_color,
 	&gpuvm_workload_bc,
+	&gpuvm_workload_sl1,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
