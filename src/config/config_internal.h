@@ -144,6 +144,7 @@ enum cfg_key_id_tail {
 	K_UVM_MIGRATION_PENALTY,
 	K_UVM_REMOTE_LATENCY,
 	K_UVM_THRASHING,
+	K_L1_FILL,
 	K_COUNT,
 };
 

@@ -131,7 +131,9 @@ static int run_text(struct run_ctx *r)
 	 * runs the divergent miss path (measured: wc at 1024 threads per SM
 	 * issues 2.1x the instructions with aligned chunks, 4.5x without) */
 	r->chunk = ((n + r->threads - 1) / r->threads + 15) / 16 * 16;
-	struct sl1_cfg cfg = make_cfg(r, c->app == APP_GREP ? SL1_GREP_MAX_PATTERN + 2 : 0);
+	/* grep's pattern array, rounded to the 16-byte alignment of S-L1's segment */
+	uint64_t app_smem = c->app == APP_GREP ? (SL1_GREP_MAX_PATTERN + 2 + 15) / 16 * 16 : 0;
+	struct sl1_cfg cfg = make_cfg(r, app_smem);
 	switch (c->app) {
 	case APP_UPPER: {
 		char *out = alloc16(h, "out", n, c->mem);
@@ -177,7 +179,7 @@ static int run_text(struct run_ctx *r)
 		struct sl1_grep_args a = {.text = in, .match = match, .n = n, .chunk = r->chunk,
 					  .plen = (int)strlen(GREP_PATTERN), .sl1 = cfg};
 		memcpy(a.pattern, GREP_PATTERN, strlen(GREP_PATTERN));
-		if (launch1d(r, "sl1_grep", sl1_grep, SL1_GREP_MAX_PATTERN + 2, &cfg, &a, sizeof a) ||
+		if (launch1d(r, "sl1_grep", sl1_grep, app_smem, &cfg, &a, sizeof a) ||
 		    simt_download(h, match, n))
 			return -1;
 		uint64_t hits = 0;
