@@ -312,15 +312,16 @@ SIMT_DEVFN void *sl1_access(SIMT_CTX_ struct sl1 *c, int d, void *addr, unsigned
  * then the thread's counts go to the host's totals. */
 SIMT_DEVFN void sl1_flush(SIMT_CTX_ struct sl1 *c)
 {
-	int any = 0;
 	for (int d = 0; d < c->nds; d++) {
 		if (c->slot[d] < 0)
 			continue;
-		any = 1;
 		sl1_writeback(SIMT_PASS_ c, d);
 		c->tag[d] = 0;
 	}
 #ifndef __CUDACC__
+	int any = 0;
+	for (int d = 0; d < c->nds; d++)
+		any |= c->slot[d] >= 0;
 	struct sl1_stats *s = c->stats;
 	if (s) {
 		s->hits += c->hits;
@@ -333,8 +334,6 @@ SIMT_DEVFN void sl1_flush(SIMT_CTX_ struct sl1 *c)
 		for (int d = 0; d < c->nds; d++)
 			s->ds_cached[d] += c->slot[d] >= 0;
 	}
-#else
-	(void)any;
 #endif
 	c->hits = c->misses = c->uncached = c->mon = c->wb_bytes = c->fills = 0;
 }

@@ -23,11 +23,14 @@
 #include "workloads/suite/suite.h"
 #include "workloads/workload_util.h"
 
-enum sl1_app { APP_UPPER, APP_WC, APP_GREP, APP_KMEANS, APP_PVC, APP_MM, APP_COUNT };
-static const char *const app_names[APP_COUNT] = {"upper", "wc", "grep", "kmeans", "pvc", "mm"};
+enum sl1_app { APP_UPPER, APP_WC, APP_GREP, APP_KMEANS, APP_PVC, APP_MM, APP_MCA, APP_II, APP_OF,
+	       APP_COUNT };
+static const char *const app_names[APP_COUNT] = {"upper", "wc",  "grep", "kmeans", "pvc",
+						 "mm",    "mca", "ii",   "of"};
+#define APP_CHOICES "upper|wc|grep|kmeans|pvc|mm|mca|ii|of"
 /* data structures of each kernel's main loop (Table 5.1's column; grep
  * and K-means count the one in global memory and their output) */
-static const int app_nds[APP_COUNT] = {2, 1, 2, 2, 3, 3};
+static const int app_nds[APP_COUNT] = {2, 1, 2, 2, 3, 3, 3, 3, 4};
 
 /* grep's pattern: two literal letters, any run, two more (the "recursive
  * algorithm ... large number of branches" of 5.3.2); matches ~5 % of
@@ -37,6 +40,18 @@ static const int app_nds[APP_COUNT] = {2, 1, 2, 2, 3, 3};
  * (a power of two, load factor 1/4) */
 #define PVC_URLS 4096u
 #define PVC_SLOTS 16384u
+/* MasterCard Affinity: cardholders (a 64 KiB bitmap), merchants, and the
+ * target merchant X (the most visited) */
+#define MCA_CUSTOMERS (1u << 19)
+#define MCA_MERCHANTS 4096u
+#define MCA_TARGET 0u
+/* Opinion Finder: vocabulary words; the first OF_SUBJECT are the
+ * subject's keywords, the next OF_SENTIMENT positive, the next
+ * OF_SENTIMENT negative; dictionary slots (a power of two) */
+#define OF_VOCAB 20000u
+#define OF_SUBJECT 8u
+#define OF_SENTIMENT 40u
+#define OF_SLOTS 1024u
 
 struct sl1_run_cfg {
 	enum sl1_app app;
@@ -110,6 +125,9 @@ static struct sl1_cfg make_cfg(struct run_ctx *r, uint64_t app_smem)
 	return cfg;
 }
 
+static int run_ii(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg cfg);
+static int run_of(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg cfg);
+
 static int run_text(struct run_ctx *r)
 {
 	const struct sl1_run_cfg *c = r->c;
@@ -120,6 +138,10 @@ static int run_text(struct run_ctx *r)
 		return -1;
 	if (c->app == APP_PVC)
 		n = sl1_gen_log(in, n, c->seed, PVC_URLS);
+	else if (c->app == APP_II)
+		sl1_gen_html(in, n, c->seed);
+	else if (c->app == APP_OF)
+		sl1_gen_tweets(in, n, OF_VOCAB, c->seed);
 	else
 		sl1_gen_text(in, n, c->seed);
 	if (!n)
@@ -221,6 +243,10 @@ static int run_text(struct run_ctx *r)
 		free(want);
 		break;
 	}
+	case APP_II:
+		return run_ii(r, in, n, cfg);
+	case APP_OF:
+		return run_of(r, in, n, cfg);
 	default:
 		return simt_fail(h, "not a text application");
 	}
@@ -305,6 +331,163 @@ static int run_mm(struct run_ctx *r)
 	return 0;
 }
 
+/* Inverted Index: the CPU reference splits the text as the launch does
+ * and checks each thread's pairs in order. */
+static int run_ii(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg cfg)
+{
+	const struct sl1_run_cfg *c = r->c;
+	struct simt_host *h = r->h;
+	/* a link takes at least 28 bytes: <a href="/page/N.html">x</a> */
+	uint64_t cap = r->chunk / 28 + 2, T = r->threads;
+	unsigned long long *keys = alloc16(h, "keys", T * cap * 8, c->mem);
+	unsigned *docs = alloc16(h, "docs", T * cap * 4, c->mem);
+	unsigned *np = alloc16(h, "npairs", T * 4, c->mem);
+	if (!keys || !docs || !np)
+		return -1;
+	struct sl1_ii_args a = {in, keys, docs, np, n, r->chunk, cap, cfg};
+	if (launch1d(r, "sl1_ii", sl1_ii, 0, &cfg, &a, sizeof a) ||
+	    simt_download(h, keys, T * cap * 8) || simt_download(h, docs, T * cap * 4) ||
+	    simt_download(h, np, T * 4))
+		return -1;
+	static const char pat[] = "href=\"";
+	uint64_t pairs = 0;
+	for (uint64_t t = 0; t < T && r->ok; t++) {
+		uint64_t b = t * r->chunk, e = b + r->chunk < n ? b + r->chunk : n, s = b, k = 0;
+		if (b >= e)
+			continue;
+		if (b > 0 && in[b - 1] != '\n')
+			while (s < n && in[s++] != '\n')
+				;
+		uint64_t doc = s;
+		int m = 0;
+		for (uint64_t i = s; s < e && i < n; i++) {
+			char ch = in[i];
+			if (ch == '\n') {
+				s = doc = i + 1;
+				m = 0;
+				continue;
+			}
+			m = ch == pat[m] ? m + 1 : (ch == pat[0] ? 1 : 0);
+			if (m < 6)
+				continue;
+			uint64_t st = ++i;
+			while (in[i] != '"')
+				i++;
+			uint64_t hh = sl1_fnv1a(in + st, i - st);
+			if (k < cap && (keys[t * cap + k] != hh || docs[t * cap + k] != (unsigned)doc))
+				r->ok = 0;
+			k++;
+			m = 0;
+		}
+		if (np[t] != k)
+			r->ok = 0;
+		pairs += k;
+	}
+	r->digest = suite_digest(keys, T * cap * 8) ^ suite_digest(docs, T * cap * 4);
+	snprintf(r->extra, sizeof r->extra, " pairs=%llu", (unsigned long long)pairs);
+	return 0;
+}
+
+/* Opinion Finder: the dictionary is built here (the subject's keywords,
+ * positive and negative words of the vocabulary), the scores checked
+ * line by line. */
+static int run_of(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg cfg)
+{
+	const struct sl1_run_cfg *c = r->c;
+	struct simt_host *h = r->h;
+	unsigned long long *keys = alloc16(h, "dict_keys", OF_SLOTS * 8, c->mem);
+	unsigned char *cls = alloc16(h, "dict_class", OF_SLOTS, c->mem);
+	signed char *score = alloc16(h, "score", n, c->mem);
+	if (!keys || !cls || !score)
+		return -1;
+	char w[16];
+	for (unsigned id = 0; id < OF_SUBJECT + 2 * OF_SENTIMENT; id++) {
+		uint64_t hh = sl1_fnv1a(w, sl1_vocab_word(id, w)), slot = hh & (OF_SLOTS - 1);
+		while (keys[slot])
+			slot = (slot + 1) & (OF_SLOTS - 1);
+		keys[slot] = hh + 1;
+		cls[slot] = (unsigned char)(id < OF_SUBJECT ? 1 : id < OF_SUBJECT + OF_SENTIMENT ? 2 : 3);
+	}
+	struct sl1_of_args a = {in, keys, cls, score, n, r->chunk, OF_SLOTS, cfg};
+	if (simt_upload(h, keys, OF_SLOTS * 8) || simt_upload(h, cls, OF_SLOTS) ||
+	    launch1d(r, "sl1_of", sl1_of, 0, &cfg, &a, sizeof a) || simt_download(h, score, n))
+		return -1;
+	uint64_t mentions = 0;
+	for (uint64_t s = 0; s < n && r->ok;) {
+		int mention = 0, pos = 0, neg = 0;
+		uint64_t i = s;
+		for (;;) {
+			uint64_t st = i;
+			while (in[i] != ' ' && in[i] != '\n')
+				i++;
+			uint64_t hh = sl1_fnv1a(in + st, i - st), slot = hh & (OF_SLOTS - 1);
+			while (keys[slot] && keys[slot] != hh + 1)
+				slot = (slot + 1) & (OF_SLOTS - 1);
+			if (keys[slot]) {
+				mention |= cls[slot] == 1;
+				pos += cls[slot] == 2;
+				neg += cls[slot] == 3;
+			}
+			if (in[i] == '\n')
+				break;
+			i++;
+		}
+		int sc = mention ? pos - neg : 0;
+		mentions += (uint64_t)mention;
+		r->ok = score[s] == (signed char)(sc > 127 ? 127 : sc < -127 ? -127 : sc);
+		s = i + 1;
+	}
+	r->digest = suite_digest(score, n);
+	snprintf(r->extra, sizeof r->extra, " mentions=%llu", (unsigned long long)mentions);
+	return 0;
+}
+
+/* MasterCard Affinity: mark X's customers, then count their merchants. */
+static int run_mca(struct run_ctx *r)
+{
+	const struct sl1_run_cfg *c = r->c;
+	struct simt_host *h = r->h;
+	uint64_t n = c->size;
+	unsigned *txn = alloc16(h, "transactions", n * 8, c->mem);
+	unsigned *bitmap = alloc16(h, "customers_of_x", MCA_CUSTOMERS / 8, c->mem);
+	unsigned *counts = alloc16(h, "counts", MCA_MERCHANTS * 4, c->mem);
+	if (!txn || !bitmap || !counts)
+		return -1;
+	sl1_gen_txns(txn, n, MCA_CUSTOMERS, MCA_MERCHANTS, c->seed);
+	if (simt_upload(h, txn, n * 8))
+		return -1;
+	r->chunk = ((n + r->threads - 1) / r->threads + 1) / 2 * 2; /* whole 16-byte lines */
+	struct sl1_cfg cfg = make_cfg(r, 0);
+	struct sl1_mca_args a = {txn, bitmap, counts, n, r->chunk, MCA_TARGET, cfg};
+	if (launch1d(r, "sl1_mca_mark", sl1_mca_mark, 0, &cfg, &a, sizeof a) ||
+	    launch1d(r, "sl1_mca_count", sl1_mca_count, 0, &cfg, &a, sizeof a) ||
+	    simt_download(h, counts, MCA_MERCHANTS * 4))
+		return -1;
+	unsigned *bm = calloc(MCA_CUSTOMERS / 32, sizeof *bm);
+	unsigned *want = calloc(MCA_MERCHANTS, sizeof *want);
+	if (!bm || !want) {
+		free(bm);
+		free(want);
+		return simt_fail(h, "out of memory");
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (txn[2 * i + 1] == MCA_TARGET)
+			bm[txn[2 * i] >> 5] |= 1u << (txn[2 * i] & 31);
+	for (uint64_t i = 0; i < n; i++)
+		if (bm[txn[2 * i] >> 5] >> (txn[2 * i] & 31) & 1u)
+			want[txn[2 * i + 1]]++;
+	r->ok = !memcmp(want, counts, MCA_MERCHANTS * sizeof *want);
+	uint64_t top = 0;
+	for (unsigned m = 1; m < MCA_MERCHANTS; m++)
+		if (want[m] > want[top])
+			top = m;
+	free(bm);
+	free(want);
+	r->digest = suite_digest(counts, MCA_MERCHANTS * 4);
+	snprintf(r->extra, sizeof r->extra, " top=%llu", (unsigned long long)top);
+	return 0;
+}
+
 static int sl1_host(struct simt_host *h, void *user)
 {
 	const struct sl1_run_cfg *c = user;
@@ -319,6 +502,7 @@ static int sl1_host(struct simt_host *h, void *user)
 	switch (c->app) {
 	case APP_KMEANS: rc = run_kmeans(&r); break;
 	case APP_MM: rc = run_mm(&r); break;
+	case APP_MCA: rc = run_mca(&r); break;
 	default: rc = run_text(&r); break;
 	}
 	if (rc)
@@ -328,26 +512,28 @@ static int sl1_host(struct simt_host *h, void *user)
 				 app_names[c->app], c->sl1);
 	const struct sl1_stats *s = &r.st;
 	unsigned long long cached = s->hits + s->misses;
+	/* verify first: the result line holds 191 characters */
 	simt_result(h,
-		    "app=%s sl1=%d threads=%llu cln=%d sl1_hits=%llu sl1_misses=%llu sl1_hit_rate=%.4f "
-		    "sl1_uncached=%llu sl1_monitored=%llu sl1_threads_caching=%llu digest=%016llx "
-		    "verify=%s%s",
-		    app_names[c->app], c->sl1, (unsigned long long)r.threads, r.cln, s->hits,
-		    s->misses, cached ? (double)s->hits / (double)cached : 0.0, s->uncached,
-		    s->monitored, s->threads_caching, (unsigned long long)r.digest,
-		    c->verify ? (r.ok ? "pass" : "FAIL") : "off", r.extra);
+		    "verify=%s app=%s cln=%d threads=%llu hit_rate=%.4f hits=%llu misses=%llu "
+		    "uncached=%llu monitored=%llu caching=%llu digest=%016llx%s",
+		    c->verify ? (r.ok ? "pass" : "FAIL") : "off", app_names[c->app], r.cln,
+		    (unsigned long long)r.threads, cached ? (double)s->hits / (double)cached : 0.0,
+		    s->hits, s->misses, s->uncached, s->monitored, s->threads_caching,
+		    (unsigned long long)r.digest, r.extra);
 	simt_work_items(h, c->size);
 	return 0;
 }
 
 static const struct gpuvm_param_def sl1_params[] = {
-	{"app", GPUVM_PARAM_CHOICE, "upper|wc|grep|kmeans|pvc|mm",
+	{"app", GPUVM_PARAM_CHOICE, APP_CHOICES,
 	 "Table 5.1 application: upper, wc, grep, kmeans (assignment step), pvc (Page View Count), "
-	 "mm (naive Matrix Multiply)"},
+	 "mm (naive Matrix Multiply), mca (MasterCard Affinity), ii (Inverted Index), of (Opinion "
+	 "Finder)"},
 	{"sl1", GPUVM_PARAM_U64, "1", "1: accesses go through the S-L1 software cache; 0: plain loads "
 				      "(pair with l1.global_loads=cached|uncached)"},
 	{"size", GPUVM_PARAM_U64, NULL,
-	 "input: text bytes (upper, wc, grep, pvc; default 16777216), points (kmeans; default 16384), "
+	 "input: text bytes (upper, wc, grep, pvc, ii, of; default 16777216), transactions (mca; "
+	 "default 2097152), points (kmeans; default 16384), "
 	 "matrix order (mm; default 256)"},
 	{"tps", GPUVM_PARAM_U64, NULL,
 	 "threads per SM the launch asks for (grid = SMs x tps / block); default the SM's maximum"},
@@ -367,7 +553,7 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 				.mem = GPUVM_ALLOC_DEVICE};
 	unsigned app = 0, mem = 0;
 	uint64_t sl1 = 1, verify = 1, size = 0, tps = 0;
-	if (gpuvm_params_choice(p, "app", "upper|wc|grep|kmeans|pvc|mm", &app, err) < 0 ||
+	if (gpuvm_params_choice(p, "app", APP_CHOICES, &app, err) < 0 ||
 	    gpuvm_params_choice(p, "mem", "device|managed|pinned", &mem, err) < 0 ||
 	    gpuvm_params_u64(p, "sl1", &sl1, err) < 0 || gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
 	    gpuvm_params_u64(p, "size", &size, err) < 0 || gpuvm_params_u64(p, "tps", &tps, err) < 0 ||
@@ -392,7 +578,7 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	c.smem_per_sm = cfg->smem_bytes;
 	c.tps = tps ? tps : (uint64_t)cfg->max_warps_per_sm * GPUVM_WARP_LANES;
 	if (!size)
-		size = c.app == APP_KMEANS ? 16384 : c.app == APP_MM ? 256 : 16u << 20;
+		size = c.app == APP_KMEANS ? 16384 : c.app == APP_MM ? 256 : c.app == APP_MCA ? 2u << 20 : 16u << 20;
 	c.size = size;
 	if (workload_check_launch(c.sms * c.tps, c.block, err))
 		return -1;
@@ -414,8 +600,10 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 const struct gpuvm_workload_def gpuvm_workload_sl1 = {
 	.name = "sl1",
 	.summary = "S-L1 software L1 cache in shared memory (Mokhtari ch. 5): upper, wc, grep, "
-		   "K-means, Page View Count, Matrix Multiply with sl1=0|1",
-	.working_set = "size bytes (text apps, x2 upper); 16 B x size (kmeans); 12 B x size^2 (mm)",
+		   "K-means, Page View Count, Matrix Multiply, MasterCard Affinity, Inverted Index, "
+		   "Opinion Finder with sl1=0|1",
+	.working_set = "size bytes (text apps; x2 upper, ~x2 ii); 16 B x size (kmeans); 12 B x size^2 "
+		       "(mm); 8 B x size (mca)",
 	.params = sl1_params,
 	.n_params = sizeof sl1_params / sizeof sl1_params[0],
 	.create = sl1_create,

@@ -157,3 +157,99 @@ int sl1_grep_match(const char *re, const char *text)
 			return 0;
 	}
 }
+
+void sl1_gen_txns(unsigned *txn, uint64_t n, unsigned customers, unsigned merchants,
+		  uint64_t seed)
+{
+	uint64_t s = seed;
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned a = (unsigned)(next(&s) % merchants), b = (unsigned)(next(&s) % merchants);
+		txn[2 * i] = (unsigned)(next(&s) % customers);
+		txn[2 * i + 1] = a < b ? a : b;
+	}
+}
+
+static uint64_t put_word(char *buf, uint64_t i, uint64_t n, uint64_t *s)
+{
+	unsigned len = 1 + (unsigned)(next(s) % 10);
+	for (unsigned k = 0; k < len && i < n; k++)
+		buf[i++] = (char)('a' + next(s) % 26);
+	return i;
+}
+
+void sl1_gen_html(char *buf, uint64_t n, uint64_t seed)
+{
+	uint64_t s = seed, i = 0;
+	unsigned left = 6 + (unsigned)(next(&s) % 10);
+	char link[64];
+	while (i < n) {
+		if (next(&s) % 8 == 0) {
+			int w = snprintf(link, sizeof link, "<a href=\"/page/%u.html\">x</a>",
+					 (unsigned)(next(&s) % 5000));
+			if (w > 0 && i + (uint64_t)w + 1 < n) {
+				memcpy(buf + i, link, (size_t)w);
+				i += (uint64_t)w;
+			} else {
+				i = put_word(buf, i, n, &s);
+			}
+		} else {
+			i = put_word(buf, i, n, &s);
+		}
+		if (i >= n)
+			break;
+		if (--left == 0) {
+			buf[i++] = '\n';
+			left = 6 + (unsigned)(next(&s) % 10);
+		} else {
+			buf[i++] = ' ';
+		}
+	}
+	if (n)
+		buf[n - 1] = '\n';
+}
+
+unsigned sl1_vocab_word(unsigned id, char *out)
+{
+	/* the id in base 26 (3 letters cover 17,576), then letters from a hash */
+	uint64_t h = id * 0x9E3779B97F4A7C15ull + 12345;
+	unsigned len = 4 + (unsigned)(h >> 60) % 6, k = 0;
+	unsigned v = id;
+	for (; k < 4; k++, v /= 26)
+		out[k] = (char)('a' + v % 26);
+	for (; k < len; k++) {
+		h = h * 6364136223846793005ull + 1442695040888963407ull;
+		out[k] = (char)('a' + (h >> 33) % 26);
+	}
+	return len;
+}
+
+void sl1_gen_tweets(char *buf, uint64_t n, unsigned vocab, uint64_t seed)
+{
+	uint64_t s = seed, i = 0;
+	unsigned left = 5 + (unsigned)(next(&s) % 16);
+	char w[16];
+	while (i < n) {
+		unsigned a = (unsigned)(next(&s) % vocab), b = (unsigned)(next(&s) % vocab);
+		unsigned len = sl1_vocab_word(a < b ? a : b, w);
+		for (unsigned k = 0; k < len && i < n; k++)
+			buf[i++] = w[k];
+		if (i >= n)
+			break;
+		if (--left == 0) {
+			buf[i++] = '\n';
+			left = 5 + (unsigned)(next(&s) % 16);
+		} else {
+			buf[i++] = ' ';
+		}
+	}
+	if (n)
+		buf[n - 1] = '\n';
+}
+
+uint64_t sl1_fnv1a(const char *s, uint64_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
+	for (uint64_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull; /* FNV-1a prime */
+	return h;
+}

@@ -36,4 +36,24 @@ int64_t sl1_pvc_reference(const char *log, uint64_t n, uint64_t *keys, unsigned 
  * within one line, as the grep kernel runs it. */
 int sl1_grep_match(const char *re, const char *text);
 
+
+/* Card transactions, two words each (customer, merchant): customers
+ * uniform over `customers`, merchants skewed towards low ids. */
+void sl1_gen_txns(unsigned *txn, uint64_t n, unsigned customers, unsigned merchants,
+		  uint64_t seed);
+
+/* HTML-like lines (documents) of words and, one token in eight, a link
+ * <a href="/page/N.html">w</a>; the last byte is '\n'. */
+void sl1_gen_html(char *buf, uint64_t n, uint64_t seed);
+
+/* Word `id` of a deterministic vocabulary (3-9 lower-case letters, no
+ * two ids alike below 2^20); writes it and returns its length. */
+unsigned sl1_vocab_word(unsigned id, char *out);
+
+/* Tweets: lines of 5-20 vocabulary words (ids below vocab, skewed
+ * towards low ids); the last byte is '\n'. */
+void sl1_gen_tweets(char *buf, uint64_t n, unsigned vocab, uint64_t seed);
+
+/* FNV-1a of len bytes (the hash the text kernels use). */
+uint64_t sl1_fnv1a(const char *s, uint64_t len);
 #endif

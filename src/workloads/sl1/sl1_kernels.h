@@ -315,4 +315,183 @@ SIMT_KERNEL(sl1_mm, struct sl1_mm_args, p)
 	sl1_flush(SIMT_PASS_ & c);
 }
 
+/* ---- MasterCard Affinity: the merchants the customers of merchant X
+ * visit (3 data structures: the transactions, the bitmap of X's
+ * customers, the per-merchant counts; atomics update the last two, so
+ * S-L1 never caches them, 5.2.4). Two kernels: mark X's customers, then
+ * count every transaction of a marked customer. A transaction is two
+ * words (customer, merchant). */
+struct sl1_mca_args {
+	const unsigned *txn; /* 2 x n words */
+	unsigned *bitmap;    /* customers of X */
+	unsigned *counts;    /* per merchant */
+	unsigned long long n, chunk;
+	unsigned target;
+	struct sl1_cfg sl1;
+};
+
+SIMT_KERNEL(sl1_mca_mark, struct sl1_mca_args, p)
+{
+	struct sl1 c;
+	SL1_SHARED_INIT(c, p.sl1, 3);
+	sl1_declare(&c, 0, SL1_RO);
+	sl1_declare(&c, 1, SL1_ATOMIC);
+	sl1_declare(&c, 2, SL1_ATOMIC);
+	unsigned long long b = sl1_tid(SIMT_PASS_ 0) * p.chunk;
+	unsigned long long e = b + p.chunk < p.n ? b + p.chunk : p.n;
+	for (unsigned long long i = b; i < e; i++) {
+		unsigned cu = SL1_LOAD(c, 0, unsigned, p.txn, 2 * i);
+		unsigned me = SL1_LOAD(c, 0, unsigned, p.txn, 2 * i + 1);
+		COMPUTE(5); /* i++, compare-branch, 2 address adds, merchant compare */
+		if (me == p.target) {
+			COMPUTE(3); /* word index, bit, shift */
+			ATOMIC_OR(p.bitmap, cu >> 5, 1u << (cu & 31));
+		}
+	}
+	sl1_flush(SIMT_PASS_ & c);
+}
+
+SIMT_KERNEL(sl1_mca_count, struct sl1_mca_args, p)
+{
+	struct sl1 c;
+	SL1_SHARED_INIT(c, p.sl1, 3);
+	sl1_declare(&c, 0, SL1_RO);
+	sl1_declare(&c, 1, SL1_RO); /* read only in this kernel */
+	sl1_declare(&c, 2, SL1_ATOMIC);
+	unsigned long long b = sl1_tid(SIMT_PASS_ 0) * p.chunk;
+	unsigned long long e = b + p.chunk < p.n ? b + p.chunk : p.n;
+	for (unsigned long long i = b; i < e; i++) {
+		unsigned cu = SL1_LOAD(c, 0, unsigned, p.txn, 2 * i);
+		unsigned me = SL1_LOAD(c, 0, unsigned, p.txn, 2 * i + 1);
+		unsigned w = SL1_LOAD(c, 1, unsigned, p.bitmap, cu >> 5);
+		COMPUTE(7); /* i++, compare-branch, addresses, shift, and, branch */
+		if (w >> (cu & 31) & 1u)
+			ATOMIC_ADD(p.counts, me, 1u);
+	}
+	sl1_flush(SIMT_PASS_ & c);
+}
+
+/* ---- Inverted Index: (URL, document) pairs of the links of HTML-like
+ * lines, a line being a document (3 data structures: the text, the
+ * pairs' URL hashes and their documents; each thread writes its pairs
+ * to its own region of cap entries, npairs[t] of them). */
+struct sl1_ii_args {
+	const char *text;
+	unsigned long long *keys;
+	unsigned *docs, *npairs;
+	unsigned long long n, chunk, cap;
+	struct sl1_cfg sl1;
+};
+
+SIMT_KERNEL(sl1_ii, struct sl1_ii_args, p)
+{
+	struct sl1 c;
+	SL1_SHARED_INIT(c, p.sl1, 3);
+	sl1_declare(&c, 0, SL1_RO);
+	sl1_declare(&c, 1, SL1_RW);
+	sl1_declare(&c, 2, SL1_RW);
+	unsigned long long t = sl1_tid(SIMT_PASS_ 0);
+	unsigned long long b = t * p.chunk;
+	unsigned long long e = b + p.chunk < p.n ? b + p.chunk : p.n;
+	unsigned long long s = b, k = 0;
+	const char *pat = "href=\"";
+	if (b > 0 && b < e && SL1_LOAD(c, 0, char, p.text, b - 1) != '\n')
+		while (s < p.n && SL1_LOAD(c, 0, char, p.text, s++) != '\n')
+			COMPUTE(3);
+	unsigned long long doc = s;
+	int m = 0; /* characters of pat matched */
+	for (unsigned long long i = s; s < e && i < p.n; i++) {
+		char ch = SL1_LOAD(c, 0, char, p.text, i);
+		COMPUTE(5); /* i++, bound, newline test, pattern compare, select */
+		if (ch == '\n') {
+			s = doc = i + 1;
+			m = 0;
+			continue;
+		}
+		m = ch == pat[m] ? m + 1 : (ch == pat[0] ? 1 : 0);
+		if (m < 6)
+			continue;
+		unsigned long long h = 1469598103934665603ull; /* FNV-1a offset basis */
+		for (i++; (ch = SL1_LOAD(c, 0, char, p.text, i)) != '"'; i++) {
+			COMPUTE(5); /* xor, 64-bit multiply (2), i++, compare-branch */
+			h = (h ^ (unsigned char)ch) * 1099511628211ull; /* FNV-1a prime */
+		}
+		if (k < p.cap) {
+			SL1_STORE(c, 1, unsigned long long, p.keys, t * p.cap + k, h);
+			SL1_STORE(c, 2, unsigned, p.docs, t * p.cap + k, (unsigned)doc);
+		}
+		k++;
+		m = 0;
+	}
+	sl1_flush(SIMT_PASS_ & c);
+	if (b < e)
+		ST(p.npairs, t, (unsigned)k);
+}
+
+/* ---- Opinion Finder: the sentiment of the tweets (lines) that mention
+ * the subject: positive minus negative words, looked up by FNV-1a hash
+ * in an open-addressing dictionary (4 data structures: the text, the
+ * dictionary's keys and classes, the scores, score[line start]). */
+struct sl1_of_args {
+	const char *text;
+	const unsigned long long *keys; /* hash + 1, 0 = empty */
+	const unsigned char *cls;       /* 1 subject, 2 positive, 3 negative */
+	signed char *score;
+	unsigned long long n, chunk, slots;
+	struct sl1_cfg sl1;
+};
+
+SIMT_KERNEL(sl1_of, struct sl1_of_args, p)
+{
+	struct sl1 c;
+	SL1_SHARED_INIT(c, p.sl1, 4);
+	sl1_declare(&c, 0, SL1_RO);
+	sl1_declare(&c, 1, SL1_RO);
+	sl1_declare(&c, 2, SL1_RO);
+	sl1_declare(&c, 3, SL1_RW);
+	unsigned long long b = sl1_tid(SIMT_PASS_ 0) * p.chunk;
+	unsigned long long e = b + p.chunk < p.n ? b + p.chunk : p.n;
+	unsigned long long s = b;
+	if (b > 0 && b < e && SL1_LOAD(c, 0, char, p.text, b - 1) != '\n')
+		while (s < p.n && SL1_LOAD(c, 0, char, p.text, s++) != '\n')
+			COMPUTE(3);
+	while (s < e) {
+		int mention = 0, pos = 0, neg = 0;
+		unsigned long long i = s;
+		for (;;) { /* one word per pass */
+			unsigned long long h = 1469598103934665603ull; /* FNV-1a offset basis */
+			char ch;
+			while ((ch = SL1_LOAD(c, 0, char, p.text, i)) != ' ' && ch != '\n') {
+				COMPUTE(6); /* 2 compares, xor, 64-bit multiply (2), i++ */
+				h = (h ^ (unsigned char)ch) * 1099511628211ull; /* FNV-1a prime */
+				i++;
+			}
+			unsigned long long slot = h & (p.slots - 1);
+			for (;;) {
+				unsigned long long k = SL1_LOAD(c, 1, unsigned long long, p.keys, slot);
+				COMPUTE(4); /* compare, branch, slot+1, mask */
+				if (k == h + 1) {
+					unsigned char v = SL1_LOAD(c, 2, unsigned char, p.cls, slot);
+					COMPUTE(4); /* three compares and adds */
+					mention |= v == 1;
+					pos += v == 2;
+					neg += v == 3;
+					break;
+				}
+				if (k == 0)
+					break;
+				slot = (slot + 1) & (p.slots - 1);
+			}
+			if (ch == '\n')
+				break;
+			i++;
+		}
+		int sc = mention ? pos - neg : 0;
+		COMPUTE(4); /* difference, clamp, select */
+		SL1_STORE(c, 3, signed char, p.score, s, (signed char)(sc > 127 ? 127 : sc < -127 ? -127 : sc));
+		s = i + 1;
+	}
+	sl1_flush(SIMT_PASS_ & c);
+}
+
 #endif
