@@ -587,8 +587,10 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 				  (unsigned long long)c.tps, cfg->max_warps_per_sm * GPUVM_WARP_LANES);
 	if (c.app == APP_MM && (c.block % 16 || c.block < 16))
 		return gpuvm_fail(err, "--workload", 0, "block", "mm needs a multiple of 16");
+	/* upper bounds: mm's CPU reference is n^3 (1024: ~1 s), K-means' CTAs
+	 * buffer their whole trace (a barrier, docs/simt.md) */
 	if (suite_check_range("size", c.size, c.app == APP_MM ? 16 : c.app == APP_KMEANS ? 1 : 256,
-			      c.app == APP_MM ? 4096 : c.app == APP_KMEANS ? 1ull << 26 : 1ull << 32, err))
+			      c.app == APP_MM ? 1024 : c.app == APP_KMEANS ? 1ull << 22 : 1ull << 32, err))
 		return -1;
 	struct sl1_run_cfg *u = malloc(sizeof *u);
 	if (!u)
