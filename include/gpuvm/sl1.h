@@ -338,7 +338,10 @@ SIMT_DEVFN void sl1_flush(SIMT_CTX_ struct sl1 *c)
 	c->hits = c->misses = c->uncached = c->mon = c->wb_bytes = c->fills = 0;
 }
 
-#define SL1_LOAD(c, d, T, a, i) (*(const T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 0))
-#define SL1_STORE(c, d, T, a, i, v) (*(T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 1) = (v))
+/* A load or store of a[i] (of type T) through data structure d's line. */
+#define SL1_LOAD(c, d, T, a, i)                                                        \
+	(*(const T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 0))
+#define SL1_STORE(c, d, T, a, i, v)                                                    \
+	(*(T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 1) = (v))
 
 #endif

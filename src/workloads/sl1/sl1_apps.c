@@ -109,8 +109,8 @@ struct run_ctx {
 static int launch1d(struct run_ctx *r, const char *name, simt_body_fn body, uint64_t app_smem,
 		    struct sl1_cfg *cfg, const void *args, size_t args_bytes)
 {
-	(void)cfg;
-	uint32_t smem = (uint32_t)(app_smem + (cfg->enabled ? (uint64_t)cfg->cln * SL1_LINE * r->c->block : 0));
+	uint64_t seg = cfg->enabled ? (uint64_t)cfg->cln * SL1_LINE * r->c->block : 0;
+	uint32_t smem = (uint32_t)(app_smem + seg);
 	return simt_launch_shared(r->h, name, body, simt_dim3((uint32_t)r->grid, 1, 1),
 				  simt_dim3((uint32_t)r->c->block, 1, 1), smem, args, args_bytes);
 }
@@ -578,7 +578,10 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	c.smem_per_sm = cfg->smem_bytes;
 	c.tps = tps ? tps : (uint64_t)cfg->max_warps_per_sm * GPUVM_WARP_LANES;
 	if (!size)
-		size = c.app == APP_KMEANS ? 16384 : c.app == APP_MM ? 256 : c.app == APP_MCA ? 2u << 20 : 16u << 20;
+		size = c.app == APP_KMEANS ? 16384
+		       : c.app == APP_MM   ? 256
+		       : c.app == APP_MCA  ? 2u << 20
+					   : 16u << 20;
 	c.size = size;
 	if (workload_check_launch(c.sms * c.tps, c.block, err))
 		return -1;
