@@ -204,6 +204,9 @@ struct gpuvm_config {
 	uint32_t uvm_thrashing;                    /* 0 off, 1 the driver's thrashing detection */
 	uint32_t uvm_accessed_by;                  /* 0 none, 1 cudaMemAdviseSetAccessedBy(GPU) */
 	char uvm_advise_allocations[GPUVM_UVM_ADVISE_LIST]; /* name patterns the hints apply to; "" all */
+	/* 1: an L1 load miss fetches every sector of its line (Fermi/Kepler:
+	 * seeds/001 5.3.2, Jia et al. ICS'12); 0: only the sectors addressed */
+	uint32_t l1_fill_line;
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

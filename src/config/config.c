@@ -155,6 +155,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_migration_penalty = 2;
 	cfg->uvm_remote_latency_cycles = 200; /* seeds/004 Table I: remote zero-copy access latency */
 	cfg->uvm_thrashing = 0;
+	cfg->l1_fill_line = 0;
 }
 
 /* ---- small helpers ---- */

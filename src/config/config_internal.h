@@ -146,6 +146,7 @@ enum cfg_key_id_tail {
 	K_UVM_THRASHING,
 	K_UVM_ACCESSED_BY,
 	K_UVM_ADVISE_ALLOCATIONS,
+	K_L1_FILL,
 	K_COUNT,
 };
 

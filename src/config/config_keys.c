@@ -79,6 +79,7 @@ static const char *const off_on_names[] = {"off", "on"};
 	  .cap = GPUVM_MAX_SMS, .min = 0, .max = 65535, .level = lvl, .help = hlp }
 
 static const char *const global_load_names[] = {"uncached", "cached"};
+static const char *const l1_fill_names[] = {"sector", "line"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -324,6 +325,11 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "comma-separated allocation names or shell patterns (fnmatch: 'graph*', "
 		  "'cudaMalloc@0x7f*') that uvm.preferred_location and uvm.accessed_by apply to; "
 		  "empty = every managed allocation" },
+	/* appended after the optional keys (cfg_key_optional): a preset may
+	 * leave it out and gets `sector` */
+	ENUM("l1.fill", l1_fill_line, l1_fill_names, -1,
+	     "what an L1 load miss fetches: sector (the sectors addressed; NVIDIA since Pascal) or "
+	     "line (the whole line, 4 x 32 B for 128 B: Fermi/Kepler, seeds/001 5.3.2)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -85,6 +85,7 @@ struct engine {
 	bool dram_banked;
 	struct l1_cache l1;
 	bool l1_on, l1_global;
+	bool l1_fill_line; /* l1.fill = line: a load miss fetches the whole line */
 	double l1_hit, l1_cycles_per_line;
 	double smem_latency;
 	uint32_t smem_banks;
@@ -325,6 +326,23 @@ static __attribute__((noinline)) double l1_sector(struct engine *e, uint64_t sa,
 	double d = access_sector(e, sa, op, kind, tx, sm);
 	if (slot)
 		*slot = d;
+	if (e->l1_fill_line) {
+		/* l1.fill = line (Fermi, Kepler): the other sectors of the line
+		 * come too, each an L2 access of its own (seeds/001 5.3.2: "each
+		 * cache miss results in four DRAM transactions") */
+		uint64_t line_bytes = (uint64_t)1 << e->l1.line_shift;
+		uint64_t base = sa & ~(line_bytes - 1);
+		for (uint64_t o = 0; o < line_bytes; o += e->sector_bytes) {
+			if (base + o == sa)
+				continue;
+			double r2, *s2;
+			uint32_t wb2;
+			if (l1_cache_access(&e->l1, sm, base + o, true, mode == L1_EVICT_FIRST, false,
+					    &r2, &s2, &wb2) == L1_MISS && s2)
+				*s2 = access_sector(e, base + o, op, kind, tx, sm);
+			e->stats->l1_writeback_sectors += wb2;
+		}
+	}
 	return d;
 }
 
@@ -657,6 +675,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 				      cfg->l2_sector_bytes))
 		return -1;
 	e->l1_global = cfg->l1_cache_global != 0;
+	e->l1_fill_line = cfg->l1_fill_line != 0;
 	e->l1_hit = cfg->l1_hit_latency_cycles;
 	e->l1_cycles_per_line = cfg->l2_line_bytes / cfg->l1_bytes_per_cycle;
 	e->smem_latency = cfg->smem_latency_cycles;
