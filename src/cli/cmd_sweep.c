@@ -74,6 +74,10 @@ static void usage(FILE *f)
 "                      (index, gpu, varied values, workload, seed) is in this\n"
 "                      grid; run the missing and failed points. The CSV ends\n"
 "                      as a fresh run's. Needs --csv; not with --json\n"
+"  --mpi               run under mpirun: rank R of N runs the points i with\n"
+"                      i mod N == R, rank 0 gathers them and writes the outputs\n"
+"                      a single run would (docs/outputs.md); -j applies per rank.\n"
+"                      Not with --shard or --resume. Needs a gpuvm built with MPI\n"
 "  --shard I/N         run only the points i with i mod N == I (0-based, grid\n"
 "                      order; 0 <= I < N): shard I of N, for a cluster. Each\n"
 "                      shard writes its own CSV; `gpuvm sweep merge` joins them\n"
@@ -110,7 +114,9 @@ static void usage(FILE *f)
 "  gpuvm sweep --gpu p100 --workload hash-groupby:groups=1000000 \\\n"
 "      --vary tlb.l2.entries=32,64,128 --vary workload.region=1GiB,4GiB --csv out.csv\n"
 "  for i in 0 1 2 3; do gpuvm sweep --shard $i/4 ... --csv part$i.csv; done\n"
-"  gpuvm sweep merge part*.csv --csv all.csv\n",
+"  gpuvm sweep merge part*.csv --csv all.csv\n"
+"  mpirun -n 8 gpuvm sweep --mpi --gpu p100 --workload bfs:mem=managed \\\n"
+"      --vary uvm.oversub_percent=110,125,150 --csv out.csv\n",
 	      f);
 }
 
@@ -173,7 +179,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",
 						    "--help", "-h", "--force", "--keep-going",
-						    "--fail-fast", "--resume"};
+						    "--fail-fast", "--resume", "--mpi"};
 		bool is_flag = false;
 		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
 			is_flag |= strcmp(opt, flags[k]) == 0;
@@ -194,6 +200,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				s->fail_fast = true;
 			else if (!strcmp(opt, "--resume"))
 				s->resume = true;
+			else if (!strcmp(opt, "--mpi"))
+				s->mpi = true;
 			else
 				a->help = true;
 			continue;
@@ -335,6 +343,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (s->resume && s->json)
 		return bad("--resume with --json: the CSV holds the results to keep, not "
 			   "the JSON's; run without --json, or without --resume");
+	if (s->mpi && s->shard_n)
+		return bad("--mpi with --shard: under MPI each rank is a shard already");
+	if (s->mpi && s->resume)
+		return bad("--resume with --mpi: resume a sweep without --mpi, or run it again");
 	if (s->shard_n > 1 && s->plot)
 		return bad("--plot with --shard: a shard has only part of the grid; merge "
 			   "the CSVs (gpuvm sweep merge) and plot those");
@@ -826,10 +838,14 @@ static int sweep_main(struct args *a)
 		fprintf(stderr, "gpuvm sweep: out of memory\n");
 		exit(1);
 	}
-	if (sweep_validate(s, &err) != 0) {
+	bool ok = sweep_validate(s, &err) == 0;
+	if (!ok && !s->silent)
 		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+	/* under MPI every rank stops when one does (rank 0's outputs below) */
+	if (s->mpi && !ok)
+		sweep_mpi_agree(false);
+	if (!ok)
 		return 2;
-	}
 	bool plot = s->plot != NULL;
 	if (plot && !gpuvm_plot_available()) {
 		fprintf(stderr, "gpuvm sweep: note: gnuplot is not on PATH, so no figure is drawn "
@@ -837,7 +853,10 @@ static int sweep_main(struct args *a)
 			s->csv ? "; the CSV holds the data" : "; use --csv to keep the data");
 		plot = false;
 	}
-	if (probe_outputs(s, plot) != 0)
+	ok = probe_outputs(s, plot) == 0;
+	if (s->mpi && !sweep_mpi_agree(ok))
+		return 2;
+	if (!ok)
 		return 2;
 	if (s->resume) {
 		size_t loaded;
@@ -866,6 +885,13 @@ static int sweep_main(struct args *a)
 
 	size_t failed;
 	int rc = run_all(s, &failed, &err);
+	if (s->mpi) {
+		/* rank 0 gets every rank's points (and the first failure) */
+		if (sweep_mpi_gather(s, &rc, &failed, &err) != 0)
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+		if (s->silent)
+			return 0; /* rank 0 reports; the exit status is its */
+	}
 	if (rc != 0 && failed != SIZE_MAX) {
 		char label[512];
 		sweep_point_label(s, failed, label, sizeof label);
@@ -912,10 +938,30 @@ int gpuvm_cmd_sweep(int argc, char **argv)
 	struct args a;
 	memset(&a, 0, sizeof a);
 	int rc = parse_args(argc, argv, &a);
-	if (rc == 0 && a.help)
+	if (rc == 0 && a.help) {
 		usage(stdout);
-	else if (rc == 0)
+	} else if (rc == 0 && a.s.mpi) {
+		struct gpuvm_error err = {{0}};
+		size_t rank, size;
+		if (sweep_mpi_init(NULL, NULL, &rank, &size, &err) != 0) {
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+			rc = 2;
+		} else {
+			a.s.shard_i = rank;
+			a.s.shard_n = size;
+			if (rank != 0) {
+				/* rank 0 writes and prints; the others run their points */
+				a.s.csv = a.s.json = a.s.plot = NULL;
+				a.s.quiet = a.s.silent = true;
+			}
+			rc = sweep_main(&a);
+			fflush(stdout);
+			rc = sweep_mpi_status(rank == 0 ? rc : 0);
+		}
+		sweep_mpi_finalize();
+	} else if (rc == 0) {
 		rc = sweep_main(&a);
+	}
 	free_args(&a);
 	fflush(stdout);
 	return rc;
