@@ -487,8 +487,10 @@ void sweep_print_table(const struct sweep *s, FILE *out)
 	head[ncol] = "sim_s", right[ncol++] = true;
 	head[ncol] = "acc/sim_s", right[ncol++] = true;
 	head[ncol] = "items/sim_s", right[ncol++] = true;
-	static const char *const lnames[] = {"L1 hit", "L2 hit", "L3 hit", "L4 hit",
-					     "L5 hit", "L6 hit", "L7 hit", "L8 hit"};
+	/* the TLB levels, named so that "L2" cannot be read as the L2 data
+	 * cache (CSV tlb_l2_hit_ratio; the cache is l2_sector_*) */
+	static const char *const lnames[] = {"TLB1 hit", "TLB2 hit", "TLB3 hit", "TLB4 hit",
+					     "TLB5 hit", "TLB6 hit", "TLB7 hit", "TLB8 hit"};
 	for (int l = 0; l < levels; l++)
 		head[ncol] = lnames[l], right[ncol++] = true;
 	head[ncol] = "walks", right[ncol++] = true;
