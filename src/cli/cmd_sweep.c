@@ -78,6 +78,11 @@ static void usage(FILE *f)
 "                      i mod N == R, rank 0 gathers them and writes the outputs\n"
 "                      a single run would (docs/outputs.md); -j applies per rank.\n"
 "                      Not with --shard or --resume. Needs a gpuvm built with MPI\n"
+"  --cache DIR         keep each point's result in DIR under a hash of what\n"
+"                      determines it (resolved config, preset, workload, seed,\n"
+"                      sampling, gpuvm version and commit); a later sweep meeting\n"
+"                      the same point reads it instead of simulating (its wall\n"
+"                      columns are the first run's). Traces are not cached\n"
 "  --shard I/N         run only the points i with i mod N == I (0-based, grid\n"
 "                      order; 0 <= I < N): shard I of N, for a cluster. Each\n"
 "                      shard writes its own CSV; `gpuvm sweep merge` joins them\n"
@@ -209,7 +214,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set", "--oversub",
 						     "--seed", "-j", "--jobs", "--csv", "--json",
-						     "--plot", "--x", "--y", "--title", "--shard"};
+						     "--plot", "--x", "--y", "--title", "--shard",
+						     "--cache"};
 		bool known = false;
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= strcmp(opt, valued[k]) == 0;
@@ -278,6 +284,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			s->y = val;
 		} else if (!strcmp(opt, "--title")) {
 			s->title = val;
+		} else if (!strcmp(opt, "--cache")) {
+			if (!*val)
+				return bad("--cache: empty directory name");
+			s->cache = val;
 		} else if (!strcmp(opt, "--shard")) {
 			const char *slash = strchr(val, '/');
 			char ibuf[32];
@@ -854,6 +864,10 @@ static int sweep_main(struct args *a)
 		plot = false;
 	}
 	ok = probe_outputs(s, plot) == 0;
+	if (ok && s->cache && sweep_cache_check(s, &err) != 0) {
+		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+		ok = false;
+	}
 	if (s->mpi && !sweep_mpi_agree(ok))
 		return 2;
 	if (!ok)
@@ -883,8 +897,31 @@ static int sweep_main(struct args *a)
 				s->n_points, label, s->errors[i]);
 		}
 
+	/* --cache: points run before come from DIR; what is present now
+	 * (resumed rows, cached results) is not written back */
+	bool *known = NULL;
+	if (s->cache) {
+		known = calloc(s->n_points ? s->n_points : 1, sizeof *known);
+		if (!known) {
+			fprintf(stderr, "gpuvm sweep: out of memory\n");
+			exit(1);
+		}
+		size_t selected = 0;
+		for (size_t i = 0; i < s->n_points; i++) {
+			known[i] = s->results[i] != NULL;
+			selected += sweep_selected(s, i);
+		}
+		size_t hits = sweep_cache_load(s, known);
+		if (!s->quiet)
+			fprintf(stderr, "gpuvm sweep: --cache: %zu of %zu point%s from %s\n", hits,
+				selected, selected == 1 ? "" : "s", s->cache);
+	}
 	size_t failed;
 	int rc = run_all(s, &failed, &err);
+	if (known) {
+		sweep_cache_store(s, known);
+		free(known);
+	}
 	if (s->mpi) {
 		/* rank 0 gets every rank's points (and the first failure) */
 		if (sweep_mpi_gather(s, &rc, &failed, &err) != 0)

@@ -55,6 +55,7 @@ struct sweep {
 	size_t shard_i, shard_n; /* --shard I/N (shard_n 0: no sharding) */
 	bool mpi;            /* --mpi: shard = MPI rank / size, rank 0 gathers */
 	bool silent;         /* an MPI rank other than 0: no messages about the whole sweep */
+	const char *cache;   /* --cache DIR: results by a hash of the resolved config */
 
 	/* grid */
 	size_t n_points;
@@ -139,6 +140,14 @@ bool sweep_mpi_agree(bool ok);
 int sweep_mpi_gather(struct sweep *s, int *rc, size_t *failed, struct gpuvm_error *err);
 int sweep_mpi_status(int rc);
 void sweep_mpi_finalize(void);
+
+/* --cache DIR (sweep_cache.c). check: DIR is a directory, or is made.
+ * load: the selected points without a result whose key has a file get it
+ * (from_cache[i] set); returns how many. store: writes every result not
+ * marked in from_cache (run here, not resumed or loaded). */
+int sweep_cache_check(const struct sweep *s, struct gpuvm_error *err);
+size_t sweep_cache_load(struct sweep *s, bool *from_cache);
+void sweep_cache_store(const struct sweep *s, const bool *from_cache);
 
 /* gpuvm sweep merge (sweep_merge.c). */
 int sweep_merge_main(int argc, char **argv);
