@@ -237,8 +237,6 @@ static void put_byte_tics(FILE *f, const struct gpuvm_plot_opts *o,
 	free(xs);
 }
 
-/* Builds the whole gnuplot script in memory. Returns the number of series
- * with at least one plottable point. */
 /* Whether some series' positive values on one axis span more than 10x,
  * with no value <= 0 anywhere on it (those a log axis cannot show). */
 static bool spans_decade(const struct gpuvm_plot_series *series, size_t n, bool on_x)
@@ -262,6 +260,8 @@ static bool spans_decade(const struct gpuvm_plot_series *series, size_t n, bool 
 	return wide;
 }
 
+/* Builds the whole gnuplot script in memory. Returns the number of series
+ * with at least one plottable point. */
 static size_t build_script(FILE *f, enum plot_format fmt,
 			   const struct gpuvm_plot_opts *in,
 			   const struct gpuvm_plot_series *series, size_t n)
@@ -309,7 +309,7 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 		fputc('\n', f);
 	}
 	if (o->logx)
-		fputs(o->x_bytes ? "set logscale x 2\n" : "set logscale x 10\nset format x '%.0s%c'\n", f);
+		fputs("set logscale x 2\n", f);
 	if (o->logy)
 		fputs("set logscale y 10\n", f);
 	bool bars = o->x_categories != NULL;
