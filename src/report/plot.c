@@ -276,8 +276,15 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 	}
 	int w = o->width > 0 ? o->width : 900, h = o->height > 0 ? o->height : 600;
 	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
-	/* y tics in engineering form: 1.5G, 200k, 10m (gnuplot %s%c) */
-	fprintf(f, "set grid\nset key top right\nset format y '%s'\n", o->logy ? "%.0s%c" : "%.1s%c");
+	/* large y values in engineering form (1.5G, 200k: gnuplot %s%c),
+	 * small ones plainly */
+	double ymax = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < series[s].n; i++)
+			if (plottable(o, series[s].x[i], series[s].y[i]))
+				ymax = fmax(ymax, fabs(series[s].y[i]));
+	fprintf(f, "set grid\nset key top right\nset format y '%s'\n",
+		ymax < 1e4 ? "%g" : o->logy ? "%.0s%c" : "%.1s%c");
 	if (o->title) {
 		/* double-quoted, so a '\n' in the title breaks the line */
 		fputs("set title \"", f);
