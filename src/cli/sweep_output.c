@@ -11,6 +11,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/stats_registry.h"
+#include "gpuvm_version.h"
 
 /* ---- flattening ------------------------------------------------------ */
 
@@ -328,6 +329,11 @@ void sweep_annotate(const struct sweep *s, size_t i, cJSON *result)
 		cJSON_AddStringToObject(vary, s->vary[k].key, s->vary[k].values[vi[k]]);
 	cJSON_DeleteItemFromObjectCaseSensitive(result, "point");
 	cJSON_AddItemToObject(result, "point", p);
+	/* which simulator made it, as in gpuvm sim's JSON */
+	if (!cJSON_GetObjectItemCaseSensitive(result, "gpuvm_version")) {
+		cJSON_AddStringToObject(result, "gpuvm_version", GPUVM_VERSION);
+		cJSON_AddStringToObject(result, "gpuvm_commit", GPUVM_COMMIT);
+	}
 	sweep_spec_free(owned);
 }
 
