@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "gpuvm/plot.h"
+#include "gpuvm/stats_registry.h"
 #include "gpuvm/units.h"
 
 static void usage(FILE *f)
@@ -515,9 +516,13 @@ static int check_metric(const struct sweep *s, const cJSON *r, struct gpuvm_erro
 {
 	if (!s->plot || !s->y || sweep_has_metric(r, s->y))
 		return 0;
+	const char *near = gpuvm_stat_suggest(s->y, true);
+	if (near && sweep_has_metric(r, near))
+		return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
+				  "(did you mean '%s'? `gpuvm stats` lists them)", s->y, near);
 	return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
-			  "(use a column name of the CSV, e.g. sim_seconds, tlb_l1_hit_ratio)",
-			  s->y);
+			  "(use a column name of the CSV, e.g. sim_seconds, tlb_l1_hit_ratio; "
+			  "`gpuvm stats` lists them)", s->y);
 }
 
 /* Point i failed and the sweep goes on: its row will say why. */

@@ -332,7 +332,7 @@ void gpuvm_stat_axis_label(const char *name, char *buf, size_t len)
 }
 
 /* Candidates of gpuvm_stat_suggest: registry names, or their CSV
- * spellings (a TLB level reads as tlb_l1_...), built once. */
+ * spellings. */
 static char csv_names[N_STATS][128];
 
 static const char *stat_name_at(size_t i, const void *ctx)
@@ -345,14 +345,16 @@ static const char *stat_name_at(size_t i, const void *ctx)
 
 const char *gpuvm_stat_suggest(const char *name, bool csv)
 {
-	if (csv && !csv_names[0][0])
+	/* a TLB level reads as the level the user named: tlb_l2_... */
+	char level = !strncmp(name, "tlb_l", 5) && isdigit((unsigned char)name[5]) ? name[5] : '1';
+	if (csv)
 		for (size_t i = 0; i < N_STATS; i++) {
 			if (!csv_form(stats[i].name, csv_names[i], sizeof csv_names[i]) ||
 			    stats[i].scope == GPUVM_STAT_KERNEL || stats[i].scope == GPUVM_STAT_ALLOC)
 				snprintf(csv_names[i], sizeof csv_names[i], "%s", stats[i].name);
 			char *h = strchr(csv_names[i], '#');
 			if (h)
-				*h = '1';
+				*h = level;
 		}
 	return gpuvm_suggest(name, stat_name_at, &csv);
 }
