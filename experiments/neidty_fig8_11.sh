@@ -208,6 +208,7 @@ set ylabel 'share of lookups of held entries (0-1)'
 set xlabel 'workload'
 set style data histograms
 set style histogram rowstacked
+set boxwidth 0.7
 set style fill solid 0.8 border -1
 set key outside right title 'held by k TLBs'
 set yrange [0:1]
