@@ -65,7 +65,11 @@ done
 grep -c ',kernel,[0-9]*,.*,warp_instructions,' c.csv | grep -qv '^[01]$' || fail "c.csv: one kernel only"
 "$GPUVM" sim --gpu p100 --workload stream-triad:elems=4096 --stats-csv - | head -1 |
 	grep -q '^gpu,workload' || fail "--stats-csv - did not go to stdout"
-pass "--stats-csv: run, kernel and alloc rows with units"
+"$GPUVM" sim --gpu p100 --workload stream-triad:mem=managed,elems=262144 --oversub 125 \
+	--migration adaptive --json a0.json -q
+diff <(grep -v wall a0.json) <(grep -v wall a.json) > /dev/null ||
+	fail "--stats-csv (its allocation recorder) changed the run"
+pass "--stats-csv: run, kernel and alloc rows with units; the run is the same without it"
 
 # provenance: version, commit, preset as given, a config hash that follows the config
 for k in gpuvm_version gpuvm_commit preset config_hash; do
