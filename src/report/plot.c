@@ -208,29 +208,46 @@ static void put_byte_tics(FILE *f, const struct gpuvm_plot_opts *o,
 		if (u == 0 || xs[i] != xs[u - 1])
 			xs[u++] = xs[i];
 	if (u > 0) {
-		/* A label only where it cannot run into the last one: at least
-		 * 1/12 of the axis away from it (log2 positions on a log axis),
-		 * so 1536MiB and 2GiB do not print as "1536MiB2GiB". */
+		/* A label only where it cannot run into another: at least 1/12
+		 * of the axis from every other label (log2 positions on a log
+		 * axis), powers of two first, so 1536MiB and 2GiB do not print
+		 * as "1536MiB2GiB" and the labels fall on round sizes. */
 		double lo = o->logx && xs[0] > 0 ? log2(xs[0]) : xs[0];
 		double hi = o->logx && xs[u - 1] > 0 ? log2(xs[u - 1]) : xs[u - 1];
-		double gap = (hi - lo) / 12, last = -INFINITY;
+		double gap = (hi - lo) / 12;
+		bool *pick = calloc(u, sizeof *pick);
+		if (!pick) {
+			free(xs);
+			return;
+		}
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < u; i++) {
+				uint64_t v = (uint64_t)xs[i];
+				bool pow2 = v && !(v & (v - 1)) && (double)v == xs[i];
+				if (pick[i] || (pass == 0 && !pow2))
+					continue;
+				double pos = o->logx && xs[i] > 0 ? log2(xs[i]) : xs[i];
+				bool room = true;
+				for (size_t j = 0; j < u && room; j++) {
+					double pj = o->logx && xs[j] > 0 ? log2(xs[j]) : xs[j];
+					room = !pick[j] || fabs(pos - pj) >= gap;
+				}
+				pick[i] = room;
+			}
 		size_t shown = 0;
 		fputs("set xtics (", f);
 		for (size_t i = 0; i < u; i++) {
-			double pos = o->logx && xs[i] > 0 ? log2(xs[i]) : xs[i];
-			if (i && pos - last < gap && i + 1 < u)
-				continue;
-			if (i && pos - last < gap && shown > 1)
+			if (!pick[i])
 				continue;
 			char label[32];
 			gpuvm_format_size((uint64_t)xs[i], label, sizeof label);
 			fprintf(f, "%s", shown ? ", " : "");
 			put_quoted(f, label);
 			fprintf(f, " %.17g", xs[i]);
-			last = pos;
 			shown++;
 		}
 		fputs(")\n", f);
+		free(pick);
 		if (shown > 8)
 			fputs("set xtics rotate by -30\n", f);
 	}
