@@ -102,7 +102,7 @@ for w in reg + irr:
 # Each figure: FIG.dat (data), FIG.gp (script: `cd OUT && gnuplot FIG.gp`
 # redraws FIG.png after any restyling), FIG.png.
 ws = reg + irr
-def plot(name, title, ylabel, series, getter, logy=False):
+def plot(name, title, ylabel, series, getter, logy=False, key="scheme"):
     dat = os.path.join(out, name + ".dat")
     with open(dat, "w") as f:
         f.write("workload " + " ".join(series) + "\n")
@@ -116,13 +116,14 @@ def plot(name, title, ylabel, series, getter, logy=False):
                 f'set title "{title}\\ngtx1080ti-uvmsmart preset, managed memory (docs/uvm.md)"\n'
                 f"set ylabel '{ylabel}'\nset xlabel 'workload (regular | irregular)'\n"
                 f"set style data histograms\nset style fill solid border -1\n"
-                f"set key outside right\nset grid y\nset xtics rotate by -30\n"
+                f"set key outside right title '{key}'\nset grid y\nset xtics rotate by -30\n"
                 + ("set logscale y 10\nset format y '%.0s%c'\n" if logy else "set yrange [0:*]\n")
                 + f"plot for [i=2:{len(series) + 1}] '{name}.dat' using i:xtic(1) title columnheader(i)\n")
     if shutil.which("gnuplot"):
         subprocess.run(["gnuplot", name + ".gp"], cwd=out, check=False)
 plot("fig4", "Fig. 4: always, runtime vs t_s (normalised to t_s = 8)", "runtime / runtime at t_s = 8 (x)",
-     ["8", "16", "32"], lambda w, t: get("fig4", w, "always", ts=t) / get("fig4", w, "always", ts="8"))
+     ["8", "16", "32"], lambda w, t: get("fig4", w, "always", ts=t) / get("fig4", w, "always", ts="8"),
+     key="t_s")
 plot("fig5", "Fig. 5: no oversubscription, runtime / baseline", "runtime / first-touch baseline (x)",
      ["baseline", "always", "adaptive"], lambda w, s: get("fig5", w, s) / get("fig5", w, "baseline"))
 plot("fig6", "Fig. 6: 125 % oversubscription, runtime / baseline", "runtime / first-touch baseline (x)",
@@ -132,6 +133,7 @@ plot("fig7", "Fig. 7: 125 % oversubscription, thrashed pages (0 drawn as 1)", "t
      ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
      lambda w, s: max(1, get("fig6", w, s, "thrashed_pages")), logy=True)
 plot("fig8", "Fig. 8: adaptive at 125 %, runtime vs p (normalised to p = 2)", "runtime / runtime at p = 2 (x)",
-     ["2", "4", "8"], lambda w, p: get("fig8", w, "adaptive", p=p) / get("fig8", w, "adaptive", p="2"))
+     ["2", "4", "8"], lambda w, p: get("fig8", w, "adaptive", p=p) / get("fig8", w, "adaptive", p="2"),
+     key="p")
 PY
 echo "CSV: $out/ganguly.csv"
