@@ -129,6 +129,7 @@ static const struct gpuvm_stat_info stats[] = {
 	{"uvm.l2_dirty_sectors_written", "count", "L2 dirty sectors written", "of those, dirty sectors written to DRAM first", R},
 	{"uvm.prefetcher_switched", "bool", NULL, "uvm.prefetcher_oversub replaced the prefetcher at the first eviction", R},
 	{"uvm.remote_accesses", "count", "remote accesses", "sector reads of non-resident managed pages served over PCIe (delayed migration)", R},
+	{"uvm.remote_map_faults", "count", "remote-map faults", "faults that mapped a preferred-host page remotely instead of migrating it (cudaMemAdvise)", R},
 	{"uvm.remote_bytes", "bytes", "remote bytes", "bytes of those remote reads", R},
 	{"uvm.delayed_migrations", "pages", "delayed migrations", "pages read remotely instead of migrating (once per stay in host memory)", R},
 	{"uvm.migrations_fault", "pages", "fault migrations", "pages migrated by a far fault (first touch or write)", R},
