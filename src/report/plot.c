@@ -291,7 +291,9 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 		if (!o->x_categories)
 			o->logx |= spans_decade(series, n, true);
 	}
-	int w = o->width > 0 ? o->width : 900, h = o->height > 0 ? o->height : 600;
+	/* bars keep their legend outside, on the right: a wider canvas */
+	int w = o->width > 0 ? o->width : o->x_categories ? 1100 : 900;
+	int h = o->height > 0 ? o->height : 600;
 	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
 	/* large y values in engineering form (1.5G, 200k: gnuplot %s%c),
 	 * small ones plainly */
@@ -339,7 +341,8 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 	bool bars = o->x_categories != NULL;
 	if (bars)
 		fprintf(f, "set xrange [-0.6:%.1f]\nset style fill solid 0.85 border -1\n"
-			   "set key below\nset grid noxtics ytics\n", (double)o->n_x_categories - 0.4);
+			   "set key outside right top vertical\nset grid noxtics ytics\n",
+			(double)o->n_x_categories - 0.4);
 	else
 		fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", f);
 	/* Linear y with no negative value: start at 0, as throughput plots do. */
