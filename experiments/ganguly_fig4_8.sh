@@ -104,28 +104,41 @@ for w in reg + irr:
 print("\nFig. 7 (125 %): thrashed pages (pages migrated back after an eviction) per scheme")
 for w in reg + irr:
     print(f"{w:10} " + "  ".join(f"{s}={get('fig6', w, s, 'thrashed_pages')}" for s in ("baseline", "always", "oversub", "adaptive", "adaptive-lru")))
-if shutil.which("gnuplot"):
-    ws = reg + irr
-    def plot(name, title, series, getter):
-        dat = os.path.join(out, name + ".dat")
-        with open(dat, "w") as f:
-            f.write("workload " + " ".join(series) + "\n")
-            for w in ws:
-                f.write(w + " " + " ".join(f"{getter(w, s):.6g}" for s in series) + "\n")
-        cmds = (f"set terminal pngcairo size 900,420; set output '{os.path.join(out, name + '.png')}';"
-                f"set title '{title}'; set style data histograms; set style fill solid border -1;"
-                f"set key top left; set xtics rotate by -30;"
-                f"plot for [i=2:{len(series) + 1}] '{dat}' using i:xtic(1) title columnheader(i)")
-        subprocess.run(["gnuplot", "-e", cmds], check=False)
-    plot("fig4", "Fig. 4: always, runtime vs t_s (normalised to t_s = 8)", ["8", "16", "32"],
-         lambda w, t: get("fig4", w, "always", ts=t) / get("fig4", w, "always", ts="8"))
-    plot("fig5", "Fig. 5: no oversubscription, runtime / baseline", ["baseline", "always", "adaptive"],
-         lambda w, s: get("fig5", w, s) / get("fig5", w, "baseline"))
-    plot("fig6", "Fig. 6: 125 %, runtime / baseline", ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
-         lambda w, s: get("fig6", w, s) / get("fig6", w, "baseline"))
-    plot("fig7", "Fig. 7: 125 %, thrashed pages (log)", ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
-         lambda w, s: max(1, get("fig6", w, s, "thrashed_pages")))
-    plot("fig8", "Fig. 8: adaptive at 125 %, runtime vs p (normalised to p = 2)", ["2", "4", "8"],
-         lambda w, p: get("fig8", w, "adaptive", p=p) / get("fig8", w, "adaptive", p="2"))
+# Each figure: FIG.dat (data), FIG.gp (script: `cd OUT && gnuplot FIG.gp`
+# redraws FIG.png after any restyling), FIG.png.
+ws = reg + irr
+def plot(name, title, ylabel, series, getter, logy=False, key="scheme"):
+    dat = os.path.join(out, name + ".dat")
+    with open(dat, "w") as f:
+        f.write("workload " + " ".join(series) + "\n")
+        for w in ws:
+            f.write(w + " " + " ".join(f"{getter(w, s):.6g}" for s in series) + "\n")
+    gp = os.path.join(out, name + ".gp")
+    with open(gp, "w") as f:
+        f.write(f"# {title}; redraw: cd to this folder, then: gnuplot {name}.gp\n"
+                f"set terminal pngcairo size 900,460 noenhanced\n"
+                f"set output '{name}.png'\n"
+                f'set title "{title}\\ngtx1080ti-uvmsmart preset, managed memory (docs/uvm.md)"\n'
+                f"set ylabel '{ylabel}'\nset xlabel 'workload (regular | irregular)'\n"
+                f"set style data histograms\nset style fill solid border -1\n"
+                f"set key outside right title '{key}'\nset grid y\nset xtics rotate by -30\n"
+                + ("set logscale y 10\nset format y '%.0s%c'\n" if logy else "set yrange [0:*]\n")
+                + f"plot for [i=2:{len(series) + 1}] '{name}.dat' using i:xtic(1) title columnheader(i)\n")
+    if shutil.which("gnuplot"):
+        subprocess.run(["gnuplot", name + ".gp"], cwd=out, check=False)
+plot("fig4", "Fig. 4: always, runtime vs t_s (normalised to t_s = 8)", "runtime / runtime at t_s = 8 (x)",
+     ["8", "16", "32"], lambda w, t: get("fig4", w, "always", ts=t) / get("fig4", w, "always", ts="8"),
+     key="t_s")
+plot("fig5", "Fig. 5: no oversubscription, runtime / baseline", "runtime / first-touch baseline (x)",
+     ["baseline", "always", "adaptive"], lambda w, s: get("fig5", w, s) / get("fig5", w, "baseline"))
+plot("fig6", "Fig. 6: 125 % oversubscription, runtime / baseline", "runtime / first-touch baseline (x)",
+     ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
+     lambda w, s: get("fig6", w, s) / get("fig6", w, "baseline"))
+plot("fig7", "Fig. 7: 125 % oversubscription, thrashed pages (0 drawn as 1)", "thrashed pages (count, log)",
+     ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
+     lambda w, s: max(1, get("fig6", w, s, "thrashed_pages")), logy=True)
+plot("fig8", "Fig. 8: adaptive at 125 %, runtime vs p (normalised to p = 2)", "runtime / runtime at p = 2 (x)",
+     ["2", "4", "8"], lambda w, p: get("fig8", w, "adaptive", p=p) / get("fig8", w, "adaptive", p="2"),
+     key="p")
 PY
 echo "CSV: $out/ganguly.csv"

@@ -35,7 +35,7 @@ for gpu in k80 p100; do
 	"$GPUVM" sweep --gpu "$gpu" --workload "random-sampling:reads=$READS" \
 		--vary workload.scope=none,128MiB,2GiB --vary "workload.region=$regions" \
 		--x workload.region -j "$JOBS" --y items_per_sim_second --logy \
-		--title "Fig. 10$sub: random sampling with TLB scopes ($gpu)" \
+		--title "Fig. 10$sub: random sampling with TLB scopes" \
 		--csv "$OUT/fig10${sub}_sampling_$gpu.csv" --plot "$OUT/fig10${sub}_sampling_$gpu.png"
 	echo
 	echo "== Fig. 11$sub: hash group-by on $gpu, rows per simulated second =="
@@ -58,8 +58,9 @@ series() { # csv variant -> "variant scope<TAB>x<TAB>y" lines
 		print name "\t" $col["workload.region_bytes"] "\t" $col["items_per_sim_second"]
 	}' "$1"
 }
-plot_fig11() { # gpu sub
-	local data="$OUT/.fig11$2.dat" png="$OUT/fig11$2_groupby_$1.png"
+plot_fig11() { # gpu sub: FIG.dat (data), FIG.gp (script), FIG.png
+	local base="fig11$2_groupby_$1"
+	local data="$OUT/$base.dat"
 	{ series "$OUT/fig11$2_groupby_copy_$1.csv" copy; series "$OUT/fig11$2_groupby_naive_$1.csv" naive; } |
 		sort -t$'\t' -k1,1 -k2,2n | awk -F'\t' '
 		$1 != last { if (NR > 1) printf "\n\n"; printf "# %s\n", $1; last = $1 }
@@ -68,19 +69,30 @@ plot_fig11() { # gpu sub
 	names=$(grep '^# ' "$data" | sed 's/^# //')
 	local cmd="" i=0
 	while IFS= read -r n; do
-		cmd="$cmd${cmd:+, }'$data' index $i using 1:2 with linespoints title '$n'"
+		cmd="$cmd${cmd:+, \\
+     }'$base.dat' index $i using 1:2 with linespoints lw 2 pt 7 ps 0.8 title '$n'"
 		i=$((i + 1))
 	done <<<"$names"
+	cat >"$OUT/$base.gp" <<EOF
+# Fig. 11$2; redraw: cd to this folder, then: gnuplot $base.gp
+set terminal pngcairo size 900,600 noenhanced
+set output '$base.png'
+set title "Fig. 11$2: hash group-by with TLB scopes ($1)\\nhash-groupby:input=$INPUT on $1; copy / naive: how later passes get each chunk"
+set logscale x 2
+set logscale y 10
+set format x '%.0b%BB'
+set format y '%.0s%c'
+set xlabel 'hash table size (bytes)'
+set ylabel 'rows per simulated second (1/s)'
+set key outside right
+set grid
+plot $cmd
+EOF
 	if command -v gnuplot >/dev/null; then
-		gnuplot -e "set terminal pngcairo size 900,600 noenhanced; set output '$png.tmp';
-			set title 'Fig. 11$2: hash group-by with TLB scopes ($1)'; set logscale x 2;
-			set xlabel 'hash table (bytes)'; set ylabel 'rows per simulated second';
-			set format x '%.0b%B'; set key outside right; set grid; plot $cmd" &&
-			mv "$png.tmp" "$png"
+		(cd "$OUT" && gnuplot "$base.gp")
 	else
-		echo "gnuplot not found: Fig. 11 data in $data"
+		echo "gnuplot not found: Fig. 11 data in $data, script in $OUT/$base.gp"
 	fi
-	rm -f "$data"
 }
 plot_fig11 k80 a
 plot_fig11 p100 b
@@ -137,4 +149,5 @@ echo "== E3: TLB-conscious data access, measured vs paper =="
 e3 | tee "$OUT/e3.txt"
 echo
 echo "figures: $OUT/fig10a_sampling_k80.png $OUT/fig10b_sampling_p100.png"
-echo "         $OUT/fig11a_groupby_k80.png $OUT/fig11b_groupby_p100.png (data in the .csv beside them)"
+echo "         $OUT/fig11a_groupby_k80.png $OUT/fig11b_groupby_p100.png"
+echo "(FIG.gp beside each FIG.png redraws it: cd $OUT && gnuplot FIG.gp; data in the .csv and .dat files)"

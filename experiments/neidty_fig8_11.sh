@@ -150,13 +150,13 @@ for w in workloads:
     print("  %-9s %.3f (%s)" % (w, sh["neighbour_correlation_avg"], corr_paper.get(w, "-")))
 EOF
 
-if command -v gnuplot >/dev/null; then
-	csv="$OUT/neidty.csv"
-	bars() { # png title column schemes...
-		local png=$1 title=$2 col=$3
-		shift 3
-		local dat="$OUT/.bars.dat"
-		python3 - "$csv" "$col" "$@" >"$dat" <<'EOF'
+# Each figure: FIG.dat (its data), FIG.gp (the script; `cd OUTDIR &&
+# gnuplot FIG.gp` redraws FIG.png after any restyling) and FIG.png.
+csv="$OUT/neidty.csv"
+bars_data() { # fig column schemes... -> OUT/fig.dat
+	local fig=$1 col=$2
+	shift 2
+	python3 - "$csv" "$col" "$@" >"$OUT/$fig.dat" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 col, schemes = sys.argv[2], sys.argv[3:]
@@ -168,26 +168,55 @@ for w in ws:
     v = {r["scheme"]: r[col] for r in rows if r["workload"] == w}
     print(w + " " + " ".join(v[s] for s in schemes))
 EOF
-		local n=$(($# + 1)) plots="" i
-		for ((i = 2; i <= n; i++)); do plots="$plots${plots:+, }'$dat' using $i:xtic(1) title columnhead($i)"; done
-		gnuplot -e "set terminal pngcairo size 1000,500 noenhanced; set output '$png';
-			set title '$title'; set style data histograms; set style histogram clustered;
-			set style fill solid 0.8 border -1; set key outside right; set grid y; plot $plots"
-		rm -f "$dat"
-	}
-	bars "$OUT/fig8.png" "Fig. 8: L1 TLB hit ratio r_L1 (local + remote)" r_l1 baseline valkyrie neidty-default
-	bars "$OUT/fig9.png" "Fig. 9: speed-up of average translation delay over baseline" speedup_vs_baseline valkyrie neidty-default
-	bars "$OUT/fig10.png" "Fig. 10: r_L1 by update policy" r_l1 neidty-default neidty-exclusive neidty-twice
-	bars "$OUT/fig11.png" "Fig. 11: speed-up by update policy" speedup_vs_baseline neidty-default neidty-exclusive neidty-twice
-	dat="$OUT/.fig3.dat"
-	tr ',' ' ' <"$OUT/fig3.csv" | cut -d' ' -f1-6 >"$dat"
-	gnuplot -e "set terminal pngcairo size 1000,500 noenhanced; set output '$OUT/fig3.png';
-		set title 'Fig. 3: share of looked-up entries held by k L1 TLBs (baseline)';
-		set style data histograms; set style histogram rowstacked; set style fill solid 0.8 border -1;
-		set key outside right; set yrange [0:1];
-		plot for [i=2:6] '$dat' using i:xtic(1) title columnhead(i)"
-	rm -f "$dat"
-	echo "figures: $OUT/fig3.png $OUT/fig8.png $OUT/fig9.png $OUT/fig10.png $OUT/fig11.png"
+}
+bars_gp() { # fig title ylabel yrange
+	local fig=$1 title=$2 ylabel=$3 yrange=$4
+	local n
+	n=$(head -1 "$OUT/$fig.dat" | wc -w)
+	cat >"$OUT/$fig.gp" <<EOF
+# $title; redraw: cd to this folder, then: gnuplot $fig.gp
+set terminal pngcairo size 1000,500 noenhanced
+set output '$fig.png'
+set title "$title\\n$GPU preset (docs/neidty.md)"
+set ylabel '$ylabel'
+set xlabel 'workload'
+set yrange $yrange
+set style data histograms
+set style histogram clustered
+set style fill solid 0.8 border -1
+set key outside right
+set grid y
+plot for [i=2:$n] '$fig.dat' using i:xtic(1) title columnhead(i)
+EOF
+}
+bars_data fig8 r_l1 baseline valkyrie neidty-default
+bars_gp fig8 "Fig. 8: L1 TLB hit ratio r_L1 (local + remote)" "L1 TLB hit ratio r_L1 (0-1)" "[0:1]"
+bars_data fig9 speedup_vs_baseline valkyrie neidty-default
+bars_gp fig9 "Fig. 9: speed-up of average translation delay over baseline" \
+	"translation speed-up over baseline (x)" "[0:*]"
+bars_data fig10 r_l1 neidty-default neidty-exclusive neidty-twice
+bars_gp fig10 "Fig. 10: r_L1 by update policy" "L1 TLB hit ratio r_L1 (0-1)" "[0:1]"
+bars_data fig11 speedup_vs_baseline neidty-default neidty-exclusive neidty-twice
+bars_gp fig11 "Fig. 11: speed-up by update policy" "translation speed-up over baseline (x)" "[0:*]"
+tr ',' ' ' <"$OUT/fig3.csv" | cut -d' ' -f1-6 >"$OUT/fig3.dat"
+cat >"$OUT/fig3.gp" <<EOF
+# Fig. 3; redraw: cd to this folder, then: gnuplot fig3.gp
+set terminal pngcairo size 1000,500 noenhanced
+set output 'fig3.png'
+set title "Fig. 3: share of looked-up entries held by k L1 TLBs (baseline)\\n$GPU preset"
+set ylabel 'share of lookups of held entries (0-1)'
+set xlabel 'workload'
+set style data histograms
+set style histogram rowstacked
+set boxwidth 0.7
+set style fill solid 0.8 border -1
+set key outside right title 'held by k TLBs'
+set yrange [0:1]
+plot for [i=2:6] 'fig3.dat' using i:xtic(1) title columnhead(i)
+EOF
+if command -v gnuplot >/dev/null; then
+	for f in fig3 fig8 fig9 fig10 fig11; do (cd "$OUT" && gnuplot "$f.gp"); done
+	echo "figures: $OUT/fig3.png $OUT/fig8.png $OUT/fig9.png $OUT/fig10.png $OUT/fig11.png (FIG.gp redraws each)"
 else
 	echo "gnuplot not found: CSVs only"
 fi

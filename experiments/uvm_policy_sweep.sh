@@ -27,7 +27,7 @@ evictions=lru-2mb-alloc,lru-2mb-access,lru-4kb,random-4kb,sl-64kb,tree,lfu-2mb
 # one line, so the switch is turned off here and each prefetcher runs
 # throughout (an empty uvm.prefetcher_oversub keeps uvm.prefetcher).
 plot=(--plot "$out/policies.png" --x uvm.eviction --y "$y" --logy
-      --title "$gpu, $oversub % oversubscription, prefetcher kept under eviction: $workload")
+      --title "Prefetcher x eviction policy at $oversub % oversubscription (uvm.prefetcher_oversub off: each prefetcher runs throughout)")
 command -v gnuplot >/dev/null || { echo "gnuplot not found: CSV only" >&2; plot=(); }
 
 "$bin" sweep --gpu "$gpu" --workload "$workload" --oversub "$oversub" --set uvm.prefetcher_oversub= \

@@ -13,6 +13,7 @@ PACKAGES=(
 	libzstd-dev liblzma-dev            # compressed traces
 	gnuplot-nox                        # figures (optional at run time)
 	clang                              # fuzz targets (libFuzzer comes with its recommends)
+	libopenmpi-dev openmpi-bin         # gpuvm sweep --mpi (optional; CI tests a 4-rank run)
 )
 
 mode=install

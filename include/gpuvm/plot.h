@@ -34,6 +34,9 @@ struct gpuvm_plot_opts {
 	const char *const *x_categories;
 	size_t n_x_categories;
 	int width, height;  /* pixels (svg: points); 0 = 900 x 600 */
+	/* Otherwise an axis becomes logarithmic when some series spans more
+	 * than 10x on it with every value positive (a categorical x never). */
+	bool fixed_scales;
 };
 
 /* True when a gnuplot executable is on PATH. */

@@ -14,7 +14,12 @@
  * are numbers become JSON numbers. */
 cJSON *gpuvm_report_config(const struct gpuvm_config *cfg);
 
-cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload,
+/* FNV-1a 64 of the resolved configuration (every key=value), as 16 hex
+ * digits: runs with equal hashes simulated the same machine. */
+void gpuvm_report_config_hash(const struct gpuvm_config *cfg, char out[17]);
+
+/* preset: the --gpu argument as given (NULL: left out). */
+cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, const char *workload,
 			uint64_t seed, const struct gpuvm_stats *st);
 
 /* Adds the "uvm" object (paging statistics, PCIe utilisation over
@@ -27,6 +32,14 @@ int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_erro
 
 /* One launch's results (an element of the run's "kernels" array). */
 cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_kernel_stats *k);
+
+/* --stats-csv: the run's statistics in long form (gpu, workload, seed,
+ * scope run|kernel|alloc, index, name, kind, metric, value, unit; see
+ * stats_csv.c). pa (may be NULL) gives the allocations. path names the
+ * output in messages. Returns 0, or -1 with err set. */
+struct gpuvm_page_access;
+int gpuvm_report_stats_csv(FILE *f, const cJSON *run, const struct gpuvm_page_access *pa,
+			   const char *path, struct gpuvm_error *err);
 
 /* Pretty summary of a run object made by gpuvm_report_run. */
 void gpuvm_report_print(FILE *out, const cJSON *run);

@@ -101,7 +101,7 @@ static double median(double *v, int n)
 
 static void bench_usage(FILE *out)
 {
-	fputs("usage: gpuvm bench [--repeat N] [--json FILE]\n\n"
+	fputs("usage: gpuvm bench [--repeat N] [--json FILE] [-q]\n\n"
 	      "Runs a fixed set of simulations single-threaded with the full model on and\n"
 	      "prints the simulator's speed: simulated warp instructions and thread\n"
 	      "accesses per CPU second (user + system: the headline, as it depends little\n"
@@ -109,7 +109,8 @@ static void bench_usage(FILE *out)
 	      "beside it. The host CPU is printed first: compare figures from one machine.\n\n"
 	      "  --repeat N   run every case N times and report medians (default 1)\n"
 	      "  --json FILE  also write every run's times and the medians as JSON\n"
-	      "               (- for stdout, which then carries the JSON alone)\n\n"
+	      "               (- for stdout, which then carries the JSON alone)\n"
+	      "  --quiet, -q  no table (with --json FILE: only the file)\n\n"
 	      "The 'managed' rows rerun a device-memory case above them with unified\n"
 	      "memory (mem=managed: far faults, migrations, the p100 preset's driver\n"
 	      "policies) at 100 % and 125 % oversubscription (working set / device\n"
@@ -123,6 +124,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 {
 	long repeat = 1;
 	const char *json_path = NULL;
+	bool quiet = false;
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
 			bench_usage(stdout);
@@ -138,6 +140,8 @@ int gpuvm_cmd_bench(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[a], "--json") && a + 1 < argc) {
 			json_path = argv[++a];
+		} else if (!strcmp(argv[a], "--quiet") || !strcmp(argv[a], "-q")) {
+			quiet = true;
 		} else {
 			fprintf(stderr, "gpuvm bench: unexpected argument '%s'\n\n", argv[a]);
 			bench_usage(stderr);
@@ -149,7 +153,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
 		return 2;
 	}
-	bool table = !(json_path && !strcmp(json_path, "-"));
+	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
 	char cpu[256];
 	host_cpu(cpu, sizeof cpu);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -19,7 +19,7 @@ static void graph_usage(FILE *out)
 {
 	fputs("usage: gpuvm graph info GRAPH [--format mtx|gr|snap] [--symmetrize]\n"
 	      "                        [--keep-self-loops] [--keep-duplicates] [--weights]\n"
-	      "                        [--no-weights] [--weight-max N] [--seed N] [--json FILE]\n"
+	      "                        [--no-weights] [--weight-max N] [--seed N] [--json FILE] [-q]\n"
 	      "\n"
 	      "Reads or generates the graph the graph kernels (bfs, sssp, ...) run on, as\n"
 	      "compressed sparse rows, and prints its vertices, edges and out-degree\n"
@@ -145,15 +145,18 @@ static int graph_info(int argc, char **argv)
 		{"weights", no_argument, 0, 'w'},         {"no-weights", no_argument, 0, 'n'},
 		{"weight-max", required_argument, 0, 'm'}, {"seed", required_argument, 0, 'S'},
 		{"json", required_argument, 0, 'j'},            {"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
+		{"quiet", no_argument, 0, 'q'},                 {0, 0, 0, 0},
 	};
 	struct gpuvm_graph_opts go = {.seed = 1};
 	const char *json = NULL;
-	int c;
+	int c, quiet = 0;
 	uint64_t u;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
 		switch (c) {
+		case 'q':
+			quiet = 1;
+			break;
 		case 'f':
 			if (!strcmp(optarg, "mtx"))
 				go.format = GPUVM_GRAPH_MTX;
@@ -245,7 +248,7 @@ static int graph_info(int argc, char **argv)
 		free(text);
 		cJSON_Delete(o);
 	}
-	if (!rc && !(json && !strcmp(json, "-")))
+	if (!rc && !quiet && !(json && !strcmp(json, "-")))
 		info_text(spec, &g, &st, seconds, rss);
 	gpuvm_graph_free(&g);
 	return rc;

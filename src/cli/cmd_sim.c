@@ -22,7 +22,8 @@ static void sim_usage(FILE *out)
 	fputs("usage: gpuvm sim --gpu NAME|FILE (--workload NAME[:key=value,...] | --trace PATH)\n"
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
 	      "                 [--oversub PCT] [--migration NAME] [--scope BYTES|auto] [--seed N]\n"
-	      "                 [--json FILE] [--pcie-plot FILE] [--quiet] [--kernel-sampling[=TOL]]\n"
+	      "                 [--json FILE] [--stats-csv FILE] [--pcie-plot FILE] [--quiet]\n"
+	      "                 [--kernel-sampling[=TOL]]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
@@ -59,6 +60,10 @@ static void sim_usage(FILE *out)
 	      "                    the fastest (docs/scoping.md). Same as the workload's scope=\n"
 	      "  --json FILE       write the full report (resolved config included) as JSON;\n"
 	      "                    - for stdout (the text report is then left out)\n"
+	      "  --stats-csv FILE  the statistics in long form, one value per row: gpu,\n"
+	      "                    workload, seed, scope (run, kernel: each launch, alloc:\n"
+	      "                    each allocation), index, name, kind, metric, value, unit\n"
+	      "                    (`gpuvm stats` describes every metric); - for stdout\n"
 	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
 	      "                    accesses (about 80 CPU minutes at 20 M/s); without it\n"
 	      "                    such a run is refused at once with its estimate (exit 2)\n"
@@ -221,12 +226,14 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
 		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
+		{"stats-csv", required_argument, 0, 'C'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
 	const char *trace = NULL, *trace_format = NULL;
 	char trace_spec[4200];
 	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL, *scope = NULL;
+	const char *stats_csv = NULL;
 	char oversub_set[64], migration_set[96];
 	struct gpuvm_page_access_opts pa_opts = {0};
 	int quiet = 0, trace_managed = 0, c;
@@ -267,6 +274,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			break;
 		case 'p':
 			plot_path = optarg;
+			break;
+		case 'C':
+			stats_csv = optarg;
 			break;
 		case 'o': {
 			double pct;
@@ -364,9 +374,14 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		return 2;
 	}
 	spec.progress = isatty(2) && !quiet;
-	/* with --json -, stdout carries the JSON alone (no table, no scope advice;
-	 * progress stays on stderr) */
-	quiet |= json_path && !strcmp(json_path, "-");
+	if (json_path && stats_csv && !strcmp(json_path, stats_csv)) {
+		fprintf(stderr, "gpuvm sim: --json and --stats-csv name the same file '%s'\n",
+			json_path);
+		return 2;
+	}
+	/* with --json - (or --stats-csv -), stdout carries that output alone (no
+	 * table, no scope advice; progress stays on stderr) */
+	quiet |= (json_path && !strcmp(json_path, "-")) || (stats_csv && !strcmp(stats_csv, "-"));
 
 	struct gpuvm_error err = {{0}};
 	char scoped_spec[4400];
@@ -384,13 +399,21 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	}
 	/* Every output path is checked before any simulation time is spent. */
 	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
+	    (stats_csv && gpuvm_output_check(stats_csv, "--stats-csv", true, &err)) ||
 	    (plot_path && gpuvm_plot_check_path(plot_path, &err)) ||
 	    (page_map && page_map_check(page_map, &err))) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		return 2;
 	}
 	struct gpuvm_page_access *pa = NULL;
-	if (page_map) {
+	/* --stats-csv's per-allocation rows come from the page-access recorder,
+	 * which runs every launch in detail: with --kernel-sampling they are
+	 * left out rather than changing the run */
+	if (stats_csv && !page_map && spec.kernel_sampling && !quiet)
+		fprintf(stderr, "gpuvm sim: note: --stats-csv has no per-allocation rows with "
+				"--kernel-sampling (recording allocations needs every launch in "
+				"detail)\n");
+	if (page_map || (stats_csv && !spec.kernel_sampling)) {
 		if (gpuvm_page_access_create(&pa_opts, &pa, &err)) {
 			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 			return 2;
@@ -423,10 +446,19 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	cJSON_AddStringToObject(run, "gpuvm_commit", GPUVM_COMMIT);
 	/* All outputs or none: each is staged and published together. */
 	gpuvm_output_batch_begin();
-	if (pa) {
+	if (pa && page_map)
 		rc = write_page_map(pa, page_map, &err);
-		gpuvm_page_access_destroy(pa);
+	if (stats_csv && !rc) {
+		struct gpuvm_output o;
+		rc = gpuvm_output_open(&o, stats_csv, &err) ? 1 : 0;
+		if (!rc && gpuvm_report_stats_csv(o.f, run, pa, stats_csv, &err)) {
+			gpuvm_output_cancel(&o);
+			rc = 1;
+		} else if (!rc && gpuvm_output_close(&o, &err)) {
+			rc = 1;
+		}
 	}
+	gpuvm_page_access_destroy(pa);
 	if (json_path && !rc) {
 		char *text = cJSON_Print(run);
 		if (!text || gpuvm_output_write_text(json_path, text, &err))

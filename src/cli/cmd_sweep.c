@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "gpuvm/plot.h"
+#include "gpuvm/stats_registry.h"
 #include "gpuvm/units.h"
 
 static void usage(FILE *f)
@@ -74,6 +75,15 @@ static void usage(FILE *f)
 "                      (index, gpu, varied values, workload, seed) is in this\n"
 "                      grid; run the missing and failed points. The CSV ends\n"
 "                      as a fresh run's. Needs --csv; not with --json\n"
+"  --mpi               run under mpirun: rank R of N runs the points i with\n"
+"                      i mod N == R, rank 0 gathers them and writes the outputs\n"
+"                      a single run would (docs/outputs.md); -j applies per rank.\n"
+"                      Not with --shard or --resume. Needs a gpuvm built with MPI\n"
+"  --cache DIR         keep each point's result in DIR under a hash of what\n"
+"                      determines it (resolved config, preset, workload, seed,\n"
+"                      sampling, gpuvm version and commit); a later sweep meeting\n"
+"                      the same point reads it instead of simulating (its wall\n"
+"                      columns are the first run's). Traces are not cached\n"
 "  --shard I/N         run only the points i with i mod N == I (0-based, grid\n"
 "                      order; 0 <= I < N): shard I of N, for a cluster. Each\n"
 "                      shard writes its own CSV; `gpuvm sweep merge` joins them\n"
@@ -110,7 +120,9 @@ static void usage(FILE *f)
 "  gpuvm sweep --gpu p100 --workload hash-groupby:groups=1000000 \\\n"
 "      --vary tlb.l2.entries=32,64,128 --vary workload.region=1GiB,4GiB --csv out.csv\n"
 "  for i in 0 1 2 3; do gpuvm sweep --shard $i/4 ... --csv part$i.csv; done\n"
-"  gpuvm sweep merge part*.csv --csv all.csv\n",
+"  gpuvm sweep merge part*.csv --csv all.csv\n"
+"  mpirun -n 8 gpuvm sweep --mpi --gpu p100 --workload bfs:mem=managed \\\n"
+"      --vary uvm.oversub_percent=110,125,150 --csv out.csv\n",
 	      f);
 }
 
@@ -173,7 +185,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",
 						    "--help", "-h", "--force", "--keep-going",
-						    "--fail-fast", "--resume"};
+						    "--fail-fast", "--resume", "--mpi"};
 		bool is_flag = false;
 		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
 			is_flag |= strcmp(opt, flags[k]) == 0;
@@ -194,6 +206,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				s->fail_fast = true;
 			else if (!strcmp(opt, "--resume"))
 				s->resume = true;
+			else if (!strcmp(opt, "--mpi"))
+				s->mpi = true;
 			else
 				a->help = true;
 			continue;
@@ -201,7 +215,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set", "--oversub",
 						     "--seed", "-j", "--jobs", "--csv", "--json",
-						     "--plot", "--x", "--y", "--title", "--shard"};
+						     "--plot", "--x", "--y", "--title", "--shard",
+						     "--cache"};
 		bool known = false;
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= strcmp(opt, valued[k]) == 0;
@@ -270,6 +285,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			s->y = val;
 		} else if (!strcmp(opt, "--title")) {
 			s->title = val;
+		} else if (!strcmp(opt, "--cache")) {
+			if (!*val)
+				return bad("--cache: empty directory name");
+			s->cache = val;
 		} else if (!strcmp(opt, "--shard")) {
 			const char *slash = strchr(val, '/');
 			char ibuf[32];
@@ -335,6 +354,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (s->resume && s->json)
 		return bad("--resume with --json: the CSV holds the results to keep, not "
 			   "the JSON's; run without --json, or without --resume");
+	if (s->mpi && s->shard_n)
+		return bad("--mpi with --shard: under MPI each rank is a shard already");
+	if (s->mpi && s->resume)
+		return bad("--resume with --mpi: resume a sweep without --mpi, or run it again");
 	if (s->shard_n > 1 && s->plot)
 		return bad("--plot with --shard: a shard has only part of the grid; merge "
 			   "the CSVs (gpuvm sweep merge) and plot those");
@@ -493,9 +516,13 @@ static int check_metric(const struct sweep *s, const cJSON *r, struct gpuvm_erro
 {
 	if (!s->plot || !s->y || sweep_has_metric(r, s->y))
 		return 0;
+	const char *near = gpuvm_stat_suggest(s->y, true);
+	if (near && sweep_has_metric(r, near))
+		return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
+				  "(did you mean '%s'? `gpuvm stats` lists them)", s->y, near);
 	return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
-			  "(use a column name of the CSV, e.g. sim_seconds, tlb_l1_hit_ratio)",
-			  s->y);
+			  "(use a column name of the CSV, e.g. sim_seconds, tlb_l1_hit_ratio; "
+			  "`gpuvm stats` lists them)", s->y);
 }
 
 /* Point i failed and the sweep goes on: its row will say why. */
@@ -826,10 +853,14 @@ static int sweep_main(struct args *a)
 		fprintf(stderr, "gpuvm sweep: out of memory\n");
 		exit(1);
 	}
-	if (sweep_validate(s, &err) != 0) {
+	bool ok = sweep_validate(s, &err) == 0;
+	if (!ok && !s->silent)
 		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+	/* under MPI every rank stops when one does (rank 0's outputs below) */
+	if (s->mpi && !ok)
+		sweep_mpi_agree(false);
+	if (!ok)
 		return 2;
-	}
 	bool plot = s->plot != NULL;
 	if (plot && !gpuvm_plot_available()) {
 		fprintf(stderr, "gpuvm sweep: note: gnuplot is not on PATH, so no figure is drawn "
@@ -837,7 +868,14 @@ static int sweep_main(struct args *a)
 			s->csv ? "; the CSV holds the data" : "; use --csv to keep the data");
 		plot = false;
 	}
-	if (probe_outputs(s, plot) != 0)
+	ok = probe_outputs(s, plot) == 0;
+	if (ok && s->cache && sweep_cache_check(s, &err) != 0) {
+		fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+		ok = false;
+	}
+	if (s->mpi && !sweep_mpi_agree(ok))
+		return 2;
+	if (!ok)
 		return 2;
 	if (s->resume) {
 		size_t loaded;
@@ -864,8 +902,38 @@ static int sweep_main(struct args *a)
 				s->n_points, label, s->errors[i]);
 		}
 
+	/* --cache: points run before come from DIR; what is present now
+	 * (resumed rows, cached results) is not written back */
+	bool *known = NULL;
+	if (s->cache) {
+		known = calloc(s->n_points ? s->n_points : 1, sizeof *known);
+		if (!known) {
+			fprintf(stderr, "gpuvm sweep: out of memory\n");
+			exit(1);
+		}
+		size_t selected = 0;
+		for (size_t i = 0; i < s->n_points; i++) {
+			known[i] = s->results[i] != NULL;
+			selected += sweep_selected(s, i);
+		}
+		size_t hits = sweep_cache_load(s, known);
+		if (!s->quiet)
+			fprintf(stderr, "gpuvm sweep: --cache: %zu of %zu point%s from %s\n", hits,
+				selected, selected == 1 ? "" : "s", s->cache);
+	}
 	size_t failed;
 	int rc = run_all(s, &failed, &err);
+	if (known) {
+		sweep_cache_store(s, known);
+		free(known);
+	}
+	if (s->mpi) {
+		/* rank 0 gets every rank's points (and the first failure) */
+		if (sweep_mpi_gather(s, &rc, &failed, &err) != 0)
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+		if (s->silent)
+			return 0; /* rank 0 reports; the exit status is its */
+	}
 	if (rc != 0 && failed != SIZE_MAX) {
 		char label[512];
 		sweep_point_label(s, failed, label, sizeof label);
@@ -912,10 +980,30 @@ int gpuvm_cmd_sweep(int argc, char **argv)
 	struct args a;
 	memset(&a, 0, sizeof a);
 	int rc = parse_args(argc, argv, &a);
-	if (rc == 0 && a.help)
+	if (rc == 0 && a.help) {
 		usage(stdout);
-	else if (rc == 0)
+	} else if (rc == 0 && a.s.mpi) {
+		struct gpuvm_error err = {{0}};
+		size_t rank, size;
+		if (sweep_mpi_init(NULL, NULL, &rank, &size, &err) != 0) {
+			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+			rc = 2;
+		} else {
+			a.s.shard_i = rank;
+			a.s.shard_n = size;
+			if (rank != 0) {
+				/* rank 0 writes and prints; the others run their points */
+				a.s.csv = a.s.json = a.s.plot = NULL;
+				a.s.quiet = a.s.silent = true;
+			}
+			rc = sweep_main(&a);
+			fflush(stdout);
+			rc = sweep_mpi_status(rank == 0 ? rc : 0);
+		}
+		sweep_mpi_finalize();
+	} else if (rc == 0) {
 		rc = sweep_main(&a);
+	}
 	free_args(&a);
 	fflush(stdout);
 	return rc;

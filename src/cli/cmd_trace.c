@@ -18,7 +18,7 @@
 
 static void trace_usage(FILE *out)
 {
-	fputs("usage: gpuvm trace info INPUT [--trace-format F] [--json FILE] [--no-footprint]\n"
+	fputs("usage: gpuvm trace info INPUT [--trace-format F] [--json FILE] [--no-footprint] [-q]\n"
 	      "       gpuvm trace record INPUT -o OUT.gvt [--gpu NAME] [--seed N] [--trace-format F]\n"
 	      "       gpuvm trace convert IN OUT.gvt [--trace-format F]\n"
 	      "\n"
@@ -42,6 +42,7 @@ static void trace_usage(FILE *out)
 	      "  convert   record with a trace as input\n"
 	      "\n"
 	      "  --gpu NAME|FILE   preset a workload is built for (default p100)\n"
+	      "  --quiet, -q       print nothing on success (info with --json FILE: the file only)\n"
 	      "  --seed N          workload seed (default 1)\n"
 	      "\n"
 	      "Replay any of them with `gpuvm sim --gpu p100 --trace PATH`.\n"
@@ -144,6 +145,7 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		{"trace-format", required_argument, 0, 'f'}, {"json", required_argument, 0, 'j'},
 		{"gpu", required_argument, 0, 'g'},          {"seed", required_argument, 0, 'S'},
 		{"output", required_argument, 0, 'o'},       {"no-footprint", no_argument, 0, 'n'},
+		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},               {0, 0, 0, 0},
 	};
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -159,10 +161,10 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	enum gpuvm_trace_format fmt = GPUVM_TRACE_AUTO;
 	const char *json_path = NULL, *gpu = "p100", *out_path = NULL;
 	uint64_t seed = 1;
-	int no_footprint = 0, c;
+	int no_footprint = 0, quiet = 0, c;
 	struct gpuvm_error err = {{0}};
 	optind = 1;
-	while ((c = getopt_long(argc - 1, argv + 1, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, argv + 1, "o:q", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (gpuvm_trace_format_parse(optarg, &fmt, &err)) {
@@ -187,6 +189,9 @@ int gpuvm_cmd_trace(int argc, char **argv)
 			break;
 		case 'n':
 			no_footprint = 1;
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		case 'h':
 			trace_usage(stdout);
@@ -243,7 +248,7 @@ int gpuvm_cmd_trace(int argc, char **argv)
 				}
 				free(text);
 			}
-			if (!rc && !(json_path && !strcmp(json_path, "-")))
+			if (!rc && !quiet && !(json_path && !strcmp(json_path, "-")))
 				print_info(pos[0], o);
 			cJSON_Delete(o);
 		}
@@ -252,7 +257,7 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		if (gpuvm_trace_record(&src, out_path, &cnt, &err)) {
 			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 			rc = 2;
-		} else {
+		} else if (!quiet) {
 			double dt = now_s() - t0;
 			printf("wrote %s: %" PRIu64 " kernels, %" PRIu64 " CTAs, %" PRIu64 " warps, %" PRIu64
 			       " warp insts, %" PRIu64 " memory insts, %" PRIu64 " thread accesses\n"

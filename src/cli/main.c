@@ -24,6 +24,7 @@ static void usage(FILE *out)
 	      "  probe      measure a TLB hierarchy (simulated GPU, host CPU, recorded GPU)\n"
 	      "  graph      read or generate a graph input (mtx, gr, snap, rmat) and describe it\n"
 	      "  validate   compare simulated kernel times with times measured on real GPUs\n"
+	      "  stats      describe every statistic in the JSON and CSV outputs (unit, meaning)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm sim --gpu p100 --workload random-sampling:region=4GiB\n"
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
 		{"bench", gpuvm_cmd_bench},     {"trace", gpuvm_cmd_trace},
 		{"probe", gpuvm_cmd_probe},
 		{"graph", gpuvm_cmd_graph},     {"validate", gpuvm_cmd_validate},
+		{"stats", gpuvm_cmd_stats},
 	};
 	gpuvm_output_catch_signals(true);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)

@@ -53,6 +53,9 @@ struct sweep {
 	bool fail_fast;      /* --fail-fast: the first failed point stops the sweep */
 	bool resume;         /* --resume: keep the rows already in the CSV */
 	size_t shard_i, shard_n; /* --shard I/N (shard_n 0: no sharding) */
+	bool mpi;            /* --mpi: shard = MPI rank / size, rank 0 gathers */
+	bool silent;         /* an MPI rank other than 0: no messages about the whole sweep */
+	const char *cache;   /* --cache DIR: results by a hash of the resolved config */
 
 	/* grid */
 	size_t n_points;
@@ -123,6 +126,28 @@ long sweep_csv_col(const struct sweep_csv *t, const char *name);
 /* --resume: loads the rows of path (or path.partial) that belong to this
  * sweep into s->results (sweep_resume.c). Returns 0, or -1 with err set. */
 int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct gpuvm_error *err);
+
+/* --mpi (sweep_mpi.c; without MPI, init fails with a message and the
+ * rest do nothing). init: MPI_Init, this rank and the number of ranks.
+ * agree: true on every rank when ok is true on every rank (collective).
+ * gather: every rank's selected points (results and errors) and its rc,
+ * failed point and message to rank 0, which then holds the whole grid
+ * (shard cleared) and the first failure in rank order; -1 when a report
+ * was malformed. status: rank 0's exit status, broadcast. */
+bool sweep_mpi_available(void);
+int sweep_mpi_init(int *argc, char ***argv, size_t *rank, size_t *size, struct gpuvm_error *err);
+bool sweep_mpi_agree(bool ok);
+int sweep_mpi_gather(struct sweep *s, int *rc, size_t *failed, struct gpuvm_error *err);
+int sweep_mpi_status(int rc);
+void sweep_mpi_finalize(void);
+
+/* --cache DIR (sweep_cache.c). check: DIR is a directory, or is made.
+ * load: the selected points without a result whose key has a file get it
+ * (from_cache[i] set); returns how many. store: writes every result not
+ * marked in from_cache (run here, not resumed or loaded). */
+int sweep_cache_check(const struct sweep *s, struct gpuvm_error *err);
+size_t sweep_cache_load(struct sweep *s, bool *from_cache);
+void sweep_cache_store(const struct sweep *s, const bool *from_cache);
 
 /* gpuvm sweep merge (sweep_merge.c). */
 int sweep_merge_main(int argc, char **argv);

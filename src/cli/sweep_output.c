@@ -3,11 +3,15 @@
  * JSON, and a gnuplot figure. */
 #include "sweep_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/config.h"
 #include "gpuvm/plot.h"
+#include "gpuvm/stats_registry.h"
+#include "gpuvm_version.h"
 
 /* ---- flattening ------------------------------------------------------ */
 
@@ -325,6 +329,11 @@ void sweep_annotate(const struct sweep *s, size_t i, cJSON *result)
 		cJSON_AddStringToObject(vary, s->vary[k].key, s->vary[k].values[vi[k]]);
 	cJSON_DeleteItemFromObjectCaseSensitive(result, "point");
 	cJSON_AddItemToObject(result, "point", p);
+	/* which simulator made it, as in gpuvm sim's JSON */
+	if (!cJSON_GetObjectItemCaseSensitive(result, "gpuvm_version")) {
+		cJSON_AddStringToObject(result, "gpuvm_version", GPUVM_VERSION);
+		cJSON_AddStringToObject(result, "gpuvm_commit", GPUVM_COMMIT);
+	}
 	sweep_spec_free(owned);
 }
 
@@ -484,8 +493,10 @@ void sweep_print_table(const struct sweep *s, FILE *out)
 	head[ncol] = "sim_s", right[ncol++] = true;
 	head[ncol] = "acc/sim_s", right[ncol++] = true;
 	head[ncol] = "items/sim_s", right[ncol++] = true;
-	static const char *const lnames[] = {"L1 hit", "L2 hit", "L3 hit", "L4 hit",
-					     "L5 hit", "L6 hit", "L7 hit", "L8 hit"};
+	/* the TLB levels, named so that "L2" cannot be read as the L2 data
+	 * cache (CSV tlb_l2_hit_ratio; the cache is l2_sector_*) */
+	static const char *const lnames[] = {"TLB1 hit", "TLB2 hit", "TLB3 hit", "TLB4 hit",
+					     "TLB5 hit", "TLB6 hit", "TLB7 hit", "TLB8 hit"};
 	for (int l = 0; l < levels; l++)
 		head[ncol] = lnames[l], right[ncol++] = true;
 	head[ncol] = "walks", right[ncol++] = true;
@@ -582,6 +593,28 @@ bool sweep_has_dimension(const struct sweep *s, const char *key)
 	return false;
 }
 
+/* An axis label for a config key: the key, then what it is (its help up
+ * to the first ':' or ';', when that reads as words) and the unit. */
+static void config_label(const char *key, bool bytes, char *buf, size_t len)
+{
+	const char *help = gpuvm_config_key_help(key);
+	size_t n = help ? strcspn(help, ":;(") : 0;
+	if (n > 48 || (help && !isalpha((unsigned char)help[0])))
+		n = 0;
+	while (n && help[n - 1] == ' ')
+		n--;
+	const char *unit = bytes ? "bytes" : strstr(key, "percent") ? "%" :
+			   strstr(key, "cycles") ? "cycles" : NULL;
+	if (n && unit)
+		snprintf(buf, len, "%s (%.*s, %s)", key, (int)n, help, unit);
+	else if (n)
+		snprintf(buf, len, "%s (%.*s)", key, (int)n, help);
+	else if (unit)
+		snprintf(buf, len, "%s (%s)", key, unit);
+	else
+		snprintf(buf, len, "%s", key);
+}
+
 /* x: one dimension of the grid; one line per combination of the others. */
 int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error *err)
 {
@@ -642,12 +675,29 @@ int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error
 	}
 
 	const char **cats = NULL;
+	/* Labels with units (the stats registry's), the GPUs and the workload
+	 * in the title whatever --title says. */
+	char ylabel[256], xlabel[300], title[1024], gpus[512] = "";
+	gpuvm_stat_axis_label(yk, ylabel, sizeof ylabel);
+	if (!xd)
+		snprintf(xlabel, sizeof xlabel, "GPU");
+	else if (xd->kind == VARY_CONFIG)
+		config_label(xd->key, xd->is_size, xlabel, sizeof xlabel);
+	else
+		snprintf(xlabel, sizeof xlabel, "%s%s",
+			 xd->kind == VARY_WORKLOAD ? xd->param : xd->key,
+			 xd->is_size ? " (bytes)" : "");
+	for (size_t g = 0, len = 0; g < s->n_gpus && len < sizeof gpus; g++)
+		len += (size_t)snprintf(gpus + len, sizeof gpus - len, "%s%s", g ? ", " : "",
+					s->gpus[g]);
+	if (s->title)
+		snprintf(title, sizeof title, "%s\n%s on %s", s->title, s->workload, gpus);
+	else
+		snprintf(title, sizeof title, "%s on %s", s->workload, gpus);
 	struct gpuvm_plot_opts o = {
-		.title = s->title ? s->title : s->workload,
-		.xlabel = xk,
-		.ylabel = strcmp(yk, "accesses_per_sim_second") == 0 ? "accesses per simulated second"
-			  : strcmp(yk, "items_per_sim_second") == 0 ? "workload items per simulated second"
-								   : yk,
+		.title = title,
+		.xlabel = xlabel,
+		.ylabel = ylabel,
 		.logx = s->logx || (xd && xd->is_size),
 		.logy = s->logy,
 		.x_bytes = xd && xd->is_size,

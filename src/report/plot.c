@@ -43,6 +43,21 @@ static enum plot_format format_of(const char *path)
 	return FMT_NONE;
 }
 
+/* The gnuplot script kept beside a figure: fig.png -> fig.gp. Only for a
+ * figure that is a regular file or a new path (not a device or FIFO, nor
+ * a name without an extension). */
+static bool companion_path(const char *out_path, char *buf, size_t len)
+{
+	const char *dot = strrchr(out_path, '.');
+	if (!dot || strchr(dot, '/'))
+		return false;
+	struct stat st;
+	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode))
+		return false;
+	int n = snprintf(buf, len, "%.*s.gp", (int)(dot - out_path), out_path);
+	return n > 0 && (size_t)n < len;
+}
+
 int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
 {
 	if (!out_path || !*out_path)
@@ -51,7 +66,13 @@ int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
 		return gpuvm_fail(err, "--plot", 0, NULL,
 				  "%s: unsupported figure format (use .png, .svg or .pdf)",
 				  out_path);
-	return gpuvm_output_check(out_path, "--plot", false, err);
+	if (gpuvm_output_check(out_path, "--plot", false, err))
+		return -1;
+	char gp[PATH_MAX];
+	if (companion_path(out_path, gp, sizeof gp) &&
+	    gpuvm_output_check(gp, "--plot (its gnuplot script)", false, err))
+		return -1;
+	return 0;
 }
 
 /* Finds gnuplot on PATH; writes its full path into buf. */
@@ -187,33 +208,121 @@ static void put_byte_tics(FILE *f, const struct gpuvm_plot_opts *o,
 		if (u == 0 || xs[i] != xs[u - 1])
 			xs[u++] = xs[i];
 	if (u > 0) {
-		size_t step = (u + 11) / 12;
+		/* A label only where it cannot run into another: at least 1/12
+		 * of the axis from every other label (log2 positions on a log
+		 * axis), powers of two first, so 1536MiB and 2GiB do not print
+		 * as "1536MiB2GiB" and the labels fall on round sizes. */
+		double lo = o->logx && xs[0] > 0 ? log2(xs[0]) : xs[0];
+		double hi = o->logx && xs[u - 1] > 0 ? log2(xs[u - 1]) : xs[u - 1];
+		double gap = (hi - lo) / 12;
+		bool *pick = calloc(u, sizeof *pick);
+		if (!pick) {
+			free(xs);
+			return;
+		}
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < u; i++) {
+				uint64_t v = (uint64_t)xs[i];
+				bool pow2 = v && !(v & (v - 1)) && (double)v == xs[i];
+				if (pick[i] || (pass == 0 && !pow2))
+					continue;
+				double pos = o->logx && xs[i] > 0 ? log2(xs[i]) : xs[i];
+				bool room = true;
+				for (size_t j = 0; j < u && room; j++) {
+					double pj = o->logx && xs[j] > 0 ? log2(xs[j]) : xs[j];
+					room = !pick[j] || fabs(pos - pj) >= gap;
+				}
+				pick[i] = room;
+			}
+		size_t shown = 0;
 		fputs("set xtics (", f);
-		for (size_t i = 0; i < u; i += step) {
+		for (size_t i = 0; i < u; i++) {
+			if (!pick[i])
+				continue;
 			char label[32];
 			gpuvm_format_size((uint64_t)xs[i], label, sizeof label);
-			fprintf(f, "%s", i ? ", " : "");
+			fprintf(f, "%s", shown ? ", " : "");
 			put_quoted(f, label);
 			fprintf(f, " %.17g", xs[i]);
+			shown++;
 		}
 		fputs(")\n", f);
+		free(pick);
+		if (shown > 8)
+			fputs("set xtics rotate by -30\n", f);
 	}
 	free(xs);
+}
+
+/* Whether some series' positive values on one axis span more than 10x,
+ * with no value <= 0 anywhere on it (those a log axis cannot show). */
+static bool spans_decade(const struct gpuvm_plot_series *series, size_t n, bool on_x)
+{
+	bool wide = false;
+	for (size_t s = 0; s < n; s++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = 0; i < series[s].n; i++) {
+			double x = series[s].x[i], y = series[s].y[i];
+			if (!isfinite(x) || !isfinite(y))
+				continue;
+			double v = on_x ? x : y;
+			if (v <= 0)
+				return false;
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
+		}
+		if (hi > 10 * lo)
+			wide = true;
+	}
+	return wide;
 }
 
 /* Builds the whole gnuplot script in memory. Returns the number of series
  * with at least one plottable point. */
 static size_t build_script(FILE *f, enum plot_format fmt,
-			   const struct gpuvm_plot_opts *o,
+			   const struct gpuvm_plot_opts *in,
 			   const struct gpuvm_plot_series *series, size_t n)
 {
-	int w = o->width > 0 ? o->width : 900, h = o->height > 0 ? o->height : 600;
+	struct gpuvm_plot_opts opts = *in, *o = &opts;
+	/* log axes chosen from the data: a series spanning more than 10x
+	 * (a cliff) would be flattened on a linear axis */
+	if (!o->fixed_scales) {
+		o->logy |= spans_decade(series, n, false);
+		if (!o->x_categories)
+			o->logx |= spans_decade(series, n, true);
+	}
+	/* bars keep their legend outside, on the right: a wider canvas */
+	int w = o->width > 0 ? o->width : o->x_categories ? 1100 : 900;
+	int h = o->height > 0 ? o->height : 600;
 	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
-	fputs("set grid\nset key top right\nset format y '%g'\n", f);
+	/* large y values in engineering form (1.5G, 200k: gnuplot %s%c),
+	 * small ones plainly */
+	double ymax = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < series[s].n; i++)
+			if (plottable(o, series[s].x[i], series[s].y[i]))
+				ymax = fmax(ymax, fabs(series[s].y[i]));
+	fprintf(f, "set grid\nset key top right\nset format y '%s'\n",
+		ymax < 1e4 ? "%g" : o->logy ? "%.0s%c" : "%.1s%c");
 	if (o->title) {
-		fputs("set title ", f);
-		put_quoted(f, o->title);
-		fputc('\n', f);
+		/* double-quoted, so a '\n' in the title breaks the line */
+		fputs("set title \"", f);
+		size_t col = 0;
+		for (const char *p = o->title; *p; p++, col++) {
+			/* a line past ~95 characters breaks at its next space */
+			if (*p == ' ' && col > 95) {
+				fputs("\\n", f);
+				col = 0;
+			} else if (*p == '\n')
+				fputs("\\n", f), col = 0;
+			else if (*p == '"' || *p == '\\')
+				fprintf(f, "\\%c", *p);
+			else if (*p != '\r' && *p != '\t')
+				fputc(*p, f);
+			else
+				fputc(' ', f);
+		}
+		fputs("\"\n", f);
 	}
 	if (o->xlabel) {
 		fputs("set xlabel ", f);
@@ -229,7 +338,13 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 		fputs("set logscale x 2\n", f);
 	if (o->logy)
 		fputs("set logscale y 10\n", f);
-	fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", f);
+	bool bars = o->x_categories != NULL;
+	if (bars)
+		fprintf(f, "set xrange [-0.6:%.1f]\nset style fill solid 0.85 border -1\n"
+			   "set key outside right top vertical\nset grid noxtics ytics\n",
+			(double)o->n_x_categories - 0.4);
+	else
+		fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", f);
 	/* Linear y with no negative value: start at 0, as throughput plots do. */
 	bool nonneg = true;
 	for (size_t s = 0; s < n && nonneg; s++)
@@ -247,7 +362,10 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 			fprintf(f, " %zu", i);
 		}
 		fputs(")\n", f);
-		if (o->n_x_categories > 6)
+		size_t chars = 0;
+		for (size_t i = 0; i < o->n_x_categories; i++)
+			chars += strlen(o->x_categories[i]) + 2;
+		if (o->n_x_categories > 6 || chars > 70)
 			fputs("set xtics rotate by -30\n", f);
 	} else if (o->x_bytes) {
 		put_byte_tics(f, o, series, n);
@@ -275,18 +393,33 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 	if (!used)
 		return 0;
 
+	/* Categories are drawn as grouped bars (one colour per series, side
+	 * by side within a category), numbers as lines. */
+	double bw = bars ? 0.8 / (double)used : 0;
+	if (bars) {
+		fprintf(f, "set boxwidth %.6g absolute\n", bw * 0.95);
+		/* a log axis has no 0: bars rise from the axis' bottom */
+		if (o->logy)
+			fputs("set yrange [*:*]\n", f);
+	}
 	fputs("plot ", f);
 	bool first = true;
+	size_t k = 0;
 	for (size_t s = 0; s < n; s++) {
 		bool any = false;
 		for (size_t i = 0; i < series[s].n && !any; i++)
 			any = plottable(o, series[s].x[i], series[s].y[i]);
 		if (!any)
 			continue;
-		fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt 7 ps 0.8 title ",
-			first ? "" : ", \\\n     ", s);
+		if (bars)
+			fprintf(f, "%s$d%zu using ($1%+.6g):2 with boxes title ",
+				first ? "" : ", \\\n     ", s, ((double)k - ((double)used - 1) / 2) * bw);
+		else
+			fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt 7 ps 0.8 title ",
+				first ? "" : ", \\\n     ", s);
 		put_quoted(f, series[s].name ? series[s].name : "");
 		first = false;
+		k++;
 	}
 	fputs("\nunset output\n", f);
 	return used;
@@ -352,6 +485,39 @@ static int run_gnuplot(const char *exe, const char *script, size_t len, int fig_
  * plot never leaves a half-written file (nor figure bytes on a terminal). */
 typedef size_t (*plot_script_fn)(FILE *f, enum plot_format fmt, const void *ctx);
 
+/* fig.gp beside fig.png: the very script that drew it, data inline, with
+ * the figure's file name as its output, so `cd DIR && gnuplot fig.gp`
+ * redraws it and a user can restyle it. */
+static int write_companion(const char *out_path, const char *gp, const char *script,
+			   struct gpuvm_error *err)
+{
+	const char *base = strrchr(out_path, '/');
+	base = base ? base + 1 : out_path;
+	const char *at = strstr(script, "set output\n");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	fprintf(f, "# gnuplot script of %s, written by gpuvm with it; the data are inline.\n"
+		   "# Redraw (after restyling): cd to this folder, then: gnuplot %s\n",
+		base, strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp);
+	if (at) {
+		fwrite(script, 1, (size_t)(at - script), f);
+		fputs("set output ", f);
+		put_quoted(f, base);
+		fputc('\n', f);
+		fputs(at + strlen("set output\n"), f);
+	} else {
+		fputs(script, f);
+	}
+	if (fclose(f) != 0 || !text)
+		return free(text), gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	int rc = gpuvm_output_write_text(gp, text, err);
+	free(text);
+	return rc;
+}
+
 static int render_figure(const char *out_path, plot_script_fn write_script, const void *ctx,
 			 struct gpuvm_error *err)
 {
@@ -380,10 +546,14 @@ static int render_figure(const char *out_path, plot_script_fn write_script, cons
 		if (rc == 0 && out.kind == GPUVM_OUTPUT_ATOMIC &&
 		    (fstat(fileno(out.f), &st) != 0 || st.st_size == 0))
 			rc = gpuvm_fail(err, "--plot", 0, NULL, "%s: gnuplot wrote no figure", out_path);
+		bool keep_script = out.kind == GPUVM_OUTPUT_ATOMIC;
 		if (rc == 0)
 			rc = gpuvm_output_close(&out, err);
 		else
 			gpuvm_output_cancel(&out);
+		char gp[PATH_MAX];
+		if (rc == 0 && keep_script && companion_path(out_path, gp, sizeof gp))
+			rc = write_companion(out_path, gp, script, err);
 	} else if (rc == 0) {
 		rc = -1;
 	}

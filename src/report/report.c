@@ -25,6 +25,26 @@ cJSON *gpuvm_report_config(const struct gpuvm_config *cfg)
 	return o;
 }
 
+void gpuvm_report_config_hash(const struct gpuvm_config *cfg, char out[17])
+{
+	/* FNV-1a 64 over "key=value\n" of every key, in table order */
+	uint64_t h = 14695981039346656037ull;
+	char buf[1024];
+	const char *key;
+	for (size_t i = 0; (key = gpuvm_config_key_at(cfg, i)); i++) {
+		if (gpuvm_config_get(cfg, key, buf, sizeof buf))
+			continue;
+		for (int part = 0; part < 2; part++)
+			for (const char *p = part ? buf : key; ; p++) {
+				h ^= (unsigned char)(*p ? *p : part ? '\n' : '=');
+				h *= 1099511628211ull;
+				if (!*p)
+					break;
+			}
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
 static cJSON *dim3(const uint32_t d[3])
@@ -97,14 +117,19 @@ static void add_tlb_sharing(cJSON *o, const struct gpuvm_tlb_sharing_stats *sh)
 	cJSON_AddNumberToObject(t, "neighbour_correlation_pooled", ratio(num, den));
 }
 
-cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *workload, uint64_t seed,
-			const struct gpuvm_stats *st)
+cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, const char *workload,
+			uint64_t seed, const struct gpuvm_stats *st)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "gpu", cfg->name);
+	if (preset)
+		cJSON_AddStringToObject(o, "preset", preset);
 	cJSON_AddStringToObject(o, "workload", workload);
 	cJSON_AddNumberToObject(o, "seed", (double)seed);
 	cJSON_AddStringToObject(o, "result", st->result);
+	char hash[17];
+	gpuvm_report_config_hash(cfg, hash);
+	cJSON_AddStringToObject(o, "config_hash", hash);
 	cJSON_AddItemToObject(o, "config", gpuvm_report_config(cfg));
 
 	cJSON_AddNumberToObject(o, "sim_cycles", st->sim_cycles);

@@ -131,6 +131,8 @@ int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_erro
 	char title[300];
 	snprintf(title, sizeof title, "PCIe utilization, %s on %s",
 		 cJSON_IsString(wl) ? wl->valuestring : "?", cJSON_IsString(gpu) ? gpu->valuestring : "?");
-	return gpuvm_plot_lines(path, title, "normalized runtime", "PCIe bandwidth utilization", false,
-				false, s, 2, err);
+	/* both axes are fractions 0..1: linear, whatever their spread */
+	struct gpuvm_plot_opts o = {.title = title, .xlabel = "normalized runtime (0-1)",
+				    .ylabel = "PCIe bandwidth utilization (0-1)", .fixed_scales = true};
+	return gpuvm_plot_lines_opts(path, &o, s, 2, err);
 }

@@ -99,7 +99,7 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 			gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED " (replay the trace "
 				   "with --trace-managed, or trace+managed:PATH)", cfg->uvm_oversub_percent);
 		} else {
-			*out = gpuvm_report_run(cfg, spec->workload, spec->seed, &st);
+			*out = gpuvm_report_run(cfg, spec->gpu, spec->workload, spec->seed, &st);
 			rc = 0;
 		}
 	}
