@@ -33,6 +33,8 @@ static void run_mix(double servers, double slot, uint32_t ring, uint64_t seed, i
 	for (int i = 0; i < ops; i++) {
 		/* arrivals mostly forward, sometimes a little back */
 		t += unit(&seed) * slot * (rng(&seed) % 8 ? 2 : 40);
+		if (rng(&seed) % 64 == 0) /* an idle pool: far past every hold */
+			t += unit(&seed) * slot * ring * 20;
 		double at = t - (rng(&seed) % 4 ? 0 : unit(&seed) * slot * 20);
 		if (at < 0)
 			at = 0;

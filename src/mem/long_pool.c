@@ -28,14 +28,16 @@ static int64_t fw_prefix(const int32_t *f, uint32_t i) /* positions [0, i] */
  * absolute slots up to s counts them. Every live hold's points lie in
  * [newest - 3 x ring, newest + 1] (a hold leaves once it ends before the
  * ring's oldest slot, and began at most a ring before its end; newest
- * moves at most ring + 8 slots between drops), and s at most ring + 8
- * slots past newest, so the sum over [newest - 4 x ring, s] counts them
- * all, and the points outside it are at other positions of the tree.
+ * moves at most ring + 8 slots between drops, or jumps at the end of a
+ * call), and s is at most newest, so the sum over [newest - 4 x ring, s]
+ * counts them all, and the points outside it are at other positions of
+ * the tree.
  * That sum is prefix(s) - prefix(lo - 1) whether or not the range wraps
  * around the tree, as all points sum to zero. */
 static int64_t covering(const struct long_pool *p, int64_t s)
 {
-	if (!p->hold_n)
+	/* no hold reaches past newest (a request may arrive long after) */
+	if (!p->hold_n || s > p->newest)
 		return 0;
 	int64_t lo = p->newest - 4 * ((int64_t)p->mask + 1);
 	if (s < lo)

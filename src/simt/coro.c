@@ -106,9 +106,7 @@ static int save_reserve(struct coro *c, size_t len)
 {
 	if (len <= c->save_cap)
 		return 0;
-	size_t cap = c->save_cap ? c->save_cap : 256;
-	while (cap < len)
-		cap *= 2;
+	size_t cap = (len + 63) & ~(size_t)63; /* frames of one thread vary little */
 	unsigned char *n = realloc(c->save, cap);
 	if (!n)
 		return -1;
