@@ -295,6 +295,8 @@ void coro_resume(struct coro *c)
 	ASAN_START(&c->asan_fake_caller, c->stack, c->stack_bytes);
 	switch_in(c);
 	ASAN_FINISH(c->asan_fake_caller, NULL, NULL);
+	if (c->finished && c->shared)
+		c->shared->owner = NULL; /* nothing of it left to park */
 }
 
 void coro_yield(struct coro *c)

@@ -445,8 +445,10 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	/* Refill the lanes that have run dry. */
 	struct simt_cta *c = w->cta;
 	struct simt_wbuf *wb = w->wb;
-	if (!c->eager)
-		for (uint32_t m = wb->live & ~wb->nonempty; m; m &= m - 1) {
+	/* (the CTA's line is read only when a lane has run dry) */
+	uint32_t dry = wb->live & ~wb->nonempty;
+	if (dry && !c->eager)
+		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
 			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
