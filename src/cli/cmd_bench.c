@@ -39,6 +39,8 @@ static const struct bench_case cases[] = {
 	{"  managed, 125 %", "p100", RANDOM_4G ",mem=managed", ACC, "125", 0},
 	{"  managed, 100 %", "p100", TRIAD_16M ",mem=managed", WINST, "100", 1},
 	{"  managed, 125 %", "p100", TRIAD_16M ",mem=managed", WINST, "125", 1},
+	/* the same triad as a kernel body on the SIMT executor (real data) */
+	{"triad on the SIMT executor", "p100", "stream-triad-simt:elems=16777216", WINST, NULL, -1},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -116,7 +118,9 @@ static void bench_usage(FILE *out)
 	      "policies) at 100 % and 125 % oversubscription (working set / device\n"
 	      "memory); 'vs dev' is their headline rate (thread accesses/s for random\n"
 	      "sampling, warp instructions/s for streaming) over the device-memory run's,\n"
-	      "both per CPU second.\n",
+	      "both per CPU second. The last row runs the triad's launch as a kernel\n"
+	      "body on the SIMT executor (docs/simt.md), for comparison with the\n"
+	      "hand-written generator's row.\n",
 	      out);
 }
 

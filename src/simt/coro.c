@@ -77,10 +77,10 @@ static void coro_trampoline(void)
 	abort(); /* never resumed */
 }
 
-static void coro_frame(struct coro *c)
+/* The first frame at the 16-aligned top of a stack: where the first
+ * switch pops 6 registers and returns into the trampoline; returns sp. */
+static uint64_t *first_frame(uint64_t *s)
 {
-	uintptr_t top = ((uintptr_t)(c->stack + c->stack_bytes)) & ~(uintptr_t)15;
-	uint64_t *s = (uint64_t *)top;
 	/* After the switch pops 6 registers and returns into the trampoline,
 	 * rsp = top - 8: the alignment a `call` would leave. */
 	s[-1] = 0;
@@ -92,7 +92,62 @@ static void coro_frame(struct coro *c)
 	ctl[1] = 0;
 	ctl[2] = 0x1F80; /* MXCSR: default */
 	ctl[3] = 0;
-	c->sp = s - 10;
+	return s - 10;
+}
+
+#define FIRST_FRAME_BYTES (10 * sizeof(uint64_t))
+
+static uintptr_t stack_top(const unsigned char *base, size_t bytes)
+{
+	return ((uintptr_t)(base + bytes)) & ~(uintptr_t)15;
+}
+
+static int save_reserve(struct coro *c, size_t len)
+{
+	if (len <= c->save_cap)
+		return 0;
+	size_t cap = (len + 63) & ~(size_t)63; /* frames of one thread vary little */
+	unsigned char *n = realloc(c->save, cap);
+	if (!n)
+		return -1;
+	c->save = n;
+	c->save_cap = cap;
+	return 0;
+}
+
+static void coro_frame(struct coro *c)
+{
+	if (c->shared) {
+		/* built in the save area; copied onto the run stack when it
+		 * first runs (save_reserve succeeded in coro_init_shared) */
+		uint64_t f[10];
+		first_frame(f + 10);
+		memcpy(c->save, f, FIRST_FRAME_BYTES);
+		c->save_len = FIRST_FRAME_BYTES;
+		c->sp = (void *)(stack_top(c->shared->base, c->shared->bytes) - FIRST_FRAME_BYTES);
+		return;
+	}
+	c->sp = first_frame((uint64_t *)stack_top(c->stack, c->stack_bytes));
+}
+
+/* Copying mode: c's frames onto the run stack, the owner's off it. */
+static int take_stack(struct coro *c)
+{
+	struct coro_stack *s = c->shared;
+	if (s->owner == c)
+		return 0;
+	uintptr_t top = stack_top(s->base, s->bytes);
+	struct coro *o = s->owner;
+	if (o) {
+		size_t len = top - (uintptr_t)o->sp;
+		if (save_reserve(o, len))
+			return -1;
+		memcpy(o->save, o->sp, len);
+		o->save_len = len;
+	}
+	memcpy((void *)(top - c->save_len), c->save, c->save_len);
+	s->owner = c;
+	return 0;
 }
 
 static void switch_in(struct coro *c)
@@ -162,8 +217,42 @@ int coro_init(struct coro *c, size_t stack_bytes, void (*entry)(void *), void *a
 	return 0;
 }
 
+#ifdef CORO_HAVE_SHARED
+int coro_stack_init(struct coro_stack *s, size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	s->base = p;
+	s->bytes = bytes;
+	s->owner = NULL;
+	return 0;
+}
+
+void coro_stack_free(struct coro_stack *s)
+{
+	if (s->base)
+		munmap(s->base, s->bytes);
+	s->base = NULL;
+	s->owner = NULL;
+}
+
+int coro_init_shared(struct coro *c, struct coro_stack *s, void (*entry)(void *), void *arg)
+{
+	memset(c, 0, sizeof *c);
+	c->shared = s;
+	if (save_reserve(c, FIRST_FRAME_BYTES))
+		return -1;
+	coro_rearm(c, entry, arg);
+	return 0;
+}
+#endif
+
 void coro_rearm(struct coro *c, void (*entry)(void *), void *arg)
 {
+	if (c->shared && c->shared->owner == c)
+		c->shared->owner = NULL; /* its frames there are dead */
 	stack_unpoison(c);
 	c->entry = entry;
 	c->arg = arg;
@@ -176,6 +265,9 @@ void coro_rearm(struct coro *c, void (*entry)(void *), void *arg)
 
 void coro_free(struct coro *c)
 {
+	if (c->shared && c->shared->owner == c)
+		c->shared->owner = NULL;
+	free(c->save);
 	if (c->stack) {
 		if (c->mmapped)
 			munmap(c->stack, c->stack_bytes);
@@ -191,10 +283,20 @@ void coro_free(struct coro *c)
 
 void coro_resume(struct coro *c)
 {
+#if defined(__x86_64__)
+	if (c->shared && take_stack(c)) {
+		/* out of memory saving the frames of the thread on the run
+		 * stack: it cannot be parked, so this one cannot run */
+		c->oom = 1;
+		return;
+	}
+#endif
 	coro_starting = c;
 	ASAN_START(&c->asan_fake_caller, c->stack, c->stack_bytes);
 	switch_in(c);
 	ASAN_FINISH(c->asan_fake_caller, NULL, NULL);
+	if (c->finished && c->shared)
+		c->shared->owner = NULL; /* nothing of it left to park */
 }
 
 void coro_yield(struct coro *c)

@@ -72,7 +72,17 @@ static struct coro *pool_get(struct simt_program *p, struct simt_lane *ln)
 		return c;
 	}
 	struct coro *c = malloc(sizeof *c);
+#ifdef CORO_HAVE_SHARED
+	/* one run stack, 8x a thread stack of the other mode (only the
+	 * frames in use are copied off it; untouched pages cost nothing) */
+	if (!p->run_stack.base && coro_stack_init(&p->run_stack, 8 * SIMT_STACK_BYTES)) {
+		free(c);
+		return NULL;
+	}
+	if (!c || coro_init_shared(c, &p->run_stack, lane_entry, ln)) {
+#else
 	if (!c || coro_init(c, SIMT_STACK_BYTES, lane_entry, ln)) {
+#endif
 		free(c);
 		return NULL;
 	}
@@ -104,6 +114,9 @@ void simt_pool_free(struct simt_program *p)
 	free(p->pool);
 	p->pool = NULL;
 	p->pool_n = p->pool_cap = 0;
+#ifdef CORO_HAVE_SHARED
+	coro_stack_free(&p->run_stack);
+#endif
 }
 
 /* Runs a thread until it fills its buffer, reaches a barrier or ends. */
@@ -121,6 +134,13 @@ static void lane_resume(struct simt_lane *ln)
 	}
 	ln->state = LANE_RUNNING;
 	coro_resume(ln->co);
+	if (ln->co->oom) {
+		l->failed = 1;
+		snprintf(l->errmsg, sizeof l->errmsg, "out of memory for thread stacks");
+		ln->state = LANE_ABORTED;
+		ln->wb->live &= ~(1u << ln->lane);
+		return;
+	}
 	if (ln->co->finished) {
 		pool_put(l->prog, ln->co);
 		ln->co = NULL;
@@ -425,8 +445,10 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	/* Refill the lanes that have run dry. */
 	struct simt_cta *c = w->cta;
 	struct simt_wbuf *wb = w->wb;
-	if (!c->eager)
-		for (uint32_t m = wb->live & ~wb->nonempty; m; m &= m - 1) {
+	/* (the CTA's line is read only when a lane has run dry) */
+	uint32_t dry = wb->live & ~wb->nonempty;
+	if (dry && !c->eager)
+		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
 			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)

@@ -133,6 +133,7 @@ struct simt_program {
 
 	struct simt_launch launch;
 	struct coro **pool; /* idle thread stacks */
+	struct coro_stack run_stack; /* the threads' shared stack (copying mode) */
 	size_t pool_n, pool_cap;
 
 	char result[256];

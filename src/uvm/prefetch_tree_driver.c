@@ -22,17 +22,19 @@ static void driver_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 		mask_set_range(out, c->first_page, c->end_page);
 		return;
 	}
+	/* (a word at a time: the 64 KB chunks are 16-bit fields of a word,
+	 * and the faulted pages, usually one, are found by bit scans) */
+	_Static_assert(UVM_CHUNK_PAGES == 16, "four chunks per mask word");
 	uvm_mask tree;
-	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
-		tree[w] = c->resident[w] | c->faulted[w];
-	for (uint32_t ch = 0; ch < UVM_BLOCK_CHUNKS; ch++) {
-		uint32_t lo = ch * UVM_CHUNK_PAGES;
-		if (mask_count_range(c->faulted, lo, lo + UVM_CHUNK_PAGES))
-			mask_set_range(tree, lo, lo + UVM_CHUNK_PAGES);
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+		uint64_t f = c->faulted[w], t = c->resident[w] | f;
+		for (uint32_t k = 0; k < 64; k += UVM_CHUNK_PAGES)
+			if ((f >> k) & 0xffffull)
+				t |= 0xffffull << k;
+		tree[w] = t;
 	}
-	for (uint32_t p = c->first_page; p < c->end_page; p++) {
-		if (!mask_test(c->faulted, p))
-			continue;
+	for (uint32_t p = mask_next(c->faulted, c->first_page, true); p < c->end_page;
+	     p = mask_next(c->faulted, p + 1, true)) {
 		uint32_t best_lo = p, best_hi = p + 1;
 		for (uint32_t size = 1; size <= UVM_BLOCK_PAGES; size *= 2) {
 			uint32_t lo = p & ~(size - 1);

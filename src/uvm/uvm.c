@@ -247,7 +247,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if (!u->blocked_until || !u->blocked_since || !u->ff_mshr)
 		return -1;
 	for (uint32_t i = 0; i < cfg->sms; i++)
-		if (server_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
+		if (long_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
 			return -1;
 	return 0;
 }
@@ -266,7 +266,7 @@ void uvm_free(struct uvm *u)
 	free(u->allocs);
 	if (u->ff_mshr)
 		for (uint32_t i = 0; i < u->sms; i++)
-			server_pool_free(&u->ff_mshr[i]);
+			long_pool_free(&u->ff_mshr[i]);
 	free(u->ff_mshr);
 	free(u->blocked_until);
 	free(u->blocked_since);
@@ -881,7 +881,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 			tf = u->blocked_until[sm];
 		}
 	} else {
-		mshr_start = server_pool_start(&u->ff_mshr[sm], t);
+		mshr_start = long_pool_start(&u->ff_mshr[sm], t);
 		if (mshr_start > t) { /* Nack-Replayable: replay once an MSHR frees */
 			st->nacks++;
 			tf = mshr_start + u->replay_cycles;
@@ -929,9 +929,10 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		st->remote_map_faults++;
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
 	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : migrate(u, b, p, ready);
-	if (!u->blocking)
-		server_pool_consume_long(&u->ff_mshr[sm], mshr_start, arrival - mshr_start);
-	else if (arrival > u->blocked_until[sm]) {
+	if (!u->blocking) {
+		if (long_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start))
+			u->oom = true;
+	} else if (arrival > u->blocked_until[sm]) {
 		if (u->blocked_until[sm] <= tf)
 			u->blocked_since[sm] = tf; /* a new block, raised now */
 		u->blocked_until[sm] = arrival;

@@ -16,6 +16,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/uvm.h"
+#include "mem/long_pool.h"
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
 #include "uvm/migrate.h"
@@ -81,7 +82,7 @@ struct uvm {
 	uint64_t managed_bytes;
 
 	/* fault handling and the link */
-	struct server_pool *ff_mshr; /* [sms] far-fault MSHRs */
+	struct long_pool *ff_mshr; /* [sms] far-fault MSHRs */
 	double *blocked_until;       /* [sms] blocking model: the TLB takes nothing new */
 	double *blocked_since;       /* [sms] until then, from when its fault was raised */
 	bool batch_open;

@@ -1,0 +1,61 @@
+/* A server pool for holds far longer than its calendar slots: the
+ * far-fault MSHRs, held 10^4-10^6 cycles (5-500 slots of 2048 cycles)
+ * while a migration queues behind a saturated PCIe lane.
+ *
+ * Same calendar and same results, bit for bit, as server_pool_start and
+ * server_pool_consume_long (mem/server_pool.h), but a hold does not walk
+ * the slots it covers: the whole slots of a hold go into an interval
+ * structure (a Fenwick tree over 8x the ring's slots, +1 where a hold's
+ * whole slots begin and -1 past their end), and a slot's ring entry takes its holds' server
+ * time when it is next read or written. What the slot walk did, in the
+ * order it did it:
+ *  - a whole slot of a hold adds slot_cycles to the slot, after resetting
+ *    a ring entry that held an older slot;
+ *  - so a slot's entry, when next touched, first takes the whole-slot
+ *    adds of the holds issued since it was last touched, one by one as
+ *    the walk made them (equal additions, so their order among
+ *    themselves does not matter), or, for an entry that held an older
+ *    slot, starts at covering holds x slot_cycles (sums of integers, exact);
+ *  - the first slots of a hold longer than the ring, which the walk
+ *    wrote and its later slots made older than the ring (never read
+ *    again), are left out.
+ * A hold costs O(log ring) instead of O(hold / slot_cycles); each touch
+ * of a slot costs O(log ring) more. */
+#ifndef GPUVM_LONG_POOL_H
+#define GPUVM_LONG_POOL_H
+
+#include <stdint.h>
+
+struct long_pool_slot {
+	int64_t tag;  /* absolute slot this ring entry holds, -1 = none */
+	double used;  /* server time consumed in it */
+	int64_t mark; /* holds covering it already added to used */
+};
+
+struct long_pool_hold {
+	int64_t a, b; /* whole slots [a, b] */
+};
+
+struct long_pool {
+	double slot_cycles, inv_slot, capacity;
+	uint32_t mask;  /* ring slots - 1 */
+	uint32_t wmask; /* Fenwick positions - 1: 8 x ring slots */
+	int64_t newest, frontier;
+	struct long_pool_slot *slot;   /* [ring] */
+	int32_t *fw;                   /* Fenwick: +1 at a hold's a, -1 at its b + 1 */
+	struct long_pool_hold *hold;   /* min-heap on b of holds that may cover a kept slot */
+	uint32_t hold_n, hold_cap;
+	int oom;
+};
+
+/* servers, slot_cycles (a power of two) and ring_slots (a power of two)
+ * as for server_pool_init. */
+int long_pool_init(struct long_pool *p, double servers, double slot_cycles, uint32_t ring_slots);
+void long_pool_free(struct long_pool *p);
+
+/* = server_pool_start */
+double long_pool_start(struct long_pool *p, double t);
+/* = server_pool_consume_long; -1 when out of memory (a few KB per pool) */
+int long_pool_consume(struct long_pool *p, double start, double hold);
+
+#endif
