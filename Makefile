@@ -3,7 +3,7 @@
 #               scripts/build-release.sh; GPUVM_PGO=0 make skips the profile)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
 #   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
-#               run all tests
+#               run all tests; then again in a plain Release build (build-check/)
 #   make bench  build, then print simulation rates (gpuvm bench)
 #   make clean  remove build directories
 
@@ -32,9 +32,14 @@ check: deps-install
 	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DGPUVM_SANITIZE=ON
 	$(CMAKE) --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j2
+	# again without sanitizers: the SIMT executor's shared run stack (the
+	# path users run) exists only in builds without AddressSanitizer
+	$(CMAKE) -S . -B build-check -DCMAKE_BUILD_TYPE=Release
+	$(CMAKE) --build build-check -j $(JOBS)
+	cd build-check && ctest --output-on-failure -j2
 
 bench: build
 	build/gpuvm bench
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-check
