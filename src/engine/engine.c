@@ -75,7 +75,7 @@ struct engine {
 	/* unified memory: built at the first managed allocation */
 	struct uvm uvm;
 	bool uvm_on, uvm_blocking;
-	bool uvm_counts; /* access counters or thrashing detection: uvm_access_counted */
+	bool uvm_counts; /* access counters, thrashing detection or hints: uvm_access_counted */
 
 	/* data path: DRAM and each PCIe direction are one server each, kept as
 	 * capacity calendars because sectors arrive out of time order (after
@@ -224,7 +224,7 @@ static __attribute__((noinline)) double access_managed_sector(struct engine *e, 
 	return managed_l2(e, sector_addr, op, write, tx);
 }
 
-/* access_managed_sector with access counters or thrashing detection on
+/* access_managed_sector with access counters, thrashing detection or hints
  * (uvm_counts): a read the paging layer leaves in host memory crosses the
  * link uncached, as zero-copy memory does; otherwise the same path. */
 static __attribute__((noinline)) double access_counted_sector(struct engine *e, uint64_t sector_addr,

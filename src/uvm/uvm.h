@@ -147,7 +147,8 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
 			  double t, bool *remote);
 
-/* Whether accesses must go through uvm_access_counted. */
+/* Whether accesses must go through uvm_access_counted (counters,
+ * thrashing detection or an allocation with hints). */
 static inline bool uvm_counts(const struct uvm *u)
 {
 	return u->ac_on || u->thrash_on || u->advise_on;
