@@ -252,7 +252,7 @@ static size_t map_csv(const char *workload, const char *prefix, struct alloc_use
 	if (gpuvm_run_point(&spec, &out, &err))
 		fail_msg("%s: %s", workload, err.msg);
 	cJSON_Delete(out);
-	if (gpuvm_page_access_write(pa, prefix, NULL, &err))
+	if (gpuvm_page_access_write(pa, prefix, NULL, GPUVM_PAGE_MAP_AUTO, &err))
 		fail_msg("%s", err.msg);
 	gpuvm_page_access_destroy(pa);
 

@@ -126,7 +126,7 @@ static void setup_uvm_advise(struct uvm *u, struct gpuvm_uvm_stats *st, const ch
 	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
 	memset(st, 0, sizeof *st);
 	assert_int_equal(uvm_init(u, &cfg, st, NULL), 0);
-	assert_int_equal(uvm_add_alloc(u, BASE, 4u << 20, advise), 0);
+	assert_int_equal(uvm_add_alloc(u, "a", BASE, 4u << 20, advise), 0);
 }
 
 static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy)
@@ -139,6 +139,8 @@ static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *pol
 static void free_uvm(struct uvm *u, struct gpuvm_uvm_stats *st)
 {
 	uvm_free(u);
+	free(st->allocs);
+	st->allocs = NULL;
 	free(st->util_h2d_busy_cycles);
 	free(st->util_d2h_busy_cycles);
 	st->util_h2d_busy_cycles = st->util_d2h_busy_cycles = NULL;
@@ -217,6 +219,99 @@ static void test_read_remote_write_migrates(void **state)
 	free_uvm(&u, &st);
 }
 
+/* The decisions an observer is told, summed. */
+struct seen {
+	uint64_t events[GPUVM_UVM_DECISIONS], bytes[GPUVM_UVM_DECISIONS];
+};
+
+static void see(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decision d)
+{
+	struct seen *s = ctx;
+	(void)addr;
+	s->events[d]++;
+	s->bytes[d] += bytes;
+}
+
+/* Per-allocation accounting (seeds/004 III-B's hot and cold data
+ * structures): a densely read allocation is hot, a sparsely touched one
+ * cold; each decision is counted at the allocation holding its page, the
+ * counts add up to the run's, and the observer hears each one. */
+static void test_alloc_classes(void **state)
+{
+	(void)state;
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.migration=always", "t", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	struct seen seen = {0};
+	struct uvm_hooks hooks = {.observer = {.decision = see, .ctx = &seen}};
+	struct uvm u;
+	struct gpuvm_uvm_stats st = {0};
+	assert_int_equal(uvm_init(&u, &cfg, &st, &hooks), 0);
+	const uint64_t hot = BASE, cold = BASE + (1u << 20);
+	assert_int_equal(uvm_add_alloc(&u, "dense", hot, 1u << 20, 0), 0);
+	assert_int_equal(uvm_add_alloc(&u, "sparse", cold, 1u << 20, 0), 0);
+	uint64_t fill;
+	bool remote;
+	/* every 64 KB block of "dense" read 8 times: 7 remote reads, then
+	 * the counter migrates the page (t_s = 8) */
+	for (uint32_t ch = 0; ch < 16; ch++)
+		for (int i = 0; i < 8; i++) {
+			uint64_t a = hot + ((uint64_t)ch << 16);
+			double t = 1000.0 * (ch * 8 + i + 1);
+			uvm_translate(&u, 0, a, t, &fill);
+			remote = false;
+			uvm_access_counted(&u, 0, a, false, true, t, &remote);
+			assert_int_equal(remote, i < 7);
+		}
+	/* "sparse": one read of each of three blocks, one write */
+	for (uint32_t ch = 0; ch < 3; ch++) {
+		uint64_t a = cold + ((uint64_t)ch << 16);
+		uvm_translate(&u, 0, a, 1e6 + ch, &fill);
+		uvm_access_counted(&u, 0, a, false, true, 1e6 + ch, &remote);
+	}
+	uvm_translate(&u, 0, cold + (8u << 16), 2e6, &fill);
+	uvm_access_counted(&u, 0, cold + (8u << 16), true, false, 2e6, &remote);
+	uvm_finish(&u);
+
+	assert_int_equal(st.n_allocs, 2);
+	const struct gpuvm_uvm_alloc_stats *d = &st.allocs[0], *s = &st.allocs[1];
+	assert_string_equal(d->name, "dense");
+	assert_int_equal(d->decisions[GPUVM_UVM_REMOTE], 16 * 7);
+	assert_int_equal(d->decisions[GPUVM_UVM_MIGRATE_COUNTER], 16);
+	assert_int_equal(d->decisions[GPUVM_UVM_MIGRATE_FAULT], 0);
+	assert_int_equal(d->chunks_touched, 16);
+	assert_int_equal(d->chunks_hot, 16);
+	assert_string_equal(gpuvm_uvm_alloc_class(d), "hot");
+	assert_int_equal(s->decisions[GPUVM_UVM_REMOTE], 3);
+	assert_int_equal(s->decisions[GPUVM_UVM_MIGRATE_FAULT], 1);
+	assert_int_equal(s->decisions[GPUVM_UVM_MIGRATE_COUNTER], 0);
+	assert_int_equal(s->chunks_touched, 4);
+	assert_int_equal(s->chunks_hot, 0);
+	assert_string_equal(gpuvm_uvm_alloc_class(s), "cold");
+	/* the parts add up to the run's counts, and the observer heard each */
+	assert_int_equal(d->decisions[GPUVM_UVM_REMOTE] + s->decisions[GPUVM_UVM_REMOTE],
+			 st.remote_accesses);
+	assert_int_equal(d->decisions[GPUVM_UVM_MIGRATE_COUNTER], st.migrations_counter);
+	assert_int_equal(s->decisions[GPUVM_UVM_MIGRATE_FAULT], st.migrations_fault);
+	assert_int_equal(seen.events[GPUVM_UVM_REMOTE], st.remote_accesses);
+	assert_int_equal(seen.bytes[GPUVM_UVM_REMOTE], st.remote_bytes);
+	assert_int_equal(seen.events[GPUVM_UVM_MIGRATE_COUNTER], 16);
+	assert_int_equal(seen.bytes[GPUVM_UVM_MIGRATE_FAULT], UVM_PAGE_BYTES);
+	assert_int_equal(seen.events[GPUVM_UVM_PREFETCH], 0); /* prefetcher none */
+	free_uvm(&u, &st);
+
+	/* without counters (first-touch, LRU) there is no class */
+	setup_uvm(&u, &st, "first-touch");
+	uvm_translate(&u, 0, BASE, 1000, &fill);
+	uvm_finish(&u);
+	assert_int_equal(st.allocs[0].decisions[GPUVM_UVM_MIGRATE_FAULT], 1);
+	assert_string_equal(gpuvm_uvm_alloc_class(&st.allocs[0]), "unclassified");
+	free_uvm(&u, &st);
+}
+
 /* cudaMemAdvise: preferred location host maps a page remotely after one
  * far fault and never migrates it, reads and writes alike; accessed-by
  * GPU serves it remotely without a fault, and under a policy that delays
@@ -282,8 +377,8 @@ static void test_advise_hints(void **state)
 	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
 	memset(&st, 0, sizeof st);
 	assert_int_equal(uvm_init(&u, &cfg, &st, NULL), 0);
-	assert_int_equal(uvm_add_alloc(&u, BASE, 1u << 20, 0), 0);
-	assert_int_equal(uvm_add_alloc(&u, BASE + (1u << 20), 1u << 20, UVM_ADVISE_ACCESSED_BY), 0);
+	assert_int_equal(uvm_add_alloc(&u, "a", BASE, 1u << 20, 0), 0);
+	assert_int_equal(uvm_add_alloc(&u, "b", BASE + (1u << 20), 1u << 20, UVM_ADVISE_ACCESSED_BY), 0);
 	remote = false;
 	uvm_translate(&u, 0, BASE + (1u << 20), 1000, &fill);
 	uvm_access_counted(&u, 0, BASE + (1u << 20), false, true, 1000, &remote);
@@ -395,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
+		cmocka_unit_test(test_alloc_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

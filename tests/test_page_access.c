@@ -182,7 +182,7 @@ static void test_outputs_written(void **state)
 	char prefix[64], path[80];
 	snprintf(prefix, sizeof prefix, "%s/map", dir);
 	struct gpuvm_error err = {{0}};
-	assert_int_equal(gpuvm_page_access_write(pa, prefix, NULL, &err), 0);
+	assert_int_equal(gpuvm_page_access_write(pa, prefix, NULL, GPUVM_PAGE_MAP_AUTO, &err), 0);
 	snprintf(path, sizeof path, "%s.csv", prefix);
 	FILE *f = fopen(path, "r");
 	assert_non_null(f);
@@ -190,7 +190,7 @@ static void test_outputs_written(void **state)
 	assert_non_null(fgets(line, sizeof line, f));
 	assert_string_equal(line, "allocation,alloc_index,kind,row,page_first,pages,bucket,"
 				  "time_first,time_last,accesses,thread_accesses,accesses_per_page,"
-				  "written\n");
+				  "written,remote,fault,counter,prefetch,evict,decision\n");
 	size_t rows = 0;
 	while (fgets(line, sizeof line, f))
 		rows++;
@@ -215,6 +215,72 @@ static void test_outputs_written(void **state)
 	gpuvm_page_access_destroy(pa);
 }
 
+/* The paging decisions reach the map: summed over its cells they equal
+ * the run's counts, cells are placed where the pages are, and under
+ * delayed migration the cold input of a sampling run is read remotely. */
+static void test_decisions_recorded(void **state)
+{
+	(void)state;
+	struct gpuvm_page_access *pa = recorder();
+	struct gpuvm_uvm_observer obs;
+	gpuvm_page_access_observer(pa, &obs);
+	struct gpuvm_run_spec spec = {
+		.gpu = "gtx1080ti-uvmsmart",
+		.workload = "stream-triad:mem=managed,elems=262144,threads=16384",
+		.seed = 3, .wrap_source = wrap, .wrap_ctx = pa, .uvm_observer = &obs,
+		.sets = {"uvm.oversub_percent=125", "uvm.migration=adaptive"}, .n_sets = 2,
+	};
+	cJSON *o = run_report(&spec);
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "uvm");
+	assert_non_null(u);
+	static const char *const run_key[GPUVM_UVM_DECISIONS] = {
+		"remote_accesses", "migrations_fault", "migrations_counter", "migrations_prefetch",
+		"pages_evicted",
+	};
+	uint64_t sum[GPUVM_UVM_DECISIONS] = {0};
+	uint32_t nb = gpuvm_page_access_buckets(pa);
+	for (size_t i = 0; i < gpuvm_page_access_allocs(pa); i++) {
+		struct gpuvm_page_access_alloc x;
+		gpuvm_page_access_alloc_info(pa, i, &x);
+		for (uint32_t r = 0; r < x.rows; r++)
+			for (uint32_t b = 0; b < nb; b++) {
+				struct gpuvm_page_access_cell c;
+				gpuvm_page_access_cell(pa, i, r, b, &c);
+				for (int d = 0; d < GPUVM_UVM_DECISIONS; d++)
+					sum[d] += c.decisions[d];
+				int dec = gpuvm_page_access_cell_decision(&c);
+				if (dec >= 0)
+					assert_true(c.decisions[dec] > 0);
+			}
+	}
+	for (int d = 0; d < GPUVM_UVM_DECISIONS; d++) {
+		double want = cJSON_GetObjectItemCaseSensitive(u, run_key[d])->valuedouble;
+		assert_true((double)sum[d] == want);
+	}
+	assert_true(sum[GPUVM_UVM_MIGRATE_FAULT] > 0);
+	assert_true(sum[GPUVM_UVM_EVICT] > 0); /* 125 %: the triad evicts */
+	assert_true(gpuvm_page_access_decisions(pa) > 0);
+	/* per allocation, the run's JSON agrees with the map */
+	const cJSON *al = cJSON_GetObjectItemCaseSensitive(u, "allocations"), *a;
+	assert_int_equal(cJSON_GetArraySize(al), 3);
+	cJSON_ArrayForEach(a, al) {
+		const char *name = cJSON_GetObjectItemCaseSensitive(a, "name")->valuestring;
+		size_t ai = alloc_named(pa, name);
+		struct gpuvm_page_access_alloc x;
+		gpuvm_page_access_alloc_info(pa, ai, &x);
+		uint64_t ev = 0;
+		for (uint32_t r = 0; r < x.rows; r++)
+			for (uint32_t b = 0; b < nb; b++) {
+				struct gpuvm_page_access_cell c;
+				gpuvm_page_access_cell(pa, ai, r, b, &c);
+				ev += c.decisions[GPUVM_UVM_EVICT];
+			}
+		assert_true((double)ev == cJSON_GetObjectItemCaseSensitive(a, "pages_evicted")->valuedouble);
+	}
+	cJSON_Delete(o);
+	gpuvm_page_access_destroy(pa);
+}
+
 static void test_bad_options(void **state)
 {
 	(void)state;
@@ -234,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_triad_dense_sequential),
 		cmocka_unit_test(test_sampling_uniform),
 		cmocka_unit_test(test_outputs_written),
+		cmocka_unit_test(test_decisions_recorded),
 		cmocka_unit_test(test_bad_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,8 @@ struct gpuvm_sim_options {
 	bool kernel_sampling;
 	double kernel_sampling_tolerance;
 	uint32_t kernel_sampling_min_detailed;
+	/* told of every paging decision (NULL: nobody listens) */
+	const struct gpuvm_uvm_observer *uvm_observer;
 };
 
 /* Names of the report's counters that kernel sampling estimates (scaled

@@ -25,6 +25,7 @@
 
 #include "gpuvm/error.h"
 #include "gpuvm/stream.h"
+#include "gpuvm/uvm.h"
 
 struct gpuvm_page_access_opts {
 	uint64_t page_bytes;   /* power of two; 0: 4 KiB */
@@ -45,6 +46,22 @@ void gpuvm_page_access_destroy(struct gpuvm_page_access *pa);
 int gpuvm_page_access_wrap(struct gpuvm_page_access *pa, struct gpuvm_source *src,
 			   struct gpuvm_error *err);
 
+/* An observer (gpuvm_sim_options.uvm_observer) that records the paging
+ * layer's decisions into the map's cells, so the figure can colour each
+ * cell by what was decided for its pages (Ganguly et al.'s choice between
+ * migrating and accessing remotely). pa must outlive the run. */
+void gpuvm_page_access_observer(struct gpuvm_page_access *pa, struct gpuvm_uvm_observer *out);
+uint64_t gpuvm_page_access_decisions(const struct gpuvm_page_access *pa); /* recorded */
+
+/* What the figure's colour shows: access intensity (blue read-only, red
+ * read-write), or each cell's most frequent paging decision; AUTO is the
+ * decisions when any was recorded. */
+enum gpuvm_page_map_colour {
+	GPUVM_PAGE_MAP_AUTO = 0,
+	GPUVM_PAGE_MAP_ACCESS,
+	GPUVM_PAGE_MAP_DECISION,
+};
+
 /* Writes the CSV alone to path (for a PREFIX that is a device or FIFO). */
 int gpuvm_page_access_write_csv(const struct gpuvm_page_access *pa, const char *path,
 				struct gpuvm_error *err);
@@ -54,7 +71,8 @@ int gpuvm_page_access_write_csv(const struct gpuvm_page_access *pa, const char *
  * figure there (.png/.svg/.pdf, gnuplot), each through the output module
  * (gpuvm/output_file.h); the caller batches them to publish all or none. */
 int gpuvm_page_access_write(const struct gpuvm_page_access *pa, const char *prefix,
-			    const char *plot_path, struct gpuvm_error *err);
+			    const char *plot_path, enum gpuvm_page_map_colour colour,
+			    struct gpuvm_error *err);
 
 /* Queries, for tests and other tools. */
 struct gpuvm_page_access_alloc {
@@ -69,6 +87,9 @@ struct gpuvm_page_access_alloc {
 struct gpuvm_page_access_cell {
 	uint64_t accesses, thread_accesses;
 	bool written;
+	/* paging decisions taken in the cell: pages, sector accesses for
+	 * GPUVM_UVM_REMOTE (all 0 without an observer) */
+	uint64_t decisions[GPUVM_UVM_DECISIONS];
 };
 
 struct gpuvm_page_access_kernel {
@@ -90,5 +111,8 @@ void gpuvm_page_access_alloc_info(const struct gpuvm_page_access *pa, size_t i,
 				  struct gpuvm_page_access_alloc *out);
 void gpuvm_page_access_cell(const struct gpuvm_page_access *pa, size_t alloc, uint32_t row,
 			    uint32_t bucket, struct gpuvm_page_access_cell *out);
+/* The most frequent decision of a cell, or -1 when none (ties go to the
+ * earlier decision in enum order). */
+int gpuvm_page_access_cell_decision(const struct gpuvm_page_access_cell *c);
 
 #endif

@@ -101,6 +101,11 @@ struct gpuvm_plot_heatmap_opts {
 	const char *const *cbtic_labels;
 	size_t n_cbtics;
 	double zmax;        /* colour range [-zmax, zmax] or [0, zmax]; 0: from data */
+	/* Categorical colours instead: z is an index 0..n_categories-1, cell
+	 * colour category_colours[z] ("#rrggbb"), the colour bar names them. */
+	const char *const *categories;
+	const char *const *category_colours;
+	size_t n_categories;
 	int width, panel_height; /* pixels; 0: 1000 x 260 per panel */
 };
 

@@ -32,6 +32,8 @@ struct gpuvm_run_spec {
 	 * must leave *src as it was. */
 	int (*wrap_source)(void *ctx, struct gpuvm_source *src, struct gpuvm_error *err);
 	void *wrap_ctx;
+	/* Optional: told of every paging decision (gpuvm_sim_options) */
+	const struct gpuvm_uvm_observer *uvm_observer;
 };
 
 /* A run whose workload estimates more than GPUVM_WORK_CAP_THREAD_ACCESSES

@@ -9,6 +9,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the paging layer decided for a page or an access (seeds/004: the
+ * choice between migrating and serving in place is the paper's subject;
+ * the page-access map colours cells by it). */
+enum gpuvm_uvm_decision {
+	GPUVM_UVM_REMOTE = 0,       /* a sector read (or written) over PCIe in place */
+	GPUVM_UVM_MIGRATE_FAULT,    /* a page migrated by its own far fault */
+	GPUVM_UVM_MIGRATE_COUNTER,  /* ... once its block's access counter reached the threshold */
+	GPUVM_UVM_PREFETCH,         /* ... by the prefetcher, with another page's fault */
+	GPUVM_UVM_EVICT,            /* a page evicted to host memory */
+	GPUVM_UVM_DECISIONS
+};
+extern const char *const gpuvm_uvm_decision_names[GPUVM_UVM_DECISIONS];
+
+/* Told of every decision as it is taken (gpuvm_sim_options.uvm_observer):
+ * [addr, addr + bytes) is one page run, or one sector for REMOTE. */
+struct gpuvm_uvm_observer {
+	void (*decision)(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decision d);
+	void *ctx;
+};
+
+/* One managed allocation's paging (JSON uvm.allocations[]): decisions
+ * counted per page (per sector for REMOTE), and its hot/cold class from
+ * the access counters of the 64 KB blocks it overlaps, read when it is
+ * freed or at the end (seeds/004 III-B: hot data structures dense, cold
+ * ones sparse). */
+struct gpuvm_uvm_alloc_stats {
+	char name[48];
+	uint64_t base, bytes;
+	uint64_t decisions[GPUVM_UVM_DECISIONS];
+	uint64_t thrashed_pages;   /* faults on its pages evicted before */
+	bool counted;              /* access counters were on */
+	uint64_t chunks_touched;   /* 64 KB blocks with a count > 0 */
+	uint64_t chunks_hot;       /* ... of which count >= t_s */
+};
+
+/* "hot" when at least half its touched 64 KB blocks are hot, "cold" when
+ * fewer, "untouched" without a count, "unclassified" without counters. */
+const char *gpuvm_uvm_alloc_class(const struct gpuvm_uvm_alloc_stats *a);
+
 struct gpuvm_uvm_stats {
 	bool active;               /* the run touched managed memory */
 	uint64_t far_faults;       /* faulted pages (faults coalesced per 4 KB page) */
@@ -59,6 +98,10 @@ struct gpuvm_uvm_stats {
 	uint64_t thrashing_pages;     /* pages it marked thrashing */
 	uint64_t thrash_throttles;    /* faults delayed by a nap */
 	uint64_t thrash_pins;         /* pages pinned (mapped remotely) */
+
+	/* per managed allocation, in allocation order (gpuvm_stats_release frees it) */
+	struct gpuvm_uvm_alloc_stats *allocs;
+	size_t n_allocs;
 
 	/* PCIe busy time per time bin (cycles busy in [i*bin, (i+1)*bin)) */
 	uint32_t util_bins;

@@ -27,6 +27,9 @@ struct pa_alloc {
 	uint32_t rows;
 	uint64_t *acc, *thr; /* [rows * buckets] */
 	uint8_t *wr;         /* [rows * buckets] */
+	/* [rows * buckets * GPUVM_UVM_DECISIONS]: paging decisions per cell
+	 * (pages; sector accesses for REMOTE), allocated at the first one */
+	uint32_t *dec;
 	uint64_t accesses, thread_accesses, first_time, last_time;
 	bool live;
 };
@@ -49,6 +52,7 @@ struct gpuvm_page_access {
 	struct pa_kernel *kernels;
 	size_t n_kernels, cap_kernels;
 	uint64_t unattributed; /* lanes outside every live allocation */
+	uint64_t decisions;    /* paging decisions recorded */
 };
 
 int gpuvm_page_access_create(const struct gpuvm_page_access_opts *opts,
@@ -85,6 +89,7 @@ void gpuvm_page_access_destroy(struct gpuvm_page_access *pa)
 		free(pa->allocs[i].acc);
 		free(pa->allocs[i].thr);
 		free(pa->allocs[i].wr);
+		free(pa->allocs[i].dec);
 	}
 	free(pa->allocs);
 	free(pa->live);
@@ -195,6 +200,16 @@ static void merge_buckets(struct gpuvm_page_access *pa)
 			memset(acc + half, 0, half * sizeof *acc);
 			memset(thr + half, 0, half * sizeof *thr);
 			memset(wr + half, 0, half);
+			if (!x->dec)
+				continue;
+			uint32_t *dec = x->dec + (size_t)r * pa->buckets * GPUVM_UVM_DECISIONS;
+			for (uint32_t b = 0; b < half; b++)
+				for (unsigned d = 0; d < GPUVM_UVM_DECISIONS; d++)
+					dec[b * GPUVM_UVM_DECISIONS + d] =
+						dec[2 * b * GPUVM_UVM_DECISIONS + d] +
+						dec[(2 * b + 1) * GPUVM_UVM_DECISIONS + d];
+			memset(dec + (size_t)half * GPUVM_UVM_DECISIONS, 0,
+			       (size_t)half * GPUVM_UVM_DECISIONS * sizeof *dec);
 		}
 	}
 	pa->width_shift++;
@@ -241,6 +256,55 @@ static void record(struct gpuvm_page_access *pa, const struct gpuvm_warp_item *i
 			x->last_time = t;
 		}
 	}
+}
+
+/* A paging decision over [addr, addr + bytes) now: counted in the cells of
+ * the current time bucket (the engine takes it while handling an
+ * instruction it has pulled, so the pull count is its time as well). A
+ * page decision counts its pages per row, a remote access once. */
+static void on_decision(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decision d)
+{
+	struct gpuvm_page_access *pa = ctx;
+	uint64_t t = pa->t ? pa->t - 1 : 0;
+	uint32_t bucket = (uint32_t)(t >> pa->width_shift);
+	uint64_t page_bytes = 1ull << pa->page_shift;
+	for (uint64_t a = addr, end = addr + (bytes ? bytes : 1); a < end;) {
+		size_t ai = find_alloc(pa, a);
+		if (ai == SIZE_MAX) {
+			a = (a | (page_bytes - 1)) + 1;
+			continue;
+		}
+		struct pa_alloc *x = &pa->allocs[ai];
+		if (!x->dec) {
+			x->dec = calloc((size_t)x->rows * pa->buckets * GPUVM_UVM_DECISIONS,
+					sizeof *x->dec);
+			if (!x->dec)
+				return; /* the map loses colour, not the run */
+		}
+		uint64_t stop = x->a.base + x->a.bytes < end ? x->a.base + x->a.bytes : end;
+		uint64_t p0 = (a - x->a.base) >> pa->page_shift;
+		uint64_t p1 = (stop - 1 - x->a.base) >> pa->page_shift; /* last page, inclusive */
+		for (uint64_t p = p0; p <= p1;) {
+			uint64_t row = p >> x->row_shift;
+			uint64_t row_end = (row + 1) << x->row_shift; /* first page of the next row */
+			uint64_t n = (row_end <= p1 ? row_end : p1 + 1) - p;
+			size_t cell = ((size_t)row * pa->buckets + bucket) * GPUVM_UVM_DECISIONS + d;
+			x->dec[cell] += d == GPUVM_UVM_REMOTE ? 1 : (uint32_t)n;
+			p += n;
+		}
+		pa->decisions++;
+		a = stop;
+	}
+}
+
+void gpuvm_page_access_observer(struct gpuvm_page_access *pa, struct gpuvm_uvm_observer *out)
+{
+	*out = (struct gpuvm_uvm_observer){.decision = on_decision, .ctx = pa};
+}
+
+uint64_t gpuvm_page_access_decisions(const struct gpuvm_page_access *pa)
+{
+	return pa->decisions;
 }
 
 /* The wrapper source and its wrapped kernels. */
@@ -404,7 +468,18 @@ void gpuvm_page_access_cell(const struct gpuvm_page_access *pa, size_t alloc, ui
 {
 	const struct pa_alloc *x = &pa->allocs[alloc];
 	size_t c = (size_t)row * pa->buckets + bucket;
-	*out = (struct gpuvm_page_access_cell){x->acc[c], x->thr[c], x->wr[c] != 0};
+	*out = (struct gpuvm_page_access_cell){x->acc[c], x->thr[c], x->wr[c] != 0, {0}};
+	for (unsigned d = 0; x->dec && d < GPUVM_UVM_DECISIONS; d++)
+		out->decisions[d] = x->dec[c * GPUVM_UVM_DECISIONS + d];
+}
+
+int gpuvm_page_access_cell_decision(const struct gpuvm_page_access_cell *c)
+{
+	int best = -1;
+	for (int d = 0; d < GPUVM_UVM_DECISIONS; d++)
+		if (c->decisions[d] && (best < 0 || c->decisions[d] > c->decisions[best]))
+			best = d;
+	return best;
 }
 
 uint64_t gpuvm_page_access_page_bytes(const struct gpuvm_page_access *pa)

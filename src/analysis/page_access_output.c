@@ -59,7 +59,10 @@ static char *csv_text(const struct gpuvm_page_access *pa)
 	uint32_t nb = gpuvm_page_access_buckets(pa);
 	uint64_t width = gpuvm_page_access_bucket_width(pa), t_end = gpuvm_page_access_mem_insts(pa);
 	fputs("allocation,alloc_index,kind,row,page_first,pages,bucket,time_first,time_last,"
-	      "accesses,thread_accesses,accesses_per_page,written\n", f);
+	      "accesses,thread_accesses,accesses_per_page,written", f);
+	for (int d = 0; d < GPUVM_UVM_DECISIONS; d++)
+		fprintf(f, ",%s", gpuvm_uvm_decision_names[d]);
+	fputs(",decision\n", f);
 	for (size_t i = 0; i < gpuvm_page_access_allocs(pa); i++) {
 		struct gpuvm_page_access_alloc x;
 		gpuvm_page_access_alloc_info(pa, i, &x);
@@ -67,17 +70,21 @@ static char *csv_text(const struct gpuvm_page_access *pa)
 			for (uint32_t b = 0; b < nb; b++) {
 				struct gpuvm_page_access_cell c;
 				gpuvm_page_access_cell(pa, i, r, b, &c);
-				if (!c.thread_accesses)
+				int dec = gpuvm_page_access_cell_decision(&c);
+				if (!c.thread_accesses && dec < 0)
 					continue;
 				uint64_t t0 = (uint64_t)b * width, t1 = t0 + width;
 				if (t1 > t_end)
 					t1 = t_end;
 				put_csv_name(f, x.alloc.name);
 				fprintf(f, ",%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%" PRIu64
-					   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6g,%d\n",
+					   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6g,%d",
 					i, kind_name(x.alloc.kind), r, (uint64_t)r * x.pages_per_row,
 					row_pages(&x, r), b, t0, t1 - 1, c.accesses, c.thread_accesses,
 					(double)c.accesses / (double)row_pages(&x, r), c.written ? 1 : 0);
+				for (int d = 0; d < GPUVM_UVM_DECISIONS; d++)
+					fprintf(f, ",%" PRIu64, c.decisions[d]);
+				fprintf(f, ",%s\n", dec < 0 ? "" : gpuvm_uvm_decision_names[dec]);
 			}
 	}
 	if (fclose(f) != 0) {
@@ -102,7 +109,7 @@ static cJSON *summary_json(const struct gpuvm_page_access *pa)
 	for (size_t i = 0; i < gpuvm_page_access_allocs(pa); i++) {
 		struct gpuvm_page_access_alloc x;
 		gpuvm_page_access_alloc_info(pa, i, &x);
-		uint64_t rows_touched = 0, rows_written = 0;
+		uint64_t rows_touched = 0, rows_written = 0, dec[GPUVM_UVM_DECISIONS] = {0};
 		for (uint32_t r = 0; r < x.rows; r++) {
 			bool touched = false, written = false;
 			for (uint32_t b = 0; b < nb; b++) {
@@ -110,6 +117,8 @@ static cJSON *summary_json(const struct gpuvm_page_access *pa)
 				gpuvm_page_access_cell(pa, i, r, b, &c);
 				touched |= c.thread_accesses > 0;
 				written |= c.written;
+				for (int d = 0; d < GPUVM_UVM_DECISIONS; d++)
+					dec[d] += c.decisions[d];
 			}
 			rows_touched += touched;
 			rows_written += written;
@@ -129,6 +138,9 @@ static cJSON *summary_json(const struct gpuvm_page_access *pa)
 		cJSON_AddNumberToObject(a, "thread_accesses", (double)x.thread_accesses);
 		cJSON_AddNumberToObject(a, "first_time", x.accesses ? (double)x.first_time : -1);
 		cJSON_AddNumberToObject(a, "last_time", x.accesses ? (double)x.last_time : -1);
+		cJSON *dj = cJSON_AddObjectToObject(a, "decisions");
+		for (int d = 0; d < GPUVM_UVM_DECISIONS; d++)
+			cJSON_AddNumberToObject(dj, gpuvm_uvm_decision_names[d], (double)dec[d]);
 		cJSON_AddItemToArray(allocs, a);
 	}
 	cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
@@ -156,7 +168,24 @@ static double per_page_of(const struct gpuvm_page_access_alloc *x, uint32_t r,
 	return (double)(c->accesses ? c->accesses : 1) / (double)row_pages(x, r);
 }
 
-static int draw(const struct gpuvm_page_access *pa, const char *path, struct gpuvm_error *err)
+/* Colour by decision: category 0 for a cell accessed without a paging
+ * decision, 1 + d for decision d most frequent in it. */
+static const char *const decision_categories[1 + GPUVM_UVM_DECISIONS] = {
+	"none", "remote", "fault", "counter",
+	"prefetch", "evict",
+};
+static const char *const decision_colours[1 + GPUVM_UVM_DECISIONS] = {
+	"#d9d9d9", "#2171b5", "#e6550d", "#31a354", "#fec44f", "#252525",
+};
+
+/* Whether cell c is drawn. */
+static bool drawn(const struct gpuvm_page_access_cell *c, bool by_decision)
+{
+	return c->thread_accesses || (by_decision && gpuvm_page_access_cell_decision(c) >= 0);
+}
+
+static int draw(const struct gpuvm_page_access *pa, const char *path, bool by_decision,
+		struct gpuvm_error *err)
 {
 	size_t na = gpuvm_page_access_allocs(pa), nk = gpuvm_page_access_kernels(pa);
 	uint32_t nb = gpuvm_page_access_buckets(pa);
@@ -204,7 +233,7 @@ static int draw(const struct gpuvm_page_access *pa, const char *path, struct gpu
 			for (uint32_t b = 0; b < nb; b++) {
 				struct gpuvm_page_access_cell c;
 				gpuvm_page_access_cell(pa, i, r, b, &c);
-				cells += c.thread_accesses > 0;
+				cells += drawn(&c, by_decision);
 			}
 		double *d = malloc((cells ? cells : 1) * 5 * sizeof *d);
 		if (!d) {
@@ -223,14 +252,15 @@ static int draw(const struct gpuvm_page_access *pa, const char *path, struct gpu
 			for (uint32_t b = 0; b < nb; b++) {
 				struct gpuvm_page_access_cell c;
 				gpuvm_page_access_cell(pa, i, r, b, &c);
-				if (!c.thread_accesses)
+				if (!drawn(&c, by_decision))
 					continue;
 				double z = offset + log10(per_page_of(&x, r, &c)) - lmin;
 				d[c_at] = ((double)b + 0.5) * width;
 				d[cells + c_at] = ((double)r + 0.5) * (double)x.pages_per_row;
 				d[2 * cells + c_at] = width / 2;
 				d[3 * cells + c_at] = (double)x.pages_per_row / 2;
-				d[4 * cells + c_at] = c.written ? z : -z;
+				d[4 * cells + c_at] = by_decision ? 1.0 + gpuvm_page_access_cell_decision(&c)
+								  : c.written ? z : -z;
 				any_write |= c.written;
 				c_at++;
 			}
@@ -277,6 +307,18 @@ static int draw(const struct gpuvm_page_access *pa, const char *path, struct gpu
 		.n_cbtics = nt,
 		.zmax = offset + span,
 	};
+	if (by_decision) {
+		o = (struct gpuvm_plot_heatmap_opts){
+			.title = "paging decision per cell: the most frequent of remote accesses "
+				 "(sectors) and migrations, prefetches, evictions (pages); dashed: "
+				 "kernel launches",
+			.xlabel = o.xlabel,
+			.ylabel = o.ylabel,
+			.categories = decision_categories,
+			.category_colours = decision_colours,
+			.n_categories = 1 + GPUVM_UVM_DECISIONS,
+		};
+	}
 	rc = gpuvm_plot_heatmaps(path, &o, panels, np, err);
 out:
 	if (panels)
@@ -300,9 +342,12 @@ int gpuvm_page_access_write_csv(const struct gpuvm_page_access *pa, const char *
 }
 
 int gpuvm_page_access_write(const struct gpuvm_page_access *pa, const char *prefix,
-			    const char *plot_path, struct gpuvm_error *err)
+			    const char *plot_path, enum gpuvm_page_map_colour colour,
+			    struct gpuvm_error *err)
 {
-	if (plot_path && draw(pa, plot_path, err))
+	bool by_decision = colour == GPUVM_PAGE_MAP_DECISION ||
+			   (colour == GPUVM_PAGE_MAP_AUTO && gpuvm_page_access_decisions(pa));
+	if (plot_path && draw(pa, plot_path, by_decision, err))
 		return -1;
 	size_t plen = strlen(prefix);
 	char *path = malloc(plen + 8);

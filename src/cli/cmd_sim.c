@@ -81,6 +81,12 @@ static void sim_usage(FILE *out)
 	      "                    needs gnuplot). Time = memory warp instructions pulled by\n"
 	      "                    the engine, in 256 buckets; at most 1024 page rows each.\n"
 	      "  --page-map-page SIZE  page size of the map (default 4KiB)\n"
+	      "  --page-map-colour access|decision  what colours PREFIX.png: accesses per\n"
+	      "                    page, or each cell's most frequent paging decision\n"
+	      "                    (remote access, fault/counter migration, prefetch,\n"
+	      "                    eviction: Ganguly et al.'s migrate-or-stay choice; the\n"
+	      "                    CSV has every count). Default: decision when the run\n"
+	      "                    paged managed memory, else access\n"
 	      "  --kernel-sampling[=TOL]  simulate long runs of alike launches by sampling\n"
 	      "                    (docs/kernel-sampling.md): launches of one class (same\n"
 	      "                    kernel, grid and block; e.g. hash-groupby's 128 MB chunks)\n"
@@ -200,7 +206,7 @@ static int page_map_check(const char *prefix, struct gpuvm_error *err)
 }
 
 static int write_page_map(const struct gpuvm_page_access *pa, const char *prefix,
-			  struct gpuvm_error *err)
+			  enum gpuvm_page_map_colour colour, struct gpuvm_error *err)
 {
 	if (page_map_in_place(prefix))
 		return gpuvm_page_access_write_csv(pa, prefix, err) ? 1 : 0;
@@ -211,7 +217,7 @@ static int write_page_map(const struct gpuvm_page_access *pa, const char *prefix
 	else
 		fprintf(stderr, "gpuvm sim: gnuplot not found: %s.png not drawn (CSV and JSON "
 				"are written)\n", prefix);
-	return gpuvm_page_access_write(pa, prefix, draw ? png : NULL, err) ? 1 : 0;
+	return gpuvm_page_access_write(pa, prefix, draw ? png : NULL, colour, err) ? 1 : 0;
 }
 
 int gpuvm_cmd_sim(int argc, char **argv)
@@ -224,6 +230,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"trace", required_argument, 0, 't'}, {"trace-format", required_argument, 0, 'F'},
 		{"trace-managed", no_argument, 0, 'M'}, {"scope", required_argument, 0, 'c'},
 		{"page-map", required_argument, 0, 'P'}, {"page-map-page", required_argument, 0, 'Z'},
+		{"page-map-colour", required_argument, 0, 'L'},
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
 		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
 		{"stats-csv", required_argument, 0, 'C'},
@@ -236,6 +243,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	const char *stats_csv = NULL;
 	char oversub_set[64], migration_set[96];
 	struct gpuvm_page_access_opts pa_opts = {0};
+	enum gpuvm_page_map_colour pa_colour = GPUVM_PAGE_MAP_AUTO;
+	struct gpuvm_uvm_observer pa_observer;
 	int quiet = 0, trace_managed = 0, c;
 	optind = 1;
 	/* -q as in sweep */
@@ -326,6 +335,17 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			    !gpuvm_is_pow2(pa_opts.page_bytes) || pa_opts.page_bytes < 64) {
 				fprintf(stderr, "gpuvm sim: --page-map-page: '%s' is not a power-of-two "
 						"size >= 64 bytes\n", optarg);
+				return 2;
+			}
+			break;
+		case 'L':
+			if (!strcmp(optarg, "access")) {
+				pa_colour = GPUVM_PAGE_MAP_ACCESS;
+			} else if (!strcmp(optarg, "decision")) {
+				pa_colour = GPUVM_PAGE_MAP_DECISION;
+			} else {
+				fprintf(stderr, "gpuvm sim: --page-map-colour: '%s': use access or "
+						"decision\n", optarg);
 				return 2;
 			}
 			break;
@@ -420,6 +440,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		}
 		spec.wrap_source = wrap_page_access;
 		spec.wrap_ctx = pa;
+		gpuvm_page_access_observer(pa, &pa_observer);
+		spec.uvm_observer = &pa_observer;
 	}
 	cJSON *run;
 	if (gpuvm_run_point(&spec, &run, &err)) {
@@ -447,7 +469,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	/* All outputs or none: each is staged and published together. */
 	gpuvm_output_batch_begin();
 	if (pa && page_map)
-		rc = write_page_map(pa, page_map, &err);
+		rc = write_page_map(pa, page_map, pa_colour, &err);
 	if (stats_csv && !rc) {
 		struct gpuvm_output o;
 		rc = gpuvm_output_open(&o, stats_csv, &err) ? 1 : 0;

@@ -78,6 +78,9 @@ static void flatten_item(const cJSON *it, const char *name, struct flat *f, int 
 		cJSON_ArrayForEach(c, it) {
 			if (!c->string)
 				continue;
+			/* per-allocation paging stays in the JSON, like kernels */
+			if (depth == 0 && !strcmp(name, "uvm") && !strcmp(c->string, "allocations"))
+				continue;
 			char sub[256];
 			snprintf(sub, sizeof sub, "%s_%s", name, c->string);
 			flatten_item(c, sub, f, depth + 1);

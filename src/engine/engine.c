@@ -119,6 +119,7 @@ struct engine {
 
 	/* progress */
 	bool progress;
+	const struct gpuvm_uvm_observer *uvm_observer;
 	struct timespec last_progress;
 	uint64_t kernel_index;
 };
@@ -574,7 +575,9 @@ static uint32_t alloc_advise(const struct gpuvm_config *cfg, const char *name)
 static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 {
 	if (!e->uvm_on) {
-		const struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = e};
+		struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = e};
+		if (e->uvm_observer)
+			hooks.observer = *e->uvm_observer;
 		if (uvm_init(&e->uvm, e->cfg, &e->stats->uvm, &hooks))
 			return -1;
 		e->uvm_on = true;
@@ -583,7 +586,7 @@ static int uvm_track(struct engine *e, const struct gpuvm_alloc *a)
 		e->xlat.hook = uvm_walk_hook;
 		e->xlat.hook_ctx = e;
 	}
-	if (uvm_add_alloc(&e->uvm, a->base, a->bytes, alloc_advise(e->cfg, a->name)))
+	if (uvm_add_alloc(&e->uvm, a->name, a->base, a->bytes, alloc_advise(e->cfg, a->name)))
 		return -1;
 	e->uvm_counts = uvm_counts(&e->uvm); /* hints of this allocation may turn it on */
 	return 0;
@@ -598,6 +601,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->cfg = cfg;
 	e->stats = stats;
 	e->progress = opt && opt->progress;
+	e->uvm_observer = opt ? opt->uvm_observer : NULL;
 	if (xlat_init(&e->xlat, cfg, stats))
 		return -1;
 	if (cfg->pte_reads == GPUVM_PTE_READS_L2) {
@@ -1432,6 +1436,9 @@ void gpuvm_stats_release(struct gpuvm_stats *stats)
 	free(stats->kernel_list);
 	stats->kernel_list = NULL;
 	stats->n_kernel_list = 0;
+	free(stats->uvm.allocs);
+	stats->uvm.allocs = NULL;
+	stats->uvm.n_allocs = 0;
 	free(stats->uvm.util_h2d_busy_cycles);
 	free(stats->uvm.util_d2h_busy_cycles);
 	stats->uvm.util_h2d_busy_cycles = stats->uvm.util_d2h_busy_cycles = NULL;

@@ -762,7 +762,20 @@ static size_t heatmaps_script(FILE *f, enum plot_format fmt, const void *ctx)
 		xmin = 0;
 		xmax = 1;
 	}
-	if (o->diverging) {
+	if (o->n_categories) {
+		/* one colour per integer z: maxcolors samples the defined
+		 * points exactly once each over [-0.5, n - 0.5] */
+		fprintf(f, "set palette maxcolors %zu\nset palette defined (", o->n_categories);
+		for (size_t i = 0; i < o->n_categories; i++)
+			fprintf(f, "%s%zu '%s'", i ? ", " : "", i, o->category_colours[i]);
+		fprintf(f, ")\nset cbrange [-0.5:%.17g]\nset cbtics (", (double)o->n_categories - 0.5);
+		for (size_t i = 0; i < o->n_categories; i++) {
+			fputs(i ? ", " : "", f);
+			put_quoted(f, o->categories[i]);
+			fprintf(f, " %zu", i);
+		}
+		fputs(") scale 0\n", f);
+	} else if (o->diverging) {
 		fputs("set palette defined (-1 '#08306b', -0.5 '#2171b5', -0.01 '#c6dbef', "
 		      "0 '#ffffff', 0.01 '#fcbba1', 0.5 '#de2d26', 1 '#67000d')\n", f);
 		fprintf(f, "set cbrange [%.17g:%.17g]\n", -zmax, zmax);
@@ -770,7 +783,7 @@ static size_t heatmaps_script(FILE *f, enum plot_format fmt, const void *ctx)
 		fputs("set palette defined (0 '#ffffcc', 0.3 '#fd8d3c', 0.7 '#bd0026', 1 '#400010')\n", f);
 		fprintf(f, "set cbrange [0:%.17g]\n", zmax);
 	}
-	if (o->n_cbtics) {
+	if (o->n_cbtics && !o->n_categories) {
 		fputs("set cbtics (", f);
 		for (size_t i = 0; i < o->n_cbtics; i++) {
 			fputs(i ? ", " : "", f);

@@ -64,6 +64,27 @@ void gpuvm_report_uvm(cJSON *o, const struct gpuvm_config *cfg, const struct gpu
 	cJSON_AddNumberToObject(j, "round_trip_halvings", (double)u->round_trip_halvings);
 	cJSON_AddNumberToObject(j, "hot_chunks", (double)u->hot_chunks);
 	cJSON_AddNumberToObject(j, "cold_chunks", (double)u->cold_chunks);
+	/* per allocation: its decisions and hot/cold class (the run-level
+	 * names, so a sum over allocations gives the run's count) */
+	cJSON *al = cJSON_AddArrayToObject(j, "allocations");
+	for (size_t i = 0; i < u->n_allocs; i++) {
+		const struct gpuvm_uvm_alloc_stats *a = &u->allocs[i];
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "name", a->name);
+		cJSON_AddNumberToObject(x, "base", (double)a->base);
+		cJSON_AddNumberToObject(x, "bytes", (double)a->bytes);
+		cJSON_AddStringToObject(x, "class", gpuvm_uvm_alloc_class(a));
+		cJSON_AddNumberToObject(x, "chunks_touched", (double)a->chunks_touched);
+		cJSON_AddNumberToObject(x, "chunks_hot", (double)a->chunks_hot);
+		cJSON_AddNumberToObject(x, "remote_accesses", (double)a->decisions[GPUVM_UVM_REMOTE]);
+		cJSON_AddNumberToObject(x, "migrations_fault", (double)a->decisions[GPUVM_UVM_MIGRATE_FAULT]);
+		cJSON_AddNumberToObject(x, "migrations_counter",
+					(double)a->decisions[GPUVM_UVM_MIGRATE_COUNTER]);
+		cJSON_AddNumberToObject(x, "migrations_prefetch", (double)a->decisions[GPUVM_UVM_PREFETCH]);
+		cJSON_AddNumberToObject(x, "pages_evicted", (double)a->decisions[GPUVM_UVM_EVICT]);
+		cJSON_AddNumberToObject(x, "thrashed_pages", (double)a->thrashed_pages);
+		cJSON_AddItemToArray(al, x);
+	}
 	cJSON_AddNumberToObject(j, "thrash_events", (double)u->thrash_events);
 	cJSON_AddNumberToObject(j, "thrashing_pages", (double)u->thrashing_pages);
 	cJSON_AddNumberToObject(j, "thrash_throttles", (double)u->thrash_throttles);

@@ -92,7 +92,8 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 		goto out;
 	struct gpuvm_sim_options opt = {.progress = spec->progress,
 					.kernel_sampling = spec->kernel_sampling,
-					.kernel_sampling_tolerance = spec->kernel_sampling_tolerance};
+					.kernel_sampling_tolerance = spec->kernel_sampling_tolerance,
+					.uvm_observer = spec->uvm_observer};
 	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
 		/* a trace's allocations are known only once replayed */
 		if (cfg->uvm_oversub_percent > 0 && !st.uvm.active) {

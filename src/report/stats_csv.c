@@ -9,7 +9,8 @@
  *
  * scope run: every scalar of the sim JSON (config and lists aside; a TLB
  * level as tlb[I].NAME); kernel: each launch of JSON "kernels"; alloc:
- * each allocation the page-access recorder saw. Metric names are the
+ * each allocation the page-access recorder saw, and the paging of each
+ * managed one (uvm.*, from JSON uvm.allocations). Metric names are the
  * registry's (gpuvm stats), units from it. */
 #include "gpuvm/report.h"
 
@@ -92,6 +93,8 @@ static void walk(const struct ctx *c, const cJSON *o, const char *prefix, const 
 		if (depth == 0 && (!strcmp(it->string, "config") || !strcmp(it->string, "kernels") ||
 				   !strcmp(it->string, "seed")))
 			continue;
+		if (depth == 1 && !strcmp(prefix, "uvm.") && !strcmp(it->string, "allocations"))
+			continue; /* alloc rows below */
 		char path[256], lookup[512];
 		snprintf(path, sizeof path, "%s%s", prefix, it->string);
 		snprintf(lookup, sizeof lookup, "%s%s", lookup_prefix, path);
@@ -135,6 +138,43 @@ static const char *kind_name(enum gpuvm_alloc_kind k)
 		return "host";
 	}
 	return "?";
+}
+
+/* The paging of each managed allocation (JSON uvm.allocations), as alloc
+ * rows uvm.NAME; the index is the page-access recorder's for the same
+ * base, so the rows join with the recorder's, or its place in the list. */
+static void uvm_alloc_rows(const struct ctx *c, const cJSON *run, const struct gpuvm_page_access *pa)
+{
+	const cJSON *al = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "uvm"),
+							   "allocations");
+	const cJSON *a;
+	long i = 0;
+	cJSON_ArrayForEach(a, al) {
+		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(a, "name");
+		const cJSON *base = cJSON_GetObjectItemCaseSensitive(a, "base");
+		const cJSON *cls = cJSON_GetObjectItemCaseSensitive(a, "class");
+		long ix = i++;
+		for (size_t k = 0; pa && cJSON_IsNumber(base) && k < gpuvm_page_access_allocs(pa); k++) {
+			struct gpuvm_page_access_alloc in;
+			gpuvm_page_access_alloc_info(pa, k, &in);
+			if ((double)in.alloc.base == base->valuedouble)
+				ix = (long)k;
+		}
+		const char *name = cJSON_IsString(nm) ? nm->valuestring : "";
+		const cJSON *v;
+		cJSON_ArrayForEach(v, a) {
+			if (!v->string || !cJSON_IsNumber(v) || !strcmp(v->string, "base") ||
+			    !strcmp(v->string, "bytes"))
+				continue; /* those are rows of the recorder's already */
+			char metric[96], lookup[112];
+			snprintf(metric, sizeof metric, "uvm.%s", v->string);
+			snprintf(lookup, sizeof lookup, "alloc.%s", metric);
+			row(c, "alloc", ix, name, "managed", metric, v->valuedouble, lookup);
+		}
+		if (cJSON_IsString(cls) && (!strcmp(cls->valuestring, "hot") || !strcmp(cls->valuestring, "cold")))
+			row(c, "alloc", ix, name, "managed", "uvm.hot", !strcmp(cls->valuestring, "hot"),
+			    "alloc.uvm.hot");
+	}
 }
 
 int gpuvm_report_stats_csv(FILE *f, const cJSON *run, const struct gpuvm_page_access *pa,
@@ -186,6 +226,7 @@ int gpuvm_report_stats_csv(FILE *f, const cJSON *run, const struct gpuvm_page_ac
 			}
 		}
 	}
+	uvm_alloc_rows(&c, run, pa);
 	if (ferror(f))
 		return gpuvm_fail(err, "--stats-csv", 0, NULL, "%s: write error", path);
 	return 0;

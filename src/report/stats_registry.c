@@ -206,6 +206,20 @@ static const struct gpuvm_stat_info stats[] = {
 	{"alloc.first_access", "index", "first access", "memory warp instructions pulled before its first access (time proxy)", A},
 	{"alloc.last_access", "index", "last access", "memory warp instructions pulled before its last access", A},
 	{"alloc.share_of_thread_accesses", "ratio", "share of accesses", "its thread accesses / all global thread accesses of the run", A},
+	/* per managed allocation: JSON uvm.allocations[], --stats-csv alloc rows uvm.* */
+	{"uvm.allocations[].name", "text", NULL, "the managed allocation's name", A},
+	{"uvm.allocations[].base", "bytes", NULL, "GPU virtual base address", A},
+	{"uvm.allocations[].bytes", "bytes", "allocation size", "bytes allocated", A},
+	{"uvm.allocations[].class", "text", NULL, "hot (at least half its touched 64 KB blocks reached t_s), cold, untouched, or unclassified (no access counters): Ganguly et al. III-B", A},
+	{"uvm.allocations[].hot", "bool", "hot allocation", "--stats-csv: 1 hot, 0 cold (left out when untouched or unclassified)", A},
+	{"uvm.allocations[].chunks_touched", "count", "touched 64 KB blocks", "its 64 KB blocks with an access count > 0 (read at free or at the end)", A},
+	{"uvm.allocations[].chunks_hot", "count", "hot 64 KB blocks", "... of which count >= t_s", A},
+	{"uvm.allocations[].remote_accesses", "count", "remote accesses", "sector accesses of its pages served over PCIe", A},
+	{"uvm.allocations[].migrations_fault", "pages", "fault migrations", "its pages migrated by their own far fault", A},
+	{"uvm.allocations[].migrations_counter", "pages", "counter migrations", "its pages migrated once the access counter reached the threshold", A},
+	{"uvm.allocations[].migrations_prefetch", "pages", "prefetched pages", "its pages migrated by the prefetcher", A},
+	{"uvm.allocations[].pages_evicted", "pages", "evicted pages", "its pages evicted to host memory", A},
+	{"uvm.allocations[].thrashed_pages", "pages", "thrashed pages", "faults on its pages evicted before", A},
 };
 
 #undef R
@@ -291,9 +305,12 @@ static bool match_csv(const char *pat, const char *col)
 const struct gpuvm_stat_info *gpuvm_stat_find(const char *name)
 {
 	char norm[256], full[300];
-	/* --stats-csv spellings: kernel.X -> kernels[].X; alloc.X stays */
+	/* --stats-csv spellings: kernel.X -> kernels[].X; alloc.uvm.X ->
+	 * uvm.allocations[].X; alloc.X stays */
 	if (!strncmp(name, "kernel.", 7))
 		snprintf(full, sizeof full, "kernels[].%s", name + 7);
+	else if (!strncmp(name, "alloc.uvm.", 10))
+		snprintf(full, sizeof full, "uvm.allocations[].%s", name + 10);
 	else
 		snprintf(full, sizeof full, "%s", name);
 	normalize_json(full, norm, sizeof norm);

@@ -279,7 +279,8 @@ void uvm_free(struct uvm *u)
 	memset(u, 0, sizeof *u);
 }
 
-int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes, uint32_t advise)
+int uvm_add_alloc(struct uvm *u, const char *name, uint64_t base, uint64_t bytes,
+		  uint32_t advise)
 {
 	if (u->n_allocs == u->cap_allocs) {
 		uint32_t cap = u->cap_allocs ? 2 * u->cap_allocs : 8;
@@ -289,7 +290,10 @@ int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes, uint32_t advise)
 		u->allocs = p;
 		u->cap_allocs = cap;
 	}
-	u->allocs[u->n_allocs++] = (struct uvm_range){base, bytes, advise};
+	u->allocs[u->n_allocs] = (struct uvm_range){base, bytes, advise, 0};
+	if (uvm_alloc_stats_open(u, &u->allocs[u->n_allocs], name))
+		return -1;
+	u->n_allocs++;
 	if (advise)
 		u->advise_on = true;
 	u->managed_bytes += bytes;
@@ -512,6 +516,7 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 		p = q;
 	}
 	mark_l2_stale(u, b, mask);
+	uvm_note_mask(u, b, mask, GPUVM_UVM_EVICT);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->prefetched_unused += (uint64_t)__builtin_popcountll(mask[w] & b->prefetched[w]);
 		b->prefetched[w] &= ~mask[w];
@@ -595,9 +600,11 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 			if (u->evict->on_evicted)
 				u->evict->on_evicted(u->evict_state, b, m);
 		}
+		uvm_alloc_classify(u, &u->allocs[i]);
 		u->managed_bytes -= u->allocs[i].bytes;
 		u->allocs[i] = u->allocs[--u->n_allocs];
 		u->last = NULL;
+		u->range_last = 0;
 		groups_clear(u);
 		return;
 	}
@@ -610,7 +617,7 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double ready)
 {
 	struct gpuvm_uvm_stats *st = u->st;
-	uvm_mask faulted = {0}, pf = {0}, mv;
+	uvm_mask faulted = {0}, pf = {0}, mv, prefetch_only;
 	mask_set(faulted, p);
 	struct uvm_prefetch_ctx ctx = {
 		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
@@ -624,6 +631,8 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	for (uint32_t i = b->end_page; i < UVM_BLOCK_PAGES; i++)
 		mask_clear(mv, i);
 	uint32_t k = mask_count(mv);
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		prefetch_only[w] = mv[w] & ~faulted[w];
 
 	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
 	u->sp.filling = b;
@@ -671,8 +680,11 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	}
 	if (first)
 		mask_set(mv, p);
-	if (mask_test(b->evicted, p))
+	if (mask_test(b->evicted, p)) {
 		st->thrashed_pages++;
+		uvm_note_thrashed(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
+	}
+	uvm_note_mask(u, b, prefetch_only, GPUVM_UVM_PREFETCH);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->pages_returned += (uint64_t)__builtin_popcountll(mv[w] & b->evicted[w]);
 		b->remote[w] &= ~mv[w];
@@ -927,6 +939,9 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		st->migrations_fault++;
 	else
 		st->remote_map_faults++;
+	if (mode != FAULT_MAPS_REMOTELY)
+		uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES,
+			 mode == FAULT_BY_COUNTER ? GPUVM_UVM_MIGRATE_COUNTER : GPUVM_UVM_MIGRATE_FAULT);
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
 	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : migrate(u, b, p, ready);
 	if (!u->blocking) {
@@ -1068,10 +1083,13 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
  * writes of a pinned page device-to-host), at the link's achieved rate,
  * plus the remote-access latency (Table I: 200 cycles); no fault, no
  * prefetch, the page stays where it is. */
-static double remote_access(struct uvm *u, struct uvm_block *b, uint32_t p, bool write, double t)
+static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, bool write,
+			    double t)
 {
 	struct gpuvm_uvm_stats *st = u->st;
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
 	st->remote_accesses++;
+	uvm_note(u, addr, u->sector_bytes, GPUVM_UVM_REMOTE);
 	st->remote_bytes += u->sector_bytes;
 	if (!mask_test(b->remote, p)) {
 		mask_set(b->remote, p);
@@ -1136,7 +1154,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
 		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
 			*remote = true;
-			return remote_access(u, b, p, write && !may_stay, t); /* an atomic returns its data */
+			return remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
 		}
 		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
 		if (!mask_test(b->resident, p))
@@ -1180,6 +1198,8 @@ double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double 
 
 void uvm_finish(struct uvm *u)
 {
+	for (uint32_t i = 0; i < u->n_allocs; i++)
+		uvm_alloc_classify(u, &u->allocs[i]);
 	for (uint32_t i = 0; i < u->sp.n; i++)
 		u->st->prefetched_unused += mask_count(u->sp.blocks[i]->prefetched);
 	/* hot/cold classification of the touched 64 KB blocks by their

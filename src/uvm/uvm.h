@@ -33,6 +33,8 @@ struct uvm_hooks {
 	 * L2 to keep coherent). */
 	uint32_t (*l2_clock)(void *ctx);
 	void *ctx;
+	/* told of each decision (NULL: no one listens) */
+	struct gpuvm_uvm_observer observer;
 };
 
 /* cudaMemAdvise hints of an allocation (uvm.preferred_location = host,
@@ -43,6 +45,7 @@ struct uvm_hooks {
 struct uvm_range {
 	uint64_t base, bytes;
 	uint32_t advise; /* UVM_ADVISE_* */
+	uint32_t stat;   /* its entry in st->allocs */
 };
 
 struct uvm_interval {
@@ -79,6 +82,8 @@ struct uvm {
 	struct uvm_map groups; /* group number -> bit i: block i not fully resident */
 	struct uvm_range *allocs;
 	uint32_t n_allocs, cap_allocs;
+	uint32_t range_last; /* allocs[] index of the last uvm_range_of hit */
+	size_t cap_alloc_stats;
 	uint64_t managed_bytes;
 
 	/* fault handling and the link */
@@ -120,8 +125,22 @@ void uvm_free(struct uvm *u);
 /* A managed allocation [base, base + bytes) appears, with its
  * UVM_ADVISE_* hints (an allocation with hints makes accesses go through
  * uvm_access_counted) / goes away (its frames are released). */
-int uvm_add_alloc(struct uvm *u, uint64_t base, uint64_t bytes, uint32_t advise);
+int uvm_add_alloc(struct uvm *u, const char *name, uint64_t base, uint64_t bytes,
+		  uint32_t advise);
 void uvm_remove_alloc(struct uvm *u, uint64_t base);
+
+/* Per-allocation accounting (alloc_stats.c). uvm_alloc_stats_open gives
+ * a new allocation its st->allocs entry (-1: out of memory); the notes
+ * count a decision at the allocation holding each page and tell the
+ * observer: one page or sector at addr, or the pages of mask in b;
+ * uvm_alloc_classify reads the access counters over r's range into its
+ * entry (at free and at the end). */
+int uvm_alloc_stats_open(struct uvm *u, struct uvm_range *r, const char *name);
+void uvm_note(struct uvm *u, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decision d);
+void uvm_note_mask(struct uvm *u, const struct uvm_block *b, const uint64_t *mask,
+		   enum gpuvm_uvm_decision d);
+void uvm_note_thrashed(struct uvm *u, uint64_t addr);
+void uvm_alloc_classify(struct uvm *u, const struct uvm_range *r);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
  * is usable (a far fault if the page is not resident; with delayed

@@ -90,6 +90,31 @@ if [ $rc -eq 2 ] && grep -q "power-of-two" err.txt && ! ls "$T"/bad* >/dev/null 
 else
 	fail "bad page size: exit $rc"; cat err.txt
 fi
+# a paged run: each cell's paging decisions, summing to the run's counts
+if "$GPUVM" sim --gpu gtx1080ti-uvmsmart --workload stream-triad:mem=managed,elems=262144 \
+	--oversub 125 --migration adaptive --quiet --page-map "$T/pd" --json "$T/pd-run.json" 2>err.txt; then
+	python3 - "$T/pd" <<'PY' && echo "ok - page map decisions" || fail "page map decisions"
+import csv, json, sys
+p = sys.argv[1]
+rows = list(csv.DictReader(open(p + ".csv")))
+u = json.load(open(p + "-run.json"))["uvm"]
+for col, key in (("fault", "migrations_fault"), ("prefetch", "migrations_prefetch"),
+                 ("evict", "pages_evicted"), ("remote", "remote_accesses")):
+    assert sum(int(r[col]) for r in rows) == u[key], (col, key)
+assert {r["decision"] for r in rows} >= {"fault", "evict"}
+for a in u["allocations"]:
+    assert a["class"] in ("hot", "cold", "untouched"), a
+PY
+else
+	fail "sim --page-map (managed): exit $?"; cat err.txt
+fi
+"$GPUVM" sim --gpu p100 --workload stream-triad:elems=4096 --page-map "$T/bad" --page-map-colour heat >/dev/null 2>err.txt
+rc=$?
+if [ $rc -eq 2 ] && grep -q "use access or decision" err.txt; then
+	echo "ok - bad page map colour"
+else
+	fail "bad page map colour: exit $rc"; cat err.txt
+fi
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all graph CLI checks passed"
