@@ -233,8 +233,9 @@ static void see(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decisio
 }
 
 /* Per-allocation accounting (seeds/004 III-B's hot and cold data
- * structures): a densely read allocation is hot, a sparsely touched one
- * cold; each decision is counted at the allocation holding its page, the
+ * structures): a densely read allocation (8 counts per 64 KB block) is
+ * hot, a sparsely touched one (1 per block) cold against the run's mean
+ * (132 / 20 = 6.6); each decision is counted at the allocation holding its page, the
  * counts add up to the run's, and the observer hears each one. */
 static void test_alloc_classes(void **state)
 {
@@ -284,12 +285,14 @@ static void test_alloc_classes(void **state)
 	assert_int_equal(d->decisions[GPUVM_UVM_MIGRATE_FAULT], 0);
 	assert_int_equal(d->chunks_touched, 16);
 	assert_int_equal(d->chunks_hot, 16);
+	assert_int_equal(d->access_count, 16 * 8);
 	assert_string_equal(gpuvm_uvm_alloc_class(d), "hot");
 	assert_int_equal(s->decisions[GPUVM_UVM_REMOTE], 3);
 	assert_int_equal(s->decisions[GPUVM_UVM_MIGRATE_FAULT], 1);
 	assert_int_equal(s->decisions[GPUVM_UVM_MIGRATE_COUNTER], 0);
 	assert_int_equal(s->chunks_touched, 4);
 	assert_int_equal(s->chunks_hot, 0);
+	assert_int_equal(s->access_count, 4);
 	assert_string_equal(gpuvm_uvm_alloc_class(s), "cold");
 	/* the parts add up to the run's counts, and the observer heard each */
 	assert_int_equal(d->decisions[GPUVM_UVM_REMOTE] + s->decisions[GPUVM_UVM_REMOTE],

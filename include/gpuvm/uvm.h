@@ -32,8 +32,12 @@ struct gpuvm_uvm_observer {
 /* One managed allocation's paging (JSON uvm.allocations[]): decisions
  * counted per page (per sector for REMOTE), and its hot/cold class from
  * the access counters of the 64 KB blocks it overlaps, read when it is
- * freed or at the end (seeds/004 III-B: hot data structures dense, cold
- * ones sparse). */
+ * freed or at the end. seeds/004 III-B: "a small fraction of memory
+ * footprint corresponds to the higher share of bandwidth"; hot data
+ * structures are densely accessed, cold ones seldom. Over a whole run
+ * nearly every touched block passes t_s (the counters only halve at
+ * saturation), so the class is relative: hot when its count per touched
+ * block is at least the run's (all managed allocations together). */
 struct gpuvm_uvm_alloc_stats {
 	char name[48];
 	uint64_t base, bytes;
@@ -42,10 +46,12 @@ struct gpuvm_uvm_alloc_stats {
 	bool counted;              /* access counters were on */
 	uint64_t chunks_touched;   /* 64 KB blocks with a count > 0 */
 	uint64_t chunks_hot;       /* ... of which count >= t_s */
+	uint64_t access_count;     /* their counts summed (halvings included) */
+	bool hot;                  /* access_count / chunks_touched >= the run's */
 };
 
-/* "hot" when at least half its touched 64 KB blocks are hot, "cold" when
- * fewer, "untouched" without a count, "unclassified" without counters. */
+/* "hot" or "cold" (see above), "untouched" without a count,
+ * "unclassified" without counters. */
 const char *gpuvm_uvm_alloc_class(const struct gpuvm_uvm_alloc_stats *a);
 
 struct gpuvm_uvm_stats {

@@ -76,6 +76,7 @@ void gpuvm_report_uvm(cJSON *o, const struct gpuvm_config *cfg, const struct gpu
 		cJSON_AddStringToObject(x, "class", gpuvm_uvm_alloc_class(a));
 		cJSON_AddNumberToObject(x, "chunks_touched", (double)a->chunks_touched);
 		cJSON_AddNumberToObject(x, "chunks_hot", (double)a->chunks_hot);
+		cJSON_AddNumberToObject(x, "access_count", (double)a->access_count);
 		cJSON_AddNumberToObject(x, "remote_accesses", (double)a->decisions[GPUVM_UVM_REMOTE]);
 		cJSON_AddNumberToObject(x, "migrations_fault", (double)a->decisions[GPUVM_UVM_MIGRATE_FAULT]);
 		cJSON_AddNumberToObject(x, "migrations_counter",

@@ -22,7 +22,7 @@ const char *gpuvm_uvm_alloc_class(const struct gpuvm_uvm_alloc_stats *a)
 		return "unclassified";
 	if (!a->chunks_touched)
 		return "untouched";
-	return 2 * a->chunks_hot >= a->chunks_touched ? "hot" : "cold";
+	return a->hot ? "hot" : "cold";
 }
 
 int uvm_alloc_stats_open(struct uvm *u, struct uvm_range *r, const char *name)
@@ -103,12 +103,28 @@ void uvm_note_mask(struct uvm *u, const struct uvm_block *b, const uint64_t *mas
 	}
 }
 
+void uvm_alloc_rank(struct uvm *u)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	uint64_t count = 0, chunks = 0;
+	for (size_t i = 0; i < st->n_allocs; i++) {
+		count += st->allocs[i].access_count;
+		chunks += st->allocs[i].chunks_touched;
+	}
+	/* per touched block: a's count / a's blocks >= count / chunks */
+	for (size_t i = 0; i < st->n_allocs; i++) {
+		struct gpuvm_uvm_alloc_stats *a = &st->allocs[i];
+		a->hot = a->chunks_touched &&
+			 (double)a->access_count * (double)chunks >= (double)count * (double)a->chunks_touched;
+	}
+}
+
 void uvm_alloc_classify(struct uvm *u, const struct uvm_range *r)
 {
 	struct gpuvm_uvm_alloc_stats *a = &u->st->allocs[r->stat];
 	if (!a->counted)
 		return;
-	a->chunks_touched = a->chunks_hot = 0;
+	a->chunks_touched = a->chunks_hot = a->access_count = 0;
 	uint64_t chunk = (uint64_t)UVM_CHUNK_PAGES << UVM_PAGE_SHIFT;
 	for (uint64_t c = r->base & ~(chunk - 1); c < r->base + r->bytes; c += chunk) {
 		const struct uvm_map_entry *x = uvm_map_find(&u->blocks, c >> UVM_BLOCK_SHIFT);
@@ -118,5 +134,6 @@ void uvm_alloc_classify(struct uvm *u, const struct uvm_range *r)
 		uint32_t n = uvm_ac_count(b->ac[(c >> UVM_PAGE_SHIFT) % UVM_BLOCK_PAGES / UVM_CHUNK_PAGES]);
 		a->chunks_touched += n > 0;
 		a->chunks_hot += n >= u->ts;
+		a->access_count += n;
 	}
 }

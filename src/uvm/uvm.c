@@ -1200,6 +1200,7 @@ void uvm_finish(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->n_allocs; i++)
 		uvm_alloc_classify(u, &u->allocs[i]);
+	uvm_alloc_rank(u);
 	for (uint32_t i = 0; i < u->sp.n; i++)
 		u->st->prefetched_unused += mask_count(u->sp.blocks[i]->prefetched);
 	/* hot/cold classification of the touched 64 KB blocks by their

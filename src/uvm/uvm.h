@@ -134,13 +134,15 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base);
  * count a decision at the allocation holding each page and tell the
  * observer: one page or sector at addr, or the pages of mask in b;
  * uvm_alloc_classify reads the access counters over r's range into its
- * entry (at free and at the end). */
+ * entry (at free and at the end); uvm_alloc_rank then sets each entry's
+ * class against the run's mean (at the end). */
 int uvm_alloc_stats_open(struct uvm *u, struct uvm_range *r, const char *name);
 void uvm_note(struct uvm *u, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decision d);
 void uvm_note_mask(struct uvm *u, const struct uvm_block *b, const uint64_t *mask,
 		   enum gpuvm_uvm_decision d);
 void uvm_note_thrashed(struct uvm *u, uint64_t addr);
 void uvm_alloc_classify(struct uvm *u, const struct uvm_range *r);
+void uvm_alloc_rank(struct uvm *u);
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
  * is usable (a far fault if the page is not resident; with delayed
