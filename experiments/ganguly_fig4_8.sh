@@ -45,6 +45,8 @@ run_one() {
 	local f="$out/runs/$fig-$w-$scheme-$os-$ts-$p.json" spec="$w:mem=managed"
 	# the paper's ra is UVMSmart's (sparse lookups), not HPCC's updates
 	[ "$w" = ra ] && spec="ra:kind=lookup,mem=managed"
+	# UVMSmart's sssp stops after MAX_ITERATION = 15 kernel pairs (sssp.cu)
+	[ "$w" = sssp ] && spec="sssp:max_iter=15,mem=managed"
 	[ -s "$f" ] && return 0
 	"$bin" sim --gpu gtx1080ti-uvmsmart --workload "$spec" --set uvm.oversub_percent="$os" \
 		--migration "$mig" --set uvm.eviction=$ev --set uvm.access_counter_threshold=$ts \

@@ -57,7 +57,11 @@ static int bfs_host(struct simt_host *h, void *user)
 	unsigned char *upd = simt_malloc(h, "updating", n, c->o.mem);
 	unsigned char *vis = simt_malloc(h, "visited", n, c->o.mem);
 	int *cost = simt_malloc(h, "cost", n * sizeof(int), c->o.mem);
-	int *over = simt_malloc(h, "over", sizeof(int), c->o.mem);
+	/* device memory whatever mem= says: bfs.cu allocates d_over with
+	 * cudaMalloc in Rodinia and in UVMSmart's managed version alike
+	 * (benchmarks/Managed/bfs/bfs.cu:158-159); a managed flag would fault
+	 * and be evicted again every level under oversubscription */
+	int *over = simt_malloc(h, "over", sizeof(int), GPUVM_ALLOC_DEVICE);
 	if (!mask || !upd || !vis || !cost || !over)
 		return -1;
 	int src = 0;

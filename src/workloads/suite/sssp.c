@@ -79,7 +79,11 @@ static int sssp_host(struct simt_host *h, void *user)
 	if (graph_dev_upload(h, &c->in, c->o.mem, &g))
 		return -1;
 	uint64_t n = (uint64_t)g.n;
-	unsigned char *mask = simt_malloc(h, "mask", n, c->o.mem);
+	/* the mask (sssp.cu's d_finalizedVertices) is cudaMalloc'd device
+	 * memory in UVMSmart's managed sssp too (dijkstraGPU), copied back
+	 * with cudaMemcpy each round; only the graph and the two cost arrays
+	 * are managed */
+	unsigned char *mask = simt_malloc(h, "mask", n, GPUVM_ALLOC_DEVICE);
 	unsigned *cost = simt_malloc(h, "cost", n * sizeof(unsigned), c->o.mem);
 	unsigned *upd = simt_malloc(h, "updating_cost", n * sizeof(unsigned), c->o.mem);
 	if (!mask || !cost || !upd)
