@@ -362,6 +362,30 @@ static void test_neidty_hears_filled_entries(void **state)
 	rig_free(r);
 }
 
+/* Valkyrie's probe finds only filled copies under tlb.l1_in_flight =
+ * miss: TLB 1's neighbour 0 is still filling page 80, so both probes
+ * come home empty (16 hops) before the L2 TLB, which merges it into the
+ * walk; with merge the counter-clockwise probe finds 0's copy. */
+static void test_valkyrie_filled_copies(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
+	struct rig *r = rig_new(sets);
+	assert_true(tr(r, 0, 80, 0) == 1 + 16 + 10 + 150); /* a ring miss first */
+	assert_true(tr(r, 1, 80, 10) == 177);
+	assert_int_equal(r->st.tlb[0].ring_misses, 2); /* both lookups */
+	assert_int_equal(r->st.tlb[0].remote_hits, 0);
+	rig_free(r);
+	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", "tlb.l1_in_flight=merge",
+			       NULL};
+	r = rig_new(merge);
+	assert_true(tr(r, 0, 80, 0) == 1 + 16 + 10 + 150); /* a ring miss first */
+	assert_true(tr(r, 1, 80, 10) == 177);
+	assert_int_equal(r->st.tlb[0].ring_misses, 1); /* the first only */
+	assert_int_equal(r->st.tlb[0].remote_hits, 1);
+	rig_free(r);
+}
+
 /* peer = none keeps the fast path (unless tlb.l1_in_flight = miss, which
  * only the slow path models); an unknown scheme names the key. */
 static void test_config_of_schemes(void **state)
@@ -399,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_sharing_analysis),
 		cmocka_unit_test(test_in_flight_lookup),
 		cmocka_unit_test(test_neidty_hears_filled_entries),
+		cmocka_unit_test(test_valkyrie_filled_copies),
 		cmocka_unit_test(test_config_of_schemes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
