@@ -1239,7 +1239,7 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	/* Initial placement: round robin over SMs until occupancy is reached,
 	 * from SM 0 or, with gpu.cta_issue = after-last, from the SM after the
 	 * last one given a CTA (GPGPU-Sim keeps that pointer across launches,
-	 * so launches of a few CTAs land on ever other SMs). */
+	 * so launches of a few CTAs move on over the SMs). */
 	uint32_t first_sm = cfg->cta_issue_after_last ? (e->last_issued_sm + 1) % cfg->sms : 0;
 	for (bool placed = true; placed && kr.next_cta < kr.ctas;) {
 		placed = false;

@@ -295,8 +295,6 @@ static unsigned holders_bucket(uint32_t n)
 	return n <= 1 ? n : n <= 4 ? 2 : n <= 8 ? 3 : n <= 12 ? 4 : 5;
 }
 
-/* The sharing analysis of one lookup of tag by instance inst of level 0,
- * before the lookup changes anything. */
 /* Whether instance i of level 0 holds tag at time t: present, and with
  * tlb.l1_in_flight = miss also filled by t (gem5-gpu's TLB has the entry
  * only from the walk's end). */
@@ -308,6 +306,8 @@ static bool l1_holds(const struct xlat *x, const struct xlat_level *xl, uint32_t
 	return id != TLB_NIL && (!x->l1_in_flight_miss || tlb->ready[id] <= t);
 }
 
+/* The sharing analysis of one lookup of tag by instance inst of level 0
+ * arriving at t, before the lookup changes anything. */
 static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_t inst,
 			    uint64_t tag, double t)
 {
