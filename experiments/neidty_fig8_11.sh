@@ -2,8 +2,11 @@
 # Du et al., NeiDty (seeds/002) Figs. 3, 8-11 and Tables I-II on the
 # gem5gpu-neidty preset (the paper's Table III): LUD, SRAD, BC, COLOR, MIS,
 # PAGERANK, ATAX and ADI under five schemes - baseline (private L1 TLBs),
-# valkyrie (ring probing + LDT), neidty-default, neidty-exclusive and
-# neidty-twice - and the sharing analyses of the baseline.
+# valkyrie (ring probing only: seeds/002 IV.A implements "the probing
+# mechanism proposed by Valkyrie" as its comparison, so the LDT is off),
+# neidty-default, neidty-exclusive and neidty-twice - and the sharing
+# analyses of the baseline. The preset runs gem5-gpu's CTA issue
+# (gpu.cta_issue = after-last) and TLB (tlb.l1_in_flight = miss).
 #
 #   experiments/neidty_fig8_11.sh BIN OUTDIR
 #
@@ -20,8 +23,10 @@
 # Pannotia inputs as gpuvm ships them), except LUD at n=512 (the default
 # 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits) and PAGERANK
 # on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer);
-# about 5 minutes on 2 cores. JOBS=N runs N at a time (default 2).
-# WORKLOADS="lud srad" picks a subset.
+# 706 s on the shared 2-core machine (5 other users). JOBS=N runs N at a
+# time (default 2).
+# WORKLOADS="lud srad" picks a subset; RESUME=1 keeps the runs whose JSON is
+# in OUTDIR/json already (delete one to redo it).
 set -euo pipefail
 BIN=${1:?usage: neidty_fig8_11.sh BIN OUTDIR}
 OUT=${2:?usage: neidty_fig8_11.sh BIN OUTDIR}
@@ -41,7 +46,7 @@ spec_of() {
 sets_of() {
 	case $1 in
 	baseline) echo "--set tlb.l1.peer=none --tlb-sharing" ;;
-	valkyrie) echo "--set tlb.l1.peer=valkyrie" ;;
+	valkyrie) echo "--set tlb.l1.peer=valkyrie --set valkyrie.ldt=off" ;;
 	neidty-default) echo "--set tlb.l1.peer=neidty --set neidty.update=default" ;;
 	neidty-exclusive) echo "--set tlb.l1.peer=neidty --set neidty.update=exclusive" ;;
 	neidty-twice) echo "--set tlb.l1.peer=neidty --set neidty.update=twice" ;;
@@ -53,6 +58,7 @@ jobs_file="$OUT/.jobs"
 : >"$jobs_file"
 for w in $WORKLOADS; do
 	for s in $SCHEMES; do
+		[ -n "${RESUME:-}" ] && [ -s "$OUT/json/$w.$s.json" ] && continue
 		# shellcheck disable=SC2046
 		echo "$BIN sim --gpu $GPU --workload $(spec_of "$w") $(sets_of "$s") --json $OUT/json/$w.$s.json -q" >>"$jobs_file"
 	done

@@ -314,12 +314,89 @@ static void test_sharing_analysis(void **state)
 	rig_free(r);
 }
 
-/* peer = none keeps the fast path; an unknown scheme names the key. */
+/* tlb.l1_in_flight = miss (the preset: gem5-gpu's ShaderTLB): a lookup
+ * of a page whose fill is still out is a miss, not a pending hit; it asks
+ * the L2 TLB, which merges it into the walk in flight. With merge it is a
+ * pending hit of the L1 TLB. */
+static void test_in_flight_lookup(void **state)
+{
+	(void)state;
+	const char *const modes[] = {"tlb.l1_in_flight=miss", "tlb.l1_in_flight=merge"};
+	for (int m = 0; m < 2; m++) {
+		const char *sets[] = {modes[m], NULL};
+		struct rig *r = rig_new(sets);
+		assert_true(tr(r, 3, 50, 0) == 1 + 10 + 150); /* L1, L2 TLB, walk */
+		assert_true(tr(r, 3, 50, 10) == 161);          /* same page, fill out */
+		assert_true(tr(r, 3, 50, 1000) == 1001);       /* filled: a hit */
+		xlat_sync_stats(&r->x);
+		const struct gpuvm_tlb_level_stats *l1 = &r->st.tlb[0], *l2 = &r->st.tlb[1];
+		assert_int_equal(l1->misses, m == 0 ? 2 : 1);
+		assert_int_equal(l1->pending_hits, m == 0 ? 0 : 1);
+		assert_int_equal(l2->pending_hits, m == 0 ? 1 : 0);
+		rig_free(r);
+	}
+}
+
+/* With tlb.l1_in_flight = miss the directories hear of a fill when it is
+ * done: TLB 1 looking up the page TLB 0 is still filling goes to the L2
+ * TLB; once TLB 1 has it, TLB 2 gets it from its left neighbour. With
+ * merge, TLB 1 waits for its neighbour's fill. */
+static void test_neidty_hears_filled_entries(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
+	struct rig *r = rig_new(sets);
+	tr(r, 0, 70, 0);
+	assert_int_equal(rec(r, 1, 70), LEFT);
+	assert_true(tr(r, 1, 70, 10) == 161); /* merged in the L2 TLB's walk */
+	assert_int_equal(r->st.tlb[0].directory_hits, 0);
+	assert_int_equal(r->st.tlb[0].remote_hits, 0);
+	assert_true(tr(r, 2, 70, 2000) == 2002);
+	assert_int_equal(r->st.tlb[0].remote_hits, 1);
+	rig_free(r);
+	const char *merge[] = {"tlb.l1.peer=neidty", "tlb.l1_in_flight=merge", NULL};
+	r = rig_new(merge);
+	tr(r, 0, 70, 0);
+	assert_true(tr(r, 1, 70, 10) == 161); /* from the left, when filled */
+	assert_int_equal(r->st.tlb[0].remote_hits, 1);
+	rig_free(r);
+}
+
+/* Valkyrie's probe finds only filled copies under tlb.l1_in_flight =
+ * miss: TLB 1's neighbour 0 is still filling page 80, so both probes
+ * come home empty (16 hops) before the L2 TLB, which merges it into the
+ * walk; with merge the counter-clockwise probe finds 0's copy. */
+static void test_valkyrie_filled_copies(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
+	struct rig *r = rig_new(sets);
+	assert_true(tr(r, 0, 80, 0) == 1 + 16 + 10 + 150); /* a ring miss first */
+	assert_true(tr(r, 1, 80, 10) == 177);
+	assert_int_equal(r->st.tlb[0].ring_misses, 2); /* both lookups */
+	assert_int_equal(r->st.tlb[0].remote_hits, 0);
+	rig_free(r);
+	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", "tlb.l1_in_flight=merge",
+			       NULL};
+	r = rig_new(merge);
+	assert_true(tr(r, 0, 80, 0) == 1 + 16 + 10 + 150); /* a ring miss first */
+	assert_true(tr(r, 1, 80, 10) == 177);
+	assert_int_equal(r->st.tlb[0].ring_misses, 1); /* the first only */
+	assert_int_equal(r->st.tlb[0].remote_hits, 1);
+	rig_free(r);
+}
+
+/* peer = none keeps the fast path (unless tlb.l1_in_flight = miss, which
+ * only the slow path models); an unknown scheme names the key. */
 static void test_config_of_schemes(void **state)
 {
 	(void)state;
-	struct rig *r = rig_new(NULL);
+	const char *merge[] = {"tlb.l1_in_flight=merge", NULL};
+	struct rig *r = rig_new(merge);
 	assert_false(r->x.slow);
+	rig_free(r);
+	r = rig_new(NULL);
+	assert_true(r->x.slow);
 	rig_free(r);
 	struct gpuvm_config cfg;
 	struct gpuvm_error err;
@@ -344,6 +421,9 @@ int main(void)
 		cmocka_unit_test(test_valkyrie_probe_order),
 		cmocka_unit_test(test_valkyrie_ldt),
 		cmocka_unit_test(test_sharing_analysis),
+		cmocka_unit_test(test_in_flight_lookup),
+		cmocka_unit_test(test_neidty_hears_filled_entries),
+		cmocka_unit_test(test_valkyrie_filled_copies),
 		cmocka_unit_test(test_config_of_schemes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

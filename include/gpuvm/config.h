@@ -207,6 +207,12 @@ struct gpuvm_config {
 	/* 1: an L1 load miss fetches every sector of its line (Fermi/Kepler:
 	 * seeds/001 5.3.2, Jia et al. ICS'12); 0: only the sectors addressed */
 	uint32_t l1_fill_line;
+	/* where a launch's first CTA goes: 0 SM 0; 1 the SM after the last
+	 * one given a CTA, over launches (GPGPU-Sim's issue_block2core) */
+	uint32_t cta_issue_after_last;
+	/* 1: a first-level TLB lookup of an entry still being filled is a miss
+	 * (gem5-gpu's ShaderTLB inserts at walk end); 0: it waits for the fill */
+	uint32_t tlb_l1_in_flight_miss;
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

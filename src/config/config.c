@@ -156,6 +156,8 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_remote_latency_cycles = 200; /* seeds/004 Table I: remote zero-copy access latency */
 	cfg->uvm_thrashing = 0;
 	cfg->l1_fill_line = 0;
+	cfg->cta_issue_after_last = 0; /* every launch from SM 0, as before the key */
+	cfg->tlb_l1_in_flight_miss = 0; /* merge: an MSHR hit, as before the key */
 }
 
 /* ---- small helpers ---- */

@@ -147,6 +147,8 @@ enum cfg_key_id_tail {
 	K_UVM_ACCESSED_BY,
 	K_UVM_ADVISE_ALLOCATIONS,
 	K_L1_FILL,
+	K_CTA_ISSUE,
+	K_TLB_L1_IN_FLIGHT,
 	K_COUNT,
 };
 

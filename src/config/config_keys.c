@@ -80,6 +80,8 @@ static const char *const off_on_names[] = {"off", "on"};
 
 static const char *const global_load_names[] = {"uncached", "cached"};
 static const char *const l1_fill_names[] = {"sector", "line"};
+static const char *const cta_issue_names[] = {"sm0", "after-last"};
+static const char *const in_flight_names[] = {"merge", "miss"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -330,6 +332,15 @@ const struct cfg_key cfg_keys[] = {
 	ENUM("l1.fill", l1_fill_line, l1_fill_names, -1,
 	     "what an L1 load miss fetches: sector (the sectors addressed; NVIDIA since Pascal) or "
 	     "line (the whole line, 4 x 32 B for 128 B: Fermi/Kepler, seeds/001 5.3.2)"),
+	/* optional too (after K_UVM_MIGRATION): a preset may leave it out */
+	ENUM("gpu.cta_issue", cta_issue_after_last, cta_issue_names, -1,
+	     "where each launch's first CTA goes: sm0 (SM 0, then round robin), or after-last (the SM "
+	     "after the last one that was given a CTA, by any launch: GPGPU-Sim's "
+	     "gpgpu_sim::issue_block2core, so small launches rotate over the SMs)"),
+	ENUM("tlb.l1_in_flight", tlb_l1_in_flight_miss, in_flight_names, -1,
+	     "a first-level TLB lookup of an entry whose fill is still in flight: merge (waits for that "
+	     "fill, a pending hit) or miss (counts as a miss and goes on to the sharing scheme and the "
+	     "next level: gem5-gpu's ShaderTLB, which has no MSHRs and inserts at walk end)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -98,6 +98,7 @@ struct engine {
 	struct sm_state *sm;
 	struct warp_rt *warp;       /* [sms * max_warps_per_sm] */
 	struct cta_rt *cta;         /* [sms * max_ctas_per_sm] */
+	uint32_t last_issued_sm;    /* the SM that took the last CTA (gpu.cta_issue) */
 	unsigned char *warp_state;  /* backing store for warp states */
 	size_t warp_state_cap;      /* bytes per slot currently allocated */
 	struct event_queue events;
@@ -700,6 +701,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
 	e->sm = calloc(cfg->sms, sizeof *e->sm);
+	e->last_issued_sm = cfg->sms - 1; /* the first launch starts at SM 0 */
 	e->warp = calloc(n_warps, sizeof *e->warp);
 	e->cta = calloc(n_ctas, sizeof *e->cta);
 	e->parked_store = malloc((size_t)n_ctas * cfg->max_warps_per_sm * sizeof(uint32_t));
@@ -928,6 +930,7 @@ static void place_cta(struct engine *e, struct kernel_run *kr, uint32_t smi, dou
 	struct sm_state *sm = &e->sm[smi];
 	uint32_t cslot = sm->free_cta_slots[--sm->n_free_cta_slots];
 	uint64_t cta_id = kr->next_cta++;
+	e->last_issued_sm = smi;
 	e->cta[cslot].warps_left = kr->warps_per_cta;
 	e->cta[cslot].arrived = 0;
 	sm->smem_used += kr->k->smem_bytes_per_cta;
@@ -1237,14 +1240,20 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	struct gpuvm_kernel_stats *kst = &e->stats->kernel_list[mark.index];
 	kst->l1_bytes = e->l1_on ? (uint64_t)e->l1.sets * e->l1.ways << e->l1.line_shift : 0;
 	kst->smem_bytes = kr.smem_cap;
-	/* Initial placement: round robin over SMs until occupancy is reached. */
+	/* Initial placement: round robin over SMs until occupancy is reached,
+	 * from SM 0 or, with gpu.cta_issue = after-last, from the SM after the
+	 * last one given a CTA (GPGPU-Sim keeps that pointer across launches,
+	 * so launches of a few CTAs move on over the SMs). */
+	uint32_t first_sm = cfg->cta_issue_after_last ? (e->last_issued_sm + 1) % cfg->sms : 0;
 	for (bool placed = true; placed && kr.next_cta < kr.ctas;) {
 		placed = false;
-		for (uint32_t smi = 0; smi < cfg->sms && kr.next_cta < kr.ctas; smi++)
+		for (uint32_t i = 0; i < cfg->sms && kr.next_cta < kr.ctas; i++) {
+			uint32_t smi = (first_sm + i) % cfg->sms;
 			if ((!k->pin || smi == k->pin_sm) && sm_can_take(e, &kr, smi)) {
 				place_cta(e, &kr, smi, t);
 				placed = true;
 			}
+		}
 	}
 
 	struct gpuvm_warp_item item;

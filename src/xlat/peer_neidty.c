@@ -61,6 +61,7 @@ struct neidty {
 	uint32_t entries;      /* per directory */
 	uint32_t tag_mask;
 	uint32_t eviction, update;
+	bool filled_only;      /* tlb.l1_in_flight = miss: see heard() */
 	double dir_cycles, nbr_cycles;
 	struct dir_entry *dir; /* [n][entries] */
 	uint64_t seq;
@@ -143,6 +144,7 @@ static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config
 	d->tag_mask = cfg->neidty_tag_bits >= 32 ? UINT32_MAX : (1u << cfg->neidty_tag_bits) - 1;
 	d->eviction = cfg->neidty_eviction;
 	d->update = cfg->neidty_update;
+	d->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	d->dir_cycles = cfg->neidty_directory_latency_cycles;
 	d->nbr_cycles = cfg->neidty_neighbour_latency_cycles;
 	d->dir = calloc((size_t)d->n * d->entries, sizeof *d->dir);
@@ -189,6 +191,24 @@ static void neidty_on_evict(void *st, uint32_t inst, uint64_t vpn)
 	dir_clear(d, right_of(d, inst), tag, BIT_LEFT);
 }
 
+/* Whether the directories had heard of nb's copy of vpn by time `at`.
+ * gpuvm installs an entry when the miss starts, with its fill time; the
+ * seed's directories snoop the TLB's update (III.B.2: "when neighboring L1
+ * TLBs add one entry"). With tlb.l1_in_flight = miss the TLB has the entry
+ * only once filled (gem5-gpu's ShaderTLB inserts at walk end), so a fill
+ * still in flight is not yet in the directory and the request goes to the
+ * next level as it would without NeiDty; with merge, an in-flight entry is
+ * there and the neighbour answers when it is filled. A bit for a page nb
+ * lacks (hash alias, stale) stays visible: that is the false hit. */
+static bool heard(const struct neidty *d, uint32_t nb, uint64_t vpn, double at)
+{
+	if (!d->filled_only)
+		return true;
+	const struct tlb *ntlb = &d->xl->inst[nb].tlb;
+	uint32_t id = tlb_find(ntlb, vpn);
+	return id == TLB_NIL || ntlb->ready[id] <= at;
+}
+
 static bool neidty_probe(void *st, uint32_t inst, uint64_t vpn, double t, double looked,
 			 double *done, bool *fill, double *next)
 {
@@ -197,16 +217,17 @@ static bool neidty_probe(void *st, uint32_t inst, uint64_t vpn, double t, double
 	if (d->n < 2)
 		return false;
 	struct dir_entry *r = dir_find(d, inst, hash_tag(d, vpn));
-	if (!r || !(r->bits & (BIT_LEFT | BIT_RIGHT)))
+	double issue = later(looked, t + d->dir_cycles);
+	bool left = r && (r->bits & BIT_LEFT) && heard(d, left_of(d, inst), vpn, issue);
+	bool right = r && (r->bits & BIT_RIGHT) && heard(d, right_of(d, inst), vpn, issue);
+	if (!left && !right)
 		return false; /* directory miss: to the next level as without NeiDty */
 	struct gpuvm_tlb_level_stats *st_ = d->xl->stats;
 	st_->directory_hits++;
-	bool left = r->bits & BIT_LEFT;
 	uint32_t nb = left ? left_of(d, inst) : right_of(d, inst);
 	/* the neighbour's port facing inst: inst is its right neighbour when
 	 * it is inst's left */
 	double *port = &d->port_free[2 * nb + (left ? 1 : 0)];
-	double issue = later(looked, t + d->dir_cycles);
 	double start = later(issue, *port);
 	if (start > issue) {
 		st_->port_waits++;

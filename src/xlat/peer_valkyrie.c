@@ -37,6 +37,7 @@ struct valkyrie {
 	uint32_t n, ring, ttl_cw, ttl_ccw;
 	double hop;
 	bool probing, ldt;
+	bool filled_only;       /* tlb.l1_in_flight = miss: see holds() */
 	uint32_t ldt_n, words;  /* LDT slots; 64-bit words of one bitmap */
 	uint64_t *ldt_key;      /* [ldt_n] */
 	uint64_t *ldt_users;    /* [ldt_n][words] */
@@ -66,6 +67,7 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->ttl_ccw = cfg->valkyrie_ttl_ccw;
 	v->hop = cfg->valkyrie_hop_cycles;
 	v->probing = cfg->valkyrie_probing;
+	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->ldt = cfg->valkyrie_ldt && l + 1 < x->levels;
 	v->ldt_n = cfg->valkyrie_ldt_entries;
 	v->words = (v->n + 63) / 64;
@@ -104,10 +106,14 @@ static void ring_of(const struct valkyrie *v, uint32_t i, uint32_t *base, uint32
 	*size = v->n - *base < v->ring ? v->n - *base : v->ring;
 }
 
-static bool holds(const struct valkyrie *v, uint32_t inst, uint64_t tag, uint32_t *id)
+/* Whether inst holds tag when the probe reaches it at time at; with
+ * tlb.l1_in_flight = miss an entry still being filled is not there yet
+ * (the TLB inserts at walk end, as gem5-gpu's ShaderTLB). */
+static bool holds(const struct valkyrie *v, uint32_t inst, uint64_t tag, double at, uint32_t *id)
 {
-	*id = tlb_find(&v->xl->inst[inst].tlb, tag);
-	return *id != TLB_NIL;
+	const struct tlb *tlb = &v->xl->inst[inst].tlb;
+	*id = tlb_find(tlb, tag);
+	return *id != TLB_NIL && (!v->filled_only || tlb->ready[*id] <= at);
 }
 
 /* Hops a probe in one direction travels before its nack is home. */
@@ -139,9 +145,10 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 		/* clockwise first at equal distance */
 		uint32_t c = base + (pos + h) % size, a = base + (pos + size - h) % size;
 		uint32_t who = UINT32_MAX;
-		if (h <= cw && holds(v, c, tag, &id))
+		double reach_at = looked + h * v->hop;
+		if (h <= cw && holds(v, c, tag, reach_at, &id))
 			who = c;
-		else if (h <= ccw && holds(v, a, tag, &id))
+		else if (h <= ccw && holds(v, a, tag, reach_at, &id))
 			who = a;
 		if (who == UINT32_MAX)
 			continue;

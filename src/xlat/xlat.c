@@ -1,5 +1,6 @@
 #include "xlat/xlat.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,10 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 			return -1;
 		xl->peer_ops = ops;
 		x->slow = true;
+	}
+	if (cfg->tlb_l1_in_flight_miss) {
+		x->l1_in_flight_miss = true;
+		x->slow = true; /* the fast path always merges */
 	}
 	if (cfg->tlb_sharing_analysis) {
 		struct gpuvm_tlb_sharing_stats *sh = &stats->tlb_sharing;
@@ -290,24 +295,34 @@ static unsigned holders_bucket(uint32_t n)
 	return n <= 1 ? n : n <= 4 ? 2 : n <= 8 ? 3 : n <= 12 ? 4 : 5;
 }
 
-/* The sharing analysis of one lookup of tag by instance inst of level 0,
- * before the lookup changes anything. */
+/* Whether instance i of level 0 holds tag at time t: present, and with
+ * tlb.l1_in_flight = miss also filled by t (gem5-gpu's TLB has the entry
+ * only from the walk's end). */
+static bool l1_holds(const struct xlat *x, const struct xlat_level *xl, uint32_t i, uint64_t tag,
+		     double t)
+{
+	const struct tlb *tlb = &xl->inst[i].tlb;
+	uint32_t id = tlb_find(tlb, tag);
+	return id != TLB_NIL && (!x->l1_in_flight_miss || tlb->ready[id] <= t);
+}
+
+/* The sharing analysis of one lookup of tag by instance inst of level 0
+ * arriving at t, before the lookup changes anything. */
 static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_t inst,
-			    uint64_t tag)
+			    uint64_t tag, double t)
 {
 	struct gpuvm_tlb_sharing_stats *sh = x->sharing;
 	uint32_t n = xl->instances, held = 0;
 	for (uint32_t i = 0; i < n; i++)
-		held += tlb_find(&xl->inst[i].tlb, tag) != TLB_NIL;
+		held += l1_holds(x, xl, i, tag, t);
 	sh->holders[holders_bucket(held)]++;
-	if (tlb_find(&xl->inst[inst].tlb, tag) != TLB_NIL)
+	if (l1_holds(x, xl, inst, tag, t))
 		return;
 	sh->local_misses[inst]++;
 	if (n < 2)
 		return;
 	uint32_t left = (inst + n - 1) % n, right = (inst + 1) % n;
-	if (tlb_find(&xl->inst[left].tlb, tag) != TLB_NIL ||
-	    tlb_find(&xl->inst[right].tlb, tag) != TLB_NIL)
+	if (l1_holds(x, xl, left, tag, t) || l1_holds(x, xl, right, tag, t))
 		sh->neighbour_held[inst]++;
 }
 
@@ -324,10 +339,17 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	double looked = t + xl->hit_cycles;
 
 	if (l == 0 && x->sharing)
-		sharing_observe(x, xl, inst, tag);
+		sharing_observe(x, xl, inst, tag, t);
 	if (ops && ops->on_lookup)
 		ops->on_lookup(xl->peer, inst, tag);
 	uint32_t id = tlb_find(tlb, tag);
+	/* an entry still being filled, where that is a miss: the request goes
+	 * on as a miss and the entry keeps the earlier of the two fills */
+	uint32_t filling = TLB_NIL;
+	if (id != TLB_NIL && l == 0 && x->l1_in_flight_miss && tlb->ready[id] > looked) {
+		filling = id;
+		id = TLB_NIL;
+	}
 	if (id != TLB_NIL) {
 		bool hit;
 		tlb_access(tlb, tag, &hit); /* a hit: makes it most recently used */
@@ -352,7 +374,8 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 			xl->stats->remote_hits++;
 			if (fill) {
 				xl->stats->remote_fills++;
-				tlb->ready[install(x, l, in, tag)] = done;
+				uint32_t fid = install(x, l, in, tag);
+				tlb->ready[fid] = filling == TLB_NIL ? done : fmin(tlb->ready[fid], done);
 			}
 			if (x->hook) {
 				x->answered = done;
@@ -364,6 +387,7 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	}
 
 	id = install(x, l, in, tag);
+	double filling_ready = filling == TLB_NIL ? INFINITY : tlb->ready[id];
 	struct server_pool *mshr = &in->mshr;
 	int64_t slot;
 	double start = server_pool_start_at(mshr, next, &slot);
@@ -382,7 +406,7 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	}
 	/* lower levels' evictions reach this level's scheme only as deferred
 	 * work (after_translate), so id still names this entry */
-	tlb->ready[id] = done;
+	tlb->ready[id] = fmin(done, filling_ready);
 	if (x->hook) {
 		server_pool_consume_at(mshr, slot, start, x->answered - start);
 		if ((1ull << xl->shift) > x->fill_max) {

@@ -73,6 +73,9 @@ struct xlat {
 	/* Some level has a sharing scheme, or the sharing analysis is on:
 	 * translations take the slow path (xlat.c), the fast one otherwise. */
 	bool slow;
+	/* tlb.l1_in_flight = miss: at the first level an entry counts only
+	 * once filled (lookups, the sharing analysis); slow path only */
+	bool l1_in_flight_miss;
 	struct gpuvm_tlb_sharing_stats *sharing; /* NULL: analysis off */
 };
 

@@ -11,8 +11,11 @@ failures=0
 WL=lud:n=128
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
-"$GPUVM" sim --gpu gem5gpu-neidty --workload $WL --json fast.json -q || fail "fast run"
-"$GPUVM" sim --gpu gem5gpu-neidty --workload $WL --tlb-sharing --json slow.json -q || fail "analysis run"
+# the fast path merges a lookup into a fill in flight; the preset's
+# tlb.l1_in_flight = miss is modelled on the slow path only
+MERGE="--set tlb.l1_in_flight=merge"
+"$GPUVM" sim --gpu gem5gpu-neidty --workload $WL $MERGE --json fast.json -q || fail "fast run"
+"$GPUVM" sim --gpu gem5gpu-neidty --workload $WL $MERGE --tlb-sharing --json slow.json -q || fail "analysis run"
 "$GPUVM" sim --gpu gem5gpu-neidty --workload $WL --set tlb.l1.peer=neidty --json nd.json -q || fail "neidty run"
 python3 - <<'PY' || fail "JSON checks"
 import json
@@ -33,6 +36,19 @@ assert l1["directory_hits"] >= l1["remote_hits"]
 assert nd["result"] == fast["result"]  # translation schemes do not change the answer
 PY
 [ $failures -eq 0 ] && echo "ok - slow path equals fast path; Eq. 1 ratios reported"
+
+# gpu.cta_issue: ADI at n=64 launches one CTA at a time; from SM 0 each
+# time only SM 0 works, after-last (the preset, GPGPU-Sim) rotates them
+"$GPUVM" sim --gpu gem5gpu-neidty --workload adi:n=64 --json rot.json -q || fail "after-last run"
+"$GPUVM" sim --gpu gem5gpu-neidty --workload adi:n=64 --set gpu.cta_issue=sm0 --json sm0.json -q || fail "sm0 run"
+python3 - <<'PY' && echo "ok - gpu.cta_issue: sm0 keeps SM 0, after-last rotates" || fail "cta_issue"
+import json
+def busy(f):
+    d = json.load(open(f)); l1 = d.get("results", d)["tlb"][0]
+    return sum(1 for h, m in zip(l1["instance_hits"], l1["instance_misses"]) if h + m)
+assert busy("sm0.json") == 1, busy("sm0.json")
+assert busy("rot.json") == 16, busy("rot.json")
+PY
 
 expect_fail() { # name substring args...
 	local name=$1 want=$2
