@@ -73,6 +73,27 @@
 #define SEPO_COMB_OR 1
 #define SEPO_COMB_MIN 2
 #define SEPO_COMB_MAX 3
+#define SEPO_COMB_COUNT_OR 4 /* word 0 adds (a count), the others OR (flag sets): DNA */
+
+#ifdef __CUDACC__
+#define SEPO_HOSTDEV __host__ __device__ static inline
+#else
+#define SEPO_HOSTDEV static inline
+#endif
+
+/* Word i of a combined value: the one definition of the callbacks, for the
+ * device, the CPU baseline (sepo_cpu.c) and the reference (sepo_ref.c). */
+SEPO_HOSTDEV unsigned long long sepo_combine_word(unsigned int op, unsigned int i,
+						  unsigned long long old, unsigned long long v)
+{
+	switch (op) {
+	case SEPO_COMB_OR: return old | v;
+	case SEPO_COMB_MIN: return v < old ? v : old;
+	case SEPO_COMB_MAX: return v > old ? v : old;
+	case SEPO_COMB_COUNT_OR: return i ? old | v : old + v;
+	default: return old + v;
+	}
+}
 
 /* counters (t->ctr[]) */
 #define SEPO_CTR_FREE_TAKEN 0 /* pages taken from the free list this iteration */
@@ -122,6 +143,7 @@ struct sepo_map_args {
 	unsigned long long first, n;    /* the chunk's first record, its records */
 	unsigned int rec_words;
 	unsigned int key_bytes;         /* word-count: the longest word kept */
+	unsigned int app;               /* sepo_record_kernel: SEPO_REC_* */
 };
 
 /* One attempt at a spin lock (0 -> 1); defined last (see the file comment). */
@@ -249,15 +271,9 @@ SIMT_DEVFN void sepo_combine(SIMT_CTX_ const struct sepo_dev *t, long long vw,
 			     const unsigned long long *val, unsigned int vwords)
 {
 	for (unsigned int i = 0; i < vwords; i++) {
-		unsigned long long old = LD(t->heap, vw + i), v = val[i], nv;
-		switch (t->combine_op) {
-		case SEPO_COMB_OR: nv = old | v; break;
-		case SEPO_COMB_MIN: nv = v < old ? v : old; break;
-		case SEPO_COMB_MAX: nv = v > old ? v : old; break;
-		default: nv = old + v; break;
-		}
+		unsigned long long old = LD(t->heap, vw + i);
 		COMPUTE(2);
-		ST(t->heap, vw + i, nv);
+		ST(t->heap, vw + i, sepo_combine_word(t->combine_op, i, old, val[i]));
 	}
 }
 

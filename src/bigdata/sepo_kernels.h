@@ -34,6 +34,35 @@ SIMT_DEVFN void sepo_key_trim(unsigned long long *key, unsigned int words, unsig
 	}
 }
 
+/* Byte i of a record held in registers (little-endian words). */
+SIMT_DEVFN unsigned int sepo_byte(const unsigned long long *w, unsigned int i)
+{
+	return (unsigned int)(w[i / 8] >> (8 * (i % 8)) & 0xff);
+}
+
+/* Whether record gi is left to do in this iteration: 0 to process it, 1 to
+ * skip it (done in an earlier iteration), 2 to stop the thread (basic:
+ * the 50 % rule halted the iteration). */
+SIMT_DEVFN int sepo_skip(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long gi)
+{
+	if (p->t.halt_groups && LD(p->t.ctr, SEPO_CTR_HALT))
+		return 2;
+	return !sepo_pending(SIMT_PASS_ p->done, gi);
+}
+
+/* The record's one pair into the table; marks the record done when it
+ * went in. Returns SEPO_SUCCESS or SEPO_POSTPONE. */
+SIMT_DEVFN int sepo_put(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long gi,
+			const unsigned long long *key, unsigned int kbytes,
+			const unsigned long long *val, unsigned int vbytes)
+{
+	unsigned int b = sepo_hash(SIMT_PASS_ key, kbytes) % p->t.nbuckets;
+	int rc = sepo_insert(SIMT_PASS_ &p->t, b, key, kbytes, val, vbytes);
+	if (rc == SEPO_SUCCESS)
+		sepo_mark_done(SIMT_PASS_ p->done, gi);
+	return rc;
+}
+
 /* Page View Count (§6.6.1): a 64-byte log record holds a URL padded with
  * spaces (rezafmk/BRB_HashTable PVC/dataset: "http://www.<letters>.com"
  * space-padded to 64 bytes); the pair is <URL, 1>, combined by addition. */
@@ -42,17 +71,18 @@ SIMT_KERNEL(sepo_pvc_kernel, struct sepo_map_args, p)
 	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 	     r < p.n; r += stride) {
-		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
-			return;
 		unsigned long long gi = p.first + r;
-		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+		int skip = sepo_skip(SIMT_PASS_ &p, gi);
+		if (skip == 2)
+			return;
+		if (skip)
 			continue;
 		unsigned long long key[8];
 		unsigned int len = 64;
 		for (unsigned int i = 0; i < 8; i++)
 			key[i] = LD(p.recs, r * 8 + i);
 		for (unsigned int i = 0; i < 64; i++) {
-			unsigned int c = (unsigned int)(key[i / 8] >> (8 * (i % 8)) & 0xff);
+			unsigned int c = sepo_byte(key, i);
 			if (c == ' ' || c == '\n' || c == 0) {
 				len = i;
 				break;
@@ -65,9 +95,7 @@ SIMT_KERNEL(sepo_pvc_kernel, struct sepo_map_args, p)
 		}
 		sepo_key_trim(key, 8, len);
 		unsigned long long one = 1;
-		unsigned int b = sepo_hash(SIMT_PASS_ key, len) % p.t.nbuckets;
-		if (sepo_insert(SIMT_PASS_ &p.t, b, key, len, &one, 8) == SEPO_SUCCESS)
-			sepo_mark_done(SIMT_PASS_ p.done, gi);
+		sepo_put(SIMT_PASS_ &p, gi, key, len, &one, 8);
 	}
 }
 
@@ -79,10 +107,11 @@ SIMT_KERNEL(sepo_kv_kernel, struct sepo_map_args, p)
 	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 	     r < p.n; r += stride) {
-		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
-			return;
 		unsigned long long gi = p.first + r;
-		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+		int skip = sepo_skip(SIMT_PASS_ &p, gi);
+		if (skip == 2)
+			return;
+		if (skip)
 			continue;
 		const unsigned long long *rec = p.recs + r * p.rec_words;
 		unsigned long long hdr = LD(rec, 0);
@@ -93,9 +122,7 @@ SIMT_KERNEL(sepo_kv_kernel, struct sepo_map_args, p)
 			key[i] = LD(rec, 1 + i);
 		for (unsigned int i = 0; i < vw; i++)
 			val[i] = LD(rec, 1 + kw + i);
-		unsigned int b = sepo_hash(SIMT_PASS_ key, kb) % p.t.nbuckets;
-		if (sepo_insert(SIMT_PASS_ &p.t, b, key, kb, val, vb) == SEPO_SUCCESS)
-			sepo_mark_done(SIMT_PASS_ p.done, gi);
+		sepo_put(SIMT_PASS_ &p, gi, key, kb, val, vb);
 	}
 }
 
@@ -205,6 +232,123 @@ SIMT_KERNEL(sepo_ii_kernel, struct sepo_map_args, p)
 		}
 		if (ok)
 			sepo_mark_done(SIMT_PASS_ p.done, gi);
+	}
+}
+
+/* Decimal digits of rec from byte `at`, at most n of them. */
+SIMT_DEVFN unsigned long long sepo_atoi(const unsigned long long *rec, unsigned int at, unsigned int n)
+{
+	unsigned long long v = 0;
+	for (unsigned int i = at; i < at + n && i < 64; i++) {
+		unsigned int c = sepo_byte(rec, i);
+		if (c < '0' || c > '9')
+			break;
+		v = v * 10 + (c - '0');
+	}
+	return v;
+}
+
+/* The applications whose record yields at most one pair, parsed by
+ * sepo_record_pair for the device (sepo_record_kernel) and the host (the
+ * CPU reference and baseline, sepo_apps.c) alike. */
+#define SEPO_REC_NETFLIX 0
+#define SEPO_REC_DNA 1
+#define SEPO_REC_PATENT 2
+#define SEPO_REC_GEO 3
+
+SIMT_DEVFN unsigned int sepo_base_bit(unsigned int c)
+{
+	return c == 'A' ? 1u : c == 'C' ? 2u : c == 'G' ? 4u : c == 'T' ? 8u : 0u;
+}
+
+/* The pair of a record held in registers: key (zero-padded words) and
+ * value, *vbytes its size; returns the key bytes, 0 when the record
+ * yields no pair.
+ *  Netflix (§6.6.1; rezafmk/BRB_HashTable Netflix/main.cu): 64-byte
+ *   "movie(5) userA(6) date rateA userB(6) date rateB" (users at bytes 6
+ *   and 35, ratings at 33 and 62) -> <(lower user, higher user), score>,
+ *   score 10 for equal ratings, 2 for ratings one apart, else -5; the
+ *   combining organisation sums the scores.
+ *  DNA Assembly, first stage (DNAAssembly/main.cu): a read of 48 bases ->
+ *   <bases 1..46, {1, left base set | right base set << 4}>, combined by
+ *   SEPO_COMB_COUNT_OR: a count of identical fragments and the bases seen
+ *   at each edge. An edge is unique when its set has one base: the
+ *   thesis's (extension, unique) pair, kept as a set so the result does
+ *   not depend on the order of inserts.
+ *  Patent Citation, MAP_GROUP (MapReduce_PatentCitation): 16-byte
+ *   "CCCCCCC,GGGGGGG\n" -> <cited number as text, citing number>.
+ *  Geo Location, MAP_GROUP (MapReduce_GeoLocation): 64-byte "article id
+ *   TAB title TAB latitude longitude", space-padded -> <location text,
+ *   article id>. */
+SIMT_DEVFN unsigned int sepo_record_pair(unsigned int app, const unsigned long long *rec,
+					 unsigned long long *key, unsigned long long *val,
+					 unsigned int *vbytes)
+{
+	for (unsigned int i = 0; i < 8; i++)
+		key[i] = 0;
+	*vbytes = 8;
+	if (app == SEPO_REC_NETFLIX) {
+		unsigned long long ua = sepo_atoi(rec, 6, 6), ub = sepo_atoi(rec, 35, 6);
+		int ra = (int)sepo_byte(rec, 33), rb = (int)sepo_byte(rec, 62);
+		int d = ra > rb ? ra - rb : rb - ra;
+		key[0] = ua < ub ? ua << 32 | ub : ub << 32 | ua;
+		val[0] = d == 0 ? 10ull : d == 1 ? 2ull : (unsigned long long)-5ll;
+		return 8;
+	}
+	if (app == SEPO_REC_DNA) {
+		for (unsigned int i = 0; i < 46; i++)
+			key[i / 8] |= (unsigned long long)sepo_byte(rec, 1 + i) << (8 * (i % 8));
+		val[0] = 1;
+		val[1] = sepo_base_bit(sepo_byte(rec, 0)) | sepo_base_bit(sepo_byte(rec, 47)) << 4;
+		*vbytes = 16;
+		return 46;
+	}
+	if (app == SEPO_REC_PATENT) {
+		unsigned int len = 0;
+		while (len < 8 && sepo_byte(rec, len) >= '0' && sepo_byte(rec, len) <= '9')
+			len++;
+		key[0] = rec[0];
+		sepo_key_trim(key, 1, len);
+		val[0] = sepo_atoi(rec, len + 1, 8);
+		return len;
+	}
+	unsigned int at = 0, tabs = 0;
+	while (at < 64 && tabs < 2)
+		tabs += sepo_byte(rec, at++) == '\t';
+	unsigned int end = at;
+	while (end < 64 && sepo_byte(rec, end) != '\n' &&
+	       !(sepo_byte(rec, end) == ' ' && (end + 1 >= 64 || sepo_byte(rec, end + 1) == ' ')))
+		end++;
+	if (tabs < 2)
+		return 0;
+	for (unsigned int i = at; i < end; i++)
+		key[(i - at) / 8] |= (unsigned long long)sepo_byte(rec, i) << (8 * ((i - at) % 8));
+	val[0] = sepo_atoi(rec, 0, 19);
+	return end - at;
+}
+
+/* Netflix, DNA Assembly, Patent Citation and Geo Location: one pair per
+ * record of at most 8 words (p.app: SEPO_REC_*). */
+SIMT_KERNEL(sepo_record_kernel, struct sepo_map_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     r < p.n; r += stride) {
+		unsigned long long gi = p.first + r;
+		int skip = sepo_skip(SIMT_PASS_ &p, gi);
+		if (skip == 2)
+			return;
+		if (skip)
+			continue;
+		unsigned long long rec[8], key[8], val[2];
+		for (unsigned int i = 0; i < 8; i++)
+			rec[i] = i < p.rec_words ? LD(p.recs, r * p.rec_words + i) : 0;
+		unsigned int vb, kb = sepo_record_pair(p.app, rec, key, val, &vb);
+		COMPUTE(8 * p.rec_words + 2 * kb);
+		if (kb)
+			sepo_put(SIMT_PASS_ &p, gi, key, kb, val, vb);
+		else
+			sepo_mark_done(SIMT_PASS_ p.done, gi); /* a record without a pair */
 	}
 }
 

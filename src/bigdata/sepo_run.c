@@ -91,6 +91,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 			a.n = cn;
 			a.rec_words = in->rec_words;
 			a.key_bytes = in->key_bytes;
+			a.app = in->app;
 			uint32_t th = threads;
 			if (th > cn)
 				th = (uint32_t)cn;
