@@ -180,6 +180,83 @@ static void test_placements_agree_and_sepo_beats_pinned(void **state)
 	cJSON_Delete(m);
 }
 
+/* Netflix, DNA Assembly (combining), Patent Citation and Geo Location
+ * (MAP_GROUP): each table equals the CPU reference in one iteration, with
+ * the heap at a third of the table (3 or more iterations), and with the
+ * heap pinned or managed. */
+static void test_record_apps_every_placement(void **state)
+{
+	(void)state;
+	static const char *const apps[] = {
+		"sepo-netflix:records=6000,users=300,groups=4,page=4KiB",
+		"sepo-dna:records=6000,genome=4000,errors=5,groups=4,page=4KiB",
+		"sepo-patent:records=8000,patents=3000,groups=4,page=4KiB",
+		"sepo-geo:records=6000,places=800,groups=4,page=4KiB",
+	};
+	for (unsigned int i = 0; i < sizeof apps / sizeof apps[0]; i++) {
+		uint64_t t = table_bytes(apps[i]);
+		char w[200];
+		snprintf(w, sizeof w, "%s,verify=1,heap=%llu", apps[i], (unsigned long long)(t / 3));
+		cJSON *o = run(w);
+		expect_pass(o, w);
+		printf("  %s: table %llu B, heap 1/3: %llu iterations\n", apps[i], (unsigned long long)t,
+		       (unsigned long long)result_u64(o, "iters"));
+		assert_true(result_u64(o, "iters") >= 3);
+		assert_int_equal(result_u64(o, "copied"), result_u64(o, "table"));
+		cJSON_Delete(o);
+		for (unsigned int k = 0; k < 2; k++) {
+			snprintf(w, sizeof w, "%s,verify=1,placement=%s", apps[i], k ? "managed" : "pinned");
+			o = run(w);
+			expect_pass(o, w);
+			cJSON_Delete(o);
+		}
+	}
+}
+
+/* The parser the kernel and the CPU reference share, on hand-made
+ * records. */
+static void test_record_pairs(void **state)
+{
+	(void)state;
+	unsigned long long rec[8], key[8], val[2];
+	unsigned int vb;
+	char line[65];
+	/* Netflix: users 12 and 5 rated 3 and 4: <(5, 12), 2> */
+	snprintf(line, sizeof line, "%s", "00001 000012 10:00:00 01/01/2004 3 000005 11:00:00 02/01/2004 4\n");
+	memcpy(rec, line, 64);
+	assert_int_equal(sepo_record_pair(SEPO_REC_NETFLIX, rec, key, val, &vb), 8);
+	assert_true(key[0] == (5ull << 32 | 12));
+	assert_true(val[0] == 2 && vb == 8);
+	line[62] = '1'; /* 3 against 1: -5 */
+	memcpy(rec, line, 64);
+	sepo_record_pair(SEPO_REC_NETFLIX, rec, key, val, &vb);
+	assert_true(val[0] == (unsigned long long)-5ll);
+	/* DNA: the 46 inner bases, count 1, edges A (left) and T (right) */
+	memset(line, ' ', 64);
+	memcpy(line, "ACCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCGT", 48);
+	memcpy(rec, line, 64);
+	assert_int_equal(sepo_record_pair(SEPO_REC_DNA, rec, key, val, &vb), 46);
+	assert_memory_equal(key, line + 1, 46);
+	assert_true(val[0] == 1 && val[1] == (1u | 8u << 4) && vb == 16);
+	/* combining two reads of it whose right edges differ: count 2, edge set {G, T} */
+	assert_true(sepo_combine_word(SEPO_COMB_COUNT_OR, 0, 1, 1) == 2);
+	assert_true(sepo_combine_word(SEPO_COMB_COUNT_OR, 1, 1u | 8u << 4, 1u | 4u << 4) == (1u | 12u << 4));
+	/* Patent: <"3000123", 3999999> */
+	memset(rec, 0, sizeof rec);
+	memcpy(rec, "3000123,3999999\n", 16);
+	assert_int_equal(sepo_record_pair(SEPO_REC_PATENT, rec, key, val, &vb), 7);
+	assert_memory_equal(key, "3000123\0", 8);
+	assert_true(val[0] == 3999999);
+	/* Geo: <"+48.86 +002.35", 1234> */
+	memset(line, ' ', 64);
+	memcpy(line, "00001234\tParis\t+48.86 +002.35", 29);
+	line[63] = '\n';
+	memcpy(rec, line, 64);
+	assert_int_equal(sepo_record_pair(SEPO_REC_GEO, rec, key, val, &vb), 14);
+	assert_memory_equal(key, "+48.86 +002.35", 14);
+	assert_true(val[0] == 1234);
+}
+
 /* ---- the library directly ------------------------------------------- */
 
 struct chain_ctx {
@@ -381,6 +458,37 @@ static void test_generators_deterministic_and_streamable(void **state)
 	gen_text_fill(&ta, 100, 8, t2);
 	assert_memory_equal(t1, t2, sizeof t1);
 
+	/* the new inputs: one chunk alone = the same records, and their formats */
+	unsigned long long r1[32 * 8], r2[8 * 8];
+	struct gen_netflix nf;
+	gen_netflix_init(&nf, 3, 500, 1000, 0.6);
+	gen_netflix_fill(&nf, 0, 32, r1);
+	gen_netflix_fill(&nf, 20, 8, r2);
+	assert_memory_equal(r2, r1 + 20 * 8, sizeof r2);
+	const char *nl = (const char *)r1;
+	assert_true(nl[5] == ' ' && nl[12] == ' ' && nl[32] == ' ' && nl[34] == ' ' && nl[63] == '\n');
+	assert_true(nl[33] >= '1' && nl[33] <= '5' && nl[62] >= '1' && nl[62] <= '5');
+	struct gen_dna dn;
+	gen_dna_init(&dn, 3, 10000, 10);
+	gen_dna_fill(&dn, 0, 32, r1);
+	gen_dna_fill(&dn, 20, 8, r2);
+	assert_memory_equal(r2, r1 + 20 * 8, sizeof r2);
+	for (unsigned int k = 0; k < 48; k++)
+		assert_non_null(strchr("ACGT", ((const char *)r1)[k]));
+	struct gen_patent pa;
+	gen_patent_init(&pa, 3, 1000, 0.8);
+	gen_patent_fill(&pa, 0, 32, r1);
+	gen_patent_fill(&pa, 20, 8, r2);
+	assert_memory_equal(r2, r1 + 20 * 2, 8 * 16);
+	assert_true(((const char *)r1)[7] == ',' && ((const char *)r1)[15] == '\n');
+	assert_memory_not_equal(r1, (const char *)r1 + 8, 7); /* a patent never cites itself */
+	struct gen_geo ge;
+	gen_geo_init(&ge, 3, 100, 1.0);
+	gen_geo_fill(&ge, 0, 32, r1);
+	gen_geo_fill(&ge, 20, 8, r2);
+	assert_memory_equal(r2, r1 + 20 * 8, sizeof r2);
+	assert_true(((const char *)r1)[8] == '\t' && ((const char *)r1)[63] == '\n');
+
 	/* Zipf(1) over 1000 ranks: P(1) = 1 / H(1000) = 0.1336; P(2) = P(1)/2 */
 	struct gen_zipf z;
 	gen_zipf_init(&z, 1000, 1.0);
@@ -408,6 +516,8 @@ int main(void)
 		cmocka_unit_test(test_multi_1_2_3_iterations),
 		cmocka_unit_test(test_word_count_resumes_lines),
 		cmocka_unit_test(test_inverted_index_iterations),
+		cmocka_unit_test(test_record_apps_every_placement),
+		cmocka_unit_test(test_record_pairs),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
 		cmocka_unit_test(test_cpu_baseline_matches_reference),

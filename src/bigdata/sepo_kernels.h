@@ -316,7 +316,8 @@ SIMT_DEVFN unsigned int sepo_record_pair(unsigned int app, const unsigned long l
 	while (at < 64 && tabs < 2)
 		tabs += sepo_byte(rec, at++) == '\t';
 	unsigned int end = at;
-	while (end < 64 && sepo_byte(rec, end) != '\n' &&
+	/* the location ends at a control character or at two spaces */
+	while (end < 64 && sepo_byte(rec, end) >= ' ' &&
 	       !(sepo_byte(rec, end) == ' ' && (end + 1 >= 64 || sepo_byte(rec, end + 1) == ' ')))
 		end++;
 	if (tabs < 2)
