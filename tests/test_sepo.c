@@ -224,18 +224,18 @@ static void test_record_pairs(void **state)
 	/* Netflix: users 12 and 5 rated 3 and 4: <(5, 12), 2> */
 	snprintf(line, sizeof line, "%s", "00001 000012 10:00:00 01/01/2004 3 000005 11:00:00 02/01/2004 4\n");
 	memcpy(rec, line, 64);
-	assert_int_equal(sepo_record_pair(SEPO_REC_NETFLIX, rec, key, val, &vb), 8);
+	assert_int_equal(sepo_record_pair(SEPO_APP_NETFLIX, rec, key, val, &vb), 8);
 	assert_true(key[0] == (5ull << 32 | 12));
 	assert_true(val[0] == 2 && vb == 8);
 	line[62] = '1'; /* 3 against 1: -5 */
 	memcpy(rec, line, 64);
-	sepo_record_pair(SEPO_REC_NETFLIX, rec, key, val, &vb);
+	sepo_record_pair(SEPO_APP_NETFLIX, rec, key, val, &vb);
 	assert_true(val[0] == (unsigned long long)-5ll);
 	/* DNA: the 46 inner bases, count 1, edges A (left) and T (right) */
 	memset(line, ' ', 64);
 	memcpy(line, "ACCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCGT", 48);
 	memcpy(rec, line, 64);
-	assert_int_equal(sepo_record_pair(SEPO_REC_DNA, rec, key, val, &vb), 46);
+	assert_int_equal(sepo_record_pair(SEPO_APP_DNA, rec, key, val, &vb), 46);
 	assert_memory_equal(key, line + 1, 46);
 	assert_true(val[0] == 1 && val[1] == (1u | 8u << 4) && vb == 16);
 	/* combining two reads of it whose right edges differ: count 2, edge set {G, T} */
@@ -244,7 +244,7 @@ static void test_record_pairs(void **state)
 	/* Patent: <"3000123", 3999999> */
 	memset(rec, 0, sizeof rec);
 	memcpy(rec, "3000123,3999999\n", 16);
-	assert_int_equal(sepo_record_pair(SEPO_REC_PATENT, rec, key, val, &vb), 7);
+	assert_int_equal(sepo_record_pair(SEPO_APP_PATENT, rec, key, val, &vb), 7);
 	assert_memory_equal(key, "3000123\0", 8);
 	assert_true(val[0] == 3999999);
 	/* Geo: <"+48.86 +002.35", 1234> */
@@ -252,7 +252,7 @@ static void test_record_pairs(void **state)
 	memcpy(line, "00001234\tParis\t+48.86 +002.35", 29);
 	line[63] = '\n';
 	memcpy(rec, line, 64);
-	assert_int_equal(sepo_record_pair(SEPO_REC_GEO, rec, key, val, &vb), 14);
+	assert_int_equal(sepo_record_pair(SEPO_APP_GEO, rec, key, val, &vb), 14);
 	assert_memory_equal(key, "+48.86 +002.35", 14);
 	assert_true(val[0] == 1234);
 }
@@ -285,7 +285,7 @@ static int chain_host(struct simt_host *h, void *user)
 		return -1;
 	}
 	struct sepo_input in = {.records = 4000, .rec_words = c->kv.rec_words, .ctx = c,
-				.fill = fill_kv, .kernel = sepo_kv_kernel, .kernel_name = "kv"};
+				.fill = fill_kv, .kernel = sepo_map_kernel, .kernel_name = "kv", .app = SEPO_APP_KV};
 	struct sepo_run_stats st;
 	if (sepo_run(h, &t, &in, 1000, 512, &st)) {
 		sepo_release(&t);

@@ -18,16 +18,21 @@
 #include "bigdata/sepo_run.h"
 #include "gpuvm/workload.h"
 
-enum sepo_app { APP_PVC, APP_KV, APP_WC, APP_II, APP_NETFLIX, APP_DNA, APP_PATENT, APP_GEO };
+enum sepo_app {
+	APP_PVC = SEPO_APP_PVC,
+	APP_KV = SEPO_APP_KV,
+	APP_WC = SEPO_APP_WC,
+	APP_II = SEPO_APP_II,
+	APP_NETFLIX = SEPO_APP_NETFLIX,
+	APP_DNA = SEPO_APP_DNA,
+	APP_PATENT = SEPO_APP_PATENT,
+	APP_GEO = SEPO_APP_GEO,
+};
 
-/* the apps sepo_record_kernel runs: their SEPO_REC_* */
-static int record_app(enum sepo_app a)
+/* one pair per record: the apps sepo_record_pair parses */
+static int pair_app(enum sepo_app a)
 {
-	return a == APP_NETFLIX ? SEPO_REC_NETFLIX
-	       : a == APP_DNA	? SEPO_REC_DNA
-	       : a == APP_PATENT ? SEPO_REC_PATENT
-	       : a == APP_GEO	? SEPO_REC_GEO
-				: -1;
+	return a >= APP_NETFLIX;
 }
 
 struct sepo_app_cfg {
@@ -68,21 +73,6 @@ static void app_free(void *user)
 	free(c);
 }
 
-static void fill_pvc(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
-{
-	pvc_records(ctx, first, n, out);
-}
-
-static void fill_kv(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
-{
-	gen_kv_fill(&((struct sepo_app_cfg *)ctx)->kv, first, n, out);
-}
-
-static void fill_text(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
-{
-	gen_text_fill(&((struct sepo_app_cfg *)ctx)->text, first, n, out);
-}
-
 /* One record's pairs, as the map kernel yields them (the plain C form of
  * sepo_kernels.h, for the CPU reference and the CPU baseline). */
 static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn emit, void *table)
@@ -90,11 +80,11 @@ static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn em
 	const struct sepo_app_cfg *c = ctx;
 	const unsigned char *b = (const unsigned char *)rec;
 	unsigned long long one = 1, key[SEPO_MAX_KEY_WORDS];
-	if (record_app(c->app) >= 0) {
+	if (pair_app(c->app)) {
 		unsigned long long r8[8] = {0}, val[2];
 		unsigned int vb;
 		memcpy(r8, rec, (size_t)c->rec_words * 8);
-		unsigned int kb = sepo_record_pair((unsigned int)record_app(c->app), r8, key, val, &vb);
+		unsigned int kb = sepo_record_pair(c->app, r8, key, val, &vb);
 		if (kb)
 			emit(table, key, kb, val, vb);
 		return;
@@ -211,30 +201,11 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	}
 	struct sepo_input in = {.records = c->records, .rec_words = c->rec_words, .key_bytes = c->key_bytes,
 				.ctx = c};
-	if (c->app == APP_PVC) {
-		in.fill = fill_pvc;
-		in.kernel = sepo_pvc_kernel;
-		in.kernel_name = "sepo_pvc_kernel";
-	} else if (c->app == APP_KV) {
-		in.fill = fill_kv;
-		in.kernel = sepo_kv_kernel;
-		in.kernel_name = "sepo_kv_kernel";
-	} else if (c->app == APP_II) {
-		in.fill = fill_any;
-		in.kernel = sepo_ii_kernel;
-		in.kernel_name = "sepo_ii_kernel";
-		in.needs_progress = 1;
-	} else if (record_app(c->app) >= 0) {
-		in.fill = fill_any;
-		in.kernel = sepo_record_kernel;
-		in.kernel_name = "sepo_record_kernel";
-		in.app = (unsigned int)record_app(c->app);
-	} else {
-		in.fill = fill_text;
-		in.kernel = sepo_wc_kernel;
-		in.kernel_name = "sepo_wc_kernel";
-		in.needs_progress = 1;
-	}
+	in.fill = fill_any;
+	in.kernel = sepo_map_kernel;
+	in.kernel_name = "sepo_map_kernel";
+	in.app = c->app;
+	in.needs_progress = c->app == APP_WC || c->app == APP_II;
 	struct sepo_run_stats st;
 	if (sepo_run(h, &t, &in, c->chunk, (uint32_t)c->threads, &st)) {
 		sepo_release(&t);
@@ -625,7 +596,7 @@ static int estimate_common(uint64_t records, uint64_t per, uint64_t *acc)
 }
 
 /* Netflix, DNA Assembly, Patent Citation, Geo Location: one pair per
- * fixed-size record (sepo_record_kernel). */
+ * fixed-size record (sepo_record_pair). */
 static int record_create(enum sepo_app app, const struct gpuvm_config *cfg,
 			 const struct gpuvm_params *p, uint64_t seed, struct gpuvm_source *out,
 			 struct gpuvm_error *err)

@@ -143,7 +143,7 @@ struct sepo_map_args {
 	unsigned long long first, n;    /* the chunk's first record, its records */
 	unsigned int rec_words;
 	unsigned int key_bytes;         /* word-count: the longest word kept */
-	unsigned int app;               /* sepo_record_kernel: SEPO_REC_* */
+	unsigned int app;               /* SEPO_APP_* (sepo_kernels.h) */
 };
 
 /* One attempt at a spin lock (0 -> 1); defined last (see the file comment). */
