@@ -300,6 +300,21 @@ SIMT_DEVFN void sepo_write_entry(SIMT_CTX_ const struct sepo_dev *t, long long w
 
 /* ---- the insert ---------------------------------------------------- */
 
+/* Pushes the entry at device word w (reference ref) onto the list whose
+ * head is heads[i], lock-free (Fig. 6.7): a bucket's entries (basic) or a
+ * key's values (multi-valued). */
+SIMT_DEVFN void sepo_push(SIMT_CTX_ const struct sepo_dev *t, unsigned long long *heads, long long i,
+			  long long w, unsigned long long ref)
+{
+	for (;;) {
+		unsigned long long h = LD(heads, i);
+		ST(t->heap, w, h);
+		SEPO_FENCE();
+		if (ATOMIC_CAS(heads, i, h, ref) == h)
+			return;
+	}
+}
+
 /* Inserts <key, val> (kbytes, vbytes > 0; key and val are register arrays
  * of whole words, zero-padded); bucket b of group g. Returns SEPO_SUCCESS
  * or SEPO_POSTPONE (§6.3.3: the caller re-processes the record later). */
@@ -319,13 +334,8 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 			return SEPO_POSTPONE;
 		}
 		sepo_write_entry(SIMT_PASS_ t, w, 0, key, kbytes, val, vbytes);
-		for (;;) {
-			unsigned long long h = LD(t->buckets, b);
-			ST(t->heap, w, h);
-			SEPO_FENCE();
-			if (ATOMIC_CAS(t->buckets, b, h, ref) == h)
-				return SEPO_SUCCESS;
-		}
+		sepo_push(SIMT_PASS_ t, t->buckets, b, w, ref);
+		return SEPO_SUCCESS;
 	}
 	unsigned long long head0 = LD(t->buckets, b);
 	long long e = sepo_find(SIMT_PASS_ t, head0, 0, key, kbytes, key_at);
@@ -388,13 +398,8 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 	ST(t->heap, w + 1, (unsigned long long)(vbytes << 16));
 	for (unsigned int i = 0; i < vw; i++)
 		ST(t->heap, w + 2 + i, val[i]);
-	for (;;) {
-		unsigned long long h = LD(t->heap, e + 2);
-		ST(t->heap, w, h);
-		SEPO_FENCE();
-		if (ATOMIC_CAS(t->heap, e + 2, h, vref) == h)
-			return SEPO_SUCCESS;
-	}
+	sepo_push(SIMT_PASS_ t, t->heap, e + 2, w, vref);
+	return SEPO_SUCCESS;
 }
 
 /* FNV-1a over the key's bytes (rezafmk/BRB_HashTable PVC/hashtable.cu
