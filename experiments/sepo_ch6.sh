@@ -90,12 +90,12 @@ Tw=$(table_of "$out/runs/size-wc.json")
 c_file="$out/runs_c.txt"
 {
 	echo "c-pvc-sepo $pvc,heap=$((T / 3)),cpu=2,verify=1"
-	echo "c-pvc-pinned $pvc,placement=pinned"
+	echo "c-pvc-pinned $pvc,placement=pinned,verify=1"
 	echo "c-wc-sepo $wc,heap=$((Tw / 3)),cpu=2,verify=1"
-	echo "c-wc-pinned $wc,placement=pinned"
+	echo "c-wc-pinned $wc,placement=pinned,verify=1"
 	Ti=$(table_of "$out/runs/size-ii.json")
 	echo "c-ii-sepo $ii,heap=$((Ti / 3)),cpu=2,verify=1"
-	echo "c-ii-pinned $ii,placement=pinned"
+	echo "c-ii-pinned $ii,placement=pinned,verify=1"
 	for app in $rec_apps; do
 		Ta=$(table_of "$out/runs/size-$app.json")
 		echo "c-$app-sepo sepo-$app:heap=$((Ta / 3)),cpu=2,verify=1"
@@ -104,7 +104,7 @@ c_file="$out/runs_c.txt"
 	for org in basic multi; do
 		Tk=$(table_of "$out/runs/size-kv-$org-64.json")
 		echo "c-kv$org-sepo sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,heap=$((Tk / 3)),cpu=2,verify=1"
-		echo "c-kv$org-pinned sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,placement=pinned"
+		echo "c-kv$org-pinned sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,placement=pinned,verify=1"
 	done
 } >"$c_file"
 # the bigger managed runs first, so the two workers finish together; a

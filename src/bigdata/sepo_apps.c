@@ -351,7 +351,7 @@ static const struct gpuvm_param_def netflix_params[] = {
 	{"records", GPUVM_PARAM_U64, "131072", "64-byte rating-pair records"},
 	{"users", GPUVM_PARAM_U64, "4096", "distinct users (at most 999,999: 6 digits)"},
 	{"movies", GPUVM_PARAM_U64, "17770", "distinct movies (the Netflix Prize's 17,770)"},
-	{"zipf", GPUVM_PARAM_DOUBLE, "0.6", "Zipf exponent of user activity"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.6", "Zipf exponent of user activity (an assumption: few users rate much)"},
 	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (Netflix: combining)"},
 	SEPO_COMMON_PARAMS,
 };
@@ -360,7 +360,7 @@ static const struct gpuvm_param_def dna_params[] = {
 	{"records", GPUVM_PARAM_U64, "131072", "64-byte records of one 48-base read each"},
 	{"genome", GPUVM_PARAM_U64, "65536", "bases of the genome reads are taken from (coverage = "
 					     "records x 48 / genome)"},
-	{"errors", GPUVM_PARAM_U64, "2", "misread bases per 1000 (short-read platforms: ~1-10)"},
+	{"errors", GPUVM_PARAM_U64, "2", "misread bases per 1000 (an assumption; Illumina short reads: ~1-10)"},
 	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (DNA: combining)"},
 	SEPO_COMMON_PARAMS,
 };
@@ -368,7 +368,7 @@ static const struct gpuvm_param_def dna_params[] = {
 static const struct gpuvm_param_def patent_params[] = {
 	{"records", GPUVM_PARAM_U64, "262144", "16-byte citation records"},
 	{"patents", GPUVM_PARAM_U64, "131072", "distinct patent numbers (at most 7,000,000)"},
-	{"zipf", GPUVM_PARAM_DOUBLE, "0.8", "Zipf exponent of how often a patent is cited"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.8", "Zipf exponent of how often a patent is cited (an assumption: heavy-tailed)"},
 	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (MAP_GROUP: multi)"},
 	SEPO_COMMON_PARAMS,
 };
@@ -376,7 +376,7 @@ static const struct gpuvm_param_def patent_params[] = {
 static const struct gpuvm_param_def geo_params[] = {
 	{"records", GPUVM_PARAM_U64, "131072", "64-byte article records"},
 	{"places", GPUVM_PARAM_U64, "32768", "distinct locations"},
-	{"zipf", GPUVM_PARAM_DOUBLE, "1.0", "Zipf exponent of place popularity (city sizes: ~1)"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "1.0", "Zipf exponent of place popularity (city sizes: ~1, Gabaix QJE 1999)"},
 	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (MAP_GROUP: multi)"},
 	SEPO_COMMON_PARAMS,
 };
