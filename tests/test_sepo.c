@@ -65,6 +65,17 @@ static uint64_t table_bytes(const char *spec)
 	return t;
 }
 
+/* spec verified with the heap at its table / div (several iterations). */
+static cJSON *run_in_part(const char *spec, unsigned int div)
+{
+	char w[256];
+	snprintf(w, sizeof w, "%s,verify=1,heap=%llu", spec,
+		 (unsigned long long)(table_bytes(spec) / div));
+	cJSON *o = run(w);
+	expect_pass(o, w);
+	return o;
+}
+
 /* With the heap at table / x (a little more, as Fig. 6.8's "slightly less
  * than two and three times"), the table still equals the reference and
  * takes x iterations (x + 1 for basic, whose 50 % rule stops early). */
@@ -125,12 +136,7 @@ static void test_multi_1_2_3_iterations(void **state)
 static void test_word_count_resumes_lines(void **state)
 {
 	(void)state;
-	uint64_t t = table_bytes("sepo-wc:lines=3000,vocab=4000,groups=4,page=4KiB");
-	char w[160];
-	snprintf(w, sizeof w, "sepo-wc:lines=3000,vocab=4000,groups=4,page=4KiB,verify=1,heap=%llu",
-		 (unsigned long long)(t / 3));
-	cJSON *o = run(w);
-	expect_pass(o, w);
+	cJSON *o = run_in_part("sepo-wc:lines=3000,vocab=4000,groups=4,page=4KiB", 3);
 	assert_true(result_u64(o, "iters") >= 3);
 	cJSON_Delete(o);
 }
@@ -140,12 +146,7 @@ static void test_word_count_resumes_lines(void **state)
 static void test_inverted_index_iterations(void **state)
 {
 	(void)state;
-	uint64_t t = table_bytes("sepo-ii:records=4000,urls=1500,groups=8,page=4KiB");
-	char w[160];
-	snprintf(w, sizeof w, "sepo-ii:records=4000,urls=1500,groups=8,page=4KiB,verify=1,heap=%llu",
-		 (unsigned long long)(t / 2));
-	cJSON *o = run(w);
-	expect_pass(o, w);
+	cJSON *o = run_in_part("sepo-ii:records=4000,urls=1500,groups=8,page=4KiB", 2);
 	assert_true(result_u64(o, "iters") >= 2);
 	cJSON_Delete(o);
 }
@@ -194,17 +195,13 @@ static void test_record_apps_every_placement(void **state)
 		"sepo-geo:records=6000,places=800,groups=4,page=4KiB",
 	};
 	for (unsigned int i = 0; i < sizeof apps / sizeof apps[0]; i++) {
-		uint64_t t = table_bytes(apps[i]);
-		char w[200];
-		snprintf(w, sizeof w, "%s,verify=1,heap=%llu", apps[i], (unsigned long long)(t / 3));
-		cJSON *o = run(w);
-		expect_pass(o, w);
-		printf("  %s: table %llu B, heap 1/3: %llu iterations\n", apps[i], (unsigned long long)t,
-		       (unsigned long long)result_u64(o, "iters"));
+		cJSON *o = run_in_part(apps[i], 3);
+		printf("  %s: heap 1/3: %llu iterations\n", apps[i], (unsigned long long)result_u64(o, "iters"));
 		assert_true(result_u64(o, "iters") >= 3);
 		assert_int_equal(result_u64(o, "copied"), result_u64(o, "table"));
 		cJSON_Delete(o);
 		for (unsigned int k = 0; k < 2; k++) {
+			char w[200];
 			snprintf(w, sizeof w, "%s,verify=1,placement=%s", apps[i], k ? "managed" : "pinned");
 			o = run(w);
 			expect_pass(o, w);
@@ -263,12 +260,7 @@ static void test_record_pairs(void **state)
 static void test_later_iterations_resend_only_pending_epochs(void **state)
 {
 	(void)state;
-	const char *base = "sepo-kv:records=20000,dup=2,key=16,org=basic";
-	uint64_t t = table_bytes(base);
-	char w[160];
-	snprintf(w, sizeof w, "%s,verify=1,heap=%llu", base, (unsigned long long)(t / 3));
-	cJSON *o = run(w);
-	expect_pass(o, w);
+	cJSON *o = run_in_part("sepo-kv:records=20000,dup=2,key=16,org=basic", 3);
 	double input = 20000.0 * 32, h2d = report_num(o, "pcie_h2d_bytes"); /* 4-word records */
 	uint64_t it = result_u64(o, "iters");
 	printf("  basic at 1/3: %llu iterations, %.3g MB to the GPU, input %.3g MB\n",
