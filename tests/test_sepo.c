@@ -463,6 +463,49 @@ static void test_log_reader(void **state)
 	unlink(path);
 }
 
+/* Record files (input=FILE of the fixed-format applications): the lines
+ * of a file written from the Netflix generator give the table the
+ * generator gives; a line longer than a record is refused, naming the
+ * file and line. */
+static void test_record_file_input(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/gpuvm_test_netflix_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	struct gen_netflix g;
+	gen_netflix_init(&g, 7, 300, 17770, 0.6); /* the workload's generator at seed 7 */
+	unsigned long long rec[8];
+	for (uint64_t i = 0; i < 3000; i++) {
+		gen_netflix_fill(&g, i, 1, rec);
+		fwrite(rec, 1, 64, f); /* 63 bytes and '\n' */
+	}
+	fclose(f);
+	char w[200];
+	snprintf(w, sizeof w, "sepo-netflix:input=%s,verify=1,heap=64KiB,page=4KiB,groups=4", path);
+	cJSON *file = run(w);
+	expect_pass(file, w);
+	cJSON *gen = run("sepo-netflix:records=3000,users=300,verify=1,heap=64KiB,page=4KiB,groups=4");
+	expect_pass(gen, "generator");
+	assert_true(result_u64(file, "iters") >= 2);
+	assert_int_equal(result_u64(file, "keys"), result_u64(gen, "keys"));
+	assert_int_equal(result_u64(file, "table"), result_u64(gen, "table"));
+	cJSON_Delete(file);
+	cJSON_Delete(gen);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("3000123,3999999\n3000123, 3999999\n", f);
+	fclose(f);
+	struct log_reader r;
+	struct gpuvm_error err = {{0}};
+	assert_int_not_equal(log_reader_open_lines(&r, path, 16, &err), 0);
+	assert_non_null(strstr(err.msg, ":2:"));
+	assert_non_null(strstr(err.msg, "longer than 15"));
+	unlink(path);
+}
+
 /* ---- generators ------------------------------------------------------ */
 
 static void test_generators_deterministic_and_streamable(void **state)
@@ -557,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_baseline_matches_reference),
 		cmocka_unit_test(test_bad_parameters),
 		cmocka_unit_test(test_log_reader),
+		cmocka_unit_test(test_record_file_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

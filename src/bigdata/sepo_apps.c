@@ -54,17 +54,6 @@ struct sepo_app_cfg {
 	char input[256];
 };
 
-static void pvc_records(const struct sepo_app_cfg *c, uint64_t first, uint64_t n,
-			unsigned long long *out)
-{
-	if (c->log.fd >= 0) {
-		if (log_reader_fill(&c->log, first, n, out))
-			__atomic_store_n((int *)&c->read_error, 1, __ATOMIC_RELAXED);
-	} else {
-		gen_pvc_fill(&c->pvc, first, n, out);
-	}
-}
-
 static void app_free(void *user)
 {
 	struct sepo_app_cfg *c = user;
@@ -141,8 +130,11 @@ static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn em
 static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
 {
 	const struct sepo_app_cfg *c = ctx;
-	if (c->app == APP_PVC)
-		pvc_records(c, first, n, out);
+	if (c->log.fd >= 0) { /* input=FILE */
+		if (log_reader_fill(&c->log, first, n, out))
+			__atomic_store_n((int *)&c->read_error, 1, __ATOMIC_RELAXED);
+	} else if (c->app == APP_PVC)
+		gen_pvc_fill(&c->pvc, first, n, out);
 	else if (c->app == APP_KV)
 		gen_kv_fill(&c->kv, first, n, out);
 	else if (c->app == APP_II)
@@ -353,6 +345,7 @@ static const struct gpuvm_param_def netflix_params[] = {
 	{"movies", GPUVM_PARAM_U64, "17770", "distinct movies (the Netflix Prize's 17,770)"},
 	{"zipf", GPUVM_PARAM_DOUBLE, "0.6", "Zipf exponent of user activity (an assumption: few users rate much)"},
 	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (Netflix: combining)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one 63-byte line per record in the generator's format (movie userA date rateA userB date rateB); records = its lines"},
 	SEPO_COMMON_PARAMS,
 };
 
@@ -362,6 +355,7 @@ static const struct gpuvm_param_def dna_params[] = {
 					     "records x 48 / genome)"},
 	{"errors", GPUVM_PARAM_U64, "2", "misread bases per 1000 (an assumption; Illumina short reads: ~1-10)"},
 	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (DNA: combining)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one read per line (48 bases; FASTQ must first be cut to its read lines); records = its lines"},
 	SEPO_COMMON_PARAMS,
 };
 
@@ -370,6 +364,7 @@ static const struct gpuvm_param_def patent_params[] = {
 	{"patents", GPUVM_PARAM_U64, "131072", "distinct patent numbers (at most 7,000,000)"},
 	{"zipf", GPUVM_PARAM_DOUBLE, "0.8", "Zipf exponent of how often a patent is cited (an assumption: heavy-tailed)"},
 	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (MAP_GROUP: multi)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one \"cited,citing\" per line, at most 15 bytes; records = its lines"},
 	SEPO_COMMON_PARAMS,
 };
 
@@ -378,6 +373,7 @@ static const struct gpuvm_param_def geo_params[] = {
 	{"places", GPUVM_PARAM_U64, "32768", "distinct locations"},
 	{"zipf", GPUVM_PARAM_DOUBLE, "1.0", "Zipf exponent of place popularity (city sizes: ~1, Gabaix QJE 1999)"},
 	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (MAP_GROUP: multi)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one \"id TAB title TAB location\" per line, at most 63 bytes; records = its lines"},
 	SEPO_COMMON_PARAMS,
 };
 
@@ -482,6 +478,29 @@ static int create_common(const char *name, struct sepo_app_cfg *c, struct gpuvm_
 	return simt_program_source(name, sepo_app_host, u, app_free, out, err);
 }
 
+/* input=FILE: the file's lines are the records (a web log, raw_bytes 0,
+ * or records of raw_bytes); records= defaults to its lines. */
+static int open_input(const struct gpuvm_params *p, struct sepo_app_cfg *c, uint32_t raw_bytes,
+		      struct gpuvm_error *err)
+{
+	const char *path = gpuvm_params_text(p, "input");
+	if (!path || !*path)
+		return 0;
+	snprintf(c->input, sizeof c->input, "%s", path);
+	if (raw_bytes ? log_reader_open_lines(&c->log, path, raw_bytes, err)
+		      : log_reader_open(&c->log, path, err))
+		return -1;
+	uint64_t given = 0;
+	int has = gpuvm_params_u64(p, "records", &given, err);
+	if (has > 0 && given > c->log.lines) {
+		log_reader_close(&c->log);
+		return gpuvm_fail(err, "--workload", 0, "records", "%llu records, but %s has %llu lines",
+				  (unsigned long long)given, path, (unsigned long long)c->log.lines);
+	}
+	c->records = has > 0 ? given : c->log.lines;
+	return 0;
+}
+
 static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
 		      struct gpuvm_source *out, struct gpuvm_error *err)
 {
@@ -498,20 +517,8 @@ static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	c.rec_words = 8;
 	c.key_bytes = 64;
 	c.value_bytes = 8;
-	const char *path = gpuvm_params_text(p, "input");
-	if (path && *path) {
-		snprintf(c.input, sizeof c.input, "%s", path);
-		if (log_reader_open(&c.log, path, err))
-			return -1;
-		uint64_t given = 0;
-		int has = gpuvm_params_u64(p, "records", &given, err);
-		if (has > 0 && given > c.log.lines) {
-			log_reader_close(&c.log);
-			return gpuvm_fail(err, "--workload", 0, "records", "%llu records, but %s has %llu lines",
-					  (unsigned long long)given, path, (unsigned long long)c.log.lines);
-		}
-		c.records = has > 0 ? given : c.log.lines;
-	}
+	if (open_input(p, &c, 0, err))
+		return -1;
 	if (common_parse(cfg, p, &c, "combining|basic|multi", err)) {
 		if (c.log.fd >= 0)
 			log_reader_close(&c.log);
@@ -640,8 +647,13 @@ static int record_create(enum sepo_app app, const struct gpuvm_config *cfg,
 	}
 	if (app != APP_DNA && gpuvm_params_double(p, "zipf", &s, err) < 0)
 		return -1;
-	if (common_parse(cfg, p, &c, orgs, err))
+	if (open_input(p, &c, c.rec_words * 8, err))
 		return -1;
+	if (common_parse(cfg, p, &c, orgs, err)) {
+		if (c.log.fd >= 0)
+			log_reader_close(&c.log);
+		return -1;
+	}
 	if (app == APP_NETFLIX)
 		gen_netflix_init(&c.netflix, seed, n1, n2, s);
 	else if (app == APP_DNA)
