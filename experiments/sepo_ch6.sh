@@ -19,7 +19,7 @@
 # device_memory_bytes,table_bytes,iterations,sim_seconds,pcie_bytes,
 # inserts_per_sim_second), OUT_DIR/sepo_iterations.csv, PNGs (gnuplot)
 # and prints each table beside the thesis's values.
-# Environment: JOBS (default 2). About 8 minutes on 2 cores (7.4 measured).
+# Environment: JOBS (default 2). About 10 minutes on 2 cores.
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/sepo}
@@ -48,11 +48,14 @@ start=$(date +%s)
 pvc="sepo-pvc:records=262144,urls=131072"
 wc="sepo-wc:lines=131072,vocab=65536"
 ii="sepo-ii:records=131072,urls=65536,groups=16"
+# the other four applications of section 6.6.1, default generator settings
+rec_apps="netflix dna patent geo"
 sizing="$out/sizing.txt"
 {
 	echo "size-pvc $pvc"
 	echo "size-wc $wc"
 	echo "size-ii $ii"
+	for app in $rec_apps; do echo "size-$app sepo-$app"; done
 	for org in basic multi combining; do
 		for k in 8 64; do echo "size-kv-$org-$k sepo-kv:records=131072,dup=2,key=$k,value=8,org=$org"; done
 	done
@@ -87,16 +90,21 @@ Tw=$(table_of "$out/runs/size-wc.json")
 c_file="$out/runs_c.txt"
 {
 	echo "c-pvc-sepo $pvc,heap=$((T / 3)),cpu=2,verify=1"
-	echo "c-pvc-pinned $pvc,placement=pinned"
+	echo "c-pvc-pinned $pvc,placement=pinned,verify=1"
 	echo "c-wc-sepo $wc,heap=$((Tw / 3)),cpu=2,verify=1"
-	echo "c-wc-pinned $wc,placement=pinned"
+	echo "c-wc-pinned $wc,placement=pinned,verify=1"
 	Ti=$(table_of "$out/runs/size-ii.json")
 	echo "c-ii-sepo $ii,heap=$((Ti / 3)),cpu=2,verify=1"
-	echo "c-ii-pinned $ii,placement=pinned"
+	echo "c-ii-pinned $ii,placement=pinned,verify=1"
+	for app in $rec_apps; do
+		Ta=$(table_of "$out/runs/size-$app.json")
+		echo "c-$app-sepo sepo-$app:heap=$((Ta / 3)),cpu=2,verify=1"
+		echo "c-$app-pinned sepo-$app:placement=pinned,verify=1"
+	done
 	for org in basic multi; do
 		Tk=$(table_of "$out/runs/size-kv-$org-64.json")
 		echo "c-kv$org-sepo sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,heap=$((Tk / 3)),cpu=2,verify=1"
-		echo "c-kv$org-pinned sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,placement=pinned"
+		echo "c-kv$org-pinned sepo-kv:records=131072,dup=2,key=64,value=8,org=$org,placement=pinned,verify=1"
 	done
 } >"$c_file"
 # the bigger managed runs first, so the two workers finish together; a
@@ -176,36 +184,46 @@ print(f"    sepo total 100% -> 33%: x{s33 / s100:.2f} (thesis 1.22 s -> 2.02 s: 
 
 # (b)
 print("\n(b) Fig. 6.8: insert rate (M pairs per simulated second), 131072 pairs, 2 per key, 8-byte values")
-print(f"{'organisation':>12} {'key':>4} {'1x':>8} {'2x':>8} {'3x':>8}  iterations")
+print(f"{'organisation':>12} {'key':>4} {'1x':>8} {'2x':>8} {'3x':>8}  iterations   kernels only: 1x 2x 3x")
 for org in ("basic", "multi", "combining"):
     for k in (8, 64):
-        rates, its = [], []
+        rates, its, krates = [], [], []
         for x in (1, 2, 3):
             try:
                 r = row("b", "kv", "sepo", org, f"b-{org}-{k}-{x}")
             except KeyError:
                 rates.append(float("nan"))
+                krates.append(float("nan"))
                 its.append(0)
                 continue
             rates.append(r["inserts_per_sim_second"] / 1e6)
+            krates.append(r["_d"]["work_items"] / r["_d"]["kernel_seconds"] / 1e6)
             its.append(r["iterations"])
-        print(f"{org:>12} {k:4d} {rates[0]:8.1f} {rates[1]:8.1f} {rates[2]:8.1f}  {its}")
-print("    thesis: basic > combining > multi-valued at every key size; rates fall with iterations")
+        print(f"{org:>12} {k:4d} {rates[0]:8.1f} {rates[1]:8.1f} {rates[2]:8.1f}  {str(its):11}"
+              f"  {krates[0]:7.1f} {krates[1]:7.1f} {krates[2]:7.1f}")
+print("    thesis: basic > combining > multi-valued at every key size; rates fall with iterations."
+      "\n    Rates count input copies and copy-outs (section 6.6.2); 'kernels only' divides by the kernels' time.")
 
 # (c)
 print("\n(c) Fig. 6.11 / 6.9: sepo (heap = 1/3 of the table) vs pinned (zero-copy heap) vs the")
 print("    pthreads CPU baseline (2 threads, wall time on this machine)")
-print(f"{'app':>10} {'sepo ms':>9} {'iters':>5} {'pinned ms':>10} {'pinned/sepo':>11} {'cpu ms':>9} {'cpu/sepo':>9}")
-for app, org in (("pvc", "combining"), ("wc", "combining"), ("ii", "multi"), ("kvbasic", "basic"), ("kvmulti", "multi")):
+print(f"{'app':>10} {'sepo ms':>9} {'iters':>5} {'pinned ms':>10} {'pinned/sepo':>11} {'cpu ms':>9} {'cpu/sepo':>9}"
+      f"  verify  | sepo: input MB, copies ms, kernels ms | pinned: zero-copy MB, kernels ms")
+for app, org in (("pvc", "combining"), ("wc", "combining"), ("ii", "multi"), ("kvbasic", "basic"),
+                 ("kvmulti", "multi"), ("netflix", "combining"), ("dna", "combining"),
+                 ("patent", "multi"), ("geo", "multi")):
     try:
         s = row("c", app, "sepo", org, f"c-{app}-sepo")
         p = row("c", app, "pinned", org, f"c-{app}-pinned")
     except KeyError:
         continue
     cpu = float(res(s["_d"], "cpu_ms") or "nan")
+    sd, pd = s["_d"], p["_d"]
     print(f"{app:>10} {s['sim_seconds'] * 1e3:9.3f} {s['iterations']:5d} {p['sim_seconds'] * 1e3:10.3f}"
           f" {p['sim_seconds'] / s['sim_seconds']:11.2f} {cpu:9.2f} {cpu / 1e3 / s['sim_seconds']:9.2f}"
-          f"  {res(s['_d'], 'verify')}/{res(s['_d'], 'cpu_verify')}")
+          f"  {res(sd, 'verify')}/{res(sd, 'cpu_verify')}/{res(pd, 'verify')}"
+          f"  | {sd['pcie_h2d_bytes'] / 1e6:6.1f} {sd['copy_seconds'] * 1e3:6.3f} {sd['kernel_seconds'] * 1e3:6.3f}"
+          f" | {pd['zero_copy_bytes'] / 1e6:6.1f} {pd['kernel_seconds'] * 1e3:6.3f}")
 print("    thesis: sepo beats pinned on all seven applications; GPU over CPU 3.5x on average (Fig. 6.9)")
 
 # (d)

@@ -96,4 +96,54 @@ struct gen_html {
 void gen_html_init(struct gen_html *g, uint64_t seed, uint64_t urls, double s, uint64_t per_doc);
 void gen_html_fill(const struct gen_html *g, uint64_t first, uint64_t n, unsigned long long *out);
 
+/* Netflix input: 64-byte rating-pair records in rezafmk/BRB_HashTable's
+ * Netflix format, "MMMMM UUUUUU hh:mm:ss dd/mm/yyyy R UUUUUU hh:mm:ss
+ * dd/mm/yyyy R\n" (a movie, two users who rated it, their dates and
+ * ratings 1-5). Users are Zipf(s)-ranked by activity among `users`
+ * (at most 999,999); a rating is the movie's quality plus the user's bias
+ * plus noise, clamped to 1-5, so users' ratings correlate. */
+struct gen_netflix {
+	uint64_t seed, users, movies;
+	struct gen_zipf z;
+};
+void gen_netflix_init(struct gen_netflix *g, uint64_t seed, uint64_t users, uint64_t movies, double s);
+void gen_netflix_fill(const struct gen_netflix *g, uint64_t first, uint64_t n, unsigned long long *out);
+
+/* DNA Assembly input: 64-byte records, a read of 48 bases then spaces and
+ * '\n'. Reads start uniformly in a genome of `genome` bases (a pure
+ * function of the seed and the position); one 1024-base block in 16 is a
+ * copy of block 0 (a repeat: its fragments get ambiguous edges), and each
+ * base is misread with probability `error_per_mille` / 1000 (noisy
+ * fragments). records / genome is the coverage. */
+struct gen_dna {
+	uint64_t seed, genome;
+	unsigned int error_per_mille;
+};
+void gen_dna_init(struct gen_dna *g, uint64_t seed, uint64_t genome, unsigned int error_per_mille);
+void gen_dna_fill(const struct gen_dna *g, uint64_t first, uint64_t n, unsigned long long *out);
+
+/* Patent Citation input: 16-byte records "CCCCCCC,GGGGGGG\n", the cited
+ * and the citing patent among `patents` 7-digit numbers from 3,000,000
+ * (US utility patents of 1976-2000 are 3,930,271-6,009,554: the NBER
+ * citation data's range). The citing patent is uniform; the cited one is
+ * Zipf(s)-ranked (citations are heavy-tailed), never the citing one. */
+struct gen_patent {
+	uint64_t seed, patents;
+	struct gen_zipf z;
+};
+void gen_patent_init(struct gen_patent *g, uint64_t seed, uint64_t patents, double s);
+void gen_patent_fill(const struct gen_patent *g, uint64_t first, uint64_t n, unsigned long long *out);
+
+/* Geo Location input: 64-byte records "<8-digit article id>\t<title>\t
+ * <lat> <lon>", space-padded, '\n' last: one Wikipedia article each, its
+ * location the Zipf(s)-ranked place among `places` (a place's coordinates,
+ * "+DD.DD +DDD.DD", are a hash of its rank); rezafmk/BRB_HashTable
+ * MapReduce_GeoLocation appends such a location to Wikipedia's TSV. */
+struct gen_geo {
+	uint64_t seed, places;
+	struct gen_zipf z;
+};
+void gen_geo_init(struct gen_geo *g, uint64_t seed, uint64_t places, double s);
+void gen_geo_fill(const struct gen_geo *g, uint64_t first, uint64_t n, unsigned long long *out);
+
 #endif

@@ -1,9 +1,10 @@
-/* A reader for real web logs, so sepo-pvc can run on a user's own data
- * (input=FILE): one record per line, the record's URL the line's first
+/* A reader for real input files, so the SePo workloads can run on a
+ * user's own data (input=FILE). Web logs (sepo-pvc): one record per line, the record's URL the line's first
  * whitespace-separated token that starts with "http://", "https://" or
  * "/" (Common Log Format's request path), else its first token; a URL
  * longer than 63 bytes is cut there (the 64-byte record of the generated
- * input). The file is checked and indexed once at open (every 64th line's
+ * input). Record files (the fixed-format applications): each line is a
+ * record as it is. The file is checked and indexed once at open (every 64th line's
  * offset); a chunk is read again from the file when it is needed, with
  * pread, so readers on several threads (the CPU baseline) do not share a
  * file position and memory stays O(lines / 64). */
@@ -19,9 +20,9 @@
 #define LOG_INDEX_EVERY 64
 #define LOG_MAX_LINE (1u << 20)
 
-int log_reader_open(struct log_reader *r, const char *path, struct gpuvm_error *err)
+static int open_checked(struct log_reader *r, const char *path, uint64_t max_line,
+			struct gpuvm_error *err)
 {
-	memset(r, 0, sizeof *r);
 	r->fd = open(path, O_RDONLY);
 	if (r->fd < 0)
 		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
@@ -57,11 +58,11 @@ int log_reader_open(struct log_reader *r, const char *path, struct gpuvm_error *
 			}
 			if (buf[i] != '\n')
 				continue;
-			if (at - line_start > LOG_MAX_LINE) {
+			if (at - line_start > max_line) {
 				free(buf);
 				log_reader_close(r);
-				return gpuvm_fail(err, path, r->lines + 1, NULL, "line longer than %u bytes",
-						  LOG_MAX_LINE);
+				return gpuvm_fail(err, path, r->lines + 1, NULL, "line longer than %llu bytes",
+						  (unsigned long long)max_line);
 			}
 			r->lines++;
 			line_start = at + 1;
@@ -85,19 +86,33 @@ int log_reader_open(struct log_reader *r, const char *path, struct gpuvm_error *
 	}
 	free(buf);
 	if (off > line_start) { /* a last line without '\n' */
-		if (off - line_start > LOG_MAX_LINE) {
+		if (off - line_start > max_line) {
 			log_reader_close(r);
-			return gpuvm_fail(err, path, r->lines + 1, NULL, "line longer than %u bytes",
-					  LOG_MAX_LINE);
+			return gpuvm_fail(err, path, r->lines + 1, NULL, "line longer than %llu bytes",
+					  (unsigned long long)max_line);
 		}
 		r->lines++;
 	}
 	r->size = off;
 	if (!r->lines) {
 		log_reader_close(r);
-		return gpuvm_fail(err, path, 0, NULL, "empty file: no log lines");
+		return gpuvm_fail(err, path, 0, NULL, "empty file: no lines");
 	}
 	return 0;
+}
+
+int log_reader_open(struct log_reader *r, const char *path, struct gpuvm_error *err)
+{
+	memset(r, 0, sizeof *r);
+	return open_checked(r, path, LOG_MAX_LINE, err);
+}
+
+int log_reader_open_lines(struct log_reader *r, const char *path, uint32_t rec_bytes,
+			  struct gpuvm_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->raw_bytes = rec_bytes;
+	return open_checked(r, path, rec_bytes - 1, err);
 }
 
 void log_reader_close(struct log_reader *r)
@@ -150,6 +165,25 @@ static void line_record(const char *line, size_t len, unsigned char *rec)
 	rec[63] = '\n';
 }
 
+/* The record of one line, as it is (a '\r' of CRLF dropped). */
+static void raw_record(const char *line, size_t len, unsigned char *rec, uint32_t rec_bytes)
+{
+	if (len && line[len - 1] == '\r')
+		len--;
+	memset(rec, ' ', rec_bytes);
+	memcpy(rec, line, len);
+	rec[rec_bytes - 1] = '\n';
+}
+
+static void fill_record(const struct log_reader *r, const char *line, size_t len,
+			unsigned long long *out, uint64_t i)
+{
+	if (r->raw_bytes)
+		raw_record(line, len, (unsigned char *)(out + i * (r->raw_bytes / 8)), r->raw_bytes);
+	else
+		line_record(line, len, (unsigned char *)(out + i * 8));
+}
+
 int log_reader_fill(const struct log_reader *r, uint64_t first, uint64_t n, unsigned long long *out)
 {
 	uint64_t line = first / LOG_INDEX_EVERY * LOG_INDEX_EVERY;
@@ -170,7 +204,7 @@ int log_reader_fill(const struct log_reader *r, uint64_t first, uint64_t n, unsi
 		}
 		if (got == 0) { /* end of file: a last line without '\n' */
 			if (ll && line >= first)
-				line_record(lb, ll, (unsigned char *)(out + (line - first) * 8));
+				fill_record(r, lb, ll, out, line - first);
 			if (ll)
 				line++;
 			break;
@@ -182,7 +216,7 @@ int log_reader_fill(const struct log_reader *r, uint64_t first, uint64_t n, unsi
 				continue;
 			}
 			if (line >= first)
-				line_record(lb, ll, (unsigned char *)(out + (line - first) * 8));
+				fill_record(r, lb, ll, out, line - first);
 			line++;
 			ll = 0;
 		}
@@ -191,7 +225,7 @@ int log_reader_fill(const struct log_reader *r, uint64_t first, uint64_t n, unsi
 	/* records past the file's end (callers never ask): empty lines */
 	for (; line < first + n; line++)
 		if (line >= first)
-			line_record("", 0, (unsigned char *)(out + (line - first) * 8));
+			fill_record(r, "", 0, out, line - first);
 out:
 	free(lb);
 	free(buf);

@@ -18,7 +18,22 @@
 #include "bigdata/sepo_run.h"
 #include "gpuvm/workload.h"
 
-enum sepo_app { APP_PVC, APP_KV, APP_WC, APP_II };
+enum sepo_app {
+	APP_PVC = SEPO_APP_PVC,
+	APP_KV = SEPO_APP_KV,
+	APP_WC = SEPO_APP_WC,
+	APP_II = SEPO_APP_II,
+	APP_NETFLIX = SEPO_APP_NETFLIX,
+	APP_DNA = SEPO_APP_DNA,
+	APP_PATENT = SEPO_APP_PATENT,
+	APP_GEO = SEPO_APP_GEO,
+};
+
+/* one pair per record: the apps sepo_record_pair parses */
+static int pair_app(enum sepo_app a)
+{
+	return a >= APP_NETFLIX;
+}
 
 struct sepo_app_cfg {
 	enum sepo_app app;
@@ -29,22 +44,15 @@ struct sepo_app_cfg {
 	struct gen_kv kv;
 	struct gen_text text;
 	struct gen_html html;
+	struct gen_netflix netflix;
+	struct gen_dna dna;
+	struct gen_patent patent;
+	struct gen_geo geo;
 	unsigned int rec_words, key_bytes, value_bytes, entry_words;
 	struct log_reader log; /* sepo-pvc input=FILE (fd >= 0) */
 	int read_error;
 	char input[256];
 };
-
-static void pvc_records(const struct sepo_app_cfg *c, uint64_t first, uint64_t n,
-			unsigned long long *out)
-{
-	if (c->log.fd >= 0) {
-		if (log_reader_fill(&c->log, first, n, out))
-			__atomic_store_n((int *)&c->read_error, 1, __ATOMIC_RELAXED);
-	} else {
-		gen_pvc_fill(&c->pvc, first, n, out);
-	}
-}
 
 static void app_free(void *user)
 {
@@ -54,21 +62,6 @@ static void app_free(void *user)
 	free(c);
 }
 
-static void fill_pvc(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
-{
-	pvc_records(ctx, first, n, out);
-}
-
-static void fill_kv(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
-{
-	gen_kv_fill(&((struct sepo_app_cfg *)ctx)->kv, first, n, out);
-}
-
-static void fill_text(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
-{
-	gen_text_fill(&((struct sepo_app_cfg *)ctx)->text, first, n, out);
-}
-
 /* One record's pairs, as the map kernel yields them (the plain C form of
  * sepo_kernels.h, for the CPU reference and the CPU baseline). */
 static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn emit, void *table)
@@ -76,6 +69,15 @@ static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn em
 	const struct sepo_app_cfg *c = ctx;
 	const unsigned char *b = (const unsigned char *)rec;
 	unsigned long long one = 1, key[SEPO_MAX_KEY_WORDS];
+	if (pair_app(c->app)) {
+		unsigned long long r8[8] = {0}, val[2];
+		unsigned int vb;
+		memcpy(r8, rec, (size_t)c->rec_words * 8);
+		unsigned int kb = sepo_record_pair(c->app, r8, key, val, &vb);
+		if (kb)
+			emit(table, key, kb, val, vb);
+		return;
+	}
 	if (c->app == APP_KV) {
 		unsigned int kb = (unsigned int)(rec[0] & 0xffff), vb = (unsigned int)(rec[0] >> 16 & 0xffff);
 		emit(table, rec + 1, kb, rec + 1 + (kb + 7) / 8, vb);
@@ -128,12 +130,23 @@ static void map_record(void *ctx, const unsigned long long *rec, sepo_emit_fn em
 static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
 {
 	const struct sepo_app_cfg *c = ctx;
-	if (c->app == APP_PVC)
-		pvc_records(c, first, n, out);
+	if (c->log.fd >= 0) { /* input=FILE */
+		if (log_reader_fill(&c->log, first, n, out))
+			__atomic_store_n((int *)&c->read_error, 1, __ATOMIC_RELAXED);
+	} else if (c->app == APP_PVC)
+		gen_pvc_fill(&c->pvc, first, n, out);
 	else if (c->app == APP_KV)
 		gen_kv_fill(&c->kv, first, n, out);
 	else if (c->app == APP_II)
 		gen_html_fill(&c->html, first, n, out);
+	else if (c->app == APP_NETFLIX)
+		gen_netflix_fill(&c->netflix, first, n, out);
+	else if (c->app == APP_DNA)
+		gen_dna_fill(&c->dna, first, n, out);
+	else if (c->app == APP_PATENT)
+		gen_patent_fill(&c->patent, first, n, out);
+	else if (c->app == APP_GEO)
+		gen_geo_fill(&c->geo, first, n, out);
 	else
 		gen_text_fill(&c->text, first, n, out);
 }
@@ -180,25 +193,11 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	}
 	struct sepo_input in = {.records = c->records, .rec_words = c->rec_words, .key_bytes = c->key_bytes,
 				.ctx = c};
-	if (c->app == APP_PVC) {
-		in.fill = fill_pvc;
-		in.kernel = sepo_pvc_kernel;
-		in.kernel_name = "sepo_pvc_kernel";
-	} else if (c->app == APP_KV) {
-		in.fill = fill_kv;
-		in.kernel = sepo_kv_kernel;
-		in.kernel_name = "sepo_kv_kernel";
-	} else if (c->app == APP_II) {
-		in.fill = fill_any;
-		in.kernel = sepo_ii_kernel;
-		in.kernel_name = "sepo_ii_kernel";
-		in.needs_progress = 1;
-	} else {
-		in.fill = fill_text;
-		in.kernel = sepo_wc_kernel;
-		in.kernel_name = "sepo_wc_kernel";
-		in.needs_progress = 1;
-	}
+	in.fill = fill_any;
+	in.kernel = sepo_map_kernel;
+	in.kernel_name = "sepo_map_kernel";
+	in.app = c->app;
+	in.needs_progress = c->app == APP_WC || c->app == APP_II;
 	struct sepo_run_stats st;
 	if (sepo_run(h, &t, &in, c->chunk, (uint32_t)c->threads, &st)) {
 		sepo_release(&t);
@@ -340,6 +339,44 @@ static const struct gpuvm_param_def ii_params[] = {
 	SEPO_COMMON_PARAMS,
 };
 
+static const struct gpuvm_param_def netflix_params[] = {
+	{"records", GPUVM_PARAM_U64, "131072", "64-byte rating-pair records"},
+	{"users", GPUVM_PARAM_U64, "4096", "distinct users (at most 999,999: 6 digits)"},
+	{"movies", GPUVM_PARAM_U64, "17770", "distinct movies (the Netflix Prize's 17,770)"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.6", "Zipf exponent of user activity (an assumption: few users rate much)"},
+	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (Netflix: combining)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one 63-byte line per record in the generator's format (movie userA date rateA userB date rateB); records = its lines"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_def dna_params[] = {
+	{"records", GPUVM_PARAM_U64, "131072", "64-byte records of one 48-base read each"},
+	{"genome", GPUVM_PARAM_U64, "65536", "bases of the genome reads are taken from (coverage = "
+					     "records x 48 / genome)"},
+	{"errors", GPUVM_PARAM_U64, "2", "misread bases per 1000 (an assumption; Illumina short reads: ~1-10)"},
+	{"org", GPUVM_PARAM_CHOICE, "combining|basic|multi", "bucket organisation (DNA: combining)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one read per line (48 bases; FASTQ must first be cut to its read lines); records = its lines"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_def patent_params[] = {
+	{"records", GPUVM_PARAM_U64, "262144", "16-byte citation records"},
+	{"patents", GPUVM_PARAM_U64, "131072", "distinct patent numbers (at most 7,000,000)"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "0.8", "Zipf exponent of how often a patent is cited (an assumption: heavy-tailed)"},
+	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (MAP_GROUP: multi)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one \"cited,citing\" per line, at most 15 bytes; records = its lines"},
+	SEPO_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_def geo_params[] = {
+	{"records", GPUVM_PARAM_U64, "131072", "64-byte article records"},
+	{"places", GPUVM_PARAM_U64, "32768", "distinct locations"},
+	{"zipf", GPUVM_PARAM_DOUBLE, "1.0", "Zipf exponent of place popularity (city sizes: ~1, Gabaix QJE 1999)"},
+	{"org", GPUVM_PARAM_CHOICE, "multi|combining|basic", "bucket organisation (MAP_GROUP: multi)"},
+	{"input", GPUVM_PARAM_TEXT, "", "a real file instead of the generator: one \"id TAB title TAB location\" per line, at most 63 bytes; records = its lines"},
+	SEPO_COMMON_PARAMS,
+};
+
 static const struct gpuvm_param_range sepo_ranges[] = {
 	{"records", 1, 1ull << 32}, {"lines", 1, 1ull << 32}, {"urls", 1, 1ull << 40},
 	{"vocab", 1, 1ull << 32},   {"zipf", 0.01, 4},          {"dup", 1, 1ull << 20},
@@ -347,7 +384,9 @@ static const struct gpuvm_param_range sepo_ranges[] = {
 	{"buckets", 0, 1ull << 31}, {"groups", 0, 1ull << 20},  {"page", 1024, 16ull << 20},
 	{"chunk", 1, 1ull << 26},   {"threads", 1, 1ull << 24}, {"threshold", 1, 100},
 	{"verify", 0, 1},           {"heap", 0, 1ull << 46},     {"cpu", 0, 256},
-	{"per_doc", 1, 1ull << 30},
+	{"per_doc", 1, 1ull << 30}, {"users", 2, 999999},       {"movies", 1, 99999},
+	{"genome", 96, 1ull << 40}, {"errors", 0, 1000},        {"patents", 2, 7000000},
+	{"places", 1, 1ull << 32},
 };
 
 static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -439,6 +478,29 @@ static int create_common(const char *name, struct sepo_app_cfg *c, struct gpuvm_
 	return simt_program_source(name, sepo_app_host, u, app_free, out, err);
 }
 
+/* input=FILE: the file's lines are the records (a web log, raw_bytes 0,
+ * or records of raw_bytes); records= defaults to its lines. */
+static int open_input(const struct gpuvm_params *p, struct sepo_app_cfg *c, uint32_t raw_bytes,
+		      struct gpuvm_error *err)
+{
+	const char *path = gpuvm_params_text(p, "input");
+	if (!path || !*path)
+		return 0;
+	snprintf(c->input, sizeof c->input, "%s", path);
+	if (raw_bytes ? log_reader_open_lines(&c->log, path, raw_bytes, err)
+		      : log_reader_open(&c->log, path, err))
+		return -1;
+	uint64_t given = 0;
+	int has = gpuvm_params_u64(p, "records", &given, err);
+	if (has > 0 && given > c->log.lines) {
+		log_reader_close(&c->log);
+		return gpuvm_fail(err, "--workload", 0, "records", "%llu records, but %s has %llu lines",
+				  (unsigned long long)given, path, (unsigned long long)c->log.lines);
+	}
+	c->records = has > 0 ? given : c->log.lines;
+	return 0;
+}
+
 static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
 		      struct gpuvm_source *out, struct gpuvm_error *err)
 {
@@ -455,20 +517,8 @@ static int pvc_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	c.rec_words = 8;
 	c.key_bytes = 64;
 	c.value_bytes = 8;
-	const char *path = gpuvm_params_text(p, "input");
-	if (path && *path) {
-		snprintf(c.input, sizeof c.input, "%s", path);
-		if (log_reader_open(&c.log, path, err))
-			return -1;
-		uint64_t given = 0;
-		int has = gpuvm_params_u64(p, "records", &given, err);
-		if (has > 0 && given > c.log.lines) {
-			log_reader_close(&c.log);
-			return gpuvm_fail(err, "--workload", 0, "records", "%llu records, but %s has %llu lines",
-					  (unsigned long long)given, path, (unsigned long long)c.log.lines);
-		}
-		c.records = has > 0 ? given : c.log.lines;
-	}
+	if (open_input(p, &c, 0, err))
+		return -1;
 	if (common_parse(cfg, p, &c, "combining|basic|multi", err)) {
 		if (c.log.fd >= 0)
 			log_reader_close(&c.log);
@@ -551,6 +601,142 @@ static int estimate_common(uint64_t records, uint64_t per, uint64_t *acc)
 	*acc = records * per;
 	return 0;
 }
+
+/* Netflix, DNA Assembly, Patent Citation, Geo Location: one pair per
+ * fixed-size record (sepo_record_pair). */
+static int record_create(enum sepo_app app, const struct gpuvm_config *cfg,
+			 const struct gpuvm_params *p, uint64_t seed, struct gpuvm_source *out,
+			 struct gpuvm_error *err)
+{
+	struct sepo_app_cfg c;
+	memset(&c, 0, sizeof c);
+	c.log.fd = -1;
+	c.app = app;
+	c.records = app == APP_PATENT ? 262144 : 131072;
+	uint64_t n1 = 0, n2 = 0;
+	double s = 1.0;
+	const char *orgs = "combining|basic|multi";
+	c.rec_words = 8;
+	c.value_bytes = 8;
+	if (gpuvm_params_u64(p, "records", &c.records, err) < 0)
+		return -1;
+	if (app == APP_NETFLIX) {
+		n1 = 4096, n2 = 17770, s = 0.6;
+		c.key_bytes = 8;
+		if (gpuvm_params_u64(p, "users", &n1, err) < 0 || gpuvm_params_u64(p, "movies", &n2, err) < 0)
+			return -1;
+	} else if (app == APP_DNA) {
+		n1 = 65536, n2 = 2;
+		c.key_bytes = 46;
+		c.value_bytes = 16;
+		if (gpuvm_params_u64(p, "genome", &n1, err) < 0 || gpuvm_params_u64(p, "errors", &n2, err) < 0)
+			return -1;
+	} else if (app == APP_PATENT) {
+		n1 = 131072, s = 0.8;
+		c.rec_words = 2;
+		c.key_bytes = 8;
+		orgs = "multi|combining|basic";
+		if (gpuvm_params_u64(p, "patents", &n1, err) < 0)
+			return -1;
+	} else {
+		n1 = 32768;
+		c.key_bytes = 64; /* a location: up to 62 bytes of a record */
+		orgs = "multi|combining|basic";
+		if (gpuvm_params_u64(p, "places", &n1, err) < 0)
+			return -1;
+	}
+	if (app != APP_DNA && gpuvm_params_double(p, "zipf", &s, err) < 0)
+		return -1;
+	if (open_input(p, &c, c.rec_words * 8, err))
+		return -1;
+	if (common_parse(cfg, p, &c, orgs, err)) {
+		if (c.log.fd >= 0)
+			log_reader_close(&c.log);
+		return -1;
+	}
+	if (app == APP_NETFLIX)
+		gen_netflix_init(&c.netflix, seed, n1, n2, s);
+	else if (app == APP_DNA)
+		gen_dna_init(&c.dna, seed, n1, (unsigned int)n2);
+	else if (app == APP_PATENT)
+		gen_patent_init(&c.patent, seed, n1, s);
+	else
+		gen_geo_init(&c.geo, seed, n1, s);
+	if (app == APP_DNA)
+		c.tc.combine_op = SEPO_COMB_COUNT_OR;
+	static const char *const names[] = {[APP_NETFLIX] = "sepo-netflix", [APP_DNA] = "sepo-dna",
+					    [APP_PATENT] = "sepo-patent", [APP_GEO] = "sepo-geo"};
+	return create_common(names[app], &c, out, err);
+}
+
+static int netflix_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+			  struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	return record_create(APP_NETFLIX, cfg, p, seed, out, err);
+}
+
+static int dna_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		      struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	return record_create(APP_DNA, cfg, p, seed, out, err);
+}
+
+static int patent_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+			 struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	return record_create(APP_PATENT, cfg, p, seed, out, err);
+}
+
+static int geo_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		      struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	return record_create(APP_GEO, cfg, p, seed, out, err);
+}
+
+static int record_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
+			   struct gpuvm_error *err)
+{
+	(void)cfg;
+	uint64_t r = 131072;
+	if (gpuvm_params_u64(p, "records", &r, err) < 0)
+		return -1;
+	/* the record's words, the done bit, a chain step or two, the entry */
+	return estimate_common(r, 30, acc);
+}
+
+#define SEPO_RECORD_WORKLOAD(var, wname, what, ws, plist, create_fn)                                  \
+	const struct gpuvm_workload_def var = {                                                     \
+		.name = wname,                                                                      \
+		.summary = what,                                                                    \
+		.working_set = ws,                                                                  \
+		.params = plist,                                                                    \
+		.n_params = sizeof plist / sizeof plist[0],                                         \
+		.ranges = sepo_ranges,                                                              \
+		.n_ranges = sizeof sepo_ranges / sizeof sepo_ranges[0],                             \
+		.create = create_fn,                                                                \
+		.estimate = record_estimate,                                                        \
+	}
+
+SEPO_RECORD_WORKLOAD(gpuvm_workload_sepo_netflix, "sepo-netflix",
+		     "Netflix user similarity on the SePo hash table (combining): rating pairs -> "
+		     "<user pair, score>",
+		     "table ~ distinct user pairs x 32 B; input streamed, 64 B per record", netflix_params,
+		     netflix_create);
+SEPO_RECORD_WORKLOAD(gpuvm_workload_sepo_dna, "sepo-dna",
+		     "DNA Assembly's first stage on the SePo hash table (combining): reads -> <fragment, "
+		     "count and edges>",
+		     "table ~ distinct fragments x 80 B; input streamed, 64 B per read", dna_params,
+		     dna_create);
+SEPO_RECORD_WORKLOAD(gpuvm_workload_sepo_patent, "sepo-patent",
+		     "Patent Citation on the SePo MapReduce runtime (MAP_GROUP): citations -> <cited, "
+		     "citing patents>",
+		     "table ~ cited patents x 32 B + citations x 24 B; input streamed, 16 B per record",
+		     patent_params, patent_create);
+SEPO_RECORD_WORKLOAD(gpuvm_workload_sepo_geo, "sepo-geo",
+		     "Geo Location on the SePo MapReduce runtime (MAP_GROUP): articles -> <location, "
+		     "article ids>",
+		     "table ~ places x 40 B + articles x 24 B; input streamed, 64 B per record", geo_params,
+		     geo_create);
 
 static int pvc_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t *acc,
 			struct gpuvm_error *err)

@@ -153,12 +153,7 @@ static void cpu_insert(struct cpu_table *t, const unsigned long long *key, unsig
 		lock(l);
 		for (unsigned int i = 0; i < vw; i++) {
 			unsigned long long *s = e + 2 + kw + i;
-			switch (t->op) {
-			case SEPO_COMB_OR: *s |= val[i]; break;
-			case SEPO_COMB_MIN: *s = val[i] < *s ? val[i] : *s; break;
-			case SEPO_COMB_MAX: *s = val[i] > *s ? val[i] : *s; break;
-			default: *s += val[i]; break;
-			}
+			*s = sepo_combine_word(t->op, i, *s, val[i]);
 		}
 		unlock(l);
 		return;

@@ -73,6 +73,27 @@
 #define SEPO_COMB_OR 1
 #define SEPO_COMB_MIN 2
 #define SEPO_COMB_MAX 3
+#define SEPO_COMB_COUNT_OR 4 /* word 0 adds (a count), the others OR (flag sets): DNA */
+
+#ifdef __CUDACC__
+#define SEPO_HOSTDEV __host__ __device__ static inline
+#else
+#define SEPO_HOSTDEV static inline
+#endif
+
+/* Word i of a combined value: the one definition of the callbacks, for the
+ * device, the CPU baseline (sepo_cpu.c) and the reference (sepo_ref.c). */
+SEPO_HOSTDEV unsigned long long sepo_combine_word(unsigned int op, unsigned int i,
+						  unsigned long long old, unsigned long long v)
+{
+	switch (op) {
+	case SEPO_COMB_OR: return old | v;
+	case SEPO_COMB_MIN: return v < old ? v : old;
+	case SEPO_COMB_MAX: return v > old ? v : old;
+	case SEPO_COMB_COUNT_OR: return i ? old | v : old + v;
+	default: return old + v;
+	}
+}
 
 /* counters (t->ctr[]) */
 #define SEPO_CTR_FREE_TAKEN 0 /* pages taken from the free list this iteration */
@@ -122,6 +143,7 @@ struct sepo_map_args {
 	unsigned long long first, n;    /* the chunk's first record, its records */
 	unsigned int rec_words;
 	unsigned int key_bytes;         /* word-count: the longest word kept */
+	unsigned int app;               /* SEPO_APP_* (sepo_kernels.h) */
 };
 
 /* One attempt at a spin lock (0 -> 1); defined last (see the file comment). */
@@ -249,15 +271,9 @@ SIMT_DEVFN void sepo_combine(SIMT_CTX_ const struct sepo_dev *t, long long vw,
 			     const unsigned long long *val, unsigned int vwords)
 {
 	for (unsigned int i = 0; i < vwords; i++) {
-		unsigned long long old = LD(t->heap, vw + i), v = val[i], nv;
-		switch (t->combine_op) {
-		case SEPO_COMB_OR: nv = old | v; break;
-		case SEPO_COMB_MIN: nv = v < old ? v : old; break;
-		case SEPO_COMB_MAX: nv = v > old ? v : old; break;
-		default: nv = old + v; break;
-		}
+		unsigned long long old = LD(t->heap, vw + i);
 		COMPUTE(2);
-		ST(t->heap, vw + i, nv);
+		ST(t->heap, vw + i, sepo_combine_word(t->combine_op, i, old, val[i]));
 	}
 }
 
@@ -284,6 +300,21 @@ SIMT_DEVFN void sepo_write_entry(SIMT_CTX_ const struct sepo_dev *t, long long w
 
 /* ---- the insert ---------------------------------------------------- */
 
+/* Pushes the entry at device word w (reference ref) onto the list whose
+ * head is heads[i], lock-free (Fig. 6.7): a bucket's entries (basic) or a
+ * key's values (multi-valued). */
+SIMT_DEVFN void sepo_push(SIMT_CTX_ const struct sepo_dev *t, unsigned long long *heads, long long i,
+			  long long w, unsigned long long ref)
+{
+	for (;;) {
+		unsigned long long h = LD(heads, i);
+		ST(t->heap, w, h);
+		SEPO_FENCE();
+		if (ATOMIC_CAS(heads, i, h, ref) == h)
+			return;
+	}
+}
+
 /* Inserts <key, val> (kbytes, vbytes > 0; key and val are register arrays
  * of whole words, zero-padded); bucket b of group g. Returns SEPO_SUCCESS
  * or SEPO_POSTPONE (§6.3.3: the caller re-processes the record later). */
@@ -303,13 +334,8 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 			return SEPO_POSTPONE;
 		}
 		sepo_write_entry(SIMT_PASS_ t, w, 0, key, kbytes, val, vbytes);
-		for (;;) {
-			unsigned long long h = LD(t->buckets, b);
-			ST(t->heap, w, h);
-			SEPO_FENCE();
-			if (ATOMIC_CAS(t->buckets, b, h, ref) == h)
-				return SEPO_SUCCESS;
-		}
+		sepo_push(SIMT_PASS_ t, t->buckets, b, w, ref);
+		return SEPO_SUCCESS;
 	}
 	unsigned long long head0 = LD(t->buckets, b);
 	long long e = sepo_find(SIMT_PASS_ t, head0, 0, key, kbytes, key_at);
@@ -372,13 +398,8 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 	ST(t->heap, w + 1, (unsigned long long)(vbytes << 16));
 	for (unsigned int i = 0; i < vw; i++)
 		ST(t->heap, w + 2 + i, val[i]);
-	for (;;) {
-		unsigned long long h = LD(t->heap, e + 2);
-		ST(t->heap, w, h);
-		SEPO_FENCE();
-		if (ATOMIC_CAS(t->heap, e + 2, h, vref) == h)
-			return SEPO_SUCCESS;
-	}
+	sepo_push(SIMT_PASS_ t, t->heap, e + 2, w, vref);
+	return SEPO_SUCCESS;
 }
 
 /* FNV-1a over the key's bytes (rezafmk/BRB_HashTable PVC/hashtable.cu

@@ -1,10 +1,12 @@
-/* Map kernels over the SePo hash table (seeds/001 §6.5-6.6): each thread
+/* The map kernel over the SePo hash table (seeds/001 §6.5-6.6): each thread
  * takes records of the current input chunk in a grid-stride loop, skips
  * records already done in an earlier iteration, inserts the pairs the
  * record yields, and marks the record done only if every insert succeeded
  * (§6.3.3: "we use a bitmap array to record which computation units have
  * been successfully processed"). Under the basic organisation a thread
- * stops taking records once the 50 % rule has halted the iteration.
+ * stops taking records once the 50 % rule has halted the iteration. One
+ * kernel serves every application (sepo_map_args.app: SEPO_APP_*), each
+ * application a function from a record to its pairs.
  * Compiled as C for the SIMT executor and as CUDA by cuda/sepo.cu. */
 #ifndef GPUVM_SEPO_KERNELS_H
 #define GPUVM_SEPO_KERNELS_H
@@ -34,177 +36,291 @@ SIMT_DEVFN void sepo_key_trim(unsigned long long *key, unsigned int words, unsig
 	}
 }
 
+/* Byte i of a record held in registers (little-endian words). */
+SIMT_DEVFN unsigned int sepo_byte(const unsigned long long *w, unsigned int i)
+{
+	return (unsigned int)(w[i / 8] >> (8 * (i % 8)) & 0xff);
+}
+
+/* Bytes [at, at + len) of a record in registers as a key: 8 words,
+ * zero-padded (len <= 64). */
+SIMT_DEVFN void sepo_key_from(const unsigned long long *rec, unsigned int at, unsigned int len,
+			      unsigned long long *key)
+{
+	for (unsigned int k = 0; k < 8; k++)
+		key[k] = 0;
+	for (unsigned int k = 0; k < len; k++)
+		key[k / 8] |= (unsigned long long)sepo_byte(rec, at + k) << (8 * (k % 8));
+}
+
+/* Decimal digits of rec from byte `at`, at most n of them. */
+SIMT_DEVFN unsigned long long sepo_atoi(const unsigned long long *rec, unsigned int at, unsigned int n)
+{
+	unsigned long long v = 0;
+	for (unsigned int i = at; i < at + n && i < 64; i++) {
+		unsigned int c = sepo_byte(rec, i);
+		if (c < '0' || c > '9')
+			break;
+		v = v * 10 + (c - '0');
+	}
+	return v;
+}
+
+/* The applications (sepo_map_args.app). */
+#define SEPO_APP_PVC 0
+#define SEPO_APP_KV 1
+#define SEPO_APP_WC 2
+#define SEPO_APP_II 3
+#define SEPO_APP_NETFLIX 4 /* these four: one pair per record, sepo_record_pair */
+#define SEPO_APP_DNA 5
+#define SEPO_APP_PATENT 6
+#define SEPO_APP_GEO 7
+
+/* The record's one pair into the table; marks the record done when it
+ * went in. */
+SIMT_DEVFN void sepo_put(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long gi,
+			 const unsigned long long *key, unsigned int kbytes,
+			 const unsigned long long *val, unsigned int vbytes)
+{
+	unsigned int b = sepo_hash(SIMT_PASS_ key, kbytes) % p->t.nbuckets;
+	if (sepo_insert(SIMT_PASS_ &p->t, b, key, kbytes, val, vbytes) == SEPO_SUCCESS)
+		sepo_mark_done(SIMT_PASS_ p->done, gi);
+}
+
+/* Pair n (from 1) of a record that yields several: inserts it; when the
+ * insert is declined, records in progress[] that n - 1 pairs went in, so
+ * the next iteration resumes after them (a record postponed half-way
+ * would otherwise store its first pairs twice). Returns 0 when declined. */
+SIMT_DEVFN int sepo_put_nth(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long gi,
+			    unsigned int n, const unsigned long long *key, unsigned int kbytes,
+			    const unsigned long long *val, unsigned int vbytes)
+{
+	unsigned int b = sepo_hash(SIMT_PASS_ key, kbytes) % p->t.nbuckets;
+	if (sepo_insert(SIMT_PASS_ &p->t, b, key, kbytes, val, vbytes) == SEPO_SUCCESS)
+		return 1;
+	ST(p->progress, gi, n - 1);
+	return 0;
+}
+
 /* Page View Count (§6.6.1): a 64-byte log record holds a URL padded with
  * spaces (rezafmk/BRB_HashTable PVC/dataset: "http://www.<letters>.com"
  * space-padded to 64 bytes); the pair is <URL, 1>, combined by addition. */
-SIMT_KERNEL(sepo_pvc_kernel, struct sepo_map_args, p)
+SIMT_DEVFN void sepo_pvc_record(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long r,
+				unsigned long long gi)
 {
-	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-	     r < p.n; r += stride) {
-		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
-			return;
-		unsigned long long gi = p.first + r;
-		if (!sepo_pending(SIMT_PASS_ p.done, gi))
-			continue;
-		unsigned long long key[8];
-		unsigned int len = 64;
-		for (unsigned int i = 0; i < 8; i++)
-			key[i] = LD(p.recs, r * 8 + i);
-		for (unsigned int i = 0; i < 64; i++) {
-			unsigned int c = (unsigned int)(key[i / 8] >> (8 * (i % 8)) & 0xff);
-			if (c == ' ' || c == '\n' || c == 0) {
-				len = i;
-				break;
-			}
+	unsigned long long key[8];
+	unsigned int len = 64;
+	for (unsigned int i = 0; i < 8; i++)
+		key[i] = LD(p->recs, r * 8 + i);
+	for (unsigned int i = 0; i < 64; i++) {
+		unsigned int c = sepo_byte(key, i);
+		if (c == ' ' || c == '\n' || c == 0) {
+			len = i;
+			break;
 		}
-		COMPUTE(len + 8);
-		if (!len) {
-			sepo_mark_done(SIMT_PASS_ p.done, gi); /* an empty line yields nothing */
-			continue;
-		}
-		sepo_key_trim(key, 8, len);
-		unsigned long long one = 1;
-		unsigned int b = sepo_hash(SIMT_PASS_ key, len) % p.t.nbuckets;
-		if (sepo_insert(SIMT_PASS_ &p.t, b, key, len, &one, 8) == SEPO_SUCCESS)
-			sepo_mark_done(SIMT_PASS_ p.done, gi);
 	}
+	COMPUTE(len + 8);
+	if (!len) {
+		sepo_mark_done(SIMT_PASS_ p->done, gi); /* an empty line yields nothing */
+		return;
+	}
+	sepo_key_trim(key, 8, len);
+	unsigned long long one = 1;
+	sepo_put(SIMT_PASS_ p, gi, key, len, &one, 8);
 }
 
 /* The insert-rate benchmark of Fig. 6.8 (rezafmk/BRB_HashTable
  * performanceTest): record = [key bytes | value bytes << 16] then the key
  * and value words; one pair per record. */
-SIMT_KERNEL(sepo_kv_kernel, struct sepo_map_args, p)
+SIMT_DEVFN void sepo_kv_record(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long r,
+			       unsigned long long gi)
 {
-	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-	     r < p.n; r += stride) {
-		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
-			return;
-		unsigned long long gi = p.first + r;
-		if (!sepo_pending(SIMT_PASS_ p.done, gi))
-			continue;
-		const unsigned long long *rec = p.recs + r * p.rec_words;
-		unsigned long long hdr = LD(rec, 0);
-		unsigned int kb = (unsigned int)(hdr & 0xffff), vb = (unsigned int)(hdr >> 16 & 0xffff);
-		unsigned int kw = (kb + 7) / 8, vw = (vb + 7) / 8;
-		unsigned long long key[SEPO_MAX_KEY_WORDS], val[SEPO_MAX_VALUE_WORDS];
-		for (unsigned int i = 0; i < kw; i++)
-			key[i] = LD(rec, 1 + i);
-		for (unsigned int i = 0; i < vw; i++)
-			val[i] = LD(rec, 1 + kw + i);
-		unsigned int b = sepo_hash(SIMT_PASS_ key, kb) % p.t.nbuckets;
-		if (sepo_insert(SIMT_PASS_ &p.t, b, key, kb, val, vb) == SEPO_SUCCESS)
-			sepo_mark_done(SIMT_PASS_ p.done, gi);
-	}
+	const unsigned long long *rec = p->recs + r * p->rec_words;
+	unsigned long long hdr = LD(rec, 0);
+	unsigned int kb = (unsigned int)(hdr & 0xffff), vb = (unsigned int)(hdr >> 16 & 0xffff);
+	unsigned int kw = (kb + 7) / 8, vw = (vb + 7) / 8;
+	unsigned long long key[SEPO_MAX_KEY_WORDS], val[SEPO_MAX_VALUE_WORDS];
+	for (unsigned int i = 0; i < kw; i++)
+		key[i] = LD(rec, 1 + i);
+	for (unsigned int i = 0; i < vw; i++)
+		val[i] = LD(rec, 1 + kw + i);
+	sepo_put(SIMT_PASS_ p, gi, key, kb, val, vb);
 }
 
 /* Word Count as a MapReduce map (§6.5, MAP_REDUCE mode: the combining
  * organisation with the reduce callback = addition): a record is a
  * 64-byte line of text; every lowercase word of 4 to key_bytes letters
  * (rezafmk/BRB_HashTable MapReduce_WC: words of 4-32 characters) yields
- * <word, 1>. A line is done when all its words are in; a line postponed
- * half-way would count its first words twice, so a line whose insert is
- * declined records how many words went in (progress[], a device array
- * of one word per line) and resumes after them. */
-SIMT_KERNEL(sepo_wc_kernel, struct sepo_map_args, p)
+ * <word, 1>. A line is done when all its words are in (progress[]:
+ * sepo_put_nth). */
+SIMT_DEVFN void sepo_wc_record(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long r,
+			       unsigned long long gi)
 {
-	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-	     r < p.n; r += stride) {
-		unsigned long long gi = p.first + r;
-		if (!sepo_pending(SIMT_PASS_ p.done, gi))
+	unsigned long long line[8];
+	for (unsigned int i = 0; i < 8; i++)
+		line[i] = LD(p->recs, r * p->rec_words + i);
+	unsigned int skip = LD(p->progress, gi), nword = 0;
+	for (unsigned int i = 0; i < 64;) {
+		unsigned int c = sepo_byte(line, i);
+		if (c < 'a' || c > 'z') {
+			i++;
 			continue;
-		unsigned long long line[8];
-		for (unsigned int i = 0; i < 8; i++)
-			line[i] = LD(p.recs, r * p.rec_words + i);
-		unsigned int skip = LD(p.progress, gi), nword = 0;
-		int ok = 1;
-		unsigned int i = 0;
-		while (ok && i < 64) {
-			unsigned int c = (unsigned int)(line[i / 8] >> (8 * (i % 8)) & 0xff);
-			if (c < 'a' || c > 'z') {
-				i++;
-				continue;
-			}
-			unsigned int s = i;
-			while (i < 64 && (line[i / 8] >> (8 * (i % 8)) & 0xff) >= 'a' &&
-			       (line[i / 8] >> (8 * (i % 8)) & 0xff) <= 'z')
-				i++;
-			unsigned int len = i - s;
-			COMPUTE(2 * len);
-			if (len < 4 || len > p.key_bytes)
-				continue;
-			if (nword++ < skip)
-				continue;
-			unsigned long long key[8];
-			for (unsigned int k = 0; k < 8; k++)
-				key[k] = 0;
-			for (unsigned int k = 0; k < len; k++)
-				key[k / 8] |= (line[(s + k) / 8] >> (8 * ((s + k) % 8)) & 0xff) << (8 * (k % 8));
-			unsigned long long one = 1;
-			unsigned int b = sepo_hash(SIMT_PASS_ key, len) % p.t.nbuckets;
-			if (sepo_insert(SIMT_PASS_ &p.t, b, key, len, &one, 8) != SEPO_SUCCESS) {
-				ok = 0;
-				/* progress for the next iteration: the words that went in */
-				ST(p.progress, gi, nword - 1);
-			}
 		}
-		if (ok)
-			sepo_mark_done(SIMT_PASS_ p.done, gi);
+		unsigned int s = i;
+		while (i < 64 && sepo_byte(line, i) >= 'a' && sepo_byte(line, i) <= 'z')
+			i++;
+		unsigned int len = i - s;
+		COMPUTE(2 * len);
+		if (len < 4 || len > p->key_bytes || nword++ < skip)
+			continue;
+		unsigned long long key[8], one = 1;
+		sepo_key_from(line, s, len, key);
+		if (!sepo_put_nth(SIMT_PASS_ p, gi, nword, key, len, &one, 8))
+			return;
 	}
+	sepo_mark_done(SIMT_PASS_ p->done, gi);
 }
 
 /* Inverted Index (§6.6.1): HTML pages in 128-byte records (word 0: the
  * page id, then 120 bytes of text); every link href="URL" yields
  * <URL, page id>, grouped by the multi-valued organisation (MAP_GROUP).
  * Like word count, a record postponed after some of its links went in
- * resumes after them (progress[]). The thesis's version has a long
- * switch over characters (its divergence, §6.6.2); this one a byte scan. */
-SIMT_KERNEL(sepo_ii_kernel, struct sepo_map_args, p)
+ * resumes after them. The thesis's version has a long switch over
+ * characters (its divergence, §6.6.2); this one a byte scan. */
+SIMT_DEVFN void sepo_ii_record(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long r,
+			       unsigned long long gi)
+{
+	unsigned long long doc = LD(p->recs, r * 16), txt[15];
+	for (unsigned int i = 0; i < 15; i++)
+		txt[i] = LD(p->recs, r * 16 + 1 + i);
+	unsigned int skip = LD(p->progress, gi), nlink = 0;
+	for (unsigned int i = 0; i + 6 < 120; i++) {
+		const char *pat = "href=\"";
+		unsigned int m = 0;
+		while (m < 6 && sepo_byte(txt, i + m) == (unsigned int)(unsigned char)pat[m])
+			m++;
+		COMPUTE(2 + m);
+		if (m < 6)
+			continue;
+		unsigned int s = i + 6, e = s;
+		while (e < 120 && sepo_byte(txt, e) != '"')
+			e++;
+		COMPUTE(2 * (e - s));
+		i = e;
+		if (e >= 120 || e == s || e - s > 64 || nlink++ < skip)
+			continue;
+		unsigned long long key[8];
+		sepo_key_from(txt, s, e - s, key);
+		if (!sepo_put_nth(SIMT_PASS_ p, gi, nlink, key, e - s, &doc, 8))
+			return;
+	}
+	sepo_mark_done(SIMT_PASS_ p->done, gi);
+}
+
+SIMT_DEVFN unsigned int sepo_base_bit(unsigned int c)
+{
+	return c == 'A' ? 1u : c == 'C' ? 2u : c == 'G' ? 4u : c == 'T' ? 8u : 0u;
+}
+
+/* The pair of a record held in registers: key (zero-padded words) and
+ * value, *vbytes its size; returns the key bytes, 0 when the record
+ * yields no pair.
+ *  Netflix (§6.6.1; rezafmk/BRB_HashTable Netflix/main.cu): 64-byte
+ *   "movie(5) userA(6) date rateA userB(6) date rateB" (users at bytes 6
+ *   and 35, ratings at 33 and 62) -> <(lower user, higher user), score>,
+ *   score 10 for equal ratings, 2 for ratings one apart, else -5; the
+ *   combining organisation sums the scores.
+ *  DNA Assembly, first stage (DNAAssembly/main.cu): a read of 48 bases ->
+ *   <bases 1..46, {1, left base set | right base set << 4}>, combined by
+ *   SEPO_COMB_COUNT_OR: a count of identical fragments and the bases seen
+ *   at each edge. An edge is unique when its set has one base: the
+ *   thesis's (extension, unique) pair, kept as a set so the result does
+ *   not depend on the order of inserts.
+ *  Patent Citation, MAP_GROUP (MapReduce_PatentCitation): 16-byte
+ *   "CCCCCCC,GGGGGGG\n" -> <cited number as text, citing number>.
+ *  Geo Location, MAP_GROUP (MapReduce_GeoLocation): 64-byte "article id
+ *   TAB title TAB latitude longitude", space-padded -> <location text,
+ *   article id>. */
+SIMT_DEVFN unsigned int sepo_record_pair(unsigned int app, const unsigned long long *rec,
+					 unsigned long long *key, unsigned long long *val,
+					 unsigned int *vbytes)
+{
+	*vbytes = 8;
+	if (app == SEPO_APP_NETFLIX) {
+		for (unsigned int i = 0; i < 8; i++)
+			key[i] = 0;
+		unsigned long long ua = sepo_atoi(rec, 6, 6), ub = sepo_atoi(rec, 35, 6);
+		int ra = (int)sepo_byte(rec, 33), rb = (int)sepo_byte(rec, 62);
+		int d = ra > rb ? ra - rb : rb - ra;
+		key[0] = ua < ub ? ua << 32 | ub : ub << 32 | ua;
+		val[0] = d == 0 ? 10ull : d == 1 ? 2ull : (unsigned long long)-5ll;
+		return 8;
+	}
+	if (app == SEPO_APP_DNA) {
+		sepo_key_from(rec, 1, 46, key);
+		val[0] = 1;
+		val[1] = sepo_base_bit(sepo_byte(rec, 0)) | sepo_base_bit(sepo_byte(rec, 47)) << 4;
+		*vbytes = 16;
+		return 46;
+	}
+	if (app == SEPO_APP_PATENT) {
+		unsigned int len = 0;
+		while (len < 8 && sepo_byte(rec, len) >= '0' && sepo_byte(rec, len) <= '9')
+			len++;
+		sepo_key_from(rec, 0, len, key);
+		val[0] = sepo_atoi(rec, len + 1, 8);
+		return len;
+	}
+	unsigned int at = 0, tabs = 0;
+	while (at < 64 && tabs < 2)
+		tabs += sepo_byte(rec, at++) == '\t';
+	unsigned int end = at;
+	/* the location ends at a control character or at two spaces */
+	while (end < 64 && sepo_byte(rec, end) >= ' ' &&
+	       !(sepo_byte(rec, end) == ' ' && (end + 1 >= 64 || sepo_byte(rec, end + 1) == ' ')))
+		end++;
+	if (tabs < 2)
+		return 0;
+	sepo_key_from(rec, at, end - at, key);
+	val[0] = sepo_atoi(rec, 0, 19);
+	return end - at;
+}
+
+/* Netflix, DNA Assembly, Patent Citation and Geo Location: one pair per
+ * record of at most 8 words. */
+SIMT_DEVFN void sepo_pair_record(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long r,
+				 unsigned long long gi)
+{
+	unsigned long long rec[8], key[8], val[2];
+	for (unsigned int i = 0; i < 8; i++)
+		rec[i] = i < p->rec_words ? LD(p->recs, r * p->rec_words + i) : 0;
+	unsigned int vb, kb = sepo_record_pair(p->app, rec, key, val, &vb);
+	COMPUTE(8 * p->rec_words + 2 * kb);
+	if (kb)
+		sepo_put(SIMT_PASS_ p, gi, key, kb, val, vb);
+	else
+		sepo_mark_done(SIMT_PASS_ p->done, gi); /* a record without a pair */
+}
+
+/* The map kernel: the records of this thread not done yet, each through
+ * its application's function. */
+SIMT_KERNEL(sepo_map_kernel, struct sepo_map_args, p)
 {
 	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 	for (unsigned long long r = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 	     r < p.n; r += stride) {
 		unsigned long long gi = p.first + r;
+		if (p.t.halt_groups && LD(p.t.ctr, SEPO_CTR_HALT))
+			return; /* basic: the 50 % rule halted the iteration */
 		if (!sepo_pending(SIMT_PASS_ p.done, gi))
 			continue;
-		unsigned long long doc = LD(p.recs, r * 16), txt[15];
-		for (unsigned int i = 0; i < 15; i++)
-			txt[i] = LD(p.recs, r * 16 + 1 + i);
-		unsigned int skip = LD(p.progress, gi), nlink = 0;
-		int ok = 1;
-		for (unsigned int i = 0; ok && i + 6 < 120; i++) {
-			const char *pat = "href=\"";
-			unsigned int m = 0;
-			while (m < 6 && (unsigned int)(txt[(i + m) / 8] >> (8 * ((i + m) % 8)) & 0xff) ==
-						(unsigned int)(unsigned char)pat[m])
-				m++;
-			COMPUTE(2 + m);
-			if (m < 6)
-				continue;
-			unsigned int s = i + 6, e = s;
-			while (e < 120 && (txt[e / 8] >> (8 * (e % 8)) & 0xff) != '"')
-				e++;
-			COMPUTE(2 * (e - s));
-			i = e;
-			if (e >= 120 || e == s || e - s > 64)
-				continue;
-			if (nlink++ < skip)
-				continue;
-			unsigned long long key[8];
-			for (unsigned int k = 0; k < 8; k++)
-				key[k] = 0;
-			for (unsigned int k = 0; k < e - s; k++)
-				key[k / 8] |= (txt[(s + k) / 8] >> (8 * ((s + k) % 8)) & 0xff) << (8 * (k % 8));
-			unsigned int b = sepo_hash(SIMT_PASS_ key, e - s) % p.t.nbuckets;
-			if (sepo_insert(SIMT_PASS_ &p.t, b, key, e - s, &doc, 8) != SEPO_SUCCESS) {
-				ok = 0;
-				ST(p.progress, gi, nlink - 1);
-			}
+		switch (p.app) {
+		case SEPO_APP_PVC: sepo_pvc_record(SIMT_PASS_ &p, r, gi); break;
+		case SEPO_APP_KV: sepo_kv_record(SIMT_PASS_ &p, r, gi); break;
+		case SEPO_APP_WC: sepo_wc_record(SIMT_PASS_ &p, r, gi); break;
+		case SEPO_APP_II: sepo_ii_record(SIMT_PASS_ &p, r, gi); break;
+		default: sepo_pair_record(SIMT_PASS_ &p, r, gi); break;
 		}
-		if (ok)
-			sepo_mark_done(SIMT_PASS_ p.done, gi);
 	}
 }
 

@@ -106,12 +106,7 @@ static void combine(unsigned int op, unsigned long long *to, const unsigned long
 			to[i] = v[i];
 			continue;
 		}
-		switch (op) {
-		case SEPO_COMB_OR: to[i] |= v[i]; break;
-		case SEPO_COMB_MIN: to[i] = v[i] < to[i] ? v[i] : to[i]; break;
-		case SEPO_COMB_MAX: to[i] = v[i] > to[i] ? v[i] : to[i]; break;
-		default: to[i] += v[i]; break;
-		}
+		to[i] = sepo_combine_word(op, i, to[i], v[i]);
 	}
 }
 

@@ -19,6 +19,40 @@ static uint64_t first_pending(const unsigned int *done, uint64_t from, uint64_t 
 	return n;
 }
 
+/* Records per re-sent unit: a later iteration sends only the runs of
+ * epochs that hold a postponed record (rezafmk/BRB_HashTable main.cu:
+ * later passes skip epochs that fully succeeded; there an epoch is
+ * EPOCHCHUNK = 30-70 records per thread). 1024 records of 64-128 bytes
+ * are 64-128 KiB, a copy large enough to run near the link's full rate. */
+#define SEPO_EPOCH_RECORDS 1024
+
+/* Copies the chunk to the device: all of it in the first iteration, later
+ * only the epochs with a postponed record, in runs of consecutive ones. */
+static int upload_pending(struct simt_host *h, const unsigned long long *chunk,
+			  const unsigned int *done, uint64_t c0, uint64_t cn, uint32_t rec_words,
+			  int later, struct sepo_run_stats *st)
+{
+	uint64_t rec_bytes = (uint64_t)rec_words * 8;
+	for (uint64_t a = 0; a < cn;) {
+		uint64_t b = a;
+		while (b < cn) {
+			uint64_t e = b + SEPO_EPOCH_RECORDS < cn ? b + SEPO_EPOCH_RECORDS : cn;
+			if (later && chunk_done(done, c0 + b, c0 + e))
+				break;
+			b = e;
+		}
+		if (b > a) {
+			if (simt_upload(h, chunk + a * rec_words, (b - a) * rec_bytes))
+				return -1;
+			st->input_bytes += (b - a) * rec_bytes;
+			a = b;
+		} else {
+			a = a + SEPO_EPOCH_RECORDS < cn ? a + SEPO_EPOCH_RECORDS : cn; /* all done */
+		}
+	}
+	return 0;
+}
+
 int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
 	     uint64_t chunk_records, uint32_t threads, struct sepo_run_stats *st)
 {
@@ -45,9 +79,8 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 			if (it > 0 && chunk_done(done, c0, c0 + cn))
 				continue; /* nothing postponed here: not sent again */
 			in->fill(in->ctx, c0, cn, chunk);
-			if (simt_upload(h, chunk, cn * in->rec_words * 8))
+			if (upload_pending(h, chunk, done, c0, cn, in->rec_words, it > 0, st))
 				return -1;
-			st->input_bytes += cn * in->rec_words * 8;
 			struct sepo_map_args a;
 			memset(&a, 0, sizeof a);
 			a.t = t->d;
@@ -58,6 +91,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 			a.n = cn;
 			a.rec_words = in->rec_words;
 			a.key_bytes = in->key_bytes;
+			a.app = in->app;
 			uint32_t th = threads;
 			if (th > cn)
 				th = (uint32_t)cn;

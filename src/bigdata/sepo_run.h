@@ -16,6 +16,7 @@ struct sepo_input {
 	uint32_t rec_words;
 	uint32_t key_bytes;   /* passed to the kernel (word count's longest word) */
 	int needs_progress;   /* the kernel keeps per-record progress (word count) */
+	unsigned int app;     /* SEPO_APP_* (sepo_kernels.h) */
 	void *ctx;
 	void (*fill)(void *ctx, uint64_t first, uint64_t n, unsigned long long *out);
 	simt_body_fn kernel;

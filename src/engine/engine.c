@@ -81,6 +81,10 @@ struct engine {
 	 * capacity calendars because sectors arrive out of time order (after
 	 * translations of different lengths) */
 	struct server_pool dram, pcie_h2d, pcie_d2h;
+	/* when the last zero-copy store has crossed the link: a store retires
+	 * at once, but the kernel is not done before its writes are (the
+	 * launch boundary orders them before the host or the next launch) */
+	double zc_stores_done;
 	struct dram_model dram_banks;
 	bool dram_banked;
 	struct l1_cache l1;
@@ -252,8 +256,15 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 		/* Zero-copy: uncached, straight over the link. */
 		e->stats->zero_copy_bytes += e->sector_bytes;
 		if (op == GPUVM_OP_STORE) {
+			/* a store of part of a sector still costs the sector: about
+			 * what an 8-byte write TLP costs with its overhead (PCIe 3.0:
+			 * 12-16-byte header, 2-byte sequence number, 4-byte LCRC,
+			 * 4-byte framing token) */
 			e->stats->pcie_d2h_bytes += e->sector_bytes;
-			return pcie_transfer(e, &e->pcie_d2h, at_mem, e->sector_bytes) + e->base_half;
+			double done = pcie_transfer(e, &e->pcie_d2h, at_mem, e->sector_bytes) + e->base_half;
+			if (done > e->zc_stores_done)
+				e->zc_stores_done = done;
+			return done;
 		}
 		e->stats->pcie_h2d_bytes += e->sector_bytes;
 		if (op == GPUVM_OP_ATOMIC)
@@ -1332,6 +1343,8 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	if (e->progress)
 		show_progress(e, &kr, true);
 	xlat_sync_stats(&e->xlat);
+	if (e->zc_stores_done > kr.end)
+		kr.end = e->zc_stores_done; /* posted writes still on the link */
 	if (cls)
 		kernel_sampler_record(&e->ks, cls, kr.end - t, e->stats->warp_insts - insts0,
 				      e->stats->thread_accesses - accesses0);

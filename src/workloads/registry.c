@@ -29,6 +29,10 @@ extern const struct gpuvm_workload_def gpuvm_workload_sepo_pvc;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_wc;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_kv;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_ii;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_netflix;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_dna;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_patent;
+extern const struct gpuvm_workload_def gpuvm_workload_sepo_geo;
 extern const struct gpuvm_workload_def gpuvm_workload_sl1;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
@@ -59,6 +63,10 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_sepo_wc,
 	&gpuvm_workload_sepo_kv,
 	&gpuvm_workload_sepo_ii,
+	&gpuvm_workload_sepo_netflix,
+	&gpuvm_workload_sepo_dna,
+	&gpuvm_workload_sepo_patent,
+	&gpuvm_workload_sepo_geo,
 	&gpuvm_workload_sl1,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
