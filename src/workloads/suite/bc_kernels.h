@@ -17,14 +17,14 @@ struct bc_args {
 	int n, dist, source;
 };
 
-SIMT_KERNEL(bc_clean_bc, struct bc_args, p)
+SIMT_KERNEL_ANY_ORDER(bc_clean_bc, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n)
 		ST(p.bc, tid, 0.0f);
 }
 
-SIMT_KERNEL(bc_clean_1d, struct bc_args, p)
+SIMT_KERNEL_ANY_ORDER(bc_clean_1d, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {

@@ -19,7 +19,7 @@ struct mis_args {
 	int n;
 };
 
-SIMT_KERNEL(mis_init, struct mis_args, p)
+SIMT_KERNEL_ANY_ORDER(mis_init, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
@@ -29,7 +29,7 @@ SIMT_KERNEL(mis_init, struct mis_args, p)
 	}
 }
 
-SIMT_KERNEL(mis1, struct mis_args, p)
+SIMT_KERNEL_ANY_ORDER(mis1, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.status, tid) == -1) {
@@ -67,7 +67,7 @@ SIMT_KERNEL(mis2, struct mis_args, p)
 	}
 }
 
-SIMT_KERNEL(mis3, struct mis_args, p)
+SIMT_KERNEL_ANY_ORDER(mis3, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.status_upd, tid) == -2)

@@ -39,7 +39,7 @@ SIMT_KERNEL(ra_lookup_kernel, struct ra_lookup_args, p)
 	ST(p.output, idx, t * in);
 }
 
-SIMT_KERNEL(ra_kernel, struct ra_args, p)
+SIMT_KERNEL_ANY_ORDER(ra_kernel, struct ra_args, p)
 {
 	unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
 	if (t >= p.threads)

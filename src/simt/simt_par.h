@@ -1,0 +1,20 @@
+/* Functional execution of SIMT kernels on worker threads, ahead of the
+ * timing model (gpuvm sim --threads N; simt_par.c). */
+#ifndef GPUVM_SIMT_PAR_H
+#define GPUVM_SIMT_PAR_H
+
+struct simt_program;
+struct simt_launch;
+struct simt_par;
+
+/* Routes launch l (declared SIMT_ANY_ORDER) through p->exec_threads
+ * worker threads, started on first use: l->k then hands the engine the
+ * workers' warp items. Returns -1 when the workers cannot be had (out of
+ * memory, no thread): l is left to run on the calling thread, which gives
+ * the same results. */
+int simt_par_launch(struct simt_program *p, struct simt_launch *l);
+/* Stops and joins the workers and frees what they hold (also mid-kernel,
+ * after an error). NULL is a no-op. */
+void simt_par_free(struct simt_par *par);
+
+#endif
