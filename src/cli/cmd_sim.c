@@ -73,7 +73,7 @@ static void sim_usage(FILE *out)
 	      "                    \"tlb_sharing\" (docs/neidty.md); same as\n"
 	      "                    --set tlb.sharing_analysis=on. Schemes: --set tlb.l1.peer=neidty\n"
 	      "  --threads N       execute the GPU threads of SIMT kernels declared any-order\n"
-	      "                    (most suite kernels; not bc, pagerank1, mis2, ra_lookup,\n"
+	      "                    (most suite kernels; not bc, pagerank1, ra lookup,\n"
 	      "                    sl1, sepo) on N worker threads ahead of the timing model,\n"
 	      "                    which stays on this thread (N + 1 threads in all); results,\n"
 	      "                    statistics and JSON are identical at any N (wall times\n"

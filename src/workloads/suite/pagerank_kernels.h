@@ -22,6 +22,7 @@ SIMT_KERNEL_ANY_ORDER(pagerank_init, struct pagerank_args, p)
 	}
 }
 
+/* Not any order: float atomic adds round differently in another order. */
 SIMT_KERNEL(pagerank1, struct pagerank_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
