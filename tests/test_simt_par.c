@@ -50,8 +50,13 @@ static void random_item(uint64_t *s, struct gpuvm_warp_item *it)
 		/* one lane, all lanes, or any */
 		uint64_t m = rng(s) % 3;
 		it->active_mask = m == 0 ? 1u << (rng(s) % 32) : m == 1 ? ~0u : (uint32_t)rng(s) | 1;
+		/* evenly spaced (coalesced, broadcast, backwards, wrapping) or not */
+		uint64_t base = rng(s), stride = rng(s) % 3 ? rng(s) % 64 - 16 : rng(s);
+		int spaced = rng(s) % 2;
 		for (int l = 0; l < GPUVM_WARP_LANES; l++)
-			it->addr[l] = rng(s);
+			it->addr[l] = spaced ? base + (uint64_t)l * stride : rng(s);
+		if (spaced && rng(s) % 4 == 0) /* all but one lane spaced */
+			it->addr[31 - __builtin_clz(it->active_mask)] ^= 8;
 	}
 }
 
@@ -94,8 +99,7 @@ static void test_chunk_round_trip_and_bound(void **state)
 			uint32_t len = c->len;
 			if (item_chunk_put(c, &in[i])) {
 				/* refused: it did not fit, and the chunk is as it was */
-				assert_true(c->cap - len < 24 + 8 * (uint32_t)__builtin_popcount(
-									   in[i].kind == GPUVM_ITEM_MEM ? in[i].active_mask : 0));
+				assert_true(c->cap - len < ITEM_CHUNK_MAX_ITEM_BYTES);
 				assert_int_equal(c->len, len);
 				break;
 			}
@@ -115,18 +119,26 @@ static void test_chunk_round_trip_and_bound(void **state)
 	assert_true(chunks > 1);
 	/* every chunk came back: the pool made one and reused it */
 	assert_int_equal(pool.allocated, 1);
-	/* a full-warp access takes 24 + 256 bytes: 14 of them fill 4 KiB */
+	/* a scattered full-warp access takes 24 + 256 bytes: 14 of them fill
+	 * 4 KiB; a coalesced one 24 + 16 */
 	struct item_chunk *c = item_chunk_pool_get(&pool);
 	struct gpuvm_warp_item full;
 	memset(&full, 0, sizeof full);
 	full.kind = GPUVM_ITEM_MEM;
 	full.active_mask = ~0u;
+	for (int l = 0; l < GPUVM_WARP_LANES; l++)
+		full.addr[l] = (uint64_t)l * l;
 	int n = 0;
 	while (!item_chunk_full(c)) {
 		assert_int_equal(item_chunk_put(c, &full), 0);
 		n++;
 	}
 	assert_int_equal(n, 4096 / ITEM_CHUNK_MAX_ITEM_BYTES);
+	c->len = 0;
+	for (int l = 0; l < GPUVM_WARP_LANES; l++)
+		full.addr[l] = 4096 + 8 * (uint64_t)l;
+	assert_int_equal(item_chunk_put(c, &full), 0);
+	assert_int_equal(c->len, 40);
 	/* register operands are not carried */
 	struct item_chunk *d = item_chunk_pool_get(&pool);
 	struct gpuvm_warp_item regs;

@@ -4,9 +4,10 @@
  *
  * A packed item keeps what the engine reads of a source item without
  * register operands (every SIMT item): kind, gap, chain, class, space,
- * cache operator, operation, width, mask, and one address per active lane
- * (so a one-lane access costs 8 bytes, not 256). Nothing here locks: the
- * caller serialises the FIFO and the pool. */
+ * cache operator, operation, width, mask, and the active lanes' addresses:
+ * a base and a stride when they are evenly spaced (a coalesced access:
+ * 40 bytes in all), else one per active lane (a one-lane access: 32).
+ * Nothing here locks: the caller serialises the FIFO and the pool. */
 #ifndef GPUVM_SIMT_ITEM_CHUNK_H
 #define GPUVM_SIMT_ITEM_CHUNK_H
 

@@ -48,8 +48,7 @@ struct par_warp {
 	struct item_fifo ready;
 	int queued, busy, ended, failed;
 	struct gpuvm_error err;   /* failed: what the executor said */
-	struct item_chunk *cur;   /* engine side: the chunk being read */
-	uint32_t rd;              /* engine side: offset in cur */
+	struct item_chunk *held;  /* the chunk the engine reads (for teardown) */
 	void *exec;               /* the executor's warp state (owner side) */
 };
 
@@ -312,15 +311,20 @@ static void *worker_main(void *arg)
 
 /* ---- the engine's side ---------------------------------------------- */
 
+/* The engine's warp state: its read position kept here, in the state the
+ * engine prefetches, not in the record the workers write. */
 struct par_ref {
 	struct par_warp *pw;
+	struct item_chunk *cur;
+	uint32_t rd, len;
+	int ended;
 };
 
 static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
 {
 	struct simt_par *par = k->impl;
 	struct par_ref *ref = state;
-	ref->pw = NULL;
+	memset(ref, 0, sizeof *ref);
 	if (warp == 0 || !par->engine_cta || par->engine_cta->id != cta) {
 		struct par_cta *c = NULL;
 		pthread_mutex_lock(&par->mu);
@@ -355,61 +359,71 @@ static int pk_fail(struct simt_par *par, struct gpuvm_error *err)
 				   : "CTAs begun out of order (the worker threads need them in order)");
 }
 
-/* The engine is done with pw: its chunk goes back, its CTA's record
- * when every warp has ended. */
-static void warp_done(struct simt_par *par, struct par_warp *pw)
+/* The engine is done with the chunk it read (NULL: none yet) and takes
+ * pw's next one, waiting for it if need be; NULL at the end of pw's
+ * stream. After the END item, also its CTA's record goes back when every
+ * warp has ended. */
+static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
+				     struct item_chunk *done, int ended)
 {
 	pthread_mutex_lock(&par->mu);
-	item_chunk_pool_put(&par->pool, pw->cur);
-	pw->cur = NULL;
-	struct par_cta *c = pw->cta;
-	if (--c->open == 0) {
-		c->next = par->free_ctas;
-		par->free_ctas = c;
+	if (done)
+		item_chunk_pool_put(&par->pool, done);
+	pw->held = NULL;
+	if (ended) {
+		struct par_cta *c = pw->cta;
+		if (--c->open == 0) {
+			c->next = par->free_ctas;
+			par->free_ctas = c;
+		}
+		pthread_mutex_unlock(&par->mu);
+		return NULL;
 	}
+	struct item_chunk *c;
+	while (!(c = item_fifo_pop(&pw->ready)) && !pw->ended && !par->oom) {
+		par->urgent = pw;
+		wake(pw->cta->owner);
+		pthread_cond_wait(&par->engine_cv, &par->mu);
+	}
+	if (par->urgent == pw)
+		par->urgent = NULL;
+	pw->held = c;
+	want_work(pw);
 	pthread_mutex_unlock(&par->mu);
+	return c;
 }
 
 static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
 		   struct gpuvm_error *err)
 {
 	struct simt_par *par = k->impl;
-	struct par_warp *pw = ((struct par_ref *)state)->pw;
-	if (!pw)
-		return pk_fail(par, err);
-	if (!pw->cur || pw->rd == pw->cur->len) {
-		pthread_mutex_lock(&par->mu);
-		if (pw->cur)
-			item_chunk_pool_put(&par->pool, pw->cur);
-		pw->cur = NULL;
-		struct item_chunk *c;
-		while (!(c = item_fifo_pop(&pw->ready))) {
-			if (pw->ended || par->oom) {
-				int oom = par->oom && !pw->ended;
-				pthread_mutex_unlock(&par->mu);
-				if (oom)
-					return pk_fail(par, err);
-				if (pw->failed) {
-					*err = pw->err;
-					return -1;
-				}
-				it->kind = GPUVM_ITEM_END; /* asked again after the end */
-				return 0;
-			}
-			par->urgent = pw;
-			wake(pw->cta->owner);
-			pthread_cond_wait(&par->engine_cv, &par->mu);
-		}
-		if (par->urgent == pw)
-			par->urgent = NULL;
-		want_work(pw);
-		pthread_mutex_unlock(&par->mu);
-		pw->cur = c;
-		pw->rd = 0;
+	struct par_ref *ref = state;
+	if (ref->ended) {
+		it->kind = GPUVM_ITEM_END;
+		return 0;
 	}
-	item_chunk_get(pw->cur, &pw->rd, it);
-	if (it->kind == GPUVM_ITEM_END)
-		warp_done(par, pw);
+	if (ref->rd == ref->len) {
+		if (!ref->pw)
+			return pk_fail(par, err);
+		ref->cur = next_chunk(par, ref->pw, ref->cur, 0);
+		ref->rd = 0;
+		ref->len = ref->cur ? ref->cur->len : 0;
+		if (!ref->cur) {
+			/* the stream ended early: an error, or no memory */
+			if (!ref->pw->failed)
+				return pk_fail(par, err);
+			*err = ref->pw->err;
+			return -1;
+		}
+		__builtin_prefetch(ref->cur->data + 64);
+	}
+	item_chunk_get(ref->cur, &ref->rd, it);
+	__builtin_prefetch(ref->cur->data + ref->rd + 64);
+	if (it->kind == GPUVM_ITEM_END) {
+		next_chunk(par, ref->pw, ref->cur, 1);
+		ref->cur = NULL;
+		ref->ended = 1;
+	}
 	return 0;
 }
 
@@ -503,7 +517,7 @@ void simt_par_free(struct simt_par *par)
 		for (uint32_t i = 0; i < c->cap_warps && c->warps; i++) {
 			struct par_warp *pw = &c->warps[i];
 			if (i < c->nwarps) {
-				chunk_back(par, pw->cur);
+				chunk_back(par, pw->held);
 				for (struct item_chunk *ch; (ch = item_fifo_pop(&pw->ready));)
 					chunk_back(par, ch);
 			}
