@@ -35,7 +35,7 @@
 #include "simt/item_chunk.h"
 #include "simt/simt_internal.h"
 
-#define PAR_CHUNK_BYTES (8u << 10) /* ~29 full-warp accesses, ~340 compute gaps */
+#define PAR_CHUNK_BYTES (4u << 10) /* ~100 coalesced accesses, 14 scattered */
 #define PAR_READY_CHUNKS 2
 #define PAR_CTAS_AHEAD 64
 
@@ -246,6 +246,7 @@ static void *worker_main(void *arg)
 {
 	struct par_worker *wk = arg;
 	struct simt_par *par = wk->par;
+	pthread_setname_np(pthread_self(), "gpuvm-simt"); /* for top and perf */
 	pthread_mutex_lock(&par->mu);
 	while (!par->stop) {
 		if (par->gen && wk->gen != par->gen)

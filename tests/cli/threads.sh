@@ -44,7 +44,27 @@ for bad in 0 65 -1 abc 1.5 ""; do
 	[ ! -e bad.json ] || fail "--threads '$bad': left an output file"
 done
 
+# sweep --threads, with -j: the same CSV as without (wall-time columns aside)
+no_wall() {
+	python3 -c 'import csv,sys
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, c in enumerate(rows[0]) if "wall" not in c]
+for r in rows: print(",".join(r[i] for i in keep))' "$1"
+}
+"$GPUVM" sweep --gpu p100 --workload hotspot --vary workload.n=64,128 --csv s1.csv --quiet ||
+	fail "sweep: exit $?"
+"$GPUVM" sweep --gpu p100 --workload hotspot --vary workload.n=64,128 --threads 2 -j 2 \
+	--csv s2.csv --quiet || fail "sweep --threads 2: exit $?"
+diff <(no_wall s1.csv) <(no_wall s2.csv) >/dev/null || fail "sweep --threads 2 CSV differs"
+"$GPUVM" sweep --gpu p100 --workload hotspot --threads 0 --csv bad.csv >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 2 ] || fail "sweep --threads 0: exit $rc, wanted 2"
+grep -q -- "--threads" err.txt || fail "sweep --threads 0: message: $(cat err.txt)"
+[ ! -e bad.csv ] || fail "sweep --threads 0: left an output file"
+
 "$GPUVM" sim --help >help.txt 2>&1 || fail "sim --help: exit $?"
 grep -q -- "--threads N" help.txt || fail "sim --help does not teach --threads"
+"$GPUVM" sweep --help >help.txt 2>&1 || fail "sweep --help: exit $?"
+grep -q -- "--threads N" help.txt || fail "sweep --help does not teach --threads"
 
 [ $failures -eq 0 ] && echo "ok - --threads: identical JSON at 1, 2 and 3 threads" || exit 1
