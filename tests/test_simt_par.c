@@ -16,6 +16,8 @@
 #include "gpuvm/engine.h"
 #include "gpuvm/simt.h"
 #include "simt/item_chunk.h"
+#include "simt/simt_internal.h"
+#include "simt/simt_par.h"
 
 /* ---- the queue ------------------------------------------------------- */
 
@@ -49,7 +51,8 @@ static void random_item(uint64_t *s, struct gpuvm_warp_item *it)
 		it->bytes_per_lane = 1u << (rng(s) % 5);
 		/* one lane, all lanes, or any */
 		uint64_t m = rng(s) % 3;
-		it->active_mask = m == 0 ? 1u << (rng(s) % 32) : m == 1 ? ~0u : (uint32_t)rng(s) | 1;
+		it->active_mask = m == 0 ? 1u << (rng(s) % 32)
+				   : m == 1 ? ~0u : (uint32_t)rng(s) | 1u << (rng(s) % 32);
 		/* evenly spaced (coalesced, broadcast, backwards, wrapping) or not */
 		uint64_t base = rng(s), stride = rng(s) % 3 ? rng(s) % 64 - 16 : rng(s);
 		int spaced = rng(s) % 2;
@@ -221,17 +224,31 @@ SIMT_KERNEL_ANY_ORDER(atomic_kernel, struct mix_args, p)
 		ATOMIC_ADD(p.count, k % 4, (unsigned long long)(i + 1));
 }
 
+/* Long streams from few warps: workers could run far ahead. */
+SIMT_KERNEL_ANY_ORDER(long_kernel, struct mix_args, p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, acc = 0;
+	for (int k = 0; k < 20000; k++)
+		acc += LD(p.in, (i + 32 * k) % p.n);
+	ST(p.out, i, acc);
+}
+
 struct oob_args {
 	float *a;
-	int n;
+	int n, two;
 };
 
 SIMT_KERNEL_ANY_ORDER(oob_kernel, struct oob_args, p)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	float v = LD(p.a, i % p.n);
+	/* with two: CTA 40 strays after 90 loads (past the 64 a thread runs
+	 * ahead), CTA 150 at once */
+	int reps = p.two && blockIdx.x == 40 ? 90 : 1;
+	float v = 0;
+	for (int k = 0; k < reps; k++)
+		v += LD(p.a, (i + k) % p.n);
 	COMPUTE(1);
-	if (i == 40 * 64 + 17) /* one thread of CTA 40 strays */
+	if (i == 40 * 64 + 17 || (p.two && i == 150 * 64 + 5)) /* strays */
 		ST(p.a, p.n + 3, v);
 	else
 		ST(p.a, i % p.n, v + 1);
@@ -279,18 +296,39 @@ static int atomic_host(struct simt_host *h, void *user)
 	return 0;
 }
 
+#define LONG_CTAS 2
+
+static int long_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	int n = 1 << 16;
+	int *in = simt_malloc(h, "in", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
+	int *out = simt_malloc(h, "out", 64 * sizeof(int), GPUVM_ALLOC_DEVICE);
+	if (!in || !out)
+		return -1;
+	struct mix_args a = {in, out, NULL, n};
+	return SIMT_LAUNCH(h, long_kernel, simt_dim3(LONG_CTAS, 1, 1), simt_dim3(32, 1, 1), a);
+}
+
 static int oob_host(struct simt_host *h, void *user)
 {
 	(void)user;
 	float *a = simt_malloc(h, "a", 1000 * 4, GPUVM_ALLOC_DEVICE);
 	if (!a)
 		return -1;
-	struct oob_args args = {a, 1000};
+	struct oob_args args = {a, 1000, user != NULL}; /* CTA 150 strays too */
 	return SIMT_LAUNCH(h, oob_kernel, simt_dim3(200, 1, 1), simt_dim3(64, 1, 1), args);
 }
 
-static int simulate(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
-		    struct gpuvm_error *err)
+static int oob2_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	return oob_host(h, h);
+}
+
+/* chunks_made: the workers' chunks, when there were workers */
+static int simulate_counted(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
+			    struct gpuvm_error *err, uint64_t *chunks_made)
 {
 	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
 	assert_non_null(cfg);
@@ -300,9 +338,18 @@ static int simulate(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
 	assert_int_equal(simt_program_source("test", fn, NULL, NULL, &src, err), 0);
 	src.exec_threads = threads;
 	int rc = gpuvm_simulate(cfg, &src, NULL, st, err);
+	struct simt_program *p = src.impl;
+	if (chunks_made)
+		*chunks_made = p->par ? simt_par_chunks_made(p->par) : 0;
 	src.ops->destroy(&src);
 	free(cfg);
 	return rc;
+}
+
+static int simulate(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
+		    struct gpuvm_error *err)
+{
+	return simulate_counted(fn, threads, st, err, NULL);
 }
 
 static void test_workers_give_the_same_run(void **state)
@@ -347,6 +394,24 @@ static void test_atomics_lose_no_update(void **state)
 	}
 }
 
+/* 2 warps of 20,000 accesses each (about 200 chunks apiece): the workers
+ * never hold more than the bound, however far ahead they could run. */
+static void test_queue_stays_bounded(void **state)
+{
+	(void)state;
+	struct gpuvm_stats st;
+	struct gpuvm_error err = {{0}};
+	uint32_t workers = 3;
+	uint64_t made = 0;
+	if (simulate_counted(long_host, workers, &st, &err, &made))
+		fail_msg("%s", err.msg);
+	assert_true(st.mem_insts >= LONG_CTAS * 20000);
+	gpuvm_stats_release(&st);
+	assert_true(made > 0);
+	if (made > LONG_CTAS * (SIMT_PAR_READY_CHUNKS + 1) + workers)
+		fail_msg("%llu chunks made for %d warps", (unsigned long long)made, LONG_CTAS);
+}
+
 static void test_failing_kernel_fails_the_same(void **state)
 {
 	(void)state;
@@ -361,6 +426,18 @@ static void test_failing_kernel_fails_the_same(void **state)
 		gpuvm_stats_release(&st);
 		assert_string_equal(one.msg, many.msg);
 	}
+	/* two CTAs fail, the later in the engine's time first in a worker's
+	 * (it claims CTA 40 first): the engine meets the same one at any
+	 * count, as a worker's failure stays in its warp's stream */
+	assert_int_not_equal(simulate(oob2_host, 1, &st, &one), 0);
+	gpuvm_stats_release(&st);
+	assert_non_null(strstr(one.msg, "block (150,0,0)"));
+
+	for (uint32_t t = 2; t <= 4; t++) {
+		assert_int_not_equal(simulate(oob2_host, t, &st, &many), 0);
+		gpuvm_stats_release(&st);
+		assert_string_equal(one.msg, many.msg);
+	}
 }
 
 int main(void)
@@ -370,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_keeps_order_and_bound),
 		cmocka_unit_test(test_workers_give_the_same_run),
 		cmocka_unit_test(test_atomics_lose_no_update),
+		cmocka_unit_test(test_queue_stays_bounded),
 		cmocka_unit_test(test_failing_kernel_fails_the_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,11 +19,11 @@
  *   engine began) or, if none has, when the engine begins it (its owner
  *   then by id, round robin); its coroutines stay with its owner (a
  *   copying coroutine's frames hold addresses on its owner's run stack).
- * - Warps: a warp with fewer than PAR_READY_CHUNKS chunks waiting, not
+ * - Warps: a warp with fewer than SIMT_PAR_READY_CHUNKS chunks waiting, not
  *   ended and not being filled, sits in its owner's to-do list; the owner
  *   fills one chunk at a time, oldest first, except that the warp the
  *   engine is blocked on goes first.
- * Memory: PAR_READY_CHUNKS + 1 chunks per resident warp and per warp of
+ * Memory: SIMT_PAR_READY_CHUNKS + 1 chunks per resident warp and per warp of
  * the CTAs claimed ahead, beyond what the executor holds. */
 #include "simt/simt_par.h"
 
@@ -36,7 +36,6 @@
 #include "simt/simt_internal.h"
 
 #define PAR_CHUNK_BYTES (4u << 10) /* ~100 coalesced accesses, 14 scattered */
-#define PAR_READY_CHUNKS 2
 #define PAR_CTAS_AHEAD 64
 
 struct par_cta;
@@ -179,7 +178,7 @@ static struct par_cta *claim(struct simt_par *par, struct par_worker *wk)
 	memset(c->warps, 0, nw * sizeof *c->warps);
 	for (uint32_t i = 0; i < nw; i++) {
 		c->warps[i].cta = c;
-		c->warps[i].ready.bound = PAR_READY_CHUNKS;
+		c->warps[i].ready.bound = SIMT_PAR_READY_CHUNKS;
 		c->warps[i].exec = c->exec + i * stride;
 	}
 	return c;
@@ -532,4 +531,12 @@ void simt_par_free(struct simt_par *par)
 	pthread_mutex_destroy(&par->mu);
 	free(par->w);
 	free(par);
+}
+
+uint64_t simt_par_chunks_made(struct simt_par *par)
+{
+	pthread_mutex_lock(&par->mu);
+	uint64_t n = par->pool.allocated;
+	pthread_mutex_unlock(&par->mu);
+	return n;
 }

@@ -3,9 +3,15 @@
 #ifndef GPUVM_SIMT_PAR_H
 #define GPUVM_SIMT_PAR_H
 
+#include <stdint.h>
+
 struct simt_program;
 struct simt_launch;
 struct simt_par;
+
+/* Chunks of items a warp may have waiting for the engine; it holds one
+ * more while the engine reads it, and a worker one while filling it. */
+#define SIMT_PAR_READY_CHUNKS 2
 
 /* Routes launch l (declared SIMT_ANY_ORDER) through p->exec_threads
  * worker threads, started on first use: l->k then hands the engine the
@@ -16,5 +22,8 @@ int simt_par_launch(struct simt_program *p, struct simt_launch *l);
 /* Stops and joins the workers and frees what they hold (also mid-kernel,
  * after an error). NULL is a no-op. */
 void simt_par_free(struct simt_par *par);
+/* Chunks made so far (the pool keeps those returned): the most that were
+ * in use at once (tests check the bound). */
+uint64_t simt_par_chunks_made(struct simt_par *par);
 
 #endif
