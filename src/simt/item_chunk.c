@@ -28,7 +28,7 @@ static int affine(const struct gpuvm_warp_item *it, uint32_t mask, int64_t *stri
 	*stride = d / (int64_t)(l1 - l0);
 	for (uint32_t m = rest & (rest - 1); m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		if (it->addr[l] != it->addr[l0] + (uint64_t)((int64_t)(l - l0) * *stride))
+		if (it->addr[l] != it->addr[l0] + (uint64_t)(l - l0) * (uint64_t)*stride)
 			return 0;
 	}
 	return 1;
@@ -91,7 +91,7 @@ void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp
 		uint32_t l0 = (uint32_t)__builtin_ctz(mask);
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			it->addr[l] = a0 + (uint64_t)((int64_t)(l - l0) * stride);
+			it->addr[l] = a0 + (uint64_t)(l - l0) * (uint64_t)stride; /* modulo 2^64 */
 		}
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1, d += 8)
