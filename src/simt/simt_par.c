@@ -341,6 +341,7 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 		} else if (!par->pending_head && par->claimed == cta) {
 			/* no worker got to it yet: the next owner in turn */
 			c = claim(par, &par->w[cta % par->nworkers]);
+			par->oom |= !c;
 			for (uint32_t i = 0; c && i < c->nwarps; i++)
 				want_work(&c->warps[i]);
 		}
