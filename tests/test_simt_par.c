@@ -234,7 +234,8 @@ SIMT_KERNEL_ANY_ORDER(long_kernel, struct mix_args, p)
 }
 
 struct oob_args {
-	float *a;
+	const float *in;
+	float *out; /* one per thread */
 	int n, two;
 };
 
@@ -246,12 +247,12 @@ SIMT_KERNEL_ANY_ORDER(oob_kernel, struct oob_args, p)
 	int reps = p.two && blockIdx.x == 40 ? 90 : 1;
 	float v = 0;
 	for (int k = 0; k < reps; k++)
-		v += LD(p.a, (i + k) % p.n);
+		v += LD(p.in, (i + k) % p.n);
 	COMPUTE(1);
 	if (i == 40 * 64 + 17 || (p.two && i == 150 * 64 + 5)) /* strays */
-		ST(p.a, p.n + 3, v);
+		ST(p.out, 200 * 64 + 3, v);
 	else
-		ST(p.a, i % p.n, v + 1);
+		ST(p.out, i, v + 1);
 }
 
 static int mix_host(struct simt_host *h, void *user)
@@ -313,10 +314,11 @@ static int long_host(struct simt_host *h, void *user)
 static int oob_host(struct simt_host *h, void *user)
 {
 	(void)user;
-	float *a = simt_malloc(h, "a", 1000 * 4, GPUVM_ALLOC_DEVICE);
-	if (!a)
+	float *in = simt_malloc(h, "in", 1000 * 4, GPUVM_ALLOC_DEVICE);
+	float *out = simt_malloc(h, "out", 200 * 64 * 4, GPUVM_ALLOC_DEVICE);
+	if (!in || !out)
 		return -1;
-	struct oob_args args = {a, 1000, user != NULL}; /* CTA 150 strays too */
+	struct oob_args args = {in, out, 1000, user != NULL}; /* CTA 150 strays too */
 	return SIMT_LAUNCH(h, oob_kernel, simt_dim3(200, 1, 1), simt_dim3(64, 1, 1), args);
 }
 

@@ -120,7 +120,7 @@ enum simt_launch_flags {
 	 * aside), and atomics are only commutative updates (integer add, min,
 	 * max, or, xor) whose returned value is not used. Float atomic adds,
 	 * "last writer wins" stores, and reads of neighbours' fresh writes
-	 * (bc, pagerank, mis, hash inserts) do not qualify. Such a kernel may
+	 * (bc, pagerank's push, hash inserts) do not qualify. Such a kernel may
 	 * run on worker threads ahead of the engine (gpuvm sim --threads N). */
 	SIMT_ANY_ORDER = 1u << 0,
 };
