@@ -298,7 +298,7 @@ int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*us
 	p->fn = fn;
 	p->user = user;
 	p->user_free = user_free;
-	out->ops = &simt_source_ops;
-	out->impl = p;
+	/* exec_threads 0 until the caller says (tests leave *out uninitialised) */
+	*out = (struct gpuvm_source){.ops = &simt_source_ops, .impl = p};
 	return 0;
 }
