@@ -26,6 +26,9 @@ struct gpuvm_run_spec {
 	/* kernel sampling (gpuvm_sim_options); tolerance 0 = default */
 	bool kernel_sampling;
 	double kernel_sampling_tolerance;
+	/* --threads: threads that execute SIMT kernels declared any-order
+	 * ahead of the engine (gpuvm_source.exec_threads); 0 or 1 = none */
+	uint32_t threads;
 	/* Optional: called on the workload's source before it is simulated;
 	 * may replace *src by a wrapper that owns the original (gpuvm sim
 	 * --page-map wraps it in the page-access recorder). On failure it
@@ -44,6 +47,11 @@ struct gpuvm_params;
 int gpuvm_run_check_work(const struct gpuvm_run_spec *spec, const struct gpuvm_config *cfg,
 			 const struct gpuvm_workload_def *def, const struct gpuvm_params *params,
 			 struct gpuvm_error *err);
+
+/* --threads N: N from 1 to GPUVM_MAX_THREADS (the help texts say 64). */
+#define GPUVM_MAX_THREADS 64
+/* Parses a --threads value; -1 when it is not an integer in range. */
+int gpuvm_parse_threads(const char *text, uint32_t *out);
 
 /* On success *out is a JSON object with keys config, workload, tlb, walks,
  * dram_bytes, pcie_*, sim_cycles, sim_seconds, accesses_per_sim_second,

@@ -50,6 +50,7 @@
 /* ---------------------------------------------------------------- CUDA */
 #include <stdint.h>
 #define SIMT_KERNEL(name, argt, p) __global__ void name(const argt p)
+#define SIMT_KERNEL_ANY_ORDER(name, argt, p) SIMT_KERNEL(name, argt, p)
 #define SIMT_DEVFN __device__ static inline
 #define SIMT_CTX_
 #define SIMT_PASS_
@@ -111,13 +112,30 @@ void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
 void simt_barrier(struct simt_thread *t, uint32_t site);
 void *simt_shared(struct simt_thread *t, size_t bytes, size_t align);
 
-#define SIMT_KERNEL(name, argt, p)                                                     \
+/* Launch flags of a kernel (SIMT_LAUNCH passes its own). */
+enum simt_launch_flags {
+	/* The kernel's threads make the same accesses and leave the same
+	 * memory whatever order its CTAs and warps run in: no thread reads
+	 * what a thread of another CTA or warp writes in the launch (barriers
+	 * aside), and atomics are only commutative updates (integer add, min,
+	 * max, or, xor) whose returned value is not used. Float atomic adds,
+	 * "last writer wins" stores, and reads of neighbours' fresh writes
+	 * (bc, pagerank's push, hash inserts) do not qualify. Such a kernel may
+	 * run on worker threads ahead of the engine (gpuvm sim --threads N). */
+	SIMT_ANY_ORDER = 1u << 0,
+};
+
+#define SIMT_KERNEL_FLAGS_(name, argt, p, flags)                                       \
+	enum { name##_simt_flags_ = (flags) };                                         \
 	static void name##_simt_body(struct simt_thread *simt_t_, argt p);             \
 	static void name(struct simt_thread *simt_t_, const void *simt_a_)             \
 	{                                                                              \
 		name##_simt_body(simt_t_, *(const argt *)simt_a_);                     \
 	}                                                                              \
 	static void name##_simt_body(struct simt_thread *simt_t_, argt p)
+#define SIMT_KERNEL(name, argt, p) SIMT_KERNEL_FLAGS_(name, argt, p, 0)
+/* A kernel declared SIMT_ANY_ORDER (see there for what that promises). */
+#define SIMT_KERNEL_ANY_ORDER(name, argt, p) SIMT_KERNEL_FLAGS_(name, argt, p, SIMT_ANY_ORDER)
 #define SIMT_DEVFN static inline
 #define SIMT_CTX_ struct simt_thread *simt_t_,
 #define SIMT_PASS_ simt_t_,
@@ -134,29 +152,35 @@ void *simt_shared(struct simt_thread *t, size_t bytes, size_t align);
 enum simt_atomic_kind { SIMT_AT_ADD, SIMT_AT_MIN, SIMT_AT_MAX, SIMT_AT_EXCH, SIMT_AT_OR,
 			SIMT_AT_XOR, SIMT_AT_CAS };
 
-/* Read-modify-write in place (the executor is single-threaded, so plain
- * code is atomic); returns the old value as CUDA's atomics do. */
+/* Read-modify-write as one atomic step (kernels declared SIMT_ANY_ORDER
+ * run on several threads at once; alone it succeeds at the first try);
+ * returns the old value as CUDA's atomics do. */
 #define SIMT_ATOMIC_DEF_(suffix, T, ORBODY, XORBODY)                                             \
 	static inline T simt_atomic_##suffix(struct simt_thread *t, T *p, enum simt_atomic_kind k, \
 					     T v, T cmp, uint32_t site)                 \
 	{                                                                               \
 		simt_access(t, p, sizeof *p, SIMT_ATOMIC, site);                        \
-		T old = *p;                                                             \
-		switch (k) {                                                            \
-		case SIMT_AT_ADD: *p = (T)(old + v); break;                             \
-		case SIMT_AT_MIN: if (v < old) *p = v; break;                           \
-		case SIMT_AT_MAX: if (v > old) *p = v; break;                           \
-		case SIMT_AT_EXCH: *p = v; break;                                       \
-		case SIMT_AT_OR: ORBODY; break;                                         \
-		case SIMT_AT_XOR: XORBODY; break;                                       \
-		case SIMT_AT_CAS: if (old == cmp) *p = v; break;                        \
-		}                                                                       \
+		T old, nv;                                                              \
+		__atomic_load(p, &old, __ATOMIC_RELAXED);                               \
+		do {                                                                    \
+			nv = old;                                                       \
+			switch (k) {                                                    \
+			case SIMT_AT_ADD: nv = (T)(old + v); break;                     \
+			case SIMT_AT_MIN: if (v < old) nv = v; break;                   \
+			case SIMT_AT_MAX: if (v > old) nv = v; break;                   \
+			case SIMT_AT_EXCH: nv = v; break;                               \
+			case SIMT_AT_OR: ORBODY; break;                                 \
+			case SIMT_AT_XOR: XORBODY; break;                               \
+			case SIMT_AT_CAS: if (old == cmp) nv = v; break;                \
+			}                                                               \
+		} while (!__atomic_compare_exchange(p, &old, &nv, 0, __ATOMIC_RELAXED,  \
+						    __ATOMIC_RELAXED));                 \
 		return old;                                                             \
 	}
-SIMT_ATOMIC_DEF_(i32, int, *p = old | v, *p = old ^ v)
-SIMT_ATOMIC_DEF_(u32, unsigned int, *p = old | v, *p = old ^ v)
-SIMT_ATOMIC_DEF_(i64, long long, *p = old | v, *p = old ^ v)
-SIMT_ATOMIC_DEF_(u64, unsigned long long, *p = old | v, *p = old ^ v)
+SIMT_ATOMIC_DEF_(i32, int, nv = old | v, nv = old ^ v)
+SIMT_ATOMIC_DEF_(u32, unsigned int, nv = old | v, nv = old ^ v)
+SIMT_ATOMIC_DEF_(i64, long long, nv = old | v, nv = old ^ v)
+SIMT_ATOMIC_DEF_(u64, unsigned long long, nv = old | v, nv = old ^ v)
 SIMT_ATOMIC_DEF_(f32, float, (void)0, (void)0)
 SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 #undef SIMT_ATOMIC_DEF_
@@ -214,7 +238,8 @@ int simt_download(struct simt_host *h, const void *p, uint64_t bytes);
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes);
 #define SIMT_LAUNCH(h, kern, grid, block, args)                                        \
-	simt_launch((h), #kern, (kern), (grid), (block), &(args), sizeof(args))
+	simt_launch_flags((h), #kern, (kern), (grid), (block), 0, kern##_simt_flags_, &(args), \
+			  sizeof(args))
 /* A launch whose kernel declares shared_bytes of SHARED arrays per block
  * (CUDA's static __shared__ size): the engine places no more blocks on an
  * SM than its shared memory holds (smem.size), and a kernel allocating
@@ -223,7 +248,13 @@ int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
 		       struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
 		       const void *args, size_t args_bytes);
 #define SIMT_LAUNCH_SHARED(h, kern, grid, block, shared_bytes, args)                   \
-	simt_launch_shared((h), #kern, (kern), (grid), (block), (shared_bytes), &(args), sizeof(args))
+	simt_launch_flags((h), #kern, (kern), (grid), (block), (shared_bytes),           \
+			  kern##_simt_flags_, &(args), sizeof(args))
+/* simt_launch_shared with enum simt_launch_flags (SIMT_LAUNCH and
+ * SIMT_LAUNCH_SHARED pass the kernel's declared ones). */
+int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
+		      struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
+		      unsigned flags, const void *args, size_t args_bytes);
 static inline struct simt_dim3 simt_dim3(uint32_t x, uint32_t y, uint32_t z)
 {
 	struct simt_dim3 d = {x, y, z};

@@ -196,6 +196,10 @@ struct gpuvm_source {
 	/* Set by the engine before each next_op call: the simulated time at
 	 * which the previous operation ended (a host program's clock). */
 	double now_seconds;
+	/* Set by the caller before the first next_op (gpuvm sim --threads):
+	 * threads the source may use to execute kernels ahead of the engine;
+	 * 0 or 1 = the engine's thread alone. The items are the same. */
+	uint32_t exec_threads;
 };
 
 struct gpuvm_source_ops {

@@ -23,7 +23,7 @@ static void sim_usage(FILE *out)
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
 	      "                 [--oversub PCT] [--migration NAME] [--scope BYTES|auto] [--seed N]\n"
 	      "                 [--json FILE] [--stats-csv FILE] [--pcie-plot FILE] [--quiet]\n"
-	      "                 [--kernel-sampling[=TOL]]\n"
+	      "                 [--kernel-sampling[=TOL]] [--threads N]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
@@ -72,6 +72,12 @@ static void sim_usage(FILE *out)
 	      "                    instance's neighbour correlation (Tables I-II), JSON\n"
 	      "                    \"tlb_sharing\" (docs/neidty.md); same as\n"
 	      "                    --set tlb.sharing_analysis=on. Schemes: --set tlb.l1.peer=neidty\n"
+	      "  --threads N       execute the GPU threads of SIMT kernels declared any-order\n"
+	      "                    (most suite kernels; not bc, pagerank1, ra lookup,\n"
+	      "                    sl1, sepo) on N worker threads ahead of the timing model,\n"
+	      "                    which stays on this thread (N + 1 threads in all); results,\n"
+	      "                    statistics and JSON are identical at any N (wall times\n"
+	      "                    aside). 1 (default): all on this thread; N from 1 to 64\n"
 	      "  --quiet, -q       print nothing on success\n"
 	      "  --page-map PREFIX record which pages of each allocation are accessed over\n"
 	      "                    time (Ganguly et al. Fig. 2-3): PREFIX.csv (one row per\n"
@@ -233,7 +239,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"page-map-colour", required_argument, 0, 'L'},
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
 		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
-		{"stats-csv", required_argument, 0, 'C'},
+		{"stats-csv", required_argument, 0, 'C'}, {"threads", required_argument, 0, 'N'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
@@ -359,6 +365,13 @@ int gpuvm_cmd_sim(int argc, char **argv)
 					 spec.kernel_sampling_tolerance < 1))) {
 				fprintf(stderr, "gpuvm sim: --kernel-sampling: '%s' is not a tolerance "
 						"between 0 and 1 (e.g. 0.02 for 2 %%)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'N':
+			if (gpuvm_parse_threads(optarg, &spec.threads)) {
+				fprintf(stderr, "gpuvm sim: --threads: '%s' is not a thread count from 1 "
+						"to %d\n", optarg, GPUVM_MAX_THREADS);
 				return 2;
 			}
 			break;

@@ -63,6 +63,11 @@ static void usage(FILE *f)
 "Running:\n"
 "  -j, --jobs N        simulate N points at a time in worker processes\n"
 "                      (default 1; 0 = one per CPU). Results do not depend on N.\n"
+"  --threads N         each point runs its SIMT kernels' GPU threads on N worker\n"
+"                      threads (as gpuvm sim --threads; default 1): -j J\n"
+"                      --threads N keeps up to J x (N + 1) threads busy, so on C\n"
+"                      cores use J x (N + 1) <= C or leave N at 1 and raise -j.\n"
+"                      Results do not depend on N; the cache ignores it.\n"
 "  --quiet             no table and no progress\n"
 "  --force             run points estimated past the work cap (1e11 thread\n"
 "                      accesses, about 80 CPU minutes each; see gpuvm sim --help)\n"
@@ -216,7 +221,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set", "--oversub",
 						     "--seed", "-j", "--jobs", "--csv", "--json",
 						     "--plot", "--x", "--y", "--title", "--shard",
-						     "--cache"};
+						     "--cache", "--threads"};
 		bool known = false;
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= strcmp(opt, valued[k]) == 0;
@@ -273,6 +278,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 				j = n > 0 ? (uint64_t)n : 1;
 			}
 			s->jobs = (long)j;
+		} else if (!strcmp(opt, "--threads")) {
+			if (gpuvm_parse_threads(val, &s->threads))
+				return bad("--threads '%s': expected a thread count from 1 to %d", val,
+					   GPUVM_MAX_THREADS);
 		} else if (!strcmp(opt, "--csv")) {
 			s->csv = val;
 		} else if (!strcmp(opt, "--json")) {

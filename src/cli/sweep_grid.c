@@ -267,6 +267,7 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 	spec->gpu = s->gpus[g];
 	spec->seed = s->seed;
 	spec->kernel_sampling = s->kernel_sampling;
+	spec->threads = s->threads;
 	spec->force = s->force;
 	spec->kernel_sampling_tolerance = s->kernel_sampling_tolerance;
 	for (int k = 0; k < s->n_sets; k++)

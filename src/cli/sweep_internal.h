@@ -46,6 +46,7 @@ struct sweep {
 	bool kernel_sampling;             /* --kernel-sampling[=TOL] */
 	double kernel_sampling_tolerance; /* 0: the default */
 	long jobs;
+	uint32_t threads;    /* --threads: per point (gpuvm_run_spec.threads) */
 	const char *csv, *json, *plot;
 	const char *x, *y, *title;
 	bool quiet, logx, logy;

@@ -7,6 +7,7 @@
 #include "gpuvm/engine.h"
 #include "gpuvm/report.h"
 #include "gpuvm/trace.h"
+#include "gpuvm/units.h"
 #include "gpuvm/workload.h"
 
 /* Builds the finalized configuration of a spec: preset, then overrides. */
@@ -64,6 +65,15 @@ int gpuvm_run_check_work(const struct gpuvm_run_spec *spec, const struct gpuvm_c
 			  GPUVM_WORK_CAP_THREAD_ACCESSES);
 }
 
+int gpuvm_parse_threads(const char *text, uint32_t *out)
+{
+	uint64_t n;
+	if (gpuvm_parse_u64(text, &n) || n < 1 || n > GPUVM_MAX_THREADS)
+		return -1;
+	*out = (uint32_t)n;
+	return 0;
+}
+
 int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm_error *err)
 {
 	*out = NULL;
@@ -88,6 +98,7 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 		   def->create(cfg, &params, spec->seed, &src, err)) {
 		goto out;
 	}
+	src.exec_threads = spec->threads;
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
 		goto out;
 	struct gpuvm_sim_options opt = {.progress = spec->progress,

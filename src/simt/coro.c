@@ -22,6 +22,52 @@
 #define ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
 #endif
 
+/* ThreadSanitizer keeps a shadow call stack per fiber: without telling
+ * it about switches, frames of suspended coroutines pile up on the
+ * thread's until it overflows (gpuvm sim --threads is checked under it). */
+#if defined(__SANITIZE_THREAD__)
+#define CORO_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CORO_TSAN 1
+#endif
+#endif
+#ifdef CORO_TSAN
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+void __tsan_func_exit(void);
+#define TSAN_TO(fiber) __tsan_switch_to_fiber(fiber, 0)
+/* the trampoline never returns: pop its frame before leaving for good,
+ * so that a re-armed coroutine's fiber starts empty */
+#define TSAN_LAST_EXIT() __tsan_func_exit()
+#else
+#define TSAN_TO(fiber) ((void)(fiber))
+#define TSAN_LAST_EXIT() ((void)0)
+#endif
+
+/* One fiber per coroutine, kept when it is re-armed (creating one costs
+ * ThreadSanitizer a thread's worth of state). */
+static void tsan_fiber_init(struct coro *c)
+{
+#ifdef CORO_TSAN
+	if (!c->tsan_self)
+		c->tsan_self = __tsan_create_fiber(0);
+#else
+	(void)c;
+#endif
+}
+
+static void tsan_fiber_free(struct coro *c)
+{
+#ifdef CORO_TSAN
+	if (c->tsan_self)
+		__tsan_destroy_fiber(c->tsan_self);
+#endif
+	c->tsan_self = NULL;
+}
+
 /* A finished coroutine never returns from its first frames, so their
  * redzones stay poisoned; a recycled stack starts clean. */
 static void stack_unpoison(struct coro *c)
@@ -73,6 +119,8 @@ static void coro_trampoline(void)
 	struct coro *c = coro_starting;
 	coro_run(c);
 	void *dead;
+	TSAN_LAST_EXIT();
+	TSAN_TO(c->tsan_caller);
 	gpuvm_coro_switch(&dead, c->caller_sp);
 	abort(); /* never resumed */
 }
@@ -165,6 +213,8 @@ static void coro_trampoline(void)
 {
 	struct coro *c = coro_starting;
 	coro_run(c);
+	TSAN_LAST_EXIT();
+	TSAN_TO(c->tsan_caller);
 	setcontext((ucontext_t *)c->caller_uctx);
 	abort();
 }
@@ -260,6 +310,7 @@ void coro_rearm(struct coro *c, void (*entry)(void *), void *arg)
 	c->asan_fake_self = c->asan_fake_caller = NULL;
 	c->caller_bottom = NULL;
 	c->caller_size = 0;
+	tsan_fiber_init(c);
 	coro_frame(c); /* the first resume starts in the trampoline */
 }
 
@@ -267,6 +318,7 @@ void coro_free(struct coro *c)
 {
 	if (c->shared && c->shared->owner == c)
 		c->shared->owner = NULL;
+	tsan_fiber_free(c);
 	free(c->save);
 	if (c->stack) {
 		if (c->mmapped)
@@ -292,7 +344,11 @@ void coro_resume(struct coro *c)
 	}
 #endif
 	coro_starting = c;
+#ifdef CORO_TSAN
+	c->tsan_caller = __tsan_get_current_fiber();
+#endif
 	ASAN_START(&c->asan_fake_caller, c->stack, c->stack_bytes);
+	TSAN_TO(c->tsan_self);
 	switch_in(c);
 	ASAN_FINISH(c->asan_fake_caller, NULL, NULL);
 	if (c->finished && c->shared)
@@ -302,6 +358,7 @@ void coro_resume(struct coro *c)
 void coro_yield(struct coro *c)
 {
 	ASAN_START(&c->asan_fake_self, c->caller_bottom, c->caller_size);
+	TSAN_TO(c->tsan_caller);
 	switch_out(c);
 	ASAN_FINISH(c->asan_fake_self, &c->caller_bottom, &c->caller_size);
 }

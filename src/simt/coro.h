@@ -47,6 +47,8 @@ struct coro {
 	int oom; /* a resume failed: no memory to park the stack's owner */
 	/* AddressSanitizer fiber bookkeeping */
 	void *asan_fake_self, *asan_fake_caller;
+	/* ThreadSanitizer fibers (its shadow call stack per coroutine) */
+	void *tsan_self, *tsan_caller;
 	const void *caller_bottom;
 	size_t caller_size;
 #if !defined(__x86_64__)

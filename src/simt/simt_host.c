@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "simt/simt_internal.h"
+#include "simt/simt_par.h"
 
 struct simt_host {
 	struct simt_program p; /* the handle is the program */
@@ -136,6 +137,13 @@ int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
 		       struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
 		       const void *args, size_t args_bytes)
 {
+	return simt_launch_flags(h, name, body, grid, block, shared_bytes, 0, args, args_bytes);
+}
+
+int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
+		      struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
+		      unsigned flags, const void *args, size_t args_bytes)
+{
 	struct simt_program *p = prog(h);
 	if (p->aborting || p->failed)
 		return -1;
@@ -167,6 +175,9 @@ int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
 	l->shared_bytes = shared_bytes;
 	l->k.smem_bytes_per_cta = shared_bytes;
 	l->failed = 0;
+	/* any order: its threads may run on the workers (same results) */
+	if ((flags & SIMT_ANY_ORDER) && p->exec_threads > 1)
+		simt_par_launch(p, l);
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_KERNEL;
@@ -206,6 +217,7 @@ static int sp_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm
 	simt_launch_reset(&p->launch);
 	memset(op, 0, sizeof *op);
 	p->now_seconds = s->now_seconds;
+	p->exec_threads = s->exec_threads;
 	if (!p->host.finished && !p->failed) {
 		p->op.kind = GPUVM_RUN_END;
 		p->host_started = 1;
@@ -245,6 +257,9 @@ static void sp_destroy(struct gpuvm_source *s)
 		return;
 	/* A run torn down mid-program: let the program see -1 and return. */
 	p->aborting = 1;
+	simt_par_free(p->par); /* the workers run on the program's buffers */
+	p->par = NULL;
+	p->exec_threads = 1;
 	for (int tries = 0; p->host_started && !p->host.finished && tries < 1000; tries++)
 		coro_resume(&p->host);
 	simt_launch_reset(&p->launch);
@@ -283,7 +298,7 @@ int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*us
 	p->fn = fn;
 	p->user = user;
 	p->user_free = user_free;
-	out->ops = &simt_source_ops;
-	out->impl = p;
+	/* exec_threads 0 until the caller says (tests leave *out uninitialised) */
+	*out = (struct gpuvm_source){.ops = &simt_source_ops, .impl = p};
 	return 0;
 }

@@ -136,6 +136,11 @@ struct simt_program {
 	struct coro_stack run_stack; /* the threads' shared stack (copying mode) */
 	size_t pool_n, pool_cap;
 
+	/* gpuvm_source.exec_threads: > 1 runs SIMT_ANY_ORDER kernels on that
+	 * many workers (simt_par.c), started at the first such launch */
+	uint32_t exec_threads;
+	struct simt_par *par;
+
 	char result[256];
 	uint64_t work_items;
 	double now_seconds; /* simulated time when the last operation ended */

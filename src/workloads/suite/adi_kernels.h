@@ -16,7 +16,7 @@ struct adi_args {
 	int n, i1;
 };
 
-SIMT_KERNEL(adi_kernel1, struct adi_args, p)
+SIMT_KERNEL_ANY_ORDER(adi_kernel1, struct adi_args, p)
 {
 	int i1 = blockIdx.x * blockDim.x + threadIdx.x;
 	long long N = p.n, r = i1 * N;
@@ -37,7 +37,7 @@ SIMT_KERNEL(adi_kernel1, struct adi_args, p)
 	}
 }
 
-SIMT_KERNEL(adi_kernel2, struct adi_args, p)
+SIMT_KERNEL_ANY_ORDER(adi_kernel2, struct adi_args, p)
 {
 	int i1 = blockIdx.x * blockDim.x + threadIdx.x;
 	long long N = p.n, at = i1 * N + (N - 1);
@@ -49,7 +49,7 @@ SIMT_KERNEL(adi_kernel2, struct adi_args, p)
 	}
 }
 
-SIMT_KERNEL(adi_kernel3, struct adi_args, p)
+SIMT_KERNEL_ANY_ORDER(adi_kernel3, struct adi_args, p)
 {
 	int i1 = blockIdx.x * blockDim.x + threadIdx.x;
 	long long N = p.n, r = i1 * N;
@@ -65,7 +65,7 @@ SIMT_KERNEL(adi_kernel3, struct adi_args, p)
 	}
 }
 
-SIMT_KERNEL(adi_kernel4, struct adi_args, p)
+SIMT_KERNEL_ANY_ORDER(adi_kernel4, struct adi_args, p)
 {
 	int i2 = blockIdx.x * blockDim.x + threadIdx.x;
 	long long N = p.n, i1 = p.i1;
@@ -84,7 +84,7 @@ SIMT_KERNEL(adi_kernel4, struct adi_args, p)
 	}
 }
 
-SIMT_KERNEL(adi_kernel5, struct adi_args, p)
+SIMT_KERNEL_ANY_ORDER(adi_kernel5, struct adi_args, p)
 {
 	int i2 = blockIdx.x * blockDim.x + threadIdx.x;
 	long long N = p.n, at = (N - 1) * N + i2;
@@ -96,7 +96,7 @@ SIMT_KERNEL(adi_kernel5, struct adi_args, p)
 	}
 }
 
-SIMT_KERNEL(adi_kernel6, struct adi_args, p)
+SIMT_KERNEL_ANY_ORDER(adi_kernel6, struct adi_args, p)
 {
 	int i2 = blockIdx.x * blockDim.x + threadIdx.x;
 	long long N = p.n, i1 = p.i1;

@@ -8,7 +8,7 @@ struct atax_args {
 	int nx, ny;
 };
 
-SIMT_KERNEL(atax_kernel1, struct atax_args, p)
+SIMT_KERNEL_ANY_ORDER(atax_kernel1, struct atax_args, p)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < p.nx) {
@@ -23,7 +23,7 @@ SIMT_KERNEL(atax_kernel1, struct atax_args, p)
 	}
 }
 
-SIMT_KERNEL(atax_kernel2, struct atax_args, p)
+SIMT_KERNEL_ANY_ORDER(atax_kernel2, struct atax_args, p)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
 	if (j < p.ny) {

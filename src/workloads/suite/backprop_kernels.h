@@ -25,7 +25,7 @@ struct bp_forward_args {
 /* input_node, weight_matrix */
 #define BP_FORWARD_SHARED_BYTES ((uint32_t)sizeof(float) * (BP_HEIGHT + BP_HEIGHT * BP_WIDTH))
 
-SIMT_KERNEL(bpnn_layerforward_CUDA, struct bp_forward_args, p)
+SIMT_KERNEL_ANY_ORDER(bpnn_layerforward_CUDA, struct bp_forward_args, p)
 {
 	int by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
 	int index = (p.hid + 1) * BP_HEIGHT * by + (p.hid + 1) * ty + tx + 1 + (p.hid + 1);
@@ -61,7 +61,7 @@ struct bp_adjust_args {
 	int hid, in;
 };
 
-SIMT_KERNEL(bpnn_adjust_weights_cuda, struct bp_adjust_args, p)
+SIMT_KERNEL_ANY_ORDER(bpnn_adjust_weights_cuda, struct bp_adjust_args, p)
 {
 	int by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
 	int index = (p.hid + 1) * BP_HEIGHT * by + (p.hid + 1) * ty + tx + 1 + (p.hid + 1);

@@ -17,14 +17,14 @@ struct bc_args {
 	int n, dist, source;
 };
 
-SIMT_KERNEL(bc_clean_bc, struct bc_args, p)
+SIMT_KERNEL_ANY_ORDER(bc_clean_bc, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n)
 		ST(p.bc, tid, 0.0f);
 }
 
-SIMT_KERNEL(bc_clean_1d, struct bc_args, p)
+SIMT_KERNEL_ANY_ORDER(bc_clean_1d, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
@@ -39,6 +39,8 @@ SIMT_KERNEL(bc_clean_1d, struct bc_args, p)
 	}
 }
 
+/* Not any order: whether a thread claims w (d[w] < 0) depends on who came
+ * first, and rho's float atomic adds round by order. */
 SIMT_KERNEL(bc_bfs, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -58,6 +60,7 @@ SIMT_KERNEL(bc_bfs, struct bc_args, p)
 	}
 }
 
+/* Not any order: float atomic adds. */
 SIMT_KERNEL(bc_backtrack, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;

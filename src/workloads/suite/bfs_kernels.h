@@ -12,7 +12,7 @@ struct bfs_args {
 	int n;
 };
 
-SIMT_KERNEL(bfs_kernel1, struct bfs_args, p)
+SIMT_KERNEL_ANY_ORDER(bfs_kernel1, struct bfs_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.mask, tid)) {
@@ -31,7 +31,7 @@ SIMT_KERNEL(bfs_kernel1, struct bfs_args, p)
 	}
 }
 
-SIMT_KERNEL(bfs_kernel2, struct bfs_args, p)
+SIMT_KERNEL_ANY_ORDER(bfs_kernel2, struct bfs_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.updating, tid)) {

@@ -20,7 +20,7 @@ struct color_args {
 	int c, n;
 };
 
-SIMT_KERNEL(color1, struct color_args, p)
+SIMT_KERNEL_ANY_ORDER(color1, struct color_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.color, tid) == -1) {
@@ -45,7 +45,7 @@ SIMT_KERNEL(color1, struct color_args, p)
 	}
 }
 
-SIMT_KERNEL(color2, struct color_args, p)
+SIMT_KERNEL_ANY_ORDER(color2, struct color_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.color, tid) == -1) {

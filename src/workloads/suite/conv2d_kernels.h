@@ -8,7 +8,7 @@ struct conv2d_args {
 	int ni, nj;
 };
 
-SIMT_KERNEL(conv2d_kernel, struct conv2d_args, p)
+SIMT_KERNEL_ANY_ORDER(conv2d_kernel, struct conv2d_args, p)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
 	int i = blockIdx.y * blockDim.y + threadIdx.y;

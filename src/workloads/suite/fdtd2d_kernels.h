@@ -8,7 +8,7 @@ struct fdtd_args {
 	int nx, ny, t;
 };
 
-SIMT_KERNEL(fdtd_step1_kernel, struct fdtd_args, p)
+SIMT_KERNEL_ANY_ORDER(fdtd_step1_kernel, struct fdtd_args, p)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
 	int i = blockIdx.y * blockDim.y + threadIdx.y;
@@ -26,7 +26,7 @@ SIMT_KERNEL(fdtd_step1_kernel, struct fdtd_args, p)
 	}
 }
 
-SIMT_KERNEL(fdtd_step2_kernel, struct fdtd_args, p)
+SIMT_KERNEL_ANY_ORDER(fdtd_step2_kernel, struct fdtd_args, p)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
 	int i = blockIdx.y * blockDim.y + threadIdx.y;
@@ -40,7 +40,7 @@ SIMT_KERNEL(fdtd_step2_kernel, struct fdtd_args, p)
 	}
 }
 
-SIMT_KERNEL(fdtd_step3_kernel, struct fdtd_args, p)
+SIMT_KERNEL_ANY_ORDER(fdtd_step3_kernel, struct fdtd_args, p)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
 	int i = blockIdx.y * blockDim.y + threadIdx.y;

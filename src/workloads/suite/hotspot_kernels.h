@@ -19,7 +19,7 @@ struct hs_args {
 /* temp_on_cuda, power_on_cuda, temp_t */
 #define HS_SHARED_BYTES ((uint32_t)sizeof(float) * 3 * HS_BLOCK * HS_BLOCK)
 
-SIMT_KERNEL(hs_calculate_temp, struct hs_args, p)
+SIMT_KERNEL_ANY_ORDER(hs_calculate_temp, struct hs_args, p)
 {
 	SHARED(float, temp_on_cuda, HS_BLOCK * HS_BLOCK);
 	SHARED(float, power_on_cuda, HS_BLOCK * HS_BLOCK);

@@ -18,7 +18,7 @@ struct lud_args {
 /* shared memory per block: one tile (diagonal), three (perimeter), two (internal) */
 #define LUD_TILE_BYTES ((uint32_t)sizeof(float) * LUD_BLOCK * LUD_BLOCK)
 
-SIMT_KERNEL(lud_diagonal, struct lud_args, p)
+SIMT_KERNEL_ANY_ORDER(lud_diagonal, struct lud_args, p)
 {
 	SHARED(float, shadow, LUD_BLOCK * LUD_BLOCK);
 	int tx = threadIdx.x;
@@ -52,7 +52,7 @@ SIMT_KERNEL(lud_diagonal, struct lud_args, p)
 	}
 }
 
-SIMT_KERNEL(lud_perimeter, struct lud_args, p)
+SIMT_KERNEL_ANY_ORDER(lud_perimeter, struct lud_args, p)
 {
 	SHARED(float, dia, LUD_BLOCK * LUD_BLOCK);
 	SHARED(float, peri_row, LUD_BLOCK * LUD_BLOCK);
@@ -120,7 +120,7 @@ SIMT_KERNEL(lud_perimeter, struct lud_args, p)
 	}
 }
 
-SIMT_KERNEL(lud_internal, struct lud_args, p)
+SIMT_KERNEL_ANY_ORDER(lud_internal, struct lud_args, p)
 {
 	SHARED(float, peri_row, LUD_BLOCK * LUD_BLOCK);
 	SHARED(float, peri_col, LUD_BLOCK * LUD_BLOCK);

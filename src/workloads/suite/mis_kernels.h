@@ -19,7 +19,7 @@ struct mis_args {
 	int n;
 };
 
-SIMT_KERNEL(mis_init, struct mis_args, p)
+SIMT_KERNEL_ANY_ORDER(mis_init, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
@@ -29,7 +29,7 @@ SIMT_KERNEL(mis_init, struct mis_args, p)
 	}
 }
 
-SIMT_KERNEL(mis1, struct mis_args, p)
+SIMT_KERNEL_ANY_ORDER(mis1, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.status, tid) == -1) {
@@ -50,7 +50,10 @@ SIMT_KERNEL(mis1, struct mis_args, p)
 	}
 }
 
-SIMT_KERNEL(mis2, struct mis_args, p)
+/* Any order: a selected vertex's neighbours are never selected (each would
+ * need a value below the other's; the graph is symmetric), so the status
+ * of a neighbour it reads is not written in this launch. */
+SIMT_KERNEL_ANY_ORDER(mis2, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.value, tid) < LD(p.min_value, tid) && LD(p.status, tid) == -1) {
@@ -67,7 +70,7 @@ SIMT_KERNEL(mis2, struct mis_args, p)
 	}
 }
 
-SIMT_KERNEL(mis3, struct mis_args, p)
+SIMT_KERNEL_ANY_ORDER(mis3, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.status_upd, tid) == -2)

@@ -49,7 +49,7 @@ SIMT_DEVFN void nw_tile(SIMT_CTX_ int *temp, const int *ref, int tx, int penalty
 /* shared memory per block of both kernels: temp and ref */
 #define NW_SHARED_BYTES ((uint32_t)sizeof(int) * ((NW_BLOCK + 1) * (NW_BLOCK + 1) + NW_BLOCK * NW_BLOCK))
 
-SIMT_KERNEL(needle_cuda_shared_1, struct nw_args, p)
+SIMT_KERNEL_ANY_ORDER(needle_cuda_shared_1, struct nw_args, p)
 {
 	int bx = blockIdx.x, tx = threadIdx.x;
 	int b_index_x = bx, b_index_y = p.i - 1 - bx;
@@ -74,7 +74,7 @@ SIMT_KERNEL(needle_cuda_shared_1, struct nw_args, p)
 		ST(p.matrix, index + (long long)ty * p.cols, temp[NW_T(ty + 1, tx + 1)]);
 }
 
-SIMT_KERNEL(needle_cuda_shared_2, struct nw_args, p)
+SIMT_KERNEL_ANY_ORDER(needle_cuda_shared_2, struct nw_args, p)
 {
 	int bx = blockIdx.x, tx = threadIdx.x;
 	int b_index_x = bx + p.block_width - p.i, b_index_y = p.block_width - bx - 1;

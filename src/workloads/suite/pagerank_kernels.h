@@ -13,7 +13,7 @@ struct pagerank_args {
 	int n;
 };
 
-SIMT_KERNEL(pagerank_init, struct pagerank_args, p)
+SIMT_KERNEL_ANY_ORDER(pagerank_init, struct pagerank_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
@@ -22,6 +22,7 @@ SIMT_KERNEL(pagerank_init, struct pagerank_args, p)
 	}
 }
 
+/* Not any order: float atomic adds round differently in another order. */
 SIMT_KERNEL(pagerank1, struct pagerank_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -37,7 +38,7 @@ SIMT_KERNEL(pagerank1, struct pagerank_args, p)
 	}
 }
 
-SIMT_KERNEL(pagerank2, struct pagerank_args, p)
+SIMT_KERNEL_ANY_ORDER(pagerank2, struct pagerank_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {

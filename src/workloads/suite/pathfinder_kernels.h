@@ -16,7 +16,7 @@ struct pf_args {
 
 #define PF_SHARED_BYTES ((uint32_t)sizeof(int) * 2 * PF_BLOCK) /* prev, result */
 
-SIMT_KERNEL(pf_kernel, struct pf_args, p)
+SIMT_KERNEL_ANY_ORDER(pf_kernel, struct pf_args, p)
 {
 	SHARED(int, prev, PF_BLOCK);
 	SHARED(int, result, PF_BLOCK);

@@ -25,6 +25,7 @@ struct ra_lookup_args {
 	unsigned int stride; /* 100: the threads that work */
 };
 
+/* Not any order: inputs that map to one idx race to store its output. */
 SIMT_KERNEL(ra_lookup_kernel, struct ra_lookup_args, p)
 {
 	unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -39,7 +40,7 @@ SIMT_KERNEL(ra_lookup_kernel, struct ra_lookup_args, p)
 	ST(p.output, idx, t * in);
 }
 
-SIMT_KERNEL(ra_kernel, struct ra_args, p)
+SIMT_KERNEL_ANY_ORDER(ra_kernel, struct ra_args, p)
 {
 	unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
 	if (t >= p.threads)

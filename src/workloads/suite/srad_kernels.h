@@ -21,7 +21,7 @@ struct srad_args {
 #define SRAD_1_SHARED_BYTES ((uint32_t)sizeof(float) * 6 * SRAD_BLOCK * SRAD_BLOCK)
 #define SRAD_2_SHARED_BYTES ((uint32_t)sizeof(float) * 5 * SRAD_BLOCK * SRAD_BLOCK)
 
-SIMT_KERNEL(srad_cuda_1, struct srad_args, p)
+SIMT_KERNEL_ANY_ORDER(srad_cuda_1, struct srad_args, p)
 {
 	const int B = SRAD_BLOCK;
 	int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
@@ -83,7 +83,7 @@ SIMT_KERNEL(srad_cuda_1, struct srad_args, p)
 	ST(p.N_C, index, n);
 }
 
-SIMT_KERNEL(srad_cuda_2, struct srad_args, p)
+SIMT_KERNEL_ANY_ORDER(srad_cuda_2, struct srad_args, p)
 {
 	const int B = SRAD_BLOCK;
 	int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;

@@ -20,7 +20,7 @@ struct sssp_args {
 	int n, source;
 };
 
-SIMT_KERNEL(sssp_init, struct sssp_args, p)
+SIMT_KERNEL_ANY_ORDER(sssp_init, struct sssp_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
@@ -36,7 +36,7 @@ SIMT_KERNEL(sssp_init, struct sssp_args, p)
 	}
 }
 
-SIMT_KERNEL(sssp_kernel1, struct sssp_args, p)
+SIMT_KERNEL_ANY_ORDER(sssp_kernel1, struct sssp_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.mask, tid)) {
@@ -53,7 +53,7 @@ SIMT_KERNEL(sssp_kernel1, struct sssp_args, p)
 	}
 }
 
-SIMT_KERNEL(sssp_kernel2, struct sssp_args, p)
+SIMT_KERNEL_ANY_ORDER(sssp_kernel2, struct sssp_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {

@@ -10,7 +10,7 @@ struct stencil_args {
 	float c0, c1;
 };
 
-SIMT_KERNEL(stencil_kernel, struct stencil_args, p)
+SIMT_KERNEL_ANY_ORDER(stencil_kernel, struct stencil_args, p)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	int j = blockIdx.y * blockDim.y + threadIdx.y;

@@ -9,7 +9,7 @@ struct triad_args {
 	unsigned long long n;
 };
 
-SIMT_KERNEL(triad_kernel, struct triad_args, p)
+SIMT_KERNEL_ANY_ORDER(triad_kernel, struct triad_args, p)
 {
 	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -17,7 +17,7 @@ struct ubench_chase_args {
 
 /* One thread chases dependent indices: each load's address is the value
  * of the load before, so no two are ever in flight together. */
-SIMT_KERNEL(ubench_chase, struct ubench_chase_args, p)
+SIMT_KERNEL_ANY_ORDER(ubench_chase, struct ubench_chase_args, p)
 {
 	if (threadIdx.x != 0)
 		return;
@@ -48,7 +48,7 @@ struct ubench_smem_args {
  * strides that divide 32). */
 #define UBENCH_SMEM_SHARED_BYTES ((uint32_t)sizeof(unsigned int) * UBENCH_SMEM_WORDS)
 
-SIMT_KERNEL(ubench_smem, struct ubench_smem_args, p)
+SIMT_KERNEL_ANY_ORDER(ubench_smem, struct ubench_smem_args, p)
 {
 	SHARED(unsigned int, s, UBENCH_SMEM_WORDS);
 	unsigned int lane = threadIdx.x;
@@ -68,7 +68,7 @@ struct ubench_fma_args {
 };
 
 /* A chain of dependent FFMAs: each multiplies the last result. */
-SIMT_KERNEL(ubench_fma, struct ubench_fma_args, p)
+SIMT_KERNEL_ANY_ORDER(ubench_fma, struct ubench_fma_args, p)
 {
 	float x = (float)threadIdx.x;
 	for (unsigned int k = 0; k < p.steps; k++)
@@ -84,7 +84,7 @@ struct ubench_sync_args {
 };
 
 /* Warp 0 works, the CTA's other warps wait for it at every barrier. */
-SIMT_KERNEL(ubench_sync, struct ubench_sync_args, p)
+SIMT_KERNEL_ANY_ORDER(ubench_sync, struct ubench_sync_args, p)
 {
 	unsigned int acc = threadIdx.x;
 	for (unsigned int k = 0; k < p.steps; k++) {

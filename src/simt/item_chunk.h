@@ -1,0 +1,68 @@
+/* Warp items in transit between the threads that execute a SIMT kernel
+ * (simt_par.c) and the engine: packed into fixed-size chunks, a warp's
+ * chunks queued in order, at most a fixed number of them waiting.
+ *
+ * A packed item keeps what the engine reads of a source item without
+ * register operands (every SIMT item): kind, gap, chain, class, space,
+ * cache operator, operation, width, mask, and the active lanes' addresses:
+ * a base and a stride when they are evenly spaced (a coalesced access:
+ * 40 bytes in all), else one per active lane (a one-lane access: 32).
+ * Nothing here locks: the caller serialises the FIFO and the pool. */
+#ifndef GPUVM_SIMT_ITEM_CHUNK_H
+#define GPUVM_SIMT_ITEM_CHUNK_H
+
+#include <stdint.h>
+
+#include "gpuvm/stream.h"
+
+/* the largest packed item: a header and 32 addresses */
+#define ITEM_CHUNK_MAX_ITEM_BYTES (24u + 8u * GPUVM_WARP_LANES)
+
+struct item_chunk {
+	struct item_chunk *next; /* in a FIFO or the pool */
+	uint32_t len, cap;       /* bytes used / of data[] */
+	_Alignas(8) unsigned char data[];
+};
+
+/* Appends it if it fits (returns 0), else returns -1 and leaves the chunk
+ * as it was. Items with register operands are not carried (-1). */
+int item_chunk_put(struct item_chunk *c, const struct gpuvm_warp_item *it);
+/* Unpacks the item at *off into *it (only the fields put carried; the
+ * addresses of inactive lanes are left as they were) and advances *off. */
+void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp_item *it);
+/* Whether put can no longer take the largest item. */
+static inline int item_chunk_full(const struct item_chunk *c)
+{
+	return c->cap - c->len < ITEM_CHUNK_MAX_ITEM_BYTES;
+}
+
+/* A warp's chunks in order, at most `bound` of them. */
+struct item_fifo {
+	struct item_chunk *head, *tail;
+	uint32_t n, bound;
+};
+
+static inline int item_fifo_has_room(const struct item_fifo *f)
+{
+	return f->n < f->bound;
+}
+/* Appends c; the caller checked has_room. */
+void item_fifo_push(struct item_fifo *f, struct item_chunk *c);
+/* The oldest chunk, or NULL when empty. */
+struct item_chunk *item_fifo_pop(struct item_fifo *f);
+
+/* Recycled chunks of one size. */
+struct item_chunk_pool {
+	struct item_chunk *free;
+	uint32_t chunk_bytes; /* of data[] */
+	uint64_t allocated;   /* chunks in existence (in use or free) */
+};
+
+void item_chunk_pool_init(struct item_chunk_pool *p, uint32_t chunk_bytes);
+/* An empty chunk, or NULL on out of memory. */
+struct item_chunk *item_chunk_pool_get(struct item_chunk_pool *p);
+void item_chunk_pool_put(struct item_chunk_pool *p, struct item_chunk *c);
+/* Frees the pool's chunks (those handed out must have come back). */
+void item_chunk_pool_free(struct item_chunk_pool *p);
+
+#endif

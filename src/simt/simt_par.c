@@ -1,0 +1,543 @@
+/* Functional execution of SIMT kernels on worker threads, ahead of the
+ * timing model.
+ *
+ * A kernel declared SIMT_ANY_ORDER produces the same per-warp item
+ * streams, and leaves the same memory, whatever order its CTAs and warps
+ * run in (no thread reads what another CTA's or warp's thread writes in
+ * the launch, barriers aside; atomics only as commutative updates whose
+ * value is unused). So its threads need not run when the engine pulls
+ * their warp: worker threads run them ahead, each with its own copy of
+ * the launch, coroutine pool and run stack, driving the executor
+ * (simt_exec.c) exactly as the engine would, and hand each warp's items
+ * to the engine in chunks (item_chunk.h). The engine sees the items the
+ * single-threaded run makes, so every result and statistic is the same
+ * at any thread count.
+ *
+ * Scheduling (one mutex, taken once per chunk):
+ * - CTAs: the engine begins them in id order. A CTA gets a record when a
+ *   worker claims it ahead (at most PAR_CTAS_AHEAD past the last one the
+ *   engine began) or, if none has, when the engine begins it (its owner
+ *   then by id, round robin); its coroutines stay with its owner (a
+ *   copying coroutine's frames hold addresses on its owner's run stack).
+ * - Warps: a warp with fewer than SIMT_PAR_READY_CHUNKS chunks waiting, not
+ *   ended and not being filled, sits in its owner's to-do list; the owner
+ *   fills one chunk at a time, oldest first, except that the warp the
+ *   engine is blocked on goes first.
+ * Memory: SIMT_PAR_READY_CHUNKS + 1 chunks per resident warp and per warp of
+ * the CTAs claimed ahead, beyond what the executor holds. */
+#include "simt/simt_par.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt/item_chunk.h"
+#include "simt/simt_internal.h"
+
+#define PAR_CHUNK_BYTES (4u << 10) /* ~100 coalesced accesses, 14 scattered */
+#define PAR_CTAS_AHEAD 64
+
+struct par_cta;
+struct par_worker;
+
+struct par_warp {
+	struct par_cta *cta;
+	struct par_warp *prev, *next; /* in the owner's to-do list */
+	struct item_fifo ready;
+	int queued, busy, ended, failed;
+	struct gpuvm_error err;   /* failed: what the executor said */
+	struct item_chunk *held;  /* the chunk the engine reads (for teardown) */
+	void *exec;               /* the executor's warp state (owner side) */
+};
+
+struct par_cta {
+	uint64_t id;
+	struct par_worker *owner;
+	uint32_t nwarps, open;    /* warps, and those the engine has not seen end */
+	int exec_begun;           /* the owner began its warps in the executor */
+	struct par_warp *warps;
+	unsigned char *exec;
+	uint32_t cap_warps;
+	struct par_cta *next;     /* in the pending list or the free list */
+	struct par_cta *all_next; /* every record, for teardown */
+};
+
+struct par_worker {
+	struct simt_par *par;
+	pthread_t tid;
+	pthread_cond_t cv;
+	int sleeping;
+	uint64_t gen;               /* the launch copied below */
+	struct simt_program prog;   /* the buffers' view, own pool and run stack */
+	struct simt_launch launch;  /* own copy: CTA list and failure */
+	struct par_warp *todo_head, *todo_tail;
+};
+
+struct simt_par {
+	pthread_mutex_t mu;
+	pthread_cond_t engine_cv;
+	struct par_warp *urgent;  /* the warp the engine waits for */
+	uint32_t nworkers, sleeping;
+	struct par_worker *w;
+	int stop;
+	/* the current launch, as posted (workers copy it, never the host's,
+	 * which the engine writes while they run) */
+	uint64_t gen;
+	struct simt_launch snap;
+	struct simt_buffer *bufs;
+	size_t nbufs;
+	uint64_t ctas, claimed, begun;
+	uint32_t warps_per_cta;
+	struct par_cta *pending_head, *pending_tail; /* claimed ahead, in id order */
+	struct par_cta *free_ctas, *all;
+	struct par_cta *engine_cta; /* whose warps the engine is beginning */
+	struct item_chunk_pool pool;
+	int oom;
+};
+
+static size_t exec_stride(void)
+{
+	return (simt_kernel_ops.warp_state_bytes + 15) & ~(size_t)15;
+}
+
+/* ---- under the mutex ------------------------------------------------ */
+
+static void wake(struct par_worker *wk)
+{
+	if (wk->sleeping)
+		pthread_cond_signal(&wk->cv);
+}
+
+/* Puts pw on its owner's to-do list if it can take a chunk. */
+static void want_work(struct par_warp *pw)
+{
+	if (pw->ended || pw->busy || pw->queued || !item_fifo_has_room(&pw->ready))
+		return;
+	struct par_worker *wk = pw->cta->owner;
+	pw->queued = 1;
+	pw->next = NULL;
+	pw->prev = wk->todo_tail;
+	if (wk->todo_tail)
+		wk->todo_tail->next = pw;
+	else
+		wk->todo_head = pw;
+	wk->todo_tail = pw;
+	wake(wk);
+}
+
+static void todo_unlink(struct par_worker *wk, struct par_warp *pw)
+{
+	if (pw->prev)
+		pw->prev->next = pw->next;
+	else
+		wk->todo_head = pw->next;
+	if (pw->next)
+		pw->next->prev = pw->prev;
+	else
+		wk->todo_tail = pw->prev;
+	pw->prev = pw->next = NULL;
+	pw->queued = 0;
+}
+
+/* A record for the next CTA (id par->claimed), owned by wk; NULL on out
+ * of memory. */
+static struct par_cta *claim(struct simt_par *par, struct par_worker *wk)
+{
+	uint32_t nw = par->warps_per_cta;
+	size_t stride = exec_stride();
+	struct par_cta *c = par->free_ctas;
+	if (c) {
+		par->free_ctas = c->next;
+	} else {
+		c = calloc(1, sizeof *c);
+		if (!c)
+			return NULL;
+		c->all_next = par->all;
+		par->all = c;
+	}
+	if (c->cap_warps < nw) {
+		struct par_warp *w = realloc(c->warps, nw * sizeof *w);
+		unsigned char *e = w ? realloc(c->exec, nw * stride) : NULL;
+		if (w)
+			c->warps = w;
+		if (e)
+			c->exec = e;
+		if (!w || !e) {
+			c->next = par->free_ctas; /* kept for teardown */
+			par->free_ctas = c;
+			return NULL;
+		}
+		c->cap_warps = nw;
+	}
+	c->id = par->claimed++;
+	c->owner = wk;
+	c->nwarps = c->open = nw;
+	c->exec_begun = 0;
+	c->next = NULL;
+	memset(c->warps, 0, nw * sizeof *c->warps);
+	for (uint32_t i = 0; i < nw; i++) {
+		c->warps[i].cta = c;
+		c->warps[i].ready.bound = SIMT_PAR_READY_CHUNKS;
+		c->warps[i].exec = c->exec + i * stride;
+	}
+	return c;
+}
+
+/* ---- workers -------------------------------------------------------- */
+
+/* The launch as this worker runs it: the executor's own ops on a copy
+ * whose CTAs, pool and failure are the worker's. */
+static void worker_take_launch(struct par_worker *wk)
+{
+	struct simt_par *par = wk->par;
+	simt_launch_reset(&wk->launch); /* CTAs left by a failed launch */
+	wk->launch = par->snap;
+	wk->launch.prog = &wk->prog;
+	wk->launch.k.ops = &simt_kernel_ops;
+	wk->launch.k.impl = &wk->launch;
+	wk->launch.live = wk->launch.last = NULL;
+	wk->launch.failed = 0;
+	snprintf(wk->prog.name, sizeof wk->prog.name, "%s", par->snap.prog->name);
+	wk->prog.bufs = par->bufs;
+	wk->prog.nbufs = par->nbufs;
+	wk->prog.last_buf = 0;
+	wk->gen = par->gen;
+}
+
+/* Fills chunk with pw's next items (outside the mutex). */
+static void fill(struct par_worker *wk, struct par_warp *pw, struct item_chunk *chunk,
+		 int *ended, int *failed)
+{
+	struct gpuvm_kernel *k = &wk->launch.k;
+	struct par_cta *c = pw->cta;
+	if (!c->exec_begun) {
+		/* the executor begins a CTA's warps together, warp 0 first */
+		for (uint32_t i = 0; i < c->nwarps; i++)
+			k->ops->warp_begin(k, c->warps[i].exec, (uint32_t)c->id, i);
+		c->exec_begun = 1;
+	}
+	struct gpuvm_warp_item it;
+	for (;;) {
+		gpuvm_item_reset_timing(&it);
+		if (k->ops->warp_next(k, pw->exec, &it, &pw->err) < 0) {
+			/* this warp's stream ends in the error, where the engine
+			 * would have met it; the worker's other warps go on */
+			*failed = *ended = 1;
+			wk->launch.failed = 0;
+			return;
+		}
+		if (item_chunk_put(chunk, &it)) { /* not a SIMT item: cannot happen */
+			gpuvm_fail(&pw->err, wk->prog.name, 0, k->name, "warp item not carried");
+			*failed = *ended = 1;
+			return;
+		}
+		if (it.kind == GPUVM_ITEM_END) {
+			*ended = 1;
+			return;
+		}
+		if (item_chunk_full(chunk))
+			return;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct par_worker *wk = arg;
+	struct simt_par *par = wk->par;
+	pthread_setname_np(pthread_self(), "gpuvm-simt"); /* for top and perf */
+	pthread_mutex_lock(&par->mu);
+	while (!par->stop) {
+		if (par->gen && wk->gen != par->gen)
+			worker_take_launch(wk);
+		struct par_warp *pw = NULL;
+		if (par->urgent && par->urgent->cta->owner == wk && par->urgent->queued) {
+			pw = par->urgent;
+			todo_unlink(wk, pw);
+		} else if (wk->gen == par->gen && par->claimed < par->ctas &&
+			   par->claimed < par->begun + PAR_CTAS_AHEAD) {
+			struct par_cta *c = claim(par, wk);
+			if (!c) {
+				par->oom = 1;
+				pthread_cond_signal(&par->engine_cv);
+				goto sleep;
+			}
+			if (par->pending_tail)
+				par->pending_tail->next = c;
+			else
+				par->pending_head = c;
+			par->pending_tail = c;
+			for (uint32_t i = 0; i < c->nwarps; i++)
+				want_work(&c->warps[i]);
+			continue;
+		} else if (wk->todo_head) {
+			pw = wk->todo_head;
+			todo_unlink(wk, pw);
+		}
+		if (!pw)
+			goto sleep;
+		struct item_chunk *chunk = item_chunk_pool_get(&par->pool);
+		if (!chunk) {
+			par->oom = 1;
+			pthread_cond_signal(&par->engine_cv);
+			goto sleep;
+		}
+		pw->busy = 1;
+		pthread_mutex_unlock(&par->mu);
+		int ended = 0, failed = 0;
+		fill(wk, pw, chunk, &ended, &failed);
+		pthread_mutex_lock(&par->mu);
+		pw->busy = 0;
+		pw->ended = ended;
+		pw->failed = failed;
+		if (chunk->len)
+			item_fifo_push(&pw->ready, chunk);
+		else
+			item_chunk_pool_put(&par->pool, chunk);
+		if (par->urgent == pw)
+			pthread_cond_signal(&par->engine_cv);
+		want_work(pw);
+		continue;
+	sleep:
+		wk->sleeping = 1;
+		par->sleeping++;
+		pthread_cond_wait(&wk->cv, &par->mu);
+		wk->sleeping = 0;
+		par->sleeping--;
+	}
+	pthread_mutex_unlock(&par->mu);
+	return NULL;
+}
+
+/* ---- the engine's side ---------------------------------------------- */
+
+/* The engine's warp state: its read position kept here, in the state the
+ * engine prefetches, not in the record the workers write. */
+struct par_ref {
+	struct par_warp *pw;
+	struct item_chunk *cur;
+	uint32_t rd, len;
+	int ended;
+};
+
+static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
+{
+	struct simt_par *par = k->impl;
+	struct par_ref *ref = state;
+	memset(ref, 0, sizeof *ref);
+	if (warp == 0 || !par->engine_cta || par->engine_cta->id != cta) {
+		struct par_cta *c = NULL;
+		pthread_mutex_lock(&par->mu);
+		if (cta + 1 > par->begun) {
+			par->begun = cta + 1; /* the window ahead moves: idle workers claim */
+			for (uint32_t i = 0; par->sleeping && i < par->nworkers; i++)
+				wake(&par->w[i]);
+		}
+		if (par->pending_head && par->pending_head->id == cta) {
+			c = par->pending_head;
+			par->pending_head = c->next;
+			if (!par->pending_head)
+				par->pending_tail = NULL;
+		} else if (!par->pending_head && par->claimed == cta) {
+			/* no worker got to it yet: the next owner in turn */
+			c = claim(par, &par->w[cta % par->nworkers]);
+			par->oom |= !c;
+			for (uint32_t i = 0; c && i < c->nwarps; i++)
+				want_work(&c->warps[i]);
+		}
+		pthread_mutex_unlock(&par->mu);
+		par->engine_cta = c; /* NULL: out of memory or out of order, failed in pk_next */
+	}
+	if (par->engine_cta && warp < par->engine_cta->nwarps)
+		ref->pw = &par->engine_cta->warps[warp];
+}
+
+static int pk_fail(struct simt_par *par, struct gpuvm_error *err)
+{
+	const struct simt_launch *l = &par->snap;
+	return gpuvm_fail(err, l->prog->name, 0, l->k.name, "%s",
+			  par->oom ? "out of memory for the worker threads' items"
+				   : "CTAs begun out of order (the worker threads need them in order)");
+}
+
+/* The engine is done with the chunk it read (NULL: none yet) and takes
+ * pw's next one, waiting for it if need be; NULL at the end of pw's
+ * stream. After the END item, also its CTA's record goes back when every
+ * warp has ended. */
+static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
+				     struct item_chunk *done, int ended)
+{
+	pthread_mutex_lock(&par->mu);
+	if (done)
+		item_chunk_pool_put(&par->pool, done);
+	pw->held = NULL;
+	if (ended) {
+		struct par_cta *c = pw->cta;
+		if (--c->open == 0) {
+			c->next = par->free_ctas;
+			par->free_ctas = c;
+		}
+		pthread_mutex_unlock(&par->mu);
+		return NULL;
+	}
+	struct item_chunk *c;
+	while (!(c = item_fifo_pop(&pw->ready)) && !pw->ended && !par->oom) {
+		par->urgent = pw;
+		wake(pw->cta->owner);
+		pthread_cond_wait(&par->engine_cv, &par->mu);
+	}
+	if (par->urgent == pw)
+		par->urgent = NULL;
+	pw->held = c;
+	want_work(pw);
+	pthread_mutex_unlock(&par->mu);
+	return c;
+}
+
+static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
+		   struct gpuvm_error *err)
+{
+	struct simt_par *par = k->impl;
+	struct par_ref *ref = state;
+	if (ref->ended) {
+		it->kind = GPUVM_ITEM_END;
+		return 0;
+	}
+	if (ref->rd == ref->len) {
+		if (!ref->pw)
+			return pk_fail(par, err);
+		ref->cur = next_chunk(par, ref->pw, ref->cur, 0);
+		ref->rd = 0;
+		ref->len = ref->cur ? ref->cur->len : 0;
+		if (!ref->cur) {
+			/* the stream ended early: an error, or no memory */
+			if (!ref->pw->failed)
+				return pk_fail(par, err);
+			*err = ref->pw->err;
+			return -1;
+		}
+		__builtin_prefetch(ref->cur->data + 64);
+	}
+	item_chunk_get(ref->cur, &ref->rd, it);
+	__builtin_prefetch(ref->cur->data + ref->rd + 64);
+	if (it->kind == GPUVM_ITEM_END) {
+		next_chunk(par, ref->pw, ref->cur, 1);
+		ref->cur = NULL;
+		ref->ended = 1;
+	}
+	return 0;
+}
+
+static const struct gpuvm_kernel_ops par_kernel_ops = {
+	.warp_state_bytes = sizeof(struct par_ref),
+	.warp_begin = pk_begin,
+	.warp_next = pk_next,
+};
+
+/* ---- setup and teardown --------------------------------------------- */
+
+static struct simt_par *par_new(uint32_t nworkers)
+{
+	struct simt_par *par = calloc(1, sizeof *par);
+	if (!par)
+		return NULL;
+	par->w = calloc(nworkers, sizeof *par->w);
+	if (!par->w) {
+		free(par);
+		return NULL;
+	}
+	pthread_mutex_init(&par->mu, NULL);
+	pthread_cond_init(&par->engine_cv, NULL);
+	item_chunk_pool_init(&par->pool, PAR_CHUNK_BYTES);
+	for (uint32_t i = 0; i < nworkers; i++) {
+		struct par_worker *wk = &par->w[i];
+		wk->par = par;
+		pthread_cond_init(&wk->cv, NULL);
+		if (pthread_create(&wk->tid, NULL, worker_main, wk)) {
+			pthread_cond_destroy(&wk->cv);
+			break;
+		}
+		par->nworkers++;
+	}
+	if (par->nworkers < nworkers) {
+		simt_par_free(par);
+		return NULL;
+	}
+	return par;
+}
+
+int simt_par_launch(struct simt_program *p, struct simt_launch *l)
+{
+	if (!p->par && !(p->par = par_new(p->exec_threads)))
+		return -1;
+	struct simt_par *par = p->par;
+	pthread_mutex_lock(&par->mu);
+	par->gen++;
+	l->k.ops = &par_kernel_ops;
+	l->k.impl = par;
+	par->snap = *l;
+	par->bufs = p->bufs;
+	par->nbufs = p->nbufs;
+	par->ctas = gpuvm_kernel_ctas(&l->k);
+	par->warps_per_cta = gpuvm_kernel_warps_per_cta(&l->k);
+	par->claimed = par->begun = 0;
+	par->pending_head = par->pending_tail = NULL;
+	par->engine_cta = NULL;
+	par->urgent = NULL;
+	for (uint32_t i = 0; i < par->nworkers; i++)
+		wake(&par->w[i]);
+	pthread_mutex_unlock(&par->mu);
+	return 0;
+}
+
+static void chunk_back(struct simt_par *par, struct item_chunk *c)
+{
+	if (c)
+		item_chunk_pool_put(&par->pool, c);
+}
+
+void simt_par_free(struct simt_par *par)
+{
+	if (!par)
+		return;
+	pthread_mutex_lock(&par->mu);
+	par->stop = 1;
+	for (uint32_t i = 0; i < par->nworkers; i++)
+		pthread_cond_signal(&par->w[i].cv);
+	pthread_mutex_unlock(&par->mu);
+	for (uint32_t i = 0; i < par->nworkers; i++) {
+		struct par_worker *wk = &par->w[i];
+		pthread_join(wk->tid, NULL);
+		simt_launch_reset(&wk->launch);
+		simt_pool_free(&wk->prog);
+		pthread_cond_destroy(&wk->cv);
+	}
+	while (par->all) {
+		struct par_cta *c = par->all;
+		par->all = c->all_next;
+		for (uint32_t i = 0; i < c->cap_warps && c->warps; i++) {
+			struct par_warp *pw = &c->warps[i];
+			if (i < c->nwarps) {
+				chunk_back(par, pw->held);
+				for (struct item_chunk *ch; (ch = item_fifo_pop(&pw->ready));)
+					chunk_back(par, ch);
+			}
+		}
+		free(c->warps);
+		free(c->exec);
+		free(c);
+	}
+	item_chunk_pool_free(&par->pool);
+	pthread_cond_destroy(&par->engine_cv);
+	pthread_mutex_destroy(&par->mu);
+	free(par->w);
+	free(par);
+}
+
+uint64_t simt_par_chunks_made(struct simt_par *par)
+{
+	pthread_mutex_lock(&par->mu);
+	uint64_t n = par->pool.allocated;
+	pthread_mutex_unlock(&par->mu);
+	return n;
+}

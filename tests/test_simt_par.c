@@ -1,0 +1,456 @@
+/* SIMT kernels on worker threads (simt_par.c, gpuvm sim --threads): the
+ * chunked item queue carries every item field the engine reads and no
+ * more than it holds; a run with workers gives the statistics and
+ * results of the run without, bit for bit (divergence, barriers, shared
+ * memory, many CTAs); atomics from several workers lose no update; and a
+ * failing kernel fails with the same message, torn down cleanly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpuvm/engine.h"
+#include "gpuvm/simt.h"
+#include "simt/item_chunk.h"
+#include "simt/simt_internal.h"
+#include "simt/simt_par.h"
+
+/* ---- the queue ------------------------------------------------------- */
+
+static uint64_t rng(uint64_t *s)
+{
+	uint64_t x = (*s += 0x9E3779B97F4A7C15ull);
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+static void random_item(uint64_t *s, struct gpuvm_warp_item *it)
+{
+	memset(it, 0, sizeof *it);
+	gpuvm_item_reset_timing(it);
+	switch (rng(s) % 4) {
+	case 0:
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = (uint32_t)rng(s);
+		it->chain_insts = (uint32_t)rng(s);
+		it->op_class = (uint8_t)(rng(s) % GPUVM_OP_CLASSES);
+		break;
+	case 1:
+		it->kind = GPUVM_ITEM_BARRIER;
+		break;
+	default:
+		it->kind = GPUVM_ITEM_MEM;
+		it->op = (enum gpuvm_mem_op)(rng(s) % 3);
+		it->space = (uint8_t)(rng(s) % 3);
+		it->cache_op = (uint8_t)(rng(s) % 5);
+		it->bytes_per_lane = 1u << (rng(s) % 5);
+		/* one lane, all lanes, or any */
+		uint64_t m = rng(s) % 3;
+		it->active_mask = m == 0 ? 1u << (rng(s) % 32)
+				   : m == 1 ? ~0u : (uint32_t)rng(s) | 1u << (rng(s) % 32);
+		/* evenly spaced (coalesced, broadcast, backwards, wrapping) or not */
+		uint64_t base = rng(s), stride = rng(s) % 3 ? rng(s) % 64 - 16 : rng(s);
+		int spaced = rng(s) % 2;
+		for (int l = 0; l < GPUVM_WARP_LANES; l++)
+			it->addr[l] = spaced ? base + (uint64_t)l * stride : rng(s);
+		if (spaced && rng(s) % 4 == 0) /* all but one lane spaced */
+			it->addr[31 - __builtin_clz(it->active_mask)] ^= 8;
+	}
+}
+
+static void assert_same_item(const struct gpuvm_warp_item *a, const struct gpuvm_warp_item *b)
+{
+	assert_int_equal(a->kind, b->kind);
+	if (a->kind == GPUVM_ITEM_COMPUTE) {
+		assert_int_equal(a->compute_insts, b->compute_insts);
+		assert_int_equal(a->chain_insts, b->chain_insts);
+		assert_int_equal(a->op_class, b->op_class);
+	}
+	if (a->kind == GPUVM_ITEM_MEM) {
+		assert_int_equal(a->op, b->op);
+		assert_int_equal(a->space, b->space);
+		assert_int_equal(a->cache_op, b->cache_op);
+		assert_int_equal(a->bytes_per_lane, b->bytes_per_lane);
+		assert_int_equal(a->active_mask, b->active_mask);
+		for (uint32_t m = a->active_mask; m; m &= m - 1)
+			assert_true(a->addr[__builtin_ctz(m)] == b->addr[__builtin_ctz(m)]);
+	}
+	assert_int_equal(b->has_regs, 0);
+}
+
+static void test_chunk_round_trip_and_bound(void **state)
+{
+	(void)state;
+	struct item_chunk_pool pool;
+	item_chunk_pool_init(&pool, 4096);
+	uint64_t s = 7;
+	enum { N = 4000 };
+	struct gpuvm_warp_item *in = calloc(N, sizeof *in), out;
+	assert_non_null(in);
+	int i = 0, chunks = 0;
+	while (i < N) {
+		struct item_chunk *c = item_chunk_pool_get(&pool);
+		assert_non_null(c);
+		int first = i;
+		for (; i < N; i++) {
+			random_item(&s, &in[i]);
+			uint32_t len = c->len;
+			if (item_chunk_put(c, &in[i])) {
+				/* refused: it did not fit, and the chunk is as it was */
+				assert_true(c->cap - len < ITEM_CHUNK_MAX_ITEM_BYTES);
+				assert_int_equal(c->len, len);
+				break;
+			}
+			assert_true(c->len <= c->cap);
+		}
+		assert_true(i > first);
+		uint32_t off = 0;
+		for (int j = first; j < i; j++) {
+			memset(&out, 0xA5, sizeof out);
+			item_chunk_get(c, &off, &out);
+			assert_same_item(&in[j], &out);
+		}
+		assert_int_equal(off, c->len);
+		item_chunk_pool_put(&pool, c);
+		chunks++;
+	}
+	assert_true(chunks > 1);
+	/* every chunk came back: the pool made one and reused it */
+	assert_int_equal(pool.allocated, 1);
+	/* a scattered full-warp access takes 24 + 256 bytes: 14 of them fill
+	 * 4 KiB; a coalesced one 24 + 16 */
+	struct item_chunk *c = item_chunk_pool_get(&pool);
+	struct gpuvm_warp_item full;
+	memset(&full, 0, sizeof full);
+	full.kind = GPUVM_ITEM_MEM;
+	full.active_mask = ~0u;
+	for (int l = 0; l < GPUVM_WARP_LANES; l++)
+		full.addr[l] = (uint64_t)l * l;
+	int n = 0;
+	while (!item_chunk_full(c)) {
+		assert_int_equal(item_chunk_put(c, &full), 0);
+		n++;
+	}
+	assert_int_equal(n, 4096 / ITEM_CHUNK_MAX_ITEM_BYTES);
+	c->len = 0;
+	for (int l = 0; l < GPUVM_WARP_LANES; l++)
+		full.addr[l] = 4096 + 8 * (uint64_t)l;
+	assert_int_equal(item_chunk_put(c, &full), 0);
+	assert_int_equal(c->len, 40);
+	/* register operands are not carried */
+	struct item_chunk *d = item_chunk_pool_get(&pool);
+	struct gpuvm_warp_item regs;
+	memset(&regs, 0, sizeof regs);
+	regs.kind = GPUVM_ITEM_COMPUTE;
+	regs.has_regs = 1;
+	assert_int_not_equal(item_chunk_put(d, &regs), 0);
+	assert_int_equal(d->len, 0);
+	item_chunk_pool_put(&pool, c);
+	item_chunk_pool_put(&pool, d);
+	item_chunk_pool_free(&pool);
+	assert_int_equal(pool.allocated, 0);
+	free(in);
+}
+
+static void test_fifo_keeps_order_and_bound(void **state)
+{
+	(void)state;
+	struct item_chunk_pool pool;
+	item_chunk_pool_init(&pool, 1024);
+	struct item_fifo f = {.bound = 3};
+	struct item_chunk *c[3];
+	for (int i = 0; i < 3; i++) {
+		assert_true(item_fifo_has_room(&f));
+		c[i] = item_chunk_pool_get(&pool);
+		item_fifo_push(&f, c[i]);
+	}
+	assert_false(item_fifo_has_room(&f));
+	assert_ptr_equal(item_fifo_pop(&f), c[0]);
+	assert_true(item_fifo_has_room(&f));
+	item_fifo_push(&f, c[0]);
+	assert_ptr_equal(item_fifo_pop(&f), c[1]);
+	assert_ptr_equal(item_fifo_pop(&f), c[2]);
+	assert_ptr_equal(item_fifo_pop(&f), c[0]);
+	assert_null(item_fifo_pop(&f));
+	assert_int_equal(f.n, 0);
+	for (int i = 0; i < 3; i++)
+		item_chunk_pool_put(&pool, c[i]);
+	item_chunk_pool_free(&pool);
+}
+
+/* ---- whole runs ------------------------------------------------------ */
+
+#define BLOCKS 300
+#define THREADS 96 /* three warps, the last lanes of each CTA divergent */
+
+struct mix_args {
+	const int *in;
+	int *out;
+	unsigned long long *count;
+	int n;
+};
+
+/* Divergent trip counts, a barrier with shared memory, and an integer
+ * atomic on one counter from every thread: any order. */
+SIMT_KERNEL_ANY_ORDER(mix_kernel, struct mix_args, p)
+{
+	SHARED(int, tile, THREADS);
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int acc = 0;
+	for (int k = 0; k < (i % 7) + 1 && i < p.n; k++) {
+		acc += LD(p.in, (i * 13 + k * 101) % p.n);
+		COMPUTE(2);
+	}
+	SST(tile, threadIdx.x, acc);
+	SYNCTHREADS();
+	int left = SLD(tile, (threadIdx.x + 1) % THREADS);
+	if (i < p.n)
+		ST(p.out, i, acc + left);
+	for (int k = 0; k < 16; k++) /* on 4 counters: workers collide */
+		ATOMIC_ADD(p.count, k % 4, (unsigned long long)(i + 1));
+}
+
+/* Nothing but atomics on a few counters: workers running at once collide
+ * on them all the time. */
+SIMT_KERNEL_ANY_ORDER(atomic_kernel, struct mix_args, p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	for (int k = 0; k < 64; k++)
+		ATOMIC_ADD(p.count, k % 4, (unsigned long long)(i + 1));
+}
+
+/* Long streams from few warps: workers could run far ahead. */
+SIMT_KERNEL_ANY_ORDER(long_kernel, struct mix_args, p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, acc = 0;
+	for (int k = 0; k < 20000; k++)
+		acc += LD(p.in, (i + 32 * k) % p.n);
+	ST(p.out, i, acc);
+}
+
+struct oob_args {
+	const float *in;
+	float *out; /* one per thread */
+	int n, two;
+};
+
+SIMT_KERNEL_ANY_ORDER(oob_kernel, struct oob_args, p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	/* with two: CTA 40 strays after 90 loads (past the 64 a thread runs
+	 * ahead), CTA 150 at once */
+	int reps = p.two && blockIdx.x == 40 ? 90 : 1;
+	float v = 0;
+	for (int k = 0; k < reps; k++)
+		v += LD(p.in, (i + k) % p.n);
+	COMPUTE(1);
+	if (i == 40 * 64 + 17 || (p.two && i == 150 * 64 + 5)) /* strays */
+		ST(p.out, 200 * 64 + 3, v);
+	else
+		ST(p.out, i, v + 1);
+}
+
+static int mix_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	int n = BLOCKS * THREADS - 50;
+	int *in = simt_malloc(h, "in", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
+	int *out = simt_malloc(h, "out", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
+	unsigned long long *count = simt_malloc(h, "count", 4 * 8, GPUVM_ALLOC_DEVICE);
+	if (!in || !out || !count)
+		return -1;
+	for (int i = 0; i < n; i++)
+		in[i] = i * 7 % 1000;
+	struct mix_args a = {in, out, count, n};
+	for (int rep = 0; rep < 2; rep++) /* workers carry over to a second launch */
+		if (SIMT_LAUNCH_SHARED(h, mix_kernel, simt_dim3(BLOCKS, 1, 1), simt_dim3(THREADS, 1, 1),
+				       THREADS * sizeof(int), a))
+			return -1;
+	unsigned long long sum = 0;
+	for (int i = 0; i < n; i++)
+		sum = sum * 31 + (unsigned)out[i];
+	unsigned long long t = (unsigned long long)BLOCKS * THREADS;
+	/* 2 launches x 16 adds of i + 1 by every thread i */
+	simt_result(h, "digest=%llu count=%llu want=%llu", sum,
+		    count[0] + count[1] + count[2] + count[3], 16 * t * (t + 1));
+	return 0;
+}
+
+static int atomic_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	unsigned long long *count = simt_malloc(h, "count", 4 * 8, GPUVM_ALLOC_DEVICE);
+	if (!count)
+		return -1;
+	struct mix_args a = {NULL, NULL, count, 0};
+	if (SIMT_LAUNCH(h, atomic_kernel, simt_dim3(BLOCKS, 1, 1), simt_dim3(THREADS, 1, 1), a))
+		return -1;
+	unsigned long long t = (unsigned long long)BLOCKS * THREADS;
+	if (count[0] + count[1] + count[2] + count[3] != 32 * t * (t + 1))
+		return simt_fail(h, "atomics lost updates: %llu, not %llu",
+				 count[0] + count[1] + count[2] + count[3], 32 * t * (t + 1));
+	return 0;
+}
+
+#define LONG_CTAS 2
+
+static int long_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	int n = 1 << 16;
+	int *in = simt_malloc(h, "in", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
+	int *out = simt_malloc(h, "out", 64 * sizeof(int), GPUVM_ALLOC_DEVICE);
+	if (!in || !out)
+		return -1;
+	struct mix_args a = {in, out, NULL, n};
+	return SIMT_LAUNCH(h, long_kernel, simt_dim3(LONG_CTAS, 1, 1), simt_dim3(32, 1, 1), a);
+}
+
+static int oob_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *in = simt_malloc(h, "in", 1000 * 4, GPUVM_ALLOC_DEVICE);
+	float *out = simt_malloc(h, "out", 200 * 64 * 4, GPUVM_ALLOC_DEVICE);
+	if (!in || !out)
+		return -1;
+	struct oob_args args = {in, out, 1000, user != NULL}; /* CTA 150 strays too */
+	return SIMT_LAUNCH(h, oob_kernel, simt_dim3(200, 1, 1), simt_dim3(64, 1, 1), args);
+}
+
+static int oob2_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	return oob_host(h, h);
+}
+
+/* chunks_made: the workers' chunks, when there were workers */
+static int simulate_counted(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
+			    struct gpuvm_error *err, uint64_t *chunks_made)
+{
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	assert_non_null(cfg);
+	if (gpuvm_config_load(cfg, "p100", err) || gpuvm_config_finalize(cfg, err))
+		fail_msg("%s", err->msg);
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source("test", fn, NULL, NULL, &src, err), 0);
+	src.exec_threads = threads;
+	int rc = gpuvm_simulate(cfg, &src, NULL, st, err);
+	struct simt_program *p = src.impl;
+	if (chunks_made)
+		*chunks_made = p->par ? simt_par_chunks_made(p->par) : 0;
+	src.ops->destroy(&src);
+	free(cfg);
+	return rc;
+}
+
+static int simulate(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
+		    struct gpuvm_error *err)
+{
+	return simulate_counted(fn, threads, st, err, NULL);
+}
+
+static void test_workers_give_the_same_run(void **state)
+{
+	(void)state;
+	struct gpuvm_stats one, many;
+	struct gpuvm_error err = {{0}};
+	if (simulate(mix_host, 1, &one, &err))
+		fail_msg("%s", err.msg);
+	unsigned long long count, want;
+	assert_int_equal(sscanf(one.result, "digest=%*u count=%llu want=%llu", &count, &want), 2);
+	assert_true(count == want);
+	for (uint32_t t = 2; t <= 4; t++) {
+		if (simulate(mix_host, t, &many, &err))
+			fail_msg("%s", err.msg);
+		assert_string_equal(one.result, many.result);
+		assert_true(one.sim_cycles == many.sim_cycles);
+		assert_true(one.warp_insts == many.warp_insts);
+		assert_true(one.mem_insts == many.mem_insts);
+		assert_true(one.shared_insts == many.shared_insts);
+		assert_true(one.barriers == many.barriers);
+		assert_true(one.thread_accesses == many.thread_accesses);
+		assert_true(one.dram_bytes == many.dram_bytes);
+		for (int i = 0; i < GPUVM_STALLS; i++)
+			assert_true(one.stall_cycles[i] == many.stall_cycles[i]);
+		gpuvm_stats_release(&many);
+	}
+	gpuvm_stats_release(&one);
+}
+
+/* A lost update shows only when two workers run at once, which a loaded
+ * machine does not always give: several tries. */
+static void test_atomics_lose_no_update(void **state)
+{
+	(void)state;
+	for (int rep = 0; rep < 4; rep++) {
+		struct gpuvm_stats st;
+		struct gpuvm_error err = {{0}};
+		if (simulate(atomic_host, 4, &st, &err))
+			fail_msg("%s", err.msg);
+		gpuvm_stats_release(&st);
+	}
+}
+
+/* 2 warps of 20,000 accesses each (about 200 chunks apiece): the workers
+ * never hold more than the bound, however far ahead they could run. */
+static void test_queue_stays_bounded(void **state)
+{
+	(void)state;
+	struct gpuvm_stats st;
+	struct gpuvm_error err = {{0}};
+	uint32_t workers = 3;
+	uint64_t made = 0;
+	if (simulate_counted(long_host, workers, &st, &err, &made))
+		fail_msg("%s", err.msg);
+	assert_true(st.mem_insts >= LONG_CTAS * 20000);
+	gpuvm_stats_release(&st);
+	assert_true(made > 0);
+	if (made > LONG_CTAS * (SIMT_PAR_READY_CHUNKS + 1) + workers)
+		fail_msg("%llu chunks made for %d warps", (unsigned long long)made, LONG_CTAS);
+}
+
+static void test_failing_kernel_fails_the_same(void **state)
+{
+	(void)state;
+	struct gpuvm_stats st;
+	struct gpuvm_error one = {{0}}, many = {{0}};
+	assert_int_not_equal(simulate(oob_host, 1, &st, &one), 0);
+	gpuvm_stats_release(&st);
+	assert_non_null(strstr(one.msg, "thread (17,0,0) of block (40,0,0)"));
+	assert_non_null(strstr(one.msg, "outside every allocation"));
+	for (uint32_t t = 2; t <= 3; t++) {
+		assert_int_not_equal(simulate(oob_host, t, &st, &many), 0);
+		gpuvm_stats_release(&st);
+		assert_string_equal(one.msg, many.msg);
+	}
+	/* two CTAs fail, the later in the engine's time first in a worker's
+	 * (it claims CTA 40 first): the engine meets the same one at any
+	 * count, as a worker's failure stays in its warp's stream */
+	assert_int_not_equal(simulate(oob2_host, 1, &st, &one), 0);
+	gpuvm_stats_release(&st);
+	assert_non_null(strstr(one.msg, "block (150,0,0)"));
+
+	for (uint32_t t = 2; t <= 4; t++) {
+		assert_int_not_equal(simulate(oob2_host, t, &st, &many), 0);
+		gpuvm_stats_release(&st);
+		assert_string_equal(one.msg, many.msg);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chunk_round_trip_and_bound),
+		cmocka_unit_test(test_fifo_keeps_order_and_bound),
+		cmocka_unit_test(test_workers_give_the_same_run),
+		cmocka_unit_test(test_atomics_lose_no_update),
+		cmocka_unit_test(test_queue_stays_bounded),
+		cmocka_unit_test(test_failing_kernel_fails_the_same),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
