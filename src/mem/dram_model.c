@@ -203,6 +203,10 @@ static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal 
 	int64_t s = (int64_t)(t * inv_slot);
 	int64_t q;
 	if (s >= oldest) {
+		/* own slot and lookahead inside the known-full run: straight to
+		 * the frontier (what their look would find) */
+		if (s >= c->full_from && s + LOOKAHEAD_SLOTS - 1 < c->frontier)
+			goto to_frontier;
 		/* slots past newest are empty */
 		if (s > newest || used[(uint32_t)s & mask] < cap) {
 			q = s;
@@ -219,7 +223,10 @@ static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal 
 			goto take_queued;
 		}
 	}
+to_frontier:
 	/* a full queue: it runs at least to the frontier */
+	if (s > c->frontier)
+		c->full_from = s; /* the walk below starts a new known-full run */
 	q = s < c->frontier ? c->frontier : s;
 	while (q <= newest && used[(uint32_t)q & mask] >= cap)
 		q++;
@@ -244,6 +251,13 @@ advance:
 	 * start empty */
 	if ((uint64_t)(q - newest) > mask) {
 		memset(used, 0, ((size_t)mask + 1) * sizeof *used);
+	} else if (q - newest > 8) {
+		/* a long gap: the ring's slots newest + 1 .. q - 1, in at
+		 * most two runs (q's own slot is set below) */
+		uint32_t from = (uint32_t)(newest + 1) & mask, n = (uint32_t)(q - newest - 1);
+		uint32_t first = n < mask + 1 - from ? n : mask + 1 - from;
+		memset(used + from, 0, first * sizeof *used);
+		memset(used, 0, (n - first) * sizeof *used);
 	} else {
 		for (int64_t j = newest + 1; j < q; j++)
 			used[(uint32_t)j & mask] = 0;

@@ -93,6 +93,10 @@ struct dram_model_config {
 struct dram_cal {
 	int64_t newest;   /* newest slot the ring holds; it holds [newest - mask, newest] */
 	int64_t frontier; /* first slot the last scan of full slots found open */
+	/* slots [full_from, frontier) are known full (the scans that moved
+	 * the frontier there walked them; a slot's use only grows while the
+	 * ring holds it), so a request among them skips its look at them */
+	int64_t full_from;
 };
 
 /* One bank's record, its calendar's ring right after it (bank_stride
