@@ -125,6 +125,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->bank_shift = m->bank_pow2 ? log2_u32(cfg->banks) : 0;
 	m->interleave_shift = log2_u32(interleave);
 	m->row_shift = log2_u32(cfg->row_bytes);
+	m->chunk_locates = m->row_shift >= m->interleave_shift;
+	m->last_chunk = UINT64_MAX; /* no address's chunk (addr >> interleave_shift < 2^64 - 1) */
 	m->t_rcd_cycles = cfg->t_rcd_cycles;
 	m->t_rp_cycles = cfg->t_rp_cycles;
 	m->t_cas_cycles = cfg->t_cas_cycles;
@@ -203,15 +205,15 @@ static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal 
 	int64_t s = (int64_t)(t * inv_slot);
 	int64_t q;
 	if (s >= oldest) {
-		/* own slot and lookahead inside the known-full run: straight to
-		 * the frontier (what their look would find) */
-		if (s >= c->full_from && s + LOOKAHEAD_SLOTS - 1 < c->frontier)
-			goto to_frontier;
 		/* slots past newest are empty */
 		if (s > newest || used[(uint32_t)s & mask] < cap) {
 			q = s;
 			goto take_own;
 		}
+		/* the lookahead inside the known-full run: straight to the
+		 * frontier (where the look would end) */
+		if (s >= c->full_from && s + LOOKAHEAD_SLOTS - 1 < c->frontier)
+			goto to_frontier;
 		for (q = s + 1; q < s + LOOKAHEAD_SLOTS; q++)
 			if (q > newest || used[(uint32_t)q & mask] < cap)
 				goto take_queued;
@@ -269,11 +271,25 @@ advance:
 
 /* One sector through its bank and its channel's bus: when its data has
  * crossed the bus (latency_cycles not included). */
-static inline double access_sector(struct dram_model *m, uint64_t addr, double t)
+static inline __attribute__((always_inline)) double access_sector(struct dram_model *m,
+								   uint64_t addr, double t)
 {
 	uint32_t ch, b;
 	uint64_t row;
-	locate(m, addr, &ch, &b, &row);
+	uint64_t chunk = addr >> m->interleave_shift;
+	if (chunk == m->last_chunk) {
+		ch = m->last_channel;
+		b = m->last_bank;
+		row = m->last_row;
+	} else {
+		locate(m, addr, &ch, &b, &row);
+		if (m->chunk_locates) {
+			m->last_chunk = chunk;
+			m->last_channel = ch;
+			m->last_bank = b;
+			m->last_row = row;
+		}
+	}
 	struct dram_bank *bank = bank_at(m, (size_t)ch * m->banks + b);
 	uint16_t *bank_used = (uint16_t *)(bank + 1);
 	m->channel_sectors[ch]++;

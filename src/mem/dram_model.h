@@ -64,6 +64,7 @@
 #ifndef GPUVM_DRAM_MODEL_H
 #define GPUVM_DRAM_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -124,6 +125,12 @@ struct dram_model {
 	uint32_t bus_mask, bank_mask;       /* ring slots - 1 */
 	uint32_t bank_cap, hit_hold, miss_hold_cold, miss_hold_pre; /* bank slot units */
 	size_t bank_stride; /* bytes per bank record, a multiple of 64 */
+	/* the last interleave chunk located and where it lies: with rows of
+	 * at least a chunk, the chunk alone fixes channel, bank and row, and
+	 * a coalesced access brings a chunk's sectors one after another */
+	bool chunk_locates;
+	uint32_t last_channel, last_bank;
+	uint64_t last_chunk, last_row;
 	/* bus calendars: the heads together (32 channels: 512 B, all hot in
 	 * the cache), each ring (bus_ring_slots counts) on its own lines */
 	struct dram_cal *bus;
