@@ -126,7 +126,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->interleave_shift = log2_u32(interleave);
 	m->row_shift = log2_u32(cfg->row_bytes);
 	m->chunk_locates = m->row_shift >= m->interleave_shift;
-	m->last_chunk = UINT64_MAX; /* no address's chunk (addr >> interleave_shift < 2^64 - 1) */
+	m->last_chunk = UINT64_MAX; /* none yet (and never taken without chunk_locates) */
 	m->t_rcd_cycles = cfg->t_rcd_cycles;
 	m->t_rp_cycles = cfg->t_rp_cycles;
 	m->t_cas_cycles = cfg->t_cas_cycles;
@@ -277,7 +277,7 @@ static inline __attribute__((always_inline)) double access_sector(struct dram_mo
 	uint32_t ch, b;
 	uint64_t row;
 	uint64_t chunk = addr >> m->interleave_shift;
-	if (chunk == m->last_chunk) {
+	if (chunk == m->last_chunk && m->chunk_locates) {
 		ch = m->last_channel;
 		b = m->last_bank;
 		row = m->last_row;
