@@ -128,7 +128,11 @@ static void test_event_queue_matches_reference(void **state)
 			case 6: /* about the horizon: the ring's positions must not alias */
 				t = now + (double)(EVQ_BUCKETS << EVQ_BUCKET_SHIFT) - (double)((r >> 8) % 64);
 				break;
-			default: t = (double)((int64_t)now + 40) + (double)((r >> 8) % 8) / 4.0; break;
+			default: /* eight times within the first bucket of a 64-cycle
+				  * step 37-100 cycles on, so it gets crowded */
+				t = (double)((((int64_t)now + 100) >> 6) << 6) +
+				    (double)((r >> 8) % 8) * (double)(1u << EVQ_BUCKET_SHIFT) / 8.0;
+				break;
 			}
 			if (t < 0)
 				t = 0;

@@ -124,6 +124,12 @@ static void check_order_against_stamps(uint32_t entries, uint32_t ways, uint64_t
 			uint32_t w = find_u64(&key[base], 16, tag + 1);
 			if (w < 16)
 				key[base + w] = stamp[base + w] = 0;
+			/* the set's order stays by ascending (stamp, way) */
+			for (uint32_t k = base; k + 1 < base + 16; k++) {
+				uint32_t a = t.order[k], b = t.order[k + 1];
+				assert_true(t.stamp[base + a] < t.stamp[base + b] ||
+					    (t.stamp[base + a] == t.stamp[base + b] && a < b));
+			}
 			continue;
 		}
 		uint32_t w = find_u64(&key[base], 16, tag + 1);

@@ -359,6 +359,83 @@ static __attribute__((noinline)) double l1_sector(struct engine *e, uint64_t sa,
 	return d;
 }
 
+/* One distinct sector of a memory instruction, its translation ready at
+ * tx: through the L1 or straight to the L2. */
+static inline __attribute__((always_inline)) double
+serve_sector(struct engine *e, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+	     uint64_t sa, enum l1_mode l1mode, double tx)
+{
+	e->stats->sectors++;
+	enum gpuvm_alloc_kind kind = alloc_table_kind(&e->allocs, sa);
+	return l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
+		       ? access_sector(e, sa, it->op, kind, tx, w->sm)
+		       : l1_sector(e, sa, it->op, kind, tx, w->sm, l1mode);
+}
+
+/* Whether the active lanes' addresses never decrease from lane to lane
+ * (unit-stride and other coalesced access). */
+static inline bool lanes_ascending(const struct gpuvm_warp_item *it)
+{
+	uint64_t prev = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t a = it->addr[__builtin_ctz(m)];
+		if (a < prev)
+			return false;
+		prev = a;
+	}
+	return true;
+}
+
+/* memory_instruction's lanes when their addresses ascend: every unit,
+ * sector and line seen before in the instruction is then the latest one,
+ * so the coalescer's sets are not needed; the same translations and
+ * sectors, in the same order, and the same line count as the general
+ * loop. Returns the latest of done and the sectors' results. */
+static double ascending_sectors(struct engine *e, const struct warp_rt *w,
+				const struct gpuvm_warp_item *it, enum l1_mode l1mode,
+				double xstart, double done)
+{
+	const struct coalescer *co = &e->co;
+	struct gpuvm_stats *s = e->stats;
+	uint32_t sector_shift = co->sector_shift;
+	uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
+	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
+	double tx = 0;
+	/* the distinct lines' L2 sets, loading while the first is served */
+	uint32_t line_shift = co->line_shift;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t line = it->addr[__builtin_ctz(m)] >> line_shift;
+		if (line != last_line)
+			l2_cache_prefetch(&e->l2, line << line_shift);
+		last_line = line;
+	}
+	last_line = UINT64_MAX;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t a = it->addr[__builtin_ctz(m)];
+		uint64_t unit = a >> co->unit_shift;
+		if (unit != last_unit) {
+			tx = xlat_translate(&e->xlat, w->sm, a, xstart);
+			s->xlat_units++;
+			last_unit = unit;
+		}
+		uint64_t first = a >> sector_shift;
+		uint64_t lastsec = (a + it->bytes_per_lane - 1) >> sector_shift;
+		if (first < next_sector)
+			first = next_sector; /* served for an earlier lane */
+		for (uint64_t sec = first; sec <= lastsec; sec++) {
+			uint64_t line = sec >> sectors_per_line_shift;
+			if (line != last_line) {
+				s->lines++;
+				last_line = line;
+			}
+			done = later(serve_sector(e, w, it, sec << sector_shift, l1mode, tx), done);
+		}
+		if (lastsec + 1 > next_sector)
+			next_sector = lastsec + 1;
+	}
+	return done;
+}
+
 /* Serves one memory instruction issued at start on warp w; returns when
  * its last sector is back (stores: when they have left). */
 static double memory_instruction(struct engine *e, struct warp_rt *w,
@@ -375,7 +452,8 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		start = sm->l1_free;
 	uint64_t lines0 = s->lines;
 
-	if (lanes > 4)
+	bool ascending = it->bytes_per_lane && lanes_ascending(it);
+	if (lanes > 4 && !ascending)
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
 			l2_cache_prefetch(&e->l2, it->addr[__builtin_ctz(m)]);
 
@@ -388,8 +466,12 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 	}
 
 	struct coalescer *co = &e->co;
-	coalescer_begin(co);
 	double done = start + 1;
+	if (ascending) {
+		done = ascending_sectors(e, w, it, l1mode, xstart, done);
+		goto served;
+	}
+	coalescer_begin(co);
 	uint32_t sector_shift = co->sector_shift;
 	uint64_t last_unit = UINT64_MAX, last_sector = UINT64_MAX;
 	double last_tx = 0;
@@ -443,15 +525,10 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 				continue;
 			}
 			last_sector = sec;
-			s->sectors++;
-			uint64_t sa = sec << sector_shift;
-			enum gpuvm_alloc_kind kind = alloc_table_kind(&e->allocs, sa);
-			double d = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
-					   ? access_sector(e, sa, it->op, kind, last_tx, w->sm)
-					   : l1_sector(e, sa, it->op, kind, last_tx, w->sm, l1mode);
-			done = later(d, done);
+			done = later(serve_sector(e, w, it, sec << sector_shift, l1mode, last_tx), done);
 		}
 	}
+served:
 	sm->l1_free = start + (double)(s->lines - lines0) * e->l1_cycles_per_line;
 	if (it->op == GPUVM_OP_STORE)
 		return start + 1; /* stores retire without waiting for memory */

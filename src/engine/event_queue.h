@@ -19,16 +19,19 @@
 
 #include "engine/event_heap.h"
 
-/* 8 cycles a bucket: random sampling on p100 queues ~0.4 events per
- * simulated cycle, so a bucket holds about three and an out-of-order push
- * walks past one or two. 8192 buckets reach 65 K cycles ahead, past the
- * few thousand cycles of a queued memory access; slower events (far
- * faults, migrations) wait in the heap. */
-#define EVQ_BUCKET_SHIFT 3
-#define EVQ_BUCKETS 8192u
+/* 2 cycles a bucket: random sampling on p100 queues ~0.4 events per
+ * simulated cycle, so a bucket holds about one; a bandwidth-bound stream
+ * (triad) brings thousands of warps back within a few hundred cycles,
+ * and with 8-cycle buckets and sorting into at most 8 events, 46 % of
+ * its pushes went to the heap (2-cycle buckets, 16: 3 % fewer host
+ * instructions; what leaves when is the same). 32768 buckets reach 65 K
+ * cycles ahead, past the few thousand cycles of a queued memory access;
+ * slower events (far faults, migrations) wait in the heap. */
+#define EVQ_BUCKET_SHIFT 1
+#define EVQ_BUCKETS 32768u
 /* An out-of-order push is sorted into a bucket of fewer events than this;
  * into a longer one it goes to the heap, so no push walks far. */
-#define EVQ_SORT_MAX 8u
+#define EVQ_SORT_MAX 16u
 /* Times from here on (2^52 cycles) are not bucketed: the bucket number
  * must fit an int64 exactly. */
 #define EVQ_T_MAX 4503599627370496.0

@@ -125,6 +125,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->bank_shift = m->bank_pow2 ? log2_u32(cfg->banks) : 0;
 	m->interleave_shift = log2_u32(interleave);
 	m->row_shift = log2_u32(cfg->row_bytes);
+	m->chunk_locates = m->row_shift >= m->interleave_shift;
+	m->last_chunk = UINT64_MAX; /* none yet (and never taken without chunk_locates) */
 	m->t_rcd_cycles = cfg->t_rcd_cycles;
 	m->t_rp_cycles = cfg->t_rp_cycles;
 	m->t_cas_cycles = cfg->t_cas_cycles;
@@ -208,6 +210,10 @@ static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal 
 			q = s;
 			goto take_own;
 		}
+		/* the lookahead inside the known-full run: straight to the
+		 * frontier (where the look would end) */
+		if (s >= c->full_from && s + LOOKAHEAD_SLOTS - 1 < c->frontier)
+			goto to_frontier;
 		for (q = s + 1; q < s + LOOKAHEAD_SLOTS; q++)
 			if (q > newest || used[(uint32_t)q & mask] < cap)
 				goto take_queued;
@@ -219,7 +225,10 @@ static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal 
 			goto take_queued;
 		}
 	}
+to_frontier:
 	/* a full queue: it runs at least to the frontier */
+	if (s > c->frontier)
+		c->full_from = s; /* the walk below starts a new known-full run */
 	q = s < c->frontier ? c->frontier : s;
 	while (q <= newest && used[(uint32_t)q & mask] >= cap)
 		q++;
@@ -244,6 +253,13 @@ advance:
 	 * start empty */
 	if ((uint64_t)(q - newest) > mask) {
 		memset(used, 0, ((size_t)mask + 1) * sizeof *used);
+	} else if (q - newest > 8) {
+		/* a long gap: the ring's slots newest + 1 .. q - 1, in at
+		 * most two runs (q's own slot is set below) */
+		uint32_t from = (uint32_t)(newest + 1) & mask, n = (uint32_t)(q - newest - 1);
+		uint32_t first = n < mask + 1 - from ? n : mask + 1 - from;
+		memset(used + from, 0, first * sizeof *used);
+		memset(used, 0, (n - first) * sizeof *used);
 	} else {
 		for (int64_t j = newest + 1; j < q; j++)
 			used[(uint32_t)j & mask] = 0;
@@ -255,11 +271,25 @@ advance:
 
 /* One sector through its bank and its channel's bus: when its data has
  * crossed the bus (latency_cycles not included). */
-static inline double access_sector(struct dram_model *m, uint64_t addr, double t)
+static inline __attribute__((always_inline)) double access_sector(struct dram_model *m,
+								   uint64_t addr, double t)
 {
 	uint32_t ch, b;
 	uint64_t row;
-	locate(m, addr, &ch, &b, &row);
+	uint64_t chunk = addr >> m->interleave_shift;
+	if (chunk == m->last_chunk && m->chunk_locates) {
+		ch = m->last_channel;
+		b = m->last_bank;
+		row = m->last_row;
+	} else {
+		locate(m, addr, &ch, &b, &row);
+		if (m->chunk_locates) {
+			m->last_chunk = chunk;
+			m->last_channel = ch;
+			m->last_bank = b;
+			m->last_row = row;
+		}
+	}
 	struct dram_bank *bank = bank_at(m, (size_t)ch * m->banks + b);
 	uint16_t *bank_used = (uint16_t *)(bank + 1);
 	m->channel_sectors[ch]++;

@@ -64,6 +64,7 @@
 #ifndef GPUVM_DRAM_MODEL_H
 #define GPUVM_DRAM_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,6 +94,10 @@ struct dram_model_config {
 struct dram_cal {
 	int64_t newest;   /* newest slot the ring holds; it holds [newest - mask, newest] */
 	int64_t frontier; /* first slot the last scan of full slots found open */
+	/* slots [full_from, frontier) are known full (the scans that moved
+	 * the frontier there walked them; a slot's use only grows while the
+	 * ring holds it), so a request among them skips its look at them */
+	int64_t full_from;
 };
 
 /* One bank's record, its calendar's ring right after it (bank_stride
@@ -120,6 +125,12 @@ struct dram_model {
 	uint32_t bus_mask, bank_mask;       /* ring slots - 1 */
 	uint32_t bank_cap, hit_hold, miss_hold_cold, miss_hold_pre; /* bank slot units */
 	size_t bank_stride; /* bytes per bank record, a multiple of 64 */
+	/* the last interleave chunk located and where it lies: with rows of
+	 * at least a chunk, the chunk alone fixes channel, bank and row, and
+	 * a coalesced access brings a chunk's sectors one after another */
+	bool chunk_locates;
+	uint32_t last_channel, last_bank;
+	uint64_t last_chunk, last_row;
 	/* bus calendars: the heads together (32 channels: 512 B, all hot in
 	 * the cache), each ring (bus_ring_slots counts) on its own lines */
 	struct dram_cal *bus;

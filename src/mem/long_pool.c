@@ -46,6 +46,26 @@ static int64_t covering(const struct long_pool *p, int64_t s)
 	return fw_prefix(p->fw, h) - (l ? fw_prefix(p->fw, l - 1) : 0);
 }
 
+/* +v at tree position i, in the tree and in the plain points */
+static void point_add(struct long_pool *p, uint32_t i, int32_t v)
+{
+	fw_add(p->fw, p->wmask + 1, i, v);
+	p->point[i] += v;
+}
+
+/* covering(p, s + 1) given c = covering(p, s), for a scan of
+ * consecutive slots (nothing changes the holds or newest meanwhile): the
+ * sum over [lo, s + 1] is the one over [lo, s] plus the point at s + 1. */
+static int64_t covering_next(const struct long_pool *p, int64_t s, int64_t c)
+{
+	int64_t lo = p->newest - 4 * ((int64_t)p->mask + 1);
+	if (!p->hold_n || s + 1 > p->newest || s + 1 < lo)
+		return 0;
+	if (s + 1 == lo)
+		return covering(p, s + 1);
+	return c + p->point[(uint32_t)(s + 1) & p->wmask];
+}
+
 /* The live holds are a binary min-heap on their last slot b. */
 static void heap_down(struct long_pool *p, uint32_t i)
 {
@@ -72,11 +92,10 @@ static void heap_down(struct long_pool *p, uint32_t i)
 static void holds_drop_old(struct long_pool *p)
 {
 	int64_t oldest = p->newest - (int64_t)p->mask;
-	uint32_t n = p->wmask + 1;
 	while (p->hold_n && p->hold[0].b < oldest) {
 		struct long_pool_hold *h = &p->hold[0];
-		fw_add(p->fw, n, (uint32_t)h->a & p->wmask, -1);
-		fw_add(p->fw, n, (uint32_t)(h->b + 1) & p->wmask, 1);
+		point_add(p, (uint32_t)h->a & p->wmask, -1);
+		point_add(p, (uint32_t)(h->b + 1) & p->wmask, 1);
 		p->hold[0] = p->hold[--p->hold_n];
 		heap_down(p, 0);
 	}
@@ -98,9 +117,8 @@ static int holds_push(struct long_pool *p, int64_t a, int64_t b)
 		i = (i - 1) / 2;
 	}
 	p->hold[i] = (struct long_pool_hold){a, b};
-	uint32_t n = p->wmask + 1;
-	fw_add(p->fw, n, (uint32_t)a & p->wmask, 1);
-	fw_add(p->fw, n, (uint32_t)(b + 1) & p->wmask, -1);
+	point_add(p, (uint32_t)a & p->wmask, 1);
+	point_add(p, (uint32_t)(b + 1) & p->wmask, -1);
 	return 0;
 }
 
@@ -117,7 +135,8 @@ int long_pool_init(struct long_pool *p, double servers, double slot_cycles, uint
 	p->wmask = 8 * ring_slots - 1;
 	p->slot = malloc(ring_slots * sizeof *p->slot);
 	p->fw = calloc(p->wmask + 1, sizeof *p->fw);
-	if (!p->slot || !p->fw) {
+	p->point = calloc(p->wmask + 1, sizeof *p->point);
+	if (!p->slot || !p->fw || !p->point) {
 		long_pool_free(p);
 		return -1;
 	}
@@ -130,16 +149,17 @@ void long_pool_free(struct long_pool *p)
 {
 	free(p->slot);
 	free(p->fw);
+	free(p->point);
 	free(p->hold);
 	*p = (struct long_pool){0};
 }
 
 /* server_pool.c's slot_used: the ring entry of absolute slot s, recycled
- * when it held an older slot, with the holds covering s added. */
-static double *slot_used(struct long_pool *p, int64_t s)
+ * when it held an older slot, with the holds covering s (c of them)
+ * added. */
+static double *slot_used_covered(struct long_pool *p, int64_t s, int64_t c)
 {
 	struct long_pool_slot *e = &p->slot[(uint32_t)s & p->mask];
-	int64_t c = covering(p, s);
 	if (e->tag != s) {
 		e->tag = s;
 		e->used = (double)c * p->slot_cycles;
@@ -149,6 +169,11 @@ static double *slot_used(struct long_pool *p, int64_t s)
 	}
 	e->mark = c;
 	return &e->used;
+}
+
+static double *slot_used(struct long_pool *p, int64_t s)
+{
+	return slot_used_covered(p, s, covering(p, s));
 }
 
 /* Whether the walk would have left s's entry holding s (server_pool's
@@ -171,8 +196,8 @@ double long_pool_start(struct long_pool *p, double t)
 	if (*slot_used(p, s) >= p->capacity) {
 		if (s < p->frontier)
 			s = p->frontier;
-		while (*slot_used(p, s) >= p->capacity)
-			s++;
+		for (int64_t c = covering(p, s); *slot_used_covered(p, s, c) >= p->capacity; s++)
+			c = covering_next(p, s, c);
 		p->frontier = s;
 	}
 	if (s > p->newest)

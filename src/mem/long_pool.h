@@ -43,6 +43,8 @@ struct long_pool {
 	int64_t newest, frontier;
 	struct long_pool_slot *slot;   /* [ring] */
 	int32_t *fw;                   /* Fenwick: +1 at a hold's a, -1 at its b + 1 */
+	int32_t *point;                /* the same points, plain: a scan of consecutive
+	                                * slots adds them up instead of two prefix sums */
 	struct long_pool_hold *hold;   /* min-heap on b of holds that may cover a kept slot */
 	uint32_t hold_n, hold_cap;
 	int oom;

@@ -7,19 +7,27 @@
  * SIMD scan over two cache lines of tags is faster. */
 #define TLB_SCAN_MAX_WAYS 16
 
-/* Set set's order from its stamps: ascending (stamp, way), the order in
- * which lru_oldest picks victims (ties - zero stamps - go to the lowest
- * way). */
-static void order_rebuild(struct tlb *t, uint32_t set)
+/* Way w of set has just had its stamp cleared: in the set's order, by
+ * ascending (stamp, way) as lru_oldest picks victims (ties - zero stamps -
+ * to the lowest way), it now goes among the ways of stamp zero at the
+ * front, in way order; the others keep their places. 16 steps where
+ * re-sorting the set took ~120 (far faults invalidate an entry right
+ * after each fill the resident range cannot back). */
+static void order_zeroed(struct tlb *t, uint32_t set, uint32_t w)
 {
 	uint8_t *ord = &t->order[set * 16];
 	const uint32_t *st = &t->stamp[set * 16];
-	for (uint32_t i = 0; i < 16; i++) {
-		uint32_t j = i;
-		for (; j > 0 && st[ord[j - 1]] > st[i]; j--)
-			ord[j] = ord[j - 1];
-		ord[j] = (uint8_t)i;
-	}
+	uint8_t rest[15];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < 16; i++)
+		if (ord[i] != w)
+			rest[n++] = ord[i];
+	uint32_t z = 0;
+	while (z < 15 && st[rest[z]] == 0 && rest[z] < w)
+		z++;
+	memcpy(ord, rest, z);
+	ord[z] = (uint8_t)w;
+	memcpy(ord + z + 1, rest + z, 15 - z);
 }
 
 static void order_reset(struct tlb *t)
@@ -215,6 +223,6 @@ void tlb_invalidate(struct tlb *t, uint64_t tag)
 		t->key[base + w] = 0;
 		t->stamp[base + w] = 0;
 		if (t->order)
-			order_rebuild(t, base / 16);
+			order_zeroed(t, base / 16, w);
 	}
 }
