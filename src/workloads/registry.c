@@ -30,6 +30,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_sepo_wc;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_kv;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_ii;
 extern const struct gpuvm_workload_def gpuvm_workload_sl1;
+extern const struct gpuvm_workload_def gpuvm_workload_bigkernel;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -60,5 +61,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_sepo_kv,
 	&gpuvm_workload_sepo_ii,
 	&gpuvm_workload_sl1,
+	&gpuvm_workload_bigkernel,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];
