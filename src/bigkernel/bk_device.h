@@ -185,8 +185,12 @@ SIMT_DEVFN int bk_pat_finish(struct bk_pat *p)
 {
 	if (p->failed)
 		return 0;
-	if (!p->cur_count)
-		return p->period || p->nclosed == 0 ? 1 : p->nclosed <= BK_PAT_SEGS;
+	if (!p->cur_count) { /* no delta at all: one address or none */
+		p->stride[0] = 0;
+		p->count[0] = 0;
+		p->period = 1;
+		return 1;
+	}
 	if (p->period) {
 		int j = p->nclosed % p->period;
 		return p->stride[j] == p->cur_stride && p->cur_count <= p->count[j];
