@@ -8,7 +8,7 @@
 #ifndef GPUVM_BK_ADDRGEN_H
 #define GPUVM_BK_ADDRGEN_H
 
-#include "bigkernel/bk_device.h"
+#include "bk_device.h"
 
 /* One pass over the thread's mapped reads: with p, feeds the detector
  * (registers only); without, stores every address to the host buffer. */

@@ -62,7 +62,12 @@ SIMT_DEVFN unsigned long long bk_tid(SIMT_CTX_ int dummy)
  * come from the same piece (sectors fetched once serve 16 / elem loads).
  * Shared with the host's data assembly. */
 #define BK_PIECE 16
-SIMT_DEVFN unsigned long long bk_piece_slot(unsigned long long k, unsigned long long t,
+#ifdef __CUDACC__
+#define BK_HOST_DEVFN __host__ __device__ static inline
+#else
+#define BK_HOST_DEVFN static inline
+#endif
+BK_HOST_DEVFN unsigned long long bk_piece_slot(unsigned long long k, unsigned long long t,
 					    unsigned long long threads, unsigned long long elem)
 {
 	unsigned long long per = BK_PIECE / elem;

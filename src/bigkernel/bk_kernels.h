@@ -9,7 +9,7 @@
 #ifndef GPUVM_BK_KERNELS_H
 #define GPUVM_BK_KERNELS_H
 
-#include "bigkernel/bk_device.h"
+#include "bk_device.h"
 
 /* An open-addressed count table in GPU memory (keys != 0), shared by the
  * hash-table applications: Word Count's "centralized hash table" (4.4.1)

@@ -1,5 +1,6 @@
 /* The BigKernel runtime and its baselines (bk_runtime.h). */
 #include "bigkernel/bk_addrgen.h"
+#include "bigkernel/bk_pattern.h"
 #include "bigkernel/bk_runtime.h"
 
 #include <stdio.h>
@@ -18,65 +19,13 @@ struct bk_bufs {
 	unsigned char *prefetch_np;      /* the same, assembled from addresses */
 };
 
-/* ---- the addresses of one thread ------------------------------------- */
-
-struct addr_iter {
-	const unsigned long long *w, *addr;
-	uint64_t threads, t, n, k, a, left;
-	unsigned period, seg;
-	int pattern;
-};
-
-static void iter_init(struct addr_iter *it, const unsigned long long *pat,
-		      const unsigned long long *addr, uint64_t threads, uint64_t t)
-{
-	memset(it, 0, sizeof *it);
-	it->w = pat + t * BK_PAT_WORDS;
-	it->addr = addr;
-	it->threads = threads;
-	it->t = t;
-	it->pattern = (it->w[0] & BK_PAT_FLAG) != 0;
-	it->n = it->w[0] & ~BK_PAT_FLAG;
-	if (it->pattern) {
-		it->period = (unsigned)it->w[2];
-		if (!it->period || it->period > BK_PAT_SEGS)
-			it->n = 0; /* not a pattern the detector writes */
-		it->a = it->w[1];
-		it->left = it->period ? it->w[4] : 0;
-	}
-}
-
-/* The thread's next address; 0 at the end (or on a malformed pattern). */
-static int iter_next(struct addr_iter *it, uint64_t *a)
-{
-	if (it->k >= it->n)
-		return 0;
-	if (!it->pattern) {
-		*a = it->addr[it->k++ * it->threads + it->t];
-		return 1;
-	}
-	if (it->k > 0) {
-		while (!it->left) {
-			it->seg = (it->seg + 1) % it->period;
-			it->left = it->w[4 + 2 * it->seg];
-			if (!it->left)
-				return 0; /* the detector never writes empty segments */
-		}
-		it->a += it->w[3 + 2 * it->seg];
-		it->left--;
-	}
-	it->k++;
-	*a = it->a;
-	return 1;
-}
-
 uint64_t bk_thread_addresses(const unsigned long long *pat, const unsigned long long *addr,
 			     uint64_t threads, uint64_t t, uint64_t *out, uint64_t cap)
 {
-	struct addr_iter it;
-	iter_init(&it, pat, addr, threads, t);
+	struct bk_addr_iter it;
+	bk_iter_init(&it, pat, addr, threads, t);
 	uint64_t n = 0, a;
-	while (n < cap && iter_next(&it, &a))
+	while (n < cap && bk_iter_next(&it, &a))
 		out[n++] = a;
 	return n;
 }
@@ -96,15 +45,15 @@ static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *ou
 {
 	unsigned es = r->app->tp.elem;
 	for (uint64_t t = 0; t < b->threads; t++) {
-		struct addr_iter it;
-		iter_init(&it, b->pat_pin, b->addr_pin, b->threads, t);
+		struct bk_addr_iter it;
+		bk_iter_init(&it, b->pat_pin, b->addr_pin, b->threads, t);
 		if (it.n > b->kmax)
 			return simt_fail(r->h, "stage 1: thread %llu sent %llu addresses, room for %llu",
 					 (unsigned long long)t, (unsigned long long)it.n,
 					 (unsigned long long)b->kmax);
 		*addr_bytes += it.pattern ? (3 + 2 * (uint64_t)it.period) * 8 : it.n * 8;
 		uint64_t a, k = 0;
-		while (iter_next(&it, &a)) {
+		while (bk_iter_next(&it, &a)) {
 			if (a > r->input_bytes || r->input_bytes - a < es)
 				return simt_fail(r->h, "stage 1: address %llu outside the %llu-byte input",
 						 (unsigned long long)a, (unsigned long long)r->input_bytes);
