@@ -28,6 +28,18 @@ static int oom(struct bk_run *r)
 	return simt_fail(r->h, "out of memory");
 }
 
+/* Zeroed host memory the run frees with the application's state (CPU
+ * references); NULL when out of memory or out of slots. */
+static void *keep(struct bk_run *r, size_t bytes)
+{
+	if (r->nowned == BK_MAX_OWNED)
+		return NULL;
+	void *p = calloc(1, bytes ? bytes : 1);
+	if (p)
+		r->owned[r->nowned++] = p;
+	return p;
+}
+
 /* ---- hash-table applications (Word Count, DNA Assembly) -------------- */
 
 struct table_state {
@@ -64,8 +76,8 @@ static int table_setup(struct bk_run *r, uint64_t slots)
 	s->slots = slots;
 	s->keys = dev(r, "table.keys", slots * 8);
 	s->counts = dev(r, "table.counts", slots * 4);
-	s->want_keys = calloc(slots, 8);
-	s->want_counts = calloc(slots, 4);
+	s->want_keys = keep(r, slots * 8);
+	s->want_counts = keep(r, slots * 4);
 	if (!s->keys || !s->counts)
 		return -1;
 	return s->want_keys && s->want_counts ? 0 : oom(r);
@@ -96,17 +108,6 @@ static int table_check(struct bk_run *r, char *extra, size_t len)
 	memset(s->keys, 0, s->slots * 8);
 	memset(s->counts, 0, s->slots * 4);
 	return ok;
-}
-
-static void table_free(struct bk_run *r)
-{
-	struct table_state *s = r->app_state;
-	if (s) {
-		free(s->want_keys);
-		free(s->want_counts);
-	}
-	free(r->app_state);
-	r->app_state = NULL;
 }
 
 static int alloc_input(struct bk_run *r, uint64_t nrec, uint64_t rec_bytes)
@@ -141,20 +142,20 @@ static int wc_setup(struct bk_run *r)
 	return 0;
 }
 
-static size_t wc_args(struct bk_run *r, int pass, const struct bk_map *m, const struct bk_range *g,
-		      uint64_t first, uint64_t base, void *out)
+static size_t table_args(struct bk_run *r, int pass, const struct bk_map *m,
+			 const struct bk_range *g, uint64_t first, uint64_t base, void *out)
 {
 	(void)pass, (void)first, (void)base;
 	struct table_state *s = r->app_state;
-	struct bk_wc_args a = {*m, *g, s->keys, s->counts, s->slots - 1};
+	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1};
 	memcpy(out, &a, sizeof a);
 	return sizeof a;
 }
 
 static const struct bk_app app_wc = {
 	.name = "wc", .tp = {BK_WC_REC, 1, 1, {0}, {BK_WC_REC}}, .passes = 1,
-	.kernel = bk_wc, .kernel_name = "bk_wc", .setup = wc_setup, .args = wc_args,
-	.check = table_check, .release = table_free,
+	.kernel = bk_wc, .kernel_name = "bk_wc", .setup = wc_setup, .args = table_args,
+	.check = table_check,
 };
 
 /* ---- DNA Assembly ------------------------------------------------------ */
@@ -171,20 +172,10 @@ static int dna_setup(struct bk_run *r)
 	return 0;
 }
 
-static size_t dna_args(struct bk_run *r, int pass, const struct bk_map *m, const struct bk_range *g,
-		       uint64_t first, uint64_t base, void *out)
-{
-	(void)pass, (void)first, (void)base;
-	struct table_state *s = r->app_state;
-	struct bk_dna_args a = {*m, *g, s->keys, s->counts, s->slots - 1};
-	memcpy(out, &a, sizeof a);
-	return sizeof a;
-}
-
 static const struct bk_app app_dna = {
 	.name = "dna", .tp = {BK_DNA_REC, 1, 1, {BK_DNA_READ_OFF}, {BK_DNA_BASES}}, .passes = 1,
-	.kernel = bk_dna, .kernel_name = "bk_dna", .setup = dna_setup, .args = dna_args,
-	.check = table_check, .release = table_free,
+	.kernel = bk_dna, .kernel_name = "bk_dna", .setup = dna_setup, .args = table_args,
+	.check = table_check,
 };
 
 /* ---- K-means ----------------------------------------------------------- */
@@ -223,7 +214,7 @@ static int km_setup(struct bk_run *r)
 		return -1;
 	uint64_t chunk = r->o->chunk_bytes / BK_KM_REC ? r->o->chunk_bytes / BK_KM_REC : 1;
 	s->cid = dev(r, "kmeans.cid", (chunk < r->nrec ? chunk : r->nrec) * 8);
-	s->want = malloc(r->nrec);
+	s->want = keep(r, r->nrec);
 	if (!s->cid)
 		return -1;
 	if (!s->want)
@@ -280,19 +271,10 @@ static int km_check(struct bk_run *r, char *extra, size_t len)
 	return ok;
 }
 
-static void km_free(struct bk_run *r)
-{
-	struct km_state *s = r->app_state;
-	if (s)
-		free(s->want);
-	free(s);
-	r->app_state = NULL;
-}
-
 static const struct bk_app app_kmeans = {
 	.name = "kmeans", .tp = {BK_KM_REC, 8, 1, {0}, {BK_KM_DIMS}}, .passes = 1,
 	.kernel = bk_kmeans, .kernel_name = "bk_kmeans", .setup = km_setup, .args = km_args,
-	.chunk_out = km_out, .check = km_check, .release = km_free,
+	.chunk_out = km_out, .check = km_check,
 };
 
 /* ---- Netflix ----------------------------------------------------------- */
@@ -314,8 +296,8 @@ static int nf_setup(struct bk_run *r)
 		return -1;
 	s->score = dev(r, "netflix.score", BK_NF_USERS * BK_NF_USERS * 4);
 	s->movies = dev(r, "netflix.movies", NF_MOVIES * 4);
-	s->want_score = calloc(BK_NF_USERS * BK_NF_USERS, 4);
-	s->want_movies = calloc(NF_MOVIES, 4);
+	s->want_score = keep(r, BK_NF_USERS * BK_NF_USERS * 4);
+	s->want_movies = keep(r, NF_MOVIES * 4);
 	if (!s->score || !s->movies)
 		return -1;
 	if (!s->want_score || !s->want_movies)
@@ -356,21 +338,10 @@ static int nf_check(struct bk_run *r, char *extra, size_t len)
 	return ok;
 }
 
-static void nf_free(struct bk_run *r)
-{
-	struct nf_state *s = r->app_state;
-	if (s) {
-		free(s->want_score);
-		free(s->want_movies);
-	}
-	free(s);
-	r->app_state = NULL;
-}
-
 static const struct bk_app app_netflix = {
 	.name = "netflix", .tp = {BK_NF_REC, 4, 1, {0}, {5}}, .passes = 1,
 	.kernel = bk_netflix, .kernel_name = "bk_netflix", .setup = nf_setup, .args = nf_args,
-	.check = nf_check, .release = nf_free,
+	.check = nf_check,
 };
 
 /* ---- Opinion Finder ---------------------------------------------------- */
@@ -444,16 +415,10 @@ static int of_check(struct bk_run *r, char *extra, size_t len)
 	return ok;
 }
 
-static void plain_free(struct bk_run *r)
-{
-	free(r->app_state);
-	r->app_state = NULL;
-}
-
 static const struct bk_app app_of = {
 	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}}, .passes = 1,
 	.kernel = bk_of, .kernel_name = "bk_of", .setup = of_setup, .args = of_args,
-	.check = of_check, .release = plain_free,
+	.check = of_check,
 };
 
 /* ---- MasterCard Affinity (plain and indexed) -------------------------- */
@@ -479,7 +444,7 @@ static int mca_setup_common(struct bk_run *r, int indexed)
 	r->input = malloc(r->input_bytes);
 	s->bitmap = dev(r, "mca.customers_of_x", BK_MCA_CUSTOMERS / 8);
 	s->counts = dev(r, "mca.counts", BK_MCA_MERCHANTS * 4);
-	s->want = calloc(BK_MCA_MERCHANTS, 4);
+	s->want = keep(r, BK_MCA_MERCHANTS * 4);
 	if (!s->bitmap || !s->counts)
 		return -1;
 	if (!r->input || !s->want)
@@ -537,26 +502,17 @@ static int mca_check(struct bk_run *r, char *extra, size_t len)
 	return ok;
 }
 
-static void mca_free(struct bk_run *r)
-{
-	struct mca_state *s = r->app_state;
-	if (s)
-		free(s->want);
-	free(s);
-	r->app_state = NULL;
-}
-
 static const struct bk_app app_mca = {
 	.name = "mca", .tp = {BK_MCA_BLOCK, 1, 1, {0}, {BK_MCA_BLOCK}}, .passes = 2,
 	.kernel = bk_mca, .kernel_name = "bk_mca", .setup = mca_setup, .args = mca_args,
-	.check = mca_check, .release = mca_free,
+	.check = mca_check,
 };
 
 /* card number (2 words at 0), merchant (the word at 24) */
 static const struct bk_app app_mca_indexed = {
 	.name = "mca-indexed", .tp = {0, 8, 2, {0, 24}, {2, 1}}, .passes = 2,
 	.kernel = bk_mca_indexed, .kernel_name = "bk_mca_indexed", .setup = mcai_setup,
-	.args = mca_args, .check = mca_check, .release = mca_free,
+	.args = mca_args, .check = mca_check,
 };
 
 const struct bk_app *const bk_apps[] = {&app_kmeans, &app_wc, &app_netflix, &app_of,

@@ -113,9 +113,9 @@ SIMT_KERNEL(bk_netflix, struct bk_netflix_args, p)
 	}
 }
 
-/* Word Count (4.4): 64-byte lines of text (all bytes read, Table 4.1),
- * each word counted in a centralized hash table in GPU memory. */
-struct bk_wc_args {
+/* The arguments of the applications that count keys in bk_table_add's
+ * table (Word Count, DNA Assembly). */
+struct bk_count_args {
 	struct bk_map m;
 	struct bk_range g;
 	unsigned long long *keys;
@@ -123,7 +123,9 @@ struct bk_wc_args {
 	unsigned long long mask;
 };
 
-SIMT_KERNEL(bk_wc, struct bk_wc_args, p)
+/* Word Count (4.4): 64-byte lines of text (all bytes read, Table 4.1),
+ * each word counted in a centralized hash table in GPU memory. */
+SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 {
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
 	unsigned long long r0, r1;
@@ -152,15 +154,7 @@ SIMT_KERNEL(bk_wc, struct bk_wc_args, p)
  * line, 48-base read, '+', quality); a 46-base portion of the read is
  * hashed (36 % of the record, Table 4.1) and counted in a hash table, so
  * identical fragments are counted and noisy ones can be dropped. */
-struct bk_dna_args {
-	struct bk_map m;
-	struct bk_range g;
-	unsigned long long *keys;
-	unsigned int *counts;
-	unsigned long long mask;
-};
-
-SIMT_KERNEL(bk_dna, struct bk_dna_args, p)
+SIMT_KERNEL(bk_dna, struct bk_count_args, p)
 {
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
 	unsigned long long r0, r1;

@@ -432,8 +432,11 @@ out:
 
 void bk_run_free(struct bk_run *r)
 {
-	if (r->app && r->app->release)
-		r->app->release(r);
+	for (int i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	r->nowned = 0;
+	free(r->app_state);
+	r->app_state = NULL;
 	free(r->input);
 	free(r->index);
 	free(r->chunks);

@@ -71,7 +71,6 @@ struct bk_app {
 	 * a short summary in extra, and resets the GPU tables for the next
 	 * variant. */
 	int (*check)(struct bk_run *r, char *extra, size_t len);
-	void (*release)(struct bk_run *r);
 };
 
 extern const struct bk_app *const bk_apps[];
@@ -106,7 +105,10 @@ struct bk_run {
 	const unsigned long long *cur_index;
 	struct bk_chunk *chunks;
 	size_t nchunks;
-	void *app_state;
+	void *app_state;             /* freed with the run */
+#define BK_MAX_OWNED 4
+	void *owned[BK_MAX_OWNED];   /* the application's host arrays, freed with the run */
+	int nowned;
 	struct bk_variant v[BK_VARIANTS];
 	int ran[BK_VARIANTS];
 	char extra[96];
