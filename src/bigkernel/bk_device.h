@@ -1,25 +1,18 @@
-/* BigKernel's GPU side (Mokhtari's thesis, seeds/001, chapter 4), the
- * types and device functions (C and CUDA; the kernels: bk_addrgen.h,
- * bk_kernels.h, cuda/bigkernel.cu):
+/* BigKernel's GPU side (Mokhtari's thesis, seeds/001, chapter 4): the
+ * types and device functions shared by the address-generation kernel
+ * (bk_addrgen.h), the application kernels (bk_kernels.h) and the host
+ * (bk_runtime.c, cuda/bigkernel.cu); C and CUDA:
  *
- *  - the mapped-data accessor every application kernel reads its input
- *    through (bk_ld_*): in the original layout it loads the record's
- *    field from the chunk as transferred (single / double buffering,
- *    unified memory); in BigKernel's layout it loads the thread's next
- *    prefetched element from the data buffer, interleaved so that the
- *    lanes of a warp read adjacent data (Fig. 4.8: dataBuf[counter++][tid],
- *    in 16-byte pieces as the reference code lays it out: bk_piece_slot);
- *  - the address-generation kernel (stage 1, Fig. 4.7): the slice of an
- *    application kernel that keeps only the loops over the thread's
- *    records and the address arithmetic of its mapped reads, recording
- *    each address instead of loading it, or, with pattern recognition
- *    (4.3.1), only a base address and the strides the addresses follow;
- *  - the applications of Table 4.1.
- *
- * Work split (Fig. 4.4): thread t of a chunk's launch processes the
- * chunk's records [t x per, (t + 1) x per). COMPUTE hints count the
- * non-memory instructions a compiler emits for each loop body; each is
- * noted at its site. */
+ *  - the mapped-data accessor BK_LD every application kernel reads its
+ *    input through: in the original layout it loads the record's field
+ *    from the chunk as transferred (single / double buffering, unified
+ *    memory); in BigKernel's layout it loads the thread's next prefetched
+ *    element from the data buffer, interleaved so that the lanes of a warp
+ *    read adjacent data (Fig. 4.8: dataBuf[counter++][tid], in 16-byte
+ *    pieces as the reference code lays it out: bk_piece_slot);
+ *  - the record templates stage 1 generates addresses from, and the
+ *    pattern detector of 4.3.1 with the format of what it sends;
+ *  - the record layouts of the applications. */
 #ifndef GPUVM_BK_DEVICE_H
 #define GPUVM_BK_DEVICE_H
 
@@ -27,7 +20,7 @@
 
 enum bk_layout {
 	BK_ORIGINAL = 0,    /* the chunk's bytes as they are in host memory */
-	BK_INTERLEAVED = 1, /* BigKernel's data buffer: [k x threads + t] */
+	BK_INTERLEAVED = 1, /* BigKernel's data buffer (bk_piece_slot) */
 };
 
 /* The mapped data as a kernel sees it. */
@@ -220,7 +213,9 @@ struct bk_ag_args {
 	int detect;                           /* pattern recognition on */
 };
 
-/* Record layouts of the applications (bk_kernels.h describes each). */
+/* FNV-1a (Fowler, Noll, Vo) 64-bit offset basis and prime: the hash of
+ * words and fragments. Record layouts of the applications (bk_kernels.h
+ * describes each). */
 #define BK_FNV_BASIS 0xcbf29ce484222325ull
 #define BK_FNV_PRIME 0x100000001b3ull
 #define BK_KM_K 8

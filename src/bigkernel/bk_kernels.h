@@ -30,9 +30,6 @@ SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *c
 	}
 }
 
-/* FNV-1a over bytes (Fowler, Noll, Vo): 64-bit offset basis and prime;
- * the key of a word or fragment, never 0 (| 1). */
-
 SIMT_DEVFN void bk_range_of(SIMT_CTX_ const struct bk_range *g, unsigned long long t,
 			    unsigned long long *r0, unsigned long long *r1)
 {

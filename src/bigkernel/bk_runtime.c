@@ -37,7 +37,7 @@ static double copy_seconds(const struct bk_opts *o, double bytes, unsigned threa
 	return bytes / (o->host_copy_gb_s * 1e9 * threads);
 }
 
-/* Stage 2: gathers every thread's elements into out[(k x T + t) x elem]
+/* Stage 2: gathers every thread's elements into their slots of out (bk_piece_slot)
  * (data read per thread in order: the locality of 4.3.2). Returns -1 if
  * an address falls outside the input (a broken stage 1). */
 static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *out,
