@@ -48,8 +48,9 @@ SIMT_DEVFN unsigned long long bk_tid(SIMT_CTX_ int dummy)
 }
 
 /* BigKernel's data buffer is interleaved in 16-byte pieces, a warp's
- * lanes side by side (the reference code's copyMethodPattern,
- * research/bigdata-anchors.md): element k of thread t (elem bytes each)
+ * lanes side by side (copyMethodPattern in the BigKernel pipeline of each
+ * application's main.cu in rezafmk/BRB_HashTable, the thesis author's
+ * code): element k of thread t (elem bytes each)
  * is element k mod (16 / elem) of piece k / (16 / elem) x threads + t.
  * A warp's lanes then read one 512-byte span, and a lane's next elements
  * come from the same piece (sectors fetched once serve 16 / elem loads).

@@ -80,7 +80,7 @@ SIMT_KERNEL(bk_kmeans, struct bk_kmeans_args, p)
 /* Netflix (4.4): 64-byte rating records; movie, user A, rate A, user B,
  * rate B (5 x 4 B = 31 % of the record, Table 4.1: 30 %) read; the
  * pair's similarity score (+10 equal rates, +2 one apart, -5 otherwise:
- * rezafmk/BRB_HashTable Netflix, research/bigdata-anchors.md) added to a
+ * the Netflix/ application of rezafmk/BRB_HashTable) added to a
  * users x users table in GPU memory. */
 struct bk_netflix_args {
 	struct bk_map m;
