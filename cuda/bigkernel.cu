@@ -126,6 +126,7 @@ extern "C" int bk_kmeans_bigkernel(const unsigned char *particles, uint64_t n,
 		k.m.data = b.data_d;
 		k.m.threads = threads;
 		k.m.layout = BK_INTERLEAVED;
+		k.m.kmax = 0;
 		k.g = g;
 		memcpy(k.cent, cent, sizeof k.cent);
 		k.cid = b.cid_d;
@@ -182,6 +183,7 @@ extern "C" int bk_kmeans_double(const unsigned char *particles, uint64_t n, cons
 		k.m.data = chunk_d[i];
 		k.m.threads = threads;
 		k.m.layout = BK_ORIGINAL;
+		k.m.kmax = 0;
 		k.g.nrec = m;
 		k.g.per = (m + threads - 1) / threads;
 		memcpy(k.cent, cent, sizeof k.cent);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Mokhtari's thesis (seeds/001) chapter 4: BigKernel against single and
 # double buffering (Fig. 4.10), unified memory as a fourth variant, the
-# incremental benefit of overlap alone (Fig. 4.12's first bar), the stage
-# balance (Fig. 4.13) and pattern recognition (Table 4.2), on the seven
+# incremental benefit of overlap, volume reduction and interleaving for
+# coalescing (Fig. 4.12), the stage balance (Fig. 4.13) and pattern
+# recognition (Table 4.2), on the seven
 # Table 4.1 applications, on the k80 preset (Kepler, the family of the
 # thesis's GTX 680; PCIe 3.0 x16 as the thesis's host) and on h100-pcie.
 #
@@ -55,7 +56,8 @@ python3 - "$out" "$gpus" "$apps" <<'PY'
 import json, os, re, sys, subprocess, shutil
 out, gpus, apps = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 variants = {"single": "single_us", "double": "double_us", "bigkernel": "bk_us",
-            "bigkernel-nopattern": "bknp_us", "overlap-only": "ovl_us", "um": "um_us"}
+            "bigkernel-nopattern": "bknp_us", "overlap-only": "ovl_us",
+            "volume-reduction": "vr_us", "um": "um_us"}
 runs = []
 for line in open(os.path.join(out, "runs.txt")):
     g, a, t = line.split()
@@ -107,6 +109,11 @@ for g in gpus:
     least = sorted(zip(d_over, apps))[:2]
     print(f"least improved over double buffering here: {least[0][1]} ({least[0][0]:.2f}x), "
           f"{least[1][1]} ({least[1][0]:.2f}x); thesis: Word Count and Opinion Finder")
+    print(f"\nFig. 4.12 on {g}: incremental speed-up of overlap, then volume reduction, then interleaving")
+    print(f"{'app':12} {'overlap':>8} {'volume':>8} {'coalesce':>8}   (over single, over overlap only, over volume reduction)")
+    for a in apps:
+        s, o, vr, b = (t(g, a, v) for v in ("single", "overlap-only", "volume-reduction", "bigkernel"))
+        print(f"{a:12} {s/o:8.2f} {o/vr:8.2f} {vr/b:8.2f}")
     print(f"\nFig. 4.13 on {g}: BigKernel's stage busy time relative to the longest stage")
     print(f"{'app':12} {'addrgen':>8} {'assemble':>8} {'transfer':>8} {'compute':>8}")
     for a in apps:

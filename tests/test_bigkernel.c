@@ -189,6 +189,7 @@ static void run_app(const char *app, const char *size)
 		fail_msg("%s: %s", spec, r);
 	assert_non_null(strstr(r, "um_us="));
 	assert_non_null(strstr(r, "bknp_us="));
+	assert_non_null(strstr(r, "vr_us="));
 	free(r);
 }
 

@@ -21,6 +21,8 @@
 enum bk_layout {
 	BK_ORIGINAL = 0,    /* the chunk's bytes as they are in host memory */
 	BK_INTERLEAVED = 1, /* BigKernel's data buffer (bk_piece_slot) */
+	BK_COMPACT = 2,     /* only the data read, each thread's elements together
+			     * (Fig. 4.12's volume reduction without interleaving) */
 };
 
 /* The mapped data as a kernel sees it. */
@@ -28,6 +30,7 @@ struct bk_map {
 	const void *data;            /* the chunk (original) or the data buffer */
 	unsigned long long threads;  /* threads of the launch (interleaving stride) */
 	int layout;                  /* enum bk_layout */
+	unsigned long long kmax;     /* compact: elements per thread */
 };
 
 /* The chunk's records and their split over the launch's threads. */
@@ -78,6 +81,9 @@ SIMT_DEVFN unsigned long long bk_slot(SIMT_CTX_ const struct bk_map *m, struct b
 	if (m->layout == BK_ORIGINAL) {
 		i = off / elem;
 		COMPUTE(1); /* the address add */
+	} else if (m->layout == BK_COMPACT) {
+		i = c->tid * m->kmax + c->k;
+		COMPUTE(2); /* multiply-add, counter increment */
 	} else {
 		/* dataBuf[counter++][tid] (Fig. 4.8): the piece index's
 		 * multiply-add, the shift-and-mask of the piece split (one

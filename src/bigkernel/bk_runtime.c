@@ -37,10 +37,11 @@ static double copy_seconds(const struct bk_opts *o, double bytes, unsigned threa
 	return bytes / (o->host_copy_gb_s * 1e9 * threads);
 }
 
-/* Stage 2: gathers every thread's elements into their slots of out (bk_piece_slot)
- * (data read per thread in order: the locality of 4.3.2). Returns -1 if
+/* Stage 2: gathers every thread's elements into their slots of out
+ * (bk_piece_slot; with kmax, thread t's at t x kmax: BK_COMPACT), reading
+ * the data thread by thread (the locality of 4.3.2). Returns -1 if
  * an address falls outside the input (a broken stage 1). */
-static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *out,
+static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *out, uint64_t kmax,
 		    uint64_t *gathered, uint64_t *addr_bytes)
 {
 	unsigned es = r->app->tp.elem;
@@ -57,7 +58,8 @@ static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *ou
 			if (a > r->input_bytes || r->input_bytes - a < es)
 				return simt_fail(r->h, "stage 1: address %llu outside the %llu-byte input",
 						 (unsigned long long)a, (unsigned long long)r->input_bytes);
-			memcpy(out + bk_piece_slot(k, t, b->threads, es) * es, r->input + a, es);
+			uint64_t slot = kmax ? t * kmax + k : bk_piece_slot(k, t, b->threads, es);
+			memcpy(out + slot * es, r->input + a, es);
 			k++;
 		}
 		if (k != it.n)
@@ -168,7 +170,7 @@ static int run_original(struct bk_run *r, struct bk_bufs *b, double *dur)
 			    upload(r, b->chunk_dev, c->bytes, &d[BK_ST_H2D]))
 				return -1;
 			v->h2d_bytes += c->bytes + (r->index ? c->nrec * 8 : 0);
-			struct bk_map m = {b->chunk_dev, b->threads, BK_ORIGINAL};
+			struct bk_map m = {b->chunk_dev, b->threads, BK_ORIGINAL, 0};
 			if (compute(r, b, p, c, &m, &d[BK_ST_COMPUTE]) || chunk_out(r, c, &d[BK_ST_D2H]))
 				return -1;
 		}
@@ -224,7 +226,7 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 			if (send_index(r, b, c, &d[BK_ST_INDEX]) || addrgen(r, b, c, 1, &d[BK_ST_ADDRGEN]))
 				return -1;
 			memset(b->prefetch, 0, bytes);
-			if (assemble(r, b, b->prefetch, &gathered, &ab))
+			if (assemble(r, b, b->prefetch, 0, &gathered, &ab))
 				return -1;
 			d[BK_ST_ASSEMBLE] = copy_seconds(r->o, (double)gathered + 0.5 * (double)ab, r->o->cpu_threads);
 			v->addr_bytes += ab;
@@ -233,7 +235,7 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 				if (addrgen(r, b, c, 0, &dn[BK_ST_ADDRGEN]))
 					return -1;
 				memset(b->prefetch_np, 0, bytes);
-				if (assemble(r, b, b->prefetch_np, &g2, &ab2))
+				if (assemble(r, b, b->prefetch_np, 0, &g2, &ab2))
 					return -1;
 				if (memcmp(b->prefetch, b->prefetch_np, bytes))
 					return simt_fail(r->h, "%s: the data assembled from patterns differs "
@@ -247,7 +249,7 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 			if (upload(r, b->data_dev, bytes, &d[BK_ST_H2D]))
 				return -1;
 			v->h2d_bytes += bytes + (r->index ? c->nrec * 8 : 0);
-			struct bk_map m = {b->data_dev, b->threads, BK_INTERLEAVED};
+			struct bk_map m = {b->data_dev, b->threads, BK_INTERLEAVED, 0};
 			if (compute(r, b, p, c, &m, &d[BK_ST_COMPUTE]) || chunk_out(r, c, &d[BK_ST_D2H]))
 				return -1;
 			/* the same transfer and computation without patterns */
@@ -266,6 +268,37 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 			return -1;
 		r->ran[BK_V_BK_NOPAT] = 1;
 	}
+	return 0;
+}
+
+/* Fig. 4.12's volume reduction alone: BigKernel's stages, but each
+ * thread's elements together (no interleaving, so no coalescing). */
+static int run_volume(struct bk_run *r, struct bk_bufs *b, double *dur)
+{
+	struct bk_variant *v = &r->v[BK_V_VOLUME];
+	unsigned es = r->app->tp.elem;
+	for (int p = 0; p < r->app->passes; p++)
+		for (size_t i = 0; i < r->nchunks; i++) {
+			const struct bk_chunk *c = &r->chunks[i];
+			double *d = dur + ((size_t)p * r->nchunks + i) * BK_STAGES;
+			uint64_t kmax = chunk_range(b, c).per * b->elems_per_rec, bytes = kmax * b->threads * es;
+			uint64_t gathered = 0, ab = 0;
+			if (send_index(r, b, c, &d[BK_ST_INDEX]) || addrgen(r, b, c, 1, &d[BK_ST_ADDRGEN]))
+				return -1;
+			memset(b->data_dev, 0, bytes);
+			if (assemble(r, b, b->data_dev, kmax, &gathered, &ab))
+				return -1;
+			d[BK_ST_ASSEMBLE] = copy_seconds(r->o, (double)gathered + 0.5 * (double)ab, r->o->cpu_threads);
+			if (upload(r, b->data_dev, bytes, &d[BK_ST_H2D]))
+				return -1;
+			v->h2d_bytes += bytes + (r->index ? c->nrec * 8 : 0);
+			struct bk_map m = {b->data_dev, b->threads, BK_COMPACT, kmax};
+			if (compute(r, b, p, c, &m, &d[BK_ST_COMPUTE]) || chunk_out(r, c, &d[BK_ST_D2H]))
+				return -1;
+		}
+	if (check(r, v) || timeline(r, dur, r->o->buffers, v))
+		return -1;
+	r->ran[BK_V_VOLUME] = 1;
 	return 0;
 }
 
@@ -292,7 +325,7 @@ static int run_um(struct bk_run *r, struct bk_bufs *b)
 	for (int p = 0; p < r->app->passes; p++)
 		for (size_t i = 0; i < r->nchunks; i++) {
 			const struct bk_chunk *c = &r->chunks[i];
-			struct bk_map m = {um + c->base, b->threads, BK_ORIGINAL};
+			struct bk_map m = {um + c->base, b->threads, BK_ORIGINAL, 0};
 			double dc = 0, dd = 0;
 			r->cur_index = idx ? idx + c->first_rec : NULL;
 			if (compute(r, b, p, c, &m, &dc) || chunk_out(r, c, &dd))
@@ -415,6 +448,12 @@ int bk_run_all(struct bk_run *r)
 		goto out;
 	memcpy(r->dur, dur, n * sizeof *dur);
 	memset(dur, 0, n * sizeof *dur);
+	if (r->o->volume) {
+		memset(dur, 0, n * sizeof *dur);
+		if (run_volume(r, &b, dur))
+			goto out;
+		memset(dur, 0, n * sizeof *dur);
+	}
 	if (run_original(r, &b, dur) || (r->o->um && run_um(r, &b)))
 		goto out;
 	/* the tasks of BigKernel's last pass, for the caller to inspect */

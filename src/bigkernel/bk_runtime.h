@@ -46,6 +46,7 @@ struct bk_opts {
 	unsigned cpu_threads;  /* BigKernel's assembly threads */
 	int um;                /* also run the unified-memory variant */
 	int nopat;             /* also run BigKernel without pattern recognition */
+	int volume;            /* also run BigKernel without interleaving (Fig. 4.12) */
 	uint64_t seed;
 };
 
@@ -91,7 +92,7 @@ struct bk_variant {
 };
 
 enum bk_variant_id { BK_V_SINGLE = 0, BK_V_DOUBLE, BK_V_BIGKERNEL, BK_V_BK_NOPAT, BK_V_UM,
-		     BK_V_OVERLAP, BK_VARIANTS };
+		     BK_V_OVERLAP, BK_V_VOLUME, BK_VARIANTS };
 
 struct bk_run {
 	struct simt_host *h;
