@@ -18,7 +18,7 @@
 # the full GPU only. Writes OUT_DIR/bigkernel_ch4.csv, fig4_10.png,
 # fig4_13.png (gnuplot) and prints the tables beside the thesis's values.
 # Environment: JOBS (default 2), GPUS (default "k80 h100-pcie").
-# About 5 minutes of CPU time (14 minutes wall on the 2 shared cores of the
+# About 6 minutes of CPU time (10 minutes wall on the 2 shared cores of the
 # build host).
 set -euo pipefail
 bin=${1:-build/gpuvm}
