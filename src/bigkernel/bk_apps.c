@@ -10,12 +10,13 @@
 #include "bigkernel/bk_runtime.h"
 
 /* Hash tables of Word Count and DNA Assembly: slots, a power of two at
- * least 4 x the distinct keys the generators make (load <= 1/4). */
+ * least 4 x the distinct keys the generators make (load <= 1/4): Word
+ * Count's vocabulary; DNA's read positions (a quarter of the fragments)
+ * and noisy reads (5 %, bk_gen_dna), so its table grows with the input. */
 #define WC_VOCAB 20000u
 #define WC_SLOTS (1u << 17)
-#define DNA_SLOTS (1u << 18)
 #define NF_MOVIES 1024u
-/* Opinion Finder's dictionary slots (a power of two; 104 words) */
+/* Opinion Finder's dictionary slots (a power of two; 98 words) */
 #define OF_SLOTS 1024u
 
 static void *dev(struct bk_run *r, const char *name, uint64_t bytes)
@@ -162,7 +163,10 @@ static const struct bk_app app_wc = {
 
 static int dna_setup(struct bk_run *r)
 {
-	if (alloc_input(r, r->o->size_bytes / BK_DNA_REC, BK_DNA_REC) || table_setup(r, DNA_SLOTS))
+	uint64_t n = r->o->size_bytes / BK_DNA_REC, slots = 1024;
+	while (slots < 4 * (n / 4 + n / 20 + 1))
+		slots <<= 1;
+	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots))
 		return -1;
 	bk_gen_dna(r->input, r->nrec, r->o->seed);
 	struct table_state *s = r->app_state;
