@@ -34,6 +34,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_sepo_dna;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_patent;
 extern const struct gpuvm_workload_def gpuvm_workload_sepo_geo;
 extern const struct gpuvm_workload_def gpuvm_workload_sl1;
+extern const struct gpuvm_workload_def gpuvm_workload_bigkernel;
 
 const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_random_sampling,
@@ -68,5 +69,6 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_sepo_patent,
 	&gpuvm_workload_sepo_geo,
 	&gpuvm_workload_sl1,
+	&gpuvm_workload_bigkernel,
 };
 const size_t gpuvm_workloads_count = sizeof gpuvm_workloads / sizeof gpuvm_workloads[0];

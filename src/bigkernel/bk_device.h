@@ -1,0 +1,246 @@
+/* BigKernel's GPU side (Mokhtari's thesis, seeds/001, chapter 4): the
+ * types and device functions shared by the address-generation kernel
+ * (bk_addrgen.h), the application kernels (bk_kernels.h) and the host
+ * (bk_runtime.c, cuda/bigkernel.cu); C and CUDA:
+ *
+ *  - the mapped-data accessor BK_LD every application kernel reads its
+ *    input through: in the original layout it loads the record's field
+ *    from the chunk as transferred (single / double buffering, unified
+ *    memory); in BigKernel's layout it loads the thread's next prefetched
+ *    element from the data buffer, interleaved so that the lanes of a warp
+ *    read adjacent data (Fig. 4.8: dataBuf[counter++][tid], in 16-byte
+ *    pieces as the reference code lays it out: bk_piece_slot);
+ *  - the record templates stage 1 generates addresses from, and the
+ *    pattern detector of 4.3.1 with the format of what it sends;
+ *  - the record layouts of the applications. */
+#ifndef GPUVM_BK_DEVICE_H
+#define GPUVM_BK_DEVICE_H
+
+#include "gpuvm/simt.h"
+
+enum bk_layout {
+	BK_ORIGINAL = 0,    /* the chunk's bytes as they are in host memory */
+	BK_INTERLEAVED = 1, /* BigKernel's data buffer (bk_piece_slot) */
+	BK_COMPACT = 2,     /* only the data read, each thread's elements together
+			     * (Fig. 4.12's volume reduction without interleaving) */
+};
+
+/* The mapped data as a kernel sees it. */
+struct bk_map {
+	const void *data;            /* the chunk (original) or the data buffer */
+	unsigned long long threads;  /* threads of the launch (interleaving stride) */
+	int layout;                  /* enum bk_layout */
+	unsigned long long kmax;     /* compact: elements per thread */
+};
+
+/* The chunk's records and their split over the launch's threads. */
+struct bk_range {
+	unsigned long long nrec, per; /* records in the chunk, per thread */
+};
+
+/* A thread's cursor into the mapped data: its id and the number of
+ * mapped elements it has read (the counter of Fig. 4.8). */
+struct bk_cur {
+	unsigned long long tid, k;
+};
+
+SIMT_DEVFN unsigned long long bk_tid(SIMT_CTX_ int dummy)
+{
+	(void)dummy;
+	return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+/* BigKernel's data buffer is interleaved in 16-byte pieces, a warp's
+ * lanes side by side (copyMethodPattern in the BigKernel pipeline of each
+ * application's main.cu in rezafmk/BRB_HashTable, the thesis author's
+ * code): element k of thread t (elem bytes each)
+ * is element k mod (16 / elem) of piece k / (16 / elem) x threads + t.
+ * A warp's lanes then read one 512-byte span, and a lane's next elements
+ * come from the same piece (sectors fetched once serve 16 / elem loads).
+ * Shared with the host's data assembly. */
+#define BK_PIECE 16
+#ifdef __CUDACC__
+#define BK_HOST_DEVFN __host__ __device__ static inline
+#else
+#define BK_HOST_DEVFN static inline
+#endif
+BK_HOST_DEVFN unsigned long long bk_piece_slot(unsigned long long k, unsigned long long t,
+					    unsigned long long threads, unsigned long long elem)
+{
+	unsigned long long per = BK_PIECE / elem;
+	return (k / per * threads + t) * per + k % per;
+}
+
+/* Element index of a mapped read at byte offset `off` of the chunk. In
+ * BigKernel's layout the offset is not used: the compiler drops the
+ * address arithmetic of mapped reads from the computation (Fig. 4.8). */
+SIMT_DEVFN unsigned long long bk_slot(SIMT_CTX_ const struct bk_map *m, struct bk_cur *c,
+				      unsigned long long off, unsigned long long elem)
+{
+	unsigned long long i;
+	if (m->layout == BK_ORIGINAL) {
+		i = off / elem;
+		COMPUTE(1); /* the address add */
+	} else if (m->layout == BK_COMPACT) {
+		i = c->tid * m->kmax + c->k;
+		COMPUTE(2); /* multiply-add, counter increment */
+	} else {
+		/* dataBuf[counter++][tid] (Fig. 4.8): the piece index's
+		 * multiply-add, the shift-and-mask of the piece split (one
+		 * funnel instruction), the counter increment */
+		i = bk_piece_slot(c->k, c->tid, m->threads, elem);
+		COMPUTE(3);
+	}
+	c->k++;
+	return i;
+}
+
+/* var = the thread's next mapped element, of type T (at byte offset off
+ * of the chunk in the original layout). A statement, not a function, so
+ * that the load sits at the kernel's own source line: the executor zips
+ * a warp's lanes into instructions by source line (docs/simt.md), and a
+ * load inside a shared helper would run ahead of the kernel's other
+ * loads in divergent code. */
+#define BK_LD(var, T, m, c, off)                                                         \
+	do {                                                                             \
+		unsigned long long bk_i_ = bk_slot(SIMT_PASS_ & (m), &(c), (off), sizeof(T)); \
+		const T *bk_d_ = (const T *)(m).data;                                    \
+		(var) = LD(bk_d_, bk_i_);                                                \
+	} while (0)
+
+/* ---- stage 1: address generation ------------------------------------ */
+
+/* The mapped reads of one record, as the slice sees them: runs of
+ * `run_n` elements of `elem` bytes from byte `run_off` of the record. */
+#define BK_MAX_RUNS 4
+struct bk_template {
+	unsigned long long rec_bytes; /* 0: records are located by an index */
+	unsigned int elem, nruns;
+	unsigned int run_off[BK_MAX_RUNS], run_n[BK_MAX_RUNS];
+};
+
+/* Pattern recognition (4.3.1): the deltas between a thread's successive
+ * addresses, run-length encoded into segments (stride, count); a pattern
+ * is a cycle of at most BK_PAT_SEGS segments that every segment repeats,
+ * or a stream of at most BK_PAT_SEGS segments in all. The detector keeps
+ * the first 2 x BK_PAT_SEGS segments in registers (the thesis's "private
+ * temporary address buffer" of a few tens of bytes). */
+#define BK_PAT_SEGS 4
+/* words per thread in the pattern buffer: count, base, period, then
+ * (stride, count) per segment */
+#define BK_PAT_WORDS (3 + 2 * BK_PAT_SEGS)
+#define BK_PAT_FLAG (1ull << 63) /* in word 0: the thread sent a pattern */
+
+struct bk_pat {
+	unsigned long long base, last, n;
+	long long stride[2 * BK_PAT_SEGS];
+	unsigned long long count[2 * BK_PAT_SEGS];
+	long long cur_stride;
+	unsigned long long cur_count;
+	int nclosed, period, failed;
+};
+
+SIMT_DEVFN void bk_pat_close(struct bk_pat *p)
+{
+	int i = p->nclosed++;
+	if (p->period) {
+		int j = i % p->period;
+		if (p->stride[j] != p->cur_stride || p->count[j] != p->cur_count)
+			p->failed = 1;
+		return;
+	}
+	if (i >= 2 * BK_PAT_SEGS) {
+		p->failed = 1;
+		return;
+	}
+	p->stride[i] = p->cur_stride;
+	p->count[i] = p->cur_count;
+	/* a cycle of q segments once segments [q, 2q) repeat [0, q) */
+	if ((i + 1) % 2 == 0) {
+		int q = (i + 1) / 2, same = 1;
+		for (int s = 0; s < q; s++)
+			same &= p->stride[s] == p->stride[q + s] && p->count[s] == p->count[q + s];
+		if (same)
+			p->period = q;
+	}
+}
+
+SIMT_DEVFN void bk_pat_push(struct bk_pat *p, unsigned long long a)
+{
+	if (p->n == 0) {
+		p->base = a;
+	} else {
+		long long d = (long long)(a - p->last);
+		if (p->cur_count && d == p->cur_stride) {
+			p->cur_count++;
+		} else {
+			if (p->cur_count)
+				bk_pat_close(p);
+			p->cur_stride = d;
+			p->cur_count = 1;
+		}
+	}
+	p->last = a;
+	p->n++;
+}
+
+/* After the last address: 1 if the stream is a pattern. The open
+ * segment may be a cycle's partial last segment. */
+SIMT_DEVFN int bk_pat_finish(struct bk_pat *p)
+{
+	if (p->failed)
+		return 0;
+	if (!p->cur_count) { /* no delta at all: one address or none */
+		p->stride[0] = 0;
+		p->count[0] = 0;
+		p->period = 1;
+		return 1;
+	}
+	if (p->period) {
+		int j = p->nclosed % p->period;
+		return p->stride[j] == p->cur_stride && p->cur_count <= p->count[j];
+	}
+	if (p->nclosed + 1 > BK_PAT_SEGS)
+		return 0;
+	/* the literal segment list is the pattern (one cycle) */
+	p->stride[p->nclosed] = p->cur_stride;
+	p->count[p->nclosed] = p->cur_count;
+	p->period = p->nclosed + 1;
+	return 1;
+}
+
+struct bk_ag_args {
+	struct bk_template tp;
+	struct bk_range g;
+	unsigned long long threads;
+	unsigned long long chunk_base;        /* byte offset of record 0 of the chunk */
+	const unsigned long long *index;      /* indexed records: byte offset of each */
+	unsigned long long *addr;             /* host-pinned: [k x threads + t] */
+	unsigned long long *pat;              /* host-pinned: BK_PAT_WORDS per thread */
+	int detect;                           /* pattern recognition on */
+};
+
+/* FNV-1a (Fowler, Noll, Vo) 64-bit offset basis and prime: the hash of
+ * words and fragments. Record layouts of the applications (bk_kernels.h
+ * describes each). */
+#define BK_FNV_BASIS 0xcbf29ce484222325ull
+#define BK_FNV_PRIME 0x100000001b3ull
+#define BK_KM_K 8
+#define BK_KM_DIMS 4
+#define BK_KM_REC 64
+#define BK_KM_CID_OFF 32 /* the cluster id's field */
+#define BK_NF_REC 64
+#define BK_NF_USERS 256
+#define BK_WC_REC 64
+#define BK_DNA_REC 128
+#define BK_DNA_READ_OFF 32
+#define BK_DNA_BASES 46
+#define BK_OF_REC 128
+#define BK_OF_TEXT 94
+enum { BK_OF_NONE = 0, BK_OF_SUBJECT, BK_OF_POS, BK_OF_NEG, BK_OF_ADVERB };
+#define BK_MCA_BLOCK 1024
+#define BK_MCA_CUSTOMERS (1u << 20)
+#define BK_MCA_MERCHANTS 4096u
+#define BK_MCA_TARGET 0u /* merchant X: the most visited (Zipf rank 1) */
+
+#endif

@@ -1,0 +1,340 @@
+/* The applications of Table 4.1 (Mokhtari's thesis, seeds/001, 4.4) as
+ * SIMT kernel bodies (C and CUDA: cuda/bigkernel.cu), each written once
+ * and reading its mapped input through BK_LD (bk_device.h), so that
+ * single / double buffering, unified memory and BigKernel run the same
+ * kernel. Work split (Fig. 4.4): thread t of a chunk's launch processes
+ * the chunk's records [t x per, (t + 1) x per). COMPUTE hints count the
+ * non-memory instructions a compiler emits for each loop body; each is
+ * noted at its site. */
+#ifndef GPUVM_BK_KERNELS_H
+#define GPUVM_BK_KERNELS_H
+
+#include "bk_device.h"
+
+/* An open-addressed count table in GPU memory (keys != 0), shared by the
+ * hash-table applications: Word Count's "centralized hash table" (4.4.1)
+ * and DNA Assembly's fragment counts. */
+SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *counts,
+			     unsigned long long mask, unsigned long long key, unsigned int v)
+{
+	unsigned long long s = key & mask;
+	for (;;) {
+		unsigned long long old = ATOMIC_CAS(keys, s, 0ull, key);
+		COMPUTE(3); /* compare twice, branch */
+		if (old == 0 || old == key) {
+			ATOMIC_ADD(counts, s, v);
+			return;
+		}
+		s = (s + 1) & mask;
+		COMPUTE(2); /* probe step */
+	}
+}
+
+SIMT_DEVFN void bk_range_of(SIMT_CTX_ const struct bk_range *g, unsigned long long t,
+			    unsigned long long *r0, unsigned long long *r1)
+{
+	*r0 = t * g->per;
+	*r1 = *r0 + g->per < g->nrec ? *r0 + g->per : g->nrec;
+	COMPUTE(4); /* range multiply, add, min */
+}
+
+/* K-means (assignment step, Fig. 4.3): 64-byte particles, four double
+ * coordinates read (50 % of the record, Table 4.1), the cluster id
+ * written to the output array (8 B: 12 %). Centroids are kernel
+ * arguments (constant memory). */
+struct bk_kmeans_args {
+	struct bk_map m;
+	struct bk_range g;
+	double cent[BK_KM_K * BK_KM_DIMS];
+	unsigned long long *cid; /* per record of the chunk */
+};
+
+SIMT_KERNEL(bk_kmeans, struct bk_kmeans_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	for (unsigned long long r = r0; r < r1; r++) {
+		double x[BK_KM_DIMS];
+		for (int d = 0; d < BK_KM_DIMS; d++)
+			BK_LD(x[d], double, p.m, c, r * BK_KM_REC + 8 * (unsigned long long)d);
+		int best = 0;
+		double bd = 0;
+		for (int k = 0; k < BK_KM_K; k++) {
+			double s = 0;
+			for (int d = 0; d < BK_KM_DIMS; d++) {
+				double e = x[d] - p.cent[k * BK_KM_DIMS + d];
+				s += e * e;
+			}
+			if (k == 0 || s < bd) {
+				bd = s;
+				best = k;
+			}
+		}
+		/* per centroid: 4 subtracts, 4 FMAs (FP64), compare, select */
+		COMPUTE_CHAIN(BK_KM_K * (2 * BK_KM_DIMS + 2), GPUVM_CLASS_DP);
+		ST(p.cid, r, (unsigned long long)best);
+	}
+}
+
+/* Netflix (4.4): 64-byte rating records; movie, user A, rate A, user B,
+ * rate B (5 x 4 B = 31 % of the record, Table 4.1: 30 %) read; the
+ * pair's similarity score (+10 equal rates, +2 one apart, -5 otherwise:
+ * the Netflix/ application of rezafmk/BRB_HashTable) added to a
+ * users x users table in GPU memory. */
+struct bk_netflix_args {
+	struct bk_map m;
+	struct bk_range g;
+	int *score; /* [userA x USERS + userB] */
+	unsigned int *movies; /* ratings per movie */
+	unsigned int nmovies;
+};
+
+SIMT_KERNEL(bk_netflix, struct bk_netflix_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	for (unsigned long long r = r0; r < r1; r++) {
+		unsigned long long o = r * BK_NF_REC;
+		unsigned int movie, ua, ra, ub, rb;
+		BK_LD(movie, unsigned int, p.m, c, o);
+		BK_LD(ua, unsigned int, p.m, c, o + 4);
+		BK_LD(ra, unsigned int, p.m, c, o + 8);
+		BK_LD(ub, unsigned int, p.m, c, o + 12);
+		BK_LD(rb, unsigned int, p.m, c, o + 16);
+		int s = ra == rb ? 10 : (ra + 1 == rb || rb + 1 == ra) ? 2 : -5;
+		COMPUTE(8); /* three compares, selects, index multiply-add */
+		ATOMIC_ADD(p.score, (ua % BK_NF_USERS) * BK_NF_USERS + ub % BK_NF_USERS, s);
+		ATOMIC_ADD(p.movies, movie % p.nmovies, 1u);
+	}
+}
+
+/* The arguments of the applications that count keys in bk_table_add's
+ * table (Word Count, DNA Assembly). */
+struct bk_count_args {
+	struct bk_map m;
+	struct bk_range g;
+	unsigned long long *keys;
+	unsigned int *counts;
+	unsigned long long mask;
+};
+
+/* Word Count (4.4): 64-byte lines of text (all bytes read, Table 4.1),
+ * each word counted in a centralized hash table in GPU memory. */
+SIMT_KERNEL(bk_wc, struct bk_count_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	for (unsigned long long r = r0; r < r1; r++) {
+		unsigned long long h = BK_FNV_BASIS;
+		unsigned int len = 0;
+		for (unsigned int i = 0; i < BK_WC_REC; i++) {
+			unsigned char ch;
+			BK_LD(ch, unsigned char, p.m, c, r * BK_WC_REC + i);
+			COMPUTE(5); /* i++, compare-branch, letter range compare, branch */
+			if (ch >= 'a' && ch <= 'z') {
+				h = (h ^ ch) * BK_FNV_PRIME;
+				len++;
+				COMPUTE(4); /* xor, 64-bit multiply (3 IMADs) */
+			} else if (len) {
+				bk_table_add(SIMT_PASS_ p.keys, p.counts, p.mask, h | 1, 1u);
+				h = BK_FNV_BASIS;
+				len = 0;
+			}
+		}
+	}
+}
+
+/* DNA Assembly, first stage (4.4): 128-byte FASTQ-like fragments (id
+ * line, 48-base read, '+', quality); a 46-base portion of the read is
+ * hashed (36 % of the record, Table 4.1) and counted in a hash table, so
+ * identical fragments are counted and noisy ones can be dropped. */
+SIMT_KERNEL(bk_dna, struct bk_count_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	for (unsigned long long r = r0; r < r1; r++) {
+		unsigned long long h = BK_FNV_BASIS;
+		for (unsigned int i = 0; i < BK_DNA_BASES; i++) {
+			unsigned char ch;
+			BK_LD(ch, unsigned char, p.m, c, r * BK_DNA_REC + BK_DNA_READ_OFF + i);
+			h = (h ^ ch) * BK_FNV_PRIME;
+			COMPUTE(6); /* i++, compare-branch, xor, 64-bit multiply */
+		}
+		bk_table_add(SIMT_PASS_ p.keys, p.counts, p.mask, h | 1, 1u);
+	}
+}
+
+/* Opinion Finder (4.4): 128-byte tweet records, the first 94 bytes text
+ * (73 % of the record, Table 4.1), then a time stamp and other values.
+ * Each word is looked up in the dictionary (subject keywords, positive,
+ * negative and adverb words); a tweet that mentions the subject scores
+ * +1 per positive and -1 per negative word, doubled after an adverb. */
+struct bk_of_args {
+	struct bk_map m;
+	struct bk_range g;
+	const unsigned long long *dict_keys;
+	const unsigned char *dict_class;
+	unsigned long long dict_mask;
+	unsigned long long *score; /* [0]: the sum over mentioning tweets (two's complement) */
+	unsigned int *mentions;    /* [0]: tweets that mention the subject */
+};
+
+SIMT_DEVFN int bk_of_class(SIMT_CTX_ const struct bk_of_args *p, unsigned long long h)
+{
+	unsigned long long s = h & p->dict_mask;
+	for (;;) {
+		unsigned long long k = LD(p->dict_keys, s);
+		COMPUTE(3); /* two compares, branch */
+		if (k == h)
+			return LD(p->dict_class, s);
+		if (k == 0)
+			return BK_OF_NONE;
+		s = (s + 1) & p->dict_mask;
+	}
+}
+
+SIMT_KERNEL(bk_of, struct bk_of_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	long long total = 0;
+	unsigned int mentions = 0;
+	for (unsigned long long r = r0; r < r1; r++) {
+		unsigned long long h = BK_FNV_BASIS;
+		unsigned int len = 0;
+		int mention = 0, adverb = 0;
+		long long s = 0;
+		for (unsigned int i = 0; i <= BK_OF_TEXT; i++) {
+			unsigned char ch = ' ';
+			if (i < BK_OF_TEXT)
+				BK_LD(ch, unsigned char, p.m, c, r * BK_OF_REC + i);
+			/* lexical analysis: i++, bound, lower-casing (range compare,
+			 * add), letter / apostrophe / hash-tag classes, branch */
+			COMPUTE(9);
+			if (ch >= 'A' && ch <= 'Z')
+				ch = (unsigned char)(ch + 32);
+			if ((ch >= 'a' && ch <= 'z') || ch == '\'') {
+				h = (h ^ ch) * BK_FNV_PRIME;
+				len++;
+				COMPUTE(4); /* xor, 64-bit multiply */
+				continue;
+			}
+			if (!len)
+				continue;
+			int cl = bk_of_class(SIMT_PASS_ & p, h | 1);
+			int w = adverb ? 2 : 1;
+			mention |= cl == BK_OF_SUBJECT;
+			s += cl == BK_OF_POS ? w : cl == BK_OF_NEG ? -w : 0;
+			adverb = cl == BK_OF_ADVERB;
+			COMPUTE(8); /* precedence rules: compares, selects, adds */
+			h = BK_FNV_BASIS;
+			len = 0;
+		}
+		if (mention) {
+			total += s;
+			mentions++;
+		}
+	}
+	if (mentions) {
+		ATOMIC_ADD(p.score, 0, (unsigned long long)total);
+		ATOMIC_ADD(p.mentions, 0, mentions);
+	}
+}
+
+/* MasterCard Affinity (4.4): '\n'-terminated purchase records of
+ * variable length: card number (16 digits) at byte 0, '|', terminal id
+ * (6), '|', merchant id at byte 24 ("M" and 7 digits), '|', then amount,
+ * date and other values; each record is padded with spaces to whole
+ * 8-byte words, so the indexed fields are word aligned. Pass 0 marks the
+ * customers (the card's last 15 digits) who bought from merchant X, pass
+ * 1 counts the merchants those customers bought from.
+ *
+ * Plain: records are found by scanning every byte ("the variable-length
+ * records force the computation to go over all of the data", 4.4.1);
+ * the input is cut into BK_MCA_BLOCK-byte blocks that no record spans
+ * (padded with '\n'), a block per record of the range.
+ * Indexed: an index (not mapped) gives each record's offset; the kernel
+ * reads the card's two words and the merchant's word (25 %). */
+struct bk_mca_args {
+	struct bk_map m;
+	struct bk_range g;
+	const unsigned long long *index;  /* indexed: byte offset of each record */
+	unsigned long long chunk_base;    /* indexed: byte offset of the chunk */
+	unsigned int *bitmap;             /* customers of X */
+	unsigned int *counts;             /* per merchant */
+	unsigned int target, pass;
+};
+
+SIMT_DEVFN void bk_mca_record(SIMT_CTX_ const struct bk_mca_args *p, unsigned int cust,
+			      unsigned int merch)
+{
+	COMPUTE(4); /* pass and target compares, bit index */
+	if (p->pass == 0) {
+		if (merch == p->target)
+			ATOMIC_OR(p->bitmap, cust >> 5, 1u << (cust & 31));
+	} else if (LD(p->bitmap, cust >> 5) >> (cust & 31) & 1u) {
+		ATOMIC_ADD(p->counts, merch % BK_MCA_MERCHANTS, 1u);
+	}
+}
+
+SIMT_KERNEL(bk_mca, struct bk_mca_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	for (unsigned long long r = r0; r < r1; r++) {
+		unsigned int cust = 0, merch = 0, pos = 0;
+		for (unsigned int i = 0; i < BK_MCA_BLOCK; i++) {
+			unsigned char ch;
+			BK_LD(ch, unsigned char, p.m, c, r * BK_MCA_BLOCK + i);
+			COMPUTE(6); /* i++, compare-branch, newline / digit / field compares */
+			if (ch == '\n') {
+				if (pos >= 32)
+					bk_mca_record(SIMT_PASS_ & p, cust % BK_MCA_CUSTOMERS, merch);
+				cust = merch = pos = 0;
+				continue;
+			}
+			if (pos >= 1 && pos < 16)
+				cust = cust * 10 + (unsigned int)(ch - '0');
+			else if (pos >= 25 && pos < 32)
+				merch = merch * 10 + (unsigned int)(ch - '0');
+			pos++;
+			COMPUTE(3); /* digit multiply-add, pos++ */
+		}
+	}
+}
+
+/* The digits of bytes [from, to) of a little-endian word. */
+SIMT_DEVFN unsigned int bk_digits(unsigned long long w, unsigned int v, int from, int to)
+{
+	for (int b = from; b < to; b++)
+		v = v * 10 + (unsigned int)((w >> (8 * b) & 0xff) - '0');
+	return v;
+}
+
+SIMT_KERNEL(bk_mca_indexed, struct bk_mca_args, p)
+{
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	unsigned long long r0, r1;
+	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
+	for (unsigned long long r = r0; r < r1; r++) {
+		unsigned long long o = 0;
+		if (p.m.layout == BK_ORIGINAL)
+			o = LD(p.index, r) - p.chunk_base;
+		unsigned long long w0, w1, w3;
+		BK_LD(w0, unsigned long long, p.m, c, o);
+		BK_LD(w1, unsigned long long, p.m, c, o + 8);
+		BK_LD(w3, unsigned long long, p.m, c, o + 24);
+		unsigned int cust = bk_digits(w1, bk_digits(w0, 0, 1, 8), 0, 8);
+		unsigned int merch = bk_digits(w3, 0, 1, 8);
+		COMPUTE(4 * 22); /* 22 digits: shift, mask, subtract, multiply-add */
+		bk_mca_record(SIMT_PASS_ & p, cust % BK_MCA_CUSTOMERS, merch);
+	}
+}
+
+#endif

@@ -1,0 +1,152 @@
+/* bigkernel: one Table 4.1 application run through BigKernel's pipeline
+ * and its baselines (bk_runtime.h; Mokhtari's thesis, seeds/001, ch. 4).
+ * The result line holds every variant's time on the overlapped
+ * timeline (whole microseconds, so that it fits the report's 255
+ * characters) and BigKernel's busy time per stage; the
+ * engine's own sim_seconds is the sum of all stages of all variants run
+ * one after the other and is not a variant's time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bigkernel/bk_runtime.h"
+#include "workloads/workload_util.h"
+
+#define APP_CHOICES "kmeans|wc|netflix|of|dna|mca|mca-indexed"
+
+/* One CPU thread's copy rate, measured on this project's build host
+ * (AMD EPYC, 2 cores; median of 3 runs, 15.6-16.0 GB/s):
+ *   python3 -c "import time; b=bytearray(b'x'*(1<<28)); c=bytearray(1<<28);
+ *     c[:]=b; t=time.perf_counter(); [c.__setitem__(slice(None), b) for _ in range(8)];
+ *     print(8*(1<<28)/(time.perf_counter()-t)/1e9)"
+ * (bytearray slice assignment is one memmove of 256 MiB into touched
+ * pages). The thesis gives no host copy rate (4.4: a 3.8 GHz Xeon E5,
+ * quad-channel DDR3-1800). */
+#define HOST_COPY_GB_S "16"
+
+struct bk_job {
+	struct bk_opts o;
+	unsigned app;
+};
+
+static int bk_host(struct simt_host *h, void *user)
+{
+	const struct bk_job *j = user;
+	struct bk_run r;
+	memset(&r, 0, sizeof r);
+	r.h = h;
+	r.o = &j->o;
+	r.app = bk_apps[j->app];
+	int rc = bk_run_all(&r);
+	if (!rc) {
+		const struct bk_variant *v = r.v, *bk = &v[BK_V_BIGKERNEL];
+		char um[32] = "", np[32] = "", vr[32] = "";
+		if (r.ran[BK_V_UM])
+			snprintf(um, sizeof um, " um_us=%.0f", v[BK_V_UM].seconds * 1e6);
+		if (r.ran[BK_V_VOLUME])
+			snprintf(vr, sizeof vr, " vr_us=%.0f", v[BK_V_VOLUME].seconds * 1e6);
+		if (r.ran[BK_V_BK_NOPAT])
+			snprintf(np, sizeof np, " bknp_us=%.0f", v[BK_V_BK_NOPAT].seconds * 1e6);
+		simt_result(h,
+			    "verify=pass app=%s single_us=%.0f double_us=%.0f bk_us=%.0f ovl_us=%.0f%s%s%s "
+			    "ag_us=%.0f asm_us=%.0f h2d_us=%.0f comp_us=%.0f base_comp_us=%.0f "
+			    "mb=%.2f bk_mb=%.2f addr_kb=%.1f",
+			    r.app->name, v[BK_V_SINGLE].seconds * 1e6, v[BK_V_DOUBLE].seconds * 1e6,
+			    bk->seconds * 1e6, v[BK_V_OVERLAP].seconds * 1e6, vr, np, um,
+			    bk->stage_s[BK_ST_ADDRGEN] * 1e6, bk->stage_s[BK_ST_ASSEMBLE] * 1e6,
+			    bk->stage_s[BK_ST_H2D] * 1e6, bk->stage_s[BK_ST_COMPUTE] * 1e6,
+			    v[BK_V_SINGLE].stage_s[BK_ST_COMPUTE] * 1e6, v[BK_V_SINGLE].h2d_bytes / 1e6,
+			    bk->h2d_bytes / 1e6, bk->addr_bytes / 1e3);
+		simt_work_items(h, r.nrec);
+	}
+	bk_run_free(&r);
+	return rc;
+}
+
+static const struct gpuvm_param_def bk_params[] = {
+	{"app", GPUVM_PARAM_CHOICE, APP_CHOICES,
+	 "Table 4.1 application: kmeans, wc (Word Count), netflix, of (Opinion Finder), dna (DNA "
+	 "Assembly), mca (MasterCard Affinity), mca-indexed"},
+	{"size", GPUVM_PARAM_SIZE, "32MiB", "mapped input in host memory"},
+	{"chunk", GPUVM_PARAM_SIZE, "4MiB", "mapped input per chunk (buffer) of the pipeline"},
+	{"threads", GPUVM_PARAM_U64, NULL,
+	 "computation threads per launch (default: the GPU full, SMs x threads per SM)"},
+	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
+	{"buffers", GPUVM_PARAM_U64, "3",
+	 "BigKernel's buffer sets (rezafmk/BRB_HashTable: 3 rotating GPU buffers)"},
+	{"host_gb_s", GPUVM_PARAM_DOUBLE, HOST_COPY_GB_S,
+	 "one CPU thread's copy rate (GB/s) that times the staging copy and the data assembly "
+	 "(measured on the build host; docs/bigkernel.md)"},
+	{"cpu_threads", GPUVM_PARAM_U64, "1", "CPU threads assembling BigKernel's data"},
+	{"um", GPUVM_PARAM_U64, "1", "1: also run unified memory (the input managed, demand paged)"},
+	{"nopat", GPUVM_PARAM_U64, "1", "1: also run BigKernel without pattern recognition (Table 4.2)"},
+	{"volume", GPUVM_PARAM_U64, "1",
+	 "1: also run BigKernel without interleaving: volume reduction alone (Fig. 4.12)"},
+	{"seed", GPUVM_PARAM_U64, "1", "input generator seed"},
+};
+
+static const struct gpuvm_param_range bk_ranges[] = {
+	{"size", 65536, 4294967296.0},   {"chunk", 4096, 4294967296.0}, {"threads", 32, 1 << 22},
+	{"block", 32, 1024},             {"buffers", 2, 16},            {"host_gb_s", 0.01, 10000},
+	{"cpu_threads", 1, 256},         {"um", 0, 1},                  {"nopat", 0, 1},
+	{"volume", 0, 1},
+};
+
+static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
+		     struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)seed;
+	struct bk_job j;
+	memset(&j, 0, sizeof j);
+	uint64_t block = 256, buffers = 3, cpu = 1, um = 1, nopat = 1, volume = 1, threads = 0;
+	j.o.size_bytes = 32u << 20;
+	j.o.chunk_bytes = 4u << 20;
+	j.o.host_copy_gb_s = atof(HOST_COPY_GB_S);
+	j.o.seed = 1;
+	if (gpuvm_params_choice(p, "app", APP_CHOICES, &j.app, err) < 0 ||
+	    gpuvm_params_size(p, "size", &j.o.size_bytes, err) < 0 ||
+	    gpuvm_params_size(p, "chunk", &j.o.chunk_bytes, err) < 0 ||
+	    gpuvm_params_u64(p, "threads", &threads, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &block, err) < 0 ||
+	    gpuvm_params_u64(p, "buffers", &buffers, err) < 0 ||
+	    gpuvm_params_double(p, "host_gb_s", &j.o.host_copy_gb_s, err) < 0 ||
+	    gpuvm_params_u64(p, "cpu_threads", &cpu, err) < 0 ||
+	    gpuvm_params_u64(p, "um", &um, err) < 0 || gpuvm_params_u64(p, "nopat", &nopat, err) < 0 ||
+	    gpuvm_params_u64(p, "volume", &volume, err) < 0 ||
+	    gpuvm_params_u64(p, "seed", &j.o.seed, err) < 0)
+		return -1;
+	if (block % GPUVM_WARP_LANES)
+		return gpuvm_fail(err, "--workload", 0, "block", "%llu is not a multiple of %d",
+				  (unsigned long long)block, GPUVM_WARP_LANES);
+	if (j.o.chunk_bytes > j.o.size_bytes)
+		return gpuvm_fail(err, "--workload", 0, "chunk", "%llu bytes is more than size=%llu",
+				  (unsigned long long)j.o.chunk_bytes, (unsigned long long)j.o.size_bytes);
+	j.o.threads = threads ? threads : fill_gpu_threads(cfg);
+	j.o.block = (uint32_t)block;
+	j.o.buffers = (unsigned)buffers;
+	j.o.cpu_threads = (unsigned)cpu;
+	j.o.um = (int)um;
+	j.o.nopat = (int)nopat;
+	j.o.volume = (int)volume;
+	if (workload_check_launch(j.o.threads, block, err))
+		return -1;
+	struct bk_job *u = malloc(sizeof *u);
+	if (!u)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	*u = j;
+	return simt_program_source("bigkernel", bk_host, u, free, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_bigkernel = {
+	.name = "bigkernel",
+	.summary = "BigKernel's 4-stage CPU-GPU prefetch pipeline vs single / double buffering and "
+		   "unified memory (Mokhtari ch. 4): K-means, Word Count, Netflix, Opinion Finder, "
+		   "DNA Assembly, MasterCard Affinity (plain, indexed)",
+	.working_set = "size bytes of host input; on the GPU a chunk, BigKernel's data buffer, and "
+		       "size (managed) with um=1",
+	.params = bk_params,
+	.n_params = sizeof bk_params / sizeof bk_params[0],
+	.ranges = bk_ranges,
+	.n_ranges = sizeof bk_ranges / sizeof bk_ranges[0],
+	.create = bk_create,
+};
