@@ -47,7 +47,6 @@ SIMT_KERNEL(bk_addrgen, struct bk_ag_args, a)
 	unsigned long long t = bk_tid(SIMT_PASS_ 0);
 	if (t >= a.threads)
 		return;
-	unsigned long long *w = a.pat + t * BK_PAT_WORDS;
 	if (a.detect) {
 		struct bk_pat p;
 		p.n = p.cur_count = 0;
@@ -57,19 +56,19 @@ SIMT_KERNEL(bk_addrgen, struct bk_ag_args, a)
 		unsigned long long n = bk_ag_pass(SIMT_PASS_ & a, t, &p);
 		COMPUTE(6); /* the finish checks */
 		if (bk_pat_finish(&p)) {
-			ST(w, 0, n | BK_PAT_FLAG);
-			ST(w, 1, p.base);
-			ST(w, 2, (unsigned long long)p.period);
+			ST(a.pat, BK_PAT_AT(0, a.threads, t), n | BK_PAT_FLAG);
+			ST(a.pat, BK_PAT_AT(1, a.threads, t), p.base);
+			ST(a.pat, BK_PAT_AT(2, a.threads, t), (unsigned long long)p.period);
 			for (int s = 0; s < p.period; s++) {
-				ST(w, 3 + 2 * s, (unsigned long long)p.stride[s]);
-				ST(w, 4 + 2 * s, p.count[s]);
+				ST(a.pat, BK_PAT_AT(3 + 2 * s, a.threads, t), (unsigned long long)p.stride[s]);
+				ST(a.pat, BK_PAT_AT(4 + 2 * s, a.threads, t), p.count[s]);
 			}
 			return;
 		}
 	}
 	/* no pattern: start over, sending every address (4.3.1) */
 	unsigned long long n = bk_ag_pass(SIMT_PASS_ & a, t, 0);
-	ST(w, 0, n);
+	ST(a.pat, BK_PAT_AT(0, a.threads, t), n);
 }
 
 #endif

@@ -129,6 +129,11 @@ struct bk_template {
 /* words per thread in the pattern buffer: count, base, period, then
  * (stride, count) per segment */
 #define BK_PAT_WORDS (3 + 2 * BK_PAT_SEGS)
+/* Word j of thread t in the pattern buffer: interleaved over the threads,
+ * like the address buffer, so the 32 lanes' stores of one word are one
+ * coalesced 256 B write over PCIe; per-thread blocks would scatter every
+ * store instruction over 32 sectors, and zero-copy writes cost link time. */
+#define BK_PAT_AT(j, threads, t) ((unsigned long long)(j) * (threads) + (t))
 #define BK_PAT_FLAG (1ull << 63) /* in word 0: the thread sent a pattern */
 
 struct bk_pat {
@@ -216,7 +221,7 @@ struct bk_ag_args {
 	unsigned long long chunk_base;        /* byte offset of record 0 of the chunk */
 	const unsigned long long *index;      /* indexed records: byte offset of each */
 	unsigned long long *addr;             /* host-pinned: [k x threads + t] */
-	unsigned long long *pat;              /* host-pinned: BK_PAT_WORDS per thread */
+	unsigned long long *pat;              /* host-pinned: [BK_PAT_AT(word, threads, t)] */
 	int detect;                           /* pattern recognition on */
 };
 

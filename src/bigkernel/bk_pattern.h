@@ -11,28 +11,34 @@
 #include "bk_device.h"
 
 struct bk_addr_iter {
-	const unsigned long long *w, *addr;
+	const unsigned long long *pat, *addr;
 	uint64_t threads, t, n, k, a, left;
 	unsigned period, seg;
 	int pattern;
 };
 
+/* Word j of the thread's pattern (BK_PAT_AT's layout). */
+static inline unsigned long long bk_pat_word(const struct bk_addr_iter *it, unsigned j)
+{
+	return it->pat[BK_PAT_AT(j, it->threads, it->t)];
+}
+
 static inline void bk_iter_init(struct bk_addr_iter *it, const unsigned long long *pat,
 				const unsigned long long *addr, uint64_t threads, uint64_t t)
 {
 	memset(it, 0, sizeof *it);
-	it->w = pat + t * BK_PAT_WORDS;
+	it->pat = pat;
 	it->addr = addr;
 	it->threads = threads;
 	it->t = t;
-	it->pattern = (it->w[0] & BK_PAT_FLAG) != 0;
-	it->n = it->w[0] & ~BK_PAT_FLAG;
+	it->pattern = (bk_pat_word(it, 0) & BK_PAT_FLAG) != 0;
+	it->n = bk_pat_word(it, 0) & ~BK_PAT_FLAG;
 	if (it->pattern) {
-		it->period = (unsigned)it->w[2];
+		it->period = (unsigned)bk_pat_word(it, 2);
 		if (!it->period || it->period > BK_PAT_SEGS)
 			it->n = 0; /* not a pattern the detector writes */
-		it->a = it->w[1];
-		it->left = it->period ? it->w[4] : 0;
+		it->a = bk_pat_word(it, 1);
+		it->left = it->period ? bk_pat_word(it, 4) : 0;
 	}
 }
 
@@ -48,11 +54,11 @@ static inline int bk_iter_next(struct bk_addr_iter *it, uint64_t *a)
 	if (it->k > 0) {
 		while (!it->left) {
 			it->seg = (it->seg + 1) % it->period;
-			it->left = it->w[4 + 2 * it->seg];
+			it->left = bk_pat_word(it, 4 + 2 * it->seg);
 			if (!it->left)
 				return 0; /* the detector never writes empty segments */
 		}
-		it->a += it->w[3 + 2 * it->seg];
+		it->a += bk_pat_word(it, 3 + 2 * it->seg);
 		it->left--;
 	}
 	it->k++;
