@@ -149,8 +149,8 @@ static void lane_resume(struct simt_lane *ln)
 		ln->wb->live &= ~(1u << ln->lane);
 }
 
-/* The warp's buffers at twice the slots per lane (both planes), each
- * lane's row kept in place. Returns -1 on out of memory. */
+/* The warp's buffers (entries and chains) at twice the slots per lane,
+ * every entry kept at its lane and slot. Returns -1 on out of memory. */
 static int wbuf_grow(struct simt_wbuf *wb)
 {
 	uint32_t cap = wb->cap ? 2 * wb->cap : 16;
@@ -188,7 +188,7 @@ static int wbuf_grow(struct simt_wbuf *wb)
 	return 0;
 }
 
-/* Decodes lane's entry at slot into its head_* fields. */
+/* Decodes lane's entry at slot into its column record. */
 static inline void wbuf_load_head(struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
 {
 	size_t at = simt_wb_slot(wb, lane, slot);
@@ -476,7 +476,7 @@ static void zip_count(struct simt_warp *w, struct simt_launch *l)
 }
 
 /* The warp's buffer is empty: lay it out for what its lanes did since
- * the last choice (the body's record for a new warp), see simt_wb_slot. */
+ * the last choice (the body's record for a new warp): simt_wb_slot. */
 static void choose_layout(struct simt_warp *w, struct simt_launch *l)
 {
 	const struct simt_zip_stats *z = l->zip;
