@@ -172,6 +172,114 @@ static void test_divergent_lanes_split_and_reconverge(void **state)
 	gpuvm_stats_release(&st);
 }
 
+/* ---- the zipper's item stream, driven without the engine ------------- */
+
+struct hub_args {
+	float *a, *c;
+	int loops;
+};
+
+/* All 32 lanes load (with a cache operator), lane 0 alone runs a loop of
+ * `loops` dependent-FMA loads (several buffer refills, so the warp's
+ * buffer changes layout between its lanes running together and apart),
+ * then all store together. */
+SIMT_KERNEL(hub_kernel, struct hub_args, p)
+{
+	int i = threadIdx.x;
+	float v = LDCG(p.a, i);
+	if (i == 0)
+		for (int k = 0; k < p.loops; k++) {
+			COMPUTE_CHAIN(2, GPUVM_CLASS_FMA);
+			v += LD(p.a, k % 64);
+		}
+	COMPUTE(1);
+	ST(p.c, i, v);
+}
+
+enum { HUB_LOOPS = 200, HUB_LAUNCHES = 2 };
+
+static int hub_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *a = simt_malloc(h, "a", 64 * 4, GPUVM_ALLOC_DEVICE);
+	float *c = simt_malloc(h, "c", 32 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a || !c)
+		return -1;
+	struct hub_args args = {a, c, HUB_LOOPS};
+	for (int i = 0; i < HUB_LAUNCHES; i++)
+		if (SIMT_LAUNCH(h, hub_kernel, simt_dim3(1, 1, 1), simt_dim3(32, 1, 1), args))
+			return -1;
+	return 0;
+}
+
+static int next_item(struct gpuvm_kernel *k, void *w, struct gpuvm_warp_item *it)
+{
+	struct gpuvm_error err = {{0}};
+	memset(it, 0, sizeof *it);
+	gpuvm_item_reset_timing(it);
+	if (k->ops->warp_next(k, w, it, &err))
+		fail_msg("%s", err.msg);
+	return it->kind;
+}
+
+static void check_mem(const struct gpuvm_warp_item *it, uint32_t mask, enum gpuvm_mem_op op,
+		      uint32_t cache_op, uint64_t base, uint64_t lane_stride)
+{
+	assert_int_equal(it->kind, GPUVM_ITEM_MEM);
+	assert_int_equal(it->active_mask, mask);
+	assert_int_equal(it->op, op);
+	assert_int_equal(it->bytes_per_lane, 4);
+	assert_int_equal(it->space, GPUVM_SPACE_GLOBAL);
+	assert_int_equal(it->cache_op, cache_op);
+	for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++)
+		if (mask >> l & 1)
+			assert_int_equal(it->addr[l], base + l * lane_stride);
+}
+
+static void test_zipper_items_of_a_lone_lane(void **state)
+{
+	(void)state;
+	struct gpuvm_source src;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(simt_program_source("hub", hub_host, NULL, NULL, &src, &err), 0);
+	struct gpuvm_run_op op;
+	uint64_t va[2];
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
+		va[i] = op.alloc.base;
+	}
+	for (int launch = 0; launch < HUB_LAUNCHES; launch++) {
+		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+		assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
+		struct gpuvm_kernel *k = op.kernel;
+		void *w = calloc(1, k->ops->warp_state_bytes);
+		assert_non_null(w);
+		struct gpuvm_warp_item it;
+		k->ops->warp_begin(k, w, 0, 0);
+		next_item(k, w, &it);
+		check_mem(&it, 0xffffffffu, GPUVM_OP_LOAD, GPUVM_CACHE_GLOBAL, va[0], 4);
+		for (int j = 0; j < HUB_LOOPS; j++) {
+			assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_COMPUTE);
+			assert_int_equal(it.compute_insts, 2);
+			assert_int_equal(it.chain_insts, 2);
+			assert_int_equal(it.op_class, GPUVM_CLASS_FMA);
+			next_item(k, w, &it);
+			check_mem(&it, 1, GPUVM_OP_LOAD, GPUVM_CACHE_DEFAULT, va[0] + 4u * (j % 64), 0);
+		}
+		assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_COMPUTE);
+		assert_int_equal(it.compute_insts, 1);
+		assert_int_equal(it.chain_insts, 0); /* a plain COMPUTE: no chain */
+		next_item(k, w, &it);
+		check_mem(&it, 0xffffffffu, GPUVM_OP_STORE, GPUVM_CACHE_DEFAULT, va[1], 4);
+		assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_END);
+		free(w);
+	}
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_END);
+	src.ops->destroy(&src);
+}
+
 static void test_access_outside_allocation_is_an_error(void **state)
 {
 	(void)state;
@@ -202,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_suite_matches_reference_on_two_presets),
 		cmocka_unit_test(test_triad_simt_equals_generator),
 		cmocka_unit_test(test_divergent_lanes_split_and_reconverge),
+		cmocka_unit_test(test_zipper_items_of_a_lone_lane),
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
 		cmocka_unit_test(test_shared_beyond_declared_is_an_error),
 	};

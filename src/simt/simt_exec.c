@@ -149,6 +149,57 @@ static void lane_resume(struct simt_lane *ln)
 		ln->wb->live &= ~(1u << ln->lane);
 }
 
+/* The warp's buffers (entries and chains) at twice the slots per lane,
+ * every entry kept at its lane and slot. Returns -1 on out of memory. */
+static int wbuf_grow(struct simt_wbuf *wb)
+{
+	uint32_t cap = wb->cap ? 2 * wb->cap : 16;
+	size_t n_entries = (size_t)cap * GPUVM_WARP_LANES;
+	if (!wb->lane_major) { /* slot-major: the new slots go after the old */
+		struct simt_entry *n = realloc(wb->e, n_entries * sizeof *n);
+		if (!n)
+			return -1;
+		wb->e = n;
+		uint32_t *nc = wb->chain ? realloc(wb->chain, n_entries * sizeof *nc) : NULL;
+		if (wb->chain && !nc)
+			return -1;
+		wb->chain = nc;
+		wb->cap = cap;
+		return 0;
+	}
+	struct simt_entry *n = malloc(n_entries * sizeof *n);
+	uint32_t *nc = wb->chain ? malloc(n_entries * sizeof *nc) : NULL;
+	if (!n || (wb->chain && !nc)) {
+		free(n);
+		free(nc);
+		return -1;
+	}
+	for (uint32_t i = 0; wb->cap && i < GPUVM_WARP_LANES; i++) {
+		memcpy(n + (size_t)i * cap, wb->e + simt_wb_slot(wb, i, 0), (size_t)wb->cap * sizeof *n);
+		if (nc)
+			memcpy(nc + (size_t)i * cap, wb->chain + simt_wb_slot(wb, i, 0),
+			       (size_t)wb->cap * sizeof *nc);
+	}
+	free(wb->e);
+	free(wb->chain);
+	wb->e = n;
+	wb->chain = nc;
+	wb->cap = cap;
+	return 0;
+}
+
+/* Decodes lane's entry at slot into its column record. */
+static inline void wbuf_load_head(struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
+{
+	size_t at = simt_wb_slot(wb, lane, slot);
+	const struct simt_entry *e = &wb->e[at];
+	wb->col[lane].key = e->key & SIMT_KEY_GROUP;
+	wb->col[lane].attr = (uint8_t)simt_key_attr(e->key);
+	wb->col[lane].va = e->va;
+	wb->col[lane].gap = e->compute;
+	wb->col[lane].chain = wb->chain ? wb->chain[at] : 0;
+}
+
 /* Appends one entry to the lane's column of its warp's buffer (waiting
  * for the warp to drain it when full, unless the CTA runs eagerly). */
 static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t op, uint32_t site,
@@ -158,40 +209,35 @@ static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t o
 	struct simt_cta *cta = ln->cta;
 	struct simt_wbuf *wb = ln->wb;
 	uint32_t col = ln->lane;
-	if (wb->tail[col] == wb->cap) {
-		if (wb->head[col] == wb->tail[col])
-			wb->head[col] = wb->tail[col] = 0;
-		while (wb->tail[col] == wb->cap && !cta->eager && wb->cap >= SIMT_RUNAHEAD) {
+	if (wb->col[col].tail == wb->cap) {
+		if (wb->col[col].head == wb->col[col].tail)
+			wb->col[col].head = wb->col[col].tail = 0;
+		while (wb->col[col].tail == wb->cap && !cta->eager && wb->cap >= SIMT_RUNAHEAD) {
 			ln->state = LANE_FULL;
 			coro_yield(ln->co); /* resumed once the warp drained the column */
 			ln->state = LANE_RUNNING;
 		}
-		if (wb->tail[col] == wb->cap) {
-			uint32_t cap = wb->cap ? 2 * wb->cap : 16;
-			struct simt_entry *n = malloc((size_t)cap * GPUVM_WARP_LANES * sizeof *n);
-			if (!n)
-				lane_abort(ln, "out of memory buffering %llu accesses", cap);
-			for (uint32_t i = 0; wb->e && i < GPUVM_WARP_LANES; i++)
-				memcpy(n + (size_t)i * cap, simt_wb_at(wb, i, 0),
-				       (size_t)wb->cap * sizeof *n);
-			free(wb->e);
-			wb->e = n;
-			wb->cap = cap;
-		}
+		if (wb->col[col].tail == wb->cap && wbuf_grow(wb))
+			lane_abort(ln, "out of memory buffering %llu accesses",
+				   wb->cap ? 2ull * wb->cap : 16);
 	}
-	struct simt_entry *e = simt_wb_at(wb, col, wb->tail[col]++);
+	uint32_t chain = simt_chain_pack(t->chain, t->chain_class);
+	if (chain && !wb->chain) {
+		wb->chain = calloc((size_t)wb->cap * GPUVM_WARP_LANES, sizeof *wb->chain);
+		if (!wb->chain)
+			lane_abort(ln, "out of memory buffering %llu accesses", wb->cap);
+	}
+	uint32_t slot = wb->col[col].tail++;
+	struct simt_entry *e = &wb->e[simt_wb_slot(wb, col, slot)];
 	e->va = va;
+	e->key = simt_entry_pack(site, op, bytes, attr);
 	e->compute = t->compute;
-	e->site = (uint16_t)site;
-	e->op = (uint8_t)op;
-	e->bytes = (uint8_t)bytes;
-	e->attr = (uint8_t)attr;
-	e->chain = (uint16_t)(t->chain > 0xffff ? 0xffff : t->chain);
-	e->chain_class = t->chain_class;
+	if (wb->chain)
+		wb->chain[simt_wb_slot(wb, col, slot)] = chain;
 	t->compute = t->chain = 0;
 	if (!(wb->nonempty & 1u << col)) { /* the lane's next entry */
 		wb->nonempty |= 1u << col;
-		wb->head_key[col] = simt_entry_key(e);
+		wbuf_load_head(wb, col, slot);
 	}
 }
 
@@ -270,8 +316,10 @@ static void cta_free(struct simt_cta *c)
 		}
 	}
 	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
-	for (uint32_t i = 0; i < warps; i++)
+	for (uint32_t i = 0; i < warps; i++) {
 		free(c->wbufs[i].e);
+		free(c->wbufs[i].chain);
+	}
 	free(c->wbufs);
 	free(c->lanes);
 	free(c->shared);
@@ -358,6 +406,9 @@ struct simt_warp {
 	struct simt_wbuf *wb;
 	uint32_t nlanes;
 	uint32_t pending_mask; /* a compute gap was issued for this group */
+	/* memory instructions issued since the layout was last chosen, and
+	 * their active lanes */
+	uint64_t issued, issued_lanes;
 	int tail_done, ended;
 };
 
@@ -392,28 +443,47 @@ static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item 
 {
 	struct simt_wbuf *wb = w->wb;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	const struct simt_entry *first = simt_wb_at(wb, l0, wb->head[l0]);
-	if (first->op == SIMT_OP_BARRIER) {
+	uint32_t key = wb->col[l0].key;
+	if (simt_key_op(key) == SIMT_OP_BARRIER) {
 		it->kind = GPUVM_ITEM_BARRIER;
 	} else {
 		it->kind = GPUVM_ITEM_MEM;
-		it->op = (enum gpuvm_mem_op)first->op;
-		it->bytes_per_lane = first->bytes;
+		it->op = (enum gpuvm_mem_op)simt_key_op(key);
+		it->bytes_per_lane = (uint8_t)key;
 		it->active_mask = mask;
-		it->space = first->attr & 15;
-		it->cache_op = first->attr >> 4;
+		it->space = wb->col[l0].attr & 15;
+		it->cache_op = wb->col[l0].attr >> 4;
 	}
+	w->issued++;
+	w->issued_lanes += (uint64_t)__builtin_popcount(mask);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
-		const struct simt_entry *e = simt_wb_at(wb, l, wb->head[l]);
-		it->addr[l] = e->va;
-		if (++wb->head[l] == wb->tail[l]) {
-			wb->head[l] = wb->tail[l] = 0;
+		it->addr[l] = wb->col[l].va;
+		if (++wb->col[l].head == wb->col[l].tail) {
+			wb->col[l].head = wb->col[l].tail = 0;
 			wb->nonempty &= ~(1u << l);
 		} else {
-			wb->head_key[l] = simt_entry_key(e + 1);
+			wbuf_load_head(wb, l, wb->col[l].head);
 		}
 	}
+}
+
+static void zip_count(struct simt_warp *w, struct simt_launch *l)
+{
+	l->zip->insts += w->issued;
+	l->zip->lanes += w->issued_lanes;
+	w->issued = w->issued_lanes = 0;
+}
+
+/* The warp's buffer is empty: lay it out for what its lanes did since
+ * the last choice (the body's record for a new warp): simt_wb_slot. */
+static void choose_layout(struct simt_warp *w, struct simt_launch *l)
+{
+	const struct simt_zip_stats *z = l->zip;
+	uint64_t insts = w->issued ? w->issued : z->insts;
+	uint64_t lanes = w->issued ? w->issued_lanes : z->lanes;
+	w->wb->lane_major = insts && lanes < 8 * insts;
+	zip_count(w, l);
 }
 
 /* A gap with a COMPUTE_CHAIN: the chain's class and length (the rest of
@@ -447,6 +517,8 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	struct simt_wbuf *wb = w->wb;
 	/* (the CTA's line is read only when a lane has run dry) */
 	uint32_t dry = wb->live & ~wb->nonempty;
+	if (dry && !c->eager && !wb->nonempty)
+		choose_layout(w, l);
 	if (dry && !c->eager)
 		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
@@ -469,7 +541,7 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	uint32_t best = UINT32_MAX, best_lane = 0;
 	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
-		uint32_t site = wb->head_key[i] >> 16;
+		uint32_t site = wb->col[i].key >> 16;
 		if (site < best) {
 			best = site;
 			best_lane = i;
@@ -495,26 +567,26 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		}
 		w->ended = 1;
 		it->kind = GPUVM_ITEM_END;
+		zip_count(w, l);
 		if (--c->warps_live == 0)
 			cta_free(c);
 		w->cta = NULL;
 		return 0;
 	}
-	uint32_t lead = wb->head_key[best_lane];
-	uint32_t mask = 0, gap = 0, chain = 0, cls = 0;
+	uint32_t lead = wb->col[best_lane].key;
+	uint32_t mask = 0, gap = 0, chain = 0;
 	for (uint32_t m = wb->nonempty >> best_lane << best_lane; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
-		if (wb->head_key[i] == lead) {
+		if (wb->col[i].key == lead) {
 			mask |= 1u << i;
-			const struct simt_entry *e = simt_wb_at(wb, i, wb->head[i]);
-			if (e->compute > gap)
-				gap = e->compute;
-			if (e->chain > chain) {
-				chain = e->chain;
-				cls = e->chain_class;
-			}
+			if (wb->col[i].gap > gap)
+				gap = wb->col[i].gap;
+			if ((wb->col[i].chain & 0xffff) > (chain & 0xffff))
+				chain = wb->col[i].chain;
 		}
 	}
+	uint32_t cls = chain >> 16;
+	chain &= 0xffff;
 	if (gap) {
 		w->pending_mask = mask;
 		it->kind = GPUVM_ITEM_COMPUTE;

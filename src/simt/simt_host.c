@@ -133,6 +133,19 @@ int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct
 	return simt_launch_shared(h, name, body, grid, block, 0, args, args_bytes);
 }
 
+/* body's slot in the program's table (a new one replaces the oldest) */
+static struct simt_zip_stats *zip_stats(struct simt_program *p, simt_body_fn body)
+{
+	uint32_t n = p->zip_n < SIMT_ZIP_BODIES ? p->zip_n : SIMT_ZIP_BODIES;
+	for (uint32_t i = 0; i < n; i++)
+		if (p->zip[i].body == body)
+			return &p->zip[i];
+	struct simt_zip_stats *z = &p->zip[p->zip_n++ % SIMT_ZIP_BODIES];
+	z->body = body;
+	z->insts = z->lanes = 0;
+	return z;
+}
+
 int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
 		       struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
 		       const void *args, size_t args_bytes)
@@ -175,6 +188,7 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	l->shared_bytes = shared_bytes;
 	l->k.smem_bytes_per_cta = shared_bytes;
 	l->failed = 0;
+	l->zip = zip_stats(p, body);
 	/* any order: its threads may run on the workers (same results) */
 	if ((flags & SIMT_ANY_ORDER) && p->exec_threads > 1)
 		simt_par_launch(p, l);

@@ -26,51 +26,89 @@
 #define SIMT_HOST_STACK_BYTES (8u << 20)
 #define SIMT_MAX_ARGS_BYTES 512
 
+/* One buffered access, 16 bytes (a warp holds 32 x SIMT_RUNAHEAD of
+ * them, so their size is most of a resident thread's memory and of what
+ * the zipper reads per instruction). */
 struct simt_entry {
-	uint64_t va;       /* shared accesses: the offset in the CTA's shared memory */
-	uint32_t compute;  /* COMPUTE hints before this access */
-	uint16_t site;     /* source line of the accessor */
-	uint8_t op, bytes; /* op: enum simt_access_op, or SIMT_OP_BARRIER */
-	uint8_t attr;      /* enum gpuvm_mem_space | enum gpuvm_cache_op << 4 */
-	uint8_t chain_class;
-	uint16_t chain;    /* of compute, a dependent chain (saturating) */
+	uint64_t va;      /* shared accesses: the offset in the CTA's shared memory */
+	uint32_t key;     /* site << 16 | (op | attr bits) << 8 | bytes: simt_entry_pack */
+	uint32_t compute; /* COMPUTE hints before this access */
 };
 
 /* A barrier is an entry too, so the zipper emits it in program order. */
 #define SIMT_OP_BARRIER 3
 
+/* The op byte of an entry's key holds the op (2 bits), the memory space
+ * (2 bits) and the cache operator (4 bits): attr is space | cache_op << 4
+ * with space < 4 (enum gpuvm_mem_space). The zipper groups lanes by
+ * site, op and bytes only (SIMT_KEY_GROUP), as it always has. */
+#define SIMT_KEY_GROUP 0xffff03ffu
+static inline uint32_t simt_entry_pack(uint32_t site, uint32_t op, uint32_t bytes, uint32_t attr)
+{
+	return (uint32_t)(uint16_t)site << 16 | (op | (attr & 3) << 2 | (attr & 0xf0)) << 8 |
+	       (uint8_t)bytes;
+}
+static inline uint32_t simt_key_op(uint32_t key)
+{
+	return key >> 8 & 3;
+}
+static inline uint32_t simt_key_attr(uint32_t key)
+{
+	return (key >> 10 & 3) | (key >> 8 & 0xf0);
+}
+/* A COMPUTE_CHAIN's length (saturated to 16 bits) and class, 0 if none. */
+static inline uint32_t simt_chain_pack(uint32_t chain, uint32_t cls)
+{
+	return chain ? (chain > 0xffff ? 0xffff : chain) | (cls & 0xff) << 16 : 0;
+}
+
 enum lane_state { LANE_IDLE, LANE_RUNNING, LANE_FULL, LANE_BARRIER, LANE_DONE, LANE_ABORTED };
 
 struct simt_cta;
 
-/* A warp's buffered accesses, lane-major (e[lane * cap + slot]): each
- * lane fills its own row from head to tail, so a lane's consecutive
- * accesses share cache lines whether or not the other lanes are running
- * (a warp left with one lane in a long loop touches one line per four
- * accesses, not one per access). head_key caches each non-empty lane's
- * next entry as (site << 16 | op << 8 | bytes), so choosing the next
- * instruction reads 128 bytes, not one entry per lane. */
+/* A lane's column of its warp's buffer: slots head..tail hold entries,
+ * and the head entry (when head != tail) is kept decoded here, 32 bytes,
+ * so a lane costs the zipper half a line plus its entry, and each entry
+ * is read once, when its lane advances to it. */
+struct simt_column {
+	uint64_t va;
+	uint32_t key; /* site << 16 | op << 8 | bytes: the grouping key */
+	uint32_t gap; /* COMPUTE hints before it */
+	uint32_t chain; /* simt_chain_pack */
+	uint32_t head, tail;
+	uint8_t attr;
+};
+
+/* A warp's buffered accesses: each lane fills its own column from head
+ * to tail (laid out as simt_wb_slot says). */
 struct simt_wbuf {
 	uint32_t cap; /* slots per lane */
+	int lane_major; /* the layout: simt_wb_slot */
 	/* lanes with buffered accesses (head != tail), and lanes whose thread
 	 * has not finished: the zipper visits only these bits, so a warp
 	 * left with one long-running lane (a hub vertex's edge loop) costs
 	 * one lane per instruction, not 32 */
 	uint32_t nonempty, live;
-	uint32_t head[GPUVM_WARP_LANES], tail[GPUVM_WARP_LANES];
-	uint32_t head_key[GPUVM_WARP_LANES];
+	struct simt_column col[GPUVM_WARP_LANES];
 	struct simt_entry *e;
+	/* COMPUTE_CHAIN per entry (simt_chain_pack), laid out as e; allocated
+	 * when a lane of the warp first records one (few kernels do) */
+	uint32_t *chain;
 };
 
-static inline struct simt_entry *simt_wb_at(const struct simt_wbuf *wb, uint32_t lane,
-					    uint32_t slot)
+/* Where lane's entry at slot lives. Slot-major (the 32 lanes' entries of
+ * one slot side by side) while the warp's lanes run together: an
+ * instruction of 32 lanes then reads 512 contiguous bytes, 8 lines of one
+ * page, instead of a line on each of 8 pages (stream-triad-simt: 17 %
+ * less CPU time). Lane-major while they run apart (graph kernels: 1-2
+ * lanes per instruction): a lane's consecutive entries then share lines.
+ * A warp chooses whenever its buffer is empty: under 8 lanes per
+ * instruction since its last choice (for its first, the kernel body's
+ * record, struct simt_zip_stats) means lane-major. */
+static inline size_t simt_wb_slot(const struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
 {
-	return &wb->e[(size_t)lane * wb->cap + slot];
-}
-
-static inline uint32_t simt_entry_key(const struct simt_entry *e)
-{
-	return (uint32_t)e->site << 16 | (uint32_t)e->op << 8 | e->bytes;
+	return wb->lane_major ? (size_t)lane * wb->cap + slot
+			      : (size_t)slot * GPUVM_WARP_LANES + lane;
 }
 
 struct simt_lane {
@@ -105,6 +143,15 @@ struct simt_buffer {
 
 struct simt_program;
 
+/* Memory instructions the warps of a kernel body issued, over all its
+ * launches, and their active lanes (counted when a warp's buffer empties
+ * and when it ends): how a new warp lays out its buffer (simt_wb_slot). */
+struct simt_zip_stats {
+	simt_body_fn body;
+	uint64_t insts, lanes;
+};
+#define SIMT_ZIP_BODIES 16
+
 struct simt_launch {
 	struct gpuvm_kernel k;
 	struct simt_program *prog;
@@ -113,6 +160,7 @@ struct simt_launch {
 	uint32_t threads_per_cta;
 	uint32_t shared_bytes; /* SHARED arrays per CTA, as the launch declared */
 	struct simt_cta *live, *last;
+	struct simt_zip_stats *zip; /* of this body: how CTAs lay out buffers */
 	int failed;
 	char errmsg[256];
 };
@@ -132,6 +180,8 @@ struct simt_program {
 	struct gpuvm_error err;
 
 	struct simt_launch launch;
+	struct simt_zip_stats zip[SIMT_ZIP_BODIES];
+	uint32_t zip_n;
 	struct coro **pool; /* idle thread stacks */
 	struct coro_stack run_stack; /* the threads' shared stack (copying mode) */
 	size_t pool_n, pool_cap;

@@ -71,6 +71,9 @@ struct par_worker {
 	uint64_t gen;               /* the launch copied below */
 	struct simt_program prog;   /* the buffers' view, own pool and run stack */
 	struct simt_launch launch;  /* own copy: CTA list and failure */
+	/* own copy of the body's buffer-layout record (only speed depends on
+	 * it): the shared one would be written by every worker at once */
+	struct simt_zip_stats zip;
 	struct par_warp *todo_head, *todo_tail;
 };
 
@@ -198,6 +201,10 @@ static void worker_take_launch(struct par_worker *wk)
 	wk->launch.k.impl = &wk->launch;
 	wk->launch.live = wk->launch.last = NULL;
 	wk->launch.failed = 0;
+	if (par->snap.zip) {
+		wk->zip = *par->snap.zip;
+		wk->launch.zip = &wk->zip;
+	}
 	snprintf(wk->prog.name, sizeof wk->prog.name, "%s", par->snap.prog->name);
 	wk->prog.bufs = par->bufs;
 	wk->prog.nbufs = par->nbufs;

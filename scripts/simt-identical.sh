@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs SIMT workloads on two gpuvm binaries and compares their JSON reports
+# (wall-time fields and the commit aside) and error output: a change to the
+# executor must leave every result bit-identical.
+# usage: simt-identical.sh BASE_GPUVM NEW_GPUVM [CASES_FILE]
+# CASES_FILE: lines "GPU WORKLOAD [sim options]"; default: the list below.
+set -uo pipefail
+base=$1 new=$2
+cases=${3:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+default_cases() {
+	cat <<'LIST'
+p100 stream-triad-simt:elems=4194304
+p100 stream-triad-simt:elems=1000003,block=96
+p100 stream-triad-simt:elems=2000000,mem=managed --oversub 125
+p100 bfs:graph=rmat:scale=15
+p100 bfs:vertices=100000
+k80 bfs:graph=rmat:scale=14,mem=managed
+p100 pagerank:graph=rmat:scale=14
+p100 pagerank:graph=rmat:scale=13,mem=managed --oversub 125
+p100 sssp:graph=rmat:scale=14
+p100 hotspot
+p100 sl1:app=wc,size=2097152
+p100 sl1:app=mm,size=128
+p100 sl1:app=kmeans,size=8192
+p100 sl1:app=ii,size=1048576
+p100 sl1:app=pvc,size=1048576,sl1=0
+p100 sepo-pvc:records=65536
+p100 sepo-wc:lines=32768
+p100 sepo-kv:records=32768,org=multi
+p100 sepo-ii:records=32768
+p100 mis:graph=rmat:scale=13
+p100 color:graph=rmat:scale=13
+p100 bc:graph=rmat:scale=12
+p100 pathfinder
+p100 srad
+p100 backprop
+p100 nw
+p100 lud
+p100 adi
+p100 2dconv
+p100 atax
+p100 fdtd-2d
+p100 stencil:nx=256,ny=256,nz=16,iters=2
+p100 ra
+p100 ubench
+LIST
+}
+strip() {
+	python3 -c '
+import json, sys
+def s(x):
+    if isinstance(x, dict):
+        return {k: s(v) for k, v in x.items() if "wall" not in k and k != "gpuvm_commit"}
+    if isinstance(x, list):
+        return [s(v) for v in x]
+    return x
+print(json.dumps(s(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))' "$1" 2>/dev/null
+}
+status=0
+while read -r gpu wl extra; do
+	[ -z "$gpu" ] || [ "${gpu:0:1}" = "#" ] && continue
+	for side in base new; do
+		bin=${!side}
+		# shellcheck disable=SC2086 # extra holds options
+		"$bin" sim --gpu "$gpu" --workload "$wl" $extra --quiet --json "$work/$side.json" \
+			>/dev/null 2>"$work/$side.err"
+		echo "rc=$?" >>"$work/$side.err"
+		strip "$work/$side.json" >"$work/$side.out"
+		grep -v wall "$work/$side.err" >"$work/$side.msg"
+	done
+	if [ -s "$work/base.out" ] && cmp -s "$work/base.out" "$work/new.out" &&
+		cmp -s "$work/base.msg" "$work/new.msg"; then
+		echo "same  $gpu $wl $extra"
+	else
+		echo "DIFF  $gpu $wl $extra"
+		status=1
+	fi
+	rm -f "$work"/*.json
+done < <(if [ -n "$cases" ]; then cat "$cases"; else default_cases; fi)
+exit $status
