@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
+#include "gpuvm/csv.h"
 #include "gpuvm/stats_registry.h"
 
 static void usage(FILE *out)
@@ -66,21 +67,6 @@ static void csv_name(const struct gpuvm_stat_info *s, char *buf, size_t len)
 	buf[o] = 0;
 }
 
-static void put_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int write_registry(const char *path, bool json, struct gpuvm_error *err)
 {
 	struct gpuvm_output o;
@@ -118,7 +104,7 @@ static int write_registry(const char *path, bool json, struct gpuvm_error *err)
 			for (int k = 0; k < 6; k++) {
 				if (k)
 					fputc(',', o.f);
-				put_csv_field(o.f, f[k]);
+				gpuvm_csv_field(o.f, f[k]);
 			}
 			fputc('\n', o.f);
 		}

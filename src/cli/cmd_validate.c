@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "gpuvm/csv.h"
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/output_file.h"
@@ -465,22 +466,6 @@ static struct summary summarize(const struct manifest *m)
 	return s;
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	bool quote = strpbrk(s, ",\"\r\n") != NULL || (*s && (s[0] == ' ' || s[strlen(s) - 1] == ' '));
-	if (!quote) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_num(FILE *f, bool have, double v)
 {
 	if (have && isfinite(v))
@@ -503,9 +488,9 @@ static int write_csv(const struct manifest *m, const char *path, struct gpuvm_er
 	for (size_t i = 0; i < m->n; i++) {
 		const struct vrow *r = &m->rows[i];
 		bool ok = !r->skipped;
-		csv_field(f, r->f[C_NAME]);
+		gpuvm_csv_field(f, r->f[C_NAME]);
 		fputc(',', f);
-		csv_field(f, r->preset);
+		gpuvm_csv_field(f, r->preset);
 		fputc(',', f);
 		csv_num(f, true, r->measured_us);
 		fputc(',', f);
@@ -515,19 +500,19 @@ static int write_csv(const struct manifest *m, const char *path, struct gpuvm_er
 		fputc(',', f);
 		csv_num(f, ok, r->error_pct);
 		fputs(ok ? ",ok," : ",skipped,", f);
-		csv_field(f, r->note);
+		gpuvm_csv_field(f, r->note);
 		fputc(',', f);
-		csv_field(f, r->f[C_PRESET]);
+		gpuvm_csv_field(f, r->f[C_PRESET]);
 		fputc(',', f);
-		csv_field(f, r->f[C_DEVICE]);
+		gpuvm_csv_field(f, r->f[C_DEVICE]);
 		fputc(',', f);
-		csv_field(f, r->f[C_TRACE]);
+		gpuvm_csv_field(f, r->f[C_TRACE]);
 		fputc(',', f);
-		csv_field(f, r->trace_path);
+		gpuvm_csv_field(f, r->trace_path);
 		fputc(',', f);
-		csv_field(f, r->f[C_WHAT]);
+		gpuvm_csv_field(f, r->f[C_WHAT]);
 		fputc(',', f);
-		csv_field(f, r->f[C_SOURCE]);
+		gpuvm_csv_field(f, r->f[C_SOURCE]);
 		fputc(',', f);
 		if (ok)
 			fprintf(f, "%llu", (unsigned long long)r->kernels);
@@ -538,7 +523,7 @@ static int write_csv(const struct manifest *m, const char *path, struct gpuvm_er
 		fputc(',', f);
 		csv_num(f, true, r->cfg->kernel_launch_us);
 		fputc(',', f);
-		csv_field(f, m->path);
+		gpuvm_csv_field(f, m->path);
 		fprintf(f, ",%d\n", r->line);
 	}
 	return gpuvm_output_close(&o, err);

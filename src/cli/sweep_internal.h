@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuvm/csv.h"
 #include "gpuvm/error.h"
 #include "gpuvm/run.h"
 
@@ -108,7 +109,6 @@ size_t sweep_csv_suffix(const struct sweep *s, const char **names, size_t max);
 /* The sort class of a metric column: CSV metric columns are ordered by it,
  * then by first appearance in grid order. */
 size_t sweep_metric_rank(const char *name);
-void sweep_csv_field(FILE *f, const char *s);
 
 /* A CSV file read whole: header and rows of fields (sweep_csv.c). */
 struct sweep_csv {

@@ -281,15 +281,15 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 			for (size_t c = 0; c < l[0].prefix; c++) {
 				if (c)
 					fputc(',', fo);
-				sweep_csv_field(fo, t[0].head[c]);
+				gpuvm_csv_field(fo, t[0].head[c]);
 			}
 			for (size_t j = 0; j < nm; j++) {
 				fputc(',', fo);
-				sweep_csv_field(fo, m[j].name);
+				gpuvm_csv_field(fo, m[j].name);
 			}
 			for (size_t c = l[0].suffix; c < t[0].ncol; c++) {
 				fputc(',', fo);
-				sweep_csv_field(fo, t[0].head[c]);
+				gpuvm_csv_field(fo, t[0].head[c]);
 			}
 			fputc('\n', fo);
 			for (size_t i = 0; i < n; i++) {
@@ -298,16 +298,16 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 				for (size_t c = 0; c < l[f].prefix; c++) {
 					if (c)
 						fputc(',', fo);
-					sweep_csv_field(fo, row[c]);
+					gpuvm_csv_field(fo, row[c]);
 				}
 				for (size_t j = 0; j < nm; j++) {
 					fputc(',', fo);
 					if (omap[f][j] >= 0)
-						sweep_csv_field(fo, row[omap[f][j]]);
+						gpuvm_csv_field(fo, row[omap[f][j]]);
 				}
 				for (size_t c = l[f].suffix; c < t[f].ncol; c++) {
 					fputc(',', fo);
-					sweep_csv_field(fo, row[c]);
+					gpuvm_csv_field(fo, row[c]);
 				}
 				fputc('\n', fo);
 			}

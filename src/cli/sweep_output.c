@@ -258,24 +258,6 @@ static void columns_free(const struct sweep *s, struct columns *c)
 
 /* ---- formatting ------------------------------------------------------- */
 
-/* Shortest text that reads back as the same double; integers plainly. */
-static void fmt_number(double v, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		buf[0] = 0; /* an empty cell: NaN in pandas */
-		return;
-	}
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, len, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
 /* 1.23e9 rather than 1.23e+09. */
 static void fmt_sci(double v, char *buf, size_t len)
 {
@@ -293,22 +275,6 @@ static void fmt_sci(double v, char *buf, size_t len)
 	*e = 0;
 	int exp = atoi(e + 1);
 	snprintf(buf, len, "%.8se%d", tmp, exp % 1000);
-}
-
-void sweep_csv_field(FILE *f, const char *s)
-{
-	bool quote = strpbrk(s, ",\"\r\n") != NULL || (*s && (s[0] == ' ' || s[strlen(s) - 1] == ' '));
-	if (!quote) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* ---- point annotation ------------------------------------------------- */
@@ -383,15 +349,15 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 	for (size_t j = 0; j < np; j++) {
 		if (j)
 			fputc(',', f);
-		sweep_csv_field(f, fixed[j]);
+		gpuvm_csv_field(f, fixed[j]);
 	}
 	for (size_t j = 0; j < c.n; j++) {
 		fputc(',', f);
-		sweep_csv_field(f, c.name[j]);
+		gpuvm_csv_field(f, c.name[j]);
 	}
 	for (size_t j = 0; j < ns; j++) {
 		fputc(',', f);
-		sweep_csv_field(f, fixed[np + j]);
+		gpuvm_csv_field(f, fixed[np + j]);
 	}
 	fputc('\n', f);
 	bool seed_col = ns == 4;
@@ -402,12 +368,12 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 		size_t g, vi[SWEEP_MAX_VARY];
 		char buf[64];
 		sweep_point_coords(s, i, &g, vi);
-		sweep_csv_field(f, s->gpus[g]);
+		gpuvm_csv_field(f, s->gpus[g]);
 		for (size_t k = 0; k < s->n_vary; k++) {
 			fputc(',', f);
-			sweep_csv_field(f, s->vary[k].values[vi[k]]);
+			gpuvm_csv_field(f, s->vary[k].values[vi[k]]);
 			if (s->vary[k].is_size) {
-				fmt_number(s->vary[k].num[vi[k]], buf, sizeof buf);
+				gpuvm_csv_number(s->vary[k].num[vi[k]], buf, sizeof buf);
 				fprintf(f, ",%s", buf);
 			}
 		}
@@ -415,7 +381,7 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 			const struct kv *kv = flat_get(&c.flat[i], c.name[j]);
 			buf[0] = 0;
 			if (kv)
-				fmt_number(kv->v, buf, sizeof buf);
+				gpuvm_csv_number(kv->v, buf, sizeof buf);
 			fprintf(f, ",%s", buf);
 		}
 		/* workload and seed as the point's spec has them */
@@ -424,7 +390,7 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 		struct gpuvm_error e;
 		fputc(',', f);
 		if (sweep_point_spec(s, i, &spec, owned, &e) == 0) {
-			sweep_csv_field(f, spec.workload);
+			gpuvm_csv_field(f, spec.workload);
 			if (seed_col)
 				fprintf(f, ",%llu", (unsigned long long)spec.seed);
 			sweep_spec_free(owned);
@@ -433,7 +399,7 @@ int sweep_write_csv(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 		}
 		fprintf(f, ",%zu,", i);
 		if (s->errors && s->errors[i])
-			sweep_csv_field(f, s->errors[i]);
+			gpuvm_csv_field(f, s->errors[i]);
 		fputc('\n', f);
 	}
 	columns_free(s, &c);

@@ -19,41 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/csv.h"
 #include "gpuvm/page_access.h"
 #include "gpuvm/stats_registry.h"
-
-/* Shortest text that reads back as the same double; integers plainly. */
-static void fmt_value(double v, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		buf[0] = 0;
-		return;
-	}
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, len, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-}
-
-static void put_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 struct ctx {
 	FILE *f;
@@ -65,17 +33,17 @@ static void row(const struct ctx *c, const char *scope, long index, const char *
 		const char *kind, const char *metric, double v, const char *lookup)
 {
 	char num[48], idx[24] = "";
-	fmt_value(v, num, sizeof num);
+	gpuvm_csv_number(v, num, sizeof num);
 	if (index >= 0)
 		snprintf(idx, sizeof idx, "%ld", index);
 	const struct gpuvm_stat_info *s = gpuvm_stat_find(lookup ? lookup : metric);
-	put_field(c->f, c->gpu);
+	gpuvm_csv_field(c->f, c->gpu);
 	fputc(',', c->f);
-	put_field(c->f, c->workload);
+	gpuvm_csv_field(c->f, c->workload);
 	fprintf(c->f, ",%.0f,%s,%s,", c->seed, scope, idx);
-	put_field(c->f, name ? name : "");
+	gpuvm_csv_field(c->f, name ? name : "");
 	fprintf(c->f, ",%s,", kind ? kind : "");
-	put_field(c->f, metric);
+	gpuvm_csv_field(c->f, metric);
 	fprintf(c->f, ",%s,%s\n", num, s ? s->unit : "");
 }
 

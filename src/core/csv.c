@@ -1,0 +1,40 @@
+/* CSV fields and numbers: see gpuvm/csv.h. */
+#include "gpuvm/csv.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gpuvm_csv_field(FILE *f, const char *s)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL || (*s && (s[0] == ' ' || s[strlen(s) - 1] == ' '));
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void gpuvm_csv_number(double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		buf[0] = 0;
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
