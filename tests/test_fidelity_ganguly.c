@@ -5,18 +5,25 @@
  * (Eq. 1 with the access-counter LFU), bounded on both sides around the
  * paper's values (section VI-B, Fig. 6 and 7):
  *  - irregular: Adaptive is 22-78 % faster (runtime 0.56-0.82 of the
- *    baseline), with fewer thrashed pages (Fig. 7). UVMSmart's ra (sparse
- *    random lookups without reuse: "a perfect candidate for zero-copy")
- *    is the clearest case (measured 0.589); bound [0.45, 0.82]: the paper's
- *    upper end, and its lower end widened by a tenth of the baseline.
+ *    baseline), with fewer thrashed pages (Fig. 7). sssp (UVMSmart's, 15
+ *    kernel pairs) measures 0.641, and 0.659 / 0.655 on graph seeds 2 and
+ *    3; bound [0.45, 0.82]: the paper's upper end, and its lower end
+ *    widened by a tenth of the baseline. (UVMSmart's ra is not used: on
+ *    its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
+ *    it, so the ratio swings with the input draw: 1.33 on the paper's own
+ *    input, glibc's rand() from seed 1, 1.49 and 0.96 on seeds 2 and 3.)
  *  - regular: "the number of per basic block accesses ... always exceeds
  *    the threshold" and Adaptive falls back to first touch and to LRU:
- *    backprop within [0.95, 1.05] of the baseline.
+ *    backprop and srad within [0.95, 1.05] of the baseline. srad calls
+ *    cudaDeviceSynchronize every iteration in UVMSmart's managed version,
+ *    which writes back and invalidates its (all dirty) pages and clears
+ *    the counters (uvm.device_sync = writeback on the preset), so every
+ *    iteration starts like the first (kept resident instead: 0.936).
  * Mechanisms this test names, each removed once to see it fail: the
- * remote read below the threshold (read_threshold returning 1: ra
- * migrates every page, 0.825, and reads nothing remotely), the cold/hot
- * classes of lfu-ac (the raw count order evicts the block the stream
- * fills: backprop 1.563x, ra 13.9x).
+ * remote read below the threshold (read_threshold returning 1: sssp
+ * 0.967, nothing read remotely), the cold/hot classes
+ * of lfu-ac (the raw count order evicts the block the stream fills:
+ * backprop 1.563x).
  * Hot and cold data structures (III-B, Fig. 2b): in sssp "the read-only
  * data-structures are cold and the pages in hot data-structures are both
  * read from and written to": by the access counters, row_start, col and
@@ -63,11 +70,12 @@ static struct point run_scheme(const char *workload, const char *migration, cons
 static void test_irregular_adaptive_faster(void **state)
 {
 	(void)state;
-	const char *w = "ra:kind=lookup,mem=managed";
+	/* UVMSmart's sssp.cu: MAX_ITERATION = 15 kernel pairs */
+	const char *w = "sssp:max_iter=15,mem=managed";
 	struct point base = run_scheme(w, "first-touch", "lru-2mb-access");
 	struct point adaptive = run_scheme(w, "adaptive", "lfu-ac");
 	double ratio = adaptive.sim_seconds / base.sim_seconds;
-	printf("ra (UVMSmart) at 125 %%: adaptive / baseline %.3f (paper 0.56-0.82), thrashed %.0f vs %.0f, "
+	printf("sssp (UVMSmart) at 125 %%: adaptive / baseline %.3f (paper 0.56-0.82), thrashed %.0f vs %.0f, "
 	       "remote %.0f\n", ratio, adaptive.thrashed_pages, base.thrashed_pages, adaptive.remote_accesses);
 	assert_true(ratio >= 0.45 && ratio <= 0.82);
 	assert_true(adaptive.thrashed_pages < base.thrashed_pages);
@@ -77,12 +85,14 @@ static void test_irregular_adaptive_faster(void **state)
 static void test_regular_adaptive_unchanged(void **state)
 {
 	(void)state;
-	const char *w = "backprop:mem=managed";
-	struct point base = run_scheme(w, "first-touch", "lru-2mb-access");
-	struct point adaptive = run_scheme(w, "adaptive", "lfu-ac");
-	double ratio = adaptive.sim_seconds / base.sim_seconds;
-	printf("backprop at 125 %%: adaptive / baseline %.3f (paper ~1.00)\n", ratio);
-	assert_true(ratio >= 0.95 && ratio <= 1.05);
+	const char *ws[] = {"backprop:mem=managed", "srad:mem=managed"};
+	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access");
+		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac");
+		double ratio = adaptive.sim_seconds / base.sim_seconds;
+		printf("%s at 125 %%: adaptive / baseline %.3f (paper ~1.00)\n", ws[i], ratio);
+		assert_true(ratio >= 0.95 && ratio <= 1.05);
+	}
 }
 
 static void test_sssp_hot_cold(void **state)

@@ -219,6 +219,59 @@ static void test_read_remote_write_migrates(void **state)
 	free_uvm(&u, &st);
 }
 
+/* cudaDeviceSynchronize under uvm.device_sync = writeback (UVMSmart
+ * cuda_runtime_api.cc l.2019-2078): dirty pages written back over the
+ * link and invalidated, clean ones kept, every counter and the
+ * oversubscription state cleared; under keep nothing moves. */
+static void test_device_sync(void **state)
+{
+	(void)state;
+	struct uvm u;
+	struct gpuvm_uvm_stats st;
+	uint64_t fill = 0;
+	bool remote = false;
+	for (int keep = 0; keep <= 1; keep++) {
+		setup_uvm(&u, &st, "always");
+		if (keep)
+			u.sync_writeback = false;
+		/* a written page of 64 KB block 0, a page of block 1 migrated
+		 * clean by its counter (t_s = 8 reads) */
+		uvm_translate(&u, 0, BASE, 1000, &fill);
+		uvm_access_counted(&u, 0, BASE, true, false, 1000, &remote);
+		uint64_t rb = BASE + (64u << 10);
+		for (int i = 1; i <= 8; i++)
+			uvm_access_counted(&u, 0, rb, false, true, 2000.0 + i, &remote);
+		assert_int_equal(u.sp.resident_pages, 2);
+		assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[1]), 8);
+		u.evicting = true;
+		double t = uvm_device_sync(&u, 1e6);
+		assert_int_equal(st.device_syncs, 1);
+		assert_int_equal(st.pages_evicted, 0); /* not an eviction */
+		if (keep) {
+			assert_true(t == 1e6);
+			assert_int_equal(st.sync_writeback_pages, 0);
+			assert_int_equal(u.sp.resident_pages, 2);
+			assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[1]), 8);
+			assert_true(u.evicting);
+		} else {
+			assert_true(t > 1e6); /* the dirty page crossed the link */
+			assert_int_equal(st.sync_writeback_pages, 1);
+			assert_int_equal(st.pages_d2h, 1);
+			assert_int_equal(u.sp.resident_pages, 1); /* the clean page stays */
+			assert_false(mask_test(u.sp.blocks[0]->resident, 0));
+			assert_true(mask_test(u.sp.blocks[0]->resident, UVM_CHUNK_PAGES));
+			assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[0]), 0);
+			assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[1]), 0);
+			assert_false(u.evicting);
+			/* cold again: the next read of the written page is remote */
+			remote = false;
+			uvm_access_counted(&u, 0, BASE, false, true, 2e6, &remote);
+			assert_true(remote);
+		}
+		free_uvm(&u, &st);
+	}
+}
+
 /* The decisions an observer is told, summed. */
 struct seen {
 	uint64_t events[GPUVM_UVM_DECISIONS], bytes[GPUVM_UVM_DECISIONS];
@@ -493,7 +546,7 @@ int main(void)
 		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
-		cmocka_unit_test(test_alloc_classes),
+		cmocka_unit_test(test_alloc_classes),       cmocka_unit_test(test_device_sync),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,6 +213,7 @@ struct gpuvm_config {
 	/* 1: a first-level TLB lookup of an entry still being filled is a miss
 	 * (gem5-gpu's ShaderTLB inserts at walk end); 0: it waits for the fill */
 	uint32_t tlb_l1_in_flight_miss;
+	uint32_t uvm_device_sync_writeback; /* uvm.device_sync: 0 keep, 1 writeback */
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

@@ -235,6 +235,9 @@ int simt_free(struct simt_host *h, void *p);
  * the transfer. Managed and pinned allocations are not copied (no-op). */
 int simt_upload(struct simt_host *h, const void *p, uint64_t bytes);
 int simt_download(struct simt_host *h, const void *p, uint64_t bytes);
+/* cudaDeviceSynchronize: the host waits for the GPU. What it does to
+ * managed pages is the model's (uvm.device_sync); records it. */
+int simt_device_sync(struct simt_host *h);
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes);
 #define SIMT_LAUNCH(h, kern, grid, block, args)                                        \

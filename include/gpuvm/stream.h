@@ -180,6 +180,7 @@ enum gpuvm_run_op_kind {
 	GPUVM_RUN_COPY_H2D,   /* copy_dst, copy_bytes */
 	GPUVM_RUN_COPY_D2H,
 	GPUVM_RUN_KERNEL,     /* kernel: valid until the next next_op call */
+	GPUVM_RUN_DEVICE_SYNC, /* cudaDeviceSynchronize (uvm.device_sync) */
 };
 
 struct gpuvm_run_op {

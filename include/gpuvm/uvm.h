@@ -99,6 +99,8 @@ struct gpuvm_uvm_stats {
 	uint64_t round_trip_halvings; /* times every round-trip count was halved */
 	uint64_t hot_chunks, cold_chunks; /* touched 64 KB blocks at the end: count >= t_s, or not */
 	uint64_t remote_map_faults;   /* faults that mapped a preferred-host page remotely (cudaMemAdvise) */
+	uint64_t device_syncs;        /* cudaDeviceSynchronize calls of the program */
+	uint64_t sync_writeback_pages; /* dirty pages written back and invalidated by them (uvm.device_sync) */
 	/* the driver's thrashing detection (uvm.thrashing) */
 	uint64_t thrash_events;       /* migration events it counted */
 	uint64_t thrashing_pages;     /* pages it marked thrashing */

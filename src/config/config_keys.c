@@ -82,6 +82,7 @@ static const char *const global_load_names[] = {"uncached", "cached"};
 static const char *const l1_fill_names[] = {"sector", "line"};
 static const char *const cta_issue_names[] = {"sm0", "after-last"};
 static const char *const in_flight_names[] = {"merge", "miss"};
+static const char *const device_sync_names[] = {"keep", "writeback"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -341,6 +342,11 @@ const struct cfg_key cfg_keys[] = {
 	     "a first-level TLB lookup of an entry whose fill is still in flight: merge (waits for that "
 	     "fill, a pending hit) or miss (counts as a miss and goes on to the sharing scheme and the "
 	     "next level: gem5-gpu's ShaderTLB, which has no MSHRs and inserts at walk end)"),
+	ENUM("uvm.device_sync", uvm_device_sync_writeback, device_sync_names, -1,
+	     "what a cudaDeviceSynchronize of the program does to managed pages: keep (they stay where "
+	     "they are, as with NVIDIA's driver) or writeback (UVMSmart, cuda_runtime_api.cc "
+	     "cudaDeviceSynchronize: dirty pages written back and invalidated, access counters and the "
+	     "oversubscription state cleared)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -1493,6 +1493,16 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			t = end;
 			break;
 		}
+		case GPUVM_RUN_DEVICE_SYNC:
+			/* the host waits for the GPU; under uvm.device_sync =
+			 * writeback it also waits for the write-back of dirty
+			 * managed pages, a copy between kernels */
+			if (e.uvm_on) {
+				double end = uvm_device_sync(&e.uvm, t);
+				stats->copy_cycles += end - t;
+				t = end;
+			}
+			break;
 		case GPUVM_RUN_KERNEL: {
 			double end = t;
 			if (run_kernel(&e, op.kernel, t, &end, err))

@@ -54,6 +54,8 @@ void gpuvm_report_uvm(cJSON *o, const struct gpuvm_config *cfg, const struct gpu
 	cJSON_AddBoolToObject(j, "prefetcher_switched", u->prefetcher_switched);
 	cJSON_AddNumberToObject(j, "remote_accesses", (double)u->remote_accesses);
 	cJSON_AddNumberToObject(j, "remote_map_faults", (double)u->remote_map_faults);
+	cJSON_AddNumberToObject(j, "device_syncs", (double)u->device_syncs);
+	cJSON_AddNumberToObject(j, "sync_writeback_pages", (double)u->sync_writeback_pages);
 	cJSON_AddNumberToObject(j, "remote_bytes", (double)u->remote_bytes);
 	cJSON_AddNumberToObject(j, "delayed_migrations", (double)u->delayed_migrations);
 	cJSON_AddNumberToObject(j, "migrations_fault", (double)u->migrations_fault);

@@ -130,6 +130,8 @@ static const struct gpuvm_stat_info stats[] = {
 	{"uvm.prefetcher_switched", "bool", NULL, "uvm.prefetcher_oversub replaced the prefetcher at the first eviction", R},
 	{"uvm.remote_accesses", "count", "remote accesses", "sector reads of non-resident managed pages served over PCIe (delayed migration)", R},
 	{"uvm.remote_map_faults", "count", "remote-map faults", "faults that mapped a preferred-host page remotely instead of migrating it (cudaMemAdvise)", R},
+	{"uvm.device_syncs", "count", "device syncs", "cudaDeviceSynchronize calls of the program", R},
+	{"uvm.sync_writeback_pages", "pages", "sync write-backs", "dirty pages written back and invalidated at device syncs (uvm.device_sync = writeback, UVMSmart)", R},
 	{"uvm.remote_bytes", "bytes", "remote bytes", "bytes of those remote reads", R},
 	{"uvm.delayed_migrations", "pages", "delayed migrations", "pages read remotely instead of migrating (once per stay in host memory)", R},
 	{"uvm.migrations_fault", "pages", "fault migrations", "pages migrated by a far fault (first touch or write)", R},

@@ -127,6 +127,14 @@ int simt_download(struct simt_host *h, const void *mem, uint64_t bytes)
 	return copy(h, mem, bytes, GPUVM_RUN_COPY_D2H);
 }
 
+int simt_device_sync(struct simt_host *h)
+{
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_DEVICE_SYNC;
+	return post(prog(h), &op);
+}
+
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes)
 {

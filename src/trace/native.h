@@ -1,6 +1,6 @@
-/* gpuvm's native trace format (version 3; versions 1 and 2 are read too:
+/* gpuvm's native trace format (version 4; versions 1 to 3 are read too:
  * version 1 has only item tags 0x01 and 0x10, versions 1 and 2 no 'S'
- * record), shared by the writer, the reader and the text readers that
+ * record, versions 1 to 3 no 'Y' record), shared by the writer, the reader and the text readers that
  * transcode kernels into it.
  *
  * File:   "GPUVMTRC" u32 version u32 header_bytes(=16), then records:
@@ -9,6 +9,8 @@
  *         'H'|'D' u64 addr u64 bytes                     copy H2D | D2H
  *         'S' u32 bytes                                  shared memory per
  *             block of the next kernel (version 3; absent: none)
+ *         'Y'                                            cudaDeviceSynchronize
+ *             of the program (version 4)
  *         'K' u16 n name[n] u32 grid[3] u32 block[3]     kernel, then its
  *             warps: CTA 0 warp 0, CTA 0 warp 1, ... each a chain of frames
  *         'E'                                            end of trace
@@ -41,7 +43,7 @@
 #include "gpuvm/trace.h"
 
 #define NATIVE_MAGIC "GPUVMTRC"
-#define NATIVE_VERSION 3u
+#define NATIVE_VERSION 4u
 #define NATIVE_HEADER_BYTES 16u
 /* Raw bytes per frame: the reader holds one such chunk per resident warp
  * (8448 warps on h100 -> 69 MiB at most). */

@@ -550,6 +550,11 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		op->kernel = &s->nk.k;
 		return 0;
 	}
+	case 'Y':
+		if (s->version < 4)
+			return src_fail(s, err, at, "unknown record type (corrupt file)");
+		op->kind = GPUVM_RUN_DEVICE_SYNC;
+		return 0;
 	case 'S':
 		if (s->version < 3)
 			return src_fail(s, err, at, "unknown record type (corrupt file)");

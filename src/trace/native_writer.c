@@ -84,6 +84,10 @@ int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
 		put_u64(b + 9, op->copy_bytes);
 		n = 17;
 		break;
+	case GPUVM_RUN_DEVICE_SYNC: /* version 4 */
+		b[0] = 'Y';
+		n = 1;
+		break;
 	default:
 		return gpuvm_fail(err, w->path, 0, NULL, "internal: op %d is not a plain record",
 				  (int)op->kind);

@@ -219,6 +219,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 		return -1; /* finalize checked the names */
 	u->ac_on = u->migrate->delays || u->evict->uses_access_counters;
 	u->ts = cfg->uvm_access_counter_threshold;
+	u->sync_writeback = cfg->uvm_device_sync_writeback != 0;
 	u->sp.ac_hot = u->ts;
 	u->penalty = cfg->uvm_migration_penalty;
 	u->remote_latency = cfg->uvm_remote_latency_cycles;
@@ -482,8 +483,11 @@ uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **pag
 }
 
 /* Drops the pages of mask from b: write-back (all or dirty) on the D2H
- * lane from t on, shootdown, bookkeeping. Returns when the frames are free. */
-static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mask, double t)
+ * lane from t on, shootdown, bookkeeping. An eviction (for room) counts
+ * as one and as a round trip of its 64 KB blocks; a device sync's
+ * write-back (uvm_device_sync) does not. Returns when the frames are free. */
+static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mask, double t,
+			 bool eviction)
 {
 	struct gpuvm_uvm_stats *st = u->st;
 	double freed = t;
@@ -516,19 +520,24 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 		p = q;
 	}
 	mark_l2_stale(u, b, mask);
-	uvm_note_mask(u, b, mask, GPUVM_UVM_EVICT);
+	if (eviction)
+		uvm_note_mask(u, b, mask, GPUVM_UVM_EVICT);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->prefetched_unused += (uint64_t)__builtin_popcountll(mask[w] & b->prefetched[w]);
 		b->prefetched[w] &= ~mask[w];
 		b->resident[w] &= ~mask[w];
 		b->dirty[w] &= ~mask[w];
-		b->evicted[w] |= mask[w];
+		if (eviction)
+			b->evicted[w] |= mask[w];
 	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count -= n;
 	u->sp.resident_pages -= n;
-	st->pages_evicted += n;
-	if (b->ac) /* seeds/004 IV: r counts the times a 64 KB block was evicted */
+	if (eviction)
+		st->pages_evicted += n;
+	else
+		st->sync_writeback_pages += n;
+	if (eviction && b->ac) /* seeds/004 IV: r counts the times a 64 KB block was evicted */
 		for (uint32_t ch = 0; ch < UVM_BLOCK_CHUNKS; ch++)
 			if (mask_count_range(mask, ch * UVM_CHUNK_PAGES, (ch + 1) * UVM_CHUNK_PAGES) &&
 			    uvm_ac_round_trip(&u->sp, b, ch))
@@ -567,11 +576,50 @@ static double ensure_frames(struct uvm *u, uint32_t k, double t)
 		if (mask_empty(m))
 			break; /* a policy that offers nothing resident: stop rather than spin */
 		bool needed = u->sp.resident_pages + k > cap;
-		double freed = evict_pages(u, b, m, t);
+		double freed = drop_pages(u, b, m, t, true);
 		if (needed && freed > ready)
 			ready = freed;
 	}
 	return ready;
+}
+
+double uvm_device_sync(struct uvm *u, double t)
+{
+	u->st->device_syncs++;
+	if (!u->sync_writeback)
+		return t;
+	/* UVMSmart's cudaDeviceSynchronize (libcuda/cuda_runtime_api.cc
+	 * l.2019-2078): every dirty page of a managed allocation is copied
+	 * back and invalidated (the write-back time is added to the run,
+	 * gmmu_t::calculate_devicesync_time), and reset_large_page_info
+	 * clears every 64 KB counter (count and round trips) and the
+	 * oversubscription flag, so the next kernel starts like the first.
+	 * UVMSmart also stops counting the clean pages it leaves mapped
+	 * (free pages reset to the whole memory); gpuvm keeps them resident
+	 * and counted, as the frames are really in use. */
+	double done = t;
+	for (uint32_t i = 0; i < u->sp.n; i++) {
+		struct uvm_block *b = u->sp.blocks[i];
+		if (b->ac)
+			memset(b->ac, 0, UVM_BLOCK_CHUNKS * sizeof *b->ac);
+		if (!b->resident_count)
+			continue;
+		uvm_mask m;
+		bool any = false;
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+			m[w] = b->resident[w] & b->dirty[w];
+			any |= m[w] != 0;
+		}
+		if (!any)
+			continue;
+		double freed = drop_pages(u, b, m, t, false);
+		if (freed > done)
+			done = freed;
+	}
+	u->evicting = false;
+	u->ac_last_line = UINT64_MAX;
+	u->last = NULL;
+	return done;
 }
 
 void uvm_remove_alloc(struct uvm *u, uint64_t base)

@@ -99,6 +99,7 @@ struct uvm {
 	struct uvm_lane h2d, d2h;
 	double last_lane_start; /* start of the last lane_transfer */
 	bool evicting;               /* oversubscribed: eviction has started */
+	bool sync_writeback;         /* uvm.device_sync = writeback (UVMSmart) */
 	uint64_t rng;
 	bool oom;                    /* an allocation failed; the run reports it */
 
@@ -128,6 +129,9 @@ void uvm_free(struct uvm *u);
 int uvm_add_alloc(struct uvm *u, const char *name, uint64_t base, uint64_t bytes,
 		  uint32_t advise);
 void uvm_remove_alloc(struct uvm *u, uint64_t base);
+/* cudaDeviceSynchronize of the program at t (uvm.device_sync); returns
+ * when its write-backs are done (t under `keep`). */
+double uvm_device_sync(struct uvm *u, double t);
 
 /* Per-allocation accounting (alloc_stats.c). uvm_alloc_stats_open gives
  * a new allocation its st->allocs entry (-1: out of memory); the notes

@@ -47,6 +47,24 @@ assert ua["remote_accesses"] > 0 and ua["remote_map_faults"] == 0, ua
 assert n["sim_cycles"] == m["sim_cycles"] and n["uvm"]["remote_accesses"] == 0, n["uvm"]
 print("ok: advised remote accesses", ua["remote_accesses"])
 PY
+# cudaDeviceSynchronize survives a native recording (version 4 'Y'
+# records): srad syncs after each iteration, and under UVMSmart's
+# write-back semantics the replay writes back the same dirty pages
+W="srad:mem=managed,rows=256,cols=256,iters=3"
+"$GPUVM" trace record "$W" -o "$T/srad.gvt" --gpu gtx1080ti-uvmsmart -q
+"$GPUVM" sim --gpu gtx1080ti-uvmsmart --workload "$W" --json "$T/live.json" --quiet
+"$GPUVM" sim --gpu gtx1080ti-uvmsmart --trace "$T/srad.gvt" --json "$T/replay.json" --quiet
+"$GPUVM" sim --gpu gtx1080ti-uvmsmart --workload "$W" --set uvm.device_sync=keep \
+	--json "$T/keep.json" --quiet
+python3 - "$T/live.json" "$T/replay.json" "$T/keep.json" <<'PY2'
+import json, sys
+live, rep, keep = (json.load(open(f))["uvm"] for f in sys.argv[1:])
+assert live["device_syncs"] == 3 and rep["device_syncs"] == 3, (live, rep)
+assert live["sync_writeback_pages"] > 0, live
+assert rep["sync_writeback_pages"] == live["sync_writeback_pages"], (rep, live)
+assert keep["device_syncs"] == 3 and keep["sync_writeback_pages"] == 0, keep
+print("ok: device syncs", live["device_syncs"], "pages written back", live["sync_writeback_pages"])
+PY2
 if "$GPUVM" sim --gpu k80 --workload "trace+bogus:$VA" --quiet 2>"$T/err"; then
 	echo "FAIL: bad trace option accepted"; exit 1
 fi

@@ -120,6 +120,7 @@ static int bp_host(struct simt_host *h, void *user)
 	struct simt_dim3 block = simt_dim3(BP_WIDTH, BP_HEIGHT, 1);
 	if (simt_upload(h, units, ubytes) || simt_upload(h, w, wbytes) ||
 	    SIMT_LAUNCH_SHARED(h, bpnn_layerforward_CUDA, grid, block, BP_FORWARD_SHARED_BYTES, fa) ||
+	    simt_device_sync(h) || /* UVMSmart's managed backprop.cu syncs after each kernel */
 	    simt_download(h, partial, blocks * BP_WIDTH * sizeof(float))) {
 		free(ref);
 		return -1;
@@ -138,7 +139,7 @@ static int bp_host(struct simt_host *h, void *user)
 	struct bp_adjust_args aa = {hdelta, units, w2, prev, hid, in};
 	if (simt_upload(h, hdelta, sizeof s.hid_delta) || simt_upload(h, prev, wbytes) ||
 	    simt_upload(h, w2, wbytes) || SIMT_LAUNCH(h, bpnn_adjust_weights_cuda, grid, block, aa) ||
-	    simt_download(h, w2, wbytes) || simt_download(h, prev, wbytes)) {
+	    simt_device_sync(h) || simt_download(h, w2, wbytes) || simt_download(h, prev, wbytes)) {
 		free(ref);
 		return -1;
 	}

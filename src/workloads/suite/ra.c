@@ -5,6 +5,8 @@
  * without reuse. */
 #include <stdlib.h>
 
+#include "workloads/glibc_rand.h"
+
 #include "workloads/suite/ra_kernels.h"
 #include "workloads/suite/suite.h"
 
@@ -50,7 +52,7 @@ static uint64_t ra_starts(int64_t n)
 }
 
 /* kind=lookup: UVMSmart's ra/main.cu with N = elems: input holds random
- * floats in [0, 1) (there rand() / RAND_MAX; here a seeded xorshift),
+ * floats in [0, 1] (rand() / RAND_MAX, glibc's sequence for srand(seed)),
  * table[i] = i, and every 100th thread of N writes
  * output[frac(in) x N] = table[that] x in. */
 static int ra_lookup_host(struct simt_host *h, const struct ra_cfg *c)
@@ -61,12 +63,12 @@ static int ra_lookup_host(struct simt_host *h, const struct ra_cfg *c)
 	float *table = simt_malloc(h, "table", (uint64_t)n * 4, c->o.mem);
 	if (!input || !output || !table)
 		return -1;
-	uint64_t x = c->seed * 0x9E3779B97F4A7C15ull + 1;
+	/* main.cu: input[i] = (float)rand() / (float)RAND_MAX without srand,
+	 * so --seed 1 (the default) is the paper's very input */
+	struct glibc_rand g;
+	glibc_srand(&g, (uint32_t)c->seed);
 	for (unsigned i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		input[i] = (float)(x >> 40) / (float)(1u << 24); /* 24 bits: exact in a float, < 1 */
+		input[i] = (float)glibc_rand(&g) / (float)GLIBC_RAND_MAX;
 		table[i] = (float)i;
 		output[i] = 0;
 	}

@@ -99,9 +99,12 @@ static int srad_host(struct simt_host *h, void *user)
 	for (uint64_t it = 0; it < c->iters && !rc; it++) {
 		float q0sqr = srad_q0sqr(J, cols, r2, c2);
 		struct srad_args a = {E, W, N, S, J, C, (int)cols, (int)rows, (float)c->lambda, q0sqr};
-		/* Rodinia srad_v2 copies J in and out around every iteration */
+		/* Rodinia srad_v2 copies J in and out around every iteration;
+		 * UVMSmart's managed srad (benchmarks/Managed/srad_v2/srad.cu)
+		 * calls cudaDeviceSynchronize there instead */
 		rc = simt_upload(h, J, bytes) || SIMT_LAUNCH_SHARED(h, srad_cuda_1, grid, block, SRAD_1_SHARED_BYTES, a) ||
-		     SIMT_LAUNCH_SHARED(h, srad_cuda_2, grid, block, SRAD_2_SHARED_BYTES, a) || simt_download(h, J, bytes);
+		     SIMT_LAUNCH_SHARED(h, srad_cuda_2, grid, block, SRAD_2_SHARED_BYTES, a) ||
+		     simt_device_sync(h) || simt_download(h, J, bytes);
 		if (ref && !rc)
 			srad_reference(ref, buf, rows, cols, srad_q0sqr(ref, cols, r2, c2),
 				       (float)c->lambda);
