@@ -255,7 +255,6 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
-		free(u->sp.blocks[i]->arrive);
 		free(u->sp.blocks[i]->page_l2_evicted_at);
 		free(u->sp.blocks[i]->ac);
 		free(u->sp.blocks[i]);
@@ -365,12 +364,10 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 	b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
-	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
 	if (u->ac_on)
 		b->ac = calloc(UVM_BLOCK_CHUNKS, sizeof *b->ac);
-	if (!b->arrive || (u->ac_on && !b->ac) || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
+	if ((u->ac_on && !b->ac) || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
 		free(b->ac);
-		free(b->arrive);
 		free(b);
 		return NULL;
 	}
@@ -1056,6 +1053,10 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		return t;
 	}
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	/* under thrashing the block is rarely in the host's caches: start
+	 * all three loads now rather than one after another */
+	__builtin_prefetch(&b->arrive[p]);
+	__builtin_prefetch(&b->resident[p >> 6]);
 	if (!block_covers(u, b, p))
 		return t;
 	if (mask_test(b->resident, p)) {

@@ -21,7 +21,6 @@ typedef uint64_t uvm_mask[UVM_MASK_WORDS];
 struct uvm_block {
 	/* what every access reads first, in one host cache line */
 	uint64_t base;              /* VA of the 2 MB block */
-	double *arrive;             /* [512] cycle each resident page arrives */
 	double arrive_max;          /* no page arrives later (an upper bound) */
 	uint32_t index;             /* dense id, stable */
 	uint16_t first_page, end_page; /* managed pages of the block: [first, end) */
@@ -40,6 +39,10 @@ struct uvm_block {
 	uvm_mask remote;            /* read remotely since it was last non-resident */
 	uint8_t advise;             /* UVM_ADVISE_* of its allocation, if one allocation's */
 	bool advise_mixed;          /* allocations with different hints share the block */
+	/* cycle each resident page arrives; inline, so that a translation
+	 * can fetch its entry, the header and the mask word at once (under
+	 * thrashing each is a host cache miss, 3 in a row with a pointer) */
+	double arrive[UVM_BLOCK_PAGES];
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
