@@ -255,10 +255,9 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
-		free(u->sp.blocks[i]->page_l2_evicted_at);
 		free(u->sp.blocks[i]->ac);
-		free(u->sp.blocks[i]);
 	}
+	block_arena_free(&u->arena);
 	free(u->sp.blocks);
 	uvm_map_free(&u->blocks);
 	uvm_map_free(&u->groups);
@@ -361,14 +360,13 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 		u->sp.blocks = p;
 		u->blocks_cap = cap;
 	}
-	b = calloc(1, sizeof *b);
+	b = block_arena_alloc(&u->arena, sizeof *b);
 	if (!b)
 		return NULL;
 	if (u->ac_on)
 		b->ac = calloc(UVM_BLOCK_CHUNKS, sizeof *b->ac);
 	if ((u->ac_on && !b->ac) || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
-		free(b->ac);
-		free(b);
+		free(b->ac); /* b stays in the arena until uvm_free */
 		return NULL;
 	}
 	b->base = bn << UVM_BLOCK_SHIFT;
@@ -455,7 +453,7 @@ static void mark_l2_stale(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	if (!now)
 		return; /* nothing has been used yet */
 	if (!b->page_l2_evicted_at) {
-		b->page_l2_evicted_at = calloc(UVM_BLOCK_PAGES, sizeof *b->page_l2_evicted_at);
+		b->page_l2_evicted_at = block_arena_alloc(&u->arena, UVM_BLOCK_PAGES * sizeof *b->page_l2_evicted_at);
 		if (!b->page_l2_evicted_at) {
 			u->oom = true;
 			return;
