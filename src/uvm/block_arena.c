@@ -21,13 +21,19 @@ void *block_arena_alloc(struct block_arena *a, size_t bytes)
 			a->slabs = p;
 			a->cap_slabs = cap;
 		}
-		void *s = aligned_alloc(SLAB_BYTES, SLAB_BYTES);
-		if (!s)
+		/* fresh anonymous memory is zero and takes no RAM until touched;
+		 * twice the size, trimmed, to get a huge-page-aligned slab */
+		char *m = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
 			return NULL;
+		char *s = (char *)(((uintptr_t)m + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1));
+		if (s > m)
+			munmap(m, (size_t)(s - m));
+		if (s + SLAB_BYTES < m + 2 * SLAB_BYTES)
+			munmap(s + SLAB_BYTES, (size_t)(m + 2 * SLAB_BYTES - (s + SLAB_BYTES)));
 #ifdef MADV_HUGEPAGE
 		madvise(s, SLAB_BYTES, MADV_HUGEPAGE); /* a hint: without it, 4 KB pages */
 #endif
-		memset(s, 0, SLAB_BYTES);
 		a->slabs[a->n_slabs++] = s;
 		a->used_bytes = 0;
 	}
@@ -39,7 +45,7 @@ void *block_arena_alloc(struct block_arena *a, size_t bytes)
 void block_arena_free(struct block_arena *a)
 {
 	for (uint32_t i = 0; i < a->n_slabs; i++)
-		free(a->slabs[i]);
+		munmap(a->slabs[i], SLAB_BYTES);
 	free(a->slabs);
 	memset(a, 0, sizeof *a);
 }
