@@ -493,8 +493,10 @@ static double evict_pages(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 			}
 			uint32_t s = r;
 			double ready = t;
+			/* arrive_max bounds every page: past it, none is on its way */
+			bool in_flight = b->arrive_max > t;
 			while (s < q && (!u->wb_dirty || mask_test(b->dirty, s))) {
-				if (b->arrive[s] > ready)
+				if (in_flight && b->arrive[s] > ready)
 					ready = b->arrive[s]; /* a page still on its way leaves after it lands */
 				s++;
 			}
@@ -657,9 +659,10 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		if (p >= i && p < j)
 			j = p + 1; /* cut right after the faulted page */
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
-		for (uint32_t q = i; q < j; q++)
-			b->arrive[q] = done;
-		if (u->polled) {
+		if (!u->polled) {
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = done;
+		} else {
 			/* Zheng's GMMU: a page is usable once its bytes have landed
 			 * (the DMA writes in address order at the lane's rate), not
 			 * only when the whole run has */
@@ -1059,6 +1062,8 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		return t;
 	if (mask_test(b->resident, p)) {
 		/* resident, or in flight: faults coalesce per page */
+		if (b->page_l2_evicted_at) /* the engine's L2 reads it next */
+			__builtin_prefetch(&b->page_l2_evicted_at[p]);
 		*fill_max = resident_extent(u, b, p);
 		if (t >= b->arrive_max)
 			return t;

@@ -19,7 +19,8 @@
 typedef uint64_t uvm_mask[UVM_MASK_WORDS];
 
 struct uvm_block {
-	/* what every access reads first, in one host cache line */
+	/* what every access reads first, in one host cache line (the arena
+	 * aligns blocks to 64 bytes) */
 	uint64_t base;              /* VA of the 2 MB block */
 	double arrive_max;          /* no page arrives later (an upper bound) */
 	uint32_t index;             /* dense id, stable */
@@ -27,12 +28,12 @@ struct uvm_block {
 	uint32_t resident_count;
 	uint32_t prefetched_count;  /* pages set in prefetched */
 	uint32_t l2_evicted_at;     /* latest L2 clock at which a page of it left, 0 = never */
+	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
 	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
 	uvm_mask dirty;             /* written since it arrived */
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
-	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
 	/* delayed migration (uvm.migration other than first-touch, or an
 	 * eviction that reads the counters; NULL otherwise): */
 	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */
