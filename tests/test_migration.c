@@ -540,6 +540,35 @@ static void test_thrashing_detection(void **state)
 	uvm_thrash_free(&t);
 }
 
+/* An evicted page still on its way is written back only after it lands
+ * (evict_pages reads the arrival times when the block's arrive_max says
+ * a page may be in flight). One frame: the second page's fault evicts
+ * the first while it is still crossing the link. */
+static void test_evict_waits_for_arrival(void **state)
+{
+	(void)state;
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
+	const char *sets[] = {"uvm.prefetcher=none", "uvm.eviction=lru-4kb", "uvm.writeback=all",
+			      "uvm.free_buffer_percent=0", "uvm.device_memory=4KiB"};
+	for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+		assert_int_equal(gpuvm_config_set(&cfg, sets[i], "t", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	struct uvm u;
+	struct gpuvm_uvm_stats st = {0};
+	assert_int_equal(uvm_init(&u, &cfg, &st, NULL), 0);
+	assert_int_equal(uvm_add_alloc(&u, "a", BASE, 1u << 20, 0), 0);
+	uint64_t fill;
+	double a = uvm_translate(&u, 0, BASE, 1000, &fill);
+	assert_true(a > 1001);
+	uvm_translate(&u, 1, BASE + 4096, 1001, &fill);
+	assert_int_equal(st.pages_evicted, 1);
+	assert_int_equal(u.d2h.n, 1);
+	assert_true(u.d2h.iv[0].s >= a); /* not at 1001 */
+	free_uvm(&u, &st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
 		cmocka_unit_test(test_alloc_classes),       cmocka_unit_test(test_device_sync),
+		cmocka_unit_test(test_evict_waits_for_arrival),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

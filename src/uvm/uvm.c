@@ -256,11 +256,9 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
-		free(u->sp.blocks[i]->arrive);
-		free(u->sp.blocks[i]->page_l2_evicted_at);
 		free(u->sp.blocks[i]->ac);
-		free(u->sp.blocks[i]);
 	}
+	block_arena_free(&u->arena);
 	free(u->sp.blocks);
 	uvm_map_free(&u->blocks);
 	uvm_map_free(&u->groups);
@@ -363,16 +361,13 @@ static struct uvm_block *block_get(struct uvm *u, uint64_t addr)
 		u->sp.blocks = p;
 		u->blocks_cap = cap;
 	}
-	b = calloc(1, sizeof *b);
+	b = block_arena_alloc(&u->arena, sizeof *b);
 	if (!b)
 		return NULL;
-	b->arrive = calloc(UVM_BLOCK_PAGES, sizeof *b->arrive);
 	if (u->ac_on)
 		b->ac = calloc(UVM_BLOCK_CHUNKS, sizeof *b->ac);
-	if (!b->arrive || (u->ac_on && !b->ac) || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
-		free(b->ac);
-		free(b->arrive);
-		free(b);
+	if ((u->ac_on && !b->ac) || !uvm_map_insert(&u->blocks, bn, (uintptr_t)b)) {
+		free(b->ac); /* b stays in the arena until uvm_free */
 		return NULL;
 	}
 	b->base = bn << UVM_BLOCK_SHIFT;
@@ -459,7 +454,7 @@ static void mark_l2_stale(struct uvm *u, struct uvm_block *b, const uint64_t *ma
 	if (!now)
 		return; /* nothing has been used yet */
 	if (!b->page_l2_evicted_at) {
-		b->page_l2_evicted_at = calloc(UVM_BLOCK_PAGES, sizeof *b->page_l2_evicted_at);
+		b->page_l2_evicted_at = block_arena_alloc(&u->arena, UVM_BLOCK_PAGES * sizeof *b->page_l2_evicted_at);
 		if (!b->page_l2_evicted_at) {
 			u->oom = true;
 			return;
@@ -502,8 +497,10 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 			}
 			uint32_t s = r;
 			double ready = t;
+			/* arrive_max bounds every page: past it, none is on its way */
+			bool in_flight = b->arrive_max > t;
 			while (s < q && (!u->wb_dirty || mask_test(b->dirty, s))) {
-				if (b->arrive[s] > ready)
+				if (in_flight && b->arrive[s] > ready)
 					ready = b->arrive[s]; /* a page still on its way leaves after it lands */
 				s++;
 			}
@@ -710,9 +707,10 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		if (p >= i && p < j)
 			j = p + 1; /* cut right after the faulted page */
 		double done = lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
-		for (uint32_t q = i; q < j; q++)
-			b->arrive[q] = done;
-		if (u->polled) {
+		if (!u->polled) {
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = done;
+		} else {
 			/* Zheng's GMMU: a page is usable once its bytes have landed
 			 * (the DMA writes in address order at the lane's rate), not
 			 * only when the whole run has */
@@ -1104,10 +1102,16 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		return t;
 	}
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	/* under thrashing the block is rarely in the host's caches: start
+	 * all three loads now rather than one after another */
+	__builtin_prefetch(&b->arrive[p]);
+	__builtin_prefetch(&b->resident[p >> 6]);
 	if (!block_covers(u, b, p))
 		return t;
 	if (mask_test(b->resident, p)) {
 		/* resident, or in flight: faults coalesce per page */
+		if (b->page_l2_evicted_at) /* the engine's L2 reads it next */
+			__builtin_prefetch(&b->page_l2_evicted_at[p]);
 		*fill_max = resident_extent(u, b, p);
 		if (t >= b->arrive_max)
 			return t;

@@ -20,6 +20,7 @@
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
 #include "uvm/migrate.h"
+#include "uvm/block_arena.h"
 #include "uvm/thrashing.h"
 #include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
@@ -73,6 +74,7 @@ struct uvm {
 	uint32_t blocks_cap;
 	struct uvm_map blocks; /* block number -> struct uvm_block * */
 	struct uvm_block *last;
+	struct block_arena arena; /* the blocks and their per-page stamps */
 	/* Residency summary for TLB fills wider than 2 MB: per aligned group
 	 * of group_blocks VA blocks (the widest TLB entry, at most 64 blocks),
 	 * a bit per block that is managed but not fully resident. Built

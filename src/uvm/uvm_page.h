@@ -19,27 +19,31 @@
 typedef uint64_t uvm_mask[UVM_MASK_WORDS];
 
 struct uvm_block {
-	/* what every access reads first, in one host cache line */
+	/* what every access reads first, in one host cache line (the arena
+	 * aligns blocks to 64 bytes) */
 	uint64_t base;              /* VA of the 2 MB block */
-	double *arrive;             /* [512] cycle each resident page arrives */
 	double arrive_max;          /* no page arrives later (an upper bound) */
 	uint32_t index;             /* dense id, stable */
 	uint16_t first_page, end_page; /* managed pages of the block: [first, end) */
 	uint32_t resident_count;
 	uint32_t prefetched_count;  /* pages set in prefetched */
 	uint32_t l2_evicted_at;     /* latest L2 clock at which a page of it left, 0 = never */
+	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
 	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
 	uvm_mask dirty;             /* written since it arrived */
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
 	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
-	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
 	/* delayed migration (uvm.migration other than first-touch, or an
 	 * eviction that reads the counters; NULL otherwise): */
 	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */
 	uvm_mask remote;            /* read remotely since it was last non-resident */
 	uint8_t advise;             /* UVM_ADVISE_* of its allocation, if one allocation's */
 	bool advise_mixed;          /* allocations with different hints share the block */
+	/* cycle each resident page arrives; inline, so that a translation
+	 * can fetch its entry, the header and the mask word at once (under
+	 * thrashing each is a host cache miss, 3 in a row with a pointer) */
+	double arrive[UVM_BLOCK_PAGES];
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }

@@ -1,0 +1,51 @@
+/* See block_arena.h. */
+#include "uvm/block_arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define SLAB_BYTES ((size_t)2 << 20) /* one x86-64 huge page */
+
+void *block_arena_alloc(struct block_arena *a, size_t bytes)
+{
+	bytes = (bytes + 63) & ~(size_t)63;
+	if (bytes > SLAB_BYTES)
+		return NULL; /* not a per-block record */
+	if (!a->n_slabs || a->used_bytes + bytes > SLAB_BYTES) {
+		if (a->n_slabs == a->cap_slabs) {
+			uint32_t cap = a->cap_slabs ? 2 * a->cap_slabs : 8;
+			void **p = realloc(a->slabs, cap * sizeof *p);
+			if (!p)
+				return NULL;
+			a->slabs = p;
+			a->cap_slabs = cap;
+		}
+		/* fresh anonymous memory is zero and takes no RAM until touched;
+		 * twice the size, trimmed, to get a huge-page-aligned slab */
+		char *m = mmap(NULL, 2 * SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return NULL;
+		char *s = (char *)(((uintptr_t)m + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1));
+		if (s > m)
+			munmap(m, (size_t)(s - m));
+		if (s + SLAB_BYTES < m + 2 * SLAB_BYTES)
+			munmap(s + SLAB_BYTES, (size_t)(m + 2 * SLAB_BYTES - (s + SLAB_BYTES)));
+#ifdef MADV_HUGEPAGE
+		madvise(s, SLAB_BYTES, MADV_HUGEPAGE); /* a hint: without it, 4 KB pages */
+#endif
+		a->slabs[a->n_slabs++] = s;
+		a->used_bytes = 0;
+	}
+	void *r = (char *)a->slabs[a->n_slabs - 1] + a->used_bytes;
+	a->used_bytes += bytes;
+	return r;
+}
+
+void block_arena_free(struct block_arena *a)
+{
+	for (uint32_t i = 0; i < a->n_slabs; i++)
+		munmap(a->slabs[i], SLAB_BYTES);
+	free(a->slabs);
+	memset(a, 0, sizeof *a);
+}
