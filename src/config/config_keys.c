@@ -336,7 +336,8 @@ const struct cfg_key cfg_keys[] = {
 	ENUM("gpu.cta_issue", cta_issue_after_last, cta_issue_names, -1,
 	     "where each launch's first CTA goes: sm0 (SM 0, then round robin), or after-last (the SM "
 	     "after the last one that was given a CTA, by any launch: GPGPU-Sim's "
-	     "gpgpu_sim::issue_block2core, so small launches rotate over the SMs)"),
+	     "gpgpu_sim::issue_block2core, so small launches rotate over the SMs; its pointer "
+	     "starts at SM 0, so the run's first CTA goes to SM 1)"),
 	ENUM("tlb.l1_in_flight", tlb_l1_in_flight_miss, in_flight_names, -1,
 	     "a first-level TLB lookup of an entry whose fill is still in flight: merge (waits for that "
 	     "fill, a pending hit) or miss (counts as a miss and goes on to the sharing scheme and the "

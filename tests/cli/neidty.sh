@@ -49,6 +49,19 @@ def busy(f):
 assert busy("sm0.json") == 1, busy("sm0.json")
 assert busy("rot.json") == 16, busy("rot.json")
 PY
+# GPGPU-Sim's issue pointer starts at cluster 0 (gpu-sim.cc, gpgpu_sim::gpgpu_sim:
+# m_last_cluster_issue = 0), so a run's first CTA goes to SM 1 with after-last
+"$GPUVM" sim --gpu gem5gpu-neidty --workload stream-triad-simt:elems=256 --json one.json -q || fail "one-CTA run"
+"$GPUVM" sim --gpu gem5gpu-neidty --workload stream-triad-simt:elems=256 --set gpu.cta_issue=sm0 --json one0.json -q ||
+	fail "one-CTA sm0 run"
+python3 - <<'PY' && echo "ok - gpu.cta_issue: a run's first CTA goes to SM 1 (after-last), SM 0 (sm0)" || fail "first CTA"
+import json
+def used(f):
+    d = json.load(open(f)); l1 = d.get("results", d)["tlb"][0]
+    return [i for i, (h, m) in enumerate(zip(l1["instance_hits"], l1["instance_misses"])) if h + m]
+assert used("one.json") == [1], used("one.json")
+assert used("one0.json") == [0], used("one0.json")
+PY
 
 expect_fail() { # name substring args...
 	local name=$1 want=$2
