@@ -149,6 +149,7 @@ enum cfg_key_id_tail {
 	K_L1_FILL,
 	K_CTA_ISSUE,
 	K_TLB_L1_IN_FLIGHT,
+	K_TLB_PEER_READ_LRU,
 	K_COUNT,
 };
 

@@ -82,6 +82,7 @@ static const char *const global_load_names[] = {"uncached", "cached"};
 static const char *const l1_fill_names[] = {"sector", "line"};
 static const char *const cta_issue_names[] = {"sm0", "after-last"};
 static const char *const in_flight_names[] = {"merge", "miss"};
+static const char *const peer_read_lru_names[] = {"keep", "touch"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -342,6 +343,10 @@ const struct cfg_key cfg_keys[] = {
 	     "a first-level TLB lookup of an entry whose fill is still in flight: merge (waits for that "
 	     "fill, a pending hit) or miss (counts as a miss and goes on to the sharing scheme and the "
 	     "next level: gem5-gpu's ShaderTLB, which has no MSHRs and inserts at walk end)"),
+	ENUM("tlb.peer_read_lru", tlb_peer_read_touch, peer_read_lru_names, -1,
+	     "a sharing scheme's read of another TLB's entry (a NeiDty neighbour hit, a Valkyrie ring "
+	     "hit): keep (the owner's LRU order is left as it is) or touch (the entry becomes its "
+	     "owner's most recently used, as any lookup of gem5-gpu's TLBMemory does)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");
