@@ -24,7 +24,7 @@
 # Pannotia inputs as gpuvm ships them), except LUD at n=512 (the default
 # 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits) and PAGERANK
 # on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer);
-# 706 s on the shared 2-core machine (5 other users). JOBS=N runs N at a
+# 854 s on the shared 2-core machine (5 other users). JOBS=N runs N at a
 # time (default 2).
 # WORKLOADS="lud srad" picks a subset; RESUME=1 keeps the runs whose JSON is
 # in OUTDIR/json already (delete one to redo it).
