@@ -13,7 +13,8 @@
 # Writes OUTDIR/neidty.csv (workload,scheme,r_local,r_remote,r_l1,
 # avg_translation_cycles,speedup_vs_baseline,sim_seconds), OUTDIR/fig3.csv
 # (share of looked-up entries held by 1, 2-4, 5-8, 9-12, 13-16 L1 TLBs),
-# OUTDIR/table1_2.csv (each L1 TLB's neighbour correlation), the runs'
+# OUTDIR/table1_2.csv (each L1 TLB's neighbour correlation), OUTDIR/delay.csv
+# (cycles per translation, walks per L1 lookup, walker queue per walk), the runs'
 # JSON under OUTDIR/json/, figures fig3/fig8/fig9/fig10/fig11.png when
 # gnuplot is present, and prints the table beside the paper's values.
 # speedup_vs_baseline is the paper's performance measure (IV.B, IV.D): the
@@ -23,7 +24,7 @@
 # Pannotia inputs as gpuvm ships them), except LUD at n=512 (the default
 # 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits) and PAGERANK
 # on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer);
-# 706 s on the shared 2-core machine (5 other users). JOBS=N runs N at a
+# 854 s on the shared 2-core machine (5 other users). JOBS=N runs N at a
 # time (default 2).
 # WORKLOADS="lud srad" picks a subset; RESUME=1 keeps the runs whose JSON is
 # in OUTDIR/json already (delete one to redo it).
@@ -147,6 +148,25 @@ print("  neidty-twice averages >= 1.08x: %.3fx (%s)" % (t_sp, ok(t_sp >= 1.08)))
 if "adi" in workloads:
     print("  neidty beats valkyrie on ADI: %.3fx vs %.3fx (%s)" % (get["adi", "neidty-default"][4], get["adi", "valkyrie"][4],
           ok(get["adi", "neidty-default"][4] > get["adi", "valkyrie"][4])))
+# where the translation delay goes: a workload whose walks queue (8 walkers
+# of 150 cycles serve one walk per 18.75 cycles) gains nothing from a
+# 1-cycle neighbour unless its remote hits replace walks
+with open(os.path.join(out, "delay.csv"), "w") as f:
+    f.write("workload,scheme,avg_translation_cycles,walks_per_l1_lookup,walk_queue_cycles_per_walk,"
+            "l2_tlb_hit_ratio,remote_hits\n")
+    print("\nwhere the delay goes (delay.csv): cycles per translation, walks per L1 lookup, walker queue per walk")
+    print("%-9s %-17s %10s %9s %10s %8s" % ("workload", "scheme", "cycles", "walks/lk", "queue/walk", "L2 hit"))
+    for w in workloads:
+        for s in schemes:
+            l1, r = res[w, s]
+            l2 = r["tlb"][1]
+            wpl = r["walks"] / l1["lookups"] if l1["lookups"] else 0
+            qpw = r["walk_queue_cycles"] / r["walks"] if r["walks"] else 0
+            f.write("%s,%s,%.4f,%.6f,%.4f,%.6f,%d\n" % (w, s, l1["avg_translation_cycles"], wpl, qpw,
+                                                       l2["r_local"], l1.get("remote_hits", 0)))
+            if s in ("baseline", "valkyrie", "neidty-twice"):
+                print("%-9s %-17s %10.1f %9.4f %10.1f %8.3f" % (w, s, l1["avg_translation_cycles"], wpl, qpw,
+                                                                 l2["r_local"]))
 print("\nFig. 3 (baseline): largest bucket per workload (paper: LUD, SRAD, ATAX, COLOR at 13-16)")
 for line in open(os.path.join(out, "fig3.csv")).read().splitlines()[1:]:
     print("  " + line.replace(",", "  "))

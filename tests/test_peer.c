@@ -388,6 +388,56 @@ static void test_valkyrie_filled_copies(void **state)
 
 /* peer = none keeps the fast path (unless tlb.l1_in_flight = miss, which
  * only the slow path models); an unknown scheme names the key. */
+/* tlb.peer_read_lru: TLB 4 (4 entries) fills 70, 71, 72, 73; TLB 5 reads 70
+ * from it (NeiDty: directory 5's left bit; Valkyrie: 1 hop
+ * counter-clockwise) without keeping a copy (exclusive; Valkyrie keeps one
+ * in TLB 5, not 4); then TLB 4 fills 74. keep: 70 is still TLB 4's LRU entry
+ * and goes; touch: the read made it MRU, so 71 goes (gem5-gpu's
+ * TLBMemory::lookup sets MRU). */
+static void test_peer_read_lru(void **state)
+{
+	(void)state;
+	static const char *const scheme[] = {"tlb.l1.peer=neidty", "tlb.l1.peer=valkyrie"};
+	for (int sc = 0; sc < 2; sc++)
+		for (int touch = 0; touch < 2; touch++) {
+			const char *sets[] = {scheme[sc], "neidty.update=exclusive", "valkyrie.ldt=off",
+					      "tlb.l1.entries=4", "tlb.l1.ways=4",
+					      touch ? "tlb.peer_read_lru=touch" : "tlb.peer_read_lru=keep", NULL};
+			struct rig *r = rig_new(sets);
+			for (uint64_t p = 70; p < 74; p++)
+				tr(r, 4, p, 0);
+			double t = tr(r, 5, 70, 5000);
+			assert_true(t < 5000 + 10); /* a neighbour / ring hit, not the L2 TLB */
+			assert_int_equal(r->st.tlb[0].remote_hits, 1);
+			tr(r, 4, 74, 6000);
+			assert_int_equal(holds(r, 4, 70), touch);
+			assert_int_equal(holds(r, 4, 71), !touch);
+			rig_free(r);
+		}
+}
+
+/* gem5-gpu bounds TLB misses only by its walkers (shader_tlb.cc: no MSHRs;
+ * shader_mmu.cc: unbounded queues), and so does the preset: 64 misses of
+ * distinct pages at once from one SM wait for no MSHR, only for the 8
+ * walkers, 8 rounds of 150 cycles: the last is back near 1 + 10 + 8 x 150
+ * = 1211 (the walkers' pool is a capacity calendar, exact to a slot). */
+static void test_misses_bounded_by_walkers_only(void **state)
+{
+	(void)state;
+	struct rig *r = rig_new(NULL);
+	double last = 0;
+	for (uint64_t k = 0; k < 64; k++) {
+		double t = tr(r, 0, 1000 + k, 0);
+		last = t > last ? t : last;
+	}
+	assert_true(last >= 1211 - 150 && last <= 1211 + 150);
+	xlat_sync_stats(&r->x);
+	assert_true(r->st.tlb[0].mshr_wait_cycles == 0);
+	assert_true(r->st.tlb[1].mshr_wait_cycles == 0);
+	assert_true(r->st.walk_queue_cycles > 0); /* the wait is at the walkers */
+	rig_free(r);
+}
+
 static void test_config_of_schemes(void **state)
 {
 	(void)state;
@@ -424,6 +474,8 @@ int main(void)
 		cmocka_unit_test(test_in_flight_lookup),
 		cmocka_unit_test(test_neidty_hears_filled_entries),
 		cmocka_unit_test(test_valkyrie_filled_copies),
+		cmocka_unit_test(test_peer_read_lru),
+		cmocka_unit_test(test_misses_bounded_by_walkers_only),
 		cmocka_unit_test(test_config_of_schemes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

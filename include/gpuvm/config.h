@@ -214,6 +214,9 @@ struct gpuvm_config {
 	 * (gem5-gpu's ShaderTLB inserts at walk end); 0: it waits for the fill */
 	uint32_t tlb_l1_in_flight_miss;
 	uint32_t uvm_device_sync_writeback; /* uvm.device_sync: 0 keep, 1 writeback */
+	/* 1: a sharing scheme's read of another TLB's entry makes it that
+	 * TLB's most recently used (gem5-gpu's TLBMemory::lookup); 0: not */
+	uint32_t tlb_peer_read_touch;
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

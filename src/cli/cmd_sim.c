@@ -72,6 +72,8 @@ static void sim_usage(FILE *out)
 	      "                    instance's neighbour correlation (Tables I-II), JSON\n"
 	      "                    \"tlb_sharing\" (docs/neidty.md); same as\n"
 	      "                    --set tlb.sharing_analysis=on. Schemes: --set tlb.l1.peer=neidty\n"
+	      "                    (or valkyrie); --set tlb.peer_read_lru=touch|keep: whether a\n"
+	      "                    neighbour's or the ring's read makes the entry its owner's MRU\n"
 	      "  --threads N       execute the GPU threads of SIMT kernels declared any-order\n"
 	      "                    (most suite kernels; not bc, pagerank1, ra lookup,\n"
 	      "                    sl1, sepo) on N worker threads ahead of the timing model,\n"

@@ -159,6 +159,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->cta_issue_after_last = 0; /* every launch from SM 0, as before the key */
 	cfg->tlb_l1_in_flight_miss = 0; /* merge: an MSHR hit, as before the key */
 	cfg->uvm_device_sync_writeback = 0; /* keep: NVIDIA's driver leaves pages at a sync */
+	cfg->tlb_peer_read_touch = 0;   /* keep: as before the key */
 }
 
 /* ---- small helpers ---- */

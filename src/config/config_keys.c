@@ -83,6 +83,7 @@ static const char *const l1_fill_names[] = {"sector", "line"};
 static const char *const cta_issue_names[] = {"sm0", "after-last"};
 static const char *const in_flight_names[] = {"merge", "miss"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
+static const char *const peer_read_lru_names[] = {"keep", "touch"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -337,7 +338,8 @@ const struct cfg_key cfg_keys[] = {
 	ENUM("gpu.cta_issue", cta_issue_after_last, cta_issue_names, -1,
 	     "where each launch's first CTA goes: sm0 (SM 0, then round robin), or after-last (the SM "
 	     "after the last one that was given a CTA, by any launch: GPGPU-Sim's "
-	     "gpgpu_sim::issue_block2core, so small launches rotate over the SMs)"),
+	     "gpgpu_sim::issue_block2core, so small launches rotate over the SMs; its pointer "
+	     "starts at SM 0, so the run's first CTA goes to SM 1)"),
 	ENUM("tlb.l1_in_flight", tlb_l1_in_flight_miss, in_flight_names, -1,
 	     "a first-level TLB lookup of an entry whose fill is still in flight: merge (waits for that "
 	     "fill, a pending hit) or miss (counts as a miss and goes on to the sharing scheme and the "
@@ -347,6 +349,10 @@ const struct cfg_key cfg_keys[] = {
 	     "they are, as with NVIDIA's driver) or writeback (UVMSmart, cuda_runtime_api.cc "
 	     "cudaDeviceSynchronize: dirty pages written back and invalidated, access counters and the "
 	     "oversubscription state cleared)"),
+	ENUM("tlb.peer_read_lru", tlb_peer_read_touch, peer_read_lru_names, -1,
+	     "a sharing scheme's read of another TLB's entry (a NeiDty neighbour hit, a Valkyrie ring "
+	     "hit): keep (the owner's LRU order is left as it is) or touch (the entry becomes its "
+	     "owner's most recently used, as any lookup of gem5-gpu's TLBMemory does)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

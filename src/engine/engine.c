@@ -789,7 +789,10 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
 	e->sm = calloc(cfg->sms, sizeof *e->sm);
-	e->last_issued_sm = cfg->sms - 1; /* the first launch starts at SM 0 */
+	/* Read only with gpu.cta_issue = after-last. GPGPU-Sim starts its
+	 * pointer at cluster 0 (gpu-sim.cc, gpgpu_sim::gpgpu_sim:
+	 * m_last_cluster_issue = 0), so the first CTA of a run goes to SM 1. */
+	e->last_issued_sm = 0;
 	e->warp = calloc(n_warps, sizeof *e->warp);
 	e->cta = calloc(n_ctas, sizeof *e->cta);
 	e->parked_store = malloc((size_t)n_ctas * cfg->max_warps_per_sm * sizeof(uint32_t));

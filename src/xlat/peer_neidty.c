@@ -32,8 +32,11 @@
  * (III.C, Fig. 7): default always, exclusive never, twice when this is the
  * second neighbour hit in a row of the local TLB on the same page.
  *
- * A neighbour read does not change the neighbour's replacement order (the
- * port reads the entry; the owner's LRU is its own - our choice). */
+ * A neighbour read leaves the neighbour's replacement order as it is with
+ * tlb.peer_read_lru = keep (the port reads the entry; the owner's LRU is its
+ * own), and makes the entry the neighbour's most recently used with touch
+ * (gem5-gpu's TLBMemory::lookup, the one lookup the seed's gem5-gpu TLBs
+ * have, sets MRU by default). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +65,7 @@ struct neidty {
 	uint32_t tag_mask;
 	uint32_t eviction, update;
 	bool filled_only;      /* tlb.l1_in_flight = miss: see heard() */
+	bool touch;            /* tlb.peer_read_lru = touch */
 	double dir_cycles, nbr_cycles;
 	struct dir_entry *dir; /* [n][entries] */
 	uint64_t seq;
@@ -145,6 +149,7 @@ static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config
 	d->eviction = cfg->neidty_eviction;
 	d->update = cfg->neidty_update;
 	d->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
+	d->touch = cfg->tlb_peer_read_touch;
 	d->dir_cycles = cfg->neidty_directory_latency_cycles;
 	d->nbr_cycles = cfg->neidty_neighbour_latency_cycles;
 	d->dir = calloc((size_t)d->n * d->entries, sizeof *d->dir);
@@ -243,6 +248,10 @@ static bool neidty_probe(void *st, uint32_t inst, uint64_t vpn, double t, double
 		return false;
 	}
 	*done = later(back, ntlb->ready[id]);
+	if (d->touch) {
+		bool hit; /* a hit: only the owner's LRU order changes */
+		tlb_access(&d->xl->inst[nb].tlb, vpn, &hit);
+	}
 	switch (d->update) {
 	case UPDATE_EXCLUSIVE:
 		*fill = false;

@@ -38,6 +38,7 @@ struct valkyrie {
 	double hop;
 	bool probing, ldt;
 	bool filled_only;       /* tlb.l1_in_flight = miss: see holds() */
+	bool touch;             /* tlb.peer_read_lru = touch: a ring hit is the holder's MRU */
 	uint32_t ldt_n, words;  /* LDT slots; 64-bit words of one bitmap */
 	uint64_t *ldt_key;      /* [ldt_n] */
 	uint64_t *ldt_users;    /* [ldt_n][words] */
@@ -68,6 +69,7 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->hop = cfg->valkyrie_hop_cycles;
 	v->probing = cfg->valkyrie_probing;
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
+	v->touch = cfg->tlb_peer_read_touch;
 	v->ldt = cfg->valkyrie_ldt && l + 1 < x->levels;
 	v->ldt_n = cfg->valkyrie_ldt_entries;
 	v->words = (v->n + 63) / 64;
@@ -156,6 +158,10 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 		double back = looked + 2.0 * h * v->hop;
 		double ready = v->xl->inst[who].tlb.ready[id];
 		*done = ready > back ? ready : back;
+		if (v->touch) {
+			bool hit; /* a hit: only the holder's LRU order changes */
+			tlb_access(&v->xl->inst[who].tlb, tag, &hit);
+		}
 		*fill = true;
 		return true;
 	}

@@ -49,6 +49,39 @@ def busy(f):
 assert busy("sm0.json") == 1, busy("sm0.json")
 assert busy("rot.json") == 16, busy("rot.json")
 PY
+# GPGPU-Sim's issue pointer starts at cluster 0 (gpu-sim.cc, gpgpu_sim::gpgpu_sim:
+# m_last_cluster_issue = 0), so a run's first CTA goes to SM 1 with after-last
+"$GPUVM" sim --gpu gem5gpu-neidty --workload stream-triad-simt:elems=256 --json one.json -q || fail "one-CTA run"
+"$GPUVM" sim --gpu gem5gpu-neidty --workload stream-triad-simt:elems=256 --set gpu.cta_issue=sm0 --json one0.json -q ||
+	fail "one-CTA sm0 run"
+python3 - <<'PY' && echo "ok - gpu.cta_issue: a run's first CTA goes to SM 1 (after-last), SM 0 (sm0)" || fail "first CTA"
+import json
+def used(f):
+    d = json.load(open(f)); l1 = d.get("results", d)["tlb"][0]
+    return [i for i, (h, m) in enumerate(zip(l1["instance_hits"], l1["instance_misses"])) if h + m]
+assert used("one.json") == [1], used("one.json")
+assert used("one0.json") == [0], used("one0.json")
+PY
+
+# Fidelity (seeds/002 IV.D-E on LUD, the one workload whose speed-ups the
+# text states): neidty-default 1.21x and twice 1.20x over the baseline's
+# average translation delay; two-sided, +-10 %. EXTRA adds --set options
+# (mutation checks: EXTRA="--set tlb.l1_in_flight=merge" gives 1.00x).
+LUD="lud:n=512"
+for s in none:default neidty:default neidty:twice; do
+	"$GPUVM" sim --gpu gem5gpu-neidty --workload $LUD --set tlb.l1.peer=${s%%:*} \
+		--set neidty.update=${s##*:} ${EXTRA:-} --json "lud.${s/:/.}.json" -q || fail "lud $s run"
+done
+python3 - <<'PY' && echo "ok - LUD: neidty-default and twice within 10 % of the paper's 1.21x / 1.20x" || fail "LUD fidelity"
+import json
+def cyc(f):
+    d = json.load(open(f)); return d.get("results", d)["tlb"][0]["avg_translation_cycles"]
+base = cyc("lud.none.default.json")
+d, t = base / cyc("lud.neidty.default.json"), base / cyc("lud.neidty.twice.json")
+print("  LUD speed-up default %.3fx, twice %.3fx" % (d, t))
+assert 1.21 * 0.9 <= d <= 1.21 * 1.1, d
+assert 1.20 * 0.9 <= t <= 1.20 * 1.1, t
+PY
 
 expect_fail() { # name substring args...
 	local name=$1 want=$2
