@@ -23,8 +23,8 @@
 # bkser_us is BigKernel with the two serialized on the GPU. Writes OUT_DIR/bigkernel_ch4.csv, fig4_10.png,
 # fig4_13.png (gnuplot) and prints the tables beside the thesis's values.
 # Environment: JOBS (default 2), GPUS (default "gtx680 h100-pcie").
-# About 6 minutes of CPU time (10 minutes wall on the 2 shared cores of the
-# build host).
+# About 6.5 minutes of CPU time (385 s user + sys on gtx680 and h100-pcie;
+# 39 minutes wall on the 2 cores of the build host shared with load 14-18).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/bigkernel_ch4}

@@ -19,7 +19,8 @@
 # (the data is already in GPU memory, 5.3.1).
 # Writes OUT_DIR/sl1_ch5.csv, fig5_10.png, fig5_15.png (gnuplot) and
 # prints the tables beside the thesis's values.
-# Environment: JOBS (default 2), GPU (default gtx-titan-black). About 10 minutes on 2 idle cores.
+# Environment: JOBS (default 2), GPU (default gtx-titan-black). About 6 minutes of
+# CPU time (358 s user + sys; 36 minutes wall on 2 cores shared with load 14-18).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/sl1_ch5}
