@@ -4,8 +4,11 @@
 # incremental benefit of overlap, volume reduction and interleaving for
 # coalescing (Fig. 4.12), the stage balance (Fig. 4.13) and pattern
 # recognition (Table 4.2), on the seven
-# Table 4.1 applications, on the k80 preset (Kepler, the family of the
-# thesis's GTX 680; PCIe 3.0 x16 as the thesis's host) and on h100-pcie.
+# Table 4.1 applications, on the gtx680 preset (the thesis's GPU, 4.4;
+# PCIe 3.0 x16 as the thesis's host) and on h100-pcie; Fig. 4.10's
+# speed-ups over the serial CPU run: each application's CPU reference
+# timed for real on this host (one thread, thread CPU time, the median
+# over the application's runs).
 #
 #   experiments/bigkernel_ch4.sh [GPUVM_BINARY] [OUT_DIR]
 #
@@ -13,18 +16,20 @@
 # 32 MiB of generated input in 4 MiB chunks, checks every variant's
 # result against the CPU reference, and reports each variant's time on
 # the overlapped timeline. As the thesis did (4.4), each variant is
-# reported at its best thread configuration: on k80 computation threads
-# per launch of 1/4, 1/2 and all of the GPU (26624 threads); on h100-pcie
-# the full GPU only. Writes OUT_DIR/bigkernel_ch4.csv, fig4_10.png,
+# reported at its best thread configuration: on gtx680 (and k80)
+# computation threads per launch of 1/4, 1/2 and all of the GPU (16384
+# threads on gtx680); on h100-pcie the full GPU only. Address generation
+# runs beside the computation where both halves fit (ag_overlap, 4.2);
+# bkser_us is BigKernel with the two serialized on the GPU. Writes OUT_DIR/bigkernel_ch4.csv, fig4_10.png,
 # fig4_13.png (gnuplot) and prints the tables beside the thesis's values.
-# Environment: JOBS (default 2), GPUS (default "k80 h100-pcie").
-# About 6 minutes of CPU time (10 minutes wall on the 2 shared cores of the
-# build host).
+# Environment: JOBS (default 2), GPUS (default "gtx680 h100-pcie").
+# About 6.5 minutes of CPU time (385 s user + sys on gtx680 and h100-pcie;
+# 39 minutes wall on the 2 cores of the build host shared with load 14-18).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/bigkernel_ch4}
 jobs=${JOBS:-2}
-gpus=${GPUS:-k80 h100-pcie}
+gpus=${GPUS:-gtx680 h100-pcie}
 mkdir -p "$out/runs"
 apps="kmeans wc netflix of dna mca mca-indexed"
 
@@ -32,7 +37,9 @@ jobs_file="$out/runs.txt"
 : >"$jobs_file"
 for g in $gpus; do
 	for a in $apps; do
-		if [ "$g" = k80 ]; then
+		if [ "$g" = gtx680 ]; then
+			for t in 4096 8192 16384; do echo "$g $a $t"; done
+		elif [ "$g" = k80 ]; then
 			for t in 6656 13312 26624; do echo "$g $a $t"; done
 		else
 			echo "$g $a 0"
@@ -45,7 +52,7 @@ run_one() {
 	local f="$out/runs/$g-$a-$t.json" tp=""
 	[ -s "$f" ] && return 0
 	[ "$t" != 0 ] && tp=",threads=$t"
-	"$bin" sim --gpu "$g" --workload "bigkernel:app=$a$tp" --json "$f.tmp" -q && mv "$f.tmp" "$f"
+	"$bin" sim --gpu "$g" --workload "bigkernel:app=$a,cpu_time=1$tp" --json "$f.tmp" -q && mv "$f.tmp" "$f"
 }
 export -f run_one
 start=$(date +%s)
@@ -56,6 +63,7 @@ python3 - "$out" "$gpus" "$apps" <<'PY'
 import json, os, re, sys, subprocess, shutil
 out, gpus, apps = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 variants = {"single": "single_us", "double": "double_us", "bigkernel": "bk_us",
+            "bigkernel-serial-ag": "bkser_us",
             "bigkernel-nopattern": "bknp_us", "overlap-only": "ovl_us",
             "volume-reduction": "vr_us", "um": "um_us"}
 runs = []
@@ -76,7 +84,12 @@ for r in runs:
             best[key] = (s, r)
 def t(g, a, v):
     return best[(g, a, v)][0]
-cols = ["experiment", "app", "variant", "gpu", "sim_seconds", "speedup", "threads",
+# Fig. 4.10's baseline: the serial CPU run, the median of the app's runs
+cpu = {}
+for a in apps:
+    xs = sorted(float(r["res"]["cpu_us"]) * 1e-6 for r in runs if r["app"] == a)
+    cpu[a] = xs[len(xs) // 2]
+cols = ["experiment", "app", "variant", "gpu", "sim_seconds", "speedup", "speedup_vs_cpu", "threads",
         "ag_s", "assemble_s", "h2d_s", "compute_s", "h2d_mb", "addr_kb"]
 with open(os.path.join(out, "bigkernel_ch4.csv"), "w") as f:
     f.write(",".join(cols) + "\n")
@@ -84,13 +97,16 @@ with open(os.path.join(out, "bigkernel_ch4.csv"), "w") as f:
         res = r["res"]
         bk = v.startswith("bigkernel")
         row = dict(experiment="fig4_10", app=a, variant=v, gpu=g, sim_seconds=s,
-                   speedup=t(g, a, "single") / s, threads=r["threads"] or "full",
+                   speedup=t(g, a, "single") / s, speedup_vs_cpu=cpu[a] / s,
+                   threads=r["threads"] or "full",
                    ag_s=float(res["ag_us"]) * 1e-6 if bk else "",
                    assemble_s=float(res["asm_us"]) * 1e-6 if bk else "",
                    h2d_s=float(res["h2d_us"]) * 1e-6 if bk else "",
                    compute_s=float(res["comp_us"]) * 1e-6 if bk else float(res["base_comp_us"]) * 1e-6,
                    h2d_mb=res["bk_mb"] if bk else res["mb"], addr_kb=res["addr_kb"] if bk else "")
         f.write(",".join(str(row[c]) for c in cols) + "\n")
+    for a in apps:
+        f.write(f"fig4_10,{a},cpu-serial,host,{cpu[a]},,1,1,,,,,,\n")
 def mean(xs):
     return sum(xs) / len(xs)
 # Table 4.2 (seeds/001 4.4.4): speed-up from sending patterns, not addresses
@@ -106,6 +122,17 @@ for g in gpus:
         print(f"{a:12} {s*1e3:8.2f} {d*1e3:8.2f} {b*1e3:8.2f} {u*1e3:8.2f} | {s/b:9.2f} {d/b:9.2f} {s/u:9.2f} | {s/o:7.2f}")
     print(f"{'mean':12} {'':8} {'':8} {'':8} {'':8} | {mean(s_over):9.2f} {mean(d_over):9.2f}")
     print(f"{'thesis':12} {'':8} {'':8} {'':8} {'':8} | {2.6:9.2f} {1.7:9.2f}   (up to 4.6x and 3.1x)")
+    print(f"\nFig. 4.10 on {g}: speed-up over the serial CPU run (one thread of this host, measured)")
+    print(f"{'app':12} {'CPU ms':>8} {'single':>8} {'double':>8} {'BigKern':>8} | {'BK serial-ag':>12} {'ag overlap':>10}")
+    c_over = []
+    for a in apps:
+        c = cpu[a]
+        s, d, b, bs = (t(g, a, v) for v in ("single", "double", "bigkernel", "bigkernel-serial-ag"))
+        c_over.append(c / b)
+        print(f"{a:12} {c*1e3:8.2f} {c/s:8.2f} {c/d:8.2f} {c/b:8.2f} | {c/bs:12.2f} {bs/b:10.2f}")
+    print(f"{'mean':12} {'':8} {'':8} {'':8} {mean(c_over):8.2f}   thesis: over 4 cores x 2 threads (3.8 GHz Xeon E5)"
+          f" 3.0x on average, up to 7.2x (1.3)")
+    print(f"{'':12} over an ideal 4-core run of this host's serial time: {mean(c_over)/4:.2f}x")
     least = sorted(zip(d_over, apps))[:2]
     print(f"least improved over double buffering here: {least[0][1]} ({least[0][0]:.2f}x), "
           f"{least[1][1]} ({least[1][0]:.2f}x); thesis: Word Count and Opinion Finder")
@@ -115,7 +142,7 @@ for g in gpus:
         s, o, vr, b = (t(g, a, v) for v in ("single", "overlap-only", "volume-reduction", "bigkernel"))
         print(f"{a:12} {s/o:8.2f} {o/vr:8.2f} {vr/b:8.2f}")
     print(f"\nFig. 4.13 on {g}: BigKernel's stage busy time relative to the longest stage")
-    print(f"{'app':12} {'addrgen':>8} {'assemble':>8} {'transfer':>8} {'compute':>8}")
+    print(f"{'app':12} {'addrgen':>8} {'assemble':>8} {'transfer':>8} {'compute':>8}   (thesis: addrgen usually < 0.20)")
     for a in apps:
         res = best[(g, a, "bigkernel")][1]["res"]
         st = [float(res[k]) for k in ("ag_us", "asm_us", "h2d_us", "comp_us")]

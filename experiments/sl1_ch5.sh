@@ -2,11 +2,11 @@
 # Mokhtari's thesis (seeds/001) chapter 5: the S-L1 software L1 cache.
 # Fig. 5.10 (speed-ups of S-L1 and of the hardware L1 over no L1),
 # Fig. 5.11 (S-L1 hit rates), Fig. 5.13 (wc's L2 hit rate vs threads per
-# SM) and Fig. 5.15 (S-L1's extra executed instructions), on the k80
-# preset (Kepler, the family of the thesis's GTX Titan Black) set up as
-# the thesis's GPU was: 48 KB of the 64 KB on-chip memory as shared
-# memory, 16 KB as L1 (5.3.1), and whole-line L1 fills (l1.fill=line:
-# Kepler fetches 4 x 32 B per 128 B line miss, 5.3.2).
+# SM) and Fig. 5.15 (S-L1's extra executed instructions), on the
+# gtx-titan-black preset (the thesis's GPU, 5.3.1: 15 SMX at 980 MHz, 48 KB
+# of the 64 KB on-chip memory as shared memory, 16 KB as L1), with
+# whole-line L1 fills (l1.fill=line: Kepler fetches 4 x 32 B per 128 B
+# line miss, 5.3.2). GPU=k80 runs the earlier stand-in (smem set to 48 KB).
 #
 #   experiments/sl1_ch5.sh [GPUVM_BINARY] [OUT_DIR]
 #
@@ -19,12 +19,13 @@
 # (the data is already in GPU memory, 5.3.1).
 # Writes OUT_DIR/sl1_ch5.csv, fig5_10.png, fig5_15.png (gnuplot) and
 # prints the tables beside the thesis's values.
-# Environment: JOBS (default 2). About 10 minutes on 2 idle cores.
+# Environment: JOBS (default 2), GPU (default gtx-titan-black). About 6 minutes of
+# CPU time (358 s user + sys; 36 minutes wall on 2 cores shared with load 14-18).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/sl1_ch5}
 jobs=${JOBS:-2}
-gpu=k80
+gpu=${GPU:-gtx-titan-black}
 mkdir -p "$out/runs"
 apps="upper wc grep kmeans pvc mm mca ii of"
 

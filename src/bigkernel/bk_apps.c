@@ -24,6 +24,11 @@ static void *dev(struct bk_run *r, const char *name, uint64_t bytes)
 	return simt_malloc(r->h, name, bytes, GPUVM_ALLOC_DEVICE);
 }
 
+/* Times a CPU reference (bk_run.cpu_ref_s) when the run asks for it:
+ * REF_START before its loop, REF_END after. */
+#define REF_START(r) double ref_t0_ = (r)->o->cpu_time ? bk_cpu_clock() : 0
+#define REF_END(r) ((r)->cpu_ref_s += (r)->o->cpu_time ? bk_cpu_clock() - ref_t0_ : 0)
+
 static int oom(struct bk_run *r)
 {
 	return simt_fail(r->h, "out of memory");
@@ -132,6 +137,7 @@ static int wc_setup(struct bk_run *r)
 	gen_text_init(&g, r->o->seed, WC_VOCAB, 1.0); /* Zipf s = 1: docs/sepo.md's text */
 	gen_text_fill(&g, 0, r->nrec, (unsigned long long *)(void *)r->input);
 	struct table_state *s = r->app_state;
+	REF_START(r);
 	for (uint64_t i = 0; i < r->input_bytes;) {
 		uint64_t j = i;
 		while (j < r->input_bytes && r->input[j] >= 'a' && r->input[j] <= 'z')
@@ -140,6 +146,7 @@ static int wc_setup(struct bk_run *r)
 			host_table_add(s->want_keys, s->want_counts, s->slots - 1, fnv(r->input + i, j - i));
 		i = j + 1;
 	}
+	REF_END(r);
 	return 0;
 }
 
@@ -170,9 +177,11 @@ static int dna_setup(struct bk_run *r)
 		return -1;
 	bk_gen_dna(r->input, r->nrec, r->o->seed);
 	struct table_state *s = r->app_state;
+	REF_START(r);
 	for (uint64_t i = 0; i < r->nrec; i++)
 		host_table_add(s->want_keys, s->want_counts, s->slots - 1,
 			       fnv(r->input + i * BK_DNA_REC + BK_DNA_READ_OFF, BK_DNA_BASES));
+	REF_END(r);
 	return 0;
 }
 
@@ -224,11 +233,13 @@ static int km_setup(struct bk_run *r)
 	if (!s->want)
 		return oom(r);
 	bk_gen_particles(r->input, r->nrec, s->cent, r->o->seed);
+	REF_START(r);
 	for (uint64_t i = 0; i < r->nrec; i++) {
 		double x[BK_KM_DIMS];
 		memcpy(x, r->input + i * BK_KM_REC, sizeof x);
 		s->want[i] = (unsigned char)km_nearest(s->cent, x);
 	}
+	REF_END(r);
 	return 0;
 }
 
@@ -307,6 +318,7 @@ static int nf_setup(struct bk_run *r)
 	if (!s->want_score || !s->want_movies)
 		return oom(r);
 	bk_gen_ratings(r->input, r->nrec, BK_NF_USERS, NF_MOVIES, r->o->seed);
+	REF_START(r);
 	for (uint64_t i = 0; i < r->nrec; i++) {
 		unsigned int f[5];
 		memcpy(f, r->input + i * BK_NF_REC, sizeof f);
@@ -314,6 +326,7 @@ static int nf_setup(struct bk_run *r)
 		s->want_score[(f[1] % BK_NF_USERS) * BK_NF_USERS + f[3] % BK_NF_USERS] += sc;
 		s->want_movies[f[0] % NF_MOVIES]++;
 	}
+	REF_END(r);
 	return 0;
 }
 
@@ -386,6 +399,7 @@ static int of_setup(struct bk_run *r)
 	}
 	if (simt_upload(r->h, s->keys, OF_SLOTS * 8) || simt_upload(r->h, s->cls, OF_SLOTS))
 		return -1;
+	REF_START(r);
 	for (uint64_t i = 0; i < r->nrec; i++) {
 		long long sc;
 		if (bk_of_reference(r->input + i * BK_OF_REC, s->keys, s->cls, OF_SLOTS - 1, &sc)) {
@@ -393,6 +407,7 @@ static int of_setup(struct bk_run *r)
 			s->want_mentions++;
 		}
 	}
+	REF_END(r);
 	return 0;
 }
 
@@ -465,7 +480,9 @@ static int mca_setup_common(struct bk_run *r, int indexed)
 	} else {
 		r->nrec = s->nblocks;
 	}
+	REF_START(r);
 	bk_mca_reference(r->input, r->input_bytes, BK_MCA_TARGET, s->want);
+	REF_END(r);
 	return 0;
 }
 

@@ -47,6 +47,8 @@ struct bk_opts {
 	int um;                /* also run the unified-memory variant */
 	int nopat;             /* also run BigKernel without pattern recognition */
 	int volume;            /* also run BigKernel without interleaving (Fig. 4.12) */
+	int ag_overlap;        /* address generation beside the computation (bk_schedule_ag) */
+	int cpu_time;          /* time the CPU references (thread CPU time, bk_run.cpu_ref_s) */
 	uint64_t seed;
 };
 
@@ -85,6 +87,8 @@ struct bk_chunk {
 /* Stage times of one variant, summed over chunks. */
 struct bk_variant {
 	double seconds;                  /* makespan of the timeline */
+	double serial_s;                 /* the same with address generation and
+					  * computation serialized on the GPU */
 	double stage_s[BK_STAGES];       /* busy time per stage */
 	uint64_t h2d_bytes;              /* mapped data and index sent to the GPU */
 	uint64_t addr_bytes;             /* addresses / patterns sent to the host */
@@ -113,10 +117,16 @@ struct bk_run {
 	struct bk_variant v[BK_VARIANTS];
 	int ran[BK_VARIANTS];
 	char extra[96];
+	/* CPU time of the application's CPU reference, one thread on this
+	 * host (bk_opts.cpu_time; else 0): Fig. 4.10's serial CPU run */
+	double cpu_ref_s;
 	/* every chunk's stage times of the last pipelined variant (tests) */
 	double *dur;
 	struct bk_task *tasks;
 };
+
+/* Thread CPU time now (seconds), for timing the CPU references. */
+double bk_cpu_clock(void);
 
 /* Runs every variant of r->app (r->h, r->o, r->app set). */
 int bk_run_all(struct bk_run *r);

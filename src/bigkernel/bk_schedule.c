@@ -10,7 +10,18 @@ const enum bk_resource bk_stage_resource[BK_STAGES] = {
 
 const char *const bk_stage_names[BK_STAGES] = {"index", "addrgen", "assemble", "h2d", "compute", "d2h"};
 
+static enum bk_resource resource(int stage, int ag_concurrent)
+{
+	return stage == BK_ST_ADDRGEN && ag_concurrent ? BK_RES_GPU_AG : bk_stage_resource[stage];
+}
+
 double bk_schedule(const double *dur, size_t chunks, unsigned buffers, struct bk_task *out)
+{
+	return bk_schedule_ag(dur, chunks, buffers, 0, out);
+}
+
+double bk_schedule_ag(const double *dur, size_t chunks, unsigned buffers, int ag_concurrent,
+		      struct bk_task *out)
 {
 	if (!buffers || !dur || !out)
 		return -1;
@@ -43,8 +54,9 @@ double bk_schedule(const double *dur, size_t chunks, unsigned buffers, struct bk
 			}
 			double d = dur[c * BK_STAGES + s];
 			double start = ready;
-			if (d > 0 && free_at[bk_stage_resource[s]] > start)
-				start = free_at[bk_stage_resource[s]];
+			enum bk_resource res = resource(s, ag_concurrent);
+			if (d > 0 && free_at[res] > start)
+				start = free_at[res];
 			if (best == n || start < best_start) {
 				best = c * BK_STAGES + (size_t)s;
 				best_start = start;
@@ -57,7 +69,7 @@ double bk_schedule(const double *dur, size_t chunks, unsigned buffers, struct bk
 		out[best].start_s = best_start;
 		out[best].end_s = best_start + d;
 		if (d > 0)
-			free_at[bk_stage_resource[s]] = out[best].end_s;
+			free_at[resource(s, ag_concurrent)] = out[best].end_s;
 		if (out[best].end_s > makespan)
 			makespan = out[best].end_s;
 		done[best] = 1;

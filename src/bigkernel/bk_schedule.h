@@ -22,7 +22,9 @@ enum bk_stage {
 	BK_STAGES
 };
 
-enum bk_resource { BK_RES_GPU = 0, BK_RES_CPU, BK_RES_H2D, BK_RES_D2H, BK_RESOURCES };
+/* BK_RES_GPU_AG: the address-generation warps when they run beside the
+ * computation warps (bk_schedule_ag). */
+enum bk_resource { BK_RES_GPU = 0, BK_RES_CPU, BK_RES_H2D, BK_RES_D2H, BK_RES_GPU_AG, BK_RESOURCES };
 
 extern const enum bk_resource bk_stage_resource[BK_STAGES];
 extern const char *const bk_stage_names[BK_STAGES];
@@ -42,5 +44,16 @@ struct bk_task {
  * waits for its data. Writes out[] and returns the makespan in seconds;
  * -1 on bad arguments. */
 double bk_schedule(const double *dur, size_t chunks, unsigned buffers, struct bk_task *out);
+
+/* bk_schedule, with address generation on a GPU server of its own when
+ * ag_concurrent: the thesis's one kernel gives half of each block's
+ * warps to address generation and half to computation (4.2, "Multiple
+ * GPU thread blocks"; 4.3.3: address generation of iteration n runs
+ * while the computation of n - 3 does), so stage 1 of one chunk and
+ * stage 4 of another overlap. Each keeps the duration measured alone:
+ * the two share no issue slots or memory bandwidth here (an optimistic
+ * bound, docs/bigkernel.md). With 0 they share one GPU server. */
+double bk_schedule_ag(const double *dur, size_t chunks, unsigned buffers, int ag_concurrent,
+		      struct bk_task *out);
 
 #endif
