@@ -541,22 +541,28 @@ static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 	last_line = UINT64_MAX;
 	if (l1mode == L1_BYPASS && e->dram_banked && it->op == GPUVM_OP_LOAD)
 		return ascending_load_runs(e, w, it, xstart, done);
+	/* locals: the stores through s would otherwise reload these a lane */
+	const uint32_t unit_shift = co->unit_shift;
+	const uint64_t span = it->bytes_per_lane - 1;
+	uint64_t units = 0, lines = 0;
 	for (uint32_t m = it->active_mask; m; m &= m - 1) {
 		uint64_t a = it->addr[__builtin_ctz(m)];
-		uint64_t unit = a >> co->unit_shift;
+		uint64_t unit = a >> unit_shift;
+		uint64_t lastsec = (a + span) >> sector_shift;
+		if (unit == last_unit && lastsec < next_sector)
+			continue; /* every sector of the lane served for an earlier one */
 		if (unit != last_unit) {
 			tx = xlat_translate(&e->xlat, w->sm, a, xstart);
-			s->xlat_units++;
+			units++;
 			last_unit = unit;
 		}
 		uint64_t first = a >> sector_shift;
-		uint64_t lastsec = (a + it->bytes_per_lane - 1) >> sector_shift;
 		if (first < next_sector)
 			first = next_sector; /* served for an earlier lane */
 		for (uint64_t sec = first; sec <= lastsec; sec++) {
 			uint64_t line = sec >> sectors_per_line_shift;
 			if (line != last_line) {
-				s->lines++;
+				lines++;
 				last_line = line;
 			}
 			done = later(serve_sector(e, w, it, sec << sector_shift, l1mode, tx), done);
@@ -564,6 +570,8 @@ static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 		if (lastsec + 1 > next_sector)
 			next_sector = lastsec + 1;
 	}
+	s->xlat_units += units;
+	s->lines += lines;
 	return done;
 }
 
