@@ -157,8 +157,18 @@ static __attribute__((noinline)) void dram_writeback_sectors(struct engine *e, u
 {
 	e->stats->dram_bytes += (uint64_t)sectors * e->sector_bytes;
 	if (e->dram_banked) {
-		for (uint32_t i = 0; i < sectors; i++)
-			dram_model_write(&e->dram_banks, (addr ^ (1ull << 42)) + i * e->sector_bytes, t);
+		/* the victim's sectors, a run per interleave chunk */
+		uint64_t a = addr ^ (1ull << 42);
+		uint32_t shift = e->dram_banks.interleave_shift;
+		for (uint32_t i = 0; i < sectors;) {
+			uint64_t from = a + (uint64_t)i * e->sector_bytes;
+			uint32_t n = 1;
+			while (i + n < sectors &&
+			       (from + (uint64_t)n * e->sector_bytes) >> shift == from >> shift)
+				n++;
+			dram_model_write_run(&e->dram_banks, from, n, t);
+			i += n;
+		}
 		return;
 	}
 	server_pool_reserve(&e->dram, t, sectors * e->dram_cycles_per_sector);
@@ -374,8 +384,20 @@ serve_sector(struct engine *e, const struct warp_rt *w, const struct gpuvm_warp_
 
 /* Whether the active lanes' addresses never decrease from lane to lane
  * (unit-stride and other coalesced access). */
-static inline bool lanes_ascending(const struct gpuvm_warp_item *it)
+static inline bool lanes_ascending(const struct gpuvm_warp_item *it, bool *contiguous)
 {
+	*contiguous = false;
+	if (it->active_mask == 0xffffffffu) {
+		/* a full warp: no mask walk, no branch per lane; contiguous
+		 * when every lane starts where the one before it ends */
+		uint64_t down = 0, gap = 0, bpl = it->bytes_per_lane;
+		for (uint32_t l = 1; l < 32; l++) {
+			down |= it->addr[l] < it->addr[l - 1];
+			gap |= (it->addr[l] - it->addr[l - 1]) ^ bpl;
+		}
+		*contiguous = !gap;
+		return !down;
+	}
 	uint64_t prev = 0;
 	for (uint32_t m = it->active_mask; m; m &= m - 1) {
 		uint64_t a = it->addr[__builtin_ctz(m)];
@@ -386,6 +408,137 @@ static inline bool lanes_ascending(const struct gpuvm_warp_item *it)
 	return true;
 }
 
+/* L2 misses of one load waiting to go to DRAM together: consecutive
+ * sectors of one interleave chunk that reached the DRAM at the same time
+ * (dram_model_read_run). */
+struct dram_run {
+	uint64_t addr, next;
+	uint32_t n;
+	double t;
+};
+
+static inline double flush_run(struct engine *e, struct dram_run *r, double done)
+{
+	if (!r->n)
+		return done;
+	e->stats->dram_bytes += (uint64_t)r->n * e->sector_bytes;
+	double d = dram_model_read_run(&e->dram_banks, r->addr, r->n, r->t) + e->base_half;
+	r->n = 0;
+	return later(d, done);
+}
+
+/* One sector of ascending_load_runs: through the L2, its miss added to
+ * the open run (or the run sent and a new one opened). */
+static inline __attribute__((always_inline)) double
+load_run_sector(struct engine *e, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+		uint64_t sa, double tx, struct dram_run *run, double done)
+{
+	struct gpuvm_stats *s = e->stats;
+	enum gpuvm_alloc_kind kind = alloc_table_kind(&e->allocs, sa);
+	if (kind != GPUVM_ALLOC_DEVICE) {
+		done = flush_run(e, run, done);
+		return later(serve_sector(e, w, it, sa, L1_BYPASS, tx), done);
+	}
+	s->sectors++;
+	uint32_t wb = 0;
+	enum l2_result r = l2_cache_access(&e->l2, sa, false, &wb);
+	double ready = tx + e->base_half + e->l2_hit;
+	dram_writeback(e, sa, wb, ready);
+	if (r == L2_HIT) {
+		s->l2_sector_hits++;
+		return later(ready + e->base_half, done);
+	}
+	s->l2_sector_misses++;
+	uint32_t chunk_shift = e->dram_banks.interleave_shift;
+	if (run->n && sa == run->next && ready == run->t &&
+	    sa >> chunk_shift == run->addr >> chunk_shift) {
+		run->n++;
+	} else {
+		done = flush_run(e, run, done);
+		run->addr = sa;
+		run->n = 1;
+		run->t = ready;
+	}
+	run->next = sa + e->sector_bytes;
+	return done;
+}
+
+/* ascending_sectors for a load that bypasses the L1 with banked DRAM: the
+ * same translations, L2 accesses and counts, but the L2 misses of device
+ * memory go to the DRAM a run per interleave chunk (a coalesced load's
+ * sectors of one 256 B chunk: one bank and one bus reservation for them
+ * all, not one each). A run is sent when the next miss does not extend
+ * it, before any other sector's DRAM access, and at the end, so DRAM
+ * requests keep their order apart from an L2 victim's write-back, which
+ * goes ahead of the run the instruction has open. by_sector: see
+ * ascending_sectors. */
+static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
+							    const struct warp_rt *w,
+							    const struct gpuvm_warp_item *it,
+							    double xstart, double done,
+							    bool by_sector)
+{
+	const struct coalescer *co = &e->co;
+	struct gpuvm_stats *s = e->stats;
+	/* locals: the stores to the statistics would otherwise make the
+	 * compiler reload these for every lane */
+	const uint32_t sector_shift = co->sector_shift, unit_shift = co->unit_shift;
+	const uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
+	const uint64_t span = it->bytes_per_lane - 1;
+	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
+	uint64_t units = 0, lines = 0;
+	double tx = 0;
+	struct dram_run run = {0, 0, 0, 0};
+	if (by_sector) {
+		uint64_t a0 = it->addr[0];
+		uint64_t s0 = a0 >> sector_shift, s1 = (a0 + 32 * (span + 1) - 1) >> sector_shift;
+		for (uint64_t sec = s0; sec <= s1; sec++) {
+			uint64_t sa = sec << sector_shift;
+			uint64_t unit = sa >> unit_shift;
+			if (unit != last_unit) {
+				tx = xlat_translate(&e->xlat, w->sm, sec == s0 ? a0 : sa, xstart);
+				units++;
+				last_unit = unit;
+			}
+			uint64_t line = sec >> sectors_per_line_shift;
+			if (line != last_line) {
+				lines++;
+				last_line = line;
+			}
+			done = load_run_sector(e, w, it, sa, tx, &run, done);
+		}
+	} else {
+		for (uint32_t m = it->active_mask; m; m &= m - 1) {
+			uint64_t a = it->addr[__builtin_ctz(m)];
+			uint64_t unit = a >> unit_shift;
+			uint64_t lastsec = (a + span) >> sector_shift;
+			if (unit == last_unit && lastsec < next_sector)
+				continue; /* every sector of the lane served for an earlier one */
+			if (unit != last_unit) {
+				tx = xlat_translate(&e->xlat, w->sm, a, xstart);
+				units++;
+				last_unit = unit;
+			}
+			uint64_t first = a >> sector_shift;
+			if (first < next_sector)
+				first = next_sector; /* served for an earlier lane */
+			for (uint64_t sec = first; sec <= lastsec; sec++) {
+				uint64_t line = sec >> sectors_per_line_shift;
+				if (line != last_line) {
+					lines++;
+					last_line = line;
+				}
+				done = load_run_sector(e, w, it, sec << sector_shift, tx, &run, done);
+			}
+			if (lastsec + 1 > next_sector)
+				next_sector = lastsec + 1;
+		}
+	}
+	s->xlat_units += units;
+	s->lines += lines;
+	return flush_run(e, &run, done);
+}
+
 /* memory_instruction's lanes when their addresses ascend: every unit,
  * sector and line seen before in the instruction is then the latest one,
  * so the coalescer's sets are not needed; the same translations and
@@ -393,7 +546,7 @@ static inline bool lanes_ascending(const struct gpuvm_warp_item *it)
  * loop. Returns the latest of done and the sectors' results. */
 static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 				const struct gpuvm_warp_item *it, enum l1_mode l1mode,
-				double xstart, double done)
+				double xstart, double done, bool contiguous)
 {
 	const struct coalescer *co = &e->co;
 	struct gpuvm_stats *s = e->stats;
@@ -401,31 +554,79 @@ static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 	uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
 	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
 	double tx = 0;
-	/* the distinct lines' L2 sets, loading while the first is served */
+	/* the distinct lines' L2 sets, loading while the first is served
+	 * (ascending lanes: when they span a few lines, those lines; a
+	 * prefetch changes no result) */
 	uint32_t line_shift = co->line_shift;
-	for (uint32_t m = it->active_mask; m; m &= m - 1) {
-		uint64_t line = it->addr[__builtin_ctz(m)] >> line_shift;
-		if (line != last_line)
+	uint64_t lo = it->addr[__builtin_ctz(it->active_mask)] >> line_shift;
+	uint64_t hi = it->addr[31 - __builtin_clz(it->active_mask)] >> line_shift;
+	if (hi - lo < 8) {
+		for (uint64_t line = lo; line <= hi; line++)
 			l2_cache_prefetch(&e->l2, line << line_shift);
-		last_line = line;
+	} else {
+		for (uint32_t m = it->active_mask; m; m &= m - 1) {
+			uint64_t line = it->addr[__builtin_ctz(m)] >> line_shift;
+			if (line != last_line)
+				l2_cache_prefetch(&e->l2, line << line_shift);
+			last_line = line;
+		}
 	}
 	last_line = UINT64_MAX;
+	/* A full warp of contiguous lanes, each within one sector (a power
+	 * of two at most a sector, aligned to its size): sector by sector
+	 * instead of lane by lane. A sector's first lane starts at the
+	 * sector's start (the first one at addr[0]), and so does a unit's,
+	 * so the same translations (same addresses), sectors and lines. */
+	uint64_t bpl = it->bytes_per_lane;
+	bool by_sector = contiguous && bpl <= (1ull << sector_shift) && !(bpl & (bpl - 1)) &&
+			 !(it->addr[0] & (bpl - 1)) && co->unit_shift >= sector_shift;
+	if (l1mode == L1_BYPASS && e->dram_banked && it->op == GPUVM_OP_LOAD)
+		return ascending_load_runs(e, w, it, xstart, done, by_sector);
+	if (by_sector) {
+		uint64_t a0 = it->addr[0];
+		uint64_t s0 = a0 >> sector_shift, s1 = (a0 + 32 * bpl - 1) >> sector_shift;
+		uint64_t units = 0, lines = 0;
+		for (uint64_t sec = s0; sec <= s1; sec++) {
+			uint64_t sa = sec << sector_shift;
+			uint64_t unit = sa >> co->unit_shift;
+			if (unit != last_unit) {
+				tx = xlat_translate(&e->xlat, w->sm, sec == s0 ? a0 : sa, xstart);
+				units++;
+				last_unit = unit;
+			}
+			uint64_t line = sec >> sectors_per_line_shift;
+			if (line != last_line) {
+				lines++;
+				last_line = line;
+			}
+			done = later(serve_sector(e, w, it, sa, l1mode, tx), done);
+		}
+		s->xlat_units += units;
+		s->lines += lines;
+		return done;
+	}
+	/* locals: the stores through s would otherwise reload these a lane */
+	const uint32_t unit_shift = co->unit_shift;
+	const uint64_t span = it->bytes_per_lane - 1;
+	uint64_t units = 0, lines = 0;
 	for (uint32_t m = it->active_mask; m; m &= m - 1) {
 		uint64_t a = it->addr[__builtin_ctz(m)];
-		uint64_t unit = a >> co->unit_shift;
+		uint64_t unit = a >> unit_shift;
+		uint64_t lastsec = (a + span) >> sector_shift;
+		if (unit == last_unit && lastsec < next_sector)
+			continue; /* every sector of the lane served for an earlier one */
 		if (unit != last_unit) {
 			tx = xlat_translate(&e->xlat, w->sm, a, xstart);
-			s->xlat_units++;
+			units++;
 			last_unit = unit;
 		}
 		uint64_t first = a >> sector_shift;
-		uint64_t lastsec = (a + it->bytes_per_lane - 1) >> sector_shift;
 		if (first < next_sector)
 			first = next_sector; /* served for an earlier lane */
 		for (uint64_t sec = first; sec <= lastsec; sec++) {
 			uint64_t line = sec >> sectors_per_line_shift;
 			if (line != last_line) {
-				s->lines++;
+				lines++;
 				last_line = line;
 			}
 			done = later(serve_sector(e, w, it, sec << sector_shift, l1mode, tx), done);
@@ -433,6 +634,8 @@ static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 		if (lastsec + 1 > next_sector)
 			next_sector = lastsec + 1;
 	}
+	s->xlat_units += units;
+	s->lines += lines;
 	return done;
 }
 
@@ -452,7 +655,8 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		start = sm->l1_free;
 	uint64_t lines0 = s->lines;
 
-	bool ascending = it->bytes_per_lane && lanes_ascending(it);
+	bool contiguous = false;
+	bool ascending = it->bytes_per_lane && lanes_ascending(it, &contiguous);
 	if (lanes > 4 && !ascending)
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
 			l2_cache_prefetch(&e->l2, it->addr[__builtin_ctz(m)]);
@@ -468,7 +672,7 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 	struct coalescer *co = &e->co;
 	double done = start + 1;
 	if (ascending) {
-		done = ascending_sectors(e, w, it, l1mode, xstart, done);
+		done = ascending_sectors(e, w, it, l1mode, xstart, done, contiguous);
 		goto served;
 	}
 	coalescer_begin(co);

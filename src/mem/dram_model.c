@@ -131,6 +131,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->t_rp_cycles = cfg->t_rp_cycles;
 	m->t_cas_cycles = cfg->t_cas_cycles;
 	m->burst_cycles = cfg->cycles_per_sector_per_channel;
+	m->sector_bytes = sector;
 	m->latency_cycles = cfg->latency_cycles;
 	m->sectors_read = m->sectors_written = m->row_hits = m->row_misses = 0;
 
@@ -197,8 +198,9 @@ void dram_model_free(struct dram_model *m)
  * per unit). The same starts as server_pool_reserve after a look at the
  * next slots, with holds kept inside their slot (what the module did
  * before its calendars were packed), up to the units' rounding. */
-static inline __attribute__((always_inline)) double cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t,
-				 double inv_slot, double quantum, uint32_t cap, uint32_t hold)
+static inline __attribute__((always_inline)) double
+cal_reserve_at(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, double inv_slot,
+	       double quantum, uint32_t cap, uint32_t hold, int64_t *q_out)
 {
 	int64_t newest = c->newest;
 	int64_t oldest = newest - (int64_t)mask;
@@ -240,12 +242,14 @@ take_queued:;
 	if (q > newest)
 		goto advance;
 	used[(uint32_t)q & mask] = (uint16_t)(behind + hold);
+	*q_out = q;
 	return start;
 
 take_own:
 	start = t;
 	if (q <= newest) {
 		used[(uint32_t)q & mask] = (uint16_t)(used[(uint32_t)q & mask] + hold);
+		*q_out = q;
 		return start;
 	}
 advance:
@@ -266,13 +270,50 @@ advance:
 	}
 	used[(uint32_t)q & mask] = (uint16_t)hold;
 	c->newest = q;
+	*q_out = q;
 	return start;
 }
 
+static inline __attribute__((always_inline)) double
+cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, double inv_slot,
+	    double quantum, uint32_t cap, uint32_t hold)
+{
+	int64_t q;
+	return cal_reserve_at(c, used, mask, t, inv_slot, quantum, cap, hold, &q);
+}
+
+/* A run of hold units (unit each, as many separate requests arriving at
+ * t) reserved at once: when its last unit starts. Taken in its own slot
+ * with room, every unit starts at t, as separate requests would; queued,
+ * the units follow one another from the run's start. What a run puts in
+ * a slot past its capacity spills into the next slots (a second
+ * reservation at the next slot's start), so a run never gives a slot more
+ * time than it has, as separate requests would not (but for the last
+ * one's part). */
+static inline __attribute__((always_inline)) double
+cal_reserve_run(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, double inv_slot,
+		double quantum, uint32_t cap, uint32_t hold, uint32_t unit)
+{
+	int64_t q;
+	double start = cal_reserve_at(c, used, mask, t, inv_slot, quantum, cap, hold, &q);
+	uint32_t u = used[(uint32_t)q & mask];
+	if (u <= cap)
+		return start == t ? t : start + (double)(hold - unit) * quantum;
+	/* the overflow goes to the next slot(s) */
+	uint32_t over = u - cap;
+	used[(uint32_t)q & mask] = (uint16_t)cap;
+	double next = (double)(q + 1) * cap * quantum;
+	double start2 = cal_reserve_at(c, used, mask, next, inv_slot, quantum, cap,
+				       over, &q);
+	return start2 + (double)(over > unit ? over - unit : 0) * quantum;
+}
+
 /* One sector through its bank and its channel's bus: when its data has
- * crossed the bus (latency_cycles not included). */
-static inline __attribute__((always_inline)) double access_sector(struct dram_model *m,
-								   uint64_t addr, double t)
+ * crossed the bus (latency_cycles not included). Sets *ch_out and
+ * *bank_out to where it went. */
+static inline __attribute__((always_inline)) double
+access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_out,
+	      struct dram_bank **bank_out)
 {
 	uint32_t ch, b;
 	uint64_t row;
@@ -292,6 +333,8 @@ static inline __attribute__((always_inline)) double access_sector(struct dram_mo
 	}
 	struct dram_bank *bank = bank_at(m, (size_t)ch * m->banks + b);
 	uint16_t *bank_used = (uint16_t *)(bank + 1);
+	*ch_out = ch;
+	*bank_out = bank;
 	m->channel_sectors[ch]++;
 	double ready;
 	if ((bank->open_row & ~DRAM_ROW_PRECHARGED) == row + 1) {
@@ -325,16 +368,79 @@ static inline __attribute__((always_inline)) double access_sector(struct dram_mo
 	       m->burst_cycles;
 }
 
+/* n sectors of one interleave chunk arriving together at t: the first as
+ * access_sector, the other k = n - 1 as one run of row hits behind it in
+ * the same bank (the first left its row open) and k bursts on the same
+ * bus: one bank and one bus reservation for the run, charged whole to the
+ * slot it starts in. Where a slot had room, that is what k separate
+ * sectors got (each started at its arrival); queued, the run's last
+ * column read and burst come k - 1 holds after the run's start, as the
+ * last of k separate sectors queued one behind another did. When the
+ * last sector's data has crossed the bus. */
+static inline __attribute__((always_inline)) double access_run(struct dram_model *m,
+								uint64_t addr, uint32_t n,
+								double t)
+{
+	uint32_t ch;
+	struct dram_bank *bank;
+	double done = access_sector(m, addr, t, &ch, &bank);
+	if (n <= 1)
+		return done;
+	if (!m->chunk_locates) {
+		/* rows shorter than a chunk: the sectors may lie in two rows */
+		for (uint32_t i = 1; i < n; i++) {
+			double d = access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch, &bank);
+			if (d > done)
+				done = d;
+		}
+		return done;
+	}
+	uint32_t k = n - 1;
+	m->row_hits += k;
+	m->channel_sectors[ch] += k;
+	uint32_t hold = k * m->hit_hold;
+	if (hold > m->bank_cap)
+		hold = m->bank_cap; /* a slot's worth at most */
+	double last = cal_reserve_run(&bank->cal, (uint16_t *)(bank + 1), m->bank_mask, t,
+				      m->bank_inv_slot, m->bank_quantum, m->bank_cap, hold,
+				      m->hit_hold);
+	double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
+	double open_at = bank->row_act_at + open;
+	double ready = (last > open_at ? last : open_at) + m->t_cas_cycles;
+	uint32_t bursts = k < BUS_SLOT_BURSTS ? k : BUS_SLOT_BURSTS;
+	double run_done = cal_reserve_run(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
+					  m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
+					  BUS_SLOT_BURSTS, bursts, 1) +
+			  m->burst_cycles;
+	return run_done > done ? run_done : done;
+}
+
 double dram_model_read(struct dram_model *m, uint64_t addr, double t)
 {
+	uint32_t ch;
+	struct dram_bank *bank;
 	m->sectors_read++;
-	return access_sector(m, addr, t) + m->latency_cycles;
+	return access_sector(m, addr, t, &ch, &bank) + m->latency_cycles;
 }
 
 void dram_model_write(struct dram_model *m, uint64_t addr, double t)
 {
+	uint32_t ch;
+	struct dram_bank *bank;
 	m->sectors_written++;
-	(void)access_sector(m, addr, t);
+	(void)access_sector(m, addr, t, &ch, &bank);
+}
+
+double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
+{
+	m->sectors_read += n;
+	return access_run(m, addr, n, t) + m->latency_cycles;
+}
+
+void dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
+{
+	m->sectors_written += n;
+	(void)access_run(m, addr, n, t);
 }
 
 double dram_cycles_per_sector_per_channel(uint32_t sector_bytes, double clock_hz,

@@ -117,6 +117,7 @@ struct dram_model {
 	uint32_t channel_shift, bank_shift; /* log2 when a power of two, else 0 */
 	uint32_t channel_pow2, bank_pow2;
 	uint32_t interleave_shift, row_shift;
+	uint32_t sector_bytes;
 	double t_rcd_cycles, t_rp_cycles, t_cas_cycles;
 	double burst_cycles, latency_cycles;
 	double row_cycle_cycles;          /* a bank slot: t_rp + t_rcd + t_cas */
@@ -157,6 +158,16 @@ double dram_model_read(struct dram_model *m, uint64_t addr, double t);
 /* One sector written back at t: occupies bus and bank like a read; nobody
  * waits for it. */
 void dram_model_write(struct dram_model *m, uint64_t addr, double t);
+
+/* n >= 1 consecutive sectors from addr, all in one interleave chunk
+ * (addr >> log2(interleave_bytes) the same for each), arriving together at
+ * t, as a warp instruction's sectors of one chunk or an L2 victim's dirty
+ * sectors come: the first as one sector, the rest as a run of row hits
+ * with one bank and one bus reservation (host cost O(1) per chunk, not
+ * per sector). Read: when the last sector's data is back. Counts as n
+ * sectors in every statistic. */
+double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, double t);
+void dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t);
 
 /* sector_bytes * clock_hz / (peak_bandwidth_bytes_per_s / channels): one
  * sector's time on its channel's bus, in cycles of clock_hz. */
