@@ -463,20 +463,18 @@ load_run_sector(struct engine *e, const struct warp_rt *w, const struct gpuvm_wa
 	return done;
 }
 
-/* ascending_sectors for a load that bypasses the L1 with banked DRAM: the
- * same translations, L2 accesses and counts, but the L2 misses of device
- * memory go to the DRAM a run per interleave chunk (a coalesced load's
- * sectors of one 256 B chunk: one bank and one bus reservation for them
- * all, not one each). A run is sent when the next miss does not extend
- * it, before any other sector's DRAM access, and at the end, so DRAM
- * requests keep their order apart from an L2 victim's write-back, which
- * goes ahead of the run the instruction has open. by_sector: see
- * ascending_sectors. */
-static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
-							    const struct warp_rt *w,
-							    const struct gpuvm_warp_item *it,
-							    double xstart, double done,
-							    bool by_sector)
+/* The sectors of ascending lanes, in order: each unit translated once,
+ * each sector served once (run: a load's L2 misses gathered into DRAM
+ * runs, load_run_sector; NULL: serve_sector), lines counted. by_sector:
+ * a full warp of contiguous lanes, each within one sector (a power of
+ * two at most a sector, aligned to its size), walked sector by sector
+ * instead of lane by lane; a sector's first lane starts at the sector's
+ * start (the first one at addr[0]), and so does a unit's, so the same
+ * translations (same addresses), sectors and lines. Inlined into both
+ * callers, so each gets its own copy without the run test. */
+static inline __attribute__((always_inline)) double
+sector_walk(struct engine *e, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+	    enum l1_mode l1mode, double xstart, double done, bool by_sector, struct dram_run *run)
 {
 	const struct coalescer *co = &e->co;
 	struct gpuvm_stats *s = e->stats;
@@ -488,7 +486,6 @@ static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
 	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
 	uint64_t units = 0, lines = 0;
 	double tx = 0;
-	struct dram_run run = {0, 0, 0, 0};
 	if (by_sector) {
 		uint64_t a0 = it->addr[0];
 		uint64_t s0 = a0 >> sector_shift, s1 = (a0 + 32 * (span + 1) - 1) >> sector_shift;
@@ -505,7 +502,8 @@ static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
 				lines++;
 				last_line = line;
 			}
-			done = load_run_sector(e, w, it, sa, tx, &run, done);
+			done = run ? load_run_sector(e, w, it, sa, tx, run, done)
+				   : later(serve_sector(e, w, it, sa, l1mode, tx), done);
 		}
 	} else {
 		for (uint32_t m = it->active_mask; m; m &= m - 1) {
@@ -528,7 +526,9 @@ static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
 					lines++;
 					last_line = line;
 				}
-				done = load_run_sector(e, w, it, sec << sector_shift, tx, &run, done);
+				uint64_t sa = sec << sector_shift;
+				done = run ? load_run_sector(e, w, it, sa, tx, run, done)
+					   : later(serve_sector(e, w, it, sa, l1mode, tx), done);
 			}
 			if (lastsec + 1 > next_sector)
 				next_sector = lastsec + 1;
@@ -536,6 +536,25 @@ static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
 	}
 	s->xlat_units += units;
 	s->lines += lines;
+	return done;
+}
+
+/* ascending_sectors for a load that bypasses the L1 with banked DRAM: the
+ * same translations, L2 accesses and counts, but the L2 misses of device
+ * memory go to the DRAM a run per interleave chunk (a coalesced load's
+ * sectors of one 256 B chunk: one bank and one bus reservation for them
+ * all, not one each). A run is sent when the next miss does not extend
+ * it, before any other sector's DRAM access, and at the end, so DRAM
+ * requests keep their order apart from an L2 victim's write-back, which
+ * goes ahead of the run the instruction has open. */
+static __attribute__((noinline)) double ascending_load_runs(struct engine *e,
+							    const struct warp_rt *w,
+							    const struct gpuvm_warp_item *it,
+							    double xstart, double done,
+							    bool by_sector)
+{
+	struct dram_run run = {0, 0, 0, 0};
+	done = sector_walk(e, w, it, L1_BYPASS, xstart, done, by_sector, &run);
 	return flush_run(e, &run, done);
 }
 
@@ -549,11 +568,8 @@ static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 				double xstart, double done, bool contiguous)
 {
 	const struct coalescer *co = &e->co;
-	struct gpuvm_stats *s = e->stats;
 	uint32_t sector_shift = co->sector_shift;
-	uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
-	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
-	double tx = 0;
+	uint64_t last_line = UINT64_MAX;
 	/* the distinct lines' L2 sets, loading while the first is served
 	 * (ascending lanes: when they span a few lines, those lines; a
 	 * prefetch changes no result) */
@@ -571,72 +587,13 @@ static double ascending_sectors(struct engine *e, const struct warp_rt *w,
 			last_line = line;
 		}
 	}
-	last_line = UINT64_MAX;
-	/* A full warp of contiguous lanes, each within one sector (a power
-	 * of two at most a sector, aligned to its size): sector by sector
-	 * instead of lane by lane. A sector's first lane starts at the
-	 * sector's start (the first one at addr[0]), and so does a unit's,
-	 * so the same translations (same addresses), sectors and lines. */
+	/* a full warp of contiguous lanes, sector by sector (sector_walk) */
 	uint64_t bpl = it->bytes_per_lane;
 	bool by_sector = contiguous && bpl <= (1ull << sector_shift) && !(bpl & (bpl - 1)) &&
 			 !(it->addr[0] & (bpl - 1)) && co->unit_shift >= sector_shift;
 	if (l1mode == L1_BYPASS && e->dram_banked && it->op == GPUVM_OP_LOAD)
 		return ascending_load_runs(e, w, it, xstart, done, by_sector);
-	if (by_sector) {
-		uint64_t a0 = it->addr[0];
-		uint64_t s0 = a0 >> sector_shift, s1 = (a0 + 32 * bpl - 1) >> sector_shift;
-		uint64_t units = 0, lines = 0;
-		for (uint64_t sec = s0; sec <= s1; sec++) {
-			uint64_t sa = sec << sector_shift;
-			uint64_t unit = sa >> co->unit_shift;
-			if (unit != last_unit) {
-				tx = xlat_translate(&e->xlat, w->sm, sec == s0 ? a0 : sa, xstart);
-				units++;
-				last_unit = unit;
-			}
-			uint64_t line = sec >> sectors_per_line_shift;
-			if (line != last_line) {
-				lines++;
-				last_line = line;
-			}
-			done = later(serve_sector(e, w, it, sa, l1mode, tx), done);
-		}
-		s->xlat_units += units;
-		s->lines += lines;
-		return done;
-	}
-	/* locals: the stores through s would otherwise reload these a lane */
-	const uint32_t unit_shift = co->unit_shift;
-	const uint64_t span = it->bytes_per_lane - 1;
-	uint64_t units = 0, lines = 0;
-	for (uint32_t m = it->active_mask; m; m &= m - 1) {
-		uint64_t a = it->addr[__builtin_ctz(m)];
-		uint64_t unit = a >> unit_shift;
-		uint64_t lastsec = (a + span) >> sector_shift;
-		if (unit == last_unit && lastsec < next_sector)
-			continue; /* every sector of the lane served for an earlier one */
-		if (unit != last_unit) {
-			tx = xlat_translate(&e->xlat, w->sm, a, xstart);
-			units++;
-			last_unit = unit;
-		}
-		uint64_t first = a >> sector_shift;
-		if (first < next_sector)
-			first = next_sector; /* served for an earlier lane */
-		for (uint64_t sec = first; sec <= lastsec; sec++) {
-			uint64_t line = sec >> sectors_per_line_shift;
-			if (line != last_line) {
-				lines++;
-				last_line = line;
-			}
-			done = later(serve_sector(e, w, it, sec << sector_shift, l1mode, tx), done);
-		}
-		if (lastsec + 1 > next_sector)
-			next_sector = lastsec + 1;
-	}
-	s->xlat_units += units;
-	s->lines += lines;
-	return done;
+	return sector_walk(e, w, it, l1mode, xstart, done, by_sector, NULL);
 }
 
 /* Serves one memory instruction issued at start on warp w; returns when
