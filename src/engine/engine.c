@@ -218,18 +218,20 @@ static __attribute__((noinline)) double zero_copy_sector(struct engine *e, uint6
 			e->zc_stores_done = done;
 		return done;
 	}
-	/* a read or an atomic: the request goes up (an atomic's carries its
-	 * operands), then its completion with the data comes down */
-	s->pcie_h2d_bytes += payload;
+	/* a read or an atomic: the request goes up (an AtomicOp's carries its
+	 * operands), then its completion with the data (an AtomicOp's: the old
+	 * value) comes down */
 	double t = at_mem;
 	if (new_tlp) {
 		uint64_t up = PCIE_TLP_REQUEST_OVERHEAD_BYTES;
 		if (op == GPUVM_OP_ATOMIC) {
-			s->pcie_d2h_bytes += payload;
-			up += payload;
+			payload = PCIE_ATOMIC_RESULT_BYTES;
+			s->pcie_d2h_bytes += PCIE_ATOMIC_OPERAND_BYTES;
+			up += PCIE_ATOMIC_OPERAND_BYTES;
 		}
 		t = pcie_wire(e, &e->pcie_d2h, t, up);
 	}
+	s->pcie_h2d_bytes += payload;
 	return pcie_wire(e, &e->pcie_h2d, t,
 			 payload + (new_tlp ? PCIE_TLP_COMPLETION_OVERHEAD_BYTES : 0)) +
 	       e->pcie_latency + e->base_half;

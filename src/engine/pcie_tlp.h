@@ -12,6 +12,12 @@
 #define PCIE_TLP_REQUEST_OVERHEAD_BYTES 26u
 /* A completion: 3-DW header 12 B + 2 + 4 + 4 (same sections). */
 #define PCIE_TLP_COMPLETION_OVERHEAD_BYTES 22u
+/* An AtomicOp (a GPU atomic on host-pinned memory) carries its operands
+ * and its completion returns the old value: a 64-bit CompareAndSwap, the
+ * largest the table's atomics need, sends compare and swap values, 2 x 8 B,
+ * and gets 8 B back (PCIe 3.0 spec 6.15). */
+#define PCIE_ATOMIC_OPERAND_BYTES 16u
+#define PCIE_ATOMIC_RESULT_BYTES 8u
 /* Bulk copies move max-payload TLPs; the maximum payload size assumed is
  * 256 B, what x86 root ports and NVIDIA GPUs commonly negotiate (an
  * assumption: no measurement of the thesis's host is available). */
