@@ -121,6 +121,7 @@ struct gpuvm_stats {
 	uint64_t dram_bytes;
 	uint64_t pcie_h2d_bytes, pcie_d2h_bytes; /* copies + zero-copy */
 	uint64_t zero_copy_bytes;
+	uint64_t zero_copy_tlps; /* PCIe packets of zero-copy accesses (pcie_tlp.h) */
 
 	/* time */
 	double sim_cycles;

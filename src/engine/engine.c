@@ -25,6 +25,7 @@
 #include "engine/coalescer.h"
 #include "engine/event_queue.h"
 #include "engine/kernel_sampling.h"
+#include "engine/pcie_tlp.h"
 #include "mem/dram_model.h"
 #include "mem/l1_cache.h"
 #include "mem/l2_cache.h"
@@ -85,6 +86,11 @@ struct engine {
 	 * at once, but the kernel is not done before its writes are (the
 	 * launch boundary orders them before the host or the next launch) */
 	double zc_stores_done;
+	/* zero-copy TLPs: the memory instruction being served (a count) and
+	 * the line its last zero-copy TLP went to; a sector of the same line
+	 * in the same instruction joins that TLP (pcie_tlp.h) */
+	uint64_t mem_instr_seq, zc_tlp_instr, zc_tlp_line;
+	double zc_cycles_per_wire_byte;
 	struct dram_model dram_banks;
 	bool dram_banked;
 	struct l1_cache l1;
@@ -181,13 +187,64 @@ static inline void dram_writeback(struct engine *e, uint64_t addr, uint32_t sect
 		dram_writeback_sectors(e, addr, sectors, t);
 }
 
-/* One zero-copy transfer on a serial PCIe lane: bandwidth, then the link's
- * round-trip latency. */
-static inline double pcie_transfer(struct engine *e, struct server_pool *lane, double t,
-				   uint64_t bytes)
+/* A lane of the link carrying wire bytes (payload plus TLP overhead) at
+ * the link's raw rate less encoding and flow control (pcie_tlp.h). */
+static inline double pcie_wire(struct engine *e, struct server_pool *lane, double t,
+			       uint64_t wire_bytes)
 {
-	double hold = (double)bytes * e->pcie_cycles_per_byte;
-	return server_pool_reserve(lane, t, hold) + hold + e->pcie_latency;
+	double hold = (double)wire_bytes * e->zc_cycles_per_wire_byte;
+	return server_pool_reserve(lane, t, hold) + hold;
+}
+
+/* One 32 B sector of host-pinned memory: uncached, straight over the
+ * link as PCIe transaction-layer packets. The sectors one instruction
+ * touches in one line travel as one TLP (the GPU asks for at most a
+ * line); each TLP pays its header and framing, each read and atomic also
+ * a request on the upstream lane and the round trip (seeds/001 6.6.4:
+ * zero-copy data "is transferred over many small PCIe transactions,
+ * which is much costlier than a few bulky PCIe transactions"). */
+static __attribute__((noinline)) double zero_copy_sector(struct engine *e, uint64_t sector_addr,
+							 enum gpuvm_mem_op op, double at_mem)
+{
+	struct gpuvm_stats *s = e->stats;
+	uint64_t line = sector_addr >> e->co.line_shift;
+	/* an atomic is one AtomicOp per sector: never merged */
+	bool new_tlp = op == GPUVM_OP_ATOMIC || e->zc_tlp_instr != e->mem_instr_seq ||
+		       e->zc_tlp_line != line;
+	e->zc_tlp_instr = e->mem_instr_seq;
+	e->zc_tlp_line = line;
+	s->zero_copy_bytes += e->sector_bytes;
+	s->zero_copy_tlps += new_tlp;
+	uint64_t payload = e->sector_bytes;
+	if (op == GPUVM_OP_STORE) {
+		/* a posted write: payload and, for a new TLP, its header, on
+		 * the upstream lane; it retires at once, the kernel ends when
+		 * it has crossed (zc_stores_done) */
+		s->pcie_d2h_bytes += payload;
+		double done = pcie_wire(e, &e->pcie_d2h, at_mem,
+					payload + (new_tlp ? PCIE_TLP_REQUEST_OVERHEAD_BYTES : 0)) +
+			      e->pcie_latency + e->base_half;
+		if (done > e->zc_stores_done)
+			e->zc_stores_done = done;
+		return done;
+	}
+	/* a read or an atomic: the request goes up (an AtomicOp's carries its
+	 * operands), then its completion with the data (an AtomicOp's: the old
+	 * value) comes down */
+	double t = at_mem;
+	if (new_tlp) {
+		uint64_t up = PCIE_TLP_REQUEST_OVERHEAD_BYTES;
+		if (op == GPUVM_OP_ATOMIC) {
+			payload = PCIE_ATOMIC_RESULT_BYTES;
+			s->pcie_d2h_bytes += PCIE_ATOMIC_OPERAND_BYTES;
+			up += PCIE_ATOMIC_OPERAND_BYTES;
+		}
+		t = pcie_wire(e, &e->pcie_d2h, t, up);
+	}
+	s->pcie_h2d_bytes += payload;
+	return pcie_wire(e, &e->pcie_h2d, t,
+			 payload + (new_tlp ? PCIE_TLP_COMPLETION_OVERHEAD_BYTES : 0)) +
+	       e->pcie_latency + e->base_half;
 }
 
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
@@ -262,25 +319,8 @@ static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_m
 		return __builtin_expect(e->uvm_counts, 0) ? access_counted_sector(e, sector_addr, op, tx, sm)
 							  : access_managed_sector(e, sector_addr, op, tx, sm);
 	double at_mem = tx + e->base_half;
-	if (kind == GPUVM_ALLOC_HOST_PINNED) {
-		/* Zero-copy: uncached, straight over the link. */
-		e->stats->zero_copy_bytes += e->sector_bytes;
-		if (op == GPUVM_OP_STORE) {
-			/* a store of part of a sector still costs the sector: about
-			 * what an 8-byte write TLP costs with its overhead (PCIe 3.0:
-			 * 12-16-byte header, 2-byte sequence number, 4-byte LCRC,
-			 * 4-byte framing token) */
-			e->stats->pcie_d2h_bytes += e->sector_bytes;
-			double done = pcie_transfer(e, &e->pcie_d2h, at_mem, e->sector_bytes) + e->base_half;
-			if (done > e->zc_stores_done)
-				e->zc_stores_done = done;
-			return done;
-		}
-		e->stats->pcie_h2d_bytes += e->sector_bytes;
-		if (op == GPUVM_OP_ATOMIC)
-			e->stats->pcie_d2h_bytes += e->sector_bytes;
-		return pcie_transfer(e, &e->pcie_h2d, at_mem, e->sector_bytes) + e->base_half;
-	}
+	if (kind == GPUVM_ALLOC_HOST_PINNED)
+		return zero_copy_sector(e, sector_addr, op, at_mem);
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&e->l2, sector_addr, op != GPUVM_OP_LOAD, &wb);
 	return after_l2(e, sector_addr, op, at_mem, r, wb);
@@ -605,6 +645,7 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 	uint32_t lanes = (uint32_t)__builtin_popcount(it->active_mask);
 	if (!lanes)
 		return start + 1;
+	e->mem_instr_seq++;
 	enum l1_mode l1mode = l1_mode_of(e, it);
 	/* the L1's tag/data stage takes one line per cycle */
 	struct sm_state *sm = &e->sm[w->sm];
@@ -885,6 +926,8 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	 * pinned transfer achieves of it (derated once, src/uvm/uvm.c) */
 	e->pcie_cycles_per_byte = clock_hz / (gpuvm_pcie_effective_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
 	e->pcie_latency = cfg->pcie_latency_ns * 1e-9 * clock_hz;
+	e->zc_cycles_per_wire_byte = clock_hz / (gpuvm_pcie_wire_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
+	e->zc_tlp_instr = UINT64_MAX;
 	e->base_half = cfg->load_base_latency_cycles / 2;
 	e->l2_hit = cfg->l2_hit_latency_cycles;
 

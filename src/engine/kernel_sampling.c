@@ -17,7 +17,7 @@
 const char *const gpuvm_kernel_sampling_estimated[] = {
 	"sim_cycles", "sim_seconds", "kernel_seconds", "sectors", "lines", "translation_units",
 	"tlb", "walks", "pwc_hits", "walk_queue_cycles", "l2_sector_hits", "l2_sector_misses",
-	"dram_bytes", "pcie_h2d_bytes", "pcie_d2h_bytes", "zero_copy_bytes", NULL,
+	"dram_bytes", "pcie_h2d_bytes", "pcie_d2h_bytes", "zero_copy_bytes", "zero_copy_tlps", NULL,
 };
 
 /* Every estimated counter of s, in one fixed order: copied into out
@@ -69,6 +69,7 @@ static size_t visit_counters(struct gpuvm_stats *s, double *out, const double *a
 	KS_U64(s->pcie_h2d_bytes);
 	KS_U64(s->pcie_d2h_bytes);
 	KS_U64(s->zero_copy_bytes);
+	KS_U64(s->zero_copy_tlps);
 #undef KS_U64
 #undef KS_DBL
 	return i;

@@ -218,6 +218,7 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, cons
 	cJSON_AddNumberToObject(o, "pcie_h2d_bytes", (double)st->pcie_h2d_bytes);
 	cJSON_AddNumberToObject(o, "pcie_d2h_bytes", (double)st->pcie_d2h_bytes);
 	cJSON_AddNumberToObject(o, "zero_copy_bytes", (double)st->zero_copy_bytes);
+	cJSON_AddNumberToObject(o, "zero_copy_tlps", (double)st->zero_copy_tlps);
 
 	gpuvm_report_uvm(o, cfg, st);
 

@@ -106,6 +106,7 @@ static const struct gpuvm_stat_info stats[] = {
 	{"pcie_h2d_bytes", "bytes", "PCIe host-to-device traffic", "bytes host to device: copies, zero-copy reads, migrations", R},
 	{"pcie_d2h_bytes", "bytes", "PCIe device-to-host traffic", "bytes device to host: copies, zero-copy writes, write-backs", R},
 	{"zero_copy_bytes", "bytes", "zero-copy traffic", "of the PCIe bytes, zero-copy (host-pinned) accesses", R},
+	{"zero_copy_tlps", "count", "zero-copy PCIe packets", "transaction-layer packets of zero-copy accesses: one per line an instruction touches, one per atomic sector", R},
 
 	/* ---- unified memory (present when the run used managed memory) */
 	{"uvm.far_faults", "count", "far faults", "faulted pages (faults coalesced per 4 KB page)", R},
