@@ -6,8 +6,8 @@
  * paper's values (section VI-B, Fig. 6 and 7):
  *  - irregular: Adaptive is 22-78 % faster (runtime 0.56-0.82 of the
  *    baseline), with fewer thrashed pages (Fig. 7). sssp (UVMSmart's, 15
- *    kernel pairs) measures 0.641, and 0.659 / 0.655 on graph seeds 2 and
- *    3; bound [0.45, 0.82]: the paper's upper end, and its lower end
+ *    kernel pairs) measures 0.766, and 0.655 / 0.640 / 0.662 on graph
+ *    seeds 2-4; bound [0.45, 0.82]: the paper's upper end, and its lower end
  *    widened by a tenth of the baseline. (UVMSmart's ra is not used: on
  *    its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
  *    it, so the ratio swings with the input draw: 1.33 on the paper's own
@@ -21,14 +21,14 @@
  *    iteration starts like the first (kept resident instead: 0.936).
  * Mechanisms this test names, each removed once to see it fail: the
  * remote read below the threshold (read_threshold returning 1: sssp
- * 0.967, nothing read remotely), the cold/hot classes
+ * 1.012, nothing read remotely), the cold/hot classes
  * of lfu-ac (the raw count order evicts the block the stream fills:
  * backprop 1.563x).
  * Hot and cold data structures (III-B, Fig. 2b): in sssp "the read-only
  * data-structures are cold and the pages in hot data-structures are both
  * read from and written to": by the access counters, row_start, col and
  * weight are cold, cost and updating_cost hot (measured per touched 64 KB
- * block: 13-23 k counts against 54-126 k; the mask is device memory, as
+ * block: 13-20 k counts against 55-128 k; the mask is device memory, as
  * in UVMSmart's sssp.cu). Mechanism removed once: classifying by the
  * absolute t_s (every block passes it over a run: all hot). */
 #include <setjmp.h>

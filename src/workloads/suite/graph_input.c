@@ -21,6 +21,10 @@ static int uniform_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror
 	struct csr_build b;
 	if (csr_begin(&b, (uint32_t)n, mirror, true, false, err))
 		return -1;
+	/* the seed mixed before it meets the edge index: seed ^ i alone gave
+	 * seeds s and s ^ 1 the same draws in swapped pairs, the same graph
+	 * whenever the degree is even */
+	uint64_t key = splitmix64(seed);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1 && csr_alloc(&b, err)) {
 			csr_abandon(&b);
@@ -28,7 +32,7 @@ static int uniform_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror
 		}
 		for (uint64_t v = 0; v < n; v++)
 			for (uint64_t k = 0; k < degree; k++) {
-				uint32_t t = (uint32_t)(splitmix64(seed ^ (v * degree + k)) % n);
+				uint32_t t = (uint32_t)(splitmix64(key ^ (v * degree + k)) % n);
 				if (pass == 0)
 					csr_count(&b, (uint32_t)v, t);
 				else
