@@ -614,8 +614,6 @@ double uvm_device_sync(struct uvm *u, double t)
 			done = freed;
 	}
 	u->evicting = false;
-	u->ac_last_line = UINT64_MAX;
-	u->last = NULL;
 	return done;
 }
 
