@@ -43,6 +43,7 @@ done >>"$jobs_file"
 for w in $irregular; do
 	for ((seed = 2; seed <= seeds; seed++)); do
 		for s in baseline adaptive; do echo "fig6 $w $s 125 8 2 $seed"; done
+		for p in 4 8; do echo "fig8 $w adaptive 125 8 $p $seed"; done
 	done
 done >>"$jobs_file"
 
@@ -122,6 +123,13 @@ print("\nFig. 8 (adaptive, 125 %): runtime vs p normalised to p = 2 (paper: irre
 for w in reg + irr:
     b = get("fig8", w, "adaptive", p="2")
     print(f"{w:10} " + "  ".join(f"p={p}: {get('fig8', w, 'adaptive', p=p) / b:6.3f}" for p in ("2", "4", "8")))
+if len(seeds) > 1:
+    print(f"\nFig. 8 over input seeds {seeds[0]}-{seeds[-1]}: geometric mean of runtime / runtime at p = 2 (p = 2 is Fig. 6's adaptive run)")
+    for w in irr:
+        def gm(p):
+            v = [get("fig8" if p != "2" else "fig6", w, "adaptive", p=p, seed=k) / get("fig6", w, "adaptive", seed=k) for k in seeds]
+            return math.exp(sum(math.log(x) for x in v) / len(v)), min(v), max(v)
+        print(f"{w:10} " + "  ".join("p={}: {:6.3f} ({:.3f}-{:.3f})".format(p, *gm(p)) for p in ("2", "4", "8")))
 print("\nFig. 7 (125 %): thrashed pages (pages migrated back after an eviction) per scheme")
 for w in reg + irr:
     print(f"{w:10} " + "  ".join(f"{s}={get('fig6', w, s, 'thrashed_pages')}" for s in ("baseline", "always", "oversub", "adaptive", "adaptive-lru")))
