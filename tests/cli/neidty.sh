@@ -63,6 +63,28 @@ assert used("one.json") == [1], used("one.json")
 assert used("one0.json") == [0], used("one0.json")
 PY
 
+# tlb.translate_per: gem5-gpu's ShaderLSQ looks the TLB up once per coalesced
+# 128 B access (the preset's access), gpuvm by default once per page. A
+# warp of the triad reads 32 doubles = 2 segments of one 4 KB page, so
+# access makes twice the lookups; the second is issued with the first, so
+# it misses when the first does (no MSHR to merge into) and hits with it.
+TRIAD=stream-triad-simt:elems=65536
+"$GPUVM" sim --gpu gem5gpu-neidty --workload $TRIAD --json acc.json -q || fail "access run"
+"$GPUVM" sim --gpu gem5gpu-neidty --workload $TRIAD --set tlb.translate_per=page --json pg.json -q ||
+	fail "page run"
+python3 - <<'PY' && echo "ok - tlb.translate_per: access looks up each 128 B segment, page each page" || fail "translate_per"
+import json
+def l1(f):
+    d = json.load(open(f)); r = d.get("results", d); return r, r["tlb"][0]
+ra, a = l1("acc.json"); rp, p = l1("pg.json")
+la, lp = a["hits"] + a["misses"], p["hits"] + p["misses"]
+print("  L1 lookups access %d, page %d; misses %d / %d" % (la, lp, a["misses"], p["misses"]))
+assert ra["translation_units"] == 2 * rp["translation_units"], (ra["translation_units"], rp["translation_units"])
+assert 1.9 * lp <= la <= 2.1 * lp, (la, lp)
+assert 1.9 * p["misses"] <= a["misses"] <= 2.1 * p["misses"], (a["misses"], p["misses"])
+assert ra["result"] == rp["result"]
+PY
+
 # Fidelity (seeds/002 IV.D-E on LUD, the one workload whose speed-ups the
 # text states): neidty-default 1.21x and twice 1.20x over the baseline's
 # average translation delay; two-sided, +-10 %. EXTRA adds --set options
