@@ -41,6 +41,7 @@ spec_of() {
 	case $1 in
 	lud) echo "lud:n=512" ;;
 	pagerank) echo "pagerank:graph=rmat-14-16" ;;
+	atax) echo "atax:variant=polybench-gpu" ;;
 	*) echo "$1" ;;
 	esac
 }
