@@ -22,10 +22,13 @@
 #
 # Sizes (docs/neidty.md): the suite's defaults (Rodinia / PolyBench /
 # Pannotia inputs as gpuvm ships them), except LUD at n=512 (the default
-# 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits) and PAGERANK
-# on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer);
-# 854 s on the shared 2-core machine (5 other users). JOBS=N runs N at a
-# time (default 2).
+# 256 fits the 16 x 32 L1 entries almost whole: 91 % L1 hits), PAGERANK
+# on rmat-14-16 like COLOR and BC (its rmat-16-16 default takes 4x longer)
+# and ATAX as PolyBench/GPU 1.0's atax.cu (variant=polybench-gpu: n=4096,
+# 32 x 8 blocks; the suite default is UVMSmart's port, 5 CTAs per kernel,
+# which the seed's Tables I-II rule out). About 860 s of CPU in all (ATAX
+# ~126 s per run): 7-8 min on two quiet cores, ~30 min on the shared
+# machine with five other users. JOBS=N runs N at a time (default 2).
 # WORKLOADS="lud srad" picks a subset; RESUME=1 keeps the runs whose JSON is
 # in OUTDIR/json already (delete one to redo it).
 set -euo pipefail
@@ -41,6 +44,7 @@ spec_of() {
 	case $1 in
 	lud) echo "lud:n=512" ;;
 	pagerank) echo "pagerank:graph=rmat-14-16" ;;
+	atax) echo "atax:variant=polybench-gpu" ;;
 	*) echo "$1" ;;
 	esac
 }

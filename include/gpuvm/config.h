@@ -217,6 +217,10 @@ struct gpuvm_config {
 	/* 1: a sharing scheme's read of another TLB's entry makes it that
 	 * TLB's most recently used (gem5-gpu's TLBMemory::lookup); 0: not */
 	uint32_t tlb_peer_read_touch;
+	/* 1: a memory instruction looks up the first TLB level once per
+	 * coalesced access (128 B segment; gem5-gpu's ShaderLSQ); 0: once per
+	 * distinct first-level entry (page) */
+	uint32_t tlb_translate_per_access;
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

@@ -151,6 +151,7 @@ enum cfg_key_id_tail {
 	K_TLB_L1_IN_FLIGHT,
 	K_UVM_DEVICE_SYNC,
 	K_TLB_PEER_READ_LRU,
+	K_TLB_TRANSLATE_PER,
 	K_COUNT,
 };
 

@@ -84,6 +84,7 @@ static const char *const cta_issue_names[] = {"sm0", "after-last"};
 static const char *const in_flight_names[] = {"merge", "miss"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
+static const char *const translate_per_names[] = {"page", "access"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -353,6 +354,13 @@ const struct cfg_key cfg_keys[] = {
 	     "a sharing scheme's read of another TLB's entry (a NeiDty neighbour hit, a Valkyrie ring "
 	     "hit): keep (the owner's LRU order is left as it is) or touch (the entry becomes its "
 	     "owner's most recently used, as any lookup of gem5-gpu's TLBMemory does)"),
+	/* default page (the behaviour before the key); gem5gpu-neidty sets
+	 * access from gem5-gpu src/gpu/shader_lsq.cc and lsq_warp_inst_buffer.cc */
+	ENUM("tlb.translate_per", tlb_translate_per_access, translate_per_names, -1,
+	     "how often a warp's memory instruction asks the first TLB level: page (once per distinct "
+	     "first-level entry the lanes touch) or access (once per coalesced access, the 128 B "
+	     "segment of the lanes' data: gem5-gpu's ShaderLSQ::issueWarpInstTranslations translates "
+	     "every access WarpInstBuffer::coalesce makes, so two lines of one page are two lookups)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -34,6 +34,11 @@
 #include "uvm/uvm.h"
 #include "xlat/xlat.h"
 
+/* gem5-gpu src/gpu/lsq_warp_inst_buffer.cc, WarpInstBuffer::coalesce: a
+ * warp's 4, 8 and 16 B lanes coalesce into accesses within 128 B segments
+ * (GPGPU-Sim's compute-capability-1.3 rule), each translated on its own */
+#define GEM5GPU_SEGMENT_BYTES 128u
+
 struct sm_state {
 	double *sched_free;       /* [schedulers] next cycle each can issue */
 	double *unit_free;        /* [schedulers x classes] next cycle each unit takes one */
@@ -907,8 +912,14 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	if (l2_cache_init(&e->l2, cfg->l2_bytes, cfg->l2_ways, cfg->l2_line_bytes,
 			  cfg->l2_sector_bytes))
 		return -1;
-	if (coalescer_init(&e->co, cfg->tlb[0].entry_bytes, cfg->l2_sector_bytes,
-			   cfg->l2_line_bytes))
+	/* the coalescer's translation unit: a first-level TLB entry, or with
+	 * tlb.translate_per = access gem5-gpu's coalesced access (the 128 B
+	 * segment of WarpInstBuffer::coalesce for 4-16 B lanes; its 32 / 64 B
+	 * segments of 1 / 2 B lanes are not modelled), each its own lookup */
+	uint64_t xlat_unit = cfg->tlb[0].entry_bytes;
+	if (cfg->tlb_translate_per_access && xlat_unit > GEM5GPU_SEGMENT_BYTES)
+		xlat_unit = GEM5GPU_SEGMENT_BYTES;
+	if (coalescer_init(&e->co, xlat_unit, cfg->l2_sector_bytes, cfg->l2_line_bytes))
 		return -1;
 	alloc_table_init(&e->allocs);
 	if (kernel_sampler_init(&e->ks, opt, stats))

@@ -6,6 +6,7 @@
 
 struct atax_cfg {
 	uint64_t n;
+	unsigned variant; /* 0 uvmsmart, 1 polybench-gpu */
 	struct suite_opts o;
 };
 
@@ -29,9 +30,18 @@ static int atax_host(struct simt_host *h, void *user)
 	    simt_upload(h, y, n * sizeof(float)) || simt_upload(h, tmp, n * sizeof(float)))
 		return -1;
 	struct atax_args a = {A, x, y, tmp, (int)n, (int)n};
-	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 256), 1, 1), block = simt_dim3(256, 1, 1);
-	if (SIMT_LAUNCH(h, atax_kernel1, grid, block, a) ||
-	    SIMT_LAUNCH(h, atax_kernel2, grid, block, a) || simt_download(h, y, n * sizeof(float)))
+	if (c->variant) { /* PolyBench/GPU 1.0 atax.cuh: DIM_THREAD_BLOCK_X 32, _Y 8 */
+		struct simt_dim3 grid = simt_dim3(suite_div_up(n, 32), 1, 1), block = simt_dim3(32, 8, 1);
+		if (SIMT_LAUNCH(h, atax_pb_kernel1, grid, block, a) ||
+		    SIMT_LAUNCH(h, atax_pb_kernel2, grid, block, a))
+			return -1;
+	} else {
+		struct simt_dim3 grid = simt_dim3(suite_div_up(n, 256), 1, 1), block = simt_dim3(256, 1, 1);
+		if (SIMT_LAUNCH(h, atax_kernel1, grid, block, a) ||
+		    SIMT_LAUNCH(h, atax_kernel2, grid, block, a))
+			return -1;
+	}
+	if (simt_download(h, y, n * sizeof(float)))
 		return -1;
 	double err = 0;
 	if (c->o.verify) {
@@ -57,7 +67,12 @@ static int atax_host(struct simt_host *h, void *user)
 }
 
 static const struct gpuvm_param_def atax_params[] = {
-	{"n", GPUVM_PARAM_U64, "1200", "matrix side (NX = NY); UVMSmart: 1200"},
+	{"variant", GPUVM_PARAM_CHOICE, "uvmsmart|polybench-gpu",
+	 "uvmsmart: UVMSmart's port (256 x 1 blocks); polybench-gpu: PolyBench/GPU 1.0's atax.cu "
+	 "(32 x 8 blocks, the 8 warps of a block on the same rows)"},
+	{"n", GPUVM_PARAM_U64, "1200",
+	 "matrix side (NX = NY); UVMSmart: 1200; variant=polybench-gpu: 4096 unless given "
+	 "(PolyBench/GPU 1.0 atax.cuh, every dataset)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -67,6 +82,10 @@ static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	(void)cfg;
 	(void)seed;
 	struct atax_cfg c = {.n = 1200};
+	if (gpuvm_params_choice(p, "variant", "uvmsmart|polybench-gpu", &c.variant, err) < 0)
+		return -1;
+	if (c.variant)
+		c.n = 4096;
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
 	    suite_check_range("n", c.n, 1, 1u << 17, err))
 		return -1;
@@ -79,7 +98,7 @@ static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 
 const struct gpuvm_workload_def gpuvm_workload_atax = {
 	.name = "atax",
-	.summary = "PolyBench/GPU ATAX: y = A^T (A x), thread per row then per column",
+	.summary = "ATAX: y = A^T (A x), thread per row then per column (UVMSmart or PolyBench/GPU blocks)",
 	.working_set = "4 B x n^2 + 12 B x n (n=46341: 8 GiB)",
 	.params = atax_params,
 	.n_params = sizeof atax_params / sizeof atax_params[0],
