@@ -293,6 +293,50 @@ static void test_evict_small_units(void **state)
 	world_free(&w);
 }
 
+/* random-4kb's pick as the walk over every block did it: the k-th
+ * resident page in block order, then page order. */
+static uint32_t random_walk_pick(const struct uvm_space *sp, uint64_t k, uint32_t *page)
+{
+	for (uint32_t i = 0; i < sp->n; i++) {
+		const struct uvm_block *b = sp->blocks[i];
+		if (k >= b->resident_count) {
+			k -= b->resident_count;
+			continue;
+		}
+		for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+			if (mask_test(b->resident, p) && k-- == 0) {
+				*page = p;
+				return i;
+			}
+	}
+	return UINT32_MAX;
+}
+
+/* random-4kb finds its page through a tree of the blocks' resident
+ * counts: the same page as the walk, over random fills and evictions. */
+static void test_evict_random_equals_walk(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, "random-4kb", 4);
+	uint64_t s = 7;
+	for (int i = 0; i < 4000; i++) {
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t r = (uint32_t)(s >> 33);
+		if (r % 3 == 0 || !w.sp.resident_pages) {
+			uint32_t lo = r % 500;
+			fill(&w, (r >> 9) % 4, lo, lo + (r >> 11) % 12);
+			continue;
+		}
+		uint64_t rng = w.rng, k = uvm_rng_next(&rng) % w.sp.resident_pages;
+		uint32_t page = 0, blk = random_walk_pick(&w.sp, k, &page);
+		char want[32];
+		snprintf(want, sizeof want, "%u:%u-%u", blk, page, page);
+		assert_string_equal(victim(&w), want);
+	}
+	world_free(&w);
+}
+
 static void test_evict_tree(void **state)
 {
 	(void)state;
@@ -345,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_tree_driver),     cmocka_unit_test(test_tree_uvmsmart),
 		cmocka_unit_test(test_simple_prefetchers), cmocka_unit_test(test_evict_lru_2mb),
 		cmocka_unit_test(test_evict_small_units), cmocka_unit_test(test_evict_tree),
+		cmocka_unit_test(test_evict_random_equals_walk),
 		cmocka_unit_test(test_evict_lfu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

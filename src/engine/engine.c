@@ -660,9 +660,15 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 
 	bool contiguous = false;
 	bool ascending = it->bytes_per_lane && lanes_ascending(it, &contiguous);
-	if (lanes > 4 && !ascending)
+	if (lanes > 4 && !ascending) {
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
 			l2_cache_prefetch(&e->l2, it->addr[__builtin_ctz(m)]);
+		/* scattered lanes of managed memory: their pages' paging state,
+		 * which their walks read (a prefetch changes no result) */
+		if (e->uvm_on)
+			for (uint32_t m = it->active_mask; m; m &= m - 1)
+				uvm_prefetch_page(&e->uvm, it->addr[__builtin_ctz(m)]);
+	}
 
 	double xstart = start;
 	if (__builtin_expect(e->uvm_blocking, 0) && uvm_sm_blocked_until(&e->uvm, w->sm) > start) {

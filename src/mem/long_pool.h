@@ -4,11 +4,10 @@
  *
  * Same calendar and same results, bit for bit, as server_pool_start and
  * server_pool_consume_long (mem/server_pool.h), but a hold does not walk
- * the slots it covers: the whole slots of a hold go into an interval
- * structure (a Fenwick tree over 8x the ring's slots, +1 where a hold's
- * whole slots begin and -1 past their end), and a slot's ring entry takes its holds' server
- * time when it is next read or written. What the slot walk did, in the
- * order it did it:
+ * the slots it covers: the whole slots of a hold are kept as an interval
+ * [a, b] (a min-heap on b of the holds that may still cover a kept
+ * slot), and a slot's ring entry takes its holds' server time when it is
+ * next read or written. What the slot walk did, in the order it did it:
  *  - a whole slot of a hold adds slot_cycles to the slot, after resetting
  *    a ring entry that held an older slot;
  *  - so a slot's entry, when next touched, first takes the whole-slot
@@ -19,8 +18,9 @@
  *  - the first slots of a hold longer than the ring, which the walk
  *    wrote and its later slots made older than the ring (never read
  *    again), are left out.
- * A hold costs O(log ring) instead of O(hold / slot_cycles); each touch
- * of a slot costs O(log ring) more. */
+ * A hold costs O(log holds) instead of O(hold / slot_cycles); each touch
+ * of a slot counts the live holds covering it, a scan of the few live
+ * intervals (a far-fault pool keeps about as many as its MSHRs). */
 #ifndef GPUVM_LONG_POOL_H
 #define GPUVM_LONG_POOL_H
 
@@ -38,14 +38,10 @@ struct long_pool_hold {
 
 struct long_pool {
 	double slot_cycles, inv_slot, capacity;
-	uint32_t mask;  /* ring slots - 1 */
-	uint32_t wmask; /* Fenwick positions - 1: 8 x ring slots */
+	uint32_t mask; /* ring slots - 1 */
 	int64_t newest, frontier;
-	struct long_pool_slot *slot;   /* [ring] */
-	int32_t *fw;                   /* Fenwick: +1 at a hold's a, -1 at its b + 1 */
-	int32_t *point;                /* the same points, plain: a scan of consecutive
-	                                * slots adds them up instead of two prefix sums */
-	struct long_pool_hold *hold;   /* min-heap on b of holds that may cover a kept slot */
+	struct long_pool_slot *slot; /* [ring] */
+	struct long_pool_hold *hold; /* min-heap on b of holds that may cover a kept slot */
 	uint32_t hold_n, hold_cap;
 	int oom;
 };

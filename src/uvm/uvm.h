@@ -205,6 +205,24 @@ void uvm_finish(struct uvm *u);
  * *page_through is not set). */
 uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **page_through);
 
+/* A hint that addr is about to be translated: starts loading the host
+ * cache lines of its page's state (block header, residency word, arrival
+ * time). Under thrashing nearly every access of managed memory walks,
+ * and each walk's read of these is a host cache miss; an instruction's
+ * lanes fetch them together rather than one after another. Changes no
+ * state and no result (a page whose block does not exist yet is left). */
+static inline void uvm_prefetch_page(const struct uvm *u, uint64_t addr)
+{
+	const struct uvm_map_entry *x = uvm_map_find(&u->blocks, addr >> UVM_BLOCK_SHIFT);
+	if (!x)
+		return;
+	const struct uvm_block *b = (const struct uvm_block *)(uintptr_t)x->val;
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	__builtin_prefetch(b);
+	__builtin_prefetch(&b->resident[p >> 6]);
+	__builtin_prefetch(&b->arrive[p]);
+}
+
 /* Blocking model: when SM sm's TLB takes requests again. */
 static inline double uvm_sm_blocked_until(const struct uvm *u, uint32_t sm)
 {
