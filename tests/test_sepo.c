@@ -322,7 +322,7 @@ static int chain_host(struct simt_host *h, void *user)
 	struct sepo_input in = {.records = 4000, .rec_words = c->kv.rec_words, .ctx = c,
 				.fill = fill_kv, .kernel = sepo_map_kernel, .kernel_name = "kv", .app = SEPO_APP_KV};
 	struct sepo_run_stats st;
-	if (sepo_run(h, &t, &in, 1000, 512, &st)) {
+	if (sepo_run(h, &t, &in, 1000, 512, 1, &st)) {
 		sepo_release(&t);
 		return -1;
 	}
