@@ -24,6 +24,7 @@
 #include "bigdata/sepo_run.h"
 #include "gpuvm/engine.h"
 #include "run_util.h"
+#include "simt/simt_internal.h"
 
 /* ---- end to end through the workloads ------------------------------- */
 
@@ -361,6 +362,63 @@ static void test_allocator_chains_a_groups_pages(void **state)
 	assert_true(c.ok);
 }
 
+/* Pinned (§6.6.4): "Everything else is kept in GPU memory ... (e.g.
+ * locks)": the combining entry locks are a device array, not the pinned
+ * entries' meta words (under sepo they stay in the entries). */
+struct lock_ctx {
+	enum sepo_placement place;
+	int has_locks, locks_device, heap_kind;
+};
+
+static int lock_host(struct simt_host *h, void *user)
+{
+	struct lock_ctx *c = user;
+	struct sepo_config tc = {.org = SEPO_COMBINING, .combine_op = SEPO_COMB_ADD,
+				 .placement = c->place, .nbuckets = 1024, .groups = 4,
+				 .page_bytes = 2048, .heap_bytes = 64 << 10, .bound_bytes = 64 << 10,
+				 .threshold_pct = 50};
+	struct sepo_table t;
+	int rc = sepo_create(h, &t, &tc, 6);
+	if (rc == 0) {
+		struct simt_program *p = (struct simt_program *)h;
+		c->has_locks = t.d.entry_locks != NULL;
+		const struct simt_buffer *b = t.d.entry_locks ? simt_find_buffer(p, t.d.entry_locks, 4) : NULL;
+		c->locks_device = b && b->kind == GPUVM_ALLOC_DEVICE;
+		const struct simt_buffer *hb = simt_find_buffer(p, t.d.heap, 8);
+		c->heap_kind = hb ? (int)hb->kind : -1;
+	}
+	sepo_release(&t);
+	return rc;
+}
+
+static void test_pinned_entry_locks_in_device_memory(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct lock_ctx c = {.place = k ? SEPO_PLACE_PINNED : SEPO_PLACE_SEPO};
+		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+		struct gpuvm_error err = {{0}};
+		assert_non_null(cfg);
+		if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+			fail_msg("%s", err.msg);
+		struct gpuvm_source src;
+		assert_int_equal(simt_program_source("locks", lock_host, &c, NULL, &src, &err), 0);
+		struct gpuvm_stats st;
+		if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
+			fail_msg("%s", err.msg);
+		src.ops->destroy(&src);
+		gpuvm_stats_release(&st);
+		free(cfg);
+		if (k) {
+			assert_int_equal(c.heap_kind, GPUVM_ALLOC_HOST_PINNED);
+			assert_true(c.has_locks && c.locks_device);
+		} else {
+			assert_int_equal(c.heap_kind, GPUVM_ALLOC_DEVICE);
+			assert_false(c.has_locks); /* in the device heap's entries */
+		}
+	}
+}
+
 /* The pipelined input (sepo_run.c, buffers >= 2): over several
  * iterations, no map kernel starts before its chunk's copy has ended. */
 struct pipe_ctx {
@@ -667,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_record_pairs),
 		cmocka_unit_test(test_pinned_writes_take_link_time),
 		cmocka_unit_test(test_pipelined_input_waits_for_each_copy),
+		cmocka_unit_test(test_pinned_entry_locks_in_device_memory),
 		cmocka_unit_test(test_later_iterations_resend_only_pending_epochs),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
