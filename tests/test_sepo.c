@@ -24,6 +24,7 @@
 #include "bigdata/sepo_run.h"
 #include "gpuvm/engine.h"
 #include "run_util.h"
+#include "simt/simt_internal.h"
 
 /* ---- end to end through the workloads ------------------------------- */
 
@@ -322,7 +323,7 @@ static int chain_host(struct simt_host *h, void *user)
 	struct sepo_input in = {.records = 4000, .rec_words = c->kv.rec_words, .ctx = c,
 				.fill = fill_kv, .kernel = sepo_map_kernel, .kernel_name = "kv", .app = SEPO_APP_KV};
 	struct sepo_run_stats st;
-	if (sepo_run(h, &t, &in, 1000, 512, &st)) {
+	if (sepo_run(h, &t, &in, 1000, 512, 1, &st)) {
 		sepo_release(&t);
 		return -1;
 	}
@@ -359,6 +360,132 @@ static void test_allocator_chains_a_groups_pages(void **state)
 	assert_true(c.taken >= 160);
 	assert_int_equal(c.chained, c.taken);
 	assert_true(c.ok);
+}
+
+/* Pinned (§6.6.4): "Everything else is kept in GPU memory ... (e.g.
+ * locks)": the combining entry locks are a device array, not the pinned
+ * entries' meta words (under sepo they stay in the entries). */
+struct lock_ctx {
+	enum sepo_placement place;
+	int has_locks, locks_device, heap_kind;
+};
+
+static int lock_host(struct simt_host *h, void *user)
+{
+	struct lock_ctx *c = user;
+	struct sepo_config tc = {.org = SEPO_COMBINING, .combine_op = SEPO_COMB_ADD,
+				 .placement = c->place, .nbuckets = 1024, .groups = 4,
+				 .page_bytes = 2048, .heap_bytes = 64 << 10, .bound_bytes = 64 << 10,
+				 .threshold_pct = 50};
+	struct sepo_table t;
+	int rc = sepo_create(h, &t, &tc, 6);
+	if (rc == 0) {
+		struct simt_program *p = (struct simt_program *)h;
+		c->has_locks = t.d.entry_locks != NULL;
+		const struct simt_buffer *b = t.d.entry_locks ? simt_find_buffer(p, t.d.entry_locks, 4) : NULL;
+		c->locks_device = b && b->kind == GPUVM_ALLOC_DEVICE;
+		const struct simt_buffer *hb = simt_find_buffer(p, t.d.heap, 8);
+		c->heap_kind = hb ? (int)hb->kind : -1;
+	}
+	sepo_release(&t);
+	return rc;
+}
+
+static void test_pinned_entry_locks_in_device_memory(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct lock_ctx c = {.place = k ? SEPO_PLACE_PINNED : SEPO_PLACE_SEPO};
+		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+		struct gpuvm_error err = {{0}};
+		assert_non_null(cfg);
+		if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+			fail_msg("%s", err.msg);
+		struct gpuvm_source src;
+		assert_int_equal(simt_program_source("locks", lock_host, &c, NULL, &src, &err), 0);
+		struct gpuvm_stats st;
+		if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
+			fail_msg("%s", err.msg);
+		src.ops->destroy(&src);
+		gpuvm_stats_release(&st);
+		free(cfg);
+		if (k) {
+			assert_int_equal(c.heap_kind, GPUVM_ALLOC_HOST_PINNED);
+			assert_true(c.has_locks && c.locks_device);
+		} else {
+			assert_int_equal(c.heap_kind, GPUVM_ALLOC_DEVICE);
+			assert_false(c.has_locks); /* in the device heap's entries */
+		}
+	}
+}
+
+/* The pipelined input (sepo_run.c, buffers >= 2): over several
+ * iterations, no map kernel starts before its chunk's copy has ended. */
+struct pipe_ctx {
+	struct gen_kv kv;
+	struct sepo_run_stats st;
+	unsigned int buffers;
+};
+
+static void fill_pipe(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	gen_kv_fill(&((struct pipe_ctx *)ctx)->kv, first, n, out);
+}
+
+static int pipe_host(struct simt_host *h, void *user)
+{
+	struct pipe_ctx *c = user;
+	struct sepo_config tc = {.org = SEPO_COMBINING, .combine_op = SEPO_COMB_ADD,
+				 .placement = SEPO_PLACE_SEPO, .nbuckets = 4096, .groups = 8,
+				 .page_bytes = 2048, .heap_bytes = 64 << 10, .bound_bytes = 8000 * 48,
+				 .threshold_pct = 50};
+	struct sepo_table t;
+	if (sepo_create(h, &t, &tc, 6)) {
+		sepo_release(&t);
+		return -1;
+	}
+	struct sepo_input in = {.records = 8000, .rec_words = c->kv.rec_words, .ctx = c,
+				.fill = fill_pipe, .kernel = sepo_map_kernel, .kernel_name = "kv",
+				.app = SEPO_APP_KV};
+	int rc = sepo_run(h, &t, &in, 1000, 512, c->buffers, &c->st);
+	sepo_release(&t);
+	return rc;
+}
+
+static void test_pipelined_input_waits_for_each_copy(void **state)
+{
+	(void)state;
+	double secs[2];
+	for (int k = 0; k < 2; k++) {
+		struct pipe_ctx c = {.buffers = k ? 3 : 1};
+		gen_kv_init(&c.kv, 5, 4000, 16, 8);
+		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+		struct gpuvm_error err = {{0}};
+		assert_non_null(cfg);
+		if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+			fail_msg("%s", err.msg);
+		struct gpuvm_source src;
+		assert_int_equal(simt_program_source("pipe", pipe_host, &c, NULL, &src, &err), 0);
+		struct gpuvm_stats st;
+		if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
+			fail_msg("%s", err.msg);
+		src.ops->destroy(&src);
+		secs[k] = st.sim_seconds;
+		printf("  %u buffer(s): %u iterations, %zu launches, %.1f us\n", c.buffers,
+		       c.st.iterations, st.n_kernel_list, st.sim_seconds * 1e6);
+		assert_true(c.st.iterations >= 2);
+		if (k) {
+			assert_int_equal(c.st.n_chunk_log, st.n_kernel_list);
+			for (unsigned int i = 0; i < c.st.n_chunk_log; i++) {
+				double start = st.kernel_list[i].start_cycle / (cfg->clock_mhz * 1e6);
+				assert_true(c.st.copy_end_seconds[i] > 0);
+				assert_true(start >= c.st.copy_end_seconds[i]);
+			}
+		}
+		gpuvm_stats_release(&st);
+		free(cfg);
+	}
+	assert_true(secs[1] <= secs[0]);
 }
 
 /* Basic: an iteration stops once threshold % of the groups have been
@@ -597,6 +724,8 @@ int main(void)
 		cmocka_unit_test(test_record_apps_every_placement),
 		cmocka_unit_test(test_record_pairs),
 		cmocka_unit_test(test_pinned_writes_take_link_time),
+		cmocka_unit_test(test_pipelined_input_waits_for_each_copy),
+		cmocka_unit_test(test_pinned_entry_locks_in_device_memory),
 		cmocka_unit_test(test_later_iterations_resend_only_pending_epochs),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),

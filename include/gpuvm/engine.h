@@ -129,6 +129,11 @@ struct gpuvm_stats {
 	double kernel_cycles;  /* cycles spent inside kernels */
 	double copy_cycles;    /* cycles spent in explicit copies */
 	double launch_cycles;  /* of kernel_cycles, the launch overheads */
+	/* asynchronous copies (engine/copy_stream.h): how many, their transfer
+	 * time on a free lane (beside the kernels, so not in sim_cycles as
+	 * such), and the time kernels waited for one before starting */
+	uint64_t async_copies;
+	double async_copy_cycles, async_wait_cycles;
 	/* per launch, in order (gpuvm_stats_release frees it) */
 	struct gpuvm_kernel_stats *kernel_list;
 	size_t n_kernel_list;

@@ -235,6 +235,19 @@ int simt_free(struct simt_host *h, void *p);
  * the transfer. Managed and pinned allocations are not copied (no-op). */
 int simt_upload(struct simt_host *h, const void *p, uint64_t bytes);
 int simt_download(struct simt_host *h, const void *p, uint64_t bytes);
+/* cudaMemcpyAsync on the direction's copy stream followed, for event
+ * 1..GPUVM_RUN_EVENTS-1, by cudaEventRecord(event); event 0 records none.
+ * The copy runs on the link beside later kernels and the call returns at
+ * once (in simulated time); the data must be in place (upload) when the
+ * call is made, as with simt_upload. Device allocations only. */
+int simt_upload_async(struct simt_host *h, const void *p, uint64_t bytes, unsigned event);
+int simt_download_async(struct simt_host *h, const void *p, uint64_t bytes, unsigned event);
+/* cudaStreamWaitEvent for the next launch: it starts no earlier than the
+ * end of the event's last recorded copy. */
+int simt_wait_event(struct simt_host *h, unsigned event);
+/* When the event's last recorded copy ended, in simulated seconds, once
+ * an operation has waited for it (the next launch); -1 before. */
+double simt_event_seconds(struct simt_host *h, unsigned event);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */
 int simt_device_sync(struct simt_host *h);

@@ -181,13 +181,25 @@ enum gpuvm_run_op_kind {
 	GPUVM_RUN_COPY_D2H,
 	GPUVM_RUN_KERNEL,     /* kernel: valid until the next next_op call */
 	GPUVM_RUN_DEVICE_SYNC, /* cudaDeviceSynchronize (uvm.device_sync) */
+	/* cudaMemcpyAsync on the direction's copy stream, then
+	 * cudaEventRecord(event) when event != 0: the copy runs beside the
+	 * kernels, the host goes on at once (engine/copy_stream.h) */
+	GPUVM_RUN_COPY_H2D_ASYNC, /* copy_addr, copy_bytes, event */
+	GPUVM_RUN_COPY_D2H_ASYNC,
 };
+
+/* Events of asynchronous copies: ids 1 .. GPUVM_RUN_EVENTS - 1. */
+#define GPUVM_RUN_EVENTS 16
 
 struct gpuvm_run_op {
 	enum gpuvm_run_op_kind kind;
 	struct gpuvm_alloc alloc;
 	uint64_t copy_addr, copy_bytes;
 	struct gpuvm_kernel *kernel;
+	/* asynchronous copies: the event the copy records (0 = none);
+	 * kernels: the event it waits for before starting
+	 * (cudaStreamWaitEvent; 0 = none) */
+	uint32_t event, wait_event;
 };
 
 /* A workload or trace: yields run operations in program order. */
@@ -201,6 +213,10 @@ struct gpuvm_source {
 	 * threads the source may use to execute kernels ahead of the engine;
 	 * 0 or 1 = the engine's thread alone. The items are the same. */
 	uint32_t exec_threads;
+	/* Set by the engine: when each event's last recorded copy ended, in
+	 * simulated seconds, once known (after an operation waited for it);
+	 * negative before. */
+	double event_seconds[GPUVM_RUN_EVENTS];
 };
 
 struct gpuvm_source_ops {

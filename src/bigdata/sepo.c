@@ -86,6 +86,12 @@ int sepo_create(struct simt_host *h, struct sepo_table *t, const struct sepo_con
 	d->heap = dev_alloc(h, "sepo.heap", hp * c->page_bytes, kind);
 	d->buckets = dev_alloc(h, "sepo.buckets", c->nbuckets * 8, GPUVM_ALLOC_DEVICE);
 	d->bucket_locks = dev_alloc(h, "sepo.bucket_locks", c->nbuckets * 4, GPUVM_ALLOC_DEVICE);
+	/* pinned: entry locks in device memory (sepo_dev.h, §6.6.4); the heap
+	 * is device (sepo) or migrates to it (managed), so theirs stay in it */
+	if (c->placement == SEPO_PLACE_PINNED && c->org == SEPO_COMBINING &&
+	    !(d->entry_locks = dev_alloc(h, "sepo.entry_locks", hp * c->page_bytes / 16 * 4,
+					 GPUVM_ALLOC_DEVICE)))
+		return -1;
 	d->group_page = dev_alloc(h, "sepo.group_page", g * 8, GPUVM_ALLOC_DEVICE);
 	d->group_locks = dev_alloc(h, "sepo.group_locks", g * 4, GPUVM_ALLOC_DEVICE);
 	d->group_flags = dev_alloc(h, "sepo.group_flags", g * 4, GPUVM_ALLOC_DEVICE);

@@ -30,7 +30,12 @@
  *   multi-valued key entry:  next | meta | value-list head | key words
  *   multi-valued value node: next | meta | value words      (value pages)
  *   meta = key bytes | value bytes << 16 in the low 32 bits; the high 32
- *   bits are the entry lock (combining, §6.4.2).
+ *   bits are the entry lock (combining, §6.4.2) -- unless entry_locks is
+ *   set: with the heap in host-pinned memory the locks stay in device
+ *   memory, one per two heap words (an entry is at least three words, so
+ *   no two entries share one), as the thesis's pinned variant keeps
+ *   "everything else ... in GPU memory for higher memory performance
+ *   (e.g. locks)" (§6.6.4).
  *
  * Organisations (§6.3.2): basic pushes every pair at the bucket head with a
  * lock-free CAS (Fig. 6.7; duplicates kept); combining searches the GPU part
@@ -116,6 +121,7 @@ struct sepo_dev {
 	unsigned long long *heap;     /* heap_pages << page_shift words */
 	unsigned long long *buckets;  /* head ref per bucket (0: empty) */
 	int *bucket_locks;
+	int *entry_locks;  /* NULL: in the entries' meta words (see above) */
 	int *group_page;   /* [2 * groups]: current key/entry page, current value page; -1 none */
 	int *group_locks;  /* page lock per group */
 	int *group_flags;
@@ -341,13 +347,14 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 	long long e = sepo_find(SIMT_PASS_ t, head0, 0, key, kbytes, key_at);
 	int held = 0; /* 1: the entry lock of e (combining), 2: the bucket lock */
 	int rc = SEPO_SUCCESS;
-	int *locks32 = (int *)t->heap; /* an entry's lock: the high half of its meta */
+	/* an entry's lock: the high half of its meta, or in entry_locks */
+	int *locks32 = t->entry_locks ? t->entry_locks : (int *)t->heap;
 	for (;;) {
 		/* critical sections first (see the file comment) */
 		if (held == 1) {
 			sepo_combine(SIMT_PASS_ t, e + 2 + kw, val, vw);
 			SEPO_FENCE();
-			ATOMIC_EXCH(locks32, 2 * (e + 1) + 1, 0);
+			ATOMIC_EXCH(locks32, t->entry_locks ? e >> 1 : 2 * (e + 1) + 1, 0);
 			break;
 		}
 		if (held == 2) {
@@ -382,7 +389,7 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 		if (e >= 0 && t->org == SEPO_MULTI)
 			break; /* key present: append the value below */
 		if (e >= 0)
-			held = sepo_try_lock(SIMT_PASS_ locks32, 2 * (e + 1) + 1);
+			held = sepo_try_lock(SIMT_PASS_ locks32, t->entry_locks ? e >> 1 : 2 * (e + 1) + 1);
 		else
 			held = 2 * sepo_try_lock(SIMT_PASS_ t->bucket_locks, b);
 	}

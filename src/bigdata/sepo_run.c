@@ -1,6 +1,7 @@
 /* The SePo iteration driver (sepo_run.h). */
 #include "bigdata/sepo_run.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int chunk_done(const unsigned int *done, uint64_t a, uint64_t b)
@@ -30,7 +31,7 @@ static uint64_t first_pending(const unsigned int *done, uint64_t from, uint64_t 
  * only the epochs with a postponed record, in runs of consecutive ones. */
 static int upload_pending(struct simt_host *h, const unsigned long long *chunk,
 			  const unsigned int *done, uint64_t c0, uint64_t cn, uint32_t rec_words,
-			  int later, struct sepo_run_stats *st)
+			  int later, unsigned event, struct sepo_run_stats *st)
 {
 	uint64_t rec_bytes = (uint64_t)rec_words * 8;
 	for (uint64_t a = 0; a < cn;) {
@@ -42,7 +43,8 @@ static int upload_pending(struct simt_host *h, const unsigned long long *chunk,
 			b = e;
 		}
 		if (b > a) {
-			if (simt_upload(h, chunk + a * rec_words, (b - a) * rec_bytes))
+			if (event ? simt_upload_async(h, chunk + a * rec_words, (b - a) * rec_bytes, event)
+				  : simt_upload(h, chunk + a * rec_words, (b - a) * rec_bytes))
 				return -1;
 			st->input_bytes += (b - a) * rec_bytes;
 			a = b;
@@ -53,16 +55,115 @@ static int upload_pending(struct simt_host *h, const unsigned long long *chunk,
 	return 0;
 }
 
+static int launch_map(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
+		      unsigned long long *chunk, unsigned int *done, unsigned int *progress,
+		      uint64_t c0, uint64_t cn, uint32_t threads)
+{
+	struct sepo_map_args a;
+	memset(&a, 0, sizeof a);
+	a.t = t->d;
+	a.recs = chunk;
+	a.done = done;
+	a.progress = progress;
+	a.first = c0;
+	a.n = cn;
+	a.rec_words = in->rec_words;
+	a.key_bytes = in->key_bytes;
+	a.app = in->app;
+	uint32_t th = threads;
+	if (th > cn)
+		th = (uint32_t)cn;
+	uint32_t block = th < 256 ? th : 256;
+	return simt_launch(h, in->kernel_name, in->kernel, simt_dim3((th + block - 1) / block, 1, 1),
+			   simt_dim3(block, 1, 1), &a, sizeof a);
+}
+
+/* basic: has the 50 % rule stopped the iteration? (-1: error) */
+static int halted_now(struct simt_host *h, struct sepo_table *t)
+{
+	if (!t->d.halt_groups)
+		return 0;
+	t->meta_bytes += 4;
+	if (simt_download(h, t->d.ctr + SEPO_CTR_HALT, 4))
+		return -1;
+	return t->d.ctr[SEPO_CTR_HALT] != 0;
+}
+
+/* One iteration's chunks through `nbuf` rotating input buffers (§6.5,
+ * §6.6.1: the thesis's applications take their input through BigKernel's
+ * pipeline, whose buffer sets rotate three deep, §4.3.3): chunk k's copy
+ * is issued on the copy stream as soon as its buffer is free -- after
+ * chunk k - nbuf's kernel -- and its kernel waits for that copy's event,
+ * so copies run beside the kernels of earlier chunks. */
+static int iterate_pipelined(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
+			     unsigned long long **bufs, unsigned int nbuf, unsigned int *done,
+			     unsigned int *progress, uint64_t first, uint64_t chunk_records, int later,
+			     uint32_t threads, struct sepo_run_stats *st)
+{
+	uint64_t n = in->records;
+	/* the chunks this iteration processes, in order */
+	uint64_t m = 0, cap = (n - first + chunk_records - 1) / chunk_records + 1;
+	uint64_t *list = malloc(cap * sizeof *list);
+	if (!list)
+		return simt_fail(h, "out of memory");
+	for (uint64_t c0 = first - first % chunk_records; c0 < n; c0 += chunk_records) {
+		uint64_t cn = n - c0 < chunk_records ? n - c0 : chunk_records;
+		if (!later || !chunk_done(done, c0, c0 + cn))
+			list[m++] = c0;
+	}
+	int rc = 0;
+	for (uint64_t k = 0; k < m + nbuf && rc == 0; k++) {
+		if (k >= nbuf) {
+			/* chunk j = k - nbuf: its copy is in flight or in */
+			uint64_t j = k - nbuf, c0 = list[j];
+			uint64_t cn = n - c0 < chunk_records ? n - c0 : chunk_records;
+			unsigned int slot = (unsigned int)(j % nbuf);
+			if (simt_wait_event(h, slot + 1) ||
+			    launch_map(h, t, in, bufs[slot], done, progress, c0, cn, threads)) {
+				rc = -1;
+				break;
+			}
+			if (st->n_chunk_log < SEPO_CHUNK_LOG) {
+				st->copy_end_seconds[st->n_chunk_log] = simt_event_seconds(h, slot + 1);
+				st->n_chunk_log++;
+			}
+			int halt = halted_now(h, t);
+			if (halt)
+				rc = halt < 0 ? -1 : 0;
+			if (halt)
+				break;
+		}
+		if (k < m) {
+			/* buffer k % nbuf is free (its last chunk's kernel ran) */
+			uint64_t c0 = list[k];
+			uint64_t cn = n - c0 < chunk_records ? n - c0 : chunk_records;
+			unsigned int slot = (unsigned int)(k % nbuf);
+			in->fill(in->ctx, c0, cn, bufs[slot]);
+			if (upload_pending(h, bufs[slot], done, c0, cn, in->rec_words, later, slot + 1, st))
+				rc = -1;
+		}
+	}
+	free(list);
+	return rc;
+}
+
 int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
-	     uint64_t chunk_records, uint32_t threads, struct sepo_run_stats *st)
+	     uint64_t chunk_records, uint32_t threads, unsigned int buffers, struct sepo_run_stats *st)
 {
 	memset(st, 0, sizeof *st);
 	uint64_t n = in->records, words = (n + 31) / 32;
 	if (chunk_records > n)
 		chunk_records = n;
+	if (buffers < 1 || buffers >= GPUVM_RUN_EVENTS)
+		return simt_fail(h, "%u input buffers (1..%d)", buffers, GPUVM_RUN_EVENTS - 1);
 	unsigned int *done = simt_malloc(h, "sepo.done", words * 4, GPUVM_ALLOC_DEVICE);
 	unsigned long long *chunk =
 		simt_malloc(h, "input.chunk", chunk_records * in->rec_words * 8, GPUVM_ALLOC_DEVICE);
+	unsigned long long *bufs[GPUVM_RUN_EVENTS] = {chunk};
+	for (unsigned int b = 1; chunk && b < buffers; b++)
+		if (!(bufs[b] = simt_malloc(h, "input.chunk", chunk_records * in->rec_words * 8,
+					    GPUVM_ALLOC_DEVICE)))
+			return -1;
 	unsigned int *progress =
 		in->needs_progress ? simt_malloc(h, "sepo.progress", n * 4, GPUVM_ALLOC_DEVICE) : NULL;
 	if (!done || !chunk || (in->needs_progress && !progress))
@@ -74,38 +175,23 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 			return simt_fail(h, "the table needs more than %d iterations", SEPO_MAX_ITERS);
 		double t0 = simt_now_seconds(h);
 		int halted = 0;
-		for (uint64_t c0 = start - start % chunk_records; c0 < n && !halted; c0 += chunk_records) {
+		if (buffers > 1 && iterate_pipelined(h, t, in, bufs, buffers, done, progress, start,
+						     chunk_records, it > 0, threads, st))
+			return -1;
+		for (uint64_t c0 = start - start % chunk_records; buffers == 1 && c0 < n && !halted;
+		     c0 += chunk_records) {
 			uint64_t cn = n - c0 < chunk_records ? n - c0 : chunk_records;
 			if (it > 0 && chunk_done(done, c0, c0 + cn))
 				continue; /* nothing postponed here: not sent again */
 			in->fill(in->ctx, c0, cn, chunk);
-			if (upload_pending(h, chunk, done, c0, cn, in->rec_words, it > 0, st))
+			if (upload_pending(h, chunk, done, c0, cn, in->rec_words, it > 0, 0, st))
 				return -1;
-			struct sepo_map_args a;
-			memset(&a, 0, sizeof a);
-			a.t = t->d;
-			a.recs = chunk;
-			a.done = done;
-			a.progress = progress;
-			a.first = c0;
-			a.n = cn;
-			a.rec_words = in->rec_words;
-			a.key_bytes = in->key_bytes;
-			a.app = in->app;
-			uint32_t th = threads;
-			if (th > cn)
-				th = (uint32_t)cn;
-			uint32_t block = th < 256 ? th : 256;
-			if (simt_launch(h, in->kernel_name, in->kernel, simt_dim3((th + block - 1) / block, 1, 1),
-					simt_dim3(block, 1, 1), &a, sizeof a))
+			if (launch_map(h, t, in, chunk, done, progress, c0, cn, threads))
 				return -1;
-			if (t->d.halt_groups) {
-				/* basic: has the 50 % rule stopped the iteration? */
-				t->meta_bytes += 4;
-				if (simt_download(h, t->d.ctr + SEPO_CTR_HALT, 4))
-					return -1;
-				halted = t->d.ctr[SEPO_CTR_HALT] != 0;
-			}
+			int halt = halted_now(h, t);
+			if (halt < 0)
+				return -1;
+			halted = halt;
 		}
 		t->meta_bytes += words * 4;
 		if (simt_download(h, done, words * 4))

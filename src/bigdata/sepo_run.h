@@ -3,9 +3,14 @@
  * on each, and after the last chunk (or once the basic method's 50 % rule
  * halts the iteration) ends the iteration; repeats from the first
  * postponed record until every record is done, then copies the table out.
- * Input chunks go host-to-device as cudaMemcpy copies (the thesis feeds
- * them with BigKernel; double-buffered copies overlap less, which the
- * numbers here therefore slightly overstate). */
+ * Input chunks go host-to-device through `buffers` rotating device
+ * buffers: with 2 or more, each chunk's copy is asynchronous and runs
+ * beside the kernels of the chunks before it, and the chunk's kernel
+ * waits for its copy's event (the thesis feeds the map kernels through
+ * BigKernel's pipeline, §6.5 and §6.6.1, whose buffer sets rotate three
+ * deep, §4.3.3); with 1, each chunk is a synchronous cudaMemcpy followed
+ * by its kernel, nothing overlapped. BigKernel pipelines per thread
+ * block within one kernel; here the unit is the chunk, one launch each. */
 #ifndef GPUVM_SEPO_RUN_H
 #define GPUVM_SEPO_RUN_H
 
@@ -23,14 +28,21 @@ struct sepo_input {
 	const char *kernel_name;
 };
 
+#define SEPO_CHUNK_LOG 256
+
 struct sepo_run_stats {
 	unsigned int iterations;
 	double iter_seconds[SEPO_MAX_ITERS]; /* each with its copy-out */
 	double seconds;                      /* the whole run, final copy-out included */
 	uint64_t input_bytes;                /* input copied to the GPU, all iterations */
+	/* pipelined runs: when each of the first SEPO_CHUNK_LOG launches'
+	 * input copy ended (simulated seconds), in launch order (tests) */
+	unsigned int n_chunk_log;
+	double copy_end_seconds[SEPO_CHUNK_LOG];
 };
 
 int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
-	     uint64_t chunk_records, uint32_t threads, struct sepo_run_stats *st);
+	     uint64_t chunk_records, uint32_t threads, unsigned int buffers,
+	     struct sepo_run_stats *st);
 
 #endif

@@ -23,6 +23,7 @@
 #include "core/later.h"
 #include "engine/alloc_table.h"
 #include "engine/coalescer.h"
+#include "engine/copy_stream.h"
 #include "engine/event_queue.h"
 #include "engine/kernel_sampling.h"
 #include "engine/pcie_tlp.h"
@@ -96,6 +97,11 @@ struct engine {
 	 * in the same instruction joins that TLP (pcie_tlp.h) */
 	uint64_t mem_instr_seq, zc_tlp_instr, zc_tlp_line;
 	double zc_cycles_per_wire_byte;
+	/* lane time (cycles) kernels' own traffic has taken of each PCIe
+	 * direction, [0] h2d, [1] d2h: what an asynchronous copy beside the
+	 * kernel cannot have (copy_stream.h) */
+	double lane_busy[2];
+	struct copy_stream cs;
 	struct dram_model dram_banks;
 	bool dram_banked;
 	struct l1_cache l1;
@@ -198,6 +204,7 @@ static inline double pcie_wire(struct engine *e, struct server_pool *lane, doubl
 			       uint64_t wire_bytes)
 {
 	double hold = (double)wire_bytes * e->zc_cycles_per_wire_byte;
+	e->lane_busy[lane == &e->pcie_d2h] += hold;
 	return server_pool_reserve(lane, t, hold) + hold;
 }
 
@@ -235,7 +242,7 @@ static __attribute__((noinline)) double zero_copy_sector(struct engine *e, uint6
 	}
 	/* a read or an atomic: the request goes up (an AtomicOp's carries its
 	 * operands), then its completion with the data (an AtomicOp's: the old
-	 * value) comes down */
+	 * value) comes down (zero_copy_atomics: one per lane) */
 	double t = at_mem;
 	if (new_tlp) {
 		uint64_t up = PCIE_TLP_REQUEST_OVERHEAD_BYTES;
@@ -250,6 +257,36 @@ static __attribute__((noinline)) double zero_copy_sector(struct engine *e, uint6
 	return pcie_wire(e, &e->pcie_h2d, t,
 			 payload + (new_tlp ? PCIE_TLP_COMPLETION_OVERHEAD_BYTES : 0)) +
 	       e->pcie_latency + e->base_half;
+}
+
+/* An atomic instruction's lanes on one sector of host-pinned memory: a
+ * PCIe AtomicOp carries one operand (PCIe 3.0 spec 6.15: FetchAdd, Swap
+ * and CAS on a single 32- or 64-bit location), so each lane is an
+ * AtomicOp of its own, even lanes on the same word, which the GPU cannot
+ * merge over the link as its L2 merges them on device memory; they
+ * pipeline on the link and the instruction has its sector when the last
+ * completes. */
+static __attribute__((noinline)) double zero_copy_atomics(struct engine *e,
+							  const struct gpuvm_warp_item *it,
+							  uint64_t sa, double at_mem)
+{
+	uint64_t sec = sa >> e->co.sector_shift;
+	double done = at_mem;
+	uint32_t ops = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(m);
+		if (it->addr[lane] >> e->co.sector_shift != sec)
+			continue;
+		double d = zero_copy_sector(e, sa, GPUVM_OP_ATOMIC, at_mem);
+		ops++;
+		if (d > done)
+			done = d;
+	}
+	if (!ops) /* no lane starts in it (a lane spanning two sectors) */
+		return zero_copy_sector(e, sa, GPUVM_OP_ATOMIC, at_mem);
+	/* zero_copy_bytes counts the sector once */
+	e->stats->zero_copy_bytes -= (uint64_t)(ops - 1) * e->sector_bytes;
+	return done;
 }
 
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
@@ -422,6 +459,8 @@ serve_sector(struct engine *e, const struct warp_rt *w, const struct gpuvm_warp_
 {
 	e->stats->sectors++;
 	enum gpuvm_alloc_kind kind = alloc_table_kind(&e->allocs, sa);
+	if (__builtin_expect(kind == GPUVM_ALLOC_HOST_PINNED && it->op == GPUVM_OP_ATOMIC, 0))
+		return zero_copy_atomics(e, it, sa, tx + e->base_half);
 	return l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
 		       ? access_sector(e, sa, it->op, kind, tx, w->sm)
 		       : l1_sector(e, sa, it->op, kind, tx, w->sm, l1mode);
@@ -944,6 +983,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->pcie_cycles_per_byte = clock_hz / (gpuvm_pcie_effective_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
 	e->pcie_latency = cfg->pcie_latency_ns * 1e-9 * clock_hz;
 	e->zc_cycles_per_wire_byte = clock_hz / (gpuvm_pcie_wire_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
+	copy_stream_init(&e->cs, e->pcie_latency);
 	e->zc_tlp_instr = UINT64_MAX;
 	e->base_half = cfg->load_base_latency_cycles / 2;
 	e->l2_hit = cfg->l2_hit_latency_cycles;
@@ -1054,6 +1094,7 @@ static void engine_free(struct engine *e)
 	if (e->dram_banked)
 		dram_model_free(&e->dram_banks);
 	server_pool_free(&e->pcie_h2d);
+	copy_stream_free(&e->cs);
 	server_pool_free(&e->pcie_d2h);
 	event_queue_free(&e->events);
 	if (e->sm)
@@ -1654,6 +1695,16 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 	return 0;
 }
 
+/* Tells the source when the events resolved so far ended. */
+static void sync_events(const struct engine *e, struct gpuvm_source *src)
+{
+	double hz = e->cfg->clock_mhz * 1e6;
+	for (uint32_t i = 1; i < GPUVM_RUN_EVENTS; i++)
+		src->event_seconds[i] = e->cs.event_gen[i] && !e->cs.event_pending[i]
+						? e->cs.event_end[i] / hz
+						: -1;
+}
+
 int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		   const struct gpuvm_sim_options *opt, struct gpuvm_stats *stats,
 		   struct gpuvm_error *err)
@@ -1669,9 +1720,12 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 	clock_gettime(CLOCK_MONOTONIC, &e.last_progress);
 
 	double t = 0;
+	const double clock_hz = cfg->clock_mhz * 1e6;
 	struct gpuvm_run_op op;
+	for (uint32_t i = 0; i < GPUVM_RUN_EVENTS; i++)
+		src->event_seconds[i] = -1;
 	for (;;) {
-		src->now_seconds = t / (cfg->clock_mhz * 1e6);
+		src->now_seconds = t / clock_hz;
 		if (src->ops->next_op(src, &op, err) < 0)
 			goto out;
 		if (op.kind == GPUVM_RUN_END)
@@ -1697,6 +1751,14 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			/* Copies run alone between kernels (stream order), so
 			 * the link is theirs: size over bandwidth plus latency. */
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
+			if (e.cs.used) {
+				/* after the asynchronous copies issued before it on
+				 * its lane */
+				double free_at = copy_stream_drain(&e.cs, !h2d);
+				sync_events(&e, src);
+				if (free_at > t)
+					t = free_at;
+			}
 			/* the link model of migrations (uvm.pcie_model), so copy-then-
 			 * execute and paging compare on the same link */
 			double end = t + gpuvm_uvm_transfer_seconds(op.copy_bytes, cfg->pcie_bandwidth_gb_s,
@@ -1717,7 +1779,39 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			t = end;
 			break;
 		}
+		case GPUVM_RUN_COPY_H2D_ASYNC:
+		case GPUVM_RUN_COPY_D2H_ASYNC: {
+			bool h2d = op.kind == GPUVM_RUN_COPY_H2D_ASYNC;
+			const struct gpuvm_alloc *ca = alloc_table_find(&e.allocs, op.copy_addr);
+			if (!ca || ca->kind != GPUVM_ALLOC_DEVICE) {
+				gpuvm_fail(err, "engine", 0, NULL,
+					   "an asynchronous copy must be to or from device memory");
+				goto out;
+			}
+			double cycles = gpuvm_uvm_transfer_seconds(op.copy_bytes, cfg->pcie_bandwidth_gb_s,
+								   cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE) *
+					clock_hz;
+			if (copy_stream_issue(&e.cs, !h2d, t, cycles, op.event)) {
+				gpuvm_fail(err, "engine", 0, NULL,
+					   "more than %d asynchronous copies unconsumed, or event %u out of range",
+					   COPY_STREAM_PENDING, op.event);
+				goto out;
+			}
+			if (h2d)
+				stats->pcie_h2d_bytes += op.copy_bytes;
+			else
+				stats->pcie_d2h_bytes += op.copy_bytes;
+			stats->async_copies++;
+			stats->async_copy_cycles += cycles + e.pcie_latency;
+			break;
+		}
 		case GPUVM_RUN_DEVICE_SYNC:
+			if (e.cs.used) {
+				/* the copy streams too */
+				double f0 = copy_stream_drain(&e.cs, 0), f1 = copy_stream_drain(&e.cs, 1);
+				sync_events(&e, src);
+				t = later(t, later(f0, f1));
+			}
 			/* the host waits for the GPU; under uvm.device_sync =
 			 * writeback it also waits for the write-back of dirty
 			 * managed pages, a copy between kernels */
@@ -1728,9 +1822,32 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			}
 			break;
 		case GPUVM_RUN_KERNEL: {
+			if (op.wait_event) {
+				/* cudaStreamWaitEvent: not before its copy is in */
+				double ready = copy_stream_event_end(&e.cs, op.wait_event);
+				sync_events(&e, src);
+				if (ready > t) {
+					stats->async_wait_cycles += ready - t;
+					t = ready;
+				}
+			}
 			double end = t;
+			double busy0 = e.lane_busy[0], busy1 = e.lane_busy[1];
+			uint64_t uvm_h2d = stats->uvm.bytes_h2d, uvm_d2h = stats->uvm.bytes_d2h;
 			if (run_kernel(&e, op.kernel, t, &end, err))
 				goto out;
+			if (copy_stream_pending(&e.cs)) {
+				/* the lane time this kernel's traffic took: zero-copy
+				 * packets as held, paging at the link's bulk rate */
+				double b0 = e.lane_busy[0] - busy0 +
+					    (double)(stats->uvm.bytes_h2d - uvm_h2d) * e.pcie_cycles_per_byte;
+				double b1 = e.lane_busy[1] - busy1 +
+					    (double)(stats->uvm.bytes_d2h - uvm_d2h) * e.pcie_cycles_per_byte;
+				if (copy_stream_span(&e.cs, t, end, b0, b1)) {
+					gpuvm_fail(err, "engine", 0, NULL, "out of memory for copy streams");
+					goto out;
+				}
+			}
 			stats->kernel_cycles += end - t;
 			t = end;
 			break;
@@ -1738,6 +1855,12 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		case GPUVM_RUN_END:
 			break;
 		}
+	}
+	if (e.cs.used) {
+		/* the run ends when the last copy has */
+		double f0 = copy_stream_drain(&e.cs, 0), f1 = copy_stream_drain(&e.cs, 1);
+		sync_events(&e, src);
+		t = later(t, later(f0, f1));
 	}
 	if (e.uvm_on) {
 		uvm_finish(&e.uvm);

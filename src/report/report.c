@@ -136,6 +136,11 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, cons
 	cJSON_AddNumberToObject(o, "sim_seconds", st->sim_seconds);
 	cJSON_AddNumberToObject(o, "kernel_seconds", st->kernel_cycles / (cfg->clock_mhz * 1e6));
 	cJSON_AddNumberToObject(o, "copy_seconds", st->copy_cycles / (cfg->clock_mhz * 1e6));
+	if (st->async_copies) { /* only runs that issue them: other JSON stays as it was */
+		cJSON_AddNumberToObject(o, "async_copies", (double)st->async_copies);
+		cJSON_AddNumberToObject(o, "async_copy_seconds", st->async_copy_cycles / (cfg->clock_mhz * 1e6));
+		cJSON_AddNumberToObject(o, "async_wait_seconds", st->async_wait_cycles / (cfg->clock_mhz * 1e6));
+	}
 	cJSON_AddNumberToObject(o, "accesses_per_sim_second",
 				st->sim_seconds > 0 ? (double)st->thread_accesses / st->sim_seconds : 0);
 	cJSON_AddNumberToObject(o, "work_items", (double)st->work_items);

@@ -100,7 +100,8 @@ int simt_free(struct simt_host *h, void *mem)
 	return simt_fail(h, "simt_free of a pointer that is not an allocation");
 }
 
-static int copy(struct simt_host *h, const void *mem, uint64_t bytes, enum gpuvm_run_op_kind kind)
+static int copy_ev(struct simt_host *h, const void *mem, uint64_t bytes,
+		   enum gpuvm_run_op_kind kind, uint32_t event)
 {
 	struct simt_program *p = prog(h);
 	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
@@ -114,7 +115,47 @@ static int copy(struct simt_host *h, const void *mem, uint64_t bytes, enum gpuvm
 	op.kind = kind;
 	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
 	op.copy_bytes = bytes;
+	op.event = event;
 	return post(p, &op);
+}
+
+static int copy(struct simt_host *h, const void *mem, uint64_t bytes, enum gpuvm_run_op_kind kind)
+{
+	return copy_ev(h, mem, bytes, kind, 0);
+}
+
+static int async_copy(struct simt_host *h, const void *mem, uint64_t bytes,
+		      enum gpuvm_run_op_kind kind, unsigned event)
+{
+	const struct simt_buffer *b = simt_find_buffer(prog(h), mem, bytes);
+	if (event >= GPUVM_RUN_EVENTS)
+		return simt_fail(h, "event %u out of range (1..%d)", event, GPUVM_RUN_EVENTS - 1);
+	if (b && b->kind != GPUVM_ALLOC_DEVICE)
+		return simt_fail(h, "an asynchronous copy must be to or from a device allocation");
+	return copy_ev(h, mem, bytes, kind, event);
+}
+
+int simt_upload_async(struct simt_host *h, const void *mem, uint64_t bytes, unsigned event)
+{
+	return async_copy(h, mem, bytes, GPUVM_RUN_COPY_H2D_ASYNC, event);
+}
+
+int simt_download_async(struct simt_host *h, const void *mem, uint64_t bytes, unsigned event)
+{
+	return async_copy(h, mem, bytes, GPUVM_RUN_COPY_D2H_ASYNC, event);
+}
+
+int simt_wait_event(struct simt_host *h, unsigned event)
+{
+	if (event >= GPUVM_RUN_EVENTS)
+		return simt_fail(h, "event %u out of range (1..%d)", event, GPUVM_RUN_EVENTS - 1);
+	prog(h)->wait_event = event;
+	return 0;
+}
+
+double simt_event_seconds(struct simt_host *h, unsigned event)
+{
+	return event && event < GPUVM_RUN_EVENTS ? prog(h)->event_seconds[event] : -1;
 }
 
 int simt_upload(struct simt_host *h, const void *mem, uint64_t bytes)
@@ -204,6 +245,8 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_KERNEL;
 	op.kernel = &l->k;
+	op.wait_event = p->wait_event;
+	p->wait_event = 0;
 	return post(p, &op);
 }
 
@@ -239,6 +282,7 @@ static int sp_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm
 	simt_launch_reset(&p->launch);
 	memset(op, 0, sizeof *op);
 	p->now_seconds = s->now_seconds;
+	memcpy(p->event_seconds, s->event_seconds, sizeof p->event_seconds);
 	p->exec_threads = s->exec_threads;
 	if (!p->host.finished && !p->failed) {
 		p->op.kind = GPUVM_RUN_END;

@@ -194,6 +194,8 @@ struct simt_program {
 	char result[256];
 	uint64_t work_items;
 	double now_seconds; /* simulated time when the last operation ended */
+	double event_seconds[GPUVM_RUN_EVENTS]; /* gpuvm_source.event_seconds */
+	uint32_t wait_event; /* the next launch waits for it (simt_wait_event) */
 };
 
 extern const struct gpuvm_kernel_ops simt_kernel_ops;

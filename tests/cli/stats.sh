@@ -29,8 +29,11 @@ grep -q ',alloc,' c.csv && fail "c.csv: alloc rows under --kernel-sampling (the 
 	--vary uvm.oversub_percent=110,150 --csv s.csv --json s.json -q
 grep -q '"fast_forwarded":[[:space:]]*true' c.json || fail "c.json: no fast-forwarded launch (kernel sampling keys untested)"
 grep -q '"far_faults"' a.json || fail "a.json: no uvm object"
+# asynchronous copies (the SePo driver's pipelined input)
+"$GPUVM" sim --gpu p100 --workload sepo-pvc:records=20000 --json d.json -q
+grep -q '"async_copies"' d.json || fail "d.json: no asynchronous copies"
 
-"$GPUVM" stats --check a.json b.json b2.json c.json s.json s.csv a.csv c.csv ||
+"$GPUVM" stats --check a.json b.json b2.json c.json d.json s.json s.csv a.csv c.csv ||
 	fail "keys above are emitted but not in the registry (src/report/stats_registry.c)"
 pass "every emitted JSON key, CSV column and --stats-csv metric is in the registry"
 
