@@ -1560,9 +1560,21 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		/* The next warp to run is likely the queue's new front: start
 		 * loading its state while this one runs. */
 		if (!event_queue_empty(&e->events)) {
-			const unsigned char *next = e->warp[event_queue_front_warp(&e->events)].state;
+			/* its state where place_cta put it (no load of its
+			 * record first), its record, and the item it may hold:
+			 * with thousands of warps these lie beyond the host's
+			 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
+			uint32_t nw = event_queue_front_warp(&e->events);
+			const unsigned char *next = e->warp_state + (size_t)nw * e->warp_state_cap;
 			for (size_t off = 0; off < e->warp_state_cap && off < 1024; off += 64)
 				__builtin_prefetch(next + off);
+			const unsigned char *nrt = (const unsigned char *)&e->warp[nw];
+			__builtin_prefetch(nrt);
+			__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
+			const unsigned char *nheld = (const unsigned char *)&e->held[nw];
+			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
+				__builtin_prefetch(nheld + off);
+			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
 		}
 		/* Run the warp while it stays the earliest event. */
 		for (;;) {
