@@ -1000,7 +1000,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->warp = calloc(n_warps, sizeof *e->warp);
 	e->cta = calloc(n_ctas, sizeof *e->cta);
 	e->parked_store = malloc((size_t)n_ctas * cfg->max_warps_per_sm * sizeof(uint32_t));
-	e->held = malloc((size_t)n_warps * sizeof *e->held);
+	e->held = calloc(n_warps, sizeof *e->held);
 	if (!e->sm || !e->warp || !e->cta || !e->parked_store || !e->held ||
 	    event_queue_init(&e->events, n_warps))
 		return -1;
@@ -1551,7 +1551,6 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		}
 	}
 
-	struct gpuvm_warp_item item;
 	uint64_t steps = 0;
 	while (!event_queue_empty(&e->events)) {
 		double now;
@@ -1586,17 +1585,20 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 			}
 			/* clock64() after the previous load's value is used */
 			k->clock_cycles = later(now, w->implicit_ready);
-			gpuvm_item_reset_timing(&item);
-			if (k->ops->warp_next(k, w->state, &item, err) < 0) {
+			/* generated in place: a warp that must wait keeps it
+			 * there (held), with no copy */
+			struct gpuvm_warp_item *item = it;
+			gpuvm_item_reset_timing(item);
+			if (k->ops->warp_next(k, w->state, item, err) < 0) {
 				event_queue_clear(&e->events);
 				return -1;
 			}
-			if (item.kind == GPUVM_ITEM_END) {
+			if (item->kind == GPUVM_ITEM_END) {
 				/* it ends when its last result is in */
 				warp_finished(e, &kr, wslot, later(w->drain, now));
 				break;
 			}
-			if (item.kind == GPUVM_ITEM_BARRIER) {
+			if (item->kind == GPUVM_ITEM_BARRIER) {
 				struct cta_rt *c = &e->cta[w->cta_slot];
 				e->stats->warp_insts++;
 				e->stats->barriers++;
@@ -1607,12 +1609,12 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 				barrier_release(e, c); /* the last arrival lets them all go */
 				break;
 			}
-			if (item.has_regs && !e->reg_ready && ensure_regs(e)) {
+			if (item->has_regs && !e->reg_ready && ensure_regs(e)) {
 				event_queue_clear(&e->events);
 				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
 			}
 			bool from_mem;
-			double ops = operands_ready(e, w, wslot, &item, &from_mem);
+			double ops = operands_ready(e, w, wslot, item, &from_mem);
 			if (ops > now) {
 				e->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
 								: GPUVM_STALL_DEPENDENCY] += ops - now;
@@ -1620,13 +1622,12 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 				if (!event_queue_empty(&e->events) &&
 				    event_queue_front_time(&e->events) < now) {
 					/* wait in the queue: others issue before */
-					*it = item;
 					w->holding = true;
 					event_queue_push(&e->events, now, wslot);
 					break;
 				}
 			}
-			now = step_item(e, w, wslot, &item, now);
+			now = step_item(e, w, wslot, item, now);
 		issued:
 			if (!event_queue_empty(&e->events) && event_queue_front_time(&e->events) < now) {
 				event_queue_push(&e->events, now, wslot);
