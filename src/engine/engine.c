@@ -315,7 +315,8 @@ static __attribute__((noinline)) double access_counted_sector(struct engine *e, 
 }
 
 /* Serves one 32 B sector whose translation is ready at tx. */
-static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
+static inline __attribute__((always_inline)) double
+access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
 			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
 	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
