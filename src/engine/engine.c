@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __SSE4_2__
+#include <nmmintrin.h>
+#endif
 
 #include "core/later.h"
 #include "engine/alloc_table.h"
@@ -354,7 +357,8 @@ static __attribute__((noinline)) double access_counted_sector(struct engine *e, 
 }
 
 /* Serves one 32 B sector whose translation is ready at tx. */
-static double access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
+static inline __attribute__((always_inline)) double
+access_sector(struct engine *e, uint64_t sector_addr, enum gpuvm_mem_op op,
 			    enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
 	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
@@ -475,7 +479,26 @@ static inline bool lanes_ascending(const struct gpuvm_warp_item *it, bool *conti
 		/* a full warp: no mask walk, no branch per lane; contiguous
 		 * when every lane starts where the one before it ends */
 		uint64_t down = 0, gap = 0, bpl = it->bytes_per_lane;
-		for (uint32_t l = 1; l < 32; l++) {
+		uint32_t l = 1;
+#ifdef __SSE4_2__
+		/* two lanes an instruction (the same result: unsigned order by
+		 * a signed compare with the top bit flipped) */
+		const __m128i top = _mm_set1_epi64x((long long)(1ull << 63));
+		const __m128i vbpl = _mm_set1_epi64x((long long)bpl);
+		__m128i vdown = _mm_setzero_si128(), vgap = _mm_setzero_si128();
+		for (; l + 1 < 32; l += 2) {
+			__m128i cur = _mm_loadu_si128((const __m128i *)(const void *)&it->addr[l]);
+			__m128i prev = _mm_loadu_si128((const __m128i *)(const void *)&it->addr[l - 1]);
+			vdown = _mm_or_si128(vdown, _mm_cmpgt_epi64(_mm_xor_si128(prev, top),
+								    _mm_xor_si128(cur, top)));
+			vgap = _mm_or_si128(vgap, _mm_xor_si128(_mm_sub_epi64(cur, prev), vbpl));
+		}
+		vdown = _mm_or_si128(vdown, _mm_unpackhi_epi64(vdown, vdown));
+		vgap = _mm_or_si128(vgap, _mm_unpackhi_epi64(vgap, vgap));
+		down = (uint64_t)_mm_cvtsi128_si64(vdown);
+		gap = (uint64_t)_mm_cvtsi128_si64(vgap);
+#endif
+		for (; l < 32; l++) {
 			down |= it->addr[l] < it->addr[l - 1];
 			gap |= (it->addr[l] - it->addr[l - 1]) ^ bpl;
 		}
@@ -1057,7 +1080,7 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	e->warp = calloc(n_warps, sizeof *e->warp);
 	e->cta = calloc(n_ctas, sizeof *e->cta);
 	e->parked_store = malloc((size_t)n_ctas * cfg->max_warps_per_sm * sizeof(uint32_t));
-	e->held = malloc((size_t)n_warps * sizeof *e->held);
+	e->held = calloc(n_warps, sizeof *e->held);
 	if (!e->sm || !e->warp || !e->cta || !e->parked_store || !e->held ||
 	    event_queue_init(&e->events, n_warps))
 		return -1;
@@ -1609,7 +1632,6 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		}
 	}
 
-	struct gpuvm_warp_item item;
 	uint64_t steps = 0;
 	while (!event_queue_empty(&e->events)) {
 		double now;
@@ -1618,9 +1640,21 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 		/* The next warp to run is likely the queue's new front: start
 		 * loading its state while this one runs. */
 		if (!event_queue_empty(&e->events)) {
-			const unsigned char *next = e->warp[event_queue_front_warp(&e->events)].state;
+			/* its state where place_cta put it (no load of its
+			 * record first), its record, and the item it may hold:
+			 * with thousands of warps these lie beyond the host's
+			 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
+			uint32_t nw = event_queue_front_warp(&e->events);
+			const unsigned char *next = e->warp_state + (size_t)nw * e->warp_state_cap;
 			for (size_t off = 0; off < e->warp_state_cap && off < 1024; off += 64)
 				__builtin_prefetch(next + off);
+			const unsigned char *nrt = (const unsigned char *)&e->warp[nw];
+			__builtin_prefetch(nrt);
+			__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
+			const unsigned char *nheld = (const unsigned char *)&e->held[nw];
+			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
+				__builtin_prefetch(nheld + off);
+			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
 		}
 		/* Run the warp while it stays the earliest event. */
 		for (;;) {
@@ -1632,17 +1666,20 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 			}
 			/* clock64() after the previous load's value is used */
 			k->clock_cycles = later(now, w->implicit_ready);
-			gpuvm_item_reset_timing(&item);
-			if (k->ops->warp_next(k, w->state, &item, err) < 0) {
+			/* generated in place: a warp that must wait keeps it
+			 * there (held), with no copy */
+			struct gpuvm_warp_item *item = it;
+			gpuvm_item_reset_timing(item);
+			if (k->ops->warp_next(k, w->state, item, err) < 0) {
 				event_queue_clear(&e->events);
 				return -1;
 			}
-			if (item.kind == GPUVM_ITEM_END) {
+			if (item->kind == GPUVM_ITEM_END) {
 				/* it ends when its last result is in */
 				warp_finished(e, &kr, wslot, later(w->drain, now));
 				break;
 			}
-			if (item.kind == GPUVM_ITEM_BARRIER) {
+			if (item->kind == GPUVM_ITEM_BARRIER) {
 				struct cta_rt *c = &e->cta[w->cta_slot];
 				e->stats->warp_insts++;
 				e->stats->barriers++;
@@ -1653,12 +1690,12 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 				barrier_release(e, c); /* the last arrival lets them all go */
 				break;
 			}
-			if (item.has_regs && !e->reg_ready && ensure_regs(e)) {
+			if (item->has_regs && !e->reg_ready && ensure_regs(e)) {
 				event_queue_clear(&e->events);
 				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
 			}
 			bool from_mem;
-			double ops = operands_ready(e, w, wslot, &item, &from_mem);
+			double ops = operands_ready(e, w, wslot, item, &from_mem);
 			if (ops > now) {
 				e->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
 								: GPUVM_STALL_DEPENDENCY] += ops - now;
@@ -1666,13 +1703,12 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 				if (!event_queue_empty(&e->events) &&
 				    event_queue_front_time(&e->events) < now) {
 					/* wait in the queue: others issue before */
-					*it = item;
 					w->holding = true;
 					event_queue_push(&e->events, now, wslot);
 					break;
 				}
 			}
-			now = step_item(e, w, wslot, &item, now);
+			now = step_item(e, w, wslot, item, now);
 		issued:
 			if (!event_queue_empty(&e->events) && event_queue_front_time(&e->events) < now) {
 				event_queue_push(&e->events, now, wslot);
