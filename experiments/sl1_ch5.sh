@@ -21,7 +21,9 @@
 # (the data is already in GPU memory, 5.3.1).
 # The same inputs on every GPU: on h100-pcie (114 SMs against 15) a
 # thread has 1/7.6 of the titan's work at the same threads per SM, so
-# more of it is S-L1's 300-access monitoring phase.
+# more of it is S-L1's 300-access monitoring phase; h100-pcie runs two of
+# the four thread configurations (256 and 1,024 threads per SM; mm 16x4
+# and 16x16 blocks).
 #
 # Fig. 5.14 (5.3.3): workload bigkernel with sl1=1 on the applications in
 # both BigKernel's Table 4.1 and S-L1's Table 5.1 (docs/sl1.md: the four
@@ -67,20 +69,40 @@ bk_threads() {
 	esac
 }
 
+# Fig. 5.10's thread configurations: threads per SM (mm: blocks of 16 x
+# 4, 8, 16). On the thesis's Kepler GPUs all four; elsewhere (h100-pcie,
+# where a run costs about 3x a titan run: 114 SMs) a subset of two, so
+# that the script stays well under 30 minutes on 2 cores.
+tps_of() {
+	case $1 in
+	gtx-titan-black | k80 | gtx680) echo 256 512 1024 2048 ;;
+	*) echo 256 1024 ;;
+	esac
+}
+mm_blocks_of() {
+	case $1 in
+	gtx-titan-black | k80 | gtx680) echo 64 128 256 ;;
+	*) echo 64 256 ;;
+	esac
+}
+
 jobs_file="$out/runs.txt"
 : >"$jobs_file"
+# Fig. 5.14 of every GPU first, then Fig. 5.10 (xargs runs them in order)
+for g in $gpus; do
+	for a in $bkapps; do
+		for t in $(bk_threads "$g"); do echo "fig5_14 $g $a bigkernel 256 $t"; done
+	done
+done >>"$jobs_file"
 for g in $gpus; do
 	for a in $apps; do
 		for v in sl1 hwl1 nol1; do
 			if [ "$a" = mm ]; then
-				for b in 64 128 256; do echo "fig5_10 $g $a $v $b 0"; done
+				for b in $(mm_blocks_of "$g"); do echo "fig5_10 $g $a $v $b 0"; done
 			else
-				for t in 256 512 1024 2048; do echo "fig5_10 $g $a $v 256 $t"; done
+				for t in $(tps_of "$g"); do echo "fig5_10 $g $a $v 256 $t"; done
 			fi
 		done
-	done
-	for a in $bkapps; do
-		for t in $(bk_threads "$g"); do echo "fig5_14 $g $a bigkernel 256 $t"; done
 	done
 done >>"$jobs_file"
 
