@@ -21,9 +21,7 @@
 # (the data is already in GPU memory, 5.3.1).
 # The same inputs on every GPU: on h100-pcie (114 SMs against 15) a
 # thread has 1/7.6 of the titan's work at the same threads per SM, so
-# more of it is S-L1's 300-access monitoring phase; h100-pcie runs two of
-# the four thread configurations (256 and 1,024 threads per SM; mm 16x4
-# and 16x16 blocks).
+# more of it is S-L1's 300-access monitoring phase.
 #
 # Fig. 5.14 (5.3.3): workload bigkernel with sl1=1 on the applications in
 # both BigKernel's Table 4.1 and S-L1's Table 5.1 (docs/sl1.md: the four
@@ -70,21 +68,9 @@ bk_threads() {
 }
 
 # Fig. 5.10's thread configurations: threads per SM (mm: blocks of 16 x
-# 4, 8, 16). On the thesis's Kepler GPUs all four; elsewhere (h100-pcie,
-# where a run costs about 3x a titan run: 114 SMs) a subset of two, so
-# that the script stays well under 30 minutes on 2 cores.
-tps_of() {
-	case $1 in
-	gtx-titan-black | k80 | gtx680) echo 256 512 1024 2048 ;;
-	*) echo 256 1024 ;;
-	esac
-}
-mm_blocks_of() {
-	case $1 in
-	gtx-titan-black | k80 | gtx680) echo 64 128 256 ;;
-	*) echo 64 256 ;;
-	esac
-}
+# 4, 8, 16), on every GPU.
+tps_of() { echo 256 512 1024 2048; }
+mm_blocks_of() { echo 64 128 256; }
 
 jobs_file="$out/runs.txt"
 : >"$jobs_file"
