@@ -286,7 +286,7 @@ if shutil.which("gnuplot"):
     subprocess.run(["gnuplot", "-e",
                     f"set terminal pngcairo size 900,400; set output '{os.path.join(out, 'fig5_14.png')}';"
                     f"set title 'Fig. 5.14: speed-up over the serial CPU run ({g}, data in CPU memory)';"
-                    "set style data histograms; set style fill solid border -1; set key top left;"
+                    "set style data histograms; set style fill solid border -1; set key outside right;"
                     "set logscale y; set grid ytics;"
                     f"plot for [i=2:5] '{dat3}' using i:xtic(1) title columnheader(i)"], check=False)
 PY
