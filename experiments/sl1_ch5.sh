@@ -54,6 +54,8 @@ size_of() {
 	mca) echo 2097152 ;;            # transactions (8 B each)
 	kmeans) echo 16384 ;;           # points
 	mm) echo 256 ;;                 # matrix order
+	*) echo 0 ;;                    # unused (Fig. 5.14's dna); never empty: a
+	                                # trailing blank would join xargs -L lines
 	esac
 }
 
