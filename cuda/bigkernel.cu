@@ -12,6 +12,13 @@
 // stream; `buffers` sets rotate, so one chunk's assembly overlaps other
 // chunks' transfers and kernels. Build check only (there is no GPU
 // here): scripts/check-cuda.sh.
+//
+// BigKernel + S-L1 (Fig. 5.14, thesis 5.3.3): with sl1_cln > 0 the
+// computation kernel reads through S-L1 (include/gpuvm/sl1.h) with
+// sl1_cln 16-byte lines per thread of dynamic shared memory (the host's
+// CLN, src/workloads/sl1/sl1_cln.h); each buffer set keeps its threads'
+// S-L1 state between its chunks (bk_sl1_restore: kernels of different
+// streams may run at once, so the sets do not share one).
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +46,7 @@ struct bk_set {
 	unsigned char *prefetch_h;                             // pinned (stage 2)
 	unsigned char *data_d;                                 // stage 3 target
 	unsigned long long *cid_d, *cid_h;                     // mapped output
+	unsigned long long *sl1_keep_d;                        // S-L1 state between chunks
 };
 
 // Stage 2: thread t's k-th element goes to bk_piece_slot(k, t).
@@ -61,13 +69,15 @@ static int bk_assemble(const unsigned char *in, uint64_t in_bytes, const bk_set 
 
 // K-means' assignment step over n particles (BK_KM_REC bytes each) in
 // host memory with BigKernel; cid[i] receives particle i's cluster.
+// sl1_cln > 0: the computation reads through S-L1 with that many lines.
 extern "C" int bk_kmeans_bigkernel(const unsigned char *particles, uint64_t n,
 				   const double *cent, unsigned long long *cid,
 				   uint64_t chunk_recs, uint64_t threads, unsigned block,
-				   unsigned buffers)
+				   unsigned buffers, int sl1_cln)
 {
-	if (buffers < 2 || buffers > BK_MAX_BUFFERS || !threads || !block)
+	if (buffers < 2 || buffers > BK_MAX_BUFFERS || !threads || !block || sl1_cln < 0)
 		return -1;
+	size_t sl1_smem = (size_t)sl1_cln * SL1_LINE * block;
 	uint64_t per = (chunk_recs + threads - 1) / threads;
 	uint64_t kmax = per * BK_KM_DIMS;
 	uint64_t pieces = (kmax * 8 + BK_PIECE - 1) / BK_PIECE;
@@ -85,6 +95,11 @@ extern "C" int bk_kmeans_bigkernel(const unsigned char *particles, uint64_t n,
 		BK_CHECK(cudaMalloc(&b.data_d, data_bytes));
 		BK_CHECK(cudaMalloc(&b.cid_d, chunk_recs * 8));
 		BK_CHECK(cudaHostAlloc(&b.cid_h, chunk_recs * 8, cudaHostAllocDefault));
+		if (sl1_cln) {
+			size_t keep = BK_SL1_KEEP_WORDS * threads * 8;
+			BK_CHECK(cudaMalloc(&b.sl1_keep_d, keep));
+			BK_CHECK(cudaMemset(b.sl1_keep_d, 0, keep)); // no state yet
+		}
 	}
 	uint64_t chunks = (n + chunk_recs - 1) / chunk_recs;
 	unsigned grid = (unsigned)((threads + block - 1) / block);
@@ -127,10 +142,14 @@ extern "C" int bk_kmeans_bigkernel(const unsigned char *particles, uint64_t n,
 		k.m.threads = threads;
 		k.m.layout = BK_INTERLEAVED;
 		k.m.kmax = 0;
+		k.m.sl1.enabled = sl1_cln > 0;
+		k.m.sl1.cln = sl1_cln;
+		k.m.sl1.stats = NULL;
+		k.m.sl1_keep = b.sl1_keep_d;
 		k.g = g;
 		memcpy(k.cent, cent, sizeof k.cent);
 		k.cid = b.cid_d;
-		bk_kmeans<<<grid, block, 0, b.s>>>(k);
+		bk_kmeans<<<grid, block, sl1_smem, b.s>>>(k);
 		BK_CHECK(cudaGetLastError());
 		BK_CHECK(cudaMemcpyAsync(b.cid_h, b.cid_d, m * 8, cudaMemcpyDeviceToHost, b.s));
 	}
@@ -143,6 +162,7 @@ extern "C" int bk_kmeans_bigkernel(const unsigned char *particles, uint64_t n,
 		cudaFree(b.data_d);
 		cudaFree(b.cid_d);
 		cudaFreeHost(b.cid_h);
+		cudaFree(b.sl1_keep_d);
 	}
 	return 0;
 }
@@ -184,6 +204,10 @@ extern "C" int bk_kmeans_double(const unsigned char *particles, uint64_t n, cons
 		k.m.threads = threads;
 		k.m.layout = BK_ORIGINAL;
 		k.m.kmax = 0;
+		k.m.sl1.enabled = 0; // the plain kernel
+		k.m.sl1.cln = 0;
+		k.m.sl1.stats = NULL;
+		k.m.sl1_keep = NULL;
 		k.g.nrec = m;
 		k.g.per = (m + threads - 1) / threads;
 		memcpy(k.cent, cent, sizeof k.cent);

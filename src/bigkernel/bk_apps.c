@@ -161,7 +161,7 @@ static size_t table_args(struct bk_run *r, int pass, const struct bk_map *m,
 }
 
 static const struct bk_app app_wc = {
-	.name = "wc", .tp = {BK_WC_REC, 1, 1, {0}, {BK_WC_REC}}, .passes = 1,
+	.name = "wc", .tp = {BK_WC_REC, 1, 1, {0}, {BK_WC_REC}}, .passes = 1, .sl1_nds = 1,
 	.kernel = bk_wc, .kernel_name = "bk_wc", .setup = wc_setup, .args = table_args,
 	.check = table_check,
 };
@@ -187,6 +187,7 @@ static int dna_setup(struct bk_run *r)
 
 static const struct bk_app app_dna = {
 	.name = "dna", .tp = {BK_DNA_REC, 1, 1, {BK_DNA_READ_OFF}, {BK_DNA_BASES}}, .passes = 1,
+	.sl1_nds = 1,
 	.kernel = bk_dna, .kernel_name = "bk_dna", .setup = dna_setup, .args = table_args,
 	.check = table_check,
 };
@@ -287,7 +288,7 @@ static int km_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_kmeans = {
-	.name = "kmeans", .tp = {BK_KM_REC, 8, 1, {0}, {BK_KM_DIMS}}, .passes = 1,
+	.name = "kmeans", .tp = {BK_KM_REC, 8, 1, {0}, {BK_KM_DIMS}}, .passes = 1, .sl1_nds = 2,
 	.kernel = bk_kmeans, .kernel_name = "bk_kmeans", .setup = km_setup, .args = km_args,
 	.chunk_out = km_out, .check = km_check,
 };
@@ -435,7 +436,7 @@ static int of_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_of = {
-	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}}, .passes = 1,
+	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}}, .passes = 1, .sl1_nds = 3,
 	.kernel = bk_of, .kernel_name = "bk_of", .setup = of_setup, .args = of_args,
 	.check = of_check,
 };
@@ -524,7 +525,7 @@ static int mca_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_mca = {
-	.name = "mca", .tp = {BK_MCA_BLOCK, 1, 1, {0}, {BK_MCA_BLOCK}}, .passes = 2,
+	.name = "mca", .tp = {BK_MCA_BLOCK, 1, 1, {0}, {BK_MCA_BLOCK}}, .passes = 2, .sl1_nds = 2,
 	.kernel = bk_mca, .kernel_name = "bk_mca", .setup = mca_setup, .args = mca_args,
 	.check = mca_check,
 };

@@ -9,7 +9,9 @@
  *    memory); in BigKernel's layout it loads the thread's next prefetched
  *    element from the data buffer, interleaved so that the lanes of a warp
  *    read adjacent data (Fig. 4.8: dataBuf[counter++][tid], in 16-byte
- *    pieces as the reference code lays it out: bk_piece_slot);
+ *    pieces as the reference code lays it out: bk_piece_slot); with
+ *    S-L1 on (Fig. 5.14: BigKernel combined with S-L1, 5.3.3) BK_LD reads
+ *    through the thread's S-L1 state instead (include/gpuvm/sl1.h);
  *  - the record templates stage 1 generates addresses from, and the
  *    pattern detector of 4.3.1 with the format of what it sends;
  *  - the record layouts of the applications. */
@@ -17,6 +19,7 @@
 #define GPUVM_BK_DEVICE_H
 
 #include "gpuvm/simt.h"
+#include "gpuvm/sl1.h"
 
 enum bk_layout {
 	BK_ORIGINAL = 0,    /* the chunk's bytes as they are in host memory */
@@ -31,6 +34,11 @@ struct bk_map {
 	unsigned long long threads;  /* threads of the launch (interleaving stride) */
 	int layout;                  /* enum bk_layout */
 	unsigned long long kmax;     /* compact: elements per thread */
+	/* S-L1 (Fig. 5.14; enabled only with BK_INTERLEAVED): the cache's
+	 * configuration, and the per-thread state kept from one chunk's launch
+	 * to the next (bk_sl1_restore) */
+	struct sl1_cfg sl1;
+	unsigned long long *sl1_keep;
 };
 
 /* The chunk's records and their split over the launch's threads. */
@@ -39,9 +47,11 @@ struct bk_range {
 };
 
 /* A thread's cursor into the mapped data: its id and the number of
- * mapped elements it has read (the counter of Fig. 4.8). */
+ * mapped elements it has read (the counter of Fig. 4.8); with S-L1, the
+ * thread's S-L1 state mapped reads go through (NULL: plain loads). */
 struct bk_cur {
 	unsigned long long tid, k;
+	struct sl1 *s;
 };
 
 SIMT_DEVFN unsigned long long bk_tid(SIMT_CTX_ int dummy)
@@ -105,8 +115,111 @@ SIMT_DEVFN unsigned long long bk_slot(SIMT_CTX_ const struct bk_map *m, struct b
 	do {                                                                             \
 		unsigned long long bk_i_ = bk_slot(SIMT_PASS_ & (m), &(c), (off), sizeof(T)); \
 		const T *bk_d_ = (const T *)(m).data;                                    \
-		(var) = LD(bk_d_, bk_i_);                                                \
+		if ((c).s)                                                               \
+			(var) = SL1_LOAD(*(c).s, 0, T, bk_d_, bk_i_);                    \
+		else                                                                     \
+			(var) = LD(bk_d_, bk_i_);                                        \
 	} while (0)
+
+/* A load (BK_SL1_LD) or store (BK_SL1_ST) of a[i] of an application's
+ * GPU-resident data structure d through S-L1 when the thread has it on
+ * (sp != NULL), else a plain access. */
+#define BK_SL1_LD(var, sp, d, T, a, i)                                                   \
+	do {                                                                             \
+		if (sp)                                                                  \
+			(var) = SL1_LOAD(*(sp), (d), T, (a), (i));                       \
+		else                                                                     \
+			(var) = LD((a), (i));                                            \
+	} while (0)
+#define BK_SL1_ST(sp, d, T, a, i, v)                                                     \
+	do {                                                                             \
+		if (sp)                                                                  \
+			SL1_STORE(*(sp), (d), T, (a), (i), (v));                         \
+		else                                                                     \
+			ST((a), (i), (v));                                               \
+	} while (0)
+
+/* ---- S-L1 in the computation kernel (Fig. 5.14) --------------------- */
+
+/* The thesis runs BigKernel as one persistent kernel, so a thread's S-L1
+ * state (the monitoring counters, then the decision of what to cache:
+ * registers, 5.2.3) lives from one chunk to the next and the 300-access
+ * monitoring phase (5.2.2) runs once per thread. Here every chunk is a
+ * launch, so the state is saved at a launch's end and restored at the
+ * next one's start, in 3 words per thread (word j of thread t at
+ * j x threads + t: coalesced) that the host zeroes before each pass:
+ *   word 0: bit 63 saved, bit 62 monitoring, bits 0-15 accesses
+ *           monitored, bits 16-47 slot + 1 of data structures 0-3;
+ *   words 1, 2 (while monitoring): the monitored hits and accesses per
+ *           data structure, 16 bits each.
+ * The loads and stores are timed accesses; unpacking costs
+ * BK_SL1_UNPACK_COST instructions (our count: a shift and mask per
+ * field). Lines are not kept (the buffer holds another chunk's data). */
+#define BK_SL1_KEEP_WORDS 3
+#define BK_SL1_UNPACK_COST 4
+#define BK_SL1_SAVED (1ull << 63)
+#define BK_SL1_MONITORING (1ull << 62)
+
+SIMT_DEVFN void bk_sl1_restore(SIMT_CTX_ struct sl1 *s, const struct bk_map *m, unsigned long long tid)
+{
+	if (!s->enabled || !m->sl1_keep)
+		return;
+	unsigned long long w0 = LD(m->sl1_keep, tid);
+	if (!(w0 & BK_SL1_SAVED))
+		return;
+	COMPUTE(BK_SL1_UNPACK_COST);
+	s->monitoring = (w0 & BK_SL1_MONITORING) != 0;
+	s->monitored = (unsigned)(w0 & 0xffffu);
+	for (int d = 0; d < SL1_MAX_DS; d++)
+		s->slot[d] = (signed char)((int)(w0 >> (16 + 8 * d) & 0xffu) - 1);
+	if (s->monitoring) {
+		unsigned long long hw = LD(m->sl1_keep, m->threads + tid);
+		unsigned long long aw = LD(m->sl1_keep, 2 * m->threads + tid);
+		COMPUTE(BK_SL1_UNPACK_COST);
+		for (int d = 0; d < SL1_MAX_DS; d++) {
+			s->mon_hits[d] = (unsigned)(hw >> (16 * d) & 0xffffu);
+			s->mon_acc[d] = (unsigned)(aw >> (16 * d) & 0xffffu);
+		}
+	}
+}
+
+/* The end of a chunk's computation: dirty lines written back (5.2.2's
+ * flush), the state saved for the next chunk. */
+SIMT_DEVFN void bk_sl1_end(SIMT_CTX_ struct sl1 *s, const struct bk_map *m, unsigned long long tid)
+{
+	if (!s->enabled)
+		return;
+	sl1_flush(SIMT_PASS_ s);
+	if (!m->sl1_keep)
+		return;
+	unsigned long long w0 = BK_SL1_SAVED | (s->monitoring ? BK_SL1_MONITORING : 0) |
+				(unsigned long long)(s->monitored & 0xffffu);
+	for (int d = 0; d < SL1_MAX_DS; d++)
+		w0 |= (unsigned long long)(unsigned)(s->slot[d] + 1) << (16 + 8 * d);
+	COMPUTE(BK_SL1_UNPACK_COST);
+	ST(m->sl1_keep, tid, w0);
+	if (s->monitoring) {
+		unsigned long long hw = 0, aw = 0;
+		for (int d = 0; d < SL1_MAX_DS; d++) {
+			hw |= (unsigned long long)(s->mon_hits[d] & 0xffffu) << (16 * d);
+			aw |= (unsigned long long)(s->mon_acc[d] & 0xffffu) << (16 * d);
+		}
+		COMPUTE(BK_SL1_UNPACK_COST);
+		ST(m->sl1_keep, m->threads + tid, hw);
+		ST(m->sl1_keep, 2 * m->threads + tid, aw);
+	}
+}
+
+/* A computation kernel's S-L1 prologue: the thread's state st over nds
+ * data structures (the caller declares their kinds), c.s set when S-L1
+ * is on, the state of the previous chunk restored. Data structure 0 is
+ * the mapped data (read only). */
+#define BK_SL1_BEGIN(st, c, m, nds)                                                      \
+	struct sl1 st;                                                                   \
+	SL1_SHARED_INIT(st, (m).sl1, (nds));                                             \
+	sl1_declare(&(st), 0, SL1_RO);                                                   \
+	(c).s = (m).sl1.enabled ? &(st) : 0;                                             \
+	bk_sl1_restore(SIMT_PASS_ & (st), &(m), (c).tid)
 
 /* ---- stage 1: address generation ------------------------------------ */
 

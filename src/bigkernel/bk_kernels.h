@@ -5,7 +5,16 @@
  * kernel. Work split (Fig. 4.4): thread t of a chunk's launch processes
  * the chunk's records [t x per, (t + 1) x per). COMPUTE hints count the
  * non-memory instructions a compiler emits for each loop body; each is
- * noted at its site. */
+ * noted at its site.
+ *
+ * S-L1 (Fig. 5.14, BigKernel combined with S-L1, thesis 5.3.3): the
+ * applications that are in both BigKernel's Table 4.1 and S-L1's Table
+ * 5.1 (K-means, Word Count, Opinion Finder, DNA Assembly, MasterCard
+ * Affinity) open the thread's S-L1 state (BK_SL1_BEGIN: data structure 0
+ * is the mapped data) and route their GPU-resident, non-atomic data
+ * structures of the main loop through it too; with map.sl1.enabled = 0
+ * every such access is the plain LD / ST it was. Atomically updated
+ * tables are never cached (5.2.4) and are not declared. */
 #ifndef GPUVM_BK_KERNELS_H
 #define GPUVM_BK_KERNELS_H
 
@@ -51,8 +60,10 @@ struct bk_kmeans_args {
 
 SIMT_KERNEL(bk_kmeans, struct bk_kmeans_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
+	BK_SL1_BEGIN(s1, c, p.m, 2);
+	sl1_declare(&s1, 1, SL1_RW); /* cluster ids */
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	for (unsigned long long r = r0; r < r1; r++) {
 		double x[BK_KM_DIMS];
@@ -73,8 +84,9 @@ SIMT_KERNEL(bk_kmeans, struct bk_kmeans_args, p)
 		}
 		/* per centroid: 4 subtracts, 4 FMAs (FP64), compare, select */
 		COMPUTE_CHAIN(BK_KM_K * (2 * BK_KM_DIMS + 2), GPUVM_CLASS_DP);
-		ST(p.cid, r, (unsigned long long)best);
+		BK_SL1_ST(c.s, 1, unsigned long long, p.cid, r, (unsigned long long)best);
 	}
+	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 }
 
 /* Netflix (4.4): 64-byte rating records; movie, user A, rate A, user B,
@@ -92,7 +104,7 @@ struct bk_netflix_args {
 
 SIMT_KERNEL(bk_netflix, struct bk_netflix_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	for (unsigned long long r = r0; r < r1; r++) {
@@ -124,8 +136,9 @@ struct bk_count_args {
  * each word counted in a centralized hash table in GPU memory. */
 SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
+	BK_SL1_BEGIN(s1, c, p.m, 1);
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	for (unsigned long long r = r0; r < r1; r++) {
 		unsigned long long h = BK_FNV_BASIS;
@@ -145,6 +158,7 @@ SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 			}
 		}
 	}
+	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 }
 
 /* DNA Assembly, first stage (4.4): 128-byte FASTQ-like fragments (id
@@ -153,8 +167,9 @@ SIMT_KERNEL(bk_wc, struct bk_count_args, p)
  * identical fragments are counted and noisy ones can be dropped. */
 SIMT_KERNEL(bk_dna, struct bk_count_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
+	BK_SL1_BEGIN(s1, c, p.m, 1);
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	for (unsigned long long r = r0; r < r1; r++) {
 		unsigned long long h = BK_FNV_BASIS;
@@ -166,6 +181,7 @@ SIMT_KERNEL(bk_dna, struct bk_count_args, p)
 		}
 		bk_table_add(SIMT_PASS_ p.keys, p.counts, p.mask, h | 1, 1u);
 	}
+	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 }
 
 /* Opinion Finder (4.4): 128-byte tweet records, the first 94 bytes text
@@ -183,14 +199,20 @@ struct bk_of_args {
 	unsigned int *mentions;    /* [0]: tweets that mention the subject */
 };
 
-SIMT_DEVFN int bk_of_class(SIMT_CTX_ const struct bk_of_args *p, unsigned long long h)
+/* The word's class; sp: the thread's S-L1 state (NULL: plain loads),
+ * the dictionary's keys data structure 1 and its classes 2. */
+SIMT_DEVFN int bk_of_class(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, unsigned long long h)
 {
 	unsigned long long s = h & p->dict_mask;
 	for (;;) {
-		unsigned long long k = LD(p->dict_keys, s);
+		unsigned long long k;
+		BK_SL1_LD(k, sp, 1, unsigned long long, p->dict_keys, s);
 		COMPUTE(3); /* two compares, branch */
-		if (k == h)
-			return LD(p->dict_class, s);
+		if (k == h) {
+			unsigned char cl;
+			BK_SL1_LD(cl, sp, 2, unsigned char, p->dict_class, s);
+			return cl;
+		}
 		if (k == 0)
 			return BK_OF_NONE;
 		s = (s + 1) & p->dict_mask;
@@ -199,8 +221,11 @@ SIMT_DEVFN int bk_of_class(SIMT_CTX_ const struct bk_of_args *p, unsigned long l
 
 SIMT_KERNEL(bk_of, struct bk_of_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
+	BK_SL1_BEGIN(s1, c, p.m, 3);
+	sl1_declare(&s1, 1, SL1_RO); /* dictionary keys */
+	sl1_declare(&s1, 2, SL1_RO); /* dictionary classes */
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	long long total = 0;
 	unsigned int mentions = 0;
@@ -226,7 +251,7 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 			}
 			if (!len)
 				continue;
-			int cl = bk_of_class(SIMT_PASS_ & p, h | 1);
+			int cl = bk_of_class(SIMT_PASS_ & p, c.s, h | 1);
 			int w = adverb ? 2 : 1;
 			mention |= cl == BK_OF_SUBJECT;
 			s += cl == BK_OF_POS ? w : cl == BK_OF_NEG ? -w : 0;
@@ -240,12 +265,25 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 			mentions++;
 		}
 	}
+	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 	if (mentions) {
 		ATOMIC_ADD(p.score, 0, (unsigned long long)total);
 		ATOMIC_ADD(p.mentions, 0, mentions);
 	}
 }
 
+/* Source lines: the executor zips a warp's lanes at the earliest
+ * __LINE__ any lane waits at (docs/simt.md), and S-L1's accessor records
+ * its accesses at include/gpuvm/sl1.h's lines 227-300. A kernel access
+ * in divergent code of the main loop must come before them, or the lanes
+ * that skip it run ahead to the next iteration's S-L1 access and the warp
+ * never reconverges (measured on mca before this directive: 7.4x the warp
+ * instructions of BigKernel without S-L1). The kernels above sit below
+ * line 227; MasterCard Affinity's (plain and indexed, a uniform shift that
+ * leaves their order and timing without S-L1 unchanged) are renumbered
+ * from here. Compiler messages for the rest of this file name these
+ * numbers. */
+#line 130
 /* MasterCard Affinity (4.4): '\n'-terminated purchase records of
  * variable length: card number (16 digits) at byte 0, '|', terminal id
  * (6), '|', merchant id at byte 24 ("M" and 7 digits), '|', then amount,
@@ -270,22 +308,29 @@ struct bk_mca_args {
 	unsigned int target, pass;
 };
 
-SIMT_DEVFN void bk_mca_record(SIMT_CTX_ const struct bk_mca_args *p, unsigned int cust,
+/* sp: the thread's S-L1 state (NULL: plain loads); the customer bitmap
+ * is its data structure 1 (read only in pass 1, atomic in pass 0). */
+SIMT_DEVFN void bk_mca_record(SIMT_CTX_ const struct bk_mca_args *p, struct sl1 *sp, unsigned int cust,
 			      unsigned int merch)
 {
 	COMPUTE(4); /* pass and target compares, bit index */
 	if (p->pass == 0) {
 		if (merch == p->target)
 			ATOMIC_OR(p->bitmap, cust >> 5, 1u << (cust & 31));
-	} else if (LD(p->bitmap, cust >> 5) >> (cust & 31) & 1u) {
-		ATOMIC_ADD(p->counts, merch % BK_MCA_MERCHANTS, 1u);
+		return;
 	}
+	unsigned int w;
+	BK_SL1_LD(w, sp, 1, unsigned int, p->bitmap, cust >> 5);
+	if (w >> (cust & 31) & 1u)
+		ATOMIC_ADD(p->counts, merch % BK_MCA_MERCHANTS, 1u);
 }
 
 SIMT_KERNEL(bk_mca, struct bk_mca_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
+	BK_SL1_BEGIN(s1, c, p.m, 2);
+	sl1_declare(&s1, 1, p.pass == 0 ? SL1_ATOMIC : SL1_RO); /* customer bitmap */
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	for (unsigned long long r = r0; r < r1; r++) {
 		unsigned int cust = 0, merch = 0, pos = 0;
@@ -295,7 +340,7 @@ SIMT_KERNEL(bk_mca, struct bk_mca_args, p)
 			COMPUTE(6); /* i++, compare-branch, newline / digit / field compares */
 			if (ch == '\n') {
 				if (pos >= 32)
-					bk_mca_record(SIMT_PASS_ & p, cust % BK_MCA_CUSTOMERS, merch);
+					bk_mca_record(SIMT_PASS_ & p, c.s, cust % BK_MCA_CUSTOMERS, merch);
 				cust = merch = pos = 0;
 				continue;
 			}
@@ -307,6 +352,7 @@ SIMT_KERNEL(bk_mca, struct bk_mca_args, p)
 			COMPUTE(3); /* digit multiply-add, pos++ */
 		}
 	}
+	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 }
 
 /* The digits of bytes [from, to) of a little-endian word. */
@@ -319,7 +365,7 @@ SIMT_DEVFN unsigned int bk_digits(unsigned long long w, unsigned int v, int from
 
 SIMT_KERNEL(bk_mca_indexed, struct bk_mca_args, p)
 {
-	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0};
+	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	for (unsigned long long r = r0; r < r1; r++) {
@@ -333,7 +379,7 @@ SIMT_KERNEL(bk_mca_indexed, struct bk_mca_args, p)
 		unsigned int cust = bk_digits(w1, bk_digits(w0, 0, 1, 8), 0, 8);
 		unsigned int merch = bk_digits(w3, 0, 1, 8);
 		COMPUTE(4 * 22); /* 22 digits: shift, mask, subtract, multiply-add */
-		bk_mca_record(SIMT_PASS_ & p, cust % BK_MCA_CUSTOMERS, merch);
+		bk_mca_record(SIMT_PASS_ & p, 0, cust % BK_MCA_CUSTOMERS, merch);
 	}
 }
 

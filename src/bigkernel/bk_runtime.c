@@ -2,6 +2,7 @@
 #include "bigkernel/bk_addrgen.h"
 #include "bigkernel/bk_pattern.h"
 #include "bigkernel/bk_runtime.h"
+#include "workloads/sl1/sl1_cln.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ struct bk_bufs {
 	unsigned long long *pat_pin;     /* stage 1 output: patterns / counts */
 	unsigned char *prefetch;         /* stage 2 output (pinned prefetch buffer) */
 	unsigned char *prefetch_np;      /* the same, assembled from addresses */
+	unsigned long long *sl1_keep;    /* S-L1 state between chunks (bk_sl1_restore) */
 };
 
 uint64_t bk_thread_addresses(const unsigned long long *pat, const unsigned long long *addr,
@@ -92,8 +94,15 @@ static int compute(struct bk_run *r, const struct bk_bufs *b, int pass, const st
 	struct bk_range g = chunk_range(b, c);
 	size_t n = r->app->args(r, pass, m, &g, c->first_rec, c->base, args);
 	double t0 = simt_now_seconds(r->h);
-	if (simt_launch(r->h, r->app->kernel_name, r->app->kernel, simt_dim3((uint32_t)b->grid, 1, 1),
-			simt_dim3(r->o->block, 1, 1), args, n))
+	int rc;
+	if (m->sl1.enabled) /* the S-L1 segment: CLN lines of 16 B per thread */
+		rc = simt_launch_shared(r->h, r->app->kernel_name, r->app->kernel,
+					simt_dim3((uint32_t)b->grid, 1, 1), simt_dim3(r->o->block, 1, 1),
+					(uint32_t)((uint64_t)m->sl1.cln * SL1_LINE * r->o->block), args, n);
+	else
+		rc = simt_launch(r->h, r->app->kernel_name, r->app->kernel, simt_dim3((uint32_t)b->grid, 1, 1),
+				 simt_dim3(r->o->block, 1, 1), args, n);
+	if (rc)
 		return -1;
 	*secs = simt_now_seconds(r->h) - t0;
 	return 0;
@@ -174,7 +183,7 @@ static int run_original(struct bk_run *r, struct bk_bufs *b, double *dur)
 			    upload(r, b->chunk_dev, c->bytes, &d[BK_ST_H2D]))
 				return -1;
 			v->h2d_bytes += c->bytes + (r->index ? c->nrec * 8 : 0);
-			struct bk_map m = {b->chunk_dev, b->threads, BK_ORIGINAL, 0};
+			struct bk_map m = {b->chunk_dev, b->threads, BK_ORIGINAL, 0, {0, 0, NULL}, NULL};
 			if (compute(r, b, p, c, &m, &d[BK_ST_COMPUTE]) || chunk_out(r, c, &d[BK_ST_D2H]))
 				return -1;
 		}
@@ -215,12 +224,26 @@ static int addrgen(struct bk_run *r, const struct bk_bufs *b, const struct bk_ch
 }
 
 /* BigKernel, with pattern recognition; with o->nopat also stage 1 and 2
- * without it (Table 4.2), whose prefetch buffer must come out the same. */
-static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, double *dur_np)
+ * without it (Table 4.2), whose prefetch buffer must come out the same.
+ * With sl1 (and no nopat), BigKernel + S-L1: the same stages, the
+ * computation kernel reading through S-L1 (Fig. 5.14), its state kept
+ * from chunk to chunk as the thesis's persistent kernel keeps it. */
+static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, double *dur_np, int sl1)
 {
-	struct bk_variant *v = &r->v[BK_V_BIGKERNEL], *vn = &r->v[BK_V_BK_NOPAT];
+	struct bk_variant *v = &r->v[sl1 ? BK_V_BK_SL1 : BK_V_BIGKERNEL], *vn = &r->v[BK_V_BK_NOPAT];
 	unsigned es = r->app->tp.elem;
-	for (int p = 0; p < r->app->passes; p++)
+	int nopat = r->o->nopat && !sl1;
+	struct sl1_cfg scfg = {0, 0, NULL};
+	if (sl1) {
+		scfg.enabled = 1;
+		scfg.cln = r->sl1_cln = sl1_cln_of(r->o->smem_per_sm, r->o->sms, r->o->max_warps,
+						   r->o->max_ctas, b->grid, r->o->block, 0, r->app->sl1_nds);
+		scfg.stats = &r->sl1_stats;
+	}
+	for (int p = 0; p < r->app->passes; p++) {
+		/* a new kernel: no S-L1 state yet */
+		if (sl1)
+			memset(b->sl1_keep, 0, BK_SL1_KEEP_WORDS * b->threads * 8);
 		for (size_t i = 0; i < r->nchunks; i++) {
 			const struct bk_chunk *c = &r->chunks[i];
 			size_t at = ((size_t)p * r->nchunks + i) * BK_STAGES;
@@ -234,7 +257,7 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 				return -1;
 			d[BK_ST_ASSEMBLE] = copy_seconds(r->o, (double)gathered + 0.5 * (double)ab, r->o->cpu_threads);
 			v->addr_bytes += ab;
-			if (r->o->nopat) {
+			if (nopat) {
 				uint64_t g2 = 0, ab2 = 0;
 				if (addrgen(r, b, c, 0, &dn[BK_ST_ADDRGEN]))
 					return -1;
@@ -253,7 +276,8 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 			if (upload(r, b->data_dev, bytes, &d[BK_ST_H2D]))
 				return -1;
 			v->h2d_bytes += bytes + (r->index ? c->nrec * 8 : 0);
-			struct bk_map m = {b->data_dev, b->threads, BK_INTERLEAVED, 0};
+			struct bk_map m = {b->data_dev, b->threads, BK_INTERLEAVED, 0, scfg,
+					   sl1 ? b->sl1_keep : NULL};
 			if (compute(r, b, p, c, &m, &d[BK_ST_COMPUTE]) || chunk_out(r, c, &d[BK_ST_D2H]))
 				return -1;
 			/* the same transfer and computation without patterns */
@@ -262,10 +286,11 @@ static int run_bigkernel(struct bk_run *r, struct bk_bufs *b, double *dur, doubl
 			dn[BK_ST_COMPUTE] = d[BK_ST_COMPUTE];
 			dn[BK_ST_D2H] = d[BK_ST_D2H];
 		}
+	}
 	if (check(r, v) || timeline(r, dur, r->o->buffers, v))
 		return -1;
-	r->ran[BK_V_BIGKERNEL] = 1;
-	if (r->o->nopat) {
+	r->ran[sl1 ? BK_V_BK_SL1 : BK_V_BIGKERNEL] = 1;
+	if (nopat) {
 		vn->h2d_bytes = v->h2d_bytes;
 		vn->ok = v->ok;
 		if (timeline(r, dur_np, r->o->buffers, vn))
@@ -296,7 +321,7 @@ static int run_volume(struct bk_run *r, struct bk_bufs *b, double *dur)
 			if (upload(r, b->data_dev, bytes, &d[BK_ST_H2D]))
 				return -1;
 			v->h2d_bytes += bytes + (r->index ? c->nrec * 8 : 0);
-			struct bk_map m = {b->data_dev, b->threads, BK_COMPACT, kmax};
+			struct bk_map m = {b->data_dev, b->threads, BK_COMPACT, kmax, {0, 0, NULL}, NULL};
 			if (compute(r, b, p, c, &m, &d[BK_ST_COMPUTE]) || chunk_out(r, c, &d[BK_ST_D2H]))
 				return -1;
 		}
@@ -329,7 +354,7 @@ static int run_um(struct bk_run *r, struct bk_bufs *b)
 	for (int p = 0; p < r->app->passes; p++)
 		for (size_t i = 0; i < r->nchunks; i++) {
 			const struct bk_chunk *c = &r->chunks[i];
-			struct bk_map m = {um + c->base, b->threads, BK_ORIGINAL, 0};
+			struct bk_map m = {um + c->base, b->threads, BK_ORIGINAL, 0, {0, 0, NULL}, NULL};
 			double dc = 0, dd = 0;
 			r->cur_index = idx ? idx + c->first_rec : NULL;
 			if (compute(r, b, p, c, &m, &dc) || chunk_out(r, c, &dd))
@@ -418,6 +443,10 @@ static int make_bufs(struct bk_run *r, struct bk_bufs *b)
 	b->addr_pin = simt_malloc(r->h, "bk.addresses", b->kmax * b->threads * 8, GPUVM_ALLOC_HOST_PINNED);
 	if (!b->chunk_dev || !b->data_dev || !b->pat_pin || !b->addr_pin)
 		return -1;
+	if (r->o->sl1 &&
+	    !(b->sl1_keep = simt_malloc(r->h, "bk.sl1_state", BK_SL1_KEEP_WORDS * b->threads * 8,
+					GPUVM_ALLOC_DEVICE)))
+		return -1;
 	if (r->index && !(b->index_dev = simt_malloc(r->h, "index", maxrec * 8, GPUVM_ALLOC_DEVICE)))
 		return -1;
 	r->cur_index = b->index_dev;
@@ -444,6 +473,11 @@ int bk_run_all(struct bk_run *r)
 	memset(&b, 0, sizeof b);
 	int rc = -1;
 	double *dur = NULL, *dur_np = NULL;
+	if (r->o->sl1 && !r->app->sl1_nds) {
+		simt_fail(r->h, "%s: not an S-L1 application (Table 5.1); sl1=1 needs kmeans, wc, of, "
+			  "dna or mca", r->app->name);
+		goto out;
+	}
 	if (r->app->setup(r) || make_chunks(r) || make_bufs(r, &b))
 		goto out;
 	size_t n = (size_t)r->app->passes * r->nchunks * BK_STAGES;
@@ -457,7 +491,7 @@ int bk_run_all(struct bk_run *r)
 		simt_fail(r->h, "out of memory");
 		goto out;
 	}
-	if (run_bigkernel(r, &b, dur, dur_np))
+	if (run_bigkernel(r, &b, dur, dur_np, 0))
 		goto out;
 	memcpy(r->dur, dur, n * sizeof *dur);
 	memset(dur, 0, n * sizeof *dur);
@@ -469,6 +503,12 @@ int bk_run_all(struct bk_run *r)
 	}
 	if (run_original(r, &b, dur) || (r->o->um && run_um(r, &b)))
 		goto out;
+	/* last, so that the other variants are those of a run without it */
+	if (r->o->sl1) {
+		memset(dur, 0, n * sizeof *dur);
+		if (run_bigkernel(r, &b, dur, dur_np, 1))
+			goto out;
+	}
 	/* the tasks of BigKernel's last pass, for the caller to inspect */
 	if (bk_schedule_ag(r->dur + (size_t)(r->app->passes - 1) * r->nchunks * BK_STAGES, r->nchunks,
 			   r->o->buffers, r->o->ag_overlap, r->tasks) < 0)

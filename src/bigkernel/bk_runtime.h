@@ -18,7 +18,10 @@
  *            code uses 3);
  *   um       the whole input in one managed allocation, the kernel run on
  *            each chunk in place: demand paging (with the configured
- *            prefetcher) moves the data.
+ *            prefetcher) moves the data;
+ *   bigkernel + S-L1  BigKernel whose computation kernel reads the data
+ *            buffer (and its other non-atomic GPU data) through S-L1, the
+ *            software L1 of chapter 5 (Fig. 5.14, 5.3.3).
  *
  * GPU stages (kernels, the address stores over PCIe, DMA copies) are
  * timed by the engine; CPU stages (staging copy, data assembly) are done
@@ -49,6 +52,10 @@ struct bk_opts {
 	int volume;            /* also run BigKernel without interleaving (Fig. 4.12) */
 	int ag_overlap;        /* address generation beside the computation (bk_schedule_ag) */
 	int cpu_time;          /* time the CPU references (thread CPU time, bk_run.cpu_ref_s) */
+	int sl1;               /* also run BigKernel with S-L1 in the computation (Fig. 5.14) */
+	/* the preset's SM limits, for S-L1's CLN (sl1_cln.h) */
+	uint32_t sms, max_warps, max_ctas;
+	uint64_t smem_per_sm;
 	uint64_t seed;
 };
 
@@ -60,6 +67,8 @@ struct bk_app {
 	const char *name;
 	struct bk_template tp; /* the mapped reads of one record */
 	int passes;            /* MasterCard Affinity: 2 */
+	int sl1_nds;           /* data structures its kernel declares to S-L1 (0: not an
+				* S-L1 application, Table 5.1) */
 	simt_body_fn kernel;
 	const char *kernel_name;
 	/* Generates the input (host memory, bk_run.input / nrec / index) and
@@ -96,7 +105,7 @@ struct bk_variant {
 };
 
 enum bk_variant_id { BK_V_SINGLE = 0, BK_V_DOUBLE, BK_V_BIGKERNEL, BK_V_BK_NOPAT, BK_V_UM,
-		     BK_V_OVERLAP, BK_V_VOLUME, BK_VARIANTS };
+		     BK_V_OVERLAP, BK_V_VOLUME, BK_V_BK_SL1, BK_VARIANTS };
 
 struct bk_run {
 	struct simt_host *h;
@@ -120,6 +129,10 @@ struct bk_run {
 	/* CPU time of the application's CPU reference, one thread on this
 	 * host (bk_opts.cpu_time; else 0): Fig. 4.10's serial CPU run */
 	double cpu_ref_s;
+	/* BigKernel + S-L1: the S-L1 totals of its computation kernels and
+	 * the lines per thread (CLN) of its launches */
+	struct sl1_stats sl1_stats;
+	int sl1_cln;
 	/* every chunk's stage times of the last pipelined variant (tests) */
 	double *dur;
 	struct bk_task *tasks;

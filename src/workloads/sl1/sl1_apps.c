@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gpuvm/config.h"
+#include "workloads/sl1/sl1_cln.h"
 #include "workloads/sl1/sl1_inputs.h"
 #include "workloads/sl1/sl1_kernels.h"
 #include "workloads/suite/suite.h"
@@ -64,30 +65,12 @@ struct sl1_run_cfg {
 	uint64_t smem_per_sm;
 };
 
-/* CLN (5.2.1): (shared memory left per SM / threads per SM) / 16, capped
- * at one line per data structure; 0 when a thread's share is < 16 B.
- * app_smem is the application's own shared bytes per block. */
+/* CLN (5.2.1): sl1_cln.h, with this run's preset limits. app_smem is the
+ * application's own shared bytes per block. */
 static int sl1_cln(const struct sl1_run_cfg *c, uint64_t grid, uint64_t block, uint64_t app_smem,
 		   int nds)
 {
-	uint64_t warps = (block + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
-	uint64_t ctas = c->max_ctas;
-	if (c->max_warps / warps < ctas)
-		ctas = c->max_warps / warps;
-	if (app_smem && c->smem_per_sm / app_smem < ctas)
-		ctas = c->smem_per_sm / app_smem;
-	uint64_t want = (grid + c->sms - 1) / c->sms; /* the launch's CTAs per SM */
-	if (want < ctas)
-		ctas = want;
-	if (!ctas)
-		return 0;
-	uint64_t left = c->smem_per_sm - ctas * app_smem;
-	uint64_t cln = left / (ctas * block) / SL1_LINE;
-	/* CUDA's 48 KiB of shared memory per block */
-	uint64_t per_block_max = ((48u << 10) - app_smem) / (block * SL1_LINE);
-	if (cln > per_block_max)
-		cln = per_block_max;
-	return cln > (uint64_t)nds ? nds : (int)cln;
+	return sl1_cln_of(c->smem_per_sm, c->sms, c->max_warps, c->max_ctas, grid, block, app_smem, nds);
 }
 
 static void *alloc16(struct simt_host *h, const char *name, uint64_t bytes, enum gpuvm_alloc_kind k)
