@@ -71,7 +71,7 @@ xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "
 echo "runs: $(wc -l <"$jobs_file") in $(( $(date +%s) - start )) s" >&2
 
 python3 - "$out" "$regular" "$irregular" <<'PY'
-import json, os, sys, subprocess, shutil
+import json, math, os, sys, subprocess, shutil
 out, reg, irr = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 rows = []
 for line in open(os.path.join(out, "runs.txt")):
@@ -105,7 +105,6 @@ for w in reg + irr:
     print(f"{w:10} {'regular' if w in reg else 'irregular':9} {n('always'):7.3f} {n('oversub'):7.3f} {n('adaptive'):8.3f} {n('adaptive-lru'):9.3f} | {get('fig6', w, 'baseline', 'thrashed_pages'):>22} {get('fig6', w, 'adaptive', 'thrashed_pages'):>8} | {get('fig6', w, 'adaptive', 'remote_accesses')}")
 seeds = sorted({r["seed"] for r in rows}, key=int)
 if len(seeds) > 1:
-    import math
     print(f"\nFig. 6 over input seeds {seeds[0]}-{seeds[-1]} (125 %): adaptive / baseline per seed, geometric mean, range")
     for w in irr:
         v = [get("fig6", w, "adaptive", seed=k) / get("fig6", w, "baseline", seed=k) for k in seeds]
