@@ -1,17 +1,21 @@
 /* Fidelity of delayed migration (Ganguly et al. ISCA'19, seeds/004) at
  * UVMSmart's sizes on the gtx1080ti-uvmsmart preset (Table I: 45 us far
- * faults, tree prefetcher, 2 MB eviction, t_s = 8, p = 2), at 125 %
+ * faults, tree prefetcher, 2 MB eviction, t_s = 8), at 125 %
  * oversubscription, Baseline (first-touch with LRU-2MB) against Adaptive
- * (Eq. 1 with the access-counter LFU), bounded on both sides around the
- * paper's values (section VI-B, Fig. 6 and 7):
+ * (Eq. 1 with the access-counter LFU, at p = 8: VI-C, "For the Adaptive
+ * scheme p = 8 is used"), bounded on both sides around the paper's values
+ * (section VI-C, Fig. 6 and 7):
  *  - irregular: Adaptive is 22-78 % faster (runtime 0.56-0.82 of the
  *    baseline), with fewer thrashed pages (Fig. 7). sssp (UVMSmart's, 15
- *    kernel pairs) measures 0.766, and 0.655 / 0.640 / 0.662 on graph
- *    seeds 2-4; bound [0.45, 0.82]: the paper's upper end, and its lower end
- *    widened by a tenth of the baseline. (UVMSmart's ra is not used: on
- *    its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
- *    it, so the ratio swings with the input draw: 1.33 on the paper's own
- *    input, glibc's rand() from seed 1, 1.49 and 0.96 on seeds 2 and 3.)
+ *    kernel pairs) measures 0.623, and 0.570 / 0.559 / 0.581 / 0.601 on
+ *    graph seeds 2-5; nw 0.734 (its inputs do not depend on the seed);
+ *    bound [0.45, 0.82]: the paper's upper end, and its lower end widened
+ *    by a tenth of the baseline. At p = 2 nw is 0.984, so the bound also
+ *    catches a penalty that is not applied. (UVMSmart's ra is not used:
+ *    on its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
+ *    it, so the ratio swings with the input draw: 0.813 on the paper's
+ *    own input, glibc's rand() from seed 1, 0.557-0.748 on seeds 2-5;
+ *    bfs gains 10-13 %, below the band: README.)
  *  - regular: "the number of per basic block accesses ... always exceeds
  *    the threshold" and Adaptive falls back to first touch and to LRU:
  *    backprop and srad within [0.95, 1.05] of the baseline. srad calls
@@ -21,7 +25,8 @@
  *    iteration starts like the first (kept resident instead: 0.936).
  * Mechanisms this test names, each removed once to see it fail: the
  * remote read below the threshold (read_threshold returning 1: sssp
- * 1.012, nothing read remotely), the cold/hot classes
+ * 1.012, nothing read remotely), Eq. 1's penalty p (ignored, i.e. 2:
+ * nw 0.984), the cold/hot classes
  * of lfu-ac (the raw count order evicts the block the stream fills:
  * backprop 1.563x).
  * Hot and cold data structures (III-B, Fig. 2b): in sssp "the read-only
@@ -49,13 +54,16 @@ struct point {
 	double thrashed_pages, remote_accesses;
 };
 
-static struct point run_scheme(const char *workload, const char *migration, const char *eviction)
+/* penalty: Eq. 1's p; VI-C runs Fig. 6's Adaptive at p = 8 */
+static struct point run_scheme(const char *workload, const char *migration, const char *eviction,
+			       int penalty)
 {
-	char mig[64], ev[64];
+	char mig[64], ev[64], pen[64];
 	snprintf(mig, sizeof mig, "uvm.migration=%s", migration);
 	snprintf(ev, sizeof ev, "uvm.eviction=%s", eviction);
+	snprintf(pen, sizeof pen, "uvm.migration_penalty=%d", penalty);
 	struct gpuvm_run_spec spec = {.gpu = GPU, .workload = workload, .seed = 1,
-				      .sets = {"uvm.oversub_percent=125", mig, ev}, .n_sets = 3};
+				      .sets = {"uvm.oversub_percent=125", mig, ev, pen}, .n_sets = 4};
 	cJSON *o = run_report(&spec);
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "uvm");
 	struct point p = {
@@ -71,15 +79,18 @@ static void test_irregular_adaptive_faster(void **state)
 {
 	(void)state;
 	/* UVMSmart's sssp.cu: MAX_ITERATION = 15 kernel pairs */
-	const char *w = "sssp:max_iter=15,mem=managed";
-	struct point base = run_scheme(w, "first-touch", "lru-2mb-access");
-	struct point adaptive = run_scheme(w, "adaptive", "lfu-ac");
-	double ratio = adaptive.sim_seconds / base.sim_seconds;
-	printf("sssp (UVMSmart) at 125 %%: adaptive / baseline %.3f (paper 0.56-0.82), thrashed %.0f vs %.0f, "
-	       "remote %.0f\n", ratio, adaptive.thrashed_pages, base.thrashed_pages, adaptive.remote_accesses);
-	assert_true(ratio >= 0.45 && ratio <= 0.82);
-	assert_true(adaptive.thrashed_pages < base.thrashed_pages);
-	assert_true(adaptive.remote_accesses > 0 && base.remote_accesses == 0);
+	const char *ws[] = {"sssp:max_iter=15,mem=managed", "nw:mem=managed"};
+	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access", 2);
+		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac", 8);
+		double ratio = adaptive.sim_seconds / base.sim_seconds;
+		printf("%s at 125 %%: adaptive (p = 8) / baseline %.3f (paper 0.56-0.82), thrashed %.0f vs %.0f, "
+		       "remote %.0f\n", ws[i], ratio, adaptive.thrashed_pages, base.thrashed_pages,
+		       adaptive.remote_accesses);
+		assert_true(ratio >= 0.45 && ratio <= 0.82);
+		assert_true(adaptive.thrashed_pages < base.thrashed_pages);
+		assert_true(adaptive.remote_accesses > 0 && base.remote_accesses == 0);
+	}
 }
 
 static void test_regular_adaptive_unchanged(void **state)
@@ -87,8 +98,8 @@ static void test_regular_adaptive_unchanged(void **state)
 	(void)state;
 	const char *ws[] = {"backprop:mem=managed", "srad:mem=managed"};
 	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
-		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access");
-		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac");
+		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access", 2);
+		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac", 8);
 		double ratio = adaptive.sim_seconds / base.sim_seconds;
 		printf("%s at 125 %%: adaptive / baseline %.3f (paper ~1.00)\n", ws[i], ratio);
 		assert_true(ratio >= 0.95 && ratio <= 1.05);
