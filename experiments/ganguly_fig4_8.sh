@@ -169,10 +169,10 @@ plot("fig4", "Fig. 4: always, runtime vs t_s (normalised to t_s = 8)", "runtime 
      key="t_s")
 plot("fig5", "Fig. 5: no oversubscription, runtime / baseline", "runtime / first-touch baseline (x)",
      ["baseline", "always", "adaptive"], lambda w, s: get("fig5", w, s) / get("fig5", w, "baseline"))
-plot("fig6", "Fig. 6: 125 % oversubscription, runtime / baseline", "runtime / first-touch baseline (x)",
+plot("fig6", "Fig. 6: 125 % oversubscription, runtime / baseline (adaptive at p = 8)", "runtime / first-touch baseline (x)",
      ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
      lambda w, s: get("fig6", w, s) / get("fig6", w, "baseline"))
-plot("fig7", "Fig. 7: 125 % oversubscription, thrashed pages (0 drawn as 1)", "thrashed pages (count, log)",
+plot("fig7", "Fig. 7: 125 % oversubscription, thrashed pages (adaptive at p = 8; 0 drawn as 1)", "thrashed pages (count, log)",
      ["baseline", "always", "oversub", "adaptive", "adaptive-lru"],
      lambda w, s: max(1, get("fig6", w, s, "thrashed_pages")), logy=True)
 plot("fig8", "Fig. 8: adaptive at 125 %, runtime vs p (normalised to p = 2)", "runtime / runtime at p = 2 (x)",
