@@ -315,7 +315,8 @@ const struct cfg_key cfg_keys[] = {
 	U32("uvm.access_counter_threshold", uvm_access_counter_threshold, 1, 1u << 26, -1,
 	    "t_s: static access-counter threshold of 64 KB blocks (seeds/004 Table I: 8, 16, 32)"),
 	U32("uvm.migration_penalty", uvm_migration_penalty, 1, 1u << 20, -1,
-	    "p: multiplicative migration penalty after oversubscription (seeds/004 Eq. 1, Table I: 2, 4, 8, 1048576)"),
+	    "p: multiplicative migration penalty after oversubscription (seeds/004 Eq. 1, Table I: 2, 4, 8, 1048576; "
+	    "default 2; VI-C runs Fig. 6's adaptive at 8)"),
 	DBL("uvm.remote_latency_cycles", uvm_remote_latency_cycles, 0, false, LAT_MAX, -1,
 	    "a remote read of managed memory over PCIe, on top of its link time (seeds/004 Table I: 200)"),
 	ENUM("uvm.thrashing", uvm_thrashing, off_on_names, -1,
