@@ -211,6 +211,34 @@ static void test_update_policies(void **state)
 	}
 }
 
+/* twice's "accessed twice in a row" (III.C, Fig. 7c) counts the local
+ * TLB's neighbour hits only: a local hit and a directory miss (served by
+ * the L2 TLB / a walk) in between keep the row, and the L2 TLB never sees
+ * a neighbour hit (its lookups stay as they were). Times: 5 fills 40 by
+ * 161; 6's first neighbour hit at 1000 is back at 1002 without a copy;
+ * 6's miss on 99 at 1100 walks (ready 1261) and hits locally at 1400; the
+ * second neighbour hit on 40 at 1500 keeps the copy. */
+static void test_twice_row_counts_neighbour_hits_only(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=neidty", "neidty.update=twice", NULL};
+	struct rig *r = rig_new(sets);
+	const struct xlat_instance *l2 = &r->x.level[1].inst[0]; /* the one L2 TLB */
+	tr(r, 5, 40, 0);
+	uint64_t l2_lookups = l2->hits + l2->misses;
+	assert_true(tr(r, 6, 40, 1000) == 1002);
+	assert_false(holds(r, 6, 40));
+	assert_int_equal(l2->hits + l2->misses, l2_lookups); /* no L2 TLB lookup */
+	assert_true(tr(r, 6, 99, 1100) == 1100 + 1 + 10 + 150); /* directory miss: walk */
+	assert_true(tr(r, 6, 99, 1400) == 1401);                /* local hit */
+	assert_true(tr(r, 6, 40, 1500) == 1502);                /* second neighbour hit in a row */
+	assert_true(holds(r, 6, 40));
+	assert_int_equal(r->st.tlb[0].remote_hits, 2);
+	assert_int_equal(r->st.tlb[0].remote_fills, 1);
+	assert_int_equal(l2->hits + l2->misses, l2_lookups + 1); /* only 99's miss */
+	rig_free(r);
+}
+
 /* Directory replacement with 2 entries: directory 5 records 60 (left bit,
  * oldest) then 61 (local bit); a third record evicts 60 under fifo, 61
  * under local-first. */
@@ -467,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_neidty_hash_false_hit),
 		cmocka_unit_test(test_neidty_left_first_and_port),
 		cmocka_unit_test(test_update_policies),
+		cmocka_unit_test(test_twice_row_counts_neighbour_hits_only),
 		cmocka_unit_test(test_directory_eviction),
 		cmocka_unit_test(test_valkyrie_probe_order),
 		cmocka_unit_test(test_valkyrie_ldt),
