@@ -200,6 +200,18 @@ static inline void wbuf_load_head(struct simt_wbuf *wb, uint32_t lane, uint32_t 
 	wb->col[lane].chain = wb->chain ? wb->chain[at] : 0;
 }
 
+/* Leaves lockstep: each nonempty lane's column gets its head (uhead)
+ * decoded, as the lane-by-lane zipper reads it. */
+static void wbuf_unlock(struct simt_wbuf *wb)
+{
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		wb->col[i].head = wb->uhead;
+		wbuf_load_head(wb, i, wb->uhead);
+	}
+	wb->lockstep = 0;
+}
+
 /* Appends one entry to the lane's column of its warp's buffer (waiting
  * for the warp to drain it when full, unless the CTA runs eagerly). */
 static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t op, uint32_t site,
@@ -237,7 +249,8 @@ static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t o
 	t->compute = t->chain = 0;
 	if (!(wb->nonempty & 1u << col)) { /* the lane's next entry */
 		wb->nonempty |= 1u << col;
-		wbuf_load_head(wb, col, slot);
+		if (!wb->lockstep) /* in lockstep it is read from e[] */
+			wbuf_load_head(wb, col, slot);
 	}
 }
 
@@ -379,6 +392,11 @@ static void cta_run_eager(struct simt_cta *c)
 {
 	struct simt_launch *l = c->launch;
 	c->eager = 1;
+	/* lanes now refill one by one, out of step */
+	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
+	for (uint32_t i = 0; i < warps; i++)
+		if (c->wbufs[i].lockstep)
+			wbuf_unlock(&c->wbufs[i]);
 	for (;;) {
 		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
 			struct simt_lane *ln = &c->lanes[i];
@@ -439,11 +457,8 @@ static int launch_error(struct simt_launch *l, struct gpuvm_error *err)
 	return gpuvm_fail(err, l->prog->name, 0, l->k.name, "%s", l->errmsg);
 }
 
-static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+static void emit_kind(struct gpuvm_warp_item *it, uint32_t key, uint32_t attr, uint32_t mask)
 {
-	struct simt_wbuf *wb = w->wb;
-	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	uint32_t key = wb->col[l0].key;
 	if (simt_key_op(key) == SIMT_OP_BARRIER) {
 		it->kind = GPUVM_ITEM_BARRIER;
 	} else {
@@ -451,9 +466,67 @@ static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item 
 		it->op = (enum gpuvm_mem_op)simt_key_op(key);
 		it->bytes_per_lane = (uint8_t)key;
 		it->active_mask = mask;
-		it->space = wb->col[l0].attr & 15;
-		it->cache_op = wb->col[l0].attr >> 4;
+		it->space = attr & 15;
+		it->cache_op = attr >> 4;
 	}
+}
+
+/* The smallest tail of the nonempty lanes (0 if none). */
+static uint32_t wbuf_min_tail(const struct simt_wbuf *wb)
+{
+	uint32_t t = 0;
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (!t || wb->col[i].tail < t)
+			t = wb->col[i].tail;
+	}
+	return t;
+}
+
+/* Lockstep: every nonempty lane (mask) issues its entry at slot uhead,
+ * read from e[]'s row; lanes whose entries end there leave. */
+static void emit_lockstep(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	const struct simt_entry *row = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	emit_kind(it, row[l0].key & SIMT_KEY_GROUP, simt_key_attr(row[l0].key), mask);
+	w->issued++;
+	w->issued_lanes += (uint64_t)__builtin_popcount(mask);
+	if (mask == UINT32_MAX) {
+		for (uint32_t i = 0; i < GPUVM_WARP_LANES; i++)
+			it->addr[i] = row[i].va;
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			it->addr[i] = row[i].va;
+		}
+	}
+	if (!wb->utail)
+		wb->utail = wbuf_min_tail(wb);
+	if (++wb->uhead < wb->utail)
+		return;
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (wb->col[i].tail == wb->uhead) {
+			wb->col[i].head = wb->col[i].tail = 0;
+			wb->nonempty &= ~(1u << i);
+		}
+	}
+	wb->utail = wbuf_min_tail(wb);
+	if (!wb->nonempty)
+		wb->uhead = 0;
+}
+
+static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	if (wb->lockstep) {
+		emit_lockstep(w, mask, it);
+		return;
+	}
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	emit_kind(it, wb->col[l0].key, wb->col[l0].attr, mask);
 	w->issued++;
 	w->issued_lanes += (uint64_t)__builtin_popcount(mask);
 	for (uint32_t m = mask; m; m &= m - 1) {
@@ -496,6 +569,53 @@ static void set_chain(struct gpuvm_warp_item *it, uint32_t chain, uint32_t cls)
 	it->chain_insts = chain < it->compute_insts ? chain : it->compute_insts;
 }
 
+/* The next instruction in lockstep: when every nonempty lane's entry at
+ * uhead has the same key, they all form it (what the lane-by-lane
+ * choice below gives then), found without decoding a column; returns 0
+ * (having left lockstep) when they differ. */
+static int lockstep_next(struct simt_warp *w, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	uint32_t mask = wb->nonempty;
+	const struct simt_entry *row = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+	uint32_t lead = row[__builtin_ctz(mask)].key & SIMT_KEY_GROUP;
+	uint32_t gap = 0, diff = 0;
+	if (mask == UINT32_MAX) {
+		for (uint32_t i = 0; i < GPUVM_WARP_LANES; i++) {
+			diff |= (row[i].key & SIMT_KEY_GROUP) ^ lead;
+			gap = row[i].compute > gap ? row[i].compute : gap;
+		}
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			diff |= (row[i].key & SIMT_KEY_GROUP) ^ lead;
+			gap = row[i].compute > gap ? row[i].compute : gap;
+		}
+	}
+	if (diff) {
+		wbuf_unlock(wb);
+		return 0;
+	}
+	uint32_t chain = 0;
+	if (wb->chain) {
+		const uint32_t *crow = wb->chain + (size_t)wb->uhead * GPUVM_WARP_LANES;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			if ((crow[i] & 0xffff) > (chain & 0xffff))
+				chain = crow[i];
+		}
+	}
+	if (gap) {
+		w->pending_mask = mask;
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = gap;
+		set_chain(it, chain & 0xffff, chain >> 16);
+		return 1;
+	}
+	emit_lockstep(w, mask, it);
+	return 1;
+}
+
 static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
 		   struct gpuvm_error *err)
 {
@@ -517,9 +637,15 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	struct simt_wbuf *wb = w->wb;
 	/* (the CTA's line is read only when a lane has run dry) */
 	uint32_t dry = wb->live & ~wb->nonempty;
-	if (dry && !c->eager && !wb->nonempty)
-		choose_layout(w, l);
-	if (dry && !c->eager)
+	if (dry && !c->eager) {
+		if (!wb->nonempty) {
+			/* the whole warp refills: its lanes start in step */
+			choose_layout(w, l);
+			wb->lockstep = !wb->lane_major;
+			wb->uhead = wb->utail = 0;
+		} else if (wb->lockstep) {
+			wbuf_unlock(wb); /* a lane refills alone */
+		}
 		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
@@ -534,6 +660,9 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 				break;
 			}
 		}
+	}
+	if (wb->lockstep && wb->nonempty && lockstep_next(w, it))
+		return 0;
 
 	/* The next instruction: the earliest source line a lane waits at
 	 * (reconverges loops and branches); lanes there with the same

@@ -89,6 +89,14 @@ struct simt_wbuf {
 	 * left with one long-running lane (a hub vertex's edge loop) costs
 	 * one lane per instruction, not 32 */
 	uint32_t nonempty, live;
+	/* lockstep (slot-major only): every nonempty lane's next entry is at
+	 * slot uhead, read straight from e[] for all of them at once; their
+	 * columns hold only tails (heads 0, nothing decoded). Entered when the
+	 * whole warp refills from empty, left (simt_wb_unlock) when its lanes
+	 * reach different sites with entries left or a lane refills alone.
+	 * utail: the smallest tail of the nonempty lanes (0: not yet known) */
+	int lockstep;
+	uint32_t uhead, utail;
 	struct simt_column col[GPUVM_WARP_LANES];
 	struct simt_entry *e;
 	/* COMPUTE_CHAIN per entry (simt_chain_pack), laid out as e; allocated
