@@ -35,6 +35,23 @@ const struct simt_buffer *simt_find_buffer(struct simt_program *prog, const void
 	return NULL;
 }
 
+/* simt_find_buffer, tried first at the site's last buffer. */
+static inline const struct simt_buffer *find_buffer_at(struct simt_program *prog, const void *p,
+						       uint64_t bytes, uint32_t site)
+{
+	uint32_t *hint = &prog->site_buf[site % SIMT_SITE_HINTS];
+	const unsigned char *c = p;
+	if (*hint < prog->nbufs) {
+		const struct simt_buffer *b = &prog->bufs[*hint];
+		if (c >= b->host && (uint64_t)(c - b->host) + bytes <= b->bytes)
+			return b;
+	}
+	const struct simt_buffer *b = simt_find_buffer(prog, p, bytes);
+	if (b)
+		*hint = (uint32_t)(b - prog->bufs);
+	return b;
+}
+
 /* ---- threads -------------------------------------------------------- */
 
 static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long a)
@@ -149,15 +166,30 @@ static void lane_resume(struct simt_lane *ln)
 		ln->wb->live &= ~(1u << ln->lane);
 }
 
-/* The warp's buffers (entries and chains) at twice the slots per lane,
- * every entry kept at its lane and slot. Returns -1 on out of memory. */
+/* e[] (and the chain plane when present) for the current cap, for a
+ * warp whose entries were all in rows so far. Returns -1 on out of memory. */
+static int wbuf_entries(struct simt_wbuf *wb)
+{
+	if (wb->e)
+		return 0;
+	wb->e = malloc((size_t)wb->cap * GPUVM_WARP_LANES * sizeof *wb->e);
+	return wb->e ? 0 : -1;
+}
+
+/* The warp's buffers (rows, entries and chains) at twice the slots per
+ * lane, every entry kept at its lane and slot. Returns -1 on out of memory. */
 static int wbuf_grow(struct simt_wbuf *wb)
 {
 	uint32_t cap = wb->cap ? 2 * wb->cap : 16;
 	size_t n_entries = (size_t)cap * GPUVM_WARP_LANES;
+	struct simt_row *r = realloc(wb->row, cap * sizeof *r);
+	if (!r)
+		return -1;
+	memset(r + wb->cap, 0, (cap - wb->cap) * sizeof *r);
+	wb->row = r;
 	if (!wb->lane_major) { /* slot-major: the new slots go after the old */
-		struct simt_entry *n = realloc(wb->e, n_entries * sizeof *n);
-		if (!n)
+		struct simt_entry *n = wb->e ? realloc(wb->e, n_entries * sizeof *n) : NULL;
+		if (wb->e && !n)
 			return -1;
 		wb->e = n;
 		uint32_t *nc = wb->chain ? realloc(wb->chain, n_entries * sizeof *nc) : NULL;
@@ -174,7 +206,7 @@ static int wbuf_grow(struct simt_wbuf *wb)
 		free(nc);
 		return -1;
 	}
-	for (uint32_t i = 0; wb->cap && i < GPUVM_WARP_LANES; i++) {
+	for (uint32_t i = 0; wb->cap && wb->e && i < GPUVM_WARP_LANES; i++) {
 		memcpy(n + (size_t)i * cap, wb->e + simt_wb_slot(wb, i, 0), (size_t)wb->cap * sizeof *n);
 		if (nc)
 			memcpy(nc + (size_t)i * cap, wb->chain + simt_wb_slot(wb, i, 0),
@@ -188,16 +220,32 @@ static int wbuf_grow(struct simt_wbuf *wb)
 	return 0;
 }
 
+/* Whether lane's entry at slot is its row's (struct simt_row). */
+static inline int wbuf_in_row(const struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
+{
+	return !wb->lane_major && (wb->row[slot].match >> lane & 1);
+}
+
 /* Decodes lane's entry at slot into its column record. */
 static inline void wbuf_load_head(struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
 {
+	struct simt_column *c = &wb->col[lane];
+	if (wbuf_in_row(wb, lane, slot)) {
+		const struct simt_row *r = &wb->row[slot];
+		c->key = r->key & SIMT_KEY_GROUP;
+		c->attr = (uint8_t)simt_key_attr(r->key);
+		c->va = r->base + (uint64_t)lane * (uint8_t)r->key;
+		c->gap = r->compute;
+		c->chain = r->chain;
+		return;
+	}
 	size_t at = simt_wb_slot(wb, lane, slot);
 	const struct simt_entry *e = &wb->e[at];
-	wb->col[lane].key = e->key & SIMT_KEY_GROUP;
-	wb->col[lane].attr = (uint8_t)simt_key_attr(e->key);
-	wb->col[lane].va = e->va;
-	wb->col[lane].gap = e->compute;
-	wb->col[lane].chain = wb->chain ? wb->chain[at] : 0;
+	c->key = e->key & SIMT_KEY_GROUP;
+	c->attr = (uint8_t)simt_key_attr(e->key);
+	c->va = e->va;
+	c->gap = e->compute;
+	c->chain = wb->chain ? wb->chain[at] : 0;
 }
 
 /* Leaves lockstep: each nonempty lane's column gets its head (uhead)
@@ -210,6 +258,48 @@ static void wbuf_unlock(struct simt_wbuf *wb)
 		wbuf_load_head(wb, i, wb->uhead);
 	}
 	wb->lockstep = 0;
+}
+
+/* Stores lane's entry at slot: into the slot's row when it continues
+ * the row's coalesced run (or starts the row), else into e[]. Returns -1
+ * on out of memory. */
+static int wbuf_store(struct simt_wbuf *wb, uint32_t lane, uint32_t slot, uint64_t va,
+		      uint32_t key, uint32_t compute, uint32_t chain)
+{
+	uint32_t bit = 1u << lane;
+	if (!wb->lane_major) {
+		struct simt_row *r = &wb->row[slot];
+		uint64_t base = va - (uint64_t)lane * (uint8_t)key;
+		if (r->gen != wb->gen || !r->match) {
+			r->gen = wb->gen;
+			r->base = base;
+			r->key = key;
+			r->compute = compute;
+			r->chain = chain;
+			r->match = bit;
+			return 0;
+		}
+		if (r->base == base && r->key == key && r->compute == compute && r->chain == chain) {
+			r->match |= bit;
+			return 0;
+		}
+		r->match &= ~bit;
+	}
+	if (wbuf_entries(wb))
+		return -1;
+	if (chain && !wb->chain) {
+		wb->chain = calloc((size_t)wb->cap * GPUVM_WARP_LANES, sizeof *wb->chain);
+		if (!wb->chain)
+			return -1;
+	}
+	size_t at = simt_wb_slot(wb, lane, slot);
+	struct simt_entry *e = &wb->e[at];
+	e->va = va;
+	e->key = key;
+	e->compute = compute;
+	if (wb->chain)
+		wb->chain[at] = chain;
+	return 0;
 }
 
 /* Appends one entry to the lane's column of its warp's buffer (waiting
@@ -233,23 +323,14 @@ static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t o
 			lane_abort(ln, "out of memory buffering %llu accesses",
 				   wb->cap ? 2ull * wb->cap : 16);
 	}
-	uint32_t chain = simt_chain_pack(t->chain, t->chain_class);
-	if (chain && !wb->chain) {
-		wb->chain = calloc((size_t)wb->cap * GPUVM_WARP_LANES, sizeof *wb->chain);
-		if (!wb->chain)
-			lane_abort(ln, "out of memory buffering %llu accesses", wb->cap);
-	}
 	uint32_t slot = wb->col[col].tail++;
-	struct simt_entry *e = &wb->e[simt_wb_slot(wb, col, slot)];
-	e->va = va;
-	e->key = simt_entry_pack(site, op, bytes, attr);
-	e->compute = t->compute;
-	if (wb->chain)
-		wb->chain[simt_wb_slot(wb, col, slot)] = chain;
+	if (wbuf_store(wb, col, slot, va, simt_entry_pack(site, op, bytes, attr), t->compute,
+		       simt_chain_pack(t->chain, t->chain_class)))
+		lane_abort(ln, "out of memory buffering %llu accesses", wb->cap);
 	t->compute = t->chain = 0;
 	if (!(wb->nonempty & 1u << col)) { /* the lane's next entry */
 		wb->nonempty |= 1u << col;
-		if (!wb->lockstep) /* in lockstep it is read from e[] */
+		if (!wb->lockstep) /* in lockstep it is read from its row */
 			wbuf_load_head(wb, col, slot);
 	}
 }
@@ -258,7 +339,7 @@ void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
 			enum simt_access_op op, uint32_t site, uint32_t cache_op)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
-	const struct simt_buffer *b = simt_find_buffer(ln->cta->launch->prog, p, bytes);
+	const struct simt_buffer *b = find_buffer_at(ln->cta->launch->prog, p, bytes, site);
 	if (!b)
 		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
 	record(ln, b->va + (uint64_t)((const unsigned char *)p - b->host), bytes, op, site,
@@ -330,6 +411,7 @@ static void cta_free(struct simt_cta *c)
 	}
 	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
 	for (uint32_t i = 0; i < warps; i++) {
+		free(c->wbufs[i].row);
 		free(c->wbufs[i].e);
 		free(c->wbufs[i].chain);
 	}
@@ -356,7 +438,10 @@ static struct simt_cta *cta_new(struct simt_launch *l, uint32_t id)
 	c->nthreads = l->threads_per_cta;
 	c->warps_live = gpuvm_kernel_warps_per_cta(&l->k);
 	c->lanes = calloc(c->nthreads, sizeof *c->lanes);
-	c->wbufs = calloc(c->warps_live, sizeof *c->wbufs);
+	/* each header on a line of its own (struct simt_wbuf) */
+	c->wbufs = aligned_alloc(64, c->warps_live * sizeof *c->wbufs);
+	if (c->wbufs)
+		memset(c->wbufs, 0, c->warps_live * sizeof *c->wbufs);
 	if (!c->lanes || !c->wbufs) {
 		free(c->lanes);
 		free(c->wbufs);
@@ -483,23 +568,28 @@ static uint32_t wbuf_min_tail(const struct simt_wbuf *wb)
 	return t;
 }
 
-/* Lockstep: every nonempty lane (mask) issues its entry at slot uhead,
- * read from e[]'s row; lanes whose entries end there leave. */
+/* Lockstep: every nonempty lane (mask) issues its entry at slot uhead
+ * (its row's, or e[]'s for lanes outside it); lanes whose entries end
+ * there leave. */
 static void emit_lockstep(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
 {
 	struct simt_wbuf *wb = w->wb;
-	const struct simt_entry *row = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+	const struct simt_row *r = &wb->row[wb->uhead];
+	uint32_t in_row = r->match & mask;
+	const struct simt_entry *e = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	emit_kind(it, row[l0].key & SIMT_KEY_GROUP, simt_key_attr(row[l0].key), mask);
+	uint32_t key = in_row >> l0 & 1 ? r->key : e[l0].key;
+	emit_kind(it, key & SIMT_KEY_GROUP, simt_key_attr(key), mask);
 	w->issued++;
 	w->issued_lanes += (uint64_t)__builtin_popcount(mask);
-	if (mask == UINT32_MAX) {
+	uint64_t stride = (uint8_t)r->key;
+	if (in_row == UINT32_MAX) {
 		for (uint32_t i = 0; i < GPUVM_WARP_LANES; i++)
-			it->addr[i] = row[i].va;
+			it->addr[i] = r->base + i * stride;
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
-			it->addr[i] = row[i].va;
+			it->addr[i] = in_row >> i & 1 ? r->base + i * stride : e[i].va;
 		}
 	}
 	if (!wb->utail)
@@ -577,32 +667,38 @@ static int lockstep_next(struct simt_warp *w, struct gpuvm_warp_item *it)
 {
 	struct simt_wbuf *wb = w->wb;
 	uint32_t mask = wb->nonempty;
-	const struct simt_entry *row = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
-	uint32_t lead = row[__builtin_ctz(mask)].key & SIMT_KEY_GROUP;
-	uint32_t gap = 0, diff = 0;
-	if (mask == UINT32_MAX) {
-		for (uint32_t i = 0; i < GPUVM_WARP_LANES; i++) {
-			diff |= (row[i].key & SIMT_KEY_GROUP) ^ lead;
-			gap = row[i].compute > gap ? row[i].compute : gap;
+	const struct simt_row *r = &wb->row[wb->uhead];
+	uint32_t in_row = r->match & mask, rest = mask & ~in_row;
+	uint32_t gap = 0, chain = 0;
+	if (in_row) {
+		gap = r->compute;
+		chain = r->chain;
+	}
+	if (rest) { /* the lanes outside the row: same key as the first lane? */
+		const struct simt_entry *e = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+		const uint32_t *crow =
+			wb->chain ? wb->chain + (size_t)wb->uhead * GPUVM_WARP_LANES : NULL;
+		uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+		uint32_t lead = (in_row >> l0 & 1 ? r->key : e[l0].key) & SIMT_KEY_GROUP;
+		uint32_t diff = 0;
+		for (uint32_t m = rest; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			diff |= (e[i].key & SIMT_KEY_GROUP) ^ lead;
 		}
-	} else {
+		if (diff || (in_row && (r->key & SIMT_KEY_GROUP) != lead)) {
+			wbuf_unlock(wb);
+			return 0;
+		}
+		/* the maximum gap, and the first lane's chain of the longest
+		 * (lanes in ascending order, as the zipper below takes them) */
+		chain = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
-			diff |= (row[i].key & SIMT_KEY_GROUP) ^ lead;
-			gap = row[i].compute > gap ? row[i].compute : gap;
-		}
-	}
-	if (diff) {
-		wbuf_unlock(wb);
-		return 0;
-	}
-	uint32_t chain = 0;
-	if (wb->chain) {
-		const uint32_t *crow = wb->chain + (size_t)wb->uhead * GPUVM_WARP_LANES;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t i = (uint32_t)__builtin_ctz(m);
-			if ((crow[i] & 0xffff) > (chain & 0xffff))
-				chain = crow[i];
+			uint32_t g = in_row >> i & 1 ? r->compute : e[i].compute;
+			uint32_t ch = in_row >> i & 1 ? r->chain : crow ? crow[i] : 0;
+			gap = g > gap ? g : gap;
+			if ((ch & 0xffff) > (chain & 0xffff))
+				chain = ch;
 		}
 	}
 	if (gap) {
@@ -643,6 +739,7 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			choose_layout(w, l);
 			wb->lockstep = !wb->lane_major;
 			wb->uhead = wb->utail = 0;
+			wb->gen++; /* every row's lanes are gone */
 		} else if (wb->lockstep) {
 			wbuf_unlock(wb); /* a lane refills alone */
 		}

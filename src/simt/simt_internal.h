@@ -79,10 +79,23 @@ struct simt_column {
 	uint8_t attr;
 };
 
+/* One slot's row (slot-major layout): the lanes in match have at this
+ * slot the entry key, compute, chain at base + lane * bytes (bytes: the
+ * key's low byte), stored here once instead of in e[] (a coalesced access
+ * of a converged warp: 32 B for the row against 512 B of entries, so the
+ * zipper reads one line per instruction and a converged kernel allocates
+ * no e[] at all); other lanes' entries are in e[]. A row is reset by the
+ * first lane that writes it in a new generation (wbuf.gen: bumped when
+ * the whole warp refills) or when no lane matches it. */
+struct simt_row {
+	uint64_t base;
+	uint32_t key, compute, chain, match, gen;
+};
+
 /* A warp's buffered accesses: each lane fills its own column from head
  * to tail (laid out as simt_wb_slot says). */
 struct simt_wbuf {
-	uint32_t cap; /* slots per lane */
+	_Alignas(64) uint32_t cap; /* slots per lane */
 	int lane_major; /* the layout: simt_wb_slot */
 	/* lanes with buffered accesses (head != tail), and lanes whose thread
 	 * has not finished: the zipper visits only these bits, so a warp
@@ -97,11 +110,15 @@ struct simt_wbuf {
 	 * utail: the smallest tail of the nonempty lanes (0: not yet known) */
 	int lockstep;
 	uint32_t uhead, utail;
-	struct simt_column col[GPUVM_WARP_LANES];
-	struct simt_entry *e;
+	uint32_t gen;
+	/* (the pointers on the header's line: a lockstep instruction then
+	 * reads that line and its row, no column) */
+	struct simt_row *row; /* cap rows (slot-major only) */
+	struct simt_entry *e; /* allocated when first needed */
 	/* COMPUTE_CHAIN per entry (simt_chain_pack), laid out as e; allocated
 	 * when a lane of the warp first records one (few kernels do) */
 	uint32_t *chain;
+	struct simt_column col[GPUVM_WARP_LANES];
 };
 
 /* Where lane's entry at slot lives. Slot-major (the 32 lanes' entries of
@@ -150,6 +167,7 @@ struct simt_buffer {
 };
 
 struct simt_program;
+#define SIMT_SITE_HINTS 64
 
 /* Memory instructions the warps of a kernel body issued, over all its
  * launches, and their active lanes (counted when a warp's buffer empties
@@ -177,6 +195,9 @@ struct simt_program {
 	char name[64];
 	struct simt_buffer *bufs;
 	size_t nbufs, bufs_cap, last_buf;
+	/* the buffer an access site last used (its index, checked before
+	 * use): triad's three arrays alternate, which last_buf misses */
+	uint32_t site_buf[SIMT_SITE_HINTS];
 	struct va_layout va;
 
 	struct coro host;
