@@ -741,7 +741,10 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			wb->uhead = wb->utail = 0;
 			wb->gen++; /* every row's lanes are gone */
 		} else if (wb->lockstep) {
-			wbuf_unlock(wb); /* a lane refills alone */
+			/* a lane refills alone: cannot happen in lockstep (its
+			 * lanes stop together, at SIMT_RUNAHEAD, or end; a
+			 * barrier unlocks in cta_run_eager), kept for safety */
+			wbuf_unlock(wb);
 		}
 		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
