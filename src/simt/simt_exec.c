@@ -260,11 +260,34 @@ static void wbuf_unlock(struct simt_wbuf *wb)
 	wb->lockstep = 0;
 }
 
+/* Stores lane's entry at slot into e[] (outside its row). Returns -1 on
+ * out of memory. */
+static __attribute__((noinline)) int wbuf_store_entry(struct simt_wbuf *wb, uint32_t lane,
+						      uint32_t slot, uint64_t va, uint32_t key,
+						      uint32_t compute, uint32_t chain)
+{
+	if (wbuf_entries(wb))
+		return -1;
+	if (chain && !wb->chain) {
+		wb->chain = calloc((size_t)wb->cap * GPUVM_WARP_LANES, sizeof *wb->chain);
+		if (!wb->chain)
+			return -1;
+	}
+	size_t at = simt_wb_slot(wb, lane, slot);
+	struct simt_entry *e = &wb->e[at];
+	e->va = va;
+	e->key = key;
+	e->compute = compute;
+	if (wb->chain)
+		wb->chain[at] = chain;
+	return 0;
+}
+
 /* Stores lane's entry at slot: into the slot's row when it continues
  * the row's coalesced run (or starts the row), else into e[]. Returns -1
  * on out of memory. */
-static int wbuf_store(struct simt_wbuf *wb, uint32_t lane, uint32_t slot, uint64_t va,
-		      uint32_t key, uint32_t compute, uint32_t chain)
+static inline __attribute__((always_inline)) int wbuf_store(struct simt_wbuf *wb, uint32_t lane, uint32_t slot, uint64_t va,
+			     uint32_t key, uint32_t compute, uint32_t chain)
 {
 	uint32_t bit = 1u << lane;
 	if (!wb->lane_major) {
@@ -285,44 +308,37 @@ static int wbuf_store(struct simt_wbuf *wb, uint32_t lane, uint32_t slot, uint64
 		}
 		r->match &= ~bit;
 	}
-	if (wbuf_entries(wb))
-		return -1;
-	if (chain && !wb->chain) {
-		wb->chain = calloc((size_t)wb->cap * GPUVM_WARP_LANES, sizeof *wb->chain);
-		if (!wb->chain)
-			return -1;
-	}
-	size_t at = simt_wb_slot(wb, lane, slot);
-	struct simt_entry *e = &wb->e[at];
-	e->va = va;
-	e->key = key;
-	e->compute = compute;
-	if (wb->chain)
-		wb->chain[at] = chain;
-	return 0;
+	return wbuf_store_entry(wb, lane, slot, va, key, compute, chain);
 }
 
-/* Appends one entry to the lane's column of its warp's buffer (waiting
- * for the warp to drain it when full, unless the CTA runs eagerly). */
-static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t op, uint32_t site,
-		   uint32_t attr)
+/* The lane's column is full: waits for the warp to drain it (unless the
+ * CTA runs eagerly) or grows the buffer (out of line: the coroutine
+ * switch's frame stays off record's fast path). */
+static __attribute__((noinline)) void record_full(struct simt_lane *ln)
 {
-	struct simt_thread *t = &ln->t;
-	struct simt_cta *cta = ln->cta;
 	struct simt_wbuf *wb = ln->wb;
 	uint32_t col = ln->lane;
-	if (wb->col[col].tail == wb->cap) {
-		if (wb->col[col].head == wb->col[col].tail)
-			wb->col[col].head = wb->col[col].tail = 0;
-		while (wb->col[col].tail == wb->cap && !cta->eager && wb->cap >= SIMT_RUNAHEAD) {
-			ln->state = LANE_FULL;
-			coro_yield(ln->co); /* resumed once the warp drained the column */
-			ln->state = LANE_RUNNING;
-		}
-		if (wb->col[col].tail == wb->cap && wbuf_grow(wb))
-			lane_abort(ln, "out of memory buffering %llu accesses",
-				   wb->cap ? 2ull * wb->cap : 16);
+	if (wb->col[col].head == wb->col[col].tail)
+		wb->col[col].head = wb->col[col].tail = 0;
+	while (wb->col[col].tail == wb->cap && !ln->cta->eager && wb->cap >= SIMT_RUNAHEAD) {
+		ln->state = LANE_FULL;
+		coro_yield(ln->co); /* resumed once the warp drained the column */
+		ln->state = LANE_RUNNING;
 	}
+	if (wb->col[col].tail == wb->cap && wbuf_grow(wb))
+		lane_abort(ln, "out of memory buffering %llu accesses", wb->cap ? 2ull * wb->cap : 16);
+}
+
+/* Appends one entry to the lane's column of its warp's buffer. */
+static inline __attribute__((always_inline)) void record(struct simt_lane *ln, uint64_t va,
+							    uint32_t bytes, uint32_t op,
+			  uint32_t site, uint32_t attr)
+{
+	struct simt_thread *t = &ln->t;
+	struct simt_wbuf *wb = ln->wb;
+	uint32_t col = ln->lane;
+	if (__builtin_expect(wb->col[col].tail == wb->cap, 0))
+		record_full(ln);
 	uint32_t slot = wb->col[col].tail++;
 	if (wbuf_store(wb, col, slot, va, simt_entry_pack(site, op, bytes, attr), t->compute,
 		       simt_chain_pack(t->chain, t->chain_class)))
@@ -335,8 +351,8 @@ static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t o
 	}
 }
 
-void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
-			enum simt_access_op op, uint32_t site, uint32_t cache_op)
+static inline __attribute__((always_inline)) void access_global(struct simt_thread *t, const void *p, uint32_t bytes,
+				 enum simt_access_op op, uint32_t site, uint32_t cache_op)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
 	const struct simt_buffer *b = find_buffer_at(ln->cta->launch->prog, p, bytes, site);
@@ -346,10 +362,16 @@ void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
 	       GPUVM_SPACE_GLOBAL | cache_op << 4);
 }
 
+void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
+			enum simt_access_op op, uint32_t site, uint32_t cache_op)
+{
+	access_global(t, p, bytes, op, site, cache_op);
+}
+
 void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
 		 uint32_t site)
 {
-	simt_access_cached(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
+	access_global(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
 }
 
 void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
