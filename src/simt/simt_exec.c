@@ -535,6 +535,11 @@ struct simt_warp {
 	 * their active lanes */
 	uint64_t issued, issued_lanes;
 	int tail_done, ended;
+	/* what the next call reads first beyond this state (the next row in
+	 * lockstep, else the first waiting lane's column): prefetched on
+	 * entry, so that its miss overlaps the buffer header's instead of
+	 * following it (the engine prefetches this state, not the buffer) */
+	const void *hint;
 };
 
 static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
@@ -734,11 +739,26 @@ static int lockstep_next(struct simt_warp *w, struct gpuvm_warp_item *it)
 	return 1;
 }
 
+static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_warp_item *it,
+		     struct gpuvm_error *err);
+
 static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
 		   struct gpuvm_error *err)
 {
 	struct simt_launch *l = k->impl;
 	struct simt_warp *w = state;
+	__builtin_prefetch(w->hint); /* (never faults, even when stale) */
+	int rc = warp_next(l, w, it, err);
+	struct simt_wbuf *wb = w->wb;
+	if (wb && !w->ended)
+		w->hint = wb->lockstep ? (const void *)&wb->row[wb->uhead]
+				       : (const void *)&wb->col[wb->nonempty ? __builtin_ctz(wb->nonempty) : 0];
+	return rc;
+}
+
+static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_warp_item *it,
+		     struct gpuvm_error *err)
+{
 	if (l->failed)
 		return launch_error(l, err);
 	if (w->ended) {
