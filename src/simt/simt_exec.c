@@ -182,11 +182,13 @@ static int wbuf_grow(struct simt_wbuf *wb)
 {
 	uint32_t cap = wb->cap ? 2 * wb->cap : 16;
 	size_t n_entries = (size_t)cap * GPUVM_WARP_LANES;
-	struct simt_row *r = realloc(wb->row, cap * sizeof *r);
-	if (!r)
-		return -1;
-	memset(r + wb->cap, 0, (cap - wb->cap) * sizeof *r);
-	wb->row = r;
+	if (wb->row) { /* (a warp that ever ran slot-major) */
+		struct simt_row *r = realloc(wb->row, cap * sizeof *r);
+		if (!r)
+			return -1;
+		memset(r + wb->cap, 0, (cap - wb->cap) * sizeof *r);
+		wb->row = r;
+	}
 	if (!wb->lane_major) { /* slot-major: the new slots go after the old */
 		struct simt_entry *n = wb->e ? realloc(wb->e, n_entries * sizeof *n) : NULL;
 		if (wb->e && !n)
@@ -223,7 +225,7 @@ static int wbuf_grow(struct simt_wbuf *wb)
 /* Whether lane's entry at slot is its row's (struct simt_row). */
 static inline int wbuf_in_row(const struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
 {
-	return !wb->lane_major && (wb->row[slot].match >> lane & 1);
+	return !wb->lane_major && wb->row && (wb->row[slot].match >> lane & 1);
 }
 
 /* Decodes lane's entry at slot into its column record. */
@@ -291,6 +293,11 @@ static inline __attribute__((always_inline)) int wbuf_store(struct simt_wbuf *wb
 {
 	uint32_t bit = 1u << lane;
 	if (!wb->lane_major) {
+		/* rows only for warps that run slot-major: lane-major ones
+		 * (graph kernels' divergent warps) would only clear them */
+		if (__builtin_expect(!wb->row, 0) &&
+		    !(wb->row = calloc(wb->cap, sizeof *wb->row)))
+			return -1;
 		struct simt_row *r = &wb->row[slot];
 		uint64_t base = va - (uint64_t)lane * (uint8_t)key;
 		if (r->gen != wb->gen || !r->match) {
@@ -751,7 +758,7 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	int rc = warp_next(l, w, it, err);
 	struct simt_wbuf *wb = w->wb;
 	if (wb && !w->ended)
-		w->hint = wb->lockstep ? (const void *)&wb->row[wb->uhead]
+		w->hint = wb->lockstep ? (const void *)(wb->row ? wb->row + wb->uhead : NULL)
 				       : (const void *)&wb->col[wb->nonempty ? __builtin_ctz(wb->nonempty) : 0];
 	return rc;
 }
