@@ -125,7 +125,8 @@ struct simt_wbuf {
  * one slot side by side) while the warp's lanes run together: an
  * instruction of 32 lanes then reads 512 contiguous bytes, 8 lines of one
  * page, instead of a line on each of 8 pages (stream-triad-simt: 17 %
- * less CPU time). Lane-major while they run apart (graph kernels: 1-2
+ * less CPU time), or only its row (struct simt_row) when coalesced, and
+ * the warp can issue in lockstep. Lane-major while they run apart (graph kernels: 1-2
  * lanes per instruction): a lane's consecutive entries then share lines.
  * A warp chooses whenever its buffer is empty: under 8 lanes per
  * instruction since its last choice (for its first, the kernel body's
