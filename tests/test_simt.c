@@ -280,6 +280,113 @@ static void test_zipper_items_of_a_lone_lane(void **state)
 	src.ops->destroy(&src);
 }
 
+/* ---- lockstep: a converged warp's instructions, row by row ----------- */
+
+struct step_args {
+	int *a, *b, *c;
+};
+
+enum { STEP_LOOPS = 40, STEP_THREADS = 40 };
+
+/* 40 threads: a full warp and one of 8 lanes. Converged loop of 80
+ * accesses (more than one refill): a coalesced load (the slot's row),
+ * then a permuted store (entries outside the row, same instruction);
+ * lane 5's longer gap at k = 3 and two chains at k = 7 (lane 9's class
+ * wins: the first of the longest). Then every 4th lane stores alone (the
+ * lanes' sites differ: lockstep ends) and lanes 0..15 load (lanes 16..31
+ * that do not store have ended and leave the warp). */
+SIMT_KERNEL(step_kernel, struct step_args, p)
+{
+	int i = threadIdx.x;
+	for (int k = 0; k < STEP_LOOPS; k++) {
+		if (k == 7 && (i == 9 || i == 20))
+			COMPUTE_CHAIN(3, i == 9 ? GPUVM_CLASS_FMA : GPUVM_CLASS_SFU);
+		else
+			COMPUTE(k == 3 && i == 5 ? 4 : 1);
+		int v = LD(p.a, 32 * k + i);
+		ST(p.b, 32 * k + (i * 7) % 32, v);
+	}
+	if (i % 4 == 0)
+		ST(p.c, i, 1);
+	if (i < 16)
+		(void)LD(p.a, i);
+}
+
+static int step_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	int *a = simt_malloc(h, "a", 32 * (STEP_LOOPS + 1) * 4, GPUVM_ALLOC_DEVICE);
+	int *b = simt_malloc(h, "b", 32 * (STEP_LOOPS + 1) * 4, GPUVM_ALLOC_DEVICE);
+	int *c = simt_malloc(h, "c", STEP_THREADS * 4, GPUVM_ALLOC_DEVICE);
+	if (!a || !b || !c)
+		return -1;
+	struct step_args args = {a, b, c};
+	return SIMT_LAUNCH(h, step_kernel, simt_dim3(1, 1, 1), simt_dim3(STEP_THREADS, 1, 1), args);
+}
+
+/* The items of one warp (lanes first..first+n-1 of the block). */
+static void check_step_warp(struct gpuvm_kernel *k, void *w, const uint64_t *va, uint32_t first,
+			    uint32_t n)
+{
+	struct gpuvm_warp_item it;
+	uint32_t all = n == 32 ? 0xffffffffu : (1u << n) - 1;
+	for (uint32_t kk = 0; kk < STEP_LOOPS; kk++) {
+		assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_COMPUTE);
+		int chained = kk == 7 && first == 0;
+		assert_int_equal(it.compute_insts, chained ? 3 : kk == 3 && first == 0 ? 4 : 1);
+		assert_int_equal(it.chain_insts, chained ? 3 : 0);
+		if (chained)
+			assert_int_equal(it.op_class, GPUVM_CLASS_FMA);
+		next_item(k, w, &it);
+		check_mem(&it, all, GPUVM_OP_LOAD, GPUVM_CACHE_DEFAULT, va[0] + 4 * (32 * kk + first), 4);
+		next_item(k, w, &it);
+		assert_int_equal(it.kind, GPUVM_ITEM_MEM);
+		assert_int_equal(it.active_mask, all);
+		assert_int_equal(it.op, GPUVM_OP_STORE);
+		for (uint32_t l = 0; l < n; l++)
+			assert_int_equal(it.addr[l], va[1] + 4 * (32 * kk + ((first + l) * 7) % 32));
+	}
+	next_item(k, w, &it);
+	check_mem(&it, 0x11111111u & all, GPUVM_OP_STORE, GPUVM_CACHE_DEFAULT, va[2] + 4 * first, 4);
+	if (first == 0) {
+		next_item(k, w, &it);
+		check_mem(&it, 0xffffu, GPUVM_OP_LOAD, GPUVM_CACHE_DEFAULT, va[0], 4);
+	}
+	assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_END);
+}
+
+static void test_lockstep_rows_and_divergence(void **state)
+{
+	(void)state;
+	struct gpuvm_source src;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(simt_program_source("step", step_host, NULL, NULL, &src, &err), 0);
+	struct gpuvm_run_op op;
+	uint64_t va[3];
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
+		va[i] = op.alloc.base;
+	}
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
+	struct gpuvm_kernel *k = op.kernel;
+	void *w0 = calloc(1, k->ops->warp_state_bytes), *w1 = calloc(1, k->ops->warp_state_bytes);
+	assert_non_null(w0);
+	assert_non_null(w1);
+	k->ops->warp_begin(k, w0, 0, 0);
+	k->ops->warp_begin(k, w1, 0, 1);
+	/* warp 0 first: the body's first warp lays its buffer out slot-major
+	 * (struct simt_wbuf), as lockstep needs; warp 1 follows its record */
+	check_step_warp(k, w0, va, 0, 32);
+	check_step_warp(k, w1, va, 32, STEP_THREADS - 32);
+	free(w0);
+	free(w1);
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_END);
+	src.ops->destroy(&src);
+}
+
 static void test_access_outside_allocation_is_an_error(void **state)
 {
 	(void)state;
@@ -311,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_triad_simt_equals_generator),
 		cmocka_unit_test(test_divergent_lanes_split_and_reconverge),
 		cmocka_unit_test(test_zipper_items_of_a_lone_lane),
+		cmocka_unit_test(test_lockstep_rows_and_divergence),
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
 		cmocka_unit_test(test_shared_beyond_declared_is_an_error),
 	};

@@ -35,6 +35,23 @@ const struct simt_buffer *simt_find_buffer(struct simt_program *prog, const void
 	return NULL;
 }
 
+/* simt_find_buffer, tried first at the site's last buffer. */
+static inline const struct simt_buffer *find_buffer_at(struct simt_program *prog, const void *p,
+						       uint64_t bytes, uint32_t site)
+{
+	uint32_t *hint = &prog->site_buf[site % SIMT_SITE_HINTS];
+	const unsigned char *c = p;
+	if (*hint < prog->nbufs) {
+		const struct simt_buffer *b = &prog->bufs[*hint];
+		if (c >= b->host && (uint64_t)(c - b->host) + bytes <= b->bytes)
+			return b;
+	}
+	const struct simt_buffer *b = simt_find_buffer(prog, p, bytes);
+	if (b)
+		*hint = (uint32_t)(b - prog->bufs);
+	return b;
+}
+
 /* ---- threads -------------------------------------------------------- */
 
 static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long a)
@@ -149,15 +166,32 @@ static void lane_resume(struct simt_lane *ln)
 		ln->wb->live &= ~(1u << ln->lane);
 }
 
-/* The warp's buffers (entries and chains) at twice the slots per lane,
- * every entry kept at its lane and slot. Returns -1 on out of memory. */
+/* e[] (and the chain plane when present) for the current cap, for a
+ * warp whose entries were all in rows so far. Returns -1 on out of memory. */
+static int wbuf_entries(struct simt_wbuf *wb)
+{
+	if (wb->e)
+		return 0;
+	wb->e = malloc((size_t)wb->cap * GPUVM_WARP_LANES * sizeof *wb->e);
+	return wb->e ? 0 : -1;
+}
+
+/* The warp's buffers (rows, entries and chains) at twice the slots per
+ * lane, every entry kept at its lane and slot. Returns -1 on out of memory. */
 static int wbuf_grow(struct simt_wbuf *wb)
 {
 	uint32_t cap = wb->cap ? 2 * wb->cap : 16;
 	size_t n_entries = (size_t)cap * GPUVM_WARP_LANES;
+	if (wb->row) { /* (a warp that ever ran slot-major) */
+		struct simt_row *r = realloc(wb->row, cap * sizeof *r);
+		if (!r)
+			return -1;
+		memset(r + wb->cap, 0, (cap - wb->cap) * sizeof *r);
+		wb->row = r;
+	}
 	if (!wb->lane_major) { /* slot-major: the new slots go after the old */
-		struct simt_entry *n = realloc(wb->e, n_entries * sizeof *n);
-		if (!n)
+		struct simt_entry *n = wb->e ? realloc(wb->e, n_entries * sizeof *n) : NULL;
+		if (wb->e && !n)
 			return -1;
 		wb->e = n;
 		uint32_t *nc = wb->chain ? realloc(wb->chain, n_entries * sizeof *nc) : NULL;
@@ -174,7 +208,7 @@ static int wbuf_grow(struct simt_wbuf *wb)
 		free(nc);
 		return -1;
 	}
-	for (uint32_t i = 0; wb->cap && i < GPUVM_WARP_LANES; i++) {
+	for (uint32_t i = 0; wb->cap && wb->e && i < GPUVM_WARP_LANES; i++) {
 		memcpy(n + (size_t)i * cap, wb->e + simt_wb_slot(wb, i, 0), (size_t)wb->cap * sizeof *n);
 		if (nc)
 			memcpy(nc + (size_t)i * cap, wb->chain + simt_wb_slot(wb, i, 0),
@@ -188,74 +222,163 @@ static int wbuf_grow(struct simt_wbuf *wb)
 	return 0;
 }
 
+/* Whether lane's entry at slot is its row's (struct simt_row). */
+static inline int wbuf_in_row(const struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
+{
+	return !wb->lane_major && wb->row && (wb->row[slot].match >> lane & 1);
+}
+
 /* Decodes lane's entry at slot into its column record. */
 static inline void wbuf_load_head(struct simt_wbuf *wb, uint32_t lane, uint32_t slot)
 {
+	struct simt_column *c = &wb->col[lane];
+	if (wbuf_in_row(wb, lane, slot)) {
+		const struct simt_row *r = &wb->row[slot];
+		c->key = r->key & SIMT_KEY_GROUP;
+		c->attr = (uint8_t)simt_key_attr(r->key);
+		c->va = r->base + (uint64_t)lane * (uint8_t)r->key;
+		c->gap = r->compute;
+		c->chain = r->chain;
+		return;
+	}
 	size_t at = simt_wb_slot(wb, lane, slot);
 	const struct simt_entry *e = &wb->e[at];
-	wb->col[lane].key = e->key & SIMT_KEY_GROUP;
-	wb->col[lane].attr = (uint8_t)simt_key_attr(e->key);
-	wb->col[lane].va = e->va;
-	wb->col[lane].gap = e->compute;
-	wb->col[lane].chain = wb->chain ? wb->chain[at] : 0;
+	c->key = e->key & SIMT_KEY_GROUP;
+	c->attr = (uint8_t)simt_key_attr(e->key);
+	c->va = e->va;
+	c->gap = e->compute;
+	c->chain = wb->chain ? wb->chain[at] : 0;
 }
 
-/* Appends one entry to the lane's column of its warp's buffer (waiting
- * for the warp to drain it when full, unless the CTA runs eagerly). */
-static void record(struct simt_lane *ln, uint64_t va, uint32_t bytes, uint32_t op, uint32_t site,
-		   uint32_t attr)
+/* Leaves lockstep: each nonempty lane's column gets its head (uhead)
+ * decoded, as the lane-by-lane zipper reads it. */
+static void wbuf_unlock(struct simt_wbuf *wb)
 {
-	struct simt_thread *t = &ln->t;
-	struct simt_cta *cta = ln->cta;
-	struct simt_wbuf *wb = ln->wb;
-	uint32_t col = ln->lane;
-	if (wb->col[col].tail == wb->cap) {
-		if (wb->col[col].head == wb->col[col].tail)
-			wb->col[col].head = wb->col[col].tail = 0;
-		while (wb->col[col].tail == wb->cap && !cta->eager && wb->cap >= SIMT_RUNAHEAD) {
-			ln->state = LANE_FULL;
-			coro_yield(ln->co); /* resumed once the warp drained the column */
-			ln->state = LANE_RUNNING;
-		}
-		if (wb->col[col].tail == wb->cap && wbuf_grow(wb))
-			lane_abort(ln, "out of memory buffering %llu accesses",
-				   wb->cap ? 2ull * wb->cap : 16);
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		wb->col[i].head = wb->uhead;
+		wbuf_load_head(wb, i, wb->uhead);
 	}
-	uint32_t chain = simt_chain_pack(t->chain, t->chain_class);
+	wb->lockstep = 0;
+}
+
+/* Stores lane's entry at slot into e[] (outside its row). Returns -1 on
+ * out of memory. */
+static __attribute__((noinline)) int wbuf_store_entry(struct simt_wbuf *wb, uint32_t lane,
+						      uint32_t slot, uint64_t va, uint32_t key,
+						      uint32_t compute, uint32_t chain)
+{
+	if (wbuf_entries(wb))
+		return -1;
 	if (chain && !wb->chain) {
 		wb->chain = calloc((size_t)wb->cap * GPUVM_WARP_LANES, sizeof *wb->chain);
 		if (!wb->chain)
-			lane_abort(ln, "out of memory buffering %llu accesses", wb->cap);
+			return -1;
 	}
-	uint32_t slot = wb->col[col].tail++;
-	struct simt_entry *e = &wb->e[simt_wb_slot(wb, col, slot)];
+	size_t at = simt_wb_slot(wb, lane, slot);
+	struct simt_entry *e = &wb->e[at];
 	e->va = va;
-	e->key = simt_entry_pack(site, op, bytes, attr);
-	e->compute = t->compute;
+	e->key = key;
+	e->compute = compute;
 	if (wb->chain)
-		wb->chain[simt_wb_slot(wb, col, slot)] = chain;
+		wb->chain[at] = chain;
+	return 0;
+}
+
+/* Stores lane's entry at slot: into the slot's row when it continues
+ * the row's coalesced run (or starts the row), else into e[]. Returns -1
+ * on out of memory. */
+static inline __attribute__((always_inline)) int wbuf_store(struct simt_wbuf *wb, uint32_t lane, uint32_t slot, uint64_t va,
+			     uint32_t key, uint32_t compute, uint32_t chain)
+{
+	uint32_t bit = 1u << lane;
+	if (!wb->lane_major) {
+		/* rows only for warps that run slot-major: lane-major ones
+		 * (graph kernels' divergent warps) would only clear them */
+		if (__builtin_expect(!wb->row, 0) &&
+		    !(wb->row = calloc(wb->cap, sizeof *wb->row)))
+			return -1;
+		struct simt_row *r = &wb->row[slot];
+		uint64_t base = va - (uint64_t)lane * (uint8_t)key;
+		if (r->gen != wb->gen || !r->match) {
+			r->gen = wb->gen;
+			r->base = base;
+			r->key = key;
+			r->compute = compute;
+			r->chain = chain;
+			r->match = bit;
+			return 0;
+		}
+		if (r->base == base && r->key == key && r->compute == compute && r->chain == chain) {
+			r->match |= bit;
+			return 0;
+		}
+		r->match &= ~bit;
+	}
+	return wbuf_store_entry(wb, lane, slot, va, key, compute, chain);
+}
+
+/* The lane's column is full: waits for the warp to drain it (unless the
+ * CTA runs eagerly) or grows the buffer (out of line: the coroutine
+ * switch's frame stays off record's fast path). */
+static __attribute__((noinline)) void record_full(struct simt_lane *ln)
+{
+	struct simt_wbuf *wb = ln->wb;
+	uint32_t col = ln->lane;
+	if (wb->col[col].head == wb->col[col].tail)
+		wb->col[col].head = wb->col[col].tail = 0;
+	while (wb->col[col].tail == wb->cap && !ln->cta->eager && wb->cap >= SIMT_RUNAHEAD) {
+		ln->state = LANE_FULL;
+		coro_yield(ln->co); /* resumed once the warp drained the column */
+		ln->state = LANE_RUNNING;
+	}
+	if (wb->col[col].tail == wb->cap && wbuf_grow(wb))
+		lane_abort(ln, "out of memory buffering %llu accesses", wb->cap ? 2ull * wb->cap : 16);
+}
+
+/* Appends one entry to the lane's column of its warp's buffer. */
+static inline __attribute__((always_inline)) void record(struct simt_lane *ln, uint64_t va,
+							    uint32_t bytes, uint32_t op,
+			  uint32_t site, uint32_t attr)
+{
+	struct simt_thread *t = &ln->t;
+	struct simt_wbuf *wb = ln->wb;
+	uint32_t col = ln->lane;
+	if (__builtin_expect(wb->col[col].tail == wb->cap, 0))
+		record_full(ln);
+	uint32_t slot = wb->col[col].tail++;
+	if (wbuf_store(wb, col, slot, va, simt_entry_pack(site, op, bytes, attr), t->compute,
+		       simt_chain_pack(t->chain, t->chain_class)))
+		lane_abort(ln, "out of memory buffering %llu accesses", wb->cap);
 	t->compute = t->chain = 0;
 	if (!(wb->nonempty & 1u << col)) { /* the lane's next entry */
 		wb->nonempty |= 1u << col;
-		wbuf_load_head(wb, col, slot);
+		if (!wb->lockstep) /* in lockstep it is read from its row */
+			wbuf_load_head(wb, col, slot);
 	}
 }
 
-void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
-			enum simt_access_op op, uint32_t site, uint32_t cache_op)
+static inline __attribute__((always_inline)) void access_global(struct simt_thread *t, const void *p, uint32_t bytes,
+				 enum simt_access_op op, uint32_t site, uint32_t cache_op)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
-	const struct simt_buffer *b = simt_find_buffer(ln->cta->launch->prog, p, bytes);
+	const struct simt_buffer *b = find_buffer_at(ln->cta->launch->prog, p, bytes, site);
 	if (!b)
 		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
 	record(ln, b->va + (uint64_t)((const unsigned char *)p - b->host), bytes, op, site,
 	       GPUVM_SPACE_GLOBAL | cache_op << 4);
 }
 
+void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
+			enum simt_access_op op, uint32_t site, uint32_t cache_op)
+{
+	access_global(t, p, bytes, op, site, cache_op);
+}
+
 void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt_access_op op,
 		 uint32_t site)
 {
-	simt_access_cached(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
+	access_global(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
 }
 
 void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
@@ -317,6 +440,7 @@ static void cta_free(struct simt_cta *c)
 	}
 	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
 	for (uint32_t i = 0; i < warps; i++) {
+		free(c->wbufs[i].row);
 		free(c->wbufs[i].e);
 		free(c->wbufs[i].chain);
 	}
@@ -343,7 +467,10 @@ static struct simt_cta *cta_new(struct simt_launch *l, uint32_t id)
 	c->nthreads = l->threads_per_cta;
 	c->warps_live = gpuvm_kernel_warps_per_cta(&l->k);
 	c->lanes = calloc(c->nthreads, sizeof *c->lanes);
-	c->wbufs = calloc(c->warps_live, sizeof *c->wbufs);
+	/* each header on a line of its own (struct simt_wbuf) */
+	c->wbufs = aligned_alloc(64, c->warps_live * sizeof *c->wbufs);
+	if (c->wbufs)
+		memset(c->wbufs, 0, c->warps_live * sizeof *c->wbufs);
 	if (!c->lanes || !c->wbufs) {
 		free(c->lanes);
 		free(c->wbufs);
@@ -379,6 +506,11 @@ static void cta_run_eager(struct simt_cta *c)
 {
 	struct simt_launch *l = c->launch;
 	c->eager = 1;
+	/* lanes now refill one by one, out of step */
+	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
+	for (uint32_t i = 0; i < warps; i++)
+		if (c->wbufs[i].lockstep)
+			wbuf_unlock(&c->wbufs[i]);
 	for (;;) {
 		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
 			struct simt_lane *ln = &c->lanes[i];
@@ -410,6 +542,11 @@ struct simt_warp {
 	 * their active lanes */
 	uint64_t issued, issued_lanes;
 	int tail_done, ended;
+	/* what the next call reads first beyond this state (the next row in
+	 * lockstep, else the first waiting lane's column): prefetched on
+	 * entry, so that its miss overlaps the buffer header's instead of
+	 * following it (the engine prefetches this state, not the buffer) */
+	const void *hint;
 };
 
 static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
@@ -439,11 +576,8 @@ static int launch_error(struct simt_launch *l, struct gpuvm_error *err)
 	return gpuvm_fail(err, l->prog->name, 0, l->k.name, "%s", l->errmsg);
 }
 
-static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+static void emit_kind(struct gpuvm_warp_item *it, uint32_t key, uint32_t attr, uint32_t mask)
 {
-	struct simt_wbuf *wb = w->wb;
-	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-	uint32_t key = wb->col[l0].key;
 	if (simt_key_op(key) == SIMT_OP_BARRIER) {
 		it->kind = GPUVM_ITEM_BARRIER;
 	} else {
@@ -451,9 +585,72 @@ static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item 
 		it->op = (enum gpuvm_mem_op)simt_key_op(key);
 		it->bytes_per_lane = (uint8_t)key;
 		it->active_mask = mask;
-		it->space = wb->col[l0].attr & 15;
-		it->cache_op = wb->col[l0].attr >> 4;
+		it->space = attr & 15;
+		it->cache_op = attr >> 4;
 	}
+}
+
+/* The smallest tail of the nonempty lanes (0 if none). */
+static uint32_t wbuf_min_tail(const struct simt_wbuf *wb)
+{
+	uint32_t t = 0;
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (!t || wb->col[i].tail < t)
+			t = wb->col[i].tail;
+	}
+	return t;
+}
+
+/* Lockstep: every nonempty lane (mask) issues its entry at slot uhead
+ * (its row's, or e[]'s for lanes outside it); lanes whose entries end
+ * there leave. */
+static void emit_lockstep(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	const struct simt_row *r = &wb->row[wb->uhead];
+	uint32_t in_row = r->match & mask;
+	const struct simt_entry *e = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	uint32_t key = in_row >> l0 & 1 ? r->key : e[l0].key;
+	emit_kind(it, key & SIMT_KEY_GROUP, simt_key_attr(key), mask);
+	w->issued++;
+	w->issued_lanes += (uint64_t)__builtin_popcount(mask);
+	uint64_t stride = (uint8_t)r->key;
+	if (in_row == UINT32_MAX) {
+		for (uint32_t i = 0; i < GPUVM_WARP_LANES; i++)
+			it->addr[i] = r->base + i * stride;
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			it->addr[i] = in_row >> i & 1 ? r->base + i * stride : e[i].va;
+		}
+	}
+	if (!wb->utail)
+		wb->utail = wbuf_min_tail(wb);
+	if (++wb->uhead < wb->utail)
+		return;
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (wb->col[i].tail == wb->uhead) {
+			wb->col[i].head = wb->col[i].tail = 0;
+			wb->nonempty &= ~(1u << i);
+		}
+	}
+	wb->utail = wbuf_min_tail(wb);
+	if (!wb->nonempty)
+		wb->uhead = 0;
+}
+
+static void emit_mem(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	if (wb->lockstep) {
+		emit_lockstep(w, mask, it);
+		return;
+	}
+	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+	emit_kind(it, wb->col[l0].key, wb->col[l0].attr, mask);
 	w->issued++;
 	w->issued_lanes += (uint64_t)__builtin_popcount(mask);
 	for (uint32_t m = mask; m; m &= m - 1) {
@@ -496,11 +693,79 @@ static void set_chain(struct gpuvm_warp_item *it, uint32_t chain, uint32_t cls)
 	it->chain_insts = chain < it->compute_insts ? chain : it->compute_insts;
 }
 
+/* The next instruction in lockstep: when every nonempty lane's entry at
+ * uhead has the same key, they all form it (what the lane-by-lane
+ * choice below gives then), found without decoding a column; returns 0
+ * (having left lockstep) when they differ. */
+static int lockstep_next(struct simt_warp *w, struct gpuvm_warp_item *it)
+{
+	struct simt_wbuf *wb = w->wb;
+	uint32_t mask = wb->nonempty;
+	const struct simt_row *r = &wb->row[wb->uhead];
+	uint32_t in_row = r->match & mask, rest = mask & ~in_row;
+	uint32_t gap = 0, chain = 0;
+	if (in_row) {
+		gap = r->compute;
+		chain = r->chain;
+	}
+	if (rest) { /* the lanes outside the row: same key as the first lane? */
+		const struct simt_entry *e = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+		const uint32_t *crow =
+			wb->chain ? wb->chain + (size_t)wb->uhead * GPUVM_WARP_LANES : NULL;
+		uint32_t l0 = (uint32_t)__builtin_ctz(mask);
+		uint32_t lead = (in_row >> l0 & 1 ? r->key : e[l0].key) & SIMT_KEY_GROUP;
+		uint32_t diff = 0;
+		for (uint32_t m = rest; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			diff |= (e[i].key & SIMT_KEY_GROUP) ^ lead;
+		}
+		if (diff || (in_row && (r->key & SIMT_KEY_GROUP) != lead)) {
+			wbuf_unlock(wb);
+			return 0;
+		}
+		/* the maximum gap, and the first lane's chain of the longest
+		 * (lanes in ascending order, as the zipper below takes them) */
+		chain = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			uint32_t g = in_row >> i & 1 ? r->compute : e[i].compute;
+			uint32_t ch = in_row >> i & 1 ? r->chain : crow ? crow[i] : 0;
+			gap = g > gap ? g : gap;
+			if ((ch & 0xffff) > (chain & 0xffff))
+				chain = ch;
+		}
+	}
+	if (gap) {
+		w->pending_mask = mask;
+		it->kind = GPUVM_ITEM_COMPUTE;
+		it->compute_insts = gap;
+		set_chain(it, chain & 0xffff, chain >> 16);
+		return 1;
+	}
+	emit_lockstep(w, mask, it);
+	return 1;
+}
+
+static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_warp_item *it,
+		     struct gpuvm_error *err);
+
 static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
 		   struct gpuvm_error *err)
 {
 	struct simt_launch *l = k->impl;
 	struct simt_warp *w = state;
+	__builtin_prefetch(w->hint); /* (never faults, even when stale) */
+	int rc = warp_next(l, w, it, err);
+	struct simt_wbuf *wb = w->wb;
+	if (wb && !w->ended)
+		w->hint = wb->lockstep ? (const void *)(wb->row ? wb->row + wb->uhead : NULL)
+				       : (const void *)&wb->col[wb->nonempty ? __builtin_ctz(wb->nonempty) : 0];
+	return rc;
+}
+
+static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_warp_item *it,
+		     struct gpuvm_error *err)
+{
 	if (l->failed)
 		return launch_error(l, err);
 	if (w->ended) {
@@ -517,9 +782,19 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	struct simt_wbuf *wb = w->wb;
 	/* (the CTA's line is read only when a lane has run dry) */
 	uint32_t dry = wb->live & ~wb->nonempty;
-	if (dry && !c->eager && !wb->nonempty)
-		choose_layout(w, l);
-	if (dry && !c->eager)
+	if (dry && !c->eager) {
+		if (!wb->nonempty) {
+			/* the whole warp refills: its lanes start in step */
+			choose_layout(w, l);
+			wb->lockstep = !wb->lane_major;
+			wb->uhead = wb->utail = 0;
+			wb->gen++; /* every row's lanes are gone */
+		} else if (wb->lockstep) {
+			/* a lane refills alone: cannot happen in lockstep (its
+			 * lanes stop together, at SIMT_RUNAHEAD, or end; a
+			 * barrier unlocks in cta_run_eager), kept for safety */
+			wbuf_unlock(wb);
+		}
 		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
@@ -534,6 +809,9 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 				break;
 			}
 		}
+	}
+	if (wb->lockstep && wb->nonempty && lockstep_next(w, it))
+		return 0;
 
 	/* The next instruction: the earliest source line a lane waits at
 	 * (reconverges loops and branches); lanes there with the same

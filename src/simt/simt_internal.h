@@ -79,28 +79,54 @@ struct simt_column {
 	uint8_t attr;
 };
 
+/* One slot's row (slot-major layout): the lanes in match have at this
+ * slot the entry key, compute, chain at base + lane * bytes (bytes: the
+ * key's low byte), stored here once instead of in e[] (a coalesced access
+ * of a converged warp: 32 B for the row against 512 B of entries, so the
+ * zipper reads one line per instruction and a converged kernel allocates
+ * no e[] at all); other lanes' entries are in e[]. A row is reset by the
+ * first lane that writes it in a new generation (wbuf.gen: bumped when
+ * the whole warp refills) or when no lane matches it. */
+struct simt_row {
+	uint64_t base;
+	uint32_t key, compute, chain, match, gen;
+};
+
 /* A warp's buffered accesses: each lane fills its own column from head
  * to tail (laid out as simt_wb_slot says). */
 struct simt_wbuf {
-	uint32_t cap; /* slots per lane */
+	_Alignas(64) uint32_t cap; /* slots per lane */
 	int lane_major; /* the layout: simt_wb_slot */
 	/* lanes with buffered accesses (head != tail), and lanes whose thread
 	 * has not finished: the zipper visits only these bits, so a warp
 	 * left with one long-running lane (a hub vertex's edge loop) costs
 	 * one lane per instruction, not 32 */
 	uint32_t nonempty, live;
-	struct simt_column col[GPUVM_WARP_LANES];
-	struct simt_entry *e;
+	/* lockstep (slot-major only): every nonempty lane's next entry is at
+	 * slot uhead, read straight from e[] for all of them at once; their
+	 * columns hold only tails (heads 0, nothing decoded). Entered when the
+	 * whole warp refills from empty, left (simt_wb_unlock) when its lanes
+	 * reach different sites with entries left or a lane refills alone.
+	 * utail: the smallest tail of the nonempty lanes (0: not yet known) */
+	int lockstep;
+	uint32_t uhead, utail;
+	uint32_t gen;
+	/* (the pointers on the header's line: a lockstep instruction then
+	 * reads that line and its row, no column) */
+	struct simt_row *row; /* cap rows (slot-major only) */
+	struct simt_entry *e; /* allocated when first needed */
 	/* COMPUTE_CHAIN per entry (simt_chain_pack), laid out as e; allocated
 	 * when a lane of the warp first records one (few kernels do) */
 	uint32_t *chain;
+	struct simt_column col[GPUVM_WARP_LANES];
 };
 
 /* Where lane's entry at slot lives. Slot-major (the 32 lanes' entries of
  * one slot side by side) while the warp's lanes run together: an
  * instruction of 32 lanes then reads 512 contiguous bytes, 8 lines of one
  * page, instead of a line on each of 8 pages (stream-triad-simt: 17 %
- * less CPU time). Lane-major while they run apart (graph kernels: 1-2
+ * less CPU time), or only its row (struct simt_row) when coalesced, and
+ * the warp can issue in lockstep. Lane-major while they run apart (graph kernels: 1-2
  * lanes per instruction): a lane's consecutive entries then share lines.
  * A warp chooses whenever its buffer is empty: under 8 lanes per
  * instruction since its last choice (for its first, the kernel body's
@@ -142,6 +168,7 @@ struct simt_buffer {
 };
 
 struct simt_program;
+#define SIMT_SITE_HINTS 64
 
 /* Memory instructions the warps of a kernel body issued, over all its
  * launches, and their active lanes (counted when a warp's buffer empties
@@ -169,6 +196,9 @@ struct simt_program {
 	char name[64];
 	struct simt_buffer *bufs;
 	size_t nbufs, bufs_cap, last_buf;
+	/* the buffer an access site last used (its index, checked before
+	 * use): triad's three arrays alternate, which last_buf misses */
+	uint32_t site_buf[SIMT_SITE_HINTS];
 	struct va_layout va;
 
 	struct coro host;
