@@ -179,8 +179,13 @@ static __attribute__((noinline)) void dram_writeback_sectors(struct engine *e, u
 {
 	e->stats->dram_bytes += (uint64_t)sectors * e->sector_bytes;
 	if (e->dram_banked) {
-		/* the victim's sectors, a run per interleave chunk */
+		/* the victim's sectors, a run per interleave chunk (one
+		 * sector, the most common, without the run's call) */
 		uint64_t a = addr ^ (1ull << 42);
+		if (sectors == 1) {
+			dram_write_sector(&e->dram_banks, a, t);
+			return;
+		}
 		uint32_t shift = e->dram_banks.interleave_shift;
 		for (uint32_t i = 0; i < sectors;) {
 			uint64_t from = a + (uint64_t)i * e->sector_bytes;
