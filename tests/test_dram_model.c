@@ -384,7 +384,8 @@ static void test_runs_match_sectors(void **state)
  * each one. The requests mix every case: in time order with jitter,
  * bursts that fill slots (lookahead, frontier scans), requests older than
  * the ring, short and long advances; tiny rings make all of them common.
- * Each fast-path case and the slow path must have been taken. */
+ * Each fast-path case and the slow path (a long advance) must have been
+ * taken. */
 #define REF_SLOTS (1u << 18)
 #define REF_LOOKAHEAD 4 /* dram_model.c's LOOKAHEAD_SLOTS */
 
@@ -430,8 +431,9 @@ static double ref_reserve(struct ref_cal *c, double t, double inv_slot, double q
 }
 
 /* The fast path's cases, from the calendar before the request (as
- * dram_cal_reserve tells them apart). */
-enum cal_case { C_ROOM, C_ADVANCE, C_NEWEST_FULL, C_OLDER, C_SLOW, C_CASES };
+ * dram_cal_reserve tells them apart); C_SLOW, a long advance, is the one
+ * it leaves to dram_cal_reserve_slow. */
+enum cal_case { C_ROOM, C_ADVANCE, C_FULL, C_OLDER, C_SLOW, C_CASES };
 
 static enum cal_case classify(const struct dram_cal *c, const uint16_t *used, uint32_t mask,
 			      double t, double inv_slot, uint32_t cap)
@@ -443,7 +445,7 @@ static enum cal_case classify(const struct dram_cal *c, const uint16_t *used, ui
 		return C_OLDER;
 	if (used[(uint32_t)s & mask] < cap)
 		return C_ROOM;
-	return s == c->newest ? C_NEWEST_FULL : C_SLOW;
+	return C_FULL;
 }
 
 static void same_calendars(const struct dram_cal *a, const uint16_t *ua,
@@ -528,10 +530,10 @@ static void test_calendar_fast_path_exact(void **state)
 		run_fast_slow_reference(masks[i], 32, bus_holds, 1, 66.2, 0xD1B54A32D192ED03ull + i,
 					counts);
 	}
-	printf("calendar cases: room %llu, advance %llu, newest full %llu, older than the ring "
-	       "%llu, slow %llu\n",
+	printf("calendar cases: room %llu, short advance %llu, own slot full %llu, older than "
+	       "the ring %llu, long advance (slow path) %llu\n",
 	       (unsigned long long)counts[C_ROOM], (unsigned long long)counts[C_ADVANCE],
-	       (unsigned long long)counts[C_NEWEST_FULL], (unsigned long long)counts[C_OLDER],
+	       (unsigned long long)counts[C_FULL], (unsigned long long)counts[C_OLDER],
 	       (unsigned long long)counts[C_SLOW]);
 	for (int k = 0; k < C_CASES; k++)
 		assert_true(counts[k] >= 1000);

@@ -2,13 +2,10 @@
  * so that the engine's load path takes it without a call: the address
  * decode, the calendars' common cases, one sector through its bank and
  * its channel's bus. The calendar rule is cal_reserve_at in dram_model.c;
- * dram_cal_reserve below is the same rule with its common cases taken
- * here and the rest passed to dram_cal_reserve_slow, with the same start
- * and the same calendar after it, bit for bit (tests/test_dram_model.c
- * checks both against a plain reference). On random 4 GB reads 2/3 of
- * the bank reservations are a saturated bank's (older than the ring, or
- * the newest slot already full), which cal_reserve_at's general code
- * served at ~70 host instructions. */
+ * dram_cal_reserve below is the same rule with only long ring advances
+ * passed to dram_cal_reserve_slow, with the same start and the same
+ * calendar after it, bit for bit (tests/test_dram_model.c checks both
+ * against a plain reference). */
 #ifndef GPUVM_DRAM_ACCESS_H
 #define GPUVM_DRAM_ACCESS_H
 
@@ -20,6 +17,12 @@
 /* Longest advance the fast path clears itself (slot by slot); longer ones
  * go to the slow path, which clears them with memset. */
 #define DRAM_FAST_ADVANCE_SLOTS 8
+
+/* How many of a slot's next slots a request whose own slot is full looks
+ * at before it skips to the frontier, its own slot included (the frontier
+ * is right for requests in order; an early one handled late may find
+ * room sooner). */
+#define DRAM_LOOKAHEAD_SLOTS 4
 
 /* The calendar rule in full (cal_reserve_at, dram_model.c), out of line:
  * what dram_cal_reserve leaves, and the reference the tests compare it
@@ -76,20 +79,20 @@ static inline struct dram_bank *dram_bank_at(const struct dram_model *m, size_t 
 
 /* One request of hold units on calendar c (ring used[mask + 1], slots of
  * 1 / inv_slot cycles and cap units, quantum cycles per unit) arriving at
- * t: its start. The cases taken here, each as cal_reserve_at takes it:
+ * t: its start. cal_reserve_at's rule, step for step, but for an advance
+ * of the ring by more than DRAM_FAST_ADVANCE_SLOTS (it clears them with
+ * memset), which goes to dram_cal_reserve_slow:
  *  - the own slot is in the ring and has room: start at t;
- *  - it lies at most DRAM_FAST_ADVANCE_SLOTS past newest: the ring
- *    advances to it (the slots passed start empty), start at t;
- *  - it is the newest slot and full: the lookahead's first look, newest +
- *    1, is past newest and so empty (the known-full skip cannot apply: the
- *    frontier is never past newest + 1), so the ring advances by one and
- *    the request starts at that slot's start;
+ *  - it lies a few slots past newest: the ring advances to it (the slots
+ *    passed start empty), start at t;
+ *  - it is full: the next slots are looked at (unless they lie in the
+ *    known-full run), else the request queues at the frontier after the
+ *    scan of full slots;
  *  - it is older than the ring (a saturated bank's queue reaches further
- *    back than the ring): taken at the oldest slot when that has room,
- *    else queued at the frontier after the scan of full slots (which moves
- *    the frontier, and starts a known-full run where it began past it).
- * The rest (a full own slot inside the ring other than newest, a longer
- * advance) goes to dram_cal_reserve_slow. */
+ *    back than the ring): taken as arriving at the oldest slot.
+ * A queued request that finds no room up to newest takes newest + 1 (the
+ * frontier is never past newest + 1, and the lookahead stops at the
+ * first slot past newest), so the ring then advances by exactly one. */
 static inline __attribute__((always_inline)) double
 dram_cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, double inv_slot,
 		 double quantum, uint32_t cap, uint32_t hold)
@@ -105,9 +108,17 @@ dram_cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, do
 			*u = (uint16_t)(*u + hold);
 			return t;
 		}
-		if (s != newest)
-			return dram_cal_reserve_slow(c, used, mask, t, inv_slot, quantum, cap, hold);
-		q = s + 1;
+		/* the lookahead inside the known-full run: straight to the
+		 * frontier (where the look would end) */
+		if (s >= c->full_from && s + DRAM_LOOKAHEAD_SLOTS - 1 < c->frontier)
+			goto to_frontier;
+		for (q = s + 1; q < s + DRAM_LOOKAHEAD_SLOTS; q++) {
+			if (q > newest)
+				goto advance_one;
+			u = used + ((uint32_t)q & mask);
+			if (*u < cap)
+				goto queued;
+		}
 	} else if (s > newest) {
 		if (s - newest > DRAM_FAST_ADVANCE_SLOTS)
 			return dram_cal_reserve_slow(c, used, mask, t, inv_slot, quantum, cap, hold);
@@ -117,25 +128,30 @@ dram_cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, do
 		c->newest = s;
 		return t;
 	} else {
-		int64_t oldest = newest - (int64_t)mask;
-		q = oldest;
-		u = used + ((uint32_t)oldest & mask);
-		if (*u >= cap) {
-			int64_t f = c->frontier;
-			if (oldest > f)
-				c->full_from = oldest; /* the scan starts a new known-full run */
-			q = oldest < f ? f : oldest;
-			while (q <= newest && used[(uint32_t)q & mask] >= cap)
-				q++;
-			c->frontier = q;
-			u = used + ((uint32_t)q & mask);
-		}
-		if (q <= newest) {
-			uint32_t behind = *u;
-			*u = (uint16_t)(behind + hold);
-			return ((double)q * cap + behind) * quantum;
-		}
+		/* older than the ring: as if arriving at its oldest slot */
+		s = newest - (int64_t)mask;
+		q = s;
+		u = used + ((uint32_t)s & mask);
+		if (*u < cap)
+			goto queued;
 	}
+to_frontier:;
+	/* a full queue: it runs at least to the frontier */
+	int64_t f = c->frontier;
+	if (s > f)
+		c->full_from = s; /* the scan starts a new known-full run */
+	q = s < f ? f : s;
+	while (q <= newest && used[(uint32_t)q & mask] >= cap)
+		q++;
+	c->frontier = q;
+	if (q > newest)
+		goto advance_one;
+	u = used + ((uint32_t)q & mask);
+queued:;
+	uint32_t behind = *u;
+	*u = (uint16_t)(behind + hold);
+	return ((double)q * cap + behind) * quantum;
+advance_one:
 	/* q = newest + 1: the ring advances by one slot, which starts empty */
 	used[(uint32_t)q & mask] = (uint16_t)hold;
 	c->newest = q;

@@ -135,10 +135,7 @@ void dram_model_free(struct dram_model *m)
 	m->channel_sectors = NULL;
 }
 
-/* How many of a slot's next slots a request whose own slot is full looks
- * at before it skips to the frontier (the frontier is right for requests
- * in order; an early one handled late may find room sooner). */
-#define LOOKAHEAD_SLOTS 4
+#define LOOKAHEAD_SLOTS DRAM_LOOKAHEAD_SLOTS /* mem/dram_access.h */
 
 /* A reservation of hold units (at most cap, a whole slot) on calendar c
  * with ring used[mask + 1], for a request arriving at t: charged whole to
