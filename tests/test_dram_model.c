@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "mem/dram_access.h"
 #include "mem/dram_model.h"
 
 #define SM_MHZ 1480.0
@@ -374,6 +375,170 @@ static void test_runs_match_sectors(void **state)
 	dram_model_free(&b);
 }
 
+/* 8. The calendar's fast path (dram_cal_reserve, mem/dram_access.h) and
+ * its general rule (dram_cal_reserve_slow) against a plain reference: the
+ * rule written out over an array indexed by absolute slot (no ring, no
+ * clearing, no known-full run kept apart from the rule's own test). Three
+ * calendars get the same requests, each start must be equal bit for bit,
+ * and so must newest, the frontier and every slot of the window after
+ * each one. The requests mix every case: in time order with jitter,
+ * bursts that fill slots (lookahead, frontier scans), requests older than
+ * the ring, short and long advances; tiny rings make all of them common.
+ * Each fast-path case and the slow path (a long advance) must have been
+ * taken. */
+#define REF_SLOTS (1u << 18)
+#define REF_LOOKAHEAD 4 /* dram_model.c's LOOKAHEAD_SLOTS */
+
+struct ref_cal {
+	int64_t newest, frontier, full_from;
+	uint32_t mask;
+	uint32_t *used; /* [REF_SLOTS], by absolute slot */
+};
+
+static double ref_reserve(struct ref_cal *c, double t, double inv_slot, double quantum,
+			  uint32_t cap, uint32_t hold)
+{
+	int64_t s = (int64_t)(t * inv_slot);
+	int64_t oldest = c->newest - (int64_t)c->mask;
+	int64_t q = -1;
+	int own = s >= oldest;
+	if (!own)
+		s = oldest; /* older than the ring: as if arriving at its oldest slot */
+	assert_true(s >= 0 && s + REF_LOOKAHEAD < (int64_t)REF_SLOTS);
+	if (c->used[s] < cap) {
+		q = s;
+	} else if (own && !(s >= c->full_from && s + REF_LOOKAHEAD - 1 < c->frontier)) {
+		for (int64_t k = s + 1; k < s + REF_LOOKAHEAD; k++)
+			if (c->used[k] < cap) {
+				q = k;
+				break;
+			}
+	}
+	if (q < 0) {
+		if (s > c->frontier)
+			c->full_from = s;
+		q = s < c->frontier ? c->frontier : s;
+		while (q <= c->newest && c->used[q] >= cap)
+			q++;
+		c->frontier = q;
+	}
+	assert_true(q < (int64_t)REF_SLOTS);
+	double start = own && q == s ? t : ((double)q * cap + c->used[q]) * quantum;
+	c->used[q] += hold;
+	if (q > c->newest)
+		c->newest = q;
+	return start;
+}
+
+/* The fast path's cases, from the calendar before the request (as
+ * dram_cal_reserve tells them apart); C_SLOW, a long advance, is the one
+ * it leaves to dram_cal_reserve_slow. */
+enum cal_case { C_ROOM, C_ADVANCE, C_FULL, C_OLDER, C_SLOW, C_CASES };
+
+static enum cal_case classify(const struct dram_cal *c, const uint16_t *used, uint32_t mask,
+			      double t, double inv_slot, uint32_t cap)
+{
+	int64_t s = (int64_t)(t * inv_slot);
+	if (s > c->newest)
+		return s - c->newest <= DRAM_FAST_ADVANCE_SLOTS ? C_ADVANCE : C_SLOW;
+	if (s < c->newest - (int64_t)mask)
+		return C_OLDER;
+	if (used[(uint32_t)s & mask] < cap)
+		return C_ROOM;
+	return C_FULL;
+}
+
+static void same_calendars(const struct dram_cal *a, const uint16_t *ua,
+			   const struct dram_cal *b, const uint16_t *ub,
+			   const struct ref_cal *r, uint32_t mask)
+{
+	assert_true(a->newest == r->newest && b->newest == r->newest);
+	assert_true(a->frontier == r->frontier && b->frontier == r->frontier);
+	assert_true(a->full_from == r->full_from && b->full_from == r->full_from);
+	for (int64_t s = r->newest - (int64_t)mask; s <= r->newest; s++) {
+		if (s < 0)
+			continue;
+		assert_int_equal(ua[(uint32_t)s & mask], r->used[s]);
+		assert_int_equal(ub[(uint32_t)s & mask], r->used[s]);
+	}
+}
+
+static void run_fast_slow_reference(uint32_t mask, uint32_t cap, const uint32_t *holds,
+				    uint32_t nholds, double slot_cycles, uint64_t seed,
+				    uint64_t counts[C_CASES])
+{
+	struct dram_cal fast = {0}, slow = {0};
+	struct ref_cal ref = {.mask = mask};
+	uint16_t *uf = calloc(mask + 1, sizeof *uf), *us = calloc(mask + 1, sizeof *us);
+	ref.used = calloc(REF_SLOTS, sizeof *ref.used);
+	assert_true(uf && us && ref.used);
+	double inv_slot = 1 / slot_cycles, quantum = slot_cycles / cap;
+	uint64_t x = seed;
+	double now = 0;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t r = xorshift(&x);
+		double t;
+		switch (r % 8) {
+		case 0: /* far behind: older than the ring */
+			t = now - (double)(mask + 2 + (r >> 8) % (4 * (mask + 1))) * slot_cycles;
+			break;
+		case 1: /* a jump ahead, short or past the whole ring */
+			now += (double)((r >> 8) % (2 * (mask + 1) + 16)) * slot_cycles * 0.5;
+			t = now;
+			break;
+		case 2: case 3: /* a burst at one time: fills its slot */
+			t = now;
+			break;
+		default: /* in order, with jitter either way */
+			now += (double)((r >> 8) % 1000) * slot_cycles / 900;
+			t = now - (double)((r >> 20) % 1000) * slot_cycles / 250;
+			break;
+		}
+		if (t < 0)
+			t = (double)((r >> 32) % 1000) * 0.013;
+		uint32_t hold = holds[(r >> 40) % nholds];
+		counts[classify(&fast, uf, mask, t, inv_slot, cap)]++;
+		double a = dram_cal_reserve(&fast, uf, mask, t, inv_slot, quantum, cap, hold);
+		double b = dram_cal_reserve_slow(&slow, us, mask, t, inv_slot, quantum, cap, hold);
+		double c = ref_reserve(&ref, t, inv_slot, quantum, cap, hold);
+		if (!(a == c && b == c)) {
+			print_error("request %d at %.6f hold %u: fast %.9f, slow %.9f, reference %.9f\n",
+				    i, t, hold, a, b, c);
+			fail();
+		}
+		same_calendars(&fast, uf, &slow, us, &ref, mask);
+		if (ref.newest > (int64_t)REF_SLOTS - 4 * (int64_t)(mask + 16))
+			break; /* the reference's array is used up */
+	}
+	free(uf);
+	free(us);
+	free(ref.used);
+}
+
+static void test_calendar_fast_path_exact(void **state)
+{
+	(void)state;
+	uint64_t counts[C_CASES] = {0};
+	/* bank-like: 1/16384 row cycles, P100's row miss (whole slot), cold
+	 * miss and row hit holds; bus-like: 32 bursts, one each */
+	const uint32_t bank_holds[] = {16384, 10923, 546, 546, 546};
+	const uint32_t bus_holds[] = {1};
+	const uint32_t masks[] = {3, 7, 31, 255};
+	for (uint32_t i = 0; i < 4; i++) {
+		run_fast_slow_reference(masks[i], 16384, bank_holds, 5, 62.1, 0x9E3779B97F4A7C15ull + i,
+					counts);
+		run_fast_slow_reference(masks[i], 32, bus_holds, 1, 66.2, 0xD1B54A32D192ED03ull + i,
+					counts);
+	}
+	printf("calendar cases: room %llu, short advance %llu, own slot full %llu, older than "
+	       "the ring %llu, long advance (slow path) %llu\n",
+	       (unsigned long long)counts[C_ROOM], (unsigned long long)counts[C_ADVANCE],
+	       (unsigned long long)counts[C_FULL], (unsigned long long)counts[C_OLDER],
+	       (unsigned long long)counts[C_SLOW]);
+	for (int k = 0; k < C_CASES; k++)
+		assert_true(counts[k] >= 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_reverse_order_same_throughput),
 		cmocka_unit_test(test_ring_reuse_starts_empty),
 		cmocka_unit_test(test_runs_match_sectors),
+		cmocka_unit_test(test_calendar_fast_path_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
 #include "mem/dram_model.h"
+#include "mem/dram_access.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,52 +23,10 @@ static uint32_t log2_u32(uint32_t x)
 	return s;
 }
 
-/* x's index below n (x mod n, permuted by a hash of x / n) and *hi = x / n.
- * Within each group of n consecutive x the result is a permutation, so an
- * interleave stays balanced, and the hash moves groups apart so that
- * power-of-two strides spread. */
-static inline uint32_t spread(uint64_t x, uint32_t n, uint32_t pow2, uint32_t shift,
-			      uint64_t *hi)
-{
-	uint64_t h;
-	uint32_t low;
-	if (pow2) {
-		h = x >> shift;
-		low = (uint32_t)(x & (n - 1));
-	} else {
-		h = x / n;
-		low = (uint32_t)(x - h * n);
-	}
-	*hi = h;
-	/* Fibonacci hashing: the top 32 bits of h * 2^64/phi, scaled to [0, n) */
-	uint32_t mix = (uint32_t)((h * 0x9E3779B97F4A7C15ull) >> 32);
-	uint32_t add = (uint32_t)(((uint64_t)mix * n) >> 32);
-	if (pow2)
-		return low ^ add;
-	low += add;
-	return low >= n ? low - n : low;
-}
-
-/* dram_model_locate, forced inline into access_sector (gcc otherwise
- * calls it out of line there, ~20 more instructions a sector) */
-static inline __attribute__((always_inline)) void locate(const struct dram_model *m,
-							 uint64_t addr, uint32_t *channel,
-							 uint32_t *bank, uint64_t *row)
-{
-	uint64_t group, row_hi;
-	uint64_t chunk = addr >> m->interleave_shift;
-	*channel = spread(chunk, m->channels, m->channel_pow2, m->channel_shift, &group);
-	/* the channel's own address space: its chunks back to back */
-	uint64_t local = (group << m->interleave_shift) |
-			 (addr & (((uint64_t)1 << m->interleave_shift) - 1));
-	*bank = spread(local >> m->row_shift, m->banks, m->bank_pow2, m->bank_shift, &row_hi);
-	*row = row_hi;
-}
-
 void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *channel,
 		       uint32_t *bank, uint64_t *row)
 {
-	locate(m, addr, channel, bank, row);
+	dram_locate(m, addr, channel, bank, row);
 }
 
 /* Bank slot counts in 1/BANK_QUANTA of a row cycle: a power of two, so a
@@ -77,8 +36,6 @@ void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *chan
  * 2 x 16384 < 65536. Rounding a row hit's hold (P100: 2.07 of 62.1 cycles,
  * 546 quanta) to whole quanta moves it by at most half a quantum, 0.1 %. */
 #define BANK_QUANTA 16384u
-/* Bus slots are 32 bursts, each request one burst, so the count is exact. */
-#define BUS_SLOT_BURSTS 32u
 #define CACHE_LINE 64u
 #define MAX_RING 32768u /* ring indices and clears stay within uint32 / a count */
 
@@ -86,11 +43,6 @@ static size_t record_bytes(size_t head, uint32_t ring)
 {
 	size_t n = head + (size_t)ring * sizeof(uint16_t);
 	return (n + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
-}
-
-static inline struct dram_bank *bank_at(const struct dram_model *m, size_t i)
-{
-	return (struct dram_bank *)(m->bank + i * m->bank_stride);
 }
 
 static uint32_t quanta(double fraction_of_slot)
@@ -150,7 +102,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 				  m->bank_inv_slot);
 	/* (1 / burst) / 32: scaling by a power of two is exact, so the slot of
 	 * a time is the one the burst count puts it in */
-	m->bus_inv_slot = (1 / m->burst_cycles) / BUS_SLOT_BURSTS;
+	m->bus_inv_slot = (1 / m->burst_cycles) / DRAM_BUS_SLOT_BURSTS;
 	m->bus_mask = bus_ring - 1;
 	m->bank_mask = bank_ring - 1;
 	m->bank_stride = record_bytes(sizeof(struct dram_bank), bank_ring);
@@ -183,10 +135,7 @@ void dram_model_free(struct dram_model *m)
 	m->channel_sectors = NULL;
 }
 
-/* How many of a slot's next slots a request whose own slot is full looks
- * at before it skips to the frontier (the frontier is right for requests
- * in order; an early one handled late may find room sooner). */
-#define LOOKAHEAD_SLOTS 4
+#define LOOKAHEAD_SLOTS DRAM_LOOKAHEAD_SLOTS /* mem/dram_access.h */
 
 /* A reservation of hold units (at most cap, a whole slot) on calendar c
  * with ring used[mask + 1], for a request arriving at t: charged whole to
@@ -274,9 +223,8 @@ advance:
 	return start;
 }
 
-static inline __attribute__((always_inline)) double
-cal_reserve(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, double inv_slot,
-	    double quantum, uint32_t cap, uint32_t hold)
+double dram_cal_reserve_slow(struct dram_cal *c, uint16_t *used, uint32_t mask, double t,
+			     double inv_slot, double quantum, uint32_t cap, uint32_t hold)
 {
 	int64_t q;
 	return cal_reserve_at(c, used, mask, t, inv_slot, quantum, cap, hold, &q);
@@ -308,66 +256,6 @@ cal_reserve_run(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, dou
 	return start2 + (double)(over > unit ? over - unit : 0) * quantum;
 }
 
-/* One sector through its bank and its channel's bus: when its data has
- * crossed the bus (latency_cycles not included). Sets *ch_out and
- * *bank_out to where it went. */
-static inline __attribute__((always_inline)) double
-access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_out,
-	      struct dram_bank **bank_out)
-{
-	uint32_t ch, b;
-	uint64_t row;
-	uint64_t chunk = addr >> m->interleave_shift;
-	if (chunk == m->last_chunk && m->chunk_locates) {
-		ch = m->last_channel;
-		b = m->last_bank;
-		row = m->last_row;
-	} else {
-		locate(m, addr, &ch, &b, &row);
-		if (m->chunk_locates) {
-			m->last_chunk = chunk;
-			m->last_channel = ch;
-			m->last_bank = b;
-			m->last_row = row;
-		}
-	}
-	struct dram_bank *bank = bank_at(m, (size_t)ch * m->banks + b);
-	uint16_t *bank_used = (uint16_t *)(bank + 1);
-	*ch_out = ch;
-	*bank_out = bank;
-	m->channel_sectors[ch]++;
-	double ready;
-	if ((bank->open_row & ~DRAM_ROW_PRECHARGED) == row + 1) {
-		m->row_hits++;
-		/* column commands pipeline (tCCD ~ one burst); the data cannot
-		 * leave before the row it reads is open */
-		double start = cal_reserve(&bank->cal, bank_used, m->bank_mask, t, m->bank_inv_slot,
-					   m->bank_quantum, m->bank_cap, m->hit_hold);
-		/* the row was opened for a later request handled first: this
-		 * earlier one is the row's real opener */
-		if (start < bank->row_act_at)
-			bank->row_act_at = start;
-		double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->t_rp_cycles : 0) +
-			      m->t_rcd_cycles;
-		double open_at = bank->row_act_at + open;
-		ready = (start > open_at ? start : open_at) + m->t_cas_cycles;
-	} else {
-		m->row_misses++;
-		/* a slot's worth at most: one row cycle */
-		int pre = bank->open_row != 0;
-		double open = (pre ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
-		double start = cal_reserve(&bank->cal, bank_used, m->bank_mask, t, m->bank_inv_slot,
-					   m->bank_quantum, m->bank_cap,
-					   pre ? m->miss_hold_pre : m->miss_hold_cold);
-		bank->open_row = (row + 1) | (pre ? DRAM_ROW_PRECHARGED : 0);
-		bank->row_act_at = start;
-		ready = start + open + m->t_cas_cycles;
-	}
-	return cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1), m->bus_mask, ready, m->bus_inv_slot,
-			   m->burst_cycles, BUS_SLOT_BURSTS, 1) +
-	       m->burst_cycles;
-}
-
 /* n sectors of one interleave chunk arriving together at t: the first as
  * access_sector, the other k = n - 1 as one run of row hits behind it in
  * the same bank (the first left its row open) and k bursts on the same
@@ -383,13 +271,13 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 {
 	uint32_t ch;
 	struct dram_bank *bank;
-	double done = access_sector(m, addr, t, &ch, &bank);
+	double done = dram_access_sector(m, addr, t, &ch, &bank);
 	if (n <= 1)
 		return done;
 	if (!m->chunk_locates) {
 		/* rows shorter than a chunk: the sectors may lie in two rows */
 		for (uint32_t i = 1; i < n; i++) {
-			double d = access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch, &bank);
+			double d = dram_access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch, &bank);
 			if (d > done)
 				done = d;
 		}
@@ -407,20 +295,17 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
 	double open_at = bank->row_act_at + open;
 	double ready = (last > open_at ? last : open_at) + m->t_cas_cycles;
-	uint32_t bursts = k < BUS_SLOT_BURSTS ? k : BUS_SLOT_BURSTS;
+	uint32_t bursts = k < DRAM_BUS_SLOT_BURSTS ? k : DRAM_BUS_SLOT_BURSTS;
 	double run_done = cal_reserve_run(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
 					  m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
-					  BUS_SLOT_BURSTS, bursts, 1) +
+					  DRAM_BUS_SLOT_BURSTS, bursts, 1) +
 			  m->burst_cycles;
 	return run_done > done ? run_done : done;
 }
 
 double dram_model_read(struct dram_model *m, uint64_t addr, double t)
 {
-	uint32_t ch;
-	struct dram_bank *bank;
-	m->sectors_read++;
-	return access_sector(m, addr, t, &ch, &bank) + m->latency_cycles;
+	return dram_read_sector(m, addr, t);
 }
 
 void dram_model_write(struct dram_model *m, uint64_t addr, double t)
@@ -428,7 +313,7 @@ void dram_model_write(struct dram_model *m, uint64_t addr, double t)
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	(void)access_sector(m, addr, t, &ch, &bank);
+	(void)dram_access_sector(m, addr, t, &ch, &bank);
 }
 
 double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)

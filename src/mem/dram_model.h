@@ -60,7 +60,9 @@
  * 32-slot bank rings and 128-slot bus rings: 72 KiB, where the
  * server_pool rings took ~330 KiB in 544 separate blocks); an access is
  * O(1) apart from the scan of full slots from the frontier, which moves
- * the frontier on, so it is amortised over the requests queued. */
+ * the frontier on, so it is amortised over the requests queued. The
+ * per-sector path (address decode, the calendars' common cases) is in
+ * mem/dram_access.h, inline for the engine. */
 #ifndef GPUVM_DRAM_MODEL_H
 #define GPUVM_DRAM_MODEL_H
 
