@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "simt/item_chunk.h"
 #include "simt/simt_internal.h"
@@ -75,6 +76,9 @@ struct par_worker {
 	 * it): the shared one would be written by every worker at once */
 	struct simt_zip_stats zip;
 	struct par_warp *todo_head, *todo_tail;
+	/* GPUVM_THREADS_PROFILE: seconds asleep, CPU at exit, sleeps */
+	double asleep_s, cpu_s;
+	uint64_t sleeps, fills;
 };
 
 struct simt_par {
@@ -97,7 +101,17 @@ struct simt_par {
 	struct par_cta *engine_cta; /* whose warps the engine is beginning */
 	struct item_chunk_pool pool;
 	int oom;
+	int profile;                /* GPUVM_THREADS_PROFILE set: report at the end */
+	double engine_wait_s;       /* engine blocked for items (wall) */
+	uint64_t engine_waits, engine_chunks;
 };
+
+static double now_s(clockid_t clk)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static size_t exec_stride(void)
 {
@@ -294,6 +308,7 @@ static void *worker_main(void *arg)
 		int ended = 0, failed = 0;
 		fill(wk, pw, chunk, &ended, &failed);
 		pthread_mutex_lock(&par->mu);
+		wk->fills++;
 		pw->busy = 0;
 		pw->ended = ended;
 		pw->failed = failed;
@@ -308,10 +323,16 @@ static void *worker_main(void *arg)
 	sleep:
 		wk->sleeping = 1;
 		par->sleeping++;
+		double t0 = par->profile ? now_s(CLOCK_MONOTONIC) : 0;
 		pthread_cond_wait(&wk->cv, &par->mu);
+		if (par->profile) {
+			wk->asleep_s += now_s(CLOCK_MONOTONIC) - t0;
+			wk->sleeps++;
+		}
 		wk->sleeping = 0;
 		par->sleeping--;
 	}
+	wk->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 	pthread_mutex_unlock(&par->mu);
 	return NULL;
 }
@@ -388,11 +409,19 @@ static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
 		return NULL;
 	}
 	struct item_chunk *c;
+	double t0 = 0;
+	par->engine_chunks++;
 	while (!(c = item_fifo_pop(&pw->ready)) && !pw->ended && !par->oom) {
+		if (par->profile && !t0) {
+			t0 = now_s(CLOCK_MONOTONIC);
+			par->engine_waits++;
+		}
 		par->urgent = pw;
 		wake(pw->cta->owner);
 		pthread_cond_wait(&par->engine_cv, &par->mu);
 	}
+	if (t0)
+		par->engine_wait_s += now_s(CLOCK_MONOTONIC) - t0;
 	if (par->urgent == pw)
 		par->urgent = NULL;
 	pw->held = c;
@@ -455,6 +484,8 @@ static struct simt_par *par_new(uint32_t nworkers)
 	}
 	pthread_mutex_init(&par->mu, NULL);
 	pthread_cond_init(&par->engine_cv, NULL);
+	const char *prof = getenv("GPUVM_THREADS_PROFILE");
+	par->profile = prof && *prof && strcmp(prof, "0");
 	item_chunk_pool_init(&par->pool, PAR_CHUNK_BYTES);
 	for (uint32_t i = 0; i < nworkers; i++) {
 		struct par_worker *wk = &par->w[i];
@@ -512,9 +543,19 @@ void simt_par_free(struct simt_par *par)
 	for (uint32_t i = 0; i < par->nworkers; i++)
 		pthread_cond_signal(&par->w[i].cv);
 	pthread_mutex_unlock(&par->mu);
+	if (par->profile)
+		fprintf(stderr,
+			"threads-profile: engine cpu %.3f s, waited %.3f s in %llu of %llu chunks\n",
+			now_s(CLOCK_THREAD_CPUTIME_ID), par->engine_wait_s,
+			(unsigned long long)par->engine_waits, (unsigned long long)par->engine_chunks);
 	for (uint32_t i = 0; i < par->nworkers; i++) {
 		struct par_worker *wk = &par->w[i];
 		pthread_join(wk->tid, NULL);
+		if (par->profile)
+			fprintf(stderr,
+				"threads-profile: worker %u cpu %.3f s, asleep %.3f s in %llu sleeps, %llu chunks\n",
+				i, wk->cpu_s, wk->asleep_s, (unsigned long long)wk->sleeps,
+				(unsigned long long)wk->fills);
 		simt_launch_reset(&wk->launch);
 		simt_pool_free(&wk->prog);
 		pthread_cond_destroy(&wk->cv);
