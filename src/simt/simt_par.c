@@ -38,6 +38,11 @@
 
 #define PAR_CHUNK_BYTES (4u << 10) /* ~100 coalesced accesses, 14 scattered */
 #define PAR_CTAS_AHEAD 64
+/* A sleeping worker is woken for this many warps that can take a chunk,
+ * or at once for a warp with no chunk waiting (the engine reads its
+ * last): one futex wake-up per batch, not one per chunk the engine takes
+ * (bfs:graph=rmat-16 at --threads 2: 18,000 sleeps, 0.35 s system time) */
+#define PAR_WAKE_BATCH 8
 
 struct par_cta;
 struct par_worker;
@@ -76,6 +81,7 @@ struct par_worker {
 	 * it): the shared one would be written by every worker at once */
 	struct simt_zip_stats zip;
 	struct par_warp *todo_head, *todo_tail;
+	uint32_t ntodo;
 	/* GPUVM_THREADS_PROFILE: seconds asleep, CPU at exit, sleeps */
 	double asleep_s, cpu_s;
 	uint64_t sleeps, fills;
@@ -104,6 +110,13 @@ struct simt_par {
 	int profile;                /* GPUVM_THREADS_PROFILE set: report at the end */
 	double engine_wait_s;       /* engine blocked for items (wall) */
 	uint64_t engine_waits, engine_chunks;
+	/* wall seconds with r of this simulation's threads runnable (the
+	 * engine not waiting, workers not asleep), r capped at 2: the
+	 * parallelism two idle cores would see, about the same when other
+	 * processes slow every thread alike */
+	uint32_t runnable;
+	double last_change_s, runnable_s[3];
+	double start_cpu_s;         /* the calling thread's CPU before the workers */
 };
 
 static double now_s(clockid_t clk)
@@ -111,6 +124,17 @@ static double now_s(clockid_t clk)
 	struct timespec ts;
 	clock_gettime(clk, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Under the mutex: one of the threads stops (d = -1) or starts (+1). */
+static void runnable_change(struct simt_par *par, int d)
+{
+	if (!par->profile)
+		return;
+	double t = now_s(CLOCK_MONOTONIC);
+	par->runnable_s[par->runnable > 2 ? 2 : par->runnable] += t - par->last_change_s;
+	par->last_change_s = t;
+	par->runnable = (uint32_t)((int)par->runnable + d);
 }
 
 static size_t exec_stride(void)
@@ -140,7 +164,8 @@ static void want_work(struct par_warp *pw)
 	else
 		wk->todo_head = pw;
 	wk->todo_tail = pw;
-	wake(wk);
+	if (++wk->ntodo >= PAR_WAKE_BATCH || pw->ready.n == 0)
+		wake(wk);
 }
 
 static void todo_unlink(struct par_worker *wk, struct par_warp *pw)
@@ -155,6 +180,7 @@ static void todo_unlink(struct par_worker *wk, struct par_warp *pw)
 		wk->todo_tail = pw->prev;
 	pw->prev = pw->next = NULL;
 	pw->queued = 0;
+	wk->ntodo--;
 }
 
 /* A record for the next CTA (id par->claimed), owned by wk; NULL on out
@@ -275,6 +301,13 @@ static void *worker_main(void *arg)
 		if (par->urgent && par->urgent->cta->owner == wk && par->urgent->queued) {
 			pw = par->urgent;
 			todo_unlink(wk, pw);
+		} else if (wk->todo_head) {
+			/* own warps first: a worker claims only when it has no
+			 * chunk to fill, so the busier one claims fewer (claiming
+			 * first let whichever woke first take the whole window:
+			 * lud's and pathfinder's workers split 2:1 and 3:2) */
+			pw = wk->todo_head;
+			todo_unlink(wk, pw);
 		} else if (wk->gen == par->gen && par->claimed < par->ctas &&
 			   par->claimed < par->begun + PAR_CTAS_AHEAD) {
 			struct par_cta *c = claim(par, wk);
@@ -291,9 +324,6 @@ static void *worker_main(void *arg)
 			for (uint32_t i = 0; i < c->nwarps; i++)
 				want_work(&c->warps[i]);
 			continue;
-		} else if (wk->todo_head) {
-			pw = wk->todo_head;
-			todo_unlink(wk, pw);
 		}
 		if (!pw)
 			goto sleep;
@@ -324,7 +354,13 @@ static void *worker_main(void *arg)
 		wk->sleeping = 1;
 		par->sleeping++;
 		double t0 = par->profile ? now_s(CLOCK_MONOTONIC) : 0;
+		runnable_change(par, -1);
+		if (par->profile && getenv("GPUVM_THREADS_PROFILE")[0] == '3')
+			fprintf(stderr, "T %.4f w%d sleep gen %llu claimed %llu begun %llu\n", now_s(CLOCK_MONOTONIC), (int)(wk - par->w), (unsigned long long)par->gen, (unsigned long long)par->claimed, (unsigned long long)par->begun);
 		pthread_cond_wait(&wk->cv, &par->mu);
+		if (par->profile && getenv("GPUVM_THREADS_PROFILE")[0] == '3')
+			fprintf(stderr, "T %.4f w%d wake\n", now_s(CLOCK_MONOTONIC), (int)(wk - par->w));
+		runnable_change(par, +1);
 		if (par->profile) {
 			wk->asleep_s += now_s(CLOCK_MONOTONIC) - t0;
 			wk->sleeps++;
@@ -357,9 +393,13 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 		struct par_cta *c = NULL;
 		pthread_mutex_lock(&par->mu);
 		if (cta + 1 > par->begun) {
-			par->begun = cta + 1; /* the window ahead moves: idle workers claim */
-			for (uint32_t i = 0; par->sleeping && i < par->nworkers; i++)
-				wake(&par->w[i]);
+			par->begun = cta + 1;
+			/* the window ahead moved: idle workers claim, woken
+			 * once it has room for a batch of CTAs */
+			if (par->sleeping && par->claimed < par->ctas &&
+			    par->claimed + PAR_WAKE_BATCH <= par->begun + PAR_CTAS_AHEAD)
+				for (uint32_t i = 0; i < par->nworkers; i++)
+					wake(&par->w[i]);
 		}
 		if (par->pending_head && par->pending_head->id == cta) {
 			c = par->pending_head;
@@ -418,7 +458,9 @@ static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
 		}
 		par->urgent = pw;
 		wake(pw->cta->owner);
+		runnable_change(par, -1);
 		pthread_cond_wait(&par->engine_cv, &par->mu);
+		runnable_change(par, +1);
 	}
 	if (t0)
 		par->engine_wait_s += now_s(CLOCK_MONOTONIC) - t0;
@@ -452,7 +494,12 @@ static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			*err = ref->pw->err;
 			return -1;
 		}
-		__builtin_prefetch(ref->cur->data + 64);
+		/* the whole chunk toward this core's L2 now: the worker's
+		 * core wrote it, and the engine reads it an item at a time
+		 * between other warps' (half of item_chunk_get's samples were
+		 * its first load) */
+		for (uint32_t off = 64; off < ref->len; off += 64)
+			__builtin_prefetch(ref->cur->data + off, 0, 2);
 	}
 	item_chunk_get(ref->cur, &ref->rd, it);
 	__builtin_prefetch(ref->cur->data + ref->rd + 64);
@@ -486,6 +533,11 @@ static struct simt_par *par_new(uint32_t nworkers)
 	pthread_cond_init(&par->engine_cv, NULL);
 	const char *prof = getenv("GPUVM_THREADS_PROFILE");
 	par->profile = prof && *prof && strcmp(prof, "0");
+	if (par->profile) {
+		par->start_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
+		par->last_change_s = now_s(CLOCK_MONOTONIC);
+		par->runnable = 1 + nworkers; /* each worker counts itself out when it sleeps */
+	}
 	item_chunk_pool_init(&par->pool, PAR_CHUNK_BYTES);
 	for (uint32_t i = 0; i < nworkers; i++) {
 		struct par_worker *wk = &par->w[i];
@@ -518,6 +570,15 @@ int simt_par_launch(struct simt_program *p, struct simt_launch *l)
 	par->nbufs = p->nbufs;
 	par->ctas = gpuvm_kernel_ctas(&l->k);
 	par->warps_per_cta = gpuvm_kernel_warps_per_cta(&l->k);
+	if (par->profile) {
+		runnable_change(par, 0);
+		if (getenv("GPUVM_THREADS_PROFILE")[0] == '2')
+			fprintf(stderr, "threads-profile: launch %llu: %llu CTAs x %u warps; r0/1/2 %.3f %.3f %.3f\n",
+				(unsigned long long)par->gen, (unsigned long long)gpuvm_kernel_ctas(&l->k),
+				gpuvm_kernel_warps_per_cta(&l->k), par->runnable_s[0], par->runnable_s[1], par->runnable_s[2]);
+	}
+	if (par->profile && getenv("GPUVM_THREADS_PROFILE")[0] == '3')
+		fprintf(stderr, "T %.4f launch\n", now_s(CLOCK_MONOTONIC));
 	par->claimed = par->begun = 0;
 	par->pending_head = par->pending_tail = NULL;
 	par->engine_cta = NULL;
@@ -543,11 +604,15 @@ void simt_par_free(struct simt_par *par)
 	for (uint32_t i = 0; i < par->nworkers; i++)
 		pthread_cond_signal(&par->w[i].cv);
 	pthread_mutex_unlock(&par->mu);
-	if (par->profile)
+	double engine_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
+	if (par->profile) {
+		runnable_change(par, 0);
 		fprintf(stderr,
-			"threads-profile: engine cpu %.3f s, waited %.3f s in %llu of %llu chunks\n",
-			now_s(CLOCK_THREAD_CPUTIME_ID), par->engine_wait_s,
+			"threads-profile: engine cpu %.3f s (%.3f s before the workers), waited %.3f s in %llu of %llu chunks\n",
+			engine_cpu_s, par->start_cpu_s, par->engine_wait_s,
 			(unsigned long long)par->engine_waits, (unsigned long long)par->engine_chunks);
+	}
+	double workers_cpu_s = 0;
 	for (uint32_t i = 0; i < par->nworkers; i++) {
 		struct par_worker *wk = &par->w[i];
 		pthread_join(wk->tid, NULL);
@@ -556,9 +621,22 @@ void simt_par_free(struct simt_par *par)
 				"threads-profile: worker %u cpu %.3f s, asleep %.3f s in %llu sleeps, %llu chunks\n",
 				i, wk->cpu_s, wk->asleep_s, (unsigned long long)wk->sleeps,
 				(unsigned long long)wk->fills);
+		workers_cpu_s += wk->cpu_s;
 		simt_launch_reset(&wk->launch);
 		simt_pool_free(&wk->prog);
 		pthread_cond_destroy(&wk->cv);
+	}
+	if (par->profile) {
+		/* two idle cores: the serial part before the workers, then the
+		 * rest at the parallelism measured */
+		double *r = par->runnable_s, busy = r[1] + r[2];
+		double p = busy > 0 ? (r[1] + 2 * r[2]) / busy : 1;
+		double cpu = engine_cpu_s + workers_cpu_s;
+		fprintf(stderr,
+			"threads-profile: wall s with 0/1/2+ runnable %.3f / %.3f / %.3f; parallelism %.2f; "
+			"cpu %.3f s; predicted 2-core wall %.3f s\n",
+			r[0], r[1], r[2], p, cpu,
+			par->start_cpu_s + (cpu - par->start_cpu_s) / p);
 	}
 	while (par->all) {
 		struct par_cta *c = par->all;
