@@ -15,14 +15,21 @@
  *
  * Scheduling (one mutex, taken once per chunk):
  * - CTAs: the engine begins them in id order. A CTA gets a record when a
- *   worker claims it ahead (at most PAR_CTAS_AHEAD past the last one the
- *   engine began) or, if none has, when the engine begins it (its owner
- *   then by id, round robin); its coroutines stay with its owner (a
- *   copying coroutine's frames hold addresses on its owner's run stack).
+ *   worker with no chunk of its own to fill claims it ahead (at most
+ *   PAR_CTAS_AHEAD past the last one the engine began) or, if none has,
+ *   when the engine begins it (its owner then by id, round robin); its
+ *   coroutines stay with its owner (a copying coroutine's frames hold
+ *   addresses on its owner's run stack). Claiming only when idle keeps the
+ *   workers' shares even: where they are behind the engine, the engine
+ *   hands out the CTAs in turn.
  * - Warps: a warp with fewer than SIMT_PAR_READY_CHUNKS chunks waiting, not
  *   ended and not being filled, sits in its owner's to-do list; the owner
  *   fills one chunk at a time, oldest first, except that the warp the
- *   engine is blocked on goes first.
+ *   engine is blocked on goes first. A sleeping owner is woken for
+ *   PAR_WAKE_BATCH such warps, a warp with none waiting, or the engine
+ *   blocking.
+ * GPUVM_THREADS_PROFILE=1 prints each thread's CPU time, waits and sleeps,
+ * and the parallelism reached, on stderr at the end (docs/simt.md).
  * Memory: SIMT_PAR_READY_CHUNKS + 1 chunks per resident warp and per warp of
  * the CTAs claimed ahead, beyond what the executor holds. */
 #include "simt/simt_par.h"
@@ -355,11 +362,7 @@ static void *worker_main(void *arg)
 		par->sleeping++;
 		double t0 = par->profile ? now_s(CLOCK_MONOTONIC) : 0;
 		runnable_change(par, -1);
-		if (par->profile && getenv("GPUVM_THREADS_PROFILE")[0] == '3')
-			fprintf(stderr, "T %.4f w%d sleep gen %llu claimed %llu begun %llu\n", now_s(CLOCK_MONOTONIC), (int)(wk - par->w), (unsigned long long)par->gen, (unsigned long long)par->claimed, (unsigned long long)par->begun);
 		pthread_cond_wait(&wk->cv, &par->mu);
-		if (par->profile && getenv("GPUVM_THREADS_PROFILE")[0] == '3')
-			fprintf(stderr, "T %.4f w%d wake\n", now_s(CLOCK_MONOTONIC), (int)(wk - par->w));
 		runnable_change(par, +1);
 		if (par->profile) {
 			wk->asleep_s += now_s(CLOCK_MONOTONIC) - t0;
@@ -570,15 +573,6 @@ int simt_par_launch(struct simt_program *p, struct simt_launch *l)
 	par->nbufs = p->nbufs;
 	par->ctas = gpuvm_kernel_ctas(&l->k);
 	par->warps_per_cta = gpuvm_kernel_warps_per_cta(&l->k);
-	if (par->profile) {
-		runnable_change(par, 0);
-		if (getenv("GPUVM_THREADS_PROFILE")[0] == '2')
-			fprintf(stderr, "threads-profile: launch %llu: %llu CTAs x %u warps; r0/1/2 %.3f %.3f %.3f\n",
-				(unsigned long long)par->gen, (unsigned long long)gpuvm_kernel_ctas(&l->k),
-				gpuvm_kernel_warps_per_cta(&l->k), par->runnable_s[0], par->runnable_s[1], par->runnable_s[2]);
-	}
-	if (par->profile && getenv("GPUVM_THREADS_PROFILE")[0] == '3')
-		fprintf(stderr, "T %.4f launch\n", now_s(CLOCK_MONOTONIC));
 	par->claimed = par->begun = 0;
 	par->pending_head = par->pending_tail = NULL;
 	par->engine_cta = NULL;
