@@ -497,12 +497,7 @@ static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			*err = ref->pw->err;
 			return -1;
 		}
-		/* the whole chunk toward this core's L2 now: the worker's
-		 * core wrote it, and the engine reads it an item at a time
-		 * between other warps' (half of item_chunk_get's samples were
-		 * its first load) */
-		for (uint32_t off = 64; off < ref->len; off += 64)
-			__builtin_prefetch(ref->cur->data + off, 0, 2);
+		__builtin_prefetch(ref->cur->data + 64);
 	}
 	item_chunk_get(ref->cur, &ref->rd, it);
 	__builtin_prefetch(ref->cur->data + ref->rd + 64);
