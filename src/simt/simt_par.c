@@ -121,8 +121,9 @@ struct simt_par {
 	 * engine not waiting, workers not asleep), r capped at 2: the
 	 * parallelism two idle cores would see, about the same when other
 	 * processes slow every thread alike */
-	uint32_t runnable;
+	uint32_t engine_on, workers_on;
 	double last_change_s, runnable_s[3];
+	double engine_alone_s;      /* every worker asleep, the engine running */
 	double start_cpu_s;         /* the calling thread's CPU before the workers */
 };
 
@@ -133,15 +134,22 @@ static double now_s(clockid_t clk)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Under the mutex: one of the threads stops (d = -1) or starts (+1). */
-static void runnable_change(struct simt_par *par, int d)
+/* Under the mutex: the engine (engine 1) or a worker (0) stops (d = -1)
+ * or starts (+1). */
+static void runnable_change(struct simt_par *par, int engine, int d)
 {
 	if (!par->profile)
 		return;
-	double t = now_s(CLOCK_MONOTONIC);
-	par->runnable_s[par->runnable > 2 ? 2 : par->runnable] += t - par->last_change_s;
+	double t = now_s(CLOCK_MONOTONIC), dt = t - par->last_change_s;
+	uint32_t r = par->engine_on + par->workers_on;
+	par->runnable_s[r > 2 ? 2 : r] += dt;
+	if (par->engine_on && !par->workers_on)
+		par->engine_alone_s += dt;
 	par->last_change_s = t;
-	par->runnable = (uint32_t)((int)par->runnable + d);
+	if (engine)
+		par->engine_on = (uint32_t)((int)par->engine_on + d);
+	else
+		par->workers_on = (uint32_t)((int)par->workers_on + d);
 }
 
 static size_t exec_stride(void)
@@ -361,9 +369,9 @@ static void *worker_main(void *arg)
 		wk->sleeping = 1;
 		par->sleeping++;
 		double t0 = par->profile ? now_s(CLOCK_MONOTONIC) : 0;
-		runnable_change(par, -1);
+		runnable_change(par, 0, -1);
 		pthread_cond_wait(&wk->cv, &par->mu);
-		runnable_change(par, +1);
+		runnable_change(par, 0, +1);
 		if (par->profile) {
 			wk->asleep_s += now_s(CLOCK_MONOTONIC) - t0;
 			wk->sleeps++;
@@ -461,9 +469,9 @@ static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
 		}
 		par->urgent = pw;
 		wake(pw->cta->owner);
-		runnable_change(par, -1);
+		runnable_change(par, 1, -1);
 		pthread_cond_wait(&par->engine_cv, &par->mu);
-		runnable_change(par, +1);
+		runnable_change(par, 1, +1);
 	}
 	if (t0)
 		par->engine_wait_s += now_s(CLOCK_MONOTONIC) - t0;
@@ -534,7 +542,8 @@ static struct simt_par *par_new(uint32_t nworkers)
 	if (par->profile) {
 		par->start_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 		par->last_change_s = now_s(CLOCK_MONOTONIC);
-		par->runnable = 1 + nworkers; /* each worker counts itself out when it sleeps */
+		par->engine_on = 1;
+		par->workers_on = nworkers; /* each counts itself out when it sleeps */
 	}
 	item_chunk_pool_init(&par->pool, PAR_CHUNK_BYTES);
 	for (uint32_t i = 0; i < nworkers; i++) {
@@ -595,7 +604,7 @@ void simt_par_free(struct simt_par *par)
 	pthread_mutex_unlock(&par->mu);
 	double engine_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 	if (par->profile) {
-		runnable_change(par, 0);
+		runnable_change(par, 1, 0);
 		fprintf(stderr,
 			"threads-profile: engine cpu %.3f s (%.3f s before the workers), waited %.3f s in %llu of %llu chunks\n",
 			engine_cpu_s, par->start_cpu_s, par->engine_wait_s,
@@ -622,9 +631,9 @@ void simt_par_free(struct simt_par *par)
 		double p = busy > 0 ? (r[1] + 2 * r[2]) / busy : 1;
 		double cpu = engine_cpu_s + workers_cpu_s;
 		fprintf(stderr,
-			"threads-profile: wall s with 0/1/2+ runnable %.3f / %.3f / %.3f; parallelism %.2f; "
-			"cpu %.3f s; predicted 2-core wall %.3f s\n",
-			r[0], r[1], r[2], p, cpu,
+			"threads-profile: wall s with 0/1/2+ runnable %.3f / %.3f / %.3f (engine alone %.3f); "
+			"parallelism %.2f; cpu %.3f s; predicted 2-core wall %.3f s\n",
+			r[0], r[1], r[2], par->engine_alone_s, p, cpu,
 			par->start_cpu_s + (cpu - par->start_cpu_s) / p);
 	}
 	while (par->all) {
