@@ -66,13 +66,13 @@ struct par_warp {
 
 struct par_cta {
 	uint64_t id;
-	struct par_worker *owner;
+	struct par_worker *owner;  /* NULL: begun by the engine, no worker took it yet */
 	uint32_t nwarps, open;    /* warps, and those the engine has not seen end */
 	int exec_begun;           /* the owner began its warps in the executor */
 	struct par_warp *warps;
 	unsigned char *exec;
 	uint32_t cap_warps;
-	struct par_cta *next;     /* in the pending list or the free list */
+	struct par_cta *next;     /* in the pending, unowned or free list */
 	struct par_cta *all_next; /* every record, for teardown */
 };
 
@@ -110,6 +110,7 @@ struct simt_par {
 	uint64_t ctas, claimed, begun;
 	uint32_t warps_per_cta;
 	struct par_cta *pending_head, *pending_tail; /* claimed ahead, in id order */
+	struct par_cta *unowned_head, *unowned_tail; /* begun by the engine, for any worker */
 	struct par_cta *free_ctas, *all;
 	struct par_cta *engine_cta; /* whose warps the engine is beginning */
 	struct item_chunk_pool pool;
@@ -117,6 +118,7 @@ struct simt_par {
 	int profile;                /* GPUVM_THREADS_PROFILE set: report at the end */
 	double engine_wait_s;       /* engine blocked for items (wall) */
 	uint64_t engine_waits, engine_chunks;
+	uint64_t ctas_ahead, ctas_adopted; /* claimed ahead by a worker / begun by the engine */
 	/* wall seconds with r of this simulation's threads runnable (the
 	 * engine not waiting, workers not asleep), r capped at 2: the
 	 * parallelism two idle cores would see, about the same when other
@@ -165,12 +167,22 @@ static void wake(struct par_worker *wk)
 		pthread_cond_signal(&wk->cv);
 }
 
-/* Puts pw on its owner's to-do list if it can take a chunk. */
+static void wake_any(struct simt_par *par)
+{
+	for (uint32_t i = 0; par->sleeping && i < par->nworkers; i++)
+		if (par->w[i].sleeping) {
+			pthread_cond_signal(&par->w[i].cv);
+			return;
+		}
+}
+
+/* Puts pw on its owner's to-do list if it can take a chunk (a CTA no
+ * worker owns yet waits in the unowned list instead). */
 static void want_work(struct par_warp *pw)
 {
-	if (pw->ended || pw->busy || pw->queued || !item_fifo_has_room(&pw->ready))
-		return;
 	struct par_worker *wk = pw->cta->owner;
+	if (!wk || pw->ended || pw->busy || pw->queued || !item_fifo_has_room(&pw->ready))
+		return;
 	pw->queued = 1;
 	pw->next = NULL;
 	pw->prev = wk->todo_tail;
@@ -198,8 +210,8 @@ static void todo_unlink(struct par_worker *wk, struct par_warp *pw)
 	wk->ntodo--;
 }
 
-/* A record for the next CTA (id par->claimed), owned by wk; NULL on out
- * of memory. */
+/* A record for the next CTA (id par->claimed), owned by wk (NULL: none
+ * yet); NULL on out of memory. */
 static struct par_cta *claim(struct simt_par *par, struct par_worker *wk)
 {
 	uint32_t nw = par->warps_per_cta;
@@ -240,6 +252,25 @@ static struct par_cta *claim(struct simt_par *par, struct par_worker *wk)
 		c->warps[i].exec = c->exec + i * stride;
 	}
 	return c;
+}
+
+/* wk takes c, which no worker owned, off the unowned list (c is near
+ * its head: the engine needs CTAs in about the order it began them). */
+static void adopt(struct simt_par *par, struct par_worker *wk, struct par_cta *c)
+{
+	struct par_cta **pp = &par->unowned_head, *prev = NULL;
+	while (*pp != c) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	*pp = c->next;
+	if (par->unowned_tail == c)
+		par->unowned_tail = prev;
+	c->next = NULL;
+	c->owner = wk;
+	par->ctas_adopted++;
+	for (uint32_t i = 0; i < c->nwarps; i++)
+		want_work(&c->warps[i]);
 }
 
 /* ---- workers -------------------------------------------------------- */
@@ -313,16 +344,28 @@ static void *worker_main(void *arg)
 		if (par->gen && wk->gen != par->gen)
 			worker_take_launch(wk);
 		struct par_warp *pw = NULL;
-		if (par->urgent && par->urgent->cta->owner == wk && par->urgent->queued) {
-			pw = par->urgent;
+		struct par_warp *u = par->urgent;
+		if (u && !u->cta->owner && wk->gen == par->gen) {
+			adopt(par, wk, u->cta); /* the engine waits on it: mine now */
+			continue;
+		} else if (u && u->cta->owner == wk && u->queued) {
+			pw = u;
 			todo_unlink(wk, pw);
 		} else if (wk->todo_head) {
-			/* own warps first: a worker claims only when it has no
-			 * chunk to fill, so the busier one claims fewer (claiming
-			 * first let whichever woke first take the whole window:
-			 * lud's and pathfinder's workers split 2:1 and 3:2) */
+			/* own warps first: a worker takes a CTA only when it has
+			 * no chunk to fill, so the busier one takes fewer
+			 * (claiming first let whichever woke first take the whole
+			 * window: lud's and pathfinder's workers split 2:1, 3:2) */
 			pw = wk->todo_head;
 			todo_unlink(wk, pw);
+		} else if (par->unowned_head && wk->gen == par->gen) {
+			/* the oldest CTA the engine began that no worker has:
+			 * who takes it is decided only now, so the workers end
+			 * a launch together (owners assigned in turn when the
+			 * engine began them left one worker alone for the last
+			 * 15 % of each of pathfinder's launches) */
+			adopt(par, wk, par->unowned_head);
+			continue;
 		} else if (wk->gen == par->gen && par->claimed < par->ctas &&
 			   par->claimed < par->begun + PAR_CTAS_AHEAD) {
 			struct par_cta *c = claim(par, wk);
@@ -331,6 +374,7 @@ static void *worker_main(void *arg)
 				pthread_cond_signal(&par->engine_cv);
 				goto sleep;
 			}
+			par->ctas_ahead++;
 			if (par->pending_tail)
 				par->pending_tail->next = c;
 			else
@@ -418,11 +462,17 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 			if (!par->pending_head)
 				par->pending_tail = NULL;
 		} else if (!par->pending_head && par->claimed == cta) {
-			/* no worker got to it yet: the next owner in turn */
-			c = claim(par, &par->w[cta % par->nworkers]);
+			/* no worker got to it yet: the first free one takes it */
+			c = claim(par, NULL);
 			par->oom |= !c;
-			for (uint32_t i = 0; c && i < c->nwarps; i++)
-				want_work(&c->warps[i]);
+			if (c) {
+				if (par->unowned_tail)
+					par->unowned_tail->next = c;
+				else
+					par->unowned_head = c;
+				par->unowned_tail = c;
+				wake_any(par);
+			}
 		}
 		pthread_mutex_unlock(&par->mu);
 		par->engine_cta = c; /* NULL: out of memory or out of order, failed in pk_next */
@@ -468,7 +518,10 @@ static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
 			par->engine_waits++;
 		}
 		par->urgent = pw;
-		wake(pw->cta->owner);
+		if (pw->cta->owner)
+			wake(pw->cta->owner);
+		else
+			wake_any(par);
 		runnable_change(par, 1, -1);
 		pthread_cond_wait(&par->engine_cv, &par->mu);
 		runnable_change(par, 1, +1);
@@ -579,6 +632,7 @@ int simt_par_launch(struct simt_program *p, struct simt_launch *l)
 	par->warps_per_cta = gpuvm_kernel_warps_per_cta(&l->k);
 	par->claimed = par->begun = 0;
 	par->pending_head = par->pending_tail = NULL;
+	par->unowned_head = par->unowned_tail = NULL;
 	par->engine_cta = NULL;
 	par->urgent = NULL;
 	for (uint32_t i = 0; i < par->nworkers; i++)
@@ -610,6 +664,11 @@ void simt_par_free(struct simt_par *par)
 			engine_cpu_s, par->start_cpu_s, par->engine_wait_s,
 			(unsigned long long)par->engine_waits, (unsigned long long)par->engine_chunks);
 	}
+	if (par->profile)
+		fprintf(stderr,
+			"threads-profile: CTAs: %llu claimed ahead by a worker, %llu begun by the engine and "
+			"taken by the first free worker\n",
+			(unsigned long long)par->ctas_ahead, (unsigned long long)par->ctas_adopted);
 	double workers_cpu_s = 0;
 	for (uint32_t i = 0; i < par->nworkers; i++) {
 		struct par_worker *wk = &par->w[i];

@@ -63,9 +63,9 @@ grep -q -- "--threads" err.txt || fail "sweep --threads 0: message: $(cat err.tx
 [ ! -e bad.csv ] || fail "sweep --threads 0: left an output file"
 
 # the workers share a kernel's CTAs evenly: where they are behind the engine
-# (pathfinder's 8-warp CTAs, all resident at once), a worker claims a CTA
-# only when it has nothing of its own to fill, so the engine hands out the
-# rest in turn (claiming first gave one worker 54-80 % of the chunks at 2
+# (pathfinder's 8-warp CTAs, all resident at once), a worker takes a CTA
+# only when it has nothing of its own to fill, the ones the engine begins
+# going to the first free worker (claiming first gave one worker 54-80 % of the chunks at 2
 # threads, 39-65 % at 3, varying with the load: two runs of each, each
 # worker within 15 % of the mean; this order keeps within 5 %);
 # GPUVM_THREADS_PROFILE's report names each worker's chunks
@@ -82,6 +82,10 @@ for t in 2 3 2 3; do
 				}
 		}' prof.txt >bal.txt || fail "pathfinder --threads $t: uneven split: $(cat bal.txt)"
 	grep -q 'predicted 2-core wall' prof.txt || fail "GPUVM_THREADS_PROFILE: no prediction line"
+	# the CTAs the engine begins before a worker claimed them go to the
+	# first free worker, not to one fixed in turn
+	grep -Eq 'CTAs: [0-9]+ claimed ahead by a worker, [1-9][0-9]* begun by the engine' prof.txt ||
+		fail "pathfinder --threads $t: no CTA taken by the first free worker: $(grep CTAs prof.txt)"
 done
 "$GPUVM" sim --gpu p100 --workload pathfinder:cols=20000 --threads 2 -q --json prof.json 2>prof.txt
 [ ! -s prof.txt ] || fail "no GPUVM_THREADS_PROFILE, yet stderr: $(cat prof.txt)"
