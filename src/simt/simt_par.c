@@ -17,11 +17,12 @@
  * - CTAs: the engine begins them in id order. A CTA gets a record when a
  *   worker with no chunk of its own to fill claims it ahead (at most
  *   PAR_CTAS_AHEAD past the last one the engine began) or, if none has,
- *   when the engine begins it (its owner then by id, round robin); its
- *   coroutines stay with its owner (a copying coroutine's frames hold
- *   addresses on its owner's run stack). Claiming only when idle keeps the
- *   workers' shares even: where they are behind the engine, the engine
- *   hands out the CTAs in turn.
+ *   when the engine begins it: then it waits, owned by no worker, until
+ *   the first free one takes it (the oldest, or the one the engine waits
+ *   on). Once its owner has begun it in the executor its coroutines stay
+ *   with that owner (a copying coroutine's frames hold addresses on its
+ *   owner's run stack). Taking work only when idle keeps the workers'
+ *   shares even and lets them end a launch together.
  * - Warps: a warp with fewer than SIMT_PAR_READY_CHUNKS chunks waiting, not
  *   ended and not being filled, sits in its owner's to-do list; the owner
  *   fills one chunk at a time, oldest first, except that the warp the
