@@ -2,7 +2,7 @@
 # gpuvm sim --threads 1 against --threads 2 on the SIMT kernels of issue
 # 21's speed table: wall and CPU seconds (user + system), --threads 1 and 2
 # alternated, median of REPS (default 3), and the wall ratio t1 / t2. Then,
-# unless NO_PROFILE=1, one --threads 2 run each with GPUVM_THREADS_PROFILE=1
+# unless NO_PROFILE=1, REPS --threads 2 runs each with GPUVM_THREADS_PROFILE=1
 # (docs/simt.md): the timing thread's CPU, all threads' CPU, and the wall
 # time two idle cores would take at the parallelism measured, against the
 # --threads 1 CPU time (what a loaded machine cannot show in wall time).
@@ -52,16 +52,19 @@ echo "load after: $(uptime | sed 's/.*load average: //')"
 [ "${NO_PROFILE:-0}" = 1 ] && exit 0
 
 echo
-echo "--threads 2, one run each with GPUVM_THREADS_PROFILE=1 (predicted: two idle cores at the parallelism measured)"
+echo "--threads 2 with GPUVM_THREADS_PROFILE=1, median of $reps (predicted: two idle cores at the parallelism measured)"
 printf '| %s | %s | %s | %s | %s | %s | %s |\n' workload "CPU t1 s (median)" "timing thread CPU s" "all threads CPU s" \
 	"max(timing, all / 2) s" "predicted wall t2 s" "CPU t1 / predicted"
 printf '|---|---|---|---|---|---|---|\n'
 while read -r w c1; do
-	GPUVM_THREADS_PROFILE=1 "$bin" sim --gpu p100 --workload "$w" -q --threads 2 --json /dev/null \
-		>/dev/null 2>"$tmp/prof"
-	eng=$(sed -n 's/.*engine cpu \([0-9.]*\) s.*/\1/p' "$tmp/prof")
-	all=$(sed -n 's/.*; cpu \([0-9.]*\) s;.*/\1/p' "$tmp/prof")
-	pred=$(sed -n 's/.*predicted 2-core wall \([0-9.]*\) s.*/\1/p' "$tmp/prof")
+	: >"$tmp/prof"
+	for ((i = 0; i < reps; i++)); do
+		GPUVM_THREADS_PROFILE=1 "$bin" sim --gpu p100 --workload "$w" -q --threads 2 --json /dev/null \
+			>/dev/null 2>>"$tmp/prof"
+	done
+	eng=$(sed -n 's/.*engine cpu \([0-9.]*\) s.*/\1/p' "$tmp/prof" | median)
+	all=$(sed -n 's/.*; cpu \([0-9.]*\) s;.*/\1/p' "$tmp/prof" | median)
+	pred=$(sed -n 's/.*predicted 2-core wall \([0-9.]*\) s.*/\1/p' "$tmp/prof" | median)
 	bound=$(echo "$eng $all" | awk '{printf "%.3f", ($1 > $2 / 2 ? $1 : $2 / 2)}')
 	printf '| `%s` | %s | %s | %s | %s | %s | %.2fx |\n' "$w" "$c1" "$eng" "$all" "$bound" "$pred" \
 		"$(echo "$c1 / $pred" | bc -l)"
