@@ -4,7 +4,8 @@
 # alternated, median of REPS (default 3), and the wall ratio t1 / t2. Then,
 # unless NO_PROFILE=1, REPS --threads 2 runs each with GPUVM_THREADS_PROFILE=1
 # (docs/simt.md): the timing thread's CPU, all threads' CPU, and the wall
-# time two idle cores would take at the parallelism measured, against the
+# time two idle cores would take from those CPU times (the serial part plus
+# the rest on two cores; wake-up latencies left out), against the
 # --threads 1 CPU time (what a loaded machine cannot show in wall time).
 # Wall ratios mean something only on a quiet machine: the load average is
 # printed before and after.
@@ -52,7 +53,7 @@ echo "load after: $(uptime | sed 's/.*load average: //')"
 [ "${NO_PROFILE:-0}" = 1 ] && exit 0
 
 echo
-echo "--threads 2 with GPUVM_THREADS_PROFILE=1, median of $reps (predicted: two idle cores at the parallelism measured)"
+echo "--threads 2 with GPUVM_THREADS_PROFILE=1, median of $reps (predicted: two idle cores, from CPU times; a lower bound, docs/simt.md)"
 printf '| %s | %s | %s | %s | %s | %s | %s |\n' workload "CPU t1 s (median)" "timing thread CPU s" "all threads CPU s" \
 	"max(timing, all / 2) s" "predicted wall t2 s" "CPU t1 / predicted"
 printf '|---|---|---|---|---|---|---|\n'
