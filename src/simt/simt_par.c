@@ -194,6 +194,8 @@ static void wake_any(struct simt_par *par)
 static void want_work(struct par_warp *pw)
 {
 	struct par_worker *wk = pw->cta->owner;
+	if (wk && pw->queued && pw->ready.n == 0)
+		wake(wk); /* queued while it had a chunk waiting: now it has none */
 	if (!wk || pw->ended || pw->busy || pw->queued || !item_fifo_has_room(&pw->ready))
 		return;
 	pw->queued = 1;
