@@ -15,14 +15,22 @@
  *
  * Scheduling (one mutex, taken once per chunk):
  * - CTAs: the engine begins them in id order. A CTA gets a record when a
- *   worker claims it ahead (at most PAR_CTAS_AHEAD past the last one the
- *   engine began) or, if none has, when the engine begins it (its owner
- *   then by id, round robin); its coroutines stay with its owner (a
- *   copying coroutine's frames hold addresses on its owner's run stack).
+ *   worker with no chunk of its own to fill claims it ahead (at most
+ *   PAR_CTAS_AHEAD past the last one the engine began) or, if none has,
+ *   when the engine begins it: then it waits, owned by no worker, until
+ *   the first free one takes it (the oldest, or the one the engine waits
+ *   on). Once its owner has begun it in the executor its coroutines stay
+ *   with that owner (a copying coroutine's frames hold addresses on its
+ *   owner's run stack). Taking work only when idle keeps the workers'
+ *   shares even and lets them end a launch together.
  * - Warps: a warp with fewer than SIMT_PAR_READY_CHUNKS chunks waiting, not
  *   ended and not being filled, sits in its owner's to-do list; the owner
  *   fills one chunk at a time, oldest first, except that the warp the
- *   engine is blocked on goes first.
+ *   engine is blocked on goes first. A sleeping owner is woken for
+ *   PAR_WAKE_BATCH such warps, a warp with none waiting, or the engine
+ *   blocking.
+ * GPUVM_THREADS_PROFILE=1 prints each thread's CPU time, waits and sleeps,
+ * and the parallelism reached, on stderr at the end (docs/simt.md).
  * Memory: SIMT_PAR_READY_CHUNKS + 1 chunks per resident warp and per warp of
  * the CTAs claimed ahead, beyond what the executor holds. */
 #include "simt/simt_par.h"
@@ -31,12 +39,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "simt/item_chunk.h"
 #include "simt/simt_internal.h"
 
 #define PAR_CHUNK_BYTES (4u << 10) /* ~100 coalesced accesses, 14 scattered */
 #define PAR_CTAS_AHEAD 64
+/* A sleeping worker is woken for this many warps that can take a chunk,
+ * or at once for a warp with no chunk waiting (the engine reads its
+ * last): one futex wake-up per batch, not one per chunk the engine takes
+ * (bfs:graph=rmat-16 at --threads 2: 18,000 sleeps, 0.35 s system time) */
+#define PAR_WAKE_BATCH 8
 
 struct par_cta;
 struct par_worker;
@@ -53,13 +67,13 @@ struct par_warp {
 
 struct par_cta {
 	uint64_t id;
-	struct par_worker *owner;
+	struct par_worker *owner;  /* NULL: begun by the engine, no worker took it yet */
 	uint32_t nwarps, open;    /* warps, and those the engine has not seen end */
 	int exec_begun;           /* the owner began its warps in the executor */
 	struct par_warp *warps;
 	unsigned char *exec;
 	uint32_t cap_warps;
-	struct par_cta *next;     /* in the pending list or the free list */
+	struct par_cta *next;     /* in the pending, unowned or free list */
 	struct par_cta *all_next; /* every record, for teardown */
 };
 
@@ -75,6 +89,10 @@ struct par_worker {
 	 * it): the shared one would be written by every worker at once */
 	struct simt_zip_stats zip;
 	struct par_warp *todo_head, *todo_tail;
+	uint32_t ntodo;
+	/* GPUVM_THREADS_PROFILE: seconds asleep, CPU at exit, sleeps */
+	double asleep_s, cpu_s;
+	uint64_t sleeps, fills;
 };
 
 struct simt_par {
@@ -93,11 +111,61 @@ struct simt_par {
 	uint64_t ctas, claimed, begun;
 	uint32_t warps_per_cta;
 	struct par_cta *pending_head, *pending_tail; /* claimed ahead, in id order */
+	struct par_cta *unowned_head, *unowned_tail; /* begun by the engine, for any worker */
 	struct par_cta *free_ctas, *all;
 	struct par_cta *engine_cta; /* whose warps the engine is beginning */
 	struct item_chunk_pool pool;
 	int oom;
+	int profile;                /* GPUVM_THREADS_PROFILE set: report at the end */
+	double engine_wait_s;       /* engine blocked for items (wall) */
+	uint64_t engine_waits, engine_chunks;
+	uint64_t ctas_ahead, ctas_adopted; /* claimed ahead by a worker / begun by the engine */
+	/* wall seconds with r of this simulation's threads runnable (the
+	 * engine not waiting, workers not asleep), r capped at 2: the
+	 * parallelism two idle cores would see, about the same when other
+	 * processes slow every thread alike */
+	uint32_t engine_on, workers_on;
+	double last_change_s, runnable_s[3];
+	double engine_alone_s;      /* every worker asleep, the engine running */
+	/* the engine's CPU in those stretches: a serial part on any number of
+	 * cores (clock read at each start and end of one, a few per launch) */
+	clockid_t engine_clk;
+	double engine_alone_cpu_s, alone_mark_s;
+	double start_cpu_s;         /* the calling thread's CPU before the workers */
 };
+
+static double now_s(clockid_t clk)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Under the mutex: the engine (engine 1) or a worker (0) stops (d = -1)
+ * or starts (+1). */
+static void runnable_change(struct simt_par *par, int engine, int d)
+{
+	if (!par->profile)
+		return;
+	double t = now_s(CLOCK_MONOTONIC), dt = t - par->last_change_s;
+	uint32_t r = par->engine_on + par->workers_on;
+	par->runnable_s[r > 2 ? 2 : r] += dt;
+	int alone = par->engine_on && !par->workers_on;
+	if (alone)
+		par->engine_alone_s += dt;
+	par->last_change_s = t;
+	if (engine)
+		par->engine_on = (uint32_t)((int)par->engine_on + d);
+	else
+		par->workers_on = (uint32_t)((int)par->workers_on + d);
+	int alone_now = par->engine_on && !par->workers_on;
+	if (alone || alone_now) {
+		double cpu = now_s(par->engine_clk);
+		if (alone)
+			par->engine_alone_cpu_s += cpu - par->alone_mark_s;
+		par->alone_mark_s = cpu;
+	}
+}
 
 static size_t exec_stride(void)
 {
@@ -112,12 +180,24 @@ static void wake(struct par_worker *wk)
 		pthread_cond_signal(&wk->cv);
 }
 
-/* Puts pw on its owner's to-do list if it can take a chunk. */
+static void wake_any(struct simt_par *par)
+{
+	for (uint32_t i = 0; par->sleeping && i < par->nworkers; i++)
+		if (par->w[i].sleeping) {
+			pthread_cond_signal(&par->w[i].cv);
+			return;
+		}
+}
+
+/* Puts pw on its owner's to-do list if it can take a chunk (a CTA no
+ * worker owns yet waits in the unowned list instead). */
 static void want_work(struct par_warp *pw)
 {
-	if (pw->ended || pw->busy || pw->queued || !item_fifo_has_room(&pw->ready))
-		return;
 	struct par_worker *wk = pw->cta->owner;
+	if (wk && pw->queued && pw->ready.n == 0)
+		wake(wk); /* queued while it had a chunk waiting: now it has none */
+	if (!wk || pw->ended || pw->busy || pw->queued || !item_fifo_has_room(&pw->ready))
+		return;
 	pw->queued = 1;
 	pw->next = NULL;
 	pw->prev = wk->todo_tail;
@@ -126,7 +206,8 @@ static void want_work(struct par_warp *pw)
 	else
 		wk->todo_head = pw;
 	wk->todo_tail = pw;
-	wake(wk);
+	if (++wk->ntodo >= PAR_WAKE_BATCH || pw->ready.n == 0)
+		wake(wk);
 }
 
 static void todo_unlink(struct par_worker *wk, struct par_warp *pw)
@@ -141,10 +222,11 @@ static void todo_unlink(struct par_worker *wk, struct par_warp *pw)
 		wk->todo_tail = pw->prev;
 	pw->prev = pw->next = NULL;
 	pw->queued = 0;
+	wk->ntodo--;
 }
 
-/* A record for the next CTA (id par->claimed), owned by wk; NULL on out
- * of memory. */
+/* A record for the next CTA (id par->claimed), owned by wk (NULL: none
+ * yet); NULL on out of memory. */
 static struct par_cta *claim(struct simt_par *par, struct par_worker *wk)
 {
 	uint32_t nw = par->warps_per_cta;
@@ -185,6 +267,25 @@ static struct par_cta *claim(struct simt_par *par, struct par_worker *wk)
 		c->warps[i].exec = c->exec + i * stride;
 	}
 	return c;
+}
+
+/* wk takes c, which no worker owned, off the unowned list (c is near
+ * its head: the engine needs CTAs in about the order it began them). */
+static void adopt(struct simt_par *par, struct par_worker *wk, struct par_cta *c)
+{
+	struct par_cta **pp = &par->unowned_head, *prev = NULL;
+	while (*pp != c) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	*pp = c->next;
+	if (par->unowned_tail == c)
+		par->unowned_tail = prev;
+	c->next = NULL;
+	c->owner = wk;
+	par->ctas_adopted++;
+	for (uint32_t i = 0; i < c->nwarps; i++)
+		want_work(&c->warps[i]);
 }
 
 /* ---- workers -------------------------------------------------------- */
@@ -258,9 +359,28 @@ static void *worker_main(void *arg)
 		if (par->gen && wk->gen != par->gen)
 			worker_take_launch(wk);
 		struct par_warp *pw = NULL;
-		if (par->urgent && par->urgent->cta->owner == wk && par->urgent->queued) {
-			pw = par->urgent;
+		struct par_warp *u = par->urgent;
+		if (u && !u->cta->owner && wk->gen == par->gen) {
+			adopt(par, wk, u->cta); /* the engine waits on it: mine now */
+			continue;
+		} else if (u && u->cta->owner == wk && u->queued) {
+			pw = u;
 			todo_unlink(wk, pw);
+		} else if (wk->todo_head) {
+			/* own warps first: a worker takes a CTA only when it has
+			 * no chunk to fill, so the busier one takes fewer
+			 * (claiming first let whichever woke first take the whole
+			 * window: lud's and pathfinder's workers split 2:1, 3:2) */
+			pw = wk->todo_head;
+			todo_unlink(wk, pw);
+		} else if (par->unowned_head && wk->gen == par->gen) {
+			/* the oldest CTA the engine began that no worker has:
+			 * who takes it is decided only now, so the workers end
+			 * a launch together (owners assigned in turn when the
+			 * engine began them left one worker alone for the last
+			 * 15 % of each of pathfinder's launches) */
+			adopt(par, wk, par->unowned_head);
+			continue;
 		} else if (wk->gen == par->gen && par->claimed < par->ctas &&
 			   par->claimed < par->begun + PAR_CTAS_AHEAD) {
 			struct par_cta *c = claim(par, wk);
@@ -269,6 +389,7 @@ static void *worker_main(void *arg)
 				pthread_cond_signal(&par->engine_cv);
 				goto sleep;
 			}
+			par->ctas_ahead++;
 			if (par->pending_tail)
 				par->pending_tail->next = c;
 			else
@@ -277,9 +398,6 @@ static void *worker_main(void *arg)
 			for (uint32_t i = 0; i < c->nwarps; i++)
 				want_work(&c->warps[i]);
 			continue;
-		} else if (wk->todo_head) {
-			pw = wk->todo_head;
-			todo_unlink(wk, pw);
 		}
 		if (!pw)
 			goto sleep;
@@ -294,6 +412,7 @@ static void *worker_main(void *arg)
 		int ended = 0, failed = 0;
 		fill(wk, pw, chunk, &ended, &failed);
 		pthread_mutex_lock(&par->mu);
+		wk->fills++;
 		pw->busy = 0;
 		pw->ended = ended;
 		pw->failed = failed;
@@ -308,10 +427,18 @@ static void *worker_main(void *arg)
 	sleep:
 		wk->sleeping = 1;
 		par->sleeping++;
+		double t0 = par->profile ? now_s(CLOCK_MONOTONIC) : 0;
+		runnable_change(par, 0, -1);
 		pthread_cond_wait(&wk->cv, &par->mu);
+		runnable_change(par, 0, +1);
+		if (par->profile) {
+			wk->asleep_s += now_s(CLOCK_MONOTONIC) - t0;
+			wk->sleeps++;
+		}
 		wk->sleeping = 0;
 		par->sleeping--;
 	}
+	wk->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 	pthread_mutex_unlock(&par->mu);
 	return NULL;
 }
@@ -336,9 +463,13 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 		struct par_cta *c = NULL;
 		pthread_mutex_lock(&par->mu);
 		if (cta + 1 > par->begun) {
-			par->begun = cta + 1; /* the window ahead moves: idle workers claim */
-			for (uint32_t i = 0; par->sleeping && i < par->nworkers; i++)
-				wake(&par->w[i]);
+			par->begun = cta + 1;
+			/* the window ahead moved: idle workers claim, woken
+			 * once it has room for a batch of CTAs */
+			if (par->sleeping && par->claimed < par->ctas &&
+			    par->claimed + PAR_WAKE_BATCH <= par->begun + PAR_CTAS_AHEAD)
+				for (uint32_t i = 0; i < par->nworkers; i++)
+					wake(&par->w[i]);
 		}
 		if (par->pending_head && par->pending_head->id == cta) {
 			c = par->pending_head;
@@ -346,11 +477,17 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 			if (!par->pending_head)
 				par->pending_tail = NULL;
 		} else if (!par->pending_head && par->claimed == cta) {
-			/* no worker got to it yet: the next owner in turn */
-			c = claim(par, &par->w[cta % par->nworkers]);
+			/* no worker got to it yet: the first free one takes it */
+			c = claim(par, NULL);
 			par->oom |= !c;
-			for (uint32_t i = 0; c && i < c->nwarps; i++)
-				want_work(&c->warps[i]);
+			if (c) {
+				if (par->unowned_tail)
+					par->unowned_tail->next = c;
+				else
+					par->unowned_head = c;
+				par->unowned_tail = c;
+				wake_any(par);
+			}
 		}
 		pthread_mutex_unlock(&par->mu);
 		par->engine_cta = c; /* NULL: out of memory or out of order, failed in pk_next */
@@ -388,11 +525,24 @@ static struct item_chunk *next_chunk(struct simt_par *par, struct par_warp *pw,
 		return NULL;
 	}
 	struct item_chunk *c;
+	double t0 = 0;
+	par->engine_chunks++;
 	while (!(c = item_fifo_pop(&pw->ready)) && !pw->ended && !par->oom) {
+		if (par->profile && !t0) {
+			t0 = now_s(CLOCK_MONOTONIC);
+			par->engine_waits++;
+		}
 		par->urgent = pw;
-		wake(pw->cta->owner);
+		if (pw->cta->owner)
+			wake(pw->cta->owner);
+		else
+			wake_any(par);
+		runnable_change(par, 1, -1);
 		pthread_cond_wait(&par->engine_cv, &par->mu);
+		runnable_change(par, 1, +1);
 	}
+	if (t0)
+		par->engine_wait_s += now_s(CLOCK_MONOTONIC) - t0;
 	if (par->urgent == pw)
 		par->urgent = NULL;
 	pw->held = c;
@@ -455,6 +605,16 @@ static struct simt_par *par_new(uint32_t nworkers)
 	}
 	pthread_mutex_init(&par->mu, NULL);
 	pthread_cond_init(&par->engine_cv, NULL);
+	const char *prof = getenv("GPUVM_THREADS_PROFILE");
+	par->profile = prof && *prof && strcmp(prof, "0");
+	if (par->profile) {
+		par->start_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
+		if (pthread_getcpuclockid(pthread_self(), &par->engine_clk))
+			par->engine_clk = CLOCK_THREAD_CPUTIME_ID; /* then read on the engine's own calls only */
+		par->last_change_s = now_s(CLOCK_MONOTONIC);
+		par->engine_on = 1;
+		par->workers_on = nworkers; /* each counts itself out when it sleeps */
+	}
 	item_chunk_pool_init(&par->pool, PAR_CHUNK_BYTES);
 	for (uint32_t i = 0; i < nworkers; i++) {
 		struct par_worker *wk = &par->w[i];
@@ -489,6 +649,7 @@ int simt_par_launch(struct simt_program *p, struct simt_launch *l)
 	par->warps_per_cta = gpuvm_kernel_warps_per_cta(&l->k);
 	par->claimed = par->begun = 0;
 	par->pending_head = par->pending_tail = NULL;
+	par->unowned_head = par->unowned_tail = NULL;
 	par->engine_cta = NULL;
 	par->urgent = NULL;
 	for (uint32_t i = 0; i < par->nworkers; i++)
@@ -512,12 +673,52 @@ void simt_par_free(struct simt_par *par)
 	for (uint32_t i = 0; i < par->nworkers; i++)
 		pthread_cond_signal(&par->w[i].cv);
 	pthread_mutex_unlock(&par->mu);
+	double engine_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
+	if (par->profile) {
+		runnable_change(par, 1, 0);
+		fprintf(stderr,
+			"threads-profile: engine cpu %.3f s (%.3f s before the workers), waited %.3f s in %llu of %llu chunks\n",
+			engine_cpu_s, par->start_cpu_s, par->engine_wait_s,
+			(unsigned long long)par->engine_waits, (unsigned long long)par->engine_chunks);
+	}
+	if (par->profile)
+		fprintf(stderr,
+			"threads-profile: CTAs: %llu claimed ahead by a worker, %llu begun by the engine and "
+			"taken by the first free worker\n",
+			(unsigned long long)par->ctas_ahead, (unsigned long long)par->ctas_adopted);
+	double workers_cpu_s = 0;
 	for (uint32_t i = 0; i < par->nworkers; i++) {
 		struct par_worker *wk = &par->w[i];
 		pthread_join(wk->tid, NULL);
+		if (par->profile)
+			fprintf(stderr,
+				"threads-profile: worker %u cpu %.3f s, asleep %.3f s in %llu sleeps, %llu chunks\n",
+				i, wk->cpu_s, wk->asleep_s, (unsigned long long)wk->sleeps,
+				(unsigned long long)wk->fills);
+		workers_cpu_s += wk->cpu_s;
 		simt_launch_reset(&wk->launch);
 		simt_pool_free(&wk->prog);
 		pthread_cond_destroy(&wk->cv);
+	}
+	if (par->profile) {
+		double *r = par->runnable_s, busy = r[1] + r[2];
+		double p = busy > 0 ? (r[1] + 2 * r[2]) / busy : 1;
+		double cpu = engine_cpu_s + workers_cpu_s;
+		/* two idle cores, from CPU times only (other processes slow
+		 * these, not their sum): the serial part (the engine before
+		 * the workers and while they all sleep), then the rest on two
+		 * cores, no faster than the busiest worker */
+		double serial = par->start_cpu_s + par->engine_alone_cpu_s;
+		double rest = cpu - serial, half = rest / 2;
+		for (uint32_t i = 0; i < par->nworkers; i++)
+			if (par->w[i].cpu_s > half)
+				half = par->w[i].cpu_s;
+		fprintf(stderr,
+			"threads-profile: wall s with 0/1/2+ runnable %.3f / %.3f / %.3f (engine alone %.3f, "
+			"its cpu %.3f s); parallelism %.2f; cpu %.3f s; at that parallelism %.3f s; "
+			"predicted 2-core wall %.3f s\n",
+			r[0], r[1], r[2], par->engine_alone_s, par->engine_alone_cpu_s, p, cpu,
+			par->start_cpu_s + (cpu - par->start_cpu_s) / p, serial + half);
 	}
 	while (par->all) {
 		struct par_cta *c = par->all;
