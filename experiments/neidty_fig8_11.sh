@@ -40,14 +40,7 @@ WORKLOADS=${WORKLOADS:-lud srad bc color mis pagerank atax adi}
 mkdir -p "$OUT/json"
 command -v python3 >/dev/null || { echo "python3 is needed to read the JSON reports" >&2; exit 2; }
 
-spec_of() {
-	case $1 in
-	lud) echo "lud:n=512" ;;
-	pagerank) echo "pagerank:graph=rmat-14-16" ;;
-	atax) echo "atax:variant=polybench-gpu" ;;
-	*) echo "$1" ;;
-	esac
-}
+. "$(dirname "$0")/neidty_workloads.sh"
 sets_of() {
 	case $1 in
 	baseline) echo "--set tlb.l1.peer=none --tlb-sharing" ;;

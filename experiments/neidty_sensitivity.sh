@@ -24,14 +24,7 @@ PERTURB=${PERTURB:-walker.latency_cycles=148;walker.latency_cycles=149;walker.la
 mkdir -p "$OUT/json"
 command -v python3 >/dev/null || { echo "python3 is needed to read the JSON reports" >&2; exit 2; }
 
-spec_of() {
-	case $1 in
-	lud) echo "lud:n=512" ;;
-	pagerank) echo "pagerank:graph=rmat-14-16" ;;
-	atax) echo "atax:variant=polybench-gpu" ;;
-	*) echo "$1" ;;
-	esac
-}
+. "$(dirname "$0")/neidty_workloads.sh"
 SCHEMES="baseline neidty-default neidty-exclusive neidty-twice"
 sets_of() {
 	case $1 in
