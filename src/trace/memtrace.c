@@ -343,7 +343,7 @@ static int emit_all(struct memtrace *s, struct native_writer *w, struct gpuvm_er
 			goto merge_out;
 		}
 		for (size_t i = 0; i < k_runs; i++) {
-			if (bufrd_init(&cur[i], fileno(s->runs), s->run_off[i])) {
+			if (bufrd_init(&cur[i], fileno(s->runs), NULL, s->run_off[i])) {
 				gpuvm_fail(err, s->t.path, 0, NULL, "out of memory");
 				goto merge_out;
 			}
@@ -426,14 +426,14 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 	if (ftruncate(fileno(s->tmp), 0))
 		return gpuvm_fail(err, s->t.path, 0, NULL, "cannot reset a scratch file");
 	struct native_writer w;
-	if (native_writer_init(&w, s->tmp, s->t.path, false, err))
+	if (native_writer_init(&w, s->tmp, s->t.path, false, NATIVE_CHUNK_BYTES, err))
 		return -1;
 	int rc = emit_all(s, &w, err);
 	native_writer_free(&w);
 	if (!rc && fflush(s->tmp))
 		rc = gpuvm_fail(err, s->t.path, 0, NULL, "scratch file write failed (disk full?)");
 	if (!rc)
-		rc = native_kernel_init(&s->sk.nk, fileno(s->tmp), s->t.path, 0, name, grid, block, err);
+		rc = native_kernel_init(&s->sk.nk, fileno(s->tmp), NULL, NATIVE_CHUNK_BYTES, s->t.path, 0, name, grid, block, err);
 	memcpy(s->name, next_name, sizeof name);
 	memcpy(s->grid, next_grid, sizeof grid);
 	memcpy(s->block, next_block, sizeof block);
