@@ -582,7 +582,7 @@ static int drain(struct gpuvm_source *src, uint64_t *ops, uint64_t *items, char 
 static void test_reader_thread_same_stream(void **state)
 {
 	(void)state;
-	char dir[600], spec[700];
+	char dir[600], spec[1100];
 	snprintf(dir, sizeof dir, "%s/list", tmpdir);
 	write_list(dir, 5, NULL);
 	snprintf(spec, sizeof spec, "trace:%s", dir);
@@ -592,6 +592,17 @@ static void test_reader_thread_same_stream(void **state)
 		open_src(spec, &b);
 		b.exec_threads = t;
 		assert_true(compare_streams(&a, &b) > 5 * 1000);
+		a.ops->destroy(&a);
+		b.ops->destroy(&b);
+	}
+	/* mem_trace: the next kernel is sorted on the reader thread */
+	snprintf(spec, sizeof spec, "trace:%s", mt17);
+	for (uint32_t t = 1; t <= 2; t++) {
+		struct gpuvm_source a, b;
+		open_src(spec, &a);
+		open_src(spec, &b);
+		b.exec_threads = t + 1;
+		assert_true(compare_streams(&a, &b) > 0);
 		a.ops->destroy(&a);
 		b.ops->destroy(&b);
 	}

@@ -41,6 +41,8 @@ same_json() {
 same_json vectoradd h100 "$TRACES/accelsim-vectoradd"
 same_json bptree h100 "$TRACES/accelsim-rodinia-bptree-h100"
 same_json "bptree managed" h100 "$TRACES/accelsim-rodinia-bptree-h100" --trace-managed
+same_json "mem_trace 1.7" p100 "$SRC/tests/data/memtrace-1.7.txt"
+same_json "mem_trace 1.5" p100 "$SRC/tests/data/memtrace-1.5.txt"
 
 # a list of 6 kernels, alternating the two real kernels, copies between
 mkdir list
