@@ -704,13 +704,14 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 			native_destroy(&src);
 			return gpuvm_fail(err, path, 0, NULL, "byte 16: truncated header");
 		}
-		s->frame_bytes = get_u32(fb);
-		if (s->frame_bytes < NATIVE_FRAME_MIN_BYTES || s->frame_bytes > NATIVE_FRAME_MAX_BYTES) {
+		uint32_t fbytes = get_u32(fb);
+		if (fbytes < NATIVE_FRAME_MIN_BYTES || fbytes > NATIVE_FRAME_MAX_BYTES) {
 			native_destroy(&src);
 			return gpuvm_fail(err, path, 0, NULL,
 					  "byte 16: frame size %u bytes (must be %u to %u)",
-					  s->frame_bytes, NATIVE_FRAME_MIN_BYTES, NATIVE_FRAME_MAX_BYTES);
+					  fbytes, NATIVE_FRAME_MIN_BYTES, NATIVE_FRAME_MAX_BYTES);
 		}
+		s->frame_bytes = fbytes;
 	}
 	s->version = version;
 	*out = src;
