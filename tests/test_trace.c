@@ -3,6 +3,7 @@
  * and on small mem_trace files in tests/data. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -396,6 +397,244 @@ static void test_xz_kernel(void **state)
 	b.ops->destroy(&b);
 }
 
+/* ---- issue 21 item 4: frame sizes, mapping, the reader thread ------------- */
+
+static uint32_t header_u32(const char *path, long off)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	unsigned char b[4] = {0};
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fread(b, 1, 4, f), 4);
+	fclose(f);
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Any frame size reads back as the identical stream; the default keeps
+ * version 4, others write version 5 with the size in the header; sizes out
+ * of range are refused before anything is written. */
+static void test_frame_sizes_round_trip(void **state)
+{
+	(void)state;
+	const char *specs[] = {"stream-triad:elems=100000,threads=8192",
+			       "random-sampling:region=256MiB,threads=4096,reads=8", NULL};
+	char va[1100];
+	snprintf(va, sizeof va, "trace:%s", bptree);
+	specs[2] = va;
+	const size_t frames[] = {1024, 8192, 65536, 1u << 20};
+	for (size_t i = 0; i < 3; i++)
+		for (size_t f = 0; f < 4; f++) {
+			char out[400], nspec[420];
+			snprintf(out, sizeof out, "%s/fr%zu.gvt", tmpdir, f);
+			struct gpuvm_source a, b;
+			struct gpuvm_error err = {{0}};
+			struct gpuvm_trace_counts cnt;
+			open_src(specs[i], &a);
+			if (gpuvm_trace_record_frames(&a, out, frames[f], &cnt, &err))
+				fail_msg("record %s: %s", specs[i], err.msg);
+			a.ops->destroy(&a);
+			bool dflt = frames[f] == GPUVM_TRACE_FRAME_DEFAULT_BYTES;
+			assert_int_equal(header_u32(out, 8), dflt ? 4 : 5);
+			assert_int_equal(header_u32(out, 12), dflt ? 16 : 20);
+			if (!dflt)
+				assert_int_equal(header_u32(out, 16), frames[f]);
+			open_src(specs[i], &a);
+			snprintf(nspec, sizeof nspec, "trace-native:%s", out);
+			open_src(nspec, &b);
+			assert_true(compare_streams(&a, &b) >= cnt.items);
+			a.ops->destroy(&a);
+			b.ops->destroy(&b);
+		}
+	const size_t bad[] = {0, 1023, (1u << 20) + 1};
+	for (size_t i = 0; i < 3; i++) {
+		char out[400];
+		snprintf(out, sizeof out, "%s/bad-frame.gvt", tmpdir);
+		struct gpuvm_source a;
+		struct gpuvm_error err = {{0}};
+		open_src(specs[0], &a);
+		assert_int_equal(gpuvm_trace_record_frames(&a, out, bad[i], NULL, &err), -1);
+		assert_non_null(strstr(err.msg, "frame size"));
+		a.ops->destroy(&a);
+		assert_int_not_equal(access(out, F_OK), 0);
+	}
+}
+
+/* The mapped reader and the pread fallback (GPUVM_TRACE_MMAP=0) give the
+ * same stream, and the same message for a truncated file. */
+static void test_mapped_and_pread_agree(void **state)
+{
+	(void)state;
+	char out[400], nspec[420], cut[400], cspec[420];
+	snprintf(out, sizeof out, "%s/map.gvt", tmpdir);
+	struct gpuvm_source a, b;
+	struct gpuvm_error err = {{0}};
+	open_src("random-sampling:region=64MiB,threads=4096,reads=16", &a);
+	if (gpuvm_trace_record(&a, out, NULL, &err))
+		fail_msg("%s", err.msg);
+	a.ops->destroy(&a);
+	snprintf(nspec, sizeof nspec, "trace-native:%s", out);
+	open_src(nspec, &a);
+	setenv("GPUVM_TRACE_MMAP", "0", 1);
+	open_src(nspec, &b);
+	unsetenv("GPUVM_TRACE_MMAP");
+	assert_true(compare_streams(&a, &b) > 4096);
+	a.ops->destroy(&a);
+	b.ops->destroy(&b);
+	/* cut inside the kernel's frames: both readers name the same byte */
+	struct stat st;
+	assert_int_equal(stat(out, &st), 0);
+	snprintf(cut, sizeof cut, "%s/cut.gvt", tmpdir);
+	snprintf(cspec, sizeof cspec, "trace-native:%s", cut);
+	/* and cut inside the last frame's payload (the end marker and two
+	 * bytes gone): only the frame read itself can tell */
+	const long long cuts[2] = {(long long)st.st_size * 2 / 3, (long long)st.st_size - 3};
+	for (int c = 0; c < 2; c++) {
+		char cmd[1000];
+		snprintf(cmd, sizeof cmd, "head -c %lld '%s' > '%s'", cuts[c], out, cut);
+		assert_int_equal(system(cmd), 0);
+		char msg[2][sizeof err.msg];
+		for (int i = 0; i < 2; i++) {
+			if (i)
+				setenv("GPUVM_TRACE_MMAP", "0", 1);
+			open_src(cspec, &a);
+			unsetenv("GPUVM_TRACE_MMAP");
+			cJSON *o = NULL;
+			assert_int_equal(gpuvm_trace_info(&a, 0, &o, &err), -1);
+			snprintf(msg[i], sizeof msg[i], "%s", err.msg);
+			a.ops->destroy(&a);
+		}
+		assert_non_null(strstr(msg[0], "cut.gvt: byte "));
+		if (c == 1)
+			assert_non_null(strstr(msg[0], "truncated frame"));
+		assert_string_equal(msg[0], msg[1]);
+	}
+}
+
+/* An Accel-Sim list of several kernels (copies between them) in dir. */
+static void write_list(const char *dir, int kernels, const char *bad_kernel_at)
+{
+	char path[1200], kpath[1200];
+	mkdir(dir, 0700);
+	snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (int k = 0; k < kernels; k++) {
+		fprintf(f, "MemcpyHtoD,0x00007fb0fc400000,%d\n", 1000 * (k + 1));
+		const char *src = k % 2 ? "accelsim-rodinia-bptree-h100/kernel-1-ctx_0x5607b0e17740.traceg"
+					: "accelsim-vectoradd/kernel-1.traceg";
+		snprintf(kpath, sizeof kpath, "%s/k%d.traceg", dir, k);
+		char target[1200];
+		snprintf(target, sizeof target, "%s/../%s", vectoradd, src);
+		unlink(kpath);
+		if (bad_kernel_at && k == kernels - 1) {
+			/* the last kernel cut short: a parse error at a line */
+			char cmd[2600];
+			snprintf(cmd, sizeof cmd, "head -c %s '%s' > '%s'", bad_kernel_at, target, kpath);
+			assert_int_equal(system(cmd), 0);
+		} else {
+			assert_int_equal(symlink(target, kpath), 0);
+		}
+		fprintf(f, "k%d.traceg\n", k);
+	}
+	fprintf(f, "MemcpyDtoH,0x00007fb0fc400000,4096\n");
+	fclose(f);
+}
+
+/* Drives src like compare_streams, alone: returns ops and items seen
+ * before the end or the first error (message in msg). */
+static int drain(struct gpuvm_source *src, uint64_t *ops, uint64_t *items, char *msg, size_t len)
+{
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_run_op op;
+	static _Alignas(16) unsigned char st[4096];
+	*ops = *items = 0;
+	for (;;) {
+		if (src->ops->next_op(src, &op, &err)) {
+			snprintf(msg, len, "%s", err.msg);
+			return -1;
+		}
+		++*ops;
+		if (op.kind == GPUVM_RUN_END)
+			return 0;
+		if (op.kind != GPUVM_RUN_KERNEL)
+			continue;
+		struct gpuvm_kernel *k = op.kernel;
+		for (uint64_t c = 0; c < gpuvm_kernel_ctas(k); c++)
+			for (uint32_t w = 0; w < gpuvm_kernel_warps_per_cta(k); w++) {
+				struct gpuvm_warp_item it;
+				k->ops->warp_begin(k, st, (uint32_t)c, w);
+				do {
+					if (k->ops->warp_next(k, st, &it, &err)) {
+						snprintf(msg, len, "%s", err.msg);
+						return -1;
+					}
+					++*items;
+				} while (it.kind != GPUVM_ITEM_END);
+				if (k->ops->warp_end)
+					k->ops->warp_end(k, st);
+			}
+	}
+}
+
+/* With a reader thread (exec_threads >= 2) an Accel-Sim list gives the
+ * same operations and items as read on one thread, and an error in a
+ * later kernel arrives after the same operations, with the same message. */
+static void test_reader_thread_same_stream(void **state)
+{
+	(void)state;
+	char dir[600], spec[1100];
+	snprintf(dir, sizeof dir, "%s/list", tmpdir);
+	write_list(dir, 5, NULL);
+	snprintf(spec, sizeof spec, "trace:%s", dir);
+	for (uint32_t t = 2; t <= 3; t++) {
+		struct gpuvm_source a, b;
+		open_src(spec, &a);
+		open_src(spec, &b);
+		b.exec_threads = t;
+		assert_true(compare_streams(&a, &b) > 5 * 1000);
+		a.ops->destroy(&a);
+		b.ops->destroy(&b);
+	}
+	/* mem_trace: the next kernel is sorted on the reader thread */
+	snprintf(spec, sizeof spec, "trace:%s", mt17);
+	for (uint32_t t = 1; t <= 2; t++) {
+		struct gpuvm_source a, b;
+		open_src(spec, &a);
+		open_src(spec, &b);
+		b.exec_threads = t + 1;
+		assert_true(compare_streams(&a, &b) > 0);
+		a.ops->destroy(&a);
+		b.ops->destroy(&b);
+	}
+	snprintf(dir, sizeof dir, "%s/badlist", tmpdir);
+	write_list(dir, 4, "700000");
+	snprintf(spec, sizeof spec, "trace:%s", dir);
+	uint64_t ops[2], items[2];
+	char msg[2][sizeof ((struct gpuvm_error *)0)->msg];
+	for (int i = 0; i < 2; i++) {
+		struct gpuvm_source a;
+		open_src(spec, &a);
+		a.exec_threads = i ? 2 : 1;
+		assert_int_equal(drain(&a, &ops[i], &items[i], msg[i], sizeof msg[i]), -1);
+		a.ops->destroy(&a);
+	}
+	assert_non_null(strstr(msg[0], "k3.traceg:"));
+	assert_string_equal(msg[0], msg[1]);
+	assert_int_equal(ops[0], ops[1]);
+	assert_int_equal(items[0], items[1]);
+	assert_true(ops[0] >= 7); /* three kernels with their copies came first */
+	/* stopped early (destroy while the thread parses ahead): no leak, no hang */
+	struct gpuvm_source a;
+	snprintf(dir, sizeof dir, "%s/list", tmpdir);
+	snprintf(spec, sizeof spec, "trace:%s", dir);
+	open_src(spec, &a);
+	a.exec_threads = 2;
+	struct gpuvm_run_op op;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(a.ops->next_op(&a, &op, &err), 0);
+	a.ops->destroy(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +646,9 @@ int main(void)
 		cmocka_unit_test(test_native_keeps_shared_memory),
 		cmocka_unit_test(test_memtrace_forms),
 		cmocka_unit_test(test_xz_kernel),
+		cmocka_unit_test(test_frame_sizes_round_trip),
+		cmocka_unit_test(test_mapped_and_pread_agree),
+		cmocka_unit_test(test_reader_thread_same_stream),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -50,6 +50,16 @@ struct gpuvm_trace_counts {
 };
 int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
 		       struct gpuvm_trace_counts *counts, struct gpuvm_error *err);
+/* The same with frames of at most frame_bytes raw item bytes (1 KiB to
+ * 1 MiB; 8192 = the default, a version 4 file; any other size writes
+ * version 5). Larger frames compress better and cost a replay one chunk
+ * of that size per resident warp. */
+int gpuvm_trace_record_frames(struct gpuvm_source *src, const char *path, size_t frame_bytes,
+			      struct gpuvm_trace_counts *counts, struct gpuvm_error *err);
+/* Frame sizes gpuvm_trace_record_frames accepts, and the default. */
+#define GPUVM_TRACE_FRAME_MIN_BYTES 1024u
+#define GPUVM_TRACE_FRAME_MAX_BYTES (1u << 20)
+#define GPUVM_TRACE_FRAME_DEFAULT_BYTES 8192u
 
 /* Visits every operation and item of src in sequential order (kernel by
  * kernel, CTA by CTA, warp by warp). Callbacks may be NULL; one that

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "trace/native.h"
+#include "trace/op_ahead.h"
 #include "trace/readers.h"
 
 /* NVBit: shared and local windows are 16 MiB from their base addresses. */
@@ -54,8 +55,15 @@ struct accelsim {
 	bool infer;
 	uint64_t kernels_seen; /* an empty list is an error, not an empty run */
 	struct alloc_infer inf;
-	FILE *tmp;
-	struct staged_kernel sk;
+	/* Two scratch files and kernels: with a reader thread (op_ahead.h)
+	 * the next kernel is transcoded into one while the engine replays
+	 * the other; alone, only [0] is used. */
+	FILE *tmp[OP_AHEAD_KERNELS];
+	struct staged_kernel sk[OP_AHEAD_KERNELS];
+	unsigned cur;
+	uint32_t threads; /* the source's exec_threads, fixed at the first op */
+	bool threads_known;
+	struct op_ahead ahead;
 };
 
 FILE *trace_temp_file(struct gpuvm_error *err)
@@ -668,6 +676,8 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 	char *line;
 	int r;
 	for (uint64_t cta = 0; cta < ctas; cta++) {
+		if (op_ahead_stopping(&c->s->ahead)) /* the run is over: stop parsing */
+			return gpuvm_fail(err, t->path, (int)t->line_no, NULL, "cancelled");
 		if (cta > 0) {
 			r = next_nonblank(t, &line, err);
 			if (r < 0)
@@ -760,25 +770,30 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 	int rc = -1;
 	if (parse_header(&t, &h, err))
 		goto out_text;
-	rewind(s->tmp);
-	if (ftruncate(fileno(s->tmp), 0)) {
+	FILE *tmp = s->tmp[s->cur];
+	if (!tmp && !(tmp = s->tmp[s->cur] = trace_temp_file(err)))
+		goto out_text;
+	rewind(tmp);
+	if (ftruncate(fileno(tmp), 0)) {
 		gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
 		goto out_text;
 	}
-	if (native_writer_init(&nw, s->tmp, kpath, false, err))
+	if (native_writer_init(&nw, tmp, kpath, false, NATIVE_CHUNK_BYTES, err))
 		goto out_text;
 	struct as_ctx c = {.s = s, .t = &t, .h = &h, .nw = &nw};
 	if (parse_blocks(&c, err))
 		goto out_writer;
-	if (fflush(s->tmp)) {
+	if (fflush(tmp)) {
 		gpuvm_fail(err, kpath, 0, NULL, "scratch file write failed (disk full?)");
 		goto out_writer;
 	}
-	if (native_kernel_init(&s->sk.nk, fileno(s->tmp), kpath, 0, h.name, h.grid, h.block, err))
+	struct staged_kernel *sk = &s->sk[s->cur];
+	if (native_kernel_init(&sk->nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES, kpath, 0, h.name,
+			       h.grid, h.block, err))
 		goto out_writer;
 	/* shared memory per CTA limits how many CTAs an SM holds */
-	s->sk.nk.k.smem_bytes_per_cta = h.shmem_bytes;
-	s->sk.loaded = true;
+	sk->nk.k.smem_bytes_per_cta = h.shmem_bytes;
+	sk->loaded = true;
 	rc = 0;
 out_writer:
 	native_writer_free(&nw);
@@ -800,12 +815,13 @@ static int parse_u64_field(const char *s, bool hex, uint64_t *v)
 	return 0;
 }
 
-static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct gpuvm_error *err)
+/* The next operation in list order (on the reader thread, with one). */
+static int as_produce(void *ctx, struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
-	struct accelsim *s = src->impl;
+	struct accelsim *s = ctx;
 	memset(op, 0, sizeof *op);
 	for (;;) {
-		if (staged_kernel_next(&s->sk, &s->inf, op))
+		if (staged_kernel_next(&s->sk[s->cur], &s->inf, op))
 			return 0;
 		char kpath[1100];
 		if (s->single) {
@@ -900,24 +916,48 @@ static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 				return gpuvm_fail(err, s->list.path, ln, NULL, "kernel file %s: %s", kpath,
 						  strerror(errno));
 		}
+		/* the other slot's kernel, if any, was released by the engine
+		 * (op_ahead lets at most OP_AHEAD_KERNELS be out) */
+		if (s->threads > 1)
+			s->cur = (s->cur + 1) % OP_AHEAD_KERNELS;
+		staged_kernel_free(&s->sk[s->cur]);
 		if (load_kernel(s, kpath, err))
 			return -1;
 		s->kernels_seen++;
 		s->inf.n_fresh = 0;
 		if (s->infer && infer_take(&s->inf))
 			return gpuvm_fail(err, kpath, 0, NULL, "out of memory");
-		staged_kernel_ready(&s->sk);
+		staged_kernel_ready(&s->sk[s->cur]);
 	}
+}
+
+static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct accelsim *s = src->impl;
+	if (!s->threads_known) {
+		s->threads_known = true;
+		s->threads = src->exec_threads;
+		for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++)
+			s->sk[i].keep = s->threads > 1;
+		if (s->threads > 1 && op_ahead_start(&s->ahead, as_produce, s, err))
+			return -1;
+	}
+	if (s->ahead.started)
+		return op_ahead_next(&s->ahead, op, err);
+	return as_produce(s, op, err);
 }
 
 static void as_destroy(struct gpuvm_source *src)
 {
 	struct accelsim *s = src->impl;
-	staged_kernel_free(&s->sk);
+	op_ahead_stop(&s->ahead);
+	for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++) {
+		staged_kernel_free(&s->sk[i]);
+		if (s->tmp[i])
+			fclose(s->tmp[i]);
+	}
 	if (s->list_open)
 		textin_close(&s->list);
-	if (s->tmp)
-		fclose(s->tmp);
 	infer_free(&s->inf);
 	free(s);
 	src->impl = NULL;
@@ -983,8 +1023,8 @@ int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm
 			goto fail;
 		s->list_open = true;
 	}
-	s->tmp = trace_temp_file(err);
-	if (!s->tmp)
+	s->tmp[0] = trace_temp_file(err);
+	if (!s->tmp[0])
 		goto fail;
 	*out = src;
 	return 0;

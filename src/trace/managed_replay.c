@@ -20,6 +20,7 @@ static int mr_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gp
 	struct managed_replay *m = s->impl;
 	for (;;) {
 		m->inner.now_seconds = s->now_seconds; /* the engine's clock, passed on */
+		m->inner.exec_threads = s->exec_threads; /* --threads, for a reader thread */
 		if (m->inner.ops->next_op(&m->inner, op, err) < 0)
 			return -1;
 		if (op->kind == GPUVM_RUN_COPY_H2D || op->kind == GPUVM_RUN_COPY_D2H) {

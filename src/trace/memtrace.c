@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "trace/native.h"
+#include "trace/op_ahead.h"
 #include "trace/readers.h"
 
 #define MT_RUN_BYTES (16u << 20)
@@ -45,8 +46,16 @@ struct mt_rec {
 
 struct memtrace {
 	struct textin t;
-	FILE *tmp, *runs;
-	struct staged_kernel sk;
+	FILE *runs;
+	/* Two scratch files and kernels: with a reader thread (op_ahead.h)
+	 * the next kernel is sorted and transcoded into one while the engine
+	 * replays the other; alone, only [0] is used. */
+	FILE *tmp[OP_AHEAD_KERNELS];
+	struct staged_kernel sk[OP_AHEAD_KERNELS];
+	unsigned cur;
+	uint32_t threads; /* the source's exec_threads, fixed at the first op */
+	bool threads_known;
+	struct op_ahead ahead;
 	bool have_launch;
 	struct alloc_infer inf;
 	char name[96];
@@ -343,7 +352,7 @@ static int emit_all(struct memtrace *s, struct native_writer *w, struct gpuvm_er
 			goto merge_out;
 		}
 		for (size_t i = 0; i < k_runs; i++) {
-			if (bufrd_init(&cur[i], fileno(s->runs), s->run_off[i])) {
+			if (bufrd_init(&cur[i], fileno(s->runs), NULL, s->run_off[i])) {
 				gpuvm_fail(err, s->t.path, 0, NULL, "out of memory");
 				goto merge_out;
 			}
@@ -405,6 +414,8 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 		}
 		if (!is_access(line))
 			continue;
+		if (op_ahead_stopping(&s->ahead)) /* the run is over: stop reading */
+			return gpuvm_fail(err, s->t.path, (int)s->t.line_no, NULL, "cancelled");
 		if (s->n == s->cap && spill(s, err))
 			return -1;
 		if (parse_access(s, line, &s->buf[s->n], err))
@@ -422,32 +433,42 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 	memcpy(s->name, name, sizeof name);
 	memcpy(s->grid, grid, sizeof grid);
 	memcpy(s->block, block, sizeof block);
-	rewind(s->tmp);
-	if (ftruncate(fileno(s->tmp), 0))
+	/* the other slot's kernel, if any, was released by the engine
+	 * (op_ahead lets at most OP_AHEAD_KERNELS be out) */
+	if (s->threads > 1)
+		s->cur = (s->cur + 1) % OP_AHEAD_KERNELS;
+	staged_kernel_free(&s->sk[s->cur]);
+	FILE *tmp = s->tmp[s->cur];
+	if (!tmp && !(tmp = s->tmp[s->cur] = trace_temp_file(err)))
+		return -1;
+	rewind(tmp);
+	if (ftruncate(fileno(tmp), 0))
 		return gpuvm_fail(err, s->t.path, 0, NULL, "cannot reset a scratch file");
 	struct native_writer w;
-	if (native_writer_init(&w, s->tmp, s->t.path, false, err))
+	if (native_writer_init(&w, tmp, s->t.path, false, NATIVE_CHUNK_BYTES, err))
 		return -1;
 	int rc = emit_all(s, &w, err);
 	native_writer_free(&w);
-	if (!rc && fflush(s->tmp))
+	if (!rc && fflush(tmp))
 		rc = gpuvm_fail(err, s->t.path, 0, NULL, "scratch file write failed (disk full?)");
 	if (!rc)
-		rc = native_kernel_init(&s->sk.nk, fileno(s->tmp), s->t.path, 0, name, grid, block, err);
+		rc = native_kernel_init(&s->sk[s->cur].nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES,
+					s->t.path, 0, name, grid, block, err);
 	memcpy(s->name, next_name, sizeof name);
 	memcpy(s->grid, next_grid, sizeof grid);
 	memcpy(s->block, next_block, sizeof block);
 	if (rc)
 		return -1;
-	s->sk.loaded = true;
+	s->sk[s->cur].loaded = true;
 	return 0;
 }
 
-static int mt_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct gpuvm_error *err)
+/* The next operation in trace order (on the reader thread, with one). */
+static int mt_produce(void *ctx, struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
-	struct memtrace *s = src->impl;
+	struct memtrace *s = ctx;
 	memset(op, 0, sizeof *op);
-	if (staged_kernel_next(&s->sk, &s->inf, op))
+	if (staged_kernel_next(&s->sk[s->cur], &s->inf, op))
 		return 0;
 	if (!s->have_launch) {
 		char *line;
@@ -479,17 +500,36 @@ static int mt_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct 
 		return -1;
 	if (infer_take(&s->inf))
 		return gpuvm_fail(err, s->t.path, 0, NULL, "out of memory");
-	staged_kernel_ready(&s->sk);
-	return mt_next_op(src, op, err);
+	staged_kernel_ready(&s->sk[s->cur]);
+	return mt_produce(s, op, err);
+}
+
+static int mt_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct memtrace *s = src->impl;
+	if (!s->threads_known) {
+		s->threads_known = true;
+		s->threads = src->exec_threads;
+		for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++)
+			s->sk[i].keep = s->threads > 1;
+		if (s->threads > 1 && op_ahead_start(&s->ahead, mt_produce, s, err))
+			return -1;
+	}
+	if (s->ahead.started)
+		return op_ahead_next(&s->ahead, op, err);
+	return mt_produce(s, op, err);
 }
 
 static void mt_destroy(struct gpuvm_source *src)
 {
 	struct memtrace *s = src->impl;
-	staged_kernel_free(&s->sk);
+	op_ahead_stop(&s->ahead);
+	for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++) {
+		staged_kernel_free(&s->sk[i]);
+		if (s->tmp[i])
+			fclose(s->tmp[i]);
+	}
 	textin_close(&s->t);
-	if (s->tmp)
-		fclose(s->tmp);
 	if (s->runs)
 		fclose(s->runs);
 	infer_free(&s->inf);
@@ -518,7 +558,7 @@ int trace_open_memtrace(const char *path, struct gpuvm_source *out, struct gpuvm
 		free(s);
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	}
-	if (textin_open(&s->t, path, err) || !(s->tmp = trace_temp_file(err))) {
+	if (textin_open(&s->t, path, err) || !(s->tmp[0] = trace_temp_file(err))) {
 		mt_destroy(&src);
 		return -1;
 	}

@@ -1,9 +1,11 @@
-/* gpuvm's native trace format (version 4; versions 1 to 3 are read too:
- * version 1 has only item tags 0x01 and 0x10, versions 1 and 2 no 'S'
- * record, versions 1 to 3 no 'Y' record), shared by the writer, the reader and the text readers that
- * transcode kernels into it.
+/* gpuvm's native trace format (versions 4 and 5; versions 1 to 3 are read
+ * too: version 1 has only item tags 0x01 and 0x10, versions 1 and 2 no 'S'
+ * record, versions 1 to 3 no 'Y' record), shared by the writer, the reader
+ * and the text readers that transcode kernels into it. Version 5 is
+ * version 4 with a frame size other than 8 KiB declared in the header.
  *
- * File:   "GPUVMTRC" u32 version u32 header_bytes(=16), then records:
+ * File:   "GPUVMTRC" u32 version u32 header_bytes(=16; version 5: 20)
+ *         [version 5: u32 frame_bytes], then records:
  *         'A' u64 base u64 bytes u8 kind u8 n name[n]   allocation
  *         'F' u64 base                                   free
  *         'H'|'D' u64 addr u64 bytes                     copy H2D | D2H
@@ -15,7 +17,8 @@
  *             warps: CTA 0 warp 0, CTA 0 warp 1, ... each a chain of frames
  *         'E'                                            end of trace
  * Frame:  u32 compressed_bytes, u32 raw_bytes | LAST, one zstd frame.
- *         raw_bytes <= NATIVE_CHUNK_BYTES; LAST marks a warp's final frame.
+ *         raw_bytes <= frame_bytes (versions 1-4: NATIVE_CHUNK_BYTES);
+ *         LAST marks a warp's final frame.
  * Items (inside frames, never split):
  *         0x01 varint insts                              compute gap (ALU, chained)
  *         0x02 u8 class varint insts varint chain        typed compute gap
@@ -43,11 +46,18 @@
 #include "gpuvm/trace.h"
 
 #define NATIVE_MAGIC "GPUVMTRC"
-#define NATIVE_VERSION 4u
+#define NATIVE_VERSION 4u      /* written with the default frame size */
+#define NATIVE_VERSION_FRAMES 5u /* written with any other frame size */
 #define NATIVE_HEADER_BYTES 16u
+#define NATIVE_HEADER_V5_BYTES 20u
 /* Raw bytes per frame: the reader holds one such chunk per resident warp
  * (8448 warps on h100 -> 69 MiB at most). */
-#define NATIVE_CHUNK_BYTES 8192u
+#define NATIVE_CHUNK_BYTES GPUVM_TRACE_FRAME_DEFAULT_BYTES
+/* Frame sizes a writer may choose (trace convert --frame-bytes): at least
+ * a few largest items; at most 1 MiB so that a resident warp's chunk stays
+ * bounded (8448 warps x 1 MiB = 8.3 GiB on h100 is the worst case). */
+#define NATIVE_FRAME_MIN_BYTES GPUVM_TRACE_FRAME_MIN_BYTES
+#define NATIVE_FRAME_MAX_BYTES GPUVM_TRACE_FRAME_MAX_BYTES
 #define NATIVE_FRAME_LAST 0x80000000u
 /* operand prefix (2 + 2 x 8) + a memory item (7 + 10 per lane) */
 #define NATIVE_ITEM_MAX_BYTES (18u + 7u + GPUVM_WARP_LANES * 10u)
@@ -84,7 +94,8 @@ struct native_writer {
 	const char *path;
 	uint64_t offset; /* bytes written so far */
 	ZSTD_CCtx *cctx;
-	unsigned char chunk[NATIVE_CHUNK_BYTES];
+	unsigned char *chunk; /* [frame_bytes] */
+	size_t frame_bytes;
 	size_t fill;
 	unsigned char *cbuf;
 	size_t cbuf_cap;
@@ -92,9 +103,11 @@ struct native_writer {
 	uint64_t stream_bytes;
 };
 
-/* Starts writing warps (and, with header, a whole file) to f. */
+/* Starts writing warps (and, with header, a whole file) to f, in frames
+ * of at most frame_bytes raw (NATIVE_CHUNK_BYTES: a version 4 file;
+ * otherwise NATIVE_FRAME_MIN_BYTES to NATIVE_FRAME_MAX_BYTES, version 5). */
 int native_writer_init(struct native_writer *w, FILE *f, const char *path, bool header,
-		       struct gpuvm_error *err);
+		       size_t frame_bytes, struct gpuvm_error *err);
 void native_writer_free(struct native_writer *w);
 int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
 		    struct gpuvm_error *err);
@@ -108,14 +121,28 @@ int native_write_end(struct native_writer *w, struct gpuvm_error *err);
 
 /* ---- kernel reader ---------------------------------------------------- */
 
-/* Buffered positional reads of one file descriptor. */
+/* A read-only mapping of a whole trace file (native_map.c); len 0 = not
+ * mapped (mmap failed, e.g. a device or an empty file): pread is used. */
+struct native_map {
+	const unsigned char *p;
+	uint64_t len;
+};
+/* Maps fd's regular file whole; fails quietly (m->len = 0). */
+void native_map_open(struct native_map *m, int fd);
+void native_map_close(struct native_map *m);
+/* Lets the kernel drop the pages of [from, to) (already consumed); they
+ * come back from the file if touched again. */
+void native_map_drop(const struct native_map *m, uint64_t from, uint64_t to);
+
+/* Buffered positional reads of one file descriptor, or of its mapping. */
 struct bufrd {
 	int fd;
+	const struct native_map *map; /* mapped: bytes come from there */
 	uint64_t pos;       /* file offset of the next byte */
 	unsigned char *buf; /* [cap] */
 	size_t cap, start, len; /* buf holds [start, start + len) of the file */
 };
-int bufrd_init(struct bufrd *r, int fd, uint64_t pos);
+int bufrd_init(struct bufrd *r, int fd, const struct native_map *map, uint64_t pos);
 void bufrd_free(struct bufrd *r);
 /* Reads n bytes; returns n, or fewer at end of file, or -1 on I/O error. */
 long bufrd_read(struct bufrd *r, void *dst, size_t n);
@@ -124,6 +151,10 @@ long bufrd_read(struct bufrd *r, void *dst, size_t n);
  * fd) in any interleaving, CTAs visited in increasing order. */
 struct native_kernel {
 	int fd;
+	struct native_map map; /* of fd, or len 0: pread */
+	bool own_map;          /* map made here (scratch files), unmapped in free */
+	uint32_t frame_bytes;  /* largest raw frame accepted; one chunk each */
+	uint64_t scan_dropped; /* mapped bytes before this, scanned, are unmapped */
 	char origin[256];
 	uint64_t ctas;
 	uint32_t warps_per_cta;
@@ -142,7 +173,10 @@ struct native_kernel {
 	struct gpuvm_kernel k;
 };
 
-int native_kernel_init(struct native_kernel *nk, int fd, const char *origin, uint64_t data_off,
+/* map: the file's mapping, kept by the caller; NULL: native_kernel_init
+ * maps fd itself (a scratch file complete by now) or falls back to pread. */
+int native_kernel_init(struct native_kernel *nk, int fd, const struct native_map *map,
+		       uint32_t frame_bytes, const char *origin, uint64_t data_off,
 		       const char *name, const uint32_t grid[3], const uint32_t block[3],
 		       struct gpuvm_error *err);
 /* Moves past every remaining warp; *end_off is where the kernel's data ends. */

@@ -3,9 +3,11 @@
  * The engine places CTAs in increasing order and then pulls their warps
  * interleaved. A scanner walks the frame headers (not the payloads) up to
  * the CTA being placed and notes where each of its warps starts; each
- * resident warp then reads its own frames with pread into one chunk
- * buffer. Memory: one NATIVE_CHUNK_BYTES buffer per resident warp, one
- * offset per warp of a CTA, one scratch frame, a 64 KiB scan buffer. */
+ * resident warp then decompresses its own frames, from the file's mapping
+ * (or read with pread where it cannot be mapped), into one chunk buffer.
+ * Memory: one chunk of the trace's frame size per resident warp, one
+ * offset per warp of a CTA, one scratch frame and a 64 KiB scan buffer
+ * (pread only). Mapped pages are unmapped once consumed (see below). */
 #include "trace/native.h"
 #include "trace/readers.h"
 
@@ -16,6 +18,15 @@
 #include <unistd.h>
 
 #define BUFRD_BYTES (64u << 10)
+/* Mapped bytes the scanner passed are unmapped in steps of 8 MiB, and
+ * those a warp consumed in steps of 64 KiB: one madvise per 64 KiB of
+ * compressed frames (8 or more) costs little next to decoding them, and
+ * a resident warp keeps at most that much consumed data mapped. */
+#define NATIVE_DROP_STEP_BYTES (8ull << 20)
+#define NATIVE_WARP_DROP_BYTES (16ull << 10)
+#ifndef NATIVE_FRAMES_MAPPED
+#define NATIVE_FRAMES_MAPPED 1
+#endif
 
 static uint32_t get_u32(const unsigned char *p)
 {
@@ -27,11 +38,15 @@ static uint64_t get_u64(const unsigned char *p)
 	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
 }
 
-int bufrd_init(struct bufrd *r, int fd, uint64_t pos)
+int bufrd_init(struct bufrd *r, int fd, const struct native_map *map, uint64_t pos)
 {
 	memset(r, 0, sizeof *r);
 	r->fd = fd;
 	r->pos = pos;
+	if (map && map->len) {
+		r->map = map;
+		return 0;
+	}
 	r->cap = BUFRD_BYTES;
 	r->buf = malloc(r->cap);
 	return r->buf ? 0 : -1;
@@ -47,6 +62,13 @@ long bufrd_read(struct bufrd *r, void *dst, size_t n)
 {
 	unsigned char *d = dst;
 	size_t got = 0;
+	if (r->map) {
+		uint64_t len = r->map->len;
+		got = r->pos >= len ? 0 : len - r->pos < n ? (size_t)(len - r->pos) : n;
+		memcpy(d, r->map->p + r->pos, got);
+		r->pos += got;
+		return (long)got;
+	}
 	while (got < n) {
 		if (r->pos >= r->start && r->pos < r->start + r->len) {
 			size_t off = (size_t)(r->pos - r->start);
@@ -75,6 +97,7 @@ long bufrd_read(struct bufrd *r, void *dst, size_t n)
 struct native_warp {
 	uint64_t next_frame; /* file offset of the next frame header */
 	uint64_t prev_addr;
+	uint64_t dropped;    /* mapped bytes of the chain before this are unmapped */
 	uint32_t buf;        /* pool index + 1; 0 = none */
 	uint32_t pos, len;
 	uint8_t last, done, bad;
@@ -97,7 +120,7 @@ static int scan_warp(struct native_kernel *nk, struct gpuvm_error *err)
 		if (n != 8)
 			return kfail(nk, err, at, n < 0 ? "read error" : "truncated: file ends inside a kernel");
 		uint32_t csize = get_u32(h), raw = get_u32(h + 4);
-		if ((raw & ~NATIVE_FRAME_LAST) > NATIVE_CHUNK_BYTES || csize > nk->scratch_cap - 8 ||
+		if ((raw & ~NATIVE_FRAME_LAST) > nk->frame_bytes || csize > nk->scratch_cap - 8 ||
 		    (csize == 0) != ((raw & ~NATIVE_FRAME_LAST) == 0))
 			return kfail(nk, err, at, "corrupt frame header");
 		nk->scan.pos += csize;
@@ -120,6 +143,12 @@ static int scan_to(struct native_kernel *nk, uint64_t cta, struct gpuvm_error *e
 	}
 	nk->cur_cta = cta;
 	nk->have_cur = true;
+	/* the scanner only reads headers: its pages are unmapped behind it, and
+	 * a warp that reads them later faults them back from the page cache */
+	if (nk->scan.pos >= nk->scan_dropped + NATIVE_DROP_STEP_BYTES) {
+		native_map_drop(&nk->map, nk->scan_dropped, nk->scan.pos);
+		nk->scan_dropped = nk->scan.pos;
+	}
 	return 0;
 }
 
@@ -154,7 +183,7 @@ static void nk_warp_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uin
 			return;
 		}
 	}
-	w->next_frame = nk->warp_off[warp];
+	w->next_frame = w->dropped = nk->warp_off[warp];
 }
 
 static void release_buf(struct native_kernel *nk, struct native_warp *w)
@@ -180,7 +209,7 @@ static int acquire_buf(struct native_kernel *nk, struct native_warp *w)
 			nk->free_bufs = f;
 			nk->cap_bufs = cap;
 		}
-		nk->bufs[nk->n_bufs] = malloc(NATIVE_CHUNK_BYTES);
+		nk->bufs[nk->n_bufs] = malloc(nk->frame_bytes);
 		if (!nk->bufs[nk->n_bufs])
 			return -1;
 		nk->free_bufs[nk->n_free++] = nk->n_bufs++;
@@ -193,27 +222,39 @@ static int load_frame(struct native_kernel *nk, struct native_warp *w, struct gp
 {
 	if (!w->buf && acquire_buf(nk, w))
 		return kfail(nk, err, w->next_frame, "out of memory");
+	const unsigned char *f; /* the frame: header, then payload */
 	ssize_t n;
-	do
-		n = pread(nk->fd, nk->scratch, nk->scratch_cap, (off_t)w->next_frame);
-	while (n < 0 && errno == EINTR);
+	if (nk->map.len && NATIVE_FRAMES_MAPPED) {
+		uint64_t left = w->next_frame < nk->map.len ? nk->map.len - w->next_frame : 0;
+		f = nk->map.p + w->next_frame;
+		n = left > nk->scratch_cap ? (ssize_t)nk->scratch_cap : (ssize_t)left;
+	} else {
+		do
+			n = pread(nk->fd, nk->scratch, nk->scratch_cap, (off_t)w->next_frame);
+		while (n < 0 && errno == EINTR);
+		f = nk->scratch;
+	}
 	if (n < 8)
 		return kfail(nk, err, w->next_frame, n < 0 ? "read error" : "truncated frame");
-	uint32_t csize = get_u32(nk->scratch), raw = get_u32(nk->scratch + 4);
+	uint32_t csize = get_u32(f), raw = get_u32(f + 4);
 	uint32_t len = raw & ~NATIVE_FRAME_LAST;
-	if (len > NATIVE_CHUNK_BYTES || csize > nk->scratch_cap - 8)
+	if (len > nk->frame_bytes || csize > nk->scratch_cap - 8)
 		return kfail(nk, err, w->next_frame, "corrupt frame header");
 	if ((size_t)n < 8 + (size_t)csize)
 		return kfail(nk, err, w->next_frame, "truncated frame");
 	if (len) {
-		size_t got = ZSTD_decompressDCtx(nk->dctx, nk->bufs[w->buf - 1], NATIVE_CHUNK_BYTES,
-						 nk->scratch + 8, csize);
+		size_t got = ZSTD_decompressDCtx(nk->dctx, nk->bufs[w->buf - 1], nk->frame_bytes,
+						 f + 8, csize);
 		if (ZSTD_isError(got) || got != len)
 			return kfail(nk, err, w->next_frame, "corrupt compressed frame");
 	} else if (csize) {
 		return kfail(nk, err, w->next_frame, "corrupt frame header");
 	}
 	w->next_frame += 8 + csize;
+	if (w->next_frame >= w->dropped + NATIVE_WARP_DROP_BYTES) {
+		native_map_drop(&nk->map, w->dropped, w->next_frame);
+		w->dropped = w->next_frame;
+	}
 	w->last = (raw & NATIVE_FRAME_LAST) != 0;
 	w->pos = 0;
 	w->len = len;
@@ -382,12 +423,14 @@ int trace_check_shape(const uint32_t grid[3], const uint32_t block[3], const cha
 	return 0;
 }
 
-int native_kernel_init(struct native_kernel *nk, int fd, const char *origin, uint64_t data_off,
+int native_kernel_init(struct native_kernel *nk, int fd, const struct native_map *map,
+		       uint32_t frame_bytes, const char *origin, uint64_t data_off,
 		       const char *name, const uint32_t grid[3], const uint32_t block[3],
 		       struct gpuvm_error *err)
 {
 	memset(nk, 0, sizeof *nk);
 	nk->fd = fd;
+	nk->frame_bytes = frame_bytes;
 	snprintf(nk->origin, sizeof nk->origin, "%s", origin);
 	if (trace_check_shape(grid, block, origin, 0, err))
 		return -1;
@@ -398,11 +441,18 @@ int native_kernel_init(struct native_kernel *nk, int fd, const char *origin, uin
 	nk->k.impl = nk;
 	nk->ctas = gpuvm_kernel_ctas(&nk->k);
 	nk->warps_per_cta = gpuvm_kernel_warps_per_cta(&nk->k);
-	nk->scratch_cap = 8 + ZSTD_compressBound(NATIVE_CHUNK_BYTES);
-	nk->scratch = malloc(nk->scratch_cap);
+	if (map) {
+		nk->map = *map;
+	} else {
+		native_map_open(&nk->map, fd);
+		nk->own_map = nk->map.len != 0;
+	}
+	nk->scratch_cap = 8 + ZSTD_compressBound(frame_bytes);
+	nk->scratch = nk->map.len && NATIVE_FRAMES_MAPPED ? NULL : malloc(nk->scratch_cap);
 	nk->warp_off = calloc(nk->warps_per_cta, sizeof *nk->warp_off);
 	nk->dctx = ZSTD_createDCtx();
-	if (!nk->scratch || !nk->warp_off || !nk->dctx || bufrd_init(&nk->scan, fd, data_off)) {
+	if ((!(nk->map.len && NATIVE_FRAMES_MAPPED) && !nk->scratch) || !nk->warp_off || !nk->dctx ||
+	    bufrd_init(&nk->scan, fd, &nk->map, data_off)) {
 		native_kernel_free(nk);
 		return gpuvm_fail(err, origin, 0, NULL, "out of memory");
 	}
@@ -431,6 +481,8 @@ void native_kernel_free(struct native_kernel *nk)
 	free(nk->warp_off);
 	ZSTD_freeDCtx(nk->dctx);
 	bufrd_free(&nk->scan);
+	if (nk->own_map)
+		native_map_close(&nk->map);
 	memset(nk, 0, sizeof *nk);
 }
 
@@ -439,6 +491,8 @@ void native_kernel_free(struct native_kernel *nk)
 struct native_src {
 	int fd;
 	char path[256];
+	struct native_map map;
+	uint32_t frame_bytes;
 	struct bufrd rd;
 	struct native_kernel nk;
 	bool in_kernel, ended;
@@ -541,7 +595,8 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		char origin[300];
 		snprintf(origin, sizeof origin, "%s", s->path);
 		if (trace_check_shape(grid, block, s->path, 0, err) ||
-		    native_kernel_init(&s->nk, s->fd, origin, s->rd.pos, name, grid, block, err))
+		    native_kernel_init(&s->nk, s->fd, &s->map, s->frame_bytes, origin, s->rd.pos,
+				       name, grid, block, err))
 			return -1;
 		s->nk.k.smem_bytes_per_cta = s->next_smem;
 		s->next_smem = 0;
@@ -589,6 +644,7 @@ static void native_destroy(struct gpuvm_source *src)
 	if (s->in_kernel)
 		native_kernel_free(&s->nk);
 	bufrd_free(&s->rd);
+	native_map_close(&s->map);
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s);
@@ -615,7 +671,8 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		return -1;
 	}
 	struct gpuvm_source src = {.ops = &native_source_ops, .impl = s};
-	if (bufrd_init(&s->rd, s->fd, 0)) {
+	native_map_open(&s->map, s->fd);
+	if (bufrd_init(&s->rd, s->fd, &s->map, 0)) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	}
@@ -630,15 +687,31 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		return gpuvm_fail(err, path, 0, NULL, "byte 8: truncated header");
 	}
 	uint32_t version = get_u32(h + 8), hbytes = get_u32(h + 12);
-	if (version < 1 || version > NATIVE_VERSION) {
+	if (version < 1 || version > NATIVE_VERSION_FRAMES) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL,
 				  "byte 8: unknown native trace version %u (this gpuvm reads versions 1 to %u)",
-				  version, NATIVE_VERSION);
+				  version, NATIVE_VERSION_FRAMES);
 	}
-	if (hbytes != NATIVE_HEADER_BYTES) {
+	if (hbytes != (version >= NATIVE_VERSION_FRAMES ? NATIVE_HEADER_V5_BYTES : NATIVE_HEADER_BYTES)) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL, "byte 12: bad header size %u", hbytes);
+	}
+	s->frame_bytes = NATIVE_CHUNK_BYTES;
+	if (version >= NATIVE_VERSION_FRAMES) {
+		unsigned char fb[4];
+		if (bufrd_read(&s->rd, fb, 4) != 4) {
+			native_destroy(&src);
+			return gpuvm_fail(err, path, 0, NULL, "byte 16: truncated header");
+		}
+		uint32_t fbytes = get_u32(fb);
+		if (fbytes < NATIVE_FRAME_MIN_BYTES || fbytes > NATIVE_FRAME_MAX_BYTES) {
+			native_destroy(&src);
+			return gpuvm_fail(err, path, 0, NULL,
+					  "byte 16: frame size %u bytes (must be %u to %u)",
+					  fbytes, NATIVE_FRAME_MIN_BYTES, NATIVE_FRAME_MAX_BYTES);
+		}
+		s->frame_bytes = fbytes;
 	}
 	s->version = version;
 	*out = src;

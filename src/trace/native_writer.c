@@ -26,33 +26,43 @@ static void put_u64(unsigned char *p, uint64_t v)
 }
 
 int native_writer_init(struct native_writer *w, FILE *f, const char *path, bool header,
-		       struct gpuvm_error *err)
+		       size_t frame_bytes, struct gpuvm_error *err)
 {
 	memset(w, 0, sizeof *w);
 	w->f = f;
 	w->path = path;
+	if (frame_bytes < NATIVE_FRAME_MIN_BYTES || frame_bytes > NATIVE_FRAME_MAX_BYTES)
+		return gpuvm_fail(err, path, 0, NULL, "frame size %zu bytes (must be %u to %u)",
+				  frame_bytes, NATIVE_FRAME_MIN_BYTES, NATIVE_FRAME_MAX_BYTES);
+	w->frame_bytes = frame_bytes;
 	w->cctx = ZSTD_createCCtx();
-	w->cbuf_cap = ZSTD_compressBound(NATIVE_CHUNK_BYTES);
+	w->cbuf_cap = ZSTD_compressBound(frame_bytes);
 	w->cbuf = malloc(w->cbuf_cap);
-	if (!w->cctx || !w->cbuf) {
+	w->chunk = malloc(frame_bytes);
+	if (!w->cctx || !w->cbuf || !w->chunk) {
 		native_writer_free(w);
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	}
 	if (!header)
 		return 0;
-	unsigned char h[NATIVE_HEADER_BYTES];
+	/* the default frame size keeps version 4, which older gpuvm reads */
+	bool v5 = frame_bytes != NATIVE_CHUNK_BYTES;
+	unsigned char h[NATIVE_HEADER_V5_BYTES];
 	memcpy(h, NATIVE_MAGIC, 8);
-	put_u32(h + 8, NATIVE_VERSION);
-	put_u32(h + 12, NATIVE_HEADER_BYTES);
-	return wr(w, h, sizeof h, err);
+	put_u32(h + 8, v5 ? NATIVE_VERSION_FRAMES : NATIVE_VERSION);
+	put_u32(h + 12, v5 ? NATIVE_HEADER_V5_BYTES : NATIVE_HEADER_BYTES);
+	put_u32(h + 16, (uint32_t)frame_bytes);
+	return wr(w, h, v5 ? NATIVE_HEADER_V5_BYTES : NATIVE_HEADER_BYTES, err);
 }
 
 void native_writer_free(struct native_writer *w)
 {
 	ZSTD_freeCCtx(w->cctx);
 	free(w->cbuf);
+	free(w->chunk);
 	w->cctx = NULL;
 	w->cbuf = NULL;
+	w->chunk = NULL;
 }
 
 int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
@@ -146,7 +156,7 @@ void native_write_warp_begin(struct native_writer *w)
 int native_write_item(struct native_writer *w, const struct gpuvm_warp_item *it,
 		      struct gpuvm_error *err)
 {
-	if (w->fill + NATIVE_ITEM_MAX_BYTES > NATIVE_CHUNK_BYTES && flush_frame(w, false, err))
+	if (w->fill + NATIVE_ITEM_MAX_BYTES > w->frame_bytes && flush_frame(w, false, err))
 		return -1;
 	unsigned char *p = w->chunk + w->fill;
 	if (it->has_regs && it->kind != GPUVM_ITEM_END) {

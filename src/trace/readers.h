@@ -135,6 +135,8 @@ struct staged_kernel {
 	struct native_kernel nk;
 	bool loaded;       /* nk holds a kernel, handed out or not */
 	bool ready;        /* loaded and not yet handed out */
+	bool keep;         /* freed by the reader before reuse, not once handed
+			    * out (a reader thread keeps two kernels alive) */
 	size_t fresh_next; /* next inferred allocation to hand out */
 };
 
@@ -162,7 +164,7 @@ static inline int staged_kernel_next(struct staged_kernel *sk, const struct allo
 		op->kernel = &sk->nk.k;
 		return 1;
 	}
-	if (sk->loaded) {
+	if (sk->loaded && !sk->keep) {
 		native_kernel_free(&sk->nk);
 		sk->loaded = false;
 	}
@@ -174,6 +176,7 @@ static inline void staged_kernel_free(struct staged_kernel *sk)
 	if (sk->loaded)
 		native_kernel_free(&sk->nk);
 	sk->loaded = sk->ready = false;
+	sk->fresh_next = 0;
 }
 
 #endif

@@ -126,6 +126,12 @@ static int rec_warp_end(void *ctx, struct gpuvm_error *err)
 int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
 		       struct gpuvm_trace_counts *counts, struct gpuvm_error *err)
 {
+	return gpuvm_trace_record_frames(src, path, NATIVE_CHUNK_BYTES, counts, err);
+}
+
+int gpuvm_trace_record_frames(struct gpuvm_source *src, const char *path, size_t frame_bytes,
+			      struct gpuvm_trace_counts *counts, struct gpuvm_error *err)
+{
 	struct gpuvm_trace_counts local;
 	if (!counts)
 		counts = &local;
@@ -137,7 +143,7 @@ int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
 		return -1;
 	FILE *f = out.f;
 	struct rec r = {.c = counts};
-	int rc = native_writer_init(&r.w, f, path, true, err);
+	int rc = native_writer_init(&r.w, f, path, true, frame_bytes, err);
 	if (!rc) {
 		struct gpuvm_trace_visitor v = {.ctx = &r, .op = rec_op, .warp_begin = rec_warp_begin,
 						.item = rec_item, .warp_end = rec_warp_end};

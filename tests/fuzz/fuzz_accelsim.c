@@ -24,6 +24,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_write("kernelslist.g", list, sizeof list - 1);
 		fuzz_write("kernel-1.traceg", data + 1, size - 1);
 	}
-	fuzz_read_trace("kernelslist.g", GPUVM_TRACE_ACCELSIM);
+	fuzz_read_trace("kernelslist.g", GPUVM_TRACE_ACCELSIM, size);
 	return 0;
 }

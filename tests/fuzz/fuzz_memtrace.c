@@ -8,6 +8,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_write("memtrace.txt", data, size);
-	fuzz_read_trace("memtrace.txt", GPUVM_TRACE_MEMTRACE);
+	fuzz_read_trace("memtrace.txt", GPUVM_TRACE_MEMTRACE, size);
 	return 0;
 }

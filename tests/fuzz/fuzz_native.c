@@ -9,6 +9,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_write("trace.gvt", data, size);
-	fuzz_read_trace("trace.gvt", GPUVM_TRACE_NATIVE);
+	fuzz_read_trace("trace.gvt", GPUVM_TRACE_NATIVE, size);
 	return 0;
 }

@@ -38,7 +38,7 @@ static void fuzz_write(const char *name, const void *data, size_t size)
 	fclose(f);
 }
 
-static void fuzz_read_trace(const char *name, enum gpuvm_trace_format fmt)
+static void fuzz_read_trace(const char *name, enum gpuvm_trace_format fmt, size_t size)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
@@ -46,6 +46,9 @@ static void fuzz_read_trace(const char *name, enum gpuvm_trace_format fmt)
 	struct gpuvm_error err;
 	if (gpuvm_trace_open(path, fmt, &src, &err))
 		return;
+	/* inputs of odd size are read as `sim --threads 2` reads them: the
+	 * Accel-Sim list on a reader thread (issue 21 item 4) */
+	src.exec_threads = size & 1 ? 2 : 1;
 	cJSON *o = NULL;
 	if (gpuvm_trace_info(&src, 1, &o, &err) == 0)
 		cJSON_Delete(o);
