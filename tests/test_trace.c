@@ -459,7 +459,7 @@ static void test_frame_sizes_round_trip(void **state)
 	}
 }
 
-/* The mapped reader and the pread fallback (GPUVM_TRACE_MMAP=0) give the
+/* The mapped reader (GPUVM_TRACE_MMAP=1) and pread (the default) give the
  * same stream, and the same message for a truncated file. */
 static void test_mapped_and_pread_agree(void **state)
 {
@@ -473,10 +473,10 @@ static void test_mapped_and_pread_agree(void **state)
 		fail_msg("%s", err.msg);
 	a.ops->destroy(&a);
 	snprintf(nspec, sizeof nspec, "trace-native:%s", out);
+	setenv("GPUVM_TRACE_MMAP", "1", 1);
 	open_src(nspec, &a);
-	setenv("GPUVM_TRACE_MMAP", "0", 1);
-	open_src(nspec, &b);
 	unsetenv("GPUVM_TRACE_MMAP");
+	open_src(nspec, &b);
 	assert_true(compare_streams(&a, &b) > 4096);
 	a.ops->destroy(&a);
 	b.ops->destroy(&b);
@@ -494,8 +494,8 @@ static void test_mapped_and_pread_agree(void **state)
 		assert_int_equal(system(cmd), 0);
 		char msg[2][sizeof err.msg];
 		for (int i = 0; i < 2; i++) {
-			if (i)
-				setenv("GPUVM_TRACE_MMAP", "0", 1);
+			if (!i)
+				setenv("GPUVM_TRACE_MMAP", "1", 1);
 			open_src(cspec, &a);
 			unsetenv("GPUVM_TRACE_MMAP");
 			cJSON *o = NULL;
