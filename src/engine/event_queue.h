@@ -126,6 +126,13 @@ static inline double event_queue_front_time(struct event_queue *q)
 	return event_queue_front(q)->t;
 }
 
+/* A warp likely to come after the front (the run's second event), or
+ * UINT32_MAX: for prefetching only, as the heap is not consulted. */
+static inline uint32_t event_queue_second_warp_hint(const struct event_queue *q)
+{
+	return q->rh + 1 < q->rn ? q->run[q->rh + 1].warp : UINT32_MAX;
+}
+
 /* The absolute bucket of t, for times that have one. */
 static inline bool evq_bucket_of(double t, int64_t *b)
 {
