@@ -157,6 +157,118 @@ static void test_chunk_round_trip_and_bound(void **state)
 	free(in);
 }
 
+/* The lanes' order as the engine's scan finds it: ascending (active lanes'
+ * addresses never decrease), contiguous (all 32 lanes, each where the one
+ * before ends), or neither (UNKNOWN). */
+static uint8_t scanned_order(const struct gpuvm_warp_item *it)
+{
+	uint64_t prev = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t a = it->addr[__builtin_ctz(m)];
+		if (a < prev)
+			return GPUVM_LANES_UNKNOWN;
+		prev = a;
+	}
+	if (it->active_mask != ~0u)
+		return GPUVM_LANES_ASCENDING;
+	for (int l = 1; l < GPUVM_WARP_LANES; l++)
+		if (it->addr[l] - it->addr[l - 1] != it->bytes_per_lane)
+			return GPUVM_LANES_ASCENDING;
+	return GPUVM_LANES_CONTIGUOUS;
+}
+
+/* The order item_chunk_get reports for an evenly spaced access (the
+ * engine then skips its scan) is the scan's, whenever it reports one:
+ * ascending and contiguous accesses, negative strides and addresses that
+ * wrap past 2^64 (neither reported) each met at least 1000 times. */
+static void test_lanes_order_is_exact(void **state)
+{
+	(void)state;
+	struct item_chunk_pool pool;
+	item_chunk_pool_init(&pool, 4096);
+	struct item_chunk *c = item_chunk_pool_get(&pool);
+	assert_non_null(c);
+	uint64_t s = 11, asc = 0, contig = 0, negative = 0, wrapped = 0;
+	for (int i = 0; i < 40000; i++) {
+		struct gpuvm_warp_item in, out;
+		memset(&in, 0, sizeof in);
+		gpuvm_item_reset_timing(&in);
+		in.kind = GPUVM_ITEM_MEM;
+		in.bytes_per_lane = 1u << (rng(&s) % 5);
+		uint64_t m = rng(&s) % 3;
+		in.active_mask = m == 0 ? 1u << (rng(&s) % 32)
+			       : m == 1 ? ~0u : (uint32_t)rng(&s) | 1u << (rng(&s) % 32);
+		int64_t stride = rng(&s) % 2 ? (int64_t)in.bytes_per_lane
+					     : (int64_t)(rng(&s) % 64) - 24;
+		/* near the top of the address space: some wrap */
+		uint64_t base = rng(&s) % 3 ? rng(&s) >> 8 : UINT64_MAX - rng(&s) % 1024;
+		for (int l = 0; l < GPUVM_WARP_LANES; l++)
+			in.addr[l] = base + (uint64_t)l * (uint64_t)stride;
+		c->len = 0;
+		assert_int_equal(item_chunk_put(c, &in), 0);
+		uint32_t off = 0;
+		memset(&out, 0xA5, sizeof out);
+		item_chunk_get(c, &off, &out);
+		assert_same_item(&in, &out);
+		uint8_t scan = scanned_order(&out);
+		if (out.lanes_order != GPUVM_LANES_UNKNOWN)
+			assert_int_equal(out.lanes_order, scan);
+		asc += out.lanes_order == GPUVM_LANES_ASCENDING;
+		contig += out.lanes_order == GPUVM_LANES_CONTIGUOUS;
+		bool several = in.active_mask & (in.active_mask - 1);
+		negative += stride < 0 && several;
+		wrapped += scan == GPUVM_LANES_UNKNOWN && stride > 0;
+	}
+	print_message("ascending %llu, contiguous %llu, negative %llu, wrapped %llu\n",
+		      (unsigned long long)asc, (unsigned long long)contig,
+		      (unsigned long long)negative, (unsigned long long)wrapped);
+	assert_true(asc >= 1000 && contig >= 1000 && negative >= 1000 && wrapped >= 1000);
+	item_chunk_pool_put(&pool, c);
+	item_chunk_pool_free(&pool);
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+	return (x > y) - (x < y);
+}
+
+/* Chunks carved from slabs: more than two slabs' worth handed out at once,
+ * each line-aligned, of the asked size, filled to the end without touching
+ * another (ASan sees a write past a slab); those put back are handed out
+ * again before any new one is carved; the slabs are freed. */
+static void test_chunk_pool_slabs(void **state)
+{
+	(void)state;
+	enum { N = 1300 }; /* 2 MiB slabs hold 503 chunks of 4 KiB */
+	static struct item_chunk *c[N];
+	struct item_chunk_pool pool;
+	item_chunk_pool_init(&pool, 4096);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < N; i++) {
+			c[i] = item_chunk_pool_get(&pool);
+			assert_non_null(c[i]);
+			assert_int_equal((uintptr_t)c[i] % 64, 0);
+			assert_int_equal(c[i]->cap, 4096);
+			assert_int_equal(c[i]->len, 0);
+			memset(c[i]->data, (unsigned char)i, c[i]->cap);
+		}
+		qsort(c, N, sizeof c[0], by_address);
+		for (int i = 0; i + 1 < N; i++)
+			assert_true((uintptr_t)c[i + 1] - (uintptr_t)c[i] >=
+				    sizeof(struct item_chunk) + 4096);
+		for (int i = 0; i < N; i++) {
+			unsigned char first = c[i]->data[0];
+			assert_int_equal(c[i]->data[c[i]->cap - 1], first); /* no neighbour wrote it */
+			item_chunk_pool_put(&pool, c[i]);
+		}
+		assert_int_equal(pool.allocated, N); /* the second round reused them */
+	}
+	item_chunk_pool_free(&pool);
+	assert_int_equal(pool.allocated, 0);
+	assert_null(pool.slabs);
+}
+
 static void test_fifo_keeps_order_and_bound(void **state)
 {
 	(void)state;
@@ -446,6 +558,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chunk_round_trip_and_bound),
+		cmocka_unit_test(test_chunk_pool_slabs),
+		cmocka_unit_test(test_lanes_order_is_exact),
 		cmocka_unit_test(test_fifo_keeps_order_and_bound),
 		cmocka_unit_test(test_workers_give_the_same_run),
 		cmocka_unit_test(test_atomics_lose_no_update),

@@ -92,11 +92,27 @@ struct gpuvm_warp_item {
 	 * uses the implicit chain every generator assumes: a load's or an
 	 * atomic's value is used by the warp's next item. */
 	uint8_t has_regs, n_dst, n_src;
+	/* MEM, optional: what the source knows of the active lanes' order
+	 * (enum gpuvm_lanes_order), so the engine need not scan the lanes;
+	 * 0 (unknown, the engine's reset) makes it scan them. */
+	uint8_t lanes_order;
 	uint16_t dst[GPUVM_ITEM_MAX_DST], src[GPUVM_ITEM_MAX_SRC];
 	enum gpuvm_mem_op op;       /* MEM */
 	uint32_t bytes_per_lane;    /* MEM: 1, 2, 4, 8 or 16 */
 	uint32_t active_mask;       /* MEM: bit i = lane i takes part */
 	uint64_t addr[GPUVM_WARP_LANES]; /* MEM: valid for active lanes */
+};
+
+/* An item's lanes_order: set only when it holds exactly (the engine's
+ * results depend on it). */
+enum gpuvm_lanes_order {
+	GPUVM_LANES_UNKNOWN = 0,
+	/* the active lanes' addresses never decrease from lane to lane
+	 * (unsigned, no wrap) */
+	GPUVM_LANES_ASCENDING,
+	/* and, all 32 lanes active, each lane's address is where the one
+	 * before it ends (lane l - 1's plus bytes_per_lane) */
+	GPUVM_LANES_CONTIGUOUS,
 };
 
 /* Resets the fields a source that knows only kinds, gaps and addresses
@@ -108,6 +124,7 @@ static inline void gpuvm_item_reset_timing(struct gpuvm_warp_item *it)
 	it->space = GPUVM_SPACE_GLOBAL;
 	it->cache_op = GPUVM_CACHE_DEFAULT;
 	it->has_regs = 0;
+	it->lanes_order = GPUVM_LANES_UNKNOWN;
 }
 
 struct gpuvm_kernel;
@@ -124,6 +141,11 @@ struct gpuvm_kernel_ops {
 			 struct gpuvm_warp_item *item, struct gpuvm_error *err);
 	/* Called when the warp ends (optional). */
 	void (*warp_end)(struct gpuvm_kernel *k, void *state);
+	/* Optional hint: the warp is the engine's next event, so warp_next
+	 * may soon be called for it; start loading what that call reads
+	 * (prefetches only: it must change nothing). The engine calls it
+	 * one event ahead, after prefetching the state itself one further. */
+	void (*warp_prefetch)(struct gpuvm_kernel *k, const void *state);
 };
 
 struct gpuvm_kernel {

@@ -43,9 +43,15 @@
  * (GPGPU-Sim's compute-capability-1.3 rule), each translated on its own */
 #define GEM5GPU_SEGMENT_BYTES 128u
 
+/* One warp scheduler's issue slot and units: what an issuing warp reads
+ * and writes, in one place (a warp points at its scheduler's). */
+struct sched_state {
+	double free;                          /* next cycle it can issue */
+	double unit_free[GPUVM_OP_CLASSES];   /* next cycle each unit takes one */
+};
+
 struct sm_state {
-	double *sched_free;       /* [schedulers] next cycle each can issue */
-	double *unit_free;        /* [schedulers x classes] next cycle each unit takes one */
+	struct sched_state *sched; /* [schedulers] */
 	double l1_free;           /* the L1's tag/data stage */
 	double smem_free;         /* shared-memory banks */
 	uint64_t smem_used;       /* shared memory of resident CTAs */
@@ -55,7 +61,8 @@ struct sm_state {
 };
 
 struct warp_rt {
-	uint32_t sm, cta_slot, sched;
+	uint32_t sm, cta_slot;
+	struct sched_state *sched; /* its SM's scheduler that issues it */
 	unsigned char *state;
 	/* the implicit chain (items without registers): when the last
 	 * load's or atomic's value is there */
@@ -727,8 +734,11 @@ static double memory_instruction(struct engine *e, struct warp_rt *w,
 		start = sm->l1_free;
 	uint64_t lines0 = s->lines;
 
-	bool contiguous = false;
-	bool ascending = it->bytes_per_lane && lanes_ascending(it, &contiguous);
+	/* the lanes' order: the source's word for it (worker threads' items:
+	 * computed on the worker) or a scan */
+	bool contiguous = it->lanes_order == GPUVM_LANES_CONTIGUOUS;
+	bool ascending = it->bytes_per_lane &&
+			 (it->lanes_order ? true : lanes_ascending(it, &contiguous));
 	if (lanes > 4 && !ascending) {
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
 			l2_cache_prefetch(&e->l2, it->addr[__builtin_ctz(m)]);
@@ -833,6 +843,7 @@ static double local_instruction(struct engine *e, struct warp_rt *w, uint32_t ws
 				const struct gpuvm_warp_item *it, double start)
 {
 	struct gpuvm_warp_item sub = *it;
+	sub.lanes_order = GPUVM_LANES_UNKNOWN; /* its addresses are rewritten */
 	uint32_t words = it->bytes_per_lane > 4 ? (it->bytes_per_lane + 3) / 4 : 1;
 	sub.bytes_per_lane = it->bytes_per_lane > 4 ? 4 : it->bytes_per_lane;
 	double done = start + 1;
@@ -1097,9 +1108,8 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 		struct sm_state *sm = &e->sm[i];
 		sm->free_warp_slots = malloc(cfg->max_warps_per_sm * sizeof(uint32_t));
 		sm->free_cta_slots = malloc(cfg->max_ctas_per_sm * sizeof(uint32_t));
-		sm->sched_free = calloc(e->schedulers, sizeof(double));
-		sm->unit_free = calloc((size_t)e->schedulers * GPUVM_OP_CLASSES, sizeof(double));
-		if (!sm->free_warp_slots || !sm->free_cta_slots || !sm->sched_free || !sm->unit_free)
+		sm->sched = calloc(e->schedulers, sizeof *sm->sched);
+		if (!sm->free_warp_slots || !sm->free_cta_slots || !sm->sched)
 			return -1;
 		/* Stack of free slots; popped in ascending order. */
 		for (uint32_t k = 0; k < cfg->max_warps_per_sm; k++)
@@ -1131,8 +1141,7 @@ static void engine_free(struct engine *e)
 		for (uint32_t i = 0; i < e->cfg->sms; i++) {
 			free(e->sm[i].free_warp_slots);
 			free(e->sm[i].free_cta_slots);
-			free(e->sm[i].sched_free);
-			free(e->sm[i].unit_free);
+			free(e->sm[i].sched);
 		}
 	if (e->l1_on)
 		l1_cache_free(&e->l1);
@@ -1215,9 +1224,8 @@ static inline double step_item(struct engine *e, struct warp_rt *w, uint32_t wsl
 	}
 
 	/* issue on the warp's scheduler and the class's unit */
-	struct sm_state *sm = &e->sm[w->sm];
-	double *sf = &sm->sched_free[w->sched];
-	double *uf = &sm->unit_free[w->sched * GPUVM_OP_CLASSES + cls];
+	double *sf = &w->sched->free;
+	double *uf = &w->sched->unit_free[cls];
 	double start = t0;
 	if (*sf > start)
 		start = *sf;
@@ -1325,7 +1333,7 @@ static void place_cta(struct engine *e, struct kernel_run *kr, uint32_t smi, dou
 		struct warp_rt *w = &e->warp[wslot];
 		w->sm = smi;
 		w->cta_slot = cslot;
-		w->sched = wi % e->schedulers; /* warps of a CTA spread over the schedulers */
+		w->sched = &sm->sched[wi % e->schedulers]; /* a CTA's warps spread over them */
 		w->state = e->warp_state + (size_t)wslot * e->warp_state_cap;
 		w->implicit_ready = w->drain = t;
 		w->implicit_mem = false;
@@ -1610,10 +1618,11 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 
 	for (uint32_t i = 0; i < cfg->sms; i++) {
 		struct sm_state *sm = &e->sm[i];
-		for (uint32_t k2 = 0; k2 < e->schedulers; k2++)
-			sm->sched_free[k2] = t;
-		for (uint32_t k2 = 0; k2 < e->schedulers * GPUVM_OP_CLASSES; k2++)
-			sm->unit_free[k2] = t;
+		for (uint32_t k2 = 0; k2 < e->schedulers; k2++) {
+			sm->sched[k2].free = t;
+			for (uint32_t c = 0; c < GPUVM_OP_CLASSES; c++)
+				sm->sched[k2].unit_free[c] = t;
+		}
 		sm->l1_free = sm->smem_free = t;
 	}
 	if (e->l1_on && cfg->l1_unified_bytes)
@@ -1662,6 +1671,15 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
 				__builtin_prefetch(nheld + off);
 			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
+			/* what its next item is read from (worker threads' items:
+			 * its chunk, written on another core), reached through
+			 * its state, which was prefetched one event earlier as
+			 * the one after the next */
+			if (k->ops->warp_prefetch)
+				k->ops->warp_prefetch(k, next);
+			uint32_t nw2 = event_queue_second_warp_hint(&e->events);
+			if (nw2 != UINT32_MAX)
+				__builtin_prefetch(e->warp_state + (size_t)nw2 * e->warp_state_cap);
 		}
 		/* Run the warp while it stays the earliest event. */
 		for (;;) {

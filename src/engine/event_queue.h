@@ -1,15 +1,18 @@
 /* The engine's queue of warp events, in (time, push order).
  *
- * A calendar of short time buckets holds the near future: a push appends
- * to its bucket's list (or sorts into a short one), a pop unlinks the head
- * of the earliest bucket, each a few instructions. The four-ary heap takes
- * what the calendar does not: events past its horizon, earlier than its
- * window, or out of order into a crowded bucket. A pop takes the earlier
- * of the two fronts, and one counter numbers both, so events leave in
- * exactly the order the heap alone gives: (time, sequence number).
+ * A calendar of short time buckets holds the near future. A push into a
+ * future bucket appends to that bucket's list, unsorted (a few
+ * instructions, no compare); when the earliest bucket is needed its events
+ * move into the run, an array sorted once by (time, push order), from
+ * which pops take the head. A push into the bucket being drained (or an
+ * earlier one) is placed into the run by binary search. The four-ary heap
+ * takes what the calendar does not: events past its horizon or earlier
+ * than its window. A pop takes the earlier of the run's and the heap's
+ * fronts, and one counter numbers both, so events leave in exactly the
+ * order the heap alone gives: (time, sequence number).
  *
- * Each warp has at most one event, so the calendar's list links live in
- * an array indexed by warp slot. */
+ * Each warp has at most one event, so the buckets' list links live in an
+ * array indexed by warp slot, and the run needs one entry per warp. */
 #ifndef GPUVM_EVENT_QUEUE_H
 #define GPUVM_EVENT_QUEUE_H
 
@@ -19,43 +22,48 @@
 
 #include "engine/event_heap.h"
 
-/* 2 cycles a bucket: random sampling on p100 queues ~0.4 events per
- * simulated cycle, so a bucket holds about one; a bandwidth-bound stream
- * (triad) brings thousands of warps back within a few hundred cycles,
- * and with 8-cycle buckets and sorting into at most 8 events, 46 % of
- * its pushes went to the heap (2-cycle buckets, 16: 3 % fewer host
- * instructions; what leaves when is the same). 32768 buckets reach 65 K
- * cycles ahead, past the few thousand cycles of a queued memory access;
- * slower events (far faults, migrations) wait in the heap. */
-#define EVQ_BUCKET_SHIFT 1
+/* Half a cycle a bucket (a power of two, so the bucket number is exact).
+ * The suite's SIMT kernels on p100 queue thousands of warps within a few
+ * hundred cycles (2dconv: 3,584): with 2-cycle buckets sorted on each
+ * push, 18-50 % of pushes went to the heap as their bucket was crowded
+ * and the rest walked 4-6 events each; sorted once when opened, a bucket
+ * costs a compare or two per event, and a narrow one leaves fewer pushes
+ * landing in the bucket being drained (the ones that need the binary
+ * search). 32768 buckets reach 16 K cycles ahead, past the few thousand
+ * cycles of a queued memory access; slower events (far faults,
+ * migrations) wait in the heap. */
+#ifndef EVQ_BUCKETS_PER_CYCLE
+#define EVQ_BUCKETS_PER_CYCLE 2.0
+#endif
 #define EVQ_BUCKETS 32768u
-/* An out-of-order push is sorted into a bucket of fewer events than this;
- * into a longer one it goes to the heap, so no push walks far. */
-#define EVQ_SORT_MAX 16u
-/* Times from here on (2^52 cycles) are not bucketed: the bucket number
- * must fit an int64 exactly. */
-#define EVQ_T_MAX 4503599627370496.0
+/* Times from here on are not bucketed: the bucket number must fit an
+ * int64 exactly (2^52 buckets). */
+#define EVQ_T_MAX (4503599627370496.0 / EVQ_BUCKETS_PER_CYCLE)
 
 struct evq_node {
 	double t;
 	uint32_t seq;
-	uint32_t next; /* warp slot of the next event in its bucket's ring */
-};
-
-struct evq_bucket {
-	uint32_t last;  /* warp slot + 1 of the bucket's latest event, 0 = empty */
-	uint32_t count; /* events in the bucket */
+	uint32_t next; /* warp slot + 1 of the bucket's next older event, 0 = none */
 };
 
 struct event_queue {
 	struct evq_node *node;     /* [cap], by warp slot */
-	struct evq_bucket *bucket; /* [EVQ_BUCKETS], ring of absolute buckets */
+	/* [EVQ_BUCKETS], ring of absolute buckets: warp slot + 1 of the
+	 * bucket's newest event (its list runs newest first, so a push
+	 * touches no other event), 0 = empty */
+	uint32_t *bucket;
 	uint64_t *nonempty;        /* [EVQ_BUCKETS / 64] bitmap of the ring */
-	int64_t base;              /* no queued event lies in an earlier bucket */
-	int64_t front;             /* the calendar's earliest bucket, when n_cal */
-	uint32_t n_cal, cap, seq;
+	/* run[rh..rn): the opened buckets' events, sorted; with rh < rn each
+	 * lies in a bucket <= open, and every bucket list lies after open */
+	struct event *run;         /* [cap] */
+	uint32_t rh, rn;
+	int64_t open;
+	int64_t base;              /* no bucket list lies in an earlier bucket */
+	int64_t front;             /* the earliest bucket list, when n_list */
+	uint32_t n_list, cap, seq;
 	struct event_heap far;
 	struct event *scratch;     /* [cap] for event_queue_renumber */
+	struct event *sort_tmp;    /* [cap] for sorting an opened bucket */
 };
 
 int event_queue_init(struct event_queue *q, uint32_t cap);
@@ -67,55 +75,62 @@ void event_queue_clear(struct event_queue *q);
  * 32-bit counter would wrap. */
 void event_queue_renumber(struct event_queue *q);
 
-/* Out of line: the bucket after a drained front (a bitmap scan), and the
- * sorted insertion of an out-of-order push. */
+/* Out of line: the bucket after a drained front (a bitmap scan), moving
+ * the earliest bucket into the (empty) run, and a push into the run's
+ * middle. */
 int64_t event_queue_next_bucket(const struct event_queue *q, int64_t from);
-bool event_queue_sort_in(struct event_queue *q, uint32_t pos, uint32_t warp);
+void event_queue_open(struct event_queue *q);
+void event_queue_run_insert(struct event_queue *q, struct event ev);
 
 static inline bool event_queue_empty(const struct event_queue *q)
 {
-	return q->n_cal == 0 && event_heap_empty(&q->far);
+	return q->rh == q->rn && q->n_list == 0 && event_heap_empty(&q->far);
 }
 
-static inline const struct evq_node *evq_front_node(const struct event_queue *q, uint32_t *warp)
+/* Whether the run has an event, opening the earliest bucket if it has
+ * none. */
+static inline bool evq_run_ready(struct event_queue *q)
 {
-	uint32_t last = q->bucket[(uint32_t)q->front & (EVQ_BUCKETS - 1)].last - 1;
-	*warp = q->node[last].next;
-	return &q->node[*warp];
-}
-
-/* Whether the calendar's front comes before the heap's (or the heap is
- * empty); only with n_cal. */
-static inline bool evq_calendar_first(const struct event_queue *q, const struct evq_node *c)
-{
-	if (event_heap_empty(&q->far))
+	if (q->rh < q->rn)
 		return true;
-	const struct event *h = &q->far.h[0];
-	return c->t < h->t || (c->t == h->t && c->seq < h->seq);
+	if (!q->n_list)
+		return false;
+	event_queue_open(q);
+	return true;
 }
 
-/* The warp of the earliest event; the queue must not be empty. */
-static inline uint32_t event_queue_front_warp(const struct event_queue *q)
+/* Whether a comes before b. */
+static inline bool evq_before(const struct event *a, const struct event *b)
 {
-	if (q->n_cal) {
-		uint32_t w;
-		const struct evq_node *c = evq_front_node(q, &w);
-		if (evq_calendar_first(q, c))
-			return w;
-	}
-	return q->far.h[0].warp;
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-/* The earliest event's time; the queue must not be empty. */
-static inline double event_queue_front_time(const struct event_queue *q)
+/* The earliest event; the queue must not be empty. */
+static inline const struct event *event_queue_front(struct event_queue *q)
 {
-	double t = event_heap_empty(&q->far) ? INFINITY : event_heap_top_time(&q->far);
-	if (q->n_cal) {
-		uint32_t w;
-		double c = evq_front_node(q, &w)->t;
-		t = c < t ? c : t;
+	if (evq_run_ready(q)) {
+		const struct event *r = &q->run[q->rh];
+		if (event_heap_empty(&q->far) || evq_before(r, &q->far.h[0]))
+			return r;
 	}
-	return t;
+	return &q->far.h[0];
+}
+
+static inline uint32_t event_queue_front_warp(struct event_queue *q)
+{
+	return event_queue_front(q)->warp;
+}
+
+static inline double event_queue_front_time(struct event_queue *q)
+{
+	return event_queue_front(q)->t;
+}
+
+/* A warp likely to come after the front (the run's second event), or
+ * UINT32_MAX: for prefetching only, as the heap is not consulted. */
+static inline uint32_t event_queue_second_warp_hint(const struct event_queue *q)
+{
+	return q->rh + 1 < q->rn ? q->run[q->rh + 1].warp : UINT32_MAX;
 }
 
 /* The absolute bucket of t, for times that have one. */
@@ -123,7 +138,8 @@ static inline bool evq_bucket_of(double t, int64_t *b)
 {
 	if (!(t >= 0 && t < EVQ_T_MAX))
 		return false;
-	*b = (int64_t)t >> EVQ_BUCKET_SHIFT;
+	/* exact: a power-of-two scale */
+	*b = (int64_t)(t * EVQ_BUCKETS_PER_CYCLE);
 	return true;
 }
 
@@ -134,34 +150,29 @@ static inline void event_queue_push(struct event_queue *q, double t, uint32_t wa
 	uint32_t seq = q->seq++;
 	int64_t b;
 	if (evq_bucket_of(t, &b)) {
+		if (q->rh < q->rn && b <= q->open) {
+			/* into the run: at its end when no later than its last */
+			if (q->run[q->rn - 1].t <= t && q->rn < q->cap)
+				q->run[q->rn++] = (struct event){t, seq, warp};
+			else
+				event_queue_run_insert(q, (struct event){t, seq, warp});
+			return;
+		}
 		/* (one unsigned compare for base <= b < base + EVQ_BUCKETS) */
 		if ((uint64_t)(b - q->base) < EVQ_BUCKETS) {
 			uint32_t pos = (uint32_t)b & (EVQ_BUCKETS - 1);
-			struct evq_bucket *bk = &q->bucket[pos];
 			struct evq_node *n = &q->node[warp];
 			n->t = t;
 			n->seq = seq;
-			if (!bk->last) {
-				n->next = warp;
-				bk->last = warp + 1;
-				bk->count = 1;
+			n->next = q->bucket[pos];
+			q->bucket[pos] = warp + 1;
+			if (!n->next) {
 				q->nonempty[pos >> 6] |= 1ull << (pos & 63);
-				if (!q->n_cal || b < q->front)
+				if (!q->n_list || b < q->front)
 					q->front = b;
-				q->n_cal++;
-				return;
 			}
-			struct evq_node *l = &q->node[bk->last - 1];
-			if (l->t <= t) { /* in order (seq is the newest): append */
-				n->next = l->next;
-				l->next = warp;
-				bk->last = warp + 1;
-				bk->count++;
-				q->n_cal++;
-				return;
-			}
-			if (event_queue_sort_in(q, pos, warp))
-				return;
+			q->n_list++;
+			return;
 		}
 	}
 	event_heap_insert(&q->far, (struct event){t, seq, warp});
@@ -169,24 +180,12 @@ static inline void event_queue_push(struct event_queue *q, double t, uint32_t wa
 
 static inline uint32_t event_queue_pop(struct event_queue *q, double *t)
 {
-	if (q->n_cal) {
-		uint32_t w;
-		const struct evq_node *c = evq_front_node(q, &w);
-		if (evq_calendar_first(q, c)) {
-			uint32_t pos = (uint32_t)q->front & (EVQ_BUCKETS - 1);
-			struct evq_bucket *bk = &q->bucket[pos];
-			*t = c->t;
-			q->base = q->front;
-			q->n_cal--;
-			if (--bk->count) {
-				q->node[bk->last - 1].next = c->next;
-			} else {
-				bk->last = 0;
-				q->nonempty[pos >> 6] &= ~(1ull << (pos & 63));
-				if (q->n_cal)
-					q->front = event_queue_next_bucket(q, q->front + 1);
-			}
-			return w;
+	if (evq_run_ready(q)) {
+		const struct event *r = &q->run[q->rh];
+		if (event_heap_empty(&q->far) || evq_before(r, &q->far.h[0])) {
+			q->rh++;
+			*t = r->t;
+			return r->warp;
 		}
 	}
 	uint32_t w = event_heap_pop(&q->far, t);

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The packed header; a MEM item's addresses follow it: one per active
  * lane, or (affine) the first active lane's and the stride between
@@ -65,6 +66,22 @@ int item_chunk_put(struct item_chunk *c, const struct gpuvm_warp_item *it)
 	return 0;
 }
 
+/* The lanes' order of an affine access, for the engine (it would find the
+ * same by scanning the lanes): ascending when, in unsigned arithmetic,
+ * the last active lane's offset and address do not wrap past 2^64 (a
+ * negative stride wraps, unless the wrap is what makes it ascend);
+ * contiguous when besides all 32 lanes are active and the stride is the
+ * width. Otherwise unknown (the engine scans). */
+static uint8_t affine_order(uint32_t mask, uint64_t a0, int64_t stride, uint32_t bytes_per_lane)
+{
+	uint64_t span = (uint64_t)(31 - __builtin_clz(mask) - __builtin_ctz(mask)), reach;
+	if (__builtin_mul_overflow(span, (uint64_t)stride, &reach) ||
+	    __builtin_add_overflow(a0, reach, &reach))
+		return GPUVM_LANES_UNKNOWN;
+	return mask == 0xffffffffu && (uint64_t)stride == bytes_per_lane ? GPUVM_LANES_CONTIGUOUS
+									  : GPUVM_LANES_ASCENDING;
+}
+
 void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp_item *it)
 {
 	struct packed_item h;
@@ -81,6 +98,7 @@ void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp
 	it->bytes_per_lane = h.bytes_per_lane;
 	it->active_mask = h.active_mask;
 	it->has_regs = 0;
+	it->lanes_order = GPUVM_LANES_UNKNOWN;
 	uint32_t mask = it->kind == GPUVM_ITEM_MEM ? h.active_mask : 0;
 	if (mask && h.affine) {
 		uint64_t a0;
@@ -89,10 +107,16 @@ void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp
 		memcpy(&stride, d + 8, 8);
 		d += 16;
 		uint32_t l0 = (uint32_t)__builtin_ctz(mask);
-		for (uint32_t m = mask; m; m &= m - 1) {
-			uint32_t l = (uint32_t)__builtin_ctz(m);
-			it->addr[l] = a0 + (uint64_t)(l - l0) * (uint64_t)stride; /* modulo 2^64 */
+		if (mask == 0xffffffffu) {
+			for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++)
+				it->addr[l] = a0 + (uint64_t)l * (uint64_t)stride; /* modulo 2^64 */
+		} else {
+			for (uint32_t m = mask; m; m &= m - 1) {
+				uint32_t l = (uint32_t)__builtin_ctz(m);
+				it->addr[l] = a0 + (uint64_t)(l - l0) * (uint64_t)stride;
+			}
 		}
+		it->lanes_order = affine_order(h.active_mask, a0, stride, h.bytes_per_lane);
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1, d += 8)
 			memcpy(&it->addr[__builtin_ctz(m)], d, 8);
@@ -124,12 +148,36 @@ struct item_chunk *item_fifo_pop(struct item_fifo *f)
 	return c;
 }
 
+/* A chunk's footprint in a slab: header and data, whole cache lines. */
+static size_t chunk_stride(const struct item_chunk_pool *p)
+{
+	return (sizeof(struct item_chunk) + p->chunk_bytes + 63) & ~(size_t)63;
+}
+
 void item_chunk_pool_init(struct item_chunk_pool *p, uint32_t chunk_bytes)
 {
-	p->free = NULL;
+	memset(p, 0, sizeof *p);
 	p->chunk_bytes = chunk_bytes < ITEM_CHUNK_MAX_ITEM_BYTES ? ITEM_CHUNK_MAX_ITEM_BYTES
 								 : chunk_bytes;
-	p->allocated = 0;
+}
+
+/* A new slab: at least 8 chunks after its first line (the link). */
+static int new_slab(struct item_chunk_pool *p)
+{
+	size_t stride = chunk_stride(p), bytes = ITEM_CHUNK_SLAB_BYTES;
+	while (bytes < 64 + 8 * stride)
+		bytes += ITEM_CHUNK_SLAB_BYTES;
+	void *m;
+	if (posix_memalign(&m, ITEM_CHUNK_SLAB_BYTES, bytes))
+		return -1;
+#ifdef MADV_HUGEPAGE
+	madvise(m, bytes, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
+#endif
+	*(void **)m = p->slabs;
+	p->slabs = m;
+	p->carve = (unsigned char *)m + 64;
+	p->carve_left = (uint32_t)((bytes - 64) / stride);
+	return 0;
 }
 
 struct item_chunk *item_chunk_pool_get(struct item_chunk_pool *p)
@@ -138,9 +186,11 @@ struct item_chunk *item_chunk_pool_get(struct item_chunk_pool *p)
 	if (c) {
 		p->free = c->next;
 	} else {
-		c = malloc(sizeof *c + p->chunk_bytes);
-		if (!c)
+		if (!p->carve_left && new_slab(p))
 			return NULL;
+		c = (struct item_chunk *)(void *)p->carve;
+		p->carve += chunk_stride(p);
+		p->carve_left--;
 		c->cap = p->chunk_bytes;
 		p->allocated++;
 	}
@@ -157,10 +207,13 @@ void item_chunk_pool_put(struct item_chunk_pool *p, struct item_chunk *c)
 
 void item_chunk_pool_free(struct item_chunk_pool *p)
 {
-	while (p->free) {
-		struct item_chunk *c = p->free;
-		p->free = c->next;
-		free(c);
-		p->allocated--;
+	while (p->slabs) {
+		void *m = p->slabs;
+		p->slabs = *(void **)m;
+		free(m);
 	}
+	p->free = NULL;
+	p->carve = NULL;
+	p->carve_left = 0;
+	p->allocated = 0;
 }

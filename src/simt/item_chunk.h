@@ -51,11 +51,19 @@ void item_fifo_push(struct item_fifo *f, struct item_chunk *c);
 /* The oldest chunk, or NULL when empty. */
 struct item_chunk *item_fifo_pop(struct item_fifo *f);
 
-/* Recycled chunks of one size. */
+/* Recycled chunks of one size, carved from slabs of ITEM_CHUNK_SLAB_BYTES
+ * (2 MiB aligned, huge-page backed where the kernel allows): the engine
+ * reads thousands of warps' chunks in turn, and with a 4 KiB page each
+ * nearly every item it read missed the TLB (2dconv:n=2048 at --threads 2:
+ * a software prefetch of the next item stalled on its page walk). */
+#define ITEM_CHUNK_SLAB_BYTES (2u << 20)
 struct item_chunk_pool {
 	struct item_chunk *free;
 	uint32_t chunk_bytes; /* of data[] */
 	uint64_t allocated;   /* chunks in existence (in use or free) */
+	void *slabs;          /* list of slabs (each starts with the link) */
+	unsigned char *carve; /* the newest slab's first chunk not handed out yet */
+	uint32_t carve_left;  /* chunks left to carve there */
 };
 
 void item_chunk_pool_init(struct item_chunk_pool *p, uint32_t chunk_bytes);
