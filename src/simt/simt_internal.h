@@ -118,7 +118,8 @@ struct simt_wbuf {
 	/* COMPUTE_CHAIN per entry (simt_chain_pack), laid out as e; allocated
 	 * when a lane of the warp first records one (few kernels do) */
 	uint32_t *chain;
-	struct simt_column col[GPUVM_WARP_LANES];
+	/* (on a line of their own: a column then never straddles two lines) */
+	_Alignas(64) struct simt_column col[GPUVM_WARP_LANES];
 };
 
 /* Where lane's entry at slot lives. Slot-major (the 32 lanes' entries of
