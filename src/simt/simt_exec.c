@@ -75,9 +75,7 @@ static void lane_entry(void *arg)
 	struct simt_lane *ln = arg;
 	struct simt_launch *l = ln->cta->launch;
 	l->body(&ln->t, l->args);
-	ln->tail_compute = ln->t.compute;
-	ln->tail_chain = ln->t.chain;
-	ln->tail_class = ln->t.chain_class;
+	simt_wb_lane_tail(ln->wb, ln->lane, ln->t.compute, ln->t.chain, ln->t.chain_class);
 	ln->state = LANE_DONE;
 }
 
@@ -909,16 +907,8 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 		}
 	}
 	if (best == UINT32_MAX) {
-		/* every lane has finished */
-		uint32_t tail = 0, chain = 0, cls = 0;
-		for (uint32_t i = 0; i < w->nlanes; i++) {
-			if (w->lanes[i].tail_compute > tail)
-				tail = w->lanes[i].tail_compute;
-			if (w->lanes[i].tail_chain > chain) {
-				chain = w->lanes[i].tail_chain;
-				cls = w->lanes[i].tail_class;
-			}
-		}
+		/* every lane has finished: its final gap, kept as they did */
+		uint32_t tail = wb->tail_compute, chain = wb->tail_chain, cls = wb->tail_class;
 		if (tail && !w->tail_done) {
 			w->tail_done = 1;
 			it->kind = GPUVM_ITEM_COMPUTE;
