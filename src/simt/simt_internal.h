@@ -118,8 +118,7 @@ struct simt_wbuf {
 	/* COMPUTE_CHAIN per entry (simt_chain_pack), laid out as e; allocated
 	 * when a lane of the warp first records one (few kernels do) */
 	uint32_t *chain;
-	/* (on a line of their own: a column then never straddles two lines) */
-	_Alignas(64) struct simt_column col[GPUVM_WARP_LANES];
+	struct simt_column col[GPUVM_WARP_LANES];
 	/* over the warp's finished lanes: the most COMPUTE hints after a
 	 * lane's last access, and the longest such chain (the lowest lane's
 	 * of the longest: tail_lane) with its class; kept as lanes finish
