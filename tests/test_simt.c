@@ -387,6 +387,84 @@ static void test_lockstep_rows_and_divergence(void **state)
 	src.ops->destroy(&src);
 }
 
+/* ---- the warp's final gap: kept as its lanes finish ------------------ */
+
+struct tail_args {
+	int *a, *c;
+};
+
+enum { TAIL_LOOPS = 100 };
+
+/* Lanes end with different COMPUTE hints after their last access: lane 25
+ * the most (9), lanes 3 and 20 equally long chains of different classes.
+ * Lane 3 loops past the run-ahead (SIMT_RUNAHEAD), so it finishes after
+ * lane 20: the final gap must still take the lowest lane's chain class,
+ * as the zipper always has. */
+SIMT_KERNEL(tail_kernel, struct tail_args, p)
+{
+	int i = threadIdx.x;
+	int v = LD(p.a, i);
+	if (i == 3)
+		for (int k = 0; k < TAIL_LOOPS; k++)
+			v += LD(p.a, k % 32);
+	ST(p.c, i, v);
+	if (i == 3)
+		COMPUTE_CHAIN(5, GPUVM_CLASS_FMA);
+	if (i == 20) {
+		COMPUTE_CHAIN(5, GPUVM_CLASS_SFU);
+		COMPUTE(2);
+	}
+	if (i == 25)
+		COMPUTE(9);
+}
+
+static int tail_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	int *a = simt_malloc(h, "a", 32 * 4, GPUVM_ALLOC_DEVICE);
+	int *c = simt_malloc(h, "c", 32 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a || !c)
+		return -1;
+	struct tail_args args = {a, c};
+	return SIMT_LAUNCH(h, tail_kernel, simt_dim3(1, 1, 1), simt_dim3(32, 1, 1), args);
+}
+
+static void test_final_gap_of_lanes_finishing_out_of_order(void **state)
+{
+	(void)state;
+	struct gpuvm_source src;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(simt_program_source("tail", tail_host, NULL, NULL, &src, &err), 0);
+	struct gpuvm_run_op op;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
+	}
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
+	struct gpuvm_kernel *k = op.kernel;
+	void *w = calloc(1, k->ops->warp_state_bytes);
+	assert_non_null(w);
+	k->ops->warp_begin(k, w, 0, 0);
+	struct gpuvm_warp_item it, last;
+	uint32_t items = 0, stores = 0;
+	memset(&last, 0, sizeof last);
+	while (next_item(k, w, &it) != GPUVM_ITEM_END) {
+		assert_true(++items < 1000);
+		stores += it.kind == GPUVM_ITEM_MEM && it.op == GPUVM_OP_STORE;
+		last = it;
+	}
+	assert_int_equal(stores, 1); /* (lanes reconverge at the store) */
+	assert_int_equal(last.kind, GPUVM_ITEM_COMPUTE);
+	assert_int_equal(last.compute_insts, 9);
+	assert_int_equal(last.chain_insts, 5);
+	assert_int_equal(last.op_class, GPUVM_CLASS_FMA);
+	free(w);
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_END);
+	src.ops->destroy(&src);
+}
+
 static void test_access_outside_allocation_is_an_error(void **state)
 {
 	(void)state;
@@ -419,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_divergent_lanes_split_and_reconverge),
 		cmocka_unit_test(test_zipper_items_of_a_lone_lane),
 		cmocka_unit_test(test_lockstep_rows_and_divergence),
+		cmocka_unit_test(test_final_gap_of_lanes_finishing_out_of_order),
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
 		cmocka_unit_test(test_shared_beyond_declared_is_an_error),
 	};

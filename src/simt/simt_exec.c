@@ -75,9 +75,7 @@ static void lane_entry(void *arg)
 	struct simt_lane *ln = arg;
 	struct simt_launch *l = ln->cta->launch;
 	l->body(&ln->t, l->args);
-	ln->tail_compute = ln->t.compute;
-	ln->tail_chain = ln->t.chain;
-	ln->tail_class = ln->t.chain_class;
+	simt_wb_lane_tail(ln->wb, ln->lane, ln->t.compute, ln->t.chain, ln->t.chain_class);
 	ln->state = LANE_DONE;
 }
 
@@ -532,6 +530,9 @@ static void cta_run_eager(struct simt_cta *c)
 
 /* ---- warps ---------------------------------------------------------- */
 
+/* Addresses a warp notes for its next call (struct simt_warp.pf). */
+#define SIMT_WARP_PF 7
+
 struct simt_warp {
 	struct simt_cta *cta;
 	struct simt_lane *lanes;
@@ -542,11 +543,12 @@ struct simt_warp {
 	 * their active lanes */
 	uint64_t issued, issued_lanes;
 	int tail_done, ended;
-	/* what the next call reads first beyond this state (the next row in
-	 * lockstep, else the first waiting lane's column): prefetched on
-	 * entry, so that its miss overlaps the buffer header's instead of
-	 * following it (the engine prefetches this state, not the buffer) */
-	const void *hint;
+	/* what the next call reads beyond this state and the buffer header
+	 * (the next row in lockstep, else the first waiting lanes' columns
+	 * and the entries their issue decodes next), noted at the end of
+	 * each call: the engine's warp_prefetch hook (sw_prefetch) loads
+	 * them a turn ahead, sw_next's entry again (pf[0] first) */
+	const void *pf[SIMT_WARP_PF];
 };
 
 static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
@@ -569,6 +571,10 @@ static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 	w->wb = &w->cta->wbufs[warp];
 	w->nlanes = w->cta->nthreads - first < GPUVM_WARP_LANES ? w->cta->nthreads - first
 								: GPUVM_WARP_LANES;
+	/* its first call refills every lane, reading the first lanes'
+	 * records before refill_prefetch reaches them (sw_prefetch) */
+	for (uint32_t i = 0; i < SIMT_WARP_PF; i++)
+		w->pf[i] = i < w->nlanes ? (const void *)&w->lanes[i].state : (const void *)w->wb;
 }
 
 static int launch_error(struct simt_launch *l, struct gpuvm_error *err)
@@ -768,18 +774,73 @@ static inline void refill_prefetch(struct simt_lane *lanes, uint32_t m)
 		coro_prefetch_frames(lanes[__builtin_ctz(m1)].co);
 }
 
+/* Notes in w->pf what the warp's next call reads beyond its state and
+ * buffer header, from what this call left in cache: in lockstep the next
+ * row; else the columns of the first waiting lanes (bfs: 1.9 per
+ * instruction) and, for those at the next instruction's site (the
+ * earliest), the entry that issuing them decodes (head + 1: the row's or
+ * e[]'s); and the record of the first lane that will refill (its state
+ * and coroutine, read before anything refill_prefetch reaches). Unused
+ * slots repeat the header. */
+static void warp_note_prefetch(struct simt_warp *w)
+{
+	struct simt_wbuf *wb = w->wb;
+	uint32_t n = 0;
+	uint32_t dry = wb->live & ~wb->nonempty;
+	if (dry)
+		w->pf[n++] = &w->lanes[__builtin_ctz(dry)].state;
+	if (wb->lockstep) {
+		if (wb->row)
+			w->pf[n++] = wb->row + wb->uhead;
+	} else if (wb->nonempty) {
+		uint32_t best = UINT32_MAX;
+		for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+			uint32_t site = wb->col[__builtin_ctz(m)].key >> 16;
+			best = site < best ? site : best;
+		}
+		for (uint32_t m = wb->nonempty; m && n + 2 <= SIMT_WARP_PF; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
+			const struct simt_column *c = &wb->col[i];
+			w->pf[n++] = c;
+			uint32_t next = c->head + 1;
+			if (c->key >> 16 != best || next >= c->tail)
+				continue;
+			if (wb->lane_major)
+				w->pf[n++] = &wb->e[simt_wb_slot(wb, i, next)];
+			else if (wbuf_in_row(wb, i, next))
+				w->pf[n++] = &wb->row[next];
+			else
+				w->pf[n++] = &wb->e[simt_wb_slot(wb, i, next)];
+		}
+	}
+	while (n < SIMT_WARP_PF)
+		w->pf[n++] = wb;
+}
+
 static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
 		   struct gpuvm_error *err)
 {
 	struct simt_launch *l = k->impl;
 	struct simt_warp *w = state;
-	__builtin_prefetch(w->hint); /* (never faults, even when stale) */
+	__builtin_prefetch(w->pf[0]); /* (never faults, even when stale) */
 	int rc = warp_next(l, w, it, err);
-	struct simt_wbuf *wb = w->wb;
-	if (wb && !w->ended)
-		w->hint = wb->lockstep ? (const void *)(wb->row ? wb->row + wb->uhead : NULL)
-				       : (const void *)&wb->col[wb->nonempty ? __builtin_ctz(wb->nonempty) : 0];
+	if (w->wb && !w->ended)
+		warp_note_prefetch(w);
 	return rc;
+}
+
+/* The engine's hook: w is its next event's warp, so its sw_next comes
+ * within a turn; load its buffer header and what w->pf notes. Prefetches
+ * only: no result can change (so no test can fail on it). */
+static void sw_prefetch(struct gpuvm_kernel *k, const void *state)
+{
+	(void)k;
+	const struct simt_warp *w = state;
+	if (!w->wb || w->ended)
+		return;
+	__builtin_prefetch(w->wb);
+	for (uint32_t i = 0; i < SIMT_WARP_PF; i++)
+		__builtin_prefetch(w->pf[i]);
 }
 
 static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_warp_item *it,
@@ -846,16 +907,8 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 		}
 	}
 	if (best == UINT32_MAX) {
-		/* every lane has finished */
-		uint32_t tail = 0, chain = 0, cls = 0;
-		for (uint32_t i = 0; i < w->nlanes; i++) {
-			if (w->lanes[i].tail_compute > tail)
-				tail = w->lanes[i].tail_compute;
-			if (w->lanes[i].tail_chain > chain) {
-				chain = w->lanes[i].tail_chain;
-				cls = w->lanes[i].tail_class;
-			}
-		}
+		/* every lane has finished: its final gap, kept as they did */
+		uint32_t tail = wb->tail_compute, chain = wb->tail_chain, cls = wb->tail_class;
 		if (tail && !w->tail_done) {
 			w->tail_done = 1;
 			it->kind = GPUVM_ITEM_COMPUTE;
@@ -900,4 +953,5 @@ const struct gpuvm_kernel_ops simt_kernel_ops = {
 	.warp_state_bytes = sizeof(struct simt_warp),
 	.warp_begin = sw_begin,
 	.warp_next = sw_next,
+	.warp_prefetch = sw_prefetch,
 };

@@ -119,7 +119,28 @@ struct simt_wbuf {
 	 * when a lane of the warp first records one (few kernels do) */
 	uint32_t *chain;
 	struct simt_column col[GPUVM_WARP_LANES];
+	/* over the warp's finished lanes: the most COMPUTE hints after a
+	 * lane's last access, and the longest such chain (the lowest lane's
+	 * of the longest: tail_lane) with its class; kept as lanes finish
+	 * (simt_wb_lane_tail), so the warp's end reads no lane record (its
+	 * scan of 32 records was 56 lines, missed: bfs's warps are short) */
+	uint32_t tail_compute, tail_chain;
+	uint8_t tail_class, tail_lane;
 };
+
+/* A lane finished with COMPUTE hints after its last access (compute, of
+ * them a chain of class cls): the warp's final gap (struct simt_wbuf). */
+static inline void simt_wb_lane_tail(struct simt_wbuf *wb, uint32_t lane, uint32_t compute,
+				     uint32_t chain, uint8_t cls)
+{
+	if (compute > wb->tail_compute)
+		wb->tail_compute = compute;
+	if (chain > wb->tail_chain || (chain && chain == wb->tail_chain && lane < wb->tail_lane)) {
+		wb->tail_chain = chain;
+		wb->tail_class = cls;
+		wb->tail_lane = (uint8_t)lane;
+	}
+}
 
 /* Where lane's entry at slot lives. Slot-major (the 32 lanes' entries of
  * one slot side by side) while the warp's lanes run together: an
@@ -142,9 +163,6 @@ struct simt_lane {
 	struct simt_cta *cta;
 	struct simt_wbuf *wb;
 	uint32_t lane;         /* column in wb */
-	uint32_t tail_compute; /* COMPUTE hints after the last access */
-	uint32_t tail_chain;
-	uint8_t tail_class;
 	enum lane_state state;
 	struct coro *co;
 };
