@@ -934,28 +934,14 @@ static int as_produce(void *ctx, struct gpuvm_run_op *op, struct gpuvm_error *er
 static int as_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
 	struct accelsim *s = src->impl;
-	if (!s->threads_known) {
-		s->threads_known = true;
-		s->threads = src->exec_threads;
-		for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++)
-			s->sk[i].keep = s->threads > 1;
-		if (s->threads > 1 && op_ahead_start(&s->ahead, as_produce, s, err))
-			return -1;
-	}
-	if (s->ahead.started)
-		return op_ahead_next(&s->ahead, op, err);
-	return as_produce(s, op, err);
+	return staged_next_op(src, &s->ahead, s->sk, &s->threads, &s->threads_known, as_produce, s, op,
+			      err);
 }
 
 static void as_destroy(struct gpuvm_source *src)
 {
 	struct accelsim *s = src->impl;
-	op_ahead_stop(&s->ahead);
-	for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++) {
-		staged_kernel_free(&s->sk[i]);
-		if (s->tmp[i])
-			fclose(s->tmp[i]);
-	}
+	staged_free(&s->ahead, s->sk, s->tmp);
 	if (s->list_open)
 		textin_close(&s->list);
 	infer_free(&s->inf);

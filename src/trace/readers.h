@@ -13,6 +13,7 @@
 #include "gpuvm/error.h"
 #include "gpuvm/stream.h"
 #include "trace/native.h"
+#include "trace/op_ahead.h"
 
 int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
 int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm_error *err);
@@ -177,6 +178,41 @@ static inline void staged_kernel_free(struct staged_kernel *sk)
 		native_kernel_free(&sk->nk);
 	sk->loaded = sk->ready = false;
 	sk->fresh_next = 0;
+}
+
+/* A text reader's next_op: on the first call it fixes its thread count
+ * from the source and, with more than one, keeps both staged kernels alive
+ * and starts the reader thread on produce; then it takes operations from
+ * that thread, or produces them itself. */
+static inline int staged_next_op(const struct gpuvm_source *src, struct op_ahead *ahead,
+				 struct staged_kernel sk[OP_AHEAD_KERNELS], uint32_t *threads,
+				 bool *threads_known, op_ahead_fn produce, void *ctx,
+				 struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	if (!*threads_known) {
+		*threads_known = true;
+		*threads = src->exec_threads;
+		for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++)
+			sk[i].keep = *threads > 1;
+		if (*threads > 1 && op_ahead_start(ahead, produce, ctx, err))
+			return -1;
+	}
+	if (ahead->started)
+		return op_ahead_next(ahead, op, err);
+	return produce(ctx, op, err);
+}
+
+/* Stops the reader thread, then frees the staged kernels and closes the
+ * scratch files. */
+static inline void staged_free(struct op_ahead *ahead, struct staged_kernel sk[OP_AHEAD_KERNELS],
+			       FILE *tmp[OP_AHEAD_KERNELS])
+{
+	op_ahead_stop(ahead);
+	for (unsigned i = 0; i < OP_AHEAD_KERNELS; i++) {
+		staged_kernel_free(&sk[i]);
+		if (tmp[i])
+			fclose(tmp[i]);
+	}
 }
 
 #endif
