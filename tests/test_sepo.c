@@ -283,7 +283,7 @@ static void test_pinned_writes_take_link_time(void **state)
 	cJSON *o = run("sepo-kv:records=20000,dup=2,key=64,org=basic,placement=pinned");
 	double zc_writes = report_num(o, "zero_copy_bytes"), kernels = report_num(o, "kernel_seconds");
 	/* the writes' TLPs upstream: payload plus 26 B each at the wire rate
-	 * (src/engine/pcie_tlp.h; reads and atomics go the other way) */
+	 * (src/link/pcie_tlp.h; reads and atomics go the other way) */
 	double d2h = report_num(o, "pcie_d2h_bytes"), tlps = report_num(o, "zero_copy_tlps");
 	double link_s = (d2h + tlps * 26) / (0.815 * 282 / 256 * 16e9);
 	printf("  pinned basic inserts: %.3g MB over PCIe (%.3g MB up), kernels %.3g s, up-link %.3g s\n",

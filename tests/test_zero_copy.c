@@ -1,5 +1,5 @@
 /* Zero-copy (host-pinned) accesses as PCIe transaction-layer packets
- * (src/engine/pcie_tlp.h): one TLP per line a warp instruction touches,
+ * (src/link/pcie_tlp.h): one TLP per line a warp instruction touches,
  * each paying its header and framing, so scattered 32 B accesses cost
  * more link time per byte than coalesced lines (seeds/001 6.6.4: "many
  * small PCIe transactions ... much costlier than a few bulky" ones). */

@@ -155,6 +155,12 @@ struct gpuvm_config {
 	 * bandwidth queue, no row buffers */
 	uint32_t dram_channels, dram_banks;
 	uint64_t dram_row_bytes;
+	/* [mem] memory partitions (src/memsys/memsys.h): each holds
+	 * l2.size / partitions of L2 and dram.channels / partitions channels
+	 * with their share of the bandwidth; addresses are dealt to them in
+	 * partition_interleave chunks */
+	uint32_t mem_partitions;
+	uint32_t mem_partition_interleave_bytes;
 	double dram_trcd_ns, dram_trp_ns, dram_tcas_ns;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
@@ -210,6 +216,8 @@ struct gpuvm_config {
 	/* where a launch's first CTA goes: 0 SM 0; 1 the SM after the last
 	 * one given a CTA, over launches (GPGPU-Sim's issue_block2core) */
 	uint32_t cta_issue_after_last;
+	/* gpu.cta_placement: index into cta_place_policies (src/sm/cta_place.h) */
+	uint32_t cta_placement;
 	/* 1: a first-level TLB lookup of an entry still being filled is a miss
 	 * (gem5-gpu's ShaderTLB inserts at walk end); 0: it waits for the fill */
 	uint32_t tlb_l1_in_flight_miss;

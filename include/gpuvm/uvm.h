@@ -145,7 +145,7 @@ double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool cu
 
 /* The rate a large pinned transfer achieves on a link of raw rate
  * raw_gb_s (0.815 x raw, measured: research/timing-anchors.md 7): the flat
- * link model, zero-copy sectors (engine.c) and the scope model use it, so
+ * link model, zero-copy sectors (link/link.c) and the scope model use it, so
  * that every path derates the raw pcie.bandwidth_gb_s exactly once. */
 double gpuvm_pcie_effective_gb_s(double raw_gb_s);
 

@@ -105,6 +105,10 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->dram_channels = 32;   /* HBM2, 16 banks, 1 KiB rows, ~14 ns (timing-anchors.md 6) */
 	cfg->dram_banks = 16;
 	cfg->dram_row_bytes = 1024;
+	/* one partition: the whole L2 and every channel behind one address
+	 * map, the model of gpuvm 1b4e3ad (memsys.h) */
+	cfg->mem_partitions = 1;
+	cfg->mem_partition_interleave_bytes = 4096;
 	cfg->dram_trcd_ns = cfg->dram_trp_ns = cfg->dram_tcas_ns = 14;
 	cfg->dram_bandwidth_gb_s = 500;
 	cfg->pcie_latency_ns = 1000;
@@ -157,6 +161,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_thrashing = 0;
 	cfg->l1_fill_line = 0;
 	cfg->cta_issue_after_last = 0; /* every launch from SM 0, as before the key */
+	cfg->cta_placement = 0;        /* round-robin (src/sm/cta_place.c) */
 	cfg->tlb_l1_in_flight_miss = 0; /* merge: an MSHR hit, as before the key */
 	cfg->uvm_device_sync_writeback = 0; /* keep: NVIDIA's driver leaves pages at a sync */
 	cfg->tlb_peer_read_touch = 0;   /* keep: as before the key */
@@ -641,6 +646,14 @@ int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
 static bool key_active(const struct gpuvm_config *cfg, size_t id)
 {
 	const struct cfg_key *k = &cfg_keys[id];
+	/* the memory-partition and CTA-placement keys are listed (a report's
+	 * config, config_hash) only where they change the model from the one
+	 * before them (one partition, round robin), so runs of an unchanged
+	 * model keep their reports bit for bit */
+	if (cfg && (id == K_MEM_PARTITIONS || id == K_MEM_PARTITION_INTERLEAVE))
+		return cfg->mem_partitions != 1;
+	if (cfg && id == K_CTA_PLACEMENT)
+		return cfg->cta_placement != 0;
 	if (!cfg || k->level < 0)
 		return true;
 	if ((uint32_t)k->level >= cfg->tlb_levels)
@@ -839,6 +852,26 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "size %s is not a whole number of sets of ways %u x line_size %u "
 			       "= %llu bytes", sz, cfg->l2_ways, cfg->l2_line_bytes,
 			       (unsigned long long)way_line);
+	}
+
+	/* Memory partitions: each a whole number of L2 sets and channels. */
+	if (cfg->l2_bytes % ((uint64_t)cfg->mem_partitions * way_line)) {
+		const int ks[] = {K_MEM_PARTITIONS, K_L2_SIZE, K_L2_WAYS, K_L2_LINE};
+		return fail_at(err, cfg, latest_of(cfg, ks, 4),
+			       "mem.partitions %u does not divide the L2 into whole sets of %llu bytes",
+			       cfg->mem_partitions, (unsigned long long)way_line);
+	}
+	if (cfg->dram_channels % cfg->mem_partitions) {
+		const int ks[] = {K_MEM_PARTITIONS, K_DRAM_CHANNELS};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "mem.partitions %u does not divide dram.channels %u",
+			       cfg->mem_partitions, cfg->dram_channels);
+	}
+	if (cfg->mem_partition_interleave_bytes < cfg->l2_line_bytes) {
+		const int ks[] = {K_MEM_PARTITION_INTERLEAVE, K_L2_LINE};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "mem.partition_interleave %u is smaller than l2.line_size %u",
+			       cfg->mem_partition_interleave_bytes, cfg->l2_line_bytes);
 	}
 
 	/* L1 geometry (when there is an L1). */

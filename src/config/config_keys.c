@@ -81,6 +81,8 @@ static const char *const off_on_names[] = {"off", "on"};
 static const char *const global_load_names[] = {"uncached", "cached"};
 static const char *const l1_fill_names[] = {"sector", "line"};
 static const char *const cta_issue_names[] = {"sm0", "after-last"};
+/* in cta_place_policies order (src/sm/cta_place.c) */
+static const char *const cta_placement_names[] = {"round-robin", "fill"};
 static const char *const in_flight_names[] = {"merge", "miss"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
@@ -270,6 +272,7 @@ const struct cfg_key cfg_keys[] = {
 	DBL("dram.trp_ns", dram_trp_ns, 0, false, NS_MAX, -1, "precharge (closing the open row)"),
 	DBL("dram.tcas_ns", dram_tcas_ns, 0, false, NS_MAX, -1, "column command to data"),
 
+
 	/* [neidty] and [valkyrie]: tunables of the TLB sharing schemes
 	 * (tlb.lN.peer), optional in presets; defaults in config.c cite
 	 * their sources. */
@@ -362,6 +365,18 @@ const struct cfg_key cfg_keys[] = {
 	     "first-level entry the lanes touch) or access (once per coalesced access, the 128 B "
 	     "segment of the lanes' data: gem5-gpu's ShaderLSQ::issueWarpInstTranslations translates "
 	     "every access WarpInstBuffer::coalesce makes, so two lines of one page are two lookups)"),
+	/* optional: the shipped presets state them; left out they give one
+	 * partition and round-robin placement, the model before the keys;
+	 * [mem]: memory partitions (src/memsys/memsys.h) */
+	U32("mem.partitions", mem_partitions, 1, 256, -1,
+	    "memory partitions, each with l2.size / partitions of L2 and dram.channels / partitions "
+	    "channels (both must divide)"),
+	SIZE32("mem.partition_interleave", mem_partition_interleave_bytes, 1, 1u << 30, true,
+	       "bytes of consecutive addresses one partition serves before the next (power of two, "
+	       "at least l2.line_size)"),
+	ENUM("gpu.cta_placement", cta_placement, cta_placement_names, -1,
+	     "which SM takes a launch's next CTA (src/sm/cta_place.c): round-robin (one per SM in "
+	     "turn, GPGPU-Sim issue_block2core) or fill (each SM up to its occupancy before the next)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

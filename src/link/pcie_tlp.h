@@ -1,7 +1,7 @@
 /* PCIe transaction-layer packets of zero-copy accesses: the bytes a TLP
  * adds to its payload, and the rate the link moves wire bytes at. */
-#ifndef GPUVM_ENGINE_PCIE_TLP_H
-#define GPUVM_ENGINE_PCIE_TLP_H
+#ifndef GPUVM_LINK_PCIE_TLP_H
+#define GPUVM_LINK_PCIE_TLP_H
 
 #include "gpuvm/uvm.h"
 

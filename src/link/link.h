@@ -1,0 +1,101 @@
+/* The host link: PCIe (or any serial host interconnect) between the GPU
+ * and host memory, one lane per direction, each a queue of wire bytes.
+ *
+ * Contract:
+ *  - Owns: both lanes' calendars (server_pool), the packet framing of
+ *    requests that cross the link one sector at a time (pcie_tlp.h: a
+ *    TLP's header, link-layer and framing bytes), the zero-copy packet
+ *    merging state and the lane time the kernels' own packets took.
+ *  - Requests: link_zero_copy (one 32 B sector of host-pinned memory, a
+ *    load, store or atomic, leaving the GPU side at t) and
+ *    link_zero_copy_atomics answer when the data is back at the SM (a
+ *    store: when it has crossed); link_bulk_seconds is the transfer-size
+ *    curve of a bulk transfer (copies, migrations, write-backs) with
+ *    pcie.bandwidth_gb_s and uvm.pcie_model. A request touches only the
+ *    link's own state; this is the seam a parallel engine turns into a
+ *    timestamped message to the link.
+ *  - May call: nothing but src/mem/server_pool.h; it writes its counters
+ *    into the run's gpuvm_stats (zero_copy_*, pcie_*_bytes).
+ *  - Guarantees: packets of one direction are served in the order of
+ *    their times (a capacity calendar: a request handled late still
+ *    finds the capacity of its own time); the posted writes of a kernel
+ *    have crossed by link_stores_done.
+ *  - Today the UVM driver's migrations and write-backs (uvm_lane in
+ *    src/uvm/uvm.c) and asynchronous copies (engine/copy_stream.c) keep
+ *    lanes of their own; they use link_bulk_seconds's curve. */
+#ifndef GPUVM_LINK_LINK_H
+#define GPUVM_LINK_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/stream.h"
+#include "mem/server_pool.h"
+
+enum link_dir { LINK_H2D = 0, LINK_D2H = 1 };
+
+struct host_link {
+	struct server_pool lane[2];   /* [enum link_dir] */
+	double cycles_per_wire_byte;  /* packets: raw rate less encoding and flow control */
+	double cycles_per_byte;       /* bulk payload (gpuvm_pcie_effective_gb_s) */
+	double latency_cycles;        /* pcie.latency_ns */
+	double return_cycles;         /* back from the link to the SM (load_base / 2) */
+	double raw_gb_s, clock_hz;
+	bool curve;                   /* uvm.pcie_model = curve */
+	/* lane time (cycles) kernels' own packets have taken of each
+	 * direction: what an asynchronous copy beside the kernel cannot have
+	 * (copy_stream.h) */
+	double lane_busy[2];
+	/* when the last zero-copy store has crossed: a store retires at once,
+	 * but the kernel is not done before its writes are (the launch
+	 * boundary orders them before the host or the next launch) */
+	double stores_done;
+	/* the memory instruction whose sector made the last TLP, and its
+	 * line: a sector of the same line in the same instruction joins that
+	 * TLP (pcie_tlp.h) */
+	uint64_t tlp_instr, tlp_line;
+	uint32_t sector_bytes, line_shift;
+	struct gpuvm_stats *stats;
+};
+
+int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
+void link_free(struct host_link *l);
+
+/* One zero-copy request: a sector of host-pinned memory, its operation,
+ * the memory instruction it belongs to (a count the SM layer keeps: the
+ * sectors of one instruction in one line travel as one TLP) and when it
+ * reaches the link. */
+struct link_req {
+	uint64_t sector_addr;
+	enum gpuvm_mem_op op;
+	uint64_t instr;
+	double t;
+};
+
+/* When the sector's data is back at the SM (a store: when it crossed). */
+double link_zero_copy(struct host_link *l, const struct link_req *r);
+/* An atomic instruction's lanes_in_sector lanes on one sector of
+ * host-pinned memory, each an AtomicOp of its own (0: a lane spanning two
+ * sectors, one AtomicOp); when the last is back. */
+double link_zero_copy_atomics(struct host_link *l, const struct link_req *r,
+			      uint32_t lanes_in_sector);
+
+/* Seconds a bulk transfer of bytes takes on a free lane (the
+ * transfer-size curve of uvm.pcie_model, gpuvm_uvm_transfer_seconds). */
+double link_bulk_seconds(const struct host_link *l, uint64_t bytes);
+
+/* Lane time the kernels' packets have taken of direction d so far. */
+static inline double link_lane_busy(const struct host_link *l, enum link_dir d)
+{
+	return l->lane_busy[d];
+}
+
+/* When the posted writes issued so far have crossed (0: none). */
+static inline double link_stores_done(const struct host_link *l)
+{
+	return l->stores_done;
+}
+
+#endif

@@ -1,0 +1,240 @@
+/* The memory side: memory partitions behind an address map. A partition
+ * is what a GPU memory controller and its L2 slices are: it holds one L2
+ * (its slices' capacity together, src/mem/l2_cache.h) and its DRAM
+ * channels (src/mem/dram_model.h, or with dram.banks = 0 one bandwidth
+ * queue). Addresses are cut into mem.partition_interleave bytes and the
+ * chunks dealt to the mem.partitions partitions in turn; inside a
+ * partition the chunk index is divided by the partition count, so each
+ * partition sees a dense address space of its own (its L2 sets and DRAM
+ * channels spread over all of it).
+ *
+ * Contract:
+ *  - Owns: the partitions' L2 slices, DRAM channels and their calendars.
+ *    Nothing else reads or writes them; the SM layer, the page-table walk
+ *    and the UVM driver reach them only through the functions below.
+ *  - Requests: one 32 B sector (memsys_access, memsys_access_fresh,
+ *    memsys_load_run_sector, memsys_pte_read), each with the time it
+ *    leaves the SM (or the walker); the answer is the time its data is
+ *    back at the SM (stores: when the L2 has it). A request touches only
+ *    the partition its address maps to, so two requests to different
+ *    partitions never wait for each other, and two to one partition
+ *    queue on its DRAM channels. This is the seam a parallel engine turns
+ *    into a timestamped message to the partition.
+ *  - May call: nothing outside src/mem (the L2 and DRAM models); it
+ *    writes its counters into the run's gpuvm_stats (l2_sector_*,
+ *    dram_bytes, walk_pte_*, uvm.l2_*).
+ *  - Guarantees: with one partition (every preset today) an address is
+ *    its own partition address and each request takes exactly the path
+ *    the single L2 and DRAM of engine.c took before (gpuvm 1b4e3ad), so
+ *    results are bit-identical.
+ *  - The L2's LRU clock doubles as the UVM driver's stale-line stamp
+ *    (l2_cache_access_fresh): memsys_l2_epoch brings every partition's
+ *    clock to the latest, so a stamp taken there orders every partition's
+ *    lines (used before: at or below it; after: above). */
+#ifndef GPUVM_MEMSYS_H
+#define GPUVM_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/later.h"
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "mem/dram_access.h"
+#include "mem/dram_model.h"
+#include "mem/l2_cache.h"
+#include "mem/server_pool.h"
+
+struct mem_partition {
+	struct l2_cache l2;          /* the partition's L2 slices */
+	struct server_pool dram;     /* dram.banks = 0: its channels as one queue */
+	struct dram_model dram_banks; /* dram.banks > 0: channels, banks, rows */
+};
+
+struct memsys {
+	struct mem_partition *part;
+	uint32_t n_parts;
+	uint32_t part_shift;         /* log2(mem.partition_interleave) */
+	bool dram_banked;
+	uint32_t sector_bytes;
+	double dram_cycles_per_sector, dram_latency;
+	/* SM to L2 and back, each way half of load_base_latency (the
+	 * crossbar and pipeline of any global access) */
+	double crossbar_cycles;
+	double l2_hit;
+	struct gpuvm_stats *stats;
+};
+
+int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
+void memsys_free(struct memsys *ms);
+
+/* The partition serving addr, and addr in that partition's own address
+ * space (*local). One partition: addr itself, no arithmetic. */
+static inline __attribute__((always_inline)) struct mem_partition *
+memsys_route(const struct memsys *ms, uint64_t addr, uint64_t *local)
+{
+	if (__builtin_expect(ms->n_parts == 1, 1)) {
+		*local = addr;
+		return ms->part;
+	}
+	uint64_t chunk = addr >> ms->part_shift;
+	uint64_t low = addr & (((uint64_t)1 << ms->part_shift) - 1);
+	*local = (chunk / ms->n_parts) << ms->part_shift | low;
+	return ms->part + chunk % ms->n_parts;
+}
+
+/* Starts loading addr's L2 set into the host cache (changes no result). */
+static inline void memsys_l2_prefetch(const struct memsys *ms, uint64_t addr)
+{
+	uint64_t local;
+	const struct mem_partition *p = memsys_route(ms, addr, &local);
+	l2_cache_prefetch(&p->l2, local);
+}
+
+/* One DRAM sector read of partition p (local address): its channel and
+ * bank (row hit or miss), or with dram.banks = 0 one bandwidth queue and
+ * the latency. Forced inline: gcc otherwise splits the banked read into
+ * a call of its own (~25 host instructions a sector in saves, restores
+ * and argument moves). */
+static inline __attribute__((always_inline)) double
+memsys_dram_sector(struct memsys *ms, struct mem_partition *p, uint64_t local, double t)
+{
+	ms->stats->dram_bytes += ms->sector_bytes;
+	if (ms->dram_banked)
+		return dram_read_sector(&p->dram_banks, local, t);
+	return server_pool_reserve(&p->dram, t, ms->dram_cycles_per_sector) + ms->dram_latency;
+}
+
+void memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p, uint64_t local,
+			      uint32_t sectors, double t);
+
+/* Most L2 accesses evict nothing dirty: the test stays in line. */
+static inline void memsys_writeback(struct memsys *ms, struct mem_partition *p, uint64_t local,
+				    uint32_t sectors, double t)
+{
+	if (sectors)
+		memsys_writeback_sectors(ms, p, local, sectors, t);
+}
+
+/* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
+ * miss, the fill from DRAM; at_mem is when the request reaches the L2. */
+static inline __attribute__((always_inline)) double
+memsys_after_l2(struct memsys *ms, struct mem_partition *p, uint64_t local, bool fetch,
+		double at_mem, enum l2_result r, uint32_t wb)
+{
+	double ready = at_mem + ms->l2_hit;
+	memsys_writeback(ms, p, local, wb, ready);
+	if (r == L2_HIT) {
+		ms->stats->l2_sector_hits++;
+		return ready + ms->crossbar_cycles;
+	}
+	ms->stats->l2_sector_misses++;
+	if (!fetch)
+		return ready + ms->crossbar_cycles; /* write-allocate, no fetch */
+	return memsys_dram_sector(ms, p, local, ready) + ms->crossbar_cycles;
+}
+
+/* A sector request of device memory leaving the SM at t: write marks the
+ * L2 sector dirty, fetch reads it from DRAM on a miss (loads, atomics;
+ * a store allocates without a fetch). Returns when its data is back (a
+ * store: when the L2 has it). */
+static inline __attribute__((always_inline)) double
+memsys_access(struct memsys *ms, uint64_t sector_addr, bool write, bool fetch, double t)
+{
+	uint64_t local;
+	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
+	uint32_t wb = 0;
+	enum l2_result r = l2_cache_access(&p->l2, local, write, &wb);
+	return memsys_after_l2(ms, p, local, fetch, t + ms->crossbar_cycles, r, wb);
+}
+
+/* memsys_access for managed memory whose frame may have changed since
+ * the L2 cached it: the UVM driver's stamps (uvm_l2_stale_through) drop
+ * stale lines first. block_through 0: nothing of its block is stale. */
+static inline __attribute__((always_inline)) double
+memsys_access_fresh(struct memsys *ms, uint64_t sector_addr, bool write, bool fetch, double t,
+		    uint32_t block_through, const uint32_t *page_through)
+{
+	uint64_t local;
+	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
+	uint32_t wb = 0;
+	enum l2_result r;
+	if (block_through) {
+		uint32_t stale_sectors = 0, stale_dirty = 0;
+		r = l2_cache_access_fresh(&p->l2, local, write, &wb, block_through, page_through,
+					  &stale_sectors, &stale_dirty);
+		ms->stats->uvm.l2_sectors_invalidated += stale_sectors;
+		ms->stats->uvm.l2_dirty_sectors_written += stale_dirty;
+	} else {
+		r = l2_cache_access(&p->l2, local, write, &wb);
+	}
+	return memsys_after_l2(ms, p, local, fetch, t + ms->crossbar_cycles, r, wb);
+}
+
+/* L2 misses of one load waiting to go to DRAM together: consecutive
+ * sectors of one DRAM interleave chunk (and one partition) that reached
+ * the DRAM at the same time (dram_model_read_run). Addresses are global. */
+struct memsys_run {
+	uint64_t addr, next;
+	uint32_t n;
+	double t;
+};
+
+static inline double memsys_flush_run(struct memsys *ms, struct memsys_run *r, double done)
+{
+	if (!r->n)
+		return done;
+	ms->stats->dram_bytes += (uint64_t)r->n * ms->sector_bytes;
+	uint64_t local;
+	struct mem_partition *p = memsys_route(ms, r->addr, &local);
+	double d = dram_model_read_run(&p->dram_banks, local, r->n, r->t) + ms->crossbar_cycles;
+	r->n = 0;
+	return later(d, done);
+}
+
+/* One device sector of a load that bypasses the L1, with banked DRAM,
+ * leaving the SM at t: through the L2, its miss added to the open run (or
+ * the run sent and a new one opened). Returns the latest of done and what
+ * is known back so far; memsys_flush_run sends the last run. */
+static inline __attribute__((always_inline)) double
+memsys_load_run_sector(struct memsys *ms, uint64_t sa, double t, struct memsys_run *run,
+		       double done)
+{
+	uint64_t local;
+	struct mem_partition *p = memsys_route(ms, sa, &local);
+	uint32_t wb = 0;
+	enum l2_result r = l2_cache_access(&p->l2, local, false, &wb);
+	double ready = t + ms->crossbar_cycles + ms->l2_hit;
+	memsys_writeback(ms, p, local, wb, ready);
+	if (r == L2_HIT) {
+		ms->stats->l2_sector_hits++;
+		return later(ready + ms->crossbar_cycles, done);
+	}
+	ms->stats->l2_sector_misses++;
+	uint32_t chunk_shift = p->dram_banks.interleave_shift;
+	if (run->n && sa == run->next && ready == run->t &&
+	    sa >> chunk_shift == run->addr >> chunk_shift &&
+	    (ms->n_parts == 1 || sa >> ms->part_shift == run->addr >> ms->part_shift)) {
+		run->n++;
+	} else {
+		done = memsys_flush_run(ms, run, done);
+		run->addr = sa;
+		run->n = 1;
+		run->t = ready;
+	}
+	run->next = sa + ms->sector_bytes;
+	return done;
+}
+
+/* A page-table entry's sector read by a walk at t: 0 when the L2 holds
+ * it, else the DRAM access's time. */
+double memsys_pte_read(struct memsys *ms, uint64_t sector_addr, double t);
+
+/* The L2 clock as a stamp ordering every partition's lines (see the
+ * contract); brings the partitions' clocks to the latest. */
+uint32_t memsys_l2_epoch(struct memsys *ms);
+
+/* The partition index of addr (tests, reports). */
+uint32_t memsys_partition_of(const struct memsys *ms, uint64_t addr);
+
+#endif

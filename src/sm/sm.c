@@ -1,0 +1,243 @@
+/* The SM layer's slots and launches (sm.h holds the contract): building
+ * the SMs, CTA and warp slots, barriers, and a launch's start. */
+#include "sm/sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/later.h"
+
+/* gem5-gpu src/gpu/lsq_warp_inst_buffer.cc, WarpInstBuffer::coalesce: a
+ * warp's 4, 8 and 16 B lanes coalesce into accesses within 128 B segments
+ * (GPGPU-Sim's compute-capability-1.3 rule), each translated on its own */
+#define GEM5GPU_SEGMENT_BYTES 128u
+
+int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpuvm_stats *stats,
+		  const struct sm_ports *ports)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg = cfg;
+	s->stats = stats;
+	s->port = *ports;
+	/* the coalescer's translation unit: a first-level TLB entry, or with
+	 * tlb.translate_per = access gem5-gpu's coalesced access (the 128 B
+	 * segment of WarpInstBuffer::coalesce for 4-16 B lanes; its 32 / 64 B
+	 * segments of 1 / 2 B lanes are not modelled), each its own lookup */
+	uint64_t xlat_unit = cfg->tlb[0].entry_bytes;
+	if (cfg->tlb_translate_per_access && xlat_unit > GEM5GPU_SEGMENT_BYTES)
+		xlat_unit = GEM5GPU_SEGMENT_BYTES;
+	if (coalescer_init(&s->co, xlat_unit, cfg->l2_sector_bytes, cfg->l2_line_bytes))
+		return -1;
+	s->crossbar_cycles = cfg->load_base_latency_cycles / 2;
+	s->sector_bytes = cfg->l2_sector_bytes;
+
+	s->l1_on = cfg->l1_bytes > 0;
+	/* a unified array is laid out for its largest L1 (the smallest
+	 * carve-out); each launch then takes its share (launch_carveout) */
+	uint64_t l1_way_line = (uint64_t)cfg->l1_ways * cfg->l1_line_bytes;
+	uint64_t l1_alloc = cfg->l1_unified_bytes
+				    ? (cfg->l1_unified_bytes - ((uint64_t)cfg->smem_carveouts_kib[0] << 10)) /
+					      l1_way_line * l1_way_line
+				    : cfg->l1_bytes;
+	if (s->l1_on && l1_cache_init(&s->l1, cfg->sms, l1_alloc, cfg->l1_ways, cfg->l1_line_bytes,
+				      cfg->l2_sector_bytes))
+		return -1;
+	s->l1_global = cfg->l1_cache_global != 0;
+	s->l1_fill_line = cfg->l1_fill_line != 0;
+	s->l1_hit = cfg->l1_hit_latency_cycles;
+	s->l1_cycles_per_line = cfg->l2_line_bytes / cfg->l1_bytes_per_cycle;
+	s->smem_latency = cfg->smem_latency_cycles;
+	s->smem_banks = cfg->smem_banks;
+
+	/* issue: gpu.issue_warp_insts_per_cycle split over the schedulers
+	 * (Kepler's dual issue: two per scheduler) */
+	s->schedulers = cfg->schedulers_per_sm;
+	s->sched_interval = cfg->schedulers_per_sm / cfg->issue_warp_insts_per_cycle;
+	for (uint32_t c = 0; c < GPUVM_OP_CLASSES; c++) {
+		s->cls_latency[c] = cfg->class_latency_cycles[c];
+		s->cls_interval[c] = cfg->class_interval_cycles[c];
+		s->cls_step[c] = cfg->class_interval_cycles[c] > s->sched_interval
+					 ? cfg->class_interval_cycles[c]
+					 : s->sched_interval;
+	}
+
+	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
+	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
+	s->sm = calloc(cfg->sms, sizeof *s->sm);
+	s->warp = calloc(n_warps, sizeof *s->warp);
+	s->cta = calloc(n_ctas, sizeof *s->cta);
+	s->parked_store = malloc((size_t)n_ctas * cfg->max_warps_per_sm * sizeof(uint32_t));
+	s->held = calloc(n_warps, sizeof *s->held);
+	if (!s->sm || !s->warp || !s->cta || !s->parked_store || !s->held)
+		return -1;
+	for (uint32_t c = 0; c < n_ctas; c++)
+		s->cta[c].parked = s->parked_store + (size_t)c * cfg->max_warps_per_sm;
+	for (uint32_t i = 0; i < cfg->sms; i++) {
+		struct sm_state *sm = &s->sm[i];
+		sm->free_warp_slots = malloc(cfg->max_warps_per_sm * sizeof(uint32_t));
+		sm->free_cta_slots = malloc(cfg->max_ctas_per_sm * sizeof(uint32_t));
+		sm->sched = calloc(s->schedulers, sizeof *sm->sched);
+		if (!sm->free_warp_slots || !sm->free_cta_slots || !sm->sched)
+			return -1;
+		/* Stack of free slots; popped in ascending order. */
+		for (uint32_t k = 0; k < cfg->max_warps_per_sm; k++)
+			sm->free_warp_slots[k] = i * cfg->max_warps_per_sm + (cfg->max_warps_per_sm - 1 - k);
+		sm->n_free_warp_slots = cfg->max_warps_per_sm;
+		for (uint32_t k = 0; k < cfg->max_ctas_per_sm; k++)
+			sm->free_cta_slots[k] = i * cfg->max_ctas_per_sm + (cfg->max_ctas_per_sm - 1 - k);
+		sm->n_free_cta_slots = cfg->max_ctas_per_sm;
+	}
+	return 0;
+}
+
+void sm_layer_free(struct sm_layer *s)
+{
+	if (s->sm)
+		for (uint32_t i = 0; i < s->cfg->sms; i++) {
+			free(s->sm[i].free_warp_slots);
+			free(s->sm[i].free_cta_slots);
+			free(s->sm[i].sched);
+		}
+	if (s->l1_on)
+		l1_cache_free(&s->l1);
+	free(s->sm);
+	free(s->warp);
+	free(s->cta);
+	free(s->parked_store);
+	free(s->held);
+	free(s->reg_ready);
+	free(s->reg_mem);
+	free(s->warp_state);
+}
+
+int sm_ensure_warp_state(struct sm_layer *s, size_t bytes)
+{
+	bytes = (bytes + 15) & ~(size_t)15;
+	if (bytes <= s->warp_state_cap)
+		return 0;
+	size_t n = (size_t)s->cfg->sms * s->cfg->max_warps_per_sm;
+	unsigned char *p = realloc(s->warp_state, n * bytes);
+	if (!p)
+		return -1;
+	s->warp_state = p;
+	s->warp_state_cap = bytes;
+	return 0;
+}
+
+int sm_ensure_regs(struct sm_layer *s)
+{
+	if (s->reg_ready)
+		return 0;
+	size_t n = (size_t)s->cfg->sms * s->cfg->max_warps_per_sm * GPUVM_REGS;
+	s->reg_ready = calloc(n, sizeof *s->reg_ready);
+	s->reg_mem = calloc(n, 1);
+	return s->reg_ready && s->reg_mem ? 0 : -1;
+}
+
+void sm_launch_begin(struct sm_layer *s, const struct sm_launch *l, double t)
+{
+	const struct gpuvm_config *cfg = s->cfg;
+	for (uint32_t i = 0; i < cfg->sms; i++) {
+		struct sm_state *sm = &s->sm[i];
+		for (uint32_t k2 = 0; k2 < s->schedulers; k2++) {
+			sm->sched[k2].free = t;
+			for (uint32_t c = 0; c < GPUVM_OP_CLASSES; c++)
+				sm->sched[k2].unit_free[c] = t;
+		}
+		sm->l1_free = sm->smem_free = t;
+	}
+	if (s->l1_on && cfg->l1_unified_bytes)
+		l1_cache_resize(&s->l1, cfg->l1_unified_bytes - l->smem_cap);
+	else if (s->l1_on)
+		l1_cache_invalidate(&s->l1);
+}
+
+void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double t)
+{
+	struct sm_state *sm = &s->sm[smi];
+	uint32_t cslot = sm->free_cta_slots[--sm->n_free_cta_slots];
+	uint64_t cta_id = l->next_cta++;
+	s->cta[cslot].warps_left = l->warps_per_cta;
+	s->cta[cslot].arrived = 0;
+	sm->smem_used += l->k->smem_bytes_per_cta;
+	sm->ctas_used++;
+	sm->warps_used += l->warps_per_cta;
+	s->stats->ctas++;
+	for (uint32_t wi = 0; wi < l->warps_per_cta; wi++) {
+		uint32_t wslot = sm->free_warp_slots[--sm->n_free_warp_slots];
+		struct warp_rt *w = &s->warp[wslot];
+		w->sm = smi;
+		w->cta_slot = cslot;
+		w->sched = &sm->sched[wi % s->schedulers]; /* a CTA's warps spread over them */
+		w->state = s->warp_state + (size_t)wslot * s->warp_state_cap;
+		w->implicit_ready = w->drain = t;
+		w->implicit_mem = false;
+		w->holding = false;
+		if (w->regs_used) { /* a previous warp's results must not hold this one */
+			memset(s->reg_ready + (size_t)wslot * GPUVM_REGS, 0,
+			       GPUVM_REGS * sizeof(double));
+			w->regs_used = false;
+		}
+		l->k->ops->warp_begin(l->k, w->state, (uint32_t)cta_id, wi);
+		s->stats->warps++;
+		event_queue_push(s->port.events, t, wslot);
+	}
+}
+
+bool sm_can_take(const struct sm_layer *s, const struct sm_launch *l, uint32_t smi)
+{
+	const struct sm_state *sm = &s->sm[smi];
+	return sm->ctas_used < l->ctas_per_sm &&
+	       sm->warps_used + l->warps_per_cta <= s->cfg->max_warps_per_sm &&
+	       sm->smem_used + l->k->smem_bytes_per_cta <= l->smem_cap;
+}
+
+/* Lets the warps parked at c's barrier go once every live warp of the
+ * CTA has arrived (exited warps no longer count, as on the hardware). */
+static void barrier_release(struct sm_layer *s, struct cta_rt *c)
+{
+	if (!c->arrived || c->arrived < c->warps_left)
+		return;
+	/* the last arrival releases the others a branch latency later */
+	double t = c->arrive_last + s->cls_latency[GPUVM_CLASS_BRANCH];
+	for (uint32_t i = 0; i < c->arrived; i++) {
+		s->stats->stall_cycles[GPUVM_STALL_BARRIER] += t - s->warp[c->parked[i]].barrier_at;
+		event_queue_push(s->port.events, t, c->parked[i]);
+	}
+	c->arrived = 0;
+}
+
+void sm_barrier_arrive(struct sm_layer *s, uint32_t wslot, double now)
+{
+	struct warp_rt *w = &s->warp[wslot];
+	struct cta_rt *c = &s->cta[w->cta_slot];
+	s->stats->warp_insts++;
+	s->stats->barriers++;
+	w->barrier_at = now;
+	if (!c->arrived || now > c->arrive_last)
+		c->arrive_last = now;
+	c->parked[c->arrived++] = wslot;
+	barrier_release(s, c); /* the last arrival lets them all go */
+}
+
+uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslot, double t)
+{
+	struct warp_rt *w = &s->warp[wslot];
+	struct sm_state *sm = &s->sm[w->sm];
+	if (l->k->ops->warp_end)
+		l->k->ops->warp_end(l->k, w->state);
+	sm->free_warp_slots[sm->n_free_warp_slots++] = wslot;
+	sm->warps_used--;
+	if (t > l->end)
+		l->end = t;
+	struct cta_rt *c = &s->cta[w->cta_slot];
+	if (--c->warps_left) {
+		barrier_release(s, c);
+		return UINT32_MAX;
+	}
+	sm->free_cta_slots[sm->n_free_cta_slots++] = w->cta_slot;
+	sm->smem_used -= l->k->smem_bytes_per_cta;
+	sm->ctas_used--;
+	l->ctas_done++;
+	return w->sm;
+}

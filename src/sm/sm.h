@@ -1,0 +1,202 @@
+/* The SM layer: the streaming multiprocessors of the GPU, each with its
+ * warp slots and CTA slots, warp schedulers and their functional units,
+ * the per-warp scoreboard, barriers, shared memory (banks), local memory,
+ * its L1 data cache and the coalescer that turns a warp's lanes into
+ * translation units, sectors and lines.
+ *
+ * Contract:
+ *  - Owns: every SM's slots, schedulers, scoreboard, L1 (src/mem/l1_cache.h),
+ *    shared-memory and L1 pipeline stages, the warp records and the
+ *    coalescer. An SM's state is indexed by its SM id and touched only on
+ *    behalf of a warp of that SM (sm_step_item) or by CTA placement
+ *    (sm_place_cta, sm_warp_finished, cta_place.h).
+ *  - May call (struct sm_ports, wired by the system builder): the
+ *    translation layer (xlat_translate: SM-side TLB levels and everything
+ *    behind them, a request with a start time answered by a ready time),
+ *    the memory partitions (memsys.h: memsys_access*, a sector request
+ *    with a time answered by a completion time), the host link (link.h:
+ *    link_zero_copy*), the UVM driver for a managed sector (uvm_access,
+ *    uvm_access_counted: a request with a time answered by when the page
+ *    is there) and the allocation table (read only). It never edits their
+ *    state directly: each of those calls is a request that names a time
+ *    and gets a time back, the seam a parallel engine turns into a
+ *    message.
+ *  - The run loop drives it: sm_step_item issues one item of a warp whose
+ *    operands are ready and says when the warp may issue again; the SM
+ *    pushes its warps' next events into the system's event queue.
+ *  - Guarantees: a warp issues in order, on its scheduler, at most one
+ *    warp instruction per scheduler interval and per unit's initiation
+ *    interval; its result is ready after its class's latency or when its
+ *    last sector is back; stores retire at issue. */
+#ifndef GPUVM_SM_SM_H
+#define GPUVM_SM_SM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/coalescer.h"
+#include "engine/event_queue.h"
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/stream.h"
+#include "mem/l1_cache.h"
+
+struct alloc_table;
+struct host_link;
+struct memsys;
+struct uvm;
+struct xlat;
+
+/* One warp scheduler's issue slot and units: what an issuing warp reads
+ * and writes, in one place (a warp points at its scheduler's). */
+struct sched_state {
+	double free;                          /* next cycle it can issue */
+	double unit_free[GPUVM_OP_CLASSES];   /* next cycle each unit takes one */
+};
+
+struct sm_state {
+	struct sched_state *sched; /* [schedulers] */
+	double l1_free;           /* the L1's tag/data stage */
+	double smem_free;         /* shared-memory banks */
+	uint64_t smem_used;       /* shared memory of resident CTAs */
+	uint32_t warps_used, ctas_used;
+	uint32_t *free_warp_slots, n_free_warp_slots;
+	uint32_t *free_cta_slots, n_free_cta_slots;
+};
+
+struct warp_rt {
+	uint32_t sm, cta_slot;
+	struct sched_state *sched; /* its SM's scheduler that issues it */
+	unsigned char *state;
+	/* the implicit chain (items without registers): when the last
+	 * load's or atomic's value is there */
+	double implicit_ready;
+	double drain;             /* latest result of any of its instructions */
+	double barrier_at;        /* when it arrived at the barrier it waits at */
+	bool holding;             /* held[slot] is its next item */
+	bool implicit_mem, regs_used;
+};
+
+struct cta_rt {
+	uint32_t warps_left;
+	uint32_t arrived;         /* warps waiting at the barrier */
+	uint32_t *parked;         /* [max_warps_per_sm] their slots */
+	double arrive_last;
+};
+
+/* The components an SM sends requests to (wired by the system builder;
+ * uvm is NULL until managed memory exists). */
+struct sm_ports {
+	struct xlat *xlat;
+	struct memsys *mem;
+	struct host_link *link;
+	struct uvm *uvm;
+	struct alloc_table *allocs;
+	struct event_queue *events;
+};
+
+/* One kernel launch as the SMs see it. */
+struct sm_launch {
+	struct gpuvm_kernel *k;
+	uint64_t ctas, next_cta;
+	uint32_t warps_per_cta;
+	uint32_t ctas_per_sm; /* occupancy limit for this kernel */
+	uint64_t smem_cap;    /* shared memory an SM offers this kernel */
+	double end;
+	uint64_t ctas_done;
+};
+
+struct sm_layer {
+	const struct gpuvm_config *cfg;
+	struct gpuvm_stats *stats;
+	struct sm_ports port;
+	bool uvm_blocking;  /* uvm.fault_model = blocking */
+	bool uvm_counts;    /* access counters, thrashing detection or hints */
+
+	struct coalescer co;
+	/* a count of memory instructions: names the instruction a zero-copy
+	 * sector belongs to (link_req.instr) */
+	uint64_t mem_instr_seq;
+	struct l1_cache l1;
+	bool l1_on, l1_global;
+	bool l1_fill_line; /* l1.fill = line: a load miss fetches the whole line */
+	double l1_hit, l1_cycles_per_line;
+	double smem_latency;
+	uint32_t smem_banks;
+	double crossbar_cycles; /* SM to the memory side (load_base / 2) */
+	uint32_t sector_bytes;
+
+	/* SM core: schedulers, unit classes, the scoreboard */
+	uint32_t schedulers;
+	double sched_interval;     /* cycles between one scheduler's issues */
+	double cls_latency[GPUVM_OP_CLASSES], cls_step[GPUVM_OP_CLASSES];
+	double cls_interval[GPUVM_OP_CLASSES];
+
+	struct sm_state *sm;        /* [sms] */
+	struct warp_rt *warp;       /* [sms * max_warps_per_sm] */
+	struct cta_rt *cta;         /* [sms * max_ctas_per_sm] */
+	unsigned char *warp_state;  /* backing store for warp states */
+	size_t warp_state_cap;      /* bytes per slot currently allocated */
+	double *reg_ready;          /* [warp slots x GPUVM_REGS], made at the first use */
+	uint8_t *reg_mem;           /* the value comes from memory */
+	uint32_t *parked_store;     /* backing of cta_rt.parked */
+	/* per warp slot: the item fetched but not yet issued (its operands
+	 * were not ready; the warp waits in the queue, so the SM's schedulers
+	 * are claimed in time order) */
+	struct gpuvm_warp_item *held;
+};
+
+int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpuvm_stats *stats,
+		  const struct sm_ports *ports);
+void sm_layer_free(struct sm_layer *s);
+/* Room for warp states of `bytes` each (a kernel's warp_state_bytes). */
+int sm_ensure_warp_state(struct sm_layer *s, size_t bytes);
+/* The scoreboard's registers, made at the first item that names them. */
+int sm_ensure_regs(struct sm_layer *s);
+
+/* A launch's start at t: schedulers and stages free, the L1 sized for
+ * the launch's shared-memory carve-out (or emptied). */
+void sm_launch_begin(struct sm_layer *s, const struct sm_launch *l, double t);
+/* Whether SM smi has room for one more CTA of the launch. */
+bool sm_can_take(const struct sm_layer *s, const struct sm_launch *l, uint32_t smi);
+/* Places the launch's next CTA on SM smi at t (its warps' first events
+ * pushed). */
+void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double t);
+/* Warp wslot has ended at t; returns its SM when that freed a CTA slot
+ * (the placement policy may give it the next CTA), else UINT32_MAX. */
+uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslot, double t);
+/* Warp wslot arrives at its CTA's barrier at now (parked until the last
+ * live warp of the CTA arrives). */
+void sm_barrier_arrive(struct sm_layer *s, uint32_t wslot, double now);
+
+/* When the item's source operands are there: the registers it reads, or
+ * the implicit chain; *from_mem says whether the last comes from memory. */
+static inline double sm_operands_ready(const struct sm_layer *s, const struct warp_rt *w,
+				       uint32_t wslot, const struct gpuvm_warp_item *it,
+				       bool *from_mem)
+{
+	if (!it->has_regs) {
+		*from_mem = w->implicit_mem;
+		return w->implicit_ready;
+	}
+	const double *rr = s->reg_ready + (size_t)wslot * GPUVM_REGS;
+	const uint8_t *rm = s->reg_mem + (size_t)wslot * GPUVM_REGS;
+	double ops = 0;
+	*from_mem = false;
+	for (uint32_t i = 0; i < it->n_src && i < GPUVM_ITEM_MAX_SRC; i++) {
+		uint16_t r = it->src[i];
+		if (r < GPUVM_REGS && rr[r] > ops) {
+			ops = rr[r];
+			*from_mem = rm[r];
+		}
+	}
+	return ops;
+}
+
+/* Issues one compute or memory item of warp w whose operands are ready
+ * by t0; returns when the warp may issue its next item. */
+double sm_step_item(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
+		    const struct gpuvm_warp_item *it, double t0);
+
+#endif

@@ -1,0 +1,636 @@
+/* The SM layer's issue path (sm.h holds the contract): one warp item
+ * issued on its scheduler and unit, and a memory instruction's lanes
+ * coalesced, translated and served, each sector through the L1 or
+ * straight to the memory partitions, the host link or the UVM driver.
+ * The hot path of the simulator: the requests to the memory partitions
+ * (memsys.h) are inline functions, so splitting the engine into
+ * components kept its code as it was. */
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE4_2__
+#include <nmmintrin.h>
+#endif
+
+#include "core/later.h"
+#include "engine/alloc_table.h"
+#include "link/link.h"
+#include "memsys/memsys.h"
+#include "mem/smem_banks.h"
+#include "sm/sm.h"
+#include "uvm/uvm.h"
+#include "xlat/xlat.h"
+
+/* A sector of managed memory: its page may still be on its way (the
+ * driver sees the access), and L2 lines of a frame the page has left
+ * since are dropped first (memsys_access_fresh). Out of line, so the
+ * device path stays as it was. */
+static __attribute__((noinline)) double access_managed_sector(struct sm_layer *sl, uint64_t sector_addr,
+							     enum gpuvm_mem_op op, double tx,
+							     uint32_t sm)
+{
+	bool write = op != GPUVM_OP_LOAD;
+	struct uvm *u = sl->port.uvm;
+	tx = uvm_access(u, sm, sector_addr, write, tx);
+	const uint32_t *page_through;
+	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
+	return memsys_access_fresh(sl->port.mem, sector_addr, write, op != GPUVM_OP_STORE, tx,
+				   block_through, page_through);
+}
+
+/* access_managed_sector with access counters, thrashing detection or hints
+ * (uvm_counts): a read the driver leaves in host memory crosses the link
+ * uncached, as zero-copy memory does; otherwise the same path. */
+static __attribute__((noinline)) double access_counted_sector(struct sm_layer *sl, uint64_t sector_addr,
+							     enum gpuvm_mem_op op, double tx,
+							     uint32_t sm)
+{
+	bool remote = false, write = op != GPUVM_OP_LOAD;
+	struct uvm *u = sl->port.uvm;
+	double t = uvm_access_counted(u, sm, sector_addr, write, op != GPUVM_OP_STORE, tx, &remote);
+	if (remote)
+		return t + sl->crossbar_cycles;
+	const uint32_t *page_through;
+	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
+	return memsys_access_fresh(sl->port.mem, sector_addr, write, op != GPUVM_OP_STORE, t,
+				   block_through, page_through);
+}
+
+/* One sector of host-pinned memory: a request to the host link. */
+static __attribute__((noinline)) double zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr,
+							 enum gpuvm_mem_op op, double at_mem)
+{
+	struct link_req r = {.sector_addr = sector_addr, .op = op, .instr = sl->mem_instr_seq,
+			     .t = at_mem};
+	return link_zero_copy(sl->port.link, &r);
+}
+
+/* An atomic instruction's lanes on one sector of host-pinned memory:
+ * each an AtomicOp of its own on the link (link_zero_copy_atomics). */
+static __attribute__((noinline)) double zero_copy_atomics(struct sm_layer *sl,
+							  const struct gpuvm_warp_item *it,
+							  uint64_t sa, double at_mem)
+{
+	uint64_t sec = sa >> sl->co.sector_shift;
+	uint32_t lanes = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1)
+		lanes += it->addr[__builtin_ctz(m)] >> sl->co.sector_shift == sec;
+	struct link_req r = {.sector_addr = sa, .op = GPUVM_OP_ATOMIC, .instr = sl->mem_instr_seq,
+			     .t = at_mem};
+	return link_zero_copy_atomics(sl->port.link, &r, lanes);
+}
+
+/* Serves one 32 B sector whose translation is ready at tx: the request
+ * goes to the UVM driver (managed), the host link (host-pinned) or the
+ * memory partitions (device). */
+static inline __attribute__((always_inline)) double
+access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
+	      enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
+{
+	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
+		return __builtin_expect(sl->uvm_counts, 0) ? access_counted_sector(sl, sector_addr, op, tx, sm)
+							   : access_managed_sector(sl, sector_addr, op, tx, sm);
+	if (kind == GPUVM_ALLOC_HOST_PINNED)
+		return zero_copy_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
+	return memsys_access(sl->port.mem, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE, tx);
+}
+
+/* How a sector meets the L1. */
+enum l1_mode {
+	L1_BYPASS = 0, /* not cached in L1 (the part's default, .CG, .CV, atomics) */
+	L1_ALLOCATE,   /* loads allocate; stores write through */
+	L1_EVICT_FIRST, /* .CS: allocate first in line for eviction */
+	L1_LOCAL,      /* local memory: allocate, stores write back */
+};
+
+static enum l1_mode l1_mode_of(const struct sm_layer *sl, const struct gpuvm_warp_item *it)
+{
+	if (!sl->l1_on || it->op == GPUVM_OP_ATOMIC)
+		return L1_BYPASS; /* atomics are performed at the L2 */
+	if (it->space == GPUVM_SPACE_LOCAL)
+		return L1_LOCAL;
+	switch ((enum gpuvm_cache_op)it->cache_op) {
+	case GPUVM_CACHE_ALL:
+		return L1_ALLOCATE;
+	case GPUVM_CACHE_STREAMING:
+		return sl->l1_global ? L1_EVICT_FIRST : L1_BYPASS;
+	case GPUVM_CACHE_GLOBAL:
+	case GPUVM_CACHE_VOLATILE:
+		return L1_BYPASS;
+	case GPUVM_CACHE_DEFAULT:
+		break;
+	}
+	return sl->l1_global ? L1_ALLOCATE : L1_BYPASS;
+}
+
+/* One sector through the SM's L1: a hit is the L1 latency (or the fill
+ * still on its way); a miss goes on to the L2 and fills the sector when
+ * it returns. Global stores write through; local stores stay in L1 until
+ * their line is evicted. */
+static __attribute__((noinline)) double l1_sector(struct sm_layer *sl, uint64_t sa,
+						  enum gpuvm_mem_op op, enum gpuvm_alloc_kind kind,
+						  double tx, uint32_t sm, enum l1_mode mode)
+{
+	double ready, *slot;
+	uint32_t wb;
+	bool write = op == GPUVM_OP_STORE;
+	if (write && mode != L1_LOCAL) {
+		l1_cache_write_through(&sl->l1, sm, sa, tx);
+		return access_sector(sl, sa, op, kind, tx, sm);
+	}
+	enum l1_result r = l1_cache_access(&sl->l1, sm, sa, true, mode == L1_EVICT_FIRST, write,
+					   &ready, &slot, &wb);
+	if (wb) {
+		/* dirty local data evicted: written to the L2 (its address is
+		 * gone with the line, so only its traffic is kept) */
+		sl->stats->l1_writeback_sectors += wb;
+	}
+	double hit = tx + sl->l1_hit;
+	if (r == L1_HIT) {
+		sl->stats->l1_sector_hits++;
+		return ready > hit ? ready : hit;
+	}
+	sl->stats->l1_sector_misses++;
+	if (write) {
+		*slot = hit; /* write-allocate without a fetch: the thread wrote it */
+		return hit;
+	}
+	double d = access_sector(sl, sa, op, kind, tx, sm);
+	if (slot)
+		*slot = d;
+	if (sl->l1_fill_line) {
+		/* l1.fill = line (Fermi, Kepler): the other sectors of the line
+		 * come too, each an L2 access of its own (seeds/001 5.3.2: "each
+		 * cache miss results in four DRAM transactions") */
+		uint64_t line_bytes = (uint64_t)1 << sl->l1.line_shift;
+		uint64_t base = sa & ~(line_bytes - 1);
+		for (uint64_t o = 0; o < line_bytes; o += sl->sector_bytes) {
+			if (base + o == sa)
+				continue;
+			double r2, *s2;
+			uint32_t wb2;
+			if (l1_cache_access(&sl->l1, sm, base + o, true, mode == L1_EVICT_FIRST, false,
+					    &r2, &s2, &wb2) == L1_MISS && s2)
+				*s2 = access_sector(sl, base + o, op, kind, tx, sm);
+			sl->stats->l1_writeback_sectors += wb2;
+		}
+	}
+	return d;
+}
+
+/* One distinct sector of a memory instruction, its translation ready at
+ * tx: through the L1 or straight to the L2. */
+static inline __attribute__((always_inline)) double
+serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+	     uint64_t sa, enum l1_mode l1mode, double tx)
+{
+	sl->stats->sectors++;
+	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
+	if (__builtin_expect(kind == GPUVM_ALLOC_HOST_PINNED && it->op == GPUVM_OP_ATOMIC, 0))
+		return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
+	return l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
+		       ? access_sector(sl, sa, it->op, kind, tx, w->sm)
+		       : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
+}
+
+/* Whether the active lanes' addresses never decrease from lane to lane
+ * (unit-stride and other coalesced access). */
+static inline bool lanes_ascending(const struct gpuvm_warp_item *it, bool *contiguous)
+{
+	*contiguous = false;
+	if (it->active_mask == 0xffffffffu) {
+		/* a full warp: no mask walk, no branch per lane; contiguous
+		 * when every lane starts where the one before it ends */
+		uint64_t down = 0, gap = 0, bpl = it->bytes_per_lane;
+		uint32_t l = 1;
+#ifdef __SSE4_2__
+		/* two lanes an instruction (the same result: unsigned order by
+		 * a signed compare with the top bit flipped) */
+		const __m128i top = _mm_set1_epi64x((long long)(1ull << 63));
+		const __m128i vbpl = _mm_set1_epi64x((long long)bpl);
+		__m128i vdown = _mm_setzero_si128(), vgap = _mm_setzero_si128();
+		for (; l + 1 < 32; l += 2) {
+			__m128i cur = _mm_loadu_si128((const __m128i *)(const void *)&it->addr[l]);
+			__m128i prev = _mm_loadu_si128((const __m128i *)(const void *)&it->addr[l - 1]);
+			vdown = _mm_or_si128(vdown, _mm_cmpgt_epi64(_mm_xor_si128(prev, top),
+								    _mm_xor_si128(cur, top)));
+			vgap = _mm_or_si128(vgap, _mm_xor_si128(_mm_sub_epi64(cur, prev), vbpl));
+		}
+		vdown = _mm_or_si128(vdown, _mm_unpackhi_epi64(vdown, vdown));
+		vgap = _mm_or_si128(vgap, _mm_unpackhi_epi64(vgap, vgap));
+		down = (uint64_t)_mm_cvtsi128_si64(vdown);
+		gap = (uint64_t)_mm_cvtsi128_si64(vgap);
+#endif
+		for (; l < 32; l++) {
+			down |= it->addr[l] < it->addr[l - 1];
+			gap |= (it->addr[l] - it->addr[l - 1]) ^ bpl;
+		}
+		*contiguous = !gap;
+		return !down;
+	}
+	uint64_t prev = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t a = it->addr[__builtin_ctz(m)];
+		if (a < prev)
+			return false;
+		prev = a;
+	}
+	return true;
+}
+
+/* L2 misses of one load waiting to go to DRAM together: consecutive
+ * sectors of one interleave chunk that reached the DRAM at the same time
+ * (dram_model_read_run). */
+/* One sector of ascending_load_runs: device memory's to the memory
+ * partitions' gathered DRAM runs (memsys_load_run_sector), the others
+ * (the open run sent first) served one by one. */
+static inline __attribute__((always_inline)) double
+load_run_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+		uint64_t sa, double tx, struct memsys_run *run, double done)
+{
+	struct memsys *ms = sl->port.mem;
+	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
+	if (kind != GPUVM_ALLOC_DEVICE) {
+		done = memsys_flush_run(ms, run, done);
+		return later(serve_sector(sl, w, it, sa, L1_BYPASS, tx), done);
+	}
+	sl->stats->sectors++;
+	return memsys_load_run_sector(ms, sa, tx, run, done);
+}
+
+/* The sectors of ascending lanes, in order: each unit translated once,
+ * each sector served once (run: a load's L2 misses gathered into DRAM
+ * runs, load_run_sector; NULL: serve_sector), lines counted. by_sector:
+ * a full warp of contiguous lanes, each within one sector (a power of
+ * two at most a sector, aligned to its size), walked sector by sector
+ * instead of lane by lane; a sector's first lane starts at the sector's
+ * start (the first one at addr[0]), and so does a unit's, so the same
+ * translations (same addresses), sectors and lines. Inlined into both
+ * callers, so each gets its own copy without the run test. */
+static inline __attribute__((always_inline)) double
+sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+	    enum l1_mode l1mode, double xstart, double done, bool by_sector, struct memsys_run *run)
+{
+	const struct coalescer *co = &sl->co;
+	struct gpuvm_stats *s = sl->stats;
+	/* locals: the stores to the statistics would otherwise make the
+	 * compiler reload these for every lane */
+	const uint32_t sector_shift = co->sector_shift, unit_shift = co->unit_shift;
+	const uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
+	const uint64_t span = it->bytes_per_lane - 1;
+	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
+	uint64_t units = 0, lines = 0;
+	double tx = 0;
+	if (by_sector) {
+		uint64_t a0 = it->addr[0];
+		uint64_t s0 = a0 >> sector_shift, s1 = (a0 + 32 * (span + 1) - 1) >> sector_shift;
+		for (uint64_t sec = s0; sec <= s1; sec++) {
+			uint64_t sa = sec << sector_shift;
+			uint64_t unit = sa >> unit_shift;
+			if (unit != last_unit) {
+				tx = xlat_translate(sl->port.xlat, w->sm, sec == s0 ? a0 : sa, xstart);
+				units++;
+				last_unit = unit;
+			}
+			uint64_t line = sec >> sectors_per_line_shift;
+			if (line != last_line) {
+				lines++;
+				last_line = line;
+			}
+			done = run ? load_run_sector(sl, w, it, sa, tx, run, done)
+				   : later(serve_sector(sl, w, it, sa, l1mode, tx), done);
+		}
+	} else {
+		for (uint32_t m = it->active_mask; m; m &= m - 1) {
+			uint64_t a = it->addr[__builtin_ctz(m)];
+			uint64_t unit = a >> unit_shift;
+			uint64_t lastsec = (a + span) >> sector_shift;
+			if (unit == last_unit && lastsec < next_sector)
+				continue; /* every sector of the lane served for an earlier one */
+			if (unit != last_unit) {
+				tx = xlat_translate(sl->port.xlat, w->sm, a, xstart);
+				units++;
+				last_unit = unit;
+			}
+			uint64_t first = a >> sector_shift;
+			if (first < next_sector)
+				first = next_sector; /* served for an earlier lane */
+			for (uint64_t sec = first; sec <= lastsec; sec++) {
+				uint64_t line = sec >> sectors_per_line_shift;
+				if (line != last_line) {
+					lines++;
+					last_line = line;
+				}
+				uint64_t sa = sec << sector_shift;
+				done = run ? load_run_sector(sl, w, it, sa, tx, run, done)
+					   : later(serve_sector(sl, w, it, sa, l1mode, tx), done);
+			}
+			if (lastsec + 1 > next_sector)
+				next_sector = lastsec + 1;
+		}
+	}
+	s->xlat_units += units;
+	s->lines += lines;
+	return done;
+}
+
+/* ascending_sectors for a load that bypasses the L1 with banked DRAM: the
+ * same translations, L2 accesses and counts, but the L2 misses of device
+ * memory go to the DRAM a run per interleave chunk (a coalesced load's
+ * sectors of one 256 B chunk: one bank and one bus reservation for them
+ * all, not one each). A run is sent when the next miss does not extend
+ * it, before any other sector's DRAM access, and at the end, so DRAM
+ * requests keep their order apart from an L2 victim's write-back, which
+ * goes ahead of the run the instruction has open. */
+static __attribute__((noinline)) double ascending_load_runs(struct sm_layer *sl,
+							    const struct warp_rt *w,
+							    const struct gpuvm_warp_item *it,
+							    double xstart, double done,
+							    bool by_sector)
+{
+	struct memsys_run run = {0, 0, 0, 0};
+	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, &run);
+	return memsys_flush_run(sl->port.mem, &run, done);
+}
+
+/* memory_instruction's lanes when their addresses ascend: every unit,
+ * sector and line seen before in the instruction is then the latest one,
+ * so the coalescer's sets are not needed; the same translations and
+ * sectors, in the same order, and the same line count as the general
+ * loop. Returns the latest of done and the sectors' results. */
+static double ascending_sectors(struct sm_layer *sl, const struct warp_rt *w,
+				const struct gpuvm_warp_item *it, enum l1_mode l1mode,
+				double xstart, double done, bool contiguous)
+{
+	const struct coalescer *co = &sl->co;
+	uint32_t sector_shift = co->sector_shift;
+	uint64_t last_line = UINT64_MAX;
+	/* the distinct lines' L2 sets, loading while the first is served
+	 * (ascending lanes: when they span a few lines, those lines; a
+	 * prefetch changes no result) */
+	uint32_t line_shift = co->line_shift;
+	uint64_t lo = it->addr[__builtin_ctz(it->active_mask)] >> line_shift;
+	uint64_t hi = it->addr[31 - __builtin_clz(it->active_mask)] >> line_shift;
+	if (hi - lo < 8) {
+		for (uint64_t line = lo; line <= hi; line++)
+			memsys_l2_prefetch(sl->port.mem, line << line_shift);
+	} else {
+		for (uint32_t m = it->active_mask; m; m &= m - 1) {
+			uint64_t line = it->addr[__builtin_ctz(m)] >> line_shift;
+			if (line != last_line)
+				memsys_l2_prefetch(sl->port.mem, line << line_shift);
+			last_line = line;
+		}
+	}
+	/* a full warp of contiguous lanes, sector by sector (sector_walk) */
+	uint64_t bpl = it->bytes_per_lane;
+	bool by_sector = contiguous && bpl <= (1ull << sector_shift) && !(bpl & (bpl - 1)) &&
+			 !(it->addr[0] & (bpl - 1)) && co->unit_shift >= sector_shift;
+	if (l1mode == L1_BYPASS && sl->port.mem->dram_banked && it->op == GPUVM_OP_LOAD)
+		return ascending_load_runs(sl, w, it, xstart, done, by_sector);
+	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL);
+}
+
+/* Serves one memory instruction issued at start on warp w; returns when
+ * its last sector is back (stores: when they have left). */
+static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
+				 const struct gpuvm_warp_item *it, double start)
+{
+	struct gpuvm_stats *s = sl->stats;
+	uint32_t lanes = (uint32_t)__builtin_popcount(it->active_mask);
+	if (!lanes)
+		return start + 1;
+	sl->mem_instr_seq++;
+	enum l1_mode l1mode = l1_mode_of(sl, it);
+	/* the L1's tag/data stage takes one line per cycle */
+	struct sm_state *sm = &sl->sm[w->sm];
+	if (sm->l1_free > start)
+		start = sm->l1_free;
+	uint64_t lines0 = s->lines;
+
+	/* the lanes' order: the source's word for it (worker threads' items:
+	 * computed on the worker) or a scan */
+	bool contiguous = it->lanes_order == GPUVM_LANES_CONTIGUOUS;
+	bool ascending = it->bytes_per_lane &&
+			 (it->lanes_order ? true : lanes_ascending(it, &contiguous));
+	if (lanes > 4 && !ascending) {
+		for (uint32_t m = it->active_mask; m; m &= m - 1)
+			memsys_l2_prefetch(sl->port.mem, it->addr[__builtin_ctz(m)]);
+		/* scattered lanes of managed memory: their pages' paging state,
+		 * which their walks read (a prefetch changes no result) */
+		if (sl->port.uvm)
+			for (uint32_t m = it->active_mask; m; m &= m - 1)
+				uvm_prefetch_page(sl->port.uvm, it->addr[__builtin_ctz(m)]);
+	}
+
+	double xstart = start;
+	if (__builtin_expect(sl->uvm_blocking, 0) && uvm_sm_blocked_until(sl->port.uvm, w->sm) > start) {
+		/* blocking faults: the SM's TLB takes nothing until its fault is served */
+		xstart = uvm_sm_blocked_until(sl->port.uvm, w->sm);
+		s->uvm.stall_blocked_cycles += xstart - start;
+		s->stall_cycles[GPUVM_STALL_FAULT] += xstart - start;
+	}
+
+	struct coalescer *co = &sl->co;
+	double done = start + 1;
+	if (ascending) {
+		done = ascending_sectors(sl, w, it, l1mode, xstart, done, contiguous);
+		goto served;
+	}
+	coalescer_begin(co);
+	uint32_t sector_shift = co->sector_shift;
+	uint64_t last_unit = UINT64_MAX, last_sector = UINT64_MAX;
+	double last_tx = 0;
+
+	/* While every lane so far opened a unit of its own (random access),
+	 * its sectors and lines cannot have been seen before: they are served
+	 * without consulting the sector and line sets, which are filled only
+	 * once a lane shares a unit (lazy_lanes: the lanes to enter then). */
+	bool lazy = co->lazy_ok;
+	uint32_t lazy_lanes = 0;
+	uint32_t sectors_per_unit_shift = co->unit_shift - sector_shift;
+	uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
+
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint32_t lane = (uint32_t)__builtin_ctz(m);
+		uint64_t a = it->addr[lane];
+		uint64_t unit = a >> co->unit_shift;
+		bool new_unit = false;
+		if (unit != last_unit) {
+			uint32_t slot;
+			if (!coalescer_unit(co, unit, &last_tx, &slot)) {
+				last_tx = xlat_translate(sl->port.xlat, w->sm, a, xstart);
+				coalescer_set_ready(co, slot, last_tx);
+				s->xlat_units++;
+				new_unit = true;
+			}
+			last_unit = unit;
+		}
+		uint64_t first = a >> sector_shift;
+		uint64_t lastsec = (a + it->bytes_per_lane - 1) >> sector_shift;
+		/* lane_lazy: the lane's sectors lie in a unit no earlier lane had */
+		bool lane_lazy = lazy && new_unit && lastsec >> sectors_per_unit_shift == unit;
+		if (lazy && !lane_lazy) {
+			lazy = false;
+			uint64_t counted = 0; /* these were counted when served */
+			for (uint32_t r = lazy_lanes; r; r &= r - 1) {
+				uint64_t ra = it->addr[__builtin_ctz(r)];
+				uint64_t rlast = (ra + it->bytes_per_lane - 1) >> sector_shift;
+				for (uint64_t sec = ra >> sector_shift; sec <= rlast; sec++)
+					coalescer_new_sector(co, sec, &counted);
+			}
+		}
+		lazy_lanes |= (uint32_t)lane_lazy << lane;
+		uint64_t prev_line = UINT64_MAX;
+		for (uint64_t sec = first; sec <= lastsec; sec++) {
+			if (lane_lazy) {
+				uint64_t line = sec >> sectors_per_line_shift;
+				s->lines += line != prev_line;
+				prev_line = line;
+			} else if (sec == last_sector || !coalescer_new_sector(co, sec, &s->lines)) {
+				continue;
+			}
+			last_sector = sec;
+			done = later(serve_sector(sl, w, it, sec << sector_shift, l1mode, last_tx), done);
+		}
+	}
+served:
+	sm->l1_free = start + (double)(s->lines - lines0) * sl->l1_cycles_per_line;
+	if (it->op == GPUVM_OP_STORE)
+		return start + 1; /* stores retire without waiting for memory */
+	return done;
+}
+
+/* Local memory (LDL/STL, spills): each warp slot owns a region of
+ * device memory in which a thread's 4-byte local words are interleaved
+ * with its warp's other lanes, so the lanes reading one offset read 32
+ * consecutive words (one 128 B line), as the hardware lays local memory
+ * out. Offsets count down from the top of NVBit's 16 MiB local window,
+ * where the stack is; a thread's first LOCAL_WORDS words are distinct
+ * (64 KiB of stack and spills, far beyond what kernels use). A wider
+ * access is one such access per 4-byte word. */
+#define LOCAL_VA_BASE 0x3f0000000000ull
+#define LOCAL_WINDOW (16ull << 20)
+#define LOCAL_WORDS (16u << 10)
+
+static double local_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+				const struct gpuvm_warp_item *it, double start)
+{
+	struct gpuvm_warp_item sub = *it;
+	sub.lanes_order = GPUVM_LANES_UNKNOWN; /* its addresses are rewritten */
+	uint32_t words = it->bytes_per_lane > 4 ? (it->bytes_per_lane + 3) / 4 : 1;
+	sub.bytes_per_lane = it->bytes_per_lane > 4 ? 4 : it->bytes_per_lane;
+	double done = start + 1;
+	for (uint32_t k = 0; k < words; k++) {
+		for (uint32_t m = it->active_mask; m; m &= m - 1) {
+			uint32_t lane = (uint32_t)__builtin_ctz(m);
+			uint64_t off = (it->addr[lane] + 4 * k) % LOCAL_WINDOW;
+			uint64_t word = ((LOCAL_WINDOW - 1 - off) / 4) % LOCAL_WORDS;
+			sub.addr[lane] = LOCAL_VA_BASE +
+					 (((uint64_t)wslot * LOCAL_WORDS + word) * GPUVM_WARP_LANES + lane) * 4 +
+					 (off & 3);
+		}
+		double d = memory_instruction(sl, w, &sub, start);
+		done = later(d, done);
+	}
+	return done;
+}
+
+/* Shared memory: its latency plus one cycle per extra wavefront that bank
+ * conflicts force; the banks serve one wavefront per cycle per SM. */
+static double shared_instruction(struct sm_layer *sl, struct warp_rt *w,
+				 const struct gpuvm_warp_item *it, double start)
+{
+	struct sm_state *sm = &sl->sm[w->sm];
+	uint32_t waves = smem_wavefronts(it->addr, it->active_mask, it->bytes_per_lane,
+					 sl->smem_banks);
+	sl->stats->smem_wavefronts += waves;
+	if (sm->smem_free > start)
+		start = sm->smem_free;
+	sm->smem_free = start + waves;
+	if (it->op == GPUVM_OP_STORE)
+		return start + 1;
+	return start + sl->smem_latency + (waves ? waves - 1 : 0);
+}
+
+/* Issues one compute or memory item of warp w whose operands are ready
+ * by t0; returns when the warp may issue its next item. */
+double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+		    const struct gpuvm_warp_item *it, double t0)
+{
+	struct gpuvm_stats *s = sl->stats;
+	bool mem = it->kind == GPUVM_ITEM_MEM;
+	uint32_t cls = mem ? GPUVM_CLASS_MEMISSUE
+			   : it->op_class < GPUVM_OP_CLASSES ? it->op_class : GPUVM_CLASS_ALU;
+	uint32_t n = mem ? 1 : it->compute_insts;
+	if (!n)
+		return t0;
+	double *rr = NULL;
+	uint8_t *rm = NULL;
+	if (it->has_regs) {
+		rr = sl->reg_ready + (size_t)wslot * GPUVM_REGS;
+		rm = sl->reg_mem + (size_t)wslot * GPUVM_REGS;
+	}
+
+	/* issue on the warp's scheduler and the class's unit */
+	double *sf = &w->sched->free;
+	double *uf = &w->sched->unit_free[cls];
+	double start = t0;
+	if (*sf > start)
+		start = *sf;
+	if (*uf > start)
+		start = *uf;
+	s->stall_cycles[GPUVM_STALL_ISSUE] += start - t0;
+	double step = sl->cls_step[cls];
+	*sf = start + n * sl->sched_interval;
+	*uf = start + n * sl->cls_interval[cls];
+	double issue_end = start + (n - 1) * step;
+	double next = issue_end + sl->sched_interval;
+
+	double result;
+	bool result_mem = mem;
+	if (!mem) {
+		s->warp_insts += n;
+		/* the gap's longest dependent chain: chain_insts, or all of it */
+		uint32_t chain = it->chain_insts ? it->chain_insts : n;
+		result = issue_end + sl->cls_latency[cls];
+		double chained = start + chain * sl->cls_latency[cls];
+		if (chained > result)
+			result = chained;
+	} else {
+		s->warp_insts++;
+		switch (it->space) {
+		case GPUVM_SPACE_SHARED:
+			s->shared_insts++;
+			result = shared_instruction(sl, w, it, start);
+			break;
+		case GPUVM_SPACE_LOCAL:
+			s->local_insts++;
+			result = local_instruction(sl, w, wslot, it, start);
+			break;
+		default:
+			s->mem_insts++;
+			s->thread_accesses += (uint32_t)__builtin_popcount(it->active_mask);
+			result = memory_instruction(sl, w, it, start);
+			break;
+		}
+	}
+	if (result > w->drain)
+		w->drain = result;
+	if (mem && it->op == GPUVM_OP_STORE)
+		return next; /* a store writes no register */
+	if (it->has_regs) {
+		for (uint32_t i = 0; i < it->n_dst && i < GPUVM_ITEM_MAX_DST; i++) {
+			uint16_t r = it->dst[i];
+			if (r < GPUVM_REGS) {
+				rr[r] = result;
+				rm[r] = result_mem;
+			}
+		}
+		w->regs_used = true;
+	} else {
+		/* generators: the warp's next item uses this result */
+		w->implicit_ready = result;
+		w->implicit_mem = result_mem;
+	}
+	return next;
+}

@@ -1,0 +1,361 @@
+/* One kernel launch (system.h holds the contract): the launch's
+ * occupancy and carve-out, its first CTAs placed, then its warps' events
+ * dispatched in time order to the SM layer until the last warp ends;
+ * kernel sampling's fast-forward and the per-kernel results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/later.h"
+#include "system/system.h"
+
+/* The shared memory an SM offers a launch. With a unified L1/shared array
+ * (Volta on) the driver picks the carve-out per kernel: the smallest of
+ * the part's carve-outs that holds the blocks the other limits let an SM
+ * run (CUDA C++ Programming Guide, "Shared Memory" of compute capability
+ * 7.x-9.0: the driver chooses the carve-out for maximum occupancy unless
+ * the program prefers otherwise), the largest when none does; the L1 gets
+ * the rest of the array. Separate arrays: smem.size. */
+static uint64_t launch_carveout(const struct gpuvm_config *cfg, uint32_t ctas_per_sm,
+				uint32_t smem_per_cta)
+{
+	if (!cfg->l1_unified_bytes)
+		return cfg->smem_bytes;
+	uint64_t need = (uint64_t)ctas_per_sm * smem_per_cta;
+	for (uint32_t i = 0; i < cfg->smem_carveouts_len; i++)
+		if ((uint64_t)cfg->smem_carveouts_kib[i] << 10 >= need)
+			return (uint64_t)cfg->smem_carveouts_kib[i] << 10;
+	return cfg->smem_bytes;
+}
+
+static void show_progress(struct system *sys, const struct sm_launch *kr, bool final)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double dt = (double)(now.tv_sec - sys->last_progress.tv_sec) +
+		    (double)(now.tv_nsec - sys->last_progress.tv_nsec) * 1e-9;
+	if (!final && dt < 0.25)
+		return;
+	sys->last_progress = now;
+	fprintf(stderr, "\r  kernel %llu %-24.24s CTAs %llu/%llu  %.3g warp insts%s",
+		(unsigned long long)sys->kernel_index, kr->k->name,
+		(unsigned long long)kr->ctas_done, (unsigned long long)kr->ctas,
+		(double)sys->stats->warp_insts, final ? "\n" : "");
+	fflush(stderr);
+}
+
+/* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
+ * config_keys.c bounds by 1024 */
+#define FF_MAX_WARPS_PER_CTA 1024
+
+/* Kernel sampling's fast-forward: drives every warp of the launch
+ * functionally, CTA by CTA (its warps round robin, an item each, so warps
+ * that wait on one another still progress), with no timing model and no
+ * TLB, L2 or DRAM state touched. Work counters stay exact; time is the
+ * class's cycles per warp instruction, the other counters its rates per
+ * thread access (kernel_sampling.c). */
+static int fast_forward_kernel(struct system *sys, struct sm_launch *kr, const struct ks_class *cls,
+			       double t, struct gpuvm_error *err)
+{
+	struct gpuvm_kernel *k = kr->k;
+	struct gpuvm_stats *s = sys->stats;
+	const struct gpuvm_kernel_ops *ops = k->ops;
+	uint64_t insts0 = s->warp_insts, accesses0 = s->thread_accesses;
+	uint32_t wpc = kr->warps_per_cta;
+	double cpi = cls->cycles_per_warp_inst;
+	unsigned char live[FF_MAX_WARPS_PER_CTA];
+	struct gpuvm_warp_item item;
+	uint64_t steps = 0;
+	k->functional = true;
+	for (; kr->next_cta < kr->ctas; kr->next_cta++) {
+		s->ctas++;
+		for (uint32_t wi = 0; wi < wpc; wi++) {
+			ops->warp_begin(k, sys->sms.warp_state + (size_t)wi * sys->sms.warp_state_cap,
+					(uint32_t)kr->next_cta, wi);
+			live[wi] = 1;
+			s->warps++;
+		}
+		for (uint32_t alive = wpc; alive;) {
+			for (uint32_t wi = 0; wi < wpc; wi++) {
+				if (!live[wi])
+					continue;
+				unsigned char *state = sys->sms.warp_state + (size_t)wi * sys->sms.warp_state_cap;
+				/* the clock a warp reads: the estimate of time so far */
+				k->clock_cycles = t + (double)(s->warp_insts - insts0) * cpi;
+				gpuvm_item_reset_timing(&item);
+				if (ops->warp_next(k, state, &item, err) < 0) {
+					k->functional = false;
+					return -1;
+				}
+				if (item.kind == GPUVM_ITEM_COMPUTE) {
+					s->warp_insts += item.compute_insts;
+				} else if (item.kind == GPUVM_ITEM_BARRIER) {
+					s->warp_insts++;
+					s->barriers++;
+				} else if (item.kind == GPUVM_ITEM_MEM && item.space != GPUVM_SPACE_GLOBAL) {
+					s->warp_insts++;
+					*(item.space == GPUVM_SPACE_LOCAL ? &s->local_insts : &s->shared_insts) += 1;
+				} else if (item.kind == GPUVM_ITEM_MEM) {
+					s->warp_insts++;
+					s->mem_insts++;
+					s->thread_accesses += (uint32_t)__builtin_popcount(item.active_mask);
+				} else {
+					if (ops->warp_end)
+						ops->warp_end(k, state);
+					live[wi] = 0;
+					alive--;
+				}
+			}
+		}
+		kr->ctas_done++;
+		if (sys->progress && (++steps & 0xff) == 0)
+			show_progress(sys, kr, false);
+	}
+	k->functional = false;
+	if (sys->progress)
+		show_progress(sys, kr, true);
+	kernel_sampler_charge(&sys->ks, cls, s->thread_accesses - accesses0);
+	kr->end = t + (double)(s->warp_insts - insts0) * cpi;
+	return 0;
+}
+
+/* ---- per-kernel results ---------------------------------------------- */
+
+/* The counters at a launch's start, to take differences at its end. */
+struct kernel_mark {
+	size_t index;
+	struct gpuvm_kernel_stats at;
+};
+
+static void kernel_counters(const struct gpuvm_stats *s, struct gpuvm_kernel_stats *k)
+{
+	k->warp_insts = s->warp_insts;
+	k->mem_insts = s->mem_insts;
+	k->thread_accesses = s->thread_accesses;
+	k->l1_hits = s->l1_sector_hits;
+	k->l1_misses = s->l1_sector_misses;
+	k->l2_hits = s->l2_sector_hits;
+	k->l2_misses = s->l2_sector_misses;
+	k->tlb_l1_hits = s->tlb[0].hits + s->tlb[0].pending_hits;
+	k->tlb_l1_misses = s->tlb[0].misses;
+	k->dram_bytes = s->dram_bytes;
+	memcpy(k->stall_cycles, s->stall_cycles, sizeof k->stall_cycles);
+}
+
+static int kernel_open(struct system *sys, const struct gpuvm_kernel *k, double start,
+		       double launch, struct kernel_mark *m)
+{
+	struct gpuvm_stats *s = sys->stats;
+	size_t n = s->n_kernel_list;
+	if ((n & (n - 1)) == 0) { /* grow at powers of two */
+		struct gpuvm_kernel_stats *p = realloc(s->kernel_list, (n ? 2 * n : 1) * sizeof *p);
+		if (!p)
+			return -1;
+		s->kernel_list = p;
+	}
+	struct gpuvm_kernel_stats *ks = &s->kernel_list[n];
+	memset(ks, 0, sizeof *ks);
+	snprintf(ks->name, sizeof ks->name, "%s", k->name);
+	memcpy(ks->grid, k->grid, sizeof ks->grid);
+	memcpy(ks->block, k->block, sizeof ks->block);
+	ks->launch_cycles = launch;
+	ks->start_cycle = start;
+	s->n_kernel_list = n + 1;
+	xlat_sync_stats(&sys->xlat);
+	m->index = n;
+	kernel_counters(s, &m->at);
+	return 0;
+}
+
+static void kernel_close(struct system *sys, const struct kernel_mark *m, double end, bool ff)
+{
+	struct gpuvm_stats *s = sys->stats;
+	xlat_sync_stats(&sys->xlat);
+	struct gpuvm_kernel_stats now, *ks = &s->kernel_list[m->index];
+	kernel_counters(s, &now);
+	ks->end_cycle = end;
+	ks->sim_seconds = (end - ks->start_cycle) / (sys->cfg->clock_mhz * 1e6);
+	ks->fast_forwarded = ff;
+	ks->warp_insts = now.warp_insts - m->at.warp_insts;
+	ks->mem_insts = now.mem_insts - m->at.mem_insts;
+	ks->thread_accesses = now.thread_accesses - m->at.thread_accesses;
+	ks->l1_hits = now.l1_hits - m->at.l1_hits;
+	ks->l1_misses = now.l1_misses - m->at.l1_misses;
+	ks->l2_hits = now.l2_hits - m->at.l2_hits;
+	ks->l2_misses = now.l2_misses - m->at.l2_misses;
+	ks->tlb_l1_hits = now.tlb_l1_hits - m->at.tlb_l1_hits;
+	ks->tlb_l1_misses = now.tlb_l1_misses - m->at.tlb_l1_misses;
+	ks->dram_bytes = now.dram_bytes - m->at.dram_bytes;
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		ks->stall_cycles[i] = now.stall_cycles[i] - m->at.stall_cycles[i];
+}
+
+int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
+		      struct gpuvm_error *err)
+{
+	const struct gpuvm_config *cfg = sys->cfg;
+	struct sm_layer *sl = &sys->sms;
+	struct sm_launch kr = {.k = k, .ctas = gpuvm_kernel_ctas(k),
+				.warps_per_cta = gpuvm_kernel_warps_per_cta(k)};
+	sys->stats->kernels++;
+	sys->kernel_index++;
+	if (kr.warps_per_cta == 0 || kr.warps_per_cta > cfg->max_warps_per_sm)
+		return gpuvm_fail(err, k->name, 0, NULL,
+				  "block of %u warps does not fit an SM (%u warps max)",
+				  kr.warps_per_cta, cfg->max_warps_per_sm);
+	kr.ctas_per_sm = cfg->max_warps_per_sm / kr.warps_per_cta;
+	if (kr.ctas_per_sm > cfg->max_ctas_per_sm)
+		kr.ctas_per_sm = cfg->max_ctas_per_sm;
+	if (k->smem_bytes_per_cta > cfg->smem_bytes)
+		return gpuvm_fail(err, k->name, 0, NULL,
+				  "block needs %u bytes of shared memory, an SM has %llu (smem.size)",
+				  k->smem_bytes_per_cta, (unsigned long long)cfg->smem_bytes);
+	kr.smem_cap = launch_carveout(cfg, kr.ctas_per_sm, k->smem_bytes_per_cta);
+	if (sm_ensure_warp_state(&sys->sms, k->ops->warp_state_bytes))
+		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
+
+	double launch = cfg->kernel_launch_us * cfg->clock_mhz;
+	double t = t0 + launch;
+	kr.end = t;
+	sys->stats->launch_cycles += launch;
+	struct kernel_mark mark;
+	if (kernel_open(sys, k, t, launch, &mark))
+		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for per-kernel results");
+	if (k->pin && k->pin_sm >= cfg->sms)
+		return gpuvm_fail(err, k->name, 0, NULL, "pinned to SM %u of %u", k->pin_sm, cfg->sms);
+
+	struct ks_class *cls = NULL;
+	if (sys->ks.on && k->sampleable) {
+		if (sys->uvm_on) {
+			/* migrations and evictions carry state from launch to
+			 * launch: no launch stands for another */
+			kernel_sampler_refuse(&sys->ks, "managed memory (UVM paging) is in use: every "
+						      "launch simulated in detail");
+		} else if (!(cls = kernel_sampler_class(&sys->ks, k))) {
+			return gpuvm_fail(err, k->name, 0, NULL, "out of memory for kernel sampling");
+		}
+	}
+	if (cls && cls->converged) {
+		sys->stats->kernel_sampling.fast_forwarded_kernels++;
+		if (fast_forward_kernel(sys, &kr, cls, t, err))
+			return -1;
+		kernel_close(sys, &mark, kr.end, true);
+		*t_end = kr.end;
+		return 0;
+	}
+	sys->stats->kernel_sampling.detailed_kernels++;
+	uint64_t insts0 = sys->stats->warp_insts, accesses0 = sys->stats->thread_accesses;
+	if (cls)
+		kernel_sampler_begin(&sys->ks);
+
+	sm_launch_begin(sl, &kr, t);
+	struct gpuvm_kernel_stats *kst = &sys->stats->kernel_list[mark.index];
+	kst->l1_bytes = sl->l1_on ? (uint64_t)sl->l1.sets * sl->l1.ways << sl->l1.line_shift : 0;
+	kst->smem_bytes = kr.smem_cap;
+	/* the launch's first CTAs, as the placement policy puts them
+	 * (gpu.cta_placement, src/sm/cta_place.c) */
+	sys->placer.ops->launch(&sys->placer, sl, &kr, t);
+
+	uint64_t steps = 0;
+	while (!event_queue_empty(&sys->events)) {
+		double now;
+		uint32_t wslot = event_queue_pop(&sys->events, &now);
+		struct warp_rt *w = &sl->warp[wslot];
+		/* The next warp to run is likely the queue's new front: start
+		 * loading its state while this one runs. */
+		if (!event_queue_empty(&sys->events)) {
+			/* its state where place_cta put it (no load of its
+			 * record first), its record, and the item it may hold:
+			 * with thousands of warps these lie beyond the host's
+			 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
+			uint32_t nw = event_queue_front_warp(&sys->events);
+			const unsigned char *next = sl->warp_state + (size_t)nw * sl->warp_state_cap;
+			for (size_t off = 0; off < sl->warp_state_cap && off < 1024; off += 64)
+				__builtin_prefetch(next + off);
+			const unsigned char *nrt = (const unsigned char *)&sl->warp[nw];
+			__builtin_prefetch(nrt);
+			__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
+			const unsigned char *nheld = (const unsigned char *)&sl->held[nw];
+			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
+				__builtin_prefetch(nheld + off);
+			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
+			/* what its next item is read from (worker threads' items:
+			 * its chunk, written on another core), reached through
+			 * its state, which was prefetched one event earlier as
+			 * the one after the next */
+			if (k->ops->warp_prefetch)
+				k->ops->warp_prefetch(k, next);
+			uint32_t nw2 = event_queue_second_warp_hint(&sys->events);
+			if (nw2 != UINT32_MAX)
+				__builtin_prefetch(sl->warp_state + (size_t)nw2 * sl->warp_state_cap);
+		}
+		/* Run the warp while it stays the earliest event. */
+		for (;;) {
+			struct gpuvm_warp_item *it = &sl->held[wslot];
+			if (w->holding) {
+				w->holding = false;
+				now = sm_step_item(sl, w, wslot, it, now);
+				goto issued;
+			}
+			/* clock64() after the previous load's value is used */
+			k->clock_cycles = later(now, w->implicit_ready);
+			/* generated in place: a warp that must wait keeps it
+			 * there (held), with no copy */
+			struct gpuvm_warp_item *item = it;
+			gpuvm_item_reset_timing(item);
+			if (k->ops->warp_next(k, w->state, item, err) < 0) {
+				event_queue_clear(&sys->events);
+				return -1;
+			}
+			if (item->kind == GPUVM_ITEM_END) {
+				/* it ends when its last result is in */
+				double end = later(w->drain, now);
+				uint32_t freed = sm_warp_finished(sl, &kr, wslot, end);
+				if (freed != UINT32_MAX && kr.next_cta < kr.ctas)
+					sys->placer.ops->slot_freed(&sys->placer, sl, &kr, freed, end);
+				break;
+			}
+			if (item->kind == GPUVM_ITEM_BARRIER) {
+				sm_barrier_arrive(sl, wslot, now);
+				break;
+			}
+			if (item->has_regs && !sl->reg_ready && sm_ensure_regs(sl)) {
+				event_queue_clear(&sys->events);
+				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
+			}
+			bool from_mem;
+			double ops = sm_operands_ready(sl, w, wslot, item, &from_mem);
+			if (ops > now) {
+				sys->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
+								: GPUVM_STALL_DEPENDENCY] += ops - now;
+				now = ops;
+				if (!event_queue_empty(&sys->events) &&
+				    event_queue_front_time(&sys->events) < now) {
+					/* wait in the queue: others issue before */
+					w->holding = true;
+					event_queue_push(&sys->events, now, wslot);
+					break;
+				}
+			}
+			now = sm_step_item(sl, w, wslot, item, now);
+		issued:
+			if (!event_queue_empty(&sys->events) && event_queue_front_time(&sys->events) < now) {
+				event_queue_push(&sys->events, now, wslot);
+				break;
+			}
+		}
+		if (sys->progress && (++steps & 0xffff) == 0)
+			show_progress(sys, &kr, false);
+	}
+	if (sys->progress)
+		show_progress(sys, &kr, true);
+	xlat_sync_stats(&sys->xlat);
+	if (link_stores_done(&sys->link) > kr.end)
+		kr.end = link_stores_done(&sys->link); /* posted writes still on the link */
+	if (cls)
+		kernel_sampler_record(&sys->ks, cls, kr.end - t, sys->stats->warp_insts - insts0,
+				      sys->stats->thread_accesses - accesses0);
+	kernel_close(sys, &mark, kr.end, false);
+	*t_end = kr.end;
+	return 0;
+}

@@ -1,0 +1,229 @@
+/* The run loop (system.h holds the contract): a source's host
+ * operations in order (allocations, copies, launches, synchronisation),
+ * each handed to the component that models it; a launch to
+ * system_run_kernel. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/later.h"
+#include "system/system.h"
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Tells the source when the events resolved so far ended. */
+static void sync_events(const struct system *sys, struct gpuvm_source *src)
+{
+	double hz = sys->cfg->clock_mhz * 1e6;
+	for (uint32_t i = 1; i < GPUVM_RUN_EVENTS; i++)
+		src->event_seconds[i] = sys->cs.event_gen[i] && !sys->cs.event_pending[i]
+						? sys->cs.event_end[i] / hz
+						: -1;
+}
+
+int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
+		   const struct gpuvm_sim_options *opt, struct gpuvm_stats *stats,
+		   struct gpuvm_error *err)
+{
+	memset(stats, 0, sizeof *stats);
+	double wall0 = wall_now();
+	struct system sys;
+	int rc = -1;
+	if (system_init(&sys, cfg, stats, opt)) {
+		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &sys.last_progress);
+
+	double t = 0;
+	const double clock_hz = cfg->clock_mhz * 1e6;
+	struct gpuvm_run_op op;
+	for (uint32_t i = 0; i < GPUVM_RUN_EVENTS; i++)
+		src->event_seconds[i] = -1;
+	for (;;) {
+		src->now_seconds = t / clock_hz;
+		if (src->ops->next_op(src, &op, err) < 0)
+			goto out;
+		if (op.kind == GPUVM_RUN_END)
+			break;
+		switch (op.kind) {
+		case GPUVM_RUN_ALLOC:
+			if (alloc_table_add(&sys.allocs, &op.alloc, err))
+				goto out;
+			if (op.alloc.kind == GPUVM_ALLOC_MANAGED && system_track_managed(&sys, &op.alloc)) {
+				gpuvm_fail(err, op.alloc.name, 0, NULL, "out of memory for page state");
+				goto out;
+			}
+			break;
+		case GPUVM_RUN_FREE: {
+			const struct gpuvm_alloc *fa = alloc_table_find(&sys.allocs, op.alloc.base);
+			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && sys.uvm_on)
+				uvm_remove_alloc(&sys.uvm, op.alloc.base);
+			alloc_table_remove(&sys.allocs, op.alloc.base);
+			break;
+		}
+		case GPUVM_RUN_COPY_H2D:
+		case GPUVM_RUN_COPY_D2H: {
+			/* Copies run alone between kernels (stream order), so
+			 * the link is theirs: size over bandwidth plus latency. */
+			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
+			if (sys.cs.used) {
+				/* after the asynchronous copies issued before it on
+				 * its lane */
+				double free_at = copy_stream_drain(&sys.cs, !h2d);
+				sync_events(&sys, src);
+				if (free_at > t)
+					t = free_at;
+			}
+			/* the link model of migrations (uvm.pcie_model), so copy-then-
+			 * execute and paging compare on the same link */
+			double end = t + link_bulk_seconds(&sys.link, op.copy_bytes) *
+						 cfg->clock_mhz * 1e6 + sys.link.latency_cycles;
+			if (h2d)
+				stats->pcie_h2d_bytes += op.copy_bytes;
+			else
+				stats->pcie_d2h_bytes += op.copy_bytes;
+			const struct gpuvm_alloc *ca = alloc_table_find(&sys.allocs, op.copy_addr);
+			if (h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED && sys.uvm_on) {
+				/* cudaMemcpy into managed memory leaves its pages on the GPU */
+				uint64_t room = ca->base + ca->bytes - op.copy_addr;
+				end = uvm_copy_in(&sys.uvm, op.copy_addr,
+						  op.copy_bytes < room ? op.copy_bytes : room, t, end);
+			}
+			stats->copy_cycles += end - t;
+			t = end;
+			break;
+		}
+		case GPUVM_RUN_COPY_H2D_ASYNC:
+		case GPUVM_RUN_COPY_D2H_ASYNC: {
+			bool h2d = op.kind == GPUVM_RUN_COPY_H2D_ASYNC;
+			const struct gpuvm_alloc *ca = alloc_table_find(&sys.allocs, op.copy_addr);
+			if (!ca || ca->kind != GPUVM_ALLOC_DEVICE) {
+				gpuvm_fail(err, "engine", 0, NULL,
+					   "an asynchronous copy must be to or from device memory");
+				goto out;
+			}
+			double cycles = link_bulk_seconds(&sys.link, op.copy_bytes) *
+					clock_hz;
+			if (copy_stream_issue(&sys.cs, !h2d, t, cycles, op.event)) {
+				gpuvm_fail(err, "engine", 0, NULL,
+					   "more than %d asynchronous copies unconsumed, or event %u out of range",
+					   COPY_STREAM_PENDING, op.event);
+				goto out;
+			}
+			if (h2d)
+				stats->pcie_h2d_bytes += op.copy_bytes;
+			else
+				stats->pcie_d2h_bytes += op.copy_bytes;
+			stats->async_copies++;
+			stats->async_copy_cycles += cycles + sys.link.latency_cycles;
+			break;
+		}
+		case GPUVM_RUN_DEVICE_SYNC:
+			if (sys.cs.used) {
+				/* the copy streams too */
+				double f0 = copy_stream_drain(&sys.cs, 0), f1 = copy_stream_drain(&sys.cs, 1);
+				sync_events(&sys, src);
+				t = later(t, later(f0, f1));
+			}
+			/* the host waits for the GPU; under uvm.device_sync =
+			 * writeback it also waits for the write-back of dirty
+			 * managed pages, a copy between kernels */
+			if (sys.uvm_on) {
+				double end = uvm_device_sync(&sys.uvm, t);
+				stats->copy_cycles += end - t;
+				t = end;
+			}
+			break;
+		case GPUVM_RUN_KERNEL: {
+			if (op.wait_event) {
+				/* cudaStreamWaitEvent: not before its copy is in */
+				double ready = copy_stream_event_end(&sys.cs, op.wait_event);
+				sync_events(&sys, src);
+				if (ready > t) {
+					stats->async_wait_cycles += ready - t;
+					t = ready;
+				}
+			}
+			double end = t;
+			double busy0 = link_lane_busy(&sys.link, LINK_H2D),
+			       busy1 = link_lane_busy(&sys.link, LINK_D2H);
+			uint64_t uvm_h2d = stats->uvm.bytes_h2d, uvm_d2h = stats->uvm.bytes_d2h;
+			if (system_run_kernel(&sys, op.kernel, t, &end, err))
+				goto out;
+			if (copy_stream_pending(&sys.cs)) {
+				/* the lane time this kernel's traffic took: zero-copy
+				 * packets as held, paging at the link's bulk rate */
+				double b0 = link_lane_busy(&sys.link, LINK_H2D) - busy0 +
+					    (double)(stats->uvm.bytes_h2d - uvm_h2d) * sys.link.cycles_per_byte;
+				double b1 = link_lane_busy(&sys.link, LINK_D2H) - busy1 +
+					    (double)(stats->uvm.bytes_d2h - uvm_d2h) * sys.link.cycles_per_byte;
+				if (copy_stream_span(&sys.cs, t, end, b0, b1)) {
+					gpuvm_fail(err, "engine", 0, NULL, "out of memory for copy streams");
+					goto out;
+				}
+			}
+			stats->kernel_cycles += end - t;
+			t = end;
+			break;
+		}
+		case GPUVM_RUN_END:
+			break;
+		}
+	}
+	if (sys.cs.used) {
+		/* the run ends when the last copy has */
+		double f0 = copy_stream_drain(&sys.cs, 0), f1 = copy_stream_drain(&sys.cs, 1);
+		sync_events(&sys, src);
+		t = later(t, later(f0, f1));
+	}
+	if (sys.uvm_on) {
+		uvm_finish(&sys.uvm);
+		stats->pcie_h2d_bytes += stats->uvm.bytes_h2d;
+		stats->pcie_d2h_bytes += stats->uvm.bytes_d2h;
+		if (sys.uvm.oom) {
+			gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+			goto out;
+		}
+	}
+	stats->sim_cycles = t;
+	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);
+	if (src->ops->result)
+		src->ops->result(src, stats->result, sizeof stats->result);
+	if (src->ops->work_items)
+		stats->work_items = src->ops->work_items(src);
+	rc = 0;
+out:
+	system_free(&sys);
+	stats->wall_seconds = wall_now() - wall0;
+	return rc;
+}
+
+const char *const gpuvm_stall_names[GPUVM_STALLS] = {"memory", "dependency", "barrier", "issue",
+						     "fault"};
+
+void gpuvm_stats_release(struct gpuvm_stats *stats)
+{
+	free(stats->kernel_list);
+	stats->kernel_list = NULL;
+	stats->n_kernel_list = 0;
+	free(stats->uvm.allocs);
+	stats->uvm.allocs = NULL;
+	stats->uvm.n_allocs = 0;
+	free(stats->uvm.util_h2d_busy_cycles);
+	free(stats->uvm.util_d2h_busy_cycles);
+	stats->uvm.util_h2d_busy_cycles = stats->uvm.util_d2h_busy_cycles = NULL;
+	for (uint32_t l = 0; l < GPUVM_MAX_TLB_LEVELS; l++) {
+		free(stats->tlb[l].instance_hits);
+		free(stats->tlb[l].instance_misses);
+		stats->tlb[l].instance_hits = stats->tlb[l].instance_misses = NULL;
+	}
+	free(stats->tlb_sharing.local_misses);
+	free(stats->tlb_sharing.neighbour_held);
+	stats->tlb_sharing.local_misses = stats->tlb_sharing.neighbour_held = NULL;
+}

@@ -1,0 +1,149 @@
+/* The system builder (system.h holds the contract): a config turned
+ * into the components, and the hooks that wire them together. */
+#include "system/system.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- page-table reads -------------------------------------------------- */
+
+/* Page tables live in device memory: a walk's leaf entry (8 B per page of
+ * the first TLB level's entry size, the page the hardware maps) is a
+ * sector read through the L2, competing with data for L2 lines and DRAM.
+ * The walk latency of a preset is measured with entries the L2 holds
+ * (Karnagel's probes touch few pages), so a hit adds nothing and a miss
+ * adds its DRAM time. The tables sit below the local-memory window: 2^37
+ * pages of 4 KiB x 8 B = 1 TiB at most. */
+#define PAGE_TABLE_VA_BASE 0x3e0000000000ull
+#define PTE_BYTES 8
+
+static double walk_pte_read(void *ctx, uint64_t addr, double t)
+{
+	struct system *sys = ctx;
+	uint64_t pte = PAGE_TABLE_VA_BASE + (addr >> sys->pte_page_shift) * PTE_BYTES;
+	uint64_t sector = pte & ~(uint64_t)(sys->mem.sector_bytes - 1);
+	return memsys_pte_read(&sys->mem, sector, t);
+}
+
+/* ---- unified memory -------------------------------------------------- */
+
+static double uvm_walk_hook(void *ctx, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+{
+	struct system *sys = ctx;
+	if (alloc_table_kind(&sys->allocs, addr) != GPUVM_ALLOC_MANAGED)
+		return t;
+	return uvm_translate(&sys->uvm, sm, addr, t, fill_max);
+}
+
+static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
+{
+	struct system *sys = ctx;
+	xlat_invalidate_range(&sys->xlat, addr, bytes);
+}
+
+static uint32_t uvm_l2_clock(void *ctx)
+{
+	struct system *sys = ctx;
+	return memsys_l2_epoch(&sys->mem);
+}
+
+/* The cudaMemAdvise hints (UVM_ADVISE_*) of the managed allocation named
+ * name: the preset's uvm.preferred_location = host and uvm.accessed_by =
+ * gpu, if uvm.advise_allocations is empty or one of its comma-separated
+ * shell patterns matches the name. */
+static uint32_t alloc_advise(const struct gpuvm_config *cfg, const char *name)
+{
+	uint32_t adv = (cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_HOST ? UVM_ADVISE_HOST : 0) |
+		       (cfg->uvm_accessed_by ? UVM_ADVISE_ACCESSED_BY : 0);
+	const char *list = cfg->uvm_advise_allocations;
+	if (!adv || !*list)
+		return adv;
+	char pat[GPUVM_UVM_ADVISE_LIST];
+	while (*list) {
+		list += strspn(list, " ");
+		size_t n = strcspn(list, ",");
+		snprintf(pat, sizeof pat, "%.*s", (int)n, list);
+		if (fnmatch(pat, name, 0) == 0)
+			return adv;
+		list += n + (list[n] == ',');
+	}
+	return 0;
+}
+
+/* The paging layer exists only once managed memory does, so runs without
+ * it pay nothing. */
+int system_track_managed(struct system *sys, const struct gpuvm_alloc *a)
+{
+	if (!sys->uvm_on) {
+		struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = sys};
+		if (sys->uvm_observer)
+			hooks.observer = *sys->uvm_observer;
+		if (uvm_init(&sys->uvm, sys->cfg, &sys->stats->uvm, &hooks))
+			return -1;
+		sys->uvm_on = true;
+		sys->sms.port.uvm = &sys->uvm;
+		sys->sms.uvm_blocking = sys->cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
+		sys->sms.uvm_counts = uvm_counts(&sys->uvm);
+		sys->xlat.hook = uvm_walk_hook;
+		sys->xlat.hook_ctx = sys;
+	}
+	if (uvm_add_alloc(&sys->uvm, a->name, a->base, a->bytes, alloc_advise(sys->cfg, a->name)))
+		return -1;
+	sys->sms.uvm_counts = uvm_counts(&sys->uvm); /* hints of this allocation may turn it on */
+	return 0;
+}
+
+/* ---- building -------------------------------------------------------- */
+
+int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm_stats *stats,
+		const struct gpuvm_sim_options *opt)
+{
+	memset(sys, 0, sizeof *sys);
+	sys->cfg = cfg;
+	sys->stats = stats;
+	sys->progress = opt && opt->progress;
+	sys->uvm_observer = opt ? opt->uvm_observer : NULL;
+	if (xlat_init(&sys->xlat, cfg, stats))
+		return -1;
+	if (cfg->pte_reads == GPUVM_PTE_READS_L2) {
+		sys->xlat.pte_hook = walk_pte_read;
+		sys->xlat.pte_ctx = sys;
+	}
+	uint64_t page = cfg->tlb[0].entry_bytes;
+	for (uint32_t l = 1; l < cfg->tlb_levels; l++)
+		if (cfg->tlb[l].entry_bytes < page)
+			page = cfg->tlb[l].entry_bytes;
+	sys->pte_page_shift = (unsigned)__builtin_ctzll(page);
+	if (memsys_init(&sys->mem, cfg, stats))
+		return -1;
+	alloc_table_init(&sys->allocs);
+	if (kernel_sampler_init(&sys->ks, opt, stats))
+		return -1;
+	if (link_init(&sys->link, cfg, stats))
+		return -1;
+	copy_stream_init(&sys->cs, sys->link.latency_cycles);
+	if (event_queue_init(&sys->events, cfg->sms * cfg->max_warps_per_sm))
+		return -1;
+	struct sm_ports ports = {.xlat = &sys->xlat, .mem = &sys->mem, .link = &sys->link,
+				 .uvm = NULL, .allocs = &sys->allocs, .events = &sys->events};
+	if (sm_layer_init(&sys->sms, cfg, stats, &ports))
+		return -1;
+	cta_placer_init(&sys->placer, cfg);
+	return 0;
+}
+
+void system_free(struct system *sys)
+{
+	if (sys->uvm_on)
+		uvm_free(&sys->uvm);
+	xlat_free(&sys->xlat);
+	kernel_sampler_free(&sys->ks);
+	memsys_free(&sys->mem);
+	alloc_table_free(&sys->allocs);
+	link_free(&sys->link);
+	copy_stream_free(&sys->cs);
+	event_queue_free(&sys->events);
+	sm_layer_free(&sys->sms);
+}

@@ -1,0 +1,79 @@
+/* The system: a GPU built from its components and wired, and the run
+ * loop that drives it.
+ *
+ * Contract:
+ *  - system.c (the builder) turns a config into the components: the
+ *    translation layer (src/xlat), the memory partitions (src/memsys),
+ *    the host link (src/link), the SM layer (src/sm) and its CTA
+ *    placement policy, the UVM driver (src/uvm, built at the first
+ *    managed allocation), the copy engines (engine/copy_stream.h) and
+ *    the kernel sampler; it hands each component the ports of the others
+ *    it may send requests to, and the hooks through which the translation
+ *    layer and the driver reach the memory side. It is the only code that
+ *    knows two components at once.
+ *  - run_loop.c dispatches the host operations of a source (allocations,
+ *    copies, launches, synchronisation) and, per launch (kernel_run.c),
+ *    the warps' events in time order: it pops a warp, asks its kernel for
+ *    its next item and hands it to the SM layer. It models nothing
+ *    itself. */
+#ifndef GPUVM_SYSTEM_SYSTEM_H
+#define GPUVM_SYSTEM_SYSTEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "engine/alloc_table.h"
+#include "engine/copy_stream.h"
+#include "engine/event_queue.h"
+#include "engine/kernel_sampling.h"
+#include "gpuvm/engine.h"
+#include "link/link.h"
+#include "memsys/memsys.h"
+#include "sm/cta_place.h"
+#include "sm/sm.h"
+#include "uvm/uvm.h"
+#include "xlat/xlat.h"
+
+struct system {
+	const struct gpuvm_config *cfg;
+	struct gpuvm_stats *stats;
+	struct xlat xlat;
+	struct memsys mem;
+	struct host_link link;
+	struct alloc_table allocs;
+	struct sm_layer sms;
+	struct cta_placer placer;
+	struct event_queue events;
+	unsigned pte_page_shift; /* log2 of the page a leaf page-table entry maps */
+
+	/* unified memory: built at the first managed allocation */
+	struct uvm uvm;
+	bool uvm_on;
+
+	struct copy_stream cs;
+	/* kernel sampling: classes of alike launches, their convergence */
+	struct kernel_sampler ks;
+
+	/* progress */
+	bool progress;
+	const struct gpuvm_uvm_observer *uvm_observer;
+	struct timespec last_progress;
+	uint64_t kernel_index;
+};
+
+/* Builds the components; on failure what was built is freed by
+ * system_free. The system must not move afterwards (components hold
+ * pointers to each other's parts). */
+int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm_stats *stats,
+		const struct gpuvm_sim_options *opt);
+void system_free(struct system *sys);
+/* A managed allocation: the UVM driver learns it (built at the first). */
+int system_track_managed(struct system *sys, const struct gpuvm_alloc *a);
+
+/* Runs one kernel launch from t0 (kernel_run.c); *t_end is when it is
+ * done. */
+int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
+		      struct gpuvm_error *err);
+
+#endif

@@ -1,0 +1,179 @@
+/* Memory partitions (src/memsys/memsys.h): the address map deals
+ * mem.partition_interleave chunks to the partitions in turn; each
+ * partition has its own L2 slices and DRAM channels, so requests to
+ * different partitions never wait for each other and requests to one
+ * partition queue on its channels. One partition is the model of gpuvm
+ * 1b4e3ad (addresses map to themselves). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpuvm/config.h"
+#include "memsys/memsys.h"
+
+static struct gpuvm_stats stats;
+
+/* A small GPU's memory side: 2 MiB of L2, 8 channels, a plain bandwidth
+ * queue per partition (dram.banks = 0) and a slow DRAM, so the waiting is
+ * easy to read. */
+static void small_config(struct gpuvm_config *cfg, uint32_t partitions)
+{
+	gpuvm_config_defaults(cfg);
+	cfg->l2_bytes = 2u << 20;
+	cfg->l2_ways = 16;
+	cfg->dram_channels = 8;
+	cfg->dram_banks = 0;
+	cfg->dram_bandwidth_gb_s = 16; /* 8 GB/s a partition: ~5.6 cycles a sector at 1.4 GHz */
+	cfg->clock_mhz = 1400;
+	cfg->mem_partitions = partitions;
+	cfg->mem_partition_interleave_bytes = 4096;
+}
+
+static void test_one_partition_is_identity(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 1);
+	struct memsys ms;
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	for (uint64_t a = 0; a < (1ull << 40); a = a * 3 + 4096) {
+		uint64_t local = 1;
+		assert_ptr_equal(memsys_route(&ms, a, &local), ms.part);
+		assert_int_equal(local, a);
+	}
+	memsys_free(&ms);
+}
+
+static void test_address_map(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 2);
+	struct memsys ms;
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	uint64_t local;
+	assert_int_equal(memsys_partition_of(&ms, 0), 0);
+	assert_int_equal(memsys_partition_of(&ms, 4095), 0);
+	assert_int_equal(memsys_partition_of(&ms, 4096), 1);
+	assert_int_equal(memsys_partition_of(&ms, 8192), 0);
+	assert_int_equal(memsys_partition_of(&ms, 3 * 4096 + 32), 1);
+	/* each partition's addresses are dense: chunk 3 is partition 1's
+	 * second chunk */
+	memsys_route(&ms, 3 * 4096 + 32, &local);
+	assert_int_equal(local, 4096 + 32);
+	/* each holds half the L2 */
+	assert_int_equal((uint64_t)ms.part[0].l2.sets * ms.part[0].l2.ways * 128, 1u << 20);
+	memsys_free(&ms);
+}
+
+/* Lines of two partitions are apart: the same partition address in the
+ * other partition misses. */
+static void test_l2_slices_per_partition(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 2);
+	struct memsys ms;
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	memsys_access(&ms, 0, false, true, 0);      /* partition 0, local 0 */
+	assert_int_equal(stats.l2_sector_misses, 1);
+	memsys_access(&ms, 0, false, true, 1000);   /* hit */
+	assert_int_equal(stats.l2_sector_hits, 1);
+	memsys_access(&ms, 4096, false, true, 2000); /* partition 1, local 0: its own line */
+	assert_int_equal(stats.l2_sector_misses, 2);
+	memsys_access(&ms, 4096, false, true, 3000);
+	assert_int_equal(stats.l2_sector_hits, 2);
+	memsys_free(&ms);
+}
+
+/* n loads of distinct lines issued at t = 0 to the chunks of the given
+ * partitions (in turn); returns when the last is back. */
+static double burst(struct memsys *ms, uint32_t n, const uint32_t *parts, uint32_t n_parts)
+{
+	double last = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = parts[i % n_parts];
+		uint64_t chunk = (uint64_t)(i / n_parts) * 2 + p; /* partition p's (i/n_parts)-th chunk */
+		double d = memsys_access(ms, chunk * 4096, false, true, 0);
+		if (d > last)
+			last = d;
+	}
+	return last;
+}
+
+static void test_partitions_do_not_contend(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 2);
+	struct memsys ms;
+	const uint32_t both[] = {0, 1}, first[] = {0};
+	enum { N = 256 };
+
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	double one_alone = memsys_access(&ms, 0, false, true, 0);
+	memsys_free(&ms);
+
+	/* N misses on one partition: they queue on its channels */
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	double same = burst(&ms, N, first, 1);
+	/* a miss on the other partition at the same time does not wait */
+	double other = memsys_access(&ms, 4096, false, true, 0);
+	/* one more on the loaded partition waits behind them (the calendar
+	 * charges whole 64-cycle slots, so it may end with the last) */
+	double behind = memsys_access(&ms, 2 * 4096 * (N + 1), false, true, 0);
+	memsys_free(&ms);
+	assert_true(same > one_alone + 100);
+	assert_true(other == one_alone);
+	assert_true(behind >= same);
+	assert_true(behind > other + 1000);
+
+	/* the same N spread over both partitions: half the queue each */
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	double spread = burst(&ms, N, both, 2);
+	memsys_free(&ms);
+	double wait_same = same - one_alone, wait_spread = spread - one_alone;
+	assert_true(wait_spread < 0.6 * wait_same);
+	assert_true(wait_spread > 0.4 * wait_same);
+}
+
+/* The stale-line stamp: after memsys_l2_epoch every partition's clock is
+ * the latest, so lines used later in any partition stamp above it. */
+static void test_epoch_orders_partitions(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 2);
+	struct memsys ms;
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	for (int i = 0; i < 10; i++)
+		memsys_access(&ms, (uint64_t)i * 8192, false, true, 0); /* partition 0 only */
+	uint32_t stamp = memsys_l2_epoch(&ms);
+	assert_int_equal(stamp, 10);
+	assert_int_equal(ms.part[1].l2.clock, 10);
+	memsys_access(&ms, 4096, false, true, 0);
+	assert_true(ms.part[1].l2.clock > stamp);
+	memsys_free(&ms);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_partition_is_identity),
+		cmocka_unit_test(test_address_map),
+		cmocka_unit_test(test_l2_slices_per_partition),
+		cmocka_unit_test(test_partitions_do_not_contend),
+		cmocka_unit_test(test_epoch_orders_partitions),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
