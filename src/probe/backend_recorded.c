@@ -185,7 +185,8 @@ int gpuvm_probe_backend_recorded(struct gpuvm_probe_backend *b, const char *cons
 	snprintf(b->unit, sizeof b->unit, "cycles");
 	b->sms = sms_decl ? sms_decl : sms_seen;
 	/* clock64 timings of one warp on a real GPU wander by a few cycles
-	 * (tlb-anchors 1.3: the published steps are 8-110 cycles). */
+	 * (Karnagel et al. DaMoN'17 raw results in gcoe-dresden/cuda-gpu-tlb
+	 * results/: the steps are 8-110 cycles). */
 	b->noise = 3.0;
 	snprintf(b->notes, sizeof b->notes,
 		 "Timings recorded on a GPU by cuda/tlb_probe.cu (%zu chase points, %zu sharing cells); "
