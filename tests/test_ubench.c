@@ -1,6 +1,6 @@
 /* The timing model's unit tests: microbenchmark kernels (ubench workload,
  * src/workloads/suite/ubench_kernels.h) must reproduce, within 10 %, the
- * published latencies each preset cites (presets/*.ini name each source, and
+ * published latencies each preset cites (each presets/<gpu>.ini names its sources, and
  * Karnagel et al. Table 2 for the TLBs): L1 hit, L2 hit, DRAM, shared
  * memory, a dependent FFMA, TLB misses. A latency is the difference of two
  * runs divided by the steps between them, so launch, warm-up and the
@@ -101,10 +101,10 @@ static void test_l1_l2_hits(void **state)
 		/* 32 nodes of 128 B: 4 KiB, in every L1; __ldca so that parts
 		 * whose L1 skips globals (Kepler, Pascal) cache them too */
 		check(p->gpu, "L1 hit", chase_warm(p->gpu, "ca", "4KiB", "128", 32), p->l1,
-		      "presets/*.ini");
+		      "presets/<gpu>.ini");
 		/* 2048 nodes over 256 KiB: in every L2, past every L1 (__ldcg) */
 		check(p->gpu, "L2 hit", chase_warm(p->gpu, "cg", "256KiB", "128", 2048), p->l2,
-		      "presets/*.ini");
+		      "presets/<gpu>.ini");
 	}
 }
 
@@ -124,7 +124,7 @@ static void test_dram(void **state)
 		snprintf(b, sizeof b,
 			 "ubench:test=chase,cache=cg,footprint=%s,stride=4352,passes=1,steps=800",
 			 p->dram_footprint);
-		check(p->gpu, "DRAM", per_step(p->gpu, a, b, 400), p->dram, "presets/*.ini");
+		check(p->gpu, "DRAM", per_step(p->gpu, a, b, 400), p->dram, "presets/<gpu>.ini");
 	}
 }
 
@@ -135,7 +135,7 @@ static void test_shared_and_conflicts(void **state)
 		const struct published *p = &parts[i];
 		double lat = per_step(p->gpu, "ubench:test=smem,steps=256",
 				      "ubench:test=smem,steps=512", 256);
-		check(p->gpu, "shared", lat, p->smem, "presets/*.ini");
+		check(p->gpu, "shared", lat, p->smem, "presets/<gpu>.ini");
 		/* n-way conflicts: n wavefronts, one cycle each */
 		for (unsigned n = 2; n <= 8; n *= 2) {
 			char a[100], b[100];
@@ -155,7 +155,7 @@ static void test_dependent_ffma(void **state)
 		const struct published *p = &parts[i];
 		double lat = per_step(p->gpu, "ubench:test=fma,steps=1000", "ubench:test=fma,steps=2000",
 				      1000);
-		check(p->gpu, "FFMA", lat, p->fma, "presets/*.ini");
+		check(p->gpu, "FFMA", lat, p->fma, "presets/<gpu>.ini");
 	}
 }
 
