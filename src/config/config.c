@@ -102,7 +102,8 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	memcpy(cfg->class_interval_cycles, ii, sizeof ii);
 
 	cfg->dram_latency_cycles = 250;
-	cfg->dram_channels = 32;   /* HBM2, 16 banks, 1 KiB rows, ~14 ns (Accel-Sim SM6_P100 -gpgpu_dram_timing_opt) */
+	/* HBM2, 16 banks, 1 KiB rows, ~14 ns (Accel-Sim SM6_P100 -gpgpu_dram_timing_opt) */
+	cfg->dram_channels = 32;
 	cfg->dram_banks = 16;
 	cfg->dram_row_bytes = 1024;
 	cfg->dram_trcd_ns = cfg->dram_trp_ns = cfg->dram_tcas_ns = 14;

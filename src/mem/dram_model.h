@@ -184,7 +184,8 @@ double dram_command_to_sm_cycles(double dram_cycles, double dram_clock_mhz,
 /* t_rcd, t_rp and t_cas in SM cycles from an Accel-Sim timing string,
  * "nbk:CCD:RRD:RCD:RAS:RP:RC:CL:WL:CDLR:WR:nbkgrp:CCDL:RTPL" (RCD, RP and
  * CL are fields 4, 6 and 8), given its DRAM command clock. Accel-Sim
- * configs/tested-cfgs/SM6_P100/gpgpusim.config, e.g. P100 at 715 MHz: "16:1:3:10:24:10:34:10:2:3:9:4:2:3" gives
+ * configs/tested-cfgs/SM6_P100/gpgpusim.config, e.g. P100 at 715 MHz:
+ * "16:1:3:10:24:10:34:10:2:3:9:4:2:3" gives
  * 10 command cycles each, 20.7 SM cycles at 1480 MHz. 0, or -1 when the
  * string has fewer than 8 fields, a field is not a non-negative number, or
  * a clock is not positive. */

@@ -81,8 +81,8 @@ static inline int parse_hex(const char *s, size_t n, uint64_t *v)
 /* ---- allocation inference from an address footprint -------------------- */
 
 /* Addresses are tracked in 64 KiB granules (the large-page size of the
- * GPUs modelled: nvidia-uvm uvm_va_block_types.h UVM_BIG_PAGE_SIZE); touched granules closer than 2 MiB (the
- * cudaMalloc granularity of large allocations) join one allocation. */
+ * GPUs modelled: nvidia-uvm uvm_va_block_types.h UVM_BIG_PAGE_SIZE);
+ * touched granules closer than 2 MiB (the cudaMalloc granularity of large allocations) join one allocation. */
 #define INFER_GRANULE_SHIFT 16
 #define INFER_MERGE_GAP_BYTES (2ull << 20)
 

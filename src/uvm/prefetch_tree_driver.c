@@ -9,12 +9,13 @@
  *     qualifying ancestor is prefetched, a failing level in between does
  *     not stop the walk; never beyond the 2 MB block;
  *  6. faulted pages leave the mask (the caller drops them).
- * No thrashing pages exist in single-GPU runs (uvm_perf_thrashing.c thrashing_event_cb skips eviction), and
+ * No thrashing pages exist in single-GPU runs (uvm_perf_thrashing.c:
+ * thrashing_event_cb skips eviction migrations), and
  * min_faults = 1 always holds for a fault. Node sizes count only managed
  * pages of the block (the driver's region for a partial block). */
 #include "uvm/prefetch.h"
 
-#define DRIVER_THRESHOLD_PERCENT 51 /* uvm_perf_prefetch_threshold default, uvm_perf_prefetch.c */
+#define DRIVER_THRESHOLD_PERCENT 51 /* uvm_perf_prefetch_threshold default, anchors 1.1 */
 
 static void driver_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 {
