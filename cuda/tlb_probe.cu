@@ -1,6 +1,6 @@
 // TLB probe recorder for NVIDIA GPUs: Karnagel et al.'s property and sharing
-// benchmarks (DaMoN'17 section 3; gcoe-dresden/cuda-gpu-tlb, see
-// shared/research/tlb-anchors.md 1.1-1.2), writing the CSV that
+// benchmarks (DaMoN'17 section 3; gcoe-dresden/cuda-gpu-tlb
+// src/tlb_benchmark.cu and src/tlb_sharing.cu), writing the CSV that
 // `gpuvm probe --target cuda --input FILE` analyses.
 //
 // Build and run on a machine with a GPU (gpuvm never runs CUDA itself):
@@ -12,7 +12,8 @@
 //                                                  # reports as share_stride_bytes/share_hops
 //
 // Method: one thread chases dependent 8-byte pointers with ld.global.cg (L2
-// only: the L1 is virtually indexed and would hide TLB misses, tlb-anchors 2),
+// only: the L1 is virtually indexed and would hide TLB misses: fast-interconnects
+// microbench/cudautils/tlb_latency.cu),
 // a warm-up pass then a timed pass between two clock64() reads; the result is
 // cycles per hop. Sizes stay within half the L2's lines so the data always
 // hits L2 and every step is a TLB step. Each point is the minimum of REPS

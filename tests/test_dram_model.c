@@ -2,7 +2,7 @@
  * 32 B sectors are bank bound far below it, an isolated access costs
  * exactly activate + CAS + burst + latency, strides spread over the
  * channels, and handling order does not change throughput. HBM-like P100
- * parameters (timing-anchors.md §6: 32 channels x 16 B, 16 banks, RCD = RP
+ * parameters (Accel-Sim SM6_P100 gpgpusim.config: 32 channels x 16 B, 16 banks, RCD = RP
  * = CL = 10 command cycles at 715 MHz, 732 GB/s), SM clock 1480 MHz. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,7 +5,8 @@
  * result again.
  *
  * "Valid" here is what a Karnagel-style probe can see and every hierarchy
- * of tlb-anchors 1-3 satisfies: each level has at least twice the entries
+ * published (Karnagel et al. DaMoN'17 K80/P100, Jia et al. 2018, gem5-gpu,
+ * MGPUSim, Mosaic configs) satisfies: each level has at least twice the entries
  * and four times the reach of the one below, and entries no smaller. (A
  * level with fewer entries than the one below it is only consulted after
  * that one misses, so its knee is hidden in any pointer chase.)

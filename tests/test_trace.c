@@ -1,5 +1,5 @@
 /* Trace readers and the native format, on the real Accel-Sim traces in
- * ../shared/traces (which must exist: a missing folder fails the test)
+ * traces/ (part of the repository: a missing folder fails the test)
  * and on small mem_trace files in tests/data. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,13 +29,13 @@ static int setup(void **state)
 	const char *src = getenv("GPUVM_SOURCE_DIR");
 	if (!src)
 		src = ".";
-	snprintf(vectoradd, sizeof vectoradd, "%s/../shared/traces/accelsim-vectoradd", src);
-	snprintf(bptree, sizeof bptree, "%s/../shared/traces/accelsim-rodinia-bptree-h100", src);
+	snprintf(vectoradd, sizeof vectoradd, "%s/traces/accelsim-vectoradd", src);
+	snprintf(bptree, sizeof bptree, "%s/traces/accelsim-rodinia-bptree-h100", src);
 	snprintf(mt17, sizeof mt17, "%s/tests/data/memtrace-1.7.txt", src);
 	snprintf(mt15, sizeof mt15, "%s/tests/data/memtrace-1.5.txt", src);
 	struct stat st;
 	if (stat(vectoradd, &st) || stat(bptree, &st)) {
-		fprintf(stderr, "FATAL: real traces missing at %s/../shared/traces (CI has them)\n", src);
+		fprintf(stderr, "FATAL: real traces missing at %s/traces (they are part of the repository)\n", src);
 		return -1; /* cmocka fails every test of the group */
 	}
 	snprintf(tmpdir, sizeof tmpdir, "%s/gpuvm-test-trace-XXXXXX",
@@ -92,7 +92,7 @@ static void test_vectoradd_info(void **state)
 	assert_true(report_num(k, "ctas") == 196);
 	assert_true(report_num(k, "warps_per_cta") == 8);
 	assert_true(report_num(k, "warps") == 196 * 8);
-	/* 26,601 instruction lines (research/traces-and-sims.md §1) */
+	/* 26,601 instruction lines (traces/accelsim-vectoradd/kernel-1.traceg) */
 	assert_true(report_num(k, "warp_instructions") == 26601);
 	/* 50 000 floats: two loads and one store per element */
 	assert_true(report_num(k, "thread_accesses") == 150000);

@@ -1,6 +1,6 @@
 /* The timing model's unit tests: microbenchmark kernels (ubench workload,
  * src/workloads/suite/ubench_kernels.h) must reproduce, within 10 %, the
- * published latencies each preset cites (research/timing-anchors.md, and
+ * published latencies each preset cites (each presets/<gpu>.ini names its sources, and
  * Karnagel et al. Table 2 for the TLBs): L1 hit, L2 hit, DRAM, shared
  * memory, a dependent FFMA, TLB misses. A latency is the difference of two
  * runs divided by the steps between them, so launch, warm-up and the
@@ -69,7 +69,7 @@ struct published {
 
 /* 0 = no published value for the part (the preset's is a calibration) */
 static const struct published parts[] = {
-	/* PPT Kepler: L1 32, shared 26, FFMA 9; Karnagel [A] 1.3: L2 hit 241 */
+	/* PPT Kepler: L1 32, shared 26, FFMA 9; Karnagel cuda-gpu-tlb results: L2 hit 241 */
 	{"k80", 32, 241, 0, 26, 9, "2MiB"},
 	/* Mokhtari (seeds/001) 2.2.1, GTX 680: L2 210, DRAM 340 cycles; PPT
 	 * Kepler: L1 32, shared 26, FFMA 9 (the thesis's 80 / 80 for L1 and
@@ -78,7 +78,7 @@ static const struct published parts[] = {
 	/* PPT Kepler (GTX Titan Black: no latency in the thesis): L1 32,
 	 * L2 188, DRAM 331, shared 26, FFMA 9 */
 	{"gtx-titan-black", 32, 188, 331, 26, 9, "2MiB"},
-	/* GS/PPT Pascal L1 82/81, shared 25, FFMA 6; Karnagel [A] 1.3: L2 hit 293 */
+	/* GS/PPT Pascal L1 82/81, shared 25, FFMA 6; Karnagel cuda-gpu-tlb results: L2 hit 293 */
 	{"p100", 82, 293, 0, 25, 6, "8MiB"},
 	/* MT4G V100-PCIE: L1 30.1, L2 214, shared 23.5, DRAM 408 cycles at
 	 * 1380 MHz = 452 at 1530; NMSU: FFMA 4 */
@@ -101,10 +101,10 @@ static void test_l1_l2_hits(void **state)
 		/* 32 nodes of 128 B: 4 KiB, in every L1; __ldca so that parts
 		 * whose L1 skips globals (Kepler, Pascal) cache them too */
 		check(p->gpu, "L1 hit", chase_warm(p->gpu, "ca", "4KiB", "128", 32), p->l1,
-		      "timing-anchors.md");
+		      "presets/<gpu>.ini");
 		/* 2048 nodes over 256 KiB: in every L2, past every L1 (__ldcg) */
 		check(p->gpu, "L2 hit", chase_warm(p->gpu, "cg", "256KiB", "128", 2048), p->l2,
-		      "timing-anchors.md");
+		      "presets/<gpu>.ini");
 	}
 }
 
@@ -124,7 +124,7 @@ static void test_dram(void **state)
 		snprintf(b, sizeof b,
 			 "ubench:test=chase,cache=cg,footprint=%s,stride=4352,passes=1,steps=800",
 			 p->dram_footprint);
-		check(p->gpu, "DRAM", per_step(p->gpu, a, b, 400), p->dram, "timing-anchors.md");
+		check(p->gpu, "DRAM", per_step(p->gpu, a, b, 400), p->dram, "presets/<gpu>.ini");
 	}
 }
 
@@ -135,7 +135,7 @@ static void test_shared_and_conflicts(void **state)
 		const struct published *p = &parts[i];
 		double lat = per_step(p->gpu, "ubench:test=smem,steps=256",
 				      "ubench:test=smem,steps=512", 256);
-		check(p->gpu, "shared", lat, p->smem, "timing-anchors.md");
+		check(p->gpu, "shared", lat, p->smem, "presets/<gpu>.ini");
 		/* n-way conflicts: n wavefronts, one cycle each */
 		for (unsigned n = 2; n <= 8; n *= 2) {
 			char a[100], b[100];
@@ -155,11 +155,11 @@ static void test_dependent_ffma(void **state)
 		const struct published *p = &parts[i];
 		double lat = per_step(p->gpu, "ubench:test=fma,steps=1000", "ubench:test=fma,steps=2000",
 				      1000);
-		check(p->gpu, "FFMA", lat, p->fma, "timing-anchors.md");
+		check(p->gpu, "FFMA", lat, p->fma, "presets/<gpu>.ini");
 	}
 }
 
-/* Karnagel et al. Table 2 ([A] 1.3): an L1 TLB miss that hits the L2 TLB
+/* Karnagel et al. Table 2 (cuda-gpu-tlb results/): an L1 TLB miss that hits the L2 TLB
  * adds ~9 cycles on K80 and P100; a K80 L2 TLB miss that hits its L3
  * adds ~55 more. The chase walks nodes one TLB entry apart over four
  * times the level's reach (LRU: every step misses), the data in L2. */

@@ -1,9 +1,9 @@
 /* Prefetcher and eviction modules against hand-worked cases.
- * tree-driver: research/uvm-anchors.md 1.1 (4 KB leaves, faults grown to
+ * tree-driver: nvidia-uvm uvm_perf_prefetch.c (4 KB leaves, faults grown to
  * 64 KB, highest ancestor with count*100 > pages*51, first touch of a
- * preferred block moves the whole block); tree-uvmsmart: anchors 2.3 step
- * 3 (64 KB leaves, fill any node with size/2 < valid < size, cascading);
- * eviction orders: anchors 1.4 and 2.4. */
+ * preferred block moves the whole block); tree-uvmsmart: UVMSmart
+ * traverse_and_fill_lp_tree (64 KB leaves, fill any node with size/2 < valid < size, cascading);
+ * eviction orders: uvm_pmm_gpu.c and UVMSmart page_eviction_procedure. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -74,10 +74,10 @@ static void prefetch(const char *name, const char *resident_ranges, const uint32
 	} while (0)
 
 /* pcie.bandwidth_gb_s is the raw link rate and is derated exactly once:
- * UVMSmart's curve at 16 GB/s raw gives its published points (research/
- * uvm-anchors.md 2.3 step 4: 4 KB 1.76 us, 64 KB 5.9 us, 2 MB 163 us,
+ * UVMSmart's curve at 16 GB/s raw gives its published points (UVMSmart
+ * gpu-sim.cc: 4 KB 1.76 us, 64 KB 5.9 us, 2 MB 163 us,
  * asymptote 12 GiB/s); flat gives the measured 0.815 x raw for every size
- * (timing-anchors.md 7: 12.14 GiB/s pinned on PCIe 3.0 x16). Fed an
+ * (GPUInspector.jl v100_sxm2.md: 12.14 GiB/s pinned on PCIe 3.0 x16). Fed an
  * already derated 12, the curve would give 217 us for 2 MB. */
 static void test_link_model(void **state)
 {
@@ -100,7 +100,7 @@ static void test_tree_driver(void **state)
 	PF("tree-driver", "", 0, "1-15", 0);
 	/* 0-31 present: the 128 KB node is 100 %, the 256 KB node 50 % */
 	PF("tree-driver", "0-15", 0, "17-31", 16);
-	/* a 256 KB node fills at 3 of 4 resident 64 KB chunks (anchors 1.1) */
+	/* a 256 KB node fills at 3 of 4 resident 64 KB chunks (uvm_perf_prefetch.c) */
 	PF("tree-driver", "0-31", 0, "33-63", 32);
 	/* a 512 KB node at 5 of 8 (80/128 = 62.5 %) */
 	PF("tree-driver", "0-63", 0, "65-127", 64);

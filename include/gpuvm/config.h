@@ -40,7 +40,8 @@ enum gpuvm_uvm_accounting {
 	GPUVM_UVM_POSTHOC,       /* UVMSmart: latency left out, far faults x latency added after */
 };
 enum gpuvm_uvm_gmmu {
-	GPUVM_UVM_GMMU_DRIVER = 0, /* one batch at a time (research/uvm-anchors.md 1.1), address-order runs */
+	/* one batch at a time (nvidia-uvm uvm_gpu_replayable_faults.c), address-order runs */
+	GPUVM_UVM_GMMU_DRIVER = 0,
 	GPUVM_UVM_GMMU_ZHENG,      /* seeds/003 3.1: faults drained as they arrive, faulted page first */
 };
 enum gpuvm_uvm_link { GPUVM_UVM_LINK_CURVE = 0, GPUVM_UVM_LINK_FLAT };

@@ -160,7 +160,7 @@ struct gpuvm_probe_result {
 
 /* Offset of hop i inside its stride block: a cache line per hop, cycling
  * within min(stride, 4 KiB), so successive hops fall in different cache
- * sets of physically indexed caches (Calibrator's trick, tlb-anchors 4.4)
+ * sets of physically indexed caches (Manegold's Calibrator, calibrator.c runTLB)
  * without ever leaving the hop's own stride block. */
 uint64_t gpuvm_probe_chain_offset(uint64_t i, uint64_t stride_bytes);
 

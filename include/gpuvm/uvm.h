@@ -84,7 +84,7 @@ struct gpuvm_uvm_stats {
 	double stall_blocked_cycles;  /* blocking model: translations held by the SM's blocked TLB */
 
 	/* UVMSmart's post-hoc accounting: far faults x fault latency, added
-	 * after the run (seeds/004; research/uvm-anchors.md 2.3 step 5) */
+	 * after the run (seeds/004; UVMSmart Tot_kernel_exec_time_and_fault_time) */
 	double posthoc_fault_cycles;
 	bool latency_in_timing;    /* false: uvm.fault_accounting = posthoc */
 
@@ -138,13 +138,13 @@ bool gpuvm_uvm_migration_known(const char *name);
  * seconds, over a link of raw rate bandwidth_gb_s (pcie.bandwidth_gb_s:
  * PCIe 3.0 x16 = 16, Gen4 = 32, Gen5 = 64; never an already derated
  * value). curve: UVMSmart's speed = (2a/pi) atan(0.07292 KB) GiB/s with
- * a = 0.75 x raw (a = 12 for 16 GB/s; research/uvm-anchors.md 2.3 step 4),
+ * a = 0.75 x raw (a = 12 for 16 GB/s; UVMSmart gpu-sim.cc),
  * which produces the derating itself; flat: bytes over
  * gpuvm_pcie_effective_gb_s(raw). */
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve);
 
 /* The rate a large pinned transfer achieves on a link of raw rate
- * raw_gb_s (0.815 x raw, measured: research/timing-anchors.md 7): the flat
+ * raw_gb_s (0.815 x raw, measured: GPUInspector.jl v100_sxm2.md): the flat
  * link model, zero-copy sectors (link/link.c) and the scope model use it, so
  * that every path derates the raw pcie.bandwidth_gb_s exactly once. */
 double gpuvm_pcie_effective_gb_s(double raw_gb_s);

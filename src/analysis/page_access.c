@@ -12,6 +12,7 @@
 
 #include "gpuvm/plot.h"
 #include "gpuvm/report.h"
+#include "core/vec.h"
 #include "gpuvm/units.h"
 
 #define DEFAULT_PAGE_BYTES 4096u /* the 4 KB pages of Ganguly Fig. 2-3 */
@@ -47,7 +48,7 @@ struct gpuvm_page_access {
 	struct pa_alloc *allocs;
 	size_t n_allocs, cap_allocs;
 	uint32_t *live;        /* indices of live allocations, sorted by base */
-	size_t n_live;
+	size_t n_live, cap_live;
 	size_t last;           /* allocation of the previous lane (a cache) */
 	struct pa_kernel *kernels;
 	size_t n_kernels, cap_kernels;
@@ -100,18 +101,10 @@ void gpuvm_page_access_destroy(struct gpuvm_page_access *pa)
 static int add_alloc(struct gpuvm_page_access *pa, const struct gpuvm_alloc *a,
 		     struct gpuvm_error *err)
 {
-	if (pa->n_allocs == pa->cap_allocs) {
-		size_t cap = pa->cap_allocs ? pa->cap_allocs * 2 : 16;
-		struct pa_alloc *n = realloc(pa->allocs, cap * sizeof *n);
-		uint32_t *l = realloc(pa->live, cap * sizeof *l);
-		if (n)
-			pa->allocs = n;
-		if (l)
-			pa->live = l;
-		if (!n || !l)
-			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
-		pa->cap_allocs = cap;
-	}
+	/* live holds at most every allocation */
+	if (VEC_RESERVE(pa->allocs, pa->cap_allocs, pa->n_allocs + 1) ||
+	    VEC_RESERVE(pa->live, pa->cap_live, pa->n_allocs + 1))
+		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
 	struct pa_alloc *x = &pa->allocs[pa->n_allocs];
 	memset(x, 0, sizeof *x);
 	x->a = *a;
@@ -356,14 +349,8 @@ static int ps_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gp
 		free_alloc(pa, op->alloc.base);
 		return 0;
 	case GPUVM_RUN_KERNEL: {
-		if (pa->n_kernels == pa->cap_kernels) {
-			size_t cap = pa->cap_kernels ? pa->cap_kernels * 2 : 16;
-			struct pa_kernel *k = realloc(pa->kernels, cap * sizeof *k);
-			if (!k)
-				return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
-			pa->kernels = k;
-			pa->cap_kernels = cap;
-		}
+		if (VEC_RESERVE(pa->kernels, pa->cap_kernels, pa->n_kernels + 1))
+			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
 		struct pa_kernel *pk = &pa->kernels[pa->n_kernels];
 		snprintf(pk->name, sizeof pk->name, "%s", op->kernel->name);
 		pk->first_time = pa->t;

@@ -85,7 +85,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->l2_sector_bytes = 32;
 	cfg->l2_hit_latency_cycles = 100;
 
-	/* a Volta-class SM (timing-anchors.md 3, 8) */
+	/* a Volta-class SM (Jia et al. arXiv:1804.06826; presets/v100.ini cites each value) */
 	cfg->l1_bytes = 64u << 10;
 	cfg->l1_ways = 4;
 	cfg->l1_line_bytes = 128;
@@ -102,7 +102,8 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	memcpy(cfg->class_interval_cycles, ii, sizeof ii);
 
 	cfg->dram_latency_cycles = 250;
-	cfg->dram_channels = 32;   /* HBM2, 16 banks, 1 KiB rows, ~14 ns (timing-anchors.md 6) */
+	/* HBM2, 16 banks, 1 KiB rows, ~14 ns (Accel-Sim SM6_P100 -gpgpu_dram_timing_opt) */
+	cfg->dram_channels = 32;
 	cfg->dram_banks = 16;
 	cfg->dram_row_bytes = 1024;
 	/* one partition: the whole L2 and every channel behind one address
@@ -114,18 +115,18 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->pcie_latency_ns = 1000;
 	cfg->pcie_bandwidth_gb_s = 16;    /* raw rate of PCIe 3.0 x16 (seeds/003 Table 1) */
 
-	/* Paging defaults: the NVIDIA driver's policies (research/uvm-anchors.md
-	 * 1.1, 1.4) with Zheng et al.'s GMMU (seeds/003 Table 1, 3.2). */
+	/* Paging defaults: the NVIDIA driver's policies (nvidia-uvm uvm_perf_prefetch.c,
+	 * uvm_pmm_gpu.c) with Zheng et al.'s GMMU (seeds/003 Table 1, 3.2). */
 	cfg->uvm_fault_latency_us = 20;   /* seeds/003 Table 1: 20 us far-fault service */
 	cfg->uvm_fault_model = GPUVM_UVM_REPLAYABLE;
 	cfg->uvm_far_fault_mshrs = 16;    /* seeds/003 3.2: "little reason to go beyond 16" */
-	cfg->uvm_fault_batch = 256;       /* anchors 1.1: driver batch of 256 faults */
-	cfg->uvm_gmmu = GPUVM_UVM_GMMU_DRIVER; /* anchors 1.1: the driver's service loop */
+	cfg->uvm_fault_batch = 256;       /* uvm_gpu_replayable_faults.c: batches of 256 */
+	cfg->uvm_gmmu = GPUVM_UVM_GMMU_DRIVER; /* uvm_gpu_replayable_faults.c service loop */
 	cfg->uvm_fault_accounting = GPUVM_UVM_IN_TIMING;
 	cfg->uvm_pcie_model = GPUVM_UVM_LINK_CURVE;
 	snprintf(cfg->uvm_prefetcher, sizeof cfg->uvm_prefetcher, "tree-driver");
 	snprintf(cfg->uvm_eviction, sizeof cfg->uvm_eviction, "lru-2mb-alloc");
-	cfg->uvm_writeback = GPUVM_UVM_WB_ALL; /* anchors 1.4: no dirty check */
+	cfg->uvm_writeback = GPUVM_UVM_WB_ALL; /* uvm_pmm_gpu.c evict_root_chunk: no dirty check */
 
 	/* TLB sharing schemes: off unless a level names one */
 	for (int i = 0; i < GPUVM_MAX_TLB_LEVELS; i++)

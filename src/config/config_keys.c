@@ -45,12 +45,12 @@ static const char *const off_on_names[] = {"off", "on"};
  * refuses values that are typos or nonsense - and that would otherwise make
  * a run hang or lie (a 1e-300 GB/s link turns one sector into 1e301 cycles).
  *   LAT_MAX  10^7 cycles: 10 ms at 1 GHz, ~10^4 x the slowest measured GPU
- *            memory latency (a TLB miss to DRAM, ~1 us; timing-anchors.md)
+ *            memory latency (a TLB miss to DRAM, ~1 us; each preset cites its latencies)
  *   NS_MAX   10^7 ns = 10 ms for link latencies (PCIe: ~1 us)
  *   BW_MIN   1 MB/s = 10^-3 GB/s, below any bus that ever fed a GPU
  *   BW_MAX   10^5 GB/s = 100 TB/s, ~30 x H100's HBM3 (3.35 TB/s)
  *   US_MAX   10^6 us = 1 s for per-event microsecond costs (launch ~5 us,
- *            far fault 20-50 us: Zheng et al., uvm-anchors.md) */
+ *            far fault 20-50 us: Zheng et al. HPCA'16) */
 #define LAT_MAX 1e7
 #define NS_MAX 1e7
 #define BW_MIN 1e-3

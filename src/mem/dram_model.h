@@ -10,8 +10,8 @@
  * channel's own address space make one bank row; rows go to banks the
  * same hashed way, so a channel's consecutive rows spread over its banks.
  *
- * Timing (values in SM cycles; timing-anchors.md §6 gives the DRAM command
- * clock strings, dram_timing_from_accelsim converts them): a sector whose
+ * Timing (values in SM cycles; Accel-Sim's gpgpusim.config -gpgpu_dram_timing_opt gives the
+ * DRAM command clock strings, dram_timing_from_accelsim converts them): a sector whose
  * row is open in its bank is a row hit and its data leaves the bank t_cas
  * after the column command; otherwise the bank precharges (t_rp, only if
  * a row is open), activates (t_rcd), then reads (t_cas). The channel's data
@@ -183,8 +183,9 @@ double dram_command_to_sm_cycles(double dram_cycles, double dram_clock_mhz,
 
 /* t_rcd, t_rp and t_cas in SM cycles from an Accel-Sim timing string,
  * "nbk:CCD:RRD:RCD:RAS:RP:RC:CL:WL:CDLR:WR:nbkgrp:CCDL:RTPL" (RCD, RP and
- * CL are fields 4, 6 and 8), given its DRAM command clock. timing-anchors.md
- * §6, e.g. P100 at 715 MHz: "16:1:3:10:24:10:34:10:2:3:9:4:2:3" gives
+ * CL are fields 4, 6 and 8), given its DRAM command clock. Accel-Sim
+ * configs/tested-cfgs/SM6_P100/gpgpusim.config, e.g. P100 at 715 MHz:
+ * "16:1:3:10:24:10:34:10:2:3:9:4:2:3" gives
  * 10 command cycles each, 20.7 SM cycles at 1480 MHz. 0, or -1 when the
  * string has fewer than 8 fields, a field is not a non-negative number, or
  * a clock is not positive. */

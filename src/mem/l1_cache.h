@@ -1,8 +1,8 @@
 /* The SMs' L1 data caches: one instance per SM, set associative,
  * sectored (a line of l1.line_size holds sectors of l2.sector_size that
  * fill independently: a miss fetches only the sectors addressed, never
- * the whole line, as on NVIDIA parts since Pascal: timing-anchors.md 2
- * and 3, "pascal-l1-cache"), LRU.
+ * the whole line, as on NVIDIA parts since Pascal: NVIDIA developer forum
+ * thread "pascal-l1-cache", answer 14), LRU.
  *
  * Each sector keeps the cycle its data arrives, so a hit on a sector
  * whose fill is still on its way waits for that fill (the MSHR merge of

@@ -1,6 +1,6 @@
 /* Shared-memory bank conflicts: shared memory is banks x 4-byte words,
  * each bank serving one word per cycle (NVIDIA since Maxwell: 32 banks,
- * 128 B per cycle per SM; timing-anchors.md 3, "shared 126-128 B/clk").
+ * 128 B per cycle per SM; Accel-Sim GPU_Microbenchmark on a TITAN V: shared 126-128 B/clk).
  * Lanes reading the same word are served together (broadcast), so a
  * warp instruction takes as many cycles (wavefronts) as the most distinct
  * words any one bank must deliver, and at least its bytes / (banks x 4). */

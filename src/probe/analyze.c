@@ -241,7 +241,7 @@ int gpuvm_probe_share_params(const struct gpuvm_probe_result *res, uint32_t l,
 {
 	const struct gpuvm_probe_level *lv = &res->level[l];
 	uint32_t n = lv->entries;
-	/* Karnagel's condition (tlb-anchors 1.2): one SM's pages fit the level
+	/* Karnagel's condition (cuda-gpu-tlb README, src/tlb_sharing.cu): one SM's pages fit the level
 	 * (I <= N), two SMs' overflow it (2I > N). 0.7 N leaves margin both ways. */
 	uint32_t iters = (7 * n + 5) / 10;
 	if (2 * iters <= n)

@@ -288,7 +288,7 @@ static const struct gpuvm_probe_backend_ops cpu_ops = {
 
 static const char *amd_assoc4(unsigned code)
 {
-	/* Linux arch/x86/kernel/cpu/cacheinfo.c assocs[] (tlb-anchors 4.3). */
+	/* Linux arch/x86/kernel/cpu/cacheinfo.c assocs[]; AMD APM CPUID Fn8000_0006. */
 	static const char *const names[16] = {"off", "1-way", "2-way", "3-way", "4-way", "6-way",
 					      "8-way", "?", "16-way", "?", "32-way", "48-way",
 					      "64-way", "96-way", "128-way", "fully associative"};
@@ -356,7 +356,7 @@ void gpuvm_probe_cpuid_tlbs(char *buf, size_t len)
 				__cpuid_count(0x18, s, a, b, c, d);
 				unsigned type = d & 31;
 				if (!type)
-					continue; /* null sub-leaf: skip, do not stop (tlb-anchors 4.2) */
+					continue; /* null sub-leaf: skip, do not stop (Intel SDM CPUID leaf 18H, EDX[4:0] = 0) */
 				static const char *const types[] = {"", "data", "instruction", "unified",
 								    "load", "store"};
 				n = put(buf, len, n,

@@ -13,34 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "gpuvm/units.h"
 
 static int add_point(struct gpuvm_probe_backend *b, size_t *cap, struct gpuvm_probe_point p)
 {
-	if (b->n_recorded == *cap) {
-		size_t c = *cap ? *cap * 2 : 256;
-		void *q = realloc(b->recorded, c * sizeof *b->recorded);
-		if (!q)
-			return -1;
-		b->recorded = q;
-		*cap = c;
-	}
-	b->recorded[b->n_recorded++] = p;
-	return 0;
+	return VEC_PUSH(b->recorded, b->n_recorded, *cap, p);
 }
 
 static int add_cell(struct gpuvm_probe_backend *b, size_t *cap, struct gpuvm_probe_share_cell c)
 {
-	if (b->n_recorded_cells == *cap) {
-		size_t n = *cap ? *cap * 2 : 256;
-		void *q = realloc(b->recorded_cells, n * sizeof *b->recorded_cells);
-		if (!q)
-			return -1;
-		b->recorded_cells = q;
-		*cap = n;
-	}
-	b->recorded_cells[b->n_recorded_cells++] = c;
-	return 0;
+	return VEC_PUSH(b->recorded_cells, b->n_recorded_cells, *cap, c);
 }
 
 static char *trim(char *s)
@@ -185,7 +168,8 @@ int gpuvm_probe_backend_recorded(struct gpuvm_probe_backend *b, const char *cons
 	snprintf(b->unit, sizeof b->unit, "cycles");
 	b->sms = sms_decl ? sms_decl : sms_seen;
 	/* clock64 timings of one warp on a real GPU wander by a few cycles
-	 * (tlb-anchors 1.3: the published steps are 8-110 cycles). */
+	 * (Karnagel et al. DaMoN'17 raw results in gcoe-dresden/cuda-gpu-tlb
+	 * results/: the steps are 8-110 cycles). */
 	b->noise = 3.0;
 	snprintf(b->notes, sizeof b->notes,
 		 "Timings recorded on a GPU by cuda/tlb_probe.cu (%zu chase points, %zu sharing cells); "

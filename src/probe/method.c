@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "probe/probe_internal.h"
+#include "core/vec.h"
 
 void gpuvm_probe_plan_defaults(struct gpuvm_probe_plan *plan)
 {
@@ -44,30 +45,13 @@ static double wall_now(void)
 
 int probe_add_point(struct gpuvm_probe_result *res, uint64_t stride, uint32_t hops, double lat)
 {
-	if (res->n_points == res->cap_points) {
-		size_t cap = res->cap_points ? res->cap_points * 2 : 256;
-		void *p = realloc(res->points, cap * sizeof *res->points);
-		if (!p)
-			return -1;
-		res->points = p;
-		res->cap_points = cap;
-	}
-	res->points[res->n_points++] = (struct gpuvm_probe_point){stride, hops, lat};
-	return 0;
+	return VEC_PUSH(res->points, res->n_points, res->cap_points,
+			((struct gpuvm_probe_point){stride, hops, lat}));
 }
 
 int probe_add_cell(struct gpuvm_probe_result *res, const struct gpuvm_probe_share_cell *c)
 {
-	if (res->n_cells == res->cap_cells) {
-		size_t cap = res->cap_cells ? res->cap_cells * 2 : 256;
-		void *p = realloc(res->cells, cap * sizeof *res->cells);
-		if (!p)
-			return -1;
-		res->cells = p;
-		res->cap_cells = cap;
-	}
-	res->cells[res->n_cells++] = *c;
-	return 0;
+	return VEC_PUSH(res->cells, res->n_cells, res->cap_cells, *c);
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -229,16 +213,10 @@ static int run_grid(struct gpuvm_probe_backend *b, const struct gpuvm_probe_plan
 		for (double x = plan->min_hops;; x *= plan->hop_ratio) {
 			uint32_t h = x >= hmax ? hmax : (uint32_t)lround(x);
 			if (h > last) {
-				if (n_grid == cap_grid) {
-					cap_grid = cap_grid ? 2 * cap_grid : 64;
-					uint32_t *g = realloc(grid, cap_grid * sizeof *g);
-					if (!g) {
-						free(grid);
-						return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
-					}
-					grid = g;
+				if (VEC_PUSH(grid, n_grid, cap_grid, h)) {
+					free(grid);
+					return gpuvm_fail(err, "probe", 0, NULL, "out of memory");
 				}
-				grid[n_grid++] = h;
 				last = h;
 			}
 			if (h >= hmax)

@@ -1,7 +1,9 @@
 /* Accel-Sim SASS traces: kernelslist.g (MemcpyHtoD / MemcpyDtoH /
  * cudaMalloc / cudaFree lines and kernel files, relative to the list)
  * and kernel-N[-ctx_0x...].traceg[.xz] files, tracer versions 1.2 to 5
- * (research/traces-and-sims.md §1).
+ * (accel-sim-framework util/tracer_nvbit/tracer_tool/tracer_tool.cu writes them;
+ * gpu-simulator/trace-parser/trace_parser.cc parse_commandlist_file and
+ * parse_kernel_info read them).
  *
  * Streaming: when the list reaches a kernel, its file is read once, line
  * by line, and transcoded into the native format (native.h) in an

@@ -4,6 +4,8 @@
  * (10 GiB touched -> 160 K granules, ~2.5 MiB), not the trace length. */
 #include "trace/readers.h"
 
+#include "core/vec.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,80 +17,24 @@ void infer_init(struct alloc_infer *a)
 
 void infer_free(struct alloc_infer *a)
 {
-	u64set_free(&a->set);
+	u64map_free(&a->set);
 	free(a->ranges);
 	free(a->known);
 	free(a->fresh);
 	memset(a, 0, sizeof *a);
 }
 
-static inline size_t slot_of(uint64_t key, size_t cap)
-{
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-}
-
-int u64set_add(struct u64set *s, uint64_t key)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024;
-		uint64_t *t = calloc(cap, sizeof *t);
-		if (!t)
-			return -1;
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slot[i]) {
-				size_t j = slot_of(s->slot[i], cap);
-				while (t[j])
-					j = (j + 1) & (cap - 1);
-				t[j] = s->slot[i];
-			}
-		free(s->slot);
-		s->slot = t;
-		s->cap = cap;
-	}
-	size_t j = slot_of(key, s->cap);
-	while (s->slot[j]) {
-		if (s->slot[j] == key)
-			return 0;
-		j = (j + 1) & (s->cap - 1);
-	}
-	s->slot[j] = key;
-	s->n++;
-	return 1;
-}
-
-void u64set_clear(struct u64set *s)
-{
-	if (s->slot)
-		memset(s->slot, 0, s->cap * sizeof *s->slot);
-	s->n = 0;
-}
-
-void u64set_free(struct u64set *s)
-{
-	free(s->slot);
-	memset(s, 0, sizeof *s);
-}
-
 int infer_add(struct alloc_infer *a, uint64_t addr)
 {
-	uint64_t key = (addr >> INFER_GRANULE_SHIFT) + 1;
-	a->last = key;
-	return u64set_add(&a->set, key) < 0 ? -1 : 0;
+	uint64_t granule = addr >> INFER_GRANULE_SHIFT;
+	a->last = granule + 1;
+	return u64map_add(&a->set, granule, 0) < 0 ? -1 : 0;
 }
 
 static int push_span(struct infer_span **arr, size_t *n, size_t *cap, uint64_t start,
 		     uint64_t last)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		struct infer_span *p = realloc(*arr, c * sizeof *p);
-		if (!p)
-			return -1;
-		*arr = p;
-		*cap = c;
-	}
-	(*arr)[(*n)++] = (struct infer_span){start, last};
-	return 0;
+	return VEC_PUSH(*arr, *n, *cap, ((struct infer_span){start, last}));
 }
 
 int infer_add_range(struct alloc_infer *a, uint64_t base, uint64_t bytes)
@@ -134,16 +80,7 @@ static bool known_in(const struct alloc_infer *a, uint64_t lo, uint64_t hi)
 
 static int push(struct gpuvm_alloc **arr, size_t *n, size_t *cap, const struct gpuvm_alloc *x)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		struct gpuvm_alloc *p = realloc(*arr, c * sizeof *p);
-		if (!p)
-			return -1;
-		*arr = p;
-		*cap = c;
-	}
-	(*arr)[(*n)++] = *x;
-	return 0;
+	return VEC_PUSH(*arr, *n, *cap, *x);
 }
 
 static int cmp_alloc(const void *x, const void *y)
@@ -160,12 +97,12 @@ int infer_take(struct alloc_infer *a)
 	struct infer_span *g = NULL;
 	int rc = 0;
 	/* touched granules not inside an allocation already known */
-	for (size_t i = 0; i < a->set.cap && !rc; i++)
-		if (a->set.slot[i]) {
-			uint64_t k = a->set.slot[i] - 1;
-			if (!known_covers(a, k << INFER_GRANULE_SHIFT))
-				rc = push_span(&g, &n, &cap, k, k);
-		}
+	for (uint32_t i = u64map_next(&a->set, 0); i < u64map_slots(&a->set) && !rc;
+	     i = u64map_next(&a->set, i + 1)) {
+		uint64_t k = a->set.e[i].key - 1;
+		if (!known_covers(a, k << INFER_GRANULE_SHIFT))
+			rc = push_span(&g, &n, &cap, k, k);
+	}
 	/* copied ranges, less the known allocations inside them */
 	for (size_t r = 0; r < a->n_ranges && !rc; r++) {
 		uint64_t s = a->ranges[r].start, last = a->ranges[r].last;
@@ -188,7 +125,7 @@ int infer_take(struct alloc_infer *a)
 			s = e + 1;
 		}
 	}
-	u64set_clear(&a->set);
+	u64map_clear(&a->set);
 	a->n_ranges = 0;
 	a->last = 0;
 	if (rc) {

@@ -3,7 +3,7 @@
  * are dropped. A program ported to cudaMallocManaged initialises its data
  * on the host instead of copying it, so the data starts host-resident and
  * the kernels fault it in (Zheng et al., seeds/003 section 2; UVMSmart's
- * benchmarks are such ports, research/uvm-anchors.md 2.7). Reading results
+ * benchmarks are such ports, its benchmarks/Managed/<name>/run). Reading results
  * back on the host is CPU work the model does not simulate. */
 #include "trace/readers.h"
 

@@ -1,4 +1,4 @@
-/* NVBit mem_trace tool output, 1.7 form (research/traces-and-sims.md §2)
+/* NVBit mem_trace tool output, 1.7 form (NVBit 1.7 tools/mem_trace/mem_trace.cu and its README)
  *   MEMTRACE: CTX 0x.. - LAUNCH - Kernel pc 0x.. - Kernel name N - grid launch id 0
  *     - grid size X,Y,Z - block size X,Y,Z - nregs N - shmem N - cuda stream id N
  *   MEMTRACE: CTX 0x.. - grid_launch_id 0 - CTA x,y,z - warp w - LDG.E - 0x.. (32)

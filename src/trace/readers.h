@@ -10,6 +10,7 @@
 
 #include <lzma.h>
 
+#include "core/u64map.h"
 #include "gpuvm/error.h"
 #include "gpuvm/stream.h"
 #include "trace/native.h"
@@ -80,20 +81,10 @@ static inline int parse_hex(const char *s, size_t n, uint64_t *v)
 /* ---- allocation inference from an address footprint -------------------- */
 
 /* Addresses are tracked in 64 KiB granules (the large-page size of the
- * GPUs modelled; tlb-anchors); touched granules closer than 2 MiB (the
- * cudaMalloc granularity of large allocations) join one allocation. */
+ * GPUs modelled: nvidia-uvm uvm_va_block_types.h UVM_BIG_PAGE_SIZE);
+ * touched granules closer than 2 MiB (the cudaMalloc granularity of large allocations) join one allocation. */
 #define INFER_GRANULE_SHIFT 16
 #define INFER_MERGE_GAP_BYTES (2ull << 20)
-
-/* A set of non-zero 64-bit keys (open addressing). */
-struct u64set {
-	uint64_t *slot;
-	size_t cap, n;
-};
-/* Returns 1 if added, 0 if present, -1 out of memory. */
-int u64set_add(struct u64set *s, uint64_t key);
-void u64set_clear(struct u64set *s);
-void u64set_free(struct u64set *s);
 
 /* A run of granules [start, last] (a copy's range, or one touched granule). */
 struct infer_span {
@@ -101,7 +92,7 @@ struct infer_span {
 };
 
 struct alloc_infer {
-	struct u64set set; /* granule + 1 */
+	struct u64map set; /* touched granules (core/u64map.h, values unused) */
 	struct infer_span *ranges; /* copies since the last infer_take: spans,
 				    * so a 1 TiB copy costs one entry, not 16 M */
 	size_t n_ranges, cap_ranges;

@@ -168,7 +168,7 @@ int gpuvm_trace_record_frames(struct gpuvm_source *src, const char *path, size_t
 struct info {
 	cJSON *root, *kernels, *allocs, *copies, *cur;
 	bool footprint;
-	struct u64set pages;
+	struct u64map pages; /* touched 4 KiB pages (values unused) */
 	uint64_t last_page;
 	uint64_t k_warps, k_insts, k_mem, k_acc;
 	uint64_t kernels_n, ctas, warps, insts, mem, acc, loads, stores, atomics, h2d, d2h;
@@ -264,7 +264,7 @@ static int info_item(void *ctx, const struct gpuvm_warp_item *it, struct gpuvm_e
 			if (p + 1 == in->last_page)
 				continue;
 			in->last_page = p + 1;
-			if (u64set_add(&in->pages, p + 1) < 0)
+			if (u64map_add(&in->pages, p, 0) < 0)
 				return gpuvm_fail(err, "trace info", 0, NULL, "out of memory");
 		}
 	}
@@ -304,7 +304,7 @@ int gpuvm_trace_info(struct gpuvm_source *src, int footprint, struct cJSON **out
 	struct gpuvm_trace_visitor v = {.ctx = &in, .op = info_op, .warp_begin = info_warp,
 					.item = info_item, .kernel_end = info_kernel_end};
 	if (gpuvm_trace_walk(src, &v, err)) {
-		u64set_free(&in.pages);
+		u64map_free(&in.pages);
 		cJSON_Delete(in.root);
 		return -1;
 	}
@@ -319,10 +319,10 @@ int gpuvm_trace_info(struct gpuvm_source *src, int footprint, struct cJSON **out
 	cJSON_AddNumberToObject(t, "atomics", (double)in.atomics);
 	cJSON_AddNumberToObject(t, "thread_accesses", (double)in.acc);
 	if (in.footprint)
-		cJSON_AddNumberToObject(t, "footprint_bytes", (double)(in.pages.n << INFO_PAGE_SHIFT));
+		cJSON_AddNumberToObject(t, "footprint_bytes", (double)((uint64_t)in.pages.n << INFO_PAGE_SHIFT));
 	cJSON_AddNumberToObject(t, "h2d_copy_bytes", (double)in.h2d);
 	cJSON_AddNumberToObject(t, "d2h_copy_bytes", (double)in.d2h);
-	u64set_free(&in.pages);
+	u64map_free(&in.pages);
 	*out = in.root;
 	return 0;
 }

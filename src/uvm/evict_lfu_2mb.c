@@ -1,7 +1,7 @@
 /* lfu-2mb: UVMSmart LFU-2MB (-eviction_policy 4, Ganguly IPDPS'20): whole
  * 2 MB trees, fewest accesses first (the root's access counter, bumped by
  * every managed access), then read-only trees first, then least recently
- * accessed (research/uvm-anchors.md 2.4). */
+ * accessed (UVMSmart gpu-sim.cc sort_valid_pages). */
 #include "uvm/evict.h"
 
 #include <stdlib.h>

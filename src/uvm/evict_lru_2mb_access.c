@@ -1,6 +1,6 @@
 /* lru-2mb-access: UVMSmart's LRU-2MB (-eviction_policy 0): the oldest
  * entry's whole 2 MB tree, with the LRU position refreshed on every TLB
- * hit and replay (research/uvm-anchors.md 2.4); here on every access to
+ * hit and replay (UVMSmart shader.cc refresh_tlb); here on every access to
  * managed memory. */
 #include "uvm/evict.h"
 

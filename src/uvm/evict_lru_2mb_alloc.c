@@ -1,5 +1,5 @@
-/* lru-2mb-alloc: the NVIDIA driver (uvm_pmm_gpu.c; research/uvm-anchors.md
- * 1.4). The unit is the 2 MB root chunk, in allocation order: a chunk
+/* lru-2mb-alloc: the NVIDIA driver (nvidia-uvm uvm_pmm_gpu.c
+ * pick_root_chunk_to_evict). The unit is the 2 MB root chunk, in allocation order: a chunk
  * moves to the tail of the used list whenever frames are allocated in it
  * (a subchunk unpinned after allocation), never on access ("Bug 1765193").
  * The victim is the head: all of its resident pages. */

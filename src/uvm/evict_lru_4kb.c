@@ -1,5 +1,5 @@
 /* lru-4kb: UVMSmart LRU-4KB (-eviction_policy 5): one page at a time,
- * least recently accessed first (research/uvm-anchors.md 2.4). */
+ * least recently accessed first (UVMSmart gpu-sim.cc page_eviction_procedure). */
 #include "uvm/evict.h"
 
 static int page_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)

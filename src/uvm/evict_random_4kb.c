@@ -1,5 +1,5 @@
 /* random-4kb: UVMSmart Random-4KB (-eviction_policy 3): one resident page
- * chosen uniformly at random (research/uvm-anchors.md 2.4).
+ * chosen uniformly at random (UVMSmart gpu-sim.cc page_eviction_procedure).
  *
  * The page is the k-th resident one (k uniform below the resident count)
  * in block order, then page order. The blocks' resident counts are kept

@@ -1,5 +1,5 @@
 /* sl-64kb: UVMSmart SL-64KB (-eviction_policy 2, Ganguly's SLe): the
- * least recently accessed 64 KB basic block (research/uvm-anchors.md 2.4). */
+ * least recently accessed 64 KB basic block (UVMSmart gpu-sim.cc page_eviction_procedure). */
 #include "uvm/evict.h"
 
 static int chunk_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)

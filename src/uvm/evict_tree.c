@@ -1,5 +1,5 @@
 /* tree: UVMSmart's tree-based neighbourhood eviction (TBNe,
- * -eviction_policy 1; research/uvm-anchors.md 2.4): order the 2 MB trees
+ * -eviction_policy 1; gpu-sim.cc page_eviction_procedure): order the 2 MB trees
  * by last access, take the least recently accessed 64 KB block of the
  * oldest tree, then traverse_and_remove_lp_tree: bottom-up, any node left
  * with 0 < valid < size/2 loses all its blocks (which cascades). Node

@@ -5,7 +5,8 @@
  * example (t_s = 8): 1 below 12.5 % allocated, 8 just before full, 9 at
  * full, 16 after oversubscription with p = 2, 48 after two round trips.
  * allocated counts the pre-eviction buffer as UVMSmart's occupancy does
- * (buf% x N + allocated) / N, truncated to an integer (anchors 2.5). */
+ * (buf% x N + allocated) / N, truncated to an integer (UVMSmart gpu-sim.cc
+ * should_cause_page_migration). */
 #include "uvm/migrate.h"
 
 static uint32_t adaptive_threshold(const struct uvm_migrate_ctx *c)

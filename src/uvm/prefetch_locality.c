@@ -1,7 +1,7 @@
 /* locality (Zheng et al. HPCA'16 4: the locality-aware prefetcher moves
- * 128 x 4 KB = 512 KB starting at the fault; research/uvm-anchors.md 4).
+ * 128 x 4 KB = 512 KB starting at the fault).
  * Clipped to the fault's 2 MB VA block, as every prefetch in this model
- * (the driver's rule, anchors 1). */
+ * (the driver's rule: uvm_perf_prefetch.c max_prefetch_region). */
 #include "uvm/prefetch.h"
 
 #define LOCALITY_PAGES 128 /* Zheng: 128 pages of 4 KB */

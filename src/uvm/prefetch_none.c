@@ -1,5 +1,5 @@
 /* none: only the faulted pages move (UVMSmart -hardware_prefetch 0;
- * research/uvm-anchors.md 2.3 step 3 "Off moves only the faulted page"). */
+ * gpu-sim.cc do_hardware_prefetch moves only the faulted page). */
 #include "uvm/prefetch.h"
 
 static void none_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)

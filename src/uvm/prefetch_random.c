@@ -1,6 +1,6 @@
 /* random (Ganguly's Rp, Zheng's random prefetcher): one random invalid
  * 4 KB page of the faulted page's 2 MB region per fault
- * (research/uvm-anchors.md 2.3 step 3 and 3; UVMSmart -hardware_prefetch 3). */
+ * (UVMSmart gpu-sim.cc do_hardware_prefetch, -hardware_prefetch 3; Ganguly ISCA'19). */
 #include "uvm/prefetch.h"
 
 static void random_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)

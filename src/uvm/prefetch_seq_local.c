@@ -1,5 +1,5 @@
 /* seq-local (Ganguly's SLp): the rest of each faulted page's 64 KB basic
- * block (research/uvm-anchors.md 3; UVMSmart -hardware_prefetch 2). */
+ * block (Ganguly ISCA'19; UVMSmart -hardware_prefetch 2). */
 #include "uvm/prefetch.h"
 
 static void sl_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)

@@ -1,5 +1,5 @@
-/* tree-driver: the NVIDIA UVM driver's prefetcher (uvm_perf_prefetch.c;
- * research/uvm-anchors.md 1.1, steps 1-7):
+/* tree-driver: the NVIDIA UVM driver's prefetcher (nvidia-uvm
+ * uvm_perf_prefetch.c, uvm_perf_prefetch_prenotify_fault_migrations):
  *  1. first touch: nothing of the block resident and the GPU is the
  *     preferred location -> the whole block;
  *  3. leaves are 4 KB pages: resident or faulted;
@@ -9,7 +9,8 @@
  *     qualifying ancestor is prefetched, a failing level in between does
  *     not stop the walk; never beyond the 2 MB block;
  *  6. faulted pages leave the mask (the caller drops them).
- * No thrashing pages exist in single-GPU runs (anchors 1.2), and
+ * No thrashing pages exist in single-GPU runs (uvm_perf_thrashing.c:
+ * thrashing_event_cb skips eviction migrations), and
  * min_faults = 1 always holds for a fault. Node sizes count only managed
  * pages of the block (the driver's region for a partial block). */
 #include "uvm/prefetch.h"

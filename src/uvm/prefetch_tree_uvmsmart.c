@@ -2,7 +2,7 @@
  * binary tree over the 2 MB block with 64 KB leaves; each faulted page's
  * 64 KB leaf becomes valid, then bottom-up every node with
  * size/2 < valid < size is filled completely, which cascades upward
- * (research/uvm-anchors.md 2.2, 2.3 step 3: traverse_and_fill_lp_tree).
+ * (UVMSmart gpu-sim.cc do_hardware_prefetch, traverse_and_fill_lp_tree).
  * Node sizes count only the block's managed pages. */
 #include "uvm/prefetch.h"
 

@@ -1,10 +1,11 @@
 /* Unified-memory paging: see uvm.h. Sources of the behaviour, by step:
  * far faults, far-fault MSHRs and Nack-replay: seeds/003 (Zheng) 3, Fig. 4;
  * fault batches of 256 serviced one after another, each migrating before
- * the next (the driver's service loop): research/uvm-anchors.md 1.1;
+ * the next (the driver's service loop): nvidia-uvm uvm_gpu_replayable_faults.c;
  * transfers cut at gaps and after each faulted page, serial FIFO lanes,
- * the transfer-size curve: anchors 2.3 steps 3-4; eviction trigger with
- * the free-page buffer and write-back: anchors 2.4, 1.4. */
+ * the transfer-size curve: UVMSmart gpu-sim.cc do_hardware_prefetch and
+ * its PCIe lanes; eviction trigger with the free-page buffer and write-back:
+ * UVMSmart page_eviction_procedure, nvidia-uvm uvm_pmm_gpu.c evict_root_chunk. */
 #include "uvm/uvm.h"
 
 #include <math.h>
@@ -13,12 +14,12 @@
 
 /* pcie.bandwidth_gb_s is the raw link rate (PCIe 3.0 x16 = 16 GB/s, Gen4 =
  * 32, Gen5 = 64; 1 GB = 1e9 bytes). What a large pinned copy achieves of
- * it, measured (research/timing-anchors.md 7, bandwidthTest): 12.14 GiB/s
+ * it, measured (GPUInspector.jl docs/src/devices/v100_sxm2.md, a100_sxm2.md): 12.14 GiB/s
  * = 13.04 GB/s on PCIe 3.0 x16 (V100-SXM2) = 0.815 of 16; 24.33 GiB/s =
  * 26.12 GB/s on Gen4 (A100) = 0.816 of 32. The flat model uses it. */
 #define PCIE_ACHIEVED_FRACTION 0.815
 /* UVMSmart's curve: a = 12/24/48 GiB/s for 16/32/64 GB/s links
- * (research/uvm-anchors.md 2.3 step 4); its asymptote 12 GiB/s = 0.805 of
+ * (UVMSmart gpu-sim.cc, the PCIe speed curve); its asymptote 12 GiB/s = 0.805 of
  * 16 GB/s agrees with the measured fraction above to 1 %. */
 #define CURVE_A_PER_RAW 0.75
 #define FF_SLOT_CYCLES 2048.0 /* far faults hold an MSHR for 10^4-10^6 cycles */
@@ -44,7 +45,7 @@ double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool cu
 {
 	if (!curve)
 		return (double)bytes / (gpuvm_pcie_effective_gb_s(bandwidth_gb_s) * 1e9);
-	/* anchors 2.3 step 4: a = 12/24/48 for 16/32/64 GB/s raw links, b =
+	/* UVMSmart gpu-sim.cc: a = 12/24/48 for 16/32/64 GB/s raw links, b =
 	 * 0.07292; the curve itself turns the raw rate into the achieved one
 	 * (asymptote a GiB/s = 0.805 of raw), so its input is the raw rate */
 	double a = CURVE_A_PER_RAW * bandwidth_gb_s;
@@ -489,7 +490,7 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 	uint32_t n = 0;
 	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p, true)) {
 		uint32_t q = mask_next(mask, p, false);
-		/* write-back runs: contiguous pages merge into one write (anchors 2.4) */
+		/* write-back runs: contiguous pages merge into one write (UVMSmart) */
 		for (uint32_t r = p; r < q;) {
 			if (u->wb_dirty && !mask_test(b->dirty, r)) {
 				r++;
@@ -686,7 +687,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	double start = frames > ready ? frames : ready;
 
 	/* transfers in address order, cut at gaps and right after the faulted
-	 * page (anchors 2.3 step 3: "e.g. 4 KB + 60 KB") */
+	 * page (UVMSmart do_hardware_prefetch: e.g. 4 KB + 60 KB) */
 	double arrival = start;
 	bool first = u->polled && mask_test(mv, p);
 	if (first) {

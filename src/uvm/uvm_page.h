@@ -1,6 +1,6 @@
 /* Page state of managed memory: 4 KB pages in 64 KB basic blocks in 2 MB
- * VA blocks (research/uvm-anchors.md 1, 2.1: the driver's and UVMSmart's
- * geometry). A VA block exists only once a page of it is touched, so
+ * VA blocks (nvidia-uvm uvm_va_block_types.h; UVMSmart abstract_hardware_model.h:
+ * the driver's and UVMSmart's geometry). A VA block exists only once a page of it is touched, so
  * memory grows with the pages touched, not with the allocations. */
 #ifndef GPUVM_UVM_PAGE_H
 #define GPUVM_UVM_PAGE_H

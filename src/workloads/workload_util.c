@@ -1,5 +1,7 @@
 #include "workloads/workload_util.h"
 
+#include "core/vec.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +50,8 @@ void workload_kernel_1d(struct gpuvm_kernel *k, const char *name,
 
 static struct gpuvm_run_op *op_list_push(struct op_list *l)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct gpuvm_run_op *p = realloc(l->ops, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		l->ops = p;
-		l->cap = cap;
-	}
+	if (VEC_RESERVE(l->ops, l->cap, l->n + 1))
+		return NULL;
 	struct gpuvm_run_op *op = &l->ops[l->n++];
 	memset(op, 0, sizeof *op);
 	return op;

@@ -73,7 +73,7 @@ expect_fail "workload parameter typo" "did you mean reads?" --gpu p100 --workloa
 expect_fail "--oversub without mem=managed" "add the workload parameter mem=managed" \
 	--gpu p100 --workload $WL --oversub 125
 expect_fail "--oversub on a trace without --trace-managed" "--trace-managed" \
-	--gpu p100 --trace "$SRC/../shared/traces/accelsim-vectoradd" --oversub 125
+	--gpu p100 --trace "$SRC/traces/accelsim-vectoradd" --oversub 125
 for args in "--repeat 0" "--repeat x" "--bogus" "extra"; do
 	"$GPUVM" bench $args >/dev/null 2>err.txt
 	rc=$?

@@ -41,7 +41,7 @@ dev_case "sim --json DEVICE" "$GPUVM" sim --gpu p100 --workload $WL --json null 
 dev_case "sweep --csv DEVICE" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4 --csv null -q
 dev_case "sweep --json DEVICE" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4 --json null -q
 dev_case "trace record -o DEVICE" "$GPUVM" trace record $WL -o null
-dev_case "trace info --json DEVICE" "$GPUVM" trace info "$SRC/../shared/traces/accelsim-vectoradd" --json null
+dev_case "trace info --json DEVICE" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd" --json null
 dev_case "probe --json DEVICE" "$GPUVM" probe --target sim:p100 --sharing off --json null --quiet
 dev_case "probe --emit-preset DEVICE" "$GPUVM" probe --target sim:p100 --sharing off --emit-preset null --quiet
 dev_case "sim --page-map DEVICE" "$GPUVM" sim --gpu p100 --workload stream-triad:elems=65536 --page-map null --quiet
@@ -254,7 +254,7 @@ full_case "sim" "$GPUVM" sim --gpu p100 --workload $WL
 full_case "sim --json -" "$GPUVM" sim --gpu p100 --workload $WL --json -
 full_case "sweep" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4
 full_case "sweep --csv -" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4 --csv -
-full_case "trace info" "$GPUVM" trace info "$SRC/../shared/traces/accelsim-vectoradd"
+full_case "trace info" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd"
 full_case "probe" "$GPUVM" probe --target sim:p100 --sharing off
 full_case "presets" "$GPUVM" presets
 full_case "presets p100" "$GPUVM" presets p100

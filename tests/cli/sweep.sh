@@ -120,7 +120,7 @@ pass "no gnuplot: note, CSV, exit 0"
 
 # a trace sweeps like a workload (over GPUs and preset keys), and says so
 # plainly when asked to vary a parameter it does not have
-VA="$SRC/../shared/traces/accelsim-vectoradd"
+VA="$SRC/traces/accelsim-vectoradd"
 "$GPUVM" sweep --gpu p100,h100 --workload "trace:$VA" --vary tlb.l2.entries=32,64 \
 	--csv trace.csv --quiet || fail "sweep over a trace"
 [ "$(wc -l <trace.csv)" -eq 5 ] && grep -q "^h100,64," trace.csv || fail "trace sweep CSV: $(cat trace.csv)"
@@ -145,7 +145,7 @@ grep -q '1 of 3 points failed' err.txt || fail "no count on stderr: $(cat err.tx
 grep -q '"error":' kg.json || fail "JSON has no error entry"
 strip_wall kg.csv > /dev/null || fail "malformed keep-going CSV"
 rc=0
-"$GPUVM" sweep --gpu p100,h100 --workload "trace:$SRC/../shared/traces/accelsim-vectoradd" \
+"$GPUVM" sweep --gpu p100,h100 --workload "trace:$SRC/traces/accelsim-vectoradd" \
 	--vary uvm.oversub_percent=0,125 -j 2 --csv kt.csv -q 2>err.txt || rc=$?
 [ $rc -eq 1 ] || fail "run-time failures: exit $rc"
 [ "$(grep -c 'pages managed memory' kt.csv)" -eq 2 ] && grep -q '^h100,0,[0-9]' kt.csv \

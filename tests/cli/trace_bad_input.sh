@@ -5,9 +5,9 @@
 set -uo pipefail
 GPUVM=$(realpath "$1")
 SRC=$(realpath "$2")
-TRACES="$SRC/../shared/traces"
+TRACES="$SRC/traces"
 if [ ! -d "$TRACES/accelsim-vectoradd" ]; then
-	echo "FAIL: real traces missing at $TRACES (CI has them)"; exit 1
+	echo "FAIL: real traces missing at $TRACES (they are part of the repository)"; exit 1
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-trace-bad.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -6,8 +6,8 @@
 set -euo pipefail
 GPUVM=$(realpath "$1")
 SRC=$(realpath "$2")
-VA="$SRC/../shared/traces/accelsim-vectoradd"
-[ -d "$VA" ] || { echo "FAIL: real traces missing at $VA (CI has them)"; exit 1; }
+VA="$SRC/traces/accelsim-vectoradd"
+[ -d "$VA" ] || { echo "FAIL: real traces missing at $VA (they are part of the repository)"; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-trace-managed.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 

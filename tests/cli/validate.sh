@@ -11,7 +11,7 @@ trap 'rm -rf "$T"' EXIT
 cd "$T"
 failures=0
 MANIFEST=$SRC/validation/measurements.tsv
-BPTREE=$SRC/../shared/traces/accelsim-rodinia-bptree-h100
+BPTREE=$SRC/traces/accelsim-rodinia-bptree-h100
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 # The row's own preset when it is shipped, else h100 (the H100 PCIe preset

@@ -129,7 +129,7 @@ static int bfs_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	if (!c)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	c->source = UINT64_MAX;
-	/* UVMSmart's bfs input: Rodinia graph256k (research/uvm-anchors.md 2.7) */
+	/* UVMSmart's bfs input: Rodinia graph256k (UVMSmart benchmarks/Managed/bfs/run) */
 	static const struct graph_input_defaults def = {"uniform", 262144, 6};
 	if (suite_opts_parse(p, &c->o, err) || gpuvm_params_u64(p, "source", &c->source, err) < 0 ||
 	    graph_input_load(p, seed, 0, &def, &c->in, err)) {

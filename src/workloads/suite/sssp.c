@@ -155,7 +155,7 @@ static int sssp_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	if (!c)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	/* UVMSmart's input: 2^20 vertices, 2 random neighbours each
-	 * (research/uvm-anchors.md 2.7, sssp.cu main) */
+	 * (UVMSmart benchmarks/Managed/sssp, sssp.cu main) */
 	static const struct graph_input_defaults def = {"uniform", 1u << 20, 2};
 	if (suite_opts_parse(p, &c->o, err) || gpuvm_params_u64(p, "source", &c->source, err) < 0 ||
 	    gpuvm_params_u64(p, "max_iter", &c->max_iter, err) < 0 ||

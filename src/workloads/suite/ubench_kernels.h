@@ -1,6 +1,6 @@
 /* Microbenchmark kernels: the timing model's unit tests, written like the
- * published microbenchmarks they reproduce (timing-anchors.md: pointer
- * chases of Jia et al., Luo et al., MT4G; dependent FFMA chains; shared
+ * published microbenchmarks they reproduce (pointer chases of
+ * Jia et al. arXiv:1804.06826, Luo et al. arXiv:2402.13499, MT4G; dependent FFMA chains; shared
  * memory bank-conflict strides; a barrier loop). Each runs on one CTA and
  * reports nothing but its functional result: the latency is the kernel's
  * time per step, which tests/test_ubench.c compares with the preset's
