@@ -205,15 +205,38 @@ static bool page_map_in_place(const char *prefix)
 static int page_map_check(const char *prefix, struct gpuvm_error *err)
 {
 	if (page_map_in_place(prefix))
-		return gpuvm_output_check(prefix, "--page-map", false, err);
-	static const char *const ext[] = {".csv", ".json", ".png"};
+		return gpuvm_output_check(prefix, "--page-map", false, err) ||
+		       gpuvm_output_claim(prefix, "--page-map", err);
+	/* a prefix naming a directory ("/", "out/") would write "/.csv" */
+	struct stat st;
+	const char *slash = strrchr(prefix, '/');
+	if ((slash && !slash[1]) || !strcmp(prefix, ".") || !strcmp(prefix, "..") ||
+	    (stat(prefix, &st) == 0 && S_ISDIR(st.st_mode)))
+		return gpuvm_fail(err, "--page-map", 0, NULL, "'%s' is a directory; give a "
+				  "file prefix such as %s%sout", prefix, prefix,
+				  slash && !slash[1] ? "" : "/");
+	static const char *const ext[] = {".csv", ".json", ".png", ".gp"};
 	char path[4200];
-	for (int i = 0; i < 3; i++) {
-		if (i == 2 && !gpuvm_plot_available())
+	for (int i = 0; i < 4; i++) {
+		if (i >= 2 && !gpuvm_plot_available())
 			break;
 		snprintf(path, sizeof path, "%s%s", prefix, ext[i]);
-		if (gpuvm_output_check(path, "--page-map", false, err))
+		if ((i < 3 && gpuvm_output_check(path, "--page-map", false, err)) ||
+		    gpuvm_output_claim(path, i == 3 ? "--page-map (its gnuplot script)"
+						    : "--page-map", err))
 			return -1;
+	}
+	return 0;
+}
+
+/* An option value that looks like an option ("--json --quiet") is a
+ * forgotten value, unless written attached ("--json=./--quiet"). */
+static int value_is_option(char **argv, const char *name)
+{
+	if (optarg && optarg[0] == '-' && optarg[1] && optarg == argv[optind - 1]) {
+		fprintf(stderr, "gpuvm sim: --%s: the value '%s' looks like an option (write "
+				"--%s=%s if it is meant)\n", name, optarg, name, optarg);
+		return 1;
 	}
 	return 0;
 }
@@ -254,14 +277,19 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	char trace_spec[4200];
 	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL, *scope = NULL;
 	const char *stats_csv = NULL;
-	char oversub_set[64], migration_set[96];
+	char oversub_set[300], migration_set[300];
 	struct gpuvm_page_access_opts pa_opts = {0};
 	enum gpuvm_page_map_colour pa_colour = GPUVM_PAGE_MAP_AUTO;
 	struct gpuvm_uvm_observer pa_observer;
 	int quiet = 0, trace_managed = 0, c;
 	optind = 1;
 	/* -q as in sweep */
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	int opt_index = -1;
+	while ((c = getopt_long(argc, argv, "q", opts, &opt_index)) != -1) {
+		if (opt_index >= 0 && opts[opt_index].has_arg == required_argument &&
+		    value_is_option(argv, opts[opt_index].name))
+			return 2;
+		opt_index = -1;
 		switch (c) {
 		case 'g':
 			spec.gpu = optarg;
@@ -302,16 +330,19 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			break;
 		case 'o': {
 			double pct;
-			if (gpuvm_parse_double(optarg, &pct) || !(pct > 0)) {
-				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage such as 125\n",
-					optarg);
+			/* 1 to 1000: the range of uvm.oversub_percent (1e-300 would ask
+			 * for 10^302 times the working set) */
+			if (gpuvm_parse_double(optarg, &pct) || !(pct >= 1 && pct <= 1000)) {
+				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage from 1 "
+						"to 1000 such as 125\n", optarg);
 				return 2;
 			}
 			if (spec.n_sets == GPUVM_MAX_SETS) {
 				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
 				return 2;
 			}
-			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%s", optarg);
+			/* the parsed value, never a cut copy of the text */
+			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%.17g", pct);
 			spec.sets[spec.n_sets++] = oversub_set;
 			break;
 		}
@@ -320,7 +351,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
 				return 2;
 			}
-			snprintf(migration_set, sizeof migration_set, "uvm.migration=%s", optarg);
+			if (snprintf(migration_set, sizeof migration_set, "uvm.migration=%s", optarg) >=
+			    (int)sizeof migration_set) {
+				fprintf(stderr, "gpuvm sim: --migration: '%.40s...' is too long\n", optarg);
+				return 2;
+			}
 			spec.sets[spec.n_sets++] = migration_set;
 			break;
 		case 'T':
@@ -414,11 +449,6 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		return 2;
 	}
 	spec.progress = isatty(2) && !quiet;
-	if (json_path && stats_csv && !strcmp(json_path, stats_csv)) {
-		fprintf(stderr, "gpuvm sim: --json and --stats-csv name the same file '%s'\n",
-			json_path);
-		return 2;
-	}
 	/* with --json - (or --stats-csv -), stdout carries that output alone (no
 	 * table, no scope advice; progress stays on stderr) */
 	quiet |= (json_path && !strcmp(json_path, "-")) || (stats_csv && !strcmp(stats_csv, "-"));
@@ -437,10 +467,15 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			return rc;
 		}
 	}
-	/* Every output path is checked before any simulation time is spent. */
-	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
-	    (stats_csv && gpuvm_output_check(stats_csv, "--stats-csv", true, &err)) ||
-	    (plot_path && gpuvm_plot_check_path(plot_path, &err)) ||
+	/* Every output path is checked, and resolved to its final target once
+	 * (two outputs on one file are refused), before any simulation time is
+	 * spent. */
+	gpuvm_output_claims_reset();
+	if ((json_path && (gpuvm_output_check(json_path, "--json", true, &err) ||
+			   gpuvm_output_claim(json_path, "--json", &err))) ||
+	    (stats_csv && (gpuvm_output_check(stats_csv, "--stats-csv", true, &err) ||
+			   gpuvm_output_claim(stats_csv, "--stats-csv", &err))) ||
+	    (plot_path && gpuvm_plot_check_path_as(plot_path, "--pcie-plot", &err)) ||
 	    (page_map && page_map_check(page_map, &err))) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		return 2;

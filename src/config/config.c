@@ -210,6 +210,13 @@ static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int 
 	return gpuvm_fail(err, origin, line, cfg_keys[k].name, "%s", problem);
 }
 
+const struct gpuvm_config_origin *gpuvm_config_key_origin(const struct gpuvm_config *cfg,
+							  const char *key)
+{
+	int id = cfg_key_find(key);
+	return id < 0 ? NULL : &cfg->set_at[id];
+}
+
 /* Of several keys that together broke a rule, the one set last (the
  * override that caused it), or the first listed when none was set. */
 static int latest_of(const struct gpuvm_config *cfg, const int *keys, size_t n)
@@ -818,6 +825,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 
 	if (cfg->require_every_key && check_every_key_set(cfg, err))
 		return -1;
+
+	/* 0 is off; below 1 % asks for more than 100x the working set as
+	 * device memory (1e-300 overflows the page count) */
+	if (cfg->uvm_oversub_percent > 0 && cfg->uvm_oversub_percent < 1)
+		return fail_at(err, cfg, K_UVM_OVERSUB, "%g: must be 0 (off) or from 1 to 1000",
+			       cfg->uvm_oversub_percent);
 
 	uint32_t phys = 0;
 	if (check_grid(cfg, err, &phys))

@@ -36,12 +36,17 @@ static int oversub_without_managed(const struct gpuvm_config *cfg,
 	for (size_t i = 0; i < def->n_params; i++)
 		has_mem |= strcmp(def->params[i].key, "mem") == 0;
 	const char *mem = gpuvm_params_text(params, "mem");
+	/* name where it was set: a preset line, or --oversub / --set */
+	const struct gpuvm_config_origin *o = gpuvm_config_key_origin(cfg, "uvm.oversub_percent");
+	bool from_file = o && o->seq && strcmp(o->origin, "--set") != 0;
+	const char *where = from_file ? o->origin : "--oversub";
+	int line = from_file ? o->line : 0;
 	if (!has_mem)
-		return gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED
+		return gpuvm_fail(err, where, line, NULL, OVERSUB_NEEDS_MANAGED
 				  " ('%s' allocates device memory only)", cfg->uvm_oversub_percent,
 				  def->name);
 	if (!mem || strcmp(mem, "managed") != 0)
-		return gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED
+		return gpuvm_fail(err, where, line, NULL, OVERSUB_NEEDS_MANAGED
 				  " (add the workload parameter mem=managed)", cfg->uvm_oversub_percent);
 	return 0;
 }

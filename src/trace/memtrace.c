@@ -452,7 +452,7 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 	if (!rc && fflush(tmp))
 		rc = gpuvm_fail(err, s->t.path, 0, NULL, "scratch file write failed (disk full?)");
 	if (!rc)
-		rc = native_kernel_init(&s->sk[s->cur].nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES,
+		rc = native_kernel_init(&s->sk[s->cur].nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES, true,
 					s->t.path, 0, name, grid, block, err);
 	memcpy(s->name, next_name, sizeof name);
 	memcpy(s->grid, next_grid, sizeof grid);
