@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/config_internal.h"
 #include "xlat/peer.h"
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
+#include "gpuvm/input_file.h"
 #include "gpuvm/suggest.h"
 #include "gpuvm/units.h"
 #include "gpuvm/uvm.h"
@@ -505,6 +507,14 @@ static bool looks_like_path(const char *s)
 
 static int load_file(struct gpuvm_config *cfg, const char *path, struct gpuvm_error *err)
 {
+	/* a FIFO with no writer must not block, a directory not half-read */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		FILE *g = gpuvm_input_fopen(path, "preset file", err);
+		if (g) /* raced into a regular file */
+			fclose(g);
+		return -1;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		int e = errno;

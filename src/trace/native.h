@@ -112,6 +112,7 @@ struct native_writer {
 	size_t cbuf_cap;
 	uint64_t prev_addr; /* first active lane of the warp's previous access */
 	uint64_t stream_bytes;
+	bool write_failed; /* the file refused bytes (disk full, device) */
 };
 /* Every file and scratch kernel written carries version 6 checksums. */
 

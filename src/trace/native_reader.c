@@ -12,6 +12,7 @@
 #include "trace/readers.h"
 
 #include "gpuvm/crc32c.h"
+#include "gpuvm/input_file.h"
 #include "gpuvm/utf8.h"
 
 #include <errno.h>
@@ -516,6 +517,7 @@ struct native_src {
 	uint32_t next_smem; /* an 'S' record's bytes, for the next kernel */
 	bool checksums;	    /* version 6 */
 	uint32_t rec_crc;   /* of the current record's bytes so far */
+	uint64_t rec_at;    /* where the current record starts */
 };
 
 static int src_fail(struct native_src *s, struct gpuvm_error *err, uint64_t off, const char *what)
@@ -529,8 +531,14 @@ static int rd_exact(struct native_src *s, void *dst, size_t n, struct gpuvm_erro
 	long got = bufrd_read(&s->rd, dst, n);
 	if (got < 0)
 		return src_fail(s, err, at, "read error");
-	if ((size_t)got != n)
-		return src_fail(s, err, at, "truncated: file ends inside a record (no end marker)");
+	if ((size_t)got != n) {
+		/* named from the record's start: a damaged tag or length is
+		 * there, not where the bytes ran out */
+		char what[120];
+		snprintf(what, sizeof what, "truncated: file ends at byte %llu inside this record "
+			 "(no end marker)", (unsigned long long)(at + (uint64_t)(got > 0 ? got : 0)));
+		return src_fail(s, err, s->rec_at, what);
+	}
 	s->rec_crc = gpuvm_crc32c(s->rec_crc, dst, n);
 	return 0;
 }
@@ -570,6 +578,7 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 	uint64_t at = s->rd.pos;
 	unsigned char tag, b[26];
 	s->rec_crc = 0;
+	s->rec_at = at;
 	if (rd_exact(s, &tag, 1, err))
 		return -1;
 	/* an unknown tag has no length: a flipped tag bit stops here */
@@ -665,6 +674,7 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		if (s->next_smem > (228u << 10))
 			return src_fail(s, err, at, "corrupt shared-memory record (over 228 KiB per block)");
 		s->rec_crc = 0; /* the kernel record starts */
+		s->rec_at = s->rd.pos;
 		if (rd_exact(s, &tag, 1, err))
 			return -1;
 		if (tag != 'K') /* it belongs to the kernel record that follows */
@@ -712,9 +722,8 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 	if (!s)
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	snprintf(s->path, sizeof s->path, "%s", path);
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	s->fd = gpuvm_input_open(path, "native trace", err);
 	if (s->fd < 0) {
-		gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
 		free(s);
 		return -1;
 	}

@@ -9,8 +9,10 @@
 
 static int wr(struct native_writer *w, const void *p, size_t n, struct gpuvm_error *err)
 {
-	if (n && fwrite(p, 1, n, w->f) != n)
+	if (n && fwrite(p, 1, n, w->f) != n) {
+		w->write_failed = true;
 		return gpuvm_fail(err, w->path, 0, NULL, "write failed (disk full?)");
+	}
 	w->offset += n;
 	return 0;
 }
@@ -245,7 +247,9 @@ int native_write_end(struct native_writer *w, struct gpuvm_error *err)
 	unsigned char e = 'E';
 	if (wr_rec(w, &e, 1, err))
 		return -1;
-	if (fflush(w->f))
+	if (fflush(w->f)) {
+		w->write_failed = true;
 		return gpuvm_fail(err, w->path, 0, NULL, "write failed (disk full?)");
+	}
 	return 0;
 }
