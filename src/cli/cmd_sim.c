@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gpuvm/host_memory.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/page_access.h"
 #include "gpuvm/plot.h"
@@ -25,6 +26,7 @@ static void sim_usage(FILE *out)
 	      "                 [--json FILE] [--stats-csv FILE] [--pcie-plot FILE] [--quiet]\n"
 	      "                 [--kernel-sampling[=TOL]] [--threads N]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
+	      "                 [--max-host-memory SIZE]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -65,8 +67,12 @@ static void sim_usage(FILE *out)
 	      "                    each allocation), index, name, kind, metric, value, unit\n"
 	      "                    (`gpuvm stats` describes every metric); - for stdout\n"
 	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
-	      "                    accesses (about 80 CPU minutes at 20 M/s); without it\n"
-	      "                    such a run is refused at once with its estimate (exit 2)\n"
+	      "                    accesses (about 80 CPU minutes at 20 M/s), or needing more\n"
+	      "                    host memory than the bound; without it such a run is\n"
+	      "                    refused at once with its estimate (exit 2)\n"
+	      "  --max-host-memory SIZE  the host-memory bound: a workload, graph or trace\n"
+	      "                    asking for more is refused before allocating, naming the\n"
+	      "                    parameter (default: half of physical memory)\n"
 	      "  --tlb-sharing     count Du et al.'s sharing analyses at the first TLB level: how\n"
 	      "                    many instances hold each looked-up entry (Fig. 3) and each\n"
 	      "                    instance's neighbour correlation (Tables I-II), JSON\n"
@@ -270,6 +276,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
 		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
 		{"stats-csv", required_argument, 0, 'C'}, {"threads", required_argument, 0, 'N'},
+		{"max-host-memory", required_argument, 0, 'X'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
@@ -370,7 +377,18 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			break;
 		case 'f':
 			spec.force = true;
+			gpuvm_host_memory_set_bound(UINT64_MAX);
 			break;
+		case 'X': {
+			uint64_t b;
+			if (gpuvm_host_memory_parse(optarg, &b)) {
+				fprintf(stderr, "gpuvm sim: --max-host-memory: '%s' is not a size of at "
+						"least 1MiB\n", optarg);
+				return 2;
+			}
+			gpuvm_host_memory_set_bound(b);
+			break;
+		}
 		case 'P':
 			if (!*optarg) {
 				fprintf(stderr, "gpuvm sim: --page-map: empty prefix\n");

@@ -6,6 +6,7 @@
  * output does not depend on -j (wall-time fields aside). Output files are
  * published together through the output module, only once everything has
  * succeeded. */
+#include "gpuvm/host_memory.h"
 #include "commands.h"
 #include "sweep_internal.h"
 #include "gpuvm/output_file.h"
@@ -204,7 +205,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			else if (!strcmp(opt, "--logy"))
 				s->logy = true;
 			else if (!strcmp(opt, "--force"))
-				s->force = true;
+				s->force = true, gpuvm_host_memory_set_bound(UINT64_MAX);
 			else if (!strcmp(opt, "--keep-going"))
 				s->fail_fast = false;
 			else if (!strcmp(opt, "--fail-fast"))

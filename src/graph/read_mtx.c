@@ -106,6 +106,12 @@ int graph_read_mtx(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 				  (unsigned long long)rows,
 				  (unsigned long long)graph_max_vertices(opts));
 	int size_line = r->lineno;
+	char driver[120];
+	snprintf(driver, sizeof driver, "the size line's %llu vertices and %llu entries",
+		 (unsigned long long)rows, (unsigned long long)entries);
+	if (graph_check_host(rows, entries, field != F_PATTERN && !opts->drop_weights,
+			     opts->symmetrize || symmetric, r->origin, r->lineno, driver, err))
+		return -1;
 
 	bool weighted = field != F_PATTERN && !opts->drop_weights;
 	struct edge_list el = {.weighted = weighted};

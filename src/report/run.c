@@ -5,6 +5,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
+#include "gpuvm/host_memory.h"
 #include "gpuvm/report.h"
 #include "gpuvm/trace.h"
 #include "gpuvm/units.h"
@@ -97,11 +98,14 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 	if (gpuvm_trace_spec_is(spec->workload)) {
 		if (gpuvm_trace_open_spec(spec->workload, &src, err))
 			goto out;
-	} else if (gpuvm_workload_parse(spec->workload, &def, &params, err) ||
-		   gpuvm_run_check_work(spec, cfg, def, &params, err) ||
-		   oversub_without_managed(cfg, def, &params, err) ||
-		   def->create(cfg, &params, spec->seed, &src, err)) {
-		goto out;
+	} else {
+		gpuvm_host_memory_set_context(spec->workload);
+		int bad = gpuvm_workload_parse(spec->workload, &def, &params, err) ||
+			  gpuvm_run_check_work(spec, cfg, def, &params, err) ||
+			  oversub_without_managed(cfg, def, &params, err) ||
+			  def->create(cfg, &params, spec->seed, &src, err);
+		if (bad)
+			goto out;
 	}
 	src.exec_threads = spec->threads;
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
