@@ -189,7 +189,12 @@ static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet
 			       2;
 		snprintf(value, sizeof value, "%s", scope);
 	}
-	/* a later key=value replaces an earlier one in a workload spec */
+	/* a parameter may be given once */
+	const char *colon = strchr(spec->workload, ':');
+	if (colon && (!strncmp(colon + 1, "scope=", 6) || strstr(colon, ",scope=")))
+		return gpuvm_fail(err, "--scope", 0, NULL, "the workload spec sets scope= already; "
+				  "give one of them"),
+		       2;
 	int n = snprintf(buf, len, "%s%sscope=%s", spec->workload,
 			 strchr(spec->workload, ':') ? "," : ":", value);
 	if (n < 0 || (size_t)n >= len)
@@ -447,6 +452,17 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	/* a key set twice on the command line is a slip, as in a preset
+	 * (--oversub and --migration are --set uvm.oversub_percent/migration) */
+	for (int i = 0; i < spec.n_sets; i++)
+		for (int j = 0; j < i; j++) {
+			size_t a = strcspn(spec.sets[i], "= \t"), b = strcspn(spec.sets[j], "= \t");
+			if (a == b && !strncmp(spec.sets[i], spec.sets[j], a)) {
+				fprintf(stderr, "gpuvm sim: --set: key '%.*s' given twice ('%s', then "
+						"'%s')\n", (int)a, spec.sets[i], spec.sets[j], spec.sets[i]);
+				return 2;
+			}
+		}
 	if (trace && spec.workload) {
 		fprintf(stderr, "gpuvm sim: give --workload or --trace, not both\n");
 		return 2;

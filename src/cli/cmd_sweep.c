@@ -328,6 +328,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (!s->workload)
 		return bad("--workload is required (e.g. --workload random-sampling)");
 
+	/* strtok would skip an empty name: "p100," or "p100,,k80" is a slip */
+	size_t gl = strlen(a->gpu_list);
+	if (!gl || a->gpu_list[0] == ',' || a->gpu_list[gl - 1] == ',' || strstr(a->gpu_list, ",,"))
+		return bad("--gpu '%s': empty GPU name in the list", a->gpu_list);
 	for (char *save = NULL, *g = strtok_r(a->gpu_list, ",", &save); g;
 	     g = strtok_r(NULL, ",", &save)) {
 		if (s->n_gpus >= SWEEP_MAX_GPUS)

@@ -322,6 +322,27 @@ static char *ctx_reader(char *str, int num, void *stream)
 	} else if (*t == '[') {
 		c->have_pair = false;
 		c->last_key = -1;
+		/* a section is checked when it opens, not at its first key: an
+		 * empty [bogus] or [] is refused too (inih trims the name) */
+		const char *close = strchr(t, ']');
+		if (close) {
+			const char *a = t + 1, *b = close;
+			while (a < b && isspace((unsigned char)*a))
+				a++;
+			while (b > a && isspace((unsigned char)b[-1]))
+				b--;
+			char sec[64];
+			snprintf(sec, sizeof sec, "%.*s", (int)(b - a), a);
+			if (a == b) {
+				ctx_fail(c, NULL, "empty section name '[]'");
+				return NULL;
+			}
+			if ((size_t)(b - a) >= sizeof sec || !cfg_section_known(sec)) {
+				ctx_fail(c, NULL, "unknown section [%s] (sections: gpu, tlb, tlb.l1 .. "
+					 "tlb.l4, walker, l2, dram, pcie)", sec);
+				return NULL;
+			}
+		}
 	} else {
 		c->have_pair = true;
 	}

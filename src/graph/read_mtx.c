@@ -146,7 +146,9 @@ int graph_read_mtx(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 				return gpuvm_fail(err, r->origin, r->lineno, NULL,
 						  "integer matrix: entry needs an integer value");
 			}
-			if (weighted && (v < 0 || v > (int64_t)UINT32_MAX)) {
+			/* a bad weight is a bad file, whether or not this run
+			 * uses the weights (bfs drops them; sssp would refuse) */
+			if (v < 0 || v > (int64_t)UINT32_MAX) {
 				edges_free(&el);
 				return gpuvm_fail(err, r->origin, r->lineno, NULL,
 						  "weight %lld outside 0..4294967295",
@@ -161,7 +163,7 @@ int graph_read_mtx(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 						  "real matrix: entry needs a real value");
 			}
 			double rv = nearbyint(v);
-			if (weighted && (rv < 0 || rv > (double)UINT32_MAX)) {
+			if (!(rv >= 0 && rv <= (double)UINT32_MAX)) {
 				edges_free(&el);
 				return gpuvm_fail(err, r->origin, r->lineno, NULL,
 						  "weight %g outside 0..4294967295 after rounding "
