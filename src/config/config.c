@@ -714,9 +714,12 @@ static int check_grid(struct gpuvm_config *cfg, struct gpuvm_error *err, uint32_
 	bool seen[MAX_PHYS_SMS] = {false};
 	for (uint32_t i = 0; i < cfg->disabled_sms_len; i++) {
 		uint32_t p = cfg->disabled_sms[i];
+		/* blame the key set last: a preset based on p100 that shrinks
+		 * the grid broke p100's disabled_sms, not the other way round */
+		const int gk[] = {K_DISABLED_SMS, K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC};
 		if (p >= phys)
-			return fail_at(err, cfg, K_DISABLED_SMS,
-				       "physical SM id %u is out of range (the grid has %llu SMs, "
+			return fail_at(err, cfg, latest_of(cfg, gk, 4),
+				       "physical SM id %u in gpu.disabled_sms is out of range (the grid has %llu SMs, "
 				       "ids 0..%llu)", p, (unsigned long long)phys,
 				       (unsigned long long)phys - 1);
 		if (seen[p])
