@@ -345,8 +345,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			/* 1 to 1000: the range of uvm.oversub_percent (1e-300 would ask
 			 * for 10^302 times the working set) */
 			if (gpuvm_parse_double(optarg, &pct) || !(pct >= 1 && pct <= 1000)) {
-				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage from 1 "
-						"to 1000 such as 125\n", optarg);
+				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage such as "
+						"125 (uvm.oversub_percent, range [1, 1000])\n", optarg);
 				return 2;
 			}
 			if (spec.n_sets == GPUVM_MAX_SETS) {
@@ -452,12 +452,13 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	/* a key set twice on the command line is a slip, as in a preset
+	/* a key set twice to different values on the command line is a slip
 	 * (--oversub and --migration are --set uvm.oversub_percent/migration) */
 	for (int i = 0; i < spec.n_sets; i++)
 		for (int j = 0; j < i; j++) {
 			size_t a = strcspn(spec.sets[i], "= \t"), b = strcspn(spec.sets[j], "= \t");
-			if (a == b && !strncmp(spec.sets[i], spec.sets[j], a)) {
+			if (a == b && !strncmp(spec.sets[i], spec.sets[j], a) &&
+			    strcmp(spec.sets[i], spec.sets[j]) != 0) {
 				fprintf(stderr, "gpuvm sim: --set: key '%.*s' given twice ('%s', then "
 						"'%s')\n", (int)a, spec.sets[i], spec.sets[j], spec.sets[i]);
 				return 2;
