@@ -24,7 +24,7 @@ median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[
 # one run: prints "wall cpu"
 run() {
 	/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$bin" sim --gpu p100 --workload "$1" -q \
-		--threads "$2" --json /dev/null >/dev/null 2>"$tmp/err" || {
+		--threads "$2" --json "$tmp/run.json" >/dev/null 2>"$tmp/err" || {
 		echo "gpuvm failed on $1 --threads $2: $(cat "$tmp/err")" >&2
 		exit 1
 	}
@@ -60,7 +60,7 @@ printf '|---|---|---|---|---|---|---|\n'
 while read -r w c1; do
 	: >"$tmp/prof"
 	for ((i = 0; i < reps; i++)); do
-		GPUVM_THREADS_PROFILE=1 "$bin" sim --gpu p100 --workload "$w" -q --threads 2 --json /dev/null \
+		GPUVM_THREADS_PROFILE=1 "$bin" sim --gpu p100 --workload "$w" -q --threads 2 --json "$tmp/run.json" \
 			>/dev/null 2>>"$tmp/prof"
 	done
 	eng=$(sed -n 's/.*engine cpu \([0-9.]*\) s.*/\1/p' "$tmp/prof" | median)

@@ -427,7 +427,8 @@ static void test_bad_inputs(void **state)
 {
 	(void)state;
 	/* unknown section and key */
-	EXPECT_ERROR("[gpu]\nsms = 13\n[tlbx]\nentries = 3\n", "test.ini:4: tlbx.entries", "unknown section");
+	/* named where the section opens (an empty [tlbx] is refused too) */
+	EXPECT_ERROR("[gpu]\nsms = 13\n[tlbx]\nentries = 3\n", "test.ini:3: ", "unknown section [tlbx]");
 	EXPECT_ERROR("[gpu]\nsms = 13\nsmz = 4\n", "test.ini:3: gpu.smz: unknown key", "sms_per_tpc");
 	EXPECT_ERROR("sms = 4\n", "test.ini:1: sms", "outside any [section]");
 	/* syntax */

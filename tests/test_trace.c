@@ -410,8 +410,8 @@ static uint32_t header_u32(const char *path, long off)
 	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-/* Any frame size reads back as the identical stream; the default keeps
- * version 4, others write version 5 with the size in the header; sizes out
+/* Any frame size reads back as the identical stream; every size writes
+ * version 6 with the size in the header; sizes out
  * of range are refused before anything is written. */
 static void test_frame_sizes_round_trip(void **state)
 {
@@ -433,11 +433,11 @@ static void test_frame_sizes_round_trip(void **state)
 			if (gpuvm_trace_record_frames(&a, out, frames[f], &cnt, &err))
 				fail_msg("record %s: %s", specs[i], err.msg);
 			a.ops->destroy(&a);
-			bool dflt = frames[f] == GPUVM_TRACE_FRAME_DEFAULT_BYTES;
-			assert_int_equal(header_u32(out, 8), dflt ? 4 : 5);
-			assert_int_equal(header_u32(out, 12), dflt ? 16 : 20);
-			if (!dflt)
-				assert_int_equal(header_u32(out, 16), frames[f]);
+			/* version 6 at every frame size: the size and a checksum in
+			 * the header */
+			assert_int_equal(header_u32(out, 8), 6);
+			assert_int_equal(header_u32(out, 12), 24);
+			assert_int_equal(header_u32(out, 16), frames[f]);
 			open_src(specs[i], &a);
 			snprintf(nspec, sizeof nspec, "trace-native:%s", out);
 			open_src(nspec, &b);
@@ -485,9 +485,9 @@ static void test_mapped_and_pread_agree(void **state)
 	assert_int_equal(stat(out, &st), 0);
 	snprintf(cut, sizeof cut, "%s/cut.gvt", tmpdir);
 	snprintf(cspec, sizeof cspec, "trace-native:%s", cut);
-	/* and cut inside the last frame's payload (the end marker and two
-	 * bytes gone): only the frame read itself can tell */
-	const long long cuts[2] = {(long long)st.st_size * 2 / 3, (long long)st.st_size - 3};
+	/* and cut inside the last frame's payload (the end marker, its
+	 * checksum and two bytes gone): only the frame read itself can tell */
+	const long long cuts[2] = {(long long)st.st_size * 2 / 3, (long long)st.st_size - 7};
 	for (int c = 0; c < 2; c++) {
 		char cmd[1000];
 		snprintf(cmd, sizeof cmd, "head -c %lld '%s' > '%s'", cuts[c], out, cut);

@@ -262,6 +262,12 @@ int gpuvm_config_load_string(struct gpuvm_config *cfg, const char *text,
 int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,
 		     const char *origin, struct gpuvm_error *err);
 
+/* Where key was last set (origin "" and line 0: its built-in default, or
+ * cfg->source when the preset file named it); NULL for an unknown key.
+ * For messages about a key checked outside src/config. */
+const struct gpuvm_config_origin *gpuvm_config_key_origin(const struct gpuvm_config *cfg,
+							  const char *key);
+
 /* Checks every field and derives instance maps. Must succeed before use. */
 int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err);
 

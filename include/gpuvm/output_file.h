@@ -49,6 +49,18 @@ struct gpuvm_output {
 int gpuvm_output_check(const char *path, const char *what, bool stdout_ok,
 		       struct gpuvm_error *err);
 
+/* Outputs resolved once. Before a run, a command claims each output it
+ * will write (the derived ones too: a page map's .csv/.json/.png, a
+ * figure's .gp script). Each path is resolved to its final target - an
+ * existing file by device and inode after following symlinks, a new one
+ * by the resolved directory plus its name - and a second claim on a
+ * target already claimed is an error naming both options. Standard output
+ * ("-") counts as one target; a character device (/dev/null) may be
+ * claimed many times. A path naming a directory, or ending in '/', is
+ * refused. reset forgets every claim (a new command). */
+void gpuvm_output_claims_reset(void);
+int gpuvm_output_claim(const char *path, const char *what, struct gpuvm_error *err);
+
 /* Opens path for writing; o->f is the stream. On failure err is set and
  * nothing is left behind. */
 int gpuvm_output_open(struct gpuvm_output *o, const char *path, struct gpuvm_error *err);

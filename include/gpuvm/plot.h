@@ -46,6 +46,9 @@ bool gpuvm_plot_available(void);
  * device or FIFO without one gets PNG) and can be written (gpuvm_output_check).
  * Returns 0, or -1 with err set (origin "--plot"). */
 int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err);
+/* The same, naming the option what ("--pcie-plot") in messages; the
+ * figure and its script are claimed (gpuvm_output_claim). */
+int gpuvm_plot_check_path_as(const char *out_path, const char *what, struct gpuvm_error *err);
 
 /* Draws the series into out_path. Returns 0, or -1 with err set: gnuplot
  * missing, unsupported extension, no plottable point, gnuplot failure. */

@@ -54,6 +54,12 @@ int gpuvm_trace_record(struct gpuvm_source *src, const char *path,
  * 1 MiB; 8192 = the default, a version 4 file; any other size writes
  * version 5). Larger frames compress better and cost a replay one chunk
  * of that size per resident warp. */
+/* The version of a native trace file (its header), or 0 when path is not
+ * one. Versions before 6 carry no checksums. */
+unsigned gpuvm_trace_native_version(const char *path);
+
+/* Returns 0, -1 (bad input, or any failure before writing) or -2 (the
+ * output refused bytes: disk full, a device; exit status 1). */
 int gpuvm_trace_record_frames(struct gpuvm_source *src, const char *path, size_t frame_bytes,
 			      struct gpuvm_trace_counts *counts, struct gpuvm_error *err);
 /* Frame sizes gpuvm_trace_record_frames accepts, and the default. */

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "gpuvm/graph.h"
+#include "gpuvm/host_memory.h"
 #include "gpuvm/units.h"
 
 static void graph_usage(FILE *out)
@@ -20,6 +21,7 @@ static void graph_usage(FILE *out)
 	fputs("usage: gpuvm graph info GRAPH [--format mtx|gr|snap] [--symmetrize]\n"
 	      "                        [--keep-self-loops] [--keep-duplicates] [--weights]\n"
 	      "                        [--no-weights] [--weight-max N] [--seed N] [--json FILE] [-q]\n"
+	      "                        [--max-host-memory SIZE | --force]\n"
 	      "\n"
 	      "Reads or generates the graph the graph kernels (bfs, sssp, ...) run on, as\n"
 	      "compressed sparse rows, and prints its vertices, edges and out-degree\n"
@@ -50,6 +52,9 @@ static void graph_usage(FILE *out)
 	      "  --seed N            seed of generated weights and of rmat without seed=\n"
 	      "                      (default 1)\n"
 	      "  --json FILE         write a JSON object (- for stdout, instead of the text)\n"
+	      "  --max-host-memory SIZE  refuse graphs whose header asks for more host\n"
+	      "                      memory than SIZE (default: half of physical memory)\n"
+	      "  --force             no host-memory bound\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm graph info roadNet-CA.txt --symmetrize\n"
@@ -145,7 +150,8 @@ static int graph_info(int argc, char **argv)
 		{"weights", no_argument, 0, 'w'},         {"no-weights", no_argument, 0, 'n'},
 		{"weight-max", required_argument, 0, 'm'}, {"seed", required_argument, 0, 'S'},
 		{"json", required_argument, 0, 'j'},            {"help", no_argument, 0, 'h'},
-		{"quiet", no_argument, 0, 'q'},                 {0, 0, 0, 0},
+		{"quiet", no_argument, 0, 'q'},                 {"force", no_argument, 0, 'F'},
+		{"max-host-memory", required_argument, 0, 'M'}, {0, 0, 0, 0},
 	};
 	struct gpuvm_graph_opts go = {.seed = 1};
 	const char *json = NULL;
@@ -156,6 +162,17 @@ static int graph_info(int argc, char **argv)
 		switch (c) {
 		case 'q':
 			quiet = 1;
+			break;
+		case 'F':
+			gpuvm_host_memory_set_bound(UINT64_MAX);
+			break;
+		case 'M':
+			if (gpuvm_host_memory_parse(optarg, &u)) {
+				fprintf(stderr, "gpuvm graph: --max-host-memory: '%s' is not a size of "
+						"at least 1MiB\n", optarg);
+				return 2;
+			}
+			gpuvm_host_memory_set_bound(u);
 			break;
 		case 'f':
 			if (!strcmp(optarg, "mtx"))

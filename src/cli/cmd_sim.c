@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gpuvm/host_memory.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/page_access.h"
 #include "gpuvm/plot.h"
@@ -25,6 +26,7 @@ static void sim_usage(FILE *out)
 	      "                 [--json FILE] [--stats-csv FILE] [--pcie-plot FILE] [--quiet]\n"
 	      "                 [--kernel-sampling[=TOL]] [--threads N]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
+	      "                 [--max-host-memory SIZE]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -65,8 +67,12 @@ static void sim_usage(FILE *out)
 	      "                    each allocation), index, name, kind, metric, value, unit\n"
 	      "                    (`gpuvm stats` describes every metric); - for stdout\n"
 	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
-	      "                    accesses (about 80 CPU minutes at 20 M/s); without it\n"
-	      "                    such a run is refused at once with its estimate (exit 2)\n"
+	      "                    accesses (about 80 CPU minutes at 20 M/s), or needing more\n"
+	      "                    host memory than the bound; without it such a run is\n"
+	      "                    refused at once with its estimate (exit 2)\n"
+	      "  --max-host-memory SIZE  the host-memory bound: a workload, graph or trace\n"
+	      "                    asking for more is refused before allocating, naming the\n"
+	      "                    parameter (default: half of physical memory)\n"
 	      "  --tlb-sharing     count Du et al.'s sharing analyses at the first TLB level: how\n"
 	      "                    many instances hold each looked-up entry (Fig. 3) and each\n"
 	      "                    instance's neighbour correlation (Tables I-II), JSON\n"
@@ -183,7 +189,12 @@ static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet
 			       2;
 		snprintf(value, sizeof value, "%s", scope);
 	}
-	/* a later key=value replaces an earlier one in a workload spec */
+	/* a parameter may be given once */
+	const char *colon = strchr(spec->workload, ':');
+	if (colon && (!strncmp(colon + 1, "scope=", 6) || strstr(colon, ",scope=")))
+		return gpuvm_fail(err, "--scope", 0, NULL, "the workload spec sets scope= already; "
+				  "give one of them"),
+		       2;
 	int n = snprintf(buf, len, "%s%sscope=%s", spec->workload,
 			 strchr(spec->workload, ':') ? "," : ":", value);
 	if (n < 0 || (size_t)n >= len)
@@ -205,15 +216,38 @@ static bool page_map_in_place(const char *prefix)
 static int page_map_check(const char *prefix, struct gpuvm_error *err)
 {
 	if (page_map_in_place(prefix))
-		return gpuvm_output_check(prefix, "--page-map", false, err);
-	static const char *const ext[] = {".csv", ".json", ".png"};
+		return gpuvm_output_check(prefix, "--page-map", false, err) ||
+		       gpuvm_output_claim(prefix, "--page-map", err);
+	/* a prefix naming a directory ("/", "out/") would write "/.csv" */
+	struct stat st;
+	const char *slash = strrchr(prefix, '/');
+	if ((slash && !slash[1]) || !strcmp(prefix, ".") || !strcmp(prefix, "..") ||
+	    (stat(prefix, &st) == 0 && S_ISDIR(st.st_mode)))
+		return gpuvm_fail(err, "--page-map", 0, NULL, "'%s' is a directory; give a "
+				  "file prefix such as %s%sout", prefix, prefix,
+				  slash && !slash[1] ? "" : "/");
+	static const char *const ext[] = {".csv", ".json", ".png", ".gp"};
 	char path[4200];
-	for (int i = 0; i < 3; i++) {
-		if (i == 2 && !gpuvm_plot_available())
+	for (int i = 0; i < 4; i++) {
+		if (i >= 2 && !gpuvm_plot_available())
 			break;
 		snprintf(path, sizeof path, "%s%s", prefix, ext[i]);
-		if (gpuvm_output_check(path, "--page-map", false, err))
+		if ((i < 3 && gpuvm_output_check(path, "--page-map", false, err)) ||
+		    gpuvm_output_claim(path, i == 3 ? "--page-map (its gnuplot script)"
+						    : "--page-map", err))
 			return -1;
+	}
+	return 0;
+}
+
+/* An option value that looks like an option ("--json --quiet") is a
+ * forgotten value, unless written attached ("--json=./--quiet"). */
+static int value_is_option(char **argv, const char *name)
+{
+	if (optarg && optarg[0] == '-' && optarg[1] && optarg == argv[optind - 1]) {
+		fprintf(stderr, "gpuvm sim: --%s: the value '%s' looks like an option (write "
+				"--%s=%s if it is meant)\n", name, optarg, name, optarg);
+		return 1;
 	}
 	return 0;
 }
@@ -247,6 +281,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"kernel-sampling", optional_argument, 0, 'K'}, {"force", no_argument, 0, 'f'},
 		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
 		{"stats-csv", required_argument, 0, 'C'}, {"threads", required_argument, 0, 'N'},
+		{"max-host-memory", required_argument, 0, 'X'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
@@ -254,14 +289,19 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	char trace_spec[4200];
 	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL, *scope = NULL;
 	const char *stats_csv = NULL;
-	char oversub_set[64], migration_set[96];
+	char oversub_set[300], migration_set[300];
 	struct gpuvm_page_access_opts pa_opts = {0};
 	enum gpuvm_page_map_colour pa_colour = GPUVM_PAGE_MAP_AUTO;
 	struct gpuvm_uvm_observer pa_observer;
 	int quiet = 0, trace_managed = 0, c;
 	optind = 1;
 	/* -q as in sweep */
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	int opt_index = -1;
+	while ((c = getopt_long(argc, argv, "q", opts, &opt_index)) != -1) {
+		if (opt_index >= 0 && opts[opt_index].has_arg == required_argument &&
+		    value_is_option(argv, opts[opt_index].name))
+			return 2;
+		opt_index = -1;
 		switch (c) {
 		case 'g':
 			spec.gpu = optarg;
@@ -302,16 +342,19 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			break;
 		case 'o': {
 			double pct;
-			if (gpuvm_parse_double(optarg, &pct) || !(pct > 0)) {
-				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage such as 125\n",
-					optarg);
+			/* 1 to 1000: the range of uvm.oversub_percent (1e-300 would ask
+			 * for 10^302 times the working set) */
+			if (gpuvm_parse_double(optarg, &pct) || !(pct >= 1 && pct <= 1000)) {
+				fprintf(stderr, "gpuvm sim: --oversub: '%s' is not a percentage such as "
+						"125 (uvm.oversub_percent, range [1, 1000])\n", optarg);
 				return 2;
 			}
 			if (spec.n_sets == GPUVM_MAX_SETS) {
 				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
 				return 2;
 			}
-			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%s", optarg);
+			/* the parsed value, never a cut copy of the text */
+			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%.17g", pct);
 			spec.sets[spec.n_sets++] = oversub_set;
 			break;
 		}
@@ -320,7 +363,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
 				return 2;
 			}
-			snprintf(migration_set, sizeof migration_set, "uvm.migration=%s", optarg);
+			if (snprintf(migration_set, sizeof migration_set, "uvm.migration=%s", optarg) >=
+			    (int)sizeof migration_set) {
+				fprintf(stderr, "gpuvm sim: --migration: '%.40s...' is too long\n", optarg);
+				return 2;
+			}
 			spec.sets[spec.n_sets++] = migration_set;
 			break;
 		case 'T':
@@ -335,7 +382,18 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			break;
 		case 'f':
 			spec.force = true;
+			gpuvm_host_memory_set_bound(UINT64_MAX);
 			break;
+		case 'X': {
+			uint64_t b;
+			if (gpuvm_host_memory_parse(optarg, &b)) {
+				fprintf(stderr, "gpuvm sim: --max-host-memory: '%s' is not a size of at "
+						"least 1MiB\n", optarg);
+				return 2;
+			}
+			gpuvm_host_memory_set_bound(b);
+			break;
+		}
 		case 'P':
 			if (!*optarg) {
 				fprintf(stderr, "gpuvm sim: --page-map: empty prefix\n");
@@ -394,6 +452,18 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	/* a key set twice to different values on the command line is a slip
+	 * (--oversub and --migration are --set uvm.oversub_percent/migration) */
+	for (int i = 0; i < spec.n_sets; i++)
+		for (int j = 0; j < i; j++) {
+			size_t a = strcspn(spec.sets[i], "= \t"), b = strcspn(spec.sets[j], "= \t");
+			if (a == b && !strncmp(spec.sets[i], spec.sets[j], a) &&
+			    strcmp(spec.sets[i], spec.sets[j]) != 0) {
+				fprintf(stderr, "gpuvm sim: --set: key '%.*s' given twice ('%s', then "
+						"'%s')\n", (int)a, spec.sets[i], spec.sets[j], spec.sets[i]);
+				return 2;
+			}
+		}
 	if (trace && spec.workload) {
 		fprintf(stderr, "gpuvm sim: give --workload or --trace, not both\n");
 		return 2;
@@ -414,11 +484,6 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		return 2;
 	}
 	spec.progress = isatty(2) && !quiet;
-	if (json_path && stats_csv && !strcmp(json_path, stats_csv)) {
-		fprintf(stderr, "gpuvm sim: --json and --stats-csv name the same file '%s'\n",
-			json_path);
-		return 2;
-	}
 	/* with --json - (or --stats-csv -), stdout carries that output alone (no
 	 * table, no scope advice; progress stays on stderr) */
 	quiet |= (json_path && !strcmp(json_path, "-")) || (stats_csv && !strcmp(stats_csv, "-"));
@@ -437,10 +502,15 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			return rc;
 		}
 	}
-	/* Every output path is checked before any simulation time is spent. */
-	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
-	    (stats_csv && gpuvm_output_check(stats_csv, "--stats-csv", true, &err)) ||
-	    (plot_path && gpuvm_plot_check_path(plot_path, &err)) ||
+	/* Every output path is checked, and resolved to its final target once
+	 * (two outputs on one file are refused), before any simulation time is
+	 * spent. */
+	gpuvm_output_claims_reset();
+	if ((json_path && (gpuvm_output_check(json_path, "--json", true, &err) ||
+			   gpuvm_output_claim(json_path, "--json", &err))) ||
+	    (stats_csv && (gpuvm_output_check(stats_csv, "--stats-csv", true, &err) ||
+			   gpuvm_output_claim(stats_csv, "--stats-csv", &err))) ||
+	    (plot_path && gpuvm_plot_check_path_as(plot_path, "--pcie-plot", &err)) ||
 	    (page_map && page_map_check(page_map, &err))) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		return 2;

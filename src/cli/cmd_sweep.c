@@ -6,6 +6,7 @@
  * output does not depend on -j (wall-time fields aside). Output files are
  * published together through the output module, only once everything has
  * succeeded. */
+#include "gpuvm/host_memory.h"
 #include "commands.h"
 #include "sweep_internal.h"
 #include "gpuvm/output_file.h"
@@ -204,7 +205,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			else if (!strcmp(opt, "--logy"))
 				s->logy = true;
 			else if (!strcmp(opt, "--force"))
-				s->force = true;
+				s->force = true, gpuvm_host_memory_set_bound(UINT64_MAX);
 			else if (!strcmp(opt, "--keep-going"))
 				s->fail_fast = false;
 			else if (!strcmp(opt, "--fail-fast"))
@@ -327,6 +328,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (!s->workload)
 		return bad("--workload is required (e.g. --workload random-sampling)");
 
+	/* strtok would skip an empty name: "p100," or "p100,,k80" is a slip */
+	size_t gl = strlen(a->gpu_list);
+	if (!gl || a->gpu_list[0] == ',' || a->gpu_list[gl - 1] == ',' || strstr(a->gpu_list, ",,"))
+		return bad("--gpu '%s': empty GPU name in the list", a->gpu_list);
 	for (char *save = NULL, *g = strtok_r(a->gpu_list, ",", &save); g;
 	     g = strtok_r(NULL, ",", &save)) {
 		if (s->n_gpus >= SWEEP_MAX_GPUS)

@@ -242,8 +242,11 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		return 2;
 	}
 	/* outputs are checked before the input is read: a bad path costs nothing */
-	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
-	    (out_path && gpuvm_output_check(out_path, "-o", false, &err))) {
+	gpuvm_output_claims_reset();
+	if ((json_path && (gpuvm_output_check(json_path, "--json", true, &err) ||
+			   gpuvm_output_claim(json_path, "--json", &err))) ||
+	    (out_path && (gpuvm_output_check(out_path, "-o", false, &err) ||
+			  gpuvm_output_claim(out_path, "-o", &err)))) {
 		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 		return 2;
 	}
@@ -262,6 +265,16 @@ int gpuvm_cmd_trace(int argc, char **argv)
 			rc = 2;
 		} else {
 			cJSON_AddStringToObject(o, "input", pos[0]);
+			/* integrity: version 6 checks every byte; older files read
+			 * on trust (docs/traces.md) */
+			unsigned nv = gpuvm_trace_native_version(pos[0]);
+			if (nv) {
+				cJSON_AddBoolToObject(o, "checksums", nv >= 6);
+				if (nv < 6 && !quiet)
+					fprintf(stderr, "gpuvm trace: note: %s is native version %u, which "
+							"carries no checksums (trace convert writes version "
+							"6, which does)\n", pos[0], nv);
+			}
 			cJSON_AddNumberToObject(o, "wall_seconds", now_s() - t0);
 			if (json_path) {
 				char *text = cJSON_Print(o);
@@ -277,9 +290,11 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		}
 	} else {
 		struct gpuvm_trace_counts cnt;
-		if (gpuvm_trace_record_frames(&src, out_path, (size_t)frame_bytes, &cnt, &err)) {
+		int wrc = gpuvm_trace_record_frames(&src, out_path, (size_t)frame_bytes, &cnt, &err);
+		if (wrc) {
 			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
-			rc = 2;
+			/* docs/outputs.md: a write failure after the run exits 1 */
+			rc = wrc == -2 ? GPUVM_EXIT_OUTPUT_FAILED : 2;
 		} else if (!quiet) {
 			double dt = now_s() - t0;
 			printf("wrote %s: %" PRIu64 " kernels, %" PRIu64 " CTAs, %" PRIu64 " warps, %" PRIu64

@@ -1,6 +1,7 @@
 /* Sweep output: results flattened into named numeric columns
  * ("tlb": [{"level":1,"hits":..}] -> tlb_l1_hits), then a table, CSV,
  * JSON, and a gnuplot figure. */
+#include "gpuvm/utf8.h"
 #include "sweep_internal.h"
 
 #include <ctype.h>
@@ -424,8 +425,11 @@ int sweep_write_json(const struct sweep *s, FILE *f, struct gpuvm_error *err)
 			cJSON_AddItemToArray(arr, o);
 		}
 	}
-	char *text = cJSON_Print(arr);
+	char *raw = cJSON_Print(arr);
 	cJSON_Delete(arr);
+	/* valid UTF-8 whatever bytes names or paths carried (gpuvm/utf8.h) */
+	char *text = raw ? gpuvm_utf8_repair(raw) : NULL;
+	free(raw);
 	if (!text)
 		return gpuvm_fail(err, "--json", 0, NULL, "%s: out of memory", s->json);
 	fputs(text, f);

@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/config_internal.h"
 #include "xlat/peer.h"
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
+#include "gpuvm/input_file.h"
 #include "gpuvm/suggest.h"
 #include "gpuvm/units.h"
 #include "gpuvm/uvm.h"
@@ -216,6 +218,13 @@ static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int 
 	return gpuvm_fail(err, origin, line, cfg_keys[k].name, "%s", problem);
 }
 
+const struct gpuvm_config_origin *gpuvm_config_key_origin(const struct gpuvm_config *cfg,
+							  const char *key)
+{
+	int id = cfg_key_find(key);
+	return id < 0 ? NULL : &cfg->set_at[id];
+}
+
 /* Of several keys that together broke a rule, the one set last (the
  * override that caused it), or the first listed when none was set. */
 static int latest_of(const struct gpuvm_config *cfg, const int *keys, size_t n)
@@ -319,6 +328,27 @@ static char *ctx_reader(char *str, int num, void *stream)
 	} else if (*t == '[') {
 		c->have_pair = false;
 		c->last_key = -1;
+		/* a section is checked when it opens, not at its first key: an
+		 * empty [bogus] or [] is refused too (inih trims the name) */
+		const char *close = strchr(t, ']');
+		if (close) {
+			const char *a = t + 1, *b = close;
+			while (a < b && isspace((unsigned char)*a))
+				a++;
+			while (b > a && isspace((unsigned char)b[-1]))
+				b--;
+			char sec[64];
+			snprintf(sec, sizeof sec, "%.*s", (int)(b - a), a);
+			if (a == b) {
+				ctx_fail(c, NULL, "empty section name '[]'");
+				return NULL;
+			}
+			if ((size_t)(b - a) >= sizeof sec || !cfg_section_known(sec)) {
+				ctx_fail(c, NULL, "unknown section [%s] (sections: gpu, tlb, tlb.l1 .. "
+					 "tlb.l4, walker, l2, dram, pcie)", sec);
+				return NULL;
+			}
+		}
 	} else {
 		c->have_pair = true;
 	}
@@ -504,6 +534,14 @@ static bool looks_like_path(const char *s)
 
 static int load_file(struct gpuvm_config *cfg, const char *path, struct gpuvm_error *err)
 {
+	/* a FIFO with no writer must not block, a directory not half-read */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		FILE *g = gpuvm_input_fopen(path, "preset file", err);
+		if (g) /* raced into a regular file */
+			fclose(g);
+		return -1;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		int e = errno;
@@ -690,9 +728,12 @@ static int check_grid(struct gpuvm_config *cfg, struct gpuvm_error *err, uint32_
 	bool seen[MAX_PHYS_SMS] = {false};
 	for (uint32_t i = 0; i < cfg->disabled_sms_len; i++) {
 		uint32_t p = cfg->disabled_sms[i];
+		/* blame the key set last: a preset based on p100 that shrinks
+		 * the grid broke p100's disabled_sms, not the other way round */
+		const int gk[] = {K_DISABLED_SMS, K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC};
 		if (p >= phys)
-			return fail_at(err, cfg, K_DISABLED_SMS,
-				       "physical SM id %u is out of range (the grid has %llu SMs, "
+			return fail_at(err, cfg, latest_of(cfg, gk, 4),
+				       "physical SM id %u in gpu.disabled_sms is out of range (the grid has %llu SMs, "
 				       "ids 0..%llu)", p, (unsigned long long)phys,
 				       (unsigned long long)phys - 1);
 		if (seen[p])
@@ -832,6 +873,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 
 	if (cfg->require_every_key && check_every_key_set(cfg, err))
 		return -1;
+
+	/* 0 is off; below 1 % asks for more than 100x the working set as
+	 * device memory (1e-300 overflows the page count) */
+	if (cfg->uvm_oversub_percent > 0 && cfg->uvm_oversub_percent < 1)
+		return fail_at(err, cfg, K_UVM_OVERSUB, "%g: must be 0 (off) or from 1 to 1000",
+			       cfg->uvm_oversub_percent);
 
 	uint32_t phys = 0;
 	if (check_grid(cfg, err, &phys))

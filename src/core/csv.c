@@ -1,5 +1,6 @@
 /* CSV fields and numbers: see gpuvm/csv.h. */
 #include "gpuvm/csv.h"
+#include "gpuvm/utf8.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -8,6 +9,16 @@
 
 void gpuvm_csv_field(FILE *f, const char *s)
 {
+	/* valid UTF-8 always (gpuvm/utf8.h): a path or name with stray bytes
+	 * is written with U+FFFD in their place */
+	if (!gpuvm_utf8_valid(s)) {
+		char *fixed = gpuvm_utf8_repair(s);
+		if (fixed) {
+			gpuvm_csv_field(f, fixed);
+			free(fixed);
+			return;
+		}
+	}
 	bool quote = strpbrk(s, ",\"\r\n") != NULL || (*s && (s[0] == ' ' || s[strlen(s) - 1] == ' '));
 	if (!quote) {
 		fputs(s, f);

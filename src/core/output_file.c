@@ -6,6 +6,7 @@
  * target is decided once (lstat, then stat through a symlink) and only a
  * regular file or a new path is ever renamed over. */
 #include "gpuvm/output_file.h"
+#include "gpuvm/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -146,6 +147,89 @@ int gpuvm_output_check(const char *path, const char *what, bool stdout_ok,
 	}
 	free(target);
 	return rc;
+}
+
+/* ---- claims: outputs resolved once ------------------------------------ */
+
+#define MAX_CLAIMS 64
+
+static struct claim {
+	bool by_inode;	/* existing: dev/ino; new: name */
+	dev_t dev;
+	ino_t ino;
+	char *name;	/* resolved directory + "/" + base name, or "-" */
+	char what[64];
+	char path[256];
+} claims[MAX_CLAIMS];
+static int n_claims;
+
+void gpuvm_output_claims_reset(void)
+{
+	for (int i = 0; i < n_claims; i++)
+		free(claims[i].name);
+	n_claims = 0;
+}
+
+/* The resolved name of a path that does not exist yet: realpath of its
+ * directory, then its last component. */
+static char *resolved_new_name(const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	dir_of(path, dir, sizeof dir);
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (!realpath(dir, real))
+		snprintf(real, sizeof real, "%s", dir);
+	size_t n = strlen(real) + strlen(base) + 2;
+	char *out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
+	return out;
+}
+
+int gpuvm_output_claim(const char *path, const char *what, struct gpuvm_error *err)
+{
+	if (!path || !*path)
+		return gpuvm_fail(err, what, 0, NULL, "empty output file name");
+	struct claim c = {0};
+	snprintf(c.what, sizeof c.what, "%s", what);
+	snprintf(c.path, sizeof c.path, "%s", path);
+	struct stat st;
+	size_t len = strlen(path);
+	if (path[len - 1] == '/' || (strcmp(path, "-") && stat(path, &st) == 0 &&
+				     S_ISDIR(st.st_mode)))
+		return gpuvm_fail(err, what, 0, NULL, "'%s' is a directory, not an output file",
+				  path);
+	if (!strcmp(path, "-")) {
+		c.name = strdup("-");
+	} else if (stat(path, &st) == 0) {
+		if (S_ISCHR(st.st_mode))
+			return 0; /* /dev/null and the like take any number of writers */
+		c.by_inode = true;
+		c.dev = st.st_dev;
+		c.ino = st.st_ino;
+	} else {
+		c.name = resolved_new_name(path);
+	}
+	if (!c.by_inode && !c.name)
+		return gpuvm_fail(err, what, 0, NULL, "out of memory");
+	for (int i = 0; i < n_claims; i++) {
+		const struct claim *o = &claims[i];
+		bool same = c.by_inode ? o->by_inode && o->dev == c.dev && o->ino == c.ino
+				       : !o->by_inode && !strcmp(o->name, c.name);
+		if (same) {
+			free(c.name);
+			return gpuvm_fail(err, what, 0, NULL,
+					  "'%s' is the same file as %s '%s': two outputs would "
+					  "overwrite each other", path, o->what, o->path);
+		}
+	}
+	if (n_claims == MAX_CLAIMS) {
+		free(c.name);
+		return gpuvm_fail(err, what, 0, NULL, "too many outputs (at most %d)", MAX_CLAIMS);
+	}
+	claims[n_claims++] = c;
+	return 0;
 }
 
 /* A temp file of ours: TEMPLATE with XXXXXX, registered before it exists. */
@@ -323,15 +407,27 @@ int gpuvm_output_close(struct gpuvm_output *o, struct gpuvm_error *err)
 
 int gpuvm_output_write_text(const char *path, const char *text, struct gpuvm_error *err)
 {
+	/* every text written (JSON above all) is valid UTF-8: bytes from
+	 * traces, paths or messages that are not become U+FFFD */
+	char *fixed = NULL;
+	if (!gpuvm_utf8_valid(text)) {
+		if (!(fixed = gpuvm_utf8_repair(text)))
+			return gpuvm_fail(err, path, 0, NULL, "out of memory");
+		text = fixed;
+	}
 	struct gpuvm_output o;
-	if (gpuvm_output_open(&o, path, err))
+	if (gpuvm_output_open(&o, path, err)) {
+		free(fixed);
 		return -1;
+	}
 	size_t len = strlen(text);
 	if (fwrite(text, 1, len, o.f) != len) {
 		int e = errno;
+		free(fixed);
 		gpuvm_output_cancel(&o);
 		return gpuvm_fail(err, path, 0, NULL, "cannot write: %s", strerror(e));
 	}
+	free(fixed);
 	return gpuvm_output_close(&o, err);
 }
 

@@ -1,5 +1,7 @@
 #include "graph/csr_build.h"
 
+#include "gpuvm/host_memory.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -315,6 +317,18 @@ void csr_abandon(struct csr_build *b)
 	free(b->col);
 	free(b->w);
 	memset(b, 0, sizeof *b);
+}
+
+int graph_check_host(uint64_t vertices, uint64_t edges, bool weighted, bool mirror,
+		     const char *origin, int line, const char *driver, struct gpuvm_error *err)
+{
+	/* the edge list as read (u, v[, w]), then the CSR: offsets, and the
+	 * columns[, weights] of every edge, twice when mirrored */
+	double per_edge = weighted ? 12.0 : 8.0;
+	double placed = (double)edges * (mirror ? 2.0 : 1.0) * (weighted ? 8.0 : 4.0);
+	double b = (double)(vertices + 1) * 8.0 + (double)edges * per_edge + placed;
+	return gpuvm_host_memory_check(b >= 1.8e19 ? UINT64_MAX : (uint64_t)b, origin, line,
+				       driver, err);
 }
 
 uint64_t graph_max_vertices(const struct gpuvm_graph_opts *opts)

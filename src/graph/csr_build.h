@@ -89,4 +89,10 @@ void *graph_alloc_big(size_t bytes);
 /* Vertex limit from opts (at most 2^32 - 1: column indices are 32-bit). */
 uint64_t graph_max_vertices(const struct gpuvm_graph_opts *opts);
 
+/* The host-memory bound (gpuvm/host_memory.h) for a graph of vertices and
+ * edges as a header declares them, before anything is allocated; driver
+ * names what declared them in the message. */
+int graph_check_host(uint64_t vertices, uint64_t edges, bool weighted, bool mirror,
+		     const char *origin, int line, const char *driver, struct gpuvm_error *err);
+
 #endif

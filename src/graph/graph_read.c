@@ -1,5 +1,6 @@
 /* Reading graph files: format detection, the line reader and token
  * scanners the three readers share, and the edge list -> CSR step. */
+#include "gpuvm/input_file.h"
 #include "graph/graph_read.h"
 
 #include <errno.h>
@@ -227,10 +228,11 @@ int gpuvm_graph_read_file(const char *path, const struct gpuvm_graph_opts *opts,
 {
 	memset(g, 0, sizeof *g);
 	enum gpuvm_graph_format fmt = opts->format ? opts->format : format_of(path);
-	FILE *f = fopen(path, "r");
+	char what[64];
+	snprintf(what, sizeof what, "%s file", format_name(fmt));
+	FILE *f = gpuvm_input_fopen(path, what, err);
 	if (!f)
-		return gpuvm_fail(err, path, 0, NULL, "cannot open %s file: %s", format_name(fmt),
-				  strerror(errno));
+		return -1;
 	/* Large sequential reads: the readers are line-at-a-time. */
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	int rc = read_stream(f, path, fmt, opts, g, err);

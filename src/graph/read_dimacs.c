@@ -39,6 +39,12 @@ int graph_read_dimacs(struct line_reader *r, const struct gpuvm_graph_opts *opts
 						  "%llu vertices: more than the limit of %llu",
 						  (unsigned long long)n,
 						  (unsigned long long)graph_max_vertices(opts));
+			char driver[120];
+			snprintf(driver, sizeof driver, "the problem line's %llu nodes and %llu arcs",
+				 (unsigned long long)n, (unsigned long long)m);
+			if (graph_check_host(n, m, !opts->drop_weights, opts->symmetrize, r->origin,
+					     r->lineno, driver, err))
+				return -1;
 			p_line = r->lineno;
 		} else if (kind == 'a') {
 			if (!p_line)

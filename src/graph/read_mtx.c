@@ -106,6 +106,12 @@ int graph_read_mtx(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 				  (unsigned long long)rows,
 				  (unsigned long long)graph_max_vertices(opts));
 	int size_line = r->lineno;
+	char driver[120];
+	snprintf(driver, sizeof driver, "the size line's %llu vertices and %llu entries",
+		 (unsigned long long)rows, (unsigned long long)entries);
+	if (graph_check_host(rows, entries, field != F_PATTERN && !opts->drop_weights,
+			     opts->symmetrize || symmetric, r->origin, r->lineno, driver, err))
+		return -1;
 
 	bool weighted = field != F_PATTERN && !opts->drop_weights;
 	struct edge_list el = {.weighted = weighted};
@@ -140,7 +146,9 @@ int graph_read_mtx(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 				return gpuvm_fail(err, r->origin, r->lineno, NULL,
 						  "integer matrix: entry needs an integer value");
 			}
-			if (weighted && (v < 0 || v > (int64_t)UINT32_MAX)) {
+			/* a bad weight is a bad file, whether or not this run
+			 * uses the weights (bfs drops them; sssp would refuse) */
+			if (v < 0 || v > (int64_t)UINT32_MAX) {
 				edges_free(&el);
 				return gpuvm_fail(err, r->origin, r->lineno, NULL,
 						  "weight %lld outside 0..4294967295",
@@ -155,7 +163,7 @@ int graph_read_mtx(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 						  "real matrix: entry needs a real value");
 			}
 			double rv = nearbyint(v);
-			if (weighted && (rv < 0 || rv > (double)UINT32_MAX)) {
+			if (!(rv >= 0 && rv <= (double)UINT32_MAX)) {
 				edges_free(&el);
 				return gpuvm_fail(err, r->origin, r->lineno, NULL,
 						  "weight %g outside 0..4294967295 after rounding "

@@ -160,7 +160,7 @@ int graph_read_snap(struct line_reader *r, const struct gpuvm_graph_opts *opts,
 					"%d columns, but line %d has %d", cols, columns_line, columns);
 			break;
 		}
-		if (el.weighted && w > UINT32_MAX) {
+		if (cols == 3 && w > UINT32_MAX) { /* bad even when the weights are dropped */
 			rc = gpuvm_fail(err, r->origin, r->lineno, NULL, "weight %llu above 4294967295",
 					(unsigned long long)w);
 			break;

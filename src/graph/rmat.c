@@ -17,6 +17,7 @@
  * stream (count degrees, then place) without ever storing the edge list,
  * so the peak memory is the CSR itself. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,14 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 				  p->scale, (unsigned long long)graph_max_vertices(opts));
 	uint64_t ef = p->edge_factor ? p->edge_factor : GRAPH500_EDGE_FACTOR;
 	uint64_t m = ef * n;
+	/* generated in batches: the CSR (and the permutation) are the peak */
+	char driver[80];
+	snprintf(driver, sizeof driver, "scale=%u (2^%u vertices, %llu edges)", p->scale,
+		 p->scale, (unsigned long long)m);
+	if (graph_check_host(n + (p->no_permute ? 0 : n / 2), 0, false, false, "rmat", 0, driver,
+			     err) ||
+	    graph_check_host(n, m, false, opts->symmetrize, "rmat", 0, driver, err))
+		return -1;
 
 	struct rmat_gen *gen = malloc(sizeof *gen);
 	if (!gen)

@@ -58,21 +58,35 @@ static bool companion_path(const char *out_path, char *buf, size_t len)
 	return n > 0 && (size_t)n < len;
 }
 
-int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
+static int check_path(const char *out_path, const char *what, bool claim,
+		      struct gpuvm_error *err)
 {
 	if (!out_path || !*out_path)
-		return gpuvm_fail(err, "--plot", 0, NULL, "empty output file name");
+		return gpuvm_fail(err, what, 0, NULL, "empty output file name");
 	if (format_of(out_path) == FMT_NONE)
-		return gpuvm_fail(err, "--plot", 0, NULL,
+		return gpuvm_fail(err, what, 0, NULL,
 				  "%s: unsupported figure format (use .png, .svg or .pdf)",
 				  out_path);
-	if (gpuvm_output_check(out_path, "--plot", false, err))
+	if (gpuvm_output_check(out_path, what, false, err) ||
+	    (claim && gpuvm_output_claim(out_path, what, err)))
 		return -1;
-	char gp[PATH_MAX];
+	char gp[PATH_MAX], gp_what[80];
+	snprintf(gp_what, sizeof gp_what, "%s (its gnuplot script)", what);
 	if (companion_path(out_path, gp, sizeof gp) &&
-	    gpuvm_output_check(gp, "--plot (its gnuplot script)", false, err))
+	    (gpuvm_output_check(gp, gp_what, false, err) ||
+	     (claim && gpuvm_output_claim(gp, gp_what, err))))
 		return -1;
 	return 0;
+}
+
+int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
+{
+	return check_path(out_path, "--plot", false, err);
+}
+
+int gpuvm_plot_check_path_as(const char *out_path, const char *what, struct gpuvm_error *err)
+{
+	return check_path(out_path, what, true, err);
 }
 
 /* Finds gnuplot on PATH; writes its full path into buf. */

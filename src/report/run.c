@@ -5,6 +5,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
+#include "gpuvm/host_memory.h"
 #include "gpuvm/report.h"
 #include "gpuvm/trace.h"
 #include "gpuvm/units.h"
@@ -36,12 +37,17 @@ static int oversub_without_managed(const struct gpuvm_config *cfg,
 	for (size_t i = 0; i < def->n_params; i++)
 		has_mem |= strcmp(def->params[i].key, "mem") == 0;
 	const char *mem = gpuvm_params_text(params, "mem");
+	/* name where it was set: a preset line, or --oversub / --set */
+	const struct gpuvm_config_origin *o = gpuvm_config_key_origin(cfg, "uvm.oversub_percent");
+	bool from_file = o && o->seq && strcmp(o->origin, "--set") != 0;
+	const char *where = from_file ? o->origin : "--oversub";
+	int line = from_file ? o->line : 0;
 	if (!has_mem)
-		return gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED
+		return gpuvm_fail(err, where, line, NULL, OVERSUB_NEEDS_MANAGED
 				  " ('%s' allocates device memory only)", cfg->uvm_oversub_percent,
 				  def->name);
 	if (!mem || strcmp(mem, "managed") != 0)
-		return gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED
+		return gpuvm_fail(err, where, line, NULL, OVERSUB_NEEDS_MANAGED
 				  " (add the workload parameter mem=managed)", cfg->uvm_oversub_percent);
 	return 0;
 }
@@ -92,11 +98,14 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 	if (gpuvm_trace_spec_is(spec->workload)) {
 		if (gpuvm_trace_open_spec(spec->workload, &src, err))
 			goto out;
-	} else if (gpuvm_workload_parse(spec->workload, &def, &params, err) ||
-		   gpuvm_run_check_work(spec, cfg, def, &params, err) ||
-		   oversub_without_managed(cfg, def, &params, err) ||
-		   def->create(cfg, &params, spec->seed, &src, err)) {
-		goto out;
+	} else {
+		gpuvm_host_memory_set_context(spec->workload);
+		int bad = gpuvm_workload_parse(spec->workload, &def, &params, err) ||
+			  gpuvm_run_check_work(spec, cfg, def, &params, err) ||
+			  oversub_without_managed(cfg, def, &params, err) ||
+			  def->create(cfg, &params, spec->seed, &src, err);
+		if (bad)
+			goto out;
 	}
 	src.exec_threads = spec->threads;
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))

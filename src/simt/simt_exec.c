@@ -616,7 +616,8 @@ static void emit_lockstep(struct simt_warp *w, uint32_t mask, struct gpuvm_warp_
 	struct simt_wbuf *wb = w->wb;
 	const struct simt_row *r = &wb->row[wb->uhead];
 	uint32_t in_row = r->match & mask;
-	const struct simt_entry *e = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+	/* e[] exists only once some lane left the row (no offset on NULL) */
+	const struct simt_entry *e = wb->e ? wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES : NULL;
 	uint32_t l0 = (uint32_t)__builtin_ctz(mask);
 	uint32_t key = in_row >> l0 & 1 ? r->key : e[l0].key;
 	emit_kind(it, key & SIMT_KEY_GROUP, simt_key_attr(key), mask);
@@ -715,7 +716,8 @@ static int lockstep_next(struct simt_warp *w, struct gpuvm_warp_item *it)
 		chain = r->chain;
 	}
 	if (rest) { /* the lanes outside the row: same key as the first lane? */
-		const struct simt_entry *e = wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES;
+		/* e[] exists only once some lane left the row (no offset on NULL) */
+	const struct simt_entry *e = wb->e ? wb->e + (size_t)wb->uhead * GPUVM_WARP_LANES : NULL;
 		const uint32_t *crow =
 			wb->chain ? wb->chain + (size_t)wb->uhead * GPUVM_WARP_LANES : NULL;
 		uint32_t l0 = (uint32_t)__builtin_ctz(mask);

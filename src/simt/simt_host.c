@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/host_memory.h"
 #include "simt/simt_internal.h"
 #include "simt/simt_par.h"
 
@@ -59,6 +60,19 @@ void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
 		}
 		p->bufs = n;
 		p->bufs_cap = cap;
+	}
+	/* the host-memory bound (gpuvm/host_memory.h) over all the program's
+	 * buffers, before this one is allocated */
+	p->host_bytes += bytes;
+	if (p->host_bytes > gpuvm_host_memory_bound()) {
+		char driver[400];
+		const char *spec = gpuvm_host_memory_context();
+		snprintf(driver, sizeof driver, "'%s' (its buffers, '%s' the last)",
+			 *spec ? spec : p->name, name);
+		struct gpuvm_error e;
+		gpuvm_host_memory_check(p->host_bytes, "--workload", 0, driver, &e);
+		simt_fail(h, "%s", e.msg + strlen("--workload: "));
+		return NULL;
 	}
 	/* calloc of large sizes maps zero pages lazily: an 8 GiB working set
 	 * costs host memory only where the program touches it. */

@@ -214,6 +214,7 @@ struct simt_program {
 	char name[64];
 	struct simt_buffer *bufs;
 	size_t nbufs, bufs_cap, last_buf;
+	uint64_t host_bytes; /* all buffers asked for, against the host-memory bound */
 	/* the buffer an access site last used (its index, checked before
 	 * use): triad's three arrays alternate, which last_buf misses */
 	uint32_t site_buf[SIMT_SITE_HINTS];

@@ -790,7 +790,7 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 		goto out_writer;
 	}
 	struct staged_kernel *sk = &s->sk[s->cur];
-	if (native_kernel_init(&sk->nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES, kpath, 0, h.name,
+	if (native_kernel_init(&sk->nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES, true, kpath, 0, h.name,
 			       h.grid, h.block, err))
 		goto out_writer;
 	/* shared memory per CTA limits how many CTAs an SM holds */

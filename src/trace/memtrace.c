@@ -100,6 +100,15 @@ static bool is_access(const char *l)
 	return !strncmp(l, "CTA ", 4) || (!strncmp(l, "MEMTRACE:", 9) && strstr(l, " - CTA "));
 }
 
+/* The tool's own prefix on a line that is neither: damaged, not program
+ * output (which is skipped). */
+static bool is_garbage(const char *l)
+{
+	return !strncmp(l, "MEMTRACE:", 9);
+}
+
+static int garbage(struct memtrace *s, struct gpuvm_error *err);
+
 static int parse_launch(struct memtrace *s, const char *l, struct gpuvm_error *err)
 {
 	const char *name = after(l, "Kernel name ");
@@ -133,6 +142,12 @@ static int parse_launch(struct memtrace *s, const char *l, struct gpuvm_error *e
 				  "kernel of %llu warps (the mem_trace reader takes at most 2^24)",
 				  (unsigned long long)warps);
 	return 0;
+}
+
+static int garbage(struct memtrace *s, struct gpuvm_error *err)
+{
+	return gpuvm_fail(err, s->t.path, (int)s->t.line_no, NULL,
+			  "MEMTRACE line that is neither a launch nor an access line");
 }
 
 static uint8_t width_of(const char *op, size_t n)
@@ -412,8 +427,11 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 				return -1;
 			break;
 		}
-		if (!is_access(line))
+		if (!is_access(line)) {
+			if (is_garbage(line))
+				return garbage(s, err);
 			continue;
+		}
 		if (op_ahead_stopping(&s->ahead)) /* the run is over: stop reading */
 			return gpuvm_fail(err, s->t.path, (int)s->t.line_no, NULL, "cancelled");
 		if (s->n == s->cap && spill(s, err))
@@ -452,7 +470,7 @@ static int load_kernel(struct memtrace *s, struct gpuvm_error *err)
 	if (!rc && fflush(tmp))
 		rc = gpuvm_fail(err, s->t.path, 0, NULL, "scratch file write failed (disk full?)");
 	if (!rc)
-		rc = native_kernel_init(&s->sk[s->cur].nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES,
+		rc = native_kernel_init(&s->sk[s->cur].nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES, true,
 					s->t.path, 0, name, grid, block, err);
 	memcpy(s->name, next_name, sizeof name);
 	memcpy(s->grid, next_grid, sizeof grid);
@@ -483,6 +501,8 @@ static int mt_produce(void *ctx, struct gpuvm_run_op *op, struct gpuvm_error *er
 			if (is_access(line))
 				return gpuvm_fail(err, s->t.path, (int)s->t.line_no, NULL,
 						  "access line before any kernel launch line");
+			if (is_garbage(line))
+				return garbage(s, err);
 		}
 		if (r < 0)
 			return -1;

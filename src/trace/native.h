@@ -1,11 +1,17 @@
-/* gpuvm's native trace format (versions 4 and 5; versions 1 to 3 are read
- * too: version 1 has only item tags 0x01 and 0x10, versions 1 and 2 no 'S'
- * record, versions 1 to 3 no 'Y' record), shared by the writer, the reader
- * and the text readers that transcode kernels into it. Version 5 is
- * version 4 with a frame size other than 8 KiB declared in the header.
+/* gpuvm's native trace format (version 6 written; versions 1 to 5 are
+ * read too: version 1 has only item tags 0x01 and 0x10, versions 1 and 2
+ * no 'S' record, versions 1 to 3 no 'Y' record, versions 1 to 5 no
+ * checksums). Version 5 is version 4 with a frame size other than 8 KiB
+ * declared in the header; version 6 is version 5 (frame size always in
+ * the header) with a CRC-32C (gpuvm/crc32c.h) over the header, after
+ * every record and in every frame header, so that any flipped bit is an
+ * error naming its byte offset (the record or frame it lies in).
  *
- * File:   "GPUVMTRC" u32 version u32 header_bytes(=16; version 5: 20)
- *         [version 5: u32 frame_bytes], then records:
+ * File:   "GPUVMTRC" u32 version u32 header_bytes(=16; version 5: 20;
+ *         version 6: 24) [versions 5-6: u32 frame_bytes]
+ *         [version 6: u32 crc32c(bytes 0-19)], then records, each
+ *         followed in version 6 by u32 crc32c(the record's bytes, tag
+ *         included):
  *         'A' u64 base u64 bytes u8 kind u8 n name[n]   allocation
  *         'F' u64 base                                   free
  *         'H'|'D' u64 addr u64 bytes                     copy H2D | D2H
@@ -16,9 +22,11 @@
  *         'K' u16 n name[n] u32 grid[3] u32 block[3]     kernel, then its
  *             warps: CTA 0 warp 0, CTA 0 warp 1, ... each a chain of frames
  *         'E'                                            end of trace
- * Frame:  u32 compressed_bytes, u32 raw_bytes | LAST, one zstd frame.
+ * Frame:  u32 compressed_bytes, u32 raw_bytes | LAST, [version 6: u32
+ *         crc32c(payload), u32 crc32c(the 12 bytes before)], one zstd frame.
  *         raw_bytes <= frame_bytes (versions 1-4: NATIVE_CHUNK_BYTES);
- *         LAST marks a warp's final frame.
+ *         LAST marks a warp's final frame. The header's own checksum lets
+ *         the scanner, which skips payloads, trust each frame length.
  * Items (inside frames, never split):
  *         0x01 varint insts                              compute gap (ALU, chained)
  *         0x02 u8 class varint insts varint chain        typed compute gap
@@ -46,10 +54,13 @@
 #include "gpuvm/trace.h"
 
 #define NATIVE_MAGIC "GPUVMTRC"
-#define NATIVE_VERSION 4u      /* written with the default frame size */
-#define NATIVE_VERSION_FRAMES 5u /* written with any other frame size */
+#define NATIVE_VERSION_FRAMES 5u /* first version with the frame size in the header */
+#define NATIVE_VERSION 6u	 /* written: checksums */
 #define NATIVE_HEADER_BYTES 16u
 #define NATIVE_HEADER_V5_BYTES 20u
+#define NATIVE_HEADER_V6_BYTES 24u
+#define NATIVE_FRAME_HEADER_BYTES 8u	 /* versions 1-5 */
+#define NATIVE_FRAME_HEADER_CRC_BYTES 16u /* version 6 */
 /* Raw bytes per frame: the reader holds one such chunk per resident warp
  * (8448 warps on h100 -> 69 MiB at most). */
 #define NATIVE_CHUNK_BYTES GPUVM_TRACE_FRAME_DEFAULT_BYTES
@@ -101,7 +112,9 @@ struct native_writer {
 	size_t cbuf_cap;
 	uint64_t prev_addr; /* first active lane of the warp's previous access */
 	uint64_t stream_bytes;
+	bool write_failed; /* the file refused bytes (disk full, device) */
 };
+/* Every file and scratch kernel written carries version 6 checksums. */
 
 /* Starts writing warps (and, with header, a whole file) to f, in frames
  * of at most frame_bytes raw (NATIVE_CHUNK_BYTES: a version 4 file;
@@ -154,6 +167,7 @@ struct native_kernel {
 	struct native_map map; /* of fd, or len 0: pread */
 	bool own_map;          /* map made here (scratch files), unmapped in free */
 	uint32_t frame_bytes;  /* largest raw frame accepted; one chunk each */
+	uint32_t frame_header_bytes; /* 8, or 16 with checksums (version 6) */
 	uint64_t scan_dropped; /* mapped bytes before this, scanned, are unmapped */
 	char origin[256];
 	uint64_t ctas;
@@ -173,10 +187,11 @@ struct native_kernel {
 	struct gpuvm_kernel k;
 };
 
-/* map: the file's mapping, kept by the caller; NULL: native_kernel_init
+/* checksums: frames carry version 6 checksums (every scratch file does).
+ * map: the file's mapping, kept by the caller; NULL: native_kernel_init
  * maps fd itself (a scratch file complete by now) or falls back to pread. */
 int native_kernel_init(struct native_kernel *nk, int fd, const struct native_map *map,
-		       uint32_t frame_bytes, const char *origin, uint64_t data_off,
+		       uint32_t frame_bytes, bool checksums, const char *origin, uint64_t data_off,
 		       const char *name, const uint32_t grid[3], const uint32_t block[3],
 		       struct gpuvm_error *err);
 /* Moves past every remaining warp; *end_off is where the kernel's data ends. */

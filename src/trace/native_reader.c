@@ -11,6 +11,10 @@
 #include "trace/native.h"
 #include "trace/readers.h"
 
+#include "gpuvm/crc32c.h"
+#include "gpuvm/input_file.h"
+#include "gpuvm/utf8.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -113,14 +117,18 @@ static int kfail(struct native_kernel *nk, struct gpuvm_error *err, uint64_t off
 /* Moves the scanner past one warp's frames. */
 static int scan_warp(struct native_kernel *nk, struct gpuvm_error *err)
 {
+	uint32_t hl = nk->frame_header_bytes;
 	for (;;) {
-		unsigned char h[8];
+		unsigned char h[NATIVE_FRAME_HEADER_CRC_BYTES];
 		uint64_t at = nk->scan.pos;
-		long n = bufrd_read(&nk->scan, h, 8);
-		if (n != 8)
+		long n = bufrd_read(&nk->scan, h, hl);
+		if (n != (long)hl)
 			return kfail(nk, err, at, n < 0 ? "read error" : "truncated: file ends inside a kernel");
+		/* the lengths the scanner trusts are checked before use */
+		if (hl == NATIVE_FRAME_HEADER_CRC_BYTES && gpuvm_crc32c(0, h, 12) != get_u32(h + 12))
+			return kfail(nk, err, at, "frame header checksum mismatch (corrupt file)");
 		uint32_t csize = get_u32(h), raw = get_u32(h + 4);
-		if ((raw & ~NATIVE_FRAME_LAST) > nk->frame_bytes || csize > nk->scratch_cap - 8 ||
+		if ((raw & ~NATIVE_FRAME_LAST) > nk->frame_bytes || csize > nk->scratch_cap - hl ||
 		    (csize == 0) != ((raw & ~NATIVE_FRAME_LAST) == 0))
 			return kfail(nk, err, at, "corrupt frame header");
 		nk->scan.pos += csize;
@@ -234,23 +242,30 @@ static int load_frame(struct native_kernel *nk, struct native_warp *w, struct gp
 		while (n < 0 && errno == EINTR);
 		f = nk->scratch;
 	}
-	if (n < 8)
+	uint32_t hl = nk->frame_header_bytes;
+	if (n < (ssize_t)hl)
 		return kfail(nk, err, w->next_frame, n < 0 ? "read error" : "truncated frame");
+	bool crc = hl == NATIVE_FRAME_HEADER_CRC_BYTES;
+	if (crc && gpuvm_crc32c(0, f, 12) != get_u32(f + 12))
+		return kfail(nk, err, w->next_frame, "frame header checksum mismatch (corrupt file)");
 	uint32_t csize = get_u32(f), raw = get_u32(f + 4);
 	uint32_t len = raw & ~NATIVE_FRAME_LAST;
-	if (len > nk->frame_bytes || csize > nk->scratch_cap - 8)
+	if (len > nk->frame_bytes || csize > nk->scratch_cap - hl)
 		return kfail(nk, err, w->next_frame, "corrupt frame header");
-	if ((size_t)n < 8 + (size_t)csize)
+	if ((size_t)n < hl + (size_t)csize)
 		return kfail(nk, err, w->next_frame, "truncated frame");
+	if (crc && gpuvm_crc32c(0, f + hl, csize) != get_u32(f + 8))
+		return kfail(nk, err, w->next_frame + hl,
+			     "frame payload checksum mismatch (corrupt file)");
 	if (len) {
 		size_t got = ZSTD_decompressDCtx(nk->dctx, nk->bufs[w->buf - 1], nk->frame_bytes,
-						 f + 8, csize);
+						 f + hl, csize);
 		if (ZSTD_isError(got) || got != len)
 			return kfail(nk, err, w->next_frame, "corrupt compressed frame");
 	} else if (csize) {
 		return kfail(nk, err, w->next_frame, "corrupt frame header");
 	}
-	w->next_frame += 8 + csize;
+	w->next_frame += hl + csize;
 	if (w->next_frame >= w->dropped + NATIVE_WARP_DROP_BYTES) {
 		native_map_drop(&nk->map, w->dropped, w->next_frame);
 		w->dropped = w->next_frame;
@@ -424,17 +439,19 @@ int trace_check_shape(const uint32_t grid[3], const uint32_t block[3], const cha
 }
 
 int native_kernel_init(struct native_kernel *nk, int fd, const struct native_map *map,
-		       uint32_t frame_bytes, const char *origin, uint64_t data_off,
+		       uint32_t frame_bytes, bool checksums, const char *origin, uint64_t data_off,
 		       const char *name, const uint32_t grid[3], const uint32_t block[3],
 		       struct gpuvm_error *err)
 {
 	memset(nk, 0, sizeof *nk);
 	nk->fd = fd;
 	nk->frame_bytes = frame_bytes;
+	nk->frame_header_bytes = checksums ? NATIVE_FRAME_HEADER_CRC_BYTES : NATIVE_FRAME_HEADER_BYTES;
 	snprintf(nk->origin, sizeof nk->origin, "%s", origin);
 	if (trace_check_shape(grid, block, origin, 0, err))
 		return -1;
 	snprintf(nk->k.name, sizeof nk->k.name, "%s", name);
+	gpuvm_utf8_scrub(nk->k.name); /* a trace's bytes; JSON needs UTF-8 */
 	memcpy(nk->k.grid, grid, sizeof nk->k.grid);
 	memcpy(nk->k.block, block, sizeof nk->k.block);
 	nk->k.ops = &native_kernel_ops;
@@ -447,7 +464,7 @@ int native_kernel_init(struct native_kernel *nk, int fd, const struct native_map
 		native_map_open(&nk->map, fd);
 		nk->own_map = nk->map.len != 0;
 	}
-	nk->scratch_cap = 8 + ZSTD_compressBound(frame_bytes);
+	nk->scratch_cap = nk->frame_header_bytes + ZSTD_compressBound(frame_bytes);
 	nk->scratch = nk->map.len && NATIVE_FRAMES_MAPPED ? NULL : malloc(nk->scratch_cap);
 	nk->warp_off = calloc(nk->warps_per_cta, sizeof *nk->warp_off);
 	nk->dctx = ZSTD_createDCtx();
@@ -498,6 +515,9 @@ struct native_src {
 	bool in_kernel, ended;
 	uint32_t version;
 	uint32_t next_smem; /* an 'S' record's bytes, for the next kernel */
+	bool checksums;	    /* version 6 */
+	uint32_t rec_crc;   /* of the current record's bytes so far */
+	uint64_t rec_at;    /* where the current record starts */
 };
 
 static int src_fail(struct native_src *s, struct gpuvm_error *err, uint64_t off, const char *what)
@@ -511,8 +531,30 @@ static int rd_exact(struct native_src *s, void *dst, size_t n, struct gpuvm_erro
 	long got = bufrd_read(&s->rd, dst, n);
 	if (got < 0)
 		return src_fail(s, err, at, "read error");
-	if ((size_t)got != n)
-		return src_fail(s, err, at, "truncated: file ends inside a record (no end marker)");
+	if ((size_t)got != n) {
+		/* named from the record's start: a damaged tag or length is
+		 * there, not where the bytes ran out */
+		char what[120];
+		snprintf(what, sizeof what, "truncated: file ends at byte %llu inside this record "
+			 "(no end marker)", (unsigned long long)(at + (uint64_t)(got > 0 ? got : 0)));
+		return src_fail(s, err, s->rec_at, what);
+	}
+	s->rec_crc = gpuvm_crc32c(s->rec_crc, dst, n);
+	return 0;
+}
+
+/* Version 6: the checksum after the record that began at byte at. Checked
+ * before any field of the record is trusted. */
+static int rec_check(struct native_src *s, uint64_t at, struct gpuvm_error *err)
+{
+	if (!s->checksums)
+		return 0;
+	uint32_t want = s->rec_crc;
+	unsigned char c[4];
+	if (rd_exact(s, c, 4, err))
+		return -1;
+	if (get_u32(c) != want)
+		return src_fail(s, err, at, "record checksum mismatch (corrupt file)");
 	return 0;
 }
 
@@ -535,11 +577,20 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 	}
 	uint64_t at = s->rd.pos;
 	unsigned char tag, b[26];
+	s->rec_crc = 0;
+	s->rec_at = at;
 	if (rd_exact(s, &tag, 1, err))
 		return -1;
+	/* an unknown tag has no length: a flipped tag bit stops here */
+	if (!strchr("AFHDKYSE", tag) || !tag)
+		return src_fail(s, err, at, "unknown record type (corrupt file)");
 	switch (tag) {
 	case 'A': {
 		if (rd_exact(s, b, 18, err))
+			return -1;
+		if (b[17] >= sizeof op->alloc.name)
+			return src_fail(s, err, at, "corrupt allocation record (name length)");
+		if (rd_exact(s, op->alloc.name, b[17], err) || rec_check(s, at, err))
 			return -1;
 		op->kind = GPUVM_RUN_ALLOC;
 		op->alloc.base = get_u64(b);
@@ -551,20 +602,19 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		if (b[16] > GPUVM_ALLOC_HOST_PINNED || b[17] >= sizeof op->alloc.name)
 			return src_fail(s, err, at, "corrupt allocation record");
 		op->alloc.kind = (enum gpuvm_alloc_kind)b[16];
-		if (rd_exact(s, op->alloc.name, b[17], err))
-			return -1;
 		op->alloc.name[b[17]] = 0;
+		gpuvm_utf8_scrub(op->alloc.name);
 		return 0;
 	}
 	case 'F':
-		if (rd_exact(s, b, 8, err))
+		if (rd_exact(s, b, 8, err) || rec_check(s, at, err))
 			return -1;
 		op->kind = GPUVM_RUN_FREE;
 		op->alloc.base = get_u64(b);
 		return 0;
 	case 'H':
 	case 'D':
-		if (rd_exact(s, b, 16, err))
+		if (rd_exact(s, b, 16, err) || rec_check(s, at, err))
 			return -1;
 		op->kind = tag == 'H' ? GPUVM_RUN_COPY_H2D : GPUVM_RUN_COPY_D2H;
 		op->copy_addr = get_u64(b);
@@ -584,9 +634,10 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		size_t len = (size_t)b[0] | (size_t)b[1] << 8;
 		if (len >= sizeof name)
 			return src_fail(s, err, at, "corrupt kernel record (name too long)");
-		if (rd_exact(s, name, len, err) || rd_exact(s, b, 24, err))
+		if (rd_exact(s, name, len, err) || rd_exact(s, b, 24, err) || rec_check(s, at, err))
 			return -1;
 		name[len] = 0;
+		gpuvm_utf8_scrub(name);
 		uint32_t grid[3], block[3];
 		for (int i = 0; i < 3; i++) {
 			grid[i] = get_u32(b + 4 * i);
@@ -595,7 +646,8 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		char origin[300];
 		snprintf(origin, sizeof origin, "%s", s->path);
 		if (trace_check_shape(grid, block, s->path, 0, err) ||
-		    native_kernel_init(&s->nk, s->fd, &s->map, s->frame_bytes, origin, s->rd.pos,
+		    native_kernel_init(&s->nk, s->fd, &s->map, s->frame_bytes, s->checksums, origin,
+				       s->rd.pos,
 				       name, grid, block, err))
 			return -1;
 		s->nk.k.smem_bytes_per_cta = s->next_smem;
@@ -608,17 +660,21 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 	case 'Y':
 		if (s->version < 4)
 			return src_fail(s, err, at, "unknown record type (corrupt file)");
+		if (rec_check(s, at, err))
+			return -1;
 		op->kind = GPUVM_RUN_DEVICE_SYNC;
 		return 0;
 	case 'S':
 		if (s->version < 3)
 			return src_fail(s, err, at, "unknown record type (corrupt file)");
-		if (rd_exact(s, b, 4, err))
+		if (rd_exact(s, b, 4, err) || rec_check(s, at, err))
 			return -1;
 		s->next_smem = get_u32(b);
 		/* 228 KiB: the most shared memory per block of any NVIDIA part (H100) */
 		if (s->next_smem > (228u << 10))
 			return src_fail(s, err, at, "corrupt shared-memory record (over 228 KiB per block)");
+		s->rec_crc = 0; /* the kernel record starts */
+		s->rec_at = s->rd.pos;
 		if (rd_exact(s, &tag, 1, err))
 			return -1;
 		if (tag != 'K') /* it belongs to the kernel record that follows */
@@ -626,6 +682,8 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		at = s->rd.pos - 1;
 		goto kernel;
 	case 'E': {
+		if (rec_check(s, at, err))
+			return -1;
 		unsigned char extra;
 		if (bufrd_read(&s->rd, &extra, 1) != 0)
 			return src_fail(s, err, at + 1, "data after the end marker");
@@ -664,9 +722,8 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 	if (!s)
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	snprintf(s->path, sizeof s->path, "%s", path);
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	s->fd = gpuvm_input_open(path, "native trace", err);
 	if (s->fd < 0) {
-		gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
 		free(s);
 		return -1;
 	}
@@ -676,34 +733,51 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	}
-	unsigned char h[NATIVE_HEADER_BYTES];
-	long n = bufrd_read(&s->rd, h, sizeof h);
+	unsigned char h[NATIVE_HEADER_V6_BYTES];
+	long n = bufrd_read(&s->rd, h, NATIVE_HEADER_BYTES);
 	if (n < 8 || memcmp(h, NATIVE_MAGIC, 8)) {
 		native_destroy(&src);
-		return gpuvm_fail(err, path, 0, NULL, "not a gpuvm native trace (bad magic)");
+		return gpuvm_fail(err, path, 0, NULL, "byte 0: not a gpuvm native trace (bad magic)");
 	}
-	if (n < (long)sizeof h) {
+	if (n < NATIVE_HEADER_BYTES) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL, "byte 8: truncated header");
 	}
 	uint32_t version = get_u32(h + 8), hbytes = get_u32(h + 12);
-	if (version < 1 || version > NATIVE_VERSION_FRAMES) {
+	/* a version 6 header checks itself first: a flipped bit in its
+	 * version or size must not make it read as an older version */
+	if (version == NATIVE_VERSION || hbytes == NATIVE_HEADER_V6_BYTES) {
+		if (bufrd_read(&s->rd, h + NATIVE_HEADER_BYTES, 8) != 8) {
+			native_destroy(&src);
+			return gpuvm_fail(err, path, 0, NULL, "byte 16: truncated header");
+		}
+		if (gpuvm_crc32c(0, h, 20) != get_u32(h + 20)) {
+			native_destroy(&src);
+			return gpuvm_fail(err, path, 0, NULL,
+					  "byte 0: header checksum mismatch (corrupt file)");
+		}
+	}
+	if (version < 1 || version > NATIVE_VERSION) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL,
 				  "byte 8: unknown native trace version %u (this gpuvm reads versions 1 to %u)",
-				  version, NATIVE_VERSION_FRAMES);
+				  version, NATIVE_VERSION);
 	}
-	if (hbytes != (version >= NATIVE_VERSION_FRAMES ? NATIVE_HEADER_V5_BYTES : NATIVE_HEADER_BYTES)) {
+	uint32_t want_h = version >= NATIVE_VERSION	   ? NATIVE_HEADER_V6_BYTES
+			  : version >= NATIVE_VERSION_FRAMES ? NATIVE_HEADER_V5_BYTES
+							     : NATIVE_HEADER_BYTES;
+	if (hbytes != want_h) {
 		native_destroy(&src);
 		return gpuvm_fail(err, path, 0, NULL, "byte 12: bad header size %u", hbytes);
 	}
 	s->frame_bytes = NATIVE_CHUNK_BYTES;
 	if (version >= NATIVE_VERSION_FRAMES) {
 		unsigned char fb[4];
-		if (bufrd_read(&s->rd, fb, 4) != 4) {
+		if (version == NATIVE_VERSION_FRAMES && bufrd_read(&s->rd, h + 16, 4) != 4) {
 			native_destroy(&src);
 			return gpuvm_fail(err, path, 0, NULL, "byte 16: truncated header");
 		}
+		memcpy(fb, h + 16, 4);
 		uint32_t fbytes = get_u32(fb);
 		if (fbytes < NATIVE_FRAME_MIN_BYTES || fbytes > NATIVE_FRAME_MAX_BYTES) {
 			native_destroy(&src);
@@ -713,6 +787,7 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		}
 		s->frame_bytes = fbytes;
 	}
+	s->checksums = version >= NATIVE_VERSION;
 	s->version = version;
 	*out = src;
 	return 0;

@@ -1,14 +1,18 @@
 /* Writer of the native trace format (layout in native.h). */
 #include "trace/native.h"
 
+#include "gpuvm/crc32c.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static int wr(struct native_writer *w, const void *p, size_t n, struct gpuvm_error *err)
 {
-	if (n && fwrite(p, 1, n, w->f) != n)
+	if (n && fwrite(p, 1, n, w->f) != n) {
+		w->write_failed = true;
 		return gpuvm_fail(err, w->path, 0, NULL, "write failed (disk full?)");
+	}
 	w->offset += n;
 	return 0;
 }
@@ -17,6 +21,17 @@ static void put_u32(unsigned char *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A record and its checksum (version 6). */
+static int wr_rec(struct native_writer *w, const unsigned char *p, size_t n,
+		  struct gpuvm_error *err)
+{
+	unsigned char c[4];
+	put_u32(c, gpuvm_crc32c(0, p, n));
+	if (wr(w, p, n, err))
+		return -1;
+	return wr(w, c, 4, err);
 }
 
 static void put_u64(unsigned char *p, uint64_t v)
@@ -45,14 +60,13 @@ int native_writer_init(struct native_writer *w, FILE *f, const char *path, bool 
 	}
 	if (!header)
 		return 0;
-	/* the default frame size keeps version 4, which older gpuvm reads */
-	bool v5 = frame_bytes != NATIVE_CHUNK_BYTES;
-	unsigned char h[NATIVE_HEADER_V5_BYTES];
+	unsigned char h[NATIVE_HEADER_V6_BYTES];
 	memcpy(h, NATIVE_MAGIC, 8);
-	put_u32(h + 8, v5 ? NATIVE_VERSION_FRAMES : NATIVE_VERSION);
-	put_u32(h + 12, v5 ? NATIVE_HEADER_V5_BYTES : NATIVE_HEADER_BYTES);
+	put_u32(h + 8, NATIVE_VERSION);
+	put_u32(h + 12, NATIVE_HEADER_V6_BYTES);
 	put_u32(h + 16, (uint32_t)frame_bytes);
-	return wr(w, h, v5 ? NATIVE_HEADER_V5_BYTES : NATIVE_HEADER_BYTES, err);
+	put_u32(h + 20, gpuvm_crc32c(0, h, 20));
+	return wr(w, h, sizeof h, err);
 }
 
 void native_writer_free(struct native_writer *w)
@@ -102,7 +116,7 @@ int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
 		return gpuvm_fail(err, w->path, 0, NULL, "internal: op %d is not a plain record",
 				  (int)op->kind);
 	}
-	return wr(w, b, n, err);
+	return wr_rec(w, b, n, err);
 }
 
 int native_write_kernel(struct native_writer *w, const struct gpuvm_kernel *k,
@@ -111,7 +125,7 @@ int native_write_kernel(struct native_writer *w, const struct gpuvm_kernel *k,
 	if (k->smem_bytes_per_cta) { /* version 3: shared memory per block */
 		unsigned char sb[5] = {'S'};
 		put_u32(sb + 1, k->smem_bytes_per_cta);
-		if (wr(w, sb, sizeof sb, err))
+		if (wr_rec(w, sb, sizeof sb, err))
 			return -1;
 	}
 	unsigned char b[3 + sizeof k->name + 24];
@@ -124,12 +138,12 @@ int native_write_kernel(struct native_writer *w, const struct gpuvm_kernel *k,
 		put_u32(b + 3 + len + 4 * i, k->grid[i]);
 		put_u32(b + 3 + len + 12 + 4 * i, k->block[i]);
 	}
-	return wr(w, b, 3 + len + 24, err);
+	return wr_rec(w, b, 3 + len + 24, err);
 }
 
 static int flush_frame(struct native_writer *w, bool last, struct gpuvm_error *err)
 {
-	unsigned char h[8];
+	unsigned char h[NATIVE_FRAME_HEADER_CRC_BYTES];
 	size_t csize = 0;
 	if (w->fill) {
 		csize = ZSTD_compressCCtx(w->cctx, w->cbuf, w->cbuf_cap, w->chunk, w->fill,
@@ -140,9 +154,11 @@ static int flush_frame(struct native_writer *w, bool last, struct gpuvm_error *e
 	}
 	put_u32(h, (uint32_t)csize);
 	put_u32(h + 4, (uint32_t)w->fill | (last ? NATIVE_FRAME_LAST : 0));
+	put_u32(h + 8, gpuvm_crc32c(0, w->cbuf, csize));
+	put_u32(h + 12, gpuvm_crc32c(0, h, 12));
 	w->stream_bytes += w->fill;
 	w->fill = 0;
-	if (wr(w, h, 8, err))
+	if (wr(w, h, sizeof h, err))
 		return -1;
 	return wr(w, w->cbuf, csize, err);
 }
@@ -229,9 +245,11 @@ int native_write_warp_end(struct native_writer *w, struct gpuvm_error *err)
 int native_write_end(struct native_writer *w, struct gpuvm_error *err)
 {
 	unsigned char e = 'E';
-	if (wr(w, &e, 1, err))
+	if (wr_rec(w, &e, 1, err))
 		return -1;
-	if (fflush(w->f))
+	if (fflush(w->f)) {
+		w->write_failed = true;
 		return gpuvm_fail(err, w->path, 0, NULL, "write failed (disk full?)");
+	}
 	return 0;
 }

@@ -1,6 +1,8 @@
 /* Numbered text lines from a plain or xz-compressed file (liblzma). */
 #include "trace/readers.h"
 
+#include "gpuvm/input_file.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +15,9 @@ int textin_open(struct textin *t, const char *path, struct gpuvm_error *err)
 	snprintf(t->path, sizeof t->path, "%s", path);
 	size_t n = strlen(path);
 	t->xz = n > 3 && !strcmp(path + n - 3, ".xz");
-	t->f = fopen(path, "rb");
+	t->f = gpuvm_input_fopen(path, "trace file", err);
 	if (!t->f)
-		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
 	t->data = malloc(TEXTIN_CHUNK);
 	t->in = t->xz ? malloc(TEXTIN_CHUNK) : NULL;
 	if (!t->data || (t->xz && !t->in)) {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpuvm/input_file.h"
 #include "gpuvm/trace.h"
 #include "trace/native.h"
 #include "trace/readers.h"
@@ -48,16 +49,24 @@ int gpuvm_trace_detect(const char *path, enum gpuvm_trace_format *out, struct gp
 		*out = GPUVM_TRACE_ACCELSIM;
 		return 0;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = gpuvm_input_open(path, "trace", err);
 	if (fd < 0)
-		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
 	char head[4096];
 	ssize_t n = read(fd, head, sizeof head - 1);
 	close(fd);
 	if (n < 0)
 		return gpuvm_fail(err, path, 0, NULL, "read error: %s", strerror(errno));
 	head[n] = 0;
-	if (n >= 8 && !memcmp(head, NATIVE_MAGIC, 8)) {
+	/* a .gvt name, or a magic a few bits away from ours, is a native
+	 * trace (a damaged one is then reported with its byte offset) */
+	int magic_bits = 64;
+	if (n >= 8) {
+		magic_bits = 0;
+		for (int i = 0; i < 8; i++)
+			magic_bits += __builtin_popcount((unsigned char)(head[i] ^ NATIVE_MAGIC[i]));
+	}
+	if (magic_bits <= 3 || ends_with(path, ".gvt")) {
 		*out = GPUVM_TRACE_NATIVE;
 		return 0;
 	}
@@ -76,6 +85,20 @@ int gpuvm_trace_detect(const char *path, enum gpuvm_trace_format *out, struct gp
 	}
 	return gpuvm_fail(err, path, 0, NULL,
 			  "cannot tell the trace format (use --trace-format accelsim|memtrace|native)");
+}
+
+unsigned gpuvm_trace_native_version(const char *path)
+{
+	struct gpuvm_error err;
+	int fd = gpuvm_input_open(path, "trace", &err);
+	if (fd < 0)
+		return 0;
+	unsigned char h[12];
+	ssize_t n = read(fd, h, sizeof h);
+	close(fd);
+	if (n != (ssize_t)sizeof h || memcmp(h, NATIVE_MAGIC, 8))
+		return 0;
+	return (unsigned)h[8] | (unsigned)h[9] << 8 | (unsigned)h[10] << 16 | (unsigned)h[11] << 24;
 }
 
 int gpuvm_trace_open(const char *path, enum gpuvm_trace_format fmt, struct gpuvm_source *out,

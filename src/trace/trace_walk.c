@@ -154,11 +154,13 @@ int gpuvm_trace_record_frames(struct gpuvm_source *src, const char *path, size_t
 		counts->file_bytes = r.w.offset;
 		native_writer_free(&r.w);
 	}
+	bool write_failed = r.w.write_failed;
 	if (rc)
 		gpuvm_output_cancel(&out);
-	else
-		rc = gpuvm_output_close(&out, err);
-	return rc;
+	else if ((rc = gpuvm_output_close(&out, err)))
+		write_failed = true;
+	/* -2: the input was fine, the output could not be written */
+	return rc && write_failed ? -2 : rc;
 }
 
 /* ---- info ------------------------------------------------------------------ */

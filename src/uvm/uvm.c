@@ -439,7 +439,9 @@ static uint64_t capacity_pages(const struct uvm *u)
 {
 	if (u->oversub_pct > 0) {
 		double pages = (double)((u->managed_bytes + UVM_PAGE_BYTES - 1) >> UVM_PAGE_SHIFT);
-		uint64_t cap = (uint64_t)ceil(pages * 100.0 / u->oversub_pct);
+		double want = ceil(pages * 100.0 / u->oversub_pct);
+		/* past 2^63 pages the conversion would be undefined */
+		uint64_t cap = want >= 0x1p63 ? UINT64_MAX : (uint64_t)want;
 		return cap ? cap : 1;
 	}
 	return u->device_bytes >> UVM_PAGE_SHIFT;

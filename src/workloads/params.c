@@ -173,7 +173,13 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 		size_t i;
 		for (i = 0; i < params->n; i++)
 			if (strcmp(params->key[i], key) == 0)
-				break; /* a later value replaces an earlier one */
+				break;
+		/* two different values: one would be lost; a repeat of the same
+		 * value (a spec extended by a tool) changes nothing */
+		if (i < params->n && strcmp(params->value[i], val) != 0)
+			return gpuvm_fail(err, origin, 0, NULL,
+					  "parameter '%s' given twice with different values (%s=%s, "
+					  "then %s=%s)", key, key, params->value[i], key, val);
 		if (i == params->n) {
 			if (params->n == GPUVM_MAX_PARAMS)
 				return gpuvm_fail(err, origin, 0, NULL, "too many parameters");

@@ -65,12 +65,12 @@ same_json "list.gvt" p100 list.gvt
 cp t1.json list-default.json
 for fb in 1KiB 64KiB 1MiB; do
 	"$GPUVM" trace convert list.gvt "list-$fb.gvt" --frame-bytes $fb -q || fail "--frame-bytes $fb: exit $?"
-	[ "$(od -An -tu4 -j8 -N4 "list-$fb.gvt" | tr -d ' ')" = 5 ] || fail "--frame-bytes $fb: not version 5"
+	[ "$(od -An -tu4 -j8 -N4 "list-$fb.gvt" | tr -d ' ')" = 6 ] || fail "--frame-bytes $fb: not version 6"
 	same_json "list.gvt at --frame-bytes $fb" p100 "list-$fb.gvt"
 	diff <(nowall list-default.json) <(nowall t1.json) >/dev/null ||
 		fail "--frame-bytes $fb: JSON differs from the 8 KiB frames"
 done
-[ "$(od -An -tu4 -j8 -N4 list.gvt | tr -d ' ')" = 4 ] || fail "default frames: not version 4"
+[ "$(od -An -tu4 -j8 -N4 list.gvt | tr -d ' ')" = 6 ] || fail "default frames: not version 6"
 # the mapping (opt-in) instead of pread: the same run
 GPUVM_TRACE_MMAP=1 "$GPUVM" sim --gpu p100 --trace list.gvt --threads 2 --json mapped.json -q ||
 	fail "mapped: exit $?"
@@ -86,10 +86,15 @@ for bad in 0 512 1023 2MiB abc ""; do
 done
 "$GPUVM" trace info list.gvt --frame-bytes 64KiB >out.txt 2>err.txt
 [ $? -eq 2 ] || fail "trace info --frame-bytes: not refused"
-# a version 5 header with a frame size out of range
+# a version 5 header with a frame size out of range (version 6 headers
+# carry a checksum: a rewritten frame size is a checksum mismatch)
 python3 - <<'PY' || fail "python"
 d = bytearray(open("list-64KiB.gvt", "rb").read())
 d[16:20] = (2 << 20).to_bytes(4, "little")
+open("bigframe6.gvt", "wb").write(d)
+d[8:12] = (5).to_bytes(4, "little")
+d[12:16] = (20).to_bytes(4, "little")
+del d[20:24]
 open("bigframe.gvt", "wb").write(d)
 PY
 
@@ -124,12 +129,13 @@ d = bytearray(open("list.gvt", "rb").read())
 # the first kernel's first frame: flip bytes of its zstd payload
 k = d.index(b"K", 16)
 n = d[k + 1] | d[k + 2] << 8
-f = k + 3 + n + 24
-d[f + 8 + 4:f + 8 + 12] = b"\xff" * 8
+f = k + 3 + n + 24 + 4  # version 6: the kernel record's checksum
+d[f + 16 + 4:f + 16 + 12] = b"\xff" * 8
 open("badframe.gvt", "wb").write(d)
 PY
 same_error "corrupt native frame" "badframe.gvt: byte" badframe.gvt
 same_error "version 5 frame size out of range" "byte 16: frame size 2097152 bytes" bigframe.gvt
+same_error "version 6 frame size rewritten" "byte 0: header checksum mismatch" bigframe6.gvt
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all trace --threads checks passed"
