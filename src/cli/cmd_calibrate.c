@@ -680,6 +680,7 @@ static int write_json(const struct calib *c, const char *path, struct gpuvm_erro
 		cJSON_AddStringToObject(o, "source", r->pub ? r->pub->source : "");
 		cJSON_AddStringToObject(o, "convention", r->pub ? r->pub->convention : "");
 		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
+		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
 		cJSON_AddItemToArray(a, o);
 	}
 	char *text = cJSON_Print(a);
