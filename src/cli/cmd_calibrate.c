@@ -418,25 +418,30 @@ static void smem_atomic_rows(struct calib *c, const char *gpu)
 
 /* --------------------------------------------------------------- stream */
 
-/* GB/s of one STREAM kernel: streams x 8 B x elems over the kernel's time
- * (first CTA to last warp, as gpu-benches' cudaEvent pair brackets it). */
+/* GB/s of one STREAM kernel in steady state: streams x 8 B x n over
+ * T(2n elements) - T(n elements), so that the ramp-up, the tail and the
+ * written lines still dirty in the L2 when a kernel ends (which no DRAM
+ * traffic pays for within it) cancel. gpu-benches divides the same bytes
+ * by one kernel's time, over arrays much larger than the L2. */
 static double stream_gb_s(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
-			  const char *kernel, unsigned block, uint64_t elems)
+			  const char *kernel, unsigned block, uint64_t n)
 {
-	char w[200];
-	snprintf(w, sizeof w, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
-		 (unsigned long long)elems, block);
-	double cyc = kernel_cycles(c, gpu, w, false);
+	char a[200], b[200];
+	snprintf(a, sizeof a, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
+		 (unsigned long long)n, block);
+	snprintf(b, sizeof b, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
+		 (unsigned long long)(2 * n), block);
+	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
 	double streams = !strcmp(kernel, "copy") ? 2 : 3;
-	return streams * 8.0 * (double)elems / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
+	return streams * 8.0 * (double)n / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
 }
 
 static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
-	/* arrays larger than the L2 (1.25x; 2x without --quick), so that the
-	 * kernel streams DRAM and its writes are written back within it */
-	uint64_t elems = (c->quick ? cfg->l2_bytes / 8 * 5 / 4 : cfg->l2_bytes / 4);
-	uint64_t floor_elems = c->quick ? 1ull << 20 : 4ull << 20;
+	/* n: arrays of half the L2 (--quick) or the L2 each, so that both
+	 * runs stream DRAM with the L2 full of the arrays' lines */
+	uint64_t elems = c->quick ? cfg->l2_bytes / 16 : cfg->l2_bytes / 8;
+	uint64_t floor_elems = c->quick ? 1ull << 19 : 1ull << 21;
 	if (elems < floor_elems)
 		elems = floor_elems;
 	add_row(c, gpu, "stream_copy_gb_s", "GB/s", K_THROUGHPUT, 2048,
@@ -776,7 +781,8 @@ static void calibrate_usage(FILE *out)
 	      "  OP_latency_cycles       dependent chain of FFMA / IMAD / DFMA / MUFU (ubench-ops)\n"
 	      "  OP_ops_per_clk_sm       thread-instructions per clock per SM, every SM busy\n"
 	      "  smem_*, atomic_*        shared-memory chase and 2-way bank conflict; atomicAdd chain\n"
-	      "  stream_*                STREAM copy / triad GB/s (ubench-stream, 2 CTAs per SM) at\n"
+	      "  stream_*                STREAM copy / triad GB/s in steady state (ubench-stream,\n"
+	      "                          2 CTAs per SM; bytes of n elements over T(2n) - T(n)) at\n"
 	      "                          2048, 512 (occ25) and 128 (occ6) threads per SM; triad /\n"
 	      "                          board peak; and a curve vs threads per SM\n"
 	      "  kernel_launch_cycles,   an empty kernel: launch + first CTA to last warp\n"
@@ -801,7 +807,7 @@ static void calibrate_usage(FILE *out)
 	      "                    x) and FILE-PRESET-bandwidth.EXT (triad vs threads per SM);\n"
 	      "                    .png, .svg or .pdf; needs gnuplot\n"
 	      "  --quick           reduced sizes for CI: shorter chases, a coarser sweep, STREAM\n"
-	      "                    arrays of 1.25x the L2; the lower-occupancy STREAM rows and\n"
+	      "                    arrays of half the L2; the lower-occupancy STREAM rows and\n"
 	      "                    the 256 MiB copy are skipped (status skipped)\n"
 	      "  --strict          exit 3 when a row with a published value fails\n"
 	      "  --progress        name each run on stderr\n"
