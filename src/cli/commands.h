@@ -13,5 +13,6 @@ int gpuvm_cmd_probe(int argc, char **argv);
 int gpuvm_cmd_graph(int argc, char **argv);
 int gpuvm_cmd_validate(int argc, char **argv);
 int gpuvm_cmd_stats(int argc, char **argv);
+int gpuvm_cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@ static void usage(FILE *out)
 	      "  probe      measure a TLB hierarchy (simulated GPU, host CPU, recorded GPU)\n"
 	      "  graph      read or generate a graph input (mtx, gr, snap, rmat) and describe it\n"
 	      "  validate   compare simulated kernel times with times measured on real GPUs\n"
+	      "  calibrate  run microbenchmarks on presets beside published hardware values\n"
 	      "  stats      describe every statistic in the JSON and CSV outputs (unit, meaning)\n"
 	      "\n"
 	      "examples:\n"
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 		{"probe", gpuvm_cmd_probe},
 		{"graph", gpuvm_cmd_graph},     {"validate", gpuvm_cmd_validate},
 		{"stats", gpuvm_cmd_stats},
+		{"calibrate", gpuvm_cmd_calibrate},
 	};
 	gpuvm_output_catch_signals(true);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)

@@ -12,6 +12,12 @@ extern const struct gpuvm_workload_def gpuvm_workload_fdtd2d;
 extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
 extern const struct gpuvm_workload_def gpuvm_workload_ubench;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_chase;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_ops;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_stream;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_empty;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_atomic;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_link;
 extern const struct gpuvm_workload_def gpuvm_workload_bfs;
 extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
 extern const struct gpuvm_workload_def gpuvm_workload_hotspot;
@@ -47,6 +53,12 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_stencil,
 	&gpuvm_workload_ra,
 	&gpuvm_workload_ubench,
+	&gpuvm_workload_ubench_chase,
+	&gpuvm_workload_ubench_ops,
+	&gpuvm_workload_ubench_stream,
+	&gpuvm_workload_ubench_empty,
+	&gpuvm_workload_ubench_atomic,
+	&gpuvm_workload_ubench_link,
 	&gpuvm_workload_bfs,
 	&gpuvm_workload_pathfinder,
 	&gpuvm_workload_hotspot,

@@ -1,0 +1,941 @@
+/* gpuvm calibrate: the microbenchmark suite (src/workloads/calib/) run on
+ * each preset, every quantity beside the value published for the real GPU
+ * (validation/microbench.tsv). This is the calibration half of Accel-Sim's
+ * method (Khairy et al., ISCA'20): components are tuned on microbenchmarks
+ * measured on hardware, whole applications are validated afterwards
+ * (`gpuvm validate`) without touching the parameters again.
+ *
+ * Every quantity is a difference of two runs divided by the work between
+ * them, so launch, warm-up and the final store cancel: a latency is
+ * (T(2N steps) - T(N steps)) / N, a warm chase (T(2 passes) - T(1 pass))
+ * per node. The table is a report: rows outside their tolerance do not
+ * change the exit status unless --strict. docs/calibration.md explains each
+ * row and what the failing ones lack. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/commands.h"
+#include "gpuvm/config.h"
+#include "gpuvm/csv.h"
+#include "gpuvm/output_file.h"
+#include "gpuvm/plot.h"
+#include "gpuvm/run.h"
+#include "gpuvm/units.h"
+#include "gpuvm_version.h"
+
+#define DEFAULT_TABLE "validation/microbench.tsv"
+#define MAX_TABLE_BYTES (4u << 20)
+#define LATENCY_TOL_PCT 10.0
+#define THROUGHPUT_TOL_PCT 15.0
+
+static const char *const all_presets[] = {"k80", "p100", "v100", "a100", "h100", "h100-pcie"};
+#define N_ALL (sizeof all_presets / sizeof all_presets[0])
+
+/* ------------------------------------------------------------ published */
+
+struct pub {
+	char *gpu, *quantity, *value, *unit, *source, *convention;
+	double v;
+	bool have;
+};
+
+struct pub_table {
+	const char *path;
+	char *text;
+	struct pub *rows;
+	size_t n;
+};
+
+static const char *const pub_cols[] = {"gpu", "quantity", "value", "unit", "source", "convention"};
+#define N_PUB_COLS 6
+
+/* Tab-separated, '#' comment lines, a header naming the six columns. */
+static int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
+{
+	t->path = path;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return gpuvm_fail(err, path, 0, NULL, "%s (give --table FILE)", strerror(errno));
+	t->text = malloc(MAX_TABLE_BYTES + 1);
+	if (!t->text) {
+		fclose(f);
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	}
+	size_t len = fread(t->text, 1, MAX_TABLE_BYTES + 1, f);
+	fclose(f);
+	if (len > MAX_TABLE_BYTES)
+		return gpuvm_fail(err, path, 0, NULL, "larger than %u bytes", MAX_TABLE_BYTES);
+	t->text[len] = '\0';
+	if (memchr(t->text, '\0', len))
+		return gpuvm_fail(err, path, 0, NULL, "contains a NUL byte: not a text table");
+	int col_at[N_PUB_COLS];
+	size_t n_header = 0, cap = 0;
+	int line = 0;
+	bool header = false;
+	for (char *p = t->text, *next; p && *p; p = next) {
+		line++;
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		size_t l = strlen(p);
+		if (l && p[l - 1] == '\r')
+			p[--l] = '\0';
+		if (!l || p[0] == '#')
+			continue;
+		char *fields[16];
+		size_t nf = 0;
+		for (char *q = p;; nf++) {
+			if (nf == 16)
+				return gpuvm_fail(err, path, line, NULL, "more than 16 fields");
+			fields[nf] = q;
+			char *tab = strchr(q, '\t');
+			if (!tab) {
+				nf++;
+				break;
+			}
+			*tab = '\0';
+			q = tab + 1;
+		}
+		if (!header) {
+			header = true;
+			n_header = nf;
+			for (int c = 0; c < N_PUB_COLS; c++) {
+				col_at[c] = -1;
+				for (size_t i = 0; i < nf; i++)
+					if (!strcmp(fields[i], pub_cols[c]))
+						col_at[c] = (int)i;
+				if (col_at[c] < 0)
+					return gpuvm_fail(err, path, line, NULL,
+							  "header lacks the column '%s' (columns: gpu, quantity, "
+							  "value, unit, source, convention; tab-separated)",
+							  pub_cols[c]);
+			}
+			continue;
+		}
+		if (nf != n_header)
+			return gpuvm_fail(err, path, line, NULL,
+					  "%zu fields, the header has %zu; fields are separated by single tabs",
+					  nf, n_header);
+		if (t->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct pub *nr = realloc(t->rows, cap * sizeof *nr);
+			if (!nr)
+				return gpuvm_fail(err, path, 0, NULL, "out of memory");
+			t->rows = nr;
+		}
+		struct pub *r = &t->rows[t->n++];
+		memset(r, 0, sizeof *r);
+		char **dst[N_PUB_COLS] = {&r->gpu, &r->quantity, &r->value, &r->unit, &r->source,
+					  &r->convention};
+		for (int c = 0; c < N_PUB_COLS; c++)
+			*dst[c] = fields[col_at[c]];
+		if (!*r->gpu || !*r->quantity || !*r->value || !*r->unit)
+			return gpuvm_fail(err, path, line, NULL, "gpu, quantity, value and unit must "
+					  "not be empty");
+		if (strcmp(r->value, "none published")) {
+			if (gpuvm_parse_double(r->value, &r->v) || !isfinite(r->v) || r->v <= 0)
+				return gpuvm_fail(err, path, line, "value", "'%s' is neither a positive "
+						  "number nor \"none published\"", r->value);
+			if (!*r->source)
+				return gpuvm_fail(err, path, line, "source", "a published value needs its "
+						  "source");
+			r->have = true;
+		}
+		for (size_t i = 0; i + 1 < t->n; i++)
+			if (!strcmp(t->rows[i].gpu, r->gpu) && !strcmp(t->rows[i].quantity, r->quantity))
+				return gpuvm_fail(err, path, line, "quantity", "%s/%s given twice", r->gpu,
+						  r->quantity);
+	}
+	if (!header)
+		return gpuvm_fail(err, path, 0, NULL, "empty: needs a header row (gpu, quantity, "
+				  "value, unit, source, convention)");
+	return 0;
+}
+
+static const struct pub *pub_find(const struct pub_table *t, const char *gpu, const char *q)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->rows[i].gpu, gpu) && !strcmp(t->rows[i].quantity, q))
+			return &t->rows[i];
+	return NULL;
+}
+
+/* ----------------------------------------------------------------- rows */
+
+enum row_kind { K_LATENCY, K_THROUGHPUT, K_CURVE };
+
+struct row {
+	char gpu[64], quantity[64], unit[16];
+	enum row_kind kind;
+	double x;          /* curves: footprint bytes, threads per SM, transfer bytes */
+	double sim;        /* NAN when the run could not measure it */
+	const struct pub *pub;
+	double err_pct;
+	const char *status; /* pass, FAIL, no-ref, n/a */
+	char note[160];
+};
+
+struct calib {
+	const struct pub_table *pub;
+	bool quick, progress;
+	uint64_t chase_steps; /* nodes per warm chase, cold steps per run */
+	struct row *rows;
+	size_t n, cap;
+	struct gpuvm_error *err;
+	int failed; /* a run was refused: the error is in err */
+};
+
+static struct row *add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
+			   enum row_kind kind, double x, double sim)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 128;
+		struct row *nr = realloc(c->rows, cap * sizeof *nr);
+		if (!nr)
+			return NULL;
+		c->rows = nr;
+		c->cap = cap;
+	}
+	struct row *r = &c->rows[c->n++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->gpu, sizeof r->gpu, "%s", gpu);
+	snprintf(r->quantity, sizeof r->quantity, "%s", q);
+	snprintf(r->unit, sizeof r->unit, "%s", unit);
+	r->kind = kind;
+	r->x = x;
+	r->sim = sim;
+	r->err_pct = NAN;
+	r->pub = kind == K_CURVE ? NULL : pub_find(c->pub, gpu, q);
+	double tol = kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
+	if (kind == K_CURVE)
+		r->status = "";
+	else if (!isfinite(sim))
+		r->status = "n/a";
+	else if (!r->pub || !r->pub->have)
+		r->status = "no-ref";
+	else {
+		r->err_pct = (sim - r->pub->v) / r->pub->v * 100;
+		r->status = fabs(r->err_pct) <= tol ? "pass" : "FAIL";
+	}
+	return r;
+}
+
+/* One run's report; NULL (c->failed set, message in c->err) when refused. */
+static cJSON *run(struct calib *c, const char *gpu, const char *wl)
+{
+	if (c->failed)
+		return NULL;
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1, .force = true};
+	cJSON *o = NULL;
+	if (gpuvm_run_point(&spec, &o, c->err)) {
+		c->failed = 1;
+		return NULL;
+	}
+	if (c->progress)
+		fprintf(stderr, "calibrate: %s %s\n", gpu, wl);
+	return o;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* The last kernel's cycles from its first CTA to its last warp, and (with
+ * launch) the launch overhead before it. */
+static double kernel_cycles(struct calib *c, const char *gpu, const char *wl, bool launch)
+{
+	cJSON *o = run(c, gpu, wl);
+	if (!o)
+		return NAN;
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+	const cJSON *k = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+	double cyc = NAN;
+	if (k) {
+		cyc = num(k, "end_cycle") - num(k, "start_cycle");
+		if (launch) {
+			const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
+			double mhz = num(cfg, "gpu.clock_mhz");
+			cyc += num(k, "launch_seconds") * mhz * 1e6;
+		}
+	}
+	cJSON_Delete(o);
+	return cyc;
+}
+
+/* --------------------------------------------------------------- chases */
+
+/* Load latency of a chase over footprint fp (stride between nodes).
+ * Within the L2 the chase is walked warm: (T(2 passes) - T(1 pass)) per
+ * node, every line of the footprint a node. Where that is more nodes than
+ * c->chase_steps, the nodes are spread over the footprint (the stride
+ * grows) and the loads bypass the L1 (__ldcg): a subset of lines would
+ * otherwise fit an L1 the whole footprint does not, and a shuffled chase
+ * over more than chase_steps x 128 B hits the L1 in at most
+ * L1 size / footprint of its loads. Beyond the L2 the lines are visited
+ * cold, N and 2N of them: a shuffled chase over more than the L2 misses
+ * it, as a line never touched before does. */
+static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
+			    uint64_t fp, uint64_t stride, const char *order, const char *cache)
+{
+	char a[256], b[256];
+	uint64_t nodes = fp / stride;
+	bool cold = fp > cfg->l2_bytes && !strcmp(order, "shuffled");
+	if (!cold) {
+		if (nodes > c->chase_steps) {
+			stride = (fp / c->chase_steps + 127) / 128 * 128;
+			nodes = fp / stride;
+			if (!strcmp(cache, "default"))
+				cache = "cg";
+		}
+		snprintf(a, sizeof a,
+			 "ubench-chase:footprint=%llu,stride=%llu,order=%s,cache=%s,passes=1",
+			 (unsigned long long)fp, (unsigned long long)stride, order, cache);
+		snprintf(b, sizeof b,
+			 "ubench-chase:footprint=%llu,stride=%llu,order=%s,cache=%s,passes=2",
+			 (unsigned long long)fp, (unsigned long long)stride, order, cache);
+		return (kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) /
+		       (double)nodes;
+	}
+	uint64_t n = c->chase_steps / 2;
+	if (2 * n > nodes)
+		n = nodes / 2;
+	snprintf(a, sizeof a,
+		 "ubench-chase:footprint=%llu,stride=%llu,cache=%s,passes=1,steps=%llu",
+		 (unsigned long long)fp, (unsigned long long)stride, cache, (unsigned long long)n);
+	snprintf(b, sizeof b,
+		 "ubench-chase:footprint=%llu,stride=%llu,cache=%s,passes=1,steps=%llu",
+		 (unsigned long long)fp, (unsigned long long)stride, cache,
+		 (unsigned long long)(2 * n));
+	return (kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) / (double)n;
+}
+
+/* Footprints of the published chase rows (gpu-benches gpu-latency rows,
+ * KB = 1024 B there): the far-L2 mix where a part has two partitions. */
+static uint64_t far_footprint(const char *gpu, const struct gpuvm_config *cfg)
+{
+	if (!strcmp(gpu, "a100"))
+		return 29207ull * 1024;
+	if (!strcmp(gpu, "h100-pcie"))
+		return 38878ull * 1024;
+	return cfg->l2_bytes / 10 * 7;
+}
+
+static void chase_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	/* the curve: latency vs footprint, shuffled lines, default loads */
+	uint64_t top = 2 * cfg->l2_bytes < (256ull << 20) ? 256ull << 20 : 4 * cfg->l2_bytes;
+	for (uint64_t fp = 4096; fp <= top; fp *= c->quick ? 4 : 2) {
+		double l = chase_latency(c, cfg, gpu, fp, 128, "shuffled", "default");
+		add_row(c, gpu, "chase_cycles", "cycles", K_CURVE, (double)fp, l);
+	}
+	/* __ldca so that parts whose L1 skips globals (Kepler, Pascal) cache
+	 * them, as the published L1 chases do */
+	add_row(c, gpu, "chase_l1_hit_cycles", "cycles", K_LATENCY, 4096,
+		chase_latency(c, cfg, gpu, 4096, 128, "shuffled", "ca"));
+	add_row(c, gpu, "chase_l2_hit_cycles", "cycles", K_LATENCY, 475 * 1024,
+		chase_latency(c, cfg, gpu, 475 * 1024, 128, "shuffled", "default"));
+	uint64_t far = far_footprint(gpu, cfg) / 128 * 128;
+	add_row(c, gpu, "chase_l2_far_cycles", "cycles", K_LATENCY, (double)far,
+		chase_latency(c, cfg, gpu, far, 128, "shuffled", "default"));
+	uint64_t dram = 125026ull * 1024;
+	add_row(c, gpu, "chase_dram_cycles", "cycles", K_LATENCY, (double)dram,
+		chase_latency(c, cfg, gpu, dram, 128, "shuffled", "default"));
+}
+
+/* Karnagel's "delay on miss" of TLB level i: a sequential chase at the
+ * level's entry size over twice its reach, against one over half of it
+ * (both past the levels below). */
+static void tlb_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	for (uint32_t i = 0; i < cfg->tlb_levels && i < 3; i++) {
+		char q[64];
+		snprintf(q, sizeof q, "tlb_l%u_miss_delay_cycles", i + 1);
+		uint64_t stride = cfg->tlb[i].entry_bytes;
+		uint64_t reach = stride * cfg->tlb[i].entries;
+		double v = NAN;
+		struct row *r;
+		if (2 * reach < (16ull << 30) && 2 * reach / stride <= (1u << 16)) {
+			double hi = chase_latency(c, cfg, gpu, 2 * reach, stride, "sequential", "cg");
+			double lo = chase_latency(c, cfg, gpu, reach / 2, stride, "sequential", "cg");
+			v = hi - lo;
+		}
+		r = add_row(c, gpu, q, "cycles", K_LATENCY, (double)(2 * reach), v);
+		if (r && !isfinite(v))
+			snprintf(r->note, sizeof r->note, "reach %llu MiB: too large to chase here",
+				 (unsigned long long)(reach >> 20));
+	}
+}
+
+/* ----------------------------------------------------------- arithmetic */
+
+static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	static const char *const ops[] = {"fma", "imad", "dp", "sfu"};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		char a[160], b[160], q[64];
+		/* one warp, one dependent chain: N vs 2N instructions */
+		snprintf(a, sizeof a, "ubench-ops:op=%s,insts=256", ops[i]);
+		snprintf(b, sizeof b, "ubench-ops:op=%s,insts=512", ops[i]);
+		snprintf(q, sizeof q, "%s_latency_cycles", ops[i]);
+		add_row(c, gpu, q, "cycles", K_LATENCY, NAN,
+			(kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) / 256);
+		/* every SM full of warps, 8 independent chains each */
+		unsigned n = c->quick ? 64 : 256;
+		snprintf(a, sizeof a, "ubench-ops:op=%s,insts=%u,ilp=8,blocks=%u,block=512", ops[i],
+			 n, cfg->sms);
+		snprintf(b, sizeof b, "ubench-ops:op=%s,insts=%u,ilp=8,blocks=%u,block=512", ops[i],
+			 2 * n, cfg->sms);
+		double dt = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+		snprintf(q, sizeof q, "%s_ops_per_clk_sm", ops[i]);
+		add_row(c, gpu, q, "ops/clk/SM", K_THROUGHPUT, NAN, 512.0 * n / dt);
+	}
+}
+
+static void smem_atomic_rows(struct calib *c, const char *gpu)
+{
+	double s1 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512", false) -
+		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256", false)) / 256;
+	add_row(c, gpu, "smem_latency_cycles", "cycles", K_LATENCY, NAN, s1);
+	double s2 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512,lane_stride=2", false) -
+		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256,lane_stride=2", false)) / 256;
+	add_row(c, gpu, "smem_2way_conflict_extra_cycles", "cycles", K_LATENCY, NAN, s2 - s1);
+	double at = (kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=512", false) -
+		     kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=256", false)) / 256;
+	add_row(c, gpu, "atomic_latency_cycles", "cycles", K_LATENCY, NAN, at);
+}
+
+/* --------------------------------------------------------------- stream */
+
+/* GB/s of one STREAM kernel in steady state: streams x 8 B x n over
+ * T(2n elements) - T(n elements), so that the ramp-up, the tail and the
+ * written lines still dirty in the L2 when a kernel ends (which no DRAM
+ * traffic pays for within it) cancel. gpu-benches divides the same bytes
+ * by one kernel's time, over arrays much larger than the L2. */
+static double stream_gb_s(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
+			  const char *kernel, unsigned block, uint64_t n)
+{
+	char a[200], b[200];
+	snprintf(a, sizeof a, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
+		 (unsigned long long)n, block);
+	snprintf(b, sizeof b, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
+		 (unsigned long long)(2 * n), block);
+	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+	double streams = !strcmp(kernel, "copy") ? 2 : 3;
+	return streams * 8.0 * (double)n / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
+}
+
+static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	/* n: arrays of half the L2 (--quick) or the L2 each, so that both
+	 * runs stream DRAM with the L2 full of the arrays' lines */
+	uint64_t elems = c->quick ? cfg->l2_bytes / 16 : cfg->l2_bytes / 8;
+	uint64_t floor_elems = c->quick ? 1ull << 19 : 1ull << 21;
+	if (elems < floor_elems)
+		elems = floor_elems;
+	add_row(c, gpu, "stream_copy_gb_s", "GB/s", K_THROUGHPUT, 2048,
+		stream_gb_s(c, cfg, gpu, "copy", 1024, elems));
+	double triad = stream_gb_s(c, cfg, gpu, "triad", 1024, elems);
+	add_row(c, gpu, "stream_triad_gb_s", "GB/s", K_THROUGHPUT, 2048, triad);
+	/* the fraction of the board's peak the published row divides by; of
+	 * the preset's peak where nothing is published */
+	double peak = cfg->dram_bandwidth_gb_s;
+	if (!strcmp(gpu, "v100"))
+		peak = 900;
+	else if (!strcmp(gpu, "a100"))
+		peak = 1555;
+	else if (!strcmp(gpu, "h100-pcie"))
+		peak = 2039;
+	add_row(c, gpu, "stream_triad_fraction_of_peak", "fraction", K_THROUGHPUT, NAN, triad / peak);
+	/* lower occupancies and the curve vs threads per SM (2 CTAs each):
+	 * each point costs as much as the full one, so not with --quick */
+	static const unsigned blocks[] = {64, 256};
+	static const char *const names[] = {"stream_triad_gb_s_occ6", "stream_triad_gb_s_occ25"};
+	double at[2] = {NAN, NAN};
+	for (int i = 0; i < 2; i++) {
+		if (!c->quick)
+			at[i] = stream_gb_s(c, cfg, gpu, "triad", blocks[i], elems);
+		struct row *r = add_row(c, gpu, names[i], "GB/s", K_THROUGHPUT, 2.0 * blocks[i], at[i]);
+		if (r && c->quick) {
+			r->status = "skipped";
+			snprintf(r->note, sizeof r->note, "not run with --quick");
+		}
+	}
+	for (unsigned b = 32; b <= 1024; b *= 2) {
+		double v = b == 1024 ? triad : b == 64 ? at[0] : b == 256 ? at[1] : NAN;
+		if (!c->quick && !isfinite(v))
+			v = stream_gb_s(c, cfg, gpu, "triad", b, elems);
+		if (isfinite(v))
+			add_row(c, gpu, "triad_gb_s", "GB/s", K_CURVE, 2.0 * b, v);
+	}
+}
+
+/* ---------------------------------------------------- launch, link, fault */
+
+static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	add_row(c, gpu, "kernel_launch_cycles", "cycles", K_THROUGHPUT, NAN,
+		kernel_cycles(c, gpu, "ubench-empty:grid=1,block=32", true));
+	double us = kernel_cycles(c, gpu, "ubench-empty:grid=4096,block=256", true) /
+		    cfg->clock_mhz;
+	add_row(c, gpu, "empty_kernel_us_grid4096", "us", K_THROUGHPUT, NAN, us);
+	/* host-to-device copies: bandwidth vs size */
+	static const uint64_t sizes[] = {4096, 65536, 1u << 20, 16u << 20, 256u << 20};
+	double at256 = NAN;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] - c->quick; i++) {
+		char w[128];
+		snprintf(w, sizeof w, "ubench-link:mode=copy,bytes=%llu", (unsigned long long)sizes[i]);
+		cJSON *o = run(c, gpu, w);
+		double s = o ? num(o, "copy_seconds") : NAN;
+		cJSON_Delete(o);
+		double gbs = (double)sizes[i] / s / 1e9;
+		add_row(c, gpu, "h2d_gb_s", "GB/s", K_CURVE, (double)sizes[i], gbs);
+		if (sizes[i] == 256u << 20)
+			at256 = gbs;
+	}
+	struct row *r = add_row(c, gpu, "h2d_pinned_gb_s", "GB/s", K_THROUGHPUT, 256u << 20, at256);
+	if (r && c->quick) {
+		r->status = "skipped";
+		snprintf(r->note, sizeof r->note, "not run with --quick");
+	}
+	/* far faults: a chase over managed 2 MiB blocks, each a first touch */
+	double ff = (kernel_cycles(c, gpu, "ubench-chase:footprint=128MiB,stride=2MiB,order="
+					   "sequential,passes=1,steps=32,mem=managed", false) -
+		     kernel_cycles(c, gpu, "ubench-chase:footprint=128MiB,stride=2MiB,order="
+					   "sequential,passes=1,steps=16,mem=managed", false)) /
+		    16 / cfg->clock_mhz;
+	add_row(c, gpu, "far_fault_us", "us", K_LATENCY, NAN, ff);
+}
+
+static int calibrate_preset(struct calib *c, const char *gpu)
+{
+	struct gpuvm_config *cfg = malloc(sizeof *cfg);
+	if (!cfg)
+		return gpuvm_fail(c->err, "gpuvm", 0, NULL, "out of memory");
+	struct gpuvm_error e;
+	if (gpuvm_config_load(cfg, gpu, &e) || gpuvm_config_finalize(cfg, &e)) {
+		const char *msg = strncmp(e.msg, "argument: ", 10) ? e.msg : e.msg + 10;
+		free(cfg);
+		return gpuvm_fail(c->err, "--gpu", 0, NULL, "%s", msg);
+	}
+	chase_rows(c, cfg, gpu);
+	tlb_rows(c, cfg, gpu);
+	ops_rows(c, cfg, gpu);
+	smem_atomic_rows(c, gpu);
+	stream_rows(c, cfg, gpu);
+	launch_link_rows(c, cfg, gpu);
+	free(cfg);
+	return c->failed ? -1 : 0;
+}
+
+/* -------------------------------------------------------------- outputs */
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (fabs(v) >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+static double tol_of(const struct row *r)
+{
+	return r->kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
+}
+
+static void print_table(const struct calib *c, FILE *f)
+{
+	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %s\n", "gpu", "quantity", "unit",
+		"simulated", "published", "error%", "tol%", "status");
+	size_t pass = 0, fail = 0, noref = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		if (r->kind == K_CURVE)
+			continue;
+		char s[32], p[32], e[32];
+		fmt_num(r->sim, s, sizeof s);
+		if (r->pub && r->pub->have)
+			fmt_num(r->pub->v, p, sizeof p);
+		else
+			snprintf(p, sizeof p, "none published");
+		if (isfinite(r->err_pct))
+			snprintf(e, sizeof e, "%+.1f", r->err_pct);
+		else
+			snprintf(e, sizeof e, "-");
+		fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6.0f  %s%s%s\n", r->gpu, r->quantity,
+			r->unit, s, p, e, tol_of(r), r->status, *r->note ? "  " : "", r->note);
+		pass += !strcmp(r->status, "pass");
+		fail += !strcmp(r->status, "FAIL");
+		noref += !strcmp(r->status, "no-ref");
+	}
+	fprintf(f, "\n%zu rows with a published value: %zu pass, %zu outside tolerance; %zu without "
+		"a published value (simulated only)\n", pass + fail, pass, fail, noref);
+	/* the curves, compactly */
+	char prev[160] = "";
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		if (r->kind != K_CURVE)
+			continue;
+		char key[160];
+		snprintf(key, sizeof key, "%s %s", r->gpu, r->quantity);
+		if (strcmp(key, prev)) {
+			fprintf(f, "\n%s vs %s:", key,
+				!strcmp(r->quantity, "chase_cycles") ? "footprint"
+				: !strcmp(r->quantity, "triad_gb_s") ? "threads per SM"
+								     : "bytes");
+			snprintf(prev, sizeof prev, "%s", key);
+		}
+		char x[32], s[32];
+		if (!strcmp(r->quantity, "triad_gb_s"))
+			snprintf(x, sizeof x, "%.0f", r->x);
+		else
+			gpuvm_format_size((uint64_t)r->x, x, sizeof x);
+		fmt_num(r->sim, s, sizeof s);
+		fprintf(f, " %s=%s", x, s);
+	}
+	fputc('\n', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v)) {
+		char b[64];
+		gpuvm_csv_number(v, b, sizeof b);
+		fputs(b, f);
+	}
+}
+
+static int write_csv(const struct calib *c, const char *path, struct gpuvm_error *err)
+{
+	struct gpuvm_output o;
+	if (gpuvm_output_open(&o, path, err))
+		return -1;
+	FILE *f = o.f;
+	fputs("gpu,quantity,x,unit,simulated,published,error_pct,tolerance_pct,status,source,"
+	      "convention\n", f);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		bool have = r->pub && r->pub->have;
+		gpuvm_csv_field(f, r->gpu);
+		fputc(',', f);
+		gpuvm_csv_field(f, r->quantity);
+		fputc(',', f);
+		csv_num(f, r->x);
+		fputc(',', f);
+		gpuvm_csv_field(f, r->unit);
+		fputc(',', f);
+		csv_num(f, r->sim);
+		fputc(',', f);
+		csv_num(f, have ? r->pub->v : NAN);
+		fputc(',', f);
+		csv_num(f, r->err_pct);
+		fputc(',', f);
+		if (r->kind != K_CURVE)
+			csv_num(f, tol_of(r));
+		fputc(',', f);
+		gpuvm_csv_field(f, r->status);
+		fputc(',', f);
+		gpuvm_csv_field(f, r->pub ? r->pub->source : "");
+		fputc(',', f);
+		gpuvm_csv_field(f, r->pub ? r->pub->convention : "");
+		fputc('\n', f);
+	}
+	return gpuvm_output_close(&o, err);
+}
+
+static void json_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static int write_json(const struct calib *c, const char *path, struct gpuvm_error *err)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		bool have = r->pub && r->pub->have;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "gpu", r->gpu);
+		cJSON_AddStringToObject(o, "quantity", r->quantity);
+		json_num(o, "x", r->x);
+		cJSON_AddStringToObject(o, "unit", r->unit);
+		json_num(o, "simulated", r->sim);
+		json_num(o, "published", have ? r->pub->v : NAN);
+		json_num(o, "error_pct", r->err_pct);
+		json_num(o, "tolerance_pct", r->kind == K_CURVE ? NAN : tol_of(r));
+		cJSON_AddStringToObject(o, "status", r->status);
+		cJSON_AddStringToObject(o, "source", r->pub ? r->pub->source : "");
+		cJSON_AddStringToObject(o, "convention", r->pub ? r->pub->convention : "");
+		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
+		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
+		cJSON_AddItemToArray(a, o);
+	}
+	char *text = cJSON_Print(a);
+	cJSON_Delete(a);
+	if (!text)
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	size_t len = strlen(text);
+	char *nl = realloc(text, len + 2);
+	if (!nl) {
+		free(text);
+		return gpuvm_fail(err, path, 0, NULL, "out of memory");
+	}
+	nl[len] = '\n';
+	nl[len + 1] = '\0';
+	int rc = gpuvm_output_write_text(path, nl, err);
+	free(nl);
+	return rc;
+}
+
+/* "out.png" + "-a100-latency" -> "out-a100-latency.png" */
+static void figure_path(const char *base, const char *gpu, const char *what, char *buf,
+			size_t len)
+{
+	const char *dot = strrchr(base, '.');
+	const char *slash = strrchr(base, '/');
+	if (!dot || (slash && dot < slash))
+		dot = base + strlen(base);
+	snprintf(buf, len, "%.*s-%s-%s%s", (int)(dot - base), base, gpu, what, dot);
+}
+
+static int plot_preset(const struct calib *c, const char *gpu, const char *base,
+		       struct gpuvm_error *err)
+{
+	double *x = malloc(4 * c->n * sizeof *x);
+	if (!x)
+		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
+	double *y = x + c->n, *px = y + c->n, *py = px + c->n;
+	int rc = 0;
+	for (int fig = 0; fig < 2 && !rc; fig++) {
+		const char *curve = fig ? "triad_gb_s" : "chase_cycles";
+		size_t n = 0, np = 0;
+		for (size_t i = 0; i < c->n; i++) {
+			const struct row *r = &c->rows[i];
+			if (strcmp(r->gpu, gpu))
+				continue;
+			if (r->kind == K_CURVE && !strcmp(r->quantity, curve)) {
+				x[n] = r->x;
+				y[n++] = r->sim;
+			}
+			bool pub_point = fig ? !strncmp(r->quantity, "stream_triad_gb_s", 17)
+					     : !strncmp(r->quantity, "chase_", 6);
+			if (r->kind != K_CURVE && pub_point && r->pub && r->pub->have) {
+				px[np] = fig && !strcmp(r->quantity, "stream_triad_gb_s") ? 2048 : r->x;
+				py[np++] = r->pub->v;
+			}
+		}
+		char path[PATH_MAX], title[160];
+		figure_path(base, gpu, fig ? "bandwidth" : "latency", path, sizeof path);
+		snprintf(title, sizeof title, fig ? "%s: STREAM triad vs occupancy"
+						  : "%s: pointer-chase latency vs footprint", gpu);
+		struct gpuvm_plot_series s[2] = {{"gpuvm", x, y, n}, {"published", px, py, np}};
+		struct gpuvm_plot_opts o = {.title = title,
+					    .xlabel = fig ? "threads per SM (2 CTAs)" : "footprint",
+					    .ylabel = fig ? "GB/s" : "cycles per load",
+					    .logx = true,
+					    .x_bytes = !fig,
+					    .fixed_scales = true};
+		rc = gpuvm_plot_lines_opts(path, &o, s, np ? 2 : 1, err);
+	}
+	free(x);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ CLI */
+
+static void calibrate_usage(FILE *out)
+{
+	fputs("usage: gpuvm calibrate [--gpu PRESET|all] [--table FILE] [--json FILE] [--csv FILE]\n"
+	      "                       [--plot FILE] [--quick] [--strict] [--progress]\n"
+	      "\n"
+	      "Runs the calibration microbenchmarks on a preset and prints each simulated\n"
+	      "quantity beside the value published for the real GPU, its error and tolerance.\n"
+	      "This is the first half of the method (docs/calibration.md): a model's\n"
+	      "components are tuned on microbenchmarks measured on hardware; applications are\n"
+	      "then validated (gpuvm validate) without touching the parameters again.\n"
+	      "\n"
+	      "Rows (each a difference of two runs over the work between them):\n"
+	      "  chase_*_cycles          one thread chasing shuffled 128 B lines (ubench-chase):\n"
+	      "                          L1 hit (4 KiB, __ldca), L2 hit (475 KiB), far L2 (past\n"
+	      "                          one L2 partition), DRAM (122 MiB); and a curve vs footprint\n"
+	      "  tlb_lN_miss_delay       Karnagel's delay on miss: sequential chase at the level's\n"
+	      "                          entry size, 2x its reach minus 1/2 its reach\n"
+	      "  OP_latency_cycles       dependent chain of FFMA / IMAD / DFMA / MUFU (ubench-ops)\n"
+	      "  OP_ops_per_clk_sm       thread-instructions per clock per SM, every SM busy\n"
+	      "  smem_*, atomic_*        shared-memory chase and 2-way bank conflict; atomicAdd chain\n"
+	      "  stream_*                STREAM copy / triad GB/s in steady state (ubench-stream,\n"
+	      "                          2 CTAs per SM; bytes of n elements over T(2n) - T(n)) at\n"
+	      "                          2048, 512 (occ25) and 128 (occ6) threads per SM; triad /\n"
+	      "                          board peak; and a curve vs threads per SM\n"
+	      "  kernel_launch_cycles,   an empty kernel: launch + first CTA to last warp\n"
+	      "  empty_kernel_us_grid4096\n"
+	      "  h2d_pinned_gb_s         host-to-device copy of 256 MiB; a curve vs size\n"
+	      "  far_fault_us            first touch of a managed 2 MiB block, per fault\n"
+	      "Tolerance: +-10 % for latencies, +-15 % for throughputs, bandwidths and\n"
+	      "empty-kernel times. status: pass, FAIL (outside), no-ref (nothing published:\n"
+	      "the table shows \"none published\"), n/a (not measurable on this preset),\n"
+	      "skipped (not run with --quick).\n"
+	      "\n"
+	      "  --gpu PRESET|all  a preset name or .ini file, or all (k80 p100 v100 a100 h100\n"
+	      "                    h100-pcie); default all\n"
+	      "  --table FILE      published values (default validation/microbench.tsv here,\n"
+	      "                    else next to the binary's parent directory); tab-separated\n"
+	      "                    gpu, quantity, value (a number or \"none published\"), unit,\n"
+	      "                    source, convention; '#' lines are comments\n"
+	      "  --csv FILE        every row and curve point as CSV (pd.read_csv); - for stdout\n"
+	      "  --json FILE       the same as a JSON array of records\n"
+	      "                    (pd.read_json(FILE, orient='records')); - for stdout\n"
+	      "  --plot FILE       per preset FILE-PRESET-latency.EXT (latency vs footprint, log\n"
+	      "                    x) and FILE-PRESET-bandwidth.EXT (triad vs threads per SM);\n"
+	      "                    .png, .svg or .pdf; needs gnuplot\n"
+	      "  --quick           reduced sizes for CI: shorter chases, a coarser sweep, STREAM\n"
+	      "                    arrays of half the L2; the lower-occupancy STREAM rows and\n"
+	      "                    the 256 MiB copy are skipped (status skipped)\n"
+	      "  --strict          exit 3 when a row with a published value fails\n"
+	      "  --progress        name each run on stderr\n"
+	      "\n"
+	      "examples:\n"
+	      "  gpuvm calibrate --gpu a100 --quick\n"
+	      "  gpuvm calibrate --gpu all --csv calib.csv --plot calib.png\n"
+	      "\n"
+	      "exit status: 0 the table was produced (rows may fail: it is a report), 1 an\n"
+	      "output could not be written, 2 bad input (the message names the option or the\n"
+	      "table's file and line), 3 with --strict when a row fails.\n",
+	      out);
+}
+
+static const char *default_table(char *buf, size_t len)
+{
+	if (access(DEFAULT_TABLE, R_OK) == 0)
+		return DEFAULT_TABLE;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *s = strrchr(exe, '/');
+		if (s) {
+			*s = '\0';
+			int w = snprintf(buf, len, "%.*s/../" DEFAULT_TABLE, PATH_MAX - 64, exe);
+			if (w > 0 && (size_t)w < len && access(buf, R_OK) == 0)
+				return buf;
+		}
+	}
+	return DEFAULT_TABLE;
+}
+
+int gpuvm_cmd_calibrate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"gpu", required_argument, NULL, 'g'},  {"table", required_argument, NULL, 't'},
+		{"csv", required_argument, NULL, 'c'},  {"json", required_argument, NULL, 'j'},
+		{"plot", required_argument, NULL, 'p'}, {"quick", no_argument, NULL, 'Q'},
+		{"strict", no_argument, NULL, 'S'},     {"progress", no_argument, NULL, 'P'},
+		{"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+	};
+	const char *gpu = "all", *table = NULL, *csv = NULL, *json = NULL, *plot = NULL;
+	bool quick = false, strict = false, progress = false;
+	int ch;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'g': gpu = optarg; break;
+		case 't': table = optarg; break;
+		case 'c': csv = optarg; break;
+		case 'j': json = optarg; break;
+		case 'p': plot = optarg; break;
+		case 'Q': quick = true; break;
+		case 'S': strict = true; break;
+		case 'P': progress = true; break;
+		case 'h': calibrate_usage(stdout); return 0;
+		default:
+			if (optopt && optopt != '?')
+				fprintf(stderr, "gpuvm calibrate: option '%s' needs a value (see --help)\n",
+					argv[optind - 1]);
+			else
+				fprintf(stderr, "gpuvm calibrate: unknown option '%s' (see --help)\n",
+					argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuvm calibrate: unexpected argument '%s' (see --help)\n",
+			argv[optind]);
+		return 2;
+	}
+	struct gpuvm_error err = {{0}};
+	if (!*gpu) {
+		fprintf(stderr, "gpuvm calibrate: --gpu: empty (a preset name, .ini file or all)\n");
+		return 2;
+	}
+	if ((csv && gpuvm_output_check(csv, "--csv", true, &err)) ||
+	    (json && gpuvm_output_check(json, "--json", true, &err)) ||
+	    (plot && gpuvm_plot_check_path(plot, &err))) {
+		fprintf(stderr, "gpuvm calibrate: %s\n", err.msg);
+		return 2;
+	}
+	if (plot && !gpuvm_plot_available()) {
+		fprintf(stderr, "gpuvm calibrate: --plot: gnuplot is not on PATH\n");
+		return 2;
+	}
+	char tbuf[PATH_MAX];
+	struct pub_table pub = {0};
+	if (pub_load(&pub, table ? table : default_table(tbuf, sizeof tbuf), &err)) {
+		fprintf(stderr, "gpuvm calibrate: %s%s\n", table ? "--table: " : "", err.msg);
+		free(pub.rows);
+		free(pub.text);
+		return 2;
+	}
+	const char *one[1] = {gpu};
+	const char *const *presets = strcmp(gpu, "all") ? one : all_presets;
+	size_t n_presets = strcmp(gpu, "all") ? 1 : N_ALL;
+	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
+			  .chase_steps = quick ? 4096 : 65536};
+	int rc = 0;
+	for (size_t i = 0; i < n_presets && !rc; i++)
+		if (calibrate_preset(&c, presets[i]))
+			rc = 2;
+	if (rc) {
+		fprintf(stderr, "gpuvm calibrate: %s\n", err.msg);
+	} else {
+		print_table(&c, stdout);
+		gpuvm_output_batch_begin();
+		if ((csv && write_csv(&c, csv, &err)) || (json && write_json(&c, json, &err)))
+			rc = GPUVM_EXIT_OUTPUT_FAILED;
+		for (size_t i = 0; plot && !rc && i < n_presets; i++)
+			if (plot_preset(&c, presets[i], plot, &err))
+				rc = GPUVM_EXIT_OUTPUT_FAILED;
+		if (!rc && gpuvm_output_batch_commit(&err))
+			rc = GPUVM_EXIT_OUTPUT_FAILED;
+		if (rc) {
+			gpuvm_output_batch_abort();
+			fprintf(stderr, "gpuvm calibrate: %s\n", err.msg);
+		}
+	}
+	if (!rc && strict)
+		for (size_t i = 0; i < c.n; i++)
+			if (!strcmp(c.rows[i].status, "FAIL"))
+				rc = 3;
+	free(c.rows);
+	free(pub.rows);
+	free(pub.text);
+	return rc;
+}

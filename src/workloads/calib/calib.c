@@ -1,0 +1,498 @@
+/* The calibration microbenchmarks as workloads (kernels in calib_kernels.h),
+ * so that `gpuvm calibrate` and `gpuvm sim` run the same thing:
+ *   ubench-chase   pointer chase over a footprint, sequential or shuffled
+ *   ubench-ops     dependent chains / independent streams of one op class
+ *   ubench-stream  STREAM copy or triad at a chosen occupancy
+ *   ubench-empty   empty kernels of a grid and block size
+ *   ubench-atomic  atomicAdd latency and throughput
+ *   ubench-link    host-link bandwidth: a cudaMemcpy or a zero-copy read
+ * Each kernel reports a digest of its output; the quantities are read from
+ * the run's report (kernel cycles, copy seconds), see docs/calibration.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuvm/config.h"
+#include "workloads/calib/calib_kernels.h"
+#include "workloads/suite/suite.h"
+
+/* ------------------------------------------------------------- shared */
+
+static int calib_source(const char *name, simt_host_fn fn, const void *cfg, size_t bytes,
+			struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	void *u = malloc(bytes);
+	if (!u)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	memcpy(u, cfg, bytes);
+	return simt_program_source(name, fn, u, free, out, err);
+}
+
+/* SplitMix64: the shuffle's generator (Steele et al., OOPSLA'14). */
+static uint64_t calib_mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* --------------------------------------------------------------- chase */
+
+struct chase_cfg {
+	uint64_t footprint, stride, steps, passes, seed;
+	unsigned cache, order; /* order: 0 sequential, 1 shuffled */
+	struct suite_opts o;
+};
+
+/* The visiting order of nodes 0..nodes-1 (node k at byte k x stride):
+ * sequential, or a uniformly shuffled permutation (Fisher-Yates, as
+ * gpu-benches gpu-latency shuffles its lines). Node 0 comes first. */
+static uint32_t *chase_order(const struct chase_cfg *c, uint64_t nodes)
+{
+	uint32_t *ord = malloc(nodes * sizeof *ord);
+	if (!ord)
+		return NULL;
+	for (uint64_t k = 0; k < nodes; k++)
+		ord[k] = (uint32_t)k;
+	if (c->order) {
+		uint64_t s = c->seed;
+		for (uint64_t k = nodes - 1; k > 1; k--) {
+			uint64_t r = 1 + calib_mix(&s) % k; /* keep node 0 first */
+			uint32_t t = ord[k];
+			ord[k] = ord[r];
+			ord[r] = t;
+		}
+	}
+	return ord;
+}
+
+static int chase_host(struct simt_host *h, void *user)
+{
+	const struct chase_cfg *c = user;
+	unsigned int *out = simt_malloc(h, "out", 4096, c->o.mem);
+	unsigned int *next = simt_malloc(h, "chain", c->footprint, c->o.mem);
+	if (!out || !next)
+		return -1;
+	uint64_t nodes = c->footprint / c->stride, words_per_node = c->stride / 4;
+	uint32_t *ord = chase_order(c, nodes);
+	if (!ord)
+		return simt_fail(h, "out of memory for %llu chase nodes", (unsigned long long)nodes);
+	/* the first `steps` nodes of the order form a cycle back to node 0 */
+	for (uint64_t s = 0; s < c->steps; s++) {
+		uint64_t from = ord[s], to = s + 1 == c->steps ? ord[0] : ord[s + 1];
+		next[from * words_per_node] = (unsigned int)(to * words_per_node);
+	}
+	free(ord);
+	if (simt_upload(h, next, c->footprint))
+		return -1;
+	struct calib_chase_args a = {next, out, (unsigned)c->steps, (unsigned)c->passes,
+				     (int)c->cache};
+	if (SIMT_LAUNCH(h, calib_chase, simt_dim3(1, 1, 1), simt_dim3(32, 1, 1), a))
+		return -1;
+	suite_result(h, &c->o, out[0], 1, 0, NULL);
+	simt_work_items(h, c->steps * c->passes);
+	return 0;
+}
+
+static const struct gpuvm_param_def chase_params[] = {
+	{"footprint", GPUVM_PARAM_SIZE, "64KiB", "bytes the chain spans"},
+	{"stride", GPUVM_PARAM_SIZE, "128", "bytes between nodes (a multiple of 4)"},
+	{"order", GPUVM_PARAM_CHOICE, "shuffled|sequential",
+	 "shuffled: nodes in a random cycle (gpu-benches gpu-latency); sequential: node after "
+	 "node (Karnagel tlb-bench)"},
+	{"steps", GPUVM_PARAM_U64, "0", "nodes in the cycle, each visited once a pass (0: all)"},
+	{"passes", GPUVM_PARAM_U64, "2", "walks of the cycle (the first warms caches and TLBs)"},
+	{"cache", GPUVM_PARAM_CHOICE, "default|cg|ca",
+	 "LD (the part's default), LDCG (__ldcg: L2 only) or LDCA (__ldca: L1 too)"},
+	{"seed", GPUVM_PARAM_U64, "1", "shuffle seed"},
+	SUITE_COMMON_PARAMS,
+};
+
+static const struct gpuvm_param_range chase_ranges[] = {
+	{"footprint", 4, 64ull << 30}, {"stride", 4, 1ull << 34},
+	{"steps", 0, 1ull << 26},      {"passes", 1, 1024},
+};
+
+static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)cfg;
+	(void)seed;
+	struct chase_cfg c = {.footprint = 65536, .stride = 128, .passes = 2, .seed = 1};
+	if (gpuvm_params_size(p, "footprint", &c.footprint, err) < 0 ||
+	    gpuvm_params_size(p, "stride", &c.stride, err) < 0 ||
+	    gpuvm_params_choice(p, "order", "shuffled|sequential", &c.order, err) < 0 ||
+	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0 ||
+	    gpuvm_params_u64(p, "passes", &c.passes, err) < 0 ||
+	    gpuvm_params_choice(p, "cache", "default|cg|ca", &c.cache, err) < 0 ||
+	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0 || suite_opts_parse(p, &c.o, err))
+		return -1;
+	c.order = c.order == 0; /* choice 0 is "shuffled" */
+	if (c.footprint % 4 || c.stride % 4)
+		return gpuvm_fail(err, "--workload", 0, "stride",
+				  "footprint and stride must be multiples of 4");
+	if (c.stride > c.footprint)
+		return gpuvm_fail(err, "--workload", 0, "stride", "is larger than the footprint");
+	uint64_t nodes = c.footprint / c.stride;
+	if (nodes > (1ull << 26) || c.footprint / 4 > UINT32_MAX)
+		return gpuvm_fail(err, "--workload", 0, "footprint",
+				  "%llu nodes or %llu words: at most 2^26 nodes and 2^32 words",
+				  (unsigned long long)nodes, (unsigned long long)(c.footprint / 4));
+	if (!c.steps)
+		c.steps = nodes;
+	if (c.steps > nodes)
+		return gpuvm_fail(err, "--workload", 0, "steps", "more than the %llu nodes",
+				  (unsigned long long)nodes);
+	return calib_source("ubench-chase", chase_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_chase = {
+	.name = "ubench-chase",
+	.summary = "pointer chase (one thread, dependent loads) over a footprint: latency vs "
+		   "footprint like gpu-benches gpu-latency, TLB levels like Karnagel's tlb-bench",
+	.working_set = "footprint",
+	.params = chase_params,
+	.n_params = sizeof chase_params / sizeof chase_params[0],
+	.ranges = chase_ranges,
+	.n_ranges = sizeof chase_ranges / sizeof chase_ranges[0],
+	.create = chase_create,
+};
+
+/* ----------------------------------------------------------------- ops */
+
+struct ops_cfg {
+	uint64_t insts, ilp, blocks, block;
+	unsigned op;
+};
+
+static const int ops_class[] = {GPUVM_CLASS_ALU, GPUVM_CLASS_FMA, GPUVM_CLASS_IMAD,
+				GPUVM_CLASS_SFU, GPUVM_CLASS_DP};
+
+static int ops_host(struct simt_host *h, void *user)
+{
+	const struct ops_cfg *c = user;
+	uint64_t threads = c->blocks * c->block;
+	unsigned int *out = simt_malloc(h, "out", threads * 4, GPUVM_ALLOC_DEVICE);
+	if (!out)
+		return -1;
+	struct calib_ops_args a = {out, (unsigned)c->insts, (unsigned)c->ilp, (int)c->op,
+				   ops_class[c->op]};
+	if (SIMT_LAUNCH(h, calib_ops, simt_dim3((uint32_t)c->blocks, 1, 1),
+			simt_dim3((uint32_t)c->block, 1, 1), a))
+		return -1;
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	suite_result(h, &o, suite_digest(out, threads * 4), 1, 0, NULL);
+	simt_work_items(h, threads * c->insts);
+	return 0;
+}
+
+static const struct gpuvm_param_def ops_params[] = {
+	{"op", GPUVM_PARAM_CHOICE, "alu|fma|imad|sfu|dp",
+	 "class: IADD3/LOP, FFMA, IMAD, MUFU (rcp), DFMA"},
+	{"insts", GPUVM_PARAM_U64, "1024", "instructions per thread"},
+	{"ilp", GPUVM_PARAM_U64, "1", "independent chains they form (1: one dependent chain)"},
+	{"blocks", GPUVM_PARAM_U64, "1", "CTAs"},
+	{"block", GPUVM_PARAM_U64, "32", "threads per CTA"},
+};
+
+static const struct gpuvm_param_range ops_ranges[] = {
+	{"insts", 1, 1 << 24}, {"ilp", 1, 1 << 24}, {"blocks", 1, 1 << 20}, {"block", 1, 1024},
+};
+
+static int ops_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+		      uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)cfg;
+	(void)seed;
+	struct ops_cfg c = {.insts = 1024, .ilp = 1, .blocks = 1, .block = 32};
+	if (gpuvm_params_choice(p, "op", "alu|fma|imad|sfu|dp", &c.op, err) < 0 ||
+	    gpuvm_params_u64(p, "insts", &c.insts, err) < 0 ||
+	    gpuvm_params_u64(p, "ilp", &c.ilp, err) < 0 ||
+	    gpuvm_params_u64(p, "blocks", &c.blocks, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0)
+		return -1;
+	if (c.ilp > c.insts)
+		return gpuvm_fail(err, "--workload", 0, "ilp", "more chains than instructions");
+	return calib_source("ubench-ops", ops_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_ops = {
+	.name = "ubench-ops",
+	.summary = "arithmetic of one class: a dependent chain (latency) or independent chains "
+		   "on many warps (issue throughput per SM)",
+	.working_set = "4 B x threads",
+	.params = ops_params,
+	.n_params = sizeof ops_params / sizeof ops_params[0],
+	.ranges = ops_ranges,
+	.n_ranges = sizeof ops_ranges / sizeof ops_ranges[0],
+	.create = ops_create,
+};
+
+/* -------------------------------------------------------------- stream */
+
+struct stream_cfg {
+	uint64_t elems, blocks_per_sm, block;
+	unsigned kernel; /* 0 copy, 1 triad */
+	uint32_t sms;
+};
+
+static int stream_host(struct simt_host *h, void *user)
+{
+	const struct stream_cfg *c = user;
+	uint64_t bytes = c->elems * sizeof(double);
+	double *a = simt_malloc(h, "a", bytes, GPUVM_ALLOC_DEVICE);
+	double *b = simt_malloc(h, "b", bytes, GPUVM_ALLOC_DEVICE);
+	double *cc = c->kernel ? simt_malloc(h, "c", bytes, GPUVM_ALLOC_DEVICE) : NULL;
+	if (!a || !b || (c->kernel && !cc))
+		return -1;
+	for (uint64_t i = 0; i < c->elems; i++) {
+		b[i] = (double)(i & 1023);
+		if (cc)
+			cc[i] = 0.5;
+	}
+	if (simt_upload(h, b, bytes) || (cc && simt_upload(h, cc, bytes)))
+		return -1;
+	/* one wave: every SM gets blocks_per_sm CTAs that stride the arrays */
+	struct calib_stream_args args = {a, b, cc, 3.0, (unsigned long long)c->elems};
+	struct simt_dim3 grid = simt_dim3((uint32_t)(c->sms * c->blocks_per_sm), 1, 1);
+	struct simt_dim3 block = simt_dim3((uint32_t)c->block, 1, 1);
+	int rc = c->kernel ? SIMT_LAUNCH(h, calib_triad, grid, block, args)
+			   : SIMT_LAUNCH(h, calib_copy, grid, block, args);
+	if (rc)
+		return -1;
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	suite_result(h, &o, suite_digest(a, bytes < 65536 ? bytes : 65536), 1, 0, NULL);
+	simt_work_items(h, c->elems);
+	return 0;
+}
+
+static const struct gpuvm_param_def stream_params[] = {
+	{"kernel", GPUVM_PARAM_CHOICE, "copy|triad", "copy: a = b (16 B/elem); triad: a = b + q c (24 B/elem)"},
+	{"elems", GPUVM_PARAM_U64, "8388608", "doubles per array"},
+	{"blocks_per_sm", GPUVM_PARAM_U64, "2", "CTAs per SM (one wave: the occupancy)"},
+	{"block", GPUVM_PARAM_U64, "1024", "threads per CTA"},
+};
+
+static const struct gpuvm_param_range stream_ranges[] = {
+	{"elems", 1, 1ull << 31}, {"blocks_per_sm", 1, 64}, {"block", 32, 1024},
+};
+
+static int stream_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			 uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)seed;
+	struct stream_cfg c = {.elems = 8388608, .blocks_per_sm = 2, .block = 1024};
+	if (gpuvm_params_choice(p, "kernel", "copy|triad", &c.kernel, err) < 0 ||
+	    gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
+	    gpuvm_params_u64(p, "blocks_per_sm", &c.blocks_per_sm, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0)
+		return -1;
+	if (c.block % 32)
+		return gpuvm_fail(err, "--workload", 0, "block", "must be a multiple of 32");
+	c.sms = cfg->sms;
+	return calib_source("ubench-stream", stream_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_stream = {
+	.name = "ubench-stream",
+	.summary = "STREAM copy or triad over doubles in one wave of CTAs: bandwidth vs occupancy "
+		   "like gpu-benches gpu-stream",
+	.working_set = "16 B (copy) or 24 B (triad) x elems",
+	.params = stream_params,
+	.n_params = sizeof stream_params / sizeof stream_params[0],
+	.ranges = stream_ranges,
+	.n_ranges = sizeof stream_ranges / sizeof stream_ranges[0],
+	.create = stream_create,
+};
+
+/* --------------------------------------------------------------- empty */
+
+struct empty_cfg {
+	uint64_t grid, block, launches;
+};
+
+static int empty_host(struct simt_host *h, void *user)
+{
+	const struct empty_cfg *c = user;
+	struct calib_empty_args a = {0};
+	for (uint64_t k = 0; k < c->launches; k++)
+		if (SIMT_LAUNCH(h, calib_empty, simt_dim3((uint32_t)c->grid, 1, 1),
+				simt_dim3((uint32_t)c->block, 1, 1), a))
+			return -1;
+	simt_result(h, "launches=%llu", (unsigned long long)c->launches);
+	simt_work_items(h, c->launches);
+	return 0;
+}
+
+static const struct gpuvm_param_def empty_params[] = {
+	{"grid", GPUVM_PARAM_U64, "1", "CTAs per launch"},
+	{"block", GPUVM_PARAM_U64, "32", "threads per CTA"},
+	{"launches", GPUVM_PARAM_U64, "1", "back-to-back launches"},
+};
+
+static const struct gpuvm_param_range empty_ranges[] = {
+	{"grid", 1, 1 << 24}, {"block", 1, 1024}, {"launches", 1, 1 << 16},
+};
+
+static int empty_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)cfg;
+	(void)seed;
+	struct empty_cfg c = {.grid = 1, .block = 32, .launches = 1};
+	if (gpuvm_params_u64(p, "grid", &c.grid, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
+	    gpuvm_params_u64(p, "launches", &c.launches, err) < 0)
+		return -1;
+	return calib_source("ubench-empty", empty_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_empty = {
+	.name = "ubench-empty",
+	.summary = "empty kernels: launch, CTA dispatch and retire cost vs grid and block size",
+	.working_set = "none",
+	.params = empty_params,
+	.n_params = sizeof empty_params / sizeof empty_params[0],
+	.ranges = empty_ranges,
+	.n_ranges = sizeof empty_ranges / sizeof empty_ranges[0],
+	.create = empty_create,
+};
+
+/* -------------------------------------------------------------- atomic */
+
+struct atomic_cfg {
+	uint64_t steps, blocks, block;
+	unsigned mode;
+};
+
+static int atomic_host(struct simt_host *h, void *user)
+{
+	const struct atomic_cfg *c = user;
+	uint64_t threads = c->blocks * c->block;
+	unsigned int *words = simt_malloc(h, "words", threads * 4, GPUVM_ALLOC_DEVICE);
+	unsigned int *out = simt_malloc(h, "out", threads * 4, GPUVM_ALLOC_DEVICE);
+	if (!words || !out)
+		return -1;
+	struct calib_atomic_args a = {words, out, (unsigned)c->steps, (int)c->mode};
+	if (SIMT_LAUNCH(h, calib_atomic, simt_dim3((uint32_t)c->blocks, 1, 1),
+			simt_dim3((uint32_t)c->block, 1, 1), a))
+		return -1;
+	simt_result(h, "word0=%u", words[0]);
+	simt_work_items(h, c->mode ? threads * c->steps : c->steps);
+	return 0;
+}
+
+static const struct gpuvm_param_def atomic_params[] = {
+	{"mode", GPUVM_PARAM_CHOICE, "chain|own|same",
+	 "chain: one thread's dependent atomicAdds (latency); own: each thread its word; same: "
+	 "every thread one word"},
+	{"steps", GPUVM_PARAM_U64, "256", "atomics per thread"},
+	{"blocks", GPUVM_PARAM_U64, "1", "CTAs"},
+	{"block", GPUVM_PARAM_U64, "32", "threads per CTA"},
+};
+
+static const struct gpuvm_param_range atomic_ranges[] = {
+	{"steps", 1, 1 << 20}, {"blocks", 1, 1 << 16}, {"block", 1, 1024},
+};
+
+static int atomic_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+			 uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)cfg;
+	(void)seed;
+	struct atomic_cfg c = {.steps = 256, .blocks = 1, .block = 32};
+	if (gpuvm_params_choice(p, "mode", "chain|own|same", &c.mode, err) < 0 ||
+	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0 ||
+	    gpuvm_params_u64(p, "blocks", &c.blocks, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0)
+		return -1;
+	return calib_source("ubench-atomic", atomic_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_atomic = {
+	.name = "ubench-atomic",
+	.summary = "atomicAdd: a dependent chain of one thread (latency) or every thread on its "
+		   "own word / one word (throughput)",
+	.working_set = "4 B x threads",
+	.params = atomic_params,
+	.n_params = sizeof atomic_params / sizeof atomic_params[0],
+	.ranges = atomic_ranges,
+	.n_ranges = sizeof atomic_ranges / sizeof atomic_ranges[0],
+	.create = atomic_create,
+};
+
+/* ---------------------------------------------------------------- link */
+
+struct link_cfg {
+	uint64_t bytes;
+	unsigned mode; /* 0 copy (cudaMemcpy H2D), 1 zero-copy read of pinned memory */
+	uint32_t sms;
+};
+
+static int link_host(struct simt_host *h, void *user)
+{
+	const struct link_cfg *c = user;
+	if (c->mode == 0) {
+		unsigned char *buf = simt_malloc(h, "buf", c->bytes, GPUVM_ALLOC_DEVICE);
+		if (!buf)
+			return -1;
+		for (uint64_t i = 0; i < c->bytes; i += 4096)
+			buf[i] = (unsigned char)(i >> 12);
+		if (simt_upload(h, buf, c->bytes))
+			return -1;
+		simt_result(h, "copied=%llu", (unsigned long long)c->bytes);
+	} else {
+		uint64_t n = c->bytes / 4;
+		unsigned int *src = simt_malloc(h, "src", c->bytes, GPUVM_ALLOC_HOST_PINNED);
+		uint64_t threads = (uint64_t)c->sms * 1024;
+		unsigned int *out = simt_malloc(h, "out", threads * 4, GPUVM_ALLOC_DEVICE);
+		if (!src || !out)
+			return -1;
+		for (uint64_t i = 0; i < n; i++)
+			src[i] = (unsigned int)i;
+		struct calib_read_args a = {src, out, (unsigned long long)n};
+		if (SIMT_LAUNCH(h, calib_read, simt_dim3(c->sms * 4, 1, 1), simt_dim3(256, 1, 1), a))
+			return -1;
+		struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+		suite_result(h, &o, suite_digest(out, threads * 4), 1, 0, NULL);
+	}
+	simt_work_items(h, c->bytes);
+	return 0;
+}
+
+static const struct gpuvm_param_def link_params[] = {
+	{"mode", GPUVM_PARAM_CHOICE, "copy|zero-copy",
+	 "copy: cudaMemcpy host to device of pinned data; zero-copy: a kernel reads pinned host memory"},
+	{"bytes", GPUVM_PARAM_SIZE, "64MiB", "transfer size"},
+};
+
+static const struct gpuvm_param_range link_ranges[] = {
+	{"bytes", 4, 64ull << 30},
+};
+
+static int link_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+		       uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)seed;
+	struct link_cfg c = {.bytes = 64ull << 20};
+	if (gpuvm_params_choice(p, "mode", "copy|zero-copy", &c.mode, err) < 0 ||
+	    gpuvm_params_size(p, "bytes", &c.bytes, err) < 0)
+		return -1;
+	if (c.bytes % 4)
+		return gpuvm_fail(err, "--workload", 0, "bytes", "must be a multiple of 4");
+	c.sms = cfg->sms;
+	return calib_source("ubench-link", link_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_link = {
+	.name = "ubench-link",
+	.summary = "host-link bandwidth vs transfer size: a host-to-device cudaMemcpy or a "
+		   "zero-copy kernel read of pinned memory",
+	.working_set = "bytes",
+	.params = link_params,
+	.n_params = sizeof link_params / sizeof link_params[0],
+	.ranges = link_ranges,
+	.n_ranges = sizeof link_ranges / sizeof link_ranges[0],
+	.create = link_create,
+};

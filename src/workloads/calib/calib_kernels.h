@@ -1,0 +1,163 @@
+/* Calibration microbenchmark kernels (C and CUDA), written like the
+ * published microbenchmarks whose values validation/microbench.tsv holds:
+ *   calib_chase   one thread chases dependent indices (te42kyfo/gpu-benches
+ *                 gpu-latency; Karnagel et al. DaMoN'17 tlb-bench)
+ *   calib_ops     per thread, `insts` arithmetic instructions of one class
+ *                 split into `ilp` independent dependent chains (ilp = 1: a
+ *                 latency chain as Jia et al. 2018; many warps and ilp > 1:
+ *                 issue throughput as the Accel-Sim tuner's MaxFlops)
+ *   calib_copy / calib_triad   STREAM over doubles, grid-stride, one wave of
+ *                 CTAs (gpu-benches gpu-stream)
+ *   calib_empty   a kernel that does nothing (launch + CTA dispatch cost)
+ *   calib_atomic  atomicAdd: one thread's dependent chain (Accel-Sim tuner
+ *                 atomic_add_lat) or every thread on its own word / one word
+ *   calib_read    every thread reads a buffer grid-stride (zero-copy link
+ *                 bandwidth when the buffer is pinned host memory)
+ * Each does real work on real data; the timing is the engine's. */
+#include "gpuvm/simt.h"
+
+struct calib_chase_args {
+	const unsigned int *next; /* next[j]: the index visited after j */
+	unsigned int *out;
+	unsigned int steps;       /* dependent loads per pass */
+	unsigned int passes;
+	int cache;                /* 0 LD, 1 LDCG (__ldcg), 2 LDCA (__ldca) */
+};
+
+/* Each load's index is the value of the load before: no two loads are
+ * ever in flight together, so time per step is the load latency. */
+SIMT_KERNEL_ANY_ORDER(calib_chase, struct calib_chase_args, p)
+{
+	if (threadIdx.x != 0)
+		return;
+	unsigned int j = 0;
+	for (unsigned int pass = 0; pass < p.passes; pass++)
+		for (unsigned int s = 0; s < p.steps; s++) {
+			if (p.cache == 1)
+				j = LDCG(p.next, j);
+			else if (p.cache == 2)
+				j = LDCA(p.next, j);
+			else
+				j = LD(p.next, j);
+		}
+	ST(p.out, 0, j);
+}
+
+/* op classes of calib_ops, in enum gpuvm_op_class order where they exist */
+enum calib_op { CALIB_OP_ALU, CALIB_OP_FMA, CALIB_OP_IMAD, CALIB_OP_SFU, CALIB_OP_DP };
+
+struct calib_ops_args {
+	unsigned int *out;
+	unsigned int insts; /* per thread */
+	unsigned int ilp;   /* independent chains the insts are split into */
+	int op;             /* enum calib_op */
+	int cls;            /* its enum gpuvm_op_class (C build) */
+};
+
+/* The arithmetic is done for real (the digest checks it); the cost hint
+ * says what the CUDA build's SASS would be: insts instructions of the
+ * class whose longest dependent chain is insts / ilp. */
+SIMT_KERNEL_ANY_ORDER(calib_ops, struct calib_ops_args, p)
+{
+	unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int chain = p.insts / p.ilp;
+	unsigned int u = tid | 1u;
+	float f = (float)(tid & 255) * 0.001f + 1.0f;
+	double d = (double)f;
+	for (unsigned int k = 0; k < p.insts; k++) {
+		switch (p.op) {
+		case CALIB_OP_ALU: u = u + 0x9e3779b9u; break;
+		case CALIB_OP_FMA: f = f * 0.999f + 0.001f; break;
+		case CALIB_OP_IMAD: u = u * 1664525u + 1013904223u; break;
+		case CALIB_OP_SFU: f = 1.0f / (f + 1.0f) + 1.0f; break;
+		default: d = d * 0.999 + 0.001; break;
+		}
+	}
+	COMPUTE_CHAIN(chain, p.cls);
+	COMPUTE(p.insts - chain);
+	ST(p.out, tid, u ^ (unsigned int)(f * 1000.0f) ^ (unsigned int)(d * 1000.0));
+}
+
+struct calib_stream_args {
+	double *a;
+	const double *b, *c;
+	double q;
+	unsigned long long n;
+};
+
+/* STREAM copy a = b, grid-stride */
+SIMT_KERNEL_ANY_ORDER(calib_copy, struct calib_stream_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < p.n; i += stride) {
+		COMPUTE(4); /* index math and loop test */
+		ST(p.a, i, LD(p.b, i));
+	}
+}
+
+/* STREAM triad a = b + q c, grid-stride */
+SIMT_KERNEL_ANY_ORDER(calib_triad, struct calib_stream_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < p.n; i += stride) {
+		COMPUTE(6); /* index math, DFMA, loop test */
+		double b = LD(p.b, i);
+		double c = LD(p.c, i);
+		ST(p.a, i, b + p.q * c);
+	}
+}
+
+struct calib_empty_args {
+	int unused;
+};
+
+SIMT_KERNEL_ANY_ORDER(calib_empty, struct calib_empty_args, p)
+{
+	(void)p;
+	(void)threadIdx; /* the C build's thread context, unused here */
+}
+
+struct calib_atomic_args {
+	unsigned int *words;
+	unsigned int *out;
+	unsigned int steps;
+	int mode; /* 0 chain (thread 0 only), 1 own word per thread, 2 one shared word */
+};
+
+/* mode 0: one thread, one word: each atomic's returned value is used
+ * (acc), so on hardware each waits for the last (the engine's implicit
+ * chain gives the same); modes 1, 2: every thread, own or one word. */
+SIMT_KERNEL(calib_atomic, struct calib_atomic_args, p)
+{
+	unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int j = p.mode == 0 ? 0 : p.mode == 1 ? tid : 0;
+	if (p.mode == 0 && tid != 0)
+		return;
+	unsigned int acc = 0;
+	for (unsigned int s = 0; s < p.steps; s++) {
+		unsigned int old = ATOMIC_ADD(p.words, j, 1u);
+		acc += old;
+	}
+	ST(p.out, tid, acc);
+}
+
+struct calib_read_args {
+	const unsigned int *src;
+	unsigned int *out;
+	unsigned long long n;
+};
+
+/* Every thread sums its grid-stride share of src. */
+SIMT_KERNEL_ANY_ORDER(calib_read, struct calib_read_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int acc = 0;
+	for (unsigned long long i = tid; i < p.n; i += stride) {
+		COMPUTE(3);
+		acc += LD(p.src, i);
+	}
+	ST(p.out, tid, acc);
+}

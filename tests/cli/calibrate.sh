@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# gpuvm calibrate: --quick on one preset prints the table with its columns;
+# the pointer-chase latency rises with footprint across the L1, L2 and DRAM
+# plateaus; a quantity nothing was published for shows "none published";
+# --csv/--json load as records; --strict turns failing rows into exit 3;
+# bad options and bad tables are refused with exit 2 naming the option or
+# the file and line, and leave no output file.
+# usage: calibrate.sh /path/to/gpuvm /path/to/source
+set -uo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-calibrate.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+failures=0
+TABLE=$SRC/validation/microbench.tsv
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+# ---- one preset, quick --------------------------------------------------
+"$GPUVM" calibrate --gpu a100 --quick --table "$TABLE" --csv out.csv --json out.json \
+	>table.txt 2>stderr.txt
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail "calibrate --gpu a100 --quick: exit $rc"; cat stderr.txt
+fi
+if head -1 table.txt | grep -Eq '^gpu +quantity +unit +simulated +published +error% +tol% +status$'; then
+	echo "ok - table header: gpu quantity unit simulated published error% tol% status"
+else
+	fail "table header"; head -3 table.txt
+fi
+# a row with a published value: number, number, signed error, tolerance, verdict
+if awk '$1 == "a100" && $2 == "chase_l2_hit_cycles" && $4 ~ /^[0-9.]+$/ && $5 == "212.9" &&
+	$6 ~ /^[-+][0-9.]+$/ && $7 == "10" && ($8 == "pass" || $8 == "FAIL") { ok = 1 }
+	END { exit !ok }' table.txt; then
+	echo "ok - chase_l2_hit_cycles: simulated beside the published 212.9, error, 10 %"
+else
+	fail "chase_l2_hit_cycles row"; grep chase_l2_hit table.txt
+fi
+# nothing published for the A100's dependent IMAD latency: shown as such
+if grep -Eq '^a100 +imad_latency_cycles +cycles +[0-9.]+ +none published +- +10 +no-ref$' table.txt; then
+	echo "ok - a quantity with no published value shows 'none published' and no-ref"
+else
+	fail "missing published value not shown as such"; grep imad_latency table.txt
+fi
+# throughput rows carry the 15 % tolerance
+if awk '$2 == "stream_triad_gb_s" && $7 == "15" { ok = 1 } END { exit !ok }' table.txt; then
+	echo "ok - bandwidth rows: 15 % tolerance"
+else
+	fail "stream_triad_gb_s tolerance"; grep stream_triad_gb_s table.txt
+fi
+
+# ---- the chase curve: L1 < L2 < DRAM plateaus, never falling -------------
+if python3 - out.csv <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+need = ["gpu", "quantity", "x", "unit", "simulated", "published", "error_pct",
+        "tolerance_pct", "status", "source", "convention"]
+assert list(rows[0].keys()) == need, rows[0].keys()
+curve = sorted((float(r["x"]), float(r["simulated"])) for r in rows
+               if r["gpu"] == "a100" and r["quantity"] == "chase_cycles")
+assert len(curve) >= 6, curve
+lat = dict(curve)
+l1, l2, dram = lat[4096], lat[1 << 20], lat[256 << 20]
+# plateaus: 4-64 KiB in the L1, 1-16 MiB in the L2, beyond the 40 MiB L2 DRAM
+assert abs(lat[65536] - l1) < 0.05 * l1, ("L1 plateau", curve)
+assert abs(lat[16 << 20] - l2) < 0.05 * l2, ("L2 plateau", curve)
+assert l2 > 3 * l1 and dram > 1.5 * l2, ("levels", curve)
+for (x0, y0), (x1, y1) in zip(curve, curve[1:]):
+    assert y1 >= y0 * 0.98, ("falls", x0, y0, x1, y1)
+print("L1 %.1f  L2 %.1f  DRAM %.1f cycles" % (l1, l2, dram))
+(r,) = [r for r in rows if r["quantity"] == "chase_dram_cycles"]
+assert float(r["published"]) == 572.2 and r["status"] in ("pass", "FAIL"), r
+assert "gpu-benches" in r["source"], r
+EOF
+then echo "ok - CSV columns; chase latency rises L1 -> L2 -> DRAM with flat plateaus"
+else fail "chase curve or CSV"
+fi
+if python3 - <<'EOF'
+import json
+rows = json.load(open("out.json"))
+assert isinstance(rows, list) and rows, rows
+r = [r for r in rows if r["quantity"] == "imad_latency_cycles"][0]
+assert r["published"] is None and r["status"] == "no-ref" and r["simulated"] > 0, r
+assert rows[0]["gpuvm_version"] and rows[0]["gpuvm_commit"]
+EOF
+then echo "ok - --json: array of records, null where nothing is published"
+else fail "--json"; head -c 600 out.json
+fi
+
+# ---- --strict: a row outside its tolerance exits 3 -----------------------
+printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\nk80\tfma_latency_cycles\t90\tcycles\ttest\tten times the truth\n' >strict.tsv
+"$GPUVM" calibrate --gpu k80 --quick --strict --table strict.tsv >strict.txt 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -Eq '^k80 +fma_latency_cycles .* FAIL$' strict.txt; then
+	echo "ok - --strict exits 3 on a failing row"
+else
+	fail "--strict: exit $rc"; grep fma_latency strict.txt
+fi
+
+# ---- refused input -------------------------------------------------------
+refuse() { # name, expected text, args...
+	local name=$1 want=$2
+	shift 2
+	"$GPUVM" calibrate "$@" >out.txt 2>err.txt
+	local rc=$?
+	if [ $rc -eq 2 ] && grep -q -- "$want" err.txt && [ ! -e never.csv ]; then
+		echo "ok - refused: $name"
+	else
+		fail "$name: exit $rc"; cat err.txt
+	fi
+}
+refuse "unknown preset" "--gpu" --gpu nosuchgpu --quick --csv never.csv
+refuse "empty --gpu" "--gpu" --gpu "" --quick
+refuse "unknown option" "unknown option '--bogus'" --bogus
+refuse "missing value" "needs a value" --gpu
+refuse "stray argument" "unexpected argument 'a100'" a100
+refuse "csv in a missing directory" "--csv" --gpu k80 --quick --csv nodir/x.csv
+refuse "plot extension" "--plot" --gpu k80 --quick --plot fig.txt
+printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\nk80\tx\tfast\tcycles\ts\tc\n' >bad1.tsv
+refuse "table: bad value names file and line" "bad1.tsv:2" --gpu k80 --quick --table bad1.tsv
+printf 'gpu\tquantity\tvalue\n' >bad2.tsv
+refuse "table: header without unit" "lacks the column 'unit'" --table bad2.tsv
+printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\nk80\tx\t5\tcycles\t\tc\n' >bad3.tsv
+refuse "table: a value without its source" "needs its source" --table bad3.tsv
+refuse "table: missing file" "nofile.tsv" --table nofile.tsv
+
+# ---- figures ---------------------------------------------------------------
+if command -v gnuplot >/dev/null 2>&1; then
+	if "$GPUVM" calibrate --gpu k80 --quick --table "$TABLE" --plot fig.png >plot.txt 2>err.txt &&
+	   [ -s fig-k80-latency.png ] && [ -s fig-k80-bandwidth.png ]; then
+		echo "ok - --plot: fig-k80-latency.png and fig-k80-bandwidth.png"
+	else
+		fail "--plot"; cat err.txt; ls
+	fi
+else
+	echo "skip - gnuplot not installed"
+fi
+
+[ $failures -eq 0 ] && echo "all calibrate checks passed"
+exit $((failures > 0))

@@ -1,0 +1,117 @@
+/* The calibration microbenchmarks (src/workloads/calib/) do what their
+ * rows in `gpuvm calibrate` assume: the atomic kernel adds every thread's
+ * steps, an empty-kernel run launches what it was asked, the arithmetic
+ * kernel issues insts + 1 warp instructions per warp, a dependent chain
+ * costs its class's latency per step and 8 independent chains on a full
+ * SM reach the class's issue rate, STREAM triad moves 24 B per element
+ * through DRAM, and a copy moves its bytes over the link. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "run_util.h"
+
+static cJSON *report(const char *gpu, const char *wl)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
+	return run_report(&spec);
+}
+
+static double kernel_cycles(const char *gpu, const char *wl)
+{
+	cJSON *o = report(gpu, wl);
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+	const cJSON *k = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+	if (!k)
+		fail_msg("%s: no kernel", wl);
+	double c = report_num(k, "end_cycle") - report_num(k, "start_cycle");
+	cJSON_Delete(o);
+	return c;
+}
+
+static void test_atomic_adds_every_step(void **state)
+{
+	(void)state;
+	char *r = run_result("a100", "ubench-atomic:mode=same,blocks=3,block=64,steps=5", 1);
+	assert_string_equal(r, "word0=960"); /* 3 x 64 threads x 5 */
+	free(r);
+	r = run_result("a100", "ubench-atomic:mode=chain,steps=7", 1);
+	assert_string_equal(r, "word0=7");
+	free(r);
+}
+
+static void test_empty_launches(void **state)
+{
+	(void)state;
+	cJSON *o = report("v100", "ubench-empty:grid=100,block=64,launches=3");
+	assert_int_equal((int)report_num(o, "kernel_launches"), 3);
+	assert_int_equal((int)report_num(o, "ctas"), 300);
+	assert_int_equal((int)report_num(o, "warp_instructions"), 0);
+	cJSON_Delete(o);
+}
+
+static void test_ops_chain_and_throughput(void **state)
+{
+	(void)state;
+	cJSON *o = report("v100", "ubench-ops:op=dp,insts=100,blocks=2,block=64");
+	/* 4 warps, each a gap of 100 DFMAs and the store */
+	assert_int_equal((int)report_num(o, "warp_instructions"), 4 * 101);
+	cJSON_Delete(o);
+	/* v100: dependent DFMA 8 cycles, FFMA 4 (presets/v100.ini core.*) */
+	double dp = (kernel_cycles("v100", "ubench-ops:op=dp,insts=512") -
+		     kernel_cycles("v100", "ubench-ops:op=dp,insts=256")) / 256;
+	assert_true(dp > 7.9 && dp < 8.1);
+	/* 8 independent chains on 16 warps of every SM: the FP32 issue rate
+	 * of 64 lanes per SM (CUDA guide, cc 7.0) */
+	double t = kernel_cycles("v100", "ubench-ops:op=fma,insts=512,ilp=8,blocks=80,block=512") -
+		   kernel_cycles("v100", "ubench-ops:op=fma,insts=256,ilp=8,blocks=80,block=512");
+	double per_sm = 512.0 * 256 / t;
+	printf("  v100 FFMA: %.1f per clock per SM (ilp 8); DFMA chain %.2f cycles\n", per_sm, dp);
+	assert_true(per_sm > 60 && per_sm < 68);
+	/* two warps per SM: one dependent chain each (a result every 4
+	 * cycles) leaves the FP32 pipe (a warp every 2) half idle; 8 chains
+	 * fill it */
+	double c1 = kernel_cycles("v100", "ubench-ops:op=fma,insts=512,ilp=1,blocks=80,block=64") -
+		    kernel_cycles("v100", "ubench-ops:op=fma,insts=256,ilp=1,blocks=80,block=64");
+	double c8 = kernel_cycles("v100", "ubench-ops:op=fma,insts=512,ilp=8,blocks=80,block=64") -
+		    kernel_cycles("v100", "ubench-ops:op=fma,insts=256,ilp=8,blocks=80,block=64");
+	printf("  v100 FFMA, 2 warps per SM: ilp 1 %.0f cycles, ilp 8 %.0f cycles per 256\n", c1, c8);
+	assert_true(c1 > 1.8 * c8 && c1 < 2.2 * c8);
+}
+
+static void test_stream_traffic(void **state)
+{
+	(void)state;
+	/* p100: 4 MiB L2; 2 Mi doubles = 16 MiB per array */
+	cJSON *o = report("p100", "ubench-stream:kernel=triad,elems=2097152,blocks_per_sm=2,block=256");
+	double dram = report_num(o, "dram_bytes");
+	printf("  p100 triad: %.1f DRAM bytes per element\n", dram / 2097152);
+	/* two arrays read; the written one in DRAM by the end of the run
+	 * unless the L2 still holds it */
+	assert_true(dram >= 16.0 * 2097152 && dram <= 24.5 * 2097152);
+	cJSON_Delete(o);
+}
+
+static void test_link_copy_bytes(void **state)
+{
+	(void)state;
+	cJSON *o = report("a100", "ubench-link:mode=copy,bytes=1MiB");
+	assert_int_equal((long)report_num(o, "pcie_h2d_bytes"), 1 << 20);
+	assert_true(report_num(o, "copy_seconds") > 0);
+	cJSON_Delete(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_atomic_adds_every_step),
+		cmocka_unit_test(test_empty_launches),
+		cmocka_unit_test(test_ops_chain_and_throughput),
+		cmocka_unit_test(test_stream_traffic),
+		cmocka_unit_test(test_link_copy_bytes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
