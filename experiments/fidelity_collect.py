@@ -2,6 +2,11 @@
 """Collect the seeds' fidelity checks into one table (issue 33 item 4).
 
     fidelity_collect.py OUT_DIR [EXPERIMENT ...]
+    fidelity_collect.py --append CHECKS_CSV EXPERIMENT EXPERIMENT_OUT_DIR
+
+The second form is what each experiment script runs at its end when
+CHECKS_CSV is set in the environment: it appends that experiment's rows
+(same columns) to CHECKS_CSV, writing the header when the file is new.
 
 Reads each experiment's own output under OUT_DIR/<experiment>/ (the CSVs
 and logs that experiments/<experiment>.sh writes) and recomputes every
@@ -18,8 +23,15 @@ so a partial run still reports what finished.
 """
 import csv, json, math, os, sys
 
-out = sys.argv[1]
-names = sys.argv[2:] or ["karnagel_fig1", "karnagel_fig10_11", "e4_suite", "ganguly_fig4_8",
+append_to = None
+if len(sys.argv) == 5 and sys.argv[1] == "--append":
+    append_to, name_one, dir_one = sys.argv[2], sys.argv[3], sys.argv[4]
+    out, names = None, [name_one]
+elif len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+    sys.exit("usage: fidelity_collect.py OUT_DIR [EXPERIMENT ...] | --append CHECKS_CSV EXPERIMENT DIR")
+else:
+    out = sys.argv[1]
+names = names if append_to else sys.argv[2:] or ["karnagel_fig1", "karnagel_fig10_11", "e4_suite", "ganguly_fig4_8",
                          "sepo_ch6", "sl1_ch5", "bigkernel_ch4", "neidty_fig8_11"]
 rows = []
 KNOWN_MISS = {}  # filled from the notes below: (seed, figure, quantity) -> cause in docs/fidelity.md
@@ -399,8 +411,10 @@ seed_of = dict(karnagel_fig1="000", karnagel_fig10_11="000", e4_suite="003", gan
                sepo_ch6="001", sl1_ch5="001", bigkernel_ch4="001", neidty_fig8_11="002")
 for name in names:
     n0 = len(rows)
+    if name not in collectors:
+        sys.exit("fidelity_collect.py: unknown experiment '%s' (known: %s)" % (name, " ".join(collectors)))
     try:
-        collectors[name](os.path.join(out, name))
+        collectors[name](dir_one if append_to else os.path.join(out, name))
     except (FileNotFoundError, KeyError, ValueError, ZeroDivisionError, IndexError) as e:
         del rows[n0:]
         rows.append(dict(seed=seed_of[name], figure=name, quantity="experiment did not finish (%s: %s)" % (type(e).__name__, e),
@@ -409,6 +423,15 @@ for name in names:
         r["experiment"] = name
 
 cols = ["seed", "figure", "quantity", "paper", "gpuvm", "tolerance", "passed", "script_pass", "experiment"]
+if append_to:
+    new = not os.path.exists(append_to) or os.path.getsize(append_to) == 0
+    with open(append_to, "a", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=cols)
+        if new:
+            w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    sys.exit(0)
 with open(os.path.join(out, "fidelity.csv"), "w", newline="") as fh:
     w = csv.DictWriter(fh, fieldnames=cols)
     w.writeheader()
