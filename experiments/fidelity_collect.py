@@ -200,20 +200,20 @@ def e4_suite(d):
 # ---- Ganguly et al., ISCA'19 (seeds/004), Figs. 4-8 ----
 def ganguly_fig4_8(d):
     rs = read_csv(os.path.join(d, "ganguly.csv"))
-    def get(fig, w, s, p=None, ts="8"):
+    def get(fig, w, s, p=None, ts="8", key="sim_seconds"):
         if fig == "fig8" and p == "8":
             fig = "fig6"
         if p is None:
             p = "8" if fig == "fig6" and s.startswith("adaptive") else "2"
         for r in rs:
             if r["figure"] == fig and r["workload"] == w and r["scheme"] == s and r["p"] == p and r["t_s"] == ts and r["seed"] == "1":
-                return float(r["sim_seconds"])
+                return float(r[key])
         raise KeyError((fig, w, s, p, ts))
     ws = []
     for r in rs:
         if r["workload"] not in ws:
             ws.append(r["workload"])
-    irr = [w for w in ws if w in ("bfs", "nw", "ra", "sssp")]
+    irr = [w for w in ws if any(r["workload"] == w and r["class"] == "irregular" for r in rs)]
     reg = [w for w in ws if w not in irr]
     for w in irr:
         x = get("fig6", w, "baseline") / get("fig6", w, "adaptive")
@@ -234,6 +234,16 @@ def ganguly_fig4_8(d):
             x = get("fig5", w, "always") / get("fig5", w, "baseline")
             sign("004", "Fig. 5", "%s: always-migrate vs baseline (runtime ratio)" % w,
                  "hurts (> 1)" if hurts else "helps (< 1)", "%.3f" % x, x > 1 if hurts else x < 1)
+    for w, ts, worse in (("nw", "32", True), ("sssp", "32", True), ("bfs", "16", False), ("ra", "16", False)):
+        if w in ws:
+            x = get("fig4", w, "always", ts=ts) / get("fig4", w, "always", ts="8")
+            sign("004", "Fig. 4", "%s: always-migrate runtime at t_s = %s over t_s = 8" % (w, ts),
+                 "worse (> 1)" if worse else "better (< 1)", "%.3f" % x, x > 1 if worse else x < 1)
+    for w in irr:
+        a = get("fig6", w, "adaptive", key="thrashed_pages")
+        b = get("fig6", w, "baseline", key="thrashed_pages")
+        sign("004", "Fig. 7", "%s (irregular): thrashed pages adaptive < baseline at 125 %%" % w, "fewer",
+             "%.0f vs %.0f" % (a, b), a < b)
     for w in irr:
         x = get("fig8", w, "adaptive", p="8") / get("fig8", w, "adaptive", p="2")
         sign("004", "Fig. 8", "%s (irregular): runtime at p = 8 over p = 2" % w, "falls (< 1)", "%.3f" % x, x < 1)
