@@ -67,9 +67,41 @@ def sign(seed, fig, q, paper, value_text, ok, script_ok=None):
     row(seed, fig, q, paper, value_text, "sign/ordering: exact", ok, script_ok)
 
 
+partial_files = []
+
+
 def read_csv(path):
+    """A sweep still running (or stopped) has only PATH.partial, its finished
+    points: use them, and say so in the rows (see `group`)."""
+    if not os.path.exists(path) and os.path.exists(path + ".partial"):
+        partial_files.append(os.path.basename(path))
+        path += ".partial"
     with open(path) as f:
         return list(csv.DictReader(f))
+
+
+def group(seed, figure, what, fn, *args, fresh=True):
+    """One group of checks; when its data is missing (an unfinished run),
+    one row says so instead of the group's rows. fresh: the group reads its
+    own files (so only those can mark its rows as from unfinished sweeps)."""
+    n0 = len(rows)
+    if fresh:
+        del partial_files[:]
+    try:
+        fn(*args)
+    except (FileNotFoundError, KeyError, ValueError, ZeroDivisionError, IndexError) as e:
+        del rows[n0:]
+        rows.append(dict(seed=seed, figure=figure, quantity="%s: not run to the end (%s: %s)" % (what, type(e).__name__, e),
+                         paper="", gpuvm="", tolerance="", passed="n/a", script_pass=""))
+    tag_partial(n0)
+
+
+def tag_partial(n0):
+    """Rows computed while an unfinished sweep had been read say so."""
+    if partial_files:
+        for r in rows[n0:]:
+            if "not run to the end" not in r["quantity"] and "[from the finished points" not in r["quantity"]:
+                r["quantity"] += " [from the finished points of %s]" % ", ".join(sorted(set(partial_files)))
 
 
 def gm(xs):
@@ -78,15 +110,23 @@ def gm(xs):
 
 # ---- Karnagel et al., DaMoN'17 (seeds/000), Fig. 1 ----
 def karnagel_fig1(d):
-    G, M = 2 ** 30, 2 ** 20
     for label, fn in (("sampling", "fig1a_sampling.csv"), ("group-by", "fig1b_groupby.csv")):
+        for g in ("p100", "k80"):
+            group("000", "Fig. 1", "%s %s (%s)" % (g, label, fn), karnagel_fig1_one, d, label, fn, g)
+
+
+def karnagel_fig1_one(d, label, fn, g):
+    G, M = 2 ** 30, 2 ** 20
+    if True:
         val = {}
         for r in read_csv(os.path.join(d, fn)):
             val[r["gpu"], float(r["workload.region_bytes"])] = float(r["items_per_sim_second"])
-        for g in ("p100", "k80"):
+        if True:
             top = 128 * M if g == "k80" else G
             plat = [y for (gg, b), y in val.items() if gg == g and 32 * M <= b <= top]
             past = [y for (gg, b), y in val.items() if gg == g and b > 2.5 * G]
+            if not past or not plat:
+                raise KeyError("no points %s 2.5 GiB yet" % ("past" if plat else "below"))
             p = sum(plat) / len(plat)
             s = p / (sum(past) / len(past)) if past else float("nan")
             if g == "p100" and label == "sampling":
@@ -128,36 +168,56 @@ def karnagel_fig10_11(d):
         raise FileNotFoundError("no fig10/fig11 CSVs")
     M, G = 2 ** 20, 2 ** 30
     r = lambda op, g, var, b: val[op, g, var, b] / val[op, g, "none", b]
-    b = maxb["s", "k80"]; x = r("s", "k80", "copy/2GiB", b)
-    speedup("000", "Fig. 10a", "k80 sampling, 2 GB scopes vs unscoped, largest region (%g GiB)" % (b / G), 13, x,
-            ">= 8x", x >= 8)
-    xs = [r("s", "k80", "copy/128MiB", bb) for bb in (256 * M, 512 * M, G)]
-    sign("000", "Fig. 10a", "k80 sampling, 128 MB scopes help at 256 MB-1 GB", "minor speed-up (> 1)",
-         "%.2fx-%.2fx" % (min(xs), max(xs)), min(xs) > 1, min(xs) > 1)
-    x = r("s", "k80", "copy/128MiB", 2 * G)
-    sign("000", "Fig. 10a", "k80 sampling, 128 MB scopes at 2 GB", "speed-up gone (< 1)", "%.2fx" % x, x < 1, x < 1)
-    b = maxb["g", "k80"]; x = r("g", "k80", "copy/2GiB", b)
-    speedup("000", "Fig. 11a", "k80 group-by copy, 2 GB scopes, largest table (%g GiB; paper 11.2 GB)" % (b / G), 12.5, x,
-            ">= 8x", x >= 8)
-    x = r("s", "p100", "copy/2GiB", 16 * G) if ("s", "p100", "copy/2GiB", 16 * G) in val else float("nan")
-    speedup("000", "Fig. 10b", "p100 sampling, 2 GB scopes at 16 GB", 2, x, ">= 1.5x", x >= 1.5)
-    hi = max(r("s", "p100", "copy/128MiB", k[3]) for k in val if k[:3] == ("s", "p100", "copy/128MiB") and k[3] > 128 * M)
-    sign("000", "Fig. 10b", "p100 sampling, 128 MB scopes, every region > 128 MB", "slower than unscoped (< 1)",
-         "max %.2fx" % hi, hi < 1, hi < 1)
-    b = maxb["g", "p100"]; x = r("g", "p100", "copy/2GiB", b)
-    speedup("000", "Fig. 11b", "p100 group-by copy, 2 GB scopes, largest table (%g GiB; paper 16 GB)" % (b / G), 2.5, x,
-            ">= 1.8x", x >= 1.8)
-    hi = max(r("g", "p100", "copy/128MiB", k[3]) for k in val if k[:3] == ("g", "p100", "copy/128MiB"))
-    sign("000", "Fig. 11b", "p100 group-by copy, 128 MB scopes, every table", "slower than unscoped (< 1)",
-         "max %.2fx" % hi, hi < 1, hi < 1)
-    worst, n = 0, 0
-    for k in val:
-        if k[0] == "g" and k[1] == "p100" and k[2].startswith("naive"):
-            s = k[2][6:]; sb = 2 * G if s == "2GiB" else 128 * M
-            if k[3] / sb > 2:
-                n += 1; worst = max(worst, val[k] / val["g", "p100", "copy/" + s, k[3]])
-    sign("000", "Fig. 11b", "p100 group-by naive vs copy at >= 3 passes (%d points)" % n, "naive loses (< 1)",
-         "max %.2f" % worst, worst < 1, worst < 1)
+    def check_0():
+        b = maxb["s", "k80"]; x = r("s", "k80", "copy/2GiB", b)
+        speedup("000", "Fig. 10a", "k80 sampling, 2 GB scopes vs unscoped, largest region (%g GiB)" % (b / G), 13, x,
+                ">= 8x", x >= 8)
+    group("000", "Figs. 10-11", "Fig. 10a k80 sampling 2 GB scopes", check_0, fresh=False)
+    def check_1():
+        xs = [r("s", "k80", "copy/128MiB", bb) for bb in (256 * M, 512 * M, G)]
+        sign("000", "Fig. 10a", "k80 sampling, 128 MB scopes help at 256 MB-1 GB", "minor speed-up (> 1)",
+             "%.2fx-%.2fx" % (min(xs), max(xs)), min(xs) > 1, min(xs) > 1)
+    group("000", "Figs. 10-11", "Fig. 10a k80 sampling 128 MB scopes 256 MB-1 GB", check_1, fresh=False)
+    def check_2():
+        x = r("s", "k80", "copy/128MiB", 2 * G)
+        sign("000", "Fig. 10a", "k80 sampling, 128 MB scopes at 2 GB", "speed-up gone (< 1)", "%.2fx" % x, x < 1, x < 1)
+    group("000", "Figs. 10-11", "Fig. 10a k80 sampling 128 MB scopes at 2 GB", check_2, fresh=False)
+    def check_3():
+        b = maxb["g", "k80"]; x = r("g", "k80", "copy/2GiB", b)
+        speedup("000", "Fig. 11a", "k80 group-by copy, 2 GB scopes, largest table (%g GiB; paper 11.2 GB)" % (b / G), 12.5, x,
+                ">= 8x", x >= 8)
+    group("000", "Figs. 10-11", "Fig. 11a k80 group-by 2 GB scopes", check_3, fresh=False)
+    def check_4():
+        x = r("s", "p100", "copy/2GiB", 16 * G)
+        speedup("000", "Fig. 10b", "p100 sampling, 2 GB scopes at 16 GB", 2, x, ">= 1.5x", x >= 1.5)
+    group("000", "Figs. 10-11", "Fig. 10b p100 sampling 2 GB scopes at 16 GB", check_4, fresh=False)
+    def check_5():
+        hi = max(r("s", "p100", "copy/128MiB", k[3]) for k in val if k[:3] == ("s", "p100", "copy/128MiB") and k[3] > 128 * M)
+        sign("000", "Fig. 10b", "p100 sampling, 128 MB scopes, every region > 128 MB", "slower than unscoped (< 1)",
+             "max %.2fx" % hi, hi < 1, hi < 1)
+    group("000", "Figs. 10-11", "Fig. 10b p100 sampling 128 MB scopes", check_5, fresh=False)
+    def check_6():
+        b = maxb["g", "p100"]; x = r("g", "p100", "copy/2GiB", b)
+        speedup("000", "Fig. 11b", "p100 group-by copy, 2 GB scopes, largest table (%g GiB; paper 16 GB)" % (b / G), 2.5, x,
+                ">= 1.8x", x >= 1.8)
+    group("000", "Figs. 10-11", "Fig. 11b p100 group-by 2 GB scopes", check_6, fresh=False)
+    def check_7():
+        hi = max(r("g", "p100", "copy/128MiB", k[3]) for k in val if k[:3] == ("g", "p100", "copy/128MiB"))
+        sign("000", "Fig. 11b", "p100 group-by copy, 128 MB scopes, every table", "slower than unscoped (< 1)",
+             "max %.2fx" % hi, hi < 1, hi < 1)
+    group("000", "Figs. 10-11", "Fig. 11b p100 group-by 128 MB scopes", check_7, fresh=False)
+    def check_8():
+        worst, n = 0, 0
+        for k in val:
+            if k[0] == "g" and k[1] == "p100" and k[2].startswith("naive"):
+                s = k[2][6:]; sb = 2 * G if s == "2GiB" else 128 * M
+                if k[3] / sb > 2:
+                    n += 1; worst = max(worst, val[k] / val["g", "p100", "copy/" + s, k[3]])
+        if n == 0:
+            raise KeyError("no p100 naive group-by points at >= 3 passes yet")
+        sign("000", "Fig. 11b", "p100 group-by naive vs copy at >= 3 passes (%d points)" % n, "naive loses (< 1)",
+             "max %.2f" % worst, worst < 1, worst < 1)
+    group("000", "Figs. 10-11", "Fig. 11b p100 group-by naive vs copy", check_8, fresh=False)
 
 
 # ---- Zheng et al., HPCA'16 (seeds/003), E4 on suite kernels ----
@@ -167,7 +227,7 @@ def e4_suite(d):
     wls = [f[:-len("-mshrs.csv")] for f in sorted(os.listdir(d)) if f.endswith("-mshrs.csv")]
     if not wls:
         raise FileNotFoundError("no *-mshrs.csv")
-    for w in wls:
+    def one(w):
         m = secs(w + "-mshrs.csv")
         c = secs(w + "-copy.csv")[0]
         b = secs(w + "-blocking.csv")[0]
@@ -191,6 +251,12 @@ def e4_suite(d):
             row("003", "4 (prefetch)", "%s: %s / copy-then-execute" % (w, name), "~0.88x (12 % faster)", t / c,
                 "script band [0.6, 1.25]x", 0.6 <= t / c <= 1.25, 0.6 <= t / c <= 1.25, "x")
         lb.append(b / c); lr.append(m[2] / c)
+    for w in wls:
+        group("003", "E4", w, one, w)
+    if len(lb) < len(wls):
+        rows.append(dict(seed="003", figure="2.1/3.2", quantity="geometric means: not all workloads finished",
+                         paper="", gpuvm="", tolerance="", passed="n/a", script_pass=""))
+        return
     x = gm(lb)
     slowdown("003", "2.1", "blocking / copy-then-execute, geometric mean over workloads", 6, x, "[4, 9]x", 4 <= x <= 9)
     x = gm(lr)
@@ -431,6 +497,7 @@ for name in names:
         del rows[n0:]
         rows.append(dict(seed=seed_of[name], figure=name, quantity="experiment did not finish (%s: %s)" % (type(e).__name__, e),
                          paper="", gpuvm="", tolerance="", passed="n/a", script_pass=""))
+    del partial_files[:]
     for r in rows[n0:]:
         r["experiment"] = name
 
