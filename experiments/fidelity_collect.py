@@ -534,7 +534,10 @@ with open(os.path.join(out, "fidelity.csv"), "w", newline="") as fh:
         w.writerow(r)
 checked = [r for r in rows if r["passed"] in ("pass", "FAIL")]
 npass = sum(r["passed"] == "pass" for r in checked)
+nrun = sum(r["passed"] == "n/a" for r in rows)
 summary = "%d of %d checked effects pass (%.0f %%)" % (npass, len(checked), 100.0 * npass / len(checked) if checked else 0)
+if nrun:
+    summary += "; %d row(s) n/a: groups of checks whose runs did not finish" % nrun
 with open(os.path.join(out, "fidelity.md"), "w") as fh:
     fh.write("| seed | figure | quantity | paper | gpuvm | tolerance | pass |\n|---|---|---|---|---|---|---|\n")
     for r in rows:
