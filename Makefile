@@ -39,3 +39,8 @@ bench: build
 
 clean:
 	rm -rf build build-asan build-check
+
+# make fidelity: the seeds' experiments at FIDELITY sizes, one table (experiments/fidelity.sh)
+.PHONY: fidelity
+fidelity: build
+	bash experiments/fidelity.sh build/gpuvm out/fidelity

@@ -186,3 +186,8 @@ if shutil.which("gnuplot"):
                     "set yrange [0:1.1]; set grid ytics;"
                     f"plot for [i=2:5] '{dat}' using i:xtic(1) title columnheader(i)"], check=False)
 PY
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+# (experiments/fidelity_collect.py); the exit status stays the run's own
+st=$?
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" bigkernel_ch4 "$out"
+exit "$st"

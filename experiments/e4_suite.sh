@@ -79,4 +79,6 @@ gb=$(gm $lb) gr=$(gm $lr)
 echo "== geometric mean over the workloads: blocking ${gb}x (Zheng ~6x), replayable 4 MSHRs ${gr}x (Zheng ~2x)"
 check "blocking geometric mean in [4, 9]x" 'x[1] >= 4 && x[1] <= 9' "$gb"
 check "replayable 4 MSHRs geometric mean in [1.33, 3]x" 'x[1] >= 2/1.5 && x[1] <= 3' "$gr"
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" e4_suite "$out"
 exit $fail

@@ -180,3 +180,8 @@ plot("fig8", "Fig. 8: adaptive at 125 %, runtime vs p (normalised to p = 2)", "r
      key="p")
 PY
 echo "CSV: $out/ganguly.csv"
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+# (experiments/fidelity_collect.py); the exit status stays the run's own
+st=$?
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" ganguly_fig4_8 "$out"
+exit "$st"

@@ -89,3 +89,8 @@ summarise "$OUT/fig1a_sampling.csv" sampling
 summarise "$OUT/fig1b_groupby.csv" group-by
 echo
 echo "figures: $OUT/fig1a_sampling.png $OUT/fig1b_groupby.png (data in the .csv beside them)"
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+# (experiments/fidelity_collect.py); the exit status stays the run's own
+st=$?
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" karnagel_fig1 "$OUT"
+exit "$st"

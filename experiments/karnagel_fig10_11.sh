@@ -151,3 +151,8 @@ echo
 echo "figures: $OUT/fig10a_sampling_k80.png $OUT/fig10b_sampling_p100.png"
 echo "         $OUT/fig11a_groupby_k80.png $OUT/fig11b_groupby_p100.png"
 echo "(FIG.gp beside each FIG.png redraws it: cd $OUT && gnuplot FIG.gp; data in the .csv and .dat files)"
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+# (experiments/fidelity_collect.py); the exit status stays the run's own
+st=$?
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" karnagel_fig10_11 "$OUT"
+exit "$st"

@@ -256,3 +256,8 @@ if command -v gnuplot >/dev/null; then
 else
 	echo "gnuplot not found: CSVs only"
 fi
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+# (experiments/fidelity_collect.py); the exit status stays the run's own
+st=$?
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" neidty_fig8_11 "$OUT"
+exit "$st"

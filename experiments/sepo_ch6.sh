@@ -273,3 +273,8 @@ if missing:
 print(f"\nwrote {os.path.join(out, 'sepo.csv')}")
 sys.exit(1 if missing else 0)
 PY
+# issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows
+# (experiments/fidelity_collect.py); the exit status stays the run's own
+st=$?
+[ -z "${CHECKS_CSV:-}" ] || python3 "$(dirname "$0")/fidelity_collect.py" --append "$CHECKS_CSV" sepo_ch6 "$out"
+exit "$st"

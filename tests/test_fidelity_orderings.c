@@ -1,0 +1,174 @@
+/* Signs and orderings of the seeds' effects (issue 33 item 4), two-sided,
+ * at CI sizes: each effect the papers state as "A slower than B" is
+ * checked as A > B, not only as A's magnitude within a band.
+ *
+ * Checks that hold today are assertions. The KNOWN MISSES of issue 33
+ * (item 3) are checked too, but reported instead of asserted: each prints
+ * "MISS (known, issue 33)" with its numbers and the test still passes, so
+ * that CI stays green while the miss stays visible. With
+ * GPUVM_FIDELITY_STRICT=1 in the environment they are assertions as well
+ * (the test then fails today; it must pass once the model is fixed, at
+ * which point the check moves to the asserted list). docs/fidelity.md has
+ * each miss's measured cause.
+ *
+ * Zheng et al., "Towards high performance paged memory for GPUs", HPCA'16
+ * (seeds/003) on the k80 preset (uvm.gmmu = zheng, 20 us far faults):
+ *  - blocking far faults are slower than replayable far faults with one
+ *    far-fault MSHR per CU (2.1 and 3.2: blocking ~6x copy-then-execute,
+ *    replayable with one MSHR 3.6x) -- KNOWN MISS on random access;
+ *  - blocking is slower than replayable with 4 MSHRs (3.2: "2x");
+ *  - replayable with one MSHR is slower than with 4 (3.2: 3.6x -> 2x).
+ * Mokhtari's thesis (seeds/001) Fig. 6.8, SePo insert rate at 1x (the table
+ * fits the heap): basic > combining > multi-valued at every key size --
+ * combining > multi holds, basic > combining is a KNOWN MISS.
+ * Du et al., NeiDty (seeds/002) Fig. 11 on the gem5gpu-neidty preset, MIS
+ * (Pannotia, the suite's default input): neidty-default cuts the average
+ * translation delay below the private-L1 baseline (IV.D) -- holds;
+ * neidty-twice is at least as good as neidty-default (IV.D: twice the
+ * best of the three update policies) -- KNOWN MISS on MIS. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "run_util.h"
+
+/* the e4 workload set at CI sizes (tests/test_fidelity_e4.c) */
+static const char *const ZHENG_SET[] = {
+	"stream-triad:elems=262144,mem=managed",
+	"random-sampling:region=6MiB,reads=4,mem=managed",
+	"fdtd-2d:n=768,steps=2,mem=managed",
+	"ra:elems=65536,threads=8192,mem=managed",
+	"atax:n=768,mem=managed",
+};
+#define N_ZHENG (sizeof ZHENG_SET / sizeof ZHENG_SET[0])
+
+static int strict(void)
+{
+	const char *s = getenv("GPUVM_FIDELITY_STRICT");
+	return s && strcmp(s, "1") == 0;
+}
+
+static int known_misses;
+
+/* A known miss: printed with its numbers; asserted only when strict. */
+static void known_miss(int holds, const char *what)
+{
+	if (holds) {
+		printf("  ok    %s\n", what);
+		return;
+	}
+	known_misses++;
+	printf("  MISS (known, issue 33) %s\n", what);
+	if (strict())
+		fail_msg("known miss (GPUVM_FIDELITY_STRICT=1): %s", what);
+}
+
+static double sim_seconds(const char *gpu, const char *workload, const char *const *sets, int n)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 3};
+	for (int i = 0; i < n; i++)
+		spec.sets[spec.n_sets++] = sets[i];
+	cJSON *r = run_report(&spec);
+	double s = report_num(r, "sim_seconds");
+	cJSON_Delete(r);
+	return s;
+}
+
+static void test_zheng_fault_model_orderings(void **state)
+{
+	(void)state;
+	const char *blocking[] = {"uvm.prefetcher=none", "uvm.fault_model=blocking"};
+	const char *rep1[] = {"uvm.prefetcher=none", "uvm.far_fault_mshrs=1"};
+	const char *rep4[] = {"uvm.prefetcher=none", "uvm.far_fault_mshrs=4"};
+	for (size_t w = 0; w < N_ZHENG; w++) {
+		double b = sim_seconds("k80", ZHENG_SET[w], blocking, 2);
+		double r1 = sim_seconds("k80", ZHENG_SET[w], rep1, 2);
+		double r4 = sim_seconds("k80", ZHENG_SET[w], rep4, 2);
+		printf("  %s: blocking %.3g s, replayable 1 MSHR %.3g s, 4 MSHRs %.3g s\n", ZHENG_SET[w], b,
+		       r1, r4);
+		assert_true(r1 > r4); /* one MSHR per CU is slower than four */
+		assert_true(b > r4);  /* blocking is slower than replayable with four */
+		char what[200];
+		snprintf(what, sizeof what, "%s: blocking slower than replayable with 1 MSHR (%.2fx; Zheng 6x vs 3.6x)",
+			 ZHENG_SET[w], b / r1);
+		known_miss(b > r1, what);
+	}
+}
+
+/* Fig. 6.8 at 1x: records, 2 per key, 8-byte values, the insert rate is
+ * records over the simulated time (input copies and copy-outs included,
+ * thesis 6.6.2). */
+static void test_sepo_fig6_8_ordering(void **state)
+{
+	(void)state;
+	static const unsigned keys[] = {8, 64};
+	for (size_t k = 0; k < 2; k++) {
+		static const char *const orgs[] = {"basic", "combining", "multi"};
+		double rate[3];
+		for (int o = 0; o < 3; o++) {
+			char wl[128];
+			snprintf(wl, sizeof wl, "sepo-kv:records=16384,dup=2,key=%u,value=8,org=%s", keys[k],
+				 orgs[o]);
+			rate[o] = 16384 / sim_seconds("p100", wl, NULL, 0);
+		}
+		printf("  key %u B: insert rate basic %.3g, combining %.3g, multi %.3g M/s\n", keys[k],
+		       rate[0] / 1e6, rate[1] / 1e6, rate[2] / 1e6);
+		assert_true(rate[1] > rate[2]); /* combining > multi-valued */
+		char what[160];
+		snprintf(what, sizeof what, "key %u B: SePo basic > combining (%.2fx; thesis > 1)", keys[k],
+			 rate[0] / rate[1]);
+		known_miss(rate[0] > rate[1], what);
+	}
+}
+
+static double translation_cycles(const char *peer, const char *update)
+{
+	const char *sets[] = {peer, update};
+	struct gpuvm_run_spec spec = {.gpu = "gem5gpu-neidty", .workload = "mis", .seed = 3};
+	for (int i = 0; i < 2 && sets[i]; i++)
+		spec.sets[spec.n_sets++] = sets[i];
+	cJSON *r = run_report(&spec);
+	const cJSON *l1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "tlb"), 0);
+	assert_non_null(l1);
+	double c = report_num(l1, "avg_translation_cycles");
+	cJSON_Delete(r);
+	return c;
+}
+
+static void test_neidty_update_orderings(void **state)
+{
+	(void)state;
+	double base = translation_cycles("tlb.l1.peer=none", NULL);
+	double def = translation_cycles("tlb.l1.peer=neidty", "neidty.update=default");
+	double twice = translation_cycles("tlb.l1.peer=neidty", "neidty.update=twice");
+	printf("  MIS: cycles per translation baseline %.1f, neidty-default %.1f, neidty-twice %.1f\n", base,
+	       def, twice);
+	assert_true(def < base); /* neidty-default cuts the translation delay */
+	char what[160];
+	snprintf(what, sizeof what, "MIS: neidty-twice >= neidty-default (speed-up %.3fx vs %.3fx)", base / twice,
+		 base / def);
+	known_miss(twice <= def * (1 + 1e-3), what);
+}
+
+static int report_misses(void **state)
+{
+	(void)state;
+	printf("known misses reported (not asserted; GPUVM_FIDELITY_STRICT=1 asserts them): %d\n",
+	       known_misses);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zheng_fault_model_orderings),
+		cmocka_unit_test(test_sepo_fig6_8_ordering),
+		cmocka_unit_test(test_neidty_update_orderings),
+	};
+	return cmocka_run_group_tests(tests, NULL, report_misses);
+}
