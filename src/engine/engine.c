@@ -149,10 +149,12 @@ struct engine {
 	/* kernel sampling: classes of alike launches, their convergence */
 	struct kernel_sampler ks;
 
-	/* progress */
+	/* progress: told where the run is (NULL: nobody listens) */
 	bool progress;
+	gpuvm_progress_fn *progress_fn;
+	void *progress_ctx;
+	struct gpuvm_progress live_progress;
 	const struct gpuvm_uvm_observer *uvm_observer;
-	struct timespec last_progress;
 	uint64_t kernel_index;
 };
 
@@ -982,7 +984,15 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 	memset(e, 0, sizeof *e);
 	e->cfg = cfg;
 	e->stats = stats;
-	e->progress = opt && opt->progress;
+	/* a bare opt->progress (no reporter) draws the live terminal line */
+	e->progress_fn = opt ? opt->progress_fn : NULL;
+	e->progress_ctx = opt ? opt->progress_ctx : NULL;
+	if (opt && opt->progress && !e->progress_fn) {
+		gpuvm_progress_init(&e->live_progress, GPUVM_PROGRESS_LIVE, 0, stderr, NULL);
+		e->progress_fn = gpuvm_progress_report;
+		e->progress_ctx = &e->live_progress;
+	}
+	e->progress = e->progress_fn != NULL;
 	e->uvm_observer = opt ? opt->uvm_observer : NULL;
 	if (xlat_init(&e->xlat, cfg, stats))
 		return -1;
@@ -1397,20 +1407,17 @@ static void warp_finished(struct engine *e, struct kernel_run *kr, uint32_t wslo
 		place_cta(e, kr, w->sm, t);
 }
 
-static void show_progress(struct engine *e, const struct kernel_run *kr, bool final)
+/* Progress: a sample for the caller's reporter (gpuvm/progress.h), which
+ * owns the clocks and the formatting; the engine only says where it is. */
+static void show_progress(struct engine *e, const struct kernel_run *kr, double cycles, bool final)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	double dt = (double)(now.tv_sec - e->last_progress.tv_sec) +
-		    (double)(now.tv_nsec - e->last_progress.tv_nsec) * 1e-9;
-	if (!final && dt < 0.25)
-		return;
-	e->last_progress = now;
-	fprintf(stderr, "\r  kernel %llu %-24.24s CTAs %llu/%llu  %.3g warp insts%s",
-		(unsigned long long)e->kernel_index, kr->k->name,
-		(unsigned long long)kr->ctas_done, (unsigned long long)kr->ctas,
-		(double)e->stats->warp_insts, final ? "\n" : "");
-	fflush(stderr);
+	struct gpuvm_progress_sample p = {
+		.kernel_index = e->kernel_index, .kernel = kr->k->name,
+		.ctas_done = kr->ctas_done, .ctas = kr->ctas,
+		.warp_insts = e->stats->warp_insts, .thread_accesses = e->stats->thread_accesses,
+		.sim_cycles = cycles, .launch_end = final,
+	};
+	e->progress_fn(e->progress_ctx, &p);
 }
 
 /* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
@@ -1478,11 +1485,11 @@ static int fast_forward_kernel(struct engine *e, struct kernel_run *kr, const st
 		}
 		kr->ctas_done++;
 		if (e->progress && (++steps & 0xff) == 0)
-			show_progress(e, kr, false);
+			show_progress(e, kr, t + (double)(s->warp_insts - insts0) * cpi, false);
 	}
 	k->functional = false;
 	if (e->progress)
-		show_progress(e, kr, true);
+		show_progress(e, kr, t + (double)(s->warp_insts - insts0) * cpi, true);
 	kernel_sampler_charge(&e->ks, cls, s->thread_accesses - accesses0);
 	kr->end = t + (double)(s->warp_insts - insts0) * cpi;
 	return 0;
@@ -1741,10 +1748,11 @@ static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, doubl
 			}
 		}
 		if (e->progress && (++steps & 0xffff) == 0)
-			show_progress(e, &kr, false);
+			show_progress(e, &kr, event_queue_empty(&e->events) ? t
+					      : event_queue_front_time(&e->events), false);
 	}
 	if (e->progress)
-		show_progress(e, &kr, true);
+		show_progress(e, &kr, kr.end, true);
 	xlat_sync_stats(&e->xlat);
 	if (e->zc_stores_done > kr.end)
 		kr.end = e->zc_stores_done; /* posted writes still on the link */
@@ -1778,7 +1786,6 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &e.last_progress);
 
 	double t = 0;
 	const double clock_hz = cfg->clock_mhz * 1e6;
