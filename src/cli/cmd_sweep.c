@@ -129,7 +129,9 @@ static void usage(FILE *f)
 "  for i in 0 1 2 3; do gpuvm sweep --shard $i/4 ... --csv part$i.csv; done\n"
 "  gpuvm sweep merge part*.csv --csv all.csv\n"
 "  mpirun -n 8 gpuvm sweep --mpi --gpu p100 --workload bfs:mem=managed \\\n"
-"      --vary uvm.oversub_percent=110,125,150 --csv out.csv\n",
+"      --vary uvm.oversub_percent=110,125,150 --csv out.csv\n"
+"  (OpenMPI as root needs --allow-run-as-root; more ranks than cores need\n"
+"  --oversubscribe: mpirun --allow-run-as-root --oversubscribe -n 4 ...)\n",
 	      f);
 }
 
