@@ -3,6 +3,7 @@ and returns the CLI's own numbers as DataFrames. Run by tests/cli/python.sh
 (ctest cli_python) with an interpreter that has pandas and pytest."""
 import json
 import os
+import sys
 import subprocess
 
 import pytest
@@ -124,3 +125,19 @@ def test_calibrate():
         pytest.skip("this gpuvm has no calibrate command")
     c = gpuvm.calibrate()
     assert len(c.rows) > 0
+
+
+def test_cli_passthrough():
+    assert "p100" in gpuvm.cli("presets")
+
+
+def test_example_fig1(tmp_path):
+    """examples/fig1_from_python.py regenerates Fig. 1a from Python."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"))
+    out = subprocess.run([sys.executable, os.path.join(root, "examples", "fig1_from_python.py"),
+                          str(tmp_path)], env=env, check=True, capture_output=True, text=True)
+    assert "p100: plateau" in out.stdout and "slowdown past 2.5 GiB" in out.stdout
+    df = pd.read_csv(tmp_path / "fig1a.csv")
+    assert set(df["gpu"]) == {"p100", "k80"} and len(df) == 14
+    assert (tmp_path / "fig1a.png").stat().st_size > 0
