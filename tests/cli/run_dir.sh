@@ -86,7 +86,7 @@ pass "bad --outdir refused; a failed run leaves no directory"
 	--progress=0.2 > out.txt 2> prog.txt || fail "sim --progress=0.2: exit $?"
 n=$(grep -c "progress at" prog.txt || true)
 [ "$n" -ge 1 ] || fail "--progress=0.2 logged no progress line: $(cat prog.txt)"
-grep "progress at" prog.txt | head -1 | grep -q "cycles simulated, .* launches done, .* warp insts/CPU s, left ~" ||
+grep -q "progress at .*: .* cycles simulated, .* launches done, .* warp insts/CPU s, left ~" prog.txt ||
 	fail "progress line lacks a field: $(head -1 prog.txt)"
 grep -q "left ~.* CPU, ~.* wall at this load (thread accesses: [0-9]*% of the workload's estimate)" prog.txt ||
 	fail "progress line has no time-left estimate: $(head -1 prog.txt)"
