@@ -14,6 +14,8 @@ PACKAGES=(
 	gnuplot-nox                        # figures (optional at run time)
 	clang                              # fuzz targets (libFuzzer comes with its recommends)
 	libopenmpi-dev openmpi-bin         # gpuvm sweep --mpi (optional; CI tests a 4-rank run)
+	python3-pandas python3-pytest      # the Python package's DataFrames and its tests (docs/python.md)
+	python3-setuptools python3-venv    # pip install ./python, offline
 )
 
 mode=install

@@ -9,6 +9,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
+#include "gpuvm/progress.h"
 #include "gpuvm/stream.h"
 #include "gpuvm/uvm.h"
 
@@ -164,7 +165,11 @@ struct gpuvm_stats {
 #define GPUVM_KERNEL_SAMPLING_MIN_DETAILED 3
 
 struct gpuvm_sim_options {
-	bool progress; /* draw progress on stderr (callers pass isatty(2)) */
+	bool progress; /* draw the live progress line on stderr (callers pass isatty(2)) */
+	/* Optional: told where the run is every few thousand events and at
+	 * each launch's end (gpuvm/progress.h formats it; e.g. batch lines) */
+	gpuvm_progress_fn *progress_fn;
+	void *progress_ctx;
 	/* Kernel sampling with functional fast-forward (docs/kernel-sampling.md):
 	 * off by default; 0 picks the defaults above. */
 	bool kernel_sampling;

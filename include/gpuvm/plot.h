@@ -42,6 +42,11 @@ struct gpuvm_plot_opts {
 /* True when a gnuplot executable is on PATH. */
 bool gpuvm_plot_available(void);
 
+/* A workload spec as a figure title shows it: "hash-groupby (input =
+ * 16.8M, region = 4GiB)" for "hash-groupby:input=16777216,region=4GiB";
+ * integers of 10000 or more in k/M/G, other values as given. */
+void gpuvm_plot_readable_spec(const char *spec, char *out, size_t len);
+
 /* Checks that out_path has a supported extension (.png, .svg, .pdf; a
  * device or FIFO without one gets PNG) and can be written (gpuvm_output_check).
  * Returns 0, or -1 with err set (origin "--plot"). */

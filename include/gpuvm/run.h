@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "gpuvm/error.h"
+#include "gpuvm/progress.h"
 #include "gpuvm/stream.h"
 
 #define GPUVM_MAX_SETS 64
@@ -21,6 +22,10 @@ struct gpuvm_run_spec {
 	int n_sets;
 	uint64_t seed;
 	bool progress;
+	/* Optional progress reporter (gpuvm/progress.h); when set it replaces
+	 * the live line of `progress`, and is told the workload's estimate of
+	 * its thread accesses before the run starts */
+	struct gpuvm_progress *progress_reporter;
 	/* run even past GPUVM_WORK_CAP_THREAD_ACCESSES (--force) */
 	bool force;
 	/* kernel sampling (gpuvm_sim_options); tolerance 0 = default */

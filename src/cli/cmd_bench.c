@@ -4,6 +4,7 @@
  * beside them; the unified-memory runs also as a fraction of the same run
  * on device memory (issue 5: paging must keep >= 50 % of the device-memory
  * speed). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/getopt_message.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
 
@@ -129,28 +131,48 @@ int gpuvm_cmd_bench(int argc, char **argv)
 	long repeat = 1;
 	const char *json_path = NULL;
 	bool quiet = false;
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+	static const struct option opts[] = {
+		{"repeat", required_argument, 0, 'r'}, {"json", required_argument, 0, 'j'},
+		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	/* getopt_long like the other commands: --repeat=3 and --repeat 3 */
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
 			bench_usage(stdout);
 			return 0;
-		}
-		if (!strcmp(argv[a], "--repeat") && a + 1 < argc) {
+		case 'r': {
 			char *end;
-			repeat = strtol(argv[++a], &end, 10);
-			if (*end || repeat < 1 || repeat > 100) {
+			repeat = strtol(optarg, &end, 10);
+			if (!*optarg || *end || repeat < 1 || repeat > 100) {
 				fprintf(stderr, "gpuvm bench: --repeat: '%s' is not a count from 1 to 100\n",
-					argv[a]);
+					optarg);
 				return 2;
 			}
-		} else if (!strcmp(argv[a], "--json") && a + 1 < argc) {
-			json_path = argv[++a];
-		} else if (!strcmp(argv[a], "--quiet") || !strcmp(argv[a], "-q")) {
+			break;
+		}
+		case 'j':
+			json_path = optarg;
+			break;
+		case 'q':
 			quiet = true;
-		} else {
-			fprintf(stderr, "gpuvm bench: unexpected argument '%s'\n\n", argv[a]);
-			bench_usage(stderr);
+			break;
+		default: {
+			char why[160];
+			gpuvm_getopt_message(opt, argv, optind, optopt, why, sizeof why);
+			fprintf(stderr, "gpuvm bench: %s (see gpuvm bench --help)\n", why);
 			return 2;
 		}
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpuvm bench: unexpected argument '%s' (see gpuvm bench --help)\n",
+			argv[optind]);
+		return 2;
 	}
 	struct gpuvm_error err;
 	if (json_path && gpuvm_output_check(json_path, "--json", true, &err)) {

@@ -1,4 +1,5 @@
 /* gpuvm presets / gpuvm workloads: what ships, and how to use it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,12 +69,30 @@ int gpuvm_cmd_presets(int argc, char **argv)
 	return rc;
 }
 
+/* A range bound a person reads: sizes with units (512TiB, not
+ * 562949953421312), large counts as powers of two or in 3 digits. */
+static void range_number(double v, bool size, char *buf, size_t len)
+{
+	if (size && v >= 0 && v < 18446744073709551616.0) {
+		gpuvm_format_size((uint64_t)v, buf, len);
+		return;
+	}
+	int e;
+	if (v >= 1048576 && frexp(v, &e) == 0.5)
+		snprintf(buf, len, "2^%d", e - 1);
+	else if (v >= 1e10)
+		snprintf(buf, len, "%.3g", v);
+	else
+		snprintf(buf, len, "%.15g", v);
+}
+
 int gpuvm_cmd_workloads(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: gpuvm workloads\n\n"
 		     "Lists every workload, its parameters (defaults in brackets, accepted range\n"
-		     "of numbers in braces) and the formula of its working set. Use as\n"
+		     "of numbers in braces: sizes in B/KiB/MiB/GiB/TiB, large counts as powers\n"
+		     "of two: 2^32 = 4294967296) and the formula of its working set. Use as\n"
 		     "--workload NAME:key=value,key=value.");
 		return 0;
 	}
@@ -87,10 +106,14 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 		for (size_t k = 0; k < d->n_params; k++) {
 			const struct gpuvm_param_def *p = &d->params[k];
 			double lo, hi;
-			char range[64] = "";
+			char range[80] = "";
 			gpuvm_param_range(d, p, &lo, &hi);
-			if (p->type == GPUVM_PARAM_U64 || p->type == GPUVM_PARAM_SIZE)
-				snprintf(range, sizeof range, " {%.15g..%.15g}", lo, hi);
+			if (p->type == GPUVM_PARAM_U64 || p->type == GPUVM_PARAM_SIZE) {
+				char a[24], b[24];
+				range_number(lo, p->type == GPUVM_PARAM_SIZE, a, sizeof a);
+				range_number(hi, p->type == GPUVM_PARAM_SIZE, b, sizeof b);
+				snprintf(range, sizeof range, " {%s..%s}", a, b);
+			}
 			printf("    %-10s [%s]%s %s\n", p->key,
 			       p->default_text ? p->default_text : "auto", range, p->help);
 		}

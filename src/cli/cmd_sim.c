@@ -13,7 +13,9 @@
 #include "gpuvm/page_access.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/report.h"
+#include "gpuvm/progress.h"
 #include "gpuvm/run.h"
+#include "gpuvm/run_dir.h"
 #include "gpuvm/scope.h"
 #include "gpuvm/units.h"
 #include "gpuvm_version.h"
@@ -27,6 +29,7 @@ static void sim_usage(FILE *out)
 	      "                 [--kernel-sampling[=TOL]] [--threads N]\n"
 	      "                 [--page-map PREFIX [--page-map-page SIZE]] [--force] [--tlb-sharing]\n"
 	      "                 [--max-host-memory SIZE]\n"
+	      "                 [--outdir DIR | --no-outdir] [--progress=SECONDS|off]\n"
 	      "\n"
 	      "Replays a workload through the GPU model and prints what happened: TLB hits\n"
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
@@ -66,6 +69,22 @@ static void sim_usage(FILE *out)
 	      "                    workload, seed, scope (run, kernel: each launch, alloc:\n"
 	      "                    each allocation), index, name, kind, metric, value, unit\n"
 	      "                    (`gpuvm stats` describes every metric); - for stdout\n"
+	      "  --outdir DIR      a run directory, as gem5's m5out/: DIR/report.json (the\n"
+	      "                    JSON), DIR/stats.txt (the long form of --stats-csv),\n"
+	      "                    DIR/config.ini (the resolved config as a preset:\n"
+	      "                    --gpu DIR/config.ini reproduces the run) and DIR/log.txt\n"
+	      "                    (the text report). DIR is created if missing; only those\n"
+	      "                    four files are replaced in it. Without --outdir and with\n"
+	      "                    no other output named (--json, --stats-csv, --pcie-plot,\n"
+	      "                    --page-map), the run goes to gpuvm-out/, which holds the\n"
+	      "                    last run and is overwritten only if gpuvm made it\n"
+	      "                    (docs/outputs.md)\n"
+	      "  --no-outdir       no default gpuvm-out/ (only the text report)\n"
+	      "  --progress=N|off  when stderr is not a terminal (a batch log, nohup, | tee),\n"
+	      "                    a progress line every N seconds (default 30): simulated\n"
+	      "                    cycles, launches done, warp instructions per CPU second\n"
+	      "                    and the estimated time left; on a terminal the live line.\n"
+	      "                    off: none. --quiet implies off unless --progress is given\n"
 	      "  --force           run a workload estimated past the work cap of 1e11 thread\n"
 	      "                    accesses (about 80 CPU minutes at 20 M/s), or needing more\n"
 	      "                    host memory than the bound; without it such a run is\n"
@@ -267,6 +286,52 @@ static int write_page_map(const struct gpuvm_page_access *pa, const char *prefix
 	return gpuvm_page_access_write(pa, prefix, draw ? png : NULL, colour, err) ? 1 : 0;
 }
 
+/* The run directory's report.json, stats.txt and config.ini, staged in
+ * the caller's output batch (gpuvm/run_dir.h). */
+static int write_run_dir(const char *dir, const cJSON *run, const struct gpuvm_page_access *pa,
+			 int argc, char **argv, struct gpuvm_error *err)
+{
+	char path[4200], command[4096];
+	size_t n = 0;
+	command[0] = 0;
+	for (int i = 0; i < argc && n < sizeof command; i++)
+		n += (size_t)snprintf(command + n, sizeof command - n, "%s%s", i ? " " : "gpuvm ",
+				      argv[i]);
+	char *text = cJSON_Print(run);
+	gpuvm_run_dir_path(dir, GPUVM_RUN_DIR_JSON, path, sizeof path);
+	int rc = !text || gpuvm_output_write_text(path, text, err);
+	free(text);
+	if (!rc) {
+		text = gpuvm_run_dir_config_ini(run, command);
+		gpuvm_run_dir_path(dir, GPUVM_RUN_DIR_CONFIG, path, sizeof path);
+		rc = !text || gpuvm_output_write_text(path, text, err);
+		free(text);
+	}
+	if (!rc) {
+		struct gpuvm_output o;
+		gpuvm_run_dir_path(dir, GPUVM_RUN_DIR_STATS, path, sizeof path);
+		rc = gpuvm_output_open(&o, path, err) ? 1 : 0;
+		if (!rc && gpuvm_report_stats_csv(o.f, run, pa, path, err)) {
+			gpuvm_output_cancel(&o);
+			rc = 1;
+		} else if (!rc && gpuvm_output_close(&o, err)) {
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+static int write_run_log(const char *dir, const cJSON *run, struct gpuvm_error *err)
+{
+	char path[4200];
+	struct gpuvm_output o;
+	gpuvm_run_dir_path(dir, GPUVM_RUN_DIR_LOG, path, sizeof path);
+	if (gpuvm_output_open(&o, path, err))
+		return 1;
+	gpuvm_report_print(o.f, run);
+	return gpuvm_output_close(&o, err) ? 1 : 0;
+}
+
 int gpuvm_cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -282,6 +347,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		{"tlb-sharing", no_argument, 0, 'T'}, {"migration", required_argument, 0, 'm'},
 		{"stats-csv", required_argument, 0, 'C'}, {"threads", required_argument, 0, 'N'},
 		{"max-host-memory", required_argument, 0, 'X'},
+		{"outdir", required_argument, 0, 'O'}, {"no-outdir", no_argument, 0, 'D'},
+		{"progress", required_argument, 0, 'R'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
@@ -294,6 +361,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	enum gpuvm_page_map_colour pa_colour = GPUVM_PAGE_MAP_AUTO;
 	struct gpuvm_uvm_observer pa_observer;
 	int quiet = 0, trace_managed = 0, c;
+	const char *outdir = NULL;
+	bool no_outdir = false, progress_given = false, progress_off = false;
+	double progress_s = GPUVM_PROGRESS_DEFAULT_INTERVAL_S;
 	optind = 1;
 	/* -q as in sweep */
 	int opt_index = -1;
@@ -440,6 +510,20 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'O':
+			outdir = optarg;
+			break;
+		case 'D':
+			no_outdir = true;
+			break;
+		case 'R':
+			if (gpuvm_progress_parse(optarg, &progress_s, &progress_off)) {
+				fprintf(stderr, "gpuvm sim: --progress: '%s' is not a number of seconds "
+						"(e.g. 30) or off\n", optarg);
+				return 2;
+			}
+			progress_given = true;
+			break;
 		case 'h':
 			sim_usage(stdout);
 			return 0;
@@ -483,7 +567,15 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		sim_usage(stderr);
 		return 2;
 	}
-	spec.progress = isatty(2) && !quiet;
+	if (outdir && no_outdir) {
+		fprintf(stderr, "gpuvm sim: give --outdir or --no-outdir, not both\n");
+		return 2;
+	}
+	/* as gem5's m5out/: a run that names no output keeps one anyway */
+	bool outdir_default = !outdir && !no_outdir && !json_path && !stats_csv && !plot_path &&
+			      !page_map;
+	if (outdir_default)
+		outdir = GPUVM_RUN_DIR_DEFAULT;
 	/* with --json - (or --stats-csv -), stdout carries that output alone (no
 	 * table, no scope advice; progress stays on stderr) */
 	quiet |= (json_path && !strcmp(json_path, "-")) || (stats_csv && !strcmp(stats_csv, "-"));
@@ -506,6 +598,18 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	 * (two outputs on one file are refused), before any simulation time is
 	 * spent. */
 	gpuvm_output_claims_reset();
+	if (outdir && gpuvm_run_dir_prepare(outdir, outdir_default, "--outdir", &err)) {
+		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
+		return 2;
+	}
+	for (int f = 0; outdir && f < GPUVM_RUN_DIR_FILES; f++) {
+		char rpath[4096];
+		gpuvm_run_dir_path(outdir, (enum gpuvm_run_dir_file)f, rpath, sizeof rpath);
+		if (gpuvm_output_claim(rpath, "--outdir", &err)) {
+			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
+			return 2;
+		}
+	}
 	if ((json_path && (gpuvm_output_check(json_path, "--json", true, &err) ||
 			   gpuvm_output_claim(json_path, "--json", &err))) ||
 	    (stats_csv && (gpuvm_output_check(stats_csv, "--stats-csv", true, &err) ||
@@ -523,7 +627,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: note: --stats-csv has no per-allocation rows with "
 				"--kernel-sampling (recording allocations needs every launch in "
 				"detail)\n");
-	if (page_map || (stats_csv && !spec.kernel_sampling)) {
+	if (page_map || ((stats_csv || outdir) && !spec.kernel_sampling)) {
 		if (gpuvm_page_access_create(&pa_opts, &pa, &err)) {
 			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 			return 2;
@@ -533,8 +637,21 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		gpuvm_page_access_observer(pa, &pa_observer);
 		spec.uvm_observer = &pa_observer;
 	}
+	/* progress: the live line on a terminal, else a line every
+	 * progress_s seconds (a batch log); --quiet silences it unless asked */
+	struct gpuvm_progress progress;
+	enum gpuvm_progress_mode pmode = progress_off || (quiet && !progress_given)
+						 ? GPUVM_PROGRESS_OFF
+					 : isatty(2) ? GPUVM_PROGRESS_LIVE
+						     : GPUVM_PROGRESS_LINES;
+	gpuvm_progress_init(&progress, pmode, progress_s, stderr, "gpuvm sim");
+	spec.progress_reporter = pmode == GPUVM_PROGRESS_OFF ? NULL : &progress;
 	cJSON *run;
-	if (gpuvm_run_point(&spec, &run, &err)) {
+	double cpu0 = gpuvm_progress_cpu_seconds();
+	int run_rc = gpuvm_run_point(&spec, &run, &err);
+	double cpu_seconds = gpuvm_progress_cpu_seconds() - cpu0;
+	gpuvm_progress_finish(&progress);
+	if (run_rc) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		gpuvm_page_access_destroy(pa);
 		return 2;
@@ -570,6 +687,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			rc = 1;
 		}
 	}
+	if (outdir && !rc)
+		rc = write_run_dir(outdir, run, pa, argc, argv, &err);
 	gpuvm_page_access_destroy(pa);
 	if (json_path && !rc) {
 		char *text = cJSON_Print(run);
@@ -577,6 +696,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			rc = 1;
 		free(text);
 	}
+	/* the text report's rates are per CPU second (the JSON files keep
+	 * wall_seconds alone, so they stay comparable across runs) */
+	cJSON_AddNumberToObject(run, "cpu_seconds", cpu_seconds);
+	if (outdir && !rc)
+		rc = write_run_log(outdir, run, &err);
 	if (plot_path && !rc && gpuvm_report_pcie_plot(run, plot_path, &err))
 		rc = 1;
 	if (!rc && gpuvm_output_batch_commit(&err))
@@ -586,8 +710,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		gpuvm_output_batch_abort();
 		rc = GPUVM_EXIT_OUTPUT_FAILED;
 	}
-	if (!quiet && !rc)
+	if (!quiet && !rc) {
 		gpuvm_report_print(stdout, run);
+		if (outdir)
+			printf("outputs    %s/ (report.json, stats.txt, config.ini, log.txt)\n", outdir);
+	}
 	cJSON_Delete(run);
 	return rc;
 }

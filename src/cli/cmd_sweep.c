@@ -9,10 +9,12 @@
 #include "gpuvm/host_memory.h"
 #include "commands.h"
 #include "sweep_internal.h"
+#include "getopt_message.h"
 #include "gpuvm/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -128,7 +130,9 @@ static void usage(FILE *f)
 "  for i in 0 1 2 3; do gpuvm sweep --shard $i/4 ... --csv part$i.csv; done\n"
 "  gpuvm sweep merge part*.csv --csv all.csv\n"
 "  mpirun -n 8 gpuvm sweep --mpi --gpu p100 --workload bfs:mem=managed \\\n"
-"      --vary uvm.oversub_percent=110,125,150 --csv out.csv\n",
+"      --vary uvm.oversub_percent=110,125,150 --csv out.csv\n"
+"  (OpenMPI as root needs --allow-run-as-root; more ranks than cores need\n"
+"  --oversubscribe: mpirun --allow-run-as-root --oversubscribe -n 4 ...)\n",
 	      f);
 }
 
@@ -164,22 +168,40 @@ static int parse_args(int argc, char **argv, struct args *a)
 	struct sweep *s = &a->s;
 	s->seed = 1;
 	s->jobs = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL;
-		char opt[64];
-		/* --opt=value and -jN as well as "--opt value" */
-		if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=')) {
-			size_t n = (size_t)(strchr(arg, '=') - arg);
-			snprintf(opt, sizeof opt, "%.*s", (int)(n < 63 ? n : 63), arg);
-			val = arg + n + 1;
-		} else if (strncmp(arg, "-j", 2) == 0 && arg[2]) {
-			snprintf(opt, sizeof opt, "-j");
-			val = arg + 2;
-		} else {
-			snprintf(opt, sizeof opt, "%s", arg);
+	enum { O_KS = 256, O_LOGX, O_LOGY, O_FORCE, O_KEEP, O_FAILFAST, O_RESUME, O_MPI, O_GPU,
+	       O_WORKLOAD, O_VARY, O_SET, O_OVERSUB, O_SEED, O_CSV, O_JSON, O_PLOT, O_X, O_Y,
+	       O_TITLE, O_SHARD, O_CACHE, O_THREADS };
+	static const struct option longopts[] = {
+		{"kernel-sampling", optional_argument, 0, O_KS}, {"quiet", no_argument, 0, 'q'},
+		{"logx", no_argument, 0, O_LOGX}, {"logy", no_argument, 0, O_LOGY},
+		{"help", no_argument, 0, 'h'}, {"force", no_argument, 0, O_FORCE},
+		{"keep-going", no_argument, 0, O_KEEP}, {"fail-fast", no_argument, 0, O_FAILFAST},
+		{"resume", no_argument, 0, O_RESUME}, {"mpi", no_argument, 0, O_MPI},
+		{"gpu", required_argument, 0, O_GPU}, {"workload", required_argument, 0, O_WORKLOAD},
+		{"vary", required_argument, 0, O_VARY}, {"set", required_argument, 0, O_SET},
+		{"oversub", required_argument, 0, O_OVERSUB}, {"seed", required_argument, 0, O_SEED},
+		{"jobs", required_argument, 0, 'j'}, {"csv", required_argument, 0, O_CSV},
+		{"json", required_argument, 0, O_JSON}, {"plot", required_argument, 0, O_PLOT},
+		{"x", required_argument, 0, O_X}, {"y", required_argument, 0, O_Y},
+		{"title", required_argument, 0, O_TITLE}, {"shard", required_argument, 0, O_SHARD},
+		{"cache", required_argument, 0, O_CACHE}, {"threads", required_argument, 0, O_THREADS},
+		{0, 0, 0, 0},
+	};
+	/* getopt_long as in the other commands: --opt=value, --opt value, -j4,
+	 * -j 4, unique prefixes; the messages are ours (getopt_message.h) */
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":qhj:", longopts, NULL)) != -1) {
+		const char *val = optarg;
+		char opt[16];
+		if (c == '?' || c == ':') {
+			char why[160];
+			gpuvm_getopt_message(c, argv, optind, optopt, why, sizeof why);
+			return bad("%s", why);
 		}
-
-		if (!strcmp(opt, "--kernel-sampling")) {
+		snprintf(opt, sizeof opt, "%s", c == 'j' ? "-j" : "");
+		if (c == O_KS) {
 			s->kernel_sampling = true;
 			if (val && (gpuvm_parse_double(val, &s->kernel_sampling_tolerance) != 0 ||
 				    !(s->kernel_sampling_tolerance > 0 &&
@@ -188,54 +210,29 @@ static int parse_args(int argc, char **argv, struct args *a)
 					   "1, e.g. 0.02", val);
 			continue;
 		}
-
-		static const char *const flags[] = {"--quiet", "-q", "--logx", "--logy",
-						    "--help", "-h", "--force", "--keep-going",
-						    "--fail-fast", "--resume", "--mpi"};
-		bool is_flag = false;
-		for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
-			is_flag |= strcmp(opt, flags[k]) == 0;
-		if (is_flag) {
-			if (val)
-				return bad("option %s takes no value", opt);
-			if (!strcmp(opt, "--quiet") || !strcmp(opt, "-q"))
-				s->quiet = true;
-			else if (!strcmp(opt, "--logx"))
-				s->logx = true;
-			else if (!strcmp(opt, "--logy"))
-				s->logy = true;
-			else if (!strcmp(opt, "--force"))
-				s->force = true, gpuvm_host_memory_set_bound(UINT64_MAX);
-			else if (!strcmp(opt, "--keep-going"))
-				s->fail_fast = false;
-			else if (!strcmp(opt, "--fail-fast"))
-				s->fail_fast = true;
-			else if (!strcmp(opt, "--resume"))
-				s->resume = true;
-			else if (!strcmp(opt, "--mpi"))
-				s->mpi = true;
-			else
-				a->help = true;
-			continue;
+		switch (c) {
+		case 'q': s->quiet = true; continue;
+		case O_LOGX: s->logx = true; continue;
+		case O_LOGY: s->logy = true; continue;
+		case O_FORCE: s->force = true, gpuvm_host_memory_set_bound(UINT64_MAX); continue;
+		case O_KEEP: s->fail_fast = false; continue;
+		case O_FAILFAST: s->fail_fast = true; continue;
+		case O_RESUME: s->resume = true; continue;
+		case O_MPI: s->mpi = true; continue;
+		case 'h': a->help = true; continue;
+		default: break;
 		}
-
-		static const char *const valued[] = {"--gpu", "--workload", "--vary", "--set", "--oversub",
-						     "--seed", "-j", "--jobs", "--csv", "--json",
-						     "--plot", "--x", "--y", "--title", "--shard",
-						     "--cache", "--threads"};
-		bool known = false;
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-			known |= strcmp(opt, valued[k]) == 0;
-		if (!known) {
-			if (arg[0] == '-')
-				return bad("unknown option '%s'", arg);
-			return bad("unexpected argument '%s'", arg);
-		}
-		if (!val) {
-			if (i + 1 >= argc)
-				return bad("option %s needs a value", opt);
-			val = argv[++i];
-		}
+		/* the valued options, by the name the checks below use */
+		static const struct { int code; const char *name; } names[] = {
+			{O_GPU, "--gpu"}, {O_WORKLOAD, "--workload"}, {O_VARY, "--vary"},
+			{O_SET, "--set"}, {O_OVERSUB, "--oversub"}, {O_SEED, "--seed"},
+			{'j', "-j"}, {O_CSV, "--csv"}, {O_JSON, "--json"}, {O_PLOT, "--plot"},
+			{O_X, "--x"}, {O_Y, "--y"}, {O_TITLE, "--title"}, {O_SHARD, "--shard"},
+			{O_CACHE, "--cache"}, {O_THREADS, "--threads"},
+		};
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (names[k].code == c)
+				snprintf(opt, sizeof opt, "%s", names[k].name);
 
 		if (!strcmp(opt, "--gpu")) {
 			if (a->gpu_list)
@@ -269,7 +266,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		} else if (!strcmp(opt, "--seed")) {
 			if (gpuvm_parse_u64(val, &s->seed) != 0)
 				return bad("--seed '%s': expected an unsigned integer", val);
-		} else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
+		} else if (!strcmp(opt, "-j")) {
 			uint64_t j;
 			if (gpuvm_parse_u64(val, &j) != 0 || j > 4096)
 				return bad("%s '%s': expected a number of jobs (0 = one per CPU)",
@@ -321,6 +318,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			s->shard_n = (size_t)sn;
 		}
 	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
 	if (a->help)
 		return 0;
 	if (!a->gpu_list)

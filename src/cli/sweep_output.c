@@ -587,6 +587,24 @@ static void config_label(const char *key, bool bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", key);
 }
+/* The unit of a workload's work_items, for axis labels (the workloads'
+ * work_items hooks count these: random_sampling.c sampled reads,
+ * hash_groupby.c grouped input rows, stream_triad.c array elements);
+ * NULL for others (the registry's generic "work items"). */
+static const char *work_unit(const char *spec)
+{
+	static const struct {
+		const char *name, *unit;
+	} units[] = {{"random-sampling", "reads"}, {"hash-groupby", "rows"},
+		     {"stream-triad", "elements"}};
+	size_t n = strcspn(spec, ":");
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strlen(units[i].name) == n && !strncmp(spec, units[i].name, n))
+			return units[i].unit;
+	return NULL;
+}
+
+
 
 /* x: one dimension of the grid; one line per combination of the others. */
 int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error *err)
@@ -650,23 +668,31 @@ int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error
 	const char **cats = NULL;
 	/* Labels with units (the stats registry's), the GPUs and the workload
 	 * in the title whatever --title says. */
-	char ylabel[256], xlabel[300], title[1024], gpus[512] = "";
-	gpuvm_stat_axis_label(yk, ylabel, sizeof ylabel);
+	char ylabel[256], xlabel[300], title[1024], gpus[512] = "", spec[600];
+	const char *unit = work_unit(s->workload);
+	if (unit && !strcmp(yk, "items_per_sim_second"))
+		snprintf(ylabel, sizeof ylabel, "%s per simulated second (%s/s)", unit, unit);
+	else if (unit && !strcmp(yk, "work_items"))
+		snprintf(ylabel, sizeof ylabel, "%s", unit);
+	else
+		gpuvm_stat_axis_label(yk, ylabel, sizeof ylabel);
+	gpuvm_plot_readable_spec(s->workload, spec, sizeof spec);
 	if (!xd)
 		snprintf(xlabel, sizeof xlabel, "GPU");
 	else if (xd->kind == VARY_CONFIG)
 		config_label(xd->key, xd->is_size, xlabel, sizeof xlabel);
 	else
+		/* a size axis's tics carry their units (32MiB, 4GiB) */
 		snprintf(xlabel, sizeof xlabel, "%s%s",
 			 xd->kind == VARY_WORKLOAD ? xd->param : xd->key,
-			 xd->is_size ? " (bytes)" : "");
+			 xd->is_size ? " size" : "");
 	for (size_t g = 0, len = 0; g < s->n_gpus && len < sizeof gpus; g++)
 		len += (size_t)snprintf(gpus + len, sizeof gpus - len, "%s%s", g ? ", " : "",
 					s->gpus[g]);
 	if (s->title)
-		snprintf(title, sizeof title, "%s\n%s on %s", s->title, s->workload, gpus);
+		snprintf(title, sizeof title, "%s\n%s on %s", s->title, spec, gpus);
 	else
-		snprintf(title, sizeof title, "%s on %s", s->workload, gpus);
+		snprintf(title, sizeof title, "%s on %s", spec, gpus);
 	struct gpuvm_plot_opts o = {
 		.title = title,
 		.xlabel = xlabel,

@@ -305,7 +305,8 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 		if (!o->x_categories)
 			o->logx |= spans_decade(series, n, true);
 	}
-	/* bars keep their legend outside, on the right: a wider canvas */
+	/* the legend never sits on the data: below the plot for lines, on the
+	 * right for bars (a wider canvas) */
 	int w = o->width > 0 ? o->width : o->x_categories ? 1100 : 900;
 	int h = o->height > 0 ? o->height : 600;
 	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
@@ -316,7 +317,8 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 		for (size_t i = 0; i < series[s].n; i++)
 			if (plottable(o, series[s].x[i], series[s].y[i]))
 				ymax = fmax(ymax, fabs(series[s].y[i]));
-	fprintf(f, "set grid\nset key top right\nset format y '%s'\n",
+	fprintf(f, "set grid\nset key %s\nset format y '%s'\n",
+		o->x_categories ? "outside right top vertical" : "below horizontal",
 		ymax < 1e4 ? "%g" : o->logy ? "%.0s%c" : "%.1s%c");
 	if (o->title) {
 		/* double-quoted, so a '\n' in the title breaks the line */
@@ -355,7 +357,7 @@ static size_t build_script(FILE *f, enum plot_format fmt,
 	bool bars = o->x_categories != NULL;
 	if (bars)
 		fprintf(f, "set xrange [-0.6:%.1f]\nset style fill solid 0.85 border -1\n"
-			   "set key outside right top vertical\nset grid noxtics ytics\n",
+			   "set grid noxtics ytics\n",
 			(double)o->n_x_categories - 0.4);
 	else
 		fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", f);
@@ -616,6 +618,65 @@ struct scatter_ctx {
 	size_t n;
 };
 
+/* A workload spec for a title: "hash-groupby (input = 16.8M, region = 4GiB)"
+ * instead of "hash-groupby:input=16777216,region=4GiB"; plain integers of
+ * 10000 or more in k/M/G, other values as given. */
+void gpuvm_plot_readable_spec(const char *spec, char *out, size_t len)
+{
+	size_t n = strcspn(spec, ":"), w = 0;
+	w += (size_t)snprintf(out, len, "%.*s", (int)n, spec);
+	if (!spec[n] || w >= len)
+		return;
+	const char *p = spec + n + 1;
+	w += (size_t)snprintf(out + w, len - w, " (");
+	for (bool first = true; *p && w < len; first = false) {
+		size_t kl = strcspn(p, "=,"), vl = 0;
+		const char *v = p[kl] == '=' ? p + kl + 1 : NULL;
+		if (v)
+			vl = strcspn(v, ",");
+		char val[64];
+		snprintf(val, sizeof val, "%.*s", (int)(vl < 63 ? vl : 63), v ? v : "");
+		char *end;
+		unsigned long long u = v ? strtoull(val, &end, 10) : 0;
+		if (v && *val && !*end && u >= 10000) {
+			static const char *const sfx[] = {"k", "M", "G", "T"};
+			double d = (double)u / 1e3;
+			int k = 0;
+			while (d >= 1000 && k < 3)
+				d /= 1000, k++;
+			snprintf(val, sizeof val, "%.3g%s", d, sfx[k]);
+		}
+		w += (size_t)snprintf(out + w, len - w, "%s%.*s%s%s", first ? "" : ", ", (int)kl, p,
+				      v ? " = " : "", val);
+		p = v ? v + vl : p + kl;
+		if (*p == ',')
+			p++;
+	}
+	if (w < len)
+		snprintf(out + w, len - w, ")");
+}
+
+/* More labelled tics on a log axis over [lo, hi]: gnuplot labels only
+ * the powers of ten (10 and 100 on a 10..100 axis); when it spans 3
+ * decades or fewer, 2 and 5 of every decade are added. */
+static void put_log_tics(FILE *f, const char *axis, double lo, double hi)
+{
+	if (!(lo > 0) || !(hi > lo) || hi / lo > 1e3 + 1)
+		return;
+	static const double steps[] = {2, 5};
+	fprintf(f, "set %stics add (", axis);
+	const char *sep = "";
+	for (double d = pow(10, floor(log10(lo))); d <= hi * 1.0001; d *= 10)
+		for (int i = 0; i < 2; i++) {
+			double v = d * steps[i];
+			if (v >= lo * 0.9999 && v <= hi * 1.0001) {
+				fprintf(f, "%s\"%g\" %.17g", sep, v, v);
+				sep = ", ";
+			}
+		}
+	fputs(")\n", f);
+}
+
 static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 {
 	const struct scatter_ctx *c = ctx;
@@ -639,6 +700,8 @@ static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 	put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
 	fputs("set grid\nset key top left\nset size square\nset logscale xy 10\n"
 	      "set format x '%g'\nset format y '%g'\n", f);
+	put_log_tics(f, "x", lo, hi);
+	put_log_tics(f, "y", lo, hi);
 	const char *labels[3][2] = {{"title", c->o->title},
 				    {"xlabel", c->o->xlabel},
 				    {"ylabel", c->o->ylabel}};

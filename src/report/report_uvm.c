@@ -152,9 +152,10 @@ int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_erro
 	};
 	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(run, "workload");
 	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(run, "gpu");
-	char title[300];
-	snprintf(title, sizeof title, "PCIe utilization, %s on %s",
-		 cJSON_IsString(wl) ? wl->valuestring : "?", cJSON_IsString(gpu) ? gpu->valuestring : "?");
+	char title[600], spec[300];
+	gpuvm_plot_readable_spec(cJSON_IsString(wl) ? wl->valuestring : "?", spec, sizeof spec);
+	snprintf(title, sizeof title, "PCIe utilization, %s on %s", spec,
+		 cJSON_IsString(gpu) ? gpu->valuestring : "?");
 	/* both axes are fractions 0..1: linear, whatever their spread */
 	struct gpuvm_plot_opts o = {.title = title, .xlabel = "normalized runtime (0-1)",
 				    .ylabel = "PCIe bandwidth utilization (0-1)", .fixed_scales = true};

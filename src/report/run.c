@@ -87,7 +87,7 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 	if (!cfg)
 		return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory");
 	int rc = -1;
-	const struct gpuvm_workload_def *def;
+	const struct gpuvm_workload_def *def = NULL;
 	struct gpuvm_params params;
 	struct gpuvm_source src = {0};
 	struct gpuvm_stats st;
@@ -107,13 +107,21 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 		if (bad)
 			goto out;
 	}
+	/* the time-left estimate of batch progress lines wants the total */
+	uint64_t expected = 0;
+	if (spec->progress_reporter && !gpuvm_trace_spec_is(spec->workload) && def->estimate &&
+	    def->estimate(cfg, &params, &expected, err) == 0)
+		gpuvm_progress_expect(spec->progress_reporter, expected);
 	src.exec_threads = spec->threads;
 	if (spec->wrap_source && spec->wrap_source(spec->wrap_ctx, &src, err))
 		goto out;
 	struct gpuvm_sim_options opt = {.progress = spec->progress,
 					.kernel_sampling = spec->kernel_sampling,
 					.kernel_sampling_tolerance = spec->kernel_sampling_tolerance,
-					.uvm_observer = spec->uvm_observer};
+					.uvm_observer = spec->uvm_observer,
+					.progress_fn = spec->progress_reporter ? gpuvm_progress_report
+										: NULL,
+					.progress_ctx = spec->progress_reporter};
 	if (gpuvm_simulate(cfg, &src, &opt, &st, err) == 0) {
 		/* a trace's allocations are known only once replayed */
 		if (cfg->uvm_oversub_percent > 0 && !st.uvm.active) {

@@ -28,20 +28,17 @@ static uint64_t launch_carveout(const struct gpuvm_config *cfg, uint32_t ctas_pe
 	return cfg->smem_bytes;
 }
 
-static void show_progress(struct system *sys, const struct sm_launch *kr, bool final)
+/* Progress: a sample for the caller's reporter (gpuvm/progress.h), which
+ * owns the clocks and the formatting; the kernel runner only says where it is. */
+static void show_progress(struct system *sys, const struct sm_launch *kr, double cycles, bool final)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	double dt = (double)(now.tv_sec - sys->last_progress.tv_sec) +
-		    (double)(now.tv_nsec - sys->last_progress.tv_nsec) * 1e-9;
-	if (!final && dt < 0.25)
-		return;
-	sys->last_progress = now;
-	fprintf(stderr, "\r  kernel %llu %-24.24s CTAs %llu/%llu  %.3g warp insts%s",
-		(unsigned long long)sys->kernel_index, kr->k->name,
-		(unsigned long long)kr->ctas_done, (unsigned long long)kr->ctas,
-		(double)sys->stats->warp_insts, final ? "\n" : "");
-	fflush(stderr);
+	struct gpuvm_progress_sample p = {
+		.kernel_index = sys->kernel_index, .kernel = kr->k->name,
+		.ctas_done = kr->ctas_done, .ctas = kr->ctas,
+		.warp_insts = sys->stats->warp_insts, .thread_accesses = sys->stats->thread_accesses,
+		.sim_cycles = cycles, .launch_end = final,
+	};
+	sys->progress_fn(sys->progress_ctx, &p);
 }
 
 /* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
@@ -109,11 +106,11 @@ static int fast_forward_kernel(struct system *sys, struct sm_launch *kr, const s
 		}
 		kr->ctas_done++;
 		if (sys->progress && (++steps & 0xff) == 0)
-			show_progress(sys, kr, false);
+			show_progress(sys, kr, t + (double)(s->warp_insts - insts0) * cpi, false);
 	}
 	k->functional = false;
 	if (sys->progress)
-		show_progress(sys, kr, true);
+		show_progress(sys, kr, t + (double)(s->warp_insts - insts0) * cpi, true);
 	kernel_sampler_charge(&sys->ks, cls, s->thread_accesses - accesses0);
 	kr->end = t + (double)(s->warp_insts - insts0) * cpi;
 	return 0;
@@ -345,10 +342,11 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 			}
 		}
 		if (sys->progress && (++steps & 0xffff) == 0)
-			show_progress(sys, &kr, false);
+			show_progress(sys, &kr, event_queue_empty(&sys->events) ? t
+					       : event_queue_front_time(&sys->events), false);
 	}
 	if (sys->progress)
-		show_progress(sys, &kr, true);
+		show_progress(sys, &kr, kr.end, true);
 	xlat_sync_stats(&sys->xlat);
 	if (link_stores_done(&sys->link) > kr.end)
 		kr.end = link_stores_done(&sys->link); /* posted writes still on the link */

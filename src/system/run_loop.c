@@ -38,7 +38,6 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &sys.last_progress);
 
 	double t = 0;
 	const double clock_hz = cfg->clock_mhz * 1e6;

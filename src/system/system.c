@@ -103,7 +103,15 @@ int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm
 	memset(sys, 0, sizeof *sys);
 	sys->cfg = cfg;
 	sys->stats = stats;
-	sys->progress = opt && opt->progress;
+	/* a bare opt->progress (no reporter) draws the live terminal line */
+	sys->progress_fn = opt ? opt->progress_fn : NULL;
+	sys->progress_ctx = opt ? opt->progress_ctx : NULL;
+	if (opt && opt->progress && !sys->progress_fn) {
+		gpuvm_progress_init(&sys->live_progress, GPUVM_PROGRESS_LIVE, 0, stderr, NULL);
+		sys->progress_fn = gpuvm_progress_report;
+		sys->progress_ctx = &sys->live_progress;
+	}
+	sys->progress = sys->progress_fn != NULL;
 	sys->uvm_observer = opt ? opt->uvm_observer : NULL;
 	if (xlat_init(&sys->xlat, cfg, stats))
 		return -1;

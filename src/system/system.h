@@ -28,6 +28,7 @@
 #include "engine/event_queue.h"
 #include "engine/kernel_sampling.h"
 #include "gpuvm/engine.h"
+#include "gpuvm/progress.h"
 #include "link/link.h"
 #include "memsys/memsys.h"
 #include "sm/cta_place.h"
@@ -55,10 +56,12 @@ struct system {
 	/* kernel sampling: classes of alike launches, their convergence */
 	struct kernel_sampler ks;
 
-	/* progress */
+	/* progress: told where the run is (NULL: nobody listens) */
 	bool progress;
+	gpuvm_progress_fn *progress_fn;
+	void *progress_ctx;
+	struct gpuvm_progress live_progress;
 	const struct gpuvm_uvm_observer *uvm_observer;
-	struct timespec last_progress;
 	uint64_t kernel_index;
 };
 

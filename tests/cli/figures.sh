@@ -5,6 +5,7 @@
 # usage: figures.sh /path/to/gpuvm /path/to/source
 set -euo pipefail
 GPUVM=$(realpath "$1")
+SRC=$(realpath "$2")
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-figures-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -24,9 +25,11 @@ WL=random-sampling:threads=1024,reads=8
 	--y walks --title "walks against region" --csv lines.csv --plot lines.png -q
 [ -s lines.png ] && [ -s lines.gp ] || fail "lines.png and lines.gp not both written"
 grep -q "^set ylabel 'page walks'" lines.gp || fail "y label: $(grep ylabel lines.gp)"
-grep -q "^set xlabel 'region (bytes)'" lines.gp || fail "x label: $(grep xlabel lines.gp)"
-grep -q '^set title "walks against region\\n.*random-sampling:threads=1024,reads=8 on p100, k80"' lines.gp ||
+grep -q "^set xlabel 'region size'" lines.gp || fail "x label: $(grep xlabel lines.gp)"
+grep -q '^set title "walks against region\\n.*random-sampling (threads = 1024, reads = 8) on p100, k80"' lines.gp ||
 	fail "title lacks workload and GPUs: $(grep title lines.gp)"
+# the legend is never on the data: below the plot
+grep -q '^set key below' lines.gp || fail "line legend not below the plot: $(grep 'set key' lines.gp)"
 grep -q '^set logscale y' lines.gp || fail "walks span > 10x but y is linear"
 grep -q '^set logscale x 2' lines.gp || fail "sizes on a linear x"
 # size tics: never two labels closer than 1/12 of the axis (1536MiB next to 2GiB)
@@ -41,12 +44,40 @@ grep -q "^set xlabel 'tlb.l1.entries (entries of one TLB instance)'" flat.gp ||
 	fail "config key x label: $(grep xlabel flat.gp)"
 pass "linear y when every series stays within 10x; config keys labelled with their help"
 
+# throughput in the workload's own unit; a readable spec in the title
+"$GPUVM" sweep --gpu p100 --workload random-sampling:threads=16384,reads=2 --vary workload.region=32MiB,64MiB \
+	--y items_per_sim_second --plot items.png -q
+grep -q "^set ylabel 'reads per simulated second (reads/s)'" items.gp ||
+	fail "items y label not in reads: $(grep ylabel items.gp)"
+grep -q '^set title "random-sampling (threads = 16.4k, reads = 2) on p100"' items.gp ||
+	fail "title shows a raw spec: $(grep title items.gp)"
+pass "items_per_sim_second labelled reads/s; titles readable (16.4k, not 16384)"
+
 "$GPUVM" sweep --gpu p100 --workload random-sampling:region=4MiB,reads=2,threads=512,mem=managed \
 	--oversub 125 --vary uvm.prefetcher=none,tree-uvmsmart --vary uvm.eviction=lru-4kb,lru-2mb-alloc \
 	--x uvm.eviction --y uvm_far_faults --csv bars.csv --plot bars.png -q
 grep -q 'with boxes' bars.gp || fail "categorical sweep not drawn as bars"
 grep -q "^set ylabel 'far faults'" bars.gp || fail "bars y label: $(grep ylabel bars.gp)"
 pass "categorical sweep: grouped bars"
+
+# PCIe figure: legend below the data, readable title
+"$GPUVM" sim --gpu gtx1080ti-uvmsmart --workload random-sampling:region=4MiB,reads=2,threads=512,mem=managed \
+	--oversub 125 --pcie-plot pcie.png -q
+grep -q '^set key below' pcie.gp || fail "PCIe legend not below: $(grep 'set key' pcie.gp)"
+grep -q '^set title "PCIe utilization, random-sampling (region = 4MiB, reads = 2, threads = 512, mem = managed)' pcie.gp ||
+	fail "PCIe title: $(grep title pcie.gp)"
+pass "PCIe figure: legend below the data, readable title"
+
+# validate's log-log scatter labels 20 and 50 between the decades (a
+# recorded workload trace as the one measurement)
+"$GPUVM" trace record random-sampling:region=4MiB,reads=2,threads=512 -o t.gvt --gpu p100 > /dev/null ||
+	fail "trace record"
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' > m.tsv
+printf 'one\t%s\tGPU\tp100\t30\tkernel time\ttest\n' "$PWD/t.gvt" >> m.tsv
+"$GPUVM" validate --manifest m.tsv --plot val.png -q || fail "validate --plot: exit $?"
+grep -q '^set xtics add (.*"20" 20.*"50" 50' val.gp || fail "validate x tics: $(grep tics val.gp)"
+grep -q '^set ytics add (.*"20" 20.*"50" 50' val.gp || fail "validate y tics: $(grep tics val.gp)"
+pass "validate's log axes labelled between the decades"
 
 # the script redraws the figure (from its folder) and can be restyled
 mkdir re && cp lines.gp re/ && (cd re && gnuplot lines.gp) && [ -s re/lines.png ] ||
