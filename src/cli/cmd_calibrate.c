@@ -778,7 +778,7 @@ static void calibrate_usage(FILE *out)
 	      "                          one L2 partition), DRAM (122 MiB); and a curve vs footprint\n"
 	      "  tlb_lN_miss_delay       Karnagel's delay on miss: sequential chase at the level's\n"
 	      "                          entry size, 2x its reach minus 1/2 its reach\n"
-	      "  OP_latency_cycles       dependent chain of FFMA / IMAD / DFMA / MUFU (ubench-ops)\n"
+	      "  OP_latency_cycles       dependent chain: FFMA, IMAD, DFMA, MUFU.RCP (ubench-ops)\n"
 	      "  OP_ops_per_clk_sm       thread-instructions per clock per SM, every SM busy\n"
 	      "  smem_*, atomic_*        shared-memory chase and 2-way bank conflict; atomicAdd chain\n"
 	      "  stream_*                STREAM copy / triad GB/s in steady state (ubench-stream,\n"
