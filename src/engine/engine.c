@@ -24,6 +24,7 @@
 #endif
 
 #include "core/later.h"
+#include "gpuvm/counters.h"
 #include "engine/alloc_table.h"
 #include "engine/coalescer.h"
 #include "engine/copy_stream.h"
@@ -1533,6 +1534,11 @@ static int kernel_open(struct engine *e, const struct gpuvm_kernel *k, double st
 	xlat_sync_stats(&e->xlat);
 	m->index = n;
 	kernel_counters(s, &m->at);
+	/* every registered counter, for the launch's differences (gpuvm/counters.h) */
+	ks->counters = malloc(gpuvm_counters_snapshot_len() * sizeof *ks->counters);
+	if (!ks->counters)
+		return -1;
+	gpuvm_counters_snapshot(s, ks->counters);
 	return 0;
 }
 
@@ -1557,6 +1563,7 @@ static void kernel_close(struct engine *e, const struct kernel_mark *m, double e
 	ks->dram_bytes = now.dram_bytes - m->at.dram_bytes;
 	for (int i = 0; i < GPUVM_STALLS; i++)
 		ks->stall_cycles[i] = now.stall_cycles[i] - m->at.stall_cycles[i];
+	gpuvm_counters_delta(s, ks->counters);
 }
 
 static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, double *t_end,
@@ -1950,6 +1957,8 @@ const char *const gpuvm_stall_names[GPUVM_STALLS] = {"memory", "dependency", "ba
 
 void gpuvm_stats_release(struct gpuvm_stats *stats)
 {
+	for (size_t i = 0; i < stats->n_kernel_list; i++)
+		free(stats->kernel_list[i].counters);
 	free(stats->kernel_list);
 	stats->kernel_list = NULL;
 	stats->n_kernel_list = 0;

@@ -70,6 +70,32 @@ static double accesses_per_wall(const struct gpuvm_counter_ctx *c)
 	return (double)S(c)->thread_accesses / wall(c);
 }
 
+static double run_thread_insts(const struct gpuvm_counter_ctx *c)
+{
+	return (double)S(c)->thread_accesses + WARP_LANES * (double)(S(c)->warp_insts - S(c)->mem_insts);
+}
+
+/* cycles inside launches, from their records */
+static double launch_cycles(const struct gpuvm_counter_ctx *c)
+{
+	double t = 0;
+	for (size_t i = 0; i < S(c)->n_kernel_list; i++)
+		t += S(c)->kernel_list[i].end_cycle - S(c)->kernel_list[i].start_cycle;
+	return t;
+}
+
+static double run_warp_ipc(const struct gpuvm_counter_ctx *c)
+{
+	double t = launch_cycles(c);
+	return t > 0 ? (double)S(c)->warp_insts / t : 0;
+}
+
+static double run_thread_ipc(const struct gpuvm_counter_ctx *c)
+{
+	double t = launch_cycles(c);
+	return t > 0 ? run_thread_insts(c) / t : 0;
+}
+
 /* Du et al.'s sharing analyses (seeds/002 Fig. 3, Tables I-II), defined
  * in docs/neidty.md: lookups by holders, and per instance the share of
  * its local misses that its left or right neighbour held. */
@@ -182,6 +208,9 @@ static const struct gpuvm_counter run_rows[] = {
 	{"sectors", "count", "sectors", "32 B sectors after coalescing", U64, SUM, ST(sectors)},
 	{"lines", "count", "lines", "128 B lines after coalescing", U64, SUM, ST(lines)},
 	{"translation_units", "count", "translation units", "distinct pages per warp instruction after coalescing: translation requests", U64, SUM, ST(xlat_units)},
+	{"thread_instructions", "count", "thread instructions", "thread instructions: active lanes of global memory instructions, 32 per other warp instruction (sources report no mask for those)", FN, 0, 0, run_thread_insts},
+	{"warp_ipc", "ratio", "warp IPC", "warp instructions per cycle over the launches' cycles (first CTA start to last warp end; launch overheads and copies left out)", FN, 0, 0, run_warp_ipc},
+	{"thread_ipc", "ratio", "thread IPC", "thread instructions per cycle over the launches' cycles: GPGPU-Sim's gpu_tot_ipc", FN, 0, 0, run_thread_ipc},
 
 	/* address translation */
 	{"tlb", NULL, NULL, NULL, SECTION, 0, 0, NULL, NULL, NULL, &gpuvm_tlb_level_section},
@@ -212,8 +241,8 @@ static const struct gpuvm_counter run_rows[] = {
 	{"l2_sector_misses", "count", "L2 data-cache sector misses", "L2 data cache sector misses", U64, SUM, ST(l2_sector_misses)},
 	{"l2_sector_hit_ratio", "ratio", "L2 data-cache hit ratio", "CSV: l2_sector_hits / (hits + misses)", DOC, GPUVM_CTR_CSV},
 	{"dram_bytes", "bytes", "DRAM traffic", "bytes read and written in device DRAM", U64, SUM, ST(dram_bytes)},
-	{"pcie_h2d_bytes", "bytes", "PCIe host-to-device traffic", "bytes host to device: copies, zero-copy reads, migrations", U64, SUM, ST(pcie_h2d_bytes)},
-	{"pcie_d2h_bytes", "bytes", "PCIe device-to-host traffic", "bytes device to host: copies, zero-copy writes, write-backs", U64, SUM, ST(pcie_d2h_bytes)},
+	{"pcie_h2d_bytes", "bytes", "PCIe host-to-device traffic", "bytes host to device: copies, zero-copy reads, migrations (paging bytes are added at the end of the run, so launches do not carry this: see zero_copy_bytes and uvm.bytes_h2d)", U64, 0, ST(pcie_h2d_bytes)},
+	{"pcie_d2h_bytes", "bytes", "PCIe device-to-host traffic", "bytes device to host: copies, zero-copy writes, write-backs (added at the end of the run: launches carry zero_copy_bytes and uvm.bytes_d2h)", U64, 0, ST(pcie_d2h_bytes)},
 	{"zero_copy_bytes", "bytes", "zero-copy traffic", "of the PCIe bytes, zero-copy (host-pinned) accesses", U64, SUM, ST(zero_copy_bytes)},
 	{"zero_copy_tlps", "count", "zero-copy PCIe packets", "transaction-layer packets of zero-copy accesses: one per line an instruction touches, one per atomic sector", U64, SUM, ST(zero_copy_tlps)},
 
@@ -257,6 +286,25 @@ static double kernel_ipc(const struct gpuvm_counter_ctx *c)
 	return cycles > 0 ? (double)K(c)->warp_insts / cycles : 0;
 }
 
+/* GPGPU-Sim's gpu_ipc counts thread instructions; ipc (kept for
+ * compatibility) and warp_ipc count warp instructions. */
+static double kernel_thread_insts(const struct gpuvm_counter_ctx *c)
+{
+	return (double)K(c)->thread_accesses + WARP_LANES * (double)(K(c)->warp_insts - K(c)->mem_insts);
+}
+
+static double kernel_thread_ipc(const struct gpuvm_counter_ctx *c)
+{
+	double cycles = kernel_cycles(c);
+	return cycles > 0 ? kernel_thread_insts(c) / cycles : 0;
+}
+
+static void emit_kernel_deltas(cJSON *o, const struct gpuvm_counter_ctx *c)
+{
+	if (K(c)->counters)
+		gpuvm_counters_emit_delta(o, K(c)->counters, c);
+}
+
 static const struct gpuvm_counter kernel_stall_rows[] = {
 	{"*", "cycles", "stall cycles", "warp stall cycles of the launch by cause", DOC, 0, 0},
 	STALL_ROW(GPUVM_STALL_MEMORY, "memory"),
@@ -279,7 +327,7 @@ static const struct gpuvm_counter kernel_rows[] = {
 	{"sim_seconds", "s", "kernel time", "simulated time of the launch: (end - start) / clock", F64, 0, KS(sim_seconds)},
 	{"launch_seconds", "s", "launch overhead", "launch overhead before the first CTA", F64, SEC, KS(launch_cycles)},
 	{"warp_instructions", "count", "warp instructions", "warp instructions of the launch", U64, 0, KS(warp_insts)},
-	{"ipc", "ratio", "IPC", "warp instructions per cycle of the launch (whole GPU)", FN, 0, 0, kernel_ipc},
+	{"ipc", "ratio", "IPC", "warp instructions per cycle of the launch (whole GPU); the same as warp_ipc, kept for compatibility (GPGPU-Sim's gpu_ipc is thread_ipc)", FN, 0, 0, kernel_ipc},
 	{"memory_instructions", "count", "memory instructions", "memory warp instructions of the launch", U64, 0, KS(mem_insts)},
 	{"thread_accesses", "count", "thread accesses", "active lanes of memory instructions", U64, 0, KS(thread_accesses)},
 	{"l1_sector_hits", "count", "L1 sector hits", "L1 data cache sector hits", U64, 0, KS(l1_hits)},
@@ -293,6 +341,12 @@ static const struct gpuvm_counter kernel_rows[] = {
 	{"fast_forwarded", "bool", NULL, "kernel sampling drove the launch functionally (its time is estimated)", BOOL, 0, KS(fast_forwarded)},
 	{"l1_bytes", "bytes", "L1 capacity", "L1 data capacity per SM during the launch", U64, 0, KS(l1_bytes)},
 	{"smem_bytes", "bytes", "shared memory", "shared memory an SM offered the launch (the carve-out)", U64, 0, KS(smem_bytes)},
+	{"warp_ipc", "ratio", "warp IPC", "warp instructions per cycle of the launch, whole GPU (= ipc)", FN, 0, 0, kernel_ipc},
+	{"thread_instructions", "count", "thread instructions", "thread instructions of the launch: active lanes of global memory instructions, 32 per other warp instruction (sources report no mask for those)", FN, 0, 0, kernel_thread_insts},
+	{"thread_ipc", "ratio", "thread IPC", "thread instructions per cycle of the launch, whole GPU: what GPGPU-Sim's gpu_ipc counts (up to 32 x warp_ipc)", FN, 0, 0, kernel_thread_ipc},
+	/* then every GPUVM_CTR_SUM counter of the run, as its difference over
+	 * the launch, under the run's name (listed as kernels[].NAME) */
+	{"counters", NULL, NULL, NULL, EMIT, 0, 0, NULL, NULL, emit_kernel_deltas},
 };
 
 const struct gpuvm_counter_section gpuvm_kernel_section = {

@@ -104,12 +104,57 @@ static void add_counter(const char *path, const struct gpuvm_counter *r, enum gp
 	add(b, &s, b->out ? strdup(path) : path);
 }
 
+/* Is path a row of the launch's own table? */
+struct lookup {
+	const char *path;
+	bool found;
+};
+
+static void find_path(const char *path, const struct gpuvm_counter *r, enum gpuvm_stat_scope scope,
+		      void *arg)
+{
+	struct lookup *l = arg;
+	(void)r, (void)scope;
+	l->found |= !strcmp(path, l->path);
+}
+
+/* kernels[].PATH for each counter a launch carries as a difference
+ * (GPUVM_CTR_SUM) or copies (GPUVM_CTR_KEY), unless the launch's table
+ * has that name already. */
+static void add_kernel_delta(const char *path, const struct gpuvm_counter *r,
+			     enum gpuvm_stat_scope scope, void *arg)
+{
+	struct builder *b = arg;
+	(void)scope;
+	if (!(r->flags & (GPUVM_CTR_SUM | GPUVM_CTR_KEY)))
+		return;
+	char kpath[300];
+	snprintf(kpath, sizeof kpath, "kernels[].%s", path);
+	struct lookup l = {kpath, false};
+	gpuvm_counters_visit(&gpuvm_kernel_section, find_path, &l);
+	if (l.found)
+		return;
+	char help[600];
+	snprintf(help, sizeof help, "%s%s", r->flags & GPUVM_CTR_KEY ? "" : "of the launch: ", r->help);
+	struct gpuvm_stat_info s = {kpath, r->unit ? r->unit : "count", r->label, help,
+				    GPUVM_STAT_KERNEL};
+	if (b->out) {
+		s.help = strdup(help);
+		add(b, &s, strdup(kpath));
+		if (!s.help)
+			b->out[b->n - 1].name = NULL; /* build() reports it */
+	} else {
+		add(b, &s, kpath);
+	}
+}
+
 static void collect(struct builder *b)
 {
 	for (size_t i = 0; i < sizeof meta_docs / sizeof meta_docs[0]; i++)
 		add(b, &meta_docs[i], meta_docs[i].name);
 	gpuvm_counters_visit(&gpuvm_run_section, add_counter, b);
 	gpuvm_counters_visit(&gpuvm_kernel_section, add_counter, b);
+	gpuvm_counters_visit(&gpuvm_run_section, add_kernel_delta, b);
 	for (size_t i = 0; i < sizeof alloc_docs / sizeof alloc_docs[0]; i++)
 		add(b, &alloc_docs[i], alloc_docs[i].name);
 }
@@ -245,6 +290,26 @@ const struct gpuvm_stat_info *gpuvm_stat_find(const char *name)
 			return &stats[i];
 	}
 	return NULL;
+}
+
+size_t gpuvm_stat_find_short(const char *name, const struct gpuvm_stat_info **out, size_t max)
+{
+	ensure_built();
+	size_t n = 0, ln = strlen(name);
+	if (!ln)
+		return 0;
+	for (size_t i = 0; i < N_STATS; i++) {
+		const char *full = stats[i].name;
+		size_t lf = strlen(full);
+		if (lf < ln || strcmp(full + lf - ln, name) != 0)
+			continue;
+		if (lf > ln && full[lf - ln - 1] != '.')
+			continue; /* a whole component: "ipc" is not "thread_ipc" */
+		if (n < max)
+			out[n] = &stats[i];
+		n++;
+	}
+	return n;
 }
 
 void gpuvm_stat_axis_label(const char *name, char *buf, size_t len)

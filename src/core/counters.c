@@ -178,6 +178,8 @@ void gpuvm_counters_snapshot(const struct gpuvm_stats *st, double *out)
 
 void gpuvm_counters_delta(const struct gpuvm_stats *st, double *at)
 {
+	if (!at)
+		return;
 	size_t n = gpuvm_counters_snapshot_len();
 	double now[GPUVM_COUNTERS_MAX];
 	if (n > GPUVM_COUNTERS_MAX)
@@ -198,8 +200,10 @@ static void emit_delta(cJSON *o, const struct gpuvm_counter_section *sec, const 
 		if (r->type == GPUVM_CTR_SECTION) {
 			const struct gpuvm_counter_section *ch = r->child;
 			uint32_t n = elements(ch, run->st), max = max_elements(ch);
+			struct gpuvm_counter_ctx probe = *run;
+			probe.base = NULL;
 			bool skip = cJSON_GetObjectItemCaseSensitive(o, ch->name) != NULL ||
-				    (!ch->array && n == 0);
+				    (!ch->array && n == 0) || snap(ch, &probe, NULL) == 0;
 			cJSON *holder = skip || !ch->array ? NULL : cJSON_AddArrayToObject(o, ch->name);
 			for (uint32_t e = 0; e < max; e++) {
 				struct gpuvm_counter_ctx cc = *run;
