@@ -29,6 +29,7 @@
 #include "engine/coalescer.h"
 #include "engine/copy_stream.h"
 #include "engine/event_queue.h"
+#include "engine/invariants.h"
 #include "engine/kernel_sampling.h"
 #include "engine/pcie_tlp.h"
 #include "mem/dram_access.h"
@@ -1539,6 +1540,10 @@ static int kernel_open(struct engine *e, const struct gpuvm_kernel *k, double st
 	if (!ks->counters)
 		return -1;
 	gpuvm_counters_snapshot(s, ks->counters);
+#ifdef GPUVM_CHECK_INVARIANTS
+	engine_check_invariants_or_abort(&e->xlat, e->l1_on ? &e->l1 : NULL, &e->l2,
+					 e->uvm_on ? &e->uvm : NULL, "start", n);
+#endif
 	return 0;
 }
 
@@ -1564,6 +1569,10 @@ static void kernel_close(struct engine *e, const struct kernel_mark *m, double e
 	for (int i = 0; i < GPUVM_STALLS; i++)
 		ks->stall_cycles[i] = now.stall_cycles[i] - m->at.stall_cycles[i];
 	gpuvm_counters_delta(s, ks->counters);
+#ifdef GPUVM_CHECK_INVARIANTS
+	engine_check_invariants_or_abort(&e->xlat, e->l1_on ? &e->l1 : NULL, &e->l2,
+					 e->uvm_on ? &e->uvm : NULL, "end", m->index);
+#endif
 }
 
 static int run_kernel(struct engine *e, struct gpuvm_kernel *k, double t0, double *t_end,
