@@ -1325,18 +1325,20 @@ static int check_block(const struct uvm *u, const struct uvm_block *b, uint32_t 
 	if (b->resident_count != mask_count(b->resident))
 		return violated(why, len, 4, "block %#llx: resident_count %u, %u pages resident", base,
 				b->resident_count, mask_count(b->resident));
-	uint32_t first_bad[4] = {UVM_BLOCK_PAGES, UVM_BLOCK_PAGES, UVM_BLOCK_PAGES, UVM_BLOCK_PAGES};
+	uint32_t first_bad[3] = {UVM_BLOCK_PAGES, UVM_BLOCK_PAGES, UVM_BLOCK_PAGES};
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
-		uint64_t bad[4] = {b->prefetched[w] & ~b->resident[w], b->dirty[w] & ~b->resident[w],
-				   b->evicted[w] & b->resident[w], 0};
+		uint64_t bad[3] = {b->prefetched[w] & ~b->resident[w], b->dirty[w] & ~b->resident[w],
+				   b->evicted[w] & b->resident[w]};
 		for (int k = 0; k < 3; k++)
 			if (bad[k] && first_bad[k] == UVM_BLOCK_PAGES)
 				first_bad[k] = w * 64 + (uint32_t)__builtin_ctzll(bad[k]);
 	}
-	if (first_bad[0] < UVM_BLOCK_PAGES || b->prefetched_count != mask_count(b->prefetched))
-		return violated(why, len, 6, "block %#llx: prefetched_count %u, %u pages prefetched, "
-				"page %u prefetched but not resident", base, b->prefetched_count,
-				mask_count(b->prefetched), first_bad[0]);
+	if (first_bad[0] < UVM_BLOCK_PAGES)
+		return violated(why, len, 6, "block %#llx: page %u prefetched but not resident", base,
+				first_bad[0]);
+	if (b->prefetched_count != mask_count(b->prefetched))
+		return violated(why, len, 6, "block %#llx: prefetched_count %u, %u pages prefetched",
+				base, b->prefetched_count, mask_count(b->prefetched));
 	if (first_bad[1] < UVM_BLOCK_PAGES)
 		return violated(why, len, 7, "block %#llx: page %u dirty but not resident", base,
 				first_bad[1]);
