@@ -208,9 +208,6 @@ static const struct gpuvm_counter run_rows[] = {
 	{"sectors", "count", "sectors", "32 B sectors after coalescing", U64, SUM, ST(sectors)},
 	{"lines", "count", "lines", "128 B lines after coalescing", U64, SUM, ST(lines)},
 	{"translation_units", "count", "translation units", "distinct pages per warp instruction after coalescing: translation requests", U64, SUM, ST(xlat_units)},
-	{"thread_instructions", "count", "thread instructions", "thread instructions: active lanes of global memory instructions, 32 per other warp instruction (sources report no mask for those)", FN, 0, 0, run_thread_insts},
-	{"warp_ipc", "ratio", "warp IPC", "warp instructions per cycle over the launches' cycles (first CTA start to last warp end; launch overheads and copies left out)", FN, 0, 0, run_warp_ipc},
-	{"thread_ipc", "ratio", "thread IPC", "thread instructions per cycle over the launches' cycles: GPGPU-Sim's gpu_tot_ipc", FN, 0, 0, run_thread_ipc},
 
 	/* address translation */
 	{"tlb", NULL, NULL, NULL, SECTION, 0, 0, NULL, NULL, NULL, &gpuvm_tlb_level_section},
@@ -255,6 +252,11 @@ static const struct gpuvm_counter run_rows[] = {
 	{"wall_seconds", "s", "simulator wall time", "the simulator's own wall-clock time for the run (varies run to run)", F64, 0, ST(wall_seconds)},
 	{"warp_instructions_per_wall_second", "1/s", "warp instructions per wall second", "simulator speed: warp_instructions / wall_seconds", FN, 0, 0, warp_insts_per_wall},
 	{"thread_accesses_per_wall_second", "1/s", "thread accesses per wall second", "simulator speed: thread_accesses / wall_seconds", FN, 0, 0, accesses_per_wall},
+
+	/* added after 1b4e3ad: at the end, so sweep CSVs keep their column order */
+	{"thread_instructions", "count", "thread instructions", "thread instructions: active lanes of global memory instructions, 32 per other warp instruction (sources report no mask for those)", FN, 0, 0, run_thread_insts},
+	{"warp_ipc", "ratio", "warp IPC", "warp instructions per cycle over the launches' cycles (first CTA start to last warp end; launch overheads and copies left out)", FN, 0, 0, run_warp_ipc},
+	{"thread_ipc", "ratio", "thread IPC", "thread instructions per cycle over the launches' cycles: GPGPU-Sim's gpu_tot_ipc", FN, 0, 0, run_thread_ipc},
 };
 
 const struct gpuvm_counter_section gpuvm_run_section = {
