@@ -23,6 +23,8 @@ static void test_records_zeroed_aligned_disjoint(void **state)
 		len[i] = i % 3 ? sizeof(struct uvm_block) : 512 * sizeof(uint32_t) + (size_t)(i % 7);
 		rec[i] = block_arena_alloc(&a, len[i]);
 		assert_non_null(rec[i]);
+		assert_int_equal(block_arena_check(&a, NULL, 0), 0); /* block_arena.c's invariants */
+		assert_true(block_arena_owns(&a, rec[i], len[i]));
 		assert_int_equal((uintptr_t)rec[i] % 64, 0);
 		for (size_t j = 0; j < len[i]; j++)
 			assert_int_equal(rec[i][j], 0);

@@ -65,6 +65,7 @@ static void test_recency_order_matches_stamps(void **state)
 			r = l2_cache_access(&c, addr, (x >> 40) % 2, &wb);
 		hits += r == L2_HIT;
 		check_order(&c, addr);
+		assert_int_equal(l2_cache_check(&c, NULL, 0), 0); /* invariants of l2_cache.c */
 	}
 	assert_int_equal(wraps, 1);
 	assert_true(hits > 100 && hits < 7000);

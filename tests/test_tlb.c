@@ -14,6 +14,7 @@ static bool access_tlb(struct tlb *t, uint64_t tag)
 {
 	bool hit;
 	tlb_access(t, tag, &hit);
+	assert_int_equal(tlb_check(t, NULL, 0), 0); /* invariants of tlb.c after every access */
 	return hit;
 }
 
@@ -121,6 +122,7 @@ static void check_order_against_stamps(uint32_t entries, uint32_t ways, uint64_t
 		uint32_t base = (uint32_t)(tag % sets) * 16;
 		if ((x >> 20) % 16 == 0) { /* a shootdown */
 			tlb_invalidate(&t, tag);
+			assert_int_equal(tlb_check(&t, NULL, 0), 0);
 			uint32_t w = find_u64(&key[base], 16, tag + 1);
 			if (w < 16)
 				key[base + w] = stamp[base + w] = 0;
@@ -143,6 +145,7 @@ static void check_order_against_stamps(uint32_t entries, uint32_t ways, uint64_t
 		stamp[base + w] = now;
 		bool hit;
 		uint32_t id = tlb_access(&t, tag, &hit);
+		assert_int_equal(tlb_check(&t, NULL, 0), 0);
 		assert_int_equal(hit, ref_hit);
 		assert_int_equal(id, base + w);
 		hits += hit;
@@ -169,6 +172,7 @@ static void test_flush_forgets(void **state)
 	access_tlb(&t, 5);
 	assert_true(access_tlb(&t, 5));
 	tlb_flush(&t);
+	assert_int_equal(tlb_check(&t, NULL, 0), 0);
 	assert_false(access_tlb(&t, 5));
 	tlb_free(&t);
 }

@@ -91,6 +91,9 @@ struct gpuvm_kernel_stats {
 	bool fast_forwarded;    /* kernel sampling drove it functionally */
 	uint64_t l1_bytes;      /* L1 data capacity per SM during the launch */
 	uint64_t smem_bytes;    /* shared memory an SM offered it (the carve-out) */
+	/* every GPUVM_CTR_SUM counter's difference over the launch, in
+	 * gpuvm_counters_snapshot's layout (gpuvm/counters.h); owned */
+	double *counters;
 };
 
 struct gpuvm_stats {

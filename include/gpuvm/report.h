@@ -18,7 +18,9 @@ cJSON *gpuvm_report_config(const struct gpuvm_config *cfg);
  * digits: runs with equal hashes simulated the same machine. */
 void gpuvm_report_config_hash(const struct gpuvm_config *cfg, char out[17]);
 
-/* preset: the --gpu argument as given (NULL: left out). */
+/* preset: the --gpu argument as given (NULL: left out). The members
+ * after "config" are generated from the registered counters
+ * (gpuvm/counters.h). */
 cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, const char *workload,
 			uint64_t seed, const struct gpuvm_stats *st);
 
@@ -30,8 +32,10 @@ void gpuvm_report_uvm(cJSON *run, const struct gpuvm_config *cfg, const struct g
  * Fig. 6) with gnuplot. -1 with err set when the run has no paging. */
 int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_error *err);
 
-/* One launch's results (an element of the run's "kernels" array). */
-cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_kernel_stats *k);
+/* One launch's results (an element of the run's "kernels" array) of the
+ * run st. */
+cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_stats *st,
+			   const struct gpuvm_kernel_stats *k);
 
 /* --stats-csv: the run's statistics in long form (gpu, workload, seed,
  * scope run|kernel|alloc, index, name, kind, metric, value, unit; see

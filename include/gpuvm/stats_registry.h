@@ -41,6 +41,12 @@ const struct gpuvm_stat_info *gpuvm_stat_at(size_t i);
  * "alloc.thread_accesses"); NULL when unknown. */
 const struct gpuvm_stat_info *gpuvm_stat_find(const char *name);
 
+/* Entries whose name's last component is name ("ipc" finds kernels[].ipc,
+ * "bytes" alloc.bytes and uvm.allocations[].bytes, "far_faults" also
+ * kernels[].uvm.far_faults): up to max into out; returns how many match.
+ * For people looking a name up (gpuvm stats NAME), not for --check. */
+size_t gpuvm_stat_find_short(const char *name, const struct gpuvm_stat_info **out, size_t max);
+
 /* "far faults (count)", "simulated time (s)": an axis label with its unit.
  * Unknown names come back as given. */
 void gpuvm_stat_axis_label(const char *name, char *buf, size_t len);

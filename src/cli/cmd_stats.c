@@ -25,8 +25,10 @@ static void usage(FILE *out)
 	      "tlb[].hits -> tlb_l1_hits, tlb_l2_hits, ...) and the kernel and alloc rows of\n"
 	      "`gpuvm sim --stats-csv`.\n"
 	      "\n"
-	      "  NAME...       describe these (JSON path or CSV column); an unknown one is\n"
-	      "                an error with the closest name\n"
+	      "  NAME...       describe these (JSON path, CSV column, --stats-csv metric,\n"
+	      "                or a short form: `ipc`, `bytes`, `far_faults` list every\n"
+	      "                name ending in it); an unknown one is an error with the\n"
+	      "                closest name\n"
 	      "  --json FILE   the registry as a JSON array (name, csv, unit, label, scope,\n"
 	      "                description); - for stdout\n"
 	      "  --csv FILE    the same as CSV; - for stdout\n"
@@ -417,10 +419,18 @@ int gpuvm_cmd_stats(int argc, char **argv)
 	if (optind < argc) {
 		int rc = 0;
 		for (int i = optind; i < argc; i++) {
+			/* a bare name ("ipc", "bytes", "far_faults"): every entry
+			 * whose name ends in it; else the JSON path or CSV column */
+			const struct gpuvm_stat_info *hit[64];
+			size_t n = gpuvm_stat_find_short(argv[i], hit, 64);
 			const struct gpuvm_stat_info *s = gpuvm_stat_find(argv[i]);
-			if (s) {
-				if (!quiet)
-					print_one(stdout, s);
+			if (s && (n == 0 || strpbrk(argv[i], ".["))) {
+				hit[0] = s;
+				n = 1;
+			}
+			if (n) {
+				for (size_t h = 0; h < n && h < 64 && !quiet; h++)
+					print_one(stdout, hit[h]);
 				continue;
 			}
 			const char *near = gpuvm_stat_suggest(argv[i], !strchr(argv[i], '.'));

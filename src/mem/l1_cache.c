@@ -1,4 +1,20 @@
-/* Per-SM sectored L1 data caches (l1_cache.h). */
+/* Per-SM sectored L1 data caches (l1_cache.h).
+ *
+ * Invariants (l1_cache_check verifies them, naming the number; tests call
+ * it after every operation, debug engines at kernel boundaries). Over the
+ * lines in use, instances x sets x ways (l1_cache_resize keeps the rest
+ * empty):
+ *
+ *   C1  An empty way (tag 0) has no valid and no dirty sector.
+ *   C2  A way holding a line has at least one valid sector (a miss that
+ *       allocates sets the sector it fetches).
+ *   C3  dirty is a subset of valid, and both lie within sectors_per_line.
+ *   C4  A line sits in the set its address maps to in its own instance
+ *       (l1_cache_set_base): a tag left stale by a wrong index would hit
+ *       for another address.
+ *   C5  No line is held by two ways of a set.
+ *   C6  No stamp is newer than the clock.
+ */
 #include "mem/l1_cache.h"
 
 #include <stdlib.h>
@@ -139,4 +155,53 @@ void l1_cache_invalidate(struct l1_cache *c)
 	memset(c->tag, 0, lines * sizeof *c->tag);
 	memset(c->valid, 0, lines);
 	memset(c->dirty, 0, lines);
+}
+
+/* ---- invariants (numbered at the top of this file) ----------------- */
+
+#include "core/invariant.h"
+
+#define violated(why, len, n, ...) gpuvm_violated(why, len, "L1", "C", n, __VA_ARGS__)
+
+int l1_cache_check(const struct l1_cache *c, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = 0;
+	uint8_t sectors = (uint8_t)((1u << c->sectors_per_line) - 1);
+	for (uint32_t sm = 0; sm < c->instances; sm++)
+		for (uint32_t set = 0; set < c->sets; set++) {
+			uint64_t base = ((uint64_t)sm * c->sets + set) * c->ways;
+			for (uint32_t w = 0; w < c->ways; w++) {
+				uint64_t i = base + w;
+				if (c->stamp[i] > c->clock)
+					return violated(why, len, 6, "SM %u set %u way %u: stamp %u past the "
+							"clock %u", sm, set, w, c->stamp[i], c->clock);
+				if (!c->tag[i]) {
+					if (c->valid[i] || c->dirty[i])
+						return violated(why, len, 1, "SM %u set %u way %u: empty way with "
+								"sectors valid %#x dirty %#x", sm, set, w,
+								c->valid[i], c->dirty[i]);
+					continue;
+				}
+				if (!c->valid[i])
+					return violated(why, len, 2, "SM %u set %u way %u: line %#llx with no "
+							"valid sector", sm, set, w,
+							(unsigned long long)(c->tag[i] - 1));
+				if ((c->dirty[i] & ~c->valid[i]) || (c->valid[i] & ~sectors))
+					return violated(why, len, 3, "SM %u set %u way %u: valid %#x dirty %#x "
+							"(%u sectors a line)", sm, set, w, c->valid[i],
+							c->dirty[i], c->sectors_per_line);
+				uint64_t addr = (c->tag[i] - 1) << c->line_shift;
+				if (l1_cache_set_base(c, sm, addr) != base)
+					return violated(why, len, 4, "SM %u set %u way %u: line %#llx belongs "
+							"in another set", sm, set, w,
+							(unsigned long long)(c->tag[i] - 1));
+				for (uint32_t o = w + 1; o < c->ways; o++)
+					if (c->tag[base + o] == c->tag[i])
+						return violated(why, len, 5, "SM %u set %u: line %#llx in ways "
+								"%u and %u", sm, set,
+								(unsigned long long)(c->tag[i] - 1), w, o);
+			}
+		}
+	return 0;
 }

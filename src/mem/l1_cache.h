@@ -14,6 +14,7 @@
 #define GPUVM_L1_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/find_u64.h"
@@ -71,5 +72,10 @@ void l1_cache_resize(struct l1_cache *c, uint64_t bytes);
  * sector stays valid (it now holds the stored data). Returns whether the
  * sector was present. */
 bool l1_cache_write_through(struct l1_cache *c, uint32_t sm, uint64_t addr, double t);
+
+/* Checks the invariants numbered at the top of l1_cache.c: 0 when they
+ * hold, else the number of the first one violated, with why (may be NULL)
+ * saying where. Walks every line: for tests and debug builds. */
+int l1_cache_check(const struct l1_cache *c, char *why, size_t len);
 
 #endif

@@ -1,3 +1,19 @@
+/* The L2 data cache (l2_cache.h).
+ *
+ * Invariants (l2_cache_check verifies them, naming the number; tests call
+ * it after every operation, debug engines at kernel boundaries):
+ *
+ *   L1  An invalid way (tag 0) has no valid and no dirty sector.
+ *   L2  dirty is a subset of valid, and both lie within sectors_per_line.
+ *   L3  A line sits in the set its address hashes to (l2_cache_set).
+ *   L4  No line is held by two ways of a set.
+ *   L5  No stamp is newer than the clock; stamps of used ways are
+ *       distinct (each access takes a new tick), so recency is a total
+ *       order.
+ *   L6  16-way sets: the order bytes are a permutation of the ways sorted
+ *       by (stamp, way) ascending, so order[0] is the way lru_oldest
+ *       would evict.
+ */
 #include "mem/l2_cache.h"
 
 #include <stdlib.h>
@@ -79,4 +95,63 @@ enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool wri
 	}
 	*stale_sectors = *stale_dirty = 0;
 	return l2_cache_access(c, addr, write, writeback_sectors);
+}
+
+/* ---- invariants (numbered at the top of this file) ----------------- */
+
+#include "core/invariant.h"
+
+#define violated(why, len, n, ...) gpuvm_violated(why, len, "L2", "L", n, __VA_ARGS__)
+
+int l2_cache_check(const struct l2_cache *c, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = 0;
+	uint8_t sectors = (uint8_t)((1u << c->sectors_per_line) - 1);
+	for (uint32_t s = 0; s < c->sets; s++) {
+		unsigned char *set = c->sets_mem + (size_t)s * c->set_bytes;
+		const uint64_t *tag = l2_set_tags(set);
+		const uint32_t *stamp = l2_set_stamps(set, c->ways);
+		const uint8_t *valid = l2_set_valid(set, c->ways), *dirty = l2_set_dirty(set, c->ways);
+		for (uint32_t w = 0; w < c->ways; w++) {
+			if (stamp[w] > c->clock)
+				return violated(why, len, 5, "set %u way %u: stamp %u past the clock %u", s, w,
+						stamp[w], c->clock);
+			for (uint32_t o = w + 1; o < c->ways; o++)
+				if (stamp[w] && stamp[o] == stamp[w])
+					return violated(why, len, 5, "set %u: ways %u and %u share stamp %u", s, w,
+							o, stamp[w]);
+			if (!tag[w]) {
+				if (valid[w] || dirty[w])
+					return violated(why, len, 1, "set %u way %u: invalid way with sectors "
+							"valid %#x dirty %#x", s, w, valid[w], dirty[w]);
+				continue;
+			}
+			if ((dirty[w] & ~valid[w]) || (valid[w] & ~sectors))
+				return violated(why, len, 2, "set %u way %u: valid %#x dirty %#x", s, w,
+						valid[w], dirty[w]);
+			if (l2_cache_set(c, (tag[w] - 1) << c->line_shift) != set)
+				return violated(why, len, 3, "set %u way %u: line %#llx belongs in another set",
+						s, w, (unsigned long long)(tag[w] - 1));
+			for (uint32_t o = w + 1; o < c->ways; o++)
+				if (tag[o] == tag[w])
+					return violated(why, len, 4, "set %u: line %#llx in ways %u and %u", s,
+							(unsigned long long)(tag[w] - 1), w, o);
+		}
+		if (c->ways != 16)
+			continue;
+		const uint8_t *ord = l2_set_order16(set);
+		uint32_t seen = 0;
+		for (uint32_t i = 0; i < 16; i++) {
+			if (ord[i] >= 16 || (seen >> ord[i] & 1))
+				return violated(why, len, 6, "set %u: the order is not a permutation of the ways", s);
+			seen |= 1u << ord[i];
+			if (i && (stamp[ord[i - 1]] > stamp[ord[i]] ||
+				  (stamp[ord[i - 1]] == stamp[ord[i]] && ord[i - 1] > ord[i])))
+				return violated(why, len, 6, "set %u: way %u (stamp %u) ordered before way %u "
+						"(stamp %u)", s, ord[i - 1], stamp[ord[i - 1]], ord[i],
+						stamp[ord[i]]);
+		}
+	}
+	return 0;
 }

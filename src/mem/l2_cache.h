@@ -144,4 +144,9 @@ enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool wri
 				     const uint32_t *page_through, uint32_t *stale_sectors,
 				     uint32_t *stale_dirty);
 
+/* Checks the invariants numbered at the top of l2_cache.c: 0 when they
+ * hold, else the number of the first one violated, with why (may be NULL)
+ * saying where. Walks every set: for tests and debug builds. */
+int l2_cache_check(const struct l2_cache *c, char *why, size_t len);
+
 #endif

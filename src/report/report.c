@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpuvm/counters.h"
 #include "gpuvm/units.h"
 
 cJSON *gpuvm_report_config(const struct gpuvm_config *cfg)
@@ -45,76 +46,30 @@ void gpuvm_report_config_hash(const struct gpuvm_config *cfg, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
-
-static cJSON *dim3(const uint32_t d[3])
+static struct gpuvm_counter_ctx run_ctx(const struct gpuvm_config *cfg, const struct gpuvm_stats *st)
 {
-	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; i < 3; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(d[i]));
-	return a;
+	struct gpuvm_counter_ctx c = {.cfg = cfg, .st = st, .base = st, .hz = cfg->clock_mhz * 1e6};
+	return c;
 }
 
-cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_kernel_stats *k)
+cJSON *gpuvm_report_kernel(const struct gpuvm_config *cfg, const struct gpuvm_stats *st,
+			   const struct gpuvm_kernel_stats *k)
 {
 	cJSON *o = cJSON_CreateObject();
-	double hz = cfg->clock_mhz * 1e6;
-	cJSON_AddStringToObject(o, "name", k->name);
-	cJSON_AddItemToObject(o, "grid", dim3(k->grid));
-	cJSON_AddItemToObject(o, "block", dim3(k->block));
-	cJSON_AddNumberToObject(o, "start_cycle", k->start_cycle);
-	cJSON_AddNumberToObject(o, "end_cycle", k->end_cycle);
-	cJSON_AddNumberToObject(o, "sim_seconds", k->sim_seconds);
-	cJSON_AddNumberToObject(o, "launch_seconds", k->launch_cycles / hz);
-	cJSON_AddNumberToObject(o, "warp_instructions", (double)k->warp_insts);
-	double cycles = k->end_cycle - k->start_cycle;
-	cJSON_AddNumberToObject(o, "ipc", cycles > 0 ? (double)k->warp_insts / cycles : 0);
-	cJSON_AddNumberToObject(o, "memory_instructions", (double)k->mem_insts);
-	cJSON_AddNumberToObject(o, "thread_accesses", (double)k->thread_accesses);
-	cJSON_AddNumberToObject(o, "l1_sector_hits", (double)k->l1_hits);
-	cJSON_AddNumberToObject(o, "l1_sector_misses", (double)k->l1_misses);
-	cJSON_AddNumberToObject(o, "l2_sector_hits", (double)k->l2_hits);
-	cJSON_AddNumberToObject(o, "l2_sector_misses", (double)k->l2_misses);
-	cJSON_AddNumberToObject(o, "tlb_l1_hits", (double)k->tlb_l1_hits);
-	cJSON_AddNumberToObject(o, "tlb_l1_misses", (double)k->tlb_l1_misses);
-	cJSON_AddNumberToObject(o, "dram_bytes", (double)k->dram_bytes);
-	cJSON *stalls = cJSON_AddObjectToObject(o, "stall_cycles");
-	for (int i = 0; i < GPUVM_STALLS; i++)
-		cJSON_AddNumberToObject(stalls, gpuvm_stall_names[i], k->stall_cycles[i]);
-	cJSON_AddBoolToObject(o, "fast_forwarded", k->fast_forwarded);
-	cJSON_AddNumberToObject(o, "l1_bytes", (double)k->l1_bytes);
-	cJSON_AddNumberToObject(o, "smem_bytes", (double)k->smem_bytes);
+	struct gpuvm_counter_ctx c = run_ctx(cfg, st);
+	c.base = k;
+	gpuvm_counters_emit(o, &gpuvm_kernel_section, &c);
 	return o;
 }
 
-/* Du et al.'s sharing analyses (seeds/002 Fig. 3, Tables I-II), defined
- * in docs/neidty.md: lookups by holders, and per instance the share of
- * its local misses that its left or right neighbour held. */
-static void add_tlb_sharing(cJSON *o, const struct gpuvm_tlb_sharing_stats *sh)
+void gpuvm_report_uvm(cJSON *run, const struct gpuvm_config *cfg, const struct gpuvm_stats *st)
 {
-	static const char *const names[GPUVM_SHARING_BUCKETS] = {"0", "1", "2-4", "5-8", "9-12", "13-16"};
-	cJSON *t = cJSON_AddObjectToObject(o, "tlb_sharing");
-	cJSON *h = cJSON_AddObjectToObject(t, "lookups_by_holders");
-	uint64_t held = 0;
-	for (int b = 0; b < GPUVM_SHARING_BUCKETS; b++) {
-		cJSON_AddNumberToObject(h, names[b], (double)sh->holders[b]);
-		held += b ? sh->holders[b] : 0;
-	}
-	cJSON *f = cJSON_AddObjectToObject(t, "fraction_of_held_lookups");
-	for (int b = 1; b < GPUVM_SHARING_BUCKETS; b++)
-		cJSON_AddNumberToObject(f, names[b], ratio(sh->holders[b], held));
-	cJSON *c = cJSON_AddArrayToObject(t, "neighbour_correlation");
-	uint64_t num = 0, den = 0;
-	double mean = 0;
-	for (uint32_t i = 0; i < sh->instances; i++) {
-		double r = ratio(sh->neighbour_held[i], sh->local_misses[i]);
-		cJSON_AddItemToArray(c, cJSON_CreateNumber(r));
-		mean += r;
-		num += sh->neighbour_held[i];
-		den += sh->local_misses[i];
-	}
-	cJSON_AddNumberToObject(t, "neighbour_correlation_avg", sh->instances ? mean / sh->instances : 0);
-	cJSON_AddNumberToObject(t, "neighbour_correlation_pooled", ratio(num, den));
+	struct gpuvm_counter_ctx c = run_ctx(cfg, st);
+	if (!st->uvm.active)
+		return;
+	c.base = &st->uvm;
+	cJSON *o = cJSON_AddObjectToObject(run, "uvm");
+	gpuvm_counters_emit(o, &gpuvm_uvm_section, &c);
 }
 
 cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, const char *workload,
@@ -131,125 +86,9 @@ cJSON *gpuvm_report_run(const struct gpuvm_config *cfg, const char *preset, cons
 	gpuvm_report_config_hash(cfg, hash);
 	cJSON_AddStringToObject(o, "config_hash", hash);
 	cJSON_AddItemToObject(o, "config", gpuvm_report_config(cfg));
-
-	cJSON_AddNumberToObject(o, "sim_cycles", st->sim_cycles);
-	cJSON_AddNumberToObject(o, "sim_seconds", st->sim_seconds);
-	cJSON_AddNumberToObject(o, "kernel_seconds", st->kernel_cycles / (cfg->clock_mhz * 1e6));
-	cJSON_AddNumberToObject(o, "copy_seconds", st->copy_cycles / (cfg->clock_mhz * 1e6));
-	if (st->async_copies) { /* only runs that issue them: other JSON stays as it was */
-		cJSON_AddNumberToObject(o, "async_copies", (double)st->async_copies);
-		cJSON_AddNumberToObject(o, "async_copy_seconds", st->async_copy_cycles / (cfg->clock_mhz * 1e6));
-		cJSON_AddNumberToObject(o, "async_wait_seconds", st->async_wait_cycles / (cfg->clock_mhz * 1e6));
-	}
-	cJSON_AddNumberToObject(o, "accesses_per_sim_second",
-				st->sim_seconds > 0 ? (double)st->thread_accesses / st->sim_seconds : 0);
-	cJSON_AddNumberToObject(o, "work_items", (double)st->work_items);
-	cJSON_AddNumberToObject(o, "items_per_sim_second",
-				st->sim_seconds > 0 ? (double)st->work_items / st->sim_seconds : 0);
-	cJSON_AddNumberToObject(o, "kernel_launches", (double)st->kernels);
-	cJSON_AddNumberToObject(o, "launch_seconds", st->launch_cycles / (cfg->clock_mhz * 1e6));
-	cJSON_AddNumberToObject(o, "ctas", (double)st->ctas);
-	cJSON_AddNumberToObject(o, "warps", (double)st->warps);
-	cJSON_AddNumberToObject(o, "warp_instructions", (double)st->warp_insts);
-	cJSON_AddNumberToObject(o, "memory_instructions", (double)st->mem_insts);
-	cJSON_AddNumberToObject(o, "thread_accesses", (double)st->thread_accesses);
-	cJSON_AddNumberToObject(o, "sectors", (double)st->sectors);
-	cJSON_AddNumberToObject(o, "lines", (double)st->lines);
-	cJSON_AddNumberToObject(o, "translation_units", (double)st->xlat_units);
-
-	cJSON *tlb = cJSON_AddArrayToObject(o, "tlb");
-	for (uint32_t l = 0; l < st->tlb_levels; l++) {
-		const struct gpuvm_tlb_level_stats *ls = &st->tlb[l];
-		cJSON *lv = cJSON_CreateObject();
-		cJSON_AddNumberToObject(lv, "level", l + 1);
-		cJSON_AddNumberToObject(lv, "lookups", (double)ls->lookups);
-		cJSON_AddNumberToObject(lv, "hits", (double)ls->hits);
-		cJSON_AddNumberToObject(lv, "pending_hits", (double)ls->pending_hits);
-		cJSON_AddNumberToObject(lv, "misses", (double)ls->misses);
-		cJSON_AddNumberToObject(lv, "hit_ratio", ratio(ls->hits + ls->pending_hits, ls->lookups));
-		cJSON_AddNumberToObject(lv, "mshr_wait_cycles", ls->mshr_wait_cycles);
-		cJSON_AddNumberToObject(lv, "instances", ls->instances);
-		/* seeds/002 Eq. 1 and its performance measure (docs/neidty.md) */
-		cJSON_AddStringToObject(lv, "peer", ls->peer ? ls->peer : "none");
-		double r_local = ratio(ls->hits + ls->pending_hits, ls->lookups);
-		double r_remote = ratio(ls->remote_hits, ls->lookups);
-		cJSON_AddNumberToObject(lv, "r_local", r_local);
-		cJSON_AddNumberToObject(lv, "r_remote", r_remote);
-		cJSON_AddNumberToObject(lv, "r_l1", r_local + r_remote);
-		/* counted only when the slow path ran (a scheme or --tlb-sharing) */
-		if (ls->translation_counted)
-			cJSON_AddNumberToObject(lv, "avg_translation_cycles",
-						ls->lookups ? ls->translation_cycles / (double)ls->lookups : 0);
-		else
-			cJSON_AddNullToObject(lv, "avg_translation_cycles");
-		cJSON_AddNumberToObject(lv, "remote_hits", (double)ls->remote_hits);
-		cJSON_AddNumberToObject(lv, "remote_fills", (double)ls->remote_fills);
-		cJSON_AddNumberToObject(lv, "directory_hits", (double)ls->directory_hits);
-		cJSON_AddNumberToObject(lv, "directory_false_hits", (double)ls->directory_false_hits);
-		cJSON_AddNumberToObject(lv, "neighbour_port_waits", (double)ls->port_waits);
-		cJSON_AddNumberToObject(lv, "neighbour_port_wait_cycles", ls->port_wait_cycles);
-		cJSON_AddNumberToObject(lv, "ring_probes", (double)ls->ring_probes);
-		cJSON_AddNumberToObject(lv, "ring_hops", (double)ls->ring_hops);
-		cJSON_AddNumberToObject(lv, "ring_misses", (double)ls->ring_misses);
-		cJSON_AddNumberToObject(lv, "ldt_pushes", (double)ls->ldt_pushes);
-		cJSON *ih = cJSON_AddArrayToObject(lv, "instance_hits");
-		cJSON *im = cJSON_AddArrayToObject(lv, "instance_misses");
-		for (uint32_t i = 0; i < ls->instances; i++) {
-			cJSON_AddItemToArray(ih, cJSON_CreateNumber((double)ls->instance_hits[i]));
-			cJSON_AddItemToArray(im, cJSON_CreateNumber((double)ls->instance_misses[i]));
-		}
-		cJSON_AddItemToArray(tlb, lv);
-	}
-	if (st->tlb_sharing.enabled)
-		add_tlb_sharing(o, &st->tlb_sharing);
-	cJSON_AddNumberToObject(o, "walks", (double)st->walks);
-	cJSON_AddNumberToObject(o, "pwc_hits", (double)st->pwc_hits);
-	cJSON_AddNumberToObject(o, "walk_queue_cycles", st->walk_queue_cycles);
-	cJSON_AddNumberToObject(o, "walk_pte_l2_hits", (double)st->walk_pte_l2_hits);
-	cJSON_AddNumberToObject(o, "walk_pte_l2_misses", (double)st->walk_pte_l2_misses);
-	cJSON_AddNumberToObject(o, "local_instructions", (double)st->local_insts);
-	cJSON_AddNumberToObject(o, "shared_instructions", (double)st->shared_insts);
-	cJSON_AddNumberToObject(o, "barriers", (double)st->barriers);
-	cJSON_AddNumberToObject(o, "shared_wavefronts", (double)st->smem_wavefronts);
-	cJSON_AddNumberToObject(o, "l1_sector_hits", (double)st->l1_sector_hits);
-	cJSON_AddNumberToObject(o, "l1_sector_misses", (double)st->l1_sector_misses);
-	cJSON_AddNumberToObject(o, "l1_writeback_sectors", (double)st->l1_writeback_sectors);
-	cJSON *stalls = cJSON_AddObjectToObject(o, "stall_cycles");
-	for (int i = 0; i < GPUVM_STALLS; i++)
-		cJSON_AddNumberToObject(stalls, gpuvm_stall_names[i], st->stall_cycles[i]);
-	cJSON_AddNumberToObject(o, "l2_sector_hits", (double)st->l2_sector_hits);
-	cJSON_AddNumberToObject(o, "l2_sector_misses", (double)st->l2_sector_misses);
-	cJSON_AddNumberToObject(o, "dram_bytes", (double)st->dram_bytes);
-	cJSON_AddNumberToObject(o, "pcie_h2d_bytes", (double)st->pcie_h2d_bytes);
-	cJSON_AddNumberToObject(o, "pcie_d2h_bytes", (double)st->pcie_d2h_bytes);
-	cJSON_AddNumberToObject(o, "zero_copy_bytes", (double)st->zero_copy_bytes);
-	cJSON_AddNumberToObject(o, "zero_copy_tlps", (double)st->zero_copy_tlps);
-
-	gpuvm_report_uvm(o, cfg, st);
-
-	/* Always present, so sweeps get the same columns with sampling on or
-	 * off; "estimated" (strings) stays out of sweep CSVs. */
-	const struct gpuvm_kernel_sampling_stats *ks = &st->kernel_sampling;
-	cJSON *kso = cJSON_AddObjectToObject(o, "kernel_sampling");
-	cJSON_AddBoolToObject(kso, "enabled", ks->enabled);
-	cJSON_AddNumberToObject(kso, "tolerance", ks->tolerance);
-	cJSON_AddNumberToObject(kso, "min_detailed", ks->min_detailed);
-	cJSON_AddNumberToObject(kso, "classes", (double)ks->classes);
-	cJSON_AddNumberToObject(kso, "detailed_kernels", (double)ks->detailed_kernels);
-	cJSON_AddNumberToObject(kso, "fast_forwarded_kernels", (double)ks->fast_forwarded_kernels);
-	cJSON_AddStringToObject(kso, "refused", ks->refused);
-	cJSON *est = cJSON_AddArrayToObject(kso, "estimated");
-	for (size_t i = 0; ks->fast_forwarded_kernels && gpuvm_kernel_sampling_estimated[i]; i++)
-		cJSON_AddItemToArray(est, cJSON_CreateString(gpuvm_kernel_sampling_estimated[i]));
-
-	cJSON *kl = cJSON_AddArrayToObject(o, "kernels");
-	for (size_t i = 0; i < st->n_kernel_list; i++)
-		cJSON_AddItemToArray(kl, gpuvm_report_kernel(cfg, &st->kernel_list[i]));
-
-	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
-	double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
-	cJSON_AddNumberToObject(o, "warp_instructions_per_wall_second", (double)st->warp_insts / w);
-	cJSON_AddNumberToObject(o, "thread_accesses_per_wall_second", (double)st->thread_accesses / w);
+	/* every counter, from the registered rows (gpuvm/counters.h) */
+	struct gpuvm_counter_ctx c = run_ctx(cfg, st);
+	gpuvm_counters_emit(o, &gpuvm_run_section, &c);
 	return o;
 }
 
@@ -272,10 +111,22 @@ static void print_kernels(FILE *out, const cJSON *kl)
 			fprintf(out, "  ... %d more launches (JSON \"kernels\" has every one)\n", n - 20);
 		if (n <= 20 || i < 10 || i >= n - 10) {
 			const cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "name");
-			fprintf(out, "kernel %-4d %-28.28s %10.4g s  ipc %6.3g  l1 %.3g/%.3g  l2 %.3g/%.3g\n",
-				i, cJSON_IsString(nm) ? nm->valuestring : "", num(k, "sim_seconds"), num(k, "ipc"),
-				num(k, "l1_sector_hits"), num(k, "l1_sector_misses"), num(k, "l2_sector_hits"),
-				num(k, "l2_sector_misses"));
+			fprintf(out, "kernel %-4d %-28.28s %10.4g s  ipc %6.3g (thread %.4g)  l1 %.3g/%.3g  l2 %.3g/%.3g",
+				i, cJSON_IsString(nm) ? nm->valuestring : "", num(k, "sim_seconds"), num(k, "warp_ipc"),
+				num(k, "thread_ipc"), num(k, "l1_sector_hits"), num(k, "l1_sector_misses"),
+				num(k, "l2_sector_hits"), num(k, "l2_sector_misses"));
+			/* translation and paging of the launch (kernels[].tlb, .uvm) */
+			const cJSON *lv;
+			fputs("  tlb miss", out);
+			cJSON_ArrayForEach(lv, cJSON_GetObjectItemCaseSensitive(k, "tlb"))
+				fprintf(out, " L%.0f %.3g", num(lv, "level"), num(lv, "misses"));
+			fprintf(out, "  walks %.3g (pwc %.3g)", num(k, "walks"), num(k, "pwc_hits"));
+			const cJSON *u = cJSON_GetObjectItemCaseSensitive(k, "uvm");
+			if (u)
+				fprintf(out, "  faults %.3g  in %.3g  evicted %.3g  thrashed %.3g  remote %.3g",
+					num(u, "far_faults"), num(u, "pages_h2d"), num(u, "pages_evicted"),
+					num(u, "thrashed_pages"), num(u, "remote_accesses"));
+			fputc('\n', out);
 		}
 		i++;
 	}

@@ -3,7 +3,7 @@
  * they are (pd.read_csv, then pivot or groupby on scope/metric):
  *
  *   gpu,workload,seed,scope,index,name,kind,metric,value,unit
- *   p100,random-sampling:...,1,run,,,,sim_seconds,0.0012,s
+ *   p100,random-sampling:...,1,run,0,run,,sim_seconds,0.0012,s
  *   p100,random-sampling:...,1,kernel,0,random_sampling,,ipc,3.2,ratio
  *   p100,random-sampling:...,1,alloc,0,region,device,thread_accesses,16384,count
  *
@@ -155,7 +155,9 @@ int gpuvm_report_stats_csv(FILE *f, const cJSON *run, const struct gpuvm_page_ac
 			cJSON_IsString(wl) ? wl->valuestring : "",
 			cJSON_IsNumber(seed) ? seed->valuedouble : 0};
 	fputs("gpu,workload,seed,scope,index,name,kind,metric,value,unit\n", f);
-	walk(&c, run, "", "run", -1, NULL, "", 0);
+	/* a run is one element: index 0, name "run" (an empty field reads as
+	 * NaN in pandas, and groupby/pivot_table drop NaN keys) */
+	walk(&c, run, "", "run", 0, "run", "", 0);
 	const cJSON *kl = cJSON_GetObjectItemCaseSensitive(run, "kernels"), *k;
 	long i = 0;
 	cJSON_ArrayForEach(k, kl) {

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "core/later.h"
+#include "engine/invariants.h"
+#include "gpuvm/counters.h"
 #include "system/system.h"
 
 /* The shared memory an SM offers a launch. With a unified L1/shared array
@@ -161,6 +163,15 @@ static int kernel_open(struct system *sys, const struct gpuvm_kernel *k, double 
 	xlat_sync_stats(&sys->xlat);
 	m->index = n;
 	kernel_counters(s, &m->at);
+	/* every registered counter, for the launch's differences (gpuvm/counters.h) */
+	ks->counters = malloc(gpuvm_counters_snapshot_len() * sizeof *ks->counters);
+	if (!ks->counters)
+		return -1;
+	gpuvm_counters_snapshot(s, ks->counters);
+#ifdef GPUVM_CHECK_INVARIANTS
+	engine_check_invariants_or_abort(&sys->xlat, sys->sms.l1_on ? &sys->sms.l1 : NULL, &sys->mem,
+					 sys->uvm_on ? &sys->uvm : NULL, "start", n);
+#endif
 	return 0;
 }
 
@@ -185,6 +196,11 @@ static void kernel_close(struct system *sys, const struct kernel_mark *m, double
 	ks->dram_bytes = now.dram_bytes - m->at.dram_bytes;
 	for (int i = 0; i < GPUVM_STALLS; i++)
 		ks->stall_cycles[i] = now.stall_cycles[i] - m->at.stall_cycles[i];
+	gpuvm_counters_delta(s, ks->counters);
+#ifdef GPUVM_CHECK_INVARIANTS
+	engine_check_invariants_or_abort(&sys->xlat, sys->sms.l1_on ? &sys->sms.l1 : NULL, &sys->mem,
+					 sys->uvm_on ? &sys->uvm : NULL, "end", m->index);
+#endif
 }
 
 int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,

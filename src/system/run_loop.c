@@ -208,6 +208,8 @@ const char *const gpuvm_stall_names[GPUVM_STALLS] = {"memory", "dependency", "ba
 
 void gpuvm_stats_release(struct gpuvm_stats *stats)
 {
+	for (size_t i = 0; i < stats->n_kernel_list; i++)
+		free(stats->kernel_list[i].counters);
 	free(stats->kernel_list);
 	stats->kernel_list = NULL;
 	stats->n_kernel_list = 0;

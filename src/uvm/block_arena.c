@@ -1,4 +1,16 @@
-/* See block_arena.h. */
+/* See block_arena.h.
+ *
+ * Invariants (block_arena_check verifies them, naming the number):
+ *
+ *   A1  n_slabs <= cap_slabs, and each of the n_slabs slabs is a non-NULL,
+ *       SLAB_BYTES-aligned slab.
+ *   A2  used_bytes (of the last slab) is a multiple of 64 and at most
+ *       SLAB_BYTES; 0 while there is no slab.
+ *
+ * block_arena_owns(a, p, bytes) tells whether [p, p + bytes) lies in the
+ * handed-out part of a slab: uvm_check's U2 uses it to catch a block
+ * record that is not the arena's (freed, or a stray pointer).
+ */
 #include "uvm/block_arena.h"
 
 #include <stdlib.h>
@@ -48,4 +60,37 @@ void block_arena_free(struct block_arena *a)
 		munmap(a->slabs[i], SLAB_BYTES);
 	free(a->slabs);
 	memset(a, 0, sizeof *a);
+}
+
+/* ---- invariants (numbered at the top of this file) ----------------- */
+
+#include "core/invariant.h"
+
+#define violated(why, len, n, ...) gpuvm_violated(why, len, "block arena", "A", n, __VA_ARGS__)
+
+int block_arena_check(const struct block_arena *a, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = 0;
+	if (a->n_slabs > a->cap_slabs)
+		return violated(why, len, 1, "%u slabs, room for %u", a->n_slabs, a->cap_slabs);
+	for (uint32_t i = 0; i < a->n_slabs; i++)
+		if (!a->slabs[i] || ((uintptr_t)a->slabs[i] & (SLAB_BYTES - 1)))
+			return violated(why, len, 1, "slab %u at %p is not a %zu-aligned slab", i,
+					a->slabs[i], SLAB_BYTES);
+	if (a->used_bytes % 64 || a->used_bytes > SLAB_BYTES || (!a->n_slabs && a->used_bytes))
+		return violated(why, len, 2, "used_bytes %zu with %u slabs", a->used_bytes, a->n_slabs);
+	return 0;
+}
+
+bool block_arena_owns(const struct block_arena *a, const void *p, size_t bytes)
+{
+	uintptr_t x = (uintptr_t)p;
+	for (uint32_t i = 0; i < a->n_slabs; i++) {
+		uintptr_t s = (uintptr_t)a->slabs[i];
+		size_t used = i + 1 == a->n_slabs ? a->used_bytes : SLAB_BYTES;
+		if (x >= s && x + bytes <= s + used)
+			return true;
+	}
+	return false;
 }

@@ -6,6 +6,7 @@
 #ifndef GPUVM_UVM_BLOCK_ARENA_H
 #define GPUVM_UVM_BLOCK_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,5 +20,11 @@ struct block_arena {
 void *block_arena_alloc(struct block_arena *a, size_t bytes);
 /* frees every slab; the arena is then empty and reusable */
 void block_arena_free(struct block_arena *a);
+
+/* The invariants numbered at the top of block_arena.c: 0 when they hold,
+ * else the first one violated, with why (may be NULL) saying where. */
+int block_arena_check(const struct block_arena *a, char *why, size_t len);
+/* Whether [p, p + bytes) was handed out by a. */
+bool block_arena_owns(const struct block_arena *a, const void *p, size_t bytes);
 
 #endif

@@ -5,7 +5,36 @@
  * transfers cut at gaps and after each faulted page, serial FIFO lanes,
  * the transfer-size curve: UVMSmart gpu-sim.cc do_hardware_prefetch and
  * its PCIe lanes; eviction trigger with the free-page buffer and write-back:
- * UVMSmart page_eviction_procedure, nvidia-uvm uvm_pmm_gpu.c evict_root_chunk. */
+ * UVMSmart page_eviction_procedure, nvidia-uvm uvm_pmm_gpu.c evict_root_chunk.
+ *
+ * Invariants of the page state (uvm_check verifies them, naming the
+ * number; tests call it after every operation, debug engines at kernel
+ * boundaries). A page moves host -> resident (migrate, uvm_copy_in: its
+ * frame is taken at once, its data lands at arrive[p]) -> host again
+ * (drop_pages: evicted, or written back at a device sync; also
+ * uvm_remove_alloc):
+ *
+ *   U1  Block table: sp.blocks[i]->index == i for i < sp.n, and the block
+ *       map finds each block under its base's block number, and holds
+ *       nothing else (map entries == sp.n).
+ *   U2  Every block record lies in the block arena (block_arena_owns),
+ *       whose own invariants hold (block_arena.c A1-A2).
+ *   U3  A block's managed span [first_page, end_page) is non-empty and
+ *       within the block, and its resident pages lie in it.
+ *   U4  resident_count == the pages set in resident.
+ *   U5  Frame accounting: the blocks' resident_count add up to
+ *       sp.resident_pages, which never exceeds peak_resident_pages.
+ *   U6  prefetched is a subset of resident, and prefetched_count its size
+ *       (a prefetched page leaves the set when touched or dropped).
+ *   U7  dirty is a subset of resident (a dropped page is clean).
+ *   U8  evicted and resident are disjoint (a page is "evicted, not back
+ *       yet" only while it is not resident: thrash detection relies on it).
+ *   U9  No resident page arrives after arrive_max (drop_pages trusts the
+ *       bound to skip in-flight checks).
+ *   U10 The residency summary for wide TLB fills: in every group built,
+ *       bit k is set exactly when block k of the group is managed and not
+ *       fully resident (group_notok's rule).
+ */
 #include "uvm/uvm.h"
 
 #include <math.h>
@@ -1270,4 +1299,102 @@ void uvm_finish(struct uvm *u)
 				u->st->cold_chunks++;
 		}
 	}
+}
+
+/* ---- invariants (numbered at the top of this file) ----------------- */
+
+#include "core/invariant.h"
+
+#define violated(why, len, n, ...) gpuvm_violated(why, len, "UVM", "U", n, __VA_ARGS__)
+
+static int check_block(const struct uvm *u, const struct uvm_block *b, uint32_t i, char *why,
+		       size_t len)
+{
+	unsigned long long base = (unsigned long long)b->base;
+	if (b->index != i)
+		return violated(why, len, 1, "block %u at %#llx has index %u", i, base, b->index);
+	if (block_find((struct uvm *)u, b->base >> UVM_BLOCK_SHIFT) != b)
+		return violated(why, len, 1, "block %u at %#llx is not in the block map", i, base);
+	if (!block_arena_owns(&u->arena, b, sizeof *b))
+		return violated(why, len, 2, "block %u at %#llx lies outside the block arena", i, base);
+	if (b->first_page >= b->end_page || b->end_page > UVM_BLOCK_PAGES)
+		return violated(why, len, 3, "block %#llx: managed span [%u, %u)", base, b->first_page,
+				b->end_page);
+	uint32_t outside = mask_count(b->resident) -
+			   mask_count_range(b->resident, b->first_page, b->end_page);
+	if (outside)
+		return violated(why, len, 3, "block %#llx: %u resident pages outside its managed span "
+				"[%u, %u)", base, outside, b->first_page, b->end_page);
+	if (b->resident_count != mask_count(b->resident))
+		return violated(why, len, 4, "block %#llx: resident_count %u, %u pages resident", base,
+				b->resident_count, mask_count(b->resident));
+	uint32_t first_bad[3] = {UVM_BLOCK_PAGES, UVM_BLOCK_PAGES, UVM_BLOCK_PAGES};
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+		uint64_t bad[3] = {b->prefetched[w] & ~b->resident[w], b->dirty[w] & ~b->resident[w],
+				   b->evicted[w] & b->resident[w]};
+		for (int k = 0; k < 3; k++)
+			if (bad[k] && first_bad[k] == UVM_BLOCK_PAGES)
+				first_bad[k] = w * 64 + (uint32_t)__builtin_ctzll(bad[k]);
+	}
+	if (first_bad[0] < UVM_BLOCK_PAGES)
+		return violated(why, len, 6, "block %#llx: page %u prefetched but not resident", base,
+				first_bad[0]);
+	if (b->prefetched_count != mask_count(b->prefetched))
+		return violated(why, len, 6, "block %#llx: prefetched_count %u, %u pages prefetched",
+				base, b->prefetched_count, mask_count(b->prefetched));
+	if (first_bad[1] < UVM_BLOCK_PAGES)
+		return violated(why, len, 7, "block %#llx: page %u dirty but not resident", base,
+				first_bad[1]);
+	if (first_bad[2] < UVM_BLOCK_PAGES)
+		return violated(why, len, 8, "block %#llx: page %u both resident and evicted", base,
+				first_bad[2]);
+	for (uint32_t p = mask_next(b->resident, 0, true); p < UVM_BLOCK_PAGES;
+	     p = mask_next(b->resident, p + 1, true))
+		if (b->arrive[p] > b->arrive_max)
+			return violated(why, len, 9, "block %#llx: page %u arrives at %.17g, after "
+					"arrive_max %.17g", base, p, b->arrive[p], b->arrive_max);
+	return 0;
+}
+
+int uvm_check(const struct uvm *u, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = 0;
+	int r = block_arena_check(&u->arena, why, len);
+	if (r)
+		return violated(why, len, 2, "the block arena's invariant A%d fails", r);
+	if (u->sp.n > u->blocks_cap || u->blocks.n != u->sp.n)
+		return violated(why, len, 1, "%u blocks in the table (room for %u), %u in the map",
+				u->sp.n, u->blocks_cap, u->blocks.n);
+	uint64_t resident = 0;
+	for (uint32_t i = 0; i < u->sp.n; i++) {
+		const struct uvm_block *b = u->sp.blocks[i];
+		if ((r = check_block(u, b, i, why, len)))
+			return r;
+		resident += b->resident_count;
+	}
+	if (resident != u->sp.resident_pages || resident > u->st->peak_resident_pages)
+		return violated(why, len, 5, "blocks hold %llu resident pages, sp.resident_pages = %llu, "
+				"peak %llu", (unsigned long long)resident,
+				(unsigned long long)u->sp.resident_pages,
+				(unsigned long long)u->st->peak_resident_pages);
+	for (uint32_t e = 0; u->group_blocks >= 2 && u->groups.e && e <= u->groups.mask; e++) {
+		const struct uvm_map_entry *x = &u->groups.e[e];
+		if (!x->key)
+			continue;
+		uint64_t g = x->key - 1, want = 0;
+		for (uint32_t k = 0; k < u->group_blocks; k++) {
+			uint64_t bn = (g << u->group_shift) + k;
+			const struct uvm_block *o = block_find((struct uvm *)u, bn);
+			uint32_t f, end;
+			int adv;
+			if (o ? !block_full(o) : managed_span(u, bn, &f, &end, &adv))
+				want |= 1ull << k;
+		}
+		if (want != x->val)
+			return violated(why, len, 10, "group %llu: not-fully-resident bits %#llx, the blocks "
+					"say %#llx", (unsigned long long)g, (unsigned long long)x->val,
+					(unsigned long long)want);
+	}
+	return 0;
 }

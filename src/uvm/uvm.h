@@ -229,4 +229,9 @@ static inline double uvm_sm_blocked_until(const struct uvm *u, uint32_t sm)
 	return u->blocked_until[sm];
 }
 
+/* Checks the page-state invariants numbered at the top of uvm.c: 0 when
+ * they hold, else the number of the first one violated, with why (may be
+ * NULL) saying where. Walks every block: for tests and debug builds. */
+int uvm_check(const struct uvm *u, char *why, size_t len);
+
 #endif

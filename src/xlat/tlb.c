@@ -1,3 +1,25 @@
+/* One TLB instance (tlb.h).
+ *
+ * Invariants (tlb_check verifies them, naming the number; the unit tests
+ * call it after every operation, debug engines at kernel boundaries):
+ *
+ *   T1  Every valid entry (key != 0) sits in the set its tag maps to
+ *       (tlb_set_of(key - 1)); a fully associative TLB has one set.
+ *   T2  No key is held twice: not within a set, and in hash mode not
+ *       anywhere (an entry in two places would hit twice and be evicted
+ *       once).
+ *   T3  Scan mode: no stamp is newer than the clock (a victim search
+ *       relies on stamps being past uses).
+ *   T4  16-way sets: order[] is a permutation of the ways, sorted by
+ *       (stamp, way) ascending - exactly the order lru_oldest would pick
+ *       victims in, so order[0] is the LRU way.
+ *   T5  Hash mode: the LRU list runs from mru to lru_tail over exactly
+ *       `used` distinct entries, with prev/next mirroring each other;
+ *       entries at or past `used` were never filled (key 0).
+ *   T6  Hash mode: the index holds exactly the valid entries: every valid
+ *       entry is found by its key in its bucket's chain, and the chains
+ *       hold no invalid entry.
+ */
 #include "xlat/tlb.h"
 
 #include <stdlib.h>
@@ -225,4 +247,98 @@ void tlb_invalidate(struct tlb *t, uint64_t tag)
 		if (t->order)
 			order_zeroed(t, base / 16, w);
 	}
+}
+
+/* ---- invariants (numbered at the top of this file) ----------------- */
+
+#include "core/invariant.h"
+
+#define violated(why, len, n, ...) gpuvm_violated(why, len, "TLB", "T", n, __VA_ARGS__)
+
+static int check_hashed(const struct tlb *t, char *why, size_t len)
+{
+	/* T5: walk the list from mru; count, mirror, no repeats (a walk longer
+	 * than the entries has a cycle) */
+	uint32_t n = 0, prev = TLB_NIL;
+	for (uint32_t id = t->mru; id != TLB_NIL; id = t->next[id]) {
+		if (id >= t->entries || n >= t->entries)
+			return violated(why, len, 5, "LRU list runs past %u entries", t->entries);
+		if (t->prev[id] != prev)
+			return violated(why, len, 5, "entry %u's prev is %u, the list has %u before it",
+					id, t->prev[id], prev);
+		prev = id;
+		n++;
+	}
+	if (n != t->used || prev != t->lru_tail)
+		return violated(why, len, 5, "LRU list holds %u entries ending at %u; used = %u, "
+				"lru_tail = %u", n, prev, t->used, t->lru_tail);
+	for (uint32_t id = t->used; id < t->entries; id++)
+		if (t->key[id])
+			return violated(why, len, 5, "entry %u past used (%u) holds a key", id, t->used);
+	/* T2, T6: every valid entry found under its key, no other holds it;
+	 * the chains' length equals the valid entries */
+	uint32_t valid = 0, chained = 0;
+	for (uint32_t id = 0; id < t->used; id++) {
+		if (!t->key[id])
+			continue;
+		valid++;
+		/* a key held twice is found for one of its entries only (T2) */
+		if (tlb_index_find(t, t->key[id]) != id + 1)
+			return violated(why, len, 6, "entry %u (key %#llx) is not found in the index "
+					"(or another entry holds its key)", id,
+					(unsigned long long)t->key[id]);
+	}
+	for (uint32_t b = 0; b <= t->index_mask; b++)
+		for (uint32_t v = t->bucket[b]; v; v = t->chain[v - 1]) {
+			if (v > t->entries || ++chained > t->entries)
+				return violated(why, len, 6, "bucket %u's chain is malformed", b);
+			if (!t->key[v - 1])
+				return violated(why, len, 6, "invalid entry %u is in bucket %u's chain", v - 1, b);
+		}
+	if (chained != valid)
+		return violated(why, len, 6, "the index chains %u entries, %u are valid", chained, valid);
+	return 0;
+}
+
+int tlb_check(const struct tlb *t, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = 0;
+	if (t->hashed)
+		return check_hashed(t, why, len);
+	for (uint32_t set = 0; set < t->sets; set++) {
+		uint32_t base = set * t->ways;
+		for (uint32_t w = 0; w < t->ways; w++) {
+			uint64_t key = t->key[base + w];
+			if (t->stamp[base + w] > t->clock)
+				return violated(why, len, 3, "set %u way %u has stamp %u past the clock %u",
+						set, w, t->stamp[base + w], t->clock);
+			if (!key)
+				continue;
+			if (tlb_set_of(t, key - 1) != set)
+				return violated(why, len, 1, "key %#llx sits in set %u, maps to set %u",
+						(unsigned long long)key, set, tlb_set_of(t, key - 1));
+			for (uint32_t o = w + 1; o < t->ways; o++)
+				if (t->key[base + o] == key)
+					return violated(why, len, 2, "key %#llx in ways %u and %u of set %u",
+							(unsigned long long)key, w, o, set);
+		}
+		if (!t->order)
+			continue;
+		const uint8_t *ord = &t->order[base];
+		uint32_t seen = 0;
+		for (uint32_t i = 0; i < 16; i++) {
+			if (ord[i] >= 16 || (seen >> ord[i] & 1))
+				return violated(why, len, 4, "set %u's order is not a permutation of the ways", set);
+			seen |= 1u << ord[i];
+			if (i) {
+				uint32_t a = ord[i - 1], b = ord[i];
+				uint32_t sa = t->stamp[base + a], sb = t->stamp[base + b];
+				if (sa > sb || (sa == sb && a > b))
+					return violated(why, len, 4, "set %u's order has way %u (stamp %u) before "
+							"way %u (stamp %u)", set, a, sa, b, sb);
+			}
+		}
+	}
+	return 0;
 }

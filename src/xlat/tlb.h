@@ -13,6 +13,7 @@
 #define GPUVM_TLB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/find_u64.h"
@@ -183,5 +184,10 @@ void tlb_invalidate(struct tlb *t, uint64_t tag);
 
 /* Drops every entry. */
 void tlb_flush(struct tlb *t);
+
+/* Checks the invariants numbered at the top of tlb.c: 0 when they hold,
+ * else the number of the first one violated, with why (may be NULL)
+ * saying where. Walks every entry: for tests and debug builds. */
+int tlb_check(const struct tlb *t, char *why, size_t len);
 
 #endif
