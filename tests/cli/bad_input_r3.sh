@@ -58,6 +58,18 @@ refuse "row 2: --page-map pm --json pm.json" "same file as --json" \
 refuse "row 2: --pcie-plot and its .gp against --json" "gnuplot script" \
 	"$GPUVM" sim --gpu p100 --workload $small,mem=managed --json out.fig.gp --pcie-plot out.fig.png -q
 
+# --- row 3: UBSan in emit_lockstep (simt_exec.c:619) -------------------------
+# Meaningful with a sanitized binary: scripts/sanitize-clang.sh runs this
+# script against clang -fsanitize=undefined, where 1b4e3ad reported
+# "applying zero offset to null pointer" on every SIMT kernel.
+UBSAN_OPTIONS=halt_on_error=1 "$GPUVM" sim --gpu p100 --workload bfs:graph=rmat-12 -q 2>err.txt
+rc=$?
+if [ $rc -ne 0 ] || grep -q "runtime error" err.txt; then
+	fail "row 3: bfs under the sanitizers: exit $rc: $(head -c 300 err.txt)"
+else
+	ok "row 3: bfs: no sanitizer report"
+fi
+
 # --- row 4: --oversub 1e-300 / uvm.oversub_percent = 1e-300 ------------------
 refuse "row 4: --oversub 1e-300" "--oversub" \
 	"$GPUVM" sim --gpu p100 --workload $small,mem=managed --oversub 1e-300 --json out.json -q
