@@ -504,7 +504,7 @@ static void test_thrashing_detection(void **state)
 	(void)state;
 	struct uvm_thrash t;
 	struct gpuvm_uvm_stats st = {0};
-	assert_int_equal(uvm_thrash_init(&t, 1e9, &st), 0); /* 1 GHz: lapse = 500,000 cycles */
+	assert_int_equal(uvm_thrash_init(&t, 1e9, &st, NULL), 0); /* 1 GHz: lapse = 500,000 cycles */
 	uvm_mask m = {0};
 	mask_set(m, 9);
 	double until = 0;
@@ -522,7 +522,7 @@ static void test_thrashing_detection(void **state)
 	uvm_thrash_event(&t, 1, m, 1, 3000); /* 3: thrashing */
 	assert_int_equal(st.thrashing_pages, 1);
 	/* throttle: a nap of one lapse, ten times, then the page is pinned */
-	for (int i = 0; i < UVM_THRASH_PIN_THRESHOLD; i++) {
+	for (uint32_t i = 0; i < t.pin_threshold; i++) {
 		assert_int_equal(uvm_thrash_hint(&t, 1, 9, 4000, &until), UVM_THRASH_THROTTLE);
 		assert_true(until == 4000 + 500000);
 	}

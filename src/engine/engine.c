@@ -1066,8 +1066,9 @@ static int engine_init(struct engine *e, const struct gpuvm_config *cfg,
 				    ? (cfg->l1_unified_bytes - ((uint64_t)cfg->smem_carveouts_kib[0] << 10)) /
 					      l1_way_line * l1_way_line
 				    : cfg->l1_bytes;
-	if (e->l1_on && l1_cache_init(&e->l1, cfg->sms, l1_alloc, cfg->l1_ways, cfg->l1_line_bytes,
-				      cfg->l2_sector_bytes))
+	if (e->l1_on && (l1_cache_init(&e->l1, cfg->sms, l1_alloc, cfg->l1_ways, cfg->l1_line_bytes,
+				       cfg->l2_sector_bytes) ||
+			 l1_cache_set_replacement(&e->l1, cfg->l1_replacement)))
 		return -1;
 	e->l1_global = cfg->l1_cache_global != 0;
 	e->l1_fill_line = cfg->l1_fill_line != 0;

@@ -26,8 +26,7 @@ struct uvm_space {
 };
 
 struct uvm_evict_ops {
-	const char *name;
-	const char *help;
+	/* name and help live in the module descriptor (gpuvm/module.h) */
 	/* Private state; *st may stay NULL. 0, or -1 when out of memory. */
 	int (*create)(void **st);
 	void (*destroy)(void *st);

@@ -53,8 +53,7 @@ struct uvm_migrate_ctx {
 };
 
 struct uvm_migrate_ops {
-	const char *name;
-	const char *help;
+	/* name and help live in the module descriptor (gpuvm/module.h) */
 	bool delays; /* false: every fault migrates (first touch), no counters needed */
 	/* t_d: a read migrates when its block's count (this access included)
 	 * is >= the result; below it the read is remote. */

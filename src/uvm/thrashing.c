@@ -4,6 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/module.h"
+
+/* nvidia-uvm uvm_perf_thrashing.c module parameters and their defaults
+ * (UVM_PERF_THRASHING_THRESHOLD_DEFAULT etc., checked in
+ * uvm_perf_thrashing_load: out-of-range values fall back to the default;
+ * here they are refused with the key named). Row order = enum below. */
+enum { P_THRESHOLD, P_PIN_THRESHOLD, P_LAPSE_US, P_NAP, P_EPOCH, P_PIN, P_MAX_RESETS, P_COUNT };
+static const struct gpuvm_module_param thrash_params[P_COUNT] = {
+	{.key = "threshold", .def = 3, .min = 1, .max = 255, .integer = true, .unit = "events",
+	 .help = "events on a page within a lapse each that make it thrashing "
+		 "(uvm_perf_thrashing_threshold, default 3, max 255)"},
+	{.key = "pin_threshold", .def = 10, .min = 1, .max = 255, .integer = true, .unit = "throttles",
+	 .help = "throttles of a page before it is pinned (uvm_perf_thrashing_pin_threshold, default 10)"},
+	{.key = "lapse_us", .def = 500, .min = 1, .max = 1e6, .unit = "us",
+	 .help = "time within which two events count as consecutive (uvm_perf_thrashing_lapse_usec, "
+		 "default 500)"},
+	{.key = "nap", .def = 1, .min = 1, .max = 100, .unit = "lapses",
+	 .help = "a throttled processor's nap (uvm_perf_thrashing_nap, default 1 x lapse)"},
+	{.key = "epoch", .def = 2000, .min = 1, .max = 1e6, .unit = "lapses",
+	 .help = "block state older than this is reset (uvm_perf_thrashing_epoch, default 2000 x lapse)"},
+	{.key = "pin", .def = 300, .min = 1, .max = 1e6, .unit = "lapses",
+	 .help = "how long a pinned page stays mapped remotely (uvm_perf_thrashing_pin, default 300 x lapse)"},
+	{.key = "max_resets", .def = 4, .min = 0, .max = 255, .integer = true, .unit = "resets",
+	 .help = "epoch resets of a block at most (uvm_perf_thrashing_max_resets, default 4)"},
+};
+
+/* selected by uvm.thrashing = on; uvm.c runs it */
+const struct gpuvm_module gpuvm_module_thrashing_driver = {
+	.kind = GPUVM_MODULE_THRASHING,
+	.name = "driver",
+	.help = "the NVIDIA driver's thrashing detection: per-page events within a lapse, throttle, "
+		"then pin (uvm_perf_thrashing.c)",
+	.params = thrash_params,
+	.n_params = P_COUNT,
+	.ops = NULL,
+};
+
 struct uvm_thrash_block {
 	double last_time, epoch_start;
 	uint32_t last_proc, resets;
@@ -15,13 +52,20 @@ struct uvm_thrash_block {
 	uvm_mask thrashing;
 };
 
-int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st)
+int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st,
+		    const double *params)
 {
+	double v[P_COUNT];
+	for (int i = 0; i < P_COUNT; i++)
+		v[i] = params ? params[i] : thrash_params[i].def;
 	memset(t, 0, sizeof *t);
-	t->lapse = UVM_THRASH_LAPSE_US * 1e-6 * clock_hz;
-	t->nap = UVM_THRASH_NAP_LAPSES * t->lapse;
-	t->epoch = UVM_THRASH_EPOCH_LAPSES * t->lapse;
-	t->pin = UVM_THRASH_PIN_LAPSES * t->lapse;
+	t->lapse = v[P_LAPSE_US] * 1e-6 * clock_hz;
+	t->nap = v[P_NAP] * t->lapse;
+	t->epoch = v[P_EPOCH] * t->lapse;
+	t->pin = v[P_PIN] * t->lapse;
+	t->threshold = (uint32_t)v[P_THRESHOLD];
+	t->pin_threshold = (uint32_t)v[P_PIN_THRESHOLD];
+	t->max_resets = (uint32_t)v[P_MAX_RESETS];
 	t->st = st;
 	return 0;
 }
@@ -58,7 +102,7 @@ int uvm_thrash_event(struct uvm_thrash *t, uint32_t index, const uint64_t *mask,
 	if (!s)
 		return -1;
 	t->st->thrash_events++;
-	if (s->has_event && now - s->epoch_start > t->epoch && s->resets < UVM_THRASH_MAX_RESETS) {
+	if (s->has_event && now - s->epoch_start > t->epoch && s->resets < t->max_resets) {
 		/* epoch over: the block's history starts again */
 		uint32_t resets = s->resets + 1;
 		memset(s, 0, sizeof *s);
@@ -82,7 +126,7 @@ int uvm_thrash_event(struct uvm_thrash *t, uint32_t index, const uint64_t *mask,
 			s->count[p] = 1;
 		}
 		s->page_last[p] = now;
-		if (s->count[p] >= UVM_THRASH_THRESHOLD && !mask_test(s->thrashing, p)) {
+		if (s->count[p] >= t->threshold && !mask_test(s->thrashing, p)) {
 			mask_set(s->thrashing, p);
 			t->st->thrashing_pages++;
 		}
@@ -100,7 +144,7 @@ enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, uint32_t index, uint3
 		return UVM_THRASH_PIN;
 	if (!mask_test(s->thrashing, p))
 		return UVM_THRASH_NONE;
-	if (s->throttles[p] >= UVM_THRASH_PIN_THRESHOLD) {
+	if (s->throttles[p] >= t->pin_threshold) {
 		s->throttles[p] = 0;
 		s->pinned_until[p] = now + t->pin;
 		t->st->thrash_pins++;

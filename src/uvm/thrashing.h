@@ -12,24 +12,22 @@
  * throttles, to pin the page where it is and map it remotely for `pin`.
  * Block state older than `epoch` is reset, at most `max_resets` times.
  * On one GPU every event goes to the GPU, so tracking never starts: the
- * module predicts no change on capacity thrashing (docs/uvm.md). */
+ * module predicts no change on capacity thrashing (docs/uvm.md).
+ *
+ * The tunables are the module's parameter rows (thrashing.c, keys
+ * uvm.thrashing.driver.*), with the driver's module-parameter defaults. */
 #ifndef GPUVM_UVM_THRASHING_H
 #define GPUVM_UVM_THRASHING_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpuvm/module.h"
 #include "gpuvm/uvm.h"
 #include "uvm/uvm_page.h"
 
-/* uvm_perf_thrashing.c defaults (module parameters, l.244-316) */
-#define UVM_THRASH_THRESHOLD 3       /* uvm_perf_thrashing_threshold */
-#define UVM_THRASH_PIN_THRESHOLD 10  /* uvm_perf_thrashing_pin_threshold */
-#define UVM_THRASH_LAPSE_US 500.0    /* uvm_perf_thrashing_lapse_usec */
-#define UVM_THRASH_NAP_LAPSES 1.0    /* uvm_perf_thrashing_nap: 1 x lapse */
-#define UVM_THRASH_EPOCH_LAPSES 2000.0 /* uvm_perf_thrashing_epoch: 2000 x lapse */
-#define UVM_THRASH_PIN_LAPSES 300.0  /* uvm_perf_thrashing_pin: 300 x lapse */
-#define UVM_THRASH_MAX_RESETS 4u     /* uvm_perf_thrashing_max_resets */
+/* its descriptor (parameter rows), selected by uvm.thrashing = on */
+extern const struct gpuvm_module gpuvm_module_thrashing_driver;
 
 enum uvm_thrash_hint { UVM_THRASH_NONE, UVM_THRASH_THROTTLE, UVM_THRASH_PIN };
 
@@ -37,12 +35,16 @@ struct uvm_thrash_block;
 
 struct uvm_thrash {
 	double lapse, nap, epoch, pin; /* cycles */
+	uint32_t threshold, pin_threshold, max_resets; /* events, throttles, resets */
 	struct uvm_thrash_block **blocks; /* [cap], by block index, lazily */
 	uint32_t cap;
 	struct gpuvm_uvm_stats *st;
 };
 
-int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st);
+/* params: the module's values in row order (gpuvm_module_params of
+ * gpuvm_module_thrashing_driver), NULL for the defaults. */
+int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st,
+		    const double *params);
 void uvm_thrash_free(struct uvm_thrash *t);
 /* Pages of mask in block `index` migrated to processor proc at now.
  * -1: out of memory. */

@@ -210,9 +210,15 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->sp.rng = &u->rng;
 	st->latency_in_timing = !u->posthoc;
 
-	u->prefetch = uvm_prefetch_find(cfg->uvm_prefetcher);
-	u->prefetch_oversub = cfg->uvm_prefetcher_oversub[0] ? uvm_prefetch_find(cfg->uvm_prefetcher_oversub)
-							       : NULL;
+	const struct gpuvm_module *pm = gpuvm_module_find(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher);
+	const struct gpuvm_module *pom = cfg->uvm_prefetcher_oversub[0]
+		? gpuvm_module_find(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher_oversub) : NULL;
+	u->prefetch = pm ? pm->ops : NULL;
+	u->prefetch_oversub = pom ? pom->ops : NULL;
+	if (pm)
+		gpuvm_module_params(cfg, pm, u->prefetch_params);
+	if (pom)
+		gpuvm_module_params(cfg, pom, u->prefetch_oversub_params);
 	u->evict = uvm_evict_find(cfg->uvm_eviction);
 	u->migrate = uvm_migrate_find(cfg->uvm_migration);
 	if (!u->prefetch || !u->evict || !u->migrate)
@@ -229,8 +235,12 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->remote_cycles_per_byte = u->clock_hz / (gpuvm_pcie_effective_gb_s(u->bandwidth_gb_s) * 1e9);
 	u->ac_last_line = UINT64_MAX;
 	u->thrash_on = cfg->uvm_thrashing != 0;
-	if (u->thrash_on && uvm_thrash_init(&u->thrash, u->clock_hz, st))
-		return -1;
+	if (u->thrash_on) {
+		double tp[GPUVM_MODULE_PARAMS_EACH];
+		gpuvm_module_params(cfg, &gpuvm_module_thrashing_driver, tp);
+		if (uvm_thrash_init(&u->thrash, u->clock_hz, st, tp))
+			return -1;
+	}
 	if (u->evict->create && u->evict->create(&u->evict_state))
 		return -1;
 
@@ -561,6 +571,7 @@ static double ensure_frames(struct uvm *u, uint32_t k, double t)
 			u->evicting = true;
 			if (u->prefetch_oversub && u->prefetch_oversub != u->prefetch) {
 				u->prefetch = u->prefetch_oversub;
+				memcpy(u->prefetch_params, u->prefetch_oversub_params, sizeof u->prefetch_params);
 				u->st->prefetcher_switched = true;
 			}
 		}
@@ -665,6 +676,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	struct uvm_prefetch_ctx ctx = {
 		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
 		.end_page = b->end_page, .preferred_here = u->preferred_gpu, .rng = &u->rng,
+		.params = u->prefetch_params,
 	};
 	u->prefetch->compute(&ctx, pf);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)

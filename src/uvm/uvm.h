@@ -66,6 +66,8 @@ struct uvm {
 	double bandwidth_gb_s, buffer_frac, oversub_pct;
 	uint64_t device_bytes, max_entry_bytes;
 	const struct uvm_prefetch_ops *prefetch, *prefetch_oversub;
+	/* their parameter values (gpuvm_module_params), in row order */
+	double prefetch_params[GPUVM_MODULE_PARAMS_EACH], prefetch_oversub_params[GPUVM_MODULE_PARAMS_EACH];
 	const struct uvm_evict_ops *evict;
 	void *evict_state;
 
