@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuvm/module.h"
+#include "uvm/uvm_events.h"
 
 /* nvidia-uvm uvm_perf_thrashing.c module parameters and their defaults
  * (UVM_PERF_THRASHING_THRESHOLD_DEFAULT etc., checked in
@@ -14,7 +15,7 @@ enum { P_THRESHOLD, P_PIN_THRESHOLD, P_LAPSE_US, P_NAP, P_EPOCH, P_PIN, P_MAX_RE
 static const struct gpuvm_module_param thrash_params[P_COUNT] = {
 	{.key = "threshold", .def = 3, .min = 1, .max = 255, .integer = true, .unit = "events",
 	 .help = "events on a page within a lapse each that make it thrashing "
-		 "(uvm_perf_thrashing_threshold, default 3, max 255)"},
+		 "(uvm_perf_thrashing_threshold, default 3; at most 255 here, the per-page counter's width)"},
 	{.key = "pin_threshold", .def = 10, .min = 1, .max = 255, .integer = true, .unit = "throttles",
 	 .help = "throttles of a page before it is pinned (uvm_perf_thrashing_pin_threshold, default 10)"},
 	{.key = "lapse_us", .def = 500, .min = 1, .max = 1e6, .unit = "us",
@@ -72,33 +73,43 @@ int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stat
 
 void uvm_thrash_free(struct uvm_thrash *t)
 {
-	for (uint32_t i = 0; i < t->cap; i++)
-		free(t->blocks[i]);
-	free(t->blocks);
+	for (uint32_t i = 0; i < t->n_owned; i++)
+		free(t->owned[i]);
+	free(t->owned);
 	memset(t, 0, sizeof *t);
 }
 
-static struct uvm_thrash_block *block_state(struct uvm_thrash *t, uint32_t index)
+/* b's state in its slot, created at its first event */
+static struct uvm_thrash_block *block_state(struct uvm_thrash *t, struct uvm_block *b)
 {
-	if (index >= t->cap) {
-		uint32_t cap = t->cap ? t->cap : 64;
-		while (cap <= index)
-			cap *= 2;
-		struct uvm_thrash_block **p = realloc(t->blocks, cap * sizeof *p);
+	struct uvm_thrash_block *s = b->policy_data[UVM_SLOT_THRASHING];
+	if (s)
+		return s;
+	if (t->n_owned == t->cap_owned) {
+		uint32_t cap = t->cap_owned ? 2 * t->cap_owned : 64;
+		struct uvm_thrash_block **p = realloc(t->owned, cap * sizeof *p);
 		if (!p)
 			return NULL;
-		memset(p + t->cap, 0, (cap - t->cap) * sizeof *p);
-		t->blocks = p;
-		t->cap = cap;
+		t->owned = p;
+		t->cap_owned = cap;
 	}
-	if (!t->blocks[index])
-		t->blocks[index] = calloc(1, sizeof(struct uvm_thrash_block));
-	return t->blocks[index];
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	t->owned[t->n_owned++] = s;
+	b->policy_data[UVM_SLOT_THRASHING] = s;
+	return s;
 }
 
-int uvm_thrash_event(struct uvm_thrash *t, uint32_t index, const uint64_t *mask, uint32_t proc, double now)
+int uvm_thrash_on_event(void *ctx, const struct uvm_event *ev)
 {
-	struct uvm_thrash_block *s = block_state(t, index);
+	return uvm_thrash_event(ctx, ev->block, ev->migrate.pages, ev->migrate.dst, ev->t);
+}
+
+int uvm_thrash_event(struct uvm_thrash *t, struct uvm_block *b, const uint64_t *mask, uint32_t proc,
+		     double now)
+{
+	struct uvm_thrash_block *s = block_state(t, b);
 	if (!s)
 		return -1;
 	t->st->thrash_events++;
@@ -134,12 +145,12 @@ int uvm_thrash_event(struct uvm_thrash *t, uint32_t index, const uint64_t *mask,
 	return 0;
 }
 
-enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, uint32_t index, uint32_t p, double now,
+enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, struct uvm_block *b, uint32_t p, double now,
 				     double *until)
 {
-	if (index >= t->cap || !t->blocks[index])
+	struct uvm_thrash_block *s = b->policy_data[UVM_SLOT_THRASHING];
+	if (!s)
 		return UVM_THRASH_NONE;
-	struct uvm_thrash_block *s = t->blocks[index];
 	if (s->pinned_until[p] > now)
 		return UVM_THRASH_PIN;
 	if (!mask_test(s->thrashing, p))
@@ -156,7 +167,9 @@ enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, uint32_t index, uint3
 	return UVM_THRASH_THROTTLE;
 }
 
-bool uvm_thrash_pinned(const struct uvm_thrash *t, uint32_t index, uint32_t p, double now)
+bool uvm_thrash_pinned(const struct uvm_thrash *t, const struct uvm_block *b, uint32_t p, double now)
 {
-	return index < t->cap && t->blocks[index] && t->blocks[index]->pinned_until[p] > now;
+	(void)t;
+	const struct uvm_thrash_block *s = b->policy_data[UVM_SLOT_THRASHING];
+	return s && s->pinned_until[p] > now;
 }

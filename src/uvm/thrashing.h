@@ -33,11 +33,13 @@ enum uvm_thrash_hint { UVM_THRASH_NONE, UVM_THRASH_THROTTLE, UVM_THRASH_PIN };
 
 struct uvm_thrash_block;
 
+/* Per-block state lives in the block's slot (b->policy_data[UVM_SLOT_THRASHING]),
+ * created at the block's first event; `owned` lists them for uvm_thrash_free. */
 struct uvm_thrash {
 	double lapse, nap, epoch, pin; /* cycles */
 	uint32_t threshold, pin_threshold, max_resets; /* events, throttles, resets */
-	struct uvm_thrash_block **blocks; /* [cap], by block index, lazily */
-	uint32_t cap;
+	struct uvm_thrash_block **owned;
+	uint32_t n_owned, cap_owned;
 	struct gpuvm_uvm_stats *st;
 };
 
@@ -46,15 +48,21 @@ struct uvm_thrash {
 int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st,
 		    const double *params);
 void uvm_thrash_free(struct uvm_thrash *t);
-/* Pages of mask in block `index` migrated to processor proc at now.
+/* Pages of mask in block b migrated to processor proc at now.
  * -1: out of memory. */
-int uvm_thrash_event(struct uvm_thrash *t, uint32_t index, const uint64_t *mask, uint32_t proc, double now);
-/* What to do with a fault on page p of block `index` at now:
+int uvm_thrash_event(struct uvm_thrash *t, struct uvm_block *b, const uint64_t *mask, uint32_t proc,
+		     double now);
+/* The module's subscription to the driver's MIGRATE events
+ * (uvm_events.h; ctx is the struct uvm_thrash): uvm_thrash_event of the
+ * migrated pages to their destination. */
+struct uvm_event;
+int uvm_thrash_on_event(void *ctx, const struct uvm_event *ev);
+/* What to do with a fault on page p of block b at now:
  * THROTTLE sets *until (the nap's end). */
-enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, uint32_t index, uint32_t p, double now,
+enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, struct uvm_block *b, uint32_t p, double now,
 				     double *until);
 
-/* Whether page p of block `index` is pinned (mapped remotely) at now. */
-bool uvm_thrash_pinned(const struct uvm_thrash *t, uint32_t index, uint32_t p, double now);
+/* Whether page p of block b is pinned (mapped remotely) at now. */
+bool uvm_thrash_pinned(const struct uvm_thrash *t, const struct uvm_block *b, uint32_t p, double now);
 
 #endif

@@ -22,6 +22,7 @@
 #include "uvm/migrate.h"
 #include "uvm/block_arena.h"
 #include "uvm/thrashing.h"
+#include "uvm/uvm_events.h"
 #include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
@@ -121,6 +122,8 @@ struct uvm {
 	double ac_last_t;
 	double remote_latency, remote_cycles_per_byte;
 	struct uvm_thrash thrash;
+	struct uvm_events events; /* the policies' subscriptions (uvm_events.h) */
+	uint32_t fault_cause;     /* mode of the fault being served, for MIGRATE events */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
