@@ -190,12 +190,36 @@ static void test_parameter_keys(void **state)
 	free(cfg);
 }
 
+/* a parameter's value reaches the module: tree-driver's threshold
+ * (a fault's 64 KB leaf counts as full, so 51 % grows the fault to 64 KB
+ * at least; at 100 % no node can be "more than" full) */
+static void test_parameter_reaches_module(void **state)
+{
+	(void)state;
+	const struct gpuvm_module *td = gpuvm_module_find(GPUVM_MODULE_PREFETCH, "tree-driver");
+	const struct uvm_prefetch_ops *ops = td->ops;
+	uvm_mask res = {0}, flt = {0}, out = {0};
+	uint64_t rng = 1;
+	mask_set(flt, 0);
+	double v[1];
+	gpuvm_module_params(NULL, td, v);
+	struct uvm_prefetch_ctx c = {.resident = res, .faulted = flt, .first_page = 0,
+				     .end_page = UVM_BLOCK_PAGES, .rng = &rng, .params = v};
+	ops->compute(&c, out);
+	assert_true(mask_count(out) >= UVM_CHUNK_PAGES);
+	v[0] = 100;
+	memset(out, 0, sizeof out);
+	ops->compute(&c, out);
+	assert_int_equal(mask_count(out), 1); /* the faulted page alone */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_module_described),
 		cmocka_unit_test(test_create_with_defaults),
 		cmocka_unit_test(test_parameter_keys),
+		cmocka_unit_test(test_parameter_reaches_module),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
