@@ -367,7 +367,9 @@ static void test_key_table(void **state)
 		assert_ptr_equal(gpuvm_config_key_at(NULL, i), cfg_keys[i].name);
 		assert_int_equal(cfg_key_find(cfg_keys[i].name), (int)i);
 	}
-	assert_null(gpuvm_config_key_at(NULL, cfg_key_count));
+	/* then the module parameters (gpuvm/module.h), then nothing */
+	assert_non_null(gpuvm_config_key_at(NULL, cfg_key_count));
+	assert_null(gpuvm_config_key_at(NULL, cfg_key_total()));
 	assert_non_null(gpuvm_config_key_help("tlb.l3.ways"));
 	assert_null(gpuvm_config_key_help("tlb.l5.ways"));
 	assert_string_equal(gpuvm_share_domain_name(GPUVM_SHARE_GPC), "gpc");

@@ -503,39 +503,41 @@ static void test_thrashing_detection(void **state)
 {
 	(void)state;
 	struct uvm_thrash t;
+	/* the module keeps its state in the blocks' slots (uvm_page.h) */
+	static struct uvm_block blk[2];
 	struct gpuvm_uvm_stats st = {0};
-	assert_int_equal(uvm_thrash_init(&t, 1e9, &st), 0); /* 1 GHz: lapse = 500,000 cycles */
+	assert_int_equal(uvm_thrash_init(&t, 1e9, &st, NULL), 0); /* 1 GHz: lapse = 500,000 cycles */
 	uvm_mask m = {0};
 	mask_set(m, 9);
 	double until = 0;
 	/* one GPU: every event goes to the GPU; tracking never starts */
 	for (int i = 0; i < 10; i++)
-		assert_int_equal(uvm_thrash_event(&t, 0, m, 1, 1000.0 * i), 0);
+		assert_int_equal(uvm_thrash_event(&t, &blk[0], m, 1, 1000.0 * i), 0);
 	assert_int_equal(st.thrash_events, 10);
 	assert_int_equal(st.thrashing_pages, 0);
-	assert_int_equal(uvm_thrash_hint(&t, 0, 9, 20000, &until), UVM_THRASH_NONE);
+	assert_int_equal(uvm_thrash_hint(&t, &blk[0], 9, 20000, &until), UVM_THRASH_NONE);
 	/* two processors within a lapse: tracking; the 3rd page event thrashes */
-	uvm_thrash_event(&t, 1, m, 0, 0);
-	uvm_thrash_event(&t, 1, m, 1, 1000); /* starts tracking: page count 1 */
-	uvm_thrash_event(&t, 1, m, 0, 2000); /* 2 */
+	uvm_thrash_event(&t, &blk[1], m, 0, 0);
+	uvm_thrash_event(&t, &blk[1], m, 1, 1000); /* starts tracking: page count 1 */
+	uvm_thrash_event(&t, &blk[1], m, 0, 2000); /* 2 */
 	assert_int_equal(st.thrashing_pages, 0);
-	uvm_thrash_event(&t, 1, m, 1, 3000); /* 3: thrashing */
+	uvm_thrash_event(&t, &blk[1], m, 1, 3000); /* 3: thrashing */
 	assert_int_equal(st.thrashing_pages, 1);
 	/* throttle: a nap of one lapse, ten times, then the page is pinned */
-	for (int i = 0; i < UVM_THRASH_PIN_THRESHOLD; i++) {
-		assert_int_equal(uvm_thrash_hint(&t, 1, 9, 4000, &until), UVM_THRASH_THROTTLE);
+	for (uint32_t i = 0; i < t.pin_threshold; i++) {
+		assert_int_equal(uvm_thrash_hint(&t, &blk[1], 9, 4000, &until), UVM_THRASH_THROTTLE);
 		assert_true(until == 4000 + 500000);
 	}
-	assert_int_equal(uvm_thrash_hint(&t, 1, 9, 5000, &until), UVM_THRASH_PIN);
-	assert_true(uvm_thrash_pinned(&t, 1, 9, 6000));
-	assert_false(uvm_thrash_pinned(&t, 1, 9, 5000 + 300 * 500000.0 + 1)); /* pin = 300 lapses */
-	assert_false(uvm_thrash_pinned(&t, 1, 10, 6000));
+	assert_int_equal(uvm_thrash_hint(&t, &blk[1], 9, 5000, &until), UVM_THRASH_PIN);
+	assert_true(uvm_thrash_pinned(&t, &blk[1], 9, 6000));
+	assert_false(uvm_thrash_pinned(&t, &blk[1], 9, 5000 + 300 * 500000.0 + 1)); /* pin = 300 lapses */
+	assert_false(uvm_thrash_pinned(&t, &blk[1], 10, 6000));
 	/* events further apart than a lapse do not count */
 	uvm_mask m2 = {0};
 	mask_set(m2, 20);
-	uvm_thrash_event(&t, 1, m2, 0, 1e6);
-	uvm_thrash_event(&t, 1, m2, 0, 2e6);
-	uvm_thrash_event(&t, 1, m2, 0, 3e6);
+	uvm_thrash_event(&t, &blk[1], m2, 0, 1e6);
+	uvm_thrash_event(&t, &blk[1], m2, 0, 2e6);
+	uvm_thrash_event(&t, &blk[1], m2, 0, 3e6);
 	assert_int_equal(st.thrashing_pages, 1);
 	uvm_thrash_free(&t);
 }

@@ -9,12 +9,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gpuvm/module.h"
+
 #include "gpuvm/error.h"
 
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-#define GPUVM_CONFIG_MAX_KEYS 160 /* room in set_at[]; the table has fewer */
+/* room in set_at[]: the key table has fewer than 160 rows, the modules'
+ * parameters (gpuvm/module.h) come after them */
+#define GPUVM_CONFIG_MAX_KEYS (160 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -230,6 +234,12 @@ struct gpuvm_config {
 	 * coalesced access (128 B segment; gem5-gpu's ShaderLSQ); 0: once per
 	 * distinct first-level entry (page) */
 	uint32_t tlb_translate_per_access;
+	/* l1.replacement: the L1 data cache's replacement module (lru, fifo,
+	 * srrip: src/mem/l1_repl_*.c) */
+	char l1_replacement[GPUVM_UVM_POLICY_NAME];
+	/* every module's parameters (gpuvm/module.h), slot =
+	 * gpuvm_module_param_slot(); the rows' defaults unless set */
+	double module_params[GPUVM_MODULE_PARAMS_MAX];
 
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "gpuvm/config.h"
+#include "gpuvm/module.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
 
@@ -22,15 +23,53 @@ static void describe_levels(const struct gpuvm_config *cfg, char *buf, size_t le
 	}
 }
 
+/* Every registered module (gpuvm/module.h), by kind, as a template a
+ * preset can copy: the selecting key and the names, then each module's
+ * help and a [section] with its parameters at their defaults. */
+static void print_modules(void)
+{
+	for (int k = 0; k < GPUVM_MODULE_KINDS; k++) {
+		const char *names = gpuvm_module_names((enum gpuvm_module_kind)k);
+		if (!names[0])
+			continue; /* a kind no module implements yet */
+		const char *key = gpuvm_module_kind_key((enum gpuvm_module_kind)k);
+		if (k == GPUVM_MODULE_THRASHING)
+			printf("; %s = off, on (on runs: %s)\n", key, names);
+		else
+			printf("; %s = %s\n", k == GPUVM_MODULE_PEER ? "tlb.lN.peer" : key, names);
+		for (size_t i = 0; i < gpuvm_module_count(); i++) {
+			const struct gpuvm_module *m = gpuvm_module_at(i);
+			if ((int)m->kind != k)
+				continue;
+			printf(";   %-15s %s\n", m->name, m->help);
+			if (!m->n_params)
+				continue;
+			printf("[%s.%s]\n", key, m->name);
+			for (uint32_t p = 0; p < m->n_params; p++) {
+				const struct gpuvm_module_param *r = &m->params[p];
+				printf("%s = %.15g    ; %s, %.15g .. %.15g%s: %s\n", r->key, r->def, r->unit,
+				       r->min, r->max, r->integer ? ", whole" : "", r->help);
+			}
+		}
+		putchar('\n');
+	}
+}
+
 int gpuvm_cmd_presets(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: gpuvm presets            list the shipped GPU presets\n"
 		     "       gpuvm presets NAME       print a preset's file (a template for your own)\n"
+		     "       gpuvm presets --modules  list the policy modules and their parameters\n"
+		     "                                (defaults, ranges; a template for [sections])\n"
 		     "\n"
 		     "A preset is an INI file: [gpu], [tlb] levels=N, [tlb.l1]..[tlb.l4], [walker],\n"
 		     "[l2], [dram], [pcie]. Pass your own with --gpu FILE; override any key with\n"
 		     "--set section.key=value (e.g. --set tlb.l2.entry_size=2MiB).");
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--modules")) {
+		print_modules();
 		return 0;
 	}
 	if (argc > 2) {

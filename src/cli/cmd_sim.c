@@ -14,6 +14,7 @@
 #include "gpuvm/plot.h"
 #include "gpuvm/report.h"
 #include "gpuvm/progress.h"
+#include "gpuvm/module.h"
 #include "gpuvm/run.h"
 #include "gpuvm/run_dir.h"
 #include "gpuvm/scope.h"
@@ -51,9 +52,12 @@ static void sim_usage(FILE *out)
 	      "                    whole line (Kepler; default sector), docs/sl1.md\n"
 	      "  --oversub PCT     oversubscribe device memory: managed working set / device\n"
 	      "                    memory = PCT % (e.g. 125); same as --set uvm.oversub_percent=PCT\n"
-	      "  --migration NAME  migration policy of managed memory: first-touch (default),\n"
-	      "                    always, oversub or adaptive (Ganguly et al. ISCA'19, Eq. 1);\n"
-	      "                    same as --set uvm.migration=NAME; see docs/uvm.md\n"
+	      "  --migration NAME  migration policy of managed memory (Ganguly et al. ISCA'19):\n",
+	      out);
+	/* the names come from the module registry (gpuvm/module.h) */
+	fprintf(out, "                    %s (default first-touch);\n",
+		gpuvm_module_names(GPUVM_MODULE_MIGRATE));
+	fputs("                    same as --set uvm.migration=NAME; see docs/uvm.md\n"
 	      "  --pcie-plot FILE  figure (.png/.svg/.pdf, gnuplot) of PCIe utilization over\n"
 	      "                    normalized runtime (Zheng et al. Fig. 6); needs managed memory\n"
 	      "  --seed N          random seed of the workload (default 1); same seed,\n"
@@ -144,7 +148,8 @@ static void sim_usage(FILE *out)
 	      "\n"
 	      "Managed memory: workloads with mem=managed (stream-triad, random-sampling) page\n"
 	      "on demand; mem=copy is the copy-then-execute baseline. Keys uvm.* choose the\n"
-	      "fault model, prefetcher and eviction policy (docs/uvm.md).\n"
+	      "fault model, prefetcher and eviction policy (docs/uvm.md); `gpuvm presets\n"
+	      "--modules` lists every policy and its parameters (docs/modules.md).\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm sim --gpu k80 --workload stream-triad:mem=managed --set uvm.prefetcher=none\n"

@@ -169,6 +169,13 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_device_sync_writeback = 0; /* keep: NVIDIA's driver leaves pages at a sync */
 	cfg->tlb_peer_read_touch = 0;   /* keep: as before the key */
 	cfg->tlb_translate_per_access = 0; /* page: as before the key */
+	snprintf(cfg->l1_replacement, sizeof cfg->l1_replacement, "lru"); /* as before the key */
+	/* every module parameter at its row's default (gpuvm/module.h) */
+	for (size_t i = 0; i < gpuvm_module_count(); i++) {
+		const struct gpuvm_module *m = gpuvm_module_at(i);
+		for (uint32_t p = 0; p < m->n_params; p++)
+			cfg->module_params[gpuvm_module_param_slot(m, p)] = m->params[p].def;
+	}
 }
 
 /* ---- small helpers ---- */
@@ -215,7 +222,7 @@ static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int 
 	const struct gpuvm_config_origin *o = &cfg->set_at[k];
 	const char *origin = o->seq ? o->origin : cfg->source[0] ? cfg->source : "defaults";
 	int line = o->seq ? o->line : 0;
-	return gpuvm_fail(err, origin, line, cfg_keys[k].name, "%s", problem);
+	return gpuvm_fail(err, origin, line, cfg_key_get(k)->name, "%s", problem);
 }
 
 const struct gpuvm_config_origin *gpuvm_config_key_origin(const struct gpuvm_config *cfg,
@@ -265,7 +272,7 @@ struct load_ctx {
 	int last_key;        /* key of the latest pair, -1 if none or unknown */
 	bool failed;
 	int fail_line;
-	int first_line[K_COUNT]; /* line where each key was set in this text */
+	int first_line[GPUVM_CONFIG_MAX_KEYS]; /* line where each key was set in this text */
 	bool seen_key;       /* a key was set: too late for base = */
 };
 
@@ -400,7 +407,7 @@ static int ctx_handler(void *user, const char *section, const char *name, const 
 	if (c->continues) {
 		if (c->last_key < 0)
 			return ctx_fail(c, NULL, "indented line continues no known key");
-		const struct cfg_key *k = &cfg_keys[c->last_key];
+		const struct cfg_key *k = cfg_key_get(c->last_key);
 		if (k->type != CT_U16_LIST)
 			return ctx_fail(c, k->name,
 					"unexpected indented line: only lists may continue on "
@@ -450,7 +457,7 @@ static int ctx_handler(void *user, const char *section, const char *name, const 
 		cfg_section_keys(section, list, sizeof list);
 		return ctx_fail(c, key, "unknown key (keys of [%s]: %s)", section, list);
 	}
-	const struct cfg_key *k = &cfg_keys[id];
+	const struct cfg_key *k = cfg_key_get(id);
 	if (c->first_line[id])
 		return ctx_fail(c, k->name, "set twice (first at line %d); remove one",
 				c->first_line[id]);
@@ -619,7 +626,7 @@ int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 static const char *key_name_at(size_t i, const void *ctx)
 {
 	(void)ctx;
-	return i < cfg_key_count ? cfg_keys[i].name : NULL;
+	return i < cfg_key_total() ? cfg_key_get(i)->name : NULL;
 }
 
 static char *trim(char *s)
@@ -661,8 +668,8 @@ int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,
 				near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		goto out;
 	}
-	if (cfg_key_parse(&cfg_keys[id], cfg, value, false, problem, sizeof problem)) {
-		rc = gpuvm_fail(err, origin, 0, cfg_keys[id].name, "%s", problem);
+	if (cfg_key_parse(cfg_key_get(id), cfg, value, false, problem, sizeof problem)) {
+		rc = gpuvm_fail(err, origin, 0, cfg_key_get(id)->name, "%s", problem);
 		goto out;
 	}
 	record_origin(cfg, id, origin, 0);
@@ -679,12 +686,12 @@ int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
 	int id = key ? cfg_key_find(key) : -1;
 	if (id < 0 || !buf)
 		return -1;
-	return cfg_key_format(&cfg_keys[id], cfg, buf, buflen);
+	return cfg_key_format(cfg_key_get(id), cfg, buf, buflen);
 }
 
 static bool key_active(const struct gpuvm_config *cfg, size_t id)
 {
-	const struct cfg_key *k = &cfg_keys[id];
+	const struct cfg_key *k = cfg_key_get(id);
 	/* the memory-partition and CTA-placement keys are listed (a report's
 	 * config, config_hash) only where they change the model from the one
 	 * before them (one partition, round robin), so runs of an unchanged
@@ -693,6 +700,17 @@ static bool key_active(const struct gpuvm_config *cfg, size_t id)
 		return cfg->mem_partitions != 1;
 	if (cfg && id == K_CTA_PLACEMENT)
 		return cfg->cta_placement != 0;
+	if (cfg && k->quiet_default) {
+		/* listed once it differs from its default (cfg_key.quiet_default) */
+		char buf[64];
+		if (cfg_key_format(k, cfg, buf, sizeof buf))
+			return true;
+		if (k->type == CT_STRING)
+			return strcmp(buf, k->def_str) != 0;
+		double v;
+		memcpy(&v, (const char *)cfg + k->off, sizeof v);
+		return v != k->def;
+	}
 	if (!cfg || k->level < 0)
 		return true;
 	if ((uint32_t)k->level >= cfg->tlb_levels)
@@ -704,11 +722,11 @@ static bool key_active(const struct gpuvm_config *cfg, size_t id)
 
 const char *gpuvm_config_key_at(const struct gpuvm_config *cfg, size_t i)
 {
-	for (size_t id = 0; id < cfg_key_count; id++) {
+	for (size_t id = 0, n_keys = cfg_key_total(); id < n_keys; id++) {
 		if (!key_active(cfg, id))
 			continue;
 		if (i-- == 0)
-			return cfg_keys[id].name;
+			return cfg_key_get(id)->name;
 	}
 	return NULL;
 }
@@ -828,8 +846,8 @@ static int finalize_level(struct gpuvm_config *cfg, int lv, const uint16_t *phys
  * from the built-in generic GPU without the user saying so. */
 static int check_every_key_set(const struct gpuvm_config *cfg, struct gpuvm_error *err)
 {
-	for (size_t id = 0; id < cfg_key_count; id++) {
-		const struct cfg_key *k = &cfg_keys[id];
+	for (size_t id = 0, n_keys = cfg_key_total(); id < n_keys; id++) {
+		const struct cfg_key *k = cfg_key_get(id);
 		if (cfg->set_at[id].seq || cfg_key_optional(id))
 			continue;
 		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels)
@@ -855,10 +873,10 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 
 	/* Single-field rules of every key in use (also catches fields set by
 	 * code rather than through a key). */
-	if (cfg_key_check(&cfg_keys[K_TLB_LEVELS], cfg, problem, sizeof problem))
+	if (cfg_key_check(cfg_key_get(K_TLB_LEVELS), cfg, problem, sizeof problem))
 		return fail_at(err, cfg, K_TLB_LEVELS, "%s", problem);
-	for (size_t id = 0; id < cfg_key_count; id++) {
-		const struct cfg_key *k = &cfg_keys[id];
+	for (size_t id = 0, n_keys = cfg_key_total(); id < n_keys; id++) {
+		const struct cfg_key *k = cfg_key_get(id);
 		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels) {
 			if (set_against(cfg, (int)id, K_TLB_LEVELS))
 				return fail_at(err, cfg, (int)id,
@@ -986,20 +1004,22 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 		return fail_at(err, cfg, K_UVM_DEVICE_MEMORY,
 			       "%llu bytes is less than one 4KiB page (0 = unlimited; range 4KiB .. 64TiB)",
 			       (unsigned long long)cfg->uvm_device_memory_bytes);
+	/* module names: the "known" lists come from the registry (gpuvm/module.h) */
 	if (!gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher))
 		return fail_at(err, cfg, K_UVM_PREFETCHER, "unknown prefetcher '%s' (known: %s)",
-			       cfg->uvm_prefetcher, "none, random, seq-local, locality, tree-uvmsmart, tree-driver");
+			       cfg->uvm_prefetcher, gpuvm_module_names(GPUVM_MODULE_PREFETCH));
 	if (cfg->uvm_prefetcher_oversub[0] && !gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher_oversub))
-		return fail_at(err, cfg, K_UVM_PREFETCHER_OVERSUB, "unknown prefetcher '%s' (known: %s)",
-			       cfg->uvm_prefetcher_oversub,
-			       "none, random, seq-local, locality, tree-uvmsmart, tree-driver; empty = keep");
+		return fail_at(err, cfg, K_UVM_PREFETCHER_OVERSUB, "unknown prefetcher '%s' (known: %s; empty = keep)",
+			       cfg->uvm_prefetcher_oversub, gpuvm_module_names(GPUVM_MODULE_PREFETCH));
 	if (!gpuvm_uvm_eviction_known(cfg->uvm_eviction))
 		return fail_at(err, cfg, K_UVM_EVICTION, "unknown eviction policy '%s' (known: %s)",
-			       cfg->uvm_eviction,
-			       "lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb, lfu-ac");
+			       cfg->uvm_eviction, gpuvm_module_names(GPUVM_MODULE_EVICT));
 	if (!gpuvm_uvm_migration_known(cfg->uvm_migration))
 		return fail_at(err, cfg, K_UVM_MIGRATION, "unknown migration policy '%s' (known: %s)",
-			       cfg->uvm_migration, "first-touch, always, oversub, adaptive");
+			       cfg->uvm_migration, gpuvm_module_names(GPUVM_MODULE_MIGRATE));
+	if (!gpuvm_module_find(GPUVM_MODULE_L1_REPLACEMENT, cfg->l1_replacement))
+		return fail_at(err, cfg, K_L1_REPLACEMENT, "unknown L1 replacement policy '%s' (known: %s)",
+			       cfg->l1_replacement, gpuvm_module_names(GPUVM_MODULE_L1_REPLACEMENT));
 
 	for (uint32_t lv = 0; lv < cfg->tlb_levels; lv++)
 		if (!xlat_peer_find(cfg->tlb[lv].peer))

@@ -32,11 +32,24 @@ struct cfg_key {
 	size_t enum_count;
 	int level;              /* TLB level index 0..3, or -1 */
 	bool optional;          /* a preset may leave it out (model options that default to off) */
+	bool integer;           /* doubles: whole numbers only (module parameters) */
+	/* left out of gpuvm_config_key_at() (reports, the config hash) while
+	 * at its default (def, or def_str for strings): keys added after the
+	 * reports they would change (module parameters, l1.replacement) */
+	bool quiet_default;
+	double def;
+	const char *def_str;
+	int selects;            /* names a module of kind selects - 1 (gpuvm/module.h); 0: no */
 	const char *help;
 };
 
 extern const struct cfg_key cfg_keys[];
 extern const size_t cfg_key_count;
+
+/* All keys: cfg_keys[0 .. cfg_key_count), then one row per module
+ * parameter (gpuvm/module.h), built from the registry on first use. */
+size_t cfg_key_total(void);
+const struct cfg_key *cfg_key_get(size_t id);
 
 /* Key ids of keys that cross-field checks refer to. */
 enum cfg_key_id {
@@ -155,6 +168,7 @@ enum cfg_key_id_tail {
 	K_MEM_PARTITIONS,
 	K_MEM_PARTITION_INTERLEAVE,
 	K_CTA_PLACEMENT,
+	K_L1_REPLACEMENT,
 	K_COUNT,
 };
 

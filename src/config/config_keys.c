@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,8 @@ static const char *const translate_per_names[] = {"page", "access"};
 	    "outstanding misses per instance"),                                             \
 	{ .name = "tlb.l" #n ".peer", .type = CT_STRING, .off = OFF(tlb[i].peer),           \
 	  .cap = GPUVM_PEER_NAME, .level = i, .optional = true,                             \
-	  .help = "inter-TLB sharing among the level's instances: none, neidty (neighbouring " \
-		  "directories, docs/neidty.md) or valkyrie (ring probing + LDT)" }
+	  .selects = GPUVM_MODULE_PEER + 1,                                                 \
+	  .help = "inter-TLB sharing among the level's instances (docs/neidty.md)" }
 
 const struct cfg_key cfg_keys[] = {
 	/* [gpu]; order must match enum cfg_key_id */
@@ -207,14 +208,14 @@ const struct cfg_key cfg_keys[] = {
 	ENUM("uvm.pcie_model", uvm_pcie_model, link_names, -1,
 	     "migration time: curve (UVMSmart's transfer-size curve) or flat bandwidth"),
 	{ .name = "uvm.prefetcher", .type = CT_STRING, .off = OFF(uvm_prefetcher),
-	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
-	  .help = "prefetcher module: none, random, seq-local, locality, tree-uvmsmart, tree-driver" },
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .selects = GPUVM_MODULE_PREFETCH + 1,
+	  .help = "prefetcher module" },
 	{ .name = "uvm.prefetcher_oversub", .type = CT_STRING, .off = OFF(uvm_prefetcher_oversub),
-	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .selects = GPUVM_MODULE_PREFETCH + 1,
 	  .help = "prefetcher once eviction starts (empty = keep uvm.prefetcher)" },
 	{ .name = "uvm.eviction", .type = CT_STRING, .off = OFF(uvm_eviction),
-	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
-	  .help = "eviction module: lru-2mb-alloc, lru-2mb-access, lru-4kb, random-4kb, sl-64kb, tree, lfu-2mb, lfu-ac" },
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .selects = GPUVM_MODULE_EVICT + 1,
+	  .help = "eviction module" },
 	DBL("uvm.free_buffer_percent", uvm_free_buffer_percent, 0, false, 90, -1,
 	    "pre-eviction: keep this % of device frames free"),
 	ENUM("uvm.writeback", uvm_writeback, writeback_names, -1,
@@ -311,10 +312,9 @@ const struct cfg_key cfg_keys[] = {
 	/* [uvm] delayed migration by access counters (seeds/004 IV, Table I;
 	 * docs/uvm.md), optional in presets */
 	{ .name = "uvm.migration", .type = CT_STRING, .off = OFF(uvm_migration),
-	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1,
-	  .help = "migration policy module: first-touch (migrate on every fault, default), always "
-		  "(reads below t_s served remotely), oversub (t_s once eviction starts), adaptive "
-		  "(seeds/004 Eq. 1); gpuvm sim --migration" },
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .selects = GPUVM_MODULE_MIGRATE + 1,
+	  .help = "migration policy module (gpuvm sim --migration; first-touch, the default, migrates "
+		  "on every fault; gpuvm presets --modules describes each)" },
 	U32("uvm.access_counter_threshold", uvm_access_counter_threshold, 1, 1u << 26, -1,
 	    "t_s: static access-counter threshold of 64 KB blocks (seeds/004 Table I: 8, 16, 32)"),
 	U32("uvm.migration_penalty", uvm_migration_penalty, 1, 1u << 20, -1,
@@ -377,24 +377,75 @@ const struct cfg_key cfg_keys[] = {
 	ENUM("gpu.cta_placement", cta_placement, cta_placement_names, -1,
 	     "which SM takes a launch's next CTA (src/sm/cta_place.c): round-robin (one per SM in "
 	     "turn, GPGPU-Sim issue_block2core) or fill (each SM up to its occupancy before the next)"),
+	/* optional, reported only when not lru (the only policy before the key) */
+	{ .name = "l1.replacement", .type = CT_STRING, .off = OFF(l1_replacement),
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .quiet_default = true, .def_str = "lru",
+	  .selects = GPUVM_MODULE_L1_REPLACEMENT + 1,
+	  .help = "L1 data cache replacement module" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");
-_Static_assert(K_COUNT <= GPUVM_CONFIG_MAX_KEYS, "raise GPUVM_CONFIG_MAX_KEYS");
+_Static_assert(K_COUNT + GPUVM_MODULE_PARAMS_MAX <= GPUVM_CONFIG_MAX_KEYS, "raise GPUVM_CONFIG_MAX_KEYS");
 
 const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
+
+/* ---- module parameter keys (gpuvm/module.h) ----
+ * One CT_DOUBLE row per parameter row of every registered module, built
+ * once from the registry: "<selecting key>.<module>.<param>", stored in
+ * cfg->module_params[slot], optional, reported only when set away from
+ * its default. */
+#define MODULE_KEY_NAME 96
+static struct cfg_key module_keys[GPUVM_MODULE_PARAMS_MAX];
+static char module_key_names[GPUVM_MODULE_PARAMS_MAX][MODULE_KEY_NAME];
+static size_t module_key_n;
+static pthread_once_t module_keys_once = PTHREAD_ONCE_INIT;
+
+static void module_keys_build(void)
+{
+	for (size_t i = 0; i < gpuvm_module_count(); i++) {
+		const struct gpuvm_module *m = gpuvm_module_at(i);
+		for (uint32_t p = 0; p < m->n_params; p++) {
+			uint32_t slot = gpuvm_module_param_slot(m, p);
+			if (slot >= GPUVM_MODULE_PARAMS_MAX)
+				return; /* tests/test_modules.c fails on this */
+			const struct gpuvm_module_param *r = &m->params[p];
+			gpuvm_module_param_key(m, p, module_key_names[slot], MODULE_KEY_NAME);
+			module_keys[slot] = (struct cfg_key){
+				.name = module_key_names[slot], .type = CT_DOUBLE,
+				.off = OFF(module_params) + slot * sizeof(double),
+				.min = r->min, .max = r->max, .integer = r->integer, .level = -1,
+				.optional = true, .quiet_default = true, .def = r->def, .help = r->help,
+			};
+			module_key_n = slot + 1;
+		}
+	}
+}
+
+size_t cfg_key_total(void)
+{
+	pthread_once(&module_keys_once, module_keys_build);
+	return cfg_key_count + module_key_n;
+}
+
+const struct cfg_key *cfg_key_get(size_t id)
+{
+	if (id < cfg_key_count)
+		return &cfg_keys[id];
+	pthread_once(&module_keys_once, module_keys_build);
+	return &module_keys[id - cfg_key_count];
+}
 
 bool cfg_key_optional(size_t id)
 {
 	/* the scheme tunables, the analysis switch and the delayed-migration
 	 * keys, from K_NEIDTY_ENTRIES on */
-	return cfg_keys[id].optional || id >= K_NEIDTY_ENTRIES;
+	return cfg_key_get(id)->optional || id >= K_NEIDTY_ENTRIES;
 }
 
 int cfg_key_find(const char *name)
 {
-	for (size_t i = 0; i < cfg_key_count; i++)
-		if (strcasecmp(cfg_keys[i].name, name) == 0)
+	for (size_t i = 0, n = cfg_key_total(); i < n; i++)
+		if (strcasecmp(cfg_key_get(i)->name, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -409,8 +460,8 @@ static size_t section_len(const char *name)
 bool cfg_section_known(const char *sec)
 {
 	size_t n = strlen(sec);
-	for (size_t i = 0; i < cfg_key_count; i++)
-		if (section_len(cfg_keys[i].name) == n && strncasecmp(cfg_keys[i].name, sec, n) == 0)
+	for (size_t i = 0, total = cfg_key_total(); i < total; i++)
+		if (section_len(cfg_key_get(i)->name) == n && strncasecmp(cfg_key_get(i)->name, sec, n) == 0)
 			return true;
 	return false;
 }
@@ -420,8 +471,8 @@ void cfg_section_keys(const char *sec, char *buf, size_t len)
 	size_t n = strlen(sec), used = 0;
 	if (len)
 		buf[0] = '\0';
-	for (size_t i = 0; i < cfg_key_count; i++) {
-		const char *name = cfg_keys[i].name;
+	for (size_t i = 0, total = cfg_key_total(); i < total; i++) {
+		const char *name = cfg_key_get(i)->name;
 		if (section_len(name) != n || strncasecmp(name, sec, n) != 0)
 			continue;
 		int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name + n + 1);
@@ -434,7 +485,16 @@ void cfg_section_keys(const char *sec, char *buf, size_t len)
 const char *gpuvm_config_key_help(const char *key)
 {
 	int k = key ? cfg_key_find(key) : -1;
-	return k < 0 ? NULL : cfg_keys[k].help;
+	if (k < 0)
+		return NULL;
+	const struct cfg_key *row = cfg_key_get((size_t)k);
+	if (!row->selects)
+		return row->help;
+	/* a key that names a module: its help and the registry's names */
+	static _Thread_local char help[512];
+	snprintf(help, sizeof help, "%s: %s", row->help,
+		 gpuvm_module_names((enum gpuvm_module_kind)(row->selects - 1)));
+	return help;
 }
 
 const char *gpuvm_share_domain_name(enum gpuvm_share_domain d)
@@ -526,6 +586,10 @@ static int check_number(const struct cfg_key *k, double v, const char *shown,
 	if (v > k->max) {
 		snprintf(problem, plen, "must be at most %s (got %s; range %s%s, %s])", hi, shown,
 			 k->min_exclusive ? "(" : "[", lo, hi);
+		return -1;
+	}
+	if (k->integer && v != floor(v)) {
+		snprintf(problem, plen, "must be a whole number (got %s)", shown);
 		return -1;
 	}
 	if (k->pow2 && !gpuvm_is_pow2((uint64_t)v)) {

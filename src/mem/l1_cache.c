@@ -20,6 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/module.h"
+#include "mem/l1_repl.h"
+
+extern const struct gpuvm_module gpuvm_module_l1_repl_lru;
+
 int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32_t ways,
 		  uint32_t line_bytes, uint32_t sector_bytes)
 {
@@ -33,6 +38,7 @@ int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32
 	if (!c->sets)
 		return -1;
 	c->max_sets = c->sets;
+	c->repl = gpuvm_module_l1_repl_lru.ops;
 	c->line_shift = (uint32_t)__builtin_ctz(line_bytes);
 	c->sector_shift = (uint32_t)__builtin_ctz(sector_bytes);
 	c->sectors_per_line = line_bytes / sector_bytes;
@@ -46,6 +52,15 @@ int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32
 		l1_cache_free(c);
 		return -1;
 	}
+	return 0;
+}
+
+int l1_cache_set_replacement(struct l1_cache *c, const char *name)
+{
+	const struct gpuvm_module *m = gpuvm_module_find(GPUVM_MODULE_L1_REPLACEMENT, name);
+	if (!m)
+		return -1;
+	c->repl = m->ops;
 	return 0;
 }
 
@@ -64,7 +79,7 @@ static uint32_t l1_tick(struct l1_cache *c)
 	if (__builtin_expect(++c->clock == 0, 0)) {
 		/* forget recency once in 2^32 accesses (stamp 0 stays "evict first") */
 		size_t lines = (size_t)c->instances * c->sets * c->ways;
-		for (size_t i = 0; i < lines; i++)
+		for (size_t i = 0; c->repl->uses_clock && i < lines; i++)
 			c->stamp[i] = c->stamp[i] ? 1 : 0;
 		c->clock = 2;
 	}
@@ -85,8 +100,7 @@ enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, b
 	uint32_t w = find_u64(c->tag + base, c->ways, key);
 	if (w < c->ways) {
 		uint64_t i = base + w;
-		if (!evict_first)
-			c->stamp[i] = now;
+		c->repl->on_hit(c, i, now, evict_first);
 		double *r = &c->ready[i * c->sectors_per_line + sector];
 		if (c->valid[i] & bit) {
 			if (write)
@@ -104,24 +118,15 @@ enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, b
 	}
 	if (!allocate)
 		return L1_MISS;
-	/* victim: an empty way, else the least recently used */
-	uint32_t v = 0, oldest = UINT32_MAX;
-	for (uint32_t k = 0; k < c->ways; k++) {
-		uint64_t i = base + k;
-		if (!c->tag[i]) {
-			v = k;
-			break;
-		}
-		if (c->stamp[i] < oldest) {
-			oldest = c->stamp[i];
-			v = k;
-		}
-	}
+	/* victim: an empty way, else the replacement policy's */
+	uint32_t v = find_u64(c->tag + base, c->ways, 0);
+	if (v == c->ways)
+		v = c->repl->victim(c, base);
 	uint64_t i = base + v;
 	if (c->tag[i])
 		*writeback_sectors = (uint32_t)__builtin_popcount(c->dirty[i]);
 	c->tag[i] = key;
-	c->stamp[i] = evict_first ? 0 : now;
+	c->repl->on_fill(c, i, now, evict_first);
 	c->valid[i] = bit;
 	c->dirty[i] = write ? bit : 0;
 	*slot = &c->ready[i * c->sectors_per_line + sector];

@@ -2,7 +2,10 @@
  * sectored (a line of l1.line_size holds sectors of l2.sector_size that
  * fill independently: a miss fetches only the sectors addressed, never
  * the whole line, as on NVIDIA parts since Pascal: NVIDIA developer forum
- * thread "pascal-l1-cache", answer 14), LRU.
+ * thread "pascal-l1-cache", answer 14). The replacement policy is a module
+ * (l1.replacement: lru, the default and the only one before the key; fifo;
+ * srrip), an ops table in src/mem/l1_repl_NAME.c (l1_repl.h) that owns the
+ * per-line stamp: recency, insertion order or re-reference prediction.
  *
  * Each sector keeps the cycle its data arrives, so a hit on a sector
  * whose fill is still on its way waits for that fill (the MSHR merge of
@@ -19,15 +22,18 @@
 
 #include "core/find_u64.h"
 
+struct l1_repl_ops;
+
 struct l1_cache {
 	uint32_t instances, sets, ways;
 	uint32_t max_sets; /* allocated; sets <= max_sets (l1_cache_resize) */
 	uint32_t line_shift, sector_shift, sectors_per_line;
 	uint64_t *tag;     /* [instances * sets * ways] line address + 1, 0 = empty */
-	uint32_t *stamp;   /* last use; 0 = evict first */
+	uint32_t *stamp;   /* the replacement policy's per-line state (LRU: last use; 0 = evict first) */
 	uint8_t *valid, *dirty; /* sector bitmaps */
 	double *ready;     /* [.. * sectors_per_line] cycle each sector's data is there */
 	uint32_t clock;
+	const struct l1_repl_ops *repl; /* lru unless l1_cache_set_replacement() */
 };
 
 enum l1_result { L1_HIT, L1_MISS };
@@ -35,6 +41,9 @@ enum l1_result { L1_HIT, L1_MISS };
 int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32_t ways,
 		  uint32_t line_bytes, uint32_t sector_bytes);
 void l1_cache_free(struct l1_cache *c);
+/* Chooses the replacement module named name (l1.replacement); before any
+ * access. 0, or -1 for an unknown name. */
+int l1_cache_set_replacement(struct l1_cache *c, const char *name);
 
 /* The way holding addr's line in instance sm, or NULL; *base receives
  * the index of the set's first way. */
@@ -49,7 +58,7 @@ static inline uint64_t l1_cache_set_base(const struct l1_cache *c, uint32_t sm, 
 /* Looks addr's sector up in instance sm. A hit returns L1_HIT with
  * *ready the cycle its data is there (possibly still in flight). A miss
  * returns L1_MISS; with allocate, the sector is allocated (its line's
- * victim chosen by LRU; evict_first leaves the line first in line for
+ * victim chosen by the replacement policy; evict_first leaves the line first in line for
  * eviction, as .CS loads do) and *slot points at its arrival time for
  * the caller to fill in, and *writeback_sectors counts dirty sectors the
  * victim pushed out. With write (local stores), the sector is marked

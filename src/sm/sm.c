@@ -39,8 +39,9 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 				    ? (cfg->l1_unified_bytes - ((uint64_t)cfg->smem_carveouts_kib[0] << 10)) /
 					      l1_way_line * l1_way_line
 				    : cfg->l1_bytes;
-	if (s->l1_on && l1_cache_init(&s->l1, cfg->sms, l1_alloc, cfg->l1_ways, cfg->l1_line_bytes,
-				      cfg->l2_sector_bytes))
+	if (s->l1_on && (l1_cache_init(&s->l1, cfg->sms, l1_alloc, cfg->l1_ways, cfg->l1_line_bytes,
+				       cfg->l2_sector_bytes) ||
+			 l1_cache_set_replacement(&s->l1, cfg->l1_replacement)))
 		return -1;
 	s->l1_global = cfg->l1_cache_global != 0;
 	s->l1_fill_line = cfg->l1_fill_line != 0;

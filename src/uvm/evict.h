@@ -1,6 +1,6 @@
 /* Eviction policies: which resident pages leave device memory when frames
- * run out. Each is a module (evict_*.c) with an ops table listed in
- * policy_registry.c; the engine never names one. A policy sees the blocks
+ * run out. Each is a module (evict_*.c) with an ops table and a
+ * descriptor (gpuvm/module.h) listed in policy_registry.c; the engine never names one. A policy sees the blocks
  * (struct uvm_space) and hears of fills, accesses and evictions. */
 #ifndef GPUVM_UVM_EVICT_H
 #define GPUVM_UVM_EVICT_H
@@ -26,8 +26,7 @@ struct uvm_space {
 };
 
 struct uvm_evict_ops {
-	const char *name;
-	const char *help;
+	/* name and help live in the module descriptor (gpuvm/module.h) */
 	/* Private state; *st may stay NULL. 0, or -1 when out of memory. */
 	int (*create)(void **st);
 	void (*destroy)(void *st);

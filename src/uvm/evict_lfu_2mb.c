@@ -3,6 +3,7 @@
  * every managed access), then read-only trees first, then least recently
  * accessed (UVMSmart gpu-sim.cc sort_valid_pages). */
 #include "uvm/evict.h"
+#include "gpuvm/module.h"
 
 #include <stdlib.h>
 
@@ -84,12 +85,17 @@ static struct uvm_block *lfu_pick(void *st, const struct uvm_space *sp, uint64_t
 	return best;
 }
 
-const struct uvm_evict_ops uvm_evict_lfu_2mb = {
-	.name = "lfu-2mb",
-	.help = "UVMSmart LFU-2MB: whole 2 MB blocks, fewest accesses first (read-only, then LRU, on ties)",
+static const struct uvm_evict_ops ops = {
 	.create = lfu_create,
 	.destroy = lfu_destroy,
 	.on_fill = lfu_fill,
 	.on_access = lfu_touch,
 	.pick = lfu_pick,
+};
+
+const struct gpuvm_module gpuvm_module_evict_lfu_2mb = {
+	.kind = GPUVM_MODULE_EVICT,
+	.name = "lfu-2mb",
+	.help = "UVMSmart LFU-2MB: whole 2 MB blocks, fewest accesses first (read-only, then LRU, on ties)",
+	.ops = &ops,
 };

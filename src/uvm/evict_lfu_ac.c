@@ -17,6 +17,7 @@
  * It differs from lfu-2mb, which keeps its own 64-bit per-block count
  * that is never halved and counts only accesses to resident pages. */
 #include "uvm/evict.h"
+#include "gpuvm/module.h"
 #include "uvm/migrate.h"
 
 #include <stdlib.h>
@@ -106,14 +107,19 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 	return best;
 }
 
-const struct uvm_evict_ops uvm_evict_lfu_ac = {
-	.name = "lfu-ac",
-	.help = "Ganguly's access-counter LFU: whole 2 MB blocks, cold ones (no 64 KB block counted "
-		"t_s accesses) first, read-only first among them, LRU within",
+static const struct uvm_evict_ops ops = {
 	.create = lfu_ac_create,
 	.destroy = lfu_ac_destroy,
 	.on_fill = lfu_ac_fill,
 	.on_access = lfu_ac_touch,
 	.pick = lfu_ac_pick,
 	.uses_access_counters = true,
+};
+
+const struct gpuvm_module gpuvm_module_evict_lfu_ac = {
+	.kind = GPUVM_MODULE_EVICT,
+	.name = "lfu-ac",
+	.help = "Ganguly's access-counter LFU: whole 2 MB blocks, cold ones (no 64 KB block counted "
+		"t_s accesses) first, read-only first among them, LRU within",
+	.ops = &ops,
 };

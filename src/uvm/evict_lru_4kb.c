@@ -1,6 +1,7 @@
 /* lru-4kb: UVMSmart LRU-4KB (-eviction_policy 5): one page at a time,
  * least recently accessed first (UVMSmart gpu-sim.cc page_eviction_procedure). */
 #include "uvm/evict.h"
+#include "gpuvm/module.h"
 
 static int page_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)
 {
@@ -34,13 +35,18 @@ static struct uvm_block *page_pick(void *st, const struct uvm_space *sp, uint64_
 	return sp->blocks[l->head / UVM_BLOCK_PAGES];
 }
 
-const struct uvm_evict_ops uvm_evict_lru_4kb = {
-	.name = "lru-4kb",
-	.help = "UVMSmart LRU-4KB: single 4 KB pages, least recently accessed first",
+static const struct uvm_evict_ops ops = {
 	.create = uvm_evict_lru_create,
 	.destroy = uvm_evict_lru_destroy,
 	.on_fill = page_fill,
 	.on_access = page_touch,
 	.on_evicted = page_evicted,
 	.pick = page_pick,
+};
+
+const struct gpuvm_module gpuvm_module_evict_lru_4kb = {
+	.kind = GPUVM_MODULE_EVICT,
+	.name = "lru-4kb",
+	.help = "UVMSmart LRU-4KB: single 4 KB pages, least recently accessed first",
+	.ops = &ops,
 };

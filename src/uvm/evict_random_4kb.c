@@ -7,6 +7,7 @@
  * of (every change of a resident count comes with one), so a pick finds the block in O(log blocks) instead of walking every
  * block for each page it evicts, and the page by word counts. */
 #include "uvm/evict.h"
+#include "gpuvm/module.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,12 +137,17 @@ static struct uvm_block *random_pick(void *st, const struct uvm_space *sp, uint6
 	return NULL;
 }
 
-const struct uvm_evict_ops uvm_evict_random_4kb = {
-	.name = "random-4kb",
-	.help = "UVMSmart Random-4KB: one resident 4 KB page chosen at random",
+static const struct uvm_evict_ops ops = {
 	.create = random_create,
 	.destroy = random_destroy,
 	.on_fill = random_fill,
 	.on_evicted = random_evicted,
 	.pick = random_pick,
+};
+
+const struct gpuvm_module gpuvm_module_evict_random_4kb = {
+	.kind = GPUVM_MODULE_EVICT,
+	.name = "random-4kb",
+	.help = "UVMSmart Random-4KB: one resident 4 KB page chosen at random",
+	.ops = &ops,
 };

@@ -1,6 +1,7 @@
 /* sl-64kb: UVMSmart SL-64KB (-eviction_policy 2, Ganguly's SLe): the
  * least recently accessed 64 KB basic block (UVMSmart gpu-sim.cc page_eviction_procedure). */
 #include "uvm/evict.h"
+#include "gpuvm/module.h"
 
 static int chunk_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)
 {
@@ -41,13 +42,18 @@ static struct uvm_block *chunk_pick(void *st, const struct uvm_space *sp, uint64
 	return b;
 }
 
-const struct uvm_evict_ops uvm_evict_sl_64kb = {
-	.name = "sl-64kb",
-	.help = "UVMSmart SL-64KB: the least recently accessed 64 KB basic block",
+static const struct uvm_evict_ops ops = {
 	.create = uvm_evict_lru_create,
 	.destroy = uvm_evict_lru_destroy,
 	.on_fill = chunk_fill,
 	.on_access = chunk_touch,
 	.on_evicted = chunk_evicted,
 	.pick = chunk_pick,
+};
+
+const struct gpuvm_module gpuvm_module_evict_sl_64kb = {
+	.kind = GPUVM_MODULE_EVICT,
+	.name = "sl-64kb",
+	.help = "UVMSmart SL-64KB: the least recently accessed 64 KB basic block",
+	.ops = &ops,
 };

@@ -5,6 +5,7 @@
  * with 0 < valid < size/2 loses all its blocks (which cascades). Node
  * sizes count only managed pages. */
 #include "uvm/evict.h"
+#include "gpuvm/module.h"
 
 #include <stdlib.h>
 
@@ -115,13 +116,18 @@ static struct uvm_block *tree_pick(void *st, const struct uvm_space *sp, uint64_
 	return b;
 }
 
-const struct uvm_evict_ops uvm_evict_tree = {
-	.name = "tree",
-	.help = "UVMSmart TBNe: oldest 64 KB of the oldest 2 MB tree, then nodes under half valid",
+static const struct uvm_evict_ops ops = {
 	.create = tree_create,
 	.destroy = tree_destroy,
 	.on_fill = tree_fill,
 	.on_access = tree_touch,
 	.on_evicted = tree_evicted,
 	.pick = tree_pick,
+};
+
+const struct gpuvm_module gpuvm_module_evict_tree = {
+	.kind = GPUVM_MODULE_EVICT,
+	.name = "tree",
+	.help = "UVMSmart TBNe: oldest 64 KB of the oldest 2 MB tree, then nodes under half valid",
+	.ops = &ops,
 };

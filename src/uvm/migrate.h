@@ -1,6 +1,6 @@
 /* Migration policies and the access counters they read (Ganguly et al.,
  * ISCA'19, seeds/004 section IV). Each policy is a module (migrate_*.c)
- * with an ops table listed in policy_registry.c: given the state of a
+ * with an ops table and a descriptor listed in policy_registry.c: given the state of a
  * 64 KB basic block and of device memory, the access-counter threshold
  * a read of a non-resident page must reach to migrate it. Below it the
  * read is served remotely over PCIe and the page stays in host memory;
@@ -53,8 +53,7 @@ struct uvm_migrate_ctx {
 };
 
 struct uvm_migrate_ops {
-	const char *name;
-	const char *help;
+	/* name and help live in the module descriptor (gpuvm/module.h) */
 	bool delays; /* false: every fault migrates (first touch), no counters needed */
 	/* t_d: a read migrates when its block's count (this access included)
 	 * is >= the result; below it the read is remote. */

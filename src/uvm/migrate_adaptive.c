@@ -8,6 +8,7 @@
  * (buf% x N + allocated) / N, truncated to an integer (UVMSmart gpu-sim.cc
  * should_cause_page_migration). */
 #include "uvm/migrate.h"
+#include "gpuvm/module.h"
 
 static uint32_t adaptive_threshold(const struct uvm_migrate_ctx *c)
 {
@@ -24,9 +25,14 @@ static uint32_t adaptive_threshold(const struct uvm_migrate_ctx *c)
 	return (uint32_t)((double)c->ts * occ + 1.0);
 }
 
-const struct uvm_migrate_ops uvm_migrate_adaptive = {
-	.name = "adaptive",
-	.help = "dynamic threshold, seeds/004 Eq. 1: t_s*alloc/total+1, then t_s*(r+1)*p",
+static const struct uvm_migrate_ops ops = {
 	.delays = true,
 	.threshold = adaptive_threshold,
+};
+
+const struct gpuvm_module gpuvm_module_migrate_adaptive = {
+	.kind = GPUVM_MODULE_MIGRATE,
+	.name = "adaptive",
+	.help = "dynamic threshold, seeds/004 Eq. 1: t_s*alloc/total+1, then t_s*(r+1)*p",
+	.ops = &ops,
 };

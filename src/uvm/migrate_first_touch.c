@@ -2,6 +2,7 @@
  * adds) at once; no remote access. Today's behaviour and the paper's
  * Baseline/Disabled scheme (seeds/004 VI, item 1). */
 #include "uvm/migrate.h"
+#include "gpuvm/module.h"
 
 static uint32_t ft_threshold(const struct uvm_migrate_ctx *c)
 {
@@ -9,9 +10,14 @@ static uint32_t ft_threshold(const struct uvm_migrate_ctx *c)
 	return 1; /* the first access migrates */
 }
 
-const struct uvm_migrate_ops uvm_migrate_first_touch = {
-	.name = "first-touch",
-	.help = "migrate on every far fault (seeds/004 Baseline/Disabled)",
+static const struct uvm_migrate_ops ops = {
 	.delays = false,
 	.threshold = ft_threshold,
+};
+
+const struct gpuvm_module gpuvm_module_migrate_first_touch = {
+	.kind = GPUVM_MODULE_MIGRATE,
+	.name = "first-touch",
+	.help = "migrate on every far fault (seeds/004 Baseline/Disabled)",
+	.ops = &ops,
 };

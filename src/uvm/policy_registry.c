@@ -1,95 +1,179 @@
-/* The prefetcher and eviction-policy modules, by name. Adding a policy:
- * write src/uvm/prefetch_NAME.c or evict_NAME.c with its ops table and
- * list it here; nothing else changes. */
+/* The module registry (gpuvm/module.h): every pluggable policy's
+ * descriptor, in one table. Adding a policy is its own file (ops table +
+ * descriptor, e.g. src/uvm/prefetch_NAME.c) plus one line in
+ * GPUVM_MODULE_LIST below; the config's "known:" lists, the key help, the
+ * parameter keys and `gpuvm presets --modules` are generated from it.
+ *
+ * Why a listed table and not a linker section or constructors: a static
+ * const table is portable C11, keeps the order the messages print in
+ * (the order users have always seen), and a module that is not listed
+ * cannot be half-registered: a module file whose descriptor is missing
+ * here is an unused symbol, which tests/test_modules.c catches by asking
+ * for every module of every kind by name. */
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "gpuvm/config.h"
+#include "gpuvm/module.h"
 #include "gpuvm/uvm.h"
 #include "uvm/evict.h"
 #include "uvm/migrate.h"
 #include "uvm/prefetch.h"
 
-extern const struct uvm_prefetch_ops uvm_prefetch_none, uvm_prefetch_random,
-	uvm_prefetch_seq_local, uvm_prefetch_locality, uvm_prefetch_tree_uvmsmart,
-	uvm_prefetch_tree_driver;
-extern const struct uvm_evict_ops uvm_evict_lru_2mb_alloc, uvm_evict_lru_2mb_access,
-	uvm_evict_lru_4kb, uvm_evict_random_4kb, uvm_evict_sl_64kb, uvm_evict_tree,
-	uvm_evict_lfu_2mb, uvm_evict_lfu_ac;
-extern const struct uvm_migrate_ops uvm_migrate_first_touch, uvm_migrate_always, uvm_migrate_oversub,
-	uvm_migrate_adaptive;
+/* kinds grouped; within a kind, the order of listings and messages */
+#define GPUVM_MODULE_LIST                                                                   \
+	X(prefetch_none) X(prefetch_random) X(prefetch_seq_local) X(prefetch_locality)      \
+	X(prefetch_tree_uvmsmart) X(prefetch_tree_driver) X(prefetch_next_n)                \
+	X(evict_lru_2mb_alloc) X(evict_lru_2mb_access) X(evict_lru_4kb)                     \
+	X(evict_random_4kb) X(evict_sl_64kb) X(evict_tree) X(evict_lfu_2mb) X(evict_lfu_ac) \
+	X(migrate_first_touch) X(migrate_always) X(migrate_oversub) X(migrate_adaptive)     \
+	X(thrashing_driver)                                                                 \
+	X(peer_none) X(peer_neidty) X(peer_valkyrie)                                        \
+	X(l1_repl_lru) X(l1_repl_fifo) X(l1_repl_srrip)
 
-static const struct uvm_prefetch_ops *const prefetchers[] = {
-	&uvm_prefetch_none,     &uvm_prefetch_random,        &uvm_prefetch_seq_local,
-	&uvm_prefetch_locality, &uvm_prefetch_tree_uvmsmart, &uvm_prefetch_tree_driver,
-};
-static const struct uvm_evict_ops *const evictions[] = {
-	&uvm_evict_lru_2mb_alloc, &uvm_evict_lru_2mb_access, &uvm_evict_lru_4kb,
-	&uvm_evict_random_4kb,    &uvm_evict_sl_64kb,        &uvm_evict_tree,
-	&uvm_evict_lfu_2mb,       &uvm_evict_lfu_ac,
-};
-static const struct uvm_migrate_ops *const migrations[] = {
-	&uvm_migrate_first_touch, &uvm_migrate_always, &uvm_migrate_oversub, &uvm_migrate_adaptive,
-};
-#define N_PREFETCH (sizeof prefetchers / sizeof prefetchers[0])
-#define N_EVICT (sizeof evictions / sizeof evictions[0])
-#define N_MIGRATE (sizeof migrations / sizeof migrations[0])
+#define X(sym) extern const struct gpuvm_module gpuvm_module_##sym;
+GPUVM_MODULE_LIST
+#undef X
 
-/* Info views share the ops tables' first two members. */
-static struct gpuvm_uvm_policy_info prefetch_info[N_PREFETCH], evict_info[N_EVICT], migrate_info[N_MIGRATE];
+static const struct gpuvm_module *const modules[] = {
+#define X(sym) &gpuvm_module_##sym,
+	GPUVM_MODULE_LIST
+#undef X
+};
+#define N_MODULES (sizeof modules / sizeof modules[0])
+
+static const char *const kind_names[GPUVM_MODULE_KINDS] = {
+	"prefetch", "evict", "migrate", "thrashing", "peer", "l1-replacement",
+	"warp-scheduler", "cta-placement",
+};
+static const char *const kind_keys[GPUVM_MODULE_KINDS] = {
+	"uvm.prefetcher", "uvm.eviction", "uvm.migration", "uvm.thrashing", "tlb.peer",
+	"l1.replacement", "core.warp_scheduler", "gpu.cta_placement",
+};
+
+size_t gpuvm_module_count(void) { return N_MODULES; }
+
+const struct gpuvm_module *gpuvm_module_at(size_t i) { return i < N_MODULES ? modules[i] : NULL; }
+
+const struct gpuvm_module *gpuvm_module_find(enum gpuvm_module_kind kind, const char *name)
+{
+	for (size_t i = 0; i < N_MODULES; i++)
+		if (modules[i]->kind == kind && strcmp(modules[i]->name, name) == 0)
+			return modules[i];
+	return NULL;
+}
+
+const char *gpuvm_module_kind_name(enum gpuvm_module_kind kind)
+{
+	return (unsigned)kind < GPUVM_MODULE_KINDS ? kind_names[kind] : "?";
+}
+
+const char *gpuvm_module_kind_key(enum gpuvm_module_kind kind)
+{
+	return (unsigned)kind < GPUVM_MODULE_KINDS ? kind_keys[kind] : "?";
+}
+
+static char names_of[GPUVM_MODULE_KINDS][256];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_build(void)
+{
+	for (size_t i = 0; i < N_MODULES; i++) {
+		char *s = names_of[modules[i]->kind];
+		size_t used = strlen(s);
+		snprintf(s + used, sizeof names_of[0] - used, "%s%s", used ? ", " : "", modules[i]->name);
+	}
+}
+
+const char *gpuvm_module_names(enum gpuvm_module_kind kind)
+{
+	if ((unsigned)kind >= GPUVM_MODULE_KINDS)
+		return "";
+	pthread_once(&names_once, names_build);
+	return names_of[kind];
+}
+
+void gpuvm_module_param_key(const struct gpuvm_module *m, uint32_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.%s.%s", gpuvm_module_kind_key(m->kind), m->name, m->params[i].key);
+}
+
+uint32_t gpuvm_module_param_slot(const struct gpuvm_module *m, uint32_t i)
+{
+	uint32_t slot = 0;
+	for (size_t k = 0; k < N_MODULES && modules[k] != m; k++)
+		slot += modules[k]->n_params;
+	return slot + i;
+}
+
+void gpuvm_module_params(const struct gpuvm_config *cfg, const struct gpuvm_module *m, double *out)
+{
+	uint32_t slot = cfg ? gpuvm_module_param_slot(m, 0) : 0;
+	for (uint32_t i = 0; i < m->n_params; i++)
+		out[i] = cfg ? cfg->module_params[slot + i] : m->params[i].def;
+}
+
+/* ---- the UVM policies by kind (uvm/prefetch.h, evict.h, migrate.h) ---- */
+
+static const void *ops_of(enum gpuvm_module_kind kind, const char *name)
+{
+	const struct gpuvm_module *m = gpuvm_module_find(kind, name);
+	return m ? m->ops : NULL;
+}
 
 const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name)
 {
-	for (size_t i = 0; i < N_PREFETCH; i++)
-		if (strcmp(prefetchers[i]->name, name) == 0)
-			return prefetchers[i];
-	return NULL;
+	return ops_of(GPUVM_MODULE_PREFETCH, name);
 }
-
-const struct uvm_evict_ops *uvm_evict_find(const char *name)
-{
-	for (size_t i = 0; i < N_EVICT; i++)
-		if (strcmp(evictions[i]->name, name) == 0)
-			return evictions[i];
-	return NULL;
-}
-
-size_t gpuvm_uvm_prefetcher_count(void) { return N_PREFETCH; }
-size_t gpuvm_uvm_eviction_count(void) { return N_EVICT; }
-
-const struct gpuvm_uvm_policy_info *gpuvm_uvm_prefetcher_info(size_t i)
-{
-	if (i >= N_PREFETCH)
-		return NULL;
-	prefetch_info[i] = (struct gpuvm_uvm_policy_info){prefetchers[i]->name, prefetchers[i]->help};
-	return &prefetch_info[i];
-}
-
-const struct gpuvm_uvm_policy_info *gpuvm_uvm_eviction_info(size_t i)
-{
-	if (i >= N_EVICT)
-		return NULL;
-	evict_info[i] = (struct gpuvm_uvm_policy_info){evictions[i]->name, evictions[i]->help};
-	return &evict_info[i];
-}
-
-bool gpuvm_uvm_prefetcher_known(const char *name) { return uvm_prefetch_find(name) != NULL; }
-bool gpuvm_uvm_eviction_known(const char *name) { return uvm_evict_find(name) != NULL; }
-
+const struct uvm_evict_ops *uvm_evict_find(const char *name) { return ops_of(GPUVM_MODULE_EVICT, name); }
 const struct uvm_migrate_ops *uvm_migrate_find(const char *name)
 {
-	for (size_t i = 0; i < N_MIGRATE; i++)
-		if (strcmp(migrations[i]->name, name) == 0)
-			return migrations[i];
+	return ops_of(GPUVM_MODULE_MIGRATE, name);
+}
+
+/* The public listings (gpuvm/uvm.h): the i-th module of a kind. */
+static const struct gpuvm_module *nth(enum gpuvm_module_kind kind, size_t i)
+{
+	for (size_t k = 0; k < N_MODULES; k++)
+		if (modules[k]->kind == kind && i-- == 0)
+			return modules[k];
 	return NULL;
 }
 
-size_t gpuvm_uvm_migration_count(void) { return N_MIGRATE; }
-
-const struct gpuvm_uvm_policy_info *gpuvm_uvm_migration_info(size_t i)
+static size_t count_of(enum gpuvm_module_kind kind)
 {
-	if (i >= N_MIGRATE)
-		return NULL;
-	migrate_info[i] = (struct gpuvm_uvm_policy_info){migrations[i]->name, migrations[i]->help};
-	return &migrate_info[i];
+	size_t n = 0;
+	for (size_t k = 0; k < N_MODULES; k++)
+		n += modules[k]->kind == kind;
+	return n;
 }
 
+/* struct gpuvm_uvm_policy_info is the descriptor's kind-free prefix */
+static const struct gpuvm_uvm_policy_info *info_of(const struct gpuvm_module *m)
+{
+	static _Thread_local struct gpuvm_uvm_policy_info info;
+	if (!m)
+		return NULL;
+	info = (struct gpuvm_uvm_policy_info){m->name, m->help};
+	return &info;
+}
+
+size_t gpuvm_uvm_prefetcher_count(void) { return count_of(GPUVM_MODULE_PREFETCH); }
+size_t gpuvm_uvm_eviction_count(void) { return count_of(GPUVM_MODULE_EVICT); }
+size_t gpuvm_uvm_migration_count(void) { return count_of(GPUVM_MODULE_MIGRATE); }
+const struct gpuvm_uvm_policy_info *gpuvm_uvm_prefetcher_info(size_t i)
+{
+	return info_of(nth(GPUVM_MODULE_PREFETCH, i));
+}
+const struct gpuvm_uvm_policy_info *gpuvm_uvm_eviction_info(size_t i)
+{
+	return info_of(nth(GPUVM_MODULE_EVICT, i));
+}
+const struct gpuvm_uvm_policy_info *gpuvm_uvm_migration_info(size_t i)
+{
+	return info_of(nth(GPUVM_MODULE_MIGRATE, i));
+}
+bool gpuvm_uvm_prefetcher_known(const char *name) { return uvm_prefetch_find(name) != NULL; }
+bool gpuvm_uvm_eviction_known(const char *name) { return uvm_evict_find(name) != NULL; }
 bool gpuvm_uvm_migration_known(const char *name) { return uvm_migrate_find(name) != NULL; }

@@ -1,12 +1,15 @@
 /* Prefetchers: given one VA block's state at a fault, which other pages
- * to migrate with the faulted ones. Each is a module (prefetch_*.c) with
- * an ops table listed in policy_registry.c; the engine never names one. */
+ * to migrate with the faulted ones. Each is a module (prefetch_*.c): an
+ * ops table and a descriptor (gpuvm/module.h) listed in
+ * policy_registry.c, whose parameter rows are its tunables; the engine
+ * never names one. */
 #ifndef GPUVM_UVM_PREFETCH_H
 #define GPUVM_UVM_PREFETCH_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpuvm/module.h"
 #include "uvm/uvm_page.h"
 
 struct uvm_prefetch_ctx {
@@ -15,17 +18,27 @@ struct uvm_prefetch_ctx {
 	uint32_t first_page, end_page; /* managed pages of the block */
 	bool preferred_here;       /* the GPU is the preferred location (tree-driver first touch) */
 	uint64_t *rng;             /* splitmix state for random choices */
+	/* the module's parameter values in row order (gpuvm_module_params);
+	 * NULL: the rows' defaults */
+	const double *params;
 };
 
 struct uvm_prefetch_ops {
-	const char *name;
-	const char *help;
+	/* name and help live in the module descriptor (gpuvm/module.h) */
 	/* Sets in out the pages to prefetch; the caller drops resident,
 	 * faulted and unmanaged pages from it. out starts cleared. */
 	void (*compute)(const struct uvm_prefetch_ctx *c, uint64_t *out);
 };
 
 const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name);
+
+/* Parameter i of the running prefetcher m: c->params[i], or the row's
+ * default when the caller passed none (unit tests). */
+static inline double uvm_prefetch_param(const struct uvm_prefetch_ctx *c, const struct gpuvm_module_param *rows,
+					uint32_t i)
+{
+	return c->params ? c->params[i] : rows[i].def;
+}
 
 static inline uint64_t uvm_rng_next(uint64_t *s)
 {

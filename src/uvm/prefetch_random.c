@@ -2,6 +2,7 @@
  * 4 KB page of the faulted page's 2 MB region per fault
  * (UVMSmart gpu-sim.cc do_hardware_prefetch, -hardware_prefetch 3; Ganguly ISCA'19). */
 #include "uvm/prefetch.h"
+#include "gpuvm/module.h"
 
 static void random_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 {
@@ -23,8 +24,13 @@ static void random_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 	}
 }
 
-const struct uvm_prefetch_ops uvm_prefetch_random = {
+static const struct uvm_prefetch_ops ops = {
+	.compute = random_compute,
+};
+
+const struct gpuvm_module gpuvm_module_prefetch_random = {
+	.kind = GPUVM_MODULE_PREFETCH,
 	.name = "random",
 	.help = "one random non-resident 4 KB page of the fault's 2 MB block per fault (Rp)",
-	.compute = random_compute,
+	.ops = &ops,
 };

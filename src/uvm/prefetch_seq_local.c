@@ -1,6 +1,7 @@
 /* seq-local (Ganguly's SLp): the rest of each faulted page's 64 KB basic
  * block (Ganguly ISCA'19; UVMSmart -hardware_prefetch 2). */
 #include "uvm/prefetch.h"
+#include "gpuvm/module.h"
 
 static void sl_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 {
@@ -11,8 +12,13 @@ static void sl_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 	}
 }
 
-const struct uvm_prefetch_ops uvm_prefetch_seq_local = {
+static const struct uvm_prefetch_ops ops = {
+	.compute = sl_compute,
+};
+
+const struct gpuvm_module gpuvm_module_prefetch_seq_local = {
+	.kind = GPUVM_MODULE_PREFETCH,
 	.name = "seq-local",
 	.help = "the faulted page's whole 64 KB basic block (SLp)",
-	.compute = sl_compute,
+	.ops = &ops,
 };

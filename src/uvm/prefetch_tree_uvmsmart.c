@@ -5,6 +5,7 @@
  * (UVMSmart gpu-sim.cc do_hardware_prefetch, traverse_and_fill_lp_tree).
  * Node sizes count only the block's managed pages. */
 #include "uvm/prefetch.h"
+#include "gpuvm/module.h"
 
 static void tbn_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 {
@@ -32,8 +33,13 @@ static void tbn_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 		out[w] = valid[w];
 }
 
-const struct uvm_prefetch_ops uvm_prefetch_tree_uvmsmart = {
+static const struct uvm_prefetch_ops ops = {
+	.compute = tbn_compute,
+};
+
+const struct gpuvm_module gpuvm_module_prefetch_tree_uvmsmart = {
+	.kind = GPUVM_MODULE_PREFETCH,
 	.name = "tree-uvmsmart",
 	.help = "UVMSmart TBNp: 64 KB leaves, fill any node over 50 % valid, cascading",
-	.compute = tbn_compute,
+	.ops = &ops,
 };

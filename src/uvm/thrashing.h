@@ -12,47 +12,57 @@
  * throttles, to pin the page where it is and map it remotely for `pin`.
  * Block state older than `epoch` is reset, at most `max_resets` times.
  * On one GPU every event goes to the GPU, so tracking never starts: the
- * module predicts no change on capacity thrashing (docs/uvm.md). */
+ * module predicts no change on capacity thrashing (docs/uvm.md).
+ *
+ * The tunables are the module's parameter rows (thrashing.c, keys
+ * uvm.thrashing.driver.*), with the driver's module-parameter defaults. */
 #ifndef GPUVM_UVM_THRASHING_H
 #define GPUVM_UVM_THRASHING_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpuvm/module.h"
 #include "gpuvm/uvm.h"
 #include "uvm/uvm_page.h"
 
-/* uvm_perf_thrashing.c defaults (module parameters, l.244-316) */
-#define UVM_THRASH_THRESHOLD 3       /* uvm_perf_thrashing_threshold */
-#define UVM_THRASH_PIN_THRESHOLD 10  /* uvm_perf_thrashing_pin_threshold */
-#define UVM_THRASH_LAPSE_US 500.0    /* uvm_perf_thrashing_lapse_usec */
-#define UVM_THRASH_NAP_LAPSES 1.0    /* uvm_perf_thrashing_nap: 1 x lapse */
-#define UVM_THRASH_EPOCH_LAPSES 2000.0 /* uvm_perf_thrashing_epoch: 2000 x lapse */
-#define UVM_THRASH_PIN_LAPSES 300.0  /* uvm_perf_thrashing_pin: 300 x lapse */
-#define UVM_THRASH_MAX_RESETS 4u     /* uvm_perf_thrashing_max_resets */
+/* its descriptor (parameter rows), selected by uvm.thrashing = on */
+extern const struct gpuvm_module gpuvm_module_thrashing_driver;
 
 enum uvm_thrash_hint { UVM_THRASH_NONE, UVM_THRASH_THROTTLE, UVM_THRASH_PIN };
 
 struct uvm_thrash_block;
 
+/* Per-block state lives in the block's slot (b->policy_data[UVM_SLOT_THRASHING]),
+ * created at the block's first event; `owned` lists them for uvm_thrash_free. */
 struct uvm_thrash {
 	double lapse, nap, epoch, pin; /* cycles */
-	struct uvm_thrash_block **blocks; /* [cap], by block index, lazily */
-	uint32_t cap;
+	uint32_t threshold, pin_threshold, max_resets; /* events, throttles, resets */
+	struct uvm_thrash_block **owned;
+	uint32_t n_owned, cap_owned;
 	struct gpuvm_uvm_stats *st;
 };
 
-int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st);
+/* params: the module's values in row order (gpuvm_module_params of
+ * gpuvm_module_thrashing_driver), NULL for the defaults. */
+int uvm_thrash_init(struct uvm_thrash *t, double clock_hz, struct gpuvm_uvm_stats *st,
+		    const double *params);
 void uvm_thrash_free(struct uvm_thrash *t);
-/* Pages of mask in block `index` migrated to processor proc at now.
+/* Pages of mask in block b migrated to processor proc at now.
  * -1: out of memory. */
-int uvm_thrash_event(struct uvm_thrash *t, uint32_t index, const uint64_t *mask, uint32_t proc, double now);
-/* What to do with a fault on page p of block `index` at now:
+int uvm_thrash_event(struct uvm_thrash *t, struct uvm_block *b, const uint64_t *mask, uint32_t proc,
+		     double now);
+/* The module's subscription to the driver's MIGRATE events
+ * (uvm_events.h; ctx is the struct uvm_thrash): uvm_thrash_event of the
+ * migrated pages to their destination. */
+struct uvm_event;
+int uvm_thrash_on_event(void *ctx, const struct uvm_event *ev);
+/* What to do with a fault on page p of block b at now:
  * THROTTLE sets *until (the nap's end). */
-enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, uint32_t index, uint32_t p, double now,
+enum uvm_thrash_hint uvm_thrash_hint(struct uvm_thrash *t, struct uvm_block *b, uint32_t p, double now,
 				     double *until);
 
-/* Whether page p of block `index` is pinned (mapped remotely) at now. */
-bool uvm_thrash_pinned(const struct uvm_thrash *t, uint32_t index, uint32_t p, double now);
+/* Whether page p of block b is pinned (mapped remotely) at now. */
+bool uvm_thrash_pinned(const struct uvm_thrash *t, const struct uvm_block *b, uint32_t p, double now);
 
 #endif

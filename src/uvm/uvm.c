@@ -240,9 +240,15 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->sp.rng = &u->rng;
 	st->latency_in_timing = !u->posthoc;
 
-	u->prefetch = uvm_prefetch_find(cfg->uvm_prefetcher);
-	u->prefetch_oversub = cfg->uvm_prefetcher_oversub[0] ? uvm_prefetch_find(cfg->uvm_prefetcher_oversub)
-							       : NULL;
+	const struct gpuvm_module *pm = gpuvm_module_find(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher);
+	const struct gpuvm_module *pom = cfg->uvm_prefetcher_oversub[0]
+		? gpuvm_module_find(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher_oversub) : NULL;
+	u->prefetch = pm ? pm->ops : NULL;
+	u->prefetch_oversub = pom ? pom->ops : NULL;
+	if (pm)
+		gpuvm_module_params(cfg, pm, u->prefetch_params);
+	if (pom)
+		gpuvm_module_params(cfg, pom, u->prefetch_oversub_params);
 	u->evict = uvm_evict_find(cfg->uvm_eviction);
 	u->migrate = uvm_migrate_find(cfg->uvm_migration);
 	if (!u->prefetch || !u->evict || !u->migrate)
@@ -259,8 +265,14 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->remote_cycles_per_byte = u->clock_hz / (gpuvm_pcie_effective_gb_s(u->bandwidth_gb_s) * 1e9);
 	u->ac_last_line = UINT64_MAX;
 	u->thrash_on = cfg->uvm_thrashing != 0;
-	if (u->thrash_on && uvm_thrash_init(&u->thrash, u->clock_hz, st))
-		return -1;
+	if (u->thrash_on) {
+		double tp[GPUVM_MODULE_PARAMS_EACH];
+		gpuvm_module_params(cfg, &gpuvm_module_thrashing_driver, tp);
+		if (uvm_thrash_init(&u->thrash, u->clock_hz, st, tp) ||
+		    uvm_events_subscribe(&u->events, UVM_EVENT_BIT(UVM_EVENT_MIGRATE), uvm_thrash_on_event,
+					 &u->thrash))
+			return -1;
+	}
 	if (u->evict->create && u->evict->create(&u->evict_state))
 		return -1;
 
@@ -574,6 +586,11 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 	group_update(u, b);
 	if (u->evict->on_evicted)
 		u->evict->on_evicted(u->evict_state, b, mask);
+	if (eviction && uvm_events_wanted(&u->events, UVM_EVENT_EVICT)) {
+		struct uvm_event ev = {.type = UVM_EVENT_EVICT, .block = b, .t = t, .evict.pages = mask};
+		if (uvm_events_deliver(&u->events, &ev))
+			u->oom = true;
+	}
 	return freed;
 }
 
@@ -593,6 +610,7 @@ static double ensure_frames(struct uvm *u, uint32_t k, double t)
 			u->evicting = true;
 			if (u->prefetch_oversub && u->prefetch_oversub != u->prefetch) {
 				u->prefetch = u->prefetch_oversub;
+				memcpy(u->prefetch_params, u->prefetch_oversub_params, sizeof u->prefetch_params);
 				u->st->prefetcher_switched = true;
 			}
 		}
@@ -697,6 +715,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	struct uvm_prefetch_ctx ctx = {
 		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
 		.end_page = b->end_page, .preferred_here = u->preferred_gpu, .rng = &u->rng,
+		.params = u->prefetch_params,
 	};
 	u->prefetch->compute(&ctx, pf);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
@@ -759,6 +778,12 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	if (mask_test(b->evicted, p)) {
 		st->thrashed_pages++;
 		uvm_note_thrashed(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
+		if (uvm_events_wanted(&u->events, UVM_EVENT_THRASHING)) {
+			struct uvm_event ev = {.type = UVM_EVENT_THRASHING, .block = b, .t = start,
+					       .thrashing.page = p};
+			if (uvm_events_deliver(&u->events, &ev))
+				u->oom = true;
+		}
 	}
 	uvm_note_mask(u, b, prefetch_only, GPUVM_UVM_PREFETCH);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
@@ -778,10 +803,15 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	st->prefetched_pages += k - 1;
 	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
 		u->oom = true;
-	/* fault, counter and prefetch migrations to the GPU (processor 1)
-	 * are the driver's thrashing events; evictions are not */
-	if (u->thrash_on && uvm_thrash_event(&u->thrash, b->index, mv, 1, start))
-		u->oom = true;
+	/* fault, counter and prefetch migrations to the GPU (processor 1):
+	 * the driver's thrashing detection listens (evictions are not its
+	 * events) */
+	if (uvm_events_wanted(&u->events, UVM_EVENT_MIGRATE)) {
+		struct uvm_event ev = {.type = UVM_EVENT_MIGRATE, .block = b, .t = start,
+				       .migrate = {.pages = mv, .dst = 1, .cause = u->fault_cause}};
+		if (uvm_events_deliver(&u->events, &ev))
+			u->oom = true;
+	}
 	if (arrival > start)
 		st->stall_pcie_cycles += arrival - start;
 	return arrival;
@@ -979,7 +1009,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 	if (__builtin_expect(u->thrash_on, 0)) {
 		/* the driver's throttle: the faulting processor naps */
 		double until;
-		if (uvm_thrash_hint(&u->thrash, b->index, p, tf, &until) == UVM_THRASH_THROTTLE)
+		if (uvm_thrash_hint(&u->thrash, b, p, tf, &until) == UVM_THRASH_THROTTLE)
 			tf = until;
 	}
 	double latency = u->posthoc ? 0 : u->fault_latency_cycles, start;
@@ -1019,6 +1049,20 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES,
 			 mode == FAULT_BY_COUNTER ? GPUVM_UVM_MIGRATE_COUNTER : GPUVM_UVM_MIGRATE_FAULT);
 	st->posthoc_fault_cycles += u->fault_latency_cycles;
+	if (__builtin_expect(u->events.any & (UVM_EVENT_BIT(UVM_EVENT_FAULT) | UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER)), 0)) {
+		struct uvm_event ev = {.type = UVM_EVENT_FAULT, .block = b, .t = tf,
+				       .fault = {.page = p, .sm = sm, .mode = (uint32_t)mode}};
+		if (uvm_events_wanted(&u->events, UVM_EVENT_FAULT) && uvm_events_deliver(&u->events, &ev))
+			u->oom = true;
+		if (mode == FAULT_BY_COUNTER && b->ac && uvm_events_wanted(&u->events, UVM_EVENT_ACCESS_COUNTER)) {
+			uint32_t ch = p / UVM_CHUNK_PAGES;
+			struct uvm_event ac = {.type = UVM_EVENT_ACCESS_COUNTER, .block = b, .t = tf,
+					       .access_counter = {.chunk = ch, .count = uvm_ac_count(b->ac[ch])}};
+			if (uvm_events_deliver(&u->events, &ac))
+				u->oom = true;
+		}
+	}
+	u->fault_cause = (uint32_t)mode;
 	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : migrate(u, b, p, ready);
 	if (!u->blocking) {
 		if (long_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start))
@@ -1053,7 +1097,7 @@ static uint32_t read_threshold(const struct uvm *u, const struct uvm_block *b, u
 
 static bool thrash_pinned(struct uvm *u, const struct uvm_block *b, uint32_t p, double t)
 {
-	return u->thrash_on && uvm_thrash_pinned(&u->thrash, b->index, p, t);
+	return u->thrash_on && uvm_thrash_pinned(&u->thrash, b, p, t);
 }
 
 /* The UVM_ADVISE_* hints of page p of b: the block's, or, where

@@ -22,6 +22,7 @@
 #include "uvm/migrate.h"
 #include "uvm/block_arena.h"
 #include "uvm/thrashing.h"
+#include "uvm/uvm_events.h"
 #include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
@@ -66,6 +67,8 @@ struct uvm {
 	double bandwidth_gb_s, buffer_frac, oversub_pct;
 	uint64_t device_bytes, max_entry_bytes;
 	const struct uvm_prefetch_ops *prefetch, *prefetch_oversub;
+	/* their parameter values (gpuvm_module_params), in row order */
+	double prefetch_params[GPUVM_MODULE_PARAMS_EACH], prefetch_oversub_params[GPUVM_MODULE_PARAMS_EACH];
 	const struct uvm_evict_ops *evict;
 	void *evict_state;
 
@@ -119,6 +122,8 @@ struct uvm {
 	double ac_last_t;
 	double remote_latency, remote_cycles_per_byte;
 	struct uvm_thrash thrash;
+	struct uvm_events events; /* the policies' subscriptions (uvm_events.h) */
+	uint32_t fault_cause;     /* mode of the fault being served, for MIGRATE events */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,

@@ -18,6 +18,15 @@
 
 typedef uint64_t uvm_mask[UVM_MASK_WORDS];
 
+/* Per-block policy slots (nvidia-uvm uvm_va_block_t.perf_modules_data[],
+ * indexed by uvm_perf_module_type_t): a policy module keeps its per-block
+ * state behind its slot, allocated when it first needs it and freed by
+ * the module, instead of fields in this shared struct. */
+enum uvm_policy_slot {
+	UVM_SLOT_THRASHING = 0, /* thrashing.c: struct uvm_thrash_block */
+	UVM_POLICY_SLOTS,
+};
+
 struct uvm_block {
 	/* what every access reads first, in one host cache line (the arena
 	 * aligns blocks to 64 bytes) */
@@ -44,6 +53,7 @@ struct uvm_block {
 	 * can fetch its entry, the header and the mask word at once (under
 	 * thrashing each is a host cache miss, 3 in a row with a pointer) */
 	double arrive[UVM_BLOCK_PAGES];
+	void *policy_data[UVM_POLICY_SLOTS]; /* enum uvm_policy_slot; NULL until a module sets it */
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }

@@ -1,6 +1,7 @@
 /* Inter-TLB sharing schemes: modules that let the instances of one TLB
  * level (the private L1 TLBs) serve each other's misses. A scheme is an
- * ops table in src/xlat/peer_NAME.c, listed in peer_registry.c and chosen
+ * ops table in src/xlat/peer_NAME.c with a module descriptor (gpuvm/module.h)
+ * listed in src/uvm/policy_registry.c, chosen
  * per level by tlb.lN.peer; its tunables are its own config keys
  * (neidty.*, valkyrie.*), read in create().
  *
@@ -38,8 +39,7 @@ struct xlat;
 struct xlat_level;
 
 struct xlat_peer_ops {
-	const char *name;
-	const char *help;
+	/* name and help live in the module descriptor (gpuvm/module.h) */
 	/* State for level l of x (its instances and TLBs are set up); reads
 	 * the scheme's keys from cfg. NULL with why written on failure. */
 	void *(*create)(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
@@ -62,7 +62,9 @@ struct xlat_peer_ops {
 
 /* The scheme named name, or NULL. */
 const struct xlat_peer_ops *xlat_peer_find(const char *name);
-/* "none, neidty, valkyrie" for messages and help. */
+/* The scheme's registered name ("none" for ""), for statistics. */
+const char *xlat_peer_canonical(const char *name);
+/* "none, neidty, valkyrie" for messages and help (from the registry). */
 const char *xlat_peer_names(void);
 
 /* Installs tag in instance inst of level l with fill time ready, telling

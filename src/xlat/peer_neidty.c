@@ -42,6 +42,7 @@
 
 #include "core/later.h"
 #include "xlat/peer.h"
+#include "gpuvm/module.h"
 #include "xlat/xlat.h"
 
 /* Fig. 5's bitmap */
@@ -273,12 +274,17 @@ unsigned xlat_neidty_record(const void *st, uint32_t inst, uint64_t vpn)
 	return r ? r->bits : 0;
 }
 
-const struct xlat_peer_ops xlat_peer_neidty = {
-	.name = "neidty",
-	.help = "neighbouring directory tables (Du et al.): fetch from the left/right L1 TLB",
+static const struct xlat_peer_ops ops = {
 	.create = neidty_create,
 	.destroy = neidty_destroy,
 	.probe_remote = neidty_probe,
 	.on_fill = neidty_on_fill,
 	.on_evict = neidty_on_evict,
+};
+
+const struct gpuvm_module gpuvm_module_peer_neidty = {
+	.kind = GPUVM_MODULE_PEER,
+	.name = "neidty",
+	.help = "neighbouring directory tables (Du et al.): fetch from the left/right L1 TLB",
+	.ops = &ops,
 };

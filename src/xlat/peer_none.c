@@ -4,6 +4,7 @@
  * path of xlat.c unless another level has a scheme or the sharing
  * analysis is on. */
 #include "xlat/peer.h"
+#include "gpuvm/module.h"
 
 static void *none_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
 			 size_t wlen)
@@ -15,9 +16,14 @@ static void *none_create(struct xlat *x, uint32_t l, const struct gpuvm_config *
 
 static void none_destroy(void *st) { (void)st; }
 
-const struct xlat_peer_ops xlat_peer_none = {
-	.name = "none",
-	.help = "private instances, no sharing (the baseline)",
+static const struct xlat_peer_ops ops = {
 	.create = none_create,
 	.destroy = none_destroy,
+};
+
+const struct gpuvm_module gpuvm_module_peer_none = {
+	.kind = GPUVM_MODULE_PEER,
+	.name = "none",
+	.help = "private instances, no sharing (the baseline)",
+	.ops = &ops,
 };

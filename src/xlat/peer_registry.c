@@ -1,28 +1,23 @@
-/* The TLB sharing schemes, by name. Adding one: write
- * src/xlat/peer_NAME.c with its ops table (src/xlat/peer.h) and list it
- * here; the engine and the TLB do not change. */
-#include <string.h>
-
+/* The TLB sharing schemes, by name: a view of the module registry
+ * (gpuvm/module.h, src/uvm/policy_registry.c). Adding one: write
+ * src/xlat/peer_NAME.c with its ops table (src/xlat/peer.h) and its
+ * module descriptor, and list the descriptor in policy_registry.c; the
+ * engine and the TLB do not change. */
+#include "gpuvm/module.h"
 #include "xlat/peer.h"
-
-extern const struct xlat_peer_ops xlat_peer_none, xlat_peer_neidty, xlat_peer_valkyrie;
-
-static const struct xlat_peer_ops *const schemes[] = {
-	&xlat_peer_none,
-	&xlat_peer_neidty,
-	&xlat_peer_valkyrie,
-};
 
 /* "" is none: configs built field by field (the probe's emitted presets)
  * leave the name empty. */
 const struct xlat_peer_ops *xlat_peer_find(const char *name)
 {
-	if (!name[0])
-		return &xlat_peer_none;
-	for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
-		if (strcmp(schemes[i]->name, name) == 0)
-			return schemes[i];
-	return NULL;
+	const struct gpuvm_module *m = gpuvm_module_find(GPUVM_MODULE_PEER, name[0] ? name : "none");
+	return m ? m->ops : NULL;
 }
 
-const char *xlat_peer_names(void) { return "none, neidty, valkyrie"; }
+const char *xlat_peer_canonical(const char *name)
+{
+	const struct gpuvm_module *m = gpuvm_module_find(GPUVM_MODULE_PEER, name[0] ? name : "none");
+	return m ? m->name : "?";
+}
+
+const char *xlat_peer_names(void) { return gpuvm_module_names(GPUVM_MODULE_PEER); }

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "xlat/peer.h"
+#include "gpuvm/module.h"
 #include "xlat/xlat.h"
 
 struct valkyrie {
@@ -240,13 +241,18 @@ static void valkyrie_after_translate(void *st, double t)
 	v->npush = 0;
 }
 
-const struct xlat_peer_ops xlat_peer_valkyrie = {
-	.name = "valkyrie",
-	.help = "Valkyrie (Baruah et al.): ring probing within a shader engine + LDT push on L2 eviction",
+static const struct xlat_peer_ops ops = {
 	.create = valkyrie_create,
 	.destroy = valkyrie_destroy,
 	.on_lookup = valkyrie_on_lookup,
 	.probe_remote = valkyrie_probe,
 	.on_lower_evict = valkyrie_on_lower_evict,
 	.after_translate = valkyrie_after_translate,
+};
+
+const struct gpuvm_module gpuvm_module_peer_valkyrie = {
+	.kind = GPUVM_MODULE_PEER,
+	.name = "valkyrie",
+	.help = "Valkyrie (Baruah et al.): ring probing within a shader engine + LDT push on L2 eviction",
+	.ops = &ops,
 };

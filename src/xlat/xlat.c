@@ -64,7 +64,7 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		const struct xlat_peer_ops *ops = xlat_peer_find(cfg->tlb[l].peer);
 		if (!ops)
 			return -1; /* finalize refuses unknown names */
-		xl->stats->peer = ops->name;
+		xl->stats->peer = xlat_peer_canonical(cfg->tlb[l].peer);
 		if (!ops->probe_remote && !ops->on_lookup && !ops->on_fill && !ops->on_evict &&
 		    !ops->on_lower_evict && !ops->after_translate)
 			continue; /* none: the level stays on the fast path */
