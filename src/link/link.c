@@ -24,13 +24,17 @@ int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_
 	l->sector_bytes = cfg->l2_sector_bytes;
 	l->line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
 	l->tlp_instr = UINT64_MAX;
+	/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
+	if (server_pool_init(&l->lane[LINK_H2D], 1, 64, 4096) ||
+	    server_pool_init(&l->lane[LINK_D2H], 1, 64, 4096))
+		return -1;
 	return 0;
 }
 
 void link_free(struct host_link *l)
 {
-	link_lane_free(&l->lane[LINK_H2D]);
-	link_lane_free(&l->lane[LINK_D2H]);
+	server_pool_free(&l->lane[LINK_H2D]);
+	server_pool_free(&l->lane[LINK_D2H]);
 }
 
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes)
@@ -39,19 +43,12 @@ double link_bulk_seconds(const struct host_link *l, uint64_t bytes)
 }
 
 /* A lane carrying wire bytes (payload plus TLP overhead) at the link's
- * raw rate less encoding and flow control (pcie_tlp.h), in the first gap
- * the lane's other traffic (migrations, write-backs) leaves. */
+ * raw rate less encoding and flow control (pcie_tlp.h). */
 static inline double wire(struct host_link *l, enum link_dir d, double t, uint64_t wire_bytes)
 {
 	double hold = (double)wire_bytes * l->cycles_per_wire_byte;
 	l->lane_busy[d] += hold;
-	return link_lane_book(&l->lane[d], t, hold, &l->oom) + hold;
-}
-
-double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes)
-{
-	double hold = link_bulk_seconds(l, bytes) * l->clock_hz;
-	return link_lane_book(&l->lane[d], t, hold, &l->oom) + hold + l->latency_cycles;
+	return server_pool_reserve(&l->lane[d], t, hold) + hold;
 }
 
 /* One 32 B sector of host-pinned memory: uncached, straight over the

@@ -2,7 +2,7 @@
  * and host memory, one lane per direction, each a queue of wire bytes.
  *
  * Contract:
- *  - Owns: both lanes (link_lane.h: busy intervals), the packet framing of
+ *  - Owns: both lanes' calendars (server_pool), the packet framing of
  *    requests that cross the link one sector at a time (pcie_tlp.h: a
  *    TLP's header, link-layer and framing bytes), the zero-copy packet
  *    merging state and the lane time the kernels' own packets took.
@@ -14,19 +14,15 @@
  *    pcie.bandwidth_gb_s and uvm.pcie_model. A request touches only the
  *    link's own state; this is the seam a parallel engine turns into a
  *    timestamped message to the link.
- *  - May call: nothing outside src/link; it writes its counters
+ *  - May call: nothing but src/mem/server_pool.h; it writes its counters
  *    into the run's gpuvm_stats (zero_copy_*, pcie_*_bytes).
- *  - Guarantees: every transfer of one direction -- a zero-copy TLP, a
- *    page migration or write-back of the UVM driver (which books the same
- *    lanes, uvm_hooks.lanes), the remote read of a delayed migration, a
- *    synchronous copy (link_copy) -- takes the first gap of its lane from
- *    its own time that fits it, so they contend: throughput is one lane's
- *    per direction. The posted writes of a kernel have crossed by
- *    link_stores_done.
- *  - Asynchronous copies (engine/copy_stream.c) are resolved after the
- *    kernels beside them and get the lane time those kernels' traffic left
- *    (link_lane_busy plus the driver's transfers): kernels' traffic goes
- *    first. */
+ *  - Guarantees: packets of one direction are served in the order of
+ *    their times (a capacity calendar: a request handled late still
+ *    finds the capacity of its own time); the posted writes of a kernel
+ *    have crossed by link_stores_done.
+ *  - Today the UVM driver's migrations and write-backs (uvm_lane in
+ *    src/uvm/uvm.c) and asynchronous copies (engine/copy_stream.c) keep
+ *    lanes of their own; they use link_bulk_seconds's curve. */
 #ifndef GPUVM_LINK_LINK_H
 #define GPUVM_LINK_LINK_H
 
@@ -36,13 +32,12 @@
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/stream.h"
-#include "link/link_lane.h"
+#include "mem/server_pool.h"
 
 enum link_dir { LINK_H2D = 0, LINK_D2H = 1 };
 
 struct host_link {
-	struct link_lane lane[2];     /* [enum link_dir] */
-	bool oom;                     /* a lane could not grow */
+	struct server_pool lane[2];   /* [enum link_dir] */
 	double cycles_per_wire_byte;  /* packets: raw rate less encoding and flow control */
 	double cycles_per_byte;       /* bulk payload (gpuvm_pcie_effective_gb_s) */
 	double latency_cycles;        /* pcie.latency_ns */
@@ -90,10 +85,6 @@ double link_zero_copy_atomics(struct host_link *l, const struct link_req *r,
 /* Seconds a bulk transfer of bytes takes on a free lane (the
  * transfer-size curve of uvm.pcie_model, gpuvm_uvm_transfer_seconds). */
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes);
-
-/* A synchronous copy of bytes on direction d from t (the host waits for
- * it): its end, pcie latency included. */
-double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes);
 
 /* Lane time the kernels' packets have taken of direction d so far. */
 static inline double link_lane_busy(const struct host_link *l, enum link_dir d)
