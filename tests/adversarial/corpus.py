@@ -82,6 +82,19 @@ def parse_preset(path):
     return keys
 
 
+
+def range_number(text):
+    """A bound as `gpuvm workloads` prints it: 1000, 2^40, 0B, 512TiB, 16MiB."""
+    text = text.strip()
+    if "^" in text:
+        base, exp = text.split("^", 1)
+        return float(int(base) ** int(exp))
+    units = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50}
+    for suffix in sorted(units, key=len, reverse=True):
+        if text.endswith(suffix) and text[: -len(suffix)].replace(".", "", 1).isdigit():
+            return float(text[: -len(suffix)]) * units[suffix]
+    return float(text)
+
 def parse_workloads(gpuvm):
     out = subprocess.run([gpuvm, "workloads"], capture_output=True, text=True).stdout
     wl, cur = {}, None
@@ -162,7 +175,7 @@ def generate(gpuvm, src, work):
     for w, params in sorted(wl.items()):
         for key, dflt, rng in params:
             if rng:
-                lo, hi = (float(x) for x in rng.split(".."))
+                lo, hi = (range_number(x) for x in rng.split(".."))
                 bads = ["abc", "1e400", "%d" % (int(hi) * 2 + 1)]
                 if lo > 0:
                     bads.append("%d" % (int(lo) - 1))
@@ -234,6 +247,17 @@ def generate(gpuvm, src, work):
         # stream): any number is taken as it stands
         if re.match(r"-(kernel id|nregs|binary version|cuda stream id|nvbit version)", line):
             nums = []
+        # instruction lines: the fields the reader checks are the standalone
+        # numbers before the address (pc, dest_num, src_num, mem_width,
+        # address mode); register names out of the scoreboard's range are read
+        # as no dependency (as RZ), a stride is signed, and what follows it is
+        # not used: leniency by design, not nonsense accepted
+        if re.match(r"[0-9a-f]{4} [0-9a-f]{8} ", line):
+            addr = line.find("0x")
+            nums = [m for m in nums
+                    if (addr < 0 or m.start() < addr)
+                    and (m.start() == 0 or line[m.start() - 1] == " ")
+                    and (m.end() == len(line) or line[m.end()] == " ")]
         if nums:
             m = nums[rnd.randrange(len(nums))]
             for rep in ("99999999999999999999", "-7"):
