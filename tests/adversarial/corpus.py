@@ -370,6 +370,20 @@ def generate(gpuvm, src, work):
     return cases
 
 
+def sanitized(binary):
+    """True for a binary built with AddressSanitizer (make check's first
+    pass, scripts/sanitize-clang.sh): it reserves terabytes of shadow at
+    start-up, which an address-space limit forbids."""
+    try:
+        with open(binary, "rb") as f:
+            return b"__asan_init" in f.read()
+    except OSError:
+        return False
+
+
+SANITIZED = False
+
+
 def limit_memory():
     # 8 GiB of address space: a missing host-memory check fails fast
     # instead of eating the machine (sanitizer builds reserve terabytes of
@@ -380,7 +394,7 @@ def limit_memory():
 
 def run_case(c, timeout):
     t0 = time.time()
-    pre = None if os.environ.get("GPUVM_ADVERSARIAL_NO_ULIMIT") else limit_memory
+    pre = None if os.environ.get("GPUVM_ADVERSARIAL_NO_ULIMIT") or SANITIZED else limit_memory
     try:
         r = subprocess.run(c.argv, capture_output=True, timeout=timeout,
                            stdin=subprocess.DEVNULL, preexec_fn=pre)
@@ -413,6 +427,8 @@ def main():
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     gpuvm = os.path.abspath(a.gpuvm)
+    global SANITIZED
+    SANITIZED = sanitized(gpuvm)
     work = tempfile.mkdtemp(prefix="gpuvm-adversarial-")
     try:
         os.chdir(work)
