@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/invariant.h"
 #include "gpuvm/config.h"
 #include "mem/l1_cache.h"
 #include "mem/l2_cache.h"
@@ -324,6 +325,57 @@ static void test_l2_holds_and_catches(void **state)
 	l2_cache_free(&c);
 }
 
+/* The duplicate finder behind L4/L5, C5 and T2: its sorted path (more
+ * than 32 values) reports the same pair as a pairwise scan would, and an
+ * L2 with 4096 ways (the largest l2.ways accepted) is checked in time
+ * proportional to its lines (the fuzzer found a pairwise scan of a 1 GiB
+ * 4096-way L2 taking hours at every kernel boundary). */
+static void test_find_duplicate(void **state)
+{
+	(void)state;
+	uint64_t v[200];
+	uint32_t a, b;
+	srand(7);
+	for (int round = 0; round < 500; round++) {
+		uint32_t n = 1 + (uint32_t)rand() % 200;
+		for (uint32_t i = 0; i < n; i++)
+			v[i] = (uint64_t)(rand() % (int)(n * 3)); /* zeros and repeats */
+		uint32_t pa = 0, pb = 0;
+		int want = 0;
+		for (uint32_t i = 0; i < n && !want; i++)
+			for (uint32_t j = i + 1; j < n && v[i]; j++)
+				if (v[j] == v[i]) {
+					pa = i, pb = j, want = 1;
+					break;
+				}
+		assert_int_equal(gpuvm_find_duplicate(v, sizeof v[0], n, &a, &b), want);
+		if (want) {
+			assert_int_equal(a, pa);
+			assert_int_equal(b, pb);
+		}
+	}
+	uint32_t stamps[64] = {0};
+	stamps[40] = stamps[63] = 9;
+	assert_int_equal(gpuvm_find_duplicate(stamps, sizeof stamps[0], 64, &a, &b), 1);
+	assert_int_equal(a, 40);
+	assert_int_equal(b, 63);
+	stamps[63] = 0; /* unused ways share stamp 0 */
+	assert_int_equal(gpuvm_find_duplicate(stamps, sizeof stamps[0], 64, &a, &b), 0);
+
+	struct l2_cache c;
+	assert_int_equal(l2_cache_init(&c, 4096 * 128 * 2, 4096, 128, 32), 0);
+	cur_l2 = &c;
+	for (uint32_t i = 0; i < 3 * 4096; i++) {
+		uint32_t wb;
+		l2_cache_access(&c, (uint64_t)i * 128, i & 1, &wb);
+	}
+	char why[256];
+	assert_int_equal(l2_cache_check(&c, why, sizeof why), 0);
+	l2_set_tags(c.sets_mem)[4095] = l2_set_tags(c.sets_mem)[4000];
+	EXPECT_VIOLATION(l2_check_cur, 4, "L");
+	l2_cache_free(&c);
+}
+
 /* ---- block arena and UVM page state ------------------------------------ */
 
 #define BASE 0x40000000ull
@@ -532,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_catches),
 		cmocka_unit_test(test_l1_holds_and_catches),
 		cmocka_unit_test(test_l2_holds_and_catches),
+		cmocka_unit_test(test_find_duplicate),
 		cmocka_unit_test(test_uvm_holds),
 		cmocka_unit_test(test_uvm_catches),
 		cmocka_unit_test(test_block_arena_catches),

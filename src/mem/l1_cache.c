@@ -201,12 +201,11 @@ int l1_cache_check(const struct l1_cache *c, char *why, size_t len)
 					return violated(why, len, 4, "SM %u set %u way %u: line %#llx belongs "
 							"in another set", sm, set, w,
 							(unsigned long long)(c->tag[i] - 1));
-				for (uint32_t o = w + 1; o < c->ways; o++)
-					if (c->tag[base + o] == c->tag[i])
-						return violated(why, len, 5, "SM %u set %u: line %#llx in ways "
-								"%u and %u", sm, set,
-								(unsigned long long)(c->tag[i] - 1), w, o);
 			}
+			uint32_t w, o;
+			if (gpuvm_find_duplicate(&c->tag[base], sizeof c->tag[0], c->ways, &w, &o))
+				return violated(why, len, 5, "SM %u set %u: line %#llx in ways %u and %u",
+						sm, set, (unsigned long long)(c->tag[base + w] - 1), w, o);
 		}
 	return 0;
 }

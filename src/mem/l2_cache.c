@@ -117,10 +117,6 @@ int l2_cache_check(const struct l2_cache *c, char *why, size_t len)
 			if (stamp[w] > c->clock)
 				return violated(why, len, 5, "set %u way %u: stamp %u past the clock %u", s, w,
 						stamp[w], c->clock);
-			for (uint32_t o = w + 1; o < c->ways; o++)
-				if (stamp[w] && stamp[o] == stamp[w])
-					return violated(why, len, 5, "set %u: ways %u and %u share stamp %u", s, w,
-							o, stamp[w]);
 			if (!tag[w]) {
 				if (valid[w] || dirty[w])
 					return violated(why, len, 1, "set %u way %u: invalid way with sectors "
@@ -133,11 +129,14 @@ int l2_cache_check(const struct l2_cache *c, char *why, size_t len)
 			if (l2_cache_set(c, (tag[w] - 1) << c->line_shift) != set)
 				return violated(why, len, 3, "set %u way %u: line %#llx belongs in another set",
 						s, w, (unsigned long long)(tag[w] - 1));
-			for (uint32_t o = w + 1; o < c->ways; o++)
-				if (tag[o] == tag[w])
-					return violated(why, len, 4, "set %u: line %#llx in ways %u and %u", s,
-							(unsigned long long)(tag[w] - 1), w, o);
 		}
+		uint32_t w, o;
+		if (gpuvm_find_duplicate(stamp, sizeof *stamp, c->ways, &w, &o))
+			return violated(why, len, 5, "set %u: ways %u and %u share stamp %u", s, w, o,
+					stamp[w]);
+		if (gpuvm_find_duplicate(tag, sizeof *tag, c->ways, &w, &o))
+			return violated(why, len, 4, "set %u: line %#llx in ways %u and %u", s,
+					(unsigned long long)(tag[w] - 1), w, o);
 		if (c->ways != 16)
 			continue;
 		const uint8_t *ord = l2_set_order16(set);

@@ -318,11 +318,11 @@ int tlb_check(const struct tlb *t, char *why, size_t len)
 			if (tlb_set_of(t, key - 1) != set)
 				return violated(why, len, 1, "key %#llx sits in set %u, maps to set %u",
 						(unsigned long long)key, set, tlb_set_of(t, key - 1));
-			for (uint32_t o = w + 1; o < t->ways; o++)
-				if (t->key[base + o] == key)
-					return violated(why, len, 2, "key %#llx in ways %u and %u of set %u",
-							(unsigned long long)key, w, o, set);
 		}
+		uint32_t w, o;
+		if (gpuvm_find_duplicate(&t->key[base], sizeof t->key[0], t->ways, &w, &o))
+			return violated(why, len, 2, "key %#llx in ways %u and %u of set %u",
+					(unsigned long long)t->key[base + w], w, o, set);
 		if (!t->order)
 			continue;
 		const uint8_t *ord = &t->order[base];
