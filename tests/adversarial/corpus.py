@@ -372,7 +372,7 @@ def generate(gpuvm, src, work):
 
 def sanitized(binary):
     """True for a binary built with AddressSanitizer (make check's first
-    pass, scripts/sanitize-clang.sh): it reserves terabytes of shadow at
+    pass, clang or gcc): it reserves terabytes of shadow at
     start-up, which an address-space limit forbids."""
     try:
         with open(binary, "rb") as f:

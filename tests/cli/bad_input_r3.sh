@@ -59,7 +59,7 @@ refuse "row 2: --pcie-plot and its .gp against --json" "gnuplot script" \
 	"$GPUVM" sim --gpu p100 --workload $small,mem=managed --json out.fig.gp --pcie-plot out.fig.png -q
 
 # --- row 3: UBSan in emit_lockstep (simt_exec.c:619) -------------------------
-# Meaningful with a sanitized binary: scripts/sanitize-clang.sh runs this
+# Meaningful with a sanitized binary: make check's first pass runs this
 # script against clang -fsanitize=undefined, where 1b4e3ad reported
 # "applying zero offset to null pointer" on every SIMT kernel.
 UBSAN_OPTIONS=halt_on_error=1 "$GPUVM" sim --gpu p100 --workload bfs:graph=rmat-12 -q 2>err.txt
