@@ -2,15 +2,20 @@
  * the checkpoint a killed run leaves) are taken as results, so only the
  * missing and the failed points run again.
  *
- * A row is matched to its grid point by its `point` index and checked
- * against that point's parameters (gpu, every varied value, the workload
- * spec and the seed): a CSV of another sweep is refused, not mixed in. A
+ * A row is matched to its grid point by its parameters (gpu, every
+ * varied value, the workload spec and the seed): first the point its
+ * `point` index names, else any point of the grid with those parameters,
+ * so a grid extended by more values, GPUs or seeds (which renumbers its
+ * points) keeps every row it already had. A row whose parameters are no
+ * point of this grid means a CSV of another sweep: refused, not mixed in. A
  * kept row becomes a result holding its metric cells (an empty cell is an
  * absent metric), in the CSV's column order, which is what the writer
  * needs to give the same columns as a fresh run. */
 #include "sweep_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +52,94 @@ static const char *expected(const struct sweep *s, size_t i, const char *col, ch
 		sweep_spec_free(owned);
 	}
 	return buf;
+}
+
+/* the fixed columns but `point` and `error`: the prefix, then the suffix's
+ * first ns - 2 */
+static size_t fixed_col(const struct sweep_csv *t, size_t np, size_t ns, size_t j)
+{
+	return j < np ? j : t->ncol - ns + (j - np);
+}
+
+/* Point i's parameters in the row's fixed columns, joined by the unit
+ * separator, into a new string. */
+static char *point_key(const struct sweep *s, size_t i, const struct sweep_csv *t, size_t np,
+		       size_t ns)
+{
+	size_t cap = 256, n = 0;
+	char *key = malloc(cap), buf[4096];
+	for (size_t j = 0; key && j < np + ns - 2; j++) {
+		const char *v = expected(s, i, t->head[fixed_col(t, np, ns, j)], buf, sizeof buf);
+		size_t vl = strlen(v);
+		if (n + vl + 2 > cap) {
+			cap = 2 * (n + vl + 2);
+			char *bigger = realloc(key, cap);
+			if (!bigger) {
+				free(key);
+				key = NULL;
+				break;
+			}
+			key = bigger;
+		}
+		memcpy(key + n, v, vl);
+		n += vl;
+		key[n++] = '\x1f';
+	}
+	if (!key) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	key[n] = 0;
+	return key;
+}
+
+struct keyed_point {
+	char *key;
+	size_t point;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct keyed_point *)a)->key, ((const struct keyed_point *)b)->key);
+}
+
+/* Every point's key, sorted: built once, when a row is not where its
+ * `point` index says (an extended grid). */
+static struct keyed_point *index_points(const struct sweep *s, const struct sweep_csv *t,
+					size_t np, size_t ns)
+{
+	struct keyed_point *idx = malloc(s->n_points * sizeof *idx);
+	if (!idx) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	for (size_t i = 0; i < s->n_points; i++)
+		idx[i] = (struct keyed_point){point_key(s, i, t, np, ns), i};
+	qsort(idx, s->n_points, sizeof *idx, by_key);
+	return idx;
+}
+
+/* The row's own fixed cells as a key. */
+static char *row_key(char *const *row, const struct sweep_csv *t, size_t np, size_t ns)
+{
+	size_t len = 1;
+	for (size_t j = 0; j < np + ns - 2; j++)
+		len += strlen(row[fixed_col(t, np, ns, j)]) + 1;
+	char *key = malloc(len);
+	if (!key) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	size_t n = 0;
+	for (size_t j = 0; j < np + ns - 2; j++) {
+		const char *v = row[fixed_col(t, np, ns, j)];
+		size_t vl = strlen(v);
+		memcpy(key + n, v, vl);
+		n += vl;
+		key[n++] = '\x1f';
+	}
+	key[n] = 0;
+	return key;
 }
 
 int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct gpuvm_error *err)
@@ -100,16 +193,48 @@ int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct 
 	}
 	size_t point_col = t.ncol - 2, error_col = t.ncol - 1;
 	char buf[4096];
+	struct keyed_point *idx = NULL; /* built on the first row out of place */
 	for (size_t r = 0; r < t.nrows && !rc; r++) {
 		char **row = t.rows[r];
 		char *end;
 		errno = 0;
 		unsigned long long i = strtoull(row[point_col], &end, 10);
-		if (!*row[point_col] || *end || errno || row[point_col][0] == '-' || i >= s->n_points) {
+		if (!*row[point_col] || *end || errno || row[point_col][0] == '-') {
 			rc = gpuvm_fail(err, from, t.line[r], "point",
-					"--resume: '%s' is not a point of this sweep (0 to %zu)",
-					row[point_col], s->n_points - 1);
+					"--resume: '%s' is not a point number", row[point_col]);
 			break;
+		}
+		/* where the row's index says, if it is that point's row */
+		size_t bad = SIZE_MAX;
+		for (size_t j = 0; i < s->n_points && j < np + ns - 2 && bad == SIZE_MAX; j++) {
+			size_t c = fixed_col(&t, np, ns, j);
+			if (strcmp(row[c], expected(s, (size_t)i, t.head[c], buf, sizeof buf)) != 0)
+				bad = c;
+		}
+		if (i >= s->n_points || bad != SIZE_MAX) {
+			/* else the point with the row's parameters: a grid extended
+			 * since the row was written numbers its points anew */
+			if (!idx)
+				idx = index_points(s, &t, np, ns);
+			struct keyed_point want = {row_key(row, &t, np, ns), 0};
+			const struct keyed_point *hit = bsearch(&want, idx, s->n_points, sizeof *idx, by_key);
+			free(want.key);
+			if (hit) {
+				i = hit->point;
+			} else if (i < s->n_points) {
+				rc = gpuvm_fail(err, from, t.line[r], t.head[bad],
+						"--resume: point %llu has '%s' here and '%s' in this "
+						"sweep, and no point of this sweep has the row's "
+						"parameters (a CSV of another sweep?)", i, row[bad],
+						expected(s, (size_t)i, t.head[bad], buf, sizeof buf));
+				break;
+			} else {
+				rc = gpuvm_fail(err, from, t.line[r], "point",
+						"--resume: point %llu is past this sweep's last (%zu), and no "
+						"point of this sweep has the row's parameters (a CSV of "
+						"another sweep?)", i, s->n_points - 1);
+				break;
+			}
 		}
 		if (!sweep_selected(s, (size_t)i)) {
 			rc = gpuvm_fail(err, from, t.line[r], "point",
@@ -117,16 +242,6 @@ int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct 
 					s->shard_n);
 			break;
 		}
-		for (size_t j = 0; j < np + ns - 2 && !rc; j++) {
-			size_t c = j < np ? j : t.ncol - ns + (j - np);
-			const char *want = expected(s, (size_t)i, t.head[c], buf, sizeof buf);
-			if (strcmp(row[c], want) != 0)
-				rc = gpuvm_fail(err, from, t.line[r], t.head[c],
-						"--resume: point %llu has '%s' here and '%s' in this "
-						"sweep (a CSV of another sweep?)", i, row[c], want);
-		}
-		if (rc)
-			break;
 		if (s->results[i]) {
 			rc = gpuvm_fail(err, from, t.line[r], "point",
 					"--resume: point %llu appears twice", i);
@@ -158,6 +273,11 @@ int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct 
 			s->results[i] = NULL;
 		}
 		*loaded = 0;
+	}
+	if (idx) {
+		for (size_t i = 0; i < s->n_points; i++)
+			free(idx[i].key);
+		free(idx);
 	}
 	sweep_csv_free(&t);
 	free(partial);

@@ -263,6 +263,21 @@ timeout 10 "$GPUVM" sweep "${SG[@]}" --resume --csv fifo.csv 2>err.txt || rc=$?
 rc=0
 "$GPUVM" sweep "${SG[@]}" --resume --json x.json --csv part.csv 2>err.txt || rc=$?
 [ $rc -eq 2 ] || fail "--resume with --json: exit $rc"
-pass "--resume after a partial or killed run gives the fresh run's CSV"
+# an extended grid: the rows of a smaller one are kept where their
+# parameters are, though the points are numbered anew
+"$GPUVM" sweep --gpu p100 --workload random-sampling:region=4GiB,reads=256 \
+	--vary workload.threads=4096,1024 -j 1 --csv grown.csv -q
+"$GPUVM" sweep "${KG[@]}" -j 2 --csv grown.csv --resume 2>err.txt || fail "resume of an extended grid"
+grep -q -- "--resume: 2 points kept" err.txt || fail "extended grid kept: $(cat err.txt)"
+diff <(strip_wall fresh.csv) <(strip_wall grown.csv) || fail "extended grid's CSV differs from a fresh run"
+# a grid that lost a row's point: refused, as a CSV of another sweep
+cp fresh.csv shrunk.csv
+rc=0
+"$GPUVM" sweep --gpu p100 --workload random-sampling:region=4GiB,reads=256 \
+	--vary workload.threads=1024,2048 --csv shrunk.csv --resume -q 2>err.txt || rc=$?
+[ $rc -eq 2 ] && grep -q "no point of this sweep has the row's parameters" err.txt ||
+	fail "resume into a smaller grid: exit $rc $(cat err.txt)"
+cmp -s fresh.csv shrunk.csv || fail "a refused resume changed the CSV"
+pass "--resume after a partial or killed run gives the fresh run's CSV; an extended grid keeps its rows"
 
 echo "sweep.sh: all passed"
