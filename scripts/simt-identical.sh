@@ -2,8 +2,10 @@
 # Runs SIMT workloads on two gpuvm binaries and compares their JSON reports
 # (wall-time fields and the commit aside) and error output: a change to the
 # executor must leave every result bit-identical.
-# usage: simt-identical.sh BASE_GPUVM NEW_GPUVM [CASES_FILE]
+# usage: [SUBSET=1] simt-identical.sh BASE_GPUVM NEW_GPUVM [CASES_FILE]
 # CASES_FILE: lines "GPU WORKLOAD [sim options]"; default: the list below.
+# SUBSET=1: NEW may add keys (a change that adds counters or fields):
+# every key of BASE's JSON must be in NEW's with the same value.
 set -uo pipefail
 base=$1 new=$2
 cases=${3:-}
@@ -58,6 +60,23 @@ def s(x):
     return x
 print(json.dumps(s(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))' "$1" 2>/dev/null
 }
+# NEW's JSON cut to BASE's keys (a key BASE has and NEW lacks shows as
+# "<missing>"): what SUBSET=1 compares
+project() {
+	python3 -c '
+import json, sys
+def p(b, n):
+    if isinstance(b, dict):
+        if not isinstance(n, dict):
+            return n
+        return {k: p(v, n[k]) if k in n else "<missing>" for k, v in b.items()}
+    if isinstance(b, list) and isinstance(n, list) and len(b) == len(n):
+        return [p(x, y) for x, y in zip(b, n)]
+    return n
+b = json.load(open(sys.argv[1]))
+n = json.load(open(sys.argv[2]))
+print(json.dumps(p(b, n), indent=1, sort_keys=True))' "$1" "$2" 2>/dev/null
+}
 status=0
 while read -r gpu wl extra; do
 	[ -z "$gpu" ] || [ "${gpu:0:1}" = "#" ] && continue
@@ -70,6 +89,11 @@ while read -r gpu wl extra; do
 		strip "$work/$side.json" >"$work/$side.out"
 		grep -v wall "$work/$side.err" >"$work/$side.msg"
 	done
+	if [ "${SUBSET:-0}" = 1 ]; then
+		strip "$work/base.json" >"$work/base.strip.json"
+		strip "$work/new.json" >"$work/new.strip.json"
+		project "$work/base.strip.json" "$work/new.strip.json" >"$work/new.out"
+	fi
 	if [ -s "$work/base.out" ] && cmp -s "$work/base.out" "$work/new.out" &&
 		cmp -s "$work/base.msg" "$work/new.msg"; then
 		echo "same  $gpu $wl $extra"
