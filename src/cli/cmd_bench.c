@@ -5,6 +5,7 @@
  * on device memory (issue 5: paging must keep >= 50 % of the device-memory
  * speed). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 #include "cli/getopt_message.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
+#include "par/thread_profile.h"
+#include "par/window.h"
+#include "gpuvm/config.h"
 
 struct bench_case {
 	const char *what;
@@ -46,6 +50,29 @@ static const struct bench_case cases[] = {
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
+/* --threads N: the rows of issue 34 (device rows, the graph kernels, the
+ * SIMT triad, a trace replay with --trace), each run at 1 and N threads;
+ * --small: the same kinds of run at sizes that take a second or two. */
+static const struct bench_case par_cases[] = {
+	{"random sampling over 4 GB", "p100", RANDOM_4G, ACC, NULL, -1},
+	{"coalesced streaming (triad)", "p100", TRIAD_16M, WINST, NULL, -1},
+	{"random sampling over 4 GB", "k80", RANDOM_4G, ACC, NULL, -1},
+	{"  managed, 125 %", "p100", RANDOM_4G ",mem=managed", ACC, "125", -1},
+	{"bfs, rmat scale 18", "p100", "bfs:graph=rmat:scale=18", WINST, NULL, -1},
+	{"pagerank, rmat scale 17", "p100", "pagerank:graph=rmat:scale=17", WINST, NULL, -1},
+	{"triad on the SIMT executor", "p100", "stream-triad-simt:elems=16777216", WINST, NULL, -1},
+};
+static const struct bench_case par_cases_small[] = {
+	{"random sampling over 256 MB", "p100", "random-sampling:region=256MiB,reads=16", ACC, NULL, -1},
+	{"coalesced streaming (triad)", "p100", "stream-triad:elems=1048576", WINST, NULL, -1},
+	{"  managed, 125 %", "p100", "stream-triad:elems=1048576,mem=managed", WINST, "125", -1},
+	{"bfs, rmat scale 13", "p100", "bfs:graph=rmat:scale=13", WINST, NULL, -1},
+	{"pagerank, rmat scale 12", "p100", "pagerank:graph=rmat:scale=12", WINST, NULL, -1},
+	{"triad on the SIMT executor", "p100", "stream-triad-simt:elems=262144", WINST, NULL, -1},
+};
+#define N_PAR_CASES (sizeof par_cases / sizeof par_cases[0])
+#define N_PAR_CASES_SMALL (sizeof par_cases_small / sizeof par_cases_small[0])
+
 static double num(const cJSON *o, const char *k)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -60,6 +87,15 @@ static double cpu_seconds(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* CPU seconds of the calling thread alone: the engine's (the timing
+ * model runs on the thread that calls gpuvm_run_point). */
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static double wall_seconds(void)
@@ -103,9 +139,220 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* ---- --threads N: speed-up per row, and --profile --------------------- */
+
+struct par_times {
+	double cpu_s, wall_s;     /* the process: all threads */
+	double engine_cpu_s;      /* the thread that runs the timing model */
+	double helpers_cpu_s;     /* threads that ended during the run */
+	struct thread_profile_snapshot helpers;
+};
+
+/* One run; the medians of repeat runs into *m (helpers: the median run's). */
+static int par_measure(const struct gpuvm_run_spec *spec, long repeat, struct par_times *m,
+		       double *insts, double *sim_cycles, struct gpuvm_error *err)
+{
+	struct par_times runs[100];
+	double v[100];
+	for (long r = 0; r < repeat; r++) {
+		cJSON *run;
+		thread_profile_reset();
+		double c0 = cpu_seconds(), w0 = wall_seconds(), e0 = thread_cpu_seconds();
+		if (gpuvm_run_point(spec, &run, err))
+			return -1;
+		runs[r].engine_cpu_s = thread_cpu_seconds() - e0;
+		runs[r].wall_s = wall_seconds() - w0;
+		runs[r].cpu_s = cpu_seconds() - c0;
+		thread_profile_read(&runs[r].helpers);
+		runs[r].helpers_cpu_s = runs[r].helpers.total_cpu_s;
+		*insts = num(run, "warp_instructions");
+		*sim_cycles = num(run, "sim_cycles");
+		cJSON_Delete(run);
+	}
+	for (long r = 0; r < repeat; r++)
+		v[r] = runs[r].wall_s;
+	double wm = median(v, (int)repeat);
+	long mid = 0; /* the run whose wall time is the median (or nearest) */
+	for (long r = 1; r < repeat; r++)
+		if (fabs(runs[r].wall_s - wm) < fabs(runs[mid].wall_s - wm))
+			mid = r;
+	*m = runs[mid];
+	m->wall_s = wm;
+	for (long r = 0; r < repeat; r++)
+		v[r] = runs[r].cpu_s;
+	m->cpu_s = median(v, (int)repeat);
+	for (long r = 0; r < repeat; r++)
+		v[r] = runs[r].engine_cpu_s;
+	m->engine_cpu_s = median(v, (int)repeat);
+	for (long r = 0; r < repeat; r++)
+		v[r] = runs[r].helpers_cpu_s;
+	m->helpers_cpu_s = median(v, (int)repeat);
+	return 0;
+}
+
+/* The speed-up predicted at p cores from runs at 1 and n threads
+ * (docs/parallel.md), in CPU seconds, which a loaded host does not
+ * distort as it does wall time:
+ *   T(p) = S + P / p + O * (log2(p) / log2(max(n, 2)) - 1)
+ *   speed-up(p) = T1 / T(p)
+ * T1: CPU time at one thread; S: the engine thread's busy time at n
+ * (serial: no other thread can do it); P: the other threads' busy time
+ * (divisible over cores); O = max(0, CPU at n - T1): the synchronisation
+ * the threads add (hand-offs, barriers), already inside S + P at n and
+ * growing with the depth of a barrier tree beyond it. At p = n the model
+ * gives S + P / n, the critical path the run at n had. Amdahl's additive
+ * form: pessimistic where the engine and the helpers overlap. */
+static double predict_speedup(double t1_cpu, const struct par_times *m, uint32_t n, double p)
+{
+	double o = m->cpu_s - t1_cpu;
+	if (o < 0)
+		o = 0;
+	double tp = m->engine_cpu_s + m->helpers_cpu_s / p + o * (log2(p) / log2(n < 2 ? 2 : n) - 1);
+	return tp > 0 ? t1_cpu / tp : 0;
+}
+
+static int bench_threads(uint32_t threads, bool small, bool profile, const char *trace,
+			 long repeat, const char *json_path, bool quiet)
+{
+	struct gpuvm_error err;
+	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
+	const struct bench_case *list = small ? par_cases_small : par_cases;
+	size_t n_list = small ? N_PAR_CASES_SMALL : N_PAR_CASES;
+	char cpu[256], trace_spec[1100] = "";
+	host_cpu(cpu, sizeof cpu);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (trace)
+		snprintf(trace_spec, sizeof trace_spec, "trace:%s", trace);
+	if (table) {
+		printf("host: %s, %ld cores; medians of %ld run%s; cpu: user + system of all "
+		       "threads; speed-up: wall at 1 thread / wall at %u\n",
+		       cpu, cores, repeat, repeat > 1 ? "s" : "", threads);
+		printf("%-30s %-5s %8s %8s %8s %8s %8s %12s\n", "run", "gpu", "cpu1 s", "wall1 s",
+		       "cpuN s", "wallN s", "speed-up", "ns/winst@1");
+	}
+	cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "rows");
+	cJSON_AddStringToObject(root, "host_cpu", cpu);
+	cJSON_AddNumberToObject(root, "host_cores", (double)cores);
+	cJSON_AddNumberToObject(root, "repeat", (double)repeat);
+	cJSON_AddNumberToObject(root, "threads", threads);
+	int rc = 0;
+	for (size_t i = 0; i < n_list + (trace ? 1 : 0) && !rc; i++) {
+		struct bench_case tc = {"trace replay", "h100", trace_spec, WINST, NULL, -1};
+		const struct bench_case *c = i < n_list ? &list[i] : &tc;
+		struct gpuvm_run_spec spec = {.gpu = c->gpu, .workload = c->workload, .seed = 1};
+		char oversub[64];
+		if (c->oversub) {
+			snprintf(oversub, sizeof oversub, "uvm.oversub_percent=%s", c->oversub);
+			spec.sets[spec.n_sets++] = oversub;
+		}
+		struct par_times one, many;
+		double insts = 0, sim_cycles = 0;
+		spec.threads = 1;
+		if (par_measure(&spec, repeat, &one, &insts, &sim_cycles, &err)) {
+			rc = 1;
+			break;
+		}
+		spec.threads = threads;
+		if (par_measure(&spec, repeat, &many, &insts, &sim_cycles, &err)) {
+			rc = 1;
+			break;
+		}
+		double speedup = many.wall_s > 0 ? one.wall_s / many.wall_s : 0;
+		double ns_winst = insts > 0 ? one.cpu_s / insts * 1e9 : 0;
+		cJSON *row = cJSON_CreateObject();
+		cJSON_AddItemToArray(rows, row);
+		cJSON_AddStringToObject(row, "run", c->what);
+		cJSON_AddStringToObject(row, "gpu", c->gpu);
+		cJSON_AddStringToObject(row, "workload", c->workload);
+		cJSON_AddNumberToObject(row, "warp_instructions", insts);
+		cJSON_AddNumberToObject(row, "cpu_seconds_1", one.cpu_s);
+		cJSON_AddNumberToObject(row, "wall_seconds_1", one.wall_s);
+		cJSON_AddNumberToObject(row, "cpu_seconds_n", many.cpu_s);
+		cJSON_AddNumberToObject(row, "wall_seconds_n", many.wall_s);
+		cJSON_AddNumberToObject(row, "speedup", speedup);
+		cJSON_AddNumberToObject(row, "cpu_ns_per_warp_inst_1", ns_winst);
+		if (table) {
+			printf("%-30s %-5s %8.2f %8.2f %8.2f %8.2f %7.2fx %12.0f\n", c->what, c->gpu,
+			       one.cpu_s, one.wall_s, many.cpu_s, many.wall_s, speedup, ns_winst);
+			fflush(stdout);
+		}
+		if (!profile)
+			continue;
+		double busy = many.engine_cpu_s + many.helpers_cpu_s;
+		double serial = busy > 0 ? many.engine_cpu_s / busy : 1;
+		double wait = many.wall_s - many.engine_cpu_s;
+		if (wait < 0)
+			wait = 0;
+		double sync = many.cpu_s - one.cpu_s;
+		if (sync < 0)
+			sync = 0;
+		static const double at[] = {8, 32, 64};
+		double pred[3];
+		for (int j = 0; j < 3; j++)
+			pred[j] = predict_speedup(one.cpu_s, &many, threads, at[j]);
+		cJSON *pr = cJSON_AddObjectToObject(row, "profile");
+		cJSON_AddNumberToObject(pr, "engine_busy_seconds", many.engine_cpu_s);
+		cJSON *parts = cJSON_AddArrayToObject(pr, "helper_busy_seconds");
+		uint32_t nh = many.helpers.threads < THREAD_PROFILE_MAX ? many.helpers.threads
+									 : THREAD_PROFILE_MAX;
+		for (uint32_t h = 0; h < nh; h++)
+			cJSON_AddItemToArray(parts, cJSON_CreateNumber(many.helpers.cpu_s[h]));
+		cJSON_AddNumberToObject(pr, "helpers_busy_seconds", many.helpers_cpu_s);
+		cJSON_AddNumberToObject(pr, "engine_wait_seconds", wait);
+		cJSON_AddNumberToObject(pr, "sync_cpu_seconds", sync);
+		cJSON_AddNumberToObject(pr, "serial_fraction", serial);
+		cJSON_AddNumberToObject(pr, "sync_fraction", many.cpu_s > 0 ? sync / many.cpu_s : 0);
+		cJSON_AddNumberToObject(pr, "predicted_speedup_8", pred[0]);
+		cJSON_AddNumberToObject(pr, "predicted_speedup_32", pred[1]);
+		cJSON_AddNumberToObject(pr, "predicted_speedup_64", pred[2]);
+		/* the windowed model's grain (docs/parallel.md): its window from
+		 * the preset, and the CPU time a window holds at one thread */
+		struct gpuvm_config *cfg = malloc(sizeof *cfg);
+		struct par_window win = {0};
+		if (cfg && !gpuvm_config_load(cfg, c->gpu, &err) && !gpuvm_config_finalize(cfg, &err))
+			par_window_of(cfg, PAR_SCOPE_GPC, &win);
+		free(cfg);
+		double windows = win.cycles > 0 ? sim_cycles / win.cycles : 0;
+		cJSON_AddNumberToObject(pr, "sim_cycles", sim_cycles);
+		cJSON_AddNumberToObject(pr, "window_cycles", win.cycles);
+		cJSON_AddStringToObject(pr, "window_limit", win.limit);
+		cJSON_AddNumberToObject(pr, "window_partitions", win.partitions);
+		cJSON_AddNumberToObject(pr, "windows", windows);
+		cJSON_AddNumberToObject(pr, "cpu_us_per_window_1", windows > 0 ? one.cpu_s / windows * 1e6 : 0);
+		if (table) {
+			printf("  profile at %u: engine busy S %.2f s (waited %.2f s of wall); %u "
+			       "helper thread%s busy P %.2f s; sync O %.2f s CPU;\n  serial fraction "
+			       "%.3f, sync fraction %.3f; predicted speed-up T1/(S + P/p + "
+			       "O(log2 p/log2 n - 1)) at 8/32/64 cores: %.2f / %.2f / %.2f\n",
+			       threads, many.engine_cpu_s, wait, many.helpers.threads,
+			       many.helpers.threads == 1 ? "" : "s", many.helpers_cpu_s, sync, serial,
+			       many.cpu_s > 0 ? sync / many.cpu_s : 0, pred[0], pred[1], pred[2]);
+			printf("  windowed model: W %.0f cycles over %u GPC partitions (%s); %.0f "
+			       "windows, %.1f us CPU each at 1 thread\n",
+			       win.cycles, win.partitions, win.limit, windows,
+			       windows > 0 ? one.cpu_s / windows * 1e6 : 0);
+			fflush(stdout);
+		}
+	}
+	if (rc)
+		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
+	if (!rc && json_path) {
+		char *text = cJSON_Print(root);
+		if (!text || gpuvm_output_write_text(json_path, text, &err)) {
+			fprintf(stderr, "gpuvm bench: %s\n", text ? err.msg : "out of memory");
+			rc = GPUVM_EXIT_OUTPUT_FAILED;
+		}
+		free(text);
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
 static void bench_usage(FILE *out)
 {
-	fputs("usage: gpuvm bench [--repeat N] [--json FILE] [-q]\n\n"
+	fputs("usage: gpuvm bench [--repeat N] [--json FILE] [-q]\n"
+	      "       gpuvm bench --threads N [--profile] [--small] [--trace DIR] [--repeat N]\n"
+	      "                   [--json FILE] [-q]\n\n"
 	      "Runs a fixed set of simulations single-threaded with the full model on and\n"
 	      "prints the simulator's speed: simulated warp instructions and thread\n"
 	      "accesses per CPU second (user + system: the headline, as it depends little\n"
@@ -122,7 +369,17 @@ static void bench_usage(FILE *out)
 	      "sampling, warp instructions/s for streaming) over the device-memory run's,\n"
 	      "both per CPU second. The last row runs the triad's launch as a kernel\n"
 	      "body on the SIMT executor (docs/simt.md), for comparison with the\n"
-	      "hand-written generator's row.\n",
+	      "hand-written generator's row.\n\n"
+	      "  --threads N  instead: issue 34's rows (device rows, bfs, pagerank, the\n"
+	      "               SIMT triad; a trace replay with --trace DIR) each at 1 and N\n"
+	      "               threads: CPU time (all threads), wall time and the speed-up\n"
+	      "               (wall at 1 / wall at N), and CPU ns per warp instruction\n"
+	      "  --profile    with --threads: the engine thread's busy time and wait, each\n"
+	      "               helper thread's busy time, the CPU the threads add, the\n"
+	      "               serial fraction and the speed-up predicted at 8, 32 and 64\n"
+	      "               cores from them (CPU times; formula in docs/parallel.md)\n"
+	      "  --small      with --threads: small sizes (a quick check, not a benchmark)\n"
+	      "  --trace DIR  with --threads: also replay this trace (h100 preset)\n",
 	      out);
 }
 
@@ -130,10 +387,14 @@ int gpuvm_cmd_bench(int argc, char **argv)
 {
 	long repeat = 1;
 	const char *json_path = NULL;
-	bool quiet = false;
+	bool quiet = false, profile = false, small = false;
+	uint32_t threads = 0;
+	const char *trace = NULL;
 	static const struct option opts[] = {
 		{"repeat", required_argument, 0, 'r'}, {"json", required_argument, 0, 'j'},
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
+		{"threads", required_argument, 0, 'N'}, {"profile", no_argument, 0, 'P'},
+		{"small", no_argument, 0, 'S'},        {"trace", required_argument, 0, 'T'},
 		{0, 0, 0, 0},
 	};
 	/* getopt_long like the other commands: --repeat=3 and --repeat 3 */
@@ -161,6 +422,22 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'N':
+			if (gpuvm_parse_threads(optarg, &threads)) {
+				fprintf(stderr, "gpuvm bench: --threads: '%s' is not a thread count from 1 "
+					"to %d\n", optarg, GPUVM_MAX_THREADS);
+				return 2;
+			}
+			break;
+		case 'P':
+			profile = true;
+			break;
+		case 'S':
+			small = true;
+			break;
+		case 'T':
+			trace = optarg;
+			break;
 		default: {
 			char why[160];
 			gpuvm_getopt_message(opt, argv, optind, optopt, why, sizeof why);
@@ -179,6 +456,16 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
 		return 2;
 	}
+	if ((profile || small || trace) && !threads) {
+		fprintf(stderr, "gpuvm bench: --profile, --small and --trace go with --threads N\n");
+		return 2;
+	}
+	if (trace && access(trace, R_OK)) {
+		fprintf(stderr, "gpuvm bench: --trace: cannot read '%s'\n", trace);
+		return 2;
+	}
+	if (threads)
+		return bench_threads(threads, small, profile, trace, repeat, json_path, quiet);
 	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
 	char cpu[256];
 	host_cpu(cpu, sizeof cpu);

@@ -35,6 +35,8 @@
  * the CTAs claimed ahead, beyond what the executor holds. */
 #include "simt/simt_par.h"
 
+#include "par/thread_profile.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +442,7 @@ static void *worker_main(void *arg)
 	}
 	wk->cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 	pthread_mutex_unlock(&par->mu);
+	thread_profile_exit(); /* gpuvm bench --profile */
 	return NULL;
 }
 

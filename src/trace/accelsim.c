@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "trace/native.h"
+#include "trace/kernel_cache.h"
 #include "trace/op_ahead.h"
 #include "trace/readers.h"
 
@@ -66,6 +67,9 @@ struct accelsim {
 	uint32_t threads; /* the source's exec_threads, fixed at the first op */
 	bool threads_known;
 	struct op_ahead ahead;
+	struct kernel_cache cache; /* kernels named before, parsed once */
+	bool cache_on;             /* GPUVM_TRACE_CACHE=0 turns it off */
+	uint64_t kernels_loaded, kernels_cached;
 };
 
 FILE *trace_temp_file(struct gpuvm_error *err)
@@ -761,27 +765,68 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 	return 0;
 }
 
-/* Reads one kernel file into the scratch file and opens it for the engine. */
+/* Opens a kernel in native form (a cache entry's scratch or the slot's own)
+ * for the engine. */
+static int open_native(struct accelsim *s, FILE *f, const char *kpath, const char *name,
+		       const uint32_t grid[3], const uint32_t block[3], uint32_t smem_bytes,
+		       struct gpuvm_error *err)
+{
+	struct staged_kernel *sk = &s->sk[s->cur];
+	if (native_kernel_init(&sk->nk, fileno(f), NULL, NATIVE_CHUNK_BYTES, true, kpath, 0, name,
+			       grid, block, err))
+		return -1;
+	/* shared memory per CTA limits how many CTAs an SM holds */
+	sk->nk.k.smem_bytes_per_cta = smem_bytes;
+	sk->loaded = true;
+	return 0;
+}
+
+/* Reads one kernel file into a scratch file and opens it for the engine;
+ * a file named before comes from the cache (kernel_cache.h). */
 static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error *err)
 {
+	struct stat st;
+	bool cacheable = s->cache_on && !s->single && !stat(kpath, &st) && S_ISREG(st.st_mode);
+	s->kernels_loaded++;
+	if (cacheable) {
+		struct kernel_cache_entry *e = kernel_cache_find(&s->cache, kpath, &st);
+		if (e) {
+			/* its footprint needs no second inference: the first
+			 * launch's infer_take made every granule it touched part
+			 * of a known allocation, and known ones are skipped */
+			e->hits++;
+			s->kernels_cached++;
+			return open_native(s, e->native, kpath, e->name, e->grid, e->block,
+					   e->smem_bytes, err);
+		}
+	}
 	struct textin t;
 	if (textin_open(&t, kpath, err))
 		return -1;
 	struct as_header h;
 	struct native_writer nw;
 	int rc = -1;
+	bool own_tmp = false; /* a fresh scratch the cache may take */
 	if (parse_header(&t, &h, err))
 		goto out_text;
-	FILE *tmp = s->tmp[s->cur];
-	if (!tmp && !(tmp = s->tmp[s->cur] = trace_temp_file(err)))
+	FILE *tmp;
+	if (cacheable && kernel_cache_has_room(&s->cache, 0)) {
+		tmp = trace_temp_file(err);
+		own_tmp = true;
+	} else {
+		tmp = s->tmp[s->cur];
+		if (!tmp)
+			tmp = s->tmp[s->cur] = trace_temp_file(err);
+	}
+	if (!tmp)
 		goto out_text;
 	rewind(tmp);
 	if (ftruncate(fileno(tmp), 0)) {
 		gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
-		goto out_text;
+		goto out_tmp;
 	}
 	if (native_writer_init(&nw, tmp, kpath, false, NATIVE_CHUNK_BYTES, err))
-		goto out_text;
+		goto out_tmp;
 	struct as_ctx c = {.s = s, .t = &t, .h = &h, .nw = &nw};
 	if (parse_blocks(&c, err))
 		goto out_writer;
@@ -789,16 +834,29 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 		gpuvm_fail(err, kpath, 0, NULL, "scratch file write failed (disk full?)");
 		goto out_writer;
 	}
-	struct staged_kernel *sk = &s->sk[s->cur];
-	if (native_kernel_init(&sk->nk, fileno(tmp), NULL, NATIVE_CHUNK_BYTES, true, kpath, 0, h.name,
-			       h.grid, h.block, err))
+	if (open_native(s, tmp, kpath, h.name, h.grid, h.block, h.shmem_bytes, err))
 		goto out_writer;
-	/* shared memory per CTA limits how many CTAs an SM holds */
-	sk->nk.k.smem_bytes_per_cta = h.shmem_bytes;
-	sk->loaded = true;
 	rc = 0;
+	if (own_tmp) {
+		long bytes = ftell(tmp);
+		/* kept when there is room; otherwise it becomes the slot's
+		 * scratch, read until the slot is reused, as an uncached one */
+		if (bytes >= 0 && kernel_cache_has_room(&s->cache, (uint64_t)bytes) &&
+		    !kernel_cache_add(&s->cache, kpath, &st, tmp, (uint64_t)bytes, h.name, h.grid,
+				      h.block, h.shmem_bytes)) {
+			own_tmp = false;
+		} else {
+			if (s->tmp[s->cur])
+				fclose(s->tmp[s->cur]);
+			s->tmp[s->cur] = tmp;
+			own_tmp = false;
+		}
+	}
 out_writer:
 	native_writer_free(&nw);
+out_tmp:
+	if (own_tmp && tmp) /* failed before the kernel was opened */
+		fclose(tmp);
 out_text:
 	textin_close(&t);
 	return rc;
@@ -947,6 +1005,14 @@ static void as_destroy(struct gpuvm_source *src)
 	if (s->list_open)
 		textin_close(&s->list);
 	infer_free(&s->inf);
+	/* GPUVM_TRACE_CACHE_LOG=1: how many launches the cache served */
+	const char *log = getenv("GPUVM_TRACE_CACHE_LOG");
+	if (log && *log && strcmp(log, "0") && s->kernels_loaded)
+		fprintf(stderr, "trace cache: %" PRIu64 " kernel launches, %" PRIu64
+			" parsed, %" PRIu64 " from the cache (%zu kernels, %" PRIu64 " bytes)\n",
+			s->kernels_loaded, s->kernels_loaded - s->kernels_cached, s->kernels_cached,
+			s->cache.n, s->cache.bytes);
+	kernel_cache_free(&s->cache);
 	free(s);
 	src->impl = NULL;
 }
@@ -977,6 +1043,8 @@ int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	struct gpuvm_source src = {.ops = &accelsim_ops, .impl = s};
 	infer_init(&s->inf);
+	const char *cache_env = getenv("GPUVM_TRACE_CACHE");
+	s->cache_on = !cache_env || strcmp(cache_env, "0");
 	struct stat st;
 	if (stat(path, &st)) {
 		gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));

@@ -2,6 +2,8 @@
  * engine (op_ahead.h). */
 #include "trace/op_ahead.h"
 
+#include "par/thread_profile.h"
+
 #include <string.h>
 
 static void *producer(void *arg)
@@ -33,6 +35,7 @@ static void *producer(void *arg)
 		pthread_cond_broadcast(&a->cv);
 	}
 	pthread_mutex_unlock(&a->mu);
+	thread_profile_exit(); /* gpuvm bench --profile */
 	return NULL;
 }
 

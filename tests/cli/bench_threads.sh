@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gpuvm bench --threads N (issue 34 item 4): every row reports CPU and wall
+# time at 1 and N threads and the speed-up; --profile the engine's and the
+# helper threads' busy time, the serial fraction and predictions at 8, 32
+# and 64 cores, the windowed model's window (src/par/window.h) and the
+# number of windows. Checked on --small: rows with no helper thread (generators)
+# are all serial; the SIMT triad's workers take part of the CPU; --profile,
+# --small and --trace need --threads.
+# usage: bench_threads.sh /path/to/gpuvm /path/to/source
+set -uo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "$2")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-bench-threads.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+"$GPUVM" bench --threads 2 --small --profile --trace "$SRC/traces/accelsim-vectoradd" \
+	--json b.json -q || fail "bench --threads 2 --small --profile: exit $?"
+python3 - b.json <<'PY' || fail "bench JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["rows"]
+assert d["threads"] == 2, d["threads"]
+assert len(rows) == 7, len(rows)
+for r in rows:
+    for k in ("cpu_seconds_1", "wall_seconds_1", "cpu_seconds_n", "wall_seconds_n"):
+        assert r[k] > 0, (r["run"], k)
+    assert abs(r["speedup"] - r["wall_seconds_1"] / r["wall_seconds_n"]) < 1e-9, r["run"]
+    assert r["warp_instructions"] > 0, r["run"]
+    p = r["profile"]
+    assert 0 <= p["serial_fraction"] <= 1, (r["run"], p)
+    assert p["engine_busy_seconds"] > 0, r["run"]
+    for c in (8, 32, 64):
+        assert p["predicted_speedup_%d" % c] > 0, (r["run"], c)
+    # the windowed model's window, from the row's preset (GPC partitions)
+    want = {"p100": (201, 6), "h100": (102, 8)}[r["gpu"]]
+    assert (p["window_cycles"], p["window_partitions"]) == want, (r["run"], p)
+    assert p["sim_cycles"] > 0 and abs(p["windows"] - p["sim_cycles"] / want[0]) < 1e-6, r["run"]
+by = {r["run"]: r["profile"] for r in rows}
+gen = by["random sampling over 256 MB"]
+# a generator has no helper thread: all serial, no gain predicted
+assert gen["helpers_busy_seconds"] == 0 and gen["serial_fraction"] == 1, gen
+assert gen["predicted_speedup_32"] < 1.5, gen
+simt = by["triad on the SIMT executor"]
+# SIMT workers (2) run the functional side: a real share of the CPU
+assert len(simt["helper_busy_seconds"]) == 2, simt
+assert simt["serial_fraction"] < 0.9, simt
+assert simt["predicted_speedup_8"] > gen["predicted_speedup_8"], (simt, gen)
+tr = by["trace replay"] if "trace replay" in by else None
+assert tr and len(tr["helper_busy_seconds"]) == 1, tr  # the trace reader thread
+print("ok - bench --threads 2 --profile JSON")
+PY
+for args in "--profile" "--small" "--trace ." "--threads 0" "--threads 2 --trace nonexistent"; do
+	# shellcheck disable=SC2086 # args holds options
+	"$GPUVM" bench $args -q >out.txt 2>err.txt
+	rc=$?
+	[ $rc -eq 2 ] && [ -s err.txt ] || fail "bench $args: exit $rc, $(cat err.txt)"
+done
+[ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "all bench --threads checks passed"
