@@ -107,6 +107,17 @@ struct gpuvm_config {
 	double imul32_issue_slots;
 	double load_base_latency_cycles;   /* pipeline cost of any global access */
 	double kernel_launch_us;
+	/* Inside a kernel's duration, as nsys/ncu time it (src/sm/sm.h): the
+	 * front-end from the kernel's start on the GPU to its first CTA
+	 * dispatch, the tail from its last warp to its completion, the CTA
+	 * dispatcher's interval between two CTAs (whole GPU), and each CTA's
+	 * launch (dispatch to first warp) and retire (last warp to a free
+	 * slot) cost. All 0 (the model before them) unless a preset sets them. */
+	double kernel_frontend_cycles;
+	double kernel_tail_cycles;
+	double cta_dispatch_cycles;
+	double cta_launch_cycles;
+	double cta_retire_cycles;
 
 	/* [tlb.l1] .. [tlb.l4] */
 	uint32_t tlb_levels;

@@ -75,13 +75,17 @@ enum gpuvm_stall {
 extern const char *const gpuvm_stall_names[GPUVM_STALLS];
 
 /* One kernel launch's results (JSON "kernels"). Time excludes the launch
- * overhead (gpu.kernel_launch_us), reported apart. */
+ * overhead (gpu.kernel_launch_us), reported apart; it includes the
+ * front-end and tail (gpu.kernel_frontend_cycles, kernel_tail_cycles;
+ * 0 unless a preset sets them), as nsys/ncu kernel durations do. */
 struct gpuvm_kernel_stats {
 	char name[96];
 	uint32_t grid[3], block[3];
-	double launch_cycles;   /* overhead before the first CTA starts */
-	double start_cycle;     /* first CTA starts (after the launch overhead) */
-	double end_cycle;       /* last warp ends */
+	double launch_cycles;   /* overhead before the kernel starts on the GPU */
+	double start_cycle;     /* the kernel starts (its front-end, then the first CTA) */
+	double end_cycle;       /* completes: last warp ends, then the tail */
+	double frontend_cycles; /* of end - start, start to the first CTA dispatch */
+	double tail_cycles;     /* of end - start, last warp to completion */
 	double sim_seconds;     /* (end - start) / clock */
 	uint64_t warp_insts, mem_insts, thread_accesses;
 	uint64_t l1_hits, l1_misses, l2_hits, l2_misses;

@@ -252,8 +252,9 @@ static double num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* The last kernel's cycles from its first CTA to its last warp, and (with
- * launch) the launch overhead before it. */
+/* The last kernel's duration (its start on the GPU to its completion:
+ * front-end and tail included, as nsys times it), and (with launch) the
+ * launch overhead before it. */
 static double kernel_cycles(struct calib *c, const char *gpu, const char *wl, bool launch)
 {
 	cJSON *o = run(c, gpu, wl);
@@ -490,6 +491,35 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 	double us = kernel_cycles(c, gpu, "ubench-empty:grid=4096,block=256", true) /
 		    cfg->clock_mhz;
 	add_row(c, gpu, "empty_kernel_us_grid4096", "us", K_THROUGHPUT, NAN, us);
+	/* An empty kernel's duration as nsys times it (start to completion:
+	 * front-end, CTA dispatch, launch and retire, tail; no launch
+	 * overhead), vs grid and block size: the rows mgpusim's H100 PCIe
+	 * ground truth has (docs/launch.md). 16384 CTAs of 1024 threads are
+	 * 0.5 M warps: not with --quick. */
+	static const struct {
+		const char *q;
+		unsigned grid, block;
+		bool slow;
+	} empties[] = {
+		{"empty_kernel_cycles_grid1", 1, 128, false},
+		{"empty_kernel_cycles_grid1024", 1024, 128, false},
+		{"empty_kernel_cycles_grid4096", 4096, 128, false},
+		{"empty_kernel_cycles_grid65536", 65536, 128, false},
+		{"empty_kernel_cycles_grid4096_block1024", 4096, 1024, false},
+		{"empty_kernel_cycles_grid16384_block1024", 16384, 1024, true},
+	};
+	for (size_t i = 0; i < sizeof empties / sizeof empties[0]; i++) {
+		char w[96];
+		snprintf(w, sizeof w, "ubench-empty:grid=%u,block=%u", empties[i].grid,
+			 empties[i].block);
+		bool skip = empties[i].slow && c->quick;
+		struct row *r = add_row(c, gpu, empties[i].q, "cycles", K_THROUGHPUT, empties[i].grid,
+					skip ? NAN : kernel_cycles(c, gpu, w, false));
+		if (r && skip) {
+			r->status = "skipped";
+			snprintf(r->note, sizeof r->note, "not run with --quick");
+		}
+	}
 	/* host-to-device copies: bandwidth vs size */
 	static const uint64_t sizes[] = {4096, 65536, 1u << 20, 16u << 20, 256u << 20};
 	double at256 = NAN;
@@ -785,8 +815,10 @@ static void calibrate_usage(FILE *out)
 	      "                          2 CTAs per SM; bytes of n elements over T(2n) - T(n)) at\n"
 	      "                          2048, 512 (occ25) and 128 (occ6) threads per SM; triad /\n"
 	      "                          board peak; and a curve vs threads per SM\n"
-	      "  kernel_launch_cycles,   an empty kernel: launch + first CTA to last warp\n"
+	      "  kernel_launch_cycles,   an empty kernel: launch + its duration\n"
 	      "  empty_kernel_us_grid4096\n"
+	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"
+	      "                          CTA dispatch, launch and retire, tail) vs grid and block\n"
 	      "  h2d_pinned_gb_s         host-to-device copy of 256 MiB; a curve vs size\n"
 	      "  far_fault_us            first touch of a managed 2 MiB block, per fault\n"
 	      "Tolerance: +-10 % for latencies, +-15 % for throughputs, bandwidths and\n"

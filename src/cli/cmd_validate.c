@@ -1,8 +1,10 @@
 /* gpuvm validate: simulated kernel time against times measured on real
  * GPUs, like Accel-Sim's correlator. A manifest (validation/measurements.tsv)
  * lists the measurements: for each, the recorded trace is replayed on a
- * preset and the simulated kernel time (launch overhead excluded, as the
- * measurements exclude it) is compared with the measured one. */
+ * preset and the simulated quantity that matches the row's convention
+ * (nsys: kernel durations with front-end and tail, launch overhead
+ * excluded; ctas: first CTA to last warp; host: launch overhead too) is
+ * compared with the measured one, like with like (docs/launch.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -34,9 +36,23 @@ static const char *const col_names[N_COLS] = {
 	"name", "trace", "device", "preset", "measured_us", "what", "source",
 };
 
+/* What a measurement timed, and so which simulated quantity it is
+ * compared with (per kernel, summed over the trace's kernels). */
+enum convention {
+	CONV_NSYS, /* nsys / CUPTI / ncu gpu__time_duration: the kernel's start on the
+		    * GPU to its completion (front-end, CTAs, tail); no launch call */
+	CONV_CTAS, /* first CTA start to last warp end (in-kernel clocks, cycle
+		    * counts of simulators): front-end and tail left out */
+	CONV_HOST, /* host timers around the launches (cudaEvent, wall clock):
+		    * the duration plus the launch overhead */
+	N_CONVENTIONS
+};
+static const char *const convention_names[N_CONVENTIONS] = {"nsys", "ctas", "host"};
+
 struct vrow {
 	int line;                 /* in the manifest, 1-based */
 	const char *f[N_COLS];    /* into the manifest's text */
+	enum convention conv;     /* the optional column 'convention'; nsys without it */
 	double measured_us;
 	char trace_path[PATH_MAX]; /* resolved */
 	const char *preset;       /* the one used: --gpu or the row's */
@@ -56,20 +72,24 @@ struct manifest {
 	size_t n;
 };
 
-/* Simulated kernel time in seconds with launch overhead excluded, the
- * quantity the measurements give (kernel start to kernel end, summed over
- * the kernels). The engine's kernel_cycles runs from each launch's start,
- * so it holds gpu.kernel_launch_us per kernel; that is taken off here.
- * The timing core will give a per-kernel field for this; then only this
- * body changes. */
+/* The simulated time, in seconds, that a measurement of convention conv
+ * gives, summed over the kernels. A kernel's record runs from its start
+ * on the GPU (after gpu.kernel_launch_us) to its completion, front-end
+ * and tail inside (gpuvm/engine.h), which is what nsys times. */
 static double validate_kernel_seconds(const struct gpuvm_config *cfg,
-				      const struct gpuvm_stats *stats)
+				      const struct gpuvm_stats *stats, enum convention conv)
 {
-	(void)cfg;
-	double s = 0;
-	for (size_t i = 0; i < stats->n_kernel_list; i++)
-		s += stats->kernel_list[i].sim_seconds; /* first CTA start to last warp end */
-	return s;
+	double cycles = 0;
+	for (size_t i = 0; i < stats->n_kernel_list; i++) {
+		const struct gpuvm_kernel_stats *k = &stats->kernel_list[i];
+		double c = k->end_cycle - k->start_cycle;
+		if (conv == CONV_CTAS)
+			c -= k->frontend_cycles + k->tail_cycles;
+		else if (conv == CONV_HOST)
+			c += k->launch_cycles;
+		cycles += c;
+	}
+	return cycles / (cfg->clock_mhz * 1e6);
 }
 
 static void validate_usage(FILE *out)
@@ -79,10 +99,15 @@ static void validate_usage(FILE *out)
 	      "\n"
 	      "Compares the simulator with real GPUs: for every measurement in the manifest\n"
 	      "it replays the trace recorded on that GPU and compares the simulated kernel\n"
-	      "time with the measured one. Kernel time is the time from each kernel's start\n"
-	      "to its end, summed over the trace's kernels; launch overhead is excluded on\n"
-	      "both sides (the simulated time drops gpu.kernel_launch_us per kernel). Copies\n"
-	      "are not part of it.\n"
+	      "time with the measured one, like with like: each row's convention says what\n"
+	      "was timed, and the simulated quantity is the same one, summed over the trace's\n"
+	      "kernels (copies are not part of it):\n"
+	      "  nsys   kernel durations as nsys/CUPTI or ncu time them: start on the GPU to\n"
+	      "         completion, the front-end and tail inside (gpu.kernel_frontend_cycles,\n"
+	      "         kernel_tail_cycles); launch overhead is excluded on both sides\n"
+	      "  ctas   first CTA start to last warp end (in-kernel clocks): front-end and\n"
+	      "         tail left out\n"
+	      "  host   host timers around the launches: gpu.kernel_launch_us per kernel added\n"
 	      "\n"
 	      "Prints per row: name, preset, measured us, simulated us, sim/measured and the\n"
 	      "error in % ((simulated - measured) / measured); then the mean absolute error\n"
@@ -113,6 +138,7 @@ static void validate_usage(FILE *out)
 	      "  measured_us  the measured kernel time in microseconds (a plain number)\n"
 	      "  what         what was measured\n"
 	      "  source       where the number comes from and how it was derived\n"
+	      "  convention   (optional column) nsys, ctas or host, as above; nsys without it\n"
 	      "A row whose trace is not there is reported as skipped and not counted; an\n"
 	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
 	      "\n"
@@ -240,6 +266,7 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 		return -1;
 	size_t cap = 0;
 	int col_at[N_COLS];
+	int conv_at = -1; /* the optional column 'convention' */
 	size_t n_header = 0;
 	int header_line = 0;
 	int line = 0;
@@ -280,6 +307,8 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 				for (int c = 0; c < N_COLS; c++)
 					if (!strcmp(fields[i], col_names[c]))
 						col_at[c] = (int)i;
+				if (!strcmp(fields[i], "convention"))
+					conv_at = (int)i;
 			}
 			for (int c = 0; c < N_COLS; c++)
 				if (col_at[c] < 0)
@@ -312,6 +341,19 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 						  "measurement is needed)");
 		}
 		m->n++;
+		r->conv = CONV_NSYS;
+		if (conv_at >= 0) {
+			const char *cv = fields[conv_at];
+			int k = 0;
+			while (k < N_CONVENTIONS && strcmp(cv, convention_names[k]))
+				k++;
+			if (k == N_CONVENTIONS)
+				return gpuvm_fail(err, path, line, "convention", "'%s' is not a "
+						  "convention: nsys (kernel durations, front-end and tail "
+						  "in), ctas (first CTA to last warp) or host (launch "
+						  "overhead in)", cv);
+			r->conv = (enum convention)k;
+		}
 		double v;
 		if (!plain_number(r->f[C_MEASURED]) || gpuvm_parse_double(r->f[C_MEASURED], &v) ||
 		    !(v > 0))
@@ -409,7 +451,7 @@ static int run_row(const struct manifest *m, struct vrow *r, bool progress,
 	}
 	struct gpuvm_sim_options opt = {.progress = progress};
 	if (gpuvm_simulate(r->cfg, &src, &opt, &st, &e) == 0) {
-		double s = validate_kernel_seconds(r->cfg, &st);
+		double s = validate_kernel_seconds(r->cfg, &st, r->conv);
 		r->kernels = st.kernels;
 		r->kernel_cycles = st.kernel_cycles;
 		r->sim_us = s * 1e6;
@@ -476,7 +518,7 @@ static void csv_num(FILE *f, bool have, double v)
 #define ROW_COLUMNS                                                                     \
 	"name,preset,measured_us,simulated_us,ratio,error_percent,status,note,"           \
 	"manifest_preset,device,trace,trace_resolved,what,source,kernels,"                \
-	"sim_kernel_cycles,clock_mhz,kernel_launch_us,manifest,manifest_line"
+	"sim_kernel_cycles,clock_mhz,kernel_launch_us,manifest,manifest_line,convention"
 
 static int write_csv(const struct manifest *m, const char *path, struct gpuvm_error *err)
 {
@@ -524,7 +566,7 @@ static int write_csv(const struct manifest *m, const char *path, struct gpuvm_er
 		csv_num(f, true, r->cfg->kernel_launch_us);
 		fputc(',', f);
 		gpuvm_csv_field(f, m->path);
-		fprintf(f, ",%d\n", r->line);
+		fprintf(f, ",%d,%s\n", r->line, convention_names[r->conv]);
 	}
 	return gpuvm_output_close(&o, err);
 }
@@ -567,6 +609,7 @@ static int write_json(const struct manifest *m, const char *path, struct gpuvm_e
 		json_num(o, "kernel_launch_us", true, r->cfg->kernel_launch_us);
 		cJSON_AddStringToObject(o, "manifest", m->path);
 		cJSON_AddNumberToObject(o, "manifest_line", r->line);
+		cJSON_AddStringToObject(o, "convention", convention_names[r->conv]);
 		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
 		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
 	}
@@ -633,18 +676,21 @@ static void print_table(const struct manifest *m, const struct summary *s, const
 	}
 	printf("manifest: %s (%zu row%s)%s%s\n", m->path, m->n, m->n == 1 ? "" : "s",
 	       gpu ? "; every row on --gpu " : "", gpu ? gpu : "");
-	printf("simulated: kernel time summed over the trace's kernels, launch overhead "
-	       "excluded, as measured\n\n");
-	printf("%-*s  %-*s  %12s  %12s  %12s  %9s\n", w, "name", pw, "preset", "measured us",
-	       "simulated us", "sim/measured", "error %");
+	printf("simulated: kernel time summed over the trace's kernels, timed as each row's "
+	       "convention says\n(nsys: front-end and tail in, launch overhead excluded; ctas: "
+	       "first CTA to last warp;\nhost: launch overhead in)\n\n");
+	printf("%-*s  %-*s  %12s  %12s  %12s  %9s  %s\n", w, "name", pw, "preset", "measured us",
+	       "simulated us", "sim/measured", "error %", "convention");
 	for (size_t i = 0; i < m->n; i++) {
 		const struct vrow *r = &m->rows[i];
 		if (r->skipped)
-			printf("%-*.*s  %-*.*s  %#12.4g  %12s  %12s  %9s\n", w, w, r->f[C_NAME], pw, pw,
-			       r->preset, r->measured_us, "skipped", "-", "-");
+			printf("%-*.*s  %-*.*s  %#12.4g  %12s  %12s  %9s  %s\n", w, w, r->f[C_NAME], pw,
+			       pw, r->preset, r->measured_us, "skipped", "-", "-",
+			       convention_names[r->conv]);
 		else
-			printf("%-*.*s  %-*.*s  %#12.4g  %#12.4g  %12.3f  %+9.1f\n", w, w, r->f[C_NAME], pw,
-			       pw, r->preset, r->measured_us, r->sim_us, r->ratio, r->error_pct);
+			printf("%-*.*s  %-*.*s  %#12.4g  %#12.4g  %12.3f  %+9.1f  %s\n", w, w,
+			       r->f[C_NAME], pw, pw, r->preset, r->measured_us, r->sim_us, r->ratio,
+			       r->error_pct, convention_names[r->conv]);
 	}
 	for (size_t i = 0; i < m->n; i++)
 		if (m->rows[i].skipped)

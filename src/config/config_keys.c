@@ -65,6 +65,10 @@ static const char *const off_on_names[] = {"off", "on"};
 #define DBL(nm, field, lo, excl, hi, lvl, hlp) \
 	{ .name = nm, .type = CT_DOUBLE, .off = OFF(field), .min = lo, .min_exclusive = excl, \
 	  .max = hi, .level = lvl, .help = hlp }
+/* optional, listed (reports, config_hash) only away from 0 */
+#define DBL_QUIET(nm, field, hlp) \
+	{ .name = nm, .type = CT_DOUBLE, .off = OFF(field), .min = 0, .max = LAT_MAX, .level = -1, \
+	  .optional = true, .quiet_default = true, .def = 0, .help = hlp }
 #define SIZE64(nm, field, lo, hi, p2, lvl, hlp) \
 	{ .name = nm, .type = CT_SIZE64, .off = OFF(field), .min = lo, .max = hi, .pow2 = p2, \
 	  .level = lvl, .help = hlp }
@@ -382,6 +386,18 @@ const struct cfg_key cfg_keys[] = {
 	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .quiet_default = true, .def_str = "lru",
 	  .selects = GPUVM_MODULE_L1_REPLACEMENT + 1,
 	  .help = "L1 data cache replacement module" },
+	/* optional, reported only when set (0 is the model before them):
+	 * kernel front-end, tail and CTA dispatch (src/sm/sm.h, docs/launch.md) */
+	DBL_QUIET("gpu.kernel_frontend_cycles", kernel_frontend_cycles,
+		  "a kernel's start on the GPU to its first CTA dispatch, inside its duration (nsys/ncu)"),
+	DBL_QUIET("gpu.kernel_tail_cycles", kernel_tail_cycles,
+		  "a kernel's last warp to its completion, inside its duration (nsys/ncu)"),
+	DBL_QUIET("gpu.cta_dispatch_cycles", cta_dispatch_cycles,
+		  "interval between two CTA dispatches of the GPU's block scheduler (one CTA at a time)"),
+	DBL_QUIET("gpu.cta_launch_cycles", cta_launch_cycles,
+		  "a CTA's dispatch to its warps' first issue on the SM"),
+	DBL_QUIET("gpu.cta_retire_cycles", cta_retire_cycles,
+		  "a CTA's last warp to its slot being free for the next CTA"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

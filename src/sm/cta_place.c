@@ -28,13 +28,14 @@ void cta_place_on(struct cta_placer *p, struct sm_layer *s, struct sm_launch *l,
 	sm_place_cta(s, l, smi, t);
 }
 
-/* The freed slot takes the next CTA at once, as the hardware's block
+/* The freed slot takes the next CTA once the CTA that held it has
+ * retired (gpu.cta_retire_cycles; 0: at once), as the hardware's block
  * scheduler does (both policies). */
 static void refill(struct cta_placer *p, struct sm_layer *s, struct sm_launch *l, uint32_t smi,
 		   double t)
 {
 	if (l->next_cta < l->ctas && sm_can_take(s, l, smi))
-		cta_place_on(p, s, l, smi, t);
+		cta_place_on(p, s, l, smi, t + s->cfg->cta_retire_cycles);
 }
 
 static void round_robin_launch(struct cta_placer *p, struct sm_layer *s, struct sm_launch *l,

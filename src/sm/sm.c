@@ -147,6 +147,7 @@ void sm_launch_begin(struct sm_layer *s, const struct sm_launch *l, double t)
 		}
 		sm->l1_free = sm->smem_free = t;
 	}
+	s->cta_dispatch_free = t;
 	if (s->l1_on && cfg->l1_unified_bytes)
 		l1_cache_resize(&s->l1, cfg->l1_unified_bytes - l->smem_cap);
 	else if (s->l1_on)
@@ -158,6 +159,16 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 	struct sm_state *sm = &s->sm[smi];
 	uint32_t cslot = sm->free_cta_slots[--sm->n_free_cta_slots];
 	uint64_t cta_id = l->next_cta++;
+	/* when its warps start: the block scheduler hands out one CTA at a
+	 * time (gpu.cta_dispatch_cycles), then the SM sets it up
+	 * (gpu.cta_launch_cycles); docs/launch.md */
+	double start = t;
+	if (s->cfg->cta_dispatch_cycles > 0) {
+		if (s->cta_dispatch_free > start)
+			start = s->cta_dispatch_free;
+		s->cta_dispatch_free = start + s->cfg->cta_dispatch_cycles;
+	}
+	start += s->cfg->cta_launch_cycles;
 	s->cta[cslot].warps_left = l->warps_per_cta;
 	s->cta[cslot].arrived = 0;
 	sm->smem_used += l->k->smem_bytes_per_cta;
@@ -171,7 +182,7 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 		w->cta_slot = cslot;
 		w->sched = &sm->sched[wi % s->schedulers]; /* a CTA's warps spread over them */
 		w->state = s->warp_state + (size_t)wslot * s->warp_state_cap;
-		w->implicit_ready = w->drain = t;
+		w->implicit_ready = w->drain = start;
 		w->implicit_mem = false;
 		w->holding = false;
 		if (w->regs_used) { /* a previous warp's results must not hold this one */
@@ -181,7 +192,7 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 		}
 		l->k->ops->warp_begin(l->k, w->state, (uint32_t)cta_id, wi);
 		s->stats->warps++;
-		event_queue_push(s->port.events, t, wslot);
+		event_queue_push(s->port.events, start, wslot);
 	}
 }
 
@@ -236,6 +247,11 @@ uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslo
 		barrier_release(s, c);
 		return UINT32_MAX;
 	}
+	/* the CTA retires (gpu.cta_retire_cycles): the launch is not done
+	 * before its last CTA has */
+	double retired = t + s->cfg->cta_retire_cycles;
+	if (retired > l->end)
+		l->end = retired;
 	sm->free_cta_slots[sm->n_free_cta_slots++] = w->cta_slot;
 	sm->smem_used -= l->k->smem_bytes_per_cta;
 	sm->ctas_used--;

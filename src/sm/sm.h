@@ -133,6 +133,10 @@ struct sm_layer {
 	double cls_latency[GPUVM_OP_CLASSES], cls_step[GPUVM_OP_CLASSES];
 	double cls_interval[GPUVM_OP_CLASSES];
 
+	/* the GPU's block scheduler (gpu.cta_dispatch_cycles): the next cycle
+	 * it can dispatch a CTA, whichever SM takes it */
+	double cta_dispatch_free;
+
 	struct sm_state *sm;        /* [sms] */
 	struct warp_rt *warp;       /* [sms * max_warps_per_sm] */
 	struct cta_rt *cta;         /* [sms * max_ctas_per_sm] */
@@ -155,16 +159,21 @@ int sm_ensure_warp_state(struct sm_layer *s, size_t bytes);
 /* The scoreboard's registers, made at the first item that names them. */
 int sm_ensure_regs(struct sm_layer *s);
 
-/* A launch's start at t: schedulers and stages free, the L1 sized for
- * the launch's shared-memory carve-out (or emptied). */
+/* A launch's first CTA dispatch at t (after the kernel's front-end,
+ * gpu.kernel_frontend_cycles, which the kernel runner charges):
+ * schedulers, stages and the block scheduler free, the L1 sized for the
+ * launch's shared-memory carve-out (or emptied). */
 void sm_launch_begin(struct sm_layer *s, const struct sm_launch *l, double t);
 /* Whether SM smi has room for one more CTA of the launch. */
 bool sm_can_take(const struct sm_layer *s, const struct sm_launch *l, uint32_t smi);
-/* Places the launch's next CTA on SM smi at t (its warps' first events
- * pushed). */
+/* Places the launch's next CTA on SM smi at t: its slot is taken at t,
+ * its warps' first events pushed when the block scheduler dispatches it
+ * (one CTA per gpu.cta_dispatch_cycles, in the order of the calls) plus
+ * gpu.cta_launch_cycles. Both 0: at t. */
 void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double t);
 /* Warp wslot has ended at t; returns its SM when that freed a CTA slot
- * (the placement policy may give it the next CTA), else UINT32_MAX. */
+ * (the placement policy may give it the next CTA, gpu.cta_retire_cycles
+ * after t), else UINT32_MAX. A CTA's retire cost counts in l->end. */
 uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslot, double t);
 /* Warp wslot arrives at its CTA's barrier at now (parked until the last
  * live warp of the CTA arrives). */

@@ -159,6 +159,8 @@ static int kernel_open(struct system *sys, const struct gpuvm_kernel *k, double 
 	memcpy(ks->block, k->block, sizeof ks->block);
 	ks->launch_cycles = launch;
 	ks->start_cycle = start;
+	ks->frontend_cycles = sys->cfg->kernel_frontend_cycles;
+	ks->tail_cycles = sys->cfg->kernel_tail_cycles;
 	s->n_kernel_list = n + 1;
 	xlat_sync_stats(&sys->xlat);
 	m->index = n;
@@ -228,8 +230,10 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
 
 	double launch = cfg->kernel_launch_us * cfg->clock_mhz;
-	double t = t0 + launch;
-	kr.end = t;
+	double t = t0 + launch; /* the kernel starts on the GPU (its duration from here) */
+	/* its first CTA dispatch, after the front-end (docs/launch.md) */
+	double t_cta = t + cfg->kernel_frontend_cycles;
+	kr.end = t_cta;
 	sys->stats->launch_cycles += launch;
 	struct kernel_mark mark;
 	if (kernel_open(sys, k, t, launch, &mark))
@@ -250,8 +254,9 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	}
 	if (cls && cls->converged) {
 		sys->stats->kernel_sampling.fast_forwarded_kernels++;
-		if (fast_forward_kernel(sys, &kr, cls, t, err))
+		if (fast_forward_kernel(sys, &kr, cls, t_cta, err))
 			return -1;
+		kr.end += cfg->kernel_tail_cycles;
 		kernel_close(sys, &mark, kr.end, true);
 		*t_end = kr.end;
 		return 0;
@@ -261,13 +266,13 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	if (cls)
 		kernel_sampler_begin(&sys->ks);
 
-	sm_launch_begin(sl, &kr, t);
+	sm_launch_begin(sl, &kr, t_cta);
 	struct gpuvm_kernel_stats *kst = &sys->stats->kernel_list[mark.index];
 	kst->l1_bytes = sl->l1_on ? (uint64_t)sl->l1.sets * sl->l1.ways << sl->l1.line_shift : 0;
 	kst->smem_bytes = kr.smem_cap;
 	/* the launch's first CTAs, as the placement policy puts them
 	 * (gpu.cta_placement, src/sm/cta_place.c) */
-	sys->placer.ops->launch(&sys->placer, sl, &kr, t);
+	sys->placer.ops->launch(&sys->placer, sl, &kr, t_cta);
 
 	uint64_t steps = 0;
 	while (!event_queue_empty(&sys->events)) {
@@ -367,8 +372,9 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	if (link_stores_done(&sys->link) > kr.end)
 		kr.end = link_stores_done(&sys->link); /* posted writes still on the link */
 	if (cls)
-		kernel_sampler_record(&sys->ks, cls, kr.end - t, sys->stats->warp_insts - insts0,
+		kernel_sampler_record(&sys->ks, cls, kr.end - t_cta, sys->stats->warp_insts - insts0,
 				      sys->stats->thread_accesses - accesses0);
+	kr.end += cfg->kernel_tail_cycles; /* drain and completion (docs/launch.md) */
 	kernel_close(sys, &mark, kr.end, false);
 	*t_end = kr.end;
 	return 0;

@@ -165,6 +165,33 @@ if [ -e "$BPTREE" ]; then
 	expect_fail "unreadable trace" "badtrace.tsv:3: bad: " --manifest badtrace.tsv
 fi
 
+# ---- conventions: each row compared with the quantity it measured ---------
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\tconvention\n' >conv_head.tsv
+{ cat conv_head.tsv; printf 'x\tno/such\td\th100\t1\tw\ts\tncu-ish\n'; } >badconv.tsv
+expect_fail "unknown convention" "badconv.tsv:2: convention: 'ncu-ish' is not a convention" \
+	--manifest badconv.tsv
+if [ -e "$BPTREE" ] && [ ${#GPU[@]} -eq 0 ]; then
+	{ cat conv_head.tsv
+	  for c in nsys ctas host; do
+		printf 'bt-%s\t%s\td\th100-pcie\t18.1\tw\ts\t%s\n' "$c" "$BPTREE" "$c"
+	  done; } >conv.tsv
+	if "$GPUVM" validate --manifest conv.tsv --csv conv.csv -q 2>stderr.txt &&
+	   python3 - conv.csv <<'EOF'
+import csv, sys
+r = {x["name"]: x for x in csv.DictReader(open(sys.argv[1], newline=""))}
+assert [r["bt-" + k]["convention"] for k in ("nsys", "ctas", "host")] == ["nsys", "ctas", "host"]
+n, c, h = (float(r["bt-" + k]["simulated_us"]) for k in ("nsys", "ctas", "host"))
+# nsys holds each kernel's front-end (h100-pcie sets gpu.kernel_frontend_cycles:
+# 1790 cycles = 1.02 us), ctas not; host adds gpu.kernel_launch_us per kernel
+assert n - c > 1.0 and n - c < 5.0, (n, c)
+launch = float(r["bt-host"]["kernel_launch_us"])
+assert abs((h - n) - 2 * launch) < 1e-3, (h, n, launch)
+EOF
+	then echo "ok - conventions: ctas < nsys < host by the front-ends and launches"
+	else fail "conventions"; cat stderr.txt conv.csv
+	fi
+fi
+
 # ---- --help teaches -------------------------------------------------------
 "$GPUVM" validate --help >help.txt
 if grep -q "launch overhead is excluded" help.txt && grep -q "measured_us" help.txt &&
