@@ -366,7 +366,8 @@ static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_
 	}
 	if (write) {
 		b->dirty[w] |= bit;
-		b->written_ever[w] |= bit;
+		if (u->evict->on_write && u->evict->on_write(u->evict_state, b, p))
+			u->oom = true;
 	}
 	if (u->evict->on_access)
 		u->evict->on_access(u->evict_state, b, p);

@@ -178,7 +178,6 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 			b->resident[w] |= mv[w];
 			b->evicted[w] &= ~mv[w];
 			b->dirty[w] |= range[w] & b->resident[w];
-			b->written_ever[w] |= range[w] & b->resident[w];
 		}
 		b->resident_count += k;
 		u->sp.resident_pages += k;
@@ -188,6 +187,10 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 		st->pages_copied_in += k;
 		if (k && u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
 			u->oom = true;
+		/* every page of the range is written (and resident) */
+		for (uint32_t q = lo; u->evict->on_write && q < hi; q++)
+			if (u->evict->on_write(u->evict_state, b, q))
+				u->oom = true;
 	}
 	return done;
 }
