@@ -481,17 +481,24 @@ static void test_lfu_cold_over_hot(void **state)
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
 	/* all cold: read-only first, then least recently used */
 	f.ac[0][0] = f.ac[1][3] = f.ac[2][7] = 3;
-	mask_set(f.blk[1].written_ever, 0);
+	assert_int_equal(e->on_write(s, &f.blk[1], 0), 0);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
-	mask_set(f.blk[0].written_ever, 0);
+	assert_int_equal(e->on_write(s, &f.blk[0], 0), 0);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[2]);
-	mask_set(f.blk[2].written_ever, 0);
+	assert_int_equal(e->on_write(s, &f.blk[2], 0), 0);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]); /* LRU */
 	/* all hot: read-only does not matter (nw's read-only reference
-	 * matrix, read by every kernel, would go first), LRU */
+	 * matrix, read by every kernel, would go first), LRU. A fresh state
+	 * in which only block 0, the least recently used, was written (the
+	 * written flags are the policy's own and never cleared). */
+	e->destroy(s);
+	assert_int_equal(e->create(&s), 0);
+	for (uint32_t i = 0; i < 3; i++)
+		assert_int_equal(e->on_fill(s, &f.sp, &f.blk[i], all), 0);
+	e->on_access(s, &f.blk[1], 0);
+	e->on_access(s, &f.blk[2], 0);
+	assert_int_equal(e->on_write(s, &f.blk[0], 0), 0);
 	f.ac[0][0] = f.ac[1][3] = f.ac[2][7] = 100;
-	memset(f.blk[1].written_ever, 0, sizeof f.blk[1].written_ever);
-	memset(f.blk[2].written_ever, 0, sizeof f.blk[2].written_ever);
 	assert_ptr_equal(e->pick(s, &f.sp, m), &f.blk[0]);
 	/* the block a fault is filling is kept */
 	f.sp.filling = &f.blk[0];

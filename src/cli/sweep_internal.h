@@ -1,5 +1,5 @@
 /* `gpuvm sweep` internals: the grid (sweep_grid.c), running its points in
- * worker processes (cmd_sweep.c), and writing table / CSV / JSON / figure
+ * worker processes (sweep_run.c), and writing table / CSV / JSON / figure
  * (sweep_output.c). */
 #ifndef GPUVM_CLI_SWEEP_INTERNAL_H
 #define GPUVM_CLI_SWEEP_INTERNAL_H
@@ -149,6 +149,14 @@ void sweep_mpi_finalize(void);
 int sweep_cache_check(const struct sweep *s, struct gpuvm_error *err);
 size_t sweep_cache_load(struct sweep *s, bool *from_cache);
 void sweep_cache_store(const struct sweep *s, const bool *from_cache);
+
+/* Running the points (sweep_run.c): every selected point of this shard
+ * without a result or an error; returns 0, 1 or 2. With --fail-fast the
+ * first failure stops the sweep and *failed is its point (SIZE_MAX: a
+ * failure outside any point). */
+int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err);
+/* The sweep ended with its CSV written: the checkpoint is stale. */
+void sweep_checkpoint_remove(const struct sweep *s);
 
 /* gpuvm sweep merge (sweep_merge.c). */
 int sweep_merge_main(int argc, char **argv);

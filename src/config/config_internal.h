@@ -1,5 +1,5 @@
-/* The configuration key table, shared by config.c (INI loading, --set,
- * finalize) and config_keys.c (the table itself and per-type parsing,
+/* The configuration key table, shared by config.c (defaults, --set),
+ * config_load.c (INI loading), config_finalize.c and config_keys.c (the table itself and per-type parsing,
  * formatting and checking). Not a public header. */
 #ifndef GPUVM_CONFIG_INTERNAL_H
 #define GPUVM_CONFIG_INTERNAL_H

@@ -34,6 +34,11 @@ struct uvm_evict_ops {
 	int (*on_fill)(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask);
 	/* The GPU touched page of b (every managed access; may be NULL). */
 	void (*on_access)(void *st, struct uvm_block *b, uint32_t page);
+	/* Page of b was written while resident: a store or atomic of the GPU,
+	 * or a copy to managed memory (may be NULL). A policy that prefers
+	 * read-only blocks (lfu-2mb, lfu-ac) keeps what it needs of this in
+	 * its own state. -1: out of memory. */
+	int (*on_write)(void *st, struct uvm_block *b, uint32_t page);
 	/* Pages of mask (in b) were evicted (already cleared in b->resident). */
 	void (*on_evicted)(void *st, struct uvm_block *b, const uint64_t *mask);
 	/* Chooses resident pages to evict, all in one block: sets mask and

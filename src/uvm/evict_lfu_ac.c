@@ -24,6 +24,7 @@
 
 struct lfu_ac_state {
 	uint64_t *stamp; /* [cap] per block: last fill or access */
+	bool *written;   /* [cap] per block: a page of it was ever written */
 	uint32_t cap;
 	uint64_t clock;
 };
@@ -40,26 +41,52 @@ static void lfu_ac_destroy(void *st)
 	if (!s)
 		return;
 	free(s->stamp);
+	free(s->written);
 	free(s);
+}
+
+/* Room for blocks [0, n). */
+static int lfu_ac_reserve(struct lfu_ac_state *s, uint32_t n)
+{
+	if (n <= s->cap)
+		return 0;
+	uint32_t cap = s->cap ? s->cap : 256;
+	while (cap < n)
+		cap *= 2;
+	uint64_t *t = realloc(s->stamp, cap * sizeof *t);
+	if (!t)
+		return -1;
+	s->stamp = t;
+	bool *wr = realloc(s->written, cap * sizeof *wr);
+	if (!wr)
+		return -1;
+	s->written = wr;
+	for (uint32_t i = s->cap; i < cap; i++) {
+		s->stamp[i] = 0;
+		s->written[i] = false;
+	}
+	s->cap = cap;
+	return 0;
 }
 
 static int lfu_ac_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)
 {
 	(void)mask;
 	struct lfu_ac_state *s = st;
-	if (sp->n > s->cap) {
-		uint32_t cap = s->cap ? s->cap : 256;
-		while (cap < sp->n)
-			cap *= 2;
-		uint64_t *t = realloc(s->stamp, cap * sizeof *t);
-		if (!t)
-			return -1;
-		s->stamp = t;
-		for (uint32_t i = s->cap; i < cap; i++)
-			s->stamp[i] = 0;
-		s->cap = cap;
-	}
+	if (lfu_ac_reserve(s, sp->n))
+		return -1;
 	s->stamp[b->index] = ++s->clock;
+	return 0;
+}
+
+/* Whether a block was ever written is this module's own state. */
+static int lfu_ac_write(void *st, struct uvm_block *b, uint32_t page)
+{
+	(void)page;
+	struct lfu_ac_state *s = st;
+	if (lfu_ac_reserve(s, b->index + 1))
+		return -1;
+	s->written[b->index] = true;
 	return 0;
 }
 
@@ -92,7 +119,7 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 			continue;
 		/* cold before hot; among cold blocks read-only first; LRU within */
 		bool hot_b = block_hot(b, sp->ac_hot);
-		bool ro_b = !hot_b && mask_empty(b->written_ever);
+		bool ro_b = !hot_b && !(i < s->cap && s->written[i]);
 		uint64_t sb = i < s->cap ? s->stamp[i] : 0, sw = best && best->index < s->cap ? s->stamp[best->index] : 0;
 		if (!best || (!hot_b && hot_w) || (hot_b == hot_w && ro_b && !ro_w) ||
 		    (hot_b == hot_w && ro_b == ro_w && sb < sw)) {
@@ -112,6 +139,7 @@ static const struct uvm_evict_ops ops = {
 	.destroy = lfu_ac_destroy,
 	.on_fill = lfu_ac_fill,
 	.on_access = lfu_ac_touch,
+	.on_write = lfu_ac_write,
 	.pick = lfu_ac_pick,
 	.uses_access_counters = true,
 };

@@ -100,9 +100,9 @@ struct uvm {
 	double batch_start, handler_free;
 	double handler_before; /* handler_free before the open batch began */
 	uint32_t batch_count;
-	/* the PCIe lanes, one serial server per direction (lane_book) */
+	/* the PCIe lanes, one serial server per direction (uvm_lane.c) */
 	struct uvm_lane h2d, d2h;
-	double last_lane_start; /* start of the last lane_transfer */
+	double last_lane_start; /* start of the last uvm_lane_transfer */
 	bool evicting;               /* oversubscribed: eviction has started */
 	bool sync_writeback;         /* uvm.device_sync = writeback (UVMSmart) */
 	uint64_t rng;

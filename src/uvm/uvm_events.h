@@ -1,4 +1,4 @@
-/* Driver events: what the UVM driver model (uvm.c) tells the policies
+/* Driver events: what the UVM driver model (src/uvm/uvm*.c) tells the policies
  * that subscribe, in the shape of nvidia-uvm's uvm_perf_events.h (an
  * event enum, one payload union, a callback list per event type;
  * uvm_perf_event_notify) and uvm_perf_module.h (a module registers
@@ -6,7 +6,7 @@
  * block's slot, uvm_va_block_t.perf_modules_data[]).
  *
  * Contract:
- *  - uvm.c is the only emitter; it emits each event at one place, listed
+ *  - the driver is the only emitter; it emits each event at one place, listed
  *    below with what the payload holds then. Subscribers see events in
  *    emission order, subscribers of one event in subscription order.
  *  - A subscriber may read the block and update its own slot
@@ -17,7 +17,7 @@
  *  - With no subscriber of a type, emitting it costs one test of a mask:
  *    results are those of a driver without events.
  *
- * When each is emitted (uvm.c):
+ * When each is emitted (uvm_fault.c, uvm_evict.c, uvm_migrate.c):
  *  FAULT          far_fault_mode(): a far fault on `page` of `block` by
  *                 `sm` is taken by the fault handler; t = when the fault
  *                 reached the handler (after replays and naps). `mode`:
@@ -26,15 +26,15 @@
  *                 access-counter notification (a page read remotely whose
  *                 64 KB block's count reached the threshold): `chunk`,
  *                 its `count`.
- *  EVICT          drop_pages() for room (not a device sync's write-back):
+ *  EVICT          drop_pages() (uvm_evict.c) for room (not a device sync's write-back):
  *                 `pages` of `block` left device memory, already cleared
  *                 from block->resident; t = when the write-back began.
- *  MIGRATE        migrate(): `pages` of `block` (the fault's page and what
+ *  MIGRATE        uvm_migrate_pages(): `pages` of `block` (the fault's page and what
  *                 the prefetcher added) moved host -> GPU (`dst` 1) and are
  *                 marked resident; t = when the transfers began; `cause`
  *                 the mode of the fault as in FAULT. The driver's thrashing
  *                 detection (thrashing.c) is a subscriber.
- *  THRASHING      migrate(), before MIGRATE: the faulted `page` of `block`
+ *  THRASHING      uvm_migrate_pages(), before MIGRATE: the faulted `page` of `block`
  *                 had been evicted and is back (UVMSmart's thrashed page,
  *                 stats uvm.thrashed_pages). */
 #ifndef GPUVM_UVM_EVENTS_H

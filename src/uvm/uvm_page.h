@@ -42,7 +42,6 @@ struct uvm_block {
 	uvm_mask dirty;             /* written since it arrived */
 	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
 	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
-	uvm_mask written_ever;      /* for lfu-2mb's read-only preference */
 	/* delayed migration (uvm.migration other than first-touch, or an
 	 * eviction that reads the counters; NULL otherwise): */
 	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */

@@ -1,0 +1,444 @@
+/* gpuvm sweep: running the points of a grid. Each point runs in a worker
+ * process (fork; -j at a time), which sends its result up a pipe as JSON
+ * text ("O<json>") or its error ("E<message>"); -j 1 runs them here. A
+ * checkpoint (FILE.partial beside --csv) is written as results arrive, at
+ * intervals that grow with the time a write takes, so an interrupted
+ * sweep resumes (--resume).
+ *
+ * Owns: the workers and their pipes, the checkpoint file. May call: the
+ * grid (sweep_point_spec), the run module (gpuvm_run_point), the CSV
+ * writer for checkpoints, the progress line. Guarantees: results land in
+ * s->results in grid order whatever -j is, each passed through JSON text
+ * so that -j 1 and -j N are identical; a failed point is recorded (or, with
+ * --fail-fast, stops the sweep) and no worker outlives sweep_run_all. */
+#include "gpuvm/host_memory.h"
+#include "sweep_internal.h"
+#include "gpuvm/output_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpuvm/plot.h"
+#include "gpuvm/stats_registry.h"
+#include "gpuvm/units.h"
+
+/* ---- running points --------------------------------------------------- */
+
+/* Runs point i here. On failure err holds the message. */
+static int run_here(const struct sweep *s, size_t i, cJSON **out, struct gpuvm_error *err)
+{
+	struct gpuvm_run_spec spec;
+	char *owned[SWEEP_SPEC_OWNED];
+	if (sweep_point_spec(s, i, &spec, owned, err) != 0)
+		return -1;
+	spec.progress = false;
+	*out = NULL;
+	int rc = gpuvm_run_point(&spec, out, err);
+	sweep_spec_free(owned);
+	if (rc == 0 && !*out)
+		rc = gpuvm_fail(err, NULL, 0, NULL, "simulation returned no result");
+	if (rc == 0) {
+		/* Results from workers arrive as JSON text, and cJSON prints some
+		 * doubles a hair short of exact; passing every result through
+		 * text keeps -j 1 and -j N identical, and CSV equal to JSON. */
+		char *text = cJSON_PrintUnformatted(*out);
+		cJSON *again = text ? cJSON_Parse(text) : NULL;
+		free(text);
+		cJSON_Delete(*out);
+		*out = again;
+		if (!again)
+			rc = gpuvm_fail(err, NULL, 0, NULL, "out of memory");
+	}
+	return rc;
+}
+
+struct worker {
+	pid_t pid;
+	int fd;
+	size_t point;
+	char *buf;
+	size_t len, cap;
+};
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(3);
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Child: simulate, send "O<json>" or "E<message>" up the pipe. */
+static void worker_main(const struct sweep *s, size_t i, int fd)
+{
+	gpuvm_output_catch_signals(false); /* a worker writes no output */
+	cJSON *r = NULL;
+	struct gpuvm_error err = {{0}};
+	if (run_here(s, i, &r, &err) == 0) {
+		char *text = cJSON_PrintUnformatted(r);
+		if (!text)
+			_exit(4);
+		write_all(fd, "O", 1);
+		write_all(fd, text, strlen(text));
+		free(text);
+		cJSON_Delete(r);
+	} else {
+		write_all(fd, "E", 1);
+		write_all(fd, err.msg, strlen(err.msg));
+	}
+	close(fd);
+	_exit(0);
+}
+
+static int spawn(const struct sweep *s, size_t i, struct worker *w, struct gpuvm_error *err)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return gpuvm_fail(err, NULL, 0, NULL, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return gpuvm_fail(err, NULL, 0, NULL, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		/* A worker dies with the sweep: `kill <parent>` must not leave
+		 * simulations running. getppid() covers a parent that died
+		 * before prctl. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(5);
+		close(fds[0]);
+		worker_main(s, i, fds[1]);
+	}
+	close(fds[1]);
+	*w = (struct worker){.pid = pid, .fd = fds[0], .point = i};
+	return 0;
+}
+
+/* The worker's pipe reached EOF: reap it and decode its answer.
+ * Returns 0, 2 (the point was rejected) or 1 (the worker failed). */
+static int finish(struct sweep *s, struct worker *w, struct gpuvm_error *err)
+{
+	close(w->fd);
+	int status = 0;
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int rc = 0;
+	if (WIFSIGNALED(status))
+		rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker killed by signal %d (%s)",
+				   WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || w->len == 0)
+		rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker failed (exit status %d)",
+				   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	else if (w->buf[0] == 'E')
+		rc = 2, gpuvm_fail(err, NULL, 0, NULL, "%.*s", (int)(w->len - 1), w->buf + 1);
+	else {
+		cJSON *r = cJSON_ParseWithLength(w->buf + 1, w->len - 1);
+		if (!cJSON_IsObject(r)) {
+			cJSON_Delete(r);
+			rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker sent malformed JSON");
+		} else {
+			s->results[w->point] = r;
+		}
+	}
+	free(w->buf);
+	w->buf = NULL;
+	w->pid = 0;
+	return rc;
+}
+
+static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
+{
+	if (s->quiet || !isatty(STDERR_FILENO))
+		return;
+	char label[256];
+	sweep_point_label(s, i, label, sizeof label);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, label);
+	if (done == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* Checks --y against the first result, so a typo fails before the rest. */
+static int check_metric(const struct sweep *s, const cJSON *r, struct gpuvm_error *err)
+{
+	if (!s->plot || !s->y || sweep_has_metric(r, s->y))
+		return 0;
+	const char *near = gpuvm_stat_suggest(s->y, true);
+	if (near && sweep_has_metric(r, near))
+		return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
+				  "(did you mean '%s'? `gpuvm stats` lists them)", s->y, near);
+	return gpuvm_fail(err, "--y", 0, NULL, "'%s' is not a metric of the results "
+			  "(use a column name of the CSV, e.g. sim_seconds, tlb_l1_hit_ratio; "
+			  "`gpuvm stats` lists them)", s->y);
+}
+
+/* Point i failed and the sweep goes on: its row will say why. */
+static void record_failure(struct sweep *s, size_t i, const char *msg)
+{
+	char label[512];
+	sweep_point_label(s, i, label, sizeof label);
+	fprintf(stderr, "%sgpuvm sweep: point %zu of %zu (%s) failed: %s\n",
+		isatty(STDERR_FILENO) && !s->quiet ? "\r\033[K" : "", i + 1, s->n_points, label,
+		msg);
+	free(s->errors[i]);
+	s->errors[i] = strdup(msg);
+	if (!s->errors[i]) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+}
+
+/* ---- checkpoints ------------------------------------------------------ */
+
+/* While the sweep runs, --csv FILE's finished rows are kept in
+ * FILE.partial (written atomically through the output module), so a run
+ * that is killed can go on with --resume. Rewrites are spaced so they cost
+ * at most ~5 % of the time: the next one waits 20 times as long as the
+ * last took. Only for a regular file (or a new path): a device, a FIFO or
+ * stdout gets the CSV once, at the end. */
+struct checkpoint {
+	char *path;
+	double next; /* monotonic seconds */
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void checkpoint_init(const struct sweep *s, struct checkpoint *c)
+{
+	c->path = NULL;
+	c->next = 0;
+	struct stat st;
+	if (!s->csv || !strcmp(s->csv, "-"))
+		return;
+	if (stat(s->csv, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+		return;
+	size_t n = strlen(s->csv) + 9;
+	c->path = malloc(n);
+	if (c->path)
+		snprintf(c->path, n, "%s.partial", s->csv);
+}
+
+static void checkpoint(const struct sweep *s, struct checkpoint *c)
+{
+	if (!c->path)
+		return;
+	double t0 = now_s();
+	if (t0 < c->next)
+		return;
+	struct gpuvm_output o;
+	struct gpuvm_error err = {{0}};
+	int rc = gpuvm_output_open(&o, c->path, &err);
+	if (rc == 0) {
+		rc = sweep_write_csv(s, o.f, &err);
+		if (rc)
+			gpuvm_output_cancel(&o);
+		else
+			rc = gpuvm_output_close(&o, &err);
+	}
+	if (rc) {
+		fprintf(stderr, "gpuvm sweep: note: no checkpoint (%s); the CSV is written at "
+				"the end\n", err.msg);
+		free(c->path);
+		c->path = NULL;
+		return;
+	}
+	double t1 = now_s();
+	c->next = t1 + 20 * (t1 - t0);
+}
+
+/* The sweep ended with FILE written: its checkpoint is stale. */
+void sweep_checkpoint_remove(const struct sweep *s)
+{
+	if (!s->csv || !strcmp(s->csv, "-"))
+		return;
+	size_t n = strlen(s->csv) + 9;
+	char *p = malloc(n);
+	if (!p)
+		return;
+	snprintf(p, n, "%s.partial", s->csv);
+	struct stat st;
+	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(p);
+	free(p);
+}
+
+/* Runs every point of this shard that has no result (resumed) and no
+ * error (rejected when validated); returns 0, 1 or 2 (see finish). With
+ * --fail-fast, the first failure stops the sweep and *failed is its point,
+ * or SIZE_MAX for a failure outside any point; otherwise a failed point is
+ * recorded in s->errors and the sweep goes on. */
+int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
+{
+	*failed = SIZE_MAX;
+	size_t *todo = malloc((s->n_points ? s->n_points : 1) * sizeof *todo);
+	if (!todo) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	size_t n_todo = 0;
+	bool checked = false;
+	for (size_t i = 0; i < s->n_points; i++) {
+		if (!sweep_selected(s, i) || s->errors[i])
+			continue;
+		if (!s->results[i])
+			todo[n_todo++] = i;
+		else if (!checked) {
+			checked = true;
+			if (check_metric(s, s->results[i], err) != 0) {
+				free(todo);
+				return 2;
+			}
+		}
+	}
+	struct checkpoint ck;
+	checkpoint_init(s, &ck);
+	int rc = 0;
+	if (s->jobs <= 1 || n_todo <= 1) {
+		for (size_t t = 0; t < n_todo; t++) {
+			size_t i = todo[t];
+			struct gpuvm_error e = {{0}};
+			if (run_here(s, i, &s->results[i], &e) != 0) {
+				if (s->fail_fast) {
+					*failed = i;
+					*err = e;
+					rc = 2;
+					break;
+				}
+				record_failure(s, i, e.msg);
+			} else if (!checked) {
+				checked = true;
+				if (check_metric(s, s->results[i], err) != 0) {
+					rc = 2;
+					break;
+				}
+			}
+			progress(s, t + 1, n_todo, i);
+			checkpoint(s, &ck);
+		}
+		free(todo);
+		free(ck.path);
+		return rc;
+	}
+
+	size_t nw = (size_t)s->jobs < n_todo ? (size_t)s->jobs : n_todo;
+	struct worker *w = calloc(nw, sizeof *w);
+	struct pollfd *pfd = calloc(nw, sizeof *pfd);
+	size_t *map = calloc(nw, sizeof *map);
+	if (!w || !pfd || !map) {
+		fprintf(stderr, "gpuvm sweep: out of memory\n");
+		exit(1);
+	}
+	size_t next = 0, done = 0, running = 0;
+	while (running > 0 || (rc == 0 && next < n_todo)) {
+		for (size_t k = 0; k < nw && rc == 0 && next < n_todo; k++) {
+			if (w[k].pid)
+				continue;
+			if (spawn(s, todo[next], &w[k], err) != 0) {
+				rc = 1;
+				for (size_t q = 0; q < nw; q++)
+					if (w[q].pid)
+						kill(w[q].pid, SIGTERM);
+				break;
+			}
+			next++;
+			running++;
+		}
+		size_t np = 0;
+		for (size_t k = 0; k < nw; k++)
+			if (w[k].pid) {
+				pfd[np] = (struct pollfd){.fd = w[k].fd, .events = POLLIN};
+				map[np++] = k;
+			}
+		if (np == 0)
+			break;
+		if (poll(pfd, np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = 1;
+			gpuvm_fail(err, NULL, 0, NULL, "poll: %s", strerror(errno));
+			break;
+		}
+		for (size_t p = 0; p < np; p++) {
+			if (!(pfd[p].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			struct worker *x = &w[map[p]];
+			if (x->cap - x->len < 65536) {
+				x->cap = x->cap ? 2 * x->cap : 1 << 17;
+				x->buf = realloc(x->buf, x->cap);
+				if (!x->buf) {
+					fprintf(stderr, "gpuvm sweep: out of memory\n");
+					exit(1);
+				}
+			}
+			ssize_t r = read(x->fd, x->buf + x->len, x->cap - x->len);
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (r > 0) {
+				x->len += (size_t)r;
+				continue;
+			}
+			size_t point = x->point;
+			struct gpuvm_error e = {{0}};
+			int frc = finish(s, x, &e);
+			running--;
+			if (frc == 0 && !checked) {
+				checked = true;
+				if (check_metric(s, s->results[point], &e) != 0)
+					frc = 2, point = SIZE_MAX;
+			}
+			if (frc != 0 && rc == 0 && !s->fail_fast && point != SIZE_MAX) {
+				/* keep going: this point's row carries the message */
+				record_failure(s, point, e.msg);
+				progress(s, ++done, n_todo, point);
+				checkpoint(s, &ck);
+			} else if (frc != 0 && (rc == 0 || (frc == 2 && point < *failed))) {
+				/* Stop the others. Once stopping, only a rejected point
+				 * earlier in the grid replaces the message (workers we
+				 * killed fail too, and say nothing new). */
+				rc = frc;
+				*failed = point;
+				*err = e;
+				for (size_t k = 0; k < nw; k++)
+					if (w[k].pid)
+						kill(w[k].pid, SIGTERM);
+			} else if (frc == 0) {
+				progress(s, ++done, n_todo, point);
+				if (rc == 0)
+					checkpoint(s, &ck);
+			}
+		}
+	}
+	for (size_t k = 0; k < nw; k++)
+		free(w[k].buf);
+	free(w);
+	free(pfd);
+	free(map);
+	free(todo);
+	free(ck.path);
+	return rc;
+}

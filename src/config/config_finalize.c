@@ -1,0 +1,384 @@
+/* Finalizing a GPU configuration: the cross-field checks (SM grid, TLB
+ * levels and their sharing, policy and scheme names, keys every preset
+ * must set) and the derived values (SM layout, per-level geometry).
+ *
+ * Owns: nothing between calls. May call: the key table and origin records
+ * (config_internal.h), the module registry and the TLB sharing schemes'
+ * registry (names only). Guarantees: a message about a rule that several
+ * keys break points at the key set last (the override that caused it),
+ * with its file and line; a config that passes is one the engine can
+ * build. */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config_internal.h"
+#include "xlat/peer.h"
+#include "gpuvm/config.h"
+#include "gpuvm/error.h"
+#include "gpuvm/units.h"
+#include "gpuvm/uvm.h"
+
+#define MAX_PHYS_SMS (2 * GPUVM_MAX_SMS)
+
+/* ---- messages ---- */
+
+/* Where to point a message about key k: where it was set, else the file
+ * the config came from, else "defaults". */
+static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int k,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail_at(struct gpuvm_error *err, const struct gpuvm_config *cfg, int k,
+		   const char *fmt, ...)
+{
+	char problem[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof problem, fmt, ap);
+	va_end(ap);
+	const struct gpuvm_config_origin *o = &cfg->set_at[k];
+	const char *origin = o->seq ? o->origin : cfg->source[0] ? cfg->source : "defaults";
+	int line = o->seq ? o->line : 0;
+	return gpuvm_fail(err, origin, line, cfg_key_get(k)->name, "%s", problem);
+}
+
+/* Of several keys that together broke a rule, the one set last (the
+ * override that caused it), or the first listed when none was set. */
+static int latest_of(const struct gpuvm_config *cfg, const int *keys, size_t n)
+{
+	int best = keys[0];
+	for (size_t i = 1; i < n; i++)
+		if (cfg->set_at[keys[i]].seq > cfg->set_at[best].seq)
+			best = keys[i];
+	return best;
+}
+
+/* A key that only makes sense under another (a TLB level key under
+ * tlb.levels, share_map under share = map) conflicts with it when it was
+ * set after it, or both in the same file: setting the controlling key later
+ * (an override) just makes the dependent one unused. */
+static bool set_against(const struct gpuvm_config *cfg, int dependent, int controlling)
+{
+	const struct gpuvm_config_origin *d = &cfg->set_at[dependent];
+	const struct gpuvm_config_origin *c = &cfg->set_at[controlling];
+	if (!d->seq)
+		return false;
+	if (d->seq > c->seq)
+		return true;
+	return c->line > 0 && d->line > 0 && strcmp(c->origin, d->origin) == 0;
+}
+
+/* ---- finalize ---- */
+
+static int check_grid(struct gpuvm_config *cfg, struct gpuvm_error *err, uint32_t *phys_out)
+{
+	uint64_t phys = (uint64_t)cfg->gpcs * cfg->tpcs_per_gpc * cfg->sms_per_tpc;
+	if (phys > MAX_PHYS_SMS) {
+		const int ks[] = {K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC};
+		return fail_at(err, cfg, latest_of(cfg, ks, 3),
+			       "the physical grid gpcs %u x tpcs_per_gpc %u x sms_per_tpc %u = %llu "
+			       "SMs exceeds %d", cfg->gpcs, cfg->tpcs_per_gpc, cfg->sms_per_tpc,
+			       (unsigned long long)phys, MAX_PHYS_SMS);
+	}
+	bool seen[MAX_PHYS_SMS] = {false};
+	for (uint32_t i = 0; i < cfg->disabled_sms_len; i++) {
+		uint32_t p = cfg->disabled_sms[i];
+		/* blame the key set last: a preset based on p100 that shrinks
+		 * the grid broke p100's disabled_sms, not the other way round */
+		const int gk[] = {K_DISABLED_SMS, K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC};
+		if (p >= phys)
+			return fail_at(err, cfg, latest_of(cfg, gk, 4),
+				       "physical SM id %u in gpu.disabled_sms is out of range (the grid has %llu SMs, "
+				       "ids 0..%llu)", p, (unsigned long long)phys,
+				       (unsigned long long)phys - 1);
+		if (seen[p])
+			return fail_at(err, cfg, K_DISABLED_SMS, "physical SM id %u is listed twice", p);
+		seen[p] = true;
+	}
+	if (phys - cfg->disabled_sms_len != cfg->sms) {
+		const int ks[] = {K_SMS, K_GPCS, K_TPCS_PER_GPC, K_SMS_PER_TPC, K_DISABLED_SMS};
+		return fail_at(err, cfg, latest_of(cfg, ks, 5),
+			       "gpu.sms = %u, but gpcs %u x tpcs_per_gpc %u x sms_per_tpc %u - %u "
+			       "disabled_sms = %llu active SMs", cfg->sms, cfg->gpcs, cfg->tpcs_per_gpc,
+			       cfg->sms_per_tpc, cfg->disabled_sms_len,
+			       (unsigned long long)(phys - cfg->disabled_sms_len));
+	}
+	*phys_out = (uint32_t)phys;
+	return 0;
+}
+
+/* Physical id of each logical SM, in %smid order. */
+static void lay_out_sms(const struct gpuvm_config *cfg, uint32_t phys, uint16_t *phys_of)
+{
+	bool off[MAX_PHYS_SMS] = {false};
+	for (uint32_t i = 0; i < cfg->disabled_sms_len; i++)
+		off[cfg->disabled_sms[i]] = true;
+	uint32_t n = 0;
+	if (cfg->sm_numbering == GPUVM_SM_INTERLEAVED) {
+		for (uint32_t r = 0; r < cfg->tpcs_per_gpc; r++)
+			for (uint32_t g = 0; g < cfg->gpcs; g++)
+				for (uint32_t k = 0; k < cfg->sms_per_tpc; k++) {
+					uint32_t p = (g * cfg->tpcs_per_gpc + r) * cfg->sms_per_tpc + k;
+					if (!off[p])
+						phys_of[n++] = (uint16_t)p;
+				}
+	} else {
+		for (uint32_t p = 0; p < phys; p++)
+			if (!off[p])
+				phys_of[n++] = (uint16_t)p;
+	}
+}
+
+static int finalize_level(struct gpuvm_config *cfg, int lv, const uint16_t *phys_of,
+			  struct gpuvm_error *err)
+{
+	struct gpuvm_tlb_level_config *t = &cfg->tlb[lv];
+	if (t->ways && t->entries % t->ways) {
+		const int ks[] = {CFG_TLB_KEY(lv, KT_WAYS), CFG_TLB_KEY(lv, KT_ENTRIES)};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "%u ways do not divide %u entries (use ways = 0 for fully associative)",
+			       t->ways, t->entries);
+	}
+	int map_key = CFG_TLB_KEY(lv, KT_SHARE_MAP), share_key = CFG_TLB_KEY(lv, KT_SHARE);
+	if (t->share == GPUVM_SHARE_MAP) {
+		if (t->share_map_len != cfg->sms) {
+			const int ks[] = {map_key, K_SMS};
+			int at = cfg->set_at[map_key].seq ? latest_of(cfg, ks, 2) : share_key;
+			return fail_at(err, cfg, at,
+				       "share = map needs one instance id per active SM: share_map "
+				       "has %u entries, gpu.sms is %u", t->share_map_len, cfg->sms);
+		}
+	} else if (t->share_map_len && set_against(cfg, map_key, share_key)) {
+		return fail_at(err, cfg, map_key, "share_map is only used with share = map (share is %s)",
+			       gpuvm_share_domain_name(t->share));
+	}
+
+	/* Group key of each logical SM, then dense ids by first appearance. */
+	uint32_t group[GPUVM_MAX_SMS], distinct[GPUVM_MAX_SMS];
+	uint32_t ndistinct = 0;
+	uint32_t per_gpc = cfg->tpcs_per_gpc * cfg->sms_per_tpc;
+	for (uint32_t s = 0; s < cfg->sms; s++) {
+		uint32_t p = phys_of[s];
+		switch (t->share) {
+		case GPUVM_SHARE_SM: group[s] = s; break;
+		case GPUVM_SHARE_TPC: group[s] = p / cfg->sms_per_tpc; break;
+		case GPUVM_SHARE_GPC: group[s] = p / per_gpc; break;
+		case GPUVM_SHARE_GPU: group[s] = 0; break;
+		case GPUVM_SHARE_MAP: group[s] = t->share_map[s]; break;
+		}
+	}
+	for (uint32_t s = 0; s < cfg->sms; s++) {
+		uint32_t id = 0;
+		while (id < ndistinct && distinct[id] != group[s])
+			id++;
+		if (id == ndistinct)
+			distinct[ndistinct++] = group[s];
+		t->instance_of_sm[s] = (uint16_t)id;
+	}
+	t->instances = ndistinct;
+	return 0;
+}
+
+/* A preset defines every key in use, or names a base: nothing is taken
+ * from the built-in generic GPU without the user saying so. */
+static int check_every_key_set(const struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
+	for (size_t id = 0, n_keys = cfg_key_total(); id < n_keys; id++) {
+		const struct cfg_key *k = cfg_key_get(id);
+		if (cfg->set_at[id].seq || cfg_key_optional(id))
+			continue;
+		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels)
+			continue;
+		/* a sharing map only exists with share = map (checked below) */
+		if (k->type == CT_U16_LIST && k->level >= 0)
+			continue;
+		const struct gpuvm_config_origin *lv = &cfg->set_at[K_TLB_LEVELS];
+		if (k->level >= 0 && lv->seq && lv->line == 0)
+			return gpuvm_fail(err, lv->origin, 0, k->name,
+					  "missing: tlb.levels = %u needs every key of [tlb.l%d] "
+					  "(give them with --set too)", cfg->tlb_levels, k->level + 1);
+		return gpuvm_fail(err, cfg->source, 0, k->name,
+				  "missing: a preset sets every key, or starts with 'base = NAME' "
+				  "(a shipped preset or a file) and overrides what differs");
+	}
+	return 0;
+}
+
+int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
+	char problem[600];
+
+	/* Single-field rules of every key in use (also catches fields set by
+	 * code rather than through a key). */
+	if (cfg_key_check(cfg_key_get(K_TLB_LEVELS), cfg, problem, sizeof problem))
+		return fail_at(err, cfg, K_TLB_LEVELS, "%s", problem);
+	for (size_t id = 0, n_keys = cfg_key_total(); id < n_keys; id++) {
+		const struct cfg_key *k = cfg_key_get(id);
+		if (k->level >= 0 && (uint32_t)k->level >= cfg->tlb_levels) {
+			if (set_against(cfg, (int)id, K_TLB_LEVELS))
+				return fail_at(err, cfg, (int)id,
+					       "level %d is above tlb.levels = %u (raise tlb.levels "
+					       "or remove [tlb.l%d])", k->level + 1, cfg->tlb_levels,
+					       k->level + 1);
+			continue;
+		}
+		if (cfg_key_check(k, cfg, problem, sizeof problem))
+			return fail_at(err, cfg, (int)id, "%s", problem);
+	}
+
+	if (cfg->require_every_key && check_every_key_set(cfg, err))
+		return -1;
+
+	/* 0 is off; below 1 % asks for more than 100x the working set as
+	 * device memory (1e-300 overflows the page count) */
+	if (cfg->uvm_oversub_percent > 0 && cfg->uvm_oversub_percent < 1)
+		return fail_at(err, cfg, K_UVM_OVERSUB, "%g: must be 0 (off) or from 1 to 1000",
+			       cfg->uvm_oversub_percent);
+
+	uint32_t phys = 0;
+	if (check_grid(cfg, err, &phys))
+		return -1;
+
+	/* L2 geometry. */
+	if (cfg->l2_line_bytes % cfg->l2_sector_bytes) {
+		const int ks[] = {K_L2_SECTOR, K_L2_LINE};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "sector_size %u does not divide line_size %u", cfg->l2_sector_bytes,
+			       cfg->l2_line_bytes);
+	}
+	uint64_t way_line = (uint64_t)cfg->l2_ways * cfg->l2_line_bytes;
+	if (cfg->l2_bytes % way_line) {
+		const int ks[] = {K_L2_SIZE, K_L2_WAYS, K_L2_LINE};
+		char sz[32];
+		gpuvm_format_size(cfg->l2_bytes, sz, sizeof sz);
+		return fail_at(err, cfg, latest_of(cfg, ks, 3),
+			       "size %s is not a whole number of sets of ways %u x line_size %u "
+			       "= %llu bytes", sz, cfg->l2_ways, cfg->l2_line_bytes,
+			       (unsigned long long)way_line);
+	}
+
+	/* Memory partitions: each a whole number of L2 sets and channels. */
+	if (cfg->l2_bytes % ((uint64_t)cfg->mem_partitions * way_line)) {
+		const int ks[] = {K_MEM_PARTITIONS, K_L2_SIZE, K_L2_WAYS, K_L2_LINE};
+		return fail_at(err, cfg, latest_of(cfg, ks, 4),
+			       "mem.partitions %u does not divide the L2 into whole sets of %llu bytes",
+			       cfg->mem_partitions, (unsigned long long)way_line);
+	}
+	if (cfg->dram_channels % cfg->mem_partitions) {
+		const int ks[] = {K_MEM_PARTITIONS, K_DRAM_CHANNELS};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "mem.partitions %u does not divide dram.channels %u",
+			       cfg->mem_partitions, cfg->dram_channels);
+	}
+	if (cfg->mem_partition_interleave_bytes < cfg->l2_line_bytes) {
+		const int ks[] = {K_MEM_PARTITION_INTERLEAVE, K_L2_LINE};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "mem.partition_interleave %u is smaller than l2.line_size %u",
+			       cfg->mem_partition_interleave_bytes, cfg->l2_line_bytes);
+	}
+
+	/* L1 geometry (when there is an L1). */
+	if (cfg->l1_bytes) {
+		if (cfg->l1_line_bytes % cfg->l2_sector_bytes) {
+			const int ks[] = {K_L2_SECTOR, K_L1_LINE};
+			return fail_at(err, cfg, latest_of(cfg, ks, 2),
+				       "l2.sector_size %u does not divide l1.line_size %u",
+				       cfg->l2_sector_bytes, cfg->l1_line_bytes);
+		}
+		if (cfg->l1_line_bytes / cfg->l2_sector_bytes > 8) {
+			const int ks[] = {K_L2_SECTOR, K_L1_LINE};
+			return fail_at(err, cfg, latest_of(cfg, ks, 2),
+				       "l1.line_size %u holds more than 8 sectors of %u bytes",
+				       cfg->l1_line_bytes, cfg->l2_sector_bytes);
+		}
+		uint64_t l1_way_line = (uint64_t)cfg->l1_ways * cfg->l1_line_bytes;
+		if (cfg->l1_bytes % l1_way_line) {
+			const int ks[] = {K_L1_SIZE, K_L1_WAYS, K_L1_LINE};
+			return fail_at(err, cfg, latest_of(cfg, ks, 3),
+				       "l1.size %llu is not a whole number of sets of ways %u x line_size %u",
+				       (unsigned long long)cfg->l1_bytes, cfg->l1_ways, cfg->l1_line_bytes);
+		}
+	}
+	/* Unified L1/shared array: carve-outs ascending, the largest the
+	 * shared memory an SM offers, all inside the array. */
+	if (cfg->l1_unified_bytes) {
+		const int ks[] = {K_L1_UNIFIED, K_SMEM_CARVEOUTS, K_SMEM_SIZE};
+		if (!cfg->l1_bytes || !cfg->smem_carveouts_len)
+			return fail_at(err, cfg, latest_of(cfg, ks, 2),
+				       "l1.unified_size needs an L1 (l1.size > 0) and smem.carveouts");
+		for (uint32_t i = 1; i < cfg->smem_carveouts_len; i++)
+			if (cfg->smem_carveouts_kib[i] <= cfg->smem_carveouts_kib[i - 1])
+				return fail_at(err, cfg, K_SMEM_CARVEOUTS,
+					       "smem.carveouts must ascend (%u after %u)",
+					       cfg->smem_carveouts_kib[i], cfg->smem_carveouts_kib[i - 1]);
+		uint64_t top = (uint64_t)cfg->smem_carveouts_kib[cfg->smem_carveouts_len - 1] << 10;
+		if (top != cfg->smem_bytes)
+			return fail_at(err, cfg, latest_of(cfg, ks + 1, 2),
+				       "the largest carve-out (%llu KiB) is not smem.size (%llu bytes)",
+				       (unsigned long long)(top >> 10), (unsigned long long)cfg->smem_bytes);
+		if (top + (uint64_t)cfg->l1_ways * cfg->l1_line_bytes > cfg->l1_unified_bytes)
+			return fail_at(err, cfg, latest_of(cfg, ks, 3),
+				       "l1.unified_size %llu leaves no L1 set beside the largest carve-out",
+				       (unsigned long long)cfg->l1_unified_bytes);
+	}
+	if (cfg->dram_banks) {
+		double closed = (cfg->dram_trp_ns + cfg->dram_trcd_ns + cfg->dram_tcas_ns) * cfg->clock_mhz * 1e-3;
+		if (closed > cfg->dram_latency_cycles) {
+			const int ks[] = {K_DRAM_LATENCY, K_DRAM_TRCD, K_DRAM_TRP, K_DRAM_TCAS};
+			return fail_at(err, cfg, latest_of(cfg, ks, 4),
+				       "dram.latency_cycles %g is less than a row miss's trp + trcd + "
+				       "tcas = %g cycles (it is the whole DRAM part of a load)",
+				       cfg->dram_latency_cycles, closed);
+		}
+	}
+	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
+		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
+			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);
+
+	/* 0 means unlimited; anything else must hold at least one 4 KiB page,
+	 * or every access would evict the page it just faulted in */
+	if (cfg->uvm_device_memory_bytes && cfg->uvm_device_memory_bytes < 4096)
+		return fail_at(err, cfg, K_UVM_DEVICE_MEMORY,
+			       "%llu bytes is less than one 4KiB page (0 = unlimited; range 4KiB .. 64TiB)",
+			       (unsigned long long)cfg->uvm_device_memory_bytes);
+	/* module names: the "known" lists come from the registry (gpuvm/module.h) */
+	if (!gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher))
+		return fail_at(err, cfg, K_UVM_PREFETCHER, "unknown prefetcher '%s' (known: %s)",
+			       cfg->uvm_prefetcher, gpuvm_module_names(GPUVM_MODULE_PREFETCH));
+	if (cfg->uvm_prefetcher_oversub[0] && !gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher_oversub))
+		return fail_at(err, cfg, K_UVM_PREFETCHER_OVERSUB, "unknown prefetcher '%s' (known: %s; empty = keep)",
+			       cfg->uvm_prefetcher_oversub, gpuvm_module_names(GPUVM_MODULE_PREFETCH));
+	if (!gpuvm_uvm_eviction_known(cfg->uvm_eviction))
+		return fail_at(err, cfg, K_UVM_EVICTION, "unknown eviction policy '%s' (known: %s)",
+			       cfg->uvm_eviction, gpuvm_module_names(GPUVM_MODULE_EVICT));
+	if (!gpuvm_uvm_migration_known(cfg->uvm_migration))
+		return fail_at(err, cfg, K_UVM_MIGRATION, "unknown migration policy '%s' (known: %s)",
+			       cfg->uvm_migration, gpuvm_module_names(GPUVM_MODULE_MIGRATE));
+	if (!gpuvm_module_find(GPUVM_MODULE_L1_REPLACEMENT, cfg->l1_replacement))
+		return fail_at(err, cfg, K_L1_REPLACEMENT, "unknown L1 replacement policy '%s' (known: %s)",
+			       cfg->l1_replacement, gpuvm_module_names(GPUVM_MODULE_L1_REPLACEMENT));
+
+	for (uint32_t lv = 0; lv < cfg->tlb_levels; lv++)
+		if (!xlat_peer_find(cfg->tlb[lv].peer))
+			return fail_at(err, cfg, CFG_TLB_KEY(lv, KT_PEER),
+				       "unknown TLB sharing scheme '%s' (known: %s)", cfg->tlb[lv].peer,
+				       xlat_peer_names());
+
+	uint16_t phys_of[GPUVM_MAX_SMS];
+	lay_out_sms(cfg, phys, phys_of);
+	for (int lv = 0; lv < GPUVM_MAX_TLB_LEVELS; lv++) {
+		struct gpuvm_tlb_level_config *t = &cfg->tlb[lv];
+		if ((uint32_t)lv >= cfg->tlb_levels) {
+			memset(t->instance_of_sm, 0, sizeof t->instance_of_sm);
+			t->instances = 0;
+			continue;
+		}
+		if (finalize_level(cfg, lv, phys_of, err))
+			return -1;
+		memset(t->instance_of_sm + cfg->sms, 0,
+		       (GPUVM_MAX_SMS - cfg->sms) * sizeof t->instance_of_sm[0]);
+	}
+	return 0;
+}

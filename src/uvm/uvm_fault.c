@@ -1,0 +1,449 @@
+/* The UVM driver's fault path and per-access bookkeeping: a translation
+ * of managed memory (uvm_translate) finds the page resident, in flight, or
+ * raises a far fault (MSHR or blocking model, fault batches, the handler
+ * as one serial server, seeds/003 3-4; nvidia-uvm
+ * uvm_gpu_replayable_faults.c), or leaves it in host memory (access
+ * counters, hints, thrashing pinning: a remote mapping); every access of
+ * managed memory (uvm_access, uvm_access_counted) counts, dirties and
+ * consumes prefetched pages, or is served remotely.
+ *
+ * Owns: the far-fault MSHRs, the blocked-SM times, the fault batch, the
+ * access-counter de-duplication, the fault and remote-access counters.
+ * May call: uvm_migrate_pages, the block table (uvm.c), the lanes for
+ * remote accesses, the migration and thrashing policies, the eviction
+ * policy's on_access, the driver events (FAULT, ACCESS_COUNTER).
+ * Guarantees: a returned time is never before the request's; the widest
+ * TLB fill it allows (*fill_max) covers only resident pages. */
+
+#include "uvm/uvm_impl.h"
+
+/* ---- TLB fills: the resident extent -------------------------------------- */
+
+/* Pages of word w of b that count as present for a TLB fill: resident,
+ * or outside the block's managed span. */
+static inline uint64_t present_word(const struct uvm_block *b, uint32_t w)
+{
+	uint64_t m = b->resident[w];
+	uint32_t lo = w * 64, hi = lo + 64;
+	if (b->first_page > lo)
+		m |= b->first_page >= hi ? ~0ull : (1ull << (b->first_page - lo)) - 1;
+	if (b->end_page < hi)
+		m |= b->end_page <= lo ? ~0ull : ~((1ull << (b->end_page - lo)) - 1);
+	return m;
+}
+
+/* Largest aligned range around page p of b (4 KB .. max TLB entry) that
+ * is entirely resident (p itself is). Runs on every walk of managed
+ * memory, so it tests whole mask words and, past 2 MB, the group
+ * summary instead of looking blocks up. */
+static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
+{
+	uint64_t max = u->max_entry_bytes;
+	if (!block_full(b)) {
+		uint64_t bytes = UVM_PAGE_BYTES;
+		uint64_t ok = present_word(b, p >> 6);
+		uint32_t size = 2;
+		for (; size <= 64 && bytes < max; size *= 2) {
+			uint64_t want = size == 64 ? ~0ull : ((1ull << size) - 1) << ((p & ~(size - 1)) & 63);
+			if ((ok & want) != want)
+				return bytes;
+			bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+		}
+		for (; size <= UVM_BLOCK_PAGES && bytes < max; size *= 2) {
+			uint32_t w0 = (p & ~(size - 1)) >> 6;
+			for (uint32_t w = w0; w < w0 + (size >> 6); w++)
+				if (present_word(b, w) != ~0ull)
+					return bytes;
+			bytes = (uint64_t)size << UVM_PAGE_SHIFT;
+		}
+		if (bytes < ((uint64_t)UVM_BLOCK_PAGES << UVM_PAGE_SHIFT))
+			return bytes; /* max reached inside the block */
+	}
+	uint64_t bytes = 1ull << UVM_BLOCK_SHIFT;
+	if (max <= bytes)
+		return max;
+	/* beyond 2 MB: every managed block in the range fully resident */
+	uint64_t bn = b->base >> UVM_BLOCK_SHIFT;
+	uint64_t span = 2;
+	if (u->group_blocks >= 2) {
+		uint64_t notok = uvm_group_notok(u, bn >> u->group_shift);
+		if (!notok) { /* the common case once everything is in */
+			uint64_t group_bytes = (uint64_t)u->group_blocks << UVM_BLOCK_SHIFT;
+			if (max <= group_bytes)
+				return max;
+			bytes = group_bytes;
+			span = 2 * (uint64_t)u->group_blocks;
+		}
+		for (; span <= u->group_blocks && bytes < max; span *= 2) {
+			uint32_t lo = (uint32_t)((bn & ~(span - 1)) & (u->group_blocks - 1));
+			uint64_t want = span == 64 ? ~0ull : ((1ull << span) - 1) << lo;
+			if (notok & want)
+				return bytes;
+			bytes = span << UVM_BLOCK_SHIFT;
+		}
+	}
+	for (; bytes < max; span *= 2) { /* entries over 128 MB: block by block */
+		uint64_t lo = bn & ~(span - 1);
+		for (uint64_t x = lo; x < lo + span; x++) {
+			struct uvm_block *o = block_find(u, x);
+			uint32_t f, e;
+			int adv;
+			if (o ? !block_full(o) : uvm_managed_span(u, x, &f, &e, &adv))
+				return bytes;
+		}
+		bytes = span << UVM_BLOCK_SHIFT;
+	}
+	return bytes;
+}
+
+/* ---- far faults ---------------------------------------------------------- */
+
+/* What a far fault does once the handler has served it: migrate the page
+ * (a first touch or a write; or a read whose access count reached the
+ * threshold), or only map it remotely (preferred location host). */
+enum fault_mode { FAULT_MIGRATES, FAULT_BY_COUNTER, FAULT_MAPS_REMOTELY };
+
+/* A far fault on page p of b by SM sm at t: the batch, the handler and
+ * the migration (or remote mapping); returns when p has arrived (or is
+ * mapped). */
+static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t,
+			     enum fault_mode mode)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double tf = t, mshr_start = t;
+	if (u->blocking) {
+		/* seeds/003 2.1: once a far fault is raised the GMMU stops the
+		 * SM's TLB from taking new translation requests until the page
+		 * is there. Requests it had taken before (those of the same
+		 * instruction whose walks ended by then) fault alongside and
+		 * are drained with it by the polled handler (3.1). */
+		if (u->blocked_until[sm] > t && t > u->blocked_since[sm]) {
+			st->stall_blocked_cycles += u->blocked_until[sm] - t;
+			tf = u->blocked_until[sm];
+		}
+	} else {
+		mshr_start = long_pool_start(&u->ff_mshr[sm], t);
+		if (mshr_start > t) { /* Nack-Replayable: replay once an MSHR frees */
+			st->nacks++;
+			tf = mshr_start + u->replay_cycles;
+			st->stall_replay_cycles += tf - t;
+		}
+	}
+	if (__builtin_expect(u->thrash_on, 0)) {
+		/* the driver's throttle: the faulting processor naps */
+		double until;
+		if (uvm_thrash_hint(&u->thrash, b, p, tf, &until) == UVM_THRASH_THROTTLE)
+			tf = until;
+	}
+	double latency = u->posthoc ? 0 : u->fault_latency_cycles, start;
+	if (u->batch_open && tf <= u->batch_start && u->batch_count < u->batch_max) {
+		u->batch_count++;
+		/* Faults reach here in the order of their warps' issue, but a
+		 * translation can carry a later time than the next one (an SM
+		 * blocked until its own fault is served translates at that
+		 * time). A fault that arrived while the handler was idle, before
+		 * the open batch began, is taken on arrival; it does not wait for
+		 * a batch that opened after it. */
+		double taken = u->polled || tf > u->handler_before ? tf : u->handler_before;
+		start = taken < u->batch_start ? taken : u->batch_start;
+	} else {
+		u->batch_open = true;
+		u->handler_before = u->handler_free;
+		u->batch_start = u->polled || tf > u->handler_free ? tf : u->handler_free;
+		u->batch_count = 1;
+		st->fault_batches++;
+		start = u->batch_start;
+		/* The handler is one serial server: the next batch starts once
+		 * this one is handled; its DMA transfers queue on the lane
+		 * meanwhile (the handler drains the fault queue while DMA
+		 * proceeds, seeds/003 3.1). */
+		u->handler_free = start + latency;
+	}
+	double ready = start + latency;
+	st->stall_fault_cycles += ready - tf;
+	st->far_faults++;
+	if (mode == FAULT_BY_COUNTER)
+		st->migrations_counter++;
+	else if (mode == FAULT_MIGRATES)
+		st->migrations_fault++;
+	else
+		st->remote_map_faults++;
+	if (mode != FAULT_MAPS_REMOTELY)
+		uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES,
+			 mode == FAULT_BY_COUNTER ? GPUVM_UVM_MIGRATE_COUNTER : GPUVM_UVM_MIGRATE_FAULT);
+	st->posthoc_fault_cycles += u->fault_latency_cycles;
+	if (__builtin_expect(u->events.any & (UVM_EVENT_BIT(UVM_EVENT_FAULT) | UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER)), 0)) {
+		struct uvm_event ev = {.type = UVM_EVENT_FAULT, .block = b, .t = tf,
+				       .fault = {.page = p, .sm = sm, .mode = (uint32_t)mode}};
+		if (uvm_events_wanted(&u->events, UVM_EVENT_FAULT) && uvm_events_deliver(&u->events, &ev))
+			u->oom = true;
+		if (mode == FAULT_BY_COUNTER && b->ac && uvm_events_wanted(&u->events, UVM_EVENT_ACCESS_COUNTER)) {
+			uint32_t ch = p / UVM_CHUNK_PAGES;
+			struct uvm_event ac = {.type = UVM_EVENT_ACCESS_COUNTER, .block = b, .t = tf,
+					       .access_counter = {.chunk = ch, .count = uvm_ac_count(b->ac[ch])}};
+			if (uvm_events_deliver(&u->events, &ac))
+				u->oom = true;
+		}
+	}
+	u->fault_cause = (uint32_t)mode;
+	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : uvm_migrate_pages(u, b, p, ready);
+	if (!u->blocking) {
+		if (long_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start))
+			u->oom = true;
+	} else if (arrival > u->blocked_until[sm]) {
+		if (u->blocked_until[sm] <= tf)
+			u->blocked_since[sm] = tf; /* a new block, raised now */
+		u->blocked_until[sm] = arrival;
+	}
+	return arrival;
+}
+
+/* by_counter: the page was read remotely before and its counter reached
+ * the threshold. */
+static double far_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t,
+			bool by_counter)
+{
+	return far_fault_mode(u, sm, b, p, t, by_counter ? FAULT_BY_COUNTER : FAULT_MIGRATES);
+}
+
+/* The access-counter threshold a read of chunk ch of b must reach. */
+static uint32_t read_threshold(const struct uvm *u, const struct uvm_block *b, uint32_t ch)
+{
+	struct uvm_migrate_ctx c = {
+		.ts = u->ts, .penalty = u->penalty,
+		.round_trips = b->ac ? uvm_ac_round_trips(b->ac[ch]) : 0,
+		.resident_pages = u->sp.resident_pages, .capacity_pages = uvm_capacity_pages(u),
+		.buffer_frac = u->buffer_frac, .oversubscribed = u->evicting,
+	};
+	return u->migrate->threshold(&c);
+}
+
+static bool thrash_pinned(struct uvm *u, const struct uvm_block *b, uint32_t p, double t)
+{
+	return u->thrash_on && uvm_thrash_pinned(&u->thrash, b, p, t);
+}
+
+/* The UVM_ADVISE_* hints of page p of b: the block's, or, where
+ * allocations with different hints share it, those of p's allocation. */
+static uint32_t page_advise(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	if (__builtin_expect(!b->advise_mixed, 1))
+		return b->advise;
+	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
+	for (uint32_t i = 0; i < u->n_allocs; i++)
+		if (a >= u->allocs[i].base && a - u->allocs[i].base < u->allocs[i].bytes)
+			return u->allocs[i].advise;
+	return 0;
+}
+
+/* Whether an access of non-resident page p of b (64 KB chunk ch) stays in
+ * host memory because of a hint, counting this access when counted (the
+ * count already includes it): preferred location host always (the driver
+ * maps it remotely instead of migrating, CUDA Programming Guide,
+ * cudaMemAdviseSetPreferredLocation); accessed-by GPU until the access
+ * counters migrate it under a policy that delays (on a policy that does
+ * not, nothing but a fault would move it, and with the mapping kept
+ * there is none). */
+static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted)
+{
+	uint32_t adv = page_advise(u, b, p);
+	if (adv & UVM_ADVISE_HOST)
+		return true;
+	if (!(adv & UVM_ADVISE_ACCESSED_BY))
+		return false;
+	if (!u->migrate->delays || !b->ac)
+		return true;
+	uint32_t ch = p / UVM_CHUNK_PAGES;
+	return (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) < read_threshold(u, b, ch);
+}
+
+/* Whether a read of non-resident page p of b would be left in host
+ * memory (the walk then maps it remotely and uvm_access decides). */
+static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
+{
+	if (u->advise_on && advise_stays(u, b, p, false))
+		return true;
+	if (u->migrate->delays && b->ac) {
+		uint32_t ch = p / UVM_CHUNK_PAGES;
+		/* this access will count: it migrates when count + 1 >= t_d */
+		if ((uint64_t)uvm_ac_count(b->ac[ch]) + 1 < read_threshold(u, b, ch))
+			return true;
+	}
+	return thrash_pinned(u, b, p, t);
+}
+
+/* A page of preferred location host without an accessed-by mapping is
+ * not mapped on the GPU until its first access faults and the driver maps
+ * it remotely instead of migrating it: a far fault (MSHR, batch, handler)
+ * without a transfer, once per page; walks of the page meanwhile wait
+ * for the mapping (its time is kept in arrive[], unused while the page
+ * is not resident). */
+static double remote_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t)
+{
+	uint32_t adv = page_advise(u, b, p);
+	if (!(adv & UVM_ADVISE_HOST) || (adv & UVM_ADVISE_ACCESSED_BY))
+		return t;
+	if (mask_test(b->remote, p))
+		return b->arrive[p] > t ? b->arrive[p] : t; /* mapped (or being mapped) */
+	mask_set(b->remote, p);
+	u->st->delayed_migrations++;
+	b->arrive[p] = far_fault_mode(u, sm, b, p, t, FAULT_MAPS_REMOTELY);
+	return b->arrive[p];
+}
+
+double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+{
+	struct uvm_block *b = uvm_block_get(u, addr);
+	if (!b) {
+		u->oom = true;
+		return t;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	/* under thrashing the block is rarely in the host's caches: start
+	 * all three loads now rather than one after another */
+	__builtin_prefetch(&b->arrive[p]);
+	__builtin_prefetch(&b->resident[p >> 6]);
+	if (!uvm_block_covers(u, b, p))
+		return t;
+	if (mask_test(b->resident, p)) {
+		/* resident, or in flight: faults coalesce per page */
+		if (b->page_l2_evicted_at) /* the engine's L2 reads it next */
+			__builtin_prefetch(&b->page_l2_evicted_at[p]);
+		*fill_max = resident_extent(u, b, p);
+		if (t >= b->arrive_max)
+			return t;
+		return b->arrive[p] > t ? b->arrive[p] : t;
+	}
+	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) && maps_remotely(u, b, p, t)) {
+		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
+		if (u->advise_on)
+			return remote_map_fault(u, sm, b, p, t);
+		return t;
+	}
+	/* a page read remotely before migrates because its count has
+	 * reached the threshold */
+	double arrival = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
+	*fill_max = resident_extent(u, b, p);
+	return arrival;
+}
+
+/* ---- accesses ------------------------------------------------------------ */
+
+/* A remote access of page p of b at t (seeds/004 II-C, IV): the sector
+ * crosses the link on the lane migrations use (reads host-to-device,
+ * writes of a pinned page device-to-host), at the link's achieved rate,
+ * plus the remote-access latency (Table I: 200 cycles); no fault, no
+ * prefetch, the page stays where it is. */
+static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, bool write,
+			    double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	st->remote_accesses++;
+	uvm_note(u, addr, u->sector_bytes, GPUVM_UVM_REMOTE);
+	st->remote_bytes += u->sector_bytes;
+	if (!mask_test(b->remote, p)) {
+		mask_set(b->remote, p);
+		st->delayed_migrations++;
+	}
+	double hold = (double)u->sector_bytes * u->remote_cycles_per_byte;
+	double s = uvm_lane_book(u, write ? &u->d2h : &u->h2d, t, hold);
+	uvm_util_add(u, !write, s, s + hold);
+	return s + hold + u->remote_latency;
+}
+
+/* An access of resident page p of b at t: a prefetched page is used, a
+ * written one dirty; returns when the page is there. */
+static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_t p, bool write,
+				     double t)
+{
+	uint32_t w = p >> 6;
+	uint64_t bit = 1ull << (p & 63);
+	if (b->prefetched[w] & bit) {
+		b->prefetched[w] &= ~bit;
+		b->prefetched_count--;
+		u->st->prefetched_used++;
+	}
+	if (write) {
+		b->dirty[w] |= bit;
+		if (u->evict->on_write && u->evict->on_write(u->evict_state, b, p))
+			u->oom = true;
+	}
+	if (u->evict->on_access)
+		u->evict->on_access(u->evict_state, b, p);
+	return b->arrive[p] > t ? b->arrive[p] : t;
+}
+
+/* uvm_access with access counters or thrashing detection on: every access
+ * counts at its 64 KB block (local and remote alike, seeds/004 IV); a
+ * non-resident page is read remotely below the threshold, a write (or a
+ * read that reaches it) faults it in. may_stay: the access may be served
+ * remotely (reads and atomics; stores never, seeds/004 II-C). */
+static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
+							bool write, bool may_stay, double t, bool *remote)
+{
+	struct uvm_block *b = uvm_block_get(u, addr);
+	if (!b) {
+		u->oom = true;
+		return t;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	if (!uvm_block_covers(u, b, p))
+		return t;
+	uint32_t ch = p / UVM_CHUNK_PAGES;
+	/* one count per coalesced access, as the load/store unit issues them
+	 * (UVMSmart shader.cc: one inc_bb_access_counter per access of the
+	 * access queue): the sectors of one 128 B line that one instruction
+	 * reads arrive one after another with the same translation time */
+	uint64_t line = addr >> UVM_AC_LINE_SHIFT;
+	if (b->ac && (line != u->ac_last_line || t != u->ac_last_t)) {
+		u->ac_last_line = line;
+		u->ac_last_t = t;
+		if (uvm_ac_access(&u->sp, b, ch))
+			u->st->counter_halvings++;
+	}
+	if (!mask_test(b->resident, p)) {
+		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
+		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
+			*remote = true;
+			return remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
+		}
+		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
+		if (!mask_test(b->resident, p))
+			return t;
+	}
+	return access_resident(u, b, p, write, t);
+}
+
+double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
+			  double t, bool *remote)
+{
+	return access_counted(u, sm, addr, write, may_stay, t, remote);
+}
+
+double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)
+{
+	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
+	struct uvm_block *b = u->last;
+	if (!b || b->base != bn << UVM_BLOCK_SHIFT) {
+		b = block_find(u, bn);
+		if (b)
+			u->last = b;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	bool resident = b && ((block_full(b) && p >= b->first_page && p < b->end_page) ||
+			      mask_test(b->resident, p));
+	if (!resident) {
+		/* Not reached while TLB entries only cover resident pages; kept
+		 * so that no access ever reads a page that is not there. */
+		uint64_t fill_max;
+		t = uvm_translate(u, sm, addr, t, &fill_max);
+		b = u->last;
+		if (!b || !mask_test(b->resident, p))
+			return t;
+	}
+	/* the common case reads only the block's first cache line */
+	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
+		return t;
+	return access_resident(u, b, p, write, t);
+}

@@ -1,0 +1,75 @@
+/* The UVM driver's internal interface: what its files (src/uvm/uvm*.c)
+ * share with each other and with no one else. The public interface is
+ * uvm.h; a policy module sees only uvm_page.h, evict.h, migrate.h,
+ * prefetch.h and uvm_events.h.
+ *
+ * The driver is one component split by concept:
+ *   uvm.c          setup, the block table, the residency summary for wide
+ *                  TLB fills, end-of-run statistics, the page-state
+ *                  invariants (numbered at its top) and uvm_check;
+ *   uvm_lane.c     the host link as the driver books it: one serial lane
+ *                  per direction, the transfer-size curve, utilisation;
+ *   uvm_evict.c    frames: capacity, eviction, write-back, device sync,
+ *                  cudaFree of a managed range;
+ *   uvm_migrate.c  migration of a faulted page and its prefetch, copies in;
+ *   uvm_fault.c    translation (far faults, batches, remote mappings) and
+ *                  the per-access bookkeeping (uvm_access).
+ * Every function here acts on the one struct uvm it is given and on the
+ * blocks it owns; none keeps state of its own. */
+#ifndef GPUVM_UVM_IMPL_H
+#define GPUVM_UVM_IMPL_H
+
+#include "uvm/uvm.h"
+
+/* ---- uvm.c: blocks and the residency summary ---- */
+
+static inline struct uvm_block *block_find(struct uvm *u, uint64_t bn)
+{
+	const struct uvm_map_entry *x = uvm_map_find(&u->blocks, bn);
+	return x ? (struct uvm_block *)(uintptr_t)x->val : NULL;
+}
+
+static inline bool block_full(const struct uvm_block *b)
+{
+	return b->resident_count == (uint32_t)(b->end_page - b->first_page);
+}
+
+/* Managed pages of block bn: [*first, *end); false when none. *advise:
+ * the hints of the allocations in it, -1 when they differ. */
+bool uvm_managed_span(const struct uvm *u, uint64_t bn, uint32_t *first, uint32_t *end,
+		      int *advise);
+/* The block of addr, created (not resident) on first touch; NULL out of
+ * memory. */
+struct uvm_block *uvm_block_get(struct uvm *u, uint64_t addr);
+/* Whether page p of b is managed (widens the block's span when another
+ * allocation has come to share the block). */
+bool uvm_block_covers(struct uvm *u, struct uvm_block *b, uint32_t p);
+void uvm_groups_clear(struct uvm *u);
+/* b's residency changed: its group's bit follows (invariant U10). */
+void uvm_group_update(struct uvm *u, const struct uvm_block *b);
+/* The not-fully-resident bits of group g (UINT64_MAX out of memory). */
+uint64_t uvm_group_notok(struct uvm *u, uint64_t g);
+
+/* ---- uvm_lane.c: the PCIe lanes ---- */
+
+/* Adds busy time [s, e) of a lane to the utilisation series. */
+void uvm_util_add(struct uvm *u, bool h2d, double s, double e);
+/* Books hold cycles on lane l in its first gap from t on; returns the start. */
+double uvm_lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold);
+/* One transfer on a serial lane, not before t; returns its end. */
+double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes);
+
+/* ---- uvm_evict.c: frames ---- */
+
+/* Device memory in pages (from uvm.oversub or the device's bytes). */
+uint64_t uvm_capacity_pages(const struct uvm *u);
+/* Makes room for k more pages at t; returns when the frames are free. */
+double uvm_ensure_frames(struct uvm *u, uint32_t k, double t);
+
+/* ---- uvm_migrate.c ---- */
+
+/* Moves page p of b and what the prefetcher adds, starting once the batch
+ * is handled (ready). Returns when p has arrived. */
+double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double ready);
+
+#endif

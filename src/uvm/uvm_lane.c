@@ -1,0 +1,180 @@
+/* The host link as the UVM driver books it: one serial lane per direction
+ * (host-to-device for migrations and remote reads, device-to-host for
+ * write-backs and remote writes of pinned pages), the flat and the
+ * transfer-size-curve rates, and the lanes' utilisation series.
+ *
+ * Owns: struct uvm's h2d/d2h lanes, last_lane_start, the utilisation
+ * bins and the transfer counters of gpuvm_uvm_stats. May call: nothing
+ * outside this file but libc and libm. Guarantees: a lane never holds two
+ * transfers at once (its busy intervals stay sorted and disjoint); a
+ * transfer starts no earlier than asked; out of memory it sets u->oom
+ * and still returns a time. The engine's zero-copy lanes and copy_stream
+ * are separate models (issue 32: one link for all of them is the plan,
+ * src/link/). */
+
+#include "uvm/uvm_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* pcie.bandwidth_gb_s is the raw link rate (PCIe 3.0 x16 = 16 GB/s, Gen4 =
+ * 32, Gen5 = 64; 1 GB = 1e9 bytes). What a large pinned copy achieves of
+ * it, measured (GPUInspector.jl docs/src/devices/v100_sxm2.md, a100_sxm2.md): 12.14 GiB/s
+ * = 13.04 GB/s on PCIe 3.0 x16 (V100-SXM2) = 0.815 of 16; 24.33 GiB/s =
+ * 26.12 GB/s on Gen4 (A100) = 0.816 of 32. The flat model uses it. */
+#define PCIE_ACHIEVED_FRACTION 0.815
+/* UVMSmart's curve: a = 12/24/48 GiB/s for 16/32/64 GB/s links
+ * (UVMSmart gpu-sim.cc, the PCIe speed curve); its asymptote 12 GiB/s = 0.805 of
+ * 16 GB/s agrees with the measured fraction above to 1 %. */
+#define CURVE_A_PER_RAW 0.75
+/* busy intervals a PCIe lane keeps (older ones fold into its floor): far
+ * more than the transfers that overlap the skew between fault times
+ * handled one after another */
+#define LANE_INTERVALS 4096
+#define UTIL_BINS 1024
+#define UTIL_FIRST_BIN_CYCLES 1024.0
+
+/* ---- link --------------------------------------------------------------- */
+
+double gpuvm_pcie_effective_gb_s(double raw_gb_s)
+{
+	return PCIE_ACHIEVED_FRACTION * raw_gb_s;
+}
+
+double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
+{
+	if (!curve)
+		return (double)bytes / (gpuvm_pcie_effective_gb_s(bandwidth_gb_s) * 1e9);
+	/* UVMSmart gpu-sim.cc: a = 12/24/48 for 16/32/64 GB/s raw links, b =
+	 * 0.07292; the curve itself turns the raw rate into the achieved one
+	 * (asymptote a GiB/s = 0.805 of raw), so its input is the raw rate */
+	double a = CURVE_A_PER_RAW * bandwidth_gb_s;
+	double speed_gb_s = 2.0 * a / M_PI * atan(0.07292 * (double)bytes / 1024.0);
+	return (double)bytes / (speed_gb_s * 1073741824.0);
+}
+
+static double link_cycles(const struct uvm *u, uint64_t bytes)
+{
+	return gpuvm_uvm_transfer_seconds(bytes, u->bandwidth_gb_s, u->curve) * u->clock_hz;
+}
+
+double uvm_copy_cycles(const struct uvm *u, uint64_t bytes)
+{
+	return link_cycles(u, bytes);
+}
+
+/* Adds busy time [s, e) of a lane to the utilisation series; the bins
+ * double in width whenever the run outgrows them. */
+void uvm_util_add(struct uvm *u, bool h2d, double s, double e)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	if (!st->util_h2d_busy_cycles) {
+		st->util_h2d_busy_cycles = calloc(UTIL_BINS, sizeof(double));
+		st->util_d2h_busy_cycles = calloc(UTIL_BINS, sizeof(double));
+		if (!st->util_h2d_busy_cycles || !st->util_d2h_busy_cycles) {
+			u->oom = true;
+			return;
+		}
+		st->util_bins = UTIL_BINS;
+		st->util_bin_cycles = UTIL_FIRST_BIN_CYCLES;
+	}
+	while (e > st->util_bin_cycles * UTIL_BINS) {
+		for (uint32_t i = 0; i < UTIL_BINS / 2; i++) {
+			st->util_h2d_busy_cycles[i] = st->util_h2d_busy_cycles[2 * i] + st->util_h2d_busy_cycles[2 * i + 1];
+			st->util_d2h_busy_cycles[i] = st->util_d2h_busy_cycles[2 * i] + st->util_d2h_busy_cycles[2 * i + 1];
+		}
+		for (uint32_t i = UTIL_BINS / 2; i < UTIL_BINS; i++)
+			st->util_h2d_busy_cycles[i] = st->util_d2h_busy_cycles[i] = 0;
+		st->util_bin_cycles *= 2;
+	}
+	double *bins = h2d ? st->util_h2d_busy_cycles : st->util_d2h_busy_cycles;
+	double w = st->util_bin_cycles;
+	for (uint32_t i = (uint32_t)(s / w); i < UTIL_BINS && i * w < e; i++) {
+		double lo = fmax(s, i * w), hi = fmin(e, (i + 1) * w);
+		if (hi > lo)
+			bins[i] += hi - lo;
+	}
+}
+
+/* A lane's busy intervals [s, e), sorted and disjoint. Transfers are
+ * requested in the order faults are handled here, not in time order; a
+ * single free time would make a transfer requested for a later time (a
+ * blocked SM's fault, a batch that opens later) hold back every earlier
+ * one handled after it, so each transfer takes the first gap from its own
+ * time on that fits it. Throughput stays exactly one lane's. */
+double uvm_lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold)
+{
+	if (t < l->floor)
+		t = l->floor; /* older than what is kept: as busy up to floor */
+	uint32_t lo = 0, hi = l->n; /* first interval ending after t */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (l->iv[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double start = t;
+	uint32_t i = lo;
+	while (i < l->n && l->iv[i].s < start + hold) {
+		if (l->iv[i].e > start)
+			start = l->iv[i].e;
+		i++;
+	}
+	double end = start + hold;
+	bool join_prev = i > 0 && l->iv[i - 1].e >= start;
+	bool join_next = i < l->n && l->iv[i].s <= end;
+	if (join_prev && join_next) {
+		l->iv[i - 1].e = l->iv[i].e;
+		memmove(&l->iv[i], &l->iv[i + 1], (l->n - i - 1) * sizeof *l->iv);
+		l->n--;
+	} else if (join_prev) {
+		l->iv[i - 1].e = end;
+	} else if (join_next) {
+		l->iv[i].s = start;
+	} else {
+		if (l->n == l->cap) {
+			if (l->cap >= LANE_INTERVALS) { /* keep the newer half */
+				uint32_t k = l->n / 2;
+				l->floor = l->iv[k - 1].e;
+				memmove(l->iv, &l->iv[k], (l->n - k) * sizeof *l->iv);
+				l->n -= k;
+				if (i < k) /* its gap is gone: after the floor instead */
+					return uvm_lane_book(u, l, l->floor, hold);
+				i -= k;
+			} else {
+				uint32_t cap = l->cap ? 2 * l->cap : 64;
+				struct uvm_interval *p = realloc(l->iv, cap * sizeof *p);
+				if (!p) {
+					u->oom = true;
+					return start;
+				}
+				l->iv = p;
+				l->cap = cap;
+			}
+		}
+		memmove(&l->iv[i + 1], &l->iv[i], (l->n - i) * sizeof *l->iv);
+		l->iv[i] = (struct uvm_interval){start, end};
+		l->n++;
+	}
+	return start;
+}
+
+/* One transfer on a serial lane, not before t; returns its end. */
+double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
+{
+	double hold = link_cycles(u, bytes);
+	double s = uvm_lane_book(u, h2d ? &u->h2d : &u->d2h, t, hold);
+	double e = s + hold;
+	u->last_lane_start = s;
+	uvm_util_add(u, h2d, s, e);
+	if (h2d) {
+		u->st->transfers_h2d++;
+		u->st->bytes_h2d += bytes;
+	} else {
+		u->st->transfers_d2h++;
+		u->st->bytes_d2h += bytes;
+	}
+	return e;
+}

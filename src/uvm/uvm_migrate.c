@@ -1,0 +1,196 @@
+/* Migration of the UVM driver: a faulted page and what the prefetcher adds,
+ * moved host-to-device in address order, cut at gaps and right after the
+ * faulted page (UVMSmart gpu-sim.cc do_hardware_prefetch), or the faulted
+ * page first (Zheng's GMMU, seeds/003 3.1); and pages copied in by a
+ * synchronous copy to managed memory.
+ *
+ * Owns: the transition host -> resident and its counters. May call: the
+ * prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
+ * (uvm_lane.c), the eviction policy's on_fill, the driver events
+ * (MIGRATE, THRASHING). Guarantees: a page's arrive[] is the end of the
+ * transfer that carries it (or, polled, when its bytes land); invariants
+ * U4-U10 hold after each call. */
+
+#include "uvm/uvm_impl.h"
+
+#include <string.h>
+
+/* ---- migration ---------------------------------------------------------- */
+
+/* Moves page p of b and what the prefetcher adds, starting once the batch
+ * is handled (ready). Returns when p has arrived. */
+double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double ready)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	uvm_mask faulted = {0}, pf = {0}, mv, prefetch_only;
+	mask_set(faulted, p);
+	struct uvm_prefetch_ctx ctx = {
+		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
+		.end_page = b->end_page, .preferred_here = u->preferred_gpu, .rng = &u->rng,
+		.params = u->prefetch_params,
+	};
+	u->prefetch->compute(&ctx, pf);
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		mv[w] = (pf[w] | faulted[w]) & ~b->resident[w];
+	for (uint32_t i = 0; i < b->first_page; i++)
+		mask_clear(mv, i);
+	for (uint32_t i = b->end_page; i < UVM_BLOCK_PAGES; i++)
+		mask_clear(mv, i);
+	uint32_t k = mask_count(mv);
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		prefetch_only[w] = mv[w] & ~faulted[w];
+
+	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
+	u->sp.filling = b;
+	double frames = uvm_ensure_frames(u, k, ready);
+	u->sp.filling = NULL;
+	if (frames > lane_before)
+		st->stall_eviction_cycles += frames - lane_before;
+	double start = frames > ready ? frames : ready;
+
+	/* transfers in address order, cut at gaps and right after the faulted
+	 * page (UVMSmart do_hardware_prefetch: e.g. 4 KB + 60 KB) */
+	double arrival = start;
+	bool first = u->polled && mask_test(mv, p);
+	if (first) {
+		/* Zheng's GMMU (seeds/003 3.1, 4): the far fault fetches its
+		 * page; what the prefetcher adds follows it, so prefetching
+		 * never delays the faulting access (UVMSmart and the serial
+		 * handler keep address order, the page cut after the fault) */
+		arrival = uvm_lane_transfer(u, true, start, UVM_PAGE_BYTES);
+		b->arrive[p] = arrival;
+		if (arrival > b->arrive_max)
+			b->arrive_max = arrival;
+		mask_clear(mv, p);
+	}
+	for (uint32_t i = mask_next(mv, 0, true); i < UVM_BLOCK_PAGES; i = mask_next(mv, i, true)) {
+		uint32_t j = mask_next(mv, i, false);
+		if (p >= i && p < j)
+			j = p + 1; /* cut right after the faulted page */
+		double done = uvm_lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
+		if (!u->polled) {
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = done;
+		} else {
+			/* Zheng's GMMU: a page is usable once its bytes have landed
+			 * (the DMA writes in address order at the lane's rate), not
+			 * only when the whole run has */
+			double per_page = (done - u->last_lane_start) / (j - i);
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = u->last_lane_start + per_page * (q - i + 1);
+		}
+		if (done > b->arrive_max)
+			b->arrive_max = done;
+		if (p >= i && p < j)
+			arrival = done;
+		i = j;
+	}
+	if (first)
+		mask_set(mv, p);
+	if (mask_test(b->evicted, p)) {
+		st->thrashed_pages++;
+		uvm_note_thrashed(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
+		if (uvm_events_wanted(&u->events, UVM_EVENT_THRASHING)) {
+			struct uvm_event ev = {.type = UVM_EVENT_THRASHING, .block = b, .t = start,
+					       .thrashing.page = p};
+			if (uvm_events_deliver(&u->events, &ev))
+				u->oom = true;
+		}
+	}
+	uvm_note_mask(u, b, prefetch_only, GPUVM_UVM_PREFETCH);
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+		st->pages_returned += (uint64_t)__builtin_popcountll(mv[w] & b->evicted[w]);
+		b->remote[w] &= ~mv[w];
+		b->resident[w] |= mv[w];
+		b->prefetched[w] |= mv[w] & ~faulted[w];
+		b->evicted[w] &= ~mv[w];
+	}
+	b->prefetched_count = mask_count(b->prefetched);
+	b->resident_count += k;
+	u->sp.resident_pages += k;
+	uvm_group_update(u, b);
+	if (u->sp.resident_pages > st->peak_resident_pages)
+		st->peak_resident_pages = u->sp.resident_pages;
+	st->pages_h2d += k;
+	st->prefetched_pages += k - 1;
+	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+		u->oom = true;
+	/* fault, counter and prefetch migrations to the GPU (processor 1):
+	 * the driver's thrashing detection listens (evictions are not its
+	 * events) */
+	if (uvm_events_wanted(&u->events, UVM_EVENT_MIGRATE)) {
+		struct uvm_event ev = {.type = UVM_EVENT_MIGRATE, .block = b, .t = start,
+				       .migrate = {.pages = mv, .dst = 1, .cause = u->fault_cause}};
+		if (uvm_events_deliver(&u->events, &ev))
+			u->oom = true;
+	}
+	if (arrival > start)
+		st->stall_pcie_cycles += arrival - start;
+	return arrival;
+}
+
+double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double done = end;
+	if (!bytes)
+		return done;
+	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
+	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
+		struct uvm_block *b = uvm_block_get(u, bn << UVM_BLOCK_SHIFT);
+		if (!b) {
+			u->oom = true;
+			return done;
+		}
+		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
+		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
+							   : UVM_BLOCK_PAGES;
+		uvm_block_covers(u, b, lo);
+		uvm_block_covers(u, b, hi - 1);
+		if (lo < b->first_page)
+			lo = b->first_page;
+		if (hi > b->end_page)
+			hi = b->end_page;
+		if (lo >= hi)
+			continue;
+		uvm_mask range = {0}, mv;
+		mask_set_range(range, lo, hi);
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			mv[w] = range[w] & ~b->resident[w];
+		uint32_t k = mask_count(mv);
+		double arrive = end;
+		if (k) {
+			/* frames first: evictions (and their write-backs) as for a fault */
+			double frames = uvm_ensure_frames(u, k, t);
+			if (frames > arrive)
+				arrive = frames;
+			if (arrive > done)
+				done = arrive;
+			for (uint32_t q = lo; q < hi; q++)
+				if (mask_test(mv, q))
+					b->arrive[q] = arrive;
+			if (arrive > b->arrive_max)
+				b->arrive_max = arrive;
+		}
+		/* The device copy is the only up-to-date one: dirty for
+		 * uvm.writeback = dirty. */
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+			b->resident[w] |= mv[w];
+			b->evicted[w] &= ~mv[w];
+			b->dirty[w] |= range[w] & b->resident[w];
+		}
+		b->resident_count += k;
+		u->sp.resident_pages += k;
+		uvm_group_update(u, b);
+		if (u->sp.resident_pages > st->peak_resident_pages)
+			st->peak_resident_pages = u->sp.resident_pages;
+		st->pages_copied_in += k;
+		if (k && u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+			u->oom = true;
+		/* every page of the range is written (and resident) */
+		for (uint32_t q = lo; u->evict->on_write && q < hi; q++)
+			if (u->evict->on_write(u->evict_state, b, q))
+				u->oom = true;
+	}
+	return done;
+}
