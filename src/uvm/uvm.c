@@ -997,21 +997,11 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		 * ends. (Raising them together made blocking 0.52x of
 		 * replayable with one far-fault MSHR on random gathers; Zheng
 		 * 2.1 and 3.2 give 6x against 3.6x, and replayable-1 has the
-		 * same one fault per SM, only with overlap.) Such a page is
-		 * in flight before its fault is raised: another SM that wants
-		 * it earlier raises it itself (blocking_raise_now). */
+		 * same one fault per SM, only with overlap.) */
 		if (u->blocked_until[sm] > t) {
 			st->stall_blocked_cycles += u->blocked_until[sm] - t;
 			tf = u->blocked_until[sm];
 		}
-		if (!b->fault_raised_at) {
-			b->fault_raised_at = block_arena_alloc(&u->arena, UVM_BLOCK_PAGES * sizeof *b->fault_raised_at);
-			if (!b->fault_raised_at) {
-				u->oom = true;
-				return t;
-			}
-		}
-		b->fault_raised_at[p] = tf;
 	} else {
 		mshr_start = long_pool_start(&u->ff_mshr[sm], t);
 		if (mshr_start > t) { /* Nack-Replayable: replay once an MSHR frees */
@@ -1182,30 +1172,6 @@ static double remote_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, 
 	return b->arrive[p];
 }
 
-/* Blocking faults: page p of b is in flight, but its fault is raised
- * only when another SM's block ends (far_fault_mode). SM sm, wanting it
- * at t, raises it itself once its own TLB is free: the page's handling
- * and transfer move that much earlier (the lane bookings stay where they
- * were: an approximation), and sm blocks until it arrives. Returns when
- * the page arrives. */
-static double blocking_raise_now(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p, double t)
-{
-	double own = u->blocked_until[sm] > t ? u->blocked_until[sm] : t;
-	double raised = b->fault_raised_at[p];
-	if (raised <= own)
-		return b->arrive[p];
-	double arrival = own + (b->arrive[p] - raised);
-	b->arrive[p] = arrival;
-	b->fault_raised_at[p] = own;
-	u->st->stall_blocked_cycles += own - t;
-	if (arrival > u->blocked_until[sm]) {
-		if (u->blocked_until[sm] <= own)
-			u->blocked_since[sm] = own;
-		u->blocked_until[sm] = arrival;
-	}
-	return arrival;
-}
-
 double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
 {
 	struct uvm_block *b = block_get(u, addr);
@@ -1227,8 +1193,6 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		*fill_max = resident_extent(u, b, p);
 		if (t >= b->arrive_max)
 			return t;
-		if (__builtin_expect(b->fault_raised_at != NULL, 0) && b->arrive[p] > t)
-			return blocking_raise_now(u, sm, b, p, t);
 		return b->arrive[p] > t ? b->arrive[p] : t;
 	}
 	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) && maps_remotely(u, b, p, t)) {

@@ -54,10 +54,6 @@ struct uvm_block {
 	 * thrashing each is a host cache miss, 3 in a row with a pointer) */
 	double arrive[UVM_BLOCK_PAGES];
 	void *policy_data[UVM_POLICY_SLOTS]; /* enum uvm_policy_slot; NULL until a module sets it */
-	/* blocking far faults (uvm.fault_model = blocking) only: [512] the
-	 * cycle each in-flight page's fault is raised, allocated at the
-	 * block's first blocking fault (uvm.c, blocking_raise_now) */
-	double *fault_raised_at;
 };
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
