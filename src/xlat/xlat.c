@@ -17,7 +17,7 @@
  * when its serial faults end, seeds/003 2.1), and a request older than
  * the ring is taken as arriving at its oldest slot: with 512 slots (80 us
  * on k80) the GPU-wide walker and L3 pools pushed every other SM's walks
- * to the blocked SM's time, 20.3 ms instead of 3.8 ms for random sampling
+ * to the blocked SM's time, 20.3 ms instead of 5.3 ms for random sampling
  * over 6 MiB (k80, no prefetch). 32768 slots cover 4.2 M cycles. */
 #define POOL_RING_BLOCKING 32768
 
