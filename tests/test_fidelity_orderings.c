@@ -15,7 +15,7 @@
  * (seeds/003) on the k80 preset (uvm.gmmu = zheng, 20 us far faults):
  *  - blocking far faults are slower than replayable far faults with one
  *    far-fault MSHR per CU (2.1 and 3.2: blocking ~6x copy-then-execute,
- *    replayable with one MSHR 3.6x) -- KNOWN MISS on random access;
+ *    replayable with one MSHR 3.6x), and by less than 1.5 x 6/3.6;
  *  - blocking is slower than replayable with 4 MSHRs (3.2: "2x");
  *  - replayable with one MSHR is slower than with 4 (3.2: 3.6x -> 2x).
  * Mokhtari's thesis (seeds/001) Fig. 6.8, SePo insert rate at 1x (the table
@@ -93,10 +93,10 @@ static void test_zheng_fault_model_orderings(void **state)
 		       r1, r4);
 		assert_true(r1 > r4); /* one MSHR per CU is slower than four */
 		assert_true(b > r4);  /* blocking is slower than replayable with four */
-		char what[200];
-		snprintf(what, sizeof what, "%s: blocking slower than replayable with 1 MSHR (%.2fx; Zheng 6x vs 3.6x)",
-			 ZHENG_SET[w], b / r1);
-		known_miss(b > r1, what);
+		/* blocking is slower than replayable with one MSHR (Zheng 6x vs
+		 * 3.6x: 1.67x); ours 1.02-1.56x at these sizes */
+		assert_true(b > r1);
+		assert_true(b < 6.0 / 3.6 * 1.5 * r1);
 	}
 }
 

@@ -12,6 +12,14 @@
  * fewer host instructions, since a hold spans fewer slots. */
 #define POOL_SLOT_CYCLES 128.0
 #define POOL_RING 512
+/* With blocking far faults (uvm.fault_model = blocking) a blocked SM
+ * translates up to milliseconds ahead of the others (its next warps issue
+ * when its serial faults end, seeds/003 2.1), and a request older than
+ * the ring is taken as arriving at its oldest slot: with 512 slots (80 us
+ * on k80) the GPU-wide walker and L3 pools pushed every other SM's walks
+ * to the blocked SM's time, 20.3 ms instead of 5.3 ms for random sampling
+ * over 6 MiB (k80, no prefetch). 32768 slots cover 4.2 M cycles. */
+#define POOL_RING_BLOCKING 32768
 
 #include "core/later.h"
 #include "gpuvm/units.h"
@@ -19,6 +27,7 @@
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)
 {
 	memset(x, 0, sizeof *x);
+	uint32_t ring = cfg->uvm_fault_model == GPUVM_UVM_BLOCKING ? POOL_RING_BLOCKING : POOL_RING;
 	x->levels = cfg->tlb_levels;
 	x->stats = stats;
 	stats->tlb_levels = cfg->tlb_levels;
@@ -41,13 +50,13 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		for (uint32_t i = 0; i < lc->instances; i++) {
 			if (tlb_init(&xl->inst[i].tlb, lc->entries, lc->ways))
 				return -1;
-			if (server_pool_init(&xl->inst[i].mshr, lc->mshrs, POOL_SLOT_CYCLES, POOL_RING))
+			if (server_pool_init(&xl->inst[i].mshr, lc->mshrs, POOL_SLOT_CYCLES, ring))
 				return -1;
 		}
 		for (uint32_t sm = 0; sm < cfg->sms; sm++)
 			xl->of_sm[sm] = &xl->inst[lc->instance_of_sm[sm]];
 	}
-	if (server_pool_init(&x->walkers, cfg->walkers, POOL_SLOT_CYCLES, POOL_RING))
+	if (server_pool_init(&x->walkers, cfg->walkers, POOL_SLOT_CYCLES, ring))
 		return -1;
 	x->walk_cycles = cfg->walk_latency_cycles;
 	x->pwc_walk_cycles = cfg->pwc_hit_walk_latency_cycles;

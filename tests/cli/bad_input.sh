@@ -48,8 +48,8 @@ expect_fail "negative entries" "neg_entries.ini:$(line_of neg_entries.ini 'entri
 mutate pow2.ini "entry_size = 32MiB" "entry_size = 3MiB"
 expect_fail "entry size not a power of two" "pow2.ini:$(line_of pow2.ini 'entry_size = 3MiB'): tlb.l2.entry_size" --gpu pow2.ini --workload $WL
 
-mutate malformed.ini "walkers = 256" "walkers = 25x6"
-expect_fail "malformed number" "malformed.ini:$(line_of malformed.ini 'walkers = 25x6'): walker.walkers" --gpu malformed.ini --workload $WL
+mutate malformed.ini "walkers = 32" "walkers = 3x2"
+expect_fail "malformed number" "malformed.ini:$(line_of malformed.ini 'walkers = 3x2'): walker.walkers" --gpu malformed.ini --workload $WL
 
 mutate sharemap.ini "share = gpc" "share = map"
 sed -i "s|^share = map|share = map\nshare_map = 0 0 1 1|" sharemap.ini

@@ -179,11 +179,11 @@ done
 "$GPUVM" sweep merge third2.csv third0.csv third1.csv --csv merged3.csv -q
 [ "$(head -1 merged3.csv)" = "$(head -1 single.csv)" ] || fail "3 shards merged: header differs"
 diff <(strip_wall single.csv) <(strip_wall merged3.csv) || fail "3 shards merged differ from the single run"
-# one point per shard: the k80 shard alone has tlb_l3 columns
-"$GPUVM" sweep --gpu p100,k80 --workload "$WL" --csv s2.csv -q
-"$GPUVM" sweep --gpu p100,k80 --workload "$WL" --shard 0/2 --csv s2a.csv -q
-"$GPUVM" sweep --gpu p100,k80 --workload "$WL" --shard 1/2 --csv s2b.csv -q
-head -1 s2a.csv | grep -q tlb_l3 && fail "p100 shard has tlb_l3 columns"
+# one point per shard: the k80 shard alone has tlb_l3 columns (v100: 2 levels)
+"$GPUVM" sweep --gpu v100,k80 --workload "$WL" --csv s2.csv -q
+"$GPUVM" sweep --gpu v100,k80 --workload "$WL" --shard 0/2 --csv s2a.csv -q
+"$GPUVM" sweep --gpu v100,k80 --workload "$WL" --shard 1/2 --csv s2b.csv -q
+head -1 s2a.csv | grep -q tlb_l3 && fail "v100 shard has tlb_l3 columns"
 "$GPUVM" sweep merge s2b.csv s2a.csv --csv s2m.csv -q
 [ "$(head -1 s2m.csv)" = "$(head -1 s2.csv)" ] || fail "merge of shards with different columns: header"
 diff <(strip_wall s2.csv) <(strip_wall s2m.csv) || fail "merge of shards with different columns"
