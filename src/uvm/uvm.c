@@ -53,10 +53,6 @@
 #define CURVE_A_PER_RAW 0.75
 #define FF_SLOT_CYCLES 2048.0 /* far faults hold an MSHR for 10^4-10^6 cycles */
 #define FF_RING 1024
-/* busy intervals a PCIe lane keeps (older ones fold into its floor): far
- * more than the transfers that overlap the skew between fault times
- * handled one after another */
-#define LANE_INTERVALS 4096
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
 
@@ -125,75 +121,19 @@ static void util_add(struct uvm *u, bool h2d, double s, double e)
 	}
 }
 
-/* A lane's busy intervals [s, e), sorted and disjoint. Transfers are
- * requested in the order faults are handled here, not in time order; a
- * single free time would make a transfer requested for a later time (a
- * blocked SM's fault, a batch that opens later) hold back every earlier
- * one handled after it, so each transfer takes the first gap from its own
- * time on that fits it. Throughput stays exactly one lane's. */
-static double lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold)
+/* Transfers book the host link's lanes (link/link_lane.h): the first gap
+ * from their own time that fits, lengthened by the zero-copy packets
+ * booked inside it; *hold becomes the lane time taken. */
+static double lane_book(struct uvm *u, struct link_lane *l, double t, double *hold)
 {
-	if (t < l->floor)
-		t = l->floor; /* older than what is kept: as busy up to floor */
-	uint32_t lo = 0, hi = l->n; /* first interval ending after t */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (l->iv[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	double start = t;
-	uint32_t i = lo;
-	while (i < l->n && l->iv[i].s < start + hold) {
-		if (l->iv[i].e > start)
-			start = l->iv[i].e;
-		i++;
-	}
-	double end = start + hold;
-	bool join_prev = i > 0 && l->iv[i - 1].e >= start;
-	bool join_next = i < l->n && l->iv[i].s <= end;
-	if (join_prev && join_next) {
-		l->iv[i - 1].e = l->iv[i].e;
-		memmove(&l->iv[i], &l->iv[i + 1], (l->n - i - 1) * sizeof *l->iv);
-		l->n--;
-	} else if (join_prev) {
-		l->iv[i - 1].e = end;
-	} else if (join_next) {
-		l->iv[i].s = start;
-	} else {
-		if (l->n == l->cap) {
-			if (l->cap >= LANE_INTERVALS) { /* keep the newer half */
-				uint32_t k = l->n / 2;
-				l->floor = l->iv[k - 1].e;
-				memmove(l->iv, &l->iv[k], (l->n - k) * sizeof *l->iv);
-				l->n -= k;
-				if (i < k) /* its gap is gone: after the floor instead */
-					return lane_book(u, l, l->floor, hold);
-				i -= k;
-			} else {
-				uint32_t cap = l->cap ? 2 * l->cap : 64;
-				struct uvm_interval *p = realloc(l->iv, cap * sizeof *p);
-				if (!p) {
-					u->oom = true;
-					return start;
-				}
-				l->iv = p;
-				l->cap = cap;
-			}
-		}
-		memmove(&l->iv[i + 1], &l->iv[i], (l->n - i) * sizeof *l->iv);
-		l->iv[i] = (struct uvm_interval){start, end};
-		l->n++;
-	}
-	return start;
+	return link_lane_bulk(l, t, hold, &u->oom);
 }
 
 /* One transfer on a serial lane, not before t; returns its end. */
 static double lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 {
 	double hold = link_cycles(u, bytes);
-	double s = lane_book(u, h2d ? &u->h2d : &u->d2h, t, hold);
+	double s = lane_book(u, h2d ? u->h2d : u->d2h, t, &hold);
 	double e = s + hold;
 	u->last_lane_start = s;
 	util_add(u, h2d, s, e);
@@ -216,6 +156,11 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->st = st;
 	if (hooks)
 		u->hooks = *hooks;
+	u->h2d = u->hooks.lanes[0] ? u->hooks.lanes[0] : &u->own_h2d;
+	u->d2h = u->hooks.lanes[1] ? u->hooks.lanes[1] : &u->own_d2h;
+	if ((u->h2d == &u->own_h2d && link_lane_init(&u->own_h2d)) ||
+	    (u->d2h == &u->own_d2h && link_lane_init(&u->own_d2h)))
+		return -1;
 	u->clock_hz = cfg->clock_mhz * 1e6;
 	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
 	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
@@ -311,8 +256,8 @@ void uvm_free(struct uvm *u)
 	free(u->ff_mshr);
 	free(u->blocked_until);
 	free(u->blocked_since);
-	free(u->h2d.iv);
-	free(u->d2h.iv);
+	link_lane_free(&u->own_h2d);
+	link_lane_free(&u->own_d2h);
 	if (u->evict && u->evict->destroy)
 		u->evict->destroy(u->evict_state);
 	if (u->thrash_on)
@@ -728,7 +673,7 @@ static double migrate(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
 		prefetch_only[w] = mv[w] & ~faulted[w];
 
-	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
+	double lane_before = link_lane_last_end(u->h2d) > ready ? link_lane_last_end(u->h2d) : ready;
 	u->sp.filling = b;
 	double frames = ensure_frames(u, k, ready);
 	u->sp.filling = NULL;
@@ -1222,7 +1167,7 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 		st->delayed_migrations++;
 	}
 	double hold = (double)u->sector_bytes * u->remote_cycles_per_byte;
-	double s = lane_book(u, write ? &u->d2h : &u->h2d, t, hold);
+	double s = lane_book(u, write ? u->d2h : u->h2d, t, &hold);
 	util_add(u, !write, s, s + hold);
 	return s + hold + u->remote_latency;
 }
