@@ -25,6 +25,10 @@ int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_
 	l->line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
 	l->tlp_instr = UINT64_MAX;
 	l->clock_mhz = cfg->clock_mhz;
+	/* a cudaMemcpy's fixed time where the preset states one, else the
+	 * link latency (the model before pcie.copy_latency_us) */
+	l->copy_latency_cycles = cfg->pcie_copy_latency_us > 0 ? cfg->pcie_copy_latency_us * cfg->clock_mhz
+							       : l->latency_cycles;
 	if (link_lane_init(&l->lane[LINK_H2D]) || link_lane_init(&l->lane[LINK_D2H]))
 		return -1;
 	return 0;
@@ -47,7 +51,7 @@ double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes)
 	 * booked the lane, so a copy alone on the lane ends at the same cycle */
 	double hold = link_bulk_seconds(l, bytes) * l->clock_mhz * 1e6;
 	double start = link_lane_bulk(&l->lane[d], t, &hold, &l->oom);
-	return start + hold + l->latency_cycles;
+	return start + hold + l->copy_latency_cycles;
 }
 
 /* A lane carrying wire bytes (payload plus TLP overhead) at the link's

@@ -51,6 +51,7 @@ struct host_link {
 	double cycles_per_wire_byte;  /* packets: raw rate less encoding and flow control */
 	double cycles_per_byte;       /* bulk payload (gpuvm_pcie_effective_gb_s) */
 	double latency_cycles;        /* pcie.latency_ns */
+	double copy_latency_cycles;   /* a synchronous copy's fixed time (pcie.copy_latency_us) */
 	double return_cycles;         /* back from the link to the SM (load_base / 2) */
 	double raw_gb_s, clock_hz;
 	bool curve;                   /* uvm.pcie_model = curve */
@@ -97,7 +98,8 @@ double link_zero_copy_atomics(struct host_link *l, const struct link_req *r,
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes);
 
 /* A synchronous copy of bytes on direction d from t (the host waits for
- * it): its end, pcie.latency_ns included. */
+ * it): its end, its fixed time (pcie.copy_latency_us, else
+ * pcie.latency_ns) included. */
 double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes);
 
 /* Lane time the kernels' packets have taken of direction d so far. */
