@@ -191,12 +191,6 @@ const struct cfg_key cfg_keys[] = {
 	DBL("pcie.bandwidth_gb_s", pcie_bandwidth_gb_s, BW_MIN, false, BW_MAX, -1,
 	    "raw link rate of one direction (PCIe 3.0 x16 = 16, Gen4 = 32, Gen5 = 64), 1 GB = 1e9 bytes; "
 	    "transfers achieve less (uvm.pcie_model, docs/uvm.md)"),
-	/* optional, reported only when set (a copy paid pcie.latency_ns
-	 * before the key) */
-	{.name = "pcie.copy_latency_us", .type = CT_DOUBLE, .off = OFF(pcie_copy_latency_us), .min = 0,
-	 .max = US_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
-	 .help = "fixed time of one synchronous cudaMemcpy (API call, DMA setup, completion) on top "
-		 "of its bytes over the link's rate; 0: pcie.latency_ns (docs/uvm.md)"},
 
 	/* [uvm] paging of managed allocations (docs/uvm.md) */
 	DBL("uvm.fault_latency_us", uvm_fault_latency_us, 0, false, US_MAX, -1,
@@ -388,6 +382,12 @@ const struct cfg_key cfg_keys[] = {
 	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .quiet_default = true, .def_str = "lru",
 	  .selects = GPUVM_MODULE_L1_REPLACEMENT + 1,
 	  .help = "L1 data cache replacement module" },
+	/* optional, reported only when set (a copy paid pcie.latency_ns
+	 * before the key) */
+	{.name = "pcie.copy_latency_us", .type = CT_DOUBLE, .off = OFF(pcie_copy_latency_us), .min = 0,
+	 .max = US_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	 .help = "fixed time of one synchronous cudaMemcpy (API call, DMA setup, completion) on top "
+		 "of its bytes over the link's rate; 0: pcie.latency_ns (docs/uvm.md)"},
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");
