@@ -573,8 +573,8 @@ static void test_evict_waits_for_arrival(void **state)
 	assert_true(a > 1001);
 	uvm_translate(&u, 1, BASE + 4096, 1001, &fill);
 	assert_int_equal(st.pages_evicted, 1);
-	assert_int_equal(u.d2h.n, 1);
-	assert_true(u.d2h.iv[0].s >= a); /* not at 1001 */
+	assert_int_equal(u.d2h->n, 1);
+	assert_true(u.d2h->iv[0].s >= a); /* not at 1001 */
 	free_uvm(&u, &st);
 }
 

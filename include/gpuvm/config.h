@@ -182,6 +182,7 @@ struct gpuvm_config {
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;
 	double pcie_bandwidth_gb_s;
+	double pcie_copy_latency_us; /* one cudaMemcpy's fixed time (0: pcie_latency_ns) */
 
 	/* [uvm] paging of managed allocations */
 	double uvm_fault_latency_us;          /* far-fault handling, per batch */

@@ -531,6 +531,10 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 		cJSON_Delete(o);
 		double gbs = (double)sizes[i] / s / 1e9;
 		add_row(c, gpu, "h2d_gb_s", "GB/s", K_CURVE, (double)sizes[i], gbs);
+		/* a small copy is its fixed time: the API call, the DMA setup
+		 * and completion, the link latency */
+		if (sizes[i] == 4096)
+			add_row(c, gpu, "h2d_copy_4k_us", "us", K_LATENCY, 4096, s * 1e6);
 		if (sizes[i] == 256u << 20)
 			at256 = gbs;
 	}
@@ -820,6 +824,7 @@ static void calibrate_usage(FILE *out)
 	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"
 	      "                          CTA dispatch, launch and retire, tail) vs grid and block\n"
 	      "  h2d_pinned_gb_s         host-to-device copy of 256 MiB; a curve vs size\n"
+	      "  h2d_copy_4k_us          one host-to-device copy of 4 KiB: its fixed time\n"
 	      "  far_fault_us            first touch of a managed 2 MiB block, per fault\n"
 	      "Tolerance: +-10 % for latencies, +-15 % for throughputs, bandwidths and\n"
 	      "empty-kernel times. status: pass, FAIL (outside), no-ref (nothing published:\n"

@@ -398,6 +398,12 @@ const struct cfg_key cfg_keys[] = {
 		  "a CTA's dispatch to its warps' first issue on the SM"),
 	DBL_QUIET("gpu.cta_retire_cycles", cta_retire_cycles,
 		  "a CTA's last warp to its slot being free for the next CTA"),
+	/* optional, reported only when set (a copy paid pcie.latency_ns
+	 * before the key) */
+	{.name = "pcie.copy_latency_us", .type = CT_DOUBLE, .off = OFF(pcie_copy_latency_us), .min = 0,
+	 .max = US_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	 .help = "fixed time of one synchronous cudaMemcpy (API call, DMA setup, completion) on top "
+		 "of its bytes over the link's rate; 0: pcie.latency_ns (docs/uvm.md)"},
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

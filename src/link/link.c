@@ -24,17 +24,20 @@ int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_
 	l->sector_bytes = cfg->l2_sector_bytes;
 	l->line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
 	l->tlp_instr = UINT64_MAX;
-	/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
-	if (server_pool_init(&l->lane[LINK_H2D], 1, 64, 4096) ||
-	    server_pool_init(&l->lane[LINK_D2H], 1, 64, 4096))
+	l->clock_mhz = cfg->clock_mhz;
+	/* a cudaMemcpy's fixed time where the preset states one, else the
+	 * link latency (the model before pcie.copy_latency_us) */
+	l->copy_latency_cycles = cfg->pcie_copy_latency_us > 0 ? cfg->pcie_copy_latency_us * cfg->clock_mhz
+							       : l->latency_cycles;
+	if (link_lane_init(&l->lane[LINK_H2D]) || link_lane_init(&l->lane[LINK_D2H]))
 		return -1;
 	return 0;
 }
 
 void link_free(struct host_link *l)
 {
-	server_pool_free(&l->lane[LINK_H2D]);
-	server_pool_free(&l->lane[LINK_D2H]);
+	link_lane_free(&l->lane[LINK_H2D]);
+	link_lane_free(&l->lane[LINK_D2H]);
 }
 
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes)
@@ -42,13 +45,24 @@ double link_bulk_seconds(const struct host_link *l, uint64_t bytes)
 	return gpuvm_uvm_transfer_seconds(bytes, l->raw_gb_s, l->curve);
 }
 
+double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes)
+{
+	/* (seconds x MHz) x 1e6: the run loop's arithmetic before the copy
+	 * booked the lane, so a copy alone on the lane ends at the same cycle */
+	double hold = link_bulk_seconds(l, bytes) * l->clock_mhz * 1e6;
+	double start = link_lane_bulk(&l->lane[d], t, &hold, &l->oom);
+	return start + hold + l->copy_latency_cycles;
+}
+
 /* A lane carrying wire bytes (payload plus TLP overhead) at the link's
- * raw rate less encoding and flow control (pcie_tlp.h). */
+ * raw rate less encoding and flow control (pcie_tlp.h), as a packet of
+ * the lane's calendar: after whatever bulk transfer (a migration, a
+ * write-back, a copy) holds the lane at its time (link_lane.h). */
 static inline double wire(struct host_link *l, enum link_dir d, double t, uint64_t wire_bytes)
 {
 	double hold = (double)wire_bytes * l->cycles_per_wire_byte;
 	l->lane_busy[d] += hold;
-	return server_pool_reserve(&l->lane[d], t, hold) + hold;
+	return link_lane_packet(&l->lane[d], t, hold) + hold;
 }
 
 /* One 32 B sector of host-pinned memory: uncached, straight over the

@@ -1,28 +1,36 @@
 /* The host link: PCIe (or any serial host interconnect) between the GPU
- * and host memory, one lane per direction, each a queue of wire bytes.
+ * and host memory, one lane per direction that every host transfer books.
  *
  * Contract:
- *  - Owns: both lanes' calendars (server_pool), the packet framing of
- *    requests that cross the link one sector at a time (pcie_tlp.h: a
- *    TLP's header, link-layer and framing bytes), the zero-copy packet
- *    merging state and the lane time the kernels' own packets took.
+ *  - Owns: both lanes (link_lane.h: a calendar of packets and bulk
+ *    transfers), the packet framing of requests that cross the link one
+ *    sector at a time (pcie_tlp.h: a TLP's header, link-layer and framing
+ *    bytes), the zero-copy packet merging state and the lane time the
+ *    kernels' own packets took.
  *  - Requests: link_zero_copy (one 32 B sector of host-pinned memory, a
  *    load, store or atomic, leaving the GPU side at t) and
  *    link_zero_copy_atomics answer when the data is back at the SM (a
- *    store: when it has crossed); link_bulk_seconds is the transfer-size
- *    curve of a bulk transfer (copies, migrations, write-backs) with
- *    pcie.bandwidth_gb_s and uvm.pcie_model. A request touches only the
+ *    store: when it has crossed); link_copy books a synchronous copy and
+ *    answers when it is in; link_bulk_seconds is the transfer-size curve
+ *    of a bulk transfer (copies, migrations, write-backs) with
+ *    pcie.bandwidth_gb_s and uvm.pcie_model. The UVM driver books its
+ *    migrations, write-backs and remote reads on the same lanes, which the
+ *    system builder hands it (uvm_hooks.lanes). A request touches only the
  *    link's own state; this is the seam a parallel engine turns into a
  *    timestamped message to the link.
- *  - May call: nothing but src/mem/server_pool.h; it writes its counters
- *    into the run's gpuvm_stats (zero_copy_*, pcie_*_bytes).
- *  - Guarantees: packets of one direction are served in the order of
- *    their times (a capacity calendar: a request handled late still
- *    finds the capacity of its own time); the posted writes of a kernel
+ *  - May call: nothing outside src/link but src/mem/server_pool.h; it
+ *    writes its counters into the run's gpuvm_stats (zero_copy_*,
+ *    pcie_*_bytes).
+ *  - Guarantees: every transfer of one direction takes the earliest free
+ *    lane capacity at or after its own time, whoever sent it and in
+ *    whatever order the requests came (link_lane.h), so zero-copy packets,
+ *    migrations, write-backs, remote reads and synchronous copies contend:
+ *    throughput is one lane's per direction. The posted writes of a kernel
  *    have crossed by link_stores_done.
- *  - Today the UVM driver's migrations and write-backs (uvm_lane in
- *    src/uvm/uvm.c) and asynchronous copies (engine/copy_stream.c) keep
- *    lanes of their own; they use link_bulk_seconds's curve. */
+ *  - Asynchronous copies (engine/copy_stream.c) are resolved after the
+ *    kernels beside them and get the lane time those kernels' traffic left
+ *    (link_lane_busy plus the driver's transfers at the bulk rate):
+ *    kernels' traffic goes first. */
 #ifndef GPUVM_LINK_LINK_H
 #define GPUVM_LINK_LINK_H
 
@@ -32,15 +40,18 @@
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/stream.h"
-#include "mem/server_pool.h"
+#include "link/link_lane.h"
 
 enum link_dir { LINK_H2D = 0, LINK_D2H = 1 };
 
 struct host_link {
-	struct server_pool lane[2];   /* [enum link_dir] */
+	struct link_lane lane[2];     /* [enum link_dir] */
+	bool oom;                     /* a lane could not grow; the run reports it */
+	double clock_mhz;
 	double cycles_per_wire_byte;  /* packets: raw rate less encoding and flow control */
 	double cycles_per_byte;       /* bulk payload (gpuvm_pcie_effective_gb_s) */
 	double latency_cycles;        /* pcie.latency_ns */
+	double copy_latency_cycles;   /* a synchronous copy's fixed time (pcie.copy_latency_us) */
 	double return_cycles;         /* back from the link to the SM (load_base / 2) */
 	double raw_gb_s, clock_hz;
 	bool curve;                   /* uvm.pcie_model = curve */
@@ -85,6 +96,11 @@ double link_zero_copy_atomics(struct host_link *l, const struct link_req *r,
 /* Seconds a bulk transfer of bytes takes on a free lane (the
  * transfer-size curve of uvm.pcie_model, gpuvm_uvm_transfer_seconds). */
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes);
+
+/* A synchronous copy of bytes on direction d from t (the host waits for
+ * it): its end, its fixed time (pcie.copy_latency_us, else
+ * pcie.latency_ns) included. */
+double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes);
 
 /* Lane time the kernels' packets have taken of direction d so far. */
 static inline double link_lane_busy(const struct host_link *l, enum link_dir d)

@@ -68,8 +68,8 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		}
 		case GPUVM_RUN_COPY_H2D:
 		case GPUVM_RUN_COPY_D2H: {
-			/* Copies run alone between kernels (stream order), so
-			 * the link is theirs: size over bandwidth plus latency. */
+			/* Copies run between kernels (stream order): size over
+			 * bandwidth plus latency, on the host link's lane. */
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
 			if (sys.cs.used) {
 				/* after the asynchronous copies issued before it on
@@ -80,9 +80,9 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 					t = free_at;
 			}
 			/* the link model of migrations (uvm.pcie_model), so copy-then-
-			 * execute and paging compare on the same link */
-			double end = t + link_bulk_seconds(&sys.link, op.copy_bytes) *
-						 cfg->clock_mhz * 1e6 + sys.link.latency_cycles;
+			 * execute and paging compare on the same link, behind what
+			 * the driver still moves (write-backs of evictions) */
+			double end = link_copy(&sys.link, h2d ? LINK_H2D : LINK_D2H, t, op.copy_bytes);
 			if (h2d)
 				stats->pcie_h2d_bytes += op.copy_bytes;
 			else
@@ -189,6 +189,10 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
 			goto out;
 		}
+	}
+	if (sys.link.oom) {
+		gpuvm_fail(err, "engine", 0, NULL, "out of memory for the host link's lanes");
+		goto out;
 	}
 	stats->sim_cycles = t;
 	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);

@@ -77,7 +77,10 @@ static uint32_t alloc_advise(const struct gpuvm_config *cfg, const char *name)
 int system_track_managed(struct system *sys, const struct gpuvm_alloc *a)
 {
 	if (!sys->uvm_on) {
-		struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = sys};
+		/* the driver's migrations and write-backs book the host link's
+		 * lanes, where zero-copy packets and copies go too */
+		struct uvm_hooks hooks = {.shootdown = uvm_shootdown, .l2_clock = uvm_l2_clock, .ctx = sys,
+					  .lanes = {&sys->link.lane[LINK_H2D], &sys->link.lane[LINK_D2H]}};
 		if (sys->uvm_observer)
 			hooks.observer = *sys->uvm_observer;
 		if (uvm_init(&sys->uvm, sys->cfg, &sys->stats->uvm, &hooks))

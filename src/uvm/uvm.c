@@ -63,6 +63,11 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->st = st;
 	if (hooks)
 		u->hooks = *hooks;
+	u->h2d = u->hooks.lanes[0] ? u->hooks.lanes[0] : &u->own_h2d;
+	u->d2h = u->hooks.lanes[1] ? u->hooks.lanes[1] : &u->own_d2h;
+	if ((u->h2d == &u->own_h2d && link_lane_init(&u->own_h2d)) ||
+	    (u->d2h == &u->own_d2h && link_lane_init(&u->own_d2h)))
+		return -1;
 	u->clock_hz = cfg->clock_mhz * 1e6;
 	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
 	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
@@ -158,8 +163,8 @@ void uvm_free(struct uvm *u)
 	free(u->ff_mshr);
 	free(u->blocked_until);
 	free(u->blocked_since);
-	free(u->h2d.iv);
-	free(u->d2h.iv);
+	link_lane_free(&u->own_h2d);
+	link_lane_free(&u->own_d2h);
 	if (u->evict && u->evict->destroy)
 		u->evict->destroy(u->evict_state);
 	if (u->thrash_on)

@@ -17,6 +17,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/uvm.h"
 #include "mem/long_pool.h"
+#include "link/link_lane.h"
 #include "mem/server_pool.h"
 #include "uvm/evict.h"
 #include "uvm/migrate.h"
@@ -34,6 +35,10 @@ struct uvm_hooks {
 	/* The L2's use clock now (the stamp its last access got; NULL: no
 	 * L2 to keep coherent). */
 	uint32_t (*l2_clock)(void *ctx);
+	/* the host link's lanes, [0] host to device, [1] device to host,
+	 * shared with zero-copy packets and copies (link/link.h); NULL: lanes
+	 * of its own */
+	struct link_lane *lanes[2];
 	void *ctx;
 	/* told of each decision (NULL: no one listens) */
 	struct gpuvm_uvm_observer observer;
@@ -48,15 +53,6 @@ struct uvm_range {
 	uint64_t base, bytes;
 	uint32_t advise; /* UVM_ADVISE_* */
 	uint32_t stat;   /* its entry in st->allocs */
-};
-
-struct uvm_interval {
-	double s, e;
-};
-struct uvm_lane {
-	struct uvm_interval *iv; /* busy intervals, sorted, disjoint */
-	uint32_t n, cap;
-	double floor; /* everything before it counts as busy */
 };
 
 struct uvm {
@@ -100,8 +96,10 @@ struct uvm {
 	double batch_start, handler_free;
 	double handler_before; /* handler_free before the open batch began */
 	uint32_t batch_count;
-	/* the PCIe lanes, one serial server per direction (uvm_lane.c) */
-	struct uvm_lane h2d, d2h;
+	/* the PCIe lanes, one serial server per direction (uvm_lane.c): the
+	 * host link's (uvm_hooks.lanes), or its own without a link */
+	struct link_lane *h2d, *d2h;
+	struct link_lane own_h2d, own_d2h;
 	double last_lane_start; /* start of the last uvm_lane_transfer */
 	bool evicting;               /* oversubscribed: eviction has started */
 	bool sync_writeback;         /* uvm.device_sync = writeback (UVMSmart) */

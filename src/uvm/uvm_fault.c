@@ -351,7 +351,7 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 		st->delayed_migrations++;
 	}
 	double hold = (double)u->sector_bytes * u->remote_cycles_per_byte;
-	double s = uvm_lane_book(u, write ? &u->d2h : &u->h2d, t, hold);
+	double s = uvm_lane_book(u, write ? u->d2h : u->h2d, t, &hold);
 	uvm_util_add(u, !write, s, s + hold);
 	return s + hold + u->remote_latency;
 }

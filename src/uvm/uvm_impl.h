@@ -54,8 +54,10 @@ uint64_t uvm_group_notok(struct uvm *u, uint64_t g);
 
 /* Adds busy time [s, e) of a lane to the utilisation series. */
 void uvm_util_add(struct uvm *u, bool h2d, double s, double e);
-/* Books hold cycles on lane l in its first gap from t on; returns the start. */
-double uvm_lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold);
+/* Books *hold cycles on lane l in its first gap from t on, lengthened by
+ * the packets booked inside it (*hold becomes the lane time taken);
+ * returns the start. */
+double uvm_lane_book(struct uvm *u, struct link_lane *l, double t, double *hold);
 /* One transfer on a serial lane, not before t; returns its end. */
 double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes);
 

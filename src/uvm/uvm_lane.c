@@ -28,10 +28,6 @@
  * (UVMSmart gpu-sim.cc, the PCIe speed curve); its asymptote 12 GiB/s = 0.805 of
  * 16 GB/s agrees with the measured fraction above to 1 %. */
 #define CURVE_A_PER_RAW 0.75
-/* busy intervals a PCIe lane keeps (older ones fold into its floor): far
- * more than the transfers that overlap the skew between fault times
- * handled one after another */
-#define LANE_INTERVALS 4096
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
 
@@ -97,75 +93,19 @@ void uvm_util_add(struct uvm *u, bool h2d, double s, double e)
 	}
 }
 
-/* A lane's busy intervals [s, e), sorted and disjoint. Transfers are
- * requested in the order faults are handled here, not in time order; a
- * single free time would make a transfer requested for a later time (a
- * blocked SM's fault, a batch that opens later) hold back every earlier
- * one handled after it, so each transfer takes the first gap from its own
- * time on that fits it. Throughput stays exactly one lane's. */
-double uvm_lane_book(struct uvm *u, struct uvm_lane *l, double t, double hold)
+/* Transfers book the host link's lanes (link/link_lane.h): the first gap
+ * from their own time that fits, lengthened by the zero-copy packets
+ * booked inside it; *hold becomes the lane time taken. */
+double uvm_lane_book(struct uvm *u, struct link_lane *l, double t, double *hold)
 {
-	if (t < l->floor)
-		t = l->floor; /* older than what is kept: as busy up to floor */
-	uint32_t lo = 0, hi = l->n; /* first interval ending after t */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (l->iv[mid].e <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	double start = t;
-	uint32_t i = lo;
-	while (i < l->n && l->iv[i].s < start + hold) {
-		if (l->iv[i].e > start)
-			start = l->iv[i].e;
-		i++;
-	}
-	double end = start + hold;
-	bool join_prev = i > 0 && l->iv[i - 1].e >= start;
-	bool join_next = i < l->n && l->iv[i].s <= end;
-	if (join_prev && join_next) {
-		l->iv[i - 1].e = l->iv[i].e;
-		memmove(&l->iv[i], &l->iv[i + 1], (l->n - i - 1) * sizeof *l->iv);
-		l->n--;
-	} else if (join_prev) {
-		l->iv[i - 1].e = end;
-	} else if (join_next) {
-		l->iv[i].s = start;
-	} else {
-		if (l->n == l->cap) {
-			if (l->cap >= LANE_INTERVALS) { /* keep the newer half */
-				uint32_t k = l->n / 2;
-				l->floor = l->iv[k - 1].e;
-				memmove(l->iv, &l->iv[k], (l->n - k) * sizeof *l->iv);
-				l->n -= k;
-				if (i < k) /* its gap is gone: after the floor instead */
-					return uvm_lane_book(u, l, l->floor, hold);
-				i -= k;
-			} else {
-				uint32_t cap = l->cap ? 2 * l->cap : 64;
-				struct uvm_interval *p = realloc(l->iv, cap * sizeof *p);
-				if (!p) {
-					u->oom = true;
-					return start;
-				}
-				l->iv = p;
-				l->cap = cap;
-			}
-		}
-		memmove(&l->iv[i + 1], &l->iv[i], (l->n - i) * sizeof *l->iv);
-		l->iv[i] = (struct uvm_interval){start, end};
-		l->n++;
-	}
-	return start;
+	return link_lane_bulk(l, t, hold, &u->oom);
 }
 
 /* One transfer on a serial lane, not before t; returns its end. */
 double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 {
 	double hold = link_cycles(u, bytes);
-	double s = uvm_lane_book(u, h2d ? &u->h2d : &u->d2h, t, hold);
+	double s = uvm_lane_book(u, h2d ? u->h2d : u->d2h, t, &hold);
 	double e = s + hold;
 	u->last_lane_start = s;
 	uvm_util_add(u, h2d, s, e);

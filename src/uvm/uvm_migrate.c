@@ -40,7 +40,7 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
 		prefetch_only[w] = mv[w] & ~faulted[w];
 
-	double lane_before = u->h2d.n && u->h2d.iv[u->h2d.n - 1].e > ready ? u->h2d.iv[u->h2d.n - 1].e : ready;
+	double lane_before = link_lane_last_end(u->h2d) > ready ? link_lane_last_end(u->h2d) : ready;
 	u->sp.filling = b;
 	double frames = uvm_ensure_frames(u, k, ready);
 	u->sp.filling = NULL;
