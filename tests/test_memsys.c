@@ -81,13 +81,13 @@ static void test_l2_slices_per_partition(void **st)
 	struct memsys ms;
 	memset(&stats, 0, sizeof stats);
 	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
-	memsys_access(&ms, 0, false, true, 0);      /* partition 0, local 0 */
+	memsys_access(&ms, 0, 0, false, true, 0);      /* partition 0, local 0 */
 	assert_int_equal(stats.l2_sector_misses, 1);
-	memsys_access(&ms, 0, false, true, 1000);   /* hit */
+	memsys_access(&ms, 0, 0, false, true, 1000);   /* hit */
 	assert_int_equal(stats.l2_sector_hits, 1);
-	memsys_access(&ms, 4096, false, true, 2000); /* partition 1, local 0: its own line */
+	memsys_access(&ms, 0, 4096, false, true, 2000); /* partition 1, local 0: its own line */
 	assert_int_equal(stats.l2_sector_misses, 2);
-	memsys_access(&ms, 4096, false, true, 3000);
+	memsys_access(&ms, 0, 4096, false, true, 3000);
 	assert_int_equal(stats.l2_sector_hits, 2);
 	memsys_free(&ms);
 }
@@ -100,7 +100,7 @@ static double burst(struct memsys *ms, uint32_t n, const uint32_t *parts, uint32
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t p = parts[i % n_parts];
 		uint64_t chunk = (uint64_t)(i / n_parts) * 2 + p; /* partition p's (i/n_parts)-th chunk */
-		double d = memsys_access(ms, chunk * 4096, false, true, 0);
+		double d = memsys_access(ms, 0, chunk * 4096, false, true, 0);
 		if (d > last)
 			last = d;
 	}
@@ -118,7 +118,7 @@ static void test_partitions_do_not_contend(void **st)
 
 	memset(&stats, 0, sizeof stats);
 	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
-	double one_alone = memsys_access(&ms, 0, false, true, 0);
+	double one_alone = memsys_access(&ms, 0, 0, false, true, 0);
 	memsys_free(&ms);
 
 	/* N misses on one partition: they queue on its channels */
@@ -126,10 +126,10 @@ static void test_partitions_do_not_contend(void **st)
 	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
 	double same = burst(&ms, N, first, 1);
 	/* a miss on the other partition at the same time does not wait */
-	double other = memsys_access(&ms, 4096, false, true, 0);
+	double other = memsys_access(&ms, 0, 4096, false, true, 0);
 	/* one more on the loaded partition waits behind them (the calendar
 	 * charges whole 64-cycle slots, so it may end with the last) */
-	double behind = memsys_access(&ms, 2 * 4096 * (N + 1), false, true, 0);
+	double behind = memsys_access(&ms, 0, 2 * 4096 * (N + 1), false, true, 0);
 	memsys_free(&ms);
 	assert_true(same > one_alone + 100);
 	assert_true(other == one_alone);
@@ -157,12 +157,56 @@ static void test_epoch_orders_partitions(void **st)
 	memset(&stats, 0, sizeof stats);
 	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
 	for (int i = 0; i < 10; i++)
-		memsys_access(&ms, (uint64_t)i * 8192, false, true, 0); /* partition 0 only */
+		memsys_access(&ms, 0, (uint64_t)i * 8192, false, true, 0); /* partition 0 only */
 	uint32_t stamp = memsys_l2_epoch(&ms);
 	assert_int_equal(stamp, 10);
 	assert_int_equal(ms.part[1].l2.clock, 10);
-	memsys_access(&ms, 4096, false, true, 0);
+	memsys_access(&ms, 0, 4096, false, true, 0);
 	assert_true(ms.part[1].l2.clock > stamp);
+	memsys_free(&ms);
+}
+
+/* Near and far partitions (mem.far_latency_cycles): an SM's near
+ * partition serves its hits at the L2 latency; a line the other half's
+ * SM cached, or its own near partition evicted, is a far hit that costs
+ * the crossing more; a miss in both reads DRAM. */
+static void test_near_far(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 2);
+	cfg.mem_far_latency_cycles = 200;
+	struct memsys ms;
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	assert_true(ms.near_far);
+	uint32_t last = cfg.sms - 1;
+	assert_int_equal(ms.near_of_sm[0], 0);
+	assert_int_equal(ms.near_of_sm[last], 1);
+	double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+	uint64_t a = 1ull << 30;
+	double t = 0;
+	double miss = memsys_access(&ms, 0, a, false, true, t) - t;
+	assert_true(miss > hit + 50); /* DRAM */
+	t = 1e6;
+	assert_true(memsys_access(&ms, 0, a, false, true, t) - t == hit);
+	/* the other half: a far hit, then its own copy */
+	t = 2e6;
+	assert_true(memsys_access(&ms, last, a, false, true, t) - t == hit + 200);
+	t = 3e6;
+	assert_true(memsys_access(&ms, last, a, false, true, t) - t == hit);
+	memsys_free(&ms);
+
+	/* one SM's working set past its near partition: the near partition's
+	 * victims are found in the far one */
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	memsys_access(&ms, 0, a, false, true, 0);
+	t = 1e6;
+	for (uint64_t i = 1; i <= 12288; i++) /* 1.5 MiB of lines: 1.5 x a partition */
+		memsys_access(&ms, 0, a + i * 128, false, true, t);
+	t = 1e8;
+	assert_true(memsys_access(&ms, 0, a, false, true, t) - t == hit + 200);
 	memsys_free(&ms);
 }
 
@@ -174,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_l2_slices_per_partition),
 		cmocka_unit_test(test_partitions_do_not_contend),
 		cmocka_unit_test(test_epoch_orders_partitions),
+		cmocka_unit_test(test_near_far),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

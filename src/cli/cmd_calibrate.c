@@ -284,7 +284,8 @@ static double kernel_cycles(struct calib *c, const char *gpu, const char *wl, bo
  * grows) and the loads bypass the L1 (__ldcg): a subset of lines would
  * otherwise fit an L1 the whole footprint does not, and a shuffled chase
  * over more than chase_steps x 128 B hits the L1 in at most
- * L1 size / footprint of its loads. Beyond the L2 the lines are visited
+ * L1 size / footprint of its loads (but past one partition of a
+ * partitioned L2, below). Beyond the L2 the lines are visited
  * cold, N and 2N of them: a shuffled chase over more than the L2 misses
  * it, as a line never touched before does. */
 static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
@@ -293,8 +294,13 @@ static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, con
 	char a[256], b[256];
 	uint64_t nodes = fp / stride;
 	bool cold = fp > cfg->l2_bytes && !strcmp(order, "shuffled");
+	/* past one partition of a partitioned L2 (mem.far_latency_cycles)
+	 * every line is a node: which partition holds a line depends on
+	 * what the others evicted, so a subset would stay near */
+	bool every_line = cfg->mem_far_latency_cycles > 0 &&
+			  fp > cfg->l2_bytes / cfg->mem_partitions;
 	if (!cold) {
-		if (nodes > c->chase_steps) {
+		if (nodes > c->chase_steps && !every_line) {
 			stride = (fp / c->chase_steps + 127) / 128 * 128;
 			nodes = fp / stride;
 			if (!strcmp(cache, "default"))

@@ -278,6 +278,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "mem.partition_interleave %u is smaller than l2.line_size %u",
 			       cfg->mem_partition_interleave_bytes, cfg->l2_line_bytes);
 	}
+	if (cfg->mem_far_latency_cycles > 0 && cfg->mem_partitions != 2) {
+		const int ks[] = {K_MEM_FAR_LATENCY, K_MEM_PARTITIONS};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "mem.far_latency_cycles needs mem.partitions = 2 (a near and a far "
+			       "half), not %u", cfg->mem_partitions);
+	}
 
 	/* L1 geometry (when there is an L1). */
 	if (cfg->l1_bytes) {

@@ -404,6 +404,13 @@ const struct cfg_key cfg_keys[] = {
 	 .max = US_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
 	 .help = "fixed time of one synchronous cudaMemcpy (API call, DMA setup, completion) on top "
 		 "of its bytes over the link's rate; 0: pcie.latency_ns (docs/uvm.md)"},
+	/* optional, reported only when not 0 (one L2 latency, the model
+	 * before the key) */
+	{ .name = "mem.far_latency_cycles", .type = CT_DOUBLE, .off = OFF(mem_far_latency_cycles),
+	  .min = 0, .max = LAT_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "with mem.partitions = 2: cycles a request served by the far partition adds "
+		  "(each SM's near partition is its GPC's half; a near miss probes the far one, "
+		  "whose lines are the near one's victims; src/memsys/memsys.c); 0 = off" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -97,6 +97,47 @@ enum l2_result l2_cache_access_fresh(struct l2_cache *c, uint64_t addr, bool wri
 	return l2_cache_access(c, addr, write, writeback_sectors);
 }
 
+enum l2_result l2_cache_probe(struct l2_cache *c, uint64_t addr, uint32_t stale_through)
+{
+	unsigned char *set = l2_cache_set(c, addr);
+	uint32_t *stamp = l2_set_stamps(set, c->ways);
+	uint32_t w = find_u64(l2_set_tags(set), c->ways, (addr >> c->line_shift) + 1);
+	if (w >= c->ways || stamp[w] <= stale_through)
+		return L2_MISS;
+	uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
+	if (!(l2_set_valid(set, c->ways)[w] & bit))
+		return L2_MISS;
+	stamp[w] = l2_cache_tick(c);
+	if (c->ways == 16)
+		lru_order16_use(l2_set_order16(set), w);
+	return L2_HIT;
+}
+
+uint32_t l2_cache_fill_line(struct l2_cache *c, uint64_t line_key, uint8_t valid, uint8_t dirty)
+{
+	unsigned char *set = l2_cache_set(c, (line_key - 1) << c->line_shift);
+	uint64_t *tag = l2_set_tags(set);
+	uint32_t *stamp = l2_set_stamps(set, c->ways);
+	uint8_t *v = l2_set_valid(set, c->ways), *d = l2_set_dirty(set, c->ways);
+	uint32_t w = find_u64(tag, c->ways, line_key);
+	uint32_t now = l2_cache_tick(c);
+	uint32_t out = 0;
+	if (w < c->ways) {
+		v[w] |= valid;
+		d[w] |= dirty;
+	} else {
+		w = c->ways == 16 ? l2_set_order16(set)[0] : lru_oldest(stamp, c->ways);
+		out = (uint32_t)__builtin_popcount(d[w]);
+		tag[w] = line_key;
+		v[w] = valid;
+		d[w] = dirty;
+	}
+	stamp[w] = now;
+	if (c->ways == 16)
+		lru_order16_use(l2_set_order16(set), w);
+	return out;
+}
+
 /* ---- invariants (numbered at the top of this file) ----------------- */
 
 #include "core/invariant.h"

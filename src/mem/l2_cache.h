@@ -92,11 +92,18 @@ static inline uint32_t l2_cache_tick(struct l2_cache *c)
 	return c->clock;
 }
 
-/* Accesses one sector. A miss allocates it (writes allocate without a
- * fetch). *writeback_sectors receives the number of dirty sectors the
- * eviction pushed out. Inline: the engine calls it for every sector. */
+/* The line a miss evicted (l2_cache_access_victim): key = line address
+ * + 1 (0: the way was invalid, nothing left), its valid and dirty
+ * sectors. */
+struct l2_victim {
+	uint64_t key;
+	uint8_t valid, dirty;
+};
+
+/* l2_cache_access, and where vic is not NULL the line a miss evicted. */
 static inline __attribute__((always_inline)) enum l2_result
-l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeback_sectors)
+l2_cache_access_core(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeback_sectors,
+		     struct l2_victim *vic)
 {
 	uint8_t bit = (uint8_t)(1u << ((addr >> c->sector_shift) & (c->sectors_per_line - 1)));
 	unsigned char *set = l2_cache_set(c, addr);
@@ -115,6 +122,8 @@ l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeba
 		if (write)
 			dirty[w] |= bit;
 		*writeback_sectors = 0;
+		if (vic)
+			vic->key = 0;
 		return r;
 	}
 	if (c->ways == 16) {
@@ -125,12 +134,49 @@ l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeba
 		w = lru_oldest(stamp, c->ways);
 	}
 	*writeback_sectors = (uint32_t)__builtin_popcount(dirty[w]);
+	if (vic) {
+		vic->key = tag[w];
+		vic->valid = valid[w];
+		vic->dirty = dirty[w];
+	}
 	tag[w] = key;
 	stamp[w] = now;
 	valid[w] = bit;
 	dirty[w] = write ? bit : 0;
 	return L2_MISS;
 }
+
+/* Accesses one sector. A miss allocates it (writes allocate without a
+ * fetch). *writeback_sectors receives the number of dirty sectors the
+ * eviction pushed out. Inline: the engine calls it for every sector. */
+static inline __attribute__((always_inline)) enum l2_result
+l2_cache_access(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeback_sectors)
+{
+	return l2_cache_access_core(c, addr, write, writeback_sectors, NULL);
+}
+
+/* l2_cache_access that also says which line a miss evicted (*vic), for
+ * an owner that moves victims elsewhere (the far partition, memsys.h):
+ * *writeback_sectors is then the victim's dirty count as before, and the
+ * owner decides whether they are written back or moved. */
+static inline __attribute__((always_inline)) enum l2_result
+l2_cache_access_victim(struct l2_cache *c, uint64_t addr, bool write, uint32_t *writeback_sectors,
+		       struct l2_victim *vic)
+{
+	return l2_cache_access_core(c, addr, write, writeback_sectors, vic);
+}
+
+/* Whether addr's sector is valid here, without allocating anything: a hit
+ * counts as a use (the line becomes most recent); a line last used at or
+ * before stale_through (a frame the page has left, l2_cache_access_fresh;
+ * 0 = none) does not hit. */
+enum l2_result l2_cache_probe(struct l2_cache *c, uint64_t addr, uint32_t stale_through);
+
+/* Installs the line with key line_key (line address + 1) holding the
+ * valid and dirty sectors given, as most recent: merged into the line
+ * when it is here (sectors ORed), else in the set's least recent way.
+ * Returns the dirty sectors of the line that made room (0 on a merge). */
+uint32_t l2_cache_fill_line(struct l2_cache *c, uint64_t line_key, uint8_t valid, uint8_t dirty);
 
 /* l2_cache_access for an address whose frame may have changed: a cached
  * line last used at or before stamp *page_through belongs to the old

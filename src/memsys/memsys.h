@@ -62,6 +62,12 @@ struct memsys {
 	 * crossbar and pipeline of any global access) */
 	double crossbar_cycles;
 	double l2_hit;
+	/* near and far partitions (mem.far_latency_cycles > 0, two
+	 * partitions): each SM's near partition, and what a request served
+	 * by the far one adds (see memsys_access_near_far) */
+	bool near_far;
+	double far_cycles;
+	uint8_t *near_of_sm; /* [sms] */
 	struct gpuvm_stats *stats;
 };
 
@@ -88,6 +94,12 @@ static inline void memsys_l2_prefetch(const struct memsys *ms, uint64_t addr)
 {
 	uint64_t local;
 	const struct mem_partition *p = memsys_route(ms, addr, &local);
+	if (__builtin_expect(ms->near_far, 0)) {
+		/* lines are kept under their global address in both */
+		l2_cache_prefetch(&ms->part[0].l2, addr);
+		l2_cache_prefetch(&ms->part[1].l2, addr);
+		return;
+	}
 	l2_cache_prefetch(&p->l2, local);
 }
 
@@ -134,13 +146,24 @@ memsys_after_l2(struct memsys *ms, struct mem_partition *p, uint64_t local, bool
 	return memsys_dram_sector(ms, p, local, ready) + ms->crossbar_cycles;
 }
 
-/* A sector request of device memory leaving the SM at t: write marks the
- * L2 sector dirty, fetch reads it from DRAM on a miss (loads, atomics;
- * a store allocates without a fetch). Returns when its data is back (a
- * store: when the L2 has it). */
+/* memsys_access with near and far partitions (memsys.c): the SM's near
+ * partition first, a miss probes the far one, a miss in both reads DRAM
+ * at the line's home partition. block_through as memsys_access_fresh
+ * (0: no stale lines to drop). */
+double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write,
+			      bool fetch, double t, uint32_t block_through,
+			      const uint32_t *page_through);
+
+/* A sector request of device memory from SM sm (logical id) leaving it
+ * at t: write marks the L2 sector dirty, fetch reads it from DRAM on a
+ * miss (loads, atomics; a store allocates without a fetch). Returns when
+ * its data is back (a store: when the L2 has it). */
 static inline __attribute__((always_inline)) double
-memsys_access(struct memsys *ms, uint64_t sector_addr, bool write, bool fetch, double t)
+memsys_access(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, bool fetch,
+	      double t)
 {
+	if (__builtin_expect(ms->near_far, 0))
+		return memsys_access_near_far(ms, sm, sector_addr, write, fetch, t, 0, NULL);
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
 	uint32_t wb = 0;
@@ -152,9 +175,12 @@ memsys_access(struct memsys *ms, uint64_t sector_addr, bool write, bool fetch, d
  * the L2 cached it: the UVM driver's stamps (uvm_l2_stale_through) drop
  * stale lines first. block_through 0: nothing of its block is stale. */
 static inline __attribute__((always_inline)) double
-memsys_access_fresh(struct memsys *ms, uint64_t sector_addr, bool write, bool fetch, double t,
-		    uint32_t block_through, const uint32_t *page_through)
+memsys_access_fresh(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, bool fetch,
+		    double t, uint32_t block_through, const uint32_t *page_through)
 {
+	if (__builtin_expect(ms->near_far, 0))
+		return memsys_access_near_far(ms, sm, sector_addr, write, fetch, t, block_through,
+					      page_through);
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
 	uint32_t wb = 0;
@@ -197,9 +223,14 @@ static inline double memsys_flush_run(struct memsys *ms, struct memsys_run *r, d
  * the run sent and a new one opened). Returns the latest of done and what
  * is known back so far; memsys_flush_run sends the last run. */
 static inline __attribute__((always_inline)) double
-memsys_load_run_sector(struct memsys *ms, uint64_t sa, double t, struct memsys_run *run,
-		       double done)
+memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
+		       struct memsys_run *run, double done)
 {
+	if (__builtin_expect(ms->near_far, 0)) {
+		/* each sector on its own path (near, far, home) */
+		done = memsys_flush_run(ms, run, done);
+		return later(memsys_access_near_far(ms, sm, sa, false, true, t, 0, NULL), done);
+	}
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sa, &local);
 	uint32_t wb = 0;

@@ -33,7 +33,7 @@ static __attribute__((noinline)) double access_managed_sector(struct sm_layer *s
 	tx = uvm_access(u, sm, sector_addr, write, tx);
 	const uint32_t *page_through;
 	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
-	return memsys_access_fresh(sl->port.mem, sector_addr, write, op != GPUVM_OP_STORE, tx,
+	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, tx,
 				   block_through, page_through);
 }
 
@@ -51,7 +51,7 @@ static __attribute__((noinline)) double access_counted_sector(struct sm_layer *s
 		return t + sl->crossbar_cycles;
 	const uint32_t *page_through;
 	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
-	return memsys_access_fresh(sl->port.mem, sector_addr, write, op != GPUVM_OP_STORE, t,
+	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, t,
 				   block_through, page_through);
 }
 
@@ -91,7 +91,8 @@ access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
 							   : access_managed_sector(sl, sector_addr, op, tx, sm);
 	if (kind == GPUVM_ALLOC_HOST_PINNED)
 		return zero_copy_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
-	return memsys_access(sl->port.mem, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE, tx);
+	return memsys_access(sl->port.mem, sm, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE,
+			     tx);
 }
 
 /* How a sector meets the L1. */
@@ -254,7 +255,7 @@ load_run_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm
 		return later(serve_sector(sl, w, it, sa, L1_BYPASS, tx), done);
 	}
 	sl->stats->sectors++;
-	return memsys_load_run_sector(ms, sa, tx, run, done);
+	return memsys_load_run_sector(ms, w->sm, sa, tx, run, done);
 }
 
 /* The sectors of ascending lanes, in order: each unit translated once,
