@@ -83,6 +83,10 @@ void gpuvm_progress_report(void *ctx, const struct gpuvm_progress_sample *s);
 /* Ends an open live line (call once the run is over). */
 void gpuvm_progress_finish(struct gpuvm_progress *p);
 
+/* Monotonic wall-clock seconds (for batch lines of commands that run many
+ * simulations: sweep, validate). */
+double gpuvm_progress_wall_seconds(void);
+
 /* CPU seconds of this process (all threads) so far. */
 double gpuvm_progress_cpu_seconds(void);
 

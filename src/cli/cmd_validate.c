@@ -5,6 +5,7 @@
  * (nsys: kernel durations with front-end and tail, launch overhead
  * excluded; ctas: first CTA to last warp; host: launch overhead too) is
  * compared with the measured one, like with like (docs/launch.md). */
+#include "gpuvm/progress.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -792,7 +793,13 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		manifest_free(&m);
 		return 2;
 	}
-	bool progress = isatty(2) && !quiet;
+	/* progress: each replay's live line on a terminal; in a batch log a
+	 * line per row done, at most one every 30 s but the last */
+	bool progress = isatty(2) && !quiet, batch = !isatty(2) && !quiet;
+	double start_s = gpuvm_progress_wall_seconds(), last_line_s = start_s;
+	size_t to_run = 0, ran = 0;
+	for (size_t i = 0; i < m.n; i++)
+		to_run += !m.rows[i].skipped;
 	for (size_t i = 0; i < m.n; i++) {
 		if (m.rows[i].skipped)
 			continue;
@@ -800,6 +807,14 @@ int gpuvm_cmd_validate(int argc, char **argv)
 			fprintf(stderr, "gpuvm validate: %s\n", err.msg);
 			manifest_free(&m);
 			return 2;
+		}
+		double now = gpuvm_progress_wall_seconds();
+		if (batch && (++ran == to_run || now - last_line_s >= GPUVM_PROGRESS_DEFAULT_INTERVAL_S)) {
+			char spent[32];
+			gpuvm_progress_format_duration(now - start_s, spent, sizeof spent);
+			fprintf(stderr, "gpuvm validate: %zu of %zu rows replayed (last: %s), %s wall\n",
+				ran, to_run, m.rows[i].f[C_NAME], spent);
+			last_line_s = now;
 		}
 	}
 	struct summary s = summarize(&m);

@@ -12,6 +12,7 @@
  * so that -j 1 and -j N are identical; a failed point is recorded (or, with
  * --fail-fast, stops the sweep) and no worker outlives sweep_run_all. */
 #include "gpuvm/host_memory.h"
+#include "gpuvm/progress.h"
 #include "sweep_internal.h"
 #include "gpuvm/output_file.h"
 
@@ -166,12 +167,36 @@ static int finish(struct sweep *s, struct worker *w, struct gpuvm_error *err)
 	return rc;
 }
 
+/* Points done: on a terminal a line redrawn in place; in a batch log
+ * (Slurm, nohup, `2> log`) a line every GPUVM_PROGRESS_DEFAULT_INTERVAL_S
+ * seconds and at the end, with the time left at the mean wall time per
+ * point so far (the points of a grid differ, so it is a rough guide). */
 static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
 {
-	if (s->quiet || !isatty(STDERR_FILENO))
+	static double start_s = -1, last_line_s;
+	if (s->quiet)
 		return;
 	char label[256];
 	sweep_point_label(s, i, label, sizeof label);
+	if (!isatty(STDERR_FILENO)) {
+		double now = gpuvm_progress_wall_seconds();
+		if (start_s < 0)
+			start_s = last_line_s = now;
+		if (done < total && now - last_line_s < GPUVM_PROGRESS_DEFAULT_INTERVAL_S)
+			return;
+		last_line_s = now;
+		double spent = now - start_s, left = done ? spent / (double)done * (double)(total - done) : 0;
+		char spent_text[32], left_text[32];
+		gpuvm_progress_format_duration(spent, spent_text, sizeof spent_text);
+		gpuvm_progress_format_duration(left, left_text, sizeof left_text);
+		fprintf(stderr, "gpuvm sweep: %zu of %zu points done (last: %s), %s wall", done, total,
+			label, spent_text);
+		if (done < total)
+			fprintf(stderr, ", about %s left", left_text);
+		fputc('\n', stderr);
+		fflush(stderr);
+		return;
+	}
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, label);
 	if (done == total)
 		fputs("\r\033[K", stderr);

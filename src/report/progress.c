@@ -19,6 +19,11 @@ static double clock_seconds(clockid_t id)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double gpuvm_progress_wall_seconds(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
 double gpuvm_progress_cpu_seconds(void)
 {
 	return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);

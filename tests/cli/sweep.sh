@@ -280,4 +280,16 @@ rc=0
 cmp -s fresh.csv shrunk.csv || fail "a refused resume changed the CSV"
 pass "--resume after a partial or killed run gives the fresh run's CSV; an extended grid keeps its rows"
 
+# --- progress in a batch log -----------------------------------------------------
+# stderr not a terminal: a line every 30 s and one at the end, with the
+# points done; --quiet: none
+"$GPUVM" sweep --gpu p100 --workload random-sampling:region=64MiB,reads=4 \
+	--vary workload.threads=1024,2048 --csv batch.csv >/dev/stdout 2>batch.log || fail "batch sweep: exit $?"
+grep -q "^gpuvm sweep: 2 of 2 points done" batch.log || fail "batch log lacks the last progress line: $(cat batch.log)"
+[ "$(grep -c "points done" batch.log)" -eq 1 ] || fail "a 2-point sweep logged more than its last line: $(cat batch.log)"
+"$GPUVM" sweep --gpu p100 --workload random-sampling:region=64MiB,reads=4 \
+	--vary workload.threads=1024,2048 --csv batch.csv -q 2>batch.log || fail "quiet batch sweep: exit $?"
+[ ! -s batch.log ] || fail "--quiet sweep wrote to stderr: $(cat batch.log)"
+pass "a sweep logs its progress in a batch log, not under --quiet"
+
 echo "sweep.sh: all passed"

@@ -199,6 +199,19 @@ if grep -q "launch overhead is excluded" help.txt && grep -q "measured_us" help.
 else fail "--help"; cat help.txt
 fi
 
+# ---- progress in a batch log ---------------------------------------------
+# stderr not a terminal: a line per row replayed (at most one every 30 s but
+# the last); --quiet: none
+if [ -e "$BPTREE" ]; then
+	"$GPUVM" validate --manifest "$MANIFEST" "${GPU[@]}" >table.txt 2>batch.log
+	if grep -q "^gpuvm validate: 1 of 1 rows replayed (last: b+tree)" batch.log; then
+		echo "ok - batch log: the last row's progress line"
+	else fail "batch log lacks the progress line: $(cat batch.log)"
+	fi
+	"$GPUVM" validate --manifest "$MANIFEST" "${GPU[@]}" -q >table.txt 2>batch.log
+	[ ! -s batch.log ] && echo "ok - --quiet: no progress" || fail "--quiet wrote $(cat batch.log)"
+fi
+
 if [ $failures -ne 0 ]; then
 	echo "$failures failure(s)"
 	exit 1
