@@ -26,15 +26,16 @@ static void test_p100(void **state)
 	struct par_window w;
 	load(&cfg, "p100");
 	par_window_of(&cfg, PAR_SCOPE_GPC, &w);
-	/* L2 path 173 + 120; both TLB levels (per TPC, per GPC) inside a GPC;
-	 * the walker: L1 TLB miss 0 + 9, L2 TLB miss 0 + 10, the walk's 100
-	 * (no PWC), then the L1's 82 */
+	/* L2 path 173 + 120; the L1 and L2 TLBs (per TPC, per GPC) inside a
+	 * GPC, the L3 TLB GPU-wide (Karnagel et al. 4.1): reached after the
+	 * L1 miss (9) and the L2 miss (110), then the L1's 82. The walker:
+	 * those, the L3 miss (27) and the walk's 150 (no PWC), then 82 */
 	assert_true(w.l2_round_trip_cycles == 293);
-	assert_true(w.shared_tlb_cycles == 0);
-	assert_true(w.walker_cycles == 19 + 100 + 82);
+	assert_true(w.shared_tlb_cycles == 9 + 110 + 82);
+	assert_true(w.walker_cycles == 9 + 110 + 27 + 150 + 82);
 	assert_true(w.cycles == 201);
 	assert_int_equal(w.partitions, 6);
-	assert_non_null(strstr(w.limit, "walker"));
+	assert_non_null(strstr(w.limit, "tlb.l3"));
 	/* TPC partitions: the GPC's L2 TLB is shared between them */
 	par_window_of(&cfg, PAR_SCOPE_TPC, &w);
 	assert_true(w.shared_tlb_cycles == 9 + 0 + 82);
@@ -79,7 +80,7 @@ static void test_bounds(void **state)
 	assert_int_equal(gpuvm_config_set(&cfg, "l1.size=0", "test", &err), 0);
 	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
 	par_window_of(&cfg, PAR_SCOPE_GPC, &w);
-	assert_true(w.walker_cycles == 19 + 100 + 293);
+	assert_true(w.walker_cycles == 9 + 110 + 27 + 150 + 293);
 	assert_true(w.cycles == 293);
 	/* a GPU-wide first level: every translation leaves the partition */
 	load(&cfg, "p100");
