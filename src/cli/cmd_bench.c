@@ -190,6 +190,23 @@ static int par_measure(const struct gpuvm_run_spec *spec, long repeat, struct pa
 	return 0;
 }
 
+/* The bench's last step: --json written when the rows all ran, the report
+ * freed; returns the exit status. */
+static int finish_json(cJSON *root, int rc, const char *json_path)
+{
+	struct gpuvm_error err;
+	if (!rc && json_path) {
+		char *text = cJSON_Print(root);
+		if (!text || gpuvm_output_write_text(json_path, text, &err)) {
+			fprintf(stderr, "gpuvm bench: %s\n", text ? err.msg : "out of memory");
+			rc = GPUVM_EXIT_OUTPUT_FAILED;
+		}
+		free(text);
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
 /* The speed-up predicted at p cores from runs at 1 and n threads
  * (docs/parallel.md), in CPU seconds, which a loaded host does not
  * distort as it does wall time:
@@ -336,16 +353,7 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 	}
 	if (rc)
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
-	if (!rc && json_path) {
-		char *text = cJSON_Print(root);
-		if (!text || gpuvm_output_write_text(json_path, text, &err)) {
-			fprintf(stderr, "gpuvm bench: %s\n", text ? err.msg : "out of memory");
-			rc = GPUVM_EXIT_OUTPUT_FAILED;
-		}
-		free(text);
-	}
-	cJSON_Delete(root);
-	return rc;
+	return finish_json(root, rc, json_path);
 }
 
 static void bench_usage(FILE *out)
@@ -550,14 +558,5 @@ int gpuvm_cmd_bench(int argc, char **argv)
 	}
 	free(cpu_s);
 	free(wall_s);
-	if (!rc && json_path) {
-		char *text = cJSON_Print(root);
-		if (!text || gpuvm_output_write_text(json_path, text, &err)) {
-			fprintf(stderr, "gpuvm bench: %s\n", text ? err.msg : "out of memory");
-			rc = GPUVM_EXIT_OUTPUT_FAILED;
-		}
-		free(text);
-	}
-	cJSON_Delete(root);
-	return rc;
+	return finish_json(root, rc, json_path);
 }
