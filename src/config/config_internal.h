@@ -176,6 +176,7 @@ enum cfg_key_id_tail {
 	K_CTA_RETIRE,
 	K_PCIE_COPY_LATENCY,
 	K_MEM_FAR_LATENCY,
+	K_L2_ATOMIC_LATENCY,
 	K_COUNT,
 };
 

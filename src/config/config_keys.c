@@ -411,6 +411,11 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "with mem.partitions = 2: cycles a request served by the far partition adds "
 		  "(each SM's near partition is its GPC's half; a near miss probes the far one, "
 		  "whose lines are the near one's victims; src/memsys/memsys.c); 0 = off" },
+	/* optional, reported only when not 0 (an atomic cost an L2 access,
+	 * the model before the key) */
+	DBL_QUIET("l2.atomic_latency_cycles", l2_atomic_latency_cycles,
+		  "cycles the L2's atomic unit adds to an atomic on device or managed memory "
+		  "(its read-modify-write at the slice) over the access itself"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

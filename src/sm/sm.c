@@ -61,6 +61,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 					 ? cfg->class_interval_cycles[c]
 					 : s->sched_interval;
 	}
+	s->l2_atomic_cycles = cfg->l2_atomic_latency_cycles;
 
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;

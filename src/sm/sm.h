@@ -26,8 +26,10 @@
  *    pushes its warps' next events into the system's event queue.
  *  - Guarantees: a warp issues in order, on its scheduler, at most one
  *    warp instruction per scheduler interval and per unit's initiation
- *    interval; its result is ready after its class's latency or when its
- *    last sector is back; stores retire at issue. */
+ *    interval; its
+ *    result is ready after its class's latency or when its last sector is
+ *    back (an atomic: plus the L2 atomic unit's cycles); stores retire at
+ *    issue. */
 #ifndef GPUVM_SM_SM_H
 #define GPUVM_SM_SM_H
 
@@ -132,6 +134,8 @@ struct sm_layer {
 	double sched_interval;     /* cycles between one scheduler's issues */
 	double cls_latency[GPUVM_OP_CLASSES], cls_step[GPUVM_OP_CLASSES];
 	double cls_interval[GPUVM_OP_CLASSES];
+	/* l2.atomic_latency_cycles: the L2 atomic unit's read-modify-write */
+	double l2_atomic_cycles;
 
 	/* the GPU's block scheduler (gpu.cta_dispatch_cycles): the next cycle
 	 * it can dispatch a CTA, whichever SM takes it */

@@ -186,8 +186,14 @@ serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_wa
 {
 	sl->stats->sectors++;
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
-	if (__builtin_expect(kind == GPUVM_ALLOC_HOST_PINNED && it->op == GPUVM_OP_ATOMIC, 0))
-		return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
+	if (__builtin_expect(it->op == GPUVM_OP_ATOMIC, 0)) {
+		if (kind == GPUVM_ALLOC_HOST_PINNED)
+			return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
+		/* performed at the L2 slice (atomics bypass the L1): the
+		 * access, then the atomic unit's read-modify-write before the
+		 * old value returns */
+		return access_sector(sl, sa, it->op, kind, tx, w->sm) + sl->l2_atomic_cycles;
+	}
 	return l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
 		       ? access_sector(sl, sa, it->op, kind, tx, w->sm)
 		       : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
