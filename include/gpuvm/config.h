@@ -162,6 +162,7 @@ struct gpuvm_config {
 	 * gpuvm_op_class) the dependent-issue latency and the initiation
 	 * interval of one scheduler's unit */
 	uint32_t schedulers_per_sm;
+	uint32_t dispatch_units;   /* per scheduler: 2 = dual issue of independent instructions */
 	double class_latency_cycles[8];
 	double class_interval_cycles[8];
 

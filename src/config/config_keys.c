@@ -411,6 +411,13 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "with mem.partitions = 2: cycles a request served by the far partition adds "
 		  "(each SM's near partition is its GPC's half; a near miss probes the far one, "
 		  "whose lines are the near one's victims; src/memsys/memsys.c); 0 = off" },
+	/* optional, reported only when not 1 (one instruction per scheduler
+	 * and issue, the model before the key; config.c key_active) */
+	{ .name = "core.dispatch_units", .type = CT_U32, .off = OFF(dispatch_units), .min = 1,
+	  .max = 2, .level = -1, .optional = true,
+	  .help = "instructions one scheduler may issue together from one warp when they are "
+		  "independent (2: Kepler's dual issue, two dispatch units per scheduler; "
+		  "src/sm/sm_issue.c); 1 = single issue" },
 	/* optional, reported only when not 0 (an atomic cost an L2 access,
 	 * the model before the key) */
 	DBL_QUIET("l2.atomic_latency_cycles", l2_atomic_latency_cycles,
