@@ -64,6 +64,24 @@ static void test_atomic_unit_latency(void **state)
 	assert_true(a > 203 - 1 && a < 203 + 1);
 }
 
+/* A synchronous copy pays pcie.copy_latency_us once (k80: 6.5 us, the
+ * gdrcopy README's cudaMemcpy overhead) on top of its bytes at the link's
+ * rate; a100 states none and pays pcie.latency_ns (1 us) instead. */
+static void test_copy_fixed_time(void **state)
+{
+	(void)state;
+	cJSON *o = report("k80", "ubench-link:mode=copy,bytes=4KiB");
+	double k80_us = report_num(o, "copy_seconds") * 1e6;
+	cJSON_Delete(o);
+	o = report("a100", "ubench-link:mode=copy,bytes=4KiB");
+	double a100_us = report_num(o, "copy_seconds") * 1e6;
+	cJSON_Delete(o);
+	printf("  4 KiB copy: k80 %.2f us, a100 %.2f us\n", k80_us, a100_us);
+	/* 6.5 us + 4 KiB at 0.815 x 16 GB/s (0.31 us) */
+	assert_true(k80_us > 6.5 + 0.2 && k80_us < 6.5 + 0.45);
+	assert_true(a100_us > 1.0 && a100_us < 2.5);
+}
+
 static void test_empty_launches(void **state)
 {
 	(void)state;
@@ -130,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atomic_adds_every_step),
 		cmocka_unit_test(test_atomic_unit_latency),
+		cmocka_unit_test(test_copy_fixed_time),
 		cmocka_unit_test(test_empty_launches),
 		cmocka_unit_test(test_ops_chain_and_throughput),
 		cmocka_unit_test(test_stream_traffic),
