@@ -43,6 +43,45 @@ static void test_atomic_adds_every_step(void **state)
 	free(r);
 }
 
+/* cycles per step of one thread's dependent atomicAdds on one word */
+static double atomic_step_cycles(const char *gpu)
+{
+	return (kernel_cycles(gpu, "ubench-atomic:mode=chain,steps=512") -
+		kernel_cycles(gpu, "ubench-atomic:mode=chain,steps=256")) / 256;
+}
+
+/* An atomic is an L2 access plus the atomic unit's read-modify-write
+ * (l2.atomic_latency_cycles): v100 states the Accel-Sim tuner's TITAN V
+ * difference (atomic_add_lat 243.6 - l2_lat 211.1 = 32.5 cycles) over its
+ * 214-cycle L2 hit; a100 states none, so its atomic costs its L2 hit
+ * (203 cycles, presets/a100.ini). */
+static void test_atomic_unit_latency(void **state)
+{
+	(void)state;
+	double v = atomic_step_cycles("v100"), a = atomic_step_cycles("a100");
+	printf("  atomic chain: v100 %.1f cycles per step, a100 %.1f\n", v, a);
+	assert_true(v > 214 + 32.5 - 1 && v < 214 + 32.5 + 1);
+	assert_true(a > 203 - 1 && a < 203 + 1);
+}
+
+/* A synchronous copy pays pcie.copy_latency_us once (k80: 6.5 us, the
+ * gdrcopy README's cudaMemcpy overhead) on top of its bytes at the link's
+ * rate; a100 states none and pays pcie.latency_ns (1 us) instead. */
+static void test_copy_fixed_time(void **state)
+{
+	(void)state;
+	cJSON *o = report("k80", "ubench-link:mode=copy,bytes=4KiB");
+	double k80_us = report_num(o, "copy_seconds") * 1e6;
+	cJSON_Delete(o);
+	o = report("a100", "ubench-link:mode=copy,bytes=4KiB");
+	double a100_us = report_num(o, "copy_seconds") * 1e6;
+	cJSON_Delete(o);
+	printf("  4 KiB copy: k80 %.2f us, a100 %.2f us\n", k80_us, a100_us);
+	/* 6.5 us + 4 KiB at 0.815 x 16 GB/s (0.31 us) */
+	assert_true(k80_us > 6.5 + 0.2 && k80_us < 6.5 + 0.45);
+	assert_true(a100_us > 1.0 && a100_us < 2.5);
+}
+
 static void test_empty_launches(void **state)
 {
 	(void)state;
@@ -108,6 +147,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atomic_adds_every_step),
+		cmocka_unit_test(test_atomic_unit_latency),
+		cmocka_unit_test(test_copy_fixed_time),
 		cmocka_unit_test(test_empty_launches),
 		cmocka_unit_test(test_ops_chain_and_throughput),
 		cmocka_unit_test(test_stream_traffic),

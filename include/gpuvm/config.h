@@ -137,6 +137,7 @@ struct gpuvm_config {
 	uint32_t l2_line_bytes;
 	uint32_t l2_sector_bytes;
 	double l2_hit_latency_cycles;
+	double l2_atomic_latency_cycles; /* the atomic unit's read-modify-write (0: none) */
 
 	/* [l1] per-SM L1 data cache (src/mem/l1_cache.h) */
 	uint64_t l1_bytes;             /* data capacity at the default carve-out; 0 = none */
@@ -161,6 +162,7 @@ struct gpuvm_config {
 	 * gpuvm_op_class) the dependent-issue latency and the initiation
 	 * interval of one scheduler's unit */
 	uint32_t schedulers_per_sm;
+	uint32_t dispatch_units;   /* per scheduler: 2 = dual issue of independent instructions */
 	double class_latency_cycles[8];
 	double class_interval_cycles[8];
 

@@ -93,6 +93,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->smem_latency_cycles = 27;
 	cfg->smem_banks = 32;
 	cfg->schedulers_per_sm = 4;
+	cfg->dispatch_units = 1; /* single issue: the model before core.dispatch_units */
 	static const double lat[8] = {4, 4, 4, 21, 8, 24, 4, 4};
 	static const double ii[8] = {1, 1, 2, 4, 2, 2, 1, 1};
 	memcpy(cfg->class_latency_cycles, lat, sizeof lat);
@@ -287,6 +288,8 @@ static bool key_active(const struct gpuvm_config *cfg, size_t id)
 		return cfg->mem_partitions != 1;
 	if (cfg && id == K_CTA_PLACEMENT)
 		return cfg->cta_placement != 0;
+	if (cfg && id == K_DISPATCH_UNITS)
+		return cfg->dispatch_units != 1;
 	if (cfg && k->quiet_default) {
 		/* listed once it differs from its default (cfg_key.quiet_default) */
 		char buf[64];

@@ -411,6 +411,14 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "with mem.partitions = 2: cycles a request served by the far partition adds "
 		  "(each SM's near partition is its GPC's half; a near miss probes the far one, "
 		  "whose lines are the near one's victims; src/memsys/memsys.c); 0 = off" },
+	/* optional, listed only away from single issue (1, config.c key_active)
+	 * and from no atomic-unit cost (0): the models before the keys */
+	{ .name = "core.dispatch_units", .type = CT_U32, .off = OFF(dispatch_units), .min = 1,
+	  .max = 2, .level = -1, .optional = true,
+	  .help = "instructions a scheduler issues together from one warp when independent (2: "
+		  "Kepler's dual issue; src/sm/sm_issue.c); 1 = single issue" },
+	DBL_QUIET("l2.atomic_latency_cycles", l2_atomic_latency_cycles,
+		  "cycles the L2's atomic unit adds to an atomic on device or managed memory"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

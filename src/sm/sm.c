@@ -51,7 +51,8 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->smem_banks = cfg->smem_banks;
 
 	/* issue: gpu.issue_warp_insts_per_cycle split over the schedulers
-	 * (Kepler's dual issue: two per scheduler) */
+	 * (one instruction per scheduler and interval; Kepler's dual issue
+	 * of independent instructions is core.dispatch_units, sm_issue.c) */
 	s->schedulers = cfg->schedulers_per_sm;
 	s->sched_interval = cfg->schedulers_per_sm / cfg->issue_warp_insts_per_cycle;
 	for (uint32_t c = 0; c < GPUVM_OP_CLASSES; c++) {
@@ -61,6 +62,8 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 					 ? cfg->class_interval_cycles[c]
 					 : s->sched_interval;
 	}
+	s->dispatch_units = cfg->dispatch_units ? cfg->dispatch_units : 1;
+	s->l2_atomic_cycles = cfg->l2_atomic_latency_cycles;
 
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;

@@ -25,9 +25,11 @@
  *    operands are ready and says when the warp may issue again; the SM
  *    pushes its warps' next events into the system's event queue.
  *  - Guarantees: a warp issues in order, on its scheduler, at most one
- *    warp instruction per scheduler interval and per unit's initiation
- *    interval; its result is ready after its class's latency or when its
- *    last sector is back; stores retire at issue. */
+ *    warp instruction per scheduler interval (core.dispatch_units of a
+ *    warp's independent ones) and per unit's initiation interval; its
+ *    result is ready after its class's latency or when its last sector is
+ *    back (an atomic: plus the L2 atomic unit's cycles); stores retire at
+ *    issue. */
 #ifndef GPUVM_SM_SM_H
 #define GPUVM_SM_SM_H
 
@@ -132,6 +134,11 @@ struct sm_layer {
 	double sched_interval;     /* cycles between one scheduler's issues */
 	double cls_latency[GPUVM_OP_CLASSES], cls_step[GPUVM_OP_CLASSES];
 	double cls_interval[GPUVM_OP_CLASSES];
+	/* core.dispatch_units: instructions a scheduler issues together from
+	 * one warp when they are independent (1: single issue) */
+	uint32_t dispatch_units;
+	/* l2.atomic_latency_cycles: the L2 atomic unit's read-modify-write */
+	double l2_atomic_cycles;
 
 	/* the GPU's block scheduler (gpu.cta_dispatch_cycles): the next cycle
 	 * it can dispatch a CTA, whichever SM takes it */

@@ -186,8 +186,14 @@ serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_wa
 {
 	sl->stats->sectors++;
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
-	if (__builtin_expect(kind == GPUVM_ALLOC_HOST_PINNED && it->op == GPUVM_OP_ATOMIC, 0))
-		return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
+	if (__builtin_expect(it->op == GPUVM_OP_ATOMIC, 0)) {
+		if (kind == GPUVM_ALLOC_HOST_PINNED)
+			return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
+		/* performed at the L2 slice (atomics bypass the L1): the
+		 * access, then the atomic unit's read-modify-write before the
+		 * old value returns */
+		return access_sector(sl, sa, it->op, kind, tx, w->sm) + sl->l2_atomic_cycles;
+	}
 	return l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
 		       ? access_sector(sl, sa, it->op, kind, tx, w->sm)
 		       : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
@@ -553,6 +559,31 @@ static double shared_instruction(struct sm_layer *sl, struct warp_rt *w,
 	return start + sl->smem_latency + (waves ? waves - 1 : 0);
 }
 
+/* Dual issue (core.dispatch_units = 2; NVIDIA Kepler GK110 whitepaper,
+ * 2012, "Quad Warp Scheduler": "four warp schedulers and eight instruction
+ * dispatch units ... Kepler's quad warp scheduler selects four warps, and
+ * two independent instructions per warp can be dispatched each cycle"). A gap of n instructions whose longest
+ * dependent chain is c holds its scheduler for max(c, ceil(n / units))
+ * issue slots: two instructions pair only when the second does not read
+ * the first, so each link of the chain takes a slot of its own, and a
+ * slot takes at most `units` of them. The class's units still take one
+ * instruction per initiation interval. Sets the scheduler's next free
+ * cycle; returns the interval between the gap's instructions. Items
+ * with registers (traces: one instruction each) and memory instructions
+ * keep single issue. */
+static double multi_issue(const struct sm_layer *sl, struct sched_state *sched,
+			  const struct gpuvm_warp_item *it, uint32_t n, uint32_t cls, double start)
+{
+	uint32_t chain = it->chain_insts && it->chain_insts < n ? it->chain_insts : n;
+	uint32_t slots = (n + sl->dispatch_units - 1) / sl->dispatch_units;
+	if (chain > slots)
+		slots = chain;
+	double sched_cycles = slots * sl->sched_interval;
+	double unit_cycles = n * sl->cls_interval[cls];
+	sched->free = start + sched_cycles;
+	return (sched_cycles > unit_cycles ? sched_cycles : unit_cycles) / n;
+}
+
 /* Issues one compute or memory item of warp w whose operands are ready
  * by t0; returns when the warp may issue its next item. */
 double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
@@ -582,7 +613,10 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 		start = *uf;
 	s->stall_cycles[GPUVM_STALL_ISSUE] += start - t0;
 	double step = sl->cls_step[cls];
-	*sf = start + n * sl->sched_interval;
+	if (__builtin_expect(sl->dispatch_units > 1, 0) && !mem && n > 1)
+		step = multi_issue(sl, w->sched, it, n, cls, start);
+	else
+		*sf = start + n * sl->sched_interval;
 	*uf = start + n * sl->cls_interval[cls];
 	double issue_end = start + (n - 1) * step;
 	double next = issue_end + sl->sched_interval;
