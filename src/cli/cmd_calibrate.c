@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli/calib_published.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
 #include "gpuvm/csv.h"
@@ -34,141 +35,11 @@
 #include "gpuvm_version.h"
 
 #define DEFAULT_TABLE "validation/microbench.tsv"
-#define MAX_TABLE_BYTES (4u << 20)
 #define LATENCY_TOL_PCT 10.0
 #define THROUGHPUT_TOL_PCT 15.0
 
 static const char *const all_presets[] = {"k80", "p100", "v100", "a100", "h100", "h100-pcie"};
 #define N_ALL (sizeof all_presets / sizeof all_presets[0])
-
-/* ------------------------------------------------------------ published */
-
-struct pub {
-	char *gpu, *quantity, *value, *unit, *source, *convention;
-	double v;
-	bool have;
-};
-
-struct pub_table {
-	const char *path;
-	char *text;
-	struct pub *rows;
-	size_t n;
-};
-
-static const char *const pub_cols[] = {"gpu", "quantity", "value", "unit", "source", "convention"};
-#define N_PUB_COLS 6
-
-/* Tab-separated, '#' comment lines, a header naming the six columns. */
-static int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
-{
-	t->path = path;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return gpuvm_fail(err, path, 0, NULL, "%s (give --table FILE)", strerror(errno));
-	t->text = malloc(MAX_TABLE_BYTES + 1);
-	if (!t->text) {
-		fclose(f);
-		return gpuvm_fail(err, path, 0, NULL, "out of memory");
-	}
-	size_t len = fread(t->text, 1, MAX_TABLE_BYTES + 1, f);
-	fclose(f);
-	if (len > MAX_TABLE_BYTES)
-		return gpuvm_fail(err, path, 0, NULL, "larger than %u bytes", MAX_TABLE_BYTES);
-	t->text[len] = '\0';
-	if (memchr(t->text, '\0', len))
-		return gpuvm_fail(err, path, 0, NULL, "contains a NUL byte: not a text table");
-	int col_at[N_PUB_COLS];
-	size_t n_header = 0, cap = 0;
-	int line = 0;
-	bool header = false;
-	for (char *p = t->text, *next; p && *p; p = next) {
-		line++;
-		next = strchr(p, '\n');
-		if (next)
-			*next++ = '\0';
-		size_t l = strlen(p);
-		if (l && p[l - 1] == '\r')
-			p[--l] = '\0';
-		if (!l || p[0] == '#')
-			continue;
-		char *fields[16];
-		size_t nf = 0;
-		for (char *q = p;; nf++) {
-			if (nf == 16)
-				return gpuvm_fail(err, path, line, NULL, "more than 16 fields");
-			fields[nf] = q;
-			char *tab = strchr(q, '\t');
-			if (!tab) {
-				nf++;
-				break;
-			}
-			*tab = '\0';
-			q = tab + 1;
-		}
-		if (!header) {
-			header = true;
-			n_header = nf;
-			for (int c = 0; c < N_PUB_COLS; c++) {
-				col_at[c] = -1;
-				for (size_t i = 0; i < nf; i++)
-					if (!strcmp(fields[i], pub_cols[c]))
-						col_at[c] = (int)i;
-				if (col_at[c] < 0)
-					return gpuvm_fail(err, path, line, NULL,
-							  "header lacks the column '%s' (columns: gpu, quantity, "
-							  "value, unit, source, convention; tab-separated)",
-							  pub_cols[c]);
-			}
-			continue;
-		}
-		if (nf != n_header)
-			return gpuvm_fail(err, path, line, NULL,
-					  "%zu fields, the header has %zu; fields are separated by single tabs",
-					  nf, n_header);
-		if (t->n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct pub *nr = realloc(t->rows, cap * sizeof *nr);
-			if (!nr)
-				return gpuvm_fail(err, path, 0, NULL, "out of memory");
-			t->rows = nr;
-		}
-		struct pub *r = &t->rows[t->n++];
-		memset(r, 0, sizeof *r);
-		char **dst[N_PUB_COLS] = {&r->gpu, &r->quantity, &r->value, &r->unit, &r->source,
-					  &r->convention};
-		for (int c = 0; c < N_PUB_COLS; c++)
-			*dst[c] = fields[col_at[c]];
-		if (!*r->gpu || !*r->quantity || !*r->value || !*r->unit)
-			return gpuvm_fail(err, path, line, NULL, "gpu, quantity, value and unit must "
-					  "not be empty");
-		if (strcmp(r->value, "none published")) {
-			if (gpuvm_parse_double(r->value, &r->v) || !isfinite(r->v) || r->v <= 0)
-				return gpuvm_fail(err, path, line, "value", "'%s' is neither a positive "
-						  "number nor \"none published\"", r->value);
-			if (!*r->source)
-				return gpuvm_fail(err, path, line, "source", "a published value needs its "
-						  "source");
-			r->have = true;
-		}
-		for (size_t i = 0; i + 1 < t->n; i++)
-			if (!strcmp(t->rows[i].gpu, r->gpu) && !strcmp(t->rows[i].quantity, r->quantity))
-				return gpuvm_fail(err, path, line, "quantity", "%s/%s given twice", r->gpu,
-						  r->quantity);
-	}
-	if (!header)
-		return gpuvm_fail(err, path, 0, NULL, "empty: needs a header row (gpu, quantity, "
-				  "value, unit, source, convention)");
-	return 0;
-}
-
-static const struct pub *pub_find(const struct pub_table *t, const char *gpu, const char *q)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->rows[i].gpu, gpu) && !strcmp(t->rows[i].quantity, q))
-			return &t->rows[i];
-	return NULL;
-}
 
 /* ----------------------------------------------------------------- rows */
 

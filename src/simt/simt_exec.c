@@ -70,100 +70,6 @@ static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long
 		coro_yield(ln->co); /* never resumed: freed with the CTA */
 }
 
-static void lane_entry(void *arg)
-{
-	struct simt_lane *ln = arg;
-	struct simt_launch *l = ln->cta->launch;
-	l->body(&ln->t, l->args);
-	simt_wb_lane_tail(ln->wb, ln->lane, ln->t.compute, ln->t.chain, ln->t.chain_class);
-	ln->state = LANE_DONE;
-}
-
-static struct coro *pool_get(struct simt_program *p, struct simt_lane *ln)
-{
-	if (p->pool_n) {
-		struct coro *c = p->pool[--p->pool_n];
-		coro_rearm(c, lane_entry, ln);
-		return c;
-	}
-	struct coro *c = malloc(sizeof *c);
-#ifdef CORO_HAVE_SHARED
-	/* one run stack, 8x a thread stack of the other mode (only the
-	 * frames in use are copied off it; untouched pages cost nothing) */
-	if (!p->run_stack.base && coro_stack_init(&p->run_stack, 8 * SIMT_STACK_BYTES)) {
-		free(c);
-		return NULL;
-	}
-	if (!c || coro_init_shared(c, &p->run_stack, lane_entry, ln)) {
-#else
-	if (!c || coro_init(c, SIMT_STACK_BYTES, lane_entry, ln)) {
-#endif
-		free(c);
-		return NULL;
-	}
-	return c;
-}
-
-static void pool_put(struct simt_program *p, struct coro *c)
-{
-	if (p->pool_n == p->pool_cap) {
-		size_t cap = p->pool_cap ? 2 * p->pool_cap : 64;
-		struct coro **n = realloc(p->pool, cap * sizeof *n);
-		if (!n) {
-			coro_free(c);
-			free(c);
-			return;
-		}
-		p->pool = n;
-		p->pool_cap = cap;
-	}
-	p->pool[p->pool_n++] = c;
-}
-
-void simt_pool_free(struct simt_program *p)
-{
-	for (size_t i = 0; i < p->pool_n; i++) {
-		coro_free(p->pool[i]);
-		free(p->pool[i]);
-	}
-	free(p->pool);
-	p->pool = NULL;
-	p->pool_n = p->pool_cap = 0;
-#ifdef CORO_HAVE_SHARED
-	coro_stack_free(&p->run_stack);
-#endif
-}
-
-/* Runs a thread until it fills its buffer, reaches a barrier or ends. */
-static void lane_resume(struct simt_lane *ln)
-{
-	struct simt_launch *l = ln->cta->launch;
-	if (ln->state == LANE_IDLE) {
-		ln->co = pool_get(l->prog, ln);
-		if (!ln->co) {
-			l->failed = 1;
-			snprintf(l->errmsg, sizeof l->errmsg, "out of memory for thread stacks");
-			ln->state = LANE_ABORTED;
-			return;
-		}
-	}
-	ln->state = LANE_RUNNING;
-	coro_resume(ln->co);
-	if (ln->co->oom) {
-		l->failed = 1;
-		snprintf(l->errmsg, sizeof l->errmsg, "out of memory for thread stacks");
-		ln->state = LANE_ABORTED;
-		ln->wb->live &= ~(1u << ln->lane);
-		return;
-	}
-	if (ln->co->finished) {
-		pool_put(l->prog, ln->co);
-		ln->co = NULL;
-	}
-	if (ln->state == LANE_DONE || ln->state == LANE_ABORTED)
-		ln->wb->live &= ~(1u << ln->lane);
-}
-
 /* e[] (and the chain plane when present) for the current cap, for a
  * warp whose entries were all in rows so far. Returns -1 on out of memory. */
 static int wbuf_entries(struct simt_wbuf *wb)
@@ -513,7 +419,7 @@ static void cta_run_eager(struct simt_cta *c)
 		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
 			struct simt_lane *ln = &c->lanes[i];
 			while (ln->state == LANE_IDLE || ln->state == LANE_FULL)
-				lane_resume(ln);
+				simt_lane_resume(ln);
 		}
 		if (l->failed)
 			return;
@@ -882,7 +788,7 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 			struct simt_lane *ln = &w->lanes[i];
 			refill_prefetch(w->lanes, m);
 			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
-				lane_resume(ln);
+				simt_lane_resume(ln);
 			if (l->failed)
 				return launch_error(l, err);
 			if (ln->state == LANE_BARRIER) {

@@ -252,6 +252,10 @@ extern const struct gpuvm_kernel_ops simt_kernel_ops;
 /* Frees the launch's remaining CTAs (after the kernel or on teardown). */
 void simt_launch_reset(struct simt_launch *l);
 void simt_pool_free(struct simt_program *p);
+/* Runs a thread until it fills its buffer, reaches a barrier or ends
+ * (simt_lane.c: takes a coroutine from the program's pool on the first
+ * resume and returns it when the thread ends). */
+void simt_lane_resume(struct simt_lane *ln);
 /* The buffer holding [p, p + bytes), or NULL. */
 const struct simt_buffer *simt_find_buffer(struct simt_program *prog, const void *p,
 					   uint64_t bytes);

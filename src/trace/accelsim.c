@@ -37,19 +37,12 @@
 #include "trace/kernel_cache.h"
 #include "trace/op_ahead.h"
 #include "trace/readers.h"
+#include "trace/accelsim_internal.h"
+#include "trace/sass_opcode.h"
 
 /* NVBit: shared and local windows are 16 MiB from their base addresses. */
 #define AS_WINDOW_BYTES (16ull << 20)
 
-struct as_header {
-	char name[96];
-	uint32_t grid[3], block[3];
-	bool have_grid, have_block, have_version;
-	uint64_t shmem_base, local_base;
-	uint32_t shmem_bytes; /* -shmem: static + dynamic shared memory per CTA */
-	int version; /* 12, 30, 40, 50 for tracer 1.2, 3, 4, 5 */
-	int lineinfo;
-};
 
 struct accelsim {
 	char list_path[512], dir[512];
@@ -91,326 +84,7 @@ FILE *trace_temp_file(struct gpuvm_error *err)
 	return f;
 }
 
-/* ---- small parsers ------------------------------------------------------- */
-
-static const char *tok(const char **p, size_t *n)
-{
-	const char *s = *p;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	const char *e = s;
-	while (*e && *e != ' ' && *e != '\t')
-		e++;
-	*p = e;
-	*n = (size_t)(e - s);
-	return e == s ? NULL : s;
-}
-
-static int parse_dec(const char *s, size_t n, int64_t *v)
-{
-	bool neg = n && s[0] == '-';
-	size_t i = neg;
-	if (i == n || n - i > 19)
-		return -1;
-	uint64_t x = 0;
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (x > INT64_MAX)
-		return -1;
-	*v = neg ? -(int64_t)x : (int64_t)x;
-	return 0;
-}
-
-static bool is_blank(const char *l)
-{
-	while (*l == ' ' || *l == '\t')
-		l++;
-	return *l == 0;
-}
-
-static int next_nonblank(struct textin *t, char **line, struct gpuvm_error *err)
-{
-	size_t len;
-	int r;
-	while ((r = textin_getline(t, line, &len, err)) == 1 && is_blank(*line))
-		;
-	return r;
-}
-
-/* "key = value" (key from line + skip); key and value trimmed in place. */
-static bool split_kv(char *line, size_t skip, char **key, char **val)
-{
-	char *eq = strchr(line, '=');
-	if (!eq)
-		return false;
-	char *k = line + skip, *ke = eq;
-	while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
-		ke--;
-	*ke = 0;
-	char *v = eq + 1;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	char *ve = v + strlen(v);
-	while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
-		*--ve = 0;
-	*key = k;
-	*val = v;
-	return true;
-}
-
-static int parse_dim(const char *v, uint32_t d[3])
-{
-	unsigned a, b, c;
-	int n = -1;
-	if (sscanf(v, " (%u ,%u ,%u )%n", &a, &b, &c, &n) != 3 || n < 0 || v[n])
-		return -1;
-	d[0] = a;
-	d[1] = b;
-	d[2] = c;
-	return 0;
-}
-
-/* ---- kernel header --------------------------------------------------------- */
-
-static int parse_header(struct textin *t, struct as_header *h, struct gpuvm_error *err)
-{
-	memset(h, 0, sizeof *h);
-	char *line;
-	size_t len;
-	int r;
-	while ((r = textin_getline(t, &line, &len, err)) == 1) {
-		int ln = (int)t->line_no;
-		if (!strncmp(line, "#BEGIN_TB", 9))
-			break;
-		if (is_blank(line) || line[0] == '#')
-			continue;
-		char *key, *val;
-		if (line[0] != '-' || !split_kv(line, 1, &key, &val))
-			return gpuvm_fail(err, t->path, ln, NULL,
-					  "expected '-key = value' in the kernel header or #BEGIN_TB");
-		if (!strcmp(key, "kernel name")) {
-			snprintf(h->name, sizeof h->name, "%s", val);
-		} else if (!strcmp(key, "grid dim")) {
-			if (parse_dim(val, h->grid))
-				return gpuvm_fail(err, t->path, ln, "grid dim", "expected (x,y,z), got '%s'", val);
-			h->have_grid = true;
-		} else if (!strcmp(key, "block dim")) {
-			if (parse_dim(val, h->block))
-				return gpuvm_fail(err, t->path, ln, "block dim", "expected (x,y,z), got '%s'", val);
-			h->have_block = true;
-		} else if (!strcmp(key, "shmem")) {
-			int64_t v;
-			if (parse_dec(val, strlen(val), &v) || v < 0)
-				return gpuvm_fail(err, t->path, ln, key, "expected a byte count, got '%s'", val);
-			/* 228 KiB: the most shared memory per block of any NVIDIA part
-			 * (H100); the native format holds no more either */
-			if (v > (228 << 10))
-				return gpuvm_fail(err, t->path, ln, key,
-						  "%s bytes per block, more than any GPU has (228 KiB)", val);
-			h->shmem_bytes = (uint32_t)v;
-		} else if (!strcmp(key, "shmem base_addr") || !strcmp(key, "local mem base_addr")) {
-			uint64_t v;
-			if (parse_hex(val, strlen(val), &v))
-				return gpuvm_fail(err, t->path, ln, key, "bad hex '%s'", val);
-			*(key[0] == 's' ? &h->shmem_base : &h->local_base) = v;
-		} else if (!strcmp(key, "accelsim tracer version")) {
-			static const struct { const char *text; int v; } known[] = {
-				{"1.2", 12}, {"3", 30}, {"4", 40}, {"5", 50},
-			};
-			h->version = 0;
-			for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-				if (!strcmp(val, known[i].text))
-					h->version = known[i].v;
-			if (!h->version)
-				return gpuvm_fail(err, t->path, ln, key,
-						  "unknown tracer version '%s' (supported: 1.2, 3, 4, 5)", val);
-			h->have_version = true;
-		} else if (!strcmp(key, "enable lineinfo")) {
-			int64_t v;
-			if (parse_dec(val, strlen(val), &v) || (v != 0 && v != 1))
-				return gpuvm_fail(err, t->path, ln, key, "expected 0 or 1, got '%s'", val);
-			h->lineinfo = (int)v;
-		}
-	}
-	if (r < 0)
-		return -1;
-	if (r == 0)
-		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
-				  "truncated: file ends in the kernel header (no #BEGIN_TB)");
-	if (!h->have_grid || !h->have_block)
-		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
-				  "kernel header lacks '-grid dim' or '-block dim'");
-	if (!h->have_version)
-		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
-				  "kernel header lacks '-accelsim tracer version' (traces older than "
-				  "tracer 1.2 are not supported)");
-	if (!h->name[0])
-		snprintf(h->name, sizeof h->name, "kernel");
-	return trace_check_shape(h->grid, h->block, t->path, (int)t->line_no, err);
-}
-
 /* ---- instructions ---------------------------------------------------------- */
-
-enum as_class { AS_LOAD, AS_STORE, AS_ATOMIC };
-
-static bool prefix(const char *s, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-	return n >= k && !memcmp(s, p, k);
-}
-
-static bool equal(const char *s, size_t n, const char *p)
-{
-	return strlen(p) == n && !memcmp(s, p, n);
-}
-
-/* The opcode without its qualifiers ("LDG" of "LDG.E.64"), and whether it
- * is one of names[0..n). */
-static size_t opcode_base_len(const char *op, size_t n)
-{
-	const char *dot = memchr(op, '.', n);
-	return dot ? (size_t)(dot - op) : n;
-}
-
-static bool equal_any(const char *op, size_t b, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (equal(op, b, names[i]))
-			return true;
-	return false;
-}
-
-#define EQUAL_ANY(op, b, names) equal_any(op, b, names, sizeof names / sizeof names[0])
-
-/* The memory space an opcode names (generic ones are GLOBAL here). */
-static enum gpuvm_mem_space opcode_space(const char *op, size_t n)
-{
-	size_t b = opcode_base_len(op, n);
-	static const char *const shared[] = {"LDS", "STS", "ATOMS", "LDSM", "STSM"};
-	static const char *const local[] = {"LDL", "STL"};
-	if (EQUAL_ANY(op, b, shared))
-		return GPUVM_SPACE_SHARED;
-	if (EQUAL_ANY(op, b, local))
-		return GPUVM_SPACE_LOCAL;
-	return GPUVM_SPACE_GLOBAL;
-}
-
-/* Whether a qualifier ".Q" appears among the opcode's qualifiers. */
-static bool has_qualifier(const char *op, size_t n, const char *q)
-{
-	size_t k = strlen(q);
-	for (size_t i = opcode_base_len(op, n); i + k + 1 <= n; i++)
-		if (op[i] == '.' && !memcmp(op + i + 1, q, k) && (i + 1 + k == n || op[i + 1 + k] == '.'))
-			return true;
-	return false;
-}
-
-/* The L1 policy a global access's qualifiers ask for. SASS spells the
- * PTX cache operators .CG/.CS/.CV (and .LU/.EF as streaming); volatile
- * and system-coherent accesses are .STRONG.GPU/.STRONG.SYS from Ampere
- * on. A bare .SYS is Volta/Turing's spelling of the plain default load
- * (LDG.E.SYS), so it keeps the default; .CONSTANT is __ldg's read-only
- * path, cached in L1 even on parts that do not cache globals there. */
-static enum gpuvm_cache_op opcode_cache_op(const char *op, size_t n)
-{
-	if (has_qualifier(op, n, "CV") || has_qualifier(op, n, "STRONG") ||
-	    has_qualifier(op, n, "VOLATILE") || has_qualifier(op, n, "MMIO"))
-		return GPUVM_CACHE_VOLATILE;
-	if (has_qualifier(op, n, "CG"))
-		return GPUVM_CACHE_GLOBAL;
-	if (has_qualifier(op, n, "CS") || has_qualifier(op, n, "LU") || has_qualifier(op, n, "EF"))
-		return GPUVM_CACHE_STREAMING;
-	if (has_qualifier(op, n, "CONSTANT") || has_qualifier(op, n, "CA"))
-		return GPUVM_CACHE_ALL;
-	return GPUVM_CACHE_DEFAULT;
-}
-
-/* The functional-unit class of a non-memory opcode (the unit that
- * Accel-Sim's ISA_Def tables assign it: SP, INT, SFU, DP, tensor, branch). */
-static enum gpuvm_op_class op_class_of(const char *op, size_t n)
-{
-	size_t b = opcode_base_len(op, n);
-	static const char *const fma[] = {"FFMA", "FMUL", "FADD", "FFMA32I", "FMUL32I", "FADD32I",
-					  "HFMA2", "HMUL2", "HADD2", "HFMA2MMA", "FSWZADD"};
-	static const char *const imad[] = {"IMAD", "IMUL", "IMADSP", "IMAD32I", "IMUL32I", "XMAD",
-					   "IDP", "IDP4A"};
-	static const char *const sfu[] = {"MUFU", "RRO"};
-	static const char *const dp[] = {"DFMA", "DMUL", "DADD", "DSETP", "DMNMX", "DSET"};
-	static const char *const tensor[] = {"HMMA", "IMMA", "BMMA", "DMMA", "HGMMA", "IGMMA",
-					     "BGMMA", "QGMMA"};
-	static const char *const branch[] = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT",
-					     "BSSY", "BSYNC", "SSY", "SYNC", "PBK", "BRK", "CONT",
-					     "PCNT", "WARPSYNC", "YIELD", "BPT", "KILL", "RTT",
-					     "JCAL", "PRET", "PEXIT"};
-	if (EQUAL_ANY(op, b, fma))
-		return GPUVM_CLASS_FMA;
-	if (EQUAL_ANY(op, b, imad))
-		return GPUVM_CLASS_IMAD;
-	if (EQUAL_ANY(op, b, sfu))
-		return GPUVM_CLASS_SFU;
-	if (EQUAL_ANY(op, b, dp))
-		return GPUVM_CLASS_DP;
-	if (EQUAL_ANY(op, b, tensor))
-		return GPUVM_CLASS_TENSOR;
-	if (EQUAL_ANY(op, b, branch))
-		return GPUVM_CLASS_BRANCH;
-	return GPUVM_CLASS_ALU;
-}
-
-/* BAR.SYNC and BAR.RED wait for the CTA; BAR.ARV only arrives. */
-static bool is_barrier(const char *op, size_t n)
-{
-	return opcode_base_len(op, n) == 3 && !memcmp(op, "BAR", 3) && !has_qualifier(op, n, "ARV");
-}
-
-/* Register name -> scoreboard id (stream.h): R0..R254, P0..P6, UR0..UR62,
- * UP0..UP6, B0..B15; RZ, PT, URZ, UPT and anything else are no dependency. */
-static uint16_t reg_id(const char *s, size_t n)
-{
-	uint32_t base, max;
-	size_t k;
-	if (n >= 3 && s[0] == 'U' && s[1] == 'R')
-		base = 264, max = 63, k = 2;
-	else if (n >= 3 && s[0] == 'U' && s[1] == 'P')
-		base = 328, max = 7, k = 2;
-	else if (n >= 2 && s[0] == 'R')
-		base = 0, max = 254, k = 1;
-	else if (n >= 2 && s[0] == 'P')
-		base = 256, max = 7, k = 1;
-	else if (n >= 2 && s[0] == 'B')
-		base = 336, max = 15, k = 1;
-	else
-		return GPUVM_REG_NONE;
-	uint32_t v = 0;
-	for (size_t i = k; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > 1000)
-			return GPUVM_REG_NONE; /* RZ, PT, URZ, UPT: constants */
-		v = v * 10 + (uint32_t)(s[i] - '0');
-	}
-	return v > max ? GPUVM_REG_NONE : (uint16_t)(base + v);
-}
-
-static enum as_class classify(const char *op, size_t n)
-{
-	size_t b = opcode_base_len(op, n);
-	if (prefix(op, b, "ATOM") || prefix(op, b, "RED") || prefix(op, b, "SUATOM") ||
-	    prefix(op, b, "SURED"))
-		return AS_ATOMIC;
-	if (prefix(op, b, "ST") || prefix(op, b, "SUST"))
-		return AS_STORE;
-	return AS_LOAD;
-}
-
-/* Opcodes that always access global (or generic) memory with a width:
- * LDG/STG/LD/ST and global atomics and reductions. */
-static bool is_global_memory_opcode(const char *op, size_t n)
-{
-	static const char *const mem[] = {"LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED"};
-	return EQUAL_ANY(op, opcode_base_len(op, n), mem);
-}
 
 struct as_ctx {
 	struct accelsim *s;
@@ -433,7 +107,7 @@ static int inst_fail(struct as_ctx *c, const char *field, const char *fmt, const
 
 #define NEED_TOK(field)                                                                  \
 	do {                                                                             \
-		s = tok(&p, &n);                                                         \
+		s = as_tok(&p, &n);                                                         \
 		if (!s)                                                                  \
 			return inst_fail(c, field, "line ends before this field%.*s", "", 0, \
 					 err);                                           \
@@ -475,7 +149,7 @@ static int put_compute(struct as_ctx *c, struct gpuvm_warp_item *it, uint8_t cls
 
 static void add_reg(uint16_t *regs, uint8_t *n, uint8_t cap, const char *s, size_t len)
 {
-	uint16_t r = reg_id(s, len);
+	uint16_t r = sass_reg_id(s, len);
 	if (r != GPUVM_REG_NONE && *n < cap)
 		regs[(*n)++] = r;
 }
@@ -508,7 +182,7 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	it.has_regs = 1;
 	it.n_dst = it.n_src = 0;
 	NEED_TOK("dest_num");
-	if (parse_dec(s, n, &d) || d < 0 || d > 8)
+	if (as_parse_dec(s, n, &d) || d < 0 || d > 8)
 		return inst_fail(c, "dest_num", "bad count '%.*s'", s, n, err);
 	for (int64_t i = 0; i < d; i++) {
 		NEED_TOK("reg_dests");
@@ -518,34 +192,34 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	const char *opcode = s;
 	size_t opcode_n = n;
 	NEED_TOK("src_num");
-	if (parse_dec(s, n, &d) || d < 0 || d > 8)
+	if (as_parse_dec(s, n, &d) || d < 0 || d > 8)
 		return inst_fail(c, "src_num", "bad count '%.*s'", s, n, err);
 	for (int64_t i = 0; i < d; i++) {
 		NEED_TOK("reg_srcs");
 		add_reg(it.src, &it.n_src, GPUVM_ITEM_MAX_SRC, s, n);
 	}
 	NEED_TOK("mem_width");
-	if (parse_dec(s, n, &d) || d < 0 || d > 255)
+	if (as_parse_dec(s, n, &d) || d < 0 || d > 255)
 		return inst_fail(c, "mem_width", "bad width '%.*s' (0 to 255 bytes)", s, n, err);
 	if (d == 0) {
 		/* a global load, store or atomic always moves bytes: width 0
 		 * there is a corrupt line, not a compute instruction */
-		if (is_global_memory_opcode(opcode, opcode_n))
+		if (sass_is_global_memory_opcode(opcode, opcode_n))
 			return inst_fail(c, "mem_width", "0 on the memory instruction %.*s", opcode,
 					 opcode_n, err);
-		if (is_barrier(opcode, opcode_n)) {
+		if (sass_is_barrier(opcode, opcode_n)) {
 			if (flush_compute(c, err))
 				return -1;
 			it.kind = GPUVM_ITEM_BARRIER;
 			return native_write_item(c->nw, &it, err);
 		}
-		return put_compute(c, &it, op_class_of(opcode, opcode_n), err);
+		return put_compute(c, &it, sass_op_class_of(opcode, opcode_n), err);
 	}
 	it.kind = GPUVM_ITEM_MEM;
 	it.bytes_per_lane = (uint32_t)d;
 	NEED_TOK("address mode");
 	int64_t mode;
-	if (parse_dec(s, n, &mode) || mode < 0 || mode > 2 || (c->h->version < 30 && mode == 2))
+	if (as_parse_dec(s, n, &mode) || mode < 0 || mode > 2 || (c->h->version < 30 && mode == 2))
 		return inst_fail(c, "address mode", "unknown address mode '%.*s'", s, n, err);
 	uint32_t lanes = (uint32_t)__builtin_popcount(mask);
 	if (mode == 0) {
@@ -563,7 +237,7 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 		int64_t stride = 0;
 		if (mode == 1) {
 			NEED_TOK("stride");
-			if (parse_dec(s, n, &stride))
+			if (as_parse_dec(s, n, &stride))
 				return inst_fail(c, "stride", "bad number '%.*s'", s, n, err);
 		}
 		uint64_t a = base;
@@ -572,7 +246,7 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 			if (k > 0) {
 				if (mode == 2) {
 					NEED_TOK("address delta");
-					if (parse_dec(s, n, &stride))
+					if (as_parse_dec(s, n, &stride))
 						return inst_fail(c, "address delta", "bad number '%.*s'", s, n, err);
 				}
 				a += (uint64_t)stride;
@@ -581,8 +255,8 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 		}
 	}
 	(void)lanes;
-	enum as_class cls = classify(opcode, opcode_n);
-	enum gpuvm_mem_space space = opcode_space(opcode, opcode_n);
+	enum sass_access cls = sass_classify(opcode, opcode_n);
+	enum gpuvm_mem_space space = sass_opcode_space(opcode, opcode_n);
 	if (space == GPUVM_SPACE_GLOBAL) {
 		/* generic accesses into the shared or local window are shared
 		 * or local when all lanes agree; stray lanes are dropped */
@@ -604,11 +278,11 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	}
 	if (!mask)
 		return put_compute(c, &it, GPUVM_CLASS_MEMISSUE, err);
-	it.op = cls == AS_STORE ? GPUVM_OP_STORE : cls == AS_ATOMIC ? GPUVM_OP_ATOMIC : GPUVM_OP_LOAD;
+	it.op = cls == SASS_STORE ? GPUVM_OP_STORE : cls == SASS_ATOMIC ? GPUVM_OP_ATOMIC : GPUVM_OP_LOAD;
 	it.active_mask = mask;
 	it.space = (uint8_t)space;
 	if (space == GPUVM_SPACE_GLOBAL) {
-		it.cache_op = (uint8_t)opcode_cache_op(opcode, opcode_n);
+		it.cache_op = (uint8_t)sass_opcode_cache_op(opcode, opcode_n);
 		if (c->s->infer)
 			for (uint32_t m = mask; m; m &= m - 1)
 				if (infer_add_fast(&c->s->inf, it.addr[__builtin_ctz(m)]))
@@ -630,14 +304,14 @@ static int parse_warp(struct as_ctx *c, uint32_t warp, struct gpuvm_error *err)
 	struct textin *t = c->t;
 	char *line;
 	size_t len;
-	int r = next_nonblank(t, &line, err);
+	int r = as_next_nonblank(t, &line, err);
 	if (r <= 0)
 		return r < 0 ? -1 : gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 					       "truncated: file ends before 'insts =' of warp %u", warp);
 	char *key, *val;
 	int64_t count;
-	if (strncmp(line, "insts", 5) || !split_kv(line, 0, &key, &val) ||
-	    parse_dec(val, strlen(val), &count) || count < 0)
+	if (strncmp(line, "insts", 5) || !as_split_kv(line, 0, &key, &val) ||
+	    as_parse_dec(val, strlen(val), &count) || count < 0)
 		return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 				  "expected 'insts = N' after 'warp = %u'", warp);
 	native_write_warp_begin(c->nw);
@@ -685,7 +359,7 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 		if (op_ahead_stopping(&c->s->ahead)) /* the run is over: stop parsing */
 			return gpuvm_fail(err, t->path, (int)t->line_no, NULL, "cancelled");
 		if (cta > 0) {
-			r = next_nonblank(t, &line, err);
+			r = as_next_nonblank(t, &line, err);
 			if (r < 0)
 				return -1;
 			if (r == 0)
@@ -696,14 +370,14 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 				return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 						  "expected #BEGIN_TB");
 		}
-		r = next_nonblank(t, &line, err);
+		r = as_next_nonblank(t, &line, err);
 		if (r <= 0)
 			return r < 0 ? -1 : gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 						       "truncated: file ends after #BEGIN_TB");
 		unsigned x, y, z;
 		int end = -1;
 		if (sscanf(line, "thread block = %u,%u,%u%n", &x, &y, &z, &end) != 3 || end < 0 ||
-		    !is_blank(line + end))
+		    !as_is_blank(line + end))
 			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 					  "expected 'thread block = x,y,z'");
 		if (x >= h->grid[0] || y >= h->grid[1] || z >= h->grid[2])
@@ -718,7 +392,7 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 					  x, y, z, (unsigned long long)cta);
 		uint32_t next_warp = 0;
 		for (;;) {
-			r = next_nonblank(t, &line, err);
+			r = as_next_nonblank(t, &line, err);
 			if (r < 0)
 				return -1;
 			if (r == 0)
@@ -729,7 +403,7 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 				break;
 			unsigned w;
 			end = -1;
-			if (sscanf(line, "warp = %u%n", &w, &end) == 1 && end >= 0 && is_blank(line + end)) {
+			if (sscanf(line, "warp = %u%n", &w, &end) == 1 && end >= 0 && as_is_blank(line + end)) {
 				if (w >= wpc || w < next_warp)
 					return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 							  "warp %u out of order or beyond the block's %u warps",
@@ -754,7 +428,7 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 					  "(%u,%u,%u) makes %u", x, y, z, next_warp, h->block[0],
 					  h->block[1], h->block[2], wpc);
 	}
-	r = next_nonblank(t, &line, err);
+	r = as_next_nonblank(t, &line, err);
 	if (r < 0)
 		return -1;
 	if (r == 1)
@@ -807,7 +481,7 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 	struct native_writer nw;
 	int rc = -1;
 	bool own_tmp = false; /* a fresh scratch the cache may take */
-	if (parse_header(&t, &h, err))
+	if (as_parse_header(&t, &h, err))
 		goto out_text;
 	FILE *tmp;
 	if (cacheable && kernel_cache_has_room(&s->cache, 0)) {
@@ -869,7 +543,7 @@ static int parse_u64_field(const char *s, bool hex, uint64_t *v)
 	int64_t d;
 	if (hex)
 		return parse_hex(s, strlen(s), v);
-	if (parse_dec(s, strlen(s), &d) || d < 0)
+	if (as_parse_dec(s, strlen(s), &d) || d < 0)
 		return -1;
 	*v = (uint64_t)d;
 	return 0;
@@ -1030,7 +704,7 @@ static int looks_like_kernel(const char *path, bool *kernel, struct gpuvm_error 
 	if (textin_open(&t, path, err))
 		return -1;
 	char *line;
-	int r = next_nonblank(&t, &line, err);
+	int r = as_next_nonblank(&t, &line, err);
 	*kernel = r == 1 && line[0] == '-';
 	textin_close(&t);
 	return r < 0 ? -1 : 0;

@@ -126,6 +126,24 @@ static inline void uvm_lru_touch(struct uvm_lru *l, uint32_t id)
 }
 
 /* A state holding just one LRU list (most policies). */
+/* Per-block marks the LFU policies keep as their own state (not the shared
+ * block's): a recency stamp (the clock at the last fill or access) and
+ * whether a page of the block was ever written. Grows with the space. */
+struct uvm_block_marks {
+	uint64_t *stamp; /* [cap] */
+	bool *written;   /* [cap] */
+	uint32_t cap;
+	uint64_t clock;
+};
+/* Room for blocks [0, n), new ones unstamped and never written. */
+int uvm_block_marks_reserve(struct uvm_block_marks *m, uint32_t n);
+void uvm_block_marks_free(struct uvm_block_marks *m);
+/* on_fill and on_write for a policy whose state begins with its marks:
+ * a fill stamps the block, a write marks it written. */
+int uvm_evict_marks_fill(void *st, const struct uvm_space *sp, struct uvm_block *b,
+			 const uint64_t *mask);
+int uvm_evict_marks_write(void *st, struct uvm_block *b, uint32_t page);
+
 int uvm_evict_lru_create(void **st);
 void uvm_evict_lru_destroy(void *st);
 

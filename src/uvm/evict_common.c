@@ -44,3 +44,56 @@ struct uvm_block *uvm_evict_block_lru_pick(void *st, const struct uvm_space *sp,
 		mask[w] = b->resident[w];
 	return b;
 }
+
+int uvm_block_marks_reserve(struct uvm_block_marks *m, uint32_t n)
+{
+	if (n <= m->cap)
+		return 0;
+	uint32_t cap = m->cap ? m->cap : 256;
+	while (cap < n)
+		cap *= 2;
+	uint64_t *t = realloc(m->stamp, cap * sizeof *t);
+	if (!t)
+		return -1;
+	m->stamp = t;
+	bool *wr = realloc(m->written, cap * sizeof *wr);
+	if (!wr)
+		return -1;
+	m->written = wr;
+	for (uint32_t i = m->cap; i < cap; i++) {
+		m->stamp[i] = 0;
+		m->written[i] = false;
+	}
+	m->cap = cap;
+	return 0;
+}
+
+void uvm_block_marks_free(struct uvm_block_marks *m)
+{
+	free(m->stamp);
+	free(m->written);
+	m->stamp = NULL;
+	m->written = NULL;
+	m->cap = 0;
+}
+
+int uvm_evict_marks_fill(void *st, const struct uvm_space *sp, struct uvm_block *b,
+			 const uint64_t *mask)
+{
+	(void)mask;
+	struct uvm_block_marks *m = st;
+	if (uvm_block_marks_reserve(m, sp->n))
+		return -1;
+	m->stamp[b->index] = ++m->clock;
+	return 0;
+}
+
+int uvm_evict_marks_write(void *st, struct uvm_block *b, uint32_t page)
+{
+	(void)page;
+	struct uvm_block_marks *m = st;
+	if (uvm_block_marks_reserve(m, b->index + 1))
+		return -1;
+	m->written[b->index] = true;
+	return 0;
+}

@@ -10,10 +10,9 @@
 #include <stdlib.h>
 
 struct lfu_state {
-	uint64_t *count, *stamp; /* [cap] per block */
-	bool *written;           /* [cap] per block: a page of it was ever written */
-	uint32_t cap;
-	uint64_t clock;
+	struct uvm_block_marks m; /* first: the shared on_write takes the state as marks */
+	uint64_t *count;          /* [count_cap] per block: accesses while resident */
+	uint32_t count_cap;
 };
 
 static int lfu_create(void **st)
@@ -27,57 +26,27 @@ static void lfu_destroy(void *st)
 	struct lfu_state *s = st;
 	if (!s)
 		return;
+	uvm_block_marks_free(&s->m);
 	free(s->count);
-	free(s->stamp);
-	free(s->written);
 	free(s);
 }
 
-/* Room for blocks [0, n). */
-static int lfu_reserve(struct lfu_state *s, uint32_t n)
-{
-	if (n <= s->cap)
-		return 0;
-	uint32_t cap = s->cap ? s->cap : 256;
-	while (cap < n)
-		cap *= 2;
-	uint64_t *c = realloc(s->count, cap * sizeof *c);
-	if (!c)
-		return -1;
-	s->count = c;
-	uint64_t *t = realloc(s->stamp, cap * sizeof *t);
-	if (!t)
-		return -1;
-	s->stamp = t;
-	bool *wr = realloc(s->written, cap * sizeof *wr);
-	if (!wr)
-		return -1;
-	s->written = wr;
-	for (uint32_t i = s->cap; i < cap; i++) {
-		s->count[i] = s->stamp[i] = 0;
-		s->written[i] = false;
-	}
-	s->cap = cap;
-	return 0;
-}
-
+/* A fill stamps the block and makes room for its count: a block is
+ * accessed (lfu_touch) only once resident, so after its fill. */
 static int lfu_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)
 {
-	(void)mask;
 	struct lfu_state *s = st;
-	if (lfu_reserve(s, sp->n))
+	if (uvm_evict_marks_fill(&s->m, sp, b, mask))
 		return -1;
-	s->stamp[b->index] = ++s->clock;
-	return 0;
-}
-
-static int lfu_write(void *st, struct uvm_block *b, uint32_t page)
-{
-	(void)page;
-	struct lfu_state *s = st;
-	if (lfu_reserve(s, b->index + 1))
-		return -1;
-	s->written[b->index] = true;
+	if (s->count_cap < s->m.cap) {
+		uint64_t *c = realloc(s->count, s->m.cap * sizeof *c);
+		if (!c)
+			return -1;
+		for (uint32_t i = s->count_cap; i < s->m.cap; i++)
+			c[i] = 0;
+		s->count = c;
+		s->count_cap = s->m.cap;
+	}
 	return 0;
 }
 
@@ -86,7 +55,7 @@ static void lfu_touch(void *st, struct uvm_block *b, uint32_t page)
 	(void)page;
 	struct lfu_state *s = st;
 	s->count[b->index]++;
-	s->stamp[b->index] = ++s->clock;
+	s->m.stamp[b->index] = ++s->m.clock;
 }
 
 static struct uvm_block *lfu_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
@@ -102,9 +71,9 @@ static struct uvm_block *lfu_pick(void *st, const struct uvm_space *sp, uint64_t
 			continue;
 		}
 		uint64_t cb = s->count[i], cw = s->count[best->index];
-		bool ro_b = !s->written[i], ro_w = !s->written[best->index];
+		bool ro_b = !s->m.written[i], ro_w = !s->m.written[best->index];
 		if (cb < cw || (cb == cw && ro_b && !ro_w) ||
-		    (cb == cw && ro_b == ro_w && s->stamp[i] < s->stamp[best->index]))
+		    (cb == cw && ro_b == ro_w && s->m.stamp[i] < s->m.stamp[best->index]))
 			best = b;
 	}
 	if (best)
@@ -118,7 +87,7 @@ static const struct uvm_evict_ops ops = {
 	.destroy = lfu_destroy,
 	.on_fill = lfu_fill,
 	.on_access = lfu_touch,
-	.on_write = lfu_write,
+	.on_write = uvm_evict_marks_write,
 	.pick = lfu_pick,
 };
 

@@ -22,78 +22,25 @@
 
 #include <stdlib.h>
 
-struct lfu_ac_state {
-	uint64_t *stamp; /* [cap] per block: last fill or access */
-	bool *written;   /* [cap] per block: a page of it was ever written */
-	uint32_t cap;
-	uint64_t clock;
-};
-
+/* The state is the marks alone (evict.h). */
 static int lfu_ac_create(void **st)
 {
-	*st = calloc(1, sizeof(struct lfu_ac_state));
+	*st = calloc(1, sizeof(struct uvm_block_marks));
 	return *st ? 0 : -1;
 }
 
 static void lfu_ac_destroy(void *st)
 {
-	struct lfu_ac_state *s = st;
-	if (!s)
+	if (!st)
 		return;
-	free(s->stamp);
-	free(s->written);
-	free(s);
-}
-
-/* Room for blocks [0, n). */
-static int lfu_ac_reserve(struct lfu_ac_state *s, uint32_t n)
-{
-	if (n <= s->cap)
-		return 0;
-	uint32_t cap = s->cap ? s->cap : 256;
-	while (cap < n)
-		cap *= 2;
-	uint64_t *t = realloc(s->stamp, cap * sizeof *t);
-	if (!t)
-		return -1;
-	s->stamp = t;
-	bool *wr = realloc(s->written, cap * sizeof *wr);
-	if (!wr)
-		return -1;
-	s->written = wr;
-	for (uint32_t i = s->cap; i < cap; i++) {
-		s->stamp[i] = 0;
-		s->written[i] = false;
-	}
-	s->cap = cap;
-	return 0;
-}
-
-static int lfu_ac_fill(void *st, const struct uvm_space *sp, struct uvm_block *b, const uint64_t *mask)
-{
-	(void)mask;
-	struct lfu_ac_state *s = st;
-	if (lfu_ac_reserve(s, sp->n))
-		return -1;
-	s->stamp[b->index] = ++s->clock;
-	return 0;
-}
-
-/* Whether a block was ever written is this module's own state. */
-static int lfu_ac_write(void *st, struct uvm_block *b, uint32_t page)
-{
-	(void)page;
-	struct lfu_ac_state *s = st;
-	if (lfu_ac_reserve(s, b->index + 1))
-		return -1;
-	s->written[b->index] = true;
-	return 0;
+	uvm_block_marks_free(st);
+	free(st);
 }
 
 static void lfu_ac_touch(void *st, struct uvm_block *b, uint32_t page)
 {
 	(void)page;
-	struct lfu_ac_state *s = st;
+	struct uvm_block_marks *s = st;
 	if (b->index < s->cap)
 		s->stamp[b->index] = ++s->clock;
 }
@@ -110,7 +57,7 @@ static bool block_hot(const struct uvm_block *b, uint32_t ts)
 
 static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
 {
-	struct lfu_ac_state *s = st;
+	struct uvm_block_marks *s = st;
 	struct uvm_block *best = NULL;
 	bool hot_w = false, ro_w = false;
 	for (uint32_t i = 0; i < sp->n; i++) {
@@ -137,9 +84,9 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 static const struct uvm_evict_ops ops = {
 	.create = lfu_ac_create,
 	.destroy = lfu_ac_destroy,
-	.on_fill = lfu_ac_fill,
+	.on_fill = uvm_evict_marks_fill,
 	.on_access = lfu_ac_touch,
-	.on_write = lfu_ac_write,
+	.on_write = uvm_evict_marks_write,
 	.pick = lfu_ac_pick,
 	.uses_access_counters = true,
 };
