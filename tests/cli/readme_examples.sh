@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every command the README shows in its ```sh blocks runs as written, from
-# a directory holding nothing but the repository's traces/ (no ../shared,
+# a directory holding nothing but the repository's traces/ (no shared project folder,
 # nothing else a clone lacks): build/gpuvm stands for this build's binary.
 # A command fails the test when it exits non-zero or when a file it names
 # with an output option (--json, --csv, --plot, --stats-csv, --page-map,
