@@ -224,8 +224,15 @@ static double predict_speedup(double t1_cpu, const struct par_times *m, uint32_t
 	double o = m->cpu_s - t1_cpu;
 	if (o < 0)
 		o = 0;
+	/* The serial work is the N-thread run's own busy time less the sync
+	 * it added, not the 1-thread run's CPU: two runs' CPU times differ by
+	 * up to 2x on a shared host (the first run pays the cold start), and
+	 * a ratio across them predicted 1.8x for a run with no helper. */
+	double t1 = m->engine_cpu_s + m->helpers_cpu_s - o;
+	if (t1 <= 0)
+		t1 = t1_cpu;
 	double tp = m->engine_cpu_s + m->helpers_cpu_s / p + o * (log2(p) / log2(n < 2 ? 2 : n) - 1);
-	return tp > 0 ? t1_cpu / tp : 0;
+	return tp > 0 ? t1 / tp : 0;
 }
 
 static int bench_threads(uint32_t threads, bool small, bool profile, const char *trace,
