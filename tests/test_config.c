@@ -368,7 +368,13 @@ static void test_key_table(void **state)
 	assert_string_equal(cfg_keys[K_L2_SECTOR].name, "l2.sector_size");
 	assert_string_equal(cfg_keys[K_PCIE_BANDWIDTH].name, "pcie.bandwidth_gb_s");
 	for (size_t i = 0; i < cfg_key_count; i++) {
-		assert_non_null(cfg_keys[i].help);
+		/* a module parameter's old key is completed from the module's row */
+		const struct cfg_key *k = cfg_key_get(i);
+		assert_non_null(k->help);
+		assert_ptr_equal(k->name, cfg_keys[i].name);
+		if (k->type == CT_ENUM)
+			assert_true(k->enum_names && k->enum_count > 0 &&
+				    k->max == (double)(k->enum_count - 1));
 		assert_ptr_equal(gpuvm_config_key_at(NULL, i), cfg_keys[i].name);
 		assert_int_equal(cfg_key_find(cfg_keys[i].name), (int)i);
 	}

@@ -213,6 +213,52 @@ static void test_parameter_reaches_module(void **state)
 	assert_int_equal(mask_count(out), 1); /* the faulted page alone */
 }
 
+/* A peer scheme's parameters keep their old keys (compat_key): the key,
+ * its place in reports and its range come from the module's row, and the
+ * value set under the old key is the one the module reads. */
+static void test_compat_keys(void **state)
+{
+	(void)state;
+	struct gpuvm_config *cfg = malloc(sizeof *cfg);
+	assert_non_null(cfg);
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(gpuvm_config_load(cfg, "gem5gpu-neidty", &err), 0);
+	const struct gpuvm_module *nd = gpuvm_module_find(GPUVM_MODULE_PEER, "neidty");
+	const struct gpuvm_module *vk = gpuvm_module_find(GPUVM_MODULE_PEER, "valkyrie");
+	assert_true(nd && nd->n_params == 6 && vk && vk->n_params == 7);
+	double v[GPUVM_MODULE_PARAMS_EACH];
+	gpuvm_module_params(cfg, nd, v);
+	assert_true(v[1] == 18 && v[3] == 0); /* tag_bits, update = default */
+	char key[96];
+	gpuvm_module_param_key(nd, 3, key, sizeof key);
+	assert_string_equal(key, "neidty.update");
+	/* a choice by name, read back as its index */
+	assert_int_equal(gpuvm_config_set(cfg, "neidty.update=twice", "--set", &err), 0);
+	assert_int_equal(gpuvm_config_set(cfg, "valkyrie.ring_size=8", "--set", &err), 0);
+	gpuvm_module_params(cfg, nd, v);
+	assert_true(v[3] == 2);
+	gpuvm_module_params(cfg, vk, v);
+	assert_true(v[3] == 8);
+	char buf[64];
+	assert_int_equal(gpuvm_config_get(cfg, "neidty.update", buf, sizeof buf), 0);
+	assert_string_equal(buf, "twice");
+	/* the row's range and choices refuse, naming the key */
+	assert_int_not_equal(gpuvm_config_set(cfg, "neidty.update=thrice", "--set", &err), 0);
+	assert_non_null(strstr(err.msg, "neidty.update"));
+	assert_non_null(strstr(err.msg, "exclusive"));
+	assert_int_not_equal(gpuvm_config_set(cfg, "neidty.tag_bits=53", "--set", &err), 0);
+	assert_non_null(strstr(err.msg, "neidty.tag_bits"));
+	/* listed in every report, as before the registry; no module key made */
+	const char *k;
+	bool listed = false;
+	for (size_t i = 0; (k = gpuvm_config_key_at(cfg, i)); i++) {
+		listed |= strcmp(k, "valkyrie.ldt_entries") == 0;
+		assert_null(strstr(k, "tlb.peer."));
+	}
+	assert_true(listed);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_create_with_defaults),
 		cmocka_unit_test(test_parameter_keys),
 		cmocka_unit_test(test_parameter_reaches_module),
+		cmocka_unit_test(test_compat_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,6 +302,10 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err);
 int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
 		     char *buf, size_t buflen);
 
+/* The value of a number or choice key (a choice's index) into *out;
+ * returns 0, or -1 for an unknown key or a list or string. */
+int gpuvm_config_number(const struct gpuvm_config *cfg, const char *key, double *out);
+
 /* Iterates all keys in order (for JSON/CSV dumps). Returns NULL past the end.
  * With a cfg, keys of TLB levels >= cfg->tlb_levels and share_map of levels
  * whose share is not "map" are skipped; with NULL, every key is listed. */

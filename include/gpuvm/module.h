@@ -15,6 +15,9 @@
  *    threshold = 60) or --set, checked against the row's range with a
  *    message naming the key. A parameter left at its default is not listed
  *    in reports (so reports of runs that do not touch it stay as they were).
+ *    A parameter may be a choice among names (`values`), and one that
+ *    predates the registry keeps its old key (`compat_key`): the TLB
+ *    sharing schemes' neidty.* and valkyrie.* keys.
  *  - `ops` is the kind's ops table (struct uvm_prefetch_ops, uvm_evict_ops,
  *    uvm_migrate_ops, xlat_peer_ops, l1_repl_ops, ...); the component that
  *    runs the policy resolves the parameter values with
@@ -55,6 +58,16 @@ struct gpuvm_module_param {
 	bool integer;      /* only whole numbers */
 	const char *unit;  /* "percent", "pages", "us", "lapses", "events", ... */
 	const char *help;  /* one line, with the default's primary source */
+	/* A choice rather than a number: its names, value i naming choice i
+	 * (the config accepts and reports the names); NULL for numbers. */
+	const char *const *values;
+	uint32_t n_values;
+	/* A parameter older than the registry keeps the key it had ("neidty.
+	 * entries") and that key's place in reports and config_hash, so runs
+	 * that name it read and report as before; its value lives in the
+	 * config field of that key, the row above is still its only default,
+	 * range and help. NULL: the key is <selecting key>.<module>.<key>. */
+	const char *compat_key;
 };
 
 struct gpuvm_module {
@@ -81,7 +94,8 @@ const char *gpuvm_module_kind_key(enum gpuvm_module_kind kind);
 /* "none, random, ..." (the kind's module names, registry order). */
 const char *gpuvm_module_names(enum gpuvm_module_kind kind);
 
-/* The full config key of m's parameter i into buf: "uvm.prefetcher.tree-driver.threshold". */
+/* The full config key of m's parameter i into buf: "uvm.prefetcher.tree-driver.threshold"
+ * (or its compat_key). */
 void gpuvm_module_param_key(const struct gpuvm_module *m, uint32_t i, char *buf, size_t len);
 /* Index of m's parameter i in struct gpuvm_config's module_params[]. */
 uint32_t gpuvm_module_param_slot(const struct gpuvm_module *m, uint32_t i);

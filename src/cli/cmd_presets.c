@@ -26,6 +26,36 @@ static void describe_levels(const struct gpuvm_config *cfg, char *buf, size_t le
 /* Every registered module (gpuvm/module.h), by kind, as a template a
  * preset can copy: the selecting key and the names, then each module's
  * help and a [section] with its parameters at their defaults. */
+/* A module's rows as an INI template: the section its keys live in
+ * ("[uvm.prefetcher.tree-driver]", or the old "[neidty]" of a parameter
+ * with a compat_key), a choice by name with its choices. */
+static void print_module_params(const struct gpuvm_module *m, const char *kind_key)
+{
+	char section[96] = "";
+	for (uint32_t p = 0; p < m->n_params; p++) {
+		const struct gpuvm_module_param *r = &m->params[p];
+		char sec[96];
+		const char *dot = r->compat_key ? strrchr(r->compat_key, '.') : NULL;
+		if (dot)
+			snprintf(sec, sizeof sec, "%.*s", (int)(dot - r->compat_key), r->compat_key);
+		else
+			snprintf(sec, sizeof sec, "%s.%s", kind_key, m->name);
+		if (strcmp(sec, section) != 0) {
+			printf("[%s]\n", sec);
+			snprintf(section, sizeof section, "%s", sec);
+		}
+		if (r->values) {
+			printf("%s = %s    ; one of", r->key, r->values[(uint32_t)r->def]);
+			for (uint32_t v = 0; v < r->n_values; v++)
+				printf("%s %s", v ? "," : "", r->values[v]);
+			printf(": %s\n", r->help);
+			continue;
+		}
+		printf("%s = %.15g    ; %s, %.15g .. %.15g%s: %s\n", r->key, r->def, r->unit, r->min,
+		       r->max, r->integer ? ", whole" : "", r->help);
+	}
+}
+
 static void print_modules(void)
 {
 	for (int k = 0; k < GPUVM_MODULE_KINDS; k++) {
@@ -44,12 +74,7 @@ static void print_modules(void)
 			printf(";   %-15s %s\n", m->name, m->help);
 			if (!m->n_params)
 				continue;
-			printf("[%s.%s]\n", key, m->name);
-			for (uint32_t p = 0; p < m->n_params; p++) {
-				const struct gpuvm_module_param *r = &m->params[p];
-				printf("%s = %.15g    ; %s, %.15g .. %.15g%s: %s\n", r->key, r->def, r->unit,
-				       r->min, r->max, r->integer ? ", whole" : "", r->help);
-			}
+			print_module_params(m, key);
 		}
 		putchar('\n');
 	}

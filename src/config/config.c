@@ -129,27 +129,8 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	/* TLB sharing schemes: off unless a level names one */
 	for (int i = 0; i < GPUVM_MAX_TLB_LEVELS; i++)
 		snprintf(cfg->tlb[i].peer, sizeof cfg->tlb[i].peer, "none");
-	cfg->neidty_entries = 0;    /* seeds/002 III.B: as many entries as the L1 TLB */
-	cfg->neidty_tag_bits = 18;  /* seeds/002 III.B: 52-bit VPN hashed to an 18-bit tag */
-	cfg->neidty_eviction = 0;   /* seeds/002 III.B.2: FIFO (local-first is the other) */
-	cfg->neidty_update = 0;     /* seeds/002 III.C: NeiDty-default */
-	cfg->neidty_directory_latency_cycles = 1; /* seeds/002 IV.A: one cycle */
-	cfg->neidty_neighbour_latency_cycles = 1; /* seeds/002 IV.A: one cycle */
-	cfg->valkyrie_probing = 1;  /* Baruah et al. PACT'20: both mechanisms on */
-	cfg->valkyrie_ldt = 1;
-	/* assumption: a ring hop costs what NeiDty's neighbour link does
-	 * (seeds/002 IV.A, 1 cycle); Valkyrie's own value was not located */
-	cfg->valkyrie_hop_cycles = 1;
-	/* Valkyrie on MGPUSim's R9 Nano: 16 L1 TLBs per shader-engine ring,
-	 * probes live 15 hops clockwise and 4 counter-clockwise (a third-party
-	 * re-implementation; unverified, see docs/neidty.md) */
-	cfg->valkyrie_ring_size = 16;
-	cfg->valkyrie_ttl_cw = 15;
-	cfg->valkyrie_ttl_ccw = 4;
-	/* assumption: as many LDT entries as the gem5gpu-neidty L2 TLB
-	 * (seeds/002 Table III, 32 x 16), so it can track every page the L2
-	 * TLB can evict; the paper's size was not located */
-	cfg->valkyrie_ldt_entries = 512;
+	/* their tunables: the scheme modules' rows (src/xlat/peer_*.c) */
+	cfg_compat_defaults(cfg);
 	cfg->tlb_sharing_analysis = 0;
 	/* delayed migration: off (first touch, the paper's Baseline/Disabled,
 	 * seeds/004 VI); t_s = 8 and p = 2 are Table I's bold defaults */
@@ -267,6 +248,18 @@ out:
 }
 
 /* ---- get / iterate ---- */
+
+int gpuvm_config_number(const struct gpuvm_config *cfg, const char *key, double *out)
+{
+	int id = key ? cfg_key_find(key) : -1;
+	if (id < 0)
+		return -1;
+	const struct cfg_key *k = cfg_key_get((size_t)id);
+	if (k->type == CT_STRING || k->type == CT_U16_LIST)
+		return -1;
+	*out = cfg_key_number(k, cfg);
+	return 0;
+}
 
 int gpuvm_config_get(const struct gpuvm_config *cfg, const char *key,
 		     char *buf, size_t buflen)

@@ -41,13 +41,18 @@ struct cfg_key {
 	const char *def_str;
 	int selects;            /* names a module of kind selects - 1 (gpuvm/module.h); 0: no */
 	const char *help;
+	/* the key of a module parameter older than the registry (its
+	 * compat_key): range, default, choices and help come from the
+	 * module's row when the table is built (cfg_key_get), not from here */
+	bool from_module;
 };
 
 extern const struct cfg_key cfg_keys[];
 extern const size_t cfg_key_count;
 
-/* All keys: cfg_keys[0 .. cfg_key_count), then one row per module
- * parameter (gpuvm/module.h), built from the registry on first use. */
+/* All keys: cfg_keys[0 .. cfg_key_count) (its from_module rows completed
+ * from the registry), then one row per module parameter (gpuvm/module.h)
+ * without a compat_key, built on first use. */
 size_t cfg_key_total(void);
 const struct cfg_key *cfg_key_get(size_t id);
 
@@ -210,5 +215,15 @@ int cfg_key_check(const struct cfg_key *k, const struct gpuvm_config *cfg,
  * returns 0, or -1 when buf is too small. */
 int cfg_key_format(const struct cfg_key *k, const struct gpuvm_config *cfg,
 		   char *buf, size_t len);
+
+/* The value of a number or enum key (an enum's index); 0 for lists and
+ * strings. */
+double cfg_key_number(const struct cfg_key *k, const struct gpuvm_config *cfg);
+/* Stores v into k's field (numbers and enums; nothing for the rest). */
+void cfg_key_store_number(const struct cfg_key *k, struct gpuvm_config *cfg, double v);
+
+/* Sets every key that a module parameter keeps from before the registry
+ * (gpuvm_module_param.compat_key) to that parameter's default. */
+void cfg_compat_defaults(struct gpuvm_config *cfg);
 
 #endif

@@ -38,8 +38,6 @@ static const char *const link_names[] = {"curve", "flat"};
 static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu", "host"};
 static const char *const accessed_by_names[] = {"none", "gpu"};
-static const char *const neidty_eviction_names[] = {"fifo", "local-first"};
-static const char *const neidty_update_names[] = {"default", "exclusive", "twice"};
 static const char *const off_on_names[] = {"off", "on"};
 
 /* Physical ranges. Every bound is far outside any real part, so it only
@@ -79,6 +77,9 @@ static const char *const off_on_names[] = {"off", "on"};
 	{ .name = nm, .type = CT_ENUM, .off = OFF(field), .enum_names = names, \
 	  .enum_count = sizeof names / sizeof names[0], .min = 0, \
 	  .max = (double)(sizeof names / sizeof names[0] - 1), .level = lvl, .help = hlp }
+/* a module parameter's old key: the rest comes from the module's row */
+#define FROM_MODULE(nm, fld, t) \
+	{ .name = nm, .type = t, .off = OFF(fld), .level = -1, .from_module = true }
 #define LIST(nm, field, lenfield, lvl, hlp) \
 	{ .name = nm, .type = CT_U16_LIST, .off = OFF(field), .len_off = OFF(lenfield), \
 	  .cap = GPUVM_MAX_SMS, .min = 0, .max = 65535, .level = lvl, .help = hlp }
@@ -279,35 +280,23 @@ const struct cfg_key cfg_keys[] = {
 
 
 	/* [neidty] and [valkyrie]: tunables of the TLB sharing schemes
-	 * (tlb.lN.peer), optional in presets; defaults in config.c cite
-	 * their sources. */
-	U32("neidty.entries", neidty_entries, 0, 1 << 16, -1,
-		"entries of one neighbouring directory; 0 = as many as the level's TLB (seeds/002 III.B: 32)"),
-	U32("neidty.tag_bits", neidty_tag_bits, 1, 52, -1,
-		"width of the directory's hashed VPN tag (seeds/002 III.B: 18); fewer bits, more false hits"),
-	ENUM("neidty.eviction", neidty_eviction, neidty_eviction_names, -1,
-		 "directory replacement when full: fifo, or local-first (entries the local TLB holds go first)"),
-	ENUM("neidty.update", neidty_update, neidty_update_names, -1,
-		 "after a neighbour hit: default (fill locally), exclusive (never), twice (after two "
-		 "consecutive neighbour hits on the page)"),
-	DBL("neidty.directory_latency_cycles", neidty_directory_latency_cycles, 0, false, LAT_MAX, -1,
-		"directory lookup, in parallel with the TLB's (seeds/002 IV.A: 1 cycle)"),
-	DBL("neidty.neighbour_latency_cycles", neidty_neighbour_latency_cycles, 0, false, LAT_MAX, -1,
-		"a request to a neighbouring TLB and its answer (seeds/002 IV.A: 1 cycle)"),
-	ENUM("valkyrie.probing", valkyrie_probing, off_on_names, -1,
-		 "probe the other L1 TLBs of the shader engine's ring on a miss"),
-	ENUM("valkyrie.ldt", valkyrie_ldt, off_on_names, -1,
-		 "Locality Detection Table: push an entry the next level evicts into the TLBs that used it"),
-	DBL("valkyrie.hop_cycles", valkyrie_hop_cycles, 0, false, LAT_MAX, -1,
-		"one ring hop between adjacent L1 TLBs"),
-	U32("valkyrie.ring_size", valkyrie_ring_size, 1, GPUVM_MAX_SMS, -1,
-		"L1 TLBs on one ring (one shader engine); instances are cut into rings in id order"),
-	U32("valkyrie.ttl_cw", valkyrie_ttl_cw, 0, GPUVM_MAX_SMS, -1,
-		"hops a clockwise probe travels at most"),
-	U32("valkyrie.ttl_ccw", valkyrie_ttl_ccw, 0, GPUVM_MAX_SMS, -1,
-		"hops a counter-clockwise probe travels at most"),
-	U32("valkyrie.ldt_entries", valkyrie_ldt_entries, 1, 1 << 24, -1,
-		"Locality Detection Table entries (direct-mapped by hashed tag)"),
+	 * (tlb.lN.peer), optional in presets. Parameters of the scheme
+	 * modules (src/xlat/peer_neidty.c, peer_valkyrie.c), which hold their
+	 * defaults, ranges, choices and help; the keys keep their names and
+	 * places so reports and config_hash read as before. */
+	FROM_MODULE("neidty.entries", neidty_entries, CT_U32),
+	FROM_MODULE("neidty.tag_bits", neidty_tag_bits, CT_U32),
+	FROM_MODULE("neidty.eviction", neidty_eviction, CT_ENUM),
+	FROM_MODULE("neidty.update", neidty_update, CT_ENUM),
+	FROM_MODULE("neidty.directory_latency_cycles", neidty_directory_latency_cycles, CT_DOUBLE),
+	FROM_MODULE("neidty.neighbour_latency_cycles", neidty_neighbour_latency_cycles, CT_DOUBLE),
+	FROM_MODULE("valkyrie.probing", valkyrie_probing, CT_ENUM),
+	FROM_MODULE("valkyrie.ldt", valkyrie_ldt, CT_ENUM),
+	FROM_MODULE("valkyrie.hop_cycles", valkyrie_hop_cycles, CT_DOUBLE),
+	FROM_MODULE("valkyrie.ring_size", valkyrie_ring_size, CT_U32),
+	FROM_MODULE("valkyrie.ttl_cw", valkyrie_ttl_cw, CT_U32),
+	FROM_MODULE("valkyrie.ttl_ccw", valkyrie_ttl_ccw, CT_U32),
+	FROM_MODULE("valkyrie.ldt_entries", valkyrie_ldt_entries, CT_U32),
 	ENUM("tlb.sharing_analysis", tlb_sharing_analysis, off_on_names, -1,
 		 "count Du et al.'s sharing analyses at the first TLB level: how many instances hold each "
 		 "looked-up entry (Fig. 3) and each instance's neighbour correlation (Tables I-II); "
@@ -427,49 +416,81 @@ _Static_assert(K_COUNT + GPUVM_MODULE_PARAMS_MAX <= GPUVM_CONFIG_MAX_KEYS, "rais
 const size_t cfg_key_count = sizeof cfg_keys / sizeof cfg_keys[0];
 
 /* ---- module parameter keys (gpuvm/module.h) ----
- * One CT_DOUBLE row per parameter row of every registered module, built
- * once from the registry: "<selecting key>.<module>.<param>", stored in
+ * The table as used: cfg_keys[] with its from_module rows completed from
+ * their module's parameter row, then one CT_DOUBLE row per parameter row
+ * without a compat_key, "<selecting key>.<module>.<param>", stored in
  * cfg->module_params[slot], optional, reported only when set away from
- * its default. */
+ * its default. Built once from the registry. */
 #define MODULE_KEY_NAME 96
-static struct cfg_key module_keys[GPUVM_MODULE_PARAMS_MAX];
+static struct cfg_key keys_all[K_COUNT + GPUVM_MODULE_PARAMS_MAX];
 static char module_key_names[GPUVM_MODULE_PARAMS_MAX][MODULE_KEY_NAME];
-static size_t module_key_n;
-static pthread_once_t module_keys_once = PTHREAD_ONCE_INIT;
+static size_t keys_all_n;
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
-static void module_keys_build(void)
+/* The table row of an old key, completed from its module row. */
+static void complete_from_module(const struct gpuvm_module_param *r)
 {
+	for (size_t id = 0; id < cfg_key_count; id++) {
+		struct cfg_key *k = &keys_all[id];
+		if (!k->from_module || strcmp(k->name, r->compat_key) != 0)
+			continue;
+		k->min = r->min;
+		k->max = r->max;
+		k->integer = r->integer;
+		k->def = r->def;
+		k->help = r->help;
+		k->enum_names = r->values;
+		k->enum_count = r->n_values;
+		return;
+	}
+}
+
+static void keys_build(void)
+{
+	memcpy(keys_all, cfg_keys, sizeof cfg_keys);
+	size_t n = cfg_key_count;
 	for (size_t i = 0; i < gpuvm_module_count(); i++) {
 		const struct gpuvm_module *m = gpuvm_module_at(i);
 		for (uint32_t p = 0; p < m->n_params; p++) {
+			const struct gpuvm_module_param *r = &m->params[p];
+			if (r->compat_key) {
+				complete_from_module(r);
+				continue;
+			}
 			uint32_t slot = gpuvm_module_param_slot(m, p);
 			if (slot >= GPUVM_MODULE_PARAMS_MAX)
 				return; /* tests/test_modules.c fails on this */
-			const struct gpuvm_module_param *r = &m->params[p];
 			gpuvm_module_param_key(m, p, module_key_names[slot], MODULE_KEY_NAME);
-			module_keys[slot] = (struct cfg_key){
+			keys_all[n++] = (struct cfg_key){
 				.name = module_key_names[slot], .type = CT_DOUBLE,
 				.off = OFF(module_params) + slot * sizeof(double),
 				.min = r->min, .max = r->max, .integer = r->integer, .level = -1,
 				.optional = true, .quiet_default = true, .def = r->def, .help = r->help,
 			};
-			module_key_n = slot + 1;
 		}
 	}
+	keys_all_n = n;
 }
 
 size_t cfg_key_total(void)
 {
-	pthread_once(&module_keys_once, module_keys_build);
-	return cfg_key_count + module_key_n;
+	pthread_once(&keys_once, keys_build);
+	return keys_all_n;
 }
 
 const struct cfg_key *cfg_key_get(size_t id)
 {
-	if (id < cfg_key_count)
-		return &cfg_keys[id];
-	pthread_once(&module_keys_once, module_keys_build);
-	return &module_keys[id - cfg_key_count];
+	pthread_once(&keys_once, keys_build);
+	return &keys_all[id];
+}
+
+void cfg_compat_defaults(struct gpuvm_config *cfg)
+{
+	for (size_t id = 0; id < cfg_key_count; id++) {
+		const struct cfg_key *k = cfg_key_get(id);
+		if (k->from_module)
+			cfg_key_store_number(k, cfg, k->def);
+	}
 }
 
 bool cfg_key_optional(size_t id)

@@ -34,7 +34,7 @@ static uint32_t list_len(const struct cfg_key *k, const struct gpuvm_config *cfg
 }
 
 /* Numeric value of a scalar key, as a double, for bounds checks. */
-static double scalar_value(const struct cfg_key *k, const struct gpuvm_config *cfg)
+double cfg_key_number(const struct cfg_key *k, const struct gpuvm_config *cfg)
 {
 	switch (k->type) {
 	case CT_U32:
@@ -60,6 +60,33 @@ static double scalar_value(const struct cfg_key *k, const struct gpuvm_config *c
 	}
 	default:
 		return 0;
+	}
+}
+
+void cfg_key_store_number(const struct cfg_key *k, struct gpuvm_config *cfg, double v)
+{
+	switch (k->type) {
+	case CT_U32:
+	case CT_SIZE32: {
+		uint32_t u = (uint32_t)v;
+		memcpy(field(k, cfg), &u, sizeof u);
+		break;
+	}
+	case CT_SIZE64: {
+		uint64_t u = (uint64_t)v;
+		memcpy(field(k, cfg), &u, sizeof u);
+		break;
+	}
+	case CT_DOUBLE:
+		memcpy(field(k, cfg), &v, sizeof v);
+		break;
+	case CT_ENUM: {
+		int e = (int)v;
+		memcpy(field(k, cfg), &e, sizeof e);
+		break;
+	}
+	default:
+		break; /* lists and strings have no number */
 	}
 }
 
@@ -142,7 +169,7 @@ int cfg_key_check(const struct cfg_key *k, const struct gpuvm_config *cfg,
 	default:
 		if (cfg_key_format(k, cfg, shown, sizeof shown) != 0)
 			snprintf(shown, sizeof shown, "?");
-		return check_number(k, scalar_value(k, cfg), shown, problem, plen);
+		return check_number(k, cfg_key_number(k, cfg), shown, problem, plen);
 	}
 }
 

@@ -96,7 +96,11 @@ const char *gpuvm_module_names(enum gpuvm_module_kind kind)
 
 void gpuvm_module_param_key(const struct gpuvm_module *m, uint32_t i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s.%s.%s", gpuvm_module_kind_key(m->kind), m->name, m->params[i].key);
+	if (m->params[i].compat_key)
+		snprintf(buf, len, "%s", m->params[i].compat_key);
+	else
+		snprintf(buf, len, "%s.%s.%s", gpuvm_module_kind_key(m->kind), m->name,
+			 m->params[i].key);
 }
 
 uint32_t gpuvm_module_param_slot(const struct gpuvm_module *m, uint32_t i)
@@ -110,8 +114,13 @@ uint32_t gpuvm_module_param_slot(const struct gpuvm_module *m, uint32_t i)
 void gpuvm_module_params(const struct gpuvm_config *cfg, const struct gpuvm_module *m, double *out)
 {
 	uint32_t slot = cfg ? gpuvm_module_param_slot(m, 0) : 0;
-	for (uint32_t i = 0; i < m->n_params; i++)
+	for (uint32_t i = 0; i < m->n_params; i++) {
 		out[i] = cfg ? cfg->module_params[slot + i] : m->params[i].def;
+		/* an old key keeps its own config field (its slot stays unused) */
+		if (cfg && m->params[i].compat_key &&
+		    gpuvm_config_number(cfg, m->params[i].compat_key, &out[i]))
+			out[i] = m->params[i].def; /* not reached: tests/test_modules.c */
+	}
 }
 
 /* ---- the UVM policies by kind (uvm/prefetch.h, evict.h, migrate.h) ---- */

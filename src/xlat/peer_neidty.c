@@ -136,6 +136,38 @@ static void dir_clear(struct neidty *d, uint32_t i, uint32_t tag, uint8_t bit)
 static uint32_t left_of(const struct neidty *d, uint32_t i) { return (i + d->n - 1) % d->n; }
 static uint32_t right_of(const struct neidty *d, uint32_t i) { return (i + 1) % d->n; }
 
+/* The scheme's parameters; their config keys are the neidty.* keys they
+ * had before the registry (gpuvm/module.h compat_key). */
+enum { P_ENTRIES, P_TAG_BITS, P_EVICTION, P_UPDATE, P_DIRECTORY, P_NEIGHBOUR, N_PARAMS };
+static const char *const eviction_names[] = {"fifo", "local-first"};
+static const char *const update_names[] = {"default", "exclusive", "twice"};
+static const struct gpuvm_module_param params[N_PARAMS] = {
+	[P_ENTRIES] = {"entries", 0, 0, 1 << 16, true, "entries",
+		       "entries of one neighbouring directory; 0 = as many as the level's TLB "
+		       "(seeds/002 III.B: as many as the L1 TLB, 32)",
+		       .compat_key = "neidty.entries"},
+	[P_TAG_BITS] = {"tag_bits", 18, 1, 52, true, "bits",
+			"width of the directory's hashed VPN tag (seeds/002 III.B: 52-bit VPN "
+			"hashed to 18 bits); fewer bits, more false hits",
+			.compat_key = "neidty.tag_bits"},
+	[P_EVICTION] = {"eviction", 0, 0, 1, true, "choice",
+			"directory replacement when full: fifo (seeds/002 III.B.2), or local-first "
+			"(entries the local TLB holds go first)",
+			eviction_names, 2, "neidty.eviction"},
+	[P_UPDATE] = {"update", 0, 0, 2, true, "choice",
+		      "after a neighbour hit: default (fill locally, seeds/002 III.C NeiDty-default), "
+		      "exclusive (never), twice (after two consecutive neighbour hits on the page)",
+		      update_names, 3, "neidty.update"},
+	[P_DIRECTORY] = {"directory_latency_cycles", 1, 0, 1e7, false, "cycles",
+			 "directory lookup, in parallel with the TLB's (seeds/002 IV.A: 1 cycle)",
+			 .compat_key = "neidty.directory_latency_cycles"},
+	[P_NEIGHBOUR] = {"neighbour_latency_cycles", 1, 0, 1e7, false, "cycles",
+			 "a request to a neighbouring TLB and its answer (seeds/002 IV.A: 1 cycle)",
+			 .compat_key = "neidty.neighbour_latency_cycles"},
+};
+
+extern const struct gpuvm_module gpuvm_module_peer_neidty;
+
 static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
 			   size_t wlen)
 {
@@ -145,14 +177,17 @@ static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config
 		return NULL;
 	d->xl = &x->level[l];
 	d->n = d->xl->instances;
-	d->entries = cfg->neidty_entries ? cfg->neidty_entries : cfg->tlb[l].entries;
-	d->tag_mask = cfg->neidty_tag_bits >= 32 ? UINT32_MAX : (1u << cfg->neidty_tag_bits) - 1;
-	d->eviction = cfg->neidty_eviction;
-	d->update = cfg->neidty_update;
+	double p[N_PARAMS];
+	gpuvm_module_params(cfg, &gpuvm_module_peer_neidty, p);
+	uint32_t tag_bits = (uint32_t)p[P_TAG_BITS];
+	d->entries = p[P_ENTRIES] > 0 ? (uint32_t)p[P_ENTRIES] : cfg->tlb[l].entries;
+	d->tag_mask = tag_bits >= 32 ? UINT32_MAX : (1u << tag_bits) - 1;
+	d->eviction = (uint32_t)p[P_EVICTION];
+	d->update = (uint32_t)p[P_UPDATE];
 	d->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	d->touch = cfg->tlb_peer_read_touch;
-	d->dir_cycles = cfg->neidty_directory_latency_cycles;
-	d->nbr_cycles = cfg->neidty_neighbour_latency_cycles;
+	d->dir_cycles = p[P_DIRECTORY];
+	d->nbr_cycles = p[P_NEIGHBOUR];
 	d->dir = calloc((size_t)d->n * d->entries, sizeof *d->dir);
 	d->port_free = calloc(2 * (size_t)d->n, sizeof *d->port_free);
 	d->last_remote = calloc(d->n, sizeof *d->last_remote);
@@ -286,5 +321,7 @@ const struct gpuvm_module gpuvm_module_peer_neidty = {
 	.kind = GPUVM_MODULE_PEER,
 	.name = "neidty",
 	.help = "neighbouring directory tables (Du et al.): fetch from the left/right L1 TLB",
+	.params = params,
+	.n_params = N_PARAMS,
 	.ops = &ops,
 };

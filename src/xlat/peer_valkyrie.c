@@ -53,6 +53,48 @@ static uint32_t ldt_slot(const struct valkyrie *v, uint64_t tag)
 	return (uint32_t)(((tag + 1) * 0x9E3779B97F4A7C15ull) >> 32) % v->ldt_n;
 }
 
+/* The scheme's parameters; their config keys are the valkyrie.* keys
+ * they had before the registry (gpuvm/module.h compat_key). */
+enum { P_PROBING, P_LDT, P_HOP, P_RING, P_TTL_CW, P_TTL_CCW, P_LDT_ENTRIES, N_PARAMS };
+static const char *const off_on[] = {"off", "on"};
+static const struct gpuvm_module_param params[N_PARAMS] = {
+	[P_PROBING] = {"probing", 1, 0, 1, true, "choice",
+		       "probe the other L1 TLBs of the shader engine's ring on a miss (Baruah et "
+		       "al. PACT'20: on)",
+		       off_on, 2, "valkyrie.probing"},
+	[P_LDT] = {"ldt", 1, 0, 1, true, "choice",
+		   "Locality Detection Table: push an entry the next level evicts into the TLBs "
+		   "that used it (Baruah et al. PACT'20: on)",
+		   off_on, 2, "valkyrie.ldt"},
+	/* assumption: what NeiDty's neighbour link costs; Valkyrie's own
+	 * value was not located */
+	[P_HOP] = {"hop_cycles", 1, 0, 1e7, false, "cycles",
+		   "one ring hop between adjacent L1 TLBs (assumed: seeds/002 IV.A's 1-cycle "
+		   "neighbour link)",
+		   .compat_key = "valkyrie.hop_cycles"},
+	/* MGPUSim's R9 Nano: a third-party re-implementation, unverified
+	 * (docs/neidty.md) */
+	[P_RING] = {"ring_size", 16, 1, GPUVM_MAX_SMS, true, "TLBs",
+		    "L1 TLBs on one ring (one shader engine; MGPUSim R9 Nano: 16); instances are "
+		    "cut into rings in id order",
+		    .compat_key = "valkyrie.ring_size"},
+	[P_TTL_CW] = {"ttl_cw", 15, 0, GPUVM_MAX_SMS, true, "hops",
+		      "hops a clockwise probe travels at most (MGPUSim R9 Nano: 15)",
+		      .compat_key = "valkyrie.ttl_cw"},
+	[P_TTL_CCW] = {"ttl_ccw", 4, 0, GPUVM_MAX_SMS, true, "hops",
+		       "hops a counter-clockwise probe travels at most (MGPUSim R9 Nano: 4)",
+		       .compat_key = "valkyrie.ttl_ccw"},
+	/* assumption: as many as the gem5gpu-neidty L2 TLB (seeds/002 Table
+	 * III, 32 x 16), so it can track every page that TLB can evict; the
+	 * paper's size was not located */
+	[P_LDT_ENTRIES] = {"ldt_entries", 512, 1, 1 << 24, true, "entries",
+			   "Locality Detection Table entries, direct-mapped by hashed tag "
+			   "(assumed: the gem5gpu-neidty L2 TLB's 512)",
+			   .compat_key = "valkyrie.ldt_entries"},
+};
+
+extern const struct gpuvm_module gpuvm_module_peer_valkyrie;
+
 static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
 			     size_t wlen)
 {
@@ -64,15 +106,17 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->l = l;
 	v->xl = &x->level[l];
 	v->n = v->xl->instances;
-	v->ring = cfg->valkyrie_ring_size;
-	v->ttl_cw = cfg->valkyrie_ttl_cw;
-	v->ttl_ccw = cfg->valkyrie_ttl_ccw;
-	v->hop = cfg->valkyrie_hop_cycles;
-	v->probing = cfg->valkyrie_probing;
+	double p[N_PARAMS];
+	gpuvm_module_params(cfg, &gpuvm_module_peer_valkyrie, p);
+	v->ring = (uint32_t)p[P_RING];
+	v->ttl_cw = (uint32_t)p[P_TTL_CW];
+	v->ttl_ccw = (uint32_t)p[P_TTL_CCW];
+	v->hop = p[P_HOP];
+	v->probing = p[P_PROBING] != 0;
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->touch = cfg->tlb_peer_read_touch;
-	v->ldt = cfg->valkyrie_ldt && l + 1 < x->levels;
-	v->ldt_n = cfg->valkyrie_ldt_entries;
+	v->ldt = p[P_LDT] != 0 && l + 1 < x->levels;
+	v->ldt_n = (uint32_t)p[P_LDT_ENTRIES];
 	v->words = (v->n + 63) / 64;
 	if (v->ldt) {
 		v->ldt_key = calloc(v->ldt_n, sizeof *v->ldt_key);
@@ -254,5 +298,7 @@ const struct gpuvm_module gpuvm_module_peer_valkyrie = {
 	.kind = GPUVM_MODULE_PEER,
 	.name = "valkyrie",
 	.help = "Valkyrie (Baruah et al.): ring probing within a shader engine + LDT push on L2 eviction",
+	.params = params,
+	.n_params = N_PARAMS,
 	.ops = &ops,
 };
