@@ -79,8 +79,10 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 	}
 	/* One server's time: at most the rest of each slot it overlaps. A slot
 	 * may go over capacity; later arrivals then wait past it. */
+	/* end advances by slot_cycles: exact, as (s + 1) * slot_cycles is for
+	 * the integer slot_cycles of every pool and slots below 2^45 */
+	double end = (double)(s + 1) * p->slot_cycles;
 	for (;;) {
-		double end = (double)(s + 1) * p->slot_cycles;
 		double take = end - start;
 		double *u = slot_used(p, s);
 		if (hold <= take) {
@@ -90,6 +92,7 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold)
 		*u += take;
 		hold -= take;
 		start = end;
+		end += p->slot_cycles;
 		s++;
 	}
 	if (s > p->newest)
