@@ -180,6 +180,7 @@ struct gpuvm_config {
 	uint32_t mem_partitions;
 	uint32_t mem_partition_interleave_bytes;
 	double mem_far_latency_cycles; /* 0: no near/far partitions */
+	uint32_t mem_far_home_dram; /* 0 off, 1: a DRAM read homed far crosses */
 	double dram_trcd_ns, dram_trp_ns, dram_tcas_ns;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */

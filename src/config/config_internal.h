@@ -183,6 +183,7 @@ enum cfg_key_id_tail {
 	K_MEM_FAR_LATENCY,
 	K_DISPATCH_UNITS,
 	K_L2_ATOMIC_LATENCY,
+	K_MEM_FAR_HOME_DRAM,
 	K_COUNT,
 };
 

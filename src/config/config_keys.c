@@ -408,6 +408,13 @@ const struct cfg_key cfg_keys[] = {
 		  "Kepler's dual issue; src/sm/sm_issue.c); 1 = single issue" },
 	DBL_QUIET("l2.atomic_latency_cycles", l2_atomic_latency_cycles,
 		  "cycles the L2's atomic unit adds to an atomic on device or managed memory"),
+	/* optional, listed only when on (the model before the key) */
+	{ .name = "mem.far_home_dram", .type = CT_ENUM, .off = OFF(mem_far_home_dram),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "with near and far partitions: a sector missing in both reads DRAM through its "
+		  "home partition, so a far home adds mem.far_latency_cycles (src/memsys/memsys.c); "
+		  "off: DRAM is read at no crossing cost" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

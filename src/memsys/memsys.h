@@ -67,6 +67,7 @@ struct memsys {
 	 * by the far one adds (see memsys_access_near_far) */
 	bool near_far;
 	double far_cycles;
+	double far_home_dram_cycles; /* mem.far_home_dram: far_cycles, or 0 */
 	uint8_t *near_of_sm; /* [sms] */
 	struct gpuvm_stats *stats;
 };
