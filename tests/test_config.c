@@ -114,9 +114,11 @@ static void test_every_preset_loads(void **state)
 				continue;
 			/* sharing-scheme keys default to off; only the preset of
 			 * the NeiDty paper must give them. The delayed-migration
-			 * keys default to first-touch everywhere. */
+			 * keys default to first-touch everywhere; DRAM refresh is
+			 * set where the part's JEDEC standard and die are known. */
 			if (cfg_key_optional(id) &&
-			    (strcmp(p->name, "gem5gpu-neidty") != 0 || id >= K_UVM_MIGRATION))
+			    (strcmp(p->name, "gem5gpu-neidty") != 0 || id >= K_UVM_MIGRATION ||
+			     id == K_DRAM_TREFI || id == K_DRAM_TRFC))
 				continue;
 			if (!cfg->set_at[id].seq)
 				fail_msg("%s does not set %s", p->path, k->name);
@@ -463,6 +465,10 @@ static void test_bad_inputs(void **state)
 		     "must be at least 1");
 	EXPECT_ERROR("[tlb]\nlevels = 2\n[tlb.l2]\nentries = -16\n", "test.ini:4: tlb.l2.entries",
 		     "negative");
+	/* DRAM refresh: both keys or neither, tRFC a small part of tREFI */
+	EXPECT_ERROR("[dram]\ntrfc_ns = 350\n", "test.ini:2: dram.trfc_ns", "set both or neither");
+	EXPECT_ERROR("[dram]\ntrefi_ns = 3900\ntrfc_ns = 2000\n", "test.ini:3: dram.trfc_ns",
+		     "below half of trefi");
 	/* entry size */
 	EXPECT_ERROR("[tlb.l1]\nentry_size = 96KiB\n", "test.ini:2: tlb.l1.entry_size", "power of two");
 	EXPECT_ERROR("[tlb.l1]\nentry_size = 2KiB\n", "test.ini:2: tlb.l1.entry_size", "at least 4KiB");

@@ -212,6 +212,53 @@ static void test_isolated_latency(void **state)
 	dram_model_free(&m);
 }
 
+/* 3b. All-bank refresh (JESD235 HBM2 8 Gb: tRFC 350 of tREFI 3900 ns): the
+ * channel serves 1 - 350 / 3900 of the time. A stream and random sectors
+ * both get that share of their unrefreshed rate; an isolated access keeps
+ * its latency (the burst is longer, the caller's fixed rest shorter). */
+static double stream_rate(const struct dram_model_config *c, bool random)
+{
+	struct dram_model m;
+	assert_int_equal(dram_model_init(&m, c), 0);
+	const uint64_t n = 1u << 19;
+	uint64_t x = 88172645463325252ull;
+	double last = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t addr = random ? (xorshift(&x) % (1u << 25)) * 32 : i * 32;
+		double done = dram_model_read(&m, addr, (double)(i % 8) * 0.125);
+		if (done > last)
+			last = done;
+	}
+	dram_model_free(&m);
+	return (double)n / (last - c->latency_cycles);
+}
+
+static void test_refresh_takes_its_share(void **state)
+{
+	(void)state;
+	const double f = 1 - 350.0 / 3900.0;
+	struct dram_model_config plain = p100_config(), refreshed = p100_config();
+	refreshed.service_fraction = f;
+	refreshed.cycles_per_sector_per_channel /= f;
+	refreshed.latency_cycles -= refreshed.cycles_per_sector_per_channel -
+				    plain.cycles_per_sector_per_channel;
+	for (int random = 0; random <= 1; random++) {
+		double ratio = stream_rate(&refreshed, random) / stream_rate(&plain, random);
+		printf("refresh: %s rate x %.4f (service fraction %.4f)\n",
+		       random ? "random" : "sequential", ratio, f);
+		assert_true(ratio > f - 0.01 && ratio < f + 0.01);
+	}
+	struct dram_model m;
+	assert_int_equal(dram_model_init(&m, &refreshed), 0);
+	double d = dram_model_read(&m, 4096, 1000) - 1000;
+	assert_near(d, LATENCY + plain.t_rcd_cycles + plain.t_cas_cycles +
+			       plain.cycles_per_sector_per_channel, 1e-9);
+	dram_model_free(&m);
+	/* a fraction above one is no refresh model */
+	refreshed.service_fraction = 1.5;
+	assert_int_equal(dram_model_init(&m, &refreshed), -1);
+}
+
 /* 4. Power-of-two strides spread over all channels. */
 static void test_strides_balance_channels(void **state)
 {
@@ -547,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_sequential_stream_near_peak),
 		cmocka_unit_test(test_random_sectors_bank_bound),
 		cmocka_unit_test(test_isolated_latency),
+		cmocka_unit_test(test_refresh_takes_its_share),
 		cmocka_unit_test(test_strides_balance_channels),
 		cmocka_unit_test(test_reverse_order_same_throughput),
 		cmocka_unit_test(test_ring_reuse_starts_empty),

@@ -182,6 +182,9 @@ struct gpuvm_config {
 	double mem_far_latency_cycles; /* 0: no near/far partitions */
 	uint32_t mem_far_home_dram; /* 0 off, 1: a DRAM read homed far crosses */
 	double dram_trcd_ns, dram_trp_ns, dram_tcas_ns;
+	/* all-bank refresh (JEDEC tREFI, tRFC): the channels serve requests
+	 * for 1 - trfc / trefi of the time; 0 = no refresh */
+	double dram_trefi_ns, dram_trfc_ns;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

@@ -339,6 +339,14 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 				       cfg->dram_latency_cycles, closed);
 		}
 	}
+	if ((cfg->dram_trefi_ns > 0) != (cfg->dram_trfc_ns > 0) ||
+	    (cfg->dram_trefi_ns > 0 && cfg->dram_trfc_ns >= cfg->dram_trefi_ns / 2)) {
+		const int ks[] = {K_DRAM_TREFI, K_DRAM_TRFC};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "dram.trfc_ns %g and dram.trefi_ns %g: set both or neither, with "
+			       "trfc below half of trefi (JEDEC parts: 160-450 ns of 1900-3900 ns)",
+			       cfg->dram_trfc_ns, cfg->dram_trefi_ns);
+	}
 	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
 		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
 			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);

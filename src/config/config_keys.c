@@ -277,6 +277,11 @@ const struct cfg_key cfg_keys[] = {
 	DBL("dram.trcd_ns", dram_trcd_ns, 0, false, NS_MAX, -1, "activate to column command (row miss)"),
 	DBL("dram.trp_ns", dram_trp_ns, 0, false, NS_MAX, -1, "precharge (closing the open row)"),
 	DBL("dram.tcas_ns", dram_tcas_ns, 0, false, NS_MAX, -1, "column command to data"),
+	DBL_QUIET("dram.trefi_ns", dram_trefi_ns,
+		  "refresh interval: one refresh command per channel every trefi_ns (0 = no refresh)"),
+	DBL_QUIET("dram.trfc_ns", dram_trfc_ns,
+		  "refresh cycle time: the channel serves nothing for trfc_ns of every trefi_ns "
+		  "(all-bank refresh)"),
 
 
 	/* [neidty] and [valkyrie]: tunables of the TLB sharing schemes

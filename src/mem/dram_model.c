@@ -67,7 +67,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	    !is_pow2(sector) || !is_pow2(bus_ring) || !is_pow2(bank_ring) || bus_ring > MAX_RING ||
 	    bank_ring > MAX_RING || !(cfg->cycles_per_sector_per_channel > 0) ||
 	    !(cfg->t_rcd_cycles >= 0) || !(cfg->t_rp_cycles >= 0) || !(cfg->t_cas_cycles >= 0) ||
-	    !(cfg->latency_cycles >= 0))
+	    !(cfg->latency_cycles >= 0) || !(cfg->service_fraction >= 0) ||
+	    cfg->service_fraction > 1)
 		return -1;
 	m->channels = cfg->channels;
 	m->banks = cfg->banks;
@@ -93,13 +94,21 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->row_cycle_cycles = m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles;
 	if (m->row_cycle_cycles < m->burst_cycles)
 		m->row_cycle_cycles = m->burst_cycles;
-	m->bank_inv_slot = 1 / m->row_cycle_cycles;
-	m->bank_quantum = m->row_cycle_cycles / BANK_QUANTA;
+	/* refresh: a bank serves only service_fraction f of the time, so a
+	 * slot (one row miss of service) lasts row_cycle / f: each hold keeps
+	 * its share of a slot and takes 1 / f of its timing out of the time,
+	 * while an isolated access still starts at its arrival and keeps its
+	 * latency. The burst came in divided by f (the bus refreshes too), so
+	 * a row hit's share of the slot is its unrefreshed burst's. */
+	double serve = cfg->service_fraction > 0 ? cfg->service_fraction : 1;
+	double slot_cycles = m->row_cycle_cycles / serve;
+	m->bank_inv_slot = 1 / slot_cycles;
+	m->bank_quantum = slot_cycles / BANK_QUANTA;
 	m->bank_cap = BANK_QUANTA;
 	m->hit_hold = quanta(m->burst_cycles * m->bank_inv_slot);
-	m->miss_hold_cold = quanta((m->t_rcd_cycles + m->t_cas_cycles) * m->bank_inv_slot);
-	m->miss_hold_pre = quanta((m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles) *
-				  m->bank_inv_slot);
+	double row_share = 1 / m->row_cycle_cycles;
+	m->miss_hold_cold = quanta((m->t_rcd_cycles + m->t_cas_cycles) * row_share);
+	m->miss_hold_pre = quanta((m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles) * row_share);
 	/* (1 / burst) / 32: scaling by a power of two is exact, so the slot of
 	 * a time is the one the burst count puts it in */
 	m->bus_inv_slot = (1 / m->burst_cycles) / DRAM_BUS_SLOT_BURSTS;

@@ -82,6 +82,12 @@ struct dram_model_config {
 	 * dram_cycles_per_sector_per_channel */
 	double cycles_per_sector_per_channel;
 	double latency_cycles; /* fixed rest of the pipe */
+	/* the fraction of time the banks serve requests (all-bank refresh
+	 * takes the rest: 1 - tRFC / tREFI); 0 = 1. A bank's holds are its
+	 * timings / service_fraction, so a bank-bound stream loses what a
+	 * refreshing bank cannot serve; the caller divides the bus burst
+	 * (cycles_per_sector_per_channel) by the same fraction. */
+	double service_fraction;
 	/* calendar rings (powers of two, at most 32768; 0 = default): their
 	 * length in time is how far out of order a request may arrive and
 	 * still see the capacity of its own time (bus: 1024 slots of 32
@@ -122,7 +128,8 @@ struct dram_model {
 	uint32_t sector_bytes;
 	double t_rcd_cycles, t_rp_cycles, t_cas_cycles;
 	double burst_cycles, latency_cycles;
-	double row_cycle_cycles;          /* a bank slot: t_rp + t_rcd + t_cas */
+	double row_cycle_cycles;          /* t_rp + t_rcd + t_cas; a bank slot is
+	                                   * that / service_fraction */
 	double bus_inv_slot, bank_inv_slot; /* 1 / slot length, cycles */
 	double bank_quantum;                /* cycles per unit of a bank slot's count */
 	uint32_t bus_mask, bank_mask;       /* ring slots - 1 */

@@ -59,7 +59,14 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	double bandwidth_gb_s = cfg->dram_bandwidth_gb_s / n;
 	uint32_t channels = cfg->dram_channels / n;
 	ms->sector_bytes = cfg->l2_sector_bytes;
-	ms->dram_cycles_per_sector = cfg->l2_sector_bytes * clock_hz / (bandwidth_gb_s * 1e9);
+	/* all-bank refresh (JEDEC tREFI/tRFC): each channel serves requests for
+	 * 1 - tRFC / tREFI of the time, so a stream gets that share of the
+	 * pin rate. The single load's latency stays dram.latency_cycles: the
+	 * presets read it off chases that met refreshes as often as a load
+	 * does, on average. */
+	double serve = cfg->dram_trefi_ns > 0 ? 1 - cfg->dram_trfc_ns / cfg->dram_trefi_ns : 1;
+	ms->dram_cycles_per_sector =
+		cfg->l2_sector_bytes * clock_hz / (bandwidth_gb_s * 1e9) / serve;
 	ms->dram_latency = cfg->dram_latency_cycles;
 	ms->crossbar_cycles = cfg->load_base_latency_cycles / 2;
 	ms->l2_hit = cfg->l2_hit_latency_cycles;
@@ -95,7 +102,8 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 			.t_rp_cycles = cfg->dram_trp_ns * ns,
 			.t_cas_cycles = cfg->dram_tcas_ns * ns,
 			.cycles_per_sector_per_channel = dram_cycles_per_sector_per_channel(
-				cfg->l2_sector_bytes, clock_hz, bandwidth_gb_s * 1e9, channels),
+				cfg->l2_sector_bytes, clock_hz, bandwidth_gb_s * 1e9, channels) / serve,
+			.service_fraction = serve,
 		};
 		dc.latency_cycles = cfg->dram_latency_cycles -
 				    (dc.t_rp_cycles + dc.t_rcd_cycles + dc.t_cas_cycles +
