@@ -231,10 +231,11 @@ static void chase_rows(struct calib *c, const struct gpuvm_config *cfg, const ch
 	add_row(c, gpu, "chase_dram_cycles", "cycles", K_LATENCY, (double)dram,
 		chase_latency(c, cfg, gpu, dram, 128, "shuffled", "default"));
 	/* MT4G's convention (caps-tum/mt4g, benchmarks/latency/mainMemoryLatency:
-	 * one thread, a shuffled cycle over 1 GiB with 1 KiB between nodes, each
-	 * node visited once after as many warm-up hops, caches bypassed): the
-	 * same DRAM access as the row above, but over eight times the footprint,
-	 * so TLB levels whose reach lies between 122 MiB and 1 GiB miss here */
+	 * one thread, a shuffled cycle over 1 GiB with 1 KiB between nodes,
+	 * 2048 timed hops after as many warm-up hops, caches bypassed; run here
+	 * as every cold chase, N then 2N hops): the same DRAM access as the row
+	 * above, but over eight times the footprint, so TLB levels whose reach
+	 * lies between 122 MiB and 1 GiB miss here */
 	add_row(c, gpu, "chase_dram_1gib_cycles", "cycles", K_LATENCY, (double)(1ull << 30),
 		chase_latency(c, cfg, gpu, 1ull << 30, 1024, "shuffled", "cg"));
 }
