@@ -134,6 +134,44 @@ static void test_stream_traffic(void **state)
 	cJSON_Delete(o);
 }
 
+/* The carve-out (KiB) and CTAs of the last kernel of ubench-stream at
+ * blocks_per_sm and 64-thread blocks. */
+static double stream_carveout_kib(const char *gpu, unsigned blocks_per_sm, double *ctas)
+{
+	char wl[160];
+	snprintf(wl, sizeof wl, "ubench-stream:kernel=triad,elems=65536,blocks_per_sm=%u,block=64",
+		 blocks_per_sm);
+	cJSON *o = report(gpu, wl);
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+	const cJSON *k = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+	if (!k)
+		fail_msg("%s: no kernel", wl);
+	double kib = report_num(k, "smem_bytes") / 1024;
+	*ctas = report_num(k, "ctas");
+	cJSON_Delete(o);
+	return kib;
+}
+
+/* gpu-stream's shape: one thread per element (65536 / 64 CTAs), and a
+ * 6 KiB __shared__ array per CTA with a preferred carve-out that the
+ * engine rounds up to the next carve-out: 8 KiB holds one array, 16 KiB
+ * two. Without the preference the driver's choice for 32 CTAs of 6 KiB
+ * would be the largest carve-out (96, 164, 228 KiB), holding 16-38. */
+static void test_stream_caps_resident_ctas(void **state)
+{
+	(void)state;
+	static const char *const gpus[] = {"v100", "a100", "h100"};
+	for (int i = 0; i < 3; i++) {
+		double ctas = 0;
+		double two = stream_carveout_kib(gpus[i], 2, &ctas);
+		double one = stream_carveout_kib(gpus[i], 1, &ctas);
+		printf("  %s ubench-stream carve-out: 2 CTAs/SM %.0f KiB, 1 CTA/SM %.0f KiB, %.0f CTAs\n",
+		       gpus[i], two, one, ctas);
+		assert_true(two == 16 && one == 8);
+		assert_true(ctas == 1024);
+	}
+}
+
 static void test_link_copy_bytes(void **state)
 {
 	(void)state;
@@ -152,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_empty_launches),
 		cmocka_unit_test(test_ops_chain_and_throughput),
 		cmocka_unit_test(test_stream_traffic),
+		cmocka_unit_test(test_stream_caps_resident_ctas),
 		cmocka_unit_test(test_link_copy_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -266,6 +266,12 @@ int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
 #define SIMT_LAUNCH_SHARED(h, kern, grid, block, shared_bytes, args)                   \
 	simt_launch_flags((h), #kern, (kern), (grid), (block), (shared_bytes),           \
 			  kern##_simt_flags_, &(args), sizeof(args))
+/* cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+ * percent) for the next launch only: the engine rounds it up to the part's
+ * next shared-memory carve-out (a part without carve-outs ignores it), so
+ * that with the launch's declared shared bytes it caps the CTAs resident
+ * per SM as on the hardware. percent 0-100. */
+void simt_prefer_carveout(struct simt_host *h, unsigned percent);
 /* simt_launch_shared with enum simt_launch_flags (SIMT_LAUNCH and
  * SIMT_LAUNCH_SHARED pass the kernel's declared ones). */
 int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,

@@ -161,6 +161,12 @@ struct gpuvm_kernel {
 	/* Shared memory one CTA allocates (static + dynamic); with
 	 * smem.size it limits the CTAs resident per SM. 0 = none. */
 	uint32_t smem_bytes_per_cta;
+	/* Optional (parts with a unified L1 / shared array): the program's
+	 * preferred shared-memory carve-out in percent of the largest one
+	 * (CUDA's cudaFuncAttributePreferredSharedMemoryCarveout). Unset, the
+	 * driver picks the carve-out for occupancy (kernel_run.c). */
+	bool smem_carveout_preferred;
+	uint8_t smem_carveout_percent;
 	/* Set by the engine just before each warp_next call: the cycle at which
 	 * the warp asks for its next item, and no earlier than its previous
 	 * load (on the implicit chain) returned: the sim analogue of a clock64()

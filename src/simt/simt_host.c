@@ -209,6 +209,11 @@ static struct simt_zip_stats *zip_stats(struct simt_program *p, simt_body_fn bod
 	return z;
 }
 
+void simt_prefer_carveout(struct simt_host *h, unsigned percent)
+{
+	prog(h)->next_carveout_percent = percent > 100 ? 100 : (int)percent;
+}
+
 int simt_launch_shared(struct simt_host *h, const char *name, simt_body_fn body,
 		       struct simt_dim3 grid, struct simt_dim3 block, uint32_t shared_bytes,
 		       const void *args, size_t args_bytes)
@@ -250,6 +255,9 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	l->threads_per_cta = (uint32_t)threads;
 	l->shared_bytes = shared_bytes;
 	l->k.smem_bytes_per_cta = shared_bytes;
+	l->k.smem_carveout_preferred = p->next_carveout_percent >= 0;
+	l->k.smem_carveout_percent = (uint8_t)(p->next_carveout_percent >= 0 ? p->next_carveout_percent : 0);
+	p->next_carveout_percent = -1;
 	l->failed = 0;
 	l->zip = zip_stats(p, body);
 	/* any order: its threads may run on the workers (same results) */
@@ -377,6 +385,7 @@ int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*us
 	va_layout_init(&p->va);
 	p->fn = fn;
 	p->user = user;
+	p->next_carveout_percent = -1;
 	p->user_free = user_free;
 	/* exec_threads 0 until the caller says (tests leave *out uninitialised) */
 	*out = (struct gpuvm_source){.ops = &simt_source_ops, .impl = p};

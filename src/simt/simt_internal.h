@@ -225,6 +225,8 @@ struct simt_program {
 	void *user;
 	void (*user_free)(void *);
 	int host_rc, host_started, aborting, failed;
+	/* simt_prefer_carveout's percent for the next launch, -1 none */
+	int next_carveout_percent;
 	struct gpuvm_run_op op;
 	struct gpuvm_error err;
 

@@ -18,12 +18,26 @@
  * 7.x-9.0: the driver chooses the carve-out for maximum occupancy unless
  * the program prefers otherwise), the largest when none does; the L1 gets
  * the rest of the array. Separate arrays: smem.size. */
-static uint64_t launch_carveout(const struct gpuvm_config *cfg, uint32_t ctas_per_sm,
-				uint32_t smem_per_cta)
+static uint64_t launch_carveout(const struct gpuvm_config *cfg, const struct gpuvm_kernel *k,
+				uint32_t ctas_per_sm)
 {
 	if (!cfg->l1_unified_bytes)
 		return cfg->smem_bytes;
+	uint32_t smem_per_cta = k->smem_bytes_per_cta;
 	uint64_t need = (uint64_t)ctas_per_sm * smem_per_cta;
+	/* A preferred carve-out (percent of the largest) maps to the next
+	 * supported capacity at or above it, and never below one block's need
+	 * (CUDA C++ Programming Guide, "Shared Memory" of compute capability
+	 * 7.x-9.0: the percentage is a hint the driver rounds up to a supported
+	 * capacity and overrides when the kernel would not run). */
+	if (k->smem_carveout_preferred) {
+		uint64_t most = cfg->smem_carveouts_len
+					? (uint64_t)cfg->smem_carveouts_kib[cfg->smem_carveouts_len - 1] << 10
+					: cfg->smem_bytes;
+		need = most * k->smem_carveout_percent / 100;
+		if (need < smem_per_cta)
+			need = smem_per_cta;
+	}
 	for (uint32_t i = 0; i < cfg->smem_carveouts_len; i++)
 		if ((uint64_t)cfg->smem_carveouts_kib[i] << 10 >= need)
 			return (uint64_t)cfg->smem_carveouts_kib[i] << 10;
@@ -225,7 +239,7 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 		return gpuvm_fail(err, k->name, 0, NULL,
 				  "block needs %u bytes of shared memory, an SM has %llu (smem.size)",
 				  k->smem_bytes_per_cta, (unsigned long long)cfg->smem_bytes);
-	kr.smem_cap = launch_carveout(cfg, kr.ctas_per_sm, k->smem_bytes_per_cta);
+	kr.smem_cap = launch_carveout(cfg, k, kr.ctas_per_sm);
 	if (sm_ensure_warp_state(&sys->sms, k->ops->warp_state_bytes))
 		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
 

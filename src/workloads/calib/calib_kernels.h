@@ -6,8 +6,9 @@
  *                 split into `ilp` independent dependent chains (ilp = 1: a
  *                 latency chain as Jia et al. 2018; many warps and ilp > 1:
  *                 issue throughput as the Accel-Sim tuner's MaxFlops)
- *   calib_copy / calib_triad   STREAM over doubles, grid-stride, one wave of
- *                 CTAs (gpu-benches gpu-stream)
+ *   calib_copy / calib_triad   STREAM over doubles, grid-stride (one
+ *                 element per thread as gpu-benches gpu-stream launches
+ *                 them, or one wave of CTAs striding)
  *   calib_empty   a kernel that does nothing (launch + CTA dispatch cost)
  *   calib_atomic  atomicAdd: one thread's dependent chain (Accel-Sim tuner
  *                 atomic_add_lat) or every thread on its own word / one word
