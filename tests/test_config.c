@@ -469,6 +469,10 @@ static void test_bad_inputs(void **state)
 	EXPECT_ERROR("[dram]\ntrfc_ns = 350\n", "test.ini:2: dram.trfc_ns", "set both or neither");
 	EXPECT_ERROR("[dram]\ntrefi_ns = 3900\ntrfc_ns = 2000\n", "test.ini:3: dram.trfc_ns",
 		     "below half of trefi");
+	/* L2 slices: both keys or neither, a multiple of the partitions */
+	EXPECT_ERROR("[l2]\nslices = 64\n", "test.ini:2: l2.slices", "set both or neither");
+	EXPECT_ERROR("[mem]\npartitions = 2\n[l2]\nslices = 63\nslice_bytes_per_cycle = 32\n",
+		     "test.ini:5: l2.slice_bytes_per_cycle", "a multiple of mem.partitions");
 	/* entry size */
 	EXPECT_ERROR("[tlb.l1]\nentry_size = 96KiB\n", "test.ini:2: tlb.l1.entry_size", "power of two");
 	EXPECT_ERROR("[tlb.l1]\nentry_size = 2KiB\n", "test.ini:2: tlb.l1.entry_size", "at least 4KiB");

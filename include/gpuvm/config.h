@@ -185,6 +185,10 @@ struct gpuvm_config {
 	/* all-bank refresh (JEDEC tREFI, tRFC): the channels serve requests
 	 * for 1 - trfc / trefi of the time; 0 = no refresh */
 	double dram_trefi_ns, dram_trfc_ns;
+	/* L2 slices (whole GPU; 0 = no throughput limit) and the bytes each
+	 * serves per SM cycle */
+	uint32_t l2_slices;
+	double l2_slice_bytes_per_cycle;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

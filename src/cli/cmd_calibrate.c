@@ -367,6 +367,24 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 	}
 }
 
+/* ------------------------------------------------------------- L2 */
+
+/* Bytes per SM clock the whole L2 serves to reads: an L2-resident buffer
+ * of half a partition's L2 read by every SM (2 CTAs of 1024 threads, 4-byte
+ * __ldcg loads, grid-stride), bytes of 4 passes over T(6 passes) - T(2
+ * passes): the first pass fills the L2, the rest are hits. The Accel-Sim
+ * tuner's l2_bw_32f (4-byte loads, every SM) and Luo et al.'s L2
+ * throughput measure the same quantity in the same unit. */
+static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	uint64_t bytes = cfg->l2_bytes / cfg->mem_partitions / 2 / 4 * 4;
+	char a[160], b[160];
+	snprintf(a, sizeof a, "ubench-l2:bytes=%llu,passes=2", (unsigned long long)bytes);
+	snprintf(b, sizeof b, "ubench-l2:bytes=%llu,passes=6", (unsigned long long)bytes);
+	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+	add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
+}
+
 /* ---------------------------------------------------- launch, link, fault */
 
 static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
@@ -453,6 +471,7 @@ static int calibrate_preset(struct calib *c, const char *gpu)
 	ops_rows(c, cfg, gpu);
 	smem_atomic_rows(c, gpu);
 	stream_rows(c, cfg, gpu);
+	l2_rows(c, cfg, gpu);
 	launch_link_rows(c, cfg, gpu);
 	free(cfg);
 	return c->failed ? -1 : 0;
@@ -705,6 +724,8 @@ static void calibrate_usage(FILE *out)
 	      "                          gpu-stream; bytes of n elements over T(2n) - T(n)) at\n"
 	      "                          2048, 512 (occ25) and 128 (occ6) threads per SM; triad /\n"
 	      "                          board peak; and a curve vs threads per SM\n"
+	      "  l2_read_bytes_per_clk   every SM reading an L2-resident buffer (ubench-l2,\n"
+	      "                          __ldcg): bytes per SM clock over 4 passes\n"
 	      "  kernel_launch_cycles,   an empty kernel: launch + its duration\n"
 	      "  empty_kernel_us_grid4096\n"
 	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"

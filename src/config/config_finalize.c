@@ -347,6 +347,15 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "trfc below half of trefi (JEDEC parts: 160-450 ns of 1900-3900 ns)",
 			       cfg->dram_trfc_ns, cfg->dram_trefi_ns);
 	}
+	if ((cfg->l2_slices > 0) != (cfg->l2_slice_bytes_per_cycle > 0) ||
+	    (cfg->l2_slices && cfg->l2_slices % (cfg->mem_partitions ? cfg->mem_partitions : 1))) {
+		const int ks[] = {K_L2_SLICES, K_L2_SLICE_BYTES};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "l2.slices %u and l2.slice_bytes_per_cycle %g: set both or neither, "
+			       "with the slices a multiple of mem.partitions (%u)",
+			       cfg->l2_slices, cfg->l2_slice_bytes_per_cycle,
+			       cfg->mem_partitions ? cfg->mem_partitions : 1);
+	}
 	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
 		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
 			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);

@@ -420,6 +420,15 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "with near and far partitions: a sector missing in both reads DRAM through its "
 		  "home partition, so a far home adds mem.far_latency_cycles (src/memsys/memsys.c); "
 		  "off: DRAM is read at no crossing cost" },
+	/* optional, listed only when set (the model before the keys: an L2
+	 * hit costs its latency only, at any rate) */
+	{ .name = "l2.slices", .type = CT_U32, .off = OFF(l2_slices), .min = 0, .max = 4096,
+	  .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "L2 slices (banks) of the whole GPU, each serving l2.slice_bytes_per_cycle; a "
+		  "sector goes to the slice its address hashes to (src/memsys/memsys.c); 0 = no "
+		  "throughput limit" },
+	DBL_QUIET("l2.slice_bytes_per_cycle", l2_slice_bytes_per_cycle,
+		  "bytes one L2 slice returns per SM cycle (with l2.slices)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

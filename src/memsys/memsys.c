@@ -70,6 +70,9 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->dram_latency = cfg->dram_latency_cycles;
 	ms->crossbar_cycles = cfg->load_base_latency_cycles / 2;
 	ms->l2_hit = cfg->l2_hit_latency_cycles;
+	ms->slices_per_part = cfg->l2_slices / n;
+	ms->l2_slice_cycles = cfg->l2_slices ? cfg->l2_sector_bytes / cfg->l2_slice_bytes_per_cycle : 0;
+	ms->l2_line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
 	ms->dram_banked = cfg->dram_banks != 0;
 	ms->far_cycles = cfg->mem_far_latency_cycles;
 	ms->near_far = n == 2 && ms->far_cycles > 0;
@@ -85,6 +88,16 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 		/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
 		if (server_pool_init(&p->dram, 1, 64, 4096))
 			return -1;
+		if (ms->slices_per_part) {
+			p->slices = calloc(ms->slices_per_part, sizeof *p->slices);
+			if (!p->slices)
+				return -1;
+			/* 32-cycle slots (32 sectors of a 32 B/clk slice); 1024
+			 * keep 32 K cycles of reordering, as the DRAM banks' rings */
+			for (uint32_t s = 0; s < ms->slices_per_part; s++)
+				if (server_pool_init(&p->slices[s], 1, 32, 1024))
+					return -1;
+		}
 		if (!ms->dram_banked)
 			continue;
 		/* the row miss of an isolated load is part of the preset's
@@ -124,6 +137,9 @@ void memsys_free(struct memsys *ms)
 		struct mem_partition *p = &ms->part[i];
 		l2_cache_free(&p->l2);
 		server_pool_free(&p->dram);
+		for (uint32_t s = 0; p->slices && s < ms->slices_per_part; s++)
+			server_pool_free(&p->slices[s]);
+		free(p->slices);
 		if (ms->dram_banked && p->dram_banks.channels)
 			dram_model_free(&p->dram_banks);
 	}
@@ -239,7 +255,7 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 	struct mem_partition *home = memsys_route(ms, sa, &local);
 	uint32_t near = ms->near_of_sm[sm];
 	struct mem_partition *np = &ms->part[near], *fp = &ms->part[near ^ 1];
-	double ready = t + ms->crossbar_cycles + ms->l2_hit;
+	double ready = memsys_l2_slice(ms, np, sa, t + ms->crossbar_cycles) + ms->l2_hit;
 	uint32_t wb = 0, stale_through = 0;
 	struct l2_victim vic = {0, 0, 0};
 	enum l2_result r;
@@ -266,7 +282,9 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 	}
 	if (l2_cache_probe(&fp->l2, sa, stale_through) == L2_HIT) {
 		ms->stats->l2_sector_hits++;
-		return ready + ms->far_cycles + ms->crossbar_cycles;
+		/* the far slice serves it too, half the crossing on */
+		double at_far = memsys_l2_slice(ms, fp, sa, ready + 0.5 * ms->far_cycles);
+		return at_far + 0.5 * ms->far_cycles + ms->crossbar_cycles;
 	}
 	ms->stats->l2_sector_misses++;
 	/* mem.far_home_dram: the read goes out through its home partition,

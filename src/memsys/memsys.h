@@ -47,6 +47,9 @@
 
 struct mem_partition {
 	struct l2_cache l2;          /* the partition's L2 slices */
+	/* l2.slices: each slice's port, one server taking a sector per
+	 * l2_slice_cycles (NULL: no throughput limit) */
+	struct server_pool *slices;
 	struct server_pool dram;     /* dram.banks = 0: its channels as one queue */
 	struct dram_model dram_banks; /* dram.banks > 0: channels, banks, rows */
 };
@@ -62,6 +65,11 @@ struct memsys {
 	 * crossbar and pipeline of any global access) */
 	double crossbar_cycles;
 	double l2_hit;
+	/* l2.slices: the slices of a partition, the cycles one holds a
+	 * sector, and log2 of the line (a line's sectors share a slice) */
+	uint32_t slices_per_part;
+	double l2_slice_cycles;
+	uint32_t l2_line_shift;
 	/* near and far partitions (mem.far_latency_cycles > 0, two
 	 * partitions): each SM's near partition, and what a request served
 	 * by the far one adds (see memsys_access_near_far) */
@@ -129,6 +137,24 @@ static inline void memsys_writeback(struct memsys *ms, struct mem_partition *p, 
 		memsys_writeback_sectors(ms, p, local, sectors, t);
 }
 
+/* When the L2 slice of addr (partition p's own address, or the global
+ * one with near and far partitions) takes a sector arriving at t: a
+ * slice's port serves one sector per l2_slice_cycles, so a burst that
+ * exceeds the slices' rate queues (A100 whitepaper: L2 read bandwidth
+ * 5120 B/clk against V100's 2048; Accel-Sim's tuner l2_bw measures 89-90 %
+ * of its 48 x 32 B on a TITAN V). Lines spread over the slices by a
+ * multiplicative hash, as the hardware hashes addresses so that strides
+ * do not pile onto one slice. t itself without l2.slices. */
+static inline __attribute__((always_inline)) double
+memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t)
+{
+	if (__builtin_expect(!p->slices, 1))
+		return t;
+	uint64_t line = addr >> ms->l2_line_shift;
+	uint32_t i = (uint32_t)(((line * 0x9E3779B97F4A7C15ull) >> 32) % ms->slices_per_part);
+	return server_pool_reserve(&p->slices[i], t, ms->l2_slice_cycles);
+}
+
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
  * miss, the fill from DRAM; at_mem is when the request reaches the L2. */
 static inline __attribute__((always_inline)) double
@@ -169,7 +195,8 @@ memsys_access(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, 
 	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, write, &wb);
-	return memsys_after_l2(ms, p, local, fetch, t + ms->crossbar_cycles, r, wb);
+	return memsys_after_l2(ms, p, local, fetch,
+			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
 }
 
 /* memsys_access for managed memory whose frame may have changed since
@@ -195,7 +222,8 @@ memsys_access_fresh(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool w
 	} else {
 		r = l2_cache_access(&p->l2, local, write, &wb);
 	}
-	return memsys_after_l2(ms, p, local, fetch, t + ms->crossbar_cycles, r, wb);
+	return memsys_after_l2(ms, p, local, fetch,
+			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
 }
 
 /* L2 misses of one load waiting to go to DRAM together: consecutive
@@ -236,7 +264,7 @@ memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
 	struct mem_partition *p = memsys_route(ms, sa, &local);
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, false, &wb);
-	double ready = t + ms->crossbar_cycles + ms->l2_hit;
+	double ready = memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles) + ms->l2_hit;
 	memsys_writeback(ms, p, local, wb, ready);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
@@ -244,7 +272,11 @@ memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
 	}
 	ms->stats->l2_sector_misses++;
 	uint32_t chunk_shift = p->dram_banks.interleave_shift;
-	if (run->n && sa == run->next && ready == run->t &&
+	/* a line's sectors leave their slice one port cycle apart: still one
+	 * run, sent at its first sector's time (exactly equal without
+	 * l2.slices) */
+	if (run->n && sa == run->next && ready >= run->t &&
+	    ready - run->t <= (double)run->n * ms->l2_slice_cycles &&
 	    sa >> chunk_shift == run->addr >> chunk_shift &&
 	    (ms->n_parts == 1 || sa >> ms->part_shift == run->addr >> ms->part_shift)) {
 		run->n++;

@@ -6,6 +6,7 @@
  *   ubench-empty   empty kernels of a grid and block size
  *   ubench-atomic  atomicAdd latency and throughput
  *   ubench-link    host-link bandwidth: a cudaMemcpy or a zero-copy read
+ *   ubench-l2      L2 read bandwidth: an L2-resident buffer, pass after pass
  * Each kernel reports a digest of its output; the quantities are read from
  * the run's report (kernel cycles, copy seconds), see docs/calibration.md. */
 #include <stdio.h>
@@ -556,4 +557,79 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_link = {
 	.ranges = link_ranges,
 	.n_ranges = sizeof link_ranges / sizeof link_ranges[0],
 	.create = link_create,
+};
+
+/* ------------------------------------------------------------------ l2 */
+
+struct l2bw_cfg {
+	uint64_t bytes, passes, blocks_per_sm, block;
+	uint32_t sms;
+};
+
+static int l2bw_host(struct simt_host *h, void *user)
+{
+	const struct l2bw_cfg *c = user;
+	uint64_t n = c->bytes / 4, threads = c->sms * c->blocks_per_sm * c->block;
+	unsigned int *src = simt_malloc(h, "src", c->bytes, GPUVM_ALLOC_DEVICE);
+	unsigned int *out = simt_malloc(h, "out", threads * 4, GPUVM_ALLOC_DEVICE);
+	if (!src || !out)
+		return -1;
+	for (uint64_t i = 0; i < n; i++)
+		src[i] = (unsigned int)(i * 2654435761u);
+	if (simt_upload(h, src, c->bytes))
+		return -1;
+	/* one wave: every SM holds blocks_per_sm CTAs for the whole run */
+	struct calib_l2read_args a = {src, out, (unsigned long long)n, (unsigned)c->passes};
+	if (SIMT_LAUNCH(h, calib_l2read, simt_dim3((uint32_t)(c->sms * c->blocks_per_sm), 1, 1),
+			simt_dim3((uint32_t)c->block, 1, 1), a))
+		return -1;
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	suite_result(h, &o, suite_digest(out, threads * 4 < 65536 ? threads * 4 : 65536), 1, 0,
+		     NULL);
+	simt_work_items(h, c->bytes * c->passes);
+	return 0;
+}
+
+static const struct gpuvm_param_def l2bw_params[] = {
+	{"bytes", GPUVM_PARAM_SIZE, "1MiB", "buffer read (keep it below the L2, or its near partition)"},
+	{"passes", GPUVM_PARAM_U64, "2", "reads of the whole buffer (the first one fills the L2)"},
+	{"blocks_per_sm", GPUVM_PARAM_U64, "2", "CTAs per SM (one wave)"},
+	{"block", GPUVM_PARAM_U64, "1024", "threads per CTA"},
+};
+
+static const struct gpuvm_param_range l2bw_ranges[] = {
+	{"bytes", 4, 4ull << 30},
+	{"passes", 1, 1024},
+	{"blocks_per_sm", 1, 64},
+	{"block", 32, 1024},
+};
+
+static int l2bw_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
+		       uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	(void)seed;
+	struct l2bw_cfg c = {.bytes = 1ull << 20, .passes = 2, .blocks_per_sm = 2, .block = 1024};
+	if (gpuvm_params_size(p, "bytes", &c.bytes, err) < 0 ||
+	    gpuvm_params_u64(p, "passes", &c.passes, err) < 0 ||
+	    gpuvm_params_u64(p, "blocks_per_sm", &c.blocks_per_sm, err) < 0 ||
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0)
+		return -1;
+	if (c.bytes % 4)
+		return gpuvm_fail(err, "--workload", 0, "bytes", "must be a multiple of 4");
+	if (c.block % 32)
+		return gpuvm_fail(err, "--workload", 0, "block", "must be a multiple of 32");
+	c.sms = cfg->sms;
+	return calib_source("ubench-l2", l2bw_host, &c, sizeof c, out, err);
+}
+
+const struct gpuvm_workload_def gpuvm_workload_ubench_l2 = {
+	.name = "ubench-l2",
+	.summary = "L2 read bandwidth: every SM's threads read an L2-resident buffer pass after "
+		   "pass through the L2 only (__ldcg)",
+	.working_set = "bytes",
+	.params = l2bw_params,
+	.n_params = sizeof l2bw_params / sizeof l2bw_params[0],
+	.ranges = l2bw_ranges,
+	.n_ranges = sizeof l2bw_ranges / sizeof l2bw_ranges[0],
+	.create = l2bw_create,
 };

@@ -14,6 +14,9 @@
  *                 atomic_add_lat) or every thread on its own word / one word
  *   calib_read    every thread reads a buffer grid-stride (zero-copy link
  *                 bandwidth when the buffer is pinned host memory)
+ *   calib_l2read  every thread reads an L2-resident buffer grid-stride,
+ *                 pass after pass, through the L2 only (__ldcg): L2
+ *                 bandwidth (Accel-Sim tuner l2_bw, gpu-benches gpu-l2-cache)
  * Each does real work on real data; the timing is the engine's. */
 #include "gpuvm/simt.h"
 
@@ -160,5 +163,29 @@ SIMT_KERNEL_ANY_ORDER(calib_read, struct calib_read_args, p)
 		COMPUTE(3);
 		acc += LD(p.src, i);
 	}
+	ST(p.out, tid, acc);
+}
+
+struct calib_l2read_args {
+	const unsigned int *src;
+	unsigned int *out;
+	unsigned long long n;
+	unsigned int passes;
+};
+
+/* Every thread sums its grid-stride share of src, passes times, loading
+ * through the L2 only: after the first pass the buffer is L2-resident, so
+ * each further pass times the L2's read bandwidth (the loads of a warp are
+ * independent of each other; only the sum waits for them). */
+SIMT_KERNEL_ANY_ORDER(calib_l2read, struct calib_l2read_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int acc = 0;
+	for (unsigned int pass = 0; pass < p.passes; pass++)
+		for (unsigned long long i = tid; i < p.n; i += stride) {
+			COMPUTE(3);
+			acc += LDCG(p.src, i);
+		}
 	ST(p.out, tid, acc);
 }
