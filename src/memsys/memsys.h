@@ -140,11 +140,11 @@ static inline void memsys_writeback(struct memsys *ms, struct mem_partition *p, 
 /* When the L2 slice of addr (partition p's own address, or the global
  * one with near and far partitions) takes a sector arriving at t: a
  * slice's port serves one sector per l2_slice_cycles, so a burst that
- * exceeds the slices' rate queues (A100 whitepaper: L2 read bandwidth
- * 5120 B/clk against V100's 2048; Accel-Sim's tuner l2_bw measures 89-90 %
- * of its 48 x 32 B on a TITAN V). Lines spread over the slices by a
- * multiplicative hash, as the hardware hashes addresses so that strides
- * do not pile onto one slice. t itself without l2.slices. */
+ * exceeds the slices' rate queues (Accel-Sim's tuner, l2_bw: a TITAN V
+ * reads its L2 at 89-90 % of 48 slices x 32 B a cycle). Lines spread over
+ * the slices by a multiplicative hash, as the hardware hashes addresses so
+ * that strides do not pile onto one slice. Walks' page-table reads
+ * (memsys_pte_read) do not take a slice. t itself without l2.slices. */
 static inline __attribute__((always_inline)) double
 memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t)
 {
