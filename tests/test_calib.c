@@ -4,7 +4,8 @@
  * kernel issues insts + 1 warp instructions per warp, a dependent chain
  * costs its class's latency per step and 8 independent chains on a full
  * SM reach the class's issue rate, STREAM triad moves 24 B per element
- * through DRAM, and a copy moves its bytes over the link. */
+ * through DRAM, a copy moves its bytes over the link, and one SM reads
+ * the L2 no faster than its port. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -172,6 +173,63 @@ static void test_stream_caps_resident_ctas(void **state)
 	}
 }
 
+/* GB/s over passes 2..6 of ubench-l2 on gtx-titan-black (980 MHz), with
+ * the preset's SM port or with l2.sm_port_bytes_per_cycle = port (>= 0) */
+static double titan_l2_gb_s(unsigned ctas, unsigned block, double port)
+{
+	/* 720 KiB: a whole number of 16-byte words per thread for 1 x 256,
+	 * 1 x 512, 1 x 1024 and 15 x 1024 threads (calibrate's l2_port_row) */
+	const unsigned long long bytes = 720ull << 10;
+	double cyc[2];
+	char set[64];
+	snprintf(set, sizeof set, "l2.sm_port_bytes_per_cycle=%g", port);
+	for (int k = 0; k < 2; k++) {
+		char wl[160];
+		snprintf(wl, sizeof wl, "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=%u,width=16",
+			 bytes, k ? 6 : 2, ctas, block);
+		struct gpuvm_run_spec spec = {.gpu = "gtx-titan-black", .workload = wl, .seed = 1};
+		if (port >= 0)
+			spec.sets[spec.n_sets++] = set;
+		cJSON *o = run_report(&spec);
+		const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+		const cJSON *kr = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+		if (!kr)
+			fail_msg("%s: no kernel", wl);
+		cyc[k] = report_num(kr, "end_cycle") - report_num(kr, "start_cycle");
+		cJSON_Delete(o);
+	}
+	return 4.0 * (double)bytes / ((cyc[1] - cyc[0]) / 980e6) / 1e9;
+}
+
+/* An SM's port to the L2 (l2.sm_port_bytes_per_cycle, set on
+ * gtx-titan-black from Mokhtari's thesis, seeds/001 5.1.3): one SMX
+ * reading the L2 flattens at ~32 GB/s from 512 threads on (Fig. 5.4),
+ * and 15 SMX read 15 times that (~480 GB/s, Fig. 5.6), where without the
+ * port the same kernel reads more than twice as fast. */
+static void test_sm_l2_port(void **state)
+{
+	(void)state;
+	double one = titan_l2_gb_s(1, 1024, -1), half = titan_l2_gb_s(1, 512, -1);
+	double quarter = titan_l2_gb_s(1, 256, -1), all = titan_l2_gb_s(15, 1024, -1);
+	print_message("gtx-titan-black L2 read GB/s: 1 CTA of 256 / 512 / 1024 threads %.1f / %.1f / "
+		      "%.1f, 15 CTAs %.1f\n", quarter, half, one, all);
+	/* the measured values, two-sided (the calibrate tolerance) */
+	assert_true(one > 32 * 0.85 && one < 32 * 1.15);
+	assert_true(all > 480 * 0.85 && all < 480 * 1.15);
+	/* flat from 512 threads on, below it latency-bound */
+	assert_true(half > one * 0.95 && half < one * 1.05);
+	assert_true(quarter < one * 0.8);
+	/* linear in the SMs: the port is per SM, not the L2's */
+	assert_true(all > 14 * one && all < 16 * one);
+	/* without the port the SM takes what the L2 gives */
+	double free_one = titan_l2_gb_s(1, 1024, 0);
+	print_message("without the port: 1 CTA %.1f GB/s\n", free_one);
+	assert_true(free_one > 2 * one);
+	/* a wider port moves the ceiling with it */
+	double wide = titan_l2_gb_s(1, 1024, 48);
+	assert_true(wide > one * 1.4 && wide < one * 1.6);
+}
+
 static void test_link_copy_bytes(void **state)
 {
 	(void)state;
@@ -192,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_stream_traffic),
 		cmocka_unit_test(test_stream_caps_resident_ctas),
 		cmocka_unit_test(test_link_copy_bytes),
+		cmocka_unit_test(test_sm_l2_port),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

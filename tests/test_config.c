@@ -473,6 +473,9 @@ static void test_bad_inputs(void **state)
 	EXPECT_ERROR("[l2]\nslices = 64\n", "test.ini:2: l2.slices", "set both or neither");
 	EXPECT_ERROR("[mem]\npartitions = 2\n[l2]\nslices = 63\nslice_bytes_per_cycle = 32\n",
 		     "test.ini:5: l2.slice_bytes_per_cycle", "a multiple of mem.partitions");
+	/* an SM's L2 port: 0 or at least a byte a cycle */
+	EXPECT_ERROR("[l2]\nsm_port_bytes_per_cycle = 0.5\n", "test.ini:2: l2.sm_port_bytes_per_cycle",
+		     "at least 1 byte");
 	/* entry size */
 	EXPECT_ERROR("[tlb.l1]\nentry_size = 96KiB\n", "test.ini:2: tlb.l1.entry_size", "power of two");
 	EXPECT_ERROR("[tlb.l1]\nentry_size = 2KiB\n", "test.ini:2: tlb.l1.entry_size", "at least 4KiB");

@@ -16,9 +16,9 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-/* room in set_at[]: the key table has fewer than 160 rows, the modules'
+/* room in set_at[]: the key table has fewer than 176 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
-#define GPUVM_CONFIG_MAX_KEYS (160 + GPUVM_MODULE_PARAMS_MAX)
+#define GPUVM_CONFIG_MAX_KEYS (176 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -189,6 +189,9 @@ struct gpuvm_config {
 	 * serves per SM cycle */
 	uint32_t l2_slices;
 	double l2_slice_bytes_per_cycle;
+	/* each SM's port to the L2 (the crossbar's SM side): bytes of read
+	 * sectors it passes per SM cycle (0 = no limit) */
+	double l2_sm_port_bytes_per_cycle;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

@@ -375,6 +375,33 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
  * passes): the first pass fills the L2, the rest are hits. The Accel-Sim
  * tuner's l2_bw_32f (4-byte loads, every SM) and Luo et al.'s L2
  * throughput measure the same quantity in the same unit. */
+/* GB/s that ctas CTAs of 1024 threads (one per SM, placed round-robin)
+ * read from an L2-resident buffer with 16-byte __ldcg loads, over 4
+ * passes: Mokhtari's L2 microbenchmark (seeds/001 5.1.3, Figs. 5.4 and
+ * 5.6: one CTA of 1024 threads per SMX, 1 to 15 of them; bytes moved over
+ * the network per second). 16-byte loads keep more in flight than one
+ * SM's port passes, as the thesis's curves flatten from 512 threads on.
+ * The buffer is a whole number of 16-byte words per thread, so that no
+ * SM has a pass's last iteration to itself. */
+static void l2_port_row(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
+			uint32_t ctas, const char *quantity)
+{
+	uint64_t per_round = (uint64_t)ctas * 1024 * 16;
+	uint64_t rounds = cfg->l2_bytes / cfg->mem_partitions / 2 / per_round;
+	if (!rounds) {
+		add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas, NAN);
+		return;
+	}
+	uint64_t bytes = rounds * per_round;
+	char a[192], b[192];
+	for (int k = 0; k < 2; k++)
+		snprintf(k ? b : a, sizeof a, "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16",
+			 (unsigned long long)bytes, k ? 6 : 2, ctas);
+	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+	add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas,
+		4.0 * (double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9);
+}
+
 static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
 	uint64_t bytes = cfg->l2_bytes / cfg->mem_partitions / 2 / 4 * 4;
@@ -383,6 +410,8 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	snprintf(b, sizeof b, "ubench-l2:bytes=%llu,passes=6", (unsigned long long)bytes);
 	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
 	add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
+	l2_port_row(c, cfg, gpu, 1, "l2_read_gb_s_1cta");
+	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm");
 }
 
 /* ---------------------------------------------------- launch, link, fault */
@@ -726,6 +755,9 @@ static void calibrate_usage(FILE *out)
 	      "                          board peak; and a curve vs threads per SM\n"
 	      "  l2_read_bytes_per_clk   every SM reading an L2-resident buffer (ubench-l2,\n"
 	      "                          __ldcg): bytes per SM clock over 4 passes\n"
+	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"
+	      "  l2_read_gb_s_1cta_per_sm  resident buffer with 16-byte loads (Mokhtari 5.1.3):\n"
+	      "                          the SM's port to the L2\n"
 	      "  kernel_launch_cycles,   an empty kernel: launch + its duration\n"
 	      "  empty_kernel_us_grid4096\n"
 	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"

@@ -356,6 +356,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       cfg->l2_slices, cfg->l2_slice_bytes_per_cycle,
 			       cfg->mem_partitions ? cfg->mem_partitions : 1);
 	}
+	/* a port narrower than a byte a cycle would hold one sector for more
+	 * than an L2 round trip's worth of cycles: a typo, not a part */
+	if (cfg->l2_sm_port_bytes_per_cycle > 0 && cfg->l2_sm_port_bytes_per_cycle < 1)
+		return fail_at(err, cfg, K_L2_SM_PORT_BYTES,
+			       "l2.sm_port_bytes_per_cycle %g: 0 (no limit) or at least 1 byte a cycle",
+			       cfg->l2_sm_port_bytes_per_cycle);
 	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
 		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
 			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);

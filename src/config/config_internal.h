@@ -188,6 +188,7 @@ enum cfg_key_id_tail {
 	K_MEM_FAR_HOME_DRAM,
 	K_L2_SLICES,
 	K_L2_SLICE_BYTES,
+	K_L2_SM_PORT_BYTES,
 	K_COUNT,
 };
 

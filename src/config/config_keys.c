@@ -429,6 +429,12 @@ const struct cfg_key cfg_keys[] = {
 		  "throughput limit" },
 	DBL_QUIET("l2.slice_bytes_per_cycle", l2_slice_bytes_per_cycle,
 		  "bytes one L2 slice returns per SM cycle (with l2.slices)"),
+	/* optional, listed only when set (the model before the key: an SM
+	 * takes its sectors from the L2 at any rate) */
+	DBL_QUIET("l2.sm_port_bytes_per_cycle", l2_sm_port_bytes_per_cycle,
+		  "bytes of read sectors (loads, L1 fills, atomics) one SM's port to the L2 passes "
+		  "per SM cycle; each sector takes it for sector_size / this (src/sm/sm_issue.c); "
+		  "0 = no limit"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

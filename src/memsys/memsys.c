@@ -72,6 +72,10 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->l2_hit = cfg->l2_hit_latency_cycles;
 	ms->slices_per_part = cfg->l2_slices / n;
 	ms->l2_slice_cycles = cfg->l2_slices ? cfg->l2_sector_bytes / cfg->l2_slice_bytes_per_cycle : 0;
+	ms->run_gap_cycles = ms->l2_slice_cycles + (cfg->l2_sm_port_bytes_per_cycle > 0
+							     ? cfg->l2_sector_bytes /
+								       cfg->l2_sm_port_bytes_per_cycle
+							     : 0);
 	ms->l2_line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
 	ms->dram_banked = cfg->dram_banks != 0;
 	ms->far_cycles = cfg->mem_far_latency_cycles;

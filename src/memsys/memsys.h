@@ -69,6 +69,10 @@ struct memsys {
 	 * sector, and log2 of the line (a line's sectors share a slice) */
 	uint32_t slices_per_part;
 	double l2_slice_cycles;
+	/* how much later than its run's first sector a miss may reach the
+	 * L2's output and still join the run, per sector already in it: a
+	 * slice port cycle and an SM port cycle (l2.sm_port_bytes_per_cycle) */
+	double run_gap_cycles;
 	uint32_t l2_line_shift;
 	/* near and far partitions (mem.far_latency_cycles > 0, two
 	 * partitions): each SM's near partition, and what a request served
@@ -272,11 +276,11 @@ memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
 	}
 	ms->stats->l2_sector_misses++;
 	uint32_t chunk_shift = p->dram_banks.interleave_shift;
-	/* a line's sectors leave their slice one port cycle apart: still one
-	 * run, sent at its first sector's time (exactly equal without
-	 * l2.slices) */
+	/* a line's sectors leave their slice (and their SM's port) one port
+	 * cycle apart: still one run, sent at its first sector's time
+	 * (exactly equal without l2.slices and l2.sm_port_bytes_per_cycle) */
 	if (run->n && sa == run->next && ready >= run->t &&
-	    ready - run->t <= (double)run->n * ms->l2_slice_cycles &&
+	    ready - run->t <= (double)run->n * ms->run_gap_cycles &&
 	    sa >> chunk_shift == run->addr >> chunk_shift &&
 	    (ms->n_parts == 1 || sa >> ms->part_shift == run->addr >> ms->part_shift)) {
 		run->n++;

@@ -64,6 +64,9 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	}
 	s->dispatch_units = cfg->dispatch_units ? cfg->dispatch_units : 1;
 	s->l2_atomic_cycles = cfg->l2_atomic_latency_cycles;
+	s->l2_port_cycles = cfg->l2_sm_port_bytes_per_cycle > 0
+				    ? cfg->l2_sector_bytes / cfg->l2_sm_port_bytes_per_cycle
+				    : 0;
 
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
@@ -90,6 +93,10 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 		for (uint32_t k = 0; k < cfg->max_ctas_per_sm; k++)
 			sm->free_cta_slots[k] = i * cfg->max_ctas_per_sm + (cfg->max_ctas_per_sm - 1 - k);
 		sm->n_free_cta_slots = cfg->max_ctas_per_sm;
+		/* 32-cycle slots (32 sectors of a 32 B/clk port); 1024 keep 32 K
+		 * cycles of reordering, as the L2 slices' calendars */
+		if (s->l2_port_cycles > 0 && server_pool_init(&sm->l2_port, 1, 32, 1024))
+			return -1;
 	}
 	return 0;
 }
@@ -101,6 +108,7 @@ void sm_layer_free(struct sm_layer *s)
 			free(s->sm[i].free_warp_slots);
 			free(s->sm[i].free_cta_slots);
 			free(s->sm[i].sched);
+			server_pool_free(&s->sm[i].l2_port);
 		}
 	if (s->l1_on)
 		l1_cache_free(&s->l1);

@@ -43,6 +43,7 @@
 #include "gpuvm/engine.h"
 #include "gpuvm/stream.h"
 #include "mem/l1_cache.h"
+#include "mem/server_pool.h"
 
 struct alloc_table;
 struct host_link;
@@ -60,6 +61,9 @@ struct sched_state {
 struct sm_state {
 	struct sched_state *sched; /* [schedulers] */
 	double l1_free;           /* the L1's tag/data stage */
+	/* l2.sm_port_bytes_per_cycle: the SM's port to the L2, one server
+	 * passing a read sector per sm_layer.l2_port_cycles (unused at 0) */
+	struct server_pool l2_port;
 	double smem_free;         /* shared-memory banks */
 	uint64_t smem_used;       /* shared memory of resident CTAs */
 	uint32_t warps_used, ctas_used;
@@ -127,6 +131,8 @@ struct sm_layer {
 	double smem_latency;
 	uint32_t smem_banks;
 	double crossbar_cycles; /* SM to the memory side (load_base / 2) */
+	/* cycles a read sector holds its SM's L2 port (0: no port limit) */
+	double l2_port_cycles;
 	uint32_t sector_bytes;
 
 	/* SM core: schedulers, unit classes, the scoreboard */

@@ -79,13 +79,32 @@ static __attribute__((noinline)) double zero_copy_atomics(struct sm_layer *sl,
 	return link_zero_copy_atomics(sl->port.link, &r, lanes);
 }
 
+/* When a read sector leaving SM sm at t gets through the SM's port to the
+ * L2 (l2.sm_port_bytes_per_cycle): one server per SM passing a sector per
+ * l2_port_cycles, so an SM reading faster than its port queues whatever
+ * the L2 could give. Mokhtari (seeds/001 5.1.3, Figs. 5.4 and 5.6) measures
+ * it on a Kepler SMX: one SMX's L2 read throughput flattens at ~32 GB/s
+ * from 512 threads on, and 15 SMX reach ~480 GB/s, 15 times one, "the
+ * bottleneck is in the interconnect or in the SMX itself". Charged where
+ * the request leaves, which gives the port's rate; stores (data going the
+ * other way) are not charged. t itself without the key. */
+static inline __attribute__((always_inline)) double l2_port(struct sm_layer *sl, uint32_t sm,
+							    double t)
+{
+	if (__builtin_expect(sl->l2_port_cycles == 0, 1))
+		return t;
+	return server_pool_reserve(&sl->sm[sm].l2_port, t, sl->l2_port_cycles);
+}
+
 /* Serves one 32 B sector whose translation is ready at tx: the request
  * goes to the UVM driver (managed), the host link (host-pinned) or the
- * memory partitions (device). */
+ * memory partitions (device); a read takes the SM's L2 port first. */
 static inline __attribute__((always_inline)) double
 access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
 	      enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
 {
+	if (op != GPUVM_OP_STORE)
+		tx = l2_port(sl, sm, tx);
 	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
 		return __builtin_expect(sl->uvm_counts, 0) ? access_counted_sector(sl, sector_addr, op, tx, sm)
 							   : access_managed_sector(sl, sector_addr, op, tx, sm);
@@ -261,7 +280,7 @@ load_run_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm
 		return later(serve_sector(sl, w, it, sa, L1_BYPASS, tx), done);
 	}
 	sl->stats->sectors++;
-	return memsys_load_run_sector(ms, w->sm, sa, tx, run, done);
+	return memsys_load_run_sector(ms, w->sm, sa, l2_port(sl, w->sm, tx), run, done);
 }
 
 /* The sectors of ascending lanes, in order: each unit translated once,

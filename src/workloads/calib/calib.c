@@ -562,14 +562,15 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_link = {
 /* ------------------------------------------------------------------ l2 */
 
 struct l2bw_cfg {
-	uint64_t bytes, passes, blocks_per_sm, block;
+	uint64_t bytes, passes, blocks_per_sm, block, width, ctas;
 	uint32_t sms;
 };
 
 static int l2bw_host(struct simt_host *h, void *user)
 {
 	const struct l2bw_cfg *c = user;
-	uint64_t n = c->bytes / 4, threads = c->sms * c->blocks_per_sm * c->block;
+	uint64_t ctas = c->ctas ? c->ctas : c->sms * c->blocks_per_sm;
+	uint64_t n = c->bytes / 4, threads = ctas * c->block;
 	unsigned int *src = simt_malloc(h, "src", c->bytes, GPUVM_ALLOC_DEVICE);
 	unsigned int *out = simt_malloc(h, "out", threads * 4, GPUVM_ALLOC_DEVICE);
 	if (!src || !out)
@@ -578,11 +579,21 @@ static int l2bw_host(struct simt_host *h, void *user)
 		src[i] = (unsigned int)(i * 2654435761u);
 	if (simt_upload(h, src, c->bytes))
 		return -1;
-	/* one wave: every SM holds blocks_per_sm CTAs for the whole run */
-	struct calib_l2read_args a = {src, out, (unsigned long long)n, (unsigned)c->passes};
-	if (SIMT_LAUNCH(h, calib_l2read, simt_dim3((uint32_t)(c->sms * c->blocks_per_sm), 1, 1),
-			simt_dim3((uint32_t)c->block, 1, 1), a))
-		return -1;
+	/* one wave: every SM holds blocks_per_sm CTAs for the whole run (or
+	 * ctas CTAs, one per SM while there are SMs, as the hardware places
+	 * them round-robin) */
+	struct simt_dim3 grid = simt_dim3((uint32_t)ctas, 1, 1);
+	struct simt_dim3 block = simt_dim3((uint32_t)c->block, 1, 1);
+	if (c->width == 16) {
+		struct calib_l2read16_args a = {(const struct calib_u4 *)src, out,
+						(unsigned long long)(n / 4), (unsigned)c->passes};
+		if (SIMT_LAUNCH(h, calib_l2read16, grid, block, a))
+			return -1;
+	} else {
+		struct calib_l2read_args a = {src, out, (unsigned long long)n, (unsigned)c->passes};
+		if (SIMT_LAUNCH(h, calib_l2read, grid, block, a))
+			return -1;
+	}
 	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
 	suite_result(h, &o, suite_digest(out, threads * 4 < 65536 ? threads * 4 : 65536), 1, 0,
 		     NULL);
@@ -595,6 +606,9 @@ static const struct gpuvm_param_def l2bw_params[] = {
 	{"passes", GPUVM_PARAM_U64, "2", "reads of the whole buffer (the first one fills the L2)"},
 	{"blocks_per_sm", GPUVM_PARAM_U64, "2", "CTAs per SM (one wave)"},
 	{"block", GPUVM_PARAM_U64, "1024", "threads per CTA"},
+	{"width", GPUVM_PARAM_U64, "4", "bytes each thread loads at once: 4 or 16 (a uint4)"},
+	{"ctas", GPUVM_PARAM_U64, "0", "CTAs in all, one per SM while there are SMs (0: blocks_per_sm "
+				       "on every SM)"},
 };
 
 static const struct gpuvm_param_range l2bw_ranges[] = {
@@ -602,20 +616,28 @@ static const struct gpuvm_param_range l2bw_ranges[] = {
 	{"passes", 1, 1024},
 	{"blocks_per_sm", 1, 64},
 	{"block", 32, 1024},
+	{"width", 4, 16},
+	{"ctas", 0, 1u << 20},
 };
 
 static int l2bw_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 		       uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	(void)seed;
-	struct l2bw_cfg c = {.bytes = 1ull << 20, .passes = 2, .blocks_per_sm = 2, .block = 1024};
+	struct l2bw_cfg c = {.bytes = 1ull << 20, .passes = 2, .blocks_per_sm = 2, .block = 1024,
+			     .width = 4};
 	if (gpuvm_params_size(p, "bytes", &c.bytes, err) < 0 ||
 	    gpuvm_params_u64(p, "passes", &c.passes, err) < 0 ||
 	    gpuvm_params_u64(p, "blocks_per_sm", &c.blocks_per_sm, err) < 0 ||
-	    gpuvm_params_u64(p, "block", &c.block, err) < 0)
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
+	    gpuvm_params_u64(p, "width", &c.width, err) < 0 ||
+	    gpuvm_params_u64(p, "ctas", &c.ctas, err) < 0)
 		return -1;
-	if (c.bytes % 4)
-		return gpuvm_fail(err, "--workload", 0, "bytes", "must be a multiple of 4");
+	if (c.width != 4 && c.width != 16)
+		return gpuvm_fail(err, "--workload", 0, "width", "must be 4 or 16 (bytes a thread loads)");
+	if (c.bytes % c.width)
+		return gpuvm_fail(err, "--workload", 0, "bytes", "must be a multiple of width (%llu)",
+				  (unsigned long long)c.width);
 	if (c.block % 32)
 		return gpuvm_fail(err, "--workload", 0, "block", "must be a multiple of 32");
 	c.sms = cfg->sms;

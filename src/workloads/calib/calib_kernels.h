@@ -16,7 +16,8 @@
  *                 bandwidth when the buffer is pinned host memory)
  *   calib_l2read  every thread reads an L2-resident buffer grid-stride,
  *                 pass after pass, through the L2 only (__ldcg): L2
- *                 bandwidth (Accel-Sim tuner l2_bw, gpu-benches gpu-l2-cache)
+ *                 bandwidth (Accel-Sim tuner l2_bw, gpu-benches gpu-l2-cache);
+ *                 calib_l2read16 the same with 16-byte loads
  * Each does real work on real data; the timing is the engine's. */
 #include "gpuvm/simt.h"
 
@@ -186,6 +187,36 @@ SIMT_KERNEL_ANY_ORDER(calib_l2read, struct calib_l2read_args, p)
 		for (unsigned long long i = tid; i < p.n; i += stride) {
 			COMPUTE(3);
 			acc += LDCG(p.src, i);
+		}
+	ST(p.out, tid, acc);
+}
+
+/* A 16-byte word, as CUDA's uint4. */
+struct calib_u4 {
+	unsigned int x, y, z, w;
+};
+
+struct calib_l2read16_args {
+	const struct calib_u4 *src;
+	unsigned int *out;
+	unsigned long long n; /* 16-byte words */
+	unsigned int passes;
+};
+
+/* calib_l2read with a 16-byte load per thread (a warp reads 512 B, 16
+ * sectors, per load): the in-order warp still waits for each load, but
+ * four times the bytes are in flight, so one SM's 1024 threads ask more
+ * of the L2 than its port passes (seeds/001 5.1.3 measures that port). */
+SIMT_KERNEL_ANY_ORDER(calib_l2read16, struct calib_l2read16_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int acc = 0;
+	for (unsigned int pass = 0; pass < p.passes; pass++)
+		for (unsigned long long i = tid; i < p.n; i += stride) {
+			COMPUTE(3);
+			struct calib_u4 v = LDCG(p.src, i);
+			acc += v.x ^ v.y ^ v.z ^ v.w;
 		}
 	ST(p.out, tid, acc);
 }
