@@ -402,6 +402,23 @@ static void l2_port_row(struct calib *c, const struct gpuvm_config *cfg, const c
 		4.0 * (double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9);
 }
 
+/* The same kernel over a buffer of four times the L2, one pass (T(2) -
+ * T(1)): every load misses, so one 1024-thread CTA per SM reads DRAM
+ * (Mokhtari 5.1.3, Fig. 5.5: "a peak bandwidth of 307 GB/s with 15
+ * blocks" on the GTX Titan Black). */
+static void dram_read_row(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	uint64_t per_round = (uint64_t)cfg->sms * 1024 * 16;
+	uint64_t bytes = (4 * cfg->l2_bytes + per_round - 1) / per_round * per_round;
+	char a[192], b[192];
+	for (int k = 0; k < 2; k++)
+		snprintf(k ? b : a, sizeof a, "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16",
+			 (unsigned long long)bytes, k + 1, cfg->sms);
+	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+	add_row(c, gpu, "dram_read_gb_s_1cta_per_sm", "GB/s", K_THROUGHPUT, (double)cfg->sms,
+		(double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9);
+}
+
 static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
 	uint64_t bytes = cfg->l2_bytes / cfg->mem_partitions / 2 / 4 * 4;
@@ -412,6 +429,7 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
 	l2_port_row(c, cfg, gpu, 1, "l2_read_gb_s_1cta");
 	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm");
+	dram_read_row(c, cfg, gpu);
 }
 
 /* ---------------------------------------------------- launch, link, fault */
@@ -758,6 +776,7 @@ static void calibrate_usage(FILE *out)
 	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"
 	      "  l2_read_gb_s_1cta_per_sm  resident buffer with 16-byte loads (Mokhtari 5.1.3):\n"
 	      "                          the SM's port to the L2\n"
+	      "  dram_read_gb_s_1cta_per_sm  the same over four times the L2: DRAM read rate\n"
 	      "  kernel_launch_cycles,   an empty kernel: launch + its duration\n"
 	      "  empty_kernel_us_grid4096\n"
 	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"
