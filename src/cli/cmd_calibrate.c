@@ -25,46 +25,19 @@
 #include <cjson/cJSON.h>
 
 #include "cli/calib_published.h"
+#include "cli/calib_rows.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
-#include "gpuvm/csv.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/run.h"
-#include "gpuvm/units.h"
-#include "gpuvm_version.h"
 
 #define DEFAULT_TABLE "validation/microbench.tsv"
-#define LATENCY_TOL_PCT 10.0
-#define THROUGHPUT_TOL_PCT 15.0
 
 static const char *const all_presets[] = {"k80", "p100", "v100", "a100", "h100", "h100-pcie"};
 #define N_ALL (sizeof all_presets / sizeof all_presets[0])
 
 /* ----------------------------------------------------------------- rows */
-
-enum row_kind { K_LATENCY, K_THROUGHPUT, K_CURVE };
-
-struct row {
-	char gpu[64], quantity[64], unit[16];
-	enum row_kind kind;
-	double x;          /* curves: footprint bytes, threads per SM, transfer bytes */
-	double sim;        /* NAN when the run could not measure it */
-	const struct pub *pub;
-	double err_pct;
-	const char *status; /* pass, FAIL, no-ref, n/a */
-	char note[160];
-};
-
-struct calib {
-	const struct pub_table *pub;
-	bool quick, progress;
-	uint64_t chase_steps; /* nodes per warm chase, cold steps per run */
-	struct row *rows;
-	size_t n, cap;
-	struct gpuvm_error *err;
-	int failed; /* a run was refused: the error is in err */
-};
 
 static struct row *add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
 			   enum row_kind kind, double x, double sim)
@@ -524,226 +497,6 @@ static int calibrate_preset(struct calib *c, const char *gpu)
 	return c->failed ? -1 : 0;
 }
 
-/* -------------------------------------------------------------- outputs */
-
-static void fmt_num(double v, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (fabs(v) >= 1)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
-
-static double tol_of(const struct row *r)
-{
-	return r->kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
-}
-
-static void print_table(const struct calib *c, FILE *f)
-{
-	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %s\n", "gpu", "quantity", "unit",
-		"simulated", "published", "error%", "tol%", "status");
-	size_t pass = 0, fail = 0, noref = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct row *r = &c->rows[i];
-		if (r->kind == K_CURVE)
-			continue;
-		char s[32], p[32], e[32];
-		fmt_num(r->sim, s, sizeof s);
-		if (r->pub && r->pub->have)
-			fmt_num(r->pub->v, p, sizeof p);
-		else
-			snprintf(p, sizeof p, "none published");
-		if (isfinite(r->err_pct))
-			snprintf(e, sizeof e, "%+.1f", r->err_pct);
-		else
-			snprintf(e, sizeof e, "-");
-		fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6.0f  %s%s%s\n", r->gpu, r->quantity,
-			r->unit, s, p, e, tol_of(r), r->status, *r->note ? "  " : "", r->note);
-		pass += !strcmp(r->status, "pass");
-		fail += !strcmp(r->status, "FAIL");
-		noref += !strcmp(r->status, "no-ref");
-	}
-	fprintf(f, "\n%zu rows with a published value: %zu pass, %zu outside tolerance; %zu without "
-		"a published value (simulated only)\n", pass + fail, pass, fail, noref);
-	/* the curves, compactly */
-	char prev[160] = "";
-	for (size_t i = 0; i < c->n; i++) {
-		const struct row *r = &c->rows[i];
-		if (r->kind != K_CURVE)
-			continue;
-		char key[160];
-		snprintf(key, sizeof key, "%s %s", r->gpu, r->quantity);
-		if (strcmp(key, prev)) {
-			fprintf(f, "\n%s vs %s:", key,
-				!strcmp(r->quantity, "chase_cycles") ? "footprint"
-				: !strcmp(r->quantity, "triad_gb_s") ? "threads per SM"
-								     : "bytes");
-			snprintf(prev, sizeof prev, "%s", key);
-		}
-		char x[32], s[32];
-		if (!strcmp(r->quantity, "triad_gb_s"))
-			snprintf(x, sizeof x, "%.0f", r->x);
-		else
-			gpuvm_format_size((uint64_t)r->x, x, sizeof x);
-		fmt_num(r->sim, s, sizeof s);
-		fprintf(f, " %s=%s", x, s);
-	}
-	fputc('\n', f);
-}
-
-static void csv_num(FILE *f, double v)
-{
-	if (isfinite(v)) {
-		char b[64];
-		gpuvm_csv_number(v, b, sizeof b);
-		fputs(b, f);
-	}
-}
-
-static int write_csv(const struct calib *c, const char *path, struct gpuvm_error *err)
-{
-	struct gpuvm_output o;
-	if (gpuvm_output_open(&o, path, err))
-		return -1;
-	FILE *f = o.f;
-	fputs("gpu,quantity,x,unit,simulated,published,error_pct,tolerance_pct,status,source,"
-	      "convention\n", f);
-	for (size_t i = 0; i < c->n; i++) {
-		const struct row *r = &c->rows[i];
-		bool have = r->pub && r->pub->have;
-		gpuvm_csv_field(f, r->gpu);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->quantity);
-		fputc(',', f);
-		csv_num(f, r->x);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->unit);
-		fputc(',', f);
-		csv_num(f, r->sim);
-		fputc(',', f);
-		csv_num(f, have ? r->pub->v : NAN);
-		fputc(',', f);
-		csv_num(f, r->err_pct);
-		fputc(',', f);
-		if (r->kind != K_CURVE)
-			csv_num(f, tol_of(r));
-		fputc(',', f);
-		gpuvm_csv_field(f, r->status);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->pub ? r->pub->source : "");
-		fputc(',', f);
-		gpuvm_csv_field(f, r->pub ? r->pub->convention : "");
-		fputc('\n', f);
-	}
-	return gpuvm_output_close(&o, err);
-}
-
-static void json_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static int write_json(const struct calib *c, const char *path, struct gpuvm_error *err)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; i < c->n; i++) {
-		const struct row *r = &c->rows[i];
-		bool have = r->pub && r->pub->have;
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "gpu", r->gpu);
-		cJSON_AddStringToObject(o, "quantity", r->quantity);
-		json_num(o, "x", r->x);
-		cJSON_AddStringToObject(o, "unit", r->unit);
-		json_num(o, "simulated", r->sim);
-		json_num(o, "published", have ? r->pub->v : NAN);
-		json_num(o, "error_pct", r->err_pct);
-		json_num(o, "tolerance_pct", r->kind == K_CURVE ? NAN : tol_of(r));
-		cJSON_AddStringToObject(o, "status", r->status);
-		cJSON_AddStringToObject(o, "source", r->pub ? r->pub->source : "");
-		cJSON_AddStringToObject(o, "convention", r->pub ? r->pub->convention : "");
-		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
-		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
-		cJSON_AddItemToArray(a, o);
-	}
-	char *text = cJSON_Print(a);
-	cJSON_Delete(a);
-	if (!text)
-		return gpuvm_fail(err, path, 0, NULL, "out of memory");
-	size_t len = strlen(text);
-	char *nl = realloc(text, len + 2);
-	if (!nl) {
-		free(text);
-		return gpuvm_fail(err, path, 0, NULL, "out of memory");
-	}
-	nl[len] = '\n';
-	nl[len + 1] = '\0';
-	int rc = gpuvm_output_write_text(path, nl, err);
-	free(nl);
-	return rc;
-}
-
-/* "out.png" + "-a100-latency" -> "out-a100-latency.png" */
-static void figure_path(const char *base, const char *gpu, const char *what, char *buf,
-			size_t len)
-{
-	const char *dot = strrchr(base, '.');
-	const char *slash = strrchr(base, '/');
-	if (!dot || (slash && dot < slash))
-		dot = base + strlen(base);
-	snprintf(buf, len, "%.*s-%s-%s%s", (int)(dot - base), base, gpu, what, dot);
-}
-
-static int plot_preset(const struct calib *c, const char *gpu, const char *base,
-		       struct gpuvm_error *err)
-{
-	double *x = malloc(4 * c->n * sizeof *x);
-	if (!x)
-		return gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-	double *y = x + c->n, *px = y + c->n, *py = px + c->n;
-	int rc = 0;
-	for (int fig = 0; fig < 2 && !rc; fig++) {
-		const char *curve = fig ? "triad_gb_s" : "chase_cycles";
-		size_t n = 0, np = 0;
-		for (size_t i = 0; i < c->n; i++) {
-			const struct row *r = &c->rows[i];
-			if (strcmp(r->gpu, gpu))
-				continue;
-			if (r->kind == K_CURVE && !strcmp(r->quantity, curve)) {
-				x[n] = r->x;
-				y[n++] = r->sim;
-			}
-			bool pub_point = fig ? !strncmp(r->quantity, "stream_triad_gb_s", 17)
-					     : !strncmp(r->quantity, "chase_", 6);
-			if (r->kind != K_CURVE && pub_point && r->pub && r->pub->have) {
-				px[np] = fig && !strcmp(r->quantity, "stream_triad_gb_s") ? 2048 : r->x;
-				py[np++] = r->pub->v;
-			}
-		}
-		char path[PATH_MAX], title[160];
-		figure_path(base, gpu, fig ? "bandwidth" : "latency", path, sizeof path);
-		snprintf(title, sizeof title, fig ? "%s: STREAM triad vs occupancy"
-						  : "%s: pointer-chase latency vs footprint", gpu);
-		struct gpuvm_plot_series s[2] = {{"gpuvm", x, y, n}, {"published", px, py, np}};
-		struct gpuvm_plot_opts o = {.title = title,
-					    .xlabel = fig ? "threads per SM (2 CTAs)" : "footprint",
-					    .ylabel = fig ? "GB/s" : "cycles per load",
-					    .logx = true,
-					    .x_bytes = !fig,
-					    .fixed_scales = true};
-		rc = gpuvm_plot_lines_opts(path, &o, s, np ? 2 : 1, err);
-	}
-	free(x);
-	return rc;
-}
-
 /* ------------------------------------------------------------------ CLI */
 
 static void calibrate_usage(FILE *out)
@@ -911,12 +664,12 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "gpuvm calibrate: %s\n", err.msg);
 	} else {
-		print_table(&c, stdout);
+		calib_print_table(&c, stdout);
 		gpuvm_output_batch_begin();
-		if ((csv && write_csv(&c, csv, &err)) || (json && write_json(&c, json, &err)))
+		if ((csv && calib_write_csv(&c, csv, &err)) || (json && calib_write_json(&c, json, &err)))
 			rc = GPUVM_EXIT_OUTPUT_FAILED;
 		for (size_t i = 0; plot && !rc && i < n_presets; i++)
-			if (plot_preset(&c, presets[i], plot, &err))
+			if (calib_plot_preset(&c, presets[i], plot, &err))
 				rc = GPUVM_EXIT_OUTPUT_FAILED;
 		if (!rc && gpuvm_output_batch_commit(&err))
 			rc = GPUVM_EXIT_OUTPUT_FAILED;

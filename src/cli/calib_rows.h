@@ -1,0 +1,55 @@
+/* The rows of gpuvm calibrate, shared by the runs that make them
+ * (cmd_calibrate.c) and the outputs that print them (calib_output.c).
+ *
+ * Owns: nothing; struct calib owns its rows array (freed by the command).
+ * May call: nothing (types and tolerances only; the outputs' functions
+ * call the CSV, JSON, output-file and plot helpers). Guarantees: a row's
+ * status is "pass" only with a published value within the tolerance of
+ * its kind (LATENCY_TOL_PCT, THROUGHPUT_TOL_PCT). */
+#ifndef GPUVM_CLI_CALIB_ROWS_H
+#define GPUVM_CLI_CALIB_ROWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/calib_published.h"
+#include "gpuvm/error.h"
+
+#define LATENCY_TOL_PCT 10.0
+#define THROUGHPUT_TOL_PCT 15.0
+
+enum row_kind { K_LATENCY, K_THROUGHPUT, K_CURVE };
+
+struct row {
+	char gpu[64], quantity[64], unit[16];
+	enum row_kind kind;
+	double x;          /* curves: footprint bytes, threads per SM, transfer bytes */
+	double sim;        /* NAN when the run could not measure it */
+	const struct pub *pub;
+	double err_pct;
+	const char *status; /* pass, FAIL, no-ref, n/a */
+	char note[160];
+};
+
+struct calib {
+	const struct pub_table *pub;
+	bool quick, progress;
+	uint64_t chase_steps; /* nodes per warm chase, cold steps per run */
+	struct row *rows;
+	size_t n, cap;
+	struct gpuvm_error *err;
+	int failed; /* a run was refused: the error is in err */
+};
+
+/* The table on f, one line per row, then a summary and each preset's
+ * curves. */
+void calib_print_table(const struct calib *c, FILE *f);
+/* --csv and --json (0, or -1 with err set, the file left as it was). */
+int calib_write_csv(const struct calib *c, const char *path, struct gpuvm_error *err);
+int calib_write_json(const struct calib *c, const char *path, struct gpuvm_error *err);
+/* --plot: gpu's curves as PNG figures named after base. */
+int calib_plot_preset(const struct calib *c, const char *gpu, const char *base,
+		      struct gpuvm_error *err);
+
+#endif
