@@ -230,6 +230,36 @@ static void test_sm_l2_port(void **state)
 	assert_true(wide > one * 1.4 && wide < one * 1.6);
 }
 
+/* seconds of a fault-bound managed run on gtx-titan-black with the SM
+ * port at port bytes per cycle (0: none) */
+static double titan_faulting_seconds(double port)
+{
+	char set[64];
+	snprintf(set, sizeof set, "l2.sm_port_bytes_per_cycle=%g", port);
+	struct gpuvm_run_spec spec = {.gpu = "gtx-titan-black",
+				      .workload = "random-sampling:region=6MiB,reads=4,mem=managed",
+				      .seed = 1,
+				      .sets = {"uvm.prefetcher=none", "uvm.far_fault_mshrs=1", set},
+				      .n_sets = 3};
+	cJSON *o = run_report(&spec);
+	double sec = report_num(o, "sim_seconds");
+	cJSON_Delete(o);
+	return sec;
+}
+
+/* A request booked far ahead (after a 20 us far fault, beyond the port
+ * calendar's 32 K cycles) must not push the other warps' requests a
+ * calendar's length into the future: one far-fault MSHR makes the run
+ * fault-bound, where a port of 32 B/clk changes nothing (it took 1.98x
+ * when old requests were served at the oldest kept slot). */
+static void test_sm_l2_port_far_ahead(void **state)
+{
+	(void)state;
+	double with = titan_faulting_seconds(32), without = titan_faulting_seconds(0);
+	print_message("fault-bound managed run: %.4g s with the port, %.4g s without\n", with, without);
+	assert_true(with < without * 1.05 && with > without * 0.95);
+}
+
 static void test_link_copy_bytes(void **state)
 {
 	(void)state;
@@ -251,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_stream_caps_resident_ctas),
 		cmocka_unit_test(test_link_copy_bytes),
 		cmocka_unit_test(test_sm_l2_port),
+		cmocka_unit_test(test_sm_l2_port_far_ahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #ifndef GPUVM_SERVER_POOL_H
 #define GPUVM_SERVER_POOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct pool_slot {
@@ -35,6 +36,17 @@ struct server_pool {
 int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
 		     uint32_t ring_slots);
 void server_pool_free(struct server_pool *p);
+
+/* Whether the ring still keeps t's slot. A request older than that is
+ * served as if it arrived at the oldest kept slot (right for MSHRs and
+ * channels, whose queue it joins); a port whose contention matters only
+ * among requests close in time can serve it at its own time instead, so
+ * that one request booked far ahead (after a far fault) does not push the
+ * present ones a ring's length into the future. */
+static inline bool server_pool_keeps(const struct server_pool *p, double t)
+{
+	return (int64_t)(t * p->inv_slot) >= p->newest - (int64_t)p->mask;
+}
 
 /* Slow paths (saturated slot, stale ring entry, spill): server_pool.c. */
 double server_pool_start_slow(struct server_pool *p, double t);

@@ -156,6 +156,10 @@ memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, doubl
 		return t;
 	uint64_t line = addr >> ms->l2_line_shift;
 	uint32_t i = (uint32_t)(((line * 0x9E3779B97F4A7C15ull) >> 32) % ms->slices_per_part);
+	/* older than the slice's calendar keeps (a request after a far fault
+	 * booked it far ahead): no one to meet (server_pool_keeps) */
+	if (!server_pool_keeps(&p->slices[i], t))
+		return t;
 	return server_pool_reserve(&p->slices[i], t, ms->l2_slice_cycles);
 }
 

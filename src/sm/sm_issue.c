@@ -87,13 +87,19 @@ static __attribute__((noinline)) double zero_copy_atomics(struct sm_layer *sl,
  * from 512 threads on, and 15 SMX reach ~480 GB/s, 15 times one, "the
  * bottleneck is in the interconnect or in the SMX itself". Charged where
  * the request leaves, which gives the port's rate; stores (data going the
- * other way) are not charged. t itself without the key. */
+ * other way) are not charged. t itself without the key, or when t is
+ * older than the port's calendar keeps. */
 static inline __attribute__((always_inline)) double l2_port(struct sm_layer *sl, uint32_t sm,
 							    double t)
 {
 	if (__builtin_expect(sl->l2_port_cycles == 0, 1))
 		return t;
-	return server_pool_reserve(&sl->sm[sm].l2_port, t, sl->l2_port_cycles);
+	struct server_pool *port = &sl->sm[sm].l2_port;
+	/* a request from before the calendar's window (another warp's, booked
+	 * while one waited out a far fault) meets no one the port remembers */
+	if (!server_pool_keeps(port, t))
+		return t;
+	return server_pool_reserve(port, t, sl->l2_port_cycles);
 }
 
 /* Serves one 32 B sector whose translation is ready at tx: the request
