@@ -239,6 +239,49 @@ static double hit_burst_spread(uint32_t slices, uint32_t n)
 	return last - first;
 }
 
+/* l2.copy_fill (memsys_copy_fill): a copy's lines are in the L2 after it,
+ * so a read of them is an L2 hit, where without the fill it reads DRAM;
+ * of a copy twice the L2 only the last L2-size part stays, so its first
+ * line misses and its last hits; the filled lines are dirty, so the reads
+ * that evict them write them back. One and two (near/far) partitions. */
+static void test_copy_fill(void **st)
+{
+	(void)st;
+	for (uint32_t parts = 1; parts <= 2; parts++) {
+		struct gpuvm_config cfg;
+		small_config(&cfg, parts);
+		if (parts == 2)
+			cfg.mem_far_latency_cycles = 200;
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+		uint64_t a = 1ull << 30, b = 1ull << 32;
+		/* 64 KiB copied: every sector hits, at its home (near for SM 0
+		 * on the first partition's chunks) */
+		memsys_copy_fill(&ms, a, 65536, 0);
+		double t = 1e6;
+		for (uint64_t o = 0; o < 65536; o += 32) {
+			double d = memsys_access(&ms, 0, a + o, false, true, t) - t;
+			assert_true(d == hit || (parts == 2 && d == hit + 200));
+		}
+		assert_int_equal(stats.l2_sector_misses, 0);
+		/* a copy of twice the L2: its start was pushed out by its end */
+		memsys_copy_fill(&ms, b, 2 * cfg.l2_bytes, 2e6);
+		t = 3e6;
+		assert_true(memsys_access(&ms, 0, b + 2 * cfg.l2_bytes - 32, false, true, t) - t <=
+			    hit + 200);
+		assert_true(memsys_access(&ms, 0, b, false, true, t) - t > hit + 200); /* DRAM */
+		/* reading other lines evicts the copy's dirty ones: DRAM carries
+		 * more than the reads' own sectors (the write-backs) */
+		uint64_t d0 = stats.dram_bytes, m0 = stats.l2_sector_misses;
+		for (uint64_t o = 0; o < cfg.l2_bytes; o += 128)
+			memsys_access(&ms, 0, a + (1ull << 28) + o, false, true, 4e6);
+		assert_true(stats.dram_bytes - d0 > (stats.l2_sector_misses - m0) * 32 + cfg.l2_bytes / 4);
+		memsys_free(&ms);
+	}
+}
+
 static void test_l2_slice_throughput(void **st)
 {
 	(void)st;
@@ -262,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_orders_partitions),
 		cmocka_unit_test(test_near_far),
 		cmocka_unit_test(test_l2_slice_throughput),
+		cmocka_unit_test(test_copy_fill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,6 +192,9 @@ struct gpuvm_config {
 	/* each SM's port to the L2 (the crossbar's SM side): bytes of read
 	 * sectors it passes per SM cycle (0 = no limit) */
 	double l2_sm_port_bytes_per_cycle;
+	/* 1: a cudaMemcpy's data into device memory is left in the L2 (the
+	 * copy engine writes through it); 0: the copy bypasses it */
+	uint32_t l2_copy_fill;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

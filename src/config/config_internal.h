@@ -189,6 +189,7 @@ enum cfg_key_id_tail {
 	K_L2_SLICES,
 	K_L2_SLICE_BYTES,
 	K_L2_SM_PORT_BYTES,
+	K_L2_COPY_FILL,
 	K_COUNT,
 };
 

@@ -435,6 +435,15 @@ const struct cfg_key cfg_keys[] = {
 		  "bytes of read sectors (loads, L1 fills, atomics) one SM's port to the L2 passes "
 		  "per SM cycle; each sector takes it for sector_size / this (src/sm/sm_issue.c); "
 		  "0 = no limit"),
+	/* optional, listed only when on (the model before the key: copies
+	 * left the L2 as it was) */
+	{ .name = "l2.copy_fill", .type = CT_ENUM, .off = OFF(l2_copy_fill),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "on: a copy's data written to device memory (cudaMemcpy, cudaMemcpyAsync) is "
+		  "left in the L2, dirty, as the copy engine writes through it (the last L2-size "
+		  "part of a larger copy; src/memsys/memsys.c memsys_copy_fill); off: copies leave "
+		  "the L2 as it was" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -77,6 +77,7 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 								       cfg->l2_sm_port_bytes_per_cycle
 							     : 0);
 	ms->l2_line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
+	ms->l2_bytes = cfg->l2_bytes;
 	ms->dram_banked = cfg->dram_banks != 0;
 	ms->far_cycles = cfg->mem_far_latency_cycles;
 	ms->near_far = n == 2 && ms->far_cycles > 0;
@@ -182,6 +183,29 @@ __attribute__((noinline)) void memsys_writeback_sectors(struct memsys *ms, struc
 		return;
 	}
 	server_pool_reserve(&p->dram, t, sectors * ms->dram_cycles_per_sector);
+}
+
+void memsys_copy_fill(struct memsys *ms, uint64_t addr, uint64_t bytes, double t)
+{
+	if (!bytes)
+		return;
+	const uint32_t ls = ms->l2_line_shift;
+	const uint64_t sb = ms->sector_bytes, end = addr + bytes;
+	uint64_t first = bytes > ms->l2_bytes ? end - ms->l2_bytes : addr;
+	for (uint64_t line = first >> ls; line <= (end - 1) >> ls; line++) {
+		uint64_t la = line << ls;
+		uint64_t lo = first > la ? first : la, hi = end < la + (1ull << ls) ? end : la + (1ull << ls);
+		/* the line's sectors the copy wrote (a partial sector counts whole:
+		 * copies are aligned to far more than a sector in practice) */
+		uint8_t mask = 0;
+		for (uint64_t s = (lo - la) / sb; s <= (hi - 1 - la) / sb; s++)
+			mask |= (uint8_t)(1u << s);
+		uint64_t local;
+		struct mem_partition *p = memsys_route(ms, la, &local);
+		/* near and far partitions keep lines under their global address */
+		uint64_t key = ((ms->near_far ? la : local) >> ls) + 1;
+		memsys_writeback(ms, p, local, l2_cache_fill_line(&p->l2, key, mask, mask), t);
+	}
 }
 
 double memsys_pte_read(struct memsys *ms, uint64_t sector_addr, double t)

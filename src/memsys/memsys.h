@@ -69,6 +69,7 @@ struct memsys {
 	 * sector, and log2 of the line (a line's sectors share a slice) */
 	uint32_t slices_per_part;
 	double l2_slice_cycles;
+	uint64_t l2_bytes; /* all partitions' L2 (memsys_copy_fill) */
 	/* how much later than its run's first sector a miss may reach the
 	 * L2's output and still join the run, per sector already in it: a
 	 * slice port cycle and an SM port cycle (l2.sm_port_bytes_per_cycle) */
@@ -297,6 +298,15 @@ memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
 	run->next = sa + ms->sector_bytes;
 	return done;
 }
+
+/* l2.copy_fill: the data a copy wrote to device memory at [addr, addr +
+ * bytes), finished at t, left in the L2 as dirty lines at their home
+ * partitions (the copy engine writes through the L2, which is write-back:
+ * GPGPU-Sim's -gpgpu_perf_sim_memcpy, on in Accel-Sim's configurations).
+ * Of a copy larger than the L2 only its last L2-size part is filled: the
+ * earlier lines would have been evicted by the copy's own later ones.
+ * Victims' dirty sectors are written back at t. */
+void memsys_copy_fill(struct memsys *ms, uint64_t addr, uint64_t bytes, double t);
 
 /* A page-table entry's sector read by a walk at t: 0 when the L2 holds
  * it, else the DRAM access's time. */

@@ -93,6 +93,13 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				uint64_t room = ca->base + ca->bytes - op.copy_addr;
 				end = uvm_copy_in(&sys.uvm, op.copy_addr,
 						  op.copy_bytes < room ? op.copy_bytes : room, t, end);
+			} else if (h2d && (!ca || ca->kind == GPUVM_ALLOC_DEVICE) && cfg->l2_copy_fill) {
+				/* the copy engine wrote it through the L2 (l2.copy_fill);
+				 * a trace's copies precede the allocations its first
+				 * kernel makes known (no ca yet): device memory too */
+				uint64_t room = ca ? ca->base + ca->bytes - op.copy_addr : op.copy_bytes;
+				memsys_copy_fill(&sys.mem, op.copy_addr,
+						 op.copy_bytes < room ? op.copy_bytes : room, end);
 			}
 			stats->copy_cycles += end - t;
 			t = end;
@@ -114,6 +121,14 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 					   "more than %d asynchronous copies unconsumed, or event %u out of range",
 					   COPY_STREAM_PENDING, op.event);
 				goto out;
+			}
+			if (h2d && cfg->l2_copy_fill) {
+				/* its lines go into the L2 as it is issued: the kernels
+				 * that read them wait for its event, and what runs
+				 * meanwhile rarely evicts a whole copy's lines */
+				uint64_t room = ca->base + ca->bytes - op.copy_addr;
+				memsys_copy_fill(&sys.mem, op.copy_addr,
+						 op.copy_bytes < room ? op.copy_bytes : room, t);
 			}
 			if (h2d)
 				stats->pcie_h2d_bytes += op.copy_bytes;
