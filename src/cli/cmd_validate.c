@@ -26,6 +26,9 @@
 #include "gpuvm/output_file.h"
 #include "gpuvm/plot.h"
 #include "gpuvm/trace.h"
+#include "gpuvm/workload.h"
+#include "gpuvm/host_memory.h"
+#include "gpuvm/run.h"
 #include "gpuvm/units.h"
 #include "gpuvm_version.h"
 
@@ -56,6 +59,7 @@ struct vrow {
 	enum convention conv;     /* the optional column 'convention'; nsys without it */
 	double measured_us;
 	char trace_path[PATH_MAX]; /* resolved */
+	const char *workload;     /* a workload:SPEC row's SPEC, else NULL */
 	const char *preset;       /* the one used: --gpu or the row's */
 	struct gpuvm_config *cfg; /* loaded and finalized before any run */
 	bool skipped;
@@ -133,7 +137,9 @@ static void validate_usage(FILE *out)
 	      "  name         a short label (unique)\n"
 	      "  trace        the trace folder, kernelslist.g or trace file; a relative path\n"
 	      "               is taken from the repository root, which is the parent of the\n"
-	      "               manifest's directory (validation/..); absolute paths as they are\n"
+	      "               manifest's directory (validation/..); absolute paths as they are.\n"
+	      "               workload:SPEC runs gpuvm's own implementation of the measured\n"
+	      "               program instead (e.g. workload:2dconv:n=1024)\n"
 	      "  device       the GPU it was measured on, as the trace's INFO names it\n"
 	      "  preset       the gpuvm preset of that GPU\n"
 	      "  measured_us  the measured kernel time in microseconds (a plain number)\n"
@@ -401,12 +407,25 @@ static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error 
 	for (size_t i = 0; i < m->n; i++) {
 		struct vrow *r = &m->rows[i];
 		const char *t = r->f[C_TRACE];
-		int w = t[0] == '/' ? snprintf(r->trace_path, sizeof r->trace_path, "%s", t)
+		if (!strncmp(t, "workload:", 9)) {
+			/* the workload's name and parameters checked now, its
+			 * values when it is created (they may depend on the preset) */
+			const struct gpuvm_workload_def *def;
+			struct gpuvm_params params;
+			struct gpuvm_error e;
+			r->workload = t + 9;
+			if (gpuvm_workload_parse(r->workload, &def, &params, &e))
+				return gpuvm_fail(err, m->path, r->line, "trace", "%s", e.msg);
+			snprintf(r->trace_path, sizeof r->trace_path, "%s", t);
+		}
+		int w = r->workload ? 0 : t[0] == '/' ? snprintf(r->trace_path, sizeof r->trace_path, "%s", t)
 				    : snprintf(r->trace_path, sizeof r->trace_path, "%s/%s", m->root, t);
 		if (w < 0 || (size_t)w >= sizeof r->trace_path)
 			return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
 		struct stat st;
-		if (stat(r->trace_path, &st) != 0) {
+		if (r->workload) {
+			/* nothing to find on disk */
+		} else if (stat(r->trace_path, &st) != 0) {
 			if (errno != ENOENT && errno != ENOTDIR)
 				return gpuvm_fail(err, m->path, r->line, "trace", "%s: %s", r->trace_path,
 						  strerror(errno));
@@ -446,7 +465,20 @@ static int run_row(const struct manifest *m, struct vrow *r, bool progress,
 	memset(&st, 0, sizeof st);
 	struct gpuvm_error e;
 	int rc = -1;
-	if (gpuvm_trace_open(r->trace_path, GPUVM_TRACE_AUTO, &src, &e)) {
+	if (r->workload) {
+		const struct gpuvm_workload_def *def;
+		struct gpuvm_params params;
+		/* as gpuvm sim runs it: the work cap and the host-memory
+		 * estimate first (a manifest can name any size) */
+		struct gpuvm_run_spec spec = {.gpu = r->preset, .workload = r->workload, .seed = 1};
+		gpuvm_host_memory_set_context(r->workload);
+		if (gpuvm_workload_parse(r->workload, &def, &params, &e) ||
+		    gpuvm_run_check_work(&spec, r->cfg, def, &params, &e) ||
+		    def->create(r->cfg, &params, 1, &src, &e)) {
+			gpuvm_fail(err, m->path, r->line, r->f[C_NAME], "%s", e.msg);
+			goto out;
+		}
+	} else if (gpuvm_trace_open(r->trace_path, GPUVM_TRACE_AUTO, &src, &e)) {
 		gpuvm_fail(err, m->path, r->line, r->f[C_NAME], "%s", e.msg);
 		goto out;
 	}

@@ -91,6 +91,17 @@ assert list(j["name"]) == ["b+tree"] and abs(j["ratio"][0] - c["ratio"][0]) < 1e
 	fi
 fi
 
+# ---- a workload row: gpuvm's own implementation of the measured program --
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' >wl.tsv
+printf 'conv\tworkload:2dconv:n=64\tNVIDIA X\th100-pcie\t2\tkernel time\ttest\n' >>wl.tsv
+if "$GPUVM" validate --manifest wl.tsv --csv wl.csv >table.txt 2>stderr.txt &&
+   grep -Eq "^conv +h100-pcie +2\.000 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +nsys" table.txt &&
+   grep -q "^conv,h100-pcie,2,[0-9.]*,[0-9.]*,[-0-9.]*,ok,.*workload:2dconv:n=64" wl.csv; then
+	echo "ok - workload row: $(grep '^conv' table.txt)"
+else
+	fail "workload row"; cat table.txt stderr.txt wl.csv
+fi
+
 # ---- missing trace: skipped, not counted ---------------------------------
 printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' >head.tsv
 cp head.tsv skip.tsv
@@ -157,6 +168,10 @@ expect_fail "double quotes" "quote.tsv:2: double quotes" --manifest quote.tsv
 { cat head.tsv; row a x d no-such-gpu 12 w s; } >preset.tsv
 expect_fail "unknown preset" "preset.tsv:2: preset: unknown GPU preset 'no-such-gpu'" --manifest preset.tsv
 expect_fail "unknown --gpu" "--gpu: " --manifest skip.tsv --gpu no-such-gpu
+{ cat head.tsv; row w workload:no-such-workload d h100 12 w s; } >badwl.tsv
+expect_fail "unknown workload" "badwl.tsv:2: trace: " --manifest badwl.tsv
+{ cat head.tsv; row w workload:2dconv:n=lots d h100 12 w s; } >badwlv.tsv
+expect_fail "bad workload value" "badwlv.tsv:2: trace: --workload: n=lots" --manifest badwlv.tsv
 expect_fail "missing manifest" "nothere.tsv: cannot open" --manifest nothere.tsv
 expect_fail "unknown option" "unrecognized option" --manifest skip.tsv --bogus
 expect_fail "extra operand" "unexpected argument 'extra'" --manifest skip.tsv extra
