@@ -70,6 +70,7 @@
 #define SST(a, i, v) ((a)[i] = (v))
 #define LDCG(a, i) __ldcg(&(a)[i])
 #define LDCA(a, i) __ldca(&(a)[i])
+#define LD_INDEP(a, i) ((a)[i])
 #define SYNCTHREADS() __syncthreads()
 
 #else
@@ -87,6 +88,10 @@ struct simt_dim3 {
 
 enum simt_access_op { SIMT_LOAD = GPUVM_OP_LOAD, SIMT_STORE = GPUVM_OP_STORE,
 		      SIMT_ATOMIC = GPUVM_OP_ATOMIC };
+
+/* Or'ed into simt_access_cached's cache_op (whose values are below 8):
+ * the load is LD_INDEP's (gpuvm_warp_item.load_indep). */
+#define SIMT_CACHE_INDEP 8u
 
 /* One simulated GPU thread as the accessor macros see it. */
 struct simt_thread {
@@ -211,6 +216,14 @@ SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 #define LDCA(a, i)                                                                     \
 	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
 			    GPUVM_CACHE_ALL), (a)[i])
+/* A load whose address does not come from the loads issued since the last
+ * COMPUTE or store, and whose value is not needed before the next one: the
+ * compiled kernel issues such loads back to back (2DCONV's 3 x 3 window),
+ * where LD waits for the load before it (the implicit chain, docs/timing.md
+ * "Dependencies"). Only for loads that are independent in the source. */
+#define LD_INDEP(a, i)                                                                 \
+	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
+			    GPUVM_CACHE_DEFAULT | SIMT_CACHE_INDEP), (a)[i])
 #define SHARED(type, name, n)                                                           \
 	type *name = (type *)simt_shared(simt_t_, sizeof(type) * (size_t)(n), _Alignof(type))
 #define SYNCTHREADS() simt_barrier(simt_t_, __LINE__)

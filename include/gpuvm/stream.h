@@ -87,6 +87,11 @@ struct gpuvm_warp_item {
 	uint8_t op_class;           /* COMPUTE: enum gpuvm_op_class */
 	uint8_t space;              /* MEM: enum gpuvm_mem_space */
 	uint8_t cache_op;           /* MEM: enum gpuvm_cache_op */
+	/* MEM loads of an item without registers: 1 when it does not wait for
+	 * the loads issued since the last other item (SIMT LD_INDEP: the
+	 * compiled kernel issues them back to back); the next other item
+	 * waits for them all */
+	uint8_t load_indep;
 	/* Register operands (traces): the item reads src[] before it issues
 	 * and writes dst[] when it completes. With has_regs false the engine
 	 * uses the implicit chain every generator assumes: a load's or an
@@ -123,6 +128,7 @@ static inline void gpuvm_item_reset_timing(struct gpuvm_warp_item *it)
 	it->op_class = GPUVM_CLASS_ALU;
 	it->space = GPUVM_SPACE_GLOBAL;
 	it->cache_op = GPUVM_CACHE_DEFAULT;
+	it->load_indep = 0;
 	it->has_regs = 0;
 	it->lanes_order = GPUVM_LANES_UNKNOWN;
 }

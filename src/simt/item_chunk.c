@@ -1,5 +1,7 @@
 #include "simt/item_chunk.h"
 
+#include "gpuvm/simt.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -48,7 +50,7 @@ int item_chunk_put(struct item_chunk *c, const struct gpuvm_warp_item *it)
 		return -1;
 	struct packed_item h = {
 		.kind = (uint8_t)it->kind, .op = (uint8_t)it->op, .space = it->space,
-		.cache_op = it->cache_op, .op_class = it->op_class, .affine = (uint8_t)aff,
+		.cache_op = (uint8_t)(it->cache_op | (it->load_indep ? SIMT_CACHE_INDEP : 0)), .op_class = it->op_class, .affine = (uint8_t)aff,
 		.compute_insts = it->compute_insts, .chain_insts = it->chain_insts,
 		.bytes_per_lane = it->bytes_per_lane, .active_mask = it->active_mask,
 	};
@@ -91,7 +93,8 @@ void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp
 	it->kind = (enum gpuvm_item_kind)h.kind;
 	it->op = (enum gpuvm_mem_op)h.op;
 	it->space = h.space;
-	it->cache_op = h.cache_op;
+	it->cache_op = h.cache_op & (SIMT_CACHE_INDEP - 1);
+	it->load_indep = h.cache_op & SIMT_CACHE_INDEP ? 1 : 0;
 	it->op_class = h.op_class;
 	it->compute_insts = h.compute_insts;
 	it->chain_insts = h.chain_insts;

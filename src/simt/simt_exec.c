@@ -498,7 +498,8 @@ static void emit_kind(struct gpuvm_warp_item *it, uint32_t key, uint32_t attr, u
 		it->bytes_per_lane = (uint8_t)key;
 		it->active_mask = mask;
 		it->space = attr & 15;
-		it->cache_op = attr >> 4;
+		it->cache_op = attr >> 4 & (SIMT_CACHE_INDEP - 1);
+		it->load_indep = attr >> 4 & SIMT_CACHE_INDEP ? 1 : 0;
 	}
 }
 

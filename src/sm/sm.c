@@ -195,6 +195,7 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 		w->state = s->warp_state + (size_t)wslot * s->warp_state_cap;
 		w->implicit_ready = w->drain = start;
 		w->implicit_mem = false;
+		w->implicit_loads = 0;
 		w->holding = false;
 		if (w->regs_used) { /* a previous warp's results must not hold this one */
 			memset(s->reg_ready + (size_t)wslot * GPUVM_REGS, 0,

@@ -79,6 +79,9 @@ struct warp_rt {
 	 * load's or atomic's value is there */
 	double implicit_ready;
 	double drain;             /* latest result of any of its instructions */
+	/* the latest result of the LD_INDEP loads since the last other item
+	 * (0: none): the next other item waits for it too */
+	double implicit_loads;
 	double barrier_at;        /* when it arrived at the barrier it waits at */
 	bool holding;             /* held[slot] is its next item */
 	bool implicit_mem, regs_used;
@@ -200,7 +203,11 @@ static inline double sm_operands_ready(const struct sm_layer *s, const struct wa
 {
 	if (!it->has_regs) {
 		*from_mem = w->implicit_mem;
-		return w->implicit_ready;
+		/* an LD_INDEP load waits for what the group's first one does;
+		 * anything else for the group too */
+		if (it->load_indep || w->implicit_ready >= w->implicit_loads)
+			return w->implicit_ready;
+		return w->implicit_loads;
 	}
 	const double *rr = s->reg_ready + (size_t)wslot * GPUVM_REGS;
 	const uint8_t *rm = s->reg_mem + (size_t)wslot * GPUVM_REGS;

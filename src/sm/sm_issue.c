@@ -689,7 +689,13 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 		w->regs_used = true;
 	} else {
 		/* generators: the warp's next item uses this result */
-		w->implicit_ready = result;
+		if (it->load_indep) {
+			if (result > w->implicit_loads)
+				w->implicit_loads = result;
+		} else {
+			w->implicit_ready = result;
+			w->implicit_loads = 0;
+		}
 		w->implicit_mem = result_mem;
 	}
 	return next;

@@ -330,7 +330,7 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 				goto issued;
 			}
 			/* clock64() after the previous load's value is used */
-			k->clock_cycles = later(now, w->implicit_ready);
+			k->clock_cycles = later(now, later(w->implicit_ready, w->implicit_loads));
 			/* generated in place: a warp that must wait keeps it
 			 * there (held), with no copy */
 			struct gpuvm_warp_item *item = it;

@@ -36,7 +36,8 @@
  *             zigzag(a0 - previous a0 of this warp),
  *             zigzag(a1 - a0), then zigzag((ai - ai-1) - (ai-1 - ai-2))
  *         0x18+op u8 space|cache_op<<4, then as 0x10+op      local, shared or
- *             a global access with a cache operator
+ *             a global access with a cache operator; bit 7 set: a load
+ *             that does not wait for the loads before it (LD_INDEP)
  * Integers are little-endian. Per-warp chunks keep a reader's memory at
  * one chunk per resident warp; second-order lane deltas are zero for any
  * strided access, which zstd then squeezes to almost nothing. */

@@ -365,10 +365,11 @@ static int nk_warp_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_i
 			if (pos >= len)
 				goto corrupt;
 			attr = p[pos++];
-			if ((attr & 15) > GPUVM_SPACE_SHARED || attr >> 4 > GPUVM_CACHE_VOLATILE)
+			if ((attr & 15) > GPUVM_SPACE_SHARED || (attr >> 4 & 7) > GPUVM_CACHE_VOLATILE)
 				goto corrupt;
 			it->space = (uint8_t)(attr & 15);
-			it->cache_op = (uint8_t)(attr >> 4);
+			it->cache_op = (uint8_t)(attr >> 4 & 7);
+			it->load_indep = (uint8_t)(attr >> 7); /* LD_INDEP (native.h) */
 			tag = (unsigned char)(tag - NATIVE_TAG_MEM_ATTR + NATIVE_TAG_MEM);
 		}
 		if (pos + 5 > len || p[pos] == 0)

@@ -207,11 +207,13 @@ int native_write_item(struct native_writer *w, const struct gpuvm_warp_item *it,
 			return gpuvm_fail(err, w->path, 0, NULL,
 					  "cannot record an access of %u bytes per lane",
 					  it->bytes_per_lane);
-		if (it->space == GPUVM_SPACE_GLOBAL && it->cache_op == GPUVM_CACHE_DEFAULT) {
+		if (it->space == GPUVM_SPACE_GLOBAL && it->cache_op == GPUVM_CACHE_DEFAULT &&
+		    !it->load_indep) {
 			*p++ = (unsigned char)(NATIVE_TAG_MEM + it->op);
 		} else {
+			/* an LD_INDEP load: bit 3 of the cache operator's nibble */
 			*p++ = (unsigned char)(NATIVE_TAG_MEM_ATTR + it->op);
-			*p++ = (unsigned char)(it->space | it->cache_op << 4);
+			*p++ = (unsigned char)(it->space | (it->cache_op | (it->load_indep ? 8 : 0)) << 4);
 		}
 		*p++ = (unsigned char)it->bytes_per_lane;
 		uint32_t m = it->active_mask;
