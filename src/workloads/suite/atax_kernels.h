@@ -3,7 +3,10 @@
  * tmp and y zeroed by the host). atax_pb_kernel1/2: PolyBench/GPU 1.0's
  * atax.cu (PolyBench-ACC CUDA/linear-algebra/kernels/atax): blocks of
  * 32 x 8 threads whose index ignores threadIdx.y, so a CTA's 8 warps
- * compute the same 32 rows (columns), each zeroing tmp[i] (y[j]) first. */
+ * compute the same 32 rows (columns), each zeroing tmp[i] (y[j]) first.
+ * An iteration's three loads are independent of each other (LD_INDEP: the
+ * compiled loop issues them back to back); the next iteration's wait for
+ * the accumulation before it (its loads come after the store). */
 #include "gpuvm/simt.h"
 
 struct atax_args {
@@ -18,9 +21,9 @@ SIMT_KERNEL_ANY_ORDER(atax_kernel1, struct atax_args, p)
 	if (i < p.nx) {
 		long long row = (long long)i * p.ny;
 		for (int j = 0; j < p.ny; j++) {
-			float a = LD(p.A, row + j);
-			float x = LD(p.x, j);
-			float t = LD(p.tmp, i);
+			float a = LD_INDEP(p.A, row + j);
+			float x = LD_INDEP(p.x, j);
+			float t = LD_INDEP(p.tmp, i);
 			COMPUTE(4);
 			ST(p.tmp, i, t + a * x);
 		}
@@ -32,9 +35,9 @@ SIMT_KERNEL_ANY_ORDER(atax_kernel2, struct atax_args, p)
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
 	if (j < p.ny) {
 		for (int i = 0; i < p.nx; i++) {
-			float a = LD(p.A, (long long)i * p.ny + j);
-			float t = LD(p.tmp, i);
-			float y = LD(p.y, j);
+			float a = LD_INDEP(p.A, (long long)i * p.ny + j);
+			float t = LD_INDEP(p.tmp, i);
+			float y = LD_INDEP(p.y, j);
 			COMPUTE(4);
 			ST(p.y, j, y + a * t);
 		}
@@ -51,9 +54,9 @@ SIMT_KERNEL(atax_pb_kernel1, struct atax_args, p)
 		long long row = (long long)i * p.ny;
 		ST(p.tmp, i, 0.0f);
 		for (int j = 0; j < p.ny; j++) {
-			float a = LD(p.A, row + j);
-			float x = LD(p.x, j);
-			float t = LD(p.tmp, i);
+			float a = LD_INDEP(p.A, row + j);
+			float x = LD_INDEP(p.x, j);
+			float t = LD_INDEP(p.tmp, i);
 			COMPUTE(4);
 			ST(p.tmp, i, t + a * x);
 		}
@@ -66,9 +69,9 @@ SIMT_KERNEL(atax_pb_kernel2, struct atax_args, p)
 	if (j < p.ny) {
 		ST(p.y, j, 0.0f);
 		for (int i = 0; i < p.nx; i++) {
-			float a = LD(p.A, (long long)i * p.ny + j);
-			float t = LD(p.tmp, i);
-			float y = LD(p.y, j);
+			float a = LD_INDEP(p.A, (long long)i * p.ny + j);
+			float t = LD_INDEP(p.tmp, i);
+			float y = LD_INDEP(p.y, j);
 			COMPUTE(4);
 			ST(p.y, j, y + a * t);
 		}
