@@ -23,6 +23,7 @@ static char *result_of(const char *gpu, const char *workload)
 static const char *const small_specs[] = {
 	"stream-triad-simt:elems=5000,threads=1024,verify=1",
 	"2dconv:n=70,verify=1",
+	"vectoradd:n=5000,block=96,verify=1",
 	"atax:n=90,verify=1",
 	"fdtd-2d:n=50,steps=3,verify=1",
 	"stencil:nx=34,ny=20,nz=9,iters=3,verify=1",
