@@ -399,16 +399,22 @@ def sl1_ch5(d):
         mean = lambda xs: sum(xs) / len(xs)
         tag = "" if gpu == "gtx-titan-black" else " (%s)" % gpu
         speedup("001", "Fig. 5.10", "S-L1 over no L1, mean" + tag, 2.10, mean([sp(a, "sl1") for a in apps]))
+        # two-sided (issue 33): the thesis gives the means over no L1 (2.10)
+        # and over the hardware L1 (1.90), so the hardware L1's own mean is
+        # about 2.10 / 1.90 = 1.11 ("gains limited to under 35 %", 5.3.2)
         x = mean([sp(a, "hwl1") for a in apps])
-        sign("001", "Fig. 5.10", "hardware L1 over no L1, mean" + tag, "< 1.35x", "%.3gx" % x, x < 1.35)
+        speedup("001", "Fig. 5.10", "hardware L1 over no L1, mean" + tag, 2.10 / 1.90, x,
+                paper_text="1.11x (2.10 / 1.90)")
         speedup("001", "Fig. 5.10", "S-L1 over hardware L1, mean" + tag, 1.90, mean([sp(a, "sl1") / sp(a, "hwl1") for a in apps]))
         top = sorted(apps, key=lambda a: -sp(a, "sl1"))[:2]
         sign("001", "Fig. 5.10", "upper and wc gain most from S-L1" + tag, "upper, wc",
              ", ".join(top), set(top) == {"upper", "wc"})
         for a in ("grep", "kmeans"):
             if a in apps:
+                # "slightly": S-L1 over no L1 is never below 0.95 (chapter 7)
                 x = sp(a, "sl1")
-                sign("001", "Fig. 5.10", "%s slightly slower with S-L1%s" % (a, tag), "< 1 (slightly)", "%.3gx" % x, x < 1)
+                sign("001", "Fig. 5.10", "%s slightly slower with S-L1%s" % (a, tag),
+                     "0.95-1 (slightly slower)", "%.3gx" % x, 0.95 <= x < 1)
         for a in ("wc", "pvc", "mm"):
             if a in apps:
                 x = sp(a, "hwl1")
