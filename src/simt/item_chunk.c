@@ -50,7 +50,8 @@ int item_chunk_put(struct item_chunk *c, const struct gpuvm_warp_item *it)
 		return -1;
 	struct packed_item h = {
 		.kind = (uint8_t)it->kind, .op = (uint8_t)it->op, .space = it->space,
-		.cache_op = (uint8_t)(it->cache_op | (it->load_indep ? SIMT_CACHE_INDEP : 0)), .op_class = it->op_class, .affine = (uint8_t)aff,
+		.cache_op = (uint8_t)(it->cache_op | (it->load_indep ? SIMT_CACHE_INDEP : 0)),
+		.op_class = it->op_class, .affine = (uint8_t)aff,
 		.compute_insts = it->compute_insts, .chain_insts = it->chain_insts,
 		.bytes_per_lane = it->bytes_per_lane, .active_mask = it->active_mask,
 	};

@@ -197,6 +197,13 @@ void sm_barrier_arrive(struct sm_layer *s, uint32_t wslot, double now);
 
 /* When the item's source operands are there: the registers it reads, or
  * the implicit chain; *from_mem says whether the last comes from memory. */
+/* Whether item it is an LD_INDEP load (the flag counts on loads only: a
+ * corrupt trace's flag on another item changes nothing). */
+static inline bool sm_item_load_indep(const struct gpuvm_warp_item *it)
+{
+	return it->load_indep && it->kind == GPUVM_ITEM_MEM && it->op == GPUVM_OP_LOAD;
+}
+
 static inline double sm_operands_ready(const struct sm_layer *s, const struct warp_rt *w,
 				       uint32_t wslot, const struct gpuvm_warp_item *it,
 				       bool *from_mem)
@@ -205,7 +212,7 @@ static inline double sm_operands_ready(const struct sm_layer *s, const struct wa
 		*from_mem = w->implicit_mem;
 		/* an LD_INDEP load waits for what the group's first one does;
 		 * anything else for the group too */
-		if (it->load_indep || w->implicit_ready >= w->implicit_loads)
+		if (w->implicit_ready >= w->implicit_loads || sm_item_load_indep(it))
 			return w->implicit_ready;
 		return w->implicit_loads;
 	}

@@ -689,7 +689,7 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 		w->regs_used = true;
 	} else {
 		/* generators: the warp's next item uses this result */
-		if (it->load_indep) {
+		if (sm_item_load_indep(it)) {
 			if (result > w->implicit_loads)
 				w->implicit_loads = result;
 		} else {
