@@ -1,5 +1,6 @@
 /* PolyBench/GPU FDTD-2D (fdtd2d.cu): three kernels per time step over
- * ex (nx x ny+1), ey (nx+1 x ny), hz (nx x ny); 32x8 blocks. */
+ * ex (nx x ny+1), ey (nx+1 x ny), hz (nx x ny); 32x8 blocks. Each
+ * kernel's loads are independent of each other (LD_INDEP). */
 #include "gpuvm/simt.h"
 
 struct fdtd_args {
@@ -17,9 +18,9 @@ SIMT_KERNEL_ANY_ORDER(fdtd_step1_kernel, struct fdtd_args, p)
 		if (i == 0) {
 			ST(p.ey, i * ny + j, LD(p.fict, p.t));
 		} else {
-			float e = LD(p.ey, i * ny + j);
-			float h1 = LD(p.hz, i * ny + j);
-			float h0 = LD(p.hz, (i - 1) * ny + j);
+			float e = LD_INDEP(p.ey, i * ny + j);
+			float h1 = LD_INDEP(p.hz, i * ny + j);
+			float h0 = LD_INDEP(p.hz, (i - 1) * ny + j);
 			COMPUTE(4);
 			ST(p.ey, i * ny + j, e - 0.5f * (h1 - h0));
 		}
@@ -32,9 +33,9 @@ SIMT_KERNEL_ANY_ORDER(fdtd_step2_kernel, struct fdtd_args, p)
 	int i = blockIdx.y * blockDim.y + threadIdx.y;
 	long long ny = p.ny;
 	if (i < p.nx && j < p.ny && j > 0) {
-		float e = LD(p.ex, i * (ny + 1) + j);
-		float h1 = LD(p.hz, i * ny + j);
-		float h0 = LD(p.hz, i * ny + (j - 1));
+		float e = LD_INDEP(p.ex, i * (ny + 1) + j);
+		float h1 = LD_INDEP(p.hz, i * ny + j);
+		float h0 = LD_INDEP(p.hz, i * ny + (j - 1));
 		COMPUTE(4);
 		ST(p.ex, i * (ny + 1) + j, e - 0.5f * (h1 - h0));
 	}
@@ -46,11 +47,11 @@ SIMT_KERNEL_ANY_ORDER(fdtd_step3_kernel, struct fdtd_args, p)
 	int i = blockIdx.y * blockDim.y + threadIdx.y;
 	long long ny = p.ny;
 	if (i < p.nx && j < p.ny) {
-		float h = LD(p.hz, i * ny + j);
-		float x1 = LD(p.ex, i * (ny + 1) + (j + 1));
-		float x0 = LD(p.ex, i * (ny + 1) + j);
-		float y1 = LD(p.ey, (i + 1) * ny + j);
-		float y0 = LD(p.ey, i * ny + j);
+		float h = LD_INDEP(p.hz, i * ny + j);
+		float x1 = LD_INDEP(p.ex, i * (ny + 1) + (j + 1));
+		float x0 = LD_INDEP(p.ex, i * (ny + 1) + j);
+		float y1 = LD_INDEP(p.ey, (i + 1) * ny + j);
+		float y0 = LD_INDEP(p.ey, i * ny + j);
 		COMPUTE(6);
 		ST(p.hz, i * ny + j, h - 0.7f * (x1 - x0 + y1 - y0));
 	}
