@@ -342,37 +342,36 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 
 /* ------------------------------------------------------------- L2 */
 
-/* Bytes per SM clock the whole L2 serves to reads: an L2-resident buffer
- * of half a partition's L2 read by every SM (2 CTAs of 1024 threads, 4-byte
- * __ldcg loads, grid-stride), bytes of 4 passes over T(6 passes) - T(2
- * passes): the first pass fills the L2, the rest are hits. The Accel-Sim
- * tuner's l2_bw_32f (4-byte loads, every SM) and Luo et al.'s L2
- * throughput measure the same quantity in the same unit. */
 /* GB/s that ctas CTAs of 1024 threads (one per SM, placed round-robin)
- * read from an L2-resident buffer with 16-byte __ldcg loads, over 4
- * passes: Mokhtari's L2 microbenchmark (seeds/001 5.1.3, Figs. 5.4 and
- * 5.6: one CTA of 1024 threads per SMX, 1 to 15 of them; bytes moved over
- * the network per second). 16-byte loads keep more in flight than one
- * SM's port passes, as the thesis's curves flatten from 512 threads on.
- * The buffer is a whole number of 16-byte words per thread, so that no
- * SM has a pass's last iteration to itself. */
+ * read with 16-byte __ldcg loads from a buffer of bytes (ubench-l2
+ * width=16), over passes lo + 1 .. hi: bytes of hi - lo passes over
+ * T(hi passes) - T(lo passes). */
+static double wide_read_gb_s(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
+			     uint64_t bytes, uint32_t ctas, int lo, int hi)
+{
+	char spec[2][192];
+	for (int k = 0; k < 2; k++)
+		snprintf(spec[k], sizeof spec[k],
+			 "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16",
+			 (unsigned long long)bytes, k ? hi : lo, ctas);
+	double cyc = kernel_cycles(c, gpu, spec[1], false) - kernel_cycles(c, gpu, spec[0], false);
+	return (double)(hi - lo) * (double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
+}
+
+/* Mokhtari's L2 microbenchmark (seeds/001 5.1.3, Figs. 5.4 and 5.6: one
+ * CTA of 1024 threads per SMX, 1 to 15 of them; bytes moved over the
+ * network per second) on ctas CTAs: an L2-resident buffer, 4 passes after
+ * the first two. 16-byte loads keep more in flight than one SM's port
+ * passes, as the thesis's curves flatten from 512 threads on. The buffer
+ * is a whole number of 16-byte words per thread, so that no SM has a
+ * pass's last iteration to itself. */
 static void l2_port_row(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
 			uint32_t ctas, const char *quantity)
 {
 	uint64_t per_round = (uint64_t)ctas * 1024 * 16;
 	uint64_t rounds = cfg->l2_bytes / cfg->mem_partitions / 2 / per_round;
-	if (!rounds) {
-		add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas, NAN);
-		return;
-	}
-	uint64_t bytes = rounds * per_round;
-	char a[192], b[192];
-	for (int k = 0; k < 2; k++)
-		snprintf(k ? b : a, sizeof a, "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16",
-			 (unsigned long long)bytes, k ? 6 : 2, ctas);
-	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
 	add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas,
-		4.0 * (double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9);
+		rounds ? wide_read_gb_s(c, cfg, gpu, rounds * per_round, ctas, 2, 6) : NAN);
 }
 
 /* The same kernel over a buffer of four times the L2, one pass (T(2) -
@@ -383,15 +382,16 @@ static void dram_read_row(struct calib *c, const struct gpuvm_config *cfg, const
 {
 	uint64_t per_round = (uint64_t)cfg->sms * 1024 * 16;
 	uint64_t bytes = (4 * cfg->l2_bytes + per_round - 1) / per_round * per_round;
-	char a[192], b[192];
-	for (int k = 0; k < 2; k++)
-		snprintf(k ? b : a, sizeof a, "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16",
-			 (unsigned long long)bytes, k + 1, cfg->sms);
-	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
 	add_row(c, gpu, "dram_read_gb_s_1cta_per_sm", "GB/s", K_THROUGHPUT, (double)cfg->sms,
-		(double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9);
+		wide_read_gb_s(c, cfg, gpu, bytes, cfg->sms, 1, 2));
 }
 
+/* Bytes per SM clock the whole L2 serves to reads: an L2-resident buffer
+ * of half a partition's L2 read by every SM (2 CTAs of 1024 threads, 4-byte
+ * __ldcg loads, grid-stride), bytes of 4 passes over T(6 passes) - T(2
+ * passes): the first pass fills the L2, the rest are hits. The Accel-Sim
+ * tuner's l2_bw_32f (4-byte loads, every SM) and Luo et al.'s L2
+ * throughput measure the same quantity in the same unit. */
 static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
 	uint64_t bytes = cfg->l2_bytes / cfg->mem_partitions / 2 / 4 * 4;

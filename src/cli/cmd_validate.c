@@ -400,8 +400,33 @@ static int manifest_root(struct manifest *m, struct gpuvm_error *err)
 	return 0;
 }
 
-/* Resolves every row's trace and preset before anything runs: a missing
- * trace makes the row skipped, an unknown preset is an error. */
+/* Row r's trace path, resolved from the repository root; a missing trace
+ * makes the row skipped. */
+static int resolve_trace(const struct manifest *m, struct vrow *r, struct gpuvm_error *err)
+{
+	const char *t = r->f[C_TRACE];
+	int w = t[0] == '/' ? snprintf(r->trace_path, sizeof r->trace_path, "%s", t)
+			    : snprintf(r->trace_path, sizeof r->trace_path, "%s/%s", m->root, t);
+	if (w < 0 || (size_t)w >= sizeof r->trace_path)
+		return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
+	struct stat st;
+	if (stat(r->trace_path, &st) != 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return gpuvm_fail(err, m->path, r->line, "trace", "%s: %s", r->trace_path,
+					  strerror(errno));
+		r->skipped = true;
+		snprintf(r->note, sizeof r->note, "trace not found: %s", r->trace_path);
+	} else {
+		char real[PATH_MAX];
+		if (realpath(r->trace_path, real))
+			snprintf(r->trace_path, sizeof r->trace_path, "%s", real);
+	}
+	return 0;
+}
+
+/* Resolves every row's trace (or checks its workload:SPEC) and preset
+ * before anything runs: a missing trace makes the row skipped, an unknown
+ * workload or preset is an error. */
 static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error *err)
 {
 	for (size_t i = 0; i < m->n; i++) {
@@ -417,24 +442,8 @@ static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error 
 			if (gpuvm_workload_parse(r->workload, &def, &params, &e))
 				return gpuvm_fail(err, m->path, r->line, "trace", "%s", e.msg);
 			snprintf(r->trace_path, sizeof r->trace_path, "%s", t);
-		}
-		int w = r->workload ? 0 : t[0] == '/' ? snprintf(r->trace_path, sizeof r->trace_path, "%s", t)
-				    : snprintf(r->trace_path, sizeof r->trace_path, "%s/%s", m->root, t);
-		if (w < 0 || (size_t)w >= sizeof r->trace_path)
-			return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
-		struct stat st;
-		if (r->workload) {
-			/* nothing to find on disk */
-		} else if (stat(r->trace_path, &st) != 0) {
-			if (errno != ENOENT && errno != ENOTDIR)
-				return gpuvm_fail(err, m->path, r->line, "trace", "%s: %s", r->trace_path,
-						  strerror(errno));
-			r->skipped = true;
-			snprintf(r->note, sizeof r->note, "trace not found: %s", r->trace_path);
-		} else {
-			char real[PATH_MAX];
-			if (realpath(r->trace_path, real))
-				snprintf(r->trace_path, sizeof r->trace_path, "%s", real);
+		} else if (resolve_trace(m, r, err)) {
+			return -1;
 		}
 		r->preset = gpu ? gpu : r->f[C_PRESET];
 		r->cfg = malloc(sizeof *r->cfg);

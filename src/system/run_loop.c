@@ -26,6 +26,15 @@ static void sync_events(const struct system *sys, struct gpuvm_source *src)
 						: -1;
 }
 
+/* l2.copy_fill: an H2D copy's data left in the L2 at t (memsys_copy_fill),
+ * as much of it as lies in its allocation ca (all of it with no ca). */
+static void copy_fill(struct system *sys, const struct gpuvm_alloc *ca,
+		      const struct gpuvm_run_op *op, double t)
+{
+	uint64_t room = ca ? ca->base + ca->bytes - op->copy_addr : op->copy_bytes;
+	memsys_copy_fill(&sys->mem, op->copy_addr, op->copy_bytes < room ? op->copy_bytes : room, t);
+}
+
 int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		   const struct gpuvm_sim_options *opt, struct gpuvm_stats *stats,
 		   struct gpuvm_error *err)
@@ -94,12 +103,10 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				end = uvm_copy_in(&sys.uvm, op.copy_addr,
 						  op.copy_bytes < room ? op.copy_bytes : room, t, end);
 			} else if (h2d && (!ca || ca->kind == GPUVM_ALLOC_DEVICE) && cfg->l2_copy_fill) {
-				/* the copy engine wrote it through the L2 (l2.copy_fill);
-				 * a trace's copies precede the allocations its first
-				 * kernel makes known (no ca yet): device memory too */
-				uint64_t room = ca ? ca->base + ca->bytes - op.copy_addr : op.copy_bytes;
-				memsys_copy_fill(&sys.mem, op.copy_addr,
-						 op.copy_bytes < room ? op.copy_bytes : room, end);
+				/* the copy engine wrote it through the L2; a trace's
+				 * copies precede the allocations its first kernel makes
+				 * known (no ca yet): device memory too */
+				copy_fill(&sys, ca, &op, end);
 			}
 			stats->copy_cycles += end - t;
 			t = end;
@@ -126,9 +133,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				/* its lines go into the L2 as it is issued: the kernels
 				 * that read them wait for its event, and what runs
 				 * meanwhile rarely evicts a whole copy's lines */
-				uint64_t room = ca->base + ca->bytes - op.copy_addr;
-				memsys_copy_fill(&sys.mem, op.copy_addr,
-						 op.copy_bytes < room ? op.copy_bytes : room, t);
+				copy_fill(&sys, ca, &op, t);
 			}
 			if (h2d)
 				stats->pcie_h2d_bytes += op.copy_bytes;
