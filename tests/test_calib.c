@@ -4,13 +4,15 @@
  * kernel issues insts + 1 warp instructions per warp, a dependent chain
  * costs its class's latency per step and 8 independent chains on a full
  * SM reach the class's issue rate, STREAM triad moves 24 B per element
- * through DRAM, a copy moves its bytes over the link, and one SM reads
- * the L2 no faster than its port. */
+ * through DRAM, a copy moves its bytes over the link, one SM reads the
+ * L2 no faster than its port, a store stream runs at the DRAM's rate
+ * (l2.writeback_stall) and CTAs turn over at the measured rate. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "run_util.h"
@@ -288,6 +290,100 @@ static void test_copy_fill_wired(void **state)
 	assert_true(off - on >= 8192 - 64 && off - on <= 8192);
 }
 
+/* GB/s of gpu-stream's kernel (init: 8 B, read: 8 B, triad: 24 B per
+ * element) on gpu at block threads per CTA, 2 CTAs per SM, over T(2n) -
+ * T(n) as calibrate measures it (n: 16 MiB per array), with --set set
+ * (NULL: none) */
+static double stream_gb_s(const char *gpu, const char *kernel, unsigned block, const char *set)
+{
+	const unsigned long long n = 2097152;
+	double cyc[2], mhz = 0;
+	for (int k = 0; k < 2; k++) {
+		char wl[160];
+		snprintf(wl, sizeof wl, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u",
+			 kernel, (k + 1) * n, block);
+		struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
+		if (set)
+			spec.sets[spec.n_sets++] = set;
+		cJSON *o = run_report(&spec);
+		const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+		const cJSON *kr = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+		if (!kr)
+			fail_msg("%s: no kernel", wl);
+		cyc[k] = report_num(kr, "end_cycle") - report_num(kr, "start_cycle");
+		mhz = report_num(cJSON_GetObjectItemCaseSensitive(o, "config"), "gpu.clock_mhz");
+		cJSON_Delete(o);
+	}
+	double bytes = (strcmp(kernel, "triad") ? 8.0 : 24.0) * (double)n;
+	return bytes / ((cyc[1] - cyc[0]) / (mhz * 1e6)) / 1e9;
+}
+
+/* l2.writeback_stall: a store-only stream (gpu-stream's init) at full
+ * occupancy runs at the DRAM's rate: v100 (900 GB/s) writes 895 GB/s in
+ * te42kyfo/gpu-benches gpu-stream/v100.txt. Without the stall the L2
+ * takes stores at its own rate and the dirty lines' write-backs delay
+ * nobody: 15 times the DRAM's peak. */
+static void test_store_stream_dram_bound(void **state)
+{
+	(void)state;
+	double on = stream_gb_s("v100", "init", 1024, NULL);
+	double off = stream_gb_s("v100", "init", 1024, "l2.writeback_stall=off");
+	print_message("v100 init (stores only), 2048 threads/SM: %.0f GB/s, %.0f without "
+		      "l2.writeback_stall (DRAM peak 900)\n", on, off);
+	assert_true(on > 895 * 0.85 && on < 900);
+	assert_true(off > 2 * 900);
+}
+
+/* The CTA slots' turnover (gpu.cta_launch_cycles, gpu.cta_release_cycles_per_warp
+ * on v100, from gpu-stream's init column): at 128 threads per SM a
+ * store-only CTA of 2 warps turns over every ~410 cycles (306 GB/s
+ * measured), so init runs far below the DRAM's rate; read adds a load's
+ * latency to each CTA (139 GB/s measured). Two-sided, the calibrate
+ * tolerance; and without the launch cost init is DRAM-bound instead. */
+static void test_cta_turnover_low_occupancy(void **state)
+{
+	(void)state;
+	double init = stream_gb_s("v100", "init", 64, NULL);
+	double read = stream_gb_s("v100", "read", 64, NULL);
+	double free_init = stream_gb_s("v100", "init", 64, "gpu.cta_launch_cycles=0");
+	print_message("v100 at 128 threads/SM: init %.0f GB/s (306 measured), read %.0f (139), "
+		      "init without the CTA launch %.0f\n", init, read, free_init);
+	assert_true(init > 306 * 0.85 && init < 306 * 1.15);
+	assert_true(read > 139 * 0.85 && read < 139 * 1.15);
+	assert_true(free_init > 2 * init);
+}
+
+/* gpu.cta_release_cycles_per_warp delays a slot's next CTA, not the
+ * kernel's end: one CTA takes the same time whatever the release, and a
+ * grid of many waves takes longer by about the release per wave. */
+static void test_cta_release_per_warp(void **state)
+{
+	(void)state;
+	struct gpuvm_run_spec one = {.gpu = "h100-pcie", .workload = "ubench-empty:grid=1,block=1024",
+				     .seed = 1, .sets = {"gpu.cta_release_cycles_per_warp=0"}, .n_sets = 1};
+	struct gpuvm_run_spec many = one;
+	many.workload = "ubench-empty:grid=16384,block=1024";
+	double t[2][2];
+	for (int r = 0; r < 2; r++) {
+		one.sets[0] = many.sets[0] = r ? "gpu.cta_release_cycles_per_warp=20" : "gpu.cta_release_cycles_per_warp=0";
+		for (int k = 0; k < 2; k++) {
+			cJSON *o = run_report(k ? &many : &one);
+			const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+			const cJSON *kr = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+			t[r][k] = report_num(kr, "end_cycle") - report_num(kr, "start_cycle");
+			cJSON_Delete(o);
+		}
+	}
+	/* 16384 CTAs of 32 warps, 2 per SM on 114 SMs: ~72 waves, each
+	 * 20 x 32 = 640 cycles later */
+	double waves = 16384.0 / (2 * 114);
+	print_message("h100-pcie empty kernel: 1 CTA %.0f / %.0f cycles, 16384 CTAs %.0f / %.0f "
+		      "(release 0 / 20 per warp)\n", t[0][0], t[1][0], t[0][1], t[1][1]);
+	assert_true(t[0][0] == t[1][0]);
+	double added = t[1][1] - t[0][1];
+	assert_true(added > 0.8 * (waves - 1) * 640 && added < 1.2 * waves * 640);
+}
+
 static void test_link_copy_bytes(void **state)
 {
 	(void)state;
@@ -311,6 +407,9 @@ int main(void)
 		cmocka_unit_test(test_copy_fill_wired),
 		cmocka_unit_test(test_sm_l2_port),
 		cmocka_unit_test(test_sm_l2_port_far_ahead),
+		cmocka_unit_test(test_store_stream_dram_bound),
+		cmocka_unit_test(test_cta_turnover_low_occupancy),
+		cmocka_unit_test(test_cta_release_per_warp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

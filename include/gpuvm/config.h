@@ -112,12 +112,15 @@ struct gpuvm_config {
 	 * dispatch, the tail from its last warp to its completion, the CTA
 	 * dispatcher's interval between two CTAs (whole GPU), and each CTA's
 	 * launch (dispatch to first warp) and retire (last warp to a free
-	 * slot) cost. All 0 (the model before them) unless a preset sets them. */
+	 * slot) cost, and the release of its warps' resources (per warp,
+	 * delaying only the slot's next CTA). All 0 (the model before them)
+	 * unless a preset sets them. */
 	double kernel_frontend_cycles;
 	double kernel_tail_cycles;
 	double cta_dispatch_cycles;
 	double cta_launch_cycles;
 	double cta_retire_cycles;
+	double cta_release_cycles_per_warp;
 
 	/* [tlb.l1] .. [tlb.l4] */
 	uint32_t tlb_levels;
@@ -195,6 +198,9 @@ struct gpuvm_config {
 	/* 1: a cudaMemcpy's data into device memory is left in the L2 (the
 	 * copy engine writes through it); 0: the copy bypasses it */
 	uint32_t l2_copy_fill;
+	/* 1: write-backs the DRAM cannot take at once hold the L2 fill that
+	 * evicted them, and a warp's end waits for its stores to leave */
+	uint32_t l2_writeback_stall;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

@@ -291,7 +291,9 @@ static double stream_gb_s(struct calib *c, const struct gpuvm_config *cfg, const
 	snprintf(b, sizeof b, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
 		 (unsigned long long)(2 * n), block);
 	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
-	double streams = !strcmp(kernel, "copy") ? 2 : 3;
+	/* arrays moved: copy and scale 2, triad 3, init (stores) and read
+	 * (loads) 1 */
+	double streams = !strcmp(kernel, "triad") ? 3 : !strcmp(kernel, "copy") || !strcmp(kernel, "scale") ? 2 : 1;
 	return streams * 8.0 * (double)n / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
 }
 
@@ -318,17 +320,26 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 		peak = 2039;
 	add_row(c, gpu, "stream_triad_fraction_of_peak", "fraction", K_THROUGHPUT, NAN, triad / peak);
 	/* lower occupancies and the curve vs threads per SM (2 CTAs each):
-	 * each point costs as much as the full one, so not with --quick */
+	 * each point costs as much as the full one, so not with --quick.
+	 * gpu-stream's init (stores only) and read (a load and a compare)
+	 * kernels at the same occupancies: at 128 threads per SM the CTA
+	 * slots' turnover sets init's rate and turnover plus a load's
+	 * latency read's (docs/launch.md) */
 	static const unsigned blocks[] = {64, 256};
-	static const char *const names[] = {"stream_triad_gb_s_occ6", "stream_triad_gb_s_occ25"};
+	static const char *const kernels[] = {"triad", "init", "read"};
 	double at[2] = {NAN, NAN};
-	for (int i = 0; i < 2; i++) {
-		if (!c->quick)
-			at[i] = stream_gb_s(c, cfg, gpu, "triad", blocks[i], elems);
-		struct row *r = add_row(c, gpu, names[i], "GB/s", K_THROUGHPUT, 2.0 * blocks[i], at[i]);
-		if (r && c->quick) {
-			r->status = "skipped";
-			snprintf(r->note, sizeof r->note, "not run with --quick");
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < 2; i++) {
+			char name[40];
+			snprintf(name, sizeof name, "stream_%s_gb_s_occ%s", kernels[k], i ? "25" : "6");
+			double v = c->quick ? NAN : stream_gb_s(c, cfg, gpu, kernels[k], blocks[i], elems);
+			if (k == 0)
+				at[i] = v;
+			struct row *r = add_row(c, gpu, name, "GB/s", K_THROUGHPUT, 2.0 * blocks[i], v);
+			if (r && c->quick) {
+				r->status = "skipped";
+				snprintf(r->note, sizeof r->note, "not run with --quick");
+			}
 		}
 	}
 	for (unsigned b = 32; b <= 1024; b *= 2) {
@@ -523,7 +534,9 @@ static void calibrate_usage(FILE *out)
 	      "                          one thread per element, 2 CTAs resident per SM as\n"
 	      "                          gpu-stream; bytes of n elements over T(2n) - T(n)) at\n"
 	      "                          2048, 512 (occ25) and 128 (occ6) threads per SM; triad /\n"
-	      "                          board peak; and a curve vs threads per SM\n"
+	      "                          board peak; and a curve vs threads per SM. gpu-stream's\n"
+	      "                          init (stores) and read (loads) at occ6 and occ25: the\n"
+	      "                          CTA slots' turnover, and it plus a load's latency\n"
 	      "  l2_read_bytes_per_clk   every SM reading an L2-resident buffer (ubench-l2,\n"
 	      "                          __ldcg): bytes per SM clock over 4 passes\n"
 	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"

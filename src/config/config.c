@@ -94,6 +94,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->smem_banks = 32;
 	cfg->schedulers_per_sm = 4;
 	cfg->dispatch_units = 1; /* single issue: the model before core.dispatch_units */
+	cfg->l2_writeback_stall = 1; /* optional key, on unless a preset says off */
 	static const double lat[8] = {4, 4, 4, 21, 8, 24, 4, 4};
 	static const double ii[8] = {1, 1, 2, 4, 2, 2, 1, 1};
 	memcpy(cfg->class_latency_cycles, lat, sizeof lat);

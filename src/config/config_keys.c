@@ -392,6 +392,9 @@ const struct cfg_key cfg_keys[] = {
 		  "a CTA's dispatch to its warps' first issue on the SM"),
 	DBL_QUIET("gpu.cta_retire_cycles", cta_retire_cycles,
 		  "a CTA's last warp to its slot being free for the next CTA"),
+	DBL_QUIET("gpu.cta_release_cycles_per_warp", cta_release_cycles_per_warp,
+		  "per warp of a CTA, on top of the retire: its slot's next CTA waits for it, the "
+		  "kernel's end does not (releasing the warps' resources)"),
 	/* optional, reported only when set (a copy paid pcie.latency_ns
 	 * before the key) */
 	{.name = "pcie.copy_latency_us", .type = CT_DOUBLE, .off = OFF(pcie_copy_latency_us), .min = 0,
@@ -444,6 +447,15 @@ const struct cfg_key cfg_keys[] = {
 		  "left in the L2, dirty, as the copy engine writes through it (the last L2-size "
 		  "part of a larger copy; src/memsys/memsys.c memsys_copy_fill); off: copies leave "
 		  "the L2 as it was" },
+	/* on in every preset; off is the model before it (write-backs
+	 * delayed nobody: a store stream ran at the L2's rate) */
+	{ .name = "l2.writeback_stall", .type = CT_ENUM, .off = OFF(l2_writeback_stall),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true,
+	  .help = "on: an L2 fill that evicts dirty sectors waits while their write-back queues in "
+		  "the DRAM, and a warp ends only once its stores have left the SM, so a store stream "
+		  "runs at the DRAM's write rate (src/memsys/memsys.c memsys_writeback_sectors); off: "
+		  "write-backs delay nothing" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -230,14 +230,15 @@ static inline __attribute__((always_inline)) double dram_read_sector(struct dram
 	return dram_access_sector(m, addr, t, &ch, &bank) + m->latency_cycles;
 }
 
-/* dram_model_write (= dram_model_write_run of one sector), inline */
-static inline __attribute__((always_inline)) void dram_write_sector(struct dram_model *m,
-								  uint64_t addr, double t)
+/* dram_model_write (= dram_model_write_run of one sector), inline: when
+ * its data has crossed the bus */
+static inline __attribute__((always_inline)) double dram_write_sector(struct dram_model *m,
+								    uint64_t addr, double t)
 {
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	(void)dram_access_sector(m, addr, t, &ch, &bank);
+	return dram_access_sector(m, addr, t, &ch, &bank);
 }
 
 #endif

@@ -317,12 +317,12 @@ double dram_model_read(struct dram_model *m, uint64_t addr, double t)
 	return dram_read_sector(m, addr, t);
 }
 
-void dram_model_write(struct dram_model *m, uint64_t addr, double t)
+double dram_model_write(struct dram_model *m, uint64_t addr, double t)
 {
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	(void)dram_access_sector(m, addr, t, &ch, &bank);
+	return dram_access_sector(m, addr, t, &ch, &bank);
 }
 
 double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
@@ -331,10 +331,10 @@ double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, doub
 	return access_run(m, addr, n, t) + m->latency_cycles;
 }
 
-void dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
+double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
 {
 	m->sectors_written += n;
-	(void)access_run(m, addr, n, t);
+	return access_run(m, addr, n, t);
 }
 
 double dram_cycles_per_sector_per_channel(uint32_t sector_bytes, double clock_hz,

@@ -164,9 +164,10 @@ void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *chan
 /* One sector read arriving at t (SM cycles): the time its data is back. */
 double dram_model_read(struct dram_model *m, uint64_t addr, double t);
 
-/* One sector written back at t: occupies bus and bank like a read; nobody
- * waits for it. */
-void dram_model_write(struct dram_model *m, uint64_t addr, double t);
+/* One sector written back at t: occupies bus and bank like a read.
+ * Returns when its data has crossed the bus (the caller decides who, if
+ * anyone, waits for that: memsys.h, l2.writeback_stall). */
+double dram_model_write(struct dram_model *m, uint64_t addr, double t);
 
 /* n >= 1 consecutive sectors from addr, all in one interleave chunk
  * (addr >> log2(interleave_bytes) the same for each), arriving together at
@@ -176,7 +177,7 @@ void dram_model_write(struct dram_model *m, uint64_t addr, double t);
  * per sector). Read: when the last sector's data is back. Counts as n
  * sectors in every statistic. */
 double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, double t);
-void dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t);
+double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t);
 
 /* sector_bytes * clock_hz / (peak_bandwidth_bytes_per_s / channels): one
  * sector's time on its channel's bus, in cycles of clock_hz. */

@@ -82,6 +82,7 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->far_cycles = cfg->mem_far_latency_cycles;
 	ms->near_far = n == 2 && ms->far_cycles > 0;
 	ms->far_home_dram_cycles = cfg->mem_far_home_dram ? ms->far_cycles : 0;
+	ms->writeback_stall = cfg->l2_writeback_stall != 0;
 	if (ms->near_far && near_partitions(ms, cfg))
 		return -1;
 
@@ -154,35 +155,56 @@ void memsys_free(struct memsys *ms)
 	ms->near_of_sm = NULL;
 }
 
+/* How long past t n sectors written back at t, done at done, waited in
+ * the DRAM's queues: beyond an idle bank's row miss and their bursts. */
+static inline double writeback_wait(const struct dram_model *m, uint32_t n, double t, double done)
+{
+	double wait = done - t - m->row_cycle_cycles - n * m->burst_cycles;
+	return wait > 0 ? wait : 0;
+}
+
 /* Dirty sectors an L2 victim writes back. The victim's address is gone
  * with its line (the L2 keeps no more than the model needs), so in the
  * banked model they go to another row of the accessed sector's bank
- * group: a row miss each, as evictions mostly are. */
-__attribute__((noinline)) void memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p,
-							uint64_t local, uint32_t sectors, double t)
+ * group: a row miss each, as evictions mostly are. Returns when the
+ * line is free for the access that evicted it (l2.writeback_stall): t
+ * while the DRAM takes the write-back at once, later by as long as it
+ * queues behind earlier traffic, since the L2 cannot hold more victims
+ * than the DRAM drains (without the key: t). */
+__attribute__((noinline)) double memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p,
+							  uint64_t local, uint32_t sectors, double t)
 {
 	ms->stats->dram_bytes += (uint64_t)sectors * ms->sector_bytes;
+	double wait = 0;
 	if (ms->dram_banked) {
+		struct dram_model *m = &p->dram_banks;
 		/* the victim's sectors, a run per interleave chunk (one
 		 * sector, the most common, without the run's call) */
 		uint64_t a = local ^ (1ull << 42);
 		if (sectors == 1) {
-			dram_write_sector(&p->dram_banks, a, t);
-			return;
+			wait = writeback_wait(m, 1, t, dram_write_sector(m, a, t));
+		} else {
+			uint32_t shift = m->interleave_shift;
+			for (uint32_t i = 0; i < sectors;) {
+				uint64_t from = a + (uint64_t)i * ms->sector_bytes;
+				uint32_t n = 1;
+				while (i + n < sectors &&
+				       (from + (uint64_t)n * ms->sector_bytes) >> shift == from >> shift)
+					n++;
+				double w = writeback_wait(m, n, t, dram_model_write_run(m, from, n, t));
+				if (w > wait)
+					wait = w;
+				i += n;
+			}
 		}
-		uint32_t shift = p->dram_banks.interleave_shift;
-		for (uint32_t i = 0; i < sectors;) {
-			uint64_t from = a + (uint64_t)i * ms->sector_bytes;
-			uint32_t n = 1;
-			while (i + n < sectors &&
-			       (from + (uint64_t)n * ms->sector_bytes) >> shift == from >> shift)
-				n++;
-			dram_model_write_run(&p->dram_banks, from, n, t);
-			i += n;
-		}
-		return;
+	} else {
+		wait = server_pool_reserve(&p->dram, t, sectors * ms->dram_cycles_per_sector) - t;
 	}
-	server_pool_reserve(&p->dram, t, sectors * ms->dram_cycles_per_sector);
+	if (!ms->writeback_stall)
+		return t;
+	if (wait > ms->writeback_wait)
+		ms->writeback_wait = wait;
+	return t + wait;
 }
 
 void memsys_copy_fill(struct memsys *ms, uint64_t addr, uint64_t bytes, double t)
@@ -299,7 +321,7 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 		if (vic.key) /* the victim moves to the far partition */
 			wb = l2_cache_fill_line(&fp->l2, vic.key, vic.valid, vic.dirty);
 	}
-	memsys_writeback(ms, home, local, wb, ready);
+	ready = memsys_writeback(ms, home, local, wb, ready);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return ready + ms->crossbar_cycles;

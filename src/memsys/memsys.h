@@ -81,6 +81,12 @@ struct memsys {
 	bool near_far;
 	double far_cycles;
 	double far_home_dram_cycles; /* mem.far_home_dram: far_cycles, or 0 */
+	/* l2.writeback_stall: an access whose fill evicts dirty sectors waits
+	 * while their write-back queues in the DRAM; writeback_wait is the
+	 * longest such wait since the caller last set it to 0 (the SM layer:
+	 * how long a store was held) */
+	bool writeback_stall;
+	double writeback_wait;
 	uint8_t *near_of_sm; /* [sms] */
 	struct gpuvm_stats *stats;
 };
@@ -131,15 +137,18 @@ memsys_dram_sector(struct memsys *ms, struct mem_partition *p, uint64_t local, d
 	return server_pool_reserve(&p->dram, t, ms->dram_cycles_per_sector) + ms->dram_latency;
 }
 
-void memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p, uint64_t local,
-			      uint32_t sectors, double t);
+double memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p, uint64_t local,
+				uint32_t sectors, double t);
 
-/* Most L2 accesses evict nothing dirty: the test stays in line. */
-static inline void memsys_writeback(struct memsys *ms, struct mem_partition *p, uint64_t local,
-				    uint32_t sectors, double t)
+/* A victim's dirty sectors written back at t; returns when the L2 line
+ * they left is free (memsys_writeback_sectors; t when nothing was dirty).
+ * Most L2 accesses evict nothing dirty: the test stays in line. */
+static inline double memsys_writeback(struct memsys *ms, struct mem_partition *p, uint64_t local,
+				      uint32_t sectors, double t)
 {
 	if (sectors)
-		memsys_writeback_sectors(ms, p, local, sectors, t);
+		return memsys_writeback_sectors(ms, p, local, sectors, t);
+	return t;
 }
 
 /* When the L2 slice of addr (partition p's own address, or the global
@@ -170,8 +179,7 @@ static inline __attribute__((always_inline)) double
 memsys_after_l2(struct memsys *ms, struct mem_partition *p, uint64_t local, bool fetch,
 		double at_mem, enum l2_result r, uint32_t wb)
 {
-	double ready = at_mem + ms->l2_hit;
-	memsys_writeback(ms, p, local, wb, ready);
+	double ready = memsys_writeback(ms, p, local, wb, at_mem + ms->l2_hit);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return ready + ms->crossbar_cycles;
@@ -273,8 +281,8 @@ memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
 	struct mem_partition *p = memsys_route(ms, sa, &local);
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, false, &wb);
-	double ready = memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles) + ms->l2_hit;
-	memsys_writeback(ms, p, local, wb, ready);
+	double ready = memsys_writeback(ms, p, local, wb,
+					memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles) + ms->l2_hit);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return later(ready + ms->crossbar_cycles, done);

@@ -29,13 +29,18 @@ void cta_place_on(struct cta_placer *p, struct sm_layer *s, struct sm_launch *l,
 }
 
 /* The freed slot takes the next CTA once the CTA that held it has
- * retired (gpu.cta_retire_cycles; 0: at once), as the hardware's block
- * scheduler does (both policies). */
+ * retired (gpu.cta_retire_cycles; 0: at once) and its warps' resources
+ * are released (gpu.cta_release_cycles_per_warp per warp), as the
+ * hardware's block scheduler does (both policies). The release is not in
+ * the kernel's duration: an empty kernel of one CTA takes the same time
+ * whatever its block size (docs/launch.md). */
 static void refill(struct cta_placer *p, struct sm_layer *s, struct sm_launch *l, uint32_t smi,
 		   double t)
 {
 	if (l->next_cta < l->ctas && sm_can_take(s, l, smi))
-		cta_place_on(p, s, l, smi, t + s->cfg->cta_retire_cycles);
+		cta_place_on(p, s, l, smi,
+			     t + s->cfg->cta_retire_cycles +
+				     s->cfg->cta_release_cycles_per_warp * l->warps_per_cta);
 }
 
 static void round_robin_launch(struct cta_placer *p, struct sm_layer *s, struct sm_launch *l,

@@ -136,6 +136,11 @@ struct sm_layer {
 	double crossbar_cycles; /* SM to the memory side (load_base / 2) */
 	/* cycles a read sector holds its SM's L2 port (0: no port limit) */
 	double l2_port_cycles;
+	/* l2.writeback_stall: when the stores of the instruction being
+	 * served have left the SM (their sectors' write-back waits in the
+	 * memory partitions, memsys.writeback_wait, past their leaving) */
+	bool store_held;
+	double store_left;
 	uint32_t sector_bytes;
 
 	/* SM core: schedulers, unit classes, the scoreboard */
@@ -189,7 +194,8 @@ bool sm_can_take(const struct sm_layer *s, const struct sm_launch *l, uint32_t s
 void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double t);
 /* Warp wslot has ended at t; returns its SM when that freed a CTA slot
  * (the placement policy may give it the next CTA, gpu.cta_retire_cycles
- * after t), else UINT32_MAX. A CTA's retire cost counts in l->end. */
+ * plus gpu.cta_release_cycles_per_warp per warp after t), else
+ * UINT32_MAX. A CTA's retire cost counts in l->end, its release not. */
 uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslot, double t);
 /* Warp wslot arrives at its CTA's barrier at now (parked until the last
  * live warp of the CTA arrives). */

@@ -116,6 +116,18 @@ access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
 							   : access_managed_sector(sl, sector_addr, op, tx, sm);
 	if (kind == GPUVM_ALLOC_HOST_PINNED)
 		return zero_copy_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
+	if (op == GPUVM_OP_STORE && sl->store_held) {
+		/* it leaves the SM once the L2 has room for it: held as long
+		 * as the write-back its fill caused queues in the DRAM
+		 * (l2.writeback_stall); the crossbar's and slices' own queues
+		 * are buffered and hold nothing */
+		struct memsys *ms = sl->port.mem;
+		ms->writeback_wait = 0;
+		double done = memsys_access(ms, sm, sector_addr, true, false, tx);
+		if (ms->writeback_wait > 0)
+			sl->store_left = later(sl->store_left, tx + ms->writeback_wait);
+		return done;
+	}
 	return memsys_access(sl->port.mem, sm, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE,
 			     tx);
 }
@@ -432,6 +444,7 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 	if (!lanes)
 		return start + 1;
 	sl->mem_instr_seq++;
+	sl->store_left = 0;
 	enum l1_mode l1mode = l1_mode_of(sl, it);
 	/* the L1's tag/data stage takes one line per cycle */
 	struct sm_state *sm = &sl->sm[w->sm];
@@ -527,8 +540,12 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 	}
 served:
 	sm->l1_free = start + (double)(s->lines - lines0) * sl->l1_cycles_per_line;
-	if (it->op == GPUVM_OP_STORE)
-		return start + 1; /* stores retire without waiting for memory */
+	if (it->op == GPUVM_OP_STORE) {
+		/* stores retire without waiting for memory, but not before
+		 * they have left the SM: the warp's end waits for that
+		 * (l2.writeback_stall; a full L2 holds them back) */
+		return later(start + 1, sl->store_left);
+	}
 	return done;
 }
 

@@ -232,9 +232,12 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_ops = {
 
 /* -------------------------------------------------------------- stream */
 
+enum { STREAM_COPY, STREAM_TRIAD, STREAM_INIT, STREAM_READ, STREAM_SCALE };
+#define STREAM_KERNELS "copy|triad|init|read|scale"
+
 struct stream_cfg {
 	uint64_t elems, blocks_per_sm, block;
-	unsigned kernel;     /* 0 copy, 1 triad */
+	unsigned kernel;     /* STREAM_* */
 	unsigned persistent; /* 0 gpu-stream's shape, 1 one wave striding */
 	uint32_t sms;
 	uint64_t smem_bytes; /* per SM (smem.size) */
@@ -279,8 +282,9 @@ static int stream_host(struct simt_host *h, void *user)
 	uint64_t bytes = c->elems * sizeof(double);
 	double *a = simt_malloc(h, "a", bytes, GPUVM_ALLOC_DEVICE);
 	double *b = simt_malloc(h, "b", bytes, GPUVM_ALLOC_DEVICE);
-	double *cc = c->kernel ? simt_malloc(h, "c", bytes, GPUVM_ALLOC_DEVICE) : NULL;
-	if (!a || !b || (c->kernel && !cc))
+	bool triad = c->kernel == STREAM_TRIAD;
+	double *cc = triad ? simt_malloc(h, "c", bytes, GPUVM_ALLOC_DEVICE) : NULL;
+	if (!a || !b || (triad && !cc))
 		return -1;
 	for (uint64_t i = 0; i < c->elems; i++) {
 		b[i] = (double)(i & 1023);
@@ -306,8 +310,24 @@ static int stream_host(struct simt_host *h, void *user)
 		simt_prefer_carveout(h, (unsigned)carveout_percent);
 	struct simt_dim3 grid = simt_dim3((uint32_t)ctas, 1, 1);
 	struct simt_dim3 block = simt_dim3((uint32_t)c->block, 1, 1);
-	int rc = c->kernel ? SIMT_LAUNCH_SHARED(h, calib_triad, grid, block, shared, args)
-			   : SIMT_LAUNCH_SHARED(h, calib_copy, grid, block, shared, args);
+	int rc;
+	switch (c->kernel) {
+	case STREAM_TRIAD:
+		rc = SIMT_LAUNCH_SHARED(h, calib_triad, grid, block, shared, args);
+		break;
+	case STREAM_INIT:
+		rc = SIMT_LAUNCH_SHARED(h, calib_stream_init, grid, block, shared, args);
+		break;
+	case STREAM_READ:
+		rc = SIMT_LAUNCH_SHARED(h, calib_stream_read, grid, block, shared, args);
+		break;
+	case STREAM_SCALE:
+		rc = SIMT_LAUNCH_SHARED(h, calib_stream_scale, grid, block, shared, args);
+		break;
+	default:
+		rc = SIMT_LAUNCH_SHARED(h, calib_copy, grid, block, shared, args);
+		break;
+	}
 	if (rc)
 		return -1;
 	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
@@ -317,7 +337,9 @@ static int stream_host(struct simt_host *h, void *user)
 }
 
 static const struct gpuvm_param_def stream_params[] = {
-	{"kernel", GPUVM_PARAM_CHOICE, "copy|triad", "copy: a = b (16 B/elem); triad: a = b + q c (24 B/elem)"},
+	{"kernel", GPUVM_PARAM_CHOICE, STREAM_KERNELS,
+	 "copy: a = b (16 B/elem); triad: a = b + q c (24 B/elem); init: a = 0.23 (8 B/elem, "
+	 "stores only); read: loads b and compares it (8 B/elem); scale: a = 1.2 b (16 B/elem)"},
 	{"elems", GPUVM_PARAM_U64, "8388608", "doubles per array"},
 	{"blocks_per_sm", GPUVM_PARAM_U64, "2", "CTAs resident per SM (the occupancy)"},
 	{"block", GPUVM_PARAM_U64, "1024", "threads per CTA"},
@@ -337,7 +359,7 @@ static int stream_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	(void)seed;
 	struct stream_cfg c = {.elems = 8388608, .blocks_per_sm = 2, .block = 1024};
 	uint64_t persistent = 0;
-	if (gpuvm_params_choice(p, "kernel", "copy|triad", &c.kernel, err) < 0 ||
+	if (gpuvm_params_choice(p, "kernel", STREAM_KERNELS, &c.kernel, err) < 0 ||
 	    gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
 	    gpuvm_params_u64(p, "blocks_per_sm", &c.blocks_per_sm, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
@@ -358,9 +380,9 @@ static int stream_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 
 const struct gpuvm_workload_def gpuvm_workload_ubench_stream = {
 	.name = "ubench-stream",
-	.summary = "STREAM copy or triad over doubles, one thread per element with blocks_per_sm "
+	.summary = "STREAM copy, triad, init, read or scale over doubles, one thread per element with blocks_per_sm "
 		   "CTAs resident per SM: bandwidth vs occupancy as gpu-benches gpu-stream",
-	.working_set = "16 B (copy) or 24 B (triad) x elems",
+	.working_set = "8 B (init, read), 16 B (copy, scale) or 24 B (triad) x elems",
 	.params = stream_params,
 	.n_params = sizeof stream_params / sizeof stream_params[0],
 	.ranges = stream_ranges,

@@ -6,9 +6,10 @@
  *                 split into `ilp` independent dependent chains (ilp = 1: a
  *                 latency chain as Jia et al. 2018; many warps and ilp > 1:
  *                 issue throughput as the Accel-Sim tuner's MaxFlops)
- *   calib_copy / calib_triad   STREAM over doubles, grid-stride (one
- *                 element per thread as gpu-benches gpu-stream launches
- *                 them, or one wave of CTAs striding)
+ *   calib_copy / calib_triad / calib_stream_{init,read,scale}
+ *                 STREAM over doubles, grid-stride (one element per thread
+ *                 as gpu-benches gpu-stream launches them, or one wave of
+ *                 CTAs striding)
  *   calib_empty   a kernel that does nothing (launch + CTA dispatch cost)
  *   calib_atomic  atomicAdd: one thread's dependent chain (Accel-Sim tuner
  *                 atomic_add_lat) or every thread on its own word / one word
@@ -101,16 +102,56 @@ SIMT_KERNEL_ANY_ORDER(calib_copy, struct calib_stream_args, p)
 	}
 }
 
-/* STREAM triad a = b + q c, grid-stride */
+/* STREAM triad a = b + q c, grid-stride; the two loads are independent
+ * (the compiler issues both before the first is used) */
 SIMT_KERNEL_ANY_ORDER(calib_triad, struct calib_stream_args, p)
 {
 	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 	     i < p.n; i += stride) {
 		COMPUTE(6); /* index math, DFMA, loop test */
-		double b = LD(p.b, i);
-		double c = LD(p.c, i);
+		double b = LD_INDEP(p.b, i);
+		double c = LD_INDEP(p.c, i);
 		ST(p.a, i, b + p.q * c);
+	}
+}
+
+/* gpu-stream's scale kernel, a = 1.2 b: one load, a store after it */
+SIMT_KERNEL_ANY_ORDER(calib_stream_scale, struct calib_stream_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < p.n; i += stride) {
+		COMPUTE(5); /* index math, DMUL, loop test */
+		ST(p.a, i, 1.2 * LD(p.b, i));
+	}
+}
+
+/* gpu-stream's init kernel, a = 0.23: stores only, so at low occupancy its
+ * rate is the CTA slots' turnover (dispatch, launch, retire) */
+SIMT_KERNEL_ANY_ORDER(calib_stream_init, struct calib_stream_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < p.n; i += stride) {
+		COMPUTE(4); /* index math and loop test */
+		ST(p.a, i, 0.23);
+	}
+}
+
+/* gpu-stream's read kernel: loads b and compares it (a store that never
+ * happens), so a CTA ends when its loads are back: turnover plus the load
+ * latency */
+SIMT_KERNEL_ANY_ORDER(calib_stream_read, struct calib_stream_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < p.n; i += stride) {
+		COMPUTE(4); /* index math and loop test */
+		double b = LD(p.b, i);
+		COMPUTE(1); /* the compare */
+		if (b == 123.0)
+			ST(p.a, i, b);
 	}
 }
 
