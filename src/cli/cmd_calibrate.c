@@ -325,13 +325,15 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 	 * kernels at the same occupancies: at 128 threads per SM the CTA
 	 * slots' turnover sets init's rate and turnover plus a load's
 	 * latency read's (docs/launch.md) */
-	static const unsigned blocks[] = {64, 256};
+	static const unsigned blocks[] = {64, 256, 1024};
 	static const char *const kernels[] = {"triad", "init", "read"};
+	static const char *const occ[] = {"_occ6", "_occ25", ""};
 	double at[2] = {NAN, NAN};
 	for (int k = 0; k < 3; k++) {
-		for (int i = 0; i < 2; i++) {
+		/* the triad at full occupancy is the row above */
+		for (int i = 0; i < (k ? 3 : 2); i++) {
 			char name[40];
-			snprintf(name, sizeof name, "stream_%s_gb_s_occ%s", kernels[k], i ? "25" : "6");
+			snprintf(name, sizeof name, "stream_%s_gb_s%s", kernels[k], occ[i]);
 			double v = c->quick ? NAN : stream_gb_s(c, cfg, gpu, kernels[k], blocks[i], elems);
 			if (k == 0)
 				at[i] = v;
@@ -536,7 +538,8 @@ static void calibrate_usage(FILE *out)
 	      "                          2048, 512 (occ25) and 128 (occ6) threads per SM; triad /\n"
 	      "                          board peak; and a curve vs threads per SM. gpu-stream's\n"
 	      "                          init (stores) and read (loads) at occ6 and occ25: the\n"
-	      "                          CTA slots' turnover, and it plus a load's latency\n"
+	      "                          CTA slots' turnover, and it plus a load's latency; at\n"
+	      "                          2048 threads per SM: the DRAM's write and read rates\n"
 	      "  l2_read_bytes_per_clk   every SM reading an L2-resident buffer (ubench-l2,\n"
 	      "                          __ldcg): bytes per SM clock over 4 passes\n"
 	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"
