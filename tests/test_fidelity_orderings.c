@@ -126,11 +126,11 @@ static void test_sepo_fig6_8_ordering(void **state)
 	}
 }
 
-static double translation_cycles(const char *peer, const char *update)
+static double translation_cycles(const char *peer, const char *update, const char *walk)
 {
-	const char *sets[] = {peer, update};
+	const char *sets[] = {walk, peer, update};
 	struct gpuvm_run_spec spec = {.gpu = "gem5gpu-neidty", .workload = "mis", .seed = 3};
-	for (int i = 0; i < 2 && sets[i]; i++)
+	for (int i = 0; i < 3 && sets[i]; i++)
 		spec.sets[spec.n_sets++] = sets[i];
 	cJSON *r = run_report(&spec);
 	const cJSON *l1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "tlb"), 0);
@@ -140,19 +140,33 @@ static double translation_cycles(const char *peer, const char *update)
 	return c;
 }
 
+/* MIS's translation delay is its walker queue, so its speed-ups move by
+ * more than their size when the walk changes by one cycle (docs/neidty.md,
+ * "Is twice below default a bug?"): each order is taken on the mean
+ * speed-up over the walk at 148-152 cycles around Table III's 150, not on
+ * one point of that noise. */
 static void test_neidty_update_orderings(void **state)
 {
 	(void)state;
-	double base = translation_cycles("tlb.l1.peer=none", NULL);
-	double def = translation_cycles("tlb.l1.peer=neidty", "neidty.update=default");
-	double twice = translation_cycles("tlb.l1.peer=neidty", "neidty.update=twice");
-	printf("  MIS: cycles per translation baseline %.1f, neidty-default %.1f, neidty-twice %.1f\n", base,
-	       def, twice);
-	assert_true(def < base); /* neidty-default cuts the translation delay */
+	double def = 0, twice = 0;
+	const int walks = 5;
+	for (int w = 0; w < walks; w++) {
+		char walk[48];
+		snprintf(walk, sizeof walk, "walker.latency_cycles=%d", 148 + w);
+		double b = translation_cycles("tlb.l1.peer=none", NULL, walk);
+		double d = translation_cycles("tlb.l1.peer=neidty", "neidty.update=default", walk);
+		double t = translation_cycles("tlb.l1.peer=neidty", "neidty.update=twice", walk);
+		printf("  MIS, walk %d: cycles per translation baseline %.1f, neidty-default %.1f, "
+		       "neidty-twice %.1f\n", 148 + w, b, d, t);
+		def += b / d / walks;
+		twice += b / t / walks;
+	}
+	printf("  MIS: mean speed-up neidty-default %.3fx, neidty-twice %.3fx\n", def, twice);
+	assert_true(def > 1); /* neidty-default cuts the translation delay */
 	char what[160];
-	snprintf(what, sizeof what, "MIS: neidty-twice >= neidty-default (speed-up %.3fx vs %.3fx)", base / twice,
-		 base / def);
-	known_miss(twice <= def * (1 + 1e-3), what);
+	snprintf(what, sizeof what, "MIS: neidty-twice >= neidty-default (mean speed-up %.3fx vs %.3fx)",
+		 twice, def);
+	known_miss(twice >= def * (1 - 1e-3), what);
 }
 
 static int report_misses(void **state)
