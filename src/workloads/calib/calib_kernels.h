@@ -139,9 +139,10 @@ SIMT_KERNEL_ANY_ORDER(calib_stream_init, struct calib_stream_args, p)
 	}
 }
 
-/* gpu-stream's read kernel: loads b and compares it (a store that never
- * happens), so a CTA ends when its loads are back: turnover plus the load
- * latency */
+/* gpu-stream's read kernel: loads b and compares it with a value b never
+ * holds (b is 0..1023 here; gpu-stream compares its 0.23 with 123), so
+ * the store never happens and a CTA ends when its loads are back:
+ * turnover plus the load latency */
 SIMT_KERNEL_ANY_ORDER(calib_stream_read, struct calib_stream_args, p)
 {
 	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
@@ -150,7 +151,7 @@ SIMT_KERNEL_ANY_ORDER(calib_stream_read, struct calib_stream_args, p)
 		COMPUTE(4); /* index math and loop test */
 		double b = LD(p.b, i);
 		COMPUTE(1); /* the compare */
-		if (b == 123.0)
+		if (b == -1.0)
 			ST(p.a, i, b);
 	}
 }
