@@ -23,16 +23,26 @@ static cJSON *report(const char *gpu, const char *wl)
 	return run_report(&spec);
 }
 
-static double kernel_cycles(const char *gpu, const char *wl)
+/* The duration in cycles of spec's last kernel; *mhz (if not NULL) the
+ * preset's clock. */
+static double spec_kernel_cycles(const struct gpuvm_run_spec *spec, double *mhz)
 {
-	cJSON *o = report(gpu, wl);
+	cJSON *o = run_report(spec);
 	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
 	const cJSON *k = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
 	if (!k)
-		fail_msg("%s: no kernel", wl);
+		fail_msg("%s: no kernel", spec->workload);
 	double c = report_num(k, "end_cycle") - report_num(k, "start_cycle");
+	if (mhz)
+		*mhz = report_num(cJSON_GetObjectItemCaseSensitive(o, "config"), "gpu.clock_mhz");
 	cJSON_Delete(o);
 	return c;
+}
+
+static double kernel_cycles(const char *gpu, const char *wl)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
+	return spec_kernel_cycles(&spec, NULL);
 }
 
 static void test_atomic_adds_every_step(void **state)
@@ -192,13 +202,7 @@ static double titan_l2_gb_s(unsigned ctas, unsigned block, double port)
 		struct gpuvm_run_spec spec = {.gpu = "gtx-titan-black", .workload = wl, .seed = 1};
 		if (port >= 0)
 			spec.sets[spec.n_sets++] = set;
-		cJSON *o = run_report(&spec);
-		const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
-		const cJSON *kr = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
-		if (!kr)
-			fail_msg("%s: no kernel", wl);
-		cyc[k] = report_num(kr, "end_cycle") - report_num(kr, "start_cycle");
-		cJSON_Delete(o);
+		cyc[k] = spec_kernel_cycles(&spec, NULL);
 	}
 	return 4.0 * (double)bytes / ((cyc[1] - cyc[0]) / 980e6) / 1e9;
 }
@@ -305,14 +309,7 @@ static double stream_gb_s(const char *gpu, const char *kernel, unsigned block, c
 		struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
 		if (set)
 			spec.sets[spec.n_sets++] = set;
-		cJSON *o = run_report(&spec);
-		const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
-		const cJSON *kr = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
-		if (!kr)
-			fail_msg("%s: no kernel", wl);
-		cyc[k] = report_num(kr, "end_cycle") - report_num(kr, "start_cycle");
-		mhz = report_num(cJSON_GetObjectItemCaseSensitive(o, "config"), "gpu.clock_mhz");
-		cJSON_Delete(o);
+		cyc[k] = spec_kernel_cycles(&spec, &mhz);
 	}
 	double bytes = (strcmp(kernel, "triad") ? 8.0 : 24.0) * (double)n;
 	return bytes / ((cyc[1] - cyc[0]) / (mhz * 1e6)) / 1e9;
@@ -366,13 +363,8 @@ static void test_cta_release_per_warp(void **state)
 	double t[2][2];
 	for (int r = 0; r < 2; r++) {
 		one.sets[0] = many.sets[0] = r ? "gpu.cta_release_cycles_per_warp=20" : "gpu.cta_release_cycles_per_warp=0";
-		for (int k = 0; k < 2; k++) {
-			cJSON *o = run_report(k ? &many : &one);
-			const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
-			const cJSON *kr = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
-			t[r][k] = report_num(kr, "end_cycle") - report_num(kr, "start_cycle");
-			cJSON_Delete(o);
-		}
+		for (int k = 0; k < 2; k++)
+			t[r][k] = spec_kernel_cycles(k ? &many : &one, NULL);
 	}
 	/* 16384 CTAs of 32 warps, 2 per SM on 114 SMs: ~72 waves, each
 	 * 20 x 32 = 640 cycles later */
