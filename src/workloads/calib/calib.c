@@ -607,7 +607,7 @@ static int l2bw_host(struct simt_host *h, void *user)
 	struct simt_dim3 grid = simt_dim3((uint32_t)ctas, 1, 1);
 	struct simt_dim3 block = simt_dim3((uint32_t)c->block, 1, 1);
 	if (c->width == 16) {
-		struct calib_l2read16_args a = {(const struct calib_u4 *)src, out,
+		struct calib_l2read16_args a = {(const calib_u4 *)src, out,
 						(unsigned long long)(n / 4), (unsigned)c->passes};
 		if (SIMT_LAUNCH(h, calib_l2read16, grid, block, a))
 			return -1;

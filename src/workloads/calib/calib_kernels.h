@@ -66,7 +66,6 @@ struct calib_ops_args {
 SIMT_KERNEL_ANY_ORDER(calib_ops, struct calib_ops_args, p)
 {
 	unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
-	unsigned int chain = p.insts / p.ilp;
 	unsigned int u = tid | 1u;
 	float f = (float)(tid & 255) * 0.001f + 1.0f;
 	double d = (double)f;
@@ -79,8 +78,8 @@ SIMT_KERNEL_ANY_ORDER(calib_ops, struct calib_ops_args, p)
 		default: d = d * 0.999 + 0.001; break;
 		}
 	}
-	COMPUTE_CHAIN(chain, p.cls);
-	COMPUTE(p.insts - chain);
+	COMPUTE_CHAIN(p.insts / p.ilp, p.cls);
+	COMPUTE(p.insts - p.insts / p.ilp);
 	ST(p.out, tid, u ^ (unsigned int)(f * 1000.0f) ^ (unsigned int)(d * 1000.0));
 }
 
@@ -233,13 +232,17 @@ SIMT_KERNEL_ANY_ORDER(calib_l2read, struct calib_l2read_args, p)
 	ST(p.out, tid, acc);
 }
 
-/* A 16-byte word, as CUDA's uint4. */
-struct calib_u4 {
+/* A 16-byte word: CUDA's uint4 where __ldcg has an overload for it. */
+#ifdef __CUDACC__
+typedef uint4 calib_u4;
+#else
+typedef struct calib_u4 {
 	unsigned int x, y, z, w;
-};
+} calib_u4;
+#endif
 
 struct calib_l2read16_args {
-	const struct calib_u4 *src;
+	const calib_u4 *src;
 	unsigned int *out;
 	unsigned long long n; /* 16-byte words */
 	unsigned int passes;
@@ -257,7 +260,7 @@ SIMT_KERNEL_ANY_ORDER(calib_l2read16, struct calib_l2read16_args, p)
 	for (unsigned int pass = 0; pass < p.passes; pass++)
 		for (unsigned long long i = tid; i < p.n; i += stride) {
 			COMPUTE(3);
-			struct calib_u4 v = LDCG(p.src, i);
+			calib_u4 v = LDCG(p.src, i);
 			acc += v.x ^ v.y ^ v.z ^ v.w;
 		}
 	ST(p.out, tid, acc);

@@ -1,0 +1,747 @@
+// gpuvm's calibration microbenchmarks and validation programs run on a real
+// GPU: the same kernel bodies `gpuvm calibrate` and `gpuvm validate` run in
+// the simulator (src/workloads/calib/calib_kernels.h, the suite's vectorAdd,
+// 2DCONV and ATAX, Karnagel's random sampling), launched with the same grids,
+// so each simulated value has a measured one from the same program.
+//
+// Build and run on a machine with a GPU (gpuvm itself never runs CUDA):
+//   nvcc -O3 -arch=sm_90 -std=c++14 -Iinclude -o hwbench cuda/hwbench.cu
+//   ./hwbench all > hw.tsv          # every section below, one TSV row each
+//   ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+//       --csv ./hwbench durations   # kernel durations as nsys/ncu time them
+// scripts/hw-measure.sh runs all of it and writes the files docs/hardware.md
+// reads.
+//
+// Conventions (each row's last column repeats the one that applies):
+// - cycles are SM cycles at the clock measured during the run (clock64()
+//   against %globaltimer on one SM: `clock_mhz`);
+// - a latency is a difference of two launches with N and 2N dependent steps
+//   divided by N (launch and warm-up cancel), as gpuvm calibrate computes it;
+//   `chase_inkernel` rows time a chain with clock64() inside the kernel after
+//   a warm pass (gpu-benches gpu-latency's convention);
+// - a bandwidth is bytes over the median of 7 event-timed launches;
+// - L2 is flushed (a 4x-L2 buffer written) before each cold chase launch.
+//
+// Rows: row<TAB>section<TAB>quantity<TAB>x<TAB>value<TAB>unit<TAB>method
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include "../src/workloads/calib/calib_kernels.h"
+#include "../src/workloads/suite/atax_kernels.h"
+#include "../src/workloads/suite/conv2d_kernels.h"
+#include "../src/workloads/suite/ubench_kernels.h"
+#include "../src/workloads/suite/vectoradd_kernels.h"
+#include "random_sampling.cu"
+
+#define CHECK(call)                                                                          \
+	do {                                                                                 \
+		cudaError_t e_ = (call);                                                     \
+		if (e_ != cudaSuccess) {                                                     \
+			fprintf(stderr, "hwbench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+				cudaGetErrorString(e_));                                     \
+			exit(1);                                                             \
+		}                                                                            \
+	} while (0)
+
+static double g_mhz;          // measured SM clock
+static int g_sms;             // multiprocessors
+static size_t g_l2;           // L2 bytes
+static unsigned char *g_flush; // 4 x L2, written to evict the L2
+
+static void row(const char *section, const char *q, double x, double v, const char *unit,
+		const char *method)
+{
+	printf("row\t%s\t%s\t%.0f\t%.4f\t%s\t%s\n", section, q, x, v, unit, method);
+	fflush(stdout);
+}
+
+// ------------------------------------------------------------- timing
+
+typedef void (*launch_fn)(void *ctx);
+
+static double time_once_us(launch_fn f, void *ctx)
+{
+	cudaEvent_t a, b;
+	CHECK(cudaEventCreate(&a));
+	CHECK(cudaEventCreate(&b));
+	CHECK(cudaEventRecord(a));
+	f(ctx);
+	CHECK(cudaGetLastError());
+	CHECK(cudaEventRecord(b));
+	CHECK(cudaEventSynchronize(b));
+	float ms;
+	CHECK(cudaEventElapsedTime(&ms, a, b));
+	CHECK(cudaEventDestroy(a));
+	CHECK(cudaEventDestroy(b));
+	return ms * 1e3;
+}
+
+static void flush_l2(void)
+{
+	CHECK(cudaMemset(g_flush, 0x5a, 4 * g_l2));
+	CHECK(cudaDeviceSynchronize());
+}
+
+// median of reps event-timed launches; flush first when cold
+static double median_us(launch_fn f, void *ctx, int reps, bool cold)
+{
+	std::vector<double> v;
+	f(ctx); // warm-up: module load, first-touch of the driver's state
+	CHECK(cudaDeviceSynchronize());
+	for (int r = 0; r < reps; r++) {
+		if (cold)
+			flush_l2();
+		v.push_back(time_once_us(f, ctx));
+	}
+	std::sort(v.begin(), v.end());
+	return v[v.size() / 2];
+}
+
+__global__ void clock_kernel(long long spin, unsigned long long *out)
+{
+	unsigned long long g0, g1;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+	long long c0 = clock64();
+	while (clock64() - c0 < spin)
+		;
+	long long c1 = clock64();
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+	out[0] = (unsigned long long)(c1 - c0);
+	out[1] = g1 - g0;
+}
+
+// SM clock in MHz: clock64() cycles over %globaltimer ns while spinning
+static double measure_mhz(void)
+{
+	unsigned long long *d, h[2];
+	CHECK(cudaMalloc(&d, 2 * sizeof *d));
+	double best = 0;
+	for (int i = 0; i < 5; i++) {
+		clock_kernel<<<1, 1>>>(200000000LL, d);
+		CHECK(cudaGetLastError());
+		CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+		double mhz = (double)h[0] / (double)h[1] * 1e3;
+		best = std::max(best, mhz);
+	}
+	CHECK(cudaFree(d));
+	return best;
+}
+
+// ------------------------------------------------------------- chases
+
+struct chase_ctx {
+	calib_chase_args a;
+};
+
+static void launch_chase(void *p)
+{
+	chase_ctx *c = (chase_ctx *)p;
+	calib_chase<<<1, 32>>>(c->a);
+}
+
+// A cyclic chain over footprint/stride nodes in a random order (node 0
+// first; Sattolo's shuffle, fixed seed), or in address order: next[j] is
+// the word index of the node after j, as gpuvm's ubench-chase builds it.
+static unsigned int *build_chain(uint64_t footprint, uint64_t stride, bool shuffled,
+				 bool managed)
+{
+	uint64_t nodes = footprint / stride, wpn = stride / 4;
+	std::vector<uint32_t> ord(nodes);
+	for (uint64_t i = 0; i < nodes; i++)
+		ord[i] = (uint32_t)i;
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	if (shuffled)
+		for (uint64_t k = nodes - 1; k > 1; k--) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t r = 1 + (s >> 33) % k;
+			std::swap(ord[k], ord[r]);
+		}
+	unsigned int *d;
+	if (managed) {
+		CHECK(cudaMallocManaged(&d, footprint));
+		for (uint64_t i = 0; i < nodes; i++)
+			d[ord[i] * wpn] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
+		return d;
+	}
+	CHECK(cudaMalloc(&d, footprint));
+	std::vector<unsigned int> next(nodes);
+	// written node by node on the device: only one word per node matters
+	for (uint64_t i = 0; i < nodes; i++)
+		next[ord[i]] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
+	unsigned int *dn;
+	CHECK(cudaMalloc(&dn, nodes * 4));
+	CHECK(cudaMemcpy(dn, next.data(), nodes * 4, cudaMemcpyHostToDevice));
+	CHECK(cudaMemcpy2D(d, stride, dn, 4, 4, nodes, cudaMemcpyDeviceToDevice));
+	CHECK(cudaFree(dn));
+	return d;
+}
+
+// (T(2N steps) - T(N steps)) / N in cycles, the calib_chase kernel
+static double chase_diff_cycles(unsigned int *chain, unsigned int *out, uint64_t n, int cache,
+				bool cold)
+{
+	chase_ctx c1 = {{chain, out, (unsigned)n, 1, cache}};
+	chase_ctx c2 = {{chain, out, (unsigned)(2 * n), 1, cache}};
+	double t1 = median_us(launch_chase, &c1, 5, cold);
+	double t2 = median_us(launch_chase, &c2, 5, cold);
+	return (t2 - t1) / (double)n * g_mhz;
+}
+
+// gpu-benches gpu-latency's convention: a warm pass, then timed steps
+__global__ void chase_inkernel(const unsigned int *next, unsigned int warm, unsigned int steps,
+			       int cg, double *out)
+{
+	unsigned int j = 0;
+	for (unsigned int i = 0; i < warm; i++)
+		j = cg ? __ldcg(&next[j]) : next[j];
+	long long t0 = clock64();
+	for (unsigned int i = 0; i < steps; i++)
+		j = cg ? __ldcg(&next[j]) : next[j];
+	long long t1 = clock64();
+	out[0] = (double)(t1 - t0) / steps + (j == 0xffffffffu ? 1 : 0);
+}
+
+static void chase_section(void)
+{
+	unsigned int *out;
+	double *dres;
+	CHECK(cudaMalloc(&out, 4096));
+	CHECK(cudaMalloc(&dres, sizeof(double)));
+	// the curve, in-kernel timing (warm pass of every node, 4096+ timed)
+	for (uint64_t fp = 4096; fp <= 4 * (uint64_t)g_l2 && fp <= (1ull << 30); fp *= 2) {
+		unsigned int *ch = build_chain(fp, 128, true, false);
+		uint64_t nodes = fp / 128;
+		unsigned warm = (unsigned)std::min<uint64_t>(nodes, 1u << 22);
+		unsigned steps = (unsigned)std::max<uint64_t>(std::min<uint64_t>(nodes, 1u << 16), 4096);
+		double best = INFINITY;
+		for (int r = 0; r < 3; r++) {
+			chase_inkernel<<<1, 1>>>(ch, warm, steps, 0, dres);
+			CHECK(cudaGetLastError());
+			double v;
+			CHECK(cudaMemcpy(&v, dres, sizeof v, cudaMemcpyDeviceToHost));
+			best = std::min(best, v);
+		}
+		row("chase", "chase_cycles", (double)fp, best, "cycles",
+		    "in-kernel clock64, warm pass then timed, shuffled 128 B lines, default loads, min of 3");
+		CHECK(cudaFree(ch));
+	}
+	// the calibrate rows with the calibrate kernel: (T(2N) - T(N)) / N
+	struct {
+		const char *q;
+		uint64_t fp, stride;
+		int cache;
+		bool cold;
+	} rows[] = {
+		{"chase_l1_hit_cycles", 4096, 128, 2, false},
+		{"chase_l2_hit_cycles", 475 * 1024, 128, 0, false},
+		{"chase_l2_far_cycles", (uint64_t)(g_l2 / 10 * 7) / 128 * 128, 128, 0, false},
+		{"chase_dram_cycles", 125026ull * 1024, 128, 0, true},
+		{"chase_dram_1gib_cycles", 1ull << 30, 1024, 1, true},
+	};
+	for (auto &r : rows) {
+		unsigned int *ch = build_chain(r.fp, r.stride, true, false);
+		uint64_t nodes = r.fp / r.stride;
+		uint64_t n = r.cold ? std::min<uint64_t>(nodes / 2, 1u << 15) : 1u << 16;
+		double v = chase_diff_cycles(ch, out, n, r.cache, r.cold);
+		row("chase", r.q, (double)r.fp, v, "cycles",
+		    r.cold ? "calib_chase, (T(2N)-T(N))/N, L2 flushed before each launch, median of 5"
+			   : "calib_chase, (T(2N)-T(N))/N, warm, median of 5");
+		CHECK(cudaFree(ch));
+	}
+	CHECK(cudaFree(out));
+	CHECK(cudaFree(dres));
+}
+
+// ------------------------------------------------------------- arithmetic
+
+// one dependent chain of the op per thread (ilp 1) or 8 independent ones
+template <int OP, int ILP>
+__global__ void ops_kernel(unsigned int *out, unsigned int iters, long long *cycles)
+{
+	float f[ILP];
+	unsigned int u[ILP];
+	double d[ILP];
+	for (int k = 0; k < ILP; k++) {
+		f[k] = 1.0f + threadIdx.x * 1e-3f + k;
+		u[k] = threadIdx.x * 7u + k;
+		d[k] = 1.0 + threadIdx.x * 1e-3 + k;
+	}
+	__syncthreads();
+	long long t0 = clock64();
+	for (unsigned int i = 0; i < iters; i++) {
+#pragma unroll
+		for (int k = 0; k < ILP; k++) {
+			if (OP == 0)
+				asm volatile("fma.rn.f32 %0, %0, %0, %0;" : "+f"(f[k]));
+			else if (OP == 1)
+				asm volatile("mad.lo.u32 %0, %0, %0, %0;" : "+r"(u[k]));
+			else if (OP == 2)
+				asm volatile("fma.rn.f64 %0, %0, %0, %0;" : "+d"(d[k]));
+			else
+				asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(f[k]));
+		}
+	}
+	__syncthreads();
+	long long t1 = clock64();
+	unsigned int acc = 0;
+	for (int k = 0; k < ILP; k++)
+		acc ^= u[k] ^ __float_as_uint(f[k]) ^ (unsigned int)__double2loint(d[k]);
+	out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+	if (threadIdx.x == 0)
+		cycles[blockIdx.x] = t1 - t0;
+}
+
+template <int OP>
+static void ops_one(const char *name, unsigned int *out, long long *cyc)
+{
+	// latency: one warp, one chain, N vs 2N (in-kernel clock)
+	long long h[2];
+	unsigned n = 4096;
+	ops_kernel<OP, 1><<<1, 32>>>(out, n, cyc);
+	CHECK(cudaMemcpy(&h[0], cyc, sizeof(long long), cudaMemcpyDeviceToHost));
+	ops_kernel<OP, 1><<<1, 32>>>(out, 2 * n, cyc);
+	CHECK(cudaMemcpy(&h[1], cyc, sizeof(long long), cudaMemcpyDeviceToHost));
+	char q[64];
+	snprintf(q, sizeof q, "%s_latency_cycles", name);
+	row("ops", q, 0, (double)(h[1] - h[0]) / n, "cycles",
+	    "one warp, dependent chain of one PTX op (fma.rn.f32, mad.lo.u32, fma.rn.f64, ex2.approx), clock64 (T(2N)-T(N))/N");
+	// throughput: one CTA of 512 threads per SM, 8 chains each
+	std::vector<long long> c(g_sms);
+	double rate[2];
+	for (int k = 0; k < 2; k++) {
+		ops_kernel<OP, 8><<<g_sms, 512>>>(out, (k + 1) * 1024, cyc);
+		CHECK(cudaGetLastError());
+		CHECK(cudaMemcpy(c.data(), cyc, g_sms * sizeof(long long), cudaMemcpyDeviceToHost));
+		std::sort(c.begin(), c.end());
+		rate[k] = (double)c[c.size() / 2];
+	}
+	snprintf(q, sizeof q, "%s_ops_per_clk_sm", name);
+	row("ops", q, 0, 512.0 * 8 * 1024 / (rate[1] - rate[0]), "ops/clk/SM",
+	    "one 512-thread CTA per SM, 8 independent chains, clock64 per CTA, (T(2N)-T(N)), median CTA");
+}
+
+static void ops_section(void)
+{
+	unsigned int *out;
+	long long *cyc;
+	CHECK(cudaMalloc(&out, (size_t)g_sms * 512 * 4));
+	CHECK(cudaMalloc(&cyc, (size_t)g_sms * sizeof(long long)));
+	ops_one<0>("fma", out, cyc);
+	ops_one<1>("imad", out, cyc);
+	ops_one<2>("dp", out, cyc);
+	ops_one<3>("sfu", out, cyc);
+	CHECK(cudaFree(out));
+	CHECK(cudaFree(cyc));
+}
+
+// ------------------------------------------------------- smem, atomics
+
+struct smem_ctx {
+	ubench_smem_args a;
+};
+static void launch_smem(void *p)
+{
+	ubench_smem<<<1, 32>>>(((smem_ctx *)p)->a);
+}
+struct atomic_ctx {
+	calib_atomic_args a;
+};
+static void launch_atomic(void *p)
+{
+	calib_atomic<<<1, 32>>>(((atomic_ctx *)p)->a);
+}
+
+static void smem_atomic_section(void)
+{
+	unsigned int *out, *words;
+	CHECK(cudaMalloc(&out, 4096));
+	CHECK(cudaMalloc(&words, 4096));
+	CHECK(cudaMemset(words, 0, 4096));
+	double s[2];
+	for (int k = 0; k < 2; k++) {
+		unsigned n = 1u << 16;
+		smem_ctx a = {{out, n, (unsigned)(k + 1)}}, b = {{out, 2 * n, (unsigned)(k + 1)}};
+		s[k] = (median_us(launch_smem, &b, 7, false) - median_us(launch_smem, &a, 7, false)) /
+		       n * g_mhz;
+	}
+	row("smem", "smem_latency_cycles", 0, s[0], "cycles", "ubench_smem, stride 1, (T(2N)-T(N))/N, events");
+	row("smem", "smem_2way_conflict_extra_cycles", 0, s[1] - s[0], "cycles",
+	    "ubench_smem, stride 2 minus stride 1");
+	unsigned n = 1u << 14;
+	atomic_ctx a = {{words, out, n, 0}}, b = {{words, out, 2 * n, 0}};
+	double at = (median_us(launch_atomic, &b, 7, false) - median_us(launch_atomic, &a, 7, false)) /
+		    n * g_mhz;
+	row("atomic", "atomic_latency_cycles", 0, at, "cycles", "calib_atomic mode 0 (one thread's dependent atomicAdd), (T(2N)-T(N))/N");
+	CHECK(cudaFree(out));
+	CHECK(cudaFree(words));
+}
+
+// ------------------------------------------------------------- stream
+
+struct stream_ctx {
+	int kernel; // 0 copy, 1 triad, 2 init, 3 read, 4 scale
+	unsigned block;
+	calib_stream_args a;
+};
+
+static void launch_stream(void *p)
+{
+	stream_ctx *c = (stream_ctx *)p;
+	unsigned grid = (unsigned)((c->a.n + c->block - 1) / c->block);
+	size_t sh = 6 * 1024; // gpu-stream's 6 KiB: two CTAs per SM with a 16 KiB carve-out
+	switch (c->kernel) {
+	case 0: calib_copy<<<grid, c->block, sh>>>(c->a); break;
+	case 1: calib_triad<<<grid, c->block, sh>>>(c->a); break;
+	case 2: calib_stream_init<<<grid, c->block, sh>>>(c->a); break;
+	case 3: calib_stream_read<<<grid, c->block, sh>>>(c->a); break;
+	default: calib_stream_scale<<<grid, c->block, sh>>>(c->a); break;
+	}
+}
+
+__global__ void fill_index(double *a, unsigned long long n)
+{
+	unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		a[i] = (double)(i & 1023);
+}
+
+static void stream_section(void)
+{
+	unsigned long long n = 1ull << 26; // 512 MiB per array, 10x the L2
+	double *a, *b, *c;
+	CHECK(cudaMalloc(&a, n * 8));
+	CHECK(cudaMalloc(&b, n * 8));
+	CHECK(cudaMalloc(&c, n * 8));
+	fill_index<<<(unsigned)(n / 256), 256>>>(a, n);
+	fill_index<<<(unsigned)(n / 256), 256>>>(b, n);
+	fill_index<<<(unsigned)(n / 256), 256>>>(c, n);
+	CHECK(cudaDeviceSynchronize());
+	// 16 KiB of shared memory per SM: room for two 6 KiB CTAs (plus 1 KiB each reserved)
+	int pct = (int)ceil(16.0 * 1024 / (228.0 * 1024) * 100);
+	CHECK(cudaFuncSetAttribute(calib_copy, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+	CHECK(cudaFuncSetAttribute(calib_triad, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+	CHECK(cudaFuncSetAttribute(calib_stream_init, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+	CHECK(cudaFuncSetAttribute(calib_stream_read, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+	CHECK(cudaFuncSetAttribute(calib_stream_scale, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+	static const char *names[] = {"copy", "triad", "init", "read", "scale"};
+	static const double streams[] = {2, 3, 1, 1, 2};
+	static const unsigned blocks[] = {32, 64, 128, 256, 512, 1024};
+	for (int k = 0; k < 5; k++)
+		for (unsigned bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
+			stream_ctx s = {k, blocks[bi], {a, b, c, 1.2, n}};
+			int occ = 0;
+			void *fn = k == 0 ? (void *)calib_copy : k == 1 ? (void *)calib_triad : k == 2 ? (void *)calib_stream_init : k == 3 ? (void *)calib_stream_read : (void *)calib_stream_scale;
+			CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, (int)blocks[bi], 6 * 1024));
+			double us = median_us(launch_stream, &s, 7, false);
+			char q[64];
+			snprintf(q, sizeof q, "stream_%s_gb_s", names[k]);
+			char m[160];
+			snprintf(m, sizeof m, "gpu-stream grid: one element per thread, 6 KiB shared, carve-out %d %% (occupancy API says %d CTAs/SM), 2^26 doubles, median of 7", pct, occ);
+			row("stream", q, 2.0 * blocks[bi], streams[k] * 8.0 * (double)n / us / 1e3, "GB/s", m);
+		}
+	CHECK(cudaFree(a));
+	CHECK(cudaFree(b));
+	CHECK(cudaFree(c));
+}
+
+// ------------------------------------------------------------- L2
+
+struct l2_ctx {
+	unsigned grid, block;
+	int wide;
+	calib_l2read_args a;
+	calib_l2read16_args w;
+};
+static void launch_l2(void *p)
+{
+	l2_ctx *c = (l2_ctx *)p;
+	if (c->wide)
+		calib_l2read16<<<c->grid, c->block>>>(c->w);
+	else
+		calib_l2read<<<c->grid, c->block>>>(c->a);
+}
+
+static double l2_gb_s(void *buf, uint64_t bytes, unsigned grid, unsigned block, int wide, int lo, int hi,
+		      unsigned int *out, bool cold)
+{
+	l2_ctx c[2];
+	for (int k = 0; k < 2; k++) {
+		c[k].grid = grid;
+		c[k].block = block;
+		c[k].wide = wide;
+		c[k].a = {(const unsigned int *)buf, out, bytes / 4, (unsigned)(k ? hi : lo)};
+		c[k].w = {(const calib_u4 *)buf, out, bytes / 16, (unsigned)(k ? hi : lo)};
+	}
+	double t0 = median_us(launch_l2, &c[0], 7, cold), t1 = median_us(launch_l2, &c[1], 7, cold);
+	return (double)(hi - lo) * (double)bytes / (t1 - t0) / 1e3;
+}
+
+static void l2_section(void)
+{
+	unsigned int *out;
+	CHECK(cudaMalloc(&out, (size_t)g_sms * 2048 * 4));
+	uint64_t half_part = g_l2 / 2 / 2 / 4 * 4; // half of one of the two partitions
+	void *buf;
+	uint64_t big = 4 * (uint64_t)g_l2;
+	CHECK(cudaMalloc(&buf, big + (1u << 24)));
+	CHECK(cudaMemset(buf, 1, big + (1u << 24)));
+	double gbs = l2_gb_s(buf, half_part, 2 * g_sms, 1024, 0, 2, 6, out, false);
+	row("l2", "l2_read_bytes_per_clk", 0, gbs * 1e3 / g_mhz, "B/clk",
+	    "calib_l2read, 2 CTAs x 1024 per SM, 4-byte __ldcg, half a partition's L2, 4 passes (T(6)-T(2))");
+	uint64_t per = 1024 * 16;
+	uint64_t b1 = half_part / per * per;
+	row("l2", "l2_read_gb_s_1cta", 1, l2_gb_s(buf, b1, 1, 1024, 1, 2, 6, out, false), "GB/s",
+	    "calib_l2read16, one CTA of 1024 threads, 16-byte __ldcg, T(6)-T(2)");
+	uint64_t bs = half_part / (per * g_sms) * per * g_sms;
+	row("l2", "l2_read_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bs, g_sms, 1024, 1, 2, 6, out, false),
+	    "GB/s", "calib_l2read16, one CTA of 1024 threads per SM, T(6)-T(2)");
+	uint64_t bd = (big + per * g_sms - 1) / (per * g_sms) * (per * g_sms);
+	row("l2", "dram_read_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bd, g_sms, 1024, 1, 1, 2, out, true),
+	    "GB/s", "calib_l2read16 over 4x the L2, one CTA of 1024 per SM, T(2)-T(1), L2 flushed");
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(out));
+}
+
+// ------------------------------------------------- launch, link, faults
+
+struct empty_ctx {
+	unsigned grid, block, times;
+};
+static void launch_empty(void *p)
+{
+	empty_ctx *c = (empty_ctx *)p;
+	calib_empty_args a = {0};
+	for (unsigned i = 0; i < c->times; i++)
+		calib_empty<<<c->grid, c->block>>>(a);
+}
+
+static void launch_section(void)
+{
+	static const unsigned cfgs[][2] = {{1, 32}, {1, 128}, {1024, 128}, {4096, 128}, {4096, 256},
+					   {65536, 128}, {4096, 1024}, {16384, 1024}};
+	for (auto &k : cfgs) {
+		empty_ctx one = {k[0], k[1], 1}, many = {k[0], k[1], 200};
+		double t1 = median_us(launch_empty, &one, 15, false);
+		double tn = median_us(launch_empty, &many, 5, false) / 200;
+		char q[96];
+		snprintf(q, sizeof q, "empty_kernel_event_us_block%u", k[1]);
+		row("launch", q, k[0], t1, "us", "one launch between two events, median of 15 (launch overhead in)");
+		snprintf(q, sizeof q, "empty_kernel_back_to_back_us_block%u", k[1]);
+		row("launch", q, k[0], tn, "us", "200 launches back to back between two events, per launch");
+	}
+	// host-to-device copies, pinned and pageable
+	static const uint64_t sizes[] = {4096, 65536, 1u << 20, 16u << 20, 256u << 20};
+	void *dst, *pin, *pg;
+	CHECK(cudaMalloc(&dst, 256u << 20));
+	CHECK(cudaMallocHost(&pin, 256u << 20));
+	pg = malloc(256u << 20);
+	memset(pin, 3, 256u << 20);
+	memset(pg, 3, 256u << 20);
+	for (auto s : sizes)
+		for (int pinned = 1; pinned >= 0; pinned--) {
+			std::vector<double> v;
+			for (int r = 0; r < 11; r++) {
+				cudaEvent_t a, b;
+				CHECK(cudaEventCreate(&a));
+				CHECK(cudaEventCreate(&b));
+				CHECK(cudaEventRecord(a));
+				CHECK(cudaMemcpy(dst, pinned ? pin : pg, s, cudaMemcpyHostToDevice));
+				CHECK(cudaEventRecord(b));
+				CHECK(cudaEventSynchronize(b));
+				float ms;
+				CHECK(cudaEventElapsedTime(&ms, a, b));
+				v.push_back(ms * 1e3);
+				CHECK(cudaEventDestroy(a));
+				CHECK(cudaEventDestroy(b));
+			}
+			std::sort(v.begin(), v.end());
+			double us = v[v.size() / 2];
+			row("link", pinned ? "h2d_pinned_gb_s" : "h2d_pageable_gb_s", (double)s, (double)s / us / 1e3,
+			    "GB/s", "cudaMemcpy H2D between two events, median of 11");
+			if (s == 4096)
+				row("link", pinned ? "h2d_copy_4k_us" : "h2d_pageable_copy_4k_us", 4096, us, "us",
+				    "cudaMemcpy H2D of 4 KiB between two events, median of 11");
+		}
+	CHECK(cudaFree(dst));
+	CHECK(cudaFreeHost(pin));
+	free(pg);
+	// far faults: a chase over managed 2 MiB blocks the host wrote, each a
+	// first touch; a fresh allocation per launch (32 vs 16 steps)
+	unsigned int *out;
+	CHECK(cudaMalloc(&out, 4096));
+	double t[2][3];
+	for (int r = 0; r < 3; r++)
+		for (int k = 0; k < 2; k++) {
+			unsigned int *ch = build_chain(128u << 20, 2u << 20, false, true);
+			chase_ctx c = {{ch, out, (unsigned)(16 * (k + 1)), 1, 0}};
+			t[k][r] = time_once_us(launch_chase, &c);
+			CHECK(cudaFree(ch));
+		}
+	for (int k = 0; k < 2; k++)
+		std::sort(t[k], t[k] + 3);
+	row("fault", "far_fault_us", 0, (t[1][1] - t[0][1]) / 16, "us",
+	    "calib_chase over 128 MiB managed, 2 MiB stride, host-written: (T(32)-T(16))/16, median of 3");
+	CHECK(cudaFree(out));
+}
+
+// ---------------------------------------------------- random sampling
+
+static void sampling_section(void)
+{
+	uint64_t threads = (uint64_t)g_sms * 2048;
+	uint32_t reads = 1024;
+	unsigned long long *sums;
+	CHECK(cudaMalloc(&sums, threads * 8));
+	size_t free_b, total_b;
+	CHECK(cudaMemGetInfo(&free_b, &total_b));
+	for (uint64_t region = 32ull << 20; region <= (64ull << 30) && region < free_b * 0.85; region *= 2) {
+		uint32_t *data;
+		CHECK(cudaMalloc(&data, region));
+		CHECK(cudaMemset(data, 7, region));
+		uint64_t elems = region / 4;
+		std::vector<double> v;
+		for (int r = 0; r < 3; r++) {
+			cudaEvent_t a, b;
+			CHECK(cudaEventCreate(&a));
+			CHECK(cudaEventCreate(&b));
+			CHECK(cudaEventRecord(a));
+			launch_random_sampling(data, elems, threads, reads, 1, sums, 0);
+			CHECK(cudaGetLastError());
+			CHECK(cudaEventRecord(b));
+			CHECK(cudaEventSynchronize(b));
+			float ms;
+			CHECK(cudaEventElapsedTime(&ms, a, b));
+			v.push_back(ms * 1e3);
+		}
+		std::sort(v.begin(), v.end());
+		row("sampling", "random_sampling_greads_s", (double)region,
+		    (double)threads * reads / v[1] / 1e3, "Greads/s",
+		    "cuda/random_sampling.cu, threads = SMs x 2048, 1024 reads each, 256-thread blocks, median of 3");
+		CHECK(cudaFree(data));
+	}
+	CHECK(cudaFree(sums));
+}
+
+// ---------------------------------------------- validation programs
+
+// Launched several times each: `ncu ... ./hwbench durations` times every
+// launch as nsys does; the events give a second convention.
+static void durations_section(void)
+{
+	calib_empty_args e = {0};
+	static const unsigned empties[][2] = {{1, 128}, {1024, 128}, {4096, 128}, {65536, 128},
+					      {4096, 1024}, {16384, 1024}};
+	for (int r = 0; r < 5; r++)
+		for (auto &k : empties)
+			calib_empty<<<k[0], k[1]>>>(e);
+	CHECK(cudaDeviceSynchronize());
+	// vectorAdd, 256-thread blocks
+	for (unsigned long long n = 16384; n <= 16777216; n *= 2) {
+		float *a, *b, *c;
+		CHECK(cudaMalloc(&a, n * 4));
+		CHECK(cudaMalloc(&b, n * 4));
+		CHECK(cudaMalloc(&c, n * 4));
+		std::vector<float> h(n);
+		for (unsigned long long i = 0; i < n; i++)
+			h[i] = (float)(i % 977) * 0.5f;
+		CHECK(cudaMemcpy(a, h.data(), n * 4, cudaMemcpyHostToDevice));
+		CHECK(cudaMemcpy(b, h.data(), n * 4, cudaMemcpyHostToDevice));
+		vectoradd_args va = {a, b, c, n};
+		for (int r = 0; r < 5; r++)
+			vectoradd_kernel<<<(unsigned)((n + 255) / 256), 256>>>(va);
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaMemcpy(h.data(), c, 4, cudaMemcpyDeviceToHost));
+		CHECK(cudaFree(a));
+		CHECK(cudaFree(b));
+		CHECK(cudaFree(c));
+	}
+	// 2DCONV, 32 x 8 blocks
+	static const int conv_n[] = {128, 256, 384, 512, 768, 1024, 2048, 4096};
+	for (int n : conv_n) {
+		float *A, *B;
+		size_t bytes = (size_t)n * n * 4;
+		CHECK(cudaMalloc(&A, bytes));
+		CHECK(cudaMalloc(&B, bytes));
+		std::vector<float> h((size_t)n * n);
+		for (size_t i = 0; i < h.size(); i++)
+			h[i] = (float)(i % 1013) / 1013.0f;
+		CHECK(cudaMemcpy(A, h.data(), bytes, cudaMemcpyHostToDevice));
+		conv2d_args ca = {A, B, n, n};
+		dim3 grid((n + 31) / 32, (n + 7) / 8), block(32, 8);
+		for (int r = 0; r < 5; r++)
+			conv2d_kernel<<<grid, block>>>(ca);
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaFree(A));
+		CHECK(cudaFree(B));
+	}
+	// ATAX, PolyBench/GPU blocks (32 x 8)
+	static const int atax_n[] = {128, 256, 384, 512, 1024, 2048};
+	for (int n : atax_n) {
+		float *A, *x, *y, *tmp;
+		CHECK(cudaMalloc(&A, (size_t)n * n * 4));
+		CHECK(cudaMalloc(&x, (size_t)n * 4));
+		CHECK(cudaMalloc(&y, (size_t)n * 4));
+		CHECK(cudaMalloc(&tmp, (size_t)n * 4));
+		std::vector<float> h((size_t)n * n);
+		for (size_t i = 0; i < h.size(); i++)
+			h[i] = (float)(i % 1009) / 1009.0f;
+		CHECK(cudaMemcpy(A, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+		CHECK(cudaMemcpy(x, h.data(), (size_t)n * 4, cudaMemcpyHostToDevice));
+		atax_args aa = {A, x, y, tmp, n, n};
+		dim3 grid((n + 31) / 32), block(32, 8);
+		for (int r = 0; r < 5; r++) {
+			atax_pb_kernel1<<<grid, block>>>(aa);
+			atax_pb_kernel2<<<grid, block>>>(aa);
+		}
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaFree(A));
+		CHECK(cudaFree(x));
+		CHECK(cudaFree(y));
+		CHECK(cudaFree(tmp));
+	}
+	CHECK(cudaGetLastError());
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "all";
+	cudaDeviceProp p;
+	CHECK(cudaGetDeviceProperties(&p, 0));
+	g_sms = p.multiProcessorCount;
+	g_l2 = (size_t)p.l2CacheSize;
+	if (!strcmp(what, "durations")) {
+		durations_section();
+		return 0;
+	}
+	CHECK(cudaMalloc(&g_flush, 4 * g_l2));
+	g_mhz = measure_mhz();
+	printf("# device=%s sms=%d l2_bytes=%zu cc=%d.%d mem_bus_bits=%d clock_mhz=%.1f\n", p.name,
+	       g_sms, g_l2, p.major, p.minor, p.memoryBusWidth, g_mhz);
+	printf("row\tsection\tquantity\tx\tvalue\tunit\tmethod\n");
+	bool all = !strcmp(what, "all");
+	if (all || !strcmp(what, "chase"))
+		chase_section();
+	if (all || !strcmp(what, "ops"))
+		ops_section();
+	if (all || !strcmp(what, "smem"))
+		smem_atomic_section();
+	if (all || !strcmp(what, "stream"))
+		stream_section();
+	if (all || !strcmp(what, "l2"))
+		l2_section();
+	if (all || !strcmp(what, "launch"))
+		launch_section();
+	if (all || !strcmp(what, "sampling"))
+		sampling_section();
+	g_mhz = measure_mhz();
+	printf("# clock_mhz_end=%.1f\n", g_mhz);
+	CHECK(cudaFree(g_flush));
+	return 0;
+}
