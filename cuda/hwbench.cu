@@ -599,6 +599,123 @@ static void launch_section(void)
 	CHECK(cudaFree(out));
 }
 
+// ------------------------------------- zero copy, TLB miss concurrency
+
+// Zero-copy latency: calib_chase over pinned, mapped host memory, one
+// 4 KiB node per step so that no two steps share a line; the L2 is
+// flushed before each launch, so that host lines an earlier launch left in
+// it cannot answer a step.
+static void zero_copy_section(void)
+{
+	uint64_t fp = 8u << 20, stride = 4096, nodes = fp / stride, wpn = stride / 4;
+	unsigned int *host, *dev, *out;
+	CHECK(cudaHostAlloc(&host, fp, cudaHostAllocMapped));
+	std::vector<uint32_t> ord(nodes);
+	for (uint64_t i = 0; i < nodes; i++)
+		ord[i] = (uint32_t)i;
+	uint64_t x = 12345;
+	for (uint64_t k = nodes - 1; k > 1; k--) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		std::swap(ord[k], ord[1 + (x >> 33) % k]);
+	}
+	for (uint64_t i = 0; i < nodes; i++)
+		host[ord[i] * wpn] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
+	CHECK(cudaHostGetDevicePointer(&dev, host, 0));
+	CHECK(cudaMalloc(&out, 4096));
+	double cyc = chase_diff_cycles(dev, out, nodes / 4, 1, true);
+	row("link", "zero_copy_read_cycles", (double)fp, cyc, "cycles",
+	    "calib_chase (__ldcg) over pinned mapped host memory, 4 KiB nodes shuffled, (T(2N)-T(N))/N");
+	row("link", "zero_copy_read_ns", (double)fp, cyc / g_mhz * 1e3, "ns", "the row above in ns");
+	CHECK(cudaFreeHost(host));
+	CHECK(cudaFree(out));
+}
+
+// K warps, each chasing its own chain (lane 0), of nodes `stride` apart:
+// while K x (miss time) stays under what the TLB's MSHRs (or the walkers)
+// keep in flight, hops per cycle grow with K; the knee is their count.
+__global__ void par_chase(const unsigned int *next, const unsigned int *starts, unsigned int steps,
+			  unsigned int *out)
+{
+	unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	if (threadIdx.x % 32)
+		return;
+	unsigned int j = starts[w];
+	for (unsigned int s = 0; s < steps; s++)
+		j = __ldcg(&next[j]);
+	out[w] = j;
+}
+
+struct par_ctx {
+	const unsigned int *next, *starts;
+	unsigned int steps, *out;
+	unsigned grid, block;
+};
+static void launch_par(void *p)
+{
+	par_ctx *c = (par_ctx *)p;
+	par_chase<<<c->grid, c->block>>>(c->next, c->starts, c->steps, c->out);
+}
+
+static void tlb_concurrency_section(void)
+{
+	static const uint64_t footprints[] = {256ull << 20, 4ull << 30, 32ull << 30};
+	const uint64_t stride = 2u << 20; // one node per 2 MiB page
+	unsigned int *out, *starts;
+	CHECK(cudaMalloc(&out, 65536 * 4));
+	CHECK(cudaMalloc(&starts, 65536 * 4));
+	size_t free_b, total_b;
+	CHECK(cudaMemGetInfo(&free_b, &total_b));
+	for (uint64_t fp : footprints) {
+		if (fp > free_b * 0.8)
+			continue;
+		uint64_t nodes = fp / stride, wpn = stride / 4;
+		unsigned int *d;
+		CHECK(cudaMalloc(&d, fp));
+		// one random cycle over every node; chain k starts k x nodes/K
+		// hops along it, so the K chases never share a node in N steps
+		std::vector<uint32_t> ord(nodes);
+		for (uint64_t i = 0; i < nodes; i++)
+			ord[i] = (uint32_t)i;
+		uint64_t x = 777;
+		for (uint64_t k = nodes - 1; k > 1; k--) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			std::swap(ord[k], ord[1 + (x >> 33) % k]);
+		}
+		std::vector<unsigned int> next(nodes);
+		for (uint64_t i = 0; i < nodes; i++)
+			next[ord[i]] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
+		unsigned int *dn;
+		CHECK(cudaMalloc(&dn, nodes * 4));
+		CHECK(cudaMemcpy(dn, next.data(), nodes * 4, cudaMemcpyHostToDevice));
+		CHECK(cudaMemcpy2D(d, stride, dn, 4, 4, nodes, cudaMemcpyDeviceToDevice));
+		CHECK(cudaFree(dn));
+		for (int spread = 0; spread < 2; spread++)
+			for (unsigned K = 1; K <= 64; K *= 2) {
+				std::vector<unsigned int> st(K);
+				for (unsigned k = 0; k < K; k++)
+					st[k] = (unsigned int)(ord[(uint64_t)k * nodes / K] * wpn);
+				CHECK(cudaMemcpy(starts, st.data(), K * 4, cudaMemcpyHostToDevice));
+				unsigned n = (unsigned)std::min<uint64_t>(nodes / K / 2, 2048);
+				if (n < 8 || (!spread && 32 * K > 1024))
+					continue;
+				// spread 0: K warps in one CTA (one SM); 1: one warp per CTA,
+				// K CTAs over K SMs (the driver spreads a small grid)
+				par_ctx a = {d, starts, n, out, spread ? K : 1, spread ? 32 : 32 * K};
+				par_ctx b = a;
+				b.steps = 2 * n;
+				double dt = median_us(launch_par, &b, 5, false) - median_us(launch_par, &a, 5, false);
+				char q[96];
+				snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s_fp%llumib",
+					 spread ? "ksms" : "onesm", (unsigned long long)(fp >> 20));
+				row("tlbpar", q, K, (double)K * n / (dt * g_mhz) * 1e3, "hops/kcycle",
+				    "K independent chases over 2 MiB pages, (T(2N)-T(N)); per-hop time flat in K = misses overlapped");
+			}
+		CHECK(cudaFree(d));
+	}
+	CHECK(cudaFree(out));
+	CHECK(cudaFree(starts));
+}
+
 // ---------------------------------------------------- random sampling
 
 static void sampling_section(void)
@@ -746,6 +863,10 @@ int main(int argc, char **argv)
 		l2_section();
 	if (all || !strcmp(what, "launch"))
 		launch_section();
+	if (all || !strcmp(what, "zerocopy"))
+		zero_copy_section();
+	if (all || !strcmp(what, "tlbpar"))
+		tlb_concurrency_section();
 	if (all || !strcmp(what, "sampling"))
 		sampling_section();
 	g_mhz = measure_mhz();
