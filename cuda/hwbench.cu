@@ -146,23 +146,35 @@ static void launch_chase(void *p)
 	calib_chase<<<1, 32>>>(c->a);
 }
 
-// A cyclic chain over footprint/stride nodes in a random order (node 0
-// first; Sattolo's shuffle, fixed seed), or in address order: next[j] is
-// the word index of the node after j, as gpuvm's ubench-chase builds it.
+// The visiting order of ubench-chase (src/workloads/calib/calib.c
+// chase_order, seed 1): Fisher-Yates driven by SplitMix64, node 0 first,
+// so a chain here is node for node the one the simulator chases.
+static std::vector<uint32_t> chase_order(uint64_t nodes, bool shuffled)
+{
+	std::vector<uint32_t> ord(nodes);
+	for (uint64_t i = 0; i < nodes; i++)
+		ord[i] = (uint32_t)i;
+	uint64_t s = 1;
+	if (shuffled)
+		for (uint64_t k = nodes - 1; k > 1; k--) {
+			uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			z ^= z >> 31;
+			std::swap(ord[k], ord[1 + z % k]);
+		}
+	return ord;
+}
+
+// A cyclic chain over footprint/stride nodes in chase_order: next[j] is the
+// word index of the node after j, as gpuvm's ubench-chase builds it (there
+// the cycle is the first `steps` nodes of the order; N steps along this one
+// visit the same nodes in the same order).
 static unsigned int *build_chain(uint64_t footprint, uint64_t stride, bool shuffled,
 				 bool managed)
 {
 	uint64_t nodes = footprint / stride, wpn = stride / 4;
-	std::vector<uint32_t> ord(nodes);
-	for (uint64_t i = 0; i < nodes; i++)
-		ord[i] = (uint32_t)i;
-	uint64_t s = 0x9e3779b97f4a7c15ull;
-	if (shuffled)
-		for (uint64_t k = nodes - 1; k > 1; k--) {
-			s = s * 6364136223846793005ull + 1442695040888963407ull;
-			uint64_t r = 1 + (s >> 33) % k;
-			std::swap(ord[k], ord[r]);
-		}
+	std::vector<uint32_t> ord = chase_order(nodes, shuffled);
 	unsigned int *d;
 	if (managed) {
 		CHECK(cudaMallocManaged(&d, footprint));
@@ -610,14 +622,7 @@ static void zero_copy_section(void)
 	uint64_t fp = 8u << 20, stride = 4096, nodes = fp / stride, wpn = stride / 4;
 	unsigned int *host, *dev, *out;
 	CHECK(cudaHostAlloc(&host, fp, cudaHostAllocMapped));
-	std::vector<uint32_t> ord(nodes);
-	for (uint64_t i = 0; i < nodes; i++)
-		ord[i] = (uint32_t)i;
-	uint64_t x = 12345;
-	for (uint64_t k = nodes - 1; k > 1; k--) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		std::swap(ord[k], ord[1 + (x >> 33) % k]);
-	}
+	std::vector<uint32_t> ord = chase_order(nodes, true);
 	for (uint64_t i = 0; i < nodes; i++)
 		host[ord[i] * wpn] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
 	CHECK(cudaHostGetDevicePointer(&dev, host, 0));
@@ -630,87 +635,60 @@ static void zero_copy_section(void)
 	CHECK(cudaFree(out));
 }
 
-// K warps, each chasing its own chain (lane 0), of nodes `stride` apart:
-// while K x (miss time) stays under what the TLB's MSHRs (or the walkers)
-// keep in flight, hops per cycle grow with K; the knee is their count.
-__global__ void par_chase(const unsigned int *next, const unsigned int *starts, unsigned int steps,
-			  unsigned int *out)
-{
-	unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-	if (threadIdx.x % 32)
-		return;
-	unsigned int j = starts[w];
-	for (unsigned int s = 0; s < steps; s++)
-		j = __ldcg(&next[j]);
-	out[w] = j;
-}
-
+// TLB-miss concurrency: `gpuvm calibrate`'s tlb_par rows, the same kernel
+// (calib_par_chase) on the same chain: K warps (one CTA on one SM, or one
+// warp on each of K SMs) each chase nodes/K hops of one shuffled cycle over
+// 2 MiB pages per pass; the lines stay in the L2, so each hop is a TLB miss
+// and an L2 hit. Hops per 1000 cycles over passes 3..10 (T(10) - T(2)):
+// it grows with K until the misses in flight fill the MSHRs or walkers.
 struct par_ctx {
-	const unsigned int *next, *starts;
-	unsigned int steps, *out;
+	calib_par_chase_args a;
 	unsigned grid, block;
 };
 static void launch_par(void *p)
 {
 	par_ctx *c = (par_ctx *)p;
-	par_chase<<<c->grid, c->block>>>(c->next, c->starts, c->steps, c->out);
+	calib_par_chase<<<c->grid, c->block>>>(c->a);
 }
 
 static void tlb_concurrency_section(void)
 {
-	static const uint64_t footprints[] = {256ull << 20, 4ull << 30, 32ull << 30};
-	const uint64_t stride = 2u << 20; // one node per 2 MiB page
+	static const uint64_t fp_mib[] = {256, 8192};
+	static const unsigned ks[] = {1, 2, 4, 8, 16, 32, 64};
 	unsigned int *out, *starts;
 	CHECK(cudaMalloc(&out, 65536 * 4));
 	CHECK(cudaMalloc(&starts, 65536 * 4));
 	size_t free_b, total_b;
 	CHECK(cudaMemGetInfo(&free_b, &total_b));
-	for (uint64_t fp : footprints) {
+	for (uint64_t mib : fp_mib) {
+		uint64_t fp = mib << 20, stride = 2u << 20, nodes = fp / stride, wpn = stride / 4;
 		if (fp > free_b * 0.8)
 			continue;
-		uint64_t nodes = fp / stride, wpn = stride / 4;
-		unsigned int *d;
-		CHECK(cudaMalloc(&d, fp));
-		// one random cycle over every node; chain k starts k x nodes/K
-		// hops along it, so the K chases never share a node in N steps
-		std::vector<uint32_t> ord(nodes);
-		for (uint64_t i = 0; i < nodes; i++)
-			ord[i] = (uint32_t)i;
-		uint64_t x = 777;
-		for (uint64_t k = nodes - 1; k > 1; k--) {
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			std::swap(ord[k], ord[1 + (x >> 33) % k]);
-		}
-		std::vector<unsigned int> next(nodes);
-		for (uint64_t i = 0; i < nodes; i++)
-			next[ord[i]] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
-		unsigned int *dn;
-		CHECK(cudaMalloc(&dn, nodes * 4));
-		CHECK(cudaMemcpy(dn, next.data(), nodes * 4, cudaMemcpyHostToDevice));
-		CHECK(cudaMemcpy2D(d, stride, dn, 4, 4, nodes, cudaMemcpyDeviceToDevice));
-		CHECK(cudaFree(dn));
+		unsigned int *chain = build_chain(fp, stride, true, false);
+		std::vector<uint32_t> ord = chase_order(nodes, true);
 		for (int spread = 0; spread < 2; spread++)
-			for (unsigned K = 1; K <= 64; K *= 2) {
-				std::vector<unsigned int> st(K);
-				for (unsigned k = 0; k < K; k++)
-					st[k] = (unsigned int)(ord[(uint64_t)k * nodes / K] * wpn);
-				CHECK(cudaMemcpy(starts, st.data(), K * 4, cudaMemcpyHostToDevice));
-				unsigned n = (unsigned)std::min<uint64_t>(nodes / K / 2, 2048);
-				if (n < 8 || (!spread && 32 * K > 1024))
+			for (unsigned k : ks) {
+				if ((!spread && k > 32) || (spread && (int)k > g_sms) || k > nodes / 2)
 					continue;
-				// spread 0: K warps in one CTA (one SM); 1: one warp per CTA,
-				// K CTAs over K SMs (the driver spreads a small grid)
-				par_ctx a = {d, starts, n, out, spread ? K : 1, spread ? 32 : 32 * K};
-				par_ctx b = a;
-				b.steps = 2 * n;
-				double dt = median_us(launch_par, &b, 5, false) - median_us(launch_par, &a, 5, false);
+				std::vector<unsigned int> st(k);
+				for (unsigned w = 0; w < k; w++)
+					st[w] = (unsigned int)(ord[(uint64_t)w * nodes / k] * wpn);
+				CHECK(cudaMemcpy(starts, st.data(), k * 4, cudaMemcpyHostToDevice));
+				par_ctx c[2];
+				for (int i = 0; i < 2; i++) {
+					unsigned passes = i ? 10 : 2;
+					c[i].a = {chain, starts, out, (unsigned)(nodes / k * passes)};
+					c[i].grid = spread ? k : 1;
+					c[i].block = spread ? 32 : 32 * k;
+				}
+				double dt = median_us(launch_par, &c[1], 5, false) - median_us(launch_par, &c[0], 5, false);
 				char q[96];
-				snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s_fp%llumib",
-					 spread ? "ksms" : "onesm", (unsigned long long)(fp >> 20));
-				row("tlbpar", q, K, (double)K * n / (dt * g_mhz) * 1e3, "hops/kcycle",
-				    "K independent chases over 2 MiB pages, (T(2N)-T(N)); per-hop time flat in K = misses overlapped");
+				snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s_fp%llumib", spread ? "sms" : "sm",
+					 (unsigned long long)mib);
+				row("tlbpar", q, k, 8.0 * (double)(nodes / k) * k / (dt * g_mhz) * 1e3, "hops/kcycle",
+				    "calib_par_chase over 2 MiB pages, L2-resident lines, (T(10 passes)-T(2)), events, median of 5");
 			}
-		CHECK(cudaFree(d));
+		CHECK(cudaFree(chain));
 	}
 	CHECK(cudaFree(out));
 	CHECK(cudaFree(starts));

@@ -6,7 +6,8 @@
  * SM reach the class's issue rate, STREAM triad moves 24 B per element
  * through DRAM, a copy moves its bytes over the link, one SM reads the
  * L2 no faster than its port, a store stream runs at the DRAM's rate
- * (l2.writeback_stall) and CTAs turn over at the measured rate. */
+ * (l2.writeback_stall), CTAs turn over at the measured rate and a
+ * parallel chase flattens at the L1 TLB's MSHRs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -385,6 +386,44 @@ static void test_link_copy_bytes(void **state)
 	cJSON_Delete(o);
 }
 
+/* hops per 1000 cycles of calibrate's tlb_par rows (K warps on one SM,
+ * 8 GiB of 2 MiB pages, passes 3..10) on p100 with tlb.l1.mshrs = mshrs */
+static double par_chase_rate(unsigned k, unsigned mshrs)
+{
+	double cyc[2];
+	char set[48];
+	snprintf(set, sizeof set, "tlb.l1.mshrs=%u", mshrs);
+	for (int i = 0; i < 2; i++) {
+		char wl[160];
+		snprintf(wl, sizeof wl, "ubench-chase:footprint=8GiB,stride=2MiB,chains=%u,passes=%d", k,
+			 i ? 10 : 2);
+		struct gpuvm_run_spec spec = {.gpu = "p100", .workload = wl, .seed = 1};
+		spec.sets[spec.n_sets++] = set;
+		cyc[i] = spec_kernel_cycles(&spec, NULL);
+	}
+	return 8.0 * (double)(4096 / k) * k / (cyc[1] - cyc[0]) * 1000;
+}
+
+/* The parallel chase measures the L1 TLB's MSHRs: K independent warps keep
+ * K translations in flight until the MSHRs are full. With MSHRs to spare
+ * the rate is linear in K; with 2 or 4 it flattens at MSHRs / (cycles a
+ * miss holds one), so at 32 warps 4 MSHRs give twice what 2 give. */
+static void test_par_chase_mshr_knee(void **state)
+{
+	(void)state;
+	double one = par_chase_rate(1, 64), free32 = par_chase_rate(32, 64);
+	double two = par_chase_rate(32, 2), four = par_chase_rate(32, 4);
+	print_message("p100 parallel chase, hops/kcycle: K=1 %.2f, K=32 %.2f (64 MSHRs), %.2f (4), "
+		      "%.2f (2)\n", one, free32, four, two);
+	/* one warp: one hop at a time, an L2 hit behind a TLB miss (~386 cycles) */
+	assert_true(one > 1000.0 / 450 && one < 1000.0 / 330);
+	/* MSHRs to spare: 32 warps hop 32 times as often */
+	assert_true(free32 > 29 * one && free32 < 33 * one);
+	/* MSHR-bound: the rate follows the MSHR count, well below linear */
+	assert_true(four > 1.6 * two && four < 2.2 * two);
+	assert_true(four < 0.75 * free32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_store_stream_dram_bound),
 		cmocka_unit_test(test_cta_turnover_low_occupancy),
 		cmocka_unit_test(test_cta_release_per_warp),
+		cmocka_unit_test(test_par_chase_mshr_knee),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,11 +71,12 @@ void calib_print_table(const struct calib *c, FILE *f)
 			fprintf(f, "\n%s vs %s:", key,
 				!strcmp(r->quantity, "chase_cycles") ? "footprint"
 				: !strcmp(r->quantity, "triad_gb_s") ? "threads per SM"
-								     : "bytes");
+				: !strncmp(r->quantity, "tlb_par_", 8) ? "warps chasing"
+								       : "bytes");
 			snprintf(prev, sizeof prev, "%s", key);
 		}
 		char x[32], s[32];
-		if (!strcmp(r->quantity, "triad_gb_s"))
+		if (!strcmp(r->quantity, "triad_gb_s") || !strncmp(r->quantity, "tlb_par_", 8))
 			snprintf(x, sizeof x, "%.0f", r->x);
 		else
 			gpuvm_format_size((uint64_t)r->x, x, sizeof x);

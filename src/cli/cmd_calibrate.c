@@ -237,6 +237,46 @@ static void tlb_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 	}
 }
 
+/* TLB-miss concurrency, the curve cuda/hwbench.cu's tlbpar section
+ * measures on a board with the same kernel and chain: K warps (one CTA on
+ * one SM, or one warp on each of K SMs) each chase their share of one
+ * shuffled cycle over 2 MiB pages whose lines stay in the L2, so a hop is a
+ * TLB miss and an L2 hit; hops per 1000 cycles over passes 3..10 (T(10) -
+ * T(2)). It grows with K until the misses in flight fill a level's MSHRs or
+ * the walkers: the knee is what tlb.*.mshrs and walker.walkers assume
+ * (docs/calibration.md, "What would measure the MSHRs"). No published
+ * values: curves only. */
+static void tlb_par_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	static const uint64_t fp_mib[] = {256, 8192};
+	static const unsigned ks[] = {1, 2, 4, 8, 16, 32, 64};
+	for (size_t f = 0; f < sizeof fp_mib / sizeof fp_mib[0]; f++)
+		for (int spread = 0; spread < 2; spread++) {
+			/* --quick: the one-SM curve past the L2 TLB's reach */
+			if (c->quick && (f == 0 || spread))
+				continue;
+			uint64_t nodes = fp_mib[f] / 2;
+			char q[64];
+			snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s_fp%llumib", spread ? "sms" : "sm",
+				 (unsigned long long)fp_mib[f]);
+			for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+				unsigned k = ks[i];
+				if ((!spread && k > 32) || (spread && k > cfg->sms) || k > nodes / 2)
+					continue;
+				char a[192], b[192];
+				snprintf(a, sizeof a,
+					 "ubench-chase:footprint=%lluMiB,stride=2MiB,chains=%u,spread=%s,passes=2",
+					 (unsigned long long)fp_mib[f], k, spread ? "sms" : "sm");
+				snprintf(b, sizeof b,
+					 "ubench-chase:footprint=%lluMiB,stride=2MiB,chains=%u,spread=%s,passes=10",
+					 (unsigned long long)fp_mib[f], k, spread ? "sms" : "sm");
+				double dt = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+				double hops = 8.0 * (double)(nodes / k) * k;
+				add_row(c, gpu, q, "hops/kcycle", K_CURVE, k, hops / dt * 1000);
+			}
+		}
+}
+
 /* ----------------------------------------------------------- arithmetic */
 
 static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
@@ -501,6 +541,7 @@ static int calibrate_preset(struct calib *c, const char *gpu)
 	}
 	chase_rows(c, cfg, gpu);
 	tlb_rows(c, cfg, gpu);
+	tlb_par_rows(c, cfg, gpu);
 	ops_rows(c, cfg, gpu);
 	smem_atomic_rows(c, gpu);
 	stream_rows(c, cfg, gpu);

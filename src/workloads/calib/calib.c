@@ -42,7 +42,9 @@ static uint64_t calib_mix(uint64_t *s)
 
 struct chase_cfg {
 	uint64_t footprint, stride, steps, passes, seed;
+	uint64_t chains; /* 0: one thread chases the cycle; K: K warps, one part each */
 	unsigned cache, order; /* order: 0 sequential, 1 shuffled */
+	unsigned spread;       /* with chains: 0 one CTA of K warps, 1 K CTAs of one warp */
 	struct suite_opts o;
 };
 
@@ -68,6 +70,33 @@ static uint32_t *chase_order(const struct chase_cfg *c, uint64_t nodes)
 	return ord;
 }
 
+/* chains = K: warp k starts k x steps / K nodes along the cycle and walks
+ * steps / K x passes of it, so with passes = 1 no two warps visit a node. */
+static int par_chase_launch(struct simt_host *h, const struct chase_cfg *c, unsigned int *next,
+			    unsigned int *out, const uint32_t *ord)
+{
+	uint64_t words_per_node = c->stride / 4;
+	unsigned int *starts = simt_malloc(h, "starts", c->chains * 4, c->o.mem);
+	if (!starts)
+		return -1;
+	for (uint64_t k = 0; k < c->chains; k++)
+		starts[k] = (unsigned int)(ord[k * c->steps / c->chains] * words_per_node);
+	if (simt_upload(h, next, c->footprint) || simt_upload(h, starts, c->chains * 4))
+		return -1;
+	struct calib_par_chase_args a = {next, starts, out,
+					 (unsigned)(c->steps / c->chains * c->passes)};
+	struct simt_dim3 grid = simt_dim3(c->spread ? (uint32_t)c->chains : 1, 1, 1);
+	struct simt_dim3 block = simt_dim3(c->spread ? 32 : 32 * (uint32_t)c->chains, 1, 1);
+	if (SIMT_LAUNCH(h, calib_par_chase, grid, block, a))
+		return -1;
+	uint64_t digest = 0;
+	for (uint64_t k = 0; k < c->chains; k++)
+		digest = digest * 31 + out[k];
+	suite_result(h, &c->o, digest, 1, 0, NULL);
+	simt_work_items(h, c->steps / c->chains * c->passes * c->chains);
+	return 0;
+}
+
 static int chase_host(struct simt_host *h, void *user)
 {
 	const struct chase_cfg *c = user;
@@ -83,6 +112,11 @@ static int chase_host(struct simt_host *h, void *user)
 	for (uint64_t s = 0; s < c->steps; s++) {
 		uint64_t from = ord[s], to = s + 1 == c->steps ? ord[0] : ord[s + 1];
 		next[from * words_per_node] = (unsigned int)(to * words_per_node);
+	}
+	if (c->chains) {
+		int rc = par_chase_launch(h, c, next, out, ord);
+		free(ord);
+		return rc;
 	}
 	free(ord);
 	if (simt_upload(h, next, c->footprint))
@@ -107,12 +141,17 @@ static const struct gpuvm_param_def chase_params[] = {
 	{"cache", GPUVM_PARAM_CHOICE, "default|cg|ca",
 	 "LD (the part's default), LDCG (__ldcg: L2 only) or LDCA (__ldca: L1 too)"},
 	{"seed", GPUVM_PARAM_U64, "1", "shuffle seed"},
+	{"chains", GPUVM_PARAM_U64, "0",
+	 "0: one thread chases the cycle; K: lane 0 of K warps each chase steps/K of it "
+	 "(misses in flight: the TLB MSHR and walker knee, cuda/hwbench.cu tlbpar)"},
+	{"spread", GPUVM_PARAM_CHOICE, "sm|sms", "with chains: one CTA of K warps (one SM) or K CTAs of one warp"},
 	SUITE_COMMON_PARAMS,
 };
 
 static const struct gpuvm_param_range chase_ranges[] = {
 	{"footprint", 4, 64ull << 30}, {"stride", 4, 1ull << 34},
 	{"steps", 0, 1ull << 26},      {"passes", 1, 1024},
+	{"chains", 0, 65536},
 };
 
 static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -127,9 +166,15 @@ static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0 ||
 	    gpuvm_params_u64(p, "passes", &c.passes, err) < 0 ||
 	    gpuvm_params_choice(p, "cache", "default|cg|ca", &c.cache, err) < 0 ||
-	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0 || suite_opts_parse(p, &c.o, err))
+	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0 ||
+	    gpuvm_params_u64(p, "chains", &c.chains, err) < 0 ||
+	    gpuvm_params_choice(p, "spread", "sm|sms", &c.spread, err) < 0 ||
+	    suite_opts_parse(p, &c.o, err))
 		return -1;
 	c.order = c.order == 0; /* choice 0 is "shuffled" */
+	if (c.chains && !c.spread && c.chains > 32)
+		return gpuvm_fail(err, "--workload", 0, "chains",
+				  "at most 32 warps in one CTA (spread=sms takes more)");
 	if (c.footprint % 4 || c.stride % 4)
 		return gpuvm_fail(err, "--workload", 0, "stride",
 				  "footprint and stride must be multiples of 4");
@@ -145,6 +190,9 @@ static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	if (c.steps > nodes)
 		return gpuvm_fail(err, "--workload", 0, "steps", "more than the %llu nodes",
 				  (unsigned long long)nodes);
+	if (c.chains > c.steps)
+		return gpuvm_fail(err, "--workload", 0, "chains", "more chains than the %llu steps",
+				  (unsigned long long)c.steps);
 	return calib_source("ubench-chase", chase_host, &c, sizeof c, out, err);
 }
 

@@ -49,6 +49,30 @@ SIMT_KERNEL_ANY_ORDER(calib_chase, struct calib_chase_args, p)
 	ST(p.out, 0, j);
 }
 
+struct calib_par_chase_args {
+	const unsigned int *next;
+	const unsigned int *starts; /* starts[w]: the index warp w starts from */
+	unsigned int *out;          /* out[w]: where warp w's chase ended */
+	unsigned int steps;         /* dependent loads per warp */
+};
+
+/* Lane 0 of every warp chases its own part of a chain through the L2
+ * (__ldcg): each warp's loads depend on each other, different warps' do
+ * not, so K warps keep up to K misses in flight. With every node on its
+ * own page past a TLB level's reach, hops per cycle grow with K until the
+ * level's MSHRs (or the walkers) are full: the knee is their count
+ * (Little's law with the miss time). */
+SIMT_KERNEL_ANY_ORDER(calib_par_chase, struct calib_par_chase_args, p)
+{
+	unsigned int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	if (threadIdx.x % 32 != 0)
+		return;
+	unsigned int j = LD(p.starts, w);
+	for (unsigned int s = 0; s < p.steps; s++)
+		j = LDCG(p.next, j);
+	ST(p.out, w, j);
+}
+
 /* op classes of calib_ops, in enum gpuvm_op_class order where they exist */
 enum calib_op { CALIB_OP_ALU, CALIB_OP_FMA, CALIB_OP_IMAD, CALIB_OP_SFU, CALIB_OP_DP };
 
