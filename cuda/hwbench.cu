@@ -637,10 +637,11 @@ static void zero_copy_section(void)
 
 // TLB-miss concurrency: `gpuvm calibrate`'s tlb_par rows, the same kernel
 // (calib_par_chase) on the same chain: K warps (one CTA on one SM, or one
-// warp on each of K SMs) each chase nodes/K hops of one shuffled cycle over
-// 2 MiB pages per pass; the lines stay in the L2, so each hop is a TLB miss
-// and an L2 hit. Hops per 1000 cycles over passes 3..10 (T(10) - T(2)):
-// it grows with K until the misses in flight fill the MSHRs or walkers.
+// warp on each of K SMs) whose lane 0 (or every lane) each chase their
+// share of one shuffled cycle over 2 MiB pages per pass; the lines stay in
+// the L2, so each hop is a TLB miss and an L2 hit. Hops per 1000 cycles over
+// passes 3..10 (T(10) - T(2)): it grows with K until the misses in flight
+// fill the MSHRs or walkers.
 struct par_ctx {
 	calib_par_chase_args a;
 	unsigned grid, block;
@@ -653,43 +654,57 @@ static void launch_par(void *p)
 
 static void tlb_concurrency_section(void)
 {
-	static const uint64_t fp_mib[] = {256, 8192};
+	// the curves of gpuvm calibrate's tlb_par_rows: footprint, spread, lanes
+	static const struct {
+		uint64_t mib;
+		int spread;
+		unsigned lanes;
+	} curves[] = {{256, 0, 1}, {256, 1, 1}, {8192, 0, 1}, {8192, 1, 1}, {8192, 0, 32}};
 	static const unsigned ks[] = {1, 2, 4, 8, 16, 32, 64};
 	unsigned int *out, *starts;
 	CHECK(cudaMalloc(&out, 65536 * 4));
 	CHECK(cudaMalloc(&starts, 65536 * 4));
 	size_t free_b, total_b;
 	CHECK(cudaMemGetInfo(&free_b, &total_b));
-	for (uint64_t mib : fp_mib) {
-		uint64_t fp = mib << 20, stride = 2u << 20, nodes = fp / stride, wpn = stride / 4;
+	uint64_t built = 0;
+	unsigned int *chain = NULL;
+	for (auto &v : curves) {
+		uint64_t fp = v.mib << 20, stride = 2u << 20, nodes = fp / stride, wpn = stride / 4;
 		if (fp > free_b * 0.8)
 			continue;
-		unsigned int *chain = build_chain(fp, stride, true, false);
+		if (built != fp) {
+			if (chain)
+				CHECK(cudaFree(chain));
+			chain = build_chain(fp, stride, true, false);
+			built = fp;
+		}
 		std::vector<uint32_t> ord = chase_order(nodes, true);
-		for (int spread = 0; spread < 2; spread++)
-			for (unsigned k : ks) {
-				if ((!spread && k > 32) || (spread && (int)k > g_sms) || k > nodes / 2)
-					continue;
-				std::vector<unsigned int> st(k);
-				for (unsigned w = 0; w < k; w++)
-					st[w] = (unsigned int)(ord[(uint64_t)w * nodes / k] * wpn);
-				CHECK(cudaMemcpy(starts, st.data(), k * 4, cudaMemcpyHostToDevice));
-				par_ctx c[2];
-				for (int i = 0; i < 2; i++) {
-					unsigned passes = i ? 10 : 2;
-					c[i].a = {chain, starts, out, (unsigned)(nodes / k * passes)};
-					c[i].grid = spread ? k : 1;
-					c[i].block = spread ? 32 : 32 * k;
-				}
-				double dt = median_us(launch_par, &c[1], 5, false) - median_us(launch_par, &c[0], 5, false);
-				char q[96];
-				snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s_fp%llumib", spread ? "sms" : "sm",
-					 (unsigned long long)mib);
-				row("tlbpar", q, k, 8.0 * (double)(nodes / k) * k / (dt * g_mhz) * 1e3, "hops/kcycle",
-				    "calib_par_chase over 2 MiB pages, L2-resident lines, (T(10 passes)-T(2)), events, median of 5");
+		for (unsigned k : ks) {
+			uint64_t chasers = (uint64_t)k * v.lanes;
+			if ((!v.spread && k > 32) || (v.spread && (int)k > g_sms) || chasers > nodes / 2)
+				continue;
+			std::vector<unsigned int> st(chasers);
+			for (uint64_t w = 0; w < chasers; w++)
+				st[w] = (unsigned int)(ord[w * nodes / chasers] * wpn);
+			CHECK(cudaMemcpy(starts, st.data(), chasers * 4, cudaMemcpyHostToDevice));
+			par_ctx c[2];
+			for (int i = 0; i < 2; i++) {
+				unsigned passes = i ? 10 : 2;
+				c[i].a = {chain, starts, out, (unsigned)(nodes / chasers * passes), v.lanes};
+				c[i].grid = v.spread ? k : 1;
+				c[i].block = v.spread ? 32 : 32 * k;
 			}
-		CHECK(cudaFree(chain));
+			double dt = median_us(launch_par, &c[1], 5, false) - median_us(launch_par, &c[0], 5, false);
+			char q[96];
+			snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s%s_fp%llumib", v.spread ? "sms" : "sm",
+				 v.lanes == 32 ? "_lanes32" : "", (unsigned long long)v.mib);
+			row("tlbpar", q, k, 8.0 * (double)(nodes / chasers) * chasers / (dt * g_mhz) * 1e3,
+			    "hops/kcycle",
+			    "calib_par_chase over 2 MiB pages, L2-resident lines, (T(10 passes)-T(2)), events, median of 5");
+		}
 	}
+	if (chain)
+		CHECK(cudaFree(chain));
 	CHECK(cudaFree(out));
 	CHECK(cudaFree(starts));
 }

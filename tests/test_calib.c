@@ -387,32 +387,44 @@ static void test_link_copy_bytes(void **state)
 }
 
 /* hops per 1000 cycles of calibrate's tlb_par rows (K warps on one SM,
- * 8 GiB of 2 MiB pages, passes 3..10) on p100 with tlb.l1.mshrs = mshrs */
-static double par_chase_rate(unsigned k, unsigned mshrs)
+ * `lanes` chasers each, 8 GiB of 2 MiB pages, passes 3..10) on p100 with
+ * tlb.l1.mshrs = mshrs (0: the preset's) */
+static double par_chase_rate(unsigned k, unsigned lanes, unsigned mshrs)
 {
 	double cyc[2];
 	char set[48];
 	snprintf(set, sizeof set, "tlb.l1.mshrs=%u", mshrs);
 	for (int i = 0; i < 2; i++) {
 		char wl[160];
-		snprintf(wl, sizeof wl, "ubench-chase:footprint=8GiB,stride=2MiB,chains=%u,passes=%d", k,
+		snprintf(wl, sizeof wl,
+			 "ubench-chase:footprint=8GiB,stride=2MiB,chains=%u,lanes=%u,passes=%d", k, lanes,
 			 i ? 10 : 2);
 		struct gpuvm_run_spec spec = {.gpu = "p100", .workload = wl, .seed = 1};
-		spec.sets[spec.n_sets++] = set;
+		if (mshrs)
+			spec.sets[spec.n_sets++] = set;
 		cyc[i] = spec_kernel_cycles(&spec, NULL);
 	}
-	return 8.0 * (double)(4096 / k) * k / (cyc[1] - cyc[0]) * 1000;
+	unsigned chasers = k * lanes;
+	return 8.0 * (double)(4096 / chasers) * chasers / (cyc[1] - cyc[0]) * 1000;
 }
 
 /* The parallel chase measures the L1 TLB's MSHRs: K independent warps keep
  * K translations in flight until the MSHRs are full. With MSHRs to spare
  * the rate is linear in K; with 2 or 4 it flattens at MSHRs / (cycles a
- * miss holds one), so at 32 warps 4 MSHRs give twice what 2 give. */
+ * miss holds one), so at 32 warps 4 MSHRs give twice what 2 give. With
+ * every lane chasing (32 pages per load, as random sampling's), the
+ * preset's 10 MSHRs fill between 2 and 4 warps: linear before, flat after. */
 static void test_par_chase_mshr_knee(void **state)
 {
 	(void)state;
-	double one = par_chase_rate(1, 64), free32 = par_chase_rate(32, 64);
-	double two = par_chase_rate(32, 2), four = par_chase_rate(32, 4);
+	double one = par_chase_rate(1, 1, 64), free32 = par_chase_rate(32, 1, 64);
+	double two = par_chase_rate(32, 1, 2), four = par_chase_rate(32, 1, 4);
+	double l1 = par_chase_rate(1, 32, 0), l2 = par_chase_rate(2, 32, 0);
+	double l8 = par_chase_rate(8, 32, 0), l32 = par_chase_rate(32, 32, 0);
+	print_message("p100 all 32 lanes chasing: K=1 %.1f, 2 %.1f, 8 %.1f, 32 %.1f hops/kcycle\n", l1,
+		      l2, l8, l32);
+	assert_true(l2 > 1.8 * l1 && l2 < 2.1 * l1);
+	assert_true(l8 < 1.3 * l2 && l32 > 0.9 * l8 && l32 < 1.1 * l8);
 	print_message("p100 parallel chase, hops/kcycle: K=1 %.2f, K=32 %.2f (64 MSHRs), %.2f (4), "
 		      "%.2f (2)\n", one, free32, four, two);
 	/* one warp: one hop at a time, an L2 hit behind a TLB miss (~386 cycles) */

@@ -237,44 +237,51 @@ static void tlb_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 	}
 }
 
-/* TLB-miss concurrency, the curve cuda/hwbench.cu's tlbpar section
+/* TLB-miss concurrency, the curves cuda/hwbench.cu's tlbpar section
  * measures on a board with the same kernel and chain: K warps (one CTA on
- * one SM, or one warp on each of K SMs) each chase their share of one
- * shuffled cycle over 2 MiB pages whose lines stay in the L2, so a hop is a
- * TLB miss and an L2 hit; hops per 1000 cycles over passes 3..10 (T(10) -
- * T(2)). It grows with K until the misses in flight fill a level's MSHRs or
- * the walkers: the knee is what tlb.*.mshrs and walker.walkers assume
+ * one SM, or one warp on each of K SMs) whose lane 0 (or every lane, as
+ * random sampling's loads) each chase their share of one shuffled cycle
+ * over 2 MiB pages whose lines stay in the L2, so a hop is a TLB miss and
+ * an L2 hit; hops per 1000 cycles over passes 3..10 (T(10) - T(2)). It
+ * grows with K until the misses in flight fill a level's MSHRs or the
+ * walkers: the knee is what tlb.*.mshrs and walker.walkers assume
  * (docs/calibration.md, "What would measure the MSHRs"). No published
  * values: curves only. */
 static void tlb_par_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
-	static const uint64_t fp_mib[] = {256, 8192};
+	static const struct {
+		uint64_t fp_mib;
+		int spread;
+		unsigned lanes;
+		bool quick;
+	} curves[] = {{256, 0, 1, false}, {256, 1, 1, false}, {8192, 0, 1, false},
+		      {8192, 1, 1, false}, {8192, 0, 32, true}};
 	static const unsigned ks[] = {1, 2, 4, 8, 16, 32, 64};
-	for (size_t f = 0; f < sizeof fp_mib / sizeof fp_mib[0]; f++)
-		for (int spread = 0; spread < 2; spread++) {
-			/* --quick: the one-SM curve past the L2 TLB's reach */
-			if (c->quick && (f == 0 || spread))
+	for (size_t v = 0; v < sizeof curves / sizeof curves[0]; v++) {
+		if (c->quick && !curves[v].quick)
+			continue;
+		uint64_t mib = curves[v].fp_mib, nodes = mib / 2;
+		int spread = curves[v].spread;
+		unsigned lanes = curves[v].lanes;
+		char q[64];
+		snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s%s_fp%llumib", spread ? "sms" : "sm",
+			 lanes == 32 ? "_lanes32" : "", (unsigned long long)mib);
+		for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+			unsigned k = ks[i];
+			if ((!spread && k > 32) || (spread && k > cfg->sms) || k * lanes > nodes / 2)
 				continue;
-			uint64_t nodes = fp_mib[f] / 2;
-			char q[64];
-			snprintf(q, sizeof q, "tlb_par_hops_per_kcycle_%s_fp%llumib", spread ? "sms" : "sm",
-				 (unsigned long long)fp_mib[f]);
-			for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-				unsigned k = ks[i];
-				if ((!spread && k > 32) || (spread && k > cfg->sms) || k > nodes / 2)
-					continue;
-				char a[192], b[192];
-				snprintf(a, sizeof a,
-					 "ubench-chase:footprint=%lluMiB,stride=2MiB,chains=%u,spread=%s,passes=2",
-					 (unsigned long long)fp_mib[f], k, spread ? "sms" : "sm");
-				snprintf(b, sizeof b,
-					 "ubench-chase:footprint=%lluMiB,stride=2MiB,chains=%u,spread=%s,passes=10",
-					 (unsigned long long)fp_mib[f], k, spread ? "sms" : "sm");
-				double dt = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
-				double hops = 8.0 * (double)(nodes / k) * k;
-				add_row(c, gpu, q, "hops/kcycle", K_CURVE, k, hops / dt * 1000);
-			}
+			char spec[2][192];
+			for (int j = 0; j < 2; j++)
+				snprintf(spec[j], sizeof spec[j],
+					 "ubench-chase:footprint=%lluMiB,stride=2MiB,chains=%u,spread=%s,"
+					 "lanes=%u,passes=%d",
+					 (unsigned long long)mib, k, spread ? "sms" : "sm", lanes, j ? 10 : 2);
+			double dt = kernel_cycles(c, gpu, spec[1], false) - kernel_cycles(c, gpu, spec[0], false);
+			uint64_t chasers = (uint64_t)k * lanes;
+			double hops = 8.0 * (double)(nodes / chasers) * (double)chasers;
+			add_row(c, gpu, q, "hops/kcycle", K_CURVE, k, hops / dt * 1000);
 		}
+	}
 }
 
 /* ----------------------------------------------------------- arithmetic */

@@ -43,6 +43,7 @@ static uint64_t calib_mix(uint64_t *s)
 struct chase_cfg {
 	uint64_t footprint, stride, steps, passes, seed;
 	uint64_t chains; /* 0: one thread chases the cycle; K: K warps, one part each */
+	uint64_t lanes;  /* with chains: chasers per warp, 1 or 32 */
 	unsigned cache, order; /* order: 0 sequential, 1 shuffled */
 	unsigned spread;       /* with chains: 0 one CTA of K warps, 1 K CTAs of one warp */
 	struct suite_opts o;
@@ -70,30 +71,32 @@ static uint32_t *chase_order(const struct chase_cfg *c, uint64_t nodes)
 	return ord;
 }
 
-/* chains = K: warp k starts k x steps / K nodes along the cycle and walks
- * steps / K x passes of it, so with passes = 1 no two warps visit a node. */
+/* chains = K warps of `lanes` chasers: chaser k starts k x steps / (K x
+ * lanes) nodes along the cycle and walks steps / (K x lanes) x passes of it,
+ * so with passes = 1 no two chasers visit a node. */
 static int par_chase_launch(struct simt_host *h, const struct chase_cfg *c, unsigned int *next,
-			    unsigned int *out, const uint32_t *ord)
+			    const uint32_t *ord)
 {
-	uint64_t words_per_node = c->stride / 4;
-	unsigned int *starts = simt_malloc(h, "starts", c->chains * 4, c->o.mem);
-	if (!starts)
+	uint64_t words_per_node = c->stride / 4, chasers = c->chains * c->lanes;
+	unsigned int *starts = simt_malloc(h, "starts", chasers * 4, c->o.mem);
+	unsigned int *out = simt_malloc(h, "ends", chasers * 4, c->o.mem);
+	if (!starts || !out)
 		return -1;
-	for (uint64_t k = 0; k < c->chains; k++)
-		starts[k] = (unsigned int)(ord[k * c->steps / c->chains] * words_per_node);
-	if (simt_upload(h, next, c->footprint) || simt_upload(h, starts, c->chains * 4))
+	for (uint64_t k = 0; k < chasers; k++)
+		starts[k] = (unsigned int)(ord[k * c->steps / chasers] * words_per_node);
+	if (simt_upload(h, next, c->footprint) || simt_upload(h, starts, chasers * 4))
 		return -1;
 	struct calib_par_chase_args a = {next, starts, out,
-					 (unsigned)(c->steps / c->chains * c->passes)};
+					 (unsigned)(c->steps / chasers * c->passes), (unsigned)c->lanes};
 	struct simt_dim3 grid = simt_dim3(c->spread ? (uint32_t)c->chains : 1, 1, 1);
 	struct simt_dim3 block = simt_dim3(c->spread ? 32 : 32 * (uint32_t)c->chains, 1, 1);
 	if (SIMT_LAUNCH(h, calib_par_chase, grid, block, a))
 		return -1;
 	uint64_t digest = 0;
-	for (uint64_t k = 0; k < c->chains; k++)
+	for (uint64_t k = 0; k < chasers; k++)
 		digest = digest * 31 + out[k];
 	suite_result(h, &c->o, digest, 1, 0, NULL);
-	simt_work_items(h, c->steps / c->chains * c->passes * c->chains);
+	simt_work_items(h, c->steps / chasers * c->passes * chasers);
 	return 0;
 }
 
@@ -114,7 +117,7 @@ static int chase_host(struct simt_host *h, void *user)
 		next[from * words_per_node] = (unsigned int)(to * words_per_node);
 	}
 	if (c->chains) {
-		int rc = par_chase_launch(h, c, next, out, ord);
+		int rc = par_chase_launch(h, c, next, ord);
 		free(ord);
 		return rc;
 	}
@@ -145,6 +148,7 @@ static const struct gpuvm_param_def chase_params[] = {
 	 "0: one thread chases the cycle; K: lane 0 of K warps each chase steps/K of it "
 	 "(misses in flight: the TLB MSHR and walker knee, cuda/hwbench.cu tlbpar)"},
 	{"spread", GPUVM_PARAM_CHOICE, "sm|sms", "with chains: one CTA of K warps (one SM) or K CTAs of one warp"},
+	{"lanes", GPUVM_PARAM_U64, "1", "with chains: chasers per warp, 1 (lane 0) or 32 (every lane)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -159,7 +163,7 @@ static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 {
 	(void)cfg;
 	(void)seed;
-	struct chase_cfg c = {.footprint = 65536, .stride = 128, .passes = 2, .seed = 1};
+	struct chase_cfg c = {.footprint = 65536, .stride = 128, .passes = 2, .seed = 1, .lanes = 1};
 	if (gpuvm_params_size(p, "footprint", &c.footprint, err) < 0 ||
 	    gpuvm_params_size(p, "stride", &c.stride, err) < 0 ||
 	    gpuvm_params_choice(p, "order", "shuffled|sequential", &c.order, err) < 0 ||
@@ -169,6 +173,7 @@ static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0 ||
 	    gpuvm_params_u64(p, "chains", &c.chains, err) < 0 ||
 	    gpuvm_params_choice(p, "spread", "sm|sms", &c.spread, err) < 0 ||
+	    gpuvm_params_u64(p, "lanes", &c.lanes, err) < 0 ||
 	    suite_opts_parse(p, &c.o, err))
 		return -1;
 	c.order = c.order == 0; /* choice 0 is "shuffled" */
@@ -190,8 +195,11 @@ static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	if (c.steps > nodes)
 		return gpuvm_fail(err, "--workload", 0, "steps", "more than the %llu nodes",
 				  (unsigned long long)nodes);
-	if (c.chains > c.steps)
-		return gpuvm_fail(err, "--workload", 0, "chains", "more chains than the %llu steps",
+	if (c.lanes != 1 && c.lanes != 32)
+		return gpuvm_fail(err, "--workload", 0, "lanes", "is 1 or 32");
+	if (c.chains * c.lanes > c.steps)
+		return gpuvm_fail(err, "--workload", 0, "chains",
+				  "more chasers (chains x lanes) than the %llu steps",
 				  (unsigned long long)c.steps);
 	return calib_source("ubench-chase", chase_host, &c, sizeof c, out, err);
 }

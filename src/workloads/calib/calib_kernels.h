@@ -53,20 +53,23 @@ struct calib_par_chase_args {
 	const unsigned int *next;
 	const unsigned int *starts; /* starts[w]: the index warp w starts from */
 	unsigned int *out;          /* out[w]: where warp w's chase ended */
-	unsigned int steps;         /* dependent loads per warp */
+	unsigned int steps;         /* dependent loads per chaser */
+	unsigned int lanes;         /* chasers per warp: 1 (lane 0) or 32 (every lane) */
 };
 
-/* Lane 0 of every warp chases its own part of a chain through the L2
- * (__ldcg): each warp's loads depend on each other, different warps' do
- * not, so K warps keep up to K misses in flight. With every node on its
- * own page past a TLB level's reach, hops per cycle grow with K until the
- * level's MSHRs (or the walkers) are full: the knee is their count
- * (Little's law with the miss time). */
+/* Lane 0 of every warp (lanes = 1) or every lane (32) chases its own part
+ * of a chain through the L2 (__ldcg): a chaser's loads depend on each
+ * other, different chasers' do not, so K warps keep up to K (or 32 K, one
+ * page per lane of a warp instruction, as random sampling's loads) misses
+ * in flight. With every node on its own page past a TLB level's reach,
+ * hops per cycle grow with K until the level's MSHRs (or the walkers) are
+ * full: the knee is their count (Little's law with the miss time). */
 SIMT_KERNEL_ANY_ORDER(calib_par_chase, struct calib_par_chase_args, p)
 {
-	unsigned int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-	if (threadIdx.x % 32 != 0)
+	unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (p.lanes == 1 && threadIdx.x % 32 != 0)
 		return;
+	unsigned int w = p.lanes == 1 ? t / 32 : t;
 	unsigned int j = LD(p.starts, w);
 	for (unsigned int s = 0; s < p.steps; s++)
 		j = LDCG(p.next, j);
