@@ -276,12 +276,14 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	char keys_s[32] = "";
 	if (keys)
 		snprintf(keys_s, sizeof keys_s, " keys=%llu", (unsigned long long)keys);
-	simt_result(h, "iters=%u iter_ms=%s iter_mb_pending_outms=%s heap=%llu table=%llu copied=%llu "
-		    "postponed=%llu%s%s%s%s%s",
-		    st.iterations, iters, ibrk, (unsigned long long)t.heap_pages * c->tc.page_bytes,
+	/* the breakdown last: the result line holds 255 characters, and a
+	 * long one must not push verify= out */
+	simt_result(h, "iters=%u iter_ms=%s heap=%llu table=%llu copied=%llu "
+		    "postponed=%llu%s%s%s%s%s iter_mb_pending_outms=%s",
+		    st.iterations, iters, (unsigned long long)t.heap_pages * c->tc.page_bytes,
 		    (unsigned long long)(t.pages_taken * c->tc.page_bytes),
 		    (unsigned long long)t.bytes_out, (unsigned long long)t.postponed, keys_s, verdict,
-		    cpu_s, *why ? " " : "", why);
+		    cpu_s, *why ? " " : "", why, ibrk);
 	simt_work_items(h, c->records);
 	sepo_release(&t);
 	return 0;
