@@ -19,8 +19,8 @@
  *  - blocking is slower than replayable with 4 MSHRs (3.2: "2x");
  *  - replayable with one MSHR is slower than with 4 (3.2: 3.6x -> 2x).
  * Mokhtari's thesis (seeds/001) Fig. 6.8, SePo insert rate at 1x (the table
- * fits the heap): basic > combining > multi-valued at every key size --
- * combining > multi holds, basic > combining is a KNOWN MISS.
+ * fits the heap; the rate over the insert kernels' time, as the thesis's
+ * benchmark times it): basic > combining > multi-valued at every key size.
  * Du et al., NeiDty (seeds/002) Fig. 11 on the gem5gpu-neidty preset, MIS
  * (Pannotia, the suite's default input): neidty-default cuts the average
  * translation delay below the private-L1 baseline (IV.D) -- holds;
@@ -100,29 +100,40 @@ static void test_zheng_fault_model_orderings(void **state)
 	}
 }
 
-/* Fig. 6.8 at 1x: records, 2 per key, 8-byte values, the insert rate is
- * records over the simulated time (input copies and copy-outs included,
- * thesis 6.6.2). */
+/* Fig. 6.8 at 1x: records, 2 per key, 8-byte values. The insert rate is
+ * records over the insert kernels' time: the thesis's benchmark
+ * (rezafmk/BRB_HashTable performanceTest/main.cu, the "raw perf results"
+ * commits d47a8cf and 1702e29) starts its timer after the input's
+ * cudaMemcpy and sums only the insert kernel of each pass, the copy-outs
+ * (checkAndResetPass, the final heap cudaMemcpy) outside it; the thesis
+ * explains the order by the kernels alone (6.6.2: no search, lock-free;
+ * more allocations). The rate over the whole simulated time (input copies
+ * and copy-outs included, the convention of 6.6.2's first paragraph for
+ * the application times) is printed beside it: there basic's 2.3x larger
+ * table copy-out puts it behind combining (docs/fidelity.md). */
 static void test_sepo_fig6_8_ordering(void **state)
 {
 	(void)state;
 	static const unsigned keys[] = {8, 64};
 	for (size_t k = 0; k < 2; k++) {
 		static const char *const orgs[] = {"basic", "combining", "multi"};
-		double rate[3];
+		double rate[3], total[3];
 		for (int o = 0; o < 3; o++) {
 			char wl[128];
 			snprintf(wl, sizeof wl, "sepo-kv:records=16384,dup=2,key=%u,value=8,org=%s", keys[k],
 				 orgs[o]);
-			rate[o] = 16384 / sim_seconds("p100", wl, NULL, 0);
+			struct gpuvm_run_spec spec = {.gpu = "p100", .workload = wl};
+			cJSON *r = run_report(&spec);
+			rate[o] = 16384 / report_num(r, "kernel_seconds");
+			total[o] = 16384 / report_num(r, "sim_seconds");
+			cJSON_Delete(r);
 		}
-		printf("  key %u B: insert rate basic %.3g, combining %.3g, multi %.3g M/s\n", keys[k],
-		       rate[0] / 1e6, rate[1] / 1e6, rate[2] / 1e6);
+		printf("  key %u B: insert rate (kernels) basic %.3g, combining %.3g, multi %.3g M/s;"
+		       " with copies %.3g / %.3g / %.3g M/s\n",
+		       keys[k], rate[0] / 1e6, rate[1] / 1e6, rate[2] / 1e6, total[0] / 1e6,
+		       total[1] / 1e6, total[2] / 1e6);
+		assert_true(rate[0] > rate[1]); /* basic > combining */
 		assert_true(rate[1] > rate[2]); /* combining > multi-valued */
-		char what[160];
-		snprintf(what, sizeof what, "key %u B: SePo basic > combining (%.2fx; thesis > 1)", keys[k],
-			 rate[0] / rate[1]);
-		known_miss(rate[0] > rate[1], what);
 	}
 }
 

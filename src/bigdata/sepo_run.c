@@ -174,6 +174,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 		if (it >= SEPO_MAX_ITERS)
 			return simt_fail(h, "the table needs more than %d iterations", SEPO_MAX_ITERS);
 		double t0 = simt_now_seconds(h);
+		uint64_t in0 = st->input_bytes;
 		int halted = 0;
 		if (buffers > 1 && iterate_pipelined(h, t, in, bufs, buffers, done, progress, start,
 						     chunk_records, it > 0, threads, st))
@@ -193,6 +194,8 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 				return -1;
 			halted = halt;
 		}
+		double te = simt_now_seconds(h);
+		st->iter_input_bytes[it] = st->input_bytes - in0;
 		t->meta_bytes += words * 4;
 		if (simt_download(h, done, words * 4))
 			return -1;
@@ -203,6 +206,8 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 		if (sepo_iteration_end(h, t, start < n))
 			return -1;
 		st->iter_seconds[it] = simt_now_seconds(h) - t0;
+		st->iter_out_seconds[it] = simt_now_seconds(h) - te;
+		st->iter_pending[it] = n - done_now;
 		st->iterations = it + 1;
 		if (start >= n)
 			break;
@@ -216,6 +221,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 	if (sepo_finish(h, t))
 		return -1;
 	st->iter_seconds[st->iterations - 1] += simt_now_seconds(h) - t1; /* the last copy-out */
+	st->iter_out_seconds[st->iterations - 1] += simt_now_seconds(h) - t1;
 	st->seconds = simt_now_seconds(h) - t_start;
 	return 0;
 }

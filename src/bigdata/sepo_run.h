@@ -33,6 +33,11 @@ struct sepo_input {
 struct sepo_run_stats {
 	unsigned int iterations;
 	double iter_seconds[SEPO_MAX_ITERS]; /* each with its copy-out */
+	/* each iteration's end: the done bitmap's download, the decision and
+	 * the heap's copy-out (the last one's final copy-out too) */
+	double iter_out_seconds[SEPO_MAX_ITERS];
+	uint64_t iter_input_bytes[SEPO_MAX_ITERS]; /* input sent in each iteration */
+	uint64_t iter_pending[SEPO_MAX_ITERS];     /* records still pending after each */
 	double seconds;                      /* the whole run, final copy-out included */
 	uint64_t input_bytes;                /* input copied to the GPU, all iterations */
 	/* pipelined runs: when each of the first SEPO_CHUNK_LOG launches'
