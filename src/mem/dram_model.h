@@ -88,6 +88,16 @@ struct dram_model_config {
 	 * refreshing bank cannot serve; the caller divides the bus burst
 	 * (cycles_per_sector_per_channel) by the same fraction. */
 	double service_fraction;
+	/* the bus's service fraction when it differs from the banks' (per-bank
+	 * refresh: the banks lose 1 - tRFCsb / tREFI, the bus nothing; the
+	 * caller then passes an unrefreshed burst); 0 = service_fraction */
+	double bus_service_fraction;
+	/* read/write turnaround (dram_model_write_run): the data bus idles
+	 * turnaround_cycles (write-to-read tWTR + tCAS plus the read-to-write
+	 * gap, SM cycles) once per write_batch_sectors writes of a channel
+	 * that reads came between; 0 or 0 = free turnaround */
+	double turnaround_cycles;
+	uint32_t write_batch_sectors;
 	/* calendar rings (powers of two, at most 32768; 0 = default): their
 	 * length in time is how far out of order a request may arrive and
 	 * still see the capacity of its own time (bus: 1024 slots of 32
@@ -115,6 +125,15 @@ struct dram_bank {
 	                    * followed a precharge; 0 = no row open */
 	double row_act_at; /* when its precharge/activate began */
 	struct dram_cal cal;
+};
+
+/* A channel's write queue as its controller drains it: writes queue
+ * until write_batch_sectors have come, then go out together, the bus
+ * turned from reads to writes and back (when reads came in between). */
+struct dram_drain {
+	uint32_t writes;  /* queued since the last drain */
+	uint32_t reads;   /* nonzero: reads came since the last drain */
+	double carry;     /* turnaround bursts owed below one whole burst */
 };
 
 /* row + 1 stays far below bit 63 (rows are addresses over >= 64 B) */
@@ -147,8 +166,15 @@ struct dram_model {
 	uint16_t *bus_ring;  /* [channels * bus_ring_slots] */
 	unsigned char *bank; /* [channels * banks] records of struct dram_bank + ring,
 	                      * channel-major */
+	/* write drain (dram_model_write_run): per channel, writes since the
+	 * last drain and whether reads came since; the turnaround in bursts
+	 * (its fraction carried from drain to drain so the mean is exact) */
+	struct dram_drain *drain; /* [channels], NULL without turnaround */
+	uint32_t write_batch;
+	double turn_bursts;
 	/* statistics */
 	uint64_t sectors_read, sectors_written, row_hits, row_misses;
+	uint64_t turnarounds; /* write drains that turned the bus around */
 	uint64_t *channel_sectors; /* [channels], reads and writes */
 };
 

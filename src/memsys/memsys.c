@@ -65,6 +65,14 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	 * presets read it off chases that met refreshes as often as a load
 	 * does, on average. */
 	double serve = cfg->dram_trefi_ns > 0 ? 1 - cfg->dram_trfc_ns / cfg->dram_trefi_ns : 1;
+	/* per-bank refresh (JESD235 REFSB, dram.trfcsb_ns): one bank at a time
+	 * is refreshing, for tRFCsb of every tREFI, while the others serve, so
+	 * the bus keeps the whole pin rate and only a bank-bound stream loses
+	 * the banks' tRFCsb / tREFI */
+	bool per_bank = cfg->dram_trfcsb_ns > 0;
+	double bank_serve = per_bank ? 1 - cfg->dram_trfcsb_ns / cfg->dram_trefi_ns : serve;
+	if (per_bank)
+		serve = 1;
 	ms->dram_cycles_per_sector =
 		cfg->l2_sector_bytes * clock_hz / (bandwidth_gb_s * 1e9) / serve;
 	ms->dram_latency = cfg->dram_latency_cycles;
@@ -122,7 +130,16 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 			.t_cas_cycles = cfg->dram_tcas_ns * ns,
 			.cycles_per_sector_per_channel = dram_cycles_per_sector_per_channel(
 				cfg->l2_sector_bytes, clock_hz, bandwidth_gb_s * 1e9, channels) / serve,
-			.service_fraction = serve,
+			.service_fraction = bank_serve,
+			.bus_service_fraction = per_bank ? 1 : 0,
+			/* the bus's idle per turned write batch: write-to-read
+			 * (tWTR_S, then tCAS until the read's data) and the
+			 * read-to-write gap */
+			.turnaround_cycles = (cfg->dram_twtr_ns > 0 || cfg->dram_trtw_ns > 0)
+						     ? (cfg->dram_twtr_ns + cfg->dram_tcas_ns +
+							cfg->dram_trtw_ns) * ns
+						     : 0,
+			.write_batch_sectors = cfg->dram_write_batch_sectors,
 		};
 		dc.latency_cycles = cfg->dram_latency_cycles -
 				    (dc.t_rp_cycles + dc.t_rcd_cycles + dc.t_cas_cycles +
