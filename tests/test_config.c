@@ -114,11 +114,12 @@ static void test_every_preset_loads(void **state)
 				continue;
 			/* sharing-scheme keys default to off; only the preset of
 			 * the NeiDty paper must give them. The delayed-migration
-			 * keys default to first-touch everywhere; DRAM refresh is
-			 * set where the part's JEDEC standard and die are known. */
+			 * keys default to first-touch everywhere; DRAM refresh and
+			 * read/write turnaround are set where the part's JEDEC
+			 * standard and die are known. */
 			if (cfg_key_optional(id) &&
 			    (strcmp(p->name, "gem5gpu-neidty") != 0 || id >= K_UVM_MIGRATION ||
-			     id == K_DRAM_TREFI || id == K_DRAM_TRFC))
+			     (id >= K_DRAM_TREFI && id <= K_DRAM_WRITE_BATCH)))
 				continue;
 			if (!cfg->set_at[id].seq)
 				fail_msg("%s does not set %s", p->path, k->name);
