@@ -36,6 +36,7 @@
 #include "../src/workloads/calib/calib_kernels.h"
 #include "../src/workloads/suite/atax_kernels.h"
 #include "../src/workloads/suite/conv2d_kernels.h"
+#include "../src/workloads/suite/gemm_kernels.h"
 #include "../src/workloads/suite/ubench_kernels.h"
 #include "../src/workloads/suite/vectoradd_kernels.h"
 #include "random_sampling.cu"
@@ -823,6 +824,30 @@ static void durations_section(void)
 		CHECK(cudaFree(x));
 		CHECK(cudaFree(y));
 		CHECK(cudaFree(tmp));
+	}
+	// GEMM, PolyBench/GPU blocks (32 x 8)
+	static const int gemm_n[] = {32, 64, 128, 256, 384, 512};
+	for (int n : gemm_n) {
+		size_t bytes = (size_t)n * n * 4;
+		float *A, *B, *C;
+		CHECK(cudaMalloc(&A, bytes));
+		CHECK(cudaMalloc(&B, bytes));
+		CHECK(cudaMalloc(&C, bytes));
+		std::vector<float> h((size_t)n * n);
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				h[(size_t)i * n + j] = (float)i * j / n;
+		CHECK(cudaMemcpy(A, h.data(), bytes, cudaMemcpyHostToDevice));
+		CHECK(cudaMemcpy(B, h.data(), bytes, cudaMemcpyHostToDevice));
+		CHECK(cudaMemcpy(C, h.data(), bytes, cudaMemcpyHostToDevice));
+		gemm_args ga = {A, B, C, n, n, n, 32412.0f, 2123.0f};
+		dim3 grid((n + 31) / 32, (n + 7) / 8), block(32, 8);
+		for (int r = 0; r < 5; r++)
+			gemm_kernel<<<grid, block>>>(ga);
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaFree(A));
+		CHECK(cudaFree(B));
+		CHECK(cudaFree(C));
 	}
 	CHECK(cudaGetLastError());
 }

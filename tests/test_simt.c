@@ -25,6 +25,7 @@ static const char *const small_specs[] = {
 	"2dconv:n=70,verify=1",
 	"vectoradd:n=5000,block=96,verify=1",
 	"atax:n=90,verify=1",
+	"gemm:n=40,verify=1",
 	"fdtd-2d:n=50,steps=3,verify=1",
 	"stencil:nx=34,ny=20,nz=9,iters=3,verify=1",
 	"ra:elems=8192,threads=512,verify=1",

@@ -9,6 +9,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
 extern const struct gpuvm_workload_def gpuvm_workload_vectoradd;
 extern const struct gpuvm_workload_def gpuvm_workload_atax;
+extern const struct gpuvm_workload_def gpuvm_workload_gemm;
 extern const struct gpuvm_workload_def gpuvm_workload_fdtd2d;
 extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
@@ -52,6 +53,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_conv2d,
 	&gpuvm_workload_vectoradd,
 	&gpuvm_workload_atax,
+	&gpuvm_workload_gemm,
 	&gpuvm_workload_fdtd2d,
 	&gpuvm_workload_stencil,
 	&gpuvm_workload_ra,
