@@ -5,7 +5,9 @@
  * compiled loop stores c[i][j] after each step (a later load of a or b
  * could read it) but keeps its value in a register (loads change nothing
  * it holds): each step loads a[i][k] and b[k][j], independent of each
- * other (LD_INDEP), multiplies, adds and stores. */
+ * other (LD_INDEP), multiplies, adds and stores. nvcc 13.0's PTX for
+ * sm_90 of PolyBench's source has exactly that loop, unrolled by 4, with
+ * 1.75 integer and loop instructions per step (docs/validation.md). */
 #include "gpuvm/simt.h"
 
 struct gemm_args {
