@@ -62,6 +62,12 @@ static bool holds(struct rig *r, uint32_t inst, uint64_t vpn)
 	return tlb_find(&r->x.level[0].inst[inst].tlb, vpn) != TLB_NIL;
 }
 
+/* Whether the (one, shared) L2 TLB holds vpn. */
+static bool holds_l2(struct rig *r, uint64_t vpn)
+{
+	return tlb_find(&r->x.level[1].inst[0].tlb, vpn) != TLB_NIL;
+}
+
 static double tr(struct rig *r, uint32_t sm, uint64_t vpn, double t)
 {
 	return xlat_translate(&r->x, sm, vpn * PAGE, t);
@@ -259,8 +265,11 @@ static void test_directory_eviction(void **state)
 	}
 }
 
-/* Valkyrie's ring (16 TLBs, TTL 15 clockwise / 4 counter-clockwise, 1
- * cycle a hop): the nearest holder answers, 2 hops per distance. */
+/* Valkyrie's ring (Baruah et al. PACT'20 3.2: 16 TLBs, TTL 15 clockwise /
+ * 4 counter-clockwise; section 4: 1 cycle a hop): the nearest holder
+ * answers, 2 hops per distance; the secondary's NACK (8 hops) sends the
+ * request to the L2 TLB, so a holder only the primary reaches (more than
+ * 4 away) races the L2 TLB, which looks the page up (and walks) anyway. */
 static void test_valkyrie_probe_order(void **state)
 {
 	(void)state;
@@ -273,9 +282,21 @@ static void test_valkyrie_probe_order(void **state)
 	assert_true(tr(r, 0, 1, t) == t + 1 + 4);
 	assert_int_equal(r->st.tlb[0].ring_hops, 4);
 	assert_true(holds(r, 0, 1)); /* kept */
-	/* page 2 only 10 clockwise (6 counter-clockwise is past TTL 4) */
+	/* page 2 only 10 clockwise (6 counter-clockwise is past TTL 4): the
+	 * ring answers first (20 hops), but the NACK at 8 hops has sent the
+	 * request to the L2 TLB, which walks and keeps the page */
 	xlat_peer_install(&r->x, 0, 10, 2, 0);
+	assert_false(holds_l2(r, 2));
+	uint64_t walks = r->x.walks;
 	assert_true(tr(r, 0, 2, t) == t + 1 + 20);
+	assert_true(holds_l2(r, 2));
+	assert_int_equal(r->x.walks - walks, 1);
+	/* page 6 3 clockwise: home (6 hops) before the NACK, no L2 request */
+	xlat_peer_install(&r->x, 0, 3, 6, 0);
+	walks = r->x.walks;
+	assert_true(tr(r, 0, 6, t) == t + 1 + 6);
+	assert_false(holds_l2(r, 6));
+	assert_int_equal(r->x.walks - walks, 0);
 	/* the ring wraps: TLB 15's clockwise neighbour is 0 */
 	xlat_peer_install(&r->x, 0, 1, 3, 0);
 	assert_true(tr(r, 15, 3, t) == t + 1 + 4);
@@ -283,13 +304,13 @@ static void test_valkyrie_probe_order(void **state)
 	xlat_peer_install(&r->x, 0, 2, 4, 0);
 	xlat_peer_install(&r->x, 0, 14, 4, t + 500);
 	assert_true(tr(r, 0, 4, t) == t + 1 + 4);
-	/* nobody: both probes home (clockwise around the ring, 16 hops;
-	 * counter-clockwise back from 4, 8) before the L2 TLB */
+	/* nobody: the counter-clockwise NACK is home after 8 hops and sends
+	 * the request to the L2 TLB; the clockwise probe dies after 15 */
 	uint64_t hops = r->st.tlb[0].ring_hops;
-	assert_true(tr(r, 0, 5, t) == t + 1 + 16 + 10 + 150);
-	assert_int_equal(r->st.tlb[0].ring_hops - hops, 24);
+	assert_true(tr(r, 0, 5, t) == t + 1 + 8 + 10 + 150);
+	assert_int_equal(r->st.tlb[0].ring_hops - hops, 8 + 15);
 	assert_int_equal(r->st.tlb[0].ring_misses, 1);
-	assert_int_equal(r->st.tlb[0].remote_hits, 4);
+	assert_int_equal(r->st.tlb[0].remote_hits, 5);
 	rig_free(r);
 }
 
@@ -392,23 +413,23 @@ static void test_neidty_hears_filled_entries(void **state)
 
 /* Valkyrie's probe finds only filled copies under tlb.l1_in_flight =
  * miss: TLB 1's neighbour 0 is still filling page 80, so both probes
- * come home empty (16 hops) before the L2 TLB, which merges it into the
+ * come home empty (the NACK after 8 hops) before the L2 TLB, which merges it into the
  * walk; with merge the counter-clockwise probe finds 0's copy. */
 static void test_valkyrie_filled_copies(void **state)
 {
 	(void)state;
 	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
 	struct rig *r = rig_new(sets);
-	assert_true(tr(r, 0, 80, 0) == 1 + 16 + 10 + 150); /* a ring miss first */
-	assert_true(tr(r, 1, 80, 10) == 177);
+	assert_true(tr(r, 0, 80, 0) == 1 + 8 + 10 + 150); /* a ring miss first */
+	assert_true(tr(r, 1, 80, 10) == 169);
 	assert_int_equal(r->st.tlb[0].ring_misses, 2); /* both lookups */
 	assert_int_equal(r->st.tlb[0].remote_hits, 0);
 	rig_free(r);
 	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", "tlb.l1_in_flight=merge",
 			       NULL};
 	r = rig_new(merge);
-	assert_true(tr(r, 0, 80, 0) == 1 + 16 + 10 + 150); /* a ring miss first */
-	assert_true(tr(r, 1, 80, 10) == 177);
+	assert_true(tr(r, 0, 80, 0) == 1 + 8 + 10 + 150); /* a ring miss first */
+	assert_true(tr(r, 1, 80, 10) == 169);
 	assert_int_equal(r->st.tlb[0].ring_misses, 1); /* the first only */
 	assert_int_equal(r->st.tlb[0].remote_hits, 1);
 	rig_free(r);

@@ -51,9 +51,13 @@ struct xlat_peer_ops {
 	 * *done is when the translation arrives, *fill whether inst keeps a
 	 * copy. Returns false when the request goes to the next level at
 	 * *next (>= looked: a probe that found nothing may have taken time).
+	 * *also_below (false on entry): with a true return, the request went
+	 * to the next level at *next as well, before the remote answer came
+	 * (Valkyrie's secondary probe's NACK); the translation then arrives at
+	 * the earlier of the two, and the next level does its work either way.
 	 * NULL: never serves (peer = none). */
 	bool (*probe_remote)(void *st, uint32_t inst, uint64_t tag, double t, double looked,
-			     double *done, bool *fill, double *next);
+			     double *done, bool *fill, double *next, bool *also_below);
 	void (*on_fill)(void *st, uint32_t inst, uint64_t tag);  /* optional */
 	void (*on_evict)(void *st, uint32_t inst, uint64_t tag); /* optional */
 	void (*on_lower_evict)(void *st, uint64_t lower_tag, unsigned lower_shift); /* optional */

@@ -251,8 +251,9 @@ static bool heard(const struct neidty *d, uint32_t nb, uint64_t vpn, double at)
 }
 
 static bool neidty_probe(void *st, uint32_t inst, uint64_t vpn, double t, double looked,
-			 double *done, bool *fill, double *next)
+			 double *done, bool *fill, double *next, bool *also_below)
 {
+	(void)also_below; /* a neighbour hit never races the next level */
 	struct neidty *d = st;
 	*next = looked;
 	if (d->n < 2)

@@ -3,24 +3,31 @@
  * (IV.A: "uses an intra-SE ring network for inter-L1-TLB communication").
  * Two mechanisms, each switchable (valkyrie.probing, valkyrie.ldt):
  *
- * Ring probing. The instances are cut into rings of valkyrie.ring_size in
- * id order (one ring per shader engine; R9 Nano: 16 CUs per SE). On a
- * local miss the TLB sends two probes at once, one clockwise (i+1, i+2,
- * ...) living valkyrie.ttl_cw hops, one counter-clockwise (i-1, ...)
- * living valkyrie.ttl_ccw hops (15 and 4 in a re-implementation of the
- * paper on MGPUSim, unverified). A probe takes valkyrie.hop_cycles per
- * hop; the nearest holder answers back along the probe's path, so a hit
- * at h hops costs 2 h hops (ties go to the clockwise probe). When no
- * instance within reach holds the page the request goes to the next level
- * once both probes are home: a probe that went around the whole ring
- * (ttl >= ring size - 1) is home after ring-size hops, any other returns
- * along its path (2 ttl hops). A ring hit is kept locally. The ring is
- * modelled without contention.
+ * Ring probing (Baruah et al. PACT'20, 3.2 and Fig. 7; the paper's text:
+ * sarchlab/sarchlab.github.io static/valkyrie_pact_2020.pdf). The
+ * instances are cut into rings of valkyrie.ring_size in id order (one
+ * bidirectional ring joins the 16 L1 TLBs of a shader engine). On a local
+ * miss the TLB sends two requests at once, the primary clockwise (i+1,
+ * i+2, ...) living valkyrie.ttl_cw hops and the secondary
+ * counter-clockwise (i-1, ...) living valkyrie.ttl_ccw hops (15 and 4,
+ * 3.2). A probe takes valkyrie.hop_cycles per hop (1, section 4); the
+ * nearest holder answers back along the probe's path, so a hit at h hops
+ * is home after 2 h hops (ties go to the clockwise probe). The secondary
+ * that finds nothing returns a NACK (home after 2 x its TTL hops), and
+ * the NACK sends the request to the next level; the primary that finds
+ * nothing is squashed. A holder only the primary reaches (h > the
+ * secondary's TTL) answers after that NACK: the L2 TLB has the request as
+ * well (it looks up, and walks on a miss), and the first answer home is
+ * used. A ring hit is kept locally. Not modelled: the ring's contention
+ * (a 16-entry queue per TLB, round-robin with local lookups, 3.2) and the
+ * switch that probes only while the L2 TLB's running mean latency is
+ * above 150 cycles (3.2).
  *
  * Locality Detection Table (LDT). Each entry holds a page and a bitmap of
  * the instances that looked it up (hit or miss); valkyrie.ldt_entries
- * entries, direct-mapped by a hash of the page (our choice: the paper's
- * organisation was not located). When the next level (the L2 TLB) evicts
+ * entries, direct-mapped by a hash of the page (our choice; the paper's,
+ * 3.1, is 100 entries, fully associative, FIFO, and it prefetches on each
+ * L2 TLB request rather than on an eviction). When the next level (the L2 TLB) evicts
  * a page the LDT holds, the entry is pushed into the L1 TLBs in its
  * bitmap that lack it (ready at once) and the LDT record is dropped;
  * pushes are made after the translation that caused the eviction. */
@@ -66,27 +73,32 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 		   "Locality Detection Table: push an entry the next level evicts into the TLBs "
 		   "that used it (Baruah et al. PACT'20: on)",
 		   off_on, 2, "valkyrie.ldt"},
-	/* assumption: what NeiDty's neighbour link costs; Valkyrie's own
-	 * value was not located */
+	/* Baruah et al. PACT'20 section 4: "Each hop from one TLB to another
+	 * takes 1 cycle" */
 	[P_HOP] = {"hop_cycles", 1, 0, 1e7, false, "cycles",
-		   "one ring hop between adjacent L1 TLBs (assumed: seeds/002 IV.A's 1-cycle "
-		   "neighbour link)",
+		   "one ring hop between adjacent L1 TLBs (Baruah et al. PACT'20, section 4: "
+		   "1 cycle)",
 		   .compat_key = "valkyrie.hop_cycles"},
-	/* MGPUSim's R9 Nano: a third-party re-implementation, unverified
-	 * (docs/neidty.md) */
+	/* Baruah et al. PACT'20 3.2: the ring joins the 16 L1 TLBs of a
+	 * shader engine */
 	[P_RING] = {"ring_size", 16, 1, GPUVM_MAX_SMS, true, "TLBs",
-		    "L1 TLBs on one ring (one shader engine; MGPUSim R9 Nano: 16); instances are "
-		    "cut into rings in id order",
+		    "L1 TLBs on one ring (one shader engine; Baruah et al. PACT'20 3.2: 16); "
+		    "instances are cut into rings in id order",
 		    .compat_key = "valkyrie.ring_size"},
 	[P_TTL_CW] = {"ttl_cw", 15, 0, GPUVM_MAX_SMS, true, "hops",
-		      "hops a clockwise probe travels at most (MGPUSim R9 Nano: 15)",
+		      "hops the clockwise (primary) probe travels at most (Baruah et al. "
+		      "PACT'20 3.2, Fig. 7: 15)",
 		      .compat_key = "valkyrie.ttl_cw"},
 	[P_TTL_CCW] = {"ttl_ccw", 4, 0, GPUVM_MAX_SMS, true, "hops",
-		       "hops a counter-clockwise probe travels at most (MGPUSim R9 Nano: 4)",
+		       "hops the counter-clockwise (secondary) probe travels at most; its NACK "
+		       "sends the request on (Baruah et al. PACT'20 3.2, Fig. 7: 4)",
 		       .compat_key = "valkyrie.ttl_ccw"},
 	/* assumption: as many as the gem5gpu-neidty L2 TLB (seeds/002 Table
-	 * III, 32 x 16), so it can track every page that TLB can evict; the
-	 * paper's size was not located */
+	 * III, 32 x 16), so it can track every page that TLB can evict. The
+	 * paper's LDT (3.1) is another structure: 100 entries, fully
+	 * associative, FIFO, read on each L2 TLB request to prefetch into up
+	 * to NPT L1 TLBs' 24-entry prefetch buffers; this push on L2 eviction
+	 * is not it (docs/neidty.md) */
 	[P_LDT_ENTRIES] = {"ldt_entries", 512, 1, 1 << 24, true, "entries",
 			   "Locality Detection Table entries, direct-mapped by hashed tag "
 			   "(assumed: the gem5gpu-neidty L2 TLB's 512)",
@@ -169,8 +181,14 @@ static uint32_t nack_hops(uint32_t ttl, uint32_t size)
 	return ttl >= size - 1 ? size : 2 * ttl;
 }
 
+/* Baruah et al. PACT'20 3.2: the secondary request (the shorter TTL, 4)
+ * returns a NACK from the end of its reach and that NACK forwards the
+ * translation request to the L2 TLB; the primary (TTL 15), finding
+ * nothing, is squashed. A holder the primary finds beyond the
+ * secondary's reach answers after the request has gone to the L2 TLB: the
+ * first answer is used, the later one discarded (also_below). */
 static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, double looked,
-			   double *done, bool *fill, double *next)
+			   double *done, bool *fill, double *next, bool *also_below)
 {
 	(void)t;
 	struct valkyrie *v = st;
@@ -186,6 +204,11 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 	uint32_t cw = v->ttl_cw < size - 1 ? v->ttl_cw : size - 1;
 	uint32_t ccw = v->ttl_ccw < size - 1 ? v->ttl_ccw : size - 1;
 	s->ring_probes += (cw > 0) + (ccw > 0);
+	/* the secondary: the shorter-lived probe of the two (one alone when
+	 * the other has TTL 0) */
+	uint32_t sec = cw && ccw ? (cw < ccw ? cw : ccw) : cw + ccw;
+	uint32_t sec_hops = nack_hops(sec, size);
+	double nack_at = looked + sec_hops * v->hop;
 	uint32_t reach = cw > ccw ? cw : ccw;
 	for (uint32_t h = 1; h <= reach; h++) {
 		uint32_t id;
@@ -199,10 +222,17 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 			who = a;
 		if (who == UINT32_MAX)
 			continue;
-		s->ring_hops += 2 * h;
 		double back = looked + 2.0 * h * v->hop;
 		double ready = v->xl->inst[who].tlb.ready[id];
 		*done = ready > back ? ready : back;
+		/* the answer home after the NACK: the L2 TLB has the request
+		 * too (an answer home with the NACK wins the tie) */
+		if (back > nack_at) {
+			*also_below = true;
+			*next = nack_at;
+			s->ring_hops += sec_hops;
+		}
+		s->ring_hops += 2 * h;
 		if (v->touch) {
 			bool hit; /* a hit: only the holder's LRU order changes */
 			tlb_access(&v->xl->inst[who].tlb, tag, &hit);
@@ -210,11 +240,12 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 		*fill = true;
 		return true;
 	}
-	uint32_t hc = cw ? nack_hops(cw, size) : 0, ha = ccw ? nack_hops(ccw, size) : 0;
-	uint32_t home = hc > ha ? hc : ha;
-	s->ring_hops += hc + ha;
+	/* nobody within reach: the secondary's NACK sends the request on;
+	 * the other probe travels its TTL and is squashed */
+	uint32_t other = cw + ccw - sec;
+	s->ring_hops += sec_hops + other;
 	s->ring_misses++;
-	*next = looked + home * v->hop;
+	*next = nack_at;
 	return false;
 }
 

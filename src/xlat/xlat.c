@@ -376,10 +376,18 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	in->misses++;
 
 	double next = looked;
+	/* a remote answer racing the next level (peer.h, also_below) */
+	double raced = INFINITY;
+	bool raced_fill = false;
 	if (ops && ops->probe_remote) {
 		double done;
-		bool fill;
-		if (ops->probe_remote(xl->peer, inst, tag, t, looked, &done, &fill, &next)) {
+		bool fill, also_below = false;
+		bool served = ops->probe_remote(xl->peer, inst, tag, t, looked, &done, &fill, &next,
+						&also_below);
+		if (served && also_below) {
+			raced = done;
+			raced_fill = fill;
+		} else if (served) {
 			xl->stats->remote_hits++;
 			if (fill) {
 				xl->stats->remote_fills++;
@@ -413,9 +421,24 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
 		}
 	}
+	/* the remote answer came first: it is used, the next level's is
+	 * dropped (the next level has done its work all the same) */
+	double filled = done;
+	if (raced < done) {
+		xl->stats->remote_hits++;
+		if (raced_fill) {
+			xl->stats->remote_fills++;
+			filled = raced;
+		}
+		done = raced;
+		if (x->hook) {
+			x->answered = done;
+			x->fill_max = UINT64_MAX;
+		}
+	}
 	/* lower levels' evictions reach this level's scheme only as deferred
 	 * work (after_translate), so id still names this entry */
-	tlb->ready[id] = fmin(done, filling_ready);
+	tlb->ready[id] = fmin(filled, filling_ready);
 	if (x->hook) {
 		server_pool_consume_at(mshr, slot, start, x->answered - start);
 		if ((1ull << xl->shift) > x->fill_max) {
