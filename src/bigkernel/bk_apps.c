@@ -51,6 +51,7 @@ static void *keep(struct bk_run *r, size_t bytes)
 struct table_state {
 	unsigned long long *keys; /* GPU */
 	unsigned int *counts;
+	int *locks;               /* Word Count: a lock per slot (bk_table_add_locked); DNA: NULL */
 	uint64_t slots;
 	uint64_t *want_keys;      /* CPU reference, the same open addressing */
 	unsigned int *want_counts;
@@ -73,7 +74,7 @@ static uint64_t fnv(const unsigned char *p, size_t n)
 	return h | 1;
 }
 
-static int table_setup(struct bk_run *r, uint64_t slots)
+static int table_setup(struct bk_run *r, uint64_t slots, int locked)
 {
 	struct table_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -82,6 +83,8 @@ static int table_setup(struct bk_run *r, uint64_t slots)
 	s->slots = slots;
 	s->keys = dev(r, "table.keys", slots * 8);
 	s->counts = dev(r, "table.counts", slots * 4);
+	if (locked && !(s->locks = dev(r, "table.locks", slots * 4)))
+		return -1;
 	s->want_keys = keep(r, slots * 8);
 	s->want_counts = keep(r, slots * 4);
 	if (!s->keys || !s->counts)
@@ -110,6 +113,9 @@ static int table_check(struct bk_run *r, char *extra, size_t len)
 	for (uint64_t i = 0; i < s->slots; i++)
 		want += s->want_keys[i] != 0;
 	ok &= want == keys;
+	/* every lock taken was released */
+	for (uint64_t i = 0; s->locks && i < s->slots; i++)
+		ok &= s->locks[i] == 0;
 	snprintf(extra, len, "keys=%llu total=%llu", (unsigned long long)keys, (unsigned long long)total);
 	memset(s->keys, 0, s->slots * 8);
 	memset(s->counts, 0, s->slots * 4);
@@ -131,7 +137,8 @@ static int alloc_input(struct bk_run *r, uint64_t nrec, uint64_t rec_bytes)
 
 static int wc_setup(struct bk_run *r)
 {
-	if (alloc_input(r, r->o->size_bytes / BK_WC_REC, BK_WC_REC) || table_setup(r, WC_SLOTS))
+	if (alloc_input(r, r->o->size_bytes / BK_WC_REC, BK_WC_REC) ||
+	    table_setup(r, WC_SLOTS, r->o->wc_lock))
 		return -1;
 	struct gen_text g;
 	gen_text_init(&g, r->o->seed, WC_VOCAB, 1.0); /* Zipf s = 1: docs/sepo.md's text */
@@ -155,7 +162,7 @@ static size_t table_args(struct bk_run *r, int pass, const struct bk_map *m,
 {
 	(void)pass, (void)first, (void)base;
 	struct table_state *s = r->app_state;
-	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1};
+	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1, s->locks};
 	memcpy(out, &a, sizeof a);
 	return sizeof a;
 }
@@ -173,7 +180,7 @@ static int dna_setup(struct bk_run *r)
 	uint64_t n = r->o->size_bytes / BK_DNA_REC, slots = 1024;
 	while (slots < 4 * (n / 4 + n / 20 + 1))
 		slots <<= 1;
-	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots))
+	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots, 0))
 		return -1;
 	bk_gen_dna(r->input, r->nrec, r->o->seed);
 	struct table_state *s = r->app_state;

@@ -20,9 +20,19 @@
 
 #include "bk_device.h"
 
-/* An open-addressed count table in GPU memory (keys != 0), shared by the
- * hash-table applications: Word Count's "centralized hash table" (4.4.1)
- * and DNA Assembly's fragment counts. */
+/* One attempt at a slot's spin lock (0 -> 1); defined last, at a line
+ * past every kernel line (see there). */
+SIMT_DEVFN int bk_try_lock(SIMT_CTX_ int *locks, unsigned long long i);
+
+#ifdef __CUDACC__
+#define BK_FENCE() __threadfence()
+#else
+#define BK_FENCE() ((void)0) /* the executor runs each access at once, in order */
+#endif
+
+/* An open-addressed count table in GPU memory (keys != 0): DNA Assembly's
+ * fragment counts, lock-free (the slot claimed with CAS, the count an
+ * atomic add; 4.4's DNA text names a hash table, no synchronization). */
 SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *counts,
 			     unsigned long long mask, unsigned long long key, unsigned int v)
 {
@@ -39,6 +49,63 @@ SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *c
 	}
 }
 
+/* Word Count's "centralized hash table to store word counts, requiring
+ * synchronization with attendant overheads" (thesis 4.4.1, seeds/001
+ * around line 980): the same open-addressed slots, each with a spin lock
+ * in GPU memory; the key is compared and stored and the count read and
+ * written under the slot's lock, then the lock is released. That is the
+ * insert of the author's word count table (rezafmk/BRB_HashTable,
+ * MapReduce_WC/hashtable.cu addToHashtable: atomicExch(lock, 1) until
+ * the old value is 0, the bucket's key compared, the count combined or
+ * the entry added, atomicExch(lock, 0)); its chained buckets are open
+ * addressing here (one lock per probed slot: a slot's key and count are
+ * written only under its own lock), and its key is the word's 64-bit
+ * hash (one 8-byte compare, as its "do the comparisons 8-byte by
+ * 8-byte" note proposes) so the result checks exactly against the CPU
+ * reference's table. The loop is the deadlock-free form of sepo_dev.h:
+ * the critical section first, the try last, at the highest line. */
+SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned int *counts, int *locks,
+				    unsigned long long mask, unsigned long long key, unsigned int v)
+{
+	if (!locks) { /* wc_lock=0: the lock-free table, for comparison */
+		bk_table_add(SIMT_PASS_ keys, counts, mask, key, v);
+		return;
+	}
+	unsigned long long s = key & mask;
+	int held = 0;
+	for (;;) {
+		if (held) {
+			unsigned long long k = LD(keys, s);
+			COMPUTE(3); /* compare twice, branch */
+			if (k == 0 || k == key) {
+				if (k == 0)
+					ST(keys, s, key);
+				unsigned int c = LD(counts, s);
+				ST(counts, s, c + v);
+				BK_FENCE();
+				ATOMIC_EXCH(locks, s, 0);
+				return;
+			}
+			BK_FENCE();
+			ATOMIC_EXCH(locks, s, 0); /* another word's slot: probe on */
+			s = (s + 1) & mask;
+			held = 0;
+			COMPUTE(2); /* probe step */
+			continue;
+		}
+		/* the try and the critical section: at most 6 accesses, run
+		 * without the executor suspending the thread in between
+		 * (simt_reserve); a lane then never finds a lock held */
+		SIMT_RESERVE(6);
+		held = bk_try_lock(SIMT_PASS_ locks, s);
+	}
+}
+
+/* The kernels below keep the source lines they had before the lines
+ * above were added (the executor zips lanes by line, docs/simt.md;
+ * S-L1's accessor lines 227-300 sit among them), so that only Word
+ * Count's timing changes with its lock. */
+#line 42
 SIMT_DEVFN void bk_range_of(SIMT_CTX_ const struct bk_range *g, unsigned long long t,
 			    unsigned long long *r0, unsigned long long *r1)
 {
@@ -122,18 +189,18 @@ SIMT_KERNEL(bk_netflix, struct bk_netflix_args, p)
 	}
 }
 
-/* The arguments of the applications that count keys in bk_table_add's
- * table (Word Count, DNA Assembly). */
+/* The arguments of Word Count and DNA Assembly (their count tables). */
 struct bk_count_args {
 	struct bk_map m;
 	struct bk_range g;
 	unsigned long long *keys;
 	unsigned int *counts;
 	unsigned long long mask;
+	int *locks; /* Word Count: a spin lock per slot (bk_table_add_locked) */
 };
 
 /* Word Count (4.4): 64-byte lines of text (all bytes read, Table 4.1),
- * each word counted in a centralized hash table in GPU memory. */
+ * each word counted in the locked table (bk_table_add_locked). */
 SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 {
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
@@ -152,7 +219,7 @@ SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 				len++;
 				COMPUTE(4); /* xor, 64-bit multiply (3 IMADs) */
 			} else if (len) {
-				bk_table_add(SIMT_PASS_ p.keys, p.counts, p.mask, h | 1, 1u);
+				bk_table_add_locked(SIMT_PASS_ p.keys, p.counts, p.locks, p.mask, h | 1, 1u);
 				h = BK_FNV_BASIS;
 				len = 0;
 			}
@@ -381,6 +448,19 @@ SIMT_KERNEL(bk_mca_indexed, struct bk_mca_args, p)
 		COMPUTE(4 * 22); /* 22 digits: shift, mask, subtract, multiply-add */
 		bk_mca_record(SIMT_PASS_ & p, 0, cust % BK_MCA_CUSTOMERS, merch);
 	}
+}
+
+/* Last in the file, numbered past every kernel line, S-L1's accessor
+ * lines and the renumbered MasterCard Affinity kernels: the one place a
+ * lane spins (Word Count's slot locks). The executor issues the earliest
+ * line any lane of a warp waits at, and a lock holder may have buffered
+ * accesses at any later line of its loop, so a retry at a lower line
+ * would be issued for ever ahead of the holder's release (docs/sepo.md,
+ * "Forward progress on the SIMT executor"; sepo_try_lock is at 65000). */
+#line 64000
+SIMT_DEVFN int bk_try_lock(SIMT_CTX_ int *locks, unsigned long long i)
+{
+	return ATOMIC_EXCH(locks, i, 1) == 0;
 }
 
 #endif
