@@ -253,36 +253,40 @@ SIMT_KERNEL(bk_dna, struct bk_count_args, p)
 
 /* Opinion Finder (4.4): 128-byte tweet records, the first 94 bytes text
  * (73 % of the record, Table 4.1), then a time stamp and other values.
- * Each word is looked up in the dictionary (subject keywords, positive,
- * negative and adverb words); a tweet that mentions the subject scores
- * +1 per positive and -1 per negative word, doubled after an adverb. */
+ * "Words from each tweet that mention the given subject are looked up in
+ * three dictionaries of positive, negative, and adverb words. Based on
+ * the identified words and their precedence, an overall sentiment score
+ * is calculated" (4.4): every word is looked up in the subject's keywords;
+ * the words of a tweet that mentions the subject are then looked up in
+ * the positive, the negative and the adverb dictionary in turn (until
+ * one has it), +1 per positive and -1 per negative word, doubled after
+ * an adverb. The four word sets are open-addressed key tables of
+ * dict_mask + 1 slots each, side by side in dict_keys. */
 struct bk_of_args {
 	struct bk_map m;
 	struct bk_range g;
-	const unsigned long long *dict_keys;
-	const unsigned char *dict_class;
+	const unsigned long long *dict_keys; /* BK_OF_DICTS tables (enum bk_of_dict) */
 	unsigned long long dict_mask;
 	unsigned long long *score; /* [0]: the sum over mentioning tweets (two's complement) */
 	unsigned int *mentions;    /* [0]: tweets that mention the subject */
 };
 
-/* The word's class; sp: the thread's S-L1 state (NULL: plain loads),
- * the dictionary's keys data structure 1 and its classes 2. */
-SIMT_DEVFN int bk_of_class(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, unsigned long long h)
+/* Whether dictionary d has the word hashed h; sp: the thread's S-L1
+ * state (NULL: plain loads), the dictionaries its data structure 1. */
+SIMT_DEVFN int bk_of_in(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, int d, unsigned long long h)
 {
-	unsigned long long s = h & p->dict_mask;
+	unsigned long long base = (unsigned long long)d * (p->dict_mask + 1), s = h & p->dict_mask;
+	COMPUTE(3); /* table base multiply-add, slot mask */
 	for (;;) {
 		unsigned long long k;
-		BK_SL1_LD(k, sp, 1, unsigned long long, p->dict_keys, s);
+		BK_SL1_LD(k, sp, 1, unsigned long long, p->dict_keys, base + s);
 		COMPUTE(3); /* two compares, branch */
-		if (k == h) {
-			unsigned char cl;
-			BK_SL1_LD(cl, sp, 2, unsigned char, p->dict_class, s);
-			return cl;
-		}
+		if (k == h)
+			return 1;
 		if (k == 0)
-			return BK_OF_NONE;
+			return 0;
 		s = (s + 1) & p->dict_mask;
+		COMPUTE(2); /* probe step */
 	}
 }
 
@@ -290,17 +294,20 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 {
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
-	BK_SL1_BEGIN(s1, c, p.m, 3);
-	sl1_declare(&s1, 1, SL1_RO); /* dictionary keys */
-	sl1_declare(&s1, 2, SL1_RO); /* dictionary classes */
+	BK_SL1_BEGIN(s1, c, p.m, 2);
+	sl1_declare(&s1, 1, SL1_RO); /* the dictionaries' keys */
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	long long total = 0;
 	unsigned int mentions = 0;
 	for (unsigned long long r = r0; r < r1; r++) {
+		/* the tweet's words (hashed) for the second step, at most one
+		 * per two bytes of text: local memory in CUDA, not timed here
+		 * (plain locals are registers to the executor) */
+		unsigned long long words[BK_OF_TEXT / 2 + 1];
+		unsigned int nw = 0;
 		unsigned long long h = BK_FNV_BASIS;
 		unsigned int len = 0;
-		int mention = 0, adverb = 0;
-		long long s = 0;
+		int mention = 0;
 		for (unsigned int i = 0; i <= BK_OF_TEXT; i++) {
 			unsigned char ch = ' ';
 			if (i < BK_OF_TEXT)
@@ -318,19 +325,29 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 			}
 			if (!len)
 				continue;
-			int cl = bk_of_class(SIMT_PASS_ & p, c.s, h | 1);
-			int w = adverb ? 2 : 1;
-			mention |= cl == BK_OF_SUBJECT;
-			s += cl == BK_OF_POS ? w : cl == BK_OF_NEG ? -w : 0;
-			adverb = cl == BK_OF_ADVERB;
-			COMPUTE(8); /* precedence rules: compares, selects, adds */
+			mention |= bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_SUBJECT, h | 1);
+			words[nw++] = h | 1;
+			COMPUTE(3); /* or, word store, count */
 			h = BK_FNV_BASIS;
 			len = 0;
 		}
-		if (mention) {
-			total += s;
-			mentions++;
+		if (!mention)
+			continue;
+		long long s = 0;
+		int adverb = 0;
+		for (unsigned int k = 0; k < nw; k++) {
+			int w = adverb ? 2 : 1;
+			adverb = 0;
+			if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_POS, words[k]))
+				s += w;
+			else if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_NEG, words[k]))
+				s -= w;
+			else
+				adverb = bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_ADVERB, words[k]);
+			COMPUTE(6); /* precedence: weight select, add, loop */
 		}
+		total += s;
+		mentions++;
 	}
 	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 	if (mentions) {
