@@ -30,6 +30,11 @@
  *                           (GPUVM_CLASS_FMA, ...): each waits for the last
  *   SHARED(type, name, n)   a per-CTA shared array of n elements
  *   SYNCTHREADS()           CTA barrier (timed: a warp waits for the CTA's)
+ *   SIMT_RESERVE(n)         no access: on the CPU the thread first waits
+ *                           until its warp has issued its buffered accesses
+ *                           unless n more fit before it must (a lock's
+ *                           critical section then runs without the thread
+ *                           being suspended holding the lock); nothing in CUDA
  *   threadIdx, blockIdx, blockDim, gridDim (.x .y .z) as in CUDA
  *   SIMT_DEVFN, SIMT_CTX_, SIMT_PASS_  device helpers that access memory:
  *     SIMT_DEVFN float get(SIMT_CTX_ const float *a, int i) { return LD(a, i); }
@@ -72,6 +77,7 @@
 #define LDCA(a, i) __ldca(&(a)[i])
 #define LD_INDEP(a, i) ((a)[i])
 #define SYNCTHREADS() __syncthreads()
+#define SIMT_RESERVE(n) ((void)0)
 
 #else
 /* ------------------------------------------------------------------- C */
@@ -115,6 +121,7 @@ void simt_access_cached(struct simt_thread *t, const void *p, uint32_t bytes,
 void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
 			enum simt_access_op op, uint32_t site);
 void simt_barrier(struct simt_thread *t, uint32_t site);
+void simt_reserve(struct simt_thread *t, uint32_t entries);
 void *simt_shared(struct simt_thread *t, size_t bytes, size_t align);
 
 /* Launch flags of a kernel (SIMT_LAUNCH passes its own). */
@@ -227,6 +234,7 @@ SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 #define SHARED(type, name, n)                                                           \
 	type *name = (type *)simt_shared(simt_t_, sizeof(type) * (size_t)(n), _Alignof(type))
 #define SYNCTHREADS() simt_barrier(simt_t_, __LINE__)
+#define SIMT_RESERVE(n) simt_reserve(simt_t_, (uint32_t)(n))
 
 /* ----------------------------------------------------------- host side
  * A host program is a plain sequential function run as a coroutine: each

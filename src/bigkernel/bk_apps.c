@@ -16,7 +16,8 @@
 #define WC_VOCAB 20000u
 #define WC_SLOTS (1u << 17)
 #define NF_MOVIES 1024u
-/* Opinion Finder's dictionary slots (a power of two; 98 words) */
+/* Opinion Finder's slots per word set (a power of two; 98 words in all,
+ * at most 40 in one set) */
 #define OF_SLOTS 1024u
 
 static void *dev(struct bk_run *r, const char *name, uint64_t bytes)
@@ -51,6 +52,7 @@ static void *keep(struct bk_run *r, size_t bytes)
 struct table_state {
 	unsigned long long *keys; /* GPU */
 	unsigned int *counts;
+	int *locks;               /* Word Count: a lock per slot (bk_table_add_locked); DNA: NULL */
 	uint64_t slots;
 	uint64_t *want_keys;      /* CPU reference, the same open addressing */
 	unsigned int *want_counts;
@@ -73,7 +75,7 @@ static uint64_t fnv(const unsigned char *p, size_t n)
 	return h | 1;
 }
 
-static int table_setup(struct bk_run *r, uint64_t slots)
+static int table_setup(struct bk_run *r, uint64_t slots, int locked)
 {
 	struct table_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -82,6 +84,8 @@ static int table_setup(struct bk_run *r, uint64_t slots)
 	s->slots = slots;
 	s->keys = dev(r, "table.keys", slots * 8);
 	s->counts = dev(r, "table.counts", slots * 4);
+	if (locked && !(s->locks = dev(r, "table.locks", slots * 4)))
+		return -1;
 	s->want_keys = keep(r, slots * 8);
 	s->want_counts = keep(r, slots * 4);
 	if (!s->keys || !s->counts)
@@ -110,6 +114,9 @@ static int table_check(struct bk_run *r, char *extra, size_t len)
 	for (uint64_t i = 0; i < s->slots; i++)
 		want += s->want_keys[i] != 0;
 	ok &= want == keys;
+	/* every lock taken was released */
+	for (uint64_t i = 0; s->locks && i < s->slots; i++)
+		ok &= s->locks[i] == 0;
 	snprintf(extra, len, "keys=%llu total=%llu", (unsigned long long)keys, (unsigned long long)total);
 	memset(s->keys, 0, s->slots * 8);
 	memset(s->counts, 0, s->slots * 4);
@@ -131,7 +138,8 @@ static int alloc_input(struct bk_run *r, uint64_t nrec, uint64_t rec_bytes)
 
 static int wc_setup(struct bk_run *r)
 {
-	if (alloc_input(r, r->o->size_bytes / BK_WC_REC, BK_WC_REC) || table_setup(r, WC_SLOTS))
+	if (alloc_input(r, r->o->size_bytes / BK_WC_REC, BK_WC_REC) ||
+	    table_setup(r, WC_SLOTS, r->o->wc_lock))
 		return -1;
 	struct gen_text g;
 	gen_text_init(&g, r->o->seed, WC_VOCAB, 1.0); /* Zipf s = 1: docs/sepo.md's text */
@@ -155,7 +163,7 @@ static size_t table_args(struct bk_run *r, int pass, const struct bk_map *m,
 {
 	(void)pass, (void)first, (void)base;
 	struct table_state *s = r->app_state;
-	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1};
+	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1, s->locks};
 	memcpy(out, &a, sizeof a);
 	return sizeof a;
 }
@@ -173,7 +181,7 @@ static int dna_setup(struct bk_run *r)
 	uint64_t n = r->o->size_bytes / BK_DNA_REC, slots = 1024;
 	while (slots < 4 * (n / 4 + n / 20 + 1))
 		slots <<= 1;
-	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots))
+	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots, 0))
 		return -1;
 	bk_gen_dna(r->input, r->nrec, r->o->seed);
 	struct table_state *s = r->app_state;
@@ -365,8 +373,7 @@ static const struct bk_app app_netflix = {
 /* ---- Opinion Finder ---------------------------------------------------- */
 
 struct of_state {
-	unsigned long long *keys; /* GPU dictionary */
-	unsigned char *cls;
+	unsigned long long *keys; /* GPU: BK_OF_DICTS word sets of OF_SLOTS keys */
 	unsigned long long *score; /* GPU: [0] the total */
 	unsigned int *mentions;
 	long long want_score;
@@ -381,29 +388,29 @@ static int of_setup(struct bk_run *r)
 	r->app_state = s;
 	if (alloc_input(r, r->o->size_bytes / BK_OF_REC, BK_OF_REC))
 		return -1;
-	s->keys = dev(r, "of.dict_keys", OF_SLOTS * 8);
-	s->cls = dev(r, "of.dict_class", OF_SLOTS);
+	s->keys = dev(r, "of.dict_keys", BK_OF_DICTS * OF_SLOTS * 8);
 	s->score = dev(r, "of.score", 8);
 	s->mentions = dev(r, "of.mentions", 4);
-	if (!s->keys || !s->cls || !s->score || !s->mentions)
+	if (!s->keys || !s->score || !s->mentions)
 		return -1;
 	bk_gen_tweets(r->input, r->nrec, r->o->seed);
-	/* the dictionary: its words' hashes (as the kernel hashes them) */
+	/* the word sets: each word's hash (as the kernel hashes it) in the
+	 * set of its class (subject keywords, positive, negative, adverb) */
 	for (unsigned id = 0; id < BK_OF_DICT_WORDS; id++) {
 		char w[16];
 		unsigned n = bk_of_word(r->o->seed, id, w);
+		unsigned long long *t = s->keys + (uint64_t)(bk_of_word_class(id) - BK_OF_SUBJECT) * OF_SLOTS;
 		uint64_t h = fnv((const unsigned char *)w, n), slot = h & (OF_SLOTS - 1);
-		while (s->keys[slot] && s->keys[slot] != h)
+		while (t[slot] && t[slot] != h)
 			slot = (slot + 1) & (OF_SLOTS - 1);
-		s->keys[slot] = h;
-		s->cls[slot] = (unsigned char)bk_of_word_class(id);
+		t[slot] = h;
 	}
-	if (simt_upload(r->h, s->keys, OF_SLOTS * 8) || simt_upload(r->h, s->cls, OF_SLOTS))
+	if (simt_upload(r->h, s->keys, BK_OF_DICTS * OF_SLOTS * 8))
 		return -1;
 	REF_START(r);
 	for (uint64_t i = 0; i < r->nrec; i++) {
 		long long sc;
-		if (bk_of_reference(r->input + i * BK_OF_REC, s->keys, s->cls, OF_SLOTS - 1, &sc)) {
+		if (bk_of_reference(r->input + i * BK_OF_REC, s->keys, OF_SLOTS - 1, &sc)) {
 			s->want_score += sc;
 			s->want_mentions++;
 		}
@@ -417,7 +424,7 @@ static size_t of_args(struct bk_run *r, int pass, const struct bk_map *m, const 
 {
 	(void)pass, (void)first, (void)base;
 	struct of_state *s = r->app_state;
-	struct bk_of_args a = {*m, *g, s->keys, s->cls, OF_SLOTS - 1, s->score, s->mentions};
+	struct bk_of_args a = {*m, *g, s->keys, OF_SLOTS - 1, s->score, s->mentions};
 	memcpy(out, &a, sizeof a);
 	return sizeof a;
 }
@@ -436,7 +443,7 @@ static int of_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_of = {
-	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}}, .passes = 1, .sl1_nds = 3,
+	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}}, .passes = 1, .sl1_nds = 2,
 	.kernel = bk_of, .kernel_name = "bk_of", .setup = of_setup, .args = of_args,
 	.check = of_check,
 };

@@ -356,6 +356,9 @@ struct bk_ag_args {
 #define BK_OF_REC 128
 #define BK_OF_TEXT 94
 enum { BK_OF_NONE = 0, BK_OF_SUBJECT, BK_OF_POS, BK_OF_NEG, BK_OF_ADVERB };
+/* Opinion Finder's word sets, in dict_keys: the subject's keywords and the
+ * thesis's three dictionaries (4.4) */
+enum bk_of_dict { BK_OF_D_SUBJECT = 0, BK_OF_D_POS, BK_OF_D_NEG, BK_OF_D_ADVERB, BK_OF_DICTS };
 #define BK_MCA_BLOCK 1024
 #define BK_MCA_CUSTOMERS (1u << 20)
 #define BK_MCA_MERCHANTS 4096u

@@ -131,14 +131,27 @@ void bk_gen_tweets(unsigned char *out, uint64_t n, uint64_t seed)
 	}
 }
 
-int bk_of_reference(const unsigned char *rec, const unsigned long long *keys,
-		    const unsigned char *cls, uint64_t mask, long long *sc)
+static int of_in(const unsigned long long *keys, uint64_t mask, int d, uint64_t h)
 {
-	int mention = 0, adverb = 0;
-	long long s = 0;
+	const unsigned long long *t = keys + (uint64_t)d * (mask + 1);
+	uint64_t slot = h & mask;
+	while (t[slot] && t[slot] != h)
+		slot = (slot + 1) & mask;
+	return t[slot] == h;
+}
+
+/* The kernel's algorithm (bk_kernels.h, bk_of): the subject's keywords
+ * looked up for every word, the three dictionaries for the words of a
+ * tweet that mentions it. */
+int bk_of_reference(const unsigned char *rec, const unsigned long long *keys, uint64_t mask,
+		    long long *sc)
+{
+	uint64_t words[BK_OF_TEXT / 2 + 1];
+	unsigned nw = 0;
+	int mention = 0;
 	unsigned i = 0;
 	while (i < BK_OF_TEXT) {
-		char w[BK_OF_TEXT + 1];
+		uint64_t h = BK_FNV_BASIS;
 		unsigned len = 0;
 		for (; i < BK_OF_TEXT; i++) {
 			unsigned char ch = rec[i];
@@ -146,26 +159,31 @@ int bk_of_reference(const unsigned char *rec, const unsigned long long *keys,
 				ch = (unsigned char)(ch + 32);
 			if (!((ch >= 'a' && ch <= 'z') || ch == '\''))
 				break;
-			w[len++] = (char)ch;
+			h = (h ^ ch) * BK_FNV_PRIME;
+			len++;
 		}
 		i++;
 		if (!len)
 			continue;
-		uint64_t h = BK_FNV_BASIS;
-		for (unsigned k = 0; k < len; k++)
-			h = (h ^ (unsigned char)w[k]) * BK_FNV_PRIME;
-		h |= 1;
-		uint64_t slot = h & mask;
-		while (keys[slot] && keys[slot] != h)
-			slot = (slot + 1) & mask;
-		int c = keys[slot] ? cls[slot] : BK_OF_NONE;
+		mention |= of_in(keys, mask, BK_OF_D_SUBJECT, h | 1);
+		words[nw++] = h | 1;
+	}
+	if (!mention)
+		return 0;
+	long long s = 0;
+	int adverb = 0;
+	for (unsigned k = 0; k < nw; k++) {
 		int wt = adverb ? 2 : 1;
-		mention |= c == BK_OF_SUBJECT;
-		s += c == BK_OF_POS ? wt : c == BK_OF_NEG ? -wt : 0;
-		adverb = c == BK_OF_ADVERB;
+		adverb = 0;
+		if (of_in(keys, mask, BK_OF_D_POS, words[k]))
+			s += wt;
+		else if (of_in(keys, mask, BK_OF_D_NEG, words[k]))
+			s -= wt;
+		else
+			adverb = of_in(keys, mask, BK_OF_D_ADVERB, words[k]);
 	}
 	*sc = s;
-	return mention;
+	return 1;
 }
 
 /* ---- MasterCard Affinity ---------------------------------------------- */

@@ -21,11 +21,13 @@ void bk_gen_dna(unsigned char *out, uint64_t n, uint64_t seed);
 #define BK_OF_DICT_WORDS 98u
 void bk_gen_tweets(unsigned char *out, uint64_t n, uint64_t seed);
 unsigned bk_of_word(uint64_t seed, unsigned id, char *w);
+/* BK_OF_SUBJECT, BK_OF_POS, BK_OF_NEG or BK_OF_ADVERB (bk_device.h) */
 int bk_of_word_class(unsigned id);
-/* The kernel's rules on one record with the dictionary (keys, classes,
- * mask); returns 1 if the tweet mentions the subject, its score in *sc. */
-int bk_of_reference(const unsigned char *rec, const unsigned long long *keys,
-		    const unsigned char *cls, uint64_t mask, long long *sc);
+/* The kernel's rules on one record with the word sets (BK_OF_DICTS key
+ * tables of mask + 1 slots each, side by side); returns 1 if the tweet
+ * mentions the subject, its score in *sc. */
+int bk_of_reference(const unsigned char *rec, const unsigned long long *keys, uint64_t mask,
+		    long long *sc);
 
 /* MasterCard Affinity: BK_MCA_BLOCK-byte blocks of transactions (no
  * record spans a block); writes each record's offset to index (if not

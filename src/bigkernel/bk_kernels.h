@@ -20,9 +20,19 @@
 
 #include "bk_device.h"
 
-/* An open-addressed count table in GPU memory (keys != 0), shared by the
- * hash-table applications: Word Count's "centralized hash table" (4.4.1)
- * and DNA Assembly's fragment counts. */
+/* One attempt at a slot's spin lock (0 -> 1); defined last, at a line
+ * past every kernel line (see there). */
+SIMT_DEVFN int bk_try_lock(SIMT_CTX_ int *locks, unsigned long long i);
+
+#ifdef __CUDACC__
+#define BK_FENCE() __threadfence()
+#else
+#define BK_FENCE() ((void)0) /* the executor runs each access at once, in order */
+#endif
+
+/* An open-addressed count table in GPU memory (keys != 0): DNA Assembly's
+ * fragment counts, lock-free (the slot claimed with CAS, the count an
+ * atomic add; 4.4's DNA text names a hash table, no synchronization). */
 SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *counts,
 			     unsigned long long mask, unsigned long long key, unsigned int v)
 {
@@ -39,6 +49,63 @@ SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *c
 	}
 }
 
+/* Word Count's "centralized hash table to store word counts, requiring
+ * synchronization with attendant overheads" (thesis 4.4.1, seeds/001
+ * around line 980): the same open-addressed slots, each with a spin lock
+ * in GPU memory; the key is compared and stored and the count read and
+ * written under the slot's lock, then the lock is released. That is the
+ * insert of the author's word count table (rezafmk/BRB_HashTable,
+ * MapReduce_WC/hashtable.cu addToHashtable: atomicExch(lock, 1) until
+ * the old value is 0, the bucket's key compared, the count combined or
+ * the entry added, atomicExch(lock, 0)); its chained buckets are open
+ * addressing here (one lock per probed slot: a slot's key and count are
+ * written only under its own lock), and its key is the word's 64-bit
+ * hash (one 8-byte compare, as its "do the comparisons 8-byte by
+ * 8-byte" note proposes) so the result checks exactly against the CPU
+ * reference's table. The loop is the deadlock-free form of sepo_dev.h:
+ * the critical section first, the try last, at the highest line. */
+SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned int *counts, int *locks,
+				    unsigned long long mask, unsigned long long key, unsigned int v)
+{
+	if (!locks) { /* wc_lock=0: the lock-free table, for comparison */
+		bk_table_add(SIMT_PASS_ keys, counts, mask, key, v);
+		return;
+	}
+	unsigned long long s = key & mask;
+	int held = 0;
+	for (;;) {
+		if (held) {
+			unsigned long long k = LD(keys, s);
+			COMPUTE(3); /* compare twice, branch */
+			if (k == 0 || k == key) {
+				if (k == 0)
+					ST(keys, s, key);
+				unsigned int c = LD(counts, s);
+				ST(counts, s, c + v);
+				BK_FENCE();
+				ATOMIC_EXCH(locks, s, 0);
+				return;
+			}
+			BK_FENCE();
+			ATOMIC_EXCH(locks, s, 0); /* another word's slot: probe on */
+			s = (s + 1) & mask;
+			held = 0;
+			COMPUTE(2); /* probe step */
+			continue;
+		}
+		/* the try and the critical section: at most 6 accesses, run
+		 * without the executor suspending the thread in between
+		 * (simt_reserve); a lane then never finds a lock held */
+		SIMT_RESERVE(6);
+		held = bk_try_lock(SIMT_PASS_ locks, s);
+	}
+}
+
+/* The kernels below keep the source lines they had before the lines
+ * above were added (the executor zips lanes by line, docs/simt.md;
+ * S-L1's accessor lines 227-300 sit among them), so that only Word
+ * Count's timing changes with its lock. */
+#line 42
 SIMT_DEVFN void bk_range_of(SIMT_CTX_ const struct bk_range *g, unsigned long long t,
 			    unsigned long long *r0, unsigned long long *r1)
 {
@@ -122,18 +189,18 @@ SIMT_KERNEL(bk_netflix, struct bk_netflix_args, p)
 	}
 }
 
-/* The arguments of the applications that count keys in bk_table_add's
- * table (Word Count, DNA Assembly). */
+/* The arguments of Word Count and DNA Assembly (their count tables). */
 struct bk_count_args {
 	struct bk_map m;
 	struct bk_range g;
 	unsigned long long *keys;
 	unsigned int *counts;
 	unsigned long long mask;
+	int *locks; /* Word Count: a spin lock per slot (bk_table_add_locked) */
 };
 
 /* Word Count (4.4): 64-byte lines of text (all bytes read, Table 4.1),
- * each word counted in a centralized hash table in GPU memory. */
+ * each word counted in the locked table (bk_table_add_locked). */
 SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 {
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
@@ -152,7 +219,7 @@ SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 				len++;
 				COMPUTE(4); /* xor, 64-bit multiply (3 IMADs) */
 			} else if (len) {
-				bk_table_add(SIMT_PASS_ p.keys, p.counts, p.mask, h | 1, 1u);
+				bk_table_add_locked(SIMT_PASS_ p.keys, p.counts, p.locks, p.mask, h | 1, 1u);
 				h = BK_FNV_BASIS;
 				len = 0;
 			}
@@ -186,36 +253,40 @@ SIMT_KERNEL(bk_dna, struct bk_count_args, p)
 
 /* Opinion Finder (4.4): 128-byte tweet records, the first 94 bytes text
  * (73 % of the record, Table 4.1), then a time stamp and other values.
- * Each word is looked up in the dictionary (subject keywords, positive,
- * negative and adverb words); a tweet that mentions the subject scores
- * +1 per positive and -1 per negative word, doubled after an adverb. */
+ * "Words from each tweet that mention the given subject are looked up in
+ * three dictionaries of positive, negative, and adverb words. Based on
+ * the identified words and their precedence, an overall sentiment score
+ * is calculated" (4.4): every word is looked up in the subject's keywords;
+ * the words of a tweet that mentions the subject are then looked up in
+ * the positive, the negative and the adverb dictionary in turn (until
+ * one has it), +1 per positive and -1 per negative word, doubled after
+ * an adverb. The four word sets are open-addressed key tables of
+ * dict_mask + 1 slots each, side by side in dict_keys. */
 struct bk_of_args {
 	struct bk_map m;
 	struct bk_range g;
-	const unsigned long long *dict_keys;
-	const unsigned char *dict_class;
+	const unsigned long long *dict_keys; /* BK_OF_DICTS tables (enum bk_of_dict) */
 	unsigned long long dict_mask;
 	unsigned long long *score; /* [0]: the sum over mentioning tweets (two's complement) */
 	unsigned int *mentions;    /* [0]: tweets that mention the subject */
 };
 
-/* The word's class; sp: the thread's S-L1 state (NULL: plain loads),
- * the dictionary's keys data structure 1 and its classes 2. */
-SIMT_DEVFN int bk_of_class(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, unsigned long long h)
+/* Whether dictionary d has the word hashed h; sp: the thread's S-L1
+ * state (NULL: plain loads), the dictionaries its data structure 1. */
+SIMT_DEVFN int bk_of_in(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, int d, unsigned long long h)
 {
-	unsigned long long s = h & p->dict_mask;
+	unsigned long long base = (unsigned long long)d * (p->dict_mask + 1), s = h & p->dict_mask;
+	COMPUTE(3); /* table base multiply-add, slot mask */
 	for (;;) {
 		unsigned long long k;
-		BK_SL1_LD(k, sp, 1, unsigned long long, p->dict_keys, s);
+		BK_SL1_LD(k, sp, 1, unsigned long long, p->dict_keys, base + s);
 		COMPUTE(3); /* two compares, branch */
-		if (k == h) {
-			unsigned char cl;
-			BK_SL1_LD(cl, sp, 2, unsigned char, p->dict_class, s);
-			return cl;
-		}
+		if (k == h)
+			return 1;
 		if (k == 0)
-			return BK_OF_NONE;
+			return 0;
 		s = (s + 1) & p->dict_mask;
+		COMPUTE(2); /* probe step */
 	}
 }
 
@@ -223,17 +294,20 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 {
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
-	BK_SL1_BEGIN(s1, c, p.m, 3);
-	sl1_declare(&s1, 1, SL1_RO); /* dictionary keys */
-	sl1_declare(&s1, 2, SL1_RO); /* dictionary classes */
+	BK_SL1_BEGIN(s1, c, p.m, 2);
+	sl1_declare(&s1, 1, SL1_RO); /* the dictionaries' keys */
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	long long total = 0;
 	unsigned int mentions = 0;
 	for (unsigned long long r = r0; r < r1; r++) {
+		/* the tweet's words (hashed) for the second step, at most one
+		 * per two bytes of text: local memory in CUDA, not timed here
+		 * (plain locals are registers to the executor) */
+		unsigned long long words[BK_OF_TEXT / 2 + 1];
+		unsigned int nw = 0;
 		unsigned long long h = BK_FNV_BASIS;
 		unsigned int len = 0;
-		int mention = 0, adverb = 0;
-		long long s = 0;
+		int mention = 0;
 		for (unsigned int i = 0; i <= BK_OF_TEXT; i++) {
 			unsigned char ch = ' ';
 			if (i < BK_OF_TEXT)
@@ -251,19 +325,29 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 			}
 			if (!len)
 				continue;
-			int cl = bk_of_class(SIMT_PASS_ & p, c.s, h | 1);
-			int w = adverb ? 2 : 1;
-			mention |= cl == BK_OF_SUBJECT;
-			s += cl == BK_OF_POS ? w : cl == BK_OF_NEG ? -w : 0;
-			adverb = cl == BK_OF_ADVERB;
-			COMPUTE(8); /* precedence rules: compares, selects, adds */
+			mention |= bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_SUBJECT, h | 1);
+			words[nw++] = h | 1;
+			COMPUTE(3); /* or, word store, count */
 			h = BK_FNV_BASIS;
 			len = 0;
 		}
-		if (mention) {
-			total += s;
-			mentions++;
+		if (!mention)
+			continue;
+		long long s = 0;
+		int adverb = 0;
+		for (unsigned int k = 0; k < nw; k++) {
+			int w = adverb ? 2 : 1;
+			adverb = 0;
+			if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_POS, words[k]))
+				s += w;
+			else if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_NEG, words[k]))
+				s -= w;
+			else
+				adverb = bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_ADVERB, words[k]);
+			COMPUTE(6); /* precedence: weight select, add, loop */
 		}
+		total += s;
+		mentions++;
 	}
 	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 	if (mentions) {
@@ -381,6 +465,19 @@ SIMT_KERNEL(bk_mca_indexed, struct bk_mca_args, p)
 		COMPUTE(4 * 22); /* 22 digits: shift, mask, subtract, multiply-add */
 		bk_mca_record(SIMT_PASS_ & p, 0, cust % BK_MCA_CUSTOMERS, merch);
 	}
+}
+
+/* Last in the file, numbered past every kernel line, S-L1's accessor
+ * lines and the renumbered MasterCard Affinity kernels: the one place a
+ * lane spins (Word Count's slot locks). The executor issues the earliest
+ * line any lane of a warp waits at, and a lock holder may have buffered
+ * accesses at any later line of its loop, so a retry at a lower line
+ * would be issued for ever ahead of the holder's release (docs/sepo.md,
+ * "Forward progress on the SIMT executor"; sepo_try_lock is at 65000). */
+#line 64000
+SIMT_DEVFN int bk_try_lock(SIMT_CTX_ int *locks, unsigned long long i)
+{
+	return ATOMIC_EXCH(locks, i, 1) == 0;
 }
 
 #endif

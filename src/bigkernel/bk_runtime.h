@@ -53,6 +53,7 @@ struct bk_opts {
 	int ag_overlap;        /* address generation beside the computation (bk_schedule_ag) */
 	int cpu_time;          /* time the CPU references (thread CPU time, bk_run.cpu_ref_s) */
 	int sl1;               /* also run BigKernel with S-L1 in the computation (Fig. 5.14) */
+	int wc_lock;           /* Word Count: per-slot locks in its table (bk_table_add_locked) */
 	/* the preset's SM limits, for S-L1's CLN (sl1_cln.h) */
 	uint32_t sms, max_warps, max_ctas;
 	uint64_t smem_per_sm;

@@ -122,6 +122,9 @@ static const struct gpuvm_param_def bk_params[] = {
 	 "1: also run BigKernel with S-L1 (ch. 5's software L1 in shared memory) in the "
 	 "computation kernel, as bksl1_us (Fig. 5.14; kmeans, wc, of, dna, mca); turns um, "
 	 "nopat and volume off (their keys would not fit the result line)"},
+	{"wc_lock", GPUVM_PARAM_U64, "1",
+	 "Word Count: 1: its hash table's slots are locked for each insert (the thesis's "
+	 "centralized table with synchronization, 4.4.1); 0: lock-free CAS and atomic add"},
 	{"seed", GPUVM_PARAM_U64, "1", "input generator seed"},
 };
 
@@ -130,7 +133,7 @@ static const struct gpuvm_param_range bk_ranges[] = {
 	{"block", 32, 1024},             {"buffers", 2, 16},            {"host_gb_s", 0.01, 10000},
 	{"cpu_threads", 1, 256},         {"um", 0, 1},                  {"nopat", 0, 1},
 	{"volume", 0, 1},                {"ag_overlap", 0, 1},          {"cpu_time", 0, 1},
-	{"sl1", 0, 1},
+	{"sl1", 0, 1},                   {"wc_lock", 0, 1},
 };
 
 static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
@@ -140,7 +143,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	struct bk_job j;
 	memset(&j, 0, sizeof j);
 	uint64_t block = 256, buffers = 3, cpu = 1, um = 1, nopat = 1, volume = 1, threads = 0;
-	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0;
+	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0, wc_lock = 1;
 	j.o.size_bytes = 32u << 20;
 	j.o.chunk_bytes = 4u << 20;
 	j.o.host_copy_gb_s = atof(HOST_COPY_GB_S);
@@ -158,6 +161,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	    gpuvm_params_u64(p, "ag_overlap", &ag_overlap, err) < 0 ||
 	    gpuvm_params_u64(p, "cpu_time", &cpu_time, err) < 0 ||
 	    gpuvm_params_u64(p, "sl1", &sl1, err) < 0 ||
+	    gpuvm_params_u64(p, "wc_lock", &wc_lock, err) < 0 ||
 	    gpuvm_params_u64(p, "seed", &j.o.seed, err) < 0)
 		return -1;
 	if (block % GPUVM_WARP_LANES)
@@ -178,6 +182,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	j.o.ag_overlap = ag_overlap && 2 * j.o.threads <= fill_gpu_threads(cfg);
 	j.o.cpu_time = (int)cpu_time;
 	j.o.sl1 = (int)sl1;
+	j.o.wc_lock = (int)wc_lock;
 	j.o.sms = cfg->sms;
 	j.o.max_warps = cfg->max_warps_per_sm;
 	j.o.max_ctas = cfg->max_ctas_per_sm;
