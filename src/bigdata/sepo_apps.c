@@ -152,13 +152,15 @@ static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *
 }
 
 /* The device's input chunk: the records as fill_any writes them, except
- * Page View Count's, which go through BigKernel's assembly (sepo_bk_offset:
- * the author's kernel reads its records byte by byte from the assembled
- * buffer). The CPU reference and the CPU baseline read fill_any's order. */
+ * for the applications whose author's kernels read their records byte by
+ * byte from BigKernel's assembled buffer (sepo_bytewise_app: Page View
+ * Count, Netflix, DNA Assembly), which go through that assembly
+ * (sepo_bk_offset). The CPU reference and the CPU baseline read fill_any's
+ * order. */
 static void fill_gpu(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
 {
 	struct sepo_app_cfg *c = ctx;
-	if (c->app != APP_PVC) {
+	if (!sepo_bytewise_app(c->app)) {
 		fill_any(ctx, first, n, out);
 		return;
 	}

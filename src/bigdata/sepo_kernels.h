@@ -76,6 +76,32 @@ SIMT_DEVFN unsigned long long sepo_atoi(const unsigned long long *rec, unsigned 
 #define SEPO_APP_PATENT 6
 #define SEPO_APP_GEO 7
 
+/* The applications whose kernels read their records one byte per load
+ * from BigKernel's assembled buffer, as the author's do (rezafmk/
+ * BRB_HashTable @449bded PVC/main.cu, Netflix/main.cu, DNAAssembly/main.cu:
+ * each copies its fixed-size record byte by byte into a local array before
+ * parsing it); the host assembles their chunks (sepo_bk_offset). */
+SIMT_DEVFN int sepo_bytewise_app(unsigned int app)
+{
+	return app == SEPO_APP_PVC || app == SEPO_APP_NETFLIX || app == SEPO_APP_DNA;
+}
+
+/* PTX instructions per record besides the byte loads, nvcc 13.0 -O3
+ * -arch=sm_75 -ptx of the author's compute loops (commit 449bded), from
+ * the first byte load to the insert's call, the states[] load left out
+ * (the done bitmap is read apart):
+ *  Netflix/main.cu: the 64-byte copy (unrolled; bytes packed into
+ *   st.local.v4/v2 by prmt) and four myAtoi loops of 12 instructions a
+ *   digit over 6 + 6 + 1 + 1 digits (userA, userB, rateA, rateB): 284
+ *   static - 4 x 12 + 14 x 12 = 404 dynamic, 65 of them ld.global.u8;
+ *  DNAAssembly/main.cu: the 48-byte read copy (unrolled, lextension,
+ *   rextension, record[k - 1]): 158 straight-line, 49 ld.global.u8. */
+#define SEPO_NETFLIX_RECORD_INSTRUCTIONS (404u - 65u)
+#define SEPO_DNA_RECORD_INSTRUCTIONS (158u - 49u)
+/* The author's DNA kernel reads READSIZE_ALIGNED = 48 bytes a record (the
+ * read; BigKernel assembles only that field of the FASTQ record). */
+#define SEPO_DNA_READ_BYTES 48u
+
 /* The record's one pair into the table; marks the record done when it
  * went in. */
 SIMT_DEVFN void sepo_put(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long gi,
@@ -329,10 +355,25 @@ SIMT_DEVFN void sepo_pair_record(SIMT_CTX_ const struct sepo_map_args *p, unsign
 				 unsigned long long gi)
 {
 	unsigned long long rec[8], key[8], val[2];
-	for (unsigned int i = 0; i < 8; i++)
-		rec[i] = i < p->rec_words ? LD(p->recs, r * p->rec_words + i) : 0;
+	if (sepo_bytewise_app(p->app)) {
+		/* the author's copy loop: the bytes it uses, one load each, from
+		 * BigKernel's assembled buffer (SEPO_NETFLIX/DNA_RECORD_INSTRUCTIONS) */
+		const unsigned char *bytes = (const unsigned char *)p->recs;
+		unsigned int nb = p->app == SEPO_APP_DNA ? SEPO_DNA_READ_BYTES : 64;
+		for (unsigned int i = 0; i < 8; i++)
+			rec[i] = 0;
+		for (unsigned int k = 0; k < nb; k++)
+			rec[k / 8] |= (unsigned long long)LD(bytes, sepo_bk_offset(r, p->n, 64, k))
+				      << (8 * (k % 8));
+		COMPUTE(p->app == SEPO_APP_DNA ? SEPO_DNA_RECORD_INSTRUCTIONS
+					       : SEPO_NETFLIX_RECORD_INSTRUCTIONS);
+	} else {
+		for (unsigned int i = 0; i < 8; i++)
+			rec[i] = i < p->rec_words ? LD(p->recs, r * p->rec_words + i) : 0;
+	}
 	unsigned int vb, kb = sepo_record_pair(p->app, rec, key, val, &vb);
-	COMPUTE(8 * p->rec_words + 2 * kb);
+	if (!sepo_bytewise_app(p->app))
+		COMPUTE(8 * p->rec_words + 2 * kb);
 	if (kb)
 		sepo_put(SIMT_PASS_ p, gi, key, kb, val, vb);
 	else
