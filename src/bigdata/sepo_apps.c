@@ -151,6 +151,33 @@ static void fill_any(void *ctx, uint64_t first, uint64_t n, unsigned long long *
 		gen_text_fill(&c->text, first, n, out);
 }
 
+/* The device's input chunk: the records as fill_any writes them, except
+ * for the applications whose author's kernels read their records byte by
+ * byte from BigKernel's assembled buffer (sepo_bytewise_app: Page View
+ * Count, Netflix, DNA Assembly), which go through that assembly
+ * (sepo_bk_offset). The CPU reference and the CPU baseline read fill_any's
+ * order. */
+static void fill_gpu(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	struct sepo_app_cfg *c = ctx;
+	if (!sepo_bytewise_app(c->app)) {
+		fill_any(ctx, first, n, out);
+		return;
+	}
+	size_t rec_bytes = (size_t)c->rec_words * 8;
+	unsigned char *plain = malloc(n * rec_bytes);
+	if (!plain) {
+		__atomic_store_n(&c->read_error, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	fill_any(ctx, first, n, (unsigned long long *)plain);
+	unsigned char *asm_bytes = (unsigned char *)out;
+	for (uint64_t r = 0; r < n; r++)
+		for (unsigned int k = 0; k < rec_bytes; k++)
+			asm_bytes[sepo_bk_offset(r, n, (unsigned int)rec_bytes, k)] = plain[r * rec_bytes + k];
+	free(plain);
+}
+
 struct ref_sink {
 	struct sepo_ref *r;
 	int rc;
@@ -193,7 +220,7 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	}
 	struct sepo_input in = {.records = c->records, .rec_words = c->rec_words, .key_bytes = c->key_bytes,
 				.ctx = c};
-	in.fill = fill_any;
+	in.fill = fill_gpu;
 	in.kernel = sepo_map_kernel;
 	in.kernel_name = "sepo_map_kernel";
 	in.app = c->app;

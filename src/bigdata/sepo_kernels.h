@@ -76,6 +76,32 @@ SIMT_DEVFN unsigned long long sepo_atoi(const unsigned long long *rec, unsigned 
 #define SEPO_APP_PATENT 6
 #define SEPO_APP_GEO 7
 
+/* The applications whose kernels read their records one byte per load
+ * from BigKernel's assembled buffer, as the author's do (rezafmk/
+ * BRB_HashTable @449bded PVC/main.cu, Netflix/main.cu, DNAAssembly/main.cu:
+ * each copies its fixed-size record byte by byte into a local array before
+ * parsing it); the host assembles their chunks (sepo_bk_offset). */
+SIMT_DEVFN int sepo_bytewise_app(unsigned int app)
+{
+	return app == SEPO_APP_PVC || app == SEPO_APP_NETFLIX || app == SEPO_APP_DNA;
+}
+
+/* PTX instructions per record besides the byte loads, nvcc 13.0 -O3
+ * -arch=sm_75 -ptx of the author's compute loops (commit 449bded), from
+ * the first byte load to the insert's call, the states[] load left out
+ * (the done bitmap is read apart):
+ *  Netflix/main.cu: the 64-byte copy (unrolled; bytes packed into
+ *   st.local.v4/v2 by prmt) and four myAtoi loops of 12 instructions a
+ *   digit over 6 + 6 + 1 + 1 digits (userA, userB, rateA, rateB): 284
+ *   static - 4 x 12 + 14 x 12 = 404 dynamic, 65 of them ld.global.u8;
+ *  DNAAssembly/main.cu: the 48-byte read copy (unrolled, lextension,
+ *   rextension, record[k - 1]): 158 straight-line, 49 ld.global.u8. */
+#define SEPO_NETFLIX_RECORD_INSTRUCTIONS (404u - 65u)
+#define SEPO_DNA_RECORD_INSTRUCTIONS (158u - 49u)
+/* The author's DNA kernel reads READSIZE_ALIGNED = 48 bytes a record (the
+ * read; BigKernel assembles only that field of the FASTQ record). */
+#define SEPO_DNA_READ_BYTES 48u
+
 /* The record's one pair into the table; marks the record done when it
  * went in. */
 SIMT_DEVFN void sepo_put(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long gi,
@@ -102,24 +128,61 @@ SIMT_DEVFN int sepo_put_nth(SIMT_CTX_ const struct sepo_map_args *p, unsigned lo
 	return 0;
 }
 
+/* BigKernel's assembled input (seeds/001 ch. 4, §4.3.3, the input path of
+ * every chapter-6 application, §6.5): the CPU-side assembly stage writes the
+ * records of a warp's 32 threads interleaved in 16-byte pieces (COPYSIZE 16,
+ * COALESCEITEMSIZE 16 in rezafmk/BRB_HashTable PVC/global.h), piece q of
+ * lane t at q * 32 * 16 + t * 16, so that the warp's one-byte loads of step
+ * k fall in one 512-byte span (PVC/main.cu's compute loop: genericCounter +
+ * step, genericCounter += (step / 16) * 32 * 16). Here a group is 32
+ * consecutive records of the chunk (thread r of the grid-stride loop is lane
+ * r % 32, blocks being multiples of 32); the chunk's last group may be
+ * shorter, g records, and then interleaves at g * 16 so that it stays
+ * g * rec_bytes long and a run of 1024-record epochs is still one byte
+ * range. rec_bytes must be a multiple of 16. Returns byte k of chunk record
+ * r's offset in the chunk. */
+#define SEPO_BK_LANES 32u
+#define SEPO_BK_PIECE_BYTES 16u
+SIMT_DEVFN unsigned long long sepo_bk_offset(unsigned long long r, unsigned long long n,
+					     unsigned int rec_bytes, unsigned int k)
+{
+	unsigned long long g0 = r - r % SEPO_BK_LANES;
+	unsigned long long g = n - g0 < SEPO_BK_LANES ? n - g0 : SEPO_BK_LANES;
+	return g0 * rec_bytes + (k / SEPO_BK_PIECE_BYTES) * (g * SEPO_BK_PIECE_BYTES) +
+	       (r - g0) * SEPO_BK_PIECE_BYTES + k % SEPO_BK_PIECE_BYTES;
+}
+
+/* Instructions per record byte of the author's Page View Count parse
+ * besides its load: nvcc 13.0 -O3 -arch=sm_75 -ptx of PVC/main.cu's compute
+ * loop (commit 449bded; the loop unrolls fully, 64 x 8 PTX instructions)
+ * gives per byte ld.global.u8, st.local.u8 (URL[k] = c), two setp (c != ' ',
+ * c != '\n'), and.pred, selp, add (urlSize++) and the predicated branch on
+ * states[i]: 7 besides the load. */
+#define SEPO_PVC_BYTE_INSTRUCTIONS 7u
+
 /* Page View Count (§6.6.1): a 64-byte log record holds a URL padded with
  * spaces (rezafmk/BRB_HashTable PVC/dataset: "http://www.<letters>.com"
- * space-padded to 64 bytes); the pair is <URL, 1>, combined by addition. */
+ * space-padded to 64 bytes); the pair is <URL, 1>, combined by addition.
+ * Read as the author's kernel reads it (PVC/main.cu,
+ * pageViewCountKernelMultipass, the !prediction branch): every one of the
+ * record's 64 bytes is its own one-byte load from BigKernel's assembled
+ * buffer (sepo_bk_offset) into the URL array, and the URL's length is
+ * counted on the way (the author counts non-space bytes; here the URL ends
+ * at the first space, newline or NUL, the same on his data, and the rule
+ * the CPU reference and the log reader use). */
 SIMT_DEVFN void sepo_pvc_record(SIMT_CTX_ const struct sepo_map_args *p, unsigned long long r,
 				unsigned long long gi)
 {
-	unsigned long long key[8];
+	const unsigned char *bytes = (const unsigned char *)p->recs;
+	unsigned long long key[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 	unsigned int len = 64;
-	for (unsigned int i = 0; i < 8; i++)
-		key[i] = LD(p->recs, r * 8 + i);
-	for (unsigned int i = 0; i < 64; i++) {
-		unsigned int c = sepo_byte(key, i);
-		if (c == ' ' || c == '\n' || c == 0) {
-			len = i;
-			break;
-		}
+	for (unsigned int k = 0; k < 64; k++) {
+		unsigned int c = LD(bytes, sepo_bk_offset(r, p->n, 64, k));
+		key[k / 8] |= (unsigned long long)c << (8 * (k % 8));
+		if (len == 64 && (c == ' ' || c == '\n' || c == 0))
+			len = k;
 	}
-	COMPUTE(len + 8);
+	COMPUTE(SEPO_PVC_BYTE_INSTRUCTIONS * 64);
 	if (!len) {
 		sepo_mark_done(SIMT_PASS_ p->done, gi); /* an empty line yields nothing */
 		return;
@@ -292,10 +355,25 @@ SIMT_DEVFN void sepo_pair_record(SIMT_CTX_ const struct sepo_map_args *p, unsign
 				 unsigned long long gi)
 {
 	unsigned long long rec[8], key[8], val[2];
-	for (unsigned int i = 0; i < 8; i++)
-		rec[i] = i < p->rec_words ? LD(p->recs, r * p->rec_words + i) : 0;
+	if (sepo_bytewise_app(p->app)) {
+		/* the author's copy loop: the bytes it uses, one load each, from
+		 * BigKernel's assembled buffer (SEPO_NETFLIX/DNA_RECORD_INSTRUCTIONS) */
+		const unsigned char *bytes = (const unsigned char *)p->recs;
+		unsigned int nb = p->app == SEPO_APP_DNA ? SEPO_DNA_READ_BYTES : 64;
+		for (unsigned int i = 0; i < 8; i++)
+			rec[i] = 0;
+		for (unsigned int k = 0; k < nb; k++)
+			rec[k / 8] |= (unsigned long long)LD(bytes, sepo_bk_offset(r, p->n, 64, k))
+				      << (8 * (k % 8));
+		COMPUTE(p->app == SEPO_APP_DNA ? SEPO_DNA_RECORD_INSTRUCTIONS
+					       : SEPO_NETFLIX_RECORD_INSTRUCTIONS);
+	} else {
+		for (unsigned int i = 0; i < 8; i++)
+			rec[i] = i < p->rec_words ? LD(p->recs, r * p->rec_words + i) : 0;
+	}
 	unsigned int vb, kb = sepo_record_pair(p->app, rec, key, val, &vb);
-	COMPUTE(8 * p->rec_words + 2 * kb);
+	if (!sepo_bytewise_app(p->app))
+		COMPUTE(8 * p->rec_words + 2 * kb);
 	if (kb)
 		sepo_put(SIMT_PASS_ p, gi, key, kb, val, vb);
 	else
