@@ -507,6 +507,37 @@ static void test_config_of_schemes(void **state)
 	assert_int_not_equal(gpuvm_config_set(&cfg, "neidty.update=thrice", "--set", &err), 0);
 }
 
+/* A shared TLB level answers in the order requests reach it, not in the
+ * order of their times. SM 0 misses page 100 at T = 1000 and the shared
+ * L2 TLB records the fill for 1161 (1 + 10 + 150 later); SM 1's request
+ * for the same page at T = 500, handled after it, then finds that entry
+ * and waits for a fill its own request came before, 1161 instead of its
+ * own walk's 661. Found on p100 (docs/scoping.md, "The compiled sampling
+ * loop"): deeper per-warp queues make it common, and part of Fig. 1a's
+ * p100 cliff is this wait. A known miss until the model orders a shared
+ * level's requests by time: printed, and a failure with
+ * GPUVM_FIDELITY_STRICT=1. */
+static void test_shared_level_future_fill(void **state)
+{
+	(void)state;
+	const char *sets[] = {"tlb.l1.peer=none", NULL};
+	struct rig *r = rig_new(sets);
+	double a = tr(r, 0, 100, 1000);
+	double b = tr(r, 1, 100, 500);
+	double causal = 500 + 1 + 10 + 150;
+	print_message("future fill: SM 0 at 1000 done %.1f; SM 1 at 500 done %.1f (own walk: %.1f)\n",
+		      a, b, causal);
+	assert_true(a >= 1000 + 1 + 10 + 150 - 0.5 && a <= 1000 + 1 + 10 + 150 + 0.5);
+	assert_true(b >= causal - 0.5); /* never before its own walk could end */
+	if (b > causal + 0.5) {
+		print_message("MISS (known, issue 33): SM 1 waits %.1f cycles for a fill requested "
+			      "after it\n", b - causal);
+		const char *strict = getenv("GPUVM_FIDELITY_STRICT");
+		assert_false(strict && strcmp(strict, "1") == 0);
+	}
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_peer_read_lru),
 		cmocka_unit_test(test_misses_bounded_by_walkers_only),
 		cmocka_unit_test(test_config_of_schemes),
+		cmocka_unit_test(test_shared_level_future_fill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
