@@ -86,6 +86,7 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 	t->set_mask = t->sets - 1;
 	t->key = calloc(entries, sizeof *t->key);
 	t->ready = calloc(entries, sizeof *t->ready);
+	t->started = calloc(entries, sizeof *t->started);
 	if (t->hashed) {
 		/* four buckets an entry: a lookup rarely walks past one other
 		 * key, and each such step is a host branch miss */
@@ -109,7 +110,7 @@ int tlb_init(struct tlb *t, uint32_t entries, uint32_t ways)
 				goto fail;
 		}
 	}
-	if (!t->key || !t->ready)
+	if (!t->key || !t->ready || !t->started)
 		goto fail;
 	tlb_flush(t);
 	return 0;
@@ -122,6 +123,7 @@ void tlb_free(struct tlb *t)
 {
 	free(t->key);
 	free(t->ready);
+	free(t->started);
 	free(t->bucket);
 	free(t->chain);
 	free(t->prev);

@@ -8,7 +8,8 @@
  * associative ones (K80's 1032-entry L3) use a chained hash index plus an
  * intrusive LRU list so an access stays O(1). Each entry carries the time
  * its fill completes: a lookup before then is a hit on a pending fill,
- * which is how misses to the same entry merge in one MSHR. */
+ * which is how misses to the same entry merge in one MSHR; and the time
+ * that fill was asked for, before which the entry does not yet exist. */
 #ifndef GPUVM_TLB_H
 #define GPUVM_TLB_H
 
@@ -26,6 +27,11 @@ struct tlb {
 	bool hashed;          /* fully associative with hash index */
 	uint64_t *key;        /* [entries] tag + 1, 0 = invalid */
 	double *ready;        /* [entries] fill completion time, cycles */
+	/* [entries] when the fill was asked for (the missing lookup's end),
+	 * cycles. Requests reach a shared level out of time order (each SM
+	 * runs ahead on its own clock), so a lookup earlier than this comes
+	 * before the fill in simulated time and misses (xlat.c). */
+	double *started;
 	uint32_t *stamp;      /* scan mode: [entries] last use */
 	uint32_t clock;
 	/* ways == 16 (scan mode): [sets][16] ways from least to most recently

@@ -199,7 +199,11 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 
 	bool hit;
 	uint32_t id = tlb_access(tlb, tag, &hit);
-	if (hit) {
+	/* An entry whose fill was asked for after this lookup (another SM's
+	 * later-timed miss, handled first) does not exist yet at looked: the
+	 * lookup misses and the entry keeps the earlier of the two fills. */
+	bool future = hit && tlb->started[id] > looked;
+	if (hit && !future) {
 		in->hits++;
 		if (__builtin_expect(x->hook != NULL, 0)) {
 			x->answered = looked;
@@ -234,12 +238,19 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 	 * for the entry merge instead of missing again. The recursion above
 	 * touches only lower levels (and their pools), so id still names this
 	 * entry and slot is still start's. */
-	tlb->ready[id] = done;
+	bool narrowed = __builtin_expect(x->hook != NULL, 0) && (1ull << xl->shift) > x->fill_max;
+	if (!future) {
+		tlb->ready[id] = done;
+		tlb->started[id] = looked;
+	} else if (!narrowed) {
+		tlb->ready[id] = fmin(tlb->ready[id], done);
+		tlb->started[id] = looked;
+	}
 	if (__builtin_expect(x->hook != NULL, 0)) {
 		server_pool_consume_at(mshr, slot, start, x->answered - start);
 		/* an entry wider than the hook allows (a partly resident range)
-		 * is not kept */
-		if ((1ull << xl->shift) > x->fill_max)
+		 * is not kept; one the later fill keeps stays */
+		if (narrowed && !future)
 			tlb_invalidate(tlb, tag);
 		return done;
 	}
@@ -296,6 +307,9 @@ void xlat_peer_install(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag, 
 		return;
 	uint32_t id = install(x, l, in, tag);
 	in->tlb.ready[id] = ready;
+	/* a pushed copy exists from the push on (ready): an earlier-timed
+	 * lookup handled later misses, as for a fill (level_step) */
+	in->tlb.started[id] = ready;
 }
 
 /* Bucket of Fig. 3 (seeds/002): 0, 1, 2-4, 5-8, 9-12, 13+ holders. */
@@ -359,6 +373,12 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 		filling = id;
 		id = TLB_NIL;
 	}
+	/* a fill asked for after this lookup (level_step) */
+	bool future = id != TLB_NIL && tlb->started[id] > looked;
+	if (future) {
+		filling = id;
+		id = TLB_NIL;
+	}
 	if (id != TLB_NIL) {
 		bool hit;
 		tlb_access(tlb, tag, &hit); /* a hit: makes it most recently used */
@@ -393,6 +413,8 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 				xl->stats->remote_fills++;
 				uint32_t fid = install(x, l, in, tag);
 				tlb->ready[fid] = filling == TLB_NIL ? done : fmin(tlb->ready[fid], done);
+				tlb->started[fid] = filling == TLB_NIL
+						    ? looked : fmin(tlb->started[fid], looked);
 			}
 			if (x->hook) {
 				x->answered = done;
@@ -438,10 +460,15 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	}
 	/* lower levels' evictions reach this level's scheme only as deferred
 	 * work (after_translate), so id still names this entry */
-	tlb->ready[id] = fmin(filled, filling_ready);
+	bool narrowed = x->hook && (1ull << xl->shift) > x->fill_max;
+	if (!(future && narrowed)) {
+		double was = filling == TLB_NIL ? INFINITY : tlb->started[id];
+		tlb->ready[id] = fmin(filled, filling_ready);
+		tlb->started[id] = fmin(was, looked);
+	}
 	if (x->hook) {
 		server_pool_consume_at(mshr, slot, start, x->answered - start);
-		if ((1ull << xl->shift) > x->fill_max) {
+		if (narrowed && !future) {
 			notify_evict(x, l, inst, tag);
 			tlb_invalidate(tlb, tag);
 		}
