@@ -47,27 +47,6 @@ static const char *const ZHENG_SET[] = {
 };
 #define N_ZHENG (sizeof ZHENG_SET / sizeof ZHENG_SET[0])
 
-static int strict(void)
-{
-	const char *s = getenv("GPUVM_FIDELITY_STRICT");
-	return s && strcmp(s, "1") == 0;
-}
-
-static int known_misses;
-
-/* A known miss: printed with its numbers; asserted only when strict. */
-static void known_miss(int holds, const char *what)
-{
-	if (holds) {
-		printf("  ok    %s\n", what);
-		return;
-	}
-	known_misses++;
-	printf("  MISS (known, issue 33) %s\n", what);
-	if (strict())
-		fail_msg("known miss (GPUVM_FIDELITY_STRICT=1): %s", what);
-}
-
 static double sim_seconds(const char *gpu, const char *workload, const char *const *sets, int n)
 {
 	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = workload, .seed = 3};
@@ -177,14 +156,14 @@ static void test_neidty_update_orderings(void **state)
 	char what[160];
 	snprintf(what, sizeof what, "MIS: neidty-twice >= neidty-default (mean speed-up %.3fx vs %.3fx)",
 		 twice, def);
-	known_miss(twice >= def * (1 - 1e-3), what);
+	fidelity_known_miss(twice >= def * (1 - 1e-3), what);
 }
 
 static int report_misses(void **state)
 {
 	(void)state;
 	printf("known misses reported (not asserted; GPUVM_FIDELITY_STRICT=1 asserts them): %d\n",
-	       known_misses);
+	       fidelity_known_misses);
 	return 0;
 }
 
