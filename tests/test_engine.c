@@ -243,26 +243,42 @@ static void test_bad_workload_input_fails_cleanly(void **state)
 	assert_non_null(strstr(err.msg, "unknown workload"));
 }
 
-/* Sampling's per-read instruction count prices its 7 integer multiplies
- * at the preset's gpu.imul32_issue_slots; insts_per_read overrides it. */
+/* Sampling prices the multiply-pipe instructions of its compiled loop at
+ * the preset's gpu.imul32_issue_slots (k80, sm_35: 28 per 4-read body, 7
+ * per remainder read; p100's sm_60 loop has none, its XMADs are full-rate)
+ * and the estimate's 7 per read without a listing; insts_per_read
+ * overrides the count. */
 static void test_sampling_prices_integer_multiplies(void **state)
 {
 	(void)state;
-	const char *wl = "random-sampling:region=1MiB,threads=64,block=64,reads=8";
-	double w[3];
+	const char *wl = "random-sampling:region=1MiB,threads=64,block=64,reads=9";
 	const char *slots[] = {"gpu.imul32_issue_slots=1", "gpu.imul32_issue_slots=3", NULL};
+	double w[2];
+	for (int i = 0; i < 2; i++) {
+		cJSON *o = run("k80", wl, slots[i], NULL);
+		w[i] = report_num(o, "warp_instructions");
+		cJSON_Delete(o);
+	}
+	/* 2 warps x (2 bodies x 28 + 1 remainder read x 7) x 2 more slots */
+	assert_int_equal((int)(w[1] - w[0]), 2 * (2 * 28 + 7) * 2);
 	for (int i = 0; i < 2; i++) {
 		cJSON *o = run("p100", wl, slots[i], NULL);
 		w[i] = report_num(o, "warp_instructions");
 		cJSON_Delete(o);
 	}
-	/* 2 warps x 8 reads x 7 multiplies x 2 more slots each */
-	assert_int_equal((int)(w[1] - w[0]), 2 * 8 * 7 * 2);
-	cJSON *o = run("p100", "random-sampling:region=1MiB,threads=64,block=64,reads=8,"
-			       "insts_per_read=31", slots[0], NULL);
-	w[2] = report_num(o, "warp_instructions");
+	assert_true(w[1] == w[0]);
+	/* no listing: the estimate, 7 multiplies per read */
+	for (int i = 0; i < 2; i++) {
+		cJSON *o = run("p100", wl, slots[i], "gpu.compute_capability=0");
+		w[i] = report_num(o, "warp_instructions");
+		cJSON_Delete(o);
+	}
+	assert_int_equal((int)(w[1] - w[0]), 2 * 9 * 7 * 2);
+	/* the override: 10 + 7 x 3 = 31 per read, the estimate at 3 slots */
+	cJSON *o = run("p100", "random-sampling:region=1MiB,threads=64,block=64,reads=9,"
+			       "insts_per_read=31", slots[0], "gpu.compute_capability=0");
+	assert_true(report_num(o, "warp_instructions") == w[1]);
 	cJSON_Delete(o);
-	assert_true(w[2] == w[1]); /* 10 + 7 x 3 = 31 */
 }
 
 int main(void)

@@ -43,6 +43,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->max_ctas_per_sm = 32;
 	cfg->issue_warp_insts_per_cycle = 4;
 	cfg->imul32_issue_slots = 1;
+	cfg->compute_capability = 0; /* not a real part: no listing */
 	cfg->load_base_latency_cycles = 200;
 	cfg->kernel_launch_us = 5;
 

@@ -7,7 +7,15 @@
  * reads only the positions inside its scope, so skipped positions still
  * cost their compute and lanes out of scope drop out of the load's mask (a
  * warp with no lane in scope skips the load, as a branch no lane takes).
- * Each thread keeps its sum across passes in its output slot. */
+ * Each thread keeps its sum across passes in its output slot.
+ *
+ * Per warp the generator issues what the compiled kernel issues where the
+ * preset's gpu.compute_capability has a listing (sampling_listing.h): per
+ * 4 reads one COMPUTE item of the unrolled body's count, then the 4 loads
+ * back to back (load_indep: none waits for another; the next body waits
+ * for all four), then reads % 4 reads one at a time with the remainder
+ * loop's count. Without a listing it keeps the estimate below, one read at
+ * a time. */
 #include "workloads/random_sampling.h"
 
 #include <inttypes.h>
@@ -16,11 +24,12 @@
 #include <string.h>
 
 #include "gpuvm/units.h"
+#include "workloads/sampling_listing.h"
 #include "workloads/scope_model.h"
 #include "workloads/workload_util.h"
 
-/* Warp instructions between two loads, counted from the loop body's SASS
- * shape (Karnagel's kernel is not published, so this is an estimate): the
+/* Without a listing: warp instructions between two loads, estimated from
+ * the loop body's SASS shape (written before cuda/sass/ existed): the
  * 64-bit LCG step is 4 32-bit multiplies (low x low wide, two cross
  * products) and a 64-bit add; the multiply-high range reduction 3 more
  * multiplies; then address arithmetic, the add into the sum and the loop
@@ -41,6 +50,19 @@
 
 struct sampling;
 
+/* One loop iteration's COMPUTE item: issue slots and dependence chain. */
+struct sampling_step {
+	uint32_t insts, chain;
+};
+
+/* What a warp issues per read: groups of `unroll` reads (a body of
+ * group[] then `unroll` independent loads) while `unroll` or more reads
+ * are left, then one read at a time (rem[]). Index 1 = a scoped pass. */
+struct sampling_shape {
+	uint32_t unroll;
+	struct sampling_step group[2], rem[2];
+};
+
 /* One kernel pass: the scope [lo, hi) in elements (everything unscoped). */
 struct sampling_pass {
 	struct sampling *s;
@@ -52,7 +74,7 @@ struct sampling_pass {
 struct sampling {
 	uint64_t data_base, out_base;
 	uint64_t elems, threads, reads, seed;
-	uint32_t insts_per_read;
+	struct sampling_shape shape;
 	uint64_t sum;
 	struct scope_plan plan;
 	struct sampling_pass *passes;
@@ -68,6 +90,8 @@ struct sampling_warp {
 	uint64_t tid0;
 	uint32_t mask;
 	uint32_t iter;
+	uint32_t group_left; /* loads of the current group still to issue */
+	uint8_t group_indep; /* they are a listing's unrolled, independent loads */
 	int phase;
 };
 
@@ -117,15 +141,21 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			it->compute_insts = SAMPLING_INSTS_PROLOGUE;
 			w->phase = w->mask ? PH_COMPUTE : PH_END;
 			return 0;
-		case PH_COMPUTE:
+		case PH_COMPUTE: {
+			/* the unrolled body while a whole group is left, then the
+			 * remainder loop (the listings' loop order) */
+			const struct sampling_shape *sh = &s->shape;
+			int grouped = sh->unroll > 1 && s->reads - w->iter >= sh->unroll;
+			const struct sampling_step *st =
+				grouped ? &sh->group[scoped] : &sh->rem[scoped];
 			it->kind = GPUVM_ITEM_COMPUTE;
-			it->compute_insts = s->insts_per_read +
-					    (scoped ? SAMPLING_INSTS_SCOPE_TEST : 0);
-			it->chain_insts = it->compute_insts < SAMPLING_CHAIN_PER_READ
-						  ? it->compute_insts
-						  : SAMPLING_CHAIN_PER_READ;
+			it->compute_insts = st->insts;
+			it->chain_insts = st->insts < st->chain ? st->insts : st->chain;
+			w->group_left = grouped ? sh->unroll : 1;
+			w->group_indep = (uint8_t)grouped;
 			w->phase = PH_LOAD;
 			return 0;
+		}
 		case PH_LOAD: {
 			/* one pass (not scoped): every position is in scope */
 			uint32_t in_scope = scoped ? 0 : w->mask;
@@ -142,13 +172,19 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 				sum += sampling_value(pos);
 			}
 			w->sum += sum;
-			w->phase = ++w->iter < s->reads ? PH_COMPUTE : PH_SUM_LOAD;
+			++w->iter;
+			if (--w->group_left == 0)
+				w->phase = w->iter < s->reads ? PH_COMPUTE : PH_SUM_LOAD;
 			if (!in_scope)
-				continue; /* no lane takes the branch: no load issued */
+				continue; /* no lane's predicate is set: no access */
 			it->kind = GPUVM_ITEM_MEM;
 			it->op = GPUVM_OP_LOAD;
 			it->bytes_per_lane = 4;
 			it->active_mask = in_scope;
+			/* the group's loads are issued back to back (sm.h
+			 * sm_item_load_indep); a remainder read's load is waited
+			 * for by the next read's compute as before */
+			it->load_indep = w->group_indep;
 			return 0;
 		}
 		case PH_SUM_LOAD:
@@ -223,31 +259,78 @@ static const struct gpuvm_param_def sampling_params[] = {
 	{"reads", GPUVM_PARAM_U64, "1024", "random reads per thread (Karnagel: 1024)"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
 	{"insts_per_read", GPUVM_PARAM_U64, NULL,
-	 "warp instructions per read besides the load (position computation, sum, loop); "
-	 "default 10 + 7 integer multiplies at the preset's gpu.imul32_issue_slots "
-	 "(k80 38, p100 31, v100 24)"},
+	 "warp instructions per read besides the load (position computation, sum, loop; "
+	 "a scoped pass adds its 3-instruction scope test); default: the compiled loop of "
+	 "the preset's gpu.compute_capability (cuda/sass/: 4 reads per body, multiplies at "
+	 "gpu.imul32_issue_slots; per read k80 41.75, p100 43, v100/a100 20, h100 23), "
+	 "else 10 + 7 multiplies one read at a time. Given, it replaces the count and "
+	 "keeps the listing's grouping and chains"},
 	WORKLOAD_MEM_PARAM,
 	{"scope", GPUVM_PARAM_TEXT, "none",
 	 "TLB scope (Karnagel §5.2): one pass per scope-sized slice of the region, e.g. 2GiB; "
 	 "auto = the scope the model predicts fastest on this GPU"},
 };
 
+/* Issue slots of a listing's loop: its multiply-pipe instructions at the
+ * preset's gpu.imul32_issue_slots, the rest one slot each
+ * (workload_imul_insts, as the estimate prices its multiplies). */
+static struct sampling_step listing_step(const struct gpuvm_config *cfg,
+					 const struct sampling_loop *lp)
+{
+	struct sampling_step st = {lp->insts - lp->imuls + workload_imul_insts(cfg, lp->imuls),
+				   lp->chain};
+	return st;
+}
+
+/* The shape of a warp's reads on this preset: the listing of its compute
+ * capability (sampling_listing.h) or the estimate, and insts_per_read
+ * (override, UINT64_MAX when not given) in place of the counts. */
+static void sampling_make_shape(const struct gpuvm_config *cfg, uint64_t override,
+				struct sampling_shape *sh)
+{
+	const struct sampling_listing *ls = sampling_listing_for(cfg->compute_capability);
+	if (ls) {
+		sh->unroll = SAMPLING_LISTING_UNROLL;
+		sh->group[0] = listing_step(cfg, &ls->body4);
+		sh->group[1] = listing_step(cfg, &ls->scoped4);
+		sh->rem[0] = listing_step(cfg, &ls->rem1);
+		sh->rem[1] = listing_step(cfg, &ls->scoped1);
+	} else {
+		uint32_t est = SAMPLING_INSTS_PER_READ_OTHER +
+			       workload_imul_insts(cfg, SAMPLING_IMULS_PER_READ);
+		sh->unroll = 1;
+		sh->rem[0] = (struct sampling_step){est, SAMPLING_CHAIN_PER_READ};
+		sh->rem[1] = (struct sampling_step){est + SAMPLING_INSTS_SCOPE_TEST,
+						    SAMPLING_CHAIN_PER_READ};
+		sh->group[0] = sh->rem[0];
+		sh->group[1] = sh->rem[1];
+	}
+	if (override != UINT64_MAX) {
+		uint32_t o = (uint32_t)override;
+		sh->rem[0].insts = o;
+		sh->rem[1].insts = o + SAMPLING_INSTS_SCOPE_TEST;
+		sh->group[0].insts = o * sh->unroll;
+		sh->group[1].insts = (o + SAMPLING_INSTS_SCOPE_TEST) * sh->unroll;
+	}
+}
+
 static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 				uint64_t *region, uint64_t *threads, uint64_t *reads,
-				uint64_t *block, uint64_t *insts, struct gpuvm_error *err)
+				uint64_t *block, struct sampling_shape *shape,
+				struct gpuvm_error *err)
 {
 	*region = 1ull << 30;
 	*threads = fill_gpu_threads(cfg);
 	*reads = 1024;
 	*block = 256;
-	*insts = SAMPLING_INSTS_PER_READ_OTHER + workload_imul_insts(cfg, SAMPLING_IMULS_PER_READ);
+	uint64_t insts = UINT64_MAX; /* not given: the listing's or the estimate's */
 	if (gpuvm_params_size(p, "region", region, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", threads, err) < 0 ||
 	    gpuvm_params_u64(p, "reads", reads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", block, err) < 0 ||
-	    gpuvm_params_u64(p, "insts_per_read", insts, err) < 0)
+	    gpuvm_params_u64(p, "insts_per_read", &insts, err) < 0)
 		return -1;
-	if (*insts > 100000)
+	if (insts != UINT64_MAX && insts > 100000)
 		return gpuvm_fail(err, "--workload", 0, "insts_per_read", "must be at most 100000");
 	if (*region < 4 || *region / 4 > (1ull << 40))
 		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
@@ -255,14 +338,16 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 		return -1;
 	if (!*reads)
 		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
+	sampling_make_shape(cfg, insts, shape);
 	return 0;
 }
 
 int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			   struct scope_profile *prof, struct gpuvm_error *err)
 {
-	uint64_t region, threads, reads, block, insts;
-	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &insts, err))
+	uint64_t region, threads, reads, block;
+	struct sampling_shape sh;
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &sh, err))
 		return -1;
 	memset(prof, 0, sizeof *prof);
 	prof->workload = "random-sampling";
@@ -270,10 +355,16 @@ int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	prof->threads = (double)threads;
 	prof->launches = 1;
 	prof->iters = (double)reads;
-	prof->compute_insts = (double)insts;
-	prof->chain_insts = SAMPLING_CHAIN_PER_READ;
-	prof->scope_insts = SAMPLING_INSTS_SCOPE_TEST;
+	/* per read, averaged over the groups and the remainder reads */
+	double groups = (double)(reads / sh.unroll), rem = (double)(reads % sh.unroll);
+	double n = (double)reads;
+	prof->compute_insts = (groups * sh.group[0].insts + rem * sh.rem[0].insts) / n;
+	prof->chain_insts = (groups * sh.group[0].chain + rem * sh.rem[0].chain) / n;
+	prof->scope_insts = (groups * sh.group[1].insts + rem * sh.rem[1].insts) / n -
+			    prof->compute_insts;
 	prof->random_insts = 1;
+	/* a group's loads wait together: reads per dependent step */
+	prof->random_in_flight = n / (groups + rem);
 	prof->random_sectors = 1;
 	prof->stream = SCOPE_STREAM_NONE;
 	return 0;
@@ -282,10 +373,11 @@ int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_pa
 static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			   uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
-	uint64_t region, threads, reads, block, insts;
+	uint64_t region, threads, reads, block;
+	struct sampling_shape shape;
 	struct scope_profile prof;
 	struct scope_plan plan;
-	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &insts, err) ||
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &shape, err) ||
 	    sampling_scope_profile(cfg, p, &prof, err) ||
 	    scope_plan_parse(cfg, p, &prof, &plan, err))
 		return -1;
@@ -299,7 +391,7 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	s->elems = region / 4;
 	s->threads = threads;
 	s->reads = reads;
-	s->insts_per_read = (uint32_t)insts;
+	s->shape = shape;
 	s->seed = seed;
 	s->plan = plan;
 	s->passes = calloc(plan.passes, sizeof *s->passes);
@@ -351,8 +443,9 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 static int sampling_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			     uint64_t *thread_accesses, struct gpuvm_error *err)
 {
-	uint64_t region, threads, reads, block, insts;
-	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &insts, err))
+	uint64_t region, threads, reads, block;
+	struct sampling_shape shape;
+	if (sampling_read_params(cfg, p, &region, &threads, &reads, &block, &shape, err))
 		return -1;
 	*thread_accesses = workload_mul_sat(threads, reads);
 	return 0;

@@ -19,6 +19,8 @@
  * Each launch of a pass then takes the largest of (all in cycles):
  *   issue    warps x iters x (insts + q x random insts) / (SMs x issue rate)
  *   latency  waves x iters x (chain + stream latency + q x random insts x L),
+ *            with k iterations' loads in flight together (random_in_flight)
+ *            q x L becomes (1 - (1 - q)^k) x L / k, one wait per group,
  *            chain = the compute's dependent chain x core.alu_latency_cycles
  *   l1       translations x (line / l1.bytes_per_cycle) / SMs: the L1 stage
  *            passes one line per cycle, and each random lane is a line
@@ -128,8 +130,14 @@ static double launch_cycles(const struct gpuvm_config *cfg, const struct scope_p
 	int nt = B_MSHR + (int)n;
 	t[B_ISSUE] = warps * prof->iters * (insts + stream_insts + q * prof->random_insts) /
 		     (cfg->sms * cfg->issue_warp_insts_per_cycle);
+	/* k iterations' random loads in flight together cost one latency per
+	 * group, waited for when any of them has a lane in scope: per
+	 * iteration (1 - (1 - q)^k) / k of it (q itself for k = 1) */
+	double k = prof->random_in_flight > 1 ? prof->random_in_flight : 1;
+	double q_wait = k > 1 ? (1.0 - pow(1.0 - q, k)) / k : q;
 	t[B_LATENCY] = waves * prof->iters *
-		       (compute_latency + stream_latency + q * prof->random_insts * random_latency);
+		       (compute_latency + stream_latency +
+			q_wait * prof->random_insts * random_latency);
 	/* the L1 stage passes one line per cycle: a random lane is a line */
 	t[B_L1] = translations * (cfg->l2_line_bytes / cfg->l1_bytes_per_cycle) / cfg->sms;
 	double random_dram_sectors = in_scope * prof->random_sectors * (1 - l2_hit_share);

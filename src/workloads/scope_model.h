@@ -29,6 +29,9 @@ struct scope_profile {
 	double chain_insts;     /* of them, the longest dependent chain (0 = all) */
 	double scope_insts;     /* extra per iteration when scoped: the scope test */
 	double random_insts;    /* random memory instructions per in-scope iteration */
+	/* iterations whose random loads a warp issues back to back and waits
+	 * for together (sampling's 4-read groups); 0 or 1 = each on its own */
+	double random_in_flight;
 	double random_sectors;  /* DRAM sectors per in-scope iteration that misses L2 */
 	double stream_bytes;    /* streamed input bytes per iteration */
 	enum scope_stream stream;
