@@ -243,40 +243,61 @@ static void test_bad_workload_input_fails_cleanly(void **state)
 	assert_non_null(strstr(err.msg, "unknown workload"));
 }
 
-/* Sampling prices the multiply-pipe instructions of its compiled loop at
- * the preset's gpu.imul32_issue_slots (k80, sm_35: 28 per 4-read body, 7
- * per remainder read; p100's sm_60 loop has none, its XMADs are full-rate)
- * and the estimate's 7 per read without a listing; insts_per_read
- * overrides the count. */
+/* Sampling prices its integer multiplies at the preset's
+ * gpu.imul32_issue_slots in both loops. The default, loop=estimate: 7 per
+ * read on every preset. loop=listing: the multiply-pipe instructions of
+ * the compiled loop (k80, sm_35: 28 per 4-read body, 7 per remainder read;
+ * p100's sm_60 loop has none, its XMADs are full-rate), the estimate where
+ * the compute capability has no listing. insts_per_read overrides the
+ * count in both. */
 static void test_sampling_prices_integer_multiplies(void **state)
 {
 	(void)state;
 	const char *wl = "random-sampling:region=1MiB,threads=64,block=64,reads=9";
+	const char *wl_listing = "random-sampling:region=1MiB,threads=64,block=64,reads=9,"
+				 "loop=listing";
 	const char *slots[] = {"gpu.imul32_issue_slots=1", "gpu.imul32_issue_slots=3", NULL};
+	const char *gpus[] = {"k80", "p100"};
 	double w[2];
+	/* the estimate (default): 2 warps x 9 reads x 7 multiplies x 2 more
+	 * slots each, on both presets */
+	for (int g = 0; g < 2; g++) {
+		for (int i = 0; i < 2; i++) {
+			cJSON *o = run(gpus[g], wl, slots[i], NULL);
+			w[i] = report_num(o, "warp_instructions");
+			cJSON_Delete(o);
+		}
+		assert_int_equal((int)(w[1] - w[0]), 2 * 9 * 7 * 2);
+	}
+	/* the override: 10 + 7 x 3 = 31 per read, the estimate at 3 slots */
+	cJSON *o = run("p100", "random-sampling:region=1MiB,threads=64,block=64,reads=9,"
+			       "insts_per_read=31", slots[0], NULL);
+	assert_true(report_num(o, "warp_instructions") == w[1]);
+	cJSON_Delete(o);
+
+	/* the listing: 2 warps x (2 bodies x 28 + 1 remainder read x 7) x 2
+	 * more slots on k80; none on p100 */
 	for (int i = 0; i < 2; i++) {
-		cJSON *o = run("k80", wl, slots[i], NULL);
+		o = run("k80", wl_listing, slots[i], NULL);
 		w[i] = report_num(o, "warp_instructions");
 		cJSON_Delete(o);
 	}
-	/* 2 warps x (2 bodies x 28 + 1 remainder read x 7) x 2 more slots */
 	assert_int_equal((int)(w[1] - w[0]), 2 * (2 * 28 + 7) * 2);
 	for (int i = 0; i < 2; i++) {
-		cJSON *o = run("p100", wl, slots[i], NULL);
+		o = run("p100", wl_listing, slots[i], NULL);
 		w[i] = report_num(o, "warp_instructions");
 		cJSON_Delete(o);
 	}
 	assert_true(w[1] == w[0]);
-	/* no listing: the estimate, 7 multiplies per read */
+	/* no listing for the compute capability: the estimate */
 	for (int i = 0; i < 2; i++) {
-		cJSON *o = run("p100", wl, slots[i], "gpu.compute_capability=0");
+		o = run("p100", wl_listing, slots[i], "gpu.compute_capability=0");
 		w[i] = report_num(o, "warp_instructions");
 		cJSON_Delete(o);
 	}
 	assert_int_equal((int)(w[1] - w[0]), 2 * 9 * 7 * 2);
-	/* the override: 10 + 7 x 3 = 31 per read, the estimate at 3 slots */
-	cJSON *o = run("p100", "random-sampling:region=1MiB,threads=64,block=64,reads=9,"
-			       "insts_per_read=31", slots[0], "gpu.compute_capability=0");
+	o = run("p100", "random-sampling:region=1MiB,threads=64,block=64,reads=9,"
+			"insts_per_read=31,loop=listing", slots[0], "gpu.compute_capability=0");
 	assert_true(report_num(o, "warp_instructions") == w[1]);
 	cJSON_Delete(o);
 }

@@ -1,11 +1,13 @@
-/* The random-sampling generator issues what the compiled loop of the
- * preset's architecture issues (src/workloads/sampling_listing.h): per 4
- * reads one COMPUTE item of the unrolled body's count and chain, then 4
- * loads that do not wait for each other, then reads % 4 reads of the
- * remainder loop, each load waited for. The expected counts are written
- * out here from cuda/sass/ (scripts/sass_loop_counts.py) and priced at
- * each preset's gpu.imul32_issue_slots by hand, not read from the
- * generator's table. */
+/* With loop=listing the random-sampling generator issues what the
+ * compiled loop of the preset's architecture issues
+ * (src/workloads/sampling_listing.h): per 4 reads one COMPUTE item of the
+ * unrolled body's count and chain, then 4 loads that do not wait for each
+ * other, then reads % 4 reads of the remainder loop, each load waited for.
+ * The expected counts are written out here from cuda/sass/
+ * (scripts/sass_loop_counts.py) and priced at each preset's
+ * gpu.imul32_issue_slots by hand, not read from the generator's table.
+ * Without loop= (or loop=estimate) it issues the estimate on every preset,
+ * one read at a time, as before the listings (docs/scoping.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,8 @@
 #include "gpuvm/config.h"
 #include "gpuvm/stream.h"
 #include "gpuvm/workload.h"
+#include "workloads/random_sampling.h"
+#include "workloads/scope_model.h"
 
 /* What a warp's reads must look like on one preset. */
 struct want {
@@ -118,7 +122,8 @@ static void test_unscoped_items_follow_listing(void **state)
 	static struct gpuvm_warp_item items[128];
 	for (size_t g = 0; g < sizeof wants / sizeof wants[0]; g++) {
 		const struct want *w = &wants[g];
-		size_t n = first_warp(w->gpu, "random-sampling:region=1MiB,threads=32,block=32,reads=11",
+		size_t n = first_warp(w->gpu, "random-sampling:region=1MiB,threads=32,block=32,reads=11,"
+				      "loop=listing",
 				      items, 128);
 		size_t i = 0;
 		expect_compute(&items[i++], 12, 0, w->gpu, 0); /* the prologue */
@@ -154,7 +159,7 @@ static void test_scoped_items_follow_listing(void **state)
 		const struct want *w = &wants[g];
 		size_t n = first_warp(w->gpu,
 				      "random-sampling:region=1MiB,threads=1,block=32,reads=11,"
-				      "scope=256KiB",
+				      "scope=256KiB,loop=listing",
 				      items, 128);
 		size_t i = 1, loads = 0;
 		uint32_t groups = w->unroll > 1 ? 2 : 0, singles = w->unroll > 1 ? 3 : 11;
@@ -186,7 +191,8 @@ static void test_insts_per_read_overrides_count(void **state)
 	(void)state;
 	static struct gpuvm_warp_item items[128];
 	size_t n = first_warp("p100",
-			      "random-sampling:region=1MiB,threads=32,block=32,reads=5,insts_per_read=31",
+			      "random-sampling:region=1MiB,threads=32,block=32,reads=5,insts_per_read=31,"
+			      "loop=listing",
 			      items, 128);
 	expect_compute(&items[1], 4 * 31, 23, "p100", 1);
 	for (size_t i = 2; i < 6; i++)
@@ -196,12 +202,82 @@ static void test_insts_per_read_overrides_count(void **state)
 	assert_int_equal(n, 10); /* + the store and the end */
 }
 
+/* The default (no loop=, and loop=estimate) is the estimate on every
+ * preset, whatever its gpu.compute_capability: per read one COMPUTE item
+ * of 10 + 7 multiplies at gpu.imul32_issue_slots, chain 8 (a scoped pass
+ * + 3, the scope test), then its load, which the next read waits for; so
+ * main's results stay what they were. The slots per preset are read from
+ * the preset (the estimate's formula is what is checked here). */
+static void test_default_is_estimate(void **state)
+{
+	(void)state;
+	static struct gpuvm_warp_item items[128];
+	const char *specs[] = {
+		"random-sampling:region=1MiB,threads=32,block=32,reads=11",
+		"random-sampling:region=1MiB,threads=32,block=32,reads=11,loop=estimate",
+		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB",
+		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB,"
+		"loop=estimate",
+	};
+	for (size_t g = 0; g < sizeof wants / sizeof wants[0]; g++) {
+		const char *gpu = wants[g].gpu;
+		struct gpuvm_error err = {{0}};
+		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+		assert_non_null(cfg);
+		if (gpuvm_config_load(cfg, gpu, &err) || gpuvm_config_finalize(cfg, &err))
+			fail_msg("%s: %s", gpu, err.msg);
+		uint32_t est = (uint32_t)(10 + 7 * cfg->imul32_issue_slots + 0.5);
+		/* the scope model sees the same loop: every load waited for on
+		 * its own (random_in_flight 1), the estimate's count and chain;
+		 * loop=listing's 8 reads are 2 groups of 4 where a listing exists */
+		for (int listing = 0; listing < 2; listing++) {
+			const struct gpuvm_workload_def *def;
+			struct gpuvm_params params;
+			struct scope_profile prof;
+			if (gpuvm_workload_parse(listing ? "random-sampling:reads=8,loop=listing"
+							 : "random-sampling:reads=8",
+						 &def, &params, &err) ||
+			    sampling_scope_profile(cfg, &params, &prof, &err))
+				fail_msg("%s: %s", gpu, err.msg);
+			if (!listing) {
+				assert_true(prof.random_in_flight == 1);
+				assert_true(prof.compute_insts == est);
+				assert_true(prof.chain_insts == 8 && prof.scope_insts == 3);
+			} else {
+				assert_true(prof.random_in_flight == wants[g].unroll);
+			}
+		}
+		free(cfg);
+		for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
+			int scoped = sp >= 2;
+			size_t n = first_warp(gpu, specs[sp], items, 128);
+			size_t i = 1, loads = 0;
+			for (uint32_t r = 0; r < 11; r++) {
+				expect_compute(&items[i], est + (scoped ? 3 : 0), 8, gpu, i);
+				i++;
+				if (items[i].kind == GPUVM_ITEM_MEM && items[i].op == GPUVM_OP_LOAD &&
+				    items[i].bytes_per_lane == 4) {
+					expect_load(&items[i], 0, gpu, i);
+					i++;
+					loads++;
+				} else if (!scoped) {
+					fail_msg("%s %s item %zu: no load", gpu, specs[sp], i);
+				}
+			}
+			assert_true(scoped ? loads < 11 : loads == 11);
+			assert_true(items[i].kind == GPUVM_ITEM_MEM && items[i].op == GPUVM_OP_STORE);
+			assert_int_equal(i + 2, n);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unscoped_items_follow_listing),
 		cmocka_unit_test(test_scoped_items_follow_listing),
 		cmocka_unit_test(test_insts_per_read_overrides_count),
+		cmocka_unit_test(test_default_is_estimate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,8 +106,9 @@ struct gpuvm_config {
 	 * emulated or rate-limited on others. */
 	double imul32_issue_slots;
 	/* CUDA compute capability x 10 (37 = sm_37): which compiled listing
-	 * of cuda/sass/ a workload that models one counts (random-sampling);
-	 * 0 = not a real part, workloads keep their estimates. */
+	 * of cuda/sass/ a workload that models one counts (random-sampling
+	 * with loop=listing); 0 = not a real part, workloads keep their
+	 * estimates. */
 	uint32_t compute_capability;
 	double load_base_latency_cycles;   /* pipeline cost of any global access */
 	double kernel_launch_us;

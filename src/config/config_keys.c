@@ -155,7 +155,7 @@ const struct cfg_key cfg_keys[] = {
 	/* 99: past every part so far (9.0); 0 = no real part */
 	U32("gpu.compute_capability", compute_capability, 0, 99, -1,
 	    "CUDA compute capability x 10 (37 = sm_37): which compiled listing (cuda/sass/) "
-	    "workloads count; 0 = none, workloads keep their estimates"),
+	    "random-sampling:loop=listing counts; 0 = none, it keeps the estimate"),
 	DBL("gpu.load_base_latency_cycles", load_base_latency_cycles, 0, false, LAT_MAX, -1,
 	    "pipeline cost of any global access, before the TLB and L2"),
 	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, US_MAX, -1, "fixed cost of one kernel launch"),

@@ -9,16 +9,22 @@
  * warp with no lane in scope skips the load, as a branch no lane takes).
  * Each thread keeps its sum across passes in its output slot.
  *
- * Per warp the generator issues what the compiled kernel issues where the
+ * By default (loop=estimate) each read is one COMPUTE item of the
+ * estimate below and its load, which the next read waits for. With
+ * loop=listing a warp issues what the compiled kernel issues where the
  * preset's gpu.compute_capability has a listing (sampling_listing.h): per
  * 4 reads one COMPUTE item of the unrolled body's count, then the 4 loads
  * back to back (load_indep: none waits for another; the next body waits
  * for all four), then reads % 4 reads one at a time with the remainder
- * loop's count. Without a listing it keeps the estimate below, one read at
- * a time. */
+ * loop's count. The listing is not the default because with it the
+ * scoped passes lose issue rate, mostly to an engine artefact rather than
+ * to the listing's shape (a long COMPUTE item waiting for its unit claims
+ * the scheduler ahead of time, so other warps' ready loads queue behind
+ * it; docs/scoping.md, "The compiled sampling loop"). */
 #include "workloads/random_sampling.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,11 +266,18 @@ static const struct gpuvm_param_def sampling_params[] = {
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
 	{"insts_per_read", GPUVM_PARAM_U64, NULL,
 	 "warp instructions per read besides the load (position computation, sum, loop; "
-	 "a scoped pass adds its 3-instruction scope test); default: the compiled loop of "
-	 "the preset's gpu.compute_capability (cuda/sass/: 4 reads per body, multiplies at "
-	 "gpu.imul32_issue_slots; per read k80 41.75, p100 43, v100/a100 20, h100 23), "
-	 "else 10 + 7 multiplies one read at a time. Given, it replaces the count and "
-	 "keeps the listing's grouping and chains"},
+	 "a scoped pass adds its 3-instruction scope test); default: loop=estimate's "
+	 "10 + 7 multiplies at gpu.imul32_issue_slots (k80 38, p100 31, v100 24), "
+	 "loop=listing's count (per read k80 41.75, p100 43, v100/a100 20, h100 23). "
+	 "Given, it replaces the count and keeps the loop's grouping and chains"},
+	{"loop", GPUVM_PARAM_CHOICE, "estimate|listing",
+	 "what a warp issues per read. estimate (default): one COMPUTE item of the estimate "
+	 "(10 instructions + 7 multiplies at gpu.imul32_issue_slots, chain 8) and one load, "
+	 "waited for by the next read. listing: the ptxas loop of the preset's "
+	 "gpu.compute_capability (cuda/sass/): per 4 reads the unrolled body's count then 4 "
+	 "independent loads, then reads % 4 remainder reads; the estimate where no listing "
+	 "exists. Not the default: its scoped passes lose issue rate, mostly to an engine "
+	 "artefact (docs/scoping.md, \"The compiled sampling loop\")"},
 	WORKLOAD_MEM_PARAM,
 	{"scope", GPUVM_PARAM_TEXT, "none",
 	 "TLB scope (Karnagel §5.2): one pass per scope-sized slice of the region, e.g. 2GiB; "
@@ -282,13 +295,15 @@ static struct sampling_step listing_step(const struct gpuvm_config *cfg,
 	return st;
 }
 
-/* The shape of a warp's reads on this preset: the listing of its compute
- * capability (sampling_listing.h) or the estimate, and insts_per_read
- * (override, UINT64_MAX when not given) in place of the counts. */
+/* The shape of a warp's reads on this preset: with loop=listing the
+ * listing of its compute capability (sampling_listing.h), else (or
+ * without one) the estimate; insts_per_read (override, UINT64_MAX when
+ * not given) in place of the counts. */
 static void sampling_make_shape(const struct gpuvm_config *cfg, uint64_t override,
-				struct sampling_shape *sh)
+				bool listing, struct sampling_shape *sh)
 {
-	const struct sampling_listing *ls = sampling_listing_for(cfg->compute_capability);
+	const struct sampling_listing *ls =
+		listing ? sampling_listing_for(cfg->compute_capability) : NULL;
 	if (ls) {
 		sh->unroll = SAMPLING_LISTING_UNROLL;
 		sh->group[0] = listing_step(cfg, &ls->body4);
@@ -324,7 +339,9 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 	*reads = 1024;
 	*block = 256;
 	uint64_t insts = UINT64_MAX; /* not given: the listing's or the estimate's */
+	unsigned loop = 0;            /* estimate (the generator before listings) */
 	if (gpuvm_params_size(p, "region", region, err) < 0 ||
+	    gpuvm_params_choice(p, "loop", "estimate|listing", &loop, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", threads, err) < 0 ||
 	    gpuvm_params_u64(p, "reads", reads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", block, err) < 0 ||
@@ -338,7 +355,7 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 		return -1;
 	if (!*reads)
 		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
-	sampling_make_shape(cfg, insts, shape);
+	sampling_make_shape(cfg, insts, loop == 1, shape);
 	return 0;
 }
 
@@ -363,7 +380,8 @@ int sampling_scope_profile(const struct gpuvm_config *cfg, const struct gpuvm_pa
 	prof->scope_insts = (groups * sh.group[1].insts + rem * sh.rem[1].insts) / n -
 			    prof->compute_insts;
 	prof->random_insts = 1;
-	/* a group's loads wait together: reads per dependent step */
+	/* a group's loads wait together: reads per dependent step (1 with
+	 * loop=estimate, every load waited for on its own, as before) */
 	prof->random_in_flight = n / (groups + rem);
 	prof->random_sectors = 1;
 	prof->stream = SCOPE_STREAM_NONE;
