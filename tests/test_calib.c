@@ -6,8 +6,10 @@
  * SM reach the class's issue rate, STREAM triad moves 24 B per element
  * through DRAM, a copy moves its bytes over the link, one SM reads the
  * L2 no faster than its port, a store stream runs at the DRAM's rate
- * (l2.writeback_stall), CTAs turn over at the measured rate and a
- * parallel chase flattens at the L1 TLB's MSHRs. */
+ * (l2.writeback_stall), CTAs turn over at the measured rate, a warp
+ * that waits for its stores' acks (gpu.warp_exit_waits_stores) holds its
+ * CTA's slot one L2 round trip longer and a parallel chase flattens at
+ * the L1 TLB's MSHRs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -379,6 +381,52 @@ static void test_cta_release_per_warp(void **state)
 	assert_true(added > 0.8 * (waves - 1) * 640 && added < 1.2 * waves * 640);
 }
 
+/* Cycles per CTA slot of ubench-stream kernel at 64 threads per CTA, two
+ * CTAs per SM on v100 (80 SMs): T(2n) - T(n) over the n / 64 CTAs more,
+ * spread over 160 slots; n = 256 Ki elements, 4,096 CTAs, ~26 waves. */
+static double v100_slot_cycles(const char *kernel, const char *set)
+{
+	const unsigned long long n = 262144;
+	double cyc[2];
+	for (int k = 0; k < 2; k++) {
+		char wl[160];
+		snprintf(wl, sizeof wl, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=64",
+			 kernel, (k + 1) * n);
+		struct gpuvm_run_spec spec = {.gpu = "v100", .workload = wl, .seed = 1};
+		spec.sets[spec.n_sets++] = set;
+		cyc[k] = spec_kernel_cycles(&spec, NULL);
+	}
+	return (cyc[1] - cyc[0]) * 160.0 / (double)(n / 64);
+}
+
+/* gpu.warp_exit_waits_stores (off in every preset): a warp ends only once
+ * the L2 has acknowledged its stores, so a CTA whose warps end with a
+ * store (init: stores only; triad: two loads, then a store) holds its
+ * slot one store round trip longer: the crossbar there and back (v100
+ * gpu.load_base_latency_cycles 30) and the L2 slice's 184 cycles
+ * (l2.hit_latency_cycles), 214 in all (MT4G's V100 L2 hit). A CTA of
+ * loads only (read: the compare fails, no store) is bit for bit as
+ * before. Two-sided: the ack is charged once per warp's last store, not
+ * per store nor per warp in turn. */
+static void test_warp_exit_waits_stores(void **state)
+{
+	(void)state;
+	const double rt = 214;
+	double init_off = v100_slot_cycles("init", "gpu.warp_exit_waits_stores=off");
+	double init_on = v100_slot_cycles("init", "gpu.warp_exit_waits_stores=on");
+	double triad_off = v100_slot_cycles("triad", "gpu.warp_exit_waits_stores=off");
+	double triad_on = v100_slot_cycles("triad", "gpu.warp_exit_waits_stores=on");
+	double read_off = v100_slot_cycles("read", "gpu.warp_exit_waits_stores=off");
+	double read_on = v100_slot_cycles("read", "gpu.warp_exit_waits_stores=on");
+	print_message("v100, 128 threads/SM, cycles per CTA slot without / with "
+		      "gpu.warp_exit_waits_stores: init %.0f / %.0f, triad %.0f / %.0f, "
+		      "read %.0f / %.0f (store round trip %.0f)\n",
+		      init_off, init_on, triad_off, triad_on, read_off, read_on, rt);
+	assert_true(init_on - init_off > 0.85 * rt && init_on - init_off < 1.15 * rt);
+	assert_true(triad_on - triad_off > 0.85 * rt && triad_on - triad_off < 1.15 * rt);
+	assert_true(read_on == read_off);
+}
+
 static void test_link_copy_bytes(void **state)
 {
 	(void)state;
@@ -455,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_store_stream_dram_bound),
 		cmocka_unit_test(test_cta_turnover_low_occupancy),
 		cmocka_unit_test(test_cta_release_per_warp),
+		cmocka_unit_test(test_warp_exit_waits_stores),
 		cmocka_unit_test(test_par_chase_mshr_knee),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

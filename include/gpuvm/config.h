@@ -217,6 +217,10 @@ struct gpuvm_config {
 	/* 1: write-backs the DRAM cannot take at once hold the L2 fill that
 	 * evicted them, and a warp's end waits for its stores to leave */
 	uint32_t l2_writeback_stall;
+	/* 1: a warp ends only once the L2 has acknowledged its device and
+	 * managed stores (the write's arrival at its slice plus the ack's way
+	 * back over the crossbar), so its CTA's slot waits for them too */
+	uint32_t warp_exit_waits_stores;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

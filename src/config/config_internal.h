@@ -197,6 +197,7 @@ enum cfg_key_id_tail {
 	K_L2_SM_PORT_BYTES,
 	K_L2_COPY_FILL,
 	K_L2_WRITEBACK_STALL,
+	K_WARP_EXIT_WAITS_STORES,
 	K_COUNT,
 };
 

@@ -475,6 +475,18 @@ const struct cfg_key cfg_keys[] = {
 		  "the DRAM, and a warp ends only once its stores have left the SM, so a store stream "
 		  "runs at the DRAM's write rate (src/memsys/memsys.c memsys_writeback_sectors); off: "
 		  "write-backs delay nothing" },
+	/* optional, listed only when on (the model before the key: a warp
+	 * ends when its stores have left the SM). Off in every preset: the
+	 * boards' own CTA turnover says a warp does not wait for a store's
+	 * full L2 round trip (docs/calibration.md, "A warp's exit and its
+	 * stores' acknowledgements") */
+	{ .name = "gpu.warp_exit_waits_stores", .type = CT_ENUM, .off = OFF(warp_exit_waits_stores),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "on: a warp ends (and its CTA's slot frees) only once the L2 has acknowledged "
+		  "its device and managed stores: the write reaching its slice plus the ack's way "
+		  "back over the crossbar, as GPGPU-Sim's shd_warp_t::stores_done (src/sm/sm_issue.c); "
+		  "off: a store is done once it has left the SM" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

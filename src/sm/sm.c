@@ -31,6 +31,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->crossbar_cycles = cfg->load_base_latency_cycles / 2;
 	s->sector_bytes = cfg->l2_sector_bytes;
 	s->store_held = cfg->l2_writeback_stall != 0;
+	s->exit_waits_stores = cfg->warp_exit_waits_stores != 0;
 
 	s->l1_on = cfg->l1_bytes > 0;
 	/* a unified array is laid out for its largest L1 (the smallest

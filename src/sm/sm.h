@@ -141,6 +141,11 @@ struct sm_layer {
 	 * memory partitions, memsys.writeback_wait, past their leaving) */
 	bool store_held;
 	double store_left;
+	/* gpu.warp_exit_waits_stores: a warp's end waits for the L2's ack of
+	 * its stores; store_ack is the latest ack of the item being issued
+	 * (its device and managed store sectors; 0: none) */
+	bool exit_waits_stores;
+	double store_ack;
 	uint32_t sector_bytes;
 
 	/* SM core: schedulers, unit classes, the scoreboard */

@@ -231,9 +231,15 @@ serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_wa
 		 * old value returns */
 		return access_sector(sl, sa, it->op, kind, tx, w->sm) + sl->l2_atomic_cycles;
 	}
-	return l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
-		       ? access_sector(sl, sa, it->op, kind, tx, w->sm)
-		       : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
+	double d = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
+			   ? access_sector(sl, sa, it->op, kind, tx, w->sm)
+			   : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
+	/* a store's d is its ack back at the SM (memsys_access: the L2 has
+	 * it, plus the crossbar back); host-pinned stores are posted writes
+	 * over the link, whose ack the model has no source for: left out */
+	if (__builtin_expect(it->op == GPUVM_OP_STORE, 0) && kind != GPUVM_ALLOC_HOST_PINNED)
+		sl->store_ack = later(sl->store_ack, d);
+	return d;
 }
 
 /* Whether the active lanes' addresses never decrease from lane to lane
@@ -675,6 +681,7 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			result = chained;
 	} else {
 		s->warp_insts++;
+		sl->store_ack = 0;
 		switch (it->space) {
 		case GPUVM_SPACE_SHARED:
 			s->shared_insts++;
@@ -690,6 +697,13 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			result = memory_instruction(sl, w, it, start);
 			break;
 		}
+		/* gpu.warp_exit_waits_stores: the warp's end waits for the
+		 * L2's ack of its stores (GPGPU-Sim: a warp exits only when
+		 * shd_warp_t::hardware_done, which needs stores_done, every
+		 * WRITE_ACK back); the warp still issues on at once. Local
+		 * stores the L1 keeps (write-back) are acked by the L1. */
+		if (sl->exit_waits_stores && it->op == GPUVM_OP_STORE && sl->store_ack > w->drain)
+			w->drain = sl->store_ack;
 	}
 	if (result > w->drain)
 		w->drain = result;
