@@ -216,8 +216,7 @@ static void test_default_is_estimate(void **state)
 		"random-sampling:region=1MiB,threads=32,block=32,reads=11",
 		"random-sampling:region=1MiB,threads=32,block=32,reads=11,loop=estimate",
 		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB",
-		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB,"
-		"loop=estimate",
+		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB,loop=estimate",
 	};
 	for (size_t g = 0; g < sizeof wants / sizeof wants[0]; g++) {
 		const char *gpu = wants[g].gpu;
