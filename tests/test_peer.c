@@ -522,9 +522,10 @@ static void test_config_of_schemes(void **state)
  * time, so it misses and walks; it does not wait for the fill SM 0 asked
  * for later. Both paths: the fast one (in-flight entries merge) and the
  * schemes' (gem5-gpu's in-flight miss). */
-static void future_fill(const char *in_flight)
+static void future_fill(const char *in_flight, const char *future)
 {
-	const char *sets[] = {"tlb.l1.peer=none", in_flight, NULL};
+	const char *sets[] = {"tlb.l1.peer=none", in_flight, future, NULL};
+	bool peek = strcmp(future, "tlb.future_fill=peek") == 0;
 	struct rig *r = rig_new(sets);
 	assert_int_equal(r->x.slow, strcmp(in_flight, "tlb.l1_in_flight=miss") == 0);
 	double a = tr(r, 0, 100, 1000);
@@ -535,18 +536,25 @@ static void future_fill(const char *in_flight)
 	assert_true(a >= 1000 + 1 + 10 + 150 - 0.5 && a <= 1000 + 1 + 10 + 150 + 0.5);
 	/* neither before its own walk could end nor at the later fill */
 	assert_true(b >= own - 0.5 && b <= own + 0.5);
+	/* walk: SM 1 books a walk of its own, so the pair walks twice;
+	 * peek: it reads the walkers' calendar and books none, one walk per
+	 * page as in time order */
+	assert_int_equal(r->x.walks, peek ? 1 : 2);
 	/* the shared entry keeps the earlier fill: SM 2 at 600 merges into
 	 * SM 1's (661), not SM 0's (1161) */
 	double c = tr(r, 2, 100, 600);
 	assert_true(c >= own - 0.5 && c <= own + 0.5);
+	assert_int_equal(r->x.walks, peek ? 1 : 2);
 	rig_free(r);
 }
 
 static void test_shared_level_future_fill(void **state)
 {
 	(void)state;
-	future_fill("tlb.l1_in_flight=merge");
-	future_fill("tlb.l1_in_flight=miss");
+	future_fill("tlb.l1_in_flight=merge", "tlb.future_fill=walk");
+	future_fill("tlb.l1_in_flight=miss", "tlb.future_fill=walk");
+	future_fill("tlb.l1_in_flight=merge", "tlb.future_fill=peek");
+	future_fill("tlb.l1_in_flight=miss", "tlb.future_fill=peek");
 }
 
 int main(void)

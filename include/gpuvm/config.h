@@ -221,6 +221,8 @@ struct gpuvm_config {
 	 * managed stores (the write's arrival at its slice plus the ack's way
 	 * back over the crossbar), so its CTA's slot waits for them too */
 	uint32_t warp_exit_waits_stores;
+	/* tlb.future_fill: 0 walk, 1 peek (src/xlat/xlat.c walk) */
+	uint32_t tlb_future_fill_peek;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

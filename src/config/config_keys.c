@@ -39,6 +39,7 @@ static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu", "host"};
 static const char *const accessed_by_names[] = {"none", "gpu"};
 static const char *const off_on_names[] = {"off", "on"};
+static const char *const future_fill_names[] = {"walk", "peek"};
 
 /* Physical ranges. Every bound is far outside any real part, so it only
  * refuses values that are typos or nonsense - and that would otherwise make
@@ -487,6 +488,17 @@ const struct cfg_key cfg_keys[] = {
 		  "its device and managed stores: the write reaching its slice plus the ack's way "
 		  "back over the crossbar, as GPGPU-Sim's shd_warp_t::stores_done (src/sm/sm_issue.c); "
 		  "off: a store is done once it has left the SM" },
+	/* optional, listed only when peek (the model before the key: the
+	 * earlier request books a walk of its own; docs/timing.md, "TLB
+	 * entries in time order") */
+	{ .name = "tlb.future_fill", .type = CT_ENUM, .off = OFF(tlb_future_fill_peek),
+	  .enum_names = future_fill_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "a last-level TLB lookup that finds an entry whose fill was asked for after it "
+		  "(a later-timed miss handled first): walk (it books a page walk of its own, so "
+		  "the pair walks twice) or peek (it reads the walkers' calendar for when its walk "
+		  "would start and books nothing: one walk per page, as in time order; answered at "
+		  "the earlier of that walk's end and the entry's fill) (src/xlat/xlat.c walk)" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -84,6 +84,7 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		xl->peer_ops = ops;
 		x->slow = true;
 	}
+	x->future_peek = cfg->tlb_future_fill_peek != 0;
 	if (cfg->tlb_l1_in_flight_miss) {
 		x->l1_in_flight_miss = true;
 		x->slow = true; /* the fast path always merges */
@@ -157,10 +158,28 @@ void xlat_free(struct xlat *x)
 }
 
 /* The page-walk unit: a walker is held for the whole walk; the page-walk
- * cache (upper-level directory entries) shortens walks it covers. */
-static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_t addr, double t)
+ * cache (upper-level directory entries) shortens walks it covers.
+ *
+ * peek (tlb.future_fill = peek): the walk of a request that found its
+ * entry's fill asked for after it. In time order this request would have
+ * walked and the later one merged into its walk; the later one's walk is
+ * booked already, so this one books nothing (no walker time, no page-walk
+ * cache update, no PTE read) and is answered when a walker free at its
+ * time would have finished: one walk per page, the walker queue as it was.
+ * Its leaf read costs the walk's own cycles only (the PTE's L2 or DRAM
+ * time is the booked walk's); the caller takes the earlier of this and the
+ * entry's fill. */
+static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_t addr, double t,
+							 bool peek)
 {
 	double cycles = x->walk_cycles;
+	if (__builtin_expect(peek, 0)) {
+		int64_t slot;
+		double start = server_pool_start_at(&x->walkers, t, &slot);
+		if (x->pwc_on && tlb_find(&x->pwc, addr >> x->pwc_shift) != TLB_NIL)
+			cycles = x->pwc_walk_cycles;
+		return start + cycles;
+	}
 	if (x->pwc_on) {
 		bool hit;
 		tlb_access(&x->pwc, addr >> x->pwc_shift, &hit);
@@ -226,7 +245,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
 		done = l == 0 ? level_step(x, 1, sm, addr, below)
 			      : translate_level(x, l + 1, sm, addr, below);
 	} else {
-		done = walk(x, addr, below);
+		done = walk(x, addr, below, future && x->future_peek);
 		if (__builtin_expect(x->hook != NULL, 0)) {
 			/* e.g. a far fault: the Nack frees the MSHRs at walk end */
 			x->answered = done;
@@ -436,7 +455,7 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	if (l + 1 < x->levels) {
 		done = slow_step(x, l + 1, sm, addr, below);
 	} else {
-		done = walk(x, addr, below);
+		done = walk(x, addr, below, future && x->future_peek);
 		if (x->hook) {
 			x->answered = done;
 			x->fill_max = UINT64_MAX;

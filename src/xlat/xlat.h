@@ -76,6 +76,9 @@ struct xlat {
 	/* tlb.l1_in_flight = miss: at the first level an entry counts only
 	 * once filled (lookups, the sharing analysis); slow path only */
 	bool l1_in_flight_miss;
+	/* tlb.future_fill = peek: a last-level lookup earlier than its
+	 * entry's fill request reads the walkers' calendar, books no walk */
+	bool future_peek;
 	struct gpuvm_tlb_sharing_stats *sharing; /* NULL: analysis off */
 };
 
