@@ -236,8 +236,10 @@ serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_wa
 			   : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
 	/* a store's d is its ack back at the SM (memsys_access: the L2 has
 	 * it, plus the crossbar back); host-pinned stores are posted writes
-	 * over the link, whose ack the model has no source for: left out */
-	if (__builtin_expect(it->op == GPUVM_OP_STORE, 0) && kind != GPUVM_ALLOC_HOST_PINNED)
+	 * over the link, whose ack the model has no source for: left out.
+	 * Kept only where gpu.warp_exit_waits_stores reads it. */
+	if (__builtin_expect(sl->exit_waits_stores, 0) && it->op == GPUVM_OP_STORE &&
+	    kind != GPUVM_ALLOC_HOST_PINNED)
 		sl->store_ack = later(sl->store_ack, d);
 	return d;
 }

@@ -34,8 +34,7 @@ struct sampling_loop {
 };
 
 struct sampling_listing {
-	uint32_t sm;      /* the listing's sm_NN */
-	const char *file; /* cuda/sass/random_sampling_smNN.sass */
+	uint32_t sm; /* the listing's sm_NN: cuda/sass/{random,scoped}_sampling_smNN.sass */
 	/* random_sampling_smNN.sass: the 4-read body (.L_x_2) and the
 	 * one-read remainder loop (.L_x_3) */
 	struct sampling_loop body4, rem1;
@@ -52,23 +51,23 @@ static const struct sampling_listing sampling_listings[] = {
 	 * BRA 1. .L_x_3: 24, 1 load, chain 10; IMAD 3 IMUL 3 IMUL32I 1.
 	 * scoped .L_x_2: 103, chain 24; IMAD 12 IMUL 12 IMUL32I 4. scoped
 	 * .L_x_4: 30, chain 10; IMAD 3 IMUL 3 IMUL32I 1. */
-	{35, "cuda/sass/random_sampling_sm35.sass", {83, 28, 16}, {23, 7, 10},
+	{35, {83, 28, 16}, {23, 7, 10},
 	 {99, 28, 24}, {29, 7, 10}},
 	/* .L_x_2: 176, chain 23; XMAD 96. .L_x_3: 47, chain 13; XMAD 24.
 	 * scoped .L_x_2: 197, chain 28. scoped .L_x_4: 54, chain 13. */
-	{60, "cuda/sass/random_sampling_sm60.sass", {172, 0, 23}, {46, 0, 13},
+	{60, {172, 0, 23}, {46, 0, 13},
 	 {193, 0, 28}, {53, 0, 13}},
 	/* .L_x_2: 55, chain 7; IMAD 29. .L_x_3: 17, chain 7; IMAD 8. scoped
 	 * .L_x_2: 73, chain 19; IMAD 34. scoped .L_x_5: 26, chain 7; IMAD 9. */
-	{70, "cuda/sass/random_sampling_sm70.sass", {51, 29, 7}, {16, 8, 7},
+	{70, {51, 29, 7}, {16, 8, 7},
 	 {69, 34, 19}, {25, 9, 7}},
 	/* .L_x_2: 55, chain 7; IMAD 29. .L_x_3: 17, chain 7; IMAD 8. scoped
 	 * .L_x_2: 72, chain 19; IMAD 33. scoped .L_x_5: 25, chain 7; IMAD 10. */
-	{80, "cuda/sass/random_sampling_sm80.sass", {51, 29, 7}, {16, 8, 7},
+	{80, {51, 29, 7}, {16, 8, 7},
 	 {68, 33, 19}, {24, 10, 7}},
 	/* .L_x_2: 64, chain 7; IMAD 32. .L_x_3: 22, chain 7; IMAD 8. scoped
 	 * .L_x_2: 86, chain 20; IMAD 35. scoped .L_x_5: 31, chain 7; IMAD 10. */
-	{90, "cuda/sass/random_sampling_sm90.sass", {60, 32, 7}, {21, 8, 7},
+	{90, {60, 32, 7}, {21, 8, 7},
 	 {82, 35, 20}, {30, 10, 7}},
 };
 
