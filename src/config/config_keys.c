@@ -488,9 +488,10 @@ const struct cfg_key cfg_keys[] = {
 		  "its device and managed stores: the write reaching its slice plus the ack's way "
 		  "back over the crossbar, as GPGPU-Sim's shd_warp_t::stores_done (src/sm/sm_issue.c); "
 		  "off: a store is done once it has left the SM" },
-	/* optional, listed only when peek (the model before the key: the
-	 * earlier request books a walk of its own; docs/timing.md, "TLB
-	 * entries in time order") */
+	/* optional; peek unless a preset says walk (config.c), listed in
+	 * every report (walk, the default's .def here, is the model before
+	 * the key: the earlier request books a walk of its own;
+	 * docs/timing.md, "TLB entries in time order") */
 	{ .name = "tlb.future_fill", .type = CT_ENUM, .off = OFF(tlb_future_fill_peek),
 	  .enum_names = future_fill_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
 	  .optional = true, .quiet_default = true, .def = 0,
