@@ -223,6 +223,8 @@ struct gpuvm_config {
 	uint32_t warp_exit_waits_stores;
 	/* tlb.future_fill: 0 walk, 1 peek (src/xlat/xlat.c walk) */
 	uint32_t tlb_future_fill_peek;
+	/* core.busy_unit: 0 hold, 1 yield (src/system/kernel_run.c) */
+	uint32_t busy_unit_yield;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

@@ -40,6 +40,7 @@ static const char *const preferred_names[] = {"none", "gpu", "host"};
 static const char *const accessed_by_names[] = {"none", "gpu"};
 static const char *const off_on_names[] = {"off", "on"};
 static const char *const future_fill_names[] = {"walk", "peek"};
+static const char *const busy_unit_names[] = {"hold", "yield"};
 
 /* Physical ranges. Every bound is far outside any real part, so it only
  * refuses values that are typos or nonsense - and that would otherwise make
@@ -500,6 +501,19 @@ const struct cfg_key cfg_keys[] = {
 		  "the pair walks twice) or peek (it reads the walkers' calendar for when its walk "
 		  "would start and books nothing: one walk per page, as in time order; answered at "
 		  "the earlier of that walk's end and the entry's fill) (src/xlat/xlat.c walk)" },
+	/* optional; yield unless a preset says hold (config.c), listed in
+	 * every report (hold, the .def here, is the model before the key: a
+	 * warp whose unit is busy books its scheduler from when the unit
+	 * frees; docs/timing.md, "A busy unit and its scheduler") */
+	{ .name = "core.busy_unit", .type = CT_ENUM, .off = OFF(busy_unit_yield),
+	  .enum_names = busy_unit_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "a warp whose instruction's unit (its op class's pipe, or the load/store "
+		  "unit) is busy when its operands are ready: hold (it books its scheduler from "
+		  "when the unit frees, so another warp's instruction for another unit ready "
+		  "before then waits behind it) or yield (it waits until the unit frees without "
+		  "the scheduler, which issues other warps' ready instructions meanwhile, as a "
+		  "scheduler picks among the warps ready each cycle; src/system/kernel_run.c)" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

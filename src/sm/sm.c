@@ -32,6 +32,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->sector_bytes = cfg->l2_sector_bytes;
 	s->store_held = cfg->l2_writeback_stall != 0;
 	s->exit_waits_stores = cfg->warp_exit_waits_stores != 0;
+	s->busy_unit_yield = cfg->busy_unit_yield != 0;
 
 	s->l1_on = cfg->l1_bytes > 0;
 	/* a unified array is laid out for its largest L1 (the smallest

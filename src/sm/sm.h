@@ -146,6 +146,10 @@ struct sm_layer {
 	 * (its device and managed store sectors; 0: none) */
 	bool exit_waits_stores;
 	double store_ack;
+	/* core.busy_unit = yield: a warp whose unit is busy waits for it in
+	 * the event queue, leaving its scheduler to other warps (the run
+	 * loop, src/system/kernel_run.c; sm_unit_wait) */
+	bool busy_unit_yield;
 	uint32_t sector_bytes;
 
 	/* SM core: schedulers, unit classes, the scoreboard */
@@ -206,8 +210,6 @@ uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslo
  * live warp of the CTA arrives). */
 void sm_barrier_arrive(struct sm_layer *s, uint32_t wslot, double now);
 
-/* When the item's source operands are there: the registers it reads, or
- * the implicit chain; *from_mem says whether the last comes from memory. */
 /* Whether item it is an LD_INDEP load (the flag counts on loads only: a
  * corrupt trace's flag on another item changes nothing). */
 static inline bool sm_item_load_indep(const struct gpuvm_warp_item *it)
@@ -215,6 +217,34 @@ static inline bool sm_item_load_indep(const struct gpuvm_warp_item *it)
 	return it->load_indep && it->kind == GPUVM_ITEM_MEM && it->op == GPUVM_OP_LOAD;
 }
 
+/* The unit an item issues to: its op class's pipe, or for a memory
+ * instruction the load/store unit's issue port. */
+static inline uint32_t sm_item_class(const struct gpuvm_warp_item *it)
+{
+	if (it->kind == GPUVM_ITEM_MEM)
+		return GPUVM_CLASS_MEMISSUE;
+	return it->op_class < GPUVM_OP_CLASSES ? it->op_class : GPUVM_CLASS_ALU;
+}
+
+/* core.busy_unit = yield: the cycle warp w's item, its operands there
+ * at t0, should come back to its scheduler: when its unit frees, if that
+ * is later than t0 and than the scheduler's own next free cycle (the
+ * scheduler is idle meanwhile, free for other warps' ready instructions);
+ * else t0 (it issues at once, or behind the instructions its scheduler
+ * is issuing, as sm_step_item books it). An empty gap issues nothing. */
+static inline double sm_unit_wait(const struct warp_rt *w, const struct gpuvm_warp_item *it,
+				  double t0)
+{
+	if (it->kind != GPUVM_ITEM_MEM && !it->compute_insts)
+		return t0;
+	double unit_free = w->sched->unit_free[sm_item_class(it)];
+	if (unit_free > t0 && unit_free > w->sched->free)
+		return unit_free;
+	return t0;
+}
+
+/* When the item's source operands are there: the registers it reads, or
+ * the implicit chain; *from_mem says whether the last comes from memory. */
 static inline double sm_operands_ready(const struct sm_layer *s, const struct warp_rt *w,
 				       uint32_t wslot, const struct gpuvm_warp_item *it,
 				       bool *from_mem)

@@ -641,8 +641,7 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 {
 	struct gpuvm_stats *s = sl->stats;
 	bool mem = it->kind == GPUVM_ITEM_MEM;
-	uint32_t cls = mem ? GPUVM_CLASS_MEMISSUE
-			   : it->op_class < GPUVM_OP_CLASSES ? it->op_class : GPUVM_CLASS_ALU;
+	uint32_t cls = sm_item_class(it);
 	uint32_t n = mem ? 1 : it->compute_insts;
 	if (!n)
 		return t0;

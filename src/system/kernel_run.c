@@ -219,6 +219,25 @@ static void kernel_close(struct system *sys, const struct kernel_mark *m, double
 #endif
 }
 
+/* core.busy_unit = yield: warp wslot, ready at now, finds its item's
+ * unit busy past its scheduler's next free cycle (sm_unit_wait). If
+ * another warp's event comes before the unit frees, the warp waits in the
+ * queue, holding its item, instead of booking its scheduler from then on:
+ * the other warp's instruction for another unit then issues when it is
+ * ready, as a scheduler picks among the warps ready in a cycle. Returns
+ * whether it was queued (the wait counts as an issue stall). */
+static bool yield_to_unit(struct system *sys, struct warp_rt *w, uint32_t wslot,
+			  const struct gpuvm_warp_item *it, double now)
+{
+	double at = sm_unit_wait(w, it, now);
+	if (at <= now || event_queue_empty(&sys->events) || event_queue_front_time(&sys->events) >= at)
+		return false;
+	sys->stats->stall_cycles[GPUVM_STALL_ISSUE] += at - now;
+	w->holding = true;
+	event_queue_push(&sys->events, at, wslot);
+	return true;
+}
+
 int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
 		      struct gpuvm_error *err)
 {
@@ -326,6 +345,8 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 			struct gpuvm_warp_item *it = &sl->held[wslot];
 			if (w->holding) {
 				w->holding = false;
+				if (sl->busy_unit_yield && yield_to_unit(sys, w, wslot, it, now))
+					break;
 				now = sm_step_item(sl, w, wslot, it, now);
 				goto issued;
 			}
@@ -369,6 +390,8 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 					break;
 				}
 			}
+			if (sl->busy_unit_yield && yield_to_unit(sys, w, wslot, item, now))
+				break;
 			now = sm_step_item(sl, w, wslot, item, now);
 		issued:
 			if (!event_queue_empty(&sys->events) && event_queue_front_time(&sys->events) < now) {
