@@ -158,8 +158,15 @@ enum simt_launch_flags {
 #define gridDim (simt_t_->grid_dim)
 
 #define LD(a, i) (simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__), (a)[i])
+/* The value first: a store whose value reads memory (ST(a, i, LD(b, i)))
+ * issues after those reads, as compiled code does; the access is checked
+ * (and recorded) before anything is written. */
 #define ST(a, i, v)                                                                    \
-	(simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__), (a)[i] = (v))
+	__extension__({                                                                \
+		__typeof__((a)[i]) simt_st_v_ = (v);                                   \
+		simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__);   \
+		(a)[i] = simt_st_v_;                                                   \
+	})
 
 enum simt_atomic_kind { SIMT_AT_ADD, SIMT_AT_MIN, SIMT_AT_MAX, SIMT_AT_EXCH, SIMT_AT_OR,
 			SIMT_AT_XOR, SIMT_AT_CAS };
@@ -216,7 +223,11 @@ SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 		simt_t_->chain_class = (uint8_t)(cls)))
 #define SLD(a, i) (simt_shared_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__), (a)[i])
 #define SST(a, i, v)                                                                   \
-	(simt_shared_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__), (a)[i] = (v))
+	__extension__({                                                                \
+		__typeof__((a)[i]) simt_st_v_ = (v);                                   \
+		simt_shared_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__); \
+		(a)[i] = simt_st_v_;                                                   \
+	})
 #define LDCG(a, i)                                                                     \
 	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
 			    GPUVM_CACHE_GLOBAL), (a)[i])
