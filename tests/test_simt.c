@@ -362,6 +362,80 @@ static void test_zipper_items_of_a_lone_lane(void **state)
 	src.ops->destroy(&src);
 }
 
+/* ---- a store whose value reads memory -------------------------------- */
+
+/* ST's and SST's value is evaluated before the store is recorded: the
+ * loads it reads come first, as in compiled code (until 5d46d5e the
+ * store was recorded before its own value's load). */
+SIMT_KERNEL(copy_kernel, struct hub_args, p)
+{
+	SHARED(float, tile, 32);
+	int i = threadIdx.x;
+	ST(p.c, i, LD(p.a, i));
+	SST(tile, i, LD(p.a, 32 + i));
+	ST(p.c, i, 2.0f * SLD(tile, i));
+}
+
+static int copy_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *a = simt_malloc(h, "a", 64 * 4, GPUVM_ALLOC_DEVICE);
+	float *c = simt_malloc(h, "c", 32 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a || !c)
+		return -1;
+	for (int i = 0; i < 64; i++)
+		a[i] = (float)i;
+	struct hub_args args = {a, c, 0};
+	if (SIMT_LAUNCH_SHARED(h, copy_kernel, simt_dim3(1, 1, 1), simt_dim3(32, 1, 1), 128, args))
+		return -1;
+	for (int i = 0; i < 32; i++)
+		if (c[i] != 2.0f * (float)(32 + i))
+			return -1;
+	return 0;
+}
+
+static void test_store_after_its_value(void **state)
+{
+	(void)state;
+	struct gpuvm_source src;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(simt_program_source("copy", copy_host, NULL, NULL, &src, &err), 0);
+	struct gpuvm_run_op op;
+	uint64_t va[2];
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
+		va[i] = op.alloc.base;
+	}
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
+	struct gpuvm_kernel *k = op.kernel;
+	void *w = calloc(1, k->ops->warp_state_bytes);
+	assert_non_null(w);
+	struct gpuvm_warp_item it;
+	k->ops->warp_begin(k, w, 0, 0);
+	next_item(k, w, &it);
+	check_mem(&it, 0xffffffffu, GPUVM_OP_LOAD, GPUVM_CACHE_DEFAULT, va[0], 4);
+	next_item(k, w, &it);
+	check_mem(&it, 0xffffffffu, GPUVM_OP_STORE, GPUVM_CACHE_DEFAULT, va[1], 4);
+	next_item(k, w, &it);
+	check_mem(&it, 0xffffffffu, GPUVM_OP_LOAD, GPUVM_CACHE_DEFAULT, va[0] + 128, 4);
+	assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_MEM);
+	assert_int_equal(it.space, GPUVM_SPACE_SHARED);
+	assert_int_equal(it.op, GPUVM_OP_STORE);
+	assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_MEM);
+	assert_int_equal(it.space, GPUVM_SPACE_SHARED);
+	assert_int_equal(it.op, GPUVM_OP_LOAD);
+	next_item(k, w, &it);
+	check_mem(&it, 0xffffffffu, GPUVM_OP_STORE, GPUVM_CACHE_DEFAULT, va[1], 4);
+	assert_int_equal(next_item(k, w, &it), GPUVM_ITEM_END);
+	free(w);
+	/* the host checks the values the kernel stored */
+	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_END);
+	src.ops->destroy(&src);
+}
+
 /* ---- lockstep: a converged warp's instructions, row by row ----------- */
 
 struct step_args {
@@ -579,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_divergent_lanes_split_and_reconverge),
 		cmocka_unit_test(test_ld_indep_overlaps_loads),
 		cmocka_unit_test(test_zipper_items_of_a_lone_lane),
+		cmocka_unit_test(test_store_after_its_value),
 		cmocka_unit_test(test_lockstep_rows_and_divergence),
 		cmocka_unit_test(test_final_gap_of_lanes_finishing_out_of_order),
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
