@@ -244,8 +244,8 @@ static void test_bad_workload_input_fails_cleanly(void **state)
 }
 
 /* Sampling prices its integer multiplies at the preset's
- * gpu.imul32_issue_slots in both loops. The default, loop=estimate: 7 per
- * read on every preset. loop=listing: the multiply-pipe instructions of
+ * gpu.imul32_issue_slots in both loops. loop=estimate: 7 per read on
+ * every preset. loop=listing (the default): the multiply-pipe instructions of
  * the compiled loop (k80, sm_35: 28 per 4-read body, 7 per remainder read;
  * p100's sm_60 loop has none, its XMADs are full-rate), the estimate where
  * the compute capability has no listing. insts_per_read overrides the
@@ -253,13 +253,13 @@ static void test_bad_workload_input_fails_cleanly(void **state)
 static void test_sampling_prices_integer_multiplies(void **state)
 {
 	(void)state;
-	const char *wl = "random-sampling:region=1MiB,threads=64,block=64,reads=9";
+	const char *wl = "random-sampling:region=1MiB,threads=64,block=64,reads=9,loop=estimate";
 	const char *wl_listing = "random-sampling:region=1MiB,threads=64,block=64,reads=9,"
 				 "loop=listing";
 	const char *slots[] = {"gpu.imul32_issue_slots=1", "gpu.imul32_issue_slots=3", NULL};
 	const char *gpus[] = {"k80", "p100"};
 	double w[2];
-	/* the estimate (default): 2 warps x 9 reads x 7 multiplies x 2 more
+	/* the estimate: 2 warps x 9 reads x 7 multiplies x 2 more
 	 * slots each, on both presets */
 	for (int g = 0; g < 2; g++) {
 		for (int i = 0; i < 2; i++) {

@@ -1,4 +1,4 @@
-/* With loop=listing the random-sampling generator issues what the
+/* With loop=listing (the default) the random-sampling generator issues what the
  * compiled loop of the preset's architecture issues
  * (src/workloads/sampling_listing.h): per 4 reads one COMPUTE item of the
  * unrolled body's count and chain, then 4 loads that do not wait for each
@@ -6,8 +6,8 @@
  * The expected counts are written out here from cuda/sass/
  * (scripts/sass_loop_counts.py) and priced at each preset's
  * gpu.imul32_issue_slots by hand, not read from the generator's table.
- * Without loop= (or loop=estimate) it issues the estimate on every preset,
- * one read at a time, as before the listings (docs/scoping.md). */
+ * With loop=estimate it issues the estimate on every preset, one read at
+ * a time, as before the listings (docs/scoping.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,22 +202,35 @@ static void test_insts_per_read_overrides_count(void **state)
 	assert_int_equal(n, 10); /* + the store and the end */
 }
 
-/* The default (no loop=, and loop=estimate) is the estimate on every
- * preset, whatever its gpu.compute_capability: per read one COMPUTE item
- * of 10 + 7 multiplies at gpu.imul32_issue_slots, chain 8 (a scoped pass
- * + 3, the scope test), then its load, which the next read waits for; so
- * main's results stay what they were. The slots per preset are read from
- * the preset (the estimate's formula is what is checked here). */
-static void test_default_is_estimate(void **state)
+/* loop=estimate is the estimate on every preset, whatever its
+ * gpu.compute_capability: per read one COMPUTE item of 10 + 7 multiplies
+ * at gpu.imul32_issue_slots, chain 8 (a scoped pass + 3, the scope test),
+ * then its load, which the next read waits for: the generator before the
+ * listings. The slots per preset are read from the preset (the
+ * estimate's formula is what is checked here). Without loop= a warp
+ * issues the listing's items. */
+static void test_estimate_loop_and_default(void **state)
 {
 	(void)state;
-	static struct gpuvm_warp_item items[128];
+	static struct gpuvm_warp_item items[128], listed[128];
 	const char *specs[] = {
-		"random-sampling:region=1MiB,threads=32,block=32,reads=11",
 		"random-sampling:region=1MiB,threads=32,block=32,reads=11,loop=estimate",
-		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB",
 		"random-sampling:region=1MiB,threads=1,block=32,reads=11,scope=256KiB,loop=estimate",
 	};
+	/* the default is the listing: the same items, item for item */
+	for (size_t g = 0; g < sizeof wants / sizeof wants[0]; g++) {
+		size_t n = first_warp(wants[g].gpu, "random-sampling:region=1MiB,threads=32,block=32,"
+					"reads=11", items, 128);
+		size_t m = first_warp(wants[g].gpu, "random-sampling:region=1MiB,threads=32,block=32,"
+					"reads=11,loop=listing", listed, 128);
+		assert_int_equal(n, m);
+		for (size_t i = 0; i < n; i++)
+			if (items[i].kind != listed[i].kind ||
+			    items[i].compute_insts != listed[i].compute_insts ||
+			    items[i].load_indep != listed[i].load_indep)
+				fail_msg("%s item %zu: the default differs from loop=listing",
+					 wants[g].gpu, i);
+	}
 	for (size_t g = 0; g < sizeof wants / sizeof wants[0]; g++) {
 		const char *gpu = wants[g].gpu;
 		struct gpuvm_error err = {{0}};
@@ -233,8 +246,8 @@ static void test_default_is_estimate(void **state)
 			const struct gpuvm_workload_def *def;
 			struct gpuvm_params params;
 			struct scope_profile prof;
-			if (gpuvm_workload_parse(listing ? "random-sampling:reads=8,loop=listing"
-							 : "random-sampling:reads=8",
+			if (gpuvm_workload_parse(listing ? "random-sampling:reads=8"
+							 : "random-sampling:reads=8,loop=estimate",
 						 &def, &params, &err) ||
 			    sampling_scope_profile(cfg, &params, &prof, &err))
 				fail_msg("%s: %s", gpu, err.msg);
@@ -248,7 +261,7 @@ static void test_default_is_estimate(void **state)
 		}
 		free(cfg);
 		for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; sp++) {
-			int scoped = sp >= 2;
+			int scoped = sp >= 1;
 			size_t n = first_warp(gpu, specs[sp], items, 128);
 			size_t i = 1, loads = 0;
 			for (uint32_t r = 0; r < 11; r++) {
@@ -276,7 +289,7 @@ int main(void)
 		cmocka_unit_test(test_unscoped_items_follow_listing),
 		cmocka_unit_test(test_scoped_items_follow_listing),
 		cmocka_unit_test(test_insts_per_read_overrides_count),
-		cmocka_unit_test(test_default_is_estimate),
+		cmocka_unit_test(test_estimate_loop_and_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

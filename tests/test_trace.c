@@ -468,7 +468,8 @@ static void test_mapped_and_pread_agree(void **state)
 	snprintf(out, sizeof out, "%s/map.gvt", tmpdir);
 	struct gpuvm_source a, b;
 	struct gpuvm_error err = {{0}};
-	open_src("random-sampling:region=64MiB,threads=4096,reads=16", &a);
+	/* the estimate's loop: one load per item pair, > 4096 items */
+	open_src("random-sampling:region=64MiB,threads=4096,reads=16,loop=estimate", &a);
 	if (gpuvm_trace_record(&a, out, NULL, &err))
 		fail_msg("%s", err.msg);
 	a.ops->destroy(&a);

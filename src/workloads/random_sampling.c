@@ -9,18 +9,17 @@
  * warp with no lane in scope skips the load, as a branch no lane takes).
  * Each thread keeps its sum across passes in its output slot.
  *
- * By default (loop=estimate) each read is one COMPUTE item of the
- * estimate below and its load, which the next read waits for. With
- * loop=listing a warp issues what the compiled kernel issues where the
- * preset's gpu.compute_capability has a listing (sampling_listing.h): per
- * 4 reads one COMPUTE item of the unrolled body's count, then the 4 loads
- * back to back (load_indep: none waits for another; the next body waits
- * for all four), then reads % 4 reads one at a time with the remainder
- * loop's count. The listing is not the default because with it the
- * scoped passes lose issue rate, mostly to an engine artefact rather than
- * to the listing's shape (a long COMPUTE item waiting for its unit claims
- * the scheduler ahead of time, so other warps' ready loads queue behind
- * it; docs/scoping.md, "The compiled sampling loop"). */
+ * By default (loop=listing) a warp issues what the compiled kernel
+ * issues where the preset's gpu.compute_capability has a listing
+ * (sampling_listing.h): per 4 reads one COMPUTE item of the unrolled
+ * body's count, then the 4 loads back to back (load_indep: none waits
+ * for another; the next body waits for all four), then reads % 4 reads
+ * one at a time with the remainder loop's count. With loop=estimate (and on a preset without a listing)
+ * each read is one COMPUTE item of the estimate below and its load, which
+ * the next read waits for: the generator before the listings. The listing
+ * became the default once the engine stopped booking a scheduler ahead of
+ * a busy unit (core.busy_unit = yield), which had cost its scoped passes
+ * their issue rate (docs/scoping.md, "The compiled sampling loop"). */
 #include "workloads/random_sampling.h"
 
 #include <inttypes.h>
@@ -270,14 +269,13 @@ static const struct gpuvm_param_def sampling_params[] = {
 	 "10 + 7 multiplies at gpu.imul32_issue_slots (k80 38, p100 31, v100 24), "
 	 "loop=listing's count (per read k80 41.75, p100 43, v100/a100 20, h100 23). "
 	 "Given, it replaces the count and keeps the loop's grouping and chains"},
-	{"loop", GPUVM_PARAM_CHOICE, "estimate|listing",
-	 "what a warp issues per read. estimate (default): one COMPUTE item of the estimate "
-	 "(10 instructions + 7 multiplies at gpu.imul32_issue_slots, chain 8) and one load, "
-	 "waited for by the next read. listing: the ptxas loop of the preset's "
+	{"loop", GPUVM_PARAM_CHOICE, "listing|estimate",
+	 "what a warp issues per read. listing (default): the ptxas loop of the preset's "
 	 "gpu.compute_capability (cuda/sass/): per 4 reads the unrolled body's count then 4 "
 	 "independent loads, then reads % 4 remainder reads; the estimate where no listing "
-	 "exists. Not the default: its scoped passes lose issue rate, mostly to an engine "
-	 "artefact (docs/scoping.md, \"The compiled sampling loop\")"},
+	 "exists. estimate: one COMPUTE item of the estimate (10 instructions + 7 multiplies "
+	 "at gpu.imul32_issue_slots, chain 8) and one load, waited for by the next read (the "
+	 "generator before the listings; docs/scoping.md, \"The compiled sampling loop\")"},
 	WORKLOAD_MEM_PARAM,
 	{"scope", GPUVM_PARAM_TEXT, "none",
 	 "TLB scope (Karnagel §5.2): one pass per scope-sized slice of the region, e.g. 2GiB; "
@@ -339,9 +337,9 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 	*reads = 1024;
 	*block = 256;
 	uint64_t insts = UINT64_MAX; /* not given: the listing's or the estimate's */
-	unsigned loop = 0;            /* estimate (the generator before listings) */
+	unsigned loop = 0;            /* listing; 1: estimate */
 	if (gpuvm_params_size(p, "region", region, err) < 0 ||
-	    gpuvm_params_choice(p, "loop", "estimate|listing", &loop, err) < 0 ||
+	    gpuvm_params_choice(p, "loop", "listing|estimate", &loop, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", threads, err) < 0 ||
 	    gpuvm_params_u64(p, "reads", reads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", block, err) < 0 ||
@@ -355,7 +353,7 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 		return -1;
 	if (!*reads)
 		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
-	sampling_make_shape(cfg, insts, loop == 1, shape);
+	sampling_make_shape(cfg, insts, loop == 0, shape);
 	return 0;
 }
 
