@@ -304,6 +304,21 @@ static int next_item(struct gpuvm_kernel *k, void *w, struct gpuvm_warp_item *it
 	return it->kind;
 }
 
+/* Opens SIMT program `name` and reads its first n operations, its
+ * allocations, into va (their bases). */
+static void open_program(const char *name, simt_host_fn host, struct gpuvm_source *src,
+			 uint64_t *va, int n)
+{
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_run_op op;
+	assert_int_equal(simt_program_source(name, host, NULL, NULL, src, &err), 0);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(src->ops->next_op(src, &op, &err), 0);
+		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
+		va[i] = op.alloc.base;
+	}
+}
+
 static void check_mem(const struct gpuvm_warp_item *it, uint32_t mask, enum gpuvm_mem_op op,
 		      uint32_t cache_op, uint64_t base, uint64_t lane_stride)
 {
@@ -323,14 +338,9 @@ static void test_zipper_items_of_a_lone_lane(void **state)
 	(void)state;
 	struct gpuvm_source src;
 	struct gpuvm_error err = {{0}};
-	assert_int_equal(simt_program_source("hub", hub_host, NULL, NULL, &src, &err), 0);
 	struct gpuvm_run_op op;
 	uint64_t va[2];
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
-		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
-		va[i] = op.alloc.base;
-	}
+	open_program("hub", hub_host, &src, va, 2);
 	for (int launch = 0; launch < HUB_LAUNCHES; launch++) {
 		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
 		assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
@@ -399,14 +409,9 @@ static void test_store_after_its_value(void **state)
 	(void)state;
 	struct gpuvm_source src;
 	struct gpuvm_error err = {{0}};
-	assert_int_equal(simt_program_source("copy", copy_host, NULL, NULL, &src, &err), 0);
 	struct gpuvm_run_op op;
 	uint64_t va[2];
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
-		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
-		va[i] = op.alloc.base;
-	}
+	open_program("copy", copy_host, &src, va, 2);
 	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
 	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
 	struct gpuvm_kernel *k = op.kernel;
@@ -516,14 +521,9 @@ static void test_lockstep_rows_and_divergence(void **state)
 	(void)state;
 	struct gpuvm_source src;
 	struct gpuvm_error err = {{0}};
-	assert_int_equal(simt_program_source("step", step_host, NULL, NULL, &src, &err), 0);
 	struct gpuvm_run_op op;
 	uint64_t va[3];
-	for (int i = 0; i < 3; i++) {
-		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
-		assert_int_equal(op.kind, GPUVM_RUN_ALLOC);
-		va[i] = op.alloc.base;
-	}
+	open_program("step", step_host, &src, va, 3);
 	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
 	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
 	struct gpuvm_kernel *k = op.kernel;
