@@ -319,6 +319,16 @@ static void open_program(const char *name, simt_host_fn host, struct gpuvm_sourc
 	}
 }
 
+/* The program's next operation, which must be a kernel launch. */
+static struct gpuvm_kernel *next_kernel(struct gpuvm_source *src)
+{
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_run_op op;
+	assert_int_equal(src->ops->next_op(src, &op, &err), 0);
+	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
+	return op.kernel;
+}
+
 static void check_mem(const struct gpuvm_warp_item *it, uint32_t mask, enum gpuvm_mem_op op,
 		      uint32_t cache_op, uint64_t base, uint64_t lane_stride)
 {
@@ -342,9 +352,7 @@ static void test_zipper_items_of_a_lone_lane(void **state)
 	uint64_t va[2];
 	open_program("hub", hub_host, &src, va, 2);
 	for (int launch = 0; launch < HUB_LAUNCHES; launch++) {
-		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
-		assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
-		struct gpuvm_kernel *k = op.kernel;
+		struct gpuvm_kernel *k = next_kernel(&src);
 		void *w = calloc(1, k->ops->warp_state_bytes);
 		assert_non_null(w);
 		struct gpuvm_warp_item it;
@@ -412,9 +420,7 @@ static void test_store_after_its_value(void **state)
 	struct gpuvm_run_op op;
 	uint64_t va[2];
 	open_program("copy", copy_host, &src, va, 2);
-	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
-	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
-	struct gpuvm_kernel *k = op.kernel;
+	struct gpuvm_kernel *k = next_kernel(&src);
 	void *w = calloc(1, k->ops->warp_state_bytes);
 	assert_non_null(w);
 	struct gpuvm_warp_item it;
@@ -524,9 +530,7 @@ static void test_lockstep_rows_and_divergence(void **state)
 	struct gpuvm_run_op op;
 	uint64_t va[3];
 	open_program("step", step_host, &src, va, 3);
-	assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
-	assert_int_equal(op.kind, GPUVM_RUN_KERNEL);
-	struct gpuvm_kernel *k = op.kernel;
+	struct gpuvm_kernel *k = next_kernel(&src);
 	void *w0 = calloc(1, k->ops->warp_state_bytes), *w1 = calloc(1, k->ops->warp_state_bytes);
 	assert_non_null(w0);
 	assert_non_null(w1);

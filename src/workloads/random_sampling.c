@@ -14,12 +14,13 @@
  * (sampling_listing.h): per 4 reads one COMPUTE item of the unrolled
  * body's count, then the 4 loads back to back (load_indep: none waits
  * for another; the next body waits for all four), then reads % 4 reads
- * one at a time with the remainder loop's count. With loop=estimate (and on a preset without a listing)
- * each read is one COMPUTE item of the estimate below and its load, which
- * the next read waits for: the generator before the listings. The listing
- * became the default once the engine stopped booking a scheduler ahead of
- * a busy unit (core.busy_unit = yield), which had cost its scoped passes
- * their issue rate (docs/scoping.md, "The compiled sampling loop"). */
+ * one at a time with the remainder loop's count. With loop=estimate (and
+ * on a preset without a listing) each read is one COMPUTE item of the
+ * estimate below and its load, which the next read waits for: the
+ * generator before the listings. The listing became the default once the
+ * engine stopped booking a scheduler ahead of a busy unit (core.busy_unit
+ * = yield), which had cost its scoped passes their issue rate
+ * (docs/scoping.md, "The compiled sampling loop"). */
 #include "workloads/random_sampling.h"
 
 #include <inttypes.h>
