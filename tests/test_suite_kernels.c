@@ -2,6 +2,7 @@
  * adi): each matches its plain CPU reference (verify=pass) on p100 and
  * k80 with the same output digest on both, at small sizes that still
  * cover several tiles, partial tiles and grid edges. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -142,6 +143,85 @@ static void test_adi(void **state)
 	check_on_two_presets("adi:n=40,tsteps=2,verify=1,mem=managed");
 }
 
+/* PolyBench/GPU's matrix-vector kernels (mvt, bicg, gesummv): with one
+ * row of threads per block (block_y=1) each matches its CPU reference on
+ * two presets, n = 70 leaving a partial block (of 256 and of 32 threads);
+ * with mvt.cuh's 32 x 8 blocks the 8 rows of a block race on the same
+ * elements, and verify=1 is refused, naming the option. */
+static void test_polybench_mv(void **state)
+{
+	(void)state;
+	check_on_two_presets("mvt:n=70,block_y=1,verify=1");
+	check_on_two_presets("bicg:n=70,verify=1");
+	check_on_two_presets("gesummv:n=70,verify=1");
+	check_on_two_presets("gesummv:n=70,block_x=32,verify=1");
+	check_on_two_presets("mvt:n=40,block_y=1,verify=1,mem=managed");
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = "mvt:n=64,verify=1", .seed = 5};
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	assert_int_not_equal(gpuvm_run_point(&spec, &out, &err), 0);
+	cJSON_Delete(out);
+	assert_non_null(strstr(err.msg, "verify"));
+	assert_non_null(strstr(err.msg, "block_y=1"));
+}
+
+/* Cycles per loop step of each kernel of mvt (n = 256) on h100-pcie. */
+static void mvt_step_cycles_of(const char *workload, const char *set, const char *set2,
+			       double step[2])
+{
+	struct gpuvm_run_spec spec = {.gpu = "h100-pcie", .workload = workload, .seed = 5};
+	if (set)
+		spec.sets[spec.n_sets++] = set;
+	if (set2)
+		spec.sets[spec.n_sets++] = set2;
+	cJSON *o = run_report(&spec);
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+	assert_int_equal(cJSON_GetArraySize(ks), 2);
+	for (int i = 0; i < 2; i++) {
+		const cJSON *k = cJSON_GetArrayItem(ks, i);
+		step[i] = (report_num(k, "end_cycle") - report_num(k, "start_cycle")) / 256;
+	}
+	cJSON_Delete(o);
+}
+
+static void mvt_step_cycles(const char *set, double step[2])
+{
+	mvt_step_cycles_of("mvt:n=256", set, NULL, step);
+}
+
+/* l1.tags_per_cycle (off in every preset: docs/validation.md, "PolyBench/GPU
+ * matrix-vector and matrix-product kernels", has why). mvt's first kernel has
+ * each lane of a warp on its own row, 32 lines per load, all L1 hits after
+ * the first: its 8 warps per SM are bound by the L1's tag stage, 8 x 32
+ * lines a step, 256 cycles at one line a cycle (off) and 64 at four, so a
+ * step takes about half as long with 4 tags a cycle (the load, FFMA and
+ * store chain, ~100 cycles, stays). The second kernel's lanes read one
+ * 128 B line: one tag either way, its steps unchanged. */
+static void test_l1_tag_stage(void **state)
+{
+	(void)state;
+	double on[2], off[2];
+	mvt_step_cycles("l1.tags_per_cycle=4", on);
+	mvt_step_cycles(NULL, off);
+	printf("  mvt n=256 h100-pcie cycles/step, 4 tags a cycle (off): row walk %.1f (%.1f), "
+	       "column walk %.1f (%.1f)\n", on[0], off[0], on[1], off[1]);
+	assert_true(off[0] / on[0] > 1.6 && off[0] / on[0] < 2.6);
+	assert_true(on[0] > 120 && on[0] < 220);
+	assert_true(fabs(off[1] / on[1] - 1) < 0.01);
+	/* One warp per SM (block_y=1): no other warp's wavefronts in the way,
+	 * so a row-walk load's own 8 wavefronts are what a step pays beyond
+	 * a one-wavefront stage: its last sectors come back 7 cycles later
+	 * (7.00; without that latency the step still pays 6.1 of them, the
+	 * broadcast load of y[j] waiting for the stage behind it). */
+	double one[2], wide[2];
+	mvt_step_cycles_of("mvt:n=256,block_y=1", "l1.tags_per_cycle=4", NULL, one);
+	mvt_step_cycles_of("mvt:n=256,block_y=1", "l1.tags_per_cycle=1024", "l1.bytes_per_cycle=4096",
+			   wide);
+	printf("  one warp: row walk %.2f cycles/step, %.2f with one wavefront a load\n", one[0],
+	       wide[0]);
+	assert_true(one[0] - wide[0] > 6.6 && one[0] - wide[0] < 7.4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_nw),
 		cmocka_unit_test(test_lud),
 		cmocka_unit_test(test_adi),
+		cmocka_unit_test(test_polybench_mv),
+		cmocka_unit_test(test_l1_tag_stage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

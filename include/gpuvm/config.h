@@ -154,6 +154,8 @@ struct gpuvm_config {
 	double l1_hit_latency_cycles;  /* whole load-to-use latency of an L1 hit */
 	uint32_t l1_cache_global;      /* 1: global loads allocate in L1 by default */
 	double l1_bytes_per_cycle;     /* tag/data throughput per SM */
+	/* tag lookups (distinct lines) per cycle; 0: each line moves whole */
+	double l1_tags_per_cycle;
 
 	/* [smem] shared memory */
 	uint64_t smem_bytes;           /* per SM, limits resident CTAs */

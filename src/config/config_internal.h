@@ -200,6 +200,7 @@ enum cfg_key_id_tail {
 	K_WARP_EXIT_WAITS_STORES,
 	K_TLB_FUTURE_FILL,
 	K_CORE_BUSY_UNIT,
+	K_L1_TAGS_PER_CYCLE,
 	K_COUNT,
 };
 

@@ -514,6 +514,12 @@ const struct cfg_key cfg_keys[] = {
 		  "before then waits behind it) or yield (it waits until the unit frees without "
 		  "the scheduler, which issues other warps' ready instructions meanwhile, as a "
 		  "scheduler picks among the warps ready each cycle; src/system/kernel_run.c)" },
+	DBL_QUIET("l1.tags_per_cycle", l1_tags_per_cycle,
+		  "L1 tag stage: distinct lines of an instruction looked up per cycle (a wavefront), "
+		  "the data stage moving only their sectors at l1.bytes_per_cycle; an instruction "
+		  "holds the L1 for the longer of the two and its last wavefront's sectors return "
+		  "that much later (NVIDIA on GV100 on: 4; off in every preset, docs/validation.md); "
+		  "0 = off: each line it touches takes line_size / bytes_per_cycle cycles"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

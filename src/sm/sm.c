@@ -50,6 +50,8 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->l1_fill_line = cfg->l1_fill_line != 0;
 	s->l1_hit = cfg->l1_hit_latency_cycles;
 	s->l1_cycles_per_line = cfg->l2_line_bytes / cfg->l1_bytes_per_cycle;
+	s->l1_cycles_per_tag = cfg->l1_tags_per_cycle > 0 ? 1 / cfg->l1_tags_per_cycle : 0;
+	s->l1_cycles_per_sector = cfg->l2_sector_bytes / cfg->l1_bytes_per_cycle;
 	s->smem_latency = cfg->smem_latency_cycles;
 	s->smem_banks = cfg->smem_banks;
 

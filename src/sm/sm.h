@@ -131,6 +131,9 @@ struct sm_layer {
 	bool l1_on, l1_global;
 	bool l1_fill_line; /* l1.fill = line: a load miss fetches the whole line */
 	double l1_hit, l1_cycles_per_line;
+	/* l1.tags_per_cycle (0: off): cycles per distinct line in the tag
+	 * stage and per sector in the data stage */
+	double l1_cycles_per_tag, l1_cycles_per_sector;
 	double smem_latency;
 	uint32_t smem_banks;
 	double crossbar_cycles; /* SM to the memory side (load_base / 2) */

@@ -5,6 +5,7 @@
  * The hot path of the simulator: the requests to the memory partitions
  * (memsys.h) are inline functions, so splitting the engine into
  * components kept its code as it was. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE4_2__
@@ -442,6 +443,27 @@ static double ascending_sectors(struct sm_layer *sl, const struct warp_rt *w,
 	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL);
 }
 
+/* The cycles the L1's tag and data stages hold one instruction that
+ * touches `lines` distinct lines and `sectors` sectors. With
+ * l1.tags_per_cycle, GV100 on: the tag stage makes one wavefront a cycle
+ * of up to 4 lines ("the tag stage can look up 4 tags per cycle resolving
+ * a maximum of 16 sectors (4 tags x 4 sectors)"; "if not all threads can
+ * be resolved in one wavefront then the instruction will continue to
+ * generate new wavefronts", NVIDIA's Greg Smith,
+ * forums.developer.nvidia.com/t/pascal-l1-cache/49571/14 and
+ * /t/how-does-the-lsu-load-store-unit-execute-load-store-instructions-in-
+ * the-ampere-architecture/273699/8), and the data stage returns sectors at
+ * the L1's bandwidth: 32 lanes on 32 lines take 8 cycles, not 32; a
+ * broadcast or a coalesced 128 B line one. Off: each line moves whole. */
+static inline double l1_stage_cycles(const struct sm_layer *sl, uint64_t lines, uint64_t sectors)
+{
+	if (sl->l1_cycles_per_tag <= 0)
+		return (double)lines * sl->l1_cycles_per_line;
+	double wavefronts = ceil((double)lines * sl->l1_cycles_per_tag);
+	double data = (double)sectors * sl->l1_cycles_per_sector;
+	return wavefronts > data ? wavefronts : data;
+}
+
 /* Serves one memory instruction issued at start on warp w; returns when
  * its last sector is back (stores: when they have left). */
 static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
@@ -454,11 +476,11 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 	sl->mem_instr_seq++;
 	sl->store_left = 0;
 	enum l1_mode l1mode = l1_mode_of(sl, it);
-	/* the L1's tag/data stage takes one line per cycle */
+	/* the L1's tag/data stage is busy with the SM's last instruction */
 	struct sm_state *sm = &sl->sm[w->sm];
 	if (sm->l1_free > start)
 		start = sm->l1_free;
-	uint64_t lines0 = s->lines;
+	uint64_t lines0 = s->lines, sectors0 = s->sectors;
 
 	/* the lanes' order: the source's word for it (worker threads' items:
 	 * computed on the worker) or a scan */
@@ -546,14 +568,21 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 			done = later(serve_sector(sl, w, it, sec << sector_shift, l1mode, last_tx), done);
 		}
 	}
-served:
-	sm->l1_free = start + (double)(s->lines - lines0) * sl->l1_cycles_per_line;
+served:;
+	double stage = l1_stage_cycles(sl, s->lines - lines0, s->sectors - sectors0);
+	sm->l1_free = start + stage;
 	if (it->op == GPUVM_OP_STORE) {
 		/* stores retire without waiting for memory, but not before
 		 * they have left the SM: the warp's end waits for that
 		 * (l2.writeback_stall; a full L2 holds them back) */
 		return later(start + 1, sl->store_left);
 	}
+	/* l1.tags_per_cycle: the wavefronts pass the stages one a cycle, so
+	 * the last one's sectors come back stage - 1 cycles after the first
+	 * (every sector above was served as if in the first; for a miss in
+	 * an earlier wavefront this is up to stage - 1 cycles long) */
+	if (sl->l1_cycles_per_tag > 0 && stage > 1)
+		done += stage - 1;
 	return done;
 }
 

@@ -9,7 +9,13 @@ extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
 extern const struct gpuvm_workload_def gpuvm_workload_vectoradd;
 extern const struct gpuvm_workload_def gpuvm_workload_atax;
+extern const struct gpuvm_workload_def gpuvm_workload_bicg;
+extern const struct gpuvm_workload_def gpuvm_workload_gesummv;
+extern const struct gpuvm_workload_def gpuvm_workload_mvt;
 extern const struct gpuvm_workload_def gpuvm_workload_gemm;
+extern const struct gpuvm_workload_def gpuvm_workload_mm2;
+extern const struct gpuvm_workload_def gpuvm_workload_mm3;
+extern const struct gpuvm_workload_def gpuvm_workload_syrk;
 extern const struct gpuvm_workload_def gpuvm_workload_fdtd2d;
 extern const struct gpuvm_workload_def gpuvm_workload_stencil;
 extern const struct gpuvm_workload_def gpuvm_workload_ra;
@@ -53,7 +59,13 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_conv2d,
 	&gpuvm_workload_vectoradd,
 	&gpuvm_workload_atax,
+	&gpuvm_workload_bicg,
+	&gpuvm_workload_gesummv,
+	&gpuvm_workload_mvt,
 	&gpuvm_workload_gemm,
+	&gpuvm_workload_mm2,
+	&gpuvm_workload_mm3,
+	&gpuvm_workload_syrk,
 	&gpuvm_workload_fdtd2d,
 	&gpuvm_workload_stencil,
 	&gpuvm_workload_ra,

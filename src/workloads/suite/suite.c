@@ -1,6 +1,7 @@
 #include "workloads/suite/suite.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,4 +79,43 @@ void suite_result(struct simt_host *h, const struct suite_opts *o, uint64_t dige
 			 max_err);
 	simt_result(h, "digest=%016llx%s%s%s", (unsigned long long)digest, v,
 		    extra && *extra ? " " : "", extra ? extra : "");
+}
+
+int suite_pb_mv_source(const char *name, int (*host)(struct simt_host *, void *),
+		       uint64_t default_block_x, uint64_t default_block_y, const struct gpuvm_params *p,
+		       struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct suite_pb_mv_cfg c = {.n = 4096, .block_x = default_block_x, .block_y = default_block_y};
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 ||
+	    gpuvm_params_u64(p, "block_y", &c.block_y, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 1, 1u << 17, err) ||
+	    suite_check_range("block_x", c.block_x, 1, 1024, err) ||
+	    suite_check_range("block_y", c.block_y, 1, 1024 / c.block_x, err))
+		return -1;
+	if (c.o.verify && c.block_y != 1)
+		return gpuvm_fail(err, "--workload", 0, "verify",
+				  "needs block_y=1: the %llu rows of threads of a block work on the same "
+				  "elements and their stores race, as on the GPU, so no one result is right",
+				  (unsigned long long)c.block_y);
+	struct suite_pb_mv_cfg *u = malloc(sizeof *u);
+	if (!u)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	*u = c;
+	return simt_program_source(name, host, u, free, out, err);
+}
+
+int suite_square_source(const char *name, int (*host)(struct simt_host *, void *),
+			uint64_t default_n, const struct gpuvm_params *p,
+			struct gpuvm_source *out, struct gpuvm_error *err)
+{
+	struct suite_square_cfg c = {.n = default_n};
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 1, 1u << 15, err))
+		return -1;
+	struct suite_square_cfg *u = malloc(sizeof *u);
+	if (!u)
+		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
+	*u = c;
+	return simt_program_source(name, host, u, free, out, err);
 }

@@ -39,6 +39,48 @@ double suite_max_rel_err_f64(const double *got, const double *want, uint64_t n);
 void suite_result(struct simt_host *h, const struct suite_opts *o, uint64_t digest, int checked_ok,
 		  double max_err, const char *extra);
 
+/* PolyBench/GPU 1.0's matrix-vector kernels (mvt, bicg, gesummv): n x n
+ * float matrices, a thread per row or column, blocks of block_x x block_y
+ * whose index ignores threadIdx.y. The suite's .cuh files set 32 x 8 (mvt,
+ * as atax: a CTA's 8 warps race on the same 32 elements, as on the GPU)
+ * or 256 x 1 (bicg, gesummv). */
+struct suite_pb_mv_cfg {
+	uint64_t n, block_x, block_y;
+	struct suite_opts o;
+};
+
+/* The parameters every one of them takes (n, the block's x and y with the
+ * .cuh's values as strings, then the common two). */
+#define SUITE_PB_MV_PARAMS(block_x_default, block_y_default)                              \
+	{"n", GPUVM_PARAM_U64, "4096",                                                    \
+	 "matrix side (PolyBench/GPU 1.0 STANDARD_DATASET: 4096)"},                       \
+	{"block_x", GPUVM_PARAM_U64, block_x_default,                                     \
+	 "threads in x of a block, a thread per element (the .cuh's DIM_THREAD_BLOCK_X)"}, \
+	{"block_y", GPUVM_PARAM_U64, block_y_default,                                     \
+	 "threads in y of a block (the .cuh's DIM_THREAD_BLOCK_Y); above 1 the y warps "  \
+	 "of a block work on the same elements, racing, and verify=1 is refused"},        \
+	SUITE_COMMON_PARAMS
+
+/* Reads SUITE_PB_MV_PARAMS into a new cfg and makes the program source
+ * running host(h, cfg); verify=1 with block_y > 1 is refused (the racing
+ * stores leave no single right answer). */
+int suite_pb_mv_source(const char *name, int (*host)(struct simt_host *, void *),
+		       uint64_t default_block_x, uint64_t default_block_y, const struct gpuvm_params *p,
+		       struct gpuvm_source *out, struct gpuvm_error *err);
+
+/* PolyBench/GPU's square matrix products (2mm, 3mm, syrk): n x n float
+ * matrices, a thread per output element in 32 x 8 blocks. */
+struct suite_square_cfg {
+	uint64_t n;
+	struct suite_opts o;
+};
+
+/* Reads n (default_n unless given; 1 to 32768) and the common two into a
+ * new cfg and makes the program source running host(h, cfg). */
+int suite_square_source(const char *name, int (*host)(struct simt_host *, void *),
+			uint64_t default_n, const struct gpuvm_params *p,
+			struct gpuvm_source *out, struct gpuvm_error *err);
+
 /* ceil(a / b) */
 static inline uint32_t suite_div_up(uint64_t a, uint64_t b)
 {
