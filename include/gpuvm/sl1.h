@@ -338,10 +338,17 @@ SIMT_DEVFN void sl1_flush(SIMT_CTX_ struct sl1 *c)
 	c->hits = c->misses = c->uncached = c->mon = c->wb_bytes = c->fills = 0;
 }
 
-/* A load or store of a[i] (of type T) through data structure d's line. */
+/* A load or store of a[i] (of type T) through data structure d's line. A
+ * store evaluates its value first, then makes its access (as simt.h's ST:
+ * the value's own loads come before the store, and the two are not
+ * unsequenced operands of one assignment). */
 #define SL1_LOAD(c, d, T, a, i)                                                        \
 	(*(const T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 0))
 #define SL1_STORE(c, d, T, a, i, v)                                                    \
-	(*(T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 1) = (v))
+	__extension__({                                                                \
+		T sl1_store_v_ = (T)(v);                                               \
+		*(T *)sl1_access(SIMT_PASS_ & (c), (d), (void *)&(a)[i], sizeof(T), 1) =  \
+			sl1_store_v_;                                                  \
+	})
 
 #endif
