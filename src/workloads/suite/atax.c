@@ -5,7 +5,7 @@
 #include "workloads/suite/suite.h"
 
 struct atax_cfg {
-	uint64_t n;
+	uint64_t n, block_x;
 	unsigned variant; /* 0 uvmsmart, 1 polybench-gpu */
 	struct suite_opts o;
 };
@@ -31,12 +31,14 @@ static int atax_host(struct simt_host *h, void *user)
 		return -1;
 	struct atax_args a = {A, x, y, tmp, (int)n, (int)n};
 	if (c->variant) { /* PolyBench/GPU 1.0 atax.cuh: DIM_THREAD_BLOCK_X 32, _Y 8 */
-		struct simt_dim3 grid = simt_dim3(suite_div_up(n, 32), 1, 1), block = simt_dim3(32, 8, 1);
+		struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
+		struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
 		if (SIMT_LAUNCH(h, atax_pb_kernel1, grid, block, a) ||
 		    SIMT_LAUNCH(h, atax_pb_kernel2, grid, block, a))
 			return -1;
 	} else {
-		struct simt_dim3 grid = simt_dim3(suite_div_up(n, 256), 1, 1), block = simt_dim3(256, 1, 1);
+		struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
+		struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 1, 1);
 		if (SIMT_LAUNCH(h, atax_kernel1, grid, block, a) ||
 		    SIMT_LAUNCH(h, atax_kernel2, grid, block, a))
 			return -1;
@@ -73,6 +75,8 @@ static const struct gpuvm_param_def atax_params[] = {
 	{"n", GPUVM_PARAM_U64, "1200",
 	 "matrix side (NX = NY); UVMSmart: 1200; variant=polybench-gpu: 4096 unless given "
 	 "(PolyBench/GPU 1.0 atax.cuh, every dataset)"},
+	{"block_x", GPUVM_PARAM_U64, "auto",
+	 "threads in x of a block (auto: the variant's, 256 or 32; the y extent stays 1 or 8)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -86,8 +90,11 @@ static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 		return -1;
 	if (c.variant)
 		c.n = 4096;
-	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 17, err))
+	c.block_x = c.variant ? 32 : 256;
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 1, 1u << 17, err) ||
+	    suite_check_range("block_x", c.block_x, 1, c.variant ? 128 : 1024, err))
 		return -1;
 	struct atax_cfg *u = malloc(sizeof *u);
 	if (!u)

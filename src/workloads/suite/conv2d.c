@@ -6,7 +6,7 @@
 #include "workloads/workload_util.h"
 
 struct conv2d_cfg {
-	uint64_t n, seed;
+	uint64_t n, seed, block_x;
 	struct suite_opts o;
 };
 
@@ -28,8 +28,9 @@ static int conv2d_host(struct simt_host *h, void *user)
 	if (simt_upload(h, A, bytes))
 		return -1;
 	struct conv2d_args a = {A, B, (int)n, (int)n};
-	if (SIMT_LAUNCH(h, conv2d_kernel, simt_dim3(suite_div_up(n, 32), suite_div_up(n, 8), 1),
-			simt_dim3(32, 8, 1), a) ||
+	if (SIMT_LAUNCH(h, conv2d_kernel,
+			simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1),
+			simt_dim3((uint32_t)c->block_x, 8, 1), a) ||
 	    simt_download(h, B, bytes))
 		return -1;
 	double err = 0;
@@ -58,6 +59,8 @@ static int conv2d_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def conv2d_params[] = {
 	{"n", GPUVM_PARAM_U64, "1024", "image side (NI = NJ); UVMSmart: 1024"},
+	{"block_x", GPUVM_PARAM_U64, "32",
+	 "threads in x of the block_x x 8 blocks (2DConvolution.cuh: 32 x 8)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -65,9 +68,11 @@ static int conv2d_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 			 uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	(void)cfg;
-	struct conv2d_cfg c = {.n = 1024, .seed = seed};
-	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 3, 1u << 17, err))
+	struct conv2d_cfg c = {.n = 1024, .seed = seed, .block_x = 32};
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 3, 1u << 17, err) ||
+	    suite_check_range("block_x", c.block_x, 1, 128, err))
 		return -1;
 	struct conv2d_cfg *u = malloc(sizeof *u);
 	if (!u)

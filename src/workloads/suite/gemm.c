@@ -9,7 +9,7 @@
 #define GEMM_BETA 2123.0f
 
 struct gemm_cfg {
-	uint64_t n;
+	uint64_t n, block_x;
 	struct suite_opts o;
 };
 
@@ -44,8 +44,9 @@ static int gemm_host(struct simt_host *h, void *user)
 		return -1;
 	}
 	struct gemm_args a = {A, B, C, (int)n, (int)n, (int)n, GEMM_ALPHA, GEMM_BETA};
-	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 32), suite_div_up(n, 8), 1);
-	if (SIMT_LAUNCH(h, gemm_kernel, grid, simt_dim3(32, 8, 1), a) || simt_download(h, C, bytes)) {
+	struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1);
+	struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
+	if (SIMT_LAUNCH(h, gemm_kernel, grid, block, a) || simt_download(h, C, bytes)) {
 		free(ref);
 		return -1;
 	}
@@ -58,6 +59,8 @@ static int gemm_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def gemm_params[] = {
 	{"n", GPUVM_PARAM_U64, "512", "matrix side (NI = NJ = NK; PolyBench/GPU 1.0 gemm.cuh: 512)"},
+	{"block_x", GPUVM_PARAM_U64, "32",
+	 "threads in x of the block_x x 8 blocks (gemm.cuh's DIM_THREAD_BLOCK_X: 32)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -66,9 +69,11 @@ static int gemm_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 {
 	(void)cfg;
 	(void)seed;
-	struct gemm_cfg c = {.n = 512};
-	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 15, err))
+	struct gemm_cfg c = {.n = 512, .block_x = 32};
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 1, 1u << 15, err) ||
+	    suite_check_range("block_x", c.block_x, 1, 128, err))
 		return -1;
 	struct gemm_cfg *u = malloc(sizeof *u);
 	if (!u)

@@ -51,11 +51,11 @@ static int mm2_host(struct simt_host *h, void *user)
 			}
 	}
 	struct mm2_args a = {A, B, C, tmp, D, (int)n, MM2_ALPHA, MM2_BETA};
-	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 32), suite_div_up(n, 8), 1);
+	struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1);
+	struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
 	int rc = simt_upload(h, A, bytes) || simt_upload(h, B, bytes) || simt_upload(h, C, bytes) ||
-		 simt_upload(h, D, bytes) || SIMT_LAUNCH(h, mm2_kernel1, grid, simt_dim3(32, 8, 1), a) ||
-		 SIMT_LAUNCH(h, mm2_kernel2, grid, simt_dim3(32, 8, 1), a) ||
-		 simt_download(h, D, bytes);
+		 simt_upload(h, D, bytes) || SIMT_LAUNCH(h, mm2_kernel1, grid, block, a) ||
+		 SIMT_LAUNCH(h, mm2_kernel2, grid, block, a) || simt_download(h, D, bytes);
 	if (!rc) {
 		double err = rd ? suite_max_rel_err_f32(D, rd, n * n) : 0;
 		suite_result(h, &c->o, suite_digest(D, bytes), err < 1e-4, err, NULL);
@@ -68,7 +68,7 @@ static int mm2_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def mm2_params[] = {
 	{"n", GPUVM_PARAM_U64, "1024", "matrix side (NI = NJ = NK = NL; 2mm.cuh STANDARD_DATASET: 1024)"},
-	SUITE_COMMON_PARAMS,
+	SUITE_SQUARE_PARAMS,
 };
 
 static int mm2_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,

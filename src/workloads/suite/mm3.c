@@ -43,8 +43,8 @@ static int mm3_host(struct simt_host *h, void *user)
 		mm3_ref(C, D, r + n * n, n);
 		mm3_ref(r, r + n * n, r + 2 * n * n, n);
 	}
-	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 32), suite_div_up(n, 8), 1);
-	struct simt_dim3 block = simt_dim3(32, 8, 1);
+	struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1);
+	struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
 	struct mm3_args ab = {A, B, E, (int)n}, cd = {C, D, F, (int)n}, ef = {E, F, G, (int)n};
 	int rc = simt_upload(h, A, bytes) || simt_upload(h, B, bytes) || simt_upload(h, C, bytes) ||
 		 simt_upload(h, D, bytes) || SIMT_LAUNCH(h, mm3_kernel, grid, block, ab) ||
@@ -62,7 +62,7 @@ static int mm3_host(struct simt_host *h, void *user)
 static const struct gpuvm_param_def mm3_params[] = {
 	{"n", GPUVM_PARAM_U64, "512",
 	 "matrix side (NI = NJ = NK = NL = NM; 3mm.cuh STANDARD_DATASET: 512)"},
-	SUITE_COMMON_PARAMS,
+	SUITE_SQUARE_PARAMS,
 };
 
 static int mm3_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,

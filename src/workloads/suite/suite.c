@@ -109,9 +109,11 @@ int suite_square_source(const char *name, int (*host)(struct simt_host *, void *
 			uint64_t default_n, const struct gpuvm_params *p,
 			struct gpuvm_source *out, struct gpuvm_error *err)
 {
-	struct suite_square_cfg c = {.n = default_n};
-	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 15, err))
+	struct suite_square_cfg c = {.n = default_n, .block_x = 32};
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
+	    suite_check_range("n", c.n, 1, 1u << 15, err) ||
+	    suite_check_range("block_x", c.block_x, 1, 128, err))
 		return -1;
 	struct suite_square_cfg *u = malloc(sizeof *u);
 	if (!u)

@@ -69,14 +69,22 @@ int suite_pb_mv_source(const char *name, int (*host)(struct simt_host *, void *)
 		       struct gpuvm_source *out, struct gpuvm_error *err);
 
 /* PolyBench/GPU's square matrix products (2mm, 3mm, syrk): n x n float
- * matrices, a thread per output element in 32 x 8 blocks. */
+ * matrices, a thread per output element in block_x x 8 blocks (the .cuh
+ * files: 32 x 8). */
 struct suite_square_cfg {
-	uint64_t n;
+	uint64_t n, block_x;
 	struct suite_opts o;
 };
 
-/* Reads n (default_n unless given; 1 to 32768) and the common two into a
- * new cfg and makes the program source running host(h, cfg). */
+/* Their parameters after n: the block's x (the .cuh's 32), the common two. */
+#define SUITE_SQUARE_PARAMS                                                               \
+	{"block_x", GPUVM_PARAM_U64, "32",                                                \
+	 "threads in x of the block_x x 8 blocks (the .cuh's DIM_THREAD_BLOCK_X: 32)"},   \
+	SUITE_COMMON_PARAMS
+
+/* Reads n (default_n unless given; 1 to 32768), block_x (1 to 128) and the
+ * common two into a new cfg and makes the program source running
+ * host(h, cfg). */
 int suite_square_source(const char *name, int (*host)(struct simt_host *, void *),
 			uint64_t default_n, const struct gpuvm_params *p,
 			struct gpuvm_source *out, struct gpuvm_error *err);

@@ -33,9 +33,10 @@ static int syrk_host(struct simt_host *h, void *user)
 				ref[i * n + j] = acc;
 			}
 	struct syrk_args a = {A, C, (int)n, SYRK_ALPHA, SYRK_BETA};
-	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 32), suite_div_up(n, 8), 1);
+	struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1);
+	struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
 	int rc = simt_upload(h, A, bytes) || simt_upload(h, C, bytes) ||
-		 SIMT_LAUNCH(h, syrk_kernel, grid, simt_dim3(32, 8, 1), a) || simt_download(h, C, bytes);
+		 SIMT_LAUNCH(h, syrk_kernel, grid, block, a) || simt_download(h, C, bytes);
 	if (!rc) {
 		double err = ref ? suite_max_rel_err_f32(C, ref, n * n) : 0;
 		suite_result(h, &c->o, suite_digest(C, bytes), err < 1e-4, err, NULL);
@@ -47,7 +48,7 @@ static int syrk_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def syrk_params[] = {
 	{"n", GPUVM_PARAM_U64, "1024", "matrix side (NI = NJ; syrk.cuh STANDARD_DATASET: 1024)"},
-	SUITE_COMMON_PARAMS,
+	SUITE_SQUARE_PARAMS,
 };
 
 static int syrk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
