@@ -579,8 +579,9 @@ served:;
 	}
 	/* l1.tags_per_cycle: the wavefronts pass the stages one a cycle, so
 	 * the last one's sectors come back stage - 1 cycles after the first
-	 * (every sector above was served as if in the first; for a miss in
-	 * an earlier wavefront this is up to stage - 1 cycles long) */
+	 * (every sector above was served as if in the first wavefront; where
+	 * the latest is a miss of an earlier one, this is up to stage - 1
+	 * cycles too long) */
 	if (sl->l1_cycles_per_tag > 0 && stage > 1)
 		done += stage - 1;
 	return done;
