@@ -686,7 +686,7 @@ static int write_plot(const struct manifest *m, const struct summary *s, const c
 	if (isfinite(s->r_log))
 		snprintf(r_text, sizeof r_text, "r(log) = %.3f", s->r_log);
 	else
-		snprintf(r_text, sizeof r_text, "r n/a (< 3 rows)");
+		snprintf(r_text, sizeof r_text, s->n >= 3 ? "r n/a (no spread)" : "r n/a (< 3 rows)");
 	snprintf(title, sizeof title, "gpuvm vs measured kernel time: %zu row%s, mean abs. error "
 		 "%.1f %%, %s", s->n, s->n == 1 ? "" : "s", s->mae_pct, r_text);
 	struct gpuvm_plot_opts o = {

@@ -8,6 +8,7 @@
 #include "report/plot_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,26 @@ static void put_log_tics(FILE *f, const char *axis, double lo, double hi)
 			}
 		}
 	fputs(")\n", f);
+}
+
+#define SCATTER_MAX_LABELS 30
+#define SCATTER_MAX_GROUPS 16
+
+/* The length of a point label's group: up to the first '-' that a digit
+ * follows ("2dconv-128-x8": 6), or all of it ("b+tree"). */
+static size_t group_length(const char *label)
+{
+	size_t i = 0;
+	for (; label[i]; i++)
+		if (label[i] == '-' && label[i + 1] >= '0' && label[i + 1] <= '9')
+			break;
+	return i;
+}
+
+static bool same_group(const char *a, const char *b)
+{
+	size_t n = group_length(a);
+	return n == group_length(b) && !strncmp(a, b, n);
 }
 
 static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
@@ -78,7 +99,28 @@ static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 		}
 	fprintf(f, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\nset samples 200\n", lo, hi,
 		lo, hi);
-	/* x y "label": a label's double quotes become single ones */
+	/* Past SCATTER_MAX_LABELS points the labels cover one another: the
+	 * points are then coloured by their label's group (the label up to
+	 * a '-' before a digit: "gemm-256-x8" is gemm's), one legend entry
+	 * each, when there are at most SCATTER_MAX_GROUPS groups. */
+	size_t group[SCATTER_MAX_GROUPS], groups = 0;
+	bool by_group = c->labels && used > SCATTER_MAX_LABELS;
+	int *g = by_group ? calloc(c->n, sizeof *g) : NULL;
+	for (size_t i = 0; g && i < c->n; i++) {
+		size_t k = 0;
+		while (k < groups && !same_group(c->labels[group[k]], c->labels[i]))
+			k++;
+		if (k == groups) {
+			if (groups == SCATTER_MAX_GROUPS) {
+				free(g);
+				g = NULL;
+				break;
+			}
+			group[groups++] = i;
+		}
+		g[i] = (int)k;
+	}
+	/* x y "label" group: a label's double quotes become single ones */
 	fputs("$p << EOD\n", f);
 	for (size_t i = 0; i < c->n; i++) {
 		double x = c->x[i], y = c->y[i];
@@ -87,15 +129,28 @@ static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 		fprintf(f, "%.17g %.17g \"", x, y);
 		for (const char *s = c->labels && c->labels[i] ? c->labels[i] : ""; *s; s++)
 			fputc(*s == '"' ? '\'' : (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s, f);
-		fputs("\"\n", f);
+		fprintf(f, "\" %d\n", g ? g[i] : 0);
 	}
 	fputs("EOD\n", f);
-	fputs("plot x with lines dt 2 lw 1.5 lc rgb '#808080' title 'y = x', \\\n"
-	      "     $p using 1:2 with points pt 7 ps 1.3 lc rgb '#1f77b4' "
-	      "title 'simulated vs measured'", f);
-	if (c->labels)
-		fputs(", \\\n     $p using 1:2:3 with labels left offset char 1,0.6 notitle", f);
+	fputs("plot x with lines dt 2 lw 1.5 lc rgb '#808080' title 'y = x'", f);
+	if (g) {
+		for (size_t k = 0; k < groups; k++) {
+			fprintf(f, ", \\\n     $p using 1:($4 == %zu ? $2 : 1/0) with points pt %d ps 1.1 "
+				   "lc %zu title ", k, 5 + (int)(k % 3) * 2, k + 1);
+			const char *l = c->labels[group[k]];
+			size_t len = group_length(l);
+			char name[64];
+			snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), l);
+			plot_put_quoted(f, name);
+		}
+	} else {
+		fputs(", \\\n     $p using 1:2 with points pt 7 ps 1.3 lc rgb '#1f77b4' "
+		      "title 'simulated vs measured'", f);
+		if (c->labels && !by_group)
+			fputs(", \\\n     $p using 1:2:3 with labels left offset char 1,0.6 notitle", f);
+	}
 	fputs("\nunset output\n", f);
+	free(g);
 	return used;
 }
 

@@ -79,6 +79,19 @@ grep -q '^set xtics add (.*"20" 20.*"50" 50' val.gp || fail "validate x tics: $(
 grep -q '^set ytics add (.*"20" 20.*"50" 50' val.gp || fail "validate y tics: $(grep tics val.gp)"
 pass "validate's log axes labelled between the decades"
 
+# past 30 points the labels would cover one another: validate colours the
+# points by program (the name before "-<digit>"), one legend entry each
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' > many.tsv
+for i in $(seq 1 16); do
+	printf 'alpha-%d\t%s\tGPU\tp100\t%d\tkernel time\ttest\n' "$i" "$PWD/t.gvt" $((20 + i)) >> many.tsv
+	printf 'beta-%d-x8\t%s\tGPU\tp100\t%d\tkernel time\ttest\n' "$i" "$PWD/t.gvt" $((40 + i)) >> many.tsv
+done
+"$GPUVM" validate --manifest many.tsv --plot many.png -q || fail "validate --plot, 32 rows: exit $?"
+[ "$(grep -c "title 'alpha'\|title 'beta'" many.gp)" = 2 ] && ! grep -q 'with labels' many.gp ||
+	fail "32 rows: not one legend entry per program, or labels drawn: $(grep -E 'title|labels' many.gp)"
+grep -q 'with labels' val.gp || fail "one row: its point lost its label"
+pass "validate's scatter: labels up to 30 points, colours by program beyond"
+
 # the script redraws the figure (from its folder) and can be restyled
 mkdir re && cp lines.gp re/ && (cd re && gnuplot lines.gp) && [ -s re/lines.png ] ||
 	fail "gnuplot lines.gp did not redraw lines.png"
