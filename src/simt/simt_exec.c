@@ -859,36 +859,8 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 	}
 	uint32_t lead = wb->col[best_lane].key;
 	if (simt_key_op(lead) == SIMT_OP_BARRIER) {
-		/* A barrier issues once per warp, when every lane with entries
-		 * is at it (the engine counts a warp's arrival once, as the
-		 * hardware counts a warp at a barrier once all its threads are
-		 * there): lanes still before it issue first, however late their
-		 * source lines. Without this, lanes that loop round to a
-		 * barrier (an earlier line) while one lane finishes the last
-		 * iteration's tail (scalarProd: thread 0 stores the result
-		 * after the pass's last barrier) issued it as a group of their
-		 * own, and lanes idle in a reduction's last levels, holding
-		 * several barrier entries, issued it again: warp 0 arrived twice
-		 * and the CTA's later barriers released out of step
-		 * (docs/validation.md, scalarProd). */
-		uint32_t at = 0;
-		for (uint32_t m = wb->nonempty; m; m &= m - 1) {
-			uint32_t i = (uint32_t)__builtin_ctz(m);
-			if (wb->col[i].key == lead)
-				at |= 1u << i;
-		}
-		if (at != wb->nonempty) {
-			uint32_t b2 = UINT32_MAX;
-			for (uint32_t m = wb->nonempty & ~at; m; m &= m - 1) {
-				uint32_t i = (uint32_t)__builtin_ctz(m);
-				uint32_t site = wb->col[i].key >> 16;
-				if (site < b2) {
-					b2 = site;
-					best_lane = i;
-				}
-			}
-			lead = wb->col[best_lane].key;
-		}
+		best_lane = simt_wbuf_before_barrier(wb, lead, best_lane);
+		lead = wb->col[best_lane].key;
 	}
 	uint32_t mask = 0, gap = 0, chain = 0;
 	for (uint32_t m = wb->nonempty >> best_lane << best_lane; m; m &= m - 1) {

@@ -262,4 +262,19 @@ void simt_lane_resume(struct simt_lane *ln);
 const struct simt_buffer *simt_find_buffer(struct simt_program *prog, const void *p,
 					   uint64_t bytes);
 
+/* The warp's next issue when its earliest entry (lane `lane`, key
+ * `barrier`) is a barrier: a barrier issues once per warp, when every lane
+ * with entries is at it (the engine counts a warp's arrival once, as the
+ * hardware counts a warp at a barrier once all its threads are there), so
+ * while some lane is still before it, that lane's earliest entry issues
+ * first, however late its source line. Returns the lane to lead: `lane`
+ * when all are at the barrier. Without this, lanes that loop round to a
+ * barrier (an earlier line) while one lane finishes the iteration's tail
+ * (scalarProd: thread 0 stores the result after a pass's last barrier)
+ * issued it as a group of their own, and lanes idle in a reduction's last
+ * levels, holding several barrier entries, issued it again: warp 0 arrived
+ * twice and the CTA's later barriers released out of step
+ * (docs/validation.md, scalarProd). */
+uint32_t simt_wbuf_before_barrier(const struct simt_wbuf *wb, uint32_t barrier, uint32_t lane);
+
 #endif

@@ -1,6 +1,7 @@
 /* Threads as coroutines (simt_internal.h): a pool of coroutine stacks
  * reused across CTAs, and one thread's run until it fills its buffer,
- * reaches a barrier or ends. */
+ * reaches a barrier or ends; and which of a warp's lanes issue before a
+ * barrier (simt_wbuf_before_barrier). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -98,4 +99,24 @@ void simt_lane_resume(struct simt_lane *ln)
 	}
 	if (ln->state == LANE_DONE || ln->state == LANE_ABORTED)
 		ln->wb->live &= ~(1u << ln->lane);
+}
+
+uint32_t simt_wbuf_before_barrier(const struct simt_wbuf *wb, uint32_t barrier, uint32_t lane)
+{
+	uint32_t at = 0;
+	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (wb->col[i].key == barrier)
+			at |= 1u << i;
+	}
+	uint32_t best = UINT32_MAX;
+	for (uint32_t m = wb->nonempty & ~at; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		uint32_t site = wb->col[i].key >> 16;
+		if (site < best) {
+			best = site;
+			lane = i;
+		}
+	}
+	return lane;
 }
