@@ -8,14 +8,9 @@
 #define GEMM_ALPHA 32412.0f
 #define GEMM_BETA 2123.0f
 
-struct gemm_cfg {
-	uint64_t n, block_x;
-	struct suite_opts o;
-};
-
 static int gemm_host(struct simt_host *h, void *user)
 {
-	const struct gemm_cfg *c = user;
+	const struct suite_square_cfg *c = user;
 	uint64_t n = c->n, bytes = n * n * sizeof(float);
 	float *A = simt_malloc(h, "A", bytes, c->o.mem);
 	float *B = simt_malloc(h, "B", bytes, c->o.mem);
@@ -59,9 +54,7 @@ static int gemm_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def gemm_params[] = {
 	{"n", GPUVM_PARAM_U64, "512", "matrix side (NI = NJ = NK; PolyBench/GPU 1.0 gemm.cuh: 512)"},
-	{"block_x", GPUVM_PARAM_U64, "32",
-	 "threads in x of the block_x x 8 blocks (gemm.cuh's DIM_THREAD_BLOCK_X: 32)"},
-	SUITE_COMMON_PARAMS,
+	SUITE_SQUARE_PARAMS,
 };
 
 static int gemm_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
@@ -69,17 +62,7 @@ static int gemm_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 {
 	(void)cfg;
 	(void)seed;
-	struct gemm_cfg c = {.n = 512, .block_x = 32};
-	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 15, err) ||
-	    suite_check_range("block_x", c.block_x, 1, 128, err))
-		return -1;
-	struct gemm_cfg *u = malloc(sizeof *u);
-	if (!u)
-		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
-	*u = c;
-	return simt_program_source("gemm", gemm_host, u, free, out, err);
+	return suite_square_source("gemm", gemm_host, 512, p, out, err);
 }
 
 const struct gpuvm_workload_def gpuvm_workload_gemm = {

@@ -68,7 +68,7 @@ int suite_pb_mv_source(const char *name, int (*host)(struct simt_host *, void *)
 		       uint64_t default_block_x, uint64_t default_block_y, const struct gpuvm_params *p,
 		       struct gpuvm_source *out, struct gpuvm_error *err);
 
-/* PolyBench/GPU's square matrix products (2mm, 3mm, syrk): n x n float
+/* PolyBench/GPU's square matrix products (gemm, 2mm, 3mm, syrk): n x n float
  * matrices, a thread per output element in block_x x 8 blocks (the .cuh
  * files: 32 x 8). */
 struct suite_square_cfg {
