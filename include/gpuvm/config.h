@@ -227,6 +227,8 @@ struct gpuvm_config {
 	uint32_t tlb_future_fill_peek;
 	/* core.busy_unit: 0 hold, 1 yield (src/system/kernel_run.c) */
 	uint32_t busy_unit_yield;
+	/* core.window: 0 off, 1 on (windowed timing, docs/parallel.md) */
+	uint32_t core_window;
 
 	/* [pcie] zero-copy and copies, one serial lane per direction */
 	double pcie_latency_ns;

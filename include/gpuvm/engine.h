@@ -121,6 +121,9 @@ struct gpuvm_stats {
 	uint64_t local_insts, shared_insts, barriers;
 	uint64_t smem_wavefronts;          /* shared-memory cycles (bank conflicts add) */
 	double stall_cycles[GPUVM_STALLS];
+	/* core.window: the barriers the run synchronised at, and results that
+	 * came back before their window's end (none by construction) */
+	uint64_t windows, window_early;
 
 	/* data path */
 	uint64_t l1_sector_hits, l1_sector_misses;

@@ -179,6 +179,10 @@ struct gpuvm_kernel {
 	 * that follows the use of the loaded value (the TLB probe times hops
 	 * with it). */
 	double clock_cycles;
+	/* Set by a source whose warp_next reads clock_cycles: with core.window
+	 * the engine then asks for a warp's next item only once the loads its
+	 * clock waits for are applied. */
+	bool reads_clock;
 	/* Optional kernel sampling (gpuvm_sim_options.kernel_sampling): a
 	 * source sets sampleable only on launches that are statistically alike
 	 * to the others of their class (same ops, grid, block and

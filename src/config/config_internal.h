@@ -201,6 +201,7 @@ enum cfg_key_id_tail {
 	K_TLB_FUTURE_FILL,
 	K_CORE_BUSY_UNIT,
 	K_L1_TAGS_PER_CYCLE,
+	K_CORE_WINDOW,
 	K_COUNT,
 };
 

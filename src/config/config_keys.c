@@ -520,6 +520,19 @@ const struct cfg_key cfg_keys[] = {
 		  "holds the L1 for the longer of the two and its last wavefront's sectors return "
 		  "that much later (NVIDIA on GV100 on: 4; off in every preset, docs/validation.md); "
 		  "0 = off: each line it touches takes line_size / bytes_per_cycle cycles"),
+	/* optional, listed only when on; off in every preset (the model
+	 * before the key). The windowed algorithm a partitioned, threaded
+	 * engine runs (issue 34), run on one thread: its deviations from the
+	 * event-order engine are measured in docs/parallel.md */
+	{ .name = "core.window", .type = CT_ENUM, .off = OFF(core_window),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "on: windowed timing: warps run a window of W cycles (the shortest time from a "
+		  "global memory instruction's issue to its result: the L1 hit, or the L2 round "
+		  "trip) between barriers; their global and local memory instructions are applied "
+		  "at the barrier in the order of (issue cycle, SM, sequence), the order a "
+		  "partitioned engine applies them in at any thread count (src/system/kernel_run.c, "
+		  "docs/parallel.md); off: each is applied as it issues, in event order" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -115,6 +115,7 @@ static int chase_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct
 	k->block[1] = k->block[2] = 1;
 	k->ops = &chase_kernel_ops;
 	k->impl = cs;
+	k->reads_clock = true; /* chase_warp_next times hops with clock_cycles */
 	k->pin = cs->cur->pin;
 	k->pin_sm = cs->cur->sm;
 	op->kind = GPUVM_RUN_KERNEL;

@@ -44,6 +44,7 @@ static const struct gpuvm_stats *S(const struct gpuvm_counter_ctx *c) { return c
 /* ---- derived run values --------------------------------------------- */
 
 static bool has_async(const struct gpuvm_counter_ctx *c) { return S(c)->async_copies != 0; }
+static bool has_windows(const struct gpuvm_counter_ctx *c) { return S(c)->windows != 0; }
 
 static double accesses_per_sim_second(const struct gpuvm_counter_ctx *c)
 {
@@ -228,6 +229,9 @@ static const struct gpuvm_counter run_rows[] = {
 	{"local_instructions", "count", "local instructions", "local-memory warp instructions (spills, stack)", U64, SUM, ST(local_insts)},
 	{"shared_instructions", "count", "shared instructions", "shared-memory warp instructions", U64, SUM, ST(shared_insts)},
 	{"barriers", "count", "barriers", "CTA barriers (__syncthreads) executed per warp", U64, SUM, ST(barriers)},
+	/* only with core.window = on: other JSON stays as it was */
+	{"windows", "count", "timing windows", "core.window: the barriers at which the window's memory instructions were applied (only with core.window = on; docs/parallel.md)", U64, 0, ST(windows), NULL, has_windows},
+	{"window_early_results", "count", "results before their window's end", "core.window: memory results due before the barrier that applied them (0 unless the window is longer than the shortest memory latency)", U64, 0, ST(window_early), NULL, has_windows},
 	{"shared_wavefronts", "count", "shared wavefronts", "shared-memory cycles (bank conflicts add wavefronts)", U64, SUM, ST(smem_wavefronts)},
 	{"l1_sector_hits", "count", "L1 data-cache sector hits", "L1 data cache sector hits", U64, SUM, ST(l1_sector_hits)},
 	{"l1_sector_misses", "count", "L1 data-cache sector misses", "L1 data cache sector misses", U64, SUM, ST(l1_sector_misses)},

@@ -82,6 +82,13 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->held = calloc(n_warps, sizeof *s->held);
 	if (!s->sm || !s->warp || !s->cta || !s->parked_store || !s->held)
 		return -1;
+	s->windowed = cfg->core_window != 0;
+	if (s->windowed) {
+		s->window_cycles = sm_window_cycles(cfg);
+		s->parked_warps = malloc(n_warps * sizeof *s->parked_warps);
+		if (!s->parked_warps)
+			return -1;
+	}
 	for (uint32_t c = 0; c < n_ctas; c++)
 		s->cta[c].parked = s->parked_store + (size_t)c * cfg->max_warps_per_sm;
 	for (uint32_t i = 0; i < cfg->sms; i++) {
@@ -122,6 +129,8 @@ void sm_layer_free(struct sm_layer *s)
 	free(s->cta);
 	free(s->parked_store);
 	free(s->held);
+	free(s->req);
+	free(s->parked_warps);
 	free(s->reg_ready);
 	free(s->reg_mem);
 	free(s->warp_state);
@@ -202,6 +211,8 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 		w->implicit_mem = false;
 		w->implicit_loads = 0;
 		w->holding = false;
+		w->pending = w->loads_pending = 0;
+		w->park = SM_PARK_NONE;
 		if (w->regs_used) { /* a previous warp's results must not hold this one */
 			memset(s->reg_ready + (size_t)wslot * GPUVM_REGS, 0,
 			       GPUVM_REGS * sizeof(double));

@@ -23,7 +23,11 @@
  *    message.
  *  - The run loop drives it: sm_step_item issues one item of a warp whose
  *    operands are ready and says when the warp may issue again; the SM
- *    pushes its warps' next events into the system's event queue.
+ *    pushes its warps' next events into the system's event queue. With
+ *    core.window the global and local memory instructions are recorded
+ *    at issue and applied by sm_window_apply at the window's barrier, in
+ *    (issue cycle, SM, sequence) order, through the same code; until
+ *    then what they write reads as pending (docs/parallel.md).
  *  - Guarantees: a warp issues in order, on its scheduler, at most one
  *    warp instruction per scheduler interval (core.dispatch_units of a
  *    warp's independent ones) and per unit's initiation interval; its
@@ -33,6 +37,7 @@
 #ifndef GPUVM_SM_SM_H
 #define GPUVM_SM_SM_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +90,30 @@ struct warp_rt {
 	double barrier_at;        /* when it arrived at the barrier it waits at */
 	bool holding;             /* held[slot] is its next item */
 	bool implicit_mem, regs_used;
+	/* core.window: its memory instructions not applied yet (a register or
+	 * the implicit chain they write reads as pending: negative, minus the
+	 * request's sequence number), its LD_INDEP loads among them, and why
+	 * and since when it waits for the window's barrier */
+	uint32_t pending, loads_pending;
+	uint8_t park;             /* enum sm_park */
+	double park_at;
+};
+
+/* core.window: why a warp waits for the window's barrier. */
+enum sm_park {
+	SM_PARK_NONE = 0,
+	SM_PARK_OPERANDS, /* its held item reads a pending result */
+	SM_PARK_END,      /* it ended with results pending (its end is their latest) */
+	SM_PARK_NEXT,     /* its kernel reads the clock, which needs the pending loads */
+};
+
+/* core.window: a global or local memory instruction issued in the window,
+ * applied at its barrier. */
+struct sm_request {
+	double start;     /* when it issued (sm_step_item's start) */
+	uint64_t seq;     /* issue order (its pending mark) */
+	uint32_t sm, wslot;
+	struct gpuvm_warp_item item;
 };
 
 struct cta_rt {
@@ -166,6 +195,21 @@ struct sm_layer {
 	/* l2.atomic_latency_cycles: the L2 atomic unit's read-modify-write */
 	double l2_atomic_cycles;
 
+	/* core.window = on: the window's length (sm_window_cycles), the
+	 * memory instructions issued in it and the warps waiting for its
+	 * barrier ([sms * max_warps_per_sm], in the order they parked) */
+	bool windowed;
+	double window_cycles;
+	struct sm_request *req;
+	size_t n_req, cap_req;
+	uint64_t req_seq;
+	uint32_t *parked_warps;
+	uint32_t n_parked;
+	/* results that came back before their window's end: none when the
+	 * window is no longer than sm_window_cycles (tests check it) */
+	uint64_t window_early;
+	bool window_oom; /* a request found no memory (the run fails) */
+
 	/* the GPU's block scheduler (gpu.cta_dispatch_cycles): the next cycle
 	 * it can dispatch a CTA, whichever SM takes it */
 	double cta_dispatch_free;
@@ -213,6 +257,47 @@ uint32_t sm_warp_finished(struct sm_layer *s, struct sm_launch *l, uint32_t wslo
  * live warp of the CTA arrives). */
 void sm_barrier_arrive(struct sm_layer *s, uint32_t wslot, double now);
 
+/* core.window: the shortest time from a global or local memory
+ * instruction's issue to any result it gives its warp (a load's or
+ * atomic's value): the L1's hit latency when the SMs have an L1, else the
+ * L2 round trip (crossbar out and back, load_base, plus the L2 hit);
+ * every other path is longer (TLB misses, DRAM, the host link). At least
+ * one cycle. */
+double sm_window_cycles(const struct gpuvm_config *cfg);
+/* core.window: applies the window's memory instructions (the window ends
+ * at window_end) in the order of (issue cycle, SM, sequence), each as
+ * sm_step_item would have at its issue, and writes their results where
+ * their pending marks are. The
+ * parked warps are the run loop's (it wakes them). Returns -1 when out of
+ * memory. */
+int sm_window_apply(struct sm_layer *s, double window_end);
+/* core.window: records warp w's global or local memory instruction,
+ * issued at start, for the barrier, and marks what it writes pending
+ * (minus its sequence number: sm_operands_ready reads a negative time as
+ * not there yet). 0, or -1 when out of memory (window_oom set: the caller
+ * serves it at once and the run loop fails the run). sm_window.c */
+int sm_defer_instruction(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
+			 const struct gpuvm_warp_item *it, double start);
+/* Serves a global or local memory instruction of warp w issued at start
+ * (sm_issue.c; what sm_step_item does at issue without the window):
+ * returns when its last sector is back (stores: when they have left). */
+double sm_serve_memory(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
+		       const struct gpuvm_warp_item *it, double start);
+/* core.window: warp wslot waits for the barrier at now (why: sm_park). */
+static inline void sm_park(struct sm_layer *s, uint32_t wslot, enum sm_park why, double now)
+{
+	struct warp_rt *w = &s->warp[wslot];
+	w->park = (uint8_t)why;
+	w->park_at = now;
+	s->parked_warps[s->n_parked++] = wslot;
+}
+/* Whether warp w's implicit chain waits for a memory instruction not yet
+ * applied (core.window). */
+static inline bool sm_implicit_pending(const struct warp_rt *w)
+{
+	return w->implicit_ready < 0 || w->loads_pending;
+}
+
 /* Whether item it is an LD_INDEP load (the flag counts on loads only: a
  * corrupt trace's flag on another item changes nothing). */
 static inline bool sm_item_load_indep(const struct gpuvm_warp_item *it)
@@ -254,6 +339,11 @@ static inline double sm_operands_ready(const struct sm_layer *s, const struct wa
 {
 	if (!it->has_regs) {
 		*from_mem = w->implicit_mem;
+		/* core.window: a result not applied yet (never before the
+		 * window's barrier) */
+		if (__builtin_expect(w->implicit_ready < 0, 0) ||
+		    (__builtin_expect(w->loads_pending != 0, 0) && !sm_item_load_indep(it)))
+			return INFINITY;
 		/* an LD_INDEP load waits for what the group's first one does;
 		 * anything else for the group too */
 		if (w->implicit_ready >= w->implicit_loads || sm_item_load_indep(it))
@@ -266,7 +356,11 @@ static inline double sm_operands_ready(const struct sm_layer *s, const struct wa
 	*from_mem = false;
 	for (uint32_t i = 0; i < it->n_src && i < GPUVM_ITEM_MAX_SRC; i++) {
 		uint16_t r = it->src[i];
-		if (r < GPUVM_REGS && rr[r] > ops) {
+		if (r >= GPUVM_REGS)
+			continue;
+		if (__builtin_expect(rr[r] < 0, 0))
+			return INFINITY; /* core.window: pending */
+		if (rr[r] > ops) {
 			ops = rr[r];
 			*from_mem = rm[r];
 		}

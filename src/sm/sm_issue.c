@@ -664,6 +664,16 @@ static double multi_issue(const struct sm_layer *sl, struct sched_state *sched,
 	return (sched_cycles > unit_cycles ? sched_cycles : unit_cycles) / n;
 }
 
+/* core.window: a memory instruction recorded at its issue, served at the
+ * barrier as it would have been at its issue (sm.h). */
+double sm_serve_memory(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+		       const struct gpuvm_warp_item *it, double start)
+{
+	sl->store_ack = 0;
+	return it->space == GPUVM_SPACE_LOCAL ? local_instruction(sl, w, wslot, it, start)
+					      : memory_instruction(sl, w, it, start);
+}
+
 /* Issues one compute or memory item of warp w whose operands are ready
  * by t0; returns when the warp may issue its next item. */
 double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
@@ -720,11 +730,17 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			break;
 		case GPUVM_SPACE_LOCAL:
 			s->local_insts++;
+			if (__builtin_expect(sl->windowed, 0) && it->active_mask &&
+			    !sm_defer_instruction(sl, w, wslot, it, start))
+				return next;
 			result = local_instruction(sl, w, wslot, it, start);
 			break;
 		default:
 			s->mem_insts++;
 			s->thread_accesses += (uint32_t)__builtin_popcount(it->active_mask);
+			if (__builtin_expect(sl->windowed, 0) && it->active_mask &&
+			    !sm_defer_instruction(sl, w, wslot, it, start))
+				return next;
 			result = memory_instruction(sl, w, it, start);
 			break;
 		}

@@ -2,6 +2,7 @@
  * occupancy and carve-out, its first CTAs placed, then its warps' events
  * dispatched in time order to the SM layer until the last warp ends;
  * kernel sampling's fast-forward and the per-kernel results. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,42 @@ static bool yield_to_unit(struct system *sys, struct warp_rt *w, uint32_t wslot,
 	return true;
 }
 
+/* core.window: the barrier at the end of the window [.., win_end): the
+ * window's memory instructions applied in key order (sm_window_apply),
+ * then the warps that waited for them, in the order they parked: a warp
+ * that ended finishes (its end is its last result; its CTA's slot may
+ * take the next CTA), the others go back to the queue at the cycle they
+ * parked at. */
+static int window_barrier(struct system *sys, struct sm_launch *kr, double win_end,
+			  struct gpuvm_error *err)
+{
+	struct sm_layer *sl = &sys->sms;
+	if (sm_window_apply(sl, win_end) || sl->window_oom) {
+		event_queue_clear(&sys->events);
+		return gpuvm_fail(err, kr->k->name, 0, NULL,
+				  "out of memory for the window's memory instructions (core.window)");
+	}
+	sys->stats->windows++;
+	sys->stats->window_early += sl->window_early;
+	sl->window_early = 0;
+	uint32_t n = sl->n_parked;
+	sl->n_parked = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t wslot = sl->parked_warps[i];
+		struct warp_rt *w = &sl->warp[wslot];
+		if (w->park == SM_PARK_END) {
+			w->park = SM_PARK_NONE;
+			double end = later(w->drain, w->park_at);
+			uint32_t freed = sm_warp_finished(sl, kr, wslot, end);
+			if (freed != UINT32_MAX && kr->next_cta < kr->ctas)
+				sys->placer.ops->slot_freed(&sys->placer, sl, kr, freed, end);
+		} else {
+			event_queue_push(&sys->events, w->park_at, wslot);
+		}
+	}
+	return 0;
+}
+
 int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
 		      struct gpuvm_error *err)
 {
@@ -308,7 +345,25 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	sys->placer.ops->launch(&sys->placer, sl, &kr, t_cta);
 
 	uint64_t steps = 0;
-	while (!event_queue_empty(&sys->events)) {
+	/* core.window: events before win_end run; then the barrier */
+	double win_end = sl->windowed ? t_cta + sl->window_cycles : INFINITY;
+	for (;;) {
+		if (sl->windowed && (event_queue_empty(&sys->events) ||
+				     event_queue_front_time(&sys->events) >= win_end)) {
+			if (!sl->n_req && !sl->n_parked && event_queue_empty(&sys->events))
+				break;
+			if (window_barrier(sys, &kr, win_end, err))
+				return -1;
+			/* the next window opens at the next event (idle stretches
+			 * skipped), never before this one's end */
+			double open = event_queue_empty(&sys->events)
+					      ? win_end
+					      : later(event_queue_front_time(&sys->events), win_end);
+			win_end = open + sl->window_cycles;
+			continue;
+		}
+		if (event_queue_empty(&sys->events))
+			break;
 		double now;
 		uint32_t wslot = event_queue_pop(&sys->events, &now);
 		struct warp_rt *w = &sl->warp[wslot];
@@ -340,27 +395,47 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 			if (nw2 != UINT32_MAX)
 				__builtin_prefetch(sl->warp_state + (size_t)nw2 * sl->warp_state_cap);
 		}
-		/* Run the warp while it stays the earliest event. */
+		/* Run the warp while it stays the earliest event (and, with
+		 * core.window, inside the window). */
 		for (;;) {
 			struct gpuvm_warp_item *it = &sl->held[wslot];
+			bool from_mem, resumed = false;
+			double ops;
+			struct gpuvm_warp_item *item = it;
 			if (w->holding) {
 				w->holding = false;
+				if (w->park == SM_PARK_OPERANDS) {
+					/* back from the barrier: its operands' times are known */
+					w->park = SM_PARK_NONE;
+					resumed = true;
+					goto operands;
+				}
 				if (sl->busy_unit_yield && yield_to_unit(sys, w, wslot, it, now))
 					break;
 				now = sm_step_item(sl, w, wslot, it, now);
 				goto issued;
 			}
+			w->park = SM_PARK_NONE;
+			if (__builtin_expect(sl->windowed, 0) && k->reads_clock && sm_implicit_pending(w)) {
+				/* the clock it reads waits for its loads' values */
+				sm_park(sl, wslot, SM_PARK_NEXT, now);
+				break;
+			}
 			/* clock64() after the previous load's value is used */
 			k->clock_cycles = later(now, later(w->implicit_ready, w->implicit_loads));
 			/* generated in place: a warp that must wait keeps it
 			 * there (held), with no copy */
-			struct gpuvm_warp_item *item = it;
 			gpuvm_item_reset_timing(item);
 			if (k->ops->warp_next(k, w->state, item, err) < 0) {
 				event_queue_clear(&sys->events);
 				return -1;
 			}
 			if (item->kind == GPUVM_ITEM_END) {
+				if (__builtin_expect(w->pending != 0, 0)) {
+					/* core.window: its last results come at the barrier */
+					sm_park(sl, wslot, SM_PARK_END, now);
+					break;
+				}
 				/* it ends when its last result is in */
 				double end = later(w->drain, now);
 				uint32_t freed = sm_warp_finished(sl, &kr, wslot, end);
@@ -376,14 +451,29 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 				event_queue_clear(&sys->events);
 				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
 			}
-			bool from_mem;
-			double ops = sm_operands_ready(sl, w, wslot, item, &from_mem);
+		operands:
+			ops = sm_operands_ready(sl, w, wslot, item, &from_mem);
+			if (__builtin_expect(ops == INFINITY, 0)) {
+				/* core.window: a result the barrier will apply; the
+				 * barrier applies every one, so a warp back from it
+				 * never waits again (else it would forever) */
+				if (resumed) {
+					event_queue_clear(&sys->events);
+					return gpuvm_fail(err, k->name, 0, NULL,
+							  "internal error: a warp's operand is still pending "
+							  "after the window's barrier (core.window)");
+				}
+				w->holding = true;
+				sm_park(sl, wslot, SM_PARK_OPERANDS, now);
+				break;
+			}
 			if (ops > now) {
 				sys->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
 								: GPUVM_STALL_DEPENDENCY] += ops - now;
 				now = ops;
-				if (!event_queue_empty(&sys->events) &&
-				    event_queue_front_time(&sys->events) < now) {
+				if ((!event_queue_empty(&sys->events) &&
+				     event_queue_front_time(&sys->events) < now) ||
+				    now >= win_end) {
 					/* wait in the queue: others issue before */
 					w->holding = true;
 					event_queue_push(&sys->events, now, wslot);
@@ -394,7 +484,8 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 				break;
 			now = sm_step_item(sl, w, wslot, item, now);
 		issued:
-			if (!event_queue_empty(&sys->events) && event_queue_front_time(&sys->events) < now) {
+			if ((!event_queue_empty(&sys->events) && event_queue_front_time(&sys->events) < now) ||
+			    now >= win_end) {
 				event_queue_push(&sys->events, now, wslot);
 				break;
 			}
