@@ -7,6 +7,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_hash_groupby;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
+extern const struct gpuvm_workload_def gpuvm_workload_conv3d;
 extern const struct gpuvm_workload_def gpuvm_workload_vectoradd;
 extern const struct gpuvm_workload_def gpuvm_workload_scalarprod;
 extern const struct gpuvm_workload_def gpuvm_workload_atax;
@@ -58,6 +59,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_stream_triad,
 	&gpuvm_workload_stream_triad_simt,
 	&gpuvm_workload_conv2d,
+	&gpuvm_workload_conv3d,
 	&gpuvm_workload_vectoradd,
 	&gpuvm_workload_scalarprod,
 	&gpuvm_workload_atax,
