@@ -234,6 +234,28 @@ static void test_conv3d(void **state)
 	assert_true(x8 >= x32);
 }
 
+/* The CUDA samples' fastWalshTransform: the dyadic convolution matches
+ * double-precision transforms on two presets when the shared-memory
+ * segment's size is even (2^10 after a global pass), odd (2^11: its
+ * radix-2 stage) and the whole input (no global pass); 3 (passes + 1) + 1
+ * launches; and the kernel's length changes no time (the GPU transforms
+ * the padded kernel), as the H100 PCIe's rows show (9582.61 / 9579.27 /
+ * 9604.80 cycles at log2kernel 12 / 14 / 16). */
+static void test_fwt(void **state)
+{
+	(void)state;
+	check_on_two_presets("fwt:log2data=12,verify=1");
+	check_on_two_presets("fwt:log2data=13,log2kernel=13,verify=1");
+	check_on_two_presets("fwt:log2data=10,log2kernel=3,verify=1");
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = "fwt:log2data=15", .seed = 5};
+	cJSON *o = run_report(&spec);
+	assert_true(report_num(o, "kernel_launches") == 3 * (2 + 1) + 1);
+	cJSON_Delete(o);
+	double k12 = h100_pcie_cycles("fwt:log2data=16,log2kernel=12");
+	double k16 = h100_pcie_cycles("fwt:log2data=16,log2kernel=16");
+	assert_true(k12 == k16);
+}
+
 /* The CUDA samples' scalarProd: each vector's sum matches the double CPU
  * reference on two presets (a vector count that is not a multiple of the
  * 128 CTAs, an element count that is not of the 1024 accumulators); and at
@@ -337,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_polybench_mv),
 		cmocka_unit_test(test_block_x),
 		cmocka_unit_test(test_conv3d),
+		cmocka_unit_test(test_fwt),
 		cmocka_unit_test(test_scalarprod),
 		cmocka_unit_test(test_l1_tag_stage),
 	};

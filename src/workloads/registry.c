@@ -8,6 +8,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
 extern const struct gpuvm_workload_def gpuvm_workload_conv3d;
+extern const struct gpuvm_workload_def gpuvm_workload_fwt;
 extern const struct gpuvm_workload_def gpuvm_workload_vectoradd;
 extern const struct gpuvm_workload_def gpuvm_workload_scalarprod;
 extern const struct gpuvm_workload_def gpuvm_workload_atax;
@@ -62,6 +63,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_conv3d,
 	&gpuvm_workload_vectoradd,
 	&gpuvm_workload_scalarprod,
+	&gpuvm_workload_fwt,
 	&gpuvm_workload_atax,
 	&gpuvm_workload_bicg,
 	&gpuvm_workload_gesummv,
