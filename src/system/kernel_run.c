@@ -269,6 +269,10 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 			if (freed != UINT32_MAX && kr->next_cta < kr->ctas)
 				sys->placer.ops->slot_freed(&sys->placer, sl, kr, freed, end);
 		} else {
+			/* SM_PARK_OPERANDS stays for the run loop to see; the
+			 * others ask for their next item as any warp */
+			if (w->park == SM_PARK_NEXT)
+				w->park = SM_PARK_NONE;
 			event_queue_push(&sys->events, w->park_at, wslot);
 		}
 	}
@@ -415,7 +419,6 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 				now = sm_step_item(sl, w, wslot, it, now);
 				goto issued;
 			}
-			w->park = SM_PARK_NONE;
 			if (__builtin_expect(sl->windowed, 0) && k->reads_clock && sm_implicit_pending(w)) {
 				/* the clock it reads waits for its loads' values */
 				sm_park(sl, wslot, SM_PARK_NEXT, now);
