@@ -30,6 +30,17 @@ static void check_on_two_presets(const char *spec)
 	free(b);
 }
 
+/* Two parameter sets of one program (block shapes) give the same output
+ * on p100. */
+static void check_same_output(const char *spec_a, const char *spec_b)
+{
+	char *a = result_of("p100", spec_a);
+	char *b = result_of("p100", spec_b);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
 /* 70 = 7 tiles of 10 with pyramid 3 (partial last tile); 7 steps = 3
  * launches, the last one shorter than the pyramid. */
 static void test_hotspot(void **state)
@@ -190,11 +201,7 @@ static void test_block_x(void **state)
 	check_on_two_presets("2mm:n=40,block_x=16,verify=1");
 	check_on_two_presets("2dconv:n=70,block_x=8,verify=1");
 	check_on_two_presets("atax:n=90,block_x=64,verify=1");
-	char *a = run_result("p100", "syrk:n=40,block_x=8", 5);
-	char *b = run_result("p100", "syrk:n=40", 5);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
+	check_same_output("syrk:n=40,block_x=8", "syrk:n=40");
 	double x8 = h100_pcie_cycles("2dconv:n=1024,block_x=8");
 	double x16 = h100_pcie_cycles("2dconv:n=1024,block_x=16");
 	double x32 = h100_pcie_cycles("2dconv:n=1024");
@@ -215,11 +222,7 @@ static void test_conv3d(void **state)
 	(void)state;
 	check_on_two_presets("3dconv:n=20,verify=1");
 	check_on_two_presets("3dconv:n=19,block_x=8,verify=1");
-	char *a = run_result("p100", "3dconv:n=19,block_x=16", 5);
-	char *b = run_result("p100", "3dconv:n=19", 5);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
+	check_same_output("3dconv:n=19,block_x=16", "3dconv:n=19");
 	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = "3dconv:n=20", .seed = 5};
 	cJSON *o = run_report(&spec);
 	assert_true(report_num(o, "kernel_launches") == 18);
