@@ -130,6 +130,7 @@ void sm_layer_free(struct sm_layer *s)
 	free(s->parked_store);
 	free(s->held);
 	free(s->req);
+	free(s->req_key);
 	free(s->parked_warps);
 	free(s->reg_ready);
 	free(s->reg_mem);

@@ -53,6 +53,7 @@
 struct alloc_table;
 struct host_link;
 struct memsys;
+struct sm_req_key;
 struct uvm;
 struct xlat;
 
@@ -201,6 +202,7 @@ struct sm_layer {
 	bool windowed;
 	double window_cycles;
 	struct sm_request *req;
+	struct sm_req_key *req_key; /* [cap_req] the barrier's sort keys */
 	size_t n_req, cap_req;
 	uint64_t req_seq;
 	uint32_t *parked_warps;
@@ -267,10 +269,9 @@ double sm_window_cycles(const struct gpuvm_config *cfg);
 /* core.window: applies the window's memory instructions (the window ends
  * at window_end) in the order of (issue cycle, SM, sequence), each as
  * sm_step_item would have at its issue, and writes their results where
- * their pending marks are. The
- * parked warps are the run loop's (it wakes them). Returns -1 when out of
- * memory. */
-int sm_window_apply(struct sm_layer *s, double window_end);
+ * their pending marks are. The parked warps are the run loop's (it wakes
+ * them). */
+void sm_window_apply(struct sm_layer *s, double window_end);
 /* core.window: records warp w's global or local memory instruction,
  * issued at start, for the barrier, and marks what it writes pending
  * (minus its sequence number: sm_operands_ready reads a negative time as

@@ -20,18 +20,37 @@ double sm_window_cycles(const struct gpuvm_config *cfg)
 	return w >= 1 ? w : 1;
 }
 
+/* The key the barrier applies a window's instructions in: no thread
+ * count, host order or warp slot in it. */
+struct sm_req_key {
+	double start;
+	uint64_t seq;
+	uint32_t sm, index;
+};
+
+/* Room for one more request and its sort key (the keys grow with the
+ * requests, so the barrier allocates nothing). */
+static int grow_requests(struct sm_layer *sl)
+{
+	size_t cap = sl->cap_req ? 2 * sl->cap_req : 1024;
+	struct sm_request *r = realloc(sl->req, cap * sizeof *r);
+	if (!r)
+		return -1;
+	sl->req = r;
+	struct sm_req_key *k = realloc(sl->req_key, cap * sizeof *k);
+	if (!k)
+		return -1;
+	sl->req_key = k;
+	sl->cap_req = cap;
+	return 0;
+}
+
 int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			 const struct gpuvm_warp_item *it, double start)
 {
-	if (sl->n_req == sl->cap_req) {
-		size_t cap = sl->cap_req ? 2 * sl->cap_req : 1024;
-		struct sm_request *p = realloc(sl->req, cap * sizeof *p);
-		if (!p) {
-			sl->window_oom = true;
-			return -1;
-		}
-		sl->req = p;
-		sl->cap_req = cap;
+	if (sl->n_req == sl->cap_req && grow_requests(sl)) {
+		sl->window_oom = true;
+		return -1;
 	}
 	struct sm_request *r = &sl->req[sl->n_req++];
 	r->start = start;
@@ -96,17 +115,9 @@ static void deliver(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 	}
 }
 
-/* The key the barrier applies a window's instructions in: no thread
- * count, host order or warp slot in it. */
-struct req_key {
-	double start;
-	uint64_t seq;
-	uint32_t sm, index;
-};
-
 static int req_key_cmp(const void *a, const void *b)
 {
-	const struct req_key *x = a, *y = b;
+	const struct sm_req_key *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	if (x->sm != y->sm)
@@ -114,17 +125,15 @@ static int req_key_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int sm_window_apply(struct sm_layer *sl, double window_end)
+void sm_window_apply(struct sm_layer *sl, double window_end)
 {
 	size_t n = sl->n_req;
 	if (!n)
-		return 0;
-	struct req_key *key = malloc(n * sizeof *key);
-	if (!key)
-		return -1;
+		return; /* no keys yet (and qsort's base must not be NULL) */
+	struct sm_req_key *key = sl->req_key;
 	for (size_t i = 0; i < n; i++)
-		key[i] = (struct req_key){.start = sl->req[i].start, .seq = sl->req[i].seq,
-					  .sm = sl->req[i].sm, .index = (uint32_t)i};
+		key[i] = (struct sm_req_key){.start = sl->req[i].start, .seq = sl->req[i].seq,
+					     .sm = sl->req[i].sm, .index = (uint32_t)i};
 	qsort(key, n, sizeof *key, req_key_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct sm_request *r = &sl->req[key[i].index];
@@ -134,8 +143,6 @@ int sm_window_apply(struct sm_layer *sl, double window_end)
 			sl->window_early++;
 		deliver(sl, w, r->wslot, &r->item, r->seq, result);
 	}
-	free(key);
 	sl->n_req = 0;
-	return 0;
 }
 

@@ -249,7 +249,8 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 			  struct gpuvm_error *err)
 {
 	struct sm_layer *sl = &sys->sms;
-	if (sm_window_apply(sl, win_end) || sl->window_oom) {
+	sm_window_apply(sl, win_end);
+	if (sl->window_oom) {
 		event_queue_clear(&sys->events);
 		return gpuvm_fail(err, kr->k->name, 0, NULL,
 				  "out of memory for the window's memory instructions (core.window)");
