@@ -19,6 +19,7 @@
 #include "run_util.h"
 #include "gpuvm/config.h"
 #include "gpuvm/probe.h"
+#include "par/thread_profile.h"
 #include "sm/sm.h"
 
 static struct gpuvm_config cfg; /* large: not on the stack */
@@ -175,6 +176,77 @@ static void test_window_deterministic(void **state)
 	cJSON_Delete(t);
 }
 
+/* The report less what the host decides (wall time and the rates over
+ * it): what must be the same at any thread count. */
+static void drop_wall_fields(cJSON *o)
+{
+	for (cJSON *c = o ? o->child : NULL, *next; c; c = next) {
+		next = c->next;
+		if (c->string && strstr(c->string, "wall"))
+			cJSON_Delete(cJSON_DetachItemViaPointer(o, c));
+		else if (cJSON_IsObject(c) || cJSON_IsArray(c))
+			drop_wall_fields(c);
+	}
+}
+
+/* --threads with the window: a barrier's translations on this thread,
+ * its sectors' data on another (sm_window.c), give the report one thread
+ * gives, every field, at 2, 3 and 8 threads; every path of the second
+ * stage is taken on the other thread (GPUVM_WINDOW_THREADS=all; the L1,
+ * atomics at the L2, zero-copy reads over the link, stores held by the
+ * L2's write-backs and acked to the warp's end, DRAM runs, a trace with
+ * registers), and without it random sampling (a translation a lane) goes
+ * there by itself while a triad (a translation a warp) does not. Where
+ * the stages share state (managed memory, page-table reads through the
+ * L2) the barrier stays on one thread: the same report too. The second
+ * stage's thread reports its CPU time as it ends (bench --profile). */
+static void test_window_threads_identical(void **state)
+{
+	(void)state;
+	const struct {
+		struct win_case c;
+		bool every;    /* GPUVM_WINDOW_THREADS=all */
+		int on_thread; /* 1: the second stage ran on a thread, 0: not, -1: either */
+	} cases[] = {
+		{{"p100", "random-sampling:region=256MiB,reads=16,threads=57344"}, false, 1},
+		{{"k80", "random-sampling:region=256MiB,reads=8,threads=14336"}, false, 1},
+		{{"p100", "stream-triad:elems=262144"}, false, 0},
+		{{"k80", "hash-groupby:input=131072,region=32MiB"}, true, 1},
+		{{"h100-pcie", NULL, "bptree", "walker.pte_reads=none"}, true, -1},
+		{{"h100", "stream-triad:elems=262144,block=64", NULL, "walker.pte_reads=none"}, true, 1},
+		{{"h100-pcie", "gemm:n=64", NULL, "walker.pte_reads=none"}, true, -1},
+		{{"p100", "random-sampling:region=64MiB,reads=8,threads=14336,mem=managed", NULL,
+		  "uvm.oversub_percent=125"}, true, 0},
+		{{"h100", "random-sampling:region=64MiB,reads=8,threads=14336"}, true, 0},
+	};
+	const uint32_t threads[] = {2, 3, 8};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct win_case *c = &cases[i].c;
+		if (cases[i].every)
+			setenv("GPUVM_WINDOW_THREADS", "all", 1);
+		cJSON *one = run_case(c, true, 1);
+		drop_wall_fields(one);
+		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+			thread_profile_reset();
+			cJSON *many = run_case(c, true, threads[k]);
+			struct thread_profile_snapshot prof;
+			thread_profile_read(&prof);
+			drop_wall_fields(many);
+			bool same = cJSON_Compare(one, many, true);
+			printf("  %-9s %-52s --threads %u: %s, %u helper threads ended\n", c->gpu,
+			       c->workload ? c->workload : "b+tree trace", threads[k],
+			       same ? "same report" : "DIFFERENT REPORT", prof.threads);
+			assert_true(same);
+			/* the generators start no other thread: the pipe's is the one */
+			if (cases[i].on_thread >= 0)
+				assert_int_equal(prof.threads, (uint32_t)cases[i].on_thread);
+			cJSON_Delete(many);
+		}
+		cJSON_Delete(one);
+		unsetenv("GPUVM_WINDOW_THREADS");
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -190,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_window_near_event_order),
 		cmocka_unit_test(test_window_probe_clock),
 		cmocka_unit_test(test_window_deterministic),
+		cmocka_unit_test(test_window_threads_identical),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

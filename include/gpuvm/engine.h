@@ -187,6 +187,11 @@ struct gpuvm_sim_options {
 	uint32_t kernel_sampling_min_detailed;
 	/* told of every paging decision (NULL: nobody listens) */
 	const struct gpuvm_uvm_observer *uvm_observer;
+	/* --threads: with core.window = on and more than 1, a window's
+	 * barrier runs its translations and its data accesses on two threads
+	 * where nothing couples them (src/sm/sm_window.c); the results are
+	 * the same at any count. 0 or 1: one thread. */
+	uint32_t threads;
 };
 
 /* Names of the report's counters that kernel sampling estimates (scaled

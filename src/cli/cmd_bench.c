@@ -235,8 +235,8 @@ static double predict_speedup(double t1_cpu, const struct par_times *m, uint32_t
 	return tp > 0 ? t1 / tp : 0;
 }
 
-static int bench_threads(uint32_t threads, bool small, bool profile, const char *trace,
-			 long repeat, const char *json_path, bool quiet)
+static int bench_threads(uint32_t threads, bool small, bool profile, bool window,
+			 const char *trace, long repeat, const char *json_path, bool quiet)
 {
 	struct gpuvm_error err;
 	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
@@ -249,8 +249,9 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 		snprintf(trace_spec, sizeof trace_spec, "trace:%s", trace);
 	if (table) {
 		printf("host: %s, %ld cores; medians of %ld run%s; cpu: user + system of all "
-		       "threads; speed-up: wall at 1 thread / wall at %u\n",
-		       cpu, cores, repeat, repeat > 1 ? "s" : "", threads);
+		       "threads; speed-up: wall at 1 thread / wall at %u%s\n",
+		       cpu, cores, repeat, repeat > 1 ? "s" : "", threads,
+		       window ? "; core.window = on" : "");
 		printf("%-30s %-5s %8s %8s %8s %8s %8s %12s\n", "run", "gpu", "cpu1 s", "wall1 s",
 		       "cpuN s", "wallN s", "speed-up", "ns/winst@1");
 	}
@@ -259,6 +260,7 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 	cJSON_AddNumberToObject(root, "host_cores", (double)cores);
 	cJSON_AddNumberToObject(root, "repeat", (double)repeat);
 	cJSON_AddNumberToObject(root, "threads", threads);
+	cJSON_AddBoolToObject(root, "window", window);
 	int rc = 0;
 	for (size_t i = 0; i < n_list + (trace ? 1 : 0) && !rc; i++) {
 		struct bench_case tc = {"trace replay", "h100", trace_spec, WINST, NULL, -1};
@@ -269,6 +271,8 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 			snprintf(oversub, sizeof oversub, "uvm.oversub_percent=%s", c->oversub);
 			spec.sets[spec.n_sets++] = oversub;
 		}
+		if (window)
+			spec.sets[spec.n_sets++] = "core.window=on";
 		struct par_times one, many;
 		double insts = 0, sim_cycles = 0;
 		spec.threads = 1;
@@ -366,8 +370,8 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 static void bench_usage(FILE *out)
 {
 	fputs("usage: gpuvm bench [--repeat N] [--json FILE] [-q]\n"
-	      "       gpuvm bench --threads N [--profile] [--small] [--trace DIR] [--repeat N]\n"
-	      "                   [--json FILE] [-q]\n\n"
+	      "       gpuvm bench --threads N [--profile] [--small] [--window] [--trace DIR]\n"
+	      "                   [--repeat N] [--json FILE] [-q]\n\n"
 	      "Runs a fixed set of simulations single-threaded with the full model on and\n"
 	      "prints the simulator's speed: simulated warp instructions and thread\n"
 	      "accesses per CPU second (user + system: the headline, as it depends little\n"
@@ -394,7 +398,12 @@ static void bench_usage(FILE *out)
 	      "               serial fraction and the speed-up predicted at 8, 32 and 64\n"
 	      "               cores from them (CPU times; formula in docs/parallel.md)\n"
 	      "  --small      with --threads: small sizes (a quick check, not a benchmark)\n"
-	      "  --trace DIR  with --threads: also replay this trace (h100 preset)\n",
+	      "  --trace DIR  with --threads: also replay this trace (h100 preset)\n"
+	      "  --window     with --threads: every run with core.window = on, at 1 and N\n"
+	      "               threads alike: the windowed timing, whose barriers then\n"
+	      "               translate on one thread and serve the data on another where\n"
+	      "               a warp's lanes translate apart (random sampling; results\n"
+	      "               the same at any N; docs/parallel.md)\n",
 	      out);
 }
 
@@ -402,7 +411,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 {
 	long repeat = 1;
 	const char *json_path = NULL;
-	bool quiet = false, profile = false, small = false;
+	bool quiet = false, profile = false, small = false, window = false;
 	uint32_t threads = 0;
 	const char *trace = NULL;
 	static const struct option opts[] = {
@@ -410,7 +419,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
 		{"threads", required_argument, 0, 'N'}, {"profile", no_argument, 0, 'P'},
 		{"small", no_argument, 0, 'S'},        {"trace", required_argument, 0, 'T'},
-		{0, 0, 0, 0},
+		{"window", no_argument, 0, 'W'},       {0, 0, 0, 0},
 	};
 	/* getopt_long like the other commands: --repeat=3 and --repeat 3 */
 	optind = 1;
@@ -453,6 +462,9 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		case 'T':
 			trace = optarg;
 			break;
+		case 'W':
+			window = true;
+			break;
 		default: {
 			char why[160];
 			gpuvm_getopt_message(opt, argv, optind, optopt, why, sizeof why);
@@ -471,8 +483,9 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
 		return 2;
 	}
-	if ((profile || small || trace) && !threads) {
-		fprintf(stderr, "gpuvm bench: --profile, --small and --trace go with --threads N\n");
+	if ((profile || small || trace || window) && !threads) {
+		fprintf(stderr, "gpuvm bench: --profile, --small, --trace and --window go with "
+			"--threads N\n");
 		return 2;
 	}
 	if (trace && access(trace, R_OK)) {
@@ -480,7 +493,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		return 2;
 	}
 	if (threads)
-		return bench_threads(threads, small, profile, trace, repeat, json_path, quiet);
+		return bench_threads(threads, small, profile, window, trace, repeat, json_path, quiet);
 	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
 	char cpu[256];
 	host_cpu(cpu, sizeof cpu);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cache_line.h"
+
 /* The near partition of each logical SM: its GPC's half of the chip (the
  * A100 whitepaper: "each L2 partition localizes and caches data for
  * memory accesses from SMs in the GPCs directly connected to the
@@ -49,7 +51,7 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->part_shift = (uint32_t)__builtin_ctzll(cfg->mem_partition_interleave_bytes
 							   ? cfg->mem_partition_interleave_bytes
 							   : 4096);
-	ms->part = calloc(n, sizeof *ms->part);
+	ms->part = gpuvm_calloc_lines(n, sizeof *ms->part);
 	if (!ms->part)
 		return -1;
 

@@ -119,6 +119,7 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 					.kernel_sampling = spec->kernel_sampling,
 					.kernel_sampling_tolerance = spec->kernel_sampling_tolerance,
 					.uvm_observer = spec->uvm_observer,
+					.threads = spec->threads,
 					.progress_fn = spec->progress_reporter ? gpuvm_progress_report
 										: NULL,
 					.progress_ctx = spec->progress_reporter};

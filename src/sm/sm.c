@@ -1,5 +1,6 @@
 /* The SM layer's slots and launches (sm.h holds the contract): building
  * the SMs, CTA and warp slots, barriers, and a launch's start. */
+#include "memsys/memsys.h"
 #include "sm/sm.h"
 
 #include <stdlib.h>
@@ -31,6 +32,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->crossbar_cycles = cfg->load_base_latency_cycles / 2;
 	s->sector_bytes = cfg->l2_sector_bytes;
 	s->store_held = cfg->l2_writeback_stall != 0;
+	s->dram_banked = ports->mem && ports->mem->dram_banked;
 	s->exit_waits_stores = cfg->warp_exit_waits_stores != 0;
 	s->busy_unit_yield = cfg->busy_unit_yield != 0;
 
@@ -83,6 +85,8 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	if (!s->sm || !s->warp || !s->cta || !s->parked_store || !s->held)
 		return -1;
 	s->windowed = cfg->core_window != 0;
+	const char *every = getenv("GPUVM_WINDOW_THREADS");
+	s->pipe_every_window = every && strcmp(every, "all") == 0;
 	if (s->windowed) {
 		s->window_cycles = sm_window_cycles(cfg);
 		s->parked_warps = malloc(n_warps * sizeof *s->parked_warps);
@@ -129,6 +133,7 @@ void sm_layer_free(struct sm_layer *s)
 	free(s->cta);
 	free(s->parked_store);
 	free(s->held);
+	sm_window_pipe_free(s);
 	free(s->req);
 	free(s->req_key);
 	free(s->parked_warps);

@@ -117,6 +117,37 @@ struct sm_request {
 	struct gpuvm_warp_item item;
 };
 
+/* core.window with --threads: the barrier in two stages on two threads
+ * (sm_window.c). The first coalesces and translates each instruction, in
+ * key order, and hands its sectors over as a plan; the second serves them,
+ * in the same order, through the L1, the L2 port, the memory partitions
+ * and the host link. A translated sector: */
+struct sm_plan_sector {
+	uint64_t addr;
+	double tx; /* when its translation is ready */
+};
+/* One memory instruction's sectors (a local instruction: one part per
+ * 4-byte word of its lanes). */
+struct sm_plan_part {
+	double start;  /* its issue, after the L1 stage's wait */
+	double stage;  /* cycles it held the L1's tag and data stages */
+	uint64_t instr; /* mem_instr_seq: names it on the host link */
+	uint32_t first, n; /* its sectors in sm_plan.sec */
+	uint8_t l1mode;
+	bool runs;     /* a load's L2 misses gathered into DRAM runs */
+};
+struct sm_plan {
+	struct sm_plan_sector *sec;
+	size_t n_sec, cap_sec;
+	struct sm_plan_part *part;
+	size_t n_part, cap_part;
+	/* the first stage's counts (sectors, lines, translation units), added
+	 * to the run's at the barrier's end: its thread never writes the
+	 * counters the second stage's does */
+	struct gpuvm_stats *counts;
+};
+struct sm_pipe;
+
 struct cta_rt {
 	uint32_t warps_left;
 	uint32_t arrived;         /* warps waiting at the barrier */
@@ -155,9 +186,8 @@ struct sm_layer {
 
 	struct coalescer co;
 	/* a count of memory instructions: names the instruction a zero-copy
-	 * sector belongs to (link_req.instr) */
+	 * sector belongs to (link_req.instr; serve_instr below) */
 	uint64_t mem_instr_seq;
-	struct l1_cache l1;
 	bool l1_on, l1_global;
 	bool l1_fill_line; /* l1.fill = line: a load miss fetches the whole line */
 	double l1_hit, l1_cycles_per_line;
@@ -173,12 +203,12 @@ struct sm_layer {
 	 * served have left the SM (their sectors' write-back waits in the
 	 * memory partitions, memsys.writeback_wait, past their leaving) */
 	bool store_held;
-	double store_left;
 	/* gpu.warp_exit_waits_stores: a warp's end waits for the L2's ack of
-	 * its stores; store_ack is the latest ack of the item being issued
-	 * (its device and managed store sectors; 0: none) */
+	 * its stores (store_ack below) */
 	bool exit_waits_stores;
-	double store_ack;
+	/* the memory partitions bank their DRAM (memsys.dram_banked, read
+	 * here so the barrier's first stage reads nothing of the second's) */
+	bool dram_banked;
 	/* core.busy_unit = yield: a warp whose unit is busy waits for it in
 	 * the event queue, leaving its scheduler to other warps (the run
 	 * loop, src/system/kernel_run.c; sm_unit_wait) */
@@ -207,10 +237,17 @@ struct sm_layer {
 	uint64_t req_seq;
 	uint32_t *parked_warps;
 	uint32_t n_parked;
-	/* results that came back before their window's end: none when the
-	 * window is no longer than sm_window_cycles (tests check it) */
-	uint64_t window_early;
 	bool window_oom; /* a request found no memory (the run fails) */
+	/* --threads N > 1: the barrier's two stages on two threads when
+	 * nothing couples them (no paging, page-table reads in the walk
+	 * latency: sm_window.c); pipe made at the first such barrier */
+	uint32_t threads;
+	struct sm_pipe *pipe;
+	double window_units_per_request; /* the last barrier's translations */
+	/* GPUVM_WINDOW_THREADS=all: every window that may goes to two
+	 * threads, whatever its translations (tests: every path of the
+	 * second stage on the thread; the results are the same) */
+	bool pipe_every_window;
 
 	/* the GPU's block scheduler (gpu.cta_dispatch_cycles): the next cycle
 	 * it can dispatch a CTA, whichever SM takes it */
@@ -228,6 +265,25 @@ struct sm_layer {
 	 * were not ready; the warp waits in the queue, so the SM's schedulers
 	 * are claimed in time order) */
 	struct gpuvm_warp_item *held;
+
+	/* What serving a memory instruction writes (the SMs' L1 and the
+	 * fields below): on cache lines of their own, since with --threads the barrier's second stage writes it
+	 * while the first writes the fields above (sm_window.c). */
+	/* the instruction being served (mem_instr_seq at its issue, or the
+	 * plan's): names its zero-copy sectors on the link */
+	_Alignas(64) struct l1_cache l1;
+	uint64_t serve_instr;
+	/* l2.writeback_stall: when the stores of the instruction being
+	 * served have left the SM (their sectors' write-back waits in the
+	 * memory partitions, memsys.writeback_wait, past their leaving) */
+	double store_left;
+	/* gpu.warp_exit_waits_stores: the latest ack of the item being
+	 * issued (its device and managed store sectors; 0: none) */
+	double store_ack;
+	/* core.window: results that came back before their window's end:
+	 * none when the window is no longer than sm_window_cycles (tests
+	 * check it) */
+	uint64_t window_early;
 };
 
 int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpuvm_stats *stats,
@@ -284,6 +340,20 @@ int sm_defer_instruction(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
  * returns when its last sector is back (stores: when they have left). */
 double sm_serve_memory(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
 		       const struct gpuvm_warp_item *it, double start);
+/* core.window on threads, the barrier's first stage (sm_issue.c): plans
+ * the memory instruction sm_serve_memory would serve, appending its parts
+ * and sectors to plan, which must have room for them
+ * (sm_plan_sectors_max: the most sectors, *parts the most parts). */
+size_t sm_plan_sectors_max(const struct sm_layer *s, const struct gpuvm_warp_item *it,
+			  size_t *parts);
+void sm_plan_memory(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
+		    const struct gpuvm_warp_item *it, double start, struct sm_plan *plan);
+/* The second stage: serves the instruction's parts [first, end) of the
+ * plan as sm_serve_memory would have at start; the same result. */
+double sm_serve_plan(struct sm_layer *s, uint32_t sm, const struct gpuvm_warp_item *it,
+		     double start, const struct sm_plan *plan, size_t first, size_t end);
+/* Ends the barrier's second-stage thread (sm_layer_free calls it). */
+void sm_window_pipe_free(struct sm_layer *s);
 /* core.window: warp wslot waits for the barrier at now (why: sm_park). */
 static inline void sm_park(struct sm_layer *s, uint32_t wslot, enum sm_park why, double now)
 {

@@ -60,7 +60,7 @@ static __attribute__((noinline)) double access_counted_sector(struct sm_layer *s
 static __attribute__((noinline)) double zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr,
 							 enum gpuvm_mem_op op, double at_mem)
 {
-	struct link_req r = {.sector_addr = sector_addr, .op = op, .instr = sl->mem_instr_seq,
+	struct link_req r = {.sector_addr = sector_addr, .op = op, .instr = sl->serve_instr,
 			     .t = at_mem};
 	return link_zero_copy(sl->port.link, &r);
 }
@@ -75,7 +75,7 @@ static __attribute__((noinline)) double zero_copy_atomics(struct sm_layer *sl,
 	uint32_t lanes = 0;
 	for (uint32_t m = it->active_mask; m; m &= m - 1)
 		lanes += it->addr[__builtin_ctz(m)] >> sl->co.sector_shift == sec;
-	struct link_req r = {.sector_addr = sa, .op = GPUVM_OP_ATOMIC, .instr = sl->mem_instr_seq,
+	struct link_req r = {.sector_addr = sa, .op = GPUVM_OP_ATOMIC, .instr = sl->serve_instr,
 			     .t = at_mem};
 	return link_zero_copy_atomics(sl->port.link, &r, lanes);
 }
@@ -216,13 +216,13 @@ static __attribute__((noinline)) double l1_sector(struct sm_layer *sl, uint64_t 
 	return d;
 }
 
-/* One distinct sector of a memory instruction, its translation ready at
- * tx: through the L1 or straight to the L2. */
+/* One distinct sector of a memory instruction of SM sm, its translation
+ * ready at tx: through the L1 or straight to the L2 (the caller counts
+ * it). */
 static inline __attribute__((always_inline)) double
-serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
-	     uint64_t sa, enum l1_mode l1mode, double tx)
+serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
+	     enum l1_mode l1mode, double tx)
 {
-	sl->stats->sectors++;
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
 	if (__builtin_expect(it->op == GPUVM_OP_ATOMIC, 0)) {
 		if (kind == GPUVM_ALLOC_HOST_PINNED)
@@ -230,11 +230,11 @@ serve_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_wa
 		/* performed at the L2 slice (atomics bypass the L1): the
 		 * access, then the atomic unit's read-modify-write before the
 		 * old value returns */
-		return access_sector(sl, sa, it->op, kind, tx, w->sm) + sl->l2_atomic_cycles;
+		return access_sector(sl, sa, it->op, kind, tx, sm) + sl->l2_atomic_cycles;
 	}
 	double d = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
-			   ? access_sector(sl, sa, it->op, kind, tx, w->sm)
-			   : l1_sector(sl, sa, it->op, kind, tx, w->sm, l1mode);
+			   ? access_sector(sl, sa, it->op, kind, tx, sm)
+			   : l1_sector(sl, sa, it->op, kind, tx, sm, l1mode);
 	/* a store's d is its ack back at the SM (memsys_access: the L2 has
 	 * it, plus the crossbar back); host-pinned stores are posted writes
 	 * over the link, whose ack the model has no source for: left out.
@@ -297,17 +297,24 @@ static inline bool lanes_ascending(const struct gpuvm_warp_item *it, bool *conti
  * partitions' gathered DRAM runs (memsys_load_run_sector), the others
  * (the open run sent first) served one by one. */
 static inline __attribute__((always_inline)) double
-load_run_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
-		uint64_t sa, double tx, struct memsys_run *run, double done)
+load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
+		double tx, struct memsys_run *run, double done)
 {
 	struct memsys *ms = sl->port.mem;
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
 	if (kind != GPUVM_ALLOC_DEVICE) {
 		done = memsys_flush_run(ms, run, done);
-		return later(serve_sector(sl, w, it, sa, L1_BYPASS, tx), done);
+		return later(serve_sector(sl, sm, it, sa, L1_BYPASS, tx), done);
 	}
-	sl->stats->sectors++;
-	return memsys_load_run_sector(ms, w->sm, sa, l2_port(sl, w->sm, tx), run, done);
+	return memsys_load_run_sector(ms, sm, sa, l2_port(sl, sm, tx), run, done);
+}
+
+/* core.window on threads: a translated sector handed from the barrier's
+ * first stage to its second (plan: the instruction being planned). */
+static inline __attribute__((always_inline)) void plan_sector(struct sm_plan *plan, uint64_t sa,
+								double tx)
+{
+	plan->sec[plan->n_sec++] = (struct sm_plan_sector){.addr = sa, .tx = tx};
 }
 
 /* The sectors of ascending lanes, in order: each unit translated once,
@@ -317,21 +324,23 @@ load_run_sector(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm
  * two at most a sector, aligned to its size), walked sector by sector
  * instead of lane by lane; a sector's first lane starts at the sector's
  * start (the first one at addr[0]), and so does a unit's, so the same
- * translations (same addresses), sectors and lines. Inlined into both
- * callers, so each gets its own copy without the run test. */
+ * translations (same addresses), sectors and lines. Inlined into its
+ * callers, so each gets its own copy without the run and plan tests.
+ * plan: the sectors are translated and counted (into s), not served,
+ * and handed to the plan for the barrier's second stage. */
 static inline __attribute__((always_inline)) double
 sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
-	    enum l1_mode l1mode, double xstart, double done, bool by_sector, struct memsys_run *run)
+	    enum l1_mode l1mode, double xstart, double done, bool by_sector, struct memsys_run *run,
+	    struct gpuvm_stats *s, struct sm_plan *plan)
 {
 	const struct coalescer *co = &sl->co;
-	struct gpuvm_stats *s = sl->stats;
 	/* locals: the stores to the statistics would otherwise make the
 	 * compiler reload these for every lane */
 	const uint32_t sector_shift = co->sector_shift, unit_shift = co->unit_shift;
 	const uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
 	const uint64_t span = it->bytes_per_lane - 1;
 	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
-	uint64_t units = 0, lines = 0;
+	uint64_t units = 0, lines = 0, sectors = 0;
 	double tx = 0;
 	if (by_sector) {
 		uint64_t a0 = it->addr[0];
@@ -349,8 +358,12 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 				lines++;
 				last_line = line;
 			}
-			done = run ? load_run_sector(sl, w, it, sa, tx, run, done)
-				   : later(serve_sector(sl, w, it, sa, l1mode, tx), done);
+			sectors++;
+			if (plan)
+				plan_sector(plan, sa, tx);
+			else
+				done = run ? load_run_sector(sl, w->sm, it, sa, tx, run, done)
+					   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx), done);
 		}
 	} else {
 		for (uint32_t m = it->active_mask; m; m &= m - 1) {
@@ -374,8 +387,13 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 					last_line = line;
 				}
 				uint64_t sa = sec << sector_shift;
-				done = run ? load_run_sector(sl, w, it, sa, tx, run, done)
-					   : later(serve_sector(sl, w, it, sa, l1mode, tx), done);
+				sectors++;
+				if (plan)
+					plan_sector(plan, sa, tx);
+				else
+					done = run ? load_run_sector(sl, w->sm, it, sa, tx, run, done)
+						   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx),
+							   done);
 			}
 			if (lastsec + 1 > next_sector)
 				next_sector = lastsec + 1;
@@ -383,6 +401,7 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 	}
 	s->xlat_units += units;
 	s->lines += lines;
+	s->sectors += sectors;
 	return done;
 }
 
@@ -401,7 +420,7 @@ static __attribute__((noinline)) double ascending_load_runs(struct sm_layer *sl,
 							    bool by_sector)
 {
 	struct memsys_run run = {0, 0, 0, 0};
-	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, &run);
+	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, &run, sl->stats, NULL);
 	return memsys_flush_run(sl->port.mem, &run, done);
 }
 
@@ -409,10 +428,13 @@ static __attribute__((noinline)) double ascending_load_runs(struct sm_layer *sl,
  * sector and line seen before in the instruction is then the latest one,
  * so the coalescer's sets are not needed; the same translations and
  * sectors, in the same order, and the same line count as the general
- * loop. Returns the latest of done and the sectors' results. */
-static double ascending_sectors(struct sm_layer *sl, const struct warp_rt *w,
-				const struct gpuvm_warp_item *it, enum l1_mode l1mode,
-				double xstart, double done, bool contiguous)
+ * loop. Returns the latest of done and the sectors' results (plan: the
+ * sectors planned, as sector_walk; the L2 is the second stage's, so no
+ * prefetch here). */
+static inline __attribute__((always_inline)) double
+ascending_sectors(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
+		  enum l1_mode l1mode, double xstart, double done, bool contiguous,
+		  struct gpuvm_stats *s, struct sm_plan *plan)
 {
 	const struct coalescer *co = &sl->co;
 	uint32_t sector_shift = co->sector_shift;
@@ -423,7 +445,8 @@ static double ascending_sectors(struct sm_layer *sl, const struct warp_rt *w,
 	uint32_t line_shift = co->line_shift;
 	uint64_t lo = it->addr[__builtin_ctz(it->active_mask)] >> line_shift;
 	uint64_t hi = it->addr[31 - __builtin_clz(it->active_mask)] >> line_shift;
-	if (hi - lo < 8) {
+	if (plan) {
+	} else if (hi - lo < 8) {
 		for (uint64_t line = lo; line <= hi; line++)
 			memsys_l2_prefetch(sl->port.mem, line << line_shift);
 	} else {
@@ -438,9 +461,14 @@ static double ascending_sectors(struct sm_layer *sl, const struct warp_rt *w,
 	uint64_t bpl = it->bytes_per_lane;
 	bool by_sector = contiguous && bpl <= (1ull << sector_shift) && !(bpl & (bpl - 1)) &&
 			 !(it->addr[0] & (bpl - 1)) && co->unit_shift >= sector_shift;
-	if (l1mode == L1_BYPASS && sl->port.mem->dram_banked && it->op == GPUVM_OP_LOAD)
+	bool runs = l1mode == L1_BYPASS && sl->dram_banked && it->op == GPUVM_OP_LOAD;
+	if (plan) {
+		plan->part[plan->n_part - 1].runs = runs;
+		return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL, s, plan);
+	}
+	if (runs)
 		return ascending_load_runs(sl, w, it, xstart, done, by_sector);
-	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL);
+	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL, s, NULL);
 }
 
 /* The cycles the L1's tag and data stages hold one instruction that
@@ -464,22 +492,56 @@ static inline double l1_stage_cycles(const struct sm_layer *sl, uint64_t lines, 
 	return wavefronts > data ? wavefronts : data;
 }
 
-/* Serves one memory instruction issued at start on warp w; returns when
- * its last sector is back (stores: when they have left). */
-static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
-				 const struct gpuvm_warp_item *it, double start)
+/* When a memory instruction that issued (after the L1 stage's wait) at
+ * start, held the L1 stage `stage` cycles and whose sectors came back by
+ * done gives its result: a store when it has left the SM, a load when its
+ * last wavefront's sectors are back. */
+static inline double instruction_done(const struct sm_layer *sl, enum gpuvm_mem_op op,
+				      double start, double stage, double done)
 {
-	struct gpuvm_stats *s = sl->stats;
+	if (op == GPUVM_OP_STORE) {
+		/* stores retire without waiting for memory, but not before
+		 * they have left the SM: the warp's end waits for that
+		 * (l2.writeback_stall; a full L2 holds them back) */
+		return later(start + 1, sl->store_left);
+	}
+	/* l1.tags_per_cycle: the wavefronts pass the stages one a cycle, so
+	 * the last one's sectors come back stage - 1 cycles after the first
+	 * (every sector above was served as if in the first wavefront; where
+	 * the latest is a miss of an earlier one, this is up to stage - 1
+	 * cycles too long) */
+	if (sl->l1_cycles_per_tag > 0 && stage > 1)
+		done += stage - 1;
+	return done;
+}
+
+/* Serves one memory instruction issued at start on warp w; returns when
+ * its last sector is back (stores: when they have left). plan (the
+ * barrier's first stage, core.window on threads): the instruction is
+ * coalesced, translated and counted (into s) and its sectors handed to
+ * the plan as one part; the second stage serves them (sm_serve_plan).
+ * Always inline: memory_instruction and plan_instruction are its two
+ * copies, the first as it was without plans. */
+static inline __attribute__((always_inline)) double
+memory_instruction_impl(struct sm_layer *sl, struct warp_rt *w, const struct gpuvm_warp_item *it,
+			double start, struct gpuvm_stats *s, struct sm_plan *plan)
+{
 	uint32_t lanes = (uint32_t)__builtin_popcount(it->active_mask);
 	if (!lanes)
 		return start + 1;
-	sl->mem_instr_seq++;
-	sl->store_left = 0;
 	enum l1_mode l1mode = l1_mode_of(sl, it);
 	/* the L1's tag/data stage is busy with the SM's last instruction */
 	struct sm_state *sm = &sl->sm[w->sm];
 	if (sm->l1_free > start)
 		start = sm->l1_free;
+	if (plan) {
+		plan->part[plan->n_part++] = (struct sm_plan_part){
+			.start = start, .instr = ++sl->mem_instr_seq, .first = (uint32_t)plan->n_sec,
+			.l1mode = (uint8_t)l1mode};
+	} else {
+		sl->serve_instr = ++sl->mem_instr_seq;
+		sl->store_left = 0;
+	}
 	uint64_t lines0 = s->lines, sectors0 = s->sectors;
 
 	/* the lanes' order: the source's word for it (worker threads' items:
@@ -487,7 +549,7 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 	bool contiguous = it->lanes_order == GPUVM_LANES_CONTIGUOUS;
 	bool ascending = it->bytes_per_lane &&
 			 (it->lanes_order ? true : lanes_ascending(it, &contiguous));
-	if (lanes > 4 && !ascending) {
+	if (lanes > 4 && !ascending && !plan) {
 		for (uint32_t m = it->active_mask; m; m &= m - 1)
 			memsys_l2_prefetch(sl->port.mem, it->addr[__builtin_ctz(m)]);
 		/* scattered lanes of managed memory: their pages' paging state,
@@ -508,7 +570,7 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 	struct coalescer *co = &sl->co;
 	double done = start + 1;
 	if (ascending) {
-		done = ascending_sectors(sl, w, it, l1mode, xstart, done, contiguous);
+		done = ascending_sectors(sl, w, it, l1mode, xstart, done, contiguous, s, plan);
 		goto served;
 	}
 	coalescer_begin(co);
@@ -522,6 +584,7 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 	 * once a lane shares a unit (lazy_lanes: the lanes to enter then). */
 	bool lazy = co->lazy_ok;
 	uint32_t lazy_lanes = 0;
+	uint64_t sectors = 0; /* a local: a store a sector would reload the loop's */
 	uint32_t sectors_per_unit_shift = co->unit_shift - sector_shift;
 	uint32_t sectors_per_line_shift = co->line_shift - sector_shift;
 
@@ -565,26 +628,38 @@ static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 				continue;
 			}
 			last_sector = sec;
-			done = later(serve_sector(sl, w, it, sec << sector_shift, l1mode, last_tx), done);
+			sectors++;
+			if (plan)
+				plan_sector(plan, sec << sector_shift, last_tx);
+			else
+				done = later(serve_sector(sl, w->sm, it, sec << sector_shift, l1mode,
+							  last_tx),
+					     done);
 		}
 	}
+	s->sectors += sectors;
 served:;
 	double stage = l1_stage_cycles(sl, s->lines - lines0, s->sectors - sectors0);
 	sm->l1_free = start + stage;
-	if (it->op == GPUVM_OP_STORE) {
-		/* stores retire without waiting for memory, but not before
-		 * they have left the SM: the warp's end waits for that
-		 * (l2.writeback_stall; a full L2 holds them back) */
-		return later(start + 1, sl->store_left);
+	if (plan) {
+		struct sm_plan_part *part = &plan->part[plan->n_part - 1];
+		part->n = (uint32_t)(plan->n_sec - part->first);
+		part->stage = stage;
+		return 0;
 	}
-	/* l1.tags_per_cycle: the wavefronts pass the stages one a cycle, so
-	 * the last one's sectors come back stage - 1 cycles after the first
-	 * (every sector above was served as if in the first wavefront; where
-	 * the latest is a miss of an earlier one, this is up to stage - 1
-	 * cycles too long) */
-	if (sl->l1_cycles_per_tag > 0 && stage > 1)
-		done += stage - 1;
-	return done;
+	return instruction_done(sl, it->op, start, stage, done);
+}
+
+static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
+				 const struct gpuvm_warp_item *it, double start)
+{
+	return memory_instruction_impl(sl, w, it, start, sl->stats, NULL);
+}
+
+static void plan_instruction(struct sm_layer *sl, struct warp_rt *w,
+			     const struct gpuvm_warp_item *it, double start, struct sm_plan *plan)
+{
+	memory_instruction_impl(sl, w, it, start, plan->counts, plan);
 }
 
 /* Local memory (LDL/STL, spills): each warp slot owns a region of
@@ -599,8 +674,9 @@ served:;
 #define LOCAL_WINDOW (16ull << 20)
 #define LOCAL_WORDS (16u << 10)
 
-static double local_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
-				const struct gpuvm_warp_item *it, double start)
+static inline __attribute__((always_inline)) double
+local_instruction_impl(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+		       const struct gpuvm_warp_item *it, double start, struct sm_plan *plan)
 {
 	struct gpuvm_warp_item sub = *it;
 	sub.lanes_order = GPUVM_LANES_UNKNOWN; /* its addresses are rewritten */
@@ -616,10 +692,20 @@ static double local_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t
 					 (((uint64_t)wslot * LOCAL_WORDS + word) * GPUVM_WARP_LANES + lane) * 4 +
 					 (off & 3);
 		}
+		if (plan) {
+			plan_instruction(sl, w, &sub, start, plan);
+			continue;
+		}
 		double d = memory_instruction(sl, w, &sub, start);
 		done = later(d, done);
 	}
 	return done;
+}
+
+static double local_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+				const struct gpuvm_warp_item *it, double start)
+{
+	return local_instruction_impl(sl, w, wslot, it, start, NULL);
 }
 
 /* Shared memory: its latency plus one cycle per extra wavefront that bank
@@ -672,6 +758,70 @@ double sm_serve_memory(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 	sl->store_ack = 0;
 	return it->space == GPUVM_SPACE_LOCAL ? local_instruction(sl, w, wslot, it, start)
 					      : memory_instruction(sl, w, it, start);
+}
+
+size_t sm_plan_sectors_max(const struct sm_layer *sl, const struct gpuvm_warp_item *it,
+			  size_t *parts)
+{
+	size_t lanes = (size_t)__builtin_popcount(it->active_mask);
+	if (it->space == GPUVM_SPACE_LOCAL) {
+		/* one 4-byte word (two sectors at most) a lane, per word */
+		size_t words = it->bytes_per_lane > 4 ? (it->bytes_per_lane + 3) / 4 : 1;
+		*parts = words;
+		return words * lanes * 2;
+	}
+	/* a lane's bytes, plus one sector where they straddle a boundary */
+	size_t per_lane = (it->bytes_per_lane + sl->sector_bytes - 1) / sl->sector_bytes + 1;
+	*parts = 1;
+	return lanes * per_lane;
+}
+
+void sm_plan_memory(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+		    const struct gpuvm_warp_item *it, double start, struct sm_plan *plan)
+{
+	if (it->space == GPUVM_SPACE_LOCAL)
+		local_instruction_impl(sl, w, wslot, it, start, plan);
+	else
+		plan_instruction(sl, w, it, start, plan);
+}
+
+/* One part of a plan served: its sectors as memory_instruction serves
+ * them once translated, in the same order, through the same paths. */
+static double serve_part(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
+			 const struct sm_plan *plan, const struct sm_plan_part *part)
+{
+	sl->serve_instr = part->instr;
+	sl->store_left = 0;
+	const struct sm_plan_sector *sec = plan->sec + part->first, *end = sec + part->n;
+	/* their L2 sets, loading while the first is served (changes no result) */
+	for (const struct sm_plan_sector *p = sec; p < end; p++)
+		memsys_l2_prefetch(sl->port.mem, p->addr);
+	double done = part->start + 1;
+	if (part->runs) {
+		struct memsys_run run = {0, 0, 0, 0};
+		for (; sec < end; sec++)
+			done = load_run_sector(sl, sm, it, sec->addr, sec->tx, &run, done);
+		done = memsys_flush_run(sl->port.mem, &run, done);
+	} else {
+		enum l1_mode l1mode = (enum l1_mode)part->l1mode;
+		for (; sec < end; sec++)
+			done = later(serve_sector(sl, sm, it, sec->addr, l1mode, sec->tx), done);
+	}
+	return instruction_done(sl, it->op, part->start, part->stage, done);
+}
+
+double sm_serve_plan(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
+		     double start, const struct sm_plan *plan, size_t first, size_t end)
+{
+	sl->store_ack = 0;
+	/* local_instruction: the latest of its words; a global instruction
+	 * has one part (none without active lanes, as memory_instruction) */
+	double done = start + 1;
+	for (size_t i = first; i < end; i++) {
+		double d = serve_part(sl, sm, it, plan, &plan->part[i]);
+		done = it->space == GPUVM_SPACE_LOCAL ? later(d, done) : d;
+	}
+	return done;
 }
 
 /* Issues one compute or memory item of warp w whose operands are ready

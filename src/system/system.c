@@ -141,6 +141,7 @@ int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm
 				 .uvm = NULL, .allocs = &sys->allocs, .events = &sys->events};
 	if (sm_layer_init(&sys->sms, cfg, stats, &ports))
 		return -1;
+	sys->sms.threads = opt && opt->threads > 1 ? opt->threads : 1;
 	cta_placer_init(&sys->placer, cfg);
 	return 0;
 }

@@ -39,11 +39,14 @@
 struct system {
 	const struct gpuvm_config *cfg;
 	struct gpuvm_stats *stats;
-	struct xlat xlat;
-	struct memsys mem;
-	struct host_link link;
-	struct alloc_table allocs;
-	struct sm_layer sms;
+	/* each component on lines of its own (core/cache_line.h): with
+	 * --threads the translation and the memory partitions are served on
+	 * two cores at a window's barrier */
+	_Alignas(64) struct xlat xlat;
+	_Alignas(64) struct memsys mem;
+	_Alignas(64) struct host_link link;
+	_Alignas(64) struct alloc_table allocs;
+	_Alignas(64) struct sm_layer sms;
 	struct cta_placer placer;
 	struct event_queue events;
 	unsigned pte_page_shift; /* log2 of the page a leaf page-table entry maps */

@@ -21,6 +21,7 @@
  * over 6 MiB (k80, no prefetch). 32768 slots cover 4.2 M cycles. */
 #define POOL_RING_BLOCKING 32768
 
+#include "core/cache_line.h"
 #include "core/later.h"
 #include "gpuvm/units.h"
 
@@ -38,7 +39,7 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		xl->hit_cycles = lc->hit_latency_cycles;
 		xl->miss_penalty_cycles = lc->miss_penalty_cycles;
 		xl->instances = lc->instances;
-		xl->inst = calloc(lc->instances, sizeof *xl->inst);
+		xl->inst = gpuvm_calloc_lines(lc->instances, sizeof *xl->inst);
 		xl->of_sm = calloc(cfg->sms, sizeof *xl->of_sm);
 		xl->stats = &stats->tlb[l];
 		xl->stats->instances = lc->instances;

@@ -4,8 +4,10 @@
 # helper threads' busy time, the serial fraction and predictions at 8, 32
 # and 64 cores, the windowed model's window (src/par/window.h) and the
 # number of windows. Checked on --small: rows with no helper thread (generators)
-# are all serial; the SIMT triad's workers take part of the CPU; --profile,
-# --small and --trace need --threads.
+# are all serial; the SIMT triad's workers take part of the CPU; --window
+# runs the windowed timing, whose random-sampling barriers translate and
+# serve on two threads (a helper thread there); --profile, --small,
+# --trace and --window need --threads.
 # usage: bench_threads.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -63,7 +65,20 @@ tr = by["trace replay"] if "trace replay" in by else None
 assert tr and len(tr["helper_busy_seconds"]) == 1, tr  # the trace reader thread
 print("ok - bench --threads 2 --profile JSON")
 PY
-for args in "--profile" "--small" "--trace ." "--threads 0" "--threads 2 --trace nonexistent"; do
+"$GPUVM" bench --threads 2 --small --profile --window --json w.json -q ||
+	fail "bench --threads 2 --small --profile --window: exit $?"
+python3 - w.json <<'PY' || fail "bench --window JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["window"] is True, d.get("window")
+by = {r["run"]: r["profile"] for r in d["rows"]}
+# random sampling (a translation a lane): the barrier's data on a thread
+assert len(by["random sampling over 256 MB"]["helper_busy_seconds"]) == 1, by
+# the triad (a translation a warp): its barriers stay on the engine's
+assert len(by["coalesced streaming (triad)"]["helper_busy_seconds"]) == 0, by
+print("ok - bench --threads 2 --window JSON")
+PY
+for args in "--profile" "--small" "--trace ." "--window" "--threads 0" "--threads 2 --trace nonexistent"; do
 	# shellcheck disable=SC2086 # args holds options
 	"$GPUVM" bench $args -q >out.txt 2>err.txt
 	rc=$?
