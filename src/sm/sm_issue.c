@@ -1,8 +1,10 @@
 /* The SM layer's issue path (sm.h holds the contract): one warp item
  * issued on its scheduler and unit, and a memory instruction's lanes
  * coalesced, translated and served, each sector through the L1 or
- * straight to the memory partitions, the host link or the UVM driver.
- * The hot path of the simulator: the requests to the memory partitions
+ * straight to the memory partitions, the host link or the UVM driver
+ * (sm_sector.h); with core.window on threads, only planned (coalesced
+ * and translated) for the barrier's second stage (sm_serve.c). The hot
+ * path of the simulator: the requests to the memory partitions
  * (memsys.h) are inline functions, so splitting the engine into
  * components kept its code as it was. */
 #include <math.h>
@@ -18,232 +20,9 @@
 #include "memsys/memsys.h"
 #include "mem/smem_banks.h"
 #include "sm/sm.h"
+#include "sm/sm_sector.h"
 #include "uvm/uvm.h"
 #include "xlat/xlat.h"
-
-/* A sector of managed memory: its page may still be on its way (the
- * driver sees the access), and L2 lines of a frame the page has left
- * since are dropped first (memsys_access_fresh). Out of line, so the
- * device path stays as it was. */
-static __attribute__((noinline)) double access_managed_sector(struct sm_layer *sl, uint64_t sector_addr,
-							     enum gpuvm_mem_op op, double tx,
-							     uint32_t sm)
-{
-	bool write = op != GPUVM_OP_LOAD;
-	struct uvm *u = sl->port.uvm;
-	tx = uvm_access(u, sm, sector_addr, write, tx);
-	const uint32_t *page_through;
-	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
-	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, tx,
-				   block_through, page_through);
-}
-
-/* access_managed_sector with access counters, thrashing detection or hints
- * (uvm_counts): a read the driver leaves in host memory crosses the link
- * uncached, as zero-copy memory does; otherwise the same path. */
-static __attribute__((noinline)) double access_counted_sector(struct sm_layer *sl, uint64_t sector_addr,
-							     enum gpuvm_mem_op op, double tx,
-							     uint32_t sm)
-{
-	bool remote = false, write = op != GPUVM_OP_LOAD;
-	struct uvm *u = sl->port.uvm;
-	double t = uvm_access_counted(u, sm, sector_addr, write, op != GPUVM_OP_STORE, tx, &remote);
-	if (remote)
-		return t + sl->crossbar_cycles;
-	const uint32_t *page_through;
-	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
-	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, t,
-				   block_through, page_through);
-}
-
-/* One sector of host-pinned memory: a request to the host link. */
-static __attribute__((noinline)) double zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr,
-							 enum gpuvm_mem_op op, double at_mem)
-{
-	struct link_req r = {.sector_addr = sector_addr, .op = op, .instr = sl->serve_instr,
-			     .t = at_mem};
-	return link_zero_copy(sl->port.link, &r);
-}
-
-/* An atomic instruction's lanes on one sector of host-pinned memory:
- * each an AtomicOp of its own on the link (link_zero_copy_atomics). */
-static __attribute__((noinline)) double zero_copy_atomics(struct sm_layer *sl,
-							  const struct gpuvm_warp_item *it,
-							  uint64_t sa, double at_mem)
-{
-	uint64_t sec = sa >> sl->co.sector_shift;
-	uint32_t lanes = 0;
-	for (uint32_t m = it->active_mask; m; m &= m - 1)
-		lanes += it->addr[__builtin_ctz(m)] >> sl->co.sector_shift == sec;
-	struct link_req r = {.sector_addr = sa, .op = GPUVM_OP_ATOMIC, .instr = sl->serve_instr,
-			     .t = at_mem};
-	return link_zero_copy_atomics(sl->port.link, &r, lanes);
-}
-
-/* When a read sector leaving SM sm at t gets through the SM's port to the
- * L2 (l2.sm_port_bytes_per_cycle): one server per SM passing a sector per
- * l2_port_cycles, so an SM reading faster than its port queues whatever
- * the L2 could give. Mokhtari (seeds/001 5.1.3, Figs. 5.4 and 5.6) measures
- * it on a Kepler SMX: one SMX's L2 read throughput flattens at ~32 GB/s
- * from 512 threads on, and 15 SMX reach ~480 GB/s, 15 times one, "the
- * bottleneck is in the interconnect or in the SMX itself". Charged where
- * the request leaves, which gives the port's rate; stores (data going the
- * other way) are not charged. t itself without the key, or when t is
- * older than the port's calendar keeps. */
-static inline __attribute__((always_inline)) double l2_port(struct sm_layer *sl, uint32_t sm,
-							    double t)
-{
-	if (__builtin_expect(sl->l2_port_cycles == 0, 1))
-		return t;
-	struct server_pool *port = &sl->sm[sm].l2_port;
-	/* a request from before the calendar's window (another warp's, booked
-	 * while one waited out a far fault) meets no one the port remembers */
-	if (!server_pool_keeps(port, t))
-		return t;
-	return server_pool_reserve(port, t, sl->l2_port_cycles);
-}
-
-/* Serves one 32 B sector whose translation is ready at tx: the request
- * goes to the UVM driver (managed), the host link (host-pinned) or the
- * memory partitions (device); a read takes the SM's L2 port first. */
-static inline __attribute__((always_inline)) double
-access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
-	      enum gpuvm_alloc_kind kind, double tx, uint32_t sm)
-{
-	if (op != GPUVM_OP_STORE)
-		tx = l2_port(sl, sm, tx);
-	if (__builtin_expect(kind == GPUVM_ALLOC_MANAGED, 0))
-		return __builtin_expect(sl->uvm_counts, 0) ? access_counted_sector(sl, sector_addr, op, tx, sm)
-							   : access_managed_sector(sl, sector_addr, op, tx, sm);
-	if (kind == GPUVM_ALLOC_HOST_PINNED)
-		return zero_copy_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
-	if (op == GPUVM_OP_STORE && sl->store_held) {
-		/* it leaves the SM once the L2 has room for it: held as long
-		 * as the write-back its fill caused queues in the DRAM
-		 * (l2.writeback_stall); the crossbar's and slices' own queues
-		 * are buffered and hold nothing */
-		struct memsys *ms = sl->port.mem;
-		ms->writeback_wait = 0;
-		double done = memsys_access(ms, sm, sector_addr, true, false, tx);
-		if (ms->writeback_wait > 0)
-			sl->store_left = later(sl->store_left, tx + ms->writeback_wait);
-		return done;
-	}
-	return memsys_access(sl->port.mem, sm, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE,
-			     tx);
-}
-
-/* How a sector meets the L1. */
-enum l1_mode {
-	L1_BYPASS = 0, /* not cached in L1 (the part's default, .CG, .CV, atomics) */
-	L1_ALLOCATE,   /* loads allocate; stores write through */
-	L1_EVICT_FIRST, /* .CS: allocate first in line for eviction */
-	L1_LOCAL,      /* local memory: allocate, stores write back */
-};
-
-static enum l1_mode l1_mode_of(const struct sm_layer *sl, const struct gpuvm_warp_item *it)
-{
-	if (!sl->l1_on || it->op == GPUVM_OP_ATOMIC)
-		return L1_BYPASS; /* atomics are performed at the L2 */
-	if (it->space == GPUVM_SPACE_LOCAL)
-		return L1_LOCAL;
-	switch ((enum gpuvm_cache_op)it->cache_op) {
-	case GPUVM_CACHE_ALL:
-		return L1_ALLOCATE;
-	case GPUVM_CACHE_STREAMING:
-		return sl->l1_global ? L1_EVICT_FIRST : L1_BYPASS;
-	case GPUVM_CACHE_GLOBAL:
-	case GPUVM_CACHE_VOLATILE:
-		return L1_BYPASS;
-	case GPUVM_CACHE_DEFAULT:
-		break;
-	}
-	return sl->l1_global ? L1_ALLOCATE : L1_BYPASS;
-}
-
-/* One sector through the SM's L1: a hit is the L1 latency (or the fill
- * still on its way); a miss goes on to the L2 and fills the sector when
- * it returns. Global stores write through; local stores stay in L1 until
- * their line is evicted. */
-static __attribute__((noinline)) double l1_sector(struct sm_layer *sl, uint64_t sa,
-						  enum gpuvm_mem_op op, enum gpuvm_alloc_kind kind,
-						  double tx, uint32_t sm, enum l1_mode mode)
-{
-	double ready, *slot;
-	uint32_t wb;
-	bool write = op == GPUVM_OP_STORE;
-	if (write && mode != L1_LOCAL) {
-		l1_cache_write_through(&sl->l1, sm, sa, tx);
-		return access_sector(sl, sa, op, kind, tx, sm);
-	}
-	enum l1_result r = l1_cache_access(&sl->l1, sm, sa, true, mode == L1_EVICT_FIRST, write,
-					   &ready, &slot, &wb);
-	if (wb) {
-		/* dirty local data evicted: written to the L2 (its address is
-		 * gone with the line, so only its traffic is kept) */
-		sl->stats->l1_writeback_sectors += wb;
-	}
-	double hit = tx + sl->l1_hit;
-	if (r == L1_HIT) {
-		sl->stats->l1_sector_hits++;
-		return ready > hit ? ready : hit;
-	}
-	sl->stats->l1_sector_misses++;
-	if (write) {
-		*slot = hit; /* write-allocate without a fetch: the thread wrote it */
-		return hit;
-	}
-	double d = access_sector(sl, sa, op, kind, tx, sm);
-	if (slot)
-		*slot = d;
-	if (sl->l1_fill_line) {
-		/* l1.fill = line (Fermi, Kepler): the other sectors of the line
-		 * come too, each an L2 access of its own (seeds/001 5.3.2: "each
-		 * cache miss results in four DRAM transactions") */
-		uint64_t line_bytes = (uint64_t)1 << sl->l1.line_shift;
-		uint64_t base = sa & ~(line_bytes - 1);
-		for (uint64_t o = 0; o < line_bytes; o += sl->sector_bytes) {
-			if (base + o == sa)
-				continue;
-			double r2, *s2;
-			uint32_t wb2;
-			if (l1_cache_access(&sl->l1, sm, base + o, true, mode == L1_EVICT_FIRST, false,
-					    &r2, &s2, &wb2) == L1_MISS && s2)
-				*s2 = access_sector(sl, base + o, op, kind, tx, sm);
-			sl->stats->l1_writeback_sectors += wb2;
-		}
-	}
-	return d;
-}
-
-/* One distinct sector of a memory instruction of SM sm, its translation
- * ready at tx: through the L1 or straight to the L2 (the caller counts
- * it). */
-static inline __attribute__((always_inline)) double
-serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
-	     enum l1_mode l1mode, double tx)
-{
-	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
-	if (__builtin_expect(it->op == GPUVM_OP_ATOMIC, 0)) {
-		if (kind == GPUVM_ALLOC_HOST_PINNED)
-			return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
-		/* performed at the L2 slice (atomics bypass the L1): the
-		 * access, then the atomic unit's read-modify-write before the
-		 * old value returns */
-		return access_sector(sl, sa, it->op, kind, tx, sm) + sl->l2_atomic_cycles;
-	}
-	double d = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
-			   ? access_sector(sl, sa, it->op, kind, tx, sm)
-			   : l1_sector(sl, sa, it->op, kind, tx, sm, l1mode);
-	/* a store's d is its ack back at the SM (memsys_access: the L2 has
-	 * it, plus the crossbar back); host-pinned stores are posted writes
-	 * over the link, whose ack the model has no source for: left out.
-	 * Kept only where gpu.warp_exit_waits_stores reads it. */
-	if (__builtin_expect(sl->exit_waits_stores, 0) && it->op == GPUVM_OP_STORE &&
-	    kind != GPUVM_ALLOC_HOST_PINNED)
-		sl->store_ack = later(sl->store_ack, d);
-	return d;
-}
 
 /* Whether the active lanes' addresses never decrease from lane to lane
  * (unit-stride and other coalesced access). */
@@ -288,25 +67,6 @@ static inline bool lanes_ascending(const struct gpuvm_warp_item *it, bool *conti
 		prev = a;
 	}
 	return true;
-}
-
-/* L2 misses of one load waiting to go to DRAM together: consecutive
- * sectors of one interleave chunk that reached the DRAM at the same time
- * (dram_model_read_run). */
-/* One sector of ascending_load_runs: device memory's to the memory
- * partitions' gathered DRAM runs (memsys_load_run_sector), the others
- * (the open run sent first) served one by one. */
-static inline __attribute__((always_inline)) double
-load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
-		double tx, struct memsys_run *run, double done)
-{
-	struct memsys *ms = sl->port.mem;
-	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
-	if (kind != GPUVM_ALLOC_DEVICE) {
-		done = memsys_flush_run(ms, run, done);
-		return later(serve_sector(sl, sm, it, sa, L1_BYPASS, tx), done);
-	}
-	return memsys_load_run_sector(ms, sm, sa, l2_port(sl, sm, tx), run, done);
 }
 
 /* core.window on threads: a translated sector handed from the barrier's
@@ -490,29 +250,6 @@ static inline double l1_stage_cycles(const struct sm_layer *sl, uint64_t lines, 
 	double wavefronts = ceil((double)lines * sl->l1_cycles_per_tag);
 	double data = (double)sectors * sl->l1_cycles_per_sector;
 	return wavefronts > data ? wavefronts : data;
-}
-
-/* When a memory instruction that issued (after the L1 stage's wait) at
- * start, held the L1 stage `stage` cycles and whose sectors came back by
- * done gives its result: a store when it has left the SM, a load when its
- * last wavefront's sectors are back. */
-static inline double instruction_done(const struct sm_layer *sl, enum gpuvm_mem_op op,
-				      double start, double stage, double done)
-{
-	if (op == GPUVM_OP_STORE) {
-		/* stores retire without waiting for memory, but not before
-		 * they have left the SM: the warp's end waits for that
-		 * (l2.writeback_stall; a full L2 holds them back) */
-		return later(start + 1, sl->store_left);
-	}
-	/* l1.tags_per_cycle: the wavefronts pass the stages one a cycle, so
-	 * the last one's sectors come back stage - 1 cycles after the first
-	 * (every sector above was served as if in the first wavefront; where
-	 * the latest is a miss of an earlier one, this is up to stage - 1
-	 * cycles too long) */
-	if (sl->l1_cycles_per_tag > 0 && stage > 1)
-		done += stage - 1;
-	return done;
 }
 
 /* Serves one memory instruction issued at start on warp w; returns when
@@ -783,45 +520,6 @@ void sm_plan_memory(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 		local_instruction_impl(sl, w, wslot, it, start, plan);
 	else
 		plan_instruction(sl, w, it, start, plan);
-}
-
-/* One part of a plan served: its sectors as memory_instruction serves
- * them once translated, in the same order, through the same paths. */
-static double serve_part(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
-			 const struct sm_plan *plan, const struct sm_plan_part *part)
-{
-	sl->serve_instr = part->instr;
-	sl->store_left = 0;
-	const struct sm_plan_sector *sec = plan->sec + part->first, *end = sec + part->n;
-	/* their L2 sets, loading while the first is served (changes no result) */
-	for (const struct sm_plan_sector *p = sec; p < end; p++)
-		memsys_l2_prefetch(sl->port.mem, p->addr);
-	double done = part->start + 1;
-	if (part->runs) {
-		struct memsys_run run = {0, 0, 0, 0};
-		for (; sec < end; sec++)
-			done = load_run_sector(sl, sm, it, sec->addr, sec->tx, &run, done);
-		done = memsys_flush_run(sl->port.mem, &run, done);
-	} else {
-		enum l1_mode l1mode = (enum l1_mode)part->l1mode;
-		for (; sec < end; sec++)
-			done = later(serve_sector(sl, sm, it, sec->addr, l1mode, sec->tx), done);
-	}
-	return instruction_done(sl, it->op, part->start, part->stage, done);
-}
-
-double sm_serve_plan(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
-		     double start, const struct sm_plan *plan, size_t first, size_t end)
-{
-	sl->store_ack = 0;
-	/* local_instruction: the latest of its words; a global instruction
-	 * has one part (none without active lanes, as memory_instruction) */
-	double done = start + 1;
-	for (size_t i = first; i < end; i++) {
-		double d = serve_part(sl, sm, it, plan, &plan->part[i]);
-		done = it->space == GPUVM_SPACE_LOCAL ? later(d, done) : d;
-	}
-	return done;
 }
 
 /* Issues one compute or memory item of warp w whose operands are ready
