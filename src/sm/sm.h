@@ -266,12 +266,13 @@ struct sm_layer {
 	 * are claimed in time order) */
 	struct gpuvm_warp_item *held;
 
-	/* What serving a memory instruction writes (the SMs' L1 and the
-	 * fields below): on cache lines of their own, since with --threads the barrier's second stage writes it
-	 * while the first writes the fields above (sm_window.c). */
+	/* What serving a memory instruction writes, the SMs' L1 and the
+	 * fields below, starts on a cache line of its own: with --threads the
+	 * barrier's second stage writes them while the first writes the
+	 * fields above (sm_window.c). */
+	_Alignas(64) struct l1_cache l1;
 	/* the instruction being served (mem_instr_seq at its issue, or the
 	 * plan's): names its zero-copy sectors on the link */
-	_Alignas(64) struct l1_cache l1;
 	uint64_t serve_instr;
 	/* l2.writeback_stall: when the stores of the instruction being
 	 * served have left the SM (their sectors' write-back waits in the

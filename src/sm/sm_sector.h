@@ -19,9 +19,9 @@
  * driver sees the access), and L2 lines of a frame the page has left
  * since are dropped first (memsys_access_fresh). Out of line, so the
  * device path stays as it was. */
-static __attribute__((noinline, unused)) double access_managed_sector(struct sm_layer *sl, uint64_t sector_addr,
-							     enum gpuvm_mem_op op, double tx,
-							     uint32_t sm)
+static __attribute__((noinline, unused)) double
+access_managed_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double tx,
+		      uint32_t sm)
 {
 	bool write = op != GPUVM_OP_LOAD;
 	struct uvm *u = sl->port.uvm;
@@ -35,9 +35,9 @@ static __attribute__((noinline, unused)) double access_managed_sector(struct sm_
 /* access_managed_sector with access counters, thrashing detection or hints
  * (uvm_counts): a read the driver leaves in host memory crosses the link
  * uncached, as zero-copy memory does; otherwise the same path. */
-static __attribute__((noinline, unused)) double access_counted_sector(struct sm_layer *sl, uint64_t sector_addr,
-							     enum gpuvm_mem_op op, double tx,
-							     uint32_t sm)
+static __attribute__((noinline, unused)) double
+access_counted_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double tx,
+		      uint32_t sm)
 {
 	bool remote = false, write = op != GPUVM_OP_LOAD;
 	struct uvm *u = sl->port.uvm;
@@ -51,8 +51,8 @@ static __attribute__((noinline, unused)) double access_counted_sector(struct sm_
 }
 
 /* One sector of host-pinned memory: a request to the host link. */
-static __attribute__((noinline, unused)) double zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr,
-							 enum gpuvm_mem_op op, double at_mem)
+static __attribute__((noinline, unused)) double
+zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double at_mem)
 {
 	struct link_req r = {.sector_addr = sector_addr, .op = op, .instr = sl->serve_instr,
 			     .t = at_mem};
