@@ -1,11 +1,11 @@
 /* core.window (issue 34): the windowed algorithm a partitioned engine
- * runs, on one thread. Checks its window from the presets by hand, that
- * no result comes back before its window's barrier, that it stays within
- * a small band of the event-order engine on the kinds of run the product
- * has (generators, SIMT kernels with barriers, a trace with registers,
- * managed memory), that the TLB probe's clock reads the same hops, and
- * that it is deterministic,
- * also with SIMT worker threads. */
+ * runs. Checks its window from the presets by hand, that no result comes
+ * back before its window's barrier, that it stays within a small band of
+ * the event-order engine on the kinds of run the product has (generators,
+ * SIMT kernels with barriers, a trace with registers, managed memory),
+ * that the TLB probe's clock reads the same hops, that it is
+ * deterministic, also with SIMT worker threads, and that its barrier on
+ * two threads (--threads) gives the one-thread report, every field. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers" /* cases name what they set */
 #include <math.h>
 #include <setjmp.h>
