@@ -5,7 +5,6 @@
  * (sm_serve_memory). docs/parallel.md says why the window is safe and
  * what the order changes. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,9 +147,15 @@ static int req_key_cmp(const void *a, const void *b)
  * same requests in the same order as on one thread, so the results are
  * identical by construction (tests/test_window.c compares them). */
 
-/* A wait that spins this many pauses before it yields or sleeps: a
- * barrier's hand-over is microseconds apart, a sleep's wake-up as long. */
-#define PIPE_SPINS 20000
+/* A wait spins this many pauses (about 50 ns each on the 2-core EPYC
+ * host: 100 us) before it sleeps: hand-overs inside a barrier are
+ * microseconds apart and a sleep's wake-up costs as long (200 pauses
+ * slept so often that p100 random sampling took 3.3-4.6 s instead of
+ * 2.1-2.6), but a thread that spins on a core another process needs keeps
+ * the thread it waits for off it: with two busy loops beside it, spinning
+ * then yielding took one run 12.8 s against 0.8-1.1 s on one thread;
+ * spinning then sleeping, 1.0-1.3 s. */
+#define PIPE_SPINS 2000
 /* Which windows go to two threads (the results are the same either
  * way; this only picks the faster). The second stage's work is the
  * sectors', the first's mostly the translations': only where a warp's
@@ -172,7 +177,7 @@ struct sm_pipe {
 	struct sm_layer *sl;
 	pthread_t thread;
 	pthread_mutex_t mu;
-	pthread_cond_t wake;
+	pthread_cond_t to_stage2, to_stage1; /* the sleeping thread's wake-up */
 	size_t n;                   /* the round's instructions, in key order */
 	double window_end;
 	struct sm_plan plan;
@@ -180,8 +185,10 @@ struct sm_pipe {
 	size_t cap_part_end;
 	_Alignas(64) _Atomic uint64_t round; /* barriers handed over */
 	atomic_bool quit;
+	atomic_int stage2_sleeps;  /* the second stage sleeps (or is about to) */
 	_Alignas(64) _Atomic size_t published; /* instructions of the round planned */
 	_Alignas(64) _Atomic uint64_t served;  /* the last round the second stage finished */
+	atomic_int stage1_sleeps;
 	_Alignas(64) struct gpuvm_stats counts; /* plan.counts */
 };
 
@@ -192,6 +199,52 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* What a stage waits for (sequentially consistent loads: with the
+ * sleeps counters below they make the lost wake-up impossible). */
+static bool round_began(struct sm_pipe *p, uint64_t seen)
+{
+	return atomic_load(&p->round) != seen || atomic_load(&p->quit);
+}
+static bool planned(struct sm_pipe *p, uint64_t i)
+{
+	return atomic_load(&p->published) > i;
+}
+static bool round_served(struct sm_pipe *p, uint64_t round)
+{
+	return atomic_load(&p->served) == round;
+}
+
+/* Waits until ready(p, arg): spins, then sleeps on cv with *sleeps
+ * raised. The other thread makes the condition true with a sequentially
+ * consistent store and then reads *sleeps (pipe_wake): either it sees
+ * this thread counted and signals under the mutex, or this thread's check
+ * under the mutex, after counting itself, sees its store. */
+static void pipe_wait(struct sm_pipe *p, pthread_cond_t *cv, atomic_int *sleeps,
+		      bool (*ready)(struct sm_pipe *, uint64_t), uint64_t arg)
+{
+	for (unsigned spin = 0; spin < PIPE_SPINS; spin++) {
+		if (ready(p, arg))
+			return;
+		cpu_relax();
+	}
+	atomic_fetch_add(sleeps, 1);
+	pthread_mutex_lock(&p->mu);
+	while (!ready(p, arg))
+		pthread_cond_wait(cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	atomic_fetch_sub(sleeps, 1);
+}
+
+/* After a store a sleeping thread may wait for: wakes it. */
+static void pipe_wake(struct sm_pipe *p, pthread_cond_t *cv, atomic_int *sleeps)
+{
+	if (!atomic_load(sleeps))
+		return;
+	pthread_mutex_lock(&p->mu);
+	pthread_cond_signal(cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* The second stage of one round: each instruction once planned, served
  * and its result written where its marks are. */
 static void pipe_serve_round(struct sm_pipe *p)
@@ -200,14 +253,9 @@ static void pipe_serve_round(struct sm_pipe *p)
 	const struct sm_req_key *key = sl->req_key;
 	size_t ready = 0, first_part = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		for (unsigned spin = 0; ready <= i; spin++) {
-			ready = atomic_load_explicit(&p->published, memory_order_acquire);
-			if (ready > i)
-				break;
-			if (spin < PIPE_SPINS)
-				cpu_relax();
-			else
-				sched_yield();
+		if (ready <= i) {
+			pipe_wait(p, &p->to_stage2, &p->stage2_sleeps, planned, i);
+			ready = atomic_load(&p->published);
 		}
 		const struct sm_request *r = &sl->req[key[i].index];
 		struct warp_rt *w = &sl->warp[r->wslot];
@@ -225,24 +273,15 @@ static void *pipe_thread(void *arg)
 	struct sm_pipe *p = arg;
 	uint64_t seen = 0;
 	for (;;) {
-		for (unsigned spin = 0; spin < PIPE_SPINS; spin++) {
-			if (atomic_load_explicit(&p->round, memory_order_acquire) != seen ||
-			    atomic_load_explicit(&p->quit, memory_order_acquire))
-				break;
-			cpu_relax();
-		}
-		pthread_mutex_lock(&p->mu);
-		while (atomic_load_explicit(&p->round, memory_order_acquire) == seen &&
-		       !atomic_load_explicit(&p->quit, memory_order_acquire))
-			pthread_cond_wait(&p->wake, &p->mu);
-		pthread_mutex_unlock(&p->mu);
-		if (atomic_load_explicit(&p->quit, memory_order_acquire)) {
+		pipe_wait(p, &p->to_stage2, &p->stage2_sleeps, round_began, seen);
+		if (atomic_load(&p->quit)) {
 			thread_profile_exit(); /* gpuvm bench --profile: its CPU time */
 			return NULL;
 		}
-		seen = atomic_load_explicit(&p->round, memory_order_acquire);
+		seen = atomic_load(&p->round);
 		pipe_serve_round(p);
-		atomic_store_explicit(&p->served, seen, memory_order_release);
+		atomic_store(&p->served, seen);
+		pipe_wake(p, &p->to_stage1, &p->stage1_sleeps);
 	}
 }
 
@@ -267,13 +306,20 @@ static struct sm_pipe *pipe_start(struct sm_layer *sl)
 		free(p);
 		return NULL;
 	}
-	if (pthread_cond_init(&p->wake, NULL)) {
+	if (pthread_cond_init(&p->to_stage2, NULL)) {
+		pthread_mutex_destroy(&p->mu);
+		free(p);
+		return NULL;
+	}
+	if (pthread_cond_init(&p->to_stage1, NULL)) {
+		pthread_cond_destroy(&p->to_stage2);
 		pthread_mutex_destroy(&p->mu);
 		free(p);
 		return NULL;
 	}
 	if (pthread_create(&p->thread, NULL, pipe_thread, p)) {
-		pthread_cond_destroy(&p->wake);
+		pthread_cond_destroy(&p->to_stage1);
+		pthread_cond_destroy(&p->to_stage2);
 		pthread_mutex_destroy(&p->mu);
 		free(p);
 		return NULL;
@@ -287,11 +333,12 @@ void sm_window_pipe_free(struct sm_layer *sl)
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);
-	atomic_store_explicit(&p->quit, true, memory_order_release);
-	pthread_cond_signal(&p->wake);
+	atomic_store(&p->quit, true);
+	pthread_cond_signal(&p->to_stage2);
 	pthread_mutex_unlock(&p->mu);
 	pthread_join(p->thread, NULL);
-	pthread_cond_destroy(&p->wake);
+	pthread_cond_destroy(&p->to_stage1);
+	pthread_cond_destroy(&p->to_stage2);
 	pthread_mutex_destroy(&p->mu);
 	free(p->plan.sec);
 	free(p->plan.part);
@@ -349,26 +396,19 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 	p->n = n;
 	p->window_end = window_end;
 	p->plan.n_sec = p->plan.n_part = 0;
-	atomic_store_explicit(&p->published, 0, memory_order_relaxed);
-	uint64_t round = atomic_load_explicit(&p->round, memory_order_relaxed) + 1;
-	pthread_mutex_lock(&p->mu);
-	atomic_store_explicit(&p->round, round, memory_order_release);
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->mu);
+	atomic_store(&p->published, 0);
+	uint64_t round = atomic_load(&p->round) + 1;
+	atomic_store(&p->round, round);
+	pipe_wake(p, &p->to_stage2, &p->stage2_sleeps);
 	const struct sm_req_key *key = sl->req_key;
 	for (size_t i = 0; i < n; i++) {
 		const struct sm_request *r = &sl->req[key[i].index];
 		sm_plan_memory(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->start, &p->plan);
 		p->part_end[i] = p->plan.n_part;
-		atomic_store_explicit(&p->published, i + 1, memory_order_release);
+		atomic_store(&p->published, i + 1);
+		pipe_wake(p, &p->to_stage2, &p->stage2_sleeps);
 	}
-	for (unsigned spin = 0; atomic_load_explicit(&p->served, memory_order_acquire) != round;
-	     spin++) {
-		if (spin < PIPE_SPINS)
-			cpu_relax();
-		else
-			sched_yield();
-	}
+	pipe_wait(p, &p->to_stage1, &p->stage1_sleeps, round_served, round);
 	struct gpuvm_stats *c = p->plan.counts, *s = sl->stats;
 	sl->window_units_per_request = (double)c->xlat_units / (double)n;
 	s->sectors += c->sectors;
