@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/cache_line.h"
+#include "core/vec.h"
 #include "par/thread_profile.h"
 #include "sm/sm.h"
 #include "xlat/xlat.h"
@@ -357,27 +358,10 @@ static int pipe_reserve(struct sm_pipe *p, const struct sm_layer *sl, size_t n)
 		secs += sm_plan_sectors_max(sl, &sl->req[i].item, &pa);
 		parts += pa;
 	}
-	if (secs > p->plan.cap_sec) {
-		free(p->plan.sec);
-		p->plan.cap_sec = 0;
-		if (!(p->plan.sec = malloc(secs * sizeof *p->plan.sec)))
-			return -1;
-		p->plan.cap_sec = secs;
-	}
-	if (parts > p->plan.cap_part) {
-		free(p->plan.part);
-		p->plan.cap_part = 0;
-		if (!(p->plan.part = malloc(parts * sizeof *p->plan.part)))
-			return -1;
-		p->plan.cap_part = parts;
-	}
-	if (n > p->cap_part_end) {
-		free(p->part_end);
-		p->cap_part_end = 0;
-		if (!(p->part_end = malloc(n * sizeof *p->part_end)))
-			return -1;
-		p->cap_part_end = n;
-	}
+	if (VEC_RESERVE(p->plan.sec, p->plan.cap_sec, secs) ||
+	    VEC_RESERVE(p->plan.part, p->plan.cap_part, parts) ||
+	    VEC_RESERVE(p->part_end, p->cap_part_end, n))
+		return -1;
 	return 0;
 }
 
