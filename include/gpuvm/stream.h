@@ -183,6 +183,14 @@ struct gpuvm_kernel {
 	 * the engine then asks for a warp's next item only once the loads its
 	 * clock waits for are applied. */
 	bool reads_clock;
+	/* Set by a source whose warp_begin, warp_next and warp_end touch only
+	 * the warp's own state, data nobody writes, and totals whose value does
+	 * not depend on the order they are added in (atomics on integers):
+	 * with core.window and --threads the warps of different SM partitions
+	 * then run side by side on threads (src/system/partition.h). Unset,
+	 * the partitions run one after another on the engine's thread, with
+	 * the same results. */
+	bool warps_independent;
 	/* Optional kernel sampling (gpuvm_sim_options.kernel_sampling): a
 	 * source sets sampleable only on launches that are statistically alike
 	 * to the others of their class (same ops, grid, block and

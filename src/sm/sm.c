@@ -100,6 +100,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 		sm->free_warp_slots = malloc(cfg->max_warps_per_sm * sizeof(uint32_t));
 		sm->free_cta_slots = malloc(cfg->max_ctas_per_sm * sizeof(uint32_t));
 		sm->sched = calloc(s->schedulers, sizeof *sm->sched);
+		sm->events = s->port.events;
 		if (!sm->free_warp_slots || !sm->free_cta_slots || !sm->sched)
 			return -1;
 		/* Stack of free slots; popped in ascending order. */
@@ -226,7 +227,7 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 		}
 		l->k->ops->warp_begin(l->k, w->state, (uint32_t)cta_id, wi);
 		s->stats->warps++;
-		event_queue_push(s->port.events, start, wslot);
+		event_queue_push(sm->events, start, wslot);
 	}
 }
 
@@ -248,7 +249,7 @@ static void barrier_release(struct sm_layer *s, struct cta_rt *c)
 	double t = c->arrive_last + s->cls_latency[GPUVM_CLASS_BRANCH];
 	for (uint32_t i = 0; i < c->arrived; i++) {
 		s->stats->stall_cycles[GPUVM_STALL_BARRIER] += t - s->warp[c->parked[i]].barrier_at;
-		event_queue_push(s->port.events, t, c->parked[i]);
+		event_queue_push(s->sm[s->warp[c->parked[i]].sm].events, t, c->parked[i]);
 	}
 	c->arrived = 0;
 }

@@ -66,6 +66,9 @@ struct sched_state {
 
 struct sm_state {
 	struct sched_state *sched; /* [schedulers] */
+	/* the queue its warps' events go to: the system's, or with
+	 * core.window its partition's (src/system/partition.h) */
+	struct event_queue *events;
 	double l1_free;           /* the L1's tag/data stage */
 	/* l2.sm_port_bytes_per_cycle: the SM's port to the L2, one server
 	 * passing a read sector per sm_layer.l2_port_cycles (unused at 0) */
@@ -231,9 +234,10 @@ struct sm_layer {
 	 * barrier ([sms * max_warps_per_sm], in the order they parked) */
 	bool windowed;
 	double window_cycles;
-	struct sm_request *req;
-	struct sm_req_key *req_key; /* [cap_req] the barrier's sort keys */
+	struct sm_request *req;     /* a partition's (src/system/partition.h) */
 	size_t n_req, cap_req;
+	struct sm_req_key *req_key; /* the barrier's sort keys, on the system's layer */
+	size_t cap_key;
 	uint64_t req_seq;
 	uint32_t *parked_warps;
 	uint32_t n_parked;
@@ -324,16 +328,19 @@ void sm_barrier_arrive(struct sm_layer *s, uint32_t wslot, double now);
  * one cycle. */
 double sm_window_cycles(const struct gpuvm_config *cfg);
 /* core.window: applies the window's memory instructions (the window ends
- * at window_end) in the order of (issue cycle, SM, sequence), each as
- * sm_step_item would have at its issue, and writes their results where
- * their pending marks are. The parked warps are the run loop's (it wakes
- * them). */
-void sm_window_apply(struct sm_layer *s, double window_end);
+ * at window_end), recorded in the layers from[0 .. n_from) (the
+ * partitions' copies of s), in the order of (issue cycle, SM, sequence),
+ * each as sm_step_item would have at its issue, and writes their results
+ * where their pending marks are; the lists are then empty. The parked
+ * warps are the run loop's (it wakes them). Out of memory for the keys:
+ * s->window_oom, nothing applied. */
+void sm_window_apply(struct sm_layer *s, double window_end, struct sm_layer *const *from,
+		     uint32_t n_from);
 /* core.window: records warp w's global or local memory instruction,
  * issued at start, for the barrier, and marks what it writes pending
  * (minus its sequence number: sm_operands_ready reads a negative time as
- * not there yet). 0, or -1 when out of memory (window_oom set: the caller
- * serves it at once and the run loop fails the run). sm_window.c */
+ * not there yet). 0, or -1 when out of memory (window_oom set: nothing
+ * recorded, and the barrier fails the run). sm_window.c */
 int sm_defer_instruction(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
 			 const struct gpuvm_warp_item *it, double start);
 /* Serves a global or local memory instruction of warp w issued at start

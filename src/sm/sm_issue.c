@@ -578,17 +578,25 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			break;
 		case GPUVM_SPACE_LOCAL:
 			s->local_insts++;
-			if (__builtin_expect(sl->windowed, 0) && it->active_mask &&
-			    !sm_defer_instruction(sl, w, wslot, it, start))
+			if (__builtin_expect(sl->windowed, 0) && it->active_mask) {
+				/* out of memory: nothing recorded, the barrier
+				 * fails the run (a partition's thread must not
+				 * serve it here) */
+				(void)sm_defer_instruction(sl, w, wslot, it, start);
 				return next;
+			}
 			result = local_instruction(sl, w, wslot, it, start);
 			break;
 		default:
 			s->mem_insts++;
 			s->thread_accesses += (uint32_t)__builtin_popcount(it->active_mask);
-			if (__builtin_expect(sl->windowed, 0) && it->active_mask &&
-			    !sm_defer_instruction(sl, w, wslot, it, start))
+			if (__builtin_expect(sl->windowed, 0) && it->active_mask) {
+				/* out of memory: nothing recorded, the barrier
+				 * fails the run (a partition's thread must not
+				 * serve it here) */
+				(void)sm_defer_instruction(sl, w, wslot, it, start);
 				return next;
+			}
 			result = memory_instruction(sl, w, it, start);
 			break;
 		}

@@ -32,24 +32,14 @@ double sm_window_cycles(const struct gpuvm_config *cfg)
 struct sm_req_key {
 	double start;
 	uint64_t seq;
-	uint32_t sm, index;
+	uint32_t sm;
+	const struct sm_request *r;
 };
 
-/* Room for one more request and its sort key (the keys grow with the
- * requests, so the barrier allocates nothing). */
+/* Room for one more request (a partition's list, sm_partition.h). */
 static int grow_requests(struct sm_layer *sl)
 {
-	size_t cap = sl->cap_req ? 2 * sl->cap_req : 1024;
-	struct sm_request *r = realloc(sl->req, cap * sizeof *r);
-	if (!r)
-		return -1;
-	sl->req = r;
-	struct sm_req_key *k = realloc(sl->req_key, cap * sizeof *k);
-	if (!k)
-		return -1;
-	sl->req_key = k;
-	sl->cap_req = cap;
-	return 0;
+	return VEC_RESERVE(sl->req, sl->cap_req, sl->n_req + 1);
 }
 
 int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
@@ -258,7 +248,7 @@ static void pipe_serve_round(struct sm_pipe *p)
 			pipe_wait(p, &p->to_stage2, &p->stage2_sleeps, planned, i);
 			ready = atomic_load(&p->published);
 		}
-		const struct sm_request *r = &sl->req[key[i].index];
+		const struct sm_request *r = key[i].r;
 		struct warp_rt *w = &sl->warp[r->wslot];
 		double result = sm_serve_plan(sl, r->sm, &r->item, r->start, &p->plan, first_part,
 					      p->part_end[i]);
@@ -355,7 +345,7 @@ static int pipe_reserve(struct sm_pipe *p, const struct sm_layer *sl, size_t n)
 	size_t secs = 0, parts = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t pa;
-		secs += sm_plan_sectors_max(sl, &sl->req[i].item, &pa);
+		secs += sm_plan_sectors_max(sl, &sl->req_key[i].r->item, &pa);
 		parts += pa;
 	}
 	if (VEC_RESERVE(p->plan.sec, p->plan.cap_sec, secs) ||
@@ -386,7 +376,7 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 	pipe_wake(p, &p->to_stage2, &p->stage2_sleeps);
 	const struct sm_req_key *key = sl->req_key;
 	for (size_t i = 0; i < n; i++) {
-		const struct sm_request *r = &sl->req[key[i].index];
+		const struct sm_request *r = key[i].r;
 		sm_plan_memory(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->start, &p->plan);
 		p->part_end[i] = p->plan.n_part;
 		atomic_store(&p->published, i + 1);
@@ -402,30 +392,40 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 	return true;
 }
 
-void sm_window_apply(struct sm_layer *sl, double window_end)
+void sm_window_apply(struct sm_layer *sl, double window_end, struct sm_layer *const *from,
+		     uint32_t n_from)
 {
-	size_t n = sl->n_req;
+	size_t n = 0;
+	for (uint32_t f = 0; f < n_from; f++)
+		n += from[f]->n_req;
 	if (!n)
 		return; /* no keys yet (and qsort's base must not be NULL) */
-	struct sm_req_key *key = sl->req_key;
-	for (size_t i = 0; i < n; i++)
-		key[i] = (struct sm_req_key){.start = sl->req[i].start, .seq = sl->req[i].seq,
-					     .sm = sl->req[i].sm, .index = (uint32_t)i};
-	qsort(key, n, sizeof *key, req_key_cmp);
-	if (pipe_fits(sl, n) && apply_on_threads(sl, n, window_end)) {
-		sl->n_req = 0;
+	if (VEC_RESERVE(sl->req_key, sl->cap_key, n)) {
+		sl->window_oom = true;
 		return;
 	}
-	uint64_t units0 = sl->stats->xlat_units;
-	for (size_t i = 0; i < n; i++) {
-		const struct sm_request *r = &sl->req[key[i].index];
-		struct warp_rt *w = &sl->warp[r->wslot];
-		double result = sm_serve_memory(sl, w, r->wslot, &r->item, r->start);
-		if (r->item.op != GPUVM_OP_STORE && result < window_end)
-			sl->window_early++;
-		deliver(sl, w, r->wslot, &r->item, r->seq, result);
+	struct sm_req_key *key = sl->req_key;
+	size_t k = 0;
+	for (uint32_t f = 0; f < n_from; f++) {
+		for (size_t i = 0; i < from[f]->n_req; i++) {
+			const struct sm_request *r = &from[f]->req[i];
+			key[k++] = (struct sm_req_key){.start = r->start, .seq = r->seq, .sm = r->sm,
+						       .r = r};
+		}
 	}
-	sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
-	sl->n_req = 0;
+	qsort(key, n, sizeof *key, req_key_cmp);
+	if (!(pipe_fits(sl, n) && apply_on_threads(sl, n, window_end))) {
+		uint64_t units0 = sl->stats->xlat_units;
+		for (size_t i = 0; i < n; i++) {
+			const struct sm_request *r = key[i].r;
+			struct warp_rt *w = &sl->warp[r->wslot];
+			double result = sm_serve_memory(sl, w, r->wslot, &r->item, r->start);
+			if (r->item.op != GPUVM_OP_STORE && result < window_end)
+				sl->window_early++;
+			deliver(sl, w, r->wslot, &r->item, r->seq, result);
+		}
+		sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
+	}
+	for (uint32_t f = 0; f < n_from; f++)
+		from[f]->n_req = 0;
 }
-

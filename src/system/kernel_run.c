@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "core/later.h"
+#include "core/vec.h"
 #include "engine/invariants.h"
 #include "gpuvm/counters.h"
+#include "par/fork_join.h"
 #include "system/system.h"
 
 /* The shared memory an SM offers a launch. With a unified L1/shared array
@@ -227,55 +229,386 @@ static void kernel_close(struct system *sys, const struct kernel_mark *m, double
  * the other warp's instruction for another unit then issues when it is
  * ready, as a scheduler picks among the warps ready in a cycle. Returns
  * whether it was queued (the wait counts as an issue stall). */
-static bool yield_to_unit(struct system *sys, struct warp_rt *w, uint32_t wslot,
+static bool yield_to_unit(struct sm_partition *p, struct warp_rt *w, uint32_t wslot,
 			  const struct gpuvm_warp_item *it, double now)
 {
 	double at = sm_unit_wait(w, it, now);
-	if (at <= now || event_queue_empty(&sys->events) || event_queue_front_time(&sys->events) >= at)
+	if (at <= now || event_queue_empty(p->events) || event_queue_front_time(p->events) >= at)
 		return false;
-	sys->stats->stall_cycles[GPUVM_STALL_ISSUE] += at - now;
+	p->sl->stats->stall_cycles[GPUVM_STALL_ISSUE] += at - now;
 	w->holding = true;
-	event_queue_push(&sys->events, at, wslot);
+	event_queue_push(p->events, at, wslot);
 	return true;
 }
 
-/* core.window: the barrier at the end of the window [.., win_end): the
- * window's memory instructions applied in key order (sm_window_apply),
- * then the warps that waited for them, in the order they parked: a warp
- * that ended finishes (its end is its last result; its CTA's slot may
- * take the next CTA), the others go back to the queue at the cycle they
- * parked at. */
+/* A CTA slot of SM smi freed at t: the placement policy may give it the
+ * launch's next CTA, at once or (core.window) at the window's barrier. */
+static int slot_freed(struct system *sys, struct sm_partition *p, uint32_t smi, double t)
+{
+	if (!p->defer_refill) {
+		if (p->launch->next_cta < p->launch->ctas)
+			sys->placer.ops->slot_freed(&sys->placer, p->sl, p->launch, smi, t);
+		return 0;
+	}
+	if (VEC_RESERVE(p->freed, p->cap_freed, p->n_freed + 1))
+		return -1;
+	p->freed[p->n_freed++] = (struct cta_freed){.t = t, .sm = smi};
+	return 0;
+}
+
+/* The system's registers for the scoreboard, made at the first item that
+ * names them, and the partitions' copies of the layer told. */
+static int ensure_regs(struct system *sys)
+{
+	if (sys->sms.reg_ready)
+		return 0;
+	if (sm_ensure_regs(&sys->sms))
+		return -1;
+	for (uint32_t i = 0; i < sys->parts.n; i++) {
+		sys->parts.part[i].own_sl.reg_ready = sys->sms.reg_ready;
+		sys->parts.part[i].own_sl.reg_mem = sys->sms.reg_mem;
+	}
+	return 0;
+}
+
+/* Runs p's warp events before win_end in time order (the event-order
+ * engine: all of them, win_end infinite). 0, or -1 with p->err. */
+static int run_events(struct system *sys, struct sm_partition *p, double win_end, bool show)
+{
+	struct sm_layer *sl = p->sl;
+	struct event_queue *q = p->events;
+	struct gpuvm_kernel *k = p->launch->k;
+	struct gpuvm_error *err = &p->err;
+	uint64_t steps = 0;
+	for (;;) {
+		if (event_queue_empty(q) || event_queue_front_time(q) >= win_end)
+			break;
+		double now;
+		uint32_t wslot = event_queue_pop(q, &now);
+		struct warp_rt *w = &sl->warp[wslot];
+		steps++;
+		/* The next warp to run is likely the queue's new front: start
+		 * loading its state while this one runs. */
+		if (!event_queue_empty(q)) {
+			/* its state where place_cta put it (no load of its
+			 * record first), its record, and the item it may hold:
+			 * with thousands of warps these lie beyond the host's
+			 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
+			uint32_t nw = event_queue_front_warp(q);
+			const unsigned char *next = sl->warp_state + (size_t)nw * sl->warp_state_cap;
+			for (size_t off = 0; off < sl->warp_state_cap && off < 1024; off += 64)
+				__builtin_prefetch(next + off);
+			const unsigned char *nrt = (const unsigned char *)&sl->warp[nw];
+			__builtin_prefetch(nrt);
+			__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
+			const unsigned char *nheld = (const unsigned char *)&sl->held[nw];
+			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
+				__builtin_prefetch(nheld + off);
+			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
+			/* what its next item is read from (worker threads' items:
+			 * its chunk, written on another core), reached through
+			 * its state, which was prefetched one event earlier as
+			 * the one after the next */
+			if (k->ops->warp_prefetch)
+				k->ops->warp_prefetch(k, next);
+			uint32_t nw2 = event_queue_second_warp_hint(q);
+			if (nw2 != UINT32_MAX)
+				__builtin_prefetch(sl->warp_state + (size_t)nw2 * sl->warp_state_cap);
+		}
+		/* Run the warp while it stays the earliest event (and, with
+		 * core.window, inside the window). */
+		for (;;) {
+			struct gpuvm_warp_item *it = &sl->held[wslot];
+			bool from_mem, resumed = false;
+			double ops;
+			struct gpuvm_warp_item *item = it;
+			if (w->holding) {
+				w->holding = false;
+				if (w->park == SM_PARK_OPERANDS) {
+					/* back from the barrier: its operands' times are known */
+					w->park = SM_PARK_NONE;
+					resumed = true;
+					goto operands;
+				}
+				if (sl->busy_unit_yield && yield_to_unit(p, w, wslot, it, now))
+					break;
+				now = sm_step_item(sl, w, wslot, it, now);
+				goto issued;
+			}
+			if (__builtin_expect(sl->windowed, 0) && k->reads_clock && sm_implicit_pending(w)) {
+				/* the clock it reads waits for its loads' values */
+				sm_park(sl, wslot, SM_PARK_NEXT, now);
+				break;
+			}
+			/* clock64() after the previous load's value is used
+			 * (written only for a kernel that reads it: partitions'
+			 * threads run the others' warps side by side) */
+			if (k->reads_clock)
+				k->clock_cycles = later(now, later(w->implicit_ready, w->implicit_loads));
+			/* generated in place: a warp that must wait keeps it
+			 * there (held), with no copy */
+			gpuvm_item_reset_timing(item);
+			if (k->ops->warp_next(k, w->state, item, err) < 0) {
+				event_queue_clear(q);
+				return -1;
+			}
+			if (item->kind == GPUVM_ITEM_END) {
+				if (__builtin_expect(w->pending != 0, 0)) {
+					/* core.window: its last results come at the barrier */
+					sm_park(sl, wslot, SM_PARK_END, now);
+					break;
+				}
+				/* it ends when its last result is in */
+				double end = later(w->drain, now);
+				uint32_t freed = sm_warp_finished(sl, p->launch, wslot, end);
+				if (freed != UINT32_MAX && slot_freed(sys, p, freed, end)) {
+					event_queue_clear(q);
+					return gpuvm_fail(err, k->name, 0, NULL,
+							  "out of memory for the window's freed CTA slots");
+				}
+				break;
+			}
+			if (item->kind == GPUVM_ITEM_BARRIER) {
+				sm_barrier_arrive(sl, wslot, now);
+				break;
+			}
+			if (item->has_regs && !sl->reg_ready && (p->sl != &sys->sms ? ensure_regs(sys)
+									     : sm_ensure_regs(sl))) {
+				event_queue_clear(q);
+				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
+			}
+		operands:
+			ops = sm_operands_ready(sl, w, wslot, item, &from_mem);
+			if (__builtin_expect(ops == INFINITY, 0)) {
+				/* core.window: a result the barrier will apply; the
+				 * barrier applies every one, so a warp back from it
+				 * never waits again (else it would forever) */
+				if (resumed) {
+					event_queue_clear(q);
+					return gpuvm_fail(err, k->name, 0, NULL,
+							  "internal error: a warp's operand is still pending "
+							  "after the window's barrier (core.window)");
+				}
+				w->holding = true;
+				sm_park(sl, wslot, SM_PARK_OPERANDS, now);
+				break;
+			}
+			if (ops > now) {
+				sl->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
+								 : GPUVM_STALL_DEPENDENCY] += ops - now;
+				now = ops;
+				if ((!event_queue_empty(q) && event_queue_front_time(q) < now) ||
+				    now >= win_end) {
+					/* wait in the queue: others issue before */
+					w->holding = true;
+					event_queue_push(q, now, wslot);
+					break;
+				}
+			}
+			if (sl->busy_unit_yield && yield_to_unit(p, w, wslot, item, now))
+				break;
+			now = sm_step_item(sl, w, wslot, item, now);
+		issued:
+			if ((!event_queue_empty(q) && event_queue_front_time(q) < now) || now >= win_end) {
+				event_queue_push(q, now, wslot);
+				break;
+			}
+		}
+		if (show && (steps & 0xffff) == 0)
+			show_progress(sys, p->launch, event_queue_empty(q) ? p->launch->end
+								: event_queue_front_time(q), false);
+	}
+	p->events_run = steps;
+	return 0;
+}
+
+/* A window's run of one partition (a fork-join task). */
+struct window_run {
+	struct system *sys;
+	double win_end;
+};
+static void run_partition(void *ctx, uint32_t i)
+{
+	struct window_run *wr = ctx;
+	struct sm_partition *p = &wr->sys->parts.part[i];
+	p->rc = run_events(wr->sys, p, wr->win_end, false);
+}
+
+static int freed_cmp(const void *a, const void *b)
+{
+	const struct cta_freed *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->sm < y->sm ? -1 : x->sm > y->sm;
+}
+
+/* core.window: the barrier at the end of the window [.., win_end). The
+ * partitions' statistics and launch counts are added in partition order;
+ * the window's memory instructions applied in key order (sm_window_apply);
+ * then the warps that waited for them, partition by partition in the
+ * order they parked: a warp that ended finishes (its end is its last
+ * result), the others go back to their queue at the cycle they parked
+ * at; last, the CTA slots freed in the window go to the placement policy
+ * in (cycle, SM) order. */
 static int window_barrier(struct system *sys, struct sm_launch *kr, double win_end,
 			  struct gpuvm_error *err)
 {
 	struct sm_layer *sl = &sys->sms;
-	sm_window_apply(sl, win_end);
-	if (sl->window_oom) {
-		event_queue_clear(&sys->events);
+	struct sm_partitions *ps = &sys->parts;
+	struct sm_layer *from[GPUVM_MAX_SMS];
+	bool oom = false;
+	for (uint32_t i = 0; i < ps->n; i++) {
+		struct sm_partition *p = &ps->part[i];
+		sm_partition_merge_stats(p, sys->stats);
+		if (p->launch->end > kr->end)
+			kr->end = p->launch->end;
+		kr->ctas_done += p->launch->ctas_done;
+		p->launch->ctas_done = 0;
+		from[i] = p->sl;
+		oom |= p->sl->window_oom;
+	}
+	sm_window_apply(sl, win_end, from, ps->n);
+	if (sl->window_oom || oom) {
+		for (uint32_t i = 0; i < ps->n; i++)
+			event_queue_clear(ps->part[i].events);
 		return gpuvm_fail(err, kr->k->name, 0, NULL,
 				  "out of memory for the window's memory instructions (core.window)");
 	}
 	sys->stats->windows++;
 	sys->stats->window_early += sl->window_early;
 	sl->window_early = 0;
-	uint32_t n = sl->n_parked;
-	sl->n_parked = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t wslot = sl->parked_warps[i];
-		struct warp_rt *w = &sl->warp[wslot];
-		if (w->park == SM_PARK_END) {
-			w->park = SM_PARK_NONE;
-			double end = later(w->drain, w->park_at);
-			uint32_t freed = sm_warp_finished(sl, kr, wslot, end);
-			if (freed != UINT32_MAX && kr->next_cta < kr->ctas)
-				sys->placer.ops->slot_freed(&sys->placer, sl, kr, freed, end);
-		} else {
-			/* SM_PARK_OPERANDS stays for the run loop to see; the
-			 * others ask for their next item as any warp */
-			if (w->park == SM_PARK_NEXT)
+	/* the freed slots gather in the first partition's list */
+	struct sm_partition *f = &ps->part[0];
+	for (uint32_t i = 0; i < ps->n; i++) {
+		struct sm_layer *pl = ps->part[i].sl;
+		uint32_t n = pl->n_parked;
+		pl->n_parked = 0;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t wslot = pl->parked_warps[j];
+			struct warp_rt *w = &sl->warp[wslot];
+			if (w->park == SM_PARK_END) {
 				w->park = SM_PARK_NONE;
-			event_queue_push(&sys->events, w->park_at, wslot);
+				double end = later(w->drain, w->park_at);
+				uint32_t freed = sm_warp_finished(sl, kr, wslot, end);
+				if (freed != UINT32_MAX && slot_freed(sys, f, freed, end))
+					oom = true;
+			} else {
+				/* SM_PARK_OPERANDS stays for the run loop to see; the
+				 * others ask for their next item as any warp */
+				if (w->park == SM_PARK_NEXT)
+					w->park = SM_PARK_NONE;
+				event_queue_push(sl->sm[w->sm].events, w->park_at, wslot);
+			}
 		}
+	}
+	for (uint32_t i = 1; i < ps->n && !oom; i++) {
+		struct sm_partition *p = &ps->part[i];
+		if (VEC_RESERVE(f->freed, f->cap_freed, f->n_freed + p->n_freed)) {
+			oom = true;
+			break;
+		}
+		memcpy(f->freed + f->n_freed, p->freed, p->n_freed * sizeof *p->freed);
+		f->n_freed += p->n_freed;
+		p->n_freed = 0;
+	}
+	if (oom)
+		return gpuvm_fail(err, kr->k->name, 0, NULL,
+				  "out of memory for the window's freed CTA slots (core.window)");
+	/* in (cycle, SM) order: two entries alike are the same call, so the
+	 * order qsort leaves them in changes nothing */
+	qsort(f->freed, f->n_freed, sizeof *f->freed, freed_cmp);
+	for (size_t j = 0; j < f->n_freed && kr->next_cta < kr->ctas; j++)
+		sys->placer.ops->slot_freed(&sys->placer, sl, kr, f->freed[j].sm, f->freed[j].t);
+	f->n_freed = 0;
+	return 0;
+}
+
+/* The earliest event of any partition (INFINITY: none). */
+static double partitions_front(const struct sm_partitions *ps)
+{
+	double t = INFINITY;
+	for (uint32_t i = 0; i < ps->n; i++)
+		if (!event_queue_empty(ps->part[i].events) &&
+		    event_queue_front_time(ps->part[i].events) < t)
+			t = event_queue_front_time(ps->part[i].events);
+	return t;
+}
+
+/* Whether the window may run its partitions on threads: asked for, a
+ * kernel whose warps share nothing, and (unless every window is forced
+ * there, GPUVM_WINDOW_THREADS=all) enough events in the last window to
+ * pay for the hand-over. The results are the same either way. */
+#define PART_MIN_EVENTS 256
+static bool window_on_threads(const struct system *sys, const struct gpuvm_kernel *k,
+			      uint64_t last_events)
+{
+	return sys->sms.threads > 1 && k->warps_independent && sys->parts.n > 1 &&
+	       (sys->sms.pipe_every_window || last_events >= PART_MIN_EVENTS);
+}
+
+/* core.window: the launch's windows until no warp is left. */
+static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
+		       struct gpuvm_error *err)
+{
+	struct sm_layer *sl = &sys->sms;
+	struct sm_partitions *ps = &sys->parts;
+	sm_partitions_sync(ps, sl, kr);
+	for (uint32_t i = 0; i < ps->n; i++)
+		ps->part[i].launch->ctas_done = 0;
+	double win_end = t_cta + sl->window_cycles;
+	uint64_t last_events = 0, steps = 0;
+	for (;;) {
+		if (window_on_threads(sys, kr->k, last_events)) {
+			if (!ps->pool && !(ps->pool = fork_join_new(sl->threads)))
+				return gpuvm_fail(err, kr->k->name, 0, NULL,
+						  "out of memory for the partitions' threads");
+			if (ensure_regs(sys))
+				return gpuvm_fail(err, kr->k->name, 0, NULL,
+						  "out of memory for the scoreboard");
+			struct window_run wr = {.sys = sys, .win_end = win_end};
+			fork_join_run(ps->pool, ps->n, run_partition, &wr);
+		} else {
+			for (uint32_t i = 0; i < ps->n; i++)
+				ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);
+		}
+		last_events = 0;
+		bool pending = false;
+		for (uint32_t i = 0; i < ps->n; i++) {
+			struct sm_partition *p = &ps->part[i];
+			if (p->rc) {
+				*err = p->err;
+				for (uint32_t j = 0; j < ps->n; j++)
+					event_queue_clear(ps->part[j].events);
+				return -1;
+			}
+			last_events += p->events_run;
+			pending |= p->sl->n_req || p->sl->n_parked || p->n_freed ||
+				   !event_queue_empty(p->events);
+		}
+		if (!pending)
+			break;
+		if (window_barrier(sys, kr, win_end, err))
+			return -1;
+		steps += last_events;
+		if (sys->progress && steps >= 0x10000) {
+			steps = 0;
+			double front = partitions_front(ps);
+			show_progress(sys, kr, front < INFINITY ? front : win_end, false);
+		}
+		/* the next window opens at the next event (idle stretches
+		 * skipped), never before this one's end */
+		double front = partitions_front(ps);
+		double open = front < INFINITY ? later(front, win_end) : win_end;
+		win_end = open + sl->window_cycles;
+	}
+	/* the last window's launch counts (it had no barrier) */
+	for (uint32_t i = 0; i < ps->n; i++) {
+		struct sm_partition *p = &ps->part[i];
+		sm_partition_merge_stats(p, sys->stats);
+		if (p->launch->end > kr->end)
+			kr->end = p->launch->end;
+		kr->ctas_done += p->launch->ctas_done;
+		p->launch->ctas_done = 0;
 	}
 	return 0;
 }
@@ -349,154 +682,15 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	 * (gpu.cta_placement, src/sm/cta_place.c) */
 	sys->placer.ops->launch(&sys->placer, sl, &kr, t_cta);
 
-	uint64_t steps = 0;
-	/* core.window: events before win_end run; then the barrier */
-	double win_end = sl->windowed ? t_cta + sl->window_cycles : INFINITY;
-	for (;;) {
-		if (sl->windowed && (event_queue_empty(&sys->events) ||
-				     event_queue_front_time(&sys->events) >= win_end)) {
-			if (!sl->n_req && !sl->n_parked && event_queue_empty(&sys->events))
-				break;
-			if (window_barrier(sys, &kr, win_end, err))
-				return -1;
-			/* the next window opens at the next event (idle stretches
-			 * skipped), never before this one's end */
-			double open = event_queue_empty(&sys->events)
-					      ? win_end
-					      : later(event_queue_front_time(&sys->events), win_end);
-			win_end = open + sl->window_cycles;
-			continue;
+	if (sl->windowed) {
+		if (run_windows(sys, &kr, t_cta, err))
+			return -1;
+	} else {
+		struct sm_partition whole = {.sl = sl, .events = &sys->events, .launch = &kr};
+		if (run_events(sys, &whole, INFINITY, sys->progress)) {
+			*err = whole.err;
+			return -1;
 		}
-		if (event_queue_empty(&sys->events))
-			break;
-		double now;
-		uint32_t wslot = event_queue_pop(&sys->events, &now);
-		struct warp_rt *w = &sl->warp[wslot];
-		/* The next warp to run is likely the queue's new front: start
-		 * loading its state while this one runs. */
-		if (!event_queue_empty(&sys->events)) {
-			/* its state where place_cta put it (no load of its
-			 * record first), its record, and the item it may hold:
-			 * with thousands of warps these lie beyond the host's
-			 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
-			uint32_t nw = event_queue_front_warp(&sys->events);
-			const unsigned char *next = sl->warp_state + (size_t)nw * sl->warp_state_cap;
-			for (size_t off = 0; off < sl->warp_state_cap && off < 1024; off += 64)
-				__builtin_prefetch(next + off);
-			const unsigned char *nrt = (const unsigned char *)&sl->warp[nw];
-			__builtin_prefetch(nrt);
-			__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
-			const unsigned char *nheld = (const unsigned char *)&sl->held[nw];
-			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
-				__builtin_prefetch(nheld + off);
-			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
-			/* what its next item is read from (worker threads' items:
-			 * its chunk, written on another core), reached through
-			 * its state, which was prefetched one event earlier as
-			 * the one after the next */
-			if (k->ops->warp_prefetch)
-				k->ops->warp_prefetch(k, next);
-			uint32_t nw2 = event_queue_second_warp_hint(&sys->events);
-			if (nw2 != UINT32_MAX)
-				__builtin_prefetch(sl->warp_state + (size_t)nw2 * sl->warp_state_cap);
-		}
-		/* Run the warp while it stays the earliest event (and, with
-		 * core.window, inside the window). */
-		for (;;) {
-			struct gpuvm_warp_item *it = &sl->held[wslot];
-			bool from_mem, resumed = false;
-			double ops;
-			struct gpuvm_warp_item *item = it;
-			if (w->holding) {
-				w->holding = false;
-				if (w->park == SM_PARK_OPERANDS) {
-					/* back from the barrier: its operands' times are known */
-					w->park = SM_PARK_NONE;
-					resumed = true;
-					goto operands;
-				}
-				if (sl->busy_unit_yield && yield_to_unit(sys, w, wslot, it, now))
-					break;
-				now = sm_step_item(sl, w, wslot, it, now);
-				goto issued;
-			}
-			if (__builtin_expect(sl->windowed, 0) && k->reads_clock && sm_implicit_pending(w)) {
-				/* the clock it reads waits for its loads' values */
-				sm_park(sl, wslot, SM_PARK_NEXT, now);
-				break;
-			}
-			/* clock64() after the previous load's value is used */
-			k->clock_cycles = later(now, later(w->implicit_ready, w->implicit_loads));
-			/* generated in place: a warp that must wait keeps it
-			 * there (held), with no copy */
-			gpuvm_item_reset_timing(item);
-			if (k->ops->warp_next(k, w->state, item, err) < 0) {
-				event_queue_clear(&sys->events);
-				return -1;
-			}
-			if (item->kind == GPUVM_ITEM_END) {
-				if (__builtin_expect(w->pending != 0, 0)) {
-					/* core.window: its last results come at the barrier */
-					sm_park(sl, wslot, SM_PARK_END, now);
-					break;
-				}
-				/* it ends when its last result is in */
-				double end = later(w->drain, now);
-				uint32_t freed = sm_warp_finished(sl, &kr, wslot, end);
-				if (freed != UINT32_MAX && kr.next_cta < kr.ctas)
-					sys->placer.ops->slot_freed(&sys->placer, sl, &kr, freed, end);
-				break;
-			}
-			if (item->kind == GPUVM_ITEM_BARRIER) {
-				sm_barrier_arrive(sl, wslot, now);
-				break;
-			}
-			if (item->has_regs && !sl->reg_ready && sm_ensure_regs(sl)) {
-				event_queue_clear(&sys->events);
-				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
-			}
-		operands:
-			ops = sm_operands_ready(sl, w, wslot, item, &from_mem);
-			if (__builtin_expect(ops == INFINITY, 0)) {
-				/* core.window: a result the barrier will apply; the
-				 * barrier applies every one, so a warp back from it
-				 * never waits again (else it would forever) */
-				if (resumed) {
-					event_queue_clear(&sys->events);
-					return gpuvm_fail(err, k->name, 0, NULL,
-							  "internal error: a warp's operand is still pending "
-							  "after the window's barrier (core.window)");
-				}
-				w->holding = true;
-				sm_park(sl, wslot, SM_PARK_OPERANDS, now);
-				break;
-			}
-			if (ops > now) {
-				sys->stats->stall_cycles[from_mem ? GPUVM_STALL_MEMORY
-								: GPUVM_STALL_DEPENDENCY] += ops - now;
-				now = ops;
-				if ((!event_queue_empty(&sys->events) &&
-				     event_queue_front_time(&sys->events) < now) ||
-				    now >= win_end) {
-					/* wait in the queue: others issue before */
-					w->holding = true;
-					event_queue_push(&sys->events, now, wslot);
-					break;
-				}
-			}
-			if (sl->busy_unit_yield && yield_to_unit(sys, w, wslot, item, now))
-				break;
-			now = sm_step_item(sl, w, wslot, item, now);
-		issued:
-			if ((!event_queue_empty(&sys->events) && event_queue_front_time(&sys->events) < now) ||
-			    now >= win_end) {
-				event_queue_push(&sys->events, now, wslot);
-				break;
-			}
-		}
-		if (sys->progress && (++steps & 0xffff) == 0)
-			show_progress(sys, &kr, event_queue_empty(&sys->events) ? t
-					       : event_queue_front_time(&sys->events), false);
 	}
 	if (sys->progress)
 		show_progress(sys, &kr, kr.end, true);

@@ -142,6 +142,8 @@ int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm
 	if (sm_layer_init(&sys->sms, cfg, stats, &ports))
 		return -1;
 	sys->sms.threads = opt && opt->threads > 1 ? opt->threads : 1;
+	if (sys->sms.windowed && sm_partitions_init(&sys->parts, &sys->sms))
+		return -1;
 	cta_placer_init(&sys->placer, cfg);
 	return 0;
 }
@@ -157,5 +159,6 @@ void system_free(struct system *sys)
 	link_free(&sys->link);
 	copy_stream_free(&sys->cs);
 	event_queue_free(&sys->events);
+	sm_partitions_free(&sys->parts);
 	sm_layer_free(&sys->sms);
 }

@@ -33,6 +33,7 @@
 #include "memsys/memsys.h"
 #include "sm/cta_place.h"
 #include "sm/sm.h"
+#include "system/partition.h"
 #include "uvm/uvm.h"
 #include "xlat/xlat.h"
 
@@ -49,6 +50,9 @@ struct system {
 	_Alignas(64) struct sm_layer sms;
 	struct cta_placer placer;
 	struct event_queue events;
+	/* core.window: the SM-side partitions the windows run (their queues
+	 * take the SMs' events; the one above stays empty) */
+	struct sm_partitions parts;
 	unsigned pte_page_shift; /* log2 of the page a leaf page-table entry maps */
 
 	/* unified memory: built at the first managed allocation */

@@ -24,6 +24,7 @@
 #include "workloads/random_sampling.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,9 @@ struct sampling {
 	uint64_t data_base, out_base;
 	uint64_t elems, threads, reads, seed;
 	struct sampling_shape shape;
-	uint64_t sum;
+	/* the threads' sums: warps of different SM partitions add to it side
+	 * by side (gpuvm_kernel warps_independent), in any order */
+	_Atomic uint64_t sum;
 	struct scope_plan plan;
 	struct sampling_pass *passes;
 };
@@ -216,7 +219,7 @@ static int sw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 				uint32_t l = (uint32_t)__builtin_ctz(m);
 				it->addr[l] = s->out_base + (w->tid0 + l) * 8;
 			}
-			s->sum += w->sum;
+			atomic_fetch_add_explicit(&s->sum, w->sum, memory_order_relaxed);
 			w->phase = PH_END;
 			return 0;
 		default:
@@ -235,7 +238,8 @@ static const struct gpuvm_kernel_ops sampling_ops = {
 static void sampling_result(void *impl, char *buf, size_t len)
 {
 	struct sampling *s = impl;
-	int n = snprintf(buf, len, "sum=%" PRIu64 " reads=%" PRIu64, s->sum, s->threads * s->reads);
+	int n = snprintf(buf, len, "sum=%" PRIu64 " reads=%" PRIu64, atomic_load(&s->sum),
+		     s->threads * s->reads);
 	if (s->plan.passes > 1 && n >= 0 && (size_t)n < len) {
 		char sc[32];
 		gpuvm_format_size(s->plan.scope_bytes, sc, sizeof sc);
@@ -440,6 +444,7 @@ static int sampling_create(const struct gpuvm_config *cfg, const struct gpuvm_pa
 		else
 			snprintf(name, sizeof name, "random_sampling");
 		workload_kernel_1d(&ps->kernel, name, &sampling_ops, ps, threads, block);
+		ps->kernel.warps_independent = true;
 		/* Kernel sampling: scoped passes read the same number of uniform
 		 * random positions from equal-sized scopes, so they are alike,
 		 * except pass 0 (no sum load) and a shorter last scope (fewer lanes

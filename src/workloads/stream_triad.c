@@ -2,6 +2,7 @@
  * device arrays of doubles, grid-stride. The coalesced streaming kernel
  * the benchmark uses for warp-instruction throughput. */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +13,11 @@
 
 struct triad {
 	uint64_t a, b, c, elems, threads;
-	double checksum; /* sum of a[] as computed */
+	/* sum of a[] as computed: whole numbers (b + 3c <= 4092), so an
+	 * integer total is exact and the same in any order of the warps
+	 * (partitions' threads add to it side by side: gpuvm_kernel
+	 * warps_independent) */
+	_Atomic uint64_t checksum;
 	struct gpuvm_kernel kernel;
 };
 
@@ -70,10 +75,12 @@ static int tw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		lanes_addr(it, w->mask, w->phase == TP_LOAD_B ? t->b : w->phase == TP_LOAD_C ? t->c : t->a,
 			   w->idx);
 		if (w->phase == TP_STORE) {
+			uint64_t sum = 0;
 			for (uint32_t m = w->mask; m; m &= m - 1) {
 				uint64_t i = w->idx + (uint32_t)__builtin_ctz(m);
-				t->checksum += triad_b(i) + TRIAD_SCALAR * triad_c(i);
+				sum += (uint64_t)(triad_b(i) + TRIAD_SCALAR * triad_c(i));
 			}
+			atomic_fetch_add_explicit(&t->checksum, sum, memory_order_relaxed);
 			w->idx += t->threads;
 			w->phase = TP_TOP;
 		} else {
@@ -95,7 +102,8 @@ static const struct gpuvm_kernel_ops triad_ops = {
 static void triad_result(void *impl, char *buf, size_t len)
 {
 	struct triad *t = impl;
-	snprintf(buf, len, "checksum=%.17g elems=%" PRIu64, t->checksum, t->elems);
+	snprintf(buf, len, "checksum=%.17g elems=%" PRIu64, (double)atomic_load(&t->checksum),
+		 t->elems);
 }
 
 static uint64_t triad_items(void *impl)
@@ -149,6 +157,7 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	t->c = va_layout_alloc(&va, &al, "c", elems * 8, workload_mem_kind(mem));
 	rc |= workload_mem_alloc(&l, mem, &al);
 	workload_kernel_1d(&t->kernel, "stream_triad", &triad_ops, t, threads, block);
+	t->kernel.warps_independent = true;
 	rc |= op_list_kernel(&l, &t->kernel);
 	if (rc) {
 		free(l.ops);
