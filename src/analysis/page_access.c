@@ -369,6 +369,9 @@ static int ps_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gp
 		 * sampling could not tell classes apart: run every launch in
 		 * detail under --page-map. */
 		ws->kernel.sampleable = false;
+		/* every warp's accesses go into one map, in the engine's order:
+		 * the partitions of core.window run one after another */
+		ws->kernel.warps_independent = false;
 		ws->kernel.impl = ws;
 		op->kernel = &ws->kernel;
 		return 0;

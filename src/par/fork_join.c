@@ -1,10 +1,9 @@
-/* The fork-join pool (fork_join.h holds the contract). One atomic word,
- * the ticket, holds the round's number (high half) and its next
- * unclaimed task (low half): helpers wait for the round to change, then
- * claim tasks by compare-and-swap on the ticket, which fails once the
- * round has moved on, so a helper late from one round can never claim a
- * task of the next with the last round's function. Each finished task is
- * counted; the caller claims tasks too and then waits for the count. */
+/* The fork-join pool (fork_join.h holds the contract). Rounds are
+ * numbered; task i of round r is claimed by moving its stamp from r - 1
+ * to r (compare-and-swap), so each task runs once a round, and a helper
+ * late from round r - 1 can never claim a task of round r (its swap
+ * expects r - 2). Each finished task is counted; the caller claims tasks
+ * too and then waits for the count. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -18,18 +17,23 @@
  * 2-core EPYC host: 100 us, as the window pipe's, src/sm/sm_window.c). */
 #define FJ_SPINS 2000
 
+struct fork_join_helper {
+	struct fork_join *fj;
+	pthread_t thread;
+	uint32_t index; /* its thread number: 1 .. n_helpers */
+};
+
 struct fork_join {
-	pthread_t *helper;
-	uint32_t n_helpers;
+	struct fork_join_helper *helper;
+	uint32_t n_helpers, n;
+	_Atomic uint32_t *stamp; /* [n]: the last round that claimed each task */
 	pthread_mutex_t mu;
 	pthread_cond_t to_helpers, to_caller;
-	/* the round's work, stored between closing the last round's ticket
-	 * and opening the new one's (atomics: a helper late from the last
-	 * round may read them, and then finds the ticket closed) */
+	/* the round's work, stored before its number is (atomics: a helper
+	 * late from the last round may read them, and then claims nothing) */
 	_Atomic(fork_join_task_fn *) fn;
 	_Atomic(void *) ctx;
-	_Atomic uint32_t n;
-	_Alignas(64) _Atomic uint64_t ticket; /* round << 32 | next task */
+	_Alignas(64) _Atomic uint32_t round;
 	atomic_bool quit;
 	atomic_int helpers_asleep;
 	_Alignas(64) _Atomic uint32_t done; /* the round's finished tasks */
@@ -43,39 +47,45 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* The tasks of round `round` this thread can claim. */
-static void claim_tasks(struct fork_join *fj, uint32_t round)
+/* Runs task i of round `round` if no thread has claimed it. */
+static void try_task(struct fork_join *fj, uint32_t round, uint32_t i, fork_join_task_fn *fn,
+		     void *ctx)
 {
-	uint64_t t = atomic_load(&fj->ticket);
-	if ((uint32_t)(t >> 32) != round)
+	uint32_t expect = round - 1;
+	if (atomic_load_explicit(&fj->stamp[i], memory_order_relaxed) != expect ||
+	    !atomic_compare_exchange_strong(&fj->stamp[i], &expect, round))
 		return;
-	/* read after the ticket showed the round: its work is published */
+	fn(ctx, i);
+	if (atomic_fetch_add(&fj->done, 1) + 1 == fj->n && atomic_load(&fj->caller_asleep)) {
+		pthread_mutex_lock(&fj->mu);
+		pthread_cond_signal(&fj->to_caller);
+		pthread_mutex_unlock(&fj->mu);
+	}
+}
+
+/* Thread `self`'s part of round `round`: its own tasks, then any left. */
+static void claim_tasks(struct fork_join *fj, uint32_t round, uint32_t self)
+{
+	/* read after the round showed: its work is published */
 	fork_join_task_fn *fn = atomic_load(&fj->fn);
 	void *ctx = atomic_load(&fj->ctx);
-	uint32_t n = atomic_load(&fj->n);
-	for (;;) {
-		if ((uint32_t)(t >> 32) != round || (uint32_t)t >= n)
-			return;
-		if (!atomic_compare_exchange_weak(&fj->ticket, &t, t + 1))
-			continue; /* t now holds the ticket's value */
-		fn(ctx, (uint32_t)t);
-		t = atomic_load(&fj->ticket);
-		if (atomic_fetch_add(&fj->done, 1) + 1 == n && atomic_load(&fj->caller_asleep)) {
-			pthread_mutex_lock(&fj->mu);
-			pthread_cond_signal(&fj->to_caller);
-			pthread_mutex_unlock(&fj->mu);
-		}
-	}
+	uint32_t threads = fj->n_helpers + 1;
+	for (uint32_t i = self; i < fj->n; i += threads)
+		try_task(fj, round, i, fn, ctx);
+	for (uint32_t i = 0; i < fj->n; i++)
+		if (i % threads != self)
+			try_task(fj, round, i, fn, ctx);
 }
 
 static bool round_changed(struct fork_join *fj, uint32_t seen)
 {
-	return (uint32_t)(atomic_load(&fj->ticket) >> 32) != seen || atomic_load(&fj->quit);
+	return atomic_load(&fj->round) != seen || atomic_load(&fj->quit);
 }
 
 static void *helper_main(void *arg)
 {
-	struct fork_join *fj = arg;
+	struct fork_join_helper *h = arg;
+	struct fork_join *fj = h->fj;
 	uint32_t seen = 0;
 	for (;;) {
 		unsigned spin = 0;
@@ -95,17 +105,20 @@ static void *helper_main(void *arg)
 			thread_profile_exit(); /* gpuvm bench --profile: its CPU time */
 			return NULL;
 		}
-		seen = (uint32_t)(atomic_load(&fj->ticket) >> 32);
-		claim_tasks(fj, seen);
+		seen = atomic_load(&fj->round);
+		claim_tasks(fj, seen, h->index);
 	}
 }
 
-struct fork_join *fork_join_new(uint32_t threads)
+struct fork_join *fork_join_new(uint32_t threads, uint32_t n)
 {
 	struct fork_join *fj = gpuvm_calloc_lines(1, sizeof *fj);
 	if (!fj)
 		return NULL;
-	if (pthread_mutex_init(&fj->mu, NULL)) {
+	fj->n = n;
+	fj->stamp = calloc(n ? n : 1, sizeof *fj->stamp);
+	if (!fj->stamp || pthread_mutex_init(&fj->mu, NULL)) {
+		free(fj->stamp);
 		free(fj);
 		return NULL;
 	}
@@ -116,8 +129,11 @@ struct fork_join *fork_join_new(uint32_t threads)
 	if (want && !fj->helper)
 		want = 0;
 	for (uint32_t i = 0; i < want; i++) {
-		if (pthread_create(&fj->helper[i], NULL, helper_main, fj))
-			break; /* fewer helpers: the caller runs their tasks */
+		struct fork_join_helper *h = &fj->helper[i];
+		h->fj = fj;
+		h->index = i + 1;
+		if (pthread_create(&h->thread, NULL, helper_main, h))
+			break; /* fewer helpers: the others take their tasks */
 		fj->n_helpers++;
 	}
 	return fj;
@@ -132,41 +148,36 @@ void fork_join_free(struct fork_join *fj)
 	pthread_cond_broadcast(&fj->to_helpers);
 	pthread_mutex_unlock(&fj->mu);
 	for (uint32_t i = 0; i < fj->n_helpers; i++)
-		pthread_join(fj->helper[i], NULL);
+		pthread_join(fj->helper[i].thread, NULL);
 	pthread_cond_destroy(&fj->to_helpers);
 	pthread_cond_destroy(&fj->to_caller);
 	pthread_mutex_destroy(&fj->mu);
 	free(fj->helper);
+	free(fj->stamp);
 	free(fj);
 }
 
-void fork_join_run(struct fork_join *fj, uint32_t n, fork_join_task_fn *fn, void *ctx)
+void fork_join_run(struct fork_join *fj, fork_join_task_fn *fn, void *ctx)
 {
-	if (!n)
-		return;
+	uint32_t n = fj->n;
 	if (!fj->n_helpers || n == 1) {
 		for (uint32_t i = 0; i < n; i++)
 			fn(ctx, i);
 		return;
 	}
-	/* Every task of the last round has finished (its count). Its ticket
-	 * is closed first: a helper that read it before, with the last
-	 * round's number, then fails its compare-and-swap whatever n it
-	 * reads. */
-	uint32_t round = (uint32_t)(atomic_load(&fj->ticket) >> 32);
-	atomic_store(&fj->ticket, (uint64_t)round << 32 | UINT32_MAX);
+	/* every task of the last round has finished (its count), and every
+	 * stamp holds the last round's number */
 	atomic_store(&fj->fn, fn);
 	atomic_store(&fj->ctx, ctx);
-	atomic_store(&fj->n, n);
 	atomic_store(&fj->done, 0);
-	round++;
-	atomic_store(&fj->ticket, (uint64_t)round << 32); /* publishes the round */
+	uint32_t round = atomic_load(&fj->round) + 1;
+	atomic_store(&fj->round, round); /* publishes the round */
 	if (atomic_load(&fj->helpers_asleep)) {
 		pthread_mutex_lock(&fj->mu);
 		pthread_cond_broadcast(&fj->to_helpers);
 		pthread_mutex_unlock(&fj->mu);
 	}
-	claim_tasks(fj, round);
+	claim_tasks(fj, round, 0);
 	unsigned spin = 0;
 	while (atomic_load(&fj->done) != n && spin++ < FJ_SPINS)
 		cpu_relax();

@@ -559,14 +559,14 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 	uint64_t last_events = 0, steps = 0;
 	for (;;) {
 		if (window_on_threads(sys, kr->k, last_events)) {
-			if (!ps->pool && !(ps->pool = fork_join_new(sl->threads)))
+			if (!ps->pool && !(ps->pool = fork_join_new(sl->threads, ps->n)))
 				return gpuvm_fail(err, kr->k->name, 0, NULL,
 						  "out of memory for the partitions' threads");
 			if (ensure_regs(sys))
 				return gpuvm_fail(err, kr->k->name, 0, NULL,
 						  "out of memory for the scoreboard");
 			struct window_run wr = {.sys = sys, .win_end = win_end};
-			fork_join_run(ps->pool, ps->n, run_partition, &wr);
+			fork_join_run(ps->pool, run_partition, &wr);
 		} else {
 			for (uint32_t i = 0; i < ps->n; i++)
 				ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);

@@ -51,12 +51,15 @@ int op_ahead_start(struct op_ahead *a, op_ahead_fn produce, void *ctx, struct gp
 		pthread_mutex_destroy(&a->mu);
 		return gpuvm_fail(err, "--threads", 0, NULL, "cannot create a condition variable");
 	}
+	/* set before the thread exists: the producer reads it
+	 * (op_ahead_stopping), and a write after pthread_create would race */
+	a->started = true;
 	if (pthread_create(&a->thread, NULL, producer, a)) {
+		a->started = false;
 		pthread_cond_destroy(&a->cv);
 		pthread_mutex_destroy(&a->mu);
 		return gpuvm_fail(err, "--threads", 0, NULL, "cannot start the trace reader thread");
 	}
-	a->started = true;
 	return 0;
 }
 
