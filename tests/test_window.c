@@ -213,32 +213,33 @@ static void drop_wall_fields(cJSON *o)
  * the helpers of the SM partitions' pool (src/system/partition.h),
  * which run the windows of kernels whose warps are independent (the
  * generators of random sampling and the triad; not hash-groupby's racing
- * buckets or a trace). */
+ * buckets or a trace) when GPUVM_WINDOW_THREADS is partitions or all. */
 static void test_window_threads_identical(void **state)
 {
 	(void)state;
 	const struct {
 		struct win_case c;
-		bool every;    /* GPUVM_WINDOW_THREADS=all */
+		const char *env; /* GPUVM_WINDOW_THREADS (NULL: unset) */
 		int on_thread; /* 1: the second stage ran on a thread, 0: not, -1: either */
 		int parts;     /* 1: the partitions ran on the pool's threads, 0: not, -1: either */
 	} cases[] = {
-		{{"p100", "random-sampling:region=256MiB,reads=16,threads=57344"}, false, 1, 1},
-		{{"k80", "random-sampling:region=256MiB,reads=8,threads=14336"}, false, 1, -1},
-		{{"p100", "stream-triad:elems=262144"}, false, 0, 1},
-		{{"k80", "hash-groupby:input=131072,region=32MiB"}, true, 1, 0},
-		{{"h100-pcie", NULL, "bptree", "walker.pte_reads=none"}, true, -1, 0},
-		{{"h100", "stream-triad:elems=262144,block=64", NULL, "walker.pte_reads=none"}, true, 1, 1},
-		{{"h100-pcie", "gemm:n=64", NULL, "walker.pte_reads=none"}, true, -1, 0},
+		{{"p100", "random-sampling:region=256MiB,reads=16,threads=57344"}, NULL, 1, 0},
+		{{"k80", "random-sampling:region=256MiB,reads=8,threads=14336"}, NULL, 1, 0},
+		{{"p100", "stream-triad:elems=262144"}, NULL, 0, 0},
+		{{"p100", "stream-triad:elems=262144"}, "partitions", 0, 1},
+		{{"k80", "hash-groupby:input=131072,region=32MiB"}, "all", 1, 0},
+		{{"h100-pcie", NULL, "bptree", "walker.pte_reads=none"}, "all", -1, 0},
+		{{"h100", "stream-triad:elems=262144,block=64", NULL, "walker.pte_reads=none"}, "all", 1, 1},
+		{{"h100-pcie", "gemm:n=64", NULL, "walker.pte_reads=none"}, "all", -1, 0},
 		{{"p100", "random-sampling:region=64MiB,reads=8,threads=14336,mem=managed", NULL,
-		  "uvm.oversub_percent=125"}, true, 0, 1},
-		{{"h100", "random-sampling:region=64MiB,reads=8,threads=14336"}, true, 0, 1},
+		  "uvm.oversub_percent=125"}, "all", 0, 1},
+		{{"h100", "random-sampling:region=64MiB,reads=8,threads=14336"}, "all", 0, 1},
 	};
 	const uint32_t threads[] = {2, 3, 8};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct win_case *c = &cases[i].c;
-		if (cases[i].every)
-			setenv("GPUVM_WINDOW_THREADS", "all", 1);
+		if (cases[i].env)
+			setenv("GPUVM_WINDOW_THREADS", cases[i].env, 1);
 		cJSON *one = run_case(c, true, 1);
 		drop_wall_fields(one);
 		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {

@@ -534,15 +534,20 @@ static double partitions_front(const struct sm_partitions *ps)
 	return t;
 }
 
-/* Whether the window may run its partitions on threads: asked for, a
- * kernel whose warps share nothing, and (unless every window is forced
- * there, GPUVM_WINDOW_THREADS=all) enough events in the last window to
- * pay for the hand-over. The results are the same either way. */
+/* Whether the window may run its partitions on threads: asked for
+ * (--threads N and GPUVM_WINDOW_THREADS=partitions), a kernel whose warps
+ * share nothing, and enough events in the last window to pay for the
+ * hand-over (every window with GPUVM_WINDOW_THREADS=all, as the tests
+ * run). The results are the same either way. Not by default: on the
+ * 2-core host the bench's rows all ran slower with it (random sampling
+ * p100 1.06x against the barrier's 1.43x alone, the triad 0.81x, k80
+ * 0.75x: docs/parallel.md, "SM-side partitions"). */
 #define PART_MIN_EVENTS 256
 static bool window_on_threads(const struct system *sys, const struct gpuvm_kernel *k,
 			      uint64_t last_events)
 {
 	return sys->sms.threads > 1 && k->warps_independent && sys->parts.n > 1 &&
+	       sys->parts.threads_wanted &&
 	       (sys->sms.pipe_every_window || last_events >= PART_MIN_EVENTS);
 }
 

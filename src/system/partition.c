@@ -13,6 +13,8 @@ int sm_partitions_init(struct sm_partitions *ps, struct sm_layer *sl)
 	if (n > cfg->sms)
 		n = cfg->sms;
 	ps->n = n;
+	const char *want = getenv("GPUVM_WINDOW_THREADS");
+	ps->threads_wanted = want && (!strcmp(want, "all") || !strcmp(want, "partitions"));
 	ps->part = gpuvm_calloc_lines(n, sizeof *ps->part);
 	ps->of_sm = calloc(cfg->sms, sizeof *ps->of_sm);
 	if (!ps->part || !ps->of_sm)

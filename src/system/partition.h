@@ -66,6 +66,11 @@ struct sm_partitions {
 	struct sm_partition *part; /* [n], each on cache lines of its own */
 	uint32_t *of_sm;           /* [sms]: the partition of each SM */
 	struct fork_join *pool;    /* made at the first window run on threads */
+	/* GPUVM_WINDOW_THREADS=partitions (or all): the windows of
+	 * independent kernels may run on threads with --threads N; unset,
+	 * they stay on the engine's thread (on the 2-core host every row of
+	 * the bench lost with them: docs/parallel.md) */
+	bool threads_wanted;
 };
 
 /* n partitions of the config's SMs (contiguous ranges of logical SM ids,
