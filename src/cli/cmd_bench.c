@@ -18,6 +18,7 @@
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
 #include "par/thread_profile.h"
+#include "par/window_profile.h"
 #include "par/window.h"
 #include "gpuvm/config.h"
 
@@ -235,6 +236,50 @@ static double predict_speedup(double t1_cpu, const struct par_times *m, uint32_t
 	return tp > 0 ? t1 / tp : 0;
 }
 
+/* --profile --window: the windowed model's own split, measured at one
+ * thread (repeat runs averaged, wall-clock seconds): the barriers, the SM
+ * partitions' runs and the rest (input, output, setup), and the time predicted at p cores
+ * if the partitions of each window ran side by side and nothing else did
+ * (window_profile.h: per window the longest partition or the partitions'
+ * sum over min(p, partitions), whichever is longer; waits not counted). */
+static void partition_profile(cJSON *pr, const struct window_profile_snapshot *wp, double t1_wall,
+			      long repeat, bool table)
+{
+	double barrier = wp->barrier_s / (double)repeat, parts = wp->partitions_s / (double)repeat;
+	/* wall time, as the windows are timed (a monotonic clock) */
+	double other = t1_wall - barrier - parts;
+	if (other < 0)
+		other = 0;
+	double t1 = other + barrier + parts, pred[WINDOW_PROFILE_CORES];
+	for (int c = 0; c < WINDOW_PROFILE_CORES; c++) {
+		double tp = other + barrier + wp->spread_s[c] / (double)repeat;
+		pred[c] = tp > 0 ? t1 / tp : 0;
+	}
+	cJSON *o = cJSON_AddObjectToObject(pr, "partitions");
+	cJSON_AddNumberToObject(o, "windows", (double)wp->windows / (double)repeat);
+	cJSON_AddNumberToObject(o, "partitions", wp->partitions);
+	cJSON_AddNumberToObject(o, "barrier_seconds", barrier);
+	cJSON_AddNumberToObject(o, "partitions_seconds", parts);
+	cJSON_AddNumberToObject(o, "longest_partition_seconds", wp->longest_s / (double)repeat);
+	cJSON_AddNumberToObject(o, "other_seconds", other);
+	cJSON_AddNumberToObject(o, "barrier_fraction", t1 > 0 ? barrier / t1 : 0);
+	cJSON_AddNumberToObject(o, "serial_fraction", t1 > 0 ? (barrier + other) / t1 : 0);
+	for (int c = 0; c < WINDOW_PROFILE_CORES; c++) {
+		char key[48];
+		snprintf(key, sizeof key, "predicted_speedup_%.0f", window_profile_cores[c]);
+		cJSON_AddNumberToObject(o, key, pred[c]);
+	}
+	if (!table)
+		return;
+	printf("  partitions at 1 thread: %.0f windows over %u partitions; barrier %.2f s (%.0f %%), "
+	       "partitions %.2f s (longest per window %.2f s), other %.2f s;\n  predicted speed-up "
+	       "of the partitioned model T1/(other + barrier + partitions over p) at 2/8/32/64 "
+	       "cores: %.2f / %.2f / %.2f / %.2f\n",
+	       (double)wp->windows / (double)repeat, wp->partitions, barrier,
+	       t1 > 0 ? 100 * barrier / t1 : 0, parts, wp->longest_s / (double)repeat, other,
+	       pred[0], pred[1], pred[2], pred[3]);
+}
+
 static int bench_threads(uint32_t threads, bool small, bool profile, bool window,
 			 const char *trace, long repeat, const char *json_path, bool quiet)
 {
@@ -276,7 +321,15 @@ static int bench_threads(uint32_t threads, bool small, bool profile, bool window
 		struct par_times one, many;
 		double insts = 0, sim_cycles = 0;
 		spec.threads = 1;
-		if (par_measure(&spec, repeat, &one, &insts, &sim_cycles, &err)) {
+		/* --profile --window: the one-thread runs time their
+		 * partitions and barriers (par/window_profile.h) */
+		struct window_profile_snapshot wp = {0};
+		window_profile_reset();
+		window_profile_enable(profile && window);
+		int failed = par_measure(&spec, repeat, &one, &insts, &sim_cycles, &err);
+		window_profile_enable(false);
+		window_profile_read(&wp);
+		if (failed) {
 			rc = 1;
 			break;
 		}
@@ -347,6 +400,8 @@ static int bench_threads(uint32_t threads, bool small, bool profile, bool window
 		cJSON_AddNumberToObject(pr, "window_partitions", win.partitions);
 		cJSON_AddNumberToObject(pr, "windows", windows);
 		cJSON_AddNumberToObject(pr, "cpu_us_per_window_1", windows > 0 ? one.cpu_s / windows * 1e6 : 0);
+		if (window && wp.windows)
+			partition_profile(pr, &wp, one.wall_s, repeat, table);
 		if (table) {
 			printf("  profile at %u: engine busy S %.2f s (waited %.2f s of wall); %u "
 			       "helper thread%s busy P %.2f s; sync O %.2f s CPU;\n  serial fraction "
@@ -403,7 +458,11 @@ static void bench_usage(FILE *out)
 	      "               threads alike: the windowed timing, whose barriers then\n"
 	      "               translate on one thread and serve the data on another where\n"
 	      "               a warp's lanes translate apart (random sampling; results\n"
-	      "               the same at any N; docs/parallel.md)\n",
+	      "               the same at any N; docs/parallel.md). With --profile, the\n"
+	      "               one-thread runs also time each window's SM partitions and\n"
+	      "               its barrier: their seconds, the rest's, and the speed-up\n"
+	      "               the partitioned model would reach at 2, 8, 32 and 64 cores\n"
+	      "               with its barrier serial (JSON: profile.partitions)\n",
 	      out);
 }
 

@@ -12,6 +12,7 @@
 #include "engine/invariants.h"
 #include "gpuvm/counters.h"
 #include "par/fork_join.h"
+#include "par/window_profile.h"
 #include "system/system.h"
 
 /* The shared memory an SM offers a launch. With a unified L1/shared array
@@ -562,6 +563,10 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 		ps->part[i].launch->ctas_done = 0;
 	double win_end = t_cta + sl->window_cycles;
 	uint64_t last_events = 0, steps = 0;
+	/* gpuvm bench --profile --window: each partition's run and each
+	 * barrier timed, on one thread (par/window_profile.h) */
+	bool profile = window_profile_enabled() && sl->threads == 1;
+	double part_s[GPUVM_MAX_SMS];
 	for (;;) {
 		if (window_on_threads(sys, kr->k, last_events)) {
 			if (!ps->pool && !(ps->pool = fork_join_new(sl->threads, ps->n)))
@@ -572,6 +577,12 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 						  "out of memory for the scoreboard");
 			struct window_run wr = {.sys = sys, .win_end = win_end};
 			fork_join_run(ps->pool, run_partition, &wr);
+		} else if (profile) {
+			for (uint32_t i = 0; i < ps->n; i++) {
+				double t0 = window_profile_now();
+				ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);
+				part_s[i] = window_profile_now() - t0;
+			}
 		} else {
 			for (uint32_t i = 0; i < ps->n; i++)
 				ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);
@@ -592,8 +603,11 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 		}
 		if (!pending)
 			break;
+		double b0 = profile ? window_profile_now() : 0;
 		if (window_barrier(sys, kr, win_end, err))
 			return -1;
+		if (profile)
+			window_profile_add(window_profile_now() - b0, part_s, ps->n);
 		steps += last_events;
 		if (sys->progress && steps >= 0x10000) {
 			steps = 0;

@@ -76,6 +76,21 @@ by = {r["run"]: r["profile"] for r in d["rows"]}
 assert len(by["random sampling over 256 MB"]["helper_busy_seconds"]) == 1, by
 # the triad (a translation a warp): its barriers stay on the engine's
 assert len(by["coalesced streaming (triad)"]["helper_busy_seconds"]) == 0, by
+# the partitioned model's split at one thread: the barrier's, the
+# partitions' and the rest's seconds add up to the run's wall time, and the
+# prediction grows with the cores and is capped by the serial part
+for r in d["rows"]:
+    pp = r["profile"]["partitions"]
+    assert pp["windows"] > 0 and pp["partitions"] == 6, (r["run"], pp)  # p100: 6 GPCs
+    parts = [pp["barrier_seconds"], pp["partitions_seconds"], pp["other_seconds"]]
+    assert all(x >= 0 for x in parts), (r["run"], pp)
+    assert pp["longest_partition_seconds"] <= pp["partitions_seconds"] + 1e-12, pp
+    assert abs(sum(parts) - r["wall_seconds_1"]) < 1e-6 + 0.05 * r["wall_seconds_1"], (r["run"], pp)
+    s = [pp["predicted_speedup_%d" % c] for c in (2, 8, 32, 64)]
+    assert all(1 <= a <= b + 1e-9 for a, b in zip(s, s[1:])), (r["run"], s)
+    assert s[-1] <= 1 / pp["serial_fraction"] + 1e-9, (r["run"], pp)
+# random sampling spends most of it at the barrier (the memory side)
+assert by["random sampling over 256 MB"]["partitions"]["barrier_fraction"] > 0.5, by
 print("ok - bench --threads 2 --window JSON")
 PY
 for args in "--profile" "--small" "--trace ." "--window" "--threads 0" "--threads 2 --trace nonexistent"; do

@@ -1,0 +1,47 @@
+/* The windowed model's work, split as partitions on threads would run it
+ * (gpuvm bench --profile --window): each window's SM-side partitions
+ * (issue, compute, the functional side of their warps) and its barrier
+ * (every memory instruction, applied in key order), timed on the engine's
+ * thread at --threads 1.
+ *
+ * Owns: process-wide sums, written by the engine's thread only while
+ * enabled.
+ * May call: the C library's monotonic clock.
+ * Guarantees: nothing here changes what the simulation computes; off (the
+ * default) the engine reads no clock. From the sums it predicts the
+ * windowed model's wall time at p cores as if its partitions ran side by
+ * side and nothing else did: per window, the barrier whole plus the
+ * partitions' time spread over min(p, partitions) cores, never less than
+ * the longest partition (docs/parallel.md). Waits and hand-overs are not
+ * counted: an upper bound on the speed-up. */
+#ifndef GPUVM_PAR_WINDOW_PROFILE_H
+#define GPUVM_PAR_WINDOW_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WINDOW_PROFILE_CORES 4 /* the core counts predicted: 2, 8, 32, 64 */
+
+struct window_profile_snapshot {
+	uint64_t windows;
+	uint32_t partitions;  /* of the last run */
+	double barrier_s;     /* the barriers, all of them */
+	double partitions_s;  /* the partitions' runs, summed */
+	double longest_s;     /* per window, its longest partition, summed */
+	/* per window, max(longest, partitions' sum / p), summed, at
+	 * p = window_profile_cores[i] */
+	double spread_s[WINDOW_PROFILE_CORES];
+};
+
+extern const double window_profile_cores[WINDOW_PROFILE_CORES];
+
+void window_profile_enable(bool on);
+bool window_profile_enabled(void);
+/* Seconds on a monotonic clock (for the engine's timing of a window). */
+double window_profile_now(void);
+/* One window: its barrier's seconds and its n partitions' seconds. */
+void window_profile_add(double barrier_s, const double *partition_s, uint32_t n);
+void window_profile_reset(void);
+void window_profile_read(struct window_profile_snapshot *out);
+
+#endif
