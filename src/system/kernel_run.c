@@ -443,6 +443,20 @@ static int freed_cmp(const void *a, const void *b)
 	return x->sm < y->sm ? -1 : x->sm > y->sm;
 }
 
+/* The partitions' statistics and launch counts of a window, added to the
+ * run's and the launch's in partition order. */
+static void merge_partitions(struct system *sys, struct sm_launch *kr)
+{
+	for (uint32_t i = 0; i < sys->parts.n; i++) {
+		struct sm_partition *p = &sys->parts.part[i];
+		sm_partition_merge_stats(p, sys->stats);
+		if (p->launch->end > kr->end)
+			kr->end = p->launch->end;
+		kr->ctas_done += p->launch->ctas_done;
+		p->launch->ctas_done = 0;
+	}
+}
+
 /* core.window: the barrier at the end of the window [.., win_end). The
  * partitions' statistics and launch counts are added in partition order;
  * the window's memory instructions applied in key order (sm_window_apply);
@@ -458,15 +472,10 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 	struct sm_partitions *ps = &sys->parts;
 	struct sm_layer *from[GPUVM_MAX_SMS];
 	bool oom = false;
+	merge_partitions(sys, kr);
 	for (uint32_t i = 0; i < ps->n; i++) {
-		struct sm_partition *p = &ps->part[i];
-		sm_partition_merge_stats(p, sys->stats);
-		if (p->launch->end > kr->end)
-			kr->end = p->launch->end;
-		kr->ctas_done += p->launch->ctas_done;
-		p->launch->ctas_done = 0;
-		from[i] = p->sl;
-		oom |= p->sl->window_oom;
+		from[i] = ps->part[i].sl;
+		oom |= ps->part[i].sl->window_oom;
 	}
 	sm_window_apply(sl, win_end, from, ps->n);
 	if (sl->window_oom || oom) {
@@ -620,15 +629,7 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 		double open = front < INFINITY ? later(front, win_end) : win_end;
 		win_end = open + sl->window_cycles;
 	}
-	/* the last window's launch counts (it had no barrier) */
-	for (uint32_t i = 0; i < ps->n; i++) {
-		struct sm_partition *p = &ps->part[i];
-		sm_partition_merge_stats(p, sys->stats);
-		if (p->launch->end > kr->end)
-			kr->end = p->launch->end;
-		kr->ctas_done += p->launch->ctas_done;
-		p->launch->ctas_done = 0;
-	}
+	merge_partitions(sys, kr); /* the last window's (it had no barrier) */
 	return 0;
 }
 
