@@ -513,6 +513,8 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 	}
 	for (uint32_t i = 1; i < ps->n && !oom; i++) {
 		struct sm_partition *p = &ps->part[i];
+		if (!p->n_freed)
+			continue; /* (and f->freed may still be NULL) */
 		if (VEC_RESERVE(f->freed, f->cap_freed, f->n_freed + p->n_freed)) {
 			oom = true;
 			break;
@@ -526,7 +528,8 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 				  "out of memory for the window's freed CTA slots (core.window)");
 	/* in (cycle, SM) order: two entries alike are the same call, so the
 	 * order qsort leaves them in changes nothing */
-	qsort(f->freed, f->n_freed, sizeof *f->freed, freed_cmp);
+	if (f->n_freed) /* (qsort's base must not be NULL) */
+		qsort(f->freed, f->n_freed, sizeof *f->freed, freed_cmp);
 	for (size_t j = 0; j < f->n_freed && kr->next_cta < kr->ctas; j++)
 		sys->placer.ops->slot_freed(&sys->placer, sl, kr, f->freed[j].sm, f->freed[j].t);
 	f->n_freed = 0;
