@@ -23,7 +23,8 @@
  *    message.
  *  - The run loop drives it: sm_step_item issues one item of a warp whose
  *    operands are ready and says when the warp may issue again; the SM
- *    pushes its warps' next events into the system's event queue. With
+ *    pushes its warps' next events into its queue (sm_state.events: the
+ *    system's, or with core.window its partition's). With
  *    core.window the global and local memory instructions are recorded
  *    at issue and applied by sm_window_apply at the window's barrier, in
  *    (issue cycle, SM, sequence) order, through the same code; until
