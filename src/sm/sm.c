@@ -87,12 +87,10 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->windowed = cfg->core_window != 0;
 	const char *every = getenv("GPUVM_WINDOW_THREADS");
 	s->pipe_every_window = every && strcmp(every, "all") == 0;
-	if (s->windowed) {
+	/* the requests and parked warps of a window are the partitions'
+	 * (src/system/partition.h), which copy this layer */
+	if (s->windowed)
 		s->window_cycles = sm_window_cycles(cfg);
-		s->parked_warps = malloc(n_warps * sizeof *s->parked_warps);
-		if (!s->parked_warps)
-			return -1;
-	}
 	for (uint32_t c = 0; c < n_ctas; c++)
 		s->cta[c].parked = s->parked_store + (size_t)c * cfg->max_warps_per_sm;
 	for (uint32_t i = 0; i < cfg->sms; i++) {

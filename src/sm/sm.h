@@ -232,7 +232,9 @@ struct sm_layer {
 
 	/* core.window = on: the window's length (sm_window_cycles), the
 	 * memory instructions issued in it and the warps waiting for its
-	 * barrier ([sms * max_warps_per_sm], in the order they parked) */
+	 * barrier (in the order they parked): a partition's copy of the layer
+	 * holds its own lists (src/system/partition.h), the system's layer
+	 * the barrier's sort keys */
 	bool windowed;
 	double window_cycles;
 	struct sm_request *req;     /* a partition's (src/system/partition.h) */

@@ -36,7 +36,7 @@ struct sm_req_key {
 	const struct sm_request *r;
 };
 
-/* Room for one more request (a partition's list, sm_partition.h). */
+/* Room for one more request (a partition's list, src/system/partition.h). */
 static int grow_requests(struct sm_layer *sl)
 {
 	return VEC_RESERVE(sl->req, sl->cap_req, sl->n_req + 1);
@@ -172,7 +172,7 @@ struct sm_pipe {
 	size_t n;                   /* the round's instructions, in key order */
 	double window_end;
 	struct sm_plan plan;
-	size_t *part_end;           /* [cap_req]: instruction i's parts end */
+	size_t *part_end;           /* [cap_part_end]: instruction i's parts end */
 	size_t cap_part_end;
 	_Alignas(64) _Atomic uint64_t round; /* barriers handed over */
 	atomic_bool quit;
