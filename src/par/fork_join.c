@@ -11,11 +11,8 @@
 
 #include "core/cache_line.h"
 #include "par/fork_join.h"
+#include "par/spin_wait.h"
 #include "par/thread_profile.h"
-
-/* Pauses a waiting thread spins before it sleeps (about 50 ns each on the
- * 2-core EPYC host: 100 us, as the window pipe's, src/sm/sm_window.c). */
-#define FJ_SPINS 2000
 
 struct fork_join_helper {
 	struct fork_join *fj;
@@ -40,13 +37,6 @@ struct fork_join {
 	atomic_int caller_asleep;
 };
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
 /* Runs task i of round `round` if no thread has claimed it. */
 static void try_task(struct fork_join *fj, uint32_t round, uint32_t i, fork_join_task_fn *fn,
 		     void *ctx)
@@ -56,11 +46,8 @@ static void try_task(struct fork_join *fj, uint32_t round, uint32_t i, fork_join
 	    !atomic_compare_exchange_strong(&fj->stamp[i], &expect, round))
 		return;
 	fn(ctx, i);
-	if (atomic_fetch_add(&fj->done, 1) + 1 == fj->n && atomic_load(&fj->caller_asleep)) {
-		pthread_mutex_lock(&fj->mu);
-		pthread_cond_signal(&fj->to_caller);
-		pthread_mutex_unlock(&fj->mu);
-	}
+	if (atomic_fetch_add(&fj->done, 1) + 1 == fj->n)
+		spin_wake(&fj->mu, &fj->to_caller, &fj->caller_asleep, false);
 }
 
 /* Thread `self`'s part of round `round`: its own tasks, then any left. */
@@ -77,9 +64,16 @@ static void claim_tasks(struct fork_join *fj, uint32_t round, uint32_t self)
 			try_task(fj, round, i, fn, ctx);
 }
 
-static bool round_changed(struct fork_join *fj, uint32_t seen)
+/* What the helpers and the caller wait for (par/spin_wait.h). */
+static bool round_changed(void *ctx, uint64_t seen)
 {
-	return atomic_load(&fj->round) != seen || atomic_load(&fj->quit);
+	struct fork_join *fj = ctx;
+	return atomic_load(&fj->round) != (uint32_t)seen || atomic_load(&fj->quit);
+}
+static bool round_done(void *ctx, uint64_t n)
+{
+	struct fork_join *fj = ctx;
+	return atomic_load(&fj->done) == n;
 }
 
 static void *helper_main(void *arg)
@@ -88,19 +82,7 @@ static void *helper_main(void *arg)
 	struct fork_join *fj = h->fj;
 	uint32_t seen = 0;
 	for (;;) {
-		unsigned spin = 0;
-		while (!round_changed(fj, seen) && spin++ < FJ_SPINS)
-			cpu_relax();
-		if (!round_changed(fj, seen)) {
-			/* counted asleep before the check under the mutex: the
-			 * caller's store of the round then sees the count */
-			atomic_fetch_add(&fj->helpers_asleep, 1);
-			pthread_mutex_lock(&fj->mu);
-			while (!round_changed(fj, seen))
-				pthread_cond_wait(&fj->to_helpers, &fj->mu);
-			pthread_mutex_unlock(&fj->mu);
-			atomic_fetch_sub(&fj->helpers_asleep, 1);
-		}
+		spin_wait(&fj->mu, &fj->to_helpers, &fj->helpers_asleep, round_changed, fj, seen);
 		if (atomic_load(&fj->quit)) {
 			thread_profile_exit(); /* gpuvm bench --profile: its CPU time */
 			return NULL;
@@ -172,21 +154,7 @@ void fork_join_run(struct fork_join *fj, fork_join_task_fn *fn, void *ctx)
 	atomic_store(&fj->done, 0);
 	uint32_t round = atomic_load(&fj->round) + 1;
 	atomic_store(&fj->round, round); /* publishes the round */
-	if (atomic_load(&fj->helpers_asleep)) {
-		pthread_mutex_lock(&fj->mu);
-		pthread_cond_broadcast(&fj->to_helpers);
-		pthread_mutex_unlock(&fj->mu);
-	}
+	spin_wake(&fj->mu, &fj->to_helpers, &fj->helpers_asleep, true);
 	claim_tasks(fj, round, 0);
-	unsigned spin = 0;
-	while (atomic_load(&fj->done) != n && spin++ < FJ_SPINS)
-		cpu_relax();
-	if (atomic_load(&fj->done) != n) {
-		atomic_fetch_add(&fj->caller_asleep, 1);
-		pthread_mutex_lock(&fj->mu);
-		while (atomic_load(&fj->done) != n)
-			pthread_cond_wait(&fj->to_caller, &fj->mu);
-		pthread_mutex_unlock(&fj->mu);
-		atomic_fetch_sub(&fj->caller_asleep, 1);
-	}
+	spin_wait(&fj->mu, &fj->to_caller, &fj->caller_asleep, round_done, fj, n);
 }

@@ -11,6 +11,7 @@
 
 #include "core/cache_line.h"
 #include "core/vec.h"
+#include "par/spin_wait.h"
 #include "par/thread_profile.h"
 #include "sm/sm.h"
 #include "xlat/xlat.h"
@@ -36,16 +37,11 @@ struct sm_req_key {
 	const struct sm_request *r;
 };
 
-/* Room for one more request (a partition's list, src/system/partition.h). */
-static int grow_requests(struct sm_layer *sl)
-{
-	return VEC_RESERVE(sl->req, sl->cap_req, sl->n_req + 1);
-}
-
 int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			 const struct gpuvm_warp_item *it, double start)
 {
-	if (sl->n_req == sl->cap_req && grow_requests(sl)) {
+	/* room in the list (a partition's: src/system/partition.h) */
+	if (VEC_RESERVE(sl->req, sl->cap_req, sl->n_req + 1)) {
 		sl->window_oom = true;
 		return -1;
 	}
@@ -138,15 +134,6 @@ static int req_key_cmp(const void *a, const void *b)
  * same requests in the same order as on one thread, so the results are
  * identical by construction (tests/test_window.c compares them). */
 
-/* A wait spins this many pauses (about 50 ns each on the 2-core EPYC
- * host: 100 us) before it sleeps: hand-overs inside a barrier are
- * microseconds apart and a sleep's wake-up costs as long (200 pauses
- * slept so often that p100 random sampling took 3.3-4.6 s instead of
- * 2.1-2.6), but a thread that spins on a core another process needs keeps
- * the thread it waits for off it: with two busy loops beside it, spinning
- * then yielding took one run 12.8 s against 0.8-1.1 s on one thread;
- * spinning then sleeping, 1.0-1.3 s. */
-#define PIPE_SPINS 2000
 /* Which windows go to two threads (the results are the same either
  * way; this only picks the faster). The second stage's work is the
  * sectors', the first's mostly the translations': only where a warp's
@@ -183,57 +170,34 @@ struct sm_pipe {
 	_Alignas(64) struct gpuvm_stats counts; /* plan.counts */
 };
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
 /* What a stage waits for (sequentially consistent loads: with the
  * sleeps counters below they make the lost wake-up impossible). */
-static bool round_began(struct sm_pipe *p, uint64_t seen)
+static bool round_began(void *ctx, uint64_t seen)
 {
+	struct sm_pipe *p = ctx;
 	return atomic_load(&p->round) != seen || atomic_load(&p->quit);
 }
-static bool planned(struct sm_pipe *p, uint64_t i)
+static bool planned(void *ctx, uint64_t i)
 {
+	struct sm_pipe *p = ctx;
 	return atomic_load(&p->published) > i;
 }
-static bool round_served(struct sm_pipe *p, uint64_t round)
+static bool round_served(void *ctx, uint64_t round)
 {
+	struct sm_pipe *p = ctx;
 	return atomic_load(&p->served) == round;
 }
 
-/* Waits until ready(p, arg): spins, then sleeps on cv with *sleeps
- * raised. The other thread makes the condition true with a sequentially
- * consistent store and then reads *sleeps (pipe_wake): either it sees
- * this thread counted and signals under the mutex, or this thread's check
- * under the mutex, after counting itself, sees its store. */
+/* The pipe's waits (par/spin_wait.h): each stage sleeps on its own
+ * condition variable, counted in its own sleepers. */
 static void pipe_wait(struct sm_pipe *p, pthread_cond_t *cv, atomic_int *sleeps,
-		      bool (*ready)(struct sm_pipe *, uint64_t), uint64_t arg)
+		      spin_ready_fn *ready, uint64_t arg)
 {
-	for (unsigned spin = 0; spin < PIPE_SPINS; spin++) {
-		if (ready(p, arg))
-			return;
-		cpu_relax();
-	}
-	atomic_fetch_add(sleeps, 1);
-	pthread_mutex_lock(&p->mu);
-	while (!ready(p, arg))
-		pthread_cond_wait(cv, &p->mu);
-	pthread_mutex_unlock(&p->mu);
-	atomic_fetch_sub(sleeps, 1);
+	spin_wait(&p->mu, cv, sleeps, ready, p, arg);
 }
-
-/* After a store a sleeping thread may wait for: wakes it. */
 static void pipe_wake(struct sm_pipe *p, pthread_cond_t *cv, atomic_int *sleeps)
 {
-	if (!atomic_load(sleeps))
-		return;
-	pthread_mutex_lock(&p->mu);
-	pthread_cond_signal(cv);
-	pthread_mutex_unlock(&p->mu);
+	spin_wake(&p->mu, cv, sleeps, false);
 }
 
 /* The second stage of one round: each instruction once planned, served

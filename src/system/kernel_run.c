@@ -373,8 +373,7 @@ static int run_events(struct system *sys, struct sm_partition *p, double win_end
 				sm_barrier_arrive(sl, wslot, now);
 				break;
 			}
-			if (item->has_regs && !sl->reg_ready && (p->sl != &sys->sms ? ensure_regs(sys)
-									     : sm_ensure_regs(sl))) {
+			if (item->has_regs && !sl->reg_ready && ensure_regs(sys)) {
 				event_queue_clear(q);
 				return gpuvm_fail(err, k->name, 0, NULL, "out of memory for the scoreboard");
 			}
@@ -589,15 +588,13 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 						  "out of memory for the scoreboard");
 			struct window_run wr = {.sys = sys, .win_end = win_end};
 			fork_join_run(ps->pool, run_partition, &wr);
-		} else if (profile) {
-			for (uint32_t i = 0; i < ps->n; i++) {
-				double t0 = window_profile_now();
-				ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);
-				part_s[i] = window_profile_now() - t0;
-			}
 		} else {
-			for (uint32_t i = 0; i < ps->n; i++)
+			for (uint32_t i = 0; i < ps->n; i++) {
+				double t0 = profile ? window_profile_now() : 0;
 				ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);
+				if (profile)
+					part_s[i] = window_profile_now() - t0;
+			}
 		}
 		last_events = 0;
 		bool pending = false;
