@@ -2,8 +2,10 @@
  * chunked item queue carries every item field the engine reads and no
  * more than it holds; a run with workers gives the statistics and
  * results of the run without, bit for bit (divergence, barriers, shared
- * memory, many CTAs); atomics from several workers lose no update; and a
- * failing kernel fails with the same message, torn down cleanly. */
+ * memory, many CTAs); atomics from several workers lose no update; a
+ * failing kernel fails with the same message, torn down cleanly; and
+ * RED_ADD's float sums are the thread-order sums at any thread count and
+ * on any preset. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -440,13 +442,157 @@ static int oob2_host(struct simt_host *h, void *user)
 	return oob_host(h, h);
 }
 
+/* ---- RED_ADD: float sums in thread order ------------------------------ */
+
+#define RED_BLOCKS 300
+#define RED_THREADS 96
+#define RED_CELLS 5
+
+struct red_args {
+	float *cell;   /* RED_CELLS floats */
+	double *total; /* one double */
+	const int *in;
+	int n;
+};
+
+/* Addends of mixed magnitude: a float sum of them depends on the order. */
+static inline float red_value(int i, int k)
+{
+	return (float)((i * 37 + k * 11) % 97) * ((i + k) % 5 == 0 ? 1e7f : 1e-3f) *
+	       ((i + k) % 2 ? 1.0f : -1.0f);
+}
+
+/* CTAs run for different lengths (later ids often end first, so their
+ * sums are parked), each thread adds 3-16 times to a cell and as often to
+ * the double (chains of 1-5 chunks; 96 threads' chains: past one block of
+ * 64 chunks). Under 64 accesses a thread, so no thread is suspended
+ * mid-body: ThreadSanitizer counts each suspended one as a thread of its
+ * 8,128. */
+#define RED_BODY                                                                         \
+	int i = blockIdx.x * blockDim.x + threadIdx.x;                                   \
+	int trips = (int)((blockIdx.x * 7u) % 11u) * 3 + 1;                             \
+	int acc = 0;                                                                     \
+	for (int k = 0; k < trips; k++)                                                  \
+		acc += LD(p.in, (i * 13 + k * 101) % p.n);                               \
+	int adds = 3 + (i + acc % 2) % 14;                                               \
+	for (int k = 0; k < adds; k++) {                                                 \
+		COMPUTE(1);                                                              \
+		RED_ADD(p.cell, (i + k) % RED_CELLS, red_value(i, k));                   \
+		RED_ADD(p.total, 0, (double)red_value(i, k) * 1e-9);                    \
+	}
+
+SIMT_KERNEL_ANY_ORDER(red_any_order_kernel, struct red_args, p)
+{
+	RED_BODY
+}
+
+/* The same body declared in order: the engine's timing decides when each
+ * thread runs, as for bc's BFS. */
+SIMT_KERNEL(red_in_order_kernel, struct red_args, p)
+{
+	RED_BODY
+}
+
+/* user: non-NULL for the in-order kernel. The result line holds the sums'
+ * bits and whether they equal the thread-order sums computed here. */
+static int red_host(struct simt_host *h, void *user)
+{
+	int n = 4096;
+	float *cell = simt_malloc(h, "cell", RED_CELLS * sizeof(float), GPUVM_ALLOC_DEVICE);
+	double *total = simt_malloc(h, "total", sizeof(double), GPUVM_ALLOC_DEVICE);
+	int *in = simt_malloc(h, "in", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
+	if (!cell || !total || !in)
+		return -1;
+	for (int i = 0; i < n; i++)
+		in[i] = i * 7 % 1000;
+	struct red_args a = {cell, total, in, n};
+	for (int rep = 0; rep < 2; rep++) { /* the order state carries to a second launch */
+		int rc = user ? SIMT_LAUNCH(h, red_in_order_kernel, simt_dim3(RED_BLOCKS, 1, 1),
+					    simt_dim3(RED_THREADS, 1, 1), a)
+			      : SIMT_LAUNCH(h, red_any_order_kernel, simt_dim3(RED_BLOCKS, 1, 1),
+					    simt_dim3(RED_THREADS, 1, 1), a);
+		if (rc)
+			return -1;
+	}
+	/* thread order, and the reverse (which must differ, or the check
+	 * below could not fail) */
+	enum { T = RED_BLOCKS * RED_THREADS };
+	static int adds[T];
+	for (int i = 0; i < T; i++) {
+		int trips = (int)(((unsigned)(i / RED_THREADS) * 7u) % 11u) * 3 + 1, acc = 0;
+		for (int k = 0; k < trips; k++)
+			acc += in[(i * 13 + k * 101) % n];
+		adds[i] = 3 + (i + acc % 2) % 14;
+	}
+	float want[RED_CELLS] = {0}, back[RED_CELLS] = {0};
+	double want_total = 0;
+	for (int rep = 0; rep < 2; rep++)
+		for (int i = 0; i < T; i++)
+			for (int k = 0; k < adds[i]; k++) {
+				want[(i + k) % RED_CELLS] += red_value(i, k);
+				want_total += (double)red_value(i, k) * 1e-9;
+			}
+	for (int rep = 0; rep < 2; rep++)
+		for (int i = T - 1; i >= 0; i--)
+			for (int k = 0; k < adds[i]; k++)
+				back[(i + k) % RED_CELLS] += red_value(i, k);
+	unsigned bits[RED_CELLS];
+	memcpy(bits, cell, sizeof bits);
+	simt_result(h, "thread_order=%d reverse_differs=%d bits=%08x,%08x,%08x,%08x,%08x total=%a",
+		    !memcmp(cell, want, sizeof want) && *total == want_total,
+		    !!memcmp(back, want, sizeof want), bits[0], bits[1], bits[2], bits[3], bits[4],
+		    *total);
+	return 0;
+}
+
+static int red_in_order_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	return red_host(h, h);
+}
+
+static int simulate_on(const char *preset, simt_host_fn fn, uint32_t threads,
+		       struct gpuvm_stats *st, struct gpuvm_error *err, uint64_t *chunks_made);
+
+/* The sums are the thread-order sums, bit for bit, whatever ran first:
+ * on one thread and on workers, on presets whose timing differs (so the
+ * threads ran in different orders), for a kernel in order or any order. */
+static void test_red_add_sums_in_thread_order(void **state)
+{
+	(void)state;
+	static const char *const presets[] = {"p100", "k80", "h100"};
+	static const simt_host_fn hosts[] = {red_host, red_in_order_host};
+	char first[256] = "";
+	for (size_t h = 0; h < 2; h++)
+		for (size_t g = 0; g < 3; g++)
+			for (uint32_t t = 1; t <= 3; t++) {
+				struct gpuvm_stats st;
+				struct gpuvm_error err = {{0}};
+				if (simulate_on(presets[g], hosts[h], t, &st, &err, NULL))
+					fail_msg("%s", err.msg);
+				if (!strstr(st.result, "thread_order=1 reverse_differs=1"))
+					fail_msg("%s on %s, %u threads: %s", h ? "in order" : "any order",
+						 presets[g], t, st.result);
+				if (!first[0])
+					snprintf(first, sizeof first, "%s", st.result);
+				assert_string_equal(first, st.result);
+				gpuvm_stats_release(&st);
+			}
+}
+
 /* chunks_made: the workers' chunks, when there were workers */
 static int simulate_counted(simt_host_fn fn, uint32_t threads, struct gpuvm_stats *st,
 			    struct gpuvm_error *err, uint64_t *chunks_made)
 {
+	return simulate_on("p100", fn, threads, st, err, chunks_made);
+}
+
+static int simulate_on(const char *preset, simt_host_fn fn, uint32_t threads,
+		       struct gpuvm_stats *st, struct gpuvm_error *err, uint64_t *chunks_made)
+{
 	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
 	assert_non_null(cfg);
-	if (gpuvm_config_load(cfg, "p100", err) || gpuvm_config_finalize(cfg, err))
+	if (gpuvm_config_load(cfg, preset, err) || gpuvm_config_finalize(cfg, err))
 		fail_msg("%s", err->msg);
 	struct gpuvm_source src;
 	assert_int_equal(simt_program_source("test", fn, NULL, NULL, &src, err), 0);
@@ -565,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_atomics_lose_no_update),
 		cmocka_unit_test(test_queue_stays_bounded),
 		cmocka_unit_test(test_failing_kernel_fails_the_same),
+		cmocka_unit_test(test_red_add_sums_in_thread_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,10 @@
  *   LD(a, i)  ST(a, i, v)
  *   ATOMIC_ADD / _MIN / _MAX / _EXCH / _OR / _XOR (a, i, v)
  *   ATOMIC_CAS(a, i, compare, v)      -- return the old value, as CUDA's
+ *   RED_ADD(a, i, v)                  -- a float or double atomic add whose
+ *                                        value is not used (CUDA's RED), on an
+ *                                        element no thread of the launch reads:
+ *                                        applied in thread order (below)
  *   LDCG(a, i)  LDCA(a, i)            -- loads cached in L2 only (__ldcg) or
  *                                        also in L1 (__ldca) whatever the part
  * Only these are global-memory accesses; plain locals are registers.
@@ -47,7 +51,11 @@
  * that branched away or finished drop out and rejoin at reconvergence).
  * COMPUTE hints before an access become the compute gap before that
  * instruction (the maximum over its lanes). Atomics are performed at once,
- * in execution order. */
+ * in execution order, except RED_ADD: its additions are logged and applied
+ * when the thread's CTA ends, in global thread order (CTA id, thread in
+ * the CTA, program order; src/simt/simt_red.h), so a float sum does not
+ * depend on the order the timing model ran the warps in (nor on --threads):
+ * the same bits on every preset. */
 #ifndef GPUVM_SIMT_H
 #define GPUVM_SIMT_H
 
@@ -68,6 +76,7 @@
 #define ATOMIC_OR(a, i, v) atomicOr(&(a)[i], (v))
 #define ATOMIC_XOR(a, i, v) atomicXor(&(a)[i], (v))
 #define ATOMIC_CAS(a, i, c, v) atomicCAS(&(a)[i], (c), (v))
+#define RED_ADD(a, i, v) ((void)atomicAdd(&(a)[i], (v)))
 #define COMPUTE(n) ((void)0)
 #define COMPUTE_CHAIN(n, cls) ((void)0)
 #define SHARED(type, name, n) __shared__ type name[n]
@@ -130,10 +139,12 @@ enum simt_launch_flags {
 	 * memory whatever order its CTAs and warps run in: no thread reads
 	 * what a thread of another CTA or warp writes in the launch (barriers
 	 * aside), and atomics are only commutative updates (integer add, min,
-	 * max, or, xor) whose returned value is not used. Float atomic adds,
-	 * "last writer wins" stores, and reads of neighbours' fresh writes
-	 * (bc, pagerank's push, hash inserts) do not qualify. Such a kernel may
-	 * run on worker threads ahead of the engine (gpuvm sim --threads N). */
+	 * max, or, xor) whose returned value is not used, or RED_ADD (applied
+	 * in thread order whatever order the threads ran in). Float
+	 * ATOMIC_ADDs, "last writer wins" stores, and reads of neighbours'
+	 * fresh writes (bc's BFS claiming vertices, hash inserts) do not
+	 * qualify. Such a kernel may run on worker threads ahead of the engine
+	 * (gpuvm sim --threads N). */
 	SIMT_ANY_ORDER = 1u << 0,
 };
 
@@ -216,6 +227,23 @@ SIMT_ATOMIC_DEF_(f64, double, (void)0, (void)0)
 #define ATOMIC_OR(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_OR, v, 0)
 #define ATOMIC_XOR(a, i, v) SIMT_ATOMIC_(a, i, SIMT_AT_XOR, v, 0)
 #define ATOMIC_CAS(a, i, c, v) SIMT_ATOMIC_(a, i, SIMT_AT_CAS, v, c)
+
+/* RED_ADD: recorded as the atomic it is (the same timing as ATOMIC_ADD),
+ * its addition logged and applied in thread order when the CTA ends
+ * (src/simt/simt_red.h). Float and double only: integer adds are exact in
+ * any order, so ATOMIC_ADD serves them. */
+void simt_red_add(struct simt_thread *t, void *p, double v, int is_double, uint32_t site);
+static inline void simt_red_f32(struct simt_thread *t, float *p, float v, uint32_t site)
+{
+	simt_red_add(t, p, v, 0, site);
+}
+static inline void simt_red_f64(struct simt_thread *t, double *p, double v, uint32_t site)
+{
+	simt_red_add(t, p, v, 1, site);
+}
+#define RED_ADD(a, i, v)                                                               \
+	_Generic((a)[0], float: simt_red_f32, double: simt_red_f64)(simt_t_, &(a)[i], (v), \
+								     __LINE__)
 
 #define COMPUTE(n) ((void)(simt_t_->compute += (uint32_t)(n)))
 #define COMPUTE_CHAIN(n, cls)                                                          \

@@ -285,6 +285,20 @@ void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt
 	access_global(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
 }
 
+void simt_red_add(struct simt_thread *t, void *p, double v, int is_double, uint32_t site)
+{
+	access_global(t, p, is_double ? 8 : 4, SIMT_ATOMIC, site, GPUVM_CACHE_DEFAULT);
+	struct simt_lane *ln = (struct simt_lane *)t;
+	struct simt_cta *c = ln->cta;
+	if (__builtin_expect(!c->red.block, 0)) {
+		struct simt_red_log *spare = &c->launch->prog->red_spare;
+		c->red = *spare; /* its empty blocks, if any */
+		*spare = (struct simt_red_log){0};
+	}
+	if (simt_red_log_add(&c->red, c->nthreads, (uint32_t)(ln - c->lanes), p, v, is_double))
+		lane_abort(ln, "out of memory logging reductions (%llu chunks)", c->red.nchunks);
+}
+
 void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,
 			enum simt_access_op op, uint32_t site)
 {
@@ -371,6 +385,12 @@ static void cta_free(struct simt_cta *c)
 		free(c->wbufs[i].row);
 		free(c->wbufs[i].e);
 		free(c->wbufs[i].chain);
+	}
+	struct simt_red_log *spare = &l->prog->red_spare;
+	if (c->red.block && !c->red.cur && !spare->block) {
+		*spare = c->red; /* applied: its blocks empty */
+	} else {
+		simt_red_log_free(&c->red);
 	}
 	free(c->wbufs);
 	free(c->lanes);
@@ -852,8 +872,18 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 		w->ended = 1;
 		it->kind = GPUVM_ITEM_END;
 		zip_count(w, l);
-		if (--c->warps_live == 0)
+		if (--c->warps_live == 0) {
+			/* its threads are done: their RED_ADDs, in thread order */
+			int lost = l->red && simt_red_cta_end(l->red, c->id, &c->red);
 			cta_free(c);
+			if (lost) {
+				w->cta = NULL;
+				l->failed = 1;
+				snprintf(l->errmsg, sizeof l->errmsg,
+					 "out of memory holding a block's reductions");
+				return launch_error(l, err);
+			}
+		}
 		w->cta = NULL;
 		return 0;
 	}

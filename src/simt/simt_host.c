@@ -260,6 +260,8 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	p->next_carveout_percent = -1;
 	l->failed = 0;
 	l->zip = zip_stats(p, body);
+	l->red = &p->red;
+	simt_red_order_begin(&p->red);
 	/* any order: its threads may run on the workers (same results) */
 	if ((flags & SIMT_ANY_ORDER) && p->exec_threads > 1)
 		simt_par_launch(p, l);
@@ -351,6 +353,7 @@ static void sp_destroy(struct gpuvm_source *s)
 	for (int tries = 0; p->host_started && !p->host.finished && tries < 1000; tries++)
 		coro_resume(&p->host);
 	simt_launch_reset(&p->launch);
+	simt_red_order_free(&p->red);
 	simt_pool_free(p);
 	if (p->user_free)
 		p->user_free(p->user);
@@ -375,7 +378,14 @@ int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*us
 {
 	struct simt_host *h = calloc(1, sizeof *h);
 	struct simt_program *p = h ? &h->p : NULL;
-	if (!p || coro_init(&p->host, SIMT_HOST_STACK_BYTES, host_entry, p)) {
+	if (!p || simt_red_order_init(&p->red)) {
+		free(h);
+		if (user_free)
+			user_free(user);
+		return gpuvm_fail(err, name, 0, NULL, "out of memory");
+	}
+	if (coro_init(&p->host, SIMT_HOST_STACK_BYTES, host_entry, p)) {
+		simt_red_order_free(&p->red);
 		free(h);
 		if (user_free)
 			user_free(user);

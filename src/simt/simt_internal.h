@@ -7,6 +7,7 @@
 
 #include "gpuvm/simt.h"
 #include "simt/coro.h"
+#include "simt/simt_red.h"
 #include "workloads/workload_util.h"
 
 /* A thread runs ahead of the engine by at most this many recorded
@@ -176,6 +177,7 @@ struct simt_cta {
 	unsigned char *shared;
 	struct simt_lane *lanes;
 	struct simt_wbuf *wbufs; /* one per warp */
+	struct simt_red_log red; /* its threads' RED_ADDs (simt_red.h) */
 	struct simt_cta *prev, *next;
 };
 
@@ -206,6 +208,9 @@ struct simt_launch {
 	uint32_t shared_bytes; /* SHARED arrays per CTA, as the launch declared */
 	struct simt_cta *live, *last;
 	struct simt_zip_stats *zip; /* of this body: how CTAs lay out buffers */
+	/* where its CTAs' RED_ADD logs are applied in thread order (the
+	 * program's; workers' copies of the launch share it) */
+	struct simt_red_order *red;
 	int failed;
 	char errmsg[256];
 };
@@ -231,9 +236,13 @@ struct simt_program {
 	struct gpuvm_error err;
 
 	struct simt_launch launch;
+	struct simt_red_order red;
 	struct simt_zip_stats zip[SIMT_ZIP_BODIES];
 	uint32_t zip_n;
 	struct coro **pool; /* idle thread stacks */
+	/* an ended CTA's RED_ADD log, its blocks empty, for the next CTA
+	 * that logs (simt_red.h) */
+	struct simt_red_log red_spare;
 	struct coro_stack run_stack; /* the threads' shared stack (copying mode) */
 	size_t pool_n, pool_cap;
 
@@ -253,6 +262,7 @@ extern const struct gpuvm_kernel_ops simt_kernel_ops;
 
 /* Frees the launch's remaining CTAs (after the kernel or on teardown). */
 void simt_launch_reset(struct simt_launch *l);
+/* Frees the idle thread stacks and the spare RED_ADD chunk array. */
 void simt_pool_free(struct simt_program *p);
 /* Runs a thread until it fills its buffer, reaches a barrier or ends
  * (simt_lane.c: takes a coroutine from the program's pool on the first

@@ -66,6 +66,7 @@ void simt_pool_free(struct simt_program *p)
 	free(p->pool);
 	p->pool = NULL;
 	p->pool_n = p->pool_cap = 0;
+	simt_red_log_free(&p->red_spare);
 #ifdef CORO_HAVE_SHARED
 	coro_stack_free(&p->run_stack);
 #endif

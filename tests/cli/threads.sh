@@ -3,7 +3,8 @@
 # threads ahead of the timing model with JSON identical to one thread
 # (wall times aside), for kernels with and without barriers, graph
 # kernels, integer atomics (ra, sssp), and programs that mix in kernels
-# that opt out (pagerank1, bc); workers take CTAs when free; bad
+# that opt out (bc's BFS; pagerank1 and bc's backtrack run on the workers
+# with their float sums in thread order); workers take CTAs when free; bad
 # values exit 2 naming the option and write nothing.
 # usage: threads.sh /path/to/gpuvm /path/to/source
 set -uo pipefail

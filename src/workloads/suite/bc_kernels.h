@@ -4,8 +4,9 @@
  * level-synchronous BFS counting shortest paths (rho) and a backward sweep
  * over the transposed graph accumulating dependencies (sigma) into bc),
  * the BC of the NeiDty seed. Float atomics as there (a CAS loop in the
- * OpenCL). Pannotia's num_nodes^2 array p is only ever cleared, never
- * read, so it is left out (it alone would be 4 n^2 bytes). */
+ * OpenCL; RED_ADD here, its sums in thread order). Pannotia's num_nodes^2
+ * array p is only ever cleared, never read, so it is left out (it alone
+ * would be 4 n^2 bytes). */
 #include "gpuvm/simt.h"
 
 struct bc_args {
@@ -40,7 +41,8 @@ SIMT_KERNEL_ANY_ORDER(bc_clean_1d, struct bc_args, p)
 }
 
 /* Not any order: whether a thread claims w (d[w] < 0) depends on who came
- * first, and rho's float atomic adds round by order. */
+ * first (which stores issue; every claimant stores the same values).
+ * rho's adds are RED_ADDs: rho[w] of the next level is not read here. */
 SIMT_KERNEL(bc_bfs, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,13 +57,14 @@ SIMT_KERNEL(bc_bfs, struct bc_args, p)
 				ST(p.d, w, p.dist + 1);
 			}
 			if (LD(p.d, w) == p.dist + 1)
-				ATOMIC_ADD(p.rho, w, LD(p.rho, tid));
+				RED_ADD(p.rho, w, LD(p.rho, tid));
 		}
 	}
 }
 
-/* Not any order: float atomic adds. */
-SIMT_KERNEL(bc_backtrack, struct bc_args, p)
+/* Any order: the adds are RED_ADDs into sigma of level dist - 2, while
+ * the kernel reads sigma of level dist - 1 only. */
+SIMT_KERNEL_ANY_ORDER(bc_backtrack, struct bc_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.d, tid) == p.dist - 1) {
@@ -76,7 +79,7 @@ SIMT_KERNEL(bc_backtrack, struct bc_args, p)
 				float st = LD(p.sigma, tid);
 				float add = rw / rt * (1.0f + st);
 				COMPUTE(3);
-				ATOMIC_ADD(p.sigma, w, add);
+				RED_ADD(p.sigma, w, add);
 			}
 		}
 		if (tid != p.source) {

@@ -1,8 +1,9 @@
 /* pagerank: Pannotia's PageRank (pagerank_kernels.h) over any graph
  * input: inibuffer, then `iterations` (Pannotia: 20) pagerank1/pagerank2
  * pairs, rank downloaded at the end. Reference: the same push iteration
- * in double precision on the CPU; the float atomics' summation order
- * differs, so the check is a relative tolerance. */
+ * in double precision on the CPU; the float sums (RED_ADD: thread order,
+ * the same bits on every preset) round differently, so the check is a
+ * relative tolerance. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

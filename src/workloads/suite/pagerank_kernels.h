@@ -2,7 +2,8 @@
  * kernel/kernel.cl: inibuffer, pagerank1, pagerank2; pagerank.cpp: 20
  * iterations, 256-thread work groups), the PAGERANK of the NeiDty seed.
  * pagerank1 pushes rank / out-degree to every out-neighbour with a float
- * atomic add (a CAS loop in the OpenCL; atomicAdd here), reading the
+ * atomic add (a CAS loop in the OpenCL; atomicAdd here, RED_ADD in the
+ * simulator: the same access, its sum in thread order), reading the
  * vertex's own rank once per edge as the original does; pagerank2 applies
  * the damping factor 0.85 and clears the accumulator. */
 #include "gpuvm/simt.h"
@@ -22,8 +23,9 @@ SIMT_KERNEL_ANY_ORDER(pagerank_init, struct pagerank_args, p)
 	}
 }
 
-/* Not any order: float atomic adds round differently in another order. */
-SIMT_KERNEL(pagerank1, struct pagerank_args, p)
+/* Any order: the pushes are RED_ADDs (next is not read here), applied in
+ * thread order, so the ranks are the same bits whatever ran first. */
+SIMT_KERNEL_ANY_ORDER(pagerank1, struct pagerank_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
@@ -33,7 +35,7 @@ SIMT_KERNEL(pagerank1, struct pagerank_args, p)
 			int nid = LD(p.col, e);
 			float share = LD(p.rank, tid) / (float)(end - start);
 			COMPUTE(3);
-			ATOMIC_ADD(p.next, nid, share);
+			RED_ADD(p.next, nid, share);
 		}
 	}
 }
