@@ -4,8 +4,8 @@
  * results of the run without, bit for bit (divergence, barriers, shared
  * memory, many CTAs); atomics from several workers lose no update; a
  * failing kernel fails with the same message, torn down cleanly; and
- * RED_ADD's float sums are the thread-order sums at any thread count and
- * on any preset. */
+ * RED_ADD's float sums and ST_ORDERED's racing stores are the
+ * thread-order results at any thread count and on any preset. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -448,9 +448,12 @@ static int oob2_host(struct simt_host *h, void *user)
 #define RED_THREADS 96
 #define RED_CELLS 5
 
+#define RED_LAST 11
+
 struct red_args {
 	float *cell;   /* RED_CELLS floats */
 	double *total; /* one double */
+	int *last;     /* RED_LAST ints, stored by many threads each */
 	const int *in;
 	int n;
 };
@@ -479,6 +482,7 @@ static inline float red_value(int i, int k)
 		COMPUTE(1);                                                              \
 		RED_ADD(p.cell, (i + k) % RED_CELLS, red_value(i, k));                   \
 		RED_ADD(p.total, 0, (double)red_value(i, k) * 1e-9);                    \
+		ST_ORDERED(p.last, (i + 3 * k) % RED_LAST, i * 100 + k);               \
 	}
 
 SIMT_KERNEL_ANY_ORDER(red_any_order_kernel, struct red_args, p)
@@ -500,12 +504,13 @@ static int red_host(struct simt_host *h, void *user)
 	int n = 4096;
 	float *cell = simt_malloc(h, "cell", RED_CELLS * sizeof(float), GPUVM_ALLOC_DEVICE);
 	double *total = simt_malloc(h, "total", sizeof(double), GPUVM_ALLOC_DEVICE);
+	int *last = simt_malloc(h, "last", RED_LAST * sizeof(int), GPUVM_ALLOC_DEVICE);
 	int *in = simt_malloc(h, "in", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
-	if (!cell || !total || !in)
+	if (!cell || !total || !last || !in)
 		return -1;
 	for (int i = 0; i < n; i++)
 		in[i] = i * 7 % 1000;
-	struct red_args a = {cell, total, in, n};
+	struct red_args a = {cell, total, last, in, n};
 	for (int rep = 0; rep < 2; rep++) { /* the order state carries to a second launch */
 		int rc = user ? SIMT_LAUNCH(h, red_in_order_kernel, simt_dim3(RED_BLOCKS, 1, 1),
 					    simt_dim3(RED_THREADS, 1, 1), a)
@@ -526,22 +531,27 @@ static int red_host(struct simt_host *h, void *user)
 	}
 	float want[RED_CELLS] = {0}, back[RED_CELLS] = {0};
 	double want_total = 0;
+	int want_last[RED_LAST] = {0}, back_last[RED_LAST] = {0};
 	for (int rep = 0; rep < 2; rep++)
 		for (int i = 0; i < T; i++)
 			for (int k = 0; k < adds[i]; k++) {
 				want[(i + k) % RED_CELLS] += red_value(i, k);
 				want_total += (double)red_value(i, k) * 1e-9;
+				want_last[(i + 3 * k) % RED_LAST] = i * 100 + k;
 			}
 	for (int rep = 0; rep < 2; rep++)
 		for (int i = T - 1; i >= 0; i--)
-			for (int k = 0; k < adds[i]; k++)
+			for (int k = 0; k < adds[i]; k++) {
 				back[(i + k) % RED_CELLS] += red_value(i, k);
+				back_last[(i + 3 * k) % RED_LAST] = i * 100 + k;
+			}
 	unsigned bits[RED_CELLS];
 	memcpy(bits, cell, sizeof bits);
-	simt_result(h, "thread_order=%d reverse_differs=%d bits=%08x,%08x,%08x,%08x,%08x total=%a",
+	simt_result(h, "thread_order=%d stores=%d reverse_differs=%d,%d bits=%08x,%08x,%08x,%08x,%08x total=%a last0=%d",
 		    !memcmp(cell, want, sizeof want) && *total == want_total,
-		    !!memcmp(back, want, sizeof want), bits[0], bits[1], bits[2], bits[3], bits[4],
-		    *total);
+		    !memcmp(last, want_last, sizeof want_last), !!memcmp(back, want, sizeof want),
+		    !!memcmp(back_last, want_last, sizeof want_last), bits[0], bits[1], bits[2],
+		    bits[3], bits[4], *total, last[0]);
 	return 0;
 }
 
@@ -554,7 +564,8 @@ static int red_in_order_host(struct simt_host *h, void *user)
 static int simulate_on(const char *preset, simt_host_fn fn, uint32_t threads,
 		       struct gpuvm_stats *st, struct gpuvm_error *err, uint64_t *chunks_made);
 
-/* The sums are the thread-order sums, bit for bit, whatever ran first:
+/* The sums are the thread-order sums, bit for bit, and each racing
+ * store leaves the highest thread's value, whatever ran first:
  * on one thread and on workers, on presets whose timing differs (so the
  * threads ran in different orders), for a kernel in order or any order. */
 static void test_red_add_sums_in_thread_order(void **state)
@@ -570,7 +581,7 @@ static void test_red_add_sums_in_thread_order(void **state)
 				struct gpuvm_error err = {{0}};
 				if (simulate_on(presets[g], hosts[h], t, &st, &err, NULL))
 					fail_msg("%s", err.msg);
-				if (!strstr(st.result, "thread_order=1 reverse_differs=1"))
+				if (!strstr(st.result, "thread_order=1 stores=1 reverse_differs=1,1"))
 					fail_msg("%s on %s, %u threads: %s", h ? "in order" : "any order",
 						 presets[g], t, st.result);
 				if (!first[0])

@@ -24,6 +24,11 @@
  *                                        value is not used (CUDA's RED), on an
  *                                        element no thread of the launch reads:
  *                                        applied in thread order (below)
+ *   ST_ORDERED(a, i, v)               -- a store (4- or 8-byte element) that
+ *                                        several threads may make to one
+ *                                        element no thread of the launch
+ *                                        reads: the highest thread id's
+ *                                        value is left (applied in order)
  *   LDCG(a, i)  LDCA(a, i)            -- loads cached in L2 only (__ldcg) or
  *                                        also in L1 (__ldca) whatever the part
  * Only these are global-memory accesses; plain locals are registers.
@@ -51,11 +56,12 @@
  * that branched away or finished drop out and rejoin at reconvergence).
  * COMPUTE hints before an access become the compute gap before that
  * instruction (the maximum over its lanes). Atomics are performed at once,
- * in execution order, except RED_ADD: its additions are logged and applied
- * when the thread's CTA ends, in global thread order (CTA id, thread in
- * the CTA, program order; src/simt/simt_red.h), so a float sum does not
- * depend on the order the timing model ran the warps in (nor on --threads):
- * the same bits on every preset. */
+ * in execution order, except RED_ADD (and ST_ORDERED): its additions
+ * (stores) are logged and applied when the thread's CTA ends, in global
+ * thread order (CTA id, thread in the CTA, program order;
+ * src/simt/simt_red.h), so a float sum (the value left by racing stores)
+ * does not depend on the order the timing model ran the warps in (nor on
+ * --threads): the same bits on every preset. */
 #ifndef GPUVM_SIMT_H
 #define GPUVM_SIMT_H
 
@@ -77,6 +83,7 @@
 #define ATOMIC_XOR(a, i, v) atomicXor(&(a)[i], (v))
 #define ATOMIC_CAS(a, i, c, v) atomicCAS(&(a)[i], (c), (v))
 #define RED_ADD(a, i, v) ((void)atomicAdd(&(a)[i], (v)))
+#define ST_ORDERED(a, i, v) ((a)[i] = (v))
 #define COMPUTE(n) ((void)0)
 #define COMPUTE_CHAIN(n, cls) ((void)0)
 #define SHARED(type, name, n) __shared__ type name[n]
@@ -93,6 +100,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gpuvm/error.h"
 #include "gpuvm/stream.h"
@@ -139,11 +147,11 @@ enum simt_launch_flags {
 	 * memory whatever order its CTAs and warps run in: no thread reads
 	 * what a thread of another CTA or warp writes in the launch (barriers
 	 * aside), and atomics are only commutative updates (integer add, min,
-	 * max, or, xor) whose returned value is not used, or RED_ADD (applied
-	 * in thread order whatever order the threads ran in). Float
-	 * ATOMIC_ADDs, "last writer wins" stores, and reads of neighbours'
-	 * fresh writes (bc's BFS claiming vertices, hash inserts) do not
-	 * qualify. Such a kernel may run on worker threads ahead of the engine
+	 * max, or, xor) whose returned value is not used, or RED_ADD and
+	 * ST_ORDERED (applied in thread order whatever order the threads ran
+	 * in). Float ATOMIC_ADDs, "last writer wins" plain stores, and reads
+	 * of neighbours' fresh writes (bc's BFS claiming vertices, hash
+	 * inserts) do not qualify. Such a kernel may run on worker threads ahead of the engine
 	 * (gpuvm sim --threads N). */
 	SIMT_ANY_ORDER = 1u << 0,
 };
@@ -244,6 +252,22 @@ static inline void simt_red_f64(struct simt_thread *t, double *p, double v, uint
 #define RED_ADD(a, i, v)                                                               \
 	_Generic((a)[0], float: simt_red_f32, double: simt_red_f64)(simt_t_, &(a)[i], (v), \
 								     __LINE__)
+
+/* ST_ORDERED: recorded as the store it is, its bytes logged and written
+ * in thread order when the CTA ends (simt_red.h): of several threads'
+ * stores to one element, the highest thread id's is left. 4- and 8-byte
+ * elements. */
+void simt_st_ordered(struct simt_thread *t, void *p, uint32_t bytes, uint64_t bits, uint32_t site);
+#define ST_ORDERED(a, i, v)                                                            \
+	__extension__({                                                                \
+		__typeof__((a)[i]) simt_so_v_ = (v);                                   \
+		_Static_assert(sizeof simt_so_v_ == 4 || sizeof simt_so_v_ == 8,      \
+			       "ST_ORDERED: 4- or 8-byte elements");                   \
+		uint64_t simt_so_b_ = 0;                                               \
+		memcpy(&simt_so_b_, &simt_so_v_, sizeof simt_so_v_);                   \
+		simt_st_ordered(simt_t_, (void *)&(a)[i], sizeof simt_so_v_, simt_so_b_,  \
+				__LINE__);                                             \
+	})
 
 #define COMPUTE(n) ((void)(simt_t_->compute += (uint32_t)(n)))
 #define COMPUTE_CHAIN(n, cls)                                                          \

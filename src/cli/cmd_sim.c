@@ -106,7 +106,7 @@ static void sim_usage(FILE *out)
 	      "                    --set tlb.translate_per=access|page: one first-level TLB lookup\n"
 	      "                    per coalesced 128 B access (gem5-gpu) or per page touched\n"
 	      "  --threads N       execute the GPU threads of SIMT kernels declared any-order\n"
-	      "                    (most suite kernels; not bc's BFS, ra lookup,\n"
+	      "                    (most suite kernels; not bc's BFS, atax's,\n"
 	      "                    sl1, sepo) on N worker threads ahead of the timing model,\n"
 	      "                    which stays on this thread (N + 1 threads in all); results,\n"
 	      "                    statistics and JSON are identical at any N (wall times\n"

@@ -285,9 +285,10 @@ void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt
 	access_global(t, p, bytes, op, site, GPUVM_CACHE_DEFAULT);
 }
 
-void simt_red_add(struct simt_thread *t, void *p, double v, int is_double, uint32_t site)
+/* The thread's entry in its CTA's log (simt_red.h), after the access. */
+static void log_ordered(struct simt_thread *t, void *p, enum simt_red_kind kind,
+			struct simt_red_entry e)
 {
-	access_global(t, p, is_double ? 8 : 4, SIMT_ATOMIC, site, GPUVM_CACHE_DEFAULT);
 	struct simt_lane *ln = (struct simt_lane *)t;
 	struct simt_cta *c = ln->cta;
 	if (__builtin_expect(!c->red.block, 0)) {
@@ -295,8 +296,25 @@ void simt_red_add(struct simt_thread *t, void *p, double v, int is_double, uint3
 		c->red = *spare; /* its empty blocks, if any */
 		*spare = (struct simt_red_log){0};
 	}
-	if (simt_red_log_add(&c->red, c->nthreads, (uint32_t)(ln - c->lanes), p, v, is_double))
+	if ((uintptr_t)p & 3u)
+		lane_abort(ln, "RED_ADD / ST_ORDERED target not 4-byte aligned (%llu)",
+			   (unsigned long long)(uintptr_t)p);
+	if (simt_red_log_add(&c->red, c->nthreads, (uint32_t)(ln - c->lanes), p, kind, e))
 		lane_abort(ln, "out of memory logging reductions (%llu chunks)", c->red.nchunks);
+}
+
+void simt_red_add(struct simt_thread *t, void *p, double v, int is_double, uint32_t site)
+{
+	access_global(t, p, is_double ? 8 : 4, SIMT_ATOMIC, site, GPUVM_CACHE_DEFAULT);
+	log_ordered(t, p, is_double ? SIMT_RED_ADD_F64 : SIMT_RED_ADD_F32,
+		    (struct simt_red_entry){.v.add = v});
+}
+
+void simt_st_ordered(struct simt_thread *t, void *p, uint32_t bytes, uint64_t bits, uint32_t site)
+{
+	access_global(t, p, bytes, SIMT_STORE, site, GPUVM_CACHE_DEFAULT);
+	log_ordered(t, p, bytes == 8 ? SIMT_RED_STORE_8 : SIMT_RED_STORE_4,
+		    (struct simt_red_entry){.v.bits = bits});
 }
 
 void simt_shared_access(struct simt_thread *t, const void *p, uint32_t bytes,

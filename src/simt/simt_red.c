@@ -80,19 +80,28 @@ void simt_red_order_free(struct simt_red_order *o)
 /* Each thread's chain in thread order. The float sum is the one the
  * atomic's "old + v" gives in float (C11 evaluates float + float in float
  * where FLT_EVAL_METHOD is 0, as on x86-64 and AArch64); v holds the
- * float addend exactly. */
+ * float addend exactly. A store copies its bytes (of a float or int the
+ * same bits as the plain store). */
 static void apply(struct simt_red_log *log)
 {
 	for (uint32_t t = 0; t < log->nthreads; t++) {
 		for (uint32_t i = log->head[t]; i; i = simt_red_chunk_at(log, i)->next) {
 			const struct simt_red_chunk *c = simt_red_chunk_at(log, i);
 			for (uint32_t k = 0; k < c->n; k++) {
-				if (c->e[k].at & 1u) {
-					double *d = (double *)(c->e[k].at & ~(uintptr_t)1);
-					*d = *d + c->e[k].v;
-				} else {
-					float *f = (float *)c->e[k].at;
-					*f = *f + (float)c->e[k].v;
+				void *p = (void *)(c->e[k].at & ~(uintptr_t)3);
+				switch ((enum simt_red_kind)(c->e[k].at & 3u)) {
+				case SIMT_RED_ADD_F32:
+					*(float *)p = *(float *)p + (float)c->e[k].v.add;
+					break;
+				case SIMT_RED_ADD_F64:
+					*(double *)p = *(double *)p + c->e[k].v.add;
+					break;
+				case SIMT_RED_STORE_4:
+					memcpy(p, &c->e[k].v.bits, 4);
+					break;
+				case SIMT_RED_STORE_8:
+					memcpy(p, &c->e[k].v.bits, 8);
+					break;
 				}
 			}
 		}

@@ -1,7 +1,8 @@
-/* Float reductions (RED_ADD) committed in thread order.
+/* Float reductions (RED_ADD) and racing stores (ST_ORDERED) committed in
+ * thread order.
  *
- * Owns: each CTA's logged additions until they are applied, and the
- * launch's commit point (the next CTA id to apply).
+ * Owns: each CTA's logged additions and stores until they are applied,
+ * and the launch's commit point (the next CTA id to apply).
  * Calls: nothing beyond libc and pthreads.
  * Guarantees: a launch's RED_ADD additions reach memory as if its threads
  * had run one after another in global thread-id order (CTA id, then
@@ -10,8 +11,10 @@
  * them in. Float addition is not associative, so an atomicAdd applied
  * "at once, in execution order" gives sums that depend on the timing
  * model (another preset, managed memory, a different L2) and, on worker
- * threads, on scheduling; these do not. The price is the contract of
- * RED_ADD (include/gpuvm/simt.h): no thread of the launch reads a
+ * threads, on scheduling; these do not. Likewise stores to one element
+ * from several threads: the highest thread id's store is the one left,
+ * not the one the timing ran last. The price is the contract of RED_ADD
+ * and ST_ORDERED (include/gpuvm/simt.h): no thread of the launch reads a
  * target; a target's value is final when the launch ends.
  *
  * A CTA's additions are applied when the CTA ends, right away if every
@@ -27,11 +30,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* One logged addition: the target (bit 0 set: a double) and the addend
- * (a float's exactly, widened). */
+/* What an entry does to its target (held in the target address's low
+ * two bits: targets are 4-byte aligned). */
+enum simt_red_kind { SIMT_RED_ADD_F32, SIMT_RED_ADD_F64, SIMT_RED_STORE_4, SIMT_RED_STORE_8 };
+
+/* One logged addition or store: the target | kind, and the addend (a
+ * float's exactly, widened) or the stored bytes. */
 struct simt_red_entry {
 	uintptr_t at;
-	double v;
+	union {
+		double add;
+		uint64_t bits;
+	} v;
 };
 
 /* Threads' logs are chains of chunks numbered across the CTA, held in
@@ -75,10 +85,10 @@ struct simt_red_order {
 
 int simt_red_log_grow(struct simt_red_log *log, uint32_t thread);
 
-/* Appends thread's addition to its CTA's log (allocated for nthreads at
- * the first); -1 on out of memory. */
+/* Appends thread's entry to its CTA's log (allocated for nthreads at the
+ * first); -1 on out of memory. */
 static inline int simt_red_log_add(struct simt_red_log *log, uint32_t nthreads, uint32_t thread,
-				   void *target, double v, int is_double)
+				   void *target, enum simt_red_kind kind, struct simt_red_entry e)
 {
 	if (!log->cur) {
 		log->cur = calloc(nthreads, sizeof *log->cur + sizeof *log->head);
@@ -93,7 +103,8 @@ static inline int simt_red_log_add(struct simt_red_log *log, uint32_t nthreads, 
 			return -1;
 		c = log->cur[thread];
 	}
-	c->e[c->n++] = (struct simt_red_entry){(uintptr_t)target | (is_double ? 1u : 0u), v};
+	e.at = (uintptr_t)target | (uintptr_t)kind;
+	c->e[c->n++] = e;
 	return 0;
 }
 void simt_red_log_free(struct simt_red_log *log);

@@ -3,8 +3,9 @@
 # threads ahead of the timing model with JSON identical to one thread
 # (wall times aside), for kernels with and without barriers, graph
 # kernels, integer atomics (ra, sssp), and programs that mix in kernels
-# that opt out (bc's BFS; pagerank1 and bc's backtrack run on the workers
-# with their float sums in thread order); workers take CTAs when free; bad
+# that opt out (bc's BFS; pagerank1, bc's backtrack and ra's lookup run
+# on the workers with their float sums and racing stores in thread
+# order); workers take CTAs when free; bad
 # values exit 2 naming the option and write nothing.
 # usage: threads.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
@@ -17,7 +18,8 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 for wl in stream-triad-simt:elems=262144 bfs:graph=rmat-12 sssp:graph=rmat-11 color:graph=rmat-11 \
 	hotspot:n=128 lud:n=64 nw:n=128 backprop:in=4096 2dconv:n=256 \
-	ra:elems=65536,threads=2048 pagerank:graph=rmat-11 mis:graph=rmat-11 bc:graph=rmat-10; do
+	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=rmat-11 mis:graph=rmat-11 \
+	bc:graph=rmat-10; do
 	for t in 1 2 3; do
 		"$GPUVM" sim --gpu p100 --workload "$wl" --threads $t --json "t$t.json" -q 2>err.txt ||
 			fail "$wl --threads $t: exit $?: $(cat err.txt)"

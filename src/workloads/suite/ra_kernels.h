@@ -25,8 +25,10 @@ struct ra_lookup_args {
 	unsigned int stride; /* 100: the threads that work */
 };
 
-/* Not any order: inputs that map to one idx race to store its output. */
-SIMT_KERNEL(ra_lookup_kernel, struct ra_lookup_args, p)
+/* Any order: inputs that map to one idx race to store its output, so the
+ * store is ST_ORDERED (the highest thread's value is left, whatever ran
+ * last; output is not read here). */
+SIMT_KERNEL_ANY_ORDER(ra_lookup_kernel, struct ra_lookup_args, p)
 {
 	unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
 	if (x >= p.n || x % p.stride != 0)
@@ -37,7 +39,7 @@ SIMT_KERNEL(ra_lookup_kernel, struct ra_lookup_args, p)
 	if (idx >= p.n)
 		idx = p.n - 1;
 	float t = LD(p.table, idx);
-	ST(p.output, idx, t * in);
+	ST_ORDERED(p.output, idx, t * in);
 }
 
 SIMT_KERNEL_ANY_ORDER(ra_kernel, struct ra_args, p)
