@@ -448,6 +448,8 @@ static void merge_partitions(struct system *sys, struct sm_launch *kr)
 {
 	for (uint32_t i = 0; i < sys->parts.n; i++) {
 		struct sm_partition *p = &sys->parts.part[i];
+		if (!p->events_run)
+			continue; /* nothing ran: its shard and counts are as merged */
 		sm_partition_merge_stats(p, sys->stats);
 		if (p->launch->end > kr->end)
 			kr->end = p->launch->end;
