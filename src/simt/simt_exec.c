@@ -156,7 +156,7 @@ static inline void wbuf_load_head(struct simt_wbuf *wb, uint32_t lane, uint32_t 
 
 /* Leaves lockstep: each nonempty lane's column gets its head (uhead)
  * decoded, as the lane-by-lane zipper reads it. */
-static void wbuf_unlock(struct simt_wbuf *wb)
+void simt_wbuf_unlock(struct simt_wbuf *wb)
 {
 	for (uint32_t m = wb->nonempty; m; m &= m - 1) {
 		uint32_t i = (uint32_t)__builtin_ctz(m);
@@ -378,124 +378,6 @@ void *simt_shared(struct simt_thread *t, size_t bytes, size_t align)
 	return cta->shared + off;
 }
 
-/* ---- CTAs ----------------------------------------------------------- */
-
-static void cta_free(struct simt_cta *c)
-{
-	struct simt_launch *l = c->launch;
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		l->live = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	if (l->last == c)
-		l->last = NULL;
-	for (uint32_t i = 0; i < c->nthreads; i++) {
-		struct simt_lane *ln = &c->lanes[i];
-		if (ln->co) { /* suspended mid-body: teardown after an error */
-			coro_free(ln->co);
-			free(ln->co);
-		}
-	}
-	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
-	for (uint32_t i = 0; i < warps; i++) {
-		free(c->wbufs[i].row);
-		free(c->wbufs[i].e);
-		free(c->wbufs[i].chain);
-	}
-	struct simt_red_log *spare = &l->prog->red_spare;
-	if (c->red.block && !c->red.cur && !spare->block) {
-		*spare = c->red; /* applied: its blocks empty */
-	} else {
-		simt_red_log_free(&c->red);
-	}
-	free(c->wbufs);
-	free(c->lanes);
-	free(c->shared);
-	free(c);
-}
-
-void simt_launch_reset(struct simt_launch *l)
-{
-	while (l->live)
-		cta_free(l->live);
-	l->last = NULL;
-}
-
-static struct simt_cta *cta_new(struct simt_launch *l, uint32_t id)
-{
-	struct simt_cta *c = calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
-	c->launch = l;
-	c->id = id;
-	c->nthreads = l->threads_per_cta;
-	c->warps_live = gpuvm_kernel_warps_per_cta(&l->k);
-	c->lanes = calloc(c->nthreads, sizeof *c->lanes);
-	/* each header on a line of its own (struct simt_wbuf) */
-	c->wbufs = aligned_alloc(64, c->warps_live * sizeof *c->wbufs);
-	if (c->wbufs)
-		memset(c->wbufs, 0, c->warps_live * sizeof *c->wbufs);
-	if (!c->lanes || !c->wbufs) {
-		free(c->lanes);
-		free(c->wbufs);
-		free(c);
-		return NULL;
-	}
-	const struct gpuvm_kernel *k = &l->k;
-	struct simt_dim3 bidx = {id % k->grid[0], id / k->grid[0] % k->grid[1],
-				 id / k->grid[0] / k->grid[1]};
-	for (uint32_t i = 0; i < c->nthreads; i++) {
-		struct simt_lane *ln = &c->lanes[i];
-		ln->cta = c;
-		ln->wb = &c->wbufs[i / GPUVM_WARP_LANES];
-		ln->lane = i % GPUVM_WARP_LANES;
-		ln->t.thread_idx.x = i % k->block[0];
-		ln->t.thread_idx.y = i / k->block[0] % k->block[1];
-		ln->t.thread_idx.z = i / k->block[0] / k->block[1];
-		ln->t.block_idx = bidx;
-		ln->t.block_dim = simt_dim3(k->block[0], k->block[1], k->block[2]);
-		ln->t.grid_dim = simt_dim3(k->grid[0], k->grid[1], k->grid[2]);
-		ln->wb->live |= 1u << ln->lane;
-	}
-	c->next = l->live;
-	if (l->live)
-		l->live->prev = c;
-	l->live = c;
-	return c;
-}
-
-/* A thread reached a barrier: run every thread of the CTA through each
- * barrier in turn until all have finished (see the file comment). */
-static void cta_run_eager(struct simt_cta *c)
-{
-	struct simt_launch *l = c->launch;
-	c->eager = 1;
-	/* lanes now refill one by one, out of step */
-	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
-	for (uint32_t i = 0; i < warps; i++)
-		if (c->wbufs[i].lockstep)
-			wbuf_unlock(&c->wbufs[i]);
-	for (;;) {
-		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
-			struct simt_lane *ln = &c->lanes[i];
-			while (ln->state == LANE_IDLE || ln->state == LANE_FULL)
-				simt_lane_resume(ln);
-		}
-		if (l->failed)
-			return;
-		int waiting = 0;
-		for (uint32_t i = 0; i < c->nthreads; i++)
-			if (c->lanes[i].state == LANE_BARRIER) {
-				c->lanes[i].state = LANE_FULL; /* released: runnable */
-				waiting = 1;
-			}
-		if (!waiting)
-			return;
-	}
-}
-
 /* ---- warps ---------------------------------------------------------- */
 
 /* Addresses a warp notes for its next call (struct simt_warp.pf). */
@@ -526,7 +408,7 @@ static void sw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 	memset(w, 0, sizeof *w);
 	/* The engine begins a CTA's warps together, warp 0 first. */
 	if (warp == 0 || !l->last || l->last->id != cta) {
-		l->last = cta_new(l, cta);
+		l->last = simt_cta_new(l, cta);
 		if (!l->last) {
 			l->failed = 1;
 			snprintf(l->errmsg, sizeof l->errmsg, "out of memory for a CTA");
@@ -697,7 +579,7 @@ static int lockstep_next(struct simt_warp *w, struct gpuvm_warp_item *it)
 			diff |= (e[i].key & SIMT_KEY_GROUP) ^ lead;
 		}
 		if (diff || (in_row && (r->key & SIMT_KEY_GROUP) != lead)) {
-			wbuf_unlock(wb);
+			simt_wbuf_unlock(wb);
 			return 0;
 		}
 		/* the maximum gap, and the first lane's chain of the longest
@@ -843,8 +725,8 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 		} else if (wb->lockstep) {
 			/* a lane refills alone: cannot happen in lockstep (its
 			 * lanes stop together, at SIMT_RUNAHEAD, or end; a
-			 * barrier unlocks in cta_run_eager), kept for safety */
-			wbuf_unlock(wb);
+			 * barrier unlocks in simt_cta_run_eager), kept for safety */
+			simt_wbuf_unlock(wb);
 		}
 		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
@@ -855,7 +737,7 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 			if (l->failed)
 				return launch_error(l, err);
 			if (ln->state == LANE_BARRIER) {
-				cta_run_eager(c);
+				simt_cta_run_eager(c);
 				if (l->failed)
 					return launch_error(l, err);
 				break;
@@ -890,17 +772,9 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 		w->ended = 1;
 		it->kind = GPUVM_ITEM_END;
 		zip_count(w, l);
-		if (--c->warps_live == 0) {
-			/* its threads are done: their RED_ADDs, in thread order */
-			int lost = l->red && simt_red_cta_end(l->red, c->id, &c->red);
-			cta_free(c);
-			if (lost) {
-				w->cta = NULL;
-				l->failed = 1;
-				snprintf(l->errmsg, sizeof l->errmsg,
-					 "out of memory holding a block's reductions");
-				return launch_error(l, err);
-			}
+		if (--c->warps_live == 0 && simt_cta_end(c)) {
+			w->cta = NULL;
+			return launch_error(l, err);
 		}
 		w->cta = NULL;
 		return 0;

@@ -262,6 +262,17 @@ extern const struct gpuvm_kernel_ops simt_kernel_ops;
 
 /* Frees the launch's remaining CTAs (after the kernel or on teardown). */
 void simt_launch_reset(struct simt_launch *l);
+/* CTAs (simt_cta.c): a new CTA with its lanes and warp buffers, in the
+ * launch's live list (NULL on out of memory); freed; run eagerly once a
+ * thread reached a barrier; and its end once every warp has ended: its
+ * logged RED_ADDs / ST_ORDEREDs go to the thread-order commit, then it is
+ * freed (-1, the launch failed, on out of memory). */
+struct simt_cta *simt_cta_new(struct simt_launch *l, uint32_t id);
+void simt_cta_free(struct simt_cta *c);
+void simt_cta_run_eager(struct simt_cta *c);
+int simt_cta_end(struct simt_cta *c);
+/* Leaves a warp buffer's lockstep mode (simt_exec.c). */
+void simt_wbuf_unlock(struct simt_wbuf *wb);
 /* Frees the idle thread stacks and the spare RED_ADD chunk array. */
 void simt_pool_free(struct simt_program *p);
 /* Runs a thread until it fills its buffer, reaches a barrier or ends
