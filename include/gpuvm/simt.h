@@ -151,8 +151,8 @@ enum simt_launch_flags {
 	 * ST_ORDERED (applied in thread order whatever order the threads ran
 	 * in). Float ATOMIC_ADDs, "last writer wins" plain stores, and reads
 	 * of neighbours' fresh writes (bc's BFS claiming vertices, hash
-	 * inserts) do not qualify. Such a kernel may run on worker threads ahead of the engine
-	 * (gpuvm sim --threads N). */
+	 * inserts) do not qualify. Such a kernel may run on worker threads
+	 * ahead of the engine (gpuvm sim --threads N). */
 	SIMT_ANY_ORDER = 1u << 0,
 };
 

@@ -297,7 +297,7 @@ static void log_ordered(struct simt_thread *t, void *p, enum simt_red_kind kind,
 		*spare = (struct simt_red_log){0};
 	}
 	if ((uintptr_t)p & 3u)
-		lane_abort(ln, "RED_ADD / ST_ORDERED target not 4-byte aligned (%llu)",
+		lane_abort(ln, "RED_ADD / ST_ORDERED target at %#llx not 4-byte aligned",
 			   (unsigned long long)(uintptr_t)p);
 	if (simt_red_log_add(&c->red, c->nthreads, (uint32_t)(ln - c->lanes), p, kind, e))
 		lane_abort(ln, "out of memory logging reductions (%llu chunks)", c->red.nchunks);

@@ -177,7 +177,7 @@ struct simt_cta {
 	unsigned char *shared;
 	struct simt_lane *lanes;
 	struct simt_wbuf *wbufs; /* one per warp */
-	struct simt_red_log red; /* its threads' RED_ADDs (simt_red.h) */
+	struct simt_red_log red; /* its threads' RED_ADDs / ST_ORDEREDs (simt_red.h) */
 	struct simt_cta *prev, *next;
 };
 
@@ -208,8 +208,8 @@ struct simt_launch {
 	uint32_t shared_bytes; /* SHARED arrays per CTA, as the launch declared */
 	struct simt_cta *live, *last;
 	struct simt_zip_stats *zip; /* of this body: how CTAs lay out buffers */
-	/* where its CTAs' RED_ADD logs are applied in thread order (the
-	 * program's; workers' copies of the launch share it) */
+	/* where its CTAs' RED_ADD / ST_ORDERED logs are applied in thread
+	 * order (the program's; workers' copies of the launch share it) */
 	struct simt_red_order *red;
 	int failed;
 	char errmsg[256];
@@ -240,8 +240,8 @@ struct simt_program {
 	struct simt_zip_stats zip[SIMT_ZIP_BODIES];
 	uint32_t zip_n;
 	struct coro **pool; /* idle thread stacks */
-	/* an ended CTA's RED_ADD log, its blocks empty, for the next CTA
-	 * that logs (simt_red.h) */
+	/* an ended CTA's RED_ADD / ST_ORDERED log, its blocks empty, for the
+	 * next CTA that logs (simt_red.h) */
 	struct simt_red_log red_spare;
 	struct coro_stack run_stack; /* the threads' shared stack (copying mode) */
 	size_t pool_n, pool_cap;
@@ -273,7 +273,7 @@ void simt_cta_run_eager(struct simt_cta *c);
 int simt_cta_end(struct simt_cta *c);
 /* Leaves a warp buffer's lockstep mode (simt_exec.c). */
 void simt_wbuf_unlock(struct simt_wbuf *wb);
-/* Frees the idle thread stacks and the spare RED_ADD chunk array. */
+/* Frees the idle thread stacks and the spare log's blocks. */
 void simt_pool_free(struct simt_program *p);
 /* Runs a thread until it fills its buffer, reaches a barrier or ends
  * (simt_lane.c: takes a coroutine from the program's pool on the first

@@ -1,4 +1,5 @@
-/* Float reductions committed in thread order (simt_red.h). */
+/* Float reductions and racing stores committed in thread order
+ * (simt_red.h). */
 #include "simt/simt_red.h"
 
 #include <stdlib.h>
