@@ -286,8 +286,8 @@ void simt_access(struct simt_thread *t, const void *p, uint32_t bytes, enum simt
 }
 
 /* The thread's entry in its CTA's log (simt_red.h), after the access. */
-static void log_ordered(struct simt_thread *t, void *p, enum simt_red_kind kind,
-			struct simt_red_entry e)
+static inline __attribute__((always_inline)) void
+log_ordered(struct simt_thread *t, void *p, enum simt_red_kind kind, struct simt_red_entry e)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
 	struct simt_cta *c = ln->cta;
