@@ -56,8 +56,8 @@ int simt_red_order_init(struct simt_red_order *o)
 static void drop_parked(struct simt_red_order *o)
 {
 	for (uint32_t i = 0; i < o->cap; i++) {
-		simt_red_log_free(&o->ring[i]);
-		o->parked[i] = 0;
+		simt_red_log_free(&o->ring[i].log);
+		o->ring[i].ended = false;
 	}
 }
 
@@ -73,7 +73,6 @@ void simt_red_order_free(struct simt_red_order *o)
 		return;
 	drop_parked(o);
 	free(o->ring);
-	free(o->parked);
 	pthread_mutex_destroy(&o->mu);
 	memset(o, 0, sizeof *o);
 }
@@ -120,21 +119,13 @@ static int ring_fit(struct simt_red_order *o, uint64_t id)
 			return -1;
 		cap *= 2;
 	}
-	struct simt_red_log *ring = calloc(cap, sizeof *ring);
-	unsigned char *parked = calloc(cap, 1);
-	if (!ring || !parked) {
-		free(ring);
-		free(parked);
+	struct simt_red_parked *ring = calloc(cap, sizeof *ring);
+	if (!ring)
 		return -1;
-	}
-	for (uint64_t k = o->next; k < o->next + o->cap; k++) {
+	for (uint64_t k = o->next; k < o->next + o->cap; k++)
 		ring[k & (cap - 1)] = o->ring[k & (o->cap - 1)];
-		parked[k & (cap - 1)] = o->parked[k & (o->cap - 1)];
-	}
 	free(o->ring);
-	free(o->parked);
 	o->ring = ring;
-	o->parked = parked;
 	o->cap = cap;
 	return 0;
 }
@@ -152,20 +143,20 @@ int simt_red_cta_end(struct simt_red_order *o, uint64_t cta, struct simt_red_log
 		log->nchunks = log->nthreads = 0;
 		o->next++;
 		/* the CTAs that ended early, now in turn */
-		while (o->cap && o->parked[o->next & (o->cap - 1)]) {
-			uint32_t slot = (uint32_t)(o->next & (o->cap - 1));
-			apply(&o->ring[slot]);
-			simt_red_log_free(&o->ring[slot]);
-			o->parked[slot] = 0;
+		while (o->cap && o->ring[o->next & (o->cap - 1)].ended) {
+			struct simt_red_parked *p = &o->ring[o->next & (o->cap - 1)];
+			apply(&p->log);
+			simt_red_log_free(&p->log);
+			p->ended = false;
 			o->next++;
 		}
 	} else if (ring_fit(o, cta)) {
 		rc = -1;
 	} else {
-		uint32_t slot = (uint32_t)(cta & (o->cap - 1));
-		o->ring[slot] = *log; /* moved, not copied */
+		struct simt_red_parked *p = &o->ring[cta & (o->cap - 1)];
+		p->log = *log; /* moved, not copied */
+		p->ended = true;
 		*log = (struct simt_red_log){0};
-		o->parked[slot] = 1;
 	}
 	pthread_mutex_unlock(&o->mu);
 	return rc;

@@ -26,6 +26,7 @@
 #define GPUVM_SIMT_RED_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,12 +75,17 @@ static inline struct simt_red_chunk *simt_red_chunk_at(const struct simt_red_log
 	return &log->block[(num - 1) / SIMT_RED_BLOCK_CHUNKS][(num - 1) % SIMT_RED_BLOCK_CHUNKS];
 }
 
+/* A ring slot: a CTA that ended before a lower id did, and its log. */
+struct simt_red_parked {
+	struct simt_red_log log;
+	bool ended;
+};
+
 struct simt_red_order {
 	pthread_mutex_t mu;
-	uint64_t next;              /* the lowest CTA id not yet applied */
-	struct simt_red_log *ring;  /* parked CTAs, ids next .. next + cap - 1 */
-	unsigned char *parked;      /* ring slot holds an ended CTA */
-	uint32_t cap;               /* a power of two, 0 before the first park */
+	uint64_t next;                /* the lowest CTA id not yet applied */
+	struct simt_red_parked *ring; /* ids next .. next + cap - 1 */
+	uint32_t cap;                 /* a power of two, 0 before the first park */
 	int ready;                  /* mu initialised */
 };
 
