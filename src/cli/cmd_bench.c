@@ -280,9 +280,12 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 	       pred[0], pred[1], pred[2], pred[3]);
 }
 
-static int bench_threads(uint32_t threads, bool small, bool profile, bool window,
+static int bench_threads(uint32_t threads, bool small, bool profile, const char *window_mode,
 			 const char *trace, long repeat, const char *json_path, bool quiet)
 {
+	bool window = window_mode != NULL;
+	char window_set[32];
+	snprintf(window_set, sizeof window_set, "core.window=%s", window ? window_mode : "off");
 	struct gpuvm_error err;
 	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
 	const struct bench_case *list = small ? par_cases_small : par_cases;
@@ -294,9 +297,9 @@ static int bench_threads(uint32_t threads, bool small, bool profile, bool window
 		snprintf(trace_spec, sizeof trace_spec, "trace:%s", trace);
 	if (table) {
 		printf("host: %s, %ld cores; medians of %ld run%s; cpu: user + system of all "
-		       "threads; speed-up: wall at 1 thread / wall at %u%s\n",
+		       "threads; speed-up: wall at 1 thread / wall at %u%s%s\n",
 		       cpu, cores, repeat, repeat > 1 ? "s" : "", threads,
-		       window ? "; core.window = on" : "");
+		       window ? "; core.window = " : "", window ? window_mode : "");
 		printf("%-30s %-5s %8s %8s %8s %8s %8s %12s\n", "run", "gpu", "cpu1 s", "wall1 s",
 		       "cpuN s", "wallN s", "speed-up", "ns/winst@1");
 	}
@@ -306,6 +309,7 @@ static int bench_threads(uint32_t threads, bool small, bool profile, bool window
 	cJSON_AddNumberToObject(root, "repeat", (double)repeat);
 	cJSON_AddNumberToObject(root, "threads", threads);
 	cJSON_AddBoolToObject(root, "window", window);
+	cJSON_AddStringToObject(root, "window_mode", window ? window_mode : "off");
 	int rc = 0;
 	for (size_t i = 0; i < n_list + (trace ? 1 : 0) && !rc; i++) {
 		struct bench_case tc = {"trace replay", "h100", trace_spec, WINST, NULL, -1};
@@ -317,7 +321,7 @@ static int bench_threads(uint32_t threads, bool small, bool profile, bool window
 			spec.sets[spec.n_sets++] = oversub;
 		}
 		if (window)
-			spec.sets[spec.n_sets++] = "core.window=on";
+			spec.sets[spec.n_sets++] = window_set;
 		struct par_times one, many;
 		double insts = 0, sim_cycles = 0;
 		spec.threads = 1;
@@ -425,7 +429,8 @@ static int bench_threads(uint32_t threads, bool small, bool profile, bool window
 static void bench_usage(FILE *out)
 {
 	fputs("usage: gpuvm bench [--repeat N] [--json FILE] [-q]\n"
-	      "       gpuvm bench --threads N [--profile] [--small] [--window] [--trace DIR]\n"
+	      "       gpuvm bench --threads N [--profile] [--small] [--window[=on|lagged]]\n"
+	      "                   [--trace DIR]\n"
 	      "                   [--repeat N] [--json FILE] [-q]\n\n"
 	      "Runs a fixed set of simulations single-threaded with the full model on and\n"
 	      "prints the simulator's speed: simulated warp instructions and thread\n"
@@ -454,11 +459,13 @@ static void bench_usage(FILE *out)
 	      "               cores from them (CPU times; formula in docs/parallel.md)\n"
 	      "  --small      with --threads: small sizes (a quick check, not a benchmark)\n"
 	      "  --trace DIR  with --threads: also replay this trace (h100 preset)\n"
-	      "  --window     with --threads: every run with core.window = on, at 1 and N\n"
-	      "               threads alike: the windowed timing, whose barriers then\n"
-	      "               translate on one thread and serve the data on another where\n"
-	      "               a warp's lanes translate apart (random sampling; results\n"
-	      "               the same at any N; docs/parallel.md). With --profile, the\n"
+	      "  --window[=on|lagged]  with --threads: every run with core.window = on (or\n"
+	      "               lagged), at 1 and N threads alike: the windowed timing, whose\n"
+	      "               barriers then translate on one thread and serve the data on\n"
+	      "               another where a warp's lanes translate apart (random\n"
+	      "               sampling); lagged: each barrier served on the other thread\n"
+	      "               while the next window runs (the triads). Results the same at\n"
+	      "               any N (docs/parallel.md). With --profile and on, the\n"
 	      "               one-thread runs also time each window's SM partitions and\n"
 	      "               its barrier: their seconds, the rest's, and the speed-up\n"
 	      "               the partitioned model would reach at 2, 8, 32 and 64 cores\n"
@@ -470,7 +477,8 @@ int gpuvm_cmd_bench(int argc, char **argv)
 {
 	long repeat = 1;
 	const char *json_path = NULL;
-	bool quiet = false, profile = false, small = false, window = false;
+	bool quiet = false, profile = false, small = false;
+	const char *window = NULL;
 	uint32_t threads = 0;
 	const char *trace = NULL;
 	static const struct option opts[] = {
@@ -478,7 +486,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
 		{"threads", required_argument, 0, 'N'}, {"profile", no_argument, 0, 'P'},
 		{"small", no_argument, 0, 'S'},        {"trace", required_argument, 0, 'T'},
-		{"window", no_argument, 0, 'W'},       {0, 0, 0, 0},
+		{"window", optional_argument, 0, 'W'},       {0, 0, 0, 0},
 	};
 	/* getopt_long like the other commands: --repeat=3 and --repeat 3 */
 	optind = 1;
@@ -522,7 +530,12 @@ int gpuvm_cmd_bench(int argc, char **argv)
 			trace = optarg;
 			break;
 		case 'W':
-			window = true;
+			window = optarg ? optarg : "on";
+			if (strcmp(window, "on") && strcmp(window, "lagged")) {
+				fprintf(stderr, "gpuvm bench: --window=%s: on or lagged (see gpuvm "
+						"bench --help)\n", window);
+				return 2;
+			}
 			break;
 		default: {
 			char why[160];

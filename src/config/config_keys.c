@@ -39,6 +39,7 @@ static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu", "host"};
 static const char *const accessed_by_names[] = {"none", "gpu"};
 static const char *const off_on_names[] = {"off", "on"};
+static const char *const window_names[] = {"off", "on", "lagged"};
 static const char *const future_fill_names[] = {"walk", "peek"};
 static const char *const busy_unit_names[] = {"hold", "yield"};
 
@@ -525,14 +526,16 @@ const struct cfg_key cfg_keys[] = {
 	 * engine runs (issue 34), run on one thread: its deviations from the
 	 * event-order engine are measured in docs/parallel.md */
 	{ .name = "core.window", .type = CT_ENUM, .off = OFF(core_window),
-	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .enum_names = window_names, .enum_count = 3, .min = 0, .max = 2, .level = -1,
 	  .optional = true, .quiet_default = true, .def = 0,
 	  .help = "on: windowed timing: warps run a window of W cycles (the shortest time from a "
 		  "global memory instruction's issue to its result: the L1 hit, or the L2 round "
 		  "trip) between barriers; their global and local memory instructions are applied "
 		  "at the barrier in the order of (issue cycle, SM, sequence), the order a "
 		  "partitioned engine applies them in at any thread count (src/system/kernel_run.c, "
-		  "docs/parallel.md); off: each is applied as it issues, in event order" },
+		  "docs/parallel.md); lagged: windows of W / 2, each window's barrier applied while "
+		  "the next runs (on a second thread with --threads N), the next ending before any "
+		  "of its results can be due; off: each is applied as it issues, in event order" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -37,12 +37,18 @@ static inline void spin_pause(void)
 
 typedef bool spin_ready_fn(void *ctx, uint64_t arg);
 
-static inline void spin_wait(pthread_mutex_t *mu, pthread_cond_t *cv, atomic_int *sleepers,
-			     spin_ready_fn *ready, void *ctx, uint64_t arg)
+/* doze (may be NULL): while it is set the wait sleeps at once, the waker
+ * having said that nothing comes soon (a hand-over's spin then takes no
+ * core from threads that have work). */
+static inline void spin_wait_dozing(pthread_mutex_t *mu, pthread_cond_t *cv, atomic_int *sleepers,
+				    spin_ready_fn *ready, void *ctx, uint64_t arg,
+				    const atomic_bool *doze)
 {
 	for (unsigned spin = 0; spin < SPIN_WAIT_PAUSES; spin++) {
 		if (ready(ctx, arg))
 			return;
+		if (doze && atomic_load_explicit(doze, memory_order_relaxed))
+			break;
 		spin_pause();
 	}
 	atomic_fetch_add(sleepers, 1);
@@ -51,6 +57,12 @@ static inline void spin_wait(pthread_mutex_t *mu, pthread_cond_t *cv, atomic_int
 		pthread_cond_wait(cv, mu);
 	pthread_mutex_unlock(mu);
 	atomic_fetch_sub(sleepers, 1);
+}
+
+static inline void spin_wait(pthread_mutex_t *mu, pthread_cond_t *cv, atomic_int *sleepers,
+			     spin_ready_fn *ready, void *ctx, uint64_t arg)
+{
+	spin_wait_dozing(mu, cv, sleepers, ready, ctx, arg, NULL);
 }
 
 /* After a store a sleeping thread may wait for: wakes it (all: every

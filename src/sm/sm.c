@@ -85,6 +85,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	if (!s->sm || !s->warp || !s->cta || !s->parked_store || !s->held)
 		return -1;
 	s->windowed = cfg->core_window != 0;
+	s->window_lag = cfg->core_window == 2;
 	const char *every = getenv("GPUVM_WINDOW_THREADS");
 	s->pipe_every_window = every && strcmp(every, "all") == 0;
 	/* the requests and parked warps of a window are the partitions'

@@ -118,6 +118,9 @@ struct sm_request {
 	double start;     /* when it issued (sm_step_item's start) */
 	uint64_t seq;     /* issue order (its pending mark) */
 	uint32_t sm, wslot;
+	/* core.window = lagged: what serving it gave (sm_serve_memory's
+	 * result and the store ack), kept until the engine delivers it */
+	double result, ack;
 	struct gpuvm_warp_item item;
 };
 
@@ -239,6 +242,20 @@ struct sm_layer {
 	double window_cycles;
 	struct sm_request *req;     /* a partition's (src/system/partition.h) */
 	size_t n_req, cap_req;
+	/* core.window = lagged: the previous window's requests, served while
+	 * this one runs (a partition's: sm_window_take swaps them with req),
+	 * and on the system's layer how many of its keys are outstanding */
+	bool window_lag;
+	struct sm_request *req_out;
+	size_t n_req_out, cap_req_out;
+	size_t n_out;
+	bool out_on_thread;         /* being served by the pipe's thread */
+	uint64_t out_units0;        /* xlat_units when they were handed over */
+	uint64_t lag_rounds;        /* GPUVM_WINDOW_THREADS=all: which path */
+	/* where lagged windows are served (sm_window.c lag_on_thread): host
+	 * ns a request took served on this thread (a running mean) */
+	double lag_ns_per_request;
+	uint32_t lag_here_run;      /* windows served here in a row */
 	struct sm_req_key *req_key; /* the barrier's sort keys, on the system's layer */
 	size_t cap_key;
 	uint64_t req_seq;
@@ -339,6 +356,23 @@ double sm_window_cycles(const struct gpuvm_config *cfg);
  * s->window_oom, nothing applied. */
 void sm_window_apply(struct sm_layer *s, double window_end, struct sm_layer *const *from,
 		     uint32_t n_from);
+/* core.window = lagged: a window's barrier is served while the next
+ * window runs (docs/parallel.md, "Lagged barriers"). sm_window_take moves
+ * the requests recorded in from[0 .. n_from) out of the partitions' lists
+ * (which take the next window's), sorts them in key order and returns
+ * how many there are (s->n_out), the earliest issue among them in
+ * *first_start; sm_window_serve_begin hands them to the pipe's thread
+ * when nothing the window's run reads is written by serving them (no
+ * paging, no page-table reads through the L2, --threads N > 1), else
+ * they wait for sm_window_serve_end, which serves them here if they were
+ * not, then writes every result where its pending mark is (key order)
+ * and counts those due before last_end (the end of the last window that
+ * ran without them) as early. Out of memory: s->window_oom. */
+size_t sm_window_take(struct sm_layer *s, struct sm_layer *const *from, uint32_t n_from,
+		      double *first_start);
+void sm_window_serve_begin(struct sm_layer *s);
+void sm_window_serve_end(struct sm_layer *s, struct sm_layer *const *from, uint32_t n_from,
+			 double last_end);
 /* core.window: records warp w's global or local memory instruction,
  * issued at start, for the barrier, and marks what it writes pending
  * (minus its sequence number: sm_operands_ready reads a negative time as

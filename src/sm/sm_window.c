@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/cache_line.h"
 #include "core/vec.h"
@@ -35,7 +36,7 @@ struct sm_req_key {
 	double start;
 	uint64_t seq;
 	uint32_t sm;
-	const struct sm_request *r;
+	struct sm_request *r;
 };
 
 int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
@@ -81,10 +82,10 @@ int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 /* A memory instruction's result where its issue left its marks: what
  * sm_step_item does with a result, for one applied at the barrier. */
 static void deliver(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
-		    const struct gpuvm_warp_item *it, uint64_t seq, double result)
+		    const struct gpuvm_warp_item *it, uint64_t seq, double result, double ack)
 {
-	if (sl->exit_waits_stores && it->op == GPUVM_OP_STORE && sl->store_ack > w->drain)
-		w->drain = sl->store_ack;
+	if (sl->exit_waits_stores && it->op == GPUVM_OP_STORE && ack > w->drain)
+		w->drain = ack;
 	if (result > w->drain)
 		w->drain = result;
 	w->pending--;
@@ -219,6 +220,15 @@ static void sort_keys(struct sm_req_key *out, struct sm_req_key *in, const size_
 #define PIPE_MIN_REQUESTS 2
 #define PIPE_MIN_UNITS_PER_REQUEST 8
 
+/* Host time, for choosing where a lagged window is served (never for a
+ * result). */
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 /* The counters each thread writes sit on cache lines of their own, so a
  * write by one does not take the line from the other at every sector. */
 struct sm_pipe {
@@ -227,6 +237,14 @@ struct sm_pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t to_stage2, to_stage1; /* the sleeping thread's wake-up */
 	size_t n;                   /* the round's instructions, in key order */
+	/* core.window = lagged (sm_window_serve_begin's rounds): the results
+	 * are kept in the requests, not delivered; whole: the second stage
+	 * serves every instruction itself (no plan) */
+	bool keep, whole;
+	/* set while the engine serves its windows itself: the thread then
+	 * sleeps at once between rounds instead of spinning on a core the
+	 * SIMT workers or the engine could use */
+	atomic_bool doze;
 	double window_end;
 	struct sm_plan plan;
 	size_t *part_end;           /* [cap_part_end]: instruction i's parts end */
@@ -287,9 +305,28 @@ static void pipe_serve_round(struct sm_pipe *p)
 		double result = sm_serve_plan(sl, r->sm, &r->item, r->start, &p->plan, first_part,
 					      p->part_end[i]);
 		first_part = p->part_end[i];
+		if (p->keep) {
+			struct sm_request *kr = key[i].r;
+			kr->result = result;
+			kr->ack = sl->store_ack;
+			continue;
+		}
 		if (r->item.op != GPUVM_OP_STORE && result < p->window_end)
 			sl->window_early++;
-		deliver(sl, w, r->wslot, &r->item, r->seq, result);
+		deliver(sl, w, r->wslot, &r->item, r->seq, result, sl->store_ack);
+	}
+}
+
+/* core.window = lagged: serves the outstanding window's instructions in
+ * key order, keeping each result for sm_window_serve_end (nothing of a
+ * warp is written here: the engine's thread runs the next window). */
+static void serve_out(struct sm_layer *sl)
+{
+	const struct sm_req_key *key = sl->req_key;
+	for (size_t i = 0; i < sl->n_out; i++) {
+		struct sm_request *r = key[i].r;
+		r->result = sm_serve_memory(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->start);
+		r->ack = sl->store_ack;
 	}
 }
 
@@ -298,13 +335,17 @@ static void *pipe_thread(void *arg)
 	struct sm_pipe *p = arg;
 	uint64_t seen = 0;
 	for (;;) {
-		pipe_wait(p, &p->to_stage2, &p->stage2_sleeps, round_began, seen);
+		spin_wait_dozing(&p->mu, &p->to_stage2, &p->stage2_sleeps, round_began, p, seen,
+				 &p->doze);
 		if (atomic_load(&p->quit)) {
 			thread_profile_exit(); /* gpuvm bench --profile: its CPU time */
 			return NULL;
 		}
 		seen = atomic_load(&p->round);
-		pipe_serve_round(p);
+		if (p->whole)
+			serve_out(p->sl);
+		else
+			pipe_serve_round(p);
 		atomic_store(&p->served, seen);
 		pipe_wake(p, &p->to_stage1, &p->stage1_sleeps);
 	}
@@ -389,10 +430,11 @@ static int pipe_reserve(struct sm_pipe *p, const struct sm_layer *sl, size_t n)
 	return 0;
 }
 
-/* The barrier on two threads: this one plans in key order, the pipe's
- * thread serves and delivers behind it. false when the pipe could not be
- * had (the caller applies the window on this thread: the same results). */
-static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
+/* The barrier's first stage on this thread: starts the pipe's round and
+ * plans the n instructions in key order, the second stage serving behind
+ * (keep: keeping the results in the requests). false when the pipe could
+ * not be had (the caller serves them on this thread: the same results). */
+static bool plan_on_threads(struct sm_layer *sl, size_t n, double window_end, bool keep)
 {
 	if (!sl->pipe && !(sl->pipe = pipe_start(sl))) {
 		sl->threads = 1; /* no thread to be had: one thread from now on */
@@ -403,6 +445,8 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 		return false;
 	p->n = n;
 	p->window_end = window_end;
+	p->keep = keep;
+	p->whole = false;
 	p->plan.n_sec = p->plan.n_part = 0;
 	atomic_store(&p->published, 0);
 	uint64_t round = atomic_load(&p->round) + 1;
@@ -416,14 +460,62 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 		atomic_store(&p->published, i + 1);
 		pipe_wake(p, &p->to_stage2, &p->stage2_sleeps);
 	}
-	pipe_wait(p, &p->to_stage1, &p->stage1_sleeps, round_served, round);
+	return true;
+}
+
+/* Waits for the pipe's round to be served; a planned round's counts
+ * (its translations, sectors and lines) go into the run's. */
+static void pipe_finish(struct sm_layer *sl, size_t n)
+{
+	struct sm_pipe *p = sl->pipe;
+	pipe_wait(p, &p->to_stage1, &p->stage1_sleeps, round_served, atomic_load(&p->round));
+	if (p->whole)
+		return;
 	struct gpuvm_stats *c = p->plan.counts, *s = sl->stats;
 	sl->window_units_per_request = (double)c->xlat_units / (double)n;
 	s->sectors += c->sectors;
 	s->lines += c->lines;
 	s->xlat_units += c->xlat_units;
 	c->sectors = c->lines = c->xlat_units = 0;
+}
+
+/* The barrier on two threads: this one plans in key order, the pipe's
+ * thread serves and delivers behind it. false when the pipe could not be
+ * had (the caller applies the window on this thread: the same results). */
+static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
+{
+	if (!plan_on_threads(sl, n, window_end, false))
+		return false;
+	pipe_finish(sl, n);
 	return true;
+}
+
+/* The n requests of the lists from[0 .. n_from) (out: the outstanding
+ * ones, req_out) as keys in key order in sl->req_key[0, n). -1 (and
+ * window_oom) when out of memory. */
+static int sort_requests(struct sm_layer *sl, struct sm_layer *const *from, uint32_t n_from,
+			 size_t n, bool out)
+{
+	/* the runs at [n, 2n), merged into [0, n) */
+	if (VEC_RESERVE(sl->req_key, sl->cap_key, 2 * n)) {
+		sl->window_oom = true;
+		return -1;
+	}
+	struct sm_req_key *key = sl->req_key, *runs = key + n;
+	size_t k = 0, at[GPUVM_MAX_SMS + 1];
+	for (uint32_t f = 0; f < n_from; f++) {
+		at[f] = k;
+		struct sm_request *list = out ? from[f]->req_out : from[f]->req;
+		size_t len = out ? from[f]->n_req_out : from[f]->n_req;
+		for (size_t i = 0; i < len; i++) {
+			struct sm_request *r = &list[i];
+			runs[k++] = (struct sm_req_key){.start = r->start, .seq = r->seq, .sm = r->sm,
+							.r = r};
+		}
+	}
+	at[n_from] = k;
+	sort_keys(key, runs, at, n_from);
+	return 0;
 }
 
 void sm_window_apply(struct sm_layer *sl, double window_end, struct sm_layer *const *from,
@@ -434,23 +526,9 @@ void sm_window_apply(struct sm_layer *sl, double window_end, struct sm_layer *co
 		n += from[f]->n_req;
 	if (!n)
 		return; /* no keys yet (and qsort's base must not be NULL) */
-	/* the runs at [n, 2n), merged into [0, n) */
-	if (VEC_RESERVE(sl->req_key, sl->cap_key, 2 * n)) {
-		sl->window_oom = true;
+	if (sort_requests(sl, from, n_from, n, false))
 		return;
-	}
-	struct sm_req_key *key = sl->req_key, *runs = key + n;
-	size_t k = 0, at[GPUVM_MAX_SMS + 1];
-	for (uint32_t f = 0; f < n_from; f++) {
-		at[f] = k;
-		for (size_t i = 0; i < from[f]->n_req; i++) {
-			const struct sm_request *r = &from[f]->req[i];
-			runs[k++] = (struct sm_req_key){.start = r->start, .seq = r->seq, .sm = r->sm,
-							.r = r};
-		}
-	}
-	at[n_from] = k;
-	sort_keys(key, runs, at, n_from);
+	const struct sm_req_key *key = sl->req_key;
 	if (!(pipe_fits(sl, n) && apply_on_threads(sl, n, window_end))) {
 		uint64_t units0 = sl->stats->xlat_units;
 		for (size_t i = 0; i < n; i++) {
@@ -459,10 +537,160 @@ void sm_window_apply(struct sm_layer *sl, double window_end, struct sm_layer *co
 			double result = sm_serve_memory(sl, w, r->wslot, &r->item, r->start);
 			if (r->item.op != GPUVM_OP_STORE && result < window_end)
 				sl->window_early++;
-			deliver(sl, w, r->wslot, &r->item, r->seq, result);
+			deliver(sl, w, r->wslot, &r->item, r->seq, result, sl->store_ack);
 		}
 		sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
 	}
 	for (uint32_t f = 0; f < n_from; f++)
 		from[f]->n_req = 0;
+}
+
+/* ---- lagged barriers (core.window = lagged) ------------------------------
+ *
+ * A window's requests are served while the next window runs: that window
+ * ends no later than the earliest of their results can be due (the first
+ * issue plus sm_window_cycles: kernel_run.c sets it), so no warp of it
+ * could have used one. Serving writes only what the window's run never
+ * reads (the L1s, the SMs' L2 ports, the TLBs, the memory side, the run's
+ * statistics: the partitions count into their own), and the results
+ * are written into the requests, not the warps: the engine's thread
+ * delivers them at sm_window_serve_end, after the window. So the pipe's
+ * thread and the engine's share nothing while both run, and one thread
+ * serving at sm_window_serve_end computes the same. */
+
+size_t sm_window_take(struct sm_layer *sl, struct sm_layer *const *from, uint32_t n_from,
+		      double *first_start)
+{
+	size_t n = 0;
+	for (uint32_t f = 0; f < n_from; f++)
+		n += from[f]->n_req;
+	sl->n_out = 0;
+	if (!n)
+		return 0;
+	for (uint32_t f = 0; f < n_from; f++) {
+		struct sm_layer *c = from[f];
+		struct sm_request *t = c->req;
+		size_t cap = c->cap_req;
+		c->req = c->req_out;
+		c->cap_req = c->cap_req_out;
+		c->req_out = t;
+		c->cap_req_out = cap;
+		c->n_req_out = c->n_req;
+		c->n_req = 0;
+	}
+	if (sort_requests(sl, from, n_from, n, true))
+		return 0;
+	sl->n_out = n;
+	*first_start = sl->req_key[0].start;
+	return n;
+}
+
+/* Where a window is served: on the pipe's thread while the next window
+ * runs, or here after it (the results are the same). The thread gains
+ * where a window's serving is long beside its hand-over (its requests'
+ * cache lines to the other core and back, and a wake-up where the thread
+ * slept). Served here (--threads 1, p100, host ns a window, 2026-11-26):
+ * the triad's windows take 16-32 us, random sampling's 8-32 us and more;
+ * pagerank's and bfs's mostly under 2 us, with a tail to 32 us, and
+ * there the SIMT workers already take the second core (pagerank R-MAT 13
+ * at --threads 2 with every window that took 2 us or more on the thread:
+ * 0.87x its one-thread time; without the thread 1.19x). So a window goes
+ * to the thread when its requests times the mean host ns a request took
+ * here is LAG_MIN_SERVE_NS or more; the mean is kept from the windows
+ * served here, one in LAG_SAMPLE_EVERY of them even where every window
+ * would go (a phase of lighter requests is then seen). */
+#define LAG_MIN_SERVE_NS 8000.0
+#define LAG_SAMPLE_EVERY 64
+#define LAG_DOZE_AFTER 8
+
+/* Whether the outstanding requests may be served on the pipe's thread
+ * at all: what pipe_fits asks of the two stages (serving them must write
+ * nothing the run reads: no paging state the driver moves, no page-table
+ * read through the L2 a walk waits on). */
+static bool lag_fits(const struct sm_layer *sl)
+{
+	return sl->threads > 1 && sl->n_out && !sl->port.uvm && !sl->port.xlat->hook &&
+	       !sl->port.xlat->pte_hook;
+}
+
+/* Whether this window goes to the thread (lag_fits holds). */
+static bool lag_on_thread(struct sm_layer *sl)
+{
+	if (sl->pipe_every_window)
+		return true; /* tests: every window on the thread */
+	if (++sl->lag_rounds % LAG_SAMPLE_EVERY == 0)
+		return false;
+	return (double)sl->n_out * sl->lag_ns_per_request >= LAG_MIN_SERVE_NS;
+}
+
+void sm_window_serve_begin(struct sm_layer *sl)
+{
+	sl->out_on_thread = false;
+	sl->out_units0 = sl->stats->xlat_units;
+	size_t n = sl->n_out;
+	if (!lag_fits(sl) || !lag_on_thread(sl)) {
+		/* a run of windows served here: nothing for the thread soon,
+		 * so it sleeps rather than spins (a lone one between windows
+		 * on the thread would only cost a wake-up) */
+		if (sl->pipe && ++sl->lag_here_run == LAG_DOZE_AFTER)
+			atomic_store_explicit(&sl->pipe->doze, true, memory_order_relaxed);
+		return;
+	}
+	if (sl->pipe && sl->lag_here_run >= LAG_DOZE_AFTER)
+		atomic_store_explicit(&sl->pipe->doze, false, memory_order_relaxed);
+	sl->lag_here_run = 0;
+	/* the two stages where a window's lanes translate apart (pipe_fits:
+	 * the first then weighs as much as the second, and this thread has
+	 * the next window to run besides), else the whole barrier there;
+	 * GPUVM_WINDOW_THREADS=all alternates (tests: both paths) */
+	bool stages = sl->pipe_every_window ? (sl->lag_rounds++ & 1)
+					    : sl->window_units_per_request >= PIPE_MIN_UNITS_PER_REQUEST;
+	if (stages) {
+		sl->out_on_thread = plan_on_threads(sl, n, 0, true);
+		return;
+	}
+	if (!sl->pipe && !(sl->pipe = pipe_start(sl))) {
+		sl->threads = 1; /* no thread to be had: served at the end, here */
+		return;
+	}
+	struct sm_pipe *p = sl->pipe;
+	p->whole = true;
+	p->keep = true;
+	atomic_store(&p->round, atomic_load(&p->round) + 1);
+	pipe_wake(p, &p->to_stage2, &p->stage2_sleeps);
+	sl->out_on_thread = true;
+}
+
+void sm_window_serve_end(struct sm_layer *sl, struct sm_layer *const *from, uint32_t n_from,
+			 double last_end)
+{
+	size_t n = sl->n_out;
+	bool planned_round = false;
+	if (sl->out_on_thread) {
+		planned_round = !sl->pipe->whole;
+		pipe_finish(sl, n); /* a planned round: measures its translations */
+		sl->pipe->whole = sl->pipe->keep = false;
+		sl->out_on_thread = false;
+	} else {
+		bool timed = sl->threads > 1 && n; /* only where it decides something */
+		double t0 = timed ? now_ns() : 0;
+		serve_out(sl);
+		if (timed) {
+			double x = (now_ns() - t0) / (double)n, *mean = &sl->lag_ns_per_request;
+			*mean = *mean > 0 ? *mean + (x - *mean) / 8 : x;
+		}
+	}
+	if (n && !planned_round)
+		sl->window_units_per_request =
+			(double)(sl->stats->xlat_units - sl->out_units0) / (double)n;
+	const struct sm_req_key *key = sl->req_key;
+	for (size_t i = 0; i < n; i++) {
+		const struct sm_request *r = key[i].r;
+		if (r->item.op != GPUVM_OP_STORE && r->result < last_end)
+			sl->window_early++;
+		deliver(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->seq, r->result, r->ack);
+	}
+	sl->n_out = 0;
+	for (uint32_t f = 0; f < n_from; f++)
+		from[f]->n_req_out = 0;
 }

@@ -458,45 +458,47 @@ static void merge_partitions(struct system *sys, struct sm_launch *kr)
 	}
 }
 
-/* core.window: the barrier at the end of the window [.., win_end). The
- * partitions' statistics and launch counts are added in partition order;
- * the window's memory instructions applied in key order (sm_window_apply);
- * then the warps that waited for them, partition by partition in the
+/* Whether parked warp w may go on: every result it waits for is in
+ * (core.window = lagged leaves those of the window being served pending;
+ * at an ordinary barrier every one is in). */
+static bool parked_ready(const struct sm_layer *sl, const struct warp_rt *w, uint32_t wslot)
+{
+	bool from_mem;
+	switch (w->park) {
+	case SM_PARK_END:
+		return w->pending == 0;
+	case SM_PARK_NEXT:
+		return !sm_implicit_pending(w);
+	default:
+		return sm_operands_ready(sl, w, wslot, &sl->held[wslot], &from_mem) != INFINITY;
+	}
+}
+
+/* The warps that waited for a barrier, partition by partition in the
  * order they parked: a warp that ended finishes (its end is its last
- * result), the others go back to their queue at the cycle they parked
- * at; last, the CTA slots freed in the window go to the placement policy
- * in (cycle, SM) order. */
-static int window_barrier(struct system *sys, struct sm_launch *kr, double win_end,
-			  struct gpuvm_error *err)
+ * result), the others go back to their queue at the cycle they parked at.
+ * only_ready (lagged): a warp whose results are not all in stays parked,
+ * in order. Then the CTA slots freed in the window go to the placement
+ * policy in (cycle, SM) order. */
+static int wake_and_refill(struct system *sys, struct sm_launch *kr, bool only_ready,
+			   struct gpuvm_error *err)
 {
 	struct sm_layer *sl = &sys->sms;
 	struct sm_partitions *ps = &sys->parts;
-	struct sm_layer *from[GPUVM_MAX_SMS];
 	bool oom = false;
-	merge_partitions(sys, kr);
-	for (uint32_t i = 0; i < ps->n; i++) {
-		from[i] = ps->part[i].sl;
-		oom |= ps->part[i].sl->window_oom;
-	}
-	sm_window_apply(sl, win_end, from, ps->n);
-	if (sl->window_oom || oom) {
-		for (uint32_t i = 0; i < ps->n; i++)
-			event_queue_clear(ps->part[i].events);
-		return gpuvm_fail(err, kr->k->name, 0, NULL,
-				  "out of memory for the window's memory instructions (core.window)");
-	}
-	sys->stats->windows++;
-	sys->stats->window_early += sl->window_early;
-	sl->window_early = 0;
 	/* the freed slots gather in the first partition's list */
 	struct sm_partition *f = &ps->part[0];
 	for (uint32_t i = 0; i < ps->n; i++) {
 		struct sm_layer *pl = ps->part[i].sl;
-		uint32_t n = pl->n_parked;
+		uint32_t n = pl->n_parked, kept = 0;
 		pl->n_parked = 0;
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t wslot = pl->parked_warps[j];
 			struct warp_rt *w = &sl->warp[wslot];
+			if (only_ready && !parked_ready(sl, w, wslot)) {
+				pl->parked_warps[kept++] = wslot;
+				continue;
+			}
 			if (w->park == SM_PARK_END) {
 				w->park = SM_PARK_NONE;
 				double end = later(w->drain, w->park_at);
@@ -511,6 +513,7 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 				event_queue_push(sl->sm[w->sm].events, w->park_at, wslot);
 			}
 		}
+		pl->n_parked = kept;
 	}
 	for (uint32_t i = 1; i < ps->n && !oom; i++) {
 		struct sm_partition *p = &ps->part[i];
@@ -535,6 +538,42 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 		sys->placer.ops->slot_freed(&sys->placer, sl, kr, f->freed[j].sm, f->freed[j].t);
 	f->n_freed = 0;
 	return 0;
+}
+
+/* The partitions' copies of the layer, whose lists the barrier takes. */
+static void partition_layers(struct sm_partitions *ps, struct sm_layer **from, bool *oom)
+{
+	for (uint32_t i = 0; i < ps->n; i++) {
+		from[i] = ps->part[i].sl;
+		*oom |= ps->part[i].sl->window_oom;
+	}
+}
+
+/* core.window: the barrier at the end of the window [.., win_end). The
+ * partitions' statistics and launch counts are added in partition order;
+ * the window's memory instructions applied in key order (sm_window_apply);
+ * then the warps that waited for them wake and the freed CTA slots are
+ * refilled (wake_and_refill). */
+static int window_barrier(struct system *sys, struct sm_launch *kr, double win_end,
+			  struct gpuvm_error *err)
+{
+	struct sm_layer *sl = &sys->sms;
+	struct sm_partitions *ps = &sys->parts;
+	struct sm_layer *from[GPUVM_MAX_SMS];
+	bool oom = false;
+	merge_partitions(sys, kr);
+	partition_layers(ps, from, &oom);
+	sm_window_apply(sl, win_end, from, ps->n);
+	if (sl->window_oom || oom) {
+		for (uint32_t i = 0; i < ps->n; i++)
+			event_queue_clear(ps->part[i].events);
+		return gpuvm_fail(err, kr->k->name, 0, NULL,
+				  "out of memory for the window's memory instructions (core.window)");
+	}
+	sys->stats->windows++;
+	sys->stats->window_early += sl->window_early;
+	sl->window_early = 0;
+	return wake_and_refill(sys, kr, false, err);
 }
 
 /* The earliest event of any partition (INFINITY: none). */
@@ -635,6 +674,104 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 	return 0;
 }
 
+/* core.window = lagged: the launch's windows, each window's barrier
+ * served while the next runs (sm_window_serve_begin: on the pipe's
+ * thread with --threads N where nothing couples them, else at its end on
+ * this one: the same results). A window is half the lookahead
+ * (sm_window_cycles) and ends no later than the earliest result of the
+ * window being served can be due (its first issue plus the lookahead), so
+ * no warp of it could have used one; where the next event is past that,
+ * the window is served and delivered before the next opens. */
+static int run_windows_lagged(struct system *sys, struct sm_launch *kr, double t_cta,
+			      struct gpuvm_error *err)
+{
+	struct sm_layer *sl = &sys->sms;
+	struct sm_partitions *ps = &sys->parts;
+	sm_partitions_sync(ps, sl, kr);
+	struct sm_layer *from[GPUVM_MAX_SMS];
+	bool oom = false;
+	partition_layers(ps, from, &oom);
+	for (uint32_t i = 0; i < ps->n; i++)
+		ps->part[i].launch->ctas_done = 0;
+	double half = sl->window_cycles / 2;
+	double win_end = t_cta + half;
+	bool out = false; /* a window's requests outstanding (served as this one runs) */
+	uint64_t steps = 0;
+	for (;;) {
+		for (uint32_t i = 0; i < ps->n; i++)
+			ps->part[i].rc = run_events(sys, &ps->part[i], win_end, false);
+		if (out)
+			sm_window_serve_end(sl, from, ps->n, win_end);
+		out = false;
+		uint64_t events = 0;
+		for (uint32_t i = 0; i < ps->n; i++) {
+			struct sm_partition *p = &ps->part[i];
+			if (p->rc) {
+				*err = p->err;
+				for (uint32_t j = 0; j < ps->n; j++)
+					event_queue_clear(ps->part[j].events);
+				return -1;
+			}
+			events += p->events_run;
+			oom |= p->sl->window_oom;
+		}
+		merge_partitions(sys, kr);
+		for (;;) {
+			if (wake_and_refill(sys, kr, true, err))
+				return -1;
+			double first = 0;
+			size_t n = sm_window_take(sl, from, ps->n, &first);
+			if (sl->window_oom || oom) {
+				for (uint32_t i = 0; i < ps->n; i++)
+					event_queue_clear(ps->part[i].events);
+				return gpuvm_fail(err, kr->k->name, 0, NULL,
+						  "out of memory for the window's memory instructions "
+						  "(core.window)");
+			}
+			bool parked = false, freed = false;
+			for (uint32_t i = 0; i < ps->n; i++) {
+				parked |= ps->part[i].sl->n_parked != 0;
+				freed |= ps->part[i].n_freed != 0;
+			}
+			double front = partitions_front(ps);
+			if (!n && front == INFINITY && !freed) {
+				if (parked) /* every result is in: nothing can wake them */
+					return gpuvm_fail(err, kr->k->name, 0, NULL,
+							  "internal error: warps wait for no pending "
+							  "result (core.window = lagged)");
+				sys->stats->window_early += sl->window_early;
+				sl->window_early = 0;
+				return 0;
+			}
+			sys->stats->windows++;
+			/* the next window opens at the next event (idle stretches
+			 * skipped), never before this one's end */
+			double open = front < INFINITY ? later(front, win_end) : win_end;
+			double end = open + half;
+			if (n) {
+				double due = first + sl->window_cycles; /* the earliest result */
+				if (open >= due) {
+					/* nothing to run before its results: serve them
+					 * now, and wake what waits for them */
+					sm_window_serve_end(sl, from, ps->n, win_end);
+					continue;
+				}
+				if (end > due)
+					end = due;
+				sm_window_serve_begin(sl);
+				out = true;
+			}
+			win_end = end;
+			break;
+		}
+		steps += events;
+		if (sys->progress && steps >= 0x10000) {
+			steps = 0;
+			show_progress(sys, kr, win_end, false);
+		}
+	}
+}
+
 int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
 		      struct gpuvm_error *err)
 {
@@ -705,7 +842,7 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	sys->placer.ops->launch(&sys->placer, sl, &kr, t_cta);
 
 	if (sl->windowed) {
-		if (run_windows(sys, &kr, t_cta, err))
+		if ((sl->window_lag ? run_windows_lagged : run_windows)(sys, &kr, t_cta, err))
 			return -1;
 	} else {
 		struct sm_partition whole = {.sl = sl, .events = &sys->events, .launch = &kr};

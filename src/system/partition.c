@@ -52,6 +52,7 @@ void sm_partitions_free(struct sm_partitions *ps)
 			event_queue_free(&p->own_events);
 			free(p->own_sl.parked_warps);
 			free(p->own_sl.req);
+			free(p->own_sl.req_out);
 			free(p->freed);
 		}
 	free(ps->part);
@@ -68,6 +69,8 @@ void sm_partitions_sync(struct sm_partitions *ps, const struct sm_layer *sl,
 		/* what the partition keeps of its own */
 		struct sm_request *req = c->req;
 		size_t n_req = c->n_req, cap_req = c->cap_req;
+		struct sm_request *req_out = c->req_out;
+		size_t n_req_out = c->n_req_out, cap_req_out = c->cap_req_out;
 		uint64_t req_seq = c->req_seq;
 		uint32_t *parked = c->parked_warps, n_parked = c->n_parked;
 		bool oom = c->window_oom;
@@ -76,6 +79,9 @@ void sm_partitions_sync(struct sm_partitions *ps, const struct sm_layer *sl,
 		c->req = req;
 		c->n_req = n_req;
 		c->cap_req = cap_req;
+		c->req_out = req_out;
+		c->n_req_out = n_req_out;
+		c->cap_req_out = cap_req_out;
 		c->req_seq = req_seq;
 		c->req_key = NULL; /* the barrier's, on the system's layer */
 		c->cap_key = 0;

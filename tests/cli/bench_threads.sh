@@ -93,7 +93,20 @@ for r in d["rows"]:
 assert by["random sampling over 256 MB"]["partitions"]["barrier_fraction"] > 0.5, by
 print("ok - bench --threads 2 --window JSON")
 PY
-for args in "--profile" "--small" "--trace ." "--window" "--threads 0" "--threads 2 --trace nonexistent"; do
+# --window=lagged: each barrier served while the next window runs (the
+# thread takes the windows it measures long: which ones is host time, not
+# checked; the reports are, in test_window_lagged)
+"$GPUVM" bench --threads 2 --small --window=lagged --json l.json -q ||
+	fail "bench --threads 2 --small --window=lagged: exit $?"
+python3 - l.json <<'PY' || fail "bench --window=lagged JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["window"] is True and d["window_mode"] == "lagged", (d.get("window"), d.get("window_mode"))
+assert len(d["rows"]) == 6 and all(r["wall_seconds_1"] > 0 for r in d["rows"]), d["rows"]
+print("ok - bench --threads 2 --window=lagged JSON")
+PY
+for args in "--profile" "--small" "--trace ." "--window" "--threads 0" "--threads 2 --trace nonexistent" \
+	"--threads 2 --window=sometimes"; do
 	# shellcheck disable=SC2086 # args holds options
 	"$GPUVM" bench $args -q >out.txt 2>err.txt
 	rc=$?
