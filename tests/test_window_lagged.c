@@ -151,11 +151,11 @@ static void drop_wall_fields(cJSON *o)
  * hands every window to the thread, alternately planned here and served
  * there (the two stages) or served there whole, so both ways and every
  * path of serving run beside the next window: the L1, atomics at the L2,
- * stores acked to the warp's end, DRAM runs, a trace with registers, SIMT
- * worker threads and racing float sums beside it. Unset, the thread takes
- * the windows whose serving is long (random sampling's). Managed memory
- * serves on the engine's thread (paging couples serving and the run):
- * no thread. */
+ * stores acked to the warp's end, DRAM runs, a trace with registers.
+ * Unset, the thread takes the windows whose serving is long (random
+ * sampling's). A SIMT kernel whose items its workers make (pagerank's
+ * racing float sums) and managed memory (paging couples serving and the
+ * run) serve on the engine's thread: the same report too. */
 static void test_lagged_threads_identical(void **state)
 {
 	(void)state;

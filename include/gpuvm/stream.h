@@ -191,6 +191,11 @@ struct gpuvm_kernel {
 	 * the partitions run one after another on the engine's thread, with
 	 * the same results. */
 	bool warps_independent;
+	/* Set by a source whose items are made ahead on worker threads
+	 * (--threads N: the SIMT executor's any-order kernels): those threads
+	 * have the cores, so core.window = lagged serves its windows on the
+	 * engine's thread (the same results). */
+	bool items_ahead;
 	/* Optional kernel sampling (gpuvm_sim_options.kernel_sampling): a
 	 * source sets sampleable only on launches that are statistically alike
 	 * to the others of their class (same ops, grid, block and

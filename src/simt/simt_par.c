@@ -660,6 +660,7 @@ int simt_par_launch(struct simt_program *p, struct simt_launch *l)
 	par->gen++;
 	l->k.ops = &par_kernel_ops;
 	l->k.impl = par;
+	l->k.items_ahead = true;
 	par->snap = *l;
 	par->bufs = p->bufs;
 	par->nbufs = p->nbufs;

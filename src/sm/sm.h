@@ -28,7 +28,9 @@
  *    core.window the global and local memory instructions are recorded
  *    at issue and applied by sm_window_apply at the window's barrier, in
  *    (issue cycle, SM, sequence) order, through the same code; until
- *    then what they write reads as pending (docs/parallel.md).
+ *    then what they write reads as pending (docs/parallel.md). With
+ *    core.window = lagged a window's barrier is served while the next
+ *    window runs (sm_window_take, _serve_begin, _serve_end).
  *  - Guarantees: a warp issues in order, on its scheduler, at most one
  *    warp instruction per scheduler interval (core.dispatch_units of a
  *    warp's independent ones) and per unit's initiation interval; its
@@ -251,11 +253,13 @@ struct sm_layer {
 	size_t n_out;
 	bool out_on_thread;         /* being served by the pipe's thread */
 	uint64_t out_units0;        /* xlat_units when they were handed over */
-	uint64_t lag_rounds;        /* GPUVM_WINDOW_THREADS=all: which path */
+	uint64_t lag_rounds;        /* windows asked about (the sampling's count;
+				     * GPUVM_WINDOW_THREADS=all: which way) */
 	/* where lagged windows are served (sm_window.c lag_on_thread): host
 	 * ns a request took served on this thread (a running mean) */
 	double lag_ns_per_request;
 	uint32_t lag_here_run;      /* windows served here in a row */
+	bool items_ahead;           /* the launch's gpuvm_kernel.items_ahead */
 	struct sm_req_key *req_key; /* the barrier's sort keys, on the system's layer */
 	size_t cap_key;
 	uint64_t req_seq;
@@ -363,8 +367,9 @@ void sm_window_apply(struct sm_layer *s, double window_end, struct sm_layer *con
  * how many there are (s->n_out), the earliest issue among them in
  * *first_start; sm_window_serve_begin hands them to the pipe's thread
  * when nothing the window's run reads is written by serving them (no
- * paging, no page-table reads through the L2, --threads N > 1), else
- * they wait for sm_window_serve_end, which serves them here if they were
+ * paging, no page-table reads through the L2, --threads N > 1, no SIMT
+ * workers making the items) and serving them is measured to take long
+ * enough, else they wait for sm_window_serve_end, which serves them here if they were
  * not, then writes every result where its pending mark is (key order)
  * and counts those due before last_end (the end of the last window that
  * ran without them) as early. Out of memory: s->window_oom. */

@@ -589,28 +589,36 @@ size_t sm_window_take(struct sm_layer *sl, struct sm_layer *const *from, uint32_
  * runs, or here after it (the results are the same). The thread gains
  * where a window's serving is long beside its hand-over (its requests'
  * cache lines to the other core and back, and a wake-up where the thread
- * slept). Served here (--threads 1, p100, host ns a window, 2026-11-26):
- * the triad's windows take 16-32 us, random sampling's 8-32 us and more;
- * pagerank's and bfs's mostly under 2 us, with a tail to 32 us, and
- * there the SIMT workers already take the second core (pagerank R-MAT 13
- * at --threads 2 with every window that took 2 us or more on the thread:
- * 0.87x its one-thread time; without the thread 1.19x). So a window goes
- * to the thread when its requests times the mean host ns a request took
- * here is LAG_MIN_SERVE_NS or more; the mean is kept from the windows
- * served here, one in LAG_SAMPLE_EVERY of them even where every window
- * would go (a phase of lighter requests is then seen). */
+ * slept). Served here (--threads 1, p100, host time a window, 2026-11-26):
+ * the triad's windows take 16-32 us, random sampling's 8-32 us and more,
+ * pagerank's and bfs's mostly under 2 us with a tail to 32 us (every
+ * window on the thread made pagerank R-MAT 13 at --threads 2 0.85x its
+ * one-thread time). So a window goes to the thread when its requests
+ * times the mean host ns a request took here reach LAG_MIN_SERVE_NS; the
+ * mean is kept from the windows served here, one in LAG_SAMPLE_EVERY of
+ * them even where every window would go (a phase of lighter requests is
+ * then seen). After LAG_DOZE_AFTER windows in a row served here the
+ * thread sleeps between rounds instead of spinning, and only a window of
+ * LAG_WAKE_SERVE_NS wakes it (k80's random sampling, whose 16-cycle
+ * windows hold one or two requests of 32 translations, handed its
+ * occasional heavier window to the sleeping thread at 0.87x). */
 #define LAG_MIN_SERVE_NS 8000.0
 #define LAG_SAMPLE_EVERY 64
 #define LAG_DOZE_AFTER 8
+#define LAG_WAKE_SERVE_NS 32000.0
 
 /* Whether the outstanding requests may be served on the pipe's thread
  * at all: what pipe_fits asks of the two stages (serving them must write
  * nothing the run reads: no paging state the driver moves, no page-table
- * read through the L2 a walk waits on). */
+ * read through the L2 a walk waits on), and a kernel whose items are not
+ * made on worker threads: those have the cores (--threads 2, p100,
+ * alternated, medians of 3: bfs R-MAT 17 3.00 s with this thread, 2.74 s
+ * without; the SIMT triad over 16 Mi elements 1.31 / 1.30 s, its gain
+ * is its workers'). */
 static bool lag_fits(const struct sm_layer *sl)
 {
-	return sl->threads > 1 && sl->n_out && !sl->port.uvm && !sl->port.xlat->hook &&
-	       !sl->port.xlat->pte_hook;
+	return sl->threads > 1 && sl->n_out && !sl->items_ahead && !sl->port.uvm &&
+	       !sl->port.xlat->hook && !sl->port.xlat->pte_hook;
 }
 
 /* Whether this window goes to the thread (lag_fits holds). */
@@ -620,7 +628,9 @@ static bool lag_on_thread(struct sm_layer *sl)
 		return true; /* tests: every window on the thread */
 	if (++sl->lag_rounds % LAG_SAMPLE_EVERY == 0)
 		return false;
-	return (double)sl->n_out * sl->lag_ns_per_request >= LAG_MIN_SERVE_NS;
+	/* a sleeping thread first has to wake (tens of us on a loaded host) */
+	double min_ns = sl->lag_here_run >= LAG_DOZE_AFTER ? LAG_WAKE_SERVE_NS : LAG_MIN_SERVE_NS;
+	return (double)sl->n_out * sl->lag_ns_per_request >= min_ns;
 }
 
 void sm_window_serve_begin(struct sm_layer *sl)

@@ -687,6 +687,7 @@ static int run_windows_lagged(struct system *sys, struct sm_launch *kr, double t
 {
 	struct sm_layer *sl = &sys->sms;
 	struct sm_partitions *ps = &sys->parts;
+	sl->items_ahead = kr->k->items_ahead;
 	sm_partitions_sync(ps, sl, kr);
 	struct sm_layer *from[GPUVM_MAX_SMS];
 	bool oom = false;
