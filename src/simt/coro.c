@@ -282,8 +282,15 @@ int coro_stack_init(struct coro_stack *s, size_t bytes)
 
 void coro_stack_free(struct coro_stack *s)
 {
-	if (s->base)
+	if (s->base) {
+#ifdef CORO_ASAN
+		/* the redzones of frames that never returned stay in the shadow
+		 * after munmap: a later mapping at these addresses (a workload's
+		 * table) would read as a stack underflow */
+		__asan_unpoison_memory_region(s->base, s->bytes);
+#endif
 		munmap(s->base, s->bytes);
+	}
 	s->base = NULL;
 	s->owner = NULL;
 }
@@ -321,6 +328,7 @@ void coro_free(struct coro *c)
 	tsan_fiber_free(c);
 	free(c->save);
 	if (c->stack) {
+		stack_unpoison(c); /* as coro_stack_free's */
 		if (c->mmapped)
 			munmap(c->stack, c->stack_bytes);
 		else
