@@ -486,7 +486,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
 		{"threads", required_argument, 0, 'N'}, {"profile", no_argument, 0, 'P'},
 		{"small", no_argument, 0, 'S'},        {"trace", required_argument, 0, 'T'},
-		{"window", optional_argument, 0, 'W'},       {0, 0, 0, 0},
+		{"window", optional_argument, 0, 'W'}, {0, 0, 0, 0},
 	};
 	/* getopt_long like the other commands: --repeat=3 and --repeat 3 */
 	optind = 1;
