@@ -31,6 +31,27 @@ static inline double report_num(const cJSON *o, const char *key)
 	return v->valuedouble;
 }
 
+/* A top-level number of a report, or dflt when it has none (rows a mode
+ * adds, such as core.window's). */
+static inline double report_num_or(const cJSON *o, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+/* The report less what the host decides (wall time and the rates over
+ * it): what must be the same at any thread count. */
+static inline void report_drop_wall_fields(cJSON *o)
+{
+	for (cJSON *c = o ? o->child : NULL, *next; c; c = next) {
+		next = c->next;
+		if (c->string && strstr(c->string, "wall"))
+			cJSON_Delete(cJSON_DetachItemViaPointer(o, c));
+		else if (cJSON_IsObject(c) || cJSON_IsArray(c))
+			report_drop_wall_fields(c);
+	}
+}
+
 /* One number of the report of `workload` on `gpu`. */
 static inline double run_num(const char *gpu, const char *workload, uint64_t seed,
 			     const char *key)

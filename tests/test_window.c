@@ -75,12 +75,6 @@ static cJSON *run_case(const struct win_case *c, bool window, uint32_t threads)
 	return run_report(&spec);
 }
 
-static double num_or(const cJSON *o, const char *key, double dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
 /* Within a small band of the event-order engine, both ways, with every
  * result at or after its barrier and the barriers counted; off, the
  * report has no window rows (its JSON as before the key). The bands are
@@ -113,11 +107,11 @@ static void test_window_near_event_order(void **state)
 		double dev = t_on / t_off - 1;
 		printf("  %-10s %-58s off %.1f on %.1f (%+.3f %%), %.0f windows\n", c->gpu,
 		       c->workload ? c->workload : "b+tree trace", t_off, t_on, 100 * dev,
-		       num_or(on, "windows", -1));
+		       report_num_or(on, "windows", -1));
 		assert_true(fabs(dev) <= c->band);
-		assert_true(num_or(on, "windows", 0) > 0);
-		assert_true(num_or(on, "window_early_results", -1) == 0);
-		assert_true(num_or(off, "windows", -1) == -1);
+		assert_true(report_num_or(on, "windows", 0) > 0);
+		assert_true(report_num_or(on, "window_early_results", -1) == 0);
+		assert_true(report_num_or(off, "windows", -1) == -1);
 		/* the same work either way, unless threads race: every count
 		 * the SM partitions keep in their shards and the barrier
 		 * merges (src/system/partition.c), and every CTA placed,
@@ -178,25 +172,12 @@ static void test_window_deterministic(void **state)
 	cJSON *a = run_case(&c, true, 1), *b = run_case(&c, true, 1), *t = run_case(&c, true, 3);
 	const char *keys[] = {"sim_cycles", "windows", "l2_sector_hits", "dram_bytes"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		assert_true(num_or(a, keys[i], -1) == num_or(b, keys[i], -2));
-		assert_true(num_or(a, keys[i], -1) == num_or(t, keys[i], -2));
+		assert_true(report_num_or(a, keys[i], -1) == report_num_or(b, keys[i], -2));
+		assert_true(report_num_or(a, keys[i], -1) == report_num_or(t, keys[i], -2));
 	}
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	cJSON_Delete(t);
-}
-
-/* The report less what the host decides (wall time and the rates over
- * it): what must be the same at any thread count. */
-static void drop_wall_fields(cJSON *o)
-{
-	for (cJSON *c = o ? o->child : NULL, *next; c; c = next) {
-		next = c->next;
-		if (c->string && strstr(c->string, "wall"))
-			cJSON_Delete(cJSON_DetachItemViaPointer(o, c));
-		else if (cJSON_IsObject(c) || cJSON_IsArray(c))
-			drop_wall_fields(c);
-	}
 }
 
 /* --threads with the window: a barrier's translations on this thread,
@@ -241,13 +222,13 @@ static void test_window_threads_identical(void **state)
 		if (cases[i].env)
 			setenv("GPUVM_WINDOW_THREADS", cases[i].env, 1);
 		cJSON *one = run_case(c, true, 1);
-		drop_wall_fields(one);
+		report_drop_wall_fields(one);
 		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
 			thread_profile_reset();
 			cJSON *many = run_case(c, true, threads[k]);
 			struct thread_profile_snapshot prof;
 			thread_profile_read(&prof);
-			drop_wall_fields(many);
+			report_drop_wall_fields(many);
 			bool same = cJSON_Compare(one, many, true);
 			printf("  %-9s %-52s --threads %u: %s, %u helper threads ended\n", c->gpu,
 			       c->workload ? c->workload : "b+tree trace", threads[k],

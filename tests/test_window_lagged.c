@@ -50,12 +50,6 @@ static cJSON *run_mode(const struct lag_case *c, const char *window, uint32_t th
 	return run_report(&spec);
 }
 
-static double num_or(const cJSON *o, const char *key, double dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
 /* Within the windowed algorithm's bands of the event-order engine
  * (test_window.c), both ways; no result before the end of the last window
  * that ran without it; twice the barriers of core.window = on or more
@@ -87,10 +81,10 @@ static void test_lagged_near_event_order(void **state)
 		double dev = t_lag / t_off - 1;
 		printf("  %-10s %-58s off %.1f lagged %.1f (%+.3f %%), %.0f windows (on: %.0f)\n",
 		       c->gpu, c->workload ? c->workload : "b+tree trace", t_off, t_lag, 100 * dev,
-		       num_or(lag, "windows", -1), num_or(on, "windows", -1));
+		       report_num_or(lag, "windows", -1), report_num_or(on, "windows", -1));
 		assert_true(fabs(dev) <= c->band);
-		assert_true(num_or(lag, "window_early_results", -1) == 0);
-		assert_true(num_or(lag, "windows", 0) >= 1.5 * num_or(on, "windows", 0));
+		assert_true(report_num_or(lag, "window_early_results", -1) == 0);
+		assert_true(report_num_or(lag, "windows", 0) >= 1.5 * report_num_or(on, "windows", 0));
 		const char *counts[] = {"memory_instructions", "warp_instructions", "thread_accesses",
 					"local_instructions", "shared_instructions", "barriers",
 					"shared_wavefronts", "ctas", "warps"};
@@ -136,17 +130,6 @@ static void test_lagged_probe_clock(void **state)
 	}
 }
 
-static void drop_wall_fields(cJSON *o)
-{
-	for (cJSON *c = o ? o->child : NULL, *next; c; c = next) {
-		next = c->next;
-		if (c->string && strstr(c->string, "wall"))
-			cJSON_Delete(cJSON_DetachItemViaPointer(o, c));
-		else if (cJSON_IsObject(c) || cJSON_IsArray(c))
-			drop_wall_fields(c);
-	}
-}
-
 /* The one-thread report at 2, 3 and 8 threads. GPUVM_WINDOW_THREADS=all
  * hands every window to the thread, alternately planned here and served
  * there (the two stages) or served there whole, so both ways and every
@@ -183,14 +166,14 @@ static void test_lagged_threads_identical(void **state)
 		if (cases[i].env)
 			setenv("GPUVM_WINDOW_THREADS", cases[i].env, 1);
 		cJSON *one = run_mode(c, "core.window=lagged", 1);
-		drop_wall_fields(one);
-		assert_true(num_or(one, "window_early_results", -1) == 0);
+		report_drop_wall_fields(one);
+		assert_true(report_num_or(one, "window_early_results", -1) == 0);
 		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
 			thread_profile_reset();
 			cJSON *many = run_mode(c, "core.window=lagged", threads[k]);
 			struct thread_profile_snapshot prof;
 			thread_profile_read(&prof);
-			drop_wall_fields(many);
+			report_drop_wall_fields(many);
 			bool same = cJSON_Compare(one, many, true);
 			printf("  %-9s %-52s --threads %u: %s, %u helper threads ended\n", c->gpu,
 			       c->workload ? c->workload : "b+tree trace", threads[k],

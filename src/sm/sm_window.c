@@ -617,8 +617,8 @@ size_t sm_window_take(struct sm_layer *sl, struct sm_layer *const *from, uint32_
  * is its workers'). */
 static bool lag_fits(const struct sm_layer *sl)
 {
-	return sl->threads > 1 && sl->n_out && !sl->items_ahead && !sl->port.uvm &&
-	       !sl->port.xlat->hook && !sl->port.xlat->pte_hook;
+	return sl->threads > 1 && !sl->items_ahead && !sl->port.uvm && !sl->port.xlat->hook &&
+	       !sl->port.xlat->pte_hook;
 }
 
 /* Whether this window goes to the thread (lag_fits holds). */
@@ -638,7 +638,7 @@ void sm_window_serve_begin(struct sm_layer *sl)
 	sl->out_on_thread = false;
 	sl->out_units0 = sl->stats->xlat_units;
 	size_t n = sl->n_out;
-	if (!lag_fits(sl) || !lag_on_thread(sl)) {
+	if (!n || !lag_fits(sl) || !lag_on_thread(sl)) {
 		/* a run of windows served here: nothing for the thread soon,
 		 * so it sleeps rather than spins (a lone one between windows
 		 * on the thread would only cost a wake-up) */
@@ -682,7 +682,7 @@ void sm_window_serve_end(struct sm_layer *sl, struct sm_layer *const *from, uint
 		sl->pipe->whole = sl->pipe->keep = false;
 		sl->out_on_thread = false;
 	} else {
-		bool timed = sl->threads > 1 && n; /* only where it decides something */
+		bool timed = n && lag_fits(sl); /* only where it decides something */
 		double t0 = timed ? now_ns() : 0;
 		serve_out(sl);
 		if (timed) {

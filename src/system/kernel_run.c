@@ -540,6 +540,13 @@ static int wake_and_refill(struct system *sys, struct sm_launch *kr, bool only_r
 	return 0;
 }
 
+/* A launch's windows that fail leave no event behind in any partition. */
+static void clear_partitions(struct sm_partitions *ps)
+{
+	for (uint32_t i = 0; i < ps->n; i++)
+		event_queue_clear(ps->part[i].events);
+}
+
 /* The partitions' copies of the layer, whose lists the barrier takes. */
 static void partition_layers(struct sm_partitions *ps, struct sm_layer **from, bool *oom)
 {
@@ -565,8 +572,7 @@ static int window_barrier(struct system *sys, struct sm_launch *kr, double win_e
 	partition_layers(ps, from, &oom);
 	sm_window_apply(sl, win_end, from, ps->n);
 	if (sl->window_oom || oom) {
-		for (uint32_t i = 0; i < ps->n; i++)
-			event_queue_clear(ps->part[i].events);
+		clear_partitions(ps);
 		return gpuvm_fail(err, kr->k->name, 0, NULL,
 				  "out of memory for the window's memory instructions (core.window)");
 	}
@@ -643,8 +649,7 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 			struct sm_partition *p = &ps->part[i];
 			if (p->rc) {
 				*err = p->err;
-				for (uint32_t j = 0; j < ps->n; j++)
-					event_queue_clear(ps->part[j].events);
+				clear_partitions(ps);
 				return -1;
 			}
 			last_events += p->events_run;
@@ -709,8 +714,7 @@ static int run_windows_lagged(struct system *sys, struct sm_launch *kr, double t
 			struct sm_partition *p = &ps->part[i];
 			if (p->rc) {
 				*err = p->err;
-				for (uint32_t j = 0; j < ps->n; j++)
-					event_queue_clear(ps->part[j].events);
+				clear_partitions(ps);
 				return -1;
 			}
 			events += p->events_run;
@@ -723,8 +727,7 @@ static int run_windows_lagged(struct system *sys, struct sm_launch *kr, double t
 			double first = 0;
 			size_t n = sm_window_take(sl, from, ps->n, &first);
 			if (sl->window_oom || oom) {
-				for (uint32_t i = 0; i < ps->n; i++)
-					event_queue_clear(ps->part[i].events);
+				clear_partitions(ps);
 				return gpuvm_fail(err, kr->k->name, 0, NULL,
 						  "out of memory for the window's memory instructions "
 						  "(core.window)");
