@@ -245,6 +245,27 @@ static void chase_section(void)
 		    "in-kernel clock64, warm pass then timed, shuffled 128 B lines, default loads, min of 3");
 		CHECK(cudaFree(ch));
 	}
+	// the L2's edge in finer steps: where the doubling above jumps from
+	// L2 hits to DRAM (A100/H100: two partitions, a far plateau between)
+	for (uint64_t mib : {20, 24, 28, 36, 40, 44, 48, 56}) {
+		uint64_t fp = mib << 20;
+		if (fp > 4 * (uint64_t)g_l2)
+			continue;
+		unsigned int *ch = build_chain(fp, 128, true, false);
+		uint64_t nodes = fp / 128;
+		unsigned warm = (unsigned)std::min<uint64_t>(nodes, 1u << 22);
+		double best = INFINITY;
+		for (int r = 0; r < 3; r++) {
+			chase_inkernel<<<1, 1>>>(ch, warm, 1u << 16, 0, dres);
+			CHECK(cudaGetLastError());
+			double v;
+			CHECK(cudaMemcpy(&v, dres, sizeof v, cudaMemcpyDeviceToHost));
+			best = std::min(best, v);
+		}
+		row("chase", "chase_cycles", (double)fp, best, "cycles",
+		    "in-kernel clock64, warm pass then timed, shuffled 128 B lines, default loads, min of 3");
+		CHECK(cudaFree(ch));
+	}
 	// the calibrate rows with the calibrate kernel: (T(2N) - T(N)) / N
 	struct {
 		const char *q;
@@ -261,11 +282,16 @@ static void chase_section(void)
 	for (auto &r : rows) {
 		unsigned int *ch = build_chain(r.fp, r.stride, true, false);
 		uint64_t nodes = r.fp / r.stride;
-		uint64_t n = r.cold ? std::min<uint64_t>(nodes / 2, 1u << 15) : 1u << 16;
+		// warm: whole passes over every node, as calibrate's T(2 passes) -
+		// T(1 pass) (past one L2 partition the simulator visits every line,
+		// so a chase over only the first 2N nodes would stay near); at least
+		// 2^16 steps so that the events resolve the difference
+		uint64_t n = r.cold ? std::min<uint64_t>(nodes / 2, 1u << 15)
+				    : (((1u << 16) + nodes - 1) / nodes) * nodes;
 		double v = chase_diff_cycles(ch, out, n, r.cache, r.cold);
 		row("chase", r.q, (double)r.fp, v, "cycles",
 		    r.cold ? "calib_chase, (T(2N)-T(N))/N, L2 flushed before each launch, median of 5"
-			   : "calib_chase, (T(2N)-T(N))/N, warm, median of 5");
+			   : "calib_chase, (T(2N)-T(N))/N, N whole passes >= 2^16 steps, warm, median of 5");
 		CHECK(cudaFree(ch));
 	}
 	CHECK(cudaFree(out));
@@ -710,6 +736,106 @@ static void tlb_concurrency_section(void)
 	CHECK(cudaFree(starts));
 }
 
+// ------------------------------------- TLB misses in flight, past the reach
+
+// One node per `stride` bytes, in address order, cyclic; each node holds the
+// byte offset of the next (64-bit: the chain spans more than 16 GiB). The
+// line inside the node moves with i so that the nodes spread over the L2's
+// sets and stay resident.
+__global__ void init_chain64(unsigned char *data, uint64_t stride, uint64_t hops)
+{
+	uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+	if (i >= hops)
+		return;
+	uint64_t next = i + 1 == hops ? 0 : i + 1;
+	*(uint64_t *)(data + i * stride + (i % 8192) * 128) = next * stride + (next % 8192) * 128;
+}
+
+// Lane 0 of each warp (lanes = 1) or every lane chases from its own start
+__global__ void par_chase64(const unsigned char *data, const uint64_t *starts, uint32_t steps,
+			    unsigned lanes, uint64_t *out)
+{
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (lanes == 1 && threadIdx.x % 32 != 0)
+		return;
+	unsigned w = lanes == 1 ? t / 32 : t;
+	uint64_t pos = starts[w];
+	for (uint32_t s = 0; s < steps; s++)
+		pos = __ldcg((const unsigned long long *)(data + pos));
+	out[w] = pos;
+}
+
+struct par64_ctx {
+	const unsigned char *data;
+	const uint64_t *starts;
+	uint32_t steps;
+	unsigned lanes, grid, block;
+	uint64_t *out;
+};
+static void launch_par64(void *p)
+{
+	par64_ctx *c = (par64_ctx *)p;
+	par_chase64<<<c->grid, c->block>>>(c->data, c->starts, c->steps, c->lanes, c->out);
+}
+
+// The tlbpar curves stay inside the reach of H100's TLBs (no step up to
+// 64 GiB in tlb_chase.csv); this one chases 32 MiB strides over as much of
+// the memory as is free, more distinct 32 MiB regions than the 2048 the
+// chase found, so that every hop misses the level whose reach it exceeds.
+static void tlb_miss_par_section(void)
+{
+	size_t free_b, total_b;
+	CHECK(cudaMemGetInfo(&free_b, &total_b));
+	const uint64_t stride = 32ull << 20;
+	uint64_t hops = (uint64_t)(free_b * 0.9) / stride; // as tlb_probe chase
+	if (hops < 64)
+		return;
+	unsigned char *data;
+	uint64_t *starts, *out;
+	CHECK(cudaMalloc(&data, hops * stride));
+	CHECK(cudaMalloc(&starts, 65536 * 8));
+	CHECK(cudaMalloc(&out, 65536 * 8));
+	init_chain64<<<(unsigned)((hops + 255) / 256), 256>>>(data, stride, hops);
+	CHECK(cudaDeviceSynchronize());
+	char method[256];
+	snprintf(method, sizeof method,
+		 "par_chase64 over %llu nodes 32 MiB apart (%.1f GiB), L2-resident lines, (T(10 passes)-T(2)), events, median of 5",
+		 (unsigned long long)hops, hops * stride / 1073741824.0);
+	static const struct {
+		const char *q;
+		int spread;
+		unsigned lanes;
+	} curves[] = {{"tlb_miss_par_hops_per_kcycle_sm", 0, 1},
+		      {"tlb_miss_par_hops_per_kcycle_sms", 1, 1},
+		      {"tlb_miss_par_hops_per_kcycle_sm_lanes32", 0, 32}};
+	static const unsigned ks[] = {1, 2, 4, 8, 16, 32, 64, 128};
+	for (auto &v : curves)
+		for (unsigned k : ks) {
+			uint64_t chasers = (uint64_t)k * v.lanes;
+			if ((!v.spread && k > 32) || (v.spread && (int)k > g_sms) || chasers > hops / 2)
+				continue;
+			std::vector<uint64_t> st(chasers);
+			for (uint64_t w = 0; w < chasers; w++) {
+				uint64_t i = w * hops / chasers;
+				st[w] = i * stride + (i % 8192) * 128;
+			}
+			CHECK(cudaMemcpy(starts, st.data(), chasers * 8, cudaMemcpyHostToDevice));
+			par64_ctx c[2];
+			for (int i = 0; i < 2; i++) {
+				unsigned passes = i ? 10 : 2;
+				c[i] = {data, starts, (uint32_t)(hops / chasers * passes), v.lanes,
+					v.spread ? k : 1u, v.spread ? 32u : 32u * k, out};
+			}
+			double dt = median_us(launch_par64, &c[1], 5, false) -
+				    median_us(launch_par64, &c[0], 5, false);
+			row("tlbmiss", v.q, k, 8.0 * (double)(hops / chasers) * chasers / (dt * g_mhz) * 1e3,
+			    "hops/kcycle", method);
+		}
+	CHECK(cudaFree(data));
+	CHECK(cudaFree(starts));
+	CHECK(cudaFree(out));
+}
+
 // ---------------------------------------------------- random sampling
 
 static void sampling_section(void)
@@ -885,6 +1011,8 @@ int main(int argc, char **argv)
 		zero_copy_section();
 	if (all || !strcmp(what, "tlbpar"))
 		tlb_concurrency_section();
+	if (all || !strcmp(what, "tlbmiss"))
+		tlb_miss_par_section();
 	if (all || !strcmp(what, "sampling"))
 		sampling_section();
 	g_mhz = measure_mhz();

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Records what scripts/hw-measure.sh measured on a real GPU into the tables
+gpuvm reads (docs/hardware.md, "Recording the results"):
+
+- calibration: validation/microbench.tsv rows of PRESET, each the mean over
+  the hwbench.tsv files given (one per board or run; the convention column
+  lists every run's value). A row that had a value from another method is
+  kept as a comment above the new one.
+- validation: validation/measurements.tsv (and -large.tsv for the slow rows)
+  `workload:` rows from ncu's kernel durations (durations.csv), median of
+  the launches of each size.
+
+  python3 scripts/hw-record.py --preset h100 --tag TAG --source TEXT \\
+      --hwbench run1/hwbench.tsv --hwbench run2/hwbench.tsv --durations run1/durations.csv
+
+Idempotent: rows it wrote before (their source starts with TEXT) are
+replaced, never duplicated.
+"""
+import argparse
+import csv
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+# microbench quantity <- (hwbench quantity, x); the x is the row's size
+# (threads per SM for STREAM, CTAs for launches, bytes for copies)
+FROM_HWBENCH = {
+    "chase_l1_hit_cycles": ("chase_l1_hit_cycles", None),
+    "chase_l2_hit_cycles": ("chase_l2_hit_cycles", None),
+    "chase_l2_far_cycles": ("chase_l2_far_cycles", None),
+    "chase_dram_cycles": ("chase_dram_cycles", None),
+    "chase_dram_1gib_cycles": ("chase_dram_1gib_cycles", None),
+    "fma_latency_cycles": ("fma_latency_cycles", None),
+    "imad_latency_cycles": ("imad_latency_cycles", None),
+    "dp_latency_cycles": ("dp_latency_cycles", None),
+    "sfu_latency_cycles": ("sfu_latency_cycles", None),
+    "smem_latency_cycles": ("smem_latency_cycles", None),
+    "smem_2way_conflict_extra_cycles": ("smem_2way_conflict_extra_cycles", None),
+    "atomic_latency_cycles": ("atomic_latency_cycles", None),
+    "stream_copy_gb_s": ("stream_copy_gb_s", "2048"),
+    "stream_triad_gb_s": ("stream_triad_gb_s", "2048"),
+    "stream_triad_gb_s_occ6": ("stream_triad_gb_s", "128"),
+    "stream_triad_gb_s_occ25": ("stream_triad_gb_s", "512"),
+    "stream_init_gb_s_occ6": ("stream_init_gb_s", "128"),
+    "stream_init_gb_s_occ25": ("stream_init_gb_s", "512"),
+    "stream_init_gb_s": ("stream_init_gb_s", "2048"),
+    "stream_read_gb_s_occ6": ("stream_read_gb_s", "128"),
+    "stream_read_gb_s_occ25": ("stream_read_gb_s", "512"),
+    "stream_read_gb_s": ("stream_read_gb_s", "2048"),
+    "l2_read_bytes_per_clk": ("l2_read_bytes_per_clk", None),
+    "l2_read_gb_s_1cta": ("l2_read_gb_s_1cta", None),
+    "l2_read_gb_s_1cta_per_sm": ("l2_read_gb_s_1cta_per_sm", None),
+    "dram_read_gb_s_1cta_per_sm": ("dram_read_gb_s_1cta_per_sm", None),
+    "empty_kernel_us_grid4096": ("empty_kernel_back_to_back_us_block256", "4096"),
+    "h2d_pinned_gb_s": ("h2d_pinned_gb_s", "268435456"),
+    "h2d_copy_4k_us": ("h2d_copy_4k_us", None),
+    "far_fault_us": ("far_fault_us", None),
+}
+
+# why a row's convention is what gpuvm calibrate computes
+NOTES = {
+    "kernel_launch_cycles": "200 back-to-back launches of 1 CTA of 32 threads, events around all: the period, launch gap plus duration, as calibrate's launch + duration",
+    "empty_kernel_us_grid4096": "200 back-to-back launches of 4096 CTAs of 256 threads, events around all: the period",
+    "stream_triad_fraction_of_peak": "triad GB/s at 2048 threads per SM over the board peak",
+}
+
+EMPTY_ROWS = {  # microbench quantity <- (grid, block) of calib_empty under ncu
+    "empty_kernel_cycles_grid1": (1, 128),
+    "empty_kernel_cycles_grid1024": (1024, 128),
+    "empty_kernel_cycles_grid4096": (4096, 128),
+    "empty_kernel_cycles_grid65536": (65536, 128),
+    "empty_kernel_cycles_grid4096_block1024": (4096, 1024),
+    "empty_kernel_cycles_grid16384_block1024": (16384, 1024),
+}
+
+
+def read_hwbench(path):
+    rows, head = {}, {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"# device=(.*?) sms=(\d+) .*clock_mhz=([0-9.]+)", line)
+            if m:
+                head = {"device": m.group(1), "sms": m.group(2), "clock_mhz": m.group(3)}
+            if not line.startswith("row\t") or line.startswith("row\tsection"):
+                continue
+            _, _, q, x, v, unit, method = line.rstrip("\n").split("\t")
+            rows[(q, x)] = (float(v), unit, method)
+    return rows, head
+
+
+def read_durations(path):
+    """{(kernel, grid, block): [ns, ...]} from ncu --csv"""
+    out = defaultdict(list)
+    with open(path) as f:
+        lines = [l for l in f if not l.startswith("==")]
+    for r in csv.DictReader(lines):
+        if r.get("Metric Name") != "gpu__time_duration.sum":
+            continue
+        scale = {"ns": 1.0, "us": 1e3, "usecond": 1e3, "nsecond": 1.0, "ms": 1e6}[r["Metric Unit"]]
+        kern = r["Kernel Name"].split("(")[0]
+        grid = tuple(int(v) for v in r["Grid Size"].strip("()").split(","))
+        block = tuple(int(v) for v in r["Block Size"].strip("()").split(","))
+        out[(kern, grid, block)].append(float(r["Metric Value"].replace(",", "")) * scale)
+    return out
+
+
+def fmt(v):
+    return f"{v:.4g}" if abs(v) < 100 else f"{v:.1f}"
+
+
+def rewrite_table(path, replace, add_after_gpu, gpu, source):
+    """replace: {(gpu, quantity): newline}; rows of gpu with a quantity in
+    replace are swapped in place (an old row with a value from another
+    source is kept as a comment); quantities not present are appended after
+    the gpu's last row."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    out, done, last_gpu = [], set(), None
+    for line in lines:
+        cols = line.split("\t")
+        if line.startswith("# ") and source in line:
+            continue  # a comment this script wrote: rewritten below
+        key = (cols[0], cols[1]) if len(cols) > 2 and not line.startswith("#") else None
+        if key in replace:
+            old_value, old_source = cols[2], cols[4] if len(cols) > 4 else ""
+            if old_value != "none published" and not old_source.startswith(source):
+                out.append("# superseded by the measurement below (another kernel or method): " + line)
+            out.append(replace[key])
+            done.add(key)
+        else:
+            out.append(line)
+        if key and key[0] == gpu:
+            last_gpu = len(out)
+    extra = [v for k, v in replace.items() if k not in done]
+    if extra:
+        at = last_gpu if last_gpu is not None else len(out)
+        out[at:at] = extra
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--preset", required=True)
+    ap.add_argument("--tag", required=True, help="prefix of the validation rows' names, e.g. h100sxm")
+    ap.add_argument("--source", required=True, help="source column text, starts 'measured: cuda/hwbench.cu'")
+    ap.add_argument("--hwbench", action="append", required=True)
+    ap.add_argument("--durations")
+    ap.add_argument("--peak-gb-s", type=float, required=True, help="board DRAM peak for the triad fraction")
+    ap.add_argument("--microbench", default="validation/microbench.tsv")
+    ap.add_argument("--measurements", default="validation/measurements.tsv")
+    ap.add_argument("--large", default="validation/measurements-large.tsv")
+    ap.add_argument("--large-us", type=float, default=60.0,
+                    help="rows measured longer than this go to --large (CI replays the rest)")
+    a = ap.parse_args()
+
+    runs = [read_hwbench(p) for p in a.hwbench]
+    mhz = statistics.mean(float(h["clock_mhz"]) for _, h in runs)
+    device = runs[0][1]["device"]
+
+    def measured(q, x):
+        """the row in every run whose method is the last run's (an older
+        hwbench may have timed it another way)"""
+        vals = []
+        for rows, _ in runs:
+            hit = [v for (qq, xx), v in rows.items() if qq == q and (x is None or xx == x)]
+            if hit:
+                vals.append(hit[0])
+        return [v for v in vals if v[2] == vals[-1][2]] if vals else vals
+
+    rep = {}
+
+    def put(q, vals, unit, method):
+        mean = statistics.mean(vals)
+        each = ", ".join(fmt(v) for v in vals)
+        conv = f"{method}; mean of {len(vals)} run(s): {each}"
+        rep[(a.preset, q)] = "\t".join([a.preset, q, fmt(mean), unit, a.source, conv])
+
+    for q, (hq, x) in FROM_HWBENCH.items():
+        got = measured(hq, x)
+        if got:
+            method = got[0][2] + (f" (x = {x})" if x else "")
+            put(q, [v for v, _, _ in got], got[0][1], NOTES.get(q, method) if q in NOTES else method)
+    got = measured("empty_kernel_back_to_back_us_block32", "1")
+    if got:
+        put("kernel_launch_cycles", [v * mhz for v, _, _ in got], "cycles", NOTES["kernel_launch_cycles"])
+    got = measured("stream_triad_gb_s", "2048")
+    if got:
+        put("stream_triad_fraction_of_peak", [v / a.peak_gb_s for v, _, _ in got], "fraction",
+            NOTES["stream_triad_fraction_of_peak"] + f" {a.peak_gb_s:g} GB/s")
+
+    val_rows = []
+    if a.durations:
+        dur = read_durations(a.durations)
+
+        def median_us(kern, grid, block):
+            v = dur.get((kern, grid, block))
+            return statistics.median(v) / 1e3 if v else None
+
+        for q, (g, b) in EMPTY_ROWS.items():
+            us = median_us("calib_empty", (g, 1, 1), (b, 1, 1))
+            if us is not None:
+                put(q, [us * mhz], "cycles",
+                    "ncu gpu__time_duration (nsys's convention: start to completion on the GPU), "
+                    f"--clock-control none, median of 5 launches, us x {mhz:.0f} MHz")
+        what = "as nsys times it (ncu gpu__time_duration, --clock-control none --cache-control none, median of 5 launches)"
+        for (kern, grid, block), v in sorted(dur.items()):
+            if kern == "vectoradd_kernel":
+                n = grid[0] * 256
+                val_rows.append((f"{a.tag}-vectoradd-{n}", f"workload:vectoradd:n={n}", statistics.median(v) / 1e3,
+                                 f"kernel time of the CUDA samples' vectorAdd (floats, 256-thread blocks) {what}"))
+            elif kern == "conv2d_kernel":
+                n = grid[0] * 32
+                val_rows.append((f"{a.tag}-2dconv-{n}", f"workload:2dconv:n={n}", statistics.median(v) / 1e3,
+                                 f"kernel time of PolyBench/GPU 2DCONV (32 x 8 blocks) {what}"))
+            elif kern == "gemm_kernel":
+                n = grid[0] * 32
+                val_rows.append((f"{a.tag}-gemm-{n}", f"workload:gemm:n={n}", statistics.median(v) / 1e3,
+                                 f"kernel time of PolyBench/GPU GEMM (32 x 8 blocks) {what}"))
+            elif kern == "atax_pb_kernel1":
+                n = grid[0] * 32
+                k2 = median_us("atax_pb_kernel2", grid, block)
+                if k2 is not None:
+                    val_rows.append((f"{a.tag}-atax-{n}", f"workload:atax:variant=polybench-gpu,n={n}",
+                                     statistics.median(v) / 1e3 + k2,
+                                     f"kernel time of PolyBench/GPU ATAX (two kernels, summed, 32 x 8 blocks) {what}"))
+
+    rewrite_table(a.microbench, rep, True, a.preset, a.source)
+    if val_rows:
+        for path, keep in ((a.measurements, lambda us: us <= a.large_us), (a.large, lambda us: us > a.large_us)):
+            with open(path) as f:
+                lines = [l for l in f.read().splitlines() if not l.startswith(a.tag + "-")]
+            for name, trace, us, what in sorted(val_rows, key=lambda r: (r[0].rsplit("-", 1)[0], r[2])):
+                if keep(us):
+                    lines.append("\t".join([name, trace, device, a.preset, f"{us:.3f}", what, a.source, "nsys"]))
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+    print(f"{len(rep)} microbench rows of {a.preset}, {len(val_rows)} validation rows", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
