@@ -35,6 +35,9 @@
 
 #include "../src/workloads/calib/calib_kernels.h"
 #include "../src/workloads/suite/atax_kernels.h"
+#include "../src/workloads/suite/bicg_kernels.h"
+#include "../src/workloads/suite/gesummv_kernels.h"
+#include "../src/workloads/suite/mvt_kernels.h"
 #include "../src/workloads/suite/conv2d_kernels.h"
 #include "../src/workloads/suite/gemm_kernels.h"
 #include "../src/workloads/suite/ubench_kernels.h"
@@ -420,7 +423,10 @@ static void smem_atomic_section(void)
 	atomic_ctx a = {{words, out, n, 0}}, b = {{words, out, 2 * n, 0}};
 	double at = (median_us(launch_atomic, &b, 7, false) - median_us(launch_atomic, &a, 7, false)) /
 		    n * g_mhz;
-	row("atomic", "atomic_latency_cycles", 0, at, "cycles", "calib_atomic mode 0 (one thread's dependent atomicAdd), (T(2N)-T(N))/N");
+	// not a latency on H100: these atomics' results feed only a sum, and
+	// the board pipelines them on the one word (127 cycles apart, under an
+	// L2 hit); mechanisms_section's atomic_chase is the dependent chain
+	row("atomic", "atomic_same_word_cycles", 0, at, "cycles", "calib_atomic mode 0 (one thread's atomicAdds on one word, results summed), (T(2N)-T(N))/N");
 	CHECK(cudaFree(out));
 	CHECK(cudaFree(words));
 }
@@ -836,6 +842,106 @@ static void tlb_miss_par_section(void)
 	CHECK(cudaFree(out));
 }
 
+// ------------------------------------------- mechanisms behind the misses
+
+// A chase through global memory by atomics (atomicAdd of 0 returns the next
+// node's index) or by __ldcg loads over the same lines: whether an atomic
+// costs an L2 read hit plus the atomic unit (gpuvm's model) or less.
+__global__ void atomic_chase(unsigned int *w, unsigned int steps, int atomic, unsigned int *out)
+{
+	unsigned int j = 0;
+	for (unsigned int i = 0; i < steps; i++)
+		j = atomic ? atomicAdd(&w[j], 0u) : __ldcg(&w[j]);
+	out[0] = j;
+}
+struct achase_ctx {
+	unsigned int *w, steps;
+	int atomic;
+	unsigned int *out;
+};
+static void launch_achase(void *p)
+{
+	achase_ctx *c = (achase_ctx *)p;
+	atomic_chase<<<1, 1>>>(c->w, c->steps, c->atomic, c->out);
+}
+
+static void mechanisms_section(void)
+{
+	unsigned int *out;
+	CHECK(cudaMalloc(&out, 4096));
+	// shared-memory conflicts: the extra cycles of a k-way conflict
+	double base = 0;
+	for (unsigned k = 1; k <= 32; k *= 2) {
+		unsigned n = 1u << 16;
+		smem_ctx a = {{out, n, k}}, b = {{out, 2 * n, k}};
+		double c = (median_us(launch_smem, &b, 7, false) - median_us(launch_smem, &a, 7, false)) / n * g_mhz;
+		if (k == 1)
+			base = c;
+		else
+			row("mech", "smem_conflict_extra_cycles", k, c - base, "cycles",
+			    "ubench_smem at lane stride k (a k-way conflict) minus stride 1, (T(2N)-T(N))/N");
+	}
+	// atomics against loads on the same shuffled lines (L2-resident)
+	for (uint64_t lines : {1ull, 64ull, 4096ull}) {
+		std::vector<uint32_t> ord = chase_order(lines, true);
+		std::vector<unsigned int> h(lines * 32, 0);
+		for (uint64_t i = 0; i < lines; i++)
+			h[ord[i] * 32] = (unsigned int)(ord[(i + 1) % lines] * 32);
+		unsigned int *w;
+		CHECK(cudaMalloc(&w, lines * 128));
+		CHECK(cudaMemcpy(w, h.data(), lines * 128, cudaMemcpyHostToDevice));
+		for (int atomic = 0; atomic < 2; atomic++) {
+			unsigned n = 1u << 14;
+			achase_ctx a = {w, n, atomic, out}, b = {w, 2 * n, atomic, out};
+			double c = (median_us(launch_achase, &b, 7, false) - median_us(launch_achase, &a, 7, false)) / n * g_mhz;
+			row("mech", atomic ? "atomic_chase_cycles" : "ldcg_chase_cycles", (double)lines, c, "cycles",
+			    "one thread, dependent atomicAdd(w, 0) or __ldcg over shuffled 128 B lines (x = lines), (T(2N)-T(N))/N");
+		}
+		CHECK(cudaFree(w));
+	}
+	// far faults vs the stride between first touches (the 2 MiB row above:
+	// a whole block moved per touch, or a fixed cost per fault?)
+	for (uint64_t stride : {4096ull, 65536ull, 262144ull, 2097152ull}) {
+		double t[2][3];
+		for (int r = 0; r < 3; r++)
+			for (int k = 0; k < 2; k++) {
+				unsigned int *ch = build_chain(128u << 20, stride, false, true);
+				chase_ctx c = {{ch, out, (unsigned)(16 * (k + 1)), 1, 0}};
+				t[k][r] = time_once_us(launch_chase, &c);
+				CHECK(cudaFree(ch));
+			}
+		for (int k = 0; k < 2; k++)
+			std::sort(t[k], t[k] + 3);
+		row("mech", "far_fault_us_vs_stride", (double)stride, (t[1][1] - t[0][1]) / 16, "us",
+		    "calib_chase over 128 MiB of host-written managed memory, sequential nodes `x` bytes apart, (T(32)-T(16))/16, median of 3, fresh allocation each");
+	}
+	// one migration of a whole 2 MiB block, prefetched: its transfer alone
+	{
+		unsigned char *m;
+		std::vector<double> v;
+		for (int r = 0; r < 5; r++) {
+			CHECK(cudaMallocManaged(&m, 2u << 20));
+			memset(m, 1, 2u << 20);
+			cudaEvent_t a, b;
+			CHECK(cudaEventCreate(&a));
+			CHECK(cudaEventCreate(&b));
+			CHECK(cudaEventRecord(a));
+			cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+			CHECK(cudaMemPrefetchAsync(m, 2u << 20, loc, 0, 0));
+			CHECK(cudaEventRecord(b));
+			CHECK(cudaEventSynchronize(b));
+			float ms;
+			CHECK(cudaEventElapsedTime(&ms, a, b));
+			v.push_back(ms * 1e3);
+			CHECK(cudaFree(m));
+		}
+		std::sort(v.begin(), v.end());
+		row("mech", "prefetch_2mib_us", 2u << 20, v[2], "us",
+		    "cudaMemPrefetchAsync of 2 MiB the host wrote, to the GPU, between two events, median of 5");
+	}
+	CHECK(cudaFree(out));
+}
+
 // ---------------------------------------------------- random sampling
 
 static void sampling_section(void)
@@ -886,6 +992,14 @@ static void durations_section(void)
 	for (int r = 0; r < 5; r++)
 		for (auto &k : empties)
 			calib_empty<<<k[0], k[1]>>>(e);
+	CHECK(cudaDeviceSynchronize());
+	// the CTA slot's time vs block size: grids of 1 to 512 CTAs per SM of
+	// 32-1024 threads (the turnover of occupancy-limited waves, the
+	// dispatch rate of small CTAs), three launches each
+	for (unsigned block = 32; block <= 1024; block *= 2)
+		for (unsigned per_sm : {1u, 8u, 32u, 128u, 512u})
+			for (int r = 0; r < 3; r++)
+				calib_empty<<<per_sm * (unsigned)g_sms, block>>>(e);
 	CHECK(cudaDeviceSynchronize());
 	// vectorAdd, 256-thread blocks
 	for (unsigned long long n = 16384; n <= 16777216; n *= 2) {
@@ -951,6 +1065,38 @@ static void durations_section(void)
 		CHECK(cudaFree(y));
 		CHECK(cudaFree(tmp));
 	}
+	// MVT (32 x 8 blocks), BiCG and GESUMMV (256 x 1): gpuvm's defaults,
+	// the .cuh's blocks
+	for (int n : {128, 256, 512, 1024, 2048}) {
+		size_t mat = (size_t)n * n * 4, vec = (size_t)n * 4;
+		float *A, *B, *v[5];
+		CHECK(cudaMalloc(&A, mat));
+		CHECK(cudaMalloc(&B, mat));
+		for (auto &x : v)
+			CHECK(cudaMalloc(&x, vec));
+		std::vector<float> h((size_t)n * n);
+		for (size_t i = 0; i < h.size(); i++)
+			h[i] = (float)(i % 1021) / 1021.0f;
+		CHECK(cudaMemcpy(A, h.data(), mat, cudaMemcpyHostToDevice));
+		CHECK(cudaMemcpy(B, h.data(), mat, cudaMemcpyHostToDevice));
+		for (auto &x : v)
+			CHECK(cudaMemcpy(x, h.data(), vec, cudaMemcpyHostToDevice));
+		mvt_args ma = {A, v[0], v[1], v[2], v[3], n};
+		bicg_args ba = {A, v[0], v[1], v[2], v[3], n, n};
+		gesummv_args ga = {A, B, v[0], v[1], v[2], n, 1.5f, 1.2f};
+		for (int r = 0; r < 5; r++) {
+			mvt_kernel1<<<(n + 31) / 32, dim3(32, 8)>>>(ma);
+			mvt_kernel2<<<(n + 31) / 32, dim3(32, 8)>>>(ma);
+			bicg_kernel1<<<(n + 255) / 256, 256>>>(ba);
+			bicg_kernel2<<<(n + 255) / 256, 256>>>(ba);
+			gesummv_kernel<<<(n + 255) / 256, 256>>>(ga);
+		}
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaFree(A));
+		CHECK(cudaFree(B));
+		for (auto &x : v)
+			CHECK(cudaFree(x));
+	}
 	// GEMM, PolyBench/GPU blocks (32 x 8)
 	static const int gemm_n[] = {32, 64, 128, 256, 384, 512};
 	for (int n : gemm_n) {
@@ -1011,6 +1157,8 @@ int main(int argc, char **argv)
 		zero_copy_section();
 	if (all || !strcmp(what, "tlbpar"))
 		tlb_concurrency_section();
+	if (all || !strcmp(what, "mech"))
+		mechanisms_section();
 	if (all || !strcmp(what, "tlbmiss"))
 		tlb_miss_par_section();
 	if (all || !strcmp(what, "sampling"))

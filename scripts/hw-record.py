@@ -13,8 +13,8 @@ gpuvm reads (docs/hardware.md, "Recording the results"):
   python3 scripts/hw-record.py --preset h100 --tag TAG --source TEXT \\
       --hwbench run1/hwbench.tsv --hwbench run2/hwbench.tsv --durations run1/durations.csv
 
-Idempotent: rows it wrote before (their source starts with TEXT) are
-replaced, never duplicated.
+Idempotent: rows it wrote before (their source starts with "measured:
+cuda/hwbench.cu") are replaced, never duplicated.
 """
 import argparse
 import csv
@@ -37,7 +37,10 @@ FROM_HWBENCH = {
     "sfu_latency_cycles": ("sfu_latency_cycles", None),
     "smem_latency_cycles": ("smem_latency_cycles", None),
     "smem_2way_conflict_extra_cycles": ("smem_2way_conflict_extra_cycles", None),
-    "atomic_latency_cycles": ("atomic_latency_cycles", None),
+    # the simulator's calib_atomic chain waits for each atomic; on H100
+    # calib_atomic's do not (127 cycles, under an L2 hit): the dependent
+    # atomic chase on one line is the like
+    "atomic_latency_cycles": ("atomic_chase_cycles", "1"),
     "stream_copy_gb_s": ("stream_copy_gb_s", "2048"),
     "stream_triad_gb_s": ("stream_triad_gb_s", "2048"),
     "stream_triad_gb_s_occ6": ("stream_triad_gb_s", "128"),
@@ -109,6 +112,11 @@ def fmt(v):
     return f"{v:.4g}" if abs(v) < 100 else f"{v:.1f}"
 
 
+# every source this script writes starts so (--source must): its own rows
+# are replaced in place on a rerun, another source's are kept as comments
+MEASURED = "measured: cuda/hwbench.cu"
+
+
 def rewrite_table(path, replace, add_after_gpu, gpu, source):
     """replace: {(gpu, quantity): newline}; rows of gpu with a quantity in
     replace are swapped in place (an old row with a value from another
@@ -119,12 +127,10 @@ def rewrite_table(path, replace, add_after_gpu, gpu, source):
     out, done, last_gpu = [], set(), None
     for line in lines:
         cols = line.split("\t")
-        if line.startswith("# ") and source in line:
-            continue  # a comment this script wrote: rewritten below
         key = (cols[0], cols[1]) if len(cols) > 2 and not line.startswith("#") else None
         if key in replace:
             old_value, old_source = cols[2], cols[4] if len(cols) > 4 else ""
-            if old_value != "none published" and not old_source.startswith(source):
+            if old_value != "none published" and not old_source.startswith(MEASURED):
                 out.append("# superseded by the measurement below (another kernel or method): " + line)
             out.append(replace[key])
             done.add(key)
@@ -146,7 +152,8 @@ def main():
     ap.add_argument("--tag", required=True, help="prefix of the validation rows' names, e.g. h100sxm")
     ap.add_argument("--source", required=True, help="source column text, starts 'measured: cuda/hwbench.cu'")
     ap.add_argument("--hwbench", action="append", required=True)
-    ap.add_argument("--durations")
+    ap.add_argument("--durations", action="append", default=[],
+                    help="ncu durations.csv; given twice, every launch of both counts")
     ap.add_argument("--peak-gb-s", type=float, required=True, help="board DRAM peak for the triad fraction")
     ap.add_argument("--microbench", default="validation/microbench.tsv")
     ap.add_argument("--measurements", default="validation/measurements.tsv")
@@ -154,6 +161,8 @@ def main():
     ap.add_argument("--large-us", type=float, default=60.0,
                     help="rows measured longer than this go to --large (CI replays the rest)")
     a = ap.parse_args()
+    if not a.source.startswith(MEASURED):
+        ap.error(f"--source must start with '{MEASURED}'")
 
     runs = [read_hwbench(p) for p in a.hwbench]
     mhz = statistics.mean(float(h["clock_mhz"]) for _, h in runs)
@@ -192,7 +201,10 @@ def main():
 
     val_rows = []
     if a.durations:
-        dur = read_durations(a.durations)
+        dur = defaultdict(list)
+        for path in a.durations:
+            for k, v in read_durations(path).items():
+                dur[k] += v
 
         def median_us(kern, grid, block):
             v = dur.get((kern, grid, block))
@@ -203,8 +215,8 @@ def main():
             if us is not None:
                 put(q, [us * mhz], "cycles",
                     "ncu gpu__time_duration (nsys's convention: start to completion on the GPU), "
-                    f"--clock-control none, median of 5 launches, us x {mhz:.0f} MHz")
-        what = "as nsys times it (ncu gpu__time_duration, --clock-control none --cache-control none, median of 5 launches)"
+                    f"--clock-control none, median of the launches in {len(a.durations)} file(s), us x {mhz:.0f} MHz")
+        what = "as nsys times it (ncu gpu__time_duration, --clock-control none --cache-control none, median of the launches)"
         for (kern, grid, block), v in sorted(dur.items()):
             if kern == "vectoradd_kernel":
                 n = grid[0] * 256
@@ -218,6 +230,21 @@ def main():
                 n = grid[0] * 32
                 val_rows.append((f"{a.tag}-gemm-{n}", f"workload:gemm:n={n}", statistics.median(v) / 1e3,
                                  f"kernel time of PolyBench/GPU GEMM (32 x 8 blocks) {what}"))
+            elif kern in ("gesummv_kernel", "bicg_kernel1") and grid[0] == 1:
+                continue  # n = 128 and 256 both launch one 256-thread CTA: not told apart
+            elif kern in ("mvt_kernel1", "bicg_kernel1"):
+                name = kern.split("_")[0]
+                n = grid[0] * block[0]
+                k2 = median_us(name + "_kernel2", grid, block)
+                if k2 is not None:
+                    val_rows.append((f"{a.tag}-{name}-{n}", f"workload:{name}:n={n}",
+                                     statistics.median(v) / 1e3 + k2,
+                                     f"kernel time of PolyBench/GPU {name.upper()} (two kernels, summed, "
+                                     f"{block[0]} x {block[1]} blocks) {what}"))
+            elif kern == "gesummv_kernel":
+                n = grid[0] * block[0]
+                val_rows.append((f"{a.tag}-gesummv-{n}", f"workload:gesummv:n={n}", statistics.median(v) / 1e3,
+                                 f"kernel time of PolyBench/GPU GESUMMV ({block[0]} x {block[1]} blocks) {what}"))
             elif kern == "atax_pb_kernel1":
                 n = grid[0] * 32
                 k2 = median_us("atax_pb_kernel2", grid, block)
@@ -233,7 +260,8 @@ def main():
                 lines = [l for l in f.read().splitlines() if not l.startswith(a.tag + "-")]
             for name, trace, us, what in sorted(val_rows, key=lambda r: (r[0].rsplit("-", 1)[0], r[2])):
                 if keep(us):
-                    lines.append("\t".join([name, trace, device, a.preset, f"{us:.3f}", what, a.source, "nsys"]))
+                    lines.append("\t".join([name, trace, device, a.preset, f"{us:.3f}", what,
+                                             f"{MEASURED} durations under ncu ({', '.join(a.durations)})", "nsys"]))
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
     print(f"{len(rep)} microbench rows of {a.preset}, {len(val_rows)} validation rows", file=sys.stderr)

@@ -65,35 +65,38 @@ struct published {
 	const char *gpu;
 	double l1, l2, dram, smem, fma;
 	const char *dram_footprint; /* within the L1 TLB's reach */
+	double wavefront;           /* cycles each bank-conflict replay adds */
 };
 
 /* 0 = no published value for the part (the preset's is a calibration) */
 static const struct published parts[] = {
 	/* PPT Kepler: L1 32, shared 26, FFMA 9; Karnagel cuda-gpu-tlb results: L2 hit 241 */
-	{"k80", 32, 241, 0, 26, 9, "2MiB"},
+	{"k80", 32, 241, 0, 26, 9, "2MiB", 1},
 	/* Mokhtari (seeds/001) 2.2.1, GTX 680: L2 210, DRAM 340 cycles; PPT
 	 * Kepler: L1 32, shared 26, FFMA 9 (the thesis's 80 / 80 for L1 and
 	 * shared disagree with every Kepler measurement: presets/gtx680.ini) */
-	{"gtx680", 32, 210, 340, 26, 9, "2MiB"},
+	{"gtx680", 32, 210, 340, 26, 9, "2MiB", 1},
 	/* PPT Kepler (GTX Titan Black: no latency in the thesis): L1 32,
 	 * L2 188, DRAM 331, shared 26, FFMA 9 */
-	{"gtx-titan-black", 32, 188, 331, 26, 9, "2MiB"},
+	{"gtx-titan-black", 32, 188, 331, 26, 9, "2MiB", 1},
 	/* GS/PPT Pascal L1 82/81, shared 25, FFMA 6; Karnagel cuda-gpu-tlb results: L2 hit 293 */
-	{"p100", 82, 293, 0, 25, 6, "8MiB"},
+	{"p100", 82, 293, 0, 25, 6, "8MiB", 1},
 	/* MT4G V100-PCIE: L1 30.1, L2 214, shared 23.5, DRAM 408 cycles at
 	 * 1380 MHz = 452 at 1530; NMSU: FFMA 4 */
-	{"v100", 30.1, 214, 452, 23.5, 4, "8MiB"},
+	{"v100", 30.1, 214, 452, 23.5, 4, "8MiB", 1},
 	/* HOP A100 PCIe: L1 32.7, near L2 203; LUO: shared 29; ASF: FP32 4;
 	 * DRAM: gpu-benches gpu-latency a100_40, 572.2 at 122 MB (LUO's
 	 * "global" 466.3 is nearer the far-L2 plateau: docs/calibration.md) */
-	{"a100", 32.7, 203, 572.2, 29, 4, "8MiB"},
-	/* MT4G H100 SXM: L1 38, L2 219, shared 29.9; ASF: FP32 4; no DRAM
-	 * chase inside the TLBs' reach is published (MT4G's 834 misses them) */
-	{"h100", 38, 219, 0, 29.9, 4, "8MiB"},
+	{"a100", 32.7, 203, 572.2, 29, 4, "8MiB", 1},
+	/* measured on H100 SXM5 boards (cuda/hwbench.cu, docs/hardware.md):
+	 * the calibrate chase's L1 49.5 and L2 290.3, shared 29.1, FFMA 4.44,
+	 * a k-way conflict 2 (k - 1) cycles; its DRAM row (694.7) is over
+	 * 122 MiB, not this test's chase */
+	{"h100", 49.5, 290.3, 0, 29.1, 4.44, "8MiB", 2},
 	/* HOP H800 PCIe: L1 32.1, near L2 264; LUO: shared 29; DRAM:
 	 * gpu-benches gpu-latency h100_pcie, 649.9 at 122 MB (LUO's H800
 	 * "global" 478.8 is the far-L2 plateau, 475-478 at 35-52 MB) */
-	{"h100-pcie", 32.1, 264, 649.9, 29, 4, "8MiB"},
+	{"h100-pcie", 32.1, 264, 649.9, 29, 4, "8MiB", 2},
 };
 
 static void test_l1_l2_hits(void **state)
@@ -139,14 +142,16 @@ static void test_shared_and_conflicts(void **state)
 		double lat = per_step(p->gpu, "ubench:test=smem,steps=256",
 				      "ubench:test=smem,steps=512", 256);
 		check(p->gpu, "shared", lat, p->smem, "presets/<gpu>.ini");
-		/* n-way conflicts: n wavefronts, one cycle each */
+		/* n-way conflicts: n wavefronts, one cycle each, two on Hopper
+		 * (smem.wavefront_cycles: 2.0 / 6.0 / 14.0 measured) */
+		double wave = p->wavefront;
 		for (unsigned n = 2; n <= 8; n *= 2) {
 			char a[100], b[100];
 			snprintf(a, sizeof a, "ubench:test=smem,steps=256,lane_stride=%u", n);
 			snprintf(b, sizeof b, "ubench:test=smem,steps=512,lane_stride=%u", n);
 			double c = per_step(p->gpu, a, b, 256);
 			printf("  %-9s shared %u-way  %7.1f cycles\n", p->gpu, n, c);
-			assert_true(c > lat + (n - 1) - 0.5 && c < lat + (n - 1) + 0.5);
+			assert_true(c > lat + (n - 1) * wave - 0.5 && c < lat + (n - 1) * wave + 0.5);
 		}
 	}
 }

@@ -167,6 +167,7 @@ struct gpuvm_config {
 	uint32_t smem_carveouts_len;
 	double smem_latency_cycles;    /* load-to-use latency without conflicts */
 	uint32_t smem_banks;           /* 4-byte banks */
+	double smem_wavefront_cycles;  /* cycles a wavefront holds the banks; 0: 1 */
 
 	/* [core] instruction timing: per functional-unit class (enum
 	 * gpuvm_op_class) the dependent-issue latency and the initiation

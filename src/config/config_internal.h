@@ -202,6 +202,7 @@ enum cfg_key_id_tail {
 	K_CORE_BUSY_UNIT,
 	K_L1_TAGS_PER_CYCLE,
 	K_CORE_WINDOW,
+	K_SMEM_WAVEFRONT,
 	K_COUNT,
 };
 

@@ -536,6 +536,11 @@ const struct cfg_key cfg_keys[] = {
 		  "docs/parallel.md); lagged: windows of W / 2, each window's barrier applied while "
 		  "the next runs (on a second thread with --threads N), the next ending before any "
 		  "of its results can be due; off: each is applied as it issues, in event order" },
+	/* optional, listed only when set (the model before the key: one
+	 * cycle a wavefront) */
+	DBL_QUIET("smem.wavefront_cycles", smem_wavefront_cycles,
+		  "cycles each shared-memory wavefront holds the banks: a k-way bank conflict adds "
+		  "(k - 1) x this to the access (src/sm/sm_issue.c); 0: one cycle"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -56,6 +56,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->l1_cycles_per_sector = cfg->l2_sector_bytes / cfg->l1_bytes_per_cycle;
 	s->smem_latency = cfg->smem_latency_cycles;
 	s->smem_banks = cfg->smem_banks;
+	s->smem_wavefront_cycles = cfg->smem_wavefront_cycles > 0 ? cfg->smem_wavefront_cycles : 1.0;
 
 	/* issue: gpu.issue_warp_insts_per_cycle split over the schedulers
 	 * (one instruction per scheduler and interval; Kepler's dual issue

@@ -205,6 +205,7 @@ struct sm_layer {
 	double l1_cycles_per_tag, l1_cycles_per_sector;
 	double smem_latency;
 	uint32_t smem_banks;
+	double smem_wavefront_cycles; /* smem.wavefront_cycles, 0 read as 1 */
 	double crossbar_cycles; /* SM to the memory side (load_base / 2) */
 	/* cycles a read sector holds its SM's L2 port (0: no port limit) */
 	double l2_port_cycles;

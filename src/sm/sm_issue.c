@@ -445,8 +445,9 @@ static double local_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t
 	return local_instruction_impl(sl, w, wslot, it, start, NULL);
 }
 
-/* Shared memory: its latency plus one cycle per extra wavefront that bank
- * conflicts force; the banks serve one wavefront per cycle per SM. */
+/* Shared memory: its latency plus smem.wavefront_cycles (one, or two as
+ * Hopper's k-way conflicts measure: docs/hardware.md) per extra wavefront
+ * that bank conflicts force; the banks serve one wavefront at a time. */
 static double shared_instruction(struct sm_layer *sl, struct warp_rt *w,
 				 const struct gpuvm_warp_item *it, double start)
 {
@@ -456,10 +457,10 @@ static double shared_instruction(struct sm_layer *sl, struct warp_rt *w,
 	sl->stats->smem_wavefronts += waves;
 	if (sm->smem_free > start)
 		start = sm->smem_free;
-	sm->smem_free = start + waves;
+	sm->smem_free = start + waves * sl->smem_wavefront_cycles;
 	if (it->op == GPUVM_OP_STORE)
 		return start + 1;
-	return start + sl->smem_latency + (waves ? waves - 1 : 0);
+	return start + sl->smem_latency + (waves ? waves - 1 : 0) * sl->smem_wavefront_cycles;
 }
 
 /* Dual issue (core.dispatch_units = 2; NVIDIA Kepler GK110 whitepaper,
