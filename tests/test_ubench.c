@@ -95,7 +95,8 @@ static const struct published parts[] = {
 	{"h100", 49.5, 290.3, 0, 29.1, 4.44, "8MiB", 2},
 	/* HOP H800 PCIe: L1 32.1, near L2 264; LUO: shared 29; DRAM:
 	 * gpu-benches gpu-latency h100_pcie, 649.9 at 122 MB (LUO's H800
-	 * "global" 478.8 is the far-L2 plateau, 475-478 at 35-52 MB) */
+	 * "global" 478.8 is the far-L2 plateau, 475-478 at 35-52 MB);
+	 * conflicts as the SXM5's (the same die, h100.ini) */
 	{"h100-pcie", 32.1, 264, 649.9, 29, 4, "8MiB", 2},
 };
 

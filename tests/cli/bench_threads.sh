@@ -38,7 +38,7 @@ for r in rows:
     for c in (8, 32, 64):
         assert p["predicted_speedup_%d" % c] > 0, (r["run"], c)
     # the windowed model's window, from the row's preset (GPC partitions)
-    want = {"p100": (201, 6), "h100": (102, 8)}[r["gpu"]]
+    want = {"p100": (201, 6), "h100": (136.5, 8)}[r["gpu"]]
     assert (p["window_cycles"], p["window_partitions"]) == want, (r["run"], p)
     assert p["sim_cycles"] > 0 and abs(p["windows"] - p["sim_cycles"] / want[0]) < 1e-6, r["run"]
 by = {r["run"]: r["profile"] for r in rows}
