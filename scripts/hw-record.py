@@ -59,6 +59,7 @@ FROM_HWBENCH = {
     "h2d_pinned_gb_s": ("h2d_pinned_gb_s", "268435456"),
     "h2d_copy_4k_us": ("h2d_copy_4k_us", None),
     "far_fault_us": ("far_fault_us", None),
+    "zero_copy_read_ns": ("zero_copy_read_ns", None),
 }
 
 # why a row's convention is what gpuvm calibrate computes

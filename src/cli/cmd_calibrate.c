@@ -533,6 +533,15 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 					   "sequential,passes=1,steps=16,mem=managed", false)) /
 		    16 / cfg->clock_mhz;
 	add_row(c, gpu, "far_fault_us", "us", K_LATENCY, NAN, ff);
+	/* a zero-copy read's round trip: a chase over pinned host memory, one
+	 * 4 KiB node a step (cuda/hwbench.cu zero_copy_read_ns: the same
+	 * kernel, chain and steps) */
+	double zc = (kernel_cycles(c, gpu, "ubench-chase:footprint=8MiB,stride=4096,cache=cg,"
+					   "passes=1,steps=1024,mem=pinned", false) -
+		     kernel_cycles(c, gpu, "ubench-chase:footprint=8MiB,stride=4096,cache=cg,"
+					   "passes=1,steps=512,mem=pinned", false)) /
+		    512 / cfg->clock_mhz * 1e3;
+	add_row(c, gpu, "zero_copy_read_ns", "ns", K_LATENCY, NAN, zc);
 }
 
 static int calibrate_preset(struct calib *c, const char *gpu)
@@ -601,6 +610,7 @@ static void calibrate_usage(FILE *out)
 	      "  h2d_pinned_gb_s         host-to-device copy of 256 MiB; a curve vs size\n"
 	      "  h2d_copy_4k_us          one host-to-device copy of 4 KiB: its fixed time\n"
 	      "  far_fault_us            first touch of a managed 2 MiB block, per fault\n"
+	      "  zero_copy_read_ns       a chase over pinned host memory: one read's round trip\n"
 	      "Tolerance: +-10 % for latencies, +-15 % for throughputs, bandwidths and\n"
 	      "empty-kernel times. status: pass, FAIL (outside), no-ref (nothing published:\n"
 	      "the table shows \"none published\"), n/a (not measurable on this preset),\n"
