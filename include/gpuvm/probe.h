@@ -129,6 +129,7 @@ struct gpuvm_probe_level {
 	double miss_cost;         /* latency step at the reach, backend unit */
 	double below_latency;     /* latency just below the knee at stride X */
 	bool half_step_seen;      /* X/2 showed the half-high step (else out of range) */
+	bool double_step_seen;    /* 2X showed its step (else it never reached 2x the reach) */
 	/* sharing */
 	bool sharing_measured;
 	uint64_t share_stride_bytes;

@@ -24,6 +24,7 @@ struct curve {
 	size_t n;
 	struct step *steps;
 	size_t n_steps;
+	double base; /* lowest stable run: every level hitting */
 };
 
 /* Pattern tolerances. X/2 gives a step half as high as X's at the same
@@ -87,7 +88,13 @@ static int find_steps(struct curve *c, double noise, double noise_rel)
 	 * curve) to the next; single points between them are the ramp of a
 	 * set-associative level filling set by set. */
 	c->n_steps = 0;
+	c->base = NAN;
 	size_t prev = 0;
+	for (size_t s = 0; s < ns; s++)
+		if (seg_last[s] > seg_first[s] &&
+		    (double)c->p[seg_last[s]].hops / c->p[seg_first[s]].hops >= min_span &&
+		    (isnan(c->base) || seg_mean[s] < c->base))
+			c->base = seg_mean[s];
 	for (size_t s = 1; s < ns; s++) {
 		/* Stable: flat over a real range of sizes (a tenth or more), not
 		 * two bisection points a hop apart inside a ramp. */
@@ -163,11 +170,19 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 			goto out;
 		}
 	res->levels = 0;
+	/* Every level hitting: each curve's first point, unless it stands
+	 * above the curve's lowest stable run by more than the noise (misses
+	 * only raise a curve): a GPU's chase of a few hops is slow (the first
+	 * loads of the timed pass, H100: 410-467 cycles at 2 hops against 296
+	 * from 32 on), and the run is the hit latency there. */
 	double baseline = 0;
 	size_t nb = 0;
 	for (size_t q = 0; q < nc; q++) {
 		if (cv[q].n) {
-			baseline += cv[q].p[0].latency;
+			double first = cv[q].p[0].latency, base = cv[q].base;
+			bool slow_start = !isnan(base) &&
+					  first > base + noise_at(noise, res->noise_rel, base);
+			baseline += slow_start ? base : first;
 			nb++;
 		}
 	}
@@ -193,9 +208,26 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 					s2->knee_bytes <= (2 + 2 * SAME_SIZE_TOL) * z &&
 					near(s2->height, st->height, FULL_TOL);
 			}
+			/* 2X never got to twice the size (the level's reach near the
+			 * memory's end: H100's 64 GiB of 32 MiB entries on 80 GB):
+			 * a fully associative level's 2X step is out of sight, and
+			 * the X/2 half step alone (required below) decides. */
+			uint64_t top2 = (uint64_t)cv[q + 1].p[cv[q + 1].n - 1].hops * cv[q + 1].stride;
+			bool twice_out_of_range = !twice && (double)top2 < (2 + 2 * SAME_SIZE_TOL) * z;
+			/* ... unless 2X steps there by clearly more: then X is not the
+			 * entry size but a fraction of it (H100: 16 MiB's 35-cycle
+			 * step under 32 MiB's 79) */
+			for (size_t u = 0; u < cv[q + 1].n_steps && twice_out_of_range; u++) {
+				const struct step *s2 = &cv[q + 1].steps[u];
+				if (s2->knee_bytes >= (1 - SAME_SIZE_TOL) * z &&
+				    s2->knee_bytes <= (2 + 2 * SAME_SIZE_TOL) * z &&
+				    s2->height > (1 + FULL_TOL) * st->height)
+					twice_out_of_range = false;
+			}
 			/* A level's step must stand well above the noise floor: on a
 			 * host, slow drifts past the data cache make small ones. */
-			if (!twice || st->height < 3 * noise_at(noise, res->noise_rel, st->below))
+			if ((!twice && !twice_out_of_range) ||
+			    st->height < 3 * noise_at(noise, res->noise_rel, st->below))
 				continue;
 			bool half_seen = false, half_out_of_range = !have_half;
 			if (have_half) {
@@ -209,7 +241,7 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 				uint64_t top = (uint64_t)h->p[h->n - 1].hops * h->stride;
 				half_out_of_range = (double)top < (1 + SAME_SIZE_TOL) * z;
 			}
-			if (!half_seen && !half_out_of_range)
+			if (!half_seen && (!half_out_of_range || twice_out_of_range))
 				continue;
 			/* The same level seen twice (it cannot be, but noise can
 			 * fake a pattern): keep the first, from the smaller stride. */
@@ -226,6 +258,7 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 			lv->miss_cost = st->height;
 			lv->below_latency = st->below;
 			lv->half_step_seen = half_seen;
+			lv->double_step_seen = twice;
 		}
 	}
 	qsort(res->level, res->levels, sizeof res->level[0], cmp_level);

@@ -141,6 +141,7 @@ cJSON *gpuvm_probe_result_json(const struct gpuvm_probe_result *res)
 		cJSON_AddNumberToObject(j, "miss_cost", lv->miss_cost);
 		cJSON_AddNumberToObject(j, "below_latency", lv->below_latency);
 		cJSON_AddBoolToObject(j, "half_step_seen", lv->half_step_seen);
+		cJSON_AddBoolToObject(j, "double_step_seen", lv->double_step_seen);
 		cJSON_AddBoolToObject(j, "sharing_measured", lv->sharing_measured);
 		if (lv->sharing_measured) {
 			cJSON_AddNumberToObject(j, "share_stride_bytes", (double)lv->share_stride_bytes);
@@ -162,7 +163,7 @@ void gpuvm_probe_print_summary(FILE *out, const struct gpuvm_probe_result *res)
 		res->levels, res->levels == 1 ? "" : "s", res->baseline_latency, res->unit);
 	fprintf(out, "(%llu measurements, %.1f s)\n\n", (unsigned long long)res->measurements,
 		res->wall_seconds);
-	fprintf(out, "level  entries  entry size      reach  miss cost  X/2 step  sharing groups\n");
+	fprintf(out, "level  entries  entry size      reach  miss cost  X/2 step  2X step   sharing groups\n");
 	for (uint32_t l = 0; l < res->levels; l++) {
 		const struct gpuvm_probe_level *lv = &res->level[l];
 		char es[32], rs[32], grp[64];
@@ -172,8 +173,9 @@ void gpuvm_probe_print_summary(FILE *out, const struct gpuvm_probe_result *res)
 			snprintf(grp, sizeof grp, "%u", lv->groups);
 		else
 			snprintf(grp, sizeof grp, "not measured");
-		fprintf(out, "L%-5u %7u  %10s %10s  %6.1f %-6s %-8s  %s\n", l + 1, lv->entries, es, rs,
-			lv->miss_cost, res->unit, lv->half_step_seen ? "seen" : "inferred", grp);
+		fprintf(out, "L%-5u %7u  %10s %10s  %6.1f %-6s %-8s  %-8s  %s\n", l + 1, lv->entries, es,
+			rs, lv->miss_cost, res->unit, lv->half_step_seen ? "seen" : "inferred",
+			lv->double_step_seen ? "seen" : "past end", grp);
 	}
 	for (uint32_t l = 0; l < res->levels; l++) {
 		const struct gpuvm_probe_level *lv = &res->level[l];

@@ -5,6 +5,7 @@
 # and bad input. usage: probe.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
+SRC=$(realpath "$2")
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-probe.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -42,6 +43,33 @@ if ! "$GPUVM" probe --target cuda --input recorded.csv >rec.txt 2>err.txt; then
 	fail "probe --target cuda"; cat err.txt
 fi
 grep -Eq '^L2 +65 +32MiB' rec.txt || { fail "recorded analysis L2"; cat rec.txt; }
+
+# 2b. A real recording: tlb_probe chase on an H100 SXM5 (docs/hardware.md).
+# No step inside 64 GiB; past 2048 regions of 32 MiB +79 cycles at a 32
+# MiB stride, +44 at 16 MiB (the X/2 half step), and 64 MiB never gets to
+# twice the reach on 80 GB (2X out of range); its first hops are slow
+# (410-467 cycles) against the 296 plateau.
+H100_CHASE=$SRC/validation/hw/h100-sxm-2026-11-26/run1/tlb_chase.csv
+if ! "$GPUVM" probe --target cuda --input "$H100_CHASE" --json h100.json >h100.txt 2>err.txt; then
+	fail "probe --target cuda (H100 recording)"; cat err.txt
+elif python3 - h100.json <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+lv = r["levels"]
+assert len(lv) == 1, lv
+l = lv[0]
+assert l["entry_bytes"] == 32 << 20, l
+assert 56 << 30 <= l["reach_bytes"] <= 66 << 30, l
+assert 55 <= l["miss_cost"] <= 90, l
+assert l["half_step_seen"] and not l["double_step_seen"], l
+assert 290 <= r["baseline_latency"] <= 310, r["baseline_latency"]
+print("ok - H100 recording: one level of 32 MiB entries, %.0f GiB, %.1f cycles" %
+      (l["reach_bytes"] / 2**30, l["miss_cost"]))
+PY
+	:
+else
+	fail "H100 recording analysis"; cat h100.txt
+fi
 
 # 3. Plots when gnuplot is there.
 if command -v gnuplot >/dev/null; then
