@@ -224,51 +224,41 @@ __global__ void chase_inkernel(const unsigned int *next, unsigned int warm, unsi
 	out[0] = (double)(t1 - t0) / steps + (j == 0xffffffffu ? 1 : 0);
 }
 
+// One point of the in-kernel curve: a warm pass of every node (up to
+// 2^22), then 4096 to 2^16 timed steps, min of 3
+static void chase_curve_row(uint64_t fp, double *dres)
+{
+	unsigned int *ch = build_chain(fp, 128, true, false);
+	uint64_t nodes = fp / 128;
+	unsigned warm = (unsigned)std::min<uint64_t>(nodes, 1u << 22);
+	unsigned steps = (unsigned)std::max<uint64_t>(std::min<uint64_t>(nodes, 1u << 16), 4096);
+	double best = INFINITY;
+	for (int r = 0; r < 3; r++) {
+		chase_inkernel<<<1, 1>>>(ch, warm, steps, 0, dres);
+		CHECK(cudaGetLastError());
+		double v;
+		CHECK(cudaMemcpy(&v, dres, sizeof v, cudaMemcpyDeviceToHost));
+		best = std::min(best, v);
+	}
+	row("chase", "chase_cycles", (double)fp, best, "cycles",
+	    "in-kernel clock64, warm pass then timed, shuffled 128 B lines, default loads, min of 3");
+	CHECK(cudaFree(ch));
+}
+
 static void chase_section(void)
 {
 	unsigned int *out;
 	double *dres;
 	CHECK(cudaMalloc(&out, 4096));
 	CHECK(cudaMalloc(&dres, sizeof(double)));
-	// the curve, in-kernel timing (warm pass of every node, 4096+ timed)
-	for (uint64_t fp = 4096; fp <= 4 * (uint64_t)g_l2 && fp <= (1ull << 30); fp *= 2) {
-		unsigned int *ch = build_chain(fp, 128, true, false);
-		uint64_t nodes = fp / 128;
-		unsigned warm = (unsigned)std::min<uint64_t>(nodes, 1u << 22);
-		unsigned steps = (unsigned)std::max<uint64_t>(std::min<uint64_t>(nodes, 1u << 16), 4096);
-		double best = INFINITY;
-		for (int r = 0; r < 3; r++) {
-			chase_inkernel<<<1, 1>>>(ch, warm, steps, 0, dres);
-			CHECK(cudaGetLastError());
-			double v;
-			CHECK(cudaMemcpy(&v, dres, sizeof v, cudaMemcpyDeviceToHost));
-			best = std::min(best, v);
-		}
-		row("chase", "chase_cycles", (double)fp, best, "cycles",
-		    "in-kernel clock64, warm pass then timed, shuffled 128 B lines, default loads, min of 3");
-		CHECK(cudaFree(ch));
-	}
+	// the curve, in-kernel timing
+	for (uint64_t fp = 4096; fp <= 4 * (uint64_t)g_l2 && fp <= (1ull << 30); fp *= 2)
+		chase_curve_row(fp, dres);
 	// the L2's edge in finer steps: where the doubling above jumps from
 	// L2 hits to DRAM (A100/H100: two partitions, a far plateau between)
-	for (uint64_t mib : {20, 24, 28, 36, 40, 44, 48, 56}) {
-		uint64_t fp = mib << 20;
-		if (fp > 4 * (uint64_t)g_l2)
-			continue;
-		unsigned int *ch = build_chain(fp, 128, true, false);
-		uint64_t nodes = fp / 128;
-		unsigned warm = (unsigned)std::min<uint64_t>(nodes, 1u << 22);
-		double best = INFINITY;
-		for (int r = 0; r < 3; r++) {
-			chase_inkernel<<<1, 1>>>(ch, warm, 1u << 16, 0, dres);
-			CHECK(cudaGetLastError());
-			double v;
-			CHECK(cudaMemcpy(&v, dres, sizeof v, cudaMemcpyDeviceToHost));
-			best = std::min(best, v);
-		}
-		row("chase", "chase_cycles", (double)fp, best, "cycles",
-		    "in-kernel clock64, warm pass then timed, shuffled 128 B lines, default loads, min of 3");
-		CHECK(cudaFree(ch));
-	}
+	for (uint64_t mib : {20, 24, 28, 36, 40, 44, 48, 56})
+		if ((mib << 20) <= 4 * (uint64_t)g_l2)
+			chase_curve_row(mib << 20, dres);
 	// the calibrate rows with the calibrate kernel: (T(2N) - T(N)) / N
 	struct {
 		const char *q;
@@ -403,19 +393,21 @@ static void launch_atomic(void *p)
 	calib_atomic<<<1, 32>>>(((atomic_ctx *)p)->a);
 }
 
+// cycles a step of ubench_smem at lane stride k (a k-way conflict)
+static double smem_step_cycles(unsigned int *out, unsigned k)
+{
+	unsigned n = 1u << 16;
+	smem_ctx a = {{out, n, k}}, b = {{out, 2 * n, k}};
+	return (median_us(launch_smem, &b, 7, false) - median_us(launch_smem, &a, 7, false)) / n * g_mhz;
+}
+
 static void smem_atomic_section(void)
 {
 	unsigned int *out, *words;
 	CHECK(cudaMalloc(&out, 4096));
 	CHECK(cudaMalloc(&words, 4096));
 	CHECK(cudaMemset(words, 0, 4096));
-	double s[2];
-	for (int k = 0; k < 2; k++) {
-		unsigned n = 1u << 16;
-		smem_ctx a = {{out, n, (unsigned)(k + 1)}}, b = {{out, 2 * n, (unsigned)(k + 1)}};
-		s[k] = (median_us(launch_smem, &b, 7, false) - median_us(launch_smem, &a, 7, false)) /
-		       n * g_mhz;
-	}
+	double s[2] = {smem_step_cycles(out, 1), smem_step_cycles(out, 2)};
 	row("smem", "smem_latency_cycles", 0, s[0], "cycles", "ubench_smem, stride 1, (T(2N)-T(N))/N, events");
 	row("smem", "smem_2way_conflict_extra_cycles", 0, s[1] - s[0], "cycles",
 	    "ubench_smem, stride 2 minus stride 1");
@@ -575,6 +567,24 @@ static void launch_empty(void *p)
 		calib_empty<<<c->grid, c->block>>>(a);
 }
 
+// us a first touch of host-written managed memory costs: calib_chase over
+// 128 MiB, sequential nodes `stride` apart, a fresh allocation per launch,
+// (T(32 steps) - T(16)) / 16, median of 3
+static double far_fault_us(uint64_t stride, unsigned int *out)
+{
+	double t[2][3];
+	for (int r = 0; r < 3; r++)
+		for (int k = 0; k < 2; k++) {
+			unsigned int *ch = build_chain(128u << 20, stride, false, true);
+			chase_ctx c = {{ch, out, (unsigned)(16 * (k + 1)), 1, 0}};
+			t[k][r] = time_once_us(launch_chase, &c);
+			CHECK(cudaFree(ch));
+		}
+	for (int k = 0; k < 2; k++)
+		std::sort(t[k], t[k] + 3);
+	return (t[1][1] - t[0][1]) / 16;
+}
+
 static void launch_section(void)
 {
 	static const unsigned cfgs[][2] = {{1, 32}, {1, 128}, {1024, 128}, {4096, 128}, {4096, 256},
@@ -626,20 +636,10 @@ static void launch_section(void)
 	CHECK(cudaFreeHost(pin));
 	free(pg);
 	// far faults: a chase over managed 2 MiB blocks the host wrote, each a
-	// first touch; a fresh allocation per launch (32 vs 16 steps)
+	// first touch
 	unsigned int *out;
 	CHECK(cudaMalloc(&out, 4096));
-	double t[2][3];
-	for (int r = 0; r < 3; r++)
-		for (int k = 0; k < 2; k++) {
-			unsigned int *ch = build_chain(128u << 20, 2u << 20, false, true);
-			chase_ctx c = {{ch, out, (unsigned)(16 * (k + 1)), 1, 0}};
-			t[k][r] = time_once_us(launch_chase, &c);
-			CHECK(cudaFree(ch));
-		}
-	for (int k = 0; k < 2; k++)
-		std::sort(t[k], t[k] + 3);
-	row("fault", "far_fault_us", 0, (t[1][1] - t[0][1]) / 16, "us",
+	row("fault", "far_fault_us", 0, far_fault_us(2u << 20, out), "us",
 	    "calib_chase over 128 MiB managed, 2 MiB stride, host-written: (T(32)-T(16))/16, median of 3");
 	CHECK(cudaFree(out));
 }
@@ -870,17 +870,10 @@ static void mechanisms_section(void)
 	unsigned int *out;
 	CHECK(cudaMalloc(&out, 4096));
 	// shared-memory conflicts: the extra cycles of a k-way conflict
-	double base = 0;
-	for (unsigned k = 1; k <= 32; k *= 2) {
-		unsigned n = 1u << 16;
-		smem_ctx a = {{out, n, k}}, b = {{out, 2 * n, k}};
-		double c = (median_us(launch_smem, &b, 7, false) - median_us(launch_smem, &a, 7, false)) / n * g_mhz;
-		if (k == 1)
-			base = c;
-		else
-			row("mech", "smem_conflict_extra_cycles", k, c - base, "cycles",
-			    "ubench_smem at lane stride k (a k-way conflict) minus stride 1, (T(2N)-T(N))/N");
-	}
+	double base = smem_step_cycles(out, 1);
+	for (unsigned k = 2; k <= 32; k *= 2)
+		row("mech", "smem_conflict_extra_cycles", k, smem_step_cycles(out, k) - base, "cycles",
+		    "ubench_smem at lane stride k (a k-way conflict) minus stride 1, (T(2N)-T(N))/N");
 	// atomics against loads on the same shuffled lines (L2-resident)
 	for (uint64_t lines : {1ull, 64ull, 4096ull}) {
 		std::vector<uint32_t> ord = chase_order(lines, true);
@@ -901,20 +894,9 @@ static void mechanisms_section(void)
 	}
 	// far faults vs the stride between first touches (the 2 MiB row above:
 	// a whole block moved per touch, or a fixed cost per fault?)
-	for (uint64_t stride : {4096ull, 65536ull, 262144ull, 2097152ull}) {
-		double t[2][3];
-		for (int r = 0; r < 3; r++)
-			for (int k = 0; k < 2; k++) {
-				unsigned int *ch = build_chain(128u << 20, stride, false, true);
-				chase_ctx c = {{ch, out, (unsigned)(16 * (k + 1)), 1, 0}};
-				t[k][r] = time_once_us(launch_chase, &c);
-				CHECK(cudaFree(ch));
-			}
-		for (int k = 0; k < 2; k++)
-			std::sort(t[k], t[k] + 3);
-		row("mech", "far_fault_us_vs_stride", (double)stride, (t[1][1] - t[0][1]) / 16, "us",
+	for (uint64_t stride : {4096ull, 65536ull, 262144ull, 2097152ull})
+		row("mech", "far_fault_us_vs_stride", (double)stride, far_fault_us(stride, out), "us",
 		    "calib_chase over 128 MiB of host-written managed memory, sequential nodes `x` bytes apart, (T(32)-T(16))/16, median of 3, fresh allocation each");
-	}
 	// one migration of a whole 2 MiB block, prefetched: its transfer alone
 	{
 		unsigned char *m;

@@ -118,7 +118,7 @@ def fmt(v):
 MEASURED = "measured: cuda/hwbench.cu"
 
 
-def rewrite_table(path, replace, add_after_gpu, gpu, source):
+def rewrite_table(path, replace, gpu):
     """replace: {(gpu, quantity): newline}; rows of gpu with a quantity in
     replace are swapped in place (an old row with a value from another
     source is kept as a comment); quantities not present are appended after
@@ -191,7 +191,7 @@ def main():
         got = measured(hq, x)
         if got:
             method = got[0][2] + (f" (x = {x})" if x else "")
-            put(q, [v for v, _, _ in got], got[0][1], NOTES.get(q, method) if q in NOTES else method)
+            put(q, [v for v, _, _ in got], got[0][1], NOTES.get(q, method))
     got = measured("empty_kernel_back_to_back_us_block32", "1")
     if got:
         put("kernel_launch_cycles", [v * mhz for v, _, _ in got], "cycles", NOTES["kernel_launch_cycles"])
@@ -254,7 +254,7 @@ def main():
                                      statistics.median(v) / 1e3 + k2,
                                      f"kernel time of PolyBench/GPU ATAX (two kernels, summed, 32 x 8 blocks) {what}"))
 
-    rewrite_table(a.microbench, rep, True, a.preset, a.source)
+    rewrite_table(a.microbench, rep, a.preset)
     if val_rows:
         for path, keep in ((a.measurements, lambda us: us <= a.large_us), (a.large, lambda us: us > a.large_us)):
             with open(path) as f:
