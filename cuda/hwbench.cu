@@ -33,6 +33,7 @@
 #include <string.h>
 #include <vector>
 
+#include "../src/workloads/calib/calib_dram_kernels.h"
 #include "../src/workloads/calib/calib_kernels.h"
 #include "../src/workloads/suite/atax_kernels.h"
 #include "../src/workloads/suite/bicg_kernels.h"
@@ -426,7 +427,7 @@ static void smem_atomic_section(void)
 // ------------------------------------------------------------- stream
 
 struct stream_ctx {
-	int kernel; // 0 copy, 1 triad, 2 init, 3 read, 4 scale
+	int kernel; // 0 copy, 1 triad, 2 init, 3 read, 4 scale, 5 read2
 	unsigned block;
 	size_t smem; // dynamic shared bytes: two CTAs per SM, whatever the block
 	calib_stream_args a;
@@ -442,7 +443,8 @@ static void launch_stream(void *p)
 	case 1: calib_triad<<<grid, c->block, sh>>>(c->a); break;
 	case 2: calib_stream_init<<<grid, c->block, sh>>>(c->a); break;
 	case 3: calib_stream_read<<<grid, c->block, sh>>>(c->a); break;
-	default: calib_stream_scale<<<grid, c->block, sh>>>(c->a); break;
+	case 4: calib_stream_scale<<<grid, c->block, sh>>>(c->a); break;
+	default: calib_stream_read2<<<grid, c->block, sh>>>(c->a); break;
 	}
 }
 
@@ -494,6 +496,425 @@ static void stream_section(void)
 	CHECK(cudaFree(a));
 	CHECK(cudaFree(b));
 	CHECK(cudaFree(c));
+}
+
+// ------------------------------------------------- a CTA slot's parts
+
+// What one CTA of a low-occupancy stream spends its slot on: the gpu-stream
+// kernels (and read2: two loads, no store) at two CTAs per SM, as the time
+// one CTA holds its slot, (T(2n) - T(n)) / (CTAs per slot in n) in cycles.
+// read vs read2 is a second independent load; read vs scale a store after
+// the load; init the slot's turnover with a store only.
+static void stream_parts_section(void)
+{
+	unsigned long long n = 1ull << 25;
+	double *a, *b, *c;
+	CHECK(cudaMalloc(&a, 2 * n * 8));
+	CHECK(cudaMalloc(&b, 2 * n * 8));
+	CHECK(cudaMalloc(&c, 2 * n * 8));
+	fill_index<<<(unsigned)(2 * n / 256), 256>>>(a, 2 * n);
+	fill_index<<<(unsigned)(2 * n / 256), 256>>>(b, 2 * n);
+	fill_index<<<(unsigned)(2 * n / 256), 256>>>(c, 2 * n);
+	CHECK(cudaDeviceSynchronize());
+	cudaDeviceProp prop;
+	CHECK(cudaGetDeviceProperties(&prop, 0));
+	size_t smem = prop.sharedMemPerMultiprocessor / 2 - prop.reservedSharedMemPerBlock;
+	void *fns[] = {(void *)calib_copy, (void *)calib_triad, (void *)calib_stream_init,
+		       (void *)calib_stream_read, (void *)calib_stream_scale, (void *)calib_stream_read2};
+	for (void *fn : fns) {
+		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+	}
+	static const char *names[] = {"copy", "triad", "init", "read", "scale", "read2"};
+	static const unsigned blocks[] = {32, 64, 128, 256, 512};
+	for (int k = 0; k < 6; k++)
+		for (unsigned bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
+			stream_ctx s1 = {k, blocks[bi], smem, {a, b, c, 1.2, n}};
+			stream_ctx s2 = {k, blocks[bi], smem, {a, b, c, 1.2, 2 * n}};
+			double t1 = median_us(launch_stream, &s1, 7, false);
+			double t2 = median_us(launch_stream, &s2, 7, false);
+			double ctas_per_slot = (double)(n / blocks[bi]) / (2.0 * g_sms);
+			char q[64];
+			snprintf(q, sizeof q, "stream_%s_slot_cycles", names[k]);
+			row("slot", q, (double)blocks[bi], (t2 - t1) * g_mhz / ctas_per_slot, "cycles",
+			    "gpu-stream grid at 2 CTAs/SM (x = threads per CTA): (T(2^26) - T(2^25)) x clock / CTAs per slot, medians of 7");
+		}
+	CHECK(cudaFree(a));
+	CHECK(cudaFree(b));
+	CHECK(cudaFree(c));
+}
+
+// ------------------------------------------- a warp's load vs its sectors
+
+// One warp's load from DRAM by how many sectors it touches: lane stride 0
+// (one sector), 8 B (8 sectors, two lines), 32 B (32 sectors, eight lines),
+// or two 8 B-stride loads from two arrays (16 sectors, the triad's pair).
+// Each access is to a line no earlier access touched (4 KiB apart), its
+// page's translation warmed by a pass over the page's second half; the
+// next address waits for the load's value, so the loads do not overlap,
+// and the loop's time over its steps is the mean latency (clock64() read
+// around single loads is scheduled around them). One warp per SM or one.
+__global__ void warp_load(const unsigned char *buf, const unsigned char *buf2, uint64_t region,
+			  unsigned lane_stride, int two, unsigned steps, unsigned warm,
+			  double *mean_cycles)
+{
+	const unsigned char *p = buf + (uint64_t)blockIdx.x * region;
+	const unsigned char *q = buf2 + (uint64_t)blockIdx.x * region;
+	unsigned lane = threadIdx.x;
+	unsigned long long acc = 0;
+	for (unsigned i = 0; i < warm; i++)
+		acc += __ldcg((const unsigned long long *)(p + (uint64_t)i * 4096 + 2048 + lane * 8)) +
+		       (two ? __ldcg((const unsigned long long *)(q + (uint64_t)i * 4096 + 2048 + lane * 8)) : 0);
+	unsigned off = (unsigned)(acc == 0x123456789ull);
+	long long t0 = clock64();
+	for (unsigned i = 0; i < steps; i++) {
+		uint64_t o = (uint64_t)i * 4096 + lane * lane_stride + off * 8;
+		unsigned long long v = __ldcg((const unsigned long long *)(p + o));
+		if (two)
+			v += __ldcg((const unsigned long long *)(q + o));
+		off = (unsigned)(v == 0x123456789ull);
+	}
+	long long t1 = clock64();
+	if (lane == 0)
+		mean_cycles[blockIdx.x] = (double)(t1 - t0) / steps + off;
+}
+
+static void warp_load_section(void)
+{
+	const unsigned steps = 256;
+	const uint64_t region = (uint64_t)steps * 4096;
+	unsigned char *buf, *buf2;
+	double *res;
+	CHECK(cudaMalloc(&buf, region * g_sms));
+	CHECK(cudaMalloc(&buf2, region * g_sms));
+	CHECK(cudaMemset(buf, 0, region * g_sms));
+	CHECK(cudaMemset(buf2, 0, region * g_sms));
+	CHECK(cudaMalloc(&res, sizeof(double) * g_sms));
+	struct shape { unsigned stride; int two; int sectors; };
+	static const shape shapes[] = {{0, 0, 1}, {8, 0, 8}, {32, 0, 32}, {8, 1, 16}};
+	for (int warps : {1, g_sms})
+		for (const shape &sh : shapes) {
+			std::vector<double> all;
+			for (int rep = 0; rep < 3; rep++) {
+				flush_l2();
+				warp_load<<<warps, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, res);
+				CHECK(cudaGetLastError());
+				std::vector<double> h((size_t)warps);
+				CHECK(cudaMemcpy(h.data(), res, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
+				all.insert(all.end(), h.begin(), h.end());
+			}
+			std::sort(all.begin(), all.end());
+			char m[200];
+			snprintf(m, sizeof m, "one warp's dependent __ldcg of fresh DRAM lines (4 KiB apart, TLB warmed), %d warp(s), one per SM; median over warps and 3 runs", warps);
+			char q[80];
+			snprintf(q, sizeof q, "warp_load_cycles_w%d", warps);
+			row("warpload", q, sh.sectors, all[all.size() / 2], "cycles", m);
+		}
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(buf2));
+	CHECK(cudaFree(res));
+}
+
+// ------------------------------------------------ DRAM latency under load
+
+static void loaded_latency_curve(int l2, int writes);
+
+// A pointer chase's DRAM latency while the other warps stream reads (the
+// loaded-latency curve of Intel MLC, here inside one kernel): block 0's
+// lane 0 chases a shuffled chain over 512 MiB with clock64(); every other
+// warp of the 2 CTAs per SM reads a 1 GiB buffer grid-stride, four
+// independent loads a thread, until the chase is done. x = streaming
+// warps per SM; the row pairs the chase's cycles with the stream's GB/s.
+__global__ void loaded_chase(const unsigned int *next, unsigned steps, double *buf,
+			     unsigned long long elems, int writes, volatile int *done,
+			     double *chase_cycles, unsigned long long *loads)
+{
+	bool chaser = blockIdx.x == 0 && threadIdx.x < 32;
+	if (chaser) {
+		if (threadIdx.x == 0) {
+			unsigned j = 0;
+			for (unsigned i = 0; i < 64; i++)
+				j = __ldcg(&next[j]);
+			long long t0 = clock64();
+			for (unsigned i = 0; i < steps; i++)
+				j = __ldcg(&next[j]);
+			long long t1 = clock64();
+			chase_cycles[0] = (double)(t1 - t0) / steps + (j == 0xffffffffu ? 1 : 0);
+			*done = 1;
+		}
+		return;
+	}
+	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
+	double acc = 0;
+	unsigned long long i = tid, n = 0;
+	while (!*done && writes) {
+		// writes: a copy of the buffer's first half into its second half
+		unsigned long long h = elems / 2;
+		for (int k = 0; k < 16; k++) {
+			unsigned long long j = i & (h - 1);
+			buf[h + j] = buf[j] + 1.0;
+			i += nthreads;
+			n += 1;
+		}
+	}
+	while (!*done && !writes) {
+		for (int k = 0; k < 16; k++) {
+			// elems is a power of two: the mask wraps without a division
+			double v0 = buf[i & (elems - 1)], v1 = buf[(i + nthreads) & (elems - 1)];
+			double v2 = buf[(i + 2 * nthreads) & (elems - 1)], v3 = buf[(i + 3 * nthreads) & (elems - 1)];
+			acc += v0 + v1 + v2 + v3;
+			i += 4 * nthreads;
+			n += 4;
+		}
+	}
+	if (acc == -1.0)
+		loads[1] = 1;
+	atomicAdd(loads, n);
+}
+
+static void loaded_latency_section(void)
+{
+	for (int l2 = 0; l2 < 2; l2++)
+		for (int writes = 0; writes < 2; writes++)
+			if (!(l2 && writes))
+				loaded_latency_curve(l2, writes);
+}
+
+// l2: the chase over 16 lines (2 KiB: L2 hits between the stream's
+// evictions) instead of 512 MiB; writes: the streamers copy (a load and a
+// store each) instead of reading
+static void loaded_latency_curve(int l2, int writes)
+{
+	const uint64_t fp = l2 ? 2048 : 512ull << 20;
+	unsigned int *chain = build_chain(fp, 128, true, false);
+	unsigned long long elems = (1ull << 30) / 8;
+	double *buf, *dres;
+	int *done;
+	unsigned long long *loads;
+	CHECK(cudaMalloc(&buf, elems * 8));
+	fill_index<<<(unsigned)(elems / 256), 256>>>(buf, elems);
+	CHECK(cudaMalloc(&dres, sizeof(double)));
+	CHECK(cudaMalloc(&done, sizeof(int)));
+	CHECK(cudaMalloc(&loads, 2 * sizeof(unsigned long long)));
+	CHECK(cudaDeviceSynchronize());
+	for (unsigned wpc : {1u, 2u, 4u, 8u, 16u, 32u}) {
+		double best_cyc = INFINITY, gbs_at_best = 0;
+		for (int rep = 0; rep < 3; rep++) {
+			CHECK(cudaMemset(done, 0, sizeof(int)));
+			CHECK(cudaMemset(loads, 0, 2 * sizeof(unsigned long long)));
+			unsigned steps = 8192;
+			cudaEvent_t e0, e1;
+			CHECK(cudaEventCreate(&e0));
+			CHECK(cudaEventCreate(&e1));
+			CHECK(cudaEventRecord(e0));
+			loaded_chase<<<2 * g_sms, 32 * wpc>>>(chain, steps, buf, elems, writes, done, dres, loads);
+			CHECK(cudaGetLastError());
+			CHECK(cudaEventRecord(e1));
+			CHECK(cudaEventSynchronize(e1));
+			float ms;
+			CHECK(cudaEventElapsedTime(&ms, e0, e1));
+			double cyc;
+			unsigned long long nl[2];
+			CHECK(cudaMemcpy(&cyc, dres, sizeof cyc, cudaMemcpyDeviceToHost));
+			CHECK(cudaMemcpy(nl, loads, sizeof nl, cudaMemcpyDeviceToHost));
+			if (cyc < best_cyc) {
+				best_cyc = cyc;
+				gbs_at_best = (double)nl[0] * (writes ? 16.0 : 8.0) / (ms * 1e-3) / 1e9;
+			}
+			CHECK(cudaEventDestroy(e0));
+			CHECK(cudaEventDestroy(e1));
+		}
+		double warps_per_sm = 2.0 * wpc - 1.0 / g_sms; // block 0 gives its first warp to the chase
+		const char *tag = l2 ? "l2" : writes ? "copy" : "read";
+		char q[64], m[240];
+		snprintf(q, sizeof q, "loaded_chase_%s_cycles", tag);
+		snprintf(m, sizeof m, "block 0 lane 0 chases 8192 hops over shuffled 128 B lines, %s (__ldcg), while the other warps of 2 CTAs/SM stream %s, min of 3",
+			 l2 ? "16 lines (L2 hits)" : "512 MiB", writes ? "a copy (load + store)" : "reads");
+		row("loaded", q, warps_per_sm, best_cyc, "cycles", m);
+		snprintf(q, sizeof q, "loaded_stream_%s_gb_s", tag);
+		row("loaded", q, warps_per_sm, gbs_at_best, "GB/s",
+		    "the streaming warps' bytes (read + written) over the kernel's event time, in the run the chase row took");
+	}
+	CHECK(cudaFree(chain));
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(dres));
+	CHECK(cudaFree(done));
+	CHECK(cudaFree(loads));
+}
+
+// ---------------------------------------------- L2 partition homes
+
+// Which 128 B lines are homed in the SM's own L2 partition and which in
+// the far one (A100/H100 split the L2 in two): from one thread, each line
+// of 1 MiB is loaded 16 times in a row (its word points at itself, __ldcg,
+// an L2 hit after the first), and its time per load sorts it near or far.
+// The map's granularity is what mem.partition_interleave models; a warp's
+// load whose lines straddle both homes waits for the far one.
+__global__ void home_probe(const unsigned int *buf, unsigned lines, double *lat, int *smid)
+{
+	unsigned int j0 = 0;
+	for (unsigned i = 0; i < lines; i++) {
+		unsigned int j = __ldcg(&buf[i * 32 + j0]); // the line into the L2
+		long long t0 = clock64();
+		for (int h = 0; h < 16; h++)
+			j = __ldcg(&buf[j]);
+		long long t1 = clock64();
+		lat[i] = (double)(t1 - t0) / 16 + (j == 0xffffffffu ? 1 : 0);
+		j0 = j - i * 32; // 0: keeps the next line's address behind this chain
+	}
+	unsigned s;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+	*smid = (int)s;
+}
+
+// home_probe from the SM numbered want (the one block of the grid that
+// lands there and claims it): are the classes the SM's near and far?
+__global__ void home_probe_on(const unsigned int *buf, unsigned lines, double *lat, int *smid,
+			      unsigned want, unsigned *claim)
+{
+	unsigned s;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+	if (s != want || atomicCAS(claim, 0u, 1u) != 0u)
+		return;
+	unsigned int j0 = 0;
+	for (unsigned i = 0; i < lines; i++) {
+		unsigned int j = __ldcg(&buf[i * 32 + j0]);
+		long long t0 = clock64();
+		for (int h = 0; h < 16; h++)
+			j = __ldcg(&buf[j]);
+		long long t1 = clock64();
+		lat[i] = (double)(t1 - t0) / 16 + (j == 0xffffffffu ? 1 : 0);
+		j0 = j - i * 32;
+	}
+	*smid = (int)s;
+}
+
+static void home_section(void)
+{
+	const unsigned lines = 8192; // 1 MiB
+	unsigned int *buf;
+	double *dlat;
+	int *dsm;
+	CHECK(cudaMalloc(&buf, (size_t)lines * 128 + (2u << 20)));
+	// 2 MiB-aligned start: the map's offsets are offsets within a page
+	unsigned int *b = (unsigned int *)(((uintptr_t)buf + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
+	std::vector<unsigned int> h((size_t)lines * 32, 0);
+	for (unsigned i = 0; i < lines; i++)
+		h[(size_t)i * 32] = i * 32;
+	CHECK(cudaMemcpy(b, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+	CHECK(cudaMalloc(&dlat, lines * sizeof(double)));
+	CHECK(cudaMalloc(&dsm, sizeof(int)));
+	home_probe<<<1, 1>>>(b, lines, dlat, dsm);
+	CHECK(cudaGetLastError());
+	std::vector<double> lat(lines);
+	int sm;
+	CHECK(cudaMemcpy(lat.data(), dlat, lines * sizeof(double), cudaMemcpyDeviceToHost));
+	CHECK(cudaMemcpy(&sm, dsm, sizeof sm, cudaMemcpyDeviceToHost));
+	std::vector<double> sorted = lat;
+	std::sort(sorted.begin(), sorted.end());
+	double lo = sorted[lines / 20], hi = sorted[lines - 1 - lines / 20];
+	double cut = (lo + hi) / 2;
+	std::vector<int> far(lines);
+	double near_sum = 0, far_sum = 0;
+	unsigned nfar = 0, differ = 0;
+	for (unsigned i = 0; i < lines; i++) {
+		far[i] = lat[i] > cut;
+		nfar += far[i];
+		(far[i] ? far_sum : near_sum) += lat[i];
+		if (i && far[i] != far[i - 1])
+			differ++;
+	}
+	const char *m = "one thread on one SM, each 128 B line of a 2 MiB-aligned 1 MiB loaded 16 times (__ldcg, self-pointing), split at the midpoint of its 5th and 95th percentile latencies";
+	row("home", "home_near_l2_cycles", sm, near_sum / (lines - nfar), "cycles", m);
+	row("home", "home_far_l2_cycles", sm, far_sum / nfar, "cycles", m);
+	row("home", "home_far_fraction", sm, (double)nfar / lines, "fraction", m);
+	row("home", "home_adjacent_lines_differ", sm, (double)differ / (lines - 1), "fraction", m);
+	// the fraction of aligned blocks of k lines whose lines are not all in
+	// one home: 1 KiB (8 lines) is a warp's 32 B-a-lane load
+	for (unsigned k = 2; k <= 64; k *= 2) {
+		unsigned mixed = 0;
+		for (unsigned i = 0; i < lines; i += k) {
+			int any_near = 0, any_far = 0;
+			for (unsigned j = 0; j < k; j++)
+				(far[i + j] ? any_far : any_near) = 1;
+			mixed += any_near && any_far;
+		}
+		row("home", "home_mixed_blocks_fraction", k * 128, (double)mixed / (lines / k), "fraction",
+		    "aligned blocks of x bytes whose lines are homed in both partitions");
+	}
+	// DRAM by home: a shuffled chase once through the near (then the far)
+	// lines, the L2 flushed first, timed in the kernel after one hop
+	double *dres;
+	CHECK(cudaMalloc(&dres, sizeof(double)));
+	for (int want_far = 0; want_far < 2; want_far++) {
+		std::vector<unsigned> sel;
+		for (unsigned i = 0; i < lines; i++)
+			if (far[i] == want_far)
+				sel.push_back(i);
+		std::vector<uint32_t> ord = chase_order(sel.size(), true);
+		std::vector<unsigned int> nx((size_t)lines * 32, 0);
+		for (size_t k = 0; k < sel.size(); k++)
+			nx[(size_t)sel[ord[k]] * 32] = sel[ord[(k + 1) % sel.size()]] * 32;
+		if (far[0] != want_far)
+			nx[0] = sel[ord[0]] * 32; // the chase starts at word 0: its one warm hop enters the chain
+		CHECK(cudaMemcpy(b, nx.data(), nx.size() * 4, cudaMemcpyHostToDevice));
+		double best = INFINITY;
+		for (int r = 0; r < 3; r++) {
+			flush_l2();
+			chase_inkernel<<<1, 1>>>(b, 1, (unsigned)sel.size(), 1, dres);
+			CHECK(cudaGetLastError());
+			double v;
+			CHECK(cudaMemcpy(&v, dres, sizeof v, cudaMemcpyDeviceToHost));
+			best = std::min(best, v);
+		}
+		row("home", want_far ? "home_far_dram_cycles" : "home_near_dram_cycles", sm, best, "cycles",
+		    "a shuffled chase once through the near (far) lines of the map, L2 flushed, in-kernel clock64, min of 3");
+	}
+	CHECK(cudaFree(dres));
+	// the same lines from other SMs: a partition's near lines are the
+	// other's far ones if the classes are the two halves
+	for (unsigned want : {0u, (unsigned)g_sms / 4, (unsigned)g_sms / 2, 3u * (unsigned)g_sms / 4,
+			      (unsigned)g_sms - 1}) {
+		unsigned *claim;
+		// the DRAM chases rewrote the lines: every line points at itself again
+		CHECK(cudaMemcpy(b, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+		CHECK(cudaMalloc(&claim, sizeof(unsigned)));
+		CHECK(cudaMemset(claim, 0, sizeof(unsigned)));
+		CHECK(cudaMemset(dsm, 0xff, sizeof(int)));
+		home_probe_on<<<4 * g_sms, 1>>>(b, lines, dlat, dsm, want, claim);
+		CHECK(cudaGetLastError());
+		std::vector<double> lat2(lines);
+		int sm2;
+		CHECK(cudaMemcpy(lat2.data(), dlat, lines * sizeof(double), cudaMemcpyDeviceToHost));
+		CHECK(cudaMemcpy(&sm2, dsm, sizeof sm2, cudaMemcpyDeviceToHost));
+		if (sm2 >= 0) {
+			std::vector<double> s2 = lat2;
+			std::sort(s2.begin(), s2.end());
+			double cut2 = (s2[lines / 20] + s2[lines - 1 - lines / 20]) / 2;
+			unsigned flipped = 0, far2 = 0;
+			for (unsigned i = 0; i < lines; i++) {
+				int f2 = lat2[i] > cut2;
+				far2 += f2;
+				flipped += f2 != far[i];
+			}
+			row("home", "home_far_fraction_other_sm", sm2, (double)far2 / lines, "fraction",
+			    "the same probe from another SM (x = its number)");
+			row("home", "home_classes_flipped_fraction", sm2, (double)flipped / lines, "fraction",
+			    "lines whose class differs between the two SMs: 1 if the classes are each SM's near and far half");
+		}
+		CHECK(cudaFree(claim));
+	}
+	// the map itself, 1 = far: 64 lines (8 KiB) a line of hex
+	for (unsigned i = 0; i < lines; i += 64) {
+		unsigned long long bits = 0;
+		for (unsigned j = 0; j < 64; j++)
+			bits |= (unsigned long long)far[i + j] << j;
+		printf("# homemap %6u %016llx\n", i * 128, bits);
+	}
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(dlat));
+	CHECK(cudaFree(dsm));
 }
 
 // ------------------------------------------------------------- L2
@@ -1145,6 +1566,14 @@ int main(int argc, char **argv)
 		tlb_miss_par_section();
 	if (all || !strcmp(what, "sampling"))
 		sampling_section();
+	if (all || !strcmp(what, "slot"))
+		stream_parts_section();
+	if (all || !strcmp(what, "warpload"))
+		warp_load_section();
+	if (all || !strcmp(what, "loaded"))
+		loaded_latency_section();
+	if (all || !strcmp(what, "home"))
+		home_section();
 	g_mhz = measure_mhz();
 	printf("# clock_mhz_end=%.1f\n", g_mhz);
 	CHECK(cudaFree(g_flush));

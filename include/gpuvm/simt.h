@@ -92,6 +92,7 @@
 #define LDCG(a, i) __ldcg(&(a)[i])
 #define LDCA(a, i) __ldca(&(a)[i])
 #define LD_INDEP(a, i) ((a)[i])
+#define LDCG_INDEP(a, i) __ldcg(&(a)[i])
 #define SYNCTHREADS() __syncthreads()
 #define SIMT_RESERVE(n) ((void)0)
 
@@ -294,6 +295,10 @@ void simt_st_ordered(struct simt_thread *t, void *p, uint32_t bytes, uint64_t bi
 #define LD_INDEP(a, i)                                                                 \
 	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
 			    GPUVM_CACHE_DEFAULT | SIMT_CACHE_INDEP), (a)[i])
+/* LD_INDEP through the L2 only (__ldcg) */
+#define LDCG_INDEP(a, i)                                                               \
+	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
+			    GPUVM_CACHE_GLOBAL | SIMT_CACHE_INDEP), (a)[i])
 #define SHARED(type, name, n)                                                           \
 	type *name = (type *)simt_shared(simt_t_, sizeof(type) * (size_t)(n), _Alignof(type))
 #define SYNCTHREADS() simt_barrier(simt_t_, __LINE__)

@@ -30,6 +30,8 @@ extern const struct gpuvm_workload_def gpuvm_workload_ubench_empty;
 extern const struct gpuvm_workload_def gpuvm_workload_ubench_atomic;
 extern const struct gpuvm_workload_def gpuvm_workload_ubench_link;
 extern const struct gpuvm_workload_def gpuvm_workload_ubench_l2;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_loaded;
+extern const struct gpuvm_workload_def gpuvm_workload_ubench_warpload;
 extern const struct gpuvm_workload_def gpuvm_workload_bfs;
 extern const struct gpuvm_workload_def gpuvm_workload_pathfinder;
 extern const struct gpuvm_workload_def gpuvm_workload_hotspot;
@@ -83,6 +85,8 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_ubench_atomic,
 	&gpuvm_workload_ubench_link,
 	&gpuvm_workload_ubench_l2,
+	&gpuvm_workload_ubench_loaded,
+	&gpuvm_workload_ubench_warpload,
 	&gpuvm_workload_bfs,
 	&gpuvm_workload_pathfinder,
 	&gpuvm_workload_hotspot,

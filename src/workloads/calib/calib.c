@@ -14,13 +14,14 @@
 #include <string.h>
 
 #include "gpuvm/config.h"
+#include "workloads/calib/calib_internal.h"
 #include "workloads/calib/calib_kernels.h"
 #include "workloads/suite/suite.h"
 
 /* ------------------------------------------------------------- shared */
 
-static int calib_source(const char *name, simt_host_fn fn, const void *cfg, size_t bytes,
-			struct gpuvm_source *out, struct gpuvm_error *err)
+int calib_source(const char *name, simt_host_fn fn, const void *cfg, size_t bytes,
+		 struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	void *u = malloc(bytes);
 	if (!u)
@@ -52,15 +53,15 @@ struct chase_cfg {
 /* The visiting order of nodes 0..nodes-1 (node k at byte k x stride):
  * sequential, or a uniformly shuffled permutation (Fisher-Yates, as
  * gpu-benches gpu-latency shuffles its lines). Node 0 comes first. */
-static uint32_t *chase_order(const struct chase_cfg *c, uint64_t nodes)
+uint32_t *calib_order(uint64_t nodes, bool shuffled, uint64_t seed)
 {
 	uint32_t *ord = malloc(nodes * sizeof *ord);
 	if (!ord)
 		return NULL;
 	for (uint64_t k = 0; k < nodes; k++)
 		ord[k] = (uint32_t)k;
-	if (c->order) {
-		uint64_t s = c->seed;
+	if (shuffled) {
+		uint64_t s = seed;
 		for (uint64_t k = nodes - 1; k > 1; k--) {
 			uint64_t r = 1 + calib_mix(&s) % k; /* keep node 0 first */
 			uint32_t t = ord[k];
@@ -108,7 +109,7 @@ static int chase_host(struct simt_host *h, void *user)
 	if (!out || !next)
 		return -1;
 	uint64_t nodes = c->footprint / c->stride, words_per_node = c->stride / 4;
-	uint32_t *ord = chase_order(c, nodes);
+	uint32_t *ord = calib_order(nodes, c->order != 0, c->seed);
 	if (!ord)
 		return simt_fail(h, "out of memory for %llu chase nodes", (unsigned long long)nodes);
 	/* the first `steps` nodes of the order form a cycle back to node 0 */
@@ -288,8 +289,8 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_ops = {
 
 /* -------------------------------------------------------------- stream */
 
-enum { STREAM_COPY, STREAM_TRIAD, STREAM_INIT, STREAM_READ, STREAM_SCALE };
-#define STREAM_KERNELS "copy|triad|init|read|scale"
+enum { STREAM_COPY, STREAM_TRIAD, STREAM_INIT, STREAM_READ, STREAM_SCALE, STREAM_READ2 };
+#define STREAM_KERNELS "copy|triad|init|read|scale|read2"
 
 struct stream_cfg {
 	uint64_t elems, blocks_per_sm, block;
@@ -338,9 +339,9 @@ static int stream_host(struct simt_host *h, void *user)
 	uint64_t bytes = c->elems * sizeof(double);
 	double *a = simt_malloc(h, "a", bytes, GPUVM_ALLOC_DEVICE);
 	double *b = simt_malloc(h, "b", bytes, GPUVM_ALLOC_DEVICE);
-	bool triad = c->kernel == STREAM_TRIAD;
-	double *cc = triad ? simt_malloc(h, "c", bytes, GPUVM_ALLOC_DEVICE) : NULL;
-	if (!a || !b || (triad && !cc))
+	bool two_inputs = c->kernel == STREAM_TRIAD || c->kernel == STREAM_READ2;
+	double *cc = two_inputs ? simt_malloc(h, "c", bytes, GPUVM_ALLOC_DEVICE) : NULL;
+	if (!a || !b || (two_inputs && !cc))
 		return -1;
 	for (uint64_t i = 0; i < c->elems; i++) {
 		b[i] = (double)(i & 1023);
@@ -380,6 +381,9 @@ static int stream_host(struct simt_host *h, void *user)
 	case STREAM_SCALE:
 		rc = SIMT_LAUNCH_SHARED(h, calib_stream_scale, grid, block, shared, args);
 		break;
+	case STREAM_READ2:
+		rc = SIMT_LAUNCH_SHARED(h, calib_stream_read2, grid, block, shared, args);
+		break;
 	default:
 		rc = SIMT_LAUNCH_SHARED(h, calib_copy, grid, block, shared, args);
 		break;
@@ -395,7 +399,8 @@ static int stream_host(struct simt_host *h, void *user)
 static const struct gpuvm_param_def stream_params[] = {
 	{"kernel", GPUVM_PARAM_CHOICE, STREAM_KERNELS,
 	 "copy: a = b (16 B/elem); triad: a = b + q c (24 B/elem); init: a = 0.23 (8 B/elem, "
-	 "stores only); read: loads b and compares it (8 B/elem); scale: a = 1.2 b (16 B/elem)"},
+	 "stores only); read: loads b and compares it (8 B/elem); scale: a = 1.2 b (16 B/elem); "
+	 "read2: loads b and c and compares their sum (16 B/elem, no store)"},
 	{"elems", GPUVM_PARAM_U64, "8388608", "doubles per array"},
 	{"blocks_per_sm", GPUVM_PARAM_U64, "2", "CTAs resident per SM (the occupancy)"},
 	{"block", GPUVM_PARAM_U64, "1024", "threads per CTA"},
@@ -438,7 +443,7 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_stream = {
 	.name = "ubench-stream",
 	.summary = "STREAM copy, triad, init, read or scale over doubles, one thread per element with blocks_per_sm "
 		   "CTAs resident per SM: bandwidth vs occupancy as gpu-benches gpu-stream",
-	.working_set = "8 B (init, read), 16 B (copy, scale) or 24 B (triad) x elems",
+	.working_set = "8 B (init, read), 16 B (copy, scale, read2) or 24 B (triad) x elems",
 	.params = stream_params,
 	.n_params = sizeof stream_params / sizeof stream_params[0],
 	.ranges = stream_ranges,

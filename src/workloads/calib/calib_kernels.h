@@ -6,7 +6,7 @@
  *                 split into `ilp` independent dependent chains (ilp = 1: a
  *                 latency chain as Jia et al. 2018; many warps and ilp > 1:
  *                 issue throughput as the Accel-Sim tuner's MaxFlops)
- *   calib_copy / calib_triad / calib_stream_{init,read,scale}
+ *   calib_copy / calib_triad / calib_stream_{init,read,read2,scale}
  *                 STREAM over doubles, grid-stride (one element per thread
  *                 as gpu-benches gpu-stream launches them, or one wave of
  *                 CTAs striding)
@@ -178,6 +178,24 @@ SIMT_KERNEL_ANY_ORDER(calib_stream_read, struct calib_stream_args, p)
 		double b = LD(p.b, i);
 		COMPUTE(1); /* the compare */
 		if (b == -1.0)
+			ST(p.a, i, b);
+	}
+}
+
+/* read's two-array form: loads b and c (independent, as the triad's) and
+ * compares their sum with a value it never takes, so no store: a CTA ends
+ * when both loads are back. Beside read, scale and the triad it separates
+ * what a second load costs a CTA from what a store after a load does. */
+SIMT_KERNEL_ANY_ORDER(calib_stream_read2, struct calib_stream_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < p.n; i += stride) {
+		COMPUTE(5); /* index math, the add and loop test */
+		double b = LD_INDEP(p.b, i);
+		double c = LD_INDEP(p.c, i);
+		COMPUTE(1); /* the compare */
+		if (b + c == -1.0)
 			ST(p.a, i, b);
 	}
 }
