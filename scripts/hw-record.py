@@ -60,6 +60,9 @@ FROM_HWBENCH = {
     "h2d_copy_4k_us": ("h2d_copy_4k_us", None),
     "far_fault_us": ("far_fault_us", None),
     "zero_copy_read_ns": ("zero_copy_read_ns", None),
+    # a warp's DRAM load by its sectors (warpload), one warp and one per SM
+    **{f"warp_load_cycles_s{n}": ("warp_load_cycles_w1", str(n)) for n in (1, 8, 16, 32)},
+    **{f"warp_load_cycles_s{n}_sms": ("warp_load_cycles_w132", str(n)) for n in (1, 8, 16, 32)},
 }
 
 # why a row's convention is what gpuvm calibrate computes

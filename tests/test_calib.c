@@ -10,6 +10,7 @@
  * that waits for its stores' acks (gpu.warp_exit_waits_stores) holds its
  * CTA's slot one L2 round trip longer and a parallel chase flattens at
  * the L1 TLB's MSHRs. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -486,6 +487,63 @@ static void test_par_chase_mshr_knee(void **state)
 	assert_true(four < 0.75 * free32);
 }
 
+/* ubench-warpload on h100: a warp's DRAM load waits for its last sector.
+ * One 256 B chunk (8 sectors) crosses one HBM3 pseudo-channel's bus a
+ * 3-cycle burst after another (the boards: +38.2 cycles over one sector);
+ * two arrays' chunks (16) and eight lines (32) wait for the later chunk,
+ * whose home may be the far partition. Two-sided: without the bursts'
+ * order 8 sectors take +5.6, with each burst counted twice +42.5. */
+static double warp_load_cycles(unsigned sectors, unsigned warps)
+{
+	char a[128], b[128];
+	snprintf(a, sizeof a, "ubench-warpload:sectors=%u,steps=128,warps=%u", sectors, warps);
+	snprintf(b, sizeof b, "ubench-warpload:sectors=%u,steps=256,warps=%u", sectors, warps);
+	return (kernel_cycles("h100", b) - kernel_cycles("h100", a)) / 128;
+}
+
+static void test_warp_load_sectors(void **state)
+{
+	(void)state;
+	double s1 = warp_load_cycles(1, 1), s8 = warp_load_cycles(8, 1);
+	double s16 = warp_load_cycles(16, 1), s32 = warp_load_cycles(32, 1);
+	printf("h100 warp load: %.1f / %.1f / %.1f / %.1f cycles at 1 / 8 / 16 / 32 sectors\n", s1, s8,
+	       s16, s32);
+	assert_true(s1 > 660 && s1 < 720); /* the chase's DRAM latency */
+	assert_true(s8 - s1 > 15 && s8 - s1 < 35); /* 7 more bursts of 3.0 cycles */
+	assert_true(s16 > s8 + 5 && s32 > s8 + 5);
+}
+
+/* ubench-loaded on p100: the chase's DRAM latency while the other warps
+ * stream (scripts/loaded-latency.sh's three runs): near its unloaded
+ * value under one streaming warp per CTA, well above it under eight. */
+static double loaded_chase_cycles(unsigned warps, double *unloaded)
+{
+	char wl[4][160];
+	const char *fmt = "ubench-loaded:warps=%u,mode=read,stream=%s,steps=%u,footprint=64MiB";
+	snprintf(wl[0], sizeof wl[0], fmt, warps, "0", 1024);
+	snprintf(wl[1], sizeof wl[1], fmt, warps, "0", 2048);
+	snprintf(wl[2], sizeof wl[2], fmt, warps, "16MiB", 0);
+	snprintf(wl[3], sizeof wl[3], fmt, warps, "16MiB", 1024);
+	double c1 = kernel_cycles("p100", wl[0]), c2 = kernel_cycles("p100", wl[1]);
+	double ts = kernel_cycles("p100", wl[2]), tb = kernel_cycles("p100", wl[3]);
+	*unloaded = (c2 - c1) / 1024;
+	double done = 1024 - (tb - ts) / *unloaded;
+	assert_true(done > 0 && done < 1024); /* the chase outlasted the stream */
+	return (ts - (c1 - 1024 * *unloaded)) / done;
+}
+
+static void test_loaded_chase(void **state)
+{
+	(void)state;
+	double u1, u8;
+	double light = loaded_chase_cycles(1, &u1), heavy = loaded_chase_cycles(8, &u8);
+	printf("p100 chase: %.1f alone, %.1f under 2 streaming warps per SM, %.1f under 16\n", u1,
+	       light, heavy);
+	assert_true(fabs(u1 - u8) < 5);
+	assert_true(light > u1 && light < 1.2 * u1);
+	assert_true(heavy > 1.4 * u8 && heavy < 10 * u8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +563,8 @@ int main(void)
 		cmocka_unit_test(test_cta_release_per_warp),
 		cmocka_unit_test(test_warp_exit_waits_stores),
 		cmocka_unit_test(test_par_chase_mshr_knee),
+		cmocka_unit_test(test_warp_load_sectors),
+		cmocka_unit_test(test_loaded_chase),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

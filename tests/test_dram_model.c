@@ -483,7 +483,8 @@ static void test_runs_match_sectors(void **state)
 	assert_int_equal(dram_model_init(&a, &c), 0);
 	assert_int_equal(dram_model_init(&b, &c), 0);
 	/* an idle bank: a run of 4 ends exactly when 4 separate sectors do
-	 * (activate + CAS + one burst + latency: they share the bus slot) */
+	 * (activate + CAS + four bursts + latency: they share the bus slot,
+	 * and the bus carries their bursts one after another) */
 	double sep = 0;
 	for (int i = 0; i < 4; i++) {
 		double d = dram_model_read(&a, 4096 + 32 * i, 100);
@@ -491,7 +492,7 @@ static void test_runs_match_sectors(void **state)
 	}
 	double run = dram_model_read_run(&b, 4096, 4, 100);
 	assert_near(run, sep, 1e-9);
-	assert_near(run, 100 + c.t_rcd_cycles + c.t_cas_cycles + c.cycles_per_sector_per_channel +
+	assert_near(run, 100 + c.t_rcd_cycles + c.t_cas_cycles + 4 * c.cycles_per_sector_per_channel +
 				 LATENCY, 1e-9);
 	assert_true(a.row_hits == b.row_hits && a.row_misses == b.row_misses);
 	uint64_t counted = 0;
@@ -500,6 +501,19 @@ static void test_runs_match_sectors(void **state)
 	assert_true(b.sectors_read == 4 && counted == 4);
 	dram_model_free(&a);
 	dram_model_free(&b);
+
+	/* only a chunk's next sector waits for the burst before it: one that
+	 * skips a sector, or the first of the next chunk (another channel),
+	 * or one arriving before the last, does not */
+	assert_int_equal(dram_model_init(&a, &c), 0);
+	double first = dram_model_read(&a, 8192, 100);
+	double skip = dram_model_read(&a, 8192 + 64, 100);
+	assert_near(skip, first, 1e-9);
+	double next = dram_model_read(&a, 8192 + 96, 100);
+	assert_near(next, first + c.cycles_per_sector_per_channel, 1e-9);
+	double early = dram_model_read(&a, 8192 + 128, 90);
+	assert_true(early < next);
+	dram_model_free(&a);
 
 	/* a stream in runs of 8 all at t = 0: bus bound as the stream of
 	 * single sectors is (test 1), and no faster than the bus: runs that

@@ -211,6 +211,78 @@ static void test_near_far(void **st)
 	memsys_free(&ms);
 }
 
+/* mem.partition_hash: 256 B chunks dealt by a hash of the chunk, as the
+ * H100's homes measure (cuda/hwbench.cu home): a chunk's sectors share a
+ * partition, the partitions get about half each, and power-of-two
+ * strides, which the round-robin map keeps on one partition, spread over
+ * both; a partition's lines keep their global address. */
+static void test_partition_hash(void **st)
+{
+	(void)st;
+	struct gpuvm_config cfg;
+	small_config(&cfg, 2);
+	cfg.mem_partition_interleave_bytes = 256;
+	cfg.mem_partition_hash = 1;
+	struct memsys ms;
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	uint32_t count[2] = {0, 0}, differ = 0;
+	for (uint64_t chunk = 0; chunk < 4096; chunk++) {
+		uint32_t p = memsys_partition_of(&ms, chunk * 256);
+		assert_int_equal(memsys_partition_of(&ms, chunk * 256 + 255), p);
+		uint64_t local;
+		memsys_route(&ms, chunk * 256 + 32, &local);
+		assert_int_equal(local, chunk * 256 + 32);
+		count[p]++;
+		differ += chunk && p != memsys_partition_of(&ms, (chunk - 1) * 256);
+	}
+	assert_true(count[0] > 1900 && count[1] > 1900);
+	assert_true(differ > 1800 && differ < 2300); /* neighbours independent */
+	for (uint64_t stride = 512; stride <= (1u << 20); stride *= 2) {
+		uint32_t in1 = 0;
+		for (uint64_t i = 0; i < 1024; i++)
+			in1 += memsys_partition_of(&ms, i * stride);
+		assert_true(in1 > 400 && in1 < 624);
+	}
+	memsys_free(&ms);
+	/* off: every 4 KiB stride on partition 0 (the map test_address_map
+	 * checks) */
+	cfg.mem_partition_interleave_bytes = 4096;
+	cfg.mem_partition_hash = 0;
+	assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+	for (uint64_t i = 0; i < 64; i++)
+		assert_int_equal(memsys_partition_of(&ms, i * 8192), 0);
+	memsys_free(&ms);
+}
+
+/* mem.far_home_dram_cycles: a DRAM read homed in the far partition adds
+ * that crossing (H100: 64 cycles measured, where an L2 far hit costs
+ * 245); 0 keeps mem.far_latency_cycles. */
+static void test_far_home_dram_cycles(void **st)
+{
+	(void)st;
+	double near_far_gap[2];
+	for (int own = 0; own < 2; own++) {
+		struct gpuvm_config cfg;
+		small_config(&cfg, 2);
+		cfg.mem_far_latency_cycles = 200;
+		cfg.mem_far_home_dram = 1;
+		cfg.mem_far_home_dram_cycles = own ? 80 : 0;
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		/* SM 0's near partition is 0: chunk 0 is homed near, chunk 1 far */
+		assert_int_equal(memsys_partition_of(&ms, 1ull << 30), 0);
+		assert_int_equal(memsys_partition_of(&ms, (1ull << 30) + 4096), 1);
+		double near = memsys_access(&ms, 0, 1ull << 30, false, true, 0);
+		double far = memsys_access(&ms, 0, (1ull << 30) + 4096, false, true, 1e6) - 1e6;
+		near_far_gap[own] = far - near;
+		memsys_free(&ms);
+	}
+	assert_true(near_far_gap[0] == 200);
+	assert_true(near_far_gap[1] == 80);
+}
+
 /* L2 slices: n hits to L2-resident lines, all issued at t = 0, are back
  * no sooner than the slices' rate allows (n sectors over slices x 32 B a
  * cycle); without l2.slices every hit is back at its latency. A slice is
@@ -304,6 +376,8 @@ int main(void)
 		cmocka_unit_test(test_partitions_do_not_contend),
 		cmocka_unit_test(test_epoch_orders_partitions),
 		cmocka_unit_test(test_near_far),
+		cmocka_unit_test(test_partition_hash),
+		cmocka_unit_test(test_far_home_dram_cycles),
 		cmocka_unit_test(test_l2_slice_throughput),
 		cmocka_unit_test(test_copy_fill),
 	};

@@ -16,9 +16,9 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-/* room in set_at[]: the key table has fewer than 176 rows, the modules'
+/* room in set_at[]: the key table has fewer than 184 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
-#define GPUVM_CONFIG_MAX_KEYS (176 + GPUVM_MODULE_PARAMS_MAX)
+#define GPUVM_CONFIG_MAX_KEYS (184 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -192,6 +192,8 @@ struct gpuvm_config {
 	uint32_t mem_partition_interleave_bytes;
 	double mem_far_latency_cycles; /* 0: no near/far partitions */
 	uint32_t mem_far_home_dram; /* 0 off, 1: a DRAM read homed far crosses */
+	double mem_far_home_dram_cycles; /* its crossing; 0: mem_far_latency_cycles */
+	uint32_t mem_partition_hash; /* 1: a chunk's partition hashed from its address */
 	double dram_trcd_ns, dram_trp_ns, dram_tcas_ns;
 	/* all-bank refresh (JEDEC tREFI, tRFC): the channels serve requests
 	 * for 1 - trfc / trefi of the time; 0 = no refresh */

@@ -465,6 +465,28 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	dram_read_row(c, cfg, gpu);
 }
 
+/* ------------------------------------------------- a warp's DRAM loads */
+
+/* One warp's dependent loads of fresh DRAM lines by the sectors each
+ * touches (ubench-warpload, (T(512 steps) - T(256)) / 256): 1 is a chase,
+ * 8 a coalesced 8-byte load (one 256 B chunk), 16 two such loads from two
+ * arrays (the triad's pair), 32 eight lines; one warp, then one per SM.
+ * What the chase does not show: a load waits for its last sector. */
+static void warp_load_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
+{
+	static const unsigned sectors[] = {1, 8, 16, 32};
+	for (int all = 0; all < 2; all++)
+		for (size_t i = 0; i < sizeof sectors / sizeof sectors[0]; i++) {
+			char a[160], b[160], q[64];
+			unsigned warps = all ? cfg->sms : 1;
+			snprintf(a, sizeof a, "ubench-warpload:sectors=%u,steps=256,warps=%u", sectors[i], warps);
+			snprintf(b, sizeof b, "ubench-warpload:sectors=%u,steps=512,warps=%u", sectors[i], warps);
+			snprintf(q, sizeof q, "warp_load_cycles_s%u%s", sectors[i], all ? "_sms" : "");
+			add_row(c, gpu, q, "cycles", K_LATENCY, sectors[i],
+				(kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) / 256);
+		}
+}
+
 /* ---------------------------------------------------- launch, link, fault */
 
 static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
@@ -561,6 +583,7 @@ static int calibrate_preset(struct calib *c, const char *gpu)
 	ops_rows(c, cfg, gpu);
 	smem_atomic_rows(c, gpu);
 	stream_rows(c, cfg, gpu);
+	warp_load_rows(c, cfg, gpu);
 	l2_rows(c, cfg, gpu);
 	launch_link_rows(c, cfg, gpu);
 	free(cfg);
@@ -597,6 +620,10 @@ static void calibrate_usage(FILE *out)
 	      "                          init (stores) and read (loads) at occ6 and occ25: the\n"
 	      "                          CTA slots' turnover, and it plus a load's latency; at\n"
 	      "                          2048 threads per SM: the DRAM's write and read rates\n"
+	      "  warp_load_cycles_sN     one warp's dependent DRAM loads of N sectors (ubench-\n"
+	      "                          warpload: 1, 8 = a 256 B chunk, 16 = two arrays, 32);\n"
+	      "                          _sms: a warp on every SM\n"
+
 	      "  l2_read_bytes_per_clk   every SM reading an L2-resident buffer (ubench-l2,\n"
 	      "                          __ldcg): bytes per SM clock over 4 passes\n"
 	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"

@@ -541,6 +541,19 @@ const struct cfg_key cfg_keys[] = {
 	DBL_QUIET("smem.wavefront_cycles", smem_wavefront_cycles,
 		  "cycles each shared-memory wavefront holds the banks: a k-way bank conflict adds "
 		  "(k - 1) x this to the access (src/sm/sm_issue.c); 0: one cycle"),
+	/* optional, listed only when on (the model before the key: chunks
+	 * dealt round-robin) */
+	{ .name = "mem.partition_hash", .type = CT_ENUM, .off = OFF(mem_partition_hash),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "on: each mem.partition_interleave chunk's partition is a hash of its address "
+		  "(as H100 spreads 256 B chunks over its two halves, cuda/hwbench.cu home), so no "
+		  "power-of-two stride keeps to one partition; off: chunks dealt round-robin" },
+	/* optional, listed only when set (the model before the key: a far
+	 * home's DRAM read crossed mem.far_latency_cycles) */
+	DBL_QUIET("mem.far_home_dram_cycles", mem_far_home_dram_cycles,
+		  "with mem.far_home_dram: cycles a DRAM read homed in the far partition adds "
+		  "(its round trip across); 0: mem.far_latency_cycles"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

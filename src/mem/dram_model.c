@@ -82,6 +82,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->row_shift = log2_u32(cfg->row_bytes);
 	m->chunk_locates = m->row_shift >= m->interleave_shift;
 	m->last_chunk = UINT64_MAX; /* none yet (and never taken without chunk_locates) */
+	m->serial_next = UINT64_MAX;
+	m->serial_t = m->serial_done = 0;
 	m->t_rcd_cycles = cfg->t_rcd_cycles;
 	m->t_rp_cycles = cfg->t_rp_cycles;
 	m->t_cas_cycles = cfg->t_cas_cycles;
@@ -332,7 +334,17 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 					  m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
 					  DRAM_BUS_SLOT_BURSTS, bursts, 1) +
 			  m->burst_cycles;
-	return run_done > done ? run_done : done;
+	/* the bus carries one burst at a time: however much room the
+	 * calendar's slot had, the run's last sector crosses k bursts after
+	 * the first (the slot's fluid accounting keeps the rate, this the
+	 * order; dram_access_sector does the same for sectors one by one) */
+	double serial = done + (double)k * m->burst_cycles;
+	if (run_done < serial)
+		run_done = serial;
+	uint64_t next = addr + (uint64_t)n * m->sector_bytes;
+	m->serial_next = next >> m->interleave_shift == addr >> m->interleave_shift ? next : UINT64_MAX;
+	m->serial_done = run_done;
+	return run_done;
 }
 
 double dram_model_read(struct dram_model *m, uint64_t addr, double t)

@@ -160,6 +160,11 @@ struct dram_model {
 	bool chunk_locates;
 	uint32_t last_channel, last_bank;
 	uint64_t last_chunk, last_row;
+	/* the sector after the last one accessed, if in its chunk (else
+	 * UINT64_MAX), when that one arrived and when its data crossed the
+	 * bus: a coalesced load's next sector waits for the burst before */
+	uint64_t serial_next;
+	double serial_t, serial_done;
 	/* bus calendars: the heads together (32 channels: 512 B, all hot in
 	 * the cache), each ring (bus_ring_slots counts) on its own lines */
 	struct dram_cal *bus;

@@ -91,7 +91,10 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->dram_banked = cfg->dram_banks != 0;
 	ms->far_cycles = cfg->mem_far_latency_cycles;
 	ms->near_far = n == 2 && ms->far_cycles > 0;
-	ms->far_home_dram_cycles = cfg->mem_far_home_dram ? ms->far_cycles : 0;
+	ms->far_home_dram_cycles = !cfg->mem_far_home_dram ? 0
+				   : cfg->mem_far_home_dram_cycles > 0 ? cfg->mem_far_home_dram_cycles
+								       : ms->far_cycles;
+	ms->part_hash = cfg->mem_partition_hash != 0;
 	ms->writeback_stall = cfg->l2_writeback_stall != 0;
 	if (ms->near_far && near_partitions(ms, cfg))
 		return -1;

@@ -58,6 +58,7 @@ struct memsys {
 	struct mem_partition *part;
 	uint32_t n_parts;
 	uint32_t part_shift;         /* log2(mem.partition_interleave) */
+	bool part_hash;              /* mem.partition_hash */
 	bool dram_banked;
 	uint32_t sector_bytes;
 	double dram_cycles_per_sector, dram_latency;
@@ -104,6 +105,18 @@ memsys_route(const struct memsys *ms, uint64_t addr, uint64_t *local)
 		return ms->part;
 	}
 	uint64_t chunk = addr >> ms->part_shift;
+	if (ms->part_hash) {
+		/* mem.partition_hash: the chunk's partition from a mix of its
+		 * number (SplitMix64's finalizer); a partition's lines keep
+		 * their global address, so its L2 sets and channels are
+		 * spread by the address as before */
+		uint64_t z = chunk * 0x9e3779b97f4a7c15ull;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		*local = addr;
+		return ms->part + z % ms->n_parts;
+	}
 	uint64_t low = addr & (((uint64_t)1 << ms->part_shift) - 1);
 	*local = (chunk / ms->n_parts) << ms->part_shift | low;
 	return ms->part + chunk % ms->n_parts;
