@@ -519,7 +519,8 @@ static void test_warp_load_sectors(void **state)
 static double loaded_chase_cycles(unsigned warps, double *unloaded)
 {
 	char wl[4][160];
-	const char *fmt = "ubench-loaded:warps=%u,mode=read,stream=%s,steps=%u,footprint=64MiB";
+	const char *fmt =
+		"ubench-loaded:warps=%u,mode=read,stream=%s,steps=%u,footprint=64MiB,elems=2097152";
 	snprintf(wl[0], sizeof wl[0], fmt, warps, "0", 1024);
 	snprintf(wl[1], sizeof wl[1], fmt, warps, "0", 2048);
 	snprintf(wl[2], sizeof wl[2], fmt, warps, "16MiB", 0);

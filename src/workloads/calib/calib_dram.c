@@ -1,5 +1,5 @@
 /* The DRAM side of a warp's load as workloads (kernels in
- * calib_kernels.h), measured on boards by cuda/hwbench.cu's warpload and
+ * calib_dram_kernels.h), measured on boards by cuda/hwbench.cu's warpload and
  * loaded sections (docs/hardware.md, "The DRAM side of a warp's load"):
  *   ubench-warpload  one warp's dependent loads of fresh DRAM lines by the
  *                    sectors each touches: what a coalesced load waits for
