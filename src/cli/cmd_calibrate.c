@@ -623,7 +623,6 @@ static void calibrate_usage(FILE *out)
 	      "  warp_load_cycles_sN     one warp's dependent DRAM loads of N sectors (ubench-\n"
 	      "                          warpload: 1, 8 = a 256 B chunk, 16 = two arrays, 32);\n"
 	      "                          _sms: a warp on every SM\n"
-
 	      "  l2_read_bytes_per_clk   every SM reading an L2-resident buffer (ubench-l2,\n"
 	      "                          __ldcg): bytes per SM clock over 4 passes\n"
 	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"
