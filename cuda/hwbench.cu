@@ -556,7 +556,7 @@ static void stream_parts_section(void)
 // around single loads is scheduled around them). One warp per SM or one.
 __global__ void warp_load(const unsigned char *buf, const unsigned char *buf2, uint64_t region,
 			  unsigned lane_stride, int two, unsigned steps, unsigned warm,
-			  double *mean_cycles)
+			  unsigned step_mul, double *mean_cycles)
 {
 	const unsigned char *p = buf + (uint64_t)blockIdx.x * region;
 	const unsigned char *q = buf2 + (uint64_t)blockIdx.x * region;
@@ -568,7 +568,9 @@ __global__ void warp_load(const unsigned char *buf, const unsigned char *buf2, u
 	unsigned off = (unsigned)(acc == 0x123456789ull);
 	long long t0 = clock64();
 	for (unsigned i = 0; i < steps; i++) {
-		uint64_t o = (uint64_t)i * 4096 + lane * lane_stride + off * 8;
+		// step_mul 1: the pages in order; an odd one (steps a power of
+		// two): the same pages in a scrambled order
+		uint64_t o = (uint64_t)((i * step_mul) % steps) * 4096 + lane * lane_stride + off * 8;
 		unsigned long long v = __ldcg((const unsigned long long *)(p + o));
 		if (two)
 			v += __ldcg((const unsigned long long *)(q + o));
@@ -597,7 +599,7 @@ static void warp_load_section(void)
 			std::vector<double> all;
 			for (int rep = 0; rep < 3; rep++) {
 				flush_l2();
-				warp_load<<<warps, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, res);
+				warp_load<<<warps, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, 1, res);
 				CHECK(cudaGetLastError());
 				std::vector<double> h((size_t)warps);
 				CHECK(cudaMemcpy(h.data(), res, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
@@ -610,6 +612,22 @@ static void warp_load_section(void)
 			snprintf(q, sizeof q, "warp_load_cycles_w%d", warps);
 			row("warpload", q, sh.sectors, all[all.size() / 2], "cycles", m);
 		}
+	// one warp, the same pages in a scrambled order (step i reads page
+	// 97 i mod 256): is the sequential walk's DRAM cost the pages' order?
+	for (const shape &sh : shapes) {
+		std::vector<double> all;
+		for (int rep = 0; rep < 3; rep++) {
+			flush_l2();
+			warp_load<<<1, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, 97, res);
+			CHECK(cudaGetLastError());
+			double v;
+			CHECK(cudaMemcpy(&v, res, sizeof v, cudaMemcpyDeviceToHost));
+			all.push_back(v);
+		}
+		std::sort(all.begin(), all.end());
+		row("warpload", "warp_load_cycles_w1_scrambled", sh.sectors, all[1], "cycles",
+		    "as warp_load_cycles_w1, the pages visited in the order 97 i mod 256; median of 3 runs");
+	}
 	CHECK(cudaFree(buf));
 	CHECK(cudaFree(buf2));
 	CHECK(cudaFree(res));
