@@ -218,15 +218,15 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 				       m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
 				       DRAM_BUS_SLOT_BURSTS, 1) +
 		      m->burst_cycles;
-	/* the next sector of the chunk the last access read, arriving with
-	 * it or after (one coalesced load's sectors, each on its own path):
-	 * the bus carries one burst at a time, so its burst follows that
-	 * one's, whatever room the calendar's slot had */
-	if (addr == m->serial_next && t >= m->serial_t && done < m->serial_done + m->burst_cycles)
+	/* the next sector of the chunk the last access read (the sector
+	 * after it, not a chunk's first), arriving with it or after (one
+	 * coalesced load's sectors, each on its own path): the bus carries
+	 * one burst at a time, so its burst follows that one's, whatever
+	 * room the calendar's slot had */
+	if (addr == m->serial_next && (addr & ((1ull << m->interleave_shift) - 1)) &&
+	    t >= m->serial_t && done < m->serial_done + m->burst_cycles)
 		done = m->serial_done + m->burst_cycles;
-	m->serial_next = (addr + m->sector_bytes) >> m->interleave_shift == chunk
-				 ? addr + m->sector_bytes
-				 : UINT64_MAX;
+	m->serial_next = addr + m->sector_bytes;
 	m->serial_t = t;
 	m->serial_done = done;
 	return done;

@@ -82,7 +82,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->row_shift = log2_u32(cfg->row_bytes);
 	m->chunk_locates = m->row_shift >= m->interleave_shift;
 	m->last_chunk = UINT64_MAX; /* none yet (and never taken without chunk_locates) */
-	m->serial_next = UINT64_MAX;
+	m->serial_next = UINT64_MAX; /* no access yet */
 	m->serial_t = m->serial_done = 0;
 	m->t_rcd_cycles = cfg->t_rcd_cycles;
 	m->t_rp_cycles = cfg->t_rp_cycles;
@@ -341,8 +341,7 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	double serial = done + (double)k * m->burst_cycles;
 	if (run_done < serial)
 		run_done = serial;
-	uint64_t next = addr + (uint64_t)n * m->sector_bytes;
-	m->serial_next = next >> m->interleave_shift == addr >> m->interleave_shift ? next : UINT64_MAX;
+	m->serial_next = addr + (uint64_t)n * m->sector_bytes;
 	m->serial_done = run_done;
 	return run_done;
 }

@@ -160,9 +160,10 @@ struct dram_model {
 	bool chunk_locates;
 	uint32_t last_channel, last_bank;
 	uint64_t last_chunk, last_row;
-	/* the sector after the last one accessed, if in its chunk (else
-	 * UINT64_MAX), when that one arrived and when its data crossed the
-	 * bus: a coalesced load's next sector waits for the burst before */
+	/* the sector after the last one accessed (a chunk's first sector
+	 * never waits on it), when that one arrived and when its data
+	 * crossed the bus: a coalesced load's next sector waits for the
+	 * burst before */
 	uint64_t serial_next;
 	double serial_t, serial_done;
 	/* bus calendars: the heads together (32 channels: 512 B, all hot in

@@ -72,6 +72,31 @@ uint32_t *calib_order(uint64_t nodes, bool shuffled, uint64_t seed)
 	return ord;
 }
 
+/* next[] over nodes words_per_node words apart: the first `steps` nodes
+ * of ord form a cycle back to ord[0] (node 0 first, so a chase from word
+ * 0 walks it). */
+void calib_link_cycle(unsigned int *next, const uint32_t *ord, uint64_t steps,
+		      uint64_t words_per_node)
+{
+	for (uint64_t s = 0; s < steps; s++) {
+		uint64_t from = ord[s], to = s + 1 == steps ? ord[0] : ord[s + 1];
+		next[from * words_per_node] = (unsigned int)(to * words_per_node);
+	}
+}
+
+/* A chain's footprint in nodes `stride` apart within what a chase's
+ * 32-bit word indices and the order's 2^26 nodes allow (else -1, err
+ * naming footprint). */
+int calib_chain_fits(uint64_t footprint, uint64_t stride, struct gpuvm_error *err)
+{
+	uint64_t nodes = footprint / stride;
+	if (nodes > (1ull << 26) || footprint / 4 > UINT32_MAX)
+		return gpuvm_fail(err, "--workload", 0, "footprint",
+				  "%llu nodes or %llu words: at most 2^26 nodes and 2^32 words",
+				  (unsigned long long)nodes, (unsigned long long)(footprint / 4));
+	return 0;
+}
+
 /* chains = K warps of `lanes` chasers: chaser k starts k x steps / (K x
  * lanes) nodes along the cycle and walks steps / (K x lanes) x passes of it,
  * so with passes = 1 no two chasers visit a node. */
@@ -112,11 +137,7 @@ static int chase_host(struct simt_host *h, void *user)
 	uint32_t *ord = calib_order(nodes, c->order != 0, c->seed);
 	if (!ord)
 		return simt_fail(h, "out of memory for %llu chase nodes", (unsigned long long)nodes);
-	/* the first `steps` nodes of the order form a cycle back to node 0 */
-	for (uint64_t s = 0; s < c->steps; s++) {
-		uint64_t from = ord[s], to = s + 1 == c->steps ? ord[0] : ord[s + 1];
-		next[from * words_per_node] = (unsigned int)(to * words_per_node);
-	}
+	calib_link_cycle(next, ord, c->steps, words_per_node);
 	if (c->chains) {
 		int rc = par_chase_launch(h, c, next, ord);
 		free(ord);
@@ -187,10 +208,8 @@ static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	if (c.stride > c.footprint)
 		return gpuvm_fail(err, "--workload", 0, "stride", "is larger than the footprint");
 	uint64_t nodes = c.footprint / c.stride;
-	if (nodes > (1ull << 26) || c.footprint / 4 > UINT32_MAX)
-		return gpuvm_fail(err, "--workload", 0, "footprint",
-				  "%llu nodes or %llu words: at most 2^26 nodes and 2^32 words",
-				  (unsigned long long)nodes, (unsigned long long)(c.footprint / 4));
+	if (calib_chain_fits(c.footprint, c.stride, err))
+		return -1;
 	if (!c.steps)
 		c.steps = nodes;
 	if (c.steps > nodes)

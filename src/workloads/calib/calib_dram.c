@@ -39,9 +39,7 @@ static int loaded_host(struct simt_host *h, void *user)
 	uint32_t *ord = calib_order(nodes, true, 1);
 	if (!ord)
 		return simt_fail(h, "out of memory for %llu chase nodes", (unsigned long long)nodes);
-	uint64_t cycle = c->steps ? c->steps : 1;
-	for (uint64_t s = 0; s < cycle; s++)
-		next[ord[s] * wpn] = (unsigned int)(ord[(s + 1) % cycle] * wpn);
+	calib_link_cycle(next, ord, c->steps ? c->steps : 1, wpn);
 	free(ord);
 	for (uint64_t i = 0; i < c->elems; i++)
 		buf[i] = (double)(i & 1023);
@@ -92,9 +90,8 @@ static int loaded_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	if (c.elems & (c.elems - 1))
 		return gpuvm_fail(err, "--workload", 0, "elems", "must be a power of two");
 	uint64_t nodes = c.footprint / 128;
-	if (nodes > (1ull << 26) || c.footprint / 4 > UINT32_MAX)
-		return gpuvm_fail(err, "--workload", 0, "footprint",
-				  "%llu nodes of 128 B: at most 2^26", (unsigned long long)nodes);
+	if (calib_chain_fits(c.footprint, 128, err))
+		return -1;
 	if (c.steps > nodes)
 		return gpuvm_fail(err, "--workload", 0, "steps", "more than the %llu nodes",
 				  (unsigned long long)nodes);

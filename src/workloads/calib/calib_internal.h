@@ -20,4 +20,14 @@ int calib_source(const char *name, simt_host_fn fn, const void *cfg, size_t byte
  * chase_order); malloc'd, NULL when out of memory. */
 uint32_t *calib_order(uint64_t nodes, bool shuffled, uint64_t seed);
 
+/* A chase's chain: next[ord[s] x words_per_node] = ord[s + 1] x
+ * words_per_node for the first `steps` nodes of ord, the last back to
+ * ord[0]. */
+void calib_link_cycle(unsigned int *next, const uint32_t *ord, uint64_t steps,
+		      uint64_t words_per_node);
+
+/* 0 if a chain over footprint in nodes `stride` apart fits a chase's
+ * indices (at most 2^26 nodes and 2^32 words); else -1, err set. */
+int calib_chain_fits(uint64_t footprint, uint64_t stride, struct gpuvm_error *err);
+
 #endif
