@@ -455,47 +455,61 @@ __global__ void fill_index(double *a, unsigned long long n)
 		a[i] = (double)(i & 1023);
 }
 
+// the calib STREAM kernels in launch_stream's numbering, and their names
+static void *const stream_fns[] = {(void *)calib_copy, (void *)calib_triad, (void *)calib_stream_init,
+				   (void *)calib_stream_read, (void *)calib_stream_scale,
+				   (void *)calib_stream_read2};
+static const char *const stream_names[] = {"copy", "triad", "init", "read", "scale", "read2"};
+
+// Three arrays of n doubles (i & 1023 each) for the STREAM kernels, and
+// the dynamic shared bytes that keep two CTAs resident per SM, as
+// gpu-stream and gpuvm calibrate run them: each CTA takes half of the SM's
+// shared memory (less the per-block reservation), so a third never fits
+// whatever carve-out the driver picks; every kernel is allowed that much.
+static size_t stream_setup(unsigned long long n, double **a, double **b, double **c)
+{
+	for (double **p : {a, b, c}) {
+		CHECK(cudaMalloc(p, n * 8));
+		fill_index<<<(unsigned)(n / 256), 256>>>(*p, n);
+	}
+	CHECK(cudaDeviceSynchronize());
+	cudaDeviceProp prop;
+	CHECK(cudaGetDeviceProperties(&prop, 0));
+	size_t smem = prop.sharedMemPerMultiprocessor / 2 - prop.reservedSharedMemPerBlock;
+	for (void *fn : stream_fns) {
+		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+	}
+	return smem;
+}
+
+static void stream_free(double *a, double *b, double *c)
+{
+	CHECK(cudaFree(a));
+	CHECK(cudaFree(b));
+	CHECK(cudaFree(c));
+}
+
 static void stream_section(void)
 {
 	unsigned long long n = 1ull << 26; // 512 MiB per array, 10x the L2
 	double *a, *b, *c;
-	CHECK(cudaMalloc(&a, n * 8));
-	CHECK(cudaMalloc(&b, n * 8));
-	CHECK(cudaMalloc(&c, n * 8));
-	fill_index<<<(unsigned)(n / 256), 256>>>(a, n);
-	fill_index<<<(unsigned)(n / 256), 256>>>(b, n);
-	fill_index<<<(unsigned)(n / 256), 256>>>(c, n);
-	CHECK(cudaDeviceSynchronize());
-	// Two CTAs resident per SM, as gpu-stream and gpuvm calibrate run them:
-	// each CTA takes half of the SM's shared memory (less the per-block
-	// reservation), so a third never fits whatever carve-out the driver picks.
-	cudaDeviceProp prop;
-	CHECK(cudaGetDeviceProperties(&prop, 0));
-	size_t smem = prop.sharedMemPerMultiprocessor / 2 - prop.reservedSharedMemPerBlock;
-	void *fns[] = {(void *)calib_copy, (void *)calib_triad, (void *)calib_stream_init,
-		       (void *)calib_stream_read, (void *)calib_stream_scale};
-	for (void *fn : fns) {
-		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
-	}
-	static const char *names[] = {"copy", "triad", "init", "read", "scale"};
+	size_t smem = stream_setup(n, &a, &b, &c);
 	static const double streams[] = {2, 3, 1, 1, 2};
 	static const unsigned blocks[] = {32, 64, 128, 256, 512, 1024};
 	for (int k = 0; k < 5; k++)
 		for (unsigned bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
 			stream_ctx s = {k, blocks[bi], smem, {a, b, c, 1.2, n}};
 			int occ = 0;
-			CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fns[k], (int)blocks[bi], smem));
+			CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, stream_fns[k], (int)blocks[bi], smem));
 			double us = median_us(launch_stream, &s, 7, false);
 			char q[64];
-			snprintf(q, sizeof q, "stream_%s_gb_s", names[k]);
+			snprintf(q, sizeof q, "stream_%s_gb_s", stream_names[k]);
 			char m[160];
 			snprintf(m, sizeof m, "gpu-stream grid: one element per thread, %zu B shared per CTA (occupancy API: %d CTAs/SM), 2^26 doubles, median of 7", smem, occ);
 			row("stream", q, 2.0 * blocks[bi], streams[k] * 8.0 * (double)n / us / 1e3, "GB/s", m);
 		}
-	CHECK(cudaFree(a));
-	CHECK(cudaFree(b));
-	CHECK(cudaFree(c));
+	stream_free(a, b, c);
 }
 
 // ------------------------------------------------- a CTA slot's parts
@@ -509,23 +523,7 @@ static void stream_parts_section(void)
 {
 	unsigned long long n = 1ull << 25;
 	double *a, *b, *c;
-	CHECK(cudaMalloc(&a, 2 * n * 8));
-	CHECK(cudaMalloc(&b, 2 * n * 8));
-	CHECK(cudaMalloc(&c, 2 * n * 8));
-	fill_index<<<(unsigned)(2 * n / 256), 256>>>(a, 2 * n);
-	fill_index<<<(unsigned)(2 * n / 256), 256>>>(b, 2 * n);
-	fill_index<<<(unsigned)(2 * n / 256), 256>>>(c, 2 * n);
-	CHECK(cudaDeviceSynchronize());
-	cudaDeviceProp prop;
-	CHECK(cudaGetDeviceProperties(&prop, 0));
-	size_t smem = prop.sharedMemPerMultiprocessor / 2 - prop.reservedSharedMemPerBlock;
-	void *fns[] = {(void *)calib_copy, (void *)calib_triad, (void *)calib_stream_init,
-		       (void *)calib_stream_read, (void *)calib_stream_scale, (void *)calib_stream_read2};
-	for (void *fn : fns) {
-		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
-	}
-	static const char *names[] = {"copy", "triad", "init", "read", "scale", "read2"};
+	size_t smem = stream_setup(2 * n, &a, &b, &c);
 	static const unsigned blocks[] = {32, 64, 128, 256, 512};
 	for (int k = 0; k < 6; k++)
 		for (unsigned bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
@@ -535,13 +533,11 @@ static void stream_parts_section(void)
 			double t2 = median_us(launch_stream, &s2, 7, false);
 			double ctas_per_slot = (double)(n / blocks[bi]) / (2.0 * g_sms);
 			char q[64];
-			snprintf(q, sizeof q, "stream_%s_slot_cycles", names[k]);
+			snprintf(q, sizeof q, "stream_%s_slot_cycles", stream_names[k]);
 			row("slot", q, (double)blocks[bi], (t2 - t1) * g_mhz / ctas_per_slot, "cycles",
 			    "gpu-stream grid at 2 CTAs/SM (x = threads per CTA): (T(2^26) - T(2^25)) x clock / CTAs per slot, medians of 7");
 		}
-	CHECK(cudaFree(a));
-	CHECK(cudaFree(b));
-	CHECK(cudaFree(c));
+	stream_free(a, b, c);
 }
 
 // ------------------------------------------- a warp's load vs its sectors
@@ -581,6 +577,30 @@ __global__ void warp_load(const unsigned char *buf, const unsigned char *buf2, u
 		mean_cycles[blockIdx.x] = (double)(t1 - t0) / steps + off;
 }
 
+struct warp_load_shape {
+	unsigned stride; // bytes between lanes
+	int two;         // a second load from the second array
+	int sectors;
+};
+
+// The median over 3 runs (and over the warps) of warp_load's cycles a step
+static double warp_load_median(const unsigned char *buf, const unsigned char *buf2, uint64_t region,
+			       unsigned steps, const warp_load_shape &sh, int warps, unsigned step_mul,
+			       double *res)
+{
+	std::vector<double> all;
+	for (int rep = 0; rep < 3; rep++) {
+		flush_l2();
+		warp_load<<<warps, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, step_mul, res);
+		CHECK(cudaGetLastError());
+		std::vector<double> h((size_t)warps);
+		CHECK(cudaMemcpy(h.data(), res, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
+		all.insert(all.end(), h.begin(), h.end());
+	}
+	std::sort(all.begin(), all.end());
+	return all[all.size() / 2];
+}
+
 static void warp_load_section(void)
 {
 	const unsigned steps = 256;
@@ -592,42 +612,22 @@ static void warp_load_section(void)
 	CHECK(cudaMemset(buf, 0, region * g_sms));
 	CHECK(cudaMemset(buf2, 0, region * g_sms));
 	CHECK(cudaMalloc(&res, sizeof(double) * g_sms));
-	struct shape { unsigned stride; int two; int sectors; };
-	static const shape shapes[] = {{0, 0, 1}, {8, 0, 8}, {32, 0, 32}, {8, 1, 16}};
+	static const warp_load_shape shapes[] = {{0, 0, 1}, {8, 0, 8}, {32, 0, 32}, {8, 1, 16}};
 	for (int warps : {1, g_sms})
-		for (const shape &sh : shapes) {
-			std::vector<double> all;
-			for (int rep = 0; rep < 3; rep++) {
-				flush_l2();
-				warp_load<<<warps, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, 1, res);
-				CHECK(cudaGetLastError());
-				std::vector<double> h((size_t)warps);
-				CHECK(cudaMemcpy(h.data(), res, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
-				all.insert(all.end(), h.begin(), h.end());
-			}
-			std::sort(all.begin(), all.end());
+		for (const warp_load_shape &sh : shapes) {
 			char m[200];
 			snprintf(m, sizeof m, "one warp's dependent __ldcg of fresh DRAM lines (4 KiB apart, TLB warmed), %d warp(s), one per SM; median over warps and 3 runs", warps);
 			char q[80];
 			snprintf(q, sizeof q, "warp_load_cycles_w%d", warps);
-			row("warpload", q, sh.sectors, all[all.size() / 2], "cycles", m);
+			row("warpload", q, sh.sectors, warp_load_median(buf, buf2, region, steps, sh, warps, 1, res),
+			    "cycles", m);
 		}
 	// one warp, the same pages in a scrambled order (step i reads page
 	// 97 i mod 256): is the sequential walk's DRAM cost the pages' order?
-	for (const shape &sh : shapes) {
-		std::vector<double> all;
-		for (int rep = 0; rep < 3; rep++) {
-			flush_l2();
-			warp_load<<<1, 32>>>(buf, buf2, region, sh.stride, sh.two, steps, steps, 97, res);
-			CHECK(cudaGetLastError());
-			double v;
-			CHECK(cudaMemcpy(&v, res, sizeof v, cudaMemcpyDeviceToHost));
-			all.push_back(v);
-		}
-		std::sort(all.begin(), all.end());
-		row("warpload", "warp_load_cycles_w1_scrambled", sh.sectors, all[1], "cycles",
+	for (const warp_load_shape &sh : shapes)
+		row("warpload", "warp_load_cycles_w1_scrambled", sh.sectors,
+		    warp_load_median(buf, buf2, region, steps, sh, 1, 97, res), "cycles",
 		    "as warp_load_cycles_w1, the pages visited in the order 97 i mod 256; median of 3 runs");
-	}
 	CHECK(cudaFree(buf));
 	CHECK(cudaFree(buf2));
 	CHECK(cudaFree(res));
@@ -763,13 +763,15 @@ static void loaded_latency_curve(int l2, int writes)
 
 // ---------------------------------------------- L2 partition homes
 
-// Which 128 B lines are homed in the SM's own L2 partition and which in
-// the far one (A100/H100 split the L2 in two): from one thread, each line
-// of 1 MiB is loaded 16 times in a row (its word points at itself, __ldcg,
-// an L2 hit after the first), and its time per load sorts it near or far.
-// The map's granularity is what mem.partition_interleave models; a warp's
-// load whose lines straddle both homes waits for the far one.
-__global__ void home_probe(const unsigned int *buf, unsigned lines, double *lat, int *smid)
+// How the L2 treats each 128 B line (A100/H100 split the L2 in two): from
+// one thread, each line of 1 MiB is loaded 16 times in a row (its word
+// points at itself, __ldcg, an L2 hit after the first), and its time per
+// load sorts it into a near (fast) or far (slow) class. gpuvm takes the
+// classes as the partitions' homes (mem.partition_interleave and _hash
+// model the map's granularity); probed from other SMs the classes mostly
+// agree, so what they are on the die is open (docs/hardware.md). A warp's
+// load whose lines straddle both classes waits for the slow one.
+__device__ void home_probe_lines(const unsigned int *buf, unsigned lines, double *lat)
 {
 	unsigned int j0 = 0;
 	for (unsigned i = 0; i < lines; i++) {
@@ -781,6 +783,11 @@ __global__ void home_probe(const unsigned int *buf, unsigned lines, double *lat,
 		lat[i] = (double)(t1 - t0) / 16 + (j == 0xffffffffu ? 1 : 0);
 		j0 = j - i * 32; // 0: keeps the next line's address behind this chain
 	}
+}
+
+__global__ void home_probe(const unsigned int *buf, unsigned lines, double *lat, int *smid)
+{
+	home_probe_lines(buf, lines, lat);
 	unsigned s;
 	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
 	*smid = (int)s;
@@ -795,16 +802,7 @@ __global__ void home_probe_on(const unsigned int *buf, unsigned lines, double *l
 	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
 	if (s != want || atomicCAS(claim, 0u, 1u) != 0u)
 		return;
-	unsigned int j0 = 0;
-	for (unsigned i = 0; i < lines; i++) {
-		unsigned int j = __ldcg(&buf[i * 32 + j0]);
-		long long t0 = clock64();
-		for (int h = 0; h < 16; h++)
-			j = __ldcg(&buf[j]);
-		long long t1 = clock64();
-		lat[i] = (double)(t1 - t0) / 16 + (j == 0xffffffffu ? 1 : 0);
-		j0 = j - i * 32;
-	}
+	home_probe_lines(buf, lines, lat);
 	*smid = (int)s;
 }
 
