@@ -203,12 +203,14 @@ static void chase_rows(struct calib *c, const struct gpuvm_config *cfg, const ch
 	uint64_t dram = 125026ull * 1024;
 	add_row(c, gpu, "chase_dram_cycles", "cycles", K_LATENCY, (double)dram,
 		chase_latency(c, cfg, gpu, dram, 128, "shuffled", "default"));
-	/* MT4G's convention (caps-tum/mt4g, benchmarks/latency/mainMemoryLatency:
-	 * one thread, a shuffled cycle over 1 GiB with 1 KiB between nodes,
-	 * 2048 timed hops after as many warm-up hops, caches bypassed; run here
-	 * as every cold chase, N then 2N hops): the same DRAM access as the row
-	 * above, but over eight times the footprint, so TLB levels whose reach
-	 * lies between 122 MiB and 1 GiB miss here */
+	/* The DRAM chase over 1 GiB, 1 KiB between nodes (caps-tum/mt4g's
+	 * footprint and stride), TLB-warm as every cold chase here: N then 2N
+	 * hops, the first touches of the pages cancelling. Published values
+	 * are warm chases too (gpu-benches' rows at 905 MiB and 1.46 GiB, the
+	 * H100 boards' calib_chase): translation levels whose reach lies
+	 * between 122 MiB and 1 GiB would miss here. MT4G's own values time the
+	 * first 2048 ld.global.cv hops of a fresh context, another quantity
+	 * (docs/calibration.md, "The 1 GiB chase") */
 	add_row(c, gpu, "chase_dram_1gib_cycles", "cycles", K_LATENCY, (double)(1ull << 30),
 		chase_latency(c, cfg, gpu, 1ull << 30, 1024, "shuffled", "cg"));
 }

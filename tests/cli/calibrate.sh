@@ -71,10 +71,11 @@ print("L1 %.1f  L2 %.1f  DRAM %.1f cycles" % (l1, l2, dram))
 (r,) = [r for r in rows if r["quantity"] == "chase_dram_cycles"]
 assert float(r["published"]) == 572.2 and r["status"] in ("pass", "FAIL"), r
 assert "gpu-benches" in r["source"], r
-# MT4G's convention: 1 GiB footprint, 1 KiB stride; a larger footprint
-# never makes a DRAM chase faster, and the row is held to MT4G's A100 value
+# 1 GiB footprint, 1 KiB stride, TLB-warm; a larger footprint never makes
+# a DRAM chase faster, and the row is held to gpu-benches' warm chases that
+# bracket 1 GiB, not to MT4G's first hops of a fresh context (640.1)
 (g,) = [g for g in rows if g["quantity"] == "chase_dram_1gib_cycles"]
-assert float(g["published"]) == 640.1 and "mt4g" in g["source"], g
+assert float(g["published"]) == 574.6 and "gpu-latency" in g["source"], g
 assert float(g["simulated"]) >= 0.98 * float(r["simulated"]), (g, r)
 # all-bank refresh (a100.ini: tRFC 350 of tREFI 3900 ns) leaves a stream
 # 1 - 350/3900 = 0.910 of the pin rate; without it the model reached 0.99.
