@@ -292,6 +292,104 @@ static void chase_section(void)
 	CHECK(cudaFree(dres));
 }
 
+// ---------------------------------------------------- MT4G's 1 GiB convention
+
+// caps-tum/mt4g's mainMemoryLatency, as its sample results were taken: one
+// thread times each of its hops with %clock around an ld.global.cv load,
+// 2048 hops from node 0 of a shuffled cycle over 1 GiB with 1 KiB between
+// nodes, no warm-up. Its A100 and H100 results split into two modes
+// 150-175 cycles apart that calibrate's warm chase on the same parts does
+// not show (docs/calibration.md, "The 1 GiB chase"). The variants below
+// change one thing each, so one board names the cause: the first launch
+// in a fresh context, the same launch again (translations warm), and
+// ld.global.cg in place of .cv (the L2 keeps the line).
+#define MT4G_HOPS 2048
+__global__ void mt4g_hops(const unsigned int *chain, int cv, unsigned int *cycles)
+{
+	unsigned int j = 0;
+	for (int i = 0; i < MT4G_HOPS; i++) {
+		unsigned int t0, t1, v;
+		asm volatile("mov.u32 %0, %%clock;" : "=r"(t0));
+		if (cv)
+			asm volatile("ld.global.cv.u32 %0, [%1];" : "=r"(v) : "l"(chain + j));
+		else
+			asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(chain + j));
+		j = v;
+		// the clock waits for the load: it reads the loaded value
+		asm volatile("mov.u32 %0, %%clock;" : "=r"(t1) : "r"(v));
+		cycles[i] = t1 - t0;
+	}
+}
+
+static void mt4g_row(const char *variant, const std::vector<unsigned int> &c, double warm)
+{
+	// the first hop is left out, as MT4G does
+	std::vector<double> v(c.begin() + 1, c.end());
+	double mean = 0;
+	for (double x : v)
+		mean += x;
+	mean /= (double)v.size();
+	std::vector<double> s = v;
+	std::sort(s.begin(), s.end());
+	// hops more than 100 cycles above calibrate's warm chase: MT4G's
+	// second mode
+	double slow = 0;
+	for (double x : v)
+		slow += x > warm + 100;
+	char q[64];
+	snprintf(q, sizeof q, "mt4g_1gib_%s_mean_cycles", variant);
+	row("mt4g", q, MT4G_HOPS - 1, mean, "cycles", "per-hop %clock, 1 GiB, 1 KiB nodes, MT4G's kernel");
+	snprintf(q, sizeof q, "mt4g_1gib_%s_p50_cycles", variant);
+	row("mt4g", q, MT4G_HOPS - 1, s[s.size() / 2], "cycles", "median hop");
+	snprintf(q, sizeof q, "mt4g_1gib_%s_slow_fraction", variant);
+	row("mt4g", q, warm + 100, slow / (double)v.size(), "fraction",
+	    "hops above the warm chase + 100 cycles (x = that bound)");
+}
+
+// Resets the device: run on its own (`hwbench mt4g`), before anything else
+static void mt4g_section(void)
+{
+	CHECK(cudaDeviceReset());
+	g_mhz = measure_mhz();
+	// written as MT4G writes it: the whole array in one host-to-device copy
+	// (build_chain's device-to-device scatter could run on the SMs and warm
+	// their translations before the fresh launch)
+	const uint64_t bytes = 1ull << 30, wpn = 1024 / 4, nodes = bytes / 1024;
+	std::vector<uint32_t> ord = chase_order(nodes, true);
+	std::vector<unsigned int> host(bytes / 4, 0);
+	for (uint64_t i = 0; i < nodes; i++)
+		host[ord[i] * wpn] = (unsigned int)(ord[(i + 1) % nodes] * wpn);
+	unsigned int *ch, *dc;
+	CHECK(cudaMalloc(&ch, bytes));
+	CHECK(cudaMemcpy(ch, host.data(), bytes, cudaMemcpyHostToDevice));
+	CHECK(cudaMalloc(&dc, MT4G_HOPS * sizeof(unsigned int)));
+	std::vector<unsigned int> c(MT4G_HOPS);
+	auto hops = [&](int cv, const char *variant, double warm) {
+		mt4g_hops<<<1, 1>>>(ch, cv, dc);
+		CHECK(cudaGetLastError());
+		CHECK(cudaMemcpy(c.data(), dc, MT4G_HOPS * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+		mt4g_row(variant, c, warm);
+	};
+	// the warm reference first would warm the translations: the fresh
+	// launch goes first and is classed against the second launch's median
+	mt4g_hops<<<1, 1>>>(ch, 1, dc);
+	CHECK(cudaGetLastError());
+	CHECK(cudaMemcpy(c.data(), dc, MT4G_HOPS * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+	std::vector<unsigned int> fresh = c;
+	unsigned int *out;
+	CHECK(cudaMalloc(&out, 4096));
+	CHECK(cudaMalloc(&g_flush, 4 * g_l2));
+	double warm = chase_diff_cycles(ch, out, 1u << 15, 1, true);
+	row("mt4g", "chase_dram_1gib_cycles", 1ull << 30, warm, "cycles",
+	    "calib_chase, (T(2N)-T(N))/N, L2 flushed before each launch, median of 5");
+	mt4g_row("fresh_cv", fresh, warm);
+	hops(1, "again_cv", warm);
+	hops(0, "again_cg", warm);
+	CHECK(cudaFree(out));
+	CHECK(cudaFree(dc));
+	CHECK(cudaFree(ch));
+}
+
 // ------------------------------------------------------------- arithmetic
 
 // one dependent chain of the op per thread (ilp 1) or 8 independent ones
@@ -1552,6 +1650,12 @@ int main(int argc, char **argv)
 	g_l2 = (size_t)p.l2CacheSize;
 	if (!strcmp(what, "durations")) {
 		durations_section();
+		return 0;
+	}
+	if (!strcmp(what, "mt4g")) {
+		printf("row\tsection\tquantity\tx\tvalue\tunit\tmethod\n");
+		mt4g_section();
+		CHECK(cudaFree(g_flush));
 		return 0;
 	}
 	CHECK(cudaMalloc(&g_flush, 4 * g_l2));
