@@ -5,28 +5,65 @@
 #include "mem/long_pool.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Live holds covering absolute slot s: those with a <= s <= b, counted
- * over the heap's array. A far-fault pool keeps a few of them live (7 on
- * average, 92 at most, on a managed 125 % run of 16 MSHRs per SM), so
- * the scan reads one or two host cache lines, where a tree over the
- * ring's slots read and wrote ~100 KB per SM. No hold reaches past
- * newest (a request may arrive long after); the bounds below are those
- * the earlier Fenwick tree's window had, kept so the answer is the same
- * in every case: a live hold's points lie in [newest - 3 x ring,
+ * over the heap's array, and in *until the first slot after s whose
+ * count may differ: the count changes only where a hold begins (a) or
+ * has ended (b + 1), or where s leaves the window answered in. A
+ * far-fault pool keeps a few dozen holds live (about 60 on a managed
+ * 125 % run of 16 MSHRs per SM), and its slots are asked for again and
+ * again between two changes of the holds (the full-slot walk of
+ * long_pool_start steps through them one by one): the count of the last
+ * range is kept, and a scan is made once per range, not once per slot.
+ * No hold reaches past newest (a request may arrive long after), which
+ * does not move while a walk runs; the bounds below are those the
+ * earlier Fenwick tree's window had, kept so the answer is the same in
+ * every case: a live hold's points lie in [newest - 3 x ring,
  * newest + 1] (a hold leaves once it ends before the ring's oldest slot,
  * and began at most a ring before its end; newest moves at most ring +
- * 8 slots between drops, or jumps at the end of a call). */
-static int64_t covering(const struct long_pool *p, int64_t s)
+ * 8 slots between drops, or jumps at the end of a call). A kept range
+ * ends at or before the newest it was counted under, so a later,
+ * larger newest leaves it true; a larger window floor is tested. */
+static int64_t covering_until(struct long_pool *p, int64_t s, int64_t *until)
 {
-	if (!p->hold_n || s > p->newest || s < p->newest - 4 * ((int64_t)p->mask + 1))
+	int64_t lo = p->newest - 4 * ((int64_t)p->mask + 1);
+	if (!p->hold_n || s > p->newest) {
+		*until = INT64_MAX;
 		return 0;
-	int64_t c = 0;
+	}
+	if (s < lo) {
+		*until = lo;
+		return 0;
+	}
+	if (p->count_ok && s >= p->count_from && s < p->count_until) {
+		*until = p->count_until;
+		return p->count;
+	}
+	int64_t c = 0, next = p->newest + 1;
 	const struct long_pool_hold *h = p->hold;
-	for (uint32_t i = 0; i < p->hold_n; i++)
-		c += (h[i].a <= s) & (s <= h[i].b);
+	for (uint32_t i = 0; i < p->hold_n; i++) {
+		if (h[i].a <= s && s <= h[i].b) {
+			c++;
+			if (h[i].b + 1 < next)
+				next = h[i].b + 1;
+		} else if (h[i].a > s && h[i].a < next) {
+			next = h[i].a;
+		}
+	}
+	p->count_ok = 1;
+	p->count_from = s;
+	p->count_until = next;
+	p->count = c;
+	*until = next;
 	return c;
+}
+
+static int64_t covering(struct long_pool *p, int64_t s)
+{
+	int64_t until;
+	return covering_until(p, s, &until);
 }
 
 /* The live holds are a binary min-heap on their last slot b. */
@@ -58,6 +95,7 @@ static void holds_drop_old(struct long_pool *p)
 	while (p->hold_n && p->hold[0].b < oldest) {
 		p->hold[0] = p->hold[--p->hold_n];
 		heap_down(p, 0);
+		p->count_ok = 0;
 	}
 }
 
@@ -71,6 +109,7 @@ static int holds_push(struct long_pool *p, int64_t a, int64_t b)
 		p->hold = h;
 		p->hold_cap = cap;
 	}
+	p->count_ok = 0;
 	uint32_t i = p->hold_n++;
 	while (i && p->hold[(i - 1) / 2].b > b) {
 		p->hold[i] = p->hold[(i - 1) / 2];
@@ -129,13 +168,6 @@ static double *slot_used(struct long_pool *p, int64_t s)
 	return slot_used_covered(p, s, covering(p, s));
 }
 
-/* Whether the walk would have left s's entry holding s (server_pool's
- * fast paths test the tag): touched, or covered by a hold. */
-static int holds_slot(const struct long_pool *p, int64_t s)
-{
-	return p->slot[(uint32_t)s & p->mask].tag == s || covering(p, s) > 0;
-}
-
 double long_pool_start(struct long_pool *p, double t)
 {
 	holds_drop_old(p);
@@ -149,8 +181,29 @@ double long_pool_start(struct long_pool *p, double t)
 	if (*slot_used(p, s) >= p->capacity) {
 		if (s < p->frontier)
 			s = p->frontier;
-		while (*slot_used(p, s) >= p->capacity)
-			s++;
+		/* while (*slot_used(p, s) >= capacity) s++, the covering
+		 * counts taken once per change. Where c holds alone fill a
+		 * slot, every slot up to the next change is full (an entry's
+		 * used is at least c x slot_cycles: it only ever adds, and
+		 * rounding a sum of non-negative terms never falls below the
+		 * exact sum of its whole-slot part), so the walk jumps there
+		 * without writing their entries: an entry it would have
+		 * written gets the same value when next read (c x slot_cycles
+		 * fresh, or the same whole-slot adds one by one), and the
+		 * slot a ring below it that the write would have recycled is
+		 * older than the ring, never read again. */
+		int64_t until = s, c = 0;
+		for (;; s++) {
+			if (s >= until) {
+				c = covering_until(p, s, &until);
+				if ((double)c * p->slot_cycles >= p->capacity) {
+					s = until - 1;
+					continue;
+				}
+			}
+			if (*slot_used_covered(p, s, c) < p->capacity)
+				break;
+		}
 		p->frontier = s;
 	}
 	if (s > p->newest)
@@ -165,11 +218,16 @@ static void consume_long(struct long_pool *p, double start, double hold);
 static void consume(struct long_pool *p, double start, double hold)
 {
 	int64_t s = (int64_t)(start * p->inv_slot);
-	/* the inline fast path: a different rounding of the fit test */
-	if (s >= p->newest - (int64_t)p->mask && s <= p->newest && holds_slot(p, s) &&
+	/* the inline fast path: a different rounding of the fit test; it
+	 * takes a slot the walk would have left holding s (touched, or
+	 * covered by a hold), the covering count taken once for both */
+	if (s >= p->newest - (int64_t)p->mask && s <= p->newest &&
 	    start + hold <= (double)(s + 1) * p->slot_cycles) {
-		*slot_used(p, s) += hold;
-		return;
+		int64_t c = covering(p, s);
+		if (p->slot[(uint32_t)s & p->mask].tag == s || c > 0) {
+			*slot_used_covered(p, s, c) += hold;
+			return;
+		}
 	}
 	int64_t oldest = p->newest - (int64_t)p->mask;
 	if (s < oldest) {
@@ -180,10 +238,13 @@ static void consume(struct long_pool *p, double start, double hold)
 		consume_long(p, start, hold);
 		return;
 	}
+	int64_t until = s, c = 0;
 	for (;;) {
 		double end = (double)(s + 1) * p->slot_cycles;
 		double take = end - start;
-		double *u = slot_used(p, s);
+		if (s >= until)
+			c = covering_until(p, s, &until);
+		double *u = slot_used_covered(p, s, c);
 		if (hold <= take) {
 			*u += hold;
 			break;

@@ -18,9 +18,11 @@
  *  - the first slots of a hold longer than the ring, which the walk
  *    wrote and its later slots made older than the ring (never read
  *    again), are left out.
- * A hold costs O(log holds) instead of O(hold / slot_cycles); each touch
- * of a slot counts the live holds covering it, a scan of the few live
- * intervals (a far-fault pool keeps about as many as its MSHRs). */
+ * A hold costs O(log holds) instead of O(hold / slot_cycles); a slot's
+ * count of the live holds covering it is a scan of the live intervals
+ * (a few dozen on a far-fault pool), made once per range of slots with
+ * the same count, and a walk over full slots skips a range the holds
+ * alone fill. */
 #ifndef GPUVM_LONG_POOL_H
 #define GPUVM_LONG_POOL_H
 
@@ -43,6 +45,11 @@ struct long_pool {
 	struct long_pool_slot *slot; /* [ring] */
 	struct long_pool_hold *hold; /* min-heap on b of holds that may cover a kept slot */
 	uint32_t hold_n, hold_cap;
+	/* the last covering count taken: c holds cover every slot of
+	 * [from, until) while the holds stay as they are (cleared when a
+	 * hold is added or dropped) */
+	int64_t count_from, count_until, count;
+	int count_ok;
 	int oom;
 };
 
