@@ -5,7 +5,7 @@
 # nsys times them), and cuda/tlb_probe.cu's property chase. Writes into
 # $OUT (default out/hw); docs/hardware.md says what each file holds and
 # how the measurements of record were taken.
-#   bash scripts/hw-measure.sh [all|bench|durations|tlb] [tlb_probe share args...]
+#   bash scripts/hw-measure.sh [all|bench|mt4g|durations|tlb] [tlb_probe share args...]
 # Each step runs under `timeout` (HW_STEP_S seconds, default 240), so that a
 # step that hangs on a lent machine leaves the others' files behind.
 set -uo pipefail
@@ -34,6 +34,11 @@ status=0
 if [ "$what" = all ] || [ "$what" = bench ]; then
 	log "hwbench all"
 	timeout "$STEP_S" "$bin/hwbench" all >"$OUT/hwbench.tsv" || status=1
+fi
+if [ "$what" = all ] || [ "$what" = mt4g ]; then
+	# its own process: the section resets the device (MT4G's fresh context)
+	log "hwbench mt4g"
+	timeout "$STEP_S" "$bin/hwbench" mt4g >"$OUT/mt4g.tsv" || status=1
 fi
 if [ "$what" = all ] || [ "$what" = durations ]; then
 	log "durations under ncu"
