@@ -306,6 +306,8 @@ static void chase_section(void)
 #define MT4G_HOPS 2048
 __global__ void mt4g_hops(const unsigned int *chain, int cv, unsigned int *cycles)
 {
+	// the times kept in shared memory until the end, as MT4G keeps them
+	__shared__ unsigned int t[MT4G_HOPS];
 	unsigned int j = 0;
 	for (int i = 0; i < MT4G_HOPS; i++) {
 		unsigned int t0, t1, v;
@@ -317,8 +319,10 @@ __global__ void mt4g_hops(const unsigned int *chain, int cv, unsigned int *cycle
 		j = v;
 		// the clock waits for the load: it reads the loaded value
 		asm volatile("mov.u32 %0, %%clock;" : "=r"(t1) : "r"(v));
-		cycles[i] = t1 - t0;
+		t[i] = t1 - t0;
 	}
+	for (int i = 0; i < MT4G_HOPS; i++)
+		cycles[i] = t[i];
 }
 
 static void mt4g_row(const char *variant, const std::vector<unsigned int> &c, double warm)
