@@ -368,27 +368,25 @@ static void mt4g_section(void)
 	CHECK(cudaMemcpy(ch, host.data(), bytes, cudaMemcpyHostToDevice));
 	CHECK(cudaMalloc(&dc, MT4G_HOPS * sizeof(unsigned int)));
 	std::vector<unsigned int> c(MT4G_HOPS);
-	auto hops = [&](int cv, const char *variant, double warm) {
+	auto hops = [&](int cv) {
 		mt4g_hops<<<1, 1>>>(ch, cv, dc);
 		CHECK(cudaGetLastError());
 		CHECK(cudaMemcpy(c.data(), dc, MT4G_HOPS * sizeof(unsigned int), cudaMemcpyDeviceToHost));
-		mt4g_row(variant, c, warm);
+		return c;
 	};
-	// the warm reference first would warm the translations: the fresh
-	// launch goes first and is classed against the second launch's median
-	mt4g_hops<<<1, 1>>>(ch, 1, dc);
-	CHECK(cudaGetLastError());
-	CHECK(cudaMemcpy(c.data(), dc, MT4G_HOPS * sizeof(unsigned int), cudaMemcpyDeviceToHost));
-	std::vector<unsigned int> fresh = c;
+	// the fresh launch first: the warm chase it is classed against would
+	// warm the translations
+	std::vector<unsigned int> fresh = hops(1);
 	unsigned int *out;
 	CHECK(cudaMalloc(&out, 4096));
 	CHECK(cudaMalloc(&g_flush, 4 * g_l2));
 	double warm = chase_diff_cycles(ch, out, 1u << 15, 1, true);
+	printf("# clock_mhz=%.1f\n", g_mhz);
 	row("mt4g", "chase_dram_1gib_cycles", 1ull << 30, warm, "cycles",
 	    "calib_chase, (T(2N)-T(N))/N, L2 flushed before each launch, median of 5");
 	mt4g_row("fresh_cv", fresh, warm);
-	hops(1, "again_cv", warm);
-	hops(0, "again_cg", warm);
+	mt4g_row("again_cv", hops(1), warm);
+	mt4g_row("again_cg", hops(0), warm);
 	CHECK(cudaFree(out));
 	CHECK(cudaFree(dc));
 	CHECK(cudaFree(ch));
