@@ -298,7 +298,7 @@ static void chase_section(void)
 // thread times each of its hops with %clock around an ld.global.cv load,
 // 2048 hops from node 0 of a shuffled cycle over 1 GiB with 1 KiB between
 // nodes, no warm-up. Its A100 and H100 results split into two modes
-// 150-175 cycles apart that calibrate's warm chase on the same parts does
+// 150-185 cycles apart that calibrate's warm chase on the same parts does
 // not show (docs/calibration.md, "The 1 GiB chase"). The variants below
 // change one thing each, so one board names the cause: the first launch
 // in a fresh context, the same launch again (translations warm), and
