@@ -328,7 +328,7 @@ static void test_evict_random_equals_walk(void **state)
 			fill(&w, (r >> 9) % 4, lo, lo + (r >> 11) % 12);
 			continue;
 		}
-		uint64_t rng = w.rng, k = uvm_rng_next(&rng) % w.sp.resident_pages;
+		uint64_t rng = w.rng, k = splitmix64_next(&rng) % w.sp.resident_pages;
 		uint32_t page = 0, blk = random_walk_pick(&w.sp, k, &page);
 		char want[32];
 		snprintf(want, sizeof want, "%u:%u-%u", blk, page, page);

@@ -9,22 +9,15 @@
 
 #include <stdint.h>
 
-/* splitmix64 (Steele, Lea, Flood, OOPSLA'14): the per-record stream. */
-static inline uint64_t gen_mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
+#include "core/splitmix.h"
 
 struct gen_rng {
 	uint64_t s;
 };
 static inline uint64_t gen_next(struct gen_rng *r)
 {
-	r->s += 0x9e3779b97f4a7c15ull;
-	return gen_mix(r->s);
+	r->s += SPLITMIX64_GAMMA;
+	return splitmix64(r->s);
 }
 static inline double gen_unit(struct gen_rng *r) /* [0, 1) */
 {
@@ -32,7 +25,7 @@ static inline double gen_unit(struct gen_rng *r) /* [0, 1) */
 }
 static inline struct gen_rng gen_rng_at(uint64_t seed, uint64_t stream, uint64_t index)
 {
-	struct gen_rng r = {gen_mix(seed ^ gen_mix(stream)) ^ gen_mix(index * 0xd1342543de82ef95ull + 1)};
+	struct gen_rng r = {splitmix64(seed ^ splitmix64(stream)) ^ splitmix64(index * 0xd1342543de82ef95ull + 1)};
 	return r;
 }
 

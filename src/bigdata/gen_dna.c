@@ -16,9 +16,9 @@ void gen_dna_init(struct gen_dna *g, uint64_t seed, uint64_t genome, unsigned in
 static char base_at(const struct gen_dna *g, uint64_t pos)
 {
 	uint64_t block = pos / DNA_BLOCK;
-	if (block && gen_mix(g->seed ^ gen_mix(block)) % 16 == 0)
+	if (block && splitmix64(g->seed ^ splitmix64(block)) % 16 == 0)
 		pos %= DNA_BLOCK; /* a repeat of block 0 */
-	return "ACGT"[gen_mix(g->seed ^ gen_mix(pos + 0x646e61)) & 3];
+	return "ACGT"[splitmix64(g->seed ^ splitmix64(pos + 0x646e61)) & 3];
 }
 
 void gen_dna_fill(const struct gen_dna *g, uint64_t first, uint64_t n, unsigned long long *out)

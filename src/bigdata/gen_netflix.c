@@ -22,8 +22,8 @@ static uint64_t user_id(const struct gen_netflix *g, uint64_t rank)
 /* quality of a movie (0..4) + bias of a user (-1..1) + noise (-1..1) */
 static int rating(const struct gen_netflix *g, uint64_t movie, uint64_t user, struct gen_rng *r)
 {
-	int v = 1 + (int)(gen_mix(g->seed ^ movie * 0x6d6f76) % 5) +
-		(int)(gen_mix(g->seed ^ user * 0x757372) % 3) - 1 + (int)(gen_next(r) % 3) - 1;
+	int v = 1 + (int)(splitmix64(g->seed ^ movie * 0x6d6f76) % 5) +
+		(int)(splitmix64(g->seed ^ user * 0x757372) % 3) - 1 + (int)(gen_next(r) % 3) - 1;
 	return v < 1 ? 1 : v > 5 ? 5 : v;
 }
 

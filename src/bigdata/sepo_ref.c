@@ -21,7 +21,7 @@ static uint64_t val_hash(const unsigned long long *v, unsigned int vbytes)
 {
 	uint64_t h = 0x1234567ull + vbytes;
 	for (unsigned int i = 0; i < (vbytes + 7) / 8; i++)
-		h = gen_mix(h ^ v[i]);
+		h = splitmix64(h ^ v[i]);
 	return h;
 }
 

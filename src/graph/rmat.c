@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/splitmix.h"
 #include "graph/csr_build.h"
 #include "gpuvm/units.h"
 
@@ -28,14 +29,6 @@
 #define GRAPH500_B 0.19
 #define GRAPH500_C 0.19
 #define GRAPH500_EDGE_FACTOR 16
-
-static inline uint64_t splitmix_next(uint64_t *s)
-{
-	uint64_t x = (*s += 0x9E3779B97F4A7C15ull);
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
 
 /* Two levels per 16-bit draw: pair_table[r] holds the row bits (bits 0-1)
  * and column bits (bits 2-3) of two levels, each of the 16 joint outcomes
@@ -55,7 +48,7 @@ static inline void rmat_edge(const struct rmat_gen *gen, uint64_t e, uint32_t *u
 	uint64_t bits = 0;
 	for (unsigned level = 0, pair = 0; level < gen->scale; level += 2, pair++) {
 		if ((pair & 3) == 0)
-			bits = splitmix_next(&s);
+			bits = splitmix64_next(&s);
 		uint32_t q = gen->pair_table[bits & 0xffff];
 		bits >>= 16;
 		row |= (q & 3u) << level;
@@ -135,7 +128,7 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 	gen->scale = p->scale;
 	fill_pair_table(gen, a, b, c);
 	uint64_t ks = p->seed ^ 0x6A09E667F3BCC909ull; /* separate from the weights' stream */
-	gen->key = splitmix_next(&ks);
+	gen->key = splitmix64_next(&ks);
 	uint32_t *perm = NULL;
 	if (!p->no_permute) {
 		perm = graph_alloc_big(n * sizeof *perm);
@@ -147,7 +140,7 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 			perm[i] = (uint32_t)i;
 		uint64_t ps = p->seed ^ 0xBB67AE8584CAA73Bull;
 		for (uint64_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
-			uint64_t j = (uint64_t)(((unsigned __int128)splitmix_next(&ps) * (i + 1)) >> 64);
+			uint64_t j = (uint64_t)(((unsigned __int128)splitmix64_next(&ps) * (i + 1)) >> 64);
 			uint32_t t = perm[i];
 			perm[i] = perm[j];
 			perm[j] = t;

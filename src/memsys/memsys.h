@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "core/later.h"
+#include "core/splitmix.h"
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "mem/dram_access.h"
@@ -110,12 +111,8 @@ memsys_route(const struct memsys *ms, uint64_t addr, uint64_t *local)
 		 * number (SplitMix64's finalizer); a partition's lines keep
 		 * their global address, so its L2 sets and channels are
 		 * spread by the address as before */
-		uint64_t z = chunk * 0x9e3779b97f4a7c15ull;
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
 		*local = addr;
-		return ms->part + z % ms->n_parts;
+		return ms->part + splitmix64_mix(chunk * SPLITMIX64_GAMMA) % ms->n_parts;
 	}
 	uint64_t low = addr & (((uint64_t)1 << ms->part_shift) - 1);
 	*local = (chunk / ms->n_parts) << ms->part_shift | low;

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "core/splitmix.h"
 #include "gpuvm/units.h"
 
 #define HUGE_BYTES (2ull << 20)
@@ -187,14 +188,6 @@ static uint64_t hop_offset(const struct cpu_probe *cp, uint64_t i, uint64_t stri
 	return line * LINE_BYTES + word * 8;
 }
 
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Chase order: aligned pairs of hops (2j, 2j+1) stay together, the pairs
  * in a random order (fixed per stride and size, so repeated passes time
  * the same chain). The random order defeats the stride prefetchers, which
@@ -209,7 +202,7 @@ static void chase_order(uint64_t *order, uint32_t hops, uint64_t stride)
 	for (uint32_t j = 0; j < pairs; j++)
 		order[j] = j;
 	for (uint32_t j = pairs; j > 1; j--) {
-		uint32_t k = (uint32_t)(splitmix(&seed) % j);
+		uint32_t k = (uint32_t)(splitmix64_next(&seed) % j);
 		uint64_t t = order[j - 1];
 		order[j - 1] = order[k];
 		order[k] = t;

@@ -117,7 +117,7 @@ static struct uvm_block *random_pick(void *st, const struct uvm_space *sp, uint6
 	struct random_4kb *r = st;
 	if (!sp->resident_pages)
 		return NULL;
-	uint64_t k = uvm_rng_next(sp->rng) % sp->resident_pages;
+	uint64_t k = splitmix64_next(sp->rng) % sp->resident_pages;
 	uint32_t i = block_of(r, k, &k);
 	if (i >= sp->n || i >= r->cap)
 		return NULL;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/splitmix.h"
 #include "gpuvm/module.h"
 #include "uvm/uvm_page.h"
 
@@ -38,14 +39,6 @@ static inline double uvm_prefetch_param(const struct uvm_prefetch_ctx *c, const 
 					uint32_t i)
 {
 	return c->params ? c->params[i] : rows[i].def;
-}
-
-static inline uint64_t uvm_rng_next(uint64_t *s)
-{
-	uint64_t x = (*s += 0x9E3779B97F4A7C15ull);
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
 }
 
 #endif

@@ -11,7 +11,7 @@ static void random_compute(const struct uvm_prefetch_ctx *c, uint64_t *out)
 		invalid += !mask_test(c->resident, p) && !mask_test(c->faulted, p);
 	uint32_t faults = mask_count(c->faulted);
 	for (uint32_t f = 0; f < faults && invalid; f++) {
-		uint32_t k = (uint32_t)(uvm_rng_next(c->rng) % invalid);
+		uint32_t k = (uint32_t)(splitmix64_next(c->rng) % invalid);
 		for (uint32_t p = c->first_page; p < c->end_page; p++) {
 			if (mask_test(c->resident, p) || mask_test(c->faulted, p) || mask_test(out, p))
 				continue;

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "core/splitmix.h"
+
 /* Knuth's MMIX LCG; positions come from the high 32 bits, which are the
  * well-mixed ones in a power-of-two-modulus LCG. */
 #define SAMPLING_LCG_MUL 6364136223846793005ull
@@ -12,11 +14,7 @@
 
 static inline uint64_t sampling_lcg_seed(uint64_t seed, uint64_t tid)
 {
-	uint64_t x = seed ^ (tid * 0xD1B54A32D192ED03ull);
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
+	return splitmix64(seed ^ (tid * 0xD1B54A32D192ED03ull));
 }
 
 /* Advances the stream and returns a position in [0, n). */

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "core/splitmix.h"
 #include "gpuvm/stream.h"
 #include "gpuvm/workload.h"
 
@@ -42,14 +43,6 @@ int op_list_kernel(struct op_list *l, struct gpuvm_kernel *k);
 int op_list_copy(struct op_list *l, enum gpuvm_run_op_kind kind, uint64_t addr, uint64_t bytes);
 /* Wraps l (moved into a heap object) as a source. */
 int op_list_source(struct op_list *l, struct gpuvm_source *out, struct gpuvm_error *err);
-
-static inline uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
 
 /* Where a workload's data lives (the mem= parameter): device memory,
  * managed memory paged on demand, or copy-then-execute (explicit

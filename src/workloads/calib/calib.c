@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/splitmix.h"
 #include "gpuvm/config.h"
 #include "workloads/calib/calib_internal.h"
 #include "workloads/calib/calib_kernels.h"
@@ -28,15 +29,6 @@ int calib_source(const char *name, simt_host_fn fn, const void *cfg, size_t byte
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	memcpy(u, cfg, bytes);
 	return simt_program_source(name, fn, u, free, out, err);
-}
-
-/* SplitMix64: the shuffle's generator (Steele et al., OOPSLA'14). */
-static uint64_t calib_mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 /* --------------------------------------------------------------- chase */
@@ -63,7 +55,7 @@ uint32_t *calib_order(uint64_t nodes, bool shuffled, uint64_t seed)
 	if (shuffled) {
 		uint64_t s = seed;
 		for (uint64_t k = nodes - 1; k > 1; k--) {
-			uint64_t r = 1 + calib_mix(&s) % k; /* keep node 0 first */
+			uint64_t r = 1 + splitmix64_next(&s) % k; /* keep node 0 first */
 			uint32_t t = ord[k];
 			ord[k] = ord[r];
 			ord[r] = t;

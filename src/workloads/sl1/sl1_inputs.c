@@ -4,28 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
-/* splitmix64 (Steele et al., OOPSLA'14): small, seedable, portable */
-static uint64_t next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+#include "core/splitmix.h"
+
 
 void sl1_gen_text(char *buf, uint64_t n, uint64_t seed)
 {
 	uint64_t s = seed, i = 0;
-	unsigned words_left = 6 + (unsigned)(next(&s) % 10);
+	unsigned words_left = 6 + (unsigned)(splitmix64_next(&s) % 10);
 	while (i < n) {
-		unsigned len = 1 + (unsigned)(next(&s) % 10);
+		unsigned len = 1 + (unsigned)(splitmix64_next(&s) % 10);
 		for (unsigned k = 0; k < len && i < n; k++)
-			buf[i++] = (char)('a' + next(&s) % 26);
+			buf[i++] = (char)('a' + splitmix64_next(&s) % 26);
 		if (i >= n)
 			break;
 		if (--words_left == 0) {
 			buf[i++] = '\n';
-			words_left = 6 + (unsigned)(next(&s) % 10);
+			words_left = 6 + (unsigned)(splitmix64_next(&s) % 10);
 		} else {
 			buf[i++] = ' ';
 		}
@@ -42,10 +36,10 @@ uint64_t sl1_gen_log(char *buf, uint64_t n, uint64_t seed, unsigned urls)
 		return 0;
 	for (;;) {
 		/* popularity: the minimum of two uniform draws favours low ids */
-		unsigned a = (unsigned)(next(&s) % urls), b = (unsigned)(next(&s) % urls);
+		unsigned a = (unsigned)(splitmix64_next(&s) % urls), b = (unsigned)(splitmix64_next(&s) % urls);
 		unsigned url = a < b ? a : b;
-		unsigned ip = (unsigned)next(&s), sec = (unsigned)(next(&s) % 86400);
-		unsigned size = 100 + (unsigned)(next(&s) % 9000);
+		unsigned ip = (unsigned)splitmix64_next(&s), sec = (unsigned)(splitmix64_next(&s) % 86400);
+		unsigned size = 100 + (unsigned)(splitmix64_next(&s) % 9000);
 		/* no '/' before the URL: the kernel's URL starts at the first '/' */
 		int w = snprintf(line, sizeof line,
 				 "%u.%u.%u.%u - - [2016-03-%02u %02u:%02u:%02u] \"GET /page/%u.html "
@@ -69,11 +63,11 @@ void sl1_gen_points(float *p, uint64_t n, unsigned dims, unsigned clusters, uint
 	if (!clusters)
 		clusters = 1;
 	for (unsigned i = 0; i < clusters * dims; i++)
-		centre[i] = (float)(next(&s) % 10000) / 100.0f;
+		centre[i] = (float)(splitmix64_next(&s) % 10000) / 100.0f;
 	for (uint64_t i = 0; i < n; i++) {
-		unsigned c = (unsigned)(next(&s) % clusters);
+		unsigned c = (unsigned)(splitmix64_next(&s) % clusters);
 		for (unsigned d = 0; d < dims; d++) {
-			float off = (float)((int)(next(&s) % 2001) - 1000) / 100.0f;
+			float off = (float)((int)(splitmix64_next(&s) % 2001) - 1000) / 100.0f;
 			p[i * dims + d] = centre[c * dims + d] + off;
 		}
 	}
@@ -83,7 +77,7 @@ void sl1_gen_floats(float *p, uint64_t n, uint64_t seed)
 {
 	uint64_t s = seed;
 	for (uint64_t i = 0; i < n; i++)
-		p[i] = (float)((int64_t)(next(&s) % 2000) - 1000) / 1000.0f;
+		p[i] = (float)((int64_t)(splitmix64_next(&s) % 2000) - 1000) / 1000.0f;
 }
 
 uint64_t sl1_url_hash(const char *line)
@@ -163,29 +157,29 @@ void sl1_gen_txns(unsigned *txn, uint64_t n, unsigned customers, unsigned mercha
 {
 	uint64_t s = seed;
 	for (uint64_t i = 0; i < n; i++) {
-		unsigned a = (unsigned)(next(&s) % merchants), b = (unsigned)(next(&s) % merchants);
-		txn[2 * i] = (unsigned)(next(&s) % customers);
+		unsigned a = (unsigned)(splitmix64_next(&s) % merchants), b = (unsigned)(splitmix64_next(&s) % merchants);
+		txn[2 * i] = (unsigned)(splitmix64_next(&s) % customers);
 		txn[2 * i + 1] = a < b ? a : b;
 	}
 }
 
 static uint64_t put_word(char *buf, uint64_t i, uint64_t n, uint64_t *s)
 {
-	unsigned len = 1 + (unsigned)(next(s) % 10);
+	unsigned len = 1 + (unsigned)(splitmix64_next(s) % 10);
 	for (unsigned k = 0; k < len && i < n; k++)
-		buf[i++] = (char)('a' + next(s) % 26);
+		buf[i++] = (char)('a' + splitmix64_next(s) % 26);
 	return i;
 }
 
 void sl1_gen_html(char *buf, uint64_t n, uint64_t seed)
 {
 	uint64_t s = seed, i = 0;
-	unsigned left = 6 + (unsigned)(next(&s) % 10);
+	unsigned left = 6 + (unsigned)(splitmix64_next(&s) % 10);
 	char link[64];
 	while (i < n) {
-		if (next(&s) % 8 == 0) {
+		if (splitmix64_next(&s) % 8 == 0) {
 			int w = snprintf(link, sizeof link, "<a href=\"/page/%u.html\">x</a>",
-					 (unsigned)(next(&s) % 5000));
+					 (unsigned)(splitmix64_next(&s) % 5000));
 			if (w > 0 && i + (uint64_t)w + 1 < n) {
 				memcpy(buf + i, link, (size_t)w);
 				i += (uint64_t)w;
@@ -199,7 +193,7 @@ void sl1_gen_html(char *buf, uint64_t n, uint64_t seed)
 			break;
 		if (--left == 0) {
 			buf[i++] = '\n';
-			left = 6 + (unsigned)(next(&s) % 10);
+			left = 6 + (unsigned)(splitmix64_next(&s) % 10);
 		} else {
 			buf[i++] = ' ';
 		}
@@ -226,10 +220,10 @@ unsigned sl1_vocab_word(unsigned id, char *out)
 void sl1_gen_tweets(char *buf, uint64_t n, unsigned vocab, uint64_t seed)
 {
 	uint64_t s = seed, i = 0;
-	unsigned left = 5 + (unsigned)(next(&s) % 16);
+	unsigned left = 5 + (unsigned)(splitmix64_next(&s) % 16);
 	char w[16] = {0}; /* sl1_vocab_word writes at most 9 (gcc -O3 with a profile cannot tell) */
 	while (i < n) {
-		unsigned a = (unsigned)(next(&s) % vocab), b = (unsigned)(next(&s) % vocab);
+		unsigned a = (unsigned)(splitmix64_next(&s) % vocab), b = (unsigned)(splitmix64_next(&s) % vocab);
 		unsigned len = sl1_vocab_word(a < b ? a : b, w);
 		for (unsigned k = 0; k < len && i < n; k++)
 			buf[i++] = w[k];
@@ -237,7 +231,7 @@ void sl1_gen_tweets(char *buf, uint64_t n, unsigned vocab, uint64_t seed)
 			break;
 		if (--left == 0) {
 			buf[i++] = '\n';
-			left = 5 + (unsigned)(next(&s) % 16);
+			left = 5 + (unsigned)(splitmix64_next(&s) % 16);
 		} else {
 			buf[i++] = ' ';
 		}
