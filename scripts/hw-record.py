@@ -7,8 +7,12 @@ gpuvm reads (docs/hardware.md, "Recording the results"):
   lists every run's value). A row that had a value from another method is
   kept as a comment above the new one.
 - validation: validation/measurements.tsv (and -large.tsv for the slow rows)
-  `workload:` rows from ncu's kernel durations (durations.csv), median of
-  the launches of each size.
+  `workload:` rows from ncu's kernel durations (durations.csv): hwbench
+  launches each kernel several times back to back, so each size gives two
+  rows, the median of its launches (convention nsys-median; the L2 as the
+  earlier launches left it) and its first launch (TAG-NAME-N-first,
+  nsys-first: the L2 as the uploads left it), both replayed with the
+  workload's launches=N, N the launches in one file.
 
   python3 scripts/hw-record.py --preset h100 --tag TAG --source TEXT \\
       --hwbench run1/hwbench.tsv --hwbench run2/hwbench.tsv --durations run1/durations.csv
@@ -97,7 +101,7 @@ def read_hwbench(path):
 
 
 def read_durations(path):
-    """{(kernel, grid, block): [ns, ...]} from ncu --csv"""
+    """{(kernel, grid, block): [ns, ...]} from ncu --csv, in launch order"""
     out = defaultdict(list)
     with open(path) as f:
         lines = [l for l in f if not l.startswith("==")]
@@ -164,6 +168,8 @@ def main():
     ap.add_argument("--large", default="validation/measurements-large.tsv")
     ap.add_argument("--large-us", type=float, default=60.0,
                     help="rows measured longer than this go to --large (CI replays the rest)")
+    ap.add_argument("--validation-only", action="store_true",
+                    help="rewrite only the validation rows (the durations), not --microbench")
     a = ap.parse_args()
     if not a.source.startswith(MEASURED):
         ap.error(f"--source must start with '{MEASURED}'")
@@ -206,9 +212,13 @@ def main():
     val_rows = []
     if a.durations:
         dur = defaultdict(list)
+        first = defaultdict(list)  # each file's first launch
+        per_file = defaultdict(set)  # launches a file holds
         for path in a.durations:
             for k, v in read_durations(path).items():
                 dur[k] += v
+                first[k].append(v[0])
+                per_file[k].add(len(v))
 
         def median_us(kern, grid, block):
             v = dur.get((kern, grid, block))
@@ -220,52 +230,69 @@ def main():
                 put(q, [us * mhz], "cycles",
                     "ncu gpu__time_duration (nsys's convention: start to completion on the GPU), "
                     f"--clock-control none, median of the launches in {len(a.durations)} file(s), us x {mhz:.0f} MHz")
-        what = "as nsys times it (ncu gpu__time_duration, --clock-control none --cache-control none, median of the launches)"
+        what = "as nsys times it (ncu gpu__time_duration, --clock-control none --cache-control none"
+
+        def add(name, spec, keys, text):
+            """the median and the first-launch rows of one size; keys: the
+            (kernel, grid, block) of each kernel the row sums"""
+            counts = set().union(*(per_file[k] for k in keys))
+            if any(k not in dur for k in keys) or len(counts) != 1:
+                return  # a kernel missing, or files with other launch counts
+            n = counts.pop()
+            spec = f"{spec},launches={n}"
+            med = sum(statistics.median(dur[k]) for k in keys) / 1e3
+            fst = sum(statistics.mean(first[k]) for k in keys) / 1e3
+            val_rows.append((name, spec, med, f"{text} {what}, median of the launches: {n} back "
+                             f"to back in each of {len(a.durations)} file(s))", "nsys-median"))
+            val_rows.append((name + "-first", spec, fst, f"{text} {what}, the first of {n} launches "
+                             f"back to back after the uploads, mean over {len(a.durations)} file(s))",
+                             "nsys-first"))
+
         for (kern, grid, block), v in sorted(dur.items()):
+            key = (kern, grid, block)
             if kern == "vectoradd_kernel":
                 n = grid[0] * 256
-                val_rows.append((f"{a.tag}-vectoradd-{n}", f"workload:vectoradd:n={n}", statistics.median(v) / 1e3,
-                                 f"kernel time of the CUDA samples' vectorAdd (floats, 256-thread blocks) {what}"))
+                add(f"{a.tag}-vectoradd-{n}", f"workload:vectoradd:n={n}", [key],
+                    "kernel time of the CUDA samples' vectorAdd (floats, 256-thread blocks)")
             elif kern == "conv2d_kernel":
                 n = grid[0] * 32
-                val_rows.append((f"{a.tag}-2dconv-{n}", f"workload:2dconv:n={n}", statistics.median(v) / 1e3,
-                                 f"kernel time of PolyBench/GPU 2DCONV (32 x 8 blocks) {what}"))
+                add(f"{a.tag}-2dconv-{n}", f"workload:2dconv:n={n}", [key],
+                    "kernel time of PolyBench/GPU 2DCONV (32 x 8 blocks)")
             elif kern == "gemm_kernel":
                 n = grid[0] * 32
-                val_rows.append((f"{a.tag}-gemm-{n}", f"workload:gemm:n={n}", statistics.median(v) / 1e3,
-                                 f"kernel time of PolyBench/GPU GEMM (32 x 8 blocks) {what}"))
+                add(f"{a.tag}-gemm-{n}", f"workload:gemm:n={n}", [key],
+                    "kernel time of PolyBench/GPU GEMM (32 x 8 blocks)")
             elif kern in ("gesummv_kernel", "bicg_kernel1") and grid[0] == 1:
                 continue  # n = 128 and 256 both launch one 256-thread CTA: not told apart
             elif kern in ("mvt_kernel1", "bicg_kernel1"):
                 name = kern.split("_")[0]
                 n = grid[0] * block[0]
-                k2 = median_us(name + "_kernel2", grid, block)
-                if k2 is not None:
-                    val_rows.append((f"{a.tag}-{name}-{n}", f"workload:{name}:n={n}",
-                                     statistics.median(v) / 1e3 + k2,
-                                     f"kernel time of PolyBench/GPU {name.upper()} (two kernels, summed, "
-                                     f"{block[0]} x {block[1]} blocks) {what}"))
+                # hwbench interleaves MVT, BiCG and GESUMMV on one matrix
+                add(f"{a.tag}-{name}-{n}", f"workload:{name}:n={n}",
+                    [key, (name + "_kernel2", grid, block)],
+                    f"kernel time of PolyBench/GPU {name.upper()} (two kernels, summed, "
+                    f"{block[0]} x {block[1]} blocks; on the board each round also ran the other "
+                    "matrix-vector kernels on the same matrix)")
             elif kern == "gesummv_kernel":
                 n = grid[0] * block[0]
-                val_rows.append((f"{a.tag}-gesummv-{n}", f"workload:gesummv:n={n}", statistics.median(v) / 1e3,
-                                 f"kernel time of PolyBench/GPU GESUMMV ({block[0]} x {block[1]} blocks) {what}"))
+                add(f"{a.tag}-gesummv-{n}", f"workload:gesummv:n={n}", [key],
+                    f"kernel time of PolyBench/GPU GESUMMV ({block[0]} x {block[1]} blocks)")
             elif kern == "atax_pb_kernel1":
                 n = grid[0] * 32
-                k2 = median_us("atax_pb_kernel2", grid, block)
-                if k2 is not None:
-                    val_rows.append((f"{a.tag}-atax-{n}", f"workload:atax:variant=polybench-gpu,n={n}",
-                                     statistics.median(v) / 1e3 + k2,
-                                     f"kernel time of PolyBench/GPU ATAX (two kernels, summed, 32 x 8 blocks) {what}"))
+                add(f"{a.tag}-atax-{n}", f"workload:atax:variant=polybench-gpu,n={n}",
+                    [key, ("atax_pb_kernel2", grid, block)],
+                    "kernel time of PolyBench/GPU ATAX (two kernels, summed, 32 x 8 blocks)")
 
-    rewrite_table(a.microbench, rep, a.preset)
+    if not a.validation_only:
+        rewrite_table(a.microbench, rep, a.preset)
     if val_rows:
         for path, keep in ((a.measurements, lambda us: us <= a.large_us), (a.large, lambda us: us > a.large_us)):
             with open(path) as f:
                 lines = [l for l in f.read().splitlines() if not l.startswith(a.tag + "-")]
-            for name, trace, us, what in sorted(val_rows, key=lambda r: (r[0].rsplit("-", 1)[0], r[2])):
+            for name, trace, us, what, conv in sorted(val_rows, key=lambda r: (r[1].split(":")[1], int(re.search(r"\bn=(\d+)", r[1]).group(1)), r[4] != "nsys-median")):
                 if keep(us):
                     lines.append("\t".join([name, trace, device, a.preset, f"{us:.3f}", what,
-                                             f"{MEASURED} durations under ncu ({', '.join(a.durations)})", "nsys"]))
+                                             f"{MEASURED} durations under ncu ({', '.join(a.durations)})", conv]))
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
     print(f"{len(rep)} microbench rows of {a.preset}, {len(val_rows)} validation rows", file=sys.stderr)

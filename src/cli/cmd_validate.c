@@ -49,9 +49,17 @@ enum convention {
 		    * counts of simulators): front-end and tail left out */
 	CONV_HOST, /* host timers around the launches (cudaEvent, wall clock):
 		    * the duration plus the launch overhead */
+	/* nsys durations of a kernel launched several times back to back
+	 * (the workload's launches=N), one value per kernel name: the median
+	 * of its launches (a profiler's summary of repeated launches,
+	 * cuda/hwbench.cu durations: five each), or its first launch (the
+	 * L2 as the uploads left it) */
+	CONV_NSYS_MEDIAN,
+	CONV_NSYS_FIRST,
 	N_CONVENTIONS
 };
-static const char *const convention_names[N_CONVENTIONS] = {"nsys", "ctas", "host"};
+static const char *const convention_names[N_CONVENTIONS] = {"nsys", "ctas", "host",
+							     "nsys-median", "nsys-first"};
 
 struct vrow {
 	int line;                 /* in the manifest, 1-based */
@@ -67,6 +75,11 @@ struct vrow {
 	/* results */
 	double sim_us, ratio, error_pct, kernel_cycles;
 	uint64_t kernels;
+	/* the replay's launches, kept so that a later row of the same trace
+	 * and preset (another convention: a kernel's median and its first
+	 * launch) is read from them, not replayed again */
+	struct gpuvm_kernel_stats *launches;
+	size_t n_launches;
 };
 
 struct manifest {
@@ -81,12 +94,59 @@ struct manifest {
  * gives, summed over the kernels. A kernel's record runs from its start
  * on the GPU (after gpu.kernel_launch_us) to its completion, front-end
  * and tail inside (gpuvm/engine.h), which is what nsys times. */
-static double validate_kernel_seconds(const struct gpuvm_config *cfg,
-				      const struct gpuvm_stats *stats, enum convention conv)
+static int cmp_double(const void *a, const void *b)
 {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* nsys-median and nsys-first: per kernel name (in the order the names
+ * first launch), the median duration of its launches (the mean of the
+ * middle two for an even count) or its first's, summed over the names. */
+static double repeated_kernel_cycles(const struct gpuvm_kernel_stats *list, size_t n,
+				     enum convention conv)
+{
+	double *d = malloc((n ? n : 1) * sizeof *d);
+	bool *done = calloc(n ? n : 1, sizeof *done);
 	double cycles = 0;
-	for (size_t i = 0; i < stats->n_kernel_list; i++) {
-		const struct gpuvm_kernel_stats *k = &stats->kernel_list[i];
+	if (!d || !done) {
+		free(d);
+		free(done);
+		return NAN;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		const char *name = list[i].name;
+		size_t m = 0;
+		for (size_t j = i; j < n; j++) {
+			const struct gpuvm_kernel_stats *k = &list[j];
+			if (done[j] || strcmp(k->name, name))
+				continue;
+			done[j] = true;
+			d[m++] = k->end_cycle - k->start_cycle;
+		}
+		if (conv == CONV_NSYS_FIRST) {
+			cycles += d[0];
+			continue;
+		}
+		qsort(d, m, sizeof *d, cmp_double);
+		cycles += m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2;
+	}
+	free(d);
+	free(done);
+	return cycles;
+}
+
+static double validate_kernel_seconds(const struct gpuvm_config *cfg,
+				      const struct gpuvm_kernel_stats *list, size_t n,
+				      enum convention conv)
+{
+	if (conv == CONV_NSYS_MEDIAN || conv == CONV_NSYS_FIRST)
+		return repeated_kernel_cycles(list, n, conv) / (cfg->clock_mhz * 1e6);
+	double cycles = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct gpuvm_kernel_stats *k = &list[i];
 		double c = k->end_cycle - k->start_cycle;
 		if (conv == CONV_CTAS)
 			c -= k->frontend_cycles + k->tail_cycles;
@@ -113,6 +173,10 @@ static void validate_usage(FILE *out)
 	      "  ctas   first CTA start to last warp end (in-kernel clocks): front-end and\n"
 	      "         tail left out\n"
 	      "  host   host timers around the launches: gpu.kernel_launch_us per kernel added\n"
+	      "  nsys-median, nsys-first  nsys durations of kernels launched several times\n"
+	      "         back to back (the workload's launches=N): per kernel name the median\n"
+	      "         of its launches (a profiler's summary of repeats), or its first launch\n"
+	      "         (the L2 as the uploads left it), summed over the names\n"
 	      "\n"
 	      "Prints per row: name, preset, measured us, simulated us, sim/measured and the\n"
 	      "error in % ((simulated - measured) / measured); then the mean absolute error\n"
@@ -147,7 +211,8 @@ static void validate_usage(FILE *out)
 	      "  measured_us  the measured kernel time in microseconds (a plain number)\n"
 	      "  what         what was measured\n"
 	      "  source       where the number comes from and how it was derived\n"
-	      "  convention   (optional column) nsys, ctas or host, as above; nsys without it\n"
+	      "  convention   (optional column) nsys, ctas, host, nsys-median or nsys-first,\n"
+	      "               as above; nsys without it\n"
 	      "A row whose trace is not there is reported as skipped and not counted; an\n"
 	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
 	      "\n"
@@ -163,8 +228,10 @@ static void validate_usage(FILE *out)
 
 static void manifest_free(struct manifest *m)
 {
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n; i++) {
 		free(m->rows[i].cfg);
+		free(m->rows[i].launches);
+	}
 	free(m->rows);
 	free(m->text);
 }
@@ -359,8 +426,9 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 			if (k == N_CONVENTIONS)
 				return gpuvm_fail(err, path, line, "convention", "'%s' is not a "
 						  "convention: nsys (kernel durations, front-end and tail "
-						  "in), ctas (first CTA to last warp) or host (launch "
-						  "overhead in)", cv);
+						  "in), ctas (first CTA to last warp), host (launch "
+						  "overhead in), nsys-median or nsys-first (repeated "
+						  "launches: each kernel's median or first)", cv);
 			r->conv = (enum convention)k;
 		}
 		double v;
@@ -468,9 +536,31 @@ static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error 
 	return 0;
 }
 
+/* r's results from its replay's launches (its own, or an earlier row's) */
+static int row_results(const struct manifest *m, struct vrow *r, const struct vrow *from,
+		       struct gpuvm_error *err)
+{
+	double s = validate_kernel_seconds(r->cfg, from->launches, from->n_launches, r->conv);
+	if (isnan(s))
+		return gpuvm_fail(err, m->path, r->line, r->f[C_NAME],
+				  "out of memory for the launches' durations");
+	r->kernels = from->kernels;
+	r->kernel_cycles = from->kernel_cycles;
+	r->sim_us = s * 1e6;
+	r->ratio = r->sim_us / r->measured_us;
+	r->error_pct = (r->ratio - 1) * 100;
+	return 0;
+}
+
 static int run_row(const struct manifest *m, struct vrow *r, bool progress,
 		   struct gpuvm_error *err)
 {
+	/* an earlier row replayed the same trace on the same preset: the
+	 * simulation is deterministic, so its launches answer this row too */
+	for (const struct vrow *o = m->rows; o < r; o++)
+		if (o->launches && !strcmp(o->trace_path, r->trace_path) &&
+		    !strcmp(o->preset, r->preset))
+			return row_results(m, r, o, err);
 	struct gpuvm_source src = {0};
 	struct gpuvm_stats st;
 	memset(&st, 0, sizeof st);
@@ -495,13 +585,19 @@ static int run_row(const struct manifest *m, struct vrow *r, bool progress,
 	}
 	struct gpuvm_sim_options opt = {.progress = progress};
 	if (gpuvm_simulate(r->cfg, &src, &opt, &st, &e) == 0) {
-		double s = validate_kernel_seconds(r->cfg, &st, r->conv);
 		r->kernels = st.kernels;
 		r->kernel_cycles = st.kernel_cycles;
-		r->sim_us = s * 1e6;
-		r->ratio = r->sim_us / r->measured_us;
-		r->error_pct = (r->ratio - 1) * 100;
-		rc = 0;
+		r->n_launches = st.n_kernel_list;
+		r->launches = malloc((st.n_kernel_list ? st.n_kernel_list : 1) * sizeof *r->launches);
+		if (!r->launches)
+			rc = gpuvm_fail(err, m->path, r->line, r->f[C_NAME],
+					"out of memory for the launches' durations");
+		else {
+			if (st.n_kernel_list)
+				memcpy(r->launches, st.kernel_list,
+				       st.n_kernel_list * sizeof *r->launches);
+			rc = row_results(m, r, r, err);
+		}
 	} else {
 		gpuvm_fail(err, m->path, r->line, r->f[C_NAME], "%s", e.msg);
 	}
@@ -722,7 +818,8 @@ static void print_table(const struct manifest *m, const struct summary *s, const
 	       gpu ? "; every row on --gpu " : "", gpu ? gpu : "");
 	printf("simulated: kernel time summed over the trace's kernels, timed as each row's "
 	       "convention says\n(nsys: front-end and tail in, launch overhead excluded; ctas: "
-	       "first CTA to last warp;\nhost: launch overhead in)\n\n");
+	       "first CTA to last warp;\nhost: launch overhead in; nsys-median, nsys-first: repeated launches, each "
+	       "kernel's median or first)\n\n");
 	printf("%-*s  %-*s  %12s  %12s  %12s  %9s  %s\n", w, "name", pw, "preset", "measured us",
 	       "simulated us", "sim/measured", "error %", "convention");
 	for (size_t i = 0; i < m->n; i++) {

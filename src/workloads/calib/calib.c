@@ -250,7 +250,7 @@ static int ops_host(struct simt_host *h, void *user)
 	if (SIMT_LAUNCH(h, calib_ops, simt_dim3((uint32_t)c->blocks, 1, 1),
 			simt_dim3((uint32_t)c->block, 1, 1), a))
 		return -1;
-	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
 	suite_result(h, &o, suite_digest(out, threads * 4), 1, 0, NULL);
 	simt_work_items(h, threads * c->insts);
 	return 0;
@@ -401,7 +401,7 @@ static int stream_host(struct simt_host *h, void *user)
 	}
 	if (rc)
 		return -1;
-	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
 	suite_result(h, &o, suite_digest(a, bytes < 65536 ? bytes : 65536), 1, 0, NULL);
 	simt_work_items(h, c->elems);
 	return 0;
@@ -610,7 +610,7 @@ static int link_host(struct simt_host *h, void *user)
 		struct calib_read_args a = {src, out, (unsigned long long)n};
 		if (SIMT_LAUNCH(h, calib_read, simt_dim3(c->sms * 4, 1, 1), simt_dim3(256, 1, 1), a))
 			return -1;
-		struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+		struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
 		suite_result(h, &o, suite_digest(out, threads * 4), 1, 0, NULL);
 	}
 	simt_work_items(h, c->bytes);
@@ -688,7 +688,7 @@ static int l2bw_host(struct simt_host *h, void *user)
 		if (SIMT_LAUNCH(h, calib_l2read, grid, block, a))
 			return -1;
 	}
-	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
 	suite_result(h, &o, suite_digest(out, threads * 4 < 65536 ? threads * 4 : 65536), 1, 0,
 		     NULL);
 	simt_work_items(h, c->bytes * c->passes);

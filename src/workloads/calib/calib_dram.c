@@ -53,7 +53,7 @@ static int loaded_host(struct simt_host *h, void *user)
 	if (SIMT_LAUNCH(h, calib_loaded_chase, simt_dim3(c->sms * 2, 1, 1),
 			simt_dim3(32 * (uint32_t)c->warps, 1, 1), a))
 		return -1;
-	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
 	suite_result(h, &o, out[0], 1, 0, NULL);
 	simt_work_items(h, c->steps + a.iters * threads);
 	return 0;
@@ -141,7 +141,7 @@ static int warpload_host(struct simt_host *h, void *user)
 	if (SIMT_LAUNCH(h, calib_warp_load, simt_dim3((uint32_t)c->warps, 1, 1),
 			simt_dim3(32, 1, 1), a))
 		return -1;
-	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0};
+	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
 	suite_result(h, &o, suite_digest(out, c->warps * 32 * 8), 1, 0, NULL);
 	simt_work_items(h, c->steps * c->warps);
 	return 0;

@@ -30,18 +30,20 @@ static int atax_host(struct simt_host *h, void *user)
 	    simt_upload(h, y, n * sizeof(float)) || simt_upload(h, tmp, n * sizeof(float)))
 		return -1;
 	struct atax_args a = {A, x, y, tmp, (int)n, (int)n};
-	if (c->variant) { /* PolyBench/GPU 1.0 atax.cuh: DIM_THREAD_BLOCK_X 32, _Y 8 */
-		struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
-		struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
-		if (SIMT_LAUNCH(h, atax_pb_kernel1, grid, block, a) ||
-		    SIMT_LAUNCH(h, atax_pb_kernel2, grid, block, a))
-			return -1;
-	} else {
-		struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
-		struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 1, 1);
-		if (SIMT_LAUNCH(h, atax_kernel1, grid, block, a) ||
-		    SIMT_LAUNCH(h, atax_kernel2, grid, block, a))
-			return -1;
+	for (uint64_t r = 0; r < c->o.launches; r++) {
+		if (c->variant) { /* PolyBench/GPU 1.0 atax.cuh: DIM_THREAD_BLOCK_X 32, _Y 8 */
+			struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
+			struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 8, 1);
+			if (SIMT_LAUNCH(h, atax_pb_kernel1, grid, block, a) ||
+			    SIMT_LAUNCH(h, atax_pb_kernel2, grid, block, a))
+				return -1;
+		} else {
+			struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
+			struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, 1, 1);
+			if (SIMT_LAUNCH(h, atax_kernel1, grid, block, a) ||
+			    SIMT_LAUNCH(h, atax_kernel2, grid, block, a))
+				return -1;
+		}
 	}
 	if (simt_download(h, y, n * sizeof(float)))
 		return -1;
@@ -64,7 +66,7 @@ static int atax_host(struct simt_host *h, void *user)
 		free(ry);
 	}
 	suite_result(h, &c->o, suite_digest(y, n * sizeof(float)), err < 1e-5, err, NULL);
-	simt_work_items(h, 2 * n * n);
+	simt_work_items(h, 2 * n * n * c->o.launches);
 	return 0;
 }
 
@@ -78,6 +80,7 @@ static const struct gpuvm_param_def atax_params[] = {
 	{"block_x", GPUVM_PARAM_U64, "auto",
 	 "threads in x of a block (auto: the variant's, 256 or 32; the y extent stays 1 or 8)"},
 	SUITE_COMMON_PARAMS,
+	SUITE_LAUNCHES_PARAM,
 };
 
 static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,

@@ -28,10 +28,12 @@ static int conv2d_host(struct simt_host *h, void *user)
 	if (simt_upload(h, A, bytes))
 		return -1;
 	struct conv2d_args a = {A, B, (int)n, (int)n};
-	if (SIMT_LAUNCH(h, conv2d_kernel,
-			simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1),
-			simt_dim3((uint32_t)c->block_x, 8, 1), a) ||
-	    simt_download(h, B, bytes))
+	for (uint64_t r = 0; r < c->o.launches; r++)
+		if (SIMT_LAUNCH(h, conv2d_kernel,
+				simt_dim3(suite_div_up(n, c->block_x), suite_div_up(n, 8), 1),
+				simt_dim3((uint32_t)c->block_x, 8, 1), a))
+			return -1;
+	if (simt_download(h, B, bytes))
 		return -1;
 	double err = 0;
 	if (c->o.verify) {
@@ -53,7 +55,7 @@ static int conv2d_host(struct simt_host *h, void *user)
 		free(ref);
 	}
 	suite_result(h, &c->o, suite_digest(B, bytes), err < 1e-5, err, NULL);
-	simt_work_items(h, n * n);
+	simt_work_items(h, n * n * c->o.launches);
 	return 0;
 }
 
@@ -62,6 +64,7 @@ static const struct gpuvm_param_def conv2d_params[] = {
 	{"block_x", GPUVM_PARAM_U64, "32",
 	 "threads in x of the block_x x 8 blocks (2DConvolution.cuh: 32 x 8)"},
 	SUITE_COMMON_PARAMS,
+	SUITE_LAUNCHES_PARAM,
 };
 
 static int conv2d_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,

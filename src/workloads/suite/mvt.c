@@ -45,17 +45,18 @@ static int mvt_host(struct simt_host *h, void *user)
 	struct simt_dim3 grid = simt_dim3(suite_div_up(n, c->block_x), 1, 1);
 	struct simt_dim3 block = simt_dim3((uint32_t)c->block_x, (uint32_t)c->block_y, 1);
 	int rc = simt_upload(h, A, n * vec) || simt_upload(h, x1, vec) || simt_upload(h, x2, vec) ||
-		 simt_upload(h, y1, vec) || simt_upload(h, y2, vec) ||
-		 SIMT_LAUNCH(h, mvt_kernel1, grid, block, a) ||
-		 SIMT_LAUNCH(h, mvt_kernel2, grid, block, a) || simt_download(h, x1, vec) ||
-		 simt_download(h, x2, vec);
+		 simt_upload(h, y1, vec) || simt_upload(h, y2, vec);
+	for (uint64_t r = 0; r < c->o.launches && !rc; r++)
+		rc = SIMT_LAUNCH(h, mvt_kernel1, grid, block, a) ||
+		     SIMT_LAUNCH(h, mvt_kernel2, grid, block, a);
+	rc = rc || simt_download(h, x1, vec) || simt_download(h, x2, vec);
 	if (!rc) {
 		double e1 = r1 ? suite_max_rel_err_f32(x1, r1, n) : 0;
 		double e2 = r2 ? suite_max_rel_err_f32(x2, r2, n) : 0;
 		double err = e1 > e2 ? e1 : e2;
 		uint64_t d = suite_digest(x1, vec) ^ (suite_digest(x2, vec) * 31);
 		suite_result(h, &c->o, d, err < 1e-4, err, NULL);
-		simt_work_items(h, 2 * n * n);
+		simt_work_items(h, 2 * n * n * c->o.launches);
 	}
 	free(r1);
 	free(r2);

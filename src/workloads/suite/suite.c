@@ -21,6 +21,15 @@ int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct 
 	if (v > 1)
 		return gpuvm_fail(err, "--workload", 0, "verify", "must be 0 or 1");
 	o->verify = (int)v;
+	o->launches = 1;
+	if (gpuvm_params_u64(p, "launches", &o->launches, err) < 0 ||
+	    suite_check_range("launches", o->launches, 1, 4096, err))
+		return -1;
+	/* the references check one run; mvt and gemm accumulate into their
+	 * outputs, so N runs have another answer */
+	if (o->verify && o->launches > 1)
+		return gpuvm_fail(err, "--workload", 0, "verify",
+				  "checks one run of the kernels: give launches=1 with verify=1");
 	return 0;
 }
 

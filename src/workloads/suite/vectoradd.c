@@ -1,6 +1,7 @@
 /* vectoradd: the CUDA samples' vectorAdd on the SIMT executor: A and B
- * copied to the device, one kernel of ceil(n / block) blocks, C copied
- * back (the H100 PCIe measurements of gpuvm validate time its kernel). */
+ * copied to the device, one kernel of ceil(n / block) blocks (launches=N:
+ * N of them back to back), C copied back (the H100 PCIe measurements of
+ * gpuvm validate time its kernel). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,9 +32,10 @@ static int vectoradd_host(struct simt_host *h, void *user)
 	if (simt_upload(h, a, bytes) || simt_upload(h, b, bytes))
 		return -1;
 	struct vectoradd_args args = {a, b, cc, n};
-	if (SIMT_LAUNCH(h, vectoradd_kernel, simt_dim3(suite_div_up(n, c->block), 1, 1),
-			simt_dim3((uint32_t)c->block, 1, 1), args))
-		return -1;
+	for (uint64_t r = 0; r < c->o.launches; r++)
+		if (SIMT_LAUNCH(h, vectoradd_kernel, simt_dim3(suite_div_up(n, c->block), 1, 1),
+				simt_dim3((uint32_t)c->block, 1, 1), args))
+			return -1;
 	if (simt_download(h, cc, bytes))
 		return -1;
 	int ok = 1;
@@ -46,7 +48,7 @@ static int vectoradd_host(struct simt_host *h, void *user)
 			}
 	}
 	suite_result(h, &c->o, suite_digest(cc, bytes), ok, max_err, NULL);
-	simt_work_items(h, n);
+	simt_work_items(h, n * c->o.launches);
 	return 0;
 }
 
@@ -54,6 +56,7 @@ static const struct gpuvm_param_def vectoradd_params[] = {
 	{"n", GPUVM_PARAM_U64, "50000", "elements (floats); the sample's default 50000"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block (the sample's 256)"},
 	SUITE_COMMON_PARAMS,
+	SUITE_LAUNCHES_PARAM,
 };
 
 static int vectoradd_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
