@@ -17,10 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli/commands.h"
-#include "gpuvm/csv.h"
+#include "cli/validate_internal.h"
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/output_file.h"
@@ -30,70 +28,16 @@
 #include "gpuvm/host_memory.h"
 #include "gpuvm/run.h"
 #include "gpuvm/units.h"
-#include "gpuvm_version.h"
 
 #define DEFAULT_MANIFEST "validation/measurements.tsv"
 #define MAX_MANIFEST_BYTES (16u << 20)
 
-enum col { C_NAME, C_TRACE, C_DEVICE, C_PRESET, C_MEASURED, C_WHAT, C_SOURCE, N_COLS };
-static const char *const col_names[N_COLS] = {
+const char *const validate_col_names[N_COLS] = {
 	"name", "trace", "device", "preset", "measured_us", "what", "source",
 };
+const char *const validate_convention_names[N_CONVENTIONS] = {"nsys", "ctas", "host",
+							       "nsys-median", "nsys-first"};
 
-/* What a measurement timed, and so which simulated quantity it is
- * compared with (per kernel, summed over the trace's kernels). */
-enum convention {
-	CONV_NSYS, /* nsys / CUPTI / ncu gpu__time_duration: the kernel's start on the
-		    * GPU to its completion (front-end, CTAs, tail); no launch call */
-	CONV_CTAS, /* first CTA start to last warp end (in-kernel clocks, cycle
-		    * counts of simulators): front-end and tail left out */
-	CONV_HOST, /* host timers around the launches (cudaEvent, wall clock):
-		    * the duration plus the launch overhead */
-	/* nsys durations of a kernel launched several times back to back
-	 * (the workload's launches=N), one value per kernel name: the median
-	 * of its launches (a profiler's summary of repeated launches,
-	 * cuda/hwbench.cu durations: five each), or its first launch (the
-	 * L2 as the uploads left it) */
-	CONV_NSYS_MEDIAN,
-	CONV_NSYS_FIRST,
-	N_CONVENTIONS
-};
-static const char *const convention_names[N_CONVENTIONS] = {"nsys", "ctas", "host",
-							     "nsys-median", "nsys-first"};
-
-struct vrow {
-	int line;                 /* in the manifest, 1-based */
-	const char *f[N_COLS];    /* into the manifest's text */
-	enum convention conv;     /* the optional column 'convention'; nsys without it */
-	double measured_us;
-	char trace_path[PATH_MAX]; /* resolved */
-	const char *workload;     /* a workload:SPEC row's SPEC, else NULL */
-	const char *preset;       /* the one used: --gpu or the row's */
-	struct gpuvm_config *cfg; /* loaded and finalized before any run */
-	bool skipped;
-	char note[PATH_MAX + 64];
-	/* results */
-	double sim_us, ratio, error_pct, kernel_cycles;
-	uint64_t kernels;
-	/* the replay's launches, kept so that a later row of the same trace
-	 * and preset (another convention: a kernel's median and its first
-	 * launch) is read from them, not replayed again */
-	struct gpuvm_kernel_stats *launches;
-	size_t n_launches;
-};
-
-struct manifest {
-	const char *path;
-	char root[PATH_MAX]; /* trace paths are relative to this */
-	char *text;
-	struct vrow *rows;
-	size_t n;
-};
-
-/* The simulated time, in seconds, that a measurement of convention conv
- * gives, summed over the kernels. A kernel's record runs from its start
- * on the GPU (after gpu.kernel_launch_us) to its completion, front-end
- * and tail inside (gpuvm/engine.h), which is what nsys times. */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -138,6 +82,10 @@ static double repeated_kernel_cycles(const struct gpuvm_kernel_stats *list, size
 	return cycles;
 }
 
+/* The simulated time, in seconds, that a measurement of convention conv
+ * gives, summed over the kernels. A kernel's record runs from its start
+ * on the GPU (after gpu.kernel_launch_us) to its completion, front-end
+ * and tail inside (gpuvm/engine.h), which is what nsys times. */
 static double validate_kernel_seconds(const struct gpuvm_config *cfg,
 				      const struct gpuvm_kernel_stats *list, size_t n,
 				      enum convention conv)
@@ -381,7 +329,7 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 						return gpuvm_fail(err, path, line, NULL, "header: column '%s' "
 								  "given twice", fields[i]);
 				for (int c = 0; c < N_COLS; c++)
-					if (!strcmp(fields[i], col_names[c]))
+					if (!strcmp(fields[i], validate_col_names[c]))
 						col_at[c] = (int)i;
 				if (!strcmp(fields[i], "convention"))
 					conv_at = (int)i;
@@ -392,7 +340,7 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 							  "header lacks the column '%s' (a manifest's first "
 							  "row names its tab-separated columns: name, trace, "
 							  "device, preset, measured_us, what, source)%s",
-							  col_names[c],
+							  validate_col_names[c],
 							  nf == 1 ? "; this one has no tab" : "");
 			continue;
 		}
@@ -413,7 +361,7 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 		for (int c = 0; c < N_COLS; c++) {
 			r->f[c] = fields[col_at[c]];
 			if (!*r->f[c])
-				return gpuvm_fail(err, path, line, col_names[c], "empty (every field of a "
+				return gpuvm_fail(err, path, line, validate_col_names[c], "empty (every field of a "
 						  "measurement is needed)");
 		}
 		m->n++;
@@ -421,7 +369,7 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 		if (conv_at >= 0) {
 			const char *cv = fields[conv_at];
 			int k = 0;
-			while (k < N_CONVENTIONS && strcmp(cv, convention_names[k]))
+			while (k < N_CONVENTIONS && strcmp(cv, validate_convention_names[k]))
 				k++;
 			if (k == N_CONVENTIONS)
 				return gpuvm_fail(err, path, line, "convention", "'%s' is not a "
@@ -608,12 +556,6 @@ out:
 	return rc;
 }
 
-struct summary {
-	size_t n, skipped;
-	double mae_pct; /* NAN when n == 0 */
-	double r_log;   /* NAN when n < 3 or undefined */
-};
-
 static struct summary summarize(const struct manifest *m)
 {
 	struct summary s = {0, 0, NAN, NAN};
@@ -646,211 +588,6 @@ static struct summary summarize(const struct manifest *m)
 			s.r_log = cxy / sqrt(cxx * cyy);
 	}
 	return s;
-}
-
-static void csv_num(FILE *f, bool have, double v)
-{
-	if (have && isfinite(v))
-		fprintf(f, "%.10g", v);
-}
-
-/* Columns of the CSV and the JSON records, in this order. */
-#define ROW_COLUMNS                                                                     \
-	"name,preset,measured_us,simulated_us,ratio,error_percent,status,note,"           \
-	"manifest_preset,device,trace,trace_resolved,what,source,kernels,"                \
-	"sim_kernel_cycles,clock_mhz,kernel_launch_us,manifest,manifest_line,convention"
-
-static int write_csv(const struct manifest *m, const char *path, struct gpuvm_error *err)
-{
-	struct gpuvm_output o;
-	if (gpuvm_output_open(&o, path, err))
-		return -1;
-	FILE *f = o.f;
-	fputs(ROW_COLUMNS "\n", f);
-	for (size_t i = 0; i < m->n; i++) {
-		const struct vrow *r = &m->rows[i];
-		bool ok = !r->skipped;
-		gpuvm_csv_field(f, r->f[C_NAME]);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->preset);
-		fputc(',', f);
-		csv_num(f, true, r->measured_us);
-		fputc(',', f);
-		csv_num(f, ok, r->sim_us);
-		fputc(',', f);
-		csv_num(f, ok, r->ratio);
-		fputc(',', f);
-		csv_num(f, ok, r->error_pct);
-		fputs(ok ? ",ok," : ",skipped,", f);
-		gpuvm_csv_field(f, r->note);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->f[C_PRESET]);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->f[C_DEVICE]);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->f[C_TRACE]);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->trace_path);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->f[C_WHAT]);
-		fputc(',', f);
-		gpuvm_csv_field(f, r->f[C_SOURCE]);
-		fputc(',', f);
-		if (ok)
-			fprintf(f, "%llu", (unsigned long long)r->kernels);
-		fputc(',', f);
-		csv_num(f, ok, r->kernel_cycles);
-		fputc(',', f);
-		csv_num(f, true, r->cfg->clock_mhz);
-		fputc(',', f);
-		csv_num(f, true, r->cfg->kernel_launch_us);
-		fputc(',', f);
-		gpuvm_csv_field(f, m->path);
-		fprintf(f, ",%d,%s\n", r->line, convention_names[r->conv]);
-	}
-	return gpuvm_output_close(&o, err);
-}
-
-static void json_num(cJSON *o, const char *k, bool have, double v)
-{
-	if (have && isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static int write_json(const struct manifest *m, const char *path, struct gpuvm_error *err)
-{
-	cJSON *arr = cJSON_CreateArray();
-	if (!arr)
-		return gpuvm_fail(err, "--json", 0, NULL, "out of memory");
-	for (size_t i = 0; i < m->n; i++) {
-		const struct vrow *r = &m->rows[i];
-		bool ok = !r->skipped;
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToArray(arr, o);
-		cJSON_AddStringToObject(o, "name", r->f[C_NAME]);
-		cJSON_AddStringToObject(o, "preset", r->preset);
-		json_num(o, "measured_us", true, r->measured_us);
-		json_num(o, "simulated_us", ok, r->sim_us);
-		json_num(o, "ratio", ok, r->ratio);
-		json_num(o, "error_percent", ok, r->error_pct);
-		cJSON_AddStringToObject(o, "status", ok ? "ok" : "skipped");
-		cJSON_AddStringToObject(o, "note", r->note);
-		cJSON_AddStringToObject(o, "manifest_preset", r->f[C_PRESET]);
-		cJSON_AddStringToObject(o, "device", r->f[C_DEVICE]);
-		cJSON_AddStringToObject(o, "trace", r->f[C_TRACE]);
-		cJSON_AddStringToObject(o, "trace_resolved", r->trace_path);
-		cJSON_AddStringToObject(o, "what", r->f[C_WHAT]);
-		cJSON_AddStringToObject(o, "source", r->f[C_SOURCE]);
-		json_num(o, "kernels", ok, (double)r->kernels);
-		json_num(o, "sim_kernel_cycles", ok, r->kernel_cycles);
-		json_num(o, "clock_mhz", true, r->cfg->clock_mhz);
-		json_num(o, "kernel_launch_us", true, r->cfg->kernel_launch_us);
-		cJSON_AddStringToObject(o, "manifest", m->path);
-		cJSON_AddNumberToObject(o, "manifest_line", r->line);
-		cJSON_AddStringToObject(o, "convention", convention_names[r->conv]);
-		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
-		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
-	}
-	char *text = cJSON_Print(arr);
-	cJSON_Delete(arr);
-	if (!text)
-		return gpuvm_fail(err, "--json", 0, NULL, "out of memory");
-	int rc = gpuvm_output_write_text(path, text, err);
-	free(text);
-	return rc;
-}
-
-static int write_plot(const struct manifest *m, const struct summary *s, const char *path,
-		      struct gpuvm_error *err)
-{
-	double *x = calloc(m->n, sizeof *x), *y = calloc(m->n, sizeof *y);
-	const char **labels = calloc(m->n, sizeof *labels);
-	int rc = -1;
-	if (!x || !y || !labels) {
-		gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
-		goto out;
-	}
-	size_t k = 0;
-	for (size_t i = 0; i < m->n; i++) {
-		if (m->rows[i].skipped)
-			continue;
-		x[k] = m->rows[i].measured_us;
-		y[k] = m->rows[i].sim_us;
-		labels[k++] = m->rows[i].f[C_NAME];
-	}
-	char title[160], r_text[48];
-	if (isfinite(s->r_log))
-		snprintf(r_text, sizeof r_text, "r(log) = %.3f", s->r_log);
-	else
-		snprintf(r_text, sizeof r_text, s->n >= 3 ? "r n/a (no spread)" : "r n/a (< 3 rows)");
-	snprintf(title, sizeof title, "gpuvm vs measured kernel time: %zu row%s, mean abs. error "
-		 "%.1f %%, %s", s->n, s->n == 1 ? "" : "s", s->mae_pct, r_text);
-	struct gpuvm_plot_opts o = {
-		.title = title,
-		.xlabel = "measured kernel time (µs, launch overhead excluded)",
-		.ylabel = "simulated kernel time (µs, launch overhead excluded)",
-	};
-	rc = gpuvm_plot_scatter_diagonal(path, &o, labels, x, y, k, err);
-out:
-	free(x);
-	free(y);
-	free(labels);
-	return rc;
-}
-
-static void print_table(const struct manifest *m, const struct summary *s, const char *gpu)
-{
-	int w = 4;
-	for (size_t i = 0; i < m->n; i++) {
-		int l = (int)strlen(m->rows[i].f[C_NAME]);
-		if (l > w)
-			w = l < 40 ? l : 40;
-	}
-	int pw = 6;
-	for (size_t i = 0; i < m->n; i++) {
-		int l = (int)strlen(m->rows[i].preset);
-		if (l > pw)
-			pw = l < 40 ? l : 40;
-	}
-	printf("manifest: %s (%zu row%s)%s%s\n", m->path, m->n, m->n == 1 ? "" : "s",
-	       gpu ? "; every row on --gpu " : "", gpu ? gpu : "");
-	printf("simulated: kernel time summed over the trace's kernels, timed as each row's "
-	       "convention says\n(nsys: front-end and tail in, launch overhead excluded; ctas: "
-	       "first CTA to last warp;\nhost: launch overhead in; nsys-median, nsys-first: repeated launches, each "
-	       "kernel's median or first)\n\n");
-	printf("%-*s  %-*s  %12s  %12s  %12s  %9s  %s\n", w, "name", pw, "preset", "measured us",
-	       "simulated us", "sim/measured", "error %", "convention");
-	for (size_t i = 0; i < m->n; i++) {
-		const struct vrow *r = &m->rows[i];
-		if (r->skipped)
-			printf("%-*.*s  %-*.*s  %#12.4g  %12s  %12s  %9s  %s\n", w, w, r->f[C_NAME], pw,
-			       pw, r->preset, r->measured_us, "skipped", "-", "-",
-			       convention_names[r->conv]);
-		else
-			printf("%-*.*s  %-*.*s  %#12.4g  %#12.4g  %12.3f  %+9.1f  %s\n", w, w,
-			       r->f[C_NAME], pw, pw, r->preset, r->measured_us, r->sim_us, r->ratio,
-			       r->error_pct, convention_names[r->conv]);
-	}
-	for (size_t i = 0; i < m->n; i++)
-		if (m->rows[i].skipped)
-			printf("skipped %s (line %d): %s\n", m->rows[i].f[C_NAME], m->rows[i].line,
-			       m->rows[i].note);
-	putchar('\n');
-	if (s->n)
-		printf("mean absolute error: %.1f %% over %zu row%s", s->mae_pct, s->n,
-		       s->n == 1 ? "" : "s");
-	else
-		printf("mean absolute error: n/a (no row could be run)");
-	printf(" (%zu skipped)\n", s->skipped);
-	if (isfinite(s->r_log))
-		printf("correlation (Pearson r of log times): %.3f over %zu rows\n", s->r_log, s->n);
-	else if (s->n >= 3)
-		printf("correlation (Pearson r of log times): n/a (no spread in the times)\n");
-	else
-		printf("correlation (Pearson r of log times): n/a (needs >= 3 rows, have %zu)\n",
-		       s->n);
 }
 
 int gpuvm_cmd_validate(int argc, char **argv)
@@ -968,11 +705,11 @@ int gpuvm_cmd_validate(int argc, char **argv)
 	/* All outputs or none. */
 	int rc = 0;
 	gpuvm_output_batch_begin();
-	if (csv && write_csv(&m, csv, &err))
+	if (csv && validate_write_csv(&m, csv, &err))
 		rc = 1;
-	if (!rc && json && write_json(&m, json, &err))
+	if (!rc && json && validate_write_json(&m, json, &err))
 		rc = 1;
-	if (!rc && plot && write_plot(&m, &s, plot, &err))
+	if (!rc && plot && validate_write_plot(&m, &s, plot, &err))
 		rc = 1;
 	if (!rc && gpuvm_output_batch_commit(&err))
 		rc = 1;
@@ -982,7 +719,7 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		rc = GPUVM_EXIT_OUTPUT_FAILED;
 	}
 	if (!quiet && !rc)
-		print_table(&m, &s, gpu);
+		validate_print_table(&m, &s, gpu);
 	manifest_free(&m);
 	return rc;
 }

@@ -1,0 +1,81 @@
+/* `gpuvm validate` internals: the manifest's rows and their results
+ * (cmd_validate.c reads the manifest and replays the rows) and the
+ * outputs written from them (validate_output.c: table, CSV, JSON, figure). */
+#ifndef GPUVM_CLI_VALIDATE_INTERNAL_H
+#define GPUVM_CLI_VALIDATE_INTERNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/error.h"
+
+enum col { C_NAME, C_TRACE, C_DEVICE, C_PRESET, C_MEASURED, C_WHAT, C_SOURCE, N_COLS };
+extern const char *const validate_col_names[N_COLS];
+
+/* What a measurement timed, and so which simulated quantity it is
+ * compared with (per kernel, summed over the trace's kernels). */
+enum convention {
+	CONV_NSYS, /* nsys / CUPTI / ncu gpu__time_duration: the kernel's start on the
+		    * GPU to its completion (front-end, CTAs, tail); no launch call */
+	CONV_CTAS, /* first CTA start to last warp end (in-kernel clocks, cycle
+		    * counts of simulators): front-end and tail left out */
+	CONV_HOST, /* host timers around the launches (cudaEvent, wall clock):
+		    * the duration plus the launch overhead */
+	/* nsys durations of a kernel launched several times back to back
+	 * (the workload's launches=N), one value per kernel name: the median
+	 * of its launches (a profiler's summary of repeated launches,
+	 * cuda/hwbench.cu durations: five each), or its first launch (the
+	 * L2 as the uploads left it) */
+	CONV_NSYS_MEDIAN,
+	CONV_NSYS_FIRST,
+	N_CONVENTIONS
+};
+extern const char *const validate_convention_names[N_CONVENTIONS];
+
+struct vrow {
+	int line;                 /* in the manifest, 1-based */
+	const char *f[N_COLS];    /* into the manifest's text */
+	enum convention conv;     /* the optional column 'convention'; nsys without it */
+	double measured_us;
+	char trace_path[PATH_MAX]; /* resolved */
+	const char *workload;     /* a workload:SPEC row's SPEC, else NULL */
+	const char *preset;       /* the one used: --gpu or the row's */
+	struct gpuvm_config *cfg; /* loaded and finalized before any run */
+	bool skipped;
+	char note[PATH_MAX + 64];
+	/* results */
+	double sim_us, ratio, error_pct, kernel_cycles;
+	uint64_t kernels;
+	/* the replay's launches, kept so that a later row of the same trace
+	 * and preset (another convention: a kernel's median and its first
+	 * launch) is read from them, not replayed again */
+	struct gpuvm_kernel_stats *launches;
+	size_t n_launches;
+};
+
+struct manifest {
+	const char *path;
+	char root[PATH_MAX]; /* trace paths are relative to this */
+	char *text;
+	struct vrow *rows;
+	size_t n;
+};
+
+struct summary {
+	size_t n, skipped;
+	double mae_pct; /* NAN when n == 0 */
+	double r_log;   /* NAN when n < 3 or undefined */
+};
+
+/* The outputs; each writes the whole file or nothing (gpuvm/output_file.h). */
+int validate_write_csv(const struct manifest *m, const char *path, struct gpuvm_error *err);
+int validate_write_json(const struct manifest *m, const char *path, struct gpuvm_error *err);
+int validate_write_plot(const struct manifest *m, const struct summary *s, const char *path,
+			struct gpuvm_error *err);
+void validate_print_table(const struct manifest *m, const struct summary *s, const char *gpu);
+
+#endif
