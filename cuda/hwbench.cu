@@ -1091,6 +1091,100 @@ static void l2_section(void)
 	CHECK(cudaFree(out));
 }
 
+// ------------------------------------- what the L2 keeps across launches
+
+// One CTA per SM (its dynamic shared memory leaves no room for a second)
+// reads the chunk of the buffer numbered (its %smid + shift) mod SMs with
+// 16-byte __ldcg loads: the data a given SM reads is fixed by the shift,
+// whatever order the CTAs are dispatched in. A second launch that reads
+// the buffer again with the same shift meets it in the L2 as the first
+// left it, each line read by the SM that read it before; with another
+// shift every chunk is read by another SM, on A100/H100 often one whose
+// near L2 partition is the other one (docs/validation.md, "Repeated
+// launches on the H100 SXM5": the boards keep less than the model of a
+// working set near the L2's size, and whether a line read from both
+// halves is kept twice decides how much).
+__global__ void keep_read(const float4 *buf, unsigned long long per_sm4, int shift, int sms,
+			  float *sink)
+{
+	unsigned s;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+	const float4 *p = buf + (unsigned long long)((s + (unsigned)shift) % (unsigned)sms) * per_sm4;
+	float acc = 0;
+	for (unsigned long long i = threadIdx.x; i < per_sm4; i += blockDim.x) {
+		float4 v = __ldcg(p + i);
+		acc += v.x + v.y + v.z + v.w;
+	}
+	if (acc == -1.0f)
+		sink[blockIdx.x] = acc;
+}
+
+struct keep_ctx {
+	const float4 *buf;
+	unsigned long long per_sm4;
+	int shift;
+	size_t smem;
+	float *sink;
+};
+static void launch_keep(void *p)
+{
+	keep_ctx *c = (keep_ctx *)p;
+	keep_read<<<g_sms, 1024, c->smem>>>(c->buf, c->per_sm4, c->shift, g_sms, c->sink);
+}
+
+static void keep_section(void)
+{
+	cudaDeviceProp prop;
+	CHECK(cudaGetDeviceProperties(&prop, 0));
+	// more than half of an SM's shared memory: one CTA per SM
+	size_t smem = prop.sharedMemPerMultiprocessor / 2 + 1024;
+	if (smem + prop.reservedSharedMemPerBlock > prop.sharedMemPerBlockOptin)
+		smem = prop.sharedMemPerBlockOptin - prop.reservedSharedMemPerBlock;
+	CHECK(cudaFuncSetAttribute(keep_read, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	float *sink;
+	CHECK(cudaMalloc(&sink, g_sms * sizeof(float)));
+	size_t most = g_l2 + g_l2 / 2;
+	void *buf;
+	CHECK(cudaMalloc(&buf, most));
+	CHECK(cudaMemset(buf, 1, most));
+	// footprints from a sixth of the L2 to one and a half times it
+	static const int eighths[] = {2, 4, 5, 6, 7, 8, 10, 12};
+	static const int shifts[] = {0, 1, -1, -2}; // -1: SMs / 4, -2: SMs / 2
+	for (int e : eighths) {
+		unsigned long long bytes = (unsigned long long)g_l2 * e / 8;
+		unsigned long long per_sm4 = bytes / 16 / g_sms;
+		keep_ctx first = {(const float4 *)buf, per_sm4, 0, smem, sink};
+		double moved = (double)per_sm4 * 16 * g_sms;
+		std::vector<double> cold;
+		for (int r = 0; r < 3; r++) {
+			flush_l2();
+			cold.push_back(time_once_us(launch_keep, &first));
+		}
+		std::sort(cold.begin(), cold.end());
+		row("keep", "keep_cold_gb_s", moved / 1e6, moved / cold[1] / 1e3, "GB/s",
+		    "keep_read after an L2 flush (x = MB read), median of 3");
+		for (int sh : shifts) {
+			int shift = sh == -1 ? g_sms / 4 : sh == -2 ? g_sms / 2 : sh;
+			keep_ctx again = {(const float4 *)buf, per_sm4, shift, smem, sink};
+			std::vector<double> t;
+			for (int r = 0; r < 3; r++) {
+				flush_l2();
+				launch_keep(&first);
+				CHECK(cudaDeviceSynchronize());
+				t.push_back(time_once_us(launch_keep, &again));
+			}
+			std::sort(t.begin(), t.end());
+			char q[64];
+			snprintf(q, sizeof q, "keep_again_gb_s_shift%d", shift);
+			row("keep", q, moved / 1e6, moved / t[1] / 1e3, "GB/s",
+			    "keep_read again after one pass with shift 0 (each SM's chunk: its smid + shift), "
+			    "median of 3; x = MB read");
+		}
+	}
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(sink));
+}
+
 // ------------------------------------------------- launch, link, faults
 
 struct empty_ctx {
@@ -1696,6 +1790,8 @@ int main(int argc, char **argv)
 		loaded_latency_section();
 	if (all || !strcmp(what, "home"))
 		home_section();
+	if (all || !strcmp(what, "keep"))
+		keep_section();
 	g_mhz = measure_mhz();
 	printf("# clock_mhz_end=%.1f\n", g_mhz);
 	CHECK(cudaFree(g_flush));
