@@ -1037,14 +1037,17 @@ static void home_section(void)
 
 struct l2_ctx {
 	unsigned grid, block;
-	int wide;
+	int wide; // 0: 4-byte loads, 1: 16-byte loads, 2: 16-byte stores
 	calib_l2read_args a;
 	calib_l2read16_args w;
+	calib_l2write16_args s;
 };
 static void launch_l2(void *p)
 {
 	l2_ctx *c = (l2_ctx *)p;
-	if (c->wide)
+	if (c->wide == 2)
+		calib_l2write16<<<c->grid, c->block>>>(c->s);
+	else if (c->wide)
 		calib_l2read16<<<c->grid, c->block>>>(c->w);
 	else
 		calib_l2read<<<c->grid, c->block>>>(c->a);
@@ -1060,6 +1063,7 @@ static double l2_gb_s(void *buf, uint64_t bytes, unsigned grid, unsigned block, 
 		c[k].wide = wide;
 		c[k].a = {(const unsigned int *)buf, out, bytes / 4, (unsigned)(k ? hi : lo)};
 		c[k].w = {(const calib_u4 *)buf, out, bytes / 16, (unsigned)(k ? hi : lo)};
+		c[k].s = {(calib_u4 *)buf, bytes / 16, (unsigned)(k ? hi : lo)};
 	}
 	double t0 = median_us(launch_l2, &c[0], 7, cold), t1 = median_us(launch_l2, &c[1], 7, cold);
 	return (double)(hi - lo) * (double)bytes / (t1 - t0) / 1e3;
@@ -1084,6 +1088,9 @@ static void l2_section(void)
 	uint64_t bs = half_part / (per * g_sms) * per * g_sms;
 	row("l2", "l2_read_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bs, g_sms, 1024, 1, 2, 6, out, false),
 	    "GB/s", "calib_l2read16, one CTA of 1024 threads per SM, T(6)-T(2)");
+	row("l2", "l2_write_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bs, g_sms, 1024, 2, 2, 6, out, false),
+	    "GB/s", "calib_l2write16 (16-byte stores over the same L2-resident buffer), one CTA of "
+	    "1024 threads per SM, T(6)-T(2)");
 	uint64_t bd = (big + per * g_sms - 1) / (per * g_sms) * (per * g_sms);
 	row("l2", "dram_read_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bd, g_sms, 1024, 1, 1, 2, out, true),
 	    "GB/s", "calib_l2read16 over 4x the L2, one CTA of 1024 per SM, T(2)-T(1), L2 flushed");

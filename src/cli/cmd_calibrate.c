@@ -408,14 +408,14 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
  * read with 16-byte __ldcg loads from a buffer of bytes (ubench-l2
  * width=16), over passes lo + 1 .. hi: bytes of hi - lo passes over
  * T(hi passes) - T(lo passes). */
-static double wide_read_gb_s(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
-			     uint64_t bytes, uint32_t ctas, int lo, int hi)
+static double wide_gb_s(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
+			uint64_t bytes, uint32_t ctas, int lo, int hi, const char *op)
 {
 	char spec[2][192];
 	for (int k = 0; k < 2; k++)
 		snprintf(spec[k], sizeof spec[k],
-			 "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16",
-			 (unsigned long long)bytes, k ? hi : lo, ctas);
+			 "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16,op=%s",
+			 (unsigned long long)bytes, k ? hi : lo, ctas, op);
 	double cyc = kernel_cycles(c, gpu, spec[1], false) - kernel_cycles(c, gpu, spec[0], false);
 	return (double)(hi - lo) * (double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
 }
@@ -428,12 +428,12 @@ static double wide_read_gb_s(struct calib *c, const struct gpuvm_config *cfg, co
  * is a whole number of 16-byte words per thread, so that no SM has a
  * pass's last iteration to itself. */
 static void l2_port_row(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
-			uint32_t ctas, const char *quantity)
+			uint32_t ctas, const char *quantity, const char *op)
 {
 	uint64_t per_round = (uint64_t)ctas * 1024 * 16;
 	uint64_t rounds = cfg->l2_bytes / cfg->mem_partitions / 2 / per_round;
 	add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas,
-		rounds ? wide_read_gb_s(c, cfg, gpu, rounds * per_round, ctas, 2, 6) : NAN);
+		rounds ? wide_gb_s(c, cfg, gpu, rounds * per_round, ctas, 2, 6, op) : NAN);
 }
 
 /* The same kernel over a buffer of four times the L2, one pass (T(2) -
@@ -445,7 +445,7 @@ static void dram_read_row(struct calib *c, const struct gpuvm_config *cfg, const
 	uint64_t per_round = (uint64_t)cfg->sms * 1024 * 16;
 	uint64_t bytes = (4 * cfg->l2_bytes + per_round - 1) / per_round * per_round;
 	add_row(c, gpu, "dram_read_gb_s_1cta_per_sm", "GB/s", K_THROUGHPUT, (double)cfg->sms,
-		wide_read_gb_s(c, cfg, gpu, bytes, cfg->sms, 1, 2));
+		wide_gb_s(c, cfg, gpu, bytes, cfg->sms, 1, 2, "read"));
 }
 
 /* Bytes per SM clock the whole L2 serves to reads: an L2-resident buffer
@@ -462,8 +462,10 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	snprintf(b, sizeof b, "ubench-l2:bytes=%llu,passes=6", (unsigned long long)bytes);
 	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
 	add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
-	l2_port_row(c, cfg, gpu, 1, "l2_read_gb_s_1cta");
-	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm");
+	l2_port_row(c, cfg, gpu, 1, "l2_read_gb_s_1cta", "read");
+	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm", "read");
+	/* the same with 16-byte stores: an SM's store path to the L2 */
+	l2_port_row(c, cfg, gpu, cfg->sms, "l2_write_gb_s_1cta_per_sm", "write");
 	dram_read_row(c, cfg, gpu);
 }
 
@@ -630,6 +632,7 @@ static void calibrate_usage(FILE *out)
 	      "  l2_read_gb_s_1cta,      one CTA of 1024 threads / one per SM reading an L2-\n"
 	      "  l2_read_gb_s_1cta_per_sm  resident buffer with 16-byte loads (Mokhtari 5.1.3):\n"
 	      "                          the SM's port to the L2\n"
+	      "  l2_write_gb_s_1cta_per_sm  the same with 16-byte stores: the SMs' store path\n"
 	      "  dram_read_gb_s_1cta_per_sm  the same over four times the L2: DRAM read rate\n"
 	      "  kernel_launch_cycles,   an empty kernel: launch + its duration\n"
 	      "  empty_kernel_us_grid4096\n"

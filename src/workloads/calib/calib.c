@@ -657,6 +657,7 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_link = {
 
 struct l2bw_cfg {
 	uint64_t bytes, passes, blocks_per_sm, block, width, ctas;
+	unsigned op; /* 0 read, 1 write (16-byte stores) */
 	uint32_t sms;
 };
 
@@ -678,7 +679,12 @@ static int l2bw_host(struct simt_host *h, void *user)
 	 * them round-robin) */
 	struct simt_dim3 grid = simt_dim3((uint32_t)ctas, 1, 1);
 	struct simt_dim3 block = simt_dim3((uint32_t)c->block, 1, 1);
-	if (c->width == 16) {
+	if (c->op == 1) {
+		struct calib_l2write16_args a = {(calib_u4 *)src, (unsigned long long)(n / 4),
+						 (unsigned)c->passes};
+		if (SIMT_LAUNCH(h, calib_l2write16, grid, block, a))
+			return -1;
+	} else if (c->width == 16) {
 		struct calib_l2read16_args a = {(const calib_u4 *)src, out,
 						(unsigned long long)(n / 4), (unsigned)c->passes};
 		if (SIMT_LAUNCH(h, calib_l2read16, grid, block, a))
@@ -689,8 +695,10 @@ static int l2bw_host(struct simt_host *h, void *user)
 			return -1;
 	}
 	struct suite_opts o = {GPUVM_ALLOC_DEVICE, 0, 1};
-	suite_result(h, &o, suite_digest(out, threads * 4 < 65536 ? threads * 4 : 65536), 1, 0,
-		     NULL);
+	/* the stores' buffer, or the loads' sums */
+	const void *res = c->op == 1 ? (const void *)src : (const void *)out;
+	uint64_t res_bytes = c->op == 1 ? c->bytes : threads * 4;
+	suite_result(h, &o, suite_digest(res, res_bytes < 65536 ? res_bytes : 65536), 1, 0, NULL);
 	simt_work_items(h, c->bytes * c->passes);
 	return 0;
 }
@@ -703,6 +711,8 @@ static const struct gpuvm_param_def l2bw_params[] = {
 	{"width", GPUVM_PARAM_U64, "4", "bytes each thread loads at once: 4 or 16 (a uint4)"},
 	{"ctas", GPUVM_PARAM_U64, "0", "CTAs in all, one per SM while there are SMs (0: blocks_per_sm "
 				       "on every SM)"},
+	{"op", GPUVM_PARAM_CHOICE, "read|write",
+	 "read: the loads above; write: 16-byte stores over the buffer instead (width=16)"},
 };
 
 static const struct gpuvm_param_range l2bw_ranges[] = {
@@ -725,8 +735,11 @@ static int l2bw_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	    gpuvm_params_u64(p, "blocks_per_sm", &c.blocks_per_sm, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
 	    gpuvm_params_u64(p, "width", &c.width, err) < 0 ||
-	    gpuvm_params_u64(p, "ctas", &c.ctas, err) < 0)
+	    gpuvm_params_u64(p, "ctas", &c.ctas, err) < 0 ||
+	    gpuvm_params_choice(p, "op", "read|write", &c.op, err) < 0)
 		return -1;
+	if (c.op == 1 && c.width != 16)
+		return gpuvm_fail(err, "--workload", 0, "op", "write stores 16 bytes a thread: give width=16");
 	if (c.width != 4 && c.width != 16)
 		return gpuvm_fail(err, "--workload", 0, "width", "must be 4 or 16 (bytes a thread loads)");
 	if (c.bytes % c.width)
@@ -741,7 +754,7 @@ static int l2bw_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 const struct gpuvm_workload_def gpuvm_workload_ubench_l2 = {
 	.name = "ubench-l2",
 	.summary = "L2 read bandwidth: every SM's threads read an L2-resident buffer pass after "
-		   "pass through the L2 only (__ldcg)",
+		   "pass through the L2 only (__ldcg), or write it (op=write)",
 	.working_set = "bytes",
 	.params = l2bw_params,
 	.n_params = sizeof l2bw_params / sizeof l2bw_params[0],

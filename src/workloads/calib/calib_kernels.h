@@ -18,7 +18,9 @@
  *   calib_l2read  every thread reads an L2-resident buffer grid-stride,
  *                 pass after pass, through the L2 only (__ldcg): L2
  *                 bandwidth (Accel-Sim tuner l2_bw, gpu-benches gpu-l2-cache);
- *                 calib_l2read16 the same with 16-byte loads
+ *                 calib_l2read16 the same with 16-byte loads;
+ *                 calib_l2write16 16-byte stores instead (an SM's store
+ *                 path to the L2)
  * Each does real work on real data; the timing is the engine's. */
 #include "gpuvm/simt.h"
 
@@ -309,4 +311,27 @@ SIMT_KERNEL_ANY_ORDER(calib_l2read16, struct calib_l2read16_args, p)
 			acc += v.x ^ v.y ^ v.z ^ v.w;
 		}
 	ST(p.out, tid, acc);
+}
+
+struct calib_l2write16_args {
+	calib_u4 *dst;
+	unsigned long long n; /* 16-byte words */
+	unsigned int passes;
+};
+
+/* calib_l2read16's shape with a 16-byte store per thread instead of the
+ * load (a warp writes 512 B, 16 sectors, per store; the buffer stays in
+ * the L2, whose write-back holds the dirty lines): what one SM's stores
+ * pass to the L2 where loads pass l2_read_gb_s_1cta_per_sm. A store does
+ * not wait for its line, so only the path's throughput limits the warp. */
+SIMT_KERNEL_ANY_ORDER(calib_l2write16, struct calib_l2write16_args, p)
+{
+	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	for (unsigned int pass = 0; pass < p.passes; pass++)
+		for (unsigned long long i = tid; i < p.n; i += stride) {
+			COMPUTE(3);
+			calib_u4 v = {pass, (unsigned int)i, (unsigned int)tid, 7u};
+			ST(p.dst, i, v);
+		}
 }
