@@ -184,8 +184,8 @@ void validate_print_table(const struct manifest *m, const struct summary *s, con
 	       gpu ? "; every row on --gpu " : "", gpu ? gpu : "");
 	printf("simulated: kernel time summed over the trace's kernels, timed as each row's "
 	       "convention says\n(nsys: front-end and tail in, launch overhead excluded; ctas: "
-	       "first CTA to last warp;\nhost: launch overhead in; nsys-median, nsys-first: repeated launches, each "
-	       "kernel's median or first)\n\n");
+	       "first CTA to last warp;\nhost: launch overhead in; nsys-median, nsys-first: "
+	       "repeated launches, each kernel's median or first)\n\n");
 	printf("%-*s  %-*s  %12s  %12s  %12s  %9s  %s\n", w, "name", pw, "preset", "measured us",
 	       "simulated us", "sim/measured", "error %", "convention");
 	for (size_t i = 0; i < m->n; i++) {
