@@ -25,7 +25,8 @@ static inline double gen_unit(struct gen_rng *r) /* [0, 1) */
 }
 static inline struct gen_rng gen_rng_at(uint64_t seed, uint64_t stream, uint64_t index)
 {
-	struct gen_rng r = {splitmix64(seed ^ splitmix64(stream)) ^ splitmix64(index * 0xd1342543de82ef95ull + 1)};
+	struct gen_rng r = {splitmix64(seed ^ splitmix64(stream)) ^
+			    splitmix64(index * 0xd1342543de82ef95ull + 1)};
 	return r;
 }
 

@@ -6,7 +6,6 @@
 
 #include "core/splitmix.h"
 
-
 void sl1_gen_text(char *buf, uint64_t n, uint64_t seed)
 {
 	uint64_t s = seed, i = 0;
@@ -157,7 +156,8 @@ void sl1_gen_txns(unsigned *txn, uint64_t n, unsigned customers, unsigned mercha
 {
 	uint64_t s = seed;
 	for (uint64_t i = 0; i < n; i++) {
-		unsigned a = (unsigned)(splitmix64_next(&s) % merchants), b = (unsigned)(splitmix64_next(&s) % merchants);
+		unsigned a = (unsigned)(splitmix64_next(&s) % merchants);
+		unsigned b = (unsigned)(splitmix64_next(&s) % merchants);
 		txn[2 * i] = (unsigned)(splitmix64_next(&s) % customers);
 		txn[2 * i + 1] = a < b ? a : b;
 	}
