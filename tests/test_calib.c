@@ -5,7 +5,8 @@
  * costs its class's latency per step and 8 independent chains on a full
  * SM reach the class's issue rate, STREAM triad moves 24 B per element
  * through DRAM, a copy moves its bytes over the link, one SM reads the
- * L2 no faster than its port, a store stream runs at the DRAM's rate
+ * L2 no faster than its port, the L2 store kernel writes each of its
+ * buffer's sectors once a pass, a store stream runs at the DRAM's rate
  * (l2.writeback_stall), CTAs turn over at the measured rate, a warp
  * that waits for its stores' acks (gpu.warp_exit_waits_stores) holds its
  * CTA's slot one L2 round trip longer and a parallel chase flattens at
@@ -238,6 +239,34 @@ static void test_sm_l2_port(void **state)
 	/* a wider port moves the ceiling with it */
 	double wide = titan_l2_gb_s(1, 1024, 48);
 	assert_true(wide > one * 1.4 && wide < one * 1.6);
+}
+
+/* ubench-l2 op=write (calibrate's l2_write_gb_s_1cta_per_sm): the kernel
+ * stores every 16-byte word of the buffer once a pass and loads nothing,
+ * so the L2 sees each of the buffer's sectors once a pass, as stores; the
+ * loads' kernel over the same buffer is the other half of the pair. */
+static void test_l2_write_kernel(void **state)
+{
+	(void)state;
+	const double bytes = 256 << 10, passes = 2;
+	for (int write = 0; write < 2; write++) {
+		char wl[160];
+		snprintf(wl, sizeof wl, "ubench-l2:bytes=256KiB,passes=2,ctas=4,block=1024,width=16,op=%s",
+			 write ? "write" : "read");
+		cJSON *o = report("v100", wl);
+		const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+		const cJSON *k = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+		double sectors = report_num(k, "l2_sector_hits") + report_num(k, "l2_sector_misses");
+		print_message("ubench-l2 op=%s: %g L2 sectors (buffer %g a pass)\n",
+			      write ? "write" : "read", sectors, bytes / 32);
+		/* the buffer's sectors every pass, and the loads' sums (4 B a
+		 * thread, 512 sectors of 4 CTAs x 1024) only when reading */
+		if (write)
+			assert_true(sectors == passes * bytes / 32);
+		else
+			assert_true(sectors == passes * bytes / 32 + 4 * 1024 * 4 / 32);
+		cJSON_Delete(o);
+	}
 }
 
 /* seconds of a fault-bound managed run on gtx-titan-black with the SM
@@ -557,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_stream_caps_resident_ctas),
 		cmocka_unit_test(test_link_copy_bytes),
 		cmocka_unit_test(test_copy_fill_wired),
+		cmocka_unit_test(test_l2_write_kernel),
 		cmocka_unit_test(test_sm_l2_port),
 		cmocka_unit_test(test_sm_l2_port_far_ahead),
 		cmocka_unit_test(test_store_stream_dram_bound),
