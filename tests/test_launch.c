@@ -4,7 +4,8 @@
  * small CTAs, the CTA slot time limits large ones; the h100-pcie preset
  * reproduces the measured nsys durations (mgpusim's H100 PCIe ground
  * truth) within the calibration tolerance, and presets that do not set
- * the keys keep the model before them. */
+ * the keys keep the model before them. h100's launches pipeline
+ * (gpu.kernel_launch_period_us, src/system/run_loop.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,12 +111,90 @@ static void test_h100_pcie_empty_kernels(void **state)
 		    1.5 * run_empty("h100-pcie", 4096, 128, NULL, NULL).cycles);
 }
 
+/* A run's simulated cycles and its first and last launch's exposed
+ * overhead (launch_seconds, in cycles). */
+struct lrun {
+	double sim_cycles, first_launch, last_launch, last_cycles;
+};
+
+static struct lrun run_launches(const char *gpu, const char *wl, const char *set1)
+{
+	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1};
+	if (set1)
+		spec.sets[spec.n_sets++] = set1;
+	cJSON *o = run_report(&spec);
+	const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
+	double mhz = report_num(cfg, "gpu.clock_mhz");
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+	const cJSON *k0 = cJSON_GetArrayItem(ks, 0), *kn = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
+	if (!k0 || !kn)
+		fail_msg("%s on %s: no kernel", wl, gpu);
+	struct lrun r = {report_num(o, "sim_cycles"), report_num(k0, "launch_seconds") * mhz * 1e6,
+			 report_num(kn, "launch_seconds") * mhz * 1e6,
+			 report_num(kn, "end_cycle") - report_num(kn, "start_cycle")};
+	cJSON_Delete(o);
+	return r;
+}
+
+/* The period of back-to-back launches, (T(3) - T(1)) / 2, as calibrate's
+ * kernel_launch_cycles takes it. */
+static double launch_period(const char *gpu, unsigned grid, unsigned block, const char *set1)
+{
+	char a[96], b[96];
+	snprintf(a, sizeof a, "ubench-empty:grid=%u,block=%u,launches=1", grid, block);
+	snprintf(b, sizeof b, "ubench-empty:grid=%u,block=%u,launches=3", grid, block);
+	return (run_launches(gpu, b, set1).sim_cycles - run_launches(gpu, a, set1).sim_cycles) / 2;
+}
+
+/* gpu.kernel_launch_period_us (src/system/run_loop.c): h100's launches
+ * pipeline as the boards' back-to-back launches do (validation/
+ * microbench.tsv; docs/launch.md). A short kernel repeats at the host's
+ * period, a long one at its own duration with no overhead between (the
+ * board: 4096 x 256 every 4.24 us against a 4.38 us duration, where the
+ * additive gap made it 6.13); after a synchronous copy the host has
+ * waited and the whole launch overhead is paid; a copy after a launch
+ * waits for the host's call. */
+static void test_h100_launches_pipeline(void **state)
+{
+	(void)state;
+	const double mhz = 1980, period = 3.51 * mhz, launch = 1.73 * mhz;
+	/* one 32-thread CTA: 3833 cycles, shorter than the period */
+	double p1 = launch_period("h100", 1, 32, NULL);
+	printf("  h100 back to back: 1 x 32 every %.1f cycles (board 7268.2)\n", p1);
+	assert_true(fabs(p1 - period) < 1e-3);
+	assert_true(fabs(p1 - 7268.2) / 7268.2 <= 0.15);
+	/* 4096 x 256: longer than the period, so no overhead between */
+	struct lrun big = run_launches("h100", "ubench-empty:grid=4096,block=256,launches=3", NULL);
+	double p4096 = launch_period("h100", 4096, 256, NULL);
+	printf("  h100 back to back: 4096 x 256 every %.3f us, duration %.3f us (board 4.24)\n",
+	       p4096 / mhz, big.last_cycles / mhz);
+	assert_true(big.last_launch == 0);
+	assert_true(fabs(p4096 - big.last_cycles) < 1e-3);
+	assert_true(fabs(p4096 / mhz - 4.24) / 4.24 <= 0.15);
+	/* two-sided: without the period the gap adds to every launch */
+	double add = launch_period("h100", 4096, 256, "gpu.kernel_launch_period_us=0");
+	assert_true(fabs(add - (big.last_cycles + launch)) < 1e-3);
+	assert_true(add / mhz > 1.3 * 4.24);
+	/* vectorAdd: its uploads are synchronous, so its first launch pays
+	 * the whole overhead; the next two are host-bound */
+	struct lrun va = run_launches("h100", "vectoradd:n=65536,launches=3", NULL);
+	assert_true(fabs(va.first_launch - launch) < 1e-3);
+	assert_true(va.last_launch > 0 && va.last_launch < launch);
+	/* a host period longer than the run: the download after the last
+	 * launch waits for the host to return from it */
+	struct lrun slow = run_launches("h100", "vectoradd:n=65536", "gpu.kernel_launch_period_us=1000");
+	struct lrun fast = run_launches("h100", "vectoradd:n=65536", "gpu.kernel_launch_period_us=0");
+	assert_true(slow.sim_cycles > 1000 * mhz);
+	assert_true(fast.sim_cycles < 100 * mhz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frontend_and_tail_inside_duration),
 		cmocka_unit_test(test_dispatch_rate_and_slot_time),
 		cmocka_unit_test(test_h100_pcie_empty_kernels),
+		cmocka_unit_test(test_h100_launches_pipeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,13 @@ struct gpuvm_config {
 	uint32_t compute_capability;
 	double load_base_latency_cycles;   /* pipeline cost of any global access */
 	double kernel_launch_us;
+	/* The host's launch period: 0, each launch's overhead
+	 * (kernel_launch_us) runs after the work before it, as one gap; above
+	 * 0, launches pipeline: the host issues one every this many us while
+	 * earlier kernels run, and a kernel starts kernel_launch_us after its
+	 * issue or when the GPU is free, whichever is later
+	 * (src/system/run_loop.c; docs/launch.md). */
+	double kernel_launch_period_us;
 	/* Inside a kernel's duration, as nsys/ncu time it (src/sm/sm.h): the
 	 * front-end from the kernel's start on the GPU to its first CTA
 	 * dispatch, the tail from its last warp to its completion, the CTA

@@ -97,9 +97,8 @@ static double num(const cJSON *o, const char *key)
 }
 
 /* The last kernel's duration (its start on the GPU to its completion:
- * front-end and tail included, as nsys times it), and (with launch) the
- * launch overhead before it. */
-static double kernel_cycles(struct calib *c, const char *gpu, const char *wl, bool launch)
+ * front-end and tail included, as nsys times it). */
+static double kernel_cycles(struct calib *c, const char *gpu, const char *wl)
 {
 	cJSON *o = run(c, gpu, wl);
 	if (!o)
@@ -107,14 +106,8 @@ static double kernel_cycles(struct calib *c, const char *gpu, const char *wl, bo
 	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
 	const cJSON *k = cJSON_GetArrayItem(ks, cJSON_GetArraySize(ks) - 1);
 	double cyc = NAN;
-	if (k) {
+	if (k)
 		cyc = num(k, "end_cycle") - num(k, "start_cycle");
-		if (launch) {
-			const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
-			double mhz = num(cfg, "gpu.clock_mhz");
-			cyc += num(k, "launch_seconds") * mhz * 1e6;
-		}
-	}
 	cJSON_Delete(o);
 	return cyc;
 }
@@ -156,7 +149,7 @@ static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, con
 		snprintf(b, sizeof b,
 			 "ubench-chase:footprint=%llu,stride=%llu,order=%s,cache=%s,passes=2",
 			 (unsigned long long)fp, (unsigned long long)stride, order, cache);
-		return (kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) /
+		return (kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) /
 		       (double)nodes;
 	}
 	uint64_t n = c->chase_steps / 2;
@@ -169,7 +162,7 @@ static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, con
 		 "ubench-chase:footprint=%llu,stride=%llu,cache=%s,passes=1,steps=%llu",
 		 (unsigned long long)fp, (unsigned long long)stride, cache,
 		 (unsigned long long)(2 * n));
-	return (kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) / (double)n;
+	return (kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / (double)n;
 }
 
 /* Footprints of the published chase rows (gpu-benches gpu-latency rows,
@@ -278,7 +271,7 @@ static void tlb_par_rows(struct calib *c, const struct gpuvm_config *cfg, const 
 					 "ubench-chase:footprint=%lluMiB,stride=2MiB,chains=%u,spread=%s,"
 					 "lanes=%u,passes=%d",
 					 (unsigned long long)mib, k, spread ? "sms" : "sm", lanes, j ? 10 : 2);
-			double dt = kernel_cycles(c, gpu, spec[1], false) - kernel_cycles(c, gpu, spec[0], false);
+			double dt = kernel_cycles(c, gpu, spec[1]) - kernel_cycles(c, gpu, spec[0]);
 			uint64_t chasers = (uint64_t)k * lanes;
 			double hops = 8.0 * (double)(nodes / chasers) * (double)chasers;
 			add_row(c, gpu, q, "hops/kcycle", K_CURVE, k, hops / dt * 1000);
@@ -298,14 +291,14 @@ static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 		snprintf(b, sizeof b, "ubench-ops:op=%s,insts=512", ops[i]);
 		snprintf(q, sizeof q, "%s_latency_cycles", ops[i]);
 		add_row(c, gpu, q, "cycles", K_LATENCY, NAN,
-			(kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) / 256);
+			(kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
 		/* every SM full of warps, 8 independent chains each */
 		unsigned n = c->quick ? 64 : 256;
 		snprintf(a, sizeof a, "ubench-ops:op=%s,insts=%u,ilp=8,blocks=%u,block=512", ops[i],
 			 n, cfg->sms);
 		snprintf(b, sizeof b, "ubench-ops:op=%s,insts=%u,ilp=8,blocks=%u,block=512", ops[i],
 			 2 * n, cfg->sms);
-		double dt = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+		double dt = kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a);
 		snprintf(q, sizeof q, "%s_ops_per_clk_sm", ops[i]);
 		add_row(c, gpu, q, "ops/clk/SM", K_THROUGHPUT, NAN, 512.0 * n / dt);
 	}
@@ -313,14 +306,14 @@ static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 
 static void smem_atomic_rows(struct calib *c, const char *gpu)
 {
-	double s1 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512", false) -
-		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256", false)) / 256;
+	double s1 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512") -
+		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256")) / 256;
 	add_row(c, gpu, "smem_latency_cycles", "cycles", K_LATENCY, NAN, s1);
-	double s2 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512,lane_stride=2", false) -
-		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256,lane_stride=2", false)) / 256;
+	double s2 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512,lane_stride=2") -
+		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256,lane_stride=2")) / 256;
 	add_row(c, gpu, "smem_2way_conflict_extra_cycles", "cycles", K_LATENCY, NAN, s2 - s1);
-	double at = (kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=512", false) -
-		     kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=256", false)) / 256;
+	double at = (kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=512") -
+		     kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=256")) / 256;
 	add_row(c, gpu, "atomic_latency_cycles", "cycles", K_LATENCY, NAN, at);
 }
 
@@ -339,7 +332,7 @@ static double stream_gb_s(struct calib *c, const struct gpuvm_config *cfg, const
 		 (unsigned long long)n, block);
 	snprintf(b, sizeof b, "ubench-stream:kernel=%s,elems=%llu,blocks_per_sm=2,block=%u", kernel,
 		 (unsigned long long)(2 * n), block);
-	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+	double cyc = kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a);
 	/* arrays moved: copy and scale 2, triad 3, init (stores) and read
 	 * (loads) 1 */
 	double streams = !strcmp(kernel, "triad") ? 3 : !strcmp(kernel, "copy") || !strcmp(kernel, "scale") ? 2 : 1;
@@ -416,7 +409,7 @@ static double wide_gb_s(struct calib *c, const struct gpuvm_config *cfg, const c
 		snprintf(spec[k], sizeof spec[k],
 			 "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16,op=%s",
 			 (unsigned long long)bytes, k ? hi : lo, ctas, op);
-	double cyc = kernel_cycles(c, gpu, spec[1], false) - kernel_cycles(c, gpu, spec[0], false);
+	double cyc = kernel_cycles(c, gpu, spec[1]) - kernel_cycles(c, gpu, spec[0]);
 	return (double)(hi - lo) * (double)bytes / (cyc / (cfg->clock_mhz * 1e6)) / 1e9;
 }
 
@@ -460,7 +453,7 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	char a[160], b[160];
 	snprintf(a, sizeof a, "ubench-l2:bytes=%llu,passes=2", (unsigned long long)bytes);
 	snprintf(b, sizeof b, "ubench-l2:bytes=%llu,passes=6", (unsigned long long)bytes);
-	double cyc = kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false);
+	double cyc = kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a);
 	add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
 	l2_port_row(c, cfg, gpu, 1, "l2_read_gb_s_1cta", "read");
 	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm", "read");
@@ -487,18 +480,38 @@ static void warp_load_rows(struct calib *c, const struct gpuvm_config *cfg, cons
 			snprintf(b, sizeof b, "ubench-warpload:sectors=%u,steps=512,warps=%u", sectors[i], warps);
 			snprintf(q, sizeof q, "warp_load_cycles_s%u%s", sectors[i], all ? "_sms" : "");
 			add_row(c, gpu, q, "cycles", K_LATENCY, sectors[i],
-				(kernel_cycles(c, gpu, b, false) - kernel_cycles(c, gpu, a, false)) / 256);
+				(kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
 		}
 }
 
 /* ---------------------------------------------------- launch, link, fault */
 
+/* The period of back-to-back launches of an empty kernel, in cycles, as
+ * hwbench's launch section times 200 of them between two events:
+ * (T(3 launches) - T(1)) / 2 of the whole run, so that the first launch's
+ * exposed overhead cancels. Without launch pipelining
+ * (gpu.kernel_launch_period_us = 0) that is the launch's overhead plus
+ * the kernel's duration; with it, the host's period or the kernel's
+ * duration, whichever is longer. */
+static double launch_period_cycles(struct calib *c, const char *gpu, unsigned grid, unsigned block)
+{
+	double t[2];
+	for (int i = 0; i < 2; i++) {
+		char wl[96];
+		snprintf(wl, sizeof wl, "ubench-empty:grid=%u,block=%u,launches=%d", grid, block,
+			 1 + 2 * i);
+		cJSON *o = run(c, gpu, wl);
+		t[i] = o ? num(o, "sim_cycles") : NAN;
+		cJSON_Delete(o);
+	}
+	return (t[1] - t[0]) / 2;
+}
+
 static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
 	add_row(c, gpu, "kernel_launch_cycles", "cycles", K_THROUGHPUT, NAN,
-		kernel_cycles(c, gpu, "ubench-empty:grid=1,block=32", true));
-	double us = kernel_cycles(c, gpu, "ubench-empty:grid=4096,block=256", true) /
-		    cfg->clock_mhz;
+		launch_period_cycles(c, gpu, 1, 32));
+	double us = launch_period_cycles(c, gpu, 4096, 256) / cfg->clock_mhz;
 	add_row(c, gpu, "empty_kernel_us_grid4096", "us", K_THROUGHPUT, NAN, us);
 	/* An empty kernel's duration as nsys times it (start to completion:
 	 * front-end, CTA dispatch, launch and retire, tail; no launch
@@ -523,7 +536,7 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 			 empties[i].block);
 		bool skip = empties[i].slow && c->quick;
 		struct row *r = add_row(c, gpu, empties[i].q, "cycles", K_THROUGHPUT, empties[i].grid,
-					skip ? NAN : kernel_cycles(c, gpu, w, false));
+					skip ? NAN : kernel_cycles(c, gpu, w));
 		if (r && skip) {
 			r->status = "skipped";
 			snprintf(r->note, sizeof r->note, "not run with --quick");
@@ -554,18 +567,18 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 	}
 	/* far faults: a chase over managed 2 MiB blocks, each a first touch */
 	double ff = (kernel_cycles(c, gpu, "ubench-chase:footprint=128MiB,stride=2MiB,order="
-					   "sequential,passes=1,steps=32,mem=managed", false) -
+					   "sequential,passes=1,steps=32,mem=managed") -
 		     kernel_cycles(c, gpu, "ubench-chase:footprint=128MiB,stride=2MiB,order="
-					   "sequential,passes=1,steps=16,mem=managed", false)) /
+					   "sequential,passes=1,steps=16,mem=managed")) /
 		    16 / cfg->clock_mhz;
 	add_row(c, gpu, "far_fault_us", "us", K_LATENCY, NAN, ff);
 	/* a zero-copy read's round trip: a chase over pinned host memory, one
 	 * 4 KiB node a step (cuda/hwbench.cu zero_copy_read_ns: the same
 	 * kernel, chain and steps) */
 	double zc = (kernel_cycles(c, gpu, "ubench-chase:footprint=8MiB,stride=4096,cache=cg,"
-					   "passes=1,steps=1024,mem=pinned", false) -
+					   "passes=1,steps=1024,mem=pinned") -
 		     kernel_cycles(c, gpu, "ubench-chase:footprint=8MiB,stride=4096,cache=cg,"
-					   "passes=1,steps=512,mem=pinned", false)) /
+					   "passes=1,steps=512,mem=pinned")) /
 		    512 / cfg->clock_mhz * 1e3;
 	add_row(c, gpu, "zero_copy_read_ns", "ns", K_LATENCY, NAN, zc);
 }
@@ -634,7 +647,8 @@ static void calibrate_usage(FILE *out)
 	      "                          the SM's port to the L2\n"
 	      "  l2_write_gb_s_1cta_per_sm  the same with 16-byte stores: the SMs' store path\n"
 	      "  dram_read_gb_s_1cta_per_sm  the same over four times the L2: DRAM read rate\n"
-	      "  kernel_launch_cycles,   an empty kernel: launch + its duration\n"
+	      "  kernel_launch_cycles,   back-to-back empty kernels: the launch period (launch\n"
+	      "                          + duration, or the host's period where launches pipeline)\n"
 	      "  empty_kernel_us_grid4096\n"
 	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"
 	      "                          CTA dispatch, launch and retire, tail) vs grid and block\n"

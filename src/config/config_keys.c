@@ -161,7 +161,8 @@ const struct cfg_key cfg_keys[] = {
 	    "random-sampling:loop=listing counts; 0 = none, it keeps the estimate"),
 	DBL("gpu.load_base_latency_cycles", load_base_latency_cycles, 0, false, LAT_MAX, -1,
 	    "pipeline cost of any global access, before the TLB and L2"),
-	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, US_MAX, -1, "fixed cost of one kernel launch"),
+	DBL("gpu.kernel_launch_us", kernel_launch_us, 0, false, US_MAX, -1,
+	    "a launch's overhead: from the host's call to the kernel's start on the GPU"),
 
 	/* [tlb] */
 	U32("tlb.levels", tlb_levels, 1, GPUVM_MAX_TLB_LEVELS, -1, "TLB levels in use (1..4)"),
@@ -554,6 +555,12 @@ const struct cfg_key cfg_keys[] = {
 	DBL_QUIET("mem.far_home_dram_cycles", mem_far_home_dram_cycles,
 		  "with mem.far_home_dram: cycles a DRAM read homed in the far partition adds "
 		  "(its round trip across); 0: mem.far_latency_cycles"),
+	/* optional, listed only when set (0: each launch's overhead after the
+	 * work before it, the model before the key; docs/launch.md) */
+	DBL_QUIET("gpu.kernel_launch_period_us", kernel_launch_period_us,
+		  "host's launch period: launches issued back to back pipeline, one per this "
+		  "many us, each starting kernel_launch_us after its issue or when the GPU is "
+		  "free; 0 = no pipelining: kernel_launch_us is paid after the work before it"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -776,8 +776,8 @@ static int run_windows_lagged(struct system *sys, struct sm_launch *kr, double t
 	}
 }
 
-int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
-		      struct gpuvm_error *err)
+int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double launch,
+		      double *t_end, struct gpuvm_error *err)
 {
 	const struct gpuvm_config *cfg = sys->cfg;
 	struct sm_layer *sl = &sys->sms;
@@ -800,7 +800,6 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	if (sm_ensure_warp_state(&sys->sms, k->ops->warp_state_bytes))
 		return gpuvm_fail(err, k->name, 0, NULL, "out of memory for warp state");
 
-	double launch = cfg->kernel_launch_us * cfg->clock_mhz;
 	double t = t0 + launch; /* the kernel starts on the GPU (its duration from here) */
 	/* its first CTA dispatch, after the front-end (docs/launch.md) */
 	double t_cta = t + cfg->kernel_frontend_cycles;

@@ -50,6 +50,13 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 
 	double t = 0;
 	const double clock_hz = cfg->clock_mhz * 1e6;
+	/* Launch pipelining (gpu.kernel_launch_period_us > 0): the host's
+	 * clock, the earliest time it can make its next call. A launch
+	 * returns to it one period after its issue; a synchronous copy or a
+	 * device synchronisation holds it until the GPU is done. */
+	const double launch_cycles = cfg->kernel_launch_us * cfg->clock_mhz;
+	const double launch_period_cycles = cfg->kernel_launch_period_us * cfg->clock_mhz;
+	double host_free = 0;
 	struct gpuvm_run_op op;
 	for (uint32_t i = 0; i < GPUVM_RUN_EVENTS; i++)
 		src->event_seconds[i] = -1;
@@ -80,6 +87,8 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			/* Copies run between kernels (stream order): size over
 			 * bandwidth plus latency, on the host link's lane. */
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
+			if (launch_period_cycles > 0) /* not before the host calls it */
+				t = later(t, host_free);
 			if (sys.cs.used) {
 				/* after the asynchronous copies issued before it on
 				 * its lane */
@@ -110,6 +119,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			}
 			stats->copy_cycles += end - t;
 			t = end;
+			host_free = later(host_free, t); /* the call returns with the copy done */
 			break;
 		}
 		case GPUVM_RUN_COPY_H2D_ASYNC:
@@ -158,6 +168,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				stats->copy_cycles += end - t;
 				t = end;
 			}
+			host_free = later(host_free, t);
 			break;
 		case GPUVM_RUN_KERNEL: {
 			if (op.wait_event) {
@@ -169,11 +180,19 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 					t = ready;
 				}
 			}
+			/* the overhead before the kernel starts on the GPU: the
+			 * whole launch after the work before it, or, pipelined,
+			 * what is left of it once the GPU is free */
+			double launch = launch_cycles;
+			if (launch_period_cycles > 0) {
+				launch = later(host_free + launch_cycles, t) - t;
+				host_free += launch_period_cycles;
+			}
 			double end = t;
 			double busy0 = link_lane_busy(&sys.link, LINK_H2D),
 			       busy1 = link_lane_busy(&sys.link, LINK_D2H);
 			uint64_t uvm_h2d = stats->uvm.bytes_h2d, uvm_d2h = stats->uvm.bytes_d2h;
-			if (system_run_kernel(&sys, op.kernel, t, &end, err))
+			if (system_run_kernel(&sys, op.kernel, t, launch, &end, err))
 				goto out;
 			if (copy_stream_pending(&sys.cs)) {
 				/* the lane time this kernel's traffic took: zero-copy

@@ -81,9 +81,10 @@ void system_free(struct system *sys);
 /* A managed allocation: the UVM driver learns it (built at the first). */
 int system_track_managed(struct system *sys, const struct gpuvm_alloc *a);
 
-/* Runs one kernel launch from t0 (kernel_run.c); *t_end is when it is
- * done. */
-int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double *t_end,
-		      struct gpuvm_error *err);
+/* Runs one kernel launch (kernel_run.c): the GPU is free from t0, the
+ * kernel starts launch cycles later (the part of the launch's overhead
+ * the run loop found exposed), and *t_end is when it is done. */
+int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, double launch,
+		      double *t_end, struct gpuvm_error *err);
 
 #endif
