@@ -84,7 +84,7 @@ static double repeated_kernel_cycles(const struct gpuvm_kernel_stats *list, size
 
 /* The simulated time, in seconds, that a measurement of convention conv
  * gives, summed over the kernels. A kernel's record runs from its start
- * on the GPU (after gpu.kernel_launch_us) to its completion, front-end
+ * on the GPU (after its launch's overhead) to its completion, front-end
  * and tail inside (gpuvm/engine.h), which is what nsys times. */
 static double validate_kernel_seconds(const struct gpuvm_config *cfg,
 				      const struct gpuvm_kernel_stats *list, size_t n,
@@ -120,7 +120,7 @@ static void validate_usage(FILE *out)
 	      "         kernel_tail_cycles); launch overhead is excluded on both sides\n"
 	      "  ctas   first CTA start to last warp end (in-kernel clocks): front-end and\n"
 	      "         tail left out\n"
-	      "  host   host timers around the launches: gpu.kernel_launch_us per kernel added\n"
+	      "  host   host timers around the launches: each launch's exposed overhead added\n"
 	      "  nsys-median, nsys-first  nsys durations of kernels launched several times\n"
 	      "         back to back (the workload's launches=N): per kernel name the median\n"
 	      "         of its launches (a profiler's summary of repeats), or its first launch\n"

@@ -333,7 +333,7 @@ static const struct gpuvm_counter kernel_rows[] = {
 	{"frontend_cycles", "cycles", "front-end", "of end - start, the kernel's start to its first CTA dispatch (gpu.kernel_frontend_cycles)", F64, 0, KS(frontend_cycles)},
 	{"tail_cycles", "cycles", "tail", "of end - start, the last warp's end to the kernel's completion (gpu.kernel_tail_cycles)", F64, 0, KS(tail_cycles)},
 	{"sim_seconds", "s", "kernel time", "simulated time of the launch: (end - start) / clock", F64, 0, KS(sim_seconds)},
-	{"launch_seconds", "s", "launch overhead", "launch overhead before the kernel starts on the GPU (gpu.kernel_launch_us; outside start..end)", F64, SEC, KS(launch_cycles)},
+	{"launch_seconds", "s", "launch overhead", "launch overhead the GPU waited for before the kernel started (gpu.kernel_launch_us, less what a pipelined launch hid behind the kernels before it; outside start..end)", F64, SEC, KS(launch_cycles)},
 	{"warp_instructions", "count", "warp instructions", "warp instructions of the launch", U64, 0, KS(warp_insts)},
 	{"ipc", "ratio", "IPC", "warp instructions per cycle of the launch (whole GPU); the same as warp_ipc, kept for compatibility (GPGPU-Sim's gpu_ipc is thread_ipc)", FN, 0, 0, kernel_ipc},
 	{"memory_instructions", "count", "memory instructions", "global-memory warp instructions of the launch", U64, 0, KS(mem_insts)},

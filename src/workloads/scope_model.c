@@ -163,6 +163,13 @@ static double launch_cycles(const struct gpuvm_config *cfg, const struct scope_p
 		if (t[b] > t[best])
 			best = b;
 	*bound = best;
+	/* each pass is a launch: its overhead after the pass before, or,
+	 * where launches pipeline (src/system/run_loop.c), a pass takes the
+	 * host's period at least and hides the overhead behind it */
+	if (cfg->kernel_launch_period_us > 0) {
+		double period = cfg->kernel_launch_period_us * cfg->clock_mhz;
+		return t[best] > period ? t[best] : period;
+	}
 	return t[best] + cfg->kernel_launch_us * cfg->clock_mhz;
 }
 
