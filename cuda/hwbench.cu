@@ -1535,29 +1535,45 @@ static void mechanisms_section(void)
 	for (uint64_t stride : {4096ull, 65536ull, 262144ull, 2097152ull})
 		row("mech", "far_fault_us_vs_stride", (double)stride, far_fault_us(stride, out), "us",
 		    "calib_chase over 128 MiB of host-written managed memory, sequential nodes `x` bytes apart, (T(32)-T(16))/16, median of 3, fresh allocation each");
-	// one migration of a whole 2 MiB block, prefetched: its transfer alone
-	{
-		unsigned char *m;
-		std::vector<double> v;
+	// migrations on their own, prefetched: host-written managed memory to
+	// the GPU, and back, at 64 KiB-64 MiB. The 2 MiB row is the one
+	// recorded first (199 us on the run4 board, against gpuvm's 41 us at
+	// the link's curve): the sizes split a fixed cost from the rate at
+	// which the driver migrates, which uvm.* would be calibrated on
+	// (docs/hardware.md, far faults)
+	for (uint64_t bytes : {64ull << 10, 256ull << 10, 2ull << 20, 16ull << 20, 64ull << 20}) {
+		std::vector<double> h2d, d2h;
 		for (int r = 0; r < 5; r++) {
-			CHECK(cudaMallocManaged(&m, 2u << 20));
-			memset(m, 1, 2u << 20);
-			cudaEvent_t a, b;
-			CHECK(cudaEventCreate(&a));
-			CHECK(cudaEventCreate(&b));
-			CHECK(cudaEventRecord(a));
-			cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
-			CHECK(cudaMemPrefetchAsync(m, 2u << 20, loc, 0, 0));
-			CHECK(cudaEventRecord(b));
-			CHECK(cudaEventSynchronize(b));
-			float ms;
-			CHECK(cudaEventElapsedTime(&ms, a, b));
-			v.push_back(ms * 1e3);
+			unsigned char *m;
+			CHECK(cudaMallocManaged(&m, bytes));
+			memset(m, 1, bytes);
+			for (int dir = 0; dir < 2; dir++) {
+				cudaEvent_t a, b;
+				CHECK(cudaEventCreate(&a));
+				CHECK(cudaEventCreate(&b));
+				CHECK(cudaEventRecord(a));
+				// the host's id is ignored (cuda_runtime_api.h)
+				cudaMemLocation loc = {dir ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice, 0};
+				CHECK(cudaMemPrefetchAsync(m, bytes, loc, 0, 0));
+				CHECK(cudaEventRecord(b));
+				CHECK(cudaEventSynchronize(b));
+				float ms;
+				CHECK(cudaEventElapsedTime(&ms, a, b));
+				(dir ? d2h : h2d).push_back(ms * 1e3);
+				CHECK(cudaEventDestroy(a));
+				CHECK(cudaEventDestroy(b));
+			}
 			CHECK(cudaFree(m));
 		}
-		std::sort(v.begin(), v.end());
-		row("mech", "prefetch_2mib_us", 2u << 20, v[2], "us",
-		    "cudaMemPrefetchAsync of 2 MiB the host wrote, to the GPU, between two events, median of 5");
+		std::sort(h2d.begin(), h2d.end());
+		std::sort(d2h.begin(), d2h.end());
+		if (bytes == (2ull << 20))
+			row("mech", "prefetch_2mib_us", (double)bytes, h2d[2], "us",
+			    "cudaMemPrefetchAsync of 2 MiB the host wrote, to the GPU, between two events, median of 5");
+		row("mech", "prefetch_h2d_us_vs_bytes", (double)bytes, h2d[2], "us",
+		    "cudaMemPrefetchAsync of `x` bytes the host wrote, to the GPU, between two events, median of 5");
+		row("mech", "prefetch_d2h_us_vs_bytes", (double)bytes, d2h[2], "us",
+		    "cudaMemPrefetchAsync of the same `x` bytes back to the host, between two events, median of 5");
 	}
 	CHECK(cudaFree(out));
 }
