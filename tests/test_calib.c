@@ -574,6 +574,47 @@ static void test_loaded_chase(void **state)
 	assert_true(heavy > 1.4 * u8 && heavy < 10 * u8);
 }
 
+/* One far fault on h100, calibrate's far_fault_us: (T(32) - T(16)) / 16 of
+ * a chase over first touches 2 MiB apart, in us, with one extra key. */
+static double h100_far_fault_us(const char *stride, const char *set)
+{
+	double t[2];
+	for (int i = 0; i < 2; i++) {
+		char wl[160];
+		snprintf(wl, sizeof wl,
+			 "ubench-chase:footprint=128MiB,stride=%s,order=sequential,passes=1,steps=%d,"
+			 "mem=managed",
+			 stride, 16 * (i + 1));
+		struct gpuvm_run_spec spec = {.gpu = "h100", .workload = wl, .seed = 1,
+					      .sets = {set}, .n_sets = set ? 1 : 0};
+		double mhz;
+		t[i] = spec_kernel_cycles(&spec, &mhz) / mhz;
+	}
+	return (t[1] - t[0]) / 16;
+}
+
+/* h100's paging from the boards (presets/h100.ini [uvm], docs/uvm.md):
+ * the driver migrates at uvm.migration_gb_s (11 GB/s, the boards'
+ * prefetch of 2 MiB) instead of the link's curve (47.8 GiB/s at 2 MiB),
+ * and a fault costs what the boards' far_fault_us measured (35.57 us,
+ * +-10 %). Two-sided: at the link's rate the faulting page moves 4.7 times
+ * faster and the fault is cheaper by the difference; where the tree
+ * prefetcher moves 1 MiB at once (64 KiB apart) the rate dominates. */
+static void test_h100_migration_rate(void **state)
+{
+	(void)state;
+	double ff = h100_far_fault_us("2MiB", NULL);
+	double ff_link = h100_far_fault_us("2MiB", "uvm.migration_gb_s=0");
+	printf("  h100 far fault: %.2f us (board 35.57), at the link's rate %.2f us\n", ff, ff_link);
+	assert_true(fabs(ff - 35.57) / 35.57 <= 0.10);
+	assert_true(ff - ff_link > 1.0 && ff - ff_link < 3.0);
+	double near = h100_far_fault_us("64KiB", NULL);
+	double near_link = h100_far_fault_us("64KiB", "uvm.migration_gb_s=0");
+	printf("  h100 first touches 64 KiB apart: %.2f us each, at the link's rate %.2f us\n", near,
+	       near_link);
+	assert_true(near > 1.5 * near_link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_par_chase_mshr_knee),
 		cmocka_unit_test(test_warp_load_sectors),
 		cmocka_unit_test(test_loaded_chase),
+		cmocka_unit_test(test_h100_migration_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -247,6 +247,9 @@ struct gpuvm_config {
 
 	/* [uvm] paging of managed allocations */
 	double uvm_fault_latency_us;          /* far-fault handling, per batch */
+	/* the rate managed pages migrate at, GB/s (0: the link's); with the
+	 * curve link model, the curve's asymptote (src/uvm/uvm_lane.c) */
+	double uvm_migration_gb_s;
 	enum gpuvm_uvm_fault_model uvm_fault_model;
 	uint32_t uvm_far_fault_mshrs;         /* per SM, replayable model */
 	uint32_t uvm_fault_batch;             /* faults per batch at most */

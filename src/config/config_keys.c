@@ -561,6 +561,11 @@ const struct cfg_key cfg_keys[] = {
 		  "host's launch period: launches issued back to back pipeline, one per this "
 		  "many us, each starting kernel_launch_us after its issue or when the GPU is "
 		  "free; 0 = no pipelining: kernel_launch_us is paid after the work before it"),
+	/* optional, listed only when set (0: migrations at the link's rate,
+	 * the model before the key; docs/uvm.md) */
+	DBL_QUIET("uvm.migration_gb_s", uvm_migration_gb_s,
+		  "rate the driver migrates managed pages at (GB/s; with uvm.pcie_model = curve, "
+		  "the curve's asymptote): 0 = the link's (pcie.bandwidth_gb_s)"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

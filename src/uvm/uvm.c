@@ -79,6 +79,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->polled = cfg->uvm_gmmu == GPUVM_UVM_GMMU_ZHENG;
 	u->sms = cfg->sms;
 	u->bandwidth_gb_s = cfg->pcie_bandwidth_gb_s;
+	u->migration_gb_s = cfg->uvm_migration_gb_s;
 	u->buffer_frac = cfg->uvm_free_buffer_percent / 100.0;
 	u->oversub_pct = cfg->uvm_oversub_percent;
 	u->device_bytes = cfg->uvm_device_memory_bytes;

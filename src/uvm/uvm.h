@@ -61,6 +61,7 @@ struct uvm {
 	bool posthoc, blocking, curve, wb_dirty, preferred_gpu;
 	uint32_t batch_max, sms;
 	double bandwidth_gb_s, buffer_frac, oversub_pct;
+	double migration_gb_s; /* uvm.migration_gb_s; 0 = the link's rate */
 	uint64_t device_bytes, max_entry_bytes;
 	const struct uvm_prefetch_ops *prefetch, *prefetch_oversub;
 	/* their parameter values (gpuvm_module_params), in row order */

@@ -50,8 +50,19 @@ double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool cu
 	return (double)bytes / (speed_gb_s * 1073741824.0);
 }
 
+/* A migration's time on its lane. uvm.migration_gb_s, where set, is the
+ * driver's own rate (pages the host wrote are DMA-mapped and moved by
+ * the driver, slower than a pinned copy; docs/uvm.md): the flat model
+ * moves at it, the curve takes it as its asymptote in place of
+ * CURVE_A_PER_RAW x the link's raw rate. */
 static double link_cycles(const struct uvm *u, uint64_t bytes)
 {
+	if (u->migration_gb_s > 0) {
+		double gb_s = u->migration_gb_s;
+		if (u->curve)
+			gb_s *= 2.0 / M_PI * atan(0.07292 * (double)bytes / 1024.0);
+		return (double)bytes / (gb_s * 1e9) * u->clock_hz;
+	}
 	return gpuvm_uvm_transfer_seconds(bytes, u->bandwidth_gb_s, u->curve) * u->clock_hz;
 }
 
