@@ -71,8 +71,8 @@ FROM_HWBENCH = {
 
 # why a row's convention is what gpuvm calibrate computes
 NOTES = {
-    "kernel_launch_cycles": "200 back-to-back launches of 1 CTA of 32 threads, events around all: the period, launch gap plus duration, as calibrate's launch + duration",
-    "empty_kernel_us_grid4096": "200 back-to-back launches of 4096 CTAs of 256 threads, events around all: the period",
+    "kernel_launch_cycles": "200 back-to-back launches of 1 CTA of 32 threads, events around all: the period, as calibrate's (T(3 launches) - T(1)) / 2",
+    "empty_kernel_us_grid4096": "200 back-to-back launches of 4096 CTAs of 256 threads, events around all: the period, as calibrate's (T(3 launches) - T(1)) / 2",
     "stream_triad_fraction_of_peak": "triad GB/s at 2048 threads per SM over the board peak",
 }
 
