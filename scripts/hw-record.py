@@ -60,6 +60,14 @@ FROM_HWBENCH = {
     "l2_read_gb_s_1cta_per_sm": ("l2_read_gb_s_1cta_per_sm", None),
     "dram_read_gb_s_1cta_per_sm": ("dram_read_gb_s_1cta_per_sm", None),
     "empty_kernel_us_grid4096": ("empty_kernel_back_to_back_us_block256", "4096"),
+    # back-to-back periods of the empty kernels whose ncu durations are
+    # the empty_kernel_cycles_* rows (docs/launch.md, "Back-to-back launches")
+    "empty_kernel_period_us_grid1": ("empty_kernel_back_to_back_us_block128", "1"),
+    "empty_kernel_period_us_grid1024": ("empty_kernel_back_to_back_us_block128", "1024"),
+    "empty_kernel_period_us_grid4096": ("empty_kernel_back_to_back_us_block128", "4096"),
+    "empty_kernel_period_us_grid65536": ("empty_kernel_back_to_back_us_block128", "65536"),
+    "empty_kernel_period_us_grid4096_block1024": ("empty_kernel_back_to_back_us_block1024", "4096"),
+    "empty_kernel_period_us_grid16384_block1024": ("empty_kernel_back_to_back_us_block1024", "16384"),
     "h2d_pinned_gb_s": ("h2d_pinned_gb_s", "268435456"),
     "h2d_copy_4k_us": ("h2d_copy_4k_us", None),
     "far_fault_us": ("far_fault_us", None),
@@ -74,6 +82,10 @@ NOTES = {
     "kernel_launch_cycles": "200 back-to-back launches of 1 CTA of 32 threads, events around all: the period, as calibrate's (T(3 launches) - T(1)) / 2",
     "empty_kernel_us_grid4096": "200 back-to-back launches of 4096 CTAs of 256 threads, events around all: the period, as calibrate's (T(3 launches) - T(1)) / 2",
     "stream_triad_fraction_of_peak": "triad GB/s at 2048 threads per SM over the board peak",
+    **{q: "200 back-to-back launches between two events: the period, as calibrate's (T(3 launches) - T(1)) / 2"
+       for q in ("empty_kernel_period_us_grid1", "empty_kernel_period_us_grid1024",
+                 "empty_kernel_period_us_grid4096", "empty_kernel_period_us_grid65536",
+                 "empty_kernel_period_us_grid4096_block1024", "empty_kernel_period_us_grid16384_block1024")},
 }
 
 EMPTY_ROWS = {  # microbench quantity <- (grid, block) of calib_empty under ncu

@@ -519,16 +519,18 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 	 * ground truth has (docs/launch.md). 16384 CTAs of 1024 threads are
 	 * 0.5 M warps: not with --quick. */
 	static const struct {
-		const char *q;
+		const char *q, *period_q;
 		unsigned grid, block;
 		bool slow;
 	} empties[] = {
-		{"empty_kernel_cycles_grid1", 1, 128, false},
-		{"empty_kernel_cycles_grid1024", 1024, 128, false},
-		{"empty_kernel_cycles_grid4096", 4096, 128, false},
-		{"empty_kernel_cycles_grid65536", 65536, 128, false},
-		{"empty_kernel_cycles_grid4096_block1024", 4096, 1024, false},
-		{"empty_kernel_cycles_grid16384_block1024", 16384, 1024, true},
+		{"empty_kernel_cycles_grid1", "empty_kernel_period_us_grid1", 1, 128, false},
+		{"empty_kernel_cycles_grid1024", "empty_kernel_period_us_grid1024", 1024, 128, false},
+		{"empty_kernel_cycles_grid4096", "empty_kernel_period_us_grid4096", 4096, 128, false},
+		{"empty_kernel_cycles_grid65536", "empty_kernel_period_us_grid65536", 65536, 128, false},
+		{"empty_kernel_cycles_grid4096_block1024", "empty_kernel_period_us_grid4096_block1024",
+		 4096, 1024, false},
+		{"empty_kernel_cycles_grid16384_block1024", "empty_kernel_period_us_grid16384_block1024",
+		 16384, 1024, true},
 	};
 	for (size_t i = 0; i < sizeof empties / sizeof empties[0]; i++) {
 		char w[96];
@@ -537,9 +539,19 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 		bool skip = empties[i].slow && c->quick;
 		struct row *r = add_row(c, gpu, empties[i].q, "cycles", K_THROUGHPUT, empties[i].grid,
 					skip ? NAN : kernel_cycles(c, gpu, w));
-		if (r && skip) {
-			r->status = "skipped";
-			snprintf(r->note, sizeof r->note, "not run with --quick");
+		/* the same kernel launched back to back: its period (the host's
+		 * launches against the kernel's duration, docs/launch.md) */
+		struct row *pr = add_row(c, gpu, empties[i].period_q, "us", K_THROUGHPUT, empties[i].grid,
+					 skip ? NAN
+					      : launch_period_cycles(c, gpu, empties[i].grid,
+								     empties[i].block) /
+						    cfg->clock_mhz);
+		for (int k = 0; k < 2 && skip; k++) {
+			struct row *x = k ? pr : r;
+			if (x) {
+				x->status = "skipped";
+				snprintf(x->note, sizeof x->note, "not run with --quick");
+			}
 		}
 	}
 	/* host-to-device copies: bandwidth vs size */
@@ -652,6 +664,7 @@ static void calibrate_usage(FILE *out)
 	      "  empty_kernel_us_grid4096\n"
 	      "  empty_kernel_cycles_*    an empty kernel's duration as nsys times it (front-end,\n"
 	      "                          CTA dispatch, launch and retire, tail) vs grid and block\n"
+	      "  empty_kernel_period_us_*  the same kernels launched back to back: the period\n"
 	      "  h2d_pinned_gb_s         host-to-device copy of 256 MiB; a curve vs size\n"
 	      "  h2d_copy_4k_us          one host-to-device copy of 4 KiB: its fixed time\n"
 	      "  far_fault_us            first touch of a managed 2 MiB block, per fault\n"
