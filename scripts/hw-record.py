@@ -83,9 +83,7 @@ NOTES = {
     "empty_kernel_us_grid4096": "200 back-to-back launches of 4096 CTAs of 256 threads, events around all: the period, as calibrate's (T(3 launches) - T(1)) / 2",
     "stream_triad_fraction_of_peak": "triad GB/s at 2048 threads per SM over the board peak",
     **{q: "200 back-to-back launches between two events: the period, as calibrate's (T(3 launches) - T(1)) / 2"
-       for q in ("empty_kernel_period_us_grid1", "empty_kernel_period_us_grid1024",
-                 "empty_kernel_period_us_grid4096", "empty_kernel_period_us_grid65536",
-                 "empty_kernel_period_us_grid4096_block1024", "empty_kernel_period_us_grid16384_block1024")},
+       for q in FROM_HWBENCH if q.startswith("empty_kernel_period_us_")},
 }
 
 EMPTY_ROWS = {  # microbench quantity <- (grid, block) of calib_empty under ncu
