@@ -281,6 +281,192 @@ static void test_decisions_recorded(void **state)
 	gpuvm_page_access_destroy(pa);
 }
 
+/* A hand-made source: two allocations (A page-aligned and ending 256 B
+ * into its 17th page; B at an unaligned base), one kernel of one warp
+ * whose five memory instructions exercise every path of the recorder:
+ * one page of A (coalesced), two pages of A in alternating lanes (a store),
+ * one aligned 4 KiB frame that is two of B's pages, a partial mask over
+ * A, B and no allocation, and A's last frame that the allocation ends
+ * inside of. */
+#define HAND_A 0x10000000ull
+#define HAND_A_BYTES (65536ull + 256)
+#define HAND_B 0x20000100ull
+#define HAND_B_BYTES 16384ull
+
+struct hand_source {
+	struct gpuvm_kernel kernel;
+	unsigned op;
+};
+
+/* what the inner kernel saw of the engine: the clock at each item, and
+ * the prefetch hints passed on */
+static double hand_clock[8];
+static unsigned hand_prefetches;
+
+static void hand_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
+{
+	(void)k, (void)cta, (void)warp;
+	*(unsigned *)state = 0;
+}
+
+static int hand_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
+		     struct gpuvm_error *err)
+{
+	(void)err;
+	unsigned *i = state;
+	hand_clock[*i < 8 ? *i : 7] = k->clock_cycles;
+	memset(it->addr, 0, sizeof it->addr);
+	it->kind = GPUVM_ITEM_MEM;
+	it->space = GPUVM_SPACE_GLOBAL;
+	it->op = GPUVM_OP_LOAD;
+	it->bytes_per_lane = 4;
+	it->active_mask = 0xffffffffu;
+	for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++) {
+		switch (*i) {
+		case 0: it->addr[l] = HAND_A + 4096 + 4 * l; break;
+		case 1: it->addr[l] = HAND_A + (l % 2 ? 8192 : 0) + 8 * l; break;
+		case 2: it->addr[l] = 0x200010c0ull + 4 * l; break; /* B pages 0, 1 */
+		case 3: it->addr[l] = l == 1 ? HAND_B : l == 2 ? 1 : HAND_A + 4096 + 4 * l; break;
+		case 4: it->addr[l] = HAND_A + 65536 + 16 * l; break; /* lanes 16.. past A */
+		default: it->kind = GPUVM_ITEM_END; break;
+		}
+	}
+	if (*i == 1)
+		it->op = GPUVM_OP_STORE;
+	if (*i == 3)
+		it->active_mask = 0xf;
+	(*i)++;
+	return 0;
+}
+
+static void hand_prefetch(struct gpuvm_kernel *k, const void *state)
+{
+	(void)k, (void)state;
+	hand_prefetches++;
+}
+
+static const struct gpuvm_kernel_ops hand_ops = {
+	.warp_state_bytes = sizeof(unsigned), .warp_begin = hand_begin, .warp_next = hand_next,
+	.warp_prefetch = hand_prefetch,
+};
+
+static int hand_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	(void)err;
+	struct hand_source *h = s->impl;
+	memset(op, 0, sizeof *op);
+	switch (h->op++) {
+	case 0:
+		*op = (struct gpuvm_run_op){.kind = GPUVM_RUN_ALLOC,
+					    .alloc = {.name = "A", .base = HAND_A, .bytes = HAND_A_BYTES}};
+		break;
+	case 1:
+		*op = (struct gpuvm_run_op){.kind = GPUVM_RUN_ALLOC,
+					    .alloc = {.name = "B", .base = HAND_B, .bytes = HAND_B_BYTES}};
+		break;
+	case 2:
+		op->kind = GPUVM_RUN_KERNEL;
+		op->kernel = &h->kernel;
+		break;
+	default:
+		op->kind = GPUVM_RUN_END;
+	}
+	return 0;
+}
+
+static void hand_destroy(struct gpuvm_source *s) { (void)s; }
+
+static const struct gpuvm_source_ops hand_source_ops = {
+	.kind = "test", .next_op = hand_next_op, .destroy = hand_destroy,
+};
+
+/* Drives the wrapped source as the engine would (ops in order, the one
+ * warp's items until its end). */
+static void run_hand(struct gpuvm_page_access *pa)
+{
+	struct hand_source h = {.kernel = {.name = "hand", .grid = {1, 1, 1}, .block = {32, 1, 1},
+					   .ops = &hand_ops}};
+	struct gpuvm_source src = {.ops = &hand_source_ops, .impl = &h};
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(gpuvm_page_access_wrap(pa, &src, &err), 0);
+	struct gpuvm_run_op op;
+	unsigned state = 0;
+	for (;;) {
+		assert_int_equal(src.ops->next_op(&src, &op, &err), 0);
+		if (op.kind == GPUVM_RUN_END)
+			break;
+		if (op.kind != GPUVM_RUN_KERNEL)
+			continue;
+		struct gpuvm_kernel *k = op.kernel;
+		assert_ptr_not_equal(k, &h.kernel); /* the wrapper's */
+		assert_non_null(k->ops->warp_prefetch); /* the inner one has one */
+		k->ops->warp_begin(k, &state, 0, 0);
+		struct gpuvm_warp_item it;
+		hand_prefetches = 0;
+		unsigned n = 0;
+		do {
+			k->ops->warp_prefetch(k, &state);
+			k->clock_cycles = 1000 + n++; /* as the engine sets it */
+			assert_int_equal(k->ops->warp_next(k, &state, &it, &err), 0);
+		} while (it.kind != GPUVM_ITEM_END);
+		/* the inner kernel read the engine's clock and got its hints */
+		assert_int_equal(hand_prefetches, n);
+		for (unsigned i = 0; i < n && i < 8; i++)
+			assert_true(hand_clock[i] == 1000 + i);
+	}
+	src.ops->destroy(&src);
+}
+
+/* Every pair and lane counted exactly, with and without the map's cells:
+ * A 1 + 2 + 1 + 1 pairs over 32 + 32 + 2 + 16 lanes, B 2 + 1 over 33,
+ * 17 lanes in no allocation. */
+static void test_pairs_counted_exactly(void **state)
+{
+	(void)state;
+	for (int totals_only = 0; totals_only < 2; totals_only++) {
+		struct gpuvm_page_access *pa;
+		struct gpuvm_error err = {{0}};
+		struct gpuvm_page_access_opts o = {.time_buckets = 64, .max_rows = 128,
+						   .totals_only = totals_only};
+		assert_int_equal(gpuvm_page_access_create(&o, &pa, &err), 0);
+		run_hand(pa);
+		assert_int_equal(gpuvm_page_access_mem_insts(pa), 5);
+		assert_int_equal(gpuvm_page_access_unattributed(pa), 17);
+		struct gpuvm_page_access_alloc a, b;
+		gpuvm_page_access_alloc_info(pa, alloc_named(pa, "A"), &a);
+		gpuvm_page_access_alloc_info(pa, alloc_named(pa, "B"), &b);
+		assert_int_equal(a.accesses, 5);
+		assert_int_equal(a.thread_accesses, 82);
+		assert_int_equal(a.first_time, 0);
+		assert_int_equal(a.last_time, 4);
+		assert_int_equal(b.accesses, 3);
+		assert_int_equal(b.thread_accesses, 33);
+		assert_int_equal(b.first_time, 2);
+		assert_int_equal(b.last_time, 3);
+		assert_int_equal(a.rows, 17); /* a row a page */
+		struct gpuvm_page_access_cell c;
+		gpuvm_page_access_cell(pa, alloc_named(pa, "A"), 2, 1, &c);
+		if (totals_only) {
+			assert_int_equal(c.accesses, 0); /* no cells */
+		} else {
+			/* the store's second page: one pair of 16 lanes, written */
+			assert_int_equal(c.accesses, 1);
+			assert_int_equal(c.thread_accesses, 16);
+			assert_true(c.written);
+			gpuvm_page_access_cell(pa, alloc_named(pa, "A"), 1, 0, &c);
+			assert_int_equal(c.accesses, 1);
+			assert_int_equal(c.thread_accesses, 32);
+			assert_false(c.written);
+			gpuvm_page_access_cell(pa, alloc_named(pa, "B"), 1, 2, &c);
+			assert_int_equal(c.accesses, 1); /* 0x20001100.. is B's page 1 */
+			assert_int_equal(c.thread_accesses, 16);
+			struct row_stats rs;
+			rows_of(pa, alloc_named(pa, "A"), &rs); /* the cells add up */
+		}
+		gpuvm_page_access_destroy(pa);
+	}
+}
+
 static void test_bad_options(void **state)
 {
 	(void)state;
@@ -301,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_sampling_uniform),
 		cmocka_unit_test(test_outputs_written),
 		cmocka_unit_test(test_decisions_recorded),
+		cmocka_unit_test(test_pairs_counted_exactly),
 		cmocka_unit_test(test_bad_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,6 +31,11 @@ struct gpuvm_page_access_opts {
 	uint64_t page_bytes;   /* power of two; 0: 4 KiB */
 	uint32_t time_buckets; /* even, >= 2; 0: 256 */
 	uint32_t max_rows;     /* rows per allocation, >= 1; 0: 1024 */
+	/* only the per-allocation totals (gpuvm_page_access_alloc_info: what
+	 * --stats-csv and the run directory report), no cells: no map can be
+	 * written or queried, and recording costs a fifth of what the map's
+	 * cells do (their counters are scattered over megabytes) */
+	bool totals_only;
 };
 
 struct gpuvm_page_access;

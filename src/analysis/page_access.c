@@ -21,14 +21,24 @@
 #define MAX_BUCKETS 65536u
 #define MAX_ROWS 65536u
 
+/* A cell's counters, together: a lane touches one cache line, not two */
+struct pa_cell {
+	uint64_t acc, thr;
+};
+
+/* The cells are bucket-major (cell = bucket x rows + row): the engine
+ * records into the current bucket only, so the counters it touches are one
+ * allocation's rows side by side (16 KiB at 1024 rows), not a counter
+ * every buckets x 8 bytes over megabytes (the row-major layout cost a
+ * cache miss a lane on scattered accesses). */
 struct pa_alloc {
 	struct gpuvm_alloc a;
 	uint64_t pages, pages_per_row;
 	unsigned row_shift;  /* page -> row */
 	uint32_t rows;
-	uint64_t *acc, *thr; /* [rows * buckets] */
-	uint8_t *wr;         /* [rows * buckets] */
-	/* [rows * buckets * GPUVM_UVM_DECISIONS]: paging decisions per cell
+	struct pa_cell *cell; /* [buckets * rows]; NULL when totals_only */
+	uint8_t *wr;          /* [buckets * rows] */
+	/* [buckets * rows * GPUVM_UVM_DECISIONS]: paging decisions per cell
 	 * (pages; sector accesses for REMOTE), allocated at the first one */
 	uint32_t *dec;
 	uint64_t accesses, thread_accesses, first_time, last_time;
@@ -40,7 +50,20 @@ struct pa_kernel {
 	uint64_t first_time, mem_insts;
 };
 
+/* One (allocation, page) pair an instruction has touched: an open-
+ * addressed set of SEEN_SLOTS (twice a warp's lanes), emptied for each
+ * instruction by moving its stamp on, not by clearing it */
+#define SEEN_SLOTS 64u
+struct pa_seen {
+	uint64_t page;
+	size_t alloc;
+	uint32_t stamp;
+};
+
 struct gpuvm_page_access {
+	bool totals_only;      /* no cells (gpuvm_page_access_opts) */
+	uint32_t stamp;        /* the instruction's, in seen[] */
+	struct pa_seen seen[SEEN_SLOTS];
 	unsigned page_shift;
 	uint32_t buckets, max_rows;
 	uint64_t t;            /* memory instructions pulled so far */
@@ -76,6 +99,7 @@ int gpuvm_page_access_create(const struct gpuvm_page_access_opts *opts,
 	if (!pa)
 		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
 	pa->page_shift = gpuvm_log2_ceil(page);
+	pa->totals_only = o.totals_only;
 	pa->buckets = buckets;
 	pa->max_rows = rows;
 	*out = pa;
@@ -87,8 +111,7 @@ void gpuvm_page_access_destroy(struct gpuvm_page_access *pa)
 	if (!pa)
 		return;
 	for (size_t i = 0; i < pa->n_allocs; i++) {
-		free(pa->allocs[i].acc);
-		free(pa->allocs[i].thr);
+		free(pa->allocs[i].cell);
 		free(pa->allocs[i].wr);
 		free(pa->allocs[i].dec);
 	}
@@ -116,15 +139,15 @@ static int add_alloc(struct gpuvm_page_access *pa, const struct gpuvm_alloc *a,
 		x->row_shift++;
 	x->pages_per_row = 1ull << x->row_shift;
 	x->rows = (uint32_t)((x->pages + x->pages_per_row - 1) >> x->row_shift);
-	size_t cells = (size_t)x->rows * pa->buckets;
-	x->acc = calloc(cells, sizeof *x->acc);
-	x->thr = calloc(cells, sizeof *x->thr);
-	x->wr = calloc(cells, 1);
-	if (!x->acc || !x->thr || !x->wr) {
-		free(x->acc);
-		free(x->thr);
-		free(x->wr);
-		return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+	if (!pa->totals_only) {
+		size_t cells = (size_t)x->rows * pa->buckets;
+		x->cell = calloc(cells, sizeof *x->cell);
+		x->wr = calloc(cells, 1);
+		if (!x->cell || !x->wr) {
+			free(x->cell);
+			free(x->wr);
+			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
+		}
 	}
 	x->live = true;
 	uint32_t idx = (uint32_t)pa->n_allocs++;
@@ -175,80 +198,180 @@ static inline size_t find_alloc(struct gpuvm_page_access *pa, uint64_t addr)
 	return i;
 }
 
-/* Time outgrew the buckets: merge neighbours, double the width. */
+/* Time outgrew the buckets: merge neighbours, double the width. In place:
+ * bucket b takes 2b and 2b + 1, which no earlier step has overwritten. */
 static void merge_buckets(struct gpuvm_page_access *pa)
 {
 	uint32_t half = pa->buckets / 2;
 	for (size_t i = 0; i < pa->n_allocs; i++) {
 		struct pa_alloc *x = &pa->allocs[i];
-		for (uint32_t r = 0; r < x->rows; r++) {
-			uint64_t *acc = x->acc + (size_t)r * pa->buckets;
-			uint64_t *thr = x->thr + (size_t)r * pa->buckets;
-			uint8_t *wr = x->wr + (size_t)r * pa->buckets;
-			for (uint32_t b = 0; b < half; b++) {
-				acc[b] = acc[2 * b] + acc[2 * b + 1];
-				thr[b] = thr[2 * b] + thr[2 * b + 1];
-				wr[b] = wr[2 * b] | wr[2 * b + 1];
+		size_t rows = x->rows;
+		for (uint32_t b = 0; b < half; b++) {
+			struct pa_cell *to = x->cell + b * rows, *from = x->cell + 2 * b * rows;
+			uint8_t *wto = x->wr + b * rows, *wfrom = x->wr + 2 * b * rows;
+			for (size_t r = 0; r < rows; r++) {
+				to[r].acc = from[r].acc + from[rows + r].acc;
+				to[r].thr = from[r].thr + from[rows + r].thr;
+				wto[r] = wfrom[r] | wfrom[rows + r];
 			}
-			memset(acc + half, 0, half * sizeof *acc);
-			memset(thr + half, 0, half * sizeof *thr);
-			memset(wr + half, 0, half);
-			if (!x->dec)
-				continue;
-			uint32_t *dec = x->dec + (size_t)r * pa->buckets * GPUVM_UVM_DECISIONS;
-			for (uint32_t b = 0; b < half; b++)
-				for (unsigned d = 0; d < GPUVM_UVM_DECISIONS; d++)
-					dec[b * GPUVM_UVM_DECISIONS + d] =
-						dec[2 * b * GPUVM_UVM_DECISIONS + d] +
-						dec[(2 * b + 1) * GPUVM_UVM_DECISIONS + d];
-			memset(dec + (size_t)half * GPUVM_UVM_DECISIONS, 0,
-			       (size_t)half * GPUVM_UVM_DECISIONS * sizeof *dec);
 		}
+		memset(x->cell + half * rows, 0, half * rows * sizeof *x->cell);
+		memset(x->wr + half * rows, 0, half * rows);
+		if (!x->dec)
+			continue;
+		size_t per_bucket = rows * GPUVM_UVM_DECISIONS;
+		for (uint32_t b = 0; b < half; b++) {
+			uint32_t *to = x->dec + b * per_bucket, *from = x->dec + 2 * b * per_bucket;
+			for (size_t k = 0; k < per_bucket; k++)
+				to[k] = from[k] + from[per_bucket + k];
+		}
+		memset(x->dec + half * per_bucket, 0, half * per_bucket * sizeof *x->dec);
 	}
 	pa->width_shift++;
 }
 
+/* Whether the instruction whose stamp this is touches (alloc, page) for
+ * the first time (then it is added). */
+static inline bool seen_first(struct gpuvm_page_access *pa, size_t alloc, uint64_t page,
+			      uint32_t stamp)
+{
+	uint32_t h = (uint32_t)(((page ^ ((uint64_t)alloc << 48)) * 0x9E3779B97F4A7C15ull) >> 58);
+	for (;; h = (h + 1) & (SEEN_SLOTS - 1)) {
+		struct pa_seen *s = &pa->seen[h];
+		if (s->stamp != stamp) {
+			*s = (struct pa_seen){page, alloc, stamp};
+			return true;
+		}
+		if (s->page == page && s->alloc == alloc)
+			return false;
+	}
+}
+
+/* What record() keeps from lane to lane (in registers: one instance, inlined) */
+struct lane_walk {
+	struct pa_alloc *x; /* the allocation of the lanes before, or NULL */
+	size_t ai;
+	uint64_t base, bytes; /* x's bounds (0, 0: every lane looks up) */
+	uint64_t lanes;       /* x's lanes not yet added to it */
+	uint64_t fresh;       /* and its pairs */
+	uint64_t page;        /* the page of the lane before */
+	struct pa_cell *cells;
+	size_t cell;
+	uint64_t t;
+	uint32_t bucket, stamp;
+	uint8_t written;
+};
+
+/* Adds the lanes and pairs counted for w->x to it. */
+static inline __attribute__((always_inline)) void flush_alloc(struct lane_walk *w)
+{
+	struct pa_alloc *x = w->x;
+	if (!x)
+		return;
+	x->thread_accesses += w->lanes;
+	if (w->fresh) {
+		if (!x->accesses)
+			x->first_time = w->t;
+		x->accesses += w->fresh;
+		x->last_time = w->t;
+	}
+	w->lanes = w->fresh = 0;
+}
+
+/* One lane. A lane in the allocation of the lane before needs no look-up,
+ * and one on its page no test (coalesced lanes share both). */
+static inline __attribute__((always_inline)) void record_lane(struct gpuvm_page_access *pa,
+								struct lane_walk *w, uint64_t addr)
+{
+	if (addr - w->base >= w->bytes) {
+		size_t found = find_alloc(pa, addr);
+		if (found == SIZE_MAX) {
+			pa->unattributed++;
+			return;
+		}
+		flush_alloc(w);
+		w->ai = found;
+		w->x = &pa->allocs[found];
+		w->base = w->x->a.base;
+		w->bytes = w->x->a.bytes;
+		w->cells = w->x->cell;
+		w->page = UINT64_MAX;
+	}
+	w->lanes++;
+	uint64_t pg = (addr - w->base) >> pa->page_shift;
+	if (pg != w->page) {
+		w->page = pg;
+		bool first = seen_first(pa, w->ai, pg, w->stamp);
+		w->fresh += first;
+		if (w->cells) {
+			w->cell = (size_t)w->bucket * w->x->rows + (pg >> w->x->row_shift);
+			w->cells[w->cell].acc += first;
+		}
+	}
+	if (w->cells) {
+		w->cells[w->cell].thr++;
+		w->x->wr[w->cell] |= w->written;
+	}
+}
+
 static void record(struct gpuvm_page_access *pa, const struct gpuvm_warp_item *it)
 {
-	uint64_t t = pa->t++;
-	if ((t >> pa->width_shift) >= pa->buckets)
-		merge_buckets(pa);
-	uint32_t bucket = (uint32_t)(t >> pa->width_shift);
-	uint8_t written = it->op != GPUVM_OP_LOAD;
+	struct lane_walk w = {.ai = SIZE_MAX, .page = UINT64_MAX};
+	w.t = pa->t++;
+	if (!pa->totals_only) {
+		if ((w.t >> pa->width_shift) >= pa->buckets)
+			merge_buckets(pa);
+		w.bucket = (uint32_t)(w.t >> pa->width_shift);
+	}
+	w.written = it->op != GPUVM_OP_LOAD;
+	if (!++pa->stamp) { /* wrapped: no slot may hold the new stamp */
+		memset(pa->seen, 0, sizeof pa->seen);
+		pa->stamp = 1;
+	}
+	w.stamp = pa->stamp;
 	/* distinct (allocation, page) pairs of this instruction: an access
 	 * counter counts a page once per instruction, as the GMMU does on
 	 * its translation (Ganguly §IV "Access Counter Maintenance") */
-	size_t seen_alloc[GPUVM_WARP_LANES];
-	uint64_t seen_page[GPUVM_WARP_LANES];
-	unsigned n_seen = 0;
-	for (uint32_t m = it->active_mask; m; m &= m - 1) {
-		uint64_t addr = it->addr[__builtin_ctz(m)];
-		size_t ai = find_alloc(pa, addr);
-		if (ai == SIZE_MAX) {
-			pa->unattributed++;
-			continue;
+	if (it->active_mask == 0xffffffffu) {
+		/* all lanes active (most instructions): lanes that differ
+		 * only below the page bits (an OR of XORs, which vectorizes)
+		 * lie in one page frame; inside one allocation that holds the
+		 * whole frame they are one pair */
+		typedef uint64_t u64x2 __attribute__((vector_size(16)));
+		uint64_t a0 = it->addr[0];
+		u64x2 first = {a0, a0}, acc = {0, 0};
+		for (uint32_t l = 0; l < GPUVM_WARP_LANES; l += 2) {
+			u64x2 v;
+			memcpy(&v, &it->addr[l], sizeof v);
+			acc |= v ^ first;
 		}
-		struct pa_alloc *x = &pa->allocs[ai];
-		uint64_t page = (addr - x->a.base) >> pa->page_shift;
-		size_t cell = (size_t)(page >> x->row_shift) * pa->buckets + bucket;
-		x->thr[cell]++;
-		x->thread_accesses++;
-		x->wr[cell] |= written;
-		bool fresh = true;
-		for (unsigned s = n_seen; s-- > 0;)
-			if (seen_page[s] == page && seen_alloc[s] == ai) {
-				fresh = false;
-				break;
-			}
-		if (fresh) {
-			seen_alloc[n_seen] = ai;
-			seen_page[n_seen++] = page;
-			x->acc[cell]++;
+		uint64_t differ = acc[0] | acc[1];
+		uint64_t page_mask = (1ull << pa->page_shift) - 1;
+		size_t ai = (differ & ~page_mask) ? SIZE_MAX : find_alloc(pa, a0);
+		struct pa_alloc *x = ai == SIZE_MAX ? NULL : &pa->allocs[ai];
+		uint64_t frame = a0 & ~page_mask;
+		if (x && frame >= x->a.base && frame + page_mask - x->a.base < x->a.bytes &&
+		    !((frame - x->a.base) & page_mask)) {
+			uint64_t pg = (frame - x->a.base) >> pa->page_shift;
+			x->thread_accesses += GPUVM_WARP_LANES;
 			if (!x->accesses++)
-				x->first_time = t;
-			x->last_time = t;
+				x->first_time = w.t;
+			x->last_time = w.t;
+			if (x->cell) {
+				size_t cell = (size_t)w.bucket * x->rows + (pg >> x->row_shift);
+				x->cell[cell].acc++;
+				x->cell[cell].thr += GPUVM_WARP_LANES;
+				x->wr[cell] |= w.written;
+			}
+			return;
 		}
+		for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++) /* no bit scan */
+			record_lane(pa, &w, it->addr[l]);
+	} else {
+		for (uint32_t m = it->active_mask; m; m &= m - 1)
+			record_lane(pa, &w, it->addr[__builtin_ctz(m)]);
 	}
+	flush_alloc(&w);
 }
 
 /* A paging decision over [addr, addr + bytes) now: counted in the cells of
@@ -258,6 +381,8 @@ static void record(struct gpuvm_page_access *pa, const struct gpuvm_warp_item *i
 static void on_decision(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm_decision d)
 {
 	struct gpuvm_page_access *pa = ctx;
+	if (pa->totals_only)
+		return; /* no cells to colour */
 	uint64_t t = pa->t ? pa->t - 1 : 0;
 	uint32_t bucket = (uint32_t)(t >> pa->width_shift);
 	uint64_t page_bytes = 1ull << pa->page_shift;
@@ -269,7 +394,7 @@ static void on_decision(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm
 		}
 		struct pa_alloc *x = &pa->allocs[ai];
 		if (!x->dec) {
-			x->dec = calloc((size_t)x->rows * pa->buckets * GPUVM_UVM_DECISIONS,
+			x->dec = calloc((size_t)pa->buckets * x->rows * GPUVM_UVM_DECISIONS,
 					sizeof *x->dec);
 			if (!x->dec)
 				return; /* the map loses colour, not the run */
@@ -281,7 +406,7 @@ static void on_decision(void *ctx, uint64_t addr, uint64_t bytes, enum gpuvm_uvm
 			uint64_t row = p >> x->row_shift;
 			uint64_t row_end = (row + 1) << x->row_shift; /* first page of the next row */
 			uint64_t n = (row_end <= p1 ? row_end : p1 + 1) - p;
-			size_t cell = ((size_t)row * pa->buckets + bucket) * GPUVM_UVM_DECISIONS + d;
+			size_t cell = ((size_t)bucket * x->rows + row) * GPUVM_UVM_DECISIONS + d;
 			x->dec[cell] += d == GPUVM_UVM_REMOTE ? 1 : (uint32_t)n;
 			p += n;
 		}
@@ -320,12 +445,21 @@ static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		   struct gpuvm_error *err)
 {
 	struct pa_source *ws = k->impl;
+	/* what the engine set on the kernel it sees, the inner one reads */
+	ws->inner_kernel->clock_cycles = k->clock_cycles;
+	ws->inner_kernel->functional = k->functional;
 	int rc = ws->inner_kernel->ops->warp_next(ws->inner_kernel, state, item, err);
 	if (rc == 0 && item->kind == GPUVM_ITEM_MEM && item->space == GPUVM_SPACE_GLOBAL) {
 		ws->pa->kernels[ws->kernel_index].mem_insts++;
 		record(ws->pa, item);
 	}
 	return rc;
+}
+
+static void pk_prefetch(struct gpuvm_kernel *k, const void *state)
+{
+	struct pa_source *ws = k->impl;
+	ws->inner_kernel->ops->warp_prefetch(ws->inner_kernel, state);
 }
 
 static void pk_end(struct gpuvm_kernel *k, void *state)
@@ -363,6 +497,10 @@ static int ps_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gp
 			.warp_begin = pk_begin,
 			.warp_next = pk_next,
 			.warp_end = pk_end,
+			/* the engine's hint, passed on where the inner kernel
+			 * takes it (without it the recorder slowed the run
+			 * down by more than its own work) */
+			.warp_prefetch = op->kernel->ops->warp_prefetch ? pk_prefetch : NULL,
 		};
 		ws->kernel.ops = &ws->kops;
 		/* One wrapper ops table stands for every inner one, so kernel
@@ -457,8 +595,11 @@ void gpuvm_page_access_cell(const struct gpuvm_page_access *pa, size_t alloc, ui
 			    uint32_t bucket, struct gpuvm_page_access_cell *out)
 {
 	const struct pa_alloc *x = &pa->allocs[alloc];
-	size_t c = (size_t)row * pa->buckets + bucket;
-	*out = (struct gpuvm_page_access_cell){x->acc[c], x->thr[c], x->wr[c] != 0, {0}};
+	*out = (struct gpuvm_page_access_cell){0};
+	if (!x->cell)
+		return; /* totals_only */
+	size_t c = (size_t)bucket * x->rows + row;
+	*out = (struct gpuvm_page_access_cell){x->cell[c].acc, x->cell[c].thr, x->wr[c] != 0, {0}};
 	for (unsigned d = 0; x->dec && d < GPUVM_UVM_DECISIONS; d++)
 		out->decisions[d] = x->dec[c * GPUVM_UVM_DECISIONS + d];
 }

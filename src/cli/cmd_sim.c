@@ -642,6 +642,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				"--kernel-sampling (recording allocations needs every launch in "
 				"detail)\n");
 	if (page_map || ((stats_csv || outdir) && !spec.kernel_sampling)) {
+		/* without --page-map only the per-allocation totals are read */
+		pa_opts.totals_only = !page_map;
 		if (gpuvm_page_access_create(&pa_opts, &pa, &err)) {
 			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 			return 2;
