@@ -414,8 +414,11 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 			       threads, many.engine_cpu_s, wait, many.helpers.threads,
 			       many.helpers.threads == 1 ? "" : "s", many.helpers_cpu_s, sync, serial,
 			       many.cpu_s > 0 ? sync / many.cpu_s : 0, pred[0], pred[1], pred[2]);
-			printf("  windowed model: W %.0f cycles over %u GPC partitions (%s); %.0f "
-			       "windows, %.1f us CPU each at 1 thread\n",
+			/* simulated cycles / W bounds the windows from above: a
+			 * windowed run skips idle stretches (a managed run's
+			 * fault waits are most of its cycles) */
+			printf("  windowed model: W %.0f cycles over %u GPC partitions (%s); at most "
+			       "%.0f windows (cycles / W), at least %.1f us CPU each at 1 thread\n",
 			       win.cycles, win.partitions, win.limit, windows,
 			       windows > 0 ? one.cpu_s / windows * 1e6 : 0);
 			fflush(stdout);
