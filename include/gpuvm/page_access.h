@@ -33,8 +33,9 @@ struct gpuvm_page_access_opts {
 	uint32_t max_rows;     /* rows per allocation, >= 1; 0: 1024 */
 	/* only the per-allocation totals (gpuvm_page_access_alloc_info: what
 	 * --stats-csv and the run directory report), no cells: no map can be
-	 * written or queried, and recording costs a fifth of what the map's
-	 * cells do (their counters are scattered over megabytes) */
+	 * written (cells read as zero), paging decisions are not recorded,
+	 * and no memory goes to the cells (17 bytes x buckets x rows per
+	 * allocation) */
 	bool totals_only;
 };
 
