@@ -1139,6 +1139,62 @@ static void launch_keep(void *p)
 	keep_read<<<g_sms, 1024, c->smem>>>(c->buf, c->per_sm4, c->shift, g_sms, c->sink);
 }
 
+// What a host-to-device copy leaves in the L2 (docs/validation.md, the
+// copy_fill question: PolyBench's matrix kernels on the H100 PCIe fit a
+// copy left in the L2, vectorAdd and scalarProd one that is not). Each
+// timed read starts from an L2 holding clean lines of another buffer (a
+// flush, then a read of 1.5 L2 of it, so no dirty line of the flush is
+// left to write back):
+// - keep_clean_cold_gb_s: keep_read of MB that are not in the L2;
+// - keep_after_copy_gb_s: keep_read of MB just copied from pinned host
+//   memory (cudaMemcpy): what of the copy the L2 holds, near or far;
+// - keep_other_after_copy_gb_s: keep_read of MB not in the L2 after an
+//   L2-sized copy elsewhere: slower than clean_cold if the copy's lines
+//   sit dirty in the L2 and the read evicts them.
+static void keep_copy_rows(void *buf, size_t most, size_t smem, float *sink)
+{
+	void *other, *host;
+	CHECK(cudaMalloc(&other, most));
+	CHECK(cudaMemset(other, 2, most));
+	CHECK(cudaMallocHost(&host, most));
+	memset(host, 3, most);
+	unsigned long long clean4 = most / 16 / g_sms;
+	keep_ctx clean = {(const float4 *)other, clean4, 0, smem, sink};
+	static const int eighths[] = {2, 4, 6, 8, 12};
+	for (int e : eighths) {
+		unsigned long long bytes = (unsigned long long)g_l2 * e / 8;
+		unsigned long long per_sm4 = bytes / 16 / g_sms;
+		double moved = (double)per_sm4 * 16 * g_sms;
+		keep_ctx rd = {(const float4 *)buf, per_sm4, 0, smem, sink};
+		std::vector<double> t[3];
+		for (int r = 0; r < 3; r++)
+			for (int v = 0; v < 3; v++) {
+				flush_l2();
+				launch_keep(&clean);
+				if (v == 1)
+					CHECK(cudaMemcpy(buf, host, (size_t)moved, cudaMemcpyHostToDevice));
+				if (v == 2) // an L2's worth copied into the other buffer
+					CHECK(cudaMemcpy(other, host, g_l2, cudaMemcpyHostToDevice));
+				CHECK(cudaDeviceSynchronize());
+				t[v].push_back(time_once_us(launch_keep, &rd));
+			}
+		static const char *const q[3] = {"keep_clean_cold_gb_s", "keep_after_copy_gb_s",
+						 "keep_other_after_copy_gb_s"};
+		static const char *const how[3] = {
+			"keep_read of MB not in the L2, which holds clean lines of another buffer; median of 3",
+			"keep_read of MB just copied from pinned host memory (cudaMemcpy), the L2 clean before "
+			"the copy; median of 3",
+			"keep_read of MB not in the L2 after an L2-sized cudaMemcpy into another buffer, the L2 "
+			"clean before the copy; median of 3"};
+		for (int v = 0; v < 3; v++) {
+			std::sort(t[v].begin(), t[v].end());
+			row("keep", q[v], moved / 1e6, moved / t[v][1] / 1e3, "GB/s", how[v]);
+		}
+	}
+	CHECK(cudaFreeHost(host));
+	CHECK(cudaFree(other));
+}
+
 static void keep_section(void)
 {
 	cudaDeviceProp prop;
@@ -1188,6 +1244,7 @@ static void keep_section(void)
 			    "median of 3; x = MB read");
 		}
 	}
+	keep_copy_rows(buf, most, smem, sink);
 	CHECK(cudaFree(buf));
 	CHECK(cudaFree(sink));
 }
