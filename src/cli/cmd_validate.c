@@ -108,7 +108,7 @@ static double validate_kernel_seconds(const struct gpuvm_config *cfg,
 static void validate_usage(FILE *out)
 {
 	fputs("usage: gpuvm validate [--manifest FILE] [--gpu PRESET] [--csv FILE] [--json FILE]\n"
-	      "                      [--plot FILE] [-q]\n"
+	      "                      [--plot FILE] [--jobs N] [-q]\n"
 	      "\n"
 	      "Compares the simulator with real GPUs: for every measurement in the manifest\n"
 	      "it replays the trace recorded on that GPU and compares the simulated kernel\n"
@@ -143,6 +143,10 @@ static void validate_usage(FILE *out)
 	      "                   y = x (.png, .svg, .pdf; needs gnuplot); up to 30 rows each\n"
 	      "                   point names its row, beyond that points are coloured by\n"
 	      "                   program (the name before its first -<digit>)\n"
+	      "  --jobs N         replay N rows at once, each in its own worker process (the\n"
+	      "                   results are those of one: a replay is deterministic); a\n"
+	      "                   failing row is reported as with one job, the first in\n"
+	      "                   the manifest's order (default 1; try the machine's cores)\n"
 	      "  --quiet, -q      print nothing on success\n"
 	      "\n"
 	      "Manifest: tab-separated, a header row naming the columns (any order; more\n"
@@ -485,8 +489,8 @@ static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error 
 }
 
 /* r's results from its replay's launches (its own, or an earlier row's) */
-static int row_results(const struct manifest *m, struct vrow *r, const struct vrow *from,
-		       struct gpuvm_error *err)
+int validate_row_results(const struct manifest *m, struct vrow *r, const struct vrow *from,
+			 struct gpuvm_error *err)
 {
 	double s = validate_kernel_seconds(r->cfg, from->launches, from->n_launches, r->conv);
 	if (isnan(s))
@@ -500,15 +504,15 @@ static int row_results(const struct manifest *m, struct vrow *r, const struct vr
 	return 0;
 }
 
-static int run_row(const struct manifest *m, struct vrow *r, bool progress,
-		   struct gpuvm_error *err)
+int validate_run_row(const struct manifest *m, struct vrow *r, bool progress,
+		     struct gpuvm_error *err)
 {
 	/* an earlier row replayed the same trace on the same preset: the
 	 * simulation is deterministic, so its launches answer this row too */
 	for (const struct vrow *o = m->rows; o < r; o++)
 		if (o->launches && !strcmp(o->trace_path, r->trace_path) &&
 		    !strcmp(o->preset, r->preset))
-			return row_results(m, r, o, err);
+			return validate_row_results(m, r, o, err);
 	struct gpuvm_source src = {0};
 	struct gpuvm_stats st;
 	memset(&st, 0, sizeof st);
@@ -544,7 +548,7 @@ static int run_row(const struct manifest *m, struct vrow *r, bool progress,
 			if (st.n_kernel_list)
 				memcpy(r->launches, st.kernel_list,
 				       st.n_kernel_list * sizeof *r->launches);
-			rc = row_results(m, r, r, err);
+			rc = validate_row_results(m, r, r, err);
 		}
 	} else {
 		gpuvm_fail(err, m->path, r->line, r->f[C_NAME], "%s", e.msg);
@@ -554,6 +558,20 @@ out:
 	if (src.ops)
 		src.ops->destroy(&src);
 	return rc;
+}
+
+/* In a batch log, a line per row done, at most one every 30 s but the
+ * last. */
+void validate_progress_row(struct validate_progress *p, const char *name)
+{
+	double now = gpuvm_progress_wall_seconds();
+	if (p->batch && (++p->done == p->total || now - p->last_line_s >= GPUVM_PROGRESS_DEFAULT_INTERVAL_S)) {
+		char spent[32];
+		gpuvm_progress_format_duration(now - p->start_s, spent, sizeof spent);
+		fprintf(stderr, "gpuvm validate: %zu of %zu rows replayed (last: %s), %s wall\n", p->done,
+			p->total, name, spent);
+		p->last_line_s = now;
+	}
 }
 
 static struct summary summarize(const struct manifest *m)
@@ -596,8 +614,10 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		{"manifest", required_argument, 0, 'm'}, {"gpu", required_argument, 0, 'g'},
 		{"csv", required_argument, 0, 'c'},      {"json", required_argument, 0, 'j'},
 		{"plot", required_argument, 0, 'p'},     {"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+		{"jobs", required_argument, 0, 'J'},     {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
 	};
+	unsigned jobs = 1;
 	const char *manifest_path = NULL, *gpu = NULL, *csv = NULL, *json = NULL, *plot = NULL;
 	int quiet = 0, c;
 	optind = 1;
@@ -621,6 +641,19 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'J': {
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' || v < 1 || v > 1024) {
+				fprintf(stderr, "gpuvm validate: --jobs: '%s': expected a whole number "
+						"of worker processes, 1 to 1024\n",
+					optarg);
+				return 2;
+			}
+			jobs = (unsigned)v;
+			break;
+		}
 		case 'h':
 			validate_usage(stdout);
 			return 0;
@@ -670,28 +703,30 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		manifest_free(&m);
 		return 2;
 	}
-	/* progress: each replay's live line on a terminal; in a batch log a
-	 * line per row done, at most one every 30 s but the last */
-	bool progress = isatty(2) && !quiet, batch = !isatty(2) && !quiet;
-	double start_s = gpuvm_progress_wall_seconds(), last_line_s = start_s;
-	size_t to_run = 0, ran = 0;
+	/* progress: each replay's live line on a terminal (one job); in a
+	 * batch log a line per row done, at most one every 30 s but the last */
+	bool progress = isatty(2) && !quiet && jobs == 1;
+	struct validate_progress prog = {.batch = !isatty(2) && !quiet,
+					 .start_s = gpuvm_progress_wall_seconds()};
+	prog.last_line_s = prog.start_s;
 	for (size_t i = 0; i < m.n; i++)
-		to_run += !m.rows[i].skipped;
-	for (size_t i = 0; i < m.n; i++) {
-		if (m.rows[i].skipped)
-			continue;
-		if (run_row(&m, &m.rows[i], progress, &err)) {
+		prog.total += !m.rows[i].skipped;
+	if (jobs > 1) {
+		if (validate_run_jobs(&m, jobs, &prog, &err)) {
 			fprintf(stderr, "gpuvm validate: %s\n", err.msg);
 			manifest_free(&m);
 			return 2;
 		}
-		double now = gpuvm_progress_wall_seconds();
-		if (batch && (++ran == to_run || now - last_line_s >= GPUVM_PROGRESS_DEFAULT_INTERVAL_S)) {
-			char spent[32];
-			gpuvm_progress_format_duration(now - start_s, spent, sizeof spent);
-			fprintf(stderr, "gpuvm validate: %zu of %zu rows replayed (last: %s), %s wall\n",
-				ran, to_run, m.rows[i].f[C_NAME], spent);
-			last_line_s = now;
+	} else {
+		for (size_t i = 0; i < m.n; i++) {
+			if (m.rows[i].skipped)
+				continue;
+			if (validate_run_row(&m, &m.rows[i], progress, &err)) {
+				fprintf(stderr, "gpuvm validate: %s\n", err.msg);
+				manifest_free(&m);
+				return 2;
+			}
+			validate_progress_row(&prog, m.rows[i].f[C_NAME]);
 		}
 	}
 	struct summary s = summarize(&m);

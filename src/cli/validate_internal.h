@@ -78,4 +78,25 @@ int validate_write_plot(const struct manifest *m, const struct summary *s, const
 			struct gpuvm_error *err);
 void validate_print_table(const struct manifest *m, const struct summary *s, const char *gpu);
 
+/* A row's replay (or, with an earlier row of the same trace and preset,
+ * that row's launches) and its results; -1 with *err naming the manifest
+ * line (cmd_validate.c). */
+int validate_run_row(const struct manifest *m, struct vrow *r, bool progress,
+		     struct gpuvm_error *err);
+/* r's results (simulated us, ratio, error) from from's launches */
+int validate_row_results(const struct manifest *m, struct vrow *r, const struct vrow *from,
+			 struct gpuvm_error *err);
+
+/* The batch log's line per row done (cmd_validate.c) */
+struct validate_progress {
+	bool batch;
+	size_t done, total;
+	double start_s, last_line_s;
+};
+void validate_progress_row(struct validate_progress *p, const char *name);
+
+/* --jobs N > 1: the replays in N worker processes (validate_jobs.c) */
+int validate_run_jobs(struct manifest *m, unsigned jobs, struct validate_progress *prog,
+		      struct gpuvm_error *err);
+
 #endif

@@ -2,7 +2,8 @@
 # gpuvm validate: the shipped manifest runs (once: its vectorAdd rows take
 # seconds) and prints every row with a finite error; --csv/--json load;
 # bad manifests are refused with exit 2, the file and line, and no output;
-# --plot draws a PNG when gnuplot is there.
+# --plot draws a PNG when gnuplot is there; --jobs N gives the same results
+# and the same first failing row as one job.
 # usage: validate.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -26,8 +27,9 @@ if [ ! -e "$BPTREE" ]; then
 else
 	PLOT=()
 	command -v gnuplot >/dev/null && PLOT=(--plot fig.png)
+	# two worker processes (--jobs: the same results as one, tested below)
 	"$GPUVM" validate --manifest "$MANIFEST" "${GPU[@]}" --csv out.csv --json out.json \
-		"${PLOT[@]}" >table.txt 2>stderr.txt
+		"${PLOT[@]}" --jobs 2 >table.txt 2>stderr.txt
 	rc=$?
 	nrows=$(($(grep -cv '^[[:space:]]*$' "$MANIFEST") - 1))
 	if [ $rc -ne 0 ]; then
@@ -269,6 +271,48 @@ expect_fail "launches with verify" "repv.tsv:2: v: --workload: verify: checks on
 { cat conv_head.tsv; printf 'v\t%s,launches=0\td\th100\t1\tw\ts\tnsys\n' "$AT"; } >rep0.tsv
 expect_fail "launches=0" "rep0.tsv:2: v: --workload: launches: must be between 1 and 4096" \
 	--manifest rep0.tsv
+
+# ---- --jobs N: rows replayed in worker processes, the same results ---------
+expect_fail "--jobs 0" "--jobs: '0': expected a whole number" --manifest skip.tsv --jobs 0
+expect_fail "--jobs -2" "--jobs: '-2'" --manifest skip.tsv --jobs -2
+expect_fail "--jobs 2x" "--jobs: '2x'" --manifest skip.tsv --jobs 2x
+expect_fail "--jobs 1025" "--jobs: '1025'" --manifest skip.tsv --jobs 1025
+# a trace, rows that read an earlier row's replay (median and first of one
+# 2dconv run), and other workloads
+{ cat conv_head.tsv
+  printf 'c1\tworkload:2dconv:n=64,launches=3\td\th100\t9\tw\ts\tnsys-median\n'
+  printf 'v\tworkload:vectoradd:n=16384\td\th100\t2\tw\ts\tnsys\n'
+  printf 'c2\tworkload:2dconv:n=64,launches=3\td\th100\t9\tw\ts\tnsys-first\n'
+  printf 'at\tworkload:atax:n=64\td\th100\t20\tw\ts\tnsys\n'
+  [ -e "$BPTREE" ] && printf 'bt\t%s\td\th100\t18.1\tw\ts\tnsys\n' "$BPTREE"
+} >jobs.tsv
+"$GPUVM" validate --manifest jobs.tsv --csv jobs1.csv >jobs1.txt 2>stderr.txt
+rc1=$?
+"$GPUVM" validate --manifest jobs.tsv --csv jobs3.csv --jobs 3 >jobs3.txt 2>>stderr.txt
+rc3=$?
+if [ $rc1 -eq 0 ] && [ $rc3 -eq 0 ] && cmp -s jobs1.csv jobs3.csv && cmp -s jobs1.txt jobs3.txt &&
+   [ "$(grep -c ',ok,' jobs3.csv)" -eq "$(($(wc -l <jobs.tsv) - 1))" ]; then
+	echo "ok - --jobs 3: the same table and CSV as one job ($(($(wc -l <jobs.tsv) - 1)) rows)"
+else
+	fail "--jobs 3 differs from one job (exit $rc1 / $rc3)"; cat stderr.txt; diff jobs1.txt jobs3.txt
+fi
+# the first failing row in manifest order is the one reported, whichever
+# worker fails first: 'late' fails near the end of its second kernel,
+# 'early' in its first lines
+if [ -e "$BPTREE" ]; then
+	for which in late early; do
+		cp -r "$BPTREE" "$which" && chmod -R u+w "$which"
+	done
+	k2=$(ls late/kernel-2*.traceg) k1=$(ls early/kernel-1*.traceg)
+	sed -i "$(($(wc -l <"$k2") - 20))s/.*/zzzz not a trace line/" "$k2"
+	sed -i '20s/.*/zzzz not a trace line/' "$k1"
+	{ cat conv_head.tsv
+	  printf 'late\t%s\td\th100\t18.1\tw\ts\tnsys\n' "$T/late"
+	  printf 'early\t%s\td\th100\t18.1\tw\ts\tnsys\n' "$T/early"
+	} >order.tsv
+	expect_fail "failing rows, one job" "order.tsv:2: late: " --manifest order.tsv
+	expect_fail "failing rows, --jobs 2" "order.tsv:2: late: " --manifest order.tsv --jobs 2
+fi
 
 # ---- --help teaches -------------------------------------------------------
 "$GPUVM" validate --help >help.txt
