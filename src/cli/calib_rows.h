@@ -52,4 +52,10 @@ int calib_write_json(const struct calib *c, const char *path, struct gpuvm_error
 int calib_plot_preset(const struct calib *c, const char *gpu, const char *base,
 		      struct gpuvm_error *err);
 
+/* Every row of one preset (cmd_calibrate.c): 0, or -1 with c->err. */
+int calibrate_preset(struct calib *c, const char *gpu);
+/* --jobs N > 1: the presets in N worker processes, their rows added in
+ * the presets' order (calib_jobs.c): 0, or -1 with c->err. */
+int calib_run_jobs(struct calib *c, const char *const *presets, size_t n, unsigned jobs);
+
 #endif

@@ -595,7 +595,7 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 	add_row(c, gpu, "zero_copy_read_ns", "ns", K_LATENCY, NAN, zc);
 }
 
-static int calibrate_preset(struct calib *c, const char *gpu)
+int calibrate_preset(struct calib *c, const char *gpu)
 {
 	struct gpuvm_config *cfg = malloc(sizeof *cfg);
 	if (!cfg)
@@ -624,7 +624,7 @@ static int calibrate_preset(struct calib *c, const char *gpu)
 static void calibrate_usage(FILE *out)
 {
 	fputs("usage: gpuvm calibrate [--gpu PRESET|all] [--table FILE] [--json FILE] [--csv FILE]\n"
-	      "                       [--plot FILE] [--quick] [--strict] [--progress]\n"
+	      "                       [--plot FILE] [--quick] [--strict] [--progress] [--jobs N]\n"
 	      "\n"
 	      "Runs the calibration microbenchmarks on a preset and prints each simulated\n"
 	      "quantity beside the value published for the real GPU, its error and tolerance.\n"
@@ -674,8 +674,8 @@ static void calibrate_usage(FILE *out)
 	      "the table shows \"none published\"), n/a (not measurable on this preset),\n"
 	      "skipped (not run with --quick).\n"
 	      "\n"
-	      "  --gpu PRESET|all  a preset name or .ini file, or all (k80 p100 v100 a100 h100\n"
-	      "                    h100-pcie); default all\n"
+	      "  --gpu PRESET|all  a preset name or .ini file, a comma-separated list of them,\n"
+	      "                    or all (k80 p100 v100 a100 h100 h100-pcie); default all\n"
 	      "  --table FILE      published values (default validation/microbench.tsv here,\n"
 	      "                    else next to the binary's parent directory); tab-separated\n"
 	      "                    gpu, quantity, value (a number or \"none published\"), unit,\n"
@@ -691,6 +691,9 @@ static void calibrate_usage(FILE *out)
 	      "                    the 256 MiB copy are skipped (status skipped)\n"
 	      "  --strict          exit 3 when a row with a published value fails\n"
 	      "  --progress        name each run on stderr\n"
+	      "  --jobs N          with several presets: N at once, each in a worker process\n"
+	      "                    (the same rows as one job, in the same order; a failing\n"
+	      "                    preset reported as with one job, the first named)\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm calibrate --gpu a100 --quick\n"
@@ -728,8 +731,11 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		{"csv", required_argument, NULL, 'c'},  {"json", required_argument, NULL, 'j'},
 		{"plot", required_argument, NULL, 'p'}, {"quick", no_argument, NULL, 'Q'},
 		{"strict", no_argument, NULL, 'S'},     {"progress", no_argument, NULL, 'P'},
-		{"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+		{"jobs", required_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
+	unsigned long jobs = 1;
+	char *end;
 	const char *gpu = "all", *table = NULL, *csv = NULL, *json = NULL, *plot = NULL;
 	bool quick = false, strict = false, progress = false;
 	int ch;
@@ -745,6 +751,15 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		case 'Q': quick = true; break;
 		case 'S': strict = true; break;
 		case 'P': progress = true; break;
+		case 'J':
+			errno = 0;
+			jobs = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' || jobs < 1 || jobs > 1024) {
+				fprintf(stderr, "gpuvm calibrate: --jobs: '%s': expected a whole number of "
+						"worker processes, 1 to 1024\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': calibrate_usage(stdout); return 0;
 		default:
 			if (optopt && optopt != '?')
@@ -784,13 +799,36 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		free(pub.text);
 		return 2;
 	}
-	const char *one[1] = {gpu};
-	const char *const *presets = strcmp(gpu, "all") ? one : all_presets;
-	size_t n_presets = strcmp(gpu, "all") ? 1 : N_ALL;
+	/* all, one preset, or a comma-separated list of them */
+	char *list = strdup(gpu);
+	const char *named[N_ALL * 4];
+	size_t n_presets = 0;
+	for (char *save = NULL, *p = list ? strtok_r(list, ",", &save) : NULL; p;
+	     p = strtok_r(NULL, ",", &save)) {
+		if (n_presets == sizeof named / sizeof named[0]) {
+			fprintf(stderr, "gpuvm calibrate: --gpu: more than %zu presets\n", n_presets);
+			free(list);
+			free(pub.rows);
+			free(pub.text);
+			return 2;
+		}
+		named[n_presets++] = p;
+	}
+	if (!n_presets) {
+		fprintf(stderr, "gpuvm calibrate: --gpu: '%s' names no preset\n", gpu);
+		free(list);
+		free(pub.rows);
+		free(pub.text);
+		return 2;
+	}
+	const char *const *presets = strcmp(gpu, "all") ? named : all_presets;
+	n_presets = strcmp(gpu, "all") ? n_presets : N_ALL;
 	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
 			  .chase_steps = quick ? 4096 : 65536};
 	int rc = 0;
-	for (size_t i = 0; i < n_presets && !rc; i++)
+	if (jobs > 1 && n_presets > 1)
+		rc = calib_run_jobs(&c, presets, n_presets, (unsigned)jobs) ? 2 : 0;
+	for (size_t i = 0; i < n_presets && !rc && (jobs == 1 || n_presets == 1); i++)
 		if (calibrate_preset(&c, presets[i]))
 			rc = 2;
 	if (rc) {
@@ -815,6 +853,7 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 			if (!strcmp(c.rows[i].status, "FAIL"))
 				rc = 3;
 	free(c.rows);
+	free(list);
 	free(pub.rows);
 	free(pub.text);
 	return rc;

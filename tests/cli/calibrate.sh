@@ -109,6 +109,29 @@ else
 	fail "--strict: exit $rc"; grep fma_latency strict.txt
 fi
 
+# ---- --jobs: presets in worker processes, the same rows in the same order ----
+"$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs1.csv >jobs1.txt 2>err.txt
+rc1=$?
+"$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs2.csv --jobs 2 >jobs2.txt 2>>err.txt
+rc2=$?
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s jobs1.csv jobs2.csv && cmp -s jobs1.txt jobs2.txt &&
+   grep -q '^k80 ' jobs2.txt && grep -q '^p100 ' jobs2.txt; then
+	echo "ok - --jobs 2: p100,k80 (the slower first) give the same table and CSV as one job"
+else
+	fail "--jobs 2 differs (exit $rc1 / $rc2)"; cat err.txt; diff jobs1.txt jobs2.txt | head
+fi
+# the first failing preset in the list is the one reported, whichever
+# worker ends first (two fail at once)
+for j in 1 3 3 3; do
+	"$GPUVM" calibrate --gpu nosuch1,k80,nosuch2 --quick --jobs $j >out.txt 2>err.txt
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "unknown GPU preset 'nosuch1'" err.txt; then
+		echo "ok - --jobs $j: the first failing preset reported"
+	else
+		fail "--jobs $j: exit $rc, wanted nosuch1 reported"; cat err.txt
+	fi
+done
+
 # ---- refused input -------------------------------------------------------
 refuse() { # name, expected text, args...
 	local name=$1 want=$2
@@ -135,6 +158,9 @@ refuse "table: header without unit" "lacks the column 'unit'" --table bad2.tsv
 printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\nk80\tx\t5\tcycles\t\tc\n' >bad3.tsv
 refuse "table: a value without its source" "needs its source" --table bad3.tsv
 refuse "table: missing file" "nofile.tsv" --table nofile.tsv
+refuse "--jobs 0" "--jobs: '0'" --jobs 0
+refuse "--jobs x" "--jobs: 'x'" --jobs x
+refuse "--gpu of commas" "names no preset" --gpu ,
 
 # ---- figures ---------------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
