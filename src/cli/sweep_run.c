@@ -1,11 +1,11 @@
 /* gpuvm sweep: running the points of a grid. Each point runs in a worker
- * process (fork; -j at a time), which sends its result up a pipe as JSON
- * text ("O<json>") or its error ("E<message>"); -j 1 runs them here. A
+ * process (cli/worker_pool.h; -j at a time), which answers with its result
+ * as JSON text or its error; -j 1 runs them here. A
  * checkpoint (FILE.partial beside --csv) is written as results arrive, at
  * intervals that grow with the time a write takes, so an interrupted
  * sweep resumes (--resume).
  *
- * Owns: the workers and their pipes, the checkpoint file. May call: the
+ * Owns: the checkpoint file. May call: the worker pool, the
  * grid (sweep_point_spec), the run module (gpuvm_run_point), the CSV
  * writer for checkpoints, the progress line. Guarantees: results land in
  * s->results in grid order whatever -j is, each passed through JSON text
@@ -14,20 +14,14 @@
 #include "gpuvm/host_memory.h"
 #include "gpuvm/progress.h"
 #include "sweep_internal.h"
+#include "cli/worker_pool.h"
 #include "gpuvm/output_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,108 +56,6 @@ static int run_here(const struct sweep *s, size_t i, cJSON **out, struct gpuvm_e
 		if (!again)
 			rc = gpuvm_fail(err, NULL, 0, NULL, "out of memory");
 	}
-	return rc;
-}
-
-struct worker {
-	pid_t pid;
-	int fd;
-	size_t point;
-	char *buf;
-	size_t len, cap;
-};
-
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			_exit(3);
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-/* Child: simulate, send "O<json>" or "E<message>" up the pipe. */
-static void worker_main(const struct sweep *s, size_t i, int fd)
-{
-	gpuvm_output_catch_signals(false); /* a worker writes no output */
-	cJSON *r = NULL;
-	struct gpuvm_error err = {{0}};
-	if (run_here(s, i, &r, &err) == 0) {
-		char *text = cJSON_PrintUnformatted(r);
-		if (!text)
-			_exit(4);
-		write_all(fd, "O", 1);
-		write_all(fd, text, strlen(text));
-		free(text);
-		cJSON_Delete(r);
-	} else {
-		write_all(fd, "E", 1);
-		write_all(fd, err.msg, strlen(err.msg));
-	}
-	close(fd);
-	_exit(0);
-}
-
-static int spawn(const struct sweep *s, size_t i, struct worker *w, struct gpuvm_error *err)
-{
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return gpuvm_fail(err, NULL, 0, NULL, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return gpuvm_fail(err, NULL, 0, NULL, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		/* A worker dies with the sweep: `kill <parent>` must not leave
-		 * simulations running. getppid() covers a parent that died
-		 * before prctl. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-			_exit(5);
-		close(fds[0]);
-		worker_main(s, i, fds[1]);
-	}
-	close(fds[1]);
-	*w = (struct worker){.pid = pid, .fd = fds[0], .point = i};
-	return 0;
-}
-
-/* The worker's pipe reached EOF: reap it and decode its answer.
- * Returns 0, 2 (the point was rejected) or 1 (the worker failed). */
-static int finish(struct sweep *s, struct worker *w, struct gpuvm_error *err)
-{
-	close(w->fd);
-	int status = 0;
-	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	int rc = 0;
-	if (WIFSIGNALED(status))
-		rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker killed by signal %d (%s)",
-				   WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || w->len == 0)
-		rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker failed (exit status %d)",
-				   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	else if (w->buf[0] == 'E')
-		rc = 2, gpuvm_fail(err, NULL, 0, NULL, "%.*s", (int)(w->len - 1), w->buf + 1);
-	else {
-		cJSON *r = cJSON_ParseWithLength(w->buf + 1, w->len - 1);
-		if (!cJSON_IsObject(r)) {
-			cJSON_Delete(r);
-			rc = 1, gpuvm_fail(err, NULL, 0, NULL, "worker sent malformed JSON");
-		} else {
-			s->results[w->point] = r;
-		}
-	}
-	free(w->buf);
-	w->buf = NULL;
-	w->pid = 0;
 	return rc;
 }
 
@@ -312,6 +204,85 @@ void sweep_checkpoint_remove(const struct sweep *s)
 	free(p);
 }
 
+/* The parallel sweep's state, for point_done */
+struct sweep_jobs {
+	struct sweep *s;
+	const size_t *todo; /* task -> point */
+	size_t n_todo, done;
+	size_t *failed;
+	struct gpuvm_error *err;
+	bool checked;
+	struct checkpoint *ck;
+	int rc; /* 0, or the failure that stopped the sweep: 1 worker, 2 point */
+};
+
+/* Worker (cli/worker_pool.h): point todo[t]'s result as JSON text, or
+ * its error as the task's failure. */
+static int point_task(void *ctx, size_t t, struct worker_answer *a)
+{
+	const struct sweep_jobs *x = ctx;
+	cJSON *r = NULL;
+	struct gpuvm_error err = {{0}};
+	if (run_here(x->s, x->todo[t], &r, &err) != 0) {
+		worker_answer_add(a, err.msg, strlen(err.msg));
+		return 1;
+	}
+	char *text = cJSON_PrintUnformatted(r);
+	if (!text || worker_answer_add(a, text, strlen(text)))
+		_exit(4); /* the parent: "worker failed (exit status 4)" */
+	free(text);
+	cJSON_Delete(r);
+	return 0;
+}
+
+/* Parent: point todo[t]'s answer. Its result, or its failure: recorded
+ * and the sweep goes on, or with --fail-fast the sweep stops (-2: the
+ * running workers are stopped; once stopping, only a rejected point
+ * earlier in the grid replaces the message, since workers stopped fail
+ * too and say nothing new). */
+static int point_done(void *ctx, size_t t, enum worker_end end, const char *data, size_t len)
+{
+	struct sweep_jobs *x = ctx;
+	struct sweep *s = x->s;
+	size_t point = x->todo[t];
+	struct gpuvm_error e = {{0}};
+	int frc = 0; /* 1: the worker failed, 2: the point was rejected */
+	if (end == WORKER_LOST) {
+		frc = 1, gpuvm_fail(&e, NULL, 0, NULL, "%.*s", (int)len, data);
+	} else if (end == WORKER_TASK_FAILED) {
+		frc = 2, gpuvm_fail(&e, NULL, 0, NULL, "%.*s", (int)len, data);
+	} else {
+		cJSON *r = cJSON_ParseWithLength(data, len);
+		if (!cJSON_IsObject(r)) {
+			cJSON_Delete(r);
+			frc = 1, gpuvm_fail(&e, NULL, 0, NULL, "worker sent malformed JSON");
+		} else {
+			s->results[point] = r;
+		}
+	}
+	if (frc == 0 && !x->checked) {
+		x->checked = true;
+		if (check_metric(s, s->results[point], &e) != 0)
+			frc = 2, point = SIZE_MAX;
+	}
+	if (frc != 0 && x->rc == 0 && !s->fail_fast && point != SIZE_MAX) {
+		/* keep going: this point's row carries the message */
+		record_failure(s, point, e.msg);
+		progress(s, ++x->done, x->n_todo, point);
+		checkpoint(s, x->ck);
+	} else if (frc != 0 && (x->rc == 0 || (frc == 2 && point < *x->failed))) {
+		x->rc = frc;
+		*x->failed = point;
+		*x->err = e;
+		return -2;
+	} else if (frc == 0) {
+		progress(s, ++x->done, x->n_todo, point);
+		if (x->rc == 0)
+			checkpoint(s, x->ck);
+	}
+	return x->rc ? -2 : 0;
+}
+
 /* Runs every point of this shard that has no result (resumed) and no
  * error (rejected when validated); returns 0, 1 or 2 (see finish). With
  * --fail-fast, the first failure stops the sweep and *failed is its point,
@@ -370,99 +341,10 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 		return rc;
 	}
 
-	size_t nw = (size_t)s->jobs < n_todo ? (size_t)s->jobs : n_todo;
-	struct worker *w = calloc(nw, sizeof *w);
-	struct pollfd *pfd = calloc(nw, sizeof *pfd);
-	size_t *map = calloc(nw, sizeof *map);
-	if (!w || !pfd || !map) {
-		fprintf(stderr, "gpuvm sweep: out of memory\n");
-		exit(1);
-	}
-	size_t next = 0, done = 0, running = 0;
-	while (running > 0 || (rc == 0 && next < n_todo)) {
-		for (size_t k = 0; k < nw && rc == 0 && next < n_todo; k++) {
-			if (w[k].pid)
-				continue;
-			if (spawn(s, todo[next], &w[k], err) != 0) {
-				rc = 1;
-				for (size_t q = 0; q < nw; q++)
-					if (w[q].pid)
-						kill(w[q].pid, SIGTERM);
-				break;
-			}
-			next++;
-			running++;
-		}
-		size_t np = 0;
-		for (size_t k = 0; k < nw; k++)
-			if (w[k].pid) {
-				pfd[np] = (struct pollfd){.fd = w[k].fd, .events = POLLIN};
-				map[np++] = k;
-			}
-		if (np == 0)
-			break;
-		if (poll(pfd, np, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = 1;
-			gpuvm_fail(err, NULL, 0, NULL, "poll: %s", strerror(errno));
-			break;
-		}
-		for (size_t p = 0; p < np; p++) {
-			if (!(pfd[p].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			struct worker *x = &w[map[p]];
-			if (x->cap - x->len < 65536) {
-				x->cap = x->cap ? 2 * x->cap : 1 << 17;
-				x->buf = realloc(x->buf, x->cap);
-				if (!x->buf) {
-					fprintf(stderr, "gpuvm sweep: out of memory\n");
-					exit(1);
-				}
-			}
-			ssize_t r = read(x->fd, x->buf + x->len, x->cap - x->len);
-			if (r < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (r > 0) {
-				x->len += (size_t)r;
-				continue;
-			}
-			size_t point = x->point;
-			struct gpuvm_error e = {{0}};
-			int frc = finish(s, x, &e);
-			running--;
-			if (frc == 0 && !checked) {
-				checked = true;
-				if (check_metric(s, s->results[point], &e) != 0)
-					frc = 2, point = SIZE_MAX;
-			}
-			if (frc != 0 && rc == 0 && !s->fail_fast && point != SIZE_MAX) {
-				/* keep going: this point's row carries the message */
-				record_failure(s, point, e.msg);
-				progress(s, ++done, n_todo, point);
-				checkpoint(s, &ck);
-			} else if (frc != 0 && (rc == 0 || (frc == 2 && point < *failed))) {
-				/* Stop the others. Once stopping, only a rejected point
-				 * earlier in the grid replaces the message (workers we
-				 * killed fail too, and say nothing new). */
-				rc = frc;
-				*failed = point;
-				*err = e;
-				for (size_t k = 0; k < nw; k++)
-					if (w[k].pid)
-						kill(w[k].pid, SIGTERM);
-			} else if (frc == 0) {
-				progress(s, ++done, n_todo, point);
-				if (rc == 0)
-					checkpoint(s, &ck);
-			}
-		}
-	}
-	for (size_t k = 0; k < nw; k++)
-		free(w[k].buf);
-	free(w);
-	free(pfd);
-	free(map);
+	struct sweep_jobs x = {.s = s, .todo = todo, .n_todo = n_todo, .failed = failed, .err = err,
+			       .checked = checked, .ck = &ck};
+	int prc = worker_pool_run(n_todo, s->jobs, point_task, point_done, &x, err);
+	rc = prc < 0 ? 1 : x.rc;
 	free(todo);
 	free(ck.path);
 	return rc;

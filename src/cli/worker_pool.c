@@ -5,6 +5,7 @@
 #include "cli/worker_pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -70,7 +71,7 @@ static int spawn(worker_task_fn task, void *ctx, size_t i, struct worker *w,
 		 struct gpuvm_error *err)
 {
 	int fds[2];
-	if (pipe(fds) != 0)
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		return gpuvm_fail(err, NULL, 0, "--jobs", "pipe: %s", strerror(errno));
 	fflush(NULL); /* nothing buffered is written twice */
 	pid_t parent = getpid();
@@ -103,11 +104,11 @@ static int finish(struct worker *w, worker_done_fn done, void *ctx)
 	char why[96];
 	int rc;
 	if (WIFSIGNALED(status)) {
-		snprintf(why, sizeof why, "its worker was killed by signal %d (%s)", WTERMSIG(status),
+		snprintf(why, sizeof why, "worker killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 		rc = done(ctx, w->task, WORKER_LOST, why, strlen(why));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || w->in.len == 0) {
-		snprintf(why, sizeof why, "its worker failed (exit status %d)",
+		snprintf(why, sizeof why, "worker failed (exit status %d)",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		rc = done(ctx, w->task, WORKER_LOST, why, strlen(why));
 	} else {
@@ -173,8 +174,12 @@ int worker_pool_run(size_t n, unsigned jobs, worker_task_fn task, worker_done_fn
 			}
 			/* the end of the answer (a read error leaves it short) */
 			running--;
-			if (finish(w, done, ctx) && !rc)
+			int stop = finish(w, done, ctx);
+			if (stop && !rc)
 				rc = 1;
+			for (unsigned k = 0; stop == -2 && k < jobs; k++)
+				if (ws[k].pid)
+					kill(ws[k].pid, SIGTERM);
 		}
 	}
 out:

@@ -1,5 +1,5 @@
-/* Tasks run in forked worker processes, N at once (`--jobs N` of
- * gpuvm validate and gpuvm calibrate).
+/* Tasks run in forked worker processes, N at once (gpuvm sweep -j N,
+ * gpuvm validate --jobs N, gpuvm calibrate --jobs N).
  *
  * Owns: the workers and their pipes, for the length of one
  * worker_pool_run. May call: fork, pipe, poll, waitpid (POSIX), the
@@ -35,11 +35,13 @@ int worker_answer_add(struct worker_answer *a, const void *p, size_t n);
  * a failure whose answer is the message (a C string without its NUL). */
 typedef int (*worker_task_fn)(void *ctx, size_t i, struct worker_answer *a);
 /* How a task ended: its result, its own failure (data: its message), or
- * its worker lost (data: what happened to it, e.g. "its worker was killed
- * by signal 9 (Killed)"). */
+ * its worker lost (data: what happened to it, e.g. "worker killed by
+ * signal 9 (Killed)", "worker failed (exit status 4)"). */
 enum worker_end { WORKER_RESULT, WORKER_TASK_FAILED, WORKER_LOST };
 /* In the parent, for each task as its worker ends. 0 to go on; -1 to
- * start no further task (those running still end and reach done()). */
+ * start no further task (those running still end and reach done()); -2
+ * to start none and stop the running workers too (SIGTERM: they end
+ * early, most as lost, and still reach done()). */
 typedef int (*worker_done_fn)(void *ctx, size_t i, enum worker_end end, const char *data,
 			      size_t len);
 

@@ -154,6 +154,13 @@ rc=0
 "$GPUVM" sweep --gpu p100 --workload "$WL" --vary workload.reads=16,100000000,32 \
 	--csv ff.csv -q --fail-fast 2>err.txt || rc=$?
 [ $rc -eq 2 ] && [ ! -e ff.csv ] || fail "--fail-fast: exit $rc, $(ls ff.csv* 2>&1)"
+# with -j 2 (the worker pool): the first failing point of the grid is the
+# one reported, whichever worker fails first, and no CSV is written
+rc=0
+"$GPUVM" sweep --gpu p100,h100 --workload "trace:$SRC/traces/accelsim-vectoradd" \
+	--vary uvm.oversub_percent=0,125 -j 2 --csv ffj.csv -q --fail-fast 2>err.txt || rc=$?
+[ $rc -eq 2 ] && [ ! -e ffj.csv ] && grep -q 'point 2 of 4 (gpu=p100 uvm.oversub_percent=125)' err.txt \
+	|| fail "--fail-fast -j 2: exit $rc, $(cat err.txt)"
 pass "--keep-going records failed points; --fail-fast stops"
 
 # --- shards and merge ---------------------------------------------------------
