@@ -743,6 +743,13 @@ static void loaded_latency_curve(int l2, int writes);
 // warp of the 2 CTAs per SM reads a 1 GiB buffer grid-stride, four
 // independent loads a thread, until the chase is done. x = streaming
 // warps per SM; the row pairs the chase's cycles with the stream's GB/s.
+// Each group's addresses wait for the group before (a copy's for its
+// load), so a thread has exactly the loads in flight that ubench-loaded
+// gives it, whatever nvcc unrolls: before (runs 7 and 8, 2026-11-26) it
+// unrolled the 16 groups whole (sm_90 PTX: 64 loads a thread with no
+// dependence between groups), and how many of them ptxas kept in flight
+// is not known, so those runs' curves are not like for like with
+// gpuvm's (docs/hardware.md).
 __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *buf,
 			     unsigned long long elems, int writes, volatile int *done,
 			     double *chase_cycles, unsigned long long *loads)
@@ -771,8 +778,12 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 		unsigned long long h = elems / 2;
 		for (int k = 0; k < 16; k++) {
 			unsigned long long j = i & (h - 1);
-			buf[h + j] = buf[j] + 1.0;
-			i += nthreads;
+			double v = buf[j];
+			buf[h + j] = v + 1.0;
+			// the next index waits for this load (v is never -1): one
+			// load in flight a thread, as ubench-loaded's copy has it,
+			// whatever nvcc unrolls (fully, 16 pairs, before this)
+			i += nthreads + (v == -1.0);
 			n += 1;
 		}
 	}
@@ -781,8 +792,13 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 			// elems is a power of two: the mask wraps without a division
 			double v0 = buf[i & (elems - 1)], v1 = buf[(i + nthreads) & (elems - 1)];
 			double v2 = buf[(i + 2 * nthreads) & (elems - 1)], v3 = buf[(i + 3 * nthreads) & (elems - 1)];
-			acc += v0 + v1 + v2 + v3;
-			i += 4 * nthreads;
+			double sum = v0 + v1 + v2 + v3;
+			acc += sum;
+			// the next group's addresses wait for this group's loads
+			// (the sum is never -1): four loads in flight a thread, as
+			// ubench-loaded has them; unrolled freely (nvcc did, fully)
+			// the 16 groups' 64 loads could all be in flight at once
+			i += 4 * nthreads + (sum == -1.0);
 			n += 4;
 		}
 	}

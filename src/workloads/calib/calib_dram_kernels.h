@@ -83,16 +83,21 @@ SIMT_KERNEL_ANY_ORDER(calib_loaded_chase, struct calib_loaded_args, p)
 		if (p.writes) {
 			COMPUTE(4); /* index math, the add and loop test */
 			unsigned long long j = i & (half - 1);
-			ST(p.buf, half + j, LD(p.buf, j) + 1.0);
-			i += nthreads;
+			double v = LD(p.buf, j);
+			ST(p.buf, half + j, v + 1.0);
+			i += nthreads + (v == -1.0); /* the next load waits for this one */
 		} else {
 			COMPUTE(10); /* four indices, the adds and loop test */
 			double v0 = LD_INDEP(p.buf, i & mask);
 			double v1 = LD_INDEP(p.buf, (i + nthreads) & mask);
 			double v2 = LD_INDEP(p.buf, (i + 2 * nthreads) & mask);
 			double v3 = LD_INDEP(p.buf, (i + 3 * nthreads) & mask);
-			acc += v0 + v1 + v2 + v3;
-			i += 4 * nthreads;
+			double sum = v0 + v1 + v2 + v3;
+			acc += sum;
+			/* the next group's addresses wait for this one (the sum
+			 * is never -1): four loads in flight a thread in nvcc's
+			 * build as here, however it unrolls */
+			i += 4 * nthreads + (sum == -1.0);
 		}
 	}
 	if (acc == -1.0)
