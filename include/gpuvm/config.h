@@ -215,6 +215,10 @@ struct gpuvm_config {
 	 * charged once per drained batch of write_batch_sectors writes when
 	 * reads came between batches. 0 = free turnaround */
 	double dram_twtr_ns, dram_trtw_ns;
+	/* column-to-column delay within a bank group (JEDEC tCCD_L): a
+	 * read's sectors of one chunk, one row of one bank, cross the bus no
+	 * closer than this; 0 = one burst apart (no bank groups) */
+	double dram_tccdl_ns;
 	uint32_t dram_write_batch_sectors;
 	/* L2 slices (whole GPU; 0 = no throughput limit) and the bytes each
 	 * serves per SM cycle */

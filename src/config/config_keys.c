@@ -566,6 +566,12 @@ const struct cfg_key cfg_keys[] = {
 	DBL_QUIET("uvm.migration_gb_s", uvm_migration_gb_s,
 		  "rate the driver migrates managed pages at (GB/s; with uvm.pcie_model = curve, "
 		  "the curve's asymptote): 0 = the link's (pcie.bandwidth_gb_s)"),
+	/* optional, listed only when set (0: a chunk's sectors one burst
+	 * apart, the model before the key) */
+	DBL_QUIET("dram.tccdl_ns", dram_tccdl_ns,
+		  "column-to-column delay within a bank group (JEDEC tCCD_L): a read's sectors of "
+		  "one interleave chunk (one row of one bank) cross the bus no closer than this; "
+		  "0 = one burst apart"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

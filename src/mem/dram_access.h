@@ -160,10 +160,13 @@ advance_one:
 
 /* One sector through its bank and its channel's bus: when its data has
  * crossed the bus (latency_cycles not included). Sets *ch_out and
- * *bank_out to where it went. */
+ * *bank_out to where it went. spacing: how far apart a chunk's sectors
+ * cross (m->column_cycles for a read, whose warp waits for the last;
+ * m->burst_cycles for a write, which the controller drains in batches,
+ * free to interleave bank groups, and no one waits for). */
 static inline __attribute__((always_inline)) double
 dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_out,
-		   struct dram_bank **bank_out)
+		   struct dram_bank **bank_out, double spacing)
 {
 	uint32_t ch, b;
 	uint64_t row;
@@ -222,10 +225,11 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 	 * after it, not a chunk's first), arriving with it or after (one
 	 * coalesced load's sectors, each on its own path): the bus carries
 	 * one burst at a time, so its burst follows that one's, whatever
-	 * room the calendar's slot had */
+	 * room the calendar's slot had; a read's column commands, to one
+	 * bank group, no closer than tCCD_L (spacing) */
 	if (addr == m->serial_next && (addr & ((1ull << m->interleave_shift) - 1)) &&
-	    t >= m->serial_t && done < m->serial_done + m->burst_cycles)
-		done = m->serial_done + m->burst_cycles;
+	    t >= m->serial_t && done < m->serial_done + spacing)
+		done = m->serial_done + spacing;
 	m->serial_next = addr + m->sector_bytes;
 	m->serial_t = t;
 	m->serial_done = done;
@@ -245,7 +249,7 @@ static inline __attribute__((always_inline)) double dram_read_sector(struct dram
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_read++;
-	double done = dram_access_sector(m, addr, t, &ch, &bank);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, m->column_cycles);
 	if (__builtin_expect(m->drain != NULL, 0))
 		m->drain[ch].reads = 1;
 	return done + m->latency_cycles;
@@ -259,7 +263,7 @@ static inline __attribute__((always_inline)) double dram_write_sector(struct dra
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	double done = dram_access_sector(m, addr, t, &ch, &bank);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, m->burst_cycles);
 	if (__builtin_expect(m->drain != NULL, 0))
 		dram_drain_writes(m, ch, 1, done);
 	return done;

@@ -70,7 +70,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	    !(cfg->t_rcd_cycles >= 0) || !(cfg->t_rp_cycles >= 0) || !(cfg->t_cas_cycles >= 0) ||
 	    !(cfg->latency_cycles >= 0) || !(cfg->service_fraction >= 0) ||
 	    cfg->service_fraction > 1 || !(cfg->bus_service_fraction >= 0) ||
-	    cfg->bus_service_fraction > 1 || !(cfg->turnaround_cycles >= 0))
+	    cfg->bus_service_fraction > 1 || !(cfg->turnaround_cycles >= 0) ||
+	    !(cfg->t_ccd_l_cycles >= 0))
 		return -1;
 	m->channels = cfg->channels;
 	m->banks = cfg->banks;
@@ -88,6 +89,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->t_rp_cycles = cfg->t_rp_cycles;
 	m->t_cas_cycles = cfg->t_cas_cycles;
 	m->burst_cycles = cfg->cycles_per_sector_per_channel;
+	m->column_cycles = cfg->t_ccd_l_cycles > m->burst_cycles ? cfg->t_ccd_l_cycles : m->burst_cycles;
 	m->sector_bytes = sector;
 	m->latency_cycles = cfg->latency_cycles;
 	m->sectors_read = m->sectors_written = m->row_hits = m->row_misses = 0;
@@ -300,18 +302,20 @@ cal_reserve_run(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, dou
  * last sector's data has crossed the bus. */
 static inline __attribute__((always_inline)) double access_run(struct dram_model *m,
 								uint64_t addr, uint32_t n,
-								double t, uint32_t *ch_out)
+								double t, uint32_t *ch_out,
+								double spacing)
 {
 	uint32_t ch;
 	struct dram_bank *bank;
-	double done = dram_access_sector(m, addr, t, &ch, &bank);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, spacing);
 	*ch_out = ch;
 	if (n <= 1)
 		return done;
 	if (!m->chunk_locates) {
 		/* rows shorter than a chunk: the sectors may lie in two rows */
 		for (uint32_t i = 1; i < n; i++) {
-			double d = dram_access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch, &bank);
+			double d = dram_access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch,
+						      &bank, spacing);
 			if (d > done)
 				done = d;
 		}
@@ -337,8 +341,9 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	/* the bus carries one burst at a time: however much room the
 	 * calendar's slot had, the run's last sector crosses k bursts after
 	 * the first (the slot's fluid accounting keeps the rate, this the
-	 * order; dram_access_sector does the same for sectors one by one) */
-	double serial = done + (double)k * m->burst_cycles;
+	 * order; dram_access_sector does the same for sectors one by one),
+	 * or k column-to-column delays (tCCD_L) where those are longer */
+	double serial = done + (double)k * spacing;
 	if (run_done < serial)
 		run_done = serial;
 	m->serial_next = addr + (uint64_t)n * m->sector_bytes;
@@ -360,7 +365,7 @@ double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, doub
 {
 	uint32_t ch;
 	m->sectors_read += n;
-	double done = access_run(m, addr, n, t, &ch);
+	double done = access_run(m, addr, n, t, &ch, m->column_cycles);
 	if (m->drain)
 		m->drain[ch].reads = 1;
 	return done + m->latency_cycles;
@@ -370,7 +375,7 @@ double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, dou
 {
 	uint32_t ch;
 	m->sectors_written += n;
-	double done = access_run(m, addr, n, t, &ch);
+	double done = access_run(m, addr, n, t, &ch, m->burst_cycles);
 	if (m->drain)
 		dram_drain_writes(m, ch, n, done);
 	return done;

@@ -98,6 +98,14 @@ struct dram_model_config {
 	 * that reads came between; 0 or 0 = free turnaround */
 	double turnaround_cycles;
 	uint32_t write_batch_sectors;
+	/* column-to-column delay within a bank group (tCCD_L), SM cycles: a
+	 * read chunk's sectors (one row of one bank, so one bank group) cross
+	 * the bus at least this far apart where it exceeds the burst; 0 = a
+	 * burst apart. Only the chunk's own latency grows: the bus keeps its
+	 * rate (other bank groups' sectors fill the gaps), a row hit holds
+	 * its bank one burst as before, and writes, drained in batches the
+	 * controller may interleave over bank groups, stay a burst apart. */
+	double t_ccd_l_cycles;
 	/* calendar rings (powers of two, at most 32768; 0 = default): their
 	 * length in time is how far out of order a request may arrive and
 	 * still see the capacity of its own time (bus: 1024 slots of 32
@@ -147,6 +155,9 @@ struct dram_model {
 	uint32_t sector_bytes;
 	double t_rcd_cycles, t_rp_cycles, t_cas_cycles;
 	double burst_cycles, latency_cycles;
+	/* how far apart a read chunk's sectors cross the bus: the burst, or
+	 * t_ccd_l_cycles where that is longer */
+	double column_cycles;
 	double row_cycle_cycles;          /* t_rp + t_rcd + t_cas; a bank slot is
 	                                   * that / service_fraction */
 	double bus_inv_slot, bank_inv_slot; /* 1 / slot length, cycles */

@@ -145,6 +145,7 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 							cfg->dram_trtw_ns) * ns
 						     : 0,
 			.write_batch_sectors = cfg->dram_write_batch_sectors,
+			.t_ccd_l_cycles = cfg->dram_tccdl_ns * ns,
 		};
 		dc.latency_cycles = cfg->dram_latency_cycles -
 				    (dc.t_rp_cycles + dc.t_rcd_cycles + dc.t_cas_cycles +
