@@ -32,11 +32,47 @@ static double tol_of(const struct row *r)
 	return r->kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
 }
 
+/* A row compared with a published value (its verdict pass or FAIL). */
+static bool compared(const struct row *r)
+{
+	return !strcmp(r->status, "pass") || !strcmp(r->status, "FAIL");
+}
+
+/* With several presets, one line each: how many of its compared rows
+ * pass and their mean |error|, the presets in the table's order. */
+static void print_preset_summaries(const struct calib *c, FILE *f)
+{
+	size_t presets = 0;
+	for (size_t i = 0; i < c->n; i++)
+		presets += i == 0 || strcmp(c->rows[i].gpu, c->rows[i - 1].gpu) != 0;
+	if (presets < 2)
+		return;
+	for (size_t i = 0; i < c->n;) {
+		size_t j = i, n = 0, pass = 0;
+		double abs_err = 0;
+		for (; j < c->n && !strcmp(c->rows[j].gpu, c->rows[i].gpu); j++) {
+			const struct row *r = &c->rows[j];
+			if (r->kind == K_CURVE || !compared(r))
+				continue;
+			n++;
+			pass += !strcmp(r->status, "pass");
+			abs_err += fabs(r->err_pct);
+		}
+		if (n)
+			fprintf(f, "  %-10s %zu of %zu pass, mean |error| %.2f %%\n", c->rows[i].gpu, pass,
+				n, abs_err / (double)n);
+		else
+			fprintf(f, "  %-10s no row with a published value\n", c->rows[i].gpu);
+		i = j;
+	}
+}
+
 void calib_print_table(const struct calib *c, FILE *f)
 {
 	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %s\n", "gpu", "quantity", "unit",
 		"simulated", "published", "error%", "tol%", "status");
 	size_t pass = 0, fail = 0, noref = 0;
+	double abs_err = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		if (r->kind == K_CURVE)
@@ -56,9 +92,15 @@ void calib_print_table(const struct calib *c, FILE *f)
 		pass += !strcmp(r->status, "pass");
 		fail += !strcmp(r->status, "FAIL");
 		noref += !strcmp(r->status, "no-ref");
+		if (compared(r))
+			abs_err += fabs(r->err_pct);
 	}
-	fprintf(f, "\n%zu rows with a published value: %zu pass, %zu outside tolerance; %zu without "
-		"a published value (simulated only)\n", pass + fail, pass, fail, noref);
+	fprintf(f, "\n%zu rows with a published value: %zu pass, %zu outside tolerance", pass + fail,
+		pass, fail);
+	if (pass + fail)
+		fprintf(f, ", mean |error| %.2f %%", abs_err / (double)(pass + fail));
+	fprintf(f, "; %zu without a published value (simulated only)\n", noref);
+	print_preset_summaries(c, f);
 	/* the curves, compactly */
 	char prev[160] = "";
 	for (size_t i = 0; i < c->n; i++) {

@@ -120,6 +120,33 @@ if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s jobs1.csv jobs2.csv && cmp -s jobs
 else
 	fail "--jobs 2 differs (exit $rc1 / $rc2)"; cat err.txt; diff jobs1.txt jobs2.txt | head
 fi
+# the summary: pass / outside counts and the mean |error| over the rows
+# with a published value, overall and (several presets) per preset, as the
+# CSV's rows give them
+if python3 - jobs2.txt jobs2.csv <<'EOF'
+import csv, re, sys
+text = open(sys.argv[1]).read()
+rows = [r for r in csv.DictReader(open(sys.argv[2], newline="")) if r["status"] in ("pass", "FAIL")]
+def mae(rs):
+    return sum(abs(float(r["error_pct"])) for r in rs) / len(rs)
+m = re.search(r"^(\d+) rows with a published value: (\d+) pass, (\d+) outside tolerance, "
+              r"mean \|error\| ([0-9.]+) %", text, re.M)
+assert m, "no summary line"
+n, p, f, e = int(m[1]), int(m[2]), int(m[3]), float(m[4])
+assert n == len(rows) and p == sum(r["status"] == "pass" for r in rows) and p + f == n, m[0]
+assert abs(e - mae(rows)) < 0.006, (e, mae(rows))
+for gpu in ("p100", "k80"):
+    g = [r for r in rows if r["gpu"] == gpu]
+    m = re.search(r"^  %s +(\d+) of (\d+) pass, mean \|error\| ([0-9.]+) %%" % gpu, text, re.M)
+    assert m and int(m[2]) == len(g) and int(m[1]) == sum(r["status"] == "pass" for r in g), \
+        (gpu, m and m[0])
+    assert abs(float(m[3]) - mae(g)) < 0.006, (gpu, m[0])
+EOF
+then
+	echo "ok - summary: counts and mean |error| as the CSV's rows, overall and per preset"
+else
+	fail "calibrate summary line"; grep -A3 "rows with a published" jobs2.txt
+fi
 # the first failing preset in the list is the one reported, whichever
 # worker ends first (two fail at once)
 for j in 1 3 3 3; do
