@@ -166,6 +166,39 @@ out:
 	return rc;
 }
 
+/* With rows on several presets, one line each, in the order the presets
+ * first appear: its rows that ran and their mean absolute error. */
+static void print_preset_errors(const struct manifest *m)
+{
+	size_t presets = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(m->rows[j].preset, m->rows[i].preset))
+			j++;
+		presets += j == i;
+	}
+	if (presets < 2)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = 0, n = 0;
+		while (j < i && strcmp(m->rows[j].preset, m->rows[i].preset))
+			j++;
+		if (j < i)
+			continue; /* listed at its first row */
+		double abs_err = 0;
+		for (size_t k = i; k < m->n; k++)
+			if (!strcmp(m->rows[k].preset, m->rows[i].preset) && !m->rows[k].skipped) {
+				n++;
+				abs_err += fabs(m->rows[k].error_pct);
+			}
+		if (n)
+			printf("  %-12s %zu row%s, mean absolute error %.1f %%\n", m->rows[i].preset, n,
+			       n == 1 ? "" : "s", abs_err / (double)n);
+		else
+			printf("  %-12s no row could be run\n", m->rows[i].preset);
+	}
+}
+
 void validate_print_table(const struct manifest *m, const struct summary *s, const char *gpu)
 {
 	int w = 4;
@@ -210,6 +243,7 @@ void validate_print_table(const struct manifest *m, const struct summary *s, con
 	else
 		printf("mean absolute error: n/a (no row could be run)");
 	printf(" (%zu skipped)\n", s->skipped);
+	print_preset_errors(m);
 	if (isfinite(s->r_log))
 		printf("correlation (Pearson r of log times): %.3f over %zu rows\n", s->r_log, s->n);
 	else if (s->n >= 3)

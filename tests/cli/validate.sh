@@ -60,6 +60,25 @@ EOF
 	then echo "ok - --csv: columns and the b+tree row"
 	else fail "--csv: bad CSV"; cat out.csv
 	fi
+	# with rows on several presets, a line each: its rows and their mean
+	# absolute error, as the CSV's rows give them
+	if python3 - table.txt out.csv <<'EOF'
+import csv, re, sys
+text = open(sys.argv[1]).read()
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+presets = list(dict.fromkeys(r["preset"] for r in rows))
+lines = re.findall(r"^  (\S+) +(\d+) rows?, mean absolute error ([0-9.]+) %$", text, re.M)
+if len(presets) < 2:
+    assert not lines, lines
+else:
+    assert [l[0] for l in lines] == presets, (lines, presets)
+    for p, n, e in lines:
+        errs = [abs(float(r["error_percent"])) for r in rows if r["preset"] == p]
+        assert int(n) == len(errs) and abs(float(e) - sum(errs) / len(errs)) < 0.051, (p, n, e)
+EOF
+	then echo "ok - per-preset mean absolute errors as the CSV's rows"
+	else fail "per-preset summary"; grep -A3 "^mean absolute error" table.txt
+	fi
 	if python3 -c '
 import json, sys
 rows = json.load(open("out.json"))
