@@ -510,8 +510,7 @@ int validate_run_row(const struct manifest *m, struct vrow *r, bool progress,
 	/* an earlier row replayed the same trace on the same preset: the
 	 * simulation is deterministic, so its launches answer this row too */
 	for (const struct vrow *o = m->rows; o < r; o++)
-		if (o->launches && !strcmp(o->trace_path, r->trace_path) &&
-		    !strcmp(o->preset, r->preset))
+		if (o->launches && validate_same_replay(o, r))
 			return validate_row_results(m, r, o, err);
 	struct gpuvm_source src = {0};
 	struct gpuvm_stats st;

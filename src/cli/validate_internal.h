@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
@@ -56,6 +57,13 @@ struct vrow {
 	struct gpuvm_kernel_stats *launches;
 	size_t n_launches;
 };
+
+/* Whether a and b replay the same thing (trace and preset): the later one
+ * is read from the earlier's launches, not replayed again. */
+static inline bool validate_same_replay(const struct vrow *a, const struct vrow *b)
+{
+	return !strcmp(a->trace_path, b->trace_path) && !strcmp(a->preset, b->preset);
+}
 
 struct manifest {
 	const char *path;

@@ -108,8 +108,7 @@ int validate_run_jobs(struct manifest *m, unsigned jobs, struct validate_progres
 		struct vrow *r = &m->rows[i];
 		bool reads_earlier = false;
 		for (const struct vrow *o = m->rows; o < r && !reads_earlier; o++)
-			reads_earlier = !o->skipped && !strcmp(o->trace_path, r->trace_path) &&
-					!strcmp(o->preset, r->preset);
+			reads_earlier = !o->skipped && validate_same_replay(o, r);
 		if (!r->skipped && !reads_earlier)
 			x.todo[n++] = i;
 	}

@@ -166,25 +166,28 @@ out:
 	return rc;
 }
 
+/* Whether row i is the first of its preset. */
+static bool first_of_preset(const struct manifest *m, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(m->rows[j].preset, m->rows[i].preset))
+			return false;
+	return true;
+}
+
 /* With rows on several presets, one line each, in the order the presets
  * first appear: its rows that ran and their mean absolute error. */
 static void print_preset_errors(const struct manifest *m)
 {
 	size_t presets = 0;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t j = 0;
-		while (j < i && strcmp(m->rows[j].preset, m->rows[i].preset))
-			j++;
-		presets += j == i;
-	}
+	for (size_t i = 0; i < m->n; i++)
+		presets += first_of_preset(m, i);
 	if (presets < 2)
 		return;
 	for (size_t i = 0; i < m->n; i++) {
-		size_t j = 0, n = 0;
-		while (j < i && strcmp(m->rows[j].preset, m->rows[i].preset))
-			j++;
-		if (j < i)
+		if (!first_of_preset(m, i))
 			continue; /* listed at its first row */
+		size_t n = 0;
 		double abs_err = 0;
 		for (size_t k = i; k < m->n; k++)
 			if (!strcmp(m->rows[k].preset, m->rows[i].preset) && !m->rows[k].skipped) {
