@@ -5,7 +5,8 @@
  * JSON and figures are those of one job. A row's pointers (its published
  * value, its status string) point into what the worker shares with the
  * parent from before the fork: the loaded table and the binary. The first
- * failing preset in order is the one reported, as with one job. */
+ * failing preset in order is the one reported, as with one job; the
+ * presets after it are stopped once no preset before it still runs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,7 @@ static int preset_done(void *vctx, size_t i, enum worker_end end, const char *da
 		x->failed = i;
 		x->failure = e;
 	}
-	return -1;
+	return -3; /* presets after the first failing one need not finish */
 }
 
 int calib_run_jobs(struct calib *c, const char *const *presets, size_t n, unsigned jobs)

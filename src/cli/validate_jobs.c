@@ -11,7 +11,7 @@
  *   it from that row, as with --jobs 1.
  * - Failures: the first failing row in manifest order is the one reported,
  *   as the serial loop would report it; no row after it is started once
- *   it is known. */
+ *   it is known, and those running are stopped once no earlier row runs. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +58,8 @@ static int replay_task(void *vctx, size_t i, struct worker_answer *a)
 	return bad;
 }
 
-/* The row's results, or the failure it ends in; -1 stops new rows. */
+/* The row's results, or the failure it ends in; -3 stops new rows, and
+ * the rows after the first failing one. */
 static int replay_done(void *vctx, size_t i, enum worker_end end, const char *data, size_t len)
 {
 	struct jobs_ctx *x = vctx;
@@ -94,7 +95,7 @@ static int replay_done(void *vctx, size_t i, enum worker_end end, const char *da
 		x->failed_task = i;
 		x->failure = e;
 	}
-	return -1;
+	return -3; /* rows after the first failing one need not finish */
 }
 
 int validate_run_jobs(struct manifest *m, unsigned jobs, struct validate_progress *prog,

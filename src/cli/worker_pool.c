@@ -128,6 +128,7 @@ int worker_pool_run(size_t n, unsigned jobs, worker_task_fn task, worker_done_fn
 	unsigned *of = calloc(jobs ? jobs : 1, sizeof *of);
 	int rc = 0; /* 1: done() stopped it; -1: the pool failed */
 	size_t next = 0, running = 0;
+	size_t first_failed = SIZE_MAX; /* the earliest task done() answered -3 for */
 	if (!ws || !pfd || !of) {
 		rc = gpuvm_fail(err, NULL, 0, "--jobs", "out of memory");
 		goto out;
@@ -174,9 +175,21 @@ int worker_pool_run(size_t n, unsigned jobs, worker_task_fn task, worker_done_fn
 			}
 			/* the end of the answer (a read error leaves it short) */
 			running--;
+			size_t task_i = w->task;
 			int stop = finish(w, done, ctx);
 			if (stop && !rc)
 				rc = 1;
+			if (stop == -3 && task_i < first_failed)
+				first_failed = task_i;
+			if (stop != -2 && first_failed != SIZE_MAX) {
+				/* ordered failure: stop the rest once no task
+				 * before it runs (tasks start in order, so every
+				 * one before it has then reached done()) */
+				stop = -2;
+				for (unsigned k = 0; k < jobs; k++)
+					if (ws[k].pid && ws[k].task < first_failed)
+						stop = -3;
+			}
 			for (unsigned k = 0; stop == -2 && k < jobs; k++)
 				if (ws[k].pid)
 					kill(ws[k].pid, SIGTERM);

@@ -41,7 +41,11 @@ enum worker_end { WORKER_RESULT, WORKER_TASK_FAILED, WORKER_LOST };
 /* In the parent, for each task as its worker ends. 0 to go on; -1 to
  * start no further task (those running still end and reach done()); -2
  * to start none and stop the running workers too (SIGTERM: they end
- * early, most as lost, and still reach done()). */
+ * early, most as lost, and still reach done()); -3 for a task that
+ * failed where the first failure in task order is the one that counts:
+ * start none, and stop the running workers as -2 does once none of them
+ * runs a task before the earliest such failure (theirs could only come
+ * after it). */
 typedef int (*worker_done_fn)(void *ctx, size_t i, enum worker_end end, const char *data,
 			      size_t len);
 
