@@ -38,11 +38,12 @@ double gpuvm_pcie_effective_gb_s(double raw_gb_s)
 	return PCIE_ACHIEVED_FRACTION * raw_gb_s;
 }
 
-/* The share of its asymptote a transfer of `bytes` reaches on UVMSmart's
- * curve (gpu-sim.cc: speed = a x 2 / pi x atan(b x KiB), b = 0.07292). */
-static double curve_share(uint64_t bytes)
+/* UVMSmart's curve (gpu-sim.cc: speed = a x 2 / pi x atan(b x KiB), b =
+ * 0.07292): the arctangent of a transfer of `bytes`. Each caller scales
+ * it in its own order of operations, which its results' last bits keep. */
+static double curve_atan(uint64_t bytes)
 {
-	return 2.0 / M_PI * atan(0.07292 * (double)bytes / 1024.0);
+	return atan(0.07292 * (double)bytes / 1024.0);
 }
 
 double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
@@ -53,7 +54,8 @@ double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool cu
 	 * curve itself turns the raw rate into the achieved one (asymptote a
 	 * GiB/s = 0.805 of raw), so its input is the raw rate */
 	double a = CURVE_A_PER_RAW * bandwidth_gb_s;
-	return (double)bytes / (a * curve_share(bytes) * 1073741824.0);
+	double speed_gb_s = 2.0 * a / M_PI * curve_atan(bytes);
+	return (double)bytes / (speed_gb_s * 1073741824.0);
 }
 
 /* A migration's time on its lane. uvm.migration_gb_s, where set, is the
@@ -66,7 +68,7 @@ static double link_cycles(const struct uvm *u, uint64_t bytes)
 	if (u->migration_gb_s > 0) {
 		double gb_s = u->migration_gb_s;
 		if (u->curve)
-			gb_s *= curve_share(bytes);
+			gb_s *= 2.0 / M_PI * curve_atan(bytes);
 		return (double)bytes / (gb_s * 1e9) * u->clock_hz;
 	}
 	return gpuvm_uvm_transfer_seconds(bytes, u->bandwidth_gb_s, u->curve) * u->clock_hz;
