@@ -255,6 +255,65 @@ static void test_partition_hash(void **st)
 	memsys_free(&ms);
 }
 
+/* mem.partition_hash = xor: each run of n consecutive chunks gives one to
+ * every partition (a stream spreads evenly, not by chance as with the
+ * hash), in an order a hash of the run permutes (power-of-two strides
+ * spread over all of them), and a chunk is its partition's run-th, so
+ * each partition's addresses are dense and never collide; 8 partitions
+ * (a power of two: XOR) and 6 (added modulo n). */
+static void test_partition_xor(void **st)
+{
+	(void)st;
+	static const uint32_t parts[] = {8, 6};
+	for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
+		uint32_t n = parts[k];
+		struct gpuvm_config cfg;
+		small_config(&cfg, n);
+		cfg.dram_channels = 24; /* divisible by 8 and 6 */
+		cfg.l2_bytes = 3u << 20;
+		cfg.l2_ways = 16;
+		cfg.mem_partition_interleave_bytes = 256;
+		cfg.mem_partition_hash = 2;
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		uint32_t moved = 0;
+		for (uint64_t run = 0; run < 512; run++) {
+			uint32_t seen = 0, first = UINT32_MAX;
+			for (uint64_t j = 0; j < n; j++) {
+				uint64_t chunk = run * n + j, local;
+				uint32_t p = memsys_partition_of(&ms, chunk * 256);
+				assert_int_equal(memsys_partition_of(&ms, chunk * 256 + 255), p);
+				memsys_route(&ms, chunk * 256 + 40, &local);
+				assert_int_equal(local, run * 256 + 40); /* the run-th of its partition */
+				seen |= 1u << p;
+				if (j == 0)
+					first = p;
+			}
+			assert_int_equal(seen, (1u << n) - 1); /* one each */
+			moved += first != 0;
+		}
+		assert_true(moved > 300); /* the runs' orders differ */
+		for (uint64_t stride = 512; stride <= (1u << 20); stride *= 2) {
+			uint32_t count[8] = {0};
+			for (uint64_t i = 0; i < 800; i++)
+				count[memsys_partition_of(&ms, i * stride)]++;
+			for (uint32_t p = 0; p < n; p++)
+				assert_true(count[p] > 800 / n / 2 && count[p] < 800 / n * 2);
+		}
+		memsys_free(&ms);
+	}
+	/* a near/far pair keeps lines at their global address: refused */
+	struct gpuvm_config cfg;
+	gpuvm_config_defaults(&cfg);
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(gpuvm_config_set(&cfg, "mem.partitions=2", "test", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "mem.far_latency_cycles=200", "test", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "mem.partition_hash=xor", "test", &err), 0);
+	assert_int_not_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	assert_non_null(strstr(err.msg, "mem.partition_hash = xor"));
+}
+
 /* mem.far_home_dram_cycles: a DRAM read homed in the far partition adds
  * that crossing (H100: 64 cycles measured, where an L2 far hit costs
  * 245); 0 keeps mem.far_latency_cycles. */
@@ -377,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_orders_partitions),
 		cmocka_unit_test(test_near_far),
 		cmocka_unit_test(test_partition_hash),
+		cmocka_unit_test(test_partition_xor),
 		cmocka_unit_test(test_far_home_dram_cycles),
 		cmocka_unit_test(test_l2_slice_throughput),
 		cmocka_unit_test(test_copy_fill),

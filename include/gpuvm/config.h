@@ -200,7 +200,11 @@ struct gpuvm_config {
 	double mem_far_latency_cycles; /* 0: no near/far partitions */
 	uint32_t mem_far_home_dram; /* 0 off, 1: a DRAM read homed far crosses */
 	double mem_far_home_dram_cycles; /* its crossing; 0: mem_far_latency_cycles */
-	uint32_t mem_partition_hash; /* 1: a chunk's partition hashed from its address */
+	/* how chunks find their partition: 0 dealt round-robin, 1 hashed
+	 * from the chunk (its lines keep their global address), 2 dealt in
+	 * turn with a hash of the chunk's group folded in (its lines at a
+	 * dense address of their partition's own) */
+	uint32_t mem_partition_hash;
 	double dram_trcd_ns, dram_trp_ns, dram_tcas_ns;
 	/* all-bank refresh (JEDEC tREFI, tRFC): the channels serve requests
 	 * for 1 - trfc / trefi of the time; 0 = no refresh */

@@ -125,6 +125,14 @@ static double kernel_cycles(struct calib *c, const char *gpu, const char *wl)
  * partitioned L2, below). Beyond the L2 the lines are visited
  * cold, N and 2N of them: a shuffled chase over more than the L2 misses
  * it, as a line never touched before does. */
+/* The L2 an SM reads at its near latency: one half of a near/far pair
+ * (mem.far_latency_cycles), else all of it, however many memory
+ * partitions hold it. */
+static uint64_t l2_near_bytes(const struct gpuvm_config *cfg)
+{
+	return cfg->mem_far_latency_cycles > 0 ? cfg->l2_bytes / cfg->mem_partitions : cfg->l2_bytes;
+}
+
 static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
 			    uint64_t fp, uint64_t stride, const char *order, const char *cache)
 {
@@ -134,8 +142,7 @@ static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, con
 	/* past one partition of a partitioned L2 (mem.far_latency_cycles)
 	 * every line is a node: which partition holds a line depends on
 	 * what the others evicted, so a subset would stay near */
-	bool every_line = cfg->mem_far_latency_cycles > 0 &&
-			  fp > cfg->l2_bytes / cfg->mem_partitions;
+	bool every_line = cfg->mem_far_latency_cycles > 0 && fp > l2_near_bytes(cfg);
 	if (!cold) {
 		if (nodes > c->chase_steps && !every_line) {
 			stride = (fp / c->chase_steps + 127) / 128 * 128;
@@ -424,7 +431,7 @@ static void l2_port_row(struct calib *c, const struct gpuvm_config *cfg, const c
 			uint32_t ctas, const char *quantity, const char *op)
 {
 	uint64_t per_round = (uint64_t)ctas * 1024 * 16;
-	uint64_t rounds = cfg->l2_bytes / cfg->mem_partitions / 2 / per_round;
+	uint64_t rounds = l2_near_bytes(cfg) / 2 / per_round;
 	add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas,
 		rounds ? wide_gb_s(c, cfg, gpu, rounds * per_round, ctas, 2, 6, op) : NAN);
 }
@@ -449,7 +456,7 @@ static void dram_read_row(struct calib *c, const struct gpuvm_config *cfg, const
  * throughput measure the same quantity in the same unit. */
 static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
-	uint64_t bytes = cfg->l2_bytes / cfg->mem_partitions / 2 / 4 * 4;
+	uint64_t bytes = l2_near_bytes(cfg) / 2 / 4 * 4;
 	char a[160], b[160];
 	snprintf(a, sizeof a, "ubench-l2:bytes=%llu,passes=2", (unsigned long long)bytes);
 	snprintf(b, sizeof b, "ubench-l2:bytes=%llu,passes=6", (unsigned long long)bytes);

@@ -278,6 +278,14 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "mem.partition_interleave %u is smaller than l2.line_size %u",
 			       cfg->mem_partition_interleave_bytes, cfg->l2_line_bytes);
 	}
+	if (cfg->mem_far_latency_cycles > 0 && cfg->mem_partition_hash == 2) {
+		/* a near/far pair looks a line up in both halves under its
+		 * global address (memsys_access_near_far) */
+		const int ks[] = {K_MEM_FAR_LATENCY, K_MEM_PARTITION_HASH};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "mem.partition_hash = xor places lines at their partition's own "
+			       "addresses, which a near/far pair (mem.far_latency_cycles) cannot");
+	}
 	if (cfg->mem_far_latency_cycles > 0 && cfg->mem_partitions != 2) {
 		const int ks[] = {K_MEM_FAR_LATENCY, K_MEM_PARTITIONS};
 		return fail_at(err, cfg, latest_of(cfg, ks, 2),

@@ -39,6 +39,7 @@ static const char *const writeback_names[] = {"all", "dirty"};
 static const char *const preferred_names[] = {"none", "gpu", "host"};
 static const char *const accessed_by_names[] = {"none", "gpu"};
 static const char *const off_on_names[] = {"off", "on"};
+static const char *const partition_map_names[] = {"off", "on", "xor"};
 static const char *const window_names[] = {"off", "on", "lagged"};
 static const char *const future_fill_names[] = {"walk", "peek"};
 static const char *const busy_unit_names[] = {"hold", "yield"};
@@ -545,11 +546,14 @@ const struct cfg_key cfg_keys[] = {
 	/* optional, listed only when on (the model before the key: chunks
 	 * dealt round-robin) */
 	{ .name = "mem.partition_hash", .type = CT_ENUM, .off = OFF(mem_partition_hash),
-	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .enum_names = partition_map_names, .enum_count = 3, .min = 0, .max = 2, .level = -1,
 	  .optional = true, .quiet_default = true, .def = 0,
 	  .help = "on: each mem.partition_interleave chunk's partition is a hash of its address "
 		  "(as H100 spreads 256 B chunks over its two halves, cuda/hwbench.cu home), so no "
-		  "power-of-two stride keeps to one partition; off: chunks dealt round-robin" },
+		  "power-of-two stride keeps to one partition; xor: each run of mem.partitions "
+		  "chunks dealt out one to each partition, in an order a hash of the run's number "
+		  "permutes (as dram.channels are), so a stream spreads evenly and strides still "
+		  "do; off: chunks dealt round-robin" },
 	/* optional, listed only when set (the model before the key: a far
 	 * home's DRAM read crossed mem.far_latency_cycles) */
 	DBL_QUIET("mem.far_home_dram_cycles", mem_far_home_dram_cycles,

@@ -94,7 +94,10 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->far_home_dram_cycles = !cfg->mem_far_home_dram ? 0
 				   : cfg->mem_far_home_dram_cycles > 0 ? cfg->mem_far_home_dram_cycles
 								       : ms->far_cycles;
-	ms->part_hash = cfg->mem_partition_hash != 0;
+	ms->part_hash = cfg->mem_partition_hash == 1;
+	ms->part_xor = cfg->mem_partition_hash == 2;
+	ms->part_pow2 = (n & (n - 1)) == 0;
+	ms->part_log2 = (uint32_t)__builtin_ctz(n);
 	ms->writeback_stall = cfg->l2_writeback_stall != 0;
 	if (ms->near_far && near_partitions(ms, cfg))
 		return -1;

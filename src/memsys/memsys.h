@@ -59,7 +59,9 @@ struct memsys {
 	struct mem_partition *part;
 	uint32_t n_parts;
 	uint32_t part_shift;         /* log2(mem.partition_interleave) */
-	bool part_hash;              /* mem.partition_hash */
+	bool part_hash;              /* mem.partition_hash = on */
+	bool part_xor;               /* mem.partition_hash = xor */
+	uint32_t part_pow2, part_log2; /* n_parts a power of two, and its log2 */
 	bool dram_banked;
 	uint32_t sector_bytes;
 	double dram_cycles_per_sector, dram_latency;
@@ -106,6 +108,17 @@ memsys_route(const struct memsys *ms, uint64_t addr, uint64_t *local)
 		return ms->part;
 	}
 	uint64_t chunk = addr >> ms->part_shift;
+	uint64_t low = addr & (((uint64_t)1 << ms->part_shift) - 1);
+	if (ms->part_xor) {
+		/* mem.partition_hash = xor: the run of n chunks this one is in
+		 * gives one chunk to each partition, in an order a hash of the
+		 * run's number permutes (the channels' map, dram_spread), so
+		 * the chunk is its partition's run-th */
+		uint64_t run;
+		uint32_t p = dram_spread(chunk, ms->n_parts, ms->part_pow2, ms->part_log2, &run);
+		*local = run << ms->part_shift | low;
+		return ms->part + p;
+	}
 	if (ms->part_hash) {
 		/* mem.partition_hash: the chunk's partition from a mix of its
 		 * number (SplitMix64's finalizer); a partition's lines keep
@@ -114,7 +127,6 @@ memsys_route(const struct memsys *ms, uint64_t addr, uint64_t *local)
 		*local = addr;
 		return ms->part + splitmix64_mix(chunk * SPLITMIX64_GAMMA) % ms->n_parts;
 	}
-	uint64_t low = addr & (((uint64_t)1 << ms->part_shift) - 1);
 	*local = (chunk / ms->n_parts) << ms->part_shift | low;
 	return ms->part + chunk % ms->n_parts;
 }
