@@ -114,6 +114,14 @@ static double kernel_cycles(struct calib *c, const char *gpu, const char *wl)
 
 /* --------------------------------------------------------------- chases */
 
+/* The L2 an SM reads at its near latency: one half of a near/far pair
+ * (mem.far_latency_cycles), else all of it, however many memory
+ * partitions hold it. */
+static uint64_t l2_near_bytes(const struct gpuvm_config *cfg)
+{
+	return cfg->mem_far_latency_cycles > 0 ? cfg->l2_bytes / cfg->mem_partitions : cfg->l2_bytes;
+}
+
 /* Load latency of a chase over footprint fp (stride between nodes).
  * Within the L2 the chase is walked warm: (T(2 passes) - T(1 pass)) per
  * node, every line of the footprint a node. Where that is more nodes than
@@ -125,14 +133,6 @@ static double kernel_cycles(struct calib *c, const char *gpu, const char *wl)
  * partitioned L2, below). Beyond the L2 the lines are visited
  * cold, N and 2N of them: a shuffled chase over more than the L2 misses
  * it, as a line never touched before does. */
-/* The L2 an SM reads at its near latency: one half of a near/far pair
- * (mem.far_latency_cycles), else all of it, however many memory
- * partitions hold it. */
-static uint64_t l2_near_bytes(const struct gpuvm_config *cfg)
-{
-	return cfg->mem_far_latency_cycles > 0 ? cfg->l2_bytes / cfg->mem_partitions : cfg->l2_bytes;
-}
-
 static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, const char *gpu,
 			    uint64_t fp, uint64_t stride, const char *order, const char *cache)
 {
