@@ -30,9 +30,15 @@ struct triad_warp {
 };
 
 /* STREAM initialises b[i] = 2 and c[i] = 0.5 (stream.c); here they vary
- * with i so a wrong index would change the checksum. */
-static inline double triad_b(uint64_t i) { return (double)(i & 1023); }
-static inline double triad_c(uint64_t i) { return (double)((i >> 10) & 1023); }
+ * with i so a wrong index would change the checksum: b[i] = i mod 1024,
+ * c[i] = (i / 1024) mod 1024, and a[i] = b[i] + 3 c[i], a whole number
+ * below 2^12, so the integer sum is the double one exactly. */
+static inline uint64_t triad_a(uint64_t i)
+{
+	return (i & 1023) + (uint64_t)TRIAD_SCALAR * ((i >> 10) & 1023);
+}
+
+#define TRIAD_FULL 0xffffffffu
 
 static void tw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
 {
@@ -43,6 +49,11 @@ static void tw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 
 static void lanes_addr(struct gpuvm_warp_item *it, uint32_t mask, uint64_t base, uint64_t idx)
 {
+	if (mask == TRIAD_FULL) { /* every lane: a loop the compiler vectorizes */
+		for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++)
+			it->addr[l] = base + (idx + l) * 8;
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t l = (uint32_t)__builtin_ctz(m);
 		it->addr[l] = base + (idx + l) * 8;
@@ -56,15 +67,15 @@ static int tw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	struct triad *t = k->impl;
 	struct triad_warp *w = state;
 	switch (w->phase) {
-	case TP_TOP:
-		w->mask = 0;
-		for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++)
-			if (w->idx + l < t->elems)
-				w->mask |= 1u << l;
+	case TP_TOP: {
+		/* lanes l with idx + l < elems */
+		uint64_t left = w->idx < t->elems ? t->elems - w->idx : 0;
+		w->mask = left >= GPUVM_WARP_LANES ? TRIAD_FULL : (uint32_t)((1ull << left) - 1);
 		it->kind = GPUVM_ITEM_COMPUTE;
 		it->compute_insts = TRIAD_INSTS_BODY;
 		w->phase = w->mask ? TP_LOAD_B : TP_END;
 		return 0;
+	}
 	case TP_LOAD_B:
 	case TP_LOAD_C:
 	case TP_STORE:
@@ -76,10 +87,12 @@ static int tw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			   w->idx);
 		if (w->phase == TP_STORE) {
 			uint64_t sum = 0;
-			for (uint32_t m = w->mask; m; m &= m - 1) {
-				uint64_t i = w->idx + (uint32_t)__builtin_ctz(m);
-				sum += (uint64_t)(triad_b(i) + TRIAD_SCALAR * triad_c(i));
-			}
+			if (w->mask == TRIAD_FULL)
+				for (uint32_t l = 0; l < GPUVM_WARP_LANES; l++)
+					sum += triad_a(w->idx + l);
+			else
+				for (uint32_t m = w->mask; m; m &= m - 1)
+					sum += triad_a(w->idx + (uint32_t)__builtin_ctz(m));
 			atomic_fetch_add_explicit(&t->checksum, sum, memory_order_relaxed);
 			w->idx += t->threads;
 			w->phase = TP_TOP;
