@@ -65,6 +65,18 @@ static double peak_fraction(const struct dram_model *m, uint64_t n, double first
 	return (double)n * m->burst_cycles / m->channels / busy;
 }
 
+/* A stream of `chunks` 256 B chunks read as runs of `run` sectors, all
+ * at t = 0: the fraction of the peak it reaches. */
+static double runs_peak_fraction(struct dram_model *m, uint64_t chunks, uint32_t run)
+{
+	double last = 0;
+	for (uint64_t chunk = 0; chunk < chunks; chunk++) {
+		double d = dram_model_read_run(m, chunk * 256, run, 0);
+		last = d > last ? d : last;
+	}
+	return peak_fraction(m, m->sectors_read, 0, last);
+}
+
 static double hit_ratio(const struct dram_model *m)
 {
 	return (double)m->row_hits / (double)(m->row_hits + m->row_misses);
@@ -521,18 +533,14 @@ static void test_runs_match_sectors(void **state)
 	assert_int_equal(dram_model_init(&a, &c), 0);
 	assert_int_equal(dram_model_init(&b, &c), 0);
 	const uint64_t n = 1u << 20;
-	double last_a = 0, last_b = 0;
+	double last_a = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		double d = dram_model_read(&a, i * 32, 0);
 		last_a = d > last_a ? d : last_a;
 	}
 	/* runs of 7 (a chunk's first 7 sectors): 7 does not divide the
 	 * 32-burst bus slots, so runs keep meeting a slot's end */
-	for (uint64_t chunk = 0; chunk < n / 8; chunk++) {
-		double d = dram_model_read_run(&b, chunk * 256, 7, 0);
-		last_b = d > last_b ? d : last_b;
-	}
-	double fa = peak_fraction(&a, n, 0, last_a), fb = peak_fraction(&b, b.sectors_read, 0, last_b);
+	double fa = peak_fraction(&a, n, 0, last_a), fb = runs_peak_fraction(&b, n / 8, 7);
 	printf("stream: separate %.4f, runs %.4f of peak; row hits %.3f / %.3f\n", fa, fb,
 	       hit_ratio(&a), hit_ratio(&b));
 	assert_true(fb >= 0.85 && fb <= 1.0 + 1e-9);
@@ -580,15 +588,7 @@ static void test_bank_group_column_delay(void **state)
 	assert_int_equal(dram_model_init(&m, &g), 0);
 	assert_int_equal(dram_model_init(&plain, &c), 0);
 	const uint64_t n = 1u << 17;
-	double last_g = 0, last_p = 0;
-	for (uint64_t chunk = 0; chunk < n; chunk++) {
-		double a = dram_model_read_run(&m, chunk * 256, 8, 0);
-		double b = dram_model_read_run(&plain, chunk * 256, 8, 0);
-		last_g = a > last_g ? a : last_g;
-		last_p = b > last_p ? b : last_p;
-	}
-	double fg = peak_fraction(&m, m.sectors_read, 0, last_g);
-	double fp = peak_fraction(&plain, plain.sectors_read, 0, last_p);
+	double fg = runs_peak_fraction(&m, n, 8), fp = runs_peak_fraction(&plain, n, 8);
 	printf("runs of 8 with tCCD_L %.2f cycles: %.4f of peak (burst apart %.4f)\n",
 	       g.t_ccd_l_cycles, fg, fp);
 	assert_true(fg >= fp - 0.03 && fg <= fp + 1e-9);
