@@ -34,6 +34,7 @@
 #ifndef GPUVM_MEMSYS_H
 #define GPUVM_MEMSYS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,6 +47,15 @@
 #include "mem/l2_cache.h"
 #include "mem/server_pool.h"
 
+/* L2 misses of one load waiting to go to a partition's DRAM together:
+ * consecutive sectors of one DRAM interleave chunk that reached the DRAM
+ * at the same time (dram_model_read_run). Addresses are global. */
+struct memsys_run {
+	uint64_t addr, next;
+	uint32_t n;
+	double t;
+};
+
 struct mem_partition {
 	struct l2_cache l2;          /* the partition's L2 slices */
 	/* l2.slices: each slice's port, one server taking a sector per
@@ -53,6 +63,9 @@ struct mem_partition {
 	struct server_pool *slices;
 	struct server_pool dram;     /* dram.banks = 0: its channels as one queue */
 	struct dram_model dram_banks; /* dram.banks > 0: channels, banks, rows */
+	/* the run of a load's misses this partition's controller gathers
+	 * (memsys_run_sector); n = 0 between loads */
+	struct memsys_run run;
 };
 
 struct memsys {
@@ -220,6 +233,18 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sector_ad
 			      bool fetch, double t, uint32_t block_through,
 			      const uint32_t *page_through);
 
+/* memsys_access once routed, without near and far partitions: partition
+ * p's local address (memsys_route). */
+static inline __attribute__((always_inline)) double
+memsys_access_local(struct memsys *ms, struct mem_partition *p, uint64_t local, bool write,
+		    bool fetch, double t)
+{
+	uint32_t wb = 0;
+	enum l2_result r = l2_cache_access(&p->l2, local, write, &wb);
+	return memsys_after_l2(ms, p, local, fetch,
+			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
+}
+
 /* A sector request of device memory from SM sm (logical id) leaving it
  * at t: write marks the L2 sector dirty, fetch reads it from DRAM on a
  * miss (loads, atomics; a store allocates without a fetch). Returns when
@@ -232,10 +257,7 @@ memsys_access(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, 
 		return memsys_access_near_far(ms, sm, sector_addr, write, fetch, t, 0, NULL);
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
-	uint32_t wb = 0;
-	enum l2_result r = l2_cache_access(&p->l2, local, write, &wb);
-	return memsys_after_l2(ms, p, local, fetch,
-			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
+	return memsys_access_local(ms, p, local, write, fetch, t);
 }
 
 /* memsys_access for managed memory whose frame may have changed since
@@ -265,51 +287,56 @@ memsys_access_fresh(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool w
 			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
 }
 
-/* L2 misses of one load waiting to go to DRAM together: consecutive
- * sectors of one DRAM interleave chunk (and one partition) that reached
- * the DRAM at the same time (dram_model_read_run). Addresses are global. */
-struct memsys_run {
-	uint64_t addr, next;
-	uint32_t n;
-	double t;
-};
-
-static inline double memsys_flush_run(struct memsys *ms, struct memsys_run *r, double done)
+/* Sends partition p's open run (if any) to its DRAM; returns when its
+ * data is back at the SM, or -INFINITY when none was open. */
+static inline double memsys_flush_part_run(struct memsys *ms, struct mem_partition *p)
 {
+	struct memsys_run *r = &p->run;
 	if (!r->n)
-		return done;
+		return -INFINITY;
 	ms->stats->dram_bytes += (uint64_t)r->n * ms->sector_bytes;
 	uint64_t local;
-	struct mem_partition *p = memsys_route(ms, r->addr, &local);
+	(void)memsys_route(ms, r->addr, &local);
 	double d = dram_model_read_run(&p->dram_banks, local, r->n, r->t) + ms->crossbar_cycles;
 	r->n = 0;
-	return later(d, done);
+	return d;
+}
+
+/* The end of a load's sectors: every partition's open run sent (in
+ * partition order; each touches only its own partition). The latest of
+ * done and their results. */
+static inline double memsys_flush_runs(struct memsys *ms, double done)
+{
+	for (uint32_t i = 0; i < ms->n_parts; i++)
+		done = later(memsys_flush_part_run(ms, &ms->part[i]), done);
+	return done;
 }
 
 /* One device sector of a load that bypasses the L1, with banked DRAM,
- * leaving the SM at t: through the L2, its miss added to the open run (or
- * the run sent and a new one opened). Returns the latest of done and what
- * is known back so far; memsys_flush_run sends the last run. */
+ * leaving the SM at t, through its partition p's L2 (local: sa in p's own
+ * addresses, memsys_route). A hit returns when its
+ * data is back; a miss joins the partition's open run (or, where it does
+ * not extend it, the open run is sent, into *flushed, and a new one
+ * opened) and returns -INFINITY: its time is its run's. *flushed is
+ * -INFINITY when nothing was sent. Each partition gathers its own misses
+ * (a memory controller queues its own requests), so a sector of another
+ * partition between two of this one's neither extends nor sends its run;
+ * with one partition this is the single run the issue path always had. */
 static inline __attribute__((always_inline)) double
-memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
-		       struct memsys_run *run, double done)
+memsys_run_sector(struct memsys *ms, struct mem_partition *p, uint64_t sa, uint64_t local,
+		  double t, double *flushed)
 {
-	if (__builtin_expect(ms->near_far, 0)) {
-		/* each sector on its own path (near, far, home) */
-		done = memsys_flush_run(ms, run, done);
-		return later(memsys_access_near_far(ms, sm, sa, false, true, t, 0, NULL), done);
-	}
-	uint64_t local;
-	struct mem_partition *p = memsys_route(ms, sa, &local);
+	*flushed = -INFINITY;
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, false, &wb);
 	double ready = memsys_writeback(ms, p, local, wb,
 					memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles) + ms->l2_hit);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
-		return later(ready + ms->crossbar_cycles, done);
+		return ready + ms->crossbar_cycles;
 	}
 	ms->stats->l2_sector_misses++;
+	struct memsys_run *run = &p->run;
 	uint32_t chunk_shift = p->dram_banks.interleave_shift;
 	/* a line's sectors leave their slice (and their SM's port) one port
 	 * cycle apart: still one run, sent at its first sector's time
@@ -320,13 +347,28 @@ memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t,
 	    (ms->n_parts == 1 || sa >> ms->part_shift == run->addr >> ms->part_shift)) {
 		run->n++;
 	} else {
-		done = memsys_flush_run(ms, run, done);
+		*flushed = memsys_flush_part_run(ms, p);
 		run->addr = sa;
 		run->n = 1;
 		run->t = ready;
 	}
 	run->next = sa + ms->sector_bytes;
-	return done;
+	return -INFINITY;
+}
+
+/* memsys_run_sector for the issue path: the latest of done and what is
+ * known back so far; memsys_flush_runs sends the last runs. Near and far
+ * partitions take each sector on its own path (near, far, home) and
+ * gather nothing. */
+static inline __attribute__((always_inline)) double
+memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t, double done)
+{
+	if (__builtin_expect(ms->near_far, 0))
+		return later(memsys_access_near_far(ms, sm, sa, false, true, t, 0, NULL), done);
+	uint64_t local;
+	struct mem_partition *p = memsys_route(ms, sa, &local);
+	double flushed, d = memsys_run_sector(ms, p, sa, local, t, &flushed);
+	return later(later(d, flushed), done);
 }
 
 /* l2.copy_fill: the data a copy wrote to device memory at [addr, addr +

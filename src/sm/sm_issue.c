@@ -79,7 +79,7 @@ static inline __attribute__((always_inline)) void plan_sector(struct sm_plan *pl
 
 /* The sectors of ascending lanes, in order: each unit translated once,
  * each sector served once (run: a load's L2 misses gathered into DRAM
- * runs, load_run_sector; NULL: serve_sector), lines counted. by_sector:
+ * runs, load_run_sector; else serve_sector), lines counted. by_sector:
  * a full warp of contiguous lanes, each within one sector (a power of
  * two at most a sector, aligned to its size), walked sector by sector
  * instead of lane by lane; a sector's first lane starts at the sector's
@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) void plan_sector(struct sm_plan *pl
  * and handed to the plan for the barrier's second stage. */
 static inline __attribute__((always_inline)) double
 sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
-	    enum l1_mode l1mode, double xstart, double done, bool by_sector, struct memsys_run *run,
+	    enum l1_mode l1mode, double xstart, double done, bool by_sector, bool run,
 	    struct gpuvm_stats *s, struct sm_plan *plan)
 {
 	const struct coalescer *co = &sl->co;
@@ -122,7 +122,7 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 			if (plan)
 				plan_sector(plan, sa, tx);
 			else
-				done = run ? load_run_sector(sl, w->sm, it, sa, tx, run, done)
+				done = run ? load_run_sector(sl, w->sm, it, sa, tx, done)
 					   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx), done);
 		}
 	} else {
@@ -151,7 +151,7 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 				if (plan)
 					plan_sector(plan, sa, tx);
 				else
-					done = run ? load_run_sector(sl, w->sm, it, sa, tx, run, done)
+					done = run ? load_run_sector(sl, w->sm, it, sa, tx, done)
 						   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx),
 							   done);
 			}
@@ -169,19 +169,19 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
  * same translations, L2 accesses and counts, but the L2 misses of device
  * memory go to the DRAM a run per interleave chunk (a coalesced load's
  * sectors of one 256 B chunk: one bank and one bus reservation for them
- * all, not one each). A run is sent when the next miss does not extend
- * it, before any other sector's DRAM access, and at the end, so DRAM
+ * all, not one each). Each memory partition gathers its own: a run is
+ * sent when the partition's next miss does not extend it, before that
+ * partition's next DRAM access, and at the end, so a partition's DRAM
  * requests keep their order apart from an L2 victim's write-back, which
- * goes ahead of the run the instruction has open. */
+ * goes ahead of the run the instruction has open there. */
 static __attribute__((noinline)) double ascending_load_runs(struct sm_layer *sl,
 							    const struct warp_rt *w,
 							    const struct gpuvm_warp_item *it,
 							    double xstart, double done,
 							    bool by_sector)
 {
-	struct memsys_run run = {0, 0, 0, 0};
-	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, &run, sl->stats, NULL);
-	return memsys_flush_run(sl->port.mem, &run, done);
+	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, true, sl->stats, NULL);
+	return memsys_flush_runs(sl->port.mem, done);
 }
 
 /* memory_instruction's lanes when their addresses ascend: every unit,
@@ -224,11 +224,11 @@ ascending_sectors(struct sm_layer *sl, const struct warp_rt *w, const struct gpu
 	bool runs = l1mode == L1_BYPASS && sl->dram_banked && it->op == GPUVM_OP_LOAD;
 	if (plan) {
 		plan->part[plan->n_part - 1].runs = runs;
-		return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL, s, plan);
+		return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, false, s, plan);
 	}
 	if (runs)
 		return ascending_load_runs(sl, w, it, xstart, done, by_sector);
-	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, NULL, s, NULL);
+	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, false, s, NULL);
 }
 
 /* The cycles the L1's tag and data stages hold one instruction that

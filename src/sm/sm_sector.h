@@ -239,20 +239,18 @@ serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
 	return d;
 }
 
-/* One sector of ascending_load_runs: device memory's to the memory
- * partitions' gathered DRAM runs (memsys_load_run_sector), the others
- * (the open run sent first) served one by one. */
+/* One sector of ascending_load_runs: device memory's to its memory
+ * partition's gathered DRAM runs (memsys_load_run_sector), the others
+ * served one by one (a zero-copy or managed sector reaches no partition's
+ * DRAM queue, so it neither extends nor sends a run). */
 static inline __attribute__((always_inline)) double
 load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
-		double tx, struct memsys_run *run, double done)
+		double tx, double done)
 {
-	struct memsys *ms = sl->port.mem;
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
-	if (kind != GPUVM_ALLOC_DEVICE) {
-		done = memsys_flush_run(ms, run, done);
+	if (kind != GPUVM_ALLOC_DEVICE)
 		return later(serve_sector(sl, sm, it, sa, L1_BYPASS, tx), done);
-	}
-	return memsys_load_run_sector(ms, sm, sa, l2_port(sl, sm, tx), run, done);
+	return memsys_load_run_sector(sl->port.mem, sm, sa, l2_port(sl, sm, tx), done);
 }
 
 /* When a memory instruction that issued (after the L1 stage's wait) at

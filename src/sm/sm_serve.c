@@ -18,10 +18,9 @@ static double serve_part(struct sm_layer *sl, uint32_t sm, const struct gpuvm_wa
 		memsys_l2_prefetch(sl->port.mem, p->addr);
 	double done = part->start + 1;
 	if (part->runs) {
-		struct memsys_run run = {0, 0, 0, 0};
 		for (; sec < end; sec++)
-			done = load_run_sector(sl, sm, it, sec->addr, sec->tx, &run, done);
-		done = memsys_flush_run(sl->port.mem, &run, done);
+			done = load_run_sector(sl, sm, it, sec->addr, sec->tx, done);
+		done = memsys_flush_runs(sl->port.mem, done);
 	} else {
 		enum l1_mode l1mode = (enum l1_mode)part->l1mode;
 		for (; sec < end; sec++)
