@@ -89,6 +89,8 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->window_lag = cfg->core_window == 2;
 	const char *every = getenv("GPUVM_WINDOW_THREADS");
 	s->pipe_every_window = every && strcmp(every, "all") == 0;
+	const char *split = getenv("GPUVM_WINDOW_SPLIT");
+	s->split_mode = !split || !*split ? -1 : strcmp(split, "0") != 0;
 	/* the requests and parked warps of a window are the partitions'
 	 * (src/system/partition.h), which copy this layer */
 	if (s->windowed)
@@ -135,6 +137,7 @@ void sm_layer_free(struct sm_layer *s)
 	free(s->parked_store);
 	free(s->held);
 	sm_window_pipe_free(s);
+	sm_split_free(s);
 	free(s->req);
 	free(s->req_key);
 	free(s->parked_warps);

@@ -126,6 +126,15 @@ struct sm_request {
 	struct gpuvm_warp_item item;
 };
 
+/* The key the barrier applies a window's instructions in (sm_window.c):
+ * no thread count, host order or warp slot in it. */
+struct sm_req_key {
+	double start;
+	uint64_t seq;
+	uint32_t sm;
+	struct sm_request *r;
+};
+
 /* core.window with --threads: the barrier in two stages on two threads
  * (sm_window.c). The first coalesces and translates each instruction, in
  * key order, and hands its sectors over as a plan; the second serves them,
@@ -156,6 +165,7 @@ struct sm_plan {
 	struct gpuvm_stats *counts;
 };
 struct sm_pipe;
+struct sm_split;
 
 struct cta_rt {
 	uint32_t warps_left;
@@ -277,6 +287,14 @@ struct sm_layer {
 	 * threads, whatever its translations (tests: every path of the
 	 * second stage on the thread; the results are the same) */
 	bool pipe_every_window;
+	/* --threads N > 1 with memory partitions: the barrier's memory side
+	 * served a partition per task (sm_split.c), made at its first use */
+	struct sm_split *split;
+	/* GPUVM_WINDOW_SPLIT: 1 every window that may, 0 never (tests and
+	 * measurements; the results are the same), else -1: chosen per
+	 * window (sm_window.c split_now) */
+	int split_mode;
+	uint64_t split_rounds; /* GPUVM_WINDOW_THREADS=all: which way */
 
 	/* the GPU's block scheduler (gpu.cta_dispatch_cycles): the next cycle
 	 * it can dispatch a CTA, whichever SM takes it */
@@ -405,6 +423,23 @@ double sm_serve_plan(struct sm_layer *s, uint32_t sm, const struct gpuvm_warp_it
 		     double start, const struct sm_plan *plan, size_t first, size_t end);
 /* Ends the barrier's second-stage thread (sm_layer_free calls it). */
 void sm_window_pipe_free(struct sm_layer *s);
+/* A memory instruction's result applied at the barrier where its issue
+ * left its marks (sm_window.c): ack is its stores' latest L2 ack. */
+void sm_deliver(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
+		const struct gpuvm_warp_item *it, uint64_t seq, double result, double ack);
+/* core.window on threads with memory partitions (sm_split.c): whether the
+ * barrier's memory side can be served a partition per task (more than one
+ * partition, no near and far halves, no paging, no page-table reads
+ * through the L2), and the barrier so served: the window's n instructions
+ * of s->req_key, in key order, with the same results as sm_serve_memory
+ * gives them one by one. false when out of memory before anything was
+ * served (the caller serves them itself: the same results). */
+bool sm_split_fits(const struct sm_layer *s);
+bool sm_window_apply_split(struct sm_layer *s, size_t n, double window_end);
+/* gpuvm bench --profile --window: each memory-side task's host seconds
+ * (the partitions', then the link's) into busy_s[0 .. *queues). */
+void sm_split_profile(const struct sm_layer *s, double *busy_s, uint32_t *queues);
+void sm_split_free(struct sm_layer *s);
 /* core.window: warp wslot waits for the barrier at now (why: sm_park). */
 static inline void sm_park(struct sm_layer *s, uint32_t wslot, enum sm_park why, double now)
 {

@@ -30,15 +30,6 @@ double sm_window_cycles(const struct gpuvm_config *cfg)
 	return w >= 1 ? w : 1;
 }
 
-/* The key the barrier applies a window's instructions in: no thread
- * count, host order or warp slot in it. */
-struct sm_req_key {
-	double start;
-	uint64_t seq;
-	uint32_t sm;
-	struct sm_request *r;
-};
-
 int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 			 const struct gpuvm_warp_item *it, double start)
 {
@@ -81,8 +72,8 @@ int sm_defer_instruction(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 
 /* A memory instruction's result where its issue left its marks: what
  * sm_step_item does with a result, for one applied at the barrier. */
-static void deliver(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
-		    const struct gpuvm_warp_item *it, uint64_t seq, double result, double ack)
+void sm_deliver(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
+		const struct gpuvm_warp_item *it, uint64_t seq, double result, double ack)
 {
 	if (sl->exit_waits_stores && it->op == GPUVM_OP_STORE && ack > w->drain)
 		w->drain = ack;
@@ -313,7 +304,7 @@ static void pipe_serve_round(struct sm_pipe *p)
 		}
 		if (r->item.op != GPUVM_OP_STORE && result < p->window_end)
 			sl->window_early++;
-		deliver(sl, w, r->wslot, &r->item, r->seq, result, sl->store_ack);
+		sm_deliver(sl, w, r->wslot, &r->item, r->seq, result, sl->store_ack);
 	}
 }
 
@@ -490,6 +481,22 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 	return true;
 }
 
+/* Whether this window's barrier serves its memory side a partition per
+ * task (sm_split.c) rather than on the two stages' threads. Both give the
+ * same results. The two stages balance where a window's lanes translate
+ * apart (pipe_fits); elsewhere the translations are light and the memory
+ * side is the barrier's weight, which the partitions share. */
+static bool split_now(struct sm_layer *sl, size_t n)
+{
+	if (sl->threads <= 1 || n < PIPE_MIN_REQUESTS || sl->split_mode == 0 || !sm_split_fits(sl))
+		return false;
+	if (sl->split_mode > 0)
+		return true;
+	if (sl->pipe_every_window) /* tests: both ways in turn */
+		return sl->split_rounds++ & 1;
+	return sl->window_units_per_request < PIPE_MIN_UNITS_PER_REQUEST;
+}
+
 /* The n requests of the lists from[0 .. n_from) (out: the outstanding
  * ones, req_out) as keys in key order in sl->req_key[0, n). -1 (and
  * window_oom) when out of memory. */
@@ -529,7 +536,9 @@ void sm_window_apply(struct sm_layer *sl, double window_end, struct sm_layer *co
 	if (sort_requests(sl, from, n_from, n, false))
 		return;
 	const struct sm_req_key *key = sl->req_key;
-	if (!(pipe_fits(sl, n) && apply_on_threads(sl, n, window_end))) {
+	if (split_now(sl, n) && sm_window_apply_split(sl, n, window_end)) {
+		/* served a memory partition per task */
+	} else if (!(pipe_fits(sl, n) && apply_on_threads(sl, n, window_end))) {
 		uint64_t units0 = sl->stats->xlat_units;
 		for (size_t i = 0; i < n; i++) {
 			const struct sm_request *r = key[i].r;
@@ -537,7 +546,7 @@ void sm_window_apply(struct sm_layer *sl, double window_end, struct sm_layer *co
 			double result = sm_serve_memory(sl, w, r->wslot, &r->item, r->start);
 			if (r->item.op != GPUVM_OP_STORE && result < window_end)
 				sl->window_early++;
-			deliver(sl, w, r->wslot, &r->item, r->seq, result, sl->store_ack);
+			sm_deliver(sl, w, r->wslot, &r->item, r->seq, result, sl->store_ack);
 		}
 		sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
 	}
@@ -698,7 +707,7 @@ void sm_window_serve_end(struct sm_layer *sl, struct sm_layer *const *from, uint
 		const struct sm_request *r = key[i].r;
 		if (r->item.op != GPUVM_OP_STORE && r->result < last_end)
 			sl->window_early++;
-		deliver(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->seq, r->result, r->ack);
+		sm_deliver(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->seq, r->result, r->ack);
 	}
 	sl->n_out = 0;
 	for (uint32_t f = 0; f < n_from; f++)
