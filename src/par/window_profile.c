@@ -27,24 +27,42 @@ double window_profile_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* n tasks' seconds side by side: their sum and longest, and into
+ * spread[c] the time at p = window_profile_cores[c] cores (the sum over
+ * min(p, n), never below the longest). */
+static void spread_tasks(const double *task_s, uint32_t n, double *sum, double *longest,
+			 double *spread)
+{
+	*sum = *longest = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		*sum += task_s[i];
+		if (task_s[i] > *longest)
+			*longest = task_s[i];
+	}
+	for (int c = 0; c < WINDOW_PROFILE_CORES; c++) {
+		double p = window_profile_cores[c] < n ? window_profile_cores[c] : n;
+		double t = p > 0 ? *sum / p : 0;
+		spread[c] += t > *longest ? t : *longest;
+	}
+}
+
 void window_profile_add(double barrier_s, const double *partition_s, uint32_t n)
 {
-	double sum = 0, longest = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		sum += partition_s[i];
-		if (partition_s[i] > longest)
-			longest = partition_s[i];
-	}
+	double sum, longest;
+	spread_tasks(partition_s, n, &sum, &longest, acc.spread_s);
 	acc.windows++;
 	acc.partitions = n;
 	acc.barrier_s += barrier_s;
 	acc.partitions_s += sum;
 	acc.longest_s += longest;
-	for (int c = 0; c < WINDOW_PROFILE_CORES; c++) {
-		double p = window_profile_cores[c] < n ? window_profile_cores[c] : n;
-		double spread = sum / p;
-		acc.spread_s[c] += spread > longest ? spread : longest;
-	}
+}
+
+void window_profile_add_memory(const double *task_s, uint32_t n)
+{
+	double sum, longest;
+	spread_tasks(task_s, n, &sum, &longest, acc.memory_spread_s);
+	acc.memory_s += sum;
+	acc.memory_queues = n;
 }
 
 void window_profile_reset(void)

@@ -12,7 +12,9 @@
  * windowed model's wall time at p cores as if its partitions ran side by
  * side and nothing else did: per window, the barrier whole plus the
  * partitions' time spread over min(p, partitions) cores, never less than
- * the longest partition (docs/parallel.md). Waits and hand-overs are not
+ * the longest partition (docs/parallel.md); where the barrier's memory
+ * side was served a memory partition per task, that part of it spread
+ * the same way over min(p, tasks). Waits and hand-overs are not
  * counted: an upper bound on the speed-up. */
 #ifndef GPUVM_PAR_WINDOW_PROFILE_H
 #define GPUVM_PAR_WINDOW_PROFILE_H
@@ -31,6 +33,13 @@ struct window_profile_snapshot {
 	/* per window, max(longest, partitions' sum / p), summed, at
 	 * p = window_profile_cores[i] */
 	double spread_s[WINDOW_PROFILE_CORES];
+	/* the barriers' memory side where it was served a memory partition
+	 * per task (src/sm/sm_split.c; part of barrier_s): the tasks' seconds
+	 * summed, their queues (the partitions and the link), and per window
+	 * max(longest task, tasks' sum / min(p, queues)) summed */
+	double memory_s;
+	uint32_t memory_queues;
+	double memory_spread_s[WINDOW_PROFILE_CORES];
 };
 
 extern const double window_profile_cores[WINDOW_PROFILE_CORES];
@@ -41,6 +50,9 @@ bool window_profile_enabled(void);
 double window_profile_now(void);
 /* One window: its barrier's seconds and its n partitions' seconds. */
 void window_profile_add(double barrier_s, const double *partition_s, uint32_t n);
+/* One barrier's memory side, served a partition per task: the n tasks'
+ * seconds (within the barrier's, which window_profile_add counts). */
+void window_profile_add_memory(const double *task_s, uint32_t n);
 void window_profile_reset(void);
 void window_profile_read(struct window_profile_snapshot *out);
 

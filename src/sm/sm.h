@@ -290,9 +290,9 @@ struct sm_layer {
 	/* --threads N > 1 with memory partitions: the barrier's memory side
 	 * served a partition per task (sm_split.c), made at its first use */
 	struct sm_split *split;
-	/* GPUVM_WINDOW_SPLIT: 1 every window that may, 0 never (tests and
-	 * measurements; the results are the same), else -1: chosen per
-	 * window (sm_window.c split_now) */
+	/* GPUVM_WINDOW_SPLIT: 1 every window that may, 0 never (not even
+	 * when profiled), else -1 (sm_window.c split_now; the results are
+	 * the same either way) */
 	int split_mode;
 	uint64_t split_rounds; /* GPUVM_WINDOW_THREADS=all: which way */
 
@@ -436,9 +436,6 @@ void sm_deliver(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
  * served (the caller serves them itself: the same results). */
 bool sm_split_fits(const struct sm_layer *s);
 bool sm_window_apply_split(struct sm_layer *s, size_t n, double window_end);
-/* gpuvm bench --profile --window: each memory-side task's host seconds
- * (the partitions', then the link's) into busy_s[0 .. *queues). */
-void sm_split_profile(const struct sm_layer *s, double *busy_s, uint32_t *queues);
 void sm_split_free(struct sm_layer *s);
 /* core.window: warp wslot waits for the barrier at now (why: sm_park). */
 static inline void sm_park(struct sm_layer *s, uint32_t wslot, enum sm_park why, double now)

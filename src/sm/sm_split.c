@@ -75,7 +75,7 @@ struct split_fill {
 struct split_queue {
 	uint32_t *idx;
 	size_t n, cap;
-	double busy_s; /* gpuvm bench --profile --window: host seconds served */
+	double busy_s; /* gpuvm bench --profile --window: this window's host seconds */
 	/* the counters the memory side writes, this task's (memsys.stats) */
 	struct gpuvm_stats counts;
 };
@@ -96,7 +96,8 @@ struct sm_split {
 	size_t *part_end; /* [instruction]: its parts end */
 	size_t cap_part_end;
 	struct sm_plan plan;
-	bool profile;
+	bool profile;      /* gpuvm bench --profile --window: tasks timed */
+	double *busy_s;    /* [n_queues]: the window's task seconds, gathered */
 };
 
 bool sm_split_fits(const struct sm_layer *sl)
@@ -115,6 +116,7 @@ void sm_split_free(struct sm_layer *sl)
 	for (uint32_t i = 0; x->q && i < x->n_queues; i++)
 		free(x->q[i].idx);
 	free(x->q);
+	free(x->busy_s);
 	free(x->req);
 	free(x->term);
 	free(x->part_term);
@@ -135,8 +137,10 @@ static struct sm_split *split_new(struct sm_layer *sl)
 	x->n_queues = sl->port.mem->n_parts + 1;
 	x->q = gpuvm_calloc_lines(x->n_queues, sizeof *x->q);
 	x->pool = fork_join_new(sl->threads, x->n_queues);
-	if (!x->q || !x->pool) {
+	x->busy_s = calloc(x->n_queues, sizeof *x->busy_s);
+	if (!x->q || !x->pool || !x->busy_s) {
 		fork_join_free(x->pool);
+		free(x->busy_s);
 		free(x->q);
 		free(x);
 		return NULL;
@@ -392,7 +396,7 @@ static void serve_queue(void *ctx, uint32_t qi)
 		flush_run(&ms, p, x->req, &owner);
 	}
 	if (x->profile)
-		q->busy_s += window_profile_now() - t0;
+		q->busy_s = window_profile_now() - t0;
 }
 
 /* ---- phase 3: the results ------------------------------------------------ */
@@ -446,6 +450,11 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 	}
 	sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
 	fork_join_run(x->pool, serve_queue, x);
+	if (x->profile) {
+		for (uint32_t i = 0; i < x->n_queues; i++)
+			x->busy_s[i] = x->q[i].busy_s;
+		window_profile_add_memory(x->busy_s, x->n_queues);
+	}
 	struct gpuvm_stats *s = sl->stats;
 	for (uint32_t i = 0; i + 1 < x->n_queues; i++) {
 		struct gpuvm_stats *c = &x->q[i].counts;
@@ -473,12 +482,4 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 		sm_deliver(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->seq, done, ack);
 	}
 	return true;
-}
-
-void sm_split_profile(const struct sm_layer *sl, double *busy_s, uint32_t *queues)
-{
-	const struct sm_split *x = sl->split;
-	*queues = 0;
-	for (uint32_t i = 0; x && i < x->n_queues; i++)
-		busy_s[(*queues)++] = x->q[i].busy_s;
 }

@@ -14,6 +14,7 @@
 #include "core/cache_line.h"
 #include "core/vec.h"
 #include "par/spin_wait.h"
+#include "par/window_profile.h"
 #include "par/thread_profile.h"
 #include "sm/sm.h"
 #include "xlat/xlat.h"
@@ -481,20 +482,23 @@ static bool apply_on_threads(struct sm_layer *sl, size_t n, double window_end)
 	return true;
 }
 
-/* Whether this window's barrier serves its memory side a partition per
- * task (sm_split.c) rather than on the two stages' threads. Both give the
- * same results. The two stages balance where a window's lanes translate
- * apart (pipe_fits); elsewhere the translations are light and the memory
- * side is the barrier's weight, which the partitions share. */
+/* Whether this window's barrier serves its memory side a memory
+ * partition per task (sm_split.c) rather than as one stage. The results
+ * are the same either way. Opt-in (GPUVM_WINDOW_SPLIT=1; never with =0):
+ * on the 2-core host it loses, the phase's records and the pool's rounds
+ * costing more than half the memory side saves (docs/parallel.md, "The
+ * memory side by partition"). At one thread it runs only for bench
+ * --profile --window, which times its tasks to predict the partitioned
+ * model. GPUVM_WINDOW_THREADS=all alternates it with the two stages. */
 static bool split_now(struct sm_layer *sl, size_t n)
 {
-	if (sl->threads <= 1 || n < PIPE_MIN_REQUESTS || sl->split_mode == 0 || !sm_split_fits(sl))
+	if (n < PIPE_MIN_REQUESTS || sl->split_mode == 0 || !sm_split_fits(sl))
 		return false;
+	if (sl->threads <= 1)
+		return window_profile_enabled();
 	if (sl->split_mode > 0)
 		return true;
-	if (sl->pipe_every_window) /* tests: both ways in turn */
-		return sl->split_rounds++ & 1;
-	return sl->window_units_per_request < PIPE_MIN_UNITS_PER_REQUEST;
+	return sl->pipe_every_window && (sl->split_rounds++ & 1);
 }
 
 /* The n requests of the lists from[0 .. n_from) (out: the outstanding
