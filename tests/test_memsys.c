@@ -314,6 +314,37 @@ static void test_partition_xor(void **st)
 	assert_non_null(strstr(err.msg, "mem.partition_hash = xor"));
 }
 
+/* dram.interleave: a partition's channels take its own addresses in
+ * chunks of that many bytes (p100, v100: 1 KiB, Jain et al.'s map), so
+ * a 1 KiB run of sectors lies in one channel; 0 keeps 256 B chunks. */
+static void test_dram_interleave(void **st)
+{
+	(void)st;
+	static const uint32_t chunk[] = {0, 1024};
+	for (size_t k = 0; k < 2; k++) {
+		struct gpuvm_config cfg;
+		small_config(&cfg, 2);
+		cfg.dram_banks = 16;
+		cfg.dram_interleave_bytes = chunk[k];
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		uint32_t bytes = chunk[k] ? chunk[k] : 256, ch0, bank, ch;
+		uint64_t row;
+		for (uint64_t base = 0; base < (1u << 20); base += bytes) {
+			dram_model_locate(&ms.part[0].dram_banks, base, &ch0, &bank, &row);
+			for (uint64_t o = 32; o < bytes; o += 32) {
+				dram_model_locate(&ms.part[0].dram_banks, base + o, &ch, &bank, &row);
+				assert_int_equal(ch, ch0); /* the chunk is one channel's */
+			}
+			dram_model_locate(&ms.part[0].dram_banks, base + bytes, &ch, &bank, &row);
+			if (base == 0)
+				assert_int_not_equal(ch, ch0); /* the next chunk another's */
+		}
+		memsys_free(&ms);
+	}
+}
+
 /* mem.far_home_dram_cycles: a DRAM read homed in the far partition adds
  * that crossing (H100: 64 cycles measured, where an L2 far hit costs
  * 245); 0 keeps mem.far_latency_cycles. */
@@ -438,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_partition_hash),
 		cmocka_unit_test(test_partition_xor),
 		cmocka_unit_test(test_far_home_dram_cycles),
+		cmocka_unit_test(test_dram_interleave),
 		cmocka_unit_test(test_l2_slice_throughput),
 		cmocka_unit_test(test_copy_fill),
 	};

@@ -223,6 +223,9 @@ struct gpuvm_config {
 	 * read's sectors of one chunk, one row of one bank, cross the bus no
 	 * closer than this; 0 = one burst apart (no bank groups) */
 	double dram_tccdl_ns;
+	/* bytes of consecutive addresses one DRAM channel serves before the
+	 * next (within a memory partition's own addresses); 0 = 256 */
+	uint32_t dram_interleave_bytes;
 	uint32_t dram_write_batch_sectors;
 	/* L2 slices (whole GPU; 0 = no throughput limit) and the bytes each
 	 * serves per SM cycle */

@@ -278,6 +278,13 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "mem.partition_interleave %u is smaller than l2.line_size %u",
 			       cfg->mem_partition_interleave_bytes, cfg->l2_line_bytes);
 	}
+	if (cfg->dram_interleave_bytes && (!gpuvm_is_pow2(cfg->dram_interleave_bytes) ||
+					   cfg->dram_interleave_bytes < cfg->l2_sector_bytes)) {
+		const int ks[] = {K_DRAM_INTERLEAVE, K_L2_SECTOR};
+		return fail_at(err, cfg, latest_of(cfg, ks, 2),
+			       "dram.interleave %u is not a power of two of at least l2.sector_size %u",
+			       cfg->dram_interleave_bytes, cfg->l2_sector_bytes);
+	}
 	if (cfg->mem_far_latency_cycles > 0 && cfg->mem_partition_hash == 2) {
 		/* a near/far pair looks a line up in both halves under its
 		 * global address (memsys_access_near_far) */

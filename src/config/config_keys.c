@@ -576,6 +576,13 @@ const struct cfg_key cfg_keys[] = {
 		  "column-to-column delay within a bank group (JEDEC tCCD_L): a read's sectors of "
 		  "one interleave chunk (one row of one bank) cross the bus no closer than this; "
 		  "0 = one burst apart"),
+	/* optional, listed only when set (0: 256 B chunks, the model before
+	 * the key); a power of two of at least a sector (config_finalize.c) */
+	{ .name = "dram.interleave", .type = CT_SIZE32, .off = OFF(dram_interleave_bytes), .min = 0,
+	  .max = 1u << 20, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "bytes of consecutive addresses one DRAM channel serves before the next, within "
+		  "a memory partition's own addresses (power of two, at least l2.sector_size); "
+		  "0 = 256" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

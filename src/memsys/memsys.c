@@ -129,6 +129,7 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 			.channels = channels,
 			.banks = cfg->dram_banks,
 			.row_bytes = (uint32_t)cfg->dram_row_bytes,
+			.interleave_bytes = cfg->dram_interleave_bytes,
 			/* rings of 4 K and 2 K cycles at P100's rates: small enough to stay in
 			 * the host's cache, as long as the engine's reordering */
 			.bus_ring_slots = 128, .bank_ring_slots = 32,

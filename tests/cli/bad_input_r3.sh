@@ -257,6 +257,13 @@ mkdir fifolist && mkfifo fifolist/kernelslist.g
 refuse "row 11: FIFO as preset" "FIFO" timeout 10 "$GPUVM" sim --gpu ./fifo.ini --workload $small -q
 refuse "row 11: FIFO as kernelslist" "FIFO" timeout 10 "$GPUVM" sim --gpu p100 --trace fifolist -q
 
+# --- row 13: dram.interleave must be a power of two of at least a sector ------
+refuse "row 13: dram.interleave=1000" "dram.interleave 1000 is not a power of two" \
+	"$GPUVM" sim --gpu p100 --workload $small --set dram.interleave=1000 -q
+printf 'base = v100\n[dram]\ninterleave = 16\n' >ilv.ini
+refuse "row 13: dram.interleave below a sector names the preset" "ilv.ini:3" \
+	"$GPUVM" sim --gpu ./ilv.ini --workload $small -q
+
 # --- row 12: scripts/threads-speed.sh writes --json /dev/null ----------------
 if grep -q -- "--json /dev/null" "$SRC/scripts/threads-speed.sh"; then
 	fail "row 12: scripts/threads-speed.sh still writes --json /dev/null"
