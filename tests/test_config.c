@@ -585,6 +585,31 @@ static void test_multiline_list_and_comments(void **state)
 	free(cfg);
 }
 
+/* dram.interleave is listed (a report's config, config_hash) only where
+ * set: h100 sets dram.write_batch_sectors, the field after it, which a
+ * read of eight bytes would have taken for its value; v100 sets it. */
+static bool lists_key(const struct gpuvm_config *cfg, const char *name)
+{
+	for (size_t i = 0; gpuvm_config_key_at(cfg, i); i++)
+		if (!strcmp(gpuvm_config_key_at(cfg, i), name))
+			return true;
+	return false;
+}
+
+static void test_quiet_size_key(void **state)
+{
+	(void)state;
+	static struct gpuvm_config c;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&c, "h100", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&c, &err), 0);
+	assert_true(c.dram_write_batch_sectors != 0);
+	assert_false(lists_key(&c, "dram.interleave"));
+	assert_int_equal(gpuvm_config_load(&c, "v100", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&c, &err), 0);
+	assert_true(lists_key(&c, "dram.interleave"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_multiline_list_and_comments),
+		cmocka_unit_test(test_quiet_size_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,8 +305,17 @@ static bool key_active(const struct gpuvm_config *cfg, size_t id)
 			return true;
 		if (k->type == CT_STRING)
 			return strcmp(buf, k->def_str) != 0;
+		const char *at = (const char *)cfg + k->off;
+		if (k->type == CT_SIZE32) {
+			/* its own four bytes (the U32 and ENUM keys below read
+			 * eight, the next field's too: kept, since which keys a
+			 * report lists, and so its config_hash, depend on it) */
+			uint32_t u;
+			memcpy(&u, at, sizeof u);
+			return u != k->def;
+		}
 		double v;
-		memcpy(&v, (const char *)cfg + k->off, sizeof v);
+		memcpy(&v, at, sizeof v);
 		return v != k->def;
 	}
 	if (!cfg || k->level < 0)

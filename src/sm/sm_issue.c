@@ -514,6 +514,18 @@ size_t sm_plan_sectors_max(const struct sm_layer *sl, const struct gpuvm_warp_it
 	return lanes * per_lane;
 }
 
+size_t sm_plan_room(const struct sm_layer *sl, size_t n, size_t *parts)
+{
+	size_t secs = 0;
+	*parts = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t pa;
+		secs += sm_plan_sectors_max(sl, &sl->req_key[i].r->item, &pa);
+		*parts += pa;
+	}
+	return secs;
+}
+
 void sm_plan_memory(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 		    const struct gpuvm_warp_item *it, double start, struct sm_plan *plan)
 {

@@ -241,15 +241,21 @@ serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
 
 /* One sector of ascending_load_runs: device memory's to its memory
  * partition's gathered DRAM runs (memsys_load_run_sector), the others
- * served one by one (a zero-copy or managed sector reaches no partition's
- * DRAM queue, so it neither extends nor sends a run). */
+ * served one by one. A managed sector may read DRAM through its
+ * partition's L2, so the open runs are sent first, keeping each
+ * partition's DRAM order; a zero-copy sector reaches no partition and
+ * neither extends nor sends a run (sm_split.c serves it on the link's
+ * queue). */
 static inline __attribute__((always_inline)) double
 load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
 		double tx, double done)
 {
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
-	if (kind != GPUVM_ALLOC_DEVICE)
+	if (kind != GPUVM_ALLOC_DEVICE) {
+		if (kind == GPUVM_ALLOC_MANAGED)
+			done = memsys_flush_runs(sl->port.mem, done);
 		return later(serve_sector(sl, sm, it, sa, L1_BYPASS, tx), done);
+	}
 	return memsys_load_run_sector(sl->port.mem, sm, sa, l2_port(sl, sm, tx), done);
 }
 

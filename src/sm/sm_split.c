@@ -152,12 +152,7 @@ static struct sm_split *split_new(struct sm_layer *sl)
  * (phase 1 changes the L1s, so it must not stop half-way). */
 static int split_reserve(struct sm_split *x, const struct sm_layer *sl, size_t n)
 {
-	size_t secs = 0, parts = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t pa;
-		secs += sm_plan_sectors_max(sl, &sl->req_key[i].r->item, &pa);
-		parts += pa;
-	}
+	size_t parts, secs = sm_plan_room(sl, n, &parts);
 	/* l1.fill = line: a miss requests its line's other sectors too */
 	size_t per_sector = sl->l1_fill_line ? (size_t)1 << (sl->l1.line_shift - sl->l1.sector_shift) : 1;
 	size_t reqs = secs * per_sector;
@@ -228,7 +223,8 @@ static void mark_fill(struct sm_split *x, double *slot, uint32_t k)
 	x->fill[x->n_fill++] = (struct split_fill){slot, k};
 }
 
-/* l1_sector's SM side (sm_sector.h), its fills marked. */
+/* l1_sector's SM side (sm_sector.h), step for step, with the request
+ * in place of access_sector's answer and its fills marked. */
 static struct split_term p1_l1(struct sm_split *x, struct sm_layer *sl, uint64_t sa,
 			       enum gpuvm_mem_op op, enum gpuvm_alloc_kind kind, double tx, uint32_t sm,
 			       enum l1_mode mode, uint32_t part, uint64_t instr)

@@ -409,12 +409,7 @@ void sm_window_pipe_free(struct sm_layer *sl)
  * it while the first writes, so it must not move during a round). */
 static int pipe_reserve(struct sm_pipe *p, const struct sm_layer *sl, size_t n)
 {
-	size_t secs = 0, parts = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t pa;
-		secs += sm_plan_sectors_max(sl, &sl->req_key[i].r->item, &pa);
-		parts += pa;
-	}
+	size_t parts, secs = sm_plan_room(sl, n, &parts);
 	if (VEC_RESERVE(p->plan.sec, p->plan.cap_sec, secs) ||
 	    VEC_RESERVE(p->plan.part, p->plan.cap_part, parts) ||
 	    VEC_RESERVE(p->part_end, p->cap_part_end, n))
