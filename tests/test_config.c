@@ -585,9 +585,12 @@ static void test_multiline_list_and_comments(void **state)
 	free(cfg);
 }
 
-/* dram.interleave is listed (a report's config, config_hash) only where
- * set: h100 sets dram.write_batch_sectors, the field after it, which a
- * read of eight bytes would have taken for its value; v100 sets it. */
+/* A quiet key is listed (a report's config, config_hash) only where it
+ * differs from its default, read at its own size: dram.interleave (four
+ * bytes) where h100 sets dram.write_batch_sectors, the field after it,
+ * which a read of eight bytes took for its value; v100 sets it; and the
+ * ENUM keys gpu.warp_exit_waits_stores and l2.copy_fill, at their
+ * defaults on h100, not listed. */
 static bool lists_key(const struct gpuvm_config *cfg, const char *name)
 {
 	for (size_t i = 0; gpuvm_config_key_at(cfg, i); i++)
@@ -605,6 +608,8 @@ static void test_quiet_size_key(void **state)
 	assert_int_equal(gpuvm_config_finalize(&c, &err), 0);
 	assert_true(c.dram_write_batch_sectors != 0);
 	assert_false(lists_key(&c, "dram.interleave"));
+	assert_false(lists_key(&c, "gpu.warp_exit_waits_stores"));
+	assert_false(lists_key(&c, "l2.copy_fill"));
 	assert_int_equal(gpuvm_config_load(&c, "v100", &err), 0);
 	assert_int_equal(gpuvm_config_finalize(&c, &err), 0);
 	assert_true(lists_key(&c, "dram.interleave"));

@@ -306,13 +306,19 @@ static bool key_active(const struct gpuvm_config *cfg, size_t id)
 		if (k->type == CT_STRING)
 			return strcmp(buf, k->def_str) != 0;
 		const char *at = (const char *)cfg + k->off;
-		if (k->type == CT_SIZE32) {
-			/* its own four bytes (the U32 and ENUM keys below read
-			 * eight, the next field's too: kept, since which keys a
-			 * report lists, and so its config_hash, depend on it) */
+		if (k->type == CT_SIZE32 || k->type == CT_U32) {
+			/* the key's own four bytes (eight were read before
+			 * 2026-11-27, the next field's too, which listed
+			 * gpu.warp_exit_waits_stores and l2.copy_fill at their
+			 * defaults on every preset) */
 			uint32_t u;
 			memcpy(&u, at, sizeof u);
 			return u != k->def;
+		}
+		if (k->type == CT_ENUM) {
+			int e;
+			memcpy(&e, at, sizeof e);
+			return e != k->def;
 		}
 		double v;
 		memcpy(&v, at, sizeof v);
