@@ -52,6 +52,7 @@
  * at the same time (dram_model_read_run). Addresses are global. */
 struct memsys_run {
 	uint64_t addr, next;
+	uint64_t local; /* addr in its partition's own addresses */
 	uint32_t n;
 	double t;
 };
@@ -295,9 +296,7 @@ static inline double memsys_flush_part_run(struct memsys *ms, struct mem_partiti
 	if (!r->n)
 		return -INFINITY;
 	ms->stats->dram_bytes += (uint64_t)r->n * ms->sector_bytes;
-	uint64_t local;
-	(void)memsys_route(ms, r->addr, &local);
-	double d = dram_model_read_run(&p->dram_banks, local, r->n, r->t) + ms->crossbar_cycles;
+	double d = dram_model_read_run(&p->dram_banks, r->local, r->n, r->t) + ms->crossbar_cycles;
 	r->n = 0;
 	return d;
 }
@@ -349,6 +348,7 @@ memsys_run_sector(struct memsys *ms, struct mem_partition *p, uint64_t sa, uint6
 	} else {
 		*flushed = memsys_flush_part_run(ms, p);
 		run->addr = sa;
+		run->local = local;
 		run->n = 1;
 		run->t = ready;
 	}

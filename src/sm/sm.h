@@ -430,6 +430,12 @@ void sm_window_pipe_free(struct sm_layer *s);
  * left its marks (sm_window.c): ack is its stores' latest L2 ack. */
 void sm_deliver(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
 		const struct gpuvm_warp_item *it, uint64_t seq, double result, double ack);
+/* Whether a barrier's translations and its sectors' data share no state
+ * (sm_window.c): no paging (no driver moves pages or blocks an SM's
+ * translations), no translation hook, page-table reads in the walk latency
+ * rather than through the L2. What the two stages, the lagged barriers and
+ * the memory side's split each need before they run apart. */
+bool sm_barrier_stages_apart(const struct sm_layer *s);
 /* core.window on threads with memory partitions (sm_split.c): whether the
  * barrier's memory side can be served a partition per task (more than one
  * partition, no near and far halves, no paging, no page-table reads

@@ -155,6 +155,47 @@ static inline enum l1_mode l1_mode_of(const struct sm_layer *sl, const struct gp
 	return sl->l1_global ? L1_ALLOCATE : L1_BYPASS;
 }
 
+/* l1.fill = line (Fermi, Kepler): a load miss at sa brings the other
+ * sectors of its line too, each an L2 access of its own (seeds/001 5.3.2:
+ * "each cache miss results in four DRAM transactions"). Each sector the
+ * L1 misses is allocated and fill(ctx, its address, its slot) asked for
+ * its arrival, in the line's order (l1_sector serves it at once; the
+ * barrier's split, sm_split.c, queues it). Always inline: fill is a
+ * constant at each call. */
+typedef void l1_line_fill_fn(void *ctx, uint64_t addr, double *slot);
+static inline __attribute__((always_inline)) void
+l1_fill_line_others(struct sm_layer *sl, uint32_t sm, uint64_t sa, enum l1_mode mode,
+		    l1_line_fill_fn *fill, void *ctx)
+{
+	uint64_t line_bytes = (uint64_t)1 << sl->l1.line_shift;
+	uint64_t base = sa & ~(line_bytes - 1);
+	for (uint64_t o = 0; o < line_bytes; o += sl->sector_bytes) {
+		if (base + o == sa)
+			continue;
+		double r2, *s2;
+		uint32_t wb2;
+		if (l1_cache_access(&sl->l1, sm, base + o, true, mode == L1_EVICT_FIRST, false, &r2,
+				    &s2, &wb2) == L1_MISS &&
+		    s2)
+			fill(ctx, base + o, s2);
+		sl->stats->l1_writeback_sectors += wb2;
+	}
+}
+
+/* l1_sector's fill of a line's other sectors: served now. */
+struct line_fill_now {
+	struct sm_layer *sl;
+	enum gpuvm_mem_op op;
+	enum gpuvm_alloc_kind kind;
+	double tx;
+	uint32_t sm;
+};
+static inline __attribute__((always_inline)) void fill_now(void *ctx, uint64_t addr, double *slot)
+{
+	struct line_fill_now *f = ctx;
+	*slot = access_sector(f->sl, addr, f->op, f->kind, f->tx, f->sm);
+}
+
 /* One sector through the SM's L1: a hit is the L1 latency (or the fill
  * still on its way); a miss goes on to the L2 and fills the sector when
  * it returns. Global stores write through; local stores stay in L1 until
@@ -191,21 +232,8 @@ static __attribute__((noinline, unused)) double l1_sector(struct sm_layer *sl, u
 	if (slot)
 		*slot = d;
 	if (sl->l1_fill_line) {
-		/* l1.fill = line (Fermi, Kepler): the other sectors of the line
-		 * come too, each an L2 access of its own (seeds/001 5.3.2: "each
-		 * cache miss results in four DRAM transactions") */
-		uint64_t line_bytes = (uint64_t)1 << sl->l1.line_shift;
-		uint64_t base = sa & ~(line_bytes - 1);
-		for (uint64_t o = 0; o < line_bytes; o += sl->sector_bytes) {
-			if (base + o == sa)
-				continue;
-			double r2, *s2;
-			uint32_t wb2;
-			if (l1_cache_access(&sl->l1, sm, base + o, true, mode == L1_EVICT_FIRST, false,
-					    &r2, &s2, &wb2) == L1_MISS && s2)
-				*s2 = access_sector(sl, base + o, op, kind, tx, sm);
-			sl->stats->l1_writeback_sectors += wb2;
-		}
+		struct line_fill_now f = {sl, op, kind, tx, sm};
+		l1_fill_line_others(sl, sm, sa, mode, fill_now, &f);
 	}
 	return d;
 }

@@ -32,7 +32,6 @@
 #include "par/window_profile.h"
 #include "sm/sm.h"
 #include "sm/sm_sector.h"
-#include "xlat/xlat.h"
 
 enum split_op {
 	SPLIT_MEM,  /* memsys_access */
@@ -75,7 +74,6 @@ struct split_fill {
 struct split_queue {
 	uint32_t *idx;
 	size_t n, cap;
-	double busy_s; /* gpuvm bench --profile --window: this window's host seconds */
 	/* the counters the memory side writes, this task's (memsys.stats) */
 	struct gpuvm_stats counts;
 };
@@ -97,14 +95,13 @@ struct sm_split {
 	size_t cap_part_end;
 	struct sm_plan plan;
 	bool profile;      /* gpuvm bench --profile --window: tasks timed */
-	double *busy_s;    /* [n_queues]: the window's task seconds, gathered */
+	double *busy_s;    /* [n_queues]: the window's task seconds */
 };
 
 bool sm_split_fits(const struct sm_layer *sl)
 {
 	const struct memsys *ms = sl->port.mem;
-	return ms && ms->n_parts > 1 && !ms->near_far && !sl->port.uvm && !sl->port.xlat->hook &&
-	       !sl->port.xlat->pte_hook;
+	return ms && ms->n_parts > 1 && !ms->near_far && sm_barrier_stages_apart(sl);
 }
 
 void sm_split_free(struct sm_layer *sl)
@@ -223,6 +220,24 @@ static void mark_fill(struct sm_split *x, double *slot, uint32_t k)
 	x->fill[x->n_fill++] = (struct split_fill){slot, k};
 }
 
+/* A line's other sectors (l1_fill_line_others): queued, their slots
+ * marked. */
+struct line_fill_later {
+	struct sm_split *x;
+	struct sm_layer *sl;
+	enum gpuvm_mem_op op;
+	enum gpuvm_alloc_kind kind;
+	double tx;
+	uint32_t sm, part;
+	uint64_t instr;
+};
+static void fill_later(void *ctx, uint64_t addr, double *slot)
+{
+	struct line_fill_later *f = ctx;
+	mark_fill(f->x, slot,
+		  p1_access(f->x, f->sl, addr, f->op, f->kind, f->tx, f->sm, f->part, f->instr).k);
+}
+
 /* l1_sector's SM side (sm_sector.h), step for step, with the request
  * in place of access_sector's answer and its fills marked. */
 static struct split_term p1_l1(struct sm_split *x, struct sm_layer *sl, uint64_t sa,
@@ -256,19 +271,8 @@ static struct split_term p1_l1(struct sm_split *x, struct sm_layer *sl, uint64_t
 	if (slot)
 		mark_fill(x, slot, d.k);
 	if (sl->l1_fill_line) {
-		uint64_t line_bytes = (uint64_t)1 << sl->l1.line_shift;
-		uint64_t base = sa & ~(line_bytes - 1);
-		for (uint64_t o = 0; o < line_bytes; o += sl->sector_bytes) {
-			if (base + o == sa)
-				continue;
-			double r2, *s2;
-			uint32_t wb2;
-			if (l1_cache_access(&sl->l1, sm, base + o, true, mode == L1_EVICT_FIRST, false,
-					    &r2, &s2, &wb2) == L1_MISS && s2)
-				mark_fill(x, s2, p1_access(x, sl, base + o, op, kind, tx, sm, part,
-							   instr).k);
-			sl->stats->l1_writeback_sectors += wb2;
-		}
+		struct line_fill_later f = {x, sl, op, kind, tx, sm, part, instr};
+		l1_fill_line_others(sl, sm, sa, mode, fill_later, &f);
 	}
 	return d;
 }
@@ -391,8 +395,8 @@ static void serve_queue(void *ctx, uint32_t qi)
 		}
 		flush_run(&ms, p, x->req, &owner);
 	}
-	if (x->profile)
-		q->busy_s = window_profile_now() - t0;
+	if (x->profile) /* each task its own element */
+		x->busy_s[qi] = window_profile_now() - t0;
 }
 
 /* ---- phase 3: the results ------------------------------------------------ */
@@ -446,11 +450,8 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 	}
 	sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
 	fork_join_run(x->pool, serve_queue, x);
-	if (x->profile) {
-		for (uint32_t i = 0; i < x->n_queues; i++)
-			x->busy_s[i] = x->q[i].busy_s;
+	if (x->profile)
 		window_profile_add_memory(x->busy_s, x->n_queues);
-	}
 	struct gpuvm_stats *s = sl->stats;
 	for (uint32_t i = 0; i + 1 < x->n_queues; i++) {
 		struct gpuvm_stats *c = &x->q[i].counts;

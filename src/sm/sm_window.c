@@ -343,6 +343,11 @@ static void *pipe_thread(void *arg)
 	}
 }
 
+bool sm_barrier_stages_apart(const struct sm_layer *sl)
+{
+	return !sl->port.uvm && !sl->port.xlat->hook && !sl->port.xlat->pte_hook;
+}
+
 /* Whether this window's barrier may run on two threads: asked for, no
  * state shared between the stages, worth the hand-over. */
 static bool pipe_fits(const struct sm_layer *sl, size_t n)
@@ -350,7 +355,7 @@ static bool pipe_fits(const struct sm_layer *sl, size_t n)
 	return sl->threads > 1 && n >= PIPE_MIN_REQUESTS &&
 	       (sl->pipe_every_window ||
 		sl->window_units_per_request >= PIPE_MIN_UNITS_PER_REQUEST) &&
-	       !sl->port.uvm && !sl->port.xlat->hook && !sl->port.xlat->pte_hook;
+	       sm_barrier_stages_apart(sl);
 }
 
 static struct sm_pipe *pipe_start(struct sm_layer *sl)
@@ -625,8 +630,7 @@ size_t sm_window_take(struct sm_layer *sl, struct sm_layer *const *from, uint32_
  * is its workers'). */
 static bool lag_fits(const struct sm_layer *sl)
 {
-	return sl->threads > 1 && !sl->items_ahead && !sl->port.uvm && !sl->port.xlat->hook &&
-	       !sl->port.xlat->pte_hook;
+	return sl->threads > 1 && !sl->items_ahead && sm_barrier_stages_apart(sl);
 }
 
 /* Whether this window goes to the thread (lag_fits holds). */
