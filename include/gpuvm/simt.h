@@ -29,6 +29,14 @@
  *                                        element no thread of the launch
  *                                        reads: the highest thread id's
  *                                        value is left (applied in order)
+ *   ST_SAME(a, i, v)                  -- a store that threads of other CTAs
+ *                                        may make to the same element in the
+ *                                        launch, always with the same value
+ *                                        (a flag raised, a BFS level): a
+ *                                        plain store on the GPU, on the CPU
+ *                                        a relaxed atomic one, so the worker
+ *                                        threads running those CTAs at once
+ *                                        do not race (C11 5.1.2.4)
  *   LDCG(a, i)  LDCA(a, i)            -- loads cached in L2 only (__ldcg) or
  *                                        also in L1 (__ldca) whatever the part
  * Only these are global-memory accesses; plain locals are registers.
@@ -84,6 +92,7 @@
 #define ATOMIC_CAS(a, i, c, v) atomicCAS(&(a)[i], (c), (v))
 #define RED_ADD(a, i, v) ((void)atomicAdd(&(a)[i], (v)))
 #define ST_ORDERED(a, i, v) ((a)[i] = (v))
+#define ST_SAME(a, i, v) ((a)[i] = (v))
 #define COMPUTE(n) ((void)0)
 #define COMPUTE_CHAIN(n, cls) ((void)0)
 #define SHARED(type, name, n) __shared__ type name[n]
@@ -150,7 +159,8 @@ enum simt_launch_flags {
 	 * aside), and atomics are only commutative updates (integer add, min,
 	 * max, or, xor) whose returned value is not used, or RED_ADD and
 	 * ST_ORDERED (applied in thread order whatever order the threads ran
-	 * in). Float ATOMIC_ADDs, "last writer wins" plain stores, and reads
+	 * in); several CTAs' stores of one value to an element are ST_SAME.
+ * Float ATOMIC_ADDs, "last writer wins" plain stores, and reads
 	 * of neighbours' fresh writes (bc's BFS claiming vertices, hash
 	 * inserts) do not qualify. Such a kernel may run on worker threads
 	 * ahead of the engine (gpuvm sim --threads N). */
@@ -186,6 +196,15 @@ enum simt_launch_flags {
 		__typeof__((a)[i]) simt_st_v_ = (v);                                   \
 		simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__);   \
 		(a)[i] = simt_st_v_;                                                   \
+	})
+
+/* ST's access, its value written as a relaxed atomic store (same-value
+ * stores of several CTAs: the stop flags of the graph kernels) */
+#define ST_SAME(a, i, v)                                                               \
+	__extension__({                                                                \
+		__typeof__((a)[i]) simt_st_v_ = (v);                                   \
+		simt_access(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_STORE, __LINE__);   \
+		__atomic_store(&(a)[i], &simt_st_v_, __ATOMIC_RELAXED);                \
 	})
 
 enum simt_atomic_kind { SIMT_AT_ADD, SIMT_AT_MIN, SIMT_AT_MAX, SIMT_AT_EXCH, SIMT_AT_OR,

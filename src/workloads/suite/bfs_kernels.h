@@ -24,8 +24,8 @@ SIMT_KERNEL_ANY_ORDER(bfs_kernel1, struct bfs_args, p)
 			int id = LD(p.col, e);
 			COMPUTE(3);
 			if (!LD(p.visited, id)) {
-				ST(p.cost, id, c + 1);
-				ST(p.updating, id, 1);
+				ST_SAME(p.cost, id, c + 1);
+				ST_SAME(p.updating, id, 1);
 			}
 		}
 	}
@@ -37,7 +37,7 @@ SIMT_KERNEL_ANY_ORDER(bfs_kernel2, struct bfs_args, p)
 	if (tid < p.n && LD(p.updating, tid)) {
 		ST(p.mask, tid, 1);
 		ST(p.visited, tid, 1);
-		ST(p.over, 0, 1);
+		ST_SAME(p.over, 0, 1);
 		ST(p.updating, tid, 0);
 	}
 }

@@ -31,7 +31,7 @@ SIMT_KERNEL_ANY_ORDER(color1, struct color_args, p)
 			int nb = LD(p.col, e);
 			COMPUTE(2);
 			if (LD(p.color, nb) == -1) {
-				ST(p.stop, 0, 1);
+				ST_SAME(p.stop, 0, 1);
 				float v = LD(p.value, nb);
 				COMPUTE(2);
 				if (v > mx)

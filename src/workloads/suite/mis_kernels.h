@@ -33,7 +33,7 @@ SIMT_KERNEL_ANY_ORDER(mis1, struct mis_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.status, tid) == -1) {
-		ST(p.stop, 0, 1);
+		ST_SAME(p.stop, 0, 1);
 		int start = LD(p.row, tid);
 		int end = LD(p.row, tid + 1);
 		float mn = MIS_BIGNUM;
@@ -65,7 +65,7 @@ SIMT_KERNEL_ANY_ORDER(mis2, struct mis_args, p)
 			int nb = LD(p.col, e);
 			COMPUTE(2);
 			if (LD(p.status, nb) == -1)
-				ST(p.status_upd, nb, -2);
+				ST_SAME(p.status_upd, nb, -2);
 		}
 	}
 }
