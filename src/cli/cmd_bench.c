@@ -269,6 +269,10 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 	cJSON_AddNumberToObject(o, "wall_seconds", t1_wall); /* the profiled runs' */
 	cJSON_AddNumberToObject(o, "barrier_memory_seconds", memory);
 	cJSON_AddNumberToObject(o, "memory_tasks", wp->memory_queues);
+	/* what stays serial of those barriers, by phase (sm_split.c) */
+	cJSON_AddNumberToObject(o, "barrier_translation_seconds", wp->translation_s / (double)repeat);
+	cJSON_AddNumberToObject(o, "barrier_sm_data_seconds", wp->sm_data_s / (double)repeat);
+	cJSON_AddNumberToObject(o, "barrier_results_seconds", wp->results_s / (double)repeat);
 	cJSON_AddNumberToObject(o, "barrier_fraction", t1 > 0 ? barrier / t1 : 0);
 	cJSON_AddNumberToObject(o, "serial_fraction",
 				t1 > 0 ? (barrier - memory + other) / t1 : 0);
@@ -287,6 +291,11 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 	       (double)wp->windows / (double)repeat, wp->partitions, barrier,
 	       t1 > 0 ? 100 * barrier / t1 : 0, wp->memory_queues, memory, parts,
 	       wp->longest_s / (double)repeat, other, pred[0], pred[1], pred[2], pred[3]);
+	if (wp->memory_queues)
+		printf("  the barrier's serial SM side: translations %.2f s, L1s and ports %.2f s, "
+		       "results %.2f s\n",
+		       wp->translation_s / (double)repeat, wp->sm_data_s / (double)repeat,
+		       wp->results_s / (double)repeat);
 }
 
 static int bench_threads(uint32_t threads, bool small, bool profile, const char *window_mode,
@@ -489,8 +498,9 @@ static void bench_usage(FILE *out)
 	      "               the partitioned model would reach at 2, 8, 32 and 64 cores\n"
 	      "               with its barrier serial but for its memory side, which\n"
 	      "               presets with memory partitions (mem.partitions, not near\n"
-	      "               and far halves) serve and time a partition per task\n"
-	      "               (JSON: profile.partitions)\n",
+	      "               and far halves) serve and time a partition per task,\n"
+	      "               timing also the serial rest by phase: translations,\n"
+	      "               L1s and ports, results (JSON: profile.partitions)\n",
 	      out);
 }
 

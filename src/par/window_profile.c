@@ -65,6 +65,13 @@ void window_profile_add_memory(const double *task_s, uint32_t n)
 	acc.memory_queues = n;
 }
 
+void window_profile_add_sm_side(double translation_s, double sm_data_s, double results_s)
+{
+	acc.translation_s += translation_s;
+	acc.sm_data_s += sm_data_s;
+	acc.results_s += results_s;
+}
+
 void window_profile_reset(void)
 {
 	memset(&acc, 0, sizeof acc);

@@ -40,6 +40,11 @@ struct window_profile_snapshot {
 	double memory_s;
 	uint32_t memory_queues;
 	double memory_spread_s[WINDOW_PROFILE_CORES];
+	/* the same barriers' SM side, serial (part of barrier_s): the
+	 * translations (coalescer, TLB levels, walkers), the sectors' way
+	 * through the SMs' L1s and L2 ports into the partitions' queues, and
+	 * the results written back (the fills, the warps' scoreboards) */
+	double translation_s, sm_data_s, results_s;
 };
 
 extern const double window_profile_cores[WINDOW_PROFILE_CORES];
@@ -53,6 +58,8 @@ void window_profile_add(double barrier_s, const double *partition_s, uint32_t n)
 /* One barrier's memory side, served a partition per task: the n tasks'
  * seconds (within the barrier's, which window_profile_add counts). */
 void window_profile_add_memory(const double *task_s, uint32_t n);
+/* One such barrier's SM side: its three serial phases' seconds. */
+void window_profile_add_sm_side(double translation_s, double sm_data_s, double results_s);
 void window_profile_reset(void);
 void window_profile_read(struct window_profile_snapshot *out);
 

@@ -91,6 +91,11 @@ for r in d["rows"]:
     assert abs(sum(parts) - pp["wall_seconds"]) < 1e-6 + 0.05 * pp["wall_seconds"], (r["run"], pp)
     assert 0 <= pp["barrier_memory_seconds"] <= pp["barrier_seconds"] + 1e-12, (r["run"], pp)
     assert pp["memory_tasks"] in (0, 9), (r["run"], pp)
+    # the split barriers' serial SM side by phase, inside the barrier
+    sm = [pp["barrier_%s_seconds" % k] for k in ("translation", "sm_data", "results")]
+    assert all(x >= 0 for x in sm), (r["run"], pp)
+    assert sum(sm) + pp["barrier_memory_seconds"] <= pp["barrier_seconds"] + 1e-9, (r["run"], pp)
+    assert all((x > 0) == (pp["memory_tasks"] > 0) for x in sm), (r["run"], pp)
     s = [pp["predicted_speedup_%d" % c] for c in (2, 8, 32, 64)]
     assert all(1 <= a <= b + 1e-9 for a, b in zip(s, s[1:])), (r["run"], s)
     assert s[-1] <= 1 / pp["serial_fraction"] + 1e-9, (r["run"], pp)
@@ -99,6 +104,10 @@ for r in d["rows"]:
 assert by["random sampling over 256 MB"]["partitions"]["barrier_fraction"] > 0.5, by
 assert by["random sampling over 256 MB"]["partitions"]["memory_tasks"] == 9, by
 assert by["random sampling over 256 MB"]["partitions"]["barrier_memory_seconds"] > 0, by
+# scattered reads: a translation a lane, so the translations weigh most
+# of the SM side (coalesced triad: a translation a warp)
+rs = by["random sampling over 256 MB"]["partitions"]
+assert rs["barrier_translation_seconds"] > rs["barrier_sm_data_seconds"], rs
 print("ok - bench --threads 2 --window JSON")
 PY
 # --window=lagged: each barrier served while the next window runs (the
