@@ -239,7 +239,7 @@ static void test_l1_holds_and_catches(void **state)
 	l1_cache_free(&c);
 
 	l1_filled(&c);
-	c.stamp[l1_some_line(&c)] = c.clock + 5; /* C6 */
+	c.stamp[l1_some_line(&c)] = c.clock[1] + 5; /* C6: the line is instance 1's */
 	EXPECT_VIOLATION(l1_check_cur, 6, "C");
 	l1_cache_free(&c);
 }

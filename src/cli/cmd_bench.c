@@ -253,10 +253,13 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 	/* the barriers' memory side where it was served a memory partition
 	 * per task: spread as the partitions are, the rest of them serial */
 	double memory = wp->memory_s / (double)repeat;
+	/* and its SM side's L1s and ports, a task per SM group */
+	double sm_data = wp->sm_data_s / (double)repeat;
 	double t1 = other + barrier + parts, pred[WINDOW_PROFILE_CORES];
 	for (int c = 0; c < WINDOW_PROFILE_CORES; c++) {
-		double tp = other + barrier - memory + wp->spread_s[c] / (double)repeat +
-			    wp->memory_spread_s[c] / (double)repeat;
+		double tp = other + barrier - memory - sm_data + wp->spread_s[c] / (double)repeat +
+			    wp->memory_spread_s[c] / (double)repeat +
+			    wp->sm_data_spread_s[c] / (double)repeat;
 		pred[c] = tp > 0 ? t1 / tp : 0;
 	}
 	cJSON *o = cJSON_AddObjectToObject(pr, "partitions");
@@ -269,13 +272,15 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 	cJSON_AddNumberToObject(o, "wall_seconds", t1_wall); /* the profiled runs' */
 	cJSON_AddNumberToObject(o, "barrier_memory_seconds", memory);
 	cJSON_AddNumberToObject(o, "memory_tasks", wp->memory_queues);
-	/* what stays serial of those barriers, by phase (sm_split.c) */
+	/* the SM side of those barriers by phase (sm_split.c): the L1s and
+	 * ports a task per SM group, the others serial */
 	cJSON_AddNumberToObject(o, "barrier_translation_seconds", wp->translation_s / (double)repeat);
-	cJSON_AddNumberToObject(o, "barrier_sm_data_seconds", wp->sm_data_s / (double)repeat);
+	cJSON_AddNumberToObject(o, "barrier_sm_data_seconds", sm_data);
+	cJSON_AddNumberToObject(o, "sm_data_tasks", wp->sm_groups);
 	cJSON_AddNumberToObject(o, "barrier_results_seconds", wp->results_s / (double)repeat);
 	cJSON_AddNumberToObject(o, "barrier_fraction", t1 > 0 ? barrier / t1 : 0);
 	cJSON_AddNumberToObject(o, "serial_fraction",
-				t1 > 0 ? (barrier - memory + other) / t1 : 0);
+				t1 > 0 ? (barrier - memory - sm_data + other) / t1 : 0);
 	for (int c = 0; c < WINDOW_PROFILE_CORES; c++) {
 		char key[48];
 		snprintf(key, sizeof key, "predicted_speedup_%.0f", window_profile_cores[c]);
@@ -286,16 +291,16 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 	printf("  partitions at 1 thread: %.0f windows over %u partitions; barrier %.2f s (%.0f %%; "
 	       "its memory side over %u tasks %.2f s), partitions %.2f s (longest per window "
 	       "%.2f s), other %.2f s;\n  predicted speed-up of the partitioned model T1/(other + "
-	       "barrier's rest + its memory side and the partitions over p) at 2/8/32/64 "
+	       "barrier's rest + its memory side, its L1s and the partitions over p) at 2/8/32/64 "
 	       "cores: %.2f / %.2f / %.2f / %.2f\n",
 	       (double)wp->windows / (double)repeat, wp->partitions, barrier,
 	       t1 > 0 ? 100 * barrier / t1 : 0, wp->memory_queues, memory, parts,
 	       wp->longest_s / (double)repeat, other, pred[0], pred[1], pred[2], pred[3]);
 	if (wp->memory_queues)
-		printf("  the barrier's serial SM side: translations %.2f s, L1s and ports %.2f s, "
-		       "results %.2f s\n",
-		       wp->translation_s / (double)repeat, wp->sm_data_s / (double)repeat,
-		       wp->results_s / (double)repeat);
+		printf("  the barrier's SM side: translations %.2f s and results %.2f s (serial), "
+		       "L1s and ports %.2f s over %u SM groups\n",
+		       wp->translation_s / (double)repeat, wp->results_s / (double)repeat, sm_data,
+		       wp->sm_groups);
 }
 
 static int bench_threads(uint32_t threads, bool small, bool profile, const char *window_mode,

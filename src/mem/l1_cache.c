@@ -13,7 +13,7 @@
  *       (l1_cache_set_base): a tag left stale by a wrong index would hit
  *       for another address.
  *   C5  No line is held by two ways of a set.
- *   C6  No stamp is newer than the clock.
+ *   C6  No stamp is newer than its instance's clock.
  */
 #include "mem/l1_cache.h"
 
@@ -48,7 +48,8 @@ int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32
 	c->valid = calloc(lines, 1);
 	c->dirty = calloc(lines, 1);
 	c->ready = calloc(lines * c->sectors_per_line, sizeof *c->ready);
-	if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->ready) {
+	c->clock = calloc(instances, sizeof *c->clock);
+	if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->ready || !c->clock) {
 		l1_cache_free(c);
 		return -1;
 	}
@@ -71,19 +72,21 @@ void l1_cache_free(struct l1_cache *c)
 	free(c->valid);
 	free(c->dirty);
 	free(c->ready);
+	free(c->clock);
 	memset(c, 0, sizeof *c);
 }
 
-static uint32_t l1_tick(struct l1_cache *c)
+static uint32_t l1_tick(struct l1_cache *c, uint32_t sm)
 {
-	if (__builtin_expect(++c->clock == 0, 0)) {
-		/* forget recency once in 2^32 accesses (stamp 0 stays "evict first") */
-		size_t lines = (size_t)c->instances * c->sets * c->ways;
-		for (size_t i = 0; c->repl->uses_clock && i < lines; i++)
+	if (__builtin_expect(++c->clock[sm] == 0, 0)) {
+		/* forget the instance's recency once in 2^32 of its accesses
+		 * (stamp 0 stays "evict first") */
+		size_t lines = (size_t)c->sets * c->ways, first = (size_t)sm * lines;
+		for (size_t i = first; c->repl->uses_clock && i < first + lines; i++)
 			c->stamp[i] = c->stamp[i] ? 1 : 0;
-		c->clock = 2;
+		c->clock[sm] = 2;
 	}
-	return c->clock;
+	return c->clock[sm];
 }
 
 enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, bool allocate,
@@ -94,7 +97,7 @@ enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, b
 	uint64_t key = (addr >> c->line_shift) + 1;
 	uint32_t sector = (uint32_t)(addr >> c->sector_shift) & (c->sectors_per_line - 1);
 	uint8_t bit = (uint8_t)(1u << sector);
-	uint32_t now = l1_tick(c);
+	uint32_t now = l1_tick(c, sm);
 	*writeback_sectors = 0;
 	*slot = NULL;
 	uint32_t w = find_u64(c->tag + base, c->ways, key);
@@ -158,6 +161,9 @@ void l1_cache_invalidate(struct l1_cache *c)
 {
 	size_t lines = (size_t)c->instances * c->sets * c->ways;
 	memset(c->tag, 0, lines * sizeof *c->tag);
+	/* an empty way's stamp decides nothing (a fill sets it), but a resize
+	 * hands the ways to other instances, whose clocks C6 holds them to */
+	memset(c->stamp, 0, lines * sizeof *c->stamp);
 	memset(c->valid, 0, lines);
 	memset(c->dirty, 0, lines);
 }
@@ -178,9 +184,9 @@ int l1_cache_check(const struct l1_cache *c, char *why, size_t len)
 			uint64_t base = ((uint64_t)sm * c->sets + set) * c->ways;
 			for (uint32_t w = 0; w < c->ways; w++) {
 				uint64_t i = base + w;
-				if (c->stamp[i] > c->clock)
+				if (c->stamp[i] > c->clock[sm])
 					return violated(why, len, 6, "SM %u set %u way %u: stamp %u past the "
-							"clock %u", sm, set, w, c->stamp[i], c->clock);
+							"clock %u", sm, set, w, c->stamp[i], c->clock[sm]);
 				if (!c->tag[i]) {
 					if (c->valid[i] || c->dirty[i])
 						return violated(why, len, 1, "SM %u set %u way %u: empty way with "

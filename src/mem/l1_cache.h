@@ -32,7 +32,11 @@ struct l1_cache {
 	uint32_t *stamp;   /* the replacement policy's per-line state (LRU: last use; 0 = evict first) */
 	uint8_t *valid, *dirty; /* sector bitmaps */
 	double *ready;     /* [.. * sectors_per_line] cycle each sector's data is there */
-	uint32_t clock;
+	/* [instances]: each instance's own recency clock, so that instances
+	 * touched by different threads (the split barrier's SM groups,
+	 * src/sm/sm_split.c) share nothing; a set's stamps are its own
+	 * instance's, so recency within it is as one shared clock gave */
+	uint32_t *clock;
 	const struct l1_repl_ops *repl; /* lru unless l1_cache_set_replacement() */
 };
 

@@ -65,10 +65,14 @@ void window_profile_add_memory(const double *task_s, uint32_t n)
 	acc.memory_queues = n;
 }
 
-void window_profile_add_sm_side(double translation_s, double sm_data_s, double results_s)
+void window_profile_add_sm_side(double translation_s, const double *group_s, uint32_t n,
+				double results_s)
 {
+	double sum, longest;
+	spread_tasks(group_s, n, &sum, &longest, acc.sm_data_spread_s);
 	acc.translation_s += translation_s;
-	acc.sm_data_s += sm_data_s;
+	acc.sm_data_s += sum;
+	acc.sm_groups = n;
 	acc.results_s += results_s;
 }
 

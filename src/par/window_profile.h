@@ -14,7 +14,8 @@
  * partitions' time spread over min(p, partitions) cores, never less than
  * the longest partition (docs/parallel.md); where the barrier's memory
  * side was served a memory partition per task, that part of it spread
- * the same way over min(p, tasks). Waits and hand-overs are not
+ * the same way over min(p, tasks), and its SM side's L1s and ports over
+ * min(p, SM groups). Waits and hand-overs are not
  * counted: an upper bound on the speed-up. */
 #ifndef GPUVM_PAR_WINDOW_PROFILE_H
 #define GPUVM_PAR_WINDOW_PROFILE_H
@@ -40,11 +41,16 @@ struct window_profile_snapshot {
 	double memory_s;
 	uint32_t memory_queues;
 	double memory_spread_s[WINDOW_PROFILE_CORES];
-	/* the same barriers' SM side, serial (part of barrier_s): the
-	 * translations (coalescer, TLB levels, walkers), the sectors' way
-	 * through the SMs' L1s and L2 ports into the partitions' queues, and
-	 * the results written back (the fills, the warps' scoreboards) */
-	double translation_s, sm_data_s, results_s;
+	/* the same barriers' SM side (part of barrier_s): the translations
+	 * (coalescer, TLB levels, walkers) and the results written back (the
+	 * fills, the warps' scoreboards), serial; between them the sectors'
+	 * way through the SMs' L1s and L2 ports into the partitions' queues,
+	 * a task per SM group: their seconds summed, the groups, and per
+	 * window max(longest group, sum / min(p, groups)) summed */
+	double translation_s, results_s;
+	double sm_data_s;
+	uint32_t sm_groups;
+	double sm_data_spread_s[WINDOW_PROFILE_CORES];
 };
 
 extern const double window_profile_cores[WINDOW_PROFILE_CORES];
@@ -58,8 +64,10 @@ void window_profile_add(double barrier_s, const double *partition_s, uint32_t n)
 /* One barrier's memory side, served a partition per task: the n tasks'
  * seconds (within the barrier's, which window_profile_add counts). */
 void window_profile_add_memory(const double *task_s, uint32_t n);
-/* One such barrier's SM side: its three serial phases' seconds. */
-void window_profile_add_sm_side(double translation_s, double sm_data_s, double results_s);
+/* One such barrier's SM side: its translations' and results' seconds,
+ * and its n SM groups' (tasks side by side). */
+void window_profile_add_sm_side(double translation_s, const double *group_s, uint32_t n,
+				double results_s);
 void window_profile_reset(void);
 void window_profile_read(struct window_profile_snapshot *out);
 

@@ -288,7 +288,8 @@ struct sm_layer {
 	 * second stage on the thread; the results are the same) */
 	bool pipe_every_window;
 	/* --threads N > 1 with memory partitions: the barrier's memory side
-	 * served a partition per task (sm_split.c), made at its first use */
+	 * served a partition per task, the SMs' data side a group of SMs per
+	 * task (sm_split.c), made at its first use */
 	struct sm_split *split;
 	/* GPUVM_WINDOW_SPLIT: 1 every window that may, 0 never (not even
 	 * when profiled), else -1 (sm_window.c split_now; the results are
@@ -439,7 +440,8 @@ bool sm_barrier_stages_apart(const struct sm_layer *s);
 /* core.window on threads with memory partitions (sm_split.c): whether the
  * barrier's memory side can be served a partition per task (more than one
  * partition, no near and far halves, no paging, no page-table reads
- * through the L2), and the barrier so served: the window's n instructions
+ * through the L2), and the barrier so served, its SMs' L1s and ports a
+ * task per SM group too: the window's n instructions
  * of s->req_key, in key order, with the same results as sm_serve_memory
  * gives them one by one. false when out of memory before anything was
  * served (the caller serves them itself: the same results). */

@@ -164,8 +164,8 @@ static inline enum l1_mode l1_mode_of(const struct sm_layer *sl, const struct gp
  * constant at each call. */
 typedef void l1_line_fill_fn(void *ctx, uint64_t addr, double *slot);
 static inline __attribute__((always_inline)) void
-l1_fill_line_others(struct sm_layer *sl, uint32_t sm, uint64_t sa, enum l1_mode mode,
-		    l1_line_fill_fn *fill, void *ctx)
+l1_fill_line_others(struct sm_layer *sl, struct gpuvm_stats *s, uint32_t sm, uint64_t sa,
+		    enum l1_mode mode, l1_line_fill_fn *fill, void *ctx)
 {
 	uint64_t line_bytes = (uint64_t)1 << sl->l1.line_shift;
 	uint64_t base = sa & ~(line_bytes - 1);
@@ -178,7 +178,7 @@ l1_fill_line_others(struct sm_layer *sl, uint32_t sm, uint64_t sa, enum l1_mode 
 				    &s2, &wb2) == L1_MISS &&
 		    s2)
 			fill(ctx, base + o, s2);
-		sl->stats->l1_writeback_sectors += wb2;
+		s->l1_writeback_sectors += wb2;
 	}
 }
 
@@ -233,7 +233,7 @@ static __attribute__((noinline, unused)) double l1_sector(struct sm_layer *sl, u
 		*slot = d;
 	if (sl->l1_fill_line) {
 		struct line_fill_now f = {sl, op, kind, tx, sm};
-		l1_fill_line_others(sl, sm, sa, mode, fill_now, &f);
+		l1_fill_line_others(sl, sl->stats, sm, sa, mode, fill_now, &f);
 	}
 	return d;
 }

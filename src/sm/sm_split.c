@@ -1,27 +1,32 @@
 /* core.window on threads: the barrier with its memory side split by
- * memory partition (sm.h holds the contract; docs/parallel.md, "The
- * memory side by partition"). A window's memory instructions, in key
- * order, pass three phases:
+ * memory partition and its SMs' data side by SM group (sm.h holds the
+ * contract; docs/parallel.md, "The memory side by partition"). A
+ * window's memory instructions, in key order, pass three phases:
  *
- *  1. the SM side, on this thread: every instruction translated (the
- *     plan, sm_plan_memory), then each one's sectors through its SM's L1
- *     and L2 port, each sector that leaves the SM appended to the queue
- *     of the memory partition its address maps to (or the host link's);
- *  2. the memory side, one task per queue on the fork-join pool: each
- *     partition's L2 and DRAM serve its queue in order, the link its own;
+ *  1. the SM side: every instruction translated (the plan,
+ *     sm_plan_memory) on this thread; then, one task per SM group (the
+ *     SMs of a GPC) on the fork-join pool, each of the group's
+ *     instructions' sectors through its SM's L1 and L2 port, each sector
+ *     that leaves the SM appended to the group's list for the memory
+ *     partition its address maps to (or the host link's);
+ *  2. the memory side, one task per queue on the pool: each partition's
+ *     L2 and DRAM serve its requests, the groups' lists merged in key
+ *     order, the link its own;
  *  3. the results, on this thread, in key order: each instruction's
  *     sectors' times, the L1 fills, and the warps' marks (sm_deliver).
  *
  * Each component sees the requests it saw on one thread, in the same
- * order: the L1s and ports in phase 1, a partition only its own requests
- * (memsys.h: a request touches only its partition; a load's DRAM runs are
- * gathered per partition), the link its own. What phase 1 cannot know
- * yet, a fill's time, it leaves in the L1 slot as a mark naming the
- * request (minus its index plus one, as a window's registers are marked),
- * and an L1 hit on a marked slot takes the request's time in phase 3. So
- * the results are identical to one thread's by construction, at any
- * thread count (tests/test_window.c compares them). Each task counts into
- * a statistics block of its own, added in queue order afterwards. */
+ * order: an SM's L1 and port its own instructions' in phase 1 (the
+ * translations touch neither: the stages are apart, sm_split_fits), a
+ * partition only its own requests (memsys.h: a request touches only its
+ * partition; a load's DRAM runs are gathered per partition), the link
+ * its own. What phase 1 cannot know yet, a fill's time, it leaves in the
+ * L1 slot as a mark naming the request (minus its name plus one, as a
+ * window's registers are marked), and an L1 hit on a marked slot takes
+ * the request's time in phase 3. So the results are identical to one
+ * thread's by construction, at any thread count (tests/test_window_split.c
+ * compares them). Each task counts into a statistics block of its own,
+ * added in task order afterwards. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,32 +76,76 @@ struct split_fill {
 	uint32_t k;
 };
 
-struct split_queue {
-	uint32_t *idx;
+/* A request's name (split_term.k, the L1 marks): its SM group's index
+ * above SPLIT_GROUP_SHIFT bits, its index in the group's requests below. */
+#define SPLIT_GROUP_SHIFT 26
+#define SPLIT_GROUPS_MAX 64
+
+/* A request in its queue's list: its index in the group's requests and
+ * its plan part (the merge reads the list alone). */
+struct split_ref {
+	uint32_t k, part;
+};
+struct split_list {
+	struct split_ref *idx;
 	size_t n, cap;
+};
+
+/* A memory-side task's queue: its requests, group by group (each group's
+ * list in key order; phase 2 merges them by plan part). */
+struct split_queue {
 	/* the counters the memory side writes, this task's (memsys.stats) */
 	struct gpuvm_stats counts;
 };
 
-struct sm_split {
-	struct sm_layer *sl;
-	struct fork_join *pool;
-	uint32_t n_queues; /* the memory partitions, then the link */
-	struct split_queue *q;
+/* One SM group's part of phase 1 (the SMs of a GPC, as the window's SM
+ * partitions): its instructions' sectors through their SMs' L1s and
+ * ports, into requests, terms and fills of its own, each request also in
+ * its queue's list. Nothing here is another group's: the L1 instances,
+ * the ports and the recency clocks are per SM, the allocation lookup's
+ * memo is the group's copy. */
+struct split_group {
+	struct sm_split *x;
+	uint32_t id;
 	struct split_req *req;
 	size_t n_req, cap_req;
 	struct split_term *term;
 	size_t n_term, cap_term;
-	size_t *part_term; /* [plan part]: its terms end */
-	size_t cap_part_term;
 	struct split_fill *fill;
 	size_t n_fill, cap_fill;
-	size_t *part_end; /* [instruction]: its parts end */
+	struct split_list *list; /* [n_queues] */
+	uint32_t *inst;          /* the window's instructions of its SMs (key positions) */
+	size_t n_inst, cap_inst;
+	size_t secs;             /* their planned sectors */
+	struct alloc_table allocs;
+	struct gpuvm_stats counts; /* its L1 counters */
+};
+
+struct sm_split {
+	struct sm_layer *sl;
+	struct fork_join *pool;    /* max(n_queues, n_groups) tasks a round */
+	uint32_t n_queues;         /* the memory partitions, then the link */
+	struct split_queue *q;
+	uint32_t n_groups;
+	struct split_group *g;
+	uint32_t *group_of_sm;     /* [sms] */
+	size_t *part_end;          /* [instruction]: its parts end */
 	size_t cap_part_end;
+	/* [plan part]: its group and its terms [begin, end) there */
+	uint32_t *part_group;
+	size_t *part_term_begin, *part_term_end;
+	size_t cap_part_group, cap_part_begin, cap_part_term_end;
+	const struct sm_req_key *key; /* the window's instructions in key order */
 	struct sm_plan plan;
 	bool profile;      /* gpuvm bench --profile --window: tasks timed */
-	double *busy_s;    /* [n_queues]: the window's task seconds */
+	double *busy_s;    /* [n_queues]: the window's memory tasks' seconds */
+	double *group_s;   /* [n_groups]: the window's SM groups' seconds */
 };
+
+static inline struct split_req *req_of(struct sm_split *x, uint32_t k)
+{
+	return &x->g[k >> SPLIT_GROUP_SHIFT].req[k & ((1u << SPLIT_GROUP_SHIFT) - 1)];
+}
 
 bool sm_split_fits(const struct sm_layer *sl)
 {
@@ -110,14 +159,24 @@ void sm_split_free(struct sm_layer *sl)
 	if (!x)
 		return;
 	fork_join_free(x->pool);
-	for (uint32_t i = 0; x->q && i < x->n_queues; i++)
-		free(x->q[i].idx);
+	for (uint32_t i = 0; x->g && i < x->n_groups; i++) {
+		struct split_group *g = &x->g[i];
+		for (uint32_t q = 0; g->list && q < x->n_queues; q++)
+			free(g->list[q].idx);
+		free(g->list);
+		free(g->req);
+		free(g->term);
+		free(g->fill);
+		free(g->inst);
+	}
+	free(x->g);
+	free(x->group_of_sm);
 	free(x->q);
 	free(x->busy_s);
-	free(x->req);
-	free(x->term);
-	free(x->part_term);
-	free(x->fill);
+	free(x->group_s);
+	free(x->part_group);
+	free(x->part_term_begin);
+	free(x->part_term_end);
 	free(x->part_end);
 	free(x->plan.sec);
 	free(x->plan.part);
@@ -130,50 +189,85 @@ static struct sm_split *split_new(struct sm_layer *sl)
 	struct sm_split *x = calloc(1, sizeof *x);
 	if (!x)
 		return NULL;
+	sl->split = x; /* sm_split_free frees what was made */
 	x->sl = sl;
 	x->n_queues = sl->port.mem->n_parts + 1;
+	/* the SM groups: the window's SM partitions (src/system/partition.c),
+	 * gpu.gpcs contiguous ranges of SMs */
+	uint32_t sms = sl->cfg->sms, n = sl->cfg->gpcs;
+	n = n < 1 ? 1 : n > sms ? sms : n;
+	x->n_groups = n > SPLIT_GROUPS_MAX ? SPLIT_GROUPS_MAX : n;
 	x->q = gpuvm_calloc_lines(x->n_queues, sizeof *x->q);
-	x->pool = fork_join_new(sl->threads, x->n_queues);
+	x->g = gpuvm_calloc_lines(x->n_groups, sizeof *x->g);
+	x->group_of_sm = calloc(sms, sizeof *x->group_of_sm);
 	x->busy_s = calloc(x->n_queues, sizeof *x->busy_s);
-	if (!x->q || !x->pool || !x->busy_s) {
-		fork_join_free(x->pool);
-		free(x->busy_s);
-		free(x->q);
-		free(x);
+	x->group_s = calloc(x->n_groups, sizeof *x->group_s);
+	uint32_t tasks = x->n_queues > x->n_groups ? x->n_queues : x->n_groups;
+	x->pool = fork_join_new(sl->threads, tasks);
+	if (!x->q || !x->g || !x->group_of_sm || !x->busy_s || !x->group_s || !x->pool) {
+		sm_split_free(sl);
 		return NULL;
+	}
+	for (uint32_t s = 0; s < sms; s++)
+		x->group_of_sm[s] = (uint32_t)((uint64_t)s * x->n_groups / sms);
+	for (uint32_t i = 0; i < x->n_groups; i++) {
+		x->g[i].x = x;
+		x->g[i].id = i;
+		x->g[i].list = calloc(x->n_queues, sizeof *x->g[i].list);
+		if (!x->g[i].list) {
+			sm_split_free(sl);
+			return NULL;
+		}
 	}
 	return x;
 }
 
-/* Room for the window's n instructions before phase 1 writes anything
- * (phase 1 changes the L1s, so it must not stop half-way). */
+/* Room for the window's n instructions before phase 1 plans anything
+ * (phase 1 changes the L1s and TLBs, so it must not stop half-way). */
 static int split_reserve(struct sm_split *x, const struct sm_layer *sl, size_t n)
 {
 	size_t parts, secs = sm_plan_room(sl, n, &parts);
-	/* l1.fill = line: a miss requests its line's other sectors too */
-	size_t per_sector = sl->l1_fill_line ? (size_t)1 << (sl->l1.line_shift - sl->l1.sector_shift) : 1;
-	size_t reqs = secs * per_sector;
 	if (VEC_RESERVE(x->plan.sec, x->plan.cap_sec, secs) ||
 	    VEC_RESERVE(x->plan.part, x->plan.cap_part, parts) ||
-	    VEC_RESERVE(x->part_end, x->cap_part_end, n) ||
-	    VEC_RESERVE(x->part_term, x->cap_part_term, parts) ||
-	    VEC_RESERVE(x->term, x->cap_term, secs) || VEC_RESERVE(x->req, x->cap_req, reqs) ||
-	    VEC_RESERVE(x->fill, x->cap_fill, reqs))
+	    VEC_RESERVE(x->part_end, x->cap_part_end, n))
+		return -1;
+	if (VEC_RESERVE(x->part_group, x->cap_part_group, parts) ||
+	    VEC_RESERVE(x->part_term_begin, x->cap_part_begin, parts) ||
+	    VEC_RESERVE(x->part_term_end, x->cap_part_term_end, parts))
+		return -1;
+	for (uint32_t i = 0; i < x->n_groups; i++)
+		if (VEC_RESERVE(x->g[i].inst, x->g[i].cap_inst, n))
+			return -1;
+	return 0;
+}
+
+/* Room in group g for its planned sectors, before any L1 changes: a
+ * sector is a term, and a request and a fill (l1.fill = line: one for
+ * each sector of its line). */
+static int group_reserve(struct sm_split *x, struct split_group *g)
+{
+	const struct sm_layer *sl = x->sl;
+	size_t per_sector = sl->l1_fill_line ? (size_t)1 << (sl->l1.line_shift - sl->l1.sector_shift) : 1;
+	size_t reqs = g->secs * per_sector;
+	if (reqs >= (size_t)1 << SPLIT_GROUP_SHIFT)
+		return -1;
+	if (VEC_RESERVE(g->term, g->cap_term, g->secs) || VEC_RESERVE(g->req, g->cap_req, reqs) ||
+	    VEC_RESERVE(g->fill, g->cap_fill, reqs))
 		return -1;
 	for (uint32_t i = 0; i < x->n_queues; i++)
-		if (VEC_RESERVE(x->q[i].idx, x->q[i].cap, reqs))
+		if (VEC_RESERVE(g->list[i].idx, g->list[i].cap, reqs))
 			return -1;
 	return 0;
 }
 
 /* ---- phase 1: the SM side ---------------------------------------------- */
 
-/* A request leaving the SM side: appended to its queue; its index. */
-static uint32_t add_req(struct sm_split *x, enum split_op op, uint64_t sa, enum gpuvm_mem_op mem_op,
-			double t, uint32_t part, uint64_t instr)
+/* A request leaving the SM side: appended to its queue; its name. */
+static uint32_t add_req(struct split_group *g, enum split_op op, uint64_t sa,
+			enum gpuvm_mem_op mem_op, double t, uint32_t part, uint64_t instr)
 {
-	uint32_t k = (uint32_t)x->n_req++;
-	struct split_req *r = &x->req[k];
+	uint32_t k = (uint32_t)g->n_req++;
+	struct split_req *r = &g->req[k];
 	r->addr = sa;
 	r->t = t;
 	r->result = -INFINITY;
@@ -183,19 +277,20 @@ static uint32_t add_req(struct sm_split *x, enum split_op op, uint64_t sa, enum 
 	r->mem_op = (uint8_t)mem_op;
 	r->write = mem_op != GPUVM_OP_LOAD;
 	r->fetch = mem_op != GPUVM_OP_STORE;
+	struct sm_split *x = g->x;
 	uint32_t qi = x->n_queues - 1;
 	if (op != SPLIT_LINK && op != SPLIT_LINK_ATOMIC) {
 		const struct memsys *ms = x->sl->port.mem;
 		qi = (uint32_t)(memsys_route(ms, sa, &r->local) - ms->part);
 	}
-	struct split_queue *q = &x->q[qi];
-	q->idx[q->n++] = k;
-	return k;
+	struct split_list *l = &g->list[qi];
+	l->idx[l->n++] = (struct split_ref){k, part};
+	return g->id << SPLIT_GROUP_SHIFT | k;
 }
 
 /* access_sector's SM side: the L2 port, then the request (no managed
  * memory here: sm_split_fits). */
-static struct split_term p1_access(struct sm_split *x, struct sm_layer *sl, uint64_t sa,
+static struct split_term p1_access(struct split_group *g, struct sm_layer *sl, uint64_t sa,
 				   enum gpuvm_mem_op op, enum gpuvm_alloc_kind kind, double tx,
 				   uint32_t sm, uint32_t part, uint64_t instr)
 {
@@ -210,20 +305,20 @@ static struct split_term p1_access(struct sm_split *x, struct sm_layer *sl, uint
 		sop = SPLIT_HELD;
 		flags = TERM_HELD;
 	}
-	return (struct split_term){-INFINITY, add_req(x, sop, sa, op, tx, part, instr), flags};
+	return (struct split_term){-INFINITY, add_req(g, sop, sa, op, tx, part, instr), flags};
 }
 
 /* A fill's slot: marked with its request until phase 3 writes the time. */
-static void mark_fill(struct sm_split *x, double *slot, uint32_t k)
+static void mark_fill(struct split_group *g, double *slot, uint32_t k)
 {
 	*slot = -(double)k - 1;
-	x->fill[x->n_fill++] = (struct split_fill){slot, k};
+	g->fill[g->n_fill++] = (struct split_fill){slot, k};
 }
 
 /* A line's other sectors (l1_fill_line_others): queued, their slots
  * marked. */
 struct line_fill_later {
-	struct sm_split *x;
+	struct split_group *g;
 	struct sm_layer *sl;
 	enum gpuvm_mem_op op;
 	enum gpuvm_alloc_kind kind;
@@ -234,13 +329,13 @@ struct line_fill_later {
 static void fill_later(void *ctx, uint64_t addr, double *slot)
 {
 	struct line_fill_later *f = ctx;
-	mark_fill(f->x, slot,
-		  p1_access(f->x, f->sl, addr, f->op, f->kind, f->tx, f->sm, f->part, f->instr).k);
+	mark_fill(f->g, slot,
+		  p1_access(f->g, f->sl, addr, f->op, f->kind, f->tx, f->sm, f->part, f->instr).k);
 }
 
 /* l1_sector's SM side (sm_sector.h), step for step, with the request
  * in place of access_sector's answer and its fills marked. */
-static struct split_term p1_l1(struct sm_split *x, struct sm_layer *sl, uint64_t sa,
+static struct split_term p1_l1(struct split_group *g, struct sm_layer *sl, uint64_t sa,
 			       enum gpuvm_mem_op op, enum gpuvm_alloc_kind kind, double tx, uint32_t sm,
 			       enum l1_mode mode, uint32_t part, uint64_t instr)
 {
@@ -249,40 +344,40 @@ static struct split_term p1_l1(struct sm_split *x, struct sm_layer *sl, uint64_t
 	bool write = op == GPUVM_OP_STORE;
 	if (write && mode != L1_LOCAL) {
 		l1_cache_write_through(&sl->l1, sm, sa, tx);
-		return p1_access(x, sl, sa, op, kind, tx, sm, part, instr);
+		return p1_access(g, sl, sa, op, kind, tx, sm, part, instr);
 	}
 	enum l1_result r = l1_cache_access(&sl->l1, sm, sa, true, mode == L1_EVICT_FIRST, write,
 					   &ready, &slot, &wb);
 	if (wb)
-		sl->stats->l1_writeback_sectors += wb;
+		g->counts.l1_writeback_sectors += wb;
 	double hit = tx + sl->l1_hit;
 	if (r == L1_HIT) {
-		sl->stats->l1_sector_hits++;
+		g->counts.l1_sector_hits++;
 		if (ready < 0) /* a fill of this window: its request's time */
 			return (struct split_term){hit, (uint32_t)(-ready) - 1, 0};
 		return (struct split_term){later(ready, hit), SPLIT_NONE, 0};
 	}
-	sl->stats->l1_sector_misses++;
+	g->counts.l1_sector_misses++;
 	if (write) {
 		*slot = hit;
 		return (struct split_term){hit, SPLIT_NONE, 0};
 	}
-	struct split_term d = p1_access(x, sl, sa, op, kind, tx, sm, part, instr);
+	struct split_term d = p1_access(g, sl, sa, op, kind, tx, sm, part, instr);
 	if (slot)
-		mark_fill(x, slot, d.k);
+		mark_fill(g, slot, d.k);
 	if (sl->l1_fill_line) {
-		struct line_fill_later f = {x, sl, op, kind, tx, sm, part, instr};
-		l1_fill_line_others(sl, sm, sa, mode, fill_later, &f);
+		struct line_fill_later f = {g, sl, op, kind, tx, sm, part, instr};
+		l1_fill_line_others(sl, &g->counts, sm, sa, mode, fill_later, &f);
 	}
 	return d;
 }
 
 /* serve_sector's SM side: the sector's term appended. */
-static void p1_sector(struct sm_split *x, struct sm_layer *sl, uint32_t sm,
+static void p1_sector(struct split_group *g, struct sm_layer *sl, uint32_t sm,
 		      const struct gpuvm_warp_item *it, uint64_t sa, enum l1_mode l1mode, double tx,
 		      uint32_t part, uint64_t instr)
 {
-	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
+	enum gpuvm_alloc_kind kind = alloc_table_kind(&g->allocs, sa);
 	struct split_term t;
 	if (__builtin_expect(it->op == GPUVM_OP_ATOMIC, 0)) {
 		if (kind == GPUVM_ALLOC_HOST_PINNED) {
@@ -290,110 +385,184 @@ static void p1_sector(struct sm_split *x, struct sm_layer *sl, uint32_t sm,
 			uint32_t lanes = 0;
 			for (uint32_t m = it->active_mask; m; m &= m - 1)
 				lanes += it->addr[__builtin_ctz(m)] >> sl->co.sector_shift == sec;
-			uint32_t k = add_req(x, SPLIT_LINK_ATOMIC, sa, it->op, tx + sl->crossbar_cycles,
+			uint32_t k = add_req(g, SPLIT_LINK_ATOMIC, sa, it->op, tx + sl->crossbar_cycles,
 					     part, instr);
-			x->req[k].lanes = lanes;
+			req_of(g->x, k)->lanes = lanes;
 			t = (struct split_term){-INFINITY, k, 0};
 		} else {
-			t = p1_access(x, sl, sa, it->op, kind, tx, sm, part, instr);
+			t = p1_access(g, sl, sa, it->op, kind, tx, sm, part, instr);
 			t.flags |= TERM_ATOMIC;
 		}
 	} else {
 		t = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
-			    ? p1_access(x, sl, sa, it->op, kind, tx, sm, part, instr)
-			    : p1_l1(x, sl, sa, it->op, kind, tx, sm, l1mode, part, instr);
+			    ? p1_access(g, sl, sa, it->op, kind, tx, sm, part, instr)
+			    : p1_l1(g, sl, sa, it->op, kind, tx, sm, l1mode, part, instr);
 		if (sl->exit_waits_stores && it->op == GPUVM_OP_STORE &&
 		    kind != GPUVM_ALLOC_HOST_PINNED)
 			t.flags |= TERM_ACK;
 	}
-	x->term[x->n_term++] = t;
+	g->term[g->n_term++] = t;
 }
 
 /* serve_part's SM side (sm_serve.c): one plan part's sectors. */
-static void p1_part(struct sm_split *x, struct sm_layer *sl, uint32_t sm,
+static void p1_part(struct split_group *g, struct sm_layer *sl, uint32_t sm,
 		    const struct gpuvm_warp_item *it, uint32_t part)
 {
+	struct sm_split *x = g->x;
 	const struct sm_plan_part *pp = &x->plan.part[part];
 	const struct sm_plan_sector *sec = x->plan.sec + pp->first, *end = sec + pp->n;
+	x->part_group[part] = g->id;
+	x->part_term_begin[part] = g->n_term;
 	for (; sec < end; sec++) {
 		if (pp->runs) {
-			if (alloc_table_kind(sl->port.allocs, sec->addr) == GPUVM_ALLOC_DEVICE) {
-				uint32_t k = add_req(x, SPLIT_RUN, sec->addr, GPUVM_OP_LOAD,
+			if (alloc_table_kind(&g->allocs, sec->addr) == GPUVM_ALLOC_DEVICE) {
+				uint32_t k = add_req(g, SPLIT_RUN, sec->addr, GPUVM_OP_LOAD,
 						     l2_port(sl, sm, sec->tx), part, pp->instr);
-				x->term[x->n_term++] = (struct split_term){-INFINITY, k, 0};
+				g->term[g->n_term++] = (struct split_term){-INFINITY, k, 0};
 			} else {
-				p1_sector(x, sl, sm, it, sec->addr, L1_BYPASS, sec->tx, part, pp->instr);
+				p1_sector(g, sl, sm, it, sec->addr, L1_BYPASS, sec->tx, part, pp->instr);
 			}
 		} else {
-			p1_sector(x, sl, sm, it, sec->addr, (enum l1_mode)pp->l1mode, sec->tx, part,
+			p1_sector(g, sl, sm, it, sec->addr, (enum l1_mode)pp->l1mode, sec->tx, part,
 				  pp->instr);
 		}
 	}
-	x->part_term[part] = x->n_term;
+	x->part_term_end[part] = g->n_term;
+}
+
+/* Phase 1's data side of SM group gi (a task): its instructions in key
+ * order, each plan part's sectors. */
+static void p1_group(void *ctx, uint32_t gi)
+{
+	struct sm_split *x = ctx;
+	if (gi >= x->n_groups)
+		return;
+	struct split_group *g = &x->g[gi];
+	double t0 = x->profile ? window_profile_now() : 0;
+	struct sm_layer *sl = x->sl;
+	for (size_t j = 0; j < g->n_inst; j++) {
+		size_t i = g->inst[j];
+		const struct sm_request *r = x->key[i].r;
+		for (size_t p = i ? x->part_end[i - 1] : 0; p < x->part_end[i]; p++)
+			p1_part(g, sl, r->sm, &r->item, (uint32_t)p);
+	}
+	if (x->profile)
+		x->group_s[gi] = window_profile_now() - t0;
 }
 
 /* ---- phase 2: the memory side, a task per queue ------------------------- */
 
+/* Queue qi's requests in key order: the groups' lists merged by plan
+ * part (a part is one group's, and parts are numbered in key order). */
+struct split_merge {
+	size_t pos[SPLIT_GROUPS_MAX];
+	uint32_t head[SPLIT_GROUPS_MAX]; /* the part at pos, UINT32_MAX: done */
+};
+
+static uint32_t list_part(const struct split_group *g, uint32_t qi, size_t pos)
+{
+	const struct split_list *l = &g->list[qi];
+	return pos < l->n ? l->idx[pos].part : UINT32_MAX;
+}
+
+static void merge_start(struct split_merge *m, const struct sm_split *x, uint32_t qi)
+{
+	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
+		m->pos[gi] = 0;
+		m->head[gi] = list_part(&x->g[gi], qi, 0);
+	}
+}
+
+/* The next part's requests: *g and its list's [*begin, *end); false
+ * when every list is done. */
+static bool next_part(struct split_merge *m, struct sm_split *x, uint32_t qi,
+		      struct split_group **g, size_t *begin, size_t *end)
+{
+	uint32_t best = 0;
+	for (uint32_t gi = 1; gi < x->n_groups; gi++)
+		if (m->head[gi] < m->head[best])
+			best = gi;
+	uint32_t part = m->head[best];
+	if (part == UINT32_MAX)
+		return false;
+	struct split_group *h = &x->g[best];
+	size_t i = m->pos[best];
+	*begin = i;
+	uint32_t next;
+	while ((next = list_part(h, qi, ++i)) == part)
+		;
+	*end = m->pos[best] = i;
+	m->head[best] = next;
+	*g = h;
+	return true;
+}
+
 /* Partition q's open run sent; its time to the request that opened it. */
-static void flush_run(struct memsys *ms, struct mem_partition *p, struct split_req *req,
-		      uint32_t *owner)
+static void flush_run(struct memsys *ms, struct mem_partition *p, struct split_req **owner)
 {
 	double d = memsys_flush_part_run(ms, p);
-	if (*owner != SPLIT_NONE)
-		req[*owner].result = later(req[*owner].result, d);
-	*owner = SPLIT_NONE;
+	if (*owner)
+		(*owner)->result = later((*owner)->result, d);
+	*owner = NULL;
 }
 
 static void serve_queue(void *ctx, uint32_t qi)
 {
 	struct sm_split *x = ctx;
+	if (qi >= x->n_queues)
+		return; /* the pool's rounds have room for the SM groups too */
 	struct split_queue *q = &x->q[qi];
 	double t0 = x->profile ? window_profile_now() : 0;
+	struct split_merge m;
+	merge_start(&m, x, qi);
+	size_t begin, end;
+	struct split_group *g;
 	if (qi == x->n_queues - 1) { /* the host link */
 		struct host_link *link = x->sl->port.link;
-		for (size_t i = 0; i < q->n; i++) {
-			struct split_req *r = &x->req[q->idx[i]];
-			struct link_req lr = {.sector_addr = r->addr, .op = r->mem_op,
-					      .instr = r->instr, .t = r->t};
-			r->result = r->op == SPLIT_LINK_ATOMIC
-					    ? link_zero_copy_atomics(link, &lr, r->lanes)
-					    : link_zero_copy(link, &lr);
-		}
+		while (next_part(&m, x, qi, &g, &begin, &end))
+			for (size_t i = begin; i < end; i++) {
+				struct split_req *r = &g->req[g->list[qi].idx[i].k];
+				struct link_req lr = {.sector_addr = r->addr, .op = r->mem_op,
+						      .instr = r->instr, .t = r->t};
+				r->result = r->op == SPLIT_LINK_ATOMIC
+						    ? link_zero_copy_atomics(link, &lr, r->lanes)
+						    : link_zero_copy(link, &lr);
+			}
 	} else {
 		/* the memory side as this partition's task sees it: its own
 		 * counters and write-back wait */
 		struct memsys ms = *x->sl->port.mem;
 		ms.stats = &q->counts;
 		struct mem_partition *p = &ms.part[qi];
-		uint32_t owner = SPLIT_NONE, part = UINT32_MAX;
-		for (size_t i = 0; i < q->n; i++) {
-			uint32_t k = q->idx[i];
-			struct split_req *r = &x->req[k];
-			if (r->part != part) { /* a load's runs end with it */
-				flush_run(&ms, p, x->req, &owner);
-				part = r->part;
-			}
-			switch ((enum split_op)r->op) {
-			case SPLIT_RUN: {
-				double flushed;
-				r->result = memsys_run_sector(&ms, p, r->addr, r->local, r->t, &flushed);
-				if (owner != SPLIT_NONE)
-					x->req[owner].result = later(x->req[owner].result, flushed);
-				if (p->run.n == 1 && r->result == -INFINITY)
-					owner = k; /* it opened the run */
-				break;
-			}
-			case SPLIT_HELD:
-				ms.writeback_wait = 0;
-				r->result = memsys_access_local(&ms, p, r->local, true, false, r->t);
-				r->wb_wait = ms.writeback_wait;
-				break;
-			default:
-				r->result = memsys_access_local(&ms, p, r->local, r->write, r->fetch, r->t);
-				break;
+		struct split_req *owner = NULL;
+		while (next_part(&m, x, qi, &g, &begin, &end)) {
+			flush_run(&ms, p, &owner); /* a load's runs end with its part */
+			for (size_t i = begin; i < end; i++) {
+				struct split_req *r = &g->req[g->list[qi].idx[i].k];
+				switch ((enum split_op)r->op) {
+				case SPLIT_RUN: {
+					double flushed;
+					r->result = memsys_run_sector(&ms, p, r->addr, r->local, r->t,
+								      &flushed);
+					if (owner)
+						owner->result = later(owner->result, flushed);
+					if (p->run.n == 1 && r->result == -INFINITY)
+						owner = r; /* it opened the run */
+					break;
+				}
+				case SPLIT_HELD:
+					ms.writeback_wait = 0;
+					r->result = memsys_access_local(&ms, p, r->local, true, false, r->t);
+					r->wb_wait = ms.writeback_wait;
+					break;
+				default:
+					r->result = memsys_access_local(&ms, p, r->local, r->write, r->fetch,
+									r->t);
+					break;
+				}
 			}
 		}
-		flush_run(&ms, p, x->req, &owner);
+		flush_run(&ms, p, &owner);
 	}
 	if (x->profile) /* each task its own element */
 		x->busy_s[qi] = window_profile_now() - t0;
@@ -406,12 +575,13 @@ static double part_result(struct sm_split *x, struct sm_layer *sl, const struct 
 			  uint32_t j, double *ack)
 {
 	const struct sm_plan_part *pp = &x->plan.part[j];
+	const struct split_group *g = &x->g[x->part_group[j]];
 	double done = pp->start + 1, left = 0;
-	for (size_t i = j ? x->part_term[j - 1] : 0; i < x->part_term[j]; i++) {
-		const struct split_term *t = &x->term[i];
+	for (size_t i = x->part_term_begin[j]; i < x->part_term_end[j]; i++) {
+		const struct split_term *t = &g->term[i];
 		double v = t->c;
 		if (t->k != SPLIT_NONE) {
-			const struct split_req *r = &x->req[t->k];
+			const struct split_req *r = req_of(x, t->k);
 			v = later(v, t->flags & TERM_ATOMIC ? r->result + sl->l2_atomic_cycles
 							    : r->result);
 			if ((t->flags & TERM_HELD) && r->wb_wait > 0)
@@ -427,41 +597,62 @@ static double part_result(struct sm_split *x, struct sm_layer *sl, const struct 
 
 bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 {
-	if (!sl->split && !(sl->split = split_new(sl)))
+	if (!sl->split && !split_new(sl))
 		return false;
 	struct sm_split *x = sl->split;
+	const struct sm_req_key *key = sl->req_key;
+	x->key = key;
+	/* each group's instructions, and room for them, before anything is
+	 * planned or served (nothing may stop half-way) */
+	for (uint32_t gi = 0; gi < x->n_groups; gi++)
+		x->g[gi].n_inst = 0;
 	if (split_reserve(x, sl, n))
 		return false;
-	x->n_req = x->n_term = x->n_fill = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct split_group *g = &x->g[x->group_of_sm[key[i].r->sm]];
+		g->inst[g->n_inst++] = (uint32_t)i;
+	}
+	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
+		struct split_group *g = &x->g[gi];
+		size_t parts;
+		g->secs = sm_plan_room(sl, g->n_inst, &parts);
+		if (group_reserve(x, g))
+			return false;
+		g->n_req = g->n_term = g->n_fill = 0;
+		for (uint32_t q = 0; q < x->n_queues; q++)
+			g->list[q].n = 0;
+		g->allocs = *sl->port.allocs; /* its own lookup memo */
+	}
 	x->plan.n_sec = x->plan.n_part = 0;
 	x->plan.counts = sl->stats;
-	for (uint32_t i = 0; i < x->n_queues; i++)
-		x->q[i].n = 0;
 	x->profile = window_profile_enabled();
 	uint64_t units0 = sl->stats->xlat_units;
-	const struct sm_req_key *key = sl->req_key;
-	/* every translation first, then every instruction's data side: the
-	 * two share no state (sm_split_fits: the stages are apart, as the
-	 * two-stage barrier runs them), and apart the profile times each */
+	/* every translation first, in key order on this thread; then each SM
+	 * group's data side, a task per group: the translations share no
+	 * state with the L1s and ports (sm_split_fits: the stages are apart,
+	 * as the two-stage barrier runs them), nor one group's SMs with
+	 * another's */
 	double t0 = x->profile ? window_profile_now() : 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct sm_request *r = key[i].r;
 		sm_plan_memory(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->start, &x->plan);
 		x->part_end[i] = x->plan.n_part;
 	}
-	double t1 = x->profile ? window_profile_now() : 0;
-	for (size_t i = 0, j = 0; i < n; i++) {
-		const struct sm_request *r = key[i].r;
-		for (; j < x->part_end[i]; j++)
-			p1_part(x, sl, r->sm, &r->item, (uint32_t)j);
-	}
 	sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
-	double t2 = x->profile ? window_profile_now() : 0;
+	double t1 = x->profile ? window_profile_now() : 0;
+	fork_join_run(x->pool, p1_group, x);
+	struct gpuvm_stats *s = sl->stats;
+	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
+		struct gpuvm_stats *c = &x->g[gi].counts;
+		s->l1_sector_hits += c->l1_sector_hits;
+		s->l1_sector_misses += c->l1_sector_misses;
+		s->l1_writeback_sectors += c->l1_writeback_sectors;
+		c->l1_sector_hits = c->l1_sector_misses = c->l1_writeback_sectors = 0;
+	}
 	fork_join_run(x->pool, serve_queue, x);
 	double t3 = x->profile ? window_profile_now() : 0;
 	if (x->profile)
 		window_profile_add_memory(x->busy_s, x->n_queues);
-	struct gpuvm_stats *s = sl->stats;
 	for (uint32_t i = 0; i + 1 < x->n_queues; i++) {
 		struct gpuvm_stats *c = &x->q[i].counts;
 		s->l2_sector_hits += c->l2_sector_hits;
@@ -469,10 +660,13 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 		s->dram_bytes += c->dram_bytes;
 		c->l2_sector_hits = c->l2_sector_misses = c->dram_bytes = 0;
 	}
-	for (size_t i = 0; i < x->n_fill; i++) {
-		const struct split_fill *f = &x->fill[i];
-		if (*f->slot == -(double)f->k - 1)
-			*f->slot = x->req[f->k].result;
+	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
+		const struct split_group *g = &x->g[gi];
+		for (size_t i = 0; i < g->n_fill; i++) {
+			const struct split_fill *f = &g->fill[i];
+			if (*f->slot == -(double)f->k - 1)
+				*f->slot = req_of(x, f->k)->result;
+		}
 	}
 	size_t first = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -488,6 +682,7 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 		sm_deliver(sl, &sl->warp[r->wslot], r->wslot, &r->item, r->seq, done, ack);
 	}
 	if (x->profile)
-		window_profile_add_sm_side(t1 - t0, t2 - t1, window_profile_now() - t3);
+		window_profile_add_sm_side(t1 - t0, x->group_s, x->n_groups,
+					   window_profile_now() - t3);
 	return true;
 }

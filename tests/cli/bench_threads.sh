@@ -96,6 +96,8 @@ for r in d["rows"]:
     assert all(x >= 0 for x in sm), (r["run"], pp)
     assert sum(sm) + pp["barrier_memory_seconds"] <= pp["barrier_seconds"] + 1e-9, (r["run"], pp)
     assert all((x > 0) == (pp["memory_tasks"] > 0) for x in sm), (r["run"], pp)
+    # the L1s and ports a task per SM group: p100's 6 GPCs
+    assert pp["sm_data_tasks"] == (6 if pp["memory_tasks"] else 0), (r["run"], pp)
     s = [pp["predicted_speedup_%d" % c] for c in (2, 8, 32, 64)]
     assert all(1 <= a <= b + 1e-9 for a, b in zip(s, s[1:])), (r["run"], s)
     assert s[-1] <= 1 / pp["serial_fraction"] + 1e-9, (r["run"], pp)
