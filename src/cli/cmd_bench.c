@@ -503,9 +503,10 @@ static void bench_usage(FILE *out)
 	      "               the partitioned model would reach at 2, 8, 32 and 64 cores\n"
 	      "               with its barrier serial but for its memory side, which\n"
 	      "               presets with memory partitions (mem.partitions, not near\n"
-	      "               and far halves) serve and time a partition per task,\n"
-	      "               timing also the serial rest by phase: translations,\n"
-	      "               L1s and ports, results (JSON: profile.partitions)\n",
+	      "               and far halves) serve and time a partition per task, and\n"
+	      "               its SMs' L1s and ports, a group of SMs per task; the\n"
+	      "               translations and results stay serial (JSON:\n"
+	      "               profile.partitions)\n",
 	      out);
 }
 
