@@ -419,6 +419,9 @@ size_t sm_plan_sectors_max(const struct sm_layer *s, const struct gpuvm_warp_ite
 /* sm_plan_sectors_max summed over the barrier's first n keys
  * (s->req_key): the most sectors, *parts the most parts. */
 size_t sm_plan_room(const struct sm_layer *s, size_t n, size_t *parts);
+/* Room in plan for secs sectors and parts parts; 0, or -1 when out of
+ * memory (the plan unchanged but for its capacity). */
+int sm_plan_reserve(struct sm_plan *plan, size_t secs, size_t parts);
 void sm_plan_memory(struct sm_layer *s, struct warp_rt *w, uint32_t wslot,
 		    const struct gpuvm_warp_item *it, double start, struct sm_plan *plan);
 /* The second stage: serves the instruction's parts [first, end) of the

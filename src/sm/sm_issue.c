@@ -15,6 +15,7 @@
 #endif
 
 #include "core/later.h"
+#include "core/vec.h"
 #include "engine/alloc_table.h"
 #include "link/link.h"
 #include "memsys/memsys.h"
@@ -524,6 +525,14 @@ size_t sm_plan_room(const struct sm_layer *sl, size_t n, size_t *parts)
 		*parts += pa;
 	}
 	return secs;
+}
+
+int sm_plan_reserve(struct sm_plan *plan, size_t secs, size_t parts)
+{
+	if (VEC_RESERVE(plan->sec, plan->cap_sec, secs) ||
+	    VEC_RESERVE(plan->part, plan->cap_part, parts))
+		return -1;
+	return 0;
 }
 
 void sm_plan_memory(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,

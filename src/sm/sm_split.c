@@ -27,6 +27,7 @@
  * thread's by construction, at any thread count (tests/test_window_split.c
  * compares them). Each task counts into a statistics block of its own,
  * added in task order afterwards. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,6 @@ struct split_req {
 	double result;  /* when its data is back (a run's misses: in its first) */
 	double wb_wait; /* SPLIT_HELD: the write-back wait that held it */
 	uint64_t instr; /* the link's name for its instruction */
-	uint32_t part;  /* its plan part: a partition's run ends with it */
 	uint32_t lanes; /* SPLIT_LINK_ATOMIC: the lanes on the sector */
 	uint8_t op, mem_op, write, fetch;
 };
@@ -116,7 +116,8 @@ struct split_group {
 	struct split_list *list; /* [n_queues] */
 	uint32_t *inst;          /* the window's instructions of its SMs (key positions) */
 	size_t n_inst, cap_inst;
-	size_t secs;             /* their planned sectors */
+	/* the most sectors they can plan (sm_plan_sectors_max, summed) */
+	size_t room_secs;
 	struct alloc_table allocs;
 	struct gpuvm_stats counts; /* its L1 counters */
 };
@@ -222,41 +223,52 @@ static struct sm_split *split_new(struct sm_layer *sl)
 	return x;
 }
 
-/* Room for the window's n instructions before phase 1 plans anything
- * (phase 1 changes the L1s and TLBs, so it must not stop half-way). */
+/* The room a group's requests take for room_secs sectors: a request
+ * each (l1.fill = line: one for each sector of its line). */
+static size_t group_reqs_room(const struct sm_layer *sl, size_t room_secs)
+{
+	return sl->l1_fill_line ? room_secs << (sl->l1.line_shift - sl->l1.sector_shift) : room_secs;
+}
+
+/* The window's n instructions (s->req_key) to their SM groups, and room
+ * for all of them, before phase 1 plans anything (phase 1 changes the L1s
+ * and TLBs, so it must not stop half-way): the plan's for every
+ * instruction, each group's for its own instructions' sectors. */
 static int split_reserve(struct sm_split *x, const struct sm_layer *sl, size_t n)
 {
-	size_t parts, secs = sm_plan_room(sl, n, &parts);
-	if (VEC_RESERVE(x->plan.sec, x->plan.cap_sec, secs) ||
-	    VEC_RESERVE(x->plan.part, x->plan.cap_part, parts) ||
-	    VEC_RESERVE(x->part_end, x->cap_part_end, n))
-		return -1;
-	if (VEC_RESERVE(x->part_group, x->cap_part_group, parts) ||
+	const struct sm_req_key *key = sl->req_key;
+	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
+		struct split_group *g = &x->g[gi];
+		g->n_inst = g->room_secs = 0;
+		if (VEC_RESERVE(g->inst, g->cap_inst, n))
+			return -1;
+	}
+	size_t secs = 0, parts = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t pa, s = sm_plan_sectors_max(sl, &key[i].r->item, &pa);
+		struct split_group *g = &x->g[x->group_of_sm[key[i].r->sm]];
+		g->inst[g->n_inst++] = (uint32_t)i;
+		g->room_secs += s;
+		secs += s;
+		parts += pa;
+	}
+	if (sm_plan_reserve(&x->plan, secs, parts) ||
+	    VEC_RESERVE(x->part_end, x->cap_part_end, n) ||
+	    VEC_RESERVE(x->part_group, x->cap_part_group, parts) ||
 	    VEC_RESERVE(x->part_term_begin, x->cap_part_begin, parts) ||
 	    VEC_RESERVE(x->part_term_end, x->cap_part_term_end, parts))
 		return -1;
-	for (uint32_t i = 0; i < x->n_groups; i++)
-		if (VEC_RESERVE(x->g[i].inst, x->g[i].cap_inst, n))
+	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
+		struct split_group *g = &x->g[gi];
+		size_t reqs = group_reqs_room(sl, g->room_secs);
+		if (reqs >= (size_t)1 << SPLIT_GROUP_SHIFT ||
+		    VEC_RESERVE(g->term, g->cap_term, g->room_secs) ||
+		    VEC_RESERVE(g->req, g->cap_req, reqs) || VEC_RESERVE(g->fill, g->cap_fill, reqs))
 			return -1;
-	return 0;
-}
-
-/* Room in group g for its planned sectors, before any L1 changes: a
- * sector is a term, and a request and a fill (l1.fill = line: one for
- * each sector of its line). */
-static int group_reserve(struct sm_split *x, struct split_group *g)
-{
-	const struct sm_layer *sl = x->sl;
-	size_t per_sector = sl->l1_fill_line ? (size_t)1 << (sl->l1.line_shift - sl->l1.sector_shift) : 1;
-	size_t reqs = g->secs * per_sector;
-	if (reqs >= (size_t)1 << SPLIT_GROUP_SHIFT)
-		return -1;
-	if (VEC_RESERVE(g->term, g->cap_term, g->secs) || VEC_RESERVE(g->req, g->cap_req, reqs) ||
-	    VEC_RESERVE(g->fill, g->cap_fill, reqs))
-		return -1;
-	for (uint32_t i = 0; i < x->n_queues; i++)
-		if (VEC_RESERVE(g->list[i].idx, g->list[i].cap, reqs))
-			return -1;
+		for (uint32_t q = 0; q < x->n_queues; q++)
+			if (VEC_RESERVE(g->list[q].idx, g->list[q].cap, reqs))
+				return -1;
+	}
 	return 0;
 }
 
@@ -272,7 +284,6 @@ static uint32_t add_req(struct split_group *g, enum split_op op, uint64_t sa,
 	r->t = t;
 	r->result = -INFINITY;
 	r->instr = instr;
-	r->part = part;
 	r->op = (uint8_t)op;
 	r->mem_op = (uint8_t)mem_op;
 	r->write = mem_op != GPUVM_OP_LOAD;
@@ -602,22 +613,10 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 	struct sm_split *x = sl->split;
 	const struct sm_req_key *key = sl->req_key;
 	x->key = key;
-	/* each group's instructions, and room for them, before anything is
-	 * planned or served (nothing may stop half-way) */
-	for (uint32_t gi = 0; gi < x->n_groups; gi++)
-		x->g[gi].n_inst = 0;
 	if (split_reserve(x, sl, n))
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		struct split_group *g = &x->g[x->group_of_sm[key[i].r->sm]];
-		g->inst[g->n_inst++] = (uint32_t)i;
-	}
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
 		struct split_group *g = &x->g[gi];
-		size_t parts;
-		g->secs = sm_plan_room(sl, g->n_inst, &parts);
-		if (group_reserve(x, g))
-			return false;
 		g->n_req = g->n_term = g->n_fill = 0;
 		for (uint32_t q = 0; q < x->n_queues; q++)
 			g->list[q].n = 0;
@@ -641,6 +640,11 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 	sl->window_units_per_request = (double)(sl->stats->xlat_units - units0) / (double)n;
 	double t1 = x->profile ? window_profile_now() : 0;
 	fork_join_run(x->pool, p1_group, x);
+#ifndef NDEBUG /* within the room reserved (this project builds with asserts) */
+	for (uint32_t gi = 0; gi < x->n_groups; gi++)
+		assert(x->g[gi].n_term <= x->g[gi].room_secs &&
+		       x->g[gi].n_req <= group_reqs_room(sl, x->g[gi].room_secs));
+#endif
 	struct gpuvm_stats *s = sl->stats;
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
 		struct gpuvm_stats *c = &x->g[gi].counts;

@@ -415,9 +415,7 @@ void sm_window_pipe_free(struct sm_layer *sl)
 static int pipe_reserve(struct sm_pipe *p, const struct sm_layer *sl, size_t n)
 {
 	size_t parts, secs = sm_plan_room(sl, n, &parts);
-	if (VEC_RESERVE(p->plan.sec, p->plan.cap_sec, secs) ||
-	    VEC_RESERVE(p->plan.part, p->plan.cap_part, parts) ||
-	    VEC_RESERVE(p->part_end, p->cap_part_end, n))
+	if (sm_plan_reserve(&p->plan, secs, parts) || VEC_RESERVE(p->part_end, p->cap_part_end, n))
 		return -1;
 	return 0;
 }
