@@ -160,7 +160,7 @@ enum simt_launch_flags {
 	 * max, or, xor) whose returned value is not used, or RED_ADD and
 	 * ST_ORDERED (applied in thread order whatever order the threads ran
 	 * in); several CTAs' stores of one value to an element are ST_SAME.
- * Float ATOMIC_ADDs, "last writer wins" plain stores, and reads
+	 * Float ATOMIC_ADDs, "last writer wins" plain stores, and reads
 	 * of neighbours' fresh writes (bc's BFS claiming vertices, hash
 	 * inserts) do not qualify. Such a kernel may run on worker threads
 	 * ahead of the engine (gpuvm sim --threads N). */
