@@ -119,6 +119,7 @@ struct simt_par {
 	struct item_chunk_pool pool;
 	int oom;
 	int profile;                /* GPUVM_THREADS_PROFILE set: report at the end */
+	int profile_closed;         /* its intervals ended (simt_par_free): no more changes */
 	double engine_wait_s;       /* engine blocked for items (wall) */
 	uint64_t engine_waits, engine_chunks;
 	uint64_t ctas_ahead, ctas_adopted; /* claimed ahead by a worker / begun by the engine */
@@ -147,7 +148,7 @@ static double now_s(clockid_t clk)
  * or starts (+1). */
 static void runnable_change(struct simt_par *par, int engine, int d)
 {
-	if (!par->profile)
+	if (!par->profile || par->profile_closed)
 		return;
 	double t = now_s(CLOCK_MONOTONIC), dt = t - par->last_change_s;
 	uint32_t r = par->engine_on + par->workers_on;
@@ -689,12 +690,15 @@ void simt_par_free(struct simt_par *par)
 		return;
 	pthread_mutex_lock(&par->mu);
 	par->stop = 1;
+	/* the profile's intervals end here, under the mutex as every change
+	 * is (the workers wake to stop and would otherwise race this) */
+	runnable_change(par, 1, 0);
+	par->profile_closed = 1;
 	for (uint32_t i = 0; i < par->nworkers; i++)
 		pthread_cond_signal(&par->w[i].cv);
 	pthread_mutex_unlock(&par->mu);
 	double engine_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 	if (par->profile) {
-		runnable_change(par, 1, 0);
 		fprintf(stderr,
 			"threads-profile: engine cpu %.3f s (%.3f s before the workers), waited %.3f s in %llu of %llu chunks\n",
 			engine_cpu_s, par->start_cpu_s, par->engine_wait_s,
