@@ -3,8 +3,9 @@
 #               scripts/build-release.sh; GPUVM_PGO=0 make skips the profile)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
 #   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
-#               run all tests; then again in a plain Release build (build-check/).
-#               Both passes always run; a summary reports each (scripts/check.sh)
+#               run all tests; then again in a plain Release build (build-check/);
+#               then the tests that run threads under ThreadSanitizer (build-tsan/).
+#               Every pass runs; a summary reports each (scripts/check.sh)
 #   make check-quick  the unit and cli tests (ctest labels) in one Release build
 #   make bench  build, then print simulation rates (gpuvm bench)
 #   make clean  remove build directories
@@ -38,7 +39,7 @@ bench: build
 	build/gpuvm bench
 
 clean:
-	rm -rf build build-asan build-check
+	rm -rf build build-asan build-check build-tsan
 
 # make fidelity: the seeds' experiments at FIDELITY sizes, one table (experiments/fidelity.sh)
 .PHONY: fidelity

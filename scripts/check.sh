@@ -9,9 +9,17 @@
 #                       the fidelity label (tens of full-size model runs that
 #                       take 20+ minutes under ASan on two cores and exercise
 #                       the code paths the cli and unit tests already run);
-#                    2. plain Release build (build-check/), every test.
-#                    Both passes always run, whatever the first gives.
+#                    2. plain Release build (build-check/), every test;
+#                    3. ThreadSanitizer build (build-tsan/, clang where
+#                       installed), the tests whose code runs threads (the
+#                       windowed barrier's pipe and pools, the SIMT workers,
+#                       the trace reader ahead): a data race fails them.
+#                       Where this kernel's address layout keeps TSan from
+#                       starting, it retries without address randomisation
+#                       (setarch -R), else reports the pass skipped.
+#                    Every pass runs, whatever the ones before give.
 #   check.sh sanitize  pass 1 alone.
+#   check.sh tsan    pass 3 alone.
 #   check.sh quick   the unit and cli labels in one Release build (build-check/).
 #
 # Ends with a summary: per pass, the build's status, tests passed / failed /
@@ -34,9 +42,10 @@ fmt_time() {
 	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
 }
 
-# run_pass TITLE BUILD_DIR "CMAKE_ARGS" "CTEST_ARGS"
+# run_pass TITLE BUILD_DIR "CMAKE_ARGS" "CTEST_ARGS" ["TARGETS" ["PREFIX"]]
+# TARGETS: build only these (default all); PREFIX: a command ctest runs under
 run_pass() {
-	local title=$1 dir=$2 cmake_args=$3 ctest_args=$4
+	local title=$1 dir=$2 cmake_args=$3 ctest_args=$4 targets=${5:-} prefix=${6:-}
 	local start=$SECONDS line status
 	echo "==== $title: configure and build in $dir/"
 	# shellcheck disable=SC2086
@@ -47,14 +56,18 @@ run_pass() {
 		failed_passes=$((failed_passes + 1))
 		return
 	fi
-	if ! $CMAKE --build "$dir" -j "$JOBS"; then
+	local target_args=()
+	for t in $targets; do
+		target_args+=(--target "$t")
+	done
+	if ! $CMAKE --build "$dir" -j "$JOBS" "${target_args[@]}"; then
 		SUMMARY+=("$title: BUILD FAILED, no test run, $(fmt_time $((SECONDS - start)))")
 		failed_passes=$((failed_passes + 1))
 		return
 	fi
 	echo "==== $title: ctest -j$CTEST_JOBS $ctest_args"
 	# shellcheck disable=SC2086
-	(cd "$dir" && ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 | tee "$dir/check.log"
+	(cd "$dir" && $prefix ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 | tee "$dir/check.log"
 	status=${PIPESTATUS[0]}
 	# "97% tests passed, 1 tests failed out of 52"
 	line=$(grep -E '[0-9]+% tests passed' "$dir/check.log" | tail -1)
@@ -75,28 +88,66 @@ run_pass() {
 	fi
 }
 
-case "$MODE" in
-full | sanitize)
-	san_cc= san_name=gcc
-	if command -v clang >/dev/null; then
-		san_cc="-DCMAKE_C_COMPILER=clang" san_name=clang
+san_cc= san_name=gcc
+if command -v clang >/dev/null; then
+	san_cc="-DCMAKE_C_COMPILER=clang" san_name=clang
+fi
+
+# Pass 3: the tests that run threads, under ThreadSanitizer (halt at the
+# first report: its exit code fails the test).
+TSAN_UNIT="test_window test_window_lagged test_window_split test_simt_par test_par_window test_worker_pool"
+TSAN_CLI="threads trace_threads"
+tsan_pass() {
+	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"
+	local re="" t
+	for t in $TSAN_UNIT; do re="$re|$t"; done
+	for t in $TSAN_CLI; do re="$re|cli_$t"; done
+	re="^(${re#|})\$"
+	# TSan maps its shadow at fixed addresses: a kernel with more mmap
+	# randomisation than the runtime knows stops it at start ("unexpected
+	# memory mapping"); a probe run tells, and setarch -R turns it off
+	local prefix="" probe
+	mkdir -p "$dir"
+	if $CMAKE -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DGPUVM_SANITIZE=OFF -DGPUVM_TSAN=ON \
+		$san_cc >"$dir/configure.log" 2>&1 &&
+		$CMAKE --build "$dir" -j "$JOBS" --target test_worker_pool >/dev/null 2>&1; then
+		probe=$("$dir/tests/test_worker_pool" 2>&1)
+		if grep -q "FATAL: ThreadSanitizer" <<<"$probe"; then
+			prefix="setarch $(uname -m) -R"
+			if ! probe=$($prefix "$dir/tests/test_worker_pool" 2>&1) ||
+				grep -q "FATAL: ThreadSanitizer" <<<"$probe"; then
+				SUMMARY+=("$title: skipped: ThreadSanitizer cannot start on this kernel ($(grep -m1 FATAL <<<"$probe"))")
+				return
+			fi
+		fi
 	fi
+	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
+		run_pass "$title" "$dir" "-DGPUVM_SANITIZE=OFF -DGPUVM_TSAN=ON $san_cc" "-R $re" \
+		"gpuvm $TSAN_UNIT" "$prefix"
+}
+
+case "$MODE" in
+tsan)
+	tsan_pass
+	;;
+full | sanitize)
 	# leaks are errors; UBSan stops at the first report with a stack
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		run_pass "pass 1/2, ASan + UBSan ($san_name)" build-asan \
+		run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
 		"-DGPUVM_SANITIZE=ON $san_cc" "-LE ^fidelity$"
 	[ "$MODE" = sanitize ] && MODE="sanitize only" || {
 		# again without sanitizers: the SIMT executor's shared run stack (the
 		# path users run) exists only in builds without AddressSanitizer
-		run_pass "pass 2/2, Release" build-check "-DGPUVM_SANITIZE=OFF" ""
+		run_pass "pass 2/3, Release" build-check "-DGPUVM_SANITIZE=OFF" ""
+		tsan_pass
 	}
 	;;
 quick)
 	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$"
 	;;
 *)
-	echo "usage: check.sh full|sanitize|quick" >&2
+	echo "usage: check.sh full|sanitize|tsan|quick" >&2
 	exit 2
 	;;
 esac
