@@ -133,9 +133,11 @@ struct sm_split {
 	size_t *part_end;          /* [instruction]: its parts end */
 	size_t cap_part_end;
 	/* [plan part]: its group and its terms [begin, end) there */
-	uint32_t *part_group;
-	size_t *part_term_begin, *part_term_end;
-	size_t cap_part_group, cap_part_begin, cap_part_term_end;
+	struct split_part_terms {
+		uint32_t group;
+		size_t begin, end;
+	} *part_terms;
+	size_t cap_part_terms;
 	const struct sm_req_key *key; /* the window's instructions in key order */
 	struct sm_plan plan;
 	bool profile;      /* gpuvm bench --profile --window: tasks timed */
@@ -175,9 +177,7 @@ void sm_split_free(struct sm_layer *sl)
 	free(x->q);
 	free(x->busy_s);
 	free(x->group_s);
-	free(x->part_group);
-	free(x->part_term_begin);
-	free(x->part_term_end);
+	free(x->part_terms);
 	free(x->part_end);
 	free(x->plan.sec);
 	free(x->plan.part);
@@ -254,9 +254,7 @@ static int split_reserve(struct sm_split *x, const struct sm_layer *sl, size_t n
 	}
 	if (sm_plan_reserve(&x->plan, secs, parts) ||
 	    VEC_RESERVE(x->part_end, x->cap_part_end, n) ||
-	    VEC_RESERVE(x->part_group, x->cap_part_group, parts) ||
-	    VEC_RESERVE(x->part_term_begin, x->cap_part_begin, parts) ||
-	    VEC_RESERVE(x->part_term_end, x->cap_part_term_end, parts))
+	    VEC_RESERVE(x->part_terms, x->cap_part_terms, parts))
 		return -1;
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
 		struct split_group *g = &x->g[gi];
@@ -422,8 +420,9 @@ static void p1_part(struct split_group *g, struct sm_layer *sl, uint32_t sm,
 	struct sm_split *x = g->x;
 	const struct sm_plan_part *pp = &x->plan.part[part];
 	const struct sm_plan_sector *sec = x->plan.sec + pp->first, *end = sec + pp->n;
-	x->part_group[part] = g->id;
-	x->part_term_begin[part] = g->n_term;
+	struct split_part_terms *pt = &x->part_terms[part];
+	pt->group = g->id;
+	pt->begin = g->n_term;
 	for (; sec < end; sec++) {
 		if (pp->runs) {
 			if (alloc_table_kind(&g->allocs, sec->addr) == GPUVM_ALLOC_DEVICE) {
@@ -438,7 +437,7 @@ static void p1_part(struct split_group *g, struct sm_layer *sl, uint32_t sm,
 				  pp->instr);
 		}
 	}
-	x->part_term_end[part] = g->n_term;
+	pt->end = g->n_term;
 }
 
 /* Phase 1's data side of SM group gi (a task): its instructions in key
@@ -586,9 +585,10 @@ static double part_result(struct sm_split *x, struct sm_layer *sl, const struct 
 			  uint32_t j, double *ack)
 {
 	const struct sm_plan_part *pp = &x->plan.part[j];
-	const struct split_group *g = &x->g[x->part_group[j]];
+	const struct split_part_terms *pt = &x->part_terms[j];
+	const struct split_group *g = &x->g[pt->group];
 	double done = pp->start + 1, left = 0;
-	for (size_t i = x->part_term_begin[j]; i < x->part_term_end[j]; i++) {
+	for (size_t i = pt->begin; i < pt->end; i++) {
 		const struct split_term *t = &g->term[i];
 		double v = t->c;
 		if (t->k != SPLIT_NONE) {
