@@ -640,6 +640,179 @@ static void stream_parts_section(void)
 	stream_free(a, b, c);
 }
 
+// ------------------------------------------------ a CTA slot's timeline
+
+// Where a low-occupancy stream's slot time goes, CTA by CTA (the slot
+// section gives only its mean). Each CTA's thread 0 notes its SM and its
+// clock64() as its first act: one 16-byte store before any load, which is
+// what gpu-stream's init does (and init's slot costs ~400 cycles at any
+// block: the store is not what a slot waits for). One CTA in
+// CTA_LINE_SAMPLE also notes, per warp, when its loads' values were in (a
+// clock read behind a branch on them) and when it issued its last
+// instruction: stores after the loads that only those CTAs make. On one
+// SM clock64() is one clock, so per SM the CTAs' starts in order give:
+// the period (a slot's CTA to the one after it in the same slot: every
+// second start, two slots an SM), and for a sampled CTA its successor in
+// its slot (the first start on its SM after its last warp's end). Rows:
+// load = values in - start, internal = end - start, gap = successor's
+// start - end, the medians; period over every CTA. If what a store after
+// a load or a second load adds to the slot (docs/hardware.md, "A CTA
+// slot's parts") is in the gap, the slot waits for something after the
+// warps are done; if in load or internal, the CTA runs longer.
+#define CTA_LINE_SAMPLE 16
+
+struct cta_line_rec {
+	unsigned long long start;
+	unsigned int sm, pad;
+};
+
+struct cta_line_warp {
+	unsigned long long load, end;
+};
+
+// K: 0 read, 1 read2, 2 scale, 3 triad, 4 init (stream_names' kernels,
+// one element a thread as gpu-stream launches them, no grid-stride loop)
+template <int K>
+__global__ void cta_line(double *A, const double *__restrict__ B, const double *__restrict__ C,
+			 unsigned long long n, cta_line_rec *rec, cta_line_warp *wrec)
+{
+	extern __shared__ double spoiler[]; // the slot's share of shared memory, as gpu-stream's
+	unsigned long long t0 = clock64();
+	if (threadIdx.x == 0) {
+		unsigned s;
+		asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+		rec[blockIdx.x].start = t0;
+		rec[blockIdx.x].sm = s;
+	}
+	unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	bool sampled = blockIdx.x % CTA_LINE_SAMPLE == 0;
+	unsigned long long tl = t0;
+	if (K == 4) {
+		A[i] = 0.23;
+	} else if (K == 0 || K == 2) {
+		double b = B[i];
+		if (sampled && b != -2.0) // b is 0..1023: taken once b is in
+			tl = clock64();
+		if (K == 2)
+			A[i] = 1.2 * b;
+		else if (b == -1.0)
+			A[i] = b + spoiler[0];
+	} else {
+		double b = B[i], c = C[i];
+		if (sampled && b + c != -2.0)
+			tl = clock64();
+		if (K == 3)
+			A[i] = 1.2 * b + c;
+		else if (b + c == -1.0)
+			A[i] = b + spoiler[0];
+	}
+	if (sampled) {
+		unsigned long long te = clock64();
+		if ((threadIdx.x & 31) == 0) {
+			unsigned long long w = (unsigned long long)(blockIdx.x / CTA_LINE_SAMPLE) *
+						       (blockDim.x / 32) +
+					       threadIdx.x / 32;
+			wrec[w].load = tl;
+			wrec[w].end = te;
+		}
+	}
+}
+
+template <int K>
+static void cta_line_launch(unsigned grid, unsigned block, size_t smem, double *a, double *b,
+			    double *c, unsigned long long n, cta_line_rec *rec, cta_line_warp *wrec)
+{
+	CHECK(cudaFuncSetAttribute(cta_line<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CHECK(cudaFuncSetAttribute(cta_line<K>, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+	cta_line<K><<<grid, block, smem>>>(a, b, c, n, rec, wrec);
+	CHECK(cudaGetLastError());
+	CHECK(cudaDeviceSynchronize());
+}
+
+static double median_of(std::vector<double> &v)
+{
+	if (v.empty())
+		return NAN;
+	std::sort(v.begin(), v.end());
+	return v[v.size() / 2];
+}
+
+static void cta_line_section(void)
+{
+	unsigned long long n = 1ull << 24; // 128 MiB an array: 2.6x H100's L2
+	double *a, *b, *c;
+	size_t smem = stream_setup(n, &a, &b, &c);
+	static const int kernels[] = {3, 5, 4, 1, 2}; // stream_names' read, read2, scale, triad, init
+	static const unsigned blocks[] = {64, 256};
+	for (unsigned bi = 0; bi < 2; bi++) {
+		unsigned block = blocks[bi], grid = (unsigned)(n / block), warps = block / 32;
+		unsigned sampled = (grid + CTA_LINE_SAMPLE - 1) / CTA_LINE_SAMPLE;
+		cta_line_rec *drec;
+		cta_line_warp *dwrec;
+		CHECK(cudaMalloc(&drec, grid * sizeof *drec));
+		CHECK(cudaMalloc(&dwrec, (size_t)sampled * warps * sizeof *dwrec));
+		std::vector<cta_line_rec> rec(grid);
+		std::vector<cta_line_warp> wrec((size_t)sampled * warps);
+		for (int ki = 0; ki < 5; ki++) {
+			// a warm-up launch, then the one whose records are read
+			for (int run = 0; run < 2; run++) {
+				switch (kernels[ki]) {
+				case 3: cta_line_launch<0>(grid, block, smem, a, b, c, n, drec, dwrec); break;
+				case 5: cta_line_launch<1>(grid, block, smem, a, b, c, n, drec, dwrec); break;
+				case 4: cta_line_launch<2>(grid, block, smem, a, b, c, n, drec, dwrec); break;
+				case 1: cta_line_launch<3>(grid, block, smem, a, b, c, n, drec, dwrec); break;
+				default: cta_line_launch<4>(grid, block, smem, a, b, c, n, drec, dwrec); break;
+				}
+			}
+			CHECK(cudaMemcpy(rec.data(), drec, grid * sizeof *drec, cudaMemcpyDeviceToHost));
+			CHECK(cudaMemcpy(wrec.data(), dwrec, wrec.size() * sizeof *dwrec, cudaMemcpyDeviceToHost));
+			// each SM's starts in order (%smid may exceed the SM count)
+			unsigned max_sm = 0;
+			for (unsigned j = 0; j < grid; j++)
+				max_sm = std::max(max_sm, rec[j].sm);
+			std::vector<std::vector<unsigned long long>> starts(max_sm + 1);
+			for (unsigned j = 0; j < grid; j++)
+				starts[rec[j].sm].push_back(rec[j].start);
+			std::vector<double> period, load, internal, gap;
+			for (auto &s : starts) {
+				std::sort(s.begin(), s.end());
+				for (size_t k = 0; k + 2 < s.size(); k++)
+					period.push_back((double)(s[k + 2] - s[k]));
+			}
+			for (unsigned j = 0; j < grid; j += CTA_LINE_SAMPLE) {
+				const cta_line_warp *w = &wrec[(size_t)(j / CTA_LINE_SAMPLE) * warps];
+				unsigned long long end = 0, in = 0;
+				for (unsigned k = 0; k < warps; k++) {
+					end = std::max(end, w[k].end);
+					in = std::max(in, w[k].load);
+				}
+				const std::vector<unsigned long long> &s = starts[rec[j].sm];
+				auto next = std::upper_bound(s.begin(), s.end(), end);
+				load.push_back((double)(in - rec[j].start));
+				internal.push_back((double)(end - rec[j].start));
+				if (next != s.end())
+					gap.push_back((double)(*next - end));
+			}
+			const char *name = stream_names[kernels[ki]];
+			const char *m = "per CTA at 2 CTAs/SM (x = threads per CTA), 2^24 doubles, clock64() on the CTA's SM, median (cta_line)";
+			char q[64];
+			snprintf(q, sizeof q, "cta_%s_period_cycles", name);
+			row("ctaline", q, block, median_of(period), "cycles", m);
+			snprintf(q, sizeof q, "cta_%s_load_cycles", name);
+			row("ctaline", q, block, median_of(load), "cycles", m);
+			snprintf(q, sizeof q, "cta_%s_internal_cycles", name);
+			row("ctaline", q, block, median_of(internal), "cycles", m);
+			snprintf(q, sizeof q, "cta_%s_gap_cycles", name);
+			row("ctaline", q, block, median_of(gap), "cycles", m);
+		}
+		CHECK(cudaFree(drec));
+		CHECK(cudaFree(dwrec));
+	}
+	stream_free(a, b, c);
+}
+
 // ------------------------------------------- a warp's load vs its sectors
 
 // One warp's load from DRAM by how many sectors it touches: lane stride 0
@@ -1880,6 +2053,8 @@ int main(int argc, char **argv)
 		sampling_section();
 	if (all || !strcmp(what, "slot"))
 		stream_parts_section();
+	if (all || !strcmp(what, "ctaline"))
+		cta_line_section();
 	if (all || !strcmp(what, "warpload"))
 		warp_load_section();
 	if (all || !strcmp(what, "loaded"))
