@@ -545,15 +545,15 @@ static void test_warp_load_sectors(void **state)
 /* ubench-loaded on p100: the chase's DRAM latency while the other warps
  * stream (scripts/loaded-latency.sh's three runs): near its unloaded
  * value under one streaming warp per CTA, well above it under eight. */
-static double loaded_chase_cycles(unsigned warps, double *unloaded)
+static double loaded_chase_cycles(unsigned warps, const char *mode, double *unloaded)
 {
 	char wl[4][160];
 	const char *fmt =
-		"ubench-loaded:warps=%u,mode=read,stream=%s,steps=%u,footprint=64MiB,elems=2097152";
-	snprintf(wl[0], sizeof wl[0], fmt, warps, "0", 1024);
-	snprintf(wl[1], sizeof wl[1], fmt, warps, "0", 2048);
-	snprintf(wl[2], sizeof wl[2], fmt, warps, "16MiB", 0);
-	snprintf(wl[3], sizeof wl[3], fmt, warps, "16MiB", 1024);
+		"ubench-loaded:warps=%u,mode=%s,stream=%s,steps=%u,footprint=64MiB,elems=2097152";
+	snprintf(wl[0], sizeof wl[0], fmt, warps, mode, "0", 1024);
+	snprintf(wl[1], sizeof wl[1], fmt, warps, mode, "0", 2048);
+	snprintf(wl[2], sizeof wl[2], fmt, warps, mode, "16MiB", 0);
+	snprintf(wl[3], sizeof wl[3], fmt, warps, mode, "16MiB", 1024);
 	double c1 = kernel_cycles("p100", wl[0]), c2 = kernel_cycles("p100", wl[1]);
 	double ts = kernel_cycles("p100", wl[2]), tb = kernel_cycles("p100", wl[3]);
 	*unloaded = (c2 - c1) / 1024;
@@ -566,12 +566,20 @@ static void test_loaded_chase(void **state)
 {
 	(void)state;
 	double u1, u8;
-	double light = loaded_chase_cycles(1, &u1), heavy = loaded_chase_cycles(8, &u8);
+	double light = loaded_chase_cycles(1, "read", &u1), heavy = loaded_chase_cycles(8, "read", &u8);
 	printf("p100 chase: %.1f alone, %.1f under 2 streaming warps per SM, %.1f under 16\n", u1,
 	       light, heavy);
 	assert_true(fabs(u1 - u8) < 5);
 	assert_true(light > u1 && light < 1.2 * u1);
 	assert_true(heavy > 1.4 * u8 && heavy < 10 * u8);
+	/* a copy's stores folded into 2 MiB stay in the L2: the chase then
+	 * waits for the copy's reads only, less than under the copy whose
+	 * stores the L2 writes back to DRAM, more than alone */
+	double uc, ul;
+	double copy = loaded_chase_cycles(8, "copy", &uc), copyl2 = loaded_chase_cycles(8, "copyl2", &ul);
+	printf("p100 chase under 16 copying warps per SM: %.1f (copy), %.1f (stores in the L2)\n",
+	       copy, copyl2);
+	assert_true(copyl2 > ul && copyl2 < copy);
 }
 
 /* One far fault on h100, calibrate's far_fault_us: (T(32) - T(16)) / 16 of

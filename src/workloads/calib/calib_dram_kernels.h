@@ -44,13 +44,18 @@ SIMT_KERNEL_ANY_ORDER(calib_warp_load, struct calib_warp_load_args, p)
 	ST(p.out, (unsigned long long)blockIdx.x * 32 + threadIdx.x, off);
 }
 
+#define LOADED_L2_WINDOW_BYTES (2ull << 20)
+
 struct calib_loaded_args {
 	const unsigned int *next; /* the chase's chain (calib_chase's) */
 	unsigned int steps;       /* the chase's dependent loads */
 	double *buf;              /* the streamers' buffer, elems doubles */
 	unsigned long long elems; /* a power of two */
 	unsigned long long iters; /* each streamer's groups of four */
-	int writes;               /* 0: stream reads; 1: copy half to half */
+	/* 0: stream reads; 1: copy half to half; 2: the same copy with its
+	 * stores folded into the second half's first LOADED_L2_WINDOW_BYTES
+	 * (they stay in the L2: what stores cost a read without DRAM writes) */
+	int writes;
 	unsigned int *out;
 };
 
@@ -84,7 +89,8 @@ SIMT_KERNEL_ANY_ORDER(calib_loaded_chase, struct calib_loaded_args, p)
 			COMPUTE(4); /* index math, the add and loop test */
 			unsigned long long j = i & (half - 1);
 			double v = LD(p.buf, j);
-			ST(p.buf, half + j, v + 1.0);
+			unsigned long long d = p.writes == 2 ? j & (LOADED_L2_WINDOW_BYTES / 8 - 1) : j;
+			ST(p.buf, half + d, v + 1.0);
 			i += nthreads + (v == -1.0); /* the next load waits for this one */
 		} else {
 			COMPUTE(10); /* four indices, the adds and loop test */
