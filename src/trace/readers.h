@@ -35,6 +35,9 @@ struct textin {
 	unsigned char *in;   /* compressed input (xz) */
 	unsigned char *data; /* decoded bytes */
 	size_t pos, len;
+	/* the first NUL byte in data[0..len) (len: none): a block is
+	 * searched once, not each line of it again */
+	size_t nul_at;
 	char *line;
 	size_t line_cap;
 	uint64_t line_no;    /* of the line last returned */

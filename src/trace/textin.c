@@ -48,10 +48,18 @@ void textin_close(struct textin *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* Notes where the block just read has its first NUL byte. */
+static long block_read(struct textin *t)
+{
+	const unsigned char *z = memchr(t->data, 0, t->len);
+	t->nul_at = z ? (size_t)(z - t->data) : t->len;
+	return (long)t->len;
+}
+
 /* Refills data; returns bytes available (0 at end) or -1. */
 static long refill(struct textin *t, struct gpuvm_error *err)
 {
-	t->pos = t->len = 0;
+	t->pos = t->len = t->nul_at = 0;
 	if (t->eof)
 		return 0;
 	if (!t->xz) {
@@ -62,7 +70,7 @@ static long refill(struct textin *t, struct gpuvm_error *err)
 			t->eof = true;
 		}
 		t->len = n;
-		return (long)n;
+		return block_read(t);
 	}
 	t->lz.next_out = t->data;
 	t->lz.avail_out = TEXTIN_CHUNK;
@@ -89,7 +97,7 @@ static long refill(struct textin *t, struct gpuvm_error *err)
 					  (int)r);
 	}
 	t->len = TEXTIN_CHUNK - t->lz.avail_out;
-	return (long)t->len;
+	return block_read(t);
 }
 
 int textin_getline(struct textin *t, char **line, size_t *len, struct gpuvm_error *err)
@@ -108,6 +116,9 @@ int textin_getline(struct textin *t, char **line, size_t *len, struct gpuvm_erro
 		unsigned char *start = t->data + t->pos;
 		unsigned char *nl = memchr(start, '\n', t->len - t->pos);
 		size_t take = nl ? (size_t)(nl - start) : t->len - t->pos;
+		if (t->nul_at >= t->pos && t->nul_at < t->pos + take)
+			return gpuvm_fail(err, t->path, (int)t->line_no + 1, NULL,
+					  "NUL byte in a text trace (binary file?)");
 		if (n + take + 1 > TEXTIN_MAX_LINE)
 			return gpuvm_fail(err, t->path, (int)t->line_no + 1, NULL,
 					  "line longer than %u bytes", TEXTIN_MAX_LINE);
@@ -129,9 +140,6 @@ int textin_getline(struct textin *t, char **line, size_t *len, struct gpuvm_erro
 	}
 	if (!any && n == 0)
 		return 0;
-	if (memchr(t->line, 0, n))
-		return gpuvm_fail(err, t->path, (int)t->line_no + 1, NULL,
-				  "NUL byte in a text trace (binary file?)");
 	if (n && t->line[n - 1] == '\r')
 		n--;
 	t->line[n] = 0;
