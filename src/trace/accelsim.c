@@ -86,17 +86,6 @@ FILE *trace_temp_file(struct gpuvm_error *err)
 
 /* ---- instructions ---------------------------------------------------------- */
 
-struct as_ctx {
-	struct accelsim *s;
-	struct textin *t;
-	const struct as_header *h;
-	struct native_writer *nw;
-	/* instructions without register operands, merged into one gap of
-	 * independent instructions of one class */
-	uint32_t pending_compute;
-	uint8_t pending_class;
-};
-
 static int inst_fail(struct as_ctx *c, const char *field, const char *fmt, const char *s,
 		     size_t n, struct gpuvm_error *err)
 {
@@ -283,9 +272,9 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	it.space = (uint8_t)space;
 	if (space == GPUVM_SPACE_GLOBAL) {
 		it.cache_op = (uint8_t)sass_opcode_cache_op(opcode, opcode_n);
-		if (c->s->infer)
+		if (c->inf)
 			for (uint32_t m = mask; m; m &= m - 1)
-				if (infer_add_fast(&c->s->inf, it.addr[__builtin_ctz(m)]))
+				if (infer_add_fast(c->inf, it.addr[__builtin_ctz(m)]))
 					return gpuvm_fail(err, c->t->path, 0, NULL, "out of memory");
 	}
 	if (flush_compute(c, err))
@@ -347,7 +336,8 @@ static int empty_warps(struct native_writer *nw, uint32_t from, uint32_t to,
 	return 0;
 }
 
-static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
+int as_parse_blocks(struct as_ctx *c, uint64_t first, uint64_t stop, bool last,
+		    struct gpuvm_error *err)
 {
 	struct textin *t = c->t;
 	const struct as_header *h = c->h;
@@ -355,10 +345,10 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 	uint32_t wpc = (uint32_t)(((uint64_t)h->block[0] * h->block[1] * h->block[2] + 31) / 32);
 	char *line;
 	int r;
-	for (uint64_t cta = 0; cta < ctas; cta++) {
-		if (op_ahead_stopping(&c->s->ahead)) /* the run is over: stop parsing */
+	for (uint64_t cta = first; cta < stop; cta++) {
+		if (op_ahead_stopping(c->ahead)) /* the run is over: stop parsing */
 			return gpuvm_fail(err, t->path, (int)t->line_no, NULL, "cancelled");
-		if (cta > 0) {
+		if (cta > first) {
 			r = as_next_nonblank(t, &line, err);
 			if (r < 0)
 				return -1;
@@ -428,6 +418,8 @@ static int parse_blocks(struct as_ctx *c, struct gpuvm_error *err)
 					  "(%u,%u,%u) makes %u", x, y, z, next_warp, h->block[0],
 					  h->block[1], h->block[2], wpc);
 	}
+	if (!last)
+		return 0; /* the next block is another part's (accelsim_split.c) */
 	r = as_next_nonblank(t, &line, err);
 	if (r < 0)
 		return -1;
@@ -478,7 +470,7 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 	if (textin_open(&t, kpath, err))
 		return -1;
 	struct as_header h;
-	struct native_writer nw;
+	struct native_writer nw = {0};
 	int rc = -1;
 	bool own_tmp = false; /* a fresh scratch the cache may take */
 	if (as_parse_header(&t, &h, err))
@@ -499,15 +491,39 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 		gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
 		goto out_tmp;
 	}
+	/* a large kernel file in parts on threads, where it splits; where it
+	 * does not, or a part failed, the whole file from its start here (so
+	 * an error is the first in the file, at its line) */
+	unsigned parts = as_split_parts(&t, s->threads);
+	if (parts > 1) {
+		int r = as_transcode_parts(&t, &h, tmp, parts, s->infer ? &s->inf : NULL, &s->ahead,
+					   err);
+		if (r < 0)
+			goto out_tmp;
+		if (r == 1)
+			goto transcoded;
+		textin_close(&t);
+		if (textin_open(&t, kpath, err))
+			goto out_tmp;
+		if (as_parse_header(&t, &h, err))
+			goto out_tmp;
+		rewind(tmp);
+		if (ftruncate(fileno(tmp), 0)) {
+			gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
+			goto out_tmp;
+		}
+	}
 	if (native_writer_init(&nw, tmp, kpath, false, NATIVE_CHUNK_BYTES, err))
 		goto out_tmp;
-	struct as_ctx c = {.s = s, .t = &t, .h = &h, .nw = &nw};
-	if (parse_blocks(&c, err))
+	struct as_ctx c = {.t = &t, .h = &h, .nw = &nw, .inf = s->infer ? &s->inf : NULL,
+			   .ahead = &s->ahead};
+	if (as_parse_blocks(&c, 0, as_grid_ctas(&h), true, err))
 		goto out_writer;
 	if (fflush(tmp)) {
 		gpuvm_fail(err, kpath, 0, NULL, "scratch file write failed (disk full?)");
 		goto out_writer;
 	}
+transcoded:
 	if (open_native(s, tmp, kpath, h.name, h.grid, h.block, h.shmem_bytes, err))
 		goto out_writer;
 	rc = 0;

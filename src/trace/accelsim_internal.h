@@ -1,7 +1,9 @@
-/* Private to the Accel-Sim reader (accelsim.c, accelsim_header.c): the
- * kernel header a .traceg file opens with, and the small text parsers the
- * header and instruction parsers share. tok, as_parse_dec and as_is_blank
- * run once per instruction field and stay inline. */
+/* Private to the Accel-Sim reader (accelsim.c, accelsim_header.c,
+ * accelsim_split.c): the kernel header a .traceg file opens with, the
+ * small text parsers the header and instruction parsers share, and the
+ * thread blocks' parser, which a large file runs in parts on threads.
+ * tok, as_parse_dec and as_is_blank run once per instruction field and
+ * stay inline. */
 #ifndef GPUVM_TRACE_ACCELSIM_INTERNAL_H
 #define GPUVM_TRACE_ACCELSIM_INTERNAL_H
 
@@ -9,6 +11,8 @@
 #include <stdint.h>
 
 #include "gpuvm/error.h"
+#include "trace/native.h"
+#include "trace/op_ahead.h"
 #include "trace/readers.h"
 
 struct as_header {
@@ -72,5 +76,45 @@ bool as_split_kv(char *line, size_t skip, char **key, char **val);
 /* Reads a kernel file's header up to its first "#BEGIN_TB" (the kernel
  * name, grid and block, tracer version, shared/local windows). */
 int as_parse_header(struct textin *t, struct as_header *h, struct gpuvm_error *err);
+
+static inline uint64_t as_grid_ctas(const struct as_header *h)
+{
+	return (uint64_t)h->grid[0] * h->grid[1] * h->grid[2];
+}
+
+/* One thread's parse of thread blocks into native warps. */
+struct as_ctx {
+	struct textin *t;
+	const struct as_header *h;
+	struct native_writer *nw;
+	struct alloc_infer *inf;      /* the touched granules (NULL: not inferred) */
+	struct op_ahead *ahead;       /* its stop ends the parse (NULL: none) */
+	/* instructions without register operands, merged into one gap of
+	 * independent instructions of one class */
+	uint32_t pending_compute;
+	uint8_t pending_class;
+};
+
+/* Parses thread blocks first .. stop - 1, t just past the first one's
+ * "#BEGIN_TB" line, into c->nw; last: the grid's last block, after which
+ * the file must end (otherwise the next block is left unread). */
+int as_parse_blocks(struct as_ctx *c, uint64_t first, uint64_t stop, bool last,
+		    struct gpuvm_error *err);
+
+/* accelsim_split.c: into how many parts a kernel file t (just past its
+ * header) is parsed with `threads` threads: 1 unless it is a plain file
+ * of at least AS_SPLIT_PART_BYTES a part (GPUVM_TRACE_SPLIT_BYTES
+ * overrides the size: tests). */
+unsigned as_split_parts(const struct textin *t, uint32_t threads);
+/* Parses t's thread blocks in `parts` parts, the first here and the rest
+ * on threads of their own, each into a scratch file, and appends them to
+ * out in order: the bytes one parse of the whole writes, since each warp's
+ * stream is encoded on its own. The parts' touched granules go into inf.
+ * 1 when done; 0 when the file would not split at thread blocks or a part
+ * failed (the caller then parses it whole, so an error is reported as
+ * the whole parse finds it); -1 with err when cancelled or a scratch
+ * file failed. */
+int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out, unsigned parts,
+		       struct alloc_infer *inf, struct op_ahead *ahead, struct gpuvm_error *err);
 
 #endif

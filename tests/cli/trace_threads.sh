@@ -137,5 +137,35 @@ same_error "corrupt native frame" "badframe.gvt: byte" badframe.gvt
 same_error "version 5 frame size out of range" "byte 16: frame size 2097152 bytes" bigframe.gvt
 same_error "version 6 frame size rewritten" "byte 0: header checksum mismatch" bigframe6.gvt
 
+# A kernel file parsed in parts on threads (src/trace/accelsim_split.c),
+# the part size lowered so that the small real kernels split: the same
+# reports; the profile line says they were split (a cut that failed would
+# fall back to the whole parse and still agree); a bad line in a later
+# part fails with the one-thread message and line.
+export GPUVM_TRACE_SPLIT_BYTES=65536
+same_json "vectoradd in parts" h100 "$TRACES/accelsim-vectoradd"
+same_json "bptree in parts" h100 "$TRACES/accelsim-rodinia-bptree-h100"
+same_json "bptree managed in parts" h100 "$TRACES/accelsim-rodinia-bptree-h100" --trace-managed
+same_json "6-kernel list in parts" p100 list
+for t in 2 3; do
+	GPUVM_THREADS_PROFILE=1 "$GPUVM" sim --gpu h100 --trace "$TRACES/accelsim-vectoradd" \
+		--threads $t -q 2>prof.txt >/dev/null || fail "profiled parts --threads $t: exit $?"
+	grep -q "thread blocks parsed in $t parts\$" prof.txt ||
+		fail "vectoradd at --threads $t: not parsed in $t parts: $(grep parsed prof.txt)"
+done
+mkdir badpart
+cp "$TRACES/accelsim-vectoradd/kernelslist.g" badpart/
+python3 - "$TRACES/accelsim-vectoradd/kernel-1.traceg" badpart/kernel-1.traceg <<'PY' || fail "python"
+import sys
+d = open(sys.argv[1]).read().split("\n")
+i = int(len(d) * 0.8)
+while not d[i][:1].isdigit():
+    i += 1
+d[i] = d[i].replace(" ", " zz ", 1)  # the mask field: not hex
+open(sys.argv[2], "w").write("\n".join(d))
+PY
+same_error "bad line in the last part" "kernel-1.traceg:26001: mask: bad hex 'zz'" badpart
+unset GPUVM_TRACE_SPLIT_BYTES
+
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all trace --threads checks passed"
