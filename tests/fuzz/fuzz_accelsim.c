@@ -1,7 +1,12 @@
 /* libFuzzer target for the Accel-Sim reader. First byte even: the input
  * is a kernel .traceg file named by a fixed kernelslist.g; odd: the input
- * is the kernelslist.g, next to a fixed small kernel file. */
+ * is the kernelslist.g, next to a fixed small kernel file. Inputs of odd
+ * size are read at two threads (fuzz_trace_util.h), and with a part size
+ * of 64 bytes a kernel file of two parts' size is then cut and parsed in
+ * parts (src/trace/accelsim_split.c): the cut search, the parts' threads
+ * and the fallback to the whole parse see arbitrary bytes too. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "fuzz_trace_util.h"
 
@@ -16,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
+	setenv("GPUVM_TRACE_SPLIT_BYTES", "64", 0);
 	if (data[0] & 1) {
 		fuzz_write("kernel-1.traceg", small_kernel, sizeof small_kernel - 1);
 		fuzz_write("kernelslist.g", data + 1, size - 1);
