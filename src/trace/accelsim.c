@@ -148,6 +148,33 @@ static bool in_window(uint64_t a, uint64_t base)
 	return base && a - base < AS_WINDOW_BYTES;
 }
 
+/* The SASS tables' answers for opcode op[0..n), from c's cache (filled
+ * on a miss; an opcode longer than the slot is answered afresh into
+ * *tmp). */
+static const struct as_opcode_info *opcode_info(struct as_ctx *c, const char *op, size_t n,
+						struct as_opcode_info *tmp)
+{
+	struct as_opcode_info *e = tmp;
+	if (n <= AS_OPCODE_MAX) {
+		uint32_t hash = 2166136261u; /* FNV-1a */
+		for (size_t i = 0; i < n; i++)
+			hash = (hash ^ (unsigned char)op[i]) * 16777619u;
+		e = &c->opcodes[hash % AS_OPCODE_CACHE];
+		if (e->len == n && !memcmp(e->text, op, n))
+			return e;
+		memcpy(e->text, op, n);
+		e->text[n] = 0;
+		e->len = (uint8_t)n;
+	}
+	e->global_mem = sass_is_global_memory_opcode(op, n);
+	e->barrier = sass_is_barrier(op, n);
+	e->op_class = (uint8_t)sass_op_class_of(op, n);
+	e->access = (uint8_t)sass_classify(op, n);
+	e->space = (uint8_t)sass_opcode_space(op, n);
+	e->cache_op = (uint8_t)sass_opcode_cache_op(op, n);
+	return e;
+}
+
 static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *err)
 {
 	const char *p = line, *s;
@@ -190,19 +217,21 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	NEED_TOK("mem_width");
 	if (as_parse_dec(s, n, &d) || d < 0 || d > 255)
 		return inst_fail(c, "mem_width", "bad width '%.*s' (0 to 255 bytes)", s, n, err);
+	struct as_opcode_info spill;
+	const struct as_opcode_info *oi = opcode_info(c, opcode, opcode_n, &spill);
 	if (d == 0) {
 		/* a global load, store or atomic always moves bytes: width 0
 		 * there is a corrupt line, not a compute instruction */
-		if (sass_is_global_memory_opcode(opcode, opcode_n))
+		if (oi->global_mem)
 			return inst_fail(c, "mem_width", "0 on the memory instruction %.*s", opcode,
 					 opcode_n, err);
-		if (sass_is_barrier(opcode, opcode_n)) {
+		if (oi->barrier) {
 			if (flush_compute(c, err))
 				return -1;
 			it.kind = GPUVM_ITEM_BARRIER;
 			return native_write_item(c->nw, &it, err);
 		}
-		return put_compute(c, &it, sass_op_class_of(opcode, opcode_n), err);
+		return put_compute(c, &it, oi->op_class, err);
 	}
 	it.kind = GPUVM_ITEM_MEM;
 	it.bytes_per_lane = (uint32_t)d;
@@ -244,8 +273,8 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 		}
 	}
 	(void)lanes;
-	enum sass_access cls = sass_classify(opcode, opcode_n);
-	enum gpuvm_mem_space space = sass_opcode_space(opcode, opcode_n);
+	enum sass_access cls = (enum sass_access)oi->access;
+	enum gpuvm_mem_space space = (enum gpuvm_mem_space)oi->space;
 	if (space == GPUVM_SPACE_GLOBAL) {
 		/* generic accesses into the shared or local window are shared
 		 * or local when all lanes agree; stray lanes are dropped */
@@ -271,7 +300,7 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 	it.active_mask = mask;
 	it.space = (uint8_t)space;
 	if (space == GPUVM_SPACE_GLOBAL) {
-		it.cache_op = (uint8_t)sass_opcode_cache_op(opcode, opcode_n);
+		it.cache_op = oi->cache_op;
 		if (c->inf)
 			for (uint32_t m = mask; m; m &= m - 1)
 				if (infer_add_fast(c->inf, it.addr[__builtin_ctz(m)]))

@@ -82,6 +82,17 @@ static inline uint64_t as_grid_ctas(const struct as_header *h)
 	return (uint64_t)h->grid[0] * h->grid[1] * h->grid[2];
 }
 
+/* What the SASS tables say of one opcode (sass_opcode.h), kept by the
+ * parser: a trace repeats a few hundred opcodes millions of times, and
+ * walking the tables for each instruction was 8 % of its parse. */
+#define AS_OPCODE_CACHE 64
+#define AS_OPCODE_MAX 31
+struct as_opcode_info {
+	char text[AS_OPCODE_MAX + 1];
+	uint8_t len; /* 0: an empty slot */
+	uint8_t global_mem, barrier, op_class, access, space, cache_op;
+};
+
 /* One thread's parse of thread blocks into native warps. */
 struct as_ctx {
 	struct textin *t;
@@ -93,6 +104,7 @@ struct as_ctx {
 	 * independent instructions of one class */
 	uint32_t pending_compute;
 	uint8_t pending_class;
+	struct as_opcode_info opcodes[AS_OPCODE_CACHE]; /* zeroed: empty */
 };
 
 /* Parses thread blocks first .. stop - 1, t just past the first one's
