@@ -476,6 +476,15 @@ static int open_native(struct accelsim *s, FILE *f, const char *kpath, const cha
 	return 0;
 }
 
+/* Empties a scratch file for a kernel's native bytes. */
+static int reset_scratch(FILE *tmp, const char *kpath, struct gpuvm_error *err)
+{
+	rewind(tmp);
+	if (ftruncate(fileno(tmp), 0))
+		return gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
+	return 0;
+}
+
 /* Reads one kernel file into a scratch file and opens it for the engine;
  * a file named before comes from the cache (kernel_cache.h). */
 static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error *err)
@@ -515,32 +524,23 @@ static int load_kernel(struct accelsim *s, const char *kpath, struct gpuvm_error
 	}
 	if (!tmp)
 		goto out_text;
-	rewind(tmp);
-	if (ftruncate(fileno(tmp), 0)) {
-		gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
+	if (reset_scratch(tmp, kpath, err))
 		goto out_tmp;
-	}
-	/* a large kernel file in parts on threads, where it splits; where it
-	 * does not, or a part failed, the whole file from its start here (so
-	 * an error is the first in the file, at its line) */
-	unsigned parts = as_split_parts(&t, s->threads);
-	if (parts > 1) {
-		int r = as_transcode_parts(&t, &h, tmp, parts, s->infer ? &s->inf : NULL, &s->ahead,
+	/* a large kernel file in parts on threads, where it splits; where a
+	 * part failed, the whole file from its start here (so an error is the
+	 * first in the file, at its line) */
+	struct as_cuts cuts;
+	if (as_split_parts(&t, &h, s->threads, &cuts) > 1) {
+		int r = as_transcode_parts(&t, &h, tmp, &cuts, s->infer ? &s->inf : NULL, &s->ahead,
 					   err);
 		if (r < 0)
 			goto out_tmp;
 		if (r == 1)
 			goto transcoded;
 		textin_close(&t);
-		if (textin_open(&t, kpath, err))
+		if (textin_open(&t, kpath, err) || as_parse_header(&t, &h, err) ||
+		    reset_scratch(tmp, kpath, err))
 			goto out_tmp;
-		if (as_parse_header(&t, &h, err))
-			goto out_tmp;
-		rewind(tmp);
-		if (ftruncate(fileno(tmp), 0)) {
-			gpuvm_fail(err, kpath, 0, NULL, "cannot reset the scratch file");
-			goto out_tmp;
-		}
 	}
 	if (native_writer_init(&nw, tmp, kpath, false, NATIVE_CHUNK_BYTES, err))
 		goto out_tmp;

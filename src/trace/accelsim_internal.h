@@ -113,20 +113,31 @@ struct as_ctx {
 int as_parse_blocks(struct as_ctx *c, uint64_t first, uint64_t stop, bool last,
 		    struct gpuvm_error *err);
 
-/* accelsim_split.c: into how many parts a kernel file t (just past its
- * header) is parsed with `threads` threads: 1 unless it is a plain file
- * of at least AS_SPLIT_PART_BYTES a part (GPUVM_TRACE_SPLIT_BYTES
- * overrides the size: tests). */
-unsigned as_split_parts(const struct textin *t, uint32_t threads);
-/* Parses t's thread blocks in `parts` parts, the first here and the rest
- * on threads of their own, each into a scratch file, and appends them to
- * out in order: the bytes one parse of the whole writes, since each warp's
- * stream is encoded on its own. The parts' touched granules go into inf.
- * 1 when done; 0 when the file would not split at thread blocks or a part
- * failed (the caller then parses it whole, so an error is reported as
- * the whole parse finds it); -1 with err when cancelled or a scratch
- * file failed. */
-int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out, unsigned parts,
-		       struct alloc_infer *inf, struct op_ahead *ahead, struct gpuvm_error *err);
+/* accelsim_split.c: where a kernel file is cut for its parts: part i
+ * starts at byte at[i] with thread block cta[i] (cta[n] is the grid's
+ * block count) */
+#define AS_SPLIT_MAX_PARTS 16
+struct as_cuts {
+	unsigned n;
+	uint64_t at[AS_SPLIT_MAX_PARTS + 1], cta[AS_SPLIT_MAX_PARTS + 1];
+};
+/* Into how many parts kernel file t (just past header h) is parsed with
+ * `threads` threads, and where they start (*cuts): 1 unless it is a plain
+ * file of at least AS_SPLIT_PART_BYTES a part (GPUVM_TRACE_SPLIT_BYTES
+ * overrides the size: tests) that has "#BEGIN_TB" lines near the cuts.
+ * Reads the file, not t. */
+unsigned as_split_parts(const struct textin *t, const struct as_header *h, uint32_t threads,
+			struct as_cuts *cuts);
+/* Parses t's thread blocks in the parts cuts names, the first here and
+ * the rest on threads of their own, each into a scratch file, and appends
+ * them to out in order: the bytes one parse of the whole writes, since
+ * each warp's stream is encoded on its own. The parts' touched granules
+ * go into inf. 1 when done; 0 when a part failed or a scratch file could
+ * not be made (the caller then parses the file whole from its start, so
+ * an error is reported as the whole parse finds it); -1 with err when
+ * cancelled or out could not be written. */
+int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out,
+		       const struct as_cuts *cuts, struct alloc_infer *inf, struct op_ahead *ahead,
+		       struct gpuvm_error *err);
 
 #endif

@@ -26,7 +26,6 @@
 /* A part's least size: below it a thread's start and a scratch file's
  * copy are not paid back (the parse reads ~250 MB/s a core here). */
 #define AS_SPLIT_PART_BYTES (16ull << 20)
-#define AS_SPLIT_MAX_PARTS 16
 /* How far past a cut's offset a "#BEGIN_TB" line is looked for. */
 #define AS_SPLIT_SEARCH_BYTES (8u << 20)
 
@@ -47,22 +46,6 @@ static long long text_offset(const struct textin *t)
 {
 	off_t o = ftello(t->f);
 	return o < 0 ? -1 : (long long)o - (long long)(t->len - t->pos);
-}
-
-unsigned as_split_parts(const struct textin *t, uint32_t threads)
-{
-	struct stat st;
-	if (threads < 2 || t->xz || fstat(fileno(t->f), &st) || !S_ISREG(st.st_mode))
-		return 1;
-	long long at = text_offset(t);
-	if (at < 0 || st.st_size <= at)
-		return 1;
-	uint64_t n = (uint64_t)(st.st_size - at) / part_bytes();
-	if (n > threads)
-		n = threads;
-	if (n > AS_SPLIT_MAX_PARTS)
-		n = AS_SPLIT_MAX_PARTS;
-	return n < 2 ? 1 : (unsigned)n;
 }
 
 /* The first "#BEGIN_TB" line starting at or after offset from (from > 0)
@@ -118,6 +101,40 @@ static int find_cut(int fd, uint64_t from, const struct as_header *h, uint64_t *
 	}
 	free(buf);
 	return rc;
+}
+
+unsigned as_split_parts(const struct textin *t, const struct as_header *h, uint32_t threads,
+			struct as_cuts *cuts)
+{
+	struct stat st;
+	if (threads < 2 || t->xz || fstat(fileno(t->f), &st) || !S_ISREG(st.st_mode))
+		return 1;
+	long long at = text_offset(t);
+	if (at < 0 || st.st_size <= at)
+		return 1;
+	uint64_t parts = (uint64_t)(st.st_size - at) / part_bytes();
+	if (parts > threads)
+		parts = threads;
+	if (parts > AS_SPLIT_MAX_PARTS)
+		parts = AS_SPLIT_MAX_PARTS;
+	/* the cuts: increasing offsets and blocks, else fewer parts */
+	uint64_t ctas = as_grid_ctas(h);
+	unsigned n = 1;
+	cuts->at[0] = (uint64_t)at;
+	cuts->cta[0] = 0;
+	for (unsigned i = 1; i < parts; i++) {
+		uint64_t from = (uint64_t)at + ((uint64_t)st.st_size - (uint64_t)at) * i / parts;
+		uint64_t ta = 0, c = 0;
+		if (from <= cuts->at[n - 1] || find_cut(fileno(t->f), from, h, &ta, &c) ||
+		    ta <= cuts->at[n - 1] || c <= cuts->cta[n - 1] || c >= ctas)
+			continue;
+		cuts->at[n] = ta;
+		cuts->cta[n] = c;
+		n++;
+	}
+	cuts->cta[n] = ctas;
+	cuts->n = n;
+	return n;
 }
 
 struct part {
@@ -193,41 +210,18 @@ static int merge_granules(struct alloc_infer *inf, const struct alloc_infer *fro
 	return 0;
 }
 
-int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out, unsigned parts,
-		       struct alloc_infer *inf, struct op_ahead *ahead, struct gpuvm_error *err)
+int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out,
+		       const struct as_cuts *cuts, struct alloc_infer *inf, struct op_ahead *ahead,
+		       struct gpuvm_error *err)
 {
-	struct stat st;
-	long long at = text_offset(t);
-	if (parts > AS_SPLIT_MAX_PARTS)
-		parts = AS_SPLIT_MAX_PARTS;
-	if (at < 0 || fstat(fileno(t->f), &st))
-		return 0;
-	/* the cuts: increasing offsets and blocks, else fewer parts */
-	uint64_t cut_at[AS_SPLIT_MAX_PARTS + 1], cut_cta[AS_SPLIT_MAX_PARTS + 1];
-	uint64_t ctas = as_grid_ctas(h);
-	unsigned n = 1;
-	cut_at[0] = (uint64_t)at;
-	cut_cta[0] = 0;
-	for (unsigned i = 1; i < parts; i++) {
-		uint64_t from = (uint64_t)at + ((uint64_t)st.st_size - (uint64_t)at) * i / parts;
-		uint64_t ta = 0, c = 0;
-		if (from <= cut_at[n - 1] || find_cut(fileno(t->f), from, h, &ta, &c) ||
-		    ta <= cut_at[n - 1] || c <= cut_cta[n - 1] || c >= ctas)
-			continue;
-		cut_at[n] = ta;
-		cut_cta[n] = c;
-		n++;
-	}
-	if (n < 2)
-		return 0;
-	cut_cta[n] = ctas;
+	unsigned n = cuts->n;
 	struct part part[AS_SPLIT_MAX_PARTS];
 	memset(part, 0, sizeof part);
 	int rc = 1;
 	for (unsigned i = 0; i < n; i++) {
 		struct part *p = &part[i];
 		*p = (struct part){.path = t->path, .h = h, .ahead = ahead, .t = i ? NULL : t,
-				   .text_at = cut_at[i], .first = cut_cta[i], .end = cut_cta[i + 1],
+				   .text_at = cuts->at[i], .first = cuts->cta[i], .end = cuts->cta[i + 1],
 				   .last = i == n - 1, .infer = inf != NULL};
 		infer_init(&p->inf);
 		struct gpuvm_error scratch_err;
