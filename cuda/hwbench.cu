@@ -94,6 +94,15 @@ static void flush_l2(void)
 	CHECK(cudaDeviceSynchronize());
 }
 
+// the median of v (sorted in place); NAN when empty
+static double median_of(std::vector<double> &v)
+{
+	if (v.empty())
+		return NAN;
+	std::sort(v.begin(), v.end());
+	return v[v.size() / 2];
+}
+
 // median of reps event-timed launches; flush first when cold
 static double median_us(launch_fn f, void *ctx, int reps, bool cold)
 {
@@ -105,8 +114,7 @@ static double median_us(launch_fn f, void *ctx, int reps, bool cold)
 			flush_l2();
 		v.push_back(time_once_us(f, ctx));
 	}
-	std::sort(v.begin(), v.end());
-	return v[v.size() / 2];
+	return median_of(v);
 }
 
 __global__ void clock_kernel(long long spin, unsigned long long *out)
@@ -731,14 +739,6 @@ static void cta_line_launch(unsigned grid, unsigned block, size_t smem, double *
 	CHECK(cudaDeviceSynchronize());
 }
 
-static double median_of(std::vector<double> &v)
-{
-	if (v.empty())
-		return NAN;
-	std::sort(v.begin(), v.end());
-	return v[v.size() / 2];
-}
-
 static void cta_line_section(void)
 {
 	unsigned long long n = 1ull << 24; // 128 MiB an array: 2.6x H100's L2
@@ -870,8 +870,7 @@ static double warp_load_median(const unsigned char *buf, const unsigned char *bu
 		CHECK(cudaMemcpy(h.data(), res, h.size() * sizeof(double), cudaMemcpyDeviceToHost));
 		all.insert(all.end(), h.begin(), h.end());
 	}
-	std::sort(all.begin(), all.end());
-	return all[all.size() / 2];
+	return median_of(all);
 }
 
 static void warp_load_section(void)
@@ -1384,8 +1383,7 @@ static void keep_copy_rows(void *buf, size_t most, size_t smem, float *sink)
 			"keep_read of MB not in the L2 after an L2-sized cudaMemcpy into another buffer, the L2 "
 			"clean before the copy; median of 3"};
 		for (int v = 0; v < 3; v++) {
-			std::sort(t[v].begin(), t[v].end());
-			row("keep", q[v], moved / 1e6, moved / t[v][1] / 1e3, "GB/s", how[v]);
+			row("keep", q[v], moved / 1e6, moved / median_of(t[v]) / 1e3, "GB/s", how[v]);
 		}
 	}
 	CHECK(cudaFreeHost(host));
@@ -1420,8 +1418,7 @@ static void keep_section(void)
 			flush_l2();
 			cold.push_back(time_once_us(launch_keep, &first));
 		}
-		std::sort(cold.begin(), cold.end());
-		row("keep", "keep_cold_gb_s", moved / 1e6, moved / cold[1] / 1e3, "GB/s",
+		row("keep", "keep_cold_gb_s", moved / 1e6, moved / median_of(cold) / 1e3, "GB/s",
 		    "keep_read after an L2 flush (x = MB read), median of 3");
 		for (int sh : shifts) {
 			int shift = sh == -1 ? g_sms / 4 : sh == -2 ? g_sms / 2 : sh;
@@ -1433,10 +1430,9 @@ static void keep_section(void)
 				CHECK(cudaDeviceSynchronize());
 				t.push_back(time_once_us(launch_keep, &again));
 			}
-			std::sort(t.begin(), t.end());
 			char q[64];
 			snprintf(q, sizeof q, "keep_again_gb_s_shift%d", shift);
-			row("keep", q, moved / 1e6, moved / t[1] / 1e3, "GB/s",
+			row("keep", q, moved / 1e6, moved / median_of(t) / 1e3, "GB/s",
 			    "keep_read again after one pass with shift 0 (each SM's chunk: its smid + shift), "
 			    "median of 3; x = MB read");
 		}
@@ -1516,8 +1512,7 @@ static void launch_section(void)
 				CHECK(cudaEventDestroy(a));
 				CHECK(cudaEventDestroy(b));
 			}
-			std::sort(v.begin(), v.end());
-			double us = v[v.size() / 2];
+			double us = median_of(v);
 			row("link", pinned ? "h2d_pinned_gb_s" : "h2d_pageable_gb_s", (double)s, (double)s / us / 1e3,
 			    "GB/s", "cudaMemcpy H2D between two events, median of 11");
 			if (s == 4096)
@@ -1861,9 +1856,8 @@ static void sampling_section(void)
 			CHECK(cudaEventElapsedTime(&ms, a, b));
 			v.push_back(ms * 1e3);
 		}
-		std::sort(v.begin(), v.end());
 		row("sampling", "random_sampling_greads_s", (double)region,
-		    (double)threads * reads / v[1] / 1e3, "Greads/s",
+		    (double)threads * reads / median_of(v) / 1e3, "Greads/s",
 		    "cuda/random_sampling.cu, threads = SMs x 2048, 1024 reads each, 256-thread blocks, median of 3");
 		CHECK(cudaFree(data));
 	}
