@@ -50,15 +50,7 @@ p100 ubench
 LIST
 }
 strip() {
-	python3 -c '
-import json, sys
-def s(x):
-    if isinstance(x, dict):
-        return {k: s(v) for k, v in x.items() if "wall" not in k and k != "gpuvm_commit"}
-    if isinstance(x, list):
-        return [s(v) for v in x]
-    return x
-print(json.dumps(s(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))' "$1" 2>/dev/null
+	python3 "$(dirname "$0")/report-strip.py" "$1" 2>/dev/null
 }
 # NEW's JSON cut to BASE's keys (a key BASE has and NEW lacks shows as
 # "<missing>"): what SUBSET=1 compares

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs each case at --threads 1, 2, 3 and 8 under core.window off, on and
 # lagged and compares every report with the same mode's one-thread report
-# (host timing, CPU and the commit aside): issue 34's "identical at any
-# thread count", over more presets, workloads and traces than the CI tests
-# (tests/cli_threads*.cmake) afford. Minutes to tens of minutes.
+# (host timing and the commit aside: scripts/report-strip.py): issue 34's
+# "identical at any thread count", over more presets, workloads and traces
+# than the CI tests (tests/cli/threads.sh, trace_threads.sh) afford.
+# Minutes to tens of minutes.
 # usage: threads-identical.sh GPUVM [CASES_FILE]
 # CASES_FILE: lines "GPU WORKLOAD [sim options]"; WORKLOAD trace:PATH
 # replays a trace. MODES and THREADS (space-separated) narrow the sweep.
@@ -48,16 +49,7 @@ h100 trace:traces/accelsim-vectoradd
 LIST
 }
 strip() {
-	python3 -c '
-import json, sys
-def s(x):
-    if isinstance(x, dict):
-        return {k: s(v) for k, v in x.items()
-                if "wall" not in k and "cpu" not in k and k != "gpuvm_commit"}
-    if isinstance(x, list):
-        return [s(v) for v in x]
-    return x
-print(json.dumps(s(json.load(open(sys.argv[1]))), indent=1, sort_keys=True))' "$1" 2>/dev/null
+	python3 "$(dirname "$0")/report-strip.py" "$1" 2>/dev/null
 }
 runs=0 diffs=0 errors=0
 while read -r gpu wl rest; do
