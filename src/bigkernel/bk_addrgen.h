@@ -26,8 +26,11 @@ SIMT_DEVFN unsigned long long bk_ag_pass(SIMT_CTX_ const struct bk_ag_args *a, u
 			base = a->chunk_base + r * a->tp.rec_bytes;
 			COMPUTE(2); /* record base multiply-add, loop compare-branch */
 		}
-		for (unsigned int s = 0; s < a->tp.nruns; s++)
-			for (unsigned int j = 0; j < a->tp.run_n[s]; j++) {
+		for (unsigned int s = 0; s < a->tp.nruns; s++) {
+			/* one address per element, or the run's first alone
+			 * (addr_per_run: the CPU copies the run, bk_template) */
+			unsigned int n = a->tp.addr_per_run ? 1 : a->tp.run_n[s];
+			for (unsigned int j = 0; j < n; j++) {
 				unsigned long long ad = base + a->tp.run_off[s] + (unsigned long long)j * a->tp.elem;
 				COMPUTE(3); /* address multiply-add, j++, compare-branch */
 				if (p) {
@@ -38,6 +41,7 @@ SIMT_DEVFN unsigned long long bk_ag_pass(SIMT_CTX_ const struct bk_ag_args *a, u
 				}
 				k++;
 			}
+		}
 	}
 	return k;
 }

@@ -194,8 +194,10 @@ static int dna_setup(struct bk_run *r)
 }
 
 static const struct bk_app app_dna = {
-	.name = "dna", .tp = {BK_DNA_REC, 1, 1, {BK_DNA_READ_OFF}, {BK_DNA_BASES}}, .passes = 1,
-	.sl1_nds = 1,
+	/* one address per fragment read, as the author's prediction threads
+	 * send (bk_template) */
+	.name = "dna", .tp = {BK_DNA_REC, 1, 1, {BK_DNA_READ_OFF}, {BK_DNA_BASES}, .addr_per_run = 1},
+	.passes = 1, .sl1_nds = 1,
 	.kernel = bk_dna, .kernel_name = "bk_dna", .setup = dna_setup, .args = table_args,
 	.check = table_check,
 };
@@ -365,7 +367,9 @@ static int nf_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_netflix = {
-	.name = "netflix", .tp = {BK_NF_REC, 4, 1, {0}, {5}}, .passes = 1,
+	/* one address per record's ratings, as the author's prediction
+	 * threads send (bk_template) */
+	.name = "netflix", .tp = {BK_NF_REC, 4, 1, {0}, {5}, .addr_per_run = 1}, .passes = 1,
 	.kernel = bk_netflix, .kernel_name = "bk_netflix", .setup = nf_setup, .args = nf_args,
 	.check = nf_check,
 };

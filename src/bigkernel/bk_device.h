@@ -224,12 +224,25 @@ SIMT_DEVFN void bk_sl1_end(SIMT_CTX_ struct sl1 *s, const struct bk_map *m, unsi
 /* ---- stage 1: address generation ------------------------------------ */
 
 /* The mapped reads of one record, as the slice sees them: runs of
- * `run_n` elements of `elem` bytes from byte `run_off` of the record. */
+ * `run_n` elements of `elem` bytes from byte `run_off` of the record.
+ *
+ * What one address of stage 1 names (4.4.4: "depends on the granularity
+ * of the data being accessed"): with addr_per_run 0, every element the
+ * kernel reads, as the thesis says of K-means ("one address is sent for
+ * each double variable") and Word Count ("one address has to be sent for
+ * each required character"); with 1, a run, the field the CPU then copies
+ * whole, as the author's own prediction threads do for Netflix and DNA
+ * Assembly (rezafmk/BRB_HashTable @449bded, Netflix/main.cu and
+ * DNAAssembly/main.cu: one ptr_t per record, `&data[i * RECORD_SIZE]`
+ * and `&data[i * RECORD_SIZE + READLOCATION]`, expanded by the CPU's
+ * copyMethodPattern into the record's bytes). The data buffer's layout
+ * and the computation's reads are the same either way. */
 #define BK_MAX_RUNS 4
 struct bk_template {
 	unsigned long long rec_bytes; /* 0: records are located by an index */
 	unsigned int elem, nruns;
 	unsigned int run_off[BK_MAX_RUNS], run_n[BK_MAX_RUNS];
+	unsigned int addr_per_run;
 };
 
 /* Pattern recognition (4.3.1): the deltas between a thread's successive

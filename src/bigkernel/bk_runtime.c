@@ -47,7 +47,9 @@ static double copy_seconds(const struct bk_opts *o, double bytes, unsigned threa
 static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *out, uint64_t kmax,
 		    uint64_t *gathered, uint64_t *addr_bytes)
 {
-	unsigned es = r->app->tp.elem;
+	const struct bk_template *tp = &r->app->tp;
+	unsigned es = tp->elem;
+	uint64_t room = kmax ? kmax : b->kmax; /* elements a thread's slots hold */
 	for (uint64_t t = 0; t < b->threads; t++) {
 		struct bk_addr_iter it;
 		bk_iter_init(&it, b->pat_pin, b->addr_pin, b->threads, t);
@@ -56,16 +58,24 @@ static int assemble(struct bk_run *r, const struct bk_bufs *b, unsigned char *ou
 					 (unsigned long long)t, (unsigned long long)it.n,
 					 (unsigned long long)b->kmax);
 		*addr_bytes += it.pattern ? (3 + 2 * (uint64_t)it.period) * 8 : it.n * 8;
-		uint64_t a, k = 0;
+		uint64_t a, i = 0, k = 0;
 		while (bk_iter_next(&it, &a)) {
-			if (a > r->input_bytes || r->input_bytes - a < es)
+			/* an address names one element, or a run's elements
+			 * (addr_per_run: the runs of a record in turn) */
+			uint64_t n = tp->addr_per_run ? tp->run_n[i % tp->nruns] : 1;
+			if (a > r->input_bytes || (r->input_bytes - a) / es < n)
 				return simt_fail(r->h, "stage 1: address %llu outside the %llu-byte input",
 						 (unsigned long long)a, (unsigned long long)r->input_bytes);
-			uint64_t slot = kmax ? t * kmax + k : bk_piece_slot(k, t, b->threads, es);
-			memcpy(out + slot * es, r->input + a, es);
-			k++;
+			if (k + n > room)
+				return simt_fail(r->h, "stage 1: thread %llu's addresses name more than %llu "
+						 "elements", (unsigned long long)t, (unsigned long long)room);
+			for (uint64_t j = 0; j < n; j++, k++) {
+				uint64_t slot = kmax ? t * kmax + k : bk_piece_slot(k, t, b->threads, es);
+				memcpy(out + slot * es, r->input + a + j * es, es);
+			}
+			i++;
 		}
-		if (k != it.n)
+		if (i != it.n)
 			return simt_fail(r->h, "stage 1: thread %llu's pattern is malformed",
 					 (unsigned long long)t);
 		*gathered += k * es;
