@@ -253,6 +253,12 @@ static double field(const char *r, const char *key)
 	return atof(p + strlen(key));
 }
 
+/* One variant's time over another's in a result line: field a / field b. */
+static double time_ratio(const char *r, const char *a, const char *b)
+{
+	return field(r, a) / field(r, b);
+}
+
 /* Fig. 4.10 (4.4.1): BigKernel beats double buffering on a
  * communication-bound application (Netflix: 30 % of each record read,
  * the rest need not cross PCIe) by far more than on Opinion Finder,
@@ -265,12 +271,12 @@ static void test_fidelity(void **state)
 	(void)state;
 	char *nf = run_result("k80", "bigkernel:app=netflix,size=16MiB,chunk=2MiB,um=0", 1);
 	char *of = run_result("k80", "bigkernel:app=of,size=16MiB,chunk=2MiB,um=0", 1);
-	double nf_d = field(nf, "double_us=") / field(nf, "bk_us=");
-	double nf_s = field(nf, "single_us=") / field(nf, "bk_us=");
-	double of_d = field(of, "double_us=") / field(of, "bk_us=");
-	double of_pat = field(of, "bknp_us=") / field(of, "bk_us=");
+	double nf_d = time_ratio(nf, "double_us=", "bk_us=");
+	double nf_s = time_ratio(nf, "single_us=", "bk_us=");
+	double of_d = time_ratio(of, "double_us=", "bk_us=");
+	double of_pat = time_ratio(of, "bknp_us=", "bk_us=");
 	/* 4.4.2: the interleaved layout coalesces the computation's reads */
-	double nf_c = field(nf, "base_comp_us=") / field(nf, "comp_us=");
+	double nf_c = time_ratio(nf, "base_comp_us=", "comp_us=");
 	print_message("netflix: %.2fx over single, %.2fx over double, computation %.2fx; of: %.2fx "
 		      "over double, patterns %.2fx\n", nf_s, nf_d, nf_c, of_d, of_pat);
 	assert_in_range((long)(nf_c * 100), 130, 400);
@@ -300,8 +306,8 @@ static void test_address_granularity(void **state)
 	(void)state;
 	char *dna = run_result("k80", "bigkernel:app=dna,size=16MiB,chunk=2MiB,um=0,volume=0", 1);
 	char *wc = run_result("k80", "bigkernel:app=wc,size=4MiB,chunk=1MiB,um=0,volume=0", 1);
-	double dna_pat = field(dna, "bknp_us=") / field(dna, "bk_us=");
-	double wc_pat = field(wc, "bknp_us=") / field(wc, "bk_us=");
+	double dna_pat = time_ratio(dna, "bknp_us=", "bk_us=");
+	double wc_pat = time_ratio(wc, "bknp_us=", "bk_us=");
 	print_message("patterns over addresses: dna %.2fx (an address per read), wc %.2fx (per "
 		      "character)\n", dna_pat, wc_pat);
 	assert_in_range((long)(dna_pat * 100), 70, 139);
@@ -351,10 +357,10 @@ static void test_ag_overlap_and_cpu(void **state)
 				       "nopat=0,volume=0,cpu_time=1", 1);
 	char *f = run_result("gtx680", "bigkernel:app=mca,size=4MiB,chunk=512KiB,threads=16384,um=0,"
 				       "nopat=0,volume=0", 1);
-	double gain = field(q, "bkser_us=") / field(q, "bk_us=");
+	double gain = time_ratio(q, "bkser_us=", "bk_us=");
 	double cpu_us = field(q, "cpu_us=");
 	print_message("mca on gtx680: overlap %.2fx (1024 threads), %.2fx (16384); CPU reference "
-		      "%.0f us for 4 MiB\n", gain, field(f, "bkser_us=") / field(f, "bk_us="), cpu_us);
+		      "%.0f us for 4 MiB\n", gain, time_ratio(f, "bkser_us=", "bk_us="), cpu_us);
 	/* at most the address-generation stage can be hidden: bk >= serial - ag */
 	assert_true(field(q, "bk_us=") >= field(q, "bkser_us=") - field(q, "ag_us=") - 1);
 	assert_in_range((long)(gain * 100), 105, 200);
