@@ -169,7 +169,8 @@ static size_t table_args(struct bk_run *r, int pass, const struct bk_map *m,
 }
 
 static const struct bk_app app_wc = {
-	.name = "wc", .tp = {BK_WC_REC, 1, 1, {0}, {BK_WC_REC}}, .passes = 1, .sl1_nds = 1,
+	.name = "wc", .tp = {BK_WC_REC, 1, 1, {0}, {BK_WC_REC}, .addr_per_run = 0},
+	.passes = 1, .sl1_nds = 1,
 	.kernel = bk_wc, .kernel_name = "bk_wc", .setup = wc_setup, .args = table_args,
 	.check = table_check,
 };
@@ -298,7 +299,8 @@ static int km_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_kmeans = {
-	.name = "kmeans", .tp = {BK_KM_REC, 8, 1, {0}, {BK_KM_DIMS}}, .passes = 1, .sl1_nds = 2,
+	.name = "kmeans", .tp = {BK_KM_REC, 8, 1, {0}, {BK_KM_DIMS}, .addr_per_run = 0},
+	.passes = 1, .sl1_nds = 2,
 	.kernel = bk_kmeans, .kernel_name = "bk_kmeans", .setup = km_setup, .args = km_args,
 	.chunk_out = km_out, .check = km_check,
 };
@@ -447,7 +449,8 @@ static int of_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_of = {
-	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}}, .passes = 1, .sl1_nds = 2,
+	.name = "of", .tp = {BK_OF_REC, 1, 1, {0}, {BK_OF_TEXT}, .addr_per_run = 0},
+	.passes = 1, .sl1_nds = 2,
 	.kernel = bk_of, .kernel_name = "bk_of", .setup = of_setup, .args = of_args,
 	.check = of_check,
 };
@@ -536,14 +539,15 @@ static int mca_check(struct bk_run *r, char *extra, size_t len)
 }
 
 static const struct bk_app app_mca = {
-	.name = "mca", .tp = {BK_MCA_BLOCK, 1, 1, {0}, {BK_MCA_BLOCK}}, .passes = 2, .sl1_nds = 2,
+	.name = "mca", .tp = {BK_MCA_BLOCK, 1, 1, {0}, {BK_MCA_BLOCK}, .addr_per_run = 0},
+	.passes = 2, .sl1_nds = 2,
 	.kernel = bk_mca, .kernel_name = "bk_mca", .setup = mca_setup, .args = mca_args,
 	.check = mca_check,
 };
 
 /* card number (2 words at 0), merchant (the word at 24) */
 static const struct bk_app app_mca_indexed = {
-	.name = "mca-indexed", .tp = {0, 8, 2, {0, 24}, {2, 1}}, .passes = 2,
+	.name = "mca-indexed", .tp = {0, 8, 2, {0, 24}, {2, 1}, .addr_per_run = 0}, .passes = 2,
 	.kernel = bk_mca_indexed, .kernel_name = "bk_mca_indexed", .setup = mcai_setup,
 	.args = mca_args, .check = mca_check,
 };
