@@ -296,11 +296,13 @@ static void test_fidelity(void **state)
  * ... which in turn depends on the granularity of the data being
  * accessed"): DNA Assembly sends one address per fragment read (46 bytes
  * of its 128-byte record), as the author's own prediction threads do
- * (bk_template's addr_per_run), so patterns save little (thesis +7 %,
- * band 0.75-1.39x), where a byte stream's address per byte makes them
+ * (bk_template's addr_per_run), so patterns save little (thesis +7 %;
+ * here 0.70-1.39x, a little below the fidelity row's 0.75: at these 2 MiB
+ * chunks a thread has few records, and a pattern costs more than their
+ * addresses, 0.80x), where a byte stream's address per byte makes them
  * worth several times (Opinion Finder above, Word Count here: the thesis
  * says one address per character). Two-sided: an address per base
- * (addr_per_run off) puts DNA near Word Count's ratio and fails. */
+ * (addr_per_run off) gives DNA 5.5x and fails. */
 static void test_address_granularity(void **state)
 {
 	(void)state;
