@@ -3,6 +3,7 @@
 #include "par/thread_profile.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -35,4 +36,10 @@ void thread_profile_read(struct thread_profile_snapshot *out)
 	pthread_mutex_lock(&mu);
 	*out = acc;
 	pthread_mutex_unlock(&mu);
+}
+
+bool thread_profile_printing(void)
+{
+	const char *e = getenv("GPUVM_THREADS_PROFILE");
+	return e && *e && strcmp(e, "0");
 }

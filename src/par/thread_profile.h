@@ -9,6 +9,7 @@
 #ifndef GPUVM_PAR_THREAD_PROFILE_H
 #define GPUVM_PAR_THREAD_PROFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define THREAD_PROFILE_MAX 64
@@ -23,5 +24,8 @@ struct thread_profile_snapshot {
 void thread_profile_exit(void);
 void thread_profile_reset(void);
 void thread_profile_read(struct thread_profile_snapshot *out);
+/* GPUVM_THREADS_PROFILE is set (not empty, not "0"): the threads' users
+ * print what each did to stderr (SIMT workers, a trace's parts). */
+bool thread_profile_printing(void);
 
 #endif

@@ -624,8 +624,7 @@ static struct simt_par *par_new(uint32_t nworkers)
 	}
 	pthread_mutex_init(&par->mu, NULL);
 	pthread_cond_init(&par->engine_cv, NULL);
-	const char *prof = getenv("GPUVM_THREADS_PROFILE");
-	par->profile = prof && *prof && strcmp(prof, "0");
+	par->profile = thread_profile_printing();
 	if (par->profile) {
 		par->start_cpu_s = now_s(CLOCK_THREAD_CPUTIME_ID);
 		if (pthread_getcpuclockid(pthread_self(), &par->engine_clk))

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "par/thread_profile.h"
 #include "trace/accelsim_internal.h"
 
 /* A part's least size: below it a thread's start and a scratch file's
@@ -255,8 +256,7 @@ int as_transcode_parts(struct textin *t, const struct as_header *h, FILE *out,
 	for (unsigned i = 0; i < n && rc == 1 && inf; i++)
 		if (merge_granules(inf, &part[i].inf))
 			rc = gpuvm_fail(err, t->path, 0, NULL, "out of memory");
-	const char *prof = getenv("GPUVM_THREADS_PROFILE");
-	if (prof && *prof && strcmp(prof, "0"))
+	if (thread_profile_printing())
 		fprintf(stderr, "threads-profile: %s: thread blocks parsed in %u parts%s\n", t->path,
 			n, rc == 1 ? "" : ", then whole (a part failed)");
 	for (unsigned i = 0; i < n; i++) {
