@@ -1287,6 +1287,20 @@ static void l2_section(void)
 	row("l2", "l2_write_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bs, g_sms, 1024, 2, 2, 6, out, false),
 	    "GB/s", "calib_l2write16 (16-byte stores over the same L2-resident buffer), one CTA of "
 	    "1024 threads per SM, T(6)-T(2)");
+	// where the store path's limit lies: one SM's own (one CTA alone, or
+	// the rate per SM the same at half the SMs) or the L2's (the total the
+	// same at half the SMs)
+	row("l2", "l2_write_gb_s_1cta", 1, l2_gb_s(buf, b1, 1, 1024, 2, 2, 6, out, false), "GB/s",
+	    "calib_l2write16, one CTA of 1024 threads alone, 16-byte stores, T(6)-T(2)");
+	unsigned halfsms = (unsigned)g_sms / 2;
+	uint64_t bh = half_part / (per * halfsms) * per * halfsms;
+	row("l2", "l2_write_gb_s_1cta_per_2sm", halfsms, l2_gb_s(buf, bh, halfsms, 1024, 2, 2, 6, out, false),
+	    "GB/s", "calib_l2write16, one CTA of 1024 threads on half the SMs (x = CTAs), T(6)-T(2)");
+	row("l2", "l2_read_gb_s_1cta_per_2sm", halfsms, l2_gb_s(buf, bh, halfsms, 1024, 1, 2, 6, out, false),
+	    "GB/s", "calib_l2read16, one CTA of 1024 threads on half the SMs (x = CTAs), T(6)-T(2)");
+	row("l2", "l2_write_gb_s_2cta_per_sm", 2 * g_sms,
+	    l2_gb_s(buf, bs, 2 * g_sms, 1024, 2, 2, 6, out, false), "GB/s",
+	    "calib_l2write16, two CTAs of 1024 threads per SM (x = CTAs), T(6)-T(2)");
 	uint64_t bd = (big + per * g_sms - 1) / (per * g_sms) * (per * g_sms);
 	row("l2", "dram_read_gb_s_1cta_per_sm", g_sms, l2_gb_s(buf, bd, g_sms, 1024, 1, 1, 2, out, true),
 	    "GB/s", "calib_l2read16 over 4x the L2, one CTA of 1024 per SM, T(2)-T(1), L2 flushed");

@@ -58,6 +58,11 @@ FROM_HWBENCH = {
     "l2_read_bytes_per_clk": ("l2_read_bytes_per_clk", None),
     "l2_read_gb_s_1cta": ("l2_read_gb_s_1cta", None),
     "l2_read_gb_s_1cta_per_sm": ("l2_read_gb_s_1cta_per_sm", None),
+    "l2_write_gb_s_1cta_per_sm": ("l2_write_gb_s_1cta_per_sm", None),
+    "l2_write_gb_s_1cta": ("l2_write_gb_s_1cta", None),
+    "l2_write_gb_s_1cta_per_2sm": ("l2_write_gb_s_1cta_per_2sm", None),
+    "l2_write_gb_s_2cta_per_sm": ("l2_write_gb_s_2cta_per_sm", None),
+    "l2_read_gb_s_1cta_per_2sm": ("l2_read_gb_s_1cta_per_2sm", None),
     "dram_read_gb_s_1cta_per_sm": ("dram_read_gb_s_1cta_per_sm", None),
     "empty_kernel_us_grid4096": ("empty_kernel_back_to_back_us_block256", "4096"),
     # back-to-back periods of the empty kernels whose ncu durations are
