@@ -366,6 +366,51 @@ static void test_store_stream_dram_bound(void **state)
 	assert_true(off > 2 * 900);
 }
 
+/* GB/s of ctas 1024-thread CTAs storing 16 B a thread over an L2-resident
+ * buffer of rounds x ctas x 16 KiB (calibrate's l2_write rows): the bytes
+ * of passes 2-3 over T(3 passes) - T(1). */
+static double l2_store_gb_s(unsigned ctas, unsigned rounds, const char *set)
+{
+	unsigned long long bytes = (unsigned long long)rounds * ctas * 1024 * 16;
+	double cyc[2], mhz = 0;
+	for (int k = 0; k < 2; k++) {
+		char wl[160];
+		snprintf(wl, sizeof wl,
+			 "ubench-l2:bytes=%llu,passes=%d,ctas=%u,block=1024,width=16,op=write", bytes,
+			 k ? 3 : 1, ctas);
+		struct gpuvm_run_spec spec = {.gpu = "h100", .workload = wl, .seed = 1};
+		if (set) {
+			spec.sets[0] = set;
+			spec.n_sets = 1;
+		}
+		cyc[k] = spec_kernel_cycles(&spec, &mhz);
+	}
+	return 2.0 * (double)bytes / ((cyc[1] - cyc[0]) / (mhz * 1e6)) / 1e9;
+}
+
+/* The store direction (l2.sm_port_write_bytes_per_cycle,
+ * l2.slice_write_bytes_per_cycle on h100, from cuda/hwbench.cu l2): one
+ * SM's 16-byte stores reach the L2 at 63.1 GB/s, every SM's at 3937 GB/s,
+ * half the loads' rate. Two-sided at calibrate's tolerance; without the
+ * port one SM stores four times as fast, and without the slices' store
+ * rate (and the hold at issue it brings) every SM stores far past the
+ * L2's read rate. */
+static void test_l2_store_path(void **state)
+{
+	(void)state;
+	double one = l2_store_gb_s(1, 64, NULL);
+	double all = l2_store_gb_s(132, 4, NULL);
+	double one_free = l2_store_gb_s(1, 64, "l2.sm_port_write_bytes_per_cycle=0");
+	double all_free = l2_store_gb_s(132, 4, "l2.slice_write_bytes_per_cycle=0");
+	print_message("h100 16-byte stores to the L2: one CTA %.1f GB/s (63.1 measured), one per SM "
+		      "%.0f (3937); without the port %.1f, without the slices' store rate %.0f\n",
+		      one, all, one_free, all_free);
+	assert_true(one > 63.1 * 0.85 && one < 63.1 * 1.15);
+	assert_true(all > 3937 * 0.85 && all < 3937 * 1.15);
+	assert_true(one_free > 3 * one);
+	assert_true(all_free > 7371);
+}
+
 /* The CTA slots' turnover (gpu.cta_launch_cycles, gpu.cta_release_cycles_per_warp
  * on v100, from gpu-stream's init column): at 128 threads per SM a
  * store-only CTA of 2 warps turns over every ~410 cycles (306 GB/s
@@ -639,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_sm_l2_port),
 		cmocka_unit_test(test_sm_l2_port_far_ahead),
 		cmocka_unit_test(test_store_stream_dram_bound),
+		cmocka_unit_test(test_l2_store_path),
 		cmocka_unit_test(test_cta_turnover_low_occupancy),
 		cmocka_unit_test(test_cta_release_per_warp),
 		cmocka_unit_test(test_warp_exit_waits_stores),

@@ -36,13 +36,19 @@ static double kernel_cycles(const char *gpu, const char *wl)
 }
 
 /* thread-instructions per clock per SM, as gpuvm calibrate's
- * OP_ops_per_clk_sm row measures it (64 vs 128 instructions per chain) */
+ * OP_ops_per_clk_sm row measures it (128 vs 256 instructions per chain,
+ * calibrate --quick's sizes). Not 64: a kernel that short ends with every
+ * warp of the GPU storing its result in the same cycle, a burst h100's
+ * store rate to the L2 takes ~130 cycles for
+ * (l2.slice_write_bytes_per_cycle), while at 128 the warps have drifted
+ * apart and store one after another, so T(2N) - T(N) would not cancel
+ * the end (imad: 133.7 per clock instead of 64) */
 static double ops_per_clk_sm(const char *gpu, unsigned sms, const char *op)
 {
 	char a[160], b[160];
-	snprintf(a, sizeof a, "ubench-ops:op=%s,insts=64,ilp=8,blocks=%u,block=512", op, sms);
-	snprintf(b, sizeof b, "ubench-ops:op=%s,insts=128,ilp=8,blocks=%u,block=512", op, sms);
-	return 512.0 * 64 / (kernel_cycles(gpu, b) - kernel_cycles(gpu, a));
+	snprintf(a, sizeof a, "ubench-ops:op=%s,insts=128,ilp=8,blocks=%u,block=512", op, sms);
+	snprintf(b, sizeof b, "ubench-ops:op=%s,insts=256,ilp=8,blocks=%u,block=512", op, sms);
+	return 512.0 * 128 / (kernel_cycles(gpu, b) - kernel_cycles(gpu, a));
 }
 
 static void check(const char *gpu, unsigned sms, const char *op, double documented)

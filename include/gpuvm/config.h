@@ -234,6 +234,10 @@ struct gpuvm_config {
 	/* each SM's port to the L2 (the crossbar's SM side): bytes of read
 	 * sectors it passes per SM cycle (0 = no limit) */
 	double l2_sm_port_bytes_per_cycle;
+	/* the store direction: bytes of store sectors a slice takes and an
+	 * SM's port passes per SM cycle (0: a slice at the read rate, no port) */
+	double l2_slice_write_bytes_per_cycle;
+	double l2_sm_port_write_bytes_per_cycle;
 	/* 1: a cudaMemcpy's data into device memory is left in the L2 (the
 	 * copy engine writes through it); 0: the copy bypasses it */
 	uint32_t l2_copy_fill;

@@ -299,8 +299,12 @@ static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 		snprintf(q, sizeof q, "%s_latency_cycles", ops[i]);
 		add_row(c, gpu, q, "cycles", K_LATENCY, NAN,
 			(kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
-		/* every SM full of warps, 8 independent chains each */
-		unsigned n = c->quick ? 64 : 256;
+		/* every SM full of warps, 8 independent chains each (quick:
+		 * 128, not 64, whose warps all store their result in one
+		 * cycle, a burst the store path's rate takes cycles for that
+		 * the 2N kernel's drifted warps do not pay:
+		 * tests/test_issue_rates.c) */
+		unsigned n = c->quick ? 128 : 256;
 		snprintf(a, sizeof a, "ubench-ops:op=%s,insts=%u,ilp=8,blocks=%u,block=512", ops[i],
 			 n, cfg->sms);
 		snprintf(b, sizeof b, "ubench-ops:op=%s,insts=%u,ilp=8,blocks=%u,block=512", ops[i],
@@ -466,6 +470,14 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm", "read");
 	/* the same with 16-byte stores: an SM's store path to the L2 */
 	l2_port_row(c, cfg, gpu, cfg->sms, "l2_write_gb_s_1cta_per_sm", "write");
+	/* where the store path's limit lies (hwbench l2 times the same):
+	 * one SM alone (its port), half the SMs (between the port's and the
+	 * slices'), two CTAs an SM (more stores in flight change nothing
+	 * once the slices are the limit); and half the SMs' loads */
+	l2_port_row(c, cfg, gpu, 1, "l2_write_gb_s_1cta", "write");
+	l2_port_row(c, cfg, gpu, cfg->sms / 2, "l2_write_gb_s_1cta_per_2sm", "write");
+	l2_port_row(c, cfg, gpu, 2 * cfg->sms, "l2_write_gb_s_2cta_per_sm", "write");
+	l2_port_row(c, cfg, gpu, cfg->sms / 2, "l2_read_gb_s_1cta_per_2sm", "read");
 	dram_read_row(c, cfg, gpu);
 }
 
@@ -667,6 +679,9 @@ static void calibrate_usage(FILE *out)
 	      "  l2_read_gb_s_1cta_per_sm  resident buffer with 16-byte loads (Mokhtari 5.1.3):\n"
 	      "                          the SM's port to the L2\n"
 	      "  l2_write_gb_s_1cta_per_sm  the same with 16-byte stores: the SMs' store path\n"
+	      "  l2_write_gb_s_1cta, _1cta_per_2sm, _2cta_per_sm, l2_read_gb_s_1cta_per_2sm\n"
+	      "                          the store path from one SM, half the SMs, two CTAs an\n"
+	      "                          SM; half the SMs' loads: where each limit lies\n"
 	      "  dram_read_gb_s_1cta_per_sm  the same over four times the L2: DRAM read rate\n"
 	      "  kernel_launch_cycles,   back-to-back empty kernels: the launch period (launch\n"
 	      "                          + duration, or the host's period where launches pipeline)\n"

@@ -392,6 +392,14 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 		return fail_at(err, cfg, K_L2_SM_PORT_BYTES,
 			       "l2.sm_port_bytes_per_cycle %g: 0 (no limit) or at least 1 byte a cycle",
 			       cfg->l2_sm_port_bytes_per_cycle);
+	if (cfg->l2_slice_write_bytes_per_cycle > 0 && !cfg->l2_slices)
+		return fail_at(err, cfg, K_L2_SLICE_WRITE_BYTES,
+			       "l2.slice_write_bytes_per_cycle %g needs l2.slices (the slices it is a rate of)",
+			       cfg->l2_slice_write_bytes_per_cycle);
+	if (cfg->l2_sm_port_write_bytes_per_cycle > 0 && cfg->l2_sm_port_write_bytes_per_cycle < 1)
+		return fail_at(err, cfg, K_L2_SM_PORT_WRITE_BYTES,
+			       "l2.sm_port_write_bytes_per_cycle %g: 0 (no limit) or at least 1 byte a cycle",
+			       cfg->l2_sm_port_write_bytes_per_cycle);
 	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
 		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
 			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);

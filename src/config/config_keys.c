@@ -462,6 +462,16 @@ const struct cfg_key cfg_keys[] = {
 		  "bytes of read sectors (loads, L1 fills, atomics) one SM's port to the L2 passes "
 		  "per SM cycle; each sector takes it for sector_size / this (src/sm/sm_issue.c); "
 		  "0 = no limit"),
+	/* optional, listed only when set (the model before the keys: a store
+	 * took its slice at the read rate and no port, and left the SM at
+	 * once whatever the queue) */
+	DBL_QUIET("l2.slice_write_bytes_per_cycle", l2_slice_write_bytes_per_cycle,
+		  "bytes of stores one L2 slice takes per SM cycle (with l2.slices and "
+		  "l2.writeback_stall: a store leaves its SM once its slice takes it; "
+		  "src/memsys/memsys.h memsys_l2_slice_store); 0 = l2.slice_bytes_per_cycle"),
+	DBL_QUIET("l2.sm_port_write_bytes_per_cycle", l2_sm_port_write_bytes_per_cycle,
+		  "bytes of store sectors one SM's port to the L2 passes per SM cycle (with "
+		  "l2.writeback_stall; src/sm/sm_sector.h); 0 = no limit"),
 	/* optional, listed only when on (the model before the key: copies
 	 * left the L2 as it was) */
 	{ .name = "l2.copy_fill", .type = CT_ENUM, .off = OFF(l2_copy_fill),

@@ -82,6 +82,9 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	ms->l2_hit = cfg->l2_hit_latency_cycles;
 	ms->slices_per_part = cfg->l2_slices / n;
 	ms->l2_slice_cycles = cfg->l2_slices ? cfg->l2_sector_bytes / cfg->l2_slice_bytes_per_cycle : 0;
+	ms->l2_slice_write_cycles = cfg->l2_slices && cfg->l2_slice_write_bytes_per_cycle > 0
+					    ? cfg->l2_sector_bytes / cfg->l2_slice_write_bytes_per_cycle
+					    : 0;
 	ms->run_gap_cycles = ms->l2_slice_cycles + (cfg->l2_sm_port_bytes_per_cycle > 0
 							     ? cfg->l2_sector_bytes /
 								       cfg->l2_sm_port_bytes_per_cycle
@@ -332,7 +335,7 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 	struct mem_partition *home = memsys_route(ms, sa, &local);
 	uint32_t near = ms->near_of_sm[sm];
 	struct mem_partition *np = &ms->part[near], *fp = &ms->part[near ^ 1];
-	double ready = memsys_l2_slice(ms, np, sa, t + ms->crossbar_cycles) + ms->l2_hit;
+	double ready = memsys_l2_slice_op(ms, np, sa, write, fetch, t + ms->crossbar_cycles) + ms->l2_hit;
 	uint32_t wb = 0, stale_through = 0;
 	struct l2_victim vic = {0, 0, 0};
 	enum l2_result r;

@@ -87,6 +87,10 @@ struct memsys {
 	 * sector, and log2 of the line (a line's sectors share a slice) */
 	uint32_t slices_per_part;
 	double l2_slice_cycles;
+	/* l2.slice_write_bytes_per_cycle: a store's sector holds its slice
+	 * this long, and is held in its SM until the slice takes it (0: a
+	 * store takes its slice as a read does, and is not held for it) */
+	double l2_slice_write_cycles;
 	uint64_t l2_bytes; /* all partitions' L2 (memsys_copy_fill) */
 	/* how much later than its run's first sector a miss may reach the
 	 * L2's output and still join the run, per sector already in it: a
@@ -105,6 +109,10 @@ struct memsys {
 	 * how long a store was held) */
 	bool writeback_stall;
 	double writeback_wait;
+	/* l2.slice_write_bytes_per_cycle: how long past its arrival the
+	 * latest store sector since the caller set it to 0 waited for its
+	 * slice (the SM layer holds the store's warp that long) */
+	double store_slice_wait;
 	uint8_t *near_of_sm; /* [sms] */
 	struct gpuvm_stats *stats;
 };
@@ -188,15 +196,16 @@ static inline double memsys_writeback(struct memsys *ms, struct mem_partition *p
 }
 
 /* When the L2 slice of addr (partition p's own address, or the global
- * one with near and far partitions) takes a sector arriving at t: a
- * slice's port serves one sector per l2_slice_cycles, so a burst that
+ * one with near and far partitions) takes a sector arriving at t, which
+ * holds it `hold` cycles: a slice's port serves one read sector per
+ * l2_slice_cycles (memsys_l2_slice), so a burst that
  * exceeds the slices' rate queues (Accel-Sim's tuner, l2_bw: a TITAN V
  * reads its L2 at 89-90 % of 48 slices x 32 B a cycle). Lines spread over
  * the slices by a multiplicative hash, as the hardware hashes addresses so
  * that strides do not pile onto one slice. Walks' page-table reads
  * (memsys_pte_read) do not take a slice. t itself without l2.slices. */
 static inline __attribute__((always_inline)) double
-memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t)
+memsys_l2_slice_for(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t, double hold)
 {
 	if (__builtin_expect(!p->slices, 1))
 		return t;
@@ -206,7 +215,40 @@ memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, doubl
 	 * booked it far ahead): no one to meet (server_pool_keeps) */
 	if (!server_pool_keeps(&p->slices[i], t))
 		return t;
-	return server_pool_reserve(&p->slices[i], t, ms->l2_slice_cycles);
+	return server_pool_reserve(&p->slices[i], t, hold);
+}
+
+static inline __attribute__((always_inline)) double
+memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t)
+{
+	return memsys_l2_slice_for(ms, p, addr, t, ms->l2_slice_cycles);
+}
+
+/* A store's sector (a write that fetches nothing) at its slice. With
+ * l2.slice_write_bytes_per_cycle the slice takes stores at their own rate
+ * (an H100's whole L2 takes 16-byte stores at about half the rate it
+ * serves 16-byte loads: cuda/hwbench.cu l2, docs/hardware.md), and with
+ * l2.writeback_stall the store stays in its SM until the slice takes it,
+ * recorded as store_slice_wait: a store stream cannot run ahead of the
+ * slices, as the boards' cannot. */
+static inline __attribute__((always_inline)) double
+memsys_l2_slice_store(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t)
+{
+	if (__builtin_expect(ms->l2_slice_write_cycles <= 0, 1))
+		return memsys_l2_slice(ms, p, addr, t);
+	double at = memsys_l2_slice_for(ms, p, addr, t, ms->l2_slice_write_cycles);
+	if (ms->writeback_stall && at - t > ms->store_slice_wait)
+		ms->store_slice_wait = at - t;
+	return at;
+}
+
+/* The slice a sector of a write (write) that fetches nothing (!fetch)
+ * takes as a store, any other as a read. */
+static inline __attribute__((always_inline)) double
+memsys_l2_slice_op(struct memsys *ms, struct mem_partition *p, uint64_t addr, bool write,
+		   bool fetch, double t)
+{
+	return write && !fetch ? memsys_l2_slice_store(ms, p, addr, t) : memsys_l2_slice(ms, p, addr, t);
 }
 
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
@@ -243,7 +285,8 @@ memsys_access_local(struct memsys *ms, struct mem_partition *p, uint64_t local, 
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, write, &wb);
 	return memsys_after_l2(ms, p, local, fetch,
-			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
+			       memsys_l2_slice_op(ms, p, local, write, fetch, t + ms->crossbar_cycles), r,
+			       wb);
 }
 
 /* A sector request of device memory from SM sm (logical id) leaving it
@@ -285,7 +328,8 @@ memsys_access_fresh(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool w
 		r = l2_cache_access(&p->l2, local, write, &wb);
 	}
 	return memsys_after_l2(ms, p, local, fetch,
-			       memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles), r, wb);
+			       memsys_l2_slice_op(ms, p, local, write, fetch, t + ms->crossbar_cycles), r,
+			       wb);
 }
 
 /* Sends partition p's open run (if any) to its DRAM; returns when its

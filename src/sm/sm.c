@@ -75,6 +75,10 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->l2_port_cycles = cfg->l2_sm_port_bytes_per_cycle > 0
 				    ? cfg->l2_sector_bytes / cfg->l2_sm_port_bytes_per_cycle
 				    : 0;
+	/* stores take the port only where they can be held for it */
+	s->l2_store_port_cycles = cfg->l2_sm_port_write_bytes_per_cycle > 0 && s->store_held
+					  ? cfg->l2_sector_bytes / cfg->l2_sm_port_write_bytes_per_cycle
+					  : 0;
 
 	uint32_t n_warps = cfg->sms * cfg->max_warps_per_sm;
 	uint32_t n_ctas = cfg->sms * cfg->max_ctas_per_sm;
@@ -116,6 +120,8 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 		 * cycles of reordering, as the L2 slices' calendars */
 		if (s->l2_port_cycles > 0 && server_pool_init(&sm->l2_port, 1, 32, 1024))
 			return -1;
+		if (s->l2_store_port_cycles > 0 && server_pool_init(&sm->l2_store_port, 1, 32, 1024))
+			return -1;
 	}
 	return 0;
 }
@@ -128,6 +134,7 @@ void sm_layer_free(struct sm_layer *s)
 			free(s->sm[i].free_cta_slots);
 			free(s->sm[i].sched);
 			server_pool_free(&s->sm[i].l2_port);
+			server_pool_free(&s->sm[i].l2_store_port);
 		}
 	if (s->l1_on)
 		l1_cache_free(&s->l1);

@@ -76,6 +76,9 @@ struct sm_state {
 	/* l2.sm_port_bytes_per_cycle: the SM's port to the L2, one server
 	 * passing a read sector per sm_layer.l2_port_cycles (unused at 0) */
 	struct server_pool l2_port;
+	/* l2.sm_port_write_bytes_per_cycle: the port's store direction, one
+	 * server passing a store sector per sm_layer.l2_store_port_cycles */
+	struct server_pool l2_store_port;
 	double smem_free;         /* shared-memory banks */
 	uint64_t smem_used;       /* shared memory of resident CTAs */
 	uint32_t warps_used, ctas_used;
@@ -219,6 +222,8 @@ struct sm_layer {
 	double crossbar_cycles; /* SM to the memory side (load_base / 2) */
 	/* cycles a read sector holds its SM's L2 port (0: no port limit) */
 	double l2_port_cycles;
+	/* cycles a store sector holds its SM's port (0: no limit) */
+	double l2_store_port_cycles;
 	/* l2.writeback_stall: when the stores of the instruction being
 	 * served have left the SM (their sectors' write-back waits in the
 	 * memory partitions, memsys.writeback_wait, past their leaving) */
@@ -326,6 +331,13 @@ struct sm_layer {
 	 * served have left the SM (their sectors' write-back waits in the
 	 * memory partitions, memsys.writeback_wait, past their leaving) */
 	double store_left;
+	/* the store direction's rates (l2.sm_port_write_bytes_per_cycle,
+	 * l2.slice_write_bytes_per_cycle): when the item being issued had
+	 * its last store sector past its SM's port and taken by its slice;
+	 * its warp issues on no earlier (0: none held). With core.window the
+	 * stores are served at the barrier, after their warps issued on, and
+	 * the hold reaches the warp's end only (docs/timing.md) */
+	double store_issue_hold;
 	/* gpu.warp_exit_waits_stores: the latest ack of the item being
 	 * issued (its device and managed store sectors; 0: none) */
 	double store_ack;

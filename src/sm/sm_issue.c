@@ -593,6 +593,7 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 	} else {
 		s->warp_insts++;
 		sl->store_ack = 0;
+		sl->store_issue_hold = 0;
 		switch (it->space) {
 		case GPUVM_SPACE_SHARED:
 			s->shared_insts++;
@@ -632,8 +633,8 @@ double sm_step_item(struct sm_layer *sl, struct warp_rt *w, uint32_t wslot,
 	}
 	if (result > w->drain)
 		w->drain = result;
-	if (mem && it->op == GPUVM_OP_STORE)
-		return next; /* a store writes no register */
+	if (mem && it->op == GPUVM_OP_STORE) /* a store writes no register */
+		return later(next, sl->store_issue_hold);
 	if (it->has_regs) {
 		for (uint32_t i = 0; i < it->n_dst && i < GPUVM_ITEM_MAX_DST; i++) {
 			uint16_t r = it->dst[i];

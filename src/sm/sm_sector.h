@@ -97,6 +97,21 @@ static inline __attribute__((always_inline)) double l2_port(struct sm_layer *sl,
 	return server_pool_reserve(port, t, sl->l2_port_cycles);
 }
 
+/* When SM sm's port passes a store sector ready at t
+ * (l2.sm_port_write_bytes_per_cycle): one SM's 16-byte stores reach its
+ * L2 at 63 GB/s alone on an H100, two thirds of its loads' 95
+ * (cuda/hwbench.cu l2, docs/hardware.md). t without the key. */
+static inline __attribute__((always_inline)) double l2_store_port(struct sm_layer *sl, uint32_t sm,
+								  double t)
+{
+	if (__builtin_expect(sl->l2_store_port_cycles == 0, 1))
+		return t;
+	struct server_pool *port = &sl->sm[sm].l2_store_port;
+	if (!server_pool_keeps(port, t))
+		return t;
+	return server_pool_reserve(port, t, sl->l2_store_port_cycles);
+}
+
 /* Serves one 32 B sector whose translation is ready at tx: the request
  * goes to the UVM driver (managed), the host link (host-pinned) or the
  * memory partitions (device); a read takes the SM's L2 port first. */
@@ -112,15 +127,27 @@ access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
 	if (kind == GPUVM_ALLOC_HOST_PINNED)
 		return zero_copy_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
 	if (op == GPUVM_OP_STORE && sl->store_held) {
-		/* it leaves the SM once the L2 has room for it: held as long
-		 * as the write-back its fill caused queues in the DRAM
-		 * (l2.writeback_stall); the crossbar's and slices' own queues
-		 * are buffered and hold nothing */
+		/* it leaves the SM once its port passes it and the L2 has
+		 * room for it: held as long as the write-back its fill caused
+		 * queues in the DRAM (l2.writeback_stall) or, with the store
+		 * direction's rates set, its port and its slice are busy
+		 * (l2.sm_port_write_bytes_per_cycle,
+		 * l2.slice_write_bytes_per_cycle); without them the crossbar's
+		 * and slices' queues are buffered and hold nothing */
 		struct memsys *ms = sl->port.mem;
+		double at = l2_store_port(sl, sm, tx);
 		ms->writeback_wait = 0;
-		double done = memsys_access(ms, sm, sector_addr, true, false, tx);
+		ms->store_slice_wait = 0;
+		double done = memsys_access(ms, sm, sector_addr, true, false, at);
 		if (ms->writeback_wait > 0)
-			sl->store_left = later(sl->store_left, tx + ms->writeback_wait);
+			sl->store_left = later(sl->store_left, at + ms->writeback_wait);
+		if (at > tx || ms->store_slice_wait > 0) {
+			/* the LSU sends a store's data on only as its port
+			 * and slice take it: the warp waits for that */
+			double left = at + ms->store_slice_wait;
+			sl->store_left = later(sl->store_left, left);
+			sl->store_issue_hold = later(sl->store_issue_hold, left);
+		}
 		return done;
 	}
 	return memsys_access(sl->port.mem, sm, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE,

@@ -153,7 +153,11 @@ static inline struct split_req *req_of(struct sm_split *x, uint32_t k)
 bool sm_split_fits(const struct sm_layer *sl)
 {
 	const struct memsys *ms = sl->port.mem;
-	return ms && ms->n_parts > 1 && !ms->near_far && sm_barrier_stages_apart(sl);
+	/* the store direction's holds (l2.sm_port_write_bytes_per_cycle,
+	 * l2.slice_write_bytes_per_cycle) are met at issue, which phase 1
+	 * cannot know: those parts run on the serial path */
+	return ms && ms->n_parts > 1 && !ms->near_far && sm_barrier_stages_apart(sl) &&
+	       sl->l2_store_port_cycles == 0 && ms->l2_slice_write_cycles == 0;
 }
 
 void sm_split_free(struct sm_layer *sl)
