@@ -983,6 +983,118 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 	atomicAdd(loads, n);
 }
 
+// ------------------------------------- loads in flight a warp keeps
+
+// K independent 8-byte loads a thread per group (__ldcg, coalesced: each a
+// warp's 256 B chunk), the next group's addresses waiting for this group's
+// sum, as loaded_chase's readers; the K chunks `apart` doubles from each
+// other (the grid's width: far apart, as loaded_chase's; or 32: adjacent
+// chunks, one DRAM row). Each warp's lane 0 notes its cycles per group.
+template <int K>
+__global__ void mlp_stream(const double *buf, unsigned long long elems, unsigned long long apart,
+			   unsigned groups, long long *cycles, double *sink)
+{
+	unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
+	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+	// far (apart = the grid's width): chunk j of thread t at t + j x width;
+	// near (apart = 32): a warp's K chunks side by side, no chunk shared
+	// with another warp
+	unsigned long long i = apart == 32 ? tid / 32 * 32 * K + tid % 32 : tid;
+	double acc = 0;
+	long long t0 = clock64();
+	for (unsigned g = 0; g < groups; g++) {
+		double sum = 0;
+#pragma unroll
+		for (int j = 0; j < K; j++)
+			sum += __ldcg(&buf[(i + j * apart) & (elems - 1)]);
+		acc += sum;
+		i += K * nthreads + (sum == -1.0);
+	}
+	long long t1 = clock64();
+	if ((threadIdx.x & 31) == 0)
+		cycles[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = t1 - t0;
+	if (acc == -1.0)
+		sink[0] = acc;
+}
+
+template <int K>
+static double mlp_cycles_per_group(const double *buf, unsigned long long elems, bool near,
+				   unsigned warps_per_cta, long long *dcyc, double *sink, double *gb_s)
+{
+	unsigned ctas = 2 * (unsigned)g_sms, threads = 32 * warps_per_cta;
+	unsigned long long nthreads = (unsigned long long)ctas * threads;
+	unsigned long long apart = near ? 32 : nthreads;
+	unsigned groups = 256;
+	std::vector<double> per;
+	double best_ms = 1e30;
+	for (int rep = 0; rep < 3; rep++) {
+		// the groups read 17 MB-550 MB: from DRAM every rep, not from
+		// the L2 the last rep (or the memset) filled
+		flush_l2();
+		cudaEvent_t a, b;
+		CHECK(cudaEventCreate(&a));
+		CHECK(cudaEventCreate(&b));
+		CHECK(cudaEventRecord(a));
+		mlp_stream<K><<<ctas, threads>>>(buf, elems, apart, groups, dcyc, sink);
+		CHECK(cudaEventRecord(b));
+		CHECK(cudaEventSynchronize(b));
+		CHECK(cudaGetLastError());
+		float ms;
+		CHECK(cudaEventElapsedTime(&ms, a, b));
+		best_ms = std::min(best_ms, (double)ms);
+		CHECK(cudaEventDestroy(a));
+		CHECK(cudaEventDestroy(b));
+	}
+	unsigned nw = ctas * warps_per_cta;
+	std::vector<long long> h(nw);
+	CHECK(cudaMemcpy(h.data(), dcyc, nw * sizeof(long long), cudaMemcpyDeviceToHost));
+	for (unsigned w = 0; w < nw; w++)
+		per.push_back((double)h[w] / groups);
+	*gb_s = (double)nthreads * groups * K * 8 / (best_ms * 1e-3) / 1e9;
+	return median_of(per);
+}
+
+// What loaded_chase's readers showed at 2 warps per SM (docs/hardware.md,
+// "The open questions, run"): a group of four independent loads cost the
+// board ~1600 cycles, twice the chase's latency, where the model keeps all
+// four in flight. K = 1, 2, 4, 8 loads a group at 2 and 8 warps per SM,
+// the chunks far apart or adjacent: whether a warp keeps fewer loads in
+// flight than it issues (per-warp limit: the adjacent chunks cost the
+// same) or far chunks meet in DRAM (only the far ones cost more).
+static void mlp_section(void)
+{
+	unsigned long long elems = 1ull << 27; // 1 GiB of doubles
+	double *buf, *sink;
+	long long *dcyc;
+	CHECK(cudaMalloc(&buf, elems * 8));
+	CHECK(cudaMemset(buf, 0, elems * 8));
+	CHECK(cudaMalloc(&sink, 8));
+	CHECK(cudaMalloc(&dcyc, (size_t)2 * g_sms * 32 * sizeof(long long)));
+	for (unsigned wpc : {1u, 4u})
+		for (int near = 0; near < 2; near++)
+			for (int k : {1, 2, 4, 8}) {
+				double gbs = 0, c = 0;
+				switch (k) {
+				case 1: c = mlp_cycles_per_group<1>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
+				case 2: c = mlp_cycles_per_group<2>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
+				case 4: c = mlp_cycles_per_group<4>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
+				default: c = mlp_cycles_per_group<8>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
+				}
+				char q[96], m[200];
+				snprintf(q, sizeof q, "mlp_group_cycles_w%u_%s", 2 * wpc, near ? "near" : "far");
+				snprintf(m, sizeof m,
+					 "mlp_stream: x loads a thread a group (__ldcg, coalesced), %u warps per SM, "
+					 "chunks %s, 256 groups, median over warps of clock64 per group",
+					 2 * wpc, near ? "adjacent (256 B apart)" : "the grid's width apart");
+				row("mlp", q, k, c, "cycles", m);
+				snprintf(q, sizeof q, "mlp_gb_s_w%u_%s", 2 * wpc, near ? "near" : "far");
+				row("mlp", q, k, gbs, "GB/s", "the same kernel: bytes loaded over its time (events, best of 3)");
+			}
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(sink));
+	CHECK(cudaFree(dcyc));
+}
+
 static void loaded_latency_section(void)
 {
 	for (int l2 = 0; l2 < 2; l2++)
@@ -2075,6 +2187,8 @@ int main(int argc, char **argv)
 		warp_load_section();
 	if (all || !strcmp(what, "loaded"))
 		loaded_latency_section();
+	if (all || !strcmp(what, "mlp"))
+		mlp_section();
 	if (all || !strcmp(what, "home"))
 		home_section();
 	if (all || !strcmp(what, "keep"))

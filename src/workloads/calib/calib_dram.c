@@ -18,7 +18,7 @@
 
 struct loaded_cfg {
 	uint64_t warps, stream_bytes, elems, footprint, steps;
-	unsigned writes;
+	unsigned writes, four;
 	uint32_t sms;
 };
 
@@ -49,7 +49,7 @@ static int loaded_host(struct simt_host *h, void *user)
 	uint64_t per_group = c->writes ? 16 : 32; /* bytes a thread moves per group */
 	struct calib_loaded_args a = {next, (unsigned)c->steps, buf, (unsigned long long)c->elems,
 				      (unsigned long long)(c->stream_bytes / (threads * per_group)),
-				      (int)c->writes, out};
+				      (int)c->writes, !c->four, out};
 	if (SIMT_LAUNCH(h, calib_loaded_chase, simt_dim3(c->sms * 2, 1, 1),
 			simt_dim3(32 * (uint32_t)c->warps, 1, 1), a))
 		return -1;
@@ -66,6 +66,10 @@ static const struct gpuvm_param_def loaded_params[] = {
 	{"mode", GPUVM_PARAM_CHOICE, "read|copy|copyl2",
 	 "read: four independent loads a thread per group; copy: a load and a store; copyl2: "
 	 "the copy's stores into 2 MiB (L2-resident)"},
+	{"order", GPUVM_PARAM_CHOICE, "pairs|four",
+	 "read: pairs issues a group's loads two and two with the first pair's sum between, as "
+	 "ptxas builds cuda/hwbench.cu's loaded_chase for sm_90 (cuobjdump -sass); four: all "
+	 "four back to back"},
 	{"footprint", GPUVM_PARAM_SIZE, "512MiB", "bytes the chase's chain spans (128 B nodes)"},
 	{"steps", GPUVM_PARAM_U64, "8192", "the chase's dependent loads (0: the stream alone)"},
 };
@@ -85,6 +89,7 @@ static int loaded_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	    gpuvm_params_size(p, "stream", &c.stream_bytes, err) < 0 ||
 	    gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
 	    gpuvm_params_choice(p, "mode", "read|copy|copyl2", &c.writes, err) < 0 ||
+	    gpuvm_params_choice(p, "order", "pairs|four", &c.four, err) < 0 ||
 	    gpuvm_params_size(p, "footprint", &c.footprint, err) < 0 ||
 	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0)
 		return -1;

@@ -56,12 +56,17 @@ struct calib_loaded_args {
 	 * stores folded into the second half's first LOADED_L2_WINDOW_BYTES
 	 * (they stay in the L2: what stores cost a read without DRAM writes) */
 	int writes;
+	/* reads: 1 issues the four loads in two pairs with the first pair's
+	 * sum between (as ptxas builds hwbench's loaded_chase), 0 all four
+	 * back to back */
+	int pairs;
 	unsigned int *out;
 };
 
 /* A pointer chase's latency under load: warp 0 of CTA 0 chases (lane 0,
  * __ldcg, as calib_chase's cg mode) while every other warp streams the
- * buffer grid-stride, four independent loads a thread per group (writes:
+ * buffer grid-stride, four independent loads a thread per group, in two
+ * pairs as the compiled kernel issues them (pairs; writes:
  * one load and one store, the buffer's first half copied to its second).
  * The streamers do a fixed amount of work; how far the chase got by the
  * time they ended comes from the kernel's time against the chase alone
@@ -93,16 +98,22 @@ SIMT_KERNEL_ANY_ORDER(calib_loaded_chase, struct calib_loaded_args, p)
 			ST(p.buf, half + d, v + 1.0);
 			i += nthreads + (v == -1.0); /* the next load waits for this one */
 		} else {
-			COMPUTE(10); /* four indices, the adds and loop test */
+			/* in pairs, as ptxas builds hwbench's loaded_chase for
+			 * sm_90: LDG, LDG, the pair's DADD (which waits for both),
+			 * LDG, LDG, the rest of the sum (cuobjdump -sass,
+			 * validation/hw/h100-sxm-2026-11-26/run15): two round
+			 * trips a group, not one */
+			COMPUTE(p.pairs ? 9 : 10); /* four indices, the loop test */
 			double v0 = LD_INDEP(p.buf, i & mask);
 			double v1 = LD_INDEP(p.buf, (i + nthreads) & mask);
+			if (p.pairs)
+				COMPUTE(1); /* v0 + v1 */
 			double v2 = LD_INDEP(p.buf, (i + 2 * nthreads) & mask);
 			double v3 = LD_INDEP(p.buf, (i + 3 * nthreads) & mask);
 			double sum = v0 + v1 + v2 + v3;
 			acc += sum;
 			/* the next group's addresses wait for this one (the sum
-			 * is never -1): four loads in flight a thread in nvcc's
-			 * build as here, however it unrolls */
+			 * is never -1), however nvcc unrolls */
 			i += 4 * nthreads + (sum == -1.0);
 		}
 	}
