@@ -74,6 +74,18 @@ static __attribute__((noinline, unused)) double zero_copy_atomics(struct sm_laye
 	return link_zero_copy_atomics(sl->port.link, &r, lanes);
 }
 
+/* A sector's time on one of its SM's ports (a one-server calendar), ready
+ * at t: when the port takes it. A request from before the calendar's
+ * window (another warp's, booked while one waited out a far fault) meets
+ * no one the port remembers. */
+static inline __attribute__((always_inline)) double port_take(struct server_pool *port, double t,
+							      double cycles)
+{
+	if (!server_pool_keeps(port, t))
+		return t;
+	return server_pool_reserve(port, t, cycles);
+}
+
 /* When a read sector leaving SM sm at t gets through the SM's port to the
  * L2 (l2.sm_port_bytes_per_cycle): one server per SM passing a sector per
  * l2_port_cycles, so an SM reading faster than its port queues whatever
@@ -82,34 +94,26 @@ static __attribute__((noinline, unused)) double zero_copy_atomics(struct sm_laye
  * from 512 threads on, and 15 SMX reach ~480 GB/s, 15 times one, "the
  * bottleneck is in the interconnect or in the SMX itself". Charged where
  * the request leaves, which gives the port's rate; stores (data going the
- * other way) are not charged. t itself without the key, or when t is
- * older than the port's calendar keeps. */
+ * other way) take their own, l2_store_port. t itself without the key, or
+ * when t is older than the port's calendar keeps. */
 static inline __attribute__((always_inline)) double l2_port(struct sm_layer *sl, uint32_t sm,
 							    double t)
 {
 	if (__builtin_expect(sl->l2_port_cycles == 0, 1))
 		return t;
-	struct server_pool *port = &sl->sm[sm].l2_port;
-	/* a request from before the calendar's window (another warp's, booked
-	 * while one waited out a far fault) meets no one the port remembers */
-	if (!server_pool_keeps(port, t))
-		return t;
-	return server_pool_reserve(port, t, sl->l2_port_cycles);
+	return port_take(&sl->sm[sm].l2_port, t, sl->l2_port_cycles);
 }
 
 /* When SM sm's port passes a store sector ready at t
  * (l2.sm_port_write_bytes_per_cycle): one SM's 16-byte stores reach its
- * L2 at 63 GB/s alone on an H100, two thirds of its loads' 95
+ * L2 at 63 GB/s alone on an H100, two thirds of its loads' 97
  * (cuda/hwbench.cu l2, docs/hardware.md). t without the key. */
 static inline __attribute__((always_inline)) double l2_store_port(struct sm_layer *sl, uint32_t sm,
 								  double t)
 {
 	if (__builtin_expect(sl->l2_store_port_cycles == 0, 1))
 		return t;
-	struct server_pool *port = &sl->sm[sm].l2_store_port;
-	if (!server_pool_keeps(port, t))
-		return t;
-	return server_pool_reserve(port, t, sl->l2_store_port_cycles);
+	return port_take(&sl->sm[sm].l2_store_port, t, sl->l2_store_port_cycles);
 }
 
 /* Serves one 32 B sector whose translation is ready at tx: the request
