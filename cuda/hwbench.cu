@@ -1019,7 +1019,8 @@ __global__ void mlp_stream(const double *buf, unsigned long long elems, unsigned
 
 template <int K>
 static double mlp_cycles_per_group(const double *buf, unsigned long long elems, bool near,
-				   unsigned warps_per_cta, long long *dcyc, double *sink, double *gb_s)
+				   unsigned warps_per_cta, long long *dcyc, double *sink, double *gb_s,
+				   bool l2 = false)
 {
 	unsigned ctas = 2 * (unsigned)g_sms, threads = 32 * warps_per_cta;
 	unsigned long long nthreads = (unsigned long long)ctas * threads;
@@ -1029,8 +1030,10 @@ static double mlp_cycles_per_group(const double *buf, unsigned long long elems, 
 	double best_ms = 1e30;
 	for (int rep = 0; rep < 3; rep++) {
 		// the groups read 17 MB-550 MB: from DRAM every rep, not from
-		// the L2 the last rep (or the memset) filled
-		flush_l2();
+		// the L2 the last rep (or the memset) filled; l2: an 8 MiB
+		// buffer the first rep leaves in the L2, every load a hit
+		if (!l2)
+			flush_l2();
 		cudaEvent_t a, b;
 		CHECK(cudaEventCreate(&a));
 		CHECK(cudaEventCreate(&b));
@@ -1090,6 +1093,21 @@ static void mlp_section(void)
 				snprintf(q, sizeof q, "mlp_gb_s_w%u_%s", 2 * wpc, near ? "near" : "far");
 				row("mlp", q, k, gbs, "GB/s", "the same kernel: bytes loaded over its time (events, best of 3)");
 			}
+	// the same loads hitting the L2 (the group wraps over 8 MiB): is what
+	// each more load costs a warp on the DRAM side or before the L2
+	for (int k : {1, 2, 4, 8}) {
+		double gbs = 0, c = 0;
+		unsigned long long small = 1ull << 20;
+		switch (k) {
+		case 1: c = mlp_cycles_per_group<1>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
+		case 2: c = mlp_cycles_per_group<2>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
+		case 4: c = mlp_cycles_per_group<4>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
+		default: c = mlp_cycles_per_group<8>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
+		}
+		row("mlp", "mlp_group_cycles_w2_l2", k, c, "cycles",
+		    "mlp_stream over an 8 MiB buffer the L2 holds (no flush; the last of 3 runs), 2 warps per SM, "
+		    "chunks the grid's width apart, median over warps of clock64 per group");
+	}
 	CHECK(cudaFree(buf));
 	CHECK(cudaFree(sink));
 	CHECK(cudaFree(dcyc));
