@@ -950,7 +950,9 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 		unsigned long long h = elems / 2;
 		for (int k = 0; k < 16; k++) {
 			unsigned long long j = i & (h - 1);
-			double v = buf[j];
+			// writes 3: the loads folded into 2 MiB instead (L2 hits):
+			// DRAM writes without DRAM reads
+			double v = buf[writes == 3 ? j & (LOADED_L2_WINDOW_BYTES / 8 - 1) : j];
 			// writes 2: the stores folded into 2 MiB, which the L2 keeps
 			// (calib_dram_kernels.h LOADED_L2_WINDOW_BYTES): the
 			// stores without DRAM writes
@@ -971,9 +973,9 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 			double sum = v0 + v1 + v2 + v3;
 			acc += sum;
 			// the next group's addresses wait for this group's loads
-			// (the sum is never -1): four loads in flight a thread, as
-			// ubench-loaded has them; unrolled freely (nvcc did, fully)
-			// the 16 groups' 64 loads could all be in flight at once
+			// (the sum is never -1); ptxas issues the four in two
+			// pairs, the first pair's sum between (cuobjdump -sass,
+			// run15), as ubench-loaded's order=pairs does
 			i += 4 * nthreads + (sum == -1.0);
 			n += 4;
 		}
@@ -1116,7 +1118,7 @@ static void mlp_section(void)
 static void loaded_latency_section(void)
 {
 	for (int l2 = 0; l2 < 2; l2++)
-		for (int writes = 0; writes < 3; writes++)
+		for (int writes = 0; writes < 4; writes++)
 			if (!(l2 && writes))
 				loaded_latency_curve(l2, writes);
 }
@@ -1125,7 +1127,9 @@ static void loaded_latency_section(void)
 // evictions) instead of 512 MiB; writes: the streamers copy (a load and a
 // store each) instead of reading; 2: a copy whose stores stay in the L2
 // (copyl2: if it slows the chase as the copy does, what a store costs a
-// read is on the way to the L2, not in DRAM's writes)
+// read is on the way to the L2, not in DRAM's writes); 3: a copy whose
+// loads hit the L2 (copyfroml2: DRAM writes and no DRAM reads, what the
+// writes alone cost a read)
 static void loaded_latency_curve(int l2, int writes)
 {
 	const uint64_t fp = l2 ? 2048 : 512ull << 20;
@@ -1168,12 +1172,13 @@ static void loaded_latency_curve(int l2, int writes)
 			CHECK(cudaEventDestroy(e1));
 		}
 		double warps_per_sm = 2.0 * wpc - 1.0 / g_sms; // block 0 gives its first warp to the chase
-		const char *tag = l2 ? "l2" : writes == 2 ? "copyl2" : writes ? "copy" : "read";
+		const char *tag = l2 ? "l2" : writes == 3 ? "copyfroml2" : writes == 2 ? "copyl2" : writes ? "copy" : "read";
 		char q[64], m[240];
 		snprintf(q, sizeof q, "loaded_chase_%s_cycles", tag);
 		snprintf(m, sizeof m, "block 0 lane 0 chases 8192 hops over shuffled 128 B lines, %s (__ldcg), while the other warps of 2 CTAs/SM stream %s, min of 3",
 			 l2 ? "16 lines (L2 hits)" : "512 MiB",
-			 writes == 2 ? "a copy into 2 MiB (load + store, the stores L2 hits)"
+			 writes == 3 ? "a copy from 2 MiB (load + store, the loads L2 hits)"
+			 : writes == 2 ? "a copy into 2 MiB (load + store, the stores L2 hits)"
 				     : writes ? "a copy (load + store)" : "reads");
 		row("loaded", q, warps_per_sm, best_cyc, "cycles", m);
 		snprintf(q, sizeof q, "loaded_stream_%s_gb_s", tag);
