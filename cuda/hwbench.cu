@@ -956,7 +956,11 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 			// writes 2: the stores folded into 2 MiB, which the L2 keeps
 			// (calib_dram_kernels.h LOADED_L2_WINDOW_BYTES): the
 			// stores without DRAM writes
-			unsigned long long d = writes == 2 ? j & (LOADED_L2_WINDOW_BYTES / 8 - 1) : j;
+			// writes 4: the stores 192 KiB further on (a copy whose read
+			// and write streams are not a power of two apart)
+			unsigned long long d = writes == 2   ? j & (LOADED_L2_WINDOW_BYTES / 8 - 1)
+					       : writes == 4 ? (j + 24576) & (h - 1)
+							     : j;
 			buf[h + d] = v + 1.0;
 			// the next index waits for this load (v is never -1): one
 			// load in flight a thread, as ubench-loaded's copy has it,
@@ -1118,7 +1122,7 @@ static void mlp_section(void)
 static void loaded_latency_section(void)
 {
 	for (int l2 = 0; l2 < 2; l2++)
-		for (int writes = 0; writes < 4; writes++)
+		for (int writes = 0; writes < 5; writes++)
 			if (!(l2 && writes))
 				loaded_latency_curve(l2, writes);
 }
@@ -1129,7 +1133,9 @@ static void loaded_latency_section(void)
 // (copyl2: if it slows the chase as the copy does, what a store costs a
 // read is on the way to the L2, not in DRAM's writes); 3: a copy whose
 // loads hit the L2 (copyfroml2: DRAM writes and no DRAM reads, what the
-// writes alone cost a read)
+// writes alone cost a read); 4: a copy whose stores land 192 KiB past the
+// power-of-two offset (copyshift: if it slows the chase less than the copy,
+// the read and write streams meet in the DRAM's banks)
 static void loaded_latency_curve(int l2, int writes)
 {
 	const uint64_t fp = l2 ? 2048 : 512ull << 20;
@@ -1172,12 +1178,13 @@ static void loaded_latency_curve(int l2, int writes)
 			CHECK(cudaEventDestroy(e1));
 		}
 		double warps_per_sm = 2.0 * wpc - 1.0 / g_sms; // block 0 gives its first warp to the chase
-		const char *tag = l2 ? "l2" : writes == 3 ? "copyfroml2" : writes == 2 ? "copyl2" : writes ? "copy" : "read";
+		const char *tag = l2 ? "l2" : writes == 4 ? "copyshift" : writes == 3 ? "copyfroml2" : writes == 2 ? "copyl2" : writes ? "copy" : "read";
 		char q[64], m[240];
 		snprintf(q, sizeof q, "loaded_chase_%s_cycles", tag);
 		snprintf(m, sizeof m, "block 0 lane 0 chases 8192 hops over shuffled 128 B lines, %s (__ldcg), while the other warps of 2 CTAs/SM stream %s, min of 3",
 			 l2 ? "16 lines (L2 hits)" : "512 MiB",
-			 writes == 3 ? "a copy from 2 MiB (load + store, the loads L2 hits)"
+			 writes == 4 ? "a copy, its stores 192 KiB past half the buffer (load + store)"
+			 : writes == 3 ? "a copy from 2 MiB (load + store, the loads L2 hits)"
 			 : writes == 2 ? "a copy into 2 MiB (load + store, the stores L2 hits)"
 				     : writes ? "a copy (load + store)" : "reads");
 		row("loaded", q, warps_per_sm, best_cyc, "cycles", m);
