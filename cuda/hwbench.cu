@@ -1026,7 +1026,7 @@ __global__ void mlp_stream(const double *buf, unsigned long long elems, unsigned
 template <int K>
 static double mlp_cycles_per_group(const double *buf, unsigned long long elems, bool near,
 				   unsigned warps_per_cta, long long *dcyc, double *sink, double *gb_s,
-				   bool l2 = false)
+				   bool l2)
 {
 	unsigned ctas = 2 * (unsigned)g_sms, threads = 32 * warps_per_cta;
 	unsigned long long nthreads = (unsigned long long)ctas * threads;
@@ -1063,6 +1063,18 @@ static double mlp_cycles_per_group(const double *buf, unsigned long long elems, 
 	return median_of(per);
 }
 
+// mlp_cycles_per_group for a K known at run time (1, 2, 4 or 8)
+static double mlp_cycles_k(int k, const double *buf, unsigned long long elems, bool near,
+			   unsigned warps_per_cta, long long *dcyc, double *sink, double *gb_s, bool l2)
+{
+	switch (k) {
+	case 1: return mlp_cycles_per_group<1>(buf, elems, near, warps_per_cta, dcyc, sink, gb_s, l2);
+	case 2: return mlp_cycles_per_group<2>(buf, elems, near, warps_per_cta, dcyc, sink, gb_s, l2);
+	case 4: return mlp_cycles_per_group<4>(buf, elems, near, warps_per_cta, dcyc, sink, gb_s, l2);
+	default: return mlp_cycles_per_group<8>(buf, elems, near, warps_per_cta, dcyc, sink, gb_s, l2);
+	}
+}
+
 // What loaded_chase's readers showed at 2 warps per SM (docs/hardware.md,
 // "The open questions, run"): a group of four independent loads cost the
 // board ~1600 cycles, twice the chase's latency, where the model keeps all
@@ -1082,13 +1094,8 @@ static void mlp_section(void)
 	for (unsigned wpc : {1u, 4u})
 		for (int near = 0; near < 2; near++)
 			for (int k : {1, 2, 4, 8}) {
-				double gbs = 0, c = 0;
-				switch (k) {
-				case 1: c = mlp_cycles_per_group<1>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
-				case 2: c = mlp_cycles_per_group<2>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
-				case 4: c = mlp_cycles_per_group<4>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
-				default: c = mlp_cycles_per_group<8>(buf, elems, near, wpc, dcyc, sink, &gbs); break;
-				}
+				double gbs = 0;
+				double c = mlp_cycles_k(k, buf, elems, near, wpc, dcyc, sink, &gbs, false);
 				char q[96], m[200];
 				snprintf(q, sizeof q, "mlp_group_cycles_w%u_%s", 2 * wpc, near ? "near" : "far");
 				snprintf(m, sizeof m,
@@ -1102,14 +1109,8 @@ static void mlp_section(void)
 	// the same loads hitting the L2 (the group wraps over 8 MiB): is what
 	// each more load costs a warp on the DRAM side or before the L2
 	for (int k : {1, 2, 4, 8}) {
-		double gbs = 0, c = 0;
-		unsigned long long small = 1ull << 20;
-		switch (k) {
-		case 1: c = mlp_cycles_per_group<1>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
-		case 2: c = mlp_cycles_per_group<2>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
-		case 4: c = mlp_cycles_per_group<4>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
-		default: c = mlp_cycles_per_group<8>(buf, small, false, 1, dcyc, sink, &gbs, true); break;
-		}
+		double gbs = 0;
+		double c = mlp_cycles_k(k, buf, 1ull << 20, false, 1, dcyc, sink, &gbs, true);
 		row("mlp", "mlp_group_cycles_w2_l2", k, c, "cycles",
 		    "mlp_stream over an 8 MiB buffer the L2 holds (no flush; the last of 3 runs), 2 warps per SM, "
 		    "chunks the grid's width apart, median over warps of clock64 per group");
