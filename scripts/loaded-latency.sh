@@ -7,7 +7,7 @@
 # 2 x steps), the stream alone (T_s: it streamed for T_s - o) and both
 # (T_b: the chase did steps - (T_b - T_s) / L steps while the stream ran).
 #   scripts/loaded-latency.sh GPUVM PRESET MODE WARPS_PER_CTA... [-- --set K=V ...]
-# MODE read|copy|copyl2; two CTAs per SM, so the streaming warps per SM are
+# MODE read|copy|copyl2|copyfroml2; two CTAs per SM, so the streaming warps per SM are
 # twice WARPS_PER_CTA. Prints: preset mode warps/SM unloaded loaded GB/s.
 set -euo pipefail
 gpuvm=$1 preset=$2 mode=$3

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -359,6 +360,138 @@ static void test_turnaround_two_sided(void **state)
 	/* a negative turnaround is refused */
 	big.turnaround_cycles = -1;
 	assert_int_equal(dram_model_init(&m, &big), -1);
+}
+
+/* Write-drain mode (drain_hold): one channel, a batch of 64. A read
+ * whose data is ready while a batch drained after reads is on the bus
+ * crosses after the batch's 64 bursts and the turnaround; without the
+ * hold, or when no read came before the writes (they went at once), it
+ * crosses at once. A copy mix keeps the bus's rate either way: the hold
+ * moves the writes' time into one piece, it adds none. */
+static double read_after_batch(bool hold, bool read_first, double *fill_out,
+			       struct dram_model *m)
+{
+	struct dram_model_config c = turnaround_config(TURN_NS, 64);
+	c.channels = 1;
+	c.drain_hold = hold;
+	assert_int_equal(dram_model_init(m, &c), 0);
+	if (read_first)
+		dram_model_read(m, 4096, 0); /* a read: the next writes wait for their batch */
+	double fill = 0;
+	for (int i = 0; i < 8; i++) /* 64 sectors: the batch, filled by the last */
+		fill = dram_model_write_run(m, (1ull << 30) + (uint64_t)i * 256, 8, 1000);
+	*fill_out = fill;
+	/* a read to a third row arriving as the batch fills */
+	return dram_model_read(m, 1ull << 20, fill) - fill;
+}
+
+static void test_drain_hold_two_sided(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	double fill, fill_plain;
+	double plain = read_after_batch(false, true, &fill_plain, &m);
+	double burst = m.burst_cycles, turn = m.turn_bursts * burst;
+	uint64_t turns_plain = m.turnarounds;
+	dram_model_free(&m);
+	double held = read_after_batch(true, true, &fill, &m);
+	printf("drain hold: a read at the fill %.1f cycles, %.1f without the hold (batch %.1f + "
+	       "turnaround %.1f)\n",
+	       held, plain, 64 * burst, turn);
+	assert_true(m.turnarounds == 1 && turns_plain == 1);
+	/* held: the batch and the turnaround's whole bursts (the fraction is
+	 * carried to the next drain), then its own burst and the pipe */
+	double whole_turn = (double)(uint32_t)m.turn_bursts * burst;
+	assert_near(held, 64 * burst + whole_turn + burst + m.latency_cycles, 1e-6);
+	assert_true(plain < m.row_cycle_cycles + 2 * burst + m.latency_cycles + 1e-6);
+	assert_true(held > plain + 60 * burst);
+	dram_model_free(&m);
+	/* no read before the writes: they took the bus at once, no hold */
+	double fresh = read_after_batch(true, false, &fill, &m);
+	assert_true(m.turnarounds == 0);
+	dram_model_free(&m);
+	double fresh_plain = read_after_batch(false, false, &fill_plain, &m);
+	dram_model_free(&m);
+	assert_true(fresh == fresh_plain);
+	/* the copy mix: the same bus time within 2 %; writes alone (no read
+	 * to wait for them) bit for bit the model without the hold */
+	const uint64_t n = 1u << 16;
+	struct dram_model_config turned = turnaround_config(TURN_NS, 64), held_cfg = turned;
+	held_cfg.drain_hold = true;
+	double w0 = mixed_stream(&turned, 1, n, &m);
+	dram_model_free(&m);
+	double w1 = mixed_stream(&held_cfg, 1, n, &m);
+	dram_model_free(&m);
+	assert_true(w0 == w1);
+	double a = mixed_stream(&turned, 2, n, &m);
+	dram_model_free(&m);
+	double b = mixed_stream(&held_cfg, 2, n, &m);
+	printf("drain hold: copy mix x %.4f of the turnaround alone, %llu turns\n", b / a,
+	       (unsigned long long)m.turnarounds);
+	assert_true(b / a > 0.98 && b / a < 1.02);
+	dram_model_free(&m);
+}
+
+/* An address of channel ch at or after from (interleave chunks), and the
+ * chunk after it. */
+static uint64_t chunk_of_channel(const struct dram_model *m, uint32_t ch, uint64_t *from)
+{
+	for (;;) {
+		uint64_t a = *from;
+		*from += 256;
+		uint32_t c, b;
+		uint64_t row;
+		dram_model_locate(m, a, &c, &b, &row);
+		if (c == ch)
+			return a;
+	}
+}
+
+/* Channels drained together (drain_group_channels 4 on 4 channels, batch
+ * 64, drain_hold): channels 0-2 get their 64 writes at t = 1000, channel
+ * 3 its 64 at t = 20000. Alone, channel 0 drains at its own batch's fill,
+ * so a read to it then waits and one at the late fill does not; in one
+ * group nothing drains until the group's 256 writes are in, then all four
+ * at once: the early read goes through, the late one waits. */
+static double group_read_wait(uint32_t group, int late, struct dram_model *m)
+{
+	struct dram_model_config c = turnaround_config(TURN_NS, 64);
+	c.channels = 4;
+	c.drain_hold = true;
+	c.drain_group_channels = group;
+	assert_int_equal(dram_model_init(m, &c), 0);
+	uint64_t rd = 0, wr = 1ull << 30;
+	for (uint32_t ch = 0; ch < 4; ch++) /* reads first: the writes wait */
+		dram_model_read(m, chunk_of_channel(m, ch, &rd), 0);
+	double fill[4] = {0};
+	for (uint32_t ch = 0; ch < 4; ch++)
+		for (int i = 0; i < 8; i++)
+			fill[ch] = dram_model_write_run(m, chunk_of_channel(m, ch, &wr), 8,
+							ch == 3 ? 20000 : 1000);
+	double t = late ? fill[3] : fill[0];
+	return dram_model_read(m, chunk_of_channel(m, 0, &rd), t) - t;
+}
+
+static void test_drain_group(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	double alone_early = group_read_wait(1, 0, &m), burst = m.burst_cycles;
+	dram_model_free(&m);
+	double alone_late = group_read_wait(1, 1, &m);
+	dram_model_free(&m);
+	double group_early = group_read_wait(4, 0, &m);
+	dram_model_free(&m);
+	double group_late = group_read_wait(4, 1, &m);
+	uint64_t turns = m.turnarounds;
+	dram_model_free(&m);
+	printf("drain group: a read to channel 0 at its own fill %.1f / at the group's %.1f "
+	       "cycles alone, %.1f / %.1f in one group\n",
+	       alone_early, alone_late, group_early, group_late);
+	assert_true(turns == 4);
+	assert_true(alone_early > group_early + 60 * burst);
+	assert_true(group_late > alone_late + 60 * burst);
+	assert_near(alone_late, group_early, 1e-9); /* neither meets a drain */
 }
 
 /* Per-bank refresh: the bus keeps its whole rate (a stream is not
@@ -782,6 +915,8 @@ int main(void)
 		cmocka_unit_test(test_isolated_latency),
 		cmocka_unit_test(test_refresh_takes_its_share),
 		cmocka_unit_test(test_turnaround_two_sided),
+		cmocka_unit_test(test_drain_hold_two_sided),
+		cmocka_unit_test(test_drain_group),
 		cmocka_unit_test(test_per_bank_refresh),
 		cmocka_unit_test(test_strides_balance_channels),
 		cmocka_unit_test(test_reverse_order_same_throughput),

@@ -16,9 +16,9 @@
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
 #define GPUVM_WARP_LANES 32
-/* room in set_at[]: the key table has fewer than 184 rows, the modules'
+/* room in set_at[]: the key table has fewer than 192 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
-#define GPUVM_CONFIG_MAX_KEYS (184 + GPUVM_MODULE_PARAMS_MAX)
+#define GPUVM_CONFIG_MAX_KEYS (192 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -227,6 +227,15 @@ struct gpuvm_config {
 	 * next (within a memory partition's own addresses); 0 = 256 */
 	uint32_t dram_interleave_bytes;
 	uint32_t dram_write_batch_sectors;
+	/* 1: the controller's write-drain mode: writes that come after reads
+	 * wait for their batch, which crosses the bus in one piece while the
+	 * reads that want it wait. 0: each write takes its burst at its
+	 * arrival and nothing waits behind a drain (the calendar counts the
+	 * bus's time, not its order) */
+	uint32_t dram_drain_hold;
+	/* channels one controller drains together (their writes one queue,
+	 * their drains at once); 0 or 1 = each channel on its own */
+	uint32_t dram_drain_group_channels;
 	/* L2 slices (whole GPU; 0 = no throughput limit) and the bytes each
 	 * serves per SM cycle */
 	uint32_t l2_slices;

@@ -377,6 +377,13 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "what controllers do)",
 			       cfg->dram_twtr_ns, cfg->dram_trtw_ns);
 	}
+	if (cfg->dram_drain_hold && !((cfg->dram_twtr_ns > 0 || cfg->dram_trtw_ns > 0) &&
+				      cfg->dram_write_batch_sectors)) {
+		const int ks[] = {K_DRAM_DRAIN_HOLD, K_DRAM_WRITE_BATCH, K_DRAM_TWTR};
+		return fail_at(err, cfg, latest_of(cfg, ks, 3),
+			       "dram.drain_hold = on needs the write drain it holds reads behind: "
+			       "dram.write_batch_sectors and a turnaround (dram.twtr_ns or dram.trtw_ns)");
+	}
 	if ((cfg->l2_slices > 0) != (cfg->l2_slice_bytes_per_cycle > 0) ||
 	    (cfg->l2_slices && cfg->l2_slices % (cfg->mem_partitions ? cfg->mem_partitions : 1))) {
 		const int ks[] = {K_L2_SLICES, K_L2_SLICE_BYTES};

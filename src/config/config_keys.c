@@ -593,6 +593,21 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "bytes of consecutive addresses one DRAM channel serves before the next, within "
 		  "a memory partition's own addresses (power of two, at least l2.sector_size); "
 		  "0 = 256" },
+	/* optional, listed only when on (the model before the key: a
+	 * drain's writes took the bus at their arrivals, no read waited) */
+	{ .name = "dram.drain_hold", .type = CT_ENUM, .off = OFF(dram_drain_hold),
+	  .enum_names = off_on_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "on: a write batch (dram.write_batch_sectors) drained after reads came crosses "
+		  "its channel's bus in one piece when it fills, and reads that want the bus "
+		  "meanwhile wait until it and the turnaround are done (write-drain mode, "
+		  "src/mem/dram_model.c dram_drain_writes); off: each write takes its burst at "
+		  "its arrival and no read waits behind a drain" },
+	{ .name = "dram.drain_group_channels", .type = CT_U32, .off = OFF(dram_drain_group_channels),
+	  .min = 0, .max = 1024, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "channels one memory controller drains together: their writes count as one "
+		  "queue (dram.write_batch_sectors each) and all of them drain at once when it is "
+		  "full, so loads spread over them meet one drain (0 or 1 = each channel alone)" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

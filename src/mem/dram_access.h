@@ -158,15 +158,27 @@ advance_one:
 	return ((double)q * cap + 0u) * quantum;
 }
 
+/* Where a read whose data is ready for the bus at ready crosses it in
+ * write-drain mode: after the channel's drain when ready falls in it. */
+static inline double dram_drain_held(const struct dram_model *m, uint32_t ch, double ready)
+{
+	const struct dram_drain *d = &m->drain[ch];
+	return ready >= d->hold_from && ready < d->hold_until ? d->hold_until : ready;
+}
+
 /* One sector through its bank and its channel's bus: when its data has
  * crossed the bus (latency_cycles not included). Sets *ch_out and
  * *bank_out to where it went. spacing: how far apart a chunk's sectors
  * cross (m->column_cycles for a read, whose warp waits for the last;
  * m->burst_cycles for a write, which the controller drains in batches,
- * free to interleave bank groups, and no one waits for). */
+ * free to interleave bank groups, and no one waits for). write: in
+ * write-drain mode (m->drain_hold) a write that comes after reads leaves
+ * the bus to its batch's drain (dram_drain_writes; one with no read since
+ * the last drain takes its burst at once, as a controller with no read
+ * to serve sends writes) and a read waits out a drain it meets. */
 static inline __attribute__((always_inline)) double
 dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_out,
-		   struct dram_bank **bank_out, double spacing)
+		   struct dram_bank **bank_out, double spacing, bool write)
 {
 	uint32_t ch, b;
 	uint64_t row;
@@ -217,10 +229,19 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 		bank->row_act_at = start;
 		ready = start + open + m->t_cas_cycles;
 	}
-	double done = dram_cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
-				       m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
-				       DRAM_BUS_SLOT_BURSTS, 1) +
-		      m->burst_cycles;
+	double done;
+	if (__builtin_expect(m->drain_hold, 0) && write && m->drain[ch].reads) {
+		/* reads are waiting: the write waits for its batch's drain */
+		m->drain[ch].deferred++;
+		done = ready + m->burst_cycles;
+	} else {
+		if (__builtin_expect(m->drain_hold, 0) && !write)
+			ready = dram_drain_held(m, ch, ready);
+		done = dram_cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
+					m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
+					DRAM_BUS_SLOT_BURSTS, 1) +
+		       m->burst_cycles;
+	}
 	/* the next sector of the chunk the last access read (the sector
 	 * after it, not a chunk's first), arriving with it or after (one
 	 * coalesced load's sectors, each on its own path): the bus carries
@@ -236,10 +257,12 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 	return done;
 }
 
-/* n writes of channel ch whose data crossed the bus by done, into the
- * channel's write queue (dram_drain): each full batch drained after reads
- * turns the bus around, its idle reserved on the bus from done
- * (dram_model.c; only with turnaround: m->drain set). */
+/* n writes of channel ch whose data crossed the bus by done (in
+ * write-drain mode: was ready to by done), into the channel's write queue
+ * (dram_drain): each full batch drained after reads turns the bus around,
+ * its idle reserved on the bus from done; in write-drain mode the batch's
+ * bursts too, and reads wait for both (dram_model.c; only with
+ * turnaround: m->drain set). */
 void dram_drain_writes(struct dram_model *m, uint32_t ch, uint32_t n, double done);
 
 /* dram_model_read, inline */
@@ -249,7 +272,7 @@ static inline __attribute__((always_inline)) double dram_read_sector(struct dram
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_read++;
-	double done = dram_access_sector(m, addr, t, &ch, &bank, m->column_cycles);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, m->column_cycles, false);
 	if (__builtin_expect(m->drain != NULL, 0))
 		m->drain[ch].reads = 1;
 	return done + m->latency_cycles;
@@ -263,7 +286,7 @@ static inline __attribute__((always_inline)) double dram_write_sector(struct dra
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	double done = dram_access_sector(m, addr, t, &ch, &bank, m->burst_cycles);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, m->burst_cycles, true);
 	if (__builtin_expect(m->drain != NULL, 0))
 		dram_drain_writes(m, ch, 1, done);
 	return done;

@@ -98,6 +98,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	 * all-bank refresh's share: the idle is real time, so it is divided
 	 * by the same service fraction as the burst) */
 	m->write_batch = cfg->turnaround_cycles > 0 ? cfg->write_batch_sectors : 0;
+	m->drain_hold = m->write_batch && cfg->drain_hold;
+	m->drain_group = cfg->drain_group_channels > 1 ? cfg->drain_group_channels : 1;
 	m->turn_bursts = m->write_batch ? cfg->turnaround_cycles /
 						  (cfg->cycles_per_sector_per_channel *
 						   (cfg->bus_service_fraction > 0
@@ -303,11 +305,11 @@ cal_reserve_run(struct dram_cal *c, uint16_t *used, uint32_t mask, double t, dou
 static inline __attribute__((always_inline)) double access_run(struct dram_model *m,
 								uint64_t addr, uint32_t n,
 								double t, uint32_t *ch_out,
-								double spacing)
+								double spacing, bool write)
 {
 	uint32_t ch;
 	struct dram_bank *bank;
-	double done = dram_access_sector(m, addr, t, &ch, &bank, spacing);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, spacing, write);
 	*ch_out = ch;
 	if (n <= 1)
 		return done;
@@ -315,7 +317,7 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 		/* rows shorter than a chunk: the sectors may lie in two rows */
 		for (uint32_t i = 1; i < n; i++) {
 			double d = dram_access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch,
-						      &bank, spacing);
+						      &bank, spacing, write);
 			if (d > done)
 				done = d;
 		}
@@ -334,10 +336,20 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	double open_at = bank->row_act_at + open;
 	double ready = (last > open_at ? last : open_at) + m->t_cas_cycles;
 	uint32_t bursts = k < DRAM_BUS_SLOT_BURSTS ? k : DRAM_BUS_SLOT_BURSTS;
-	double run_done = cal_reserve_run(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
-					  m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
-					  DRAM_BUS_SLOT_BURSTS, bursts, 1) +
-			  m->burst_cycles;
+	double run_done;
+	if (m->drain_hold && write && m->drain[ch].reads) {
+		/* behind reads: the run waits for its batch's drain */
+		m->drain[ch].deferred += k;
+		run_done = ready + m->burst_cycles;
+	} else {
+		if (m->drain_hold && !write)
+			ready = dram_drain_held(m, ch, ready);
+		run_done = cal_reserve_run(&m->bus[ch],
+					   m->bus_ring + (size_t)ch * (m->bus_mask + 1), m->bus_mask,
+					   ready, m->bus_inv_slot, m->burst_cycles,
+					   DRAM_BUS_SLOT_BURSTS, bursts, 1) +
+			   m->burst_cycles;
+	}
 	/* the bus carries one burst at a time: however much room the
 	 * calendar's slot had, the run's last sector crosses k bursts after
 	 * the first (the slot's fluid accounting keeps the rate, this the
@@ -365,7 +377,7 @@ double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, doub
 {
 	uint32_t ch;
 	m->sectors_read += n;
-	double done = access_run(m, addr, n, t, &ch, m->column_cycles);
+	double done = access_run(m, addr, n, t, &ch, m->column_cycles, false);
 	if (m->drain)
 		m->drain[ch].reads = 1;
 	return done + m->latency_cycles;
@@ -375,10 +387,62 @@ double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, dou
 {
 	uint32_t ch;
 	m->sectors_written += n;
-	double done = access_run(m, addr, n, t, &ch, m->burst_cycles);
+	double done = access_run(m, addr, n, t, &ch, m->burst_cycles, true);
 	if (m->drain)
 		dram_drain_writes(m, ch, n, done);
 	return done;
+}
+
+/* n bursts on channel ch's bus from t, reserved in pieces of at most a
+ * slot from t (what does not fit a slot spills into the next, as a run's
+ * bursts do: the time is never lost in a full slot): when the last one
+ * has crossed. The bus carries one burst at a time, so that is n bursts
+ * after t at the earliest, however much room the calendar's slots had
+ * (their fluid accounting keeps the rate, this the order, as
+ * access_run's serial bound). */
+static double bus_take(struct dram_model *m, uint32_t ch, double t, uint32_t n)
+{
+	uint16_t *ring = m->bus_ring + (size_t)ch * (m->bus_mask + 1);
+	double end = t + (double)n * m->burst_cycles;
+	while (n) {
+		uint32_t h = n < DRAM_BUS_SLOT_BURSTS ? n : DRAM_BUS_SLOT_BURSTS;
+		double last = cal_reserve_run(&m->bus[ch], ring, m->bus_mask, t, m->bus_inv_slot,
+					      m->burst_cycles, DRAM_BUS_SLOT_BURSTS, h, 1) +
+			      m->burst_cycles;
+		if (last > end)
+			end = last;
+		n -= h;
+	}
+	return end;
+}
+
+/* One channel's part of a drain at done: nothing unless reads came since
+ * its last one (its writes went at once); else the turnaround, and in
+ * write-drain mode its deferred writes before it, with the hold. */
+static void drain_channel(struct dram_model *m, uint32_t ch, double done)
+{
+	struct dram_drain *d = &m->drain[ch];
+	if (!d->reads)
+		return;
+	d->reads = 0;
+	m->turnarounds++;
+	double owed = m->turn_bursts + d->carry;
+	uint32_t whole = (uint32_t)owed;
+	d->carry = owed - whole;
+	double at = done;
+	if (m->drain_hold) {
+		/* after a drain still under way */
+		if (at >= d->hold_from && at < d->hold_until)
+			at = d->hold_until;
+		at = bus_take(m, ch, at, d->deferred);
+		d->deferred = 0;
+	}
+	double end = bus_take(m, ch, at, whole);
+	if (m->drain_hold) {
+		if (!(done >= d->hold_from && done <= d->hold_until))
+			d->hold_from = done;
+		d->hold_until = end;
+	}
 }
 
 /* Read/write turnaround as a memory controller pays it: writes wait in a
@@ -389,34 +453,45 @@ double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, dou
  * same way). Each batch after which reads had come costs the bus
  * turn_bursts of idle (write-to-read: tWTR_S, then the read's tCAS before
  * its data; read-to-write: the data bus's gap), reserved on the channel's
- * bus calendar after the batch's last write (spilling into the next
- * slots past a full one), in whole bursts with the fraction carried to the
- * next drain. A write-only or read-only stream
- * never turns. The writes themselves keep the times they got: the
- * calendar counts the bus's time, not its order. */
+ * bus calendar after the batch's last write, in whole bursts with the
+ * fraction carried to the next drain. A write-only or read-only stream
+ * never turns.
+ *
+ * Without drain_hold the writes keep the bus times they took at their
+ * arrivals: the calendar counts the bus's time, not its order, and no
+ * read waits for a drain. With it, the controller's write-drain mode: a
+ * controller serves reads first and sends writes while no read waits,
+ * but once reads keep coming the write queue fills and is drained in one
+ * piece, no read served until it is done (DRAMsim3's and Ramulator 2's
+ * controllers switch to writes at a high watermark and back at a low
+ * one). Writes that came after reads took no bus time at arrival
+ * (d->deferred); the turned batch's drain takes their bursts here in one
+ * piece from done (the batch's fill), then the turnaround's idle, and a
+ * read whose data would cross from done until both are over crosses after
+ * them (dram_drain_held). Back-to-back drains hold as one; a drain with no
+ * read since the last one holds nothing (its writes went at once).
+ *
+ * A controller that serves several channels (drain_group) keeps one write
+ * queue for them: their writes count together, and when the group's
+ * batches are full every channel of the group drains at the same time, so
+ * a warp's loads spread over the group's channels meet one drain, not one
+ * each. */
 void dram_drain_writes(struct dram_model *m, uint32_t ch, uint32_t n, double done)
 {
-	struct dram_drain *d = &m->drain[ch];
-	d->writes += n;
-	while (d->writes >= m->write_batch) {
-		d->writes -= m->write_batch;
-		if (!d->reads)
-			continue;
-		d->reads = 0;
-		m->turnarounds++;
-		double owed = m->turn_bursts + d->carry;
-		uint32_t whole = (uint32_t)owed;
-		d->carry = owed - whole;
-		uint16_t *ring = m->bus_ring + (size_t)ch * (m->bus_mask + 1);
-		while (whole) {
-			uint32_t h = whole < DRAM_BUS_SLOT_BURSTS ? whole : DRAM_BUS_SLOT_BURSTS;
-			/* what does not fit the slot spills into the next, as
-			 * a run's bursts do: the idle is never lost in a full
-			 * slot */
-			cal_reserve_run(&m->bus[ch], ring, m->bus_mask, done, m->bus_inv_slot,
-					m->burst_cycles, DRAM_BUS_SLOT_BURSTS, h, 1);
-			whole -= h;
-		}
+	/* the controller's queue: the channel's own, or its group's, counted
+	 * in the group's first record */
+	uint32_t first = ch, count = 1;
+	if (m->drain_group > 1) {
+		first = ch / m->drain_group * m->drain_group;
+		count = m->channels - first < m->drain_group ? m->channels - first : m->drain_group;
+	}
+	struct dram_drain *q = &m->drain[first];
+	uint64_t batch = (uint64_t)m->write_batch * count;
+	q->writes += n;
+	while (q->writes >= batch) {
+		q->writes -= (uint32_t)batch;
+		for (uint32_t c = first; c < first + count; c++)
+			drain_channel(m, c, done);
 	}
 }
 

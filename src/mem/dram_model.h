@@ -98,6 +98,20 @@ struct dram_model_config {
 	 * that reads came between; 0 or 0 = free turnaround */
 	double turnaround_cycles;
 	uint32_t write_batch_sectors;
+	/* write-drain mode (needs the turnaround above): once reads have
+	 * come, writes queue without the bus, and when the batch is full they
+	 * cross it in one piece, the bus turns around, and reads that want
+	 * the bus from the batch's fill until both are done wait for them
+	 * (dram_drain_writes). Writes with no read since the last drain take
+	 * their bursts at once. false: each write takes its burst at its
+	 * arrival, a drain costs only the turnaround's idle */
+	bool drain_hold;
+	/* channels a controller drains together (0 or 1: each on its own):
+	 * consecutive channels [g x n, (g + 1) x n) count their writes as one
+	 * queue, and when n x write_batch_sectors have come every channel of
+	 * the group drains what it holds at once (dram_drain_writes); at most
+	 * 1024, so a group's count stays within 32 bits */
+	uint32_t drain_group_channels;
 	/* column-to-column delay within a bank group (tCCD_L), SM cycles: a
 	 * read chunk's sectors (one row of one bank, so one bank group) cross
 	 * the bus at least this far apart where it exceeds the burst; 0 = a
@@ -139,9 +153,17 @@ struct dram_bank {
  * until write_batch_sectors have come, then go out together, the bus
  * turned from reads to writes and back (when reads came in between). */
 struct dram_drain {
-	uint32_t writes;  /* queued since the last drain */
+	uint32_t writes;  /* queued since the last drain (a group's: in its
+	                   * first channel's record) */
 	uint32_t reads;   /* nonzero: reads came since the last drain */
 	double carry;     /* turnaround bursts owed below one whole burst */
+	/* drain_hold: writes that came after reads, waiting for the drain
+	 * (their bursts not yet on the bus); the bus is the drains' from
+	 * hold_from until hold_until (the last turned drain, or back-to-back
+	 * ones), and a read whose data would cross in between crosses at
+	 * hold_until */
+	uint32_t deferred;
+	double hold_from, hold_until;
 };
 
 /* row + 1 stays far below bit 63 (rows are addresses over >= 64 B) */
@@ -187,6 +209,8 @@ struct dram_model {
 	 * last drain and whether reads came since; the turnaround in bursts
 	 * (its fraction carried from drain to drain so the mean is exact) */
 	struct dram_drain *drain; /* [channels], NULL without turnaround */
+	bool drain_hold;          /* dram_model_config.drain_hold (with drain only) */
+	uint32_t drain_group;     /* channels drained together, >= 1 */
 	uint32_t write_batch;
 	double turn_bursts;
 	/* statistics */

@@ -152,6 +152,8 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 							cfg->dram_trtw_ns) * ns
 						     : 0,
 			.write_batch_sectors = cfg->dram_write_batch_sectors,
+			.drain_hold = cfg->dram_drain_hold != 0,
+			.drain_group_channels = cfg->dram_drain_group_channels,
 			.t_ccd_l_cycles = cfg->dram_tccdl_ns * ns,
 		};
 		dc.latency_cycles = cfg->dram_latency_cycles -

@@ -63,9 +63,10 @@ static const struct gpuvm_param_def loaded_params[] = {
 	{"warps", GPUVM_PARAM_U64, "8", "warps per CTA, two CTAs per SM (the load's intensity)"},
 	{"stream", GPUVM_PARAM_SIZE, "512MiB", "bytes the streaming warps move in all (0: the chase alone)"},
 	{"elems", GPUVM_PARAM_U64, "134217728", "doubles in the streamed buffer (a power of two)"},
-	{"mode", GPUVM_PARAM_CHOICE, "read|copy|copyl2",
+	{"mode", GPUVM_PARAM_CHOICE, "read|copy|copyl2|copyfroml2",
 	 "read: four independent loads a thread per group; copy: a load and a store; copyl2: "
-	 "the copy's stores into 2 MiB (L2-resident)"},
+	 "the copy's stores into 2 MiB (L2-resident); copyfroml2: its loads from 2 MiB (L2 "
+	 "hits), so DRAM sees the writes alone"},
 	{"order", GPUVM_PARAM_CHOICE, "pairs|four",
 	 "read: pairs issues a group's loads two and two with the first pair's sum between, as "
 	 "ptxas builds cuda/hwbench.cu's loaded_chase for sm_90 (cuobjdump -sass); four: all "
@@ -88,17 +89,17 @@ static int loaded_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	if (gpuvm_params_u64(p, "warps", &c.warps, err) < 0 ||
 	    gpuvm_params_size(p, "stream", &c.stream_bytes, err) < 0 ||
 	    gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
-	    gpuvm_params_choice(p, "mode", "read|copy|copyl2", &c.writes, err) < 0 ||
+	    gpuvm_params_choice(p, "mode", "read|copy|copyl2|copyfroml2", &c.writes, err) < 0 ||
 	    gpuvm_params_choice(p, "order", "pairs|four", &c.four, err) < 0 ||
 	    gpuvm_params_size(p, "footprint", &c.footprint, err) < 0 ||
 	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0)
 		return -1;
 	if (c.elems & (c.elems - 1))
 		return gpuvm_fail(err, "--workload", 0, "elems", "must be a power of two");
-	if (c.writes == 2 && c.elems * 4 < LOADED_L2_WINDOW_BYTES)
+	if (c.writes >= 2 && c.elems * 4 < LOADED_L2_WINDOW_BYTES)
 		return gpuvm_fail(err, "--workload", 0, "elems",
-				  "mode=copyl2 needs a second half of at least 2 MiB (elems >= %llu)",
-				  LOADED_L2_WINDOW_BYTES / 4);
+				  "mode=%s needs halves of at least 2 MiB (elems >= %llu)",
+				  c.writes == 2 ? "copyl2" : "copyfroml2", LOADED_L2_WINDOW_BYTES / 4);
 	uint64_t nodes = c.footprint / 128;
 	if (calib_chain_fits(c.footprint, 128, err))
 		return -1;

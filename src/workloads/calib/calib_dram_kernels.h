@@ -54,7 +54,10 @@ struct calib_loaded_args {
 	unsigned long long iters; /* each streamer's groups of four */
 	/* 0: stream reads; 1: copy half to half; 2: the same copy with its
 	 * stores folded into the second half's first LOADED_L2_WINDOW_BYTES
-	 * (they stay in the L2: what stores cost a read without DRAM writes) */
+	 * (they stay in the L2: what stores cost a read without DRAM writes);
+	 * 3: the copy with its loads folded into the first half's first
+	 * LOADED_L2_WINDOW_BYTES (L2 hits: DRAM writes without DRAM reads,
+	 * cuda/hwbench.cu's copyfroml2) */
 	int writes;
 	/* reads: 1 issues the four loads in two pairs with the first pair's
 	 * sum between (as ptxas builds hwbench's loaded_chase), 0 all four
@@ -93,7 +96,7 @@ SIMT_KERNEL_ANY_ORDER(calib_loaded_chase, struct calib_loaded_args, p)
 		if (p.writes) {
 			COMPUTE(4); /* index math, the add and loop test */
 			unsigned long long j = i & (half - 1);
-			double v = LD(p.buf, j);
+			double v = LD(p.buf, p.writes == 3 ? j & (LOADED_L2_WINDOW_BYTES / 8 - 1) : j);
 			unsigned long long d = p.writes == 2 ? j & (LOADED_L2_WINDOW_BYTES / 8 - 1) : j;
 			ST(p.buf, half + d, v + 1.0);
 			i += nthreads + (v == -1.0); /* the next load waits for this one */
