@@ -469,6 +469,9 @@ static double v100_slot_cycles(const char *kernel, const char *set)
 			 kernel, (k + 1) * n);
 		struct gpuvm_run_spec spec = {.gpu = "v100", .workload = wl, .seed = 1};
 		spec.sets[spec.n_sets++] = set;
+		/* the ack alone: behind the write drain's hold the triad's
+		 * loads wait longer and hide part of it */
+		spec.sets[spec.n_sets++] = "dram.drain_hold=off";
 		cyc[k] = spec_kernel_cycles(&spec, NULL);
 	}
 	return (cyc[1] - cyc[0]) * 160.0 / (double)(n / 64);
@@ -590,7 +593,8 @@ static void test_warp_load_sectors(void **state)
 /* ubench-loaded on p100: the chase's DRAM latency while the other warps
  * stream (scripts/loaded-latency.sh's three runs): near its unloaded
  * value under one streaming warp per CTA, well above it under eight. */
-static double loaded_chase_cycles(unsigned warps, const char *mode, double *unloaded)
+static double loaded_chase_cycles_set(unsigned warps, const char *mode, const char *set,
+				      double *unloaded)
 {
 	char wl[4][160];
 	const char *fmt =
@@ -599,12 +603,22 @@ static double loaded_chase_cycles(unsigned warps, const char *mode, double *unlo
 	snprintf(wl[1], sizeof wl[1], fmt, warps, mode, "0", 2048);
 	snprintf(wl[2], sizeof wl[2], fmt, warps, mode, "16MiB", 0);
 	snprintf(wl[3], sizeof wl[3], fmt, warps, mode, "16MiB", 1024);
-	double c1 = kernel_cycles("p100", wl[0]), c2 = kernel_cycles("p100", wl[1]);
-	double ts = kernel_cycles("p100", wl[2]), tb = kernel_cycles("p100", wl[3]);
+	double c[4], mhz;
+	for (int i = 0; i < 4; i++) {
+		struct gpuvm_run_spec spec = {.gpu = "p100", .workload = wl[i], .seed = 1,
+					      .sets = {set}, .n_sets = set ? 1 : 0};
+		c[i] = spec_kernel_cycles(&spec, &mhz);
+	}
+	double c1 = c[0], c2 = c[1], ts = c[2], tb = c[3];
 	*unloaded = (c2 - c1) / 1024;
 	double done = 1024 - (tb - ts) / *unloaded;
 	assert_true(done > 0 && done < 1024); /* the chase outlasted the stream */
 	return (ts - (c1 - 1024 * *unloaded)) / done;
+}
+
+static double loaded_chase_cycles(unsigned warps, const char *mode, double *unloaded)
+{
+	return loaded_chase_cycles_set(warps, mode, NULL, unloaded);
 }
 
 /* GB/s of ubench-loaded's readers alone on h100 (steps=0), one warp a
@@ -656,6 +670,33 @@ static void test_loaded_chase(void **state)
 	printf("p100 chase under 16 copying warps per SM: %.1f (copy), %.1f (stores in the L2)\n",
 	       copy, copyl2);
 	assert_true(copyl2 > ul && copyl2 < copy);
+}
+
+/* The write drain (dram.drain_hold, p100's 384-sector batch): a chase
+ * under a copy waits behind the drains that the copy's own reads made the
+ * controller hold, so it costs at least 1.3 times as much over the chase
+ * alone with the hold as without. The hold adds less where DRAM sees
+ * fewer reads or fewer writes: under a copy whose loads hit the L2 (the
+ * writes alone, turned only by the chase's own reads) under 0.6 of what
+ * it adds under the copy, under one whose stores mostly stay in the L2
+ * (only the dirty lines the reads' fills evict) under 0.4. */
+static void test_loaded_drain_hold(void **state)
+{
+	(void)state;
+	const char *off = "dram.drain_hold=off";
+	double u[6];
+	double copy = loaded_chase_cycles_set(4, "copy", NULL, &u[0]);
+	double copy_off = loaded_chase_cycles_set(4, "copy", off, &u[1]);
+	double l2 = loaded_chase_cycles_set(4, "copyl2", NULL, &u[2]);
+	double l2_off = loaded_chase_cycles_set(4, "copyl2", off, &u[3]);
+	double from = loaded_chase_cycles_set(4, "copyfroml2", NULL, &u[4]);
+	double from_off = loaded_chase_cycles_set(4, "copyfroml2", off, &u[5]);
+	print_message("p100 chase (alone %.1f) under 8 copying warps per SM: copy %.1f (%.1f "
+		      "without the hold), stores in the L2 %.1f (%.1f), loads from it %.1f (%.1f)\n",
+		      u[0], copy, copy_off, l2, l2_off, from, from_off);
+	assert_true(copy - u[0] > 1.3 * (copy_off - u[1]));
+	assert_true(from >= from_off && from - from_off < 0.6 * (copy - copy_off));
+	assert_true(l2 >= l2_off && l2 - l2_off < 0.4 * (copy - copy_off));
 }
 
 /* One far fault on h100, calibrate's far_fault_us: (T(32) - T(16)) / 16 of
@@ -723,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_warp_load_sectors),
 		cmocka_unit_test(test_loaded_chase),
 		cmocka_unit_test(test_loaded_reader_pairs),
+		cmocka_unit_test(test_loaded_drain_hold),
 		cmocka_unit_test(test_h100_migration_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
