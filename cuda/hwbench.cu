@@ -922,25 +922,11 @@ static void loaded_latency_curve(int l2, int writes);
 // dependence between groups), and how many of them ptxas kept in flight
 // is not known, so those runs' curves are not like for like with
 // gpuvm's (docs/hardware.md).
-__global__ void loaded_chase(const unsigned int *next, unsigned steps, double *buf,
-			     unsigned long long elems, int writes, volatile int *done,
-			     double *chase_cycles, unsigned long long *loads)
+// The streaming warps of loaded_chase and loaded_chase_hist: every warp
+// but the chaser's reads (writes 0) or copies (1-4) until *done.
+__device__ __forceinline__ void loaded_stream(double *buf, unsigned long long elems, int writes,
+					      volatile int *done, unsigned long long *loads)
 {
-	bool chaser = blockIdx.x == 0 && threadIdx.x < 32;
-	if (chaser) {
-		if (threadIdx.x == 0) {
-			unsigned j = 0;
-			for (unsigned i = 0; i < 64; i++)
-				j = __ldcg(&next[j]);
-			long long t0 = clock64();
-			for (unsigned i = 0; i < steps; i++)
-				j = __ldcg(&next[j]);
-			long long t1 = clock64();
-			chase_cycles[0] = (double)(t1 - t0) / steps + (j == 0xffffffffu ? 1 : 0);
-			*done = 1;
-		}
-		return;
-	}
 	unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 	unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
 	double acc = 0;
@@ -987,6 +973,73 @@ __global__ void loaded_chase(const unsigned int *next, unsigned steps, double *b
 	if (acc == -1.0)
 		loads[1] = 1;
 	atomicAdd(loads, n);
+}
+
+__global__ void loaded_chase(const unsigned int *next, unsigned steps, double *buf,
+			     unsigned long long elems, int writes, volatile int *done,
+			     double *chase_cycles, unsigned long long *loads)
+{
+	bool chaser = blockIdx.x == 0 && threadIdx.x < 32;
+	if (chaser) {
+		if (threadIdx.x == 0) {
+			unsigned j = 0;
+			for (unsigned i = 0; i < 64; i++)
+				j = __ldcg(&next[j]);
+			long long t0 = clock64();
+			for (unsigned i = 0; i < steps; i++)
+				j = __ldcg(&next[j]);
+			long long t1 = clock64();
+			chase_cycles[0] = (double)(t1 - t0) / steps + (j == 0xffffffffu ? 1 : 0);
+			*done = 1;
+		}
+		return;
+	}
+	loaded_stream(buf, elems, writes, done, loads);
+}
+
+// The chase's hops one by one (loadhist): each hop's cycles into a
+// histogram of LOADHIST_BIN-cycle bins (the last one open), so that a
+// drain's hold shows as the tail it adds, its length as the tail's
+// extent, where loaded's mean folds how often and how long together.
+// The hop's value goes to shared memory before the clock is read, so the
+// clock waits for it (in-order issue after the store that needs it); the
+// bookkeeping adds a constant to every hop, which the unloaded
+// histogram (no streamers) carries too.
+#define LOADHIST_BIN 16
+#define LOADHIST_BINS 512
+__global__ void loaded_chase_hist(const unsigned int *next, unsigned steps, double *buf,
+				  unsigned long long elems, int writes, volatile int *done,
+				  unsigned int *hist, unsigned long long *loads)
+{
+	__shared__ unsigned int bins[LOADHIST_BINS];
+	__shared__ volatile unsigned int sink;
+	bool chaser = blockIdx.x == 0 && threadIdx.x < 32;
+	if (chaser) {
+		for (unsigned b = threadIdx.x; b < LOADHIST_BINS; b += 32)
+			bins[b] = 0;
+		__syncwarp();
+		if (threadIdx.x == 0) {
+			unsigned j = 0;
+			for (unsigned i = 0; i < 64; i++)
+				j = __ldcg(&next[j]);
+			sink = j;
+			long long t0 = clock64();
+			for (unsigned i = 0; i < steps; i++) {
+				j = __ldcg(&next[j]);
+				sink = j;
+				long long t1 = clock64();
+				unsigned b = (unsigned)((t1 - t0) / LOADHIST_BIN);
+				bins[b < LOADHIST_BINS ? b : LOADHIST_BINS - 1]++;
+				t0 = clock64();
+			}
+			*done = 1;
+		}
+		__syncwarp();
+		for (unsigned b = threadIdx.x; b < LOADHIST_BINS; b += 32)
+			hist[b] = bins[b];
+		return;
+	}
+	loaded_stream(buf, elems, writes, done, loads);
 }
 
 // ------------------------------------- loads in flight a warp keeps
@@ -1197,6 +1250,88 @@ static void loaded_latency_curve(int l2, int writes)
 	CHECK(cudaFree(buf));
 	CHECK(cudaFree(dres));
 	CHECK(cudaFree(done));
+	CHECK(cudaFree(loads));
+}
+
+// loadhist: the chase's hop latencies one by one under reads, a copy and
+// a copy from 2 MiB (its writes alone) at 2, 8 and 32 streaming warps per
+// SM, and alone (one warp, no streamers). Rows per curve: the hops'
+// quantiles and mean (cycles, including the bookkeeping's constant), and
+// the histogram's non-empty bins (x = the bin's first cycle, value = its
+// hops of 8192). What it settles: how long one drain holds a read
+// (the tail's extent above the chase alone) and how often a read meets
+// one (the tail's mass), which the mean of `loaded` cannot separate and
+// gpuvm's dram.write_batch_sectors and drain_group_channels set
+// (docs/timing.md, "Write-drain mode").
+static void loadhist_curve(int writes, unsigned wpc, const unsigned int *chain, double *buf,
+			   unsigned long long elems, int *done, unsigned int *dhist,
+			   unsigned long long *loads)
+{
+	const unsigned steps = 8192;
+	unsigned int h[LOADHIST_BINS];
+	CHECK(cudaMemset(done, 0, sizeof(int)));
+	CHECK(cudaMemset(loads, 0, 2 * sizeof(unsigned long long)));
+	// wpc 0: the chaser alone
+	loaded_chase_hist<<<wpc ? 2 * g_sms : 1, wpc ? 32 * wpc : 32>>>(chain, steps, buf, elems,
+									   writes, done, dhist, loads);
+	CHECK(cudaGetLastError());
+	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaMemcpy(h, dhist, sizeof h, cudaMemcpyDeviceToHost));
+	const char *tag = !wpc ? "alone" : writes == 3 ? "copyfroml2" : writes ? "copy" : "read";
+	double x = wpc ? 2.0 * wpc : 0;
+	char q[64], m[200];
+	double sum = 0, n = 0;
+	for (unsigned b = 0; b < LOADHIST_BINS; b++) {
+		n += h[b];
+		sum += (double)h[b] * (b + 0.5) * LOADHIST_BIN;
+	}
+	snprintf(m, sizeof m, "block 0 lane 0's 8192 hops over shuffled 128 B lines, 512 MiB (__ldcg), "
+		 "each hop's clock64 cycles binned by %d, %s",
+		 LOADHIST_BIN, wpc ? "under 2 CTAs/SM streaming" : "no streamers");
+	snprintf(q, sizeof q, "loadhist_%s_mean_cycles", tag);
+	row("loadhist", q, x, n ? sum / n : 0, "cycles", m);
+	const double qs[] = {0.1, 0.5, 0.9, 0.99, 0.999};
+	for (double qq : qs) {
+		double want = qq * n, acc = 0;
+		unsigned b = 0;
+		for (; b < LOADHIST_BINS - 1; b++) {
+			acc += h[b];
+			if (acc >= want)
+				break;
+		}
+		snprintf(q, sizeof q, "loadhist_%s_p%g_cycles", tag, qq * 100);
+		row("loadhist", q, x, (b + 1.0) * LOADHIST_BIN, "cycles",
+		    "the hop latency below which this fraction of hops lie (a bin's upper edge)");
+	}
+	snprintf(q, sizeof q, "loadhist_%s_bin_hops_at%u", tag, wpc ? 2 * wpc : 0);
+	for (unsigned b = 0; b < LOADHIST_BINS; b++)
+		if (h[b])
+			row("loadhist", q, (double)b * LOADHIST_BIN, h[b], "hops",
+			    "of the 8192 hops, those in [x, x + 16) cycles (the last bin: all above)");
+}
+
+static void loadhist_section(void)
+{
+	unsigned int *chain = build_chain(512ull << 20, 128, true, false);
+	unsigned long long elems = (1ull << 30) / 8;
+	double *buf;
+	int *done;
+	unsigned int *dhist;
+	unsigned long long *loads;
+	CHECK(cudaMalloc(&buf, elems * 8));
+	fill_index<<<(unsigned)(elems / 256), 256>>>(buf, elems);
+	CHECK(cudaMalloc(&done, sizeof(int)));
+	CHECK(cudaMalloc(&dhist, LOADHIST_BINS * sizeof(unsigned int)));
+	CHECK(cudaMalloc(&loads, 2 * sizeof(unsigned long long)));
+	CHECK(cudaDeviceSynchronize());
+	loadhist_curve(0, 0, chain, buf, elems, done, dhist, loads);
+	for (int writes : {0, 1, 3})
+		for (unsigned wpc : {1u, 4u, 16u})
+			loadhist_curve(writes, wpc, chain, buf, elems, done, dhist, loads);
+	CHECK(cudaFree(chain));
+	CHECK(cudaFree(buf));
+	CHECK(cudaFree(done));
+	CHECK(cudaFree(dhist));
 	CHECK(cudaFree(loads));
 }
 
@@ -2220,6 +2355,8 @@ int main(int argc, char **argv)
 		loaded_latency_section();
 	if (all || !strcmp(what, "mlp"))
 		mlp_section();
+	if (all || !strcmp(what, "loadhist"))
+		loadhist_section();
 	if (all || !strcmp(what, "home"))
 		home_section();
 	if (all || !strcmp(what, "keep"))
