@@ -105,6 +105,7 @@ extern const struct gpuvm_counter_section gpuvm_kernel_section;
 /* components' sections, linked into the run's tree */
 extern const struct gpuvm_counter_section gpuvm_tlb_level_section;
 extern const struct gpuvm_counter_section gpuvm_uvm_section;
+extern const struct gpuvm_counter_section gpuvm_dram_section;
 
 /* Writes the rows of sec over base into o (recursing into sections). */
 void gpuvm_counters_emit(cJSON *o, const struct gpuvm_counter_section *sec,

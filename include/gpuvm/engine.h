@@ -74,6 +74,17 @@ enum gpuvm_stall {
 };
 extern const char *const gpuvm_stall_names[GPUVM_STALLS];
 
+/* The banked DRAM model's own counts (JSON "dram", only when the preset
+ * has dram.channels), summed over the memory partitions' models at each
+ * launch's start and end and at the run's end (memsys_sync_stats). */
+struct gpuvm_dram_stats {
+	uint32_t banked;         /* the banked model ran */
+	uint64_t row_hits, row_misses;
+	uint64_t turnarounds;    /* write drains that turned the bus around */
+	uint64_t reads_held;     /* read runs that waited for a drain (dram.drain_hold) */
+	double held_cycles;      /* their summed wait */
+};
+
 /* One kernel launch's results (JSON "kernels"). Time excludes the launch
  * overhead (gpu.kernel_launch_us), reported apart; it includes the
  * front-end and tail (gpu.kernel_frontend_cycles, kernel_tail_cycles;
@@ -152,6 +163,9 @@ struct gpuvm_stats {
 
 	/* unified-memory paging of managed allocations (uvm.active when any) */
 	struct gpuvm_uvm_stats uvm;
+
+	/* the banked DRAM model (dram.banked when it ran) */
+	struct gpuvm_dram_stats dram;
 
 	/* kernel sampling (gpuvm_sim_options.kernel_sampling) */
 	struct gpuvm_kernel_sampling_stats {

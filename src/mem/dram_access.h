@@ -159,11 +159,17 @@ advance_one:
 }
 
 /* Where a read whose data is ready for the bus at ready crosses it in
- * write-drain mode: after the channel's drain when ready falls in it. */
-static inline double dram_drain_held(const struct dram_model *m, uint32_t ch, double ready)
+ * write-drain mode: after the channel's drain when ready falls in it
+ * (counted in reads_held, held_cycles). */
+static inline double dram_drain_held(struct dram_model *m, uint32_t ch, double ready)
 {
 	const struct dram_drain *d = &m->drain[ch];
-	return ready >= d->hold_from && ready < d->hold_until ? d->hold_until : ready;
+	if (ready >= d->hold_from && ready < d->hold_until) {
+		m->reads_held++;
+		m->held_cycles += d->hold_until - ready;
+		return d->hold_until;
+	}
+	return ready;
 }
 
 /* One sector through its bank and its channel's bus: when its data has

@@ -93,7 +93,8 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	m->sector_bytes = sector;
 	m->latency_cycles = cfg->latency_cycles;
 	m->sectors_read = m->sectors_written = m->row_hits = m->row_misses = 0;
-	m->turnarounds = 0;
+	m->turnarounds = m->reads_held = 0;
+	m->held_cycles = 0;
 	/* the turnaround in bursts of the bus (whose burst may include the
 	 * all-bank refresh's share: the idle is real time, so it is divided
 	 * by the same service fraction as the burst) */

@@ -216,6 +216,8 @@ struct dram_model {
 	/* statistics */
 	uint64_t sectors_read, sectors_written, row_hits, row_misses;
 	uint64_t turnarounds; /* write drains that turned the bus around */
+	uint64_t reads_held;  /* reads (runs) that waited for a drain */
+	double held_cycles;   /* their summed wait */
 	uint64_t *channel_sectors; /* [channels], reads and writes */
 };
 

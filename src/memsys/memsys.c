@@ -167,6 +167,22 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 	return 0;
 }
 
+void memsys_sync_stats(struct memsys *ms)
+{
+	if (!ms->part || !ms->dram_banked)
+		return;
+	struct gpuvm_dram_stats d = {.banked = 1};
+	for (uint32_t i = 0; i < ms->n_parts; i++) {
+		const struct dram_model *m = &ms->part[i].dram_banks;
+		d.row_hits += m->row_hits;
+		d.row_misses += m->row_misses;
+		d.turnarounds += m->turnarounds;
+		d.reads_held += m->reads_held;
+		d.held_cycles += m->held_cycles;
+	}
+	ms->stats->dram = d;
+}
+
 void memsys_free(struct memsys *ms)
 {
 	if (!ms->part)

@@ -120,6 +120,10 @@ struct memsys {
 int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
 void memsys_free(struct memsys *ms);
 
+/* Copies the banked DRAM models' counts, summed over the partitions, into
+ * stats->dram (the models count on their own; call before reading it). */
+void memsys_sync_stats(struct memsys *ms);
+
 /* The partition serving addr, and addr in that partition's own address
  * space (*local). One partition: addr itself, no arithmetic. */
 static inline __attribute__((always_inline)) struct mem_partition *

@@ -261,6 +261,8 @@ static const struct gpuvm_counter run_rows[] = {
 	{"thread_instructions", "count", "thread instructions", "thread instructions: active lanes of global memory instructions, 32 per other warp instruction (sources report no mask for those)", FN, 0, 0, run_thread_insts},
 	{"warp_ipc", "ratio", "warp IPC", "warp instructions per cycle over the launches' cycles (first CTA start to last warp end; launch overheads and copies left out)", FN, 0, 0, run_warp_ipc},
 	{"thread_ipc", "ratio", "thread IPC", "thread instructions per cycle over the launches' cycles: GPGPU-Sim's gpu_tot_ipc", FN, 0, 0, run_thread_ipc},
+	/* the banked DRAM model (present when the preset has it) */
+	{"dram", NULL, NULL, NULL, SECTION, 0, 0, NULL, NULL, NULL, &gpuvm_dram_section},
 };
 
 const struct gpuvm_counter_section gpuvm_run_section = {

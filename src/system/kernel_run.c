@@ -181,6 +181,7 @@ static int kernel_open(struct system *sys, const struct gpuvm_kernel *k, double 
 	ks->tail_cycles = sys->cfg->kernel_tail_cycles;
 	s->n_kernel_list = n + 1;
 	xlat_sync_stats(&sys->xlat);
+	memsys_sync_stats(&sys->mem);
 	m->index = n;
 	kernel_counters(s, &m->at);
 	/* every registered counter, for the launch's differences (gpuvm/counters.h) */
@@ -199,6 +200,7 @@ static void kernel_close(struct system *sys, const struct kernel_mark *m, double
 {
 	struct gpuvm_stats *s = sys->stats;
 	xlat_sync_stats(&sys->xlat);
+	memsys_sync_stats(&sys->mem);
 	struct gpuvm_kernel_stats now, *ks = &s->kernel_list[m->index];
 	kernel_counters(s, &now);
 	ks->end_cycle = end;

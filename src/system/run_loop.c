@@ -233,6 +233,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory for the host link's lanes");
 		goto out;
 	}
+	memsys_sync_stats(&sys.mem);
 	stats->sim_cycles = t;
 	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);
 	if (src->ops->result)
