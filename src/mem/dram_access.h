@@ -158,18 +158,36 @@ advance_one:
 	return ((double)q * cap + 0u) * quantum;
 }
 
-/* Where a read whose data is ready for the bus at ready crosses it in
- * write-drain mode: after the channel's drain when ready falls in it
- * (counted in reads_held, held_cycles). */
-static inline double dram_drain_held(struct dram_model *m, uint32_t ch, double ready)
+/* Whether channel d's bus is a drain's at t (write-drain mode). */
+static inline bool dram_drain_covers(const struct dram_drain *d, double t)
 {
-	const struct dram_drain *d = &m->drain[ch];
-	if (ready >= d->hold_from && ready < d->hold_until) {
-		m->reads_held++;
-		m->held_cycles += d->hold_until - ready;
-		return d->hold_until;
+	return t >= d->hold_from && t < d->hold_until;
+}
+
+/* Write-drain mode before the bus, for n sectors of channel ch whose data
+ * is ready for it at *ready: a write that comes after reads leaves the
+ * bus to its batch's drain (true: counted in deferred, the caller takes
+ * no burst); a read whose data would cross during a drain crosses after
+ * it (*ready moved, counted in reads_held and held_cycles). false and
+ * nothing changed without the mode. */
+static inline __attribute__((always_inline)) bool
+dram_drain_before_bus(struct dram_model *m, uint32_t ch, bool write, uint32_t n, double *ready)
+{
+	if (__builtin_expect(!m->drain_hold, 1))
+		return false;
+	struct dram_drain *d = &m->drain[ch];
+	if (write) {
+		if (!d->reads)
+			return false;
+		d->deferred += n;
+		return true;
 	}
-	return ready;
+	if (dram_drain_covers(d, *ready)) {
+		m->reads_held++;
+		m->held_cycles += d->hold_until - *ready;
+		*ready = d->hold_until;
+	}
+	return false;
 }
 
 /* One sector through its bank and its channel's bus: when its data has
@@ -236,18 +254,13 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 		ready = start + open + m->t_cas_cycles;
 	}
 	double done;
-	if (__builtin_expect(m->drain_hold, 0) && write && m->drain[ch].reads) {
-		/* reads are waiting: the write waits for its batch's drain */
-		m->drain[ch].deferred++;
-		done = ready + m->burst_cycles;
-	} else {
-		if (__builtin_expect(m->drain_hold, 0) && !write)
-			ready = dram_drain_held(m, ch, ready);
+	if (dram_drain_before_bus(m, ch, write, 1, &ready))
+		done = ready + m->burst_cycles; /* the bus is its drain's */
+	else
 		done = dram_cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
 					m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
 					DRAM_BUS_SLOT_BURSTS, 1) +
 		       m->burst_cycles;
-	}
 	/* the next sector of the chunk the last access read (the sector
 	 * after it, not a chunk's first), arriving with it or after (one
 	 * coalesced load's sectors, each on its own path): the bus carries

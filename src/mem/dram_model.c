@@ -338,19 +338,14 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	double ready = (last > open_at ? last : open_at) + m->t_cas_cycles;
 	uint32_t bursts = k < DRAM_BUS_SLOT_BURSTS ? k : DRAM_BUS_SLOT_BURSTS;
 	double run_done;
-	if (m->drain_hold && write && m->drain[ch].reads) {
-		/* behind reads: the run waits for its batch's drain */
-		m->drain[ch].deferred += k;
-		run_done = ready + m->burst_cycles;
-	} else {
-		if (m->drain_hold && !write)
-			ready = dram_drain_held(m, ch, ready);
+	if (dram_drain_before_bus(m, ch, write, k, &ready))
+		run_done = ready + m->burst_cycles; /* the bus is its drain's */
+	else
 		run_done = cal_reserve_run(&m->bus[ch],
 					   m->bus_ring + (size_t)ch * (m->bus_mask + 1), m->bus_mask,
 					   ready, m->bus_inv_slot, m->burst_cycles,
 					   DRAM_BUS_SLOT_BURSTS, bursts, 1) +
 			   m->burst_cycles;
-	}
 	/* the bus carries one burst at a time: however much room the
 	 * calendar's slot had, the run's last sector crosses k bursts after
 	 * the first (the slot's fluid accounting keeps the rate, this the
@@ -433,7 +428,7 @@ static void drain_channel(struct dram_model *m, uint32_t ch, double done)
 	double at = done;
 	if (m->drain_hold) {
 		/* after a drain still under way */
-		if (at >= d->hold_from && at < d->hold_until)
+		if (dram_drain_covers(d, at))
 			at = d->hold_until;
 		at = bus_take(m, ch, at, d->deferred);
 		d->deferred = 0;
@@ -469,8 +464,9 @@ static void drain_channel(struct dram_model *m, uint32_t ch, double done)
  * (d->deferred); the turned batch's drain takes their bursts here in one
  * piece from done (the batch's fill), then the turnaround's idle, and a
  * read whose data would cross from done until both are over crosses after
- * them (dram_drain_held). Back-to-back drains hold as one; a drain with no
- * read since the last one holds nothing (its writes went at once).
+ * them (dram_drain_before_bus). Back-to-back drains hold as one; a drain
+ * with no read since the last one holds nothing (its writes went at
+ * once).
  *
  * A controller that serves several channels (drain_group) keeps one write
  * queue for them: their writes count together, and when the group's
