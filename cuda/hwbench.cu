@@ -1190,20 +1190,46 @@ static void loaded_latency_section(void)
 // writes alone cost a read); 4: a copy whose stores land 192 KiB past the
 // power-of-two offset (copyshift: if it slows the chase less than the copy,
 // the read and write streams meet in the DRAM's banks)
-static void loaded_latency_curve(int l2, int writes)
-{
-	const uint64_t fp = l2 ? 2048 : 512ull << 20;
-	unsigned int *chain = build_chain(fp, 128, true, false);
-	unsigned long long elems = (1ull << 30) / 8;
-	double *buf, *dres;
+// What loaded_chase and loaded_chase_hist run on: the chase's chain over
+// fp bytes, the streamers' 1 GiB buffer, the done flag and the loads count.
+struct loaded_bufs {
+	unsigned int *chain;
+	double *buf;
+	unsigned long long elems;
 	int *done;
 	unsigned long long *loads;
-	CHECK(cudaMalloc(&buf, elems * 8));
-	fill_index<<<(unsigned)(elems / 256), 256>>>(buf, elems);
-	CHECK(cudaMalloc(&dres, sizeof(double)));
-	CHECK(cudaMalloc(&done, sizeof(int)));
-	CHECK(cudaMalloc(&loads, 2 * sizeof(unsigned long long)));
+};
+
+static struct loaded_bufs loaded_bufs_alloc(uint64_t fp)
+{
+	struct loaded_bufs b;
+	b.chain = build_chain(fp, 128, true, false);
+	b.elems = (1ull << 30) / 8;
+	CHECK(cudaMalloc(&b.buf, b.elems * 8));
+	fill_index<<<(unsigned)(b.elems / 256), 256>>>(b.buf, b.elems);
+	CHECK(cudaMalloc(&b.done, sizeof(int)));
+	CHECK(cudaMalloc(&b.loads, 2 * sizeof(unsigned long long)));
 	CHECK(cudaDeviceSynchronize());
+	return b;
+}
+
+static void loaded_bufs_free(struct loaded_bufs *b)
+{
+	CHECK(cudaFree(b->chain));
+	CHECK(cudaFree(b->buf));
+	CHECK(cudaFree(b->done));
+	CHECK(cudaFree(b->loads));
+}
+
+static void loaded_latency_curve(int l2, int writes)
+{
+	struct loaded_bufs b = loaded_bufs_alloc(l2 ? 2048 : 512ull << 20);
+	unsigned int *chain = b.chain;
+	unsigned long long elems = b.elems;
+	double *buf = b.buf, *dres;
+	int *done = b.done;
+	unsigned long long *loads = b.loads;
+	CHECK(cudaMalloc(&dres, sizeof(double)));
 	for (unsigned wpc : {1u, 2u, 4u, 8u, 16u, 32u}) {
 		double best_cyc = INFINITY, gbs_at_best = 0;
 		for (int rep = 0; rep < 3; rep++) {
@@ -1246,11 +1272,8 @@ static void loaded_latency_curve(int l2, int writes)
 		row("loaded", q, warps_per_sm, gbs_at_best, "GB/s",
 		    "the streaming warps' bytes (read + written) over the kernel's event time, in the run the chase row took");
 	}
-	CHECK(cudaFree(chain));
-	CHECK(cudaFree(buf));
 	CHECK(cudaFree(dres));
-	CHECK(cudaFree(done));
-	CHECK(cudaFree(loads));
+	loaded_bufs_free(&b);
 }
 
 // loadhist: the chase's hop latencies one by one under reads, a copy and
@@ -1263,17 +1286,16 @@ static void loaded_latency_curve(int l2, int writes)
 // one (the tail's mass), which the mean of `loaded` cannot separate and
 // gpuvm's dram.write_batch_sectors and drain_group_channels set
 // (docs/timing.md, "Write-drain mode").
-static void loadhist_curve(int writes, unsigned wpc, const unsigned int *chain, double *buf,
-			   unsigned long long elems, int *done, unsigned int *dhist,
-			   unsigned long long *loads)
+static void loadhist_curve(int writes, unsigned wpc, const struct loaded_bufs *b,
+			   unsigned int *dhist)
 {
 	const unsigned steps = 8192;
 	unsigned int h[LOADHIST_BINS];
-	CHECK(cudaMemset(done, 0, sizeof(int)));
-	CHECK(cudaMemset(loads, 0, 2 * sizeof(unsigned long long)));
+	CHECK(cudaMemset(b->done, 0, sizeof(int)));
+	CHECK(cudaMemset(b->loads, 0, 2 * sizeof(unsigned long long)));
 	// wpc 0: the chaser alone
-	loaded_chase_hist<<<wpc ? 2 * g_sms : 1, wpc ? 32 * wpc : 32>>>(chain, steps, buf, elems,
-									   writes, done, dhist, loads);
+	loaded_chase_hist<<<wpc ? 2 * g_sms : 1, wpc ? 32 * wpc : 32>>>(
+		b->chain, steps, b->buf, b->elems, writes, b->done, dhist, b->loads);
 	CHECK(cudaGetLastError());
 	CHECK(cudaDeviceSynchronize());
 	CHECK(cudaMemcpy(h, dhist, sizeof h, cudaMemcpyDeviceToHost));
@@ -1312,27 +1334,15 @@ static void loadhist_curve(int writes, unsigned wpc, const unsigned int *chain, 
 
 static void loadhist_section(void)
 {
-	unsigned int *chain = build_chain(512ull << 20, 128, true, false);
-	unsigned long long elems = (1ull << 30) / 8;
-	double *buf;
-	int *done;
+	struct loaded_bufs b = loaded_bufs_alloc(512ull << 20);
 	unsigned int *dhist;
-	unsigned long long *loads;
-	CHECK(cudaMalloc(&buf, elems * 8));
-	fill_index<<<(unsigned)(elems / 256), 256>>>(buf, elems);
-	CHECK(cudaMalloc(&done, sizeof(int)));
 	CHECK(cudaMalloc(&dhist, LOADHIST_BINS * sizeof(unsigned int)));
-	CHECK(cudaMalloc(&loads, 2 * sizeof(unsigned long long)));
-	CHECK(cudaDeviceSynchronize());
-	loadhist_curve(0, 0, chain, buf, elems, done, dhist, loads);
+	loadhist_curve(0, 0, &b, dhist);
 	for (int writes : {0, 1, 3})
 		for (unsigned wpc : {1u, 4u, 16u})
-			loadhist_curve(writes, wpc, chain, buf, elems, done, dhist, loads);
-	CHECK(cudaFree(chain));
-	CHECK(cudaFree(buf));
-	CHECK(cudaFree(done));
+			loadhist_curve(writes, wpc, &b, dhist);
 	CHECK(cudaFree(dhist));
-	CHECK(cudaFree(loads));
+	loaded_bufs_free(&b);
 }
 
 // ---------------------------------------------- L2 partition homes
