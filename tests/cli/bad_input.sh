@@ -60,6 +60,12 @@ expect_fail "unknown preset name" "no-such-gpu" --gpu no-such-gpu --workload $WL
 expect_fail "--set unknown key" "--set: tlb.l9.entries" --gpu p100 --set tlb.l9.entries=4 --workload $WL
 expect_fail "--set malformed value" "--set: tlb.l1.entries" --gpu p100 --set tlb.l1.entries=1e3x --workload $WL
 expect_fail "--set zero walkers" "--set: walker.walkers" --gpu p100 --set walker.walkers=0 --workload $WL
+# the write drain's hold needs the drain it holds reads behind (k80: no
+# batch, no turnaround); a controller's channels are bounded
+expect_fail "--set drain hold without a drain" "--set: dram.drain_hold" \
+	--gpu k80 --set dram.drain_hold=on --workload $WL
+expect_fail "--set drain group too large" "--set: dram.drain_group_channels" \
+	--gpu p100 --set dram.drain_group_channels=2000 --workload $WL
 expect_fail "bad workload size" "region" --gpu p100 --workload random-sampling:region=4GiX
 expect_fail "unknown workload parameter" "nosuch" --gpu p100 --workload random-sampling:nosuch=1
 expect_fail "unknown workload" "unknown workload" --gpu p100 --workload nothing
