@@ -219,6 +219,97 @@ static void test_read_remote_write_migrates(void **state)
 	free_uvm(&u, &st);
 }
 
+/* uvm.counter_migration: async, the read that brings its block to t_s is
+ * served remotely and the counter's notification migrates the page on the
+ * driver's access-counter bottom half, accesses going on remotely until it
+ * has arrived (nvidia-uvm: notifications are serviced apart from faults);
+ * fault, that read raises a far fault and waits for the page (UVMSmart's
+ * should_cause_page_migration). Both sides: the times, the remote flags,
+ * the fault and notice counts. */
+static void counter_run(struct uvm *u, struct gpuvm_uvm_stats *st, const char *mode)
+{
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	char set[64];
+	snprintf(set, sizeof set, "uvm.counter_migration=%s", mode);
+	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.migration=always", "t", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.fault_accounting=in_timing", "t", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
+	memset(st, 0, sizeof *st);
+	assert_int_equal(uvm_init(u, &cfg, st, NULL), 0);
+	assert_int_equal(uvm_add_alloc(u, "a", BASE, 4u << 20, 0), 0);
+	uint64_t fill = 0;
+	bool remote = false;
+	for (int i = 1; i < 8; i++) { /* seven reads below t_s = 8: remote */
+		assert_true(uvm_translate(u, 0, BASE, 1000.0 + i, &fill) == 1000.0 + i);
+		uvm_access_counted(u, 0, BASE, false, true, 1000.0 + i, &remote);
+		assert_true(remote);
+	}
+	assert_int_equal(st->far_faults, 0);
+}
+
+static void test_counter_notice(void **state)
+{
+	(void)state;
+	struct uvm u;
+	struct gpuvm_uvm_stats st;
+	uint64_t fill = 0;
+	bool remote = false;
+	counter_run(&u, &st, "async");
+	double latency = u.fault_latency_cycles; /* 45 us: 66,645 cycles */
+	/* the eighth read: remote, not waiting, and a notice, not a fault */
+	assert_true(uvm_translate(&u, 0, BASE, 2000, &fill) == 2000);
+	assert_int_equal(fill, UVM_PAGE_BYTES);
+	double d = uvm_access_counted(&u, 0, BASE, false, true, 2000, &remote);
+	assert_true(remote);
+	assert_true(d < 2000 + 2000);
+	assert_int_equal(st.far_faults, 0);
+	assert_int_equal(st.migrations_counter, 1);
+	assert_int_equal(st.counter_notices, 1);
+	assert_int_equal(st.notice_batches, 1);
+	assert_int_equal(u.sp.resident_pages, 1);
+	struct uvm_block *b = u.sp.blocks[0];
+	double arrive = b->arrive[0];
+	assert_true(arrive >= 2000 + latency); /* the bottom half's service, then the copy */
+	/* on its way: the walk and a read stay remote, without waiting */
+	assert_true(uvm_translate(&u, 1, BASE + 64, 3000, &fill) == 3000);
+	assert_int_equal(fill, UVM_PAGE_BYTES);
+	remote = false;
+	d = uvm_access_counted(&u, 1, BASE + 64, false, true, 3000, &remote);
+	assert_true(remote);
+	assert_true(d < 3000 + 2000);
+	assert_int_equal(st.counter_notices, 1); /* one notice per migration */
+	/* a write meanwhile waits for the page */
+	remote = false;
+	d = uvm_access_counted(&u, 1, BASE + 128, true, false, 3000, &remote);
+	assert_false(remote);
+	assert_true(d >= arrive);
+	/* once it has arrived, reads are local */
+	remote = false;
+	uvm_access_counted(&u, 0, BASE, false, true, arrive + 1, &remote);
+	assert_false(remote);
+	assert_true(uvm_translate(&u, 0, BASE, arrive + 2, &fill) == arrive + 2);
+	assert_int_equal(st.far_faults, 0);
+	free_uvm(&u, &st);
+
+	counter_run(&u, &st, "fault");
+	/* the eighth read faults, and the access waits for the page */
+	double t = uvm_translate(&u, 0, BASE, 2000, &fill);
+	assert_true(t >= 2000 + latency);
+	remote = false;
+	d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
+	assert_false(remote);
+	assert_true(d >= 2000 + latency);
+	assert_int_equal(st.far_faults, 1);
+	assert_int_equal(st.migrations_counter, 1);
+	assert_int_equal(st.counter_notices, 0);
+	assert_int_equal(st.notice_batches, 0);
+	free_uvm(&u, &st);
+}
+
 /* cudaDeviceSynchronize under uvm.device_sync = writeback (UVMSmart
  * cuda_runtime_api.cc l.2019-2078): dirty pages written back over the
  * link and invalidated, clean ones kept, every counter and the
@@ -583,6 +674,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
+		cmocka_unit_test(test_counter_notice),
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
 		cmocka_unit_test(test_alloc_classes),       cmocka_unit_test(test_device_sync),
 		cmocka_unit_test(test_evict_waits_for_arrival),

@@ -327,6 +327,11 @@ struct gpuvm_config {
 	 * (gem5-gpu's ShaderTLB inserts at walk end); 0: it waits for the fill */
 	uint32_t tlb_l1_in_flight_miss;
 	uint32_t uvm_device_sync_writeback; /* uvm.device_sync: 0 keep, 1 writeback */
+	/* uvm.counter_migration: 0 async (the access that reaches the
+	 * threshold is served remotely and the notification is serviced on
+	 * its own, as Volta's access counters are), 1 fault (that access
+	 * raises a far fault and waits for the page, as UVMSmart does) */
+	uint32_t uvm_counter_migration_fault;
 	/* 1: a sharing scheme's read of another TLB's entry makes it that
 	 * TLB's most recently used (gem5-gpu's TLBMemory::lookup); 0: not */
 	uint32_t tlb_peer_read_touch;

@@ -94,6 +94,8 @@ struct gpuvm_uvm_stats {
 	uint64_t delayed_migrations;  /* pages read remotely instead of migrating (once per stay in host memory) */
 	uint64_t migrations_fault;    /* pages migrated by a far fault (first touch or write) */
 	uint64_t migrations_counter;  /* pages migrated once their block's counter reached the threshold */
+	uint64_t counter_notices;     /* ... of which served by notification, the access not waiting (uvm.counter_migration = async) */
+	uint64_t notice_batches;      /* batches the access-counter bottom half serviced */
 	uint64_t pages_returned;      /* migrated pages (prefetched ones too) that had been evicted before */
 	uint64_t counter_halvings;    /* times every access count was halved (saturation) */
 	uint64_t round_trip_halvings; /* times every round-trip count was halved */

@@ -159,6 +159,7 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->cta_placement = 0;        /* round-robin (src/sm/cta_place.c) */
 	cfg->tlb_l1_in_flight_miss = 0; /* merge: an MSHR hit, as before the key */
 	cfg->uvm_device_sync_writeback = 0; /* keep: NVIDIA's driver leaves pages at a sync */
+	cfg->uvm_counter_migration_fault = 0; /* async: nvidia-uvm services notifications apart from faults */
 	cfg->tlb_peer_read_touch = 0;   /* keep: as before the key */
 	cfg->tlb_translate_per_access = 0; /* page: as before the key */
 	snprintf(cfg->l1_replacement, sizeof cfg->l1_replacement, "lru"); /* as before the key */

@@ -95,6 +95,7 @@ static const char *const cta_issue_names[] = {"sm0", "after-last"};
 static const char *const cta_placement_names[] = {"round-robin", "fill"};
 static const char *const in_flight_names[] = {"merge", "miss"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
+static const char *const counter_migration_names[] = {"async", "fault"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
 static const char *const translate_per_names[] = {"page", "access"};
 
@@ -608,6 +609,16 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "channels one memory controller drains together: their writes count as one "
 		  "queue (dram.write_batch_sectors each) and all of them drain at once when it is "
 		  "full, so loads spread over them meet one drain (0 or 1 = each channel alone)" },
+	{ .name = "uvm.counter_migration", .type = CT_ENUM, .off = OFF(uvm_counter_migration_fault),
+	  .enum_names = counter_migration_names,
+	  .enum_count = sizeof counter_migration_names / sizeof counter_migration_names[0], .min = 0,
+	  .max = 1, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "what a read that brings its 64 KB block's access count to the threshold does: "
+		  "async (it is served remotely and the counter's notification is serviced apart, by "
+		  "the driver's access-counter bottom half, which migrates the page while accesses go "
+		  "on: Volta's access counters, nvidia-uvm uvm_gpu_access_counters.c) or fault (it "
+		  "raises a far fault and waits for the page, as UVMSmart's "
+		  "should_cause_page_migration does)" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -107,6 +107,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if (!u->prefetch || !u->evict || !u->migrate)
 		return -1; /* finalize checked the names */
 	u->ac_on = u->migrate->delays || u->evict->uses_access_counters;
+	u->counter_async = cfg->uvm_counter_migration_fault == 0;
 	u->ts = cfg->uvm_access_counter_threshold;
 	u->sync_writeback = cfg->uvm_device_sync_writeback != 0;
 	u->sp.ac_hot = u->ts;

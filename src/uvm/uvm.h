@@ -55,6 +55,17 @@ struct uvm_range {
 	uint32_t stat;   /* its entry in st->allocs */
 };
 
+/* A serial server that takes requests in batches: a request arriving
+ * before the open batch began joins it (up to batch_max); otherwise the
+ * next batch opens once the server is free (uvm_fault.c batch_take). */
+struct uvm_batcher {
+	bool open;
+	uint32_t count;
+	double start;  /* when the open batch began */
+	double free;   /* when the server is next free */
+	double before; /* free before the open batch began */
+};
+
 struct uvm {
 	/* configuration */
 	double clock_hz, fault_latency_cycles, replay_cycles;
@@ -92,11 +103,13 @@ struct uvm {
 	struct long_pool *ff_mshr; /* [sms] far-fault MSHRs */
 	double *blocked_until;       /* [sms] blocking model: the TLB takes nothing new */
 	double *blocked_since;       /* [sms] until then, from when its fault was raised */
-	bool batch_open;
 	bool polled; /* Zheng's handler: no wait for the previous batch */
-	double batch_start, handler_free;
-	double handler_before; /* handler_free before the open batch began */
-	uint32_t batch_count;
+	struct uvm_batcher faults;  /* the replayable-fault handler */
+	/* the access-counter notifications' own bottom half (nvidia-uvm
+	 * uvm_gpu_isr.c access_counters_isr_bottom_half), used when a counter
+	 * migration does not stall the access (uvm.counter_migration = async) */
+	struct uvm_batcher notices;
+	bool counter_async;
 	/* the PCIe lanes, one serial server per direction (uvm_lane.c): the
 	 * host link's (uvm_hooks.lanes), or its own without a link */
 	struct link_lane *h2d, *d2h;

@@ -137,6 +137,8 @@ static const struct gpuvm_counter rows[] = {
 	{"delayed_migrations", "pages", "delayed migrations", "pages read remotely instead of migrating (once per stay in host memory)", U64, SUM, U(delayed_migrations)},
 	{"migrations_fault", "pages", "fault migrations", "pages migrated by a far fault (first touch or write)", U64, SUM, U(migrations_fault)},
 	{"migrations_counter", "pages", "counter migrations", "pages migrated once their block's access counter reached the threshold", U64, SUM, U(migrations_counter)},
+	{"counter_notices", "pages", "counter notices", "counter migrations served by notification while the access went on remotely (uvm.counter_migration = async)", U64, SUM, U(counter_notices)},
+	{"notice_batches", "count", "notice batches", "batches the driver's access-counter bottom half serviced", U64, SUM, U(notice_batches)},
 	{"migrations_prefetch", "pages", "prefetch migrations", "pages migrated by the prefetcher (= prefetched_pages)", U64, SUM, U(prefetched_pages)},
 	{"pages_returned", "pages", "pages returned", "migrated pages that had been evicted before", U64, SUM, U(pages_returned)},
 	{"counter_halvings", "count", "counter halvings", "times every access count was halved (saturation)", U64, SUM, U(counter_halvings)},

@@ -110,6 +110,7 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 		b->prefetched[w] &= ~mask[w];
 		b->resident[w] &= ~mask[w];
 		b->dirty[w] &= ~mask[w];
+		b->remote[w] &= ~mask[w]; /* a counter notice's page, evicted on its way */
 		if (eviction)
 			b->evicted[w] |= mask[w];
 	}

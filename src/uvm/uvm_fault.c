@@ -98,6 +98,34 @@ static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 
 /* ---- far faults ---------------------------------------------------------- */
 
+/* When a request arriving at tf is taken by the batched serial server s
+ * whose batches take latency each. Requests reach here in the order of
+ * their warps' issue, but a translation can carry a later time than the
+ * next one (an SM blocked until its own fault is served translates at
+ * that time). One that arrived while the server was idle, before the
+ * open batch began, is taken on arrival; it does not wait for a batch
+ * that opened after it. polled: Zheng's handler, which does not wait for
+ * the previous batch. */
+static double batch_take(struct uvm_batcher *s, double tf, double latency, bool polled,
+			 uint32_t batch_max, uint64_t *batches)
+{
+	if (s->open && tf <= s->start && s->count < batch_max) {
+		s->count++;
+		double taken = polled || tf > s->before ? tf : s->before;
+		return taken < s->start ? taken : s->start;
+	}
+	s->open = true;
+	s->before = s->free;
+	s->start = polled || tf > s->free ? tf : s->free;
+	s->count = 1;
+	(*batches)++;
+	/* The handler is one serial server: the next batch starts once this
+	 * one is handled; its DMA transfers queue on the lane meanwhile (the
+	 * handler drains the fault queue while DMA proceeds, seeds/003 3.1). */
+	s->free = s->start + latency;
+	return s->start;
+}
+
 /* What a far fault does once the handler has served it: migrate the page
  * (a first touch or a write; or a read whose access count reached the
  * threshold), or only map it remotely (preferred location host). */
@@ -139,30 +167,8 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		if (uvm_thrash_hint(&u->thrash, b, p, tf, &until) == UVM_THRASH_THROTTLE)
 			tf = until;
 	}
-	double latency = u->posthoc ? 0 : u->fault_latency_cycles, start;
-	if (u->batch_open && tf <= u->batch_start && u->batch_count < u->batch_max) {
-		u->batch_count++;
-		/* Faults reach here in the order of their warps' issue, but a
-		 * translation can carry a later time than the next one (an SM
-		 * blocked until its own fault is served translates at that
-		 * time). A fault that arrived while the handler was idle, before
-		 * the open batch began, is taken on arrival; it does not wait for
-		 * a batch that opened after it. */
-		double taken = u->polled || tf > u->handler_before ? tf : u->handler_before;
-		start = taken < u->batch_start ? taken : u->batch_start;
-	} else {
-		u->batch_open = true;
-		u->handler_before = u->handler_free;
-		u->batch_start = u->polled || tf > u->handler_free ? tf : u->handler_free;
-		u->batch_count = 1;
-		st->fault_batches++;
-		start = u->batch_start;
-		/* The handler is one serial server: the next batch starts once
-		 * this one is handled; its DMA transfers queue on the lane
-		 * meanwhile (the handler drains the fault queue while DMA
-		 * proceeds, seeds/003 3.1). */
-		u->handler_free = start + latency;
-	}
+	double latency = u->posthoc ? 0 : u->fault_latency_cycles;
+	double start = batch_take(&u->faults, tf, latency, u->polled, u->batch_max, &st->fault_batches);
 	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
@@ -200,6 +206,40 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		u->blocked_until[sm] = arrival;
 	}
 	return arrival;
+}
+
+/* An access-counter notification (uvm.counter_migration = async): the read
+ * of page p of b that brought its 64 KB block to the threshold at t was
+ * served remotely, and the GPU goes on. The driver's access-counter bottom
+ * half takes the notification in a batch of its own (nvidia-uvm
+ * uvm_gpu_isr.c access_counters_isr_bottom_half, apart from the fault
+ * handler's; no far-fault MSHR, nothing replayed or blocked) and migrates
+ * the page, with the prefetcher's pages, as a counter migration. Until a
+ * page it moves has arrived, that page's remote mapping stays: b->remote
+ * is kept for it, and its accesses meanwhile are remote (access_counted).
+ * The driver revokes the mapping only around the copy itself, a few us of
+ * the notification's service (the preset's fault latency); it is taken as
+ * remote throughout. */
+static void counter_notice(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double latency = u->posthoc ? 0 : u->fault_latency_cycles;
+	double start = batch_take(&u->notices, t, latency, false, u->batch_max, &st->notice_batches);
+	st->migrations_counter++;
+	st->counter_notices++;
+	uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES, GPUVM_UVM_MIGRATE_COUNTER);
+	if (__builtin_expect(u->events.any & UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER), 0) && b->ac) {
+		uint32_t ch = p / UVM_CHUNK_PAGES;
+		struct uvm_event ac = {.type = UVM_EVENT_ACCESS_COUNTER, .block = b, .t = t,
+				       .access_counter = {.chunk = ch, .count = uvm_ac_count(b->ac[ch])}};
+		if (uvm_events_deliver(&u->events, &ac))
+			u->oom = true;
+	}
+	uvm_mask mapped;
+	memcpy(mapped, b->remote, sizeof mapped);
+	u->fault_cause = FAULT_BY_COUNTER;
+	uvm_migrate_pages(u, b, p, start + latency);
+	memcpy(b->remote, mapped, sizeof mapped);
 }
 
 /* by_counter: the page was read remotely before and its counter reached
@@ -314,11 +354,21 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 		if (b->page_l2_evicted_at) /* the engine's L2 reads it next */
 			__builtin_prefetch(&b->page_l2_evicted_at[p]);
 		*fill_max = resident_extent(u, b, p);
-		if (t >= b->arrive_max)
+		if (t >= b->arrive_max || b->arrive[p] <= t)
 			return t;
-		return b->arrive[p] > t ? b->arrive[p] : t;
+		if (b->ac && mask_test(b->remote, p)) {
+			/* on its way by a counter notice: still mapped remotely */
+			*fill_max = UVM_PAGE_BYTES;
+			return t;
+		}
+		return b->arrive[p];
 	}
-	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) && maps_remotely(u, b, p, t)) {
+	/* with counter notices a page read remotely before stays mapped
+	 * remotely: the access decides (a read that reaches the threshold
+	 * notifies, a write faults) */
+	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) &&
+	    (maps_remotely(u, b, p, t) ||
+	     (u->counter_async && u->migrate->delays && mask_test(b->remote, p)))) {
 		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
 		if (u->advise_on)
 			return remote_map_fault(u, sm, b, p, t);
@@ -412,9 +462,25 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			*remote = true;
 			return remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
 		}
+		if (may_stay && u->counter_async && u->migrate->delays && mask_test(b->remote, p)) {
+			/* the threshold reached by a read of a page mapped
+			 * remotely: served so, and the counter notifies */
+			*remote = true;
+			t = remote_access(u, b, addr, false, t);
+			counter_notice(u, b, p, t);
+			return t;
+		}
 		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
 		if (!mask_test(b->resident, p))
 			return t;
+	} else if (b->ac && mask_test(b->remote, p)) {
+		/* migrating by a counter notice: remote until it has arrived */
+		if (b->arrive[p] > t && may_stay) {
+			*remote = true;
+			return remote_access(u, b, addr, false, t);
+		}
+		if (b->arrive[p] <= t)
+			mask_clear(b->remote, p);
 	}
 	return access_resident(u, b, p, write, t);
 }
