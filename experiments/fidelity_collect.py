@@ -278,7 +278,10 @@ def e4_suite(d):
 # ---- Ganguly et al., ISCA'19 (seeds/004), Figs. 4-8 ----
 def ganguly_fig4_8(d):
     rs = read_csv(os.path.join(d, "ganguly.csv"))
-    def get(fig, w, s, p=None, ts="8", key="sim_seconds"):
+    # the paper's runtime (kernel + post-hoc fault time, the script's
+    # runtime_seconds); an older run's CSV has only sim_seconds
+    rt = "runtime_seconds" if rs and "runtime_seconds" in rs[0] else "sim_seconds"
+    def get(fig, w, s, p=None, ts="8", key=rt):
         if fig == "fig8" and p == "8":
             fig = "fig6"
         if p is None:

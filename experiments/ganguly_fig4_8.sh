@@ -78,22 +78,32 @@ python3 - "$out" "$regular" "$irregular" <<'PY'
 import json, math, os, sys, subprocess, shutil
 out, reg, irr = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 rows = []
+# The runtime the paper plots: UVMSmart's kernel time plus its far faults
+# x the fault latency, added after the run (Tot_kernel_exec_time_and_fault_time;
+# the preset's uvm.fault_accounting = posthoc keeps the latency out of the
+# timing and reports that sum as uvm.posthoc_total_seconds; with the
+# latency in the timing it is the run's own time). Its logs give bfs
+# 2,162,701 cycles at 1481 MHz + 53 faults x 45 us = 3,845 us, the bar
+# of Fig. 5.
+def runtime(d):
+    return d.get("uvm", {}).get("posthoc_total_seconds", d["sim_seconds"])
 for line in open(os.path.join(out, "runs.txt")):
     fig, w, s, os_, ts, p, seed = line.split()
     d = json.load(open(os.path.join(out, "runs", f"{fig}-{w}-{s}-{os_}-{ts}-{p}-{seed}.json")))
     u = d.get("uvm", {})
     rows.append(dict(figure=fig, workload=w, cls="regular" if w in reg else "irregular", scheme=s,
                      oversub_percent=os_, t_s=ts, p=p, seed=seed, sim_seconds=d["sim_seconds"],
+                     runtime_seconds=runtime(d),
                      far_faults=u.get("far_faults", 0), migrated_pages=u.get("pages_h2d", 0),
                      remote_accesses=u.get("remote_accesses", 0),
                      thrashed_pages=u.get("pages_returned", 0)))
-cols = "figure,workload,class,scheme,oversub_percent,t_s,p,seed,sim_seconds,far_faults,migrated_pages,remote_accesses,thrashed_pages".split(",")
+cols = "figure,workload,class,scheme,oversub_percent,t_s,p,seed,sim_seconds,runtime_seconds,far_faults,migrated_pages,remote_accesses,thrashed_pages".split(",")
 with open(os.path.join(out, "ganguly.csv"), "w") as f:
     f.write(",".join(cols) + "\n")
     for r in rows:
         r2 = dict(r, **{"class": r["cls"]})
         f.write(",".join(str(r2[c]) for c in cols) + "\n")
-def get(fig, w, s, key="sim_seconds", p=None, ts="8", seed="1"):
+def get(fig, w, s, key="runtime_seconds", p=None, ts="8", seed="1"):
     # Fig. 8's p = 8 run is Fig. 6's adaptive run (VI-C uses p = 8 there);
     # every other run without a stated p is at the key's default, 2
     if fig == "fig8" and p == "8":

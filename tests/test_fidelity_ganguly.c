@@ -6,16 +6,19 @@
  * scheme p = 8 is used"), bounded on both sides around the paper's values
  * (section VI-C, Fig. 6 and 7):
  *  - irregular: Adaptive is 22-78 % faster (runtime 0.56-0.82 of the
- *    baseline), with fewer thrashed pages (Fig. 7). sssp (UVMSmart's, 15
- *    kernel pairs) measures 0.623, and 0.570 / 0.559 / 0.581 / 0.601 on
- *    graph seeds 2-5; nw 0.734 (its inputs do not depend on the seed);
+ *    baseline), with fewer thrashed pages (Fig. 7). Runtime is what the
+ *    paper plots, UVMSmart's kernel time + far faults x 45 us
+ *    (uvm.posthoc_total_seconds). sssp (UVMSmart's, 15 kernel pairs)
+ *    measures 0.549, nw 0.610 (its inputs do not depend on the seed);
  *    bound [0.45, 0.82]: the paper's upper end, and its lower end widened
- *    by a tenth of the baseline. At p = 2 nw is 0.984, so the bound also
+ *    by a tenth of the baseline. At p = 2 nw is 0.978, so the bound also
  *    catches a penalty that is not applied. (UVMSmart's ra is not used:
  *    on its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
- *    it, so the ratio swings with the input draw: 0.813 on the paper's
- *    own input, glibc's rand() from seed 1, 0.557-0.748 on seeds 2-5;
- *    bfs gains 10-13 %, below the band: README.)
+ *    it, so the ratio swings with the input draw; on the paper's own
+ *    input, glibc's rand() from seed 1, it is 0.749, and bfs gains 13 %,
+ *    at the band's edge: experiments/ganguly_fig4_8.sh. Before the test
+ *    took the paper's runtime it compared the simulated time alone,
+ *    without the post-hoc fault time: sssp 0.623, nw 0.734.)
  *  - regular: "the number of per basic block accesses ... always exceeds
  *    the threshold" and Adaptive falls back to first touch and to LRU:
  *    backprop and srad within [0.95, 1.05] of the baseline. srad calls
@@ -50,7 +53,10 @@
 #define GPU "gtx1080ti-uvmsmart"
 
 struct point {
-	double sim_seconds;
+	/* the runtime the paper plots: UVMSmart's kernel time + far faults x
+	 * 45 us, added after the run (the preset's uvm.fault_accounting =
+	 * posthoc; experiments/ganguly_fig4_8.sh runtime()) */
+	double runtime_seconds;
 	double thrashed_pages, remote_accesses;
 };
 
@@ -67,7 +73,7 @@ static struct point run_scheme(const char *workload, const char *migration, cons
 	cJSON *o = run_report(&spec);
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "uvm");
 	struct point p = {
-		.sim_seconds = report_num(o, "sim_seconds"),
+		.runtime_seconds = report_num(u, "posthoc_total_seconds"),
 		.thrashed_pages = report_num(u, "pages_returned"),
 		.remote_accesses = report_num(u, "remote_accesses"),
 	};
@@ -83,7 +89,7 @@ static void test_irregular_adaptive_faster(void **state)
 	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
 		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access", 2);
 		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac", 8);
-		double ratio = adaptive.sim_seconds / base.sim_seconds;
+		double ratio = adaptive.runtime_seconds / base.runtime_seconds;
 		printf("%s at 125 %%: adaptive (p = 8) / baseline %.3f (paper 0.56-0.82), thrashed %.0f vs %.0f, "
 		       "remote %.0f\n", ws[i], ratio, adaptive.thrashed_pages, base.thrashed_pages,
 		       adaptive.remote_accesses);
@@ -100,7 +106,7 @@ static void test_regular_adaptive_unchanged(void **state)
 	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
 		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access", 2);
 		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac", 8);
-		double ratio = adaptive.sim_seconds / base.sim_seconds;
+		double ratio = adaptive.runtime_seconds / base.runtime_seconds;
 		printf("%s at 125 %%: adaptive / baseline %.3f (paper ~1.00)\n", ws[i], ratio);
 		assert_true(ratio >= 0.95 && ratio <= 1.05);
 	}
