@@ -464,11 +464,11 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		}
 		if (may_stay && u->counter_async && u->migrate->delays && mask_test(b->remote, p)) {
 			/* the threshold reached by a read of a page mapped
-			 * remotely: served so, and the counter notifies */
+			 * remotely: served so, and the counter notifies as the
+			 * access is counted */
 			*remote = true;
-			t = remote_access(u, b, addr, false, t);
 			counter_notice(u, b, p, t);
-			return t;
+			return remote_access(u, b, addr, false, t);
 		}
 		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
 		if (!mask_test(b->resident, p))
