@@ -66,6 +66,14 @@ expect_fail "--set drain hold without a drain" "--set: dram.drain_hold" \
 	--gpu k80 --set dram.drain_hold=on --workload $WL
 expect_fail "--set drain group too large" "--set: dram.drain_group_channels" \
 	--gpu p100 --set dram.drain_group_channels=2000 --workload $WL
+# how a counter migration happens: a name, from --set or a preset file
+expect_fail "--set bad counter migration" "--set: uvm.counter_migration" \
+	--gpu p100 --set uvm.counter_migration=sometimes --workload $WL
+"$GPUVM" presets gtx1080ti-uvmsmart >uvmsmart.ini || { echo "FAIL: presets gtx1080ti-uvmsmart"; exit 1; }
+sed -i "s|^counter_migration = fault|counter_migration = sometimes|" uvmsmart.ini
+expect_fail "bad counter migration in a preset" \
+	"uvmsmart.ini:$(line_of uvmsmart.ini 'counter_migration'): uvm.counter_migration" \
+	--gpu uvmsmart.ini --workload $WL
 expect_fail "bad workload size" "region" --gpu p100 --workload random-sampling:region=4GiX
 expect_fail "unknown workload parameter" "nosuch" --gpu p100 --workload random-sampling:nosuch=1
 expect_fail "unknown workload" "unknown workload" --gpu p100 --workload nothing
