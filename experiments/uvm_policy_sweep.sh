@@ -7,7 +7,10 @@
 #
 # Environment: GPU (default gtx1080ti-uvmsmart), WORKLOAD (default random
 # sampling over 8 MiB of managed memory), OVERSUB (default 125), JOBS (2),
-# Y (the plotted metric, default sim_seconds; e.g. uvm_thrashed_pages).
+# Y (the plotted metric, default uvm_posthoc_total_seconds: the run's time
+# with its far faults' latency, which the default preset adds after the run
+# as UVMSmart does and which is the run's own time on a preset that times
+# it; e.g. uvm_thrashed_pages).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/uvm_policy}
@@ -15,7 +18,7 @@ gpu=${GPU:-gtx1080ti-uvmsmart}
 workload=${WORKLOAD:-random-sampling:region=8MiB,reads=4,mem=managed}
 oversub=${OVERSUB:-125}
 jobs=${JOBS:-2}
-y=${Y:-sim_seconds}
+y=${Y:-uvm_posthoc_total_seconds}
 mkdir -p "$out"
 
 prefetchers=none,random,seq-local,locality,tree-uvmsmart,tree-driver
