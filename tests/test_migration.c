@@ -109,8 +109,9 @@ static void test_threshold_formula(void **state)
 
 #define BASE 0x40000000ull
 
-static void setup_uvm_advise(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy,
-			     uint32_t advise)
+/* extra: more "key=value" settings, NULL-terminated (NULL: none) */
+static void setup_uvm_set(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy,
+			  uint32_t advise, const char *const *extra)
 {
 	struct gpuvm_config cfg;
 	struct gpuvm_error err;
@@ -120,18 +121,27 @@ static void setup_uvm_advise(struct uvm *u, struct gpuvm_uvm_stats *st, const ch
 	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
 	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
 	/* the fault latency in the timing (the preset adds it post hoc), so
-	 * that a mapping fault shows in the times */
-	if (advise)
+	 * that a mapping fault or a counter migration's wait shows in the
+	 * times */
+	if (advise || extra)
 		assert_int_equal(gpuvm_config_set(&cfg, "uvm.fault_accounting=in_timing", "t", &err), 0);
+	for (; extra && *extra; extra++)
+		assert_int_equal(gpuvm_config_set(&cfg, *extra, "t", &err), 0);
 	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
 	memset(st, 0, sizeof *st);
 	assert_int_equal(uvm_init(u, &cfg, st, NULL), 0);
 	assert_int_equal(uvm_add_alloc(u, "a", BASE, 4u << 20, advise), 0);
 }
 
+static void setup_uvm_advise(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy,
+			     uint32_t advise)
+{
+	setup_uvm_set(u, st, policy, advise, NULL);
+}
+
 static void setup_uvm(struct uvm *u, struct gpuvm_uvm_stats *st, const char *policy)
 {
-	setup_uvm_advise(u, st, policy, 0);
+	setup_uvm_set(u, st, policy, 0, NULL);
 }
 
 /* The link-utilisation series belong to the stats (the engine frees them
@@ -228,19 +238,10 @@ static void test_read_remote_write_migrates(void **state)
  * the fault and notice counts. */
 static void counter_run(struct uvm *u, struct gpuvm_uvm_stats *st, const char *mode)
 {
-	struct gpuvm_config cfg;
-	struct gpuvm_error err;
 	char set[64];
 	snprintf(set, sizeof set, "uvm.counter_migration=%s", mode);
-	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
-	assert_int_equal(gpuvm_config_set(&cfg, "uvm.migration=always", "t", &err), 0);
-	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
-	assert_int_equal(gpuvm_config_set(&cfg, "uvm.fault_accounting=in_timing", "t", &err), 0);
-	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
-	assert_int_equal(gpuvm_config_finalize(&cfg, &err), 0);
-	memset(st, 0, sizeof *st);
-	assert_int_equal(uvm_init(u, &cfg, st, NULL), 0);
-	assert_int_equal(uvm_add_alloc(u, "a", BASE, 4u << 20, 0), 0);
+	const char *const extra[] = {set, NULL};
+	setup_uvm_set(u, st, "always", 0, extra);
 	uint64_t fill = 0;
 	bool remote = false;
 	for (int i = 1; i < 8; i++) { /* seven reads below t_s = 8: remote */
@@ -293,6 +294,33 @@ static void test_counter_notice(void **state)
 	assert_false(remote);
 	assert_true(uvm_translate(&u, 0, BASE, arrive + 2, &fill) == arrive + 2);
 	assert_int_equal(st.far_faults, 0);
+	free_uvm(&u, &st);
+
+	/* the pages a notice's prefetch moves with it: one read remotely
+	 * before stays remote on its way, one never mapped waits for it
+	 * (next-n: the next 64 KB block comes along) */
+	const char *const next_n[] = {"uvm.counter_migration=async", "uvm.prefetcher=next-n", NULL};
+	setup_uvm_set(&u, &st, "always", 0, next_n);
+	uint64_t q = BASE + (64u << 10), q2 = q + 4096;
+	uvm_translate(&u, 0, q, 500, &fill);
+	uvm_access_counted(&u, 0, q, false, true, 500, &remote);
+	for (int i = 1; i <= 8; i++) {
+		uvm_translate(&u, 0, BASE, 1000.0 + i, &fill);
+		remote = false;
+		uvm_access_counted(&u, 0, BASE, false, true, 1000.0 + i, &remote);
+		assert_true(remote);
+	}
+	assert_int_equal(st.counter_notices, 1);
+	assert_int_equal(u.sp.resident_pages, 1 + 16);
+	remote = false;
+	d = uvm_access_counted(&u, 0, q, false, true, 3000, &remote);
+	assert_true(remote);
+	assert_true(d < 3000 + 2000);
+	remote = false;
+	d = uvm_access_counted(&u, 0, q2, false, true, 3000, &remote);
+	assert_false(remote);
+	assert_true(d >= u.sp.blocks[0]->arrive[q2 >> 12 & 511]);
+	assert_true(d >= 3000 + 2000);
 	free_uvm(&u, &st);
 
 	counter_run(&u, &st, "fault");
