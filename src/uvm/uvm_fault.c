@@ -126,6 +126,27 @@ static double batch_take(struct uvm_batcher *s, double tf, double latency, bool 
 	return s->start;
 }
 
+/* What one batch of the fault handler or the access-counter bottom half
+ * takes in the timing: nothing under post-hoc accounting (UVMSmart adds
+ * it after the run). */
+static inline double service_latency(const struct uvm *u)
+{
+	return u->posthoc ? 0 : u->fault_latency_cycles;
+}
+
+/* The ACCESS_COUNTER event of page p of b at t (a counter migration,
+ * by fault or by notice), to whoever subscribed. */
+static void access_counter_event(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
+{
+	if (!b->ac || !uvm_events_wanted(&u->events, UVM_EVENT_ACCESS_COUNTER))
+		return;
+	uint32_t ch = p / UVM_CHUNK_PAGES;
+	struct uvm_event ac = {.type = UVM_EVENT_ACCESS_COUNTER, .block = b, .t = t,
+			       .access_counter = {.chunk = ch, .count = uvm_ac_count(b->ac[ch])}};
+	if (uvm_events_deliver(&u->events, &ac))
+		u->oom = true;
+}
+
 /* What a far fault does once the handler has served it: migrate the page
  * (a first touch or a write; or a read whose access count reached the
  * threshold), or only map it remotely (preferred location host). */
@@ -167,7 +188,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		if (uvm_thrash_hint(&u->thrash, b, p, tf, &until) == UVM_THRASH_THROTTLE)
 			tf = until;
 	}
-	double latency = u->posthoc ? 0 : u->fault_latency_cycles;
+	double latency = service_latency(u);
 	double start = batch_take(&u->faults, tf, latency, u->polled, u->batch_max, &st->fault_batches);
 	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
@@ -187,13 +208,8 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 				       .fault = {.page = p, .sm = sm, .mode = (uint32_t)mode}};
 		if (uvm_events_wanted(&u->events, UVM_EVENT_FAULT) && uvm_events_deliver(&u->events, &ev))
 			u->oom = true;
-		if (mode == FAULT_BY_COUNTER && b->ac && uvm_events_wanted(&u->events, UVM_EVENT_ACCESS_COUNTER)) {
-			uint32_t ch = p / UVM_CHUNK_PAGES;
-			struct uvm_event ac = {.type = UVM_EVENT_ACCESS_COUNTER, .block = b, .t = tf,
-					       .access_counter = {.chunk = ch, .count = uvm_ac_count(b->ac[ch])}};
-			if (uvm_events_deliver(&u->events, &ac))
-				u->oom = true;
-		}
+		if (mode == FAULT_BY_COUNTER)
+			access_counter_event(u, b, p, tf);
 	}
 	u->fault_cause = (uint32_t)mode;
 	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : uvm_migrate_pages(u, b, p, ready);
@@ -223,23 +239,26 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 static void counter_notice(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
 	struct gpuvm_uvm_stats *st = u->st;
-	double latency = u->posthoc ? 0 : u->fault_latency_cycles;
+	double latency = service_latency(u);
 	double start = batch_take(&u->notices, t, latency, false, u->batch_max, &st->notice_batches);
 	st->migrations_counter++;
 	st->counter_notices++;
 	uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES, GPUVM_UVM_MIGRATE_COUNTER);
-	if (__builtin_expect(u->events.any & UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER), 0) && b->ac) {
-		uint32_t ch = p / UVM_CHUNK_PAGES;
-		struct uvm_event ac = {.type = UVM_EVENT_ACCESS_COUNTER, .block = b, .t = t,
-				       .access_counter = {.chunk = ch, .count = uvm_ac_count(b->ac[ch])}};
-		if (uvm_events_deliver(&u->events, &ac))
-			u->oom = true;
-	}
+	if (__builtin_expect(u->events.any & UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER), 0))
+		access_counter_event(u, b, p, t);
 	uvm_mask mapped;
 	memcpy(mapped, b->remote, sizeof mapped);
 	u->fault_cause = FAULT_BY_COUNTER;
 	uvm_migrate_pages(u, b, p, start + latency);
 	memcpy(b->remote, mapped, sizeof mapped);
+}
+
+/* Whether page p of b, read remotely before, keeps its remote mapping
+ * until a read reaching the threshold notifies (uvm.counter_migration =
+ * async under a policy that delays). */
+static inline bool notice_mapped(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	return u->counter_async && u->migrate->delays && mask_test(b->remote, p);
 }
 
 /* by_counter: the page was read remotely before and its counter reached
@@ -367,8 +386,7 @@ double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64
 	 * remotely: the access decides (a read that reaches the threshold
 	 * notifies, a write faults) */
 	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) &&
-	    (maps_remotely(u, b, p, t) ||
-	     (u->counter_async && u->migrate->delays && mask_test(b->remote, p)))) {
+	    (maps_remotely(u, b, p, t) || notice_mapped(u, b, p))) {
 		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
 		if (u->advise_on)
 			return remote_map_fault(u, sm, b, p, t);
@@ -462,7 +480,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			*remote = true;
 			return remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
 		}
-		if (may_stay && u->counter_async && u->migrate->delays && mask_test(b->remote, p)) {
+		if (may_stay && notice_mapped(u, b, p)) {
 			/* the threshold reached by a read of a page mapped
 			 * remotely: served so, and the counter notifies as the
 			 * access is counted */
