@@ -95,7 +95,7 @@ fi
 
 # Pass 3: the tests that run threads, under ThreadSanitizer (halt at the
 # first report: its exit code fails the test).
-TSAN_UNIT="test_window test_window_lagged test_window_split test_simt_par test_par_window test_worker_pool"
+TSAN_UNIT="test_window test_window_lagged test_window_split test_simt_par test_par_window test_worker_pool test_graph"
 TSAN_CLI="threads trace_threads"
 tsan_pass() {
 	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"

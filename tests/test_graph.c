@@ -272,6 +272,49 @@ static void test_rmat_deterministic_and_symmetric(void **state)
 	gpuvm_graph_free(&c);
 }
 
+static void assert_same_graph(const struct gpuvm_graph *a, const struct gpuvm_graph *b)
+{
+	assert_int_equal(a->n_vertices, b->n_vertices);
+	assert_int_equal(a->n_edges, b->n_edges);
+	assert_int_equal(a->input_edges, b->input_edges);
+	assert_int_equal(a->self_loops_dropped, b->self_loops_dropped);
+	assert_int_equal(a->duplicates_dropped, b->duplicates_dropped);
+	assert_memory_equal(a->row_offsets, b->row_offsets, (a->n_vertices + 1) * sizeof(uint64_t));
+	assert_memory_equal(a->col_indices, b->col_indices, a->n_edges * sizeof(uint32_t));
+	assert_int_equal(a->weights != NULL, b->weights != NULL);
+	if (a->weights)
+		assert_memory_equal(a->weights, b->weights, a->n_edges * sizeof(uint32_t));
+}
+
+/* opts.threads generates the batches on a pool while one task hands them
+ * to the CSR builder in edge order: the same graph at any count. 2^17
+ * vertices and 2^21 edges are more than four rounds at 8 threads (64
+ * batches of 4096 edges a round), so every count below runs on the pool;
+ * the row sort alone would not hide a batch generated at the wrong edges,
+ * handed on twice or skipped. */
+static void test_rmat_same_at_any_thread_count(void **state)
+{
+	(void)state;
+	const char *spec[] = {"rmat:scale=17,ef=16,seed=5", "rmat:scale=17,ef=17,seed=6,permute=0"};
+	struct gpuvm_graph_opts opt[] = {
+		{.symmetrize = true, .want_weights = true, .seed = 2},
+		{.keep_self_loops = true, .keep_duplicates = true},
+	};
+	for (int i = 0; i < 2; i++) {
+		struct gpuvm_graph one;
+		rmat(spec[i], &opt[i], &one);
+		for (uint32_t threads = 2; threads <= 8; threads += threads == 3 ? 5 : 1) {
+			struct gpuvm_graph_opts o = opt[i];
+			o.threads = threads;
+			struct gpuvm_graph many;
+			rmat(spec[i], &o, &many);
+			assert_same_graph(&one, &many);
+			gpuvm_graph_free(&many);
+		}
+		gpuvm_graph_free(&one);
+	}
+}
+
 static void test_rmat_graph500_quadrants(void **state)
 {
 	(void)state;
@@ -332,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_reader),
 		cmocka_unit_test(test_rmat_deterministic_and_symmetric),
 		cmocka_unit_test(test_rmat_graph500_quadrants),
+		cmocka_unit_test(test_rmat_same_at_any_thread_count),
 		cmocka_unit_test(test_rmat_spec_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

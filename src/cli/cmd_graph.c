@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "gpuvm/graph.h"
 #include "gpuvm/host_memory.h"
+#include "gpuvm/run.h"
 #include "gpuvm/units.h"
 
 static void graph_usage(FILE *out)
@@ -21,7 +22,7 @@ static void graph_usage(FILE *out)
 	fputs("usage: gpuvm graph info GRAPH [--format mtx|gr|snap] [--symmetrize]\n"
 	      "                        [--keep-self-loops] [--keep-duplicates] [--weights]\n"
 	      "                        [--no-weights] [--weight-max N] [--seed N] [--json FILE] [-q]\n"
-	      "                        [--max-host-memory SIZE | --force]\n"
+	      "                        [--threads N] [--max-host-memory SIZE | --force]\n"
 	      "\n"
 	      "Reads or generates the graph the graph kernels (bfs, sssp, ...) run on, as\n"
 	      "compressed sparse rows, and prints its vertices, edges and out-degree\n"
@@ -52,6 +53,8 @@ static void graph_usage(FILE *out)
 	      "  --seed N            seed of generated weights and of rmat without seed=\n"
 	      "                      (default 1)\n"
 	      "  --json FILE         write a JSON object (- for stdout, instead of the text)\n"
+	      "  --threads N         generate rmat on N host threads (default 1; the same\n"
+	      "                      graph at any N; gpuvm sim --threads does the same)\n"
 	      "  --max-host-memory SIZE  refuse graphs whose header asks for more host\n"
 	      "                      memory than SIZE (default: half of physical memory)\n"
 	      "  --force             no host-memory bound\n"
@@ -151,7 +154,8 @@ static int graph_info(int argc, char **argv)
 		{"weight-max", required_argument, 0, 'm'}, {"seed", required_argument, 0, 'S'},
 		{"json", required_argument, 0, 'j'},            {"help", no_argument, 0, 'h'},
 		{"quiet", no_argument, 0, 'q'},                 {"force", no_argument, 0, 'F'},
-		{"max-host-memory", required_argument, 0, 'M'}, {0, 0, 0, 0},
+		{"max-host-memory", required_argument, 0, 'M'}, {"threads", required_argument, 0, 'N'},
+		{0, 0, 0, 0},
 	};
 	struct gpuvm_graph_opts go = {.seed = 1};
 	const char *json = NULL;
@@ -219,6 +223,13 @@ static int graph_info(int argc, char **argv)
 			break;
 		case 'j':
 			json = optarg;
+			break;
+		case 'N':
+			if (gpuvm_parse_threads(optarg, &go.threads)) {
+				fprintf(stderr, "gpuvm graph: --threads: '%s' is not a thread count from "
+						"1 to %d\n", optarg, GPUVM_MAX_THREADS);
+				return 2;
+			}
 			break;
 		case 'h':
 			graph_usage(stdout);

@@ -15,13 +15,18 @@
  * seed and e), 16 bits per two levels (see pair_table). That makes the edge list a pure
  * function of (seed, e): the CSR is built in two passes over the same
  * stream (count degrees, then place) without ever storing the edge list,
- * so the peak memory is the CSR itself. */
+ * so the peak memory is the CSR itself. With opts->threads > 1 the
+ * batches are generated on a fork-join pool while the calling thread
+ * hands the ones before them to the CSR builder in edge order (below,
+ * rmat_pass_on_threads): the builder sees the same batches in the same
+ * order, so the graph is the same at any thread count. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/splitmix.h"
+#include "par/fork_join.h"
 #include "graph/csr_build.h"
 #include "gpuvm/units.h"
 
@@ -75,6 +80,71 @@ static void rmat_batch(const struct rmat_gen *gen, const uint32_t *perm, uint64_
 			u[i] = perm[u[i]];
 			v[i] = perm[v[i]];
 		}
+}
+
+static size_t batch_edges(uint64_t m, uint64_t e)
+{
+	return m - e < RMAT_BATCH ? (size_t)(m - e) : RMAT_BATCH;
+}
+
+/* One pass (count or place) on a pool: each round, tasks 1..batches
+ * generate the next `batches` batches into one buffer set while task 0
+ * hands the previous round's set to the builder, batch by batch in edge
+ * order. Generation is most of a pass (a splitmix64 draw per 8 levels and
+ * two permutation lookups an edge against one counter or cursor update),
+ * so it is what the helpers take; the builder's updates stay on one task
+ * because its cursors are shared by every batch. */
+struct rmat_pass {
+	const struct rmat_gen *gen;
+	const uint32_t *perm;
+	struct csr_build *bld;
+	bool place;        /* the second pass */
+	uint64_t m;
+	uint32_t batches;  /* generated a round */
+	uint32_t *set[2];  /* batches x (u, v) x RMAT_BATCH words each */
+	int gen_set;       /* the set generated this round; the other is handed on */
+	uint64_t gen_e;    /* first edge generated this round (>= m: none) */
+	uint64_t use_e;    /* first edge handed on this round (UINT64_MAX: none) */
+};
+
+static void rmat_pass_task(void *ctx, uint32_t task)
+{
+	struct rmat_pass *p = ctx;
+	if (task == 0) {
+		if (p->use_e == UINT64_MAX)
+			return;
+		const uint32_t *set = p->set[!p->gen_set];
+		for (uint32_t b = 0; b < p->batches; b++) {
+			uint64_t e = p->use_e + (uint64_t)b * RMAT_BATCH;
+			if (e >= p->m)
+				break;
+			const uint32_t *u = set + (size_t)b * 2 * RMAT_BATCH, *v = u + RMAT_BATCH;
+			if (p->place)
+				csr_place_batch(p->bld, u, v, NULL, batch_edges(p->m, e));
+			else
+				csr_count_batch(p->bld, u, v, batch_edges(p->m, e));
+		}
+		return;
+	}
+	uint64_t e = p->gen_e + (uint64_t)(task - 1) * RMAT_BATCH;
+	if (e >= p->m)
+		return;
+	uint32_t *u = p->set[p->gen_set] + (size_t)(task - 1) * 2 * RMAT_BATCH;
+	rmat_batch(p->gen, p->perm, e, batch_edges(p->m, e), u, u + RMAT_BATCH);
+}
+
+static void rmat_pass_on_threads(struct fork_join *fj, struct rmat_pass *p)
+{
+	uint64_t span = (uint64_t)p->batches * RMAT_BATCH;
+	p->gen_set = 0;
+	p->use_e = UINT64_MAX;
+	for (p->gen_e = 0;; p->gen_e += span) {
+		fork_join_run(fj, rmat_pass_task, p);
+		if (p->gen_e >= p->m)
+			break; /* that round handed on the last set */
+		p->use_e = p->gen_e;
+		p->gen_set = !p->gen_set;
+	}
 }
 
 /* Fills the two-level table from the one-level quadrant probabilities
@@ -154,30 +224,51 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 		free(gen);
 		return -1;
 	}
-	uint32_t *u = malloc(2 * RMAT_BATCH * sizeof *u), *v = u + RMAT_BATCH;
+	/* threads: rounds of 8 batches a thread (two sets: 512 KiB of buffers a
+	 * thread), and only for graphs of more than a few rounds */
+	struct rmat_pass pass = {.gen = gen, .perm = perm, .bld = &bld, .m = m};
+	struct fork_join *fj = NULL;
+	if (opts->threads > 1) {
+		uint32_t threads = opts->threads > 64 ? 64 : opts->threads;
+		pass.batches = 8 * threads;
+		if (m > 4ull * pass.batches * RMAT_BATCH)
+			fj = fork_join_new(threads, pass.batches + 1);
+	}
+	size_t words = fj ? 2 * (size_t)pass.batches : 1;
+	uint32_t *u = malloc(2 * words * RMAT_BATCH * sizeof *u), *v = u + RMAT_BATCH;
 	if (!u) {
+		fork_join_free(fj);
 		free(perm);
 		free(gen);
 		csr_abandon(&bld);
 		return gpuvm_fail(err, "rmat", 0, NULL, "out of memory");
 	}
-	for (uint64_t e = 0; e < m; e += RMAT_BATCH) {
-		size_t k = m - e < RMAT_BATCH ? (size_t)(m - e) : RMAT_BATCH;
-		rmat_batch(gen, perm, e, k, u, v);
-		csr_count_batch(&bld, u, v, k);
-	}
+	pass.set[0] = u;
+	pass.set[1] = u + words * RMAT_BATCH;
+	if (fj)
+		rmat_pass_on_threads(fj, &pass);
+	else
+		for (uint64_t e = 0; e < m; e += RMAT_BATCH) {
+			rmat_batch(gen, perm, e, batch_edges(m, e), u, v);
+			csr_count_batch(&bld, u, v, batch_edges(m, e));
+		}
 	if (csr_alloc(&bld, err)) {
+		fork_join_free(fj);
 		free(u);
 		free(perm);
 		free(gen);
 		csr_abandon(&bld);
 		return -1;
 	}
-	for (uint64_t e = 0; e < m; e += RMAT_BATCH) {
-		size_t k = m - e < RMAT_BATCH ? (size_t)(m - e) : RMAT_BATCH;
-		rmat_batch(gen, perm, e, k, u, v);
-		csr_place_batch(&bld, u, v, NULL, k);
-	}
+	pass.place = true;
+	if (fj)
+		rmat_pass_on_threads(fj, &pass);
+	else
+		for (uint64_t e = 0; e < m; e += RMAT_BATCH) {
+			rmat_batch(gen, perm, e, batch_edges(m, e), u, v);
+			csr_place_batch(&bld, u, v, NULL, batch_edges(m, e));
+		}
+	fork_join_free(fj);
 	free(u);
 	free(perm);
 	free(gen);

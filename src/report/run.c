@@ -11,6 +11,8 @@
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
 
+#include "core/input_threads.h"
+
 /* Builds the finalized configuration of a spec: preset, then overrides. */
 static int resolve_config(const struct gpuvm_run_spec *spec, struct gpuvm_config *cfg,
 			  struct gpuvm_error *err)
@@ -100,10 +102,14 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 			goto out;
 	} else {
 		gpuvm_host_memory_set_context(spec->workload);
+		/* --threads builds the input too (graph generation): the same
+		 * input at any count */
+		gpuvm_input_threads_set(spec->threads);
 		int bad = gpuvm_workload_parse(spec->workload, &def, &params, err) ||
 			  gpuvm_run_check_work(spec, cfg, def, &params, err) ||
 			  oversub_without_managed(cfg, def, &params, err) ||
 			  def->create(cfg, &params, spec->seed, &src, err);
+		gpuvm_input_threads_set(0);
 		if (bad)
 			goto out;
 	}

@@ -65,6 +65,15 @@ expect_bad "snap line past 16 MiB" "long_line.txt:2: line of" "snap:long_line.tx
 expect_bad "unknown option" "unrecognized option" "$D/small.txt" --bogus
 expect_bad "--json without a file" "requires an argument" "$D/small.txt" --json
 expect_bad "--json in a missing directory" "nodir/g.json" "$D/small.txt" --json nodir/g.json
+expect_bad "--threads 0" "--threads: '0'" rmat:scale=5 --threads 0
+expect_bad "--threads past the limit" "--threads: '65'" rmat:scale=5 --threads 65
+
+# --threads generates R-MAT on a pool: the same graph (its JSON but the
+# build's time and RSS) at any count; scale 16 is past the pool's four rounds
+"$GPUVM" graph info rmat:scale=16,seed=3 --symmetrize --json t1.json -q &&
+	"$GPUVM" graph info rmat:scale=16,seed=3 --symmetrize --threads 3 --json t3.json -q &&
+	diff <(grep -v -e build_seconds -e peak_rss t1.json) <(grep -v -e build_seconds -e peak_rss t3.json) \
+		>/dev/null && echo "ok - --threads 3: the same graph" || fail "--threads 3: the graph differs"
 
 # page map of a small run: CSV and JSON load, one row per cell
 if "$GPUVM" sim --gpu p100 --workload stream-triad:elems=65536,threads=8192 --quiet \

@@ -2,7 +2,8 @@
 # gpuvm sim --threads N: SIMT kernels declared any-order run on N worker
 # threads ahead of the timing model with JSON identical to one thread
 # (wall times aside), for kernels with and without barriers, graph
-# kernels, integer atomics (ra, sssp), and programs that mix in kernels
+# kernels (bfs's R-MAT 15 big enough that its graph is generated on the
+# threads too: src/graph/rmat.c), integer atomics (ra, sssp), and programs that mix in kernels
 # that opt out (bc's BFS; pagerank1, bc's backtrack and ra's lookup run
 # on the workers with their float sums and racing stores in thread
 # order); workers take CTAs when free; bad
@@ -16,7 +17,7 @@ cd "$T"
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
-for wl in stream-triad-simt:elems=262144 bfs:graph=rmat-12 sssp:graph=rmat-11 color:graph=rmat-11 \
+for wl in stream-triad-simt:elems=262144 bfs:graph=rmat-15 sssp:graph=rmat-11 color:graph=rmat-11 \
 	hotspot:n=128 lud:n=64 nw:n=128 backprop:in=4096 2dconv:n=256 \
 	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=rmat-11 mis:graph=rmat-11 \
 	bc:graph=rmat-10; do

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/input_threads.h"
 #include "graph/csr_build.h"
 #include "gpuvm/units.h"
 #include "workloads/workload_util.h"
@@ -101,6 +102,7 @@ int graph_input_load(const struct gpuvm_params *p, uint64_t seed, unsigned flags
 		.seed = seed,
 		/* int CSR indices on the device */
 		.max_vertices = (1ull << 31) - 2,
+		.threads = gpuvm_input_threads(),
 	};
 	int rc;
 	if (uniform) {
