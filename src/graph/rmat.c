@@ -26,9 +26,9 @@
 #include <string.h>
 
 #include "core/splitmix.h"
-#include "par/fork_join.h"
 #include "graph/csr_build.h"
 #include "gpuvm/units.h"
+#include "par/fork_join.h"
 
 #define GRAPH500_A 0.57
 #define GRAPH500_B 0.19
