@@ -18,7 +18,7 @@
  * so the peak memory is the CSR itself. With opts->threads > 1 the
  * batches are generated on a fork-join pool while the calling thread
  * hands the ones before them to the CSR builder in edge order (below,
- * rmat_pass_on_threads): the builder sees the same batches in the same
+ * rmat_pass_run): the builder sees the same batches in the same
  * order, so the graph is the same at any thread count. */
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +107,16 @@ struct rmat_pass {
 	uint64_t use_e;    /* first edge handed on this round (UINT64_MAX: none) */
 };
 
+/* k edges of the pass, generated into u and v, to the builder: counted
+ * (the first pass) or placed (the second). */
+static void hand_on(const struct rmat_pass *p, const uint32_t *u, const uint32_t *v, size_t k)
+{
+	if (p->place)
+		csr_place_batch(p->bld, u, v, NULL, k);
+	else
+		csr_count_batch(p->bld, u, v, k);
+}
+
 static void rmat_pass_task(void *ctx, uint32_t task)
 {
 	struct rmat_pass *p = ctx;
@@ -118,11 +128,8 @@ static void rmat_pass_task(void *ctx, uint32_t task)
 			uint64_t e = p->use_e + (uint64_t)b * RMAT_BATCH;
 			if (e >= p->m)
 				break;
-			const uint32_t *u = set + (size_t)b * 2 * RMAT_BATCH, *v = u + RMAT_BATCH;
-			if (p->place)
-				csr_place_batch(p->bld, u, v, NULL, batch_edges(p->m, e));
-			else
-				csr_count_batch(p->bld, u, v, batch_edges(p->m, e));
+			const uint32_t *u = set + (size_t)b * 2 * RMAT_BATCH;
+			hand_on(p, u, u + RMAT_BATCH, batch_edges(p->m, e));
 		}
 		return;
 	}
@@ -133,8 +140,19 @@ static void rmat_pass_task(void *ctx, uint32_t task)
 	rmat_batch(p->gen, p->perm, e, batch_edges(p->m, e), u, u + RMAT_BATCH);
 }
 
-static void rmat_pass_on_threads(struct fork_join *fj, struct rmat_pass *p)
+/* One pass: on the pool when there is one, else batch by batch through
+ * set[0]. */
+static void rmat_pass_run(struct fork_join *fj, struct rmat_pass *p)
 {
+	if (!fj) {
+		uint32_t *u = p->set[0];
+		for (uint64_t e = 0; e < p->m; e += RMAT_BATCH) {
+			size_t k = batch_edges(p->m, e);
+			rmat_batch(p->gen, p->perm, e, k, u, u + RMAT_BATCH);
+			hand_on(p, u, u + RMAT_BATCH, k);
+		}
+		return;
+	}
 	uint64_t span = (uint64_t)p->batches * RMAT_BATCH;
 	p->gen_set = 0;
 	p->use_e = UINT64_MAX;
@@ -235,7 +253,7 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 			fj = fork_join_new(threads, pass.batches + 1);
 	}
 	size_t words = fj ? 2 * (size_t)pass.batches : 1;
-	uint32_t *u = malloc(2 * words * RMAT_BATCH * sizeof *u), *v = u + RMAT_BATCH;
+	uint32_t *u = malloc(2 * words * RMAT_BATCH * sizeof *u);
 	if (!u) {
 		fork_join_free(fj);
 		free(perm);
@@ -245,13 +263,7 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 	}
 	pass.set[0] = u;
 	pass.set[1] = u + words * RMAT_BATCH;
-	if (fj)
-		rmat_pass_on_threads(fj, &pass);
-	else
-		for (uint64_t e = 0; e < m; e += RMAT_BATCH) {
-			rmat_batch(gen, perm, e, batch_edges(m, e), u, v);
-			csr_count_batch(&bld, u, v, batch_edges(m, e));
-		}
+	rmat_pass_run(fj, &pass);
 	if (csr_alloc(&bld, err)) {
 		fork_join_free(fj);
 		free(u);
@@ -261,13 +273,7 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 		return -1;
 	}
 	pass.place = true;
-	if (fj)
-		rmat_pass_on_threads(fj, &pass);
-	else
-		for (uint64_t e = 0; e < m; e += RMAT_BATCH) {
-			rmat_batch(gen, perm, e, batch_edges(m, e), u, v);
-			csr_place_batch(&bld, u, v, NULL, batch_edges(m, e));
-		}
+	rmat_pass_run(fj, &pass);
 	fork_join_free(fj);
 	free(u);
 	free(perm);
