@@ -244,8 +244,7 @@ static void counter_notice(struct uvm *u, struct uvm_block *b, uint32_t p, doubl
 	st->migrations_counter++;
 	st->counter_notices++;
 	uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES, GPUVM_UVM_MIGRATE_COUNTER);
-	if (__builtin_expect(u->events.any & UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER), 0))
-		access_counter_event(u, b, p, t);
+	access_counter_event(u, b, p, t);
 	uvm_mask mapped;
 	memcpy(mapped, b->remote, sizeof mapped);
 	u->fault_cause = FAULT_BY_COUNTER;
