@@ -128,30 +128,6 @@ void item_chunk_get(const struct item_chunk *c, uint32_t *off, struct gpuvm_warp
 	*off = (uint32_t)(d - c->data);
 }
 
-void item_fifo_push(struct item_fifo *f, struct item_chunk *c)
-{
-	c->next = NULL;
-	if (f->tail)
-		f->tail->next = c;
-	else
-		f->head = c;
-	f->tail = c;
-	f->n++;
-}
-
-struct item_chunk *item_fifo_pop(struct item_fifo *f)
-{
-	struct item_chunk *c = f->head;
-	if (!c)
-		return NULL;
-	f->head = c->next;
-	if (!f->head)
-		f->tail = NULL;
-	f->n--;
-	c->next = NULL;
-	return c;
-}
-
 /* A chunk's footprint in a slab: header and data, whole cache lines. */
 static size_t chunk_stride(const struct item_chunk_pool *p)
 {

@@ -7,10 +7,11 @@
  * cache operator, operation, width, mask, and the active lanes' addresses:
  * a base and a stride when they are evenly spaced (a coalesced access:
  * 40 bytes in all), else one per active lane (a one-lane access: 32).
- * Nothing here locks: the caller serialises the FIFO and the pool. */
+ * The pool does not lock: the caller serialises it. */
 #ifndef GPUVM_SIMT_ITEM_CHUNK_H
 #define GPUVM_SIMT_ITEM_CHUNK_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "gpuvm/stream.h"
@@ -36,20 +37,49 @@ static inline int item_chunk_full(const struct item_chunk *c)
 	return c->cap - c->len < ITEM_CHUNK_MAX_ITEM_BYTES;
 }
 
-/* A warp's chunks in order, at most `bound` of them. */
+/* A warp's chunks in order, at most `bound` (< ITEM_FIFO_SLOTS) of them:
+ * a ring with one producer and one consumer. The producer (the warp's
+ * owner, serialised by the caller) pushes; the consumer (the engine) pops
+ * without a lock. Chunks put and taken are counted from the launch on, so
+ * the count waiting is tail - head, read on either side. The slot is
+ * written before the release store of tail and read after the acquire
+ * load, so the consumer sees a chunk's items whole; the producer learns
+ * of room through the caller (simt_par.c tells the owner after a pop). */
+#define ITEM_FIFO_SLOTS 4u
 struct item_fifo {
-	struct item_chunk *head, *tail;
-	uint32_t n, bound;
+	struct item_chunk *slot[ITEM_FIFO_SLOTS];
+	_Atomic uint32_t head; /* chunks taken (the consumer's) */
+	_Atomic uint32_t tail; /* chunks put (the producer's) */
+	uint32_t bound;
 };
 
+/* Chunks waiting. */
+static inline uint32_t item_fifo_count(const struct item_fifo *f)
+{
+	return atomic_load_explicit(&f->tail, memory_order_acquire) -
+	       atomic_load_explicit(&f->head, memory_order_acquire);
+}
 static inline int item_fifo_has_room(const struct item_fifo *f)
 {
-	return f->n < f->bound;
+	return item_fifo_count(f) < f->bound;
 }
-/* Appends c; the caller checked has_room. */
-void item_fifo_push(struct item_fifo *f, struct item_chunk *c);
-/* The oldest chunk, or NULL when empty. */
-struct item_chunk *item_fifo_pop(struct item_fifo *f);
+/* Appends c; the caller checked has_room (producer only). */
+static inline void item_fifo_push(struct item_fifo *f, struct item_chunk *c)
+{
+	uint32_t t = atomic_load_explicit(&f->tail, memory_order_relaxed);
+	f->slot[t % ITEM_FIFO_SLOTS] = c;
+	atomic_store_explicit(&f->tail, t + 1, memory_order_release);
+}
+/* The oldest chunk, or NULL when none is waiting (consumer only). */
+static inline struct item_chunk *item_fifo_pop(struct item_fifo *f)
+{
+	uint32_t h = atomic_load_explicit(&f->head, memory_order_relaxed);
+	if (h == atomic_load_explicit(&f->tail, memory_order_acquire))
+		return NULL;
+	struct item_chunk *c = f->slot[h % ITEM_FIFO_SLOTS];
+	atomic_store_explicit(&f->head, h + 1, memory_order_release);
+	return c;
+}
 
 /* Recycled chunks of one size, carved from slabs of ITEM_CHUNK_SLAB_BYTES
  * (2 MiB aligned, huge-page backed where the kernel allows): the engine
