@@ -315,6 +315,44 @@ static void test_rmat_same_at_any_thread_count(void **state)
 	}
 }
 
+/* An input's own weights and duplicates through the row sort on threads:
+ * a DIMACS buffer whose arcs repeat with other weights (the least must
+ * win, or with keep_duplicates every copy stay in the serial order) and a
+ * hub of 30,000 arcs (radix-sorted rows, longer than a range's share). */
+static void test_read_same_at_any_thread_count(void **state)
+{
+	(void)state;
+	enum { N = 3000, ARCS = 200000, HUB = 30000 };
+	size_t cap = (size_t)ARCS * 32 + 64, len = 0;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	len += (size_t)snprintf(buf + len, cap - len, "p sp %d %d\n", N, ARCS);
+	uint64_t x = 88172645463325252ull;
+	for (int i = 0; i < ARCS; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		unsigned u = i < HUB ? 1 : 1 + (unsigned)(x % N);
+		unsigned v = 1 + (unsigned)((x >> 20) % (i < HUB ? N : 40));
+		unsigned w = 1 + (unsigned)((x >> 40) % 1000);
+		len += (size_t)snprintf(buf + len, cap - len, "a %u %u %u\n", u, v, w);
+	}
+	for (int keep = 0; keep < 2; keep++) {
+		struct gpuvm_graph_opts o = {.format = GPUVM_GRAPH_DIMACS, .keep_duplicates = keep};
+		struct gpuvm_graph one, many;
+		struct gpuvm_error err = {{0}};
+		assert_int_equal(gpuvm_graph_read_buffer(buf, len, "buf", &o, &one, &err), 0);
+		assert_non_null(one.weights);
+		assert_true(keep ? one.duplicates_dropped == 0 : one.duplicates_dropped > ARCS / 2);
+		for (uint32_t threads = 2; threads <= 3; threads++) {
+			o.threads = threads;
+			assert_int_equal(gpuvm_graph_read_buffer(buf, len, "buf", &o, &many, &err), 0);
+			assert_same_graph(&one, &many);
+			gpuvm_graph_free(&many);
+		}
+		gpuvm_graph_free(&one);
+	}
+	free(buf);
+}
+
 static void test_rmat_graph500_quadrants(void **state)
 {
 	(void)state;
@@ -376,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_rmat_deterministic_and_symmetric),
 		cmocka_unit_test(test_rmat_graph500_quadrants),
 		cmocka_unit_test(test_rmat_same_at_any_thread_count),
+		cmocka_unit_test(test_read_same_at_any_thread_count),
 		cmocka_unit_test(test_rmat_spec_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

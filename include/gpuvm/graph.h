@@ -58,8 +58,10 @@ struct gpuvm_graph_opts {
 	uint32_t weight_max;   /* generated weights in [1, weight_max]; 0: default */
 	uint64_t seed;         /* generated weights */
 	uint64_t max_vertices; /* larger inputs are refused; 0: 2^32 - 1 */
-	uint32_t threads;      /* host threads for generating (R-MAT); 0 or 1: the
-	                        * caller's alone. The graph is the same at any count. */
+	uint32_t threads;      /* host threads for generating (R-MAT) and for sorting
+	                        * rows and generating weights (any input); 0 or 1:
+	                        * the caller's alone. The graph is the same at any
+	                        * count. */
 };
 
 /* R-MAT / Kronecker generation as the Graph500 specification defines it

@@ -2,6 +2,8 @@
 
 #include "gpuvm/host_memory.h"
 
+#include "par/fork_join.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -226,29 +228,21 @@ static void sorted_check_row(uint32_t *k, uint32_t *w, size_t n, unsigned key_bi
 		}
 }
 
-int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool directed,
-	       struct gpuvm_graph *g, struct gpuvm_error *err)
+/* Rows [lo, hi) of b, whose edges run from off[lo] to edge_hi (off[hi]
+ * before this call: the caller passes it, as the rows after hi may be
+ * packed already): each row sorted, its duplicates dropped unless
+ * keep_duplicates (the least weight kept), the kept edges packed from
+ * off[lo] on, and off[u] set to row u's new start. Returns the end of the
+ * packed edges; adds the dropped ones to *dups. tk, tw: radix scratch of
+ * the longest row's length, or NULL for quicksort. */
+static uint64_t finish_rows(struct csr_build *b, uint32_t lo, uint32_t hi, uint64_t edge_hi,
+			    bool dedup, unsigned key_bits, uint32_t *tk, uint32_t *tw, uint64_t *dups)
 {
 	uint64_t *off = b->off;
 	uint32_t *col = b->col, *w = b->w;
-	bool dedup = !opts->keep_duplicates;
-	uint64_t wp = 0, begin = 0, dups = 0, longest = 0;
-	for (uint32_t u = 0; u < b->n; u++)
-		if (off[u + 1] - off[u] > longest)
-			longest = off[u + 1] - off[u];
-	unsigned key_bits = b->n > 1 ? 32 - (unsigned)__builtin_clz(b->n - 1) : 1;
-	uint32_t *tk = NULL, *tw = NULL; /* radix scratch; quicksort if it fails */
-	if (longest >= RADIX_MIN_ROW) {
-		tk = malloc(longest * sizeof *tk);
-		tw = w ? malloc(longest * sizeof *tw) : NULL;
-		if (!tk || (w && !tw)) {
-			free(tk);
-			free(tw);
-			tk = tw = NULL;
-		}
-	}
-	for (uint32_t u = 0; u < b->n; u++) {
-		uint64_t end = off[u + 1];
+	uint64_t begin = lo < hi ? off[lo] : edge_hi, wp = begin;
+	for (uint32_t u = lo; u < hi; u++) {
+		uint64_t end = u + 1 < hi ? off[u + 1] : edge_hi;
 		size_t len = (size_t)(end - begin);
 		sorted_check_row(col + begin, w ? w + begin : NULL, len, key_bits, tk, tw);
 		off[u] = wp;
@@ -256,7 +250,7 @@ int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool di
 			if (dedup && wp > off[u] && col[wp - 1] == col[e]) {
 				if (w && w[e] < w[wp - 1])
 					w[wp - 1] = w[e];
-				dups++;
+				(*dups)++;
 				continue;
 			}
 			col[wp] = col[e];
@@ -266,10 +260,170 @@ int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool di
 		}
 		begin = end;
 	}
+	return wp;
+}
+
+static uint64_t longest_row(const uint64_t *off, uint32_t lo, uint32_t hi)
+{
+	uint64_t longest = 0;
+	for (uint32_t u = lo; u < hi; u++)
+		if (off[u + 1] - off[u] > longest)
+			longest = off[u + 1] - off[u];
+	return longest;
+}
+
+/* Radix scratch for rows up to longest long (none needed below
+ * RADIX_MIN_ROW); false when out of memory, both then NULL. */
+static bool radix_scratch(uint64_t longest, bool weighted, uint32_t **tk, uint32_t **tw)
+{
+	*tk = *tw = NULL;
+	if (longest < RADIX_MIN_ROW)
+		return true;
+	*tk = malloc(longest * sizeof **tk);
+	*tw = weighted ? malloc(longest * sizeof **tw) : NULL;
+	if (*tk && (!weighted || *tw))
+		return true;
+	free(*tk);
+	free(*tw);
+	*tk = *tw = NULL;
+	return false;
+}
+
+/* ---- csr_finish on threads ---------------------------------------------
+ * Rows are independent: ranges of rows holding about equal numbers of
+ * edges are sorted and packed on a fork-join pool, each in place within
+ * its own edges, then moved together in range order on the calling
+ * thread, so the arrays end up exactly as the serial loop leaves them. */
+#define FINISH_RANGES_PER_THREAD 4
+#define FINISH_MIN_EDGES (1u << 16)
+
+struct finish_range {
+	uint32_t lo, hi;           /* rows */
+	uint64_t edge_lo, edge_hi; /* their edges before packing */
+	uint64_t packed_end, dups;
+	uint32_t *tk, *tw;
+};
+
+struct finish_par {
+	struct csr_build *b;
+	struct finish_range *r;
+	bool dedup;
+	unsigned key_bits;
+	uint64_t seed; /* for generated weights */
+	uint32_t wmax;
+};
+
+static void finish_range_task(void *ctx, uint32_t i)
+{
+	struct finish_par *fp = ctx;
+	struct finish_range *r = &fp->r[i];
+	r->packed_end = finish_rows(fp->b, r->lo, r->hi, r->edge_hi, fp->dedup, fp->key_bits, r->tk,
+				    r->tw, &r->dups);
+}
+
+static void generate_weights(const uint64_t *off, const uint32_t *col, uint32_t *w, uint32_t lo,
+			     uint32_t hi, uint64_t seed, uint32_t wmax)
+{
+	for (uint32_t u = lo; u < hi; u++)
+		for (uint64_t e = off[u]; e < off[u + 1]; e++)
+			w[e] = gpuvm_graph_edge_weight(seed, u, col[e], wmax);
+}
+
+static void weights_range_task(void *ctx, uint32_t i)
+{
+	struct finish_par *fp = ctx;
+	generate_weights(fp->b->off, fp->b->col, fp->b->w, fp->r[i].lo, fp->r[i].hi, fp->seed,
+			 fp->wmax);
+}
+
+/* The first row whose edges start at or after edge. */
+static uint32_t row_at_edge(const uint64_t *off, uint32_t n, uint64_t edge)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (off[mid] < edge)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Sorts and packs every row of b on fj's threads (nr ranges, one task
+ * each). Returns false, having changed nothing, when the ranges' scratch
+ * cannot be had. */
+static bool finish_rows_parallel(struct fork_join *fj, struct finish_par *fp, uint32_t nr,
+				 uint64_t *wp_out, uint64_t *dups_out)
+{
+	struct csr_build *b = fp->b;
+	uint64_t m = b->off[b->n];
+	struct finish_range *r = fp->r;
+	bool ok = true;
+	for (uint32_t i = 0; i < nr; i++) {
+		r[i].lo = i ? r[i - 1].hi : 0;
+		r[i].hi = i + 1 == nr ? b->n : row_at_edge(b->off, b->n, m / nr * (i + 1));
+		if (r[i].hi < r[i].lo)
+			r[i].hi = r[i].lo;
+		r[i].edge_lo = b->off[r[i].lo];
+		r[i].edge_hi = b->off[r[i].hi];
+		r[i].dups = 0;
+		ok = ok && radix_scratch(longest_row(b->off, r[i].lo, r[i].hi), b->w, &r[i].tk,
+					 &r[i].tw);
+	}
+	if (ok)
+		fork_join_run(fj, finish_range_task, fp);
+	for (uint32_t i = 0; i < nr; i++) {
+		free(r[i].tk);
+		free(r[i].tw);
+	}
+	if (!ok)
+		return false;
+	/* each range's packed edges moved down to follow the previous one's */
+	uint64_t wp = 0, dups = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t len = r[i].packed_end - r[i].edge_lo, gap = r[i].edge_lo - wp;
+		if (gap) {
+			memmove(b->col + wp, b->col + r[i].edge_lo, len * sizeof *b->col);
+			if (b->w)
+				memmove(b->w + wp, b->w + r[i].edge_lo, len * sizeof *b->w);
+			for (uint32_t u = r[i].lo; u < r[i].hi; u++)
+				b->off[u] -= gap;
+		}
+		wp += len;
+		dups += r[i].dups;
+	}
+	*wp_out = wp;
+	*dups_out = dups;
+	return true;
+}
+
+int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool directed,
+	       struct gpuvm_graph *g, struct gpuvm_error *err)
+{
+	bool dedup = !opts->keep_duplicates;
+	uint64_t wp = 0, dups = 0, m = b->off[b->n];
+	unsigned key_bits = b->n > 1 ? 32 - (unsigned)__builtin_clz(b->n - 1) : 1;
+	uint32_t threads = opts->threads > 64 ? 64 : opts->threads;
+	uint32_t nr = threads * FINISH_RANGES_PER_THREAD;
+	struct fork_join *fj = NULL;
+	struct finish_range *ranges = NULL;
+	if (threads > 1 && m >= FINISH_MIN_EDGES) {
+		ranges = calloc(nr, sizeof *ranges);
+		fj = ranges ? fork_join_new(threads, nr) : NULL;
+	}
+	struct finish_par fp = {.b = b, .r = ranges, .dedup = dedup, .key_bits = key_bits};
+	if (!fj || !finish_rows_parallel(fj, &fp, nr, &wp, &dups)) {
+		uint32_t *tk, *tw; /* radix scratch; quicksort if it fails */
+		radix_scratch(longest_row(b->off, 0, b->n), b->w, &tk, &tw);
+		wp = finish_rows(b, 0, b->n, m, dedup, key_bits, tk, tw, &dups);
+		free(tk);
+		free(tw);
+	}
+	uint64_t *off = b->off;
+	uint32_t *col = b->col, *w = b->w;
 	off[b->n] = wp;
-	free(tk);
-	free(tw);
-	if (wp < begin) { /* give the dropped tail back */
+	if (wp < m) { /* give the dropped tail back */
 		uint32_t *c2 = realloc(col, (wp ? wp : 1) * sizeof *col);
 		if (c2)
 			col = c2;
@@ -288,14 +442,24 @@ int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool di
 		w = graph_alloc_big(wp * sizeof *w);
 		if (!w) {
 			b->col = col;
+			fork_join_free(fj);
+			free(ranges);
 			return gpuvm_fail(err, "graph", 0, NULL, "out of memory (weights)");
 		}
-		uint32_t wmax = opts->weight_max ? opts->weight_max : GPUVM_GRAPH_WEIGHT_MAX_DEFAULT;
-		for (uint32_t u = 0; u < b->n; u++)
-			for (uint64_t e = off[u]; e < off[u + 1]; e++)
-				w[e] = gpuvm_graph_edge_weight(opts->seed, u, col[e], wmax);
+		fp.seed = opts->seed;
+		fp.wmax = opts->weight_max ? opts->weight_max : GPUVM_GRAPH_WEIGHT_MAX_DEFAULT;
+		if (fj) {
+			/* the same ranges of rows, now at their packed edges */
+			b->col = col;
+			b->w = w;
+			fork_join_run(fj, weights_range_task, &fp);
+		} else {
+			generate_weights(off, col, w, 0, b->n, fp.seed, fp.wmax);
+		}
 		generated = true;
 	}
+	fork_join_free(fj);
+	free(ranges);
 	memset(g, 0, sizeof *g);
 	g->n_vertices = b->n;
 	g->n_edges = wp;
