@@ -437,21 +437,22 @@ int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool di
 		free(w);
 		w = NULL;
 	}
+	/* b owns what is left (csr_abandon frees it if weights fail below) */
+	b->col = col;
+	b->w = w;
 	bool generated = false;
 	if (opts->want_weights && !w) {
 		w = graph_alloc_big(wp * sizeof *w);
 		if (!w) {
-			b->col = col;
 			fork_join_free(fj);
 			free(ranges);
 			return gpuvm_fail(err, "graph", 0, NULL, "out of memory (weights)");
 		}
+		b->w = w;
 		fp.seed = opts->seed;
 		fp.wmax = opts->weight_max ? opts->weight_max : GPUVM_GRAPH_WEIGHT_MAX_DEFAULT;
 		if (fj) {
 			/* the same ranges of rows, now at their packed edges */
-			b->col = col;
-			b->w = w;
 			fork_join_run(fj, weights_range_task, &fp);
 		} else {
 			generate_weights(off, col, w, 0, b->n, fp.seed, fp.wmax);
