@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "gpuvm/engine.h"
@@ -340,15 +341,19 @@ static void test_fifo_between_threads(void **state)
 	assert_int_equal(pthread_create(&th, NULL, fifo_producer, &t), 0);
 	uint32_t bad = 0;
 	/* a ring that loses a chunk would stall both sides: give up after
-	 * a million empty looks in a row and let the counts fail */
-	for (uint32_t i = 0, empty = 0; i < FIFO_TRIP_CHUNKS && empty < 1000000;) {
+	 * 10 s without one (a loaded host's scheduling pauses are far
+	 * shorter) and let the counts fail */
+	time_t last = time(NULL);
+	for (uint32_t i = 0, empty = 0; i < FIFO_TRIP_CHUNKS;) {
 		struct item_chunk *c = item_fifo_pop(&t.f);
 		if (!c) {
-			empty++;
+			if (++empty % 1024 == 0 && time(NULL) - last > 10)
+				break;
 			sched_yield();
 			continue;
 		}
 		empty = 0;
+		last = time(NULL);
 		bad += c != t.c[i % (ITEM_FIFO_SLOTS + 1)] || c->len != i;
 		i++;
 	}
