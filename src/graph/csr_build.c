@@ -404,7 +404,7 @@ int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool di
 	bool dedup = !opts->keep_duplicates;
 	uint64_t wp = 0, dups = 0, m = b->off[b->n];
 	unsigned key_bits = b->n > 1 ? 32 - (unsigned)__builtin_clz(b->n - 1) : 1;
-	uint32_t threads = opts->threads > 64 ? 64 : opts->threads;
+	uint32_t threads = graph_threads(opts);
 	uint32_t nr = threads * FINISH_RANGES_PER_THREAD;
 	struct fork_join *fj = NULL;
 	struct finish_range *ranges = NULL;

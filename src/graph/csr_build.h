@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gpuvm/graph.h"
+#include "gpuvm/run.h"
 
 struct csr_build {
 	uint32_t n;
@@ -79,6 +80,13 @@ int csr_finish(struct csr_build *b, const struct gpuvm_graph_opts *opts, bool di
 	       struct gpuvm_graph *g, struct gpuvm_error *err);
 
 void csr_abandon(struct csr_build *b);
+
+/* The host threads a graph build may use: opts->threads, at most
+ * GPUVM_MAX_THREADS (0 and 1: the caller's alone). */
+static inline uint32_t graph_threads(const struct gpuvm_graph_opts *opts)
+{
+	return opts->threads > GPUVM_MAX_THREADS ? GPUVM_MAX_THREADS : opts->threads;
+}
 
 /* malloc for the big arrays (offsets, edges, permutation): 2 MiB aligned
  * and advised to transparent huge pages above 4 MiB, because the CSR

@@ -247,7 +247,7 @@ int gpuvm_graph_rmat(const struct gpuvm_rmat_params *p, const struct gpuvm_graph
 	struct rmat_pass pass = {.gen = gen, .perm = perm, .bld = &bld, .m = m};
 	struct fork_join *fj = NULL;
 	if (opts->threads > 1) {
-		uint32_t threads = opts->threads > 64 ? 64 : opts->threads;
+		uint32_t threads = graph_threads(opts);
 		pass.batches = 8 * threads;
 		if (m > 4ull * pass.batches * RMAT_BATCH)
 			fj = fork_join_new(threads, pass.batches + 1);

@@ -554,15 +554,22 @@ static int pk_fail(struct simt_par *par, struct gpuvm_error *err)
 				   : "CTAs begun out of order (the worker threads need them in order)");
 }
 
-/* Under the mutex: the engine's noted warps go to their owners' to-do
- * lists, its read chunks back to the pool. */
-static void engine_flush(struct simt_par *par)
+/* Under the mutex: the chunks the engine read go back to the pool. */
+static void engine_give_back(struct simt_par *par)
 {
 	for (uint32_t i = 0; i < par->n_read; i++)
 		item_chunk_pool_put(&par->pool, par->read[i]);
+	par->n_read = 0;
+}
+
+/* Under the mutex: the engine's read chunks go back, and its noted warps
+ * to their owners' to-do lists. */
+static void engine_flush(struct simt_par *par)
+{
+	engine_give_back(par);
 	for (uint32_t i = 0; i < par->n_noted; i++)
 		want_work(par->noted[i]);
-	par->n_read = par->n_noted = 0;
+	par->n_noted = 0;
 }
 
 /* The engine is done with the chunk it read (NULL: none yet) and takes
@@ -765,9 +772,8 @@ void simt_par_free(struct simt_par *par)
 		return;
 	pthread_mutex_lock(&par->mu);
 	par->stop = 1;
-	for (uint32_t i = 0; i < par->n_read; i++) /* the owners need no telling now */
-		item_chunk_pool_put(&par->pool, par->read[i]);
-	par->n_read = par->n_noted = 0;
+	engine_give_back(par);
+	par->n_noted = 0; /* the owners need no telling now */
 	/* the profile's intervals end here, under the mutex as every change
 	 * is (the workers wake to stop and would otherwise race this) */
 	runnable_change(par, 1, 0);
