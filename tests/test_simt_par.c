@@ -275,39 +275,65 @@ static void test_chunk_pool_slabs(void **state)
 	assert_null(pool.slabs);
 }
 
-static void test_fifo_keeps_order_and_bound(void **state)
+/* Three segments' worth in and out, twice over: order kept across the
+ * segments' links, each segment the consumer leaves handed back once
+ * (never the warp's first), and the queue as new after release. */
+static void test_fifo_keeps_order_across_segments(void **state)
 {
 	(void)state;
 	struct item_chunk_pool pool;
 	item_chunk_pool_init(&pool, 1024);
-	struct item_fifo f = {.bound = 3};
-	struct item_chunk *c[3];
-	for (int i = 0; i < 3; i++) {
-		assert_true(item_fifo_has_room(&f));
+	enum { N = 3 * ITEM_SEG_SLOTS + 5 };
+	struct item_chunk *c[N];
+	for (int i = 0; i < N; i++)
 		c[i] = item_chunk_pool_get(&pool);
-		item_fifo_push(&f, c[i]);
+	struct item_fifo f;
+	item_fifo_init(&f);
+	for (int round = 0; round < 2; round++) {
+		struct item_seg *made[4] = {0};
+		int nmade = 0, nleft = 0;
+		for (int i = 0; i < N; i++) {
+			struct item_seg *g = NULL;
+			if (item_fifo_needs_seg(&f)) {
+				g = calloc(1, sizeof *g);
+				made[nmade++] = g;
+			}
+			item_fifo_push(&f, c[i], &g);
+			assert_null(g); /* taken when needed */
+			assert_int_equal(item_fifo_count(&f), i + 1);
+		}
+		assert_int_equal(nmade, 3);
+		for (int i = 0; i < N; i++) {
+			struct item_seg *left = NULL;
+			assert_ptr_equal(item_fifo_pop(&f, &left), c[i]);
+			if (left) {
+				assert_ptr_not_equal(left, &f.first);
+				assert_ptr_equal(left, made[nleft++]);
+			}
+		}
+		struct item_seg *left = NULL;
+		assert_null(item_fifo_pop(&f, &left));
+		assert_null(left);
+		assert_int_equal(nleft, 2); /* the third is the one read now */
+		assert_ptr_equal(item_fifo_release(&f), made[2]);
+		assert_ptr_equal(f.rseg, &f.first);
+		assert_int_equal(item_fifo_count(&f), 0);
+		for (int i = 0; i < nmade; i++)
+			free(made[i]);
 	}
-	assert_false(item_fifo_has_room(&f));
-	assert_ptr_equal(item_fifo_pop(&f), c[0]);
-	assert_true(item_fifo_has_room(&f));
-	item_fifo_push(&f, c[0]);
-	assert_ptr_equal(item_fifo_pop(&f), c[1]);
-	assert_ptr_equal(item_fifo_pop(&f), c[2]);
-	assert_ptr_equal(item_fifo_pop(&f), c[0]);
-	assert_null(item_fifo_pop(&f));
-	assert_int_equal(item_fifo_count(&f), 0);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < N; i++)
 		item_chunk_pool_put(&pool, c[i]);
 	item_chunk_pool_free(&pool);
 }
 
-/* The ring between a producer thread and a consumer that pops without a
+/* The queue between a producer thread and a consumer that pops without a
  * lock (the engine): every chunk arrives once, in order, with what the
- * producer wrote into it before the push, across many turns of the slots. */
-enum { FIFO_TRIP_CHUNKS = 200000 };
+ * producer wrote into it before the push, across many segments, each
+ * segment made by the producer and freed by the consumer once it left. */
+enum { FIFO_TRIP_CHUNKS = 200000, FIFO_TRIP_AHEAD = 40 };
 struct fifo_trip {
 	struct item_fifo f;
-	struct item_chunk *c[ITEM_FIFO_SLOTS + 1];
+	struct item_chunk *c[FIFO_TRIP_AHEAD + 2];
 	atomic_int stop;
 };
 
@@ -315,16 +341,17 @@ static void *fifo_producer(void *arg)
 {
 	struct fifo_trip *t = arg;
 	for (uint32_t i = 0; i < FIFO_TRIP_CHUNKS; i++) {
-		while (!item_fifo_has_room(&t->f))
+		while (item_fifo_count(&t->f) >= FIFO_TRIP_AHEAD)
 			if (atomic_load(&t->stop))
 				return NULL;
 			else
 				sched_yield();
 		/* the bound leaves this chunk with nobody: not waiting, and
 		 * the consumer has given up the one it popped before last */
-		struct item_chunk *c = t->c[i % (ITEM_FIFO_SLOTS + 1)];
+		struct item_chunk *c = t->c[i % (FIFO_TRIP_AHEAD + 2)];
 		c->len = i;
-		item_fifo_push(&t->f, c);
+		struct item_seg *g = item_fifo_needs_seg(&t->f) ? malloc(sizeof *g) : NULL;
+		item_fifo_push(&t->f, c, &g);
 	}
 	return NULL;
 }
@@ -334,18 +361,22 @@ static void test_fifo_between_threads(void **state)
 	(void)state;
 	struct item_chunk_pool pool;
 	item_chunk_pool_init(&pool, 64);
-	struct fifo_trip t = {.f = {.bound = ITEM_FIFO_SLOTS - 1}};
-	for (uint32_t i = 0; i <= ITEM_FIFO_SLOTS; i++)
+	struct fifo_trip t;
+	memset(&t, 0, sizeof t);
+	item_fifo_init(&t.f);
+	for (uint32_t i = 0; i < FIFO_TRIP_AHEAD + 2; i++)
 		t.c[i] = item_chunk_pool_get(&pool);
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, fifo_producer, &t), 0);
 	uint32_t bad = 0;
-	/* a ring that loses a chunk would stall both sides: give up after
+	/* a queue that loses a chunk would stall both sides: give up after
 	 * 10 s without one (a loaded host's scheduling pauses are far
 	 * shorter) and let the counts fail */
 	time_t last = time(NULL);
 	for (uint32_t i = 0, empty = 0; i < FIFO_TRIP_CHUNKS;) {
-		struct item_chunk *c = item_fifo_pop(&t.f);
+		struct item_seg *left = NULL;
+		struct item_chunk *c = item_fifo_pop(&t.f, &left);
+		free(left);
 		if (!c) {
 			if (++empty % 1024 == 0 && time(NULL) - last > 10)
 				break;
@@ -354,7 +385,7 @@ static void test_fifo_between_threads(void **state)
 		}
 		empty = 0;
 		last = time(NULL);
-		bad += c != t.c[i % (ITEM_FIFO_SLOTS + 1)] || c->len != i;
+		bad += c != t.c[i % (FIFO_TRIP_AHEAD + 2)] || c->len != i;
 		i++;
 	}
 	uint32_t popped = atomic_load(&t.f.head);
@@ -362,8 +393,10 @@ static void test_fifo_between_threads(void **state)
 	pthread_join(th, NULL);
 	assert_int_equal(popped, FIFO_TRIP_CHUNKS);
 	assert_int_equal(bad, 0);
-	assert_null(item_fifo_pop(&t.f));
-	for (uint32_t i = 0; i <= ITEM_FIFO_SLOTS; i++)
+	struct item_seg *left = NULL;
+	assert_null(item_fifo_pop(&t.f, &left));
+	free(item_fifo_release(&t.f));
+	for (uint32_t i = 0; i < FIFO_TRIP_AHEAD + 2; i++)
 		item_chunk_pool_put(&pool, t.c[i]);
 	item_chunk_pool_free(&pool);
 }
@@ -494,6 +527,68 @@ static int long_host(struct simt_host *h, void *user)
 		return -1;
 	struct mix_args a = {in, out, NULL, n};
 	return SIMT_LAUNCH(h, long_kernel, simt_dim3(LONG_CTAS, 1, 1), simt_dim3(32, 1, 1), a);
+}
+
+/* Each thread adds its launch's step to its element. */
+SIMT_KERNEL_ANY_ORDER(step_kernel, struct mix_args, p)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		ST(p.out, i, LD(p.out, i) + LD(p.in, i % 64) + p.n);
+}
+
+/* A chain of launches the host program looks into between them, as bfs
+ * does: each launch reads what the one before wrote, the program reads
+ * memory, sets an input, copies, allocates and reads the clock between
+ * them, and a long launch comes every fourth. With workers the program
+ * runs ahead of the engine; the result line (what it read, and the
+ * clock) must be the same at any thread count. */
+static int chain_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	int n = 48 * 256;
+	int *in = simt_malloc(h, "in", 64 * sizeof(int), GPUVM_ALLOC_DEVICE);
+	int *out = simt_malloc(h, "out", (uint64_t)n * sizeof(int), GPUVM_ALLOC_DEVICE);
+	int *big = simt_malloc(h, "big", (1 << 16) * sizeof(int), GPUVM_ALLOC_DEVICE);
+	if (!in || !out || !big)
+		return -1;
+	unsigned long long digest = 0;
+	double clock_sum = 0;
+	for (int k = 0; k < 12; k++) {
+		in[k % 64] = k * 3 + 1; /* read by the next launch */
+		if (simt_upload(h, in, 64 * sizeof(int)))
+			return -1;
+		struct mix_args a = {in, out, NULL, n};
+		if (SIMT_LAUNCH(h, step_kernel, simt_dim3(48, 1, 1), simt_dim3(256, 1, 1), a))
+			return -1;
+		if (k % 4 == 3) {
+			struct mix_args b = {big, big, NULL, 1 << 16};
+			if (SIMT_LAUNCH(h, long_kernel, simt_dim3(LONG_CTAS, 1, 1),
+					simt_dim3(32, 1, 1), b))
+				return -1;
+		}
+		/* what the launch wrote, read before the engine has timed it */
+		for (int i = 0; i < n; i += 97)
+			digest = digest * 1000003u + (unsigned)out[i];
+		if (simt_download(h, out, 64 * sizeof(int)))
+			return -1;
+		if (k == 5 && !simt_malloc(h, "late", 4096, GPUVM_ALLOC_DEVICE))
+			return -1;
+		if (k % 3 == 2)
+			clock_sum += simt_now_seconds(h);
+	}
+	simt_result(h, "digest=%llu clock=%a", digest, clock_sum);
+	return 0;
+}
+
+/* long_host's launch three times over: the workers can run the second
+ * and third while the engine still times the one before. */
+static int long3_host(struct simt_host *h, void *user)
+{
+	for (int k = 0; k < 3; k++)
+		if (long_host(h, user))
+			return -1;
+	return 0;
 }
 
 static int oob_host(struct simt_host *h, void *user)
@@ -669,6 +764,9 @@ static int simulate_counted(simt_host_fn fn, uint32_t threads, struct gpuvm_stat
 	return simulate_on("p100", fn, threads, st, err, chunks_made);
 }
 
+/* simulate_on's run's: launches posted while the engine timed another */
+static uint64_t last_launches_ahead;
+
 static int simulate_on(const char *preset, simt_host_fn fn, uint32_t threads,
 		       struct gpuvm_stats *st, struct gpuvm_error *err, uint64_t *chunks_made)
 {
@@ -683,6 +781,7 @@ static int simulate_on(const char *preset, simt_host_fn fn, uint32_t threads,
 	struct simt_program *p = src.impl;
 	if (chunks_made)
 		*chunks_made = p->par ? simt_par_chunks_made(p->par) : 0;
+	last_launches_ahead = p->launches_ahead;
 	src.ops->destroy(&src);
 	free(cfg);
 	return rc;
@@ -736,22 +835,96 @@ static void test_atomics_lose_no_update(void **state)
 	}
 }
 
-/* 2 warps of 20,000 accesses each (about 200 chunks apiece): the workers
- * never hold more than the bound, however far ahead they could run. */
+/* The program's run ahead of the engine gives the same run: what it
+ * read between launches, the clock, and every statistic. */
+static void test_host_ahead_gives_the_same_run(void **state)
+{
+	(void)state;
+	struct gpuvm_stats one, many;
+	struct gpuvm_error err = {{0}};
+	if (simulate(chain_host, 1, &one, &err))
+		fail_msg("%s", err.msg);
+	assert_non_null(strstr(one.result, "digest="));
+	uint64_t ahead = 0;
+	for (uint32_t t = 2; t <= 3; t++) {
+		if (simulate(chain_host, t, &many, &err))
+			fail_msg("%s", err.msg);
+		ahead += last_launches_ahead;
+		assert_string_equal(one.result, many.result);
+		assert_true(one.sim_cycles == many.sim_cycles);
+		assert_true(one.warp_insts == many.warp_insts);
+		assert_true(one.mem_insts == many.mem_insts);
+		assert_true(one.dram_bytes == many.dram_bytes);
+		gpuvm_stats_release(&many);
+	}
+	gpuvm_stats_release(&one);
+	/* and it did run ahead: of the 2 x 15 launches, those after a long
+	 * one were posted while the engine timed it (the workers run the
+	 * long one's threads long before the engine has timed them) */
+	if (ahead < 2)
+		fail_msg("%llu of 30 launches posted while the engine timed another",
+			 (unsigned long long)ahead);
+}
+
+/* 2 warps of 20,000 accesses each (about 200 chunks apiece): without a
+ * budget (GPUVM_SIMT_BUFFER_MIB=0) the workers never hold more than
+ * SIMT_PAR_READY_CHUNKS a warp, however far ahead they could run; with
+ * one of 1 MiB no more than it. */
 static void test_queue_stays_bounded(void **state)
 {
 	(void)state;
 	struct gpuvm_stats st;
 	struct gpuvm_error err = {{0}};
 	uint32_t workers = 3;
-	uint64_t made = 0;
-	if (simulate_counted(long_host, workers, &st, &err, &made))
+	uint64_t made = 0, near = LONG_CTAS * (SIMT_PAR_READY_CHUNKS + 1) + workers;
+	setenv("GPUVM_SIMT_BUFFER_MIB", "0", 1);
+	int rc = simulate_counted(long_host, workers, &st, &err, &made);
+	unsetenv("GPUVM_SIMT_BUFFER_MIB");
+	if (rc)
 		fail_msg("%s", err.msg);
 	assert_true(st.mem_insts >= LONG_CTAS * 20000);
 	gpuvm_stats_release(&st);
 	assert_true(made > 0);
-	if (made > LONG_CTAS * (SIMT_PAR_READY_CHUNKS + 1) + workers)
+	if (made > near)
 		fail_msg("%llu chunks made for %d warps", (unsigned long long)made, LONG_CTAS);
+	setenv("GPUVM_SIMT_BUFFER_MIB", "1", 1);
+	rc = simulate_counted(long_host, workers, &st, &err, &made);
+	unsetenv("GPUVM_SIMT_BUFFER_MIB");
+	if (rc)
+		fail_msg("%s", err.msg);
+	gpuvm_stats_release(&st);
+	uint64_t budget = (1u << 20) / (sizeof(struct item_chunk) + (4u << 10));
+	if (made > budget + near)
+		fail_msg("%llu chunks made with a budget of %llu", (unsigned long long)made,
+			 (unsigned long long)budget);
+}
+
+/* Three long launches in a row with a budget of 1 MiB: the workers run
+ * the next launch's warps far ahead (the engine reads none of them while
+ * it times the one before), within the budget, and the run is the same
+ * as one thread's. */
+static void test_workers_run_ahead_within_budget(void **state)
+{
+	(void)state;
+	struct gpuvm_stats one, st;
+	struct gpuvm_error err = {{0}};
+	uint32_t workers = 2;
+	uint64_t made = 0, near = 2 * LONG_CTAS * (SIMT_PAR_READY_CHUNKS + 1) + workers;
+	uint64_t budget = (1u << 20) / (sizeof(struct item_chunk) + (4u << 10));
+	if (simulate(long3_host, 1, &one, &err))
+		fail_msg("%s", err.msg);
+	setenv("GPUVM_SIMT_BUFFER_MIB", "1", 1);
+	int rc = simulate_counted(long3_host, workers, &st, &err, &made);
+	unsetenv("GPUVM_SIMT_BUFFER_MIB");
+	if (rc)
+		fail_msg("%s", err.msg);
+	assert_true(one.sim_cycles == st.sim_cycles);
+	assert_true(one.mem_insts == st.mem_insts);
+	gpuvm_stats_release(&one);
+	gpuvm_stats_release(&st);
+	if (made < near + 32 || made > budget + near)
+		fail_msg("%llu chunks made with a budget of %llu", (unsigned long long)made,
+			 (unsigned long long)budget);
 }
 
 static void test_failing_kernel_fails_the_same(void **state)
@@ -788,11 +961,13 @@ int main(void)
 		cmocka_unit_test(test_chunk_round_trip_and_bound),
 		cmocka_unit_test(test_chunk_pool_slabs),
 		cmocka_unit_test(test_lanes_order_is_exact),
-		cmocka_unit_test(test_fifo_keeps_order_and_bound),
+		cmocka_unit_test(test_fifo_keeps_order_across_segments),
 		cmocka_unit_test(test_fifo_between_threads),
 		cmocka_unit_test(test_workers_give_the_same_run),
 		cmocka_unit_test(test_atomics_lose_no_update),
 		cmocka_unit_test(test_queue_stays_bounded),
+		cmocka_unit_test(test_host_ahead_gives_the_same_run),
+		cmocka_unit_test(test_workers_run_ahead_within_budget),
 		cmocka_unit_test(test_failing_kernel_fails_the_same),
 		cmocka_unit_test(test_red_add_sums_in_thread_order),
 	};

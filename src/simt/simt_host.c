@@ -1,9 +1,23 @@
 /* The host side of the SIMT executor: a host program (plain sequential C:
  * allocate, initialise, copy, launch, read results, loop) runs as a
- * coroutine; every allocation, copy and launch is handed to the engine as
- * one run operation, and the program continues when the engine asks for
- * the next operation. Deterministic, single-threaded, and the program sees
- * each kernel's real results before deciding what to do next. */
+ * coroutine on the engine's thread; every allocation, copy and launch is
+ * handed to the engine as one run operation. Deterministic, and the
+ * program sees each kernel's real results before deciding what to do
+ * next.
+ *
+ * Alone, the program posts one operation and waits until the engine asks
+ * for the next. With worker threads (simt_par.c) it runs ahead of the
+ * timing, so that the workers can start the next launch while the engine
+ * still times this one (a launch's first chunks were the engine's waits:
+ * docs/parallel.md): it queues operations whose end it does not look at
+ * (allocations, copies, syncs), and after a launch the workers run it
+ * waits only until they have run every thread of it, when its memory is
+ * as the engine will leave it; the engine's thread then resumes it
+ * mid-kernel (simt_host_run_ahead). It waits for the engine itself before
+ * it reads the clock (simt_now_seconds, simt_event_seconds), at a launch
+ * that runs on the engine's thread, when the queue is full, and for a
+ * launch slot. The engine gets the same operations in the same order
+ * either way, and the clock the program reads is the same. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +35,46 @@ static struct simt_program *prog(struct simt_host *h)
 	return &h->p;
 }
 
-/* Hands op to the engine; returns when it asks for the next one. */
-static int post(struct simt_program *p, const struct gpuvm_run_op *op)
+/* What a waiting program waits for (simt_program.waits). */
+enum simt_host_wait {
+	HOST_RUNS,  /* not waiting */
+	HOST_DRAIN, /* the engine to have run every operation posted */
+	HOST_LAUNCH, /* the workers to have run the newest launch */
+	HOST_SLOT,  /* the engine to give up the next launch slot */
+};
+
+/* Gives the engine's thread back until what `why` names has come
+ * (sp_next and simt_host_run_ahead decide); -1 when the run is torn down
+ * or the program failed meanwhile. */
+static int wait_for(struct simt_program *p, enum simt_host_wait why)
+{
+	p->waits = why;
+	coro_yield(&p->host);
+	p->waits = HOST_RUNS;
+	return p->aborting || p->failed ? -1 : 0;
+}
+
+/* Queues op for the engine (slot: its launch slot, -1 none), and waits
+ * as `why` says: for HOST_RUNS only when the queue is full. */
+static int post_slot(struct simt_program *p, const struct gpuvm_run_op *op, int slot,
+		     enum simt_host_wait why)
 {
 	if (p->aborting || p->failed)
 		return -1;
-	p->op = *op;
-	coro_yield(&p->host);
-	return p->aborting || p->failed ? -1 : 0;
+	uint32_t i = (p->queue_head + p->queue_n++) % SIMT_HOST_QUEUE;
+	p->queue[i] = *op;
+	p->queue_slot[i] = slot;
+	p->clock_fresh = 0;
+	/* alone, every operation is waited for, as the engine asks */
+	if (p->exec_threads <= 1 || (why == HOST_RUNS && p->queue_n == SIMT_HOST_QUEUE))
+		why = HOST_DRAIN;
+	return why == HOST_RUNS ? 0 : wait_for(p, why);
+}
+
+/* An operation whose end the program does not see: queued. */
+static int post(struct simt_program *p, const struct gpuvm_run_op *op)
+{
+	return post_slot(p, op, -1, HOST_RUNS);
 }
 
 int simt_fail(struct simt_host *h, const char *fmt, ...)
@@ -167,9 +213,20 @@ int simt_wait_event(struct simt_host *h, unsigned event)
 	return 0;
 }
 
+/* The clock after every operation posted: waits for the engine to have
+ * run them when the program ran ahead. */
+static void clock_now(struct simt_program *p)
+{
+	if (!p->clock_fresh)
+		wait_for(p, HOST_DRAIN);
+}
+
 double simt_event_seconds(struct simt_host *h, unsigned event)
 {
-	return event && event < GPUVM_RUN_EVENTS ? prog(h)->event_seconds[event] : -1;
+	if (!event || event >= GPUVM_RUN_EVENTS)
+		return -1;
+	clock_now(prog(h));
+	return prog(h)->event_seconds[event];
 }
 
 int simt_upload(struct simt_host *h, const void *mem, uint64_t bytes)
@@ -238,7 +295,12 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	if (args_bytes > SIMT_MAX_ARGS_BYTES)
 		return simt_fail(h, "%s: %zu bytes of arguments (max %d)", name, args_bytes,
 				 SIMT_MAX_ARGS_BYTES);
-	struct simt_launch *l = &p->launch;
+	/* a launch slot the engine does not hold */
+	while (p->slot_busy[p->slot_next])
+		if (wait_for(p, HOST_SLOT))
+			return -1;
+	uint32_t slot = p->slot_next;
+	struct simt_launch *l = &p->launches[slot];
 	simt_launch_reset(l);
 	snprintf(l->k.name, sizeof l->k.name, "%s", name);
 	l->k.grid[0] = grid.x;
@@ -262,16 +324,20 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	l->zip = zip_stats(p, body);
 	l->red = &p->red;
 	simt_red_order_begin(&p->red);
-	/* any order: its threads may run on the workers (same results) */
-	if ((flags & SIMT_ANY_ORDER) && p->exec_threads > 1)
-		simt_par_launch(p, l);
+	/* any order: its threads may run on the workers (same results), and
+	 * the program goes on once they have run them all */
+	int on_workers = (flags & SIMT_ANY_ORDER) && p->exec_threads > 1 &&
+			 simt_par_launch(p, l, slot) == 0;
+	p->slot_busy[slot] = 1;
+	p->launches_ahead += (uint64_t)p->mid_kernel;
+	p->slot_next = (slot + 1) % SIMT_LAUNCH_SLOTS;
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_KERNEL;
 	op.kernel = &l->k;
 	op.wait_event = p->wait_event;
 	p->wait_event = 0;
-	return post(p, &op);
+	return post_slot(p, &op, (int)slot, on_workers ? HOST_LAUNCH : HOST_DRAIN);
 }
 
 void simt_result(struct simt_host *h, const char *fmt, ...)
@@ -284,6 +350,7 @@ void simt_result(struct simt_host *h, const char *fmt, ...)
 
 double simt_now_seconds(struct simt_host *h)
 {
+	clock_now(prog(h));
 	return prog(h)->now_seconds;
 }
 
@@ -300,22 +367,71 @@ static void host_entry(void *arg)
 	p->host_rc = p->fn((struct simt_host *)p, p->user);
 }
 
+/* Resumes the program where it waits (the engine's thread only). */
+static void resume(struct simt_program *p)
+{
+	p->host_started = 1;
+	coro_resume(&p->host);
+	if (p->host.finished && p->host_rc < 0 && !p->failed) {
+		p->failed = 1;
+		gpuvm_fail(&p->err, p->name, 0, NULL, "host program failed");
+	}
+}
+
+/* Whether the program may go on before the engine has run what it
+ * posted: it waits for the workers, and they have run the launch, or
+ * for a launch slot, and the engine has given it up. */
+static int may_go_on(struct simt_program *p)
+{
+	if (!p->host_started || p->host.finished || p->failed || p->aborting)
+		return 0;
+	if (p->waits == HOST_SLOT)
+		return !p->slot_busy[p->slot_next];
+	return p->waits == HOST_LAUNCH && p->par && simt_par_ahead_done(p->par);
+}
+
+/* Lets a program that may go on run to its next wait: each turn posts
+ * something or waits for something else. */
+static void go_on(struct simt_program *p)
+{
+	for (int turns = 0; turns < 4 && may_go_on(p); turns++)
+		resume(p);
+}
+
+void simt_host_run_ahead(struct simt_program *p)
+{
+	p->mid_kernel = 1;
+	go_on(p);
+	p->mid_kernel = 0;
+}
+
 static int sp_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
 	struct simt_program *p = s->impl;
-	simt_launch_reset(&p->launch);
 	memset(op, 0, sizeof *op);
-	p->now_seconds = s->now_seconds;
-	memcpy(p->event_seconds, s->event_seconds, sizeof p->event_seconds);
+	if (p->engine_slot >= 0) { /* the engine is done with that launch */
+		simt_launch_reset(&p->launches[p->engine_slot]);
+		p->slot_busy[p->engine_slot] = 0;
+		p->engine_slot = -1;
+	}
 	p->exec_threads = s->exec_threads;
-	if (!p->host.finished && !p->failed) {
-		p->op.kind = GPUVM_RUN_END;
-		p->host_started = 1;
-		coro_resume(&p->host);
-		if (p->host.finished && p->host_rc < 0 && !p->failed) {
-			p->failed = 1;
-			gpuvm_fail(&p->err, p->name, 0, NULL, "host program failed");
-		}
+	if (!p->queue_n) {
+		/* the engine has run everything posted: the clock is the
+		 * program's to read, and it goes on whatever it waits for */
+		p->now_seconds = s->now_seconds;
+		memcpy(p->event_seconds, s->event_seconds, sizeof p->event_seconds);
+		p->clock_fresh = 1;
+		if (!p->host.finished && !p->failed)
+			resume(p);
+	} else {
+		go_on(p);
+	}
+	if (p->queue_n) { /* a failure after these ends the run after them, as alone */
+		*op = p->queue[p->queue_head];
+		p->engine_slot = p->queue_slot[p->queue_head];
+		p->queue_head = (p->queue_head + 1) % SIMT_HOST_QUEUE;
+		p->queue_n--;
+		return 0;
 	}
 	if (p->failed) {
 		*err = p->err;
@@ -325,8 +441,8 @@ static int sp_next(struct gpuvm_source *s, struct gpuvm_run_op *op, struct gpuvm
 		op->kind = GPUVM_RUN_END;
 		return 0;
 	}
-	*op = p->op;
-	return 0;
+	/* waiting with nothing posted, the engine idle: cannot happen */
+	return gpuvm_fail(err, p->name, 0, NULL, "host program waits with no operation posted");
 }
 
 static void sp_result(struct gpuvm_source *s, char *buf, size_t len)
@@ -352,7 +468,8 @@ static void sp_destroy(struct gpuvm_source *s)
 	p->exec_threads = 1;
 	for (int tries = 0; p->host_started && !p->host.finished && tries < 1000; tries++)
 		coro_resume(&p->host);
-	simt_launch_reset(&p->launch);
+	for (int i = 0; i < SIMT_LAUNCH_SLOTS; i++)
+		simt_launch_reset(&p->launches[i]);
 	simt_red_order_free(&p->red);
 	simt_pool_free(p);
 	if (p->user_free)
@@ -396,6 +513,7 @@ int simt_program_source(const char *name, simt_host_fn fn, void *user, void (*us
 	p->fn = fn;
 	p->user = user;
 	p->next_carveout_percent = -1;
+	p->engine_slot = -1;
 	p->user_free = user_free;
 	/* exec_threads 0 until the caller says (tests leave *out uninitialised) */
 	*out = (struct gpuvm_source){.ops = &simt_source_ops, .impl = p};

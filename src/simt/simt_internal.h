@@ -26,6 +26,12 @@
 #endif
 #define SIMT_HOST_STACK_BYTES (8u << 20)
 #define SIMT_MAX_ARGS_BYTES 512
+/* operations a program may post ahead of the engine (simt_host.c) */
+#define SIMT_HOST_QUEUE 8
+/* launches a program may have in flight: the one the engine times and
+ * two the workers ran meanwhile (pagerank's short second kernel would
+ * hold the workers back from the next first kernel with one) */
+#define SIMT_LAUNCH_SLOTS 3
 
 /* One buffered access, 16 bytes (a warp holds 32 x SIMT_RUNAHEAD of
  * them, so their size is most of a resident thread's memory and of what
@@ -232,10 +238,26 @@ struct simt_program {
 	int host_rc, host_started, aborting, failed;
 	/* simt_prefer_carveout's percent for the next launch, -1 none */
 	int next_carveout_percent;
-	struct gpuvm_run_op op;
 	struct gpuvm_error err;
 
-	struct simt_launch launch;
+	/* Operations posted and not yet handed to the engine, oldest first,
+	 * with the launch slot of each kernel (-1 for other operations). With
+	 * worker threads the program goes on past operations whose end it
+	 * does not look at, and past a launch once the workers have run it
+	 * (simt_host.c); alone it waits for the engine at each one. */
+	struct gpuvm_run_op queue[SIMT_HOST_QUEUE];
+	int queue_slot[SIMT_HOST_QUEUE];
+	uint32_t queue_head, queue_n;
+	int waits;       /* enum simt_host_wait: what the program waits for */
+	int clock_fresh; /* now_seconds and event_seconds are after every op posted */
+	/* Launches in flight: a slot is busy from the launch's post until
+	 * the engine asks for the operation after it. */
+	struct simt_launch launches[SIMT_LAUNCH_SLOTS];
+	int slot_busy[SIMT_LAUNCH_SLOTS];
+	uint32_t slot_next;
+	int engine_slot; /* the slot of the operation the engine has, -1 none */
+	int mid_kernel;  /* resumed by the engine mid-kernel (simt_host_run_ahead) */
+	uint64_t launches_ahead; /* launches posted while the engine timed another */
 	struct simt_red_order red;
 	struct simt_zip_stats zip[SIMT_ZIP_BODIES];
 	uint32_t zip_n;
@@ -262,6 +284,10 @@ extern const struct gpuvm_kernel_ops simt_kernel_ops;
 
 /* Frees the launch's remaining CTAs (after the kernel or on teardown). */
 void simt_launch_reset(struct simt_launch *l);
+/* The engine's thread, mid-kernel, when the workers have run the newest
+ * launch: a program waiting for that (or for a launch slot) goes on to
+ * its next operation now (simt_host.c). */
+void simt_host_run_ahead(struct simt_program *p);
 /* CTAs (simt_cta.c): a new CTA with its lanes and warp buffers, in the
  * launch's live list (NULL on out of memory); freed; run eagerly once a
  * thread reached a barrier; and its end once every warp has ended: its
