@@ -86,7 +86,7 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 		pthread_mutex_lock(&par->mu);
 		if (cta + 1 > L->begun) {
 			L->begun = cta + 1;
-			/* the window ahead moved: idle workers par_claim, woken
+			/* the window ahead moved: idle workers claim, woken
 			 * once it has room for a batch of CTAs */
 			if (par->sleeping && L->claimed < L->ctas &&
 			    L->claimed + PAR_WAKE_BATCH <= L->begun + PAR_CTAS_AHEAD)
@@ -243,7 +243,8 @@ static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		it->kind = GPUVM_ITEM_END;
 		return 0;
 	}
-	if (ref->rd == ref->len) {
+	int turned = ref->rd == ref->len; /* to the warp's next chunk */
+	if (turned) {
 		if (!ref->pw)
 			return pk_fail(L, err);
 		ref->cur = next_chunk(par, ref->pw, ref->cur, 0);
@@ -263,11 +264,14 @@ static int pk_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 	if (it->kind == GPUVM_ITEM_END) {
 		next_chunk(par, ref->pw, ref->cur, 1);
 		ref->cur = NULL;
-		ref->ended = 1;
+		ref->ended = turned = 1;
 	}
 	/* the workers ended the posted launch: the host program may go on
-	 * to its next (this item was read: the engine needs nothing here) */
-	if (__builtin_expect(atomic_load_explicit(&par->host_wake, memory_order_relaxed), 0)) {
+	 * to its next (this item was read: the engine needs nothing here).
+	 * Looked at once a chunk, not once an item: the flag shares a line
+	 * with fields the workers write under the mutex. */
+	if (turned &&
+	    __builtin_expect(atomic_load_explicit(&par->host_wake, memory_order_relaxed), 0)) {
 		atomic_store_explicit(&par->host_wake, 0, memory_order_relaxed);
 		simt_host_run_ahead(par->prog);
 	}
