@@ -14,22 +14,51 @@
 
 #include "gpuvm/trace.h"
 
+static char fuzz_dir_path[256];
+
+/* The names fuzz_write has used, so the folder can be emptied at exit:
+ * every run of a replay or a fuzzer left one behind in /tmp. */
+static char fuzz_names[8][64];
+static int fuzz_name_count;
+
+static void fuzz_dir_remove(void)
+{
+	char path[sizeof fuzz_dir_path + sizeof fuzz_names[0] + 1];
+	for (int i = 0; i < fuzz_name_count; i++) {
+		int n = snprintf(path, sizeof path, "%s/%s", fuzz_dir_path, fuzz_names[i]);
+		if (n > 0 && (size_t)n < sizeof path)
+			unlink(path);
+	}
+	rmdir(fuzz_dir_path);
+}
+
 static const char *fuzz_dir(void)
 {
-	static char dir[256];
-	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "%s/gpuvm-fuzz-XXXXXX",
+	if (!fuzz_dir_path[0]) {
+		snprintf(fuzz_dir_path, sizeof fuzz_dir_path, "%s/gpuvm-fuzz-XXXXXX",
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(dir))
+		if (!mkdtemp(fuzz_dir_path))
 			abort();
+		atexit(fuzz_dir_remove);
 	}
-	return dir;
+	return fuzz_dir_path;
+}
+
+static void fuzz_remember(const char *name)
+{
+	for (int i = 0; i < fuzz_name_count; i++)
+		if (!strcmp(fuzz_names[i], name))
+			return;
+	if (fuzz_name_count == 8 || strlen(name) >= sizeof fuzz_names[0])
+		abort();
+	strcpy(fuzz_names[fuzz_name_count++], name);
 }
 
 static void fuzz_write(const char *name, const void *data, size_t size)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
+	fuzz_remember(name);
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		abort();
