@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "core/env_knob.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct thread_profile_snapshot acc;
@@ -40,6 +41,5 @@ void thread_profile_read(struct thread_profile_snapshot *out)
 
 bool thread_profile_printing(void)
 {
-	const char *e = getenv("GPUVM_THREADS_PROFILE");
-	return e && *e && strcmp(e, "0");
+	return env_knob_bool("GPUVM_THREADS_PROFILE", 0);
 }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include "core/env_knob.h"
 
 const char *par_scope_name(enum par_scope s)
 {
@@ -83,4 +84,11 @@ void par_window_of(const struct gpuvm_config *cfg, enum par_scope scope, struct 
 				 walk, data);
 		}
 	}
+}
+
+enum window_threads window_threads_knob(void)
+{
+	static const char *const words[] = {"barrier", "partitions", "all"};
+	return (enum window_threads)env_knob_word("GPUVM_WINDOW_THREADS", words, 3,
+						  WINDOW_THREADS_BARRIER);
 }

@@ -34,6 +34,15 @@ struct par_window {
 	double walker_cycles;           /* the memory-side walker (PWC hit), then L1 */
 };
 
+/* GPUVM_WINDOW_THREADS (docs/parallel.md): what a windowed run may hand
+ * to helper threads besides the barrier's second stage. */
+enum window_threads {
+	WINDOW_THREADS_BARRIER = 0, /* unset: the barrier's stages only */
+	WINDOW_THREADS_PARTITIONS,  /* the SM partitions on the fork-join pool */
+	WINDOW_THREADS_ALL,         /* and every window's barrier to the pipe */
+};
+enum window_threads window_threads_knob(void);
+
 void par_window_of(const struct gpuvm_config *cfg, enum par_scope scope, struct par_window *w);
 const char *par_scope_name(enum par_scope s);
 

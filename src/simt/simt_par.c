@@ -63,6 +63,7 @@
 #include <time.h>
 
 #include "simt/simt_par_internal.h"
+#include "core/env_knob.h"
 
 /* ---- the engine's side ---------------------------------------------- */
 
@@ -305,14 +306,7 @@ static const struct gpuvm_kernel_ops par_kernel_ops = {
  * PAR_BUFFER_MIB; 0 keeps every warp to SIMT_PAR_READY_CHUNKS. */
 static uint64_t budget_chunks(void)
 {
-	uint64_t mib = PAR_BUFFER_MIB;
-	const char *e = getenv("GPUVM_SIMT_BUFFER_MIB");
-	if (e && *e) {
-		char *end;
-		unsigned long long v = strtoull(e, &end, 10);
-		if (!*end && v <= (1ull << 20))
-			mib = v;
-	}
+	uint64_t mib = env_knob_u64("GPUVM_SIMT_BUFFER_MIB", PAR_BUFFER_MIB, 0, 1ull << 20);
 	return (mib << 20) / (sizeof(struct item_chunk) + PAR_CHUNK_BYTES);
 }
 

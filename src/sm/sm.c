@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "core/later.h"
+#include "core/env_knob.h"
+#include "par/window.h"
 
 /* gem5-gpu src/gpu/lsq_warp_inst_buffer.cc, WarpInstBuffer::coalesce: a
  * warp's 4, 8 and 16 B lanes coalesce into accesses within 128 B segments
@@ -91,10 +93,9 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 		return -1;
 	s->windowed = cfg->core_window != 0;
 	s->window_lag = cfg->core_window == 2;
-	const char *every = getenv("GPUVM_WINDOW_THREADS");
-	s->pipe_every_window = every && strcmp(every, "all") == 0;
-	const char *split = getenv("GPUVM_WINDOW_SPLIT");
-	s->split_mode = !split || !*split ? -1 : strcmp(split, "0") != 0;
+	s->pipe_every_window = window_threads_knob() == WINDOW_THREADS_ALL;
+	static const char *const split_words[] = {"auto", "0", "1"};
+	s->split_mode = env_knob_word("GPUVM_WINDOW_SPLIT", split_words, 3, 0) - 1;
 	/* the requests and parked warps of a window are the partitions'
 	 * (src/system/partition.h), which copy this layer */
 	if (s->windowed)

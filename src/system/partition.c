@@ -5,6 +5,7 @@
 #include "core/cache_line.h"
 #include "par/fork_join.h"
 #include "system/partition.h"
+#include "par/window.h"
 
 int sm_partitions_init(struct sm_partitions *ps, struct sm_layer *sl)
 {
@@ -13,8 +14,7 @@ int sm_partitions_init(struct sm_partitions *ps, struct sm_layer *sl)
 	if (n > cfg->sms)
 		n = cfg->sms;
 	ps->n = n;
-	const char *want = getenv("GPUVM_WINDOW_THREADS");
-	ps->threads_wanted = want && (!strcmp(want, "all") || !strcmp(want, "partitions"));
+	ps->threads_wanted = window_threads_knob() != WINDOW_THREADS_BARRIER;
 	ps->part = gpuvm_calloc_lines(n, sizeof *ps->part);
 	ps->of_sm = calloc(cfg->sms, sizeof *ps->of_sm);
 	if (!ps->part || !ps->of_sm)

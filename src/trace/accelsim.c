@@ -39,6 +39,7 @@
 #include "trace/readers.h"
 #include "trace/accelsim_internal.h"
 #include "trace/sass_opcode.h"
+#include "core/env_knob.h"
 
 /* NVBit: shared and local windows are 16 MiB from their base addresses. */
 #define AS_WINDOW_BYTES (16ull << 20)
@@ -762,8 +763,7 @@ int trace_open_accelsim(const char *path, struct gpuvm_source *out, struct gpuvm
 		return gpuvm_fail(err, path, 0, NULL, "out of memory");
 	struct gpuvm_source src = {.ops = &accelsim_ops, .impl = s};
 	infer_init(&s->inf);
-	const char *cache_env = getenv("GPUVM_TRACE_CACHE");
-	s->cache_on = !cache_env || strcmp(cache_env, "0");
+	s->cache_on = env_knob_bool("GPUVM_TRACE_CACHE", 1);
 	struct stat st;
 	if (stat(path, &st)) {
 		gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));

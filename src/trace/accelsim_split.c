@@ -23,6 +23,7 @@
 
 #include "par/thread_profile.h"
 #include "trace/accelsim_internal.h"
+#include "core/env_knob.h"
 
 /* A part's least size: below it a thread's start and a scratch file's
  * copy are not paid back (the parse reads ~250 MB/s a core here). */
@@ -32,14 +33,7 @@
 
 static uint64_t part_bytes(void)
 {
-	const char *e = getenv("GPUVM_TRACE_SPLIT_BYTES");
-	if (e && *e) {
-		char *end;
-		unsigned long long v = strtoull(e, &end, 10);
-		if (!*end && v > 0)
-			return v;
-	}
-	return AS_SPLIT_PART_BYTES;
+	return env_knob_u64("GPUVM_TRACE_SPLIT_BYTES", AS_SPLIT_PART_BYTES, 1, UINT64_MAX);
 }
 
 /* The file offset of t's next byte (plain files), or -1. */

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/env_knob.h"
 
 static uint64_t page_bytes(void)
 {
@@ -25,8 +26,7 @@ static uint64_t page_bytes(void)
 void native_map_open(struct native_map *m, int fd)
 {
 	memset(m, 0, sizeof *m);
-	const char *env = getenv("GPUVM_TRACE_MMAP");
-	if (!env || strcmp(env, "1"))
+	if (!env_knob_bool("GPUVM_TRACE_MMAP", 0))
 		return;
 	struct stat st;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
