@@ -434,9 +434,9 @@ void simt_par_free(struct simt_par *par)
 		pthread_join(wk->tid, NULL);
 		if (par->profile)
 			fprintf(stderr,
-				"threads-profile: worker %u cpu %.3f s, asleep %.3f s in %llu sleeps, %llu chunks\n",
+				"threads-profile: worker %u cpu %.3f s, asleep %.3f s in %llu sleeps, %llu chunks, nice +%d\n",
 				i, wk->cpu_s, wk->asleep_s, (unsigned long long)wk->sleeps,
-				(unsigned long long)wk->fills);
+				(unsigned long long)wk->fills, wk->nice_added);
 		workers_cpu_s += wk->cpu_s;
 		simt_launch_reset(&wk->launch);
 		simt_pool_free(&wk->prog);

@@ -21,6 +21,10 @@
 /* CTAs claimed of a launch the engine has not begun, while the budget
  * lasts (may_claim) */
 #define PAR_CTAS_AHEAD_MAX 1024
+/* How much lower the workers' scheduling priority is than the engine's
+ * (nice levels; simt_par_worker.c worker_yield_to_engine). */
+#define PAR_WORKER_NICE 5
+
 /* The chunks' budget (GPUVM_SIMT_BUFFER_MIB): the workers run a launch
  * ahead of the engine as far as it lasts. */
 #define PAR_BUFFER_MIB 64
@@ -52,13 +56,14 @@ struct par_worker;
 struct par_run;
 
 enum { WORKER_DOZING = 1, WORKER_ASLEEP = 2 };
-enum { TODO_NEAR, TODO_DEEP };
+enum { TODO_NEAR, TODO_DEEP, TODO_FIRST, TODO_LISTS };
 
 struct par_warp {
 	struct par_cta *cta;
 	struct par_warp *prev, *next; /* in the owner's to-do list */
 	struct item_fifo ready;
-	int queued; /* 0, or on its owner's list TODO_NEAR / TODO_DEEP + 1 */
+	int queued; /* 0, or on its owner's list TODO_NEAR / DEEP / FIRST + 1 */
+	uint64_t queued_seq; /* its owner's count of warps queued, when queued */
 	int busy, ended, failed;
 	struct gpuvm_error err;   /* failed: what the executor said */
 	struct item_chunk *held;  /* the chunk the engine reads (for teardown) */
@@ -90,14 +95,17 @@ struct par_worker {
 	/* own copy of the body's buffer-layout record (only speed depends on
 	 * it): the shared one would be written by every worker at once */
 	struct simt_zip_stats zip;
-	/* warps to fill: those with fewer than SIMT_PAR_READY_CHUNKS
-	 * waiting (TODO_NEAR), and those the budget lets run further ahead
-	 * (TODO_DEEP), taken only when no CTA is left to claim */
-	struct par_warp *todo_head[2], *todo_tail[2];
-	uint32_t ntodo; /* on TODO_NEAR */
+	/* warps to fill: those never filled (TODO_FIRST), those with fewer
+	 * than SIMT_PAR_READY_CHUNKS waiting (TODO_NEAR), and those the
+	 * budget lets run further ahead (TODO_DEEP), taken only when no CTA
+	 * is left to claim */
+	struct par_warp *todo_head[TODO_LISTS], *todo_tail[TODO_LISTS];
+	uint32_t ntodo;     /* on TODO_NEAR or TODO_FIRST */
+	uint64_t queue_seq; /* warps queued so far (FIFO across the two) */
 	/* GPUVM_THREADS_PROFILE: seconds asleep, CPU at exit, sleeps */
 	double asleep_s, cpu_s;
 	uint64_t sleeps, fills;
+	int nice_added; /* the nice levels it runs below its process */
 };
 
 /* One launch as posted, in the program's launch slot: the engine may

@@ -90,6 +90,17 @@ for t in 2 3 2 3; do
 		fail "pathfinder --threads $t: CTA line: $(grep CTAs prof.txt)"
 	[ "${adopted:-0}" -gt 0 ] || fail "pathfinder --threads $t: no CTA taken by the first free worker"
 done
+# the workers run 5 nice levels below the engine (at most 19), so that on
+# fewer cores than threads the engine, the critical path, keeps its core;
+# GPUVM_SIMT_WORKER_NICE=0 leaves them at the process's
+own_nice=$(nice)
+want_nice=$((19 - own_nice < 5 ? 19 - own_nice : 5))
+[ "$(grep -c "chunks, nice +$want_nice\$" prof.txt)" -eq 3 ] ||
+	fail "workers not $want_nice nice levels below the engine: $(grep 'worker' prof.txt)"
+GPUVM_SIMT_WORKER_NICE=0 GPUVM_THREADS_PROFILE=1 "$GPUVM" sim --gpu p100 \
+	--workload pathfinder:cols=20000 --threads 2 -q --json prof.json 2>prof.txt
+[ "$(grep -c 'chunks, nice +0$' prof.txt)" -eq 2 ] ||
+	fail "GPUVM_SIMT_WORKER_NICE=0: $(grep 'worker' prof.txt)"
 "$GPUVM" sim --gpu p100 --workload pathfinder:cols=20000 --threads 2 -q --json prof.json 2>prof.txt
 [ ! -s prof.txt ] || fail "no GPUVM_THREADS_PROFILE, yet stderr: $(cat prof.txt)"
 
