@@ -5,11 +5,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "core/env_knob.h"
 #include "par/thread_profile.h"
@@ -332,6 +332,14 @@ static struct par_warp *near_warp(struct par_worker *wk, const struct par_run *L
 	return near;
 }
 
+/* The thread's nice value; -1 if it cannot be read. */
+static int thread_nice(id_t tid, int *nice)
+{
+	errno = 0;
+	*nice = getpriority(PRIO_PROCESS, tid);
+	return *nice == -1 && errno ? -1 : 0;
+}
+
 /* The workers run ahead of the engine, which is the critical path: on a
  * machine with fewer cores than the simulation's threads (--threads N
  * runs N workers beside the engine) the scheduler should give the engine
@@ -341,15 +349,8 @@ static struct par_warp *near_warp(struct par_worker *wk, const struct par_run *L
  * 19): CFS then weighs the engine 3:1 against a worker (1024 against 335,
  * kernel/sched/core.c sched_prio_to_weight). Measured on the 2-core host
  * (docs/parallel.md): the SIMT triad at two threads 1.15-1.24 -> 1.06-1.16
- * s wall, bfs R-MAT 18 3.76-4.04 -> 3.64-3.69 s. */
-static int thread_nice(id_t tid, int *nice)
-{
-	errno = 0;
-	*nice = getpriority(PRIO_PROCESS, tid);
-	return *nice == -1 && errno ? -1 : 0;
-}
-
-/* Returns the nice levels added (the profile prints them). */
+ * s wall, bfs R-MAT 18 3.76-4.04 -> 3.64-3.69 s. Returns the levels
+ * added (the profile prints them). */
 static int worker_yield_to_engine(void)
 {
 	int add = (int)env_knob_u64("GPUVM_SIMT_WORKER_NICE", PAR_WORKER_NICE, 0, 19);
