@@ -24,6 +24,7 @@
 #include "simt/item_chunk.h"
 #include "simt/simt_internal.h"
 #include "simt/simt_par.h"
+#include "simt/simt_par_internal.h"
 
 /* ---- the queue ------------------------------------------------------- */
 
@@ -984,6 +985,78 @@ static void test_failing_kernel_fails_the_same(void **state)
 	}
 }
 
+/* A worker's choice among its own warps (par_near_warp): the oldest
+ * queued of those never filled and those to top up, except while the
+ * engine has begun CTAs no worker owns: then every first chunk before any
+ * top-up, and the unowned CTA before a top-up (the SIMT triad's engine
+ * begins 448 CTAs at once and waits on each warp's first chunk). */
+static void test_first_chunks_before_top_ups(void **state)
+{
+	(void)state;
+	struct simt_par par;
+	struct par_worker wk;
+	struct par_run run;
+	struct par_cta cta, unowned;
+	struct par_warp w[3];
+	memset(&par, 0, sizeof par);
+	memset(&wk, 0, sizeof wk);
+	memset(&run, 0, sizeof run);
+	memset(&cta, 0, sizeof cta);
+	memset(&unowned, 0, sizeof unowned);
+	memset(w, 0, sizeof w);
+	wk.par = &par;
+	run.par = &par;
+	cta.run = &run;
+	cta.owner = &wk;
+	for (int i = 0; i < 3; i++) {
+		w[i].cta = &cta;
+		item_fifo_init(&w[i].ready);
+	}
+	/* w[0] has had a chunk put and read: a top-up; w[1], w[2] never filled */
+	atomic_store(&w[0].ready.tail, 1);
+	atomic_store(&w[0].ready.head, 1);
+	for (int i = 0; i < 3; i++)
+		par_want_work(&w[i]);
+	assert_int_equal(w[0].queued, TODO_NEAR + 1);
+	assert_int_equal(w[1].queued, TODO_FIRST + 1);
+	assert_int_equal(w[2].queued, TODO_FIRST + 1);
+	assert_int_equal(wk.ntodo, 3);
+	/* nothing unowned: the oldest queued, the top-up */
+	assert_ptr_equal(par_near_warp(&wk, &run), &w[0]);
+	assert_ptr_equal(par_near_warp(&wk, NULL), &w[0]);
+	/* the engine began a CTA no worker owns: the first chunks go first */
+	run.unowned_head = &unowned;
+	assert_ptr_equal(par_near_warp(&wk, &run), &w[1]);
+	/* with no first chunk left to make, the unowned CTA before the top-up */
+	struct par_worker wk2;
+	memset(&wk2, 0, sizeof wk2);
+	wk2.par = &par;
+	struct par_cta cta2 = cta;
+	cta2.owner = &wk2;
+	struct par_warp top;
+	memset(&top, 0, sizeof top);
+	top.cta = &cta2;
+	item_fifo_init(&top.ready);
+	atomic_store(&top.ready.tail, 2);
+	atomic_store(&top.ready.head, 1); /* one waiting: still near */
+	par_want_work(&top);
+	assert_int_equal(top.queued, TODO_NEAR + 1);
+	assert_null(par_near_warp(&wk2, &run));
+	run.unowned_head = NULL;
+	assert_ptr_equal(par_near_warp(&wk2, &run), &top);
+	/* a first chunk queued after a top-up waits its turn when nothing is
+	 * unowned */
+	struct par_warp later;
+	memset(&later, 0, sizeof later);
+	later.cta = &cta2;
+	item_fifo_init(&later.ready);
+	par_want_work(&later);
+	assert_int_equal(later.queued, TODO_FIRST + 1);
+	assert_ptr_equal(par_near_warp(&wk2, &run), &top);
+	run.unowned_head = &unowned;
+	assert_ptr_equal(par_near_warp(&wk2, &run), &later);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -992,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_lanes_order_is_exact),
 		cmocka_unit_test(test_fifo_keeps_order_across_segments),
 		cmocka_unit_test(test_fifo_between_threads),
+		cmocka_unit_test(test_first_chunks_before_top_ups),
 		cmocka_unit_test(test_workers_give_the_same_run),
 		cmocka_unit_test(test_atomics_lose_no_update),
 		cmocka_unit_test(test_queue_stays_bounded),

@@ -206,6 +206,9 @@ void par_seg_put(struct simt_par *par, struct item_seg *g);
 int par_budget_left(const struct simt_par *par);
 /* Puts pw on its owner's to-do list if it can take a chunk. */
 void par_want_work(struct par_warp *pw);
+/* The owner's warp to fill next (not unlinked), NULL to look at CTAs
+ * (simt_par_worker.c). */
+struct par_warp *par_near_warp(const struct par_worker *wk, const struct par_run *L);
 /* A record for L's next CTA, owned by wk (NULL: none yet); NULL on out
  * of memory. */
 struct par_cta *par_claim(struct simt_par *par, struct par_run *L, struct par_worker *wk);

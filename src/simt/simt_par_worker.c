@@ -322,7 +322,7 @@ static void fill(struct par_worker *wk, struct par_warp *pw, struct item_chunk *
  * engine begins a wave of CTAs at once (the SIMT triad's 448 at a
  * launch's start) and reads each warp's first chunk in turn, while the
  * chunk it topped up holds dozens of iterations it reads much later. */
-static struct par_warp *near_warp(struct par_worker *wk, const struct par_run *L)
+struct par_warp *par_near_warp(const struct par_worker *wk, const struct par_run *L)
 {
 	struct par_warp *first = wk->todo_head[TODO_FIRST], *near = wk->todo_head[TODO_NEAR];
 	if (first && (!near || first->queued_seq < near->queued_seq))
@@ -381,7 +381,7 @@ void *par_worker_main(void *arg)
 		} else if (u && u->cta->owner == wk && u->queued) {
 			pw = u;
 			todo_unlink(wk, pw);
-		} else if ((pw = near_warp(wk, L))) {
+		} else if ((pw = par_near_warp(wk, L))) {
 			/* own warps first: a worker takes a CTA only when it has
 			 * no chunk to fill, so the busier one takes fewer
 			 * (claiming first let whichever woke first take the whole
