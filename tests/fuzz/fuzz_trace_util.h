@@ -5,6 +5,8 @@
 #ifndef GPUVM_FUZZ_TRACE_UTIL_H
 #define GPUVM_FUZZ_TRACE_UTIL_H
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +18,17 @@
 
 static char fuzz_dir_path[256];
 
-/* The names fuzz_write has used, so the folder can be emptied at exit:
+/* At exit the folder goes, with whatever the inputs were written to:
  * every run of a replay or a fuzzer left one behind in /tmp. */
-static char fuzz_names[8][64];
-static int fuzz_name_count;
-
 static void fuzz_dir_remove(void)
 {
-	char path[sizeof fuzz_dir_path + sizeof fuzz_names[0] + 1];
-	for (int i = 0; i < fuzz_name_count; i++) {
-		int n = snprintf(path, sizeof path, "%s/%s", fuzz_dir_path, fuzz_names[i]);
-		if (n > 0 && (size_t)n < sizeof path)
-			unlink(path);
+	DIR *d = opendir(fuzz_dir_path);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
 	}
 	rmdir(fuzz_dir_path);
 }
@@ -44,21 +45,10 @@ static const char *fuzz_dir(void)
 	return fuzz_dir_path;
 }
 
-static void fuzz_remember(const char *name)
-{
-	for (int i = 0; i < fuzz_name_count; i++)
-		if (!strcmp(fuzz_names[i], name))
-			return;
-	if (fuzz_name_count == 8 || strlen(name) >= sizeof fuzz_names[0])
-		abort();
-	strcpy(fuzz_names[fuzz_name_count++], name);
-}
-
 static void fuzz_write(const char *name, const void *data, size_t size)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
-	fuzz_remember(name);
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		abort();
