@@ -121,6 +121,37 @@ static int div_host(struct simt_host *h, void *user)
 	return 0;
 }
 
+/* div_host with a and b filled on the host first and then adopted
+ * (simt_adopt): b is freed by the program, a with it. */
+static int adopt_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *ha = malloc(256 * 4), *hb = malloc(256 * 4);
+	if (!ha || !hb) {
+		free(ha);
+		free(hb);
+		return simt_fail(h, "out of memory");
+	}
+	for (int i = 0; i < 256; i++) {
+		ha[i] = (float)i;
+		hb[i] = (float)(10 * i);
+	}
+	float *a = simt_adopt(h, "a", ha, 256 * 4, GPUVM_ALLOC_DEVICE);
+	float *b = simt_adopt(h, "b", hb, 256 * 4, GPUVM_ALLOC_DEVICE);
+	float *c = simt_malloc(h, "c", 256 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a || !b || !c)
+		return -1;
+	struct div_args args = {a, b, c, n_elems};
+	if (SIMT_LAUNCH(h, div_kernel, simt_dim3(2, 1, 1), simt_dim3(128, 1, 1), args) ||
+	    simt_free(h, b))
+		return -1;
+	for (int i = 0; i < 256; i++)
+		if (c[i] != (i % 2 ? 10.0f * (float)i + 1 : (float)i))
+			return simt_fail(h, "c[%d] = %g", i, (double)c[i]);
+	simt_result(h, "ok");
+	return 0;
+}
+
 static int bad_host(struct simt_host *h, void *user)
 {
 	(void)user;
@@ -252,6 +283,25 @@ static void test_divergent_lanes_split_and_reconverge(void **state)
 	/* COMPUTE(3) once per warp before the store */
 	assert_int_equal(st.warp_insts, 8 * 3 + 8 * 3);
 	gpuvm_stats_release(&st);
+}
+
+/* An adopted buffer is the allocation simt_malloc would have made, with
+ * the host's contents: the kernel reads them, and the run is the one
+ * div_host's copy into fresh buffers gives. ASan checks that the program
+ * frees each adopted buffer once. */
+static void test_adopted_buffers_run_as_allocated(void **state)
+{
+	(void)state;
+	struct gpuvm_stats copied, adopted;
+	struct gpuvm_error err = {{0}};
+	if (simulate(div_host, &copied, &err) || simulate(adopt_host, &adopted, &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(adopted.result, "ok");
+	assert_int_equal(adopted.mem_insts, copied.mem_insts);
+	assert_int_equal(adopted.thread_accesses, copied.thread_accesses);
+	assert_true(adopted.sim_cycles == copied.sim_cycles);
+	gpuvm_stats_release(&copied);
+	gpuvm_stats_release(&adopted);
 }
 
 /* ---- the zipper's item stream, driven without the engine ------------- */
@@ -661,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_lockstep_rows_and_divergence),
 		cmocka_unit_test(test_final_gap_of_lanes_finishing_out_of_order),
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
+		cmocka_unit_test(test_adopted_buffers_run_as_allocated),
 		cmocka_unit_test(test_shared_beyond_declared_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -337,6 +337,13 @@ typedef int (*simt_host_fn)(struct simt_host *h, void *user);
  * kernels and the host program read and write it directly. */
 void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
 		  enum gpuvm_alloc_kind kind);
+/* simt_malloc of memory the program filled itself: mem (from malloc, at
+ * least `bytes` long) becomes the allocation, with its contents, and the
+ * program owns it (simt_free, or freed with the program; freed here on
+ * failure). An input built on the host then needs no second copy (a
+ * graph's edge arrays: graph_input.c). NULL mem: simt_malloc. */
+void *simt_adopt(struct simt_host *h, const char *name, void *mem, uint64_t bytes,
+		 enum gpuvm_alloc_kind kind);
 int simt_free(struct simt_host *h, void *p);
 /* cudaMemcpy of [p, p + bytes) inside a device allocation: the host has
  * written (upload) or will read (download) the data in place; this records

@@ -91,24 +91,22 @@ int simt_fail(struct simt_host *h, const char *fmt, ...)
 	return gpuvm_fail(&p->err, p->name, 0, NULL, "%s", msg);
 }
 
-void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
-		  enum gpuvm_alloc_kind kind)
+/* Room for one more buffer of `bytes` in the program's table, within
+ * the host-memory bound (gpuvm/host_memory.h) over all its buffers;
+ * -1 when the program failed or has failed now. */
+static int buffer_room(struct simt_host *h, const char *name, uint64_t bytes)
 {
 	struct simt_program *p = prog(h);
 	if (p->aborting || p->failed)
-		return NULL;
+		return -1;
 	if (p->nbufs == p->bufs_cap) {
 		size_t cap = p->bufs_cap ? 2 * p->bufs_cap : 8;
 		struct simt_buffer *n = realloc(p->bufs, cap * sizeof *n);
-		if (!n) {
-			simt_fail(h, "out of memory");
-			return NULL;
-		}
+		if (!n)
+			return simt_fail(h, "out of memory");
 		p->bufs = n;
 		p->bufs_cap = cap;
 	}
-	/* the host-memory bound (gpuvm/host_memory.h) over all the program's
-	 * buffers, before this one is allocated */
 	p->host_bytes += bytes;
 	if (p->host_bytes > gpuvm_host_memory_bound()) {
 		char driver[400];
@@ -117,17 +115,17 @@ void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
 			 *spec ? spec : p->name, name);
 		struct gpuvm_error e;
 		gpuvm_host_memory_check(p->host_bytes, "--workload", 0, driver, &e);
-		simt_fail(h, "%s", e.msg + strlen("--workload: "));
-		return NULL;
+		return simt_fail(h, "%s", e.msg + strlen("--workload: "));
 	}
-	/* calloc of large sizes maps zero pages lazily: an 8 GiB working set
-	 * costs host memory only where the program touches it. */
-	unsigned char *mem = calloc(1, bytes ? bytes : 1);
-	if (!mem) {
-		simt_fail(h, "cannot allocate %llu bytes of host memory for '%s'",
-			  (unsigned long long)bytes, name);
-		return NULL;
-	}
+	return 0;
+}
+
+/* mem, of at least max(bytes, 1) bytes, becomes the program's allocation
+ * `name` (buffer_room said there is room); NULL when the run is being
+ * torn down (mem is then freed with the program). */
+static void *buffer_add(struct simt_program *p, unsigned char *mem, const char *name,
+			uint64_t bytes, enum gpuvm_alloc_kind kind)
+{
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_ALLOC;
@@ -137,8 +135,36 @@ void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
 	b->kind = kind;
 	b->va = va_layout_alloc(&p->va, &op.alloc, name, bytes ? bytes : 1, kind);
 	if (post(p, &op))
-		return NULL; /* freed with the program */
+		return NULL;
 	return mem;
+}
+
+void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
+		  enum gpuvm_alloc_kind kind)
+{
+	if (buffer_room(h, name, bytes))
+		return NULL;
+	/* calloc of large sizes maps zero pages lazily: an 8 GiB working set
+	 * costs host memory only where the program touches it. */
+	unsigned char *mem = calloc(1, bytes ? bytes : 1);
+	if (!mem) {
+		simt_fail(h, "cannot allocate %llu bytes of host memory for '%s'",
+			  (unsigned long long)bytes, name);
+		return NULL;
+	}
+	return buffer_add(prog(h), mem, name, bytes, kind);
+}
+
+void *simt_adopt(struct simt_host *h, const char *name, void *mem, uint64_t bytes,
+		 enum gpuvm_alloc_kind kind)
+{
+	if (!mem)
+		return simt_malloc(h, name, bytes, kind);
+	if (buffer_room(h, name, bytes)) {
+		free(mem);
+		return NULL;
+	}
+	return buffer_add(prog(h), mem, name, bytes, kind);
 }
 
 int simt_free(struct simt_host *h, void *mem)
