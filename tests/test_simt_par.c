@@ -46,6 +46,10 @@ static void random_item(uint64_t *s, struct gpuvm_warp_item *it)
 		it->compute_insts = (uint32_t)rng(s);
 		it->chain_insts = (uint32_t)rng(s);
 		it->op_class = (uint8_t)(rng(s) % GPUVM_OP_CLASSES);
+		if (rng(s) % 2) { /* what a memory item left in the fields */
+			it->active_mask = (uint32_t)rng(s);
+			it->bytes_per_lane = 1u << (rng(s) % 10);
+		}
 		break;
 	case 1:
 		it->kind = GPUVM_ITEM_BARRIER;
@@ -55,38 +59,54 @@ static void random_item(uint64_t *s, struct gpuvm_warp_item *it)
 		it->op = (enum gpuvm_mem_op)(rng(s) % 3);
 		it->space = (uint8_t)(rng(s) % 3);
 		it->cache_op = (uint8_t)(rng(s) % 5);
-		it->bytes_per_lane = 1u << (rng(s) % 5);
+		it->load_indep = (uint8_t)(rng(s) % 2);
+		/* the widths of the SIMT loads, and wider than the head's byte */
+		it->bytes_per_lane = 1u << (rng(s) % 10);
+		if (rng(s) % 4 == 0) /* counts on a memory item are carried too */
+			it->compute_insts = (uint32_t)rng(s) % 3;
 		/* one lane, all lanes, or any */
 		uint64_t m = rng(s) % 3;
 		it->active_mask = m == 0 ? 1u << (rng(s) % 32)
 				   : m == 1 ? ~0u : (uint32_t)rng(s) | 1u << (rng(s) % 32);
-		/* evenly spaced (coalesced, broadcast, backwards, wrapping) or not */
+		/* evenly spaced (coalesced, broadcast, backwards, wrapping),
+		 * scattered within 32 signed bits of one lane (its edges
+		 * too, and one step past them), or anywhere */
 		uint64_t base = rng(s), stride = rng(s) % 3 ? rng(s) % 64 - 16 : rng(s);
-		int spaced = rng(s) % 2;
-		for (int l = 0; l < GPUVM_WARP_LANES; l++)
-			it->addr[l] = spaced ? base + (uint64_t)l * stride : rng(s);
+		int spaced = (int)(rng(s) % 3);
+		static const int64_t edge[] = {INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1,
+					       (int64_t)INT32_MIN - 1};
+		int l0 = __builtin_ctz(it->active_mask);
+		for (int l = 0; l < GPUVM_WARP_LANES; l++) {
+			uint64_t r = rng(s);
+			int64_t dist = l == l0	    ? 0 /* the distances are from it */
+				       : r % 8 == 0 ? edge[r / 8 % 4]
+						    : (int64_t)(int32_t)(uint32_t)r;
+			it->addr[l] = spaced == 1 ? base + (uint64_t)l * stride
+				      : spaced == 2 ? base + (uint64_t)dist
+						    : rng(s);
+		}
 		if (spaced && rng(s) % 4 == 0) /* all but one lane spaced */
 			it->addr[31 - __builtin_clz(it->active_mask)] ^= 8;
 	}
 }
 
+/* Every field put carries, whatever the kind, and a memory item's active
+ * lanes' addresses. */
 static void assert_same_item(const struct gpuvm_warp_item *a, const struct gpuvm_warp_item *b)
 {
 	assert_int_equal(a->kind, b->kind);
-	if (a->kind == GPUVM_ITEM_COMPUTE) {
-		assert_int_equal(a->compute_insts, b->compute_insts);
-		assert_int_equal(a->chain_insts, b->chain_insts);
-		assert_int_equal(a->op_class, b->op_class);
-	}
-	if (a->kind == GPUVM_ITEM_MEM) {
-		assert_int_equal(a->op, b->op);
-		assert_int_equal(a->space, b->space);
-		assert_int_equal(a->cache_op, b->cache_op);
-		assert_int_equal(a->bytes_per_lane, b->bytes_per_lane);
-		assert_int_equal(a->active_mask, b->active_mask);
+	assert_int_equal(a->compute_insts, b->compute_insts);
+	assert_int_equal(a->chain_insts, b->chain_insts);
+	assert_int_equal(a->op_class, b->op_class);
+	assert_int_equal(a->op, b->op);
+	assert_int_equal(a->space, b->space);
+	assert_int_equal(a->cache_op, b->cache_op);
+	assert_int_equal(a->load_indep, b->load_indep);
+	assert_int_equal(a->bytes_per_lane, b->bytes_per_lane);
+	assert_int_equal(a->active_mask, b->active_mask);
+	if (a->kind == GPUVM_ITEM_MEM)
 		for (uint32_t m = a->active_mask; m; m &= m - 1)
 			assert_true(a->addr[__builtin_ctz(m)] == b->addr[__builtin_ctz(m)]);
-	}
 	assert_int_equal(b->has_regs, 0);
 }
 
@@ -129,26 +149,54 @@ static void test_chunk_round_trip_and_bound(void **state)
 	assert_true(chunks > 1);
 	/* every chunk came back: the pool made one and reused it */
 	assert_int_equal(pool.allocated, 1);
-	/* a scattered full-warp access takes 24 + 256 bytes: 14 of them fill
-	 * 4 KiB; a coalesced one 24 + 16 */
+	/* a full-warp access scattered over more than 2^31 bytes takes a
+	 * head, mask and 32 addresses, 8 + 4 + 256 bytes: 15 of them fill 4
+	 * KiB (a chunk is full when the largest item, 280, no longer fits);
+	 * scattered nearer, 8 + 4 + 8 + 31 x 4; a coalesced one 8 + 4 + 16 */
 	struct item_chunk *c = item_chunk_pool_get(&pool);
 	struct gpuvm_warp_item full;
 	memset(&full, 0, sizeof full);
 	full.kind = GPUVM_ITEM_MEM;
 	full.active_mask = ~0u;
 	for (int l = 0; l < GPUVM_WARP_LANES; l++)
-		full.addr[l] = (uint64_t)l * l;
+		full.addr[l] = (uint64_t)l * l << 28;
 	int n = 0;
 	while (!item_chunk_full(c)) {
 		assert_int_equal(item_chunk_put(c, &full), 0);
 		n++;
 	}
-	assert_int_equal(n, 4096 / ITEM_CHUNK_MAX_ITEM_BYTES);
+	assert_int_equal(n, 15);
+	assert_int_equal(c->len, n * 268);
+	c->len = 0;
+	for (int l = 0; l < GPUVM_WARP_LANES; l++)
+		full.addr[l] = (uint64_t)l * l << 20;
+	assert_int_equal(item_chunk_put(c, &full), 0);
+	assert_int_equal(c->len, 8 + 4 + 8 + 31 * 4);
 	c->len = 0;
 	for (int l = 0; l < GPUVM_WARP_LANES; l++)
 		full.addr[l] = 4096 + 8 * (uint64_t)l;
 	assert_int_equal(item_chunk_put(c, &full), 0);
-	assert_int_equal(c->len, 40);
+	assert_int_equal(c->len, 28);
+	/* one lane, and a compute gap: 16 bytes each; a barrier 8; a width
+	 * past 255 adds 4 */
+	c->len = 0;
+	full.active_mask = 1u << 9;
+	assert_int_equal(item_chunk_put(c, &full), 0);
+	assert_int_equal(c->len, 16);
+	full.bytes_per_lane = 256;
+	assert_int_equal(item_chunk_put(c, &full), 0);
+	assert_int_equal(c->len, 16 + 20);
+	struct gpuvm_warp_item gap;
+	memset(&gap, 0, sizeof gap);
+	gap.kind = GPUVM_ITEM_COMPUTE;
+	gap.compute_insts = 3;
+	c->len = 0;
+	assert_int_equal(item_chunk_put(c, &gap), 0);
+	assert_int_equal(c->len, 16);
+	gap.kind = GPUVM_ITEM_BARRIER;
+	gap.compute_insts = 0;
+	assert_int_equal(item_chunk_put(c, &gap), 0);
+	assert_int_equal(c->len, 16 + 8);
 	/* register operands are not carried */
 	struct item_chunk *d = item_chunk_pool_get(&pool);
 	struct gpuvm_warp_item regs;

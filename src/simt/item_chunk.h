@@ -4,9 +4,11 @@
  *
  * A packed item keeps what the engine reads of a source item without
  * register operands (every SIMT item): kind, gap, chain, class, space,
- * cache operator, operation, width, mask, and the active lanes' addresses:
- * a base and a stride when they are evenly spaced (a coalesced access:
- * 40 bytes in all), else one per active lane (a one-lane access: 32).
+ * cache operator, operation, width, mask, and the active lanes' addresses,
+ * in as few bytes as it can (item_chunk.c): a one-lane access or a
+ * compute gap 16, a coalesced access 28 (a base and a stride), a full
+ * warp scattered within 2 GiB 144 (a base and 32-bit distances), one
+ * scattered wider 268.
  * The pool does not lock: the caller serialises it. */
 #ifndef GPUVM_SIMT_ITEM_CHUNK_H
 #define GPUVM_SIMT_ITEM_CHUNK_H
@@ -16,7 +18,7 @@
 
 #include "gpuvm/stream.h"
 
-/* the largest packed item: a header and 32 addresses */
+/* the largest packed item: a head, counts, width, mask and 32 addresses */
 #define ITEM_CHUNK_MAX_ITEM_BYTES (24u + 8u * GPUVM_WARP_LANES)
 
 struct item_chunk {
