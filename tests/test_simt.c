@@ -99,26 +99,40 @@ SIMT_KERNEL(greedy_kernel, struct bad_args, p)
 
 static int n_elems = 256;
 
-static int div_host(struct simt_host *h, void *user)
+static void div_inputs(float *a, float *b)
 {
-	(void)user;
-	float *a = simt_malloc(h, "a", 256 * 4, GPUVM_ALLOC_DEVICE);
-	float *b = simt_malloc(h, "b", 256 * 4, GPUVM_ALLOC_DEVICE);
-	float *c = simt_malloc(h, "c", 256 * 4, GPUVM_ALLOC_DEVICE);
-	if (!a || !b || !c)
-		return -1;
 	for (int i = 0; i < 256; i++) {
 		a[i] = (float)i;
 		b[i] = (float)(10 * i);
 	}
+}
+
+/* Runs div_kernel over a and b into c and checks c; b is freed after the
+ * launch when free_b. */
+static int div_run(struct simt_host *h, float *a, float *b, float *c, int free_b)
+{
+	if (!a || !b || !c)
+		return -1;
 	struct div_args args = {a, b, c, n_elems};
-	if (SIMT_LAUNCH(h, div_kernel, simt_dim3(2, 1, 1), simt_dim3(128, 1, 1), args))
+	if (SIMT_LAUNCH(h, div_kernel, simt_dim3(2, 1, 1), simt_dim3(128, 1, 1), args) ||
+	    (free_b && simt_free(h, b)))
 		return -1;
 	for (int i = 0; i < 256; i++)
 		if (c[i] != (i % 2 ? 10.0f * (float)i + 1 : (float)i))
 			return simt_fail(h, "c[%d] = %g", i, (double)c[i]);
 	simt_result(h, "ok");
 	return 0;
+}
+
+static int div_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *a = simt_malloc(h, "a", 256 * 4, GPUVM_ALLOC_DEVICE);
+	float *b = simt_malloc(h, "b", 256 * 4, GPUVM_ALLOC_DEVICE);
+	float *c = simt_malloc(h, "c", 256 * 4, GPUVM_ALLOC_DEVICE);
+	if (a && b)
+		div_inputs(a, b);
+	return div_run(h, a, b, c, 0);
 }
 
 /* div_host with a and b filled on the host first and then adopted
@@ -132,24 +146,11 @@ static int adopt_host(struct simt_host *h, void *user)
 		free(hb);
 		return simt_fail(h, "out of memory");
 	}
-	for (int i = 0; i < 256; i++) {
-		ha[i] = (float)i;
-		hb[i] = (float)(10 * i);
-	}
+	div_inputs(ha, hb);
 	float *a = simt_adopt(h, "a", ha, 256 * 4, GPUVM_ALLOC_DEVICE);
 	float *b = simt_adopt(h, "b", hb, 256 * 4, GPUVM_ALLOC_DEVICE);
 	float *c = simt_malloc(h, "c", 256 * 4, GPUVM_ALLOC_DEVICE);
-	if (!a || !b || !c)
-		return -1;
-	struct div_args args = {a, b, c, n_elems};
-	if (SIMT_LAUNCH(h, div_kernel, simt_dim3(2, 1, 1), simt_dim3(128, 1, 1), args) ||
-	    simt_free(h, b))
-		return -1;
-	for (int i = 0; i < 256; i++)
-		if (c[i] != (i % 2 ? 10.0f * (float)i + 1 : (float)i))
-			return simt_fail(h, "c[%d] = %g", i, (double)c[i]);
-	simt_result(h, "ok");
-	return 0;
+	return div_run(h, a, b, c, 1);
 }
 
 static int bad_host(struct simt_host *h, void *user)
