@@ -60,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "simt/simt_par_internal.h"
@@ -416,10 +417,17 @@ void simt_par_free(struct simt_par *par)
 	pthread_mutex_unlock(&par->mu);
 	double engine_cpu_s = par_now_s(CLOCK_THREAD_CPUTIME_ID);
 	if (par->profile) {
+		/* the engine's thread giving up its core (its waits, and
+		 * whatever else blocks it) and having it taken (preempted) */
+		struct rusage ru;
+		memset(&ru, 0, sizeof ru);
+		getrusage(RUSAGE_THREAD, &ru);
 		fprintf(stderr,
-			"threads-profile: engine cpu %.3f s (%.3f s before the workers), waited %.3f s in %llu of %llu chunks\n",
+			"threads-profile: engine cpu %.3f s (%.3f s before the workers), waited %.3f s in %llu of %llu chunks; "
+			"context switches %ld given up, %ld preempted\n",
 			engine_cpu_s, par->start_cpu_s, par->engine_wait_s,
-			(unsigned long long)par->engine_waits, (unsigned long long)par->engine_chunks);
+			(unsigned long long)par->engine_waits, (unsigned long long)par->engine_chunks,
+			ru.ru_nvcsw, ru.ru_nivcsw);
 	}
 	if (par->profile)
 		fprintf(stderr,
