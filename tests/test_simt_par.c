@@ -644,14 +644,17 @@ SIMT_KERNEL_ANY_ORDER(scatter_kernel, struct mix_args, p)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x, acc = 0;
 	unsigned hash = (unsigned)i * 2654435761u;
-	for (int k = 0; k < 2000; k++) {
+	for (int k = 0; k < 4000; k++) {
 		hash = hash * 1664525u + 1013904223u;
 		acc += LD(p.in, (int)(hash % (unsigned)p.n));
 	}
 	ST(p.out, i, acc);
 }
 
-/* scatter_kernel three times over (about 140 chunks a warp, 2 warps):
+/* scatter_kernel three times over (about 140 chunks a warp, 2 warps: a
+ * scattered warp instruction within 16 MiB packs in 144 bytes, so 4,000
+ * of them; with 2,000, once that was 280 bytes, the workers under
+ * ThreadSanitizer once made only 44 chunks, short of the test's 46):
  * the workers can run the second and third while the engine still times
  * the one before. */
 static int scatter3_host(struct simt_host *h, void *user)
