@@ -42,7 +42,7 @@ done
 trace=$root/traces/accelsim-rodinia-bptree-h100
 if [ -n "$trace_repeat" ]; then
 	case $trace_repeat in
-	'' | *[!0-9]* | 0) echo "bench-threads.sh: --trace-repeat takes a whole number from 1" >&2; exit 2 ;;
+	*[!0-9]* | 0) echo "bench-threads.sh: --trace-repeat takes a whole number from 1" >&2; exit 2 ;;
 	esac
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT

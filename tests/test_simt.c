@@ -153,6 +153,14 @@ static int adopt_host(struct simt_host *h, void *user)
 	return div_run(h, a, b, c, 1);
 }
 
+/* An adopted buffer whose malloc failed: the program fails, where a zeroed
+ * buffer in its place would run on without the data. */
+static int adopt_null_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	return simt_adopt(h, "lost", NULL, 64, GPUVM_ALLOC_DEVICE) ? 0 : -1;
+}
+
 static int bad_host(struct simt_host *h, void *user)
 {
 	(void)user;
@@ -302,6 +310,9 @@ static void test_adopted_buffers_run_as_allocated(void **state)
 	assert_int_equal(adopted.thread_accesses, copied.thread_accesses);
 	assert_true(adopted.sim_cycles == copied.sim_cycles);
 	gpuvm_stats_release(&copied);
+	gpuvm_stats_release(&adopted);
+	assert_int_not_equal(simulate(adopt_null_host, &adopted, &err), 0);
+	assert_non_null(strstr(err.msg, "out of host memory for 'lost'"));
 	gpuvm_stats_release(&adopted);
 }
 

@@ -341,7 +341,8 @@ void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
  * least `bytes` long) becomes the allocation, with its contents, and the
  * program owns it (simt_free, or freed with the program; freed here on
  * failure). An input built on the host then needs no second copy (a
- * graph's edge arrays: graph_input.c). NULL mem: simt_malloc. */
+ * graph's edge arrays: graph_input.c). NULL mem (the caller's malloc
+ * failed) fails the program, as simt_malloc does when out of memory. */
 void *simt_adopt(struct simt_host *h, const char *name, void *mem, uint64_t bytes,
 		 enum gpuvm_alloc_kind kind);
 int simt_free(struct simt_host *h, void *p);

@@ -158,8 +158,10 @@ void *simt_malloc(struct simt_host *h, const char *name, uint64_t bytes,
 void *simt_adopt(struct simt_host *h, const char *name, void *mem, uint64_t bytes,
 		 enum gpuvm_alloc_kind kind)
 {
-	if (!mem)
-		return simt_malloc(h, name, bytes, kind);
+	if (!mem) { /* the caller's malloc failed: its data is not there */
+		simt_fail(h, "out of host memory for '%s'", name);
+		return NULL;
+	}
 	if (buffer_room(h, name, bytes)) {
 		free(mem);
 		return NULL;
