@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trace replay with --threads (issue 21 item 4): JSON identical at --threads
-# 1, 2 and 3 (wall times aside) on the real Accel-Sim traces, a list of
+# 1, 2, 3 and 8 (wall times aside) on the real Accel-Sim traces, a list of
 # several kernels (the next one parsed on the reader thread while one
 # replays), a managed replay, and native traces recorded from a generator
 # and a SIMT workload, mapped or read with pread, at several frame sizes;
@@ -21,17 +21,17 @@ failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 nowall() { grep -v -e wall -e '"workload"' "$1"; }
 
-# same_json NAME GPU TRACE [sim options]: --threads 1, 2, 3 agree
+# same_json NAME GPU TRACE [sim options]: --threads 1, 2, 3 and 8 agree
 same_json() {
 	local name=$1 gpu=$2 tr=$3
 	shift 3
-	for t in 1 2 3; do
+	for t in 1 2 3 8; do
 		rm -f "t$t.json"
 		"$GPUVM" sim --gpu "$gpu" --trace "$tr" --threads $t --json "t$t.json" -q "$@" 2>err.txt ||
 			fail "$name --threads $t: exit $?: $(cat err.txt)"
 	done
 	grep -q '"thread_accesses"' t1.json || { fail "$name: no report"; return; }
-	for t in 2 3; do
+	for t in 2 3 8; do
 		diff <(nowall t1.json) <(nowall "t$t.json") >/dev/null ||
 			fail "$name: --threads $t JSON differs from --threads 1"
 	done
