@@ -77,6 +77,37 @@ struct par_ref {
 	int ended;
 };
 
+/* Under the mutex, as the engine begins the program's first launch (L):
+ * with GPUVM_SIMT_ENGINE_HOLD_MS set it waits, up to that long, for the
+ * workers to run L as far ahead as the rules let them (par_hold_over).
+ * How far they get otherwise depends on the cores the host gives them;
+ * held, it does not, so a test can ask that they ran ahead to the
+ * budget (and the budget's reach can be measured). The results are the
+ * same either way: only when the workers run changes. Only the first
+ * launch: at a later one the workers may stop short of every condition,
+ * with warps left waiting for the engine (a warp that had its chunks
+ * while the budget was spent is offered for more only when the engine
+ * next reads from it), and the engine would hold for the whole time. */
+static void engine_hold(struct simt_par *par, const struct par_run *L)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until); /* engine_cv's clock */
+	until.tv_sec += (time_t)(par->hold_ms / 1000);
+	until.tv_nsec += (long)(par->hold_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	par->hold_ms = 0; /* once */
+	par->holding = L;
+	par_runnable_change(par, 1, -1);
+	while (!par_hold_over(par) &&
+	       pthread_cond_timedwait(&par->engine_cv, &par->mu, &until) == 0)
+		;
+	par_runnable_change(par, 1, +1);
+	par->holding = NULL;
+}
+
 static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t warp)
 {
 	struct par_run *L = k->impl;
@@ -95,6 +126,8 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 				for (uint32_t i = 0; i < par->nworkers; i++)
 					par_wake(&par->w[i], 0);
 		}
+		if (cta == 0 && warp == 0 && par->hold_ms)
+			engine_hold(par, L);
 		if (cta == 0 && warp == 0)
 			par->launches_ready += L->pending_head && L->pending_head->id == 0;
 		if (L->pending_head && L->pending_head->id == cta) {
@@ -325,6 +358,7 @@ static struct simt_par *par_new(struct simt_program *p, uint32_t nworkers)
 	pthread_cond_init(&par->engine_cv, NULL);
 	par->prog = p;
 	par->budget = budget_chunks();
+	par->hold_ms = env_knob_u64("GPUVM_SIMT_ENGINE_HOLD_MS", 0, 0, 3600000);
 	for (int i = 0; i < SIMT_LAUNCH_SLOTS; i++)
 		par->run[i].par = par;
 	par->profile = thread_profile_printing();

@@ -159,6 +159,12 @@ struct simt_par {
 	struct item_chunk *read[PAR_NOTE_BATCH];
 	uint32_t n_noted, n_read;
 	int oom;
+	/* GPUVM_SIMT_ENGINE_HOLD_MS: how long the engine may hold at the
+	 * first launch's first CTA for the workers to run it as far ahead as
+	 * they may (0: never, or held already), and the launch it holds at
+	 * (NULL: none) */
+	uint64_t hold_ms;
+	const struct par_run *holding;
 	int profile;                /* GPUVM_THREADS_PROFILE set: report at the end */
 	int profile_closed;         /* its intervals ended (simt_par_free): no more changes */
 	double engine_wait_s;       /* engine blocked for items (wall) */
@@ -204,6 +210,10 @@ void par_chunk_put(struct simt_par *par, struct item_chunk *c);
 struct item_seg *par_seg_get(struct simt_par *par);
 void par_seg_put(struct simt_par *par, struct item_seg *g);
 int par_budget_left(const struct simt_par *par);
+/* Under the mutex: whether the engine, holding at par->holding's first
+ * CTA (simt_par.c, engine_hold), may go on: the workers ended every
+ * warp of it, spent the budget, or failed. */
+int par_hold_over(const struct simt_par *par);
 /* Puts pw on its owner's to-do list if it can take a chunk. */
 void par_want_work(struct par_warp *pw);
 /* The owner's warp to fill next (not unlinked), NULL to look at CTAs

@@ -104,6 +104,12 @@ int par_budget_left(const struct simt_par *par)
 	return par->in_use < par->budget;
 }
 
+int par_hold_over(const struct simt_par *par)
+{
+	const struct par_run *L = par->holding;
+	return !L || L->warps_open == 0 || L->failed || par->oom || !par_budget_left(par);
+}
+
 /* Whether pw's launch is at its tail, every CTA claimed: its warps may
  * then run further ahead while the budget lasts, so that the workers
  * end the launch long before the engine has timed it and go on to the
@@ -450,7 +456,7 @@ void *par_worker_main(void *arg)
 			if (--r->warps_open == 0)
 				atomic_store_explicit(&par->host_wake, 1, memory_order_relaxed);
 		}
-		if (par->urgent == pw)
+		if (par->urgent == pw || (par->holding && par_hold_over(par)))
 			pthread_cond_signal(&par->engine_cv);
 		par_want_work(pw);
 		continue;
