@@ -83,11 +83,13 @@ struct par_ref {
  * How far they get otherwise depends on the cores the host gives them;
  * held, it does not, so a test can ask that they ran ahead to the
  * budget (and the budget's reach can be measured). The results are the
- * same either way: only when the workers run changes. Only the first
- * launch: at a later one the workers may stop short of every condition,
- * with warps left waiting for the engine (a warp that had its chunks
- * while the budget was spent is offered for more only when the engine
- * next reads from it), and the engine would hold for the whole time. */
+ * same either way: only when the workers run changes. It ends early only
+ * if the workers can get to the launch's tail (a grid of at most
+ * PAR_CTAS_AHEAD_MAX CTAs, claimed before the engine has begun any) and
+ * only at the first launch: at a later one they may stop short, with
+ * warps left waiting for the engine (a warp that had its chunks while the
+ * budget was spent is offered for more only when the engine next reads
+ * from it). Then it waits the whole time. */
 static void engine_hold(struct simt_par *par, const struct par_run *L)
 {
 	struct timespec until;
@@ -117,6 +119,8 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 	if (warp == 0 || !L->engine_cta || L->engine_cta->id != cta) {
 		struct par_cta *c = NULL;
 		pthread_mutex_lock(&par->mu);
+		if (cta == 0 && warp == 0 && par->hold_ms)
+			engine_hold(par, L); /* before L->begun moves: see may_claim */
 		if (cta + 1 > L->begun) {
 			L->begun = cta + 1;
 			/* the window ahead moved: idle workers claim, woken
@@ -126,8 +130,6 @@ static void pk_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 				for (uint32_t i = 0; i < par->nworkers; i++)
 					par_wake(&par->w[i], 0);
 		}
-		if (cta == 0 && warp == 0 && par->hold_ms)
-			engine_hold(par, L);
 		if (cta == 0 && warp == 0)
 			par->launches_ready += L->pending_head && L->pending_head->id == 0;
 		if (L->pending_head && L->pending_head->id == cta) {
