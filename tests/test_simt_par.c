@@ -988,9 +988,10 @@ static void test_queue_stays_bounded(void **state)
  * engine): under ThreadSanitizer, beside other tests of `ctest -j2`,
  * runs made 34 and 43 chunks where a quiet host makes the budget's 255
  * (make check and CI, 2026-11-28). So that run is held only to the
- * budget; a second, whose engine holds at each launch's first CTA until
- * the workers have gone as far as they may (GPUVM_SIMT_ENGINE_HOLD_MS),
- * must have spent the budget whatever the host does. */
+ * budget; a second, whose engine holds at the first launch's first CTA
+ * until the workers have gone as far as they may (GPUVM_SIMT_ENGINE_HOLD_MS;
+ * 2 x 140 chunks there, more than the 255), must have spent the budget
+ * whatever the host does. */
 static void test_workers_run_ahead_within_budget(void **state)
 {
 	(void)state;
