@@ -92,14 +92,8 @@ struct par_ref {
  * from it). Then it waits the whole time. */
 static void engine_hold(struct simt_par *par, const struct par_run *L)
 {
-	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until); /* engine_cv's clock */
-	until.tv_sec += (time_t)(par->hold_ms / 1000);
-	until.tv_nsec += (long)(par->hold_ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	/* engine_cv's clock */
+	struct timespec until = par_time_after(CLOCK_REALTIME, par->hold_ms * 1000000u);
 	par->hold_ms = 0; /* once */
 	par->holding = L;
 	par_runnable_change(par, 1, -1);

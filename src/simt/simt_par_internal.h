@@ -194,6 +194,21 @@ static inline double par_now_s(clockid_t clk)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The time delay_ns from now on clk: a deadline for
+ * pthread_cond_timedwait on a condition variable of that clock. */
+static inline struct timespec par_time_after(clockid_t clk, uint64_t delay_ns)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	ts.tv_sec += (time_t)(delay_ns / 1000000000u);
+	ts.tv_nsec += (long)(delay_ns % 1000000000u);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
 /* ---- simt_par_worker.c, for the engine's side ------------------------ */
 
 /* Under the mutex: the engine (engine 1) or a worker (0) stops (d = -1)

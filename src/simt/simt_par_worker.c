@@ -466,13 +466,7 @@ void *par_worker_main(void *arg)
 		double t0 = par->profile ? par_now_s(CLOCK_MONOTONIC) : 0;
 		par_runnable_change(par, 0, -1);
 		if (wk->sleeping == WORKER_DOZING) {
-			struct timespec until;
-			clock_gettime(CLOCK_MONOTONIC, &until);
-			until.tv_nsec += PAR_DOZE_US * 1000L;
-			if (until.tv_nsec >= 1000000000L) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000L;
-			}
+			struct timespec until = par_time_after(CLOCK_MONOTONIC, PAR_DOZE_US * 1000u);
 			wk->empty_dozes++; /* back to 0 once it finds work */
 			pthread_cond_timedwait(&wk->cv, &par->mu, &until);
 		} else {
