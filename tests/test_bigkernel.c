@@ -286,7 +286,8 @@ static void test_fidelity(void **state)
 	assert_true(of_d < nf_d);
 	/* patterns help; how much is the address stream's link time (8 B
 	 * written per byte read without them, 4.65x since zero-copy stores
-	 * cost link time; the thesis's Table 4.2 has +6 %, see README) */
+	 * cost link time; the thesis's Table 4.2 has +6 %, see the BigKernel section of
+	 * docs/notes/2026-11-29-readme-lab-notebook.md) */
 	assert_in_range((long)(of_pat * 100), 110, 900);
 	free(nf);
 	free(of);

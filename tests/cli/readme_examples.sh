@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every command the README shows in its ```sh blocks runs as written, from
-# a directory holding nothing but the repository's traces/ (no shared project folder,
-# nothing else a clone lacks): build/gpuvm stands for this build's binary.
+# a directory holding nothing but the repository's traces/, validation/,
+# python/ and examples/ (no shared project folder, nothing else a clone
+# lacks): build/gpuvm stands for this build's binary, and GPUVM_BIN points
+# the Python package at it.
 # A command fails the test when it exits non-zero or when a file it names
 # with an output option (--json, --csv, --plot, --stats-csv, --page-map,
 # --emit-preset, trace convert's output) is not written; the message names
@@ -11,8 +13,9 @@
 # the shard and MPI forms: tests/cli/sweep.sh and docs_mpi_example.sh run
 # them in full), `make` targets (CI runs make check and make build; make
 # demo is the main job), the experiment scripts (make fidelity runs them),
-# and the few commands whose full size takes minutes (SLOW below: the
-# reason says what covers them). Set README_EXAMPLES_ALL=1 to run those too.
+# the few commands whose full size takes minutes (SLOW below: the
+# reason says what covers them), and the Python lines when /usr/bin/python3
+# has no pandas. Set README_EXAMPLES_ALL=1 to run the slow ones too.
 # usage: readme_examples.sh GPUVM_BINARY SOURCE_DIR
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -25,16 +28,16 @@ mkdir build && ln -s "$GPUVM" build/gpuvm
 # the README's commands run from the repository root: what they read
 ln -s "$SRC/traces" traces
 ln -s "$SRC/validation" validation
+ln -s "$SRC/python" python
+ln -s "$SRC/examples" examples
+# the Python package runs this build's binary, not the source tree's build/
+export GPUVM_BIN="$GPUVM"
 
 # command substring -> why it is not run by default (CPU seconds measured
 # in Release on the 2-core AMD EPYC host, 2026-11-23)
 SLOW=(
-	"random-sampling:region=4GiB|14 CPU s at the workload's default 256 reads per thread; make demo runs this model over the whole Fig. 1 grid"
-	"hash-groupby:groups=1000000,input=100000000|10^8 input rows, minutes; test_fidelity_e1 runs group-by on k80"
-	"--vary workload.region=32MiB..8GiB*2|the full Fig. 1 grid, minutes; make demo runs it"
 	"bench --repeat 3|the benchmark itself, minutes; cli_bench_threads runs bench --small"
 	"gpuvm validate|replays all 313 rows of validation/measurements.tsv, about 80 CPU s (GEMM up to n = 512, 2MM/3MM/SYRK up to 256, 3DCONV up to 128, the H100 SXM5 rows five launches each); cli_validate runs the shipped manifest with --csv, --json and --plot"
-	"rmat:scale=22|11 CPU s and 600 MB for a 2^22-vertex graph; the line above runs graph info at scale 20"
 )
 
 # The README's ```sh blocks: "LINE<TAB>command", continuation lines joined,
@@ -68,6 +71,9 @@ while IFS=$'\t' read -r line cmd; do
 	*"sweep merge a.csv b.csv"*) why="merges the shards of the elided line above; cli_sweep merges real shards" ;;
 	make\ *) why="a make target" ;;
 	experiments/* | "bash experiments/"*) why="an experiment script (make fidelity)" ;;
+	*/usr/bin/python3*)
+		# the Python examples need Debian's pandas (scripts/install-deps.sh)
+		/usr/bin/python3 -c 'import pandas' 2>/dev/null || why="no pandas for /usr/bin/python3 (cli_python skips too)" ;;
 	esac
 	if [ -z "$why" ] && [ "${README_EXAMPLES_ALL:-0}" != 1 ]; then
 		for s in "${SLOW[@]}"; do

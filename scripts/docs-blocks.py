@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Write the figures that README.md and docs/ quote from runs, from committed data.
+
+A generated block is the text between
+
+    <!-- generated: NAME -->
+    <!-- end generated -->
+
+in README.md or any docs/**/*.md page (docs/notes/, the dated records, is not
+scanned). This script replaces each block's body with what its generator
+writes from the committed CSVs, so that a quoted number cannot drift from its
+data:
+
+  fidelity-summary    docs/fidelity/fidelity.csv: rows and passes per paper
+                      (and the validation rows apart when the table has a
+                      `role` column)
+  validation-summary  docs/validation/validate.csv (`gpuvm validate --csv`):
+                      rows, mean absolute error and log correlation per GPU
+  fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
+                      `make demo` writes to out/fig1/): the checks that
+                      experiments/karnagel_fig1.sh prints, computed by that
+                      same script (CHECK_ONLY=1), so the README's table and
+                      the demo's output are one computation
+
+usage: scripts/docs-blocks.py           rewrite the blocks in place
+       scripts/docs-blocks.py --check   exit 1, naming each block (file, line,
+                                        name) whose text differs; write nothing
+       scripts/docs-blocks.py --print NAME   print one block's text
+
+Refreshing the data: copy out/fig1/*.csv of a `make demo` run into
+docs/data/fig1/; `build/gpuvm validate --csv docs/validation/validate.csv`;
+`make fidelity` and copy its table to docs/fidelity/fidelity.csv; then run
+this script and commit data and pages together.
+"""
+import csv
+import math
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIDELITY_CSV = "docs/fidelity/fidelity.csv"
+VALIDATE_CSV = "docs/validation/validate.csv"
+FIG1_DIR = "docs/data/fig1"
+FIG1_SCRIPT = "experiments/karnagel_fig1.sh"
+
+BEGIN = re.compile(r"^<!-- generated: ([a-z0-9-]+) -->\s*$")
+END = re.compile(r"^<!-- end generated -->\s*$")
+
+
+class BlockError(Exception):
+    pass
+
+
+def path(rel):
+    return os.path.join(ROOT, rel)
+
+
+def read_csv(rel):
+    try:
+        with open(path(rel), newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    except OSError as e:
+        raise BlockError(f"cannot read {rel}: {e.strerror}")
+
+
+# ---- fidelity per paper ------------------------------------------------------
+# experiment -> (paper, what it reproduces); the order is the table's
+PAPERS = [
+    ("karnagel_fig1", "Karnagel et al., DaMoN'17", "Fig. 1: TLB cliffs of random access (P100, K80)"),
+    ("karnagel_fig10_11", "Karnagel et al., DaMoN'17", "Figs. 10-11: TLB-conscious scopes"),
+    ("e4_suite", "Zheng et al., HPCA'16", "far-fault MSHRs, blocking vs replayable faults, prefetch"),
+    ("ganguly_fig4_8", "Ganguly et al., ISCA'19 / IPDPS'20", "Figs. 4-8: delayed migration by access counters"),
+    ("neidty_fig8_11", "Du et al. (NeiDty)", "Figs. 3, 8-11: neighbour TLB probing"),
+    ("sepo_ch6", "Mokhtari, PhD thesis, ch. 6", "SePo: a hash table larger than GPU memory"),
+    ("sl1_ch5", "Mokhtari, PhD thesis, ch. 5", "S-L1: a software L1 cache in shared memory"),
+    ("bigkernel_ch4", "Mokhtari, PhD thesis, ch. 4", "BigKernel: a CPU-GPU prefetch pipeline"),
+]
+
+
+def passed(row):
+    return (row.get("passed") or "").strip().lower() == "pass"
+
+
+def fidelity_summary():
+    rows = read_csv(FIDELITY_CSV)
+    if not rows:
+        raise BlockError(f"{FIDELITY_CSV} has no rows")
+    for need in ("experiment", "passed"):
+        if need not in rows[0]:
+            raise BlockError(f"{FIDELITY_CSV} has no '{need}' column")
+    has_role = "role" in rows[0]
+    known = [p[0] for p in PAPERS]
+    extra = sorted({r["experiment"] for r in rows} - set(known))
+    order = [p for p in PAPERS] + [(e, e, "") for e in extra]
+    head = "| paper | what gpuvm reproduces | effects | within tolerance |"
+    rule = "|---|---|--:|--:|"
+    if has_role:
+        head += " validation effects | validation within tolerance |"
+        rule += "--:|--:|"
+    out = [head, rule]
+    tot = [0, 0, 0, 0]
+
+    def counts(rs):
+        v = [r for r in rs if (r.get("role") or "").strip().lower() == "validation"]
+        return [len(rs), sum(map(passed, rs)), len(v), sum(map(passed, v))]
+
+    for exp, paper, what in order:
+        rs = [r for r in rows if r["experiment"] == exp]
+        if not rs:
+            continue
+        c = counts(rs)
+        tot = [a + b for a, b in zip(tot, c)]
+        line = f"| {paper} | {what} | {c[0]} | {c[1]} |"
+        if has_role:
+            line += f" {c[2]} | {c[3]} |"
+        out.append(line)
+    line = f"| **all** | | **{tot[0]}** | **{tot[1]} ({100 * tot[1] / tot[0]:.0f} %)** |"
+    if has_role:
+        pct = f" ({100 * tot[3] / tot[2]:.0f} %)" if tot[2] else ""
+        line += f" **{tot[2]}** | **{tot[3]}{pct}** |"
+    out.append(line)
+    note = (f"From `{FIDELITY_CSV}` ({len(rows)} rows: one per effect a paper states, "
+            "with the paper's value, gpuvm's, and the tolerance it is judged by).")
+    if has_role:
+        note += (" Validation rows are effects no parameter was set from; the others"
+                 " calibrated a parameter or check the model's own consistency.")
+    return "\n".join(out) + "\n\n" + note
+
+
+# ---- validation per GPU ------------------------------------------------------
+def validation_summary():
+    rows = read_csv(VALIDATE_CSV)
+    if not rows:
+        raise BlockError(f"{VALIDATE_CSV} has no rows")
+    for need in ("device", "preset", "measured_us", "simulated_us"):
+        if need not in rows[0]:
+            raise BlockError(f"{VALIDATE_CSV} has no '{need}' column")
+
+    def stats(rs):
+        m = [float(r["measured_us"]) for r in rs]
+        s = [float(r["simulated_us"]) for r in rs]
+        err = [abs(b - a) / a * 100 for a, b in zip(m, s)]
+        within = sum(e <= 20 for e in err)
+        corr = pearson([math.log(x) for x in m], [math.log(x) for x in s]) if len(rs) >= 3 else None
+        return len(rs), sum(err) / len(err), within, corr
+
+    devices = []
+    for r in rows:
+        key = (r["device"], r["preset"])
+        if key not in devices:
+            devices.append(key)
+    out = ["| GPU (measured) | preset | rows | mean absolute error | within +-20 % | log correlation |",
+           "|---|---|--:|--:|--:|--:|"]
+
+    def fmt(label, preset, rs):
+        n, mae, within, corr = stats(rs)
+        c = f"{corr:.3f}" if corr is not None else "-"
+        return f"| {label} | {preset} | {n} | {mae:.1f} % | {within} | {c} |"
+
+    for dev, preset in devices:
+        out.append(fmt(dev, f"`{preset}`", [r for r in rows if (r["device"], r["preset"]) == (dev, preset)]))
+    if len(devices) > 1:
+        out.append(fmt("**all**", "", rows))
+    note = (f"From `{VALIDATE_CSV}` (`gpuvm validate --csv`, every row of "
+            "`validation/measurements.tsv`): simulated against measured kernel time; "
+            "the correlation is Pearson's r of the log times, as Accel-Sim reports it.")
+    return "\n".join(out) + "\n\n" + note
+
+
+def pearson(x, y):
+    n = len(x)
+    mx, my = sum(x) / n, sum(y) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+# ---- Karnagel Fig. 1, as make demo prints it -----------------------------------
+def fig1_checks_text():
+    """The check lines experiments/karnagel_fig1.sh prints for the committed CSVs."""
+    for f in ("fig1a_sampling.csv", "fig1b_groupby.csv"):
+        if not os.path.isfile(path(os.path.join(FIG1_DIR, f))):
+            raise BlockError(f"{FIG1_DIR}/{f} missing (copy it from a make demo run's out/fig1/)")
+    env = dict(os.environ, CHECK_ONLY="1", OUT=path(FIG1_DIR), LC_ALL="C")
+    env.pop("CHECKS_CSV", None)
+    p = subprocess.run(["bash", path(FIG1_SCRIPT), "unused"], env=env, cwd=ROOT,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise BlockError(f"{FIG1_SCRIPT} (CHECK_ONLY=1) failed: {p.stderr.strip()[-300:]}")
+    return p.stdout
+
+
+def verdict(tail):
+    tail = tail.strip()
+    if tail.startswith("yes"):
+        return "yes"
+    m = re.match(r"NO: [0-9.]+x is (below|above) the band", tail)
+    if m:
+        return f"**no**: {m.group(1)} the band"
+    return "**no**" if tail.startswith("NO") else tail
+
+
+def fig1_table():
+    text = fig1_checks_text()
+    lines = text.splitlines()
+
+    def find(rx, what):
+        for ln in lines:
+            m = re.search(rx, ln)
+            if m:
+                return m
+        raise BlockError(f"{FIG1_SCRIPT} printed no line for {what} (its output format changed?)")
+
+    def section(label, gpu):
+        # the indented check lines below "LABEL GPU plateau ..."
+        start = None
+        for i, ln in enumerate(lines):
+            if re.match(rf"^{re.escape(label)} {gpu}\s+plateau", ln):
+                start = i
+                break
+        if start is None:
+            raise BlockError(f"{FIG1_SCRIPT} printed no '{label} {gpu}' line")
+        body = []
+        for ln in lines[start + 1:]:
+            if not ln.startswith("  "):
+                break
+            body.append(ln)
+        return lines[start], body
+
+    rows = []
+    _, body = section("sampling", "p100")
+    b = "\n".join(body)
+    m = re.search(r"flat 32 MiB-1 GiB within \+-15%: (.*) \(spread ([0-9.]+)%\)", b)
+    if not m:
+        raise BlockError("no p100 flatness check")
+    rows.append(("p100 sampling flat 32 MiB - 1 GiB", "flat (+-15 %)", f"spread {m.group(2)} %", verdict(m.group(1))))
+    m = re.search(r"drop 1 GiB -> 4 GiB: ([0-9.]+)x \(needs > 2x\): (.*)", b)
+    if not m:
+        raise BlockError("no p100 1 GiB -> 4 GiB check")
+    rows.append(("p100 sampling drop 1 GiB -> 4 GiB", "> 2x", f"{m.group(1)}x", verdict(m.group(2))))
+    m = re.search(r"slowdown past 2.5 GiB ([0-9.]+)x vs paper ([0-9.]+x) \(\+-35%: ([0-9.]+-[0-9.]+)\): (.*)", b)
+    if not m:
+        raise BlockError("no p100 sampling slowdown check")
+    rows.append(("p100 sampling slowdown past 2.5 GiB", f"{m.group(2)} (band {m.group(3)})", f"{m.group(1)}x", verdict(m.group(4))))
+
+    _, body = section("group-by", "p100")
+    b = "\n".join(body)
+    m = re.search(r"slowdown past 2.5 GiB ([0-9.]+)x vs paper ([0-9.]+x) \(\+-35%: ([0-9.]+-[0-9.]+)\): (.*)", b)
+    if not m:
+        raise BlockError("no p100 group-by slowdown check")
+    rows.append(("p100 group-by slowdown past 2.5 GiB", f"{m.group(2)} (band {m.group(3)})", f"{m.group(1)}x", verdict(m.group(4))))
+
+    _, body = section("sampling", "k80")
+    b = "\n".join(body)
+    m = re.search(r"drop 64 MiB -> 256 MiB: ([0-9.]+)x; drop 1.5 GiB -> 3 GiB: ([0-9.]+)x \(both needed > 1.5x\): (.*)", b)
+    if not m:
+        raise BlockError("no k80 cliff check")
+    rows.append(("k80 sampling cliffs: 64 -> 256 MiB; 1.5 -> 3 GiB", "both > 1.5x (~130 MB and ~2 GB)",
+                 f"{m.group(1)}x; {m.group(2)}x", verdict(m.group(3))))
+    m = re.search(r"1.5 GiB -> 8 GiB: ([0-9.]+)x .*; 32 MiB -> 8 GiB: ([0-9.]+)x", b)
+    if not m:
+        raise BlockError("no k80 1.5 -> 8 GiB line")
+    rows.append(("k80 sampling 1.5 GiB -> 8 GiB", "\"an order of magnitude\"", f"{m.group(1)}x", "printed, not checked"))
+
+    head, _ = section("group-by", "k80")
+    m = re.search(r"mean slowdown past 2.5 GiB ([0-9.]+)x", head)
+    if m:
+        rows.append(("k80 group-by slowdown past 2.5 GiB", "up to ~12x", f"{m.group(1)}x", "printed, not checked"))
+
+    out = ["| check | paper | gpuvm | in the paper's band |", "|---|---|--:|---|"]
+    out += [f"| {a} | {p} | {g} | {v} |" for a, p, g, v in rows]
+    note = (f"From `{FIG1_DIR}/*.csv`, a `make demo` run (64 reads per thread, 16 Mi "
+            "group-by rows), through the checks `experiments/karnagel_fig1.sh` prints.")
+    return "\n".join(out) + "\n\n" + note
+
+
+GENERATORS = {
+    "fidelity-summary": fidelity_summary,
+    "validation-summary": validation_summary,
+    "fig1-table": fig1_table,
+}
+
+
+# ---- the blocks ----------------------------------------------------------------
+def pages():
+    out = ["README.md"]
+    for d, subdirs, files in os.walk(path("docs")):
+        rel = os.path.relpath(d, ROOT)
+        subdirs[:] = sorted(s for s in subdirs if os.path.join(rel, s) != os.path.join("docs", "notes"))
+        out += [os.path.join(rel, f) for f in sorted(files) if f.endswith(".md")]
+    return out
+
+
+def process(rel, cache, check):
+    """Returns (new text, [(line, name) of blocks that differ]); raises BlockError."""
+    with open(path(rel), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    out, diffs, i = [], [], 0
+    while i < len(lines):
+        ln = lines[i]
+        m = BEGIN.match(ln)
+        if not m:
+            if END.match(ln):
+                raise BlockError(f"{rel}:{i + 1}: 'end generated' without a 'generated:' line")
+            out.append(ln)
+            i += 1
+            continue
+        name, start = m.group(1), i
+        j = i + 1
+        while j < len(lines) and not END.match(lines[j]):
+            if BEGIN.match(lines[j]):
+                raise BlockError(f"{rel}:{j + 1}: block '{name}' (line {start + 1}) not ended before another begins")
+            j += 1
+        if j == len(lines):
+            raise BlockError(f"{rel}:{start + 1}: block '{name}' has no '<!-- end generated -->'")
+        if name not in GENERATORS:
+            raise BlockError(f"{rel}:{start + 1}: unknown block '{name}' (known: {', '.join(GENERATORS)})")
+        if name not in cache:
+            cache[name] = GENERATORS[name]().rstrip("\n").split("\n")
+        want = cache[name]
+        if lines[start + 1:j] != want:
+            diffs.append((start + 1, name))
+        out.append(ln)
+        out += want
+        out.append(lines[j])
+        i = j + 1
+    return "\n".join(out), diffs
+
+
+def main(argv):
+    check = "--check" in argv
+    if "--print" in argv:
+        k = argv.index("--print")
+        name = argv[k + 1] if k + 1 < len(argv) else ""
+        if name not in GENERATORS:
+            print(f"docs-blocks: --print NAME, one of: {', '.join(GENERATORS)}", file=sys.stderr)
+            return 2
+        try:
+            print(GENERATORS[name]())
+        except BlockError as e:
+            print(f"docs-blocks: {e}", file=sys.stderr)
+            return 1
+        return 0
+    unknown = [a for a in argv if a != "--check"]
+    if unknown:
+        print(f"docs-blocks: unknown argument {unknown[0]}; "
+              "usage: scripts/docs-blocks.py [--check | --print NAME]", file=sys.stderr)
+        return 2
+    cache, stale, nblocks = {}, [], 0
+    try:
+        for rel in pages():
+            text, diffs = process(rel, cache, check)
+            with open(path(rel), encoding="utf-8") as f:
+                old = f.read()
+            nblocks += old.count("<!-- generated: ")
+            stale += [(rel, ln, name) for ln, name in diffs]
+            if diffs and not check:
+                tmp = path(rel) + ".tmp"
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(text)
+                os.replace(tmp, path(rel))
+    except BlockError as e:
+        print(f"docs-blocks: {e}", file=sys.stderr)
+        return 1
+    if check:
+        for rel, ln, name in stale:
+            print(f"docs-blocks: {rel}:{ln}: block '{name}' differs from what its data gives "
+                  f"(run scripts/docs-blocks.py and commit)", file=sys.stderr)
+        if stale:
+            return 1
+        print(f"docs-blocks: all {nblocks} generated blocks match their data")
+        return 0
+    for rel, ln, name in stale:
+        print(f"docs-blocks: rewrote {rel}:{ln} '{name}'")
+    print(f"docs-blocks: {nblocks} generated blocks, {len(stale)} rewritten")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
