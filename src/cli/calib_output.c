@@ -38,39 +38,58 @@ static bool compared(const struct row *r)
 	return !strcmp(r->status, "pass") || !strcmp(r->status, "FAIL");
 }
 
-/* With several presets, one line each: how many of its compared rows
- * pass and their mean |error|, the presets in the table's order. */
+/* A compared, non-curve row of role (PUB_ROLE_NONE: any role). */
+static bool counts(const struct row *r, enum pub_role role)
+{
+	return r->kind != K_CURVE && compared(r) && r->pub &&
+	       (role == PUB_ROLE_NONE || r->pub->role == role);
+}
+
+/* "N of M pass, mean |error| E %" over rows [i, j) of one role. */
+static void print_tally(const struct calib *c, size_t i, size_t j, enum pub_role role, FILE *f)
+{
+	size_t n = 0, pass = 0;
+	double abs_err = 0;
+	for (size_t k = i; k < j; k++) {
+		const struct row *r = &c->rows[k];
+		if (!counts(r, role))
+			continue;
+		n++;
+		pass += !strcmp(r->status, "pass");
+		abs_err += fabs(r->err_pct);
+	}
+	if (n)
+		fprintf(f, "%zu of %zu pass, mean |error| %.2f %%", pass, n, abs_err / (double)n);
+	else
+		fputs("none", f);
+}
+
+/* One line per preset, in the table's order: its validation rows (nothing
+ * was set from them: the evidence) apart from its calibration rows (a
+ * parameter was set from them, so they echo their inputs), then the two
+ * together. */
 static void print_preset_summaries(const struct calib *c, FILE *f)
 {
-	size_t presets = 0;
-	for (size_t i = 0; i < c->n; i++)
-		presets += i == 0 || strcmp(c->rows[i].gpu, c->rows[i - 1].gpu) != 0;
-	if (presets < 2)
-		return;
+	fputs("per preset, validation rows (nothing set from them) apart from calibration rows:\n", f);
 	for (size_t i = 0; i < c->n;) {
-		size_t j = i, n = 0, pass = 0;
-		double abs_err = 0;
-		for (; j < c->n && !strcmp(c->rows[j].gpu, c->rows[i].gpu); j++) {
-			const struct row *r = &c->rows[j];
-			if (r->kind == K_CURVE || !compared(r))
-				continue;
-			n++;
-			pass += !strcmp(r->status, "pass");
-			abs_err += fabs(r->err_pct);
-		}
-		if (n)
-			fprintf(f, "  %-10s %zu of %zu pass, mean |error| %.2f %%\n", c->rows[i].gpu, pass,
-				n, abs_err / (double)n);
-		else
-			fprintf(f, "  %-10s no row with a published value\n", c->rows[i].gpu);
+		size_t j = i;
+		while (j < c->n && !strcmp(c->rows[j].gpu, c->rows[i].gpu))
+			j++;
+		fprintf(f, "  %-10s validation ", c->rows[i].gpu);
+		print_tally(c, i, j, PUB_ROLE_VALIDATION, f);
+		fputs("; calibration ", f);
+		print_tally(c, i, j, PUB_ROLE_CALIBRATION, f);
+		fputs("; all ", f);
+		print_tally(c, i, j, PUB_ROLE_NONE, f);
+		fputc('\n', f);
 		i = j;
 	}
 }
 
 void calib_print_table(const struct calib *c, FILE *f)
 {
-	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %s\n", "gpu", "quantity", "unit",
-		"simulated", "published", "error%", "tol%", "status");
+	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %-6s %s\n", "gpu", "quantity", "unit",
+		"simulated", "published", "error%", "tol%", "status", "role");
 	size_t pass = 0, fail = 0, noref = 0;
 	double abs_err = 0;
 	for (size_t i = 0; i < c->n; i++) {
@@ -87,8 +106,10 @@ void calib_print_table(const struct calib *c, FILE *f)
 			snprintf(e, sizeof e, "%+.1f", r->err_pct);
 		else
 			snprintf(e, sizeof e, "-");
-		fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6.0f  %s%s%s\n", r->gpu, r->quantity,
-			r->unit, s, p, e, tol_of(r), r->status, *r->note ? "  " : "", r->note);
+		const char *role = r->pub ? pub_role_name(r->pub->role) : "";
+		fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6.0f  %-6s %s%s%s\n", r->gpu, r->quantity,
+			r->unit, s, p, e, tol_of(r), r->status, *role ? role : "-",
+			*r->note ? "  " : "", r->note);
 		pass += !strcmp(r->status, "pass");
 		fail += !strcmp(r->status, "FAIL");
 		noref += !strcmp(r->status, "no-ref");
@@ -100,6 +121,11 @@ void calib_print_table(const struct calib *c, FILE *f)
 	if (pass + fail)
 		fprintf(f, ", mean |error| %.2f %%", abs_err / (double)(pass + fail));
 	fprintf(f, "; %zu without a published value (simulated only)\n", noref);
+	fputs("validation rows alone: ", f);
+	print_tally(c, 0, c->n, PUB_ROLE_VALIDATION, f);
+	fputs("; calibration rows: ", f);
+	print_tally(c, 0, c->n, PUB_ROLE_CALIBRATION, f);
+	fputc('\n', f);
 	print_preset_summaries(c, f);
 	/* the curves, compactly */
 	char prev[160] = "";
@@ -144,7 +170,7 @@ int calib_write_csv(const struct calib *c, const char *path, struct gpuvm_error 
 		return -1;
 	FILE *f = o.f;
 	fputs("gpu,quantity,x,unit,simulated,published,error_pct,tolerance_pct,status,source,"
-	      "convention\n", f);
+	      "convention,role\n", f);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
 		bool have = r->pub && r->pub->have;
@@ -170,6 +196,8 @@ int calib_write_csv(const struct calib *c, const char *path, struct gpuvm_error 
 		gpuvm_csv_field(f, r->pub ? r->pub->source : "");
 		fputc(',', f);
 		gpuvm_csv_field(f, r->pub ? r->pub->convention : "");
+		fputc(',', f);
+		gpuvm_csv_field(f, r->pub ? pub_role_name(r->pub->role) : "");
 		fputc('\n', f);
 	}
 	return gpuvm_output_close(&o, err);
@@ -201,6 +229,7 @@ int calib_write_json(const struct calib *c, const char *path, struct gpuvm_error
 		cJSON_AddStringToObject(o, "status", r->status);
 		cJSON_AddStringToObject(o, "source", r->pub ? r->pub->source : "");
 		cJSON_AddStringToObject(o, "convention", r->pub ? r->pub->convention : "");
+		cJSON_AddStringToObject(o, "role", r->pub ? pub_role_name(r->pub->role) : "");
 		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
 		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
 		cJSON_AddItemToArray(a, o);

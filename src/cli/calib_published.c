@@ -13,7 +13,41 @@
 static const char *const pub_cols[] = {"gpu", "quantity", "value", "unit", "source", "convention"};
 #define N_PUB_COLS 6
 
-/* Tab-separated, '#' comment lines, a header naming the six columns. */
+const char *pub_role_name(enum pub_role role)
+{
+	return role == PUB_ROLE_CALIBRATION ? "calibration"
+	       : role == PUB_ROLE_VALIDATION ? "validation"
+					     : "";
+}
+
+/* The role column (calib_published.h): NULL when the table has none. */
+static int parse_role(struct pub *r, const char *role, const char *path, int line,
+		      struct gpuvm_error *err)
+{
+	if (!role) {
+		r->role = r->have ? PUB_ROLE_VALIDATION : PUB_ROLE_NONE;
+		return 0;
+	}
+	if (!r->have) {
+		if (*role && strcmp(role, "-"))
+			return gpuvm_fail(err, path, line, "role", "'%s' on a row without a published "
+					  "value (leave it empty or '-')", role);
+		r->role = PUB_ROLE_NONE;
+		return 0;
+	}
+	if (!strcmp(role, "calibration"))
+		r->role = PUB_ROLE_CALIBRATION;
+	else if (!strcmp(role, "validation"))
+		r->role = PUB_ROLE_VALIDATION;
+	else
+		return gpuvm_fail(err, path, line, "role", "'%s' is neither 'calibration' (a preset "
+				  "parameter was set from this value) nor 'validation' (nothing was)",
+				  role);
+	return 0;
+}
+
+/* Tab-separated, '#' comment lines, a header naming the six columns (and,
+ * optionally, role). */
 int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 {
 	t->path = path;
@@ -32,7 +66,7 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 	t->text[len] = '\0';
 	if (memchr(t->text, '\0', len))
 		return gpuvm_fail(err, path, 0, NULL, "contains a NUL byte: not a text table");
-	int col_at[N_PUB_COLS];
+	int col_at[N_PUB_COLS], role_at = -1;
 	size_t n_header = 0, cap = 0;
 	int line = 0;
 	bool header = false;
@@ -74,6 +108,9 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 							  "value, unit, source, convention; tab-separated)",
 							  pub_cols[c]);
 			}
+			for (size_t i = 0; i < nf; i++)
+				if (!strcmp(fields[i], "role"))
+					role_at = (int)i;
 			continue;
 		}
 		if (nf != n_header)
@@ -105,10 +142,15 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 						  "source");
 			r->have = true;
 		}
+		if (parse_role(r, role_at < 0 ? NULL : fields[role_at], path, line, err))
+			return -1;
 		for (size_t i = 0; i + 1 < t->n; i++)
-			if (!strcmp(t->rows[i].gpu, r->gpu) && !strcmp(t->rows[i].quantity, r->quantity))
-				return gpuvm_fail(err, path, line, "quantity", "%s/%s given twice", r->gpu,
-						  r->quantity);
+			if (!strcmp(t->rows[i].gpu, r->gpu) &&
+			    !strcmp(t->rows[i].quantity, r->quantity) &&
+			    (!t->rows[i].have || !r->have || !strcmp(t->rows[i].source, r->source)))
+				return gpuvm_fail(err, path, line, "quantity", "%s/%s given twice%s",
+						  r->gpu, r->quantity,
+						  r->have && t->rows[i].have ? " from one source" : "");
 	}
 	if (!header)
 		return gpuvm_fail(err, path, 0, NULL, "empty: needs a header row (gpu, quantity, "
@@ -120,6 +162,16 @@ const struct pub *pub_find(const struct pub_table *t, const char *gpu, const cha
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->rows[i].gpu, gpu) && !strcmp(t->rows[i].quantity, q))
+			return &t->rows[i];
+	return NULL;
+}
+
+const struct pub *pub_find_next(const struct pub_table *t, const struct pub *after)
+{
+	if (!after)
+		return NULL;
+	for (size_t i = (size_t)(after - t->rows) + 1; i < t->n; i++)
+		if (!strcmp(t->rows[i].gpu, after->gpu) && !strcmp(t->rows[i].quantity, after->quantity))
 			return &t->rows[i];
 	return NULL;
 }

@@ -6,8 +6,16 @@
  * and rows (free(t->rows), free(t->text)), also after a failed load. May
  * call: the C library and gpuvm_fail. Guarantees: pub_load accepts only a
  * table whose every row has the six columns, a number or "none published"
- * as its value and a source for every number; an error names the file and
- * line. */
+ * as its value and a source for every number, and no gpu and quantity twice
+ * from one source (several sources may give one quantity; a "none
+ * published" row stands alone); an error names the file and line.
+ *
+ * An optional seventh column, role, says what a published row is evidence
+ * of: "calibration" (a preset parameter was set from this measurement or
+ * from the same source) or "validation" (nothing was). Where the table has
+ * the column a published row needs a role and a "none published" row has
+ * none; a table without it (a user's own measurements, from which no
+ * preset was set) has every published row as validation. */
 #ifndef GPUVM_CLI_CALIB_PUBLISHED_H
 #define GPUVM_CLI_CALIB_PUBLISHED_H
 
@@ -16,8 +24,11 @@
 
 #include "gpuvm/error.h"
 
+enum pub_role { PUB_ROLE_NONE, PUB_ROLE_CALIBRATION, PUB_ROLE_VALIDATION };
+
 struct pub {
 	char *gpu, *quantity, *value, *unit, *source, *convention;
+	enum pub_role role;
 	double v;
 	bool have;
 };
@@ -31,7 +42,12 @@ struct pub_table {
 
 /* Reads the table at path; 0, or -1 with err set. */
 int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err);
+/* "calibration", "validation" or "" (no published value). */
+const char *pub_role_name(enum pub_role role);
 /* The row of gpu and quantity q, or NULL. */
 const struct pub *pub_find(const struct pub_table *t, const char *gpu, const char *q);
+/* The next row of the same gpu and quantity as after (a quantity may have
+ * several published values, from different sources), or NULL. */
+const struct pub *pub_find_next(const struct pub_table *t, const struct pub *after);
 
 #endif

@@ -39,6 +39,23 @@ static const char *const all_presets[] = {"k80", "p100", "v100", "a100", "h100",
 
 /* ----------------------------------------------------------------- rows */
 
+/* A row's error and status against its published value. */
+static void judge(struct row *r)
+{
+	double tol = r->kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
+	r->err_pct = NAN;
+	if (r->kind == K_CURVE)
+		r->status = "";
+	else if (!isfinite(r->sim))
+		r->status = "n/a";
+	else if (!r->pub || !r->pub->have)
+		r->status = "no-ref";
+	else {
+		r->err_pct = (r->sim - r->pub->v) / r->pub->v * 100;
+		r->status = fabs(r->err_pct) <= tol ? "pass" : "FAIL";
+	}
+}
+
 static struct row *add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
 			   enum row_kind kind, double x, double sim)
 {
@@ -60,17 +77,7 @@ static struct row *add_row(struct calib *c, const char *gpu, const char *q, cons
 	r->sim = sim;
 	r->err_pct = NAN;
 	r->pub = kind == K_CURVE ? NULL : pub_find(c->pub, gpu, q);
-	double tol = kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
-	if (kind == K_CURVE)
-		r->status = "";
-	else if (!isfinite(sim))
-		r->status = "n/a";
-	else if (!r->pub || !r->pub->have)
-		r->status = "no-ref";
-	else {
-		r->err_pct = (sim - r->pub->v) / r->pub->v * 100;
-		r->status = fabs(r->err_pct) <= tol ? "pass" : "FAIL";
-	}
+	judge(r);
 	return r;
 }
 
@@ -614,6 +621,38 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 	add_row(c, gpu, "zero_copy_read_ns", "ns", K_LATENCY, NAN, zc);
 }
 
+/* A quantity may have several published values (the source a preset was
+ * set from, and independent measurements that validate it): each is a row
+ * of its own, with the simulated value of the first, right after it. The
+ * rows from first on are this preset's. 0, or -1 when out of memory. */
+static int add_other_published(struct calib *c, size_t first)
+{
+	size_t extra = 0;
+	for (size_t i = first; i < c->n; i++)
+		for (const struct pub *p = c->rows[i].pub; (p = pub_find_next(c->pub, p));)
+			extra++;
+	if (!extra)
+		return 0;
+	struct row *nr = malloc((c->n + extra) * sizeof *nr);
+	if (!nr)
+		return -1;
+	memcpy(nr, c->rows, first * sizeof *nr);
+	size_t k = first;
+	for (size_t i = first; i < c->n; i++) {
+		nr[k++] = c->rows[i];
+		for (const struct pub *p = c->rows[i].pub; (p = pub_find_next(c->pub, p));) {
+			struct row *r = &nr[k++];
+			*r = c->rows[i];
+			r->pub = p;
+			judge(r);
+		}
+	}
+	free(c->rows);
+	c->rows = nr;
+	c->n = c->cap = k;
+	return 0;
+}
+
 int calibrate_preset(struct calib *c, const char *gpu)
 {
 	struct gpuvm_config *cfg = malloc(sizeof *cfg);
@@ -625,6 +664,7 @@ int calibrate_preset(struct calib *c, const char *gpu)
 		free(cfg);
 		return gpuvm_fail(c->err, "--gpu", 0, NULL, "%s", msg);
 	}
+	size_t first = c->n;
 	chase_rows(c, cfg, gpu);
 	tlb_rows(c, cfg, gpu);
 	tlb_par_rows(c, cfg, gpu);
@@ -635,6 +675,8 @@ int calibrate_preset(struct calib *c, const char *gpu)
 	l2_rows(c, cfg, gpu);
 	launch_link_rows(c, cfg, gpu);
 	free(cfg);
+	if (!c->failed && add_other_published(c, first))
+		return gpuvm_fail(c->err, "gpuvm", 0, NULL, "out of memory");
 	return c->failed ? -1 : 0;
 }
 
@@ -647,11 +689,16 @@ static void calibrate_usage(FILE *out)
 	      "\n"
 	      "Runs the calibration microbenchmarks on a preset and prints each simulated\n"
 	      "quantity beside the value published for the real GPU, its error and tolerance,\n"
-	      "then how many rows with a published value pass and their mean |error| (per\n"
-	      "preset too, with several). This is the first half of the method\n"
+	      "then how many rows with a published value pass and their mean |error|,\n"
+	      "overall and per preset. This is the first half of the method\n"
 	      "(docs/calibration.md): a model's components are tuned on microbenchmarks\n"
 	      "measured on hardware; applications are then validated (gpuvm validate)\n"
 	      "without touching the parameters again.\n"
+	      "\n"
+	      "Each published value has a role: calibration (a preset parameter was set\n"
+	      "from it, so it can only echo its input) or validation (nothing was: the\n"
+	      "evidence). The summary gives the validation rows alone, per preset too. A\n"
+	      "quantity may have several published values, each compared on its own row.\n"
 	      "\n"
 	      "Rows (each a difference of two runs over the work between them):\n"
 	      "  chase_*_cycles          one thread chasing shuffled 128 B lines (ubench-chase):\n"
