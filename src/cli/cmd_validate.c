@@ -166,6 +166,9 @@ static void validate_usage(FILE *out)
 	      "  source       where the number comes from and how it was derived\n"
 	      "  convention   (optional column) nsys, ctas, host, nsys-median or nsys-first,\n"
 	      "               as above; nsys without it\n"
+	      "  role         (optional column) calibration (a parameter of the model was\n"
+	      "               set from this measurement: reported apart, not evidence) or\n"
+	      "               validation (nothing was); validation without it\n"
 	      "A row whose trace is not there is reported as skipped and not counted; an\n"
 	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
 	      "\n"
@@ -296,6 +299,7 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 	size_t cap = 0;
 	int col_at[N_COLS];
 	int conv_at = -1; /* the optional column 'convention' */
+	int role_at = -1; /* the optional column 'role' */
 	size_t n_header = 0;
 	int header_line = 0;
 	int line = 0;
@@ -338,6 +342,8 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 						col_at[c] = (int)i;
 				if (!strcmp(fields[i], "convention"))
 					conv_at = (int)i;
+				if (!strcmp(fields[i], "role"))
+					role_at = (int)i;
 			}
 			for (int c = 0; c < N_COLS; c++)
 				if (col_at[c] < 0)
@@ -383,6 +389,15 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 						  "overhead in), nsys-median or nsys-first (repeated "
 						  "launches: each kernel's median or first)", cv);
 			r->conv = (enum convention)k;
+		}
+		if (role_at >= 0) {
+			const char *role = fields[role_at];
+			if (!strcmp(role, "calibration"))
+				r->calibration = true;
+			else if (strcmp(role, "validation"))
+				return gpuvm_fail(err, path, line, "role", "'%s' is neither 'calibration' "
+						  "(a parameter was set from this measurement) nor "
+						  "'validation' (nothing was)", role);
 		}
 		double v;
 		if (!plain_number(r->f[C_MEASURED]) || gpuvm_parse_double(r->f[C_MEASURED], &v) ||

@@ -41,6 +41,11 @@ struct vrow {
 	int line;                 /* in the manifest, 1-based */
 	const char *f[N_COLS];    /* into the manifest's text */
 	enum convention conv;     /* the optional column 'convention'; nsys without it */
+	/* the optional column 'role': true for "calibration" (a parameter of
+	 * the model was set from this measurement, so it is not evidence),
+	 * false for "validation" (nothing was), as without the column: no
+	 * parameter was set from a user's own manifest */
+	bool calibration;
 	double measured_us;
 	char trace_path[PATH_MAX]; /* resolved */
 	const char *workload;     /* a workload:SPEC row's SPEC, else NULL */

@@ -24,7 +24,7 @@ static void csv_num(FILE *f, bool have, double v)
 #define ROW_COLUMNS                                                                     \
 	"name,preset,measured_us,simulated_us,ratio,error_percent,status,note,"           \
 	"manifest_preset,device,trace,trace_resolved,what,source,kernels,"                \
-	"sim_kernel_cycles,clock_mhz,kernel_launch_us,manifest,manifest_line,convention"
+	"sim_kernel_cycles,clock_mhz,kernel_launch_us,manifest,manifest_line,convention,role"
 
 int validate_write_csv(const struct manifest *m, const char *path, struct gpuvm_error *err)
 {
@@ -72,7 +72,8 @@ int validate_write_csv(const struct manifest *m, const char *path, struct gpuvm_
 		csv_num(f, true, r->cfg->kernel_launch_us);
 		fputc(',', f);
 		gpuvm_csv_field(f, m->path);
-		fprintf(f, ",%d,%s\n", r->line, validate_convention_names[r->conv]);
+		fprintf(f, ",%d,%s,%s\n", r->line, validate_convention_names[r->conv],
+			r->calibration ? "calibration" : "validation");
 	}
 	return gpuvm_output_close(&o, err);
 }
@@ -116,6 +117,7 @@ int validate_write_json(const struct manifest *m, const char *path, struct gpuvm
 		cJSON_AddStringToObject(o, "manifest", m->path);
 		cJSON_AddNumberToObject(o, "manifest_line", r->line);
 		cJSON_AddStringToObject(o, "convention", validate_convention_names[r->conv]);
+		cJSON_AddStringToObject(o, "role", r->calibration ? "calibration" : "validation");
 		cJSON_AddStringToObject(o, "gpuvm_version", GPUVM_VERSION);
 		cJSON_AddStringToObject(o, "gpuvm_commit", GPUVM_COMMIT);
 	}
@@ -175,30 +177,48 @@ static bool first_of_preset(const struct manifest *m, size_t i)
 	return true;
 }
 
-/* With rows on several presets, one line each, in the order the presets
- * first appear: its rows that ran and their mean absolute error. */
+/* "mean absolute error E % over N rows" of the rows that ran among those
+ * of preset (NULL: every preset) and role (-1: both; 0 validation; 1
+ * calibration); "none" without such a row. */
+static void print_mae(const struct manifest *m, const char *preset, int role)
+{
+	size_t n = 0;
+	double abs_err = 0;
+	for (size_t k = 0; k < m->n; k++) {
+		const struct vrow *r = &m->rows[k];
+		if (r->skipped || (preset && strcmp(r->preset, preset)) ||
+		    (role >= 0 && r->calibration != (role == 1)))
+			continue;
+		n++;
+		abs_err += fabs(r->error_pct);
+	}
+	if (n)
+		printf("mean absolute error %.1f %% over %zu row%s", abs_err / (double)n, n,
+		       n == 1 ? "" : "s");
+	else
+		printf("none");
+}
+
+/* The validation rows (nothing was set from them: the evidence) apart
+ * from the calibration rows, overall and then one line per preset, in the
+ * order the presets first appear. */
 static void print_preset_errors(const struct manifest *m)
 {
-	size_t presets = 0;
-	for (size_t i = 0; i < m->n; i++)
-		presets += first_of_preset(m, i);
-	if (presets < 2)
-		return;
+	printf("validation rows alone: ");
+	print_mae(m, NULL, 0);
+	printf("; calibration rows: ");
+	print_mae(m, NULL, 1);
+	putchar('\n');
 	for (size_t i = 0; i < m->n; i++) {
 		if (!first_of_preset(m, i))
 			continue; /* listed at its first row */
-		size_t n = 0;
-		double abs_err = 0;
-		for (size_t k = i; k < m->n; k++)
-			if (!strcmp(m->rows[k].preset, m->rows[i].preset) && !m->rows[k].skipped) {
-				n++;
-				abs_err += fabs(m->rows[k].error_pct);
-			}
-		if (n)
-			printf("  %-12s %zu row%s, mean absolute error %.1f %%\n", m->rows[i].preset, n,
-			       n == 1 ? "" : "s", abs_err / (double)n);
-		else
-			printf("  %-12s no row could be run\n", m->rows[i].preset);
+		printf("  %-12s validation ", m->rows[i].preset);
+		print_mae(m, m->rows[i].preset, 0);
+		printf("; calibration ");
+		print_mae(m, m->rows[i].preset, 1);
+		printf("; all ");
+		print_mae(m, m->rows[i].preset, -1);
+		putchar('\n');
 	}
 }
 

@@ -73,23 +73,32 @@ EOF
 	then echo "ok - --csv: columns and the b+tree row"
 	else fail "--csv: bad CSV"; cat out.csv
 	fi
-	# with rows on several presets, a line each: its rows and their mean
-	# absolute error, as the CSV's rows give them
+	# validation rows (nothing was set from them) apart from calibration
+	# rows, overall and a line per preset, as the CSV's rows give them
 	if python3 - table.txt out.csv <<'EOF'
 import csv, re, sys
 text = open(sys.argv[1]).read()
 rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert {r["role"] for r in rows} <= {"calibration", "validation"}, {r["role"] for r in rows}
+def mae(text, rs):
+    if not rs:
+        return text == "none"
+    m = re.fullmatch(r"mean absolute error ([0-9.]+) % over (\d+) rows?", text)
+    errs = [abs(float(r["error_percent"])) for r in rs]
+    return bool(m) and int(m[2]) == len(errs) and abs(float(m[1]) - sum(errs) / len(errs)) < 0.051
+m = re.search(r"^validation rows alone: (.*); calibration rows: (.*)$", text, re.M)
+assert m and mae(m[1], [r for r in rows if r["role"] == "validation"]) and \
+    mae(m[2], [r for r in rows if r["role"] == "calibration"]), m and m[0]
 presets = list(dict.fromkeys(r["preset"] for r in rows))
-lines = re.findall(r"^  (\S+) +(\d+) rows?, mean absolute error ([0-9.]+) %$", text, re.M)
-if len(presets) < 2:
-    assert not lines, lines
-else:
-    assert [l[0] for l in lines] == presets, (lines, presets)
-    for p, n, e in lines:
-        errs = [abs(float(r["error_percent"])) for r in rows if r["preset"] == p]
-        assert int(n) == len(errs) and abs(float(e) - sum(errs) / len(errs)) < 0.051, (p, n, e)
+lines = re.findall(r"^  (\S+) +validation (.*); calibration (.*); all (.*)$", text, re.M)
+assert [l[0] for l in lines] == presets, (lines, presets)
+for p, v, c, a in lines:
+    g = [r for r in rows if r["preset"] == p]
+    assert mae(v, [r for r in g if r["role"] == "validation"]), (p, v)
+    assert mae(c, [r for r in g if r["role"] == "calibration"]), (p, c)
+    assert mae(a, g), (p, a)
 EOF
-	then echo "ok - per-preset mean absolute errors as the CSV's rows"
+	then echo "ok - validation apart from calibration rows, overall and per preset, as the CSV's rows"
 	else fail "per-preset summary"; grep -A3 "^mean absolute error" table.txt
 	fi
 	if python3 -c '
@@ -231,6 +240,8 @@ printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\tconvention\n' >c
 { cat conv_head.tsv; printf 'x\tno/such\td\th100\t1\tw\ts\tncu-ish\n'; } >badconv.tsv
 expect_fail "unknown convention" "badconv.tsv:2: convention: 'ncu-ish' is not a convention" \
 	--manifest badconv.tsv
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\trole\nx\tno/such\td\th100\t1\tw\ts\tfitted\n' >badrole.tsv
+expect_fail "unknown role" "badrole.tsv:2: role: 'fitted' is neither 'calibration'" --manifest badrole.tsv
 if [ -e "$BPTREE" ] && [ ${#GPU[@]} -eq 0 ]; then
 	{ cat conv_head.tsv
 	  for c in nsys ctas host; do
