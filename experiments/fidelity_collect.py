@@ -23,44 +23,82 @@ so a partial run still reports what finished.
 """
 import csv, json, math, os, sys
 
-append_to = None
-if len(sys.argv) == 5 and sys.argv[1] == "--append":
+append_to = render = None
+if len(sys.argv) == 4 and sys.argv[1] == "--render":
+    # fidelity.md from a committed fidelity.csv: the table's summary, its rows
+    # and the known misses, with every number from the CSV (docs/fidelity/
+    # fidelity.md is written so, and tests/cli/fidelity_table.sh checks it)
+    render, render_md = sys.argv[2], sys.argv[3]
+    out, names = None, []
+elif len(sys.argv) == 5 and sys.argv[1] == "--append":
     append_to, name_one, dir_one = sys.argv[2], sys.argv[3], sys.argv[4]
     out, names = None, [name_one]
 elif len(sys.argv) < 2 or sys.argv[1].startswith("-"):
-    sys.exit("usage: fidelity_collect.py OUT_DIR [EXPERIMENT ...] | --append CHECKS_CSV EXPERIMENT DIR")
+    sys.exit("usage: fidelity_collect.py OUT_DIR [EXPERIMENT ...] | --append CHECKS_CSV EXPERIMENT DIR"
+             " | --render FIDELITY_CSV FIDELITY_MD")
 else:
     out = sys.argv[1]
-names = names if append_to else sys.argv[2:] or ["karnagel_fig1", "karnagel_fig10_11", "e4_suite", "ganguly_fig4_8",
+names = names if append_to or render else sys.argv[2:] or ["karnagel_fig1", "karnagel_fig10_11", "e4_suite", "ganguly_fig4_8",
                          "sepo_ch6", "sl1_ch5", "bigkernel_ch4", "neidty_fig8_11"]
 rows = []
-KNOWN_MISS = {}  # filled from the notes below: (seed, figure, quantity) -> cause in docs/fidelity.md
 
 
-def row(seed, figure, quantity, paper, gpuvm, tol, ok, script_ok=None, unit=""):
+EFFECT_SHARE = 0.5  # an effect passes within +-50 % of the paper's effect (issue 76 item 2)
+CHECK_BAND = 0.05   # a paper's "no effect" (~1.00x): within +-5 %
+
+
+def row(seed, figure, quantity, paper, gpuvm, tol, ok, script_ok=None, unit="", effect_paper="", effect_gpuvm="",
+        kind="sign"):
     rows.append(dict(seed=seed, figure=figure, quantity=quantity, paper=paper,
                      gpuvm=("%.4g%s" % (gpuvm, unit)) if isinstance(gpuvm, (int, float)) else str(gpuvm),
                      tolerance=tol, passed="pass" if ok else "FAIL",
-                     script_pass="" if script_ok is None else ("pass" if script_ok else "FAIL")))
+                     script_pass="" if script_ok is None else ("pass" if script_ok else "FAIL"),
+                     kind=kind, effect_paper=effect_paper, effect_gpuvm=effect_gpuvm))
+
+
+def effect(seed, fig, q, paper_lo, x, paper_hi=None, paper_text=None, script=None, script_ok=None, lower_only=False):
+    """A speed-up or slowdown scored on its effect, (ratio - 1): it passes
+    when its sign is the paper's and the effect lies within +-50 % of the
+    paper's effect (of the paper's range, when the paper gives one). A band
+    on the ratio let any effect under ~30 % pass with no effect or the
+    wrong sign (issue 76)."""
+    paper_hi = paper_lo if paper_hi is None else paper_hi
+    e_lo, e_hi, e = paper_lo - 1, paper_hi - 1, x - 1
+    if (e_lo > 0) != (e_hi > 0) or e_lo == 0:
+        raise ValueError("%s: an effect row needs a paper effect of one sign (got %g-%g)" % (q, paper_lo, paper_hi))
+    lo, hi = sorted((e_lo - EFFECT_SHARE * abs(e_lo), e_hi + EFFECT_SHARE * abs(e_hi)))
+    if lower_only:
+        hi = float("inf")
+    ok = (e > 0) == (e_lo > 0) and lo <= e <= hi
+    band = "effect +-50 %% (%+.3g to %s)" % (lo, "" if lower_only else "%+.3g" % hi)
+    if script:
+        band = "table: %s; script: %s" % (band, script)
+    ptext = paper_text or ("%gx" % paper_lo if paper_hi == paper_lo else "%g-%gx" % (paper_lo, paper_hi))
+    row(seed, fig, q, ptext, x, band, ok, script_ok, "x",
+        effect_paper=("%+.3g" % e_lo) if paper_hi == paper_lo else "%+.3g to %+.3g" % (e_lo, e_hi),
+        effect_gpuvm="%+.3g" % e, kind="effect")
 
 
 def slowdown(seed, fig, q, paper, x, script=None, script_ok=None, lower_only=False):
-    """A slowdown magnitude: within +-35 % of the paper."""
-    lo, hi = paper * 0.65, paper * 1.35
-    ok = x >= lo and (lower_only or x <= hi)
-    tol = "+-35 %% (%.3g-%s)" % (lo, "" if lower_only else "%.3g" % hi)
-    if script:
-        tol = "table: %s; script: %s" % (tol, script)
-    row(seed, fig, q, "%gx" % paper, x, tol, ok, script_ok, "x")
+    effect(seed, fig, q, paper, x, script=script, script_ok=script_ok, lower_only=lower_only)
 
 
 def speedup(seed, fig, q, paper, x, script=None, script_ok=None, paper_text=None):
-    """A speed-up magnitude: within +-30 % of the paper."""
-    lo, hi = paper * 0.7, paper * 1.3
-    tol = "+-30 %% (%.3g-%.3g)" % (lo, hi)
-    if script:
-        tol = "table: %s; script: %s" % (tol, script)
-    row(seed, fig, q, paper_text or "%gx" % paper, x, tol, lo <= x <= hi, script_ok, "x")
+    effect(seed, fig, q, paper, x, script=script, script_ok=script_ok, paper_text=paper_text)
+
+
+def value(seed, fig, q, paper, x):
+    """A magnitude that is not a ratio of two runs (a hit ratio): +-35 % of
+    the paper's value."""
+    lo, hi = paper * 0.65, paper * 1.35
+    row(seed, fig, q, "%g" % paper, "%.3g" % x, "value +-35 %% (%.3g-%.3g)" % (lo, hi), lo <= x <= hi, kind="value")
+
+
+def no_effect(seed, fig, q, x, paper_text="~1.00x"):
+    """A paper's "no effect": the ratio within +-5 % of 1 (a check row)."""
+    lo, hi = 1 - CHECK_BAND, 1 + CHECK_BAND
+    row(seed, fig, q, paper_text, x, "no effect: +-5 %% (%.3g-%.3g)" % (lo, hi), lo <= x <= hi, None, "x",
+        effect_paper="0", effect_gpuvm="%+.3g" % (x - 1), kind="no-effect")
 
 
 def sign(seed, fig, q, paper, value_text, ok, script_ok=None):
@@ -252,15 +290,17 @@ def e4_suite(d):
              "%.2fx" % (b / m[2]), b > 1.2 * m[2], b > 1.2 * m[2])
         sign("003", "2.1 vs 3.2", "%s: blocking slower than replayable, 1 MSHR (6x vs 3.6x)" % w, "blocking > repl-1",
              "%.2fx" % (b / m[0]), b > m[0], None)
-        row("003", "2.1", "%s: blocking / copy-then-execute" % w, "~6x (up to 15x)", b / c,
-            "script band [1.5, 22.5]x (per workload; the geomean row carries +-35 %)", 1.5 <= b / c <= 22.5,
-            1.5 <= b / c <= 22.5, "x")
-        row("003", "3.2", "%s: replayable 4 MSHRs / copy-then-execute" % w, "~2x (2-7x for half)", m[2] / c,
-            "script band [0.9, 6]x (per workload; the geomean row carries +-35 %)", 0.9 <= m[2] / c <= 6,
-            0.9 <= m[2] / c <= 6, "x")
+        # per workload the paper gives a range, not a value: 2.1 "about 6x,
+        # up to 15x"; 3.2 "about 2x ... 2-7x for half of the workloads"
+        effect("003", "2.1", "%s: blocking / copy-then-execute" % w, 6, b / c, paper_hi=15,
+               paper_text="~6x (up to 15x)", script="[1.5, 22.5]x", script_ok=1.5 <= b / c <= 22.5)
+        effect("003", "3.2", "%s: replayable 4 MSHRs / copy-then-execute" % w, 2, m[2] / c, paper_hi=7,
+               paper_text="~2x (2-7x for half)", script="[0.9, 6]x", script_ok=0.9 <= m[2] / c <= 6)
         for name, t in zip(("tree-driver", "tree-uvmsmart"), p):
-            row("003", "4 (prefetch)", "%s: %s / copy-then-execute" % (w, name), "~0.88x (12 % faster)", t / c,
-                "script band [0.6, 1.25]x", 0.6 <= t / c <= 1.25, 0.6 <= t / c <= 1.25, "x")
+            # 4: the tree prefetcher makes UVM about 12 % faster than
+            # copy-then-execute
+            effect("003", "4 (prefetch)", "%s: %s / copy-then-execute" % (w, name), 0.88, t / c,
+                   paper_text="~0.88x (12 % faster)", script="[0.6, 1.25]x", script_ok=0.6 <= t / c <= 1.25)
         lb.append(b / c); lr.append(m[2] / c)
     for w in wls:
         group("003", "E4", w + " MSHR sweep", sweep, w)
@@ -300,16 +340,13 @@ def ganguly_fig4_8(d):
         x = get("fig6", w, "baseline") / get("fig6", w, "adaptive")
         sign("004", "Fig. 6", "%s (irregular): adaptive faster than baseline at 125 %%" % w, "faster (22-78 %)",
              "%.3fx" % x, x > 1)
-        row("004", "Fig. 6", "%s (irregular): speed-up adaptive over baseline" % w, "1.22-1.78x", x,
-            "+-30 % of the range (0.854-2.31)", 0.854 <= x <= 2.314, None, "x")
+        effect("004", "Fig. 6", "%s (irregular): speed-up adaptive over baseline" % w, 1.22, x, paper_hi=1.78)
     for w in reg:
         x = get("fig6", w, "baseline") / get("fig6", w, "adaptive")
-        speedup("004", "Fig. 6", "%s (regular): speed-up adaptive over baseline at 125 %%" % w, 1.0, x,
-                paper_text="~1.00x")
+        no_effect("004", "Fig. 6", "%s (regular): speed-up adaptive over baseline at 125 %%" % w, x)
     for w in ws:
         x = get("fig5", w, "baseline") / get("fig5", w, "adaptive")
-        speedup("004", "Fig. 5", "%s: speed-up adaptive over baseline, no oversubscription" % w, 1.0, x,
-                paper_text="~1.00x")
+        no_effect("004", "Fig. 5", "%s: speed-up adaptive over baseline, no oversubscription" % w, x)
     for w, hurts in (("nw", True), ("sssp", True), ("bfs", False), ("ra", False)):
         if w in ws:
             x = get("fig5", w, "always") / get("fig5", w, "baseline")
@@ -508,14 +545,10 @@ def neidty_rows(d):
     mean = lambda xs: sum(xs) / len(xs)
     f = lambda w, s, k: float(get[w, s][k])
     x = mean([f(w, "neidty-default", "r_remote") for w in ws])
-    slowdown("002", "Fig. 8", "neidty-default remote-hit ratio r_remote, mean", 0.10, x)
-    rows[-1]["tolerance"] = rows[-1]["tolerance"].replace("+-35", "ratio +-35")
-    rows[-1]["paper"] = "0.10"
-    rows[-1]["gpuvm"] = "%.3g" % x
+    value("002", "Fig. 8", "neidty-default remote-hit ratio r_remote, mean", 0.10, x)
     if "lud" in ws:
         x = f("lud", "neidty-default", "r_remote")
-        slowdown("002", "Fig. 8", "LUD neidty-default r_remote", 0.29, x)
-        rows[-1].update(paper="0.29", gpuvm="%.3g" % x, tolerance=rows[-1]["tolerance"].replace("+-35", "ratio +-35"))
+        value("002", "Fig. 8", "LUD neidty-default r_remote", 0.29, x)
     g = mean([f(w, "neidty-default", "r_l1") - f(w, "baseline", "r_l1") for w in ws])
     sign("002", "Fig. 9", "neidty-default raises r_L1 on average", "> 0", "%+.3f" % g, g > 0, g > 0)
     x = mean([f(w, "neidty-default", "speedup_vs_baseline") for w in ws])
@@ -528,6 +561,14 @@ def neidty_rows(d):
             speedup("002", "Fig. 11", "%s %s speed-up" % (w.upper(), s), p, f(w, s, "speedup_vs_baseline"))
     for w in ws:
         tw, de = f(w, "neidty-twice", "speedup_vs_baseline"), f(w, "neidty-default", "speedup_vs_baseline")
+        if w == "lud":
+            # the paper's own numbers for LUD (Fig. 11) are twice 20 %,
+            # default 21 %: its general "twice >= default" does not hold
+            # there, so the target is the numbers' ordering
+            ok = tw <= de * (1 + 1e-3)
+            sign("002", "Fig. 11", "LUD: neidty-twice <= neidty-default (the paper's 1.20x vs 1.21x)",
+                 "<= (within 0.1 %)", "%.3fx vs %.3fx" % (tw, de), ok)
+            continue
         ok = tw >= de * (1 - 1e-3)
         sign("002", "Fig. 11", "%s: neidty-twice >= neidty-default" % w.upper(), ">= (within 0.1 %)",
              "%.3fx vs %.3fx" % (tw, de), ok, ok)
@@ -563,7 +604,55 @@ for name in names:
     for r in rows[n0:]:
         r["experiment"] = name
 
-cols = ["seed", "figure", "quantity", "paper", "gpuvm", "tolerance", "passed", "script_pass", "experiment"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEED_NAME = {"000": "Karnagel et al., DaMoN'17", "001": "Mokhtari's thesis (BigKernel, S-L1, SePo)",
+             "002": "Du et al., NeiDty", "003": "Zheng et al., HPCA'16", "004": "Ganguly et al., ISCA'19"}
+
+
+def read_rules(path, what):
+    """A TSV of rules (comment lines start with #): each a seed, figure and
+    quantity pattern and its fields; the first rule that matches a row wins."""
+    import re
+    rules = []
+    with open(path) as fh:
+        lines = [ln for ln in fh if ln.strip() and not ln.startswith("#")]
+    for n, r in enumerate(csv.DictReader(lines, delimiter="\t"), 2):
+        try:
+            pats = [re.compile(r[k]) for k in ("seed", "figure", "quantity")]
+        except (re.error, TypeError, KeyError) as e:
+            sys.exit("%s: rule %d: %s" % (path, n - 1, e))
+        rules.append((pats, r))
+    return rules
+
+
+def match(rules, r):
+    for pats, rule in rules:
+        if all(p.search(r[k]) for p, k in zip(pats, ("seed", "figure", "quantity"))):
+            return rule
+    return None
+
+
+for r in rows:  # a "not run" row has only the first columns
+    for k in ("kind", "effect_paper", "effect_gpuvm"):
+        r.setdefault(k, "")
+ROLES = read_rules(os.path.join(HERE, "fidelity_roles.tsv"), "roles")
+MISSES = read_rules(os.path.join(HERE, "fidelity_misses.tsv"), "misses")
+if render:
+    with open(render, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+for r in rows:
+    rule = match(ROLES, r)
+    role = rule["role"] if rule else "validation"
+    if role not in ("calibration", "validation", "check"):
+        sys.exit("fidelity_roles.tsv: role '%s' is none of calibration, validation, check" % role)
+    if render and r.get("role") != role:
+        sys.exit("%s: %s / %s / %s has role '%s', experiments/fidelity_roles.tsv says '%s': collect the "
+                 "table again" % (render, r["seed"], r["figure"], r["quantity"], r.get("role"), role))
+    r["role"] = role
+    r["depends_on"] = rule["depends_on"] if rule else ""
+
+cols = ["seed", "figure", "quantity", "role", "kind", "paper", "gpuvm", "effect_paper", "effect_gpuvm", "tolerance",
+        "passed", "script_pass", "depends_on", "experiment"]
 if append_to:
     new = not os.path.exists(append_to) or os.path.getsize(append_to) == 0
     with open(append_to, "a", newline="") as fh:
@@ -573,25 +662,63 @@ if append_to:
         for r in rows:
             w.writerow(r)
     sys.exit(0)
-with open(os.path.join(out, "fidelity.csv"), "w", newline="") as fh:
-    w = csv.DictWriter(fh, fieldnames=cols)
-    w.writeheader()
-    for r in rows:
-        w.writerow(r)
-checked = [r for r in rows if r["passed"] in ("pass", "FAIL")]
-npass = sum(r["passed"] == "pass" for r in checked)
+if not render:
+    with open(os.path.join(out, "fidelity.csv"), "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=cols)
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def tally(rs):
+    checked = [r for r in rs if r["passed"] in ("pass", "FAIL")]
+    return sum(r["passed"] == "pass" for r in checked), len(checked)
+
+
+def pct(p, n):
+    return "%d of %d (%.0f %%)" % (p, n, 100.0 * p / n) if n else "none"
+
+
 nrun = sum(r["passed"] == "n/a" for r in rows)
-summary = "%d of %d checked effects pass (%.0f %%)" % (npass, len(checked), 100.0 * npass / len(checked) if checked else 0)
+by_role = {role: tally([r for r in rows if r["role"] == role]) for role in ("validation", "calibration", "check")}
+summary = "validation rows passing: %s; calibration rows (not evidence): %s; check rows: %s" % (
+    pct(*by_role["validation"]), pct(*by_role["calibration"]), pct(*by_role["check"]))
 if nrun:
     summary += "; %d row(s) n/a: groups of checks whose runs did not finish" % nrun
-with open(os.path.join(out, "fidelity.md"), "w") as fh:
-    fh.write("| seed | figure | quantity | paper | gpuvm | tolerance | pass |\n|---|---|---|---|---|---|---|\n")
+misses = [r for r in rows if r["passed"] == "FAIL" and r["role"] == "validation"]
+with open(render_md if render else os.path.join(out, "fidelity.md"), "w") as fh:
+    fh.write("<!-- written by experiments/fidelity_collect.py --render fidelity.csv fidelity.md: do not edit -->\n")
+    fh.write("# Fidelity table\n\n%s.\n\n" % summary)
+    fh.write("Speed-ups and slowdowns pass when their sign is the paper's and their effect (ratio - 1) "
+             "is within +-50 % of the paper's; signs and orderings are exact; a paper's \"no effect\" is a "
+             "check row within +-5 %. Roles are declared in experiments/fidelity_roles.tsv; calibration rows "
+             "depend on a constant fitted to a paper figure and are not evidence.\n\n")
+    fh.write("| paper | validation | calibration | check |\n|---|---|---|---|\n")
+    for seed in sorted({r["seed"] for r in rows}):
+        rs = [r for r in rows if r["seed"] == seed]
+        fh.write("| %s | %s |\n" % (SEED_NAME.get(seed, seed), " | ".join(
+            pct(*tally([r for r in rs if r["role"] == role])) for role in ("validation", "calibration", "check"))))
+    fh.write("\n## Rows\n\n| seed | figure | quantity | role | paper | gpuvm | effect (paper / gpuvm) | tolerance | pass |\n"
+             "|---|---|---|---|---|---|---|---|---|\n")
     for r in rows:
-        fh.write("| %s |\n" % " | ".join(str(r[c]).replace("|", "/") for c in cols[:7]))
-    fh.write("\n%s.\n" % summary)
-widths = [4, 12, 58, 22, 14, 6]
-print("%-4s %-12s %-62s %-24s %-16s %s" % ("seed", "figure", "quantity", "paper", "gpuvm", "pass"))
+        eff = "%s / %s" % (r["effect_paper"], r["effect_gpuvm"]) if r["effect_paper"] != "" else ""
+        fh.write("| %s |\n" % " | ".join(str(v).replace("|", "/") for v in (
+            r["seed"], r["figure"], r["quantity"], r["role"], r["paper"], r["gpuvm"], eff, r["tolerance"], r["passed"])))
+    fh.write("\n## Known misses (validation rows that fail)\n\n")
+    fh.write("Each entry quotes the row from this table; its cause and the command that shows it come from "
+             "experiments/fidelity_misses.tsv.\n\n")
+    for r in misses:
+        m = match(MISSES, r)
+        fh.write("- **%s %s, %s**: paper %s, gpuvm %s%s.\n  %s\n" % (
+            SEED_NAME.get(r["seed"], r["seed"]), r["figure"], r["quantity"], r["paper"], r["gpuvm"],
+            " (effect %s against %s)" % (r["effect_gpuvm"], r["effect_paper"]) if r["effect_paper"] != "" else "",
+            ("Cause: %s Shown by: `%s`" % (m["cause"], m["command"])) if m else "Cause: not yet found."))
+    if not misses:
+        fh.write("None.\n")
+if render:
+    sys.exit(0)
+print("%-4s %-12s %-58s %-11s %-22s %-14s %s" % ("seed", "figure", "quantity", "role", "paper", "gpuvm", "pass"))
 for r in rows:
-    print("%-4s %-12s %-62s %-24s %-16s %s" % (r["seed"], r["figure"][:12], r["quantity"][:62], r["paper"][:24],
-                                              r["gpuvm"][:16], r["passed"]))
+    print("%-4s %-12s %-58s %-11s %-22s %-14s %s" % (r["seed"], r["figure"][:12], r["quantity"][:58], r["role"],
+                                                  r["paper"][:22], r["gpuvm"][:14], r["passed"]))
 print(summary)

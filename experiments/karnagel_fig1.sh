@@ -52,7 +52,9 @@ echo
 fi
 
 # E1 checks: plateau = mean over 32 MiB up to the first cliff (1 GiB on p100,
-# 128 MiB on k80, whose L2 TLB reaches 130 MB); slowdowns against it.
+# 128 MiB on k80, whose L2 TLB reaches 130 MB); slowdowns against it. A
+# slowdown passes when its effect (slowdown - 1) is within +-50 % of the
+# paper's (experiments/fidelity_collect.py scores the fidelity table so).
 summarise() { # csv label
 	awk -F, -v label="$2" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -91,11 +93,11 @@ summarise() { # csv label
 				printf "  drop 1 GiB -> 4 GiB: %.2fx (needs > 2x): %s\n", r, ((r > 2) ? "yes" : \
 					"NO: the cliff near 2 GB (the 32 MB entries of the GPC TLB run out) is too shallow")
 				s = p / (past[g] / nq[g])
-				printf "  slowdown past 2.5 GiB %.2fx vs paper 4.3x (+-35%%: 2.8-5.8): %s\n", s, band(s, 2.8, 5.8)
+				printf "  slowdown past 2.5 GiB %.2fx vs paper 4.3x (effect +-50%%: 2.65-5.95): %s\n", s, band(s, 2.65, 5.95)
 			}
 			if (g == "p100" && label == "group-by") {
 				s = p / (past[g] / nq[g])
-				printf "  slowdown past 2.5 GiB %.2fx vs paper 3.3x (+-35%%: 2.1-4.5): %s\n", s, band(s, 2.15, 4.45)
+				printf "  slowdown past 2.5 GiB %.2fx vs paper 3.3x (effect +-50%%: 2.15-4.45): %s\n", s, band(s, 2.15, 4.45)
 			}
 			if (g == "k80" && label == "sampling") {
 				r1 = at(g, 64 * 2^20) / at(g, 256 * 2^20)
@@ -113,6 +115,9 @@ summarise() { # csv label
 echo "== E1 checks =="
 summarise "$OUT/fig1a_sampling.csv" sampling
 summarise "$OUT/fig1b_groupby.csv" group-by
+echo "These rows are calibration, not evidence: p100 tlb.l1.mshrs = 10, k80 tlb.l1.mshrs = 16"
+echo "and k80 walker.walkers = 32 were fitted to this figure, since no TLB-miss concurrency"
+echo "or walker count is published for these GPUs (experiments/fidelity_roles.tsv)."
 echo
 echo "figures: $OUT/fig1a_sampling.png $OUT/fig1b_groupby.png (data in the .csv beside them)"
 # issue 33: with CHECKS_CSV set, this run's checks are appended to it as rows

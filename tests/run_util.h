@@ -82,7 +82,7 @@ static inline char *run_result(const char *gpu, const char *workload, uint64_t s
  * miss stays visible. With GPUVM_FIDELITY_STRICT=1 in the environment
  * they are assertions as well (the test then fails today; it must pass
  * once the model is fixed, and the check then becomes an assertion).
- * docs/fidelity.md has each miss's measured cause. */
+ * docs/fidelity/fidelity.md has each miss's cause. */
 static int fidelity_known_misses;
 
 static inline int fidelity_strict(void)
