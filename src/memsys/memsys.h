@@ -23,10 +23,13 @@
  *  - May call: nothing outside src/mem (the L2 and DRAM models); it
  *    writes its counters into the run's gpuvm_stats (l2_sector_*,
  *    dram_bytes, walk_pte_*, uvm.l2_*).
- *  - Guarantees: with one partition (every preset today) an address is
- *    its own partition address and each request takes exactly the path
- *    the single L2 and DRAM of engine.c took before (gpuvm 1b4e3ad), so
- *    results are bit-identical.
+ *  - Guarantees: with one partition (k80, gtx680, gtx-titan-black,
+ *    gtx1080ti-uvmsmart, gem5gpu-neidty; p100 and v100 have 8 dealt by
+ *    mem.partition_hash = xor, a100 and h100 2, docs/architecture.md's
+ *    table checked by tests/cli/contracts.sh) an address is its own
+ *    partition address and each request takes exactly the path the single
+ *    L2 and DRAM of engine.c took before (gpuvm 1b4e3ad), so results are
+ *    bit-identical.
  *  - The L2's LRU clock doubles as the UVM driver's stale-line stamp
  *    (l2_cache_access_fresh): memsys_l2_epoch brings every partition's
  *    clock to the latest, so a stamp taken there orders every partition's
