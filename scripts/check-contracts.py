@@ -23,7 +23,8 @@ is allowed and not checked.
 
 A contract's scope is its own file; for a header X.h also X.c, X_*.c and
 X_*.h beside it that have no contract of their own (sm.h: sm.c, sm_issue.c,
-sm_sector.h, ...). Within the scope the script finds what the code uses of
+sm_sector.h, ...), and any file of its directory whose opening comment says
+"X.h holds the contract" (run_loop.c and kernel_run.c: system.h). Within the scope the script finds what the code uses of
 other components:
   - every `#include "DIR/NAME.h"` of a header of another component (src/DIR,
     not core/), following the includes of the component's own headers that
@@ -184,6 +185,13 @@ def scope_of(tree, f, contracted):
                           and gfn.startswith(os.path.splitext(os.path.basename(c))[0])]
                 if not longer:
                     scope.append(g)
+    # files that say so in their opening comment: "(system.h holds the contract)"
+    for g in tree.files:
+        if g in scope or g in contracted or os.path.dirname(g) != d:
+            continue
+        m = re.match(r"\s*/\*.*?\*/", tree.text[g], re.S)
+        if m and re.search(r"\(?" + re.escape(fn) + r"\s+holds\s+the\s+contract", m.group(0)):
+            scope.append(g)
     return scope
 
 
