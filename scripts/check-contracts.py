@@ -51,6 +51,9 @@ write (the default; a differing table fails, naming page, line and table):
               defaults: 1 partition, 4096 B interleave, hash off)
   modules     docs/modules.md: the policy modules per selecting key, from
               `gpuvm presets --modules` (only with --gpuvm BIN)
+  invariants  docs/invariants.md: each checker (int NAME_check(const ...,
+              char *why, size_t len) in a .c file) and the invariants
+              numbered (T1, U10, ...) in its file's opening comment
 
 usage: scripts/check-contracts.py [--gpuvm BIN] [SOURCE_DIR]
                                    exit 0 when the contracts and tables hold
@@ -332,7 +335,31 @@ def table_modules(root, tree, gpuvm):
     return "\n".join(rows)
 
 
-TABLES = {"contracts": table_contracts, "partitions": table_partitions, "modules": table_modules}
+def table_invariants(root, tree, gpuvm):
+    """Each checker (int NAME_check(const ..., char *why, size_t len) in a .c
+    file) and the invariants numbered in its file's opening comment."""
+    rows = ["| checker | file | invariants |", "|---|---|---|"]
+    found = []
+    for f in tree.files:
+        if not f.endswith(".c"):
+            continue
+        for m in re.finditer(r"^int (\w+_check)\(const [^)]*char \*why, size_t len\)", tree.text[f], re.M):
+            head = re.match(r"\s*/\*.*?\*/", tree.text[f], re.S)
+            labels = re.findall(r"^ \*\s+([A-Z])(\d+)\s", head.group(0) if head else "", re.M)
+            nums = {}
+            for letter, n in labels:
+                nums.setdefault(letter, []).append(int(n))
+            ranges = ", ".join("%s%d-%s%d" % (l, min(v), l, max(v)) if len(v) > 1 else "%s%d" % (l, v[0])
+                               for l, v in nums.items())
+            found.append((m.group(1), f, ranges or "none numbered"))
+    order = {"tlb_check": 0, "l1_cache_check": 1, "l2_cache_check": 2, "uvm_check": 3, "block_arena_check": 4}
+    for name, f, r in sorted(found, key=lambda x: (order.get(x[0], 9), x[0])):
+        rows.append("| `%s` | `%s` | %s |" % (name, f, r))
+    return "\n".join(rows)
+
+
+TABLES = {"contracts": table_contracts, "partitions": table_partitions, "modules": table_modules,
+          "invariants": table_invariants}
 BLOCK = re.compile(r"(<!-- code-table: (\w+) -->\n)(.*?)(<!-- end code-table -->)", re.S)
 
 
