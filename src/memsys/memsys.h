@@ -3,10 +3,13 @@
  * (its slices' capacity together, src/mem/l2_cache.h) and its DRAM
  * channels (src/mem/dram_model.h, or with dram.banks = 0 one bandwidth
  * queue). Addresses are cut into mem.partition_interleave bytes and the
- * chunks dealt to the mem.partitions partitions in turn; inside a
- * partition the chunk index is divided by the partition count, so each
- * partition sees a dense address space of its own (its L2 sets and DRAM
- * channels spread over all of it).
+ * chunks dealt to the mem.partitions partitions in turn (or, with
+ * mem.partition_hash = xor, each run of mem.partitions chunks dealt out
+ * in a hashed order); inside a partition the chunk index is divided by
+ * the partition count, so each partition sees a dense address space of
+ * its own (its L2 sets and DRAM channels spread over all of it). With
+ * mem.partition_hash = on a chunk's partition is a hash of its number and
+ * a partition keeps the global addresses (memsys_route).
  *
  * Contract:
  *  - Owns: the partitions' L2 slices, DRAM channels and their calendars.
