@@ -16,8 +16,10 @@ shared base and never need naming) is *named* by any of
                               directories that define its functions), or a
                               bare `server_pool.h` whose name is unique
   - a function it defines:    `xlat_translate`, `link_zero_copy*` (a
-                              trailing * names every function with that
-                              prefix), `link_lane_bulk`
+                              trailing * right after a letter or digit
+                              names every function with that prefix;
+                              `zero_copy_*`, a * after an underscore, is
+                              prose: the counters' names), `link_lane_bulk`
 Prose that matches none of these ("the round's task function", "pthreads")
 is allowed and not checked.
 
@@ -130,20 +132,19 @@ class Tree:
         """Function name -> set of components that define it."""
         self.defined_in = {}
         self.defines = {}
-        sig = re.compile(r"^(static\s+)?(inline\s+)?[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(([^;{}]*?)\)\s*\{",
-                         re.M | re.S)
+        sig = re.compile(r"^(static\s+)?(?:inline\s+)?(?:__attribute__\s*\(\([^)]*\)\)\s*)*"
+                         r"(?:[A-Za-z_]\w*[\s\*]+)+?([A-Za-z_]\w*)\s*"
+                         r"\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*\{", re.M)
         for f in self.files:
             comp = component_of(f)
             names = set()
             for m in sig.finditer(self.code[f]):
-                name = m.group(3)
+                name = m.group(2)
                 if name in KEYWORDS:
                     continue
                 names.add(name)
-                if m.group(1) and not m.group(2):
-                    continue  # file-local
                 if f.endswith(".c") and m.group(1):
-                    continue
+                    continue  # file-local
                 if comp and comp != "gpuvm":
                     self.defined_in.setdefault(name, set()).add(comp)
             self.defines[f] = names
@@ -229,6 +230,8 @@ def names_in(tree, prose, own):
                 add(c, m.group(1))
     for m in re.finditer(r"(?<![\w/.])([A-Za-z_]\w*_\w*)(\*?)", prose):
         word, star = m.group(1), m.group(2)
+        if star and word.endswith("_"):
+            continue  # "zero_copy_*", "pcie_*_bytes": counter names, prose
         if star:
             for name, comps in tree.defined_in.items():
                 if name.startswith(word):
