@@ -14,7 +14,10 @@
  * Contract:
  *  - Owns: the partitions' L2 slices, DRAM channels and their calendars.
  *    Nothing else reads or writes them; the SM layer, the page-table walk
- *    and the UVM driver reach them only through the functions below.
+ *    and the UVM driver reach them only through the functions below. One
+ *    exception in struct memsys itself: the SM layer clears, then reads,
+ *    writeback_wait and store_slice_wait around a held store's
+ *    memsys_access (sm_sector.h access_sector; sm.h says so).
  *  - Requests: one 32 B sector (memsys_access, memsys_access_fresh,
  *    memsys_load_run_sector, memsys_pte_read), each with the time it
  *    leaves the SM (or the walker); the answer is the time its data is
