@@ -5,7 +5,9 @@
  *
  * Owns: struct gpuvm_config's default values and its origin records
  * (cfg->set_at[key id], cfg->set_seq). May call: the key table
- * (config_internal.h), the module registry (module parameters' defaults).
+ * (config_internal.h), the module registry (module parameters' defaults:
+ * gpuvm_module_at and friends, src/uvm/policy_registry.c), the TLB
+ * sharing schemes' registry (xlat/peer.h).
  * Guarantees: every setting records where it came from (cfg->set_at[key
  * id]), so the cross-field checks of gpuvm_config_finalize() still point
  * at a file and line; gpuvm_config_key_at lists a key only when it is

@@ -3,8 +3,9 @@
  * must set) and the derived values (SM layout, per-level geometry).
  *
  * Owns: nothing between calls. May call: the key table and origin records
- * (config_internal.h), the module registry and the TLB sharing schemes'
- * registry (names only). Guarantees: a message about a rule that several
+ * (config_internal.h), the module registry (gpuvm_module_find,
+ * src/uvm/policy_registry.c) and the TLB sharing schemes' registry
+ * (xlat/peer.h: xlat_peer_find), names only. Guarantees: a message about a rule that several
  * keys break points at the key set last (the override that caused it),
  * with its file and line; a config that passes is one the engine can
  * build. */

@@ -13,7 +13,13 @@
  * and a copy never slows a kernel: a bound that favours placements whose
  * kernels use the link (pinned, managed) over those whose kernels do not.
  * A copy's end also pays pcie.latency_ns once, as a synchronous copy does.
- * Unused (no asynchronous copy issued), it changes nothing. */
+ * Unused (no asynchronous copy issued), it changes nothing.
+ *
+ * Contract:
+ *  - Owns: each direction's copy queue and the events copies record.
+ *  - May call: nothing outside src/engine and core/: the lane time kernels
+ *    left and the transfer times come in as arguments from the run loop
+ *    (run_loop.c, which asks the host link). */
 #ifndef GPUVM_ENGINE_COPY_STREAM_H
 #define GPUVM_ENGINE_COPY_STREAM_H
 

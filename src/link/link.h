@@ -18,9 +18,11 @@
  *    system builder hands it (uvm_hooks.lanes). A request touches only the
  *    link's own state; this is the seam a parallel engine turns into a
  *    timestamped message to the link.
- *  - May call: nothing outside src/link but src/mem/server_pool.h; it
- *    writes its counters into the run's gpuvm_stats (zero_copy_*,
- *    pcie_*_bytes).
+ *  - May call: src/mem/server_pool.h (the packet calendar) and the bulk
+ *    transfer-size curve the UVM driver defines (gpuvm/uvm.h:
+ *    gpuvm_uvm_transfer_seconds, gpuvm_pcie_effective_gb_s, in
+ *    src/uvm/uvm_lane.c); it writes its counters into the run's
+ *    gpuvm_stats (zero_copy_*, pcie_*_bytes).
  *  - Guarantees: every transfer of one direction takes the earliest free
  *    lane capacity at or after its own time, whoever sent it and in
  *    whatever order the requests came (link_lane.h), so zero-copy packets,

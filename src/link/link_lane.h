@@ -1,6 +1,6 @@
 /* One direction of the host link, the lane every host transfer books:
  * zero-copy packets (link.c), the UVM driver's migrations, write-backs
- * and remote reads (uvm.c, through uvm_hooks.lanes) and synchronous
+ * and remote reads (uvm_lane.c, through uvm_hooks.lanes) and synchronous
  * copies (link_copy).
  *
  * Requests reach the lane in the order the simulator handles them, not in

@@ -3,15 +3,21 @@
  * (its slices' capacity together, src/mem/l2_cache.h) and its DRAM
  * channels (src/mem/dram_model.h, or with dram.banks = 0 one bandwidth
  * queue). Addresses are cut into mem.partition_interleave bytes and the
- * chunks dealt to the mem.partitions partitions in turn; inside a
- * partition the chunk index is divided by the partition count, so each
- * partition sees a dense address space of its own (its L2 sets and DRAM
- * channels spread over all of it).
+ * chunks dealt to the mem.partitions partitions in turn (or, with
+ * mem.partition_hash = xor, each run of mem.partitions chunks dealt out
+ * in a hashed order); inside a partition the chunk index is divided by
+ * the partition count, so each partition sees a dense address space of
+ * its own (its L2 sets and DRAM channels spread over all of it). With
+ * mem.partition_hash = on a chunk's partition is a hash of its number and
+ * a partition keeps the global addresses (memsys_route).
  *
  * Contract:
  *  - Owns: the partitions' L2 slices, DRAM channels and their calendars.
  *    Nothing else reads or writes them; the SM layer, the page-table walk
- *    and the UVM driver reach them only through the functions below.
+ *    and the UVM driver reach them only through the functions below. One
+ *    exception in struct memsys itself: the SM layer clears, then reads,
+ *    writeback_wait and store_slice_wait around a held store's
+ *    memsys_access (sm_sector.h access_sector; sm.h says so).
  *  - Requests: one 32 B sector (memsys_access, memsys_access_fresh,
  *    memsys_load_run_sector, memsys_pte_read), each with the time it
  *    leaves the SM (or the walker); the answer is the time its data is
@@ -23,10 +29,13 @@
  *  - May call: nothing outside src/mem (the L2 and DRAM models); it
  *    writes its counters into the run's gpuvm_stats (l2_sector_*,
  *    dram_bytes, walk_pte_*, uvm.l2_*).
- *  - Guarantees: with one partition (every preset today) an address is
- *    its own partition address and each request takes exactly the path
- *    the single L2 and DRAM of engine.c took before (gpuvm 1b4e3ad), so
- *    results are bit-identical.
+ *  - Guarantees: with one partition (k80, gtx680, gtx-titan-black,
+ *    gtx1080ti-uvmsmart, gem5gpu-neidty; p100 and v100 have 8 dealt by
+ *    mem.partition_hash = xor, a100 and h100 2, docs/architecture.md's
+ *    table checked by tests/cli/contracts.sh) an address is its own
+ *    partition address and each request takes exactly the path the single
+ *    L2 and DRAM of engine.c took before (gpuvm 1b4e3ad), so results are
+ *    bit-identical.
  *  - The L2's LRU clock doubles as the UVM driver's stale-line stamp
  *    (l2_cache_access_fresh): memsys_l2_epoch brings every partition's
  *    clock to the latest, so a stamp taken there orders every partition's

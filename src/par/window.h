@@ -3,7 +3,8 @@
  * before any result of the shared memory side can reach them.
  *
  * Owns: nothing (a pure function of the config).
- * May call: the config's fields only.
+ * May call: the config's fields and gpuvm_share_domain_name (src/config,
+ * for the names in its messages).
  * Guarantees: the window is the shortest time, derived from the preset's
  * latencies, from an SM issuing a request to state outside its partition
  * to that request's answer changing anything the partition computes; a

@@ -12,7 +12,9 @@
  *    SM. slot_freed is called when SM smi freed a CTA slot at t and CTAs
  *    are left: the hardware's block scheduler refills at once.
  *  - Both place CTAs in increasing CTA id order (sm_place_cta takes the
- *    launch's next one). */
+ *    launch's next one).
+ *  - May call: the SM layer only (sm.h: sm_can_take, sm_place_cta), its
+ *    own component. */
 #ifndef GPUVM_SM_CTA_PLACE_H
 #define GPUVM_SM_CTA_PLACE_H
 

@@ -17,10 +17,19 @@
  *    with a time answered by a completion time), the host link (link.h:
  *    link_zero_copy*), the UVM driver for a managed sector (uvm_access,
  *    uvm_access_counted: a request with a time answered by when the page
- *    is there) and the allocation table (read only). It never edits their
- *    state directly: each of those calls is a request that names a time
- *    and gets a time back, the seam a parallel engine turns into a
- *    message.
+ *    is there) and the allocation table (engine/alloc_table.h, read only).
+ *    Its own parts come from src/mem (mem/l1_cache.h, mem/server_pool.h,
+ *    mem/smem_banks.h), engine/coalescer.h and engine/event_queue.h; with
+ *    core.window and --threads, the helper threads and the window of
+ *    src/par (par/fork_join.h, par/window.h). Each call into the four
+ *    components above is a request that names a time and gets a time
+ *    back, the seam a parallel engine turns into a message. Known
+ *    exception: a held store (sm_sector.h: access_sector) clears, then
+ *    reads struct memsys's writeback_wait and store_slice_wait around its
+ *    memsys_access (a second answer passed through the partitions'
+ *    fields, not returned; sm_split.c does the same on a copy), and the
+ *    split barrier reads the partitions' n_parts and routing
+ *    (memsys_route).
  *  - The run loop drives it: sm_step_item issues one item of a warp whose
  *    operands are ready and says when the warp may issue again; the SM
  *    pushes its warps' next events into its queue (sm_state.events: the

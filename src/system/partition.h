@@ -14,7 +14,9 @@
  *    arrays it points to stay the system's: a partition touches only its
  *    own SMs' entries); the fork-join pool.
  *  - May call: the SM layer (sm.h) on its own SMs, the kernel's
- *    warp_next and warp_end for its own warps.
+ *    warp_next and warp_end for its own warps, its event queue
+ *    (engine/event_queue.h), the helper threads and the window
+ *    (par/fork_join.h, par/window.h).
  *  - Guarantees: the partitioning depends on the config only (never on
  *    --threads), so a run's results are the same at any thread count;
  *    partitions run on threads only for kernels that declare their warps

@@ -15,7 +15,13 @@
  *    copies, launches, synchronisation) and, per launch (kernel_run.c),
  *    the warps' events in time order: it pops a warp, asks its kernel for
  *    its next item and hands it to the SM layer. It models nothing
- *    itself. */
+ *    itself.
+ *  - May call: every component it builds and drives: src/xlat,
+ *    src/memsys, src/link, src/sm (sm.h, cta_place.h), src/uvm, and
+ *    from src/engine the allocation table, the event queue, the copy
+ *    engines, kernel sampling and the invariant checkers; src/par (the
+ *    window's barrier and helper threads with core.window, --threads);
+ *    the progress line (gpuvm/progress.h, in src/report). */
 #ifndef GPUVM_SYSTEM_SYSTEM_H
 #define GPUVM_SYSTEM_SYSTEM_H
 

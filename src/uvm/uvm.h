@@ -7,7 +7,22 @@
  * (the miss path only) and uvm_access for every sector of managed memory
  * (bookkeeping the eviction policies need: UVMSmart refreshes LRU on
  * every access). Time is in SM cycles; like the rest of the engine,
- * requests are timed eagerly, roughly in time order. */
+ * requests are timed eagerly, roughly in time order.
+ *
+ * Contract (the driver as a whole; uvm_fault.c, uvm_migrate.c,
+ * uvm_evict.c and uvm_lane.c state their own parts):
+ *  - Owns: struct uvm: the block table and every block's page state, the
+ *    frames, the far-fault MSHRs and batches, the policies' state, the
+ *    driver events, the UVM counters of gpuvm_uvm_stats.
+ *  - May call: the host link's lanes it is handed (link/link_lane.h:
+ *    link_lane_init/_free for lanes of its own without a link; the
+ *    bookings are uvm_lane.c's), mem/long_pool.h (the far-fault MSHRs),
+ *    and, through struct uvm_hooks wired by the system builder, the
+ *    translation layer's shootdown and the memory partitions' L2 clock
+ *    (function pointers, not includes: no request carries a time). The
+ *    policy modules are its own (src/uvm/policy_registry.c).
+ *  - Guarantees: the page-state invariants U1-U10 (uvm.c) hold between
+ *    requests; a returned time is never before the request's. */
 #ifndef GPUVM_UVM_INTERNAL_H
 #define GPUVM_UVM_INTERNAL_H
 

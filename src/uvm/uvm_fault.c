@@ -10,7 +10,7 @@
  * Owns: the far-fault MSHRs, the blocked-SM times, the fault batch, the
  * access-counter de-duplication, the fault and remote-access counters.
  * May call: uvm_migrate_pages, the block table (uvm.c), the lanes for
- * remote accesses, the migration and thrashing policies, the eviction
+ * remote accesses (uvm_lane.c), the far-fault MSHRs (mem/long_pool.h), the migration and thrashing policies, the eviction
  * policy's on_access, the driver events (FAULT, ACCESS_COUNTER).
  * Guarantees: a returned time is never before the request's; the widest
  * TLB fill it allows (*fill_max) covers only resident pages. */

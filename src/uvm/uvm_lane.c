@@ -4,8 +4,10 @@
  * transfer-size-curve rates, and the lanes' utilisation series.
  *
  * Owns: struct uvm's h2d/d2h lanes, last_lane_start, the utilisation
- * bins and the transfer counters of gpuvm_uvm_stats. May call: nothing
- * outside this file but libc and libm. Guarantees: a lane never holds two
+ * bins and the transfer counters of gpuvm_uvm_stats. May call: the host
+ * link's lane calendar (link/link_lane.h: link_lane_bulk, on the lanes
+ * the system builder hands the driver, uvm_hooks.lanes), libc and libm.
+ * Guarantees: a lane never holds two
  * transfers at once (its busy intervals stay sorted and disjoint); a
  * transfer starts no earlier than asked; out of memory it sets u->oom
  * and still returns a time. The engine's zero-copy lanes and copy_stream

@@ -6,7 +6,8 @@
  *
  * Owns: the transition host -> resident and its counters. May call: the
  * prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
- * (uvm_lane.c), the eviction policy's on_fill, the driver events
+ * (uvm_lane.c; link_lane_last_end of link/link_lane.h to read when a
+ * lane is free), the eviction policy's on_fill, the driver events
  * (MIGRATE, THRASHING). Guarantees: a page's arrive[] is the end of the
  * transfer that carries it (or, polled, when its bytes land); invariants
  * U4-U10 hold after each call. */

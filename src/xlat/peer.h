@@ -25,7 +25,10 @@
  *  - Tags are the level's tags (address >> log2(entry size)).
  *  - A scheme counts its own events in the level's gpuvm_tlb_level_stats
  *    (directory hits, port waits, probes); xlat.c counts remote hits and
- *    translation cycles. */
+ *    translation cycles.
+ *  - May call: xlat.c's installer (xlat_peer_install) and the module
+ *    registry (gpuvm/module.h: gpuvm_module_params, gpuvm_module_find,
+ *    in src/uvm/policy_registry.c) for its descriptor and parameters. */
 #ifndef GPUVM_XLAT_PEER_H
 #define GPUVM_XLAT_PEER_H
 

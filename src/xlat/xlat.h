@@ -1,7 +1,22 @@
 /* Address translation: the configured TLB levels (each with its sharing
  * map and MSHRs) in front of the page-walk unit (walkers in flight, an
  * optional page-walk cache). translate() returns when the translation of
- * an address requested by an SM at time t is available. */
+ * an address requested by an SM at time t is available.
+ *
+ * Contract:
+ *  - Owns: every TLB level's instances (their TLBs, MSHRs and counts),
+ *    the sharing schemes' state (peer.h), the walkers and the page-walk
+ *    cache.
+ *  - May call: src/mem/server_pool.h (MSHRs and walkers as calendars)
+ *    and, through the hooks the system builder installs (function
+ *    pointers, not includes or calls the check sees), the memory
+ *    partitions for a walk's leaf read (pte_hook: system.c walk_pte_read)
+ *    and the UVM driver for a managed page (hook: system.c
+ *    uvm_walk_hook).
+ *  - Guarantees: xlat_translate answers a request for (sm, addr) at t
+ *    with a time no earlier than t; an SM's request touches only the
+ *    level instances its SM id maps to (tlb.lN.share), except through a
+ *    sharing scheme (probe_remote, after_translate). */
 #ifndef GPUVM_XLAT_H
 #define GPUVM_XLAT_H
 
