@@ -20,19 +20,31 @@
   sweeps, the triad on device memory, copied in, or managed within the
   device's memory, the un-hinted migration run) appended to a manifest in
   validation/measurements.tsv's format.
+- --simulate GPUVM: runs each validation row's command with that binary
+  (--jobs at a time; rows that share a command share the run) and fills
+  `simulated` (the quantity from its --json report) and `error_pct` in
+  ROWS, `simulated_slowdown` and `passed` (pass/FAIL against lo-hi) in
+  EFFECTS, and prints the mean absolute error and the effects passed,
+  validation rows apart from check rows. Full-size rows take CPU minutes.
 
   python3 scripts/hw-seeds-rows.py --preset h100 --tag h100sxm [--source TEXT]
-      [--set KEY=VALUE]... [--rows FILE] [--effects FILE] [--manifest FILE] OUT_DIR
+      [--set KEY=VALUE]... [--rows FILE] [--effects FILE] [--manifest FILE]
+      [--simulate GPUVM [--jobs N]] OUT_DIR
 
 Idempotent: rows named TAG-seeds-* are replaced, never duplicated. A
 malformed input line stops it (exit 1) naming the file and the line.
 """
 import argparse
+import concurrent.futures
+import json
 import math
 import os
 import re
+import shlex
 import statistics
+import subprocess
 import sys
+import tempfile
 
 COLS = ["experiment", "variant", "region_bytes", "items", "seconds", "items_per_second", "iter", "params"]
 VARIANTS = {
@@ -42,9 +54,9 @@ VARIANTS = {
     "counters": {"fault", "accessed_by", "remote"},
 }
 ROW_COLS = ["name", "role", "experiment", "device", "preset", "gpuvm_command", "quantity", "items",
-            "measured", "unit", "convention", "source"]
+            "measured", "unit", "simulated", "error_pct", "convention", "source"]
 EFFECT_COLS = ["name", "role", "experiment", "effect", "base", "other", "measured_slowdown",
-               "measured_effect", "lo", "hi", "note"]
+               "measured_effect", "lo", "hi", "simulated_slowdown", "passed", "note"]
 MANIFEST_COLS = ["name", "trace", "device", "preset", "measured_us", "what", "source", "convention"]
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 NO_EFFECT = 0.1  # a measured |slowdown - 1| below this is a `check` row, not a validation one
@@ -140,6 +152,9 @@ def main():
     ap.add_argument("--rows", default="validation/seeds-hw.tsv")
     ap.add_argument("--effects", default="validation/seeds-hw-effects.tsv")
     ap.add_argument("--manifest", help="also add the replayable rows to this validate manifest")
+    ap.add_argument("--simulate", metavar="GPUVM", help="run each row's command with this gpuvm binary "
+                    "and fill the simulated columns")
+    ap.add_argument("--jobs", type=int, default=1, help="gpuvm runs at a time with --simulate")
     a = ap.parse_args()
     for s in a.set:
         if "=" not in s:
@@ -189,7 +204,7 @@ def main():
         cmd = f"gpuvm sim --gpu {a.preset} --workload {spec}{extra}{sets}" if spec else "-"
         r = dict(name=tag + name, role=role, experiment=exp, device=device, preset=a.preset,
                  gpuvm_command=cmd, quantity=quantity if spec else "-", items=str(items),
-                 measured=fmt(measured), unit=unit, convention=conv, source=src)
+                 measured=fmt(measured), unit=unit, simulated="", error_pct="", convention=conv, source=src)
         out_rows.append(r)
         by_name[tag + name] = (items, measured, unit)
         if manifest_row and not a.set:
@@ -215,7 +230,7 @@ def main():
                 f"no effect measured (under {NO_EFFECT:.0%}): the simulated one must stay under it too"
         effects.append(dict(name=tag + name, role=role, experiment=exp, effect=what, base=base, other=other,
                             measured_slowdown=fmt(s), measured_effect=f"{e:+.4g}", lo=f"{lo:.4g}",
-                            hi=f"{hi:.4g}", note=note))
+                            hi=f"{hi:.4g}", simulated_slowdown="", passed="", note=note))
 
     def spec_keys(p, *keys):
         return "".join(f",{k}={p[k]}" for k in keys if k in p)
@@ -360,6 +375,9 @@ def main():
     effect("counters-accessed-by-vs-local", "counters", "late launches with AccessedBy(GPU) against migrated "
            "(no hint): what access-counter migration leaves remote", "counters-fault-late", "counters-accessed_by-late")
 
+    if a.simulate and simulate(a, out_rows, effects) != 0:
+        return 1
+
     def rewrite(path, cols, new):
         keep = []
         if os.path.exists(path):
@@ -391,9 +409,75 @@ def main():
     for r in out_rows:
         print(f"{r['name']:<44} {r['role']:<11} {r['measured']:>12} {r['unit']}")
     for e in effects:
-        print(f"{e['name']:<44} {e['role']:<11} {e['measured_slowdown']:>12}x  (band {e['lo']}-{e['hi']})")
+        sim = f" simulated {e['simulated_slowdown']}x {e['passed']}" if e["passed"] else ""
+        print(f"{e['name']:<44} {e['role']:<11} {e['measured_slowdown']:>12}x  (band {e['lo']}-{e['hi']}){sim}")
     print(f"{len(out_rows)} rows ({sum(r['role'] == 'validation' for r in out_rows)} validation), "
           f"{len(effects)} effects" + (f", {len(manifest)} manifest rows" if a.manifest else ""), file=sys.stderr)
+    return 0
+
+
+def quantity_of(report, q):
+    """the value of a row's quantity in a gpuvm --json report"""
+    if q in ("items_per_sim_second", "sim_seconds"):
+        return float(report[q])
+    m = re.fullmatch(r"kernels\[(\d+)\]\.sim_seconds", q)
+    if m:
+        return float(report["kernels"][int(m.group(1))]["sim_seconds"])
+    m = re.fullmatch(r"median\(kernels\[(\d+):(\d+)\]\.sim_seconds\)", q)
+    if m:
+        ks = report["kernels"][int(m.group(1)):int(m.group(2))]
+        return statistics.median(float(k["sim_seconds"]) for k in ks)
+    raise KeyError(q)
+
+
+def simulate(a, rows, effects):
+    """runs each row's command once (rows sharing a command share the run)"""
+    todo = [r for r in rows if r["gpuvm_command"] != "-" and r["role"] in ("validation", "check")]
+    cmds = sorted({r["gpuvm_command"] for r in todo})
+    reports, failed = {}, []
+
+    def run(cmd):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            argv = [a.simulate] + shlex.split(cmd)[1:] + ["-q", "--no-outdir", "--json", out]
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if p.returncode != 0:
+                return cmd, None, p.stderr.strip()
+            with open(out) as f:
+                return cmd, json.load(f), ""
+
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        for cmd, rep, err in pool.map(run, cmds):
+            if rep is None:
+                failed.append(f"{cmd}: {err}")
+            reports[cmd] = rep
+    if failed:
+        for f in failed:
+            print(f"hw-seeds-rows.py: --simulate: {f}", file=sys.stderr)
+        return 1
+    sim = {}
+    for r in todo:
+        try:
+            v = quantity_of(reports[r["gpuvm_command"]], r["quantity"])
+        except (KeyError, IndexError, TypeError, ValueError, statistics.StatisticsError) as e:
+            print(f"hw-seeds-rows.py: --simulate: {r['name']}: no {r['quantity']} in the report ({e})",
+                  file=sys.stderr)
+            return 1
+        m = float(r["measured"])
+        r["simulated"], r["error_pct"] = fmt(v), f"{(v / m - 1) * 100:+.1f}"
+        sim[r["name"]] = float(r["items"]) / v if not r["unit"].endswith("/s") else v
+    for e in effects:
+        if e["base"] in sim and e["other"] in sim:
+            x = sim[e["base"]] / sim[e["other"]]
+            e["simulated_slowdown"] = fmt(x)
+            e["passed"] = "pass" if float(e["lo"]) <= x <= float(e["hi"]) else "FAIL"
+    for role in ("validation", "check"):
+        errs = [abs(float(r["error_pct"])) for r in todo if r["role"] == role and r["error_pct"]]
+        eff = [e for e in effects if e["role"] == role and e["passed"]]
+        if errs or eff:
+            print(f"{role}: {len(errs)} rows, mean absolute error "
+                  + (f"{statistics.mean(errs):.1f} %" if errs else "-")
+                  + f"; effects {sum(e['passed'] == 'pass' for e in eff)} of {len(eff)} pass", file=sys.stderr)
     return 0
 
 

@@ -3,9 +3,10 @@
 # (tiny sizes, so that every gpuvm command it writes runs here in moments):
 # the median of each point's repeats, the matching gpuvm command and
 # quantity, roles, the effects (slowdowns) with their +-50 % bands, a
-# rerun replacing its rows and keeping others', the validate manifest's
-# rows replayed by gpuvm validate, and a malformed line refused with its
-# file and line.
+# rerun replacing its rows and keeping others', --simulate running every
+# command and filling the simulated columns (the value gpuvm's JSON gives),
+# the validate manifest's rows replayed by gpuvm validate, and a malformed
+# line refused with its file and line.
 # usage: hw_seeds.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -65,7 +66,7 @@ hdr() { printf '# section=%s\n# device=NVIDIA Test GPU\n# sms=2\n%s\n' "$1" "$H"
 	done
 } >out/counters.tsv
 echo '/sys/module/nvidia_uvm/parameters/uvm_perf_access_counter_mimc_migration_enable:-1' >out/uvm-params.txt
-printf 'name\trole\texperiment\tdevice\tpreset\tgpuvm_command\tquantity\titems\tmeasured\tunit\tconvention\tsource\nother-row\tvalidation\tx\td\th100\tgpuvm sim\ty\t1\t1\ts\tc\ts\n' >rows.tsv
+printf 'name\trole\texperiment\tdevice\tpreset\tgpuvm_command\tquantity\titems\tmeasured\tunit\tsimulated\terror_pct\tconvention\tsource\nother-row\tvalidation\tx\td\th100\tgpuvm sim\ty\t1\t1\ts\t\t\tc\ts\n' >rows.tsv
 printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\tconvention\n' >manifest.tsv
 
 run_rows() {
@@ -146,18 +147,42 @@ if run_rows && cmp -s rows.tsv rows.1 && cmp -s manifest.tsv manifest.1; then
 else fail "rerun changed the rows"; diff rows.1 rows.tsv | head
 fi
 
-# the commands it wrote run in gpuvm (each row's, as written)
-bad=0
-while IFS=$'\t' read -r name _ _ _ _ cmd _; do
-	[ "$cmd" = "-" ] && continue
-	# shellcheck disable=SC2086
-	if ! "$GPUVM" ${cmd#gpuvm } -q --no-outdir 2>run.err; then
-		fail "$name: $cmd"
-		cat run.err
-		bad=1
-	fi
-done < <(tail -n +3 rows.tsv)
-[ $bad -eq 0 ] && echo "ok - every gpuvm command runs"
+# --simulate runs every command it wrote (as written: split as a shell
+# would) and fills the simulated columns from gpuvm's JSON
+if python3 "$ROWS" --preset h100 --tag t --rows r3.tsv --effects e3.tsv --simulate "$GPUVM" --jobs 2 \
+	out >/dev/null 2>sim.err &&
+   "$GPUVM" sim --gpu h100 --workload random-sampling:region=32MiB,threads=1024,reads=4 -q --no-outdir \
+	--json direct.json && python3 - <<'EOF2'
+import csv, json
+rows = {r["name"]: r for r in csv.DictReader(open("r3.tsv"), delimiter="\t")}
+eff = {r["name"]: r for r in csv.DictReader(open("e3.tsv"), delimiter="\t")}
+for r in rows.values():
+    if r["role"] == "validation":
+        v, m = float(r["simulated"]), float(r["measured"])
+        assert v > 0 and abs(float(r["error_pct"]) - (v / m - 1) * 100) < 0.1 + 1e-3 * abs(v / m * 100), r
+    else:
+        assert r["simulated"] == r["error_pct"] == "", r
+d = json.load(open("direct.json"))
+s = rows["t-seeds-sampling-32MiB"]
+assert abs(float(s["simulated"]) / d["items_per_sim_second"] - 1) < 1e-5, (s, d["items_per_sim_second"])
+k = rows["t-seeds-counters-fault-first"]
+assert float(k["simulated"]) < float(rows["t-seeds-counters-fault-late"]["simulated"]) * 100
+def rate(n):
+    r = rows[n]
+    return float(r["simulated"]) if r["unit"].endswith("/s") else float(r["items"]) / float(r["simulated"])
+for e in eff.values():
+    if e["role"] == "unmodelled":
+        assert e["passed"] == e["simulated_slowdown"] == "", e
+        continue
+    x = rate(e["base"]) / rate(e["other"])
+    assert abs(float(e["simulated_slowdown"]) / x - 1) < 1e-4, (e, x)
+    assert e["passed"] == ("pass" if float(e["lo"]) <= x <= float(e["hi"]) else "FAIL"), e
+EOF2
+   grep -q '^validation: 18 rows, mean absolute error [0-9.]* %; effects [0-9]* of 12 pass$' sim.err &&
+   grep -q '^check: 0 rows, mean absolute error -; effects [0-9]* of 1 pass$' sim.err
+then echo "ok - --simulate runs every command and fills the simulated columns"
+else fail "--simulate"; cat sim.err
+fi
 if "$GPUVM" validate --manifest manifest.tsv -q --csv v.csv 2>err.txt &&
    [ "$(tail -n +2 v.csv | wc -l)" -eq "$(tail -n +2 manifest.tsv | wc -l)" ]; then
 	echo "ok - gpuvm validate replays the manifest rows"
@@ -174,6 +199,7 @@ elif grep -q "bad/sampling.tsv:$n: 7 tab-separated columns" err.txt && [ ! -e r2
 	echo "ok - a short line is refused with its file and line"
 else fail "short line message"; cat err.txt
 fi
+cp -r out out.1
 cp out/counters.tsv bad/sampling.tsv
 sed -i 's/^counters\taccessed_by\t49152\t4096\t0.004/counters\taccessed_by\t49152\t4096\tfast/' out/counters.tsv
 n=$(grep -n 'fast' out/counters.tsv | cut -d: -f1)
@@ -188,6 +214,14 @@ if python3 "$ROWS" --preset h100 --tag t --rows r2.tsv --effects e2.tsv bad 2>er
 elif grep -q "bad/sampling.tsv:5: experiment 'counters' in sampling.tsv" err.txt; then
 	echo "ok - a row of another section is refused"
 else fail "wrong section message"; cat err.txt
+fi
+printf 'name\trole\tmeasured\nx\tvalidation\t1\n' >old.tsv
+cp old.tsv old.before
+if python3 "$ROWS" --preset h100 --tag t --rows old.tsv --effects e4.tsv out.1 2>err.txt; then
+	fail "a rows file with other columns was rewritten"
+elif grep -q "old.tsv:1: header is not name, role" err.txt && cmp -s old.tsv old.before && [ ! -e e4.tsv ]; then
+	echo "ok - a rows file with other columns is left alone"
+else fail "other columns message"; cat err.txt
 fi
 mkdir empty
 if python3 "$ROWS" --preset h100 --tag t empty 2>err.txt; then
