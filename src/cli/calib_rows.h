@@ -2,10 +2,11 @@
  * (cmd_calibrate.c) and the outputs that print them (calib_output.c).
  *
  * Owns: nothing; struct calib owns its rows array (freed by the command).
- * May call: nothing (types and tolerances only; the outputs' functions
- * call the CSV, JSON, output-file and plot helpers). Guarantees: a row's
- * status is "pass" only with a published value within the tolerance of
- * its kind (LATENCY_TOL_PCT, THROUGHPUT_TOL_PCT). */
+ * May call: the published table's lookups (calib_published.h; the rows'
+ * own functions in calib_rows.c; the outputs' functions call the CSV,
+ * JSON, output-file and plot helpers). Guarantees: a row's status is
+ * "pass" only with a published value within the tolerance of its kind
+ * (LATENCY_TOL_PCT, THROUGHPUT_TOL_PCT). */
 #ifndef GPUVM_CLI_CALIB_ROWS_H
 #define GPUVM_CLI_CALIB_ROWS_H
 
@@ -51,6 +52,17 @@ int calib_write_json(const struct calib *c, const char *path, struct gpuvm_error
 /* --plot: gpu's curves as PNG figures named after base. */
 int calib_plot_preset(const struct calib *c, const char *gpu, const char *base,
 		      struct gpuvm_error *err);
+
+/* A new row of gpu's quantity q, judged against the first published value
+ * of that quantity (calib_rows.c); NULL when out of memory. */
+struct row *calib_add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
+			  enum row_kind kind, double x, double sim);
+/* r's error and status against r->pub. */
+void calib_judge(struct row *r);
+/* One row more, right after it, for each further published value of a row
+ * from first on (a quantity may have several sources): 0, or -1 when out
+ * of memory. */
+int calib_add_other_published(struct calib *c, size_t first);
 
 /* Every row of one preset (cmd_calibrate.c): 0, or -1 with c->err. */
 int calibrate_preset(struct calib *c, const char *gpu);

@@ -39,48 +39,6 @@ static const char *const all_presets[] = {"k80", "p100", "v100", "a100", "h100",
 
 /* ----------------------------------------------------------------- rows */
 
-/* A row's error and status against its published value. */
-static void judge(struct row *r)
-{
-	double tol = r->kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
-	r->err_pct = NAN;
-	if (r->kind == K_CURVE)
-		r->status = "";
-	else if (!isfinite(r->sim))
-		r->status = "n/a";
-	else if (!r->pub || !r->pub->have)
-		r->status = "no-ref";
-	else {
-		r->err_pct = (r->sim - r->pub->v) / r->pub->v * 100;
-		r->status = fabs(r->err_pct) <= tol ? "pass" : "FAIL";
-	}
-}
-
-static struct row *add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
-			   enum row_kind kind, double x, double sim)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 128;
-		struct row *nr = realloc(c->rows, cap * sizeof *nr);
-		if (!nr)
-			return NULL;
-		c->rows = nr;
-		c->cap = cap;
-	}
-	struct row *r = &c->rows[c->n++];
-	memset(r, 0, sizeof *r);
-	snprintf(r->gpu, sizeof r->gpu, "%s", gpu);
-	snprintf(r->quantity, sizeof r->quantity, "%s", q);
-	snprintf(r->unit, sizeof r->unit, "%s", unit);
-	r->kind = kind;
-	r->x = x;
-	r->sim = sim;
-	r->err_pct = NAN;
-	r->pub = kind == K_CURVE ? NULL : pub_find(c->pub, gpu, q);
-	judge(r);
-	return r;
-}
-
 /* One run's report; NULL (c->failed set, message in c->err) when refused. */
 static cJSON *run(struct calib *c, const char *gpu, const char *wl)
 {
@@ -196,20 +154,20 @@ static void chase_rows(struct calib *c, const struct gpuvm_config *cfg, const ch
 	uint64_t top = 2 * cfg->l2_bytes < (256ull << 20) ? 256ull << 20 : 4 * cfg->l2_bytes;
 	for (uint64_t fp = 4096; fp <= top; fp *= c->quick ? 4 : 2) {
 		double l = chase_latency(c, cfg, gpu, fp, 128, "shuffled", "default");
-		add_row(c, gpu, "chase_cycles", "cycles", K_CURVE, (double)fp, l);
+		calib_add_row(c, gpu, "chase_cycles", "cycles", K_CURVE, (double)fp, l);
 	}
 	/* __ldca so that parts whose L1 skips globals (Kepler, Pascal) cache
 	 * them, as the published L1 chases do */
-	add_row(c, gpu, "chase_l1_hit_cycles", "cycles", K_LATENCY, 4096,
-		chase_latency(c, cfg, gpu, 4096, 128, "shuffled", "ca"));
-	add_row(c, gpu, "chase_l2_hit_cycles", "cycles", K_LATENCY, 475 * 1024,
-		chase_latency(c, cfg, gpu, 475 * 1024, 128, "shuffled", "default"));
+	calib_add_row(c, gpu, "chase_l1_hit_cycles", "cycles", K_LATENCY, 4096,
+		      chase_latency(c, cfg, gpu, 4096, 128, "shuffled", "ca"));
+	calib_add_row(c, gpu, "chase_l2_hit_cycles", "cycles", K_LATENCY, 475 * 1024,
+		      chase_latency(c, cfg, gpu, 475 * 1024, 128, "shuffled", "default"));
 	uint64_t far = far_footprint(gpu, cfg) / 128 * 128;
-	add_row(c, gpu, "chase_l2_far_cycles", "cycles", K_LATENCY, (double)far,
-		chase_latency(c, cfg, gpu, far, 128, "shuffled", "default"));
+	calib_add_row(c, gpu, "chase_l2_far_cycles", "cycles", K_LATENCY, (double)far,
+		      chase_latency(c, cfg, gpu, far, 128, "shuffled", "default"));
 	uint64_t dram = 125026ull * 1024;
-	add_row(c, gpu, "chase_dram_cycles", "cycles", K_LATENCY, (double)dram,
-		chase_latency(c, cfg, gpu, dram, 128, "shuffled", "default"));
+	calib_add_row(c, gpu, "chase_dram_cycles", "cycles", K_LATENCY, (double)dram,
+		      chase_latency(c, cfg, gpu, dram, 128, "shuffled", "default"));
 	/* The DRAM chase over 1 GiB, 1 KiB between nodes (caps-tum/mt4g's
 	 * footprint and stride), TLB-warm as every cold chase here: N then 2N
 	 * hops, the first touches of the pages cancelling. Published values
@@ -218,8 +176,8 @@ static void chase_rows(struct calib *c, const struct gpuvm_config *cfg, const ch
 	 * between 122 MiB and 1 GiB would miss here. MT4G's own values time the
 	 * first 2048 ld.global.cv hops of a fresh context, another quantity
 	 * (docs/calibration.md, "The 1 GiB chase") */
-	add_row(c, gpu, "chase_dram_1gib_cycles", "cycles", K_LATENCY, (double)(1ull << 30),
-		chase_latency(c, cfg, gpu, 1ull << 30, 1024, "shuffled", "cg"));
+	calib_add_row(c, gpu, "chase_dram_1gib_cycles", "cycles", K_LATENCY, (double)(1ull << 30),
+		      chase_latency(c, cfg, gpu, 1ull << 30, 1024, "shuffled", "cg"));
 }
 
 /* Karnagel's "delay on miss" of TLB level i: a sequential chase at the
@@ -239,7 +197,7 @@ static void tlb_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 			double lo = chase_latency(c, cfg, gpu, reach / 2, stride, "sequential", "cg");
 			v = hi - lo;
 		}
-		r = add_row(c, gpu, q, "cycles", K_LATENCY, (double)(2 * reach), v);
+		r = calib_add_row(c, gpu, q, "cycles", K_LATENCY, (double)(2 * reach), v);
 		if (r && !isfinite(v))
 			snprintf(r->note, sizeof r->note, "reach %llu MiB: too large to chase here",
 				 (unsigned long long)(reach >> 20));
@@ -288,7 +246,7 @@ static void tlb_par_rows(struct calib *c, const struct gpuvm_config *cfg, const 
 			double dt = kernel_cycles(c, gpu, spec[1]) - kernel_cycles(c, gpu, spec[0]);
 			uint64_t chasers = (uint64_t)k * lanes;
 			double hops = 8.0 * (double)(nodes / chasers) * (double)chasers;
-			add_row(c, gpu, q, "hops/kcycle", K_CURVE, k, hops / dt * 1000);
+			calib_add_row(c, gpu, q, "hops/kcycle", K_CURVE, k, hops / dt * 1000);
 		}
 	}
 }
@@ -304,8 +262,8 @@ static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 		snprintf(a, sizeof a, "ubench-ops:op=%s,insts=256", ops[i]);
 		snprintf(b, sizeof b, "ubench-ops:op=%s,insts=512", ops[i]);
 		snprintf(q, sizeof q, "%s_latency_cycles", ops[i]);
-		add_row(c, gpu, q, "cycles", K_LATENCY, NAN,
-			(kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
+		calib_add_row(c, gpu, q, "cycles", K_LATENCY, NAN,
+			      (kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
 		/* every SM full of warps, 8 independent chains each (quick:
 		 * 128, not 64, whose warps all store their result in one
 		 * cycle, a burst the store path's rate takes cycles for that
@@ -318,7 +276,7 @@ static void ops_rows(struct calib *c, const struct gpuvm_config *cfg, const char
 			 2 * n, cfg->sms);
 		double dt = kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a);
 		snprintf(q, sizeof q, "%s_ops_per_clk_sm", ops[i]);
-		add_row(c, gpu, q, "ops/clk/SM", K_THROUGHPUT, NAN, 512.0 * n / dt);
+		calib_add_row(c, gpu, q, "ops/clk/SM", K_THROUGHPUT, NAN, 512.0 * n / dt);
 	}
 }
 
@@ -326,13 +284,13 @@ static void smem_atomic_rows(struct calib *c, const char *gpu)
 {
 	double s1 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512") -
 		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256")) / 256;
-	add_row(c, gpu, "smem_latency_cycles", "cycles", K_LATENCY, NAN, s1);
+	calib_add_row(c, gpu, "smem_latency_cycles", "cycles", K_LATENCY, NAN, s1);
 	double s2 = (kernel_cycles(c, gpu, "ubench:test=smem,steps=512,lane_stride=2") -
 		     kernel_cycles(c, gpu, "ubench:test=smem,steps=256,lane_stride=2")) / 256;
-	add_row(c, gpu, "smem_2way_conflict_extra_cycles", "cycles", K_LATENCY, NAN, s2 - s1);
+	calib_add_row(c, gpu, "smem_2way_conflict_extra_cycles", "cycles", K_LATENCY, NAN, s2 - s1);
 	double at = (kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=512") -
 		     kernel_cycles(c, gpu, "ubench-atomic:mode=chain,steps=256")) / 256;
-	add_row(c, gpu, "atomic_latency_cycles", "cycles", K_LATENCY, NAN, at);
+	calib_add_row(c, gpu, "atomic_latency_cycles", "cycles", K_LATENCY, NAN, at);
 }
 
 /* --------------------------------------------------------------- stream */
@@ -365,10 +323,10 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 	uint64_t floor_elems = c->quick ? 1ull << 19 : 1ull << 21;
 	if (elems < floor_elems)
 		elems = floor_elems;
-	add_row(c, gpu, "stream_copy_gb_s", "GB/s", K_THROUGHPUT, 2048,
-		stream_gb_s(c, cfg, gpu, "copy", 1024, elems));
+	calib_add_row(c, gpu, "stream_copy_gb_s", "GB/s", K_THROUGHPUT, 2048,
+		      stream_gb_s(c, cfg, gpu, "copy", 1024, elems));
 	double triad = stream_gb_s(c, cfg, gpu, "triad", 1024, elems);
-	add_row(c, gpu, "stream_triad_gb_s", "GB/s", K_THROUGHPUT, 2048, triad);
+	calib_add_row(c, gpu, "stream_triad_gb_s", "GB/s", K_THROUGHPUT, 2048, triad);
 	/* the fraction of the board's peak the published row divides by; of
 	 * the preset's peak where nothing is published */
 	double peak = cfg->dram_bandwidth_gb_s;
@@ -378,7 +336,7 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 		peak = 1555;
 	else if (!strcmp(gpu, "h100-pcie"))
 		peak = 2039;
-	add_row(c, gpu, "stream_triad_fraction_of_peak", "fraction", K_THROUGHPUT, NAN, triad / peak);
+	calib_add_row(c, gpu, "stream_triad_fraction_of_peak", "fraction", K_THROUGHPUT, NAN, triad / peak);
 	/* lower occupancies and the curve vs threads per SM (2 CTAs each):
 	 * each point costs as much as the full one, so not with --quick.
 	 * gpu-stream's init (stores only) and read (a load and a compare)
@@ -397,7 +355,7 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 			double v = c->quick ? NAN : stream_gb_s(c, cfg, gpu, kernels[k], blocks[i], elems);
 			if (k == 0)
 				at[i] = v;
-			struct row *r = add_row(c, gpu, name, "GB/s", K_THROUGHPUT, 2.0 * blocks[i], v);
+			struct row *r = calib_add_row(c, gpu, name, "GB/s", K_THROUGHPUT, 2.0 * blocks[i], v);
 			if (r && c->quick) {
 				r->status = "skipped";
 				snprintf(r->note, sizeof r->note, "not run with --quick");
@@ -409,7 +367,7 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 		if (!c->quick && !isfinite(v))
 			v = stream_gb_s(c, cfg, gpu, "triad", b, elems);
 		if (isfinite(v))
-			add_row(c, gpu, "triad_gb_s", "GB/s", K_CURVE, 2.0 * b, v);
+			calib_add_row(c, gpu, "triad_gb_s", "GB/s", K_CURVE, 2.0 * b, v);
 	}
 }
 
@@ -443,8 +401,8 @@ static void l2_port_row(struct calib *c, const struct gpuvm_config *cfg, const c
 {
 	uint64_t per_round = (uint64_t)ctas * 1024 * 16;
 	uint64_t rounds = l2_near_bytes(cfg) / 2 / per_round;
-	add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas,
-		rounds ? wide_gb_s(c, cfg, gpu, rounds * per_round, ctas, 2, 6, op) : NAN);
+	calib_add_row(c, gpu, quantity, "GB/s", K_THROUGHPUT, (double)ctas,
+		      rounds ? wide_gb_s(c, cfg, gpu, rounds * per_round, ctas, 2, 6, op) : NAN);
 }
 
 /* The same kernel over a buffer of four times the L2, one pass (T(2) -
@@ -455,8 +413,8 @@ static void dram_read_row(struct calib *c, const struct gpuvm_config *cfg, const
 {
 	uint64_t per_round = (uint64_t)cfg->sms * 1024 * 16;
 	uint64_t bytes = (4 * cfg->l2_bytes + per_round - 1) / per_round * per_round;
-	add_row(c, gpu, "dram_read_gb_s_1cta_per_sm", "GB/s", K_THROUGHPUT, (double)cfg->sms,
-		wide_gb_s(c, cfg, gpu, bytes, cfg->sms, 1, 2, "read"));
+	calib_add_row(c, gpu, "dram_read_gb_s_1cta_per_sm", "GB/s", K_THROUGHPUT, (double)cfg->sms,
+		      wide_gb_s(c, cfg, gpu, bytes, cfg->sms, 1, 2, "read"));
 }
 
 /* Bytes per SM clock the whole L2 serves to reads: an L2-resident buffer
@@ -472,7 +430,7 @@ static void l2_rows(struct calib *c, const struct gpuvm_config *cfg, const char 
 	snprintf(a, sizeof a, "ubench-l2:bytes=%llu,passes=2", (unsigned long long)bytes);
 	snprintf(b, sizeof b, "ubench-l2:bytes=%llu,passes=6", (unsigned long long)bytes);
 	double cyc = kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a);
-	add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
+	calib_add_row(c, gpu, "l2_read_bytes_per_clk", "B/clk", K_THROUGHPUT, NAN, 4.0 * (double)bytes / cyc);
 	l2_port_row(c, cfg, gpu, 1, "l2_read_gb_s_1cta", "read");
 	l2_port_row(c, cfg, gpu, cfg->sms, "l2_read_gb_s_1cta_per_sm", "read");
 	/* the same with 16-byte stores: an SM's store path to the L2 */
@@ -505,8 +463,8 @@ static void warp_load_rows(struct calib *c, const struct gpuvm_config *cfg, cons
 			snprintf(a, sizeof a, "ubench-warpload:sectors=%u,steps=256,warps=%u", sectors[i], warps);
 			snprintf(b, sizeof b, "ubench-warpload:sectors=%u,steps=512,warps=%u", sectors[i], warps);
 			snprintf(q, sizeof q, "warp_load_cycles_s%u%s", sectors[i], all ? "_sms" : "");
-			add_row(c, gpu, q, "cycles", K_LATENCY, sectors[i],
-				(kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
+			calib_add_row(c, gpu, q, "cycles", K_LATENCY, sectors[i],
+				      (kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / 256);
 		}
 }
 
@@ -535,10 +493,10 @@ static double launch_period_cycles(struct calib *c, const char *gpu, unsigned gr
 
 static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, const char *gpu)
 {
-	add_row(c, gpu, "kernel_launch_cycles", "cycles", K_THROUGHPUT, NAN,
-		launch_period_cycles(c, gpu, 1, 32));
+	calib_add_row(c, gpu, "kernel_launch_cycles", "cycles", K_THROUGHPUT, NAN,
+		      launch_period_cycles(c, gpu, 1, 32));
 	double us = launch_period_cycles(c, gpu, 4096, 256) / cfg->clock_mhz;
-	add_row(c, gpu, "empty_kernel_us_grid4096", "us", K_THROUGHPUT, NAN, us);
+	calib_add_row(c, gpu, "empty_kernel_us_grid4096", "us", K_THROUGHPUT, NAN, us);
 	/* An empty kernel's duration as nsys times it (start to completion:
 	 * front-end, CTA dispatch, launch and retire, tail; no launch
 	 * overhead), vs grid and block size: the rows mgpusim's H100 PCIe
@@ -563,15 +521,15 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 		snprintf(w, sizeof w, "ubench-empty:grid=%u,block=%u", empties[i].grid,
 			 empties[i].block);
 		bool skip = empties[i].slow && c->quick;
-		struct row *r = add_row(c, gpu, empties[i].q, "cycles", K_THROUGHPUT, empties[i].grid,
-					skip ? NAN : kernel_cycles(c, gpu, w));
+		struct row *r = calib_add_row(c, gpu, empties[i].q, "cycles", K_THROUGHPUT, empties[i].grid,
+					      skip ? NAN : kernel_cycles(c, gpu, w));
 		/* the same kernel launched back to back: its period (the host's
 		 * launches against the kernel's duration, docs/launch.md) */
-		struct row *pr = add_row(c, gpu, empties[i].period_q, "us", K_THROUGHPUT, empties[i].grid,
-					 skip ? NAN
-					      : launch_period_cycles(c, gpu, empties[i].grid,
-								     empties[i].block) /
-						    cfg->clock_mhz);
+		struct row *pr = calib_add_row(c, gpu, empties[i].period_q, "us", K_THROUGHPUT, empties[i].grid,
+					       skip ? NAN
+					            : launch_period_cycles(c, gpu, empties[i].grid,
+								           empties[i].block) /
+						          cfg->clock_mhz);
 		for (int k = 0; k < 2 && skip; k++) {
 			struct row *x = k ? pr : r;
 			if (x) {
@@ -590,15 +548,15 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 		double s = o ? num(o, "copy_seconds") : NAN;
 		cJSON_Delete(o);
 		double gbs = (double)sizes[i] / s / 1e9;
-		add_row(c, gpu, "h2d_gb_s", "GB/s", K_CURVE, (double)sizes[i], gbs);
+		calib_add_row(c, gpu, "h2d_gb_s", "GB/s", K_CURVE, (double)sizes[i], gbs);
 		/* a small copy is its fixed time: the API call, the DMA setup
 		 * and completion, the link latency */
 		if (sizes[i] == 4096)
-			add_row(c, gpu, "h2d_copy_4k_us", "us", K_LATENCY, 4096, s * 1e6);
+			calib_add_row(c, gpu, "h2d_copy_4k_us", "us", K_LATENCY, 4096, s * 1e6);
 		if (sizes[i] == 256u << 20)
 			at256 = gbs;
 	}
-	struct row *r = add_row(c, gpu, "h2d_pinned_gb_s", "GB/s", K_THROUGHPUT, 256u << 20, at256);
+	struct row *r = calib_add_row(c, gpu, "h2d_pinned_gb_s", "GB/s", K_THROUGHPUT, 256u << 20, at256);
 	if (r && c->quick) {
 		r->status = "skipped";
 		snprintf(r->note, sizeof r->note, "not run with --quick");
@@ -609,7 +567,7 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 		     kernel_cycles(c, gpu, "ubench-chase:footprint=128MiB,stride=2MiB,order="
 					   "sequential,passes=1,steps=16,mem=managed")) /
 		    16 / cfg->clock_mhz;
-	add_row(c, gpu, "far_fault_us", "us", K_LATENCY, NAN, ff);
+	calib_add_row(c, gpu, "far_fault_us", "us", K_LATENCY, NAN, ff);
 	/* a zero-copy read's round trip: a chase over pinned host memory, one
 	 * 4 KiB node a step (cuda/hwbench.cu zero_copy_read_ns: the same
 	 * kernel, chain and steps) */
@@ -618,39 +576,7 @@ static void launch_link_rows(struct calib *c, const struct gpuvm_config *cfg, co
 		     kernel_cycles(c, gpu, "ubench-chase:footprint=8MiB,stride=4096,cache=cg,"
 					   "passes=1,steps=512,mem=pinned")) /
 		    512 / cfg->clock_mhz * 1e3;
-	add_row(c, gpu, "zero_copy_read_ns", "ns", K_LATENCY, NAN, zc);
-}
-
-/* A quantity may have several published values (the source a preset was
- * set from, and independent measurements that validate it): each is a row
- * of its own, with the simulated value of the first, right after it. The
- * rows from first on are this preset's. 0, or -1 when out of memory. */
-static int add_other_published(struct calib *c, size_t first)
-{
-	size_t extra = 0;
-	for (size_t i = first; i < c->n; i++)
-		for (const struct pub *p = c->rows[i].pub; (p = pub_find_next(c->pub, p));)
-			extra++;
-	if (!extra)
-		return 0;
-	struct row *nr = malloc((c->n + extra) * sizeof *nr);
-	if (!nr)
-		return -1;
-	memcpy(nr, c->rows, first * sizeof *nr);
-	size_t k = first;
-	for (size_t i = first; i < c->n; i++) {
-		nr[k++] = c->rows[i];
-		for (const struct pub *p = c->rows[i].pub; (p = pub_find_next(c->pub, p));) {
-			struct row *r = &nr[k++];
-			*r = c->rows[i];
-			r->pub = p;
-			judge(r);
-		}
-	}
-	free(c->rows);
-	c->rows = nr;
-	c->n = c->cap = k;
-	return 0;
+	calib_add_row(c, gpu, "zero_copy_read_ns", "ns", K_LATENCY, NAN, zc);
 }
 
 int calibrate_preset(struct calib *c, const char *gpu)
@@ -675,7 +601,7 @@ int calibrate_preset(struct calib *c, const char *gpu)
 	l2_rows(c, cfg, gpu);
 	launch_link_rows(c, cfg, gpu);
 	free(cfg);
-	if (!c->failed && add_other_published(c, first))
+	if (!c->failed && calib_add_other_published(c, first))
 		return gpuvm_fail(c->err, "gpuvm", 0, NULL, "out of memory");
 	return c->failed ? -1 : 0;
 }

@@ -1,0 +1,81 @@
+/* The rows of gpuvm calibrate (calib_rows.h): making one, judging it
+ * against its published value, and one row per further published value. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/calib_rows.h"
+
+/* A row's error and status against its published value. */
+void calib_judge(struct row *r)
+{
+	double tol = r->kind == K_LATENCY ? LATENCY_TOL_PCT : THROUGHPUT_TOL_PCT;
+	r->err_pct = NAN;
+	if (r->kind == K_CURVE)
+		r->status = "";
+	else if (!isfinite(r->sim))
+		r->status = "n/a";
+	else if (!r->pub || !r->pub->have)
+		r->status = "no-ref";
+	else {
+		r->err_pct = (r->sim - r->pub->v) / r->pub->v * 100;
+		r->status = fabs(r->err_pct) <= tol ? "pass" : "FAIL";
+	}
+}
+
+struct row *calib_add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
+			  enum row_kind kind, double x, double sim)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 128;
+		struct row *nr = realloc(c->rows, cap * sizeof *nr);
+		if (!nr)
+			return NULL;
+		c->rows = nr;
+		c->cap = cap;
+	}
+	struct row *r = &c->rows[c->n++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->gpu, sizeof r->gpu, "%s", gpu);
+	snprintf(r->quantity, sizeof r->quantity, "%s", q);
+	snprintf(r->unit, sizeof r->unit, "%s", unit);
+	r->kind = kind;
+	r->x = x;
+	r->sim = sim;
+	r->err_pct = NAN;
+	r->pub = kind == K_CURVE ? NULL : pub_find(c->pub, gpu, q);
+	calib_judge(r);
+	return r;
+}
+
+/* A quantity may have several published values (the source a preset was
+ * set from, and independent measurements that validate it): each is a row
+ * of its own, with the simulated value of the first, right after it. The
+ * rows from first on are this preset's. 0, or -1 when out of memory. */
+int calib_add_other_published(struct calib *c, size_t first)
+{
+	size_t extra = 0;
+	for (size_t i = first; i < c->n; i++)
+		for (const struct pub *p = c->rows[i].pub; (p = pub_find_next(c->pub, p));)
+			extra++;
+	if (!extra)
+		return 0;
+	struct row *nr = malloc((c->n + extra) * sizeof *nr);
+	if (!nr)
+		return -1;
+	memcpy(nr, c->rows, first * sizeof *nr);
+	size_t k = first;
+	for (size_t i = first; i < c->n; i++) {
+		nr[k++] = c->rows[i];
+		for (const struct pub *p = c->rows[i].pub; (p = pub_find_next(c->pub, p));) {
+			struct row *r = &nr[k++];
+			*r = c->rows[i];
+			r->pub = p;
+			calib_judge(r);
+		}
+	}
+	free(c->rows);
+	c->rows = nr;
+	c->n = c->cap = k;
+	return 0;
+}
