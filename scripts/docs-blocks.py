@@ -16,6 +16,10 @@ data:
                       `role` column)
   validation-summary  docs/validation/validate.csv (`gpuvm validate --csv`):
                       rows, mean absolute error and log correlation per GPU
+  calibration-summary docs/calibration/calibrate.csv (`gpuvm calibrate
+                      --csv`): per preset, the microbenchmark rows compared
+                      with a published value, validation apart from
+                      calibration
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -29,6 +33,8 @@ usage: scripts/docs-blocks.py           rewrite the blocks in place
 
 Refreshing the data: copy out/fig1/*.csv of a `make demo` run into
 docs/data/fig1/; `build/gpuvm validate --csv docs/validation/validate.csv`;
+`build/gpuvm calibrate --gpu k80,p100,gtx-titan-black,gtx1080ti-uvmsmart,v100,a100,h100,h100-pcie
+--jobs 2 --csv docs/calibration/calibrate.csv`;
 `make fidelity` and copy its table to docs/fidelity/fidelity.csv; then run
 this script and commit data and pages together.
 """
@@ -42,6 +48,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIDELITY_CSV = "docs/fidelity/fidelity.csv"
 VALIDATE_CSV = "docs/validation/validate.csv"
+CALIBRATE_CSV = "docs/calibration/calibrate.csv"
 FIG1_DIR = "docs/data/fig1"
 FIG1_SCRIPT = "experiments/karnagel_fig1.sh"
 
@@ -184,6 +191,37 @@ def validation_summary():
     return "\n".join(out) + "\n\n" + note
 
 
+def calibration_summary():
+    rows = read_csv(CALIBRATE_CSV)
+    if not rows:
+        raise BlockError(f"{CALIBRATE_CSV} has no rows")
+    for need in ("gpu", "status", "error_pct", "role"):
+        if need not in rows[0]:
+            raise BlockError(f"{CALIBRATE_CSV} has no '{need}' column")
+    rows = [r for r in rows if r["status"] in ("pass", "FAIL")]
+    presets = list(dict.fromkeys(r["gpu"] for r in rows))
+
+    def cell(rs):
+        if not rs:
+            return "-"
+        mae = sum(abs(float(r["error_pct"])) for r in rs) / len(rs)
+        return f"{sum(r['status'] == 'pass' for r in rs)} of {len(rs)}, {mae:.1f} %"
+
+    out = ["| preset | validation rows: pass, mean abs. error | calibration rows: pass, mean abs. error |",
+           "|---|--:|--:|"]
+    for g in presets + ["**all**"]:
+        rs = rows if g == "**all**" else [r for r in rows if r["gpu"] == g]
+        label = g if g == "**all**" else f"`{g}`"
+        out.append(f"| {label} | {cell([r for r in rs if r['role'] == 'validation'])} | "
+                   f"{cell([r for r in rs if r['role'] == 'calibration'])} |")
+    note = (f"From `{CALIBRATE_CSV}` (`gpuvm calibrate --csv`): microbenchmarks (pointer chases, "
+            "instruction latencies and rates, STREAM, launches, host copies) against published "
+            "measurements. Calibration rows are the values a preset was set from, so they only check "
+            "that the model composes its parameters; validation rows come from sources no preset "
+            "cites. Tolerances: 10 % for a latency, 15 % for a rate.")
+    return "\n".join(out) + "\n\n" + note
+
+
 def pearson(x, y):
     n = len(x)
     mx, my = sum(x) / n, sum(y) / n
@@ -298,6 +336,7 @@ def fig1_table():
 GENERATORS = {
     "fidelity-summary": fidelity_summary,
     "validation-summary": validation_summary,
+    "calibration-summary": calibration_summary,
     "fig1-table": fig1_table,
 }
 
