@@ -582,6 +582,8 @@ int gpuvm_sysdesc_parse(struct gpuvm_sysdesc *sys, const char *text, const char 
 	snprintf(s->origin, sizeof s->origin, "%s", origin);
 	int rc = 0;
 	const char *at = text;
+	if (!strncmp(at, "\xEF\xBB\xBF", 3))
+		at += 3; /* a UTF-8 byte order mark, as some editors write */
 	while (*at && !rc) {
 		const char *nl = strchr(at, '\n');
 		size_t n = nl ? (size_t)(nl - at) : strlen(at);
