@@ -13,8 +13,8 @@
 static void usage(FILE *out)
 {
 	fputs("usage: gpuvm systems                 list the shipped systems, one line each\n"
-	      "       gpuvm systems NAME            print one: its processors, links and sources,\n"
-	      "                                     then its file (a template for your own)\n"
+	      "       gpuvm systems NAME            print one: its processors, links and sources\n"
+	      "                                     (as comments), then its file: a template\n"
 	      "       gpuvm systems --check FILE    check a system file of your own\n"
 	      "       gpuvm systems --evidence      the published measurements, by system\n"
 	      "\n"
@@ -101,13 +101,13 @@ static void summary(const struct gpuvm_sysdesc *s, char *buf, size_t len)
 
 static void print_system(const struct gpuvm_sysdesc *s)
 {
-	printf("system %s: %s\n", s->name, s->description);
-	printf("  from %s\n\n", s->origin);
+	printf("# system %s: %s\n", s->name, s->description);
+	printf("#   from %s\n#\n", s->origin);
 	for (uint32_t i = 0; i < s->n_gpus; i++) {
 		char mem[32] = "the preset's";
 		if (s->gpus[i].memory_bytes)
 			bytes_text(s->gpus[i].memory_bytes, mem, sizeof mem);
-		printf("  gpu.%u   preset %s, memory %s\n", i, s->gpus[i].preset, mem);
+		printf("#   gpu.%u   preset %s, memory %s\n", i, s->gpus[i].preset, mem);
 	}
 	for (uint32_t i = 0; i < s->n_cpus; i++) {
 		const struct gpuvm_sys_cpu *c = &s->cpus[i];
@@ -121,7 +121,7 @@ static void print_system(const struct gpuvm_sysdesc *s)
 			size_t at = strlen(sizes);
 			snprintf(sizes + at, sizeof sizes - at, "%s%s", j ? " or " : "", one);
 		}
-		printf("  cpu.%u   %s, memory %s", i, c->model[0] ? c->model : "cpu", mem);
+		printf("#   cpu.%u   %s, memory %s", i, c->model[0] ? c->model : "cpu", mem);
 		if (c->bandwidth_gb_s > 0)
 			printf(" at %g GB/s", c->bandwidth_gb_s);
 		printf(", system pages %s (in use: %s)\n", sizes, page);
@@ -130,19 +130,52 @@ static void print_system(const struct gpuvm_sysdesc *s)
 		const struct gpuvm_sys_link *l = &s->links[i];
 		char ends[512];
 		endpoint_text(l, ends, sizeof ends);
-		printf("  link.%u  %-10s %s: %u x %g GB/s per direction = %g GB/s", i,
+		printf("#   link.%u  %-10s %s: %u x %g GB/s per direction = %g GB/s", i,
 		       gpuvm_link_kind_name(l->kind), ends, l->count, l->bandwidth_gb_s,
 		       l->count * l->bandwidth_gb_s);
 		if (l->latency_ns >= 0)
 			printf(", latency %g ns", l->latency_ns);
 		printf("\n");
 	}
-	printf("\nsources:\n");
+	printf("#\n# sources:\n");
 	for (const char *at = s->sources; *at;) {
 		const char *nl = strchr(at, '\n');
 		int n = nl ? (int)(nl - at) : (int)strlen(at);
-		printf("  %.*s\n", n, at);
+		printf("#   %.*s\n", n, at);
 		at += n + (nl ? 1 : 0);
+	}
+}
+
+/* A system of one has no file: write it as one, so that it too is a
+ * template (gpuvm systems h100 > mine.ini). */
+static void print_as_file(const struct gpuvm_sysdesc *s)
+{
+	printf("[system]\nname = %s\ndescription = %s\n", s->name, s->description);
+	for (const char *at = s->sources; *at;) {
+		const char *nl = strchr(at, '\n');
+		int n = nl ? (int)(nl - at) : (int)strlen(at);
+		printf("source = %.*s\n", n, at);
+		at += n + (nl ? 1 : 0);
+	}
+	for (uint32_t i = 0; i < s->n_gpus; i++)
+		printf("\n[gpu.%u]\npreset = %s\n", i, s->gpus[i].preset);
+	for (uint32_t i = 0; i < s->n_cpus; i++)
+		printf("\n[cpu.%u]\nmodel = host\n"
+		       "memory_bytes = 64GiB         ; placeholder: the preset describes no host memory\n"
+		       "bandwidth_gb_s = 100         ; placeholder: the preset describes no host memory\n",
+		       i);
+	for (uint32_t i = 0; i < s->n_links; i++) {
+		const struct gpuvm_sys_link *l = &s->links[i];
+		char ends[512];
+		endpoint_text(l, ends, sizeof ends);
+		for (char *c = ends; *c; c++)
+			if (*c == '-' || *c == ',')
+				*c = ' ';
+		printf("\n[link.%u]\nkind = %s\nendpoints = %s\nbandwidth_gb_s = %g   ; the preset's "
+		       "pcie.bandwidth_gb_s\n",
+		       i, gpuvm_link_kind_name(l->kind), ends, l->bandwidth_gb_s);
+		if (l->latency_ns >= 0)
+			printf("latency_ns = %g       ; the preset's pcie.latency_ns\n", l->latency_ns);
 	}
 }
 
@@ -258,10 +291,16 @@ int gpuvm_cmd_systems(int argc, char **argv)
 		free(s);
 		return 0;
 	}
+	/* the summary is comments: the whole output is a file that checks */
 	print_system(s);
+	printf("#\n");
+	if (s->implicit) {
+		printf("# (no file: a preset as a system of one, written as one)\n\n");
+		print_as_file(s);
+	}
 	for (size_t i = 0; i < gpuvm_shipped_systems_count; i++)
 		if (!strcmp(gpuvm_shipped_systems[i].name, what)) {
-			printf("\n%s:\n", gpuvm_shipped_systems[i].path);
+			printf("# %s:\n", gpuvm_shipped_systems[i].path);
 			fputs(gpuvm_shipped_systems[i].text, stdout);
 		}
 	free(s);

@@ -27,20 +27,26 @@ grep -q '^dgx-h100-8 .*8x h100, 2 cpu; 8x pcie 64 GB/s, 1x nvswitch 450 GB/s' li
 
 # one system: processors, links, sources, then its file
 "$GPUVM" systems gh200 >one.txt 2>err.txt || fail "systems gh200: exit $?"
-grep -q '^  link.0  nvlink-c2c cpu.0-gpu.0: 1 x 450 GB/s per direction' one.txt || fail "gh200: link line"
-grep -q '^  cpu.0   grace, memory 480 GB at 546 GB/s, system pages 4KiB or 64KiB' one.txt || fail "gh200: cpu line"
-grep -q '^sources:' one.txt || fail "gh200: no sources"
+grep -q '^#   link.0  nvlink-c2c cpu.0-gpu.0: 1 x 450 GB/s per direction' one.txt || fail "gh200: link line"
+grep -q '^#   cpu.0   grace, memory 480 GB at 546 GB/s, system pages 4KiB or 64KiB' one.txt || fail "gh200: cpu line"
+grep -q '^# sources:' one.txt || fail "gh200: no sources"
 grep -q '2407.07850' one.txt || fail "gh200: Schieffer et al. not cited"
-grep -q '^systems/gh200.ini:' one.txt || fail "gh200: file not printed"
-# the printed file is a template: it checks as it is
-sed -n '/^systems\/gh200.ini:$/,$p' one.txt | tail -n +2 >copy.ini
+grep -q '^# systems/gh200.ini:' one.txt || fail "gh200: file not printed"
+# the output is a template: it checks as it is
+cp one.txt copy.ini
 "$GPUVM" systems --check copy.ini >check.txt 2>err.txt || fail "the printed gh200 does not check: $(cat err.txt)"
 grep -q "^copy.ini: a valid system 'gh200'" check.txt || fail "--check output: $(cat check.txt)"
 
 # a preset is a system of one, over its own PCIe link
 "$GPUVM" systems h100 >h100.txt 2>err.txt || fail "systems h100: exit $?"
-grep -q '^  link.0  pcie       gpu.0-cpu.0: 1 x 64 GB/s per direction = 64 GB/s, latency 1175 ns' h100.txt ||
+grep -q '^#   link.0  pcie       gpu.0-cpu.0: 1 x 64 GB/s per direction = 64 GB/s, latency 1175 ns' h100.txt ||
 	fail "h100 as a system: $(grep link h100.txt)"
+# ... written as a file, which checks too
+"$GPUVM" systems --check h100.txt >check.txt 2>err.txt || fail "the printed h100 system does not check: $(cat err.txt)"
+for s in 2xgh200 4xgh200 dgx-h100-8; do
+	"$GPUVM" systems "$s" >"$s.txt" && "$GPUVM" systems --check "$s.txt" >check.txt 2>err.txt ||
+		fail "the printed $s does not check: $(cat err.txt)"
+done
 
 # bad files: exit 2, file:line, a did-you-mean where a name was misspelt
 bad() { # NAME WANT (a fixed string of the message); the file is NAME.ini
