@@ -18,6 +18,7 @@ static void usage(FILE *out)
 	      "  sim        simulate one workload on one GPU preset and report\n"
 	      "  sweep      simulate a grid of presets x parameters (parallel, CSV, figure)\n"
 	      "  presets    list the shipped GPU presets, or print one\n"
+	      "  systems    list the shipped systems (GPUs, CPUs, links), print or check one\n"
 	      "  workloads  list workloads with their parameters and working sets\n"
 	      "  bench      measure the simulator's own speed\n"
 	      "  trace      inspect traces (Accel-Sim, NVBit mem_trace, native), record/convert\n"
@@ -73,7 +74,8 @@ int main(int argc, char **argv)
 		int (*fn)(int, char **);
 	} cmds[] = {
 		{"sim", gpuvm_cmd_sim},         {"sweep", gpuvm_cmd_sweep},
-		{"presets", gpuvm_cmd_presets}, {"workloads", gpuvm_cmd_workloads},
+		{"presets", gpuvm_cmd_presets}, {"systems", gpuvm_cmd_systems},
+		{"workloads", gpuvm_cmd_workloads},
 		{"bench", gpuvm_cmd_bench},     {"trace", gpuvm_cmd_trace},
 		{"probe", gpuvm_cmd_probe},
 		{"graph", gpuvm_cmd_graph},     {"validate", gpuvm_cmd_validate},

@@ -262,6 +262,9 @@ full_case "probe" "$GPUVM" probe --target sim:p100 --sharing off
 full_case "presets" "$GPUVM" presets
 full_case "presets p100" "$GPUVM" presets p100
 full_case "workloads" "$GPUVM" workloads
+full_case "systems" "$GPUVM" systems
+full_case "systems gh200" "$GPUVM" systems gh200
+full_case "systems --evidence" "$GPUVM" systems --evidence
 full_case "graph info" "$GPUVM" graph info rmat:scale=8,ef=4,seed=1
 full_case "graph info --json -" "$GPUVM" graph info rmat:scale=8,ef=4,seed=1 --json -
 full_case "--help" "$GPUVM" --help
