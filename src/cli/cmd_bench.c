@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gpuvm/number.h"
 #include "cli/getopt_message.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
@@ -535,13 +536,13 @@ int gpuvm_cmd_bench(int argc, char **argv)
 			bench_usage(stdout);
 			return 0;
 		case 'r': {
-			char *end;
-			repeat = strtol(optarg, &end, 10);
-			if (!*optarg || *end || repeat < 1 || repeat > 100) {
+			uint64_t r;
+			if (gpuvm_num_u64(optarg, strlen(optarg), 1, 100, &r)) {
 				fprintf(stderr, "gpuvm bench: --repeat: '%s' is not a count from 1 to 100\n",
 					optarg);
 				return 2;
 			}
+			repeat = (long)r;
 			break;
 		}
 		case 'j':

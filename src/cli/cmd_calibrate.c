@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/calib_published.h"
+#include "gpuvm/number.h"
 #include "cli/calib_rows.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
@@ -759,8 +760,7 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		{"jobs", required_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	unsigned long jobs = 1;
-	char *end;
+	uint64_t jobs = 1;
 	const char *gpu = "all", *table = NULL, *csv = NULL, *json = NULL, *plot = NULL;
 	bool quick = false, strict = false, progress = false;
 	int ch;
@@ -777,9 +777,7 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		case 'S': strict = true; break;
 		case 'P': progress = true; break;
 		case 'J':
-			errno = 0;
-			jobs = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || errno || optarg[0] == '-' || jobs < 1 || jobs > 1024) {
+			if (gpuvm_num_u64(optarg, strlen(optarg), 1, 1024, &jobs)) {
 				fprintf(stderr, "gpuvm calibrate: --jobs: '%s': expected a whole number of "
 						"worker processes, 1 to 1024\n", optarg);
 				return 2;

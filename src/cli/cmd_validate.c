@@ -6,6 +6,7 @@
  * excluded; ctas: first CTA to last warp; host: launch overhead too) is
  * compared with the measured one, like with like (docs/launch.md). */
 #include "gpuvm/progress.h"
+#include "gpuvm/number.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -642,10 +643,8 @@ int gpuvm_cmd_validate(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 'J': {
-			char *end;
-			errno = 0;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || errno || optarg[0] == '-' || v < 1 || v > 1024) {
+			uint64_t v;
+			if (gpuvm_num_u64(optarg, strlen(optarg), 1, 1024, &v)) {
 				fprintf(stderr, "gpuvm validate: --jobs: '%s': expected a whole number "
 						"of worker processes, 1 to 1024\n",
 					optarg);

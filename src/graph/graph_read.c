@@ -1,6 +1,7 @@
 /* Reading graph files: format detection, the line reader and token
  * scanners the three readers share, and the edge list -> CSR step. */
 #include "gpuvm/input_file.h"
+#include "gpuvm/number.h"
 #include "graph/graph_read.h"
 
 #include <errno.h>
@@ -86,10 +87,9 @@ int scan_double(const char **pp, double *out)
 	const char *p = skip_ws(*pp);
 	if (token_end(*p))
 		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(p, &end);
-	if (end == p || !token_end(*end) || !isfinite(v) || errno == ERANGE)
+	const char *end;
+	double v;
+	if (gpuvm_scan_double(p, &end, -HUGE_VAL, HUGE_VAL, &v) || !token_end(*end))
 		return -1;
 	*out = v;
 	*pp = end;

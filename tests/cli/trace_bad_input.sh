@@ -89,6 +89,21 @@ expect_fail "block dim disagreeing with the warps present" "block dim: thread bl
 fresh; ln=$(grep -n "LDG.E 1 R4 4 1 0x7fb0fc430e00" $K | head -1 | cut -d: -f1)
 sed -i "${ln}s/LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0/LDG.E 1 R4 0 /" $K
 expect_fail "a load with mem_width 0" "kernel-1.traceg:$ln: mem_width: 0 on the memory instruction LDG.E" va
+# numbers past 32 bits are refused, not wrapped (issue 79: sscanf's %u read
+# the grid 4294967492 as 196, the block 4294967552 as 256, and the thread
+# block and warp 4294967296 as 0, exit 0)
+fresh; sed -i "s/^-grid dim = (196,1,1)/-grid dim = (4294967492,1,1)/" $K
+expect_fail "grid dim past 32 bits" "kernel-1.traceg:3: grid dim: 4294967492 is out of range" va
+fresh; sed -i "s/^-block dim = (256,1,1)/-block dim = (4294967552,1,1)/" $K
+expect_fail "block dim past 32 bits" "kernel-1.traceg:4: block dim: 4294967552 is out of range" va
+fresh; sed -i "s/^-block dim = (256,1,1)/-block dim = (256,1,x)/" $K
+expect_fail "block dim not a number" "kernel-1.traceg:4: block dim: expected a whole number" va
+fresh; ln=$(grep -n "^thread block = 0,0,0" $K | head -1 | cut -d: -f1)
+sed -i "${ln}s/.*/thread block = 4294967296,0,0/" $K
+expect_fail "thread block past 32 bits" "kernel-1.traceg:$ln: thread block: 4294967296 is out of range" va
+fresh; ln=$(grep -n "^warp = 0" $K | head -1 | cut -d: -f1)
+sed -i "${ln}s/.*/warp = 4294967296/" $K
+expect_fail "warp past 32 bits" "kernel-1.traceg:$ln: warp: 4294967296 is out of range" va
 # a copy of almost 1 TiB: accepted, and cheap (a span, not 16 M granules)
 fresh; sed -i "1s/.*/MemcpyHtoD,0x00007f0000000000,1099511627775/" va/kernelslist.g
 if /usr/bin/time -f "%M" -o rss.txt "$GPUVM" sim --gpu h100 --trace va --quiet 2>err.txt &&
@@ -108,6 +123,18 @@ awk 'NR==5 {print substr($0, 1, 400); next} {print}' "$MT" >mt_trunc.txt
 expect_fail "mem_trace truncated line" "mt_trunc.txt:5: truncated" mt_trunc.txt
 sed "2s/grid size 2,1,1/grid size 2,1/" "$MT" >mt_launch.txt
 expect_fail "mem_trace bad launch line" "mt_launch.txt:2: launch line" mt_launch.txt
+
+# mem_trace numbers past their range are refused, not wrapped (issue 79)
+sed "2s/grid size 2,1,1/grid size 4294967298,1,1/" "$MT" >mt_grid.txt
+expect_fail "mem_trace grid size past 32 bits" "mt_grid.txt:2: grid size: 4294967298 is out of range" mt_grid.txt
+sed "2s/block size 64,1,1/block size 4294967360,1,1/" "$MT" >mt_block.txt
+expect_fail "mem_trace block size past 32 bits" "mt_block.txt:2: block size: 4294967360 is out of range" mt_block.txt
+sed "3s/CTA 1,0,0/CTA 4294967297,0,0/" "$MT" >mt_cta.txt
+expect_fail "mem_trace CTA past 32 bits" "mt_cta.txt:3: CTA: 4294967297 is out of range" mt_cta.txt
+sed "3s/warp 0 /warp 4294967296 /" "$MT" >mt_warp.txt
+expect_fail "mem_trace warp past 32 bits" "mt_warp.txt:3: expected 'warp N' (0 to 65535)" mt_warp.txt
+sed "2s/grid launch id 0/grid launch id 18446744073709551616/" "$MT" >mt_lid.txt
+expect_fail "mem_trace launch id past 64 bits" "mt_lid.txt:2: grid launch id: 18446744073709551616 is out of range" mt_lid.txt
 
 # native
 fresh; "$GPUVM" trace convert va good.gvt >/dev/null || { echo "FAIL: convert"; exit 1; }
