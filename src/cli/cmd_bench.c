@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/number.h"
 #include "cli/getopt_message.h"
@@ -530,7 +531,13 @@ int gpuvm_cmd_bench(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((opt = gpuvm_getopt(&go, argc, argv, ":qh")) != -1) {
+		if (opt == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm bench: %s\n", go.why);
+			return 2;
+		}
 		switch (opt) {
 		case 'h':
 			bench_usage(stdout);

@@ -27,6 +27,7 @@
 #include "cli/calib_published.h"
 #include "gpuvm/number.h"
 #include "cli/calib_rows.h"
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
 #include "gpuvm/output_file.h"
@@ -766,7 +767,13 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	int ch;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((ch = gpuvm_getopt(&go, argc, argv, "h")) != -1) {
+		if (ch == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm calibrate: %s\n", go.why);
+			return 2;
+		}
 		switch (ch) {
 		case 'g': gpu = optarg; break;
 		case 't': table = optarg; break;

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/config.h"
@@ -173,7 +174,13 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	int no_footprint = 0, quiet = 0, c;
 	struct gpuvm_error err = {{0}};
 	optind = 1;
-	while ((c = getopt_long(argc - 1, argv + 1, "o:q", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((c = gpuvm_getopt(&go, argc - 1, argv + 1, "o:q")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm trace: %s\n", go.why);
+			return 2;
+		}
 		switch (c) {
 		case 'f':
 			if (gpuvm_trace_format_parse(optarg, &fmt, &err)) {

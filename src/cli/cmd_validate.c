@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "cli/validate_internal.h"
 #include "gpuvm/config.h"
@@ -622,7 +623,13 @@ int gpuvm_cmd_validate(int argc, char **argv)
 	const char *manifest_path = NULL, *gpu = NULL, *csv = NULL, *json = NULL, *plot = NULL;
 	int quiet = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((c = gpuvm_getopt(&go, argc, argv, "q")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm validate: %s\n", go.why);
+			return 2;
+		}
 		switch (c) {
 		case 'm':
 			manifest_path = optarg;
