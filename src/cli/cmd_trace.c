@@ -17,6 +17,7 @@
 #include "gpuvm/trace.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
+#include "trace/native.h"
 
 static void trace_usage(FILE *out)
 {
@@ -44,12 +45,17 @@ static void trace_usage(FILE *out)
 	      "            delta-encoded addresses); reading it back gives the identical stream\n"
 	      "  convert   record with a trace as input\n"
 	      "\n"
-	      "  --frame-bytes N   record/convert: raw item bytes per zstd frame, 1KiB to 1MiB\n"
-	      "                    (default 8KiB, a version 4 file older gpuvm reads; other\n"
-	      "                    sizes write version 5). Larger frames compress a little\n"
-	      "                    better and take fewer decoder calls; a replay holds one\n"
-	      "                    frame per resident warp (h100, 8448 warps: 69 MiB at\n"
-	      "                    8KiB, 528 MiB at 64KiB)\n"
+	      "  --frame-bytes N   record/convert: raw item bytes per zstd frame, 1KiB to 1MiB\n",
+	      out);
+	/* the versions from the reader's and writer's own constant: the text
+	 * named versions 4 and 5 after version 6 was the only one written */
+	fprintf(out,
+		"                    (default 8KiB; any size writes native version %u, with\n"
+		"                    checksums; gpuvm reads versions 1 to %u). Larger frames\n",
+		NATIVE_VERSION, NATIVE_VERSION);
+	fputs("                    compress a little better and take fewer decoder calls;\n"
+	      "                    a replay holds one frame per resident warp (h100, 8448\n"
+	      "                    warps: 69 MiB at 8KiB, 528 MiB at 64KiB)\n"
 	      "  --gpu NAME|FILE   preset a workload is built for (default p100)\n"
 	      "  --quiet, -q       print nothing on success (info with --json FILE: the file only)\n"
 	      "  --seed N          workload seed (default 1)\n"
