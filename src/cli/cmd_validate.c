@@ -168,7 +168,8 @@ static void validate_usage(FILE *out)
 	      "  source       where the number comes from and how it was derived\n"
 	      "  convention   (optional column) nsys, ctas, host, nsys-median or nsys-first,\n"
 	      "               as above; nsys without it\n"
-	      "A row whose trace is not there is reported as skipped and not counted; an\n"
+	      "A row whose trace is not there is reported as skipped and not counted; when\n"
+	      "every row is skipped nothing is validated, and that is an error (exit 2). An\n"
 	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
 	      "\n"
 	      "examples:\n"
@@ -736,10 +737,16 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		}
 	}
 	struct summary s = summarize(&m);
-	if (plot && !s.n) {
-		/* known only now; nothing has been written yet */
-		fprintf(stderr, "gpuvm validate: --plot: no row could be run (every trace is "
-				"missing), so there is nothing to draw\n");
+	if (!s.n) {
+		/* every row skipped validates nothing: a failure, not a pass
+		 * with an empty table (issue 79); known only now, and nothing
+		 * has been written yet */
+		for (size_t i = 0; i < m.n; i++)
+			if (m.rows[i].skipped)
+				fprintf(stderr, "gpuvm validate: skipped %s (line %d): %s\n",
+					m.rows[i].f[C_NAME], m.rows[i].line, m.rows[i].note);
+		fprintf(stderr, "gpuvm validate: no row could be run (all %zu skipped): nothing "
+				"was validated%s\n", s.skipped, plot ? " and there is nothing to draw" : "");
 		manifest_free(&m);
 		return 2;
 	}
