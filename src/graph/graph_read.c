@@ -50,16 +50,8 @@ int scan_u64(const char **pp, uint64_t *out)
 	const char *p = skip_ws(*pp);
 	if (*p == '+')
 		p++;
-	if (*p < '0' || *p > '9')
-		return -1;
-	uint64_t v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (!token_end(*p))
+	uint64_t v;
+	if (gpuvm_scan_u64(p, &p, 0, UINT64_MAX, &v) || !token_end(*p))
 		return -1;
 	*out = v;
 	*pp = p;

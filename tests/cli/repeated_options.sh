@@ -92,6 +92,14 @@ expect2 "gpuvm stats: --json given twice" "$GPUVM" stats a.json --json x.json --
 expect2 "gpuvm validate: --gpu given twice" "$GPUVM" validate --gpu p100 --gpu k80
 expect2 "gpuvm calibrate: --gpu given twice" "$GPUVM" calibrate --gpu p100 --gpu k80
 expect2 "gpuvm probe: --target given twice" "$GPUVM" probe --target a --target b
+expect2 "gpuvm probe: --set: key 'TLB.l2.entries' given twice" "$GPUVM" probe --target sim:p100 \
+	--set TLB.l2.entries=128 --set tlb.l2.entries=256
+# --input is repeatable (its help says so): the second one is not refused
+# as a repeat (the run then fails for the missing files, not the option)
+set +e
+"$GPUVM" probe --target cuda --input no-a.csv --input no-b.csv >out.txt 2>err.txt
+set -e
+! grep -q "given twice" err.txt || fail "probe --input twice refused as a repeat: $(cat err.txt)"
 expect2 "gpuvm graph: --seed given twice" "$GPUVM" graph info x.mtx --seed 1 --seed 2
 expect2 "gpuvm bench: --repeat given twice" "$GPUVM" bench --repeat 1 --repeat=2
 pass "trace, stats, validate, calibrate, probe, graph, bench: a valued option twice refused"
