@@ -1,6 +1,7 @@
 /* The number parser family (gpuvm/number.h): numbers past their type or
  * range are refused, never wrapped (sscanf's %u read 4294967299 as 3,
  * strtoul "-1" as 2^64-1), and the read forms name input, line and field. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,6 +109,16 @@ static void test_read_names_input_line_and_field(void **state)
 	assert_string_equal(p, ")");
 }
 
+/* The printers' round-trip test keeps strtod's own reading (inf too). */
+static void test_reads_back(void **state)
+{
+	(void)state;
+	assert_true(gpuvm_num_reads_back("0.1", 0.1));
+	assert_true(gpuvm_num_reads_back("0.10000000000000001", 0.1));
+	assert_false(gpuvm_num_reads_back("0.1000000000000001", 0.1));
+	assert_true(gpuvm_num_reads_back("inf", HUGE_VAL));
+}
+
 /* The older entry points (gpuvm/units.h) are on the family and keep their
  * syntax: decimal or 0x hex, sizes with binary suffixes, finite reals. */
 static void test_units_on_the_family(void **state)
@@ -140,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_hex),
 		cmocka_unit_test(test_double),
 		cmocka_unit_test(test_read_names_input_line_and_field),
+		cmocka_unit_test(test_reads_back),
 		cmocka_unit_test(test_units_on_the_family),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

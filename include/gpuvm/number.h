@@ -123,6 +123,10 @@ static inline int gpuvm_scan_hex(const char *s, const char **end, uint64_t *out)
 /* A finite real (strtod's syntax, no leading space, no inf or nan). */
 int gpuvm_scan_double(const char *s, const char **end, double min, double max, double *out);
 
+/* Whether text (a number this program just printed) reads back as exactly
+ * v: the test of a shortest-exact printer ("%.15g", else "%.17g"). */
+bool gpuvm_num_reads_back(const char *text, double v);
+
 /* The span forms: all of s[0..n) is the number (GPUVM_NUM_NONE if not). */
 static inline int gpuvm_num_u64(const char *s, size_t n, uint64_t min, uint64_t max, uint64_t *out)
 {

@@ -16,6 +16,7 @@
 #include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/number.h"
+#include "gpuvm/units.h"
 #include "cli/getopt_message.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
@@ -671,7 +672,10 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		cJSON_AddStringToObject(one, "run", c->what);
 		cJSON_AddStringToObject(one, "gpu", c->gpu);
 		cJSON_AddStringToObject(one, "workload", c->workload);
-		cJSON_AddNumberToObject(one, "oversub_percent", c->oversub ? atof(c->oversub) : 0);
+		double oversub_pct = 0;
+		if (c->oversub && gpuvm_parse_double(c->oversub, &oversub_pct))
+			oversub_pct = 0; /* the case table's own text: never */
+		cJSON_AddNumberToObject(one, "oversub_percent", oversub_pct);
 		cJSON_AddItemToObject(one, "cpu_seconds_runs", cpu_runs);
 		cJSON_AddItemToObject(one, "wall_seconds_runs", wall_runs);
 		cJSON_AddNumberToObject(one, "cpu_seconds", cm);

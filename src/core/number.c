@@ -33,6 +33,12 @@ int gpuvm_scan_double(const char *s, const char **end, double min, double max, d
 	return GPUVM_NUM_OK;
 }
 
+bool gpuvm_num_reads_back(const char *text, double v)
+{
+	/* strtod's own reading, inf and nan included: the printer's inverse */
+	return strtod(text, NULL) == v;
+}
+
 /* The text a refusal quotes: the number scanned (to e), or when there was
  * none, the next word. */
 static int seen_len(const char *s, const char *e)
