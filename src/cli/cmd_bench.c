@@ -310,17 +310,20 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 			 const char *trace, long repeat, const char *json_path, bool quiet)
 {
 	bool window = window_mode != NULL;
-	char window_set[32];
-	snprintf(window_set, sizeof window_set, "core.window=%s", window ? window_mode : "off");
+	/* whole, however long the arguments (cli_options.h) */
+	const char *window_set = gpuvm_cli_format("core.window=%s", window ? window_mode : "off");
 	struct gpuvm_error err;
 	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
 	const struct bench_case *list = small ? par_cases_small : par_cases;
 	size_t n_list = small ? N_PAR_CASES_SMALL : N_PAR_CASES;
-	char cpu[256], trace_spec[1100] = "";
+	char cpu[256];
+	const char *trace_spec = trace ? gpuvm_cli_format("trace:%s", trace) : "";
+	if (!window_set || !trace_spec) {
+		fprintf(stderr, "gpuvm bench: out of memory\n");
+		return 1;
+	}
 	host_cpu(cpu, sizeof cpu);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (trace)
-		snprintf(trace_spec, sizeof trace_spec, "trace:%s", trace);
 	if (table) {
 		printf("host: %s, %ld cores; medians of %ld run%s; cpu: user + system of all "
 		       "threads; speed-up: wall at 1 thread / wall at %u%s%s\n",

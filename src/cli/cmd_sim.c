@@ -193,7 +193,10 @@ static int wrap_page_access(void *ctx, struct gpuvm_source *src, struct gpuvm_er
 static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet, char *buf,
 		       size_t len, struct gpuvm_error *err)
 {
-	char value[32];
+	/* the text passed on, whole (a 32-byte copy cut a long spelling of a
+	 * valid size to another size: issue 79) */
+	const char *value;
+	char size[32]; /* the chosen size, formatted (at most "NNNNNNNNNNNNNNNNNNNNB") */
 	if (!strcmp(scope, "auto")) {
 		struct gpuvm_config *cfg = malloc(sizeof *cfg);
 		if (!cfg)
@@ -211,17 +214,15 @@ static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet
 		if (!quiet)
 			gpuvm_scope_advice_print(stdout, &adv);
 		uint64_t s = adv.c[adv.best].scope_bytes;
-		if (s)
-			gpuvm_format_size(s, value, sizeof value);
-		else
-			snprintf(value, sizeof value, "none");
+		gpuvm_format_size(s, size, sizeof size);
+		value = s ? size : "none";
 	} else {
 		uint64_t s;
 		if (gpuvm_parse_size(scope, &s) && strcmp(scope, "none"))
 			return gpuvm_fail(err, "--scope", 0, NULL,
 					  "'%s': expected a size such as 2GiB, auto or none", scope),
 			       2;
-		snprintf(value, sizeof value, "%s", scope);
+		value = scope;
 	}
 	/* a parameter may be given once */
 	const char *colon = strchr(spec->workload, ':');
@@ -261,11 +262,13 @@ static int page_map_check(const char *prefix, struct gpuvm_error *err)
 				  "file prefix such as %s%sout", prefix, prefix,
 				  slash && !slash[1] ? "" : "/");
 	static const char *const ext[] = {".csv", ".json", ".png", ".gp"};
-	char path[4200];
 	for (int i = 0; i < 4; i++) {
 		if (i >= 2 && !gpuvm_plot_available())
 			break;
-		snprintf(path, sizeof path, "%s%s", prefix, ext[i]);
+		/* whole: a cut copy could name another file */
+		const char *path = gpuvm_cli_format("%s%s", prefix, ext[i]);
+		if (!path)
+			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
 		if ((i < 3 && gpuvm_output_check(path, "--page-map", false, err)) ||
 		    gpuvm_output_claim(path, i == 3 ? "--page-map (its gnuplot script)"
 						    : "--page-map", err))

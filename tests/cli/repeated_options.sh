@@ -84,6 +84,18 @@ assert a["uvm"]["capacity_pages"] == b["uvm"]["capacity_pages"], "capacity diffe
 PY
 pass "sweep --oversub reads its whole argument (47 digits: 125 %)"
 
+# sim --scope copied its value into 32 bytes: a 34-character spelling of
+# 1 GiB ran as scope=0000000000000000000000001048576, i.e. 1 MiB
+scope=0000000000000000000000001048576KiB
+"$GPUVM" sim --gpu p100 --workload random-sampling:region=4GiB,reads=4 --scope "$scope" \
+	--json scope.json -q || fail "sim --scope $scope: exit $?"
+python3 - "$scope" <<'PY' || fail "sim --scope $scope was not passed on whole"
+import json, sys
+w = json.load(open("scope.json"))["workload"]
+assert w.endswith(",scope=" + sys.argv[1]), w
+PY
+pass "sim --scope passes its whole argument on"
+
 # every other command follows the same rule (one mechanism: gpuvm_getopt)
 VA=$(realpath "$2")/traces/accelsim-vectoradd
 expect2 "gpuvm trace: --gpu given twice ('--gpu p100', then '--gpu=k80')" \
