@@ -80,13 +80,18 @@ static size_t key_len(const char *set)
 	return n;
 }
 
+bool gpuvm_cli_same_key(const char *a, size_t na, const char *b, size_t nb)
+{
+	return na == nb && !strncasecmp(a, b, na);
+}
+
 int gpuvm_cli_check_sets(const char *const *sets, int n_sets, const char *const *vary_keys,
 			 size_t n_vary, char *why, size_t len)
 {
 	for (int i = 0; i < n_sets; i++) {
 		size_t a = key_len(sets[i]);
 		for (size_t v = 0; v < n_vary; v++)
-			if (strlen(vary_keys[v]) == a && !strncasecmp(sets[i], vary_keys[v], a)) {
+			if (gpuvm_cli_same_key(sets[i], a, vary_keys[v], strlen(vary_keys[v]))) {
 				snprintf(why, len, "--set '%s' names '%s', which --vary varies: "
 					 "give the key one way", sets[i], vary_keys[v]);
 				return -1;
@@ -95,7 +100,7 @@ int gpuvm_cli_check_sets(const char *const *sets, int n_sets, const char *const 
 			size_t b = key_len(sets[j]);
 			/* config keys are case-insensitive (config_keys.c), so
 			 * the check is too; the same setting twice is harmless */
-			if (a == b && !strncasecmp(sets[i], sets[j], a) &&
+			if (gpuvm_cli_same_key(sets[i], a, sets[j], b) &&
 			    strcmp(sets[i] + a, sets[j] + b) != 0) {
 				snprintf(why, len, "--set: key '%.*s' given twice ('%s', then '%s')",
 					 (int)b, sets[j], sets[j], sets[i]);

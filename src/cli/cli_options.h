@@ -15,6 +15,7 @@
 #define GPUVM_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define GPUVM_CLI_MAX_OPTS 64
@@ -40,6 +41,10 @@ void gpuvm_getopt_init(struct gpuvm_getopt *g, const struct option *opts,
  * "--oversub given twice ('--oversub 110', then '--oversub=150'); give it
  * once". */
 int gpuvm_getopt(struct gpuvm_getopt *g, int argc, char **argv, const char *shortopts);
+
+/* Whether a[0..na) and b[0..nb) name one config key: case-insensitively,
+ * as the config reads them (config_keys.c). */
+bool gpuvm_cli_same_key(const char *a, size_t na, const char *b, size_t nb);
 
 /* The --set list's key rule: 0, or -1 with why naming the key and both
  * settings when two entries set one key (case-insensitively) to different

@@ -58,6 +58,9 @@ expect2 "key 'tlb.l2.entries' given twice" "$GPUVM" sweep --gpu p100 --workload 
 expect2 "--set 'TLB.l2.entries=512' names 'tlb.l2.entries', which --vary varies" \
 	"$GPUVM" sweep --gpu p100 --workload "$WL" --set TLB.l2.entries=512 \
 	--vary tlb.l2.entries=256,1024 --json out.json
+# one config key varied under two spellings made a grid of the same runs
+expect2 "varied twice ('TLB.l2.entries', then 'tlb.l2.entries')" "$GPUVM" sweep --gpu p100 \
+	--workload "$WL" --vary TLB.l2.entries=256,512 --vary tlb.l2.entries=1024 --json out.json
 expect2 "--oversub given twice" "$GPUVM" sweep --gpu p100 --workload "$WL" --oversub 110 \
 	--oversub 150 --json out.json
 expect2 "--jobs given twice ('-j 2', then '--jobs 3')" "$GPUVM" sweep --gpu p100 \
