@@ -100,4 +100,16 @@ void gpuvm_output_catch_signals(bool on);
  * stdout was lost. Called once when a command ends. */
 int gpuvm_output_check_stdout(struct gpuvm_error *err);
 
+/* Routes stdout's writes through a stream that remembers why the first
+ * one failed, so that every command reports a lost stdout the same way:
+ * "standard output: write failed: No space left on device", not "I/O
+ * error" when the failing write was an earlier flush than the last (issue
+ * 79). Called once, first thing in main; without it (library users, unit
+ * tests) the reports fall back to errno. */
+void gpuvm_output_stdout_track(void);
+
+/* The one wording of a lost stdout: fails err with "standard output:
+ * write failed: REASON", the first failed write's reason. */
+int gpuvm_output_stdout_fail(struct gpuvm_error *err);
+
 #endif

@@ -1,5 +1,6 @@
 /* Inputs and CPU references of the BigKernel applications (bk_inputs.h). */
 #include "bigkernel/bk_inputs.h"
+#include "gpuvm/number.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,10 +240,14 @@ void bk_mca_reference(const unsigned char *in, uint64_t bytes, unsigned x, unsig
 				char f[16];
 				memcpy(f, in + i + 1, 15);
 				f[15] = 0;
-				unsigned cust = (unsigned)(strtoull(f, NULL, 10) % BK_MCA_CUSTOMERS);
+				/* zero-padded digit fields bk_gen_transactions wrote */
+				uint64_t cust64 = 0, merch64 = 0;
+				gpuvm_scan_u64(f, NULL, 0, UINT64_MAX, &cust64);
+				unsigned cust = (unsigned)(cust64 % BK_MCA_CUSTOMERS);
 				memcpy(f, in + i + 25, 7);
 				f[7] = 0;
-				unsigned merch = (unsigned)strtoul(f, NULL, 10);
+				gpuvm_scan_u64(f, NULL, 0, UINT32_MAX, &merch64);
+				unsigned merch = (unsigned)merch64;
 				if (pass == 0 && merch == x)
 					marked[cust] = 1;
 				else if (pass == 1 && marked[cust])

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bigkernel/bk_runtime.h"
+#include "gpuvm/units.h"
 #include "workloads/workload_util.h"
 
 #define APP_CHOICES "kmeans|wc|netflix|of|dna|mca|mca-indexed"
@@ -146,7 +147,8 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0, wc_lock = 1;
 	j.o.size_bytes = 32u << 20;
 	j.o.chunk_bytes = 4u << 20;
-	j.o.host_copy_gb_s = atof(HOST_COPY_GB_S);
+	if (gpuvm_parse_double(HOST_COPY_GB_S, &j.o.host_copy_gb_s))
+		abort(); /* a constant of this file */
 	j.o.seed = 1;
 	if (gpuvm_params_choice(p, "app", APP_CHOICES, &j.app, err) < 0 ||
 	    gpuvm_params_size(p, "size", &j.o.size_bytes, err) < 0 ||

@@ -13,7 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
+#include "gpuvm/number.h"
+#include "gpuvm/units.h"
 #include "cli/getopt_message.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
@@ -307,17 +310,20 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 			 const char *trace, long repeat, const char *json_path, bool quiet)
 {
 	bool window = window_mode != NULL;
-	char window_set[32];
-	snprintf(window_set, sizeof window_set, "core.window=%s", window ? window_mode : "off");
+	/* whole, however long the arguments (cli_options.h) */
+	const char *window_set = gpuvm_cli_format("core.window=%s", window ? window_mode : "off");
 	struct gpuvm_error err;
 	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
 	const struct bench_case *list = small ? par_cases_small : par_cases;
 	size_t n_list = small ? N_PAR_CASES_SMALL : N_PAR_CASES;
-	char cpu[256], trace_spec[1100] = "";
+	char cpu[256];
+	const char *trace_spec = trace ? gpuvm_cli_format("trace:%s", trace) : "";
+	if (!window_set || !trace_spec) {
+		fprintf(stderr, "gpuvm bench: out of memory\n");
+		return 1;
+	}
 	host_cpu(cpu, sizeof cpu);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (trace)
-		snprintf(trace_spec, sizeof trace_spec, "trace:%s", trace);
 	if (table) {
 		printf("host: %s, %ld cores; medians of %ld run%s; cpu: user + system of all "
 		       "threads; speed-up: wall at 1 thread / wall at %u%s%s\n",
@@ -529,19 +535,25 @@ int gpuvm_cmd_bench(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((opt = gpuvm_getopt(&go, argc, argv, ":qh")) != -1) {
+		if (opt == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm bench: %s\n", go.why);
+			return 2;
+		}
 		switch (opt) {
 		case 'h':
 			bench_usage(stdout);
 			return 0;
 		case 'r': {
-			char *end;
-			repeat = strtol(optarg, &end, 10);
-			if (!*optarg || *end || repeat < 1 || repeat > 100) {
+			uint64_t r;
+			if (gpuvm_num_u64(optarg, strlen(optarg), 1, 100, &r)) {
 				fprintf(stderr, "gpuvm bench: --repeat: '%s' is not a count from 1 to 100\n",
 					optarg);
 				return 2;
 			}
+			repeat = (long)r;
 			break;
 		}
 		case 'j':
@@ -663,7 +675,10 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		cJSON_AddStringToObject(one, "run", c->what);
 		cJSON_AddStringToObject(one, "gpu", c->gpu);
 		cJSON_AddStringToObject(one, "workload", c->workload);
-		cJSON_AddNumberToObject(one, "oversub_percent", c->oversub ? atof(c->oversub) : 0);
+		double oversub_pct = 0;
+		if (c->oversub && gpuvm_parse_double(c->oversub, &oversub_pct))
+			oversub_pct = 0; /* the case table's own text: never */
+		cJSON_AddNumberToObject(one, "oversub_percent", oversub_pct);
 		cJSON_AddItemToObject(one, "cpu_seconds_runs", cpu_runs);
 		cJSON_AddItemToObject(one, "wall_seconds_runs", wall_runs);
 		cJSON_AddNumberToObject(one, "cpu_seconds", cm);

@@ -25,7 +25,9 @@
 #include <cjson/cJSON.h>
 
 #include "cli/calib_published.h"
+#include "gpuvm/number.h"
 #include "cli/calib_rows.h"
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
 #include "gpuvm/output_file.h"
@@ -732,14 +734,19 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		{"jobs", required_argument, NULL, 'J'}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	unsigned long jobs = 1;
-	char *end;
+	uint64_t jobs = 1;
 	const char *gpu = "all", *table = NULL, *csv = NULL, *json = NULL, *plot = NULL;
 	bool quick = false, strict = false, progress = false;
 	int ch;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((ch = gpuvm_getopt(&go, argc, argv, "h")) != -1) {
+		if (ch == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm calibrate: %s\n", go.why);
+			return 2;
+		}
 		switch (ch) {
 		case 'g': gpu = optarg; break;
 		case 't': table = optarg; break;
@@ -750,9 +757,7 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 		case 'S': strict = true; break;
 		case 'P': progress = true; break;
 		case 'J':
-			errno = 0;
-			jobs = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || errno || optarg[0] == '-' || jobs < 1 || jobs > 1024) {
+			if (gpuvm_num_u64(optarg, strlen(optarg), 1, 1024, &jobs)) {
 				fprintf(stderr, "gpuvm calibrate: --jobs: '%s': expected a whole number of "
 						"worker processes, 1 to 1024\n", optarg);
 				return 2;

@@ -11,6 +11,7 @@
 
 #include "gpuvm/output_file.h"
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/graph.h"
 #include "gpuvm/host_memory.h"
@@ -163,7 +164,13 @@ static int graph_info(int argc, char **argv)
 	int c, quiet = 0;
 	uint64_t u;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	struct gpuvm_getopt gg; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&gg, opts, NULL);
+	while ((c = gpuvm_getopt(&gg, argc, argv, "q")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm graph: %s\n", gg.why);
+			return 2;
+		}
 		switch (c) {
 		case 'q':
 			quiet = 1;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/plot.h"
@@ -252,7 +253,14 @@ int gpuvm_cmd_probe(int argc, char **argv)
 	struct gpuvm_probe_plan plan;
 	gpuvm_probe_plan_defaults(&plan);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	static const char *const repeatable[] = {"set", "input", NULL};
+	struct gpuvm_getopt go;
+	gpuvm_getopt_init(&go, opts, repeatable);
+	while ((c = gpuvm_getopt(&go, argc, argv, "q")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm probe: %s\n", go.why);
+			return 2;
+		}
 		switch (c) {
 		case 't': target = optarg; break;
 		case 's':
@@ -317,6 +325,12 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		return 2;
 	}
 	plan.progress = isatty(2) && !quiet;
+	/* one key twice is a slip, as in sim (case-insensitive, as config keys) */
+	char sets_why[768];
+	if (gpuvm_cli_check_sets(sets, (int)n_sets, NULL, 0, sets_why, sizeof sets_why)) {
+		fprintf(stderr, "gpuvm probe: %s\n", sets_why);
+		return 2;
+	}
 
 	struct gpuvm_error err = {{0}};
 	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/host_memory.h"
 #include "gpuvm/output_file.h"
@@ -192,7 +193,10 @@ static int wrap_page_access(void *ctx, struct gpuvm_source *src, struct gpuvm_er
 static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet, char *buf,
 		       size_t len, struct gpuvm_error *err)
 {
-	char value[32];
+	/* the text passed on, whole (a 32-byte copy cut a long spelling of a
+	 * valid size to another size: issue 79) */
+	const char *value;
+	char size[32]; /* the chosen size, formatted (at most "NNNNNNNNNNNNNNNNNNNNB") */
 	if (!strcmp(scope, "auto")) {
 		struct gpuvm_config *cfg = malloc(sizeof *cfg);
 		if (!cfg)
@@ -210,17 +214,15 @@ static int apply_scope(struct gpuvm_run_spec *spec, const char *scope, int quiet
 		if (!quiet)
 			gpuvm_scope_advice_print(stdout, &adv);
 		uint64_t s = adv.c[adv.best].scope_bytes;
-		if (s)
-			gpuvm_format_size(s, value, sizeof value);
-		else
-			snprintf(value, sizeof value, "none");
+		gpuvm_format_size(s, size, sizeof size);
+		value = s ? size : "none";
 	} else {
 		uint64_t s;
 		if (gpuvm_parse_size(scope, &s) && strcmp(scope, "none"))
 			return gpuvm_fail(err, "--scope", 0, NULL,
 					  "'%s': expected a size such as 2GiB, auto or none", scope),
 			       2;
-		snprintf(value, sizeof value, "%s", scope);
+		value = scope;
 	}
 	/* a parameter may be given once */
 	const char *colon = strchr(spec->workload, ':');
@@ -260,11 +262,13 @@ static int page_map_check(const char *prefix, struct gpuvm_error *err)
 				  "file prefix such as %s%sout", prefix, prefix,
 				  slash && !slash[1] ? "" : "/");
 	static const char *const ext[] = {".csv", ".json", ".png", ".gp"};
-	char path[4200];
 	for (int i = 0; i < 4; i++) {
 		if (i >= 2 && !gpuvm_plot_available())
 			break;
-		snprintf(path, sizeof path, "%s%s", prefix, ext[i]);
+		/* whole: a cut copy could name another file */
+		const char *path = gpuvm_cli_format("%s%s", prefix, ext[i]);
+		if (!path)
+			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
 		if ((i < 3 && gpuvm_output_check(path, "--page-map", false, err)) ||
 		    gpuvm_output_claim(path, i == 3 ? "--page-map (its gnuplot script)"
 						    : "--page-map", err))
@@ -290,11 +294,11 @@ static int write_page_map(const struct gpuvm_page_access *pa, const char *prefix
 {
 	if (page_map_in_place(prefix))
 		return gpuvm_page_access_write_csv(pa, prefix, err) ? 1 : 0;
-	char png[4200];
+	const char *png = NULL;
 	bool draw = gpuvm_plot_available();
-	if (draw)
-		snprintf(png, sizeof png, "%s.png", prefix);
-	else
+	if (draw && !(png = gpuvm_cli_format("%s.png", prefix)))
+		return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory"), 1;
+	if (!draw)
 		fprintf(stderr, "gpuvm sim: gnuplot not found: %s.png not drawn (CSV and JSON "
 				"are written)\n", prefix);
 	return gpuvm_page_access_write(pa, prefix, draw ? png : NULL, colour, err) ? 1 : 0;
@@ -367,10 +371,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	};
 	struct gpuvm_run_spec spec = {.seed = 1};
 	const char *trace = NULL, *trace_format = NULL;
-	char trace_spec[4200];
 	const char *json_path = NULL, *plot_path = NULL, *page_map = NULL, *scope = NULL;
 	const char *stats_csv = NULL;
-	char oversub_set[300], migration_set[300];
 	struct gpuvm_page_access_opts pa_opts = {0};
 	enum gpuvm_page_map_colour pa_colour = GPUVM_PAGE_MAP_AUTO;
 	struct gpuvm_uvm_observer pa_observer;
@@ -378,15 +380,22 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	const char *outdir = NULL;
 	bool no_outdir = false, progress_given = false, progress_off = false;
 	double progress_s = GPUVM_PROGRESS_DEFAULT_INTERVAL_S;
+	/* may be given more than once (cli_options.h); --oversub and
+	 * --migration may not, though each becomes a --set */
+	static const char *const repeatable[] = {"set", NULL};
+	struct gpuvm_getopt g;
+	gpuvm_getopt_init(&g, opts, repeatable);
 	optind = 1;
 	/* -q as in sweep */
-	int opt_index = -1;
-	while ((c = getopt_long(argc, argv, "q", opts, &opt_index)) != -1) {
+	while ((c = gpuvm_getopt(&g, argc, argv, "q")) != -1) {
+		int opt_index = g.longindex;
 		if (opt_index >= 0 && opts[opt_index].has_arg == required_argument &&
 		    value_is_option(argv, opts[opt_index].name))
 			return 2;
-		opt_index = -1;
 		switch (c) {
+		case GPUVM_GETOPT_REPEATED:
+			fprintf(stderr, "gpuvm sim: %s\n", g.why);
+			return 2;
 		case 'g':
 			spec.gpu = optarg;
 			break;
@@ -438,8 +447,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				return 2;
 			}
 			/* the parsed value, never a cut copy of the text */
-			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%.17g", pct);
-			spec.sets[spec.n_sets++] = oversub_set;
+			spec.sets[spec.n_sets] = gpuvm_cli_format("uvm.oversub_percent=%.17g", pct);
+			if (!spec.sets[spec.n_sets++]) {
+				fprintf(stderr, "gpuvm sim: out of memory\n");
+				return 1;
+			}
 			break;
 		}
 		case 'm':
@@ -447,12 +459,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 				fprintf(stderr, "gpuvm sim: at most %d --set options\n", GPUVM_MAX_SETS);
 				return 2;
 			}
-			if (snprintf(migration_set, sizeof migration_set, "uvm.migration=%s", optarg) >=
-			    (int)sizeof migration_set) {
-				fprintf(stderr, "gpuvm sim: --migration: '%.40s...' is too long\n", optarg);
-				return 2;
+			spec.sets[spec.n_sets] = gpuvm_cli_format("uvm.migration=%s", optarg);
+			if (!spec.sets[spec.n_sets++]) {
+				fprintf(stderr, "gpuvm sim: out of memory\n");
+				return 1;
 			}
-			spec.sets[spec.n_sets++] = migration_set;
 			break;
 		case 'T':
 			if (spec.n_sets == GPUVM_MAX_SETS) {
@@ -552,16 +563,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	}
 	/* a key set twice to different values on the command line is a slip
 	 * (--oversub and --migration are --set uvm.oversub_percent/migration) */
-	for (int i = 0; i < spec.n_sets; i++)
-		for (int j = 0; j < i; j++) {
-			size_t a = strcspn(spec.sets[i], "= \t"), b = strcspn(spec.sets[j], "= \t");
-			if (a == b && !strncmp(spec.sets[i], spec.sets[j], a) &&
-			    strcmp(spec.sets[i], spec.sets[j]) != 0) {
-				fprintf(stderr, "gpuvm sim: --set: key '%.*s' given twice ('%s', then "
-						"'%s')\n", (int)a, spec.sets[i], spec.sets[j], spec.sets[i]);
-				return 2;
-			}
-		}
+	char sets_why[768];
+	if (gpuvm_cli_check_sets(spec.sets, spec.n_sets, NULL, 0, sets_why, sizeof sets_why)) {
+		fprintf(stderr, "gpuvm sim: %s\n", sets_why);
+		return 2;
+	}
 	if (trace && spec.workload) {
 		fprintf(stderr, "gpuvm sim: give --workload or --trace, not both\n");
 		return 2;
@@ -572,9 +578,13 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	}
 	if (trace) {
 		/* A trace runs as the workload spec "trace[-FORMAT][+managed]:PATH". */
-		snprintf(trace_spec, sizeof trace_spec, "trace%s%s%s:%s", trace_format ? "-" : "",
-			 trace_format ? trace_format : "", trace_managed ? "+managed" : "", trace);
-		spec.workload = trace_spec;
+		spec.workload = gpuvm_cli_format("trace%s%s%s:%s", trace_format ? "-" : "",
+						 trace_format ? trace_format : "",
+						 trace_managed ? "+managed" : "", trace);
+		if (!spec.workload) {
+			fprintf(stderr, "gpuvm sim: out of memory\n");
+			return 1;
+		}
 	}
 	if (!spec.gpu || !spec.workload) {
 		fprintf(stderr, "gpuvm sim: --gpu and --workload (or --trace) are required\n\n");

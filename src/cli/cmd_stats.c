@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/csv.h"
@@ -379,7 +380,13 @@ int gpuvm_cmd_stats(int argc, char **argv)
 	bool check = false, quiet = false;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((c = gpuvm_getopt(&go, argc, argv, "qh")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm stats: %s\n", go.why);
+			return 2;
+		}
 		switch (c) {
 		case 'j':
 			json = optarg;

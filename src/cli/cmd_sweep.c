@@ -13,6 +13,7 @@
 #include "gpuvm/host_memory.h"
 #include "commands.h"
 #include "sweep_internal.h"
+#include "cli_options.h"
 #include "getopt_message.h"
 #include "gpuvm/output_file.h"
 
@@ -193,12 +194,17 @@ static int parse_args(int argc, char **argv, struct args *a)
 	};
 	/* getopt_long as in the other commands: --opt=value, --opt value, -j4,
 	 * -j 4, unique prefixes; the messages are ours (getopt_message.h) */
+	static const char *const repeatable[] = {"vary", "set", NULL};
+	struct gpuvm_getopt go;
+	gpuvm_getopt_init(&go, longopts, repeatable);
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":qhj:", longopts, NULL)) != -1) {
+	while ((c = gpuvm_getopt(&go, argc, argv, ":qhj:")) != -1) {
 		const char *val = optarg;
 		char opt[16];
+		if (c == GPUVM_GETOPT_REPEATED)
+			return bad("%s", go.why);
 		if (c == '?' || c == ':') {
 			char why[160];
 			gpuvm_getopt_message(c, argv, optind, optopt, why, sizeof why);
@@ -264,9 +270,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return bad("--oversub '%s': expected a percentage such as 125", val);
 			if (s->n_sets >= GPUVM_MAX_SETS)
 				return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
-			static char oversub_set[64];
-			snprintf(oversub_set, sizeof oversub_set, "uvm.oversub_percent=%s", val);
-			s->sets[s->n_sets++] = oversub_set;
+			/* the whole text, however long (a 64-byte buffer cut a
+			 * 47-digit spelling of 125 to 1.25) */
+			if (!(s->sets[s->n_sets++] = gpuvm_cli_format("uvm.oversub_percent=%s", val)))
+				return bad("out of memory");
 		} else if (!strcmp(opt, "--seed")) {
 			if (gpuvm_parse_u64(val, &s->seed) != 0)
 				return bad("--seed '%s': expected an unsigned integer", val);
@@ -324,6 +331,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	/* as sim checks them, and a --set on a varied key (the vary's values
+	 * would replace it at every point) refused */
+	const char *vary_keys[SWEEP_MAX_VARY];
+	for (size_t k = 0; k < s->n_vary; k++)
+		vary_keys[k] = s->vary[k].key;
+	char why[768];
+	if (gpuvm_cli_check_sets(s->sets, s->n_sets, vary_keys, s->n_vary, why, sizeof why))
+		return bad("%s", why);
 	if (a->help)
 		return 0;
 	if (!a->gpu_list)

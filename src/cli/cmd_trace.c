@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/config.h"
@@ -16,6 +17,7 @@
 #include "gpuvm/trace.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
+#include "trace/native.h"
 
 static void trace_usage(FILE *out)
 {
@@ -43,12 +45,17 @@ static void trace_usage(FILE *out)
 	      "            delta-encoded addresses); reading it back gives the identical stream\n"
 	      "  convert   record with a trace as input\n"
 	      "\n"
-	      "  --frame-bytes N   record/convert: raw item bytes per zstd frame, 1KiB to 1MiB\n"
-	      "                    (default 8KiB, a version 4 file older gpuvm reads; other\n"
-	      "                    sizes write version 5). Larger frames compress a little\n"
-	      "                    better and take fewer decoder calls; a replay holds one\n"
-	      "                    frame per resident warp (h100, 8448 warps: 69 MiB at\n"
-	      "                    8KiB, 528 MiB at 64KiB)\n"
+	      "  --frame-bytes N   record/convert: raw item bytes per zstd frame, 1KiB to 1MiB\n",
+	      out);
+	/* the versions from the reader's and writer's own constant: the text
+	 * named versions 4 and 5 after version 6 was the only one written */
+	fprintf(out,
+		"                    (default 8KiB; any size writes native version %u, with\n"
+		"                    checksums; gpuvm reads versions 1 to %u). Larger frames\n",
+		NATIVE_VERSION, NATIVE_VERSION);
+	fputs("                    compress a little better and take fewer decoder calls;\n"
+	      "                    a replay holds one frame per resident warp (h100, 8448\n"
+	      "                    warps: 69 MiB at 8KiB, 528 MiB at 64KiB)\n"
 	      "  --gpu NAME|FILE   preset a workload is built for (default p100)\n"
 	      "  --quiet, -q       print nothing on success (info with --json FILE: the file only)\n"
 	      "  --seed N          workload seed (default 1)\n"
@@ -173,7 +180,13 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	int no_footprint = 0, quiet = 0, c;
 	struct gpuvm_error err = {{0}};
 	optind = 1;
-	while ((c = getopt_long(argc - 1, argv + 1, "o:q", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((c = gpuvm_getopt(&go, argc - 1, argv + 1, "o:q")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm trace: %s\n", go.why);
+			return 2;
+		}
 		switch (c) {
 		case 'f':
 			if (gpuvm_trace_format_parse(optarg, &fmt, &err)) {

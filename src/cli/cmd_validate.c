@@ -6,6 +6,7 @@
  * excluded; ctas: first CTA to last warp; host: launch overhead too) is
  * compared with the measured one, like with like (docs/launch.md). */
 #include "gpuvm/progress.h"
+#include "gpuvm/number.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "cli/validate_internal.h"
 #include "gpuvm/config.h"
@@ -169,7 +171,8 @@ static void validate_usage(FILE *out)
 	      "  role         (optional column) calibration (a parameter of the model was\n"
 	      "               set from this measurement: reported apart, not evidence) or\n"
 	      "               validation (nothing was); validation without it\n"
-	      "A row whose trace is not there is reported as skipped and not counted; an\n"
+	      "A row whose trace is not there is reported as skipped and not counted; when\n"
+	      "every row is skipped nothing is validated, and that is an error (exit 2). An\n"
 	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
 	      "\n"
 	      "examples:\n"
@@ -636,7 +639,13 @@ int gpuvm_cmd_validate(int argc, char **argv)
 	const char *manifest_path = NULL, *gpu = NULL, *csv = NULL, *json = NULL, *plot = NULL;
 	int quiet = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	gpuvm_getopt_init(&go, opts, NULL);
+	while ((c = gpuvm_getopt(&go, argc, argv, "q")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			fprintf(stderr, "gpuvm validate: %s\n", go.why);
+			return 2;
+		}
 		switch (c) {
 		case 'm':
 			manifest_path = optarg;
@@ -657,10 +666,8 @@ int gpuvm_cmd_validate(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 'J': {
-			char *end;
-			errno = 0;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || errno || optarg[0] == '-' || v < 1 || v > 1024) {
+			uint64_t v;
+			if (gpuvm_num_u64(optarg, strlen(optarg), 1, 1024, &v)) {
 				fprintf(stderr, "gpuvm validate: --jobs: '%s': expected a whole number "
 						"of worker processes, 1 to 1024\n",
 					optarg);
@@ -745,10 +752,16 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		}
 	}
 	struct summary s = summarize(&m);
-	if (plot && !s.n) {
-		/* known only now; nothing has been written yet */
-		fprintf(stderr, "gpuvm validate: --plot: no row could be run (every trace is "
-				"missing), so there is nothing to draw\n");
+	if (!s.n) {
+		/* every row skipped validates nothing: a failure, not a pass
+		 * with an empty table (issue 79); known only now, and nothing
+		 * has been written yet */
+		for (size_t i = 0; i < m.n; i++)
+			if (m.rows[i].skipped)
+				fprintf(stderr, "gpuvm validate: skipped %s (line %d): %s\n",
+					m.rows[i].f[C_NAME], m.rows[i].line, m.rows[i].note);
+		fprintf(stderr, "gpuvm validate: no row could be run (all %zu skipped): nothing "
+				"was validated%s\n", s.skipped, plot ? " and there is nothing to draw" : "");
 		manifest_free(&m);
 		return 2;
 	}

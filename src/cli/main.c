@@ -56,6 +56,8 @@ static int finish(int rc)
 
 int main(int argc, char **argv)
 {
+	/* before anything is printed: a lost stdout is reported one way */
+	gpuvm_output_stdout_track();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

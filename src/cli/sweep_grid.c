@@ -1,6 +1,7 @@
 /* The sweep grid: --vary parsing (lists and ranges), point coordinates,
  * per-point run specs, and validation of every point before simulating. */
 #include "sweep_internal.h"
+#include "cli_options.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -340,9 +341,17 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 	}
 	for (size_t k = 0; k < s->n_vary; k++) {
 		const struct sweep_vary *v = &s->vary[k];
-		for (size_t j = 0; j < k; j++)
-			if (strcmp(s->vary[j].key, v->key) == 0)
-				return gpuvm_fail(err, "--vary", 0, v->key, "varied twice");
+		/* config keys are one key in any case (cli_options.h);
+		 * workload parameters and seed are spelled exactly */
+		for (size_t j = 0; j < k; j++) {
+			const char *o = s->vary[j].key;
+			bool same = v->kind == VARY_CONFIG && s->vary[j].kind == VARY_CONFIG
+					    ? gpuvm_cli_same_key(o, strlen(o), v->key, strlen(v->key))
+					    : strcmp(o, v->key) == 0;
+			if (same)
+				return gpuvm_fail(err, "--vary", 0, v->key, "varied twice ('%s', then "
+						  "'%s')", o, v->key);
+		}
 		if (v->kind == VARY_WORKLOAD && trace)
 			return gpuvm_fail(err, "--vary", 0, v->key,
 					  "a trace has no workload parameters (vary preset keys, "

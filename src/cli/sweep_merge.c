@@ -10,6 +10,7 @@
  * when the point has no such metric. Files of different sweeps, a point
  * in two files, or a point in none are refused, and nothing is written. */
 #include "commands.h"
+#include "gpuvm/number.h"
 #include "sweep_internal.h"
 #include "gpuvm/output_file.h"
 
@@ -179,10 +180,8 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 		size_t pc = t[f].ncol - 2;
 		for (size_t r = 0; r < t[f].nrows && !rc; r++) {
 			const char *v = t[f].rows[r][pc];
-			char *end;
-			errno = 0;
-			unsigned long long p = strtoull(v, &end, 10);
-			if (!*v || *end || errno || v[0] == '-' || p >= SWEEP_MAX_POINTS)
+			uint64_t p = 0;
+			if (gpuvm_num_u64(v, strlen(v), 0, SWEEP_MAX_POINTS - 1, &p))
 				rc = bad("%s:%zu: point '%s' is not a grid index", t[f].path,
 					 t[f].line[r], v);
 			e[k++] = (struct entry){(size_t)p, f, r};

@@ -2,6 +2,7 @@
  * ("tlb": [{"level":1,"hits":..}] -> tlb_l1_hits), then a table, CSV,
  * JSON, and a gnuplot figure. */
 #include "gpuvm/utf8.h"
+#include "gpuvm/number.h"
 #include "sweep_internal.h"
 
 #include <ctype.h>
@@ -274,8 +275,11 @@ static void fmt_sci(double v, char *buf, size_t len)
 		return;
 	}
 	*e = 0;
-	int exp = atoi(e + 1);
-	snprintf(buf, len, "%.8se%d", tmp, exp % 1000);
+	/* "%.2e" writes the exponent's sign, '+' too */
+	const char *x = e + 1 + (e[1] == '+');
+	int64_t exp = 0;
+	gpuvm_scan_i64(x, NULL, -9999, 9999, &exp);
+	snprintf(buf, len, "%.8se%d", tmp, (int)(exp % 1000));
 }
 
 /* ---- point annotation ------------------------------------------------- */

@@ -12,6 +12,7 @@
  * absent metric), in the CSV's column order, which is what the writer
  * needs to give the same columns as a fresh run. */
 #include "sweep_internal.h"
+#include "gpuvm/number.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -196,14 +197,13 @@ int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct 
 	struct keyed_point *idx = NULL; /* built on the first row out of place */
 	for (size_t r = 0; r < t.nrows && !rc; r++) {
 		char **row = t.rows[r];
-		char *end;
-		errno = 0;
-		unsigned long long i = strtoull(row[point_col], &end, 10);
-		if (!*row[point_col] || *end || errno || row[point_col][0] == '-') {
+		uint64_t i64;
+		if (gpuvm_num_u64(row[point_col], strlen(row[point_col]), 0, UINT64_MAX, &i64)) {
 			rc = gpuvm_fail(err, from, t.line[r], "point",
 					"--resume: '%s' is not a point number", row[point_col]);
 			break;
 		}
+		unsigned long long i = i64;
 		/* where the row's index says, if it is that point's row */
 		size_t bad = SIZE_MAX;
 		for (size_t j = 0; i < s->n_points && j < np + ns - 2 && bad == SIZE_MAX; j++) {
@@ -253,8 +253,9 @@ int sweep_resume_load(struct sweep *s, const char *path, size_t *loaded, struct 
 		for (size_t c = np; c < t.ncol - ns && !rc; c++) {
 			if (!*row[c])
 				continue;
-			double v = strtod(row[c], &end);
-			if (*end || !isfinite(v))
+			double v;
+			const char *end;
+			if (gpuvm_scan_double(row[c], &end, -HUGE_VAL, HUGE_VAL, &v) || *end)
 				rc = gpuvm_fail(err, from, t.line[r], t.head[c],
 						"--resume: '%s' is not a number", row[c]);
 			else

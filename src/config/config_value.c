@@ -3,6 +3,7 @@
  * --set string into it and formatting it back, so that a formatted value
  * parses to the same field (config.ini reloads to the same config_hash). */
 #include "config/config_internal.h"
+#include "gpuvm/number.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -329,7 +330,7 @@ static void format_double(double v, char *buf, size_t len)
 {
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
+		if (gpuvm_num_reads_back(buf, v))
 			return;
 	}
 }

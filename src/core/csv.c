@@ -1,5 +1,6 @@
 /* CSV fields and numbers: see gpuvm/csv.h. */
 #include "gpuvm/csv.h"
+#include "gpuvm/number.h"
 #include "gpuvm/utf8.h"
 
 #include <math.h>
@@ -45,7 +46,7 @@ void gpuvm_csv_number(double v, char *buf, size_t len)
 	}
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
+		if (gpuvm_num_reads_back(buf, v))
 			return;
 	}
 }

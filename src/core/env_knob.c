@@ -1,6 +1,7 @@
 /* Environment knobs read with a warning for a value they do not take
  * (env_knob.h). */
 #include "core/env_knob.h"
+#include "gpuvm/number.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -44,11 +45,8 @@ uint64_t env_knob_u64(const char *name, uint64_t dflt, uint64_t min, uint64_t ma
 	const char *e = getenv(name);
 	if (!e || !*e)
 		return dflt;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(e, &end, 10);
-	/* strtoull takes a sign and leading blanks: a knob takes digits only */
-	if (*e >= '0' && *e <= '9' && !*end && !errno && v >= min && v <= max)
+	uint64_t v;
+	if (!gpuvm_num_u64(e, strlen(e), min, max, &v))
 		return v;
 	char takes[96], used[32];
 	snprintf(takes, sizeof takes, "a whole number from %llu to %llu", (unsigned long long)min,

@@ -318,6 +318,15 @@ void gpuvm_output_cancel(struct gpuvm_output *o)
 	o->target = NULL;
 }
 
+/* why the first write to fd 1 failed (0: none has) */
+static int stdout_errno;
+
+static void stdout_note(int e)
+{
+	if (!stdout_errno)
+		stdout_errno = e ? e : EIO;
+}
+
 /* Copies a spooled file to its in-place target (a device, a FIFO, stdout). */
 static int copy_in_place(const char *spool, const struct staged *s, struct gpuvm_error *err)
 {
@@ -349,11 +358,13 @@ static int copy_in_place(const char *spool, const struct staged *s, struct gpuvm
 			ssize_t w = write(out, buf + off, (size_t)(r - off));
 			if (w < 0 && errno == EINTR)
 				continue;
-			if (w <= 0)
-				rc = gpuvm_fail(err, s->kind == GPUVM_OUTPUT_STDOUT ? "standard output"
-										    : s->target,
-						0, NULL, "cannot write: %s",
+			if (w <= 0 && s->kind == GPUVM_OUTPUT_STDOUT) {
+				stdout_note(w < 0 ? errno : EIO);
+				rc = gpuvm_output_stdout_fail(err);
+			} else if (w <= 0) {
+				rc = gpuvm_fail(err, s->target, 0, NULL, "cannot write: %s",
 						w < 0 ? strerror(errno) : "no progress");
+			}
 			else
 				off += w;
 		}
@@ -371,8 +382,9 @@ int gpuvm_output_close(struct gpuvm_output *o, struct gpuvm_error *err)
 	const char *name = o->kind == GPUVM_OUTPUT_STDOUT ? "standard output" : o->target;
 	int rc = 0;
 	if (o->f == stdout) {
+		errno = 0;
 		if (fflush(stdout) != 0 || ferror(stdout))
-			rc = gpuvm_fail(err, name, 0, NULL, "cannot write: %s", strerror(errno));
+			rc = gpuvm_output_stdout_fail(err);
 		gpuvm_output_cancel(o); /* leaves stdout open */
 		return rc;
 	}
@@ -525,11 +537,46 @@ void gpuvm_output_catch_signals(bool on)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static ssize_t stdout_cookie_write(void *cookie, const char *buf, size_t n)
+{
+	(void)cookie;
+	size_t off = 0;
+	while (off < n) {
+		ssize_t w = write(STDOUT_FILENO, buf + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			stdout_note(w < 0 ? errno : EIO);
+			/* what was written stays written; stdio marks the error */
+			return off ? (ssize_t)off : -1;
+		}
+		off += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
+void gpuvm_output_stdout_track(void)
+{
+	cookie_io_functions_t io = {.write = stdout_cookie_write};
+	FILE *f = fopencookie(NULL, "w", io);
+	if (!f)
+		return; /* the plain stdout; reports fall back to errno */
+	/* as the C library buffers stdout: by line on a terminal */
+	setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	fflush(stdout);
+	stdout = f;
+}
+
+int gpuvm_output_stdout_fail(struct gpuvm_error *err)
+{
+	int e = stdout_errno ? stdout_errno : errno ? errno : EIO;
+	return gpuvm_fail(err, "standard output", 0, NULL, "write failed: %s", strerror(e));
+}
+
 int gpuvm_output_check_stdout(struct gpuvm_error *err)
 {
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return gpuvm_fail(err, "standard output", 0, NULL, "write failed: %s",
-				  errno ? strerror(errno) : "I/O error");
+		return gpuvm_output_stdout_fail(err);
 	return 0;
 }

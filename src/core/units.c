@@ -1,55 +1,41 @@
 #include "gpuvm/units.h"
+#include "gpuvm/number.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* On the number parser family (gpuvm/number.h), as every reader is. */
 int gpuvm_parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+	if (!s)
 		return -1;
+	size_t n = strlen(s);
 	/* decimal, or hex with 0x: never octal, so "010" is ten */
-	int base = 10;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		if (!isxdigit((unsigned char)*s))
-			return -1;
-	}
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, base);
-	if (errno || end == s || *end)
-		return -1;
-	*out = v;
-	return 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return n > 2 && gpuvm_num_hex(s, n, out) == GPUVM_NUM_OK ? 0 : -1;
+	return gpuvm_num_u64(s, n, 0, UINT64_MAX, out) == GPUVM_NUM_OK ? 0 : -1;
 }
 
 int gpuvm_parse_double(const char *s, double *out)
 {
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s)
 		return -1;
-	errno = 0;
-	char *end;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
+	const char *end;
+	if (gpuvm_scan_double(s, &end, -HUGE_VAL, HUGE_VAL, out) != GPUVM_NUM_OK || *end)
 		return -1;
-	*out = v;
 	return 0;
 }
 
 int gpuvm_parse_size(const char *s, uint64_t *out)
 {
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s)
 		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
+	const char *end;
+	uint64_t v;
+	if (gpuvm_scan_u64(s, &end, 0, UINT64_MAX, &v) != GPUVM_NUM_OK)
 		return -1;
 	unsigned shift = 0;
 	if (*end) {

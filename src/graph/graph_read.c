@@ -1,6 +1,7 @@
 /* Reading graph files: format detection, the line reader and token
  * scanners the three readers share, and the edge list -> CSR step. */
 #include "gpuvm/input_file.h"
+#include "gpuvm/number.h"
 #include "graph/graph_read.h"
 
 #include <errno.h>
@@ -49,16 +50,8 @@ int scan_u64(const char **pp, uint64_t *out)
 	const char *p = skip_ws(*pp);
 	if (*p == '+')
 		p++;
-	if (*p < '0' || *p > '9')
-		return -1;
-	uint64_t v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (!token_end(*p))
+	uint64_t v;
+	if (gpuvm_scan_u64(p, &p, 0, UINT64_MAX, &v) || !token_end(*p))
 		return -1;
 	*out = v;
 	*pp = p;
@@ -86,10 +79,9 @@ int scan_double(const char **pp, double *out)
 	const char *p = skip_ws(*pp);
 	if (token_end(*p))
 		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(p, &end);
-	if (end == p || !token_end(*end) || !isfinite(v) || errno == ERANGE)
+	const char *end;
+	double v;
+	if (gpuvm_scan_double(p, &end, -HUGE_VAL, HUGE_VAL, &v) || !token_end(*end))
 		return -1;
 	*out = v;
 	*pp = end;

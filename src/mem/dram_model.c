@@ -1,7 +1,9 @@
 #include "mem/dram_model.h"
+#include "gpuvm/number.h"
 #include "mem/dram_access.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -512,10 +514,9 @@ int dram_timing_from_accelsim(const char *opt, double dram_clock_mhz, double sm_
 	if (!opt || !(dram_clock_mhz > 0) || !(sm_clock_mhz > 0))
 		return -1;
 	for (int i = 0; i < 8; i++) {
-		char *end;
-		errno = 0;
-		double v = strtod(p, &end);
-		if (end == p || errno || !(v >= 0))
+		const char *end;
+		double v;
+		if (gpuvm_scan_double(p, &end, 0, HUGE_VAL, &v))
 			return -1;
 		field[i] = v;
 		if (i < 7) {

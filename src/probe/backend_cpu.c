@@ -4,6 +4,7 @@
  * ns; each point is the median of several repetitions because the host's
  * cores are shared. No sharing benchmark: CPU TLBs are per core. */
 #include "gpuvm/probe.h"
+#include "gpuvm/number.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -69,9 +70,18 @@ static long anon_huge_kib(void)
 		return -1;
 	char line[256];
 	long v = -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "AnonHugePages: %ld kB", &v) == 1)
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "AnonHugePages:", 14))
+			continue;
+		const char *p = line + 14;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		int64_t kib;
+		if (gpuvm_scan_i64(p, NULL, 0, INT64_MAX, &kib) == GPUVM_NUM_OK) {
+			v = (long)kib;
 			break;
+		}
+	}
 	fclose(f);
 	return v;
 }

@@ -9,6 +9,7 @@
  * diagonal, heatmaps). Guarantees: a figure file is replaced only when
  * gnuplot succeeded; without gnuplot nothing is written. */
 #include "report/plot_internal.h"
+#include "gpuvm/number.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -328,9 +329,8 @@ void gpuvm_plot_readable_spec(const char *spec, char *out, size_t len)
 			vl = strcspn(v, ",");
 		char val[64];
 		snprintf(val, sizeof val, "%.*s", (int)(vl < 63 ? vl : 63), v ? v : "");
-		char *end;
-		unsigned long long u = v ? strtoull(val, &end, 10) : 0;
-		if (v && *val && !*end && u >= 10000) {
+		uint64_t u = 0;
+		if (v && !gpuvm_num_u64(val, strlen(val), 0, UINT64_MAX, &u) && u >= 10000) {
 			static const char *const sfx[] = {"k", "M", "G", "T"};
 			double d = (double)u / 1e3;
 			int k = 0;

@@ -1,5 +1,6 @@
 /* Run directories (include/gpuvm/run_dir.h). */
 #include "gpuvm/run_dir.h"
+#include "gpuvm/number.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -147,7 +148,7 @@ char *gpuvm_run_dir_config_ini(const cJSON *run, const char *command)
 			/* the shortest of 15 or 17 digits that reads back exactly */
 			char num[40];
 			snprintf(num, sizeof num, "%.15g", kv->valuedouble);
-			if (strtod(num, NULL) != kv->valuedouble)
+			if (!gpuvm_num_reads_back(num, kv->valuedouble))
 				snprintf(num, sizeof num, "%.17g", kv->valuedouble);
 			ok = put(&t, "%s = %s\n", dot + 1, num);
 		}

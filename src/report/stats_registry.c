@@ -9,6 +9,7 @@
  * seconds unless the name says wall), bytes, pages, ratio (0..1), 1/s,
  * bool, text, index. */
 #include "gpuvm/stats_registry.h"
+#include "gpuvm/number.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -322,8 +323,11 @@ void gpuvm_stat_axis_label(const char *name, char *buf, size_t len)
 	const char *label = s->label ? s->label : name;
 	/* a TLB level's label names the level: "L2 TLB hit ratio" */
 	char lv[16] = "";
-	if (!strncmp(s->name, "tlb[]", 5) && !strncmp(name, "tlb_l", 5) && isdigit((unsigned char)name[5]))
-		snprintf(lv, sizeof lv, "L%d ", (int)strtol(name + 5, NULL, 10));
+	if (!strncmp(s->name, "tlb[]", 5) && !strncmp(name, "tlb_l", 5) && isdigit((unsigned char)name[5])) {
+		uint64_t level = 0;
+		gpuvm_scan_u64(name + 5, NULL, 0, UINT32_MAX, &level);
+		snprintf(lv, sizeof lv, "L%u ", (unsigned)level);
+	}
 	if (!strcmp(s->unit, "count") || !strcmp(s->unit, "text") || !strcmp(s->unit, "bool") ||
 	    !strcmp(s->unit, "index"))
 		snprintf(buf, len, "%s%s", lv, label);

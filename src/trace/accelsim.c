@@ -314,7 +314,8 @@ static int parse_inst(struct as_ctx *c, const char *line, struct gpuvm_error *er
 
 static bool is_inst_line(const char *l)
 {
-	return hexval(l[0]) >= 0;
+	uint64_t v;
+	return gpuvm_scan_hex(l, NULL, &v) == GPUVM_NUM_OK;
 }
 
 /* One warp: "insts = n" then n instruction lines. */
@@ -394,12 +395,14 @@ int as_parse_blocks(struct as_ctx *c, uint64_t first, uint64_t stop, bool last,
 		if (r <= 0)
 			return r < 0 ? -1 : gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 						       "truncated: file ends after #BEGIN_TB");
-		unsigned x, y, z;
-		int end = -1;
-		if (sscanf(line, "thread block = %u,%u,%u%n", &x, &y, &z, &end) != 3 || end < 0 ||
-		    !as_is_blank(line + end))
+		uint32_t b[3];
+		const char *rest;
+		if (as_parse_block(t->path, (int)t->line_no, line, b, &rest, err))
+			return -1;
+		if (!as_is_blank(rest))
 			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 					  "expected 'thread block = x,y,z'");
+		uint32_t x = b[0], y = b[1], z = b[2];
 		if (x >= h->grid[0] || y >= h->grid[1] || z >= h->grid[2])
 			return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 					  "thread block %u,%u,%u outside grid (%u,%u,%u)", x, y, z,
@@ -421,9 +424,11 @@ int as_parse_blocks(struct as_ctx *c, uint64_t first, uint64_t stop, bool last,
 						  x, y, z);
 			if (!strncmp(line, "#END_TB", 7))
 				break;
-			unsigned w;
-			end = -1;
-			if (sscanf(line, "warp = %u%n", &w, &end) == 1 && end >= 0 && as_is_blank(line + end)) {
+			uint32_t w;
+			int wr = as_parse_warp_line(t, line, &w, err);
+			if (wr < 0)
+				return -1;
+			if (wr == 1) {
 				if (w >= wpc || w < next_warp)
 					return gpuvm_fail(err, t->path, (int)t->line_no, NULL,
 							  "warp %u out of order or beyond the block's %u warps",

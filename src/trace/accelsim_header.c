@@ -36,16 +36,68 @@ bool as_split_kv(char *line, size_t skip, char **key, char **val)
 	return true;
 }
 
-static int parse_dim(const char *v, uint32_t d[3])
+static const char *skip_blank(const char *p)
 {
-	unsigned a, b, c;
-	int n = -1;
-	if (sscanf(v, " (%u ,%u ,%u )%n", &a, &b, &c, &n) != 3 || n < 0 || v[n])
-		return -1;
-	d[0] = a;
-	d[1] = b;
-	d[2] = c;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* The words of pat at p, any blanks (or none) where pat has a space, as
+ * sscanf matched them: what follows, or NULL. */
+static const char *match_words(const char *p, const char *pat)
+{
+	for (; *pat; pat++) {
+		if (*pat == ' ')
+			p = skip_blank(p);
+		else if (*p++ != *pat)
+			return NULL;
+	}
+	return p;
+}
+
+/* "(x,y,z)", blanks allowed around each number. Each number on the parser
+ * family: sscanf's %u read 4294967299 as 3 (issue 79). */
+static int parse_dim(const struct textin *t, int ln, const char *key, const char *v,
+		     uint32_t d[3], struct gpuvm_error *err)
+{
+	const char *p = match_words(v, " (");
+	for (int i = 0; p && i < 3; i++) {
+		p = skip_blank(p);
+		if (gpuvm_read_u32(err, t->path, ln, key, &p, 0, UINT32_MAX, &d[i]))
+			return -1;
+		p = match_words(p, i < 2 ? " ," : " )");
+	}
+	if (!p || *p)
+		return gpuvm_fail(err, t->path, ln, key, "expected (x,y,z), got '%s'", v);
 	return 0;
+}
+
+int as_parse_block(const char *path, int line, const char *text, uint32_t xyz[3],
+		   const char **end, struct gpuvm_error *err)
+{
+	const char *p = match_words(text, "thread block = ");
+	for (int i = 0; p && i < 3; i++) {
+		if (gpuvm_read_u32(err, path, line, "thread block", &p, 0, UINT32_MAX, &xyz[i]))
+			return -1;
+		if (i < 2)
+			p = match_words(p, ", ");
+	}
+	if (!p)
+		return gpuvm_fail(err, path, line, NULL, "expected 'thread block = x,y,z'");
+	*end = p;
+	return 0;
+}
+
+int as_parse_warp_line(const struct textin *t, const char *line, uint32_t *w,
+		       struct gpuvm_error *err)
+{
+	const char *p = match_words(line, "warp = ");
+	if (!p || *p < '0' || *p > '9')
+		return 0;
+	if (gpuvm_read_u32(err, t->path, (int)t->line_no, "warp", &p, 0, UINT32_MAX, w))
+		return -1;
+	return as_is_blank(p);
 }
 
 /* ---- kernel header --------------------------------------------------------- */
@@ -69,12 +121,12 @@ int as_parse_header(struct textin *t, struct as_header *h, struct gpuvm_error *e
 		if (!strcmp(key, "kernel name")) {
 			snprintf(h->name, sizeof h->name, "%s", val);
 		} else if (!strcmp(key, "grid dim")) {
-			if (parse_dim(val, h->grid))
-				return gpuvm_fail(err, t->path, ln, "grid dim", "expected (x,y,z), got '%s'", val);
+			if (parse_dim(t, ln, key, val, h->grid, err))
+				return -1;
 			h->have_grid = true;
 		} else if (!strcmp(key, "block dim")) {
-			if (parse_dim(val, h->block))
-				return gpuvm_fail(err, t->path, ln, "block dim", "expected (x,y,z), got '%s'", val);
+			if (parse_dim(t, ln, key, val, h->block, err))
+				return -1;
 			h->have_block = true;
 		} else if (!strcmp(key, "shmem")) {
 			int64_t v;

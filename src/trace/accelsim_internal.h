@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "gpuvm/error.h"
+#include "gpuvm/number.h"
 #include "trace/native.h"
 #include "trace/op_ahead.h"
 #include "trace/readers.h"
@@ -41,23 +42,11 @@ static inline const char *as_tok(const char **p, size_t *n)
 }
 
 
-/* A signed decimal of n bytes; -1 when it is not one or overflows. */
+/* A signed decimal of n bytes; -1 when it is not one or overflows (the
+ * number parser family, gpuvm/number.h). */
 static inline int as_parse_dec(const char *s, size_t n, int64_t *v)
 {
-	bool neg = n && s[0] == '-';
-	size_t i = neg;
-	if (i == n || n - i > 19)
-		return -1;
-	uint64_t x = 0;
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (x > INT64_MAX)
-		return -1;
-	*v = neg ? -(int64_t)x : (int64_t)x;
-	return 0;
+	return gpuvm_num_i64(s, n, -INT64_MAX, INT64_MAX, v) ? -1 : 0;
 }
 
 
@@ -73,6 +62,14 @@ static inline bool as_is_blank(const char *l)
 int as_next_nonblank(struct textin *t, char **line, struct gpuvm_error *err);
 /* "key = value" (key from line + skip); key and value trimmed in place. */
 bool as_split_kv(char *line, size_t skip, char **key, char **val);
+/* "thread block = x,y,z" at text, each number within 32 bits: 0 with *end
+ * past z, or -1 with err (may be NULL) naming path and line. */
+int as_parse_block(const char *path, int line, const char *text, uint32_t xyz[3],
+		   const char **end, struct gpuvm_error *err);
+/* "warp = N": 1 with *w, 0 when the line is not one, -1 (err set) when its
+ * number does not fit 32 bits. */
+int as_parse_warp_line(const struct textin *t, const char *line, uint32_t *w,
+		       struct gpuvm_error *err);
 /* Reads a kernel file's header up to its first "#BEGIN_TB" (the kernel
  * name, grid and block, tracer version, shared/local windows). */
 int as_parse_header(struct textin *t, struct as_header *h, struct gpuvm_error *err);

@@ -80,13 +80,16 @@ static int find_cut(int fd, uint64_t from, const struct as_header *h, uint64_t *
 			uint64_t after = at + (uint64_t)(q + 1 - buf);
 			while (*q == '\n' || *q == ' ' || *q == '\t' || *q == '\r')
 				q++;
-			unsigned x, y, z;
-			if (sscanf(q, "thread block = %u,%u,%u", &x, &y, &z) != 3 ||
-			    x >= h->grid[0] || y >= h->grid[1] || z >= h->grid[2]) {
+			uint32_t b[3];
+			const char *rest;
+			/* a number past 32 bits makes no cut either: the
+			 * parse that reads the line names it */
+			if (as_parse_block(NULL, 0, q, b, &rest, NULL) ||
+			    b[0] >= h->grid[0] || b[1] >= h->grid[1] || b[2] >= h->grid[2]) {
 				stop = true; /* not the layout expected: no cut */
 				break;
 			}
-			*cta = x + (uint64_t)h->grid[0] * (y + (uint64_t)h->grid[1] * z);
+			*cta = b[0] + (uint64_t)h->grid[0] * (b[1] + (uint64_t)h->grid[1] * b[2]);
 			*text_at = after;
 			rc = 0;
 		}

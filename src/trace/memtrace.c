@@ -78,14 +78,23 @@ static const char *after(const char *s, const char *key)
 	return p ? p + strlen(key) : NULL;
 }
 
-static int parse_triple(const char *p, uint32_t v[3])
+/* "x,y,z" at p (blanks before each number), each within 32 bits: 0; -1
+ * with err naming the field when a number is not one or does not fit;
+ * -2 when p is NULL or the commas are missing (the caller says what it
+ * wanted). sscanf's %u read 4294967296 as 0 (issue 79). */
+static int parse_triple(const struct memtrace *s, const char *p, const char *name, uint32_t v[3],
+			struct gpuvm_error *err)
 {
-	unsigned a, b, c;
-	if (!p || sscanf(p, "%u,%u,%u", &a, &b, &c) != 3)
-		return -1;
-	v[0] = a;
-	v[1] = b;
-	v[2] = c;
+	if (!p)
+		return -2;
+	for (int i = 0; i < 3; i++) {
+		while (*p == ' ')
+			p++;
+		if (gpuvm_read_u32(err, s->t.path, (int)s->t.line_no, name, &p, 0, UINT32_MAX, &v[i]))
+			return -1;
+		if (i < 2 && *p++ != ',')
+			return -2;
+	}
 	return 0;
 }
 
@@ -121,15 +130,21 @@ static int parse_launch(struct memtrace *s, const char *l, struct gpuvm_error *e
 	memcpy(s->name, name, n);
 	s->name[n] = 0;
 	int ln = (int)s->t.line_no;
-	if (parse_triple(after(l, " - grid size "), s->grid) ||
-	    parse_triple(after(l, " - block size "), s->block))
+	int tr = parse_triple(s, after(l, " - grid size "), "grid size", s->grid, err);
+	if (!tr)
+		tr = parse_triple(s, after(l, " - block size "), "block size", s->block, err);
+	if (tr == -1)
+		return -1;
+	if (tr)
 		return gpuvm_fail(err, s->t.path, ln, NULL, "launch line lacks 'grid size X,Y,Z' or 'block size X,Y,Z'");
 	s->launch_line = ln;
 	s->have_launch = true;
 	s->launch_id = -1;
 	const char *id = after(l, " - grid launch id ");
-	unsigned long long v;
-	if (id && sscanf(id, "%llu", &v) == 1)
+	uint64_t v;
+	if (id && gpuvm_read_u64(err, s->t.path, ln, "grid launch id", &id, 0, INT64_MAX, &v))
+		return -1;
+	if (id)
 		s->launch_id = (int64_t)v;
 	/* Warps without accesses still cost a frame header each in the
 	 * transcoded kernel; 2^24 warps (128 MiB of headers) bounds that work. */
@@ -191,23 +206,26 @@ static int parse_access(struct memtrace *s, const char *l, struct mt_rec *r,
 	/* 1.7: each access names its launch; one the trace never launched
 	 * (or not the kernel being read) means lines were lost or mixed */
 	const char *gid = after(l, " - grid_launch_id ");
-	unsigned long long id;
-	if (gid && (sscanf(gid, "%llu", &id) != 1 || s->launch_id < 0 ||
-		    id != (unsigned long long)s->launch_id))
+	uint64_t id;
+	if (gid && (gpuvm_scan_u64(gid, NULL, 0, INT64_MAX, &id) != GPUVM_NUM_OK ||
+		    s->launch_id < 0 || id != (uint64_t)s->launch_id))
 		return gpuvm_fail(err, s->t.path, ln, "grid_launch_id",
 				  "'%.20s' is not the launch being read (grid launch id %lld, line %d)",
 				  gid, (long long)s->launch_id, s->launch_line);
 	const char *p = !strncmp(l, "CTA ", 4) ? l + 4 : after(l, " - CTA ");
 	uint32_t c[3];
-	if (parse_triple(p, c))
+	int tr = parse_triple(s, p, "CTA", c, err);
+	if (tr == -1)
+		return -1;
+	if (tr)
 		return gpuvm_fail(err, s->t.path, ln, NULL, "expected 'CTA x,y,z'");
 	if (c[0] >= s->grid[0] || c[1] >= s->grid[1] || c[2] >= s->grid[2])
 		return gpuvm_fail(err, s->t.path, ln, NULL, "CTA %u,%u,%u outside grid (%u,%u,%u)",
 				  c[0], c[1], c[2], s->grid[0], s->grid[1], s->grid[2]);
 	r->cta = (uint32_t)(c[0] + (uint64_t)s->grid[0] * (c[1] + (uint64_t)s->grid[1] * c[2]));
-	unsigned w;
+	uint64_t w;
 	p = after(p, " - warp ");
-	if (!p || sscanf(p, "%u", &w) != 1 || w > 65535)
+	if (!p || gpuvm_scan_u64(p, NULL, 0, 65535, &w) != GPUVM_NUM_OK)
 		return gpuvm_fail(err, s->t.path, ln, NULL, "expected 'warp N' (0 to 65535)");
 	r->slot = (uint16_t)w;
 	p = after(p, " - ");

@@ -12,6 +12,7 @@
 
 #include "core/u64map.h"
 #include "gpuvm/error.h"
+#include "gpuvm/number.h"
 #include "gpuvm/stream.h"
 #include "trace/native.h"
 #include "trace/op_ahead.h"
@@ -49,36 +50,11 @@ int textin_open(struct textin *t, const char *path, struct gpuvm_error *err);
 int textin_getline(struct textin *t, char **line, size_t *len, struct gpuvm_error *err);
 void textin_close(struct textin *t);
 
-/* A hex digit's value, or -1. */
-static inline int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* s[0..n) as a hex number of 1 to 16 digits, "0x" optional: 0, or -1. */
+/* s[0..n) as a hex number of 1 to 16 digits, "0x" optional: 0, or -1 (the
+ * number parser family, gpuvm/number.h). */
 static inline int parse_hex(const char *s, size_t n, uint64_t *v)
 {
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		n -= 2;
-	}
-	if (n == 0 || n > 16)
-		return -1;
-	uint64_t x = 0;
-	for (size_t i = 0; i < n; i++) {
-		int d = hexval(s[i]);
-		if (d < 0)
-			return -1;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return 0;
+	return gpuvm_num_hex(s, n, v) ? -1 : 0;
 }
 
 /* ---- allocation inference from an address footprint -------------------- */

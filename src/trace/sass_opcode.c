@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "trace/sass_opcode.h"
+#include "gpuvm/number.h"
 
 /* Whether the name p (NUL-terminated) begins s[0..n): compared a byte at a
  * time, since most names differ in their first byte (a trace's every line
@@ -150,13 +151,11 @@ uint16_t sass_reg_id(const char *s, size_t n)
 		base = 336, max = 15, k = 1;
 	else
 		return GPUVM_REG_NONE;
-	uint32_t v = 0;
-	for (size_t i = k; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > 1000)
-			return GPUVM_REG_NONE; /* RZ, PT, URZ, UPT: constants */
-		v = v * 10 + (uint32_t)(s[i] - '0');
-	}
-	return v > max ? GPUVM_REG_NONE : (uint16_t)(base + v);
+	uint64_t v;
+	/* RZ, PT, URZ, UPT (no digits): constants, not registers */
+	if (gpuvm_num_u64(s + k, n - k, 0, max, &v))
+		return GPUVM_REG_NONE;
+	return (uint16_t)(base + v);
 }
 
 enum sass_access sass_classify(const char *op, size_t n)

@@ -250,7 +250,11 @@ full_case() { # name, command... (stdout is the private full device)
 	"$@" >full 2>err.txt
 	local rc=$?
 	if [ $rc -eq 0 ]; then fail "$name > FULL: exit 0"; return; fi
-	if ! grep -qi "standard output\|No space" err.txt; then fail "$name > FULL: no message: $(cat err.txt)"; return; fi
+	# one wording in every command, the first failed write's reason (issue
+	# 79: some said "I/O error", others "No space left on device")
+	if ! grep -q "standard output: write failed: No space left on device" err.txt; then
+		fail "$name > FULL: not the one message: $(cat err.txt)"; return
+	fi
 	ok "$name > FULL: exit $rc"
 }
 full_case "sim" "$GPUVM" sim --gpu p100 --workload $WL
@@ -258,6 +262,8 @@ full_case "sim --json -" "$GPUVM" sim --gpu p100 --workload $WL --json -
 full_case "sweep" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4
 full_case "sweep --csv -" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4 --csv -
 full_case "trace info" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd"
+full_case "trace info --json -" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd" --json -
+full_case "sim --stats-csv -" "$GPUVM" sim --gpu p100 --workload $WL --stats-csv -
 full_case "probe" "$GPUVM" probe --target sim:p100 --sharing off
 full_case "presets" "$GPUVM" presets
 full_case "presets p100" "$GPUVM" presets p100

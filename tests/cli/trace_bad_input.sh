@@ -89,6 +89,21 @@ expect_fail "block dim disagreeing with the warps present" "block dim: thread bl
 fresh; ln=$(grep -n "LDG.E 1 R4 4 1 0x7fb0fc430e00" $K | head -1 | cut -d: -f1)
 sed -i "${ln}s/LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0/LDG.E 1 R4 0 /" $K
 expect_fail "a load with mem_width 0" "kernel-1.traceg:$ln: mem_width: 0 on the memory instruction LDG.E" va
+# numbers past 32 bits are refused, not wrapped (issue 79: sscanf's %u read
+# the grid 4294967492 as 196, the block 4294967552 as 256, and the thread
+# block and warp 4294967296 as 0, exit 0)
+fresh; sed -i "s/^-grid dim = (196,1,1)/-grid dim = (4294967492,1,1)/" $K
+expect_fail "grid dim past 32 bits" "kernel-1.traceg:3: grid dim: 4294967492 is out of range" va
+fresh; sed -i "s/^-block dim = (256,1,1)/-block dim = (4294967552,1,1)/" $K
+expect_fail "block dim past 32 bits" "kernel-1.traceg:4: block dim: 4294967552 is out of range" va
+fresh; sed -i "s/^-block dim = (256,1,1)/-block dim = (256,1,x)/" $K
+expect_fail "block dim not a number" "kernel-1.traceg:4: block dim: expected a whole number" va
+fresh; ln=$(grep -n "^thread block = 0,0,0" $K | head -1 | cut -d: -f1)
+sed -i "${ln}s/.*/thread block = 4294967296,0,0/" $K
+expect_fail "thread block past 32 bits" "kernel-1.traceg:$ln: thread block: 4294967296 is out of range" va
+fresh; ln=$(grep -n "^warp = 0" $K | head -1 | cut -d: -f1)
+sed -i "${ln}s/.*/warp = 4294967296/" $K
+expect_fail "warp past 32 bits" "kernel-1.traceg:$ln: warp: 4294967296 is out of range" va
 # a copy of almost 1 TiB: accepted, and cheap (a span, not 16 M granules)
 fresh; sed -i "1s/.*/MemcpyHtoD,0x00007f0000000000,1099511627775/" va/kernelslist.g
 if /usr/bin/time -f "%M" -o rss.txt "$GPUVM" sim --gpu h100 --trace va --quiet 2>err.txt &&
@@ -109,6 +124,18 @@ expect_fail "mem_trace truncated line" "mt_trunc.txt:5: truncated" mt_trunc.txt
 sed "2s/grid size 2,1,1/grid size 2,1/" "$MT" >mt_launch.txt
 expect_fail "mem_trace bad launch line" "mt_launch.txt:2: launch line" mt_launch.txt
 
+# mem_trace numbers past their range are refused, not wrapped (issue 79)
+sed "2s/grid size 2,1,1/grid size 4294967298,1,1/" "$MT" >mt_grid.txt
+expect_fail "mem_trace grid size past 32 bits" "mt_grid.txt:2: grid size: 4294967298 is out of range" mt_grid.txt
+sed "2s/block size 64,1,1/block size 4294967360,1,1/" "$MT" >mt_block.txt
+expect_fail "mem_trace block size past 32 bits" "mt_block.txt:2: block size: 4294967360 is out of range" mt_block.txt
+sed "3s/CTA 1,0,0/CTA 4294967297,0,0/" "$MT" >mt_cta.txt
+expect_fail "mem_trace CTA past 32 bits" "mt_cta.txt:3: CTA: 4294967297 is out of range" mt_cta.txt
+sed "3s/warp 0 /warp 4294967296 /" "$MT" >mt_warp.txt
+expect_fail "mem_trace warp past 32 bits" "mt_warp.txt:3: expected 'warp N' (0 to 65535)" mt_warp.txt
+sed "2s/grid launch id 0/grid launch id 18446744073709551616/" "$MT" >mt_lid.txt
+expect_fail "mem_trace launch id past 64 bits" "mt_lid.txt:2: grid launch id: 18446744073709551616 is out of range" mt_lid.txt
+
 # native
 fresh; "$GPUVM" trace convert va good.gvt >/dev/null || { echo "FAIL: convert"; exit 1; }
 size=$(stat -c %s good.gvt)
@@ -121,6 +148,7 @@ expect_fail "native file without end marker" "noend.gvt: byte $((size - 5)): tru
 cp good.gvt v9.gvt && printf '\x09' | dd of=v9.gvt bs=1 seek=8 conv=notrunc 2>/dev/null &&
 	printf '\x10' | dd of=v9.gvt bs=1 seek=12 conv=notrunc 2>/dev/null
 expect_fail "unknown native version" "v9.gvt: byte 8: unknown native trace version 9" v9.gvt
+cp stderr.txt stderr.txt.v9
 expect_fail "forced wrong format" "not a gpuvm native trace" va/kernelslist.g --trace-format native
 # a flipped byte in a copy record's size (vectorAdd copies 200000 = 0x030d40
 # bytes; the native records are plain, the kernels' frames compressed)
@@ -139,7 +167,20 @@ expect_fail "native copy record past 1 TiB" "record checksum mismatch" hugecopy.
 "$GPUVM" trace info va >info.txt 2>&1 || { echo "FAIL info"; cat info.txt; failures=$((failures + 1)); }
 grep -q "196 CTAs of 8 warps" info.txt && [ "$(grep -c "h2d .* 200000 bytes" info.txt)" -eq 2 ] ||
 	{ echo "FAIL info content"; cat info.txt; failures=$((failures + 1)); }
-"$GPUVM" trace --help | grep -q "gpuvm trace convert" || { echo "FAIL help"; failures=$((failures + 1)); }
+"$GPUVM" trace --help >help.txt
+grep -q "gpuvm trace convert" help.txt || { echo "FAIL help"; failures=$((failures + 1)); }
+# the native versions --help names are the ones the writer writes and the
+# reader reads (issue 79: it still named versions 4 and 5); the reader's
+# refusal of version 9 above says which it reads
+reads=$(sed -n 's/.*this gpuvm reads versions 1 to \([0-9]*\)).*/\1/p' stderr.txt.v9)
+written=$(python3 -c "import sys; print(open(sys.argv[1], 'rb').read()[8])" good.gvt)
+if [ -n "$reads" ] && grep -q "any size writes native version $written, with" help.txt &&
+	grep -q "gpuvm reads versions 1 to $reads)" help.txt && ! grep -q "version [45]\b" help.txt; then
+	echo "ok - trace --help names native version $written written, 1 to $reads read"
+else
+	echo "FAIL trace --help versions (writes $written, reads 1 to $reads):"
+	grep -n "version" help.txt; failures=$((failures + 1))
+fi
 
 if [ $failures -ne 0 ]; then
 	echo "$failures failure(s)"

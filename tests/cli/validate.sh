@@ -161,13 +161,28 @@ fi
 printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' >head.tsv
 cp head.tsv skip.tsv
 printf 'gone\tno/such/trace\tNVIDIA X\th100\t10\tkernel time\ttest\n' >>skip.tsv
-if "$GPUVM" validate --manifest skip.tsv --csv skip.csv >table.txt 2>stderr.txt &&
+# beside a row that runs: reported, not counted
+cp skip.tsv skip2.tsv
+printf 'conv\tworkload:2dconv:n=64\tNVIDIA X\th100-pcie\t2\tkernel time\ttest\n' >>skip2.tsv
+if "$GPUVM" validate --manifest skip2.tsv --csv skip.csv >table.txt 2>stderr.txt &&
    grep -q "skipped gone (line 2): trace not found: .*no/such/trace" table.txt &&
-   grep -q "n/a (no row could be run) (1 skipped)" table.txt &&
+   grep -q "over 1 row (1 skipped)" table.txt &&
    grep -q "^gone,h100,10,,,,skipped," skip.csv; then
 	echo "ok - missing trace: skipped with the reason, not counted"
 else
 	fail "missing trace"; cat table.txt stderr.txt skip.csv
+fi
+# every row skipped validates nothing: exit 2 with the reasons, no output
+# (issue 79: it exited 0)
+rm -f skip.csv
+"$GPUVM" validate --manifest skip.tsv --csv skip.csv >table.txt 2>stderr.txt
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e skip.csv ] &&
+   grep -q "skipped gone (line 2): trace not found: .*no/such/trace" stderr.txt &&
+   grep -q "no row could be run (all 1 skipped): nothing was validated" stderr.txt; then
+	echo "ok - every row skipped: exit 2, the reasons, no output"
+else
+	fail "every row skipped: exit $rc"; cat table.txt stderr.txt
 fi
 # an output path is checked before the manifest is read or anything runs
 "$GPUVM" validate --manifest skip.tsv --csv no/such/dir/out.csv >/dev/null 2>stderr.txt

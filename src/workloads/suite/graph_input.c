@@ -1,5 +1,6 @@
 /* Graph inputs of the graph kernels: parameters, loading, upload. */
 #include "workloads/suite/graph_input.h"
+#include "gpuvm/number.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,19 +49,21 @@ static int rmat_spec(const char *v, char *out, size_t len, struct gpuvm_error *e
 {
 	const char *kind = !strncmp(v, "kron", 4) ? "kron" : "rmat";
 	if (v[4] == '-') {
-		char *end;
-		unsigned long scale = strtoul(v + 5, &end, 10), ef = 16;
-		if (end == v + 5 || (*end && *end != '-'))
+		const char *end;
+		/* the numbers are only spelled here: the graph library
+		 * checks their ranges (rmat:scale=,ef=) and names them */
+		uint64_t scale, ef = 16;
+		if (gpuvm_scan_u64(v + 5, &end, 0, UINT64_MAX, &scale) || (*end && *end != '-'))
 			return gpuvm_fail(err, "--workload", 0, "graph",
 					  "'%s': expected rmat-SCALE[-EDGEFACTOR]", v);
 		if (*end == '-') {
 			const char *e = end + 1;
-			ef = strtoul(e, &end, 10);
-			if (end == e || *end)
+			if (gpuvm_scan_u64(e, &end, 0, UINT64_MAX, &ef) || *end)
 				return gpuvm_fail(err, "--workload", 0, "graph",
 						  "'%s': expected rmat-SCALE[-EDGEFACTOR]", v);
 		}
-		snprintf(out, len, "%s:scale=%lu,ef=%lu", kind, scale, ef);
+		snprintf(out, len, "%s:scale=%llu,ef=%llu", kind, (unsigned long long)scale,
+			 (unsigned long long)ef);
 		return 0;
 	}
 	if (strlen(v) >= len)
