@@ -4,7 +4,8 @@
 # prefix and checks, in order,
 #   - the files: bin/gpuvm, lib/libgpuvm.so (-> .so.MAJOR.MINOR, the SONAME),
 #     lib/libgpuvm.a, include/gpuvm/*.h, lib/pkgconfig/gpuvm.pc naming the
-#     prefix and the project's version;
+#     prefix and the project's version; libgpuvm.so exports none of
+#     libiberty's symbols;
 #   - every installed header compiles on its own with only pkg-config's
 #     flags (-std=c11 -pedantic -Werror): none needs a private src/ header
 #     or another header included before it;
@@ -51,6 +52,10 @@ n_inst=$(find "$PREFIX/include/gpuvm" -name '*.h' | wc -l)
 soname=$(readelf -d "$PREFIX/lib/libgpuvm.so" 2>&1 | sed -nE 's/.*SONAME.*\[(.*)\].*/\1/p')
 [ "$soname" = "libgpuvm.so.$soversion" ] || bad "SONAME is '$soname', not libgpuvm.so.$soversion"
 "$PREFIX/bin/gpuvm" --version >"$T/version.txt" 2>&1 || bad "installed gpuvm --version failed"
+# libiberty (the demangler, linked in from its static archive) stays private
+if nm -D --defined-only "$PREFIX/lib/libgpuvm.so" | grep -qE ' (cplus_demangle[a-z_]*|xmalloc)$'; then
+	bad "libgpuvm.so exports libiberty's symbols (cplus_demangle*, xmalloc)"
+fi
 [ $fail = 0 ] && echo "ok: CLI, libgpuvm.so ($soname), libgpuvm.a, $n_inst headers and gpuvm.pc installed"
 
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
