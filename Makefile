@@ -8,12 +8,16 @@
 #               Every pass runs; a summary reports each (scripts/check.sh)
 #   make check-quick  the unit and cli tests (ctest labels) in one Release build
 #   make bench  build, then print simulation rates (gpuvm bench)
+#   make install  build, then install the CLI, libgpuvm.so and libgpuvm.a, the
+#               headers (include/gpuvm/) and gpuvm.pc under PREFIX (/usr/local);
+#               DESTDIR stages it (packaging)
 #   make clean  remove build directories
 
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE ?= cmake
 
-.PHONY: all deps deps-install build demo check check-quick bench clean
+.PHONY: all deps deps-install build demo check check-quick bench install clean
+PREFIX ?= /usr/local
 
 all: build
 
@@ -37,6 +41,11 @@ check-quick: deps-install
 
 bench: build
 	build/gpuvm bench
+
+# the build target links only the CLI; the libraries are linked here
+install: build
+	$(CMAKE) --build build -j $(JOBS) --target gpuvm_shared gpuvm_core
+	DESTDIR=$(DESTDIR) $(CMAKE) --install build --prefix $(PREFIX)
 
 clean:
 	rm -rf build build-asan build-check build-tsan

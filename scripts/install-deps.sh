@@ -11,6 +11,7 @@ PACKAGES=(
 	libinih-dev libcjson-dev           # preset INI files, JSON reports
 	libcmocka-dev                      # unit tests
 	libzstd-dev liblzma-dev            # compressed traces
+	libiberty-dev                      # C++ kernel names demangled in text reports
 	gnuplot-nox                        # figures (optional at run time)
 	clang                              # fuzz targets (libFuzzer comes with its recommends)
 	libopenmpi-dev openmpi-bin         # gpuvm sweep --mpi (optional; CI tests a 4-rank run)

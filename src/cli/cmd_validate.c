@@ -157,8 +157,9 @@ static void validate_usage(FILE *out)
 	      "non-empty, no double quotes, blank lines ignored:\n"
 	      "  name         a short label (unique)\n"
 	      "  trace        the trace folder, kernelslist.g or trace file; a relative path\n"
-	      "               is taken from the repository root, which is the parent of the\n"
-	      "               manifest's directory (validation/..); absolute paths as they are.\n"
+	      "               is looked up in the manifest's folder, then in that folder's\n"
+	      "               parent (the repository root for validation/*.tsv, whose\n"
+	      "               paths read traces/...); absolute paths as they are.\n"
 	      "               workload:SPEC runs gpuvm's own implementation of the measured\n"
 	      "               program instead (e.g. workload:2dconv:n=1024)\n"
 	      "  device       the GPU it was measured on, as the trace's INFO names it\n"
@@ -171,9 +172,8 @@ static void validate_usage(FILE *out)
 	      "  role         (optional column) calibration (a parameter of the model was\n"
 	      "               set from this measurement: reported apart, not evidence) or\n"
 	      "               validation (nothing was); validation without it\n"
-	      "A row whose trace is not there is reported as skipped and not counted; when\n"
-	      "every row is skipped nothing is validated, and that is an error (exit 2). An\n"
-	      "unknown preset is an error (use --gpu). docs/validation.md has the details.\n"
+	      "A trace found in neither folder is an error naming the manifest line, as is\n"
+	      "an unknown preset (use --gpu). docs/validation.md has the details.\n"
 	      "\n"
 	      "examples:\n"
 	      "  gpuvm validate --gpu h100\n"
@@ -423,15 +423,19 @@ static int parse_manifest(struct manifest *m, struct gpuvm_error *err)
 	return 0;
 }
 
-/* The repository root: the parent of the manifest's directory. */
+/* The manifest's folder, and that folder's parent: where relative trace
+ * paths are looked up, in that order. */
 static int manifest_root(struct manifest *m, struct gpuvm_error *err)
 {
 	char real[PATH_MAX];
 	if (!realpath(m->path, real))
 		return gpuvm_fail(err, m->path, 0, NULL, "%s", strerror(errno));
 	char *slash = strrchr(real, '/');
-	if (slash)
+	if (slash && slash != real)
 		*slash = '\0';
+	else
+		snprintf(real, sizeof real, "/");
+	snprintf(m->dir, sizeof m->dir, "%s", real);
 	slash = strrchr(real, '/');
 	if (slash && slash != real)
 		*slash = '\0';
@@ -441,51 +445,63 @@ static int manifest_root(struct manifest *m, struct gpuvm_error *err)
 	return 0;
 }
 
-/* Row r's trace path, resolved from the repository root; a missing trace
- * makes the row skipped. */
+/* 0 when path names something; 1 when nothing is there; -1 with err set
+ * when it cannot be told (permissions, a loop) */
+static int trace_missing(const struct manifest *m, const struct vrow *r, const char *path,
+			 struct gpuvm_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return 0;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 1;
+	return gpuvm_fail(err, m->path, r->line, "trace", "%s: %s", path, strerror(errno));
+}
+
+/* Row r's trace path: an absolute path as it is; a relative one from the
+ * manifest's folder, else from its parent (the shipped manifests live in
+ * validation/ and name traces/... from the repository root). A trace found
+ * in neither is an error naming the manifest line: a row left out would
+ * change the error and the correlation without anyone asking. */
 static int resolve_trace(const struct manifest *m, struct vrow *r, struct gpuvm_error *err)
 {
 	const char *t = r->f[C_TRACE];
-	int w = t[0] == '/' ? snprintf(r->trace_path, sizeof r->trace_path, "%s", t)
-			    : snprintf(r->trace_path, sizeof r->trace_path, "%s/%s", m->root, t);
-	if (w < 0 || (size_t)w >= sizeof r->trace_path)
-		return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
-	struct stat st;
-	if (stat(r->trace_path, &st) != 0) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			return gpuvm_fail(err, m->path, r->line, "trace", "%s: %s", r->trace_path,
-					  strerror(errno));
-		r->skipped = true;
-		snprintf(r->note, sizeof r->note, "trace not found: %s", r->trace_path);
+	int miss;
+	if (t[0] == '/') {
+		if ((size_t)snprintf(r->trace_path, sizeof r->trace_path, "%s", t) >= sizeof r->trace_path)
+			return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
+		if ((miss = trace_missing(m, r, r->trace_path, err)) != 0)
+			return miss < 0 ? -1
+					: gpuvm_fail(err, m->path, r->line, "trace",
+						     "row '%s': %s: no such file or folder", r->f[C_NAME], t);
 	} else {
-		char real[PATH_MAX];
-		if (realpath(r->trace_path, real))
-			snprintf(r->trace_path, sizeof r->trace_path, "%s", real);
+		const char *bases[2] = {m->dir, m->root};
+		miss = 1;
+		for (int b = 0; b < 2 && miss == 1; b++) {
+			int w = snprintf(r->trace_path, sizeof r->trace_path, "%s/%s", bases[b], t);
+			if (w < 0 || (size_t)w >= sizeof r->trace_path)
+				return gpuvm_fail(err, m->path, r->line, "trace", "path too long");
+			if ((miss = trace_missing(m, r, r->trace_path, err)) < 0)
+				return -1;
+		}
+		if (miss)
+			return gpuvm_fail(err, m->path, r->line, "trace",
+					  "row '%s': '%s' is not in the manifest's folder (%s) nor in "
+					  "its parent (%s)", r->f[C_NAME], t, m->dir, m->root);
 	}
+	char real[PATH_MAX];
+	if (realpath(r->trace_path, real))
+		snprintf(r->trace_path, sizeof r->trace_path, "%s", real);
 	return 0;
 }
 
-/* Resolves every row's trace (or checks its workload:SPEC) and preset
- * before anything runs: a missing trace makes the row skipped, an unknown
- * workload or preset is an error. */
+/* Resolves every row's preset and trace (or checks its workload:SPEC)
+ * before anything runs: an unknown preset or workload, or a missing
+ * trace, is an error naming the manifest line. */
 static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error *err)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		struct vrow *r = &m->rows[i];
-		const char *t = r->f[C_TRACE];
-		if (!strncmp(t, "workload:", 9)) {
-			/* the workload's name and parameters checked now, its
-			 * values when it is created (they may depend on the preset) */
-			const struct gpuvm_workload_def *def;
-			struct gpuvm_params params;
-			struct gpuvm_error e;
-			r->workload = t + 9;
-			if (gpuvm_workload_parse(r->workload, &def, &params, &e))
-				return gpuvm_fail(err, m->path, r->line, "trace", "%s", e.msg);
-			snprintf(r->trace_path, sizeof r->trace_path, "%s", t);
-		} else if (resolve_trace(m, r, err)) {
-			return -1;
-		}
 		r->preset = gpu ? gpu : r->f[C_PRESET];
 		r->cfg = malloc(sizeof *r->cfg);
 		if (!r->cfg)
@@ -502,6 +518,21 @@ static int prepare_rows(struct manifest *m, const char *gpu, struct gpuvm_error 
 			return gpuvm_fail(err, m->path, r->line, "preset", "%s%s%s; give --gpu PRESET "
 					  "to run the manifest on another preset", named ? "" : r->preset,
 					  named ? "" : ": ", msg);
+		}
+		/* the trace after the preset: a wrong --gpu is the one error
+		 * of every row, so it is the one reported */
+		const char *t = r->f[C_TRACE];
+		if (!strncmp(t, "workload:", 9)) {
+			/* the workload's name and parameters checked now, its
+			 * values when it is created (they may depend on the preset) */
+			const struct gpuvm_workload_def *def;
+			struct gpuvm_params params;
+			r->workload = t + 9;
+			if (gpuvm_workload_parse(r->workload, &def, &params, &e))
+				return gpuvm_fail(err, m->path, r->line, "trace", "%s", e.msg);
+			snprintf(r->trace_path, sizeof r->trace_path, "%s", t);
+		} else if (resolve_trace(m, r, err)) {
+			return -1;
 		}
 	}
 	return 0;

@@ -9,7 +9,7 @@
 static void usage(FILE *out)
 {
 	fputs("gpuvm - models GPU address translation and paging, and replays GPU workloads\n"
-	      "through that model thousands of times faster than cycle-level simulators.\n"
+	      "through that model.\n"
 	      "\n"
 	      "usage: gpuvm <command> [options]    (gpuvm <command> --help for details)\n"
 	      "       gpuvm --version\n"

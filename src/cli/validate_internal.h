@@ -72,7 +72,10 @@ static inline bool validate_same_replay(const struct vrow *a, const struct vrow 
 
 struct manifest {
 	const char *path;
-	char root[PATH_MAX]; /* trace paths are relative to this */
+	/* a relative trace path is looked up in dir (the manifest's own
+	 * folder), then in root (dir's parent: the repository root for the
+	 * manifests in validation/, whose paths read traces/...) */
+	char dir[PATH_MAX], root[PATH_MAX];
 	char *text;
 	struct vrow *rows;
 	size_t n;

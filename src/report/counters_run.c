@@ -11,12 +11,14 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpuvm/config.h"
 #include "gpuvm/counters.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/report.h"
+#include "report/demangle.h"
 
 #define ST(f) offsetof(struct gpuvm_stats, f)
 #define KS(f) offsetof(struct gpuvm_kernel_stats, f)
@@ -281,6 +283,15 @@ static void emit_dim(cJSON *o, const char *name, const uint32_t d[3])
 }
 
 static void emit_grid(cJSON *o, const struct gpuvm_counter_ctx *c) { emit_dim(o, "grid", K(c)->grid); }
+
+/* "name" stays as the trace recorded it (what tools and scripts match on);
+ * this is the same name as a person reads it */
+static void emit_name_demangled(cJSON *o, const struct gpuvm_counter_ctx *c)
+{
+	char *d = gpuvm_demangle(K(c)->name);
+	cJSON_AddStringToObject(o, "name_demangled", d ? d : K(c)->name);
+	free(d);
+}
 static void emit_block(cJSON *o, const struct gpuvm_counter_ctx *c) { emit_dim(o, "block", K(c)->block); }
 
 static double kernel_cycles(const struct gpuvm_counter_ctx *c)
@@ -327,7 +338,8 @@ static const struct gpuvm_counter_section kernel_stall_section = {
 };
 
 static const struct gpuvm_counter kernel_rows[] = {
-	{"name", "text", NULL, "kernel name", TEXT, 0, KS(name)},
+	{"name", "text", NULL, "kernel name, as the trace or workload recorded it (mangled C++ names stay mangled)", TEXT, 0, KS(name)},
+	{"name_demangled", "text", NULL, "kernel name demangled (C++ names, by libiberty, with parameter types); the same as name when it is not a mangled C++ name", EMIT, 0, 0, NULL, NULL, emit_name_demangled},
 	{"grid[]", "count", NULL, "grid dimensions x, y, z (CTAs)", EMIT, 0, 0, NULL, NULL, emit_grid},
 	{"block[]", "count", NULL, "block dimensions x, y, z (threads)", EMIT, 0, 0, NULL, NULL, emit_block},
 	{"start_cycle", "cycles", "start cycle", "cycle the kernel started on the GPU (after the launch overhead; the front-end, then the first CTA)", F64, 0, KS(start_cycle)},

@@ -7,6 +7,7 @@
 
 #include "gpuvm/counters.h"
 #include "gpuvm/units.h"
+#include "report/demangle.h"
 
 cJSON *gpuvm_report_config(const struct gpuvm_config *cfg)
 {
@@ -110,20 +111,29 @@ static void print_kernels(FILE *out, const cJSON *kl)
 		if (n > 20 && i == 10)
 			fprintf(out, "  ... %d more launches (JSON \"kernels\" has every one)\n", n - 20);
 		if (n <= 20 || i < 10 || i >= n - 10) {
+			/* the name demangled and whole: a column of 28 keeps short
+			 * names aligned, a longer one pushes the line out rather
+			 * than being cut */
 			const cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "name");
-			fprintf(out, "kernel %-4d %-28.28s %10.4g s  ipc %6.3g (thread %.4g)  l1 %.3g/%.3g  l2 %.3g/%.3g",
-				i, cJSON_IsString(nm) ? nm->valuestring : "", num(k, "sim_seconds"), num(k, "warp_ipc"),
-				num(k, "thread_ipc"), num(k, "l1_sector_hits"), num(k, "l1_sector_misses"),
-				num(k, "l2_sector_hits"), num(k, "l2_sector_misses"));
+			const cJSON *dm = cJSON_GetObjectItemCaseSensitive(k, "name_demangled");
+			char *name = cJSON_IsString(dm) ? NULL
+							 : gpuvm_demangle(cJSON_IsString(nm) ? nm->valuestring : "");
+			fprintf(out, "kernel %-4d %-28s  time %.4g s  warp ipc %.3g (thread %.4g)"
+				     "  l1 sector hit/miss %.3g/%.3g  l2 sector hit/miss %.3g/%.3g",
+				i, cJSON_IsString(dm) ? dm->valuestring : name ? name : "", num(k, "sim_seconds"),
+				num(k, "warp_ipc"), num(k, "thread_ipc"), num(k, "l1_sector_hits"),
+				num(k, "l1_sector_misses"), num(k, "l2_sector_hits"), num(k, "l2_sector_misses"));
+			free(name);
 			/* translation and paging of the launch (kernels[].tlb, .uvm) */
 			const cJSON *lv;
 			fputs("  tlb miss", out);
 			cJSON_ArrayForEach(lv, cJSON_GetObjectItemCaseSensitive(k, "tlb"))
 				fprintf(out, " L%.0f %.3g", num(lv, "level"), num(lv, "misses"));
-			fprintf(out, "  walks %.3g (pwc %.3g)", num(k, "walks"), num(k, "pwc_hits"));
+			fprintf(out, "  walks %.3g (pwc hits %.3g)", num(k, "walks"), num(k, "pwc_hits"));
 			const cJSON *u = cJSON_GetObjectItemCaseSensitive(k, "uvm");
 			if (u)
-				fprintf(out, "  faults %.3g  in %.3g  evicted %.3g  thrashed %.3g  remote %.3g",
+				fprintf(out, "  far faults %.3g  pages in %.3g  evicted %.3g  thrashed %.3g"
+					     "  remote accesses %.3g",
 					num(u, "far_faults"), num(u, "pages_h2d"), num(u, "pages_evicted"),
 					num(u, "thrashed_pages"), num(u, "remote_accesses"));
 			fputc('\n', out);

@@ -3,7 +3,8 @@
 # seconds) and prints every row with a finite error; --csv/--json load;
 # bad manifests are refused with exit 2, the file and line, and no output;
 # --plot draws a PNG when gnuplot is there; --jobs N gives the same results
-# and the same first failing row as one job.
+# and the same first failing row as one job; relative trace paths are found
+# in the manifest's folder, then its parent, and a missing trace is an error.
 # usage: validate.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -157,32 +158,51 @@ else
 	fail "workload row"; cat table.txt stderr.txt wl.csv
 fi
 
-# ---- missing trace: skipped, not counted ---------------------------------
+# ---- trace paths: the manifest's folder, then its parent; missing = error --
 printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' >head.tsv
 cp head.tsv skip.tsv
 printf 'gone\tno/such/trace\tNVIDIA X\th100\t10\tkernel time\ttest\n' >>skip.tsv
-# beside a row that runs: reported, not counted
-cp skip.tsv skip2.tsv
-printf 'conv\tworkload:2dconv:n=64\tNVIDIA X\th100-pcie\t2\tkernel time\ttest\n' >>skip2.tsv
-if "$GPUVM" validate --manifest skip2.tsv --csv skip.csv >table.txt 2>stderr.txt &&
-   grep -q "skipped gone (line 2): trace not found: .*no/such/trace" table.txt &&
-   grep -q "over 1 row (1 skipped)" table.txt &&
-   grep -q "^gone,h100,10,,,,skipped," skip.csv; then
-	echo "ok - missing trace: skipped with the reason, not counted"
-else
-	fail "missing trace"; cat table.txt stderr.txt skip.csv
-fi
-# every row skipped validates nothing: exit 2 with the reasons, no output
-# (issue 79: it exited 0)
-rm -f skip.csv
+RT=$(realpath "$T")
 "$GPUVM" validate --manifest skip.tsv --csv skip.csv >table.txt 2>stderr.txt
 rc=$?
-if [ $rc -eq 2 ] && [ ! -e skip.csv ] &&
-   grep -q "skipped gone (line 2): trace not found: .*no/such/trace" stderr.txt &&
-   grep -q "no row could be run (all 1 skipped): nothing was validated" stderr.txt; then
-	echo "ok - every row skipped: exit 2, the reasons, no output"
+want="skip.tsv:2: trace: row 'gone': 'no/such/trace' is not in the manifest's folder ($RT) nor in its parent ($(dirname "$RT"))"
+if [ $rc -eq 2 ] && grep -qF -- "$want" stderr.txt && [ ! -e skip.csv ]; then
+	echo "ok - missing trace: exit 2, $(cat stderr.txt)"
 else
-	fail "every row skipped: exit $rc"; cat table.txt stderr.txt
+	fail "missing trace: exit $rc, wanted 2 and '$want'"; cat table.txt stderr.txt
+fi
+{ cat head.tsv; printf 'abs\t%s/no-such-trace\tNVIDIA X\th100\t10\tkernel time\ttest\n' "$RT"; } >abs.tsv
+"$GPUVM" validate --manifest abs.tsv >table.txt 2>stderr.txt
+rc=$?
+if [ $rc -eq 2 ] && grep -qF "abs.tsv:2: trace: row 'abs': $RT/no-such-trace: no such file or folder" stderr.txt; then
+	echo "ok - missing absolute trace: exit 2"
+else
+	fail "missing absolute trace: exit $rc"; cat stderr.txt
+fi
+# res/m/m.tsv: traces/own only beside the manifest, traces/up only in its
+# parent, traces/both in both (the manifest's folder wins); run from
+# another directory, so the current one plays no part
+VA=$SRC/traces/accelsim-vectoradd
+if [ -e "$VA" ]; then
+	mkdir -p res/m/traces res/traces run
+	cp -r "$VA" res/m/traces/own && cp -r "$VA" res/traces/up &&
+		cp -r "$VA" res/m/traces/both && cp -r "$VA" res/traces/both
+	{ cat head.tsv
+	  for r in own up both; do printf '%s\ttraces/%s\tNVIDIA X\th100\t10\tkernel time\ttest\n' $r $r; done
+	} >res/m/m.tsv
+	if (cd run && "$GPUVM" validate --manifest ../res/m/m.tsv --csv ../res.csv -q 2>../stderr.txt) &&
+	   python3 - res.csv "$RT/res" <<'EOF'
+import csv, sys
+r = {x["name"]: x["trace_resolved"] for x in csv.DictReader(open(sys.argv[1], newline=""))}
+base = sys.argv[2]
+want = {"own": base + "/m/traces/own", "up": base + "/traces/up", "both": base + "/m/traces/both"}
+assert r == want, (r, want)
+EOF
+	then echo "ok - trace paths: the manifest's folder first, then its parent"
+	else fail "trace paths from the manifest's folder"; cat stderr.txt res.csv
+	fi
+else
+	echo "skip - trace paths: $VA not present"
 fi
 # an output path is checked before the manifest is read or anything runs
 "$GPUVM" validate --manifest skip.tsv --csv no/such/dir/out.csv >/dev/null 2>stderr.txt
@@ -389,7 +409,8 @@ fi
 # ---- --help teaches -------------------------------------------------------
 "$GPUVM" validate --help >help.txt
 if grep -q "launch overhead is excluded" help.txt && grep -q "measured_us" help.txt &&
-   grep -q "parent of the" help.txt; then echo "ok - --help explains the comparison and manifest"
+   grep -q "looked up in the manifest.s folder, then in that folder.s" help.txt; then
+	echo "ok - --help explains the comparison and manifest"
 else fail "--help"; cat help.txt
 fi
 
