@@ -88,9 +88,9 @@ static void print_preset_summaries(const struct calib *c, FILE *f)
 
 void calib_print_table(const struct calib *c, FILE *f)
 {
-	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %-6s %s\n", "gpu", "quantity", "unit",
+	fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6s  %-11s %s\n", "gpu", "quantity", "unit",
 		"simulated", "published", "error%", "tol%", "status", "role");
-	size_t pass = 0, fail = 0, noref = 0;
+	size_t pass = 0, fail = 0, noref = 0, odd = 0;
 	double abs_err = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
@@ -107,12 +107,13 @@ void calib_print_table(const struct calib *c, FILE *f)
 		else
 			snprintf(e, sizeof e, "-");
 		const char *role = r->pub ? pub_role_name(r->pub->role) : "";
-		fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6.0f  %-6s %s%s%s\n", r->gpu, r->quantity,
+		fprintf(f, "%-10s %-32s %-10s %10s %14s %8s %6.0f  %-11s %s%s%s\n", r->gpu, r->quantity,
 			r->unit, s, p, e, tol_of(r), r->status, *role ? role : "-",
 			*r->note ? "  " : "", r->note);
 		pass += !strcmp(r->status, "pass");
 		fail += !strcmp(r->status, "FAIL");
-		noref += !strcmp(r->status, "no-ref");
+		noref += !strcmp(r->status, "no-ref") || !strcmp(r->status, "implausible");
+		odd += !strncmp(r->note, "implausible", 11);
 		if (compared(r))
 			abs_err += fabs(r->err_pct);
 	}
@@ -120,7 +121,8 @@ void calib_print_table(const struct calib *c, FILE *f)
 		pass, fail);
 	if (pass + fail)
 		fprintf(f, ", mean |error| %.2f %%", abs_err / (double)(pass + fail));
-	fprintf(f, "; %zu without a published value (simulated only)\n", noref);
+	fprintf(f, "; %zu without a published value (simulated only); %zu implausible "
+		   "(the note says why)\n", noref, odd);
 	fputs("validation rows alone: ", f);
 	print_tally(c, 0, c->n, PUB_ROLE_VALIDATION, f);
 	fputs("; calibration rows: ", f);

@@ -28,8 +28,10 @@ struct row {
 	double sim;        /* NAN when the run could not measure it */
 	const struct pub *pub;
 	double err_pct;
-	const char *status; /* pass, FAIL, no-ref, n/a */
-	char note[160];
+	/* pass, FAIL, no-ref, implausible (no-ref, and the simulated value
+	 * is physically impossible: note says why), n/a, skipped */
+	const char *status;
+	char note[256];     /* why skipped or implausible */
 };
 
 struct calib {

@@ -172,6 +172,39 @@ then
 else
 	fail "calibrate summary line"; grep -A3 "rows with a published" jobs2.txt
 fi
+# ---- physically implausible values, flagged where nothing is published -----
+# p100 and k80 set no kernel front-end nor CTA launch cost: an empty kernel
+# takes no time; p100 sets no L2 throughput, so its SMs store at their own
+# 128 B/clk (56 x 128 B x 1480 MHz = 10608.6 GB/s), no L2's rate
+if grep -Eq '^p100 +empty_kernel_cycles_grid65536 +cycles +0 +none published +- +15 +implausible +- +implausible: zero time: p100 sets no kernel front-end' jobs2.txt &&
+   grep -Eq '^p100 +l2_write_gb_s_1cta_per_sm +GB/s +10608.6 +none published +- +15 +implausible +- +implausible: p100 sets no L2 throughput \(l2.slices = 0\)' jobs2.txt &&
+   grep -Eq '^k80 +empty_kernel_cycles_grid1 +cycles +0 .* implausible ' jobs2.txt &&
+   grep -Eq '; [1-9][0-9]* implausible \(the note says why\)$' jobs2.txt; then
+	echo "ok - implausible: a zero-time empty kernel, an L2 store rate that is the SMs' own"
+else
+	fail "implausible rows not flagged"; grep -E 'empty_kernel_cycles_grid65536|l2_write_gb_s_1cta_per_sm|without a published' jobs2.txt
+fi
+# a plausible row without a published value stays no-ref: a100 sets
+# launch costs, and its STREAM rows stay below its DRAM peak
+if python3 - jobs2.csv out.csv <<'EOF'
+import csv, sys
+p = list(csv.DictReader(open(sys.argv[1], newline="")))
+a = list(csv.DictReader(open(sys.argv[2], newline="")))
+odd = [r for r in p if r["status"] == "implausible"]
+assert odd and all(r["published"] == "" for r in odd), odd
+# every zero duration is flagged, nothing else among the durations
+for r in p:
+    if r["unit"] in ("cycles", "us", "ns") and r["simulated"] and "extra" not in r["quantity"] \
+            and r["status"] in ("no-ref", "implausible"):
+        assert (float(r["simulated"]) <= 0) == (r["status"] == "implausible"), r
+e = [r for r in a if r["quantity"].startswith("empty_kernel_cycles") and r["simulated"]]
+assert e and all(r["status"] == "no-ref" and float(r["simulated"]) > 0 for r in e), e
+assert not [r for r in a if r["quantity"].startswith("stream_") and r["status"] == "implausible"]
+EOF
+then echo "ok - implausible only where impossible: a100's empty kernels and STREAM rows stay no-ref"
+else fail "implausible flags on plausible rows"
+fi
+
 # the first failing preset in the list is the one reported, whichever
 # worker ends first (two fail at once)
 for j in 1 3 3 3; do
