@@ -119,7 +119,11 @@ else
 fi
 
 # ---- --jobs: presets in worker processes, the same rows in the same order ----
-"$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs1.csv >jobs1.txt 2>err.txt
+# (with p100's figures, where the default loads skip the L1: checked below)
+PLOT1=()
+command -v gnuplot >/dev/null 2>&1 && PLOT1=(--plot jobs.png)
+"$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs1.csv "${PLOT1[@]}" \
+	>jobs1.txt 2>err.txt
 rc1=$?
 "$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs2.csv --jobs 2 >jobs2.txt 2>>err.txt
 rc2=$?
@@ -270,6 +274,36 @@ if [ ${#PLOT[@]} -gt 0 ]; then
 		echo "ok - --plot: fig-a100-latency.png and fig-a100-bandwidth.png"
 	else
 		fail "--plot"; cat stderr.txt; ls
+	fi
+	# published values are markers (no line joins footprints nobody
+	# measured between), their source family and role in the legend, a
+	# square for calibration and a triangle for validation; only the
+	# simulated curve is a line; units on both axes
+	gp=fig-a100-latency.gp
+	if [ "$(grep -c 'with linespoints' $gp)" = 1 ] &&
+	   grep -q "with linespoints .* title 'gpuvm (simulated)'" $gp &&
+	   grep -q "with points pt 9 .* title 'published: gpu-benches, validation'" $gp &&
+	   grep -q "with points pt 5 .* title 'published: gpu-benches, calibration (preset set from it)'" $gp &&
+	   grep -q "with points pt 9 .* title 'published: RF21, validation'" $gp &&
+	   grep -q "^set ylabel 'latency (cycles per load)'" $gp && grep -q "^set xlabel 'footprint (bytes)'" $gp &&
+	   grep -q "^set ylabel 'bandwidth (GB/s)'" fig-a100-bandwidth.gp &&
+	   grep -q "with points .* title 'published: gpu-benches, validation'" fig-a100-bandwidth.gp &&
+	   ! grep -q '^set label 1' $gp; then
+		echo "ok - calibrate figures: published points as markers by source and role, units on the axes"
+	else
+		fail "calibrate figure styles"; grep -E '^set [xy]label|title|^set label' $gp fig-a100-bandwidth.gp
+	fi
+	# p100's default loads skip the L1: its curve starts at an L2 hit
+	# where the published L1 hits chase with __ldca; the figure draws
+	# gpuvm's __ldca chase beside them and says it is a convention
+	gp=jobs-p100-latency.gp
+	if grep -q '^set label 1 "At 4 KiB the curve uses default loads, which p100.s L1 does not cache' $gp &&
+	   grep -q 'a convention, not a miss' $gp &&
+	   grep -q "with points pt 6 .* title 'gpuvm, __ldca L1 chase" $gp &&
+	   [ -s jobs-p100-latency.png ] && [ -s jobs-k80-latency.png ]; then
+		echo "ok - p100's figure: the __ldca L1 point beside the published ones, the convention noted"
+	else
+		fail "p100 figure: no __ldca note"; grep -E '^set label|title' $gp
 	fi
 else
 	echo "skip - gnuplot not installed"
