@@ -40,13 +40,13 @@ echo
 echo "== Fig. 1a: random sampling, reads per simulated second =="
 "$GPUVM" sweep --gpu p100,k80 --workload "random-sampling:reads=$READS" \
 	--vary "workload.region=$SAMPLING_REGIONS" -j "$JOBS" \
-	--y items_per_sim_second --logy --title "Fig. 1a: random sampling ($READS reads/thread)" \
+	--y items_per_sim_second --logy --title "Fig. 1a of Karnagel et al." \
 	--csv "$OUT/fig1a_sampling.csv" --plot "$OUT/fig1a_sampling.png"
 echo
 echo "== Fig. 1b: hash group-by, rows per simulated second =="
 "$GPUVM" sweep --gpu p100,k80 --workload "hash-groupby:input=$INPUT" \
 	--vary "workload.region=$GROUPBY_REGIONS" -j "$JOBS" \
-	--y items_per_sim_second --logy --title "Fig. 1b: hash group-by ($INPUT rows)" \
+	--y items_per_sim_second --logy --title "Fig. 1b of Karnagel et al." \
 	--csv "$OUT/fig1b_groupby.csv" --plot "$OUT/fig1b_groupby.png"
 echo
 fi

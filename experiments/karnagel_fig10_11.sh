@@ -56,7 +56,7 @@ for gpu in k80 p100; do
 	"$GPUVM" sweep --gpu "$gpu" --workload "random-sampling:reads=$READS" \
 		--vary workload.scope=none,128MiB,2GiB --vary "workload.region=$regions" \
 		--x workload.region -j "$JOBS" --y items_per_sim_second --logy \
-		--title "Fig. 10$sub: random sampling with TLB scopes" \
+		--title "Fig. 10$sub of Karnagel et al., TLB scopes" \
 		--csv "$OUT/fig10${sub}_sampling_$gpu.csv" --plot "$OUT/fig10${sub}_sampling_$gpu.png"
 	echo
 	echo "== Fig. 11$sub: hash group-by on $gpu, rows per simulated second =="

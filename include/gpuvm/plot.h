@@ -20,6 +20,10 @@ struct gpuvm_plot_series {
 	const double *x;
 	const double *y;
 	size_t n;
+	/* gnuplot's drawing style after "with" ("points pt 5 ps 1.5 lc rgb
+	 * '#d62728'": markers alone, for values measured at a few points
+	 * that no line should join); NULL: lines through points */
+	const char *style;
 };
 
 struct gpuvm_plot_opts {
@@ -37,6 +41,9 @@ struct gpuvm_plot_opts {
 	/* Otherwise an axis becomes logarithmic when some series spans more
 	 * than 10x on it with every value positive (a categorical x never). */
 	bool fixed_scales;
+	/* A note drawn in the figure's top left corner ('\n' breaks lines),
+	 * e.g. why two kinds of point differ; NULL: none. Line figures only. */
+	const char *note;
 };
 
 /* True when a gnuplot executable is on PATH. */
@@ -72,10 +79,28 @@ int gpuvm_plot_lines(const char *out_path, const char *title, const char *xlabel
  * axes over one common range, and the line y = x. opts gives the title,
  * axis labels and size (its log and x-axis fields are not used). Points
  * that are not finite or not positive are left out. Written atomically
- * like the lines. */
+ * like the lines. The points' families are their labels' programs, as
+ * gpuvm_plot_scatter_families below gives them. */
 int gpuvm_plot_scatter_diagonal(const char *out_path, const struct gpuvm_plot_opts *opts,
 				const char *const *labels, const double *x, const double *y,
 				size_t n, struct gpuvm_error *err);
+
+/* The same figure for points of several families and devices (validate:
+ * programs measured on GPUs). Every family gets its own colour and marker
+ * shape, one legend entry each; every device its fill (the first filled,
+ * the second open, ...), one legend entry each in grey; band_pct > 0 draws
+ * the band y = x (1 ± band_pct / 100). Labels are drawn beside the points
+ * only while there are few enough not to cover one another (30). */
+struct gpuvm_plot_scatter {
+	const char *const *labels;   /* per point, or NULL */
+	const char *const *families; /* per point, or NULL: the label up to a
+					'-' before a digit ("gemm-256": gemm) */
+	const char *const *devices;  /* per point, or NULL: one device, unnamed */
+	double band_pct;
+};
+int gpuvm_plot_scatter_families(const char *out_path, const struct gpuvm_plot_opts *opts,
+				const struct gpuvm_plot_scatter *s, const double *x,
+				const double *y, size_t n, struct gpuvm_error *err);
 
 /* A heatmap of a rows x cols matrix z (row-major; row r drawn bottom to
  * top as y = r, column c as x = c; non-finite cells are grey, apart from

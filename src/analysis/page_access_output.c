@@ -295,12 +295,19 @@ static int draw(const struct gpuvm_page_access *pa, const char *path, bool by_de
 	}
 	for (size_t k = 0; k < nt; k++)
 		tlp[k] = tl[k];
+	/* the colour bar's unit: an access is a warp instruction's touch of
+	 * a page (an access counter's view), per page of the cell's row */
+	char page[32], ylabel[96], cblabel[128];
+	gpuvm_format_size(gpuvm_page_access_page_bytes(pa) ? gpuvm_page_access_page_bytes(pa) : 4096,
+			  page, sizeof page);
+	snprintf(ylabel, sizeof ylabel, "page (%s each)", page);
+	snprintf(cblabel, sizeof cblabel, "warp instructions per %s page (log)", page);
 	struct gpuvm_plot_heatmap_opts o = {
 		.title = "page accesses per allocation (blue: read-only, red: read-write; "
 			 "dashed: kernel launches)",
 		.xlabel = "time (memory warp instructions pulled)",
-		.ylabel = "page",
-		.cblabel = "accesses per page (log)",
+		.ylabel = ylabel,
+		.cblabel = cblabel,
 		.diverging = true,
 		.cbtic_values = tv,
 		.cbtic_labels = tlp,
@@ -314,6 +321,7 @@ static int draw(const struct gpuvm_page_access *pa, const char *path, bool by_de
 				 "kernel launches",
 			.xlabel = o.xlabel,
 			.ylabel = o.ylabel,
+			.cblabel = "paging decision (most frequent)",
 			.categories = decision_categories,
 			.category_colours = decision_colours,
 			.n_categories = 1 + GPUVM_UVM_DECISIONS,

@@ -29,8 +29,10 @@ struct row {
 	double sim;        /* NAN when the run could not measure it */
 	const struct pub *pub;
 	double err_pct;
-	const char *status; /* pass, FAIL, no-ref, n/a */
-	char note[160];
+	/* pass, FAIL, no-ref, implausible (no-ref, and the simulated value
+	 * is physically impossible: note says why), n/a, skipped */
+	const char *status;
+	char note[256];     /* why skipped or implausible */
 };
 
 struct calib {
@@ -63,6 +65,13 @@ void calib_judge(struct row *r);
  * from first on (a quantity may have several sources): 0, or -1 when out
  * of memory. */
 int calib_add_other_published(struct calib *c, size_t first);
+
+struct gpuvm_config;
+/* Flags the preset's rows from first on whose simulated value is
+ * physically implausible for cfg (calib_plausible.c): status "implausible"
+ * where nothing was published, the reason in the note either way. */
+void calib_flag_implausible(struct calib *c, size_t first, const struct gpuvm_config *cfg,
+			    const char *gpu);
 
 /* Every row of one preset (cmd_calibrate.c): 0, or -1 with c->err. */
 int calibrate_preset(struct calib *c, const char *gpu);

@@ -602,9 +602,13 @@ int calibrate_preset(struct calib *c, const char *gpu)
 	warp_load_rows(c, cfg, gpu);
 	l2_rows(c, cfg, gpu);
 	launch_link_rows(c, cfg, gpu);
-	free(cfg);
-	if (!c->failed && calib_add_other_published(c, first))
+	if (!c->failed && calib_add_other_published(c, first)) {
+		free(cfg);
 		return gpuvm_fail(c->err, "gpuvm", 0, NULL, "out of memory");
+	}
+	if (!c->failed)
+		calib_flag_implausible(c, first, cfg, gpu);
+	free(cfg);
 	return c->failed ? -1 : 0;
 }
 
@@ -670,8 +674,11 @@ static void calibrate_usage(FILE *out)
 	      "  zero_copy_read_ns       a chase over pinned host memory: one read's round trip\n"
 	      "Tolerance: +-10 % for latencies, +-15 % for throughputs, bandwidths and\n"
 	      "empty-kernel times. status: pass, FAIL (outside), no-ref (nothing published:\n"
-	      "the table shows \"none published\"), n/a (not measurable on this preset),\n"
-	      "skipped (not run with --quick).\n"
+	      "the table shows \"none published\"), implausible (nothing published, and\n"
+	      "physically impossible: a duration of zero or less, a rate above the preset's\n"
+	      "own DRAM, L2 or link peak; the note says why; a compared row so keeps its\n"
+	      "verdict and gets the note), n/a (not measurable on this preset), skipped\n"
+	      "(not run with --quick).\n"
 	      "\n"
 	      "  --gpu PRESET|all  a preset name or .ini file, a comma-separated list of them,\n"
 	      "                    or all (k80 p100 v100 a100 h100 h100-pcie); default all\n"

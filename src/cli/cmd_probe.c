@@ -154,7 +154,8 @@ static int plot_curves(const struct gpuvm_probe_result *r, const char *path, con
 			char sz[32];
 			gpuvm_format_size(s, sz, sizeof sz);
 			snprintf(names[ns], sizeof names[ns], "stride %s", sz);
-			series[ns] = (struct gpuvm_plot_series){names[ns], xs + i, ys + i, j - i};
+			series[ns] = (struct gpuvm_plot_series){
+				.name = names[ns], .x = xs + i, .y = ys + i, .n = j - i};
 			ns++;
 		}
 		i = j;

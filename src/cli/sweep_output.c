@@ -666,7 +666,8 @@ int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error
 							s->vary[k].values[vi[k]]);
 		if (!len)
 			snprintf(name, 256, "%s", yk);
-		series[id] = (struct gpuvm_plot_series){name, xs + id * n_x, ys + id * n_x, n_x};
+		series[id] = (struct gpuvm_plot_series){
+			.name = name, .x = xs + id * n_x, .y = ys + id * n_x, .n = n_x};
 	}
 
 	const char **cats = NULL;
@@ -693,8 +694,10 @@ int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error
 	for (size_t g = 0, len = 0; g < s->n_gpus && len < sizeof gpus; g++)
 		len += (size_t)snprintf(gpus + len, sizeof gpus - len, "%s%s", g ? ", " : "",
 					s->gpus[g]);
+	/* one line: --title names the figure, the spec and GPUs what it
+	 * ran (so a title need not repeat them) */
 	if (s->title)
-		snprintf(title, sizeof title, "%s\n%s on %s", s->title, spec, gpus);
+		snprintf(title, sizeof title, "%s: %s on %s", s->title, spec, gpus);
 	else
 		snprintf(title, sizeof title, "%s on %s", spec, gpus);
 	struct gpuvm_plot_opts o = {

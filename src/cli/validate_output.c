@@ -135,18 +135,23 @@ int validate_write_plot(const struct manifest *m, const struct summary *s, const
 {
 	double *x = calloc(m->n, sizeof *x), *y = calloc(m->n, sizeof *y);
 	const char **labels = calloc(m->n, sizeof *labels);
+	const char **devices = calloc(m->n, sizeof *devices);
 	int rc = -1;
-	if (!x || !y || !labels) {
+	if (!x || !y || !labels || !devices) {
 		gpuvm_fail(err, "--plot", 0, NULL, "out of memory");
 		goto out;
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < m->n; i++) {
-		if (m->rows[i].skipped)
+		const struct vrow *r = &m->rows[i];
+		if (r->skipped)
 			continue;
-		x[k] = m->rows[i].measured_us;
-		y[k] = m->rows[i].sim_us;
-		labels[k++] = m->rows[i].f[C_NAME];
+		x[k] = r->measured_us;
+		y[k] = r->sim_us;
+		/* the GPU measured (the manifest's device), else the preset:
+		 * its fill in the figure */
+		devices[k] = r->f[C_DEVICE] && *r->f[C_DEVICE] ? r->f[C_DEVICE] : r->preset;
+		labels[k++] = r->f[C_NAME];
 	}
 	char title[160], r_text[48];
 	if (isfinite(s->r_log))
@@ -160,11 +165,15 @@ int validate_write_plot(const struct manifest *m, const struct summary *s, const
 		.xlabel = "measured kernel time (µs, launch overhead excluded)",
 		.ylabel = "simulated kernel time (µs, launch overhead excluded)",
 	};
-	rc = gpuvm_plot_scatter_diagonal(path, &o, labels, x, y, k, err);
+	/* a colour and shape per program (the name before "-<digit>"), a
+	 * fill per device, and the band of errors within 20 % */
+	struct gpuvm_plot_scatter sc = {.labels = labels, .devices = devices, .band_pct = 20};
+	rc = gpuvm_plot_scatter_families(path, &o, &sc, x, y, k, err);
 out:
 	free(x);
 	free(y);
 	free(labels);
+	free(devices);
 	return rc;
 }
 

@@ -176,6 +176,21 @@ size_t plot_build_script(FILE *f, enum plot_format fmt,
 		}
 		fputs("\"\n", f);
 	}
+	if (o->note) {
+		/* double-quoted, so that its '\n' break lines; boxed on white
+		 * so that a grid line does not run through it */
+		fputs("set label 1 \"", f);
+		for (const char *p = o->note; *p; p++) {
+			if (*p == '\n')
+				fputs("\\n", f);
+			else if (*p == '"' || *p == '\\')
+				fprintf(f, "\\%c", *p);
+			else
+				fputc(*p == '\r' || *p == '\t' ? ' ' : *p, f);
+		}
+		fputs("\" at graph 0.02, graph 0.97 left front boxed\n"
+		      "set style textbox opaque noborder\n", f);
+	}
 	if (o->xlabel) {
 		fputs("set xlabel ", f);
 		plot_put_quoted(f, o->xlabel);
@@ -267,8 +282,8 @@ size_t plot_build_script(FILE *f, enum plot_format fmt,
 			fprintf(f, "%s$d%zu using ($1%+.6g):2 with boxes title ",
 				first ? "" : ", \\\n     ", s, ((double)k - ((double)used - 1) / 2) * bw);
 		else
-			fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt 7 ps 0.8 title ",
-				first ? "" : ", \\\n     ", s);
+			fprintf(f, "%s$d%zu using 1:2 with %s title ", first ? "" : ", \\\n     ", s,
+				series[s].style ? series[s].style : "linespoints lw 2 pt 7 ps 0.8");
 		plot_put_quoted(f, series[s].name ? series[s].name : "");
 		first = false;
 		k++;

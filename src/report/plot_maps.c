@@ -1,5 +1,6 @@
-/* Scatter plots against the diagonal (gpuvm_plot_scatter_diagonal: validate's
- * simulated vs measured times) and heatmaps (gpuvm_plot_heatmap: probe's
+/* Scatter plots against the diagonal (gpuvm_plot_scatter_families:
+ * validate's simulated vs measured times, a colour and shape per program,
+ * a fill per device, a band of tolerance) and heatmaps (gpuvm_plot_heatmap: probe's
  * TLB matrices; gpuvm_plot_heatmaps: the page-access panels).
  *
  * Owns: nothing between calls. May call: plot.c's driver and plot_lines.c's
@@ -17,7 +18,7 @@
 
 struct scatter_ctx {
 	const struct gpuvm_plot_opts *o;
-	const char *const *labels;
+	const struct gpuvm_plot_scatter *s;
 	const double *x, *y;
 	size_t n;
 };
@@ -44,9 +45,36 @@ static void put_log_tics(FILE *f, const char *axis, double lo, double hi)
 }
 
 #define SCATTER_MAX_LABELS 30
-#define SCATTER_MAX_GROUPS 16
+/* Past this many families one colour for all: no reader tells 40 apart. */
+#define SCATTER_MAX_FAMILIES 40
+#define SCATTER_MAX_DEVICES 4
 
-/* The length of a point label's group: up to the first '-' that a digit
+/* Colours a reader tells apart (Tableau 10, then 6 darker or lighter
+ * ones), and marker shapes: filled and open forms of each (gnuplot's
+ * pt numbers), so that colour and shape together name a family even in
+ * grey print. A device is the fill: the first filled, the second open,
+ * the third and fourth a plus and a cross in the family's colour. */
+static const char *const family_colours[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+	"#bcbd22", "#17becf", "#393b79", "#b15928", "#637939", "#e7298a", "#005f5f", "#f2b701",
+};
+#define N_COLOURS (sizeof family_colours / sizeof family_colours[0])
+static const int shape_filled[] = {7, 5, 9, 13, 11}; /* circle square triangle diamond ∇ */
+static const int shape_open[] = {6, 4, 8, 12, 10};
+#define N_SHAPES (sizeof shape_filled / sizeof shape_filled[0])
+
+static int family_pt(size_t family, size_t device)
+{
+	size_t k = family % N_SHAPES;
+	switch (device) {
+	case 0: return shape_filled[k];
+	case 1: return shape_open[k];
+	case 2: return 1; /* + */
+	default: return 2; /* x */
+	}
+}
+
+/* The length of a point label's family: up to the first '-' that a digit
  * follows ("2dconv-128-x8": 6), or all of it ("b+tree"). */
 static size_t group_length(const char *label)
 {
@@ -57,15 +85,35 @@ static size_t group_length(const char *label)
 	return i;
 }
 
-static bool same_group(const char *a, const char *b)
+/* Point i's family name: s->families[i], or its label's prefix. */
+static void family_of(const struct scatter_ctx *c, size_t i, char *buf, size_t len)
 {
-	size_t n = group_length(a);
-	return n == group_length(b) && !strncmp(a, b, n);
+	const struct gpuvm_plot_scatter *s = c->s;
+	if (s->families && s->families[i])
+		snprintf(buf, len, "%s", s->families[i]);
+	else if (s->labels && s->labels[i]) {
+		size_t n = group_length(s->labels[i]);
+		snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s->labels[i]);
+	} else
+		snprintf(buf, len, "%s", "");
+}
+
+/* Index of name among names[0..*n), added when new (up to max; -1 past). */
+static int intern(char (*names)[64], size_t *n, size_t max, const char *name)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (!strcmp(names[k], name))
+			return (int)k;
+	if (*n == max)
+		return -1;
+	snprintf(names[*n], 64, "%s", name);
+	return (int)(*n)++;
 }
 
 static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 {
 	const struct scatter_ctx *c = ctx;
+	const struct gpuvm_plot_scatter *sc = c->s;
 	double lo = INFINITY, hi = -INFINITY;
 	size_t used = 0;
 	for (size_t i = 0; i < c->n; i++) {
@@ -78,14 +126,37 @@ static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 	}
 	if (!used)
 		return 0;
+	/* Families and devices: a colour and shape each, a fill each. */
+	static char fam[SCATTER_MAX_FAMILIES][64], dev[SCATTER_MAX_DEVICES][64];
+	size_t n_fam = 0, n_dev = 0;
+	int *g = calloc(c->n ? c->n : 1, 2 * sizeof *g);
+	bool by_family = g && (sc->families || sc->labels);
+	bool by_device = g && sc->devices;
+	for (size_t i = 0; g && i < c->n; i++) {
+		char name[64];
+		family_of(c, i, name, sizeof name);
+		g[2 * i] = by_family ? intern(fam, &n_fam, SCATTER_MAX_FAMILIES, name) : 0;
+		g[2 * i + 1] = by_device ? intern(dev, &n_dev, SCATTER_MAX_DEVICES,
+						  sc->devices[i] ? sc->devices[i] : "") : 0;
+		by_family &= g[2 * i] >= 0;
+		by_device &= g[2 * i + 1] >= 0;
+	}
+	if (!by_family)
+		n_fam = 0;
+	if (!by_device)
+		n_dev = 0;
+	bool key_right = n_fam + n_dev > 0;
 	/* one range for both axes, out to whole decades with some room, so
 	 * the diagonal runs corner to corner */
 	lo = pow(10, floor(log10(lo / 1.5)));
 	hi = pow(10, ceil(log10(hi * 1.5)));
-	int w = c->o->width > 0 ? c->o->width : 700, h = c->o->height > 0 ? c->o->height : 700;
+	int w = c->o->width > 0 ? c->o->width : key_right ? 900 : 700;
+	int h = c->o->height > 0 ? c->o->height : 700;
 	plot_put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
-	fputs("set grid\nset key top left\nset size square\nset logscale xy 10\n"
-	      "set format x '%g'\nset format y '%g'\n", f);
+	/* the legend beside the square plot, never on the points */
+	fprintf(f, "set grid\nset key %s\nset size square\nset logscale xy 10\n"
+		   "set format x '%%g'\nset format y '%%g'\n",
+		key_right ? "outside right top vertical Left reverse samplen 1.5" : "top left");
 	put_log_tics(f, "x", lo, hi);
 	put_log_tics(f, "y", lo, hi);
 	const char *labels[3][2] = {{"title", c->o->title},
@@ -99,70 +170,87 @@ static size_t scatter_script(FILE *f, enum plot_format fmt, const void *ctx)
 		}
 	fprintf(f, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\nset samples 200\n", lo, hi,
 		lo, hi);
-	/* Past SCATTER_MAX_LABELS points the labels cover one another: the
-	 * points are then coloured by their label's group (the label up to
-	 * a '-' before a digit: "gemm-256-x8" is gemm's), one legend entry
-	 * each, when there are at most SCATTER_MAX_GROUPS groups. */
-	size_t group[SCATTER_MAX_GROUPS], groups = 0;
-	bool by_group = c->labels && used > SCATTER_MAX_LABELS;
-	int *g = by_group ? calloc(c->n, sizeof *g) : NULL;
-	for (size_t i = 0; g && i < c->n; i++) {
-		size_t k = 0;
-		while (k < groups && !same_group(c->labels[group[k]], c->labels[i]))
-			k++;
-		if (k == groups) {
-			if (groups == SCATTER_MAX_GROUPS) {
-				free(g);
-				g = NULL;
-				break;
-			}
-			group[groups++] = i;
-		}
-		g[i] = (int)k;
-	}
-	/* x y "label" group: a label's double quotes become single ones */
+	/* x y "label" family device: a label's double quotes become single ones */
 	fputs("$p << EOD\n", f);
 	for (size_t i = 0; i < c->n; i++) {
 		double x = c->x[i], y = c->y[i];
 		if (!isfinite(x) || !isfinite(y) || x <= 0 || y <= 0)
 			continue;
 		fprintf(f, "%.17g %.17g \"", x, y);
-		for (const char *s = c->labels && c->labels[i] ? c->labels[i] : ""; *s; s++)
+		for (const char *s = sc->labels && sc->labels[i] ? sc->labels[i] : ""; *s; s++)
 			fputc(*s == '"' ? '\'' : (*s == '\n' || *s == '\r' || *s == '\t') ? ' ' : *s, f);
-		fprintf(f, "\" %d\n", g ? g[i] : 0);
+		fprintf(f, "\" %d %d\n", n_fam ? g[2 * i] : 0, n_dev ? g[2 * i + 1] : 0);
 	}
 	fputs("EOD\n", f);
-	fputs("plot x with lines dt 2 lw 1.5 lc rgb '#808080' title 'y = x'", f);
-	if (g) {
-		for (size_t k = 0; k < groups; k++) {
-			fprintf(f, ", \\\n     $p using 1:($4 == %zu ? $2 : 1/0) with points pt %d ps 1.1 "
-				   "lc %zu title ", k, 5 + (int)(k % 3) * 2, k + 1);
-			const char *l = c->labels[group[k]];
-			size_t len = group_length(l);
-			char name[64];
-			snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), l);
-			plot_put_quoted(f, name);
+	/* the band first, so that the points lie on it */
+	if (sc->band_pct > 0) {
+		double b = sc->band_pct / 100;
+		fprintf(f, "plot '+' using 1:($1*%.17g):($1*%.17g) with filledcurves "
+			   "fc rgb '#e3e3e3' fs solid 1.0 noborder title '± %g %%', \\\n     ",
+			1 - b, 1 + b, sc->band_pct);
+	} else
+		fputs("plot ", f);
+	fputs("x with lines dt 2 lw 1.5 lc rgb '#808080' title 'y = x'", f);
+	if (n_fam || n_dev) {
+		size_t nf = n_fam ? n_fam : 1, nd = n_dev ? n_dev : 1;
+		/* the data: one clause per family and device present, no legend
+		 * entry (the entries below name each once) */
+		for (size_t k = 0; k < nf; k++)
+			for (size_t d = 0; d < nd; d++) {
+				bool any = false;
+				for (size_t i = 0; i < c->n && !any; i++)
+					any = (!n_fam || g[2 * i] == (int)k) && (!n_dev || g[2 * i + 1] == (int)d);
+				if (!any)
+					continue;
+				fprintf(f, ", \\\n     $p using 1:($4 == %zu && $5 == %zu ? $2 : 1/0) with "
+					   "points pt %d ps 1.2 lw 1.5 lc rgb '%s' notitle",
+					k, d, family_pt(n_fam ? k : 0, d),
+					n_fam ? family_colours[k % N_COLOURS] : "#1f77b4");
+			}
+		/* the legend: each family in its colour and shape, filled; each
+		 * device in grey, in its fill */
+		for (size_t k = 0; k < n_fam; k++) {
+			fprintf(f, ", \\\n     NaN with points pt %d ps 1.2 lc rgb '%s' title ",
+				family_pt(k, 0), family_colours[k % N_COLOURS]);
+			plot_put_quoted(f, fam[k]);
+		}
+		for (size_t d = 0; d < n_dev; d++) {
+			static const char *const fill[] = {"filled", "open", "plus", "cross"};
+			char t[96];
+			snprintf(t, sizeof t, "%s (%s)", dev[d], fill[d]);
+			fprintf(f, ", \\\n     NaN with points pt %d ps 1.2 lc rgb '#404040' title ",
+				family_pt(0, d));
+			plot_put_quoted(f, t);
 		}
 	} else {
 		fputs(", \\\n     $p using 1:2 with points pt 7 ps 1.3 lc rgb '#1f77b4' "
 		      "title 'simulated vs measured'", f);
-		if (c->labels && !by_group)
-			fputs(", \\\n     $p using 1:2:3 with labels left offset char 1,0.6 notitle", f);
 	}
+	if (sc->labels && used <= SCATTER_MAX_LABELS)
+		fputs(", \\\n     $p using 1:2:3 with labels left offset char 1,0.6 notitle", f);
 	fputs("\nunset output\n", f);
 	free(g);
 	return used;
+}
+
+int gpuvm_plot_scatter_families(const char *out_path, const struct gpuvm_plot_opts *opts,
+				const struct gpuvm_plot_scatter *s, const double *x,
+				const double *y, size_t n, struct gpuvm_error *err)
+{
+	if (gpuvm_plot_check_path(out_path, err) != 0)
+		return -1;
+	struct gpuvm_plot_opts none = {0};
+	struct gpuvm_plot_scatter plain = {0};
+	struct scatter_ctx c = {opts ? opts : &none, s ? s : &plain, x, y, n};
+	return plot_render_figure(out_path, scatter_script, &c, err);
 }
 
 int gpuvm_plot_scatter_diagonal(const char *out_path, const struct gpuvm_plot_opts *opts,
 				const char *const *labels, const double *x, const double *y,
 				size_t n, struct gpuvm_error *err)
 {
-	if (gpuvm_plot_check_path(out_path, err) != 0)
-		return -1;
-	struct gpuvm_plot_opts none = {0};
-	struct scatter_ctx c = {opts ? opts : &none, labels, x, y, n};
-	return plot_render_figure(out_path, scatter_script, &c, err);
+	struct gpuvm_plot_scatter s = {.labels = labels};
+	return gpuvm_plot_scatter_families(out_path, opts, &s, x, y, n, err);
 }
 
 struct matrix_ctx {
@@ -290,7 +378,9 @@ static size_t heatmaps_script(FILE *f, enum plot_format fmt, const void *ctx)
 		fputs(")\n", f);
 	}
 	if (o->cblabel) {
-		fputs("set cblabel ", f);
+		/* room right of the colour bar's tic labels for its unit,
+		 * which gnuplot would otherwise draw past the canvas */
+		fputs("set rmargin 18\nset cblabel ", f);
 		plot_put_quoted(f, o->cblabel);
 		fputc('\n', f);
 	}

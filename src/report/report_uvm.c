@@ -30,8 +30,8 @@ int gpuvm_report_pcie_plot(const cJSON *run, const char *path, struct gpuvm_erro
 			return gpuvm_fail(err, path, 0, NULL, "malformed utilisation series");
 	}
 	struct gpuvm_plot_series s[2] = {
-		{"host to device (migrations)", v[0], v[1], UTIL_POINTS},
-		{"device to host (write-backs)", v[0], v[2], UTIL_POINTS},
+		{.name = "host to device (migrations)", .x = v[0], .y = v[1], .n = UTIL_POINTS},
+		{.name = "device to host (write-backs)", .x = v[0], .y = v[2], .n = UTIL_POINTS},
 	};
 	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(run, "workload");
 	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(run, "gpu");

@@ -119,7 +119,11 @@ else
 fi
 
 # ---- --jobs: presets in worker processes, the same rows in the same order ----
-"$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs1.csv >jobs1.txt 2>err.txt
+# (with p100's figures, where the default loads skip the L1: checked below)
+PLOT1=()
+command -v gnuplot >/dev/null 2>&1 && PLOT1=(--plot jobs.png)
+"$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs1.csv "${PLOT1[@]}" \
+	>jobs1.txt 2>err.txt
 rc1=$?
 "$GPUVM" calibrate --gpu p100,k80 --quick --table "$TABLE" --csv jobs2.csv --jobs 2 >jobs2.txt 2>>err.txt
 rc2=$?
@@ -172,6 +176,39 @@ then
 else
 	fail "calibrate summary line"; grep -A3 "rows with a published" jobs2.txt
 fi
+# ---- physically implausible values, flagged where nothing is published -----
+# p100 and k80 set no kernel front-end nor CTA launch cost: an empty kernel
+# takes no time; p100 sets no L2 throughput, so its SMs store at their own
+# 128 B/clk (56 x 128 B x 1480 MHz = 10608.6 GB/s), no L2's rate
+if grep -Eq '^p100 +empty_kernel_cycles_grid65536 +cycles +0 +none published +- +15 +implausible +- +implausible: zero time: p100 sets no kernel front-end' jobs2.txt &&
+   grep -Eq '^p100 +l2_write_gb_s_1cta_per_sm +GB/s +10608.6 +none published +- +15 +implausible +- +implausible: p100 sets no L2 throughput \(l2.slices = 0\)' jobs2.txt &&
+   grep -Eq '^k80 +empty_kernel_cycles_grid1 +cycles +0 .* implausible ' jobs2.txt &&
+   grep -Eq '; [1-9][0-9]* implausible \(the note says why\)$' jobs2.txt; then
+	echo "ok - implausible: a zero-time empty kernel, an L2 store rate that is the SMs' own"
+else
+	fail "implausible rows not flagged"; grep -E 'empty_kernel_cycles_grid65536|l2_write_gb_s_1cta_per_sm|without a published' jobs2.txt
+fi
+# a plausible row without a published value stays no-ref: a100 sets
+# launch costs, and its STREAM rows stay below its DRAM peak
+if python3 - jobs2.csv out.csv <<'EOF'
+import csv, sys
+p = list(csv.DictReader(open(sys.argv[1], newline="")))
+a = list(csv.DictReader(open(sys.argv[2], newline="")))
+odd = [r for r in p if r["status"] == "implausible"]
+assert odd and all(r["published"] == "" for r in odd), odd
+# every zero duration is flagged, nothing else among the durations
+for r in p:
+    if r["unit"] in ("cycles", "us", "ns") and r["simulated"] and "extra" not in r["quantity"] \
+            and r["status"] in ("no-ref", "implausible"):
+        assert (float(r["simulated"]) <= 0) == (r["status"] == "implausible"), r
+e = [r for r in a if r["quantity"].startswith("empty_kernel_cycles") and r["simulated"]]
+assert e and all(r["status"] == "no-ref" and float(r["simulated"]) > 0 for r in e), e
+assert not [r for r in a if r["quantity"].startswith("stream_") and r["status"] == "implausible"]
+EOF
+then echo "ok - implausible only where impossible: a100's empty kernels and STREAM rows stay no-ref"
+else fail "implausible flags on plausible rows"
+fi
+
 # the first failing preset in the list is the one reported, whichever
 # worker ends first (two fail at once)
 for j in 1 3 3 3; do
@@ -237,6 +274,36 @@ if [ ${#PLOT[@]} -gt 0 ]; then
 		echo "ok - --plot: fig-a100-latency.png and fig-a100-bandwidth.png"
 	else
 		fail "--plot"; cat stderr.txt; ls
+	fi
+	# published values are markers (no line joins footprints nobody
+	# measured between), their source family and role in the legend, a
+	# square for calibration and a triangle for validation; only the
+	# simulated curve is a line; units on both axes
+	gp=fig-a100-latency.gp
+	if [ "$(grep -c 'with linespoints' $gp)" = 1 ] &&
+	   grep -q "with linespoints .* title 'gpuvm (simulated)'" $gp &&
+	   grep -q "with points pt 9 .* title 'published: gpu-benches, validation'" $gp &&
+	   grep -q "with points pt 5 .* title 'published: gpu-benches, calibration (preset set from it)'" $gp &&
+	   grep -q "with points pt 9 .* title 'published: RF21, validation'" $gp &&
+	   grep -q "^set ylabel 'latency (cycles per load)'" $gp && grep -q "^set xlabel 'footprint (bytes)'" $gp &&
+	   grep -q "^set ylabel 'bandwidth (GB/s)'" fig-a100-bandwidth.gp &&
+	   grep -q "with points .* title 'published: gpu-benches, validation'" fig-a100-bandwidth.gp &&
+	   ! grep -q '^set label 1' $gp; then
+		echo "ok - calibrate figures: published points as markers by source and role, units on the axes"
+	else
+		fail "calibrate figure styles"; grep -E '^set [xy]label|title|^set label' $gp fig-a100-bandwidth.gp
+	fi
+	# p100's default loads skip the L1: its curve starts at an L2 hit
+	# where the published L1 hits chase with __ldca; the figure draws
+	# gpuvm's __ldca chase beside them and says it is a convention
+	gp=jobs-p100-latency.gp
+	if grep -q '^set label 1 "At 4 KiB the curve uses default loads, which p100.s L1 does not cache' $gp &&
+	   grep -q 'a convention, not a miss' $gp &&
+	   grep -q "with points pt 6 .* title 'gpuvm, __ldca L1 chase" $gp &&
+	   [ -s jobs-p100-latency.png ] && [ -s jobs-k80-latency.png ]; then
+		echo "ok - p100's figure: the __ldca L1 point beside the published ones, the convention noted"
+	else
+		fail "p100 figure: no __ldca note"; grep -E '^set label|title' $gp
 	fi
 else
 	echo "skip - gnuplot not installed"

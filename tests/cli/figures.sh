@@ -26,8 +26,9 @@ WL=random-sampling:threads=1024,reads=8
 [ -s lines.png ] && [ -s lines.gp ] || fail "lines.png and lines.gp not both written"
 grep -q "^set ylabel 'page walks'" lines.gp || fail "y label: $(grep ylabel lines.gp)"
 grep -q "^set xlabel 'region size'" lines.gp || fail "x label: $(grep xlabel lines.gp)"
-grep -q '^set title "walks against region\\n.*random-sampling (threads = 1024, reads = 8) on p100, k80"' lines.gp ||
-	fail "title lacks workload and GPUs: $(grep title lines.gp)"
+# one line: the title, then what ran (a title need not repeat it)
+grep -q '^set title "walks against region: random-sampling (threads = 1024, reads = 8) on p100, k80"$' lines.gp ||
+	fail "title not one line with workload and GPUs: $(grep title lines.gp)"
 # the legend is never on the data: below the plot
 grep -q '^set key below' lines.gp || fail "line legend not below the plot: $(grep 'set key' lines.gp)"
 grep -q '^set logscale y' lines.gp || fail "walks span > 10x but y is linear"
@@ -90,7 +91,37 @@ done
 [ "$(grep -c "title 'alpha'\|title 'beta'" many.gp)" = 2 ] && ! grep -q 'with labels' many.gp ||
 	fail "32 rows: not one legend entry per program, or labels drawn: $(grep -E 'title|labels' many.gp)"
 grep -q 'with labels' val.gp || fail "one row: its point lost its label"
-pass "validate's scatter: labels up to 30 points, colours by program beyond"
+pass "validate's scatter: labels up to 30 points, one legend entry per program"
+
+# families (programs) apart by colour and shape, devices by fill in a
+# legend of their own entries, the band of +-20 % around y = x
+printf 'name\ttrace\tdevice\tpreset\tmeasured_us\twhat\tsource\n' > fam.tsv
+for p in alpha beta gamma; do
+	for d in A B; do
+		printf '%s-1-%s\t%s\tGPU %s\tp100\t%d\tkernel time\ttest\n' $p $d "$PWD/t.gvt" $d 30 >> fam.tsv
+	done
+done
+"$GPUVM" validate --manifest fam.tsv --plot fam.png -q || fail "validate --plot, two devices: exit $?"
+grep -q "with filledcurves .* title '± 20 %'" fam.gp || fail "no +-20 % band: $(grep '^plot' fam.gp)"
+grep -q "^plot '+' using 1:(\$1\*0.8[0-9]*):(\$1\*1.2[0-9]*) with filledcurves" fam.gp ||
+	fail "band not 0.8x to 1.2x: $(grep '^plot' fam.gp)"
+# one entry per program, each its own (marker, colour); one per device, grey,
+# filled then open
+entries=$(grep -E "^ +NaN with points pt [0-9]+ ps [0-9.]+ lc rgb '#[0-9a-f]{6}' title '(alpha|beta|gamma)'" fam.gp |
+	sed -E "s/.*pt ([0-9]+) .*rgb '(#[0-9a-f]+)'.*/\1 \2/")
+[ "$(echo "$entries" | wc -l)" = 3 ] && [ "$(echo "$entries" | sort -u | wc -l)" = 3 ] &&
+	[ "$(echo "$entries" | cut -d' ' -f2 | sort -u | wc -l)" = 3 ] ||
+	fail "programs not one entry each in distinct colours: $entries"
+grep -q "NaN with points pt 7 .* lc rgb '#404040' title 'GPU A (filled)'" fam.gp &&
+	grep -q "NaN with points pt 6 .* lc rgb '#404040' title 'GPU B (open)'" fam.gp ||
+	fail "devices not in the legend by fill: $(grep title fam.gp)"
+# the data draw no legend entries of their own: 3 programs + 2 devices + band + y = x
+[ "$(grep -v '^set title' fam.gp | grep -c "title '")" = 7 ] ||
+	fail "legend entries: $(grep -v '^set title' fam.gp | grep -c "title '"), want 7"
+grep -q "^set key outside right" fam.gp || fail "legend on the data: $(grep 'set key' fam.gp)"
+grep -q "^set xlabel 'measured kernel time (µs" fam.gp && grep -q "^set ylabel 'simulated kernel time (µs" fam.gp ||
+	fail "validate axes without units"
+pass "validate's scatter: a colour and marker per program, a fill per device, a +-20 % band, units"
 
 # the script redraws the figure (from its folder) and can be restyled
 mkdir re && cp lines.gp re/ && (cd re && gnuplot lines.gp) && [ -s re/lines.png ] ||
