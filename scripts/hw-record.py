@@ -140,6 +140,15 @@ def fmt(v):
 MEASURED = "measured: cuda/hwbench.cu"
 
 
+def header_of(lines):
+    """The column names of a tab-separated table (its first line that is
+    neither blank nor a comment)."""
+    for line in lines:
+        if line.strip() and not line.startswith("#"):
+            return line.split("\t")
+    return []
+
+
 def rewrite_table(path, replace, gpu):
     """replace: {(gpu, quantity): newline}; rows of gpu with a quantity in
     replace are swapped in place (an old row with a value from another
@@ -147,6 +156,10 @@ def rewrite_table(path, replace, gpu):
     the gpu's last row."""
     with open(path) as f:
         lines = f.read().splitlines()
+    if "role" in header_of(lines):
+        # the preset's parameters are set from these rows (hw-record's
+        # calibration half): their role says so
+        replace = {k: v + "\tcalibration" for k, v in replace.items()}
     out, done, last_gpu = [], set(), None
     for line in lines:
         cols = line.split("\t")
@@ -308,10 +321,12 @@ def main():
         for path, keep in ((a.measurements, lambda us: us <= a.large_us), (a.large, lambda us: us > a.large_us)):
             with open(path) as f:
                 lines = [l for l in f.read().splitlines() if not l.startswith(a.tag + "-")]
+            # kernel durations set no parameter: validation rows
+            role = ["validation"] if "role" in header_of(lines) else []
             for name, trace, us, what, conv in sorted(val_rows, key=lambda r: (r[1].split(":")[1], int(re.search(r"\bn=(\d+)", r[1]).group(1)), r[4] != "nsys-median")):
                 if keep(us):
                     lines.append("\t".join([name, trace, device, a.preset, f"{us:.3f}", what,
-                                             f"{MEASURED} durations under ncu ({', '.join(a.durations)})", conv]))
+                                             f"{MEASURED} durations under ncu ({', '.join(a.durations)})", conv] + role))
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
     print(f"{len(rep)} microbench rows of {a.preset}, {len(val_rows)} validation rows", file=sys.stderr)

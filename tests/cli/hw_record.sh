@@ -68,7 +68,7 @@ cmp -s mb.tsv mb.before && echo "ok - --validation-only leaves the calibration t
 	fail "--validation-only rewrote the calibration table"
 # the rows it writes run: validate reads both conventions
 if "$GPUVM" validate --manifest m.tsv -q --csv out.csv 2>err.txt &&
-   [ "$(grep -c ',nsys-first$' out.csv)" -eq 2 ] && [ "$(grep -c ',nsys-median$' out.csv)" -eq 2 ]; then
+   [ "$(grep -c ',nsys-first,' out.csv)" -eq 2 ] && [ "$(grep -c ',nsys-median,' out.csv)" -eq 2 ]; then
 	echo "ok - validate runs the rows"
 else fail "validate on the recorded rows"; cat err.txt out.csv
 fi
