@@ -13,6 +13,7 @@
  *    whole file passes; otherwise err holds "origin:line: problem". The
  *    text is never modified and nothing outlives the call but the
  *    description. */
+#include "gpuvm/number.h"
 #include "gpuvm/sysdesc.h"
 
 #include <ctype.h>
@@ -740,12 +741,19 @@ int gpuvm_sysdesc_load_file(struct gpuvm_sysdesc *sys, const char *name, struct 
 
 int gpuvm_sysdesc_value(const struct gpuvm_sysdesc *sys, const char *key, double *out)
 {
+	/* SECTION.INDEX.FIELD, e.g. link.0.bandwidth_gb_s */
 	char sec[8], field[32];
-	unsigned idx;
-	int used = 0;
-	if (sscanf(key, "%7[a-z].%u.%31[a-z_]%n", sec, &idx, field, &used) != 3 ||
-	    key[used] != 0)
+	const char *dot1 = strchr(key, '.'), *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+	if (!dot1 || !dot2 || dot1 == key || (size_t)(dot1 - key) >= sizeof sec || !dot2[1] ||
+	    strlen(dot2 + 1) >= sizeof field)
 		return -1;
+	uint64_t idx64;
+	if (gpuvm_num_u64(dot1 + 1, (size_t)(dot2 - dot1 - 1), 0, UINT32_MAX, &idx64))
+		return -1;
+	memcpy(sec, key, (size_t)(dot1 - key));
+	sec[dot1 - key] = 0;
+	strcpy(field, dot2 + 1);
+	size_t idx = (size_t)idx64;
 	if (!strcmp(sec, "link") && idx < sys->n_links) {
 		const struct gpuvm_sys_link *l = &sys->links[idx];
 		if (!strcmp(field, "bandwidth_gb_s"))
