@@ -329,15 +329,10 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 		      stream_gb_s(c, cfg, gpu, "copy", 1024, elems));
 	double triad = stream_gb_s(c, cfg, gpu, "triad", 1024, elems);
 	calib_add_row(c, gpu, "stream_triad_gb_s", "GB/s", K_THROUGHPUT, 2048, triad);
-	/* the fraction of the board's peak the published row divides by; of
-	 * the preset's peak where nothing is published */
+	/* the fraction of the board's datasheet peak, which each preset's
+	 * dram.bandwidth_gb_s holds (cited there): the published rows divide
+	 * by the same datasheet value */
 	double peak = cfg->dram_bandwidth_gb_s;
-	if (!strcmp(gpu, "v100"))
-		peak = 900;
-	else if (!strcmp(gpu, "a100"))
-		peak = 1555;
-	else if (!strcmp(gpu, "h100-pcie"))
-		peak = 2039;
 	calib_add_row(c, gpu, "stream_triad_fraction_of_peak", "fraction", K_THROUGHPUT, NAN, triad / peak);
 	/* lower occupancies and the curve vs threads per SM (2 CTAs each):
 	 * each point costs as much as the full one, so not with --quick.
