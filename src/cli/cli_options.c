@@ -1,6 +1,9 @@
 /* The options' shared rules (cli_options.h). */
 #include "cli_options.h"
 
+#include "getopt_message.h"
+#include "gpuvm/suggest.h"
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@ void gpuvm_getopt_init(struct gpuvm_getopt *g, const struct option *opts,
 		       const char *const *repeatable)
 {
 	memset(g, 0, sizeof *g);
+	opterr = 0; /* the messages are ours: one line, with a suggestion */
 	g->opts = opts;
 	g->repeatable = repeatable;
 	g->longindex = -1;
@@ -36,12 +40,63 @@ static void quote(char *buf, size_t len, const char *word, const char *value)
 		snprintf(buf, len, "'%.200s'", word);
 }
 
+static const char *long_name_at(size_t i, const void *ctx)
+{
+	const struct option *opts = ctx;
+	for (size_t k = 0; k <= i; k++)
+		if (!opts[k].name)
+			return NULL;
+	return opts[i].name;
+}
+
+static const char *name_in_list(size_t i, const void *ctx)
+{
+	const char *const *names = ctx;
+	for (size_t k = 0; k <= i; k++)
+		if (!names[k])
+			return NULL;
+	return names[i];
+}
+
+const char *gpuvm_cli_suggest(const char *word, const char *const *names)
+{
+	return gpuvm_suggest(word, name_in_list, names);
+}
+
+/* g->why for getopt_long's '?' or ':': gpuvm_getopt_message's wording,
+ * and for an unknown long option the command's closest one */
+static void explain(struct gpuvm_getopt *g, int c, char **argv)
+{
+	gpuvm_getopt_message(c, argv, optind, optopt, g->why, sizeof g->why);
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	if (c != '?' || strncmp(arg, "--", 2) || strncmp(g->why, "unknown option", 14))
+		return;
+	char name[64];
+	size_t n = strcspn(arg + 2, "=");
+	snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), arg + 2);
+	const char *near = gpuvm_suggest(name, long_name_at, g->opts);
+	size_t used = strlen(g->why);
+	if (near)
+		snprintf(g->why + used, sizeof g->why - used, "; did you mean '--%s'?", near);
+}
+
 int gpuvm_getopt(struct gpuvm_getopt *g, int argc, char **argv, const char *shortopts)
 {
 	int li = -1;
+	/* a leading ':' makes getopt_long tell a missing value (':') from an
+	 * unknown option ('?') */
+	char colon_opts[64];
+	if (shortopts[0] != ':' && strlen(shortopts) + 2 <= sizeof colon_opts) {
+		snprintf(colon_opts, sizeof colon_opts, ":%s", shortopts);
+		shortopts = colon_opts;
+	}
 	int c = getopt_long(argc, argv, shortopts, g->opts, &li);
 	g->longindex = li;
-	if (c == -1 || c == '?' || c == ':')
+	if (c == '?' || c == ':') {
+		explain(g, c, argv);
+		return c;
+	}
+	if (c == -1)
 		return c;
 	if (li < 0) /* a short option: its long twin, if it has one */
 		for (int k = 0; g->opts[k].name; k++)

@@ -37,10 +37,18 @@ void gpuvm_getopt_init(struct gpuvm_getopt *g, const struct option *opts,
 		       const char *const *repeatable);
 
 /* getopt_long, then the repeat rule: the option's code, -1 at the end, '?'
- * and ':' as getopt_long gives them, or GPUVM_GETOPT_REPEATED with g->why
- * "--oversub given twice ('--oversub 110', then '--oversub=150'); give it
- * once". */
+ * (unknown option) or ':' (missing value) with g->why one line -- "unknown
+ * option '--ovresub' (did you mean '--oversub'?)", "option --csv needs a
+ * value" -- or GPUVM_GETOPT_REPEATED with g->why "--oversub given twice
+ * ('--oversub 110', then '--oversub=150'); give it once". getopt_long
+ * prints nothing (gpuvm_getopt_init clears opterr): the command prints
+ * "gpuvm COMMAND: WHY (see gpuvm COMMAND --help)", never its usage. */
 int gpuvm_getopt(struct gpuvm_getopt *g, int argc, char **argv, const char *shortopts);
+
+/* The name of names[] (NULL-ended) closest to word, as gpuvm_suggest
+ * judges a likely typo, or NULL: "did you mean" for commands, subcommands
+ * and presets. */
+const char *gpuvm_cli_suggest(const char *word, const char *const *names);
 
 /* Whether a[0..na) and b[0..nb) name one config key: case-insensitively,
  * as the config reads them (config_keys.c). */

@@ -17,7 +17,6 @@
 #include "cli/commands.h"
 #include "gpuvm/number.h"
 #include "gpuvm/units.h"
-#include "cli/getopt_message.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/run.h"
 #include "par/thread_profile.h"
@@ -586,12 +585,9 @@ int gpuvm_cmd_bench(int argc, char **argv)
 				return 2;
 			}
 			break;
-		default: {
-			char why[160];
-			gpuvm_getopt_message(opt, argv, optind, optopt, why, sizeof why);
-			fprintf(stderr, "gpuvm bench: %s (see gpuvm bench --help)\n", why);
+		default:
+			fprintf(stderr, "gpuvm bench: %s (see gpuvm bench --help)\n", go.why);
 			return 2;
-		}
 		}
 	}
 	if (optind < argc) {

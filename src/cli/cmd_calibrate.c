@@ -767,12 +767,7 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 			break;
 		case 'h': calibrate_usage(stdout); return 0;
 		default:
-			if (optopt && optopt != '?')
-				fprintf(stderr, "gpuvm calibrate: option '%s' needs a value (see --help)\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "gpuvm calibrate: unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
+			fprintf(stderr, "gpuvm calibrate: %s (see gpuvm calibrate --help)\n", go.why);
 			return 2;
 		}
 	}

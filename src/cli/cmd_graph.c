@@ -243,7 +243,7 @@ static int graph_info(int argc, char **argv)
 			graph_usage(stdout);
 			return 0;
 		default:
-			graph_usage(stderr);
+			fprintf(stderr, "gpuvm graph: %s (see gpuvm graph --help)\n", gg.why);
 			return 2;
 		}
 	}
@@ -297,8 +297,8 @@ int gpuvm_cmd_graph(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2 || strcmp(argv[1], "info") != 0) {
-		fprintf(stderr, "gpuvm graph: expected the subcommand 'info'\n\n");
-		graph_usage(stderr);
+		fprintf(stderr, "gpuvm graph: expected the subcommand 'info'%s%s%s (see gpuvm graph --help)\n",
+			argc < 2 ? "" : ", not '", argc < 2 ? "" : argv[1], argc < 2 ? "" : "'");
 		return 2;
 	}
 	return graph_info(argc - 1, argv + 1);

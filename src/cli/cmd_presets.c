@@ -1,9 +1,11 @@
 /* gpuvm presets / gpuvm workloads: what ships, and how to use it. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
 #include "gpuvm/module.h"
@@ -98,7 +100,7 @@ int gpuvm_cmd_presets(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 2) {
-		fprintf(stderr, "gpuvm presets: too many arguments\n");
+		fprintf(stderr, "gpuvm presets: too many arguments (see gpuvm presets --help)\n");
 		return 2;
 	}
 	if (argc == 2) {
@@ -107,7 +109,16 @@ int gpuvm_cmd_presets(int argc, char **argv)
 				fputs(gpuvm_shipped_presets[i].text, stdout);
 				return 0;
 			}
-		fprintf(stderr, "gpuvm presets: no shipped preset '%s'\n", argv[1]);
+		/* an option (--modules, --help) or a preset name, misspelt */
+		static const char *const opts[] = {"--modules", "--help", NULL};
+		const char *names[64] = {0};
+		for (size_t i = 0; i < gpuvm_shipped_presets_count && i + 1 < 64; i++)
+			names[i] = gpuvm_shipped_presets[i].name;
+		bool option = argv[1][0] == '-';
+		const char *near = gpuvm_cli_suggest(argv[1], option ? opts : names);
+		fprintf(stderr, "gpuvm presets: %s '%s'%s%s%s (see gpuvm presets --help)\n",
+			option ? "unknown option" : "no shipped preset", argv[1],
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return 2;
 	}
 	printf("%-20s %4s  %-60s\n", "preset", "SMs", "TLB levels (entries x entry size / sharing)");
@@ -161,7 +172,11 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "gpuvm workloads: unexpected argument '%s' (see --help)\n", argv[1]);
+		static const char *const opts[] = {"--help", NULL};
+		const char *near = argv[1][0] == '-' ? gpuvm_cli_suggest(argv[1], opts) : NULL;
+		fprintf(stderr, "gpuvm workloads: %s '%s'%s%s%s (see gpuvm workloads --help)\n",
+			argv[1][0] == '-' ? "unknown option" : "unexpected argument", argv[1],
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return 2;
 	}
 	for (size_t i = 0; i < gpuvm_workloads_count; i++) {

@@ -313,7 +313,9 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		case 'n': plan.refine = false; break;
 		case 'q': quiet = 1; break;
 		case 'h': probe_usage(stdout); return 0;
-		default: probe_usage(stderr); return 2;
+		default:
+			fprintf(stderr, "gpuvm probe: %s (see gpuvm probe --help)\n", go.why);
+			return 2;
 		}
 	}
 	if (optind < argc) {

@@ -553,7 +553,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			sim_usage(stdout);
 			return 0;
 		default:
-			sim_usage(stderr);
+			fprintf(stderr, "gpuvm sim: %s (see gpuvm sim --help)\n", g.why);
 			return 2;
 		}
 	}
@@ -587,8 +587,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		}
 	}
 	if (!spec.gpu || !spec.workload) {
-		fprintf(stderr, "gpuvm sim: --gpu and --workload (or --trace) are required\n\n");
-		sim_usage(stderr);
+		fprintf(stderr, "gpuvm sim: --gpu and --workload (or --trace) are required, e.g. "
+				"--gpu p100 --workload stream-triad (see gpuvm sim --help)\n");
 		return 2;
 	}
 	if (outdir && no_outdir) {

@@ -404,7 +404,7 @@ int gpuvm_cmd_stats(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			fprintf(stderr, "gpuvm stats: %s (see gpuvm stats --help)\n", go.why);
 			return 2;
 		}
 	}

@@ -14,7 +14,6 @@
 #include "commands.h"
 #include "sweep_internal.h"
 #include "cli_options.h"
-#include "getopt_message.h"
 #include "gpuvm/output_file.h"
 
 #include <errno.h>
@@ -163,7 +162,7 @@ static int bad(const char *fmt, ...)
 	va_start(ap, fmt);
 	fputs("gpuvm sweep: ", stderr);
 	vfprintf(stderr, fmt, ap);
-	fputs("\n(see gpuvm sweep --help)\n", stderr);
+	fputs(" (see gpuvm sweep --help)\n", stderr);
 	va_end(ap);
 	return 2;
 }
@@ -205,11 +204,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		char opt[16];
 		if (c == GPUVM_GETOPT_REPEATED)
 			return bad("%s", go.why);
-		if (c == '?' || c == ':') {
-			char why[160];
-			gpuvm_getopt_message(c, argv, optind, optopt, why, sizeof why);
-			return bad("%s", why);
-		}
+		if (c == '?' || c == ':')
+			return bad("%s", go.why);
 		snprintf(opt, sizeof opt, "%s", c == 'j' ? "-j" : "");
 		if (c == O_KS) {
 			s->kernel_sampling = true;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/config.h"
 #include "gpuvm/sysdesc.h"
@@ -261,7 +262,10 @@ int gpuvm_cmd_systems(int argc, char **argv)
 		return 2;
 	}
 	if (!check && argv[1][0] == '-') {
-		fprintf(stderr, "gpuvm systems: unknown option '%s' (see --help)\n", argv[1]);
+		static const char *const opts[] = {"--check", "--evidence", "--help", NULL};
+		const char *near = gpuvm_cli_suggest(argv[1], opts);
+		fprintf(stderr, "gpuvm systems: unknown option '%s'%s%s%s (see gpuvm systems --help)\n",
+			argv[1], near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return 2;
 	}
 	if (!check && argc > 2) {

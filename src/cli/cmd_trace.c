@@ -169,8 +169,10 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	}
 	const char *sub = argv[1];
 	if (strcmp(sub, "info") && strcmp(sub, "record") && strcmp(sub, "convert")) {
-		fprintf(stderr, "gpuvm trace: unknown subcommand '%s'\n\n", sub);
-		trace_usage(stderr);
+		static const char *const subs[] = {"info", "record", "convert", NULL};
+		const char *near = gpuvm_cli_suggest(sub, subs);
+		fprintf(stderr, "gpuvm trace: unknown subcommand '%s'%s%s%s (see gpuvm trace --help)\n",
+			sub, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return 2;
 	}
 	enum gpuvm_trace_format fmt = GPUVM_TRACE_AUTO;
@@ -229,7 +231,7 @@ int gpuvm_cmd_trace(int argc, char **argv)
 			trace_usage(stdout);
 			return 0;
 		default:
-			trace_usage(stderr);
+			fprintf(stderr, "gpuvm trace: %s (see gpuvm trace --help)\n", go.why);
 			return 2;
 		}
 	}

@@ -711,7 +711,7 @@ int gpuvm_cmd_validate(int argc, char **argv)
 			validate_usage(stdout);
 			return 0;
 		default:
-			validate_usage(stderr);
+			fprintf(stderr, "gpuvm validate: %s (see gpuvm validate --help)\n", go.why);
 			return 2;
 		}
 	}

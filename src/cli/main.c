@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_options.h"
 #include "cli/commands.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm_version.h"
@@ -88,7 +89,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmd, cmds[i].name))
 			return finish(cmds[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "gpuvm: unknown command '%s'\n\n", cmd);
-	usage(stderr);
+	const char *names[sizeof cmds / sizeof cmds[0] + 1];
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		names[i] = cmds[i].name;
+	names[sizeof cmds / sizeof cmds[0]] = NULL;
+	const char *near = gpuvm_cli_suggest(cmd, names);
+	fprintf(stderr, "gpuvm: unknown command '%s'%s%s%s (see gpuvm --help)\n", cmd,
+		near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 	return 2;
 }

@@ -366,6 +366,12 @@ static int load_file(struct gpuvm_config *cfg, const char *path, struct gpuvm_er
 	return rc;
 }
 
+static const char *shipped_name_at(size_t i, const void *ctx)
+{
+	(void)ctx;
+	return i < gpuvm_shipped_presets_count ? gpuvm_shipped_presets[i].name : NULL;
+}
+
 int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 		      struct gpuvm_error *err)
 {
@@ -389,7 +395,9 @@ int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 	for (size_t i = 0; i < gpuvm_shipped_presets_count && used < sizeof names; i++)
 		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
 					 gpuvm_shipped_presets[i].name);
+	const char *near = gpuvm_suggest(name_or_path, shipped_name_at, NULL);
 	return gpuvm_fail(err, "argument", 0, NULL,
-			  "unknown GPU preset '%s' (shipped presets: %s; a file path must "
-			  "contain '/' or end in .ini)", name_or_path, names);
+			  "unknown GPU preset '%s'%s%s%s (shipped presets: %s; a file path must "
+			  "contain '/' or end in .ini)", name_or_path, near ? "; did you mean '" : "",
+			  near ? near : "", near ? "'?" : "", names);
 }

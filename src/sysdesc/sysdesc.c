@@ -692,6 +692,16 @@ static int system_of_one(struct gpuvm_sysdesc *sys, const char *preset, struct g
 	return 0;
 }
 
+/* the shipped systems, then the shipped presets (a system of one each) */
+static const char *system_or_preset_at(size_t i, const void *ctx)
+{
+	(void)ctx;
+	if (i < gpuvm_shipped_systems_count)
+		return gpuvm_shipped_systems[i].name;
+	i -= gpuvm_shipped_systems_count;
+	return i < gpuvm_shipped_presets_count ? gpuvm_shipped_presets[i].name : NULL;
+}
+
 int gpuvm_sysdesc_load(struct gpuvm_sysdesc *sys, const char *name, struct gpuvm_error *err)
 {
 	if (!looks_like_path(name)) {
@@ -702,9 +712,11 @@ int gpuvm_sysdesc_load(struct gpuvm_sysdesc *sys, const char *name, struct gpuvm
 		const char *preset = !strncmp(name, "single-", 7) ? name + 7 : name;
 		if (preset_shipped(preset))
 			return system_of_one(sys, preset, err);
+		const char *near = gpuvm_suggest(name, system_or_preset_at, NULL);
 		return gpuvm_fail(err, name, 0, NULL,
-				  "no shipped system or preset of that name (gpuvm systems lists "
-				  "them; a file needs a '/' or .ini)");
+				  "no shipped system or preset of that name%s%s%s (gpuvm systems "
+				  "lists them; a file needs a '/' or .ini)",
+				  near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 	}
 	return gpuvm_sysdesc_load_file(sys, name, err);
 }

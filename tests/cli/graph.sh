@@ -62,8 +62,8 @@ expect_bad "two graphs" "exactly one GRAPH" a b
 # as the end of the file (the graph is not silently cut short)
 python3 -c 'print("0 1"); print("7" * (17 << 20)); print("1 2")' >long_line.txt
 expect_bad "snap line past 16 MiB" "long_line.txt:2: line of" "snap:long_line.txt"
-expect_bad "unknown option" "unrecognized option" "$D/small.txt" --bogus
-expect_bad "--json without a file" "requires an argument" "$D/small.txt" --json
+expect_bad "unknown option" "unknown option '--bogus'" "$D/small.txt" --bogus
+expect_bad "--json without a file" "option --json needs a value" "$D/small.txt" --json
 expect_bad "--json in a missing directory" "nodir/g.json" "$D/small.txt" --json nodir/g.json
 expect_bad "--threads 0" "--threads: '0'" rmat:scale=5 --threads 0
 expect_bad "--threads past the limit" "--threads: '65'" rmat:scale=5 --threads 65

@@ -263,7 +263,7 @@ expect_fail "unknown workload" "badwl.tsv:2: trace: " --manifest badwl.tsv
 { cat head.tsv; row w workload:2dconv:n=lots d h100 12 w s; } >badwlv.tsv
 expect_fail "bad workload value" "badwlv.tsv:2: trace: --workload: n=lots" --manifest badwlv.tsv
 expect_fail "missing manifest" "nothere.tsv: cannot open" --manifest nothere.tsv
-expect_fail "unknown option" "unrecognized option" --manifest skip.tsv --bogus
+expect_fail "unknown option" "unknown option '--bogus'" --manifest skip.tsv --bogus
 expect_fail "extra operand" "unexpected argument 'extra'" --manifest skip.tsv extra
 if [ -e "$BPTREE" ]; then
 	{ cat head.tsv; row bt "$BPTREE" d h100 18.1 w s; row bad "$SRC/README.md" d h100 1 w s; } >badtrace.tsv
