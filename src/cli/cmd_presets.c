@@ -89,12 +89,17 @@ int gpuvm_cmd_presets(int argc, char **argv)
 		     "       gpuvm presets NAME       print a preset's file (a template for your own)\n"
 		     "       gpuvm presets --modules  list the policy modules and their parameters\n"
 		     "                                (defaults, ranges; a template for [sections])\n"
+		     "       gpuvm presets import FILE [--base PRESET] [-o OUT.ini]\n"
+		     "                                an Accel-Sim/GPGPU-Sim gpgpusim.config as a preset\n"
+		     "                                (gpuvm presets import --help)\n"
 		     "\n"
 		     "A preset is an INI file: [gpu], [tlb] levels=N, [tlb.l1]..[tlb.l4], [walker],\n"
 		     "[l2], [dram], [pcie]. Pass your own with --gpu FILE; override any key with\n"
 		     "--set section.key=value (e.g. --set tlb.l2.entry_size=2MiB).");
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "import"))
+		return gpuvm_cmd_presets_import(argc - 1, argv + 1);
 	if (argc == 2 && !strcmp(argv[1], "--modules")) {
 		print_modules();
 		return 0;
