@@ -382,6 +382,8 @@ static int map_memory(struct imp *m)
 	double channels = 0, subs = 1, v[4];
 	if ((nmem && num(m, nmem, 1, 1024, &channels)) || (nsub && num(m, nsub, 1, 64, &subs)))
 		return -1;
+	/* a base without a slice limit (l2.slices = 0) keeps none: its
+	 * slice_bytes_per_cycle is not set either */
 	if (nmem && set_num(m, "dram.channels", channels, "memory channels (GPGPU-Sim's memory partitions)", FROM(nmem)))
 		return -1;
 	struct gs_cache c;
@@ -397,8 +399,9 @@ static int map_memory(struct imp *m)
 		    set_num(m, "l2.ways", c.ways, NULL, FROM(o)) || set_num(m, "l2.line_size", c.line, NULL, FROM(o)) ||
 		    set_num(m, "l2.sector_size", c.sectored ? 32 : c.line,
 			    c.sectored ? "S: 32-byte sectors (GPGPU-Sim SECTOR_SIZE)" : "N: unsectored, the line", FROM(o)) ||
-		    (nsub ? set_num(m, "l2.slices", channels * subs, "one per sub-partition", FROM(nmem, nsub))
-			  : set_num(m, "l2.slices", channels, "one per sub-partition", FROM(nmem))))
+		    (cfg_num(m->cfg, "l2.slices") &&
+		     (nsub ? set_num(m, "l2.slices", channels * subs, "one per sub-partition", FROM(nmem, nsub))
+			   : set_num(m, "l2.slices", channels, "one per sub-partition", FROM(nmem)))))
 			return -1;
 	}
 	if ((o = use(m, "-gpgpu_l2_rop_latency")) &&
@@ -731,7 +734,7 @@ int gpuvm_gs_import(struct gpuvm_gs_config *gs, const char *base, const char *na
 		put(&notes, "unmapped: %s %s (%s:%d)\n", o->name, o->value, o->file, o->line);
 	}
 	put(&t, "#\n# Keys left at the base's value (%s):", base);
-	size_t col = 80;
+	size_t col = 80, notes_col = 0;
 	const char *k;
 	char *val = malloc(GS_VALUE);
 	if (!val) {
@@ -749,10 +752,17 @@ int gpuvm_gs_import(struct gpuvm_gs_config *gs, const char *base, const char *na
 		}
 		put(&t, " %s", k);
 		col += strlen(k) + 1;
-		put(&notes, "base %s: %s = %s\n", base, k, val);
+		if (!notes_col || notes_col + strlen(k) > 100) {
+			put(&notes, "%skept from base %s:", notes_col ? "\n" : "", base);
+			notes_col = strlen(base) + 16;
+		}
+		put(&notes, " %s", k);
+		notes_col += strlen(k) + 1;
 	}
 	free(val);
 	put(&t, "\n");
+	if (notes_col)
+		put(&notes, "\n");
 	out->n_imported = m->n_cite;
 	write_keys(&t, m, description);
 	if (t.oom || notes.oom) {
