@@ -2,32 +2,34 @@
  * (`gpuvm presets import`, docs/presets.md).
  *
  * Contract:
- *  - owns: the options of one gpgpusim.config (and the files it includes),
- *    each with the file and line it was given on, and the preset text made
- *    from them. It reads the file through gpuvm/input_file.h, every number
- *    through gpuvm/number.h, starts from a base preset and sets keys
- *    through gpuvm/config.h only; it writes no file (the CLI writes the
+ *  - Owns: the options of one gpgpusim.config (and the files it
+ *    includes), each with the file and line it was given on, and the
+ *    preset text made from them; it writes no file (the CLI writes the
  *    text through gpuvm/output_file.h).
- *  - syntax, as GPGPU-Sim's OptionParser::ParseFile (option_parser.cc): '#'
- *    to the end of a line is a comment; tokens are separated by white space;
- *    a token that opens with '"' runs to the token that ends with '"',
- *    across lines, its words joined by one space; tokens pair as
- *    "-option value"; "-config FILE" reads FILE there (a relative FILE
- *    from the including file's folder; GPGPU-Sim takes the working
- *    directory). An option given again replaces its earlier value, as in
- *    GPGPU-Sim. An option followed by another option or the end of the
- *    input has the empty value (a GPGPU-Sim flag).
- *  - refused, each naming file:line: a token where an option belongs that
- *    is not "-name"; an unterminated quote; "-config" without a file, a
- *    missing or unreadable file, includes nested deeper than 8; a value of
- *    a mapped option that is not a number in range (the option named).
- *  - the preset text sets every key a preset sets (it loads with
- *    require_every_key, as a shipped preset); each key taken from the
- *    file carries a comment naming the option(s), value(s) and file:line
- *    it came from; a comment block lists every option with no gpuvm
- *    counterpart and every key left at the base's value. Before it is
- *    returned the text is loaded back and every key compared with the
- *    configuration it was written from.
+ *  - May call: declarations only; src/config/gpgpusim_parse.c and
+ *    src/config/gpgpusim_import.c open with the contracts of the code
+ *    behind them.
+ *  - Guarantees: the syntax is GPGPU-Sim's OptionParser::ParseFile
+ *    (option_parser.cc): '#' to the end of a line is a comment; tokens are
+ *    separated by white space; a token that opens with '"' runs to the
+ *    token that ends with '"', across lines, its words joined by one
+ *    space; tokens pair as "-option value"; "-config FILE" reads FILE there
+ *    (a relative FILE from the including file's folder; GPGPU-Sim takes
+ *    the working directory). An option given again replaces its earlier
+ *    value, as in GPGPU-Sim. An option followed by another option or the
+ *    end of the input has the empty value (a GPGPU-Sim flag). Refused,
+ *    each naming file:line: a token where an option belongs that is not
+ *    "-name"; an unterminated quote; "-config" without a file, a missing
+ *    or unreadable file, includes nested deeper than 8; a value of a
+ *    mapped option that is not a number in range (the option named); a
+ *    value the base cannot take (the key and the option's file:line). The
+ *    preset text sets every key a preset sets (it loads with
+ *    require_every_key, as a shipped preset); each key taken from the file
+ *    carries a comment naming the option(s), value(s) and file:line it came
+ *    from; a comment block lists every option with no gpuvm counterpart and
+ *    every key left at the base's value. Before it is returned the text is
+ *    loaded back and every key compared with the configuration it was
+ *    written from.
  */
 #ifndef GPUVM_GPGPUSIM_IMPORT_H
 #define GPUVM_GPGPUSIM_IMPORT_H

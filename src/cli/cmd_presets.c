@@ -117,8 +117,10 @@ int gpuvm_cmd_presets(int argc, char **argv)
 		/* an option (--modules, --help) or a preset name, misspelt */
 		static const char *const opts[] = {"--modules", "--help", NULL};
 		const char *names[64] = {0};
-		for (size_t i = 0; i < gpuvm_shipped_presets_count && i + 1 < 64; i++)
-			names[i] = gpuvm_shipped_presets[i].name;
+		size_t n_names = 0;
+		for (; n_names < gpuvm_shipped_presets_count && n_names + 2 < 64; n_names++)
+			names[n_names] = gpuvm_shipped_presets[n_names].name;
+		names[n_names] = "import"; /* the subcommand, misspelt */
 		bool option = argv[1][0] == '-';
 		const char *near = gpuvm_cli_suggest(argv[1], option ? opts : names);
 		fprintf(stderr, "gpuvm presets: %s '%s'%s%s%s (see gpuvm presets --help)\n",

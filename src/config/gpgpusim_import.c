@@ -5,7 +5,15 @@
  * src/gpgpu-sim/gpu-sim.cc option descriptions, gpu-cache.h/.cc
  * cache_config::init for the cache strings, l2cache.cc for the latencies);
  * what each key means, the key table's help (src/config/config_keys.c).
- * The table of mappings is in docs/presets.md; a change here changes it. */
+ * The table of mappings is in docs/presets.md; a change here changes it.
+ *
+ * Contract (gpuvm/gpgpusim_import.h):
+ *  - Owns: the mapping of options to keys and the preset text.
+ *  - May call: nothing outside src/config and core: the preset loader,
+ *    --set and finalize of gpuvm/config.h, the number parsers.
+ *  - Guarantees: a key is set only through gpuvm_config_set, so its
+ *    range and type checks are the preset's own, and blamed on the
+ *    option's file:line; the text returned reloads to the same keys. */
 #include "gpuvm/gpgpusim_import.h"
 
 #include <math.h>

@@ -6,7 +6,13 @@
  * tokens up to one ending with '"', and the tokens pair as option and
  * value; "-config FILE" parses FILE there. Unlike GPGPU-Sim, which only
  * knows tokens, every option keeps the line it was given on, so messages
- * and the imported preset's comments can cite file:line. */
+ * and the imported preset's comments can cite file:line.
+ *
+ * Contract (gpuvm/gpgpusim_import.h states the syntax):
+ *  - Owns: struct gpuvm_gs_config's option list.
+ *  - May call: nothing outside src/config and core (input files, errors).
+ *  - Guarantees: every option keeps the file and line of its name; a
+ *    refusal names file:line; the input is never run or written. */
 #include "gpuvm/gpgpusim_import.h"
 
 #include <ctype.h>
