@@ -45,6 +45,7 @@ struct gpuvm_gs_option {
 	char *file;  /* the file it was given in */
 	int line;    /* the line of its name */
 	bool used;   /* read by a mapping (it has a counterpart) */
+	const char *why; /* not used: why, when it has a counterpart (static text) */
 };
 
 struct gpuvm_gs_config {

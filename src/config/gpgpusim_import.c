@@ -260,9 +260,17 @@ static int map_gpu(struct imp *m)
 	     set_num(m, "gpu.kernel_launch_us", round(v[0] / mhz * 1e4) / 1e4,
 		     "core cycles / core clock (GPGPU-Sim delays the first CTA by it)", FROM(o))))
 		return -1;
-	if ((o = use(m, "-gpgpu_TB_launch_latency")) &&
-	    (num(m, o, 0, 1e7, &v[0]) || set_num(m, "gpu.cta_launch_cycles", v[0], NULL, FROM(o))))
-		return -1;
+	/* 0 is GPGPU-Sim's default, no cost modelled, which gpuvm would read as
+	 * a CTA starting at no cost (calibrate flags the empty kernel's zero
+	 * time); the base's measured value stays */
+	if ((o = gpuvm_gs_find(m->gs, "-gpgpu_TB_launch_latency"))) {
+		if (num(m, o, 0, 1e7, &v[0]))
+			return -1;
+		if (v[0] == 0)
+			o->why = "0 is GPGPU-Sim's default (no CTA launch cost modelled): the base's gpu.cta_launch_cycles kept";
+		else if (use(m, o->name) && set_num(m, "gpu.cta_launch_cycles", v[0], NULL, FROM(o)))
+			return -1;
+	}
 	return 0;
 }
 
@@ -694,8 +702,10 @@ int gpuvm_gs_import(struct gpuvm_gs_config *gs, const char *base, const char *na
 		goto out;
 	}
 	*m = (struct imp){.gs = gs, .cfg = cfg, .err = err};
-	for (size_t i = 0; i < gs->n; i++)
+	for (size_t i = 0; i < gs->n; i++) {
 		gs->opt[i].used = false;
+		gs->opt[i].why = NULL;
+	}
 	if (gpuvm_config_load(cfg, base, err))
 		goto out;
 	if (map_gpu(m) || map_l1_smem(m) || map_core(m) || map_memory(m))
@@ -737,9 +747,11 @@ int gpuvm_gs_import(struct gpuvm_gs_config *gs, const char *base, const char *na
 			continue;
 		out->n_unmapped++;
 		char line[400];
-		snprintf(line, sizeof line, "%s %s (%s:%d)", o->name, o->value, base_name(o->file), o->line);
+		snprintf(line, sizeof line, "%s %s (%s:%d)%s%s", o->name, o->value, base_name(o->file), o->line,
+			 o->why ? ": " : "", o->why ? o->why : "");
 		put_wrapped(&t, "#   ", line);
-		put(&notes, "unmapped: %s %s (%s:%d)\n", o->name, o->value, o->file, o->line);
+		put(&notes, "unmapped: %s %s (%s:%d)%s%s\n", o->name, o->value, o->file, o->line,
+		    o->why ? ": " : "", o->why ? o->why : "");
 	}
 	put(&t, "#\n# Keys left at the base's value (%s):", base);
 	size_t col = 80, notes_col = 0;

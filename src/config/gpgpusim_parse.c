@@ -94,6 +94,7 @@ static int add_option(struct gs_lex *lx, char *name, const char *value, size_t v
 	o->file = f;
 	o->line = line;
 	o->used = false;
+	o->why = NULL;
 	return 0;
 }
 

@@ -81,6 +81,10 @@ check_import() {
 	grep -q "^unmapped: -gpgpu_shader_registers 65536 (.*:$(line "$fx" gpgpu_shader_registers))" "$out.err" && ok ||
 		bad "$fx: -gpgpu_shader_registers not listed as unmapped on stderr"
 	grep -q "^#   -gpgpu_shader_registers 65536 " "$out" && ok || bad "$out: unmapped options not listed in the file"
+	# -gpgpu_TB_launch_latency 0 is GPGPU-Sim's "not modelled": the base's value stays, with the reason
+	grep -q "^unmapped: -gpgpu_TB_launch_latency 0 .*: 0 is GPGPU-Sim's default" "$out.err" &&
+		[ "$(cfg "$out.json" gpu.cta_launch_cycles)" = "$("$GPUVM" presets "$want_base" | awk -F'[ =;]+' '$1 == "cta_launch_cycles" { print $2 }')" ] && ok ||
+		bad "$fx: -gpgpu_TB_launch_latency 0 replaced the base's gpu.cta_launch_cycles ($(cfg "$out.json" gpu.cta_launch_cycles))"
 	grep -q "^kept from base $want_base:.* tlb.l1.entries " "$out.err" && ok || bad "$fx: base keys not listed on stderr"
 	grep -q "^# Keys left at the base's value ($want_base):" "$out" && ok || bad "$out: base keys not listed in the file"
 }
