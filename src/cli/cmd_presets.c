@@ -89,12 +89,17 @@ int gpuvm_cmd_presets(int argc, char **argv)
 		     "       gpuvm presets NAME       print a preset's file (a template for your own)\n"
 		     "       gpuvm presets --modules  list the policy modules and their parameters\n"
 		     "                                (defaults, ranges; a template for [sections])\n"
+		     "       gpuvm presets import FILE [--base PRESET] [-o OUT.ini]\n"
+		     "                                an Accel-Sim/GPGPU-Sim gpgpusim.config as a preset\n"
+		     "                                (gpuvm presets import --help)\n"
 		     "\n"
 		     "A preset is an INI file: [gpu], [tlb] levels=N, [tlb.l1]..[tlb.l4], [walker],\n"
 		     "[l2], [dram], [pcie]. Pass your own with --gpu FILE; override any key with\n"
 		     "--set section.key=value (e.g. --set tlb.l2.entry_size=2MiB).");
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "import"))
+		return gpuvm_cmd_presets_import(argc - 1, argv + 1);
 	if (argc == 2 && !strcmp(argv[1], "--modules")) {
 		print_modules();
 		return 0;
@@ -112,8 +117,10 @@ int gpuvm_cmd_presets(int argc, char **argv)
 		/* an option (--modules, --help) or a preset name, misspelt */
 		static const char *const opts[] = {"--modules", "--help", NULL};
 		const char *names[64] = {0};
-		for (size_t i = 0; i < gpuvm_shipped_presets_count && i + 1 < 64; i++)
-			names[i] = gpuvm_shipped_presets[i].name;
+		size_t n_names = 0;
+		for (; n_names < gpuvm_shipped_presets_count && n_names + 2 < 64; n_names++)
+			names[n_names] = gpuvm_shipped_presets[n_names].name;
+		names[n_names] = "import"; /* the subcommand, misspelt */
 		bool option = argv[1][0] == '-';
 		const char *near = gpuvm_cli_suggest(argv[1], option ? opts : names);
 		fprintf(stderr, "gpuvm presets: %s '%s'%s%s%s (see gpuvm presets --help)\n",

@@ -6,6 +6,7 @@
 int gpuvm_cmd_sim(int argc, char **argv);
 int gpuvm_cmd_sweep(int argc, char **argv);
 int gpuvm_cmd_presets(int argc, char **argv);
+int gpuvm_cmd_presets_import(int argc, char **argv);
 int gpuvm_cmd_systems(int argc, char **argv);
 int gpuvm_cmd_workloads(int argc, char **argv);
 int gpuvm_cmd_bench(int argc, char **argv);
