@@ -9,6 +9,7 @@
  * order - which the files give back because a metric cell is empty exactly
  * when the point has no such metric. Files of different sweeps, a point
  * in two files, or a point in none are refused, and nothing is written. */
+#include "cli_options.h"
 #include "commands.h"
 #include "gpuvm/number.h"
 #include "sweep_internal.h"
@@ -364,7 +365,12 @@ int sweep_merge_main(int argc, char **argv)
 			else
 				rc = bad("option --csv needs a value");
 		} else {
-			rc = bad("unknown option '%s' (see gpuvm sweep merge --help)", a);
+			static const char *const opts[] = {"--csv", "--quiet", "--help", NULL};
+			char name[64];
+			snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+			const char *near = gpuvm_cli_suggest(name, opts);
+			rc = bad("unknown option '%s'%s%s%s (see gpuvm sweep merge --help)", a,
+				 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		}
 	}
 	if (!rc && !nf)

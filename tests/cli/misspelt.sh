@@ -36,19 +36,40 @@ expect_one_line() {
 mapfile -t commands < <("$GPUVM" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
 [ ${#commands[@]} -ge 10 ] || { echo "FAIL: gpuvm --help lists ${#commands[@]} commands"; exit 1; }
 
+# forms CMD: one line per form of the command its usage shows, "SUB|first
+# long option" (SUB empty for the command itself; a subcommand is a
+# lowercase word after CMD followed by an argument in capitals or brackets)
+forms() {
+	"$GPUVM" "$1" --help 2>&1 | awk -v c="$1" '
+		/^usage:/ { u = 1 }
+		u && /^$/ { exit }
+		!u { next }
+		{
+			line = $0; sub(/^usage:/, "", line)
+			n = split(line, w, " ")
+			if (w[1] == "gpuvm" && w[2] == c) {
+				form = (w[3] ~ /^[a-z]+$/ && w[4] ~ /^[A-Z[]/) ? w[3] : ""
+				if (!(form in seen)) { seen[form] = 1; order[++k] = form }
+			}
+			for (i = 1; i <= n && w[i] !~ /^\(/; i++)
+				if (w[i] ~ /^\[?--[a-z][a-z-][a-z-]+/ && !(form in opt)) {
+					o = w[i]; sub(/^\[/, "", o); sub(/[^a-z-].*$/, "", o)
+					if (o != "--help") opt[form] = o
+				}
+		}
+		END { for (j = 1; j <= k; j++) print order[j] "|" (order[j] in opt ? opt[order[j]] : "--help") }'
+}
+
 for cmd in "${commands[@]}"; do
-	# a command with subcommands (trace info, graph info): its first one
-	sub=$("$GPUVM" "$cmd" --help 2>&1 | awk -v c="$cmd" '/^usage:/ { if ($3 == c && $4 ~ /^[a-z]+$/ && $5 ~ /^[A-Z[]/) print $4; exit }')
-	args=("$cmd")
-	[ -n "$sub" ] && args+=("$sub")
-	expect_one_line "$cmd: unknown option" "gpuvm $cmd.*'--zqxjvk'" -- "${args[@]}" --zqxjvk
-	# a real option of the command: the first long one in its usage lines
-	opt=$("$GPUVM" "$cmd" --help 2>&1 | awk '/^usage:/ { u = 1 } u && /^$/ { exit } u' |
-		grep -oE -- '--[a-z][a-z-]{4,}' | grep -vx -- '--help' | head -1)
-	opt=${opt:---help}
-	name=${opt#--}
-	typo="--${name:0:1}${name:2:1}${name:1:1}${name:3}"
-	expect_one_line "$cmd: misspelt $opt" "did you mean '$opt'\\?" -- "${args[@]}" "$typo"
+	while IFS="|" read -r sub opt; do
+		args=("$cmd")
+		[ -n "$sub" ] && args+=("$sub")
+		expect_one_line "${args[*]}: unknown option" "gpuvm $cmd.*'--zqxjvk'" -- "${args[@]}" --zqxjvk
+		name=${opt#--}
+		typo="--${name:0:1}${name:2:1}${name:1:1}${name:3}"
+		expect_one_line "${args[*]}: misspelt $opt" "did you mean '$opt'\\?" -- "${args[@]}" "$typo"
+	done < <(forms "$cmd")
+	sub=$(forms "$cmd" | head -1 | cut -d"|" -f1)
 	# the preset: every command whose usage lines take --gpu or sim:PRESET
 	help=$("$GPUVM" "$cmd" --help 2>&1 | awk '/^usage:/ { u = 1 } u && /^$/ { exit } u')
 	if grep -q -- '--gpu' <<<"$help" && [ -z "$sub" ]; then
