@@ -30,7 +30,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "gpuvm/stats_registry.h"
+/* Where a statistic appears. */
+enum gpuvm_stat_scope {
+	GPUVM_STAT_RUN,    /* one per run: sim JSON, a sweep row */
+	GPUVM_STAT_KERNEL, /* one per kernel launch: kernels[], --stats-csv */
+	GPUVM_STAT_ALLOC,  /* one per allocation: --stats-csv */
+	GPUVM_STAT_META,   /* what produced the numbers: version, preset, config hash */
+};
 
 struct gpuvm_config;
 struct gpuvm_stats;

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuvm/engine.h"
 
 static const void *element(const struct gpuvm_counter_section *sec, const void *parent, uint32_t i)
 {

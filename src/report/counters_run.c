@@ -1,4 +1,4 @@
-/* The run's counters (struct gpuvm_stats, include/gpuvm/engine.h) and a
+/* The run's counters (struct gpuvm_stats, include/gpuvm/stats.h) and a
  * launch's (struct gpuvm_kernel_stats), registered as gpuvm/counters.h
  * describes. Row order is JSON order. Components with structs of their
  * own register them in their own files (src/xlat/tlb_counters.c,

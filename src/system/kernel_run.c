@@ -9,7 +9,7 @@
 
 #include "core/later.h"
 #include "core/vec.h"
-#include "engine/invariants.h"
+#include "system/invariants.h"
 #include "gpuvm/counters.h"
 #include "par/fork_join.h"
 #include "par/window_profile.h"
