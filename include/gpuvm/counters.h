@@ -130,6 +130,16 @@ void gpuvm_counters_delta(const struct gpuvm_stats *st, double *at);
  * record already has (same name, same meaning: warp_instructions ...). */
 void gpuvm_counters_emit_delta(cJSON *o, const double *d, const struct gpuvm_counter_ctx *run);
 
+/* Merges a thread's copy of the counters into the run's: for every row of
+ * the tree under sec that is a plain field (U64, U32, F64), in every
+ * element a section can have (TLB levels up to max_count), adds from's
+ * value to into's and zeroes it in from. The windowed engine's threads
+ * count into copies of struct gpuvm_stats (src/sm/sm_window.c, sm_split.c)
+ * and merge them with this, so a counter registered as a row cannot be
+ * left out of a threaded merge. Fields that are not rows (arrays written
+ * by EMIT rows, pointers, flags) are not touched. */
+void gpuvm_counters_merge(const struct gpuvm_counter_section *sec, void *into, void *from);
+
 /* Visits every row of the tree under sec with its full path
  * ("uvm.far_faults", "tlb[].hits"). */
 typedef void (*gpuvm_counter_visit)(const char *path, const struct gpuvm_counter *row,

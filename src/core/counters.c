@@ -239,6 +239,63 @@ void gpuvm_counters_emit_delta(cJSON *o, const double *d, const struct gpuvm_cou
 	emit_delta(o, &gpuvm_run_section, d, &pos, &c);
 }
 
+/* ---- merging a thread's copy ------------------------------------------ */
+
+/* One row's field: into += from, from = 0. A field two rows name is
+ * merged once (the second finds it zero). */
+static void merge_field(const struct gpuvm_counter *r, char *into, char *from)
+{
+	switch (r->type) {
+	case GPUVM_CTR_U64: {
+		uint64_t a, b;
+		memcpy(&a, into + r->offset, sizeof a);
+		memcpy(&b, from + r->offset, sizeof b);
+		a += b;
+		b = 0;
+		memcpy(into + r->offset, &a, sizeof a);
+		memcpy(from + r->offset, &b, sizeof b);
+		break;
+	}
+	case GPUVM_CTR_U32: {
+		uint32_t a, b;
+		memcpy(&a, into + r->offset, sizeof a);
+		memcpy(&b, from + r->offset, sizeof b);
+		a += b;
+		b = 0;
+		memcpy(into + r->offset, &a, sizeof a);
+		memcpy(from + r->offset, &b, sizeof b);
+		break;
+	}
+	case GPUVM_CTR_F64: {
+		double a, b;
+		memcpy(&a, into + r->offset, sizeof a);
+		memcpy(&b, from + r->offset, sizeof b);
+		if (b != 0) /* x + 0.0 would turn a -0.0 into 0.0 */
+			a += b;
+		b = 0;
+		memcpy(into + r->offset, &a, sizeof a);
+		memcpy(from + r->offset, &b, sizeof b);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void gpuvm_counters_merge(const struct gpuvm_counter_section *sec, void *into, void *from)
+{
+	for (size_t i = 0; i < sec->n_rows; i++) {
+		const struct gpuvm_counter *r = &sec->rows[i];
+		if (r->type == GPUVM_CTR_SECTION) {
+			for (uint32_t e = 0; e < max_elements(r->child); e++)
+				gpuvm_counters_merge(r->child, (void *)element(r->child, into, e),
+						     (void *)element(r->child, from, e));
+		} else {
+			merge_field(r, into, from);
+		}
+	}
+}
+
 /* ---- listing -------------------------------------------------------- */
 
 static void visit(const struct gpuvm_counter_section *sec, const char *prefix,
