@@ -163,27 +163,29 @@ static size_t snap(const struct gpuvm_counter_section *sec, const struct gpuvm_c
 	return n;
 }
 
-size_t gpuvm_counters_snapshot_len(void)
+size_t gpuvm_counters_snapshot_len(const struct gpuvm_counter_section *root)
 {
 	struct gpuvm_counter_ctx c = {0};
-	return snap(&gpuvm_run_section, &c, NULL);
+	return snap(root, &c, NULL);
 }
 
-void gpuvm_counters_snapshot(const struct gpuvm_stats *st, double *out)
+void gpuvm_counters_snapshot(const struct gpuvm_counter_section *root, const struct gpuvm_stats *st,
+			     double *out)
 {
 	struct gpuvm_counter_ctx c = {.st = st, .base = st};
-	snap(&gpuvm_run_section, &c, out);
+	snap(root, &c, out);
 }
 
-void gpuvm_counters_delta(const struct gpuvm_stats *st, double *at)
+void gpuvm_counters_delta(const struct gpuvm_counter_section *root, const struct gpuvm_stats *st,
+			  double *at)
 {
 	if (!at)
 		return;
-	size_t n = gpuvm_counters_snapshot_len();
+	size_t n = gpuvm_counters_snapshot_len(root);
 	double now[GPUVM_COUNTERS_MAX];
 	if (n > GPUVM_COUNTERS_MAX)
 		return; /* test_counters fails long before a table grows this far */
-	gpuvm_counters_snapshot(st, now);
+	gpuvm_counters_snapshot(root, st, now);
 	for (size_t i = 0; i < n; i++)
 		at[i] = now[i] - at[i];
 }
@@ -231,12 +233,13 @@ static void emit_delta(cJSON *o, const struct gpuvm_counter_section *sec, const 
 	}
 }
 
-void gpuvm_counters_emit_delta(cJSON *o, const double *d, const struct gpuvm_counter_ctx *run)
+void gpuvm_counters_emit_delta(cJSON *o, const struct gpuvm_counter_section *root, const double *d,
+			       const struct gpuvm_counter_ctx *run)
 {
 	size_t pos = 0;
 	struct gpuvm_counter_ctx c = *run;
 	c.base = run->st;
-	emit_delta(o, &gpuvm_run_section, d, &pos, &c);
+	emit_delta(o, root, d, &pos, &c);
 }
 
 /* ---- merging a thread's copy ------------------------------------------ */

@@ -208,9 +208,15 @@ struct sm_launch {
 	uint64_t ctas_done;
 };
 
+struct gpuvm_counter_section;
+
 struct sm_layer {
 	const struct gpuvm_config *cfg;
 	struct gpuvm_stats *stats;
+	/* the rows of *stats (the run's counter tree, which the system
+	 * builder hands in): the windowed engine's threads count into copies
+	 * of struct gpuvm_stats and merge them by these rows */
+	const struct gpuvm_counter_section *stats_rows;
 	struct sm_ports port;
 	bool uvm_blocking;  /* uvm.fault_model = blocking */
 	bool uvm_counts;    /* access counters, thrashing detection or hints */

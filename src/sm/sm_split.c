@@ -653,14 +653,14 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 	struct gpuvm_stats *s = sl->stats;
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
 		/* every registered counter, not a hand list (gpuvm/counters.h) */
-		gpuvm_counters_merge(&gpuvm_run_section, s, &x->g[gi].counts);
+		gpuvm_counters_merge(sl->stats_rows, s, &x->g[gi].counts);
 	}
 	fork_join_run(x->pool, serve_queue, x);
 	double t3 = x->profile ? window_profile_now() : 0;
 	if (x->profile)
 		window_profile_add_memory(x->busy_s, x->n_queues);
 	for (uint32_t i = 0; i + 1 < x->n_queues; i++) {
-		gpuvm_counters_merge(&gpuvm_run_section, s, &x->q[i].counts);
+		gpuvm_counters_merge(sl->stats_rows, s, &x->q[i].counts);
 	}
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
 		const struct split_group *g = &x->g[gi];

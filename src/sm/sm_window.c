@@ -465,7 +465,7 @@ static void pipe_finish(struct sm_layer *sl, size_t n)
 	struct gpuvm_stats *c = p->plan.counts;
 	sl->window_units_per_request = (double)c->xlat_units / (double)n;
 	/* every registered counter, not a hand list (gpuvm/counters.h) */
-	gpuvm_counters_merge(&gpuvm_run_section, sl->stats, c);
+	gpuvm_counters_merge(sl->stats_rows, sl->stats, c);
 }
 
 /* The barrier on two threads: this one plans in key order, the pipe's
