@@ -175,6 +175,9 @@ def main(argv):
         args.remove(table)
     root = args[0] if args else os.path.join(HERE, "..")
     table = table or os.path.join(root, "docs", "layers.tsv")
+    if not os.path.isfile(table):
+        print("FAIL: %s: no layer table there" % table)
+        return 1
     g = Graph(root, table)
     if "--markdown" in argv:
         print(markdown(g))
@@ -209,9 +212,9 @@ def main(argv):
     if bad:
         print("%d problem(s) with the layers of %s" % (bad, os.path.relpath(table, root)))
         return 1
-    print("PASS: %d includes between %d folders follow the %d layers of %s; no circle"
-          % (sum(len(v) for v in g.edges.values()), len(g.edges),
-             len(set(g.layer.values())), os.path.relpath(table, root)))
+    print("PASS: %d includes make %d dependencies between folders, none up the %d layers "
+          "of %s; no circle" % (sum(len(v) for v in g.edges.values()), len(g.edges),
+                                len(set(g.layer.values())), os.path.relpath(table, root)))
     return 0
 
 
