@@ -53,6 +53,8 @@ write (the default; a differing table fails, naming page, line and table):
               defaults: 1 partition, 4096 B interleave, hash off)
   modules     docs/modules.md: the policy modules per selecting key, from
               `gpuvm presets --modules` (only with --gpuvm BIN)
+  layers      docs/architecture.md: the layers of docs/layers.tsv (which
+              scripts/check-layers.py checks the includes against)
   invariants  docs/invariants.md: each checker (int NAME_check(const ...,
               char *why, size_t len) in a .c file) and the invariants
               numbered (T1, U10, ...) in its file's opening comment
@@ -361,7 +363,19 @@ def table_invariants(root, tree, gpuvm):
     return "\n".join(rows)
 
 
-TABLES = {"contracts": table_contracts, "partitions": table_partitions, "modules": table_modules,
+def table_layers(root, tree, gpuvm):
+    """docs/layers.tsv as a table (scripts/check-layers.py checks the code
+    against it; the order is written there only)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "check_layers", os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-layers.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows, _ = mod.read_table(os.path.join(root, "docs", "layers.tsv"))
+    return mod.markdown_rows(rows)
+
+
+TABLES = {"contracts": table_contracts, "layers": table_layers, "partitions": table_partitions, "modules": table_modules,
           "invariants": table_invariants}
 BLOCK = re.compile(r"(<!-- code-table: (\w+) -->\n)(.*?)(<!-- end code-table -->)", re.S)
 

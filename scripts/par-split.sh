@@ -5,13 +5,13 @@
 # source lies; compiler intrinsics by the function they are inlined into):
 #   functional   src/simt src/trace src/workloads src/bigdata src/bigkernel
 #                (SIMT workers, trace readers: parallel on any core)
-#   sm side      src/sm src/mem/l1_cache src/engine/coalescer, and the loop
-#                src/system src/engine/event_* (per partition: parallel up
+#   sm side      src/sm src/mem/l1_cache src/sm/coalescer, and the loop
+#                src/system src/event/event_* (per partition: parallel up
 #                to the partition count)
 #   memory side  applied at the barrier (serial), in three parts:
 #                  translation  src/xlat (every TLB level, the walkers)
 #                  data         src/memsys src/mem (L2 slices, DRAM, pools)
-#                  paging/link  src/uvm src/link src/engine/copy_stream
+#                  paging/link  src/uvm src/link src/link/copy_stream
 #   other        everything else: input building (graphs), libc, set-up
 #                (serial)
 # and predicts the windowed model's speed-up at p cores:
@@ -62,10 +62,10 @@ def layer_of_file(f):
         return None
     for pre, lay in (("simt/", "functional"), ("trace/", "functional"), ("workloads/", "functional"),
                      ("bigdata/", "functional"), ("bigkernel/", "functional"),
-                     ("sm/", "sm"), ("mem/l1_cache", "sm"), ("engine/coalescer", "sm"),
-                     ("system/", "sm"), ("engine/event_", "sm"),
+                     ("sm/", "sm"), ("mem/l1_cache", "sm"), ("sm/coalescer", "sm"),
+                     ("system/", "sm"), ("event/event_", "sm"),
                      ("memsys/", "data"), ("mem/", "data"), ("xlat/", "xlat"), ("uvm/", "paging"),
-                     ("link/", "paging"), ("engine/copy_stream", "paging")):
+                     ("link/", "paging"), ("link/copy_stream", "paging")):
         if s.startswith(pre):
             return lay
     return "other"

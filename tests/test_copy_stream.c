@@ -1,4 +1,4 @@
-/* Asynchronous copies (src/engine/copy_stream.h): the copy engine's
+/* Asynchronous copies (src/link/copy_stream.h): the copy engine's
  * arithmetic, and a pipelined host program on the engine -- a kernel never
  * starts before the copy of its input has ended, and overlapping copies
  * with kernels takes no longer than running them in series and no less
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine/copy_stream.h"
+#include "link/copy_stream.h"
 #include "gpuvm/config.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/simt.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine/event_queue.h"
+#include "event/event_queue.h"
 #include "gpuvm/config.h"
 #include "sm/cta_place.h"
 #include "sm/sm.h"

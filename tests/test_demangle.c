@@ -1,4 +1,4 @@
-/* src/report/demangle.h: kernel names as the text report shows them.
+/* src/core/demangle.h: kernel names as the text report shows them.
  * Mangled C++ names (the Itanium ABI names that Accel-Sim and NVBit traces
  * record) come back demangled with their parameter types; anything else
  * (a C kernel, a synthetic workload's kernel, a name that only looks
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "report/demangle.h"
+#include "core/demangle.h"
 
 static void expect(const char *name, const char *want)
 {

@@ -12,6 +12,7 @@
 
 #include "run_util.h"
 #include "gpuvm/config.h"
+#include "gpuvm/engine.h"
 #include "xlat/xlat.h"
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "engine/event_heap.h"
-#include "engine/event_queue.h"
+#include "event/event_heap.h"
+#include "event/event_queue.h"
 
 /* The reference both structures are checked against: every queued event,
  * scanned for the earliest (time, push order). */

@@ -47,6 +47,7 @@
 #include <cmocka.h>
 
 #include "run_util.h"
+#include "gpuvm/link_rate.h"
 #include "gpuvm/uvm.h"
 
 #define STREAM "stream-triad:elems=262144,mem=%s"            /* 6 MiB working set */

@@ -93,7 +93,7 @@ static void test_far_fault_mshrs(void **state)
 	assert_true(t1 > 2 * t16);
 }
 
-/* TLB coalescing (engine/coalescer.h, sm_issue.c: the lanes of one warp
+/* TLB coalescing (sm/coalescer.h, sm_issue.c: the lanes of one warp
  * instruction that fall in one first-level TLB entry make one lookup). A
  * STREAM triad's warp reads 32 consecutive doubles, 256 B of one page:
  * one lookup per memory instruction (98304 of 98304 on p100); without

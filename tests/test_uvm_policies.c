@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "gpuvm/link_rate.h"
 #include "gpuvm/uvm.h"
 #include "uvm/evict.h"
 #include "uvm/prefetch.h"

@@ -12,10 +12,15 @@
 #include "gpuvm/module.h"
 
 #include "gpuvm/error.h"
+/* GPUVM_WARP_LANES and the instruction classes the issue rates are keyed
+ * by (enum gpuvm_op_class) are the stream's */
+#include "gpuvm/stream.h"
 
 #define GPUVM_MAX_TLB_LEVELS 4
 #define GPUVM_MAX_SMS 256
-#define GPUVM_WARP_LANES 32
+/* --threads N: N from 1 to GPUVM_MAX_THREADS (the help texts say 64); here,
+ * low in the layers, because graph building takes the same limit */
+#define GPUVM_MAX_THREADS 64
 /* room in set_at[]: the key table has fewer than 192 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
 #define GPUVM_CONFIG_MAX_KEYS (192 + GPUVM_MODULE_PARAMS_MAX)
@@ -414,5 +419,9 @@ extern const struct gpuvm_preset_text gpuvm_shipped_presets[];
 extern const size_t gpuvm_shipped_presets_count;
 
 const char *gpuvm_share_domain_name(enum gpuvm_share_domain d);
+
+/* m's parameter values under cfg (the defaults when cfg is NULL), in row
+ * order, into out[m->n_params] (src/config/config_modules.c). */
+void gpuvm_module_params(const struct gpuvm_config *cfg, const struct gpuvm_module *m, double *out);
 
 #endif

@@ -2,7 +2,7 @@
  *
  * Contract. A component keeps its counters in its own struct and
  * registers each once, as one row of a section table next to that struct
- * (src/report/counters_run.c for the run's core counters,
+ * (src/system/counters_run.c for the run's core counters,
  * src/xlat/tlb_counters.c for a TLB level, src/uvm/uvm_counters.c for
  * paging). A row names the counter (its JSON member), its unit, a short
  * label, one line of meaning and where the value lives: a field at an
@@ -30,7 +30,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "gpuvm/stats_registry.h"
+/* Where a statistic appears. */
+enum gpuvm_stat_scope {
+	GPUVM_STAT_RUN,    /* one per run: sim JSON, a sweep row */
+	GPUVM_STAT_KERNEL, /* one per kernel launch: kernels[], --stats-csv */
+	GPUVM_STAT_ALLOC,  /* one per allocation: --stats-csv */
+	GPUVM_STAT_META,   /* what produced the numbers: version, preset, config hash */
+};
 
 struct gpuvm_config;
 struct gpuvm_stats;
@@ -98,7 +104,7 @@ struct gpuvm_counter_section {
 
 #define GPUVM_COUNTER_ROWS(t) (t), (sizeof(t) / sizeof((t)[0]))
 
-/* The run's tree of sections (src/report/counters_run.c) and the
+/* The run's tree of sections (src/system/counters_run.c) and the
  * per-launch section (kernels[]). */
 extern const struct gpuvm_counter_section gpuvm_run_section;
 extern const struct gpuvm_counter_section gpuvm_kernel_section;
@@ -111,18 +117,34 @@ extern const struct gpuvm_counter_section gpuvm_dram_section;
 void gpuvm_counters_emit(cJSON *o, const struct gpuvm_counter_section *sec,
 			 const struct gpuvm_counter_ctx *ctx);
 
-/* Per-launch differences. The snapshot holds every GPUVM_CTR_SUM value of
- * the run's tree, in tree order, TLB levels up to GPUVM_MAX_TLB_LEVELS and
- * the uvm object always (zeros when unused), so its layout is fixed. */
+/* Per-launch differences over the tree under root (the run's,
+ * gpuvm_run_section: the caller names it, so that this walker, in the
+ * shared base, names no table of a layer above it). The snapshot holds
+ * every GPUVM_CTR_SUM value of the tree, in tree order, TLB levels up to
+ * GPUVM_MAX_TLB_LEVELS and the uvm object always (zeros when unused), so
+ * its layout is fixed. */
 #define GPUVM_COUNTERS_MAX 1024
-size_t gpuvm_counters_snapshot_len(void);
-void gpuvm_counters_snapshot(const struct gpuvm_stats *st, double *out);
+size_t gpuvm_counters_snapshot_len(const struct gpuvm_counter_section *root);
+void gpuvm_counters_snapshot(const struct gpuvm_counter_section *root, const struct gpuvm_stats *st,
+			     double *out);
 /* at (a snapshot taken at the launch's start) becomes now - at. */
-void gpuvm_counters_delta(const struct gpuvm_stats *st, double *at);
+void gpuvm_counters_delta(const struct gpuvm_counter_section *root, const struct gpuvm_stats *st,
+			  double *at);
 /* Writes a launch's differences d into its JSON record o, in the run's
  * shape (tlb[] levels, uvm when the run used it), leaving out members the
  * record already has (same name, same meaning: warp_instructions ...). */
-void gpuvm_counters_emit_delta(cJSON *o, const double *d, const struct gpuvm_counter_ctx *run);
+void gpuvm_counters_emit_delta(cJSON *o, const struct gpuvm_counter_section *root, const double *d,
+			       const struct gpuvm_counter_ctx *run);
+
+/* Merges a thread's copy of the counters into the run's: for every row of
+ * the tree under sec that is a plain field (U64, U32, F64), in every
+ * element a section can have (TLB levels up to max_count), adds from's
+ * value to into's and zeroes it in from. The windowed engine's threads
+ * count into copies of struct gpuvm_stats (src/sm/sm_window.c, sm_split.c)
+ * and merge them with this, so a counter registered as a row cannot be
+ * left out of a threaded merge. Fields that are not rows (arrays written
+ * by EMIT rows, pointers, flags) are not touched. */
+void gpuvm_counters_merge(const struct gpuvm_counter_section *sec, void *into, void *from);
 
 /* Visits every row of the tree under sec with its full path
  * ("uvm.far_faults", "tlb[].hits"). */

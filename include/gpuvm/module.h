@@ -5,7 +5,7 @@
  *    migration, thrashing detection, TLB sharing scheme, L1 replacement
  *    (and, once the engine makes them pluggable, warp scheduler and CTA
  *    placement) - is one `const struct gpuvm_module` in its own source file,
- *    listed once in src/uvm/policy_registry.c. Nothing else names it: the
+ *    listed once in src/core/module_registry.c. Nothing else names it: the
  *    config's "known:" messages, key help, `gpuvm presets --modules` and the
  *    CLI help are generated from this registry.
  *  - A module's tunables are its parameter rows. The row holds the default,
@@ -99,8 +99,8 @@ const char *gpuvm_module_names(enum gpuvm_module_kind kind);
 void gpuvm_module_param_key(const struct gpuvm_module *m, uint32_t i, char *buf, size_t len);
 /* Index of m's parameter i in struct gpuvm_config's module_params[]. */
 uint32_t gpuvm_module_param_slot(const struct gpuvm_module *m, uint32_t i);
-/* m's parameter values under cfg (the defaults when cfg is NULL), in row
- * order, into out[m->n_params]. */
-void gpuvm_module_params(const struct gpuvm_config *cfg, const struct gpuvm_module *m, double *out);
+/* gpuvm_module_params (a module's values under a config) is declared in
+ * gpuvm/config.h: the values live in the config, a layer above the
+ * registry (docs/layers.tsv). */
 
 #endif

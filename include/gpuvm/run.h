@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuvm/config.h"
 #include "gpuvm/error.h"
 #include "gpuvm/progress.h"
 #include "gpuvm/stream.h"
@@ -53,8 +54,8 @@ int gpuvm_run_check_work(const struct gpuvm_run_spec *spec, const struct gpuvm_c
 			 const struct gpuvm_workload_def *def, const struct gpuvm_params *params,
 			 struct gpuvm_error *err);
 
-/* --threads N: N from 1 to GPUVM_MAX_THREADS (the help texts say 64). */
-#define GPUVM_MAX_THREADS 64
+/* --threads N: N from 1 to GPUVM_MAX_THREADS (gpuvm/config.h; the help
+ * texts say 64). */
 /* Parses a --threads value; -1 when it is not an integer in range. */
 int gpuvm_parse_threads(const char *text, uint32_t *out);
 

@@ -16,13 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Where a statistic appears. */
-enum gpuvm_stat_scope {
-	GPUVM_STAT_RUN,    /* one per run: sim JSON, a sweep row */
-	GPUVM_STAT_KERNEL, /* one per kernel launch: kernels[], --stats-csv */
-	GPUVM_STAT_ALLOC,  /* one per allocation: --stats-csv */
-	GPUVM_STAT_META,   /* what produced the numbers: version, preset, config hash */
-};
+/* enum gpuvm_stat_scope (where a statistic appears) is gpuvm/counters.h's,
+ * whose rows carry it. */
+#include "gpuvm/counters.h"
+
 
 struct gpuvm_stat_info {
 	const char *name;  /* JSON path, e.g. "uvm.far_faults", "tlb[].hits" */

@@ -13,8 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpuvm/config.h"
 #include "gpuvm/error.h"
+
+/* lanes of a warp (every GPU gpuvm models) */
+#define GPUVM_WARP_LANES 32
 
 enum gpuvm_alloc_kind {
 	GPUVM_ALLOC_DEVICE = 0,   /* cudaMalloc: device memory */
@@ -234,7 +236,7 @@ enum gpuvm_run_op_kind {
 	GPUVM_RUN_DEVICE_SYNC, /* cudaDeviceSynchronize (uvm.device_sync) */
 	/* cudaMemcpyAsync on the direction's copy stream, then
 	 * cudaEventRecord(event) when event != 0: the copy runs beside the
-	 * kernels, the host goes on at once (engine/copy_stream.h) */
+	 * kernels, the host goes on at once (link/copy_stream.h) */
 	GPUVM_RUN_COPY_H2D_ASYNC, /* copy_addr, copy_bytes, event */
 	GPUVM_RUN_COPY_D2H_ASYNC,
 };

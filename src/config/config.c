@@ -6,8 +6,8 @@
  * Owns: struct gpuvm_config's default values and its origin records
  * (cfg->set_at[key id], cfg->set_seq). May call: the key table
  * (config_internal.h), the module registry (module parameters' defaults:
- * gpuvm_module_at and friends, src/uvm/policy_registry.c), the TLB
- * sharing schemes' registry (xlat/peer.h).
+ * gpuvm_module_at and friends, src/core/module_registry.c; the TLB
+ * sharing schemes' parameters are module rows there too).
  * Guarantees: every setting records where it came from (cfg->set_at[key
  * id]), so the cross-field checks of gpuvm_config_finalize() still point
  * at a file and line; gpuvm_config_key_at lists a key only when it is
@@ -20,11 +20,9 @@
 
 #include "config/config_internal.h"
 #include "config/config_origin.h"
-#include "xlat/peer.h"
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
 #include "gpuvm/suggest.h"
-#include "gpuvm/uvm.h"
 
 /* ---- defaults ---- */
 

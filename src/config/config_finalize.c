@@ -3,9 +3,10 @@
  * must set) and the derived values (SM layout, per-level geometry).
  *
  * Owns: nothing between calls. May call: the key table and origin records
- * (config_internal.h), the module registry (gpuvm_module_find,
- * src/uvm/policy_registry.c) and the TLB sharing schemes' registry
- * (xlat/peer.h: xlat_peer_find), names only. Guarantees: a message about a rule that several
+ * (config_internal.h) and the module registry (gpuvm_module_find,
+ * src/core/module_registry.c: policy and TLB sharing scheme names, an
+ * empty scheme name read as none, as the translation layer reads it).
+ * Guarantees: a message about a rule that several
  * keys break points at the key set last (the override that caused it),
  * with its file and line; a config that passes is one the engine can
  * build. */
@@ -16,13 +17,20 @@
 #include <string.h>
 
 #include "config/config_internal.h"
-#include "xlat/peer.h"
 #include "gpuvm/config.h"
 #include "gpuvm/error.h"
 #include "gpuvm/units.h"
-#include "gpuvm/uvm.h"
 
 #define MAX_PHYS_SMS (2 * GPUVM_MAX_SMS)
+
+/* A UVM policy's name is known when the registry has a module of that
+ * kind with an ops table (what uvm_prefetch_find and friends hand the
+ * driver; gpuvm_uvm_prefetcher_known asks the same). */
+static bool policy_known(enum gpuvm_module_kind kind, const char *name)
+{
+	const struct gpuvm_module *m = gpuvm_module_find(kind, name);
+	return m && m->ops;
+}
 
 /* ---- messages ---- */
 
@@ -419,16 +427,17 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "%llu bytes is less than one 4KiB page (0 = unlimited; range 4KiB .. 64TiB)",
 			       (unsigned long long)cfg->uvm_device_memory_bytes);
 	/* module names: the "known" lists come from the registry (gpuvm/module.h) */
-	if (!gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher))
+	if (!policy_known(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher))
 		return fail_at(err, cfg, K_UVM_PREFETCHER, "unknown prefetcher '%s' (known: %s)",
 			       cfg->uvm_prefetcher, gpuvm_module_names(GPUVM_MODULE_PREFETCH));
-	if (cfg->uvm_prefetcher_oversub[0] && !gpuvm_uvm_prefetcher_known(cfg->uvm_prefetcher_oversub))
+	if (cfg->uvm_prefetcher_oversub[0] &&
+	    !policy_known(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher_oversub))
 		return fail_at(err, cfg, K_UVM_PREFETCHER_OVERSUB, "unknown prefetcher '%s' (known: %s; empty = keep)",
 			       cfg->uvm_prefetcher_oversub, gpuvm_module_names(GPUVM_MODULE_PREFETCH));
-	if (!gpuvm_uvm_eviction_known(cfg->uvm_eviction))
+	if (!policy_known(GPUVM_MODULE_EVICT, cfg->uvm_eviction))
 		return fail_at(err, cfg, K_UVM_EVICTION, "unknown eviction policy '%s' (known: %s)",
 			       cfg->uvm_eviction, gpuvm_module_names(GPUVM_MODULE_EVICT));
-	if (!gpuvm_uvm_migration_known(cfg->uvm_migration))
+	if (!policy_known(GPUVM_MODULE_MIGRATE, cfg->uvm_migration))
 		return fail_at(err, cfg, K_UVM_MIGRATION, "unknown migration policy '%s' (known: %s)",
 			       cfg->uvm_migration, gpuvm_module_names(GPUVM_MODULE_MIGRATE));
 	if (!gpuvm_module_find(GPUVM_MODULE_L1_REPLACEMENT, cfg->l1_replacement))
@@ -436,10 +445,11 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       cfg->l1_replacement, gpuvm_module_names(GPUVM_MODULE_L1_REPLACEMENT));
 
 	for (uint32_t lv = 0; lv < cfg->tlb_levels; lv++)
-		if (!xlat_peer_find(cfg->tlb[lv].peer))
+		if (!gpuvm_module_find(GPUVM_MODULE_PEER,
+				       cfg->tlb[lv].peer[0] ? cfg->tlb[lv].peer : "none"))
 			return fail_at(err, cfg, CFG_TLB_KEY(lv, KT_PEER),
 				       "unknown TLB sharing scheme '%s' (known: %s)", cfg->tlb[lv].peer,
-				       xlat_peer_names());
+				       gpuvm_module_names(GPUVM_MODULE_PEER));
 
 	uint16_t phys_of[GPUVM_MAX_SMS];
 	lay_out_sms(cfg, phys, phys_of);

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpuvm/stream.h"
 #include "gpuvm/units.h"
 
 /* ---- field access ---- */

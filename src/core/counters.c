@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuvm/engine.h"
 
 static const void *element(const struct gpuvm_counter_section *sec, const void *parent, uint32_t i)
 {
@@ -164,27 +163,29 @@ static size_t snap(const struct gpuvm_counter_section *sec, const struct gpuvm_c
 	return n;
 }
 
-size_t gpuvm_counters_snapshot_len(void)
+size_t gpuvm_counters_snapshot_len(const struct gpuvm_counter_section *root)
 {
 	struct gpuvm_counter_ctx c = {0};
-	return snap(&gpuvm_run_section, &c, NULL);
+	return snap(root, &c, NULL);
 }
 
-void gpuvm_counters_snapshot(const struct gpuvm_stats *st, double *out)
+void gpuvm_counters_snapshot(const struct gpuvm_counter_section *root, const struct gpuvm_stats *st,
+			     double *out)
 {
 	struct gpuvm_counter_ctx c = {.st = st, .base = st};
-	snap(&gpuvm_run_section, &c, out);
+	snap(root, &c, out);
 }
 
-void gpuvm_counters_delta(const struct gpuvm_stats *st, double *at)
+void gpuvm_counters_delta(const struct gpuvm_counter_section *root, const struct gpuvm_stats *st,
+			  double *at)
 {
 	if (!at)
 		return;
-	size_t n = gpuvm_counters_snapshot_len();
+	size_t n = gpuvm_counters_snapshot_len(root);
 	double now[GPUVM_COUNTERS_MAX];
 	if (n > GPUVM_COUNTERS_MAX)
 		return; /* test_counters fails long before a table grows this far */
-	gpuvm_counters_snapshot(st, now);
+	gpuvm_counters_snapshot(root, st, now);
 	for (size_t i = 0; i < n; i++)
 		at[i] = now[i] - at[i];
 }
@@ -232,12 +233,70 @@ static void emit_delta(cJSON *o, const struct gpuvm_counter_section *sec, const 
 	}
 }
 
-void gpuvm_counters_emit_delta(cJSON *o, const double *d, const struct gpuvm_counter_ctx *run)
+void gpuvm_counters_emit_delta(cJSON *o, const struct gpuvm_counter_section *root, const double *d,
+			       const struct gpuvm_counter_ctx *run)
 {
 	size_t pos = 0;
 	struct gpuvm_counter_ctx c = *run;
 	c.base = run->st;
-	emit_delta(o, &gpuvm_run_section, d, &pos, &c);
+	emit_delta(o, root, d, &pos, &c);
+}
+
+/* ---- merging a thread's copy ------------------------------------------ */
+
+/* One row's field: into += from, from = 0. A field two rows name is
+ * merged once (the second finds it zero). */
+static void merge_field(const struct gpuvm_counter *r, char *into, char *from)
+{
+	switch (r->type) {
+	case GPUVM_CTR_U64: {
+		uint64_t a, b;
+		memcpy(&a, into + r->offset, sizeof a);
+		memcpy(&b, from + r->offset, sizeof b);
+		a += b;
+		b = 0;
+		memcpy(into + r->offset, &a, sizeof a);
+		memcpy(from + r->offset, &b, sizeof b);
+		break;
+	}
+	case GPUVM_CTR_U32: {
+		uint32_t a, b;
+		memcpy(&a, into + r->offset, sizeof a);
+		memcpy(&b, from + r->offset, sizeof b);
+		a += b;
+		b = 0;
+		memcpy(into + r->offset, &a, sizeof a);
+		memcpy(from + r->offset, &b, sizeof b);
+		break;
+	}
+	case GPUVM_CTR_F64: {
+		double a, b;
+		memcpy(&a, into + r->offset, sizeof a);
+		memcpy(&b, from + r->offset, sizeof b);
+		if (b != 0) /* x + 0.0 would turn a -0.0 into 0.0 */
+			a += b;
+		b = 0;
+		memcpy(into + r->offset, &a, sizeof a);
+		memcpy(from + r->offset, &b, sizeof b);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void gpuvm_counters_merge(const struct gpuvm_counter_section *sec, void *into, void *from)
+{
+	for (size_t i = 0; i < sec->n_rows; i++) {
+		const struct gpuvm_counter *r = &sec->rows[i];
+		if (r->type == GPUVM_CTR_SECTION) {
+			for (uint32_t e = 0; e < max_elements(r->child); e++)
+				gpuvm_counters_merge(r->child, (void *)element(r->child, into, e),
+						     (void *)element(r->child, from, e));
+		} else {
+			merge_field(r, into, from);
+		}
+	}
 }
 
 /* ---- listing -------------------------------------------------------- */

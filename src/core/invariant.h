@@ -4,7 +4,7 @@
  * at its end: 0 when every invariant holds, else the number of the first
  * one violated, with why saying which and where. Tests call the checkers
  * after every operation; engines built with GPUVM_CHECK_INVARIANTS call
- * them at every kernel boundary (src/engine/invariants.c). */
+ * them at every kernel boundary (src/system/invariants.c). */
 #ifndef GPUVM_CORE_INVARIANT_H
 #define GPUVM_CORE_INVARIANT_H
 

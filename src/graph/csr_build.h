@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpuvm/config.h"
 #include "gpuvm/graph.h"
-#include "gpuvm/run.h"
 
 struct csr_build {
 	uint32_t n;

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "gpuvm/uvm.h"
+#include "gpuvm/link_rate.h"
 #include "link/pcie_tlp.h"
 
 int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)

@@ -18,18 +18,18 @@
  *    system builder hands it (uvm_hooks.lanes). A request touches only the
  *    link's own state; this is the seam a parallel engine turns into a
  *    timestamped message to the link.
- *  - May call: src/mem/server_pool.h (the packet calendar) and the bulk
- *    transfer-size curve the UVM driver defines (gpuvm/uvm.h:
- *    gpuvm_uvm_transfer_seconds, gpuvm_pcie_effective_gb_s, in
- *    src/uvm/uvm_lane.c); it writes its counters into the run's
- *    gpuvm_stats (zero_copy_*, pcie_*_bytes).
+ *  - May call: src/mem/server_pool.h (the packet calendar); the bulk
+ *    transfer-size curve is its own (link_rate.c, gpuvm/link_rate.h:
+ *    gpuvm_uvm_transfer_seconds, gpuvm_pcie_effective_gb_s), which the
+ *    UVM driver's migrations use too; it writes its counters into the
+ *    run's gpuvm_stats (zero_copy_*, pcie_*_bytes).
  *  - Guarantees: every transfer of one direction takes the earliest free
  *    lane capacity at or after its own time, whoever sent it and in
  *    whatever order the requests came (link_lane.h), so zero-copy packets,
  *    migrations, write-backs, remote reads and synchronous copies contend:
  *    throughput is one lane's per direction. The posted writes of a kernel
  *    have crossed by link_stores_done.
- *  - Asynchronous copies (engine/copy_stream.c) are resolved after the
+ *  - Asynchronous copies (link/copy_stream.c) are resolved after the
  *    kernels beside them and get the lane time those kernels' traffic left
  *    (link_lane_busy plus the driver's transfers at the bulk rate):
  *    kernels' traffic goes first. */
@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "gpuvm/config.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 #include "gpuvm/stream.h"
 #include "link/link_lane.h"
 

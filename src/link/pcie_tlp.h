@@ -3,7 +3,7 @@
 #ifndef GPUVM_LINK_PCIE_TLP_H
 #define GPUVM_LINK_PCIE_TLP_H
 
-#include "gpuvm/uvm.h"
+#include "gpuvm/link_rate.h"
 
 /* A memory request (write, read request, AtomicOp) to host memory above
  * 4 GB: 4-DW header 16 B, data link layer 2 B sequence number + 4 B LCRC,

@@ -1,5 +1,5 @@
 /* The banked DRAM model's counters (struct gpuvm_dram_stats,
- * include/gpuvm/engine.h), registered as gpuvm/counters.h describes: the
+ * include/gpuvm/stats.h), registered as gpuvm/counters.h describes: the
  * JSON's "dram" object (only when the preset has the banked model), sweep
  * CSV columns dram_NAME, and per launch kernels[].dram.NAME for the
  * GPUVM_CTR_SUM ones. The model counts in each memory partition
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "gpuvm/counters.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 
 #define D(f) offsetof(struct gpuvm_dram_stats, f)
 #define SUM GPUVM_CTR_SUM

@@ -1,7 +1,7 @@
 /* L1 data cache replacement policies (l1.replacement), one module each:
  * src/mem/l1_repl_NAME.c holds the ops table and its descriptor
  * (gpuvm/module.h, kind GPUVM_MODULE_L1_REPLACEMENT) listed in
- * src/uvm/policy_registry.c.
+ * src/core/module_registry.c.
  *
  * Contract: a policy owns the per-line word c->stamp[i] and nothing else of
  * the cache. The cache calls on_hit for every lookup that finds the line

@@ -50,7 +50,7 @@
 #include "core/later.h"
 #include "core/splitmix.h"
 #include "gpuvm/config.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 #include "mem/dram_access.h"
 #include "mem/dram_model.h"
 #include "mem/l2_cache.h"

@@ -7,7 +7,7 @@
 
 #include "gpuvm/counters.h"
 #include "gpuvm/units.h"
-#include "report/demangle.h"
+#include "core/demangle.h"
 
 cJSON *gpuvm_report_config(const struct gpuvm_config *cfg)
 {

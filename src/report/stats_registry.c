@@ -1,6 +1,6 @@
 /* The statistics registry (gpuvm/stats_registry.h): one entry per value a
  * run reports, with its unit and what it counts. The counters come from
- * their registrations (gpuvm/counters.h: src/report/counters_run.c,
+ * their registrations (gpuvm/counters.h: src/system/counters_run.c,
  * src/xlat/tlb_counters.c, src/uvm/uvm_counters.c), which also generate
  * the JSON, so a counter is documented where it is declared. Only values
  * other code writes are described here: what produced the numbers (meta)

@@ -8,7 +8,7 @@
 #include "gpuvm/simt.h"
 #include "simt/coro.h"
 #include "simt/simt_red.h"
-#include "workloads/workload_util.h"
+#include "simt/va_layout.h"
 
 /* A thread runs ahead of the engine by at most this many recorded
  * accesses before it is suspended (barrier-free kernels); 64 x 16 B per

@@ -17,9 +17,9 @@
  *    with a time answered by a completion time), the host link (link.h:
  *    link_zero_copy*), the UVM driver for a managed sector (uvm_access,
  *    uvm_access_counted: a request with a time answered by when the page
- *    is there) and the allocation table (engine/alloc_table.h, read only).
+ *    is there) and the allocation table (mem/alloc_table.h, read only).
  *    Its own parts come from src/mem (mem/l1_cache.h, mem/server_pool.h,
- *    mem/smem_banks.h), engine/coalescer.h and engine/event_queue.h; with
+ *    mem/smem_banks.h), sm/coalescer.h and event/event_queue.h; with
  *    core.window and --threads, the helper threads and the window of
  *    src/par (par/fork_join.h, par/window.h). Each call into the four
  *    components above is a request that names a time and gets a time
@@ -54,10 +54,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/coalescer.h"
-#include "engine/event_queue.h"
+#include "sm/coalescer.h"
+#include "event/event_queue.h"
 #include "gpuvm/config.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 #include "gpuvm/stream.h"
 #include "mem/l1_cache.h"
 #include "mem/server_pool.h"
@@ -208,9 +208,15 @@ struct sm_launch {
 	uint64_t ctas_done;
 };
 
+struct gpuvm_counter_section;
+
 struct sm_layer {
 	const struct gpuvm_config *cfg;
 	struct gpuvm_stats *stats;
+	/* the rows of *stats (the run's counter tree, which the system
+	 * builder hands in): the windowed engine's threads count into copies
+	 * of struct gpuvm_stats and merge them by these rows */
+	const struct gpuvm_counter_section *stats_rows;
 	struct sm_ports port;
 	bool uvm_blocking;  /* uvm.fault_model = blocking */
 	bool uvm_counts;    /* access counters, thrashing detection or hints */

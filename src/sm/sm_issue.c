@@ -16,7 +16,7 @@
 
 #include "core/later.h"
 #include "core/vec.h"
-#include "engine/alloc_table.h"
+#include "mem/alloc_table.h"
 #include "link/link.h"
 #include "memsys/memsys.h"
 #include "mem/smem_banks.h"

@@ -9,7 +9,7 @@
 #define GPUVM_SM_SECTOR_H
 
 #include "core/later.h"
-#include "engine/alloc_table.h"
+#include "mem/alloc_table.h"
 #include "link/link.h"
 #include "memsys/memsys.h"
 #include "sm/sm.h"

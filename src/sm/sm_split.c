@@ -34,6 +34,7 @@
 
 #include "core/cache_line.h"
 #include "core/vec.h"
+#include "gpuvm/counters.h"
 #include "par/fork_join.h"
 #include "par/window_profile.h"
 #include "sm/sm.h"
@@ -651,22 +652,15 @@ bool sm_window_apply_split(struct sm_layer *sl, size_t n, double window_end)
 #endif
 	struct gpuvm_stats *s = sl->stats;
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
-		struct gpuvm_stats *c = &x->g[gi].counts;
-		s->l1_sector_hits += c->l1_sector_hits;
-		s->l1_sector_misses += c->l1_sector_misses;
-		s->l1_writeback_sectors += c->l1_writeback_sectors;
-		c->l1_sector_hits = c->l1_sector_misses = c->l1_writeback_sectors = 0;
+		/* every registered counter, not a hand list (gpuvm/counters.h) */
+		gpuvm_counters_merge(sl->stats_rows, s, &x->g[gi].counts);
 	}
 	fork_join_run(x->pool, serve_queue, x);
 	double t3 = x->profile ? window_profile_now() : 0;
 	if (x->profile)
 		window_profile_add_memory(x->busy_s, x->n_queues);
 	for (uint32_t i = 0; i + 1 < x->n_queues; i++) {
-		struct gpuvm_stats *c = &x->q[i].counts;
-		s->l2_sector_hits += c->l2_sector_hits;
-		s->l2_sector_misses += c->l2_sector_misses;
-		s->dram_bytes += c->dram_bytes;
-		c->l2_sector_hits = c->l2_sector_misses = c->dram_bytes = 0;
+		gpuvm_counters_merge(sl->stats_rows, s, &x->q[i].counts);
 	}
 	for (uint32_t gi = 0; gi < x->n_groups; gi++) {
 		const struct split_group *g = &x->g[gi];

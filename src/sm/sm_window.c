@@ -13,6 +13,7 @@
 
 #include "core/cache_line.h"
 #include "core/vec.h"
+#include "gpuvm/counters.h"
 #include "par/spin_wait.h"
 #include "par/window_profile.h"
 #include "par/thread_profile.h"
@@ -461,12 +462,10 @@ static void pipe_finish(struct sm_layer *sl, size_t n)
 	pipe_wait(p, &p->to_stage1, &p->stage1_sleeps, round_served, atomic_load(&p->round));
 	if (p->whole)
 		return;
-	struct gpuvm_stats *c = p->plan.counts, *s = sl->stats;
+	struct gpuvm_stats *c = p->plan.counts;
 	sl->window_units_per_request = (double)c->xlat_units / (double)n;
-	s->sectors += c->sectors;
-	s->lines += c->lines;
-	s->xlat_units += c->xlat_units;
-	c->sectors = c->lines = c->xlat_units = 0;
+	/* every registered counter, not a hand list (gpuvm/counters.h) */
+	gpuvm_counters_merge(sl->stats_rows, sl->stats, c);
 }
 
 /* The barrier on two threads: this one plans in key order, the pipe's

@@ -9,7 +9,7 @@
 
 #include "core/later.h"
 #include "core/vec.h"
-#include "engine/invariants.h"
+#include "system/invariants.h"
 #include "gpuvm/counters.h"
 #include "par/fork_join.h"
 #include "par/window_profile.h"
@@ -185,10 +185,10 @@ static int kernel_open(struct system *sys, const struct gpuvm_kernel *k, double 
 	m->index = n;
 	kernel_counters(s, &m->at);
 	/* every registered counter, for the launch's differences (gpuvm/counters.h) */
-	ks->counters = malloc(gpuvm_counters_snapshot_len() * sizeof *ks->counters);
+	ks->counters = malloc(gpuvm_counters_snapshot_len(&gpuvm_run_section) * sizeof *ks->counters);
 	if (!ks->counters)
 		return -1;
-	gpuvm_counters_snapshot(s, ks->counters);
+	gpuvm_counters_snapshot(&gpuvm_run_section, s, ks->counters);
 #ifdef GPUVM_CHECK_INVARIANTS
 	engine_check_invariants_or_abort(&sys->xlat, sys->sms.l1_on ? &sys->sms.l1 : NULL, &sys->mem,
 					 sys->uvm_on ? &sys->uvm : NULL, "start", n);
@@ -218,7 +218,7 @@ static void kernel_close(struct system *sys, const struct kernel_mark *m, double
 	ks->dram_bytes = now.dram_bytes - m->at.dram_bytes;
 	for (int i = 0; i < GPUVM_STALLS; i++)
 		ks->stall_cycles[i] = now.stall_cycles[i] - m->at.stall_cycles[i];
-	gpuvm_counters_delta(s, ks->counters);
+	gpuvm_counters_delta(&gpuvm_run_section, s, ks->counters);
 #ifdef GPUVM_CHECK_INVARIANTS
 	engine_check_invariants_or_abort(&sys->xlat, sys->sms.l1_on ? &sys->sms.l1 : NULL, &sys->mem,
 					 sys->uvm_on ? &sys->uvm : NULL, "end", m->index);

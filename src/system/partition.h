@@ -15,7 +15,7 @@
  *    own SMs' entries); the fork-join pool.
  *  - May call: the SM layer (sm.h) on its own SMs, the kernel's
  *    warp_next and warp_end for its own warps, its event queue
- *    (engine/event_queue.h), the helper threads and the window
+ *    (event/event_queue.h), the helper threads and the window
  *    (par/fork_join.h, par/window.h).
  *  - Guarantees: the partitioning depends on the config only (never on
  *    --threads), so a run's results are the same at any thread count;
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/event_queue.h"
+#include "event/event_queue.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/error.h"
 #include "sm/sm.h"

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/counters.h"
+
 /* ---- page-table reads -------------------------------------------------- */
 
 /* Page tables live in device memory: a walk's leaf entry (8 B per page of
@@ -141,6 +143,7 @@ int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm
 				 .uvm = NULL, .allocs = &sys->allocs, .events = &sys->events};
 	if (sm_layer_init(&sys->sms, cfg, stats, &ports))
 		return -1;
+	sys->sms.stats_rows = &gpuvm_run_section; /* its threads' copies merge by the rows */
 	sys->sms.threads = opt && opt->threads > 1 ? opt->threads : 1;
 	if (sys->sms.windowed && sm_partitions_init(&sys->parts, &sys->sms))
 		return -1;

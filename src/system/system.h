@@ -6,7 +6,7 @@
  *    translation layer (src/xlat), the memory partitions (src/memsys),
  *    the host link (src/link), the SM layer (src/sm) and its CTA
  *    placement policy, the UVM driver (src/uvm, built at the first
- *    managed allocation), the copy engines (engine/copy_stream.h) and
+ *    managed allocation), the copy engines (link/copy_stream.h) and
  *    the kernel sampler; it hands each component the ports of the others
  *    it may send requests to, and the hooks through which the translation
  *    layer and the driver reach the memory side. It is the only code that
@@ -17,11 +17,12 @@
  *    its next item and hands it to the SM layer. It models nothing
  *    itself.
  *  - May call: every component it builds and drives: src/xlat,
- *    src/memsys, src/link, src/sm (sm.h, cta_place.h), src/uvm, and
- *    from src/engine the allocation table, the event queue, the copy
- *    engines, kernel sampling and the invariant checkers; src/par (the
+ *    src/memsys, src/link, src/sm (sm.h, cta_place.h), src/uvm, the
+ *    allocation table (mem/alloc_table.h), the event queue
+ *    (event/event_queue.h), the copy engines (link/copy_stream.h), its
+ *    own kernel sampling and invariant checkers; src/par (the
  *    window's barrier and helper threads with core.window, --threads);
- *    the progress line (gpuvm/progress.h, in src/report). */
+ *    the progress line (gpuvm/progress.h, in src/core). */
 #ifndef GPUVM_SYSTEM_SYSTEM_H
 #define GPUVM_SYSTEM_SYSTEM_H
 
@@ -29,10 +30,10 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "engine/alloc_table.h"
-#include "engine/copy_stream.h"
-#include "engine/event_queue.h"
-#include "engine/kernel_sampling.h"
+#include "mem/alloc_table.h"
+#include "link/copy_stream.h"
+#include "event/event_queue.h"
+#include "system/kernel_sampling.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/progress.h"
 #include "link/link.h"

@@ -1,6 +1,6 @@
 /* Eviction policies: which resident pages leave device memory when frames
  * run out. Each is a module (evict_*.c) with an ops table and a
- * descriptor (gpuvm/module.h) listed in policy_registry.c; the engine never names one. A policy sees the blocks
+ * descriptor (gpuvm/module.h) listed in module_registry.c; the engine never names one. A policy sees the blocks
  * (struct uvm_space) and hears of fills, accesses and evictions. */
 #ifndef GPUVM_UVM_EVICT_H
 #define GPUVM_UVM_EVICT_H

@@ -1,6 +1,6 @@
 /* Migration policies and the access counters they read (Ganguly et al.,
  * ISCA'19, seeds/004 section IV). Each policy is a module (migrate_*.c)
- * with an ops table and a descriptor listed in policy_registry.c: given the state of a
+ * with an ops table and a descriptor listed in module_registry.c: given the state of a
  * 64 KB basic block and of device memory, the access-counter threshold
  * a read of a non-resident page must reach to migrate it. Below it the
  * read is served remotely over PCIe and the page stays in host memory;

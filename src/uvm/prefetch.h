@@ -1,7 +1,7 @@
 /* Prefetchers: given one VA block's state at a fault, which other pages
  * to migrate with the faulted ones. Each is a module (prefetch_*.c): an
  * ops table and a descriptor (gpuvm/module.h) listed in
- * policy_registry.c, whose parameter rows are its tunables; the engine
+ * module_registry.c, whose parameter rows are its tunables; the engine
  * never names one. */
 #ifndef GPUVM_UVM_PREFETCH_H
 #define GPUVM_UVM_PREFETCH_H

@@ -46,6 +46,7 @@
  *       fully resident (uvm_group_notok's rule).
  */
 #include "uvm/uvm_impl.h"
+#include "gpuvm/link_rate.h"
 
 #include <math.h>
 #include <stdlib.h>

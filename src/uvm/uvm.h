@@ -20,7 +20,10 @@
  *    and, through struct uvm_hooks wired by the system builder, the
  *    translation layer's shootdown and the memory partitions' L2 clock
  *    (function pointers, not includes: no request carries a time). The
- *    policy modules are its own (src/uvm/policy_registry.c).
+ *    policy modules are its own (src/uvm/prefetch_*.c, evict_*.c,
+ *    migrate_*.c; listed in the registry, src/core/module_registry.c),
+ *    their parameter values the config's (src/config:
+ *    gpuvm_module_params).
  *  - Guarantees: the page-state invariants U1-U10 (uvm.c) hold between
  *    requests; a returned time is never before the request's. */
 #ifndef GPUVM_UVM_INTERNAL_H

@@ -12,7 +12,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/counters.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 #include "gpuvm/uvm.h"
 
 #define U(f) offsetof(struct gpuvm_uvm_stats, f)

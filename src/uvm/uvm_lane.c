@@ -1,12 +1,14 @@
 /* The host link as the UVM driver books it: one serial lane per direction
  * (host-to-device for migrations and remote reads, device-to-host for
- * write-backs and remote writes of pinned pages), the flat and the
- * transfer-size-curve rates, and the lanes' utilisation series.
+ * write-backs and remote writes of pinned pages), the driver's migration
+ * time (the host link's rates, link/link_rate.h, or uvm.migration_gb_s)
+ * and the lanes' utilisation series.
  *
  * Owns: struct uvm's h2d/d2h lanes, last_lane_start, the utilisation
  * bins and the transfer counters of gpuvm_uvm_stats. May call: the host
  * link's lane calendar (link/link_lane.h: link_lane_bulk, on the lanes
- * the system builder hands the driver, uvm_hooks.lanes), libc and libm.
+ * the system builder hands the driver, uvm_hooks.lanes) and its rates
+ * (link/link_rate.h, gpuvm_uvm_transfer_seconds), libc and libm.
  * Guarantees: a lane never holds two
  * transfers at once (its busy intervals stay sorted and disjoint); a
  * transfer starts no earlier than asked; out of memory it sets u->oom
@@ -15,50 +17,15 @@
  * src/link/). */
 
 #include "uvm/uvm_impl.h"
+#include "gpuvm/link_rate.h"
+#include "link/link_rate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* pcie.bandwidth_gb_s is the raw link rate (PCIe 3.0 x16 = 16 GB/s, Gen4 =
- * 32, Gen5 = 64; 1 GB = 1e9 bytes). What a large pinned copy achieves of
- * it, measured (GPUInspector.jl docs/src/devices/v100_sxm2.md, a100_sxm2.md): 12.14 GiB/s
- * = 13.04 GB/s on PCIe 3.0 x16 (V100-SXM2) = 0.815 of 16; 24.33 GiB/s =
- * 26.12 GB/s on Gen4 (A100) = 0.816 of 32. The flat model uses it. */
-#define PCIE_ACHIEVED_FRACTION 0.815
-/* UVMSmart's curve: a = 12/24/48 GiB/s for 16/32/64 GB/s links
- * (UVMSmart gpu-sim.cc, the PCIe speed curve); its asymptote 12 GiB/s = 0.805 of
- * 16 GB/s agrees with the measured fraction above to 1 %. */
-#define CURVE_A_PER_RAW 0.75
 #define UTIL_BINS 1024
 #define UTIL_FIRST_BIN_CYCLES 1024.0
-
-/* ---- link --------------------------------------------------------------- */
-
-double gpuvm_pcie_effective_gb_s(double raw_gb_s)
-{
-	return PCIE_ACHIEVED_FRACTION * raw_gb_s;
-}
-
-/* UVMSmart's curve (gpu-sim.cc: speed = a x 2 / pi x atan(b x KiB), b =
- * 0.07292): the arctangent of a transfer of `bytes`. Each caller scales
- * it in its own order of operations, which its results' last bits keep. */
-static double curve_atan(uint64_t bytes)
-{
-	return atan(0.07292 * (double)bytes / 1024.0);
-}
-
-double gpuvm_uvm_transfer_seconds(uint64_t bytes, double bandwidth_gb_s, bool curve)
-{
-	if (!curve)
-		return (double)bytes / (gpuvm_pcie_effective_gb_s(bandwidth_gb_s) * 1e9);
-	/* UVMSmart gpu-sim.cc: a = 12/24/48 for 16/32/64 GB/s raw links; the
-	 * curve itself turns the raw rate into the achieved one (asymptote a
-	 * GiB/s = 0.805 of raw), so its input is the raw rate */
-	double a = CURVE_A_PER_RAW * bandwidth_gb_s;
-	double speed_gb_s = 2.0 * a / M_PI * curve_atan(bytes);
-	return (double)bytes / (speed_gb_s * 1073741824.0);
-}
 
 /* A migration's time on its lane. uvm.migration_gb_s, where set, is the
  * driver's own rate (pages the host wrote are DMA-mapped and moved by
@@ -70,7 +37,7 @@ static double link_cycles(const struct uvm *u, uint64_t bytes)
 	if (u->migration_gb_s > 0) {
 		double gb_s = u->migration_gb_s;
 		if (u->curve)
-			gb_s *= 2.0 / M_PI * curve_atan(bytes);
+			gb_s *= 2.0 / M_PI * link_curve_atan(bytes);
 		return (double)bytes / (gb_s * 1e9) * u->clock_hz;
 	}
 	return gpuvm_uvm_transfer_seconds(bytes, u->bandwidth_gb_s, u->curve) * u->clock_hz;

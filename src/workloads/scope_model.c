@@ -41,7 +41,7 @@
 #include <string.h>
 
 #include "gpuvm/units.h"
-#include "gpuvm/uvm.h"
+#include "gpuvm/link_rate.h"
 #include "workloads/hash_groupby.h"
 #include "workloads/random_sampling.h"
 

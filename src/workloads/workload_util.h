@@ -1,5 +1,5 @@
-/* Shared pieces of the built-in workloads: a virtual-address layout that
- * hands out aligned addresses like cudaMalloc / cudaHostAlloc, a source
+/* Shared pieces of the built-in workloads: the virtual-address layout
+ * (simt/va_layout.h, which the SIMT host side uses too), a source
  * that replays a short list of run operations (allocations, copies,
  * kernel launches: never per-instruction data), and small hash helpers. */
 #ifndef GPUVM_WORKLOAD_UTIL_H
@@ -10,22 +10,7 @@
 #include "core/splitmix.h"
 #include "gpuvm/stream.h"
 #include "gpuvm/workload.h"
-
-/* Device allocations start 1 GiB aligned and are 2 MiB aligned after that
- * (cudaMalloc's large-allocation granularity); pinned host memory lives in
- * a separate range, as the UVA space does. */
-#define VA_DEVICE_BASE 0x0000700000000000ull
-#define VA_HOST_BASE 0x00007f0000000000ull
-#define VA_ALIGN (2ull << 20)
-
-struct va_layout {
-	uint64_t next_device, next_host;
-};
-
-void va_layout_init(struct va_layout *v);
-/* Fills *a and returns its base. */
-uint64_t va_layout_alloc(struct va_layout *v, struct gpuvm_alloc *a, const char *name,
-			 uint64_t bytes, enum gpuvm_alloc_kind kind);
+#include "simt/va_layout.h"
 
 /* A source replaying a fixed list of operations. The workload owns impl
  * and frees it in destroy_impl. */

@@ -1,7 +1,7 @@
 /* Inter-TLB sharing schemes: modules that let the instances of one TLB
  * level (the private L1 TLBs) serve each other's misses. A scheme is an
  * ops table in src/xlat/peer_NAME.c with a module descriptor (gpuvm/module.h)
- * listed in src/uvm/policy_registry.c, chosen
+ * listed in src/core/module_registry.c, chosen
  * per level by tlb.lN.peer; its tunables are its own config keys
  * (neidty.*, valkyrie.*), read in create().
  *
@@ -28,7 +28,7 @@
  *    translation cycles.
  *  - May call: xlat.c's installer (xlat_peer_install) and the module
  *    registry (gpuvm/module.h: gpuvm_module_params, gpuvm_module_find,
- *    in src/uvm/policy_registry.c) for its descriptor and parameters. */
+ *    in src/core/module_registry.c) for its descriptor and parameters. */
 #ifndef GPUVM_XLAT_PEER_H
 #define GPUVM_XLAT_PEER_H
 

@@ -1,7 +1,7 @@
 /* The TLB sharing schemes, by name: a view of the module registry
- * (gpuvm/module.h, src/uvm/policy_registry.c). Adding one: write
+ * (gpuvm/module.h, src/core/module_registry.c). Adding one: write
  * src/xlat/peer_NAME.c with its ops table (src/xlat/peer.h) and its
- * module descriptor, and list the descriptor in policy_registry.c; the
+ * module descriptor, and list the descriptor in module_registry.c; the
  * engine and the TLB do not change. */
 #include "gpuvm/module.h"
 #include "xlat/peer.h"

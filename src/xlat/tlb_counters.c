@@ -1,5 +1,5 @@
 /* A TLB level's counters (struct gpuvm_tlb_level_stats,
- * include/gpuvm/engine.h), registered as gpuvm/counters.h describes: the
+ * include/gpuvm/stats.h), registered as gpuvm/counters.h describes: the
  * JSON's "tlb" array has an object per level with these members, sweep
  * CSVs have them as tlb_lN_NAME, and every launch's record carries the
  * GPUVM_CTR_SUM ones as kernels[].tlb[].NAME. Row order is JSON order. */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "gpuvm/counters.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 
 #define TL(f) offsetof(struct gpuvm_tlb_level_stats, f)
 #define SUM GPUVM_CTR_SUM

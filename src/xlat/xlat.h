@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "gpuvm/config.h"
-#include "gpuvm/engine.h"
+#include "gpuvm/stats.h"
 #include "mem/server_pool.h"
 #include "xlat/peer.h"
 #include "xlat/tlb.h"

@@ -1,4 +1,4 @@
-#include "report/demangle.h"
+#include "core/demangle.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * rates per thread access. Warp instructions, memory instructions and
  * thread accesses stay exact, as does the workload's functional result:
  * the engine still drives every warp of a fast-forwarded launch. */
-#include "engine/kernel_sampling.h"
+#include "system/kernel_sampling.h"
 
 #include <math.h>
 #include <stdio.h>

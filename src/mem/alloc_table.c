@@ -1,4 +1,4 @@
-#include "engine/alloc_table.h"
+#include "mem/alloc_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,7 @@
  *
  * Contract:
  *  - Owns: each direction's copy queue and the events copies record.
- *  - May call: nothing outside src/engine and core/: the lane time kernels
+ *  - May call: nothing outside its own files and core/: the lane time kernels
  *    left and the transfer times come in as arguments from the run loop
  *    (run_loop.c, which asks the host link). */
 #ifndef GPUVM_ENGINE_COPY_STREAM_H

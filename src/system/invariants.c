@@ -1,4 +1,4 @@
-#include "engine/invariants.h"
+#include "system/invariants.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,15 @@
  * GPUVM_MODULE_LIST below; the config's "known:" lists, the key help, the
  * parameter keys and `gpuvm presets --modules` are generated from it.
  *
+ * It is part of the shared base (src/core, layer 0 of docs/layers.tsv),
+ * as Ramulator 2 keeps its factory in src/base: the config (which checks
+ * names and holds parameter values, gpuvm_module_params in
+ * src/config/config_modules.c) and every component that runs a policy
+ * (uvm, xlat, mem) look modules up here, and this file includes none of
+ * them. It names each descriptor by an extern declaration only: the
+ * descriptors are defined in the policies' own files, above it, which
+ * is a link-time reference the include graph does not draw.
+ *
  * Why a listed table and not a linker section or constructors: a static
  * const table is portable C11, keeps the order the messages print in
  * (the order users have always seen), and a module that is not listed
@@ -14,12 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuvm/config.h"
 #include "gpuvm/module.h"
-#include "gpuvm/uvm.h"
-#include "uvm/evict.h"
-#include "uvm/migrate.h"
-#include "uvm/prefetch.h"
 
 /* kinds grouped; within a kind, the order of listings and messages */
 #define GPUVM_MODULE_LIST                                                                   \
@@ -110,79 +114,3 @@ uint32_t gpuvm_module_param_slot(const struct gpuvm_module *m, uint32_t i)
 		slot += modules[k]->n_params;
 	return slot + i;
 }
-
-void gpuvm_module_params(const struct gpuvm_config *cfg, const struct gpuvm_module *m, double *out)
-{
-	uint32_t slot = cfg ? gpuvm_module_param_slot(m, 0) : 0;
-	for (uint32_t i = 0; i < m->n_params; i++) {
-		out[i] = cfg ? cfg->module_params[slot + i] : m->params[i].def;
-		/* an old key keeps its own config field (its slot stays unused) */
-		if (cfg && m->params[i].compat_key &&
-		    gpuvm_config_number(cfg, m->params[i].compat_key, &out[i]))
-			out[i] = m->params[i].def; /* not reached: tests/test_modules.c */
-	}
-}
-
-/* ---- the UVM policies by kind (uvm/prefetch.h, evict.h, migrate.h) ---- */
-
-static const void *ops_of(enum gpuvm_module_kind kind, const char *name)
-{
-	const struct gpuvm_module *m = gpuvm_module_find(kind, name);
-	return m ? m->ops : NULL;
-}
-
-const struct uvm_prefetch_ops *uvm_prefetch_find(const char *name)
-{
-	return ops_of(GPUVM_MODULE_PREFETCH, name);
-}
-const struct uvm_evict_ops *uvm_evict_find(const char *name) { return ops_of(GPUVM_MODULE_EVICT, name); }
-const struct uvm_migrate_ops *uvm_migrate_find(const char *name)
-{
-	return ops_of(GPUVM_MODULE_MIGRATE, name);
-}
-
-/* The public listings (gpuvm/uvm.h): the i-th module of a kind. */
-static const struct gpuvm_module *nth(enum gpuvm_module_kind kind, size_t i)
-{
-	for (size_t k = 0; k < N_MODULES; k++)
-		if (modules[k]->kind == kind && i-- == 0)
-			return modules[k];
-	return NULL;
-}
-
-static size_t count_of(enum gpuvm_module_kind kind)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < N_MODULES; k++)
-		n += modules[k]->kind == kind;
-	return n;
-}
-
-/* struct gpuvm_uvm_policy_info is the descriptor's kind-free prefix */
-static const struct gpuvm_uvm_policy_info *info_of(const struct gpuvm_module *m)
-{
-	static _Thread_local struct gpuvm_uvm_policy_info info;
-	if (!m)
-		return NULL;
-	info = (struct gpuvm_uvm_policy_info){m->name, m->help};
-	return &info;
-}
-
-size_t gpuvm_uvm_prefetcher_count(void) { return count_of(GPUVM_MODULE_PREFETCH); }
-size_t gpuvm_uvm_eviction_count(void) { return count_of(GPUVM_MODULE_EVICT); }
-size_t gpuvm_uvm_migration_count(void) { return count_of(GPUVM_MODULE_MIGRATE); }
-const struct gpuvm_uvm_policy_info *gpuvm_uvm_prefetcher_info(size_t i)
-{
-	return info_of(nth(GPUVM_MODULE_PREFETCH, i));
-}
-const struct gpuvm_uvm_policy_info *gpuvm_uvm_eviction_info(size_t i)
-{
-	return info_of(nth(GPUVM_MODULE_EVICT, i));
-}
-const struct gpuvm_uvm_policy_info *gpuvm_uvm_migration_info(size_t i)
-{
-	return info_of(nth(GPUVM_MODULE_MIGRATE, i));
-}
-bool gpuvm_uvm_prefetcher_known(const char *name) { return uvm_prefetch_find(name) != NULL; }
-bool gpuvm_uvm_eviction_known(const char *name) { return uvm_evict_find(name) != NULL; }
-bool gpuvm_uvm_migration_known(const char *name) { return uvm_migrate_find(name) != NULL; }

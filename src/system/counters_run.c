@@ -1,6 +1,8 @@
-/* The run's counters (struct gpuvm_stats, include/gpuvm/engine.h) and a
+/* The run's counters (struct gpuvm_stats, include/gpuvm/stats.h) and a
  * launch's (struct gpuvm_kernel_stats), registered as gpuvm/counters.h
- * describes. Row order is JSON order. Components with structs of their
+ * describes. The root of the tree lives with the system, which builds
+ * every component whose section it links in (src/xlat, src/uvm, src/mem),
+ * below the report that writes it (docs/layers.tsv). Row order is JSON order. Components with structs of their
  * own register them in their own files (src/xlat/tlb_counters.c,
  * src/uvm/uvm_counters.c) and appear here as SECTION rows.
  *
@@ -17,8 +19,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/counters.h"
 #include "gpuvm/engine.h"
-#include "gpuvm/report.h"
-#include "report/demangle.h"
+#include "core/demangle.h"
 
 #define ST(f) offsetof(struct gpuvm_stats, f)
 #define KS(f) offsetof(struct gpuvm_kernel_stats, f)
@@ -132,11 +133,18 @@ static void emit_tlb_sharing(cJSON *o, const struct gpuvm_counter_ctx *c)
 	cJSON_AddNumberToObject(t, "neighbour_correlation_pooled", ratio((double)num, (double)den));
 }
 
+/* Each launch's record: its rows (gpuvm_kernel_section below) over its
+ * struct, in a context built as gpuvm_report_kernel builds it. */
 static void emit_kernels(cJSON *o, const struct gpuvm_counter_ctx *c)
 {
 	cJSON *kl = cJSON_AddArrayToObject(o, "kernels");
-	for (size_t i = 0; i < S(c)->n_kernel_list; i++)
-		cJSON_AddItemToArray(kl, gpuvm_report_kernel(c->cfg, S(c), &S(c)->kernel_list[i]));
+	for (size_t i = 0; i < S(c)->n_kernel_list; i++) {
+		cJSON *k = cJSON_CreateObject();
+		struct gpuvm_counter_ctx kc = {.cfg = c->cfg, .st = S(c), .base = &S(c)->kernel_list[i],
+					       .hz = c->cfg->clock_mhz * 1e6};
+		gpuvm_counters_emit(k, &gpuvm_kernel_section, &kc);
+		cJSON_AddItemToArray(kl, k);
+	}
 }
 
 /* ---- kernel sampling ------------------------------------------------ */
@@ -321,7 +329,7 @@ static double kernel_thread_ipc(const struct gpuvm_counter_ctx *c)
 static void emit_kernel_deltas(cJSON *o, const struct gpuvm_counter_ctx *c)
 {
 	if (K(c)->counters)
-		gpuvm_counters_emit_delta(o, K(c)->counters, c);
+		gpuvm_counters_emit_delta(o, &gpuvm_run_section, K(c)->counters, c);
 }
 
 static const struct gpuvm_counter kernel_stall_rows[] = {

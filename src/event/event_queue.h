@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine/event_heap.h"
+#include "event/event_heap.h"
 
 /* Half a cycle a bucket (a power of two, so the bucket number is exact).
  * The suite's SIMT kernels on p100 queue thousands of warps within a few

@@ -1,4 +1,4 @@
-#include "engine/event_queue.h"
+#include "event/event_queue.h"
 
 #include <stdlib.h>
 #include <string.h>

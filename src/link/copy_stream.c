@@ -1,5 +1,5 @@
 /* Asynchronous copies on the copy engines (copy_stream.h). */
-#include "engine/copy_stream.h"
+#include "link/copy_stream.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "engine/event_heap.h"
+#include "event/event_heap.h"
 
 #include <math.h>
 #include <stdlib.h>

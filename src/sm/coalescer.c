@@ -1,4 +1,4 @@
-#include "engine/coalescer.h"
+#include "sm/coalescer.h"
 
 #include <string.h>
 
