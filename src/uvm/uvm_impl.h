@@ -20,6 +20,7 @@
 #define GPUVM_UVM_IMPL_H
 
 #include "uvm/uvm.h"
+#include "uvm/uvm_page_state.h"
 
 /* ---- uvm.c: blocks and the residency summary ---- */
 
