@@ -21,8 +21,12 @@
  *    translation layer's shootdown and the memory partitions' L2 clock
  *    (function pointers, not includes: no request carries a time). The
  *    policy modules are its own (src/uvm/policy_registry.c).
- *  - Guarantees: the page-state invariants U1-U10 (uvm.c) hold between
- *    requests; a returned time is never before the request's. */
+ *  - Guarantees: a page's state (per page per processor) changes only by
+ *    the transitions of uvm_page_state.h, through uvm_pages_transition
+ *    (the states, the legal transitions, the function making each and
+ *    the invariants of each state are listed there); the page-state
+ *    invariants U1-U10 (uvm.c) hold between requests; a returned time is
+ *    never before the request's. */
 #ifndef GPUVM_UVM_INTERNAL_H
 #define GPUVM_UVM_INTERNAL_H
 
