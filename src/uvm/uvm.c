@@ -155,6 +155,7 @@ void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->ac);
+		free(u->sp.blocks[i]->others);
 	}
 	block_arena_free(&u->arena);
 	free(u->sp.blocks);
