@@ -5,8 +5,8 @@
  * synchronous copy to managed memory.
  *
  * Owns: the transitions FAULT_IN, PREFETCH_IN and COPY_IN (and WRITE of
- * the pages a copy writes over; uvm_page_state.h) and their counters. May call: the
- * prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
+ * the pages a copy writes over; uvm_page_state.h) and their counters.
+ * May call: the prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
  * (uvm_lane.c; link_lane_last_end of link/link_lane.h to read when a
  * lane is free), the eviction policy's on_fill, the driver events
  * (MIGRATE, THRASHING). Guarantees: a page's arrive[] is the end of the
