@@ -85,6 +85,12 @@ struct uvm_block {
 	struct uvm_proc_pages *others;
 };
 
+/* the masks' names and GPU0's record are the same storage */
+_Static_assert(offsetof(struct uvm_block, resident) == offsetof(struct uvm_block, gpu0.resident) &&
+		       offsetof(struct uvm_block, remote) == offsetof(struct uvm_block, gpu0.remote) &&
+		       sizeof(struct uvm_proc_pages) == 5 * sizeof(uvm_mask),
+	       "uvm_block: the inline masks and gpu0 differ");
+
 /* A processor's index in uvm_block.others (GPU0's record is inline). */
 static inline uint32_t uvm_proc_slot(uint32_t proc)
 {
