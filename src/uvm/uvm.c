@@ -22,7 +22,9 @@
  * boundaries). A page moves host -> resident (uvm_migrate_pages,
  * uvm_copy_in: its frame is taken at once, its data lands at arrive[p])
  * -> host again (uvm_evict.c drop_pages: evicted, or written back at a
- * device sync; also uvm_remove_alloc):
+ * device sync; also uvm_remove_alloc); uvm_page_state.h draws its life
+ * cycle, says which of these hold in each state, and checks U3 and U6-U9
+ * at every transition in GPUVM_CHECK_INVARIANTS builds:
  *
  *   U1  Block table: sp.blocks[i]->index == i for i < sp.n, and the block
  *       map finds each block under its base's block number, and holds
@@ -154,6 +156,7 @@ void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->ac);
+		free(u->sp.blocks[i]->others);
 	}
 	block_arena_free(&u->arena);
 	free(u->sp.blocks);

@@ -24,8 +24,12 @@
  *    migrate_*.c; listed in the registry, src/core/module_registry.c),
  *    their parameter values the config's (src/config:
  *    gpuvm_module_params).
- *  - Guarantees: the page-state invariants U1-U10 (uvm.c) hold between
- *    requests; a returned time is never before the request's. */
+ *  - Guarantees: a page's state (per page per processor) changes only by
+ *    the transitions of uvm_page_state.h, through uvm_pages_transition
+ *    (the states, the legal transitions, the function making each and
+ *    the invariants of each state are listed there); the page-state
+ *    invariants U1-U10 (uvm.c) hold between requests; a returned time is
+ *    never before the request's. */
 #ifndef GPUVM_UVM_INTERNAL_H
 #define GPUVM_UVM_INTERNAL_H
 

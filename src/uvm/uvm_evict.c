@@ -4,8 +4,8 @@
  * device-to-host lane, a device sync's write-back, and cudaFree of a
  * managed range; L2 lines of pages that leave turn stale.
  *
- * Owns: the transitions resident -> host (drop_pages, uvm_remove_alloc)
- * and the eviction counters. May call: the eviction policy's ops, the
+ * Owns: the transitions EVICT, WRITE_BACK (drop_pages) and FREE
+ * (uvm_remove_alloc) of uvm_page_state.h, and the eviction counters. May call: the eviction policy's ops, the
  * prefetcher switch on oversubscription, the lanes (uvm_lane.c), the
  * engine's shootdown and L2-clock hooks, the driver events (EVICT).
  * Guarantees: invariants U4-U9 hold after each call; a frame is free no
@@ -107,12 +107,11 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 		uvm_note_mask(u, b, mask, GPUVM_UVM_EVICT);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->prefetched_unused += (uint64_t)__builtin_popcountll(mask[w] & b->prefetched[w]);
-		b->prefetched[w] &= ~mask[w];
-		b->resident[w] &= ~mask[w];
-		b->dirty[w] &= ~mask[w];
-		b->remote[w] &= ~mask[w]; /* a counter notice's page, evicted on its way */
+		/* a counter notice's page, evicted on its way, loses its remote mapping */
 		if (eviction)
-			b->evicted[w] |= mask[w];
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_EVICT, w, mask[w]);
+		else
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE_BACK, w, mask[w]);
 	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count -= n;
@@ -225,7 +224,7 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 			memcpy(m, b->resident, sizeof m);
 			for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 				u->st->prefetched_unused += (uint64_t)__builtin_popcountll(m[w] & b->prefetched[w]);
-				b->resident[w] = b->dirty[w] = b->prefetched[w] = 0;
+				uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_FREE, w, m[w]);
 			}
 			b->prefetched_count = 0;
 			u->sp.resident_pages -= b->resident_count;

@@ -249,7 +249,10 @@ static void counter_notice(struct uvm *u, struct uvm_block *b, uint32_t p, doubl
 	memcpy(mapped, b->remote, sizeof mapped);
 	u->fault_cause = FAULT_BY_COUNTER;
 	uvm_migrate_pages(u, b, p, start + latency);
-	memcpy(b->remote, mapped, sizeof mapped);
+	/* the mappings the migration dropped come back (a page it moved, or
+	 * one its evictions took out of b) */
+	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_NOTICE_KEEP, w, mapped[w] & ~b->remote[w]);
 }
 
 /* Whether page p of b, read remotely before, keeps its remote mapping
@@ -347,7 +350,7 @@ static double remote_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, 
 		return t;
 	if (mask_test(b->remote, p))
 		return b->arrive[p] > t ? b->arrive[p] : t; /* mapped (or being mapped) */
-	mask_set(b->remote, p);
+	uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
 	u->st->delayed_migrations++;
 	b->arrive[p] = far_fault_mode(u, sm, b, p, t, FAULT_MAPS_REMOTELY);
 	return b->arrive[p];
@@ -414,7 +417,7 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 	uvm_note(u, addr, u->sector_bytes, GPUVM_UVM_REMOTE);
 	st->remote_bytes += u->sector_bytes;
 	if (!mask_test(b->remote, p)) {
-		mask_set(b->remote, p);
+		uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
 		st->delayed_migrations++;
 	}
 	double hold = (double)u->sector_bytes * u->remote_cycles_per_byte;
@@ -431,12 +434,12 @@ static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_
 	uint32_t w = p >> 6;
 	uint64_t bit = 1ull << (p & 63);
 	if (b->prefetched[w] & bit) {
-		b->prefetched[w] &= ~bit;
+		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_TOUCH, w, bit);
 		b->prefetched_count--;
 		u->st->prefetched_used++;
 	}
 	if (write) {
-		b->dirty[w] |= bit;
+		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE, w, bit);
 		if (u->evict->on_write && u->evict->on_write(u->evict_state, b, p))
 			u->oom = true;
 	}
@@ -497,7 +500,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			return remote_access(u, b, addr, false, t);
 		}
 		if (b->arrive[p] <= t)
-			mask_clear(b->remote, p);
+			uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_ARRIVED, p);
 	}
 	return access_resident(u, b, p, write, t);
 }

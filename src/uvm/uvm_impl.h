@@ -13,13 +13,16 @@
  *                  cudaFree of a managed range;
  *   uvm_migrate.c  migration of a faulted page and its prefetch, copies in;
  *   uvm_fault.c    translation (far faults, batches, remote mappings) and
- *                  the per-access bookkeeping (uvm_access).
+ *                  the per-access bookkeeping (uvm_access);
+ *   uvm_page_state.c the page life cycle's checker (uvm_page_state.h:
+ *                  states, transitions, uvm_pages_transition).
  * Every function here acts on the one struct uvm it is given and on the
  * blocks it owns; none keeps state of its own. */
 #ifndef GPUVM_UVM_IMPL_H
 #define GPUVM_UVM_IMPL_H
 
 #include "uvm/uvm.h"
+#include "uvm/uvm_page_state.h"
 
 /* ---- uvm.c: blocks and the residency summary ---- */
 

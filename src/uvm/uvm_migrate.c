@@ -4,8 +4,9 @@
  * page first (Zheng's GMMU, seeds/003 3.1); and pages copied in by a
  * synchronous copy to managed memory.
  *
- * Owns: the transition host -> resident and its counters. May call: the
- * prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
+ * Owns: the transitions FAULT_IN, PREFETCH_IN and COPY_IN (and WRITE of
+ * the pages a copy writes over; uvm_page_state.h) and their counters.
+ * May call: the prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
  * (uvm_lane.c; link_lane_last_end of link/link_lane.h to read when a
  * lane is free), the eviction policy's on_fill, the driver events
  * (MIGRATE, THRASHING). Guarantees: a page's arrive[] is the end of the
@@ -101,10 +102,8 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	uvm_note_mask(u, b, prefetch_only, GPUVM_UVM_PREFETCH);
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
 		st->pages_returned += (uint64_t)__builtin_popcountll(mv[w] & b->evicted[w]);
-		b->remote[w] &= ~mv[w];
-		b->resident[w] |= mv[w];
-		b->prefetched[w] |= mv[w] & ~faulted[w];
-		b->evicted[w] &= ~mv[w];
+		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_FAULT_IN, w, mv[w] & faulted[w]);
+		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_PREFETCH_IN, w, mv[w] & ~faulted[w]);
 	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
@@ -176,9 +175,9 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 		/* The device copy is the only up-to-date one: dirty for
 		 * uvm.writeback = dirty. */
 		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
-			b->resident[w] |= mv[w];
-			b->evicted[w] &= ~mv[w];
-			b->dirty[w] |= range[w] & b->resident[w];
+			uint64_t over = range[w] & b->resident[w]; /* resident before: written over */
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_COPY_IN, w, mv[w]);
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE, w, over);
 		}
 		b->resident_count += k;
 		u->sp.resident_pages += k;

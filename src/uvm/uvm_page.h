@@ -6,6 +6,7 @@
 #define GPUVM_UVM_PAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define UVM_PAGE_SHIFT 12
@@ -17,6 +18,25 @@
 #define UVM_MASK_WORDS 8u        /* 512 bits */
 
 typedef uint64_t uvm_mask[UVM_MASK_WORDS];
+
+/* Processors of the unified address space, numbered as nvidia-uvm's
+ * uvm_processor_id_t (uvm_processor_mask.h: UVM_ID_CPU = 0, GPUs from 1;
+ * uvm_events.h's migrate.dst uses the same ids). A one-GPU system has
+ * the host and UVM_PROC_GPU0; UVM_MAX_PROCS bounds a system of several
+ * GPUs (issue 78: eight, a DGX H100, and the CPU). */
+#define UVM_PROC_CPU 0u
+#define UVM_PROC_GPU0 1u
+#define UVM_MAX_PROCS 9u
+
+/* One processor's state of the pages of one block, a bit per page in
+ * each mask (the life cycle and its transitions: uvm_page_state.h). */
+struct uvm_proc_pages {
+	uvm_mask resident;   /* a frame here: on the processor or on its way (see arrive) */
+	uvm_mask dirty;      /* written since it arrived */
+	uvm_mask prefetched; /* arrived by prefetch, not touched yet */
+	uvm_mask evicted;    /* evicted and not back yet (thrash detection) */
+	uvm_mask remote;     /* mapped remotely: read remotely since it was last non-resident */
+};
 
 /* Per-block policy slots (nvidia-uvm uvm_va_block_t.perf_modules_data[],
  * indexed by uvm_perf_module_type_t): a policy module keeps its per-block
@@ -38,14 +58,18 @@ struct uvm_block {
 	uint32_t prefetched_count;  /* pages set in prefetched */
 	uint32_t l2_evicted_at;     /* latest L2 clock at which a page of it left, 0 = never */
 	uint32_t *page_l2_evicted_at; /* [512] per page, allocated at the block's first eviction */
-	uvm_mask resident;          /* on the GPU or on its way (see arrive) */
-	uvm_mask dirty;             /* written since it arrived */
-	uvm_mask prefetched;        /* arrived by prefetch, not touched yet */
-	uvm_mask evicted;           /* evicted and not back yet (thrash detection) */
+	/* UVM_PROC_GPU0's page state, inline: the masks every access reads,
+	 * under their own names and as that processor's record (the same
+	 * storage; uvm_proc_pages_of). Only uvm_pages_transition writes them. */
+	union {
+		struct {
+			uvm_mask resident, dirty, prefetched, evicted, remote;
+		};
+		struct uvm_proc_pages gpu0;
+	};
 	/* delayed migration (uvm.migration other than first-touch, or an
 	 * eviction that reads the counters; NULL otherwise): */
 	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */
-	uvm_mask remote;            /* read remotely since it was last non-resident */
 	uint8_t advise;             /* UVM_ADVISE_* of its allocation, if one allocation's */
 	bool advise_mixed;          /* allocations with different hints share the block */
 	/* cycle each resident page arrives; inline, so that a translation
@@ -53,7 +77,33 @@ struct uvm_block {
 	 * thrashing each is a host cache miss, 3 in a row with a pointer) */
 	double arrive[UVM_BLOCK_PAGES];
 	void *policy_data[UVM_POLICY_SLOTS]; /* enum uvm_policy_slot; NULL until a module sets it */
+	/* the records of the other processors (the CPU's and further GPUs',
+	 * [uvm_proc_slot(proc)], UVM_MAX_PROCS - 1 of them), allocated when a
+	 * second processor first keeps state of its own in the block; NULL
+	 * until then, so memory grows with the blocks several processors
+	 * touch. One GPU: always NULL (the host's state is derived). */
+	struct uvm_proc_pages *others;
 };
+
+/* the masks' names and GPU0's record are the same storage */
+_Static_assert(offsetof(struct uvm_block, resident) == offsetof(struct uvm_block, gpu0.resident) &&
+		       offsetof(struct uvm_block, remote) == offsetof(struct uvm_block, gpu0.remote) &&
+		       sizeof(struct uvm_proc_pages) == 5 * sizeof(uvm_mask),
+	       "uvm_block: the inline masks and gpu0 differ");
+
+/* A processor's index in uvm_block.others (GPU0's record is inline). */
+static inline uint32_t uvm_proc_slot(uint32_t proc)
+{
+	return proc == UVM_PROC_CPU ? 0 : proc - 1;
+}
+
+/* proc's record of b's pages, NULL when it keeps none in b. */
+static inline struct uvm_proc_pages *uvm_proc_pages_of(struct uvm_block *b, uint32_t proc)
+{
+	if (__builtin_expect(proc == UVM_PROC_GPU0, 1))
+		return &b->gpu0;
+	return b->others && proc < UVM_MAX_PROCS ? &b->others[uvm_proc_slot(proc)] : NULL;
+}
 
 static inline bool mask_test(const uint64_t *m, uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1; }
 static inline void mask_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
