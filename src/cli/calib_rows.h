@@ -79,4 +79,9 @@ int calibrate_preset(struct calib *c, const char *gpu);
  * the presets' order (calib_jobs.c): 0, or -1 with c->err. */
 int calib_run_jobs(struct calib *c, const char *const *presets, size_t n, unsigned jobs);
 
+/* After the runs: every row of the published table names a known GPU, and
+ * each row of a calibrated GPU was compared (pub_check_rows). 0, or -1
+ * with c->err naming the table's file and line. */
+int calib_check_table(struct calib *c, const char *const *presets, size_t n_presets);
+
 #endif
