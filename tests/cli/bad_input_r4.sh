@@ -49,5 +49,17 @@ refuse "item 1: trace convert IN OUT with -o too" "OUT given twice" \
 	"$GPUVM" trace convert in.txt a.gvt -o b.gvt
 [ ! -e a.gvt ] && [ ! -e b.gvt ] || fail "item 1: trace convert wrote an output"
 
+# --- item 10: a device allocation past the preset's device memory ---------
+refuse "item 10: 4 TiB of device memory on the 16 GB p100" \
+	"region: cudaMalloc of 4TiB (4398046511104 bytes) does not fit: 0B of the p100 preset's 16GiB" \
+	timeout 60 "$GPUVM" sim --gpu p100 --workload random-sampling:region=4TiB --no-outdir -q
+refuse "item 10: two allocations that fit alone, not together (k80: 12 GiB)" \
+	"cudaMalloc of" \
+	timeout 60 "$GPUVM" sim --gpu k80 --workload stream-triad:elems=1073741824 --no-outdir -q
+# managed memory past the board still oversubscribes (no --oversub: unbounded, as before)
+timeout 120 "$GPUVM" sim --gpu p100 --workload random-sampling:region=32GiB,threads=256,reads=2,mem=managed \
+	--no-outdir -q 2> err.txt && ok "item 10: 32 GiB managed on p100 runs" ||
+	fail "item 10: 32 GiB managed on p100: exit $? ($(head -c 200 err.txt))"
+
 echo "bad_input_r4: $failures failures"
 [ $failures -eq 0 ]
