@@ -52,6 +52,11 @@ void calib_print_table(const struct calib *c, FILE *f);
 int calib_write_csv(const struct calib *c, const char *path, struct gpuvm_error *err);
 int calib_write_json(const struct calib *c, const char *path, struct gpuvm_error *err);
 /* --plot: gpu's curves as PNG figures named after base. */
+/* --plot BASE writes BASE-GPU-latency.png and BASE-GPU-bandwidth.png (and
+ * their .gp scripts) per preset: each claimed in the output registry
+ * before the run (gpuvm_output_claim). 0, or -1 with err naming both. */
+int calib_plot_claim(const char *base, const char *const *gpus, size_t n,
+		     struct gpuvm_error *err);
 int calib_plot_preset(const struct calib *c, const char *gpu, const char *base,
 		      struct gpuvm_error *err);
 

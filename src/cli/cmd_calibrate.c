@@ -751,6 +751,8 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	static const struct gpuvm_cli_output outputs[] = {
 		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
 		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		/* BASE.png itself is not written: its per-preset figures are
+		 * claimed once the presets are known (calib_plot_claim) */
 		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
 		{0},
 	};
@@ -842,8 +844,11 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	}
 	const char *const *presets = strcmp(gpu, "all") ? named : all_presets;
 	n_presets = strcmp(gpu, "all") ? n_presets : N_ALL;
-	/* a row naming no GPU known here is refused before any run */
-	int rc = pub_check_rows(&pub, presets, n_presets, NULL, &err) ? 2 : 0;
+	/* a row naming no GPU known here, or a figure on another output, is
+	 * refused before any run */
+	int rc = pub_check_rows(&pub, presets, n_presets, NULL, &err) ||
+			 (plot && calib_plot_claim(plot, presets, n_presets, &err))
+		 ? 2 : 0;
 	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
 			  .chase_steps = quick ? 4096 : 65536};
 	if (!rc && jobs > 1 && n_presets > 1)
