@@ -61,5 +61,11 @@ timeout 120 "$GPUVM" sim --gpu p100 --workload random-sampling:region=32GiB,thre
 	--no-outdir -q 2> err.txt && ok "item 10: 32 GiB managed on p100 runs" ||
 	fail "item 10: 32 GiB managed on p100: exit $? ($(head -c 200 err.txt))"
 
+# --- item 7: a workload key that does not apply is an error -----------------
+for w in bc:vertices=64 color:vertices=64 mis:degree=3 pagerank:vertices=99; do
+	refuse "item 7: $w under the default (rmat) graph" "applies to graph=uniform only" \
+		timeout 60 "$GPUVM" sim --gpu p100 --workload "$w" --no-outdir -q
+done
+
 echo "bad_input_r4: $failures failures"
 [ $failures -eq 0 ]
