@@ -152,7 +152,8 @@ int gpuvm_output_check(const char *path, const char *what, bool stdout_ok,
 
 /* ---- claims: outputs resolved once ------------------------------------ */
 
-#define MAX_CLAIMS 64
+/* calibrate --plot claims 4 files a preset, for up to 40 presets */
+#define MAX_CLAIMS 256
 
 static struct claim {
 	bool by_inode;	/* an existing file: dev/ino (and name); new: name */

@@ -72,7 +72,8 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		case GPUVM_RUN_ALLOC:
 			/* cudaMalloc fails when the board has no room left for it
 			 * (cudaErrorMemoryAllocation); managed memory oversubscribes */
-			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && cfg->device_memory_bytes &&
+			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only &&
+			    cfg->device_memory_bytes &&
 			    op.alloc.bytes > cfg->device_memory_bytes - device_in_use) {
 				char need[32], used[32], cap[32];
 				gpuvm_format_size(op.alloc.bytes, need, sizeof need);
@@ -87,7 +88,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			}
 			if (alloc_table_add(&sys.allocs, &op.alloc, err))
 				goto out;
-			if (op.alloc.kind == GPUVM_ALLOC_DEVICE)
+			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only)
 				device_in_use += op.alloc.bytes;
 			if (op.alloc.kind == GPUVM_ALLOC_MANAGED && system_track_managed(&sys, &op.alloc)) {
 				gpuvm_fail(err, op.alloc.name, 0, NULL, "out of memory for page state");
@@ -96,7 +97,8 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		case GPUVM_RUN_FREE: {
 			const struct gpuvm_alloc *fa = alloc_table_find(&sys.allocs, op.alloc.base);
-			if (fa && fa->kind == GPUVM_ALLOC_DEVICE && fa->base == op.alloc.base)
+			if (fa && fa->kind == GPUVM_ALLOC_DEVICE && !fa->extent_only &&
+			    fa->base == op.alloc.base)
 				device_in_use -= fa->bytes < device_in_use ? fa->bytes : device_in_use;
 			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && sys.uvm_on)
 				uvm_remove_alloc(&sys.uvm, op.alloc.base);
