@@ -103,6 +103,11 @@ struct gpuvm_config {
 	uint32_t disabled_sms_len;
 	enum gpuvm_sm_numbering sm_numbering;
 	double clock_mhz;                 /* SM clock; cycles are SM cycles */
+	/* gpu.memory: the board's device memory. A device allocation
+	 * (cudaMalloc) that does not fit beside the live ones fails the run as
+	 * cudaMalloc would; managed memory is not bounded by it (uvm.*
+	 * oversubscription pages it). 0 = unlimited (a user preset without it). */
+	uint64_t device_memory_bytes;
 	uint32_t max_warps_per_sm;
 	uint32_t max_ctas_per_sm;
 	double issue_warp_insts_per_cycle; /* per SM, all schedulers together */

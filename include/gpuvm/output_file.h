@@ -49,17 +49,37 @@ struct gpuvm_output {
 int gpuvm_output_check(const char *path, const char *what, bool stdout_ok,
 		       struct gpuvm_error *err);
 
-/* Outputs resolved once. Before a run, a command claims each output it
- * will write (the derived ones too: a page map's .csv/.json/.png, a
- * figure's .gp script). Each path is resolved to its final target - an
- * existing file by device and inode after following symlinks, a new one
- * by the resolved directory plus its name - and a second claim on a
- * target already claimed is an error naming both options. Standard output
- * ("-") counts as one target; a character device (/dev/null) may be
- * claimed many times. A path naming a directory, or ending in '/', is
- * refused. reset forgets every claim (a new command). */
+/* The output registry: outputs resolved once. Before a run, a command
+ * claims each file it will write - the options' files and the derived
+ * ones: a sweep's CSV.partial checkpoint, a page map's .csv/.json/.png, a
+ * figure's .gp script, a cache directory. Each path is resolved to its
+ * final target - an existing file by device and inode after following
+ * symlinks, a new one by the resolved directory plus its name, so "x",
+ * "./x" and "d/../x" are one file - and a second claim on a target
+ * already claimed is an error naming both options. Standard output ("-")
+ * counts as one target; a character device (/dev/null) may be claimed
+ * many times. A path naming a directory, or ending in '/', is refused.
+ * reset forgets every claim (a new command). The CLI's option table
+ * declares which options are outputs (cli_options.h), and
+ * gpuvm_cli_claim_outputs claims them all through here. */
 void gpuvm_output_claims_reset(void);
 int gpuvm_output_claim(const char *path, const char *what, struct gpuvm_error *err);
+
+/* A directory whose files a command writes, named by the fnmatch patterns
+ * files[] (NULL-ended: sweep --cache "*.json", probe --csv "curves.csv",
+ * ...): a file claim that one of them matches, the directory claimed as a
+ * file, or another directory claim whose patterns overlap, is refused. */
+int gpuvm_output_claim_dir(const char *dir, const char *const *files, const char *what,
+			   struct gpuvm_error *err);
+
+/* Whether path was claimed (or is one of a claimed directory's files). */
+bool gpuvm_output_claimed(const char *path);
+
+/* on: gpuvm_output_open refuses a path that was not claimed ("internal
+ * error: this output was not claimed"), so a writer added without a claim
+ * fails the first time it runs, in every test that reaches it. The gpuvm
+ * CLI turns it on first thing; library users and unit tests leave it off. */
+void gpuvm_output_claims_enforce(bool on);
 
 /* Opens path for writing; o->f is the stream. On failure err is set and
  * nothing is left behind. */

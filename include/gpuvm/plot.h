@@ -58,9 +58,13 @@ void gpuvm_plot_readable_spec(const char *spec, char *out, size_t len);
  * device or FIFO without one gets PNG) and can be written (gpuvm_output_check).
  * Returns 0, or -1 with err set (origin "--plot"). */
 int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err);
-/* The same, naming the option what ("--pcie-plot") in messages; the
- * figure and its script are claimed (gpuvm_output_claim). */
+/* The same, naming the option what ("--pcie-plot") in messages. */
 int gpuvm_plot_check_path_as(const char *out_path, const char *what, struct gpuvm_error *err);
+
+/* The gnuplot script kept beside a figure (fig.png -> fig.gp) into buf:
+ * false when there is none (a device, a FIFO, a name without an
+ * extension). The CLI claims it with the figure (gpuvm_output_claim). */
+bool gpuvm_plot_script_path(const char *out_path, char *buf, size_t len);
 
 /* Draws the series into out_path. Returns 0, or -1 with err set: gnuplot
  * missing, unsupported extension, no plottable point, gnuplot failure. */

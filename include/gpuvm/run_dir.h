@@ -43,7 +43,8 @@ enum gpuvm_run_dir_file {
 	GPUVM_RUN_DIR_FILES
 };
 
-extern const char *const gpuvm_run_dir_names[GPUVM_RUN_DIR_FILES];
+/* NULL-ended, so the output registry can take it as the directory's files */
+extern const char *const gpuvm_run_dir_names[GPUVM_RUN_DIR_FILES + 1];
 
 /* Writes DIR/NAME of file f into buf; -1 when it does not fit. */
 int gpuvm_run_dir_path(const char *dir, enum gpuvm_run_dir_file f, char *buf, size_t len);

@@ -29,6 +29,13 @@ struct gpuvm_alloc {
 	uint64_t base;   /* GPU virtual address */
 	uint64_t bytes;
 	enum gpuvm_alloc_kind kind;
+	/* an address extent, not a cudaMalloc of the program: an allocation
+	 * inferred from an Accel-Sim trace's accesses and copies (its span may
+	 * overstate, and the trace ran on its own board), or probe's chase
+	 * regions (which reach past the board to find the last TLB level, as
+	 * hardware cannot: Karnagel et al. DaMoN'17 4.1). gpu.memory does not
+	 * bound it. */
+	bool extent_only;
 };
 
 enum gpuvm_mem_op { GPUVM_OP_LOAD = 0, GPUVM_OP_STORE, GPUVM_OP_ATOMIC };

@@ -77,9 +77,8 @@ def sim(gpu, workload=None, *, trace=None, params=None, seed=None, outdir=None,
     args = ["sim", "--gpu", gpu]
     args += ["--trace", trace] if trace is not None else ["--workload",
                                                            workload_spec(workload, params)]
-    if seed is not None:
-        args += ["--seed", seed]
-    args += options_to_args(options)
+    # seed=2.0 is the integer 2 (options_to_args converts it)
+    args += options_to_args(dict(options, seed=seed), "sim")
     args += _progress_args(progress)
     tmp = None
     if outdir is None:
@@ -119,10 +118,10 @@ def sweep(gpu, workload, *, vary=None, params=None, jobs=None, seed=None, csv=No
     if jobs is not None:
         args += ["-j", jobs]
     if seed is not None:
-        args += ["--seed", seed]
+        args += options_to_args({"seed": seed}, "sweep")
     if plot:
         args += ["--plot", plot]
-    args += options_to_args(options)
+    args += options_to_args(options, "sweep")
     if not progress:
         args.append("--quiet")
     tmp = tempfile.mkdtemp(prefix="gpuvm-py-")
@@ -148,7 +147,7 @@ def validate(*, manifest=None, gpu=None, plot=None, **options):
         args += ["--gpu", gpu]
     if plot:
         args += ["--plot", plot]
-    args += options_to_args(options)
+    args += options_to_args(options, "validate")
     tmp = tempfile.mkdtemp(prefix="gpuvm-py-")
     try:
         path = os.path.join(tmp, "validate.json")
@@ -168,7 +167,7 @@ def calibrate(*args, **options):
         raise GpuvmError(["gpuvm", "calibrate"], 2,
                          "this gpuvm binary has no 'calibrate' command")
     help_text = run_cli(["calibrate", "--help"])[0]
-    argv = ["calibrate"] + [str(a) for a in args] + options_to_args(options)
+    argv = ["calibrate"] + [str(a) for a in args] + options_to_args(options, "calibrate")
     if "--json" in help_text and "json" not in options:
         tmp = tempfile.mkdtemp(prefix="gpuvm-py-")
         try:

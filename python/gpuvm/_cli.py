@@ -11,7 +11,8 @@ import subprocess
 import sys
 import threading
 
-__all__ = ["GpuvmError", "find_binary", "run_cli", "options_to_args", "has_command"]
+__all__ = ["GpuvmError", "find_binary", "run_cli", "options_to_args", "option_table",
+           "has_command"]
 
 
 class GpuvmError(RuntimeError):
@@ -67,43 +68,101 @@ def _value(v):
         return "on" if v else "off"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
+    if isinstance(v, bytes):
+        return os.fsdecode(v)
     return str(v)
 
 
-def options_to_args(options):
-    """Keyword arguments -> command-line options, in order.
+_tables = {}
 
-    name_with_underscores=VALUE -> --name-with-underscores VALUE
-    flag=True -> --flag ; flag=False or None -> left out
+
+def option_table(command, binary=None):
+    """The CLI's own option table of `command` ("sim", "sweep merge"), as
+    `gpuvm --list-options COMMAND` prints it: {name: (short, kind)}, kind
+    "flag", "value" or "optional". {} for a binary without the listing."""
+    key = (binary or find_binary(), command)
+    if key not in _tables:
+        table = {}
+        try:
+            out, _ = run_cli(["--list-options"] + command.split(), binary=binary)
+        except GpuvmError:
+            out = ""
+        for line in out.splitlines():
+            f = line.split("\t")
+            if len(f) >= 4 and f[0] == "option":
+                table[f[1]] = (None if f[2] == "-" else f[2], f[3])
+        _tables[key] = table
+    return _tables[key]
+
+
+def _one(opt, kind, v, args):
+    """One option and value as the CLI reads them: always attached
+    (--name=VALUE, -jVALUE), so an optional value (--kernel-sampling=0.5)
+    is never taken for a separate argument, nor a value starting with '-'
+    for an option."""
+    if kind == "flag":
+        if v is not True:
+            raise GpuvmError([opt], 2, f"{opt} is a flag: give True or leave it out, not {v!r}")
+        args.append(opt)
+    elif v is True and kind == "optional":
+        args.append(opt)
+    else:
+        args.append(f"{opt}={_value(v)}" if opt.startswith("--") else opt + _value(v))
+
+
+def options_to_args(options, command=None, binary=None):
+    """Keyword arguments -> command-line options, in order, converted by
+    the option table of `command` when given (option_table):
+
+    name_with_underscores=VALUE -> --name-with-underscores=VALUE
+    flag=True -> --flag ; flag=False or None -> left out; a flag given
+      another value, or a name the command does not have, raises GpuvmError
     a list or tuple -> the option repeated, once per element
     a dict -> the option repeated with KEY=VALUE (set={'tlb.l2.entries': 128})
-    a single letter (j=2) -> -j 2
+    a single letter (j=2) -> -j2
+    Floats that are whole numbers go as integers (seed=2.0 -> --seed=2).
     """
+    table = option_table(command, binary) if command else {}
     args = []
     for key, v in options.items():
         if v is None or v is False:
             continue
-        opt = ("-" + key) if len(key) == 1 else "--" + key.replace("_", "-")
-        if v is True:
-            args.append(opt)
-        elif isinstance(v, dict):
+        name = key.replace("_", "-")
+        short = len(key) == 1
+        if table and not short and name not in table:
+            raise GpuvmError(["gpuvm", command], 2,
+                             f"gpuvm {command}: no option --{name} (the table has: "
+                             f"{', '.join(sorted(table))})")
+        kind = table.get(name, (None, None))[1] if table else None
+        if kind is None:
+            kind = "flag" if v is True else "value"
+        opt = ("-" + key) if short else "--" + name
+        if isinstance(v, dict):
             for k2, v2 in v.items():
-                args += [opt, f"{k2}={_value(v2)}"]
+                _one(opt, "value", f"{k2}={_value(v2)}", args)
         elif isinstance(v, (list, tuple)):
             for x in v:
-                args += [opt, _value(x)]
+                _one(opt, "value", x, args)
         else:
-            args += [opt, _value(v)]
+            _one(opt, kind, v, args)
     return args
 
 
 def run_cli(args, binary=None, echo_stderr=False, cwd=None):
-    """Runs `gpuvm ARGS...`; returns (stdout, stderr) as text. stderr is
-    also copied to sys.stderr as it comes when echo_stderr (progress lines).
-    Raises GpuvmError on a non-zero exit."""
-    argv = [binary or find_binary()] + [str(a) for a in args]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, text=True, cwd=cwd)
+    """Runs `gpuvm ARGS...`; returns (stdout, stderr) as text (bytes that are
+    not UTF-8 become U+FFFD). stderr is also copied to sys.stderr as it
+    comes when echo_stderr (progress lines). Raises GpuvmError on a
+    non-zero exit and on anything that keeps the binary from running (an
+    argument with a NUL byte, a binary that cannot be executed): never
+    UnicodeDecodeError or OSError."""
+    argv = [binary or find_binary()] + [_value(a) if isinstance(a, bytes) else str(a)
+                                        for a in args]
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, text=True, encoding="utf-8",
+                                errors="replace", cwd=cwd)
+    except (OSError, ValueError) as e:
+        raise GpuvmError(argv, 2, f"gpuvm could not be run: {e}") from e
     out_parts, err_parts = [], []
 
     def pump_out():

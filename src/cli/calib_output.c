@@ -264,6 +264,21 @@ static void figure_path(const char *base, const char *gpu, const char *what, cha
 	snprintf(buf, len, "%.*s-%s-%s%s", (int)(dot - base), base, gpu, what, dot);
 }
 
+int calib_plot_claim(const char *base, const char *const *gpus, size_t n,
+		     struct gpuvm_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int fig = 0; fig < 2; fig++) {
+			char path[4096], gp[4096];
+			figure_path(base, gpus[i], fig ? "bandwidth" : "latency", path, sizeof path);
+			if (gpuvm_output_claim(path, "--plot (a preset's figure)", err) ||
+			    (gpuvm_plot_script_path(path, gp, sizeof gp) &&
+			     gpuvm_output_claim(gp, "--plot (a figure's gnuplot script)", err)))
+				return -1;
+		}
+	return 0;
+}
+
 /* A published value's source family for the legend: the repository of
  * "owner/repo@commit path" (gpu-benches, PPT), the tool of "MT4G logs"
  * or "RF21 path" (MT4G, RF21), this project's boards for "measured: ...". */

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli/calib_published.h"
+#include "gpuvm/config.h"
+#include "gpuvm/input_file.h"
 #include "gpuvm/units.h"
 
 #define MAX_TABLE_BYTES (4u << 20)
@@ -51,9 +53,9 @@ static int parse_role(struct pub *r, const char *role, const char *path, int lin
 int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 {
 	t->path = path;
-	FILE *f = fopen(path, "rb");
+	FILE *f = gpuvm_input_fopen_any(path, "table", MAX_TABLE_BYTES + 1ull, err);
 	if (!f)
-		return gpuvm_fail(err, path, 0, NULL, "%s (give --table FILE)", strerror(errno));
+		return -1;
 	t->text = malloc(MAX_TABLE_BYTES + 1);
 	if (!t->text) {
 		fclose(f);
@@ -126,6 +128,7 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 		}
 		struct pub *r = &t->rows[t->n++];
 		memset(r, 0, sizeof *r);
+		r->line = line;
 		char **dst[N_PUB_COLS] = {&r->gpu, &r->quantity, &r->value, &r->unit, &r->source,
 					  &r->convention};
 		for (int c = 0; c < N_PUB_COLS; c++)
@@ -174,4 +177,26 @@ const struct pub *pub_find_next(const struct pub_table *t, const struct pub *aft
 		if (!strcmp(t->rows[i].gpu, after->gpu) && !strcmp(t->rows[i].quantity, after->quantity))
 			return &t->rows[i];
 	return NULL;
+}
+
+int pub_check_rows(const struct pub_table *t, const char *const *gpus, size_t n_gpus,
+		   const bool *used, struct gpuvm_error *err)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pub *r = &t->rows[i];
+		bool shipped = false, calibrated = false;
+		for (size_t k = 0; k < gpuvm_shipped_presets_count && !shipped; k++)
+			shipped = !strcmp(gpuvm_shipped_presets[k].name, r->gpu);
+		for (size_t k = 0; k < n_gpus && !calibrated; k++)
+			calibrated = !strcmp(gpus[k], r->gpu);
+		if (!shipped && !calibrated)
+			return gpuvm_fail(err, t->path, r->line, "gpu", "'%s' is not a shipped "
+					  "preset (gpuvm presets lists them) nor a --gpu of this run",
+					  r->gpu);
+		if (calibrated && used && !used[i])
+			return gpuvm_fail(err, t->path, r->line, "quantity", "'%s' is not a quantity "
+					  "gpuvm calibrate measures on %s (the CSV's quantity column "
+					  "lists them)", r->quantity, r->gpu);
+	}
+	return 0;
 }

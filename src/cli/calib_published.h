@@ -31,6 +31,7 @@ struct pub {
 	enum pub_role role;
 	double v;
 	bool have;
+	int line; /* of the table, for messages */
 };
 
 struct pub_table {
@@ -42,6 +43,15 @@ struct pub_table {
 
 /* Reads the table at path; 0, or -1 with err set. */
 int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err);
+/* Every row names a GPU calibrate knows and a quantity it measures (issue
+ * 79: a row with a typo was read and never compared): after the run, a row
+ * whose gpu is neither a shipped preset nor one of gpus[0..n_gpus), or
+ * whose gpu was calibrated (calibrated[i]) but whose quantity no measured
+ * row took (used[row] false), is an error naming the file and line.
+ * used NULL: the GPUs alone (before the run).
+ * 0, or -1 with err set. */
+int pub_check_rows(const struct pub_table *t, const char *const *gpus, size_t n_gpus,
+		   const bool *used, struct gpuvm_error *err);
 /* "calibration", "validation" or "" (no published value). */
 const char *pub_role_name(enum pub_role role);
 /* The row of gpu and quantity q, or NULL. */

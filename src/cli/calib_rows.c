@@ -79,3 +79,17 @@ int calib_add_other_published(struct calib *c, size_t first)
 	c->n = c->cap = k;
 	return 0;
 }
+
+int calib_check_table(struct calib *c, const char *const *presets, size_t n_presets)
+{
+	const struct pub_table *t = c->pub;
+	bool *used = calloc(t->n ? t->n : 1, sizeof *used);
+	if (!used)
+		return gpuvm_fail(c->err, "calibrate", 0, NULL, "out of memory");
+	for (size_t i = 0; i < c->n; i++)
+		if (c->rows[i].pub)
+			used[c->rows[i].pub - t->rows] = true;
+	int rc = pub_check_rows(t, presets, n_presets, used, c->err);
+	free(used);
+	return rc;
+}

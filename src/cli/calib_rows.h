@@ -52,6 +52,11 @@ void calib_print_table(const struct calib *c, FILE *f);
 int calib_write_csv(const struct calib *c, const char *path, struct gpuvm_error *err);
 int calib_write_json(const struct calib *c, const char *path, struct gpuvm_error *err);
 /* --plot: gpu's curves as PNG figures named after base. */
+/* --plot BASE writes BASE-GPU-latency.png and BASE-GPU-bandwidth.png (and
+ * their .gp scripts) per preset: each claimed in the output registry
+ * before the run (gpuvm_output_claim). 0, or -1 with err naming both. */
+int calib_plot_claim(const char *base, const char *const *gpus, size_t n,
+		     struct gpuvm_error *err);
 int calib_plot_preset(const struct calib *c, const char *gpu, const char *base,
 		      struct gpuvm_error *err);
 
@@ -78,5 +83,10 @@ int calibrate_preset(struct calib *c, const char *gpu);
 /* --jobs N > 1: the presets in N worker processes, their rows added in
  * the presets' order (calib_jobs.c): 0, or -1 with c->err. */
 int calib_run_jobs(struct calib *c, const char *const *presets, size_t n, unsigned jobs);
+
+/* After the runs: every row of the published table names a known GPU, and
+ * each row of a calibrated GPU was compared (pub_check_rows). 0, or -1
+ * with c->err naming the table's file and line. */
+int calib_check_table(struct calib *c, const char *const *presets, size_t n_presets);
 
 #endif

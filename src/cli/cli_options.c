@@ -1,5 +1,7 @@
 /* The options' shared rules (cli_options.h). */
 #include "cli_options.h"
+#include "gpuvm/output_file.h"
+#include "gpuvm/plot.h"
 
 #include "getopt_message.h"
 #include "gpuvm/suggest.h"
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 void gpuvm_getopt_init(struct gpuvm_getopt *g, const struct option *opts,
 		       const char *const *repeatable)
@@ -19,6 +22,139 @@ void gpuvm_getopt_init(struct gpuvm_getopt *g, const struct option *opts,
 	g->opts = opts;
 	g->repeatable = repeatable;
 	g->longindex = -1;
+}
+
+void gpuvm_getopt_outputs(struct gpuvm_getopt *g, const struct gpuvm_cli_output *outputs)
+{
+	g->outputs = outputs;
+}
+
+int gpuvm_cli_list_fd = -1;
+
+static bool may_repeat(const struct gpuvm_getopt *g, const struct option *o);
+
+static const struct gpuvm_cli_output *output_of(const struct gpuvm_getopt *g, const char *name)
+{
+	for (const struct gpuvm_cli_output *o = g->outputs; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+static const char *const kind_words[] = {"file", "figure", "prefix", "dir"};
+
+/* Each path an output claims for VALUE, with what it is; 0 or what cb
+ * returned. */
+static int each_claim(const struct gpuvm_cli_output *o, const char *value,
+		      int (*cb)(void *, const char *path, const char *what,
+				const char *const *dir_files), void *ctx)
+{
+	static const char *const none[] = {NULL};
+	char what[96], *path = NULL;
+	struct stat st;
+	int rc = 0;
+	snprintf(what, sizeof what, "--%s", o->name);
+	switch (o->kind) {
+	case GPUVM_CLI_OUT_FILE:
+		rc = cb(ctx, value, what, NULL);
+		/* a derived file beside a regular output only (not "-", not a device) */
+		if (!rc && o->derived && strcmp(value, "-") &&
+		    (stat(value, &st) != 0 || S_ISREG(st.st_mode))) {
+			path = malloc(strlen(value) + strlen(o->derived) + 1);
+			if (!path)
+				return -1;
+			sprintf(path, "%s%s", value, o->derived);
+			snprintf(what, sizeof what, "--%s (%s)", o->name,
+				 o->derived_what ? o->derived_what : o->derived);
+			rc = cb(ctx, path, what, NULL);
+		}
+		break;
+	case GPUVM_CLI_OUT_FIGURE: {
+		rc = cb(ctx, value, what, NULL);
+		char gp[4096];
+		if (!rc && gpuvm_plot_script_path(value, gp, sizeof gp)) {
+			snprintf(what, sizeof what, "--%s (its gnuplot script)", o->name);
+			rc = cb(ctx, gp, what, NULL);
+		}
+		break;
+	}
+	case GPUVM_CLI_OUT_PREFIX: {
+		if (stat(value, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+					      S_ISFIFO(st.st_mode)))
+			return cb(ctx, value, what, NULL); /* the data alone, in place */
+		static const char *const ext[] = {".csv", ".json", ".png", ".gp"};
+		path = malloc(strlen(value) + 6);
+		if (!path)
+			return -1;
+		for (int i = 0; i < 4 && !rc; i++) {
+			sprintf(path, "%s%s", value, ext[i]);
+			rc = cb(ctx, path, what, NULL);
+		}
+		break;
+	}
+	case GPUVM_CLI_OUT_DIR:
+		rc = cb(ctx, value, what, o->files ? o->files : none);
+		break;
+	}
+	free(path);
+	return rc;
+}
+
+static int claim_one(void *ctx, const char *path, const char *what, const char *const *dir_files)
+{
+	struct gpuvm_error *err = ctx;
+	return dir_files ? gpuvm_output_claim_dir(path, dir_files, what, err)
+			 : gpuvm_output_claim(path, what, err);
+}
+
+int gpuvm_cli_claim_outputs(const struct gpuvm_getopt *g, struct gpuvm_error *err)
+{
+	for (int k = 0; g->opts[k].name && k < GPUVM_CLI_MAX_OPTS; k++) {
+		const struct gpuvm_cli_output *o = output_of(g, g->opts[k].name);
+		if (o && g->arg[k] && each_claim(o, g->arg[k], claim_one, err))
+			return -1;
+	}
+	return 0;
+}
+
+int gpuvm_cli_claim_or_report(const struct gpuvm_getopt *g, const char *command)
+{
+	struct gpuvm_error err;
+	gpuvm_output_claims_reset();
+	if (gpuvm_cli_claim_outputs(g, &err) == 0)
+		return 0;
+	fprintf(stderr, "gpuvm %s: %s\n", command, err.msg);
+	return 2;
+}
+
+static int print_claim(void *ctx, const char *path, const char *what, const char *const *dir_files)
+{
+	const char *name = ctx;
+	dprintf(gpuvm_cli_list_fd, "claims\t%s\t%s\t%s\t%s\n", name, path, dir_files ? "dir" : "file", what);
+	for (const char *const *p = dir_files; p && *p; p++)
+		dprintf(gpuvm_cli_list_fd, "claims\t%s\t%s/%s\tin-dir\t%s\n", name, path, *p, what);
+	return 0;
+}
+
+/* The table as the parser sees it, one line an option, then the files
+ * each output claims for the sample value "same.png". */
+static void list_table(const struct gpuvm_getopt *g, const char *shortopts)
+{
+	for (int k = 0; g->opts[k].name; k++) {
+		const struct option *o = &g->opts[k];
+		const struct gpuvm_cli_output *out = output_of(g, o->name);
+		char sh[2] = {0};
+		if (!o->flag && o->val > 0 && o->val < 128 && strchr(shortopts, o->val))
+			sh[0] = (char)o->val;
+		dprintf(gpuvm_cli_list_fd, "option\t%s\t%s\t%s\t%s\t%s\n", o->name, *sh ? sh : "-",
+		       o->has_arg == no_argument	 ? "flag"
+		       : o->has_arg == required_argument ? "value"
+							 : "optional",
+		       may_repeat(g, o) ? "repeat" : "once", out ? kind_words[out->kind] : "-");
+	}
+	for (const struct gpuvm_cli_output *o = g->outputs; o && o->name; o++)
+		each_claim(o, "same.png", print_claim, (void *)o->name);
+	exit(0);
 }
 
 static bool may_repeat(const struct gpuvm_getopt *g, const struct option *o)
@@ -82,6 +218,8 @@ static void explain(struct gpuvm_getopt *g, int c, char **argv)
 
 int gpuvm_getopt(struct gpuvm_getopt *g, int argc, char **argv, const char *shortopts)
 {
+	if (gpuvm_cli_list_fd >= 0)
+		list_table(g, shortopts ? shortopts : "");
 	int li = -1;
 	/* a leading ':' makes getopt_long tell a missing value (':') from an
 	 * unknown option ('?') */
@@ -104,6 +242,8 @@ int gpuvm_getopt(struct gpuvm_getopt *g, int argc, char **argv, const char *shor
 				li = g->longindex = k;
 				break;
 			}
+	if (li >= 0 && li < GPUVM_CLI_MAX_OPTS)
+		g->arg[li] = optarg;
 	if (li < 0 || li >= GPUVM_CLI_MAX_OPTS || may_repeat(g, &g->opts[li]))
 		return c;
 	/* the words typed: "--x VALUE" (two words) or "--x=VALUE", "-jN" (one) */

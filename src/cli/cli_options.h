@@ -10,6 +10,16 @@
  *    trace spec) is formatted whole on the heap, never cut to a fixed
  *    buffer (sweep --oversub kept 64 bytes: a 47-digit spelling of 125 ran
  *    as 1.25 %).
+ *  - which options name files the command writes: each command declares
+ *    them beside its option table (struct gpuvm_cli_output: a file, a
+ *    figure with its .gp script, a file prefix, a directory, and derived
+ *    files such as a checkpoint), and gpuvm_cli_claim_outputs claims every
+ *    one given, derived files included, in the output registry
+ *    (output_file.h) right after the parse, before any work: two outputs
+ *    on one file are refused naming both options.
+ *  - the table is the CLI's own: `gpuvm --list-options [COMMAND [SUB]]`
+ *    prints it as the parser sees it (tests/cli/output_registry.sh walks
+ *    every command and every pair of its outputs from it).
  * Messages go to the caller (why[]), which prefixes "gpuvm COMMAND: ". */
 #ifndef GPUVM_CLI_OPTIONS_H
 #define GPUVM_CLI_OPTIONS_H
@@ -18,7 +28,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gpuvm/error.h"
+
 #define GPUVM_CLI_MAX_OPTS 64
+
+/* How an output option's value names what it writes. */
+enum gpuvm_cli_out_kind {
+	GPUVM_CLI_OUT_FILE,   /* the file itself ("-": standard output) */
+	GPUVM_CLI_OUT_FIGURE, /* a figure, and its gnuplot script (fig.png -> fig.gp) */
+	GPUVM_CLI_OUT_PREFIX, /* PREFIX.csv, PREFIX.json, PREFIX.png, PREFIX.gp */
+	GPUVM_CLI_OUT_DIR,    /* a directory whose files the command writes */
+};
+
+struct gpuvm_cli_output {
+	const char *name; /* the long option's name, as in the option table */
+	enum gpuvm_cli_out_kind kind;
+	const char *derived; /* FILE: VALUE+derived is written too (".partial"), or NULL */
+	const char *derived_what; /* what that file is ("its checkpoint") */
+	const char *const *files; /* DIR: fnmatch patterns of the files written in it */
+};
 
 /* gpuvm_getopt's return when a non-repeatable option came twice (why set). */
 #define GPUVM_GETOPT_REPEATED (-2)
@@ -26,6 +54,8 @@
 struct gpuvm_getopt {
 	const struct option *opts;     /* the command's getopt_long table */
 	const char *const *repeatable; /* long names that may repeat, NULL-ended */
+	const struct gpuvm_cli_output *outputs; /* {NULL}-ended, or NULL: none */
+	const char *arg[GPUVM_CLI_MAX_OPTS]; /* per opts[] entry: its last value */
 	/* per opts[] entry: its first occurrence as typed, NULL if not yet */
 	const char *first_word[GPUVM_CLI_MAX_OPTS], *first_value[GPUVM_CLI_MAX_OPTS];
 	int longindex; /* opts[] index of the option returned, -1 for a short one not in opts */
@@ -35,6 +65,27 @@ struct gpuvm_getopt {
 /* Starts a parse (optind = 1, opterr = 0 are the caller's, as before). */
 void gpuvm_getopt_init(struct gpuvm_getopt *g, const struct option *opts,
 		       const char *const *repeatable);
+
+/* Declares the command's output options (a {NULL}-ended array that
+ * outlives the parse). Called after init, before the first gpuvm_getopt. */
+void gpuvm_getopt_outputs(struct gpuvm_getopt *g, const struct gpuvm_cli_output *outputs);
+
+/* Claims every declared output that was given, and its derived files, in
+ * the output registry (gpuvm_output_claim / _claim_dir): 0, or -1 with err
+ * naming both options when two of them are one file. Called once, right
+ * after the parse loop. */
+int gpuvm_cli_claim_outputs(const struct gpuvm_getopt *g, struct gpuvm_error *err);
+
+/* The same for a command's main: forgets earlier claims, claims, and on a
+ * conflict prints "gpuvm COMMAND: MESSAGE" and returns 2 (else 0). */
+int gpuvm_cli_claim_or_report(const struct gpuvm_getopt *g, const char *command);
+
+/* `gpuvm --list-options COMMAND`: main sets this to a descriptor, and the
+ * command's first gpuvm_getopt prints its table there and exits 0 instead
+ * of parsing; -1 (the default): parse. Lines, tab-separated:
+ *   option NAME SHORT(-) flag|value|optional repeat|once file|figure|prefix|dir|-
+ *   claims NAME PATH file|dir|in-dir WHAT   (the files NAME claims for "same.png") */
+extern int gpuvm_cli_list_fd;
 
 /* getopt_long, then the repeat rule: the option's code, -1 at the end, '?'
  * (unknown option) or ':' (missing value) with g->why one line -- "unknown

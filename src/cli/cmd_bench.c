@@ -535,7 +535,12 @@ int gpuvm_cmd_bench(int argc, char **argv)
 	opterr = 0;
 	int opt;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((opt = gpuvm_getopt(&go, argc, argv, ":qh")) != -1) {
 		if (opt == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm bench: %s\n", go.why);
@@ -590,6 +595,8 @@ int gpuvm_cmd_bench(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "bench"))
+		return 2;
 	if (optind < argc) {
 		fprintf(stderr, "gpuvm bench: unexpected argument '%s' (see gpuvm bench --help)\n",
 			argv[optind]);

@@ -743,7 +743,16 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		/* BASE.png itself is not written: its per-preset figures are
+		 * claimed once the presets are known (calib_plot_claim) */
+		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((ch = gpuvm_getopt(&go, argc, argv, "h")) != -1) {
 		if (ch == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm calibrate: %s\n", go.why);
@@ -771,6 +780,8 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "calibrate"))
+		return 2;
 	if (optind < argc) {
 		fprintf(stderr, "gpuvm calibrate: unexpected argument '%s' (see --help)\n",
 			argv[optind]);
@@ -823,14 +834,20 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	}
 	const char *const *presets = strcmp(gpu, "all") ? named : all_presets;
 	n_presets = strcmp(gpu, "all") ? n_presets : N_ALL;
+	/* a row naming no GPU known here, or a figure on another output, is
+	 * refused before any run */
+	int rc = pub_check_rows(&pub, presets, n_presets, NULL, &err) ||
+			 (plot && calib_plot_claim(plot, presets, n_presets, &err))
+		 ? 2 : 0;
 	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
 			  .chase_steps = quick ? 4096 : 65536};
-	int rc = 0;
-	if (jobs > 1 && n_presets > 1)
+	if (!rc && jobs > 1 && n_presets > 1)
 		rc = calib_run_jobs(&c, presets, n_presets, (unsigned)jobs) ? 2 : 0;
 	for (size_t i = 0; i < n_presets && !rc && (jobs == 1 || n_presets == 1); i++)
 		if (calibrate_preset(&c, presets[i]))
 			rc = 2;
+	if (!rc && calib_check_table(&c, presets, n_presets))
+		rc = 2; /* a table row no run compared: a typo, not a report */
 	if (rc) {
 		fprintf(stderr, "gpuvm calibrate: %s\n", err.msg);
 	} else {

@@ -165,7 +165,12 @@ static int graph_info(int argc, char **argv)
 	uint64_t u;
 	optind = 1;
 	struct gpuvm_getopt gg; /* no valued option may repeat (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&gg, opts, NULL);
+	gpuvm_getopt_outputs(&gg, outputs);
 	while ((c = gpuvm_getopt(&gg, argc, argv, "q")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm graph: %s\n", gg.why);
@@ -251,6 +256,8 @@ static int graph_info(int argc, char **argv)
 		fprintf(stderr, "gpuvm graph: --weights and --no-weights exclude each other\n");
 		return 2;
 	}
+	if (gpuvm_cli_claim_or_report(&gg, "graph"))
+		return 2;
 	if (optind + 1 != argc) {
 		fprintf(stderr, "gpuvm graph info: give exactly one GRAPH (a file or rmat:...)\n\n");
 		graph_usage(stderr);

@@ -256,7 +256,20 @@ int gpuvm_cmd_probe(int argc, char **argv)
 	optind = 1;
 	static const char *const repeatable[] = {"set", "input", NULL};
 	struct gpuvm_getopt go;
+	/* --csv DIR and --plot DIR: the files probe writes in them */
+	static const char *const csv_files[] = {"curves.csv", "sharing.csv", "levels.csv", NULL};
+	static const char *const plot_files[] = {"latency.png", "latency.gp", "level*.png",
+						 "level*.gp", "sharing_l*.png", "sharing_l*.gp",
+						 NULL};
+	static const struct gpuvm_cli_output outputs[] = {
+		{"csv", GPUVM_CLI_OUT_DIR, 0, 0, csv_files},
+		{"plot", GPUVM_CLI_OUT_DIR, 0, 0, plot_files},
+		{"emit-preset", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&go, opts, repeatable);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((c = gpuvm_getopt(&go, argc, argv, "q")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm probe: %s\n", go.why);
@@ -318,6 +331,8 @@ int gpuvm_cmd_probe(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "probe"))
+		return 2;
 	if (optind < argc) {
 		fprintf(stderr, "gpuvm probe: unexpected argument '%s'\n", argv[optind]);
 		return 2;

@@ -251,8 +251,7 @@ static bool page_map_in_place(const char *prefix)
 static int page_map_check(const char *prefix, struct gpuvm_error *err)
 {
 	if (page_map_in_place(prefix))
-		return gpuvm_output_check(prefix, "--page-map", false, err) ||
-		       gpuvm_output_claim(prefix, "--page-map", err);
+		return gpuvm_output_check(prefix, "--page-map", false, err);
 	/* a prefix naming a directory ("/", "out/") would write "/.csv" */
 	struct stat st;
 	const char *slash = strrchr(prefix, '/');
@@ -269,9 +268,8 @@ static int page_map_check(const char *prefix, struct gpuvm_error *err)
 		const char *path = gpuvm_cli_format("%s%s", prefix, ext[i]);
 		if (!path)
 			return gpuvm_fail(err, "--page-map", 0, NULL, "out of memory");
-		if ((i < 3 && gpuvm_output_check(path, "--page-map", false, err)) ||
-		    gpuvm_output_claim(path, i == 3 ? "--page-map (its gnuplot script)"
-						    : "--page-map", err))
+		/* claimed with the other outputs (gpuvm_cli_claim_outputs) */
+		if (i < 3 && gpuvm_output_check(path, "--page-map", false, err))
 			return -1;
 	}
 	return 0;
@@ -383,8 +381,18 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	/* may be given more than once (cli_options.h); --oversub and
 	 * --migration may not, though each becomes a --set */
 	static const char *const repeatable[] = {"set", NULL};
+	/* every file sim writes, claimed right after the parse (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"stats-csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"pcie-plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
+		{"page-map", GPUVM_CLI_OUT_PREFIX, 0, 0, 0},
+		{"outdir", GPUVM_CLI_OUT_DIR, 0, 0, gpuvm_run_dir_names},
+		{0},
+	};
 	struct gpuvm_getopt g;
 	gpuvm_getopt_init(&g, opts, repeatable);
+	gpuvm_getopt_outputs(&g, outputs);
 	optind = 1;
 	/* -q as in sweep */
 	while ((c = gpuvm_getopt(&g, argc, argv, "q")) != -1) {
@@ -557,6 +565,8 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&g, "sim"))
+		return 2;
 	if (optind < argc) {
 		fprintf(stderr, "gpuvm sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
@@ -621,23 +631,18 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	/* Every output path is checked, and resolved to its final target once
 	 * (two outputs on one file are refused), before any simulation time is
 	 * spent. */
-	gpuvm_output_claims_reset();
 	if (outdir && gpuvm_run_dir_prepare(outdir, outdir_default, "--outdir", &err)) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
 		return 2;
 	}
-	for (int f = 0; outdir && f < GPUVM_RUN_DIR_FILES; f++) {
-		char rpath[4096];
-		gpuvm_run_dir_path(outdir, (enum gpuvm_run_dir_file)f, rpath, sizeof rpath);
-		if (gpuvm_output_claim(rpath, "--outdir", &err)) {
-			fprintf(stderr, "gpuvm sim: %s\n", err.msg);
-			return 2;
-		}
+	/* the default run directory is no option's: claimed here */
+	if (outdir_default && gpuvm_output_claim_dir(outdir, gpuvm_run_dir_names,
+						     "the run directory", &err)) {
+		fprintf(stderr, "gpuvm sim: %s\n", err.msg);
+		return 2;
 	}
-	if ((json_path && (gpuvm_output_check(json_path, "--json", true, &err) ||
-			   gpuvm_output_claim(json_path, "--json", &err))) ||
-	    (stats_csv && (gpuvm_output_check(stats_csv, "--stats-csv", true, &err) ||
-			   gpuvm_output_claim(stats_csv, "--stats-csv", &err))) ||
+	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
+	    (stats_csv && gpuvm_output_check(stats_csv, "--stats-csv", true, &err)) ||
 	    (plot_path && gpuvm_plot_check_path_as(plot_path, "--pcie-plot", &err)) ||
 	    (page_map && page_map_check(page_map, &err))) {
 		fprintf(stderr, "gpuvm sim: %s\n", err.msg);

@@ -10,6 +10,7 @@
 
 #include "cli/cli_options.h"
 #include "cli/commands.h"
+#include "gpuvm/input_file.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/csv.h"
 #include "gpuvm/stats_registry.h"
@@ -197,10 +198,11 @@ static void check_json(const cJSON *o, const char *prefix, struct unknown *u, in
 /* Reads a whole file; NULL with a message on failure. */
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	/* bounded: a FIFO or /dev/zero is refused, not read forever */
+	struct gpuvm_error err;
+	FILE *f = gpuvm_input_fopen_any(path, "input", 0, &err);
 	if (!f) {
-		fprintf(stderr, "gpuvm stats: %s: cannot open: ", path);
-		perror(NULL);
+		fprintf(stderr, "gpuvm stats: %s\n", err.msg);
 		return NULL;
 	}
 	char *buf = NULL;
@@ -381,7 +383,13 @@ int gpuvm_cmd_stats(int argc, char **argv)
 	int c;
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((c = gpuvm_getopt(&go, argc, argv, "qh")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm stats: %s\n", go.why);
@@ -408,6 +416,8 @@ int gpuvm_cmd_stats(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "stats"))
+		return 2;
 	if (check) {
 		if (json || csv) {
 			fprintf(stderr, "gpuvm stats: --check takes files to read, not --json/--csv\n");
@@ -418,10 +428,6 @@ int gpuvm_cmd_stats(int argc, char **argv)
 			return 2;
 		}
 		return check_files(argv + optind, argc - optind, quiet);
-	}
-	if (json && csv && !strcmp(json, csv)) {
-		fprintf(stderr, "gpuvm stats: --json and --csv name the same file '%s'\n", json);
-		return 2;
 	}
 	if (optind < argc) {
 		int rc = 0;

@@ -194,8 +194,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 	/* getopt_long as in the other commands: --opt=value, --opt value, -j4,
 	 * -j 4, unique prefixes; the messages are ours (getopt_message.h) */
 	static const char *const repeatable[] = {"vary", "set", NULL};
+	/* every file a sweep writes: the CSV and its checkpoint (sweep_run.c),
+	 * the JSON, the figure and its script, the cache's KEY.json files */
+	static const char *const cache_files[] = {"????????????????.json", NULL};
+	static const struct gpuvm_cli_output outputs[] = {
+		{"csv", GPUVM_CLI_OUT_FILE, ".partial", "its checkpoint", 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
+		{"cache", GPUVM_CLI_OUT_DIR, 0, 0, cache_files},
+		{0},
+	};
 	struct gpuvm_getopt go;
 	gpuvm_getopt_init(&go, longopts, repeatable);
+	gpuvm_getopt_outputs(&go, outputs);
 	optind = 1;
 	opterr = 0;
 	int c;
@@ -325,6 +336,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			s->shard_n = (size_t)sn;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "sweep"))
+		return 2;
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
 	/* as sim checks them, and a --set on a varied key (the vary's values
@@ -362,11 +375,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		s->n_points *= s->vary[k].n;
 	}
 
+	/* two outputs on one file were refused by their claims (parse_args) */
 	const char *outs[N_OUT] = {s->csv, s->json, s->plot};
-	for (int k = 0; k < N_OUT; k++)
-		for (int j = 0; j < k; j++)
-			if (outs[k] && outs[j] && strcmp(outs[k], outs[j]) == 0)
-				return bad("%s and %s name the same file", out_names[j], out_names[k]);
 	for (int k = 0; k < N_OUT; k++)
 		if (outs[k] && !*outs[k])
 			return bad("%s: empty file name", out_names[k]);

@@ -183,7 +183,13 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	struct gpuvm_error err = {{0}};
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((c = gpuvm_getopt(&go, argc - 1, argv + 1, "o:q")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm trace: %s\n", go.why);
@@ -235,6 +241,8 @@ int gpuvm_cmd_trace(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "trace"))
+		return 2;
 	char **pos = argv + 1 + optind;
 	int npos = argc - 1 - optind;
 	int want = !strcmp(sub, "convert") ? 2 : 1;
@@ -246,8 +254,19 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		trace_usage(stderr);
 		return 2;
 	}
-	if (!strcmp(sub, "convert") && npos == 2)
+	if (!strcmp(sub, "convert") && npos == 2) {
+		if (out_path) {
+			fprintf(stderr, "gpuvm trace convert: OUT given twice ('-o %s', then '%s'); "
+					"give it once\n", out_path, pos[1]);
+			return 2;
+		}
+		/* a positional output: claimed as -o is */
 		out_path = pos[1];
+		if (gpuvm_output_claim(out_path, "OUT", &err)) {
+			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
+			return 2;
+		}
+	}
 	if (frame_given && !strcmp(sub, "info")) {
 		fprintf(stderr, "gpuvm trace info: --frame-bytes is for record and convert\n");
 		return 2;
@@ -256,12 +275,10 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		fprintf(stderr, "gpuvm trace %s: -o OUT is required\n", sub);
 		return 2;
 	}
-	/* outputs are checked before the input is read: a bad path costs nothing */
-	gpuvm_output_claims_reset();
-	if ((json_path && (gpuvm_output_check(json_path, "--json", true, &err) ||
-			   gpuvm_output_claim(json_path, "--json", &err))) ||
-	    (out_path && (gpuvm_output_check(out_path, "-o", false, &err) ||
-			  gpuvm_output_claim(out_path, "-o", &err)))) {
+	/* outputs are checked before the input is read: a bad path costs
+	 * nothing (claimed after the parse) */
+	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
+	    (out_path && gpuvm_output_check(out_path, "-o", false, &err))) {
 		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 		return 2;
 	}

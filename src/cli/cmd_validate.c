@@ -5,6 +5,7 @@
  * (nsys: kernel durations with front-end and tail, launch overhead
  * excluded; ctas: first CTA to last warp; host: launch overhead too) is
  * compared with the measured one, like with like (docs/launch.md). */
+#include "gpuvm/input_file.h"
 #include "gpuvm/progress.h"
 #include "gpuvm/number.h"
 #include <errno.h>
@@ -221,9 +222,9 @@ static const char *default_manifest(char *buf, size_t len)
 
 static int read_text(const char *path, char **out, struct gpuvm_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = gpuvm_input_fopen_any(path, "manifest", 0, err);
 	if (!f)
-		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -671,7 +672,14 @@ int gpuvm_cmd_validate(int argc, char **argv)
 	int quiet = 0, c;
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
+	static const struct gpuvm_cli_output outputs[] = {
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
+		{0},
+	};
 	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((c = gpuvm_getopt(&go, argc, argv, "q")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm validate: %s\n", go.why);
@@ -715,6 +723,8 @@ int gpuvm_cmd_validate(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (gpuvm_cli_claim_or_report(&go, "validate"))
+		return 2;
 	if (optind < argc) {
 		fprintf(stderr, "gpuvm validate: unexpected argument '%s'\n", argv[optind]);
 		return 2;

@@ -1,6 +1,8 @@
 /* gpuvm: command-line entry point. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_options.h"
 #include "cli/commands.h"
@@ -72,21 +74,57 @@ int main(int argc, char **argv)
 		printf("gpuvm %s (commit %s)\n", GPUVM_VERSION, GPUVM_COMMIT);
 		return finish(0);
 	}
+	/* subs: the subcommands with option tables of their own */
 	static const struct {
 		const char *name;
 		int (*fn)(int, char **);
+		const char *subs[4];
 	} cmds[] = {
-		{"sim", gpuvm_cmd_sim},         {"sweep", gpuvm_cmd_sweep},
-		{"presets", gpuvm_cmd_presets}, {"systems", gpuvm_cmd_systems},
-		{"workloads", gpuvm_cmd_workloads},
-		{"bench", gpuvm_cmd_bench},     {"trace", gpuvm_cmd_trace},
-		{"probe", gpuvm_cmd_probe},
-		{"graph", gpuvm_cmd_graph},     {"validate", gpuvm_cmd_validate},
-		{"stats", gpuvm_cmd_stats},
-		{"calibrate", gpuvm_cmd_calibrate},
+		{"sim", gpuvm_cmd_sim, {0}},
+		{"sweep", gpuvm_cmd_sweep, {"merge"}},
+		{"presets", gpuvm_cmd_presets, {0}},
+		{"systems", gpuvm_cmd_systems, {0}},
+		{"workloads", gpuvm_cmd_workloads, {0}},
+		{"bench", gpuvm_cmd_bench, {0}},
+		{"trace", gpuvm_cmd_trace, {"info", "record", "convert"}},
+		{"probe", gpuvm_cmd_probe, {0}},
+		{"graph", gpuvm_cmd_graph, {"info"}},
+		{"validate", gpuvm_cmd_validate, {0}},
+		{"stats", gpuvm_cmd_stats, {0}},
+		{"calibrate", gpuvm_cmd_calibrate, {0}},
 	};
+	size_t n_cmds = sizeof cmds / sizeof cmds[0];
+	/* the CLI's option tables, for tests (cli_options.h): the commands,
+	 * or one command's table as its parser sees it */
+	if (!strcmp(cmd, "--list-options")) {
+		if (argc == 2) {
+			for (size_t i = 0; i < n_cmds; i++) {
+				printf("command\t%s\n", cmds[i].name);
+				for (int k = 0; k < 4 && cmds[i].subs[k]; k++)
+					printf("command\t%s %s\n", cmds[i].name, cmds[i].subs[k]);
+			}
+			return finish(0);
+		}
+		for (size_t i = 0; i < n_cmds; i++)
+			if (!strcmp(argv[2], cmds[i].name)) {
+				/* the table goes to stdout; anything else a command
+				 * without a table prints, nowhere */
+				fflush(stdout);
+				gpuvm_cli_list_fd = dup(1);
+				int null_fd = open("/dev/null", O_WRONLY);
+				if (gpuvm_cli_list_fd < 0 || null_fd < 0 || dup2(null_fd, 1) < 0)
+					return 1;
+				close(null_fd);
+				cmds[i].fn(argc - 2, argv + 2);
+				return 0;
+			}
+		fprintf(stderr, "gpuvm: --list-options: unknown command '%s'\n", argv[2]);
+		return 2;
+	}
 	gpuvm_output_catch_signals(true);
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+	/* every file a command writes is claimed first (output_file.h) */
+	gpuvm_output_claims_enforce(true);
+	for (size_t i = 0; i < n_cmds; i++)
 		if (!strcmp(cmd, cmds[i].name))
 			return finish(cmds[i].fn(argc - 1, argv + 1));
 	const char *names[sizeof cmds / sizeof cmds[0] + 1];

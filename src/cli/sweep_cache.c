@@ -15,10 +15,12 @@
 #include "sweep_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpuvm/input_file.h"
 #include "gpuvm/config.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/report.h"
@@ -83,6 +85,12 @@ int sweep_cache_check(const struct sweep *s, struct gpuvm_error *err)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return gpuvm_fail(err, "--cache", 0, NULL, "%s: not a directory", s->cache);
+	/* its KEY.json files would land beside the system's top directories
+	 * (issue 79: "sweep --cache /" wrote them there) */
+	char real[PATH_MAX];
+	if (realpath(s->cache, real) && !strcmp(real, "/"))
+		return gpuvm_fail(err, "--cache", 0, NULL, "'%s' is the root directory; give the "
+				  "cache a directory of its own (e.g. --cache sweep-cache)", s->cache);
 	return 0;
 }
 
@@ -94,9 +102,10 @@ size_t sweep_cache_load(struct sweep *s, bool *from_cache)
 		if (!sweep_selected(s, i) || s->results[i] || s->errors[i] ||
 		    !cache_path(s, i, path, sizeof path))
 			continue;
-		FILE *f = fopen(path, "rb");
+		struct gpuvm_error err;
+		FILE *f = gpuvm_input_fopen_any(path, "cache file", 0, &err);
 		if (!f)
-			continue;
+			continue; /* a miss: the point runs */
 		char *buf = NULL;
 		size_t len = 0, cap = 0, r;
 		do {

@@ -2,6 +2,7 @@
  * fields (quotes, doubled quotes, commas and newlines inside quotes), every
  * row as wide as the header; a malformed file is refused with its name and
  * line. */
+#include "gpuvm/input_file.h"
 #include "sweep_internal.h"
 
 #include <errno.h>
@@ -53,9 +54,9 @@ static void free_row(char **row, size_t n)
 int sweep_csv_read(const char *path, struct sweep_csv *t, struct gpuvm_error *err)
 {
 	memset(t, 0, sizeof *t);
-	FILE *f = fopen(path, "r");
+	FILE *f = gpuvm_input_fopen_any(path, "CSV", 0, err);
 	if (!f)
-		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
 	t->path = strdup(path);
 	struct buf field = {0};
 	char **row = NULL;

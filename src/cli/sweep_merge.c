@@ -16,6 +16,7 @@
 #include "gpuvm/output_file.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,39 +341,44 @@ int sweep_merge_main(int argc, char **argv)
 	const char **files = xcalloc((size_t)argc, sizeof *files);
 	size_t nf = 0;
 	int rc = 0;
-	bool only_files = false;
-	for (int i = 1; i < argc && !rc; i++) {
-		const char *a = argv[i];
-		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
-			if (!strcmp(a, "-"))
-				rc = bad("'-': the parts are files (standard input is not read)");
-			files[nf++] = a;
-		} else if (!strcmp(a, "--")) {
-			only_files = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	/* getopt as every command parses (cli_options.h): --csv given twice is
+	 * an error quoting both, and the CSV is claimed in the output registry */
+	static const struct option opts[] = {
+		{"csv", required_argument, 0, 'c'}, {"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},      {0, 0, 0, 0},
+	};
+	static const struct gpuvm_cli_output outputs[] = {
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
+	struct gpuvm_getopt go;
+	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
+	optind = 1;
+	opterr = 0;
+	int c;
+	while (!rc && (c = gpuvm_getopt(&go, argc, argv, ":qh")) != -1) {
+		if (c == GPUVM_GETOPT_REPEATED) {
+			rc = bad("%s", go.why);
+		} else if (c == 'h') {
 			usage(stdout);
 			free(files);
 			return 0;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		} else if (c == 'q') {
 			quiet = true;
-		} else if (!strcmp(a, "--csv") || !strncmp(a, "--csv=", 6)) {
-			if (out)
-				rc = bad("--csv given twice");
-			else if (a[5] == '=')
-				out = a + 6;
-			else if (i + 1 < argc)
-				out = argv[++i];
-			else
-				rc = bad("option --csv needs a value");
+		} else if (c == 'c') {
+			out = optarg;
 		} else {
-			static const char *const opts[] = {"--csv", "--quiet", "--help", NULL};
-			char name[64];
-			snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
-			const char *near = gpuvm_cli_suggest(name, opts);
-			rc = bad("unknown option '%s'%s%s%s (see gpuvm sweep merge --help)", a,
-				 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+			rc = bad("%s", go.why); /* '?' or ':', explained by gpuvm_getopt */
 		}
 	}
+	for (int i = optind; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "-"))
+			rc = bad("'-': the parts are files (standard input is not read)");
+		files[nf++] = argv[i];
+	}
+	if (!rc && gpuvm_cli_claim_or_report(&go, "sweep merge"))
+		rc = 2;
 	if (!rc && !nf)
 		rc = bad("no CSV to merge (usage: gpuvm sweep merge PART.csv... --csv OUT)");
 	if (!rc && !out)

@@ -214,6 +214,7 @@ enum cfg_key_id_tail {
 	K_DRAM_DRAIN_HOLD,
 	K_DRAM_DRAIN_GROUP,
 	K_UVM_COUNTER_MIGRATION,
+	K_GPU_MEMORY,
 	K_COUNT,
 };
 

@@ -619,6 +619,12 @@ const struct cfg_key cfg_keys[] = {
 		  "on: Volta's access counters, nvidia-uvm uvm_gpu_access_counters.c) or fault (it "
 		  "raises a far fault and waits for the page, as UVMSmart's "
 		  "should_cause_page_migration does)" },
+	/* optional: a preset of the user's without it has no limit */
+	{ .name = "gpu.memory", .type = CT_SIZE64, .off = OFF(device_memory_bytes), .min = 0,
+	  .max = TiB * 64, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "device memory of the board: a device allocation (cudaMalloc) past it fails "
+		  "the run; 0 = unlimited; managed memory pages past it only with uvm.oversub_percent "
+		  "or uvm.device_memory" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

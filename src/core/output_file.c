@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -151,17 +152,21 @@ int gpuvm_output_check(const char *path, const char *what, bool stdout_ok,
 
 /* ---- claims: outputs resolved once ------------------------------------ */
 
-#define MAX_CLAIMS 64
+/* calibrate --plot claims 4 files a preset, for up to 40 presets */
+#define MAX_CLAIMS 256
 
 static struct claim {
-	bool by_inode;	/* existing: dev/ino; new: name */
+	bool by_inode;	/* an existing file: dev/ino (and name); new: name */
+	bool dir;	/* a directory whose files matching files[] the command writes */
+	const char *const *files;
 	dev_t dev;
 	ino_t ino;
 	char *name;	/* resolved directory + "/" + base name, or "-" */
-	char what[64];
+	char what[96];
 	char path[256];
 } claims[MAX_CLAIMS];
 static int n_claims;
+static bool enforced;
 
 void gpuvm_output_claims_reset(void)
 {
@@ -170,58 +175,160 @@ void gpuvm_output_claims_reset(void)
 	n_claims = 0;
 }
 
-/* The resolved name of a path that does not exist yet: realpath of its
- * directory, then its last component. */
-static char *resolved_new_name(const char *path)
+void gpuvm_output_claims_enforce(bool on)
 {
-	char dir[PATH_MAX], real[PATH_MAX];
-	dir_of(path, dir, sizeof dir);
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	if (!realpath(dir, real))
-		snprintf(real, sizeof real, "%s", dir);
-	size_t n = strlen(real) + strlen(base) + 2;
-	char *out = malloc(n);
-	if (out)
-		snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
-	return out;
+	enforced = on;
 }
 
-int gpuvm_output_claim(const char *path, const char *what, struct gpuvm_error *err)
+/* The resolved name of a path that need not exist yet: made absolute,
+ * then walked a component at a time - "." dropped, ".." back one, and
+ * each prefix that exists replaced by its realpath (symlinks followed) -
+ * so "x", "./x", "d/../x" and "new/../x" are one name, even under a
+ * directory not made yet. NULL when out of memory or too long. */
+static char *resolved_new_name(const char *path)
+{
+	char acc[PATH_MAX], real[PATH_MAX];
+	if (path[0] == '/')
+		acc[0] = 0;
+	else if (!getcwd(acc, sizeof acc))
+		return NULL;
+	size_t n = strlen(acc);
+	if (n == 1)
+		acc[n = 0] = 0; /* "/" */
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		size_t len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (len == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(acc, '/');
+			n = slash ? (size_t)(slash - acc) : 0;
+			acc[n] = 0;
+		} else {
+			if (n + 1 + len >= sizeof acc)
+				return NULL;
+			acc[n++] = '/';
+			memcpy(acc + n, p, len);
+			acc[n += len] = 0;
+			if (realpath(acc, real) && strlen(real) < sizeof acc) {
+				strcpy(acc, real);
+				n = strcmp(real, "/") ? strlen(real) : 0;
+				acc[n] = 0;
+			}
+		}
+		p += len;
+	}
+	return strdup(n ? acc : "/");
+}
+
+/* What a path resolves to, for claims: -1 with err; 1 for a character
+ * device (any number of writers, nothing to record); 0 with *c filled. */
+static int claim_key(const char *path, const char *what, struct claim *c,
+		     struct gpuvm_error *err)
+{
+	struct stat st;
+	if (!strcmp(path, "-")) {
+		c->name = strdup("-");
+	} else if (stat(path, &st) == 0) {
+		if (S_ISCHR(st.st_mode))
+			return 1; /* /dev/null and the like take any number of writers */
+		c->by_inode = true;
+		c->dev = st.st_dev;
+		c->ino = st.st_ino;
+		/* found by name too: a file made after a claim by name (a
+		 * checkpoint's second write), a directory's files */
+		c->name = resolved_new_name(path);
+	} else {
+		c->name = resolved_new_name(path);
+	}
+	if (!c->name)
+		return gpuvm_fail(err, what, 0, NULL, "out of memory");
+	return 0;
+}
+
+static bool same_target(const struct claim *a, const struct claim *b)
+{
+	if (a->by_inode && b->by_inode)
+		return a->dev == b->dev && a->ino == b->ino;
+	return !strcmp(a->name, b->name);
+}
+
+/* Whether file claim f is one of the files directory claim d writes. */
+static bool in_dir(const struct claim *f, const struct claim *d)
+{
+	size_t n = strlen(d->name);
+	if (n && d->name[n - 1] == '/')
+		n--; /* "/" */
+	const char *base = f->name + n + 1;
+	if (strncmp(f->name, d->name, n) || f->name[n] != '/' || strchr(base, '/'))
+		return false;
+	for (const char *const *p = d->files; p && *p; p++)
+		if (!fnmatch(*p, base, 0))
+			return true;
+	return false;
+}
+
+/* Whether two directory claims on one directory can write one file: a
+ * pattern of one matches a pattern of the other (the names are literal or
+ * simple globs: "level*.png"). */
+static bool dirs_overlap(const struct claim *a, const struct claim *b)
+{
+	for (const char *const *p = a->files; p && *p; p++)
+		for (const char *const *q = b->files; q && *q; q++)
+			if (!fnmatch(*p, *q, 0) || !fnmatch(*q, *p, 0))
+				return true;
+	return false;
+}
+
+static bool conflict(const struct claim *c, const struct claim *o)
+{
+	if (c->dir && o->dir) /* one directory, or one where the other writes a file */
+		return (same_target(c, o) && dirs_overlap(c, o)) || in_dir(c, o) || in_dir(o, c);
+	if (c->dir)
+		return same_target(c, o) || in_dir(o, c);
+	if (o->dir)
+		return same_target(c, o) || in_dir(c, o);
+	return same_target(c, o) || !strcmp(c->name, o->name);
+}
+
+static int add_claim(const char *path, const char *what, const char *const *dir_files,
+		     struct gpuvm_error *err)
 {
 	if (!path || !*path)
 		return gpuvm_fail(err, what, 0, NULL, "empty output file name");
-	struct claim c = {0};
+	bool dir = dir_files != NULL;
+	struct claim c = {.dir = dir, .files = dir_files};
 	snprintf(c.what, sizeof c.what, "%s", what);
 	snprintf(c.path, sizeof c.path, "%s", path);
 	struct stat st;
 	size_t len = strlen(path);
-	if (path[len - 1] == '/' || (strcmp(path, "-") && stat(path, &st) == 0 &&
-				     S_ISDIR(st.st_mode)))
+	bool is_dir = strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!dir && (path[len - 1] == '/' || is_dir))
 		return gpuvm_fail(err, what, 0, NULL, "'%s' is a directory, not an output file",
 				  path);
-	if (!strcmp(path, "-")) {
-		c.name = strdup("-");
-	} else if (stat(path, &st) == 0) {
-		if (S_ISCHR(st.st_mode))
-			return 0; /* /dev/null and the like take any number of writers */
-		c.by_inode = true;
-		c.dev = st.st_dev;
-		c.ino = st.st_ino;
-	} else {
-		c.name = resolved_new_name(path);
+	char trimmed[PATH_MAX];
+	if (dir) {
+		if (!strcmp(path, "-"))
+			return gpuvm_fail(err, what, 0, NULL, "'-' is not a directory");
+		/* "cache/" and "cache" name one directory */
+		snprintf(trimmed, sizeof trimmed, "%s", path);
+		for (size_t n = strlen(trimmed); n > 1 && trimmed[n - 1] == '/'; n--)
+			trimmed[n - 1] = 0;
+		path = trimmed;
 	}
-	if (!c.by_inode && !c.name)
-		return gpuvm_fail(err, what, 0, NULL, "out of memory");
+	int k = claim_key(path, what, &c, err);
+	if (k)
+		return k < 0 ? -1 : 0;
 	for (int i = 0; i < n_claims; i++) {
 		const struct claim *o = &claims[i];
-		bool same = c.by_inode ? o->by_inode && o->dev == c.dev && o->ino == c.ino
-				       : !o->by_inode && !strcmp(o->name, c.name);
-		if (same) {
+		if (conflict(&c, o)) {
 			free(c.name);
 			return gpuvm_fail(err, what, 0, NULL,
 					  "'%s' is the same file as %s '%s': two outputs would "
-					  "overwrite each other", path, o->what, o->path);
+					  "overwrite each other", c.path, o->what, o->path);
 		}
 	}
 	if (n_claims == MAX_CLAIMS) {
@@ -230,6 +337,32 @@ int gpuvm_output_claim(const char *path, const char *what, struct gpuvm_error *e
 	}
 	claims[n_claims++] = c;
 	return 0;
+}
+
+int gpuvm_output_claim(const char *path, const char *what, struct gpuvm_error *err)
+{
+	return add_claim(path, what, NULL, err);
+}
+
+int gpuvm_output_claim_dir(const char *dir, const char *const *files, const char *what,
+			   struct gpuvm_error *err)
+{
+	static const char *const none[] = {NULL};
+	return add_claim(dir, what, files ? files : none, err);
+}
+
+bool gpuvm_output_claimed(const char *path)
+{
+	struct claim c = {0};
+	struct gpuvm_error err;
+	int k = claim_key(path, path, &c, &err);
+	if (k)
+		return k > 0;
+	bool found = false;
+	for (int i = 0; i < n_claims && !found; i++)
+		found = claims[i].dir ? in_dir(&c, &claims[i]) : conflict(&c, &claims[i]);
+	free(c.name);
+	return found;
 }
 
 /* A temp file of ours: TEMPLATE with XXXXXX, registered before it exists. */
@@ -255,6 +388,10 @@ int gpuvm_output_open(struct gpuvm_output *o, const char *path, struct gpuvm_err
 {
 	memset(o, 0, sizeof *o);
 	o->slot = -1;
+	if (enforced && path && *path && !gpuvm_output_claimed(path))
+		return gpuvm_fail(err, path, 0, NULL, "internal error: this output was not claimed "
+				  "before the run (every file a command writes is claimed first: "
+				  "gpuvm_output_claim)");
 	if (resolve(path, path, true, &o->kind, &o->target, err))
 		return -1;
 	char tmpl[PATH_MAX];

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "gpuvm/input_file.h"
 #include "gpuvm/units.h"
 
 static int add_point(struct gpuvm_probe_backend *b, size_t *cap, struct gpuvm_probe_point p)
@@ -39,9 +40,9 @@ static char *trim(char *s)
 static int parse_file(struct gpuvm_probe_backend *b, const char *path, size_t *pcap, size_t *ccap,
 		      uint32_t *sms_decl, uint32_t *sms_seen, struct gpuvm_error *err)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = gpuvm_input_fopen_any(path, "--input", 0, err);
 	if (!f)
-		return gpuvm_fail(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
 	char line[1024];
 	int ln = 0, rc = 0;
 	while (fgets(line, sizeof line, f)) {

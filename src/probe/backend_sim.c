@@ -97,6 +97,7 @@ static int chase_next_op(struct gpuvm_source *s, struct gpuvm_run_op *op, struct
 		op->alloc.base = CHASE_BASE + (uint64_t)cs->allocs_done * cs->region_bytes;
 		op->alloc.bytes = cs->region_bytes;
 		op->alloc.kind = GPUVM_ALLOC_DEVICE;
+		op->alloc.extent_only = true; /* past the board: stream.h */
 		cs->allocs_done++;
 		return 0;
 	}

@@ -51,7 +51,7 @@ static enum plot_format format_of(const char *path)
 /* The gnuplot script kept beside a figure: fig.png -> fig.gp. Only for a
  * figure that is a regular file or a new path (not a device or FIFO, nor
  * a name without an extension). */
-static bool companion_path(const char *out_path, char *buf, size_t len)
+bool gpuvm_plot_script_path(const char *out_path, char *buf, size_t len)
 {
 	const char *dot = strrchr(out_path, '.');
 	if (!dot || strchr(dot, '/'))
@@ -63,8 +63,7 @@ static bool companion_path(const char *out_path, char *buf, size_t len)
 	return n > 0 && (size_t)n < len;
 }
 
-static int check_path(const char *out_path, const char *what, bool claim,
-		      struct gpuvm_error *err)
+static int check_path(const char *out_path, const char *what, struct gpuvm_error *err)
 {
 	if (!out_path || !*out_path)
 		return gpuvm_fail(err, what, 0, NULL, "empty output file name");
@@ -72,26 +71,24 @@ static int check_path(const char *out_path, const char *what, bool claim,
 		return gpuvm_fail(err, what, 0, NULL,
 				  "%s: unsupported figure format (use .png, .svg or .pdf)",
 				  out_path);
-	if (gpuvm_output_check(out_path, what, false, err) ||
-	    (claim && gpuvm_output_claim(out_path, what, err)))
+	if (gpuvm_output_check(out_path, what, false, err))
 		return -1;
 	char gp[PATH_MAX], gp_what[80];
 	snprintf(gp_what, sizeof gp_what, "%s (its gnuplot script)", what);
-	if (companion_path(out_path, gp, sizeof gp) &&
-	    (gpuvm_output_check(gp, gp_what, false, err) ||
-	     (claim && gpuvm_output_claim(gp, gp_what, err))))
+	if (gpuvm_plot_script_path(out_path, gp, sizeof gp) &&
+	    gpuvm_output_check(gp, gp_what, false, err))
 		return -1;
 	return 0;
 }
 
 int gpuvm_plot_check_path(const char *out_path, struct gpuvm_error *err)
 {
-	return check_path(out_path, "--plot", false, err);
+	return check_path(out_path, "--plot", err);
 }
 
 int gpuvm_plot_check_path_as(const char *out_path, const char *what, struct gpuvm_error *err)
 {
-	return check_path(out_path, what, true, err);
+	return check_path(out_path, what, err);
 }
 
 /* Finds gnuplot on PATH; writes its full path into buf. */
@@ -302,7 +299,7 @@ int plot_render_figure(const char *out_path, plot_script_fn write_script, const 
 		else
 			gpuvm_output_cancel(&out);
 		char gp[PATH_MAX];
-		if (rc == 0 && keep_script && companion_path(out_path, gp, sizeof gp))
+		if (rc == 0 && keep_script && gpuvm_plot_script_path(out_path, gp, sizeof gp))
 			rc = write_companion(out_path, gp, script, err);
 	} else if (rc == 0) {
 		rc = -1;

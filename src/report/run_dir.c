@@ -11,7 +11,7 @@
 
 #include "gpuvm/output_file.h"
 
-const char *const gpuvm_run_dir_names[GPUVM_RUN_DIR_FILES] = {
+const char *const gpuvm_run_dir_names[GPUVM_RUN_DIR_FILES + 1] = {
 	[GPUVM_RUN_DIR_JSON] = "report.json",
 	[GPUVM_RUN_DIR_STATS] = "stats.txt",
 	[GPUVM_RUN_DIR_CONFIG] = "config.ini",

@@ -13,6 +13,7 @@
  *    whole file passes; otherwise err holds "origin:line: problem". The
  *    text is never modified and nothing outlives the call but the
  *    description. */
+#include "gpuvm/input_file.h"
 #include "gpuvm/number.h"
 #include "gpuvm/sysdesc.h"
 
@@ -723,9 +724,9 @@ int gpuvm_sysdesc_load(struct gpuvm_sysdesc *sys, const char *name, struct gpuvm
 
 int gpuvm_sysdesc_load_file(struct gpuvm_sysdesc *sys, const char *name, struct gpuvm_error *err)
 {
-	FILE *f = fopen(name, "rb");
+	FILE *f = gpuvm_input_fopen_any(name, "system file", 0, err);
 	if (!f)
-		return gpuvm_fail(err, name, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
 	size_t cap = 1 << 16, n = 0;
 	char *text = malloc(cap + 1);
 	if (!text) {

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/later.h"
+#include "gpuvm/units.h"
 #include "system/system.h"
 
 static double wall_now(void)
@@ -57,6 +58,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 	const double launch_cycles = cfg->kernel_launch_us * cfg->clock_mhz;
 	const double launch_period_cycles = cfg->kernel_launch_period_us * cfg->clock_mhz;
 	double host_free = 0;
+	uint64_t device_in_use = 0; /* live device allocations' bytes (gpu.memory) */
 	struct gpuvm_run_op op;
 	for (uint32_t i = 0; i < GPUVM_RUN_EVENTS; i++)
 		src->event_seconds[i] = -1;
@@ -68,8 +70,26 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		switch (op.kind) {
 		case GPUVM_RUN_ALLOC:
+			/* cudaMalloc fails when the board has no room left for it
+			 * (cudaErrorMemoryAllocation); managed memory oversubscribes */
+			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only &&
+			    cfg->device_memory_bytes &&
+			    op.alloc.bytes > cfg->device_memory_bytes - device_in_use) {
+				char need[32], used[32], cap[32];
+				gpuvm_format_size(op.alloc.bytes, need, sizeof need);
+				gpuvm_format_size(device_in_use, used, sizeof used);
+				gpuvm_format_size(cfg->device_memory_bytes, cap, sizeof cap);
+				gpuvm_fail(err, op.alloc.name, 0, NULL, "cudaMalloc of %s (%llu bytes) "
+					   "does not fit: %s of the %s preset's %s of device memory "
+					   "(gpu.memory) are in use (out of memory; allocate it managed "
+					   "(mem=managed) to oversubscribe)", need,
+					   (unsigned long long)op.alloc.bytes, used, cfg->name, cap);
+				goto out;
+			}
 			if (alloc_table_add(&sys.allocs, &op.alloc, err))
 				goto out;
+			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only)
+				device_in_use += op.alloc.bytes;
 			if (op.alloc.kind == GPUVM_ALLOC_MANAGED && system_track_managed(&sys, &op.alloc)) {
 				gpuvm_fail(err, op.alloc.name, 0, NULL, "out of memory for page state");
 				goto out;
@@ -77,6 +97,9 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		case GPUVM_RUN_FREE: {
 			const struct gpuvm_alloc *fa = alloc_table_find(&sys.allocs, op.alloc.base);
+			if (fa && fa->kind == GPUVM_ALLOC_DEVICE && !fa->extent_only &&
+			    fa->base == op.alloc.base)
+				device_in_use -= fa->bytes < device_in_use ? fa->bytes : device_in_use;
 			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && sys.uvm_on)
 				uvm_remove_alloc(&sys.uvm, op.alloc.base);
 			alloc_table_remove(&sys.allocs, op.alloc.base);

@@ -148,7 +148,7 @@ int infer_take(struct alloc_infer *a)
 		}
 		struct gpuvm_alloc al = {.base = start * gbytes,
 					 .bytes = (last - start + 1) * gbytes,
-					 .kind = GPUVM_ALLOC_DEVICE};
+					 .kind = GPUVM_ALLOC_DEVICE, .extent_only = true};
 		/* the top granule of the address space would wrap */
 		if (al.base + al.bytes < al.base)
 			al.bytes = UINT64_MAX - al.base;

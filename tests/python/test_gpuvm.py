@@ -31,8 +31,9 @@ def test_options_to_args():
     args = gpuvm._cli.options_to_args({"kernel_sampling": True, "quiet": False, "threads": 2,
                                        "set": {"tlb.l2.entries": 128, "l1.fill": "line"},
                                        "vary": ["a=1", "b=2"], "j": 3, "none": None})
-    assert args == ["--kernel-sampling", "--threads", "2", "--set", "tlb.l2.entries=128",
-                    "--set", "l1.fill=line", "--vary", "a=1", "--vary", "b=2", "-j", "3"]
+    # values attached, as the CLI's getopt reads an optional value too
+    assert args == ["--kernel-sampling", "--threads=2", "--set=tlb.l2.entries=128",
+                    "--set=l1.fill=line", "--vary=a=1", "--vary=b=2", "-j3"]
     assert gpuvm.workload_spec("bfs", {"mem": "managed"}) == "bfs:mem=managed"
     assert gpuvm.workload_spec("rs:region=1GiB", {"reads": 8}) == "rs:region=1GiB,reads=8"
 

@@ -97,6 +97,16 @@ int graph_input_load(const struct gpuvm_params *p, uint64_t seed, unsigned flags
 	if (gpuvm_params_choice(p, "symmetrize", "auto|1|0", &sym, err) < 0)
 		return -1;
 	bool rmat = is_rmat(spec), uniform = !strcmp(spec, "uniform");
+	/* vertices and degree shape the generated uniform graph alone: under
+	 * another graph they were read and ignored (issue 79: bc:vertices=64
+	 * ran bc's default graph) */
+	static const char *const uniform_only[] = {"vertices", "degree"};
+	for (int k = 0; k < 2 && !uniform; k++)
+		if (gpuvm_params_text(p, uniform_only[k]))
+			return gpuvm_fail(err, "--workload", 0, uniform_only[k],
+					  "applies to graph=uniform only, and the graph here is "
+					  "'%s' (give graph=uniform, or leave %s out)", spec,
+					  uniform_only[k]);
 	bool mirror = (flags & GRAPH_UNDIRECTED) || sym == 1 || (sym == 0 && rmat);
 	struct gpuvm_graph_opts o = {
 		.symmetrize = mirror,

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 79 (bad input, round 4): the items not covered by their own
+# scripts (output_registry.sh: item 1; bounded_inputs.sh: item 5), one
+# check per item, each named by it. Each failed on the reference build of
+# 8727757 and passes now.
+# usage: bad_input_r4.sh GPUVM SOURCE_DIR
+set -uo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
+work=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-r4.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok - $*"; }
+
+# refuse NAME WANT CMD...: exit 2, the message contains WANT
+refuse() {
+	local name=$1 want=$2
+	shift 2
+	"$@" > stdout.txt 2> err.txt
+	local rc=$?
+	if [ $rc -ne 2 ]; then
+		fail "$name: exit $rc, wanted 2 ($(head -c 300 err.txt))"
+	elif ! grep -qF -- "$want" err.txt; then
+		fail "$name: message lacks '$want': $(head -c 300 err.txt)"
+	else
+		ok "$name: $(head -c 160 err.txt)"
+	fi
+}
+
+# --- item 6: calibrate --table rows with an unknown GPU or quantity --------
+table="$SRC/validation/microbench.tsv"
+{ grep -v '^#' "$table" | head -2; printf 'k8O\tchase_l1_hit_cycles\t32\tcycles\tx\ty\tvalidation\n'; } > gpu.tsv
+refuse "item 6: a row's GPU is no preset (before any run)" "gpu.tsv:3: gpu: 'k8O' is not a shipped preset" \
+	"$GPUVM" calibrate --gpu k80 --quick --table gpu.tsv
+{ grep -v '^#' "$table" | head -2; printf 'k80\tchase_l1_hti_cycles\t32\tcycles\tx\ty\tvalidation\n'; } > q.tsv
+refuse "item 6: a row's quantity is not measured" "q.tsv:3: quantity: 'chase_l1_hti_cycles' is not a quantity" \
+	"$GPUVM" calibrate --gpu k80 --quick --table q.tsv
+[ ! -e out.csv ] || fail "item 6: an output was written"
+
+# --- item 11: sweep --cache / writes its KEY.json files into / --------------
+refuse "item 11: sweep --cache /" "is the root directory" \
+	"$GPUVM" sweep --gpu p100 --workload random-sampling:region=32MiB,threads=256,reads=4 --cache / -q
+
+# --- item 1 (a positional output): trace convert IN OUT -o X kept one -------
+printf 'garbage\n' > in.txt
+refuse "item 1: trace convert IN OUT with -o too" "OUT given twice" \
+	"$GPUVM" trace convert in.txt a.gvt -o b.gvt
+[ ! -e a.gvt ] && [ ! -e b.gvt ] || fail "item 1: trace convert wrote an output"
+
+# --- item 10: a device allocation past the preset's device memory ---------
+refuse "item 10: 4 TiB of device memory on the 16 GB p100" \
+	"region: cudaMalloc of 4TiB (4398046511104 bytes) does not fit: 0B of the p100 preset's 16GiB" \
+	timeout 60 "$GPUVM" sim --gpu p100 --workload random-sampling:region=4TiB --no-outdir -q
+refuse "item 10: two allocations that fit alone, not together (k80: 12 GiB)" \
+	"cudaMalloc of" \
+	timeout 60 "$GPUVM" sim --gpu k80 --workload stream-triad:elems=1073741824 --no-outdir -q
+# managed memory past the board still oversubscribes (no --oversub: unbounded, as before)
+timeout 120 "$GPUVM" sim --gpu p100 --workload random-sampling:region=32GiB,threads=256,reads=2,mem=managed \
+	--no-outdir -q 2> err.txt && ok "item 10: 32 GiB managed on p100 runs" ||
+	fail "item 10: 32 GiB managed on p100: exit $? ($(head -c 200 err.txt))"
+
+# --- item 7: a workload key that does not apply is an error -----------------
+for w in bc:vertices=64 color:vertices=64 mis:degree=3 pagerank:vertices=99; do
+	refuse "item 7: $w under the default (rmat) graph" "applies to graph=uniform only" \
+		timeout 60 "$GPUVM" sim --gpu p100 --workload "$w" --no-outdir -q
+done
+
+echo "bad_input_r4: $failures failures"
+[ $failures -eq 0 ]

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Issue 79, item 1: one output registry. Walks every command and every
+# pair of its output options FROM THE CLI'S OWN OPTION TABLE
+# (`gpuvm --list-options`), not from a list kept here, so a command or an
+# output option added later is covered without editing this test:
+#   1. for each output option A (given "same.png") and each file A claims
+#      (the file, a checkpoint, a figure's .gp script, a page map's
+#      PREFIX.csv, a directory's files), each other output option B is
+#      given a value that makes B write that same file, spelled "x",
+#      "./x" and "sub/../x", and through a symlink when the file exists:
+#      exit 2, a message naming both options, no file written, an existing
+#      file unchanged;
+#   2. each valued option that is NOT declared an output, given a path in
+#      an empty directory, writes nothing there and never trips the
+#      registry's run-time guard ("was not claimed": a writer that skipped
+#      its claim);
+#   3. no source file writes a file around the output module (fopen "w",
+#      O_CREAT outside src/core/output_file.c).
+# Planted violations that fail it (docs/mutations.md): an output option
+# added to stats that writes its file without a declaration (part 2), or
+# with one but no gpuvm_cli_claim_or_report call (part 1).
+# usage: output_registry.sh GPUVM SOURCE_DIR
+set -uo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
+work=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-outreg.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+mapfile -t commands < <("$GPUVM" --list-options | awk -F'\t' '$1 == "command" { print $2 }')
+[ ${#commands[@]} -ge 10 ] || fail "gpuvm --list-options lists ${#commands[@]} commands"
+
+# run_pair CMD A B VALUE_B: runs in a fresh directory; checks the refusal
+run_pair() {
+	local cmd=$1 a=$2 b=$3 vb=$4 existing=${5:-}
+	local d="$work/run"
+	rm -rf "$d" && mkdir -p "$d/sub" && cd "$d" || return
+	if [ -n "$existing" ]; then
+		mkdir -p "$(dirname "$existing")"
+		echo keep > "$existing"
+	fi
+	# shellcheck disable=SC2086
+	timeout 60 "$GPUVM" $cmd "--$a=same.png" "--$b=$vb" > out.txt 2> err.txt
+	local rc=$?
+	checks=$((checks + 1))
+	local what="$cmd --$a=same.png --$b=$vb"
+	if [ $rc -ne 2 ]; then
+		fail "$what: exit $rc, wanted 2 ($(head -c 300 err.txt))"
+	elif ! grep -qF -- "--$a" err.txt || ! grep -qF -- "--$b" err.txt; then
+		fail "$what: the message does not name --$a and --$b: $(head -c 300 err.txt)"
+	elif [ -n "$existing" ] && [ "$(cat "$existing")" != keep ]; then
+		fail "$what: $existing was changed"
+	else
+		local left
+		left=$(find . -mindepth 1 ! -name out.txt ! -name err.txt ! -path ./sub \
+			${existing:+! -path "./$existing"} ${existing:+! -path "./$(dirname "$existing")"} \
+			! -name link -print | head -3)
+		[ -z "$left" ] || fail "$what: left $left behind"
+	fi
+	cd "$work" || exit 1
+}
+
+for cmd in "${commands[@]}"; do
+	# shellcheck disable=SC2086
+	table=$("$GPUVM" --list-options $cmd 2>/dev/null)
+	# a command without an option table (presets, systems, workloads) may
+	# not offer outputs: they would be parsed by hand, around the registry
+	if ! grep -q "^option" <<< "$table" && ! printf '%s\n' "${commands[@]}" | grep -q "^$cmd "; then
+		# shellcheck disable=SC2086
+		if "$GPUVM" $cmd --help 2>&1 | grep -qE -- '--(json|csv|plot|output|emit[a-z-]*)'; then
+			fail "$cmd has no option table (gpuvm_getopt) but its --help offers an output"
+		fi
+	fi
+	# NAME KIND of each output option
+	mapfile -t outs < <(awk -F'\t' '$1 == "option" && $6 != "-" { print $2 "\t" $6 }' <<< "$table")
+	# NAME PATH TYPE of each file an output claims for "same.png"
+	mapfile -t claims < <(awk -F'\t' '$1 == "claims" { print $2 "\t" $3 "\t" $4 }' <<< "$table")
+	for oa in "${outs[@]}"; do
+		a=${oa%%$'\t'*}
+		for ca in "${claims[@]}"; do
+			IFS=$'\t' read -r owner fa ta <<< "$ca"
+			[ "$owner" = "$a" ] || continue
+			fa=${fa//\*/1}  # "level*.png": level1.png
+			fa=${fa//\?/a}  # a cache file's 16 hex digits
+			for ob in "${outs[@]}"; do
+				b=${ob%%$'\t'*}
+				kb=${ob#*$'\t'}
+				[ "$b" = "$a" ] && continue
+				# B's claims for "same.png": "same.png" + SUFFIX; give B the
+				# value whose SUFFIX file is A's file fa
+				for cb in "${claims[@]}"; do
+					IFS=$'\t' read -r ownb pb tb <<< "$cb"
+					[ "$ownb" = "$b" ] || continue
+					[ "$tb" = in-dir ] && continue
+					case $pb in same.png*) ;; *) continue ;; esac
+					suffix=${pb#same.png}
+					case $fa in *"$suffix") ;; *) continue ;; esac
+					vb=${fa%"$suffix"}
+					[ -n "$vb" ] || continue
+					# two directories may share a folder (probe --csv d --plot d)
+					[ "$ta" = dir ] && [ "$tb" = dir ] && continue
+					# a figure named "x.gp" is its own script: refused for itself
+					[ "$kb" = figure ] && [ "${vb%.png}" = "$vb" ] && continue
+					for v in "$vb" "./$vb" "sub/../$vb"; do
+						run_pair "$cmd" "$a" "$b" "$v"
+					done
+					# the file exists: found by device and inode, through a link
+					if [ "$ta" != dir ] && [ "$tb" != dir ] && [ -z "$suffix" ]; then
+						rm -rf "$work/run" && mkdir -p "$work/run/sub"
+						(
+							cd "$work/run" && mkdir -p "$(dirname "$fa")" && echo keep > "$fa" &&
+								ln -s "$fa" link
+						)
+						# shellcheck disable=SC2086
+						(cd "$work/run" && timeout 60 "$GPUVM" $cmd "--$a=same.png" \
+							"--$b=link" > out.txt 2> err.txt)
+						rc=$?
+						checks=$((checks + 1))
+						if [ $rc -ne 2 ]; then
+							fail "$cmd --$a=same.png --$b=link (-> $fa, existing): exit $rc"
+						elif [ "$(cat "$work/run/$fa")" != keep ] || [ ! -L "$work/run/link" ]; then
+							fail "$cmd --$a=same.png --$b=link: $fa changed or the link replaced"
+						fi
+					fi
+				done
+			done
+		done
+	done
+	# part 2: the other valued options write nothing
+	mapfile -t vals < <(awk -F'\t' '$1 == "option" && $4 != "flag" && $6 == "-" { print $2 }' <<< "$table")
+	for o in "${vals[@]}"; do
+		d="$work/probe"
+		rm -rf "$d" && mkdir -p "$d/in" && cd "$d/in" || exit 1
+		# shellcheck disable=SC2086
+		timeout 20 "$GPUVM" $cmd "--$o=$d/written" > out.txt 2> err.txt
+		checks=$((checks + 1))
+		if grep -q "was not claimed" err.txt; then
+			fail "$cmd --$o: writes a file it never claimed: $(head -c 300 err.txt)"
+		elif [ -e "$d/written" ] || [ -n "$(find . -mindepth 1 ! -name out.txt ! -name err.txt \
+			! -name gpuvm-out -print -quit)" ]; then
+			fail "$cmd --$o: wrote a file but is not declared an output"
+		fi
+		cd "$work" || exit 1
+	done
+done
+
+# part 3: every file is written through the output module
+raw=$(grep -rnE 'fopen\([^)]*"[wa]b?\+?"|O_CREAT' "$SRC/src" --include=*.c |
+	grep -v "^$SRC/src/core/output_file.c:" || true)
+[ -z "$raw" ] || fail "files written around the output module (use gpuvm_output_open): $raw"
+
+echo "output_registry: $checks checks over ${#commands[@]} commands, $failures failures"
+[ $failures -eq 0 ]
