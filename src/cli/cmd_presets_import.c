@@ -48,8 +48,13 @@ int gpuvm_cmd_presets_import(int argc, char **argv)
 	bool quiet = false;
 	int c;
 	optind = 1;
+	static const struct gpuvm_cli_output outputs[] = {
+		{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{0},
+	};
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
 	gpuvm_getopt_init(&go, opts, NULL);
+	gpuvm_getopt_outputs(&go, outputs);
 	while ((c = gpuvm_getopt(&go, argc, argv, "o:qh")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm presets import: %s\n", go.why);
@@ -80,6 +85,14 @@ int gpuvm_cmd_presets_import(int argc, char **argv)
 	}
 	const char *in = argv[optind];
 	struct gpuvm_error err;
+	/* the output registry: --output claimed before any work, standard
+	 * output (the default) too */
+	if (gpuvm_cli_claim_or_report(&go, "presets import"))
+		return 2;
+	if (!strcmp(outp, "-") && gpuvm_output_claim(outp, "standard output", &err)) {
+		fprintf(stderr, "gpuvm presets import: %s\n", err.msg);
+		return 2;
+	}
 	if (gpuvm_output_check(outp, "--output", true, &err)) {
 		fprintf(stderr, "gpuvm presets import: %s\n", err.msg);
 		return 2;
