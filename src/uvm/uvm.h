@@ -3,11 +3,16 @@
  * migration engine over one serial PCIe lane per direction, eviction and
  * prefetching through the policy modules.
  *
- * The engine calls uvm_translate after a page walk of a managed address
- * (the miss path only) and uvm_access for every sector of managed memory
- * (bookkeeping the eviction policies need: UVMSmart refreshes LRU on
- * every access). Time is in SM cycles; like the rest of the engine,
- * requests are timed eagerly, roughly in time order.
+ * Two requests reach it: uvm_translate after a page walk of a managed
+ * address (the miss path only; the system builder's page port hands its
+ * struct uvm_translation to the translation layer), and
+ * uvm_access_sector / uvm_access_counted_sector for every sector of
+ * managed memory (bookkeeping the eviction policies need: UVMSmart
+ * refreshes LRU on every access; answered by struct uvm_sector_rsp,
+ * which also carries the page's stale-L2 stamps). Each answer travels in
+ * its response; nothing is read back from struct uvm by a caller. Time is
+ * in SM cycles; like the rest of the engine, requests are timed eagerly,
+ * roughly in time order.
  *
  * Contract (the driver as a whole; uvm_fault.c, uvm_migrate.c,
  * uvm_evict.c and uvm_lane.c state their own parts):
@@ -199,7 +204,9 @@ struct uvm_translation {
 struct uvm_translation uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t);
 
 /* A sector of managed memory is accessed at t (its translation ready):
- * returns when its page is there. Only while uvm_counts(u) is false. */
+ * returns when its page is there. Only while uvm_counts(u) is false. The
+ * time part of uvm_access_sector (the SM layer's request; the unit tests
+ * call this one). */
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
 
 /* uvm_access while access counters or thrashing detection are on: every
