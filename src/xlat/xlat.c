@@ -328,9 +328,9 @@ static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uin
  *  - slow = false: no sharing scheme and no sharing analysis. Inlined
  *    with a constant level for the first two (xlat_translate), so the
  *    common two-level path is one function with no calls; deeper levels
- *    recurse through translate_level. Counts no per-level cycles (the
- *    fast path counts the first level's delay only, seeds/002's measure,
- *    in the caller).
+ *    recurse through translate_level. Counts no per-level cycles
+ *    (translation_cycles is the slow variant's statistic, reported null
+ *    otherwise: tlb_counters.c).
  *  - slow = true: the schemes' calls (peer.h's contract: on_lookup,
  *    probe_remote, on_fill and on_evict through install, a remote answer
  *    racing the next level), the sharing analysis, tlb.l1_in_flight =
@@ -534,8 +534,7 @@ double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 	double done;
 	if (__builtin_expect(x->slow, 0))
 		done = slow_translate(x, sm, addr, t);
-	else /* the fast path counts the first level's delay only (seeds/002's
-	      * measure); the slow path counts every level's */
+	else /* the fast variant: no per-level cycles counted (level_step) */
 		done = level_step(x, 0, sm, addr, t, false).done;
 	REQ_TRACE_UP("xlat", "xlat_translate");
 	return done;
