@@ -522,7 +522,8 @@ double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write,
 	return access_counted(u, sm, addr, write, may_stay, t, remote);
 }
 
-static double access_page(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
+static inline __attribute__((always_inline)) double access_page(struct uvm *u, uint32_t sm,
+								 uint64_t addr, bool write, double t);
 
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)
 {
@@ -552,8 +553,11 @@ struct uvm_sector_rsp uvm_access_counted_sector(struct uvm *u, uint32_t sm, uint
 	return r;
 }
 
-/* uvm_access's work. */
-static double access_page(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t)
+/* uvm_access's work; inlined into uvm_access_sector, the hot one (a call
+ * of its own cost the random-sampling managed run 1.6 % more host
+ * instructions, callgrind). */
+static inline __attribute__((always_inline)) double access_page(struct uvm *u, uint32_t sm,
+								 uint64_t addr, bool write, double t)
 {
 	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
 	struct uvm_block *b = u->last;
