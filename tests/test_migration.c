@@ -18,6 +18,15 @@
 #include "uvm/thrashing.h"
 #include "uvm/uvm.h"
 
+/* uvm_translate's response split into the ready time and *fill (its
+ * fill_max_bytes), as the tests read them */
+static double translate_fill(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill)
+{
+	struct uvm_translation r = uvm_translate(u, sm, addr, t);
+	*fill = r.fill_max_bytes;
+	return r.ready;
+}
+
 /* A space of n blocks with counters, for the counter and LFU tests. */
 struct fake {
 	struct uvm_block blk[3];
@@ -165,7 +174,7 @@ static void test_read_remote_write_migrates(void **state)
 	uint64_t fill = 0;
 	bool remote = false;
 	/* a read of a cold page: mapped remotely, served over PCIe, no fault */
-	double t = uvm_translate(&u, 0, BASE, 1000, &fill);
+	double t = translate_fill(&u, 0, BASE, 1000, &fill);
 	assert_true(t == 1000);
 	assert_int_equal(fill, UVM_PAGE_BYTES);
 	double d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
@@ -178,7 +187,7 @@ static void test_read_remote_write_migrates(void **state)
 	/* a write to a cold page of another 64 KB block migrates at once */
 	uint64_t wa = BASE + (64u << 10);
 	remote = false;
-	uvm_translate(&u, 0, wa, 2000, &fill);
+	translate_fill(&u, 0, wa, 2000, &fill);
 	uvm_access_counted(&u, 0, wa, true, false, 2000, &remote);
 	assert_false(remote);
 	assert_int_equal(st.far_faults, 1);
@@ -214,7 +223,7 @@ static void test_read_remote_write_migrates(void **state)
 
 	/* first-touch: the walk of a read faults the page in */
 	setup_uvm(&u, &st, "first-touch");
-	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
+	assert_true(translate_fill(&u, 0, BASE, 1000, &fill) > 1000);
 	assert_int_equal(st.far_faults, 1);
 	remote = false;
 	uvm_access_counted(&u, 0, BASE, false, true, 1e9, &remote);
@@ -224,7 +233,7 @@ static void test_read_remote_write_migrates(void **state)
 
 	/* adaptive with nothing allocated: t_d = 1, a read migrates like first touch */
 	setup_uvm(&u, &st, "adaptive");
-	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) > 1000);
+	assert_true(translate_fill(&u, 0, BASE, 1000, &fill) > 1000);
 	assert_int_equal(st.far_faults, 1);
 	free_uvm(&u, &st);
 }
@@ -245,7 +254,7 @@ static void counter_run(struct uvm *u, struct gpuvm_uvm_stats *st, const char *m
 	uint64_t fill = 0;
 	bool remote = false;
 	for (int i = 1; i < 8; i++) { /* seven reads below t_s = 8: remote */
-		assert_true(uvm_translate(u, 0, BASE, 1000.0 + i, &fill) == 1000.0 + i);
+		assert_true(translate_fill(u, 0, BASE, 1000.0 + i, &fill) == 1000.0 + i);
 		uvm_access_counted(u, 0, BASE, false, true, 1000.0 + i, &remote);
 		assert_true(remote);
 	}
@@ -262,7 +271,7 @@ static void test_counter_notice(void **state)
 	counter_run(&u, &st, "async");
 	double latency = u.fault_latency_cycles; /* 45 us: 66,645 cycles */
 	/* the eighth read: remote, not waiting, and a notice, not a fault */
-	assert_true(uvm_translate(&u, 0, BASE, 2000, &fill) == 2000);
+	assert_true(translate_fill(&u, 0, BASE, 2000, &fill) == 2000);
 	assert_int_equal(fill, UVM_PAGE_BYTES);
 	double d = uvm_access_counted(&u, 0, BASE, false, true, 2000, &remote);
 	assert_true(remote);
@@ -276,7 +285,7 @@ static void test_counter_notice(void **state)
 	double arrive = b->arrive[0];
 	assert_true(arrive >= 2000 + latency); /* the bottom half's service, then the copy */
 	/* on its way: the walk and a read stay remote, without waiting */
-	assert_true(uvm_translate(&u, 1, BASE + 64, 3000, &fill) == 3000);
+	assert_true(translate_fill(&u, 1, BASE + 64, 3000, &fill) == 3000);
 	assert_int_equal(fill, UVM_PAGE_BYTES);
 	remote = false;
 	d = uvm_access_counted(&u, 1, BASE + 64, false, true, 3000, &remote);
@@ -292,7 +301,7 @@ static void test_counter_notice(void **state)
 	remote = false;
 	uvm_access_counted(&u, 0, BASE, false, true, arrive + 1, &remote);
 	assert_false(remote);
-	assert_true(uvm_translate(&u, 0, BASE, arrive + 2, &fill) == arrive + 2);
+	assert_true(translate_fill(&u, 0, BASE, arrive + 2, &fill) == arrive + 2);
 	assert_int_equal(st.far_faults, 0);
 	free_uvm(&u, &st);
 
@@ -302,10 +311,10 @@ static void test_counter_notice(void **state)
 	const char *const next_n[] = {"uvm.counter_migration=async", "uvm.prefetcher=next-n", NULL};
 	setup_uvm_set(&u, &st, "always", 0, next_n);
 	uint64_t q = BASE + (64u << 10), q2 = q + 4096;
-	uvm_translate(&u, 0, q, 500, &fill);
+	translate_fill(&u, 0, q, 500, &fill);
 	uvm_access_counted(&u, 0, q, false, true, 500, &remote);
 	for (int i = 1; i <= 8; i++) {
-		uvm_translate(&u, 0, BASE, 1000.0 + i, &fill);
+		translate_fill(&u, 0, BASE, 1000.0 + i, &fill);
 		remote = false;
 		uvm_access_counted(&u, 0, BASE, false, true, 1000.0 + i, &remote);
 		assert_true(remote);
@@ -325,7 +334,7 @@ static void test_counter_notice(void **state)
 
 	counter_run(&u, &st, "fault");
 	/* the eighth read faults, and the access waits for the page */
-	double t = uvm_translate(&u, 0, BASE, 2000, &fill);
+	double t = translate_fill(&u, 0, BASE, 2000, &fill);
 	assert_true(t >= 2000 + latency);
 	remote = false;
 	d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
@@ -355,7 +364,7 @@ static void test_device_sync(void **state)
 			u.sync_writeback = false;
 		/* a written page of 64 KB block 0, a page of block 1 migrated
 		 * clean by its counter (t_s = 8 reads) */
-		uvm_translate(&u, 0, BASE, 1000, &fill);
+		translate_fill(&u, 0, BASE, 1000, &fill);
 		uvm_access_counted(&u, 0, BASE, true, false, 1000, &remote);
 		uint64_t rb = BASE + (64u << 10);
 		for (int i = 1; i <= 8; i++)
@@ -434,7 +443,7 @@ static void test_alloc_classes(void **state)
 		for (int i = 0; i < 8; i++) {
 			uint64_t a = hot + ((uint64_t)ch << 16);
 			double t = 1000.0 * (ch * 8 + i + 1);
-			uvm_translate(&u, 0, a, t, &fill);
+			translate_fill(&u, 0, a, t, &fill);
 			remote = false;
 			uvm_access_counted(&u, 0, a, false, true, t, &remote);
 			assert_int_equal(remote, i < 7);
@@ -442,10 +451,10 @@ static void test_alloc_classes(void **state)
 	/* "sparse": one read of each of three blocks, one write */
 	for (uint32_t ch = 0; ch < 3; ch++) {
 		uint64_t a = cold + ((uint64_t)ch << 16);
-		uvm_translate(&u, 0, a, 1e6 + ch, &fill);
+		translate_fill(&u, 0, a, 1e6 + ch, &fill);
 		uvm_access_counted(&u, 0, a, false, true, 1e6 + ch, &remote);
 	}
-	uvm_translate(&u, 0, cold + (8u << 16), 2e6, &fill);
+	translate_fill(&u, 0, cold + (8u << 16), 2e6, &fill);
 	uvm_access_counted(&u, 0, cold + (8u << 16), true, false, 2e6, &remote);
 	uvm_finish(&u);
 
@@ -480,7 +489,7 @@ static void test_alloc_classes(void **state)
 
 	/* without counters (first-touch, LRU) there is no class */
 	setup_uvm(&u, &st, "first-touch");
-	uvm_translate(&u, 0, BASE, 1000, &fill);
+	translate_fill(&u, 0, BASE, 1000, &fill);
 	uvm_finish(&u);
 	assert_int_equal(st.allocs[0].decisions[GPUVM_UVM_MIGRATE_FAULT], 1);
 	assert_string_equal(gpuvm_uvm_alloc_class(&st.allocs[0]), "unclassified");
@@ -501,15 +510,15 @@ static void test_advise_hints(void **state)
 
 	setup_uvm_advise(&u, &st, "first-touch", UVM_ADVISE_HOST);
 	assert_true(uvm_counts(&u));
-	double t = uvm_translate(&u, 0, BASE, 1000, &fill);
+	double t = translate_fill(&u, 0, BASE, 1000, &fill);
 	assert_true(t > 1000); /* the mapping fault */
 	assert_int_equal(fill, UVM_PAGE_BYTES);
 	assert_int_equal(st.far_faults, 1);
 	assert_int_equal(st.remote_map_faults, 1);
 	assert_int_equal(st.migrations_fault, 0);
 	/* a second walk during the fault waits for the same mapping, after it none */
-	assert_true(uvm_translate(&u, 1, BASE + 64, 1001, &fill) == t);
-	assert_true(uvm_translate(&u, 1, BASE + 64, t + 5, &fill) == t + 5);
+	assert_true(translate_fill(&u, 1, BASE + 64, 1001, &fill) == t);
+	assert_true(translate_fill(&u, 1, BASE + 64, t + 5, &fill) == t + 5);
 	assert_int_equal(st.far_faults, 1);
 	double d = uvm_access_counted(&u, 0, BASE, false, true, t, &remote);
 	assert_true(remote);
@@ -525,7 +534,7 @@ static void test_advise_hints(void **state)
 	free_uvm(&u, &st);
 
 	setup_uvm_advise(&u, &st, "first-touch", UVM_ADVISE_ACCESSED_BY);
-	assert_true(uvm_translate(&u, 0, BASE, 1000, &fill) == 1000); /* mapped already: no fault */
+	assert_true(translate_fill(&u, 0, BASE, 1000, &fill) == 1000); /* mapped already: no fault */
 	remote = false;
 	uvm_access_counted(&u, 0, BASE, true, false, 1000, &remote);
 	assert_true(remote);
@@ -536,7 +545,7 @@ static void test_advise_hints(void **state)
 	setup_uvm_advise(&u, &st, "always", UVM_ADVISE_ACCESSED_BY);
 	for (int i = 1; i <= 8; i++) {
 		remote = false;
-		uvm_translate(&u, 0, BASE, 1000.0 + i, &fill);
+		translate_fill(&u, 0, BASE, 1000.0 + i, &fill);
 		uvm_access_counted(&u, 0, BASE, i == 3, i != 3, 1000.0 + i, &remote);
 		assert_int_equal(remote, i < 8); /* the 3rd is a store: still remote */
 	}
@@ -555,11 +564,11 @@ static void test_advise_hints(void **state)
 	assert_int_equal(uvm_add_alloc(&u, "a", BASE, 1u << 20, 0), 0);
 	assert_int_equal(uvm_add_alloc(&u, "b", BASE + (1u << 20), 1u << 20, UVM_ADVISE_ACCESSED_BY), 0);
 	remote = false;
-	uvm_translate(&u, 0, BASE + (1u << 20), 1000, &fill);
+	translate_fill(&u, 0, BASE + (1u << 20), 1000, &fill);
 	uvm_access_counted(&u, 0, BASE + (1u << 20), false, true, 1000, &remote);
 	assert_true(remote);
 	remote = false;
-	uvm_translate(&u, 0, BASE, 2000, &fill);
+	translate_fill(&u, 0, BASE, 2000, &fill);
 	uvm_access_counted(&u, 0, BASE, false, true, 2000, &remote);
 	assert_false(remote);
 	assert_int_equal(st.far_faults, 1);
@@ -688,9 +697,9 @@ static void test_evict_waits_for_arrival(void **state)
 	assert_int_equal(uvm_init(&u, &cfg, &st, NULL), 0);
 	assert_int_equal(uvm_add_alloc(&u, "a", BASE, 1u << 20, 0), 0);
 	uint64_t fill;
-	double a = uvm_translate(&u, 0, BASE, 1000, &fill);
+	double a = translate_fill(&u, 0, BASE, 1000, &fill);
 	assert_true(a > 1001);
-	uvm_translate(&u, 1, BASE + 4096, 1001, &fill);
+	translate_fill(&u, 1, BASE + 4096, 1001, &fill);
 	assert_int_equal(st.pages_evicted, 1);
 	assert_int_equal(u.d2h->n, 1);
 	assert_true(u.d2h->iv[0].s >= a); /* not at 1001 */

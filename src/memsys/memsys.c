@@ -220,7 +220,8 @@ static inline double writeback_wait(const struct dram_model *m, uint32_t n, doub
  * queues behind earlier traffic, since the L2 cannot hold more victims
  * than the DRAM drains (without the key: t). */
 __attribute__((noinline)) double memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p,
-							  uint64_t local, uint32_t sectors, double t)
+							  uint64_t local, uint32_t sectors, double t,
+							  struct memsys_waits *waits)
 {
 	ms->stats->dram_bytes += (uint64_t)sectors * ms->sector_bytes;
 	double wait = 0;
@@ -250,8 +251,8 @@ __attribute__((noinline)) double memsys_writeback_sectors(struct memsys *ms, str
 	}
 	if (!ms->writeback_stall)
 		return t;
-	if (wait > ms->writeback_wait)
-		ms->writeback_wait = wait;
+	if (waits && wait > waits->writeback_cycles)
+		waits->writeback_cycles = wait;
 	return t + wait;
 }
 
@@ -274,19 +275,21 @@ void memsys_copy_fill(struct memsys *ms, uint64_t addr, uint64_t bytes, double t
 		struct mem_partition *p = memsys_route(ms, la, &local);
 		/* near and far partitions keep lines under their global address */
 		uint64_t key = ((ms->near_far ? la : local) >> ls) + 1;
-		memsys_writeback(ms, p, local, l2_cache_fill_line(&p->l2, key, mask, mask), t);
+		memsys_writeback(ms, p, local, l2_cache_fill_line(&p->l2, key, mask, mask), t, NULL);
 	}
 }
 
 double memsys_pte_read(struct memsys *ms, uint64_t sector_addr, double t)
 {
+	REQ_TRACE_DOWN("memsys", "memsys_pte_read");
+	REQ_TRACE_UP("memsys", "memsys_pte_read"); /* noted together: two returns below */
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
 	uint32_t wb = 0;
 	/* near and far partitions keep lines under their global address; a
 	 * walk reads its entry at the entry's home partition */
 	enum l2_result r = l2_cache_access(&p->l2, ms->near_far ? sector_addr : local, false, &wb);
-	memsys_writeback(ms, p, local, wb, t);
+	memsys_writeback(ms, p, local, wb, t, NULL);
 	if (r == L2_HIT) {
 		ms->stats->walk_pte_l2_hits++;
 		return 0;
@@ -347,13 +350,15 @@ uint32_t memsys_partition_of(const struct memsys *ms, uint64_t addr)
  * (block_through) takes l2_cache_access_fresh in the near partition, whose
  * victims are written back rather than moved. */
 double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool write, bool fetch,
-			      double t, uint32_t block_through, const uint32_t *page_through)
+			      double t, uint32_t block_through, const uint32_t *page_through,
+			      struct memsys_waits *w)
 {
 	uint64_t local;
 	struct mem_partition *home = memsys_route(ms, sa, &local);
 	uint32_t near = ms->near_of_sm[sm];
 	struct mem_partition *np = &ms->part[near], *fp = &ms->part[near ^ 1];
-	double ready = memsys_l2_slice_op(ms, np, sa, write, fetch, t + ms->crossbar_cycles) + ms->l2_hit;
+	double ready = memsys_l2_slice_op(ms, np, sa, write, fetch, t + ms->crossbar_cycles, w) +
+		       ms->l2_hit;
 	uint32_t wb = 0, stale_through = 0;
 	struct l2_victim vic = {0, 0, 0};
 	enum l2_result r;
@@ -369,7 +374,7 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 		if (vic.key) /* the victim moves to the far partition */
 			wb = l2_cache_fill_line(&fp->l2, vic.key, vic.valid, vic.dirty);
 	}
-	ready = memsys_writeback(ms, home, local, wb, ready);
+	ready = memsys_writeback(ms, home, local, wb, ready, w);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return ready + ms->crossbar_cycles;

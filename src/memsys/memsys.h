@@ -14,14 +14,15 @@
  * Contract:
  *  - Owns: the partitions' L2 slices, DRAM channels and their calendars.
  *    Nothing else reads or writes them; the SM layer, the page-table walk
- *    and the UVM driver reach them only through the functions below. One
- *    exception in struct memsys itself: the SM layer clears, then reads,
- *    writeback_wait and store_slice_wait around a held store's
- *    memsys_access (sm_sector.h access_sector; sm.h says so).
+ *    and the UVM driver reach them only through the functions below, and
+ *    no caller reads or writes a field of struct memsys to pass a result.
  *  - Requests: one 32 B sector (memsys_access, memsys_access_fresh,
- *    memsys_load_run_sector, memsys_pte_read), each with the time it
- *    leaves the SM (or the walker); the answer is the time its data is
- *    back at the SM (stores: when the L2 has it). A request touches only
+ *    memsys_load_run_sector, memsys_pte_read, memsys_store_held), each
+ *    with the time it leaves the SM (or the walker); the answer is the
+ *    time its data is back at the SM (stores: when the L2 has it). A held
+ *    store's answer (struct memsys_store_rsp) also carries what held it:
+ *    its own write-back and slice waits, of this request alone, returned
+ *    by value (not left in struct memsys). A request touches only
  *    the partition its address maps to, so two requests to different
  *    partitions never wait for each other, and two to one partition
  *    queue on its DRAM channels. This is the seam a parallel engine turns
@@ -48,6 +49,7 @@
 #include <stdint.h>
 
 #include "core/later.h"
+#include "core/req_trace.h"
 #include "core/splitmix.h"
 #include "gpuvm/config.h"
 #include "gpuvm/stats.h"
@@ -113,17 +115,28 @@ struct memsys {
 	double far_cycles;
 	double far_home_dram_cycles; /* mem.far_home_dram: far_cycles, or 0 */
 	/* l2.writeback_stall: an access whose fill evicts dirty sectors waits
-	 * while their write-back queues in the DRAM; writeback_wait is the
-	 * longest such wait since the caller last set it to 0 (the SM layer:
-	 * how long a store was held) */
+	 * while their write-back queues in the DRAM (a held store's answer,
+	 * struct memsys_store_rsp, says how long) */
 	bool writeback_stall;
-	double writeback_wait;
-	/* l2.slice_write_bytes_per_cycle: how long past its arrival the
-	 * latest store sector since the caller set it to 0 waited for its
-	 * slice (the SM layer holds the store's warp that long) */
-	double store_slice_wait;
 	uint8_t *near_of_sm; /* [sms] */
 	struct gpuvm_stats *stats;
+};
+
+/* What held one held store's sector (memsys_store_held), filled by the
+ * request's own path: the longest its fill's write-backs queued in the
+ * DRAM (l2.writeback_stall) and how long past its arrival it waited for
+ * its slice (l2.slice_write_bytes_per_cycle with l2.writeback_stall).
+ * Requests nobody asks this of pass NULL, which the inlined path folds
+ * away. */
+struct memsys_waits {
+	double writeback_cycles;
+	double slice_cycles;
+};
+
+/* The answer to a held store's sector request (memsys_store_held). */
+struct memsys_store_rsp {
+	double done; /* when the L2 has it, plus the crossbar back */
+	struct memsys_waits held;
 };
 
 int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
@@ -195,16 +208,16 @@ memsys_dram_sector(struct memsys *ms, struct mem_partition *p, uint64_t local, d
 }
 
 double memsys_writeback_sectors(struct memsys *ms, struct mem_partition *p, uint64_t local,
-				uint32_t sectors, double t);
+				uint32_t sectors, double t, struct memsys_waits *w);
 
 /* A victim's dirty sectors written back at t; returns when the L2 line
  * they left is free (memsys_writeback_sectors; t when nothing was dirty).
  * Most L2 accesses evict nothing dirty: the test stays in line. */
 static inline double memsys_writeback(struct memsys *ms, struct mem_partition *p, uint64_t local,
-				      uint32_t sectors, double t)
+				      uint32_t sectors, double t, struct memsys_waits *w)
 {
 	if (sectors)
-		return memsys_writeback_sectors(ms, p, local, sectors, t);
+		return memsys_writeback_sectors(ms, p, local, sectors, t, w);
 	return t;
 }
 
@@ -242,16 +255,17 @@ memsys_l2_slice(struct memsys *ms, struct mem_partition *p, uint64_t addr, doubl
  * (an H100's whole L2 takes 16-byte stores at about half the rate it
  * serves 16-byte loads: cuda/hwbench.cu l2, docs/hardware.md), and with
  * l2.writeback_stall the store stays in its SM until the slice takes it,
- * recorded as store_slice_wait: a store stream cannot run ahead of the
+ * recorded in w->slice_cycles: a store stream cannot run ahead of the
  * slices, as the boards' cannot. */
 static inline __attribute__((always_inline)) double
-memsys_l2_slice_store(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t)
+memsys_l2_slice_store(struct memsys *ms, struct mem_partition *p, uint64_t addr, double t,
+		      struct memsys_waits *w)
 {
 	if (__builtin_expect(ms->l2_slice_write_cycles <= 0, 1))
 		return memsys_l2_slice(ms, p, addr, t);
 	double at = memsys_l2_slice_for(ms, p, addr, t, ms->l2_slice_write_cycles);
-	if (ms->writeback_stall && at - t > ms->store_slice_wait)
-		ms->store_slice_wait = at - t;
+	if (w && ms->writeback_stall && at - t > w->slice_cycles)
+		w->slice_cycles = at - t;
 	return at;
 }
 
@@ -259,18 +273,19 @@ memsys_l2_slice_store(struct memsys *ms, struct mem_partition *p, uint64_t addr,
  * takes as a store, any other as a read. */
 static inline __attribute__((always_inline)) double
 memsys_l2_slice_op(struct memsys *ms, struct mem_partition *p, uint64_t addr, bool write,
-		   bool fetch, double t)
+		   bool fetch, double t, struct memsys_waits *w)
 {
-	return write && !fetch ? memsys_l2_slice_store(ms, p, addr, t) : memsys_l2_slice(ms, p, addr, t);
+	return write && !fetch ? memsys_l2_slice_store(ms, p, addr, t, w)
+			       : memsys_l2_slice(ms, p, addr, t);
 }
 
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
  * miss, the fill from DRAM; at_mem is when the request reaches the L2. */
 static inline __attribute__((always_inline)) double
 memsys_after_l2(struct memsys *ms, struct mem_partition *p, uint64_t local, bool fetch,
-		double at_mem, enum l2_result r, uint32_t wb)
+		double at_mem, enum l2_result r, uint32_t wb, struct memsys_waits *w)
 {
-	double ready = memsys_writeback(ms, p, local, wb, at_mem + ms->l2_hit);
+	double ready = memsys_writeback(ms, p, local, wb, at_mem + ms->l2_hit, w);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return ready + ms->crossbar_cycles;
@@ -284,22 +299,41 @@ memsys_after_l2(struct memsys *ms, struct mem_partition *p, uint64_t local, bool
 /* memsys_access with near and far partitions (memsys.c): the SM's near
  * partition first, a miss probes the far one, a miss in both reads DRAM
  * at the line's home partition. block_through as memsys_access_fresh
- * (0: no stale lines to drop). */
+ * (0: no stale lines to drop); w as memsys_access_local. */
 double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write,
 			      bool fetch, double t, uint32_t block_through,
-			      const uint32_t *page_through);
+			      const uint32_t *page_through, struct memsys_waits *w);
 
 /* memsys_access once routed, without near and far partitions: partition
- * p's local address (memsys_route). */
+ * p's local address (memsys_route). w: where this request's waits go
+ * (a held store, memsys_store_held_local), or NULL. */
 static inline __attribute__((always_inline)) double
-memsys_access_local(struct memsys *ms, struct mem_partition *p, uint64_t local, bool write,
-		    bool fetch, double t)
+memsys_access_local_waits(struct memsys *ms, struct mem_partition *p, uint64_t local, bool write,
+			  bool fetch, double t, struct memsys_waits *w)
 {
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, write, &wb);
 	return memsys_after_l2(ms, p, local, fetch,
-			       memsys_l2_slice_op(ms, p, local, write, fetch, t + ms->crossbar_cycles), r,
-			       wb);
+			       memsys_l2_slice_op(ms, p, local, write, fetch, t + ms->crossbar_cycles, w),
+			       r, wb, w);
+}
+
+static inline __attribute__((always_inline)) double
+memsys_access_local(struct memsys *ms, struct mem_partition *p, uint64_t local, bool write,
+		    bool fetch, double t)
+{
+	return memsys_access_local_waits(ms, p, local, write, fetch, t, NULL);
+}
+
+/* A held store (l2.writeback_stall) of partition p's local address,
+ * leaving its SM at t: memsys_access_local of a store, answered with
+ * what held it (the split barrier's partition tasks, sm_split.c). */
+static inline __attribute__((always_inline)) struct memsys_store_rsp
+memsys_store_held_local(struct memsys *ms, struct mem_partition *p, uint64_t local, double t)
+{
+	struct memsys_store_rsp rsp = {0, {0, 0}};
+	rsp.done = memsys_access_local_waits(ms, p, local, true, false, t, &rsp.held);
+	return rsp;
 }
 
 /* A sector request of device memory from SM sm (logical id) leaving it
@@ -310,11 +344,36 @@ static inline __attribute__((always_inline)) double
 memsys_access(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, bool fetch,
 	      double t)
 {
+	REQ_TRACE_DOWN("memsys", "memsys_access");
 	if (__builtin_expect(ms->near_far, 0))
-		return memsys_access_near_far(ms, sm, sector_addr, write, fetch, t, 0, NULL);
-	uint64_t local;
-	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
-	return memsys_access_local(ms, p, local, write, fetch, t);
+		t = memsys_access_near_far(ms, sm, sector_addr, write, fetch, t, 0, NULL, NULL);
+	else {
+		uint64_t local;
+		struct mem_partition *p = memsys_route(ms, sector_addr, &local);
+		t = memsys_access_local(ms, p, local, write, fetch, t);
+	}
+	REQ_TRACE_UP("memsys", "memsys_access");
+	return t;
+}
+
+/* A store's sector from SM sm leaving it at t while stores are held
+ * (l2.writeback_stall): memsys_access of a store, answered with when the
+ * L2 has it and what held it (the SM layer holds the warp that long). */
+static inline __attribute__((always_inline)) struct memsys_store_rsp
+memsys_store_held(struct memsys *ms, uint32_t sm, uint64_t sector_addr, double t)
+{
+	REQ_TRACE_DOWN("memsys", "memsys_store_held");
+	struct memsys_store_rsp rsp = {0, {0, 0}};
+	if (__builtin_expect(ms->near_far, 0)) {
+		rsp.done = memsys_access_near_far(ms, sm, sector_addr, true, false, t, 0, NULL,
+						  &rsp.held);
+	} else {
+		uint64_t local;
+		struct mem_partition *p = memsys_route(ms, sector_addr, &local);
+		rsp.done = memsys_access_local_waits(ms, p, local, true, false, t, &rsp.held);
+	}
+	REQ_TRACE_UP("memsys", "memsys_store_held");
+	return rsp;
 }
 
 /* memsys_access for managed memory whose frame may have changed since
@@ -324,9 +383,12 @@ static inline __attribute__((always_inline)) double
 memsys_access_fresh(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, bool fetch,
 		    double t, uint32_t block_through, const uint32_t *page_through)
 {
+	REQ_TRACE_DOWN("memsys", "memsys_access_fresh");
+	REQ_TRACE_UP("memsys", "memsys_access_fresh"); /* noted together: the path below has
+							   * several returns */
 	if (__builtin_expect(ms->near_far, 0))
 		return memsys_access_near_far(ms, sm, sector_addr, write, fetch, t, block_through,
-					      page_through);
+					      page_through, NULL);
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sector_addr, &local);
 	uint32_t wb = 0;
@@ -341,8 +403,8 @@ memsys_access_fresh(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool w
 		r = l2_cache_access(&p->l2, local, write, &wb);
 	}
 	return memsys_after_l2(ms, p, local, fetch,
-			       memsys_l2_slice_op(ms, p, local, write, fetch, t + ms->crossbar_cycles), r,
-			       wb);
+			       memsys_l2_slice_op(ms, p, local, write, fetch, t + ms->crossbar_cycles, NULL),
+			       r, wb, NULL);
 }
 
 /* Sends partition p's open run (if any) to its DRAM; returns when its
@@ -363,6 +425,8 @@ static inline double memsys_flush_part_run(struct memsys *ms, struct mem_partiti
  * done and their results. */
 static inline double memsys_flush_runs(struct memsys *ms, double done)
 {
+	REQ_TRACE_DOWN("memsys", "memsys_flush_runs");
+	REQ_TRACE_UP("memsys", "memsys_flush_runs");
 	for (uint32_t i = 0; i < ms->n_parts; i++)
 		done = later(memsys_flush_part_run(ms, &ms->part[i]), done);
 	return done;
@@ -386,7 +450,8 @@ memsys_run_sector(struct memsys *ms, struct mem_partition *p, uint64_t sa, uint6
 	uint32_t wb = 0;
 	enum l2_result r = l2_cache_access(&p->l2, local, false, &wb);
 	double ready = memsys_writeback(ms, p, local, wb,
-					memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles) + ms->l2_hit);
+					memsys_l2_slice(ms, p, local, t + ms->crossbar_cycles) + ms->l2_hit,
+					NULL);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return ready + ms->crossbar_cycles;
@@ -421,7 +486,7 @@ static inline __attribute__((always_inline)) double
 memsys_load_run_sector(struct memsys *ms, uint32_t sm, uint64_t sa, double t, double done)
 {
 	if (__builtin_expect(ms->near_far, 0))
-		return later(memsys_access_near_far(ms, sm, sa, false, true, t, 0, NULL), done);
+		return later(memsys_access_near_far(ms, sm, sa, false, true, t, 0, NULL, NULL), done);
 	uint64_t local;
 	struct mem_partition *p = memsys_route(ms, sa, &local);
 	double flushed, d = memsys_run_sector(ms, p, sa, local, t, &flushed);

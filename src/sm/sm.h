@@ -15,21 +15,20 @@
  *    behind them, a request with a start time answered by a ready time),
  *    the memory partitions (memsys.h: memsys_access*, a sector request
  *    with a time answered by a completion time), the host link (link.h:
- *    link_zero_copy*), the UVM driver for a managed sector (uvm_access,
- *    uvm_access_counted: a request with a time answered by when the page
- *    is there) and the allocation table (mem/alloc_table.h, read only).
+ *    link_zero_copy*), the UVM driver for a managed sector
+ *    (uvm_access_sector, uvm_access_counted_sector: one request a sector
+ *    with a time, answered by struct uvm_sector_rsp: when the page is
+ *    there, whether it was read remotely, its stale L2 stamps) and the
+ *    allocation table (mem/alloc_table.h, read only).
  *    Its own parts come from src/mem (mem/l1_cache.h, mem/server_pool.h,
  *    mem/smem_banks.h), sm/coalescer.h and event/event_queue.h; with
  *    core.window and --threads, the helper threads and the window of
  *    src/par (par/fork_join.h, par/window.h). Each call into the four
  *    components above is a request that names a time and gets a time
- *    back, the seam a parallel engine turns into a message. Known
- *    exception: a held store (sm_sector.h: access_sector) clears, then
- *    reads struct memsys's writeback_wait and store_slice_wait around its
- *    memsys_access (a second answer passed through the partitions'
- *    fields, not returned; sm_split.c does the same on a copy), and the
- *    split barrier reads the partitions' n_parts and routing
- *    (memsys_route).
+ *    back, the seam a parallel engine turns into a message; a held store
+ *    (sm_sector.h: access_sector, memsys_store_held) gets what held it in
+ *    its answer (struct memsys_store_rsp). Known exception: the split
+ *    barrier reads the partitions' n_parts and routing (memsys_route).
  *  - The run loop drives it: sm_step_item issues one item of a warp whose
  *    operands are ready and says when the warp may issue again; the SM
  *    pushes its warps' next events into its queue (sm_state.events: the
@@ -241,7 +240,7 @@ struct sm_layer {
 	double l2_store_port_cycles;
 	/* l2.writeback_stall: when the stores of the instruction being
 	 * served have left the SM (their sectors' write-back waits in the
-	 * memory partitions, memsys.writeback_wait, past their leaving) */
+	 * memory partitions, memsys_store_rsp.held, past their leaving) */
 	bool store_held;
 	/* gpu.warp_exit_waits_stores: a warp's end waits for the L2's ack of
 	 * its stores (store_ack below) */
@@ -344,7 +343,7 @@ struct sm_layer {
 	uint64_t serve_instr;
 	/* l2.writeback_stall: when the stores of the instruction being
 	 * served have left the SM (their sectors' write-back waits in the
-	 * memory partitions, memsys.writeback_wait, past their leaving) */
+	 * memory partitions, memsys_store_rsp.held, past their leaving) */
 	double store_left;
 	/* the store direction's rates (l2.sm_port_write_bytes_per_cycle,
 	 * l2.slice_write_bytes_per_cycle): when the item being issued had

@@ -15,6 +15,7 @@
 #endif
 
 #include "core/later.h"
+#include "core/req_trace.h"
 #include "core/vec.h"
 #include "mem/alloc_table.h"
 #include "link/link.h"
@@ -88,11 +89,12 @@ static inline __attribute__((always_inline)) void plan_sector(struct sm_plan *pl
  * translations (same addresses), sectors and lines. Inlined into its
  * callers, so each gets its own copy without the run and plan tests.
  * plan: the sectors are translated and counted (into s), not served,
- * and handed to the plan for the barrier's second stage. */
+ * and handed to the plan for the barrier's second stage. runs_open (run
+ * only): load_run_sector's. */
 static inline __attribute__((always_inline)) double
 sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_warp_item *it,
 	    enum l1_mode l1mode, double xstart, double done, bool by_sector, bool run,
-	    struct gpuvm_stats *s, struct sm_plan *plan)
+	    struct gpuvm_stats *s, struct sm_plan *plan, bool *runs_open)
 {
 	const struct coalescer *co = &sl->co;
 	/* locals: the stores to the statistics would otherwise make the
@@ -123,7 +125,7 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 			if (plan)
 				plan_sector(plan, sa, tx);
 			else
-				done = run ? load_run_sector(sl, w->sm, it, sa, tx, done)
+				done = run ? load_run_sector(sl, w->sm, it, sa, tx, done, runs_open)
 					   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx), done);
 		}
 	} else {
@@ -152,7 +154,8 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 				if (plan)
 					plan_sector(plan, sa, tx);
 				else
-					done = run ? load_run_sector(sl, w->sm, it, sa, tx, done)
+					done = run ? load_run_sector(sl, w->sm, it, sa, tx, done,
+								     runs_open)
 						   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx),
 							   done);
 			}
@@ -181,8 +184,10 @@ static __attribute__((noinline)) double ascending_load_runs(struct sm_layer *sl,
 							    double xstart, double done,
 							    bool by_sector)
 {
-	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, true, sl->stats, NULL);
-	return memsys_flush_runs(sl->port.mem, done);
+	bool runs_open = false;
+	done = sector_walk(sl, w, it, L1_BYPASS, xstart, done, by_sector, true, sl->stats, NULL,
+			   &runs_open);
+	return load_runs_end(sl, done, runs_open);
 }
 
 /* memory_instruction's lanes when their addresses ascend: every unit,
@@ -225,11 +230,11 @@ ascending_sectors(struct sm_layer *sl, const struct warp_rt *w, const struct gpu
 	bool runs = l1mode == L1_BYPASS && sl->dram_banked && it->op == GPUVM_OP_LOAD;
 	if (plan) {
 		plan->part[plan->n_part - 1].runs = runs;
-		return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, false, s, plan);
+		return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, false, s, plan, NULL);
 	}
 	if (runs)
 		return ascending_load_runs(sl, w, it, xstart, done, by_sector);
-	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, false, s, NULL);
+	return sector_walk(sl, w, it, l1mode, xstart, done, by_sector, false, s, NULL, NULL);
 }
 
 /* The cycles the L1's tag and data stages hold one instruction that
@@ -391,7 +396,12 @@ served:;
 static double memory_instruction(struct sm_layer *sl, struct warp_rt *w,
 				 const struct gpuvm_warp_item *it, double start)
 {
-	return memory_instruction_impl(sl, w, it, start, sl->stats, NULL);
+	REQ_TRACE_BEGIN();
+	REQ_TRACE_DOWN("sm", "memory_instruction");
+	double done = memory_instruction_impl(sl, w, it, start, sl->stats, NULL);
+	REQ_TRACE_UP("sm", "memory_instruction");
+	REQ_TRACE_END();
+	return done;
 }
 
 static void plan_instruction(struct sm_layer *sl, struct warp_rt *w,

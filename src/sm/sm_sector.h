@@ -17,19 +17,17 @@
 
 /* A sector of managed memory: its page may still be on its way (the
  * driver sees the access), and L2 lines of a frame the page has left
- * since are dropped first (memsys_access_fresh). Out of line, so the
- * device path stays as it was. */
+ * since are dropped first (memsys_access_fresh): one request to the
+ * driver (uvm_access_sector), whose response carries both. Out of line,
+ * so the device path stays as it was. */
 static __attribute__((noinline, unused)) double
 access_managed_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double tx,
 		      uint32_t sm)
 {
 	bool write = op != GPUVM_OP_LOAD;
-	struct uvm *u = sl->port.uvm;
-	tx = uvm_access(u, sm, sector_addr, write, tx);
-	const uint32_t *page_through;
-	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
-	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, tx,
-				   block_through, page_through);
+	struct uvm_sector_rsp r = uvm_access_sector(sl->port.uvm, sm, sector_addr, write, tx);
+	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, r.ready,
+				   r.block_through, r.page_through);
 }
 
 /* access_managed_sector with access counters, thrashing detection or hints
@@ -39,15 +37,13 @@ static __attribute__((noinline, unused)) double
 access_counted_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double tx,
 		      uint32_t sm)
 {
-	bool remote = false, write = op != GPUVM_OP_LOAD;
-	struct uvm *u = sl->port.uvm;
-	double t = uvm_access_counted(u, sm, sector_addr, write, op != GPUVM_OP_STORE, tx, &remote);
-	if (remote)
-		return t + sl->crossbar_cycles;
-	const uint32_t *page_through;
-	uint32_t block_through = uvm_l2_stale_through(u, sector_addr, &page_through);
-	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, t,
-				   block_through, page_through);
+	bool write = op != GPUVM_OP_LOAD;
+	struct uvm_sector_rsp r = uvm_access_counted_sector(sl->port.uvm, sm, sector_addr, write,
+							    op != GPUVM_OP_STORE, tx);
+	if (r.remote)
+		return r.ready + sl->crossbar_cycles;
+	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, r.ready,
+				   r.block_through, r.page_through);
 }
 
 /* One sector of host-pinned memory: a request to the host link. */
@@ -138,21 +134,18 @@ access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
 		 * (l2.sm_port_write_bytes_per_cycle,
 		 * l2.slice_write_bytes_per_cycle); without them the crossbar's
 		 * and slices' queues are buffered and hold nothing */
-		struct memsys *ms = sl->port.mem;
 		double at = l2_store_port(sl, sm, tx);
-		ms->writeback_wait = 0;
-		ms->store_slice_wait = 0;
-		double done = memsys_access(ms, sm, sector_addr, true, false, at);
-		if (ms->writeback_wait > 0)
-			sl->store_left = later(sl->store_left, at + ms->writeback_wait);
-		if (at > tx || ms->store_slice_wait > 0) {
+		struct memsys_store_rsp rsp = memsys_store_held(sl->port.mem, sm, sector_addr, at);
+		if (rsp.held.writeback_cycles > 0)
+			sl->store_left = later(sl->store_left, at + rsp.held.writeback_cycles);
+		if (at > tx || rsp.held.slice_cycles > 0) {
 			/* the LSU sends a store's data on only as its port
 			 * and slice take it: the warp waits for that */
-			double left = at + ms->store_slice_wait;
+			double left = at + rsp.held.slice_cycles;
 			sl->store_left = later(sl->store_left, left);
 			sl->store_issue_hold = later(sl->store_issue_hold, left);
 		}
-		return done;
+		return rsp.done;
 	}
 	return memsys_access(sl->port.mem, sm, sector_addr, op != GPUVM_OP_LOAD, op != GPUVM_OP_STORE,
 			     tx);
@@ -269,14 +262,13 @@ static __attribute__((noinline, unused)) double l1_sector(struct sm_layer *sl, u
 	return d;
 }
 
-/* One distinct sector of a memory instruction of SM sm, its translation
- * ready at tx: through the L1 or straight to the L2 (the caller counts
- * it). */
+/* One distinct sector of a memory instruction of SM sm, of allocation
+ * kind `kind`, its translation ready at tx: through the L1 or straight to
+ * the L2 (the caller counts it). */
 static inline __attribute__((always_inline)) double
-serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
-	     enum l1_mode l1mode, double tx)
+serve_sector_kind(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
+		  enum gpuvm_alloc_kind kind, enum l1_mode l1mode, double tx)
 {
-	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
 	if (__builtin_expect(it->op == GPUVM_OP_ATOMIC, 0)) {
 		if (kind == GPUVM_ALLOC_HOST_PINNED)
 			return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
@@ -298,24 +290,47 @@ serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
 	return d;
 }
 
+/* serve_sector_kind with the sector's allocation looked up. */
+static inline __attribute__((always_inline)) double
+serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
+	     enum l1_mode l1mode, double tx)
+{
+	return serve_sector_kind(sl, sm, it, sa, alloc_table_kind(sl->port.allocs, sa), l1mode, tx);
+}
+
 /* One sector of ascending_load_runs: device memory's to its memory
  * partition's gathered DRAM runs (memsys_load_run_sector), the others
  * served one by one. A managed sector may read DRAM through its
  * partition's L2, so the open runs are sent first, keeping each
  * partition's DRAM order; a zero-copy sector reaches no partition and
  * neither extends nor sends a run (sm_split.c serves it on the link's
- * queue). */
+ * queue). The allocation is looked up once, here. *runs_open: whether
+ * this instruction may have runs open (a device sector went to them
+ * since the last send; none are open when a load starts, memsys.h), so
+ * an instruction of managed memory alone sends nothing and enters the
+ * memory partitions once a sector. */
 static inline __attribute__((always_inline)) double
 load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
-		double tx, double done)
+		double tx, double done, bool *runs_open)
 {
 	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
 	if (kind != GPUVM_ALLOC_DEVICE) {
-		if (kind == GPUVM_ALLOC_MANAGED)
+		if (kind == GPUVM_ALLOC_MANAGED && *runs_open) {
 			done = memsys_flush_runs(sl->port.mem, done);
-		return later(serve_sector(sl, sm, it, sa, L1_BYPASS, tx), done);
+			*runs_open = false;
+		}
+		return later(serve_sector_kind(sl, sm, it, sa, kind, L1_BYPASS, tx), done);
 	}
+	*runs_open = true;
 	return memsys_load_run_sector(sl->port.mem, sm, sa, l2_port(sl, sm, tx), done);
+}
+
+/* The end of a load's sectors (ascending_load_runs, sm_serve.c): the runs
+ * still open sent (memsys_flush_runs), if it may have any. */
+static inline __attribute__((always_inline)) double load_runs_end(struct sm_layer *sl, double done,
+								  bool runs_open)
+{
+	return runs_open ? memsys_flush_runs(sl->port.mem, done) : done;
 }
 
 /* When a memory instruction that issued (after the L1 stage's wait) at

@@ -18,9 +18,10 @@ static double serve_part(struct sm_layer *sl, uint32_t sm, const struct gpuvm_wa
 		memsys_l2_prefetch(sl->port.mem, p->addr);
 	double done = part->start + 1;
 	if (part->runs) {
+		bool runs_open = false;
 		for (; sec < end; sec++)
-			done = load_run_sector(sl, sm, it, sec->addr, sec->tx, done);
-		done = memsys_flush_runs(sl->port.mem, done);
+			done = load_run_sector(sl, sm, it, sec->addr, sec->tx, done, &runs_open);
+		done = load_runs_end(sl, done, runs_open);
 	} else {
 		enum l1_mode l1mode = (enum l1_mode)part->l1mode;
 		for (; sec < end; sec++)

@@ -545,7 +545,7 @@ static void serve_queue(void *ctx, uint32_t qi)
 			}
 	} else {
 		/* the memory side as this partition's task sees it: its own
-		 * counters and write-back wait */
+		 * counters */
 		struct memsys ms = *x->sl->port.mem;
 		ms.stats = &q->counts;
 		struct mem_partition *p = &ms.part[qi];
@@ -565,11 +565,13 @@ static void serve_queue(void *ctx, uint32_t qi)
 						owner = r; /* it opened the run */
 					break;
 				}
-				case SPLIT_HELD:
-					ms.writeback_wait = 0;
-					r->result = memsys_access_local(&ms, p, r->local, true, false, r->t);
-					r->wb_wait = ms.writeback_wait;
+				case SPLIT_HELD: {
+					struct memsys_store_rsp rsp =
+						memsys_store_held_local(&ms, p, r->local, r->t);
+					r->result = rsp.done;
+					r->wb_wait = rsp.held.writeback_cycles;
 					break;
+				}
 				default:
 					r->result = memsys_access_local(&ms, p, r->local, r->write, r->fetch,
 									r->t);

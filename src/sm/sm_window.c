@@ -346,7 +346,7 @@ static void *pipe_thread(void *arg)
 
 bool sm_barrier_stages_apart(const struct sm_layer *sl)
 {
-	return !sl->port.uvm && !sl->port.xlat->hook && !sl->port.xlat->pte_hook;
+	return !sl->port.uvm && xlat_self_contained(sl->port.xlat);
 }
 
 /* Whether this window's barrier may run on two threads: asked for, no

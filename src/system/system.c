@@ -1,6 +1,11 @@
 /* The system builder (system.h holds the contract): a config turned
- * into the components, and the hooks that wire them together. */
+ * into the components, and the ports that connect them: the translation
+ * layer's two ports below it (the leaf PTE read to the memory partitions,
+ * a finished walk to the UVM driver) and the driver's callbacks (the
+ * shootdown, the L2 clock). */
 #include "system/system.h"
+
+#include "core/req_trace.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -21,28 +26,41 @@
 #define PAGE_TABLE_VA_BASE 0x3e0000000000ull
 #define PTE_BYTES 8
 
-static double walk_pte_read(void *ctx, uint64_t addr, double t)
+static double walk_pte_read(void *ctx, const struct xlat_pte_req *req)
 {
 	struct system *sys = ctx;
-	uint64_t pte = PAGE_TABLE_VA_BASE + (addr >> sys->pte_page_shift) * PTE_BYTES;
+	REQ_TRACE_DOWN("system", "walk_pte_read");
+	uint64_t pte = PAGE_TABLE_VA_BASE + (req->addr >> sys->pte_page_shift) * PTE_BYTES;
 	uint64_t sector = pte & ~(uint64_t)(sys->mem.sector_bytes - 1);
-	return memsys_pte_read(&sys->mem, sector, t);
+	double cycles = memsys_pte_read(&sys->mem, sector, req->t);
+	REQ_TRACE_UP("system", "walk_pte_read");
+	return cycles;
 }
 
 /* ---- unified memory -------------------------------------------------- */
 
-static double uvm_walk_hook(void *ctx, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max)
+/* The translation layer's page port: a finished walk of a managed page
+ * goes to the driver (uvm_translate's response is the port's); any other
+ * succeeds at the walk's end. */
+static struct xlat_walk_rsp page_walk_done(void *ctx, const struct xlat_walk_req *req)
 {
 	struct system *sys = ctx;
-	if (alloc_table_kind(&sys->allocs, addr) != GPUVM_ALLOC_MANAGED)
-		return t;
-	return uvm_translate(&sys->uvm, sm, addr, t, fill_max);
+	REQ_TRACE_DOWN("system", "page_walk_done");
+	struct xlat_walk_rsp rsp = {.ready = req->t, .fill_max_bytes = UINT64_MAX};
+	if (alloc_table_kind(&sys->allocs, req->addr) == GPUVM_ALLOC_MANAGED) {
+		struct uvm_translation tr = uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
+		rsp = (struct xlat_walk_rsp){.ready = tr.ready, .fill_max_bytes = tr.fill_max_bytes};
+	}
+	REQ_TRACE_UP("system", "page_walk_done");
+	return rsp;
 }
 
 static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
 {
 	struct system *sys = ctx;
+	REQ_TRACE_DOWN("system", "uvm_shootdown");
 	xlat_invalidate_range(&sys->xlat, addr, bytes);
+	REQ_TRACE_UP("system", "uvm_shootdown");
 }
 
 static uint32_t uvm_l2_clock(void *ctx)
@@ -91,8 +109,8 @@ int system_track_managed(struct system *sys, const struct gpuvm_alloc *a)
 		sys->sms.port.uvm = &sys->uvm;
 		sys->sms.uvm_blocking = sys->cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
 		sys->sms.uvm_counts = uvm_counts(&sys->uvm);
-		sys->xlat.hook = uvm_walk_hook;
-		sys->xlat.hook_ctx = sys;
+		xlat_connect_page_port(&sys->xlat,
+				       (struct xlat_page_port){.walk_done = page_walk_done, .ctx = sys});
 	}
 	if (uvm_add_alloc(&sys->uvm, a->name, a->base, a->bytes, alloc_advise(sys->cfg, a->name)))
 		return -1;
@@ -121,8 +139,8 @@ int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm
 	if (xlat_init(&sys->xlat, cfg, stats))
 		return -1;
 	if (cfg->pte_reads == GPUVM_PTE_READS_L2) {
-		sys->xlat.pte_hook = walk_pte_read;
-		sys->xlat.pte_ctx = sys;
+		xlat_connect_pte_port(&sys->xlat,
+				      (struct xlat_pte_port){.read = walk_pte_read, .ctx = sys});
 	}
 	uint64_t page = cfg->tlb[0].entry_bytes;
 	for (uint32_t l = 1; l < cfg->tlb_levels; l++)

@@ -8,9 +8,13 @@
  *    placement policy, the UVM driver (src/uvm, built at the first
  *    managed allocation), the copy engines (link/copy_stream.h) and
  *    the kernel sampler; it hands each component the ports of the others
- *    it may send requests to, and the hooks through which the translation
- *    layer and the driver reach the memory side. It is the only code that
- *    knows two components at once.
+ *    it may send requests to: the SM layer's struct sm_ports, the
+ *    translation layer's page port (a finished walk to the driver,
+ *    page_walk_done) and PTE port (a leaf read to the memory partitions,
+ *    walk_pte_read), the driver's struct uvm_hooks (shootdown, L2 clock,
+ *    the link's lanes). A port's request and response are typed structs
+ *    (xlat.h, uvm.h); no component passes a result through another's
+ *    fields. It is the only code that knows two components at once.
  *  - run_loop.c dispatches the host operations of a source (allocations,
  *    copies, launches, synchronisation) and, per launch (kernel_run.c),
  *    the warps' events in time order: it pops a warp, asks its kernel for

@@ -3,11 +3,16 @@
  * migration engine over one serial PCIe lane per direction, eviction and
  * prefetching through the policy modules.
  *
- * The engine calls uvm_translate after a page walk of a managed address
- * (the miss path only) and uvm_access for every sector of managed memory
- * (bookkeeping the eviction policies need: UVMSmart refreshes LRU on
- * every access). Time is in SM cycles; like the rest of the engine,
- * requests are timed eagerly, roughly in time order.
+ * Two requests reach it: uvm_translate after a page walk of a managed
+ * address (the miss path only; the system builder's page port hands its
+ * struct uvm_translation to the translation layer), and
+ * uvm_access_sector / uvm_access_counted_sector for every sector of
+ * managed memory (bookkeeping the eviction policies need: UVMSmart
+ * refreshes LRU on every access; answered by struct uvm_sector_rsp,
+ * which also carries the page's stale-L2 stamps). Each answer travels in
+ * its response; nothing is read back from struct uvm by a caller. Time is
+ * in SM cycles; like the rest of the engine, requests are timed eagerly,
+ * roughly in time order.
  *
  * Contract (the driver as a whole; uvm_fault.c, uvm_migrate.c,
  * uvm_evict.c and uvm_lane.c state their own parts):
@@ -189,16 +194,26 @@ void uvm_note_thrashed(struct uvm *u, uint64_t addr);
 void uvm_alloc_classify(struct uvm *u, const struct uvm_range *r);
 void uvm_alloc_rank(struct uvm *u);
 
+/* The driver's answer to a finished walk (uvm_translate): when the
+ * translation is usable, and the largest aligned range around the
+ * address that is entirely resident (UINT64_MAX: no limit), so a TLB
+ * entry covering more is not kept. */
+struct uvm_translation {
+	double ready;
+	uint64_t fill_max_bytes;
+};
+
 /* After a walk of managed addr by SM sm, done at t: when the translation
  * is usable (a far fault if the page is not resident; with delayed
  * migration, a page a read would leave in host memory is mapped remotely
- * instead, 4 KB wide, and uvm_access decides). *fill_max gets the
- * largest aligned range around addr that is entirely resident, so a TLB
- * entry covering more is not kept. */
-double uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t, uint64_t *fill_max);
+ * instead, 4 KB wide, and uvm_access decides), answered by value (the
+ * system builder's page port hands it to the translation layer). */
+struct uvm_translation uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t);
 
 /* A sector of managed memory is accessed at t (its translation ready):
- * returns when its page is there. Only while uvm_counts(u) is false. */
+ * returns when its page is there. Only while uvm_counts(u) is false. The
+ * time part of uvm_access_sector (the SM layer's request; the unit tests
+ * call this one). */
 double uvm_access(struct uvm *u, uint32_t sm, uint64_t addr, bool write, double t);
 
 /* uvm_access while access counters or thrashing detection are on: every
@@ -243,6 +258,27 @@ void uvm_finish(struct uvm *u);
  * filter the L2 checks first (0: nothing of the block ever left, and
  * *page_through is not set). */
 uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **page_through);
+
+/* The driver's answer to one managed sector's access (the SM layer's one
+ * request a sector, uvm_access_sector): when the data may be read
+ * (ready), whether it was served remotely over the link (remote: then
+ * nothing else applies) and, for the memory partitions, the page's stale
+ * L2 stamps (uvm_l2_stale_through; block_through 0: nothing of its block
+ * is stale, page_through NULL). */
+struct uvm_sector_rsp {
+	double ready;
+	bool remote;
+	uint32_t block_through;
+	const uint32_t *page_through;
+};
+
+/* uvm_access (uvm_counts(u) false) or uvm_access_counted (true; may_stay
+ * as there), then uvm_l2_stale_through unless served remotely, answered
+ * in one response. */
+struct uvm_sector_rsp uvm_access_sector(struct uvm *u, uint32_t sm, uint64_t addr, bool write,
+					double t);
+struct uvm_sector_rsp uvm_access_counted_sector(struct uvm *u, uint32_t sm, uint64_t addr,
+						bool write, bool may_stay, double t);
 
 /* A hint that addr is about to be translated: starts loading the host
  * cache lines of its page's state (block header, residency word, arrival

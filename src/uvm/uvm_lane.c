@@ -16,6 +16,7 @@
  * are separate models (issue 32: one link for all of them is the plan,
  * src/link/). */
 
+#include "core/req_trace.h"
 #include "uvm/uvm_impl.h"
 #include "gpuvm/link_rate.h"
 #include "link/link_rate.h"
@@ -86,7 +87,10 @@ void uvm_util_add(struct uvm *u, bool h2d, double s, double e)
  * booked inside it; *hold becomes the lane time taken. */
 double uvm_lane_book(struct uvm *u, struct link_lane *l, double t, double *hold)
 {
-	return link_lane_bulk(l, t, hold, &u->oom);
+	REQ_TRACE_DOWN("link", "link_lane_bulk");
+	double start = link_lane_bulk(l, t, hold, &u->oom);
+	REQ_TRACE_UP("link", "link_lane_bulk");
+	return start;
 }
 
 /* One transfer on a serial lane, not before t; returns its end. */

@@ -7,9 +7,11 @@
  *
  * Contract (what xlat.c guarantees and expects):
  *  - With every level's peer = none and the sharing analysis off, xlat.c
- *    never calls a scheme and translates on its unchanged fast path.
- *  - Otherwise every translation takes the slow path, which for a level
- *    with a scheme calls, in this order, for one lookup of instance inst:
+ *    never calls a scheme and translates on the fast variant of its one
+ *    walk path (xlat.c level_step, slow = false).
+ *  - Otherwise every translation takes the slow variant (slow = true),
+ *    which for a level with a scheme calls, in this order, for one lookup
+ *    of instance inst:
  *      on_lookup (every lookup, hit or miss, before the local result is
  *      known to the scheme);
  *      probe_remote (only on a local miss) - the scheme may serve it from

@@ -23,6 +23,7 @@
 
 #include "core/cache_line.h"
 #include "core/later.h"
+#include "core/req_trace.h"
 #include "gpuvm/units.h"
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)
@@ -158,6 +159,16 @@ void xlat_free(struct xlat *x)
 		tlb_free(&x->pwc);
 }
 
+void xlat_connect_page_port(struct xlat *x, struct xlat_page_port port)
+{
+	x->page = port;
+}
+
+void xlat_connect_pte_port(struct xlat *x, struct xlat_pte_port port)
+{
+	x->pte = port;
+}
+
 /* The page-walk unit: a walker is held for the whole walk; the page-walk
  * cache (upper-level directory entries) shortens walks it covers.
  *
@@ -193,8 +204,10 @@ static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_
 	double start = server_pool_start_at(&x->walkers, t, &slot);
 	/* the leaf entry is read at the walk's end, when a walker has it; an
 	 * L2 miss holds the walker until DRAM answers */
-	if (x->pte_hook)
-		cycles += x->pte_hook(x->pte_ctx, addr, start + cycles);
+	if (x->pte.read) {
+		struct xlat_pte_req req = {.addr = addr, .t = start + cycles};
+		cycles += x->pte.read(x->pte.ctx, &req);
+	}
 	server_pool_consume_at(&x->walkers, slot, start, cycles);
 	double done = start + cycles;
 	x->walks++;
@@ -202,88 +215,7 @@ static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_
 	return done;
 }
 
-static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t);
-
-/* One level's lookup and, on a miss, its MSHR and the levels below. Inlined
- * with a constant level for the first two (xlat_translate), so the common
- * two-level path is one function with no calls; deeper levels recurse
- * through translate_level. */
-static inline __attribute__((always_inline)) double
-level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
-{
-	struct xlat_level *xl = &x->level[l];
-	struct xlat_instance *in = xl->of_sm[sm];
-	uint64_t tag = addr >> xl->shift;
-	struct tlb *tlb = &in->tlb;
-	double looked = t + xl->hit_cycles;
-
-	bool hit;
-	uint32_t id = tlb_access(tlb, tag, &hit);
-	/* An entry whose fill was asked for after this lookup (another SM's
-	 * later-timed miss, handled first) does not exist yet at looked: the
-	 * lookup misses and the entry keeps the earlier of the two fills. */
-	bool future = hit && tlb->started[id] > looked;
-	if (hit && !future) {
-		in->hits++;
-		if (__builtin_expect(x->hook != NULL, 0)) {
-			x->answered = looked;
-			x->fill_max = UINT64_MAX; /* the entry exists: nothing to narrow */
-		}
-		/* before ready: merged into the in-flight fill (a pending hit) */
-		double ready = tlb->ready[id];
-		xl->pending_hits += ready > looked;
-		return later(ready, looked);
-	}
-	in->misses++;
-
-	struct server_pool *mshr = &in->mshr;
-	int64_t slot;
-	double start = server_pool_start_at(mshr, looked, &slot);
-	xl->stats->mshr_wait_cycles += start - looked;
-	double below = start + xl->miss_penalty_cycles;
-	double done;
-	if (l + 1 < x->levels) {
-		done = l == 0 ? level_step(x, 1, sm, addr, below)
-			      : translate_level(x, l + 1, sm, addr, below);
-	} else {
-		done = walk(x, addr, below, future && x->future_peek);
-		if (__builtin_expect(x->hook != NULL, 0)) {
-			/* e.g. a far fault: the Nack frees the MSHRs at walk end */
-			x->answered = done;
-			x->fill_max = UINT64_MAX;
-			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
-		}
-	}
-	/* Installed at miss time with its completion time, so later requests
-	 * for the entry merge instead of missing again. The recursion above
-	 * touches only lower levels (and their pools), so id still names this
-	 * entry and slot is still start's. */
-	bool narrowed = __builtin_expect(x->hook != NULL, 0) && (1ull << xl->shift) > x->fill_max;
-	if (!future) {
-		tlb->ready[id] = done;
-		tlb->started[id] = looked;
-	} else if (!narrowed) {
-		tlb->ready[id] = fmin(tlb->ready[id], done);
-		tlb->started[id] = looked;
-	}
-	if (__builtin_expect(x->hook != NULL, 0)) {
-		server_pool_consume_at(mshr, slot, start, x->answered - start);
-		/* an entry wider than the hook allows (a partly resident range)
-		 * is not kept; one the later fill keeps stays */
-		if (narrowed && !future)
-			tlb_invalidate(tlb, tag);
-		return done;
-	}
-	server_pool_consume_at(mshr, slot, start, done - start);
-	return done;
-}
-
-static double translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
-{
-	return level_step(x, l, sm, addr, t);
-}
-
-/* ---- the slow path: sharing schemes and the sharing analysis ------- */
+/* ---- the sharing schemes' helpers (slow variant only) ---------------- */
 
 /* Entry tag (of level l) left instance inst: the level's scheme and the
  * scheme of the level above (which may act on it, Valkyrie's LDT) hear. */
@@ -369,49 +301,99 @@ static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_
 		sh->neighbour_held[inst]++;
 }
 
-/* level_step with the schemes' calls (peer.h's contract) and the
- * analysis; every level of a slow translation goes through here. */
-static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t)
+/* ---- one level of a translation ------------------------------------- */
+
+/* A level's answer to the level above (or to xlat_translate): when the
+ * translation is available (done); under paging (a page port connected)
+ * when the level below answered it (answered: the walk's end, the
+ * lookup of the level that hit, or a sharing scheme's answer) and the
+ * widest entry it allows (fill_max, bytes). MSHRs are held until
+ * answered, not until the data: a fault Nacks at walk end and the
+ * request replays, and an entry still being filled answers "pending" at
+ * once (seeds/003 Fig. 4). */
+struct level_rsp {
+	double done;
+	double answered;
+	uint64_t fill_max;
+};
+
+static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
+					double t);
+static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
+							    uint64_t addr, double t);
+
+/* One level's lookup and, on a miss, its MSHR and the levels below: the
+ * one walk path, in two variants fixed at compile time by slow (a
+ * constant at every call).
+ *  - slow = false: no sharing scheme and no sharing analysis. Inlined
+ *    with a constant level for the first two (xlat_translate), so the
+ *    common two-level path is one function with no calls; deeper levels
+ *    recurse through translate_level. Counts no per-level cycles
+ *    (translation_cycles is the slow variant's statistic, reported null
+ *    otherwise: tlb_counters.c).
+ *  - slow = true: the schemes' calls (peer.h's contract: on_lookup,
+ *    probe_remote, on_fill and on_evict through install, a remote answer
+ *    racing the next level), the sharing analysis, tlb.l1_in_flight =
+ *    miss, and each level's cycles; recurses through slow_level. */
+static inline __attribute__((always_inline)) struct level_rsp
+level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, const bool slow)
 {
 	struct xlat_level *xl = &x->level[l];
 	struct xlat_instance *in = xl->of_sm[sm];
-	uint32_t inst = (uint32_t)(in - xl->inst);
 	uint64_t tag = addr >> xl->shift;
 	struct tlb *tlb = &in->tlb;
-	const struct xlat_peer_ops *ops = xl->peer_ops;
+	const bool paging = __builtin_expect(x->page.walk_done != NULL, 0);
 	double looked = t + xl->hit_cycles;
+	struct level_rsp rsp;
 
-	if (l == 0 && x->sharing)
-		sharing_observe(x, xl, inst, tag, t);
-	if (ops && ops->on_lookup)
-		ops->on_lookup(xl->peer, inst, tag);
-	uint32_t id = tlb_find(tlb, tag);
-	/* an entry still being filled, where that is a miss: the request goes
-	 * on as a miss and the entry keeps the earlier of the two fills */
+	uint32_t id, inst = 0;
+	const struct xlat_peer_ops *ops = NULL;
+	/* an entry still being filled, where that is a miss (slow only): the
+	 * request goes on as a miss and the entry keeps the earlier of the
+	 * two fills */
 	uint32_t filling = TLB_NIL;
-	if (id != TLB_NIL && l == 0 && x->l1_in_flight_miss && tlb->ready[id] > looked) {
-		filling = id;
-		id = TLB_NIL;
-	}
-	/* a fill asked for after this lookup (level_step) */
-	bool future = id != TLB_NIL && tlb->started[id] > looked;
-	if (future) {
-		filling = id;
-		id = TLB_NIL;
-	}
-	if (id != TLB_NIL) {
-		bool hit;
-		tlb_access(tlb, tag, &hit); /* a hit: makes it most recently used */
-		in->hits++;
-		if (x->hook) {
-			x->answered = looked;
-			x->fill_max = UINT64_MAX;
+	bool hit, future;
+	if (slow) {
+		inst = (uint32_t)(in - xl->inst);
+		ops = xl->peer_ops;
+		if (l == 0 && x->sharing)
+			sharing_observe(x, xl, inst, tag, t);
+		if (ops && ops->on_lookup)
+			ops->on_lookup(xl->peer, inst, tag);
+		id = tlb_find(tlb, tag);
+		if (id != TLB_NIL && l == 0 && x->l1_in_flight_miss && tlb->ready[id] > looked) {
+			filling = id;
+			id = TLB_NIL;
 		}
+		/* a fill asked for after this lookup (below) */
+		future = id != TLB_NIL && tlb->started[id] > looked;
+		if (future) {
+			filling = id;
+			id = TLB_NIL;
+		}
+		hit = id != TLB_NIL;
+		if (hit)
+			tlb_access(tlb, tag, &hit); /* a hit: makes it most recently used */
+	} else {
+		id = tlb_access(tlb, tag, &hit);
+		/* An entry whose fill was asked for after this lookup (another
+		 * SM's later-timed miss, handled first) does not exist yet at
+		 * looked: the lookup misses and the entry keeps the earlier of
+		 * the two fills. */
+		future = hit && tlb->started[id] > looked;
+		hit = hit && !future;
+	}
+	if (hit) {
+		in->hits++;
+		rsp.answered = looked;
+		rsp.fill_max = UINT64_MAX; /* the entry exists: nothing to narrow */
+		/* before ready: merged into the in-flight fill (a pending hit) */
 		double ready = tlb->ready[id];
 		xl->pending_hits += ready > looked;
-		double r = later(ready, looked);
-		xl->cycles += r - t;
-		return r;
+		rsp.done = later(ready, looked);
+		if (slow)
+			xl->cycles += rsp.done - t;
+		return rsp;
 	}
 	in->misses++;
 
@@ -419,7 +401,7 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 	/* a remote answer racing the next level (peer.h, also_below) */
 	double raced = INFINITY;
 	bool raced_fill = false;
-	if (ops && ops->probe_remote) {
+	if (slow && ops && ops->probe_remote) {
 		double done;
 		bool fill, also_below = false;
 		bool served = ops->probe_remote(xl->peer, inst, tag, t, looked, &done, &fill, &next,
@@ -436,73 +418,108 @@ static double slow_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, 
 				tlb->started[fid] = filling == TLB_NIL
 						    ? looked : fmin(tlb->started[fid], looked);
 			}
-			if (x->hook) {
-				x->answered = done;
-				x->fill_max = UINT64_MAX;
-			}
+			rsp.done = rsp.answered = done;
+			rsp.fill_max = UINT64_MAX;
 			xl->cycles += done - t;
-			return done;
+			return rsp;
 		}
 	}
 
-	id = install(x, l, in, tag);
-	double filling_ready = filling == TLB_NIL ? INFINITY : tlb->ready[id];
+	/* Installed at miss time with its completion time, so later requests
+	 * for the entry merge instead of missing again (the fast variant's
+	 * tlb_access above installed it already). The levels below touch
+	 * only lower levels (and their pools), and lower levels' evictions
+	 * reach this level's scheme only as deferred work
+	 * (after_translate), so id still names this entry and slot is still
+	 * start's when they answer. */
+	double filling_ready = INFINITY;
+	if (slow) {
+		id = install(x, l, in, tag);
+		if (filling != TLB_NIL)
+			filling_ready = tlb->ready[id];
+	}
 	struct server_pool *mshr = &in->mshr;
 	int64_t slot;
 	double start = server_pool_start_at(mshr, next, &slot);
 	xl->stats->mshr_wait_cycles += start - next;
 	double below = start + xl->miss_penalty_cycles;
-	double done;
 	if (l + 1 < x->levels) {
-		done = slow_step(x, l + 1, sm, addr, below);
+		if (slow)
+			rsp = slow_level(x, l + 1, sm, addr, below);
+		else
+			rsp = l == 0 ? level_step(x, 1, sm, addr, below, false)
+				     : translate_level(x, l + 1, sm, addr, below);
 	} else {
-		done = walk(x, addr, below, future && x->future_peek);
-		if (x->hook) {
-			x->answered = done;
-			x->fill_max = UINT64_MAX;
-			done = x->hook(x->hook_ctx, sm, addr, done, &x->fill_max);
+		rsp.done = walk(x, addr, below, future && x->future_peek);
+		rsp.answered = rsp.done; /* e.g. a far fault: the Nack frees the MSHRs at walk end */
+		rsp.fill_max = UINT64_MAX;
+		if (paging) {
+			struct xlat_walk_req req = {.sm = sm, .addr = addr, .t = rsp.done};
+			struct xlat_walk_rsp w = x->page.walk_done(x->page.ctx, &req);
+			rsp.done = w.ready;
+			rsp.fill_max = w.fill_max_bytes;
 		}
 	}
 	/* the remote answer came first: it is used, the next level's is
 	 * dropped (the next level has done its work all the same) */
-	double filled = done;
-	if (raced < done) {
+	double filled = rsp.done;
+	if (slow && raced < rsp.done) {
 		xl->stats->remote_hits++;
 		if (raced_fill) {
 			xl->stats->remote_fills++;
 			filled = raced;
 		}
-		done = raced;
-		if (x->hook) {
-			x->answered = done;
-			x->fill_max = UINT64_MAX;
+		rsp.done = rsp.answered = raced;
+		rsp.fill_max = UINT64_MAX;
+	}
+	double done = rsp.done;
+	/* an entry wider than the page port allows (a partly resident
+	 * range) is not kept; one the later fill keeps stays */
+	bool narrowed = paging && (1ull << xl->shift) > rsp.fill_max;
+	if (slow) {
+		if (!(future && narrowed)) {
+			double was = filling == TLB_NIL ? INFINITY : tlb->started[id];
+			tlb->ready[id] = fmin(filled, filling_ready);
+			tlb->started[id] = fmin(was, looked);
 		}
+	} else if (!future) {
+		tlb->ready[id] = done;
+		tlb->started[id] = looked;
+	} else if (!narrowed) {
+		tlb->ready[id] = fmin(tlb->ready[id], done);
+		tlb->started[id] = looked;
 	}
-	/* lower levels' evictions reach this level's scheme only as deferred
-	 * work (after_translate), so id still names this entry */
-	bool narrowed = x->hook && (1ull << xl->shift) > x->fill_max;
-	if (!(future && narrowed)) {
-		double was = filling == TLB_NIL ? INFINITY : tlb->started[id];
-		tlb->ready[id] = fmin(filled, filling_ready);
-		tlb->started[id] = fmin(was, looked);
-	}
-	if (x->hook) {
-		server_pool_consume_at(mshr, slot, start, x->answered - start);
+	if (paging) {
+		server_pool_consume_at(mshr, slot, start, rsp.answered - start);
 		if (narrowed && !future) {
-			notify_evict(x, l, inst, tag);
+			if (slow)
+				notify_evict(x, l, inst, tag);
 			tlb_invalidate(tlb, tag);
 		}
 	} else {
 		server_pool_consume_at(mshr, slot, start, done - start);
 	}
-	xl->cycles += done - t;
-	return done;
+	if (slow)
+		xl->cycles += done - t;
+	return rsp;
+}
+
+static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
+					double t)
+{
+	return level_step(x, l, sm, addr, t, false);
+}
+
+static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
+							    uint64_t addr, double t)
+{
+	return level_step(x, l, sm, addr, t, true);
 }
 
 static __attribute__((noinline)) double slow_translate(struct xlat *x, uint32_t sm, uint64_t addr,
 						       double t)
 {
-	double done = slow_step(x, 0, sm, addr, t);
+	double done = slow_level(x, 0, sm, addr, t).done;
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		if (xl->peer_ops && xl->peer_ops->after_translate)
@@ -513,17 +530,21 @@ static __attribute__((noinline)) double slow_translate(struct xlat *x, uint32_t 
 
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 {
+	REQ_TRACE_DOWN("xlat", "xlat_translate");
+	double done;
 	if (__builtin_expect(x->slow, 0))
-		return slow_translate(x, sm, addr, t);
-	/* the fast path counts the first level's delay only (seeds/002's
-	 * measure); the slow path counts every level's */
-	return level_step(x, 0, sm, addr, t);
+		done = slow_translate(x, sm, addr, t);
+	else /* the fast variant: no per-level cycles counted (level_step) */
+		done = level_step(x, 0, sm, addr, t, false).done;
+	REQ_TRACE_UP("xlat", "xlat_translate");
+	return done;
 }
 
 void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 {
 	if (!bytes)
 		return;
+	REQ_TRACE_DOWN("xlat", "xlat_invalidate_range");
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		uint64_t first = addr >> xl->shift, last = (addr + bytes - 1) >> xl->shift;
@@ -534,4 +555,5 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 				tlb_invalidate(&xl->inst[i].tlb, tag);
 			}
 	}
+	REQ_TRACE_UP("xlat", "xlat_invalidate_range");
 }

@@ -8,15 +8,27 @@
  *    the sharing schemes' state (peer.h), the walkers and the page-walk
  *    cache.
  *  - May call: src/mem/server_pool.h (MSHRs and walkers as calendars)
- *    and, through the hooks the system builder installs (function
- *    pointers, not includes or calls the check sees), the memory
- *    partitions for a walk's leaf read (pte_hook: system.c walk_pte_read)
- *    and the UVM driver for a managed page (hook: system.c
- *    uvm_walk_hook).
+ *    and, through the two ports below it that the system builder
+ *    connects (structs of a function and its context, fixed at build
+ *    time; not includes or calls the check sees), the memory partitions
+ *    for a walk's leaf read (struct xlat_pte_port: system.c
+ *    walk_pte_read) and the paging layer for a finished walk (struct
+ *    xlat_page_port: system.c page_walk_done, the UVM driver). Akita's
+ *    TLB and its bottom port are the model: xlat sends a typed request
+ *    and never knows what is below; the answer is the response's value.
+ *  - Results travel in responses: a port's answer is the struct it
+ *    returns (struct xlat_walk_rsp, the PTE read's cycles), and a level's
+ *    answer to the level above is a struct returned by value (xlat.c
+ *    struct level_rsp: when the translation is ready, when the level
+ *    below answered, the widest entry it allows). Nothing is left in
+ *    struct xlat to be read back by a caller or another level.
  *  - Guarantees: xlat_translate answers a request for (sm, addr) at t
  *    with a time no earlier than t; an SM's request touches only the
  *    level instances its SM id maps to (tlb.lN.share), except through a
- *    sharing scheme (probe_remote, after_translate). */
+ *    sharing scheme (probe_remote, after_translate). Each level is
+ *    entered once going down and left once coming up per request; the
+ *    paging port may re-enter xlat through xlat_invalidate_range (an
+ *    eviction's shootdown) while the request is below. */
 #ifndef GPUVM_XLAT_H
 #define GPUVM_XLAT_H
 
@@ -52,17 +64,45 @@ struct xlat_level {
 	void *peer;
 };
 
-/* Called after a walk of addr for SM sm finished at t (the miss path
- * only): returns when the translation is usable (later when the page must
- * first be brought in) and may lower *fill_max, the largest entry range
- * that may be kept (TLB levels with larger entries drop this one). */
-typedef double (*xlat_walk_hook)(void *ctx, uint32_t sm, uint64_t addr, double t,
-				 uint64_t *fill_max);
+/* ---- the ports below the TLBs (connected by the system builder) ---- */
 
-/* Reads the leaf page-table entry of addr's page at time t through the
- * memory hierarchy; returns the cycles it adds beyond the walk latency
- * (which already holds a read that hits the L2). */
-typedef double (*xlat_pte_hook)(void *ctx, uint64_t addr, double t);
+/* A finished walk of addr for SM sm, done at t (the miss path only),
+ * sent to the layer that owns the pages. */
+struct xlat_walk_req {
+	uint32_t sm;
+	uint64_t addr;
+	double t;
+};
+
+/* Its answer: when the translation is usable (no earlier than the
+ * request's t; later when the page must first be brought in) and the
+ * largest entry range that may be kept (UINT64_MAX: any; TLB levels with
+ * larger entries drop this one). */
+struct xlat_walk_rsp {
+	double ready;
+	uint64_t fill_max_bytes;
+};
+
+/* The port to the paging layer. walk_done NULL: every walk succeeds at
+ * its end (no unified memory). */
+struct xlat_page_port {
+	struct xlat_walk_rsp (*walk_done)(void *ctx, const struct xlat_walk_req *req);
+	void *ctx;
+};
+
+/* A walk's read of the leaf page-table entry of addr's page at t. */
+struct xlat_pte_req {
+	uint64_t addr;
+	double t;
+};
+
+/* The port to the memory hierarchy for the leaf read: answers the cycles
+ * the read adds beyond the walk latency (which already holds a read that
+ * hits the L2). read NULL: the walk latency holds the entry reads. */
+struct xlat_pte_port {
+	double (*read)(void *ctx, const struct xlat_pte_req *req);
+	void *ctx;
+};
 
 struct xlat {
 	uint32_t levels;
@@ -74,19 +114,14 @@ struct xlat {
 	int pwc_on;
 	struct gpuvm_stats *stats;
 	uint64_t walks, pwc_hits;     /* since the last xlat_sync_stats */
-	xlat_walk_hook hook;          /* NULL: every walk succeeds */
-	void *hook_ctx;
-	xlat_pte_hook pte_hook;       /* NULL: the walk latency holds the entry reads */
-	void *pte_ctx;
-	uint64_t fill_max;            /* set per walk by the hook */
-	/* Under paging (hook set), when the level below answered this
-	 * translation: the walk's end, or the lookup of the level that hit.
-	 * MSHRs are held until then, not until the data: a fault Nacks at
-	 * walk end and the request replays, and an entry still being filled
-	 * answers "pending" at once (seeds/003 Fig. 4). */
-	double answered;
+	/* the ports below, set by the system builder (xlat_connect_*): the
+	 * PTE port at build time, the page port when the first managed
+	 * allocation turns the driver on (between kernels) */
+	struct xlat_page_port page;
+	struct xlat_pte_port pte;
 	/* Some level has a sharing scheme, or the sharing analysis is on:
-	 * translations take the slow path (xlat.c), the fast one otherwise. */
+	 * translations take level_step's variant with the schemes' calls
+	 * (xlat.c), the one without otherwise. */
 	bool slow;
 	/* tlb.l1_in_flight = miss: at the first level an entry counts only
 	 * once filled (lookups, the sharing analysis); slow path only */
@@ -99,6 +134,19 @@ struct xlat {
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
 void xlat_free(struct xlat *x);
+
+/* The system builder connects the ports below the TLBs: the PTE port
+ * when it builds the translation layer, the page port at the first
+ * managed allocation (never while a translation is under way). */
+void xlat_connect_page_port(struct xlat *x, struct xlat_page_port port);
+void xlat_connect_pte_port(struct xlat *x, struct xlat_pte_port port);
+
+/* Whether a translation sends nothing below the TLBs (no port
+ * connected): the window's barrier may then translate ahead. */
+static inline bool xlat_self_contained(const struct xlat *x)
+{
+	return !x->page.walk_done && !x->pte.read;
+}
 
 /* Time at which addr's translation is available to SM sm, for a request
  * made at time t. Updates TLB state and statistics. */
