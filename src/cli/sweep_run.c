@@ -61,11 +61,13 @@ static int run_here(const struct sweep *s, size_t i, cJSON **out, struct gpuvm_e
 
 /* Points done: on a terminal a line redrawn in place; in a batch log
  * (Slurm, nohup, `2> log`) a line every GPUVM_PROGRESS_DEFAULT_INTERVAL_S
- * seconds and at the end, with the time left at the mean wall time per
- * point so far (the points of a grid differ, so it is a rough guide). */
-static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
+ * seconds and at the end, with the time left from the wall time so far and
+ * the expected cost of the points left (sweep_eta.c: a rough guide). */
+static void progress(const struct sweep *s, struct sweep_eta *eta, size_t done, size_t total,
+		     size_t i)
 {
 	static double start_s = -1, last_line_s;
+	sweep_eta_point_done(eta, s, i);
 	if (s->quiet)
 		return;
 	char label[256];
@@ -77,7 +79,7 @@ static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
 		if (done < total && now - last_line_s < GPUVM_PROGRESS_DEFAULT_INTERVAL_S)
 			return;
 		last_line_s = now;
-		double spent = now - start_s, left = done ? spent / (double)done * (double)(total - done) : 0;
+		double spent = now - start_s, left = sweep_eta_left_s(eta, spent);
 		char spent_text[32], left_text[32];
 		gpuvm_progress_format_duration(spent, spent_text, sizeof spent_text);
 		gpuvm_progress_format_duration(left, left_text, sizeof left_text);
@@ -213,6 +215,7 @@ struct sweep_jobs {
 	struct gpuvm_error *err;
 	bool checked;
 	struct checkpoint *ck;
+	struct sweep_eta *eta;
 	int rc; /* 0, or the failure that stopped the sweep: 1 worker, 2 point */
 };
 
@@ -268,7 +271,7 @@ static int point_done(void *ctx, size_t t, enum worker_end end, const char *data
 	if (frc != 0 && x->rc == 0 && !s->fail_fast && point != SIZE_MAX) {
 		/* keep going: this point's row carries the message */
 		record_failure(s, point, e.msg);
-		progress(s, ++x->done, x->n_todo, point);
+		progress(s, x->eta, ++x->done, x->n_todo, point);
 		checkpoint(s, x->ck);
 	} else if (frc != 0 && (x->rc == 0 || (frc == 2 && point < *x->failed))) {
 		x->rc = frc;
@@ -276,7 +279,7 @@ static int point_done(void *ctx, size_t t, enum worker_end end, const char *data
 		*x->err = e;
 		return -2;
 	} else if (frc == 0) {
-		progress(s, ++x->done, x->n_todo, point);
+		progress(s, x->eta, ++x->done, x->n_todo, point);
 		if (x->rc == 0)
 			checkpoint(s, x->ck);
 	}
@@ -313,6 +316,8 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 	}
 	struct checkpoint ck;
 	checkpoint_init(s, &ck);
+	struct sweep_eta eta;
+	sweep_eta_init(&eta, s, todo, n_todo);
 	int rc = 0;
 	if (s->jobs <= 1 || n_todo <= 1) {
 		for (size_t t = 0; t < n_todo; t++) {
@@ -333,7 +338,7 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 					break;
 				}
 			}
-			progress(s, t + 1, n_todo, i);
+			progress(s, &eta, t + 1, n_todo, i);
 			checkpoint(s, &ck);
 		}
 		free(todo);
@@ -342,7 +347,7 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 	}
 
 	struct sweep_jobs x = {.s = s, .todo = todo, .n_todo = n_todo, .failed = failed, .err = err,
-			       .checked = checked, .ck = &ck};
+			       .checked = checked, .ck = &ck, .eta = &eta};
 	int prc = worker_pool_run(n_todo, s->jobs, point_task, point_done, &x, err);
 	rc = prc < 0 ? 1 : x.rc;
 	free(todo);
