@@ -56,12 +56,6 @@ struct gpuvm_workload_def {
 	 * GPUVM_WORK_CAP_THREAD_ACCESSES is refused before it starts. */
 	int (*estimate)(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 			uint64_t *thread_accesses, struct gpuvm_error *err);
-	/* Optional: the bytes its accesses spread over (the working set's
-	 * main term, from its parameters alone). A run's cost per access
-	 * grows with it (TLB misses walked, a real table in host memory), so
-	 * with estimate it gives `gpuvm sweep`'s time left its weights. */
-	int (*working_set_bytes)(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
-				 uint64_t *bytes, struct gpuvm_error *err);
 };
 
 /* Runs estimated past this many thread accesses need --force: about 80

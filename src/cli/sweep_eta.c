@@ -1,40 +1,37 @@
 /* gpuvm sweep: the time left that its progress lines print. The points of
  * a grid differ in cost: in `make demo` (experiments/karnagel_fig1.sh)
  * random-sampling on the p100 makes 4.3x the thread accesses of the k80
- * (it fills 56 SMs against 13), and past the TLB reach each access costs
- * more (walks simulated; hash-groupby's table is real and lives in host
- * memory): the p100's sampling point at 8 GiB took 3.3x its 32 MiB one,
- * the group-by at 4 GiB 2.2x its 32 MiB one (the CSVs in docs/data/fig1/,
- * wall_seconds). Counting points alike, the group-by sweep's time left grew
- * from 5.5 to 14.5 minutes as the large tables came; so the time left is
- * the wall time so far scaled by the expected cost of the points left over
- * that of the points done.
+ * (it fills 56 SMs against 13) and took 4-9x its wall time, so counting
+ * points alike, the time left was off by 64 % on average over the sweep
+ * (250 % at worst). The time left is the wall time so far scaled by the
+ * expected cost of the points left over that of the points done; a point's
+ * expected cost is the workload's estimate of its thread accesses
+ * (gpuvm_workload_def.estimate), the estimate the work cap uses.
  *
- * A point's expected cost: the workload's estimate of its thread accesses
- * (gpuvm_workload_def.estimate) times 1 + 0.5 log2(1 + W / 1 GiB), W its
- * working set (working_set_bytes; the factor is 1.02 at 32 MiB, 1.5 at
- * 1 GiB, 2.2 at 4 GiB, 2.6 at 8 GiB, a fit to the wall times above). A
- * point without an estimate (a trace, a workload without the hook) weighs
- * the mean of the points with one, or 1 when none has: equal weights.
+ * Measured by replaying four recorded runs of the demo's two sweeps (each
+ * point's wall_seconds, two workers taking points in grid order): the mean
+ * error of the predicted total over a sweep was 29 % counting points, 16 %
+ * weighting by thread accesses. A factor for the working set (TLB misses,
+ * hash-groupby's real table in host memory: a 4 GiB table takes twice the
+ * CPU of a 32 MiB one) did worse on those runs (18-23 %): on a loaded host
+ * the per-point times vary more than it predicts. A point without an
+ * estimate (a trace, a workload without the hook) weighs the mean of the
+ * points with one, or 1 when none has: equal weights.
  *
  * Owns: nothing beyond struct sweep_eta. May call: the workload's estimate
- * hooks. Guarantees: no time left until a point is done; never negative. */
+ * hook. Guarantees: no time left until a point is done; never negative. */
 #include "sweep_internal.h"
-
-#include <math.h>
 
 #include "gpuvm/workload.h"
 
 double sweep_point_cost(const struct gpuvm_config *cfg, const struct gpuvm_workload_def *def,
 			const struct gpuvm_params *params)
 {
-	uint64_t accesses = 0, ws = 0;
+	uint64_t accesses = 0;
 	struct gpuvm_error scratch = {{0}};
-	if (!def->estimate || def->estimate(cfg, params, &accesses, &scratch) != 0 || !accesses)
+	if (!def->estimate || def->estimate(cfg, params, &accesses, &scratch) != 0)
 		return 0;
-	if (def->working_set_bytes && def->working_set_bytes(cfg, params, &ws, &scratch) != 0)
-		ws = 0;
-	return (double)accesses * (1 + 0.5 * log2(1 + (double)ws / (double)(1ull << 30)));
+	return (double)accesses;
 }
 
 /* The cost point i weighs: its own, else the mean of the known ones. */

@@ -97,8 +97,8 @@ void sweep_vary_free(struct sweep_vary *v);
 int sweep_validate(struct sweep *s, struct gpuvm_error *err);
 
 /* The time left of the progress lines (sweep_eta.c): points weighted by
- * their expected cost, thread accesses times a factor that grows with the
- * working set; 0 when the workload gives no estimate. */
+ * their expected cost, the workload's estimate of its thread accesses;
+ * 0 when the workload gives none. */
 struct gpuvm_config;
 struct gpuvm_workload_def;
 struct gpuvm_params;

@@ -506,17 +506,6 @@ static int groupby_estimate(const struct gpuvm_config *cfg, const struct gpuvm_p
 	return 0;
 }
 
-/* The hash table the probes fall in (the input column is streamed). */
-static int groupby_working_set(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
-			       uint64_t *bytes, struct gpuvm_error *err)
-{
-	struct gb_args a;
-	if (groupby_read_params(cfg, p, &a, err))
-		return -1;
-	*bytes = workload_mul_sat(a.groups, 2 * sizeof(struct groupby_bucket));
-	return 0;
-}
-
 /* 2^32 threads and 1024 per block: CUDA's limits */
 static const struct gpuvm_param_range groupby_params_ranges[] = {
 	{"threads", 1, 4294967296.0},
@@ -535,5 +524,4 @@ const struct gpuvm_workload_def gpuvm_workload_hash_groupby = {
 	.n_ranges = sizeof groupby_params_ranges / sizeof groupby_params_ranges[0],
 	.create = groupby_create,
 	.estimate = groupby_estimate,
-	.working_set_bytes = groupby_working_set,
 };

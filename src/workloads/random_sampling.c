@@ -473,15 +473,6 @@ static int sampling_estimate(const struct gpuvm_config *cfg, const struct gpuvm_
 	return 0;
 }
 
-/* The region the reads fall in (the per-thread sums are small beside it). */
-static int sampling_working_set(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
-				uint64_t *bytes, struct gpuvm_error *err)
-{
-	uint64_t threads, reads, block;
-	struct sampling_shape shape;
-	return sampling_read_params(cfg, p, bytes, &threads, &reads, &block, &shape, err);
-}
-
 /* 2^30 reads per thread is a million times Karnagel's 1024; 2^32 threads
  * and 1024 per block are CUDA's limits (grid x block, max block size). */
 static const struct gpuvm_param_range sampling_params_ranges[] = {
@@ -502,5 +493,4 @@ const struct gpuvm_workload_def gpuvm_workload_random_sampling = {
 	.n_ranges = sizeof sampling_params_ranges / sizeof sampling_params_ranges[0],
 	.create = sampling_create,
 	.estimate = sampling_estimate,
-	.working_set_bytes = sampling_working_set,
 };

@@ -192,18 +192,6 @@ static int triad_estimate(const struct gpuvm_config *cfg, const struct gpuvm_par
 	return 0;
 }
 
-/* a, b and c: three arrays of doubles */
-static int triad_working_set(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
-			     uint64_t *bytes, struct gpuvm_error *err)
-{
-	(void)cfg;
-	uint64_t elems = TRIAD_DEFAULT_ELEMS;
-	if (gpuvm_params_u64(p, "elems", &elems, err) < 0)
-		return -1;
-	*bytes = workload_mul_sat(elems, 24);
-	return 0;
-}
-
 /* 1024 threads per block: CUDA's largest block */
 static const struct gpuvm_param_range triad_params_ranges[] = {
 	{"block", 1, 1024},
@@ -219,5 +207,4 @@ const struct gpuvm_workload_def gpuvm_workload_stream_triad = {
 	.n_ranges = sizeof triad_params_ranges / sizeof triad_params_ranges[0],
 	.create = triad_create,
 	.estimate = triad_estimate,
-	.working_set_bytes = triad_working_set,
 };

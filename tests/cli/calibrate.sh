@@ -17,7 +17,7 @@ TABLE=$SRC/validation/microbench.tsv
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 # Under the sanitizers (tests/CMakeLists.txt sets GPUVM_TEST_SANITIZED;
 # a100's quick table alone takes minutes there) one preset stands for the
-# rest: k80's quick table (the cheapest, every calibration kernel) with
+# rest: k80's quick table (the cheapest; its kernels at the quick sizes) with
 # --csv, --json and --plot, the --strict check, --jobs stopping its
 # workers, and every refusal. The Release pass of make check runs it all.
 FULL=1
