@@ -159,6 +159,15 @@ bool sweep_mpi_agree(bool ok);
 int sweep_mpi_gather(struct sweep *s, int *rc, size_t *failed, struct gpuvm_error *err);
 int sweep_mpi_status(int rc);
 void sweep_mpi_finalize(void);
+/* Progress over ranks: every rank calls sum (collective: n summed over
+ * the ranks); a rank other than 0 sends each point it finishes, then end
+ * when it is through its points; rank 0 receives them: 1 and *point, 2
+ * for a rank's end, 0 when nothing is waiting (wait false). Without MPI:
+ * sum returns n, recv 0. */
+size_t sweep_mpi_sum(size_t n);
+void sweep_mpi_progress_send(size_t point);
+void sweep_mpi_progress_end(void);
+int sweep_mpi_progress_recv(bool wait, size_t *point);
 
 /* --cache DIR (sweep_cache.c). check: DIR is a directory, or is made.
  * load: the selected points without a result whose key has a file get it
