@@ -49,6 +49,10 @@ CMAKE=${CMAKE:-cmake}
 CTEST_JOBS=${CTEST_JOBS:-2}
 
 declare -a SUMMARY=()
+# mawk (Debian's awk) reads a pipe in blocks unless interactive: the time
+# left would come in bursts
+ETA_AWK=(awk)
+awk -W version 2>&1 | grep -q mawk && ETA_AWK=(awk -W interactive)
 failed_passes=0
 
 fmt_time() {
@@ -88,7 +92,7 @@ run_pass() {
 	# shellcheck disable=SC2086
 	(cd "$dir" && $prefix ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 |
 		tee "$dir/check.log" |
-		awk -v jobs="$CTEST_JOBS" -v factor="${ETA_FACTOR:-1}" -v costdata="$costs" \
+		"${ETA_AWK[@]}" -v jobs="$CTEST_JOBS" -v factor="${ETA_FACTOR:-1}" -v costdata="$costs" \
 			-v table_file=tests/CMakeLists.txt -v list="$list" -f scripts/check-eta.awk
 	status=${PIPESTATUS[0]}
 	# "97% tests passed, 1 tests failed out of 52"
