@@ -78,6 +78,11 @@ BEGIN {
 	# damped: the first tests alone do not swing it (a tenth of the
 	# pass's expected time counts as having run as expected)
 	speed = (done_took + prior) / (done_expected + prior)
+	# and bounded: one test far off its table time (ThreadSanitizer slows
+	# the windowed engine's tests 100-200x, the cli scripts 10-40x) says
+	# little about the rest
+	if (speed > 3) speed = 3
+	if (speed < 1 / 3) speed = 1 / 3
 	if (left > 0)
 		printf "        (this pass: about %s left)\n", fmt(left * speed / jobs)
 	fflush()
