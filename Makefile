@@ -1,11 +1,14 @@
 # Convenience front end over CMake.
-#   make        check deps, build the CLI at build/gpuvm (Release, profile-guided:
-#               scripts/build-release.sh; GPUVM_PGO=0 make skips the profile)
+#   make        check deps, build the CLI at build/gpuvm (Release, one build:
+#               scripts/build-release.sh; GPUVM_PGO=1 make adds profile-guided
+#               optimization, 2-4 % faster, at the cost of a second build)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
 #   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
-#               run all tests; then again in a plain Release build (build-check/);
-#               then the tests that run threads under ThreadSanitizer (build-tsan/).
-#               Every pass runs; a summary reports each (scripts/check.sh)
+#               run every test but the fidelity and long labels (smaller cases of
+#               the long cli scripts); then every test, whole, in a plain Release
+#               build (build-check/); then the tests that run threads under
+#               ThreadSanitizer (build-tsan/). Every pass runs and prints its time
+#               left; a summary reports each (scripts/check.sh, docs/testing.md)
 #   make check-quick  the unit and cli tests (ctest labels) in one Release build
 #   make bench  build, then print simulation rates (gpuvm bench)
 #   make install  build, then install the CLI, libgpuvm.so and libgpuvm.a, the

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Release build of the CLI at build/gpuvm, with profile-guided optimization
-# when the compiler is GCC: an instrumented build in build-pgo/ runs a short
-# training set (the runs `gpuvm bench` times, at small sizes and the
-# random-sampling one weighted first, plus paging, a graph kernel and other
-# presets so their code is profiled too), then build/ is compiled with that
-# profile. PGO makes the simulator 2-4 % faster and changes no result;
-# GPUVM_PGO=0 builds without it, and any failure on the way falls back to a
+# Release build of the CLI at build/gpuvm: one optimized build (-O2 -g), what
+# `make`, `make build` and `make demo` run.
+#
+# GPUVM_PGO=1 adds profile-guided optimization when the compiler is GCC: an
+# instrumented build in build-pgo/ runs a short training set (the runs
+# `gpuvm bench` times, at small sizes and the random-sampling one weighted
+# first, plus paging, a graph kernel and other presets so their code is
+# profiled too), then build/ is compiled with that profile. PGO makes the
+# simulator 2-4 % faster and changes no result, but compiles everything
+# twice (the instrumented build is as long as the plain one; the training
+# takes seconds), so it is opt-in; any failure on the way falls back to a
 # plain build.
 #
-# usage: scripts/build-release.sh [JOBS]
+# usage: [GPUVM_PGO=1] scripts/build-release.sh [JOBS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${1:-$(nproc 2>/dev/null || echo 2)}
@@ -31,8 +35,8 @@ train() {
 
 pgo_args=(-DGPUVM_PGO=)
 retrained=0
-if [ "${GPUVM_PGO:-1}" = 0 ]; then
-	echo "build-release: GPUVM_PGO=0, building without a profile"
+if [ "${GPUVM_PGO:-0}" != 1 ]; then
+	: # the default: one plain optimized build
 elif $CMAKE -S . -B "$GEN" -DCMAKE_BUILD_TYPE=Release -DGPUVM_PGO=generate \
 	-DGPUVM_PGO_DIR="$PROFILE" >/dev/null &&
 	$CMAKE --build "$GEN" -j "$JOBS" --target gpuvm; then

@@ -6,18 +6,31 @@
 #                       test), with clang where installed (its UBSan sees more
 #                       than gcc's: a non-zero offset applied to a null pointer,
 #                       float-to-integer overflow), else gcc; every test but
-#                       the fidelity label (tens of full-size model runs that
+#                       the labels fidelity (tens of full-size model runs that
 #                       take 20+ minutes under ASan on two cores and exercise
-#                       the code paths the cli and unit tests already run);
-#                    2. plain Release build (build-check/), every test;
+#                       the code paths the cli and unit tests already run) and
+#                       long (cli_readme_examples: minutes under ASan, and
+#                       each command it runs is run under ASan by the cli
+#                       test of that command; tests/CMakeLists.txt names
+#                       the long tests). cli scripts with a long end-to-end job run a
+#                       smaller case here (GPUVM_TEST_SANITIZED=1: validate,
+#                       calibrate, threads): the code paths, not the sizes;
+#                    2. plain Release build (build-check/), every test, each
+#                       at its full size;
 #                    3. ThreadSanitizer build (build-tsan/, clang where
 #                       installed), the tests whose code runs threads (the
 #                       windowed barrier's pipe and pools, the SIMT workers,
-#                       the trace reader ahead): a data race fails them.
+#                       the trace reader ahead), with the smaller cases too
+#                       (cli_threads: 1 and 3 threads): a data race fails them.
 #                       Where this kernel's address layout keeps TSan from
 #                       starting, it retries without address randomisation
 #                       (setarch -R), else reports the pass skipped.
-#                    Every pass runs, whatever the ones before give.
+#                    Every pass runs, whatever the ones before give; every
+#                    test runs in at least one pass (the Release one).
+#                    Each pass prints its time left after each test
+#                    (scripts/check-eta.awk: the tests' times in the last
+#                    run of that build directory, else tests/CMakeLists.txt's
+#                    table).
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
 #   check.sh quick   the unit and cli labels in one Release build (build-check/).
@@ -36,6 +49,10 @@ CMAKE=${CMAKE:-cmake}
 CTEST_JOBS=${CTEST_JOBS:-2}
 
 declare -a SUMMARY=()
+# mawk (Debian's awk) reads a pipe in blocks unless interactive: the time
+# left would come in bursts
+ETA_AWK=(awk)
+awk -W version 2>&1 | grep -q mawk && ETA_AWK=(awk -W interactive)
 failed_passes=0
 
 fmt_time() {
@@ -66,8 +83,17 @@ run_pass() {
 		return
 	fi
 	echo "==== $title: ctest -j$CTEST_JOBS $ctest_args"
+	# the time left after each test (scripts/check-eta.awk), from the
+	# tests this run will run and their times in the last run here
+	local costs="$dir/Testing/Temporary/CTestCostData.txt" list="$dir/check-tests.txt"
+	[ -f "$costs" ] || costs=
 	# shellcheck disable=SC2086
-	(cd "$dir" && $prefix ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 | tee "$dir/check.log"
+	(cd "$dir" && ctest -N $ctest_args) | sed -nE 's/^ *Test +#[0-9]+: +([^ ]+).*/\1/p' >"$list"
+	# shellcheck disable=SC2086
+	(cd "$dir" && $prefix ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 |
+		tee "$dir/check.log" |
+		"${ETA_AWK[@]}" -v jobs="$CTEST_JOBS" -v factor="${ETA_FACTOR:-1}" -v costdata="$costs" \
+			-v table_file=tests/CMakeLists.txt -v list="$list" -f scripts/check-eta.awk
 	status=${PIPESTATUS[0]}
 	# "97% tests passed, 1 tests failed out of 52"
 	line=$(grep -E '[0-9]+% tests passed' "$dir/check.log" | tail -1)
@@ -121,7 +147,7 @@ tsan_pass() {
 			fi
 		fi
 	fi
-	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
+	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ETA_FACTOR=6 \
 		run_pass "$title" "$dir" "-DGPUVM_SANITIZE=OFF -DGPUVM_TSAN=ON $san_cc" "-R $re" \
 		"gpuvm $TSAN_UNIT" "$prefix"
 }
@@ -134,8 +160,8 @@ full | sanitize)
 	# leaks are errors; UBSan stops at the first report with a stack
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
-		"-DGPUVM_SANITIZE=ON $san_cc" "-LE ^fidelity$"
+		ETA_FACTOR=3 run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
+		"-DGPUVM_SANITIZE=ON $san_cc" "-LE ^(fidelity|long)$"
 	[ "$MODE" = sanitize ] && MODE="sanitize only" || {
 		# again without sanitizers: the SIMT executor's shared run stack (the
 		# path users run) exists only in builds without AddressSanitizer

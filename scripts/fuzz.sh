@@ -6,7 +6,8 @@
 # Per-input time limit: an input running past it is a hang and fails the
 # run. The limit is FUZZ_TIMEOUT_S (default 10 s) times the scale the tests
 # use on a slow or loaded host (GPUVM_TEST_TIMEOUT_SCALE, rounded up;
-# tests/CMakeLists.txt). Seeds that are slow by design (a 1 GiB L2 takes 2 s
+# tests/CMakeLists.txt), and times the load average per core when it is
+# above 1 (a loaded host). Seeds that are slow by design (a 1 GiB L2 takes 2 s
 # under ASan alone, and past 10 s on a loaded 2-core host: issue 79) live in
 # tests/fuzz/corpus-slow/<target>/: each is run once, under SLOW_FACTOR (12)
 # times the limit, and a crash or a run past that limit fails as any input
@@ -30,8 +31,13 @@ if ! [[ $scale =~ ^[0-9]+(\.[0-9]+)?$ ]] || [ "$(awk -v s="$scale" 'BEGIN { prin
 	echo "fuzz.sh: GPUVM_TEST_TIMEOUT_SCALE=$scale: not a positive number" >&2
 	exit 2
 fi
-TIMEOUT_S=$(awk -v b="${FUZZ_TIMEOUT_S:-10}" -v s="$scale" \
-	'BEGIN { t = b * s; print (t == int(t)) ? t : int(t) + 1 }')
+# On a loaded host (more runnable processes than cores) an input gets only
+# a share of a core: the limit grows by the load average per core (at load
+# 12 on 2 cores, 6x), so a hang is still a hang and a busy machine is not.
+load_scale=$(awk -v n="$(nproc 2>/dev/null || echo 1)" \
+	'{ r = $1 / n; print (r > 1) ? r : 1; exit }' /proc/loadavg 2>/dev/null || echo 1)
+TIMEOUT_S=$(awk -v b="${FUZZ_TIMEOUT_S:-10}" -v s="$scale" -v l="${load_scale:-1}" \
+	'BEGIN { t = b * s * l; print (t == int(t)) ? t : int(t) + 1 }')
 SLOW_FACTOR=12
 SLOW_TIMEOUT_S=$((TIMEOUT_S * SLOW_FACTOR))
 # One harness per core at a time: each libFuzzer run is one process on one

@@ -419,6 +419,7 @@ static void free_args(struct args *a)
 			free(a->s.errors[i]);
 	free(a->s.results);
 	free(a->s.errors);
+	free(a->s.cost);
 	free(a->gpu_list);
 }
 
@@ -478,7 +479,8 @@ static int sweep_main(struct args *a)
 	struct gpuvm_error err = {{0}};
 	s->results = calloc(s->n_points, sizeof *s->results);
 	s->errors = calloc(s->n_points, sizeof *s->errors);
-	if (!s->results || !s->errors) {
+	s->cost = calloc(s->n_points, sizeof *s->cost);
+	if (!s->results || !s->errors || !s->cost) {
 		fprintf(stderr, "gpuvm sweep: out of memory\n");
 		exit(1);
 	}

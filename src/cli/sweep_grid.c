@@ -425,6 +425,8 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 			rc = gpuvm_workload_parse(spec.workload, &def, &params, err);
 		if (!rc && !trace)
 			rc = gpuvm_run_check_work(&spec, cfg, def, &params, err);
+		if (!rc && !trace && s->cost)
+			s->cost[i] = sweep_point_cost(cfg, def, &params);
 		sweep_spec_free(owned);
 		if (rc && !s->fail_fast && !first_failed)
 			first_failed = i + 1, first_msg = *err;

@@ -63,6 +63,7 @@ struct sweep {
 	size_t n_points;
 	cJSON **results; /* per point, grid order */
 	char **errors;   /* per point: why it failed (NULL: no failure) */
+	double *cost;    /* per point: expected cost (sweep_point_cost; 0 unknown) */
 };
 
 /* Whether point i belongs to this run (--shard I/N: i mod N == I). */
@@ -94,6 +95,23 @@ void sweep_vary_free(struct sweep_vary *v);
  * value) is recorded in s->errors and the rest go on; -1 only for bad
  * input, or when every selected point failed. */
 int sweep_validate(struct sweep *s, struct gpuvm_error *err);
+
+/* The time left of the progress lines (sweep_eta.c): points weighted by
+ * their expected cost, the workload's estimate of its thread accesses;
+ * 0 when the workload gives none. */
+struct gpuvm_config;
+struct gpuvm_workload_def;
+struct gpuvm_params;
+double sweep_point_cost(const struct gpuvm_config *cfg, const struct gpuvm_workload_def *def,
+			const struct gpuvm_params *params);
+struct sweep_eta {
+	double done, left;     /* cost of the points done, and left */
+	double unknown_weight; /* a point without a cost: the mean of the known */
+};
+void sweep_eta_init(struct sweep_eta *e, const struct sweep *s, const size_t *todo, size_t n_todo);
+void sweep_eta_point_done(struct sweep_eta *e, const struct sweep *s, size_t i);
+/* The time left, from spent_s seconds for the points done so far. */
+double sweep_eta_left_s(const struct sweep_eta *e, double spent_s);
 
 /* Adds a "point" object to result: index, gpu, workload, seed, vary. */
 void sweep_annotate(const struct sweep *s, size_t i, cJSON *result);
@@ -141,6 +159,15 @@ bool sweep_mpi_agree(bool ok);
 int sweep_mpi_gather(struct sweep *s, int *rc, size_t *failed, struct gpuvm_error *err);
 int sweep_mpi_status(int rc);
 void sweep_mpi_finalize(void);
+/* Progress over ranks: every rank calls sum (collective: n summed over
+ * the ranks); a rank other than 0 sends each point it finishes, then end
+ * when it is through its points; rank 0 receives them: 1 and *point, 2
+ * for a rank's end, 0 when nothing is waiting (wait false). Without MPI:
+ * sum returns n, recv 0. */
+size_t sweep_mpi_sum(size_t n);
+void sweep_mpi_progress_send(size_t point);
+void sweep_mpi_progress_end(void);
+int sweep_mpi_progress_recv(bool wait, size_t *point);
 
 /* --cache DIR (sweep_cache.c). check: DIR is a directory, or is made.
  * load: the selected points without a result whose key has a file get it

@@ -11,10 +11,14 @@
  * table; a point's failure is reported by the rank that ran it.
  *
  * Collective steps, in order, on every rank: init; agree (after
- * validation and rank 0's output checks: all go on or all stop); gather
- * (after the points ran); the final exit status broadcast; finalize. */
+ * validation and rank 0's output checks: all go on or all stop); the sum
+ * of the points to run (rank 0's progress line counts every rank's);
+ * gather (after the points ran); the final exit status broadcast;
+ * finalize. Between sum and gather the other ranks tell rank 0 of each
+ * point they finish (progress messages, below). */
 #include "sweep_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +187,48 @@ int sweep_mpi_gather(struct sweep *s, int *rc, size_t *failed, struct gpuvm_erro
 	return 0;
 }
 
+/* Progress messages: one unsigned long long each, tag 3 (the gather uses
+ * 1 and 2): a point's index, or END when the sending rank is through its
+ * points. Small enough for MPI's eager protocol, so a send does not wait
+ * for rank 0, which receives them between its own points and, once those
+ * are done, until every rank has sent END (before the gather). */
+#define TAG_PROGRESS 3
+#define PROGRESS_END ULLONG_MAX
+
+size_t sweep_mpi_sum(size_t n)
+{
+	unsigned long long mine = n, all = 0;
+	MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+	return (size_t)all;
+}
+
+static void progress_send(unsigned long long v)
+{
+	MPI_Send(&v, 1, MPI_UNSIGNED_LONG_LONG, 0, TAG_PROGRESS, MPI_COMM_WORLD);
+}
+
+void sweep_mpi_progress_send(size_t point) { progress_send(point); }
+void sweep_mpi_progress_end(void) { progress_send(PROGRESS_END); }
+
+int sweep_mpi_progress_recv(bool wait, size_t *point)
+{
+	MPI_Status st;
+	int flag = 1;
+	if (wait)
+		MPI_Probe(MPI_ANY_SOURCE, TAG_PROGRESS, MPI_COMM_WORLD, &st);
+	else
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_PROGRESS, MPI_COMM_WORLD, &flag, &st);
+	if (!flag)
+		return 0;
+	unsigned long long v = 0;
+	MPI_Recv(&v, 1, MPI_UNSIGNED_LONG_LONG, st.MPI_SOURCE, TAG_PROGRESS, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	if (v == PROGRESS_END)
+		return 2;
+	*point = (size_t)v;
+	return 1;
+}
+
 #else /* !GPUVM_HAVE_MPI */
 
 bool sweep_mpi_available(void) { return false; }
@@ -202,6 +248,15 @@ void sweep_mpi_finalize(void) {}
 int sweep_mpi_gather(struct sweep *s, int *rc, size_t *failed, struct gpuvm_error *err)
 {
 	(void)s, (void)rc, (void)failed, (void)err;
+	return 0;
+}
+
+size_t sweep_mpi_sum(size_t n) { return n; }
+void sweep_mpi_progress_send(size_t point) { (void)point; }
+void sweep_mpi_progress_end(void) {}
+int sweep_mpi_progress_recv(bool wait, size_t *point)
+{
+	(void)wait, (void)point;
 	return 0;
 }
 

@@ -59,13 +59,23 @@ static int run_here(const struct sweep *s, size_t i, cJSON **out, struct gpuvm_e
 	return rc;
 }
 
-/* Points done: on a terminal a line redrawn in place; in a batch log
- * (Slurm, nohup, `2> log`) a line every GPUVM_PROGRESS_DEFAULT_INTERVAL_S
- * seconds and at the end, with the time left at the mean wall time per
- * point so far (the points of a grid differ, so it is a rough guide). */
-static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
+/* The progress of this run: its points, or under --mpi on rank 0 every
+ * rank's (the others tell rank 0 of each point they finish). */
+struct sweep_progress {
+	struct sweep_eta eta;
+	size_t done, total;
+	size_t ranks_left; /* --mpi, rank 0: ranks not yet through their points */
+};
+
+/* Prints the line for point i done: on a terminal a line redrawn in place;
+ * in a batch log (Slurm, nohup, `2> log`) a line every
+ * GPUVM_PROGRESS_DEFAULT_INTERVAL_S seconds and at the end, with the time
+ * left from the wall time so far and the expected cost of the points left
+ * (sweep_eta.c: a rough guide). */
+static void progress_line(const struct sweep *s, struct sweep_progress *p, size_t i)
 {
 	static double start_s = -1, last_line_s;
+	size_t done = p->done, total = p->total;
 	if (s->quiet)
 		return;
 	char label[256];
@@ -77,7 +87,7 @@ static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
 		if (done < total && now - last_line_s < GPUVM_PROGRESS_DEFAULT_INTERVAL_S)
 			return;
 		last_line_s = now;
-		double spent = now - start_s, left = done ? spent / (double)done * (double)(total - done) : 0;
+		double spent = now - start_s, left = sweep_eta_left_s(&p->eta, spent);
 		char spent_text[32], left_text[32];
 		gpuvm_progress_format_duration(spent, spent_text, sizeof spent_text);
 		gpuvm_progress_format_duration(left, left_text, sizeof left_text);
@@ -93,6 +103,39 @@ static void progress(const struct sweep *s, size_t done, size_t total, size_t i)
 	if (done == total)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
+}
+
+/* Rank 0 under --mpi: counts the points other ranks finished (waiting
+ * for a message when wait is set, until every rank is through). */
+static void progress_others(const struct sweep *s, struct sweep_progress *p, bool wait)
+{
+	size_t point;
+	int got;
+	while (p->ranks_left && (got = sweep_mpi_progress_recv(wait, &point)) != 0) {
+		if (got == 2) {
+			p->ranks_left--;
+			continue;
+		}
+		if (point >= s->n_points)
+			continue;
+		p->done++;
+		sweep_eta_point_done(&p->eta, s, point);
+		progress_line(s, p, point);
+	}
+}
+
+/* Point i of this run is done (run, or failed and recorded). */
+static void progress(const struct sweep *s, struct sweep_progress *p, size_t i)
+{
+	if (s->mpi && s->silent) {
+		sweep_mpi_progress_send(i);
+		return;
+	}
+	p->done++;
+	sweep_eta_point_done(&p->eta, s, i);
+	progress_line(s, p, i);
+	if (s->mpi)
+		progress_others(s, p, false);
 }
 
 /* Checks --y against the first result, so a typo fails before the rest. */
@@ -213,6 +256,7 @@ struct sweep_jobs {
 	struct gpuvm_error *err;
 	bool checked;
 	struct checkpoint *ck;
+	struct sweep_progress *prog;
 	int rc; /* 0, or the failure that stopped the sweep: 1 worker, 2 point */
 };
 
@@ -268,7 +312,7 @@ static int point_done(void *ctx, size_t t, enum worker_end end, const char *data
 	if (frc != 0 && x->rc == 0 && !s->fail_fast && point != SIZE_MAX) {
 		/* keep going: this point's row carries the message */
 		record_failure(s, point, e.msg);
-		progress(s, ++x->done, x->n_todo, point);
+		++x->done, progress(s, x->prog, point);
 		checkpoint(s, x->ck);
 	} else if (frc != 0 && (x->rc == 0 || (frc == 2 && point < *x->failed))) {
 		x->rc = frc;
@@ -276,7 +320,7 @@ static int point_done(void *ctx, size_t t, enum worker_end end, const char *data
 		*x->err = e;
 		return -2;
 	} else if (frc == 0) {
-		progress(s, ++x->done, x->n_todo, point);
+		++x->done, progress(s, x->prog, point);
 		if (x->rc == 0)
 			checkpoint(s, x->ck);
 	}
@@ -288,7 +332,8 @@ static int point_done(void *ctx, size_t t, enum worker_end end, const char *data
  * --fail-fast, the first failure stops the sweep and *failed is its point,
  * or SIZE_MAX for a failure outside any point; otherwise a failed point is
  * recorded in s->errors and the sweep goes on. */
-int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
+static int run_all(struct sweep *s, struct sweep_progress *prog, size_t *failed,
+		   struct gpuvm_error *err)
 {
 	*failed = SIZE_MAX;
 	size_t *todo = malloc((s->n_points ? s->n_points : 1) * sizeof *todo);
@@ -311,8 +356,10 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 			}
 		}
 	}
+	sweep_eta_init(&prog->eta, s, todo, n_todo);
 	struct checkpoint ck;
 	checkpoint_init(s, &ck);
+
 	int rc = 0;
 	if (s->jobs <= 1 || n_todo <= 1) {
 		for (size_t t = 0; t < n_todo; t++) {
@@ -333,7 +380,7 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 					break;
 				}
 			}
-			progress(s, t + 1, n_todo, i);
+			progress(s, prog, i);
 			checkpoint(s, &ck);
 		}
 		free(todo);
@@ -342,10 +389,38 @@ int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
 	}
 
 	struct sweep_jobs x = {.s = s, .todo = todo, .n_todo = n_todo, .failed = failed, .err = err,
-			       .checked = checked, .ck = &ck};
+			       .checked = checked, .ck = &ck, .prog = prog};
 	int prc = worker_pool_run(n_todo, s->jobs, point_task, point_done, &x, err);
 	rc = prc < 0 ? 1 : x.rc;
 	free(todo);
 	free(ck.path);
+	return rc;
+}
+
+/* The points this rank runs: selected, with no result (resumed) and no
+ * error (rejected when validated). */
+static size_t count_todo(const struct sweep *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_points; i++)
+		n += sweep_selected(s, i) && !s->errors[i] && !s->results[i];
+	return n;
+}
+
+/* Under --mpi every rank calls this (its collective step counts the
+ * points of all ranks for rank 0's progress line); rank 0 then waits for
+ * the others to be through their points before the gather. */
+int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err)
+{
+	struct sweep_progress prog = {.total = count_todo(s)};
+	if (s->mpi) {
+		prog.total = sweep_mpi_sum(prog.total);
+		prog.ranks_left = s->silent || s->shard_n < 1 ? 0 : s->shard_n - 1;
+	}
+	int rc = run_all(s, &prog, failed, err);
+	if (s->mpi && s->silent)
+		sweep_mpi_progress_end();
+	else if (s->mpi)
+		progress_others(s, &prog, true);
 	return rc;
 }

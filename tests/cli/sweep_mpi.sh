@@ -2,7 +2,8 @@
 # gpuvm sweep --mpi: a 4-rank mpirun on localhost (--oversubscribe: more
 # ranks than cores) writes exactly the CSV and JSON of a -j 1 run, wall-time
 # columns aside; a failed point is a row with its error under MPI too;
-# bad input stops every rank. Skipped (exit 77) when gpuvm was built
+# bad input stops every rank; rank 0's progress counts every rank's
+# points. Skipped (exit 77) when gpuvm was built
 # without MPI or mpirun is missing (scripts/install-deps.sh installs
 # libopenmpi-dev and openmpi-bin, so CI runs it).
 # usage: sweep_mpi.sh /path/to/gpuvm /path/to/source
@@ -65,8 +66,8 @@ GRID=(--gpu p100,k80 --workload random-sampling:threads=1024,reads=8
       --vary workload.region=32MiB,1GiB,4GiB --vary tlb.l1.entries=16,32)
 
 "$GPUVM" sweep "${GRID[@]}" -j 1 --csv j1.csv --json j1.json -q
-"${MPIRUN[@]}" "$GPUVM" sweep --mpi "${GRID[@]}" --csv mpi.csv --json mpi.json > table.txt ||
-	fail "mpirun sweep failed"
+"${MPIRUN[@]}" "$GPUVM" sweep --mpi "${GRID[@]}" --csv mpi.csv --json mpi.json > table.txt \
+	2> progress.txt || fail "mpirun sweep failed: $(cat progress.txt)"
 [ "$(wc -l < mpi.csv)" -eq 13 ] || fail "expected header + 12 rows: $(cat mpi.csv)"
 [ "$(strip_wall j1.csv)" = "$(strip_wall mpi.csv)" ] || {
 	diff <(strip_wall j1.csv) <(strip_wall mpi.csv) | head -5 >&2
@@ -78,6 +79,11 @@ grep -v wall mpi.json > mpi.nowall
 cmp -s j1.nowall mpi.nowall || fail "4-rank JSON differs from the -j 1 JSON"
 [ "$(grep -c '^p100 \|^k80 ' table.txt)" -eq 12 ] || fail "rank 0 table: $(cat table.txt)"
 pass "4-rank mpirun sweep == -j 1 sweep (CSV and JSON, wall time aside)"
+# rank 0's progress counts every rank's points (3 each), not its own alone
+grep -q '^gpuvm sweep: 12 of 12 points done' progress.txt &&
+	! grep -q ' of 3 points' progress.txt ||
+	fail "progress under MPI does not count every rank's points: $(cat progress.txt)"
+pass "rank 0's progress line counts the 12 points of the 4 ranks"
 
 # a point that fails: its row carries the error, the others run, exit 1
 set +e

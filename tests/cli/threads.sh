@@ -16,17 +16,23 @@ trap 'rm -rf "$T"' EXIT
 cd "$T"
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# The thread counts compared with one thread. Under the sanitizers
+# (tests/CMakeLists.txt sets GPUVM_TEST_SANITIZED; ThreadSanitizer runs
+# this 20 times slower) 3 alone: workers that race, more than two of them,
+# with CTAs left over; the Release pass of make check runs 2, 3 and 8.
+MANY="2 3 8"
+[ "${GPUVM_TEST_SANITIZED:-0}" = 1 ] && MANY="3"
 
 for wl in stream-triad-simt:elems=262144 bfs:graph=rmat-15 sssp:graph=rmat-11 color:graph=rmat-11 \
 	hotspot:n=128 lud:n=64 nw:n=128 backprop:in=4096 2dconv:n=256 \
 	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=rmat-11 mis:graph=rmat-11 \
 	bc:graph=rmat-10; do
-	for t in 1 2 3 8; do
+	for t in 1 $MANY; do
 		"$GPUVM" sim --gpu p100 --workload "$wl" --threads $t --json "t$t.json" -q 2>err.txt ||
 			fail "$wl --threads $t: exit $?: $(cat err.txt)"
 	done
 	grep -q '"warp_instructions"' t1.json || fail "$wl: no report"
-	for t in 2 3 8; do
+	for t in $MANY; do
 		diff <(grep -v wall t1.json) <(grep -v wall "t$t.json") >/dev/null ||
 			fail "$wl: --threads $t JSON differs from --threads 1"
 	done
@@ -37,7 +43,7 @@ done
 # (no helper thread: the same engine at any count) too
 for wl in stream-triad-simt:elems=262144,mem=managed random-sampling:region=256MiB,reads=4,mem=managed; do
 	"$GPUVM" sim --gpu p100 --workload "$wl" --oversub 125 --json a.json -q || fail "$wl: exit $?"
-	for t in 2 3 8; do
+	for t in $MANY; do
 		"$GPUVM" sim --gpu p100 --workload "$wl" --oversub 125 --threads $t --json b.json -q ||
 			fail "$wl --threads $t: exit $?"
 		diff <(grep -v wall a.json) <(grep -v wall b.json) >/dev/null ||
