@@ -21,7 +21,7 @@ fi
 WL=random-sampling:threads=1024,reads=8
 # page walks grow by far more than 10x over the regions: a log y axis
 "$GPUVM" sweep --gpu p100,k80 --workload "$WL" \
-	--vary workload.region=32MiB,64MiB,128MiB,192MiB,256MiB,512MiB,1GiB,1536MiB,2GiB,3GiB,4GiB,8GiB,16GiB \
+	--vary workload.region=32MiB,64MiB,128MiB,192MiB,256MiB,512MiB,1GiB,1536MiB,2GiB,3GiB,4GiB,8GiB,11GiB \
 	--y walks --title "walks against region" --csv lines.csv --plot lines.png -q
 [ -s lines.png ] && [ -s lines.gp ] || fail "lines.png and lines.gp not both written"
 grep -q "^set ylabel 'page walks'" lines.gp || fail "y label: $(grep ylabel lines.gp)"
