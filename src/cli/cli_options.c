@@ -194,9 +194,11 @@ static const char *name_in_list(size_t i, const void *ctx)
 	return names[i];
 }
 
-const char *gpuvm_cli_suggest(const char *word, const char *const *names)
+const char *gpuvm_cli_did_you_mean(const char *word, const char *const *names)
 {
-	return gpuvm_suggest(word, name_in_list, names);
+	const char *near = gpuvm_suggest(word, name_in_list, names);
+	const char *hint = near ? gpuvm_cli_format("; did you mean '%s'?", near) : NULL;
+	return hint ? hint : "";
 }
 
 /* g->why for getopt_long's '?' or ':': gpuvm_getopt_message's wording,

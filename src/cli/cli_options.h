@@ -96,10 +96,11 @@ extern int gpuvm_cli_list_fd;
  * "gpuvm COMMAND: WHY (see gpuvm COMMAND --help)", never its usage. */
 int gpuvm_getopt(struct gpuvm_getopt *g, int argc, char **argv, const char *shortopts);
 
-/* The name of names[] (NULL-ended) closest to word, as gpuvm_suggest
- * judges a likely typo, or NULL: "did you mean" for commands, subcommands
- * and presets. */
-const char *gpuvm_cli_suggest(const char *word, const char *const *names);
+/* The hint for a misspelt command, subcommand, option or preset: "; did
+ * you mean 'NAME'?" for the name of names[] (NULL-ended) closest to word,
+ * as gpuvm_suggest judges a likely typo, or "" when none is (or out of
+ * memory). Appended to the message, before "(see ... --help)". */
+const char *gpuvm_cli_did_you_mean(const char *word, const char *const *names);
 
 /* Whether a[0..na) and b[0..nb) name one config key: case-insensitively,
  * as the config reads them (config_keys.c). */

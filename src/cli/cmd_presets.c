@@ -122,10 +122,9 @@ int gpuvm_cmd_presets(int argc, char **argv)
 			names[n_names] = gpuvm_shipped_presets[n_names].name;
 		names[n_names] = "import"; /* the subcommand, misspelt */
 		bool option = argv[1][0] == '-';
-		const char *near = gpuvm_cli_suggest(argv[1], option ? opts : names);
-		fprintf(stderr, "gpuvm presets: %s '%s'%s%s%s (see gpuvm presets --help)\n",
+		fprintf(stderr, "gpuvm presets: %s '%s'%s (see gpuvm presets --help)\n",
 			option ? "unknown option" : "no shipped preset", argv[1],
-			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+			gpuvm_cli_did_you_mean(argv[1], option ? opts : names));
 		return 2;
 	}
 	printf("%-20s %4s  %-60s\n", "preset", "SMs", "TLB levels (entries x entry size / sharing)");
@@ -180,10 +179,10 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 	}
 	if (argc > 1) {
 		static const char *const opts[] = {"--help", NULL};
-		const char *near = argv[1][0] == '-' ? gpuvm_cli_suggest(argv[1], opts) : NULL;
-		fprintf(stderr, "gpuvm workloads: %s '%s'%s%s%s (see gpuvm workloads --help)\n",
-			argv[1][0] == '-' ? "unknown option" : "unexpected argument", argv[1],
-			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		bool option = argv[1][0] == '-';
+		fprintf(stderr, "gpuvm workloads: %s '%s'%s (see gpuvm workloads --help)\n",
+			option ? "unknown option" : "unexpected argument", argv[1],
+			option ? gpuvm_cli_did_you_mean(argv[1], opts) : "");
 		return 2;
 	}
 	for (size_t i = 0; i < gpuvm_workloads_count; i++) {

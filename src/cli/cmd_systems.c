@@ -263,9 +263,8 @@ int gpuvm_cmd_systems(int argc, char **argv)
 	}
 	if (!check && argv[1][0] == '-') {
 		static const char *const opts[] = {"--check", "--evidence", "--help", NULL};
-		const char *near = gpuvm_cli_suggest(argv[1], opts);
-		fprintf(stderr, "gpuvm systems: unknown option '%s'%s%s%s (see gpuvm systems --help)\n",
-			argv[1], near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		fprintf(stderr, "gpuvm systems: unknown option '%s'%s (see gpuvm systems --help)\n",
+			argv[1], gpuvm_cli_did_you_mean(argv[1], opts));
 		return 2;
 	}
 	if (!check && argc > 2) {

@@ -170,9 +170,8 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	const char *sub = argv[1];
 	if (strcmp(sub, "info") && strcmp(sub, "record") && strcmp(sub, "convert")) {
 		static const char *const subs[] = {"info", "record", "convert", NULL};
-		const char *near = gpuvm_cli_suggest(sub, subs);
-		fprintf(stderr, "gpuvm trace: unknown subcommand '%s'%s%s%s (see gpuvm trace --help)\n",
-			sub, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+		fprintf(stderr, "gpuvm trace: unknown subcommand '%s'%s (see gpuvm trace --help)\n",
+			sub, gpuvm_cli_did_you_mean(sub, subs));
 		return 2;
 	}
 	enum gpuvm_trace_format fmt = GPUVM_TRACE_AUTO;

@@ -131,8 +131,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		names[i] = cmds[i].name;
 	names[sizeof cmds / sizeof cmds[0]] = NULL;
-	const char *near = gpuvm_cli_suggest(cmd, names);
-	fprintf(stderr, "gpuvm: unknown command '%s'%s%s%s (see gpuvm --help)\n", cmd,
-		near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+	fprintf(stderr, "gpuvm: unknown command '%s'%s (see gpuvm --help)\n", cmd,
+		gpuvm_cli_did_you_mean(cmd, names));
 	return 2;
 }
