@@ -61,8 +61,11 @@ static void test_k80_sampling(void **state)
 static void test_p100_sampling(void **state)
 {
 	(void)state;
-	double s16 = sampling("p100", "16GiB", "2GiB") / sampling("p100", "16GiB", "none");
-	printf("  p100 sampling 16 GiB, 2 GiB scopes: %.2fx (paper 2x: [1.33, 3])\n", s16);
+	/* 15 GiB, not the paper's 16: a 16 GiB region and its sums do not
+	 * fit the 16 GB board (gpu.memory), as on the real P100; the
+	 * experiment (karnagel_fig10_11.sh) runs the same point */
+	double s16 = sampling("p100", "15GiB", "2GiB") / sampling("p100", "15GiB", "none");
+	printf("  p100 sampling 15 GiB, 2 GiB scopes: %.2fx (paper 2x at 16 GB: [1.33, 3])\n", s16);
 	assert_true(s16 >= 2 / 1.5 && s16 <= 2 * 1.5);
 	/* 128 MB scopes never pay off on the p100 (no L1 TLB misses avoided),
 	 * also not just past the L2 TLB's reach, where unscoped runs are
