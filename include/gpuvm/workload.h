@@ -28,11 +28,27 @@ struct gpuvm_param_def {
 	const char *help;
 };
 
-/* A numeric parameter's own accepted range (else its type's default). */
+/* A numeric parameter's own accepted values (else its type's default
+ * range): min..max, and, where the kernel needs it, a multiple of step
+ * or a power of two. This table is the only place a single parameter's
+ * limits live: gpuvm_workload_parse enforces it, `gpuvm workloads`
+ * prints it, and tests/test_workload_ranges.c walks it (a limit written
+ * in a workload's create() instead fails scripts/check-workload-limits.py).
+ * Limits that tie several parameters (rows x cols, block_x under a
+ * variant) are the workload's `constraints`, checked in its create() with
+ * gpuvm_params_constraint. */
 struct gpuvm_param_range {
 	const char *key;
 	double min, max;
+	uint64_t step;     /* 0 or 1: any integer; else a multiple of it */
+	int power_of_two;  /* 1: a power of two */
 };
+
+#define GPUVM_RANGE(k, lo, hi) {(k), (lo), (hi), 0, 0}
+#define GPUVM_RANGE_STEP(k, lo, hi, s) {(k), (lo), (hi), (s), 0}
+#define GPUVM_RANGE_POW2(k, lo, hi) {(k), (lo), (hi), 0, 1}
+/* .ranges and .n_ranges of a def from a static array */
+#define GPUVM_WORKLOAD_RANGES(arr) .ranges = (arr), .n_ranges = sizeof(arr) / sizeof((arr)[0])
 
 /* Parsed "key=value" pairs of one workload spec, checked against its defs. */
 struct gpuvm_params {
@@ -49,6 +65,9 @@ struct gpuvm_workload_def {
 	size_t n_params;
 	const struct gpuvm_param_range *ranges; /* optional */
 	size_t n_ranges;
+	/* Limits between parameters, in words, for `gpuvm workloads` (NULL:
+	 * none); create() checks them with gpuvm_params_constraint. */
+	const char *constraints;
 	int (*create)(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 		      uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err);
 	/* Optional: thread accesses the run will make, from its parameters
@@ -74,6 +93,14 @@ const struct gpuvm_workload_def *gpuvm_workload_find(const char *name);
  * space; numbers finite). */
 void gpuvm_param_range(const struct gpuvm_workload_def *d, const struct gpuvm_param_def *pd,
 		       double *min, double *max);
+/* The workload's own range entry for pd (NULL: the type's default). */
+const struct gpuvm_param_range *gpuvm_param_range_find(const struct gpuvm_workload_def *d,
+						       const struct gpuvm_param_def *pd);
+/* A limit that ties parameters failed: err names key and says "...";
+ * returns -1. The only way a workload's create() refuses a value that
+ * parsed (see struct gpuvm_param_range). */
+int gpuvm_params_constraint(struct gpuvm_error *err, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Splits "name:k=v,k=v", finds the workload, checks keys and value syntax. */
 int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def,

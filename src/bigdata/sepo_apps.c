@@ -423,15 +423,15 @@ static const struct gpuvm_param_def geo_params[] = {
 };
 
 static const struct gpuvm_param_range sepo_ranges[] = {
-	{"records", 1, 1ull << 32}, {"lines", 1, 1ull << 32}, {"urls", 1, 1ull << 40},
-	{"vocab", 1, 1ull << 32},   {"zipf", 0.01, 4},          {"dup", 1, 1ull << 20},
-	{"key", 1, 8 * SEPO_MAX_KEY_WORDS}, {"value", 1, 8 * SEPO_MAX_VALUE_WORDS},
-	{"buckets", 0, 1ull << 31}, {"groups", 0, 1ull << 20},  {"page", 1024, 16ull << 20},
-	{"chunk", 1, 1ull << 26},   {"threads", 1, 1ull << 24}, {"threshold", 1, 100},
-	{"verify", 0, 1},           {"heap", 0, 1ull << 46},     {"cpu", 0, 256},
-	{"per_doc", 1, 1ull << 30}, {"users", 2, 999999},       {"movies", 1, 99999},
-	{"genome", 96, 1ull << 40}, {"errors", 0, 1000},        {"patents", 2, 7000000},
-	{"places", 1, 1ull << 32},  {"buffers", 1, GPUVM_RUN_EVENTS - 1},
+	GPUVM_RANGE("records", 1, 1ull << 32), GPUVM_RANGE("lines", 1, 1ull << 32), GPUVM_RANGE("urls", 1, 1ull << 40),
+	GPUVM_RANGE("vocab", 1, 1ull << 32),   GPUVM_RANGE("zipf", 0.01, 4),          GPUVM_RANGE("dup", 1, 1ull << 20),
+	GPUVM_RANGE("key", 1, 8 * SEPO_MAX_KEY_WORDS), GPUVM_RANGE("value", 1, 8 * SEPO_MAX_VALUE_WORDS),
+	GPUVM_RANGE("buckets", 0, 1ull << 31), GPUVM_RANGE("groups", 0, 1ull << 20),  GPUVM_RANGE_POW2("page", 1024, 16ull << 20),
+	GPUVM_RANGE("chunk", 1, 1ull << 26),   GPUVM_RANGE("threads", 1, 1ull << 24), GPUVM_RANGE("threshold", 1, 100),
+	GPUVM_RANGE("verify", 0, 1),           GPUVM_RANGE("heap", 0, 1ull << 46),     GPUVM_RANGE("cpu", 0, 256),
+	GPUVM_RANGE("per_doc", 1, 1ull << 30), GPUVM_RANGE("users", 2, 999999),       GPUVM_RANGE("movies", 1, 99999),
+	GPUVM_RANGE("genome", 96, 1ull << 40), GPUVM_RANGE("errors", 0, 1000),        GPUVM_RANGE("patents", 2, 7000000),
+	GPUVM_RANGE("places", 1, 1ull << 32),  GPUVM_RANGE("buffers", 1, GPUVM_RUN_EVENTS - 1),
 };
 
 static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -458,8 +458,6 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
 	    gpuvm_params_u64(p, "cpu", &c->cpu_threads, err) < 0)
 		return -1;
-	if (c->tc.page_bytes & (c->tc.page_bytes - 1))
-		return gpuvm_fail(err, "--workload", 0, "page", "must be a power of two");
 	/* org: the word at index `org` of org_choices */
 	char words[48];
 	snprintf(words, sizeof words, "%s", org_choices);

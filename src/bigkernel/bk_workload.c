@@ -130,11 +130,11 @@ static const struct gpuvm_param_def bk_params[] = {
 };
 
 static const struct gpuvm_param_range bk_ranges[] = {
-	{"size", 65536, 4294967296.0},   {"chunk", 4096, 4294967296.0}, {"threads", 32, 1 << 22},
-	{"block", 32, 1024},             {"buffers", 2, 16},            {"host_gb_s", 0.01, 10000},
-	{"cpu_threads", 1, 256},         {"um", 0, 1},                  {"nopat", 0, 1},
-	{"volume", 0, 1},                {"ag_overlap", 0, 1},          {"cpu_time", 0, 1},
-	{"sl1", 0, 1},                   {"wc_lock", 0, 1},
+	GPUVM_RANGE("size", 65536, 4294967296.0),   GPUVM_RANGE("chunk", 4096, 4294967296.0), GPUVM_RANGE("threads", 32, 1 << 22),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),             GPUVM_RANGE("buffers", 2, 16),            GPUVM_RANGE("host_gb_s", 0.01, 10000),
+	GPUVM_RANGE("cpu_threads", 1, 256),         GPUVM_RANGE("um", 0, 1),                  GPUVM_RANGE("nopat", 0, 1),
+	GPUVM_RANGE("volume", 0, 1),                GPUVM_RANGE("ag_overlap", 0, 1),          GPUVM_RANGE("cpu_time", 0, 1),
+	GPUVM_RANGE("sl1", 0, 1),                   GPUVM_RANGE("wc_lock", 0, 1),
 };
 
 static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,

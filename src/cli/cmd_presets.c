@@ -173,8 +173,10 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 		puts("usage: gpuvm workloads\n\n"
 		     "Lists every workload, its parameters (defaults in brackets, accepted range\n"
 		     "of numbers in braces: sizes in B/KiB/MiB/GiB/TiB, large counts as powers\n"
-		     "of two: 2^32 = 4294967296) and the formula of its working set. Use as\n"
-		     "--workload NAME:key=value,key=value.");
+		     "of two: 2^32 = 4294967296, and a step or power of two where the kernel\n"
+		     "needs one), the limits that tie parameters together (\"also:\") and the\n"
+		     "formula of its working set. These are the limits a run enforces, from one\n"
+		     "table per workload. Use as --workload NAME:key=value,key=value.");
 		return 0;
 	}
 	if (argc > 1) {
@@ -197,11 +199,20 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 				char a[24], b[24];
 				range_number(lo, p->type == GPUVM_PARAM_SIZE, a, sizeof a);
 				range_number(hi, p->type == GPUVM_PARAM_SIZE, b, sizeof b);
-				snprintf(range, sizeof range, " {%s..%s}", a, b);
+				const struct gpuvm_param_range *r = gpuvm_param_range_find(d, p);
+				char step[40] = "";
+				if (r && r->step > 1)
+					snprintf(step, sizeof step, ", multiple of %llu",
+						 (unsigned long long)r->step);
+				else if (r && r->power_of_two)
+					snprintf(step, sizeof step, ", power of two");
+				snprintf(range, sizeof range, " {%s..%s%s}", a, b, step);
 			}
 			printf("    %-10s [%s]%s %s\n", p->key,
 			       p->default_text ? p->default_text : "auto", range, p->help);
 		}
+		if (d->constraints)
+			printf("  also: %s\n", d->constraints);
 		putchar('\n');
 	}
 	return 0;

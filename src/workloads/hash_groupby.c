@@ -350,12 +350,9 @@ static int groupby_read_params(const struct gpuvm_config *cfg, const struct gpuv
 	if (a->has_region)
 		a->groups = region / (2 * sizeof(struct groupby_bucket));
 	if (a->groups < 1 || a->groups > (1ull << 31))
-		return gpuvm_fail(err, "--workload", 0, a->has_region ? "region" : "groups",
-				  "needs between 1 and 2^31 groups (16 B of table per group)");
-	if (!a->input)
-		return gpuvm_fail(err, "--workload", 0, "input", "must be at least 1");
-	if (a->chunk < 4 || a->chunk % 4)
-		return gpuvm_fail(err, "--workload", 0, "chunk", "must be a positive multiple of 4 B");
+		return gpuvm_params_constraint(err, a->has_region ? "region" : "groups",
+					       "needs between 1 and 2^31 groups (16 B of table per "
+					       "group)");
 	if (workload_check_launch(a->threads, a->block, err))
 		return -1;
 	a->threads = (a->threads + a->block - 1) / a->block * a->block; /* whole blocks run */
@@ -508,8 +505,12 @@ static int groupby_estimate(const struct gpuvm_config *cfg, const struct gpuvm_p
 
 /* 2^32 threads and 1024 per block: CUDA's limits */
 static const struct gpuvm_param_range groupby_params_ranges[] = {
-	{"threads", 1, 4294967296.0},
-	{"block", 1, 1024},
+	GPUVM_RANGE("threads", 1, 4294967296.0),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	GPUVM_RANGE("input", 1, 1099511627776.0),
+	GPUVM_RANGE_STEP("chunk", 4, 562949953421312.0, 4),
+	GPUVM_RANGE("groups", 1, 2147483648.0),
+	GPUVM_RANGE("region", 16, 34359738368.0),
 };
 
 const struct gpuvm_workload_def gpuvm_workload_hash_groupby = {

@@ -1,5 +1,7 @@
 /* Workload specs: "name:key=value,key=value", checked against the
  * workload's declared parameters. */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,17 +40,26 @@ static int choice_index(const char *choices, const char *v)
 	return -1;
 }
 
+const struct gpuvm_param_range *gpuvm_param_range_find(const struct gpuvm_workload_def *d,
+						       const struct gpuvm_param_def *pd)
+{
+	for (size_t i = 0; i < d->n_ranges; i++)
+		if (strcmp(d->ranges[i].key, pd->key) == 0)
+			return &d->ranges[i];
+	return NULL;
+}
+
 void gpuvm_param_range(const struct gpuvm_workload_def *d, const struct gpuvm_param_def *pd,
 		       double *min, double *max)
 {
 	*min = 0;
 	*max = 0;
-	for (size_t i = 0; i < d->n_ranges; i++)
-		if (strcmp(d->ranges[i].key, pd->key) == 0) {
-			*min = d->ranges[i].min;
-			*max = d->ranges[i].max;
-			return;
-		}
+	const struct gpuvm_param_range *r = gpuvm_param_range_find(d, pd);
+	if (r) {
+		*min = r->min;
+		*max = r->max;
+		return;
+	}
 	if (pd->type == GPUVM_PARAM_U64)
 		*max = 1099511627776.0; /* 2^40 */
 	else if (pd->type == GPUVM_PARAM_SIZE)
@@ -82,6 +93,14 @@ static int check_value(const struct gpuvm_param_def *pd, const char *v, double *
 		return *v ? 0 : -1;
 	}
 	return -1;
+}
+
+static int is_power_of_two(double v)
+{
+	if (!(v >= 1) || v > 18446744073709551615.0)
+		return 0;
+	uint64_t u = (uint64_t)v;
+	return (double)u == v && (u & (u - 1)) == 0;
 }
 
 static const char *type_hint(enum gpuvm_param_type t)
@@ -170,6 +189,13 @@ int gpuvm_workload_parse(const char *spec, const struct gpuvm_workload_def **def
 		    !(num >= lo && num <= hi))
 			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: out of range [%.15g, %.15g]",
 					  key, val, lo, hi);
+		const struct gpuvm_param_range *r = gpuvm_param_range_find(d, pd);
+		if (r && r->step > 1 && fmod(num, (double)r->step) != 0)
+			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: must be a multiple of %llu",
+					  key, val, (unsigned long long)r->step);
+		if (r && r->power_of_two && !is_power_of_two(num))
+			return gpuvm_fail(err, origin, 0, NULL, "%s=%s: must be a power of two", key,
+					  val);
 		size_t i;
 		for (i = 0; i < params->n; i++)
 			if (strcmp(params->key[i], key) == 0)
@@ -251,4 +277,14 @@ int gpuvm_params_choice(const struct gpuvm_params *p, const char *key, const cha
 const char *gpuvm_params_text(const struct gpuvm_params *p, const char *key)
 {
 	return lookup(p, key);
+}
+
+int gpuvm_params_constraint(struct gpuvm_error *err, const char *key, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return gpuvm_fail(err, "--workload", 0, key, "%s", msg);
 }

@@ -350,14 +350,8 @@ static int sampling_read_params(const struct gpuvm_config *cfg, const struct gpu
 	    gpuvm_params_u64(p, "block", block, err) < 0 ||
 	    gpuvm_params_u64(p, "insts_per_read", &insts, err) < 0)
 		return -1;
-	if (insts != UINT64_MAX && insts > 100000)
-		return gpuvm_fail(err, "--workload", 0, "insts_per_read", "must be at most 100000");
-	if (*region < 4 || *region / 4 > (1ull << 40))
-		return gpuvm_fail(err, "--workload", 0, "region", "must be between 4B and 4TiB");
 	if (workload_check_launch(*threads, *block, err))
 		return -1;
-	if (!*reads)
-		return gpuvm_fail(err, "--workload", 0, "reads", "must be at least 1");
 	sampling_make_shape(cfg, insts, loop == 0, shape);
 	return 0;
 }
@@ -476,10 +470,11 @@ static int sampling_estimate(const struct gpuvm_config *cfg, const struct gpuvm_
 /* 2^30 reads per thread is a million times Karnagel's 1024; 2^32 threads
  * and 1024 per block are CUDA's limits (grid x block, max block size). */
 static const struct gpuvm_param_range sampling_params_ranges[] = {
-	{"reads", 1, 1073741824.0},
-	{"threads", 1, 4294967296.0},
-	{"block", 1, 1024},
-	{"insts_per_read", 0, 100000},
+	GPUVM_RANGE("reads", 1, 1073741824.0),
+	GPUVM_RANGE("threads", 1, 4294967296.0),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	GPUVM_RANGE("insts_per_read", 0, 100000),
+	GPUVM_RANGE("region", 4, 4398046511104.0),
 };
 
 const struct gpuvm_workload_def gpuvm_workload_random_sampling = {

@@ -254,8 +254,8 @@ int scope_plan_parse(const struct gpuvm_config *cfg, const struct gpuvm_params *
 				  "'%s': expected a size such as 2GiB, 'auto' or 'none'", v);
 	}
 	if (s < 4096 || s % 8)
-		return gpuvm_fail(err, "--workload", 0, "scope",
-				  "must be a multiple of 8 B and at least 4KiB (got %s)", v);
+		return gpuvm_params_constraint(err, "scope",
+					       "a multiple of 8 B and at least 4KiB (got %s)", v);
 	if (s >= prof->region_bytes)
 		return 0; /* one pass: the unscoped kernel */
 	uint64_t passes = (prof->region_bytes + s - 1) / s;

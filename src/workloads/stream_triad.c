@@ -146,8 +146,6 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	enum workload_mem mem;
 	if (workload_mem_param(p, &mem, err))
 		return -1;
-	if (!elems || elems > (1ull << 38))
-		return gpuvm_fail(err, "--workload", 0, "elems", "must be between 1 and 2^38");
 	if (workload_check_launch(threads, block, err))
 		return -1;
 	threads = (threads + block - 1) / block * block;
@@ -194,7 +192,9 @@ static int triad_estimate(const struct gpuvm_config *cfg, const struct gpuvm_par
 
 /* 1024 threads per block: CUDA's largest block */
 static const struct gpuvm_param_range triad_params_ranges[] = {
-	{"block", 1, 1024},
+	GPUVM_RANGE("elems", 1, 1ull << 38),
+	GPUVM_RANGE("threads", 1, 4294967296.0),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
 };
 
 const struct gpuvm_workload_def gpuvm_workload_stream_triad = {

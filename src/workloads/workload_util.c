@@ -8,11 +8,16 @@
 
 int workload_check_launch(uint64_t threads, uint64_t block, struct gpuvm_error *err)
 {
+	/* the range tables hold threads= and block= to these limits; a
+	 * launch whose threads are derived (n rounded up to whole blocks,
+	 * SMs x threads per SM) can still pass them */
 	if (!threads || threads > (1ull << 32))
-		return gpuvm_fail(err, "--workload", 0, "threads", "must be between 1 and 2^32");
+		return gpuvm_params_constraint(err, "threads",
+					       "the launch has %llu threads; a grid of at most 2^32",
+					       (unsigned long long)threads);
 	if (!block || block > 1024 || block % GPUVM_WARP_LANES)
-		return gpuvm_fail(err, "--workload", 0, "block",
-				  "must be a multiple of 32 between 32 and 1024");
+		return gpuvm_params_constraint(err, "block", "%llu: whole warps, 32 to 1024",
+					       (unsigned long long)block);
 	return 0;
 }
 

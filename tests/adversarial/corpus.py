@@ -175,12 +175,18 @@ def generate(gpuvm, src, work):
     for w, params in sorted(wl.items()):
         for key, dflt, rng in params:
             if rng:
-                lo, hi = (range_number(x) for x in rng.split(".."))
+                # "lo..hi[, multiple of N | , power of two]"
+                span, _, rule = rng.partition(", ")
+                lo, hi = (range_number(x) for x in span.split(".."))
                 bads = ["abc", "1e400", "%d" % (int(hi) * 2 + 1)]
                 if lo > 0:
                     bads.append("%d" % (int(lo) - 1))
                 else:
                     bads.append("-1")
+                if rule.startswith("multiple of ") and lo + 1 <= hi:
+                    bads.append("%d" % (int(lo) + 1))
+                elif rule == "power of two" and 2 * lo - 1 > lo and 2 * lo - 1 <= hi:
+                    bads.append("%d" % (2 * int(lo) - 1))
             elif "|" in dflt:
                 bads = ["bogus_choice"]
             else:

@@ -49,7 +49,7 @@ expect2 "kernel-sampling '2'" "$GPUVM" sweep --gpu p100 --workload "$WL" --kerne
 pass "sweep: --opt=value, --opt value, -j2, --jobs=2; errors name the option"
 
 "$GPUVM" workloads > w.txt
-grep -q "region     \[1GiB\] {0B..512TiB}" w.txt || fail "region range not in units: $(grep -m1 'region ' w.txt)"
+grep -q "region     \[1GiB\] {4B..4TiB}" w.txt || fail "region range not in units: $(grep -m1 'region ' w.txt)"
 grep -q "threads    \[auto\] {1..2^32}" w.txt || fail "threads range: $(grep -m1 'threads ' w.txt)"
 ! grep -q "{[0-9]*\.\.[0-9]\{10,\}}" w.txt || fail "a raw 10+ digit bound: $(grep -m1 '{[0-9]*\.\.[0-9]\{10,\}}' w.txt)"
 pass "workloads: ranges in units (0B..512TiB, 1..2^32)"

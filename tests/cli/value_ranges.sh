@@ -67,7 +67,7 @@ refuse "l2 of a TiB" "l2.size" "range" -- sim --gpu p100 --set l2.size=1TiB --wo
 refuse "oversubscription 1e5 %" "uvm.oversub_percent" "range" -- sim --gpu k80 --oversub 100000 --workload $WL
 refuse "device memory of 100 bytes" "uvm.device_memory" "one 4KiB page" -- \
 	sim --gpu k80 --set uvm.device_memory=100 --workload $WL
-refuse "block of 4096 threads" "block=4096" "[1, 1024]" -- sim --gpu p100 --workload random-sampling:block=4096
+refuse "block of 4096 threads" "block=4096" "[32, 1024]" -- sim --gpu p100 --workload random-sampling:block=4096
 refuse "a workload count past 2^40" "n=" "out of range" -- sim --gpu p100 --workload atax:n=2000000000000
 refuse "a workload size past 2^49" "region=" "out of range" -- sim --gpu p100 --workload random-sampling:region=1024TiB
 refuse "sweep: reads = 2^64-1" "reads=" "out of range" -- \

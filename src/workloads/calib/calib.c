@@ -167,9 +167,10 @@ static const struct gpuvm_param_def chase_params[] = {
 };
 
 static const struct gpuvm_param_range chase_ranges[] = {
-	{"footprint", 4, 64ull << 30}, {"stride", 4, 1ull << 34},
-	{"steps", 0, 1ull << 26},      {"passes", 1, 1024},
-	{"chains", 0, 65536},
+	GPUVM_RANGE("footprint", 4, 64ull << 30), GPUVM_RANGE("stride", 4, 1ull << 34),
+	GPUVM_RANGE("steps", 0, 1ull << 26),      GPUVM_RANGE("passes", 1, 1024),
+	GPUVM_RANGE("chains", 0, 65536),
+	SUITE_COMMON_RANGES,
 };
 
 static int chase_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -266,7 +267,7 @@ static const struct gpuvm_param_def ops_params[] = {
 };
 
 static const struct gpuvm_param_range ops_ranges[] = {
-	{"insts", 1, 1 << 24}, {"ilp", 1, 1 << 24}, {"blocks", 1, 1 << 20}, {"block", 1, 1024},
+	GPUVM_RANGE("insts", 1, 1 << 24), GPUVM_RANGE("ilp", 1, 1 << 24), GPUVM_RANGE("blocks", 1, 1 << 20), GPUVM_RANGE("block", 1, 1024),
 };
 
 static int ops_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -421,8 +422,9 @@ static const struct gpuvm_param_def stream_params[] = {
 };
 
 static const struct gpuvm_param_range stream_ranges[] = {
-	{"elems", 1, 1ull << 31}, {"blocks_per_sm", 1, 64}, {"block", 32, 1024},
-	{"persistent", 0, 1},
+	GPUVM_RANGE("elems", 1, 1ull << 31), GPUVM_RANGE("blocks_per_sm", 1, 64),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	GPUVM_RANGE("persistent", 0, 1),
 };
 
 static int stream_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -437,8 +439,6 @@ static int stream_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
 	    gpuvm_params_u64(p, "persistent", &persistent, err) < 0)
 		return -1;
-	if (c.block % 32)
-		return gpuvm_fail(err, "--workload", 0, "block", "must be a multiple of 32");
 	c.persistent = (unsigned)persistent;
 	c.sms = cfg->sms;
 	c.smem_bytes = cfg->smem_bytes;
@@ -488,7 +488,7 @@ static const struct gpuvm_param_def empty_params[] = {
 };
 
 static const struct gpuvm_param_range empty_ranges[] = {
-	{"grid", 1, 1 << 24}, {"block", 1, 1024}, {"launches", 1, 1 << 16},
+	GPUVM_RANGE("grid", 1, 1 << 24), GPUVM_RANGE("block", 1, 1024), GPUVM_RANGE("launches", 1, 1 << 16),
 };
 
 static int empty_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -549,7 +549,7 @@ static const struct gpuvm_param_def atomic_params[] = {
 };
 
 static const struct gpuvm_param_range atomic_ranges[] = {
-	{"steps", 1, 1 << 20}, {"blocks", 1, 1 << 16}, {"block", 1, 1024},
+	GPUVM_RANGE("steps", 1, 1 << 20), GPUVM_RANGE("blocks", 1, 1 << 16), GPUVM_RANGE("block", 1, 1024),
 };
 
 static int atomic_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -624,7 +624,7 @@ static const struct gpuvm_param_def link_params[] = {
 };
 
 static const struct gpuvm_param_range link_ranges[] = {
-	{"bytes", 4, 64ull << 30},
+	GPUVM_RANGE_STEP("bytes", 4, 64ull << 30, 4),
 };
 
 static int link_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -635,8 +635,6 @@ static int link_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	if (gpuvm_params_choice(p, "mode", "copy|zero-copy", &c.mode, err) < 0 ||
 	    gpuvm_params_size(p, "bytes", &c.bytes, err) < 0)
 		return -1;
-	if (c.bytes % 4)
-		return gpuvm_fail(err, "--workload", 0, "bytes", "must be a multiple of 4");
 	c.sms = cfg->sms;
 	return calib_source("ubench-link", link_host, &c, sizeof c, out, err);
 }
@@ -708,7 +706,7 @@ static const struct gpuvm_param_def l2bw_params[] = {
 	{"passes", GPUVM_PARAM_U64, "2", "reads of the whole buffer (the first one fills the L2)"},
 	{"blocks_per_sm", GPUVM_PARAM_U64, "2", "CTAs per SM (one wave)"},
 	{"block", GPUVM_PARAM_U64, "1024", "threads per CTA"},
-	{"width", GPUVM_PARAM_U64, "4", "bytes each thread loads at once: 4 or 16 (a uint4)"},
+	{"width", GPUVM_PARAM_CHOICE, "4|16", "bytes each thread loads at once: 4 or 16 (a uint4)"},
 	{"ctas", GPUVM_PARAM_U64, "0", "CTAs in all, one per SM while there are SMs (0: blocks_per_sm "
 				       "on every SM)"},
 	{"op", GPUVM_PARAM_CHOICE, "read|write",
@@ -716,12 +714,11 @@ static const struct gpuvm_param_def l2bw_params[] = {
 };
 
 static const struct gpuvm_param_range l2bw_ranges[] = {
-	{"bytes", 4, 4ull << 30},
-	{"passes", 1, 1024},
-	{"blocks_per_sm", 1, 64},
-	{"block", 32, 1024},
-	{"width", 4, 16},
-	{"ctas", 0, 1u << 20},
+	GPUVM_RANGE("bytes", 4, 4ull << 30),
+	GPUVM_RANGE("passes", 1, 1024),
+	GPUVM_RANGE("blocks_per_sm", 1, 64),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	GPUVM_RANGE("ctas", 0, 1u << 20),
 };
 
 static int l2bw_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -739,14 +736,11 @@ static int l2bw_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	    gpuvm_params_choice(p, "op", "read|write", &c.op, err) < 0)
 		return -1;
 	if (c.op == 1 && c.width != 16)
-		return gpuvm_fail(err, "--workload", 0, "op", "write stores 16 bytes a thread: give width=16");
-	if (c.width != 4 && c.width != 16)
-		return gpuvm_fail(err, "--workload", 0, "width", "must be 4 or 16 (bytes a thread loads)");
+		return gpuvm_params_constraint(err, "op",
+					       "write stores 16 bytes a thread: give width=16");
 	if (c.bytes % c.width)
-		return gpuvm_fail(err, "--workload", 0, "bytes", "must be a multiple of width (%llu)",
-				  (unsigned long long)c.width);
-	if (c.block % 32)
-		return gpuvm_fail(err, "--workload", 0, "block", "must be a multiple of 32");
+		return gpuvm_params_constraint(err, "bytes", "a multiple of width (%llu)",
+					       (unsigned long long)c.width);
 	c.sms = cfg->sms;
 	return calib_source("ubench-l2", l2bw_host, &c, sizeof c, out, err);
 }
@@ -761,4 +755,5 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_l2 = {
 	.ranges = l2bw_ranges,
 	.n_ranges = sizeof l2bw_ranges / sizeof l2bw_ranges[0],
 	.create = l2bw_create,
+	.constraints = "op=write needs width=16; bytes a multiple of width",
 };

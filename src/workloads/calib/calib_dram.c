@@ -76,8 +76,8 @@ static const struct gpuvm_param_def loaded_params[] = {
 };
 
 static const struct gpuvm_param_range loaded_ranges[] = {
-	{"warps", 1, 32}, {"stream", 0, 64ull << 30}, {"elems", 2, 1ull << 33},
-	{"footprint", 128, 64ull << 30}, {"steps", 0, 1ull << 26},
+	GPUVM_RANGE("warps", 1, 32), GPUVM_RANGE("stream", 0, 64ull << 30), GPUVM_RANGE_POW2("elems", 2, 1ull << 33),
+	GPUVM_RANGE("footprint", 128, 64ull << 30), GPUVM_RANGE("steps", 0, 1ull << 26),
 };
 
 static int loaded_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -94,10 +94,8 @@ static int loaded_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	    gpuvm_params_size(p, "footprint", &c.footprint, err) < 0 ||
 	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0)
 		return -1;
-	if (c.elems & (c.elems - 1))
-		return gpuvm_fail(err, "--workload", 0, "elems", "must be a power of two");
 	if (c.writes >= 2 && c.elems * 4 < LOADED_L2_WINDOW_BYTES)
-		return gpuvm_fail(err, "--workload", 0, "elems",
+		return gpuvm_params_constraint(err, "elems",
 				  "mode=%s needs halves of at least 2 MiB (elems >= %llu)",
 				  c.writes == 2 ? "copyl2" : "copyfroml2", LOADED_L2_WINDOW_BYTES / 4);
 	uint64_t nodes = c.footprint / 128;
@@ -120,6 +118,7 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_loaded = {
 	.ranges = loaded_ranges,
 	.n_ranges = sizeof loaded_ranges / sizeof loaded_ranges[0],
 	.create = loaded_create,
+	.constraints = "mode=copyl2 or copyfroml2 needs elems >= 2 MiB / 4",
 };
 
 /* ------------------------------------------------------------ warpload */
@@ -167,7 +166,7 @@ static const struct gpuvm_param_def warpload_params[] = {
 };
 
 static const struct gpuvm_param_range warpload_ranges[] = {
-	{"steps", 1, 1u << 20}, {"warps", 1, 65536},
+	GPUVM_RANGE("steps", 1, 1u << 20), GPUVM_RANGE("warps", 1, 65536),
 };
 
 static int warpload_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,

@@ -547,12 +547,6 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 						      GPUVM_ALLOC_HOST_PINNED};
 	c.app = (enum sl1_app)app;
 	c.mem = kinds[mem];
-	if (sl1 > 1)
-		return gpuvm_fail(err, "--workload", 0, "sl1", "must be 0 or 1, not %llu",
-				  (unsigned long long)sl1);
-	if (verify > 1)
-		return gpuvm_fail(err, "--workload", 0, "verify", "must be 0 or 1, not %llu",
-				  (unsigned long long)verify);
 	c.sl1 = (int)sl1;
 	c.verify = (int)verify;
 	c.sms = cfg->sms;
@@ -571,19 +565,27 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	if (c.tps > (uint64_t)cfg->max_warps_per_sm * GPUVM_WARP_LANES)
 		return gpuvm_fail(err, "--workload", 0, "tps", "%llu is more than the %u threads an SM runs",
 				  (unsigned long long)c.tps, cfg->max_warps_per_sm * GPUVM_WARP_LANES);
-	if (c.app == APP_MM && (c.block % 16 || c.block < 16))
-		return gpuvm_fail(err, "--workload", 0, "block", "mm needs a multiple of 16");
 	/* upper bounds: mm's CPU reference is n^3 (1024: ~1 s), K-means' CTAs
 	 * buffer their whole trace (a barrier, docs/simt.md) */
-	if (suite_check_range("size", c.size, c.app == APP_MM ? 16 : c.app == APP_KMEANS ? 1 : 256,
-			      c.app == APP_MM ? 1024 : c.app == APP_KMEANS ? 1ull << 22 : 1ull << 32, err))
-		return -1;
+	uint64_t size_min = c.app == APP_MM ? 16 : c.app == APP_KMEANS ? 1 : 256;
+	uint64_t size_max = c.app == APP_MM ? 1024 : c.app == APP_KMEANS ? 1ull << 22 : 1ull << 32;
+	if (c.size < size_min || c.size > size_max)
+		return gpuvm_params_constraint(err, "size", "%llu..%llu for app=%s",
+					       (unsigned long long)size_min,
+					       (unsigned long long)size_max, app_names[c.app]);
 	struct sl1_run_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	*u = c;
 	return simt_program_source("sl1", sl1_host, u, free, out, err);
 }
+
+static const struct gpuvm_param_range sl1_ranges[] = {
+	GPUVM_RANGE("sl1", 0, 1),
+	GPUVM_RANGE("verify", 0, 1),
+	GPUVM_RANGE("size", 0, 4294967296.0),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+};
 
 const struct gpuvm_workload_def gpuvm_workload_sl1 = {
 	.name = "sl1",
@@ -594,5 +596,8 @@ const struct gpuvm_workload_def gpuvm_workload_sl1 = {
 		       "(mm); 8 B x size (mca)",
 	.params = sl1_params,
 	.n_params = sizeof sl1_params / sizeof sl1_params[0],
+	GPUVM_WORKLOAD_RANGES(sl1_ranges),
+	.constraints = "size 16..1024 for app=mm, 1..2^22 for kmeans, 256..2^32 for the others "
+		       "(0: the app's default); tps at most the threads an SM runs",
 	.create = sl1_create,
 };

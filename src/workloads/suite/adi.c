@@ -123,9 +123,7 @@ static int adi_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	(void)seed; /* PolyBench's inputs are deterministic */
 	struct adi_cfg c = {.n = 1024, .tsteps = 1};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "tsteps", &c.tsteps, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 3, 1u << 16, err) ||
-	    suite_check_range("tsteps", c.tsteps, 1, 1000, err))
+	    gpuvm_params_u64(p, "tsteps", &c.tsteps, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	struct adi_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -134,11 +132,18 @@ static int adi_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return simt_program_source("adi", adi_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range adi_ranges[] = {
+	GPUVM_RANGE("n", 3, 1u << 16),
+	GPUVM_RANGE("tsteps", 1, 1000),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_adi = {
 	.name = "adi",
 	.summary = "PolyBench/GPU ADI: row sweeps (thread per row) and per-row column-sweep launches",
 	.working_set = "12 B x n^2 (n=1024: 12 MiB; n=26755: 8 GiB)",
 	.params = adi_params,
 	.n_params = sizeof adi_params / sizeof adi_params[0],
+	GPUVM_WORKLOAD_RANGES(adi_ranges),
 	.create = adi_create,
 };

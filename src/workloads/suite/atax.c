@@ -95,10 +95,13 @@ static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 		c.n = 4096;
 	c.block_x = c.variant ? 32 : 256;
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 17, err) ||
-	    suite_check_range("block_x", c.block_x, 1, c.variant ? 128 : 1024, err))
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
+	/* the polybench-gpu blocks are block_x x 8 threads */
+	if (c.variant && c.block_x > 128)
+		return gpuvm_params_constraint(err, "block_x",
+					       "at most 128 with variant=polybench-gpu (blocks of "
+					       "block_x x 8 threads)");
 	struct atax_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -106,11 +109,20 @@ static int atax_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return simt_program_source("atax", atax_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range atax_ranges[] = {
+	GPUVM_RANGE("n", 1, 1u << 17),
+	GPUVM_RANGE("block_x", 1, 1024),
+	SUITE_COMMON_RANGES,
+	SUITE_LAUNCHES_RANGE,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_atax = {
 	.name = "atax",
 	.summary = "ATAX: y = A^T (A x), thread per row then per column (UVMSmart or PolyBench/GPU blocks)",
 	.working_set = "4 B x n^2 + 12 B x n (n=46341: 8 GiB)",
 	.params = atax_params,
 	.n_params = sizeof atax_params / sizeof atax_params[0],
+	GPUVM_WORKLOAD_RANGES(atax_ranges),
+	.constraints = "block_x at most 128 with variant=polybench-gpu",
 	.create = atax_create,
 };

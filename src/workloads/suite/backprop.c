@@ -209,17 +209,19 @@ static int bp_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 {
 	(void)cfg;
 	struct bp_cfg c = {.in = 131056, .seed = seed};
-	if (gpuvm_params_u64(p, "in", &c.in, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("in", c.in, 16, 1u << 26, err))
+	if (gpuvm_params_u64(p, "in", &c.in, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (c.in % BP_HEIGHT)
-		return gpuvm_fail(err, "--workload", 0, "in", "must be a multiple of 16");
 	struct bp_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	*u = c;
 	return simt_program_source("backprop", bp_host, u, free, out, err);
 }
+
+static const struct gpuvm_param_range backprop_ranges[] = {
+	GPUVM_RANGE_STEP("in", 16, 1u << 26, BP_HEIGHT),
+	SUITE_COMMON_RANGES,
+};
 
 const struct gpuvm_workload_def gpuvm_workload_backprop = {
 	.name = "backprop",
@@ -228,5 +230,6 @@ const struct gpuvm_workload_def gpuvm_workload_backprop = {
 		       "26.5 MiB; in=40518560: 8 GiB)",
 	.params = bp_params,
 	.n_params = sizeof bp_params / sizeof bp_params[0],
+	GPUVM_WORKLOAD_RANGES(backprop_ranges),
 	.create = bp_create,
 };

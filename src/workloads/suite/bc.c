@@ -185,7 +185,6 @@ static int bc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	static const struct graph_input_defaults def = {"rmat-14-16", 1u << 16, 8};
 	if (suite_opts_parse(p, &c->o, err) ||
 	    gpuvm_params_u64(p, "sources", &c->sources, err) < 0 ||
-	    suite_check_range("sources", c->sources, 1, 1u << 31, err) ||
 	    graph_input_load(p, seed, 0, &def, &c->in, err)) {
 		free(c);
 		return -1;
@@ -193,11 +192,18 @@ static int bc_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return simt_program_source("bc", bc_host, c, bc_free, out, err);
 }
 
+static const struct gpuvm_param_range bc_ranges[] = {
+	GPUVM_RANGE("sources", 1, 1u << 31),
+	GRAPH_INPUT_RANGES,
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_bc = {
 	.name = "bc",
 	.summary = "Pannotia betweenness centrality (BFS path counts, backtrack on the transpose)",
 	.working_set = "24 B x vertices + 8 B x edges",
 	.params = bc_params,
 	.n_params = sizeof bc_params / sizeof bc_params[0],
+	GPUVM_WORKLOAD_RANGES(bc_ranges),
 	.create = bc_create,
 };

@@ -145,11 +145,17 @@ static int bfs_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return simt_program_source("bfs", bfs_host, c, bfs_free, out, err);
 }
 
+static const struct gpuvm_param_range bfs_ranges[] = {
+	GRAPH_INPUT_RANGES,
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_bfs = {
 	.name = "bfs",
 	.summary = "Rodinia BFS (frontier masks, host loop on a flag) over a uniform, R-MAT or file graph",
 	.working_set = "11 B x vertices + 4 B x edges (edges: stored directed edges)",
 	.params = bfs_params,
 	.n_params = sizeof bfs_params / sizeof bfs_params[0],
+	GPUVM_WORKLOAD_RANGES(bfs_ranges),
 	.create = bfs_create,
 };

@@ -70,11 +70,17 @@ static int bicg_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return suite_pb_mv_source("bicg", bicg_host, 256, 1, p, out, err);
 }
 
+static const struct gpuvm_param_range bicg_ranges[] = {
+	SUITE_PB_MV_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_bicg = {
 	.name = "bicg",
 	.summary = "BiCG kernels: s = A^T r, q = A p, a thread per element (PolyBench/GPU, 256 x 1)",
 	.working_set = "4 B x n^2 + 16 B x n (n=46341: 8 GiB)",
 	.params = bicg_params,
 	.n_params = sizeof bicg_params / sizeof bicg_params[0],
+	GPUVM_WORKLOAD_RANGES(bicg_ranges),
+	.constraints = SUITE_PB_MV_CONSTRAINTS,
 	.create = bicg_create,
 };

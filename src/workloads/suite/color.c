@@ -164,11 +164,17 @@ static int color_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	return simt_program_source("color", color_host, c, color_free, out, err);
 }
 
+static const struct gpuvm_param_range color_ranges[] = {
+	GRAPH_INPUT_RANGES,
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_color = {
 	.name = "color",
 	.summary = "Pannotia max-min graph colouring (two colours per round), undirected",
 	.working_set = "20 B x vertices + 4 B x edges (edges after symmetrizing)",
 	.params = color_params,
 	.n_params = sizeof color_params / sizeof color_params[0],
+	GPUVM_WORKLOAD_RANGES(color_ranges),
 	.create = color_create,
 };

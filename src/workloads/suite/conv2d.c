@@ -73,9 +73,7 @@ static int conv2d_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	(void)cfg;
 	struct conv2d_cfg c = {.n = 1024, .seed = seed, .block_x = 32};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 3, 1u << 17, err) ||
-	    suite_check_range("block_x", c.block_x, 1, 128, err))
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	struct conv2d_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -84,11 +82,19 @@ static int conv2d_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	return simt_program_source("2dconv", conv2d_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range conv2d_ranges[] = {
+	GPUVM_RANGE("n", 3, 1u << 17),
+	GPUVM_RANGE("block_x", 1, 128),
+	SUITE_COMMON_RANGES,
+	SUITE_LAUNCHES_RANGE,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_conv2d = {
 	.name = "2dconv",
 	.summary = "PolyBench/GPU 2DCONV: 3x3 convolution of an n x n float image",
 	.working_set = "8 B x n^2 (n=32768: 8 GiB)",
 	.params = conv2d_params,
 	.n_params = sizeof conv2d_params / sizeof conv2d_params[0],
+	GPUVM_WORKLOAD_RANGES(conv2d_ranges),
 	.create = conv2d_create,
 };

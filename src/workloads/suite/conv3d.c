@@ -84,9 +84,7 @@ static int conv3d_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	(void)seed; /* the source's input is not random */
 	struct conv3d_cfg c = {.n = 256, .block_x = 32};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 3, 2048, err) ||
-	    suite_check_range("block_x", c.block_x, 1, 128, err))
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	struct conv3d_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -95,6 +93,12 @@ static int conv3d_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	return simt_program_source("3dconv", conv3d_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range conv3d_ranges[] = {
+	GPUVM_RANGE("n", 3, 2048),
+	GPUVM_RANGE("block_x", 1, 128),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_conv3d = {
 	.name = "3dconv",
 	.summary = "PolyBench/GPU 3DCONV: 3x3x3-neighbourhood convolution of an n^3 float volume, a "
@@ -102,5 +106,6 @@ const struct gpuvm_workload_def gpuvm_workload_conv3d = {
 	.working_set = "8 B x n^3 (n=1024: 8 GiB)",
 	.params = conv3d_params,
 	.n_params = sizeof conv3d_params / sizeof conv3d_params[0],
+	GPUVM_WORKLOAD_RANGES(conv3d_ranges),
 	.create = conv3d_create,
 };

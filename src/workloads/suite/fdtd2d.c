@@ -112,9 +112,7 @@ static int fdtd_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	(void)seed;
 	struct fdtd_cfg c = {.n = 1200, .steps = 5};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 2, 1u << 17, err) ||
-	    suite_check_range("steps", c.steps, 1, 1u << 20, err))
+	    gpuvm_params_u64(p, "steps", &c.steps, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	struct fdtd_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -123,11 +121,18 @@ static int fdtd_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return simt_program_source("fdtd-2d", fdtd_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range fdtd2d_ranges[] = {
+	GPUVM_RANGE("n", 2, 1u << 17),
+	GPUVM_RANGE("steps", 1, 1u << 20),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_fdtd2d = {
 	.name = "fdtd-2d",
 	.summary = "PolyBench/GPU FDTD-2D: ey, ex, hz field updates, 3 kernels per time step",
 	.working_set = "12 B x n^2 + 8 B x n (n=26755: 8 GiB)",
 	.params = fdtd_params,
 	.n_params = sizeof fdtd_params / sizeof fdtd_params[0],
+	GPUVM_WORKLOAD_RANGES(fdtd2d_ranges),
 	.create = fdtd_create,
 };

@@ -112,17 +112,24 @@ static int fwt_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	struct fwt_cfg c = {.log2data = 23, .log2kernel = 7, .seed = seed};
 	if (gpuvm_params_u64(p, "log2data", &c.log2data, err) < 0 ||
 	    gpuvm_params_u64(p, "log2kernel", &c.log2kernel, err) < 0 ||
-	    suite_opts_parse(p, &c.o, err) ||
-	    /* below 2^10 the passes' grid is empty (the sample's too) */
-	    suite_check_range("log2data", c.log2data, 10, 30, err) ||
-	    suite_check_range("log2kernel", c.log2kernel, 0, c.log2data, err))
+	    suite_opts_parse(p, &c.o, err))
 		return -1;
+	if (c.log2kernel > c.log2data)
+		return gpuvm_params_constraint(err, "log2kernel", "at most log2data (%llu)",
+					       (unsigned long long)c.log2data);
 	struct fwt_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
 	*u = c;
 	return simt_program_source("fwt", fwt_host, u, free, out, err);
 }
+
+static const struct gpuvm_param_range fwt_ranges[] = {
+	/* below 2^10 the passes' grid is empty (the sample's too) */
+	GPUVM_RANGE("log2data", 10, 30),
+	GPUVM_RANGE("log2kernel", 0, 30),
+	SUITE_COMMON_RANGES,
+};
 
 const struct gpuvm_workload_def gpuvm_workload_fwt = {
 	.name = "fwt",
@@ -131,5 +138,7 @@ const struct gpuvm_workload_def gpuvm_workload_fwt = {
 	.working_set = "8 B x 2^log2data",
 	.params = fwt_params,
 	.n_params = sizeof fwt_params / sizeof fwt_params[0],
+	GPUVM_WORKLOAD_RANGES(fwt_ranges),
+	.constraints = "log2kernel at most log2data",
 	.create = fwt_create,
 };

@@ -69,11 +69,17 @@ static int gemm_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return suite_square_source("gemm", gemm_host, 512, p, out, err);
 }
 
+static const struct gpuvm_param_range gemm_ranges[] = {
+	SUITE_SQUARE_RANGES,
+	SUITE_LAUNCHES_RANGE,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_gemm = {
 	.name = "gemm",
 	.summary = "GEMM: C = alpha A B + beta C, one thread per element (PolyBench/GPU, 32 x 8 blocks)",
 	.working_set = "12 B x n^2 (n=26755: 8 GiB)",
 	.params = gemm_params,
 	.n_params = sizeof gemm_params / sizeof gemm_params[0],
+	GPUVM_WORKLOAD_RANGES(gemm_ranges),
 	.create = gemm_create,
 };

@@ -67,11 +67,17 @@ static int gesummv_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	return suite_pb_mv_source("gesummv", gesummv_host, 256, 1, p, out, err);
 }
 
+static const struct gpuvm_param_range gesummv_ranges[] = {
+	SUITE_PB_MV_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_gesummv = {
 	.name = "gesummv",
 	.summary = "GESUMMV: y = alpha A x + beta B x, a thread per row (PolyBench/GPU, 256 x 1 blocks)",
 	.working_set = "8 B x n^2 + 12 B x n (n=32768: 8 GiB)",
 	.params = gesummv_params,
 	.n_params = sizeof gesummv_params / sizeof gesummv_params[0],
+	GPUVM_WORKLOAD_RANGES(gesummv_ranges),
+	.constraints = SUITE_PB_MV_CONSTRAINTS,
 	.create = gesummv_create,
 };

@@ -37,6 +37,10 @@
 	{"symmetrize", GPUVM_PARAM_CHOICE, "auto|1|0",                                       \
 	 "add reverse edges (auto: R-MAT yes, as Graph500's undirected graphs; others as stored)"}
 
+/* Their ranges, listed in each graph workload's range table */
+#define GRAPH_INPUT_RANGES                                                                  \
+	GPUVM_RANGE("vertices", 2, 1ull << 30), GPUVM_RANGE("degree", 1, 1024)
+
 enum graph_input_flags {
 	GRAPH_WEIGHTS = 1,    /* the kernel needs edge weights (generated if absent) */
 	GRAPH_UNDIRECTED = 2, /* the algorithm needs an undirected graph: always symmetrize */

@@ -150,10 +150,7 @@ static int hs_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	struct hs_cfg c = {.n = 1024, .pyramid = 2, .iters = 8, .seed = seed};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
 	    gpuvm_params_u64(p, "pyramid", &c.pyramid, err) < 0 ||
-	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 2, 1u << 15, err) ||
-	    suite_check_range("pyramid", c.pyramid, 1, HS_BLOCK / 2 - 1, err) ||
-	    suite_check_range("iters", c.iters, 1, 1u << 20, err))
+	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	struct hs_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -162,11 +159,19 @@ static int hs_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return simt_program_source("hotspot", hs_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range hotspot_ranges[] = {
+	GPUVM_RANGE("n", 2, 1u << 15),
+	GPUVM_RANGE("pyramid", 1, HS_BLOCK / 2 - 1),
+	GPUVM_RANGE("iters", 1, 1u << 20),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_hotspot = {
 	.name = "hotspot",
 	.summary = "Rodinia hotspot: thermal stencil, shared-memory pyramid (temporal blocking) with barriers",
 	.working_set = "12 B x n^2 (n=1024: 12 MiB; n=26755: 8 GiB)",
 	.params = hs_params,
 	.n_params = sizeof hs_params / sizeof hs_params[0],
+	GPUVM_WORKLOAD_RANGES(hotspot_ranges),
 	.create = hs_create,
 };

@@ -126,11 +126,8 @@ static int lud_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	(void)cfg;
 	(void)seed; /* the input matrix is deterministic, as in Rodinia */
 	struct lud_cfg c = {.n = 256};
-	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 32, 1u << 16, err))
+	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (c.n % LUD_BLOCK)
-		return gpuvm_fail(err, "--workload", 0, "n", "must be a multiple of 16");
 	struct lud_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -138,11 +135,17 @@ static int lud_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return simt_program_source("lud", lud_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range lud_ranges[] = {
+	GPUVM_RANGE_STEP("n", 32, 1u << 16, LUD_BLOCK),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_lud = {
 	.name = "lud",
 	.summary = "Rodinia lud: blocked LU (diagonal, perimeter, internal kernels per 16 columns)",
 	.working_set = "4 B x n^2 (n=256: 256 KiB; n=46352: 8 GiB)",
 	.params = lud_params,
 	.n_params = sizeof lud_params / sizeof lud_params[0],
+	GPUVM_WORKLOAD_RANGES(lud_ranges),
 	.create = lud_create,
 };

@@ -177,11 +177,17 @@ static int mis_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return simt_program_source("mis", mis_host, c, mis_free, out, err);
 }
 
+static const struct gpuvm_param_range mis_ranges[] = {
+	GRAPH_INPUT_RANGES,
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_mis = {
 	.name = "mis",
 	.summary = "Pannotia maximal independent set (random values, mis1/mis2/mis3 rounds), undirected",
 	.working_set = "24 B x vertices + 4 B x edges (edges after symmetrizing)",
 	.params = mis_params,
 	.n_params = sizeof mis_params / sizeof mis_params[0],
+	GPUVM_WORKLOAD_RANGES(mis_ranges),
 	.create = mis_create,
 };

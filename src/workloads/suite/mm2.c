@@ -79,11 +79,16 @@ static int mm2_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return suite_square_source("2mm", mm2_host, 1024, p, out, err);
 }
 
+static const struct gpuvm_param_range mm2_ranges[] = {
+	SUITE_SQUARE_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_mm2 = {
 	.name = "2mm",
 	.summary = "2MM: D = alpha A B C + beta D, two products (PolyBench/GPU, 32 x 8 blocks)",
 	.working_set = "20 B x n^2 (n=20724: 8 GiB)",
 	.params = mm2_params,
 	.n_params = sizeof mm2_params / sizeof mm2_params[0],
+	GPUVM_WORKLOAD_RANGES(mm2_ranges),
 	.create = mm2_create,
 };

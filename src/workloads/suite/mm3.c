@@ -73,11 +73,16 @@ static int mm3_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return suite_square_source("3mm", mm3_host, 512, p, out, err);
 }
 
+static const struct gpuvm_param_range mm3_ranges[] = {
+	SUITE_SQUARE_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_mm3 = {
 	.name = "3mm",
 	.summary = "3MM: G = (A B)(C D), three products (PolyBench/GPU, 32 x 8 blocks)",
 	.working_set = "28 B x n^2 (n=17515: 8 GiB)",
 	.params = mm3_params,
 	.n_params = sizeof mm3_params / sizeof mm3_params[0],
+	GPUVM_WORKLOAD_RANGES(mm3_ranges),
 	.create = mm3_create,
 };

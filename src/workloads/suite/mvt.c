@@ -73,11 +73,17 @@ static int mvt_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	return suite_pb_mv_source("mvt", mvt_host, 32, 8, p, out, err);
 }
 
+static const struct gpuvm_param_range mvt_ranges[] = {
+	SUITE_PB_MV_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_mvt = {
 	.name = "mvt",
 	.summary = "MVT: x1 += A y1, x2 += A^T y2, a thread per element (PolyBench/GPU, 32 x 8 blocks)",
 	.working_set = "4 B x n^2 + 16 B x n (n=46341: 8 GiB)",
 	.params = mvt_params,
 	.n_params = sizeof mvt_params / sizeof mvt_params[0],
+	GPUVM_WORKLOAD_RANGES(mvt_ranges),
+	.constraints = SUITE_PB_MV_CONSTRAINTS,
 	.create = mvt_create,
 };

@@ -125,12 +125,8 @@ static int nw_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	(void)cfg;
 	struct nw_cfg c = {.n = 1024, .penalty = 10, .seed = seed};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "penalty", &c.penalty, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 16, 1u << 15, err) ||
-	    suite_check_range("penalty", c.penalty, 0, 1000, err))
+	    gpuvm_params_u64(p, "penalty", &c.penalty, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (c.n % NW_BLOCK)
-		return gpuvm_fail(err, "--workload", 0, "n", "must be a multiple of 16");
 	struct nw_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -138,11 +134,18 @@ static int nw_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return simt_program_source("nw", nw_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range nw_ranges[] = {
+	GPUVM_RANGE_STEP("n", 16, 1u << 15, NW_BLOCK),
+	GPUVM_RANGE("penalty", 0, 1000),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_nw = {
 	.name = "nw",
 	.summary = "Rodinia nw: Needleman-Wunsch, 2 anti-diagonal tile sweeps (shared memory, barriers)",
 	.working_set = "8 B x (n+1)^2 (n=1024: 8 MiB; n=32768: 8 GiB)",
 	.params = nw_params,
 	.n_params = sizeof nw_params / sizeof nw_params[0],
+	GPUVM_WORKLOAD_RANGES(nw_ranges),
 	.create = nw_create,
 };

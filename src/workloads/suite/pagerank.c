@@ -119,7 +119,6 @@ static int pr_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	static const struct graph_input_defaults def = {"rmat-16-16", 1u << 20, 8};
 	if (suite_opts_parse(p, &c->o, err) ||
 	    gpuvm_params_u64(p, "iterations", &c->iterations, err) < 0 ||
-	    suite_check_range("iterations", c->iterations, 1, 10000, err) ||
 	    graph_input_load(p, seed, 0, &def, &c->in, err)) {
 		free(c);
 		return -1;
@@ -127,11 +126,18 @@ static int pr_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return simt_program_source("pagerank", pr_host, c, pr_free, out, err);
 }
 
+static const struct gpuvm_param_range pagerank_ranges[] = {
+	GPUVM_RANGE("iterations", 1, 10000),
+	GRAPH_INPUT_RANGES,
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_pagerank = {
 	.name = "pagerank",
 	.summary = "Pannotia PageRank (push with float atomics, 20 iterations) over any graph",
 	.working_set = "12 B x vertices + 4 B x edges",
 	.params = pr_params,
 	.n_params = sizeof pr_params / sizeof pr_params[0],
+	GPUVM_WORKLOAD_RANGES(pagerank_ranges),
 	.create = pr_create,
 };

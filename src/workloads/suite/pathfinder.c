@@ -88,13 +88,10 @@ static int pf_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	struct pf_cfg c = {.rows = 200, .cols = 50000, .pyramid = 20, .seed = seed};
 	if (gpuvm_params_u64(p, "rows", &c.rows, err) < 0 ||
 	    gpuvm_params_u64(p, "cols", &c.cols, err) < 0 ||
-	    gpuvm_params_u64(p, "pyramid", &c.pyramid, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("rows", c.rows, 2, 1ull << 31, err) ||
-	    suite_check_range("cols", c.cols, 1, 1ull << 31, err) ||
-	    suite_check_range("pyramid", c.pyramid, 1, PF_BLOCK / 2 - 1, err))
+	    gpuvm_params_u64(p, "pyramid", &c.pyramid, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	if (c.rows * c.cols > (1ull << 34))
-		return gpuvm_fail(err, "--workload", 0, "rows", "rows x cols must be at most 2^34");
+		return gpuvm_params_constraint(err, "rows", "rows x cols at most 2^34");
 	struct pf_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -102,11 +99,20 @@ static int pf_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return simt_program_source("pathfinder", pf_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range pathfinder_ranges[] = {
+	GPUVM_RANGE("rows", 2, 1ull << 31),
+	GPUVM_RANGE("cols", 1, 1ull << 31),
+	GPUVM_RANGE("pyramid", 1, PF_BLOCK / 2 - 1),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_pathfinder = {
 	.name = "pathfinder",
 	.summary = "Rodinia pathfinder: min-cost path DP, shared-memory pyramid with barriers",
 	.working_set = "4 B x rows x cols + 8 B x cols (rows=200: cols=10.7M for 8 GiB)",
 	.params = pf_params,
 	.n_params = sizeof pf_params / sizeof pf_params[0],
+	GPUVM_WORKLOAD_RANGES(pathfinder_ranges),
+	.constraints = "rows x cols at most 2^34",
 	.create = pf_create,
 };

@@ -168,14 +168,11 @@ static int ra_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	struct ra_cfg c = {.elems = 1u << 20, .threads = 65536, .seed = seed};
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
 	    gpuvm_params_choice(p, "kind", "hpcc|lookup", &c.kind, err) < 0 ||
-	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("elems", c.elems, 2, 1ull << 36, err) ||
-	    suite_check_range("threads", c.threads, 1, 1u << 30, err))
+	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (c.elems & (c.elems - 1))
-		return gpuvm_fail(err, "--workload", 0, "elems", "must be a power of two");
 	if (c.kind == 1 && c.elems > 1u << 30)
-		return gpuvm_fail(err, "--workload", 0, "elems", "kind=lookup takes at most 2^30 (32-bit indices)");
+		return gpuvm_params_constraint(err, "elems",
+					       "kind=lookup takes at most 2^30 (32-bit indices)");
 	if (c.threads > 4 * c.elems)
 		c.threads = 4 * c.elems;
 	struct ra_cfg *u = malloc(sizeof *u);
@@ -185,6 +182,12 @@ static int ra_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	return simt_program_source("ra", ra_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range ra_ranges[] = {
+	GPUVM_RANGE_POW2("elems", 2, 1ull << 36),
+	GPUVM_RANGE("threads", 1, 1u << 30),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_ra = {
 	.name = "ra",
 	.summary = "HPCC RandomAccess: 4 x elems atomic XOR updates at LFSR-random table entries "
@@ -192,5 +195,7 @@ const struct gpuvm_workload_def gpuvm_workload_ra = {
 	.working_set = "8 B x elems + 8 B x threads (elems=2^30: 8 GiB)",
 	.params = ra_params,
 	.n_params = sizeof ra_params / sizeof ra_params[0],
+	GPUVM_WORKLOAD_RANGES(ra_ranges),
+	.constraints = "elems at most 2^30 with kind=lookup",
 	.create = ra_create,
 };

@@ -64,9 +64,7 @@ static int scalarprod_create(const struct gpuvm_config *cfg, const struct gpuvm_
 	(void)seed;
 	struct scalarprod_cfg c = {.vectors = 256, .elements = 4096};
 	if (gpuvm_params_u64(p, "vectors", &c.vectors, err) < 0 ||
-	    gpuvm_params_u64(p, "elements", &c.elements, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("vectors", c.vectors, 1, 1u << 20, err) ||
-	    suite_check_range("elements", c.elements, 1, 1u << 24, err))
+	    gpuvm_params_u64(p, "elements", &c.elements, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	if (c.vectors * c.elements > (1ull << 31))
 		return gpuvm_fail(err, "--workload", 0, "elements",
@@ -78,11 +76,18 @@ static int scalarprod_create(const struct gpuvm_config *cfg, const struct gpuvm_
 	return simt_program_source("scalarprod", scalarprod_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range scalarprod_ranges[] = {
+	GPUVM_RANGE("vectors", 1, 1u << 20),
+	GPUVM_RANGE("elements", 1, 1u << 24),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_scalarprod = {
 	.name = "scalarprod",
 	.summary = "CUDA samples' scalarProd: vector-pair dot products, 1024 shared accumulators per CTA",
 	.working_set = "8 B x vectors x elements + 4 B x vectors",
 	.params = scalarprod_params,
 	.n_params = sizeof scalarprod_params / sizeof scalarprod_params[0],
+	GPUVM_WORKLOAD_RANGES(scalarprod_ranges),
 	.create = scalarprod_create,
 };

@@ -146,21 +146,13 @@ static int srad_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	    gpuvm_params_u64(p, "cols", &c.cols, err) < 0 ||
 	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 ||
 	    gpuvm_params_u64(p, "roi", &c.roi, err) < 0 ||
-	    gpuvm_params_double(p, "lambda", &c.lambda, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("rows", c.rows, 32, 1u << 16, err) ||
-	    suite_check_range("cols", c.cols, 32, 1u << 16, err) ||
-	    suite_check_range("iters", c.iters, 1, 1u << 20, err) ||
-	    suite_check_range("roi", c.roi, 1, 1u << 16, err))
+	    gpuvm_params_double(p, "lambda", &c.lambda, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	/* Rodinia requires multiples of 16 (one tile per thread block); the
-	 * kernels' edge handling needs two tiles each way */
-	if (c.rows % SRAD_BLOCK || c.cols % SRAD_BLOCK)
-		return gpuvm_fail(err, "--workload", 0, c.rows % SRAD_BLOCK ? "rows" : "cols",
-				  "must be a multiple of 16");
 	if (c.rows * c.cols > (1ull << 29))
-		return gpuvm_fail(err, "--workload", 0, "rows", "rows x cols must be at most 2^29");
+		return gpuvm_params_constraint(err, "rows", "rows x cols at most 2^29");
+	/* the table's range is closed: the ends are refused here */
 	if (!(c.lambda > 0 && c.lambda < 1))
-		return gpuvm_fail(err, "--workload", 0, "lambda", "must lie in (0, 1)");
+		return gpuvm_params_constraint(err, "lambda", "strictly between 0 and 1");
 	struct srad_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -168,11 +160,24 @@ static int srad_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return simt_program_source("srad", srad_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range srad_ranges[] = {
+	/* Rodinia requires multiples of 16 (one tile per thread block); the
+	 * kernels' edge handling needs two tiles each way */
+	GPUVM_RANGE_STEP("rows", 32, 1u << 16, SRAD_BLOCK),
+	GPUVM_RANGE_STEP("cols", 32, 1u << 16, SRAD_BLOCK),
+	GPUVM_RANGE("lambda", 0, 1),
+	GPUVM_RANGE("iters", 1, 1u << 20),
+	GPUVM_RANGE("roi", 1, 1u << 16),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_srad = {
 	.name = "srad",
 	.summary = "Rodinia srad_v2: anisotropic diffusion, 2 shared-memory tiled kernels per iteration",
 	.working_set = "24 B x rows x cols (1024^2: 24 MiB; 18928^2: 8 GiB)",
 	.params = srad_params,
 	.n_params = sizeof srad_params / sizeof srad_params[0],
+	GPUVM_WORKLOAD_RANGES(srad_ranges),
+	.constraints = "rows x cols at most 2^29; lambda strictly between 0 and 1",
 	.create = srad_create,
 };

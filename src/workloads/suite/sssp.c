@@ -179,11 +179,17 @@ static int sssp_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return simt_program_source("sssp", sssp_host, c, sssp_free, out, err);
 }
 
+static const struct gpuvm_param_range sssp_ranges[] = {
+	GRAPH_INPUT_RANGES,
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_sssp = {
 	.name = "sssp",
 	.summary = "UVMSmart/Harish sssp (mask, cost, updating cost; atomicMin relaxation) over a weighted graph",
 	.working_set = "13 B x vertices + 8 B x edges",
 	.params = sssp_params,
 	.n_params = sizeof sssp_params / sizeof sssp_params[0],
+	GPUVM_WORKLOAD_RANGES(sssp_ranges),
 	.create = sssp_create,
 };

@@ -104,14 +104,10 @@ static int stencil_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	struct stencil_cfg c = {.nx = 512, .ny = 512, .nz = 64, .iters = 10, .seed = seed};
 	if (gpuvm_params_u64(p, "nx", &c.nx, err) < 0 || gpuvm_params_u64(p, "ny", &c.ny, err) < 0 ||
 	    gpuvm_params_u64(p, "nz", &c.nz, err) < 0 ||
-	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("nx", c.nx, 3, 1u << 16, err) ||
-	    suite_check_range("ny", c.ny, 3, 1u << 16, err) ||
-	    suite_check_range("nz", c.nz, 3, 1u << 16, err) ||
-	    suite_check_range("iters", c.iters, 1, 1u << 20, err))
+	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	if (c.nx * c.ny * c.nz > (1ull << 34))
-		return gpuvm_fail(err, "--workload", 0, "nx", "nx*ny*nz must be at most 2^34");
+		return gpuvm_params_constraint(err, "nx", "nx x ny x nz at most 2^34");
 	struct stencil_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -119,11 +115,21 @@ static int stencil_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	return simt_program_source("stencil", stencil_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range stencil_ranges[] = {
+	GPUVM_RANGE("nx", 3, 1u << 16),
+	GPUVM_RANGE("ny", 3, 1u << 16),
+	GPUVM_RANGE("nz", 3, 1u << 16),
+	GPUVM_RANGE("iters", 1, 1u << 20),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_stencil = {
 	.name = "stencil",
 	.summary = "Parboil stencil: 7-point 3-D Jacobi, a thread per (x,y) column walking z",
 	.working_set = "8 B x nx*ny*nz (1024x1024x1024: 8 GiB)",
 	.params = stencil_params,
 	.n_params = sizeof stencil_params / sizeof stencil_params[0],
+	GPUVM_WORKLOAD_RANGES(stencil_ranges),
+	.constraints = "nx x ny x nz at most 2^34",
 	.create = stencil_create,
 };

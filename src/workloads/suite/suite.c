@@ -18,27 +18,16 @@ int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct 
 	uint64_t v = 0;
 	if (gpuvm_params_u64(p, "verify", &v, err) < 0)
 		return -1;
-	if (v > 1)
-		return gpuvm_fail(err, "--workload", 0, "verify", "must be 0 or 1");
 	o->verify = (int)v;
 	o->launches = 1;
-	if (gpuvm_params_u64(p, "launches", &o->launches, err) < 0 ||
-	    suite_check_range("launches", o->launches, 1, 4096, err))
+	if (gpuvm_params_u64(p, "launches", &o->launches, err) < 0)
 		return -1;
 	/* the references check one run; mvt and gemm accumulate into their
 	 * outputs, so N runs have another answer */
 	if (o->verify && o->launches > 1)
-		return gpuvm_fail(err, "--workload", 0, "verify",
-				  "checks one run of the kernels: give launches=1 with verify=1");
-	return 0;
-}
-
-int suite_check_range(const char *key, uint64_t n, uint64_t lo, uint64_t hi,
-		      struct gpuvm_error *err)
-{
-	if (n < lo || n > hi)
-		return gpuvm_fail(err, "--workload", 0, key, "must be between %llu and %llu",
-				  (unsigned long long)lo, (unsigned long long)hi);
+		return gpuvm_params_constraint(err, "verify",
+					       "checks one run of the kernels: give launches=1 with "
+					       "verify=1");
 	return 0;
 }
 
@@ -97,13 +86,15 @@ int suite_pb_mv_source(const char *name, int (*host)(struct simt_host *, void *)
 	struct suite_pb_mv_cfg c = {.n = 4096, .block_x = default_block_x, .block_y = default_block_y};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
 	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 ||
-	    gpuvm_params_u64(p, "block_y", &c.block_y, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 17, err) ||
-	    suite_check_range("block_x", c.block_x, 1, 1024, err) ||
-	    suite_check_range("block_y", c.block_y, 1, 1024 / c.block_x, err))
+	    gpuvm_params_u64(p, "block_y", &c.block_y, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
+	if (c.block_x * c.block_y > 1024)
+		return gpuvm_params_constraint(err, "block_y",
+					       "block_x x block_y at most 1024 (here %llu x %llu)",
+					       (unsigned long long)c.block_x,
+					       (unsigned long long)c.block_y);
 	if (c.o.verify && c.block_y != 1)
-		return gpuvm_fail(err, "--workload", 0, "verify",
+		return gpuvm_params_constraint(err, "verify",
 				  "needs block_y=1: the %llu rows of threads of a block work on the same "
 				  "elements and their stores race, as on the GPU, so no one result is right",
 				  (unsigned long long)c.block_y);
@@ -120,9 +111,7 @@ int suite_square_source(const char *name, int (*host)(struct simt_host *, void *
 {
 	struct suite_square_cfg c = {.n = default_n, .block_x = 32};
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 ||
-	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err) ||
-	    suite_check_range("n", c.n, 1, 1u << 15, err) ||
-	    suite_check_range("block_x", c.block_x, 1, 128, err))
+	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
 	struct suite_square_cfg *u = malloc(sizeof *u);
 	if (!u)

@@ -26,6 +26,11 @@
 	 "runs of the kernel sequence back to back after one upload (1-4096), as a "      \
 	 "profiler's repeated launches; verify=1 needs 1"}
 
+/* Their ranges: every suite workload's range table lists
+ * SUITE_COMMON_RANGES (and SUITE_LAUNCHES_RANGE where it takes launches=) */
+#define SUITE_COMMON_RANGES GPUVM_RANGE("verify", 0, 1)
+#define SUITE_LAUNCHES_RANGE GPUVM_RANGE("launches", 1, 4096)
+
 struct suite_opts {
 	enum gpuvm_alloc_kind mem;
 	int verify;
@@ -35,10 +40,6 @@ struct suite_opts {
 /* Reads mem=, verify= and launches=; fails with a message naming the bad
  * value. */
 int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct gpuvm_error *err);
-
-/* Checks a size parameter n lies in [lo, hi] (messages name the key). */
-int suite_check_range(const char *key, uint64_t n, uint64_t lo, uint64_t hi,
-		      struct gpuvm_error *err);
 
 /* FNV-1a over bytes: the output digest in results. */
 uint64_t suite_digest(const void *data, uint64_t bytes);
@@ -73,6 +74,11 @@ struct suite_pb_mv_cfg {
 	 "of a block work on the same elements, racing, and verify=1 is refused"},        \
 	SUITE_COMMON_PARAMS, SUITE_LAUNCHES_PARAM
 
+#define SUITE_PB_MV_RANGES                                                                \
+	GPUVM_RANGE("n", 1, 1u << 17), GPUVM_RANGE("block_x", 1, 1024),                      \
+	GPUVM_RANGE("block_y", 1, 1024), SUITE_COMMON_RANGES, SUITE_LAUNCHES_RANGE
+#define SUITE_PB_MV_CONSTRAINTS "block_x x block_y at most 1024; verify=1 needs block_y=1"
+
 /* Reads SUITE_PB_MV_PARAMS into a new cfg and makes the program source
  * running host(h, cfg); verify=1 with block_y > 1 is refused (the racing
  * stores leave no single right answer). */
@@ -94,8 +100,10 @@ struct suite_square_cfg {
 	 "threads in x of the block_x x 8 blocks (the .cuh's DIM_THREAD_BLOCK_X: 32)"},   \
 	SUITE_COMMON_PARAMS
 
-/* Reads n (default_n unless given; 1 to 32768), block_x (1 to 128) and the
- * common two into a new cfg and makes the program source running
+#define SUITE_SQUARE_RANGES                                                               \
+	GPUVM_RANGE("n", 1, 1u << 15), GPUVM_RANGE("block_x", 1, 128), SUITE_COMMON_RANGES
+
+/* Reads n (default_n unless given), block_x and the common two into a new cfg and makes the program source running
  * host(h, cfg). */
 int suite_square_source(const char *name, int (*host)(struct simt_host *, void *),
 			uint64_t default_n, const struct gpuvm_params *p,

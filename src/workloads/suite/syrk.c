@@ -59,11 +59,16 @@ static int syrk_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	return suite_square_source("syrk", syrk_host, 1024, p, out, err);
 }
 
+static const struct gpuvm_param_range syrk_ranges[] = {
+	SUITE_SQUARE_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_syrk = {
 	.name = "syrk",
 	.summary = "SYRK: C = alpha A A^T + beta C, a thread per element (PolyBench/GPU, 32 x 8 blocks)",
 	.working_set = "8 B x n^2 (n=32768: 8 GiB)",
 	.params = syrk_params,
 	.n_params = sizeof syrk_params / sizeof syrk_params[0],
+	GPUVM_WORKLOAD_RANGES(syrk_ranges),
 	.create = syrk_create,
 };

@@ -69,8 +69,7 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (suite_check_range("elems", c.elems, 1, 1ull << 38, err) ||
-	    workload_check_launch(c.threads, c.block, err))
+	if (workload_check_launch(c.threads, c.block, err))
 		return -1;
 	struct triad_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -79,11 +78,19 @@ static int triad_create(const struct gpuvm_config *cfg, const struct gpuvm_param
 	return simt_program_source("stream-triad-simt", triad_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range stream_triad_simt_ranges[] = {
+	GPUVM_RANGE("elems", 1, 1ull << 38),
+	GPUVM_RANGE("threads", 1, 4294967296.0),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	SUITE_COMMON_RANGES,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt = {
 	.name = "stream-triad-simt",
 	.summary = "STREAM triad a = b + q*c as a kernel body on the SIMT executor (real data)",
 	.working_set = "24 B x elems",
 	.params = triad_params,
 	.n_params = sizeof triad_params / sizeof triad_params[0],
+	GPUVM_WORKLOAD_RANGES(stream_triad_simt_ranges),
 	.create = triad_create,
 };

@@ -93,9 +93,10 @@ static const struct gpuvm_param_def ubench_params[] = {
 };
 
 static const struct gpuvm_param_range ubench_ranges[] = {
-	{"steps", 1, 1 << 24},       {"passes", 1, 1024},  {"lane_stride", 1, 32},
-	{"work", 0, 1 << 20},        {"warps", 1, 32},     {"footprint", 4, 4ull << 30},
-	{"stride", 4, 1ull << 30},
+	GPUVM_RANGE("steps", 1, 1 << 24),       GPUVM_RANGE("passes", 1, 1024),  GPUVM_RANGE("lane_stride", 1, 32),
+	GPUVM_RANGE("work", 0, 1 << 20),        GPUVM_RANGE("warps", 1, 32),     GPUVM_RANGE("footprint", 4, 4ull << 30),
+	GPUVM_RANGE("stride", 4, 1ull << 30),
+	SUITE_COMMON_RANGES,
 };
 
 static int ubench_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,

@@ -68,8 +68,7 @@ static int vectoradd_create(const struct gpuvm_config *cfg, const struct gpuvm_p
 	if (gpuvm_params_u64(p, "n", &c.n, err) < 0 || gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
 	    suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (suite_check_range("n", c.n, 1, 1ull << 36, err) ||
-	    workload_check_launch(suite_div_up(c.n, c.block) * c.block, c.block, err))
+	if (workload_check_launch(suite_div_up(c.n, c.block) * c.block, c.block, err))
 		return -1;
 	struct vectoradd_cfg *u = malloc(sizeof *u);
 	if (!u)
@@ -78,11 +77,20 @@ static int vectoradd_create(const struct gpuvm_config *cfg, const struct gpuvm_p
 	return simt_program_source("vectoradd", vectoradd_host, u, free, out, err);
 }
 
+static const struct gpuvm_param_range vectoradd_ranges[] = {
+	GPUVM_RANGE("n", 1, 4294967296.0),
+	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	SUITE_COMMON_RANGES,
+	SUITE_LAUNCHES_RANGE,
+};
+
 const struct gpuvm_workload_def gpuvm_workload_vectoradd = {
 	.name = "vectoradd",
 	.summary = "CUDA samples' vectorAdd: C = A + B over n floats, one thread per element",
 	.working_set = "12 B x n",
 	.params = vectoradd_params,
 	.n_params = sizeof vectoradd_params / sizeof vectoradd_params[0],
+	GPUVM_WORKLOAD_RANGES(vectoradd_ranges),
+	.constraints = "n rounded up to whole blocks at most 2^32 threads",
 	.create = vectoradd_create,
 };
