@@ -587,6 +587,7 @@ static int sweep_main(struct args *a)
 		if (write_outputs(s, plot, &err) != 0) {
 			rc = 1;
 			fprintf(stderr, "gpuvm sweep: %s\n", err.msg);
+			sweep_checkpoint_explain(s);
 		} else {
 			sweep_checkpoint_remove(s);
 			if (!s->quiet && !stdout_taken(s))

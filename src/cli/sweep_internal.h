@@ -184,6 +184,8 @@ void sweep_cache_store(const struct sweep *s, const bool *from_cache);
 int sweep_run_all(struct sweep *s, size_t *failed, struct gpuvm_error *err);
 /* The sweep ended with its CSV written: the checkpoint is stale. */
 void sweep_checkpoint_remove(const struct sweep *s);
+/* The CSV failed at the end: a note on the checkpoint left, if any. */
+void sweep_checkpoint_explain(const struct sweep *s);
 
 /* gpuvm sweep merge (sweep_merge.c). */
 int sweep_merge_main(int argc, char **argv);

@@ -179,6 +179,7 @@ static void record_failure(struct sweep *s, size_t i, const char *msg)
 struct checkpoint {
 	char *path;
 	double next; /* monotonic seconds */
+	bool written; /* a checkpoint is on disk (its points stay resumable) */
 };
 
 static double now_s(void)
@@ -192,6 +193,7 @@ static void checkpoint_init(const struct sweep *s, struct checkpoint *c)
 {
 	c->path = NULL;
 	c->next = 0;
+	c->written = false;
 	struct stat st;
 	if (!s->csv || !strcmp(s->csv, "-"))
 		return;
@@ -221,12 +223,22 @@ static void checkpoint(const struct sweep *s, struct checkpoint *c)
 			rc = gpuvm_output_close(&o, &err);
 	}
 	if (rc) {
-		fprintf(stderr, "gpuvm sweep: note: no checkpoint (%s); the CSV is written at "
-				"the end\n", err.msg);
+		/* a failed write leaves the last checkpoint as it was (the
+		 * output is renamed into place whole, or not at all): say
+		 * which one a resume would find (issue 79: "no checkpoint"
+		 * with a one-row .partial on a full disk) */
+		if (c->written)
+			fprintf(stderr, "gpuvm sweep: note: checkpoint not updated (%s): %s keeps "
+					"the points of the last one; the CSV is written at the end\n",
+				err.msg, c->path);
+		else
+			fprintf(stderr, "gpuvm sweep: note: no checkpoint (%s); the CSV is written "
+					"at the end\n", err.msg);
 		free(c->path);
 		c->path = NULL;
 		return;
 	}
+	c->written = true;
 	double t1 = now_s();
 	c->next = t1 + 20 * (t1 - t0);
 }
@@ -244,6 +256,26 @@ void sweep_checkpoint_remove(const struct sweep *s)
 	struct stat st;
 	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
 		unlink(p);
+	free(p);
+}
+
+/* The CSV could not be written at the end: the checkpoint, if one is on
+ * disk, is what a resume would find; say so, rather than leave a file
+ * with some of the points and no word about it. */
+void sweep_checkpoint_explain(const struct sweep *s)
+{
+	if (!s->csv || !strcmp(s->csv, "-"))
+		return;
+	size_t n = strlen(s->csv) + 9;
+	char *p = malloc(n);
+	if (!p)
+		return;
+	snprintf(p, n, "%s.partial", s->csv);
+	struct stat st;
+	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+		fprintf(stderr, "gpuvm sweep: note: %s keeps the points of the last checkpoint, "
+				"not all of this run's; the same command with --resume runs only "
+				"the others\n", p);
 	free(p);
 }
 

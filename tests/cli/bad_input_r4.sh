@@ -67,5 +67,36 @@ for w in bc:vertices=64 color:vertices=64 mis:degree=3 pagerank:vertices=99; do
 		timeout 60 "$GPUVM" sim --gpu p100 --workload "$w" --no-outdir -q
 done
 
+# --- item 11: a sweep whose CSV cannot be written says what its checkpoint
+# holds (it said "no checkpoint" and left a one-row .partial). A file-size
+# limit stands in for a full disk: the first checkpoint (one row) fits, the
+# later ones and the 8-row CSV do not.
+mkdir full && (
+	cd full || exit 1
+	ulimit -f 4
+	trap '' XFSZ
+	"$GPUVM" sweep --gpu p100 --workload random-sampling:threads=2048,reads=2,region=64MiB \
+		--vary workload.reads=1,2,3,4,5,6,7,8 --csv s.csv -q 2> err.txt
+	echo $? > rc.txt
+)
+if [ "$(cat full/rc.txt)" != 1 ]; then
+	fail "item 11: sweep on a full disk: exit $(cat full/rc.txt), wanted 1 ($(head -c 300 full/err.txt))"
+elif [ -e full/s.csv ]; then
+	fail "item 11: sweep on a full disk left a CSV"
+elif [ -e full/s.csv.partial ] && ! grep -q "s.csv.partial keeps the points of the last checkpoint" full/err.txt; then
+	fail "item 11: a .partial is left without a word: $(cat full/err.txt)"
+elif grep -q "no checkpoint" full/err.txt && [ -e full/s.csv.partial ]; then
+	fail "item 11: says 'no checkpoint' and leaves s.csv.partial"
+else
+	# the checkpoint resumes to the whole CSV once there is room
+	(cd full && "$GPUVM" sweep --gpu p100 --workload random-sampling:threads=2048,reads=2,region=64MiB \
+		--vary workload.reads=1,2,3,4,5,6,7,8 --csv s.csv -q --resume 2> err2.txt)
+	if [ "$(wc -l < full/s.csv 2>/dev/null)" = 9 ] && [ ! -e full/s.csv.partial ]; then
+		ok "item 11: a full disk's sweep names its checkpoint; --resume completes it"
+	else
+		fail "item 11: resume after a full disk: $(cat full/err2.txt)"
+	fi
+fi
+
 echo "bad_input_r4: $failures failures"
 [ $failures -eq 0 ]
