@@ -160,6 +160,9 @@ def rewrite_table(path, replace, gpu):
         # the preset's parameters are set from these rows (hw-record's
         # calibration half): their role says so
         replace = {k: v + "\tcalibration" for k, v in replace.items()}
+    if "at" in header_of(lines):
+        # no measurement point: calibrate measures these where it always does
+        replace = {k: v + "\t" for k, v in replace.items()}
     out, done, last_gpu = [], set(), None
     for line in lines:
         cols = line.split("\t")

@@ -68,7 +68,7 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 	t->text[len] = '\0';
 	if (memchr(t->text, '\0', len))
 		return gpuvm_fail(err, path, 0, NULL, "contains a NUL byte: not a text table");
-	int col_at[N_PUB_COLS], role_at = -1;
+	int col_at[N_PUB_COLS], role_at = -1, point_at = -1;
 	size_t n_header = 0, cap = 0;
 	int line = 0;
 	bool header = false;
@@ -113,6 +113,8 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 			for (size_t i = 0; i < nf; i++)
 				if (!strcmp(fields[i], "role"))
 					role_at = (int)i;
+				else if (!strcmp(fields[i], "at"))
+					point_at = (int)i;
 			continue;
 		}
 		if (nf != n_header)
@@ -147,6 +149,11 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err)
 		}
 		if (parse_role(r, role_at < 0 ? NULL : fields[role_at], path, line, err))
 			return -1;
+		const char *at = point_at < 0 ? "" : fields[point_at];
+		if (*at && strcmp(at, "-") &&
+		    (gpuvm_parse_size(at, &r->at_bytes) || r->at_bytes == 0))
+			return gpuvm_fail(err, path, line, "at", "'%s' is not a size such as 29207KiB "
+					  "(where the row was measured; empty or '-' for none)", at);
 		for (size_t i = 0; i + 1 < t->n; i++)
 			if (!strcmp(t->rows[i].gpu, r->gpu) &&
 			    !strcmp(t->rows[i].quantity, r->quantity) &&

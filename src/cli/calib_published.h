@@ -15,12 +15,17 @@
  * from the same source) or "validation" (nothing was). Where the table has
  * the column a published row needs a role and a "none published" row has
  * none; a table without it (a user's own measurements, from which no
- * preset was set) has every published row as validation. */
+ * preset was set) has every published row as validation.
+ *
+ * An optional column, at, is where the row was measured when calibrate
+ * must run its own measurement at the same point: a size ("29207KiB", the
+ * footprint of a published chase); empty or "-" elsewhere. */
 #ifndef GPUVM_CLI_CALIB_PUBLISHED_H
 #define GPUVM_CLI_CALIB_PUBLISHED_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpuvm/error.h"
 
@@ -29,6 +34,7 @@ enum pub_role { PUB_ROLE_NONE, PUB_ROLE_CALIBRATION, PUB_ROLE_VALIDATION };
 struct pub {
 	char *gpu, *quantity, *value, *unit, *source, *convention;
 	enum pub_role role;
+	uint64_t at_bytes; /* the at column; 0: not given */
 	double v;
 	bool have;
 	int line; /* of the table, for messages */

@@ -139,14 +139,15 @@ static double chase_latency(struct calib *c, const struct gpuvm_config *cfg, con
 	return (kernel_cycles(c, gpu, b) - kernel_cycles(c, gpu, a)) / (double)n;
 }
 
-/* Footprints of the published chase rows (gpu-benches gpu-latency rows,
- * KB = 1024 B there): the far-L2 mix where a part has two partitions. */
-static uint64_t far_footprint(const char *gpu, const struct gpuvm_config *cfg)
+/* The far-L2 chase runs where the published row was measured (its at
+ * column: gpu-benches' gpu-latency rows, the near/far mix past one of two
+ * partitions), else at 70 % of the L2. */
+static uint64_t far_footprint(const struct calib *c, const char *gpu,
+			      const struct gpuvm_config *cfg)
 {
-	if (!strcmp(gpu, "a100"))
-		return 29207ull * 1024;
-	if (!strcmp(gpu, "h100-pcie"))
-		return 38878ull * 1024;
+	const struct pub *p = c->pub ? pub_find(c->pub, gpu, "chase_l2_far_cycles") : NULL;
+	if (p && p->at_bytes)
+		return p->at_bytes;
 	return cfg->l2_bytes / 10 * 7;
 }
 
@@ -164,7 +165,7 @@ static void chase_rows(struct calib *c, const struct gpuvm_config *cfg, const ch
 		      chase_latency(c, cfg, gpu, 4096, 128, "shuffled", "ca"));
 	calib_add_row(c, gpu, "chase_l2_hit_cycles", "cycles", K_LATENCY, 475 * 1024,
 		      chase_latency(c, cfg, gpu, 475 * 1024, 128, "shuffled", "default"));
-	uint64_t far = far_footprint(gpu, cfg) / 128 * 128;
+	uint64_t far = far_footprint(c, gpu, cfg) / 128 * 128;
 	calib_add_row(c, gpu, "chase_l2_far_cycles", "cycles", K_LATENCY, (double)far,
 		      chase_latency(c, cfg, gpu, far, 128, "shuffled", "default"));
 	uint64_t dram = 125026ull * 1024;

@@ -31,10 +31,10 @@ refuse() {
 
 # --- item 6: calibrate --table rows with an unknown GPU or quantity --------
 table="$SRC/validation/microbench.tsv"
-{ grep -v '^#' "$table" | head -2; printf 'k8O\tchase_l1_hit_cycles\t32\tcycles\tx\ty\tvalidation\n'; } > gpu.tsv
+{ grep -v '^#' "$table" | head -2; printf 'k8O\tchase_l1_hit_cycles\t32\tcycles\tx\ty\tvalidation\t\n'; } > gpu.tsv
 refuse "item 6: a row's GPU is no preset (before any run)" "gpu.tsv:3: gpu: 'k8O' is not a shipped preset" \
 	"$GPUVM" calibrate --gpu k80 --quick --table gpu.tsv
-{ grep -v '^#' "$table" | head -2; printf 'k80\tchase_l1_hti_cycles\t32\tcycles\tx\ty\tvalidation\n'; } > q.tsv
+{ grep -v '^#' "$table" | head -2; printf 'k80\tchase_l1_hti_cycles\t32\tcycles\tx\ty\tvalidation\t\n'; } > q.tsv
 refuse "item 6: a row's quantity is not measured" "q.tsv:3: quantity: 'chase_l1_hti_cycles' is not a quantity" \
 	"$GPUVM" calibrate --gpu k80 --quick --table q.tsv
 [ ! -e out.csv ] || fail "item 6: an output was written"

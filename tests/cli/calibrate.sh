@@ -283,9 +283,23 @@ printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\trole\nk80\tx\t5\tcycles\
 refuse "table: a published value without its role" "bad5.tsv:2: role" --table bad5.tsv
 printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\trole\nk80\tx\t5\tcycles\ts\tc\tvalidation\nk80\tx\t6\tcycles\ts\tc\tvalidation\n' >bad6.tsv
 refuse "table: one quantity twice from one source" "given twice from one source" --table bad6.tsv
+printf 'gpu\tquantity\tvalue\tunit\tsource\tconvention\tat\nk80\tx\t5\tcycles\ts\tc\t4 KB\n' >bad7.tsv
+refuse "table: an at column that is no size" "bad7.tsv:2: at" --table bad7.tsv
 refuse "--jobs 0" "--jobs: '0'" --jobs 0
 refuse "--jobs x" "--jobs: 'x'" --jobs x
 refuse "--gpu of commas" "names no preset" --gpu ,
+
+# ---- the far-L2 chase runs where the table's row says (its at column) -------
+# (the code names no GPU: a100's and h100-pcie's published footprints are
+# the table's; here k80's row gets one)
+awk -F'\t' 'BEGIN{OFS="\t"} $1=="k80" && $2=="chase_l2_far_cycles" {$NF="1MiB"} {print}' \
+	"$TABLE" >at.tsv
+"$GPUVM" calibrate --gpu k80 --quick --table at.tsv --csv at.csv >/dev/null 2>err.txt
+if grep -q '^k80,chase_l2_far_cycles,1048576,' at.csv 2>/dev/null; then
+	echo "ok - the at column sets the far-L2 chase's footprint (k80 at 1MiB)"
+else
+	fail "at column: $(grep chase_l2_far at.csv 2>/dev/null) $(cat err.txt)"
+fi
 
 # ---- figures (the a100 run above) -------------------------------------------
 if [ $FULL = 0 ]; then
