@@ -236,7 +236,18 @@ static int write_plots(const struct gpuvm_probe_result *r, const char *dir, stru
 	return 0;
 }
 
-int gpuvm_cmd_probe(int argc, char **argv)
+/* What the command line asked for. */
+struct probe_args {
+	const char *target, *csv_dir, *plot_dir, *emit, *json;
+	const char *sets[MAX_SETS], *inputs[MAX_INPUTS];
+	size_t n_sets, n_inputs;
+	int quiet;
+	struct gpuvm_probe_plan plan;
+};
+
+/* Parses argv into a; returns -1 to go on, else the exit status (0 after
+ * --help, 2 with the message printed). */
+static int parse_probe_args(int argc, char **argv, struct probe_args *a)
 {
 	static const struct option opts[] = {
 		{"target", required_argument, 0, 't'},  {"set", required_argument, 0, 's'},
@@ -247,12 +258,8 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		{"no-refine", no_argument, 0, 'n'},     {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
 	};
-	const char *target = NULL, *csv_dir = NULL, *plot_dir = NULL, *emit = NULL, *json = NULL;
-	const char *sets[MAX_SETS], *inputs[MAX_INPUTS];
-	size_t n_sets = 0, n_inputs = 0;
-	int quiet = 0, c;
-	struct gpuvm_probe_plan plan;
-	gpuvm_probe_plan_defaults(&plan);
+	int c;
+	gpuvm_probe_plan_defaults(&a->plan);
 	optind = 1;
 	static const char *const repeatable[] = {"set", "input", NULL};
 	struct gpuvm_getopt go;
@@ -276,32 +283,32 @@ int gpuvm_cmd_probe(int argc, char **argv)
 			return 2;
 		}
 		switch (c) {
-		case 't': target = optarg; break;
+		case 't': a->target = optarg; break;
 		case 's':
-			if (n_sets == MAX_SETS) {
+			if (a->n_sets == MAX_SETS) {
 				fprintf(stderr, "gpuvm probe: at most %d --set options\n", MAX_SETS);
 				return 2;
 			}
-			sets[n_sets++] = optarg;
+			a->sets[a->n_sets++] = optarg;
 			break;
 		case 'i':
-			if (n_inputs == MAX_INPUTS) {
+			if (a->n_inputs == MAX_INPUTS) {
 				fprintf(stderr, "gpuvm probe: at most %d --input files\n", MAX_INPUTS);
 				return 2;
 			}
-			inputs[n_inputs++] = optarg;
+			a->inputs[a->n_inputs++] = optarg;
 			break;
-		case 'c': csv_dir = optarg; break;
-		case 'p': plot_dir = optarg; break;
-		case 'e': emit = optarg; break;
-		case 'j': json = optarg; break;
+		case 'c': a->csv_dir = optarg; break;
+		case 'p': a->plot_dir = optarg; break;
+		case 'e': a->emit = optarg; break;
+		case 'j': a->json = optarg; break;
 		case 'S':
 			if (!strcmp(optarg, "full"))
-				plan.sharing = GPUVM_PROBE_SHARING_FULL;
+				a->plan.sharing = GPUVM_PROBE_SHARING_FULL;
 			else if (!strcmp(optarg, "groups"))
-				plan.sharing = GPUVM_PROBE_SHARING_GROUPS;
+				a->plan.sharing = GPUVM_PROBE_SHARING_GROUPS;
 			else if (!strcmp(optarg, "off"))
-				plan.sharing = GPUVM_PROBE_SHARING_OFF;
+				a->plan.sharing = GPUVM_PROBE_SHARING_OFF;
 			else {
 				fprintf(stderr, "gpuvm probe: --sharing: '%s' is not full, groups or off\n", optarg);
 				return 2;
@@ -313,18 +320,18 @@ int gpuvm_cmd_probe(int argc, char **argv)
 				fprintf(stderr, "gpuvm probe: --max-hops: '%s' is not an integer in 8..16777216\n", optarg);
 				return 2;
 			}
-			plan.max_hops = (uint32_t)v;
+			a->plan.max_hops = (uint32_t)v;
 			break;
 		}
 		case 'r':
-			if (parse_strides(optarg, &plan.min_stride_bytes, &plan.max_stride_bytes)) {
+			if (parse_strides(optarg, &a->plan.min_stride_bytes, &a->plan.max_stride_bytes)) {
 				fprintf(stderr, "gpuvm probe: --strides: '%s' is not MIN..MAX, powers of two >= 64 "
 					"(e.g. 2KiB..128MiB)\n", optarg);
 				return 2;
 			}
 			break;
-		case 'n': plan.refine = false; break;
-		case 'q': quiet = 1; break;
+		case 'n': a->plan.refine = false; break;
+		case 'q': a->quiet = 1; break;
 		case 'h': probe_usage(stdout); return 0;
 		default:
 			fprintf(stderr, "gpuvm probe: %s (see gpuvm probe --help)\n", go.why);
@@ -337,94 +344,152 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		fprintf(stderr, "gpuvm probe: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (!target) {
+	if (!a->target) {
 		fprintf(stderr, "gpuvm probe: --target is required\n\n");
 		probe_usage(stderr);
 		return 2;
 	}
-	plan.progress = isatty(2) && !quiet;
+	a->plan.progress = isatty(2) && !a->quiet;
 	/* one key twice is a slip, as in sim (case-insensitive, as config keys) */
 	char sets_why[768];
-	if (gpuvm_cli_check_sets(sets, (int)n_sets, NULL, 0, sets_why, sizeof sets_why)) {
+	if (gpuvm_cli_check_sets(a->sets, (int)a->n_sets, NULL, 0, sets_why, sizeof sets_why)) {
 		fprintf(stderr, "gpuvm probe: %s\n", sets_why);
 		return 2;
 	}
+	return -1;
+}
 
-	struct gpuvm_error err = {{0}};
-	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
-	struct gpuvm_probe_backend b = {0};
-	struct gpuvm_probe_result res = {0};
-	int rc = 2;
+/* The backend of a->target (and cfg: the preset of a sim target, else the
+ * defaults). 0; 1 with the message printed; -1 with err set. */
+static int open_backend(const struct probe_args *a, struct gpuvm_config *cfg,
+			struct gpuvm_probe_backend *b, struct gpuvm_error *err)
+{
+	const char *target = a->target;
 	bool is_sim = !strncmp(target, "sim:", 4);
-	if (!cfg) {
-		fprintf(stderr, "gpuvm probe: out of memory\n");
+	if (a->n_sets && !is_sim) {
+		fprintf(stderr, "gpuvm probe: --set applies to sim targets only\n");
 		return 1;
 	}
-	if (n_sets && !is_sim) {
-		fprintf(stderr, "gpuvm probe: --set applies to sim targets only\n");
-		goto out;
-	}
-	if (n_inputs && strcmp(target, "cuda")) {
+	if (a->n_inputs && strcmp(target, "cuda")) {
 		fprintf(stderr, "gpuvm probe: --input applies to --target cuda only\n");
-		goto out;
+		return 1;
 	}
 	if (is_sim) {
 		if (!target[4]) {
 			fprintf(stderr, "gpuvm probe: --target sim:PRESET needs a preset name or .ini file\n");
-			goto out;
+			return 1;
 		}
-		if (gpuvm_config_load(cfg, target + 4, &err))
-			goto bad;
-		for (size_t i = 0; i < n_sets; i++)
-			if (gpuvm_config_set(cfg, sets[i], "--set", &err))
-				goto bad;
-		if (gpuvm_config_finalize(cfg, &err) || gpuvm_probe_backend_sim(&b, cfg, &err))
-			goto bad;
+		if (gpuvm_config_load(cfg, target + 4, err))
+			return -1;
+		for (size_t i = 0; i < a->n_sets; i++)
+			if (gpuvm_config_set(cfg, a->sets[i], "--set", err))
+				return -1;
+		if (gpuvm_config_finalize(cfg, err) || gpuvm_probe_backend_sim(b, cfg, err))
+			return -1;
 	} else if (!strcmp(target, "cpu") || !strcmp(target, "cpu:huge")) {
-		if (gpuvm_probe_backend_cpu(&b, !strcmp(target, "cpu:huge"), &err))
-			goto bad;
+		if (gpuvm_probe_backend_cpu(b, !strcmp(target, "cpu:huge"), err))
+			return -1;
 	} else if (!strcmp(target, "cuda")) {
-		if (!n_inputs) {
+		if (!a->n_inputs) {
 			fprintf(stderr, "gpuvm probe: --target cuda needs --input FILE: there is no GPU here; "
 				"record timings with cuda/tlb_probe.cu on one (see --help)\n");
-			goto out;
+			return 1;
 		}
-		if (gpuvm_probe_backend_recorded(&b, inputs, n_inputs, &err))
-			goto bad;
+		if (gpuvm_probe_backend_recorded(b, a->inputs, a->n_inputs, err))
+			return -1;
 	} else {
 		fprintf(stderr, "gpuvm probe: --target: '%s' is not sim:PRESET, cpu, cpu:huge or cuda\n", target);
-		goto out;
+		return 1;
 	}
 	if (!is_sim) {
 		gpuvm_config_defaults(cfg);
 		snprintf(cfg->name, sizeof cfg->name, "defaults");
 	}
-	if (plot_dir && !gpuvm_plot_available()) {
+	return 0;
+}
+
+/* Every output directory must be writable before anything is measured or
+ * written: a failing --plot must not follow a written --csv. 0; 1 with
+ * the message printed; -1 with err set. */
+static int check_outputs(const struct probe_args *a, struct gpuvm_error *err)
+{
+	if (a->plot_dir && !gpuvm_plot_available()) {
 		fprintf(stderr, "gpuvm probe: --plot: gnuplot not found on PATH\n");
-		goto out;
+		return 1;
 	}
-	/* Every output directory must be writable before anything is
-	 * measured or written: a failing --plot must not follow a written
-	 * --csv. */
-	if (plot_dir) {
+	if (a->plot_dir) {
 		char probe_path[4096];
-		snprintf(probe_path, sizeof probe_path, "%s/latency.png", plot_dir);
+		snprintf(probe_path, sizeof probe_path, "%s/latency.png", a->plot_dir);
 		/* gpuvm_output_mkdir also checks the directory is writable */
-		if (gpuvm_output_mkdir(plot_dir, &err) || gpuvm_plot_check_path(probe_path, &err)) {
-			fprintf(stderr, "gpuvm probe: --plot %s: %s\n", plot_dir, err.msg);
-			goto out;
+		if (gpuvm_output_mkdir(a->plot_dir, err) || gpuvm_plot_check_path(probe_path, err)) {
+			fprintf(stderr, "gpuvm probe: --plot %s: %s\n", a->plot_dir, err->msg);
+			return 1;
 		}
 	}
-	if (csv_dir && gpuvm_output_mkdir(csv_dir, &err)) {
-		fprintf(stderr, "gpuvm probe: --csv %s: %s\n", csv_dir, err.msg);
-		goto out;
+	if (a->csv_dir && gpuvm_output_mkdir(a->csv_dir, err)) {
+		fprintf(stderr, "gpuvm probe: --csv %s: %s\n", a->csv_dir, err->msg);
+		return 1;
 	}
-	if ((json && gpuvm_output_check(json, "--json", true, &err)) ||
-	    (emit && gpuvm_output_check(emit, "--emit-preset", true, &err)))
+	if ((a->json && gpuvm_output_check(a->json, "--json", true, err)) ||
+	    (a->emit && gpuvm_output_check(a->emit, "--emit-preset", true, err)))
+		return -1;
+	return 0;
+}
+
+/* All outputs or none: staged, then published together. Figures first:
+ * gnuplot is the step most likely to fail. 0, or -1 with err set (empty:
+ * out of memory). */
+static int write_outputs(const struct probe_args *a, const struct gpuvm_probe_result *res,
+			 const char *preset_text, struct gpuvm_error *err)
+{
+	gpuvm_output_batch_begin();
+	if (a->plot_dir && write_plots(res, a->plot_dir, err))
+		return -1;
+	if (a->csv_dir && (write_in(a->csv_dir, "curves.csv", gpuvm_probe_curves_csv(res), err) ||
+			   write_in(a->csv_dir, "sharing.csv", gpuvm_probe_sharing_csv(res), err) ||
+			   write_in(a->csv_dir, "levels.csv", levels_csv(res), err)))
+		return -1;
+	if (a->json) {
+		cJSON *o = gpuvm_probe_result_json(res);
+		char *text = o ? cJSON_Print(o) : NULL;
+		cJSON_Delete(o);
+		if (!text || gpuvm_output_write_text(a->json, text, err)) {
+			free(text);
+			return -1;
+		}
+		free(text);
+	}
+	if (a->emit && gpuvm_output_write_text(a->emit, preset_text, err))
+		return -1;
+	return gpuvm_output_batch_commit(err);
+}
+
+int gpuvm_cmd_probe(int argc, char **argv)
+{
+	struct probe_args a = {0};
+	int rc = parse_probe_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	struct gpuvm_probe_backend b = {0};
+	struct gpuvm_probe_result res = {0};
+	bool is_sim = !strncmp(a.target, "sim:", 4);
+	rc = 2;
+	if (!cfg) {
+		fprintf(stderr, "gpuvm probe: out of memory\n");
+		return 1;
+	}
+	int got = open_backend(&a, cfg, &b, &err);
+	if (!got)
+		got = check_outputs(&a, &err);
+	if (got > 0)
+		goto out;
+	if (got < 0)
 		goto bad;
 
 	rc = 1;
-	if (gpuvm_probe_run(&b, &plan, &res, &err)) {
+	if (gpuvm_probe_run(&b, &a.plan, &res, &err)) {
 		fprintf(stderr, "gpuvm probe: %s\n", err.msg);
 		goto out;
 	}
@@ -437,47 +502,19 @@ int gpuvm_cmd_probe(int argc, char **argv)
 		cfg->disabled_sms_len = 0;
 	}
 	char *preset_text = NULL;
-	if (emit) {
+	if (a.emit) {
 		if (!is_sim && gpuvm_config_finalize(cfg, &err))
 			goto fail;
 		if (gpuvm_probe_emit_preset(&res, cfg, &preset_text, &err))
 			goto fail;
 	}
-	/* All outputs or none: staged, then published together. Figures
-	 * first: gnuplot is the step most likely to fail. */
-	gpuvm_output_batch_begin();
-	if (plot_dir && write_plots(&res, plot_dir, &err)) {
-		free(preset_text);
-		goto fail;
-	}
-	if (csv_dir && (write_in(csv_dir, "curves.csv", gpuvm_probe_curves_csv(&res), &err) ||
-			write_in(csv_dir, "sharing.csv", gpuvm_probe_sharing_csv(&res), &err) ||
-			write_in(csv_dir, "levels.csv", levels_csv(&res), &err))) {
-		free(preset_text);
-		goto fail;
-	}
-	if (json) {
-		cJSON *o = gpuvm_probe_result_json(&res);
-		char *text = o ? cJSON_Print(o) : NULL;
-		cJSON_Delete(o);
-		if (!text || gpuvm_output_write_text(json, text, &err)) {
-			free(text);
-			free(preset_text);
-			goto fail;
-		}
-		free(text);
-	}
-	if (emit) {
-		int w = gpuvm_output_write_text(emit, preset_text, &err);
-		free(preset_text);
-		if (w)
-			goto fail;
-	}
-	if (gpuvm_output_batch_commit(&err))
+	int w = write_outputs(&a, &res, preset_text, &err);
+	free(preset_text);
+	if (w)
 		goto fail;
 	/* with --json - or --emit-preset -, stdout carries that output alone */
-	bool stdout_taken = (json && !strcmp(json, "-")) || (emit && !strcmp(emit, "-"));
-	if (!quiet && !stdout_taken)
+	bool stdout_taken = (a.json && !strcmp(a.json, "-")) || (a.emit && !strcmp(a.emit, "-"));
+	if (!a.quiet && !stdout_taken)
 		gpuvm_probe_print_summary(stdout, &res);
 	rc = 0;
 	goto out;
