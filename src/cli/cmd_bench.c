@@ -515,14 +515,18 @@ static void bench_usage(FILE *out)
 	      out);
 }
 
-int gpuvm_cmd_bench(int argc, char **argv)
+/* What the command line asked for. */
+struct bench_args {
+	long repeat;
+	const char *json_path, *window, *trace;
+	bool quiet, profile, small;
+	uint32_t threads;
+};
+
+/* Parses argv into a; returns -1 to go on, else the exit status (0 after
+ * --help, 2 with the message printed). */
+static int parse_bench_args(int argc, char **argv, struct bench_args *a)
 {
-	long repeat = 1;
-	const char *json_path = NULL;
-	bool quiet = false, profile = false, small = false;
-	const char *window = NULL;
-	uint32_t threads = 0;
-	const char *trace = NULL;
 	static const struct option opts[] = {
 		{"repeat", required_argument, 0, 'r'}, {"json", required_argument, 0, 'j'},
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
@@ -557,36 +561,36 @@ int gpuvm_cmd_bench(int argc, char **argv)
 					optarg);
 				return 2;
 			}
-			repeat = (long)r;
+			a->repeat = (long)r;
 			break;
 		}
 		case 'j':
-			json_path = optarg;
+			a->json_path = optarg;
 			break;
 		case 'q':
-			quiet = true;
+			a->quiet = true;
 			break;
 		case 'N':
-			if (gpuvm_parse_threads(optarg, &threads)) {
+			if (gpuvm_parse_threads(optarg, &a->threads)) {
 				fprintf(stderr, "gpuvm bench: --threads: '%s' is not a thread count from 1 "
 					"to %d\n", optarg, GPUVM_MAX_THREADS);
 				return 2;
 			}
 			break;
 		case 'P':
-			profile = true;
+			a->profile = true;
 			break;
 		case 'S':
-			small = true;
+			a->small = true;
 			break;
 		case 'T':
-			trace = optarg;
+			a->trace = optarg;
 			break;
 		case 'W':
-			window = optarg ? optarg : "on";
-			if (strcmp(window, "on") && strcmp(window, "lagged")) {
+			a->window = optarg ? optarg : "on";
+			if (strcmp(a->window, "on") && strcmp(a->window, "lagged")) {
 				fprintf(stderr, "gpuvm bench: --window=%s: on or lagged (see gpuvm "
-						"bench --help)\n", window);
+						"bench --help)\n", a->window);
 				return 2;
 			}
 			break;
@@ -603,22 +607,104 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		return 2;
 	}
 	struct gpuvm_error err;
-	if (json_path && gpuvm_output_check(json_path, "--json", true, &err)) {
+	if (a->json_path && gpuvm_output_check(a->json_path, "--json", true, &err)) {
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
 		return 2;
 	}
-	if ((profile || small || trace || window) && !threads) {
+	if ((a->profile || a->small || a->trace || a->window) && !a->threads) {
 		fprintf(stderr, "gpuvm bench: --profile, --small, --trace and --window go with "
 			"--threads N\n");
 		return 2;
 	}
-	if (trace && access(trace, R_OK)) {
-		fprintf(stderr, "gpuvm bench: --trace: cannot read '%s'\n", trace);
+	if (a->trace && access(a->trace, R_OK)) {
+		fprintf(stderr, "gpuvm bench: --trace: cannot read '%s'\n", a->trace);
 		return 2;
 	}
-	if (threads)
-		return bench_threads(threads, small, profile, window, trace, repeat, json_path, quiet);
-	bool table = !quiet && !(json_path && !strcmp(json_path, "-"));
+	return -1;
+}
+
+/* Runs case i repeat times (cpu_s, wall_s: room for repeat), adds its
+ * object to list, its rate to rate[i] and, with table, its line. 0, or 1
+ * with the message printed. */
+static int bench_case(size_t i, long repeat, bool table, double *cpu_s, double *wall_s,
+		      double *rate, cJSON *list)
+{
+	const struct bench_case *c = &cases[i];
+	struct gpuvm_run_spec spec = {.gpu = c->gpu, .workload = c->workload, .seed = 1};
+	struct gpuvm_error err;
+	char oversub[64];
+	if (c->oversub) {
+		snprintf(oversub, sizeof oversub, "uvm.oversub_percent=%s", c->oversub);
+		spec.sets[spec.n_sets++] = oversub;
+	}
+	cJSON *one = cJSON_CreateObject();
+	cJSON_AddItemToArray(list, one);
+	cJSON *cpu_runs = cJSON_CreateArray(), *wall_runs = cJSON_CreateArray();
+	double insts = 0, accesses = 0, sim_s = 0;
+	for (long r = 0; r < repeat; r++) {
+		cJSON *run;
+		double c0 = cpu_seconds(), w0 = wall_seconds();
+		if (gpuvm_run_point(&spec, &run, &err)) {
+			fprintf(stderr, "gpuvm bench: %s\n", err.msg);
+			cJSON_Delete(cpu_runs);
+			cJSON_Delete(wall_runs);
+			return 1;
+		}
+		cpu_s[r] = cpu_seconds() - c0;
+		wall_s[r] = wall_seconds() - w0;
+		cJSON_AddItemToArray(cpu_runs, cJSON_CreateNumber(cpu_s[r]));
+		cJSON_AddItemToArray(wall_runs, cJSON_CreateNumber(wall_s[r]));
+		insts = num(run, "warp_instructions");
+		accesses = num(run, "thread_accesses");
+		sim_s = num(run, "sim_seconds");
+		cJSON_Delete(run);
+	}
+	double cm = median(cpu_s, (int)repeat), wm = median(wall_s, (int)repeat);
+	double winst = cm > 0 ? insts / cm : 0, acc = cm > 0 ? accesses / cm : 0;
+	rate[i] = !strcmp(c->metric, ACC) ? acc : winst;
+	double vs = c->device_case >= 0 && rate[c->device_case] > 0
+			    ? rate[i] / rate[c->device_case] : 0;
+	cJSON_AddStringToObject(one, "run", c->what);
+	cJSON_AddStringToObject(one, "gpu", c->gpu);
+	cJSON_AddStringToObject(one, "workload", c->workload);
+	double oversub_pct = 0;
+	if (c->oversub && gpuvm_parse_double(c->oversub, &oversub_pct))
+		oversub_pct = 0; /* the case table's own text: never */
+	cJSON_AddNumberToObject(one, "oversub_percent", oversub_pct);
+	cJSON_AddItemToObject(one, "cpu_seconds_runs", cpu_runs);
+	cJSON_AddItemToObject(one, "wall_seconds_runs", wall_runs);
+	cJSON_AddNumberToObject(one, "cpu_seconds", cm);
+	cJSON_AddNumberToObject(one, "wall_seconds", wm);
+	cJSON_AddNumberToObject(one, "warp_instructions", insts);
+	cJSON_AddNumberToObject(one, "thread_accesses", accesses);
+	cJSON_AddNumberToObject(one, "warp_instructions_per_cpu_second", winst);
+	cJSON_AddNumberToObject(one, "thread_accesses_per_cpu_second", acc);
+	cJSON_AddNumberToObject(one, "thread_accesses_per_wall_second", wm > 0 ? accesses / wm : 0);
+	cJSON_AddNumberToObject(one, "sim_seconds", sim_s);
+	if (c->device_case >= 0)
+		cJSON_AddNumberToObject(one, "vs_device", vs);
+	if (table) {
+		char ratio[16] = "";
+		if (c->device_case >= 0)
+			snprintf(ratio, sizeof ratio, "%.0f %%", 100 * vs);
+		printf("%-30s %-6s %7.2f %7.2f %13.3g %13.3g %13.3g %9.3g %7s\n", c->what, c->gpu,
+		       cm, wm, winst, acc, wm > 0 ? accesses / wm : 0, sim_s, ratio);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int gpuvm_cmd_bench(int argc, char **argv)
+{
+	struct bench_args a = {.repeat = 1};
+	int rc = parse_bench_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	if (a.threads)
+		return bench_threads(a.threads, a.small, a.profile, a.window, a.trace, a.repeat,
+				     a.json_path, a.quiet);
+	long repeat = a.repeat;
+	bool table = !a.quiet && !(a.json_path && !strcmp(a.json_path, "-"));
 	char cpu[256];
 	host_cpu(cpu, sizeof cpu);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -628,82 +714,22 @@ int gpuvm_cmd_bench(int argc, char **argv)
 		printf("%-30s %-6s %7s %7s %13s %13s %13s %9s %7s\n", "run", "gpu", "cpu s", "wall s",
 		       "warp insts/s", "thread acc/s", "acc/wall s", "sim s", "vs dev");
 	}
+	double *cpu_s = calloc((size_t)repeat, sizeof *cpu_s), *wall_s = calloc((size_t)repeat, sizeof *wall_s);
+	if (!cpu_s || !wall_s) {
+		free(cpu_s);
+		free(wall_s);
+		fprintf(stderr, "gpuvm bench: out of memory\n");
+		return 1;
+	}
 	cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "cases");
 	cJSON_AddStringToObject(root, "host_cpu", cpu);
 	cJSON_AddNumberToObject(root, "host_cores", (double)cores);
 	cJSON_AddNumberToObject(root, "repeat", (double)repeat);
 	double rate[N_CASES] = {0};
-	double *cpu_s = calloc((size_t)repeat, sizeof *cpu_s), *wall_s = calloc((size_t)repeat, sizeof *wall_s);
-	if (!cpu_s || !wall_s) {
-		fprintf(stderr, "gpuvm bench: out of memory\n");
-		return 1;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < N_CASES && !rc; i++) {
-		const struct bench_case *c = &cases[i];
-		struct gpuvm_run_spec spec = {.gpu = c->gpu, .workload = c->workload, .seed = 1};
-		char oversub[64];
-		if (c->oversub) {
-			snprintf(oversub, sizeof oversub, "uvm.oversub_percent=%s", c->oversub);
-			spec.sets[spec.n_sets++] = oversub;
-		}
-		cJSON *one = cJSON_CreateObject();
-		cJSON_AddItemToArray(list, one);
-		cJSON *cpu_runs = cJSON_CreateArray(), *wall_runs = cJSON_CreateArray();
-		double insts = 0, accesses = 0, sim_s = 0;
-		for (long r = 0; r < repeat; r++) {
-			cJSON *run;
-			double c0 = cpu_seconds(), w0 = wall_seconds();
-			if (gpuvm_run_point(&spec, &run, &err)) {
-				fprintf(stderr, "gpuvm bench: %s\n", err.msg);
-				rc = 1;
-				break;
-			}
-			cpu_s[r] = cpu_seconds() - c0;
-			wall_s[r] = wall_seconds() - w0;
-			cJSON_AddItemToArray(cpu_runs, cJSON_CreateNumber(cpu_s[r]));
-			cJSON_AddItemToArray(wall_runs, cJSON_CreateNumber(wall_s[r]));
-			insts = num(run, "warp_instructions");
-			accesses = num(run, "thread_accesses");
-			sim_s = num(run, "sim_seconds");
-			cJSON_Delete(run);
-		}
-		if (rc)
-			break;
-		double cm = median(cpu_s, (int)repeat), wm = median(wall_s, (int)repeat);
-		double winst = cm > 0 ? insts / cm : 0, acc = cm > 0 ? accesses / cm : 0;
-		rate[i] = !strcmp(c->metric, ACC) ? acc : winst;
-		double vs = c->device_case >= 0 && rate[c->device_case] > 0
-				    ? rate[i] / rate[c->device_case] : 0;
-		cJSON_AddStringToObject(one, "run", c->what);
-		cJSON_AddStringToObject(one, "gpu", c->gpu);
-		cJSON_AddStringToObject(one, "workload", c->workload);
-		double oversub_pct = 0;
-		if (c->oversub && gpuvm_parse_double(c->oversub, &oversub_pct))
-			oversub_pct = 0; /* the case table's own text: never */
-		cJSON_AddNumberToObject(one, "oversub_percent", oversub_pct);
-		cJSON_AddItemToObject(one, "cpu_seconds_runs", cpu_runs);
-		cJSON_AddItemToObject(one, "wall_seconds_runs", wall_runs);
-		cJSON_AddNumberToObject(one, "cpu_seconds", cm);
-		cJSON_AddNumberToObject(one, "wall_seconds", wm);
-		cJSON_AddNumberToObject(one, "warp_instructions", insts);
-		cJSON_AddNumberToObject(one, "thread_accesses", accesses);
-		cJSON_AddNumberToObject(one, "warp_instructions_per_cpu_second", winst);
-		cJSON_AddNumberToObject(one, "thread_accesses_per_cpu_second", acc);
-		cJSON_AddNumberToObject(one, "thread_accesses_per_wall_second", wm > 0 ? accesses / wm : 0);
-		cJSON_AddNumberToObject(one, "sim_seconds", sim_s);
-		if (c->device_case >= 0)
-			cJSON_AddNumberToObject(one, "vs_device", vs);
-		if (table) {
-			char ratio[16] = "";
-			if (c->device_case >= 0)
-				snprintf(ratio, sizeof ratio, "%.0f %%", 100 * vs);
-			printf("%-30s %-6s %7.2f %7.2f %13.3g %13.3g %13.3g %9.3g %7s\n", c->what, c->gpu,
-			       cm, wm, winst, acc, wm > 0 ? accesses / wm : 0, sim_s, ratio);
-			fflush(stdout);
-		}
-	}
+	rc = 0;
+	for (size_t i = 0; i < N_CASES && !rc; i++)
+		rc = bench_case(i, repeat, table, cpu_s, wall_s, rate, list);
 	free(cpu_s);
 	free(wall_s);
-	return finish_json(root, rc, json_path);
+	return finish_json(root, rc, a.json_path);
 }
