@@ -154,7 +154,18 @@ static void print_info(const char *input, const cJSON *o)
 	       num(t, "thread_accesses") / (num(o, "wall_seconds") + 1e-12) / 1e6);
 }
 
-int gpuvm_cmd_trace(int argc, char **argv)
+/* What the command line asked for (sub is argv[1]). */
+struct trace_args {
+	enum gpuvm_trace_format fmt;
+	const char *json_path, *gpu, *out_path;
+	uint64_t seed, frame_bytes;
+	bool frame_given;
+	int no_footprint, quiet;
+};
+
+/* Parses the options after the subcommand into a; returns -1 to go on,
+ * else the exit status (0 after --help, 2 with the message printed). */
+static int parse_trace_args(int argc, char **argv, struct trace_args *a)
 {
 	static const struct option opts[] = {
 		{"trace-format", required_argument, 0, 'f'}, {"json", required_argument, 0, 'j'},
@@ -163,22 +174,7 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},              {"frame-bytes", required_argument, 0, 'F'},
 		{"help", no_argument, 0, 'h'},               {0, 0, 0, 0},
 	};
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		trace_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	const char *sub = argv[1];
-	if (strcmp(sub, "info") && strcmp(sub, "record") && strcmp(sub, "convert")) {
-		static const char *const subs[] = {"info", "record", "convert", NULL};
-		fprintf(stderr, "gpuvm trace: unknown subcommand '%s'%s (see gpuvm trace --help)\n",
-			sub, gpuvm_cli_did_you_mean(sub, subs));
-		return 2;
-	}
-	enum gpuvm_trace_format fmt = GPUVM_TRACE_AUTO;
-	const char *json_path = NULL, *gpu = "p100", *out_path = NULL;
-	uint64_t seed = 1, frame_bytes = GPUVM_TRACE_FRAME_DEFAULT_BYTES;
-	bool frame_given = false;
-	int no_footprint = 0, quiet = 0, c;
+	int c;
 	struct gpuvm_error err = {{0}};
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
@@ -196,41 +192,41 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		}
 		switch (c) {
 		case 'f':
-			if (gpuvm_trace_format_parse(optarg, &fmt, &err)) {
+			if (gpuvm_trace_format_parse(optarg, &a->fmt, &err)) {
 				fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 				return 2;
 			}
 			break;
 		case 'j':
-			json_path = optarg;
+			a->json_path = optarg;
 			break;
 		case 'g':
-			gpu = optarg;
+			a->gpu = optarg;
 			break;
 		case 'S':
-			if (gpuvm_parse_u64(optarg, &seed)) {
+			if (gpuvm_parse_u64(optarg, &a->seed)) {
 				fprintf(stderr, "gpuvm trace: --seed: '%s' is not a non-negative integer\n", optarg);
 				return 2;
 			}
 			break;
 		case 'o':
-			out_path = optarg;
+			a->out_path = optarg;
 			break;
 		case 'F':
-			if (gpuvm_parse_size(optarg, &frame_bytes) ||
-			    frame_bytes < GPUVM_TRACE_FRAME_MIN_BYTES ||
-			    frame_bytes > GPUVM_TRACE_FRAME_MAX_BYTES) {
+			if (gpuvm_parse_size(optarg, &a->frame_bytes) ||
+			    a->frame_bytes < GPUVM_TRACE_FRAME_MIN_BYTES ||
+			    a->frame_bytes > GPUVM_TRACE_FRAME_MAX_BYTES) {
 				fprintf(stderr, "gpuvm trace: --frame-bytes: '%s' is not a size from 1KiB "
 					"to 1MiB (e.g. 8KiB, 65536)\n", optarg);
 				return 2;
 			}
-			frame_given = true;
+			a->frame_given = true;
 			break;
 		case 'n':
-			no_footprint = 1;
+			a->no_footprint = 1;
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		case 'h':
 			trace_usage(stdout);
@@ -242,10 +238,71 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	}
 	if (gpuvm_cli_claim_or_report(&go, "trace"))
 		return 2;
+	return -1;
+}
+
+/* trace info on src (read from input): the summary and --json. The exit
+ * status. */
+static int trace_info(struct gpuvm_source *src, const char *input, const struct trace_args *a,
+		      double t0)
+{
+	struct gpuvm_error err = {{0}};
+	cJSON *o;
+	int rc = gpuvm_trace_info(src, !a->no_footprint, &o, &err);
+	if (rc) {
+		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
+		rc = 2;
+	} else {
+		cJSON_AddStringToObject(o, "input", input);
+		/* integrity: version 6 checks every byte; older files read
+		 * on trust (docs/traces.md) */
+		unsigned nv = gpuvm_trace_native_version(input);
+		if (nv) {
+			cJSON_AddBoolToObject(o, "checksums", nv >= 6);
+			if (nv < 6 && !a->quiet)
+				fprintf(stderr, "gpuvm trace: note: %s is native version %u, which "
+						"carries no checksums (trace convert writes version "
+						"6, which does)\n", input, nv);
+		}
+		cJSON_AddNumberToObject(o, "wall_seconds", now_s() - t0);
+		if (a->json_path) {
+			char *text = cJSON_Print(o);
+			if (!text || gpuvm_output_write_text(a->json_path, text, &err)) {
+				fprintf(stderr, "gpuvm trace: %s\n", text ? err.msg : "out of memory");
+				rc = 1;
+			}
+			free(text);
+		}
+		if (!rc && !a->quiet && !(a->json_path && !strcmp(a->json_path, "-")))
+			print_info(input, o);
+		cJSON_Delete(o);
+	}
+	return rc;
+}
+
+int gpuvm_cmd_trace(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		trace_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	const char *sub = argv[1];
+	if (strcmp(sub, "info") && strcmp(sub, "record") && strcmp(sub, "convert")) {
+		static const char *const subs[] = {"info", "record", "convert", NULL};
+		fprintf(stderr, "gpuvm trace: unknown subcommand '%s'%s (see gpuvm trace --help)\n",
+			sub, gpuvm_cli_did_you_mean(sub, subs));
+		return 2;
+	}
+	struct trace_args a = {.fmt = GPUVM_TRACE_AUTO, .gpu = "p100", .seed = 1,
+			       .frame_bytes = GPUVM_TRACE_FRAME_DEFAULT_BYTES};
+	struct gpuvm_error err = {{0}};
+	int prc = parse_trace_args(argc, argv, &a);
+	if (prc >= 0)
+		return prc;
 	char **pos = argv + 1 + optind;
 	int npos = argc - 1 - optind;
 	int want = !strcmp(sub, "convert") ? 2 : 1;
-	if (!strcmp(sub, "convert") && npos == 1 && out_path)
+	if (!strcmp(sub, "convert") && npos == 1 && a.out_path)
 		want = 1;
 	if (npos != want) {
 		fprintf(stderr, "gpuvm trace %s: expected %s\n\n", sub,
@@ -254,84 +311,55 @@ int gpuvm_cmd_trace(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(sub, "convert") && npos == 2) {
-		if (out_path) {
+		if (a.out_path) {
 			fprintf(stderr, "gpuvm trace convert: OUT given twice ('-o %s', then '%s'); "
-					"give it once\n", out_path, pos[1]);
+					"give it once\n", a.out_path, pos[1]);
 			return 2;
 		}
 		/* a positional output: claimed as -o is */
-		out_path = pos[1];
-		if (gpuvm_output_claim(out_path, "OUT", &err)) {
+		a.out_path = pos[1];
+		if (gpuvm_output_claim(a.out_path, "OUT", &err)) {
 			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 			return 2;
 		}
 	}
-	if (frame_given && !strcmp(sub, "info")) {
+	if (a.frame_given && !strcmp(sub, "info")) {
 		fprintf(stderr, "gpuvm trace info: --frame-bytes is for record and convert\n");
 		return 2;
 	}
-	if (strcmp(sub, "info") && !out_path) {
+	if (strcmp(sub, "info") && !a.out_path) {
 		fprintf(stderr, "gpuvm trace %s: -o OUT is required\n", sub);
 		return 2;
 	}
 	/* outputs are checked before the input is read: a bad path costs
 	 * nothing (claimed after the parse) */
-	if ((json_path && gpuvm_output_check(json_path, "--json", true, &err)) ||
-	    (out_path && gpuvm_output_check(out_path, "-o", false, &err))) {
+	if ((a.json_path && gpuvm_output_check(a.json_path, "--json", true, &err)) ||
+	    (a.out_path && gpuvm_output_check(a.out_path, "-o", false, &err))) {
 		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 		return 2;
 	}
 	struct gpuvm_source src = {0};
-	if (open_input(pos[0], fmt, gpu, seed, &src, &err)) {
+	if (open_input(pos[0], a.fmt, a.gpu, a.seed, &src, &err)) {
 		fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 		return 2;
 	}
 	int rc = 0;
 	double t0 = now_s();
 	if (!strcmp(sub, "info")) {
-		cJSON *o;
-		rc = gpuvm_trace_info(&src, !no_footprint, &o, &err);
-		if (rc) {
-			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
-			rc = 2;
-		} else {
-			cJSON_AddStringToObject(o, "input", pos[0]);
-			/* integrity: version 6 checks every byte; older files read
-			 * on trust (docs/traces.md) */
-			unsigned nv = gpuvm_trace_native_version(pos[0]);
-			if (nv) {
-				cJSON_AddBoolToObject(o, "checksums", nv >= 6);
-				if (nv < 6 && !quiet)
-					fprintf(stderr, "gpuvm trace: note: %s is native version %u, which "
-							"carries no checksums (trace convert writes version "
-							"6, which does)\n", pos[0], nv);
-			}
-			cJSON_AddNumberToObject(o, "wall_seconds", now_s() - t0);
-			if (json_path) {
-				char *text = cJSON_Print(o);
-				if (!text || gpuvm_output_write_text(json_path, text, &err)) {
-					fprintf(stderr, "gpuvm trace: %s\n", text ? err.msg : "out of memory");
-					rc = 1;
-				}
-				free(text);
-			}
-			if (!rc && !quiet && !(json_path && !strcmp(json_path, "-")))
-				print_info(pos[0], o);
-			cJSON_Delete(o);
-		}
+		rc = trace_info(&src, pos[0], &a, t0);
 	} else {
 		struct gpuvm_trace_counts cnt;
-		int wrc = gpuvm_trace_record_frames(&src, out_path, (size_t)frame_bytes, &cnt, &err);
+		int wrc = gpuvm_trace_record_frames(&src, a.out_path, (size_t)a.frame_bytes, &cnt, &err);
 		if (wrc) {
 			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 			/* docs/outputs.md: a write failure after the run exits 1 */
 			rc = wrc == -2 ? GPUVM_EXIT_OUTPUT_FAILED : 2;
-		} else if (!quiet) {
+		} else if (!a.quiet) {
 			double dt = now_s() - t0;
 			printf("wrote %s: %" PRIu64 " kernels, %" PRIu64 " CTAs, %" PRIu64 " warps, %" PRIu64
 			       " warp insts, %" PRIu64 " memory insts, %" PRIu64 " thread accesses\n"
 			       "  %" PRIu64 " bytes of items -> %" PRIu64 " bytes on disk (%.1fx), %.2f s\n",
-			       out_path, cnt.kernels, cnt.ctas, cnt.warps, cnt.warp_insts, cnt.mem_insts,
+			       a.out_path, cnt.kernels, cnt.ctas, cnt.warps, cnt.warp_insts, cnt.mem_insts,
 			       cnt.thread_accesses, cnt.stream_bytes, cnt.file_bytes,
 			       cnt.file_bytes ? (double)cnt.stream_bytes / (double)cnt.file_bytes : 0, dt);
 		}
