@@ -658,7 +658,16 @@ static struct summary summarize(const struct manifest *m)
 	return s;
 }
 
-int gpuvm_cmd_validate(int argc, char **argv)
+/* What the command line asked for. */
+struct validate_args {
+	unsigned jobs;
+	const char *manifest_path, *gpu, *csv, *json, *plot;
+	int quiet;
+};
+
+/* Parses argv into a; returns -1 to go on, else the exit status (0 after
+ * --help, 2 with the message printed). */
+static int parse_validate_args(int argc, char **argv, struct validate_args *a)
 {
 	static const struct option opts[] = {
 		{"manifest", required_argument, 0, 'm'}, {"gpu", required_argument, 0, 'g'},
@@ -667,9 +676,7 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		{"jobs", required_argument, 0, 'J'},     {"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
-	unsigned jobs = 1;
-	const char *manifest_path = NULL, *gpu = NULL, *csv = NULL, *json = NULL, *plot = NULL;
-	int quiet = 0, c;
+	int c;
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
@@ -687,22 +694,22 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		}
 		switch (c) {
 		case 'm':
-			manifest_path = optarg;
+			a->manifest_path = optarg;
 			break;
 		case 'g':
-			gpu = optarg;
+			a->gpu = optarg;
 			break;
 		case 'c':
-			csv = optarg;
+			a->csv = optarg;
 			break;
 		case 'j':
-			json = optarg;
+			a->json = optarg;
 			break;
 		case 'p':
-			plot = optarg;
+			a->plot = optarg;
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		case 'J': {
 			uint64_t v;
@@ -712,7 +719,7 @@ int gpuvm_cmd_validate(int argc, char **argv)
 					optarg);
 				return 2;
 			}
-			jobs = (unsigned)v;
+			a->jobs = (unsigned)v;
 			break;
 		}
 		case 'h':
@@ -729,17 +736,65 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		fprintf(stderr, "gpuvm validate: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (gpu && !*gpu) {
+	if (a->gpu && !*a->gpu) {
 		fprintf(stderr, "gpuvm validate: --gpu: empty preset name\n");
 		return 2;
 	}
-	if (csv && json && !strcmp(csv, "-") && !strcmp(json, "-")) {
+	if (a->csv && a->json && !strcmp(a->csv, "-") && !strcmp(a->json, "-")) {
 		fprintf(stderr, "gpuvm validate: --csv - and --json - would share stdout; "
 				"give one of them a file\n");
 		return 2;
 	}
 	/* with an output on stdout, stdout carries it alone */
-	quiet |= (csv && !strcmp(csv, "-")) || (json && !strcmp(json, "-"));
+	a->quiet |= (a->csv && !strcmp(a->csv, "-")) || (a->json && !strcmp(a->json, "-"));
+	return -1;
+}
+
+/* Replays the rows not skipped, on jobs worker processes or here. 0, or
+ * -1 with err set. */
+static int run_rows(struct manifest *m, const struct validate_args *a, struct gpuvm_error *err)
+{
+	/* progress: each replay's live line on a terminal (one job); in a
+	 * batch log a line per row done, at most one every 30 s but the last */
+	bool progress = isatty(2) && !a->quiet && a->jobs == 1;
+	struct validate_progress prog = {.batch = !isatty(2) && !a->quiet,
+					 .start_s = gpuvm_progress_wall_seconds()};
+	prog.last_line_s = prog.start_s;
+	for (size_t i = 0; i < m->n; i++)
+		prog.total += !m->rows[i].skipped;
+	if (a->jobs > 1)
+		return validate_run_jobs(m, a->jobs, &prog, err);
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->rows[i].skipped)
+			continue;
+		if (validate_run_row(m, &m->rows[i], progress, err))
+			return -1;
+		validate_progress_row(&prog, m->rows[i].f[C_NAME]);
+	}
+	return 0;
+}
+
+/* All outputs or none. 0, or -1 with err set (empty: out of memory). */
+static int write_outputs(const struct manifest *m, const struct summary *s,
+			 const struct validate_args *a, struct gpuvm_error *err)
+{
+	gpuvm_output_batch_begin();
+	if ((a->csv && validate_write_csv(m, a->csv, err)) ||
+	    (a->json && validate_write_json(m, a->json, err)) ||
+	    (a->plot && validate_write_plot(m, s, a->plot, err)) || gpuvm_output_batch_commit(err)) {
+		gpuvm_output_batch_abort();
+		return -1;
+	}
+	return 0;
+}
+
+int gpuvm_cmd_validate(int argc, char **argv)
+{
+	struct validate_args a = {.jobs = 1};
+	int prc = parse_validate_args(argc, argv, &a);
+	if (prc >= 0)
+		return prc;
+	const char *manifest_path = a.manifest_path, *gpu = a.gpu, *plot = a.plot;
 	char found[PATH_MAX + 64];
 	if (!manifest_path && !(manifest_path = default_manifest(found, sizeof found))) {
 		fprintf(stderr, "gpuvm validate: no manifest: %s is not in the current directory "
@@ -749,8 +804,8 @@ int gpuvm_cmd_validate(int argc, char **argv)
 	}
 	struct gpuvm_error err = {{0}};
 	/* Every output path is checked before any simulation time is spent. */
-	if ((csv && gpuvm_output_check(csv, "--csv", true, &err)) ||
-	    (json && gpuvm_output_check(json, "--json", true, &err)) ||
+	if ((a.csv && gpuvm_output_check(a.csv, "--csv", true, &err)) ||
+	    (a.json && gpuvm_output_check(a.json, "--json", true, &err)) ||
 	    (plot && gpuvm_plot_check_path(plot, &err))) {
 		fprintf(stderr, "gpuvm validate: %s\n", err.msg);
 		return 2;
@@ -761,36 +816,11 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		return 2;
 	}
 	struct manifest m = {.path = manifest_path};
-	if (parse_manifest(&m, &err) || manifest_root(&m, &err) || prepare_rows(&m, gpu, &err)) {
+	if (parse_manifest(&m, &err) || manifest_root(&m, &err) || prepare_rows(&m, gpu, &err) ||
+	    run_rows(&m, &a, &err)) {
 		fprintf(stderr, "gpuvm validate: %s\n", err.msg);
 		manifest_free(&m);
 		return 2;
-	}
-	/* progress: each replay's live line on a terminal (one job); in a
-	 * batch log a line per row done, at most one every 30 s but the last */
-	bool progress = isatty(2) && !quiet && jobs == 1;
-	struct validate_progress prog = {.batch = !isatty(2) && !quiet,
-					 .start_s = gpuvm_progress_wall_seconds()};
-	prog.last_line_s = prog.start_s;
-	for (size_t i = 0; i < m.n; i++)
-		prog.total += !m.rows[i].skipped;
-	if (jobs > 1) {
-		if (validate_run_jobs(&m, jobs, &prog, &err)) {
-			fprintf(stderr, "gpuvm validate: %s\n", err.msg);
-			manifest_free(&m);
-			return 2;
-		}
-	} else {
-		for (size_t i = 0; i < m.n; i++) {
-			if (m.rows[i].skipped)
-				continue;
-			if (validate_run_row(&m, &m.rows[i], progress, &err)) {
-				fprintf(stderr, "gpuvm validate: %s\n", err.msg);
-				manifest_free(&m);
-				return 2;
-			}
-			validate_progress_row(&prog, m.rows[i].f[C_NAME]);
-		}
 	}
 	struct summary s = summarize(&m);
 	if (!s.n) {
@@ -806,23 +836,12 @@ int gpuvm_cmd_validate(int argc, char **argv)
 		manifest_free(&m);
 		return 2;
 	}
-	/* All outputs or none. */
 	int rc = 0;
-	gpuvm_output_batch_begin();
-	if (csv && validate_write_csv(&m, csv, &err))
-		rc = 1;
-	if (!rc && json && validate_write_json(&m, json, &err))
-		rc = 1;
-	if (!rc && plot && validate_write_plot(&m, &s, plot, &err))
-		rc = 1;
-	if (!rc && gpuvm_output_batch_commit(&err))
-		rc = 1;
-	if (rc) {
+	if (write_outputs(&m, &s, &a, &err)) {
 		fprintf(stderr, "gpuvm validate: %s\n", err.msg[0] ? err.msg : "out of memory");
-		gpuvm_output_batch_abort();
 		rc = GPUVM_EXIT_OUTPUT_FAILED;
 	}
-	if (!quiet && !rc)
+	if (!a.quiet && !rc)
 		validate_print_table(&m, &s, gpu);
 	manifest_free(&m);
 	return rc;

@@ -347,7 +347,7 @@ fi
 expect_fail "launches with verify" "repv.tsv:2: v: --workload: verify: checks one run" \
 	--manifest repv.tsv
 { cat conv_head.tsv; printf 'v\t%s,launches=0\td\th100\t1\tw\ts\tnsys\n' "$AT"; } >rep0.tsv
-expect_fail "launches=0" "rep0.tsv:2: v: --workload: launches=0: out of range [1, 4096]" \
+expect_fail "launches=0" "rep0.tsv:2: trace: --workload: launches=0: out of range [1, 4096]" \
 	--manifest rep0.tsv
 
 # ---- --jobs N: rows replayed in worker processes, the same results ---------
