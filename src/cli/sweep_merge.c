@@ -150,15 +150,10 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
+/* Fixed columns: the same in every file. 0, or bad()'s status. */
+static int check_fixed_columns(struct sweep_csv *t, size_t nf, const struct layout *l)
 {
-	struct gpuvm_error err = {{0}};
-	struct layout *l = xcalloc(nf, sizeof *l);
 	int rc = 0;
-	for (size_t f = 0; f < nf && !rc; f++)
-		if (layout_of(&t[f], &l[f], &err) != 0)
-			rc = bad("%s", err.msg);
-	/* fixed columns: the same in every file */
 	for (size_t f = 1; f < nf && !rc; f++) {
 		char *a = join_cols(&t[0], 0, l[0].prefix), *b = join_cols(&t[f], 0, l[f].prefix);
 		char *c = join_cols(&t[0], l[0].suffix, t[0].ncol);
@@ -171,12 +166,14 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 				 "different sweeps", t[f].path, d, t[0].path, c);
 		free(a), free(b), free(c), free(d);
 	}
+	return rc;
+}
 
-	/* rows by point: none twice, none missing */
-	size_t n = 0;
-	for (size_t f = 0; f < nf; f++)
-		n += t[f].nrows;
-	struct entry *e = xcalloc(n, sizeof *e);
+/* Rows by point (e: n entries, sorted): none twice, none missing. 0, or
+ * bad()'s status. */
+static int collect_points(struct sweep_csv *t, size_t nf, struct entry *e, size_t n)
+{
+	int rc = 0;
 	size_t k = 0;
 	for (size_t f = 0; f < nf && !rc; f++) {
 		size_t pc = t[f].ncol - 2;
@@ -199,41 +196,44 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 		else if (e[i].point != i)
 			rc = bad("point %zu is in none of the files (a shard missing?)", i);
 	}
-	/* and none missing at the end: the grid is the product of the
-	 * values seen in each grid column */
-	if (!rc && n) {
-		const char **vals = xcalloc(n, sizeof *vals);
-		double grid = 1;
-		for (size_t c = 0; c < l[0].prefix; c++) {
-			if (c > 0 && ends_with(t[0].head[c], "_bytes") &&
-			    strlen(t[0].head[c]) == strlen(t[0].head[c - 1]) + 6)
-				continue;
-			for (size_t i = 0; i < n; i++)
-				vals[i] = t[e[i].file].rows[e[i].row][c];
-			qsort(vals, n, sizeof *vals, cmp_str);
-			size_t distinct = 1;
-			for (size_t i = 1; i < n; i++)
-				distinct += strcmp(vals[i], vals[i - 1]) != 0;
-			grid *= (double)distinct;
-		}
-		free(vals);
-		if (grid != (double)n)
-			rc = bad("the files hold %zu points, but their gpu and varied values span a "
-				 "grid of %.0f: %s", n, grid,
-				 grid > (double)n ? "points are missing (a shard missing?)"
-						  : "some points repeat (CSVs of different sweeps?)");
-	}
+	return rc;
+}
 
-	/* metric columns, in the sweep's order */
+/* None missing at the end: the grid is the product of the values seen in
+ * each grid column. 0, or bad()'s status. */
+static int check_grid(struct sweep_csv *t, const struct layout *l, const struct entry *e, size_t n)
+{
+	const char **vals = xcalloc(n, sizeof *vals);
+	double grid = 1;
+	for (size_t c = 0; c < l[0].prefix; c++) {
+		if (c > 0 && ends_with(t[0].head[c], "_bytes") &&
+		    strlen(t[0].head[c]) == strlen(t[0].head[c - 1]) + 6)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			vals[i] = t[e[i].file].rows[e[i].row][c];
+		qsort(vals, n, sizeof *vals, cmp_str);
+		size_t distinct = 1;
+		for (size_t i = 1; i < n; i++)
+			distinct += strcmp(vals[i], vals[i - 1]) != 0;
+		grid *= (double)distinct;
+	}
+	free(vals);
+	if (grid != (double)n)
+		return bad("the files hold %zu points, but their gpu and varied values span a "
+			   "grid of %.0f: %s", n, grid,
+			   grid > (double)n ? "points are missing (a shard missing?)"
+					    : "some points repeat (CSVs of different sweeps?)");
+	return 0;
+}
+
+/* The metric columns of every file, in the sweep's order (*nm of them);
+ * fmap[f][c]: file f's column c -> its metric, -1 where none. */
+static struct metric *collect_metrics(struct sweep_csv *t, const struct layout *l,
+				      const struct entry *e, size_t n, long **fmap, size_t *nm_out)
+{
 	struct metric *m = NULL;
 	size_t nm = 0, cap = 0;
-	long **fmap = xcalloc(nf, sizeof *fmap); /* file column -> metric */
-	for (size_t f = 0; f < nf; f++) {
-		fmap[f] = xcalloc(t[f].ncol, sizeof **fmap);
-		for (size_t c = 0; c < t[f].ncol; c++)
-			fmap[f][c] = -1;
-	}
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct sweep_csv *tf = &t[e[i].file];
 		const struct layout *lf = &l[e[i].file];
 		char **row = tf->rows[e[i].row];
@@ -259,8 +259,97 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 			fmap[e[i].file][c] = found;
 		}
 	}
-	if (!rc && nm)
+	if (nm)
 		qsort(m, nm, sizeof *m, cmp_metric);
+	*nm_out = nm;
+	return m;
+}
+
+/* The merged CSV at out: the grid columns, the metrics (omap[f][j]: file
+ * f's column of metric j, -1 where none), the last columns. 0, or 1 with
+ * the message printed. */
+static int write_merged(struct sweep_csv *t, size_t nf, const struct layout *l,
+			const struct entry *e, size_t n, const struct metric *m, size_t nm,
+			long **omap, const char *out, bool quiet)
+{
+	struct gpuvm_error err = {{0}};
+	struct gpuvm_output o;
+	if (gpuvm_output_open(&o, out, &err) != 0)
+		return bad("%s", err.msg);
+	FILE *fo = o.f;
+	for (size_t c = 0; c < l[0].prefix; c++) {
+		if (c)
+			fputc(',', fo);
+		gpuvm_csv_field(fo, t[0].head[c]);
+	}
+	for (size_t j = 0; j < nm; j++) {
+		fputc(',', fo);
+		gpuvm_csv_field(fo, m[j].name);
+	}
+	for (size_t c = l[0].suffix; c < t[0].ncol; c++) {
+		fputc(',', fo);
+		gpuvm_csv_field(fo, t[0].head[c]);
+	}
+	fputc('\n', fo);
+	for (size_t i = 0; i < n; i++) {
+		size_t f = e[i].file;
+		char **row = t[f].rows[e[i].row];
+		for (size_t c = 0; c < l[f].prefix; c++) {
+			if (c)
+				fputc(',', fo);
+			gpuvm_csv_field(fo, row[c]);
+		}
+		for (size_t j = 0; j < nm; j++) {
+			fputc(',', fo);
+			if (omap[f][j] >= 0)
+				gpuvm_csv_field(fo, row[omap[f][j]]);
+		}
+		for (size_t c = l[f].suffix; c < t[f].ncol; c++) {
+			fputc(',', fo);
+			gpuvm_csv_field(fo, row[c]);
+		}
+		fputc('\n', fo);
+	}
+	if (gpuvm_output_close(&o, &err) != 0) {
+		fprintf(stderr, "gpuvm sweep merge: %s\n", err.msg);
+		return 1;
+	}
+	if (!quiet)
+		fprintf(stderr, "gpuvm sweep merge: %zu points from %zu file%s into %s\n", n, nf,
+			nf == 1 ? "" : "s", out);
+	return 0;
+}
+
+static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
+{
+	struct gpuvm_error err = {{0}};
+	struct layout *l = xcalloc(nf, sizeof *l);
+	int rc = 0;
+	for (size_t f = 0; f < nf && !rc; f++)
+		if (layout_of(&t[f], &l[f], &err) != 0)
+			rc = bad("%s", err.msg);
+	if (!rc)
+		rc = check_fixed_columns(t, nf, l);
+	size_t n = 0;
+	for (size_t f = 0; f < nf; f++)
+		n += t[f].nrows;
+	struct entry *e = xcalloc(n, sizeof *e);
+	if (!rc)
+		rc = collect_points(t, nf, e, n);
+	if (!rc && n)
+		rc = check_grid(t, l, e, n);
+
+	/* metric columns, in the sweep's order */
+	struct metric *m = NULL;
+	size_t nm = 0;
+	long **fmap = xcalloc(nf, sizeof *fmap); /* file column -> metric */
+	for (size_t f = 0; f < nf; f++) {
+		fmap[f] = xcalloc(t[f].ncol, sizeof **fmap);
+		for (size_t c = 0; c < t[f].ncol; c++)
+			fmap[f][c] = -1;
+	}
+	if (!rc)
+		m = collect_metrics(t, l, e, n, fmap, &nm);
 	/* output column j <- file column, per file */
 	long **omap = xcalloc(nf, sizeof *omap);
 	for (size_t f = 0; f < nf && !rc; f++) {
@@ -272,55 +361,8 @@ static int merge(struct sweep_csv *t, size_t nf, const char *out, bool quiet)
 					omap[f][j] = (long)c;
 		}
 	}
-
-	if (!rc) {
-		struct gpuvm_output o;
-		if (gpuvm_output_open(&o, out, &err) != 0) {
-			rc = bad("%s", err.msg);
-		} else {
-			FILE *fo = o.f;
-			for (size_t c = 0; c < l[0].prefix; c++) {
-				if (c)
-					fputc(',', fo);
-				gpuvm_csv_field(fo, t[0].head[c]);
-			}
-			for (size_t j = 0; j < nm; j++) {
-				fputc(',', fo);
-				gpuvm_csv_field(fo, m[j].name);
-			}
-			for (size_t c = l[0].suffix; c < t[0].ncol; c++) {
-				fputc(',', fo);
-				gpuvm_csv_field(fo, t[0].head[c]);
-			}
-			fputc('\n', fo);
-			for (size_t i = 0; i < n; i++) {
-				size_t f = e[i].file;
-				char **row = t[f].rows[e[i].row];
-				for (size_t c = 0; c < l[f].prefix; c++) {
-					if (c)
-						fputc(',', fo);
-					gpuvm_csv_field(fo, row[c]);
-				}
-				for (size_t j = 0; j < nm; j++) {
-					fputc(',', fo);
-					if (omap[f][j] >= 0)
-						gpuvm_csv_field(fo, row[omap[f][j]]);
-				}
-				for (size_t c = l[f].suffix; c < t[f].ncol; c++) {
-					fputc(',', fo);
-					gpuvm_csv_field(fo, row[c]);
-				}
-				fputc('\n', fo);
-			}
-			if (gpuvm_output_close(&o, &err) != 0) {
-				fprintf(stderr, "gpuvm sweep merge: %s\n", err.msg);
-				rc = 1;
-			} else if (!quiet) {
-				fprintf(stderr, "gpuvm sweep merge: %zu points from %zu file%s into %s\n",
-					n, nf, nf == 1 ? "" : "s", out);
-			}
-		}
-	}
+	if (!rc)
+		rc = write_merged(t, nf, l, e, n, m, nm, omap, out, quiet);
 	for (size_t f = 0; f < nf; f++) {
 		free(fmap[f]);
 		if (omap)
