@@ -20,6 +20,9 @@ data:
                       --csv`): per preset, the microbenchmark rows compared
                       with a published value, validation apart from
                       calibration
+  calibration-misses  the same CSV: every row outside its tolerance
+  validation-programs docs/validation/validate.csv: error range and mean
+                      absolute error per preset and program
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -222,6 +225,51 @@ def calibration_summary():
     return "\n".join(out) + "\n\n" + note
 
 
+def validation_programs():
+    """Per preset and program (the row name before its size), the error range."""
+    rows = read_csv(VALIDATE_CSV)
+    if not rows:
+        raise BlockError(f"{VALIDATE_CSV} has no rows")
+    for need in ("name", "preset", "error_percent"):
+        if need not in rows[0]:
+            raise BlockError(f"{VALIDATE_CSV} has no '{need}' column")
+    groups = {}
+    for r in rows:
+        # h100sxm-2dconv-128-first -> h100sxm-2dconv; 2mm-32-x8 -> 2mm
+        m = re.match(r"(.+?)-\d+(?:[-x]|$)", r["name"])
+        prog = m.group(1) if m else r["name"]
+        groups.setdefault((r["preset"], prog), []).append(float(r["error_percent"]))
+    out = ["| preset | program | rows | error range | mean absolute error | within +-20 % |",
+           "|---|---|--:|--:|--:|--:|"]
+    for (preset, prog), e in groups.items():
+        out.append(f"| `{preset}` | {prog} | {len(e)} | {round(min(e)):+d} to {round(max(e)):+d} % | "
+                   f"{sum(abs(x) for x in e) / len(e):.1f} % | {sum(abs(x) <= 20 for x in e)} |")
+    note = (f"From `{VALIDATE_CSV}`: a program is the row name before its size "
+            "(`gemm-256-x8` is gemm); block widths, median and first launches together.")
+    return "\n".join(out) + "\n\n" + note
+
+
+def calibration_misses():
+    """Every row with a published value outside its tolerance."""
+    rows = read_csv(CALIBRATE_CSV)
+    for need in ("gpu", "quantity", "simulated", "published", "error_pct", "status", "role", "source"):
+        if rows and need not in rows[0]:
+            raise BlockError(f"{CALIBRATE_CSV} has no '{need}' column")
+    rows = [r for r in rows if r["status"] == "FAIL"]
+    out = ["| preset | row | simulated | published | error | role | source |",
+           "|---|---|--:|--:|--:|---|---|"]
+    for r in rows:
+        src = r["source"].split(" (")[0].split(";")[0].strip()
+        if len(src) > 60:
+            src = src[:57].rstrip() + "..."
+        out.append(f"| `{r['gpu']}` | `{r['quantity']}` | {float(r['simulated']):.4g} | "
+                   f"{float(r['published']):.4g} | {float(r['error_pct']):+.1f} % | {r['role']} | {src} |")
+    note = (f"From `{CALIBRATE_CSV}`: the {len(rows)} rows with a published value outside their "
+            "tolerance (10 % for a latency, 15 % for a rate); the source column is the start of "
+            "the row's source, the CSV has it whole.")
+    return "\n".join(out) + "\n\n" + note
+
+
 def pearson(x, y):
     n = len(x)
     mx, my = sum(x) / n, sum(y) / n
@@ -337,6 +385,8 @@ GENERATORS = {
     "fidelity-summary": fidelity_summary,
     "validation-summary": validation_summary,
     "calibration-summary": calibration_summary,
+    "calibration-misses": calibration_misses,
+    "validation-programs": validation_programs,
     "fig1-table": fig1_table,
 }
 
