@@ -57,6 +57,7 @@ struct host_link {
 	double return_cycles;         /* back from the link to the SM (load_base / 2) */
 	double raw_gb_s, clock_hz;
 	bool curve;                   /* uvm.pcie_model = curve */
+	bool c2c;                     /* c2c.coherent: the link is NVLink-C2C, flat rate */
 	/* lane time (cycles) kernels' own packets have taken of each
 	 * direction: what an asynchronous copy beside the kernel cannot have
 	 * (copy_stream.h) */
