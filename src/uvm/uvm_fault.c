@@ -334,12 +334,12 @@ static inline bool system_untouched(const struct uvm *u, const struct uvm_block 
  * the system page it lies in is placed in device memory (first touch by
  * the touching processor: the GPU's memory is a NUMA node of its own on
  * Grace Hopper, Schieffer et al. ICPP'24). The translation misses in the
- * system page table and the fault is serviced (nvidia-uvm
- * uvm_ats_faults.c, uvm_ats_service_faults: the driver populates the
- * page on the faulting GPU's node), taken as one of the replayable fault
- * handler's batches at the preset's fault latency (no GH200 figure was
- * read); nothing crosses the link: the page is new. Returns when p is
- * there. */
+ * system page table and the fault is serviced inside the replayable
+ * fault batch (nvidia-uvm uvm_gpu_replayable_faults.c calls
+ * uvm_ats_service_faults, uvm_ats_faults.c, which populates the page on
+ * the faulting GPU's node): one of the handler's batches at the preset's
+ * fault latency (no GH200 figure was read); nothing crosses the link:
+ * the page is new. Returns when p is there. */
 static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
 	struct gpuvm_uvm_stats *st = u->st;
