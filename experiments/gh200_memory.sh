@@ -11,7 +11,8 @@
 # Writes OUT_DIR/gh200_memory.{csv,png} (default out/gh200). Each kernel
 # runs LAUNCHES times after one upload (default 16), so the GPU is the main
 # user of its data, as in the applications Schieffer et al. study.
-# Scaled for a 2-core machine (about 2 minutes): 4-12 MiB working sets.
+# Scaled small (4-12 MiB working sets, 21 runs): 9 min 51 s wall on a shared
+# 2-core host at load, 3 min 50 s of CPU (2026-11-29).
 #
 # The machine's keys (c2c.*) are the GH200's; the system description that
 # will set them (--system gh200) is not used here.
