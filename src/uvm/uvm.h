@@ -9,8 +9,11 @@
  * uvm_access_sector / uvm_access_counted_sector for every sector of
  * managed memory (bookkeeping the eviction policies need: UVMSmart
  * refreshes LRU on every access; answered by struct uvm_sector_rsp,
- * which also carries the page's stale-L2 stamps). Each answer travels in
- * its response; nothing is read back from struct uvm by a caller. Time is
+ * which also carries the page's stale-L2 stamps). With c2c.coherent the
+ * run loop also tells it of the host's first touch of system-allocated
+ * memory (uvm_host_touch; docs/systems.md "Grace Hopper memory"). Each
+ * answer travels in its response; nothing is read back from struct uvm
+ * by a caller. Time is
  * in SM cycles; like the rest of the engine, requests are timed eagerly,
  * roughly in time order.
  *
