@@ -23,7 +23,7 @@
 #define GPUVM_MAX_THREADS 64
 /* room in set_at[]: the key table has fewer than 192 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
-#define GPUVM_CONFIG_MAX_KEYS (192 + GPUVM_MODULE_PARAMS_MAX)
+#define GPUVM_CONFIG_MAX_KEYS (200 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -342,6 +342,21 @@ struct gpuvm_config {
 	 * its own, as Volta's access counters are), 1 fault (that access
 	 * raises a far fault and waits for the page, as UVMSmart does) */
 	uint32_t uvm_counter_migration_fault;
+	/* [c2c] a coherent CPU-GPU link and the CPU's memory (NVLink-C2C on
+	 * Grace Hopper; docs/systems.md "Grace Hopper memory"). Off by default:
+	 * with c2c_coherent 0 nothing below is read and every run is the
+	 * model without the section. */
+	uint32_t c2c_coherent;          /* 0 off, 1 on: the host link is C2C, mem=system allowed */
+	double c2c_bandwidth_gb_s;      /* the link's rate per direction */
+	double c2c_latency_ns;          /* one remote access's link latency; 0: uvm.remote_latency_cycles */
+	double c2c_cpu_memory_gb_s;     /* the CPU memory's bandwidth (LPDDR5X) */
+	uint32_t c2c_system_page_bytes; /* the system page table's page (4 KiB or 64 KiB) */
+	uint32_t c2c_line_bytes;        /* a remote access's granularity (a CPU cache line) */
+	/* who touches system memory first: 0 host (a program's uploads of
+	 * it are its CPU initialisation), 1 gpu (it initialises its data in
+	 * a kernel, so the uploads place nothing: the GPU's first access
+	 * does) */
+	uint32_t c2c_first_touch_gpu;
 	/* 1: a sharing scheme's read of another TLB's entry makes it that
 	 * TLB's most recently used (gem5-gpu's TLBMemory::lookup); 0: not */
 	uint32_t tlb_peer_read_touch;

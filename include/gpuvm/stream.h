@@ -22,6 +22,11 @@ enum gpuvm_alloc_kind {
 	GPUVM_ALLOC_DEVICE = 0,   /* cudaMalloc: device memory */
 	GPUVM_ALLOC_MANAGED,      /* cudaMallocManaged: unified memory */
 	GPUVM_ALLOC_HOST_PINNED,  /* cudaHostAlloc: zero-copy over PCIe */
+	/* malloc memory reached through the system page table over a
+	 * coherent link (Grace Hopper, c2c.coherent = on): pages placed where
+	 * they are first touched; the UVM driver keeps them (docs/systems.md
+	 * "Grace Hopper memory") */
+	GPUVM_ALLOC_SYSTEM,
 };
 
 struct gpuvm_alloc {

@@ -161,6 +161,15 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->uvm_device_sync_writeback = 0; /* keep: NVIDIA's driver leaves pages at a sync */
 	cfg->uvm_counter_migration_fault = 0; /* async: nvidia-uvm services notifications apart from faults */
 	cfg->tlb_peer_read_touch = 0;   /* keep: as before the key */
+	/* [c2c]: off; the values are the GH200's, read only when it is on
+	 * (docs/systems.md "Grace Hopper memory" cites each) */
+	cfg->c2c_coherent = 0;
+	cfg->c2c_bandwidth_gb_s = 450;
+	cfg->c2c_latency_ns = 0;
+	cfg->c2c_cpu_memory_gb_s = 546;
+	cfg->c2c_system_page_bytes = 65536;
+	cfg->c2c_line_bytes = 64;
+	cfg->c2c_first_touch_gpu = 0;
 	cfg->tlb_translate_per_access = 0; /* page: as before the key */
 	snprintf(cfg->l1_replacement, sizeof cfg->l1_replacement, "lru"); /* as before the key */
 	/* every module parameter at its row's default (gpuvm/module.h) */

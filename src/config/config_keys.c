@@ -98,6 +98,7 @@ static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const counter_migration_names[] = {"async", "fault"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
 static const char *const translate_per_names[] = {"page", "access"};
+static const char *const first_touch_names[] = {"host", "gpu"};
 
 /* [core] keys of one kind for every gpuvm_op_class, in its order. */
 #define CLASS_KEY(kind, arr, i, cls, hlp) \
@@ -625,6 +626,43 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "device memory of the board: a device allocation (cudaMalloc) past it fails "
 		  "the run; 0 = unlimited; managed memory pages past it only with uvm.oversub_percent "
 		  "or uvm.device_memory" },
+	/* [c2c] a coherent CPU-GPU link (docs/systems.md "Grace Hopper
+	 * memory"): optional, off, and reported only away from its defaults,
+	 * so a preset without the section runs the model it always ran */
+	{ .name = "c2c.coherent", .type = CT_ENUM, .off = OFF(c2c_coherent), .enum_names = off_on_names,
+	  .enum_count = 2, .min = 0, .max = 1, .level = -1, .optional = true, .quiet_default = true,
+	  .def = 0,
+	  .help = "on: the host link is a coherent CPU-GPU link (NVLink-C2C): copies and migrations "
+		  "at c2c.bandwidth_gb_s, and system-allocated memory (mem=system) is read by the GPU "
+		  "over it a cache line at a time without faults, through the system page table (ATS)" },
+	{ .name = "c2c.bandwidth_gb_s", .type = CT_DOUBLE, .off = OFF(c2c_bandwidth_gb_s), .min = BW_MIN,
+	  .min_exclusive = false, .max = BW_MAX, .level = -1, .optional = true, .quiet_default = true,
+	  .def = 450,
+	  .help = "the coherent link's rate per direction, GB/s (NVLink-C2C: 450, 900 both ways; "
+		  "NVIDIA Grace Hopper architecture blog)" },
+	{ .name = "c2c.latency_ns", .type = CT_DOUBLE, .off = OFF(c2c_latency_ns), .min = 0,
+	  .max = NS_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "link latency of one remote access over the coherent link; 0: "
+		  "uvm.remote_latency_cycles (no C2C load latency is published)" },
+	{ .name = "c2c.cpu_memory_gb_s", .type = CT_DOUBLE, .off = OFF(c2c_cpu_memory_gb_s),
+	  .min = BW_MIN, .max = BW_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 546,
+	  .help = "the CPU memory's bandwidth, GB/s: remote accesses of CPU-resident system memory get "
+		  "the lesser of it and the link's rate (Grace LPDDR5X: up to 546)" },
+	{ .name = "c2c.system_page_bytes", .type = CT_SIZE32, .off = OFF(c2c_system_page_bytes),
+	  .min = 4096, .max = 65536, .pow2 = true, .level = -1, .optional = true, .quiet_default = true,
+	  .def = 65536,
+	  .help = "the system page table's page: the GPU's translations of system memory are this "
+		  "wide (4KiB or 64KiB on Grace; NVIDIA recommends 64KiB)" },
+	{ .name = "c2c.line_bytes", .type = CT_SIZE32, .off = OFF(c2c_line_bytes), .min = 32,
+	  .max = 4096, .pow2 = true, .level = -1, .optional = true, .quiet_default = true, .def = 64,
+	  .help = "the granularity of a remote access of system memory (a Grace cache line: 64)" },
+	{ .name = "c2c.first_touch", .type = CT_ENUM, .off = OFF(c2c_first_touch_gpu),
+	  .enum_names = first_touch_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "who touches system memory first: host (a workload's uploads of it are the CPU "
+		  "initialising it: its pages go to CPU memory) or gpu (the program initialises it in "
+		  "a kernel: the uploads place nothing and the GPU's first access puts each page in "
+		  "device memory); a property of the program, not of the machine" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

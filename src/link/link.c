@@ -29,6 +29,20 @@ int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_
 	 * link latency (the model before pcie.copy_latency_us) */
 	l->copy_latency_cycles = cfg->pcie_copy_latency_us > 0 ? cfg->pcie_copy_latency_us * cfg->clock_mhz
 							       : l->latency_cycles;
+	if (cfg->c2c_coherent) {
+		/* the host link is NVLink-C2C (c2c.coherent): bulk transfers at
+		 * its rate per direction, flat (the transfer-size curve and the
+		 * achieved fraction are PCIe measurements, link_rate.h), and
+		 * packets at the same rate; its latency where one is given */
+		l->c2c = true;
+		l->raw_gb_s = cfg->c2c_bandwidth_gb_s;
+		l->cycles_per_byte = clock_hz / (cfg->c2c_bandwidth_gb_s * 1e9);
+		l->cycles_per_wire_byte = l->cycles_per_byte;
+		if (cfg->c2c_latency_ns > 0)
+			l->latency_cycles = cfg->c2c_latency_ns * 1e-9 * clock_hz;
+		if (cfg->pcie_copy_latency_us <= 0)
+			l->copy_latency_cycles = l->latency_cycles;
+	}
 	if (link_lane_init(&l->lane[LINK_H2D]) || link_lane_init(&l->lane[LINK_D2H]))
 		return -1;
 	return 0;
@@ -42,6 +56,8 @@ void link_free(struct host_link *l)
 
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes)
 {
+	if (__builtin_expect(l->c2c, 0))
+		return (double)bytes / (l->raw_gb_s * 1e9);
 	return gpuvm_uvm_transfer_seconds(bytes, l->raw_gb_s, l->curve);
 }
 

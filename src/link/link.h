@@ -29,6 +29,11 @@
  *    migrations, write-backs, remote reads and synchronous copies contend:
  *    throughput is one lane's per direction. The posted writes of a kernel
  *    have crossed by link_stores_done.
+ *  - With c2c.coherent the link is NVLink-C2C: its rate per direction is
+ *    c2c.bandwidth_gb_s for bulk transfers and packets alike, flat (no
+ *    transfer-size curve, no PCIe achieved fraction), and its latency
+ *    c2c.latency_ns where one is given; otherwise nothing of [c2c] is
+ *    read.
  *  - Asynchronous copies (link/copy_stream.c) are resolved after the
  *    kernels beside them and get the lane time those kernels' traffic left
  *    (link_lane_busy plus the driver's transfers at the bulk rate):
@@ -57,6 +62,7 @@ struct host_link {
 	double return_cycles;         /* back from the link to the SM (load_base / 2) */
 	double raw_gb_s, clock_hz;
 	bool curve;                   /* uvm.pcie_model = curve */
+	bool c2c;                     /* c2c.coherent: the link is NVLink-C2C, flat rate */
 	/* lane time (cycles) kernels' own packets have taken of each
 	 * direction: what an asynchronous copy beside the kernel cannot have
 	 * (copy_stream.h) */

@@ -22,6 +22,8 @@ static const char *kind_name(enum gpuvm_alloc_kind k)
 		return "managed";
 	case GPUVM_ALLOC_HOST_PINNED:
 		return "pinned";
+	case GPUVM_ALLOC_SYSTEM:
+		return "system";
 	default:
 		return "device";
 	}

@@ -104,6 +104,8 @@ static const char *kind_name(enum gpuvm_alloc_kind k)
 		return "managed";
 	case GPUVM_ALLOC_HOST_PINNED:
 		return "host";
+	case GPUVM_ALLOC_SYSTEM:
+		return "system";
 	}
 	return "?";
 }

@@ -196,7 +196,12 @@ static int copy_ev(struct simt_host *h, const void *mem, uint64_t bytes,
 	if (!b)
 		return simt_fail(h, "copy of %llu bytes outside every allocation",
 				 (unsigned long long)bytes);
-	if (b->kind != GPUVM_ALLOC_DEVICE || !bytes)
+	/* an upload to system-allocated memory is the host writing its own
+	 * memory (its first touch places the pages in CPU memory; the run
+	 * loop times it on the CPU's memory); a download of it is the host
+	 * reading it, which the model leaves out */
+	bool host_touch = b->kind == GPUVM_ALLOC_SYSTEM && kind == GPUVM_RUN_COPY_H2D;
+	if ((b->kind != GPUVM_ALLOC_DEVICE && !host_touch) || !bytes)
 		return p->aborting || p->failed ? -1 : 0;
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);

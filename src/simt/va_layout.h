@@ -15,10 +15,13 @@
  * a separate range, as the UVA space does. */
 #define VA_DEVICE_BASE 0x0000700000000000ull
 #define VA_HOST_BASE 0x00007f0000000000ull
+/* system-allocated memory: a region of its own, so the translation layer
+ * tells its pages by address (xlat_set_system_range) */
+#define VA_SYSTEM_BASE 0x0000780000000000ull
 #define VA_ALIGN (2ull << 20)
 
 struct va_layout {
-	uint64_t next_device, next_host;
+	uint64_t next_device, next_host, next_system;
 };
 
 void va_layout_init(struct va_layout *v);

@@ -86,11 +86,29 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 					   (unsigned long long)op.alloc.bytes, used, cfg->name, cap);
 				goto out;
 			}
-			if (alloc_table_add(&sys.allocs, &op.alloc, err))
+			if (op.alloc.kind == GPUVM_ALLOC_SYSTEM && !cfg->c2c_coherent) {
+				gpuvm_fail(err, op.alloc.name, 0, "c2c.coherent",
+					   "system-allocated memory (mem=system: plain malloc memory the GPU "
+					   "reaches through the system page table) needs a coherent CPU-GPU "
+					   "link with address translation services, as NVLink-C2C on Grace "
+					   "Hopper; the %s preset's host link is PCIe, where the GPU reaches "
+					   "malloc memory only through HMM, which gpuvm does not model (set "
+					   "c2c.coherent=on for a GH200, or use mem=managed)", cfg->name);
+				goto out;
+			}
+			if (op.alloc.kind == GPUVM_ALLOC_SYSTEM) {
+				/* the SM layer and the page walks serve it as
+				 * managed memory: the UVM driver keeps its pages */
+				struct gpuvm_alloc m = op.alloc;
+				m.kind = GPUVM_ALLOC_MANAGED;
+				if (alloc_table_add(&sys.allocs, &m, err))
+					goto out;
+			} else if (alloc_table_add(&sys.allocs, &op.alloc, err))
 				goto out;
 			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only)
 				device_in_use += op.alloc.bytes;
-			if (op.alloc.kind == GPUVM_ALLOC_MANAGED && system_track_managed(&sys, &op.alloc)) {
+			if ((op.alloc.kind == GPUVM_ALLOC_MANAGED || op.alloc.kind == GPUVM_ALLOC_SYSTEM) &&
+			    system_track_managed(&sys, &op.alloc)) {
 				gpuvm_fail(err, op.alloc.name, 0, NULL, "out of memory for page state");
 				goto out;
 			}
@@ -112,6 +130,24 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
 			if (launch_period_cycles > 0) /* not before the host calls it */
 				t = later(t, host_free);
+			if (h2d && sys.uvm_on && sys.uvm.c2c && uvm_is_system(&sys.uvm, op.copy_addr)) {
+				/* the host writing system-allocated memory: its
+				 * first touch places the pages in CPU memory, at
+				 * the CPU memory's rate (c2c.cpu_memory_gb_s);
+				 * with c2c.first_touch = gpu the program
+				 * initialises it in a kernel instead: nothing */
+				if (cfg->c2c_first_touch_gpu)
+					break;
+				if (uvm_host_touch(&sys.uvm, op.copy_addr, op.copy_bytes)) {
+					gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+					goto out;
+				}
+				double end = t + (double)op.copy_bytes / (cfg->c2c_cpu_memory_gb_s * 1e9) * clock_hz;
+				stats->copy_cycles += end - t;
+				t = end;
+				host_free = later(host_free, t);
+				break;
+			}
 			if (sys.cs.used) {
 				/* after the asynchronous copies issued before it on
 				 * its lane */

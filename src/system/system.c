@@ -112,8 +112,12 @@ int system_track_managed(struct system *sys, const struct gpuvm_alloc *a)
 		xlat_connect_page_port(&sys->xlat,
 				       (struct xlat_page_port){.walk_done = page_walk_done, .ctx = sys});
 	}
-	if (uvm_add_alloc(&sys->uvm, a->name, a->base, a->bytes, alloc_advise(sys->cfg, a->name)))
+	bool system_mem = a->kind == GPUVM_ALLOC_SYSTEM;
+	uint32_t advise = system_mem ? UVM_ADVISE_SYSTEM : alloc_advise(sys->cfg, a->name);
+	if (uvm_add_alloc(&sys->uvm, a->name, a->base, a->bytes, advise))
 		return -1;
+	if (system_mem)
+		xlat_set_system_range(&sys->xlat, a->base, a->bytes, sys->cfg->c2c_system_page_bytes);
 	sys->sms.uvm_counts = uvm_counts(&sys->uvm); /* hints of this allocation may turn it on */
 	return 0;
 }

@@ -89,7 +89,10 @@ struct system {
 int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm_stats *stats,
 		const struct gpuvm_sim_options *opt);
 void system_free(struct system *sys);
-/* A managed allocation: the UVM driver learns it (built at the first). */
+/* A managed allocation: the UVM driver learns it (built at the first).
+ * A system-allocated one (GPUVM_ALLOC_SYSTEM, c2c.coherent) too, as a
+ * range of UVM_ADVISE_SYSTEM, and the translation layer learns its
+ * system pages. */
 int system_track_managed(struct system *sys, const struct gpuvm_alloc *a);
 
 /* Runs one kernel launch (kernel_run.c): the GPU is free from t0, the

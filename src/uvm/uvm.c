@@ -121,6 +121,27 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	 * sectors get (gpuvm_pcie_effective_gb_s), on the migrations' lane */
 	u->remote_cycles_per_byte = u->clock_hz / (gpuvm_pcie_effective_gb_s(u->bandwidth_gb_s) * 1e9);
 	u->ac_last_line = UINT64_MAX;
+	if (cfg->c2c_coherent) {
+		/* the host link is NVLink-C2C (c2c.coherent; docs/systems.md
+		 * "Grace Hopper memory"): migrations move at its rate, flat
+		 * (uvm.migration_gb_s and the curve are the PCIe board's; no
+		 * GH200 migration rate was read), and a remote read of
+		 * CPU-resident memory at the lesser of the link's rate and the
+		 * CPU memory's, with the link's latency where one is given */
+		u->c2c = true;
+		u->migration_gb_s = cfg->c2c_bandwidth_gb_s;
+		u->curve = false;
+		double gb_s = cfg->c2c_bandwidth_gb_s < cfg->c2c_cpu_memory_gb_s ? cfg->c2c_bandwidth_gb_s
+										  : cfg->c2c_cpu_memory_gb_s;
+		u->remote_cycles_per_byte = u->clock_hz / (gb_s * 1e9);
+		if (cfg->c2c_latency_ns > 0)
+			u->remote_latency = cfg->c2c_latency_ns * 1e-9 * u->clock_hz;
+		u->sys_page_pages = cfg->c2c_system_page_bytes >> UVM_PAGE_SHIFT;
+		if (!u->sys_page_pages)
+			u->sys_page_pages = 1;
+		u->line_bytes = cfg->c2c_line_bytes;
+		u->rl_line = UINT64_MAX;
+	}
 	u->thrash_on = cfg->uvm_thrashing != 0;
 	if (u->thrash_on) {
 		double tp[GPUVM_MODULE_PARAMS_EACH];
@@ -162,6 +183,8 @@ void uvm_free(struct uvm *u)
 	free(u->sp.blocks);
 	uvm_map_free(&u->blocks);
 	uvm_map_free(&u->groups);
+	for (uint32_t i = 0; i < u->n_allocs; i++)
+		free(u->allocs[i].host_touched);
 	free(u->allocs);
 	if (u->ff_mshr)
 		for (uint32_t i = 0; i < u->sms; i++)
@@ -189,7 +212,7 @@ int uvm_add_alloc(struct uvm *u, const char *name, uint64_t base, uint64_t bytes
 		u->allocs = p;
 		u->cap_allocs = cap;
 	}
-	u->allocs[u->n_allocs] = (struct uvm_range){base, bytes, advise, 0};
+	u->allocs[u->n_allocs] = (struct uvm_range){base, bytes, advise, 0, NULL};
 	if (uvm_alloc_stats_open(u, &u->allocs[u->n_allocs], name))
 		return -1;
 	u->n_allocs++;
@@ -198,6 +221,50 @@ int uvm_add_alloc(struct uvm *u, const char *name, uint64_t base, uint64_t bytes
 	u->managed_bytes += bytes;
 	uvm_groups_clear(u);
 	u->st->active = true;
+	return 0;
+}
+
+/* ---- system-allocated memory (c2c.coherent) ------------------------------ */
+
+bool uvm_is_system(const struct uvm *u, uint64_t addr)
+{
+	for (uint32_t i = 0; i < u->n_allocs; i++)
+		if (addr - u->allocs[i].base < u->allocs[i].bytes)
+			return (u->allocs[i].advise & UVM_ADVISE_SYSTEM) != 0;
+	return false;
+}
+
+int uvm_host_touch(struct uvm *u, uint64_t addr, uint64_t bytes)
+{
+	for (uint32_t i = 0; i < u->n_allocs && bytes; i++) {
+		struct uvm_range *r = &u->allocs[i];
+		if (!(r->advise & UVM_ADVISE_SYSTEM) || addr - r->base >= r->bytes)
+			continue;
+		uint64_t pages = (r->bytes + UVM_PAGE_BYTES - 1) >> UVM_PAGE_SHIFT;
+		if (!r->host_touched && !(r->host_touched = calloc((pages + 63) / 64, sizeof(uint64_t))))
+			return -1;
+		/* whole system pages: the CPU's first touch places the page
+		 * it falls in (pages counted from the range's base, which the
+		 * VA layout aligns to 2 MiB) */
+		uint64_t sp = u->sys_page_pages ? u->sys_page_pages : 1;
+		uint64_t lo = (addr - r->base) >> UVM_PAGE_SHIFT;
+		uint64_t end = addr - r->base + bytes < r->bytes ? addr - r->base + bytes : r->bytes;
+		uint64_t hi = (end + UVM_PAGE_BYTES - 1) >> UVM_PAGE_SHIFT;
+		lo -= lo % sp;
+		hi = (hi + sp - 1) / sp * sp;
+		if (hi > pages)
+			hi = pages;
+		for (uint64_t q = lo; q < hi; q++) {
+			uint64_t a = r->base + (q << UVM_PAGE_SHIFT);
+			const struct uvm_map_entry *x = uvm_map_find(&u->blocks, a >> UVM_BLOCK_SHIFT);
+			const struct uvm_block *b = x ? (const struct uvm_block *)(uintptr_t)x->val : NULL;
+			uint32_t p = (uint32_t)((a >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+			if (b && mask_test(b->resident, p))
+				continue; /* the GPU touched it first: in device memory */
+			r->host_touched[q >> 6] |= 1ull << (q & 63);
+		}
+		return 0;
+	}
 	return 0;
 }
 

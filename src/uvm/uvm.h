@@ -9,8 +9,11 @@
  * uvm_access_sector / uvm_access_counted_sector for every sector of
  * managed memory (bookkeeping the eviction policies need: UVMSmart
  * refreshes LRU on every access; answered by struct uvm_sector_rsp,
- * which also carries the page's stale-L2 stamps). Each answer travels in
- * its response; nothing is read back from struct uvm by a caller. Time is
+ * which also carries the page's stale-L2 stamps). With c2c.coherent the
+ * run loop also tells it of the host's first touch of system-allocated
+ * memory (uvm_host_touch; docs/systems.md "Grace Hopper memory"). Each
+ * answer travels in its response; nothing is read back from struct uvm
+ * by a caller. Time is
  * in SM cycles; like the rest of the engine, requests are timed eagerly,
  * roughly in time order.
  *
@@ -75,11 +78,20 @@ struct uvm_hooks {
  * uvm.accessed_by = gpu, for the allocations uvm.advise_allocations names) */
 #define UVM_ADVISE_HOST 1u        /* preferred location host: never migrates to the GPU */
 #define UVM_ADVISE_ACCESSED_BY 2u /* the GPU keeps a mapping: remote access without a fault */
+/* system-allocated memory (GPUVM_ALLOC_SYSTEM, c2c.coherent): malloc
+ * memory in the system page table. A page the host touched first is in
+ * CPU memory and read over the link without a fault (as accessed-by,
+ * until the access counters migrate it); one the GPU touches first is
+ * placed in device memory (uvm_fault.c system_first_touch). */
+#define UVM_ADVISE_SYSTEM 4u
 
 struct uvm_range {
 	uint64_t base, bytes;
 	uint32_t advise; /* UVM_ADVISE_* */
 	uint32_t stat;   /* its entry in st->allocs */
+	/* UVM_ADVISE_SYSTEM: a bit per 4 KiB page the host touched first
+	 * (uvm_host_touch); NULL: none */
+	uint64_t *host_touched;
 };
 
 /* A serial server that takes requests in batches: a request arriving
@@ -160,6 +172,15 @@ struct uvm {
 	uint64_t ac_last_line; /* the access last counted: its 128 B line and time */
 	double ac_last_t;
 	double remote_latency, remote_cycles_per_byte;
+	/* c2c.coherent: the link is NVLink-C2C and system-allocated ranges
+	 * (UVM_ADVISE_SYSTEM) may exist: their pages are sys_page_pages
+	 * pages wide and read remotely a line_bytes line at a time; rl_*:
+	 * the line last read remotely, its time and when it was back (the
+	 * sectors of one line one instruction reads travel as one) */
+	bool c2c;
+	uint32_t sys_page_pages, line_bytes;
+	uint64_t rl_line;
+	double rl_t, rl_done;
 	struct uvm_thrash thrash;
 	struct uvm_events events; /* the policies' subscriptions (uvm_events.h) */
 	uint32_t fault_cause;     /* mode of the fault being served, for MIGRATE events */
@@ -175,6 +196,14 @@ void uvm_free(struct uvm *u);
 int uvm_add_alloc(struct uvm *u, const char *name, uint64_t base, uint64_t bytes,
 		  uint32_t advise);
 void uvm_remove_alloc(struct uvm *u, uint64_t base);
+/* The host writes [addr, addr + bytes) of a system-allocated range
+ * (UVM_ADVISE_SYSTEM) before a kernel: each system page of it not yet
+ * touched is placed in CPU memory (first touch by the CPU; Linux's
+ * default NUMA policy, Schieffer et al. ICPP'24). Pages already in
+ * device memory stay there. Returns -1 out of memory. */
+int uvm_host_touch(struct uvm *u, uint64_t addr, uint64_t bytes);
+/* Whether addr lies in a system-allocated range. */
+bool uvm_is_system(const struct uvm *u, uint64_t addr);
 /* cudaDeviceSynchronize of the program at t (uvm.device_sync); returns
  * when its write-backs are done (t under `keep`). */
 double uvm_device_sync(struct uvm *u, double t);

@@ -236,6 +236,7 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 				u->evict->on_evicted(u->evict_state, b, m);
 		}
 		uvm_alloc_classify(u, &u->allocs[i]);
+		free(u->allocs[i].host_touched);
 		u->managed_bytes -= u->allocs[i].bytes;
 		u->allocs[i] = u->allocs[--u->n_allocs];
 		u->last = NULL;

@@ -303,6 +303,60 @@ static uint32_t page_advise(const struct uvm *u, const struct uvm_block *b, uint
 	return 0;
 }
 
+/* c2c.coherent: whether page p of b is system-allocated memory
+ * (UVM_ADVISE_SYSTEM) and, if so, whether the host touched it first
+ * (*host: it is in CPU memory; uvm_host_touch). */
+static bool system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host)
+{
+	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
+	for (uint32_t i = 0; i < u->n_allocs; i++) {
+		const struct uvm_range *r = &u->allocs[i];
+		if (a - r->base >= r->bytes)
+			continue;
+		if (!(r->advise & UVM_ADVISE_SYSTEM))
+			return false;
+		uint64_t q = (a - r->base) >> UVM_PAGE_SHIFT;
+		*host = r->host_touched && ((r->host_touched[q >> 6] >> (q & 63)) & 1);
+		return true;
+	}
+	return false;
+}
+
+/* Whether non-resident page p of b is system memory no one has touched:
+ * the GPU's access is its first touch (system_first_touch). */
+static inline bool system_untouched(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	bool host = false;
+	return __builtin_expect(u->c2c, 0) && system_page(u, b, p, &host) && !host;
+}
+
+/* The GPU touches page p of b, system memory no one touched before, at t:
+ * the system page it lies in is placed in device memory (first touch by
+ * the touching processor: the GPU's memory is a NUMA node of its own on
+ * Grace Hopper, Schieffer et al. ICPP'24). The translation misses in the
+ * system page table and the fault is serviced inside the replayable
+ * fault batch (nvidia-uvm uvm_gpu_replayable_faults.c calls
+ * uvm_ats_service_faults, uvm_ats_faults.c, which populates the page on
+ * the faulting GPU's node): one of the handler's batches at the preset's
+ * fault latency (no GH200 figure was read); nothing crosses the link:
+ * the page is new. Returns when p is there. */
+static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double latency = service_latency(u);
+	double start = batch_take(&u->faults, t, latency, u->polled, u->batch_max, &st->fault_batches);
+	double ready = start + latency;
+	st->far_faults++;
+	st->stall_fault_cycles += ready - t;
+	st->posthoc_fault_cycles += u->fault_latency_cycles;
+	uint32_t lo = p / u->sys_page_pages * u->sys_page_pages;
+	uvm_copy_in(u, b->base + ((uint64_t)lo << UVM_PAGE_SHIFT),
+		    (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT, ready, ready);
+	if (!mask_test(b->resident, p))
+		return ready;
+	return b->arrive[p] > ready ? b->arrive[p] : ready;
+}
+
 /* Whether an access of non-resident page p of b (64 KB chunk ch) stays in
  * host memory because of a hint, counting this access when counted (the
  * count already includes it): preferred location host always (the driver
@@ -316,7 +370,13 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 	uint32_t adv = page_advise(u, b, p);
 	if (adv & UVM_ADVISE_HOST)
 		return true;
-	if (!(adv & UVM_ADVISE_ACCESSED_BY))
+	if (adv & UVM_ADVISE_SYSTEM) {
+		/* in CPU memory when the host touched it first, and then
+		 * mapped, as accessed-by, until the counters migrate it */
+		bool host = false;
+		if (!system_page(u, b, p, &host) || !host)
+			return false;
+	} else if (!(adv & UVM_ADVISE_ACCESSED_BY))
 		return false;
 	if (!u->migrate->delays || !b->ac)
 		return true;
@@ -328,6 +388,8 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
  * memory (the walk then maps it remotely and uvm_access decides). */
 static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
+	if (system_untouched(u, b, p))
+		return false; /* no copy anywhere: the GPU's touch places it */
 	if (u->advise_on && advise_stays(u, b, p, false))
 		return true;
 	if (u->migrate->delays && b->ac) {
@@ -380,6 +442,8 @@ static double translate_page(struct uvm *u, uint32_t sm, uint64_t addr, double t
 		if (b->page_l2_evicted_at) /* the engine's L2 reads it next */
 			__builtin_prefetch(&b->page_l2_evicted_at[p]);
 		*fill_max = resident_extent(u, b, p);
+		if (__builtin_expect(u->c2c, 0) && (page_advise(u, b, p) & UVM_ADVISE_SYSTEM))
+			*fill_max = (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT; /* the system page */
 		if (t >= b->arrive_max || b->arrive[p] <= t)
 			return t;
 		if (b->ac && mask_test(b->remote, p)) {
@@ -395,9 +459,16 @@ static double translate_page(struct uvm *u, uint32_t sm, uint64_t addr, double t
 	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) &&
 	    (maps_remotely(u, b, p, t) || notice_mapped(u, b, p))) {
 		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
+		if (__builtin_expect(u->c2c, 0) && (page_advise(u, b, p) & UVM_ADVISE_SYSTEM))
+			*fill_max = (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT; /* the system page */
 		if (u->advise_on)
 			return remote_map_fault(u, sm, b, p, t);
 		return t;
+	}
+	if (system_untouched(u, b, p)) {
+		double arrival = system_first_touch(u, b, p, t);
+		*fill_max = (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT;
+		return arrival;
 	}
 	/* a page read remotely before migrates because its count has
 	 * reached the threshold */
@@ -428,16 +499,29 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 	struct gpuvm_uvm_stats *st = u->st;
 	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
 	st->remote_accesses++;
-	uvm_note(u, addr, u->sector_bytes, GPUVM_UVM_REMOTE);
-	st->remote_bytes += u->sector_bytes;
+	uint32_t bytes = u->sector_bytes;
+	if (__builtin_expect(u->c2c, 0)) {
+		/* over the coherent link a cache line at a time: the sectors
+		 * of one line an instruction reads (one time) travel as one
+		 * line_bytes request (c2c.line_bytes) */
+		uint64_t line = addr / u->line_bytes;
+		if (line == u->rl_line && t == u->rl_t)
+			return u->rl_done;
+		u->rl_line = line;
+		u->rl_t = t;
+		bytes = u->line_bytes;
+	}
+	uvm_note(u, addr, bytes, GPUVM_UVM_REMOTE);
+	st->remote_bytes += bytes;
 	if (!mask_test(b->remote, p)) {
 		uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
 		st->delayed_migrations++;
 	}
-	double hold = (double)u->sector_bytes * u->remote_cycles_per_byte;
+	double hold = (double)bytes * u->remote_cycles_per_byte;
 	double s = uvm_lane_book(u, write ? u->d2h : u->h2d, t, &hold);
 	uvm_util_add(u, !write, s, s + hold);
-	return s + hold + u->remote_latency;
+	u->rl_done = s + hold + u->remote_latency;
+	return u->rl_done;
 }
 
 /* An access of resident page p of b at t: a prefetched page is used, a
@@ -490,7 +574,11 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (uvm_ac_access(&u->sp, b, ch))
 			u->st->counter_halvings++;
 	}
-	if (!mask_test(b->resident, p)) {
+	if (!mask_test(b->resident, p) && system_untouched(u, b, p)) {
+		t = system_first_touch(u, b, p, t); /* no copy anywhere: placed in device memory */
+		if (!mask_test(b->resident, p))
+			return t;
+	} else if (!mask_test(b->resident, p)) {
 		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
 		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
 			*remote = true;

@@ -340,7 +340,8 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 {
 	struct xlat_level *xl = &x->level[l];
 	struct xlat_instance *in = xl->of_sm[sm];
-	uint64_t tag = addr >> xl->shift;
+	unsigned tag_shift;
+	uint64_t tag = xlat_tag(x, xl, addr, &tag_shift);
 	struct tlb *tlb = &in->tlb;
 	const bool paging = __builtin_expect(x->page.walk_done != NULL, 0);
 	double looked = t + xl->hit_cycles;
@@ -475,7 +476,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	double done = rsp.done;
 	/* an entry wider than the page port allows (a partly resident
 	 * range) is not kept; one the later fill keeps stays */
-	bool narrowed = paging && (1ull << xl->shift) > rsp.fill_max;
+	bool narrowed = paging && (1ull << tag_shift) > rsp.fill_max;
 	if (slow) {
 		if (!(future && narrowed)) {
 			double was = filling == TLB_NIL ? INFINITY : tlb->started[id];
@@ -540,6 +541,19 @@ double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
 	return done;
 }
 
+void xlat_set_system_range(struct xlat *x, uint64_t lo, uint64_t bytes, uint64_t page_bytes)
+{
+	uint64_t hi = lo + bytes;
+	if (x->sys_span) {
+		uint64_t old_hi = x->sys_lo + x->sys_span;
+		lo = lo < x->sys_lo ? lo : x->sys_lo;
+		hi = hi > old_hi ? hi : old_hi;
+	}
+	x->sys_lo = lo;
+	x->sys_span = hi - lo;
+	x->sys_shift = (unsigned)__builtin_ctzll(page_bytes);
+}
+
 void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 {
 	if (!bytes)
@@ -547,7 +561,9 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 	REQ_TRACE_DOWN("xlat", "xlat_invalidate_range");
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
-		uint64_t first = addr >> xl->shift, last = (addr + bytes - 1) >> xl->shift;
+		unsigned shift;
+		uint64_t first = xlat_tag(x, xl, addr, &shift);
+		uint64_t last = first + (((addr + bytes - 1) >> shift) - (addr >> shift));
 		for (uint64_t tag = first; tag <= last; tag++)
 			for (uint32_t i = 0; i < xl->instances; i++) {
 				if (x->slow && tlb_find(&xl->inst[i].tlb, tag) != TLB_NIL)

@@ -130,7 +130,32 @@ struct xlat {
 	 * entry's fill request reads the walkers' calendar, books no walk */
 	bool future_peek;
 	struct gpuvm_tlb_sharing_stats *sharing; /* NULL: analysis off */
+	/* system-allocated memory (c2c.coherent): addresses in [sys_lo,
+	 * sys_lo + sys_span) are translated through the system page table,
+	 * one entry per system page of 1 << sys_shift bytes at every level
+	 * (xlat_tag), apart from the GPU's own entries; sys_span 0: none */
+	uint64_t sys_lo, sys_span;
+	unsigned sys_shift;
 };
+
+/* The TLB tag of addr at level xl: its entry of the level's size, or,
+ * for system memory, its system page, marked by the top bit so the two
+ * never meet. The shift of the entry is set in *shift. */
+static inline uint64_t xlat_tag(const struct xlat *x, const struct xlat_level *xl, uint64_t addr,
+				unsigned *shift)
+{
+	if (__builtin_expect(addr - x->sys_lo < x->sys_span, 0)) {
+		*shift = x->sys_shift;
+		return (addr >> x->sys_shift) | (1ull << 63);
+	}
+	*shift = xl->shift;
+	return addr >> xl->shift;
+}
+
+/* System-allocated memory lies in [lo, lo + bytes), translated in pages
+ * of page_bytes (the system builder, at each system allocation: the
+ * range grows to cover them all). */
+void xlat_set_system_range(struct xlat *x, uint64_t lo, uint64_t bytes, uint64_t page_bytes);
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
 void xlat_free(struct xlat *x);

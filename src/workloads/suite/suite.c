@@ -10,9 +10,9 @@ int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct 
 	o->mem = GPUVM_ALLOC_DEVICE;
 	o->verify = 0;
 	static const enum gpuvm_alloc_kind kinds[] = {GPUVM_ALLOC_DEVICE, GPUVM_ALLOC_MANAGED,
-						       GPUVM_ALLOC_HOST_PINNED};
+						       GPUVM_ALLOC_HOST_PINNED, GPUVM_ALLOC_SYSTEM};
 	unsigned i = 0;
-	if (gpuvm_params_choice(p, "mem", "device|managed|pinned", &i, err) < 0)
+	if (gpuvm_params_choice(p, "mem", "device|managed|pinned|system", &i, err) < 0)
 		return -1;
 	o->mem = kinds[i];
 	uint64_t v = 0;

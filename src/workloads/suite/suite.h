@@ -11,8 +11,9 @@
 
 /* Every suite workload takes these two after its own parameters. */
 #define SUITE_COMMON_PARAMS                                                               \
-	{"mem", GPUVM_PARAM_CHOICE, "device|managed|pinned",                              \
-	 "allocation kind of the kernel data: device, managed (cudaMallocManaged) or pinned"}, \
+	{"mem", GPUVM_PARAM_CHOICE, "device|managed|pinned|system",                       \
+	 "allocation kind of the kernel data: device, managed (cudaMallocManaged), pinned or " \
+	 "system (malloc memory over a coherent link: c2c.coherent=on)"},                 \
 	{"verify", GPUVM_PARAM_U64, "0",                                                  \
 	 "1: also run the plain CPU reference and report verify=pass or verify=FAIL"}
 

@@ -1,0 +1,208 @@
+/* Grace Hopper memory (issue 78, single GPU; docs/systems.md "Grace Hopper
+ * memory"): each mechanism of c2c.coherent and system-allocated memory
+ * (mem=system) checked by a run that fails when the mechanism is taken
+ * out (the mutations tried are listed in docs/mutations.md):
+ *  - a GPU read of CPU-resident system memory crosses the link without a
+ *    fault, a line at a time (test_remote_no_fault);
+ *  - first touch places a page: the GPU's puts it in device memory, after
+ *    which launches run at HBM speed (test_first_touch_places);
+ *  - the system page size sets the TLB reach: 4 KiB pages walk 16x as
+ *    often as 64 KiB (test_page_size_walks);
+ *  - access counters migrate hot CPU-resident pages into device memory
+ *    (test_counter_migration);
+ *  - without the coherent link, mem=system is refused, naming the key
+ *    (test_refused_without_coherent);
+ *  - with c2c.coherent off, the [c2c] values are not read
+ *    (test_off_reads_nothing);
+ *  - a faster link never makes a run slower (test_monotonic_c2c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "run_util.h"
+
+#define COHERENT "c2c.coherent=on"
+
+/* One run of workload on h100 with the given --set overrides. */
+static cJSON *gh_run(const char *workload, const char *const *sets)
+{
+	struct gpuvm_run_spec spec = {.gpu = "h100", .workload = workload, .seed = 1};
+	for (int i = 0; sets && sets[i]; i++)
+		spec.sets[spec.n_sets++] = sets[i];
+	return run_report(&spec);
+}
+
+/* A number under the report's "uvm" object. */
+static double uvm_num(const cJSON *o, const char *key)
+{
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "uvm");
+	if (!u)
+		fail_msg("no uvm object in the report");
+	return report_num(u, key);
+}
+
+/* The simulated time of the last kernel of a report. */
+static double last_kernel_seconds(const cJSON *o)
+{
+	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+	int n = cJSON_GetArraySize(ks);
+	if (n < 1)
+		fail_msg("no kernels in the report");
+	return report_num(cJSON_GetArrayItem(ks, n - 1), "sim_seconds");
+}
+
+/* scalarprod reads two uploaded vectors (CPU first touch: CPU memory) and
+ * writes 256 floats (the GPU's first touch: one system page). */
+#define SCALARPROD "scalarprod:vectors=256,elements=4096,mem=system"
+#define SCALARPROD_READ_BYTES (256.0 * 4096 * 4 * 2)
+
+static void test_remote_no_fault(void **state)
+{
+	(void)state;
+	const char *sets[] = {COHERENT, NULL};
+	cJSON *o = gh_run(SCALARPROD, sets);
+	/* the one fault is the output's first touch by the GPU; the 8 MiB
+	 * read from CPU memory fault nowhere */
+	assert_true(uvm_num(o, "far_faults") <= 1);
+	double remote = uvm_num(o, "remote_bytes");
+	/* every byte read crossed the link, a 64 B line at a time (sectors
+	 * of one line and one instruction travel once; a line read by two
+	 * instructions twice: the 10 % allow for that) */
+	assert_true(remote >= SCALARPROD_READ_BYTES);
+	assert_true(remote <= 1.1 * SCALARPROD_READ_BYTES);
+	/* at the link's rate: 8 MiB over 450 GB/s (no faster, and not at
+	 * the PCIe rate of the preset's [pcie], 9x slower: 383 GB/s here) */
+	double k = report_num(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "kernels"), 0),
+			      "sim_seconds");
+	assert_true(k >= SCALARPROD_READ_BYTES / 450e9);
+	assert_true(k <= 1.5 * SCALARPROD_READ_BYTES / 450e9);
+	cJSON_Delete(o);
+}
+
+/* vectoradd, 8 launches: with the GPU's first touch the first launch
+ * faults its pages into device memory and the last runs at HBM speed;
+ * with the CPU's every launch reads over the link. */
+#define VECADD "vectoradd:n=262144,launches=8,mem=system"
+
+static void test_first_touch_places(void **state)
+{
+	(void)state;
+	const char *cpu[] = {COHERENT, NULL};
+	const char *gpu[] = {COHERENT, "c2c.first_touch=gpu", NULL};
+	cJSON *oc = gh_run(VECADD, cpu), *og = gh_run(VECADD, gpu);
+	/* GPU first touch: no byte crosses the link, the pages are the GPU's */
+	assert_true(uvm_num(og, "remote_bytes") == 0);
+	assert_true(uvm_num(og, "far_faults") > 0);
+	/* and the pages are new: nothing migrates over the link */
+	assert_true(uvm_num(og, "pages_h2d") == 0);
+	assert_true(uvm_num(og, "pages_copied_in") > 0);
+	/* CPU first touch: the inputs (2 x 1 MiB) are read remotely 8 times */
+	assert_true(uvm_num(oc, "remote_bytes") >= 8 * 2 * 1048576.0);
+	/* once placed, a launch over HBM-resident pages is faster than one
+	 * over the link */
+	double kg = last_kernel_seconds(og), kc = last_kernel_seconds(oc);
+	assert_true(kg < 0.5 * kc);
+	cJSON_Delete(oc);
+	cJSON_Delete(og);
+}
+
+static void test_page_size_walks(void **state)
+{
+	(void)state;
+	const char *p64[] = {COHERENT, "c2c.first_touch=gpu", NULL};
+	const char *p4[] = {COHERENT, "c2c.first_touch=gpu", "c2c.system_page_bytes=4KiB", NULL};
+	cJSON *o64 = gh_run(VECADD, p64), *o4 = gh_run(VECADD, p4);
+	double w64 = report_num(o64, "walks"), w4 = report_num(o4, "walks");
+	/* 3 MiB in 64 KiB pages: 48 entries fit every TLB level, so each
+	 * page walks once; in 4 KiB pages 768 do not fit the 16-entry L1
+	 * and the L2's 2048 hold them: 16x the walks */
+	assert_true(w4 >= 15 * w64);
+	/* and 16x the first-touch faults, one per system page */
+	assert_true(uvm_num(o4, "far_faults") >= 15 * uvm_num(o64, "far_faults"));
+	assert_true(report_num(o4, "sim_seconds") > report_num(o64, "sim_seconds"));
+	cJSON_Delete(o64);
+	cJSON_Delete(o4);
+}
+
+static void test_counter_migration(void **state)
+{
+	(void)state;
+	const char *off[] = {COHERENT, NULL};
+	const char *on[] = {COHERENT, "uvm.migration=always", "uvm.access_counter_threshold=8", NULL};
+	cJSON *o0 = gh_run(VECADD, off), *o1 = gh_run(VECADD, on);
+	/* the access counters moved the hot CPU-resident pages into HBM
+	 * (nvidia-uvm's access-counter servicing), without which they stay */
+	assert_true(uvm_num(o0, "migrations_counter") == 0);
+	assert_true(uvm_num(o1, "migrations_counter") > 0);
+	assert_true(uvm_num(o1, "remote_bytes") < 0.25 * uvm_num(o0, "remote_bytes"));
+	/* the last launch finds its inputs in HBM */
+	assert_true(last_kernel_seconds(o1) < 0.5 * last_kernel_seconds(o0));
+	cJSON_Delete(o0);
+	cJSON_Delete(o1);
+}
+
+static void test_refused_without_coherent(void **state)
+{
+	(void)state;
+	struct gpuvm_run_spec spec = {.gpu = "h100", .workload = SCALARPROD, .seed = 1};
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	assert_int_not_equal(gpuvm_run_point(&spec, &out, &err), 0);
+	assert_non_null(strstr(err.msg, "c2c.coherent"));
+	assert_non_null(strstr(err.msg, "HMM"));
+	cJSON_Delete(out);
+}
+
+/* Off, the [c2c] values change nothing: a pinned stream (the host link)
+ * and a managed one (migrations) run as without them. */
+static void test_off_reads_nothing(void **state)
+{
+	(void)state;
+	const char *odd[] = {"c2c.bandwidth_gb_s=1", "c2c.cpu_memory_gb_s=1", "c2c.latency_ns=100000",
+			     "c2c.system_page_bytes=4KiB", NULL};
+	const char *wl[] = {"vectoradd:n=262144,mem=pinned", "vectoradd:n=262144,mem=managed"};
+	for (int i = 0; i < 2; i++) {
+		cJSON *a = gh_run(wl[i], NULL), *b = gh_run(wl[i], odd);
+		assert_true(report_num(a, "sim_seconds") == report_num(b, "sim_seconds"));
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+}
+
+/* A faster coherent link never makes a run slower: CPU-resident reads
+ * (scalarprod), and managed memory migrating over it (vectoradd). */
+static void test_monotonic_c2c(void **state)
+{
+	(void)state;
+	const char *wl[] = {SCALARPROD, "vectoradd:n=262144,mem=managed"};
+	const char *rates[] = {"c2c.bandwidth_gb_s=50", "c2c.bandwidth_gb_s=150", "c2c.bandwidth_gb_s=450",
+			       "c2c.bandwidth_gb_s=900"};
+	for (int w = 0; w < 2; w++) {
+		double prev = 0;
+		for (int i = 0; i < 4; i++) {
+			const char *sets[] = {COHERENT, rates[i], NULL};
+			cJSON *o = gh_run(wl[w], sets);
+			double t = report_num(o, "sim_seconds");
+			cJSON_Delete(o);
+			if (i > 0 && t > prev)
+				fail_msg("%s: %s takes %.9g s, more than the slower link's %.9g s", wl[w],
+					 rates[i], t, prev);
+			prev = t;
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_remote_no_fault),
+		cmocka_unit_test(test_first_touch_places),
+		cmocka_unit_test(test_page_size_walks),
+		cmocka_unit_test(test_counter_migration),
+		cmocka_unit_test(test_refused_without_coherent),
+		cmocka_unit_test(test_off_reads_nothing),
+		cmocka_unit_test(test_monotonic_c2c),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
