@@ -27,13 +27,15 @@
  *    events: the order only matters where something is shared. What is
  *    shared, the peer links and each GPU's host link, is booked by copies,
  *    which happen between kernels in each GPU's stream order.
- *  - Peer copies: ready when the host calls it and both GPUs' streams are
- *    free (the legacy default stream orders it after both GPUs' work), over
+ *  - Peer copies run on copy engines beside the GPUs' streams: a copy is
+ *    ready when the host calls it, both GPUs' kernels before it are done
+ *    and the copies into its source GPU before it are in (a ring forwards
+ *    what it received); a GPU's next kernel, host copy or synchronisation
+ *    waits for the copies into and out of its memory. It goes over
  *    the NVLink / NVSwitch route between them (peer_link_copy), or, where
  *    none joins them, staged through host memory: a device-to-host copy
  *    on the source GPU's host link then a host-to-device copy on the
  *    destination's (no chunk pipelining: an upper bound of a staged copy).
- *    Both GPUs' streams are busy until it is done.
  *  - Refused, with a message naming the limitation: managed and
  *    host-pinned allocations (unified memory across GPUs is not modelled
  *    yet), asynchronous host copies and event waits. */
@@ -52,7 +54,10 @@ struct gpu_dev {
 	const struct gpuvm_config *cfg;
 	struct gpuvm_stats *stats;
 	double hz;
-	double free_s;      /* its stream is free from here (seconds) */
+	double free_s;      /* its stream (kernels, host copies) is free from here (s) */
+	/* its peer copies, on copy engines of their own: the last into its
+	 * memory and the last out of it end here (s) */
+	double in_s, out_s;
 	double launch_s, period_s, copy_fixed_s;
 	uint64_t device_in_use;
 	bool built;
@@ -132,7 +137,10 @@ static int kernel_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double *h
 	/* run_loop.c's launch: the kernel starts launch_s after its issue or
 	 * when the GPU is free; the host goes on one period later */
 	double issue = *host_s;
-	double t0 = later(g->free_s, issue);
+	/* after its stream's work and the peer copies into and out of its
+	 * memory (the program's halos arrive before it reads them and leave
+	 * before it overwrites them: cudaStreamWaitEvent on the copies') */
+	double t0 = later(later(g->free_s, g->in_s), later(g->out_s, issue));
 	double start = g->period_s > 0 ? later(issue + g->launch_s, t0) : t0 + g->launch_s;
 	double end_c = 0, t0_c = t0 * g->hz;
 	if (system_run_kernel(&g->sys, op->kernel, t0_c, (start - t0) * g->hz, &end_c, err))
@@ -147,7 +155,9 @@ static double peer_op(struct gpu_dev *devs, struct peer_link *pl, const struct g
 		      double host_s, struct gpuvm_system_stats *out)
 {
 	struct gpu_dev *dst = &devs[op->device], *src = &devs[op->peer_device];
-	double t = later(host_s, later(dst->free_s, src->free_s));
+	/* after the kernels of both GPUs and the copies that brought src its
+	 * data (a ring forwards what it received) */
+	double t = later(later(host_s, src->in_s), later(dst->free_s, src->free_s));
 	double end;
 	if (op->device == op->peer_device) {
 		/* within one GPU: its fixed time only (a device-to-device
@@ -165,7 +175,8 @@ static double peer_op(struct gpu_dev *devs, struct peer_link *pl, const struct g
 	}
 	out->peer_copies++;
 	out->peer_copy_seconds += end - t;
-	src->free_s = dst->free_s = end;
+	dst->in_s = later(dst->in_s, end);
+	src->out_s = later(src->out_s, end);
 	return end;
 }
 
@@ -196,7 +207,7 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			break;
 		case GPUVM_RUN_COPY_H2D:
 		case GPUVM_RUN_COPY_D2H: {
-			double t = later(host_s, g->free_s);
+			double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
 			g->free_s = host_copy(g, op.kind == GPUVM_RUN_COPY_H2D, t, op.copy_bytes);
 			host_s = g->free_s; /* the call returns with the copy done */
 			break;
@@ -211,7 +222,7 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 				return -1;
 			break;
 		case GPUVM_RUN_DEVICE_SYNC:
-			host_s = later(host_s, g->free_s);
+			host_s = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
 			break;
 		case GPUVM_RUN_COPY_PEER:
 		case GPUVM_RUN_COPY_PEER_ASYNC: {
@@ -286,9 +297,10 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 			goto out;
 		}
 		memsys_sync_stats(&g->sys.mem);
-		g->stats->sim_cycles = g->free_s * g->hz;
-		g->stats->sim_seconds = g->free_s;
-		end = later(end, g->free_s);
+		double done = later(g->free_s, later(g->in_s, g->out_s));
+		g->stats->sim_cycles = done * g->hz;
+		g->stats->sim_seconds = done;
+		end = later(end, done);
 	}
 	out->sim_seconds = end;
 	if (src->ops->result)
