@@ -16,7 +16,9 @@
  *    (docs/systems.md). The fixed time of a copy is the caller's (its
  *    cudaMemcpy's, pcie.copy_latency_us) plus the link's latency_ns where
  *    the file gives one.
- *  - May call: link_lane.h; reads the description (gpuvm/sysdesc.h).
+ *  - May call: link_lane.h (its packet side, mem/server_pool.h, stays
+ *    unused: peer copies are bulk); it reads the system description's
+ *    links (their types only).
  *  - Guarantees: two copies sharing a lane in the same direction
  *    serialise; copies on disjoint lanes overlap. Through a switch the
  *    egress is booked first and the ingress from its start: a copy held
