@@ -36,6 +36,10 @@
  *    none joins them, staged through host memory: a device-to-host copy
  *    on the source GPU's host link then a host-to-device copy on the
  *    destination's (no chunk pipelining: an upper bound of a staged copy).
+ *  - May call: the system builder and system_run_kernel (system.h), the
+ *    allocation table (mem/alloc_table.h), the host link's link_copy
+ *    (link/link.h), the GPU-GPU links (link/peer_link.h),
+ *    memsys_sync_stats (memsys/memsys.h).
  *  - Refused, with a message naming the limitation: managed and
  *    host-pinned allocations (unified memory across GPUs is not modelled
  *    yet), asynchronous host copies and event waits. */
