@@ -29,8 +29,9 @@
  *    which happen between kernels in each GPU's stream order.
  *  - Peer copies run on copy engines beside the GPUs' streams: a copy is
  *    ready when the host calls it, both GPUs' kernels before it are done
- *    and the copies into its source GPU before it are in (a ring forwards
- *    what it received); a GPU's next kernel, host copy or synchronisation
+ *    and the copies that wrote the range it reads are in (a ring forwards
+ *    what it received; a halo swap's two copies overlap); a GPU's next
+ *    kernel, host copy or synchronisation
  *    waits for the copies into and out of its memory. It goes over
  *    the NVLink / NVSwitch route between them (peer_link_copy), or, where
  *    none joins them, staged through host memory: a device-to-host copy
@@ -62,6 +63,13 @@ struct gpu_dev {
 	/* its peer copies, on copy engines of their own: the last into its
 	 * memory and the last out of it end here (s) */
 	double in_s, out_s;
+	/* the peer copies into its memory since its last kernel, host copy or
+	 * synchronisation (which waited for them all): a copy out of it that
+	 * reads one of their ranges waits for it (a ring forwards what it
+	 * received), one that reads other data does not (a halo swap) */
+	struct incoming { uint64_t lo, hi; double end; } *inc;
+	uint32_t n_inc, cap_inc;
+	bool oom;
 	double launch_s, period_s, copy_fixed_s;
 	uint64_t device_in_use;
 	bool built;
@@ -151,6 +159,7 @@ static int kernel_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double *h
 		return -1;
 	g->stats->kernel_cycles += end_c - t0_c;
 	g->free_s = end_c / g->hz;
+	g->n_inc = 0; /* it waited for them; copies out of it come after it */
 	*host_s = issue + g->period_s;
 	return 0;
 }
@@ -159,9 +168,13 @@ static double peer_op(struct gpu_dev *devs, struct peer_link *pl, const struct g
 		      double host_s, struct gpuvm_system_stats *out)
 {
 	struct gpu_dev *dst = &devs[op->device], *src = &devs[op->peer_device];
-	/* after the kernels of both GPUs and the copies that brought src its
-	 * data (a ring forwards what it received) */
-	double t = later(later(host_s, src->in_s), later(dst->free_s, src->free_s));
+	/* after the kernels of both GPUs and the copies that brought src the
+	 * data it sends (a ring forwards what it received) */
+	double t = later(host_s, later(dst->free_s, src->free_s));
+	uint64_t lo = op->peer_addr, hi = op->peer_addr + op->copy_bytes;
+	for (uint32_t i = 0; i < src->n_inc; i++)
+		if (src->inc[i].lo < hi && lo < src->inc[i].hi)
+			t = later(t, src->inc[i].end);
 	double end;
 	if (op->device == op->peer_device) {
 		/* within one GPU: its fixed time only (a device-to-device
@@ -181,6 +194,17 @@ static double peer_op(struct gpu_dev *devs, struct peer_link *pl, const struct g
 	out->peer_copy_seconds += end - t;
 	dst->in_s = later(dst->in_s, end);
 	src->out_s = later(src->out_s, end);
+	if (dst->n_inc == dst->cap_inc) {
+		uint32_t cap = dst->cap_inc ? 2 * dst->cap_inc : 16;
+		struct incoming *n = realloc(dst->inc, cap * sizeof *n);
+		if (!n) {
+			dst->oom = true;
+			return end;
+		}
+		dst->inc = n;
+		dst->cap_inc = cap;
+	}
+	dst->inc[dst->n_inc++] = (struct incoming){op->copy_addr, op->copy_addr + op->copy_bytes, end};
 	return end;
 }
 
@@ -214,6 +238,7 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
 			g->free_s = host_copy(g, op.kind == GPUVM_RUN_COPY_H2D, t, op.copy_bytes);
 			host_s = g->free_s; /* the call returns with the copy done */
+			g->n_inc = 0;
 			break;
 		}
 		case GPUVM_RUN_COPY_H2D_ASYNC:
@@ -227,6 +252,7 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			break;
 		case GPUVM_RUN_DEVICE_SYNC:
 			host_s = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
+			g->n_inc = 0;
 			break;
 		case GPUVM_RUN_COPY_PEER:
 		case GPUVM_RUN_COPY_PEER_ASYNC: {
@@ -296,7 +322,7 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	double end = host_s;
 	for (uint32_t d = 0; d < n; d++) {
 		struct gpu_dev *g = &devs[d];
-		if (g->sys.link.oom || pl.oom) {
+		if (g->sys.link.oom || pl.oom || g->oom) {
 			gpuvm_fail(err, "engine", 0, NULL, "out of memory for the links' lanes");
 			goto out;
 		}
@@ -314,8 +340,10 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	rc = 0;
 out:
 	for (uint32_t d = 0; devs && d < n; d++)
-		if (devs[d].built)
+		if (devs[d].built) {
 			system_free(&devs[d].sys);
+			free(devs[d].inc);
+		}
 	peer_link_free(&pl);
 	free(devs);
 	out->wall_seconds = wall_now() - wall0;
