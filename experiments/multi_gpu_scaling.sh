@@ -50,10 +50,12 @@ run() { # CASE WORKLOAD SYSTEM_MODIFIERS
 		res=$(field "$tmp/r.json" result)
 		phase=$(echo "$res" | sed -n 's/.*\(kernel\|sweep\)_seconds=\([0-9.e+-]*\).*/\2/p')
 		[ -n "$base" ] || base=$phase
-		printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$case" "$wl" "$sys" "$g" "$phase" \
+		# the workload and system specs hold commas: quoted
+		printf '%s,"%s","%s",%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$case" "$wl" "$sys" "$g" "$phase" \
 			"$(awk -v a="$base" -v b="$phase" 'BEGIN { print a / b }')" "$sim" \
 			"$(field "$tmp/r.json" peer_nvlink_bytes)" "$(field "$tmp/r.json" peer_host_bytes)" \
 			"$cpu" "$res" >>"$csv"
+		echo "$g $(awk -v a="$base" -v b="$phase" 'BEGIN { print a / b }')" >>"$tmp/$case.dat"
 		echo "$case gpus=$g: $phase s parallel phase, $sim s run, $cpu s CPU ($res)" >&2
 	done
 }
@@ -61,21 +63,20 @@ run triad "triad-mgpu:$triad" ""
 run jacobi-nvlink "jacobi-mgpu:$jacobi" ""
 run jacobi-host "jacobi-mgpu:$jacobi" ",nvlink=off"
 
-column -s, -t "$csv"
+cat "$csv"
 if command -v gnuplot >/dev/null; then
 	gnuplot <<EOF
 set terminal pngcairo size 800,520
 set output "$out/scaling.png"
-set datafile separator ","
 set title "dgx-h100-8: speed-up of the parallel phase over one GPU (same total work)"
 set xlabel "GPUs"
 set ylabel "speed-up"
 set logscale x 2
 set key top left
 set grid
-plot "< grep '^triad,' $csv" using 4:6 with linespoints title "triad-mgpu ($triad)", \
-     "< grep '^jacobi-nvlink,' $csv" using 4:6 with linespoints title "jacobi-mgpu, halos over NVSwitch", \
-     "< grep '^jacobi-host,' $csv" using 4:6 with linespoints title "jacobi-mgpu, halos through the host", \
+plot "$tmp/triad.dat" using 1:2 with linespoints title "triad-mgpu ($triad)", \
+     "$tmp/jacobi-nvlink.dat" using 1:2 with linespoints title "jacobi-mgpu ($jacobi), halos over NVSwitch", \
+     "$tmp/jacobi-host.dat" using 1:2 with linespoints title "jacobi-mgpu, halos through the host", \
      x with lines dashtype 2 title "ideal"
 EOF
 	echo "CSV: $csv; figure: $out/scaling.png"
