@@ -177,6 +177,9 @@ expect2() { # WHAT PATTERN ARGS...
 }
 sed 's/^bandwidth_gb_s = 16$/bandwith_gb_s = 16/' mem.ini >typo.ini
 expect2 "a misspelt key" "typo.ini:16: .*did you mean 'bandwidth_gb_s'" --system typo.ini --workload triad-mgpu
+sed 's/^memory_bytes = 1GiB$/memory_bytes = 900TiB/' mem.ini >big.ini
+expect2 "a GPU memory past gpu.memory's range" "big.ini:5 (gpu.0): gpu.memory: must be at most" \
+	--system big.ini --workload triad-mgpu
 expect2 "a misspelt system" "did you mean 'dgx-h100-8'" --system dgx-h100 --workload triad-mgpu
 expect2 "--gpu and --system" "not both" --gpu h100 --system h100 --workload triad-mgpu
 expect2 "too many GPUs" "gpus= takes 1 to 8" --system dgx-h100-8:gpus=9 --workload triad-mgpu
