@@ -2,7 +2,7 @@
  * its own: the order of peer copies (a copy forwarding what another
  * brought waits for it), a kernel waits for the copy into its memory,
  * kernels of two GPUs overlap, and a program that uses a GPU the system
- * lacks is refused. tests/cli/sim_system.sh covers the CLI and the
+ * lacks, or a kernel that reads another GPU's memory, is refused. tests/cli/sim_system.sh covers the CLI and the
  * workloads. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,7 +41,7 @@ SIMT_KERNEL_ANY_ORDER(touch_kernel, struct touch_args, p)
 		ST(p.a, i, LD(p.a, i) + 1.0f);
 }
 
-enum prog { ONE_COPY, FORWARD, COPY_THEN_KERNEL, TWO_KERNELS, ONE_KERNEL, BAD_DEVICE };
+enum prog { ONE_COPY, FORWARD, COPY_THEN_KERNEL, TWO_KERNELS, ONE_KERNEL, BAD_DEVICE, PEER_ACCESS };
 
 static int launch_touch(struct simt_host *h, float *a, unsigned n)
 {
@@ -75,6 +75,8 @@ static int program(struct simt_host *h, void *user)
 		return launch_touch(h, b1, n) || simt_set_device(h, 0) || launch_touch(h, a0, n);
 	case ONE_KERNEL:
 		return launch_touch(h, b1, n);
+	case PEER_ACCESS: /* a kernel on GPU 1 touching GPU 0's memory */
+		return launch_touch(h, a0, n);
 	default:
 		return -1;
 	}
@@ -187,6 +189,20 @@ static void test_missing_gpu_refused(void **state)
 	free(r);
 }
 
+static void test_peer_access_refused(void **state)
+{
+	(void)state;
+	struct gpuvm_error err = {{0}};
+	struct run *r = malloc(sizeof *r);
+	assert_non_null(r);
+	assert_int_not_equal(run_prog(r, PEER_ACCESS, &err), 0);
+	if (!strstr(err.msg, "device memory of GPU 0 from a kernel on another GPU: peer access "
+			     "is not modelled"))
+		fail_msg("message: %s", err.msg);
+	release(r);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_waits_for_its_copy),
 		cmocka_unit_test(test_kernels_of_two_gpus_overlap),
 		cmocka_unit_test(test_missing_gpu_refused),
+		cmocka_unit_test(test_peer_access_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

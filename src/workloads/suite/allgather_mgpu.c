@@ -26,7 +26,7 @@ static int ag_host(struct simt_host *h, void *user)
 	uint64_t chunk_bytes = c->chunk * sizeof(unsigned);
 	unsigned *buf[GPUVM_RUN_MAX_DEVICES];
 	for (uint32_t g = 0; g < n; g++) {
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof name, "gather%u", g);
 		if (simt_set_device(h, g))
 			return -1;

@@ -75,7 +75,7 @@ static int jacobi_host(struct simt_host *h, void *user)
 		if (simt_set_device(h, g))
 			return -1;
 		for (int k = 0; k < 2; k++) {
-			char name[16];
+			char name[32];
 			snprintf(name, sizeof name, "grid%c%u", k ? 'b' : 'a', g);
 			pt->buf[k] = simt_malloc(h, name, bytes, GPUVM_ALLOC_DEVICE);
 			if (!pt->buf[k])

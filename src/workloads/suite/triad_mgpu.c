@@ -36,7 +36,7 @@ static int triad_mgpu_host(struct simt_host *h, void *user)
 		struct part *pt = &parts[g];
 		mgpu_split(c->elems, c->gpus, g, &pt->first, &pt->n);
 		uint64_t bytes = pt->n * sizeof(double);
-		char name[3][16];
+		char name[3][32];
 		snprintf(name[0], sizeof name[0], "a%u", g);
 		snprintf(name[1], sizeof name[1], "b%u", g);
 		snprintf(name[2], sizeof name[2], "c%u", g);
