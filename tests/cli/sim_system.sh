@@ -68,6 +68,13 @@ grep -q '"result":.*verify=pass max_err=0' j.json || fail "jacobi-mgpu: $(grep '
 grep -q '"result":.*gpus=8 gathered=pass' g.json || fail "allgather-mgpu: $(grep '"result"' g.json | head -1)"
 [ "$(num g.json peer_copies)" = 56 ] || fail "allgather-mgpu: $(num g.json peer_copies) copies, not 8 x 7"
 
+# the same run with worker threads executing the kernels (--threads)
+"$GPUVM" sim --system dgx-h100-8:gpus=3 --workload jacobi-mgpu:n=200,iters=3 --threads 3 --json j3.json \
+	--quiet 2>err.txt || fail "jacobi-mgpu --threads 3: exit $? ($(cat err.txt))"
+"$GPUVM" sim --system dgx-h100-8:gpus=3 --workload jacobi-mgpu:n=200,iters=3 --json j1t.json --quiet
+cmp -s <(strip j1t.json | grep -v '"threads') <(strip j3.json | grep -v '"threads') ||
+	fail "jacobi-mgpu on 3 GPUs differs with --threads 3"
+
 # 3. launches on two GPUs overlap: twice the work on two GPUs takes about
 # the time of the work on one (serialised it would take twice). The host's
 # launch period is set to 0: with h100's 3.51 us a call, kernels this
