@@ -371,6 +371,11 @@ struct gpuvm_config {
 	 * gpuvm_module_param_slot(); the rows' defaults unless set */
 	double module_params[GPUVM_MODULE_PARAMS_MAX];
 
+	/* Not a key: the GPUs of the system the run simulates (gpuvm sim
+	 * --system), set by the run after finalize; 0 or 1 for a preset.
+	 * Multi-GPU workloads split their work over this many by default. */
+	uint32_t system_gpus;
+
 	/* Private to src/config: where each key was last set, indexed by key
 	 * id, so gpuvm_config_finalize() can name the file and line of a value
 	 * that only fails a cross-field check. */

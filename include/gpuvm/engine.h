@@ -56,4 +56,25 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 
 void gpuvm_stats_release(struct gpuvm_stats *stats);
 
+/* A run on a system of several GPUs (src/system/multi_gpu.c): one engine
+ * per GPU, the program's operations each on its GPU (gpuvm_run_op.device),
+ * peer copies over the system's GPU-GPU links. */
+struct gpuvm_sysdesc;
+struct gpuvm_system_stats {
+	uint32_t n_gpus;
+	struct gpuvm_stats *gpu;   /* [n_gpus], the caller's; each as a one-GPU run's */
+	double sim_seconds;        /* when the host and every GPU were done */
+	uint64_t peer_copies;      /* cudaMemcpyPeer(Async) calls timed */
+	uint64_t peer_nvlink_bytes; /* over NVLink / NVSwitch */
+	uint64_t peer_host_bytes;  /* staged through host memory (no GPU-GPU link) */
+	double peer_copy_seconds;  /* their busy time, summed */
+	char result[256];
+	uint64_t work_items;
+	double wall_seconds;
+};
+int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
+			  const struct gpuvm_config *const *cfgs, struct gpuvm_source *src,
+			  const struct gpuvm_sim_options *opt, struct gpuvm_system_stats *out,
+			  struct gpuvm_error *err);
+
 #endif

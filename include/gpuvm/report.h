@@ -3,6 +3,7 @@
 #ifndef GPUVM_REPORT_H
 #define GPUVM_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -47,5 +48,18 @@ int gpuvm_report_stats_csv(FILE *f, const cJSON *run, const struct gpuvm_page_ac
 
 /* Pretty summary of a run object made by gpuvm_report_run. */
 void gpuvm_report_print(FILE *out, const cJSON *run);
+
+/* A run on a system of several GPUs (report_system.c): "system", "gpus",
+ * the run's "sim_seconds" (every GPU and copy done), "result",
+ * "work_items", the peer copies' "peer_*" totals, and "gpu": an array of
+ * one gpuvm_report_run object per GPU (with its "index"). */
+struct gpuvm_sysdesc;
+cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
+			   const struct gpuvm_config *const *cfgs, const char *workload,
+			   uint64_t seed, const struct gpuvm_system_stats *st);
+/* Whether run is gpuvm_report_system's (its "gpu" is an array). */
+bool gpuvm_report_is_system(const cJSON *run);
+/* Its summary: the run's lines, then each GPU's gpuvm_report_print. */
+void gpuvm_report_print_system(FILE *out, const cJSON *run);
 
 #endif

@@ -18,6 +18,13 @@
 
 struct gpuvm_run_spec {
 	const char *gpu;        /* preset name or file */
+	/* or a system (gpuvm/sysdesc.h, gpuvm_sysdesc_load_spec: a name, a
+	 * file, "NAME:gpus=N,nvlink=off"); one of gpu and system is set. A
+	 * system of one GPU runs as its preset with the description's numbers
+	 * of it (gpuvm_sysdesc_gpu_config) and reports as a --gpu run;
+	 * several run on gpuvm_simulate_system and report per GPU
+	 * (gpuvm_report_system). */
+	const char *system;
 	const char *workload;   /* "name:k=v,..." */
 	const char *sets[GPUVM_MAX_SETS]; /* "key=value" overrides in order */
 	int n_sets;

@@ -364,9 +364,24 @@ int simt_wait_event(struct simt_host *h, unsigned event);
 /* When the event's last recorded copy ended, in simulated seconds, once
  * an operation has waited for it (the next launch); -1 before. */
 double simt_event_seconds(struct simt_host *h, unsigned event);
+/* cudaSetDevice: the GPU later allocations, launches and
+ * synchronisations are for (0 at the start). Copies run on the GPU of
+ * their device allocation. A kernel reaches the device memory of its own
+ * GPU only (no peer access): a run whose program uses a GPU past 0 needs
+ * a system of several (gpuvm sim --system). */
+int simt_set_device(struct simt_host *h, unsigned device);
+unsigned simt_get_device(struct simt_host *h);
+/* cudaMemcpyPeer / cudaMemcpyPeerAsync of bytes from src (a device
+ * allocation of one GPU) to dst (of another, or the same): the data moves
+ * at the call; the engine times it over the NVLink between the two GPUs,
+ * or staged through host memory where none joins them
+ * (src/system/multi_gpu.c). The synchronous one returns when it is done;
+ * both are ordered after the work before them on both GPUs. */
+int simt_memcpy_peer(struct simt_host *h, void *dst, const void *src, uint64_t bytes);
+int simt_memcpy_peer_async(struct simt_host *h, void *dst, const void *src, uint64_t bytes);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */
-int simt_device_sync(struct simt_host *h);
+int simt_device_sync(struct simt_host *h); /* the current GPU (simt_set_device) */
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes);
 #define SIMT_LAUNCH(h, kern, grid, block, args)                                        \

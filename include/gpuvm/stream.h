@@ -251,7 +251,17 @@ enum gpuvm_run_op_kind {
 	 * kernels, the host goes on at once (link/copy_stream.h) */
 	GPUVM_RUN_COPY_H2D_ASYNC, /* copy_addr, copy_bytes, event */
 	GPUVM_RUN_COPY_D2H_ASYNC,
+	/* cudaMemcpyPeer(Async): copy_bytes from peer_addr on GPU peer_device
+	 * to copy_addr on GPU device, both device allocations; the
+	 * synchronous one returns to the host when the copy is done. A
+	 * system of several GPUs only (src/system/multi_gpu.c). */
+	GPUVM_RUN_COPY_PEER,      /* copy_addr, peer_addr, copy_bytes, device, peer_device */
+	GPUVM_RUN_COPY_PEER_ASYNC,
 };
+
+/* GPUs of one run at most (cudaSetDevice's range; systems hold up to
+ * GPUVM_SYS_MAX_GPUS, gpuvm/sysdesc.h) */
+#define GPUVM_RUN_MAX_DEVICES 64
 
 /* Events of asynchronous copies: ids 1 .. GPUVM_RUN_EVENTS - 1. */
 #define GPUVM_RUN_EVENTS 16
@@ -265,6 +275,10 @@ struct gpuvm_run_op {
 	 * kernels: the event it waits for before starting
 	 * (cudaStreamWaitEvent; 0 = none) */
 	uint32_t event, wait_event;
+	/* the GPU the operation is for (cudaSetDevice; 0 on a system of one),
+	 * and a peer copy's source GPU and address */
+	uint32_t device, peer_device;
+	uint64_t peer_addr;
 };
 
 /* A workload or trace: yields run operations in program order. */

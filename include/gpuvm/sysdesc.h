@@ -5,9 +5,11 @@
  *
  * Contract:
  *  - Owns: the parsed description (struct gpuvm_sysdesc) and the parsed
- *    evidence rows; nothing of a run. No simulation reads a description
- *    yet: several processors in one run wait on the engine renovation
- *    (issue 78); this is the format, its checks and its sources.
+ *    evidence rows; nothing of a run. A run (gpuvm sim --system) turns
+ *    each GPU into a configuration with gpuvm_sysdesc_gpu_config
+ *    (sysdesc_config.c, the one mapping of a description onto preset
+ *    keys) and reads the GPU-GPU links for peer copies (src/link/
+ *    peer_link.h); managed memory across processors is not modelled yet.
  *  - May call: declarations only; src/sysdesc/sysdesc.c opens with the
  *    contract of the code behind them.
  *  - Guarantees: a description that loads is valid: every key known,
@@ -103,6 +105,26 @@ int gpuvm_sysdesc_load_file(struct gpuvm_sysdesc *sys, const char *path, struct 
  * "link.N.bandwidth_gb_s", "link.N.count", "link.N.latency_ns",
  * "cpu.N.memory_bytes", "cpu.N.bandwidth_gb_s", "cpu.N.page_bytes",
  * "gpu.N.memory_bytes". Returns 0, or -1 for a key it has no value of. */
+/* A spec with modifiers, "NAME[:gpus=N][,nvlink=off]" (sysdesc_subset.c):
+ * the first N GPUs of NAME and the links among them; nvlink=off drops the
+ * GPU-GPU links. A spec without them is gpuvm_sysdesc_load's. */
+int gpuvm_sysdesc_load_spec(struct gpuvm_sysdesc *sys, const char *spec,
+			    struct gpuvm_error *err);
+
+/* The configuration of GPU gpu (sysdesc_config.c): its preset, then the
+ * description's numbers of it (memory_bytes -> gpu.memory, its host
+ * link's rate -> pcie.bandwidth_gb_s, a PCIe latency -> pcie.latency_ns),
+ * each with the system file's line as origin. Not finalized: the caller
+ * applies --set overrides, then gpuvm_config_finalize. */
+struct gpuvm_config;
+int gpuvm_sysdesc_gpu_config(const struct gpuvm_sysdesc *sys, uint32_t gpu,
+			     struct gpuvm_config *cfg, struct gpuvm_error *err);
+
+/* GPU gpu's link to host memory: its nvlink-c2c link where it has one,
+ * else its first pcie link; NULL when none. */
+const struct gpuvm_sys_link *gpuvm_sysdesc_host_link(const struct gpuvm_sysdesc *sys,
+						     uint32_t gpu);
+
 int gpuvm_sysdesc_value(const struct gpuvm_sysdesc *sys, const char *key, double *out);
 
 const char *gpuvm_link_kind_name(enum gpuvm_link_kind k);

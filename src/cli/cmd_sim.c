@@ -19,12 +19,13 @@
 #include "gpuvm/run.h"
 #include "gpuvm/run_dir.h"
 #include "gpuvm/scope.h"
+#include "gpuvm/sysdesc.h"
 #include "gpuvm/units.h"
 #include "gpuvm_version.h"
 
 static void sim_usage(FILE *out)
 {
-	fputs("usage: gpuvm sim --gpu NAME|FILE (--workload NAME[:key=value,...] | --trace PATH)\n"
+	fputs("usage: gpuvm sim (--gpu NAME|FILE | --system SPEC) (--workload NAME[:key=value,...] | --trace PATH)\n"
 	      "                 [--trace-format F] [--trace-managed] [--set key=value]...\n"
 	      "                 [--oversub PCT] [--migration NAME] [--scope BYTES|auto] [--seed N]\n"
 	      "                 [--json FILE] [--stats-csv FILE] [--pcie-plot FILE] [--quiet]\n"
@@ -37,6 +38,10 @@ static void sim_usage(FILE *out)
 	      "and misses per level, page walks, L2/DRAM/PCIe traffic and the simulated time.\n"
 	      "\n"
 	      "  --gpu NAME|FILE   a shipped preset (see `gpuvm presets`) or an .ini file\n"
+	      "  --system SPEC     in place of --gpu: a system (see `gpuvm systems`), a system\n"
+	      "                    file, or NAME:gpus=N[,nvlink=off] (its first N GPUs; no\n"
+	      "                    GPU-GPU links). Several GPUs run a program's cudaSetDevice\n"
+	      "                    and peer copies (docs/systems.md); one is its preset's run\n"
 	      "  --workload SPEC   workload and parameters, e.g. random-sampling:region=4GiB\n"
 	      "                    (see `gpuvm workloads`; sizes take KiB/MiB/GiB)\n"
 	      "  --trace PATH      replay a trace instead: an Accel-Sim folder or kernelslist.g,\n"
@@ -344,7 +349,10 @@ static int write_run_log(const char *dir, const cJSON *run, struct gpuvm_error *
 	gpuvm_run_dir_path(dir, GPUVM_RUN_DIR_LOG, path, sizeof path);
 	if (gpuvm_output_open(&o, path, err))
 		return 1;
-	gpuvm_report_print(o.f, run);
+	if (gpuvm_report_is_system(run))
+		gpuvm_report_print_system(o.f, run);
+	else
+		gpuvm_report_print(o.f, run);
 	return gpuvm_output_close(&o, err) ? 1 : 0;
 }
 
@@ -352,6 +360,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"gpu", required_argument, 0, 'g'},   {"workload", required_argument, 0, 'w'},
+		{"system", required_argument, 0, 'Y'},
 		{"set", required_argument, 0, 's'},   {"seed", required_argument, 0, 'S'},
 		{"json", required_argument, 0, 'j'},  {"quiet", no_argument, 0, 'q'},
 		{"oversub", required_argument, 0, 'o'}, {"pcie-plot", required_argument, 0, 'p'},
@@ -406,6 +415,9 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			return 2;
 		case 'g':
 			spec.gpu = optarg;
+			break;
+		case 'Y':
+			spec.system = optarg;
 			break;
 		case 'w':
 			spec.workload = optarg;
@@ -596,10 +608,45 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!spec.gpu || !spec.workload) {
-		fprintf(stderr, "gpuvm sim: --gpu and --workload (or --trace) are required, e.g. "
-				"--gpu p100 --workload stream-triad (see gpuvm sim --help)\n");
+	if (spec.gpu && spec.system) {
+		fprintf(stderr, "gpuvm sim: give --gpu or --system, not both (a preset is also a "
+				"system of one: --system %s)\n", spec.gpu);
 		return 2;
+	}
+	if ((!spec.gpu && !spec.system) || !spec.workload) {
+		fprintf(stderr, "gpuvm sim: --gpu (or --system) and --workload (or --trace) are "
+				"required, e.g. --gpu p100 --workload stream-triad (see gpuvm sim "
+				"--help)\n");
+		return 2;
+	}
+	/* several GPUs: their report is per GPU (gpuvm_report_system); the
+	 * outputs made of one GPU's run are not made of it yet */
+	uint32_t system_gpus = 1;
+	if (spec.system) {
+		struct gpuvm_error serr = {{0}};
+		struct gpuvm_sysdesc *desc = malloc(sizeof *desc);
+		if (!desc) {
+			fprintf(stderr, "gpuvm sim: out of memory\n");
+			return 1;
+		}
+		if (gpuvm_sysdesc_load_spec(desc, spec.system, &serr)) {
+			fprintf(stderr, "gpuvm sim: --system: %s\n", serr.msg);
+			free(desc);
+			return 2;
+		}
+		system_gpus = desc->n_gpus;
+		free(desc);
+		const char *unmade = stats_csv ? "--stats-csv" : page_map ? "--page-map"
+				     : plot_path ? "--pcie-plot" : NULL;
+		if (system_gpus > 1 && unmade) {
+			fprintf(stderr, "gpuvm sim: %s is not made for a system of several GPUs yet "
+					"(--json and --outdir are)\n", unmade);
+			return 2;
+		}
+		if (scope && !strcmp(scope, "auto")) {
+			fprintf(stderr, "gpuvm sim: --scope auto needs --gpu\n");
+			return 2;
+		}
 	}
 	if (outdir && no_outdir) {
 		fprintf(stderr, "gpuvm sim: give --outdir or --no-outdir, not both\n");
@@ -656,7 +703,7 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		fprintf(stderr, "gpuvm sim: note: --stats-csv has no per-allocation rows with "
 				"--kernel-sampling (recording allocations needs every launch in "
 				"detail)\n");
-	if (page_map || ((stats_csv || outdir) && !spec.kernel_sampling)) {
+	if (system_gpus == 1 && (page_map || ((stats_csv || outdir) && !spec.kernel_sampling))) {
 		/* without --page-map only the per-allocation totals are read */
 		pa_opts.totals_only = !page_map;
 		if (gpuvm_page_access_create(&pa_opts, &pa, &err)) {
@@ -718,8 +765,17 @@ int gpuvm_cmd_sim(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	if (outdir && !rc)
+	if (outdir && !rc && system_gpus > 1) {
+		/* report.json alone (log.txt below): config.ini and stats.txt
+		 * are one GPU's */
+		char path[4200];
+		char *text = cJSON_Print(run);
+		gpuvm_run_dir_path(outdir, GPUVM_RUN_DIR_JSON, path, sizeof path);
+		rc = !text || gpuvm_output_write_text(path, text, &err);
+		free(text);
+	} else if (outdir && !rc) {
 		rc = write_run_dir(outdir, run, pa, argc, argv, &err);
+	}
 	gpuvm_page_access_destroy(pa);
 	if (json_path && !rc) {
 		char *text = cJSON_Print(run);
@@ -742,7 +798,10 @@ int gpuvm_cmd_sim(int argc, char **argv)
 		rc = GPUVM_EXIT_OUTPUT_FAILED;
 	}
 	if (!quiet && !rc) {
-		gpuvm_report_print(stdout, run);
+		if (gpuvm_report_is_system(run))
+			gpuvm_report_print_system(stdout, run);
+		else
+			gpuvm_report_print(stdout, run);
 		if (outdir)
 			printf("outputs    %s/ (report.json, stats.txt, config.ini, log.txt)\n", outdir);
 	}

@@ -7,22 +7,29 @@
 #include "gpuvm/engine.h"
 #include "gpuvm/host_memory.h"
 #include "gpuvm/report.h"
+#include "gpuvm/sysdesc.h"
 #include "gpuvm/trace.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
 
 #include "core/input_threads.h"
+#include "report/run_system.h"
 
-/* Builds the finalized configuration of a spec: preset, then overrides. */
-static int resolve_config(const struct gpuvm_run_spec *spec, struct gpuvm_config *cfg,
-			  struct gpuvm_error *err)
+/* Builds the finalized configuration of a spec: preset (or GPU gpu of
+ * the system desc, gpuvm_sysdesc_gpu_config), then overrides. */
+static int resolve_gpu_config(const struct gpuvm_run_spec *spec, const struct gpuvm_sysdesc *desc,
+			      uint32_t gpu, struct gpuvm_config *cfg, struct gpuvm_error *err)
 {
-	if (gpuvm_config_load(cfg, spec->gpu, err))
+	if (desc ? gpuvm_sysdesc_gpu_config(desc, gpu, cfg, err)
+		 : gpuvm_config_load(cfg, spec->gpu, err))
 		return -1;
 	for (int i = 0; i < spec->n_sets; i++)
 		if (gpuvm_config_set(cfg, spec->sets[i], "--set", err))
 			return -1;
-	return gpuvm_config_finalize(cfg, err);
+	if (gpuvm_config_finalize(cfg, err))
+		return -1;
+	cfg->system_gpus = desc ? desc->n_gpus : 1;
+	return 0;
 }
 
 #define OVERSUB_NEEDS_MANAGED \
@@ -85,16 +92,35 @@ int gpuvm_parse_threads(const char *text, uint32_t *out)
 int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm_error *err)
 {
 	*out = NULL;
+	struct gpuvm_sysdesc *desc = NULL;
+	if (spec->system) {
+		desc = malloc(sizeof *desc);
+		if (!desc)
+			return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory");
+		if (gpuvm_sysdesc_load_spec(desc, spec->system, err)) {
+			free(desc);
+			return -1;
+		}
+		if (desc->n_gpus > 1) {
+			int rc = gpuvm_run_system(spec, desc, out, err);
+			free(desc);
+			return rc;
+		}
+	}
 	struct gpuvm_config *cfg = malloc(sizeof *cfg);
-	if (!cfg)
+	if (!cfg) {
+		free(desc);
 		return gpuvm_fail(err, "gpuvm", 0, NULL, "out of memory");
+	}
+	/* a system of one reports as its preset's run (the same JSON) */
+	const char *preset = desc ? desc->gpus[0].preset : spec->gpu;
 	int rc = -1;
 	const struct gpuvm_workload_def *def = NULL;
 	struct gpuvm_params params;
 	struct gpuvm_source src = {0};
 	struct gpuvm_stats st;
 	memset(&st, 0, sizeof st);
-	if (resolve_config(spec, cfg, err))
+	if (resolve_gpu_config(spec, desc, 0, cfg, err))
 		goto out;
 	/* A trace spec ("trace:PATH") stands wherever a workload spec does. */
 	if (gpuvm_trace_spec_is(spec->workload)) {
@@ -135,7 +161,7 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 			gpuvm_fail(err, "--oversub", 0, NULL, OVERSUB_NEEDS_MANAGED " (replay the trace "
 				   "with --trace-managed, or trace+managed:PATH)", cfg->uvm_oversub_percent);
 		} else {
-			*out = gpuvm_report_run(cfg, spec->gpu, spec->workload, spec->seed, &st);
+			*out = gpuvm_report_run(cfg, preset, spec->workload, spec->seed, &st);
 			rc = 0;
 		}
 	}
@@ -144,5 +170,6 @@ out:
 	if (src.ops)
 		src.ops->destroy(&src);
 	free(cfg);
+	free(desc);
 	return rc;
 }

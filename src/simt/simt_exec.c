@@ -269,6 +269,10 @@ static inline __attribute__((always_inline)) void access_global(struct simt_thre
 	const struct simt_buffer *b = find_buffer_at(ln->cta->launch->prog, p, bytes, site);
 	if (!b)
 		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
+	if (b->device != ln->cta->launch->device && b->kind == GPUVM_ALLOC_DEVICE)
+		lane_abort(ln, "access to device memory of GPU %llu from a kernel on another GPU: "
+			   "peer access is not modelled (copy it with simt_memcpy_peer)",
+			   b->device);
 	record(ln, b->va + (uint64_t)((const unsigned char *)p - b->host), bytes, op, site,
 	       GPUVM_SPACE_GLOBAL | cache_op << 4);
 }

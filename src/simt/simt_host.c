@@ -133,6 +133,7 @@ static void *buffer_add(struct simt_program *p, unsigned char *mem, const char *
 	b->host = mem;
 	b->bytes = bytes;
 	b->kind = kind;
+	b->device = op.device = p->device;
 	b->va = va_layout_alloc(&p->va, &op.alloc, name, bytes ? bytes : 1, kind);
 	if (post(p, &op))
 		return NULL;
@@ -180,6 +181,7 @@ int simt_free(struct simt_host *h, void *mem)
 			op.alloc.base = p->bufs[i].va;
 			op.alloc.bytes = p->bufs[i].bytes;
 			op.alloc.kind = p->bufs[i].kind;
+			op.device = p->bufs[i].device;
 			free(p->bufs[i].host);
 			p->bufs[i] = p->bufs[--p->nbufs];
 			p->last_buf = 0;
@@ -209,6 +211,7 @@ static int copy_ev(struct simt_host *h, const void *mem, uint64_t bytes,
 	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
 	op.copy_bytes = bytes;
 	op.event = event;
+	op.device = b->device; /* the copy runs on its GPU's link */
 	return post(p, &op);
 }
 
@@ -277,7 +280,61 @@ int simt_device_sync(struct simt_host *h)
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_DEVICE_SYNC;
+	op.device = prog(h)->device;
 	return post(prog(h), &op);
+}
+
+int simt_set_device(struct simt_host *h, unsigned device)
+{
+	if (device >= GPUVM_RUN_MAX_DEVICES)
+		return simt_fail(h, "cudaSetDevice(%u): at most %d GPUs", device,
+				 GPUVM_RUN_MAX_DEVICES);
+	prog(h)->device = device;
+	return prog(h)->aborting || prog(h)->failed ? -1 : 0;
+}
+
+unsigned simt_get_device(struct simt_host *h)
+{
+	return prog(h)->device;
+}
+
+static int memcpy_peer(struct simt_host *h, void *dst, const void *src, uint64_t bytes,
+		       enum gpuvm_run_op_kind kind)
+{
+	struct simt_program *p = prog(h);
+	const struct simt_buffer *d = simt_find_buffer(p, dst, bytes);
+	/* copied now: the buffer table may be searched again below */
+	struct simt_buffer db = d ? *d : (struct simt_buffer){0};
+	const struct simt_buffer *s = simt_find_buffer(p, src, bytes);
+	if (!d || !s)
+		return simt_fail(h, "peer copy of %llu bytes outside every allocation",
+				 (unsigned long long)bytes);
+	if (db.kind != GPUVM_ALLOC_DEVICE || s->kind != GPUVM_ALLOC_DEVICE)
+		return simt_fail(h, "a peer copy is between device allocations");
+	if (p->aborting || p->failed)
+		return -1;
+	memmove(dst, src, bytes); /* the data moves now; the engine times it */
+	if (!bytes)
+		return 0;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = kind;
+	op.copy_addr = db.va + (uint64_t)((unsigned char *)dst - db.host);
+	op.peer_addr = s->va + (uint64_t)((const unsigned char *)src - s->host);
+	op.copy_bytes = bytes;
+	op.device = db.device;
+	op.peer_device = s->device;
+	return post(p, &op);
+}
+
+int simt_memcpy_peer(struct simt_host *h, void *dst, const void *src, uint64_t bytes)
+{
+	return memcpy_peer(h, dst, src, bytes, GPUVM_RUN_COPY_PEER);
+}
+
+int simt_memcpy_peer_async(struct simt_host *h, void *dst, const void *src, uint64_t bytes)
+{
+	return memcpy_peer(h, dst, src, bytes, GPUVM_RUN_COPY_PEER_ASYNC);
 }
 
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
@@ -345,6 +402,7 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	l->k.ops = &simt_kernel_ops;
 	l->k.impl = l;
 	l->prog = p;
+	l->device = p->device;
 	l->body = body;
 	memcpy(l->args, args, args_bytes);
 	l->threads_per_cta = (uint32_t)threads;
@@ -368,6 +426,7 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_KERNEL;
 	op.kernel = &l->k;
+	op.device = p->device;
 	op.wait_event = p->wait_event;
 	p->wait_event = 0;
 	return post_slot(p, &op, (int)slot, on_workers ? HOST_LAUNCH : HOST_DRAIN);

@@ -191,6 +191,7 @@ struct simt_buffer {
 	unsigned char *host;
 	uint64_t bytes, va;
 	enum gpuvm_alloc_kind kind;
+	uint32_t device; /* the GPU it was allocated on (simt_set_device) */
 };
 
 struct simt_program;
@@ -208,6 +209,7 @@ struct simt_zip_stats {
 struct simt_launch {
 	struct gpuvm_kernel k;
 	struct simt_program *prog;
+	uint32_t device; /* the GPU it runs on: its device memory only */
 	simt_body_fn body;
 	_Alignas(16) unsigned char args[SIMT_MAX_ARGS_BYTES];
 	uint32_t threads_per_cta;
@@ -278,6 +280,7 @@ struct simt_program {
 	double now_seconds; /* simulated time when the last operation ended */
 	double event_seconds[GPUVM_RUN_EVENTS]; /* gpuvm_source.event_seconds */
 	uint32_t wait_event; /* the next launch waits for it (simt_wait_event) */
+	uint32_t device;     /* the current GPU (simt_set_device) */
 };
 
 extern const struct gpuvm_kernel_ops simt_kernel_ops;

@@ -68,6 +68,15 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			goto out;
 		if (op.kind == GPUVM_RUN_END)
 			break;
+		if (op.device || op.kind == GPUVM_RUN_COPY_PEER ||
+		    op.kind == GPUVM_RUN_COPY_PEER_ASYNC) {
+			/* several GPUs are multi_gpu.c's: this run has one */
+			gpuvm_fail(err, "engine", 0, NULL, "the program uses GPU %u (cudaSetDevice or "
+				   "a peer copy) and this run simulates one GPU: run it on a "
+				   "system of several (--system dgx-h100-8)",
+				   op.device ? op.device : op.peer_device);
+			goto out;
+		}
 		switch (op.kind) {
 		case GPUVM_RUN_ALLOC:
 			/* cudaMalloc fails when the board has no room left for it
@@ -269,6 +278,8 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			t = end;
 			break;
 		}
+		case GPUVM_RUN_COPY_PEER:
+		case GPUVM_RUN_COPY_PEER_ASYNC:
 		case GPUVM_RUN_END:
 			break;
 		}

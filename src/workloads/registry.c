@@ -6,6 +6,9 @@ extern const struct gpuvm_workload_def gpuvm_workload_random_sampling;
 extern const struct gpuvm_workload_def gpuvm_workload_hash_groupby;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
+extern const struct gpuvm_workload_def gpuvm_workload_triad_mgpu;
+extern const struct gpuvm_workload_def gpuvm_workload_jacobi_mgpu;
+extern const struct gpuvm_workload_def gpuvm_workload_allgather_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
 extern const struct gpuvm_workload_def gpuvm_workload_conv3d;
 extern const struct gpuvm_workload_def gpuvm_workload_fwt;
@@ -61,6 +64,9 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_hash_groupby,
 	&gpuvm_workload_stream_triad,
 	&gpuvm_workload_stream_triad_simt,
+	&gpuvm_workload_triad_mgpu,
+	&gpuvm_workload_jacobi_mgpu,
+	&gpuvm_workload_allgather_mgpu,
 	&gpuvm_workload_conv2d,
 	&gpuvm_workload_conv3d,
 	&gpuvm_workload_vectoradd,

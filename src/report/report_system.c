@@ -1,0 +1,78 @@
+/* The report of a run on a system of several GPUs (gpuvm/report.h):
+ * the run's own numbers (system, total simulated time, peer copies) and
+ * one section per GPU, each the object a one-GPU run reports
+ * (gpuvm_report_run), so every counter keeps its meaning and its name.
+ * A one-GPU run's report is unchanged. */
+#include <string.h>
+
+#include "gpuvm/engine.h"
+#include "gpuvm/report.h"
+#include "gpuvm/sysdesc.h"
+
+cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
+			   const struct gpuvm_config *const *cfgs, const char *workload,
+			   uint64_t seed, const struct gpuvm_system_stats *st)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "system", desc->name);
+	cJSON_AddNumberToObject(o, "gpus", st->n_gpus);
+	cJSON_AddStringToObject(o, "workload", workload);
+	cJSON_AddNumberToObject(o, "seed", (double)seed);
+	cJSON_AddStringToObject(o, "result", st->result);
+	cJSON_AddNumberToObject(o, "sim_seconds", st->sim_seconds);
+	cJSON_AddNumberToObject(o, "work_items", (double)st->work_items);
+	cJSON_AddNumberToObject(o, "items_per_sim_second",
+				st->sim_seconds > 0 ? (double)st->work_items / st->sim_seconds : 0);
+	cJSON_AddNumberToObject(o, "peer_copies", (double)st->peer_copies);
+	cJSON_AddNumberToObject(o, "peer_nvlink_bytes", (double)st->peer_nvlink_bytes);
+	cJSON_AddNumberToObject(o, "peer_host_bytes", (double)st->peer_host_bytes);
+	cJSON_AddNumberToObject(o, "peer_copy_seconds", st->peer_copy_seconds);
+	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
+	cJSON *gpus = cJSON_AddArrayToObject(o, "gpu");
+	for (uint32_t d = 0; d < st->n_gpus; d++) {
+		cJSON *g = gpuvm_report_run(cfgs[d], desc->gpus[d].preset, workload, seed,
+					    &st->gpu[d]);
+		cJSON_AddNumberToObject(g, "index", d);
+		cJSON_AddItemToArray(gpus, g);
+	}
+	return o;
+}
+
+bool gpuvm_report_is_system(const cJSON *run)
+{
+	return cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(run, "gpu"));
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+void gpuvm_report_print_system(FILE *out, const cJSON *run)
+{
+	const cJSON *sys = cJSON_GetObjectItemCaseSensitive(run, "system");
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(run, "workload");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(run, "result");
+	fprintf(out, "system     %s (%g GPUs)\nworkload   %s\nresult     %s\n",
+		cJSON_IsString(sys) ? sys->valuestring : "?", num(run, "gpus"),
+		cJSON_IsString(wl) ? wl->valuestring : "?",
+		cJSON_IsString(res) ? res->valuestring : "");
+	fprintf(out, "simulated  %.6g s, the whole run (every GPU and copy done)\n",
+		num(run, "sim_seconds"));
+	fprintf(out, "peer       %g copies: %.4g bytes over NVLink, %.4g staged through the host, "
+		"%.4g s busy\n", num(run, "peer_copies"), num(run, "peer_nvlink_bytes"),
+		num(run, "peer_host_bytes"), num(run, "peer_copy_seconds"));
+	const cJSON *g;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(run, "gpu"))
+	{
+		fprintf(out, "\n== GPU %g ==\n", num(g, "index"));
+		/* the text report's per-CPU-second rates are the run's */
+		cJSON *copy = cJSON_Duplicate(g, 1);
+		const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(run, "cpu_seconds");
+		if (copy && cJSON_IsNumber(cpu))
+			cJSON_AddNumberToObject(copy, "cpu_seconds", cpu->valuedouble);
+		gpuvm_report_print(out, copy ? copy : g);
+		cJSON_Delete(copy);
+	}
+}

@@ -1,0 +1,353 @@
+/* A run on a system of several GPUs: one struct system per GPU, each
+ * built from its own configuration (gpuvm_sysdesc_gpu_config), and the
+ * GPU-GPU links between them (link/peer_link.h). The program's operations
+ * go to the system of their GPU (gpuvm_run_op.device).
+ *
+ * Contract:
+ *  - Owns: the host's clock and each GPU's stream (when its last copy or
+ *    kernel is done), the peer links, the run's totals; each GPU's
+ *    components are its struct system's (system.h), built and driven as
+ *    run_loop.c builds and drives one, through system_run_kernel and the
+ *    host link's link_copy.
+ *  - Time: in seconds here, in each GPU's own cycles inside its system
+ *    (its clock_mhz). A launch is asynchronous: it starts when its GPU's
+ *    stream is free and its launch overhead has passed (the preset's
+ *    kernel_launch_us after its issue, kernel_launch_period_us of host
+ *    time per call, as run_loop.c pipelines them), and the host goes on,
+ *    so kernels on different GPUs overlap in simulated time. A
+ *    synchronous copy (cudaMemcpy) and cudaDeviceSynchronize hold the host
+ *    until their GPU is done; cudaDeviceSynchronize waits for the current
+ *    GPU only, as CUDA's does; the run ends when every GPU is done.
+ *  - Exactness: in this slice a kernel touches only its own GPU's device
+ *    memory (the SIMT executor refuses peer access, and managed and
+ *    host-pinned allocations are refused here), so kernels of different
+ *    GPUs share no resource of the model: not a TLB, cache, DRAM channel,
+ *    fault handler or link lane. Running each launch to its end on its
+ *    own system, in host order, is then the same as interleaving their
+ *    events: the order only matters where something is shared. What is
+ *    shared, the peer links and each GPU's host link, is booked by copies,
+ *    which happen between kernels in each GPU's stream order.
+ *  - Peer copies run on copy engines beside the GPUs' streams: a copy is
+ *    ready when the host calls it, both GPUs' kernels before it are done
+ *    and the copies that wrote the range it reads are in (a ring forwards
+ *    what it received; a halo swap's two copies overlap); a GPU's next
+ *    kernel, host copy or synchronisation
+ *    waits for the copies into and out of its memory. It goes over
+ *    the NVLink / NVSwitch route between them (peer_link_copy), or, where
+ *    none joins them, staged through host memory: a device-to-host copy
+ *    on the source GPU's host link then a host-to-device copy on the
+ *    destination's (no chunk pipelining: an upper bound of a staged copy).
+ *  - May call: the system builder and system_run_kernel (system.h), the
+ *    allocation table (mem/alloc_table.h), the host link's link_copy
+ *    (link/link.h), the GPU-GPU links (link/peer_link.h),
+ *    memsys_sync_stats (memsys/memsys.h).
+ *  - Refused, with a message naming the limitation: managed and
+ *    host-pinned allocations (unified memory across GPUs is not modelled
+ *    yet), asynchronous host copies and event waits. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/later.h"
+#include "gpuvm/sysdesc.h"
+#include "gpuvm/units.h"
+#include "link/peer_link.h"
+#include "system/system.h"
+
+struct gpu_dev {
+	struct system sys; /* must not move: malloc'd per GPU */
+	const struct gpuvm_config *cfg;
+	struct gpuvm_stats *stats;
+	double hz;
+	double free_s;      /* its stream (kernels, host copies) is free from here (s) */
+	/* its peer copies, on copy engines of their own: the last into its
+	 * memory and the last out of it end here (s) */
+	double in_s, out_s;
+	/* the peer copies into its memory since its last kernel, host copy or
+	 * synchronisation (which waited for them all): a copy out of it that
+	 * reads one of their ranges waits for it (a ring forwards what it
+	 * received), one that reads other data does not (a halo swap) */
+	struct incoming { uint64_t lo, hi; double end; } *inc;
+	uint32_t n_inc, cap_inc;
+	bool oom;
+	double launch_s, period_s, copy_fixed_s;
+	uint64_t device_in_use;
+	bool built;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int check_device(const struct gpuvm_run_op *op, uint32_t n, struct gpuvm_error *err)
+{
+	uint32_t bad = op->device >= n ? op->device : op->peer_device;
+	if (op->device < n && op->peer_device < n)
+		return 0;
+	return gpuvm_fail(err, "engine", 0, NULL,
+			  "the program uses GPU %u and the system has %u (GPUs 0-%u)", bad, n, n - 1);
+}
+
+static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op,
+		    struct gpuvm_error *err)
+{
+	if (op->alloc.kind != GPUVM_ALLOC_DEVICE)
+		return gpuvm_fail(err, op->alloc.name, 0, NULL,
+				  "a %s allocation on a system of several GPUs: unified memory "
+				  "across GPUs (per-GPU residency, faults from any GPU, zero-copy "
+				  "from several) is not modelled yet (issue 78); allocate device "
+				  "memory and copy between GPUs with simt_memcpy_peer (mem=device)",
+				  op->alloc.kind == GPUVM_ALLOC_MANAGED ? "managed" : "host-pinned");
+	const struct gpuvm_config *cfg = g->cfg;
+	if (!op->alloc.extent_only && cfg->device_memory_bytes &&
+	    op->alloc.bytes > cfg->device_memory_bytes - g->device_in_use) {
+		char need[32], used[32], cap[32];
+		gpuvm_format_size(op->alloc.bytes, need, sizeof need);
+		gpuvm_format_size(g->device_in_use, used, sizeof used);
+		gpuvm_format_size(cfg->device_memory_bytes, cap, sizeof cap);
+		return gpuvm_fail(err, op->alloc.name, 0, NULL,
+				  "cudaMalloc of %s on GPU %u does not fit: %s of its %s of device "
+				  "memory (gpu.memory) are in use (out of memory)", need, d, used, cap);
+	}
+	if (alloc_table_add(&g->sys.allocs, &op->alloc, err))
+		return -1;
+	if (!op->alloc.extent_only)
+		g->device_in_use += op->alloc.bytes;
+	return 0;
+}
+
+static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op)
+{
+	const struct gpuvm_alloc *fa = alloc_table_find(&g->sys.allocs, op->alloc.base);
+	if (fa && !fa->extent_only && fa->base == op->alloc.base)
+		g->device_in_use -= fa->bytes < g->device_in_use ? fa->bytes : g->device_in_use;
+	alloc_table_remove(&g->sys.allocs, op->alloc.base);
+}
+
+/* A synchronous host copy on GPU g's host link from t (seconds): its end. */
+static double host_copy(struct gpu_dev *g, bool h2d, double t, uint64_t bytes)
+{
+	double c0 = t * g->hz;
+	double end = link_copy(&g->sys.link, h2d ? LINK_H2D : LINK_D2H, c0, bytes);
+	if (h2d)
+		g->stats->pcie_h2d_bytes += bytes;
+	else
+		g->stats->pcie_d2h_bytes += bytes;
+	g->stats->copy_cycles += end - c0;
+	return end / g->hz;
+}
+
+static int kernel_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double *host_s,
+		     struct gpuvm_error *err)
+{
+	if (op->wait_event)
+		return gpuvm_fail(err, "engine", 0, NULL, "cudaStreamWaitEvent on a system of "
+				  "several GPUs is not modelled yet");
+	/* run_loop.c's launch: the kernel starts launch_s after its issue or
+	 * when the GPU is free; the host goes on one period later */
+	double issue = *host_s;
+	/* after its stream's work and the peer copies into and out of its
+	 * memory (the program's halos arrive before it reads them and leave
+	 * before it overwrites them: cudaStreamWaitEvent on the copies') */
+	double t0 = later(later(g->free_s, g->in_s), later(g->out_s, issue));
+	double start = g->period_s > 0 ? later(issue + g->launch_s, t0) : t0 + g->launch_s;
+	double end_c = 0, t0_c = t0 * g->hz;
+	if (system_run_kernel(&g->sys, op->kernel, t0_c, (start - t0) * g->hz, &end_c, err))
+		return -1;
+	g->stats->kernel_cycles += end_c - t0_c;
+	g->free_s = end_c / g->hz;
+	g->n_inc = 0; /* it waited for them; copies out of it come after it */
+	*host_s = issue + g->period_s;
+	return 0;
+}
+
+static double peer_op(struct gpu_dev *devs, struct peer_link *pl, const struct gpuvm_run_op *op,
+		      double host_s, struct gpuvm_system_stats *out)
+{
+	struct gpu_dev *dst = &devs[op->device], *src = &devs[op->peer_device];
+	/* after the kernels of both GPUs and the copies that brought src the
+	 * data it sends (a ring forwards what it received) */
+	double t = later(host_s, later(dst->free_s, src->free_s));
+	uint64_t lo = op->peer_addr, hi = op->peer_addr + op->copy_bytes;
+	for (uint32_t i = 0; i < src->n_inc; i++)
+		if (src->inc[i].lo < hi && lo < src->inc[i].hi)
+			t = later(t, src->inc[i].end);
+	double end;
+	if (op->device == op->peer_device) {
+		/* within one GPU: its fixed time only (a device-to-device
+		 * copy's DRAM traffic is not modelled; the workloads make none) */
+		end = t + dst->copy_fixed_s;
+	} else if (peer_link_joined(pl, op->peer_device, op->device)) {
+		end = peer_link_copy(pl, op->peer_device, op->device, t, op->copy_bytes,
+				     src->copy_fixed_s);
+		out->peer_nvlink_bytes += op->copy_bytes;
+	} else {
+		/* staged: down the source GPU's host link, up the destination's */
+		double mid = host_copy(src, false, t, op->copy_bytes);
+		end = host_copy(dst, true, mid, op->copy_bytes);
+		out->peer_host_bytes += op->copy_bytes;
+	}
+	out->peer_copies++;
+	out->peer_copy_seconds += end - t;
+	dst->in_s = later(dst->in_s, end);
+	src->out_s = later(src->out_s, end);
+	if (dst->n_inc == dst->cap_inc) {
+		uint32_t cap = dst->cap_inc ? 2 * dst->cap_inc : 16;
+		struct incoming *n = realloc(dst->inc, cap * sizeof *n);
+		if (!n) {
+			dst->oom = true;
+			return end;
+		}
+		dst->inc = n;
+		dst->cap_inc = cap;
+	}
+	dst->inc[dst->n_inc++] = (struct incoming){op->copy_addr, op->copy_addr + op->copy_bytes, end};
+	return end;
+}
+
+static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
+		   struct gpuvm_source *src, struct gpuvm_system_stats *out, double *host_out,
+		   struct gpuvm_error *err)
+{
+	double host_s = 0;
+	struct gpuvm_run_op op;
+	for (uint32_t i = 0; i < GPUVM_RUN_EVENTS; i++)
+		src->event_seconds[i] = -1;
+	for (;;) {
+		src->now_seconds = host_s;
+		if (src->ops->next_op(src, &op, err) < 0)
+			return -1;
+		if (op.kind == GPUVM_RUN_END)
+			break;
+		if (check_device(&op, n, err))
+			return -1;
+		struct gpu_dev *g = &devs[op.device];
+		switch (op.kind) {
+		case GPUVM_RUN_ALLOC:
+			if (alloc_op(g, op.device, &op, err))
+				return -1;
+			break;
+		case GPUVM_RUN_FREE:
+			free_op(g, &op);
+			break;
+		case GPUVM_RUN_COPY_H2D:
+		case GPUVM_RUN_COPY_D2H: {
+			double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
+			g->free_s = host_copy(g, op.kind == GPUVM_RUN_COPY_H2D, t, op.copy_bytes);
+			host_s = g->free_s; /* the call returns with the copy done */
+			g->n_inc = 0;
+			break;
+		}
+		case GPUVM_RUN_COPY_H2D_ASYNC:
+		case GPUVM_RUN_COPY_D2H_ASYNC:
+			return gpuvm_fail(err, "engine", 0, NULL, "asynchronous host copies on a "
+					  "system of several GPUs are not modelled yet (use "
+					  "simt_upload / simt_download)");
+		case GPUVM_RUN_KERNEL:
+			if (kernel_op(g, &op, &host_s, err))
+				return -1;
+			break;
+		case GPUVM_RUN_DEVICE_SYNC:
+			host_s = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
+			g->n_inc = 0;
+			break;
+		case GPUVM_RUN_COPY_PEER:
+		case GPUVM_RUN_COPY_PEER_ASYNC: {
+			double end = peer_op(devs, pl, &op, host_s, out);
+			if (op.kind == GPUVM_RUN_COPY_PEER)
+				host_s = end;
+			break;
+		}
+		case GPUVM_RUN_END:
+			break;
+		}
+	}
+	*host_out = host_s;
+	return 0;
+}
+
+int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
+			  const struct gpuvm_config *const *cfgs, struct gpuvm_source *src,
+			  const struct gpuvm_sim_options *opt, struct gpuvm_system_stats *out,
+			  struct gpuvm_error *err)
+{
+	double wall0 = wall_now();
+	uint32_t n = desc->n_gpus;
+	out->n_gpus = n;
+	out->sim_seconds = out->peer_copy_seconds = 0;
+	out->peer_copies = out->peer_nvlink_bytes = out->peer_host_bytes = 0;
+	out->result[0] = 0;
+	out->work_items = 0;
+	int rc = -1;
+	struct peer_link pl;
+	memset(&pl, 0, sizeof pl);
+	/* struct system's components sit on lines of their own (_Alignas(64)) */
+	size_t bytes = ((n * sizeof(struct gpu_dev) + 63) / 64) * 64;
+	struct gpu_dev *devs = aligned_alloc(_Alignof(struct gpu_dev), bytes);
+	if (devs)
+		memset(devs, 0, bytes);
+	/* each GPU's progress is its own; a line per GPU would interleave */
+	struct gpuvm_sim_options o = *opt;
+	o.progress = false;
+	o.progress_fn = NULL;
+	if (!devs || peer_link_init(&pl, desc)) {
+		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
+		goto out;
+	}
+	for (uint32_t d = 0; d < n; d++) {
+		struct gpu_dev *g = &devs[d];
+		g->cfg = cfgs[d];
+		g->stats = &out->gpu[d];
+		memset(g->stats, 0, sizeof *g->stats);
+		g->hz = g->cfg->clock_mhz * 1e6;
+		g->launch_s = g->cfg->kernel_launch_us * 1e-6;
+		g->period_s = g->cfg->kernel_launch_period_us * 1e-6;
+		/* a peer copy's call, DMA set-up and completion: the part's
+		 * measured cudaMemcpy fixed time (pcie.copy_latency_us, else the
+		 * link latency as link.c takes it) */
+		g->copy_fixed_s = g->cfg->pcie_copy_latency_us > 0 ? g->cfg->pcie_copy_latency_us * 1e-6
+								    : g->cfg->pcie_latency_ns * 1e-9;
+		g->built = true;
+		if (system_init(&g->sys, g->cfg, g->stats, &o)) {
+			gpuvm_fail(err, "engine", 0, NULL, "out of memory building GPU %u", d);
+			goto out;
+		}
+	}
+	double host_s = 0;
+	if (run_ops(devs, n, &pl, src, out, &host_s, err))
+		goto out;
+	double end = host_s;
+	for (uint32_t d = 0; d < n; d++) {
+		struct gpu_dev *g = &devs[d];
+		if (g->sys.link.oom || pl.oom || g->oom) {
+			gpuvm_fail(err, "engine", 0, NULL, "out of memory for the links' lanes");
+			goto out;
+		}
+		memsys_sync_stats(&g->sys.mem);
+		double done = later(g->free_s, later(g->in_s, g->out_s));
+		g->stats->sim_cycles = done * g->hz;
+		g->stats->sim_seconds = done;
+		end = later(end, done);
+	}
+	out->sim_seconds = end;
+	if (src->ops->result)
+		src->ops->result(src, out->result, sizeof out->result);
+	if (src->ops->work_items)
+		out->work_items = src->ops->work_items(src);
+	rc = 0;
+out:
+	for (uint32_t d = 0; devs && d < n; d++)
+		if (devs[d].built) {
+			system_free(&devs[d].sys);
+			free(devs[d].inc);
+		}
+	peer_link_free(&pl);
+	free(devs);
+	out->wall_seconds = wall_now() - wall0;
+	for (uint32_t d = 0; d < n; d++)
+		out->gpu[d].wall_seconds = out->wall_seconds;
+	return rc;
+}

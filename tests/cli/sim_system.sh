@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# gpuvm sim --system: a system of one GPU gives the plain preset's run,
+# JSON and stats CSV alike (wall times aside); several GPUs run the
+# multi-GPU workloads with their results checked; launches on two GPUs
+# overlap; a peer copy's time follows the NVLink rate and goes through the
+# host when no NVLink joins the GPUs; the description's numbers reach each
+# GPU's configuration; bad --system input is refused with file:line.
+# usage: sim_system.sh /path/to/gpuvm /path/to/source
+set -uo pipefail
+GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-sim-system.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+strip() { python3 "$SRC/scripts/report-strip.py" "$1"; }
+# a value of a report by its path "a/b" or "gpu/0/config/pcie.latency_ns"
+num() {
+	python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("/"):
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print(v)' "$1" "$2"
+}
+# awk: 1 when lo <= a / b <= hi
+ratio_in() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { r = a / b; exit !(r >= lo && r <= hi) }'; }
+
+# 1. a system of one is its preset's run, bit for bit
+while read -r gpu sys wl; do
+	"$GPUVM" sim --gpu "$gpu" --workload "$wl" --json a.json --stats-csv a.csv --quiet 2>err.txt ||
+		fail "--gpu $gpu $wl: exit $? ($(cat err.txt))"
+	"$GPUVM" sim --system "$sys" --workload "$wl" --json b.json --stats-csv b.csv --quiet 2>err.txt ||
+		fail "--system $sys $wl: exit $? ($(cat err.txt))"
+	cmp -s <(strip a.json) <(strip b.json) ||
+		fail "--system $sys differs from --gpu $gpu on $wl: $(diff <(strip a.json) <(strip b.json) | head -5)"
+	cmp -s <(grep -v wall a.csv) <(grep -v wall b.csv) ||
+		fail "--system $sys stats CSV differs from --gpu $gpu on $wl"
+done <<'LIST'
+h100 h100 stream-triad-simt:elems=262144
+p100 single-p100 bfs:graph=rmat:scale=12
+h100 h100 hotspot:n=256
+LIST
+"$GPUVM" sim --gpu p100 --workload stream-triad-simt:elems=500000,mem=managed --oversub 125 \
+	--json a.json --quiet 2>err.txt || fail "managed --gpu: $(cat err.txt)"
+"$GPUVM" sim --system p100 --workload stream-triad-simt:elems=500000,mem=managed --oversub 125 \
+	--json b.json --quiet 2>err.txt || fail "managed --system: $(cat err.txt)"
+cmp -s <(strip a.json) <(strip b.json) || fail "--system p100 differs from --gpu p100 with managed memory"
+
+# 2. several GPUs: the workloads' results check out
+"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload triad-mgpu:elems=300001,verify=1 --json t.json \
+	--quiet 2>err.txt || fail "triad-mgpu: exit $? ($(cat err.txt))"
+grep -q '"result":.*verify=pass' t.json || fail "triad-mgpu: $(grep '"result"' t.json | head -1)"
+[ "$(num t.json gpus)" = 2 ] || fail "triad-mgpu: not 2 GPUs in the report"
+"$GPUVM" sim --gpu h100 --workload stream-triad-simt:elems=300001 --json s.json --quiet
+want=$(grep -o 'checksum=[0-9.e+]*' s.json | head -1)
+grep -q "$want elems" t.json || fail "triad-mgpu's checksum is not stream-triad-simt's ($want)"
+"$GPUVM" sim --system dgx-h100-8:gpus=3 --workload jacobi-mgpu:n=200,iters=3,verify=1 --json j.json \
+	--quiet 2>err.txt || fail "jacobi-mgpu: exit $? ($(cat err.txt))"
+grep -q '"result":.*verify=pass max_err=0' j.json || fail "jacobi-mgpu: $(grep '"result"' j.json | head -1)"
+[ "$(num j.json peer_copies)" = 12 ] || fail "jacobi-mgpu: $(num j.json peer_copies) peer copies, not 3 x 4"
+"$GPUVM" sim --gpu h100 --workload jacobi-mgpu:n=200,iters=3 --json j1.json --quiet
+[ "$(grep -o 'digest=[0-9a-f]*' j1.json | head -1)" = "$(grep -o 'digest=[0-9a-f]*' j.json | head -1)" ] ||
+	fail "jacobi-mgpu: 1 and 3 GPUs end with different grids"
+"$GPUVM" sim --system dgx-h100-8 --workload allgather-mgpu:chunk=4096 --json g.json --quiet 2>err.txt ||
+	fail "allgather-mgpu: exit $? ($(cat err.txt))"
+grep -q '"result":.*gpus=8 gathered=pass' g.json || fail "allgather-mgpu: $(grep '"result"' g.json | head -1)"
+[ "$(num g.json peer_copies)" = 56 ] || fail "allgather-mgpu: $(num g.json peer_copies) copies, not 8 x 7"
+
+# the same run with worker threads executing the kernels (--threads)
+"$GPUVM" sim --system dgx-h100-8:gpus=3 --workload jacobi-mgpu:n=200,iters=3 --threads 3 --json j3.json \
+	--quiet 2>err.txt || fail "jacobi-mgpu --threads 3: exit $? ($(cat err.txt))"
+"$GPUVM" sim --system dgx-h100-8:gpus=3 --workload jacobi-mgpu:n=200,iters=3 --json j1t.json --quiet
+cmp -s <(strip j1t.json | grep -v '"threads') <(strip j3.json | grep -v '"threads') ||
+	fail "jacobi-mgpu on 3 GPUs differs with --threads 3"
+
+# 3. launches on two GPUs overlap: twice the work on two GPUs takes about
+# the time of the work on one (serialised it would take twice). The host's
+# launch period is set to 0: with h100's 3.51 us a call, kernels this
+# short are bound by the host's launch rate, not by the GPUs
+nolp="--set gpu.kernel_launch_period_us=0"
+# the time of 40 more launches (the serial host copies around them cancel)
+for g in 1 2; do
+	for l in 1 41; do
+		"$GPUVM" sim --system dgx-h100-8:gpus=$g --workload triad-mgpu:elems=$((65536 * g)),launches=$l \
+			$nolp --json "o$g-$l.json" --quiet || fail "overlap run gpus=$g launches=$l"
+	done
+done
+k1=$(awk -v a="$(num o1-41.json sim_seconds)" -v b="$(num o1-1.json sim_seconds)" 'BEGIN { print a - b }')
+k2=$(awk -v a="$(num o2-41.json sim_seconds)" -v b="$(num o2-1.json sim_seconds)" 'BEGIN { print a - b }')
+ratio_in "$k2" "$k1" 0.9 1.15 || fail "two GPUs' launches do not overlap: 40 launches each take $k2 s against $k1 s on one"
+
+# 4. peer copies follow the NVLink rate; without NVLink they go through the host
+two_gpus() { # NAME NVLINK_GB_S
+	cat >"$1.ini" <<EOF
+[system]
+name = $1
+description = two h100 for the test
+source = tests/cli/sim_system.sh
+[gpu.0]
+preset = h100
+[gpu.1]
+preset = h100
+[cpu.0]
+memory_bytes = 1TiB
+bandwidth_gb_s = 300
+[link.0]
+kind = pcie
+endpoints = gpu.0 cpu.0
+bandwidth_gb_s = 64
+[link.1]
+kind = pcie
+endpoints = gpu.1 cpu.0
+bandwidth_gb_s = 64
+[link.2]
+kind = nvlink
+endpoints = gpu.0 gpu.1
+bandwidth_gb_s = $2
+count = 2
+EOF
+}
+two_gpus nv100 50
+two_gpus nv200 100
+wl=allgather-mgpu:chunk=16777216,threads=4096
+for s in nv100.ini nv200.ini nv100.ini:nvlink=off; do
+	"$GPUVM" sim --system "$s" --workload "$wl" --json "p-${s%%.ini*}${s##*ini}.json" --quiet 2>err.txt ||
+		fail "peer copy on $s: exit $? ($(cat err.txt))"
+done
+p1=$(num p-nv100.json peer_copy_seconds) p2=$(num p-nv200.json peer_copy_seconds)
+# 2 x 64 MiB at 100 then 200 GB/s (+ 9.62 us each): 1.97x
+ratio_in "$p1" "$p2" 1.9 2.02 || fail "peer copies at twice the NVLink rate: $p2 s against $p1 s"
+[ "$(num p-nv100.json peer_host_bytes)" = 0 ] || fail "NVLink copies staged through the host"
+ph=$(num p-nv100:nvlink=off.json peer_copy_seconds)
+[ "$(num p-nv100:nvlink=off.json peer_nvlink_bytes)" = 0 ] || fail "nvlink=off: bytes over NVLink"
+[ "$(num p-nv100:nvlink=off.json peer_host_bytes)" = 134217728 ] || fail "nvlink=off: not staged through the host"
+# through the host: 2 x (D2H + H2D) at 0.815 x 64 GB/s, ~4.1 ms, against 1.35 ms
+ratio_in "$ph" "$p1" 2.5 4 || fail "staged copies take $ph s against $p1 s over NVLink"
+grep -q gathered=pass p-nv100:nvlink=off.json || fail "nvlink=off: all-gather wrong"
+
+# 5. the description's numbers reach each GPU's configuration
+cat >mem.ini <<'EOF'
+[system]
+name = small
+description = an h100 with 1 GiB on a slow link
+source = tests/cli/sim_system.sh
+[gpu.0]
+preset = h100
+memory_bytes = 1GiB
+[gpu.1]
+preset = h100
+[cpu.0]
+memory_bytes = 1TiB
+bandwidth_gb_s = 300
+[link.0]
+kind = pcie
+endpoints = gpu.0 cpu.0
+bandwidth_gb_s = 16
+latency_ns = 900
+[link.1]
+kind = pcie
+endpoints = gpu.1 cpu.0
+bandwidth_gb_s = 32
+count = 2
+EOF
+"$GPUVM" sim --system mem.ini --workload triad-mgpu:elems=1000 --json m.json --quiet 2>err.txt ||
+	fail "mem.ini: exit $? ($(cat err.txt))"
+[ "$(num m.json gpu/0/config/gpu.memory)" = 1GiB ] || [ "$(num m.json gpu/0/config/gpu.memory)" = 1073741824 ] ||
+	fail "memory_bytes did not become gpu.memory: $(num m.json gpu/0/config/gpu.memory)"
+[ "$(num m.json gpu/0/config/pcie.bandwidth_gb_s)" = 16 ] || fail "gpu.0's pcie rate not the link's"
+[ "$(num m.json gpu/0/config/pcie.latency_ns)" = 900 ] || fail "gpu.0's pcie latency not the link's"
+[ "$(num m.json gpu/1/config/pcie.bandwidth_gb_s)" = 64 ] || fail "gpu.1's pcie rate not 32 x 2"
+"$GPUVM" sim --system mem.ini --workload triad-mgpu:elems=100000000,gpus=2 --quiet --no-outdir 2>err.txt
+[ $? = 2 ] && grep -q 'GPU 0 does not fit' err.txt || fail "gpu.0's 1 GiB not enforced: $(cat err.txt)"
+
+# 6. bad input
+expect2() { # WHAT PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	"$GPUVM" sim "$@" --quiet --no-outdir >out.txt 2>err.txt
+	local rc=$?
+	[ $rc = 2 ] || fail "$what: exit $rc, not 2"
+	grep -q -- "$pat" err.txt || fail "$what: message '$(cat err.txt)' lacks '$pat'"
+}
+sed 's/^bandwidth_gb_s = 16$/bandwith_gb_s = 16/' mem.ini >typo.ini
+expect2 "a misspelt key" "typo.ini:16: .*did you mean 'bandwidth_gb_s'" --system typo.ini --workload triad-mgpu
+sed 's/^memory_bytes = 1GiB$/memory_bytes = 900TiB/' mem.ini >big.ini
+expect2 "a GPU memory past gpu.memory's range" "big.ini:5 (gpu.0): gpu.memory: must be at most" \
+	--system big.ini --workload triad-mgpu
+expect2 "a misspelt system" "did you mean 'dgx-h100-8'" --system dgx-h100 --workload triad-mgpu
+expect2 "--gpu and --system" "not both" --gpu h100 --system h100 --workload triad-mgpu
+expect2 "too many GPUs" "gpus= takes 1 to 8" --system dgx-h100-8:gpus=9 --workload triad-mgpu
+expect2 "a bad modifier" "unknown or repeated modifier 'gpu=2'" --system dgx-h100-8:gpus=2,gpu=2 --workload triad-mgpu
+expect2 "gpus= past the system" "4 GPUs asked for and the system has 2" \
+	--system dgx-h100-8:gpus=2 --workload triad-mgpu:gpus=4
+expect2 "a second GPU on a preset" "2 GPUs asked for and the system has 1" --gpu h100 \
+	--workload triad-mgpu:gpus=2
+expect2 "managed memory across GPUs" "unified memory across GPUs .* is not modelled yet" \
+	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=managed
+expect2 "--stats-csv of several GPUs" "not made for a system of several GPUs" \
+	--system dgx-h100-8:gpus=2 --workload triad-mgpu --stats-csv x.csv
+[ -e x.csv ] && fail "--stats-csv refused but written"
+
+if [ "$failures" -gt 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "sim --system: ok"
