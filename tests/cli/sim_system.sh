@@ -173,6 +173,37 @@ EOF
 "$GPUVM" sim --system mem.ini --workload triad-mgpu:elems=100000000,gpus=2 --quiet --no-outdir 2>err.txt
 [ $? = 2 ] && grep -q 'GPU 0 does not fit' err.txt || fail "gpu.0's 1 GiB not enforced: $(cat err.txt)"
 
+# ... and a GPU on NVLink-C2C gets the coherent link's keys: its rate x
+# count, its CPU's memory bandwidth and system page size (a Grace Hopper
+# superchip: docs/systems.md "Grace Hopper memory")
+cat >c2c.ini <<'EOF'
+[system]
+name = c2c
+description = a GH200-like superchip with numbers of its own
+source = tests/cli/sim_system.sh
+[gpu.0]
+preset = h100
+[cpu.0]
+memory_bytes = 1TiB
+bandwidth_gb_s = 300
+page_sizes = 4KiB 64KiB
+page_bytes = 4KiB
+[link.0]
+kind = nvlink-c2c
+endpoints = cpu.0 gpu.0
+bandwidth_gb_s = 100
+count = 2
+EOF
+"$GPUVM" sim --system c2c.ini --workload vectoradd:n=4096,mem=system --json c.json --quiet \
+	--no-outdir 2>err.txt || fail "c2c.ini: mem=system: exit $? ($(cat err.txt))"
+[ "$(num c.json config/c2c.coherent)" = on ] || fail "c2c: c2c.coherent not on"
+[ "$(num c.json config/c2c.bandwidth_gb_s)" = 200 ] || fail "c2c: rate not 100 x 2"
+[ "$(num c.json config/c2c.cpu_memory_gb_s)" = 300 ] || fail "c2c: CPU memory rate not the file's"
+case $(num c.json config/c2c.system_page_bytes) in 4KiB | 4096) ;; *) fail "c2c: system page not 4KiB" ;; esac
+"$GPUVM" sim --system gh200 --workload vectoradd:n=4096,mem=system --quiet --no-outdir 2>err.txt ||
+	fail "gh200: mem=system: exit $? ($(cat err.txt))"
+echo "ok - a GPU on NVLink-C2C: c2c.coherent on, its rate, its CPU memory and page size; gh200 runs mem=system"
+
 # 6. bad input
 expect2() { # WHAT PATTERN ARGS...
 	local what=$1 pat=$2
