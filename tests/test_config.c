@@ -615,6 +615,27 @@ static void test_quiet_size_key(void **state)
 	assert_true(lists_key(&c, "dram.interleave"));
 }
 
+/* gem5gpu-neidty mirrors the simulator the NeiDty paper ran (seeds/002
+ * Table III, else gem5-gpu's defaults; docs/neidty.md, "gem5-gpu's
+ * defaults"): a value that drifts back to a guess fails here. */
+static void test_gem5gpu_neidty_sources(void **state)
+{
+	(void)state;
+	static struct gpuvm_config c;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&c, "gem5gpu-neidty", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&c, &err), 0);
+	assert_int_equal(c.l1_bytes, 64 * 1024); /* Table III; GPUConfig.py --sc_l1_size 64kB */
+	assert_int_equal(c.l1_ways, 4);          /* Table III; --sc_l1_assoc 4 */
+	/* one RubyMemoryControl at 400 MHz, 128 B per 2 cycles */
+	assert_true(c.dram_bandwidth_gb_s > 25.59 && c.dram_bandwidth_gb_s < 25.61);
+	/* gpgpusim.fermi.config.template: int ADD 4, fp MAD 5, dp MAD 8 / 8 */
+	assert_true(c.class_latency_cycles[GPUVM_CLASS_ALU] == 4);
+	assert_true(c.class_latency_cycles[GPUVM_CLASS_FMA] == 5);
+	assert_true(c.class_latency_cycles[GPUVM_CLASS_DP] == 8);
+	assert_true(c.class_interval_cycles[GPUVM_CLASS_DP] == 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -630,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_multiline_list_and_comments),
 		cmocka_unit_test(test_quiet_size_key),
+		cmocka_unit_test(test_gem5gpu_neidty_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
