@@ -65,6 +65,20 @@ def memtrace_text():
     )
 
 
+def accel_fields_end(line):
+    """Offset just past an Accel-Sim instruction line's mem_width field
+    (pc mask dest_num dests... opcode src_num srcs... mem_width)."""
+    toks = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", line)]
+    try:
+        k = 2
+        k += 1 + int(toks[k][2])  # dest_num and its registers
+        k += 1                    # the opcode
+        k += 1 + int(toks[k][2])  # src_num and its registers
+        return toks[k][1]         # mem_width
+    except (IndexError, ValueError):
+        return len(line)
+
+
 class Case:
     def __init__(self, cat, name, argv, where, out=None):
         self.cat, self.name, self.argv, self.where, self.out = cat, name, argv, where, out
@@ -260,8 +274,12 @@ def generate(gpuvm, src, work):
         # not used: leniency by design, not nonsense accepted
         if re.match(r"[0-9a-f]{4} [0-9a-f]{8} ", line):
             addr = line.find("0x")
+            if addr < 0:
+                # no address: the fields end at mem_width (0 here); what
+                # follows it is not read (EXIT's trailing 0)
+                addr = accel_fields_end(line)
             nums = [m for m in nums
-                    if (addr < 0 or m.start() < addr)
+                    if m.start() < addr
                     and (m.start() == 0 or line[m.start() - 1] == " ")
                     and (m.end() == len(line) or line[m.end()] == " ")]
         if nums:
