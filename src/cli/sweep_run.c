@@ -189,6 +189,31 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* "CSV.partial" (malloc'd), or NULL: no CSV file (none, or stdout) or out
+ * of memory. */
+static char *checkpoint_path(const struct sweep *s)
+{
+	if (!s->csv || !strcmp(s->csv, "-"))
+		return NULL;
+	size_t n = strlen(s->csv) + 9;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s.partial", s->csv);
+	return p;
+}
+
+/* checkpoint_path, where a regular file is there now; else NULL. */
+static char *checkpoint_on_disk(const struct sweep *s)
+{
+	char *p = checkpoint_path(s);
+	struct stat st;
+	if (p && !(lstat(p, &st) == 0 && S_ISREG(st.st_mode))) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
 static void checkpoint_init(const struct sweep *s, struct checkpoint *c)
 {
 	c->path = NULL;
@@ -199,10 +224,7 @@ static void checkpoint_init(const struct sweep *s, struct checkpoint *c)
 		return;
 	if (stat(s->csv, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
 		return;
-	size_t n = strlen(s->csv) + 9;
-	c->path = malloc(n);
-	if (c->path)
-		snprintf(c->path, n, "%s.partial", s->csv);
+	c->path = checkpoint_path(s);
 }
 
 static void checkpoint(const struct sweep *s, struct checkpoint *c)
@@ -246,15 +268,8 @@ static void checkpoint(const struct sweep *s, struct checkpoint *c)
 /* The sweep ended with FILE written: its checkpoint is stale. */
 void sweep_checkpoint_remove(const struct sweep *s)
 {
-	if (!s->csv || !strcmp(s->csv, "-"))
-		return;
-	size_t n = strlen(s->csv) + 9;
-	char *p = malloc(n);
-	if (!p)
-		return;
-	snprintf(p, n, "%s.partial", s->csv);
-	struct stat st;
-	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+	char *p = checkpoint_on_disk(s);
+	if (p)
 		unlink(p);
 	free(p);
 }
@@ -264,15 +279,8 @@ void sweep_checkpoint_remove(const struct sweep *s)
  * with some of the points and no word about it. */
 void sweep_checkpoint_explain(const struct sweep *s)
 {
-	if (!s->csv || !strcmp(s->csv, "-"))
-		return;
-	size_t n = strlen(s->csv) + 9;
-	char *p = malloc(n);
-	if (!p)
-		return;
-	snprintf(p, n, "%s.partial", s->csv);
-	struct stat st;
-	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+	char *p = checkpoint_on_disk(s);
+	if (p)
 		fprintf(stderr, "gpuvm sweep: note: %s keeps the points of the last checkpoint, "
 				"not all of this run's; the same command with --resume runs only "
 				"the others\n", p);
