@@ -176,11 +176,8 @@ static int jacobi_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	    gpuvm_params_u64(p, "block_y", &c.block_y, err) < 0 ||
 	    gpuvm_params_u64(p, "verify", &verify, err) < 0 || mgpu_gpus(cfg, p, &c.gpus, err))
 		return -1;
-	if (c.block_x * c.block_y > 1024)
-		return gpuvm_params_constraint(err, "block_y",
-					       "block_x x block_y at most 1024 (here %llu x %llu)",
-					       (unsigned long long)c.block_x,
-					       (unsigned long long)c.block_y);
+	if (suite_check_block_2d(c.block_x, c.block_y, err))
+		return -1;
 	if (c.n < c.gpus)
 		return gpuvm_params_constraint(err, "n", "fewer rows (%llu) than GPUs (%u)",
 					       (unsigned long long)c.n, c.gpus);

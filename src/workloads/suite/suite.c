@@ -31,6 +31,15 @@ int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct 
 	return 0;
 }
 
+int suite_check_block_2d(uint64_t block_x, uint64_t block_y, struct gpuvm_error *err)
+{
+	if (block_x * block_y > 1024)
+		return gpuvm_params_constraint(err, "block_y",
+					       "block_x x block_y at most 1024 (here %llu x %llu)",
+					       (unsigned long long)block_x, (unsigned long long)block_y);
+	return 0;
+}
+
 uint64_t suite_digest(const void *data, uint64_t bytes)
 {
 	const unsigned char *p = data;
@@ -88,11 +97,8 @@ int suite_pb_mv_source(const char *name, int (*host)(struct simt_host *, void *)
 	    gpuvm_params_u64(p, "block_x", &c.block_x, err) < 0 ||
 	    gpuvm_params_u64(p, "block_y", &c.block_y, err) < 0 || suite_opts_parse(p, &c.o, err))
 		return -1;
-	if (c.block_x * c.block_y > 1024)
-		return gpuvm_params_constraint(err, "block_y",
-					       "block_x x block_y at most 1024 (here %llu x %llu)",
-					       (unsigned long long)c.block_x,
-					       (unsigned long long)c.block_y);
+	if (suite_check_block_2d(c.block_x, c.block_y, err))
+		return -1;
 	if (c.o.verify && c.block_y != 1)
 		return gpuvm_params_constraint(err, "verify",
 				  "needs block_y=1: the %llu rows of threads of a block work on the same "

@@ -42,6 +42,10 @@ struct suite_opts {
  * value. */
 int suite_opts_parse(const struct gpuvm_params *p, struct suite_opts *o, struct gpuvm_error *err);
 
+/* A block of block_x x block_y threads: at most 1024 (a limit tying the
+ * two, so not in the range tables); 0, or -1 with err naming block_y. */
+int suite_check_block_2d(uint64_t block_x, uint64_t block_y, struct gpuvm_error *err);
+
 /* FNV-1a over bytes: the output digest in results. */
 uint64_t suite_digest(const void *data, uint64_t bytes);
 
