@@ -36,7 +36,7 @@ static bool may_repeat(const struct gpuvm_getopt *g, const struct option *o);
 static const struct gpuvm_cli_output *output_of(const struct gpuvm_getopt *g, const char *name)
 {
 	for (const struct gpuvm_cli_output *o = g->outputs; o && o->name; o++)
-		if (!strcmp(o->name, name))
+		if (!o->position && !strcmp(o->name, name))
 			return o;
 	return NULL;
 }
@@ -53,7 +53,8 @@ static int each_claim(const struct gpuvm_cli_output *o, const char *value,
 	char what[96], *path = NULL;
 	struct stat st;
 	int rc = 0;
-	snprintf(what, sizeof what, "--%s", o->name);
+	/* an option is "--json"; a positional output its usage name, "OUT" */
+	snprintf(what, sizeof what, "%s%s", o->position ? "" : "--", o->name);
 	switch (o->kind) {
 	case GPUVM_CLI_OUT_FILE:
 		rc = cb(ctx, value, what, NULL);
@@ -117,6 +118,17 @@ int gpuvm_cli_claim_outputs(const struct gpuvm_getopt *g, struct gpuvm_error *er
 	return 0;
 }
 
+int gpuvm_cli_claim_positional(const struct gpuvm_cli_output *outputs, int position,
+			       const char *value, struct gpuvm_error *err)
+{
+	for (const struct gpuvm_cli_output *o = outputs; o && o->name; o++)
+		if (o->position == position)
+			return each_claim(o, value, claim_one, err);
+	return gpuvm_fail(err, "argument", 0, value,
+			  "positional argument %d is written but not declared an output "
+			  "(struct gpuvm_cli_output.position)", position);
+}
+
 int gpuvm_cli_claim_or_report(const struct gpuvm_getopt *g, const char *command)
 {
 	struct gpuvm_error err;
@@ -152,6 +164,10 @@ static void list_table(const struct gpuvm_getopt *g, const char *shortopts)
 							 : "optional",
 		       may_repeat(g, o) ? "repeat" : "once", out ? kind_words[out->kind] : "-");
 	}
+	for (const struct gpuvm_cli_output *o = g->outputs; o && o->name; o++)
+		if (o->position)
+			dprintf(gpuvm_cli_list_fd, "positional\t%s\t%d\t%s\n", o->name, o->position,
+				kind_words[o->kind]);
 	for (const struct gpuvm_cli_output *o = g->outputs; o && o->name; o++)
 		each_claim(o, "same.png", print_claim, (void *)o->name);
 	exit(0);

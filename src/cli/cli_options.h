@@ -41,11 +41,14 @@ enum gpuvm_cli_out_kind {
 };
 
 struct gpuvm_cli_output {
-	const char *name; /* the long option's name, as in the option table */
+	const char *name; /* the long option's name, as in the option table;
+			     for a positional output, its name in the usage ("OUT") */
 	enum gpuvm_cli_out_kind kind;
 	const char *derived; /* FILE: VALUE+derived is written too (".partial"), or NULL */
 	const char *derived_what; /* what that file is ("its checkpoint") */
 	const char *const *files; /* DIR: fnmatch patterns of the files written in it */
+	int position; /* 0: an option; k > 0: the k-th positional argument
+			 after the (sub)command ("trace convert IN OUT": OUT is 2) */
 };
 
 /* gpuvm_getopt's return when a non-repeatable option came twice (why set). */
@@ -76,6 +79,14 @@ void gpuvm_getopt_outputs(struct gpuvm_getopt *g, const struct gpuvm_cli_output 
  * after the parse loop. */
 int gpuvm_cli_claim_outputs(const struct gpuvm_getopt *g, struct gpuvm_error *err);
 
+/* Claims a positional output: the entry of outputs (the array given to
+ * gpuvm_getopt_outputs) at that position, given value. 0, or -1 with err
+ * naming both when another output is the same file, or when no entry
+ * declares that position (a positional output must be in the table, so
+ * that `--list-options` shows it and the registry test walks it). */
+int gpuvm_cli_claim_positional(const struct gpuvm_cli_output *outputs, int position,
+			       const char *value, struct gpuvm_error *err);
+
 /* The same for a command's main: forgets earlier claims, claims, and on a
  * conflict prints "gpuvm COMMAND: MESSAGE" and returns 2 (else 0). */
 int gpuvm_cli_claim_or_report(const struct gpuvm_getopt *g, const char *command);
@@ -84,6 +95,8 @@ int gpuvm_cli_claim_or_report(const struct gpuvm_getopt *g, const char *command)
  * command's first gpuvm_getopt prints its table there and exits 0 instead
  * of parsing; -1 (the default): parse. Lines, tab-separated:
  *   option NAME SHORT(-) flag|value|optional repeat|once file|figure|prefix|dir|-
+ *   positional NAME POSITION file|figure|prefix|dir   (an output given as
+ *              the POSITION-th argument after the (sub)command)
  *   claims NAME PATH file|dir|in-dir WHAT   (the files NAME claims for "same.png") */
 extern int gpuvm_cli_list_fd;
 

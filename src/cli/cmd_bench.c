@@ -540,7 +540,7 @@ static int parse_bench_args(int argc, char **argv, struct bench_args *a)
 	int opt;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		{0},
 	};
 	gpuvm_getopt_init(&go, opts, NULL);

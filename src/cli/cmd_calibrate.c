@@ -745,11 +745,11 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
-		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		/* BASE.png itself is not written: its per-preset figures are
 		 * claimed once the presets are known (calib_plot_claim) */
-		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
+		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0, 0},
 		{0},
 	};
 	gpuvm_getopt_init(&go, opts, NULL);

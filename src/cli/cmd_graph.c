@@ -166,7 +166,7 @@ static int graph_info(int argc, char **argv)
 	optind = 1;
 	struct gpuvm_getopt gg; /* no valued option may repeat (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		{0},
 	};
 	gpuvm_getopt_init(&gg, opts, NULL);

@@ -49,7 +49,7 @@ int gpuvm_cmd_presets_import(int argc, char **argv)
 	int c;
 	optind = 1;
 	static const struct gpuvm_cli_output outputs[] = {
-		{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		{0},
 	};
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */

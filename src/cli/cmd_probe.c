@@ -269,10 +269,10 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *a)
 						 "level*.gp", "sharing_l*.png", "sharing_l*.gp",
 						 NULL};
 	static const struct gpuvm_cli_output outputs[] = {
-		{"csv", GPUVM_CLI_OUT_DIR, 0, 0, csv_files},
-		{"plot", GPUVM_CLI_OUT_DIR, 0, 0, plot_files},
-		{"emit-preset", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"csv", GPUVM_CLI_OUT_DIR, 0, 0, csv_files, 0},
+		{"plot", GPUVM_CLI_OUT_DIR, 0, 0, plot_files, 0},
+		{"emit-preset", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		{0},
 	};
 	gpuvm_getopt_init(&go, opts, repeatable);

@@ -392,11 +392,11 @@ int gpuvm_cmd_sim(int argc, char **argv)
 	static const char *const repeatable[] = {"set", NULL};
 	/* every file sim writes, claimed right after the parse (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"stats-csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"pcie-plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
-		{"page-map", GPUVM_CLI_OUT_PREFIX, 0, 0, 0},
-		{"outdir", GPUVM_CLI_OUT_DIR, 0, 0, gpuvm_run_dir_names},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"stats-csv", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"pcie-plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0, 0},
+		{"page-map", GPUVM_CLI_OUT_PREFIX, 0, 0, 0, 0},
+		{"outdir", GPUVM_CLI_OUT_DIR, 0, 0, gpuvm_run_dir_names, 0},
 		{0},
 	};
 	struct gpuvm_getopt g;

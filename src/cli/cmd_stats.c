@@ -384,8 +384,8 @@ int gpuvm_cmd_stats(int argc, char **argv)
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		{0},
 	};
 	gpuvm_getopt_init(&go, opts, NULL);

@@ -198,10 +198,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	 * the JSON, the figure and its script, the cache's KEY.json files */
 	static const char *const cache_files[] = {"????????????????.json", NULL};
 	static const struct gpuvm_cli_output outputs[] = {
-		{"csv", GPUVM_CLI_OUT_FILE, ".partial", "its checkpoint", 0},
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
-		{"cache", GPUVM_CLI_OUT_DIR, 0, 0, cache_files},
+		{"csv", GPUVM_CLI_OUT_FILE, ".partial", "its checkpoint", 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0, 0},
+		{"cache", GPUVM_CLI_OUT_DIR, 0, 0, cache_files, 0},
 		{0},
 	};
 	struct gpuvm_getopt go;

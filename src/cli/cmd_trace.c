@@ -154,6 +154,20 @@ static void print_info(const char *input, const cJSON *o)
 	       num(t, "thread_accesses") / (num(o, "wall_seconds") + 1e-12) / 1e6);
 }
 
+/* The files trace writes: --json (info), -o (record, convert), and
+ * convert's positional OUT, which -o may stand for. */
+static const struct gpuvm_cli_output trace_outputs[] = {
+	{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+	{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+	{0},
+};
+static const struct gpuvm_cli_output convert_outputs[] = {
+	{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+	{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+	{"OUT", GPUVM_CLI_OUT_FILE, 0, 0, 0, 2},
+	{0},
+};
+
 /* What the command line asked for (sub is argv[1]). */
 struct trace_args {
 	enum gpuvm_trace_format fmt;
@@ -178,13 +192,9 @@ static int parse_trace_args(int argc, char **argv, struct trace_args *a)
 	struct gpuvm_error err = {{0}};
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
-	static const struct gpuvm_cli_output outputs[] = {
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"output", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{0},
-	};
 	gpuvm_getopt_init(&go, opts, NULL);
-	gpuvm_getopt_outputs(&go, outputs);
+	gpuvm_getopt_outputs(&go, argc > 1 && !strcmp(argv[1], "convert") ? convert_outputs
+									  : trace_outputs);
 	while ((c = gpuvm_getopt(&go, argc - 1, argv + 1, "o:q")) != -1) {
 		if (c == GPUVM_GETOPT_REPEATED) {
 			fprintf(stderr, "gpuvm trace: %s\n", go.why);
@@ -312,13 +322,14 @@ int gpuvm_cmd_trace(int argc, char **argv)
 	}
 	if (!strcmp(sub, "convert") && npos == 2) {
 		if (a.out_path) {
-			fprintf(stderr, "gpuvm trace convert: OUT given twice ('-o %s', then '%s'); "
-					"give it once\n", a.out_path, pos[1]);
+			fprintf(stderr, "gpuvm trace convert: OUT given twice (--output/-o '%s', "
+					"then as the second argument '%s'); give it once\n",
+				a.out_path, pos[1]);
 			return 2;
 		}
 		/* a positional output: claimed as -o is */
 		a.out_path = pos[1];
-		if (gpuvm_output_claim(a.out_path, "OUT", &err)) {
+		if (gpuvm_cli_claim_positional(convert_outputs, 2, a.out_path, &err)) {
 			fprintf(stderr, "gpuvm trace: %s\n", err.msg);
 			return 2;
 		}

@@ -680,9 +680,9 @@ static int parse_validate_args(int argc, char **argv, struct validate_args *a)
 	optind = 1;
 	struct gpuvm_getopt go; /* no valued option may repeat (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
-		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0},
-		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0},
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
+		{"plot", GPUVM_CLI_OUT_FIGURE, 0, 0, 0, 0},
 		{0},
 	};
 	gpuvm_getopt_init(&go, opts, NULL);

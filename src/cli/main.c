@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{"sim", gpuvm_cmd_sim, {0}},
 		{"sweep", gpuvm_cmd_sweep, {"merge"}},
-		{"presets", gpuvm_cmd_presets, {0}},
+		{"presets", gpuvm_cmd_presets, {"import"}},
 		{"systems", gpuvm_cmd_systems, {0}},
 		{"workloads", gpuvm_cmd_workloads, {0}},
 		{"bench", gpuvm_cmd_bench, {0}},

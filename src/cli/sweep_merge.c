@@ -390,7 +390,7 @@ int sweep_merge_main(int argc, char **argv)
 		{"help", no_argument, 0, 'h'},      {0, 0, 0, 0},
 	};
 	static const struct gpuvm_cli_output outputs[] = {
-		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0},
+		{"csv", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
 		{0},
 	};
 	struct gpuvm_getopt go;

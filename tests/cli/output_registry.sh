@@ -16,6 +16,9 @@
 #      its claim);
 #   3. no source file writes a file around the output module (fopen "w",
 #      O_CREAT outside src/core/output_file.c).
+#   1b. each positional output (`positional` rows: trace convert's OUT)
+#      against each output option, refused the same way; 1c. a positional
+#      OUT in a command's usage must have such a row.
 # Planted violations that fail it (docs/mutations.md): an output option
 # added to stats that writes its file without a declaration (part 2), or
 # with one but no gpuvm_cli_claim_or_report call (part 1).
@@ -128,6 +131,60 @@ for cmd in "${commands[@]}"; do
 			done
 		done
 	done
+	# part 1b: a positional output (trace convert IN OUT) against each
+	# output option, the positionals before it given as placeholders:
+	# the claims come before any input is read
+	mapfile -t poss < <(awk -F'\t' '$1 == "positional" { print $2 "\t" $3 }' <<< "$table")
+	for pp in "${poss[@]}"; do
+		IFS=$'\t' read -r pname ppos <<< "$pp"
+		lead=()
+		for ((i = 1; i < ppos; i++)); do lead+=("in$i.trace"); done
+		for ob in "${outs[@]}"; do
+			b=${ob%%$'\t'*}
+			for v in same.png ./same.png sub/../same.png; do
+				rm -rf "$work/run" && mkdir -p "$work/run/sub"
+				# shellcheck disable=SC2086
+				(cd "$work/run" && timeout 60 "$GPUVM" $cmd "${lead[@]}" same.png "--$b=$v" \
+					> out.txt 2> err.txt)
+				rc=$?
+				checks=$((checks + 1))
+				what="$cmd ${lead[*]} same.png --$b=$v"
+				if [ $rc -ne 2 ]; then
+					fail "$what: exit $rc, wanted 2 ($(head -c 300 "$work/run/err.txt"))"
+				elif ! grep -qF -- "$pname" "$work/run/err.txt" ||
+					! grep -qF -- "--$b" "$work/run/err.txt"; then
+					fail "$what: the message does not name $pname and --$b: $(head -c 300 "$work/run/err.txt")"
+				elif [ -e "$work/run/same.png" ]; then
+					fail "$what: same.png was written"
+				fi
+			done
+		done
+	done
+	# part 1c: every positional output the command's usage shows (a word
+	# OUT... that is not an option's value) is declared in its table, so
+	# part 1b walks it
+	# shellcheck disable=SC2086
+	usage_pos=$("$GPUVM" $cmd --help 2>&1 | awk -v cmd="$cmd" -v subs="$(printf '%s\n' "${commands[@]}" | tr '\n' '|')" '
+		{ line = $0; sub(/^usage:/, "", line); n = split(line, w, /[ \t]+/); k = 0 }
+		{ for (i = 1; i <= n; i++) if (w[i] != "") { k++; t[k] = w[i] } }
+		k > 0 && t[1] == "gpuvm" {
+			m = split(cmd, c, " "); ok = 1
+			for (i = 1; i <= m; i++) if (t[1 + i] != c[i]) ok = 0
+			if (!ok) next
+			if (index("|" subs, "|" cmd " " t[m + 2] "|")) next  # a subcommand line
+			pos = 0; prev = ""
+			for (i = m + 2; i <= k; i++) {
+				if (t[i] ~ /^[[(|-]/ || prev ~ /^[[(]?-/) { prev = t[i]; continue }
+				prev = t[i]; pos++
+				if (t[i] ~ /^OUT/) print pos "\t" t[i]
+			}
+		}')
+	while IFS=$'\t' read -r upos uname; do
+		[ -n "$upos" ] || continue
+		checks=$((checks + 1))
+		awk -F'\t' -v p="$upos" '$1 == "positional" && $3 == p { f = 1 } END { exit !f }' <<< "$table" ||
+			fail "$cmd: its usage takes $uname as positional argument $upos, not declared an output (gpuvm_cli_output.position)"
+	done <<< "$usage_pos"
 	# part 2: the other valued options write nothing
 	mapfile -t vals < <(awk -F'\t' '$1 == "option" && $4 != "flag" && $6 == "-" { print $2 }' <<< "$table")
 	for o in "${vals[@]}"; do
