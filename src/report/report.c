@@ -199,9 +199,22 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 		fprintf(out, " (of %.4g warp-cycles)\n", total);
 	}
 	print_kernels(out, cJSON_GetObjectItemCaseSensitive(run, "kernels"));
-	fprintf(out, "traffic    DRAM %.4g B, PCIe h2d %.4g B, d2h %.4g B (zero-copy %.4g B)\n",
-		num(run, "dram_bytes"), num(run, "pcie_h2d_bytes"), num(run, "pcie_d2h_bytes"),
+	/* the host link is PCIe, or NVLink-C2C on a coherent system
+	 * (c2c.coherent): the JSON keeps its pcie_* names, the text says
+	 * which link the bytes crossed */
+	const cJSON *c2c = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(run, "config"), "c2c.coherent");
+	const char *link = cJSON_IsString(c2c) && !strcmp(c2c->valuestring, "on") ? "NVLink-C2C"
+										   : "PCIe";
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(run, "uvm");
+	fprintf(out, "traffic    DRAM %.4g B, %s h2d %.4g B, d2h %.4g B (zero-copy %.4g B",
+		num(run, "dram_bytes"), link, num(run, "pcie_h2d_bytes"), num(run, "pcie_d2h_bytes"),
 		num(run, "zero_copy_bytes"));
+	/* managed or system pages read (atomics: written) in place across
+	 * the link, not migrated (uvm.remote_bytes) */
+	if (u)
+		fprintf(out, ", remote access %.4g B", num(u, "remote_bytes"));
+	fputs(")\n", out);
 	const cJSON *ks = cJSON_GetObjectItemCaseSensitive(run, "kernel_sampling");
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ks, "enabled"))) {
 		const cJSON *why = cJSON_GetObjectItemCaseSensitive(ks, "refused");
@@ -214,7 +227,6 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 		if (cJSON_IsString(why) && why->valuestring[0])
 			fprintf(out, "sampling   refused: %s\n", why->valuestring);
 	}
-	const cJSON *u = cJSON_GetObjectItemCaseSensitive(run, "uvm");
 	if (u) {
 		fprintf(out, "far faults %.4g in %.4g batches (%.4g nacks), %.4g thrashed pages\n",
 			num(u, "far_faults"), num(u, "fault_batches"), num(u, "nacks"),
@@ -223,8 +235,8 @@ void gpuvm_report_print(FILE *out, const cJSON *run)
 			"%.4g evicted, %.4g written back\n",
 			num(u, "pages_h2d"), num(u, "prefetched_pages"), num(u, "prefetched_used"),
 			num(u, "prefetched_unused"), num(u, "pages_evicted"), num(u, "pages_d2h"));
-		fprintf(out, "pcie       mean utilization h2d %.1f%%, d2h %.1f%%; post-hoc faults %.4g s\n",
-			100 * num(u, "pcie_h2d_utilization_mean"), 100 * num(u, "pcie_d2h_utilization_mean"),
+		fprintf(out, "%-10s mean utilization h2d %.1f%%, d2h %.1f%%; post-hoc faults %.4g s\n",
+			strcmp(link, "PCIe") ? "c2c" : "pcie", 100 * num(u, "pcie_h2d_utilization_mean"), 100 * num(u, "pcie_d2h_utilization_mean"),
 			num(u, "posthoc_fault_seconds"));
 	}
 	/* Rates per CPU second when the caller measured it (gpuvm sim adds

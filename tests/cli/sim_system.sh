@@ -200,8 +200,15 @@ EOF
 [ "$(num c.json config/c2c.bandwidth_gb_s)" = 200 ] || fail "c2c: rate not 100 x 2"
 [ "$(num c.json config/c2c.cpu_memory_gb_s)" = 300 ] || fail "c2c: CPU memory rate not the file's"
 case $(num c.json config/c2c.system_page_bytes) in 4KiB | 4096) ;; *) fail "c2c: system page not 4KiB" ;; esac
-"$GPUVM" sim --system gh200 --workload vectoradd:n=4096,mem=system --quiet --no-outdir 2>err.txt ||
+"$GPUVM" sim --system gh200 --workload vectoradd:n=4096,mem=system --no-outdir > gh.txt 2>err.txt ||
 	fail "gh200: mem=system: exit $? ($(cat err.txt))"
+# the text report names the link the bytes crossed, and counts the CPU
+# memory the kernel read in place (4096 x 2 floats read, 64 B lines)
+grep -q "^traffic .*NVLink-C2C h2d .*remote access 3.277e+04 B" gh.txt ||
+	fail "gh200: the traffic line does not name NVLink-C2C or the remote access: $(grep traffic gh.txt)"
+grep -q "^c2c  *mean utilization" gh.txt || fail "gh200: the link's line is not labelled c2c"
+"$GPUVM" sim --gpu h100 --workload vectoradd:n=4096 --no-outdir 2>err.txt | grep -q "^traffic .*PCIe h2d" ||
+	fail "h100: the traffic line does not name PCIe"
 echo "ok - a GPU on NVLink-C2C: c2c.coherent on, its rate, its CPU memory and page size; gh200 runs mem=system"
 
 # 6. bad input
