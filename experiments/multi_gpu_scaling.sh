@@ -6,13 +6,19 @@
 # stencil with its halos staged through host memory (nvlink=off: no
 # GPU-GPU link, each halo a device-to-host then a host-to-device copy over
 # the two GPUs' PCIe links). The same total work at every count (strong
-# scaling). A CSV and, with gnuplot, a figure of the speed-up over one
+# scaling). And a graph kernel partitioned over GPUs: pagerank-mgpu (pull
+# PageRank, vertex ranges per GPU, ranks all-gathered every iteration) on
+# a uniform graph and on an R-MAT graph, whose hubs each land on one GPU
+# and one thread. A CSV and, with gnuplot, a figure of the speed-up over one
 # GPU; the simulator's own CPU time per run is a column.
 #
 #   experiments/multi_gpu_scaling.sh [GPUVM_BINARY] [OUT_DIR]
 #
 # Environment: TRIAD (default elems=4194304,launches=20), JACOBI (default
-# n=4096,iters=4), GPUS (default "1 2 4 8"). About 4 CPU minutes.
+# n=4096,iters=4), PAGERANK_UNIFORM (default
+# graph=uniform,vertices=262144,degree=16,iterations=5), PAGERANK_RMAT
+# (default graph=rmat-16-16,iterations=3), GPUS (default "1 2 4 8").
+# About 6 CPU minutes.
 #
 # What this shows is the model's, not hardware's: kernels of different
 # GPUs overlap fully (nothing shared), a peer copy costs the part's
@@ -27,6 +33,8 @@ bin=$(realpath "${1:-build/gpuvm}")
 out=${2:-out/multi_gpu_scaling}
 triad=${TRIAD:-elems=4194304,launches=20}
 jacobi=${JACOBI:-n=4096,iters=4}
+pr_uniform=${PAGERANK_UNIFORM:-graph=uniform,vertices=262144,degree=16,iterations=5}
+pr_rmat=${PAGERANK_RMAT:-graph=rmat-16-16,iterations=3}
 gpus_list=${GPUS:-1 2 4 8}
 mkdir -p "$out"
 csv=$out/scaling.csv
@@ -48,7 +56,7 @@ run() { # CASE WORKLOAD SYSTEM_MODIFIERS
 		sim=$(field "$tmp/r.json" sim_seconds)
 		cpu=$(awk '{ print $1 + $2 }' "$tmp/time")
 		res=$(field "$tmp/r.json" result)
-		phase=$(echo "$res" | sed -n 's/.*\(kernel\|sweep\)_seconds=\([0-9.e+-]*\).*/\2/p')
+		phase=$(echo "$res" | sed -n 's/.*\(kernel\|sweep\|iter\)_seconds=\([0-9.e+-]*\).*/\2/p')
 		[ -n "$base" ] || base=$phase
 		# the workload and system specs hold commas: quoted
 		printf '%s,"%s","%s",%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$case" "$wl" "$sys" "$g" "$phase" \
@@ -62,6 +70,8 @@ run() { # CASE WORKLOAD SYSTEM_MODIFIERS
 run triad "triad-mgpu:$triad" ""
 run jacobi-nvlink "jacobi-mgpu:$jacobi" ""
 run jacobi-host "jacobi-mgpu:$jacobi" ",nvlink=off"
+run pagerank-uniform "pagerank-mgpu:$pr_uniform" ""
+run pagerank-rmat "pagerank-mgpu:$pr_rmat" ""
 
 cat "$csv"
 if command -v gnuplot >/dev/null; then
@@ -77,6 +87,8 @@ set grid
 plot "$tmp/triad.dat" using 1:2 with linespoints title "triad-mgpu ($triad)", \
      "$tmp/jacobi-nvlink.dat" using 1:2 with linespoints title "jacobi-mgpu ($jacobi), halos over NVSwitch", \
      "$tmp/jacobi-host.dat" using 1:2 with linespoints title "jacobi-mgpu, halos through the host", \
+     "$tmp/pagerank-uniform.dat" using 1:2 with linespoints title "pagerank-mgpu, uniform graph", \
+     "$tmp/pagerank-rmat.dat" using 1:2 with linespoints title "pagerank-mgpu, R-MAT graph", \
      x with lines dashtype 2 title "ideal"
 EOF
 	echo "CSV: $csv; figure: $out/scaling.png"

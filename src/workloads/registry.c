@@ -8,6 +8,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 extern const struct gpuvm_workload_def gpuvm_workload_triad_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_jacobi_mgpu;
+extern const struct gpuvm_workload_def gpuvm_workload_pagerank_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_allgather_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_conv2d;
 extern const struct gpuvm_workload_def gpuvm_workload_conv3d;
@@ -67,6 +68,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_triad_mgpu,
 	&gpuvm_workload_jacobi_mgpu,
 	&gpuvm_workload_allgather_mgpu,
+	&gpuvm_workload_pagerank_mgpu,
 	&gpuvm_workload_conv2d,
 	&gpuvm_workload_conv3d,
 	&gpuvm_workload_vectoradd,

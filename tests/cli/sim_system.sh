@@ -67,6 +67,25 @@ grep -q '"result":.*verify=pass max_err=0' j.json || fail "jacobi-mgpu: $(grep '
 	fail "allgather-mgpu: exit $? ($(cat err.txt))"
 grep -q '"result":.*gpus=8 gathered=pass' g.json || fail "allgather-mgpu: $(grep '"result"' g.json | head -1)"
 [ "$(num g.json peer_copies)" = 56 ] || fail "allgather-mgpu: $(num g.json peer_copies) copies, not 8 x 7"
+# a graph kernel split over GPUs: pull PageRank, each GPU's new ranks
+# all-gathered each iteration (3 iterations x 3 GPUs x 2 peers = 18 copies
+# of its slice, 3 x 2 x 4096 vertices x 4 B in all), the ranks the same
+# bits as on one GPU and as the CPU's pull iteration (verify=1: exact).
+# Without the all-gather the GPUs iterate on stale ranks: verify fails.
+"$GPUVM" sim --system dgx-h100-8:gpus=3 --workload pagerank-mgpu:graph=rmat-12-8,iterations=3,verify=1 \
+	--json pr.json --quiet 2>err.txt || fail "pagerank-mgpu: exit $? ($(cat err.txt))"
+grep -q '"result":.*verify=pass .*gpus=3 .*exchange_bytes=98304' pr.json ||
+	fail "pagerank-mgpu: $(grep '"result"' pr.json | head -1)"
+[ "$(num pr.json peer_copies)" = 18 ] || fail "pagerank-mgpu: $(num pr.json peer_copies) peer copies, not 18"
+"$GPUVM" sim --gpu h100 --workload pagerank-mgpu:graph=rmat-12-8,iterations=3,verify=1 --json pr1.json \
+	--quiet 2>err.txt || fail "pagerank-mgpu on one GPU: exit $? ($(cat err.txt))"
+[ "$(grep -o 'digest=[0-9a-f]*' pr1.json | head -1)" = "$(grep -o 'digest=[0-9a-f]*' pr.json | head -1)" ] ||
+	fail "pagerank-mgpu: 1 and 3 GPUs end with different ranks"
+"$GPUVM" sim --system dgx-h100-8:gpus=8 --workload pagerank-mgpu:graph=uniform,vertices=4,degree=1 \
+	--quiet > out.txt 2>err.txt
+rc=$?
+[ $rc = 2 ] && grep -q "fewer vertices (4) than GPUs" err.txt ||
+	fail "pagerank-mgpu: 4 vertices on 8 GPUs: exit $rc, $(cat err.txt)"
 
 # the same run with worker threads executing the kernels (--threads)
 "$GPUVM" sim --system dgx-h100-8:gpus=3 --workload jacobi-mgpu:n=200,iters=3 --threads 3 --json j3.json \
