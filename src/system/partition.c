@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/cache_line.h"
+#include "gpuvm/counters.h"
 #include "par/fork_join.h"
 #include "system/partition.h"
 #include "par/window.h"
@@ -96,22 +97,8 @@ void sm_partitions_sync(struct sm_partitions *ps, const struct sm_layer *sl,
 
 void sm_partition_merge_stats(struct sm_partition *p, struct gpuvm_stats *s)
 {
-	struct gpuvm_stats *w = &p->own_stats;
-	/* nothing else is written inside a window (placement, the memory
-	 * side and the link run at the barrier on the system's statistics),
-	 * so only these are cleared: clearing the whole 2 KB shard at every
-	 * barrier was 5 % of a windowed pagerank's instructions */
-	s->warp_insts += w->warp_insts;
-	s->mem_insts += w->mem_insts;
-	s->thread_accesses += w->thread_accesses;
-	s->local_insts += w->local_insts;
-	s->shared_insts += w->shared_insts;
-	s->barriers += w->barriers;
-	s->smem_wavefronts += w->smem_wavefronts;
-	w->warp_insts = w->mem_insts = w->thread_accesses = w->local_insts = 0;
-	w->shared_insts = w->barriers = w->smem_wavefronts = 0;
-	for (int i = 0; i < GPUVM_STALLS; i++) {
-		s->stall_cycles[i] += w->stall_cycles[i];
-		w->stall_cycles[i] = 0;
-	}
+	/* every registered counter, not a hand list (gpuvm/counters.h), as
+	 * the window's pipe and the split SM layer merge theirs: a counter
+	 * the SM side starts to write inside a window is merged by its row */
+	gpuvm_counters_merge(p->sl->stats_rows, s, &p->own_stats);
 }
