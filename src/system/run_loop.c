@@ -218,7 +218,7 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			else
 				stats->pcie_d2h_bytes += op.copy_bytes;
 			stats->async_copies++;
-			stats->async_copy_cycles += cycles + sys.link.latency_cycles;
+			stats->async_copy_cycles += cycles + sys.link.spec.latency_cycles;
 			break;
 		}
 		case GPUVM_RUN_DEVICE_SYNC:
@@ -266,9 +266,9 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 				/* the lane time this kernel's traffic took: zero-copy
 				 * packets as held, paging at the link's bulk rate */
 				double b0 = link_lane_busy(&sys.link, LINK_H2D) - busy0 +
-					    (double)(stats->uvm.bytes_h2d - uvm_h2d) * sys.link.cycles_per_byte;
+					    (double)(stats->uvm.bytes_h2d - uvm_h2d) * sys.link.spec.cycles_per_byte;
 				double b1 = link_lane_busy(&sys.link, LINK_D2H) - busy1 +
-					    (double)(stats->uvm.bytes_d2h - uvm_d2h) * sys.link.cycles_per_byte;
+					    (double)(stats->uvm.bytes_d2h - uvm_d2h) * sys.link.spec.cycles_per_byte;
 				if (copy_stream_span(&sys.cs, t, end, b0, b1)) {
 					gpuvm_fail(err, "engine", 0, NULL, "out of memory for copy streams");
 					goto out;
