@@ -214,12 +214,44 @@ static void test_zero_copy_changes_nothing(void **state)
 	assert_true(into.wait_cycles == 0 && 1 / into.wait_cycles < 0);
 }
 
+/* The SM partitions' shard plan (src/system/partition.c): the rows
+ * flagged GPUVM_CTR_SHARD, a flagged SECTION's rows included, and nothing
+ * else; merging by it is gpuvm_counters_merge on those fields. */
+static void test_shard_plan(void **state)
+{
+	(void)state;
+	struct gpuvm_counter_field f[64];
+	size_t n = gpuvm_counters_plan(&gpuvm_run_section, GPUVM_CTR_SHARD, f, 64);
+	/* seven counts and the five stall causes */
+	assert_int_equal(n, 7 + GPUVM_STALLS);
+	assert_true(gpuvm_counters_plan(&gpuvm_run_section, GPUVM_CTR_SHARD, f, 3) == n);
+	n = gpuvm_counters_plan(&gpuvm_run_section, GPUVM_CTR_SHARD, f, 64);
+	struct gpuvm_stats into = {0}, from = {0};
+	from.warp_insts = 1, from.mem_insts = 2, from.thread_accesses = 4, from.local_insts = 8;
+	from.shared_insts = 16, from.barriers = 32, from.smem_wavefronts = 64;
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		from.stall_cycles[i] = 0.5 * (i + 1);
+	from.sectors = 99; /* not a shard row: left alone */
+	gpuvm_counters_merge_plan(f, n, &into, &from);
+	assert_int_equal(into.warp_insts + into.mem_insts + into.thread_accesses + into.local_insts +
+				 into.shared_insts + into.barriers + into.smem_wavefronts,
+			 127);
+	for (int i = 0; i < GPUVM_STALLS; i++)
+		assert_true(into.stall_cycles[i] == 0.5 * (i + 1) && from.stall_cycles[i] == 0);
+	assert_int_equal(into.sectors, 0);
+	assert_int_equal(from.sectors, 99);
+	from.sectors = 0;
+	struct gpuvm_stats zero = {0};
+	assert_memory_equal(&from, &zero, sizeof zero);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_run_row_merged),
 		cmocka_unit_test(test_added_counter_merged),
 		cmocka_unit_test(test_zero_copy_changes_nothing),
+		cmocka_unit_test(test_shard_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

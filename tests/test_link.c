@@ -43,7 +43,7 @@ static void test_zero_copy_waits_behind_migration(void **st)
 
 	make(&l);
 	/* a 2 MiB migration the driver booked on the h2d lane from t = 0 */
-	double hold = link_bulk_seconds(&l, 2u << 20) * l.clock_hz;
+	double hold = link_bulk_seconds(&l, 2u << 20) * l.spec.clock_hz;
 	assert_true(hold > 10 * alone);
 	double h = hold;
 	double s = link_lane_bulk(&l.lane[LINK_H2D], 0, &h, &l.oom);

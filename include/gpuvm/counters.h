@@ -60,6 +60,10 @@ enum gpuvm_counter_type {
 #define GPUVM_CTR_SECONDS 2u /* kept in cycles, written in seconds (divided by the gpu clock) */
 #define GPUVM_CTR_KEY 4u     /* identifies an array element (tlb[].level): kernels copy it */
 #define GPUVM_CTR_CSV 8u     /* a sweep CSV's derived column, not a JSON key (DOC rows) */
+/* written by the SM side inside a core.window window, into a partition's
+ * statistics shard (src/system/partition.c), and merged at the barrier;
+ * on a SECTION row: every row of the section */
+#define GPUVM_CTR_SHARD 16u
 
 /* What a callback sees: the run, the gpu clock and the section's struct. */
 struct gpuvm_counter_ctx {
@@ -145,6 +149,24 @@ void gpuvm_counters_emit_delta(cJSON *o, const struct gpuvm_counter_section *roo
  * left out of a threaded merge. Fields that are not rows (arrays written
  * by EMIT rows, pointers, flags) are not touched. */
 void gpuvm_counters_merge(const struct gpuvm_counter_section *sec, void *into, void *from);
+
+/* A plain field of a section's struct (U64, U32, F64) at its offset. */
+struct gpuvm_counter_field {
+	size_t offset;
+	enum gpuvm_counter_type type;
+};
+
+/* The plain fields of the tree under sec whose rows carry flag (or whose
+ * SECTION row does), in row order and every element a section can have:
+ * the merge plan of a copy that only those rows are written in. Writes at
+ * most cap into out and returns how many there are. */
+size_t gpuvm_counters_plan(const struct gpuvm_counter_section *sec, unsigned flag,
+			   struct gpuvm_counter_field *out, size_t cap);
+
+/* gpuvm_counters_merge over the n fields of a plan: into += from,
+ * from = 0, field by field. */
+void gpuvm_counters_merge_plan(const struct gpuvm_counter_field *f, size_t n, void *into,
+			       void *from);
 
 /* Visits every row of the tree under sec with its full path
  * ("uvm.far_faults", "tlb[].hits"). */

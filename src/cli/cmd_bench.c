@@ -305,6 +305,78 @@ static void partition_profile(cJSON *pr, const struct window_profile_snapshot *w
 		       wp->sm_groups);
 }
 
+/* --profile: row's "profile" object (and its table lines): where the
+ * N-thread run's time went, the speed-up it predicts at more cores, and
+ * the windowed model's grain; wp: the one-thread runs' partition
+ * profile (with --window), else NULL. */
+static void profile_row(cJSON *row, const struct bench_case *c, const struct par_times *one,
+			const struct par_times *many, uint32_t threads, double sim_cycles,
+			const struct window_profile_snapshot *wp, double profiled_wall_s, long repeat,
+			bool table)
+{
+	struct gpuvm_error err;
+	double busy = many->engine_cpu_s + many->helpers_cpu_s;
+	double serial = busy > 0 ? many->engine_cpu_s / busy : 1;
+	double wait = many->wall_s - many->engine_cpu_s;
+	if (wait < 0)
+		wait = 0;
+	double sync = many->cpu_s - one->cpu_s;
+	if (sync < 0)
+		sync = 0;
+	static const double at[] = {8, 32, 64};
+	double pred[3];
+	for (int j = 0; j < 3; j++)
+		pred[j] = predict_speedup(one->cpu_s, many, threads, at[j]);
+	cJSON *pr = cJSON_AddObjectToObject(row, "profile");
+	cJSON_AddNumberToObject(pr, "engine_busy_seconds", many->engine_cpu_s);
+	cJSON *parts = cJSON_AddArrayToObject(pr, "helper_busy_seconds");
+	uint32_t nh = many->helpers.threads < THREAD_PROFILE_MAX ? many->helpers.threads
+								 : THREAD_PROFILE_MAX;
+	for (uint32_t h = 0; h < nh; h++)
+		cJSON_AddItemToArray(parts, cJSON_CreateNumber(many->helpers.cpu_s[h]));
+	cJSON_AddNumberToObject(pr, "helpers_busy_seconds", many->helpers_cpu_s);
+	cJSON_AddNumberToObject(pr, "engine_wait_seconds", wait);
+	cJSON_AddNumberToObject(pr, "sync_cpu_seconds", sync);
+	cJSON_AddNumberToObject(pr, "serial_fraction", serial);
+	cJSON_AddNumberToObject(pr, "sync_fraction", many->cpu_s > 0 ? sync / many->cpu_s : 0);
+	cJSON_AddNumberToObject(pr, "predicted_speedup_8", pred[0]);
+	cJSON_AddNumberToObject(pr, "predicted_speedup_32", pred[1]);
+	cJSON_AddNumberToObject(pr, "predicted_speedup_64", pred[2]);
+	/* the windowed model's grain (docs/parallel.md): its window from
+	 * the preset, and the CPU time a window holds at one thread */
+	struct gpuvm_config *cfg = malloc(sizeof *cfg);
+	struct par_window win = {0};
+	if (cfg && !gpuvm_config_load(cfg, c->gpu, &err) && !gpuvm_config_finalize(cfg, &err))
+		par_window_of(cfg, PAR_SCOPE_GPC, &win);
+	free(cfg);
+	double windows = win.cycles > 0 ? sim_cycles / win.cycles : 0;
+	cJSON_AddNumberToObject(pr, "sim_cycles", sim_cycles);
+	cJSON_AddNumberToObject(pr, "window_cycles", win.cycles);
+	cJSON_AddStringToObject(pr, "window_limit", win.limit);
+	cJSON_AddNumberToObject(pr, "window_partitions", win.partitions);
+	cJSON_AddNumberToObject(pr, "windows", windows);
+	cJSON_AddNumberToObject(pr, "cpu_us_per_window_1", windows > 0 ? one->cpu_s / windows * 1e6 : 0);
+	if (wp && wp->windows)
+		partition_profile(pr, wp, profiled_wall_s, repeat, table);
+	if (table) {
+		printf("  profile at %u: engine busy S %.2f s (waited %.2f s of wall); %u "
+		       "helper thread%s busy P %.2f s; sync O %.2f s CPU;\n  serial fraction "
+		       "%.3f, sync fraction %.3f; predicted speed-up T1/(S + P/p + "
+		       "O(log2 p/log2 n - 1)) at 8/32/64 cores: %.2f / %.2f / %.2f\n",
+		       threads, many->engine_cpu_s, wait, many->helpers.threads,
+		       many->helpers.threads == 1 ? "" : "s", many->helpers_cpu_s, sync, serial,
+		       many->cpu_s > 0 ? sync / many->cpu_s : 0, pred[0], pred[1], pred[2]);
+		/* simulated cycles / W bounds the windows from above: a
+		 * windowed run skips idle stretches (a managed run's
+		 * fault waits are most of its cycles) */
+		printf("  windowed model: W %.0f cycles over %u GPC partitions (%s); at most "
+		       "%.0f windows (cycles / W), at least %.1f us CPU each at 1 thread\n",
+		       win.cycles, win.partitions, win.limit, windows,
+		       windows > 0 ? one->cpu_s / windows * 1e6 : 0);
+		fflush(stdout);
+	}
+}
+
 static int bench_threads(uint32_t threads, bool small, bool profile, const char *window_mode,
 			 const char *trace, long repeat, const char *json_path, bool quiet)
 {
@@ -395,68 +467,9 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 			       one.cpu_s, one.wall_s, many.cpu_s, many.wall_s, speedup, ns_winst);
 			fflush(stdout);
 		}
-		if (!profile)
-			continue;
-		double busy = many.engine_cpu_s + many.helpers_cpu_s;
-		double serial = busy > 0 ? many.engine_cpu_s / busy : 1;
-		double wait = many.wall_s - many.engine_cpu_s;
-		if (wait < 0)
-			wait = 0;
-		double sync = many.cpu_s - one.cpu_s;
-		if (sync < 0)
-			sync = 0;
-		static const double at[] = {8, 32, 64};
-		double pred[3];
-		for (int j = 0; j < 3; j++)
-			pred[j] = predict_speedup(one.cpu_s, &many, threads, at[j]);
-		cJSON *pr = cJSON_AddObjectToObject(row, "profile");
-		cJSON_AddNumberToObject(pr, "engine_busy_seconds", many.engine_cpu_s);
-		cJSON *parts = cJSON_AddArrayToObject(pr, "helper_busy_seconds");
-		uint32_t nh = many.helpers.threads < THREAD_PROFILE_MAX ? many.helpers.threads
-									 : THREAD_PROFILE_MAX;
-		for (uint32_t h = 0; h < nh; h++)
-			cJSON_AddItemToArray(parts, cJSON_CreateNumber(many.helpers.cpu_s[h]));
-		cJSON_AddNumberToObject(pr, "helpers_busy_seconds", many.helpers_cpu_s);
-		cJSON_AddNumberToObject(pr, "engine_wait_seconds", wait);
-		cJSON_AddNumberToObject(pr, "sync_cpu_seconds", sync);
-		cJSON_AddNumberToObject(pr, "serial_fraction", serial);
-		cJSON_AddNumberToObject(pr, "sync_fraction", many.cpu_s > 0 ? sync / many.cpu_s : 0);
-		cJSON_AddNumberToObject(pr, "predicted_speedup_8", pred[0]);
-		cJSON_AddNumberToObject(pr, "predicted_speedup_32", pred[1]);
-		cJSON_AddNumberToObject(pr, "predicted_speedup_64", pred[2]);
-		/* the windowed model's grain (docs/parallel.md): its window from
-		 * the preset, and the CPU time a window holds at one thread */
-		struct gpuvm_config *cfg = malloc(sizeof *cfg);
-		struct par_window win = {0};
-		if (cfg && !gpuvm_config_load(cfg, c->gpu, &err) && !gpuvm_config_finalize(cfg, &err))
-			par_window_of(cfg, PAR_SCOPE_GPC, &win);
-		free(cfg);
-		double windows = win.cycles > 0 ? sim_cycles / win.cycles : 0;
-		cJSON_AddNumberToObject(pr, "sim_cycles", sim_cycles);
-		cJSON_AddNumberToObject(pr, "window_cycles", win.cycles);
-		cJSON_AddStringToObject(pr, "window_limit", win.limit);
-		cJSON_AddNumberToObject(pr, "window_partitions", win.partitions);
-		cJSON_AddNumberToObject(pr, "windows", windows);
-		cJSON_AddNumberToObject(pr, "cpu_us_per_window_1", windows > 0 ? one.cpu_s / windows * 1e6 : 0);
-		if (window && wp.windows)
-			partition_profile(pr, &wp, profiled_wall_s, repeat, table);
-		if (table) {
-			printf("  profile at %u: engine busy S %.2f s (waited %.2f s of wall); %u "
-			       "helper thread%s busy P %.2f s; sync O %.2f s CPU;\n  serial fraction "
-			       "%.3f, sync fraction %.3f; predicted speed-up T1/(S + P/p + "
-			       "O(log2 p/log2 n - 1)) at 8/32/64 cores: %.2f / %.2f / %.2f\n",
-			       threads, many.engine_cpu_s, wait, many.helpers.threads,
-			       many.helpers.threads == 1 ? "" : "s", many.helpers_cpu_s, sync, serial,
-			       many.cpu_s > 0 ? sync / many.cpu_s : 0, pred[0], pred[1], pred[2]);
-			/* simulated cycles / W bounds the windows from above: a
-			 * windowed run skips idle stretches (a managed run's
-			 * fault waits are most of its cycles) */
-			printf("  windowed model: W %.0f cycles over %u GPC partitions (%s); at most "
-			       "%.0f windows (cycles / W), at least %.1f us CPU each at 1 thread\n",
-			       win.cycles, win.partitions, win.limit, windows,
-			       windows > 0 ? one.cpu_s / windows * 1e6 : 0);
-			fflush(stdout);
-		}
+		if (profile)
+			profile_row(row, c, &one, &many, threads, sim_cycles, window ? &wp : NULL,
+				    profiled_wall_s, repeat, table);
 	}
 	if (rc)
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);

@@ -167,11 +167,109 @@ static int bad(const char *fmt, ...)
 	return 2;
 }
 
-static int parse_args(int argc, char **argv, struct args *a)
+/* --shard I/N */
+static int parse_shard(struct sweep *s, const char *val)
+{
+	const char *slash = strchr(val, '/');
+	char ibuf[32];
+	uint64_t si, sn;
+	if (!slash || (size_t)(slash - val) >= sizeof ibuf)
+		return bad("--shard '%s': expected I/N, e.g. 0/4 (shard I of N, 0-based)",
+			   val);
+	snprintf(ibuf, sizeof ibuf, "%.*s", (int)(slash - val), val);
+	if (gpuvm_parse_u64(ibuf, &si) != 0 || gpuvm_parse_u64(slash + 1, &sn) != 0)
+		return bad("--shard '%s': expected I/N with unsigned integers, e.g. 0/4",
+			   val);
+	if (sn == 0 || sn > SWEEP_MAX_POINTS)
+		return bad("--shard '%s': N must be between 1 and %d", val,
+			   SWEEP_MAX_POINTS);
+	if (si >= sn)
+		return bad("--shard '%s': I must be below N (shards are 0/%llu to "
+			   "%llu/%llu)", val, (unsigned long long)sn,
+			   (unsigned long long)sn - 1, (unsigned long long)sn);
+	s->shard_i = (size_t)si;
+	s->shard_n = (size_t)sn;
+	return 0;
+}
+
+/* A valued option, by the name the messages use (opt): 0, or bad()'s 2. */
+static int parse_value(struct args *a, const char *opt, const char *val)
 {
 	struct sweep *s = &a->s;
-	s->seed = 1;
-	s->jobs = 1;
+	if (!strcmp(opt, "--gpu")) {
+		if (a->gpu_list)
+			return bad("--gpu given twice (list the GPUs comma-separated)");
+		a->gpu_list = strdup(val);
+	} else if (!strcmp(opt, "--workload")) {
+		if (s->workload)
+			return bad("--workload given twice");
+		s->workload = val;
+	} else if (!strcmp(opt, "--vary")) {
+		if (s->n_vary >= SWEEP_MAX_VARY)
+			return bad("too many --vary (at most %d)", SWEEP_MAX_VARY);
+		struct gpuvm_error err = {{0}};
+		if (sweep_vary_parse(&s->vary[s->n_vary++], val, &err) != 0)
+			return bad("%s", err.msg);
+	} else if (!strcmp(opt, "--set")) {
+		if (s->n_sets >= GPUVM_MAX_SETS)
+			return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
+		if (!strchr(val, '=') || val[0] == '=')
+			return bad("--set '%s': expected KEY=VALUE", val);
+		s->sets[s->n_sets++] = val;
+	} else if (!strcmp(opt, "--oversub")) {
+		double pct;
+		if (gpuvm_parse_double(val, &pct) != 0 || !(pct > 0))
+			return bad("--oversub '%s': expected a percentage such as 125", val);
+		if (s->n_sets >= GPUVM_MAX_SETS)
+			return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
+		/* the whole text, however long (a 64-byte buffer cut a
+		 * 47-digit spelling of 125 to 1.25) */
+		if (!(s->sets[s->n_sets++] = gpuvm_cli_format("uvm.oversub_percent=%s", val)))
+			return bad("out of memory");
+	} else if (!strcmp(opt, "--seed")) {
+		if (gpuvm_parse_u64(val, &s->seed) != 0)
+			return bad("--seed '%s': expected an unsigned integer", val);
+	} else if (!strcmp(opt, "-j")) {
+		uint64_t j;
+		if (gpuvm_parse_u64(val, &j) != 0 || j > 4096)
+			return bad("%s '%s': expected a number of jobs (0 = one per CPU)",
+				   opt, val);
+		if (j == 0) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+			j = n > 0 ? (uint64_t)n : 1;
+		}
+		s->jobs = (long)j;
+	} else if (!strcmp(opt, "--threads")) {
+		if (gpuvm_parse_threads(val, &s->threads))
+			return bad("--threads '%s': expected a thread count from 1 to %d", val,
+				   GPUVM_MAX_THREADS);
+	} else if (!strcmp(opt, "--csv")) {
+		s->csv = val;
+	} else if (!strcmp(opt, "--json")) {
+		s->json = val;
+	} else if (!strcmp(opt, "--plot")) {
+		s->plot = val;
+	} else if (!strcmp(opt, "--x")) {
+		s->x = val;
+	} else if (!strcmp(opt, "--y")) {
+		s->y = val;
+	} else if (!strcmp(opt, "--title")) {
+		s->title = val;
+	} else if (!strcmp(opt, "--cache")) {
+		if (!*val)
+			return bad("--cache: empty directory name");
+		s->cache = val;
+	} else if (!strcmp(opt, "--shard")) {
+		return parse_shard(s, val);
+	}
+	return 0;
+}
+
+/* The getopt loop and the claim of every output option's files: 0, or
+ * the exit status (bad()'s 2). */
+static int parse_options(int argc, char **argv, struct args *a)
+{
+	struct sweep *s = &a->s;
 	enum { O_KS = 256, O_LOGX, O_LOGY, O_FORCE, O_KEEP, O_FAILFAST, O_RESUME, O_MPI, O_GPU,
 	       O_WORKLOAD, O_VARY, O_SET, O_OVERSUB, O_SEED, O_CSV, O_JSON, O_PLOT, O_X, O_Y,
 	       O_TITLE, O_SHARD, O_CACHE, O_THREADS };
@@ -251,95 +349,22 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (names[k].code == c)
 				snprintf(opt, sizeof opt, "%s", names[k].name);
 
-		if (!strcmp(opt, "--gpu")) {
-			if (a->gpu_list)
-				return bad("--gpu given twice (list the GPUs comma-separated)");
-			a->gpu_list = strdup(val);
-		} else if (!strcmp(opt, "--workload")) {
-			if (s->workload)
-				return bad("--workload given twice");
-			s->workload = val;
-		} else if (!strcmp(opt, "--vary")) {
-			if (s->n_vary >= SWEEP_MAX_VARY)
-				return bad("too many --vary (at most %d)", SWEEP_MAX_VARY);
-			struct gpuvm_error err = {{0}};
-			if (sweep_vary_parse(&s->vary[s->n_vary++], val, &err) != 0)
-				return bad("%s", err.msg);
-		} else if (!strcmp(opt, "--set")) {
-			if (s->n_sets >= GPUVM_MAX_SETS)
-				return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
-			if (!strchr(val, '=') || val[0] == '=')
-				return bad("--set '%s': expected KEY=VALUE", val);
-			s->sets[s->n_sets++] = val;
-		} else if (!strcmp(opt, "--oversub")) {
-			double pct;
-			if (gpuvm_parse_double(val, &pct) != 0 || !(pct > 0))
-				return bad("--oversub '%s': expected a percentage such as 125", val);
-			if (s->n_sets >= GPUVM_MAX_SETS)
-				return bad("too many --set (at most %d)", GPUVM_MAX_SETS);
-			/* the whole text, however long (a 64-byte buffer cut a
-			 * 47-digit spelling of 125 to 1.25) */
-			if (!(s->sets[s->n_sets++] = gpuvm_cli_format("uvm.oversub_percent=%s", val)))
-				return bad("out of memory");
-		} else if (!strcmp(opt, "--seed")) {
-			if (gpuvm_parse_u64(val, &s->seed) != 0)
-				return bad("--seed '%s': expected an unsigned integer", val);
-		} else if (!strcmp(opt, "-j")) {
-			uint64_t j;
-			if (gpuvm_parse_u64(val, &j) != 0 || j > 4096)
-				return bad("%s '%s': expected a number of jobs (0 = one per CPU)",
-					   opt, val);
-			if (j == 0) {
-				long n = sysconf(_SC_NPROCESSORS_ONLN);
-				j = n > 0 ? (uint64_t)n : 1;
-			}
-			s->jobs = (long)j;
-		} else if (!strcmp(opt, "--threads")) {
-			if (gpuvm_parse_threads(val, &s->threads))
-				return bad("--threads '%s': expected a thread count from 1 to %d", val,
-					   GPUVM_MAX_THREADS);
-		} else if (!strcmp(opt, "--csv")) {
-			s->csv = val;
-		} else if (!strcmp(opt, "--json")) {
-			s->json = val;
-		} else if (!strcmp(opt, "--plot")) {
-			s->plot = val;
-		} else if (!strcmp(opt, "--x")) {
-			s->x = val;
-		} else if (!strcmp(opt, "--y")) {
-			s->y = val;
-		} else if (!strcmp(opt, "--title")) {
-			s->title = val;
-		} else if (!strcmp(opt, "--cache")) {
-			if (!*val)
-				return bad("--cache: empty directory name");
-			s->cache = val;
-		} else if (!strcmp(opt, "--shard")) {
-			const char *slash = strchr(val, '/');
-			char ibuf[32];
-			uint64_t si, sn;
-			if (!slash || (size_t)(slash - val) >= sizeof ibuf)
-				return bad("--shard '%s': expected I/N, e.g. 0/4 (shard I of N, 0-based)",
-					   val);
-			snprintf(ibuf, sizeof ibuf, "%.*s", (int)(slash - val), val);
-			if (gpuvm_parse_u64(ibuf, &si) != 0 || gpuvm_parse_u64(slash + 1, &sn) != 0)
-				return bad("--shard '%s': expected I/N with unsigned integers, e.g. 0/4",
-					   val);
-			if (sn == 0 || sn > SWEEP_MAX_POINTS)
-				return bad("--shard '%s': N must be between 1 and %d", val,
-					   SWEEP_MAX_POINTS);
-			if (si >= sn)
-				return bad("--shard '%s': I must be below N (shards are 0/%llu to "
-					   "%llu/%llu)", val, (unsigned long long)sn,
-					   (unsigned long long)sn - 1, (unsigned long long)sn);
-			s->shard_i = (size_t)si;
-			s->shard_n = (size_t)sn;
-		}
+		int rc = parse_value(a, opt, val);
+		if (rc)
+			return rc;
 	}
 	if (gpuvm_cli_claim_or_report(&go, "sweep"))
 		return 2;
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The options taken together: the GPU list, the grid's size, the
+ * outputs, the combinations refused. */
+static int check_args(struct args *a)
+{
+	struct sweep *s = &a->s;
 	/* as sim checks them, and a --set on a varied key (the vary's values
 	 * would replace it at every point) refused */
 	const char *vary_keys[SWEEP_MAX_VARY];
@@ -403,6 +428,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 		fprintf(stderr, "gpuvm sweep: note: --x, --y, --title, --logx and --logy only "
 				"matter with --plot\n");
 	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	a->s.seed = 1;
+	a->s.jobs = 1;
+	int rc = parse_options(argc, argv, a);
+	return rc ? rc : check_args(a);
 }
 
 /* ---- main ------------------------------------------------------------- */

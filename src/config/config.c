@@ -26,27 +26,10 @@
 
 /* ---- defaults ---- */
 
-void gpuvm_config_defaults(struct gpuvm_config *cfg)
+/* The translation path and the SM: TLB levels, walkers, L2, L1 and shared
+ * memory, the issue pipeline (gpuvm_config_defaults, in its order). */
+static void defaults_core(struct gpuvm_config *cfg)
 {
-	memset(cfg, 0, sizeof *cfg);
-	snprintf(cfg->name, sizeof cfg->name, "default");
-	snprintf(cfg->description, sizeof cfg->description,
-		 "built-in defaults: a generic 16-SM GPU, not a real part");
-
-	cfg->sms = 16;
-	cfg->gpcs = 4;
-	cfg->tpcs_per_gpc = 4;
-	cfg->sms_per_tpc = 1;
-	cfg->sm_numbering = GPUVM_SM_LINEAR;
-	cfg->clock_mhz = 1000;
-	cfg->max_warps_per_sm = 64;
-	cfg->max_ctas_per_sm = 32;
-	cfg->issue_warp_insts_per_cycle = 4;
-	cfg->imul32_issue_slots = 1;
-	cfg->compute_capability = 0; /* not a real part: no listing */
-	cfg->load_base_latency_cycles = 200;
-	cfg->kernel_launch_us = 5;
-
 	cfg->tlb_levels = 2;
 	static const struct {
 		uint32_t entries, ways;
@@ -113,7 +96,11 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	static const double ii[8] = {1, 1, 2, 4, 2, 2, 1, 1};
 	memcpy(cfg->class_latency_cycles, lat, sizeof lat);
 	memcpy(cfg->class_interval_cycles, ii, sizeof ii);
+}
 
+/* DRAM, the memory partitions and the host link. */
+static void defaults_memory(struct gpuvm_config *cfg)
+{
 	cfg->dram_latency_cycles = 250;
 	/* HBM2, 16 banks, 1 KiB rows, ~14 ns (Accel-Sim SM6_P100 -gpgpu_dram_timing_opt) */
 	cfg->dram_channels = 32;
@@ -127,7 +114,12 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 	cfg->dram_bandwidth_gb_s = 500;
 	cfg->pcie_latency_ns = 1000;
 	cfg->pcie_bandwidth_gb_s = 16;    /* raw rate of PCIe 3.0 x16 (seeds/003 Table 1) */
+}
 
+/* Paging (the UVM driver), the TLB sharing schemes, [c2c] and the
+ * modules' parameters. */
+static void defaults_paging(struct gpuvm_config *cfg)
+{
 	/* Paging defaults: the NVIDIA driver's policies (nvidia-uvm uvm_perf_prefetch.c,
 	 * uvm_pmm_gpu.c) with Zheng et al.'s GMMU (seeds/003 Table 1, 3.2). */
 	cfg->uvm_fault_latency_us = 20;   /* seeds/003 Table 1: 20 us far-fault service */
@@ -178,6 +170,31 @@ void gpuvm_config_defaults(struct gpuvm_config *cfg)
 		for (uint32_t p = 0; p < m->n_params; p++)
 			cfg->module_params[gpuvm_module_param_slot(m, p)] = m->params[p].def;
 	}
+}
+
+void gpuvm_config_defaults(struct gpuvm_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->name, sizeof cfg->name, "default");
+	snprintf(cfg->description, sizeof cfg->description,
+		 "built-in defaults: a generic 16-SM GPU, not a real part");
+
+	cfg->sms = 16;
+	cfg->gpcs = 4;
+	cfg->tpcs_per_gpc = 4;
+	cfg->sms_per_tpc = 1;
+	cfg->sm_numbering = GPUVM_SM_LINEAR;
+	cfg->clock_mhz = 1000;
+	cfg->max_warps_per_sm = 64;
+	cfg->max_ctas_per_sm = 32;
+	cfg->issue_warp_insts_per_cycle = 4;
+	cfg->imul32_issue_slots = 1;
+	cfg->compute_capability = 0; /* not a real part: no listing */
+	cfg->load_base_latency_cycles = 200;
+	cfg->kernel_launch_us = 5;
+	defaults_core(cfg);
+	defaults_memory(cfg);
+	defaults_paging(cfg);
 }
 
 /* ---- origins ---- */

@@ -215,7 +215,9 @@ static int check_every_key_set(const struct gpuvm_config *cfg, struct gpuvm_erro
 	return 0;
 }
 
-int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
+/* Single-field rules of every key in use, the keys a preset must set
+ * and the oversubscription range. */
+static int check_keys(const struct gpuvm_config *cfg, struct gpuvm_error *err)
 {
 	char problem[600];
 
@@ -245,11 +247,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 	if (cfg->uvm_oversub_percent > 0 && cfg->uvm_oversub_percent < 1)
 		return fail_at(err, cfg, K_UVM_OVERSUB, "%g: must be 0 (off) or from 1 to 1000",
 			       cfg->uvm_oversub_percent);
+	return 0;
+}
 
-	uint32_t phys = 0;
-	if (check_grid(cfg, err, &phys))
-		return -1;
-
+/* The L2's sets and the memory partitions that split it and DRAM. */
+static int check_l2_partitions(const struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
 	/* L2 geometry. */
 	if (cfg->l2_line_bytes % cfg->l2_sector_bytes) {
 		const int ks[] = {K_L2_SECTOR, K_L2_LINE};
@@ -308,7 +311,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			       "mem.far_latency_cycles needs mem.partitions = 2 (a near and a far "
 			       "half), not %u", cfg->mem_partitions);
 	}
+	return 0;
+}
 
+/* The L1's sets, and the unified L1/shared-memory array. */
+static int check_l1(const struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
 	/* L1 geometry (when there is an L1). */
 	if (cfg->l1_bytes) {
 		if (cfg->l1_line_bytes % cfg->l2_sector_bytes) {
@@ -353,6 +361,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 				       "l1.unified_size %llu leaves no L1 set beside the largest carve-out",
 				       (unsigned long long)cfg->l1_unified_bytes);
 	}
+	return 0;
+}
+
+/* DRAM timings and the L2's slice and SM-port rates. */
+static int check_dram_ports(const struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
 	if (cfg->dram_banks) {
 		double closed = (cfg->dram_trp_ns + cfg->dram_trcd_ns + cfg->dram_tcas_ns) * cfg->clock_mhz * 1e-3;
 		if (closed > cfg->dram_latency_cycles) {
@@ -416,6 +430,12 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 		return fail_at(err, cfg, K_L2_SM_PORT_WRITE_BYTES,
 			       "l2.sm_port_write_bytes_per_cycle %g: 0 (no limit) or at least 1 byte a cycle",
 			       cfg->l2_sm_port_write_bytes_per_cycle);
+	return 0;
+}
+
+/* Schedulers, device memory, and the policy and scheme names. */
+static int check_policies(const struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
 	if (cfg->schedulers_per_sm > cfg->max_warps_per_sm)
 		return fail_at(err, cfg, K_CORE_SCHEDULERS, "%u schedulers for %u warps per SM",
 			       cfg->schedulers_per_sm, cfg->max_warps_per_sm);
@@ -450,6 +470,19 @@ int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
 			return fail_at(err, cfg, CFG_TLB_KEY(lv, KT_PEER),
 				       "unknown TLB sharing scheme '%s' (known: %s)", cfg->tlb[lv].peer,
 				       gpuvm_module_names(GPUVM_MODULE_PEER));
+	return 0;
+}
+
+int gpuvm_config_finalize(struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
+	if (check_keys(cfg, err))
+		return -1;
+	uint32_t phys = 0;
+	if (check_grid(cfg, err, &phys))
+		return -1;
+	if (check_l2_partitions(cfg, err) || check_l1(cfg, err) || check_dram_ports(cfg, err) ||
+	    check_policies(cfg, err))
+		return -1;
 
 	uint16_t phys_of[GPUVM_MAX_SMS];
 	lay_out_sms(cfg, phys, phys_of);

@@ -244,40 +244,40 @@ void gpuvm_counters_emit_delta(cJSON *o, const struct gpuvm_counter_section *roo
 
 /* ---- merging a thread's copy ------------------------------------------ */
 
-/* One row's field: into += from, from = 0. A field two rows name is
- * merged once (the second finds it zero). */
-static void merge_field(const struct gpuvm_counter *r, char *into, char *from)
+/* One field: into += from, from = 0. A field two rows name is merged
+ * once (the second finds it zero). */
+static void merge_at(enum gpuvm_counter_type type, size_t offset, char *into, char *from)
 {
-	switch (r->type) {
+	switch (type) {
 	case GPUVM_CTR_U64: {
 		uint64_t a, b;
-		memcpy(&a, into + r->offset, sizeof a);
-		memcpy(&b, from + r->offset, sizeof b);
+		memcpy(&a, into + offset, sizeof a);
+		memcpy(&b, from + offset, sizeof b);
 		a += b;
 		b = 0;
-		memcpy(into + r->offset, &a, sizeof a);
-		memcpy(from + r->offset, &b, sizeof b);
+		memcpy(into + offset, &a, sizeof a);
+		memcpy(from + offset, &b, sizeof b);
 		break;
 	}
 	case GPUVM_CTR_U32: {
 		uint32_t a, b;
-		memcpy(&a, into + r->offset, sizeof a);
-		memcpy(&b, from + r->offset, sizeof b);
+		memcpy(&a, into + offset, sizeof a);
+		memcpy(&b, from + offset, sizeof b);
 		a += b;
 		b = 0;
-		memcpy(into + r->offset, &a, sizeof a);
-		memcpy(from + r->offset, &b, sizeof b);
+		memcpy(into + offset, &a, sizeof a);
+		memcpy(from + offset, &b, sizeof b);
 		break;
 	}
 	case GPUVM_CTR_F64: {
 		double a, b;
-		memcpy(&a, into + r->offset, sizeof a);
-		memcpy(&b, from + r->offset, sizeof b);
+		memcpy(&a, into + offset, sizeof a);
+		memcpy(&b, from + offset, sizeof b);
 		if (b != 0) /* x + 0.0 would turn a -0.0 into 0.0 */
 			a += b;
 		b = 0;
-		memcpy(into + r->offset, &a, sizeof a);
-		memcpy(from + r->offset, &b, sizeof b);
+		memcpy(into + offset, &a, sizeof a);
+		memcpy(from + offset, &b, sizeof b);
 		break;
 	}
 	default:
@@ -294,9 +294,49 @@ void gpuvm_counters_merge(const struct gpuvm_counter_section *sec, void *into, v
 				gpuvm_counters_merge(r->child, (void *)element(r->child, into, e),
 						     (void *)element(r->child, from, e));
 		} else {
-			merge_field(r, into, from);
+			merge_at(r->type, r->offset, into, from);
 		}
 	}
+}
+
+static bool plain(enum gpuvm_counter_type t)
+{
+	return t == GPUVM_CTR_U64 || t == GPUVM_CTR_U32 || t == GPUVM_CTR_F64;
+}
+
+/* The plan's fields under sec, whose struct lies at base bytes into the
+ * root's; all: sec's SECTION row carried the flag. */
+static size_t plan(const struct gpuvm_counter_section *sec, size_t base, unsigned flag, bool all,
+		   struct gpuvm_counter_field *out, size_t cap, size_t n)
+{
+	for (size_t i = 0; i < sec->n_rows; i++) {
+		const struct gpuvm_counter *r = &sec->rows[i];
+		bool in = all || (r->flags & flag);
+		if (r->type == GPUVM_CTR_SECTION) {
+			for (uint32_t e = 0; e < max_elements(r->child); e++)
+				n = plan(r->child,
+					 base + r->child->offset + (size_t)e * r->child->stride, flag,
+					 in, out, cap, n);
+		} else if (in && plain(r->type)) {
+			if (n < cap)
+				out[n] = (struct gpuvm_counter_field){base + r->offset, r->type};
+			n++;
+		}
+	}
+	return n;
+}
+
+size_t gpuvm_counters_plan(const struct gpuvm_counter_section *sec, unsigned flag,
+			   struct gpuvm_counter_field *out, size_t cap)
+{
+	return plan(sec, 0, flag, false, out, cap, 0);
+}
+
+void gpuvm_counters_merge_plan(const struct gpuvm_counter_field *f, size_t n, void *into,
+			       void *from)
+{
+	for (size_t i = 0; i < n; i++)
+		merge_at(f[i].type, f[i].offset, into, from);
 }
 
 /* ---- listing -------------------------------------------------------- */

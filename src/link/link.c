@@ -12,36 +12,36 @@ int link_init(struct host_link *l, const struct gpuvm_config *cfg, struct gpuvm_
 	memset(l, 0, sizeof *l);
 	l->stats = stats;
 	double clock_hz = cfg->clock_mhz * 1e6;
-	l->clock_hz = clock_hz;
-	l->raw_gb_s = cfg->pcie_bandwidth_gb_s;
-	l->curve = cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE;
+	l->spec.clock_hz = clock_hz;
+	l->spec.raw_gb_s = cfg->pcie_bandwidth_gb_s;
+	l->spec.curve = cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE;
 	/* pcie.bandwidth_gb_s is the raw rate: bulk payload gets what a
 	 * pinned transfer achieves of it (gpuvm_pcie_effective_gb_s) */
-	l->cycles_per_byte = clock_hz / (gpuvm_pcie_effective_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
-	l->latency_cycles = cfg->pcie_latency_ns * 1e-9 * clock_hz;
-	l->cycles_per_wire_byte = clock_hz / (gpuvm_pcie_wire_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
-	l->return_cycles = cfg->load_base_latency_cycles / 2;
-	l->sector_bytes = cfg->l2_sector_bytes;
-	l->line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
+	l->spec.cycles_per_byte = clock_hz / (gpuvm_pcie_effective_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
+	l->spec.latency_cycles = cfg->pcie_latency_ns * 1e-9 * clock_hz;
+	l->spec.cycles_per_wire_byte = clock_hz / (gpuvm_pcie_wire_gb_s(cfg->pcie_bandwidth_gb_s) * 1e9);
+	l->spec.return_cycles = cfg->load_base_latency_cycles / 2;
+	l->spec.sector_bytes = cfg->l2_sector_bytes;
+	l->spec.line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
 	l->tlp_instr = UINT64_MAX;
-	l->clock_mhz = cfg->clock_mhz;
+	l->spec.clock_mhz = cfg->clock_mhz;
 	/* a cudaMemcpy's fixed time where the preset states one, else the
 	 * link latency (the model before pcie.copy_latency_us) */
-	l->copy_latency_cycles = cfg->pcie_copy_latency_us > 0 ? cfg->pcie_copy_latency_us * cfg->clock_mhz
-							       : l->latency_cycles;
+	l->spec.copy_latency_cycles = cfg->pcie_copy_latency_us > 0 ? cfg->pcie_copy_latency_us * cfg->clock_mhz
+							       : l->spec.latency_cycles;
 	if (cfg->c2c_coherent) {
 		/* the host link is NVLink-C2C (c2c.coherent): bulk transfers at
 		 * its rate per direction, flat (the transfer-size curve and the
 		 * achieved fraction are PCIe measurements, link_rate.h), and
 		 * packets at the same rate; its latency where one is given */
-		l->c2c = true;
-		l->raw_gb_s = cfg->c2c_bandwidth_gb_s;
-		l->cycles_per_byte = clock_hz / (cfg->c2c_bandwidth_gb_s * 1e9);
-		l->cycles_per_wire_byte = l->cycles_per_byte;
+		l->spec.c2c = true;
+		l->spec.raw_gb_s = cfg->c2c_bandwidth_gb_s;
+		l->spec.cycles_per_byte = clock_hz / (cfg->c2c_bandwidth_gb_s * 1e9);
+		l->spec.cycles_per_wire_byte = l->spec.cycles_per_byte;
 		if (cfg->c2c_latency_ns > 0)
-			l->latency_cycles = cfg->c2c_latency_ns * 1e-9 * clock_hz;
+			l->spec.latency_cycles = cfg->c2c_latency_ns * 1e-9 * clock_hz;
 		if (cfg->pcie_copy_latency_us <= 0)
-			l->copy_latency_cycles = l->latency_cycles;
+			l->spec.copy_latency_cycles = l->spec.latency_cycles;
 	}
 	if (link_lane_init(&l->lane[LINK_H2D]) || link_lane_init(&l->lane[LINK_D2H]))
 		return -1;
@@ -56,18 +56,18 @@ void link_free(struct host_link *l)
 
 double link_bulk_seconds(const struct host_link *l, uint64_t bytes)
 {
-	if (__builtin_expect(l->c2c, 0))
-		return (double)bytes / (l->raw_gb_s * 1e9);
-	return gpuvm_uvm_transfer_seconds(bytes, l->raw_gb_s, l->curve);
+	if (__builtin_expect(l->spec.c2c, 0))
+		return (double)bytes / (l->spec.raw_gb_s * 1e9);
+	return gpuvm_uvm_transfer_seconds(bytes, l->spec.raw_gb_s, l->spec.curve);
 }
 
 double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes)
 {
 	/* (seconds x MHz) x 1e6: the run loop's arithmetic before the copy
 	 * booked the lane, so a copy alone on the lane ends at the same cycle */
-	double hold = link_bulk_seconds(l, bytes) * l->clock_mhz * 1e6;
+	double hold = link_bulk_seconds(l, bytes) * l->spec.clock_mhz * 1e6;
 	double start = link_lane_bulk(&l->lane[d], t, &hold, &l->oom);
-	return start + hold + l->copy_latency_cycles;
+	return start + hold + l->spec.copy_latency_cycles;
 }
 
 /* A lane carrying wire bytes (payload plus TLP overhead) at the link's
@@ -76,7 +76,7 @@ double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes)
  * write-back, a copy) holds the lane at its time (link_lane.h). */
 static inline double wire(struct host_link *l, enum link_dir d, double t, uint64_t wire_bytes)
 {
-	double hold = (double)wire_bytes * l->cycles_per_wire_byte;
+	double hold = (double)wire_bytes * l->spec.cycles_per_wire_byte;
 	l->lane_busy[d] += hold;
 	return link_lane_packet(&l->lane[d], t, hold) + hold;
 }
@@ -92,14 +92,14 @@ static inline double wire(struct host_link *l, enum link_dir d, double t, uint64
 double link_zero_copy(struct host_link *l, const struct link_req *r)
 {
 	struct gpuvm_stats *s = l->stats;
-	uint64_t line = r->sector_addr >> l->line_shift;
+	uint64_t line = r->sector_addr >> l->spec.line_shift;
 	/* an atomic is one AtomicOp per sector: never merged */
 	bool new_tlp = r->op == GPUVM_OP_ATOMIC || l->tlp_instr != r->instr || l->tlp_line != line;
 	l->tlp_instr = r->instr;
 	l->tlp_line = line;
-	s->zero_copy_bytes += l->sector_bytes;
+	s->zero_copy_bytes += l->spec.sector_bytes;
 	s->zero_copy_tlps += new_tlp;
-	uint64_t payload = l->sector_bytes;
+	uint64_t payload = l->spec.sector_bytes;
 	if (r->op == GPUVM_OP_STORE) {
 		/* a posted write: payload and, for a new TLP, its header, on
 		 * the upstream lane; it retires at once, the kernel ends when
@@ -107,7 +107,7 @@ double link_zero_copy(struct host_link *l, const struct link_req *r)
 		s->pcie_d2h_bytes += payload;
 		double done = wire(l, LINK_D2H, r->t,
 				   payload + (new_tlp ? PCIE_TLP_REQUEST_OVERHEAD_BYTES : 0)) +
-			      l->latency_cycles + l->return_cycles;
+			      l->spec.latency_cycles + l->spec.return_cycles;
 		if (done > l->stores_done)
 			l->stores_done = done;
 		return done;
@@ -127,7 +127,7 @@ double link_zero_copy(struct host_link *l, const struct link_req *r)
 	}
 	s->pcie_h2d_bytes += payload;
 	return wire(l, LINK_H2D, t, payload + (new_tlp ? PCIE_TLP_COMPLETION_OVERHEAD_BYTES : 0)) +
-	       l->latency_cycles + l->return_cycles;
+	       l->spec.latency_cycles + l->spec.return_cycles;
 }
 
 /* A PCIe AtomicOp carries one operand (PCI Express Base Specification
@@ -148,6 +148,6 @@ double link_zero_copy_atomics(struct host_link *l, const struct link_req *r,
 			done = d;
 	}
 	/* zero_copy_bytes counts the sector once */
-	l->stats->zero_copy_bytes -= (uint64_t)(lanes_in_sector - 1) * l->sector_bytes;
+	l->stats->zero_copy_bytes -= (uint64_t)(lanes_in_sector - 1) * l->spec.sector_bytes;
 	return done;
 }

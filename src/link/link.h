@@ -51,9 +51,11 @@
 
 enum link_dir { LINK_H2D = 0, LINK_D2H = 1 };
 
-struct host_link {
-	struct link_lane lane[2];     /* [enum link_dir] */
-	bool oom;                     /* a lane could not grow; the run reports it */
+/* What link_init derives from the config, fixed from then on: read by
+ * every request, written by none (the spec of the link, apart from its
+ * state below; Akita's Spec/State split, docs/architecture.md "Spec and
+ * state"). */
+struct host_link_spec {
 	double clock_mhz;
 	double cycles_per_wire_byte;  /* packets: raw rate less encoding and flow control */
 	double cycles_per_byte;       /* bulk payload (gpuvm_pcie_effective_gb_s) */
@@ -63,6 +65,13 @@ struct host_link {
 	double raw_gb_s, clock_hz;
 	bool curve;                   /* uvm.pcie_model = curve */
 	bool c2c;                     /* c2c.coherent: the link is NVLink-C2C, flat rate */
+	uint32_t sector_bytes, line_shift;
+};
+
+struct host_link {
+	struct link_lane lane[2];     /* [enum link_dir] */
+	bool oom;                     /* a lane could not grow; the run reports it */
+	struct host_link_spec spec;
 	/* lane time (cycles) kernels' own packets have taken of each
 	 * direction: what an asynchronous copy beside the kernel cannot have
 	 * (copy_stream.h) */
@@ -75,7 +84,6 @@ struct host_link {
 	 * line: a sector of the same line in the same instruction joins that
 	 * TLP (pcie_tlp.h) */
 	uint64_t tlp_instr, tlp_line;
-	uint32_t sector_bytes, line_shift;
 	struct gpuvm_stats *stats;
 };
 

@@ -22,7 +22,8 @@
  * count of the live holds covering it is a scan of the live intervals
  * (a few dozen on a far-fault pool), made once per range of slots with
  * the same count, and a walk over full slots skips a range the holds
- * alone fill. */
+ * alone fill. Why this is a pool of its own rather than a mode of
+ * server_pool: mem/server_pool.h, "Why two pools". */
 #ifndef GPUVM_LONG_POOL_H
 #define GPUVM_LONG_POOL_H
 

@@ -11,7 +11,29 @@
  * then on, through as many slots as its hold time covers. Early requests
  * handled late still find the capacity of their own time, and the pool's
  * throughput is exactly k servers'. The ring keeps the last ring_slots
- * slots; anything older is treated as arriving at the oldest kept slot. */
+ * slots; anything older is treated as arriving at the oldest kept slot.
+ *
+ * Why two pools (this one and mem/long_pool.h), not one with a parameter.
+ * They are one calendar -- the same slots, capacity and rule for where a
+ * request starts, and the same results bit for bit (test_long_pool runs
+ * both over random mixes of short and long holds and compares every
+ * start) -- kept in two representations because their holds cost the
+ * opposite way round:
+ *  - here a hold is added to each slot it covers when it is booked. The
+ *    pools on the hot path (TLB MSHRs, walkers, DRAM and PCIe channels:
+ *    a start and a consume per TLB miss or memory access, holds of one
+ *    to a few slots) then cost a ring read and an add, inlined at the
+ *    caller (server_pool_start_at, server_pool_consume_at);
+ *  - long_pool books a hold as an interval of whole slots in a min-heap
+ *    and adds it to a slot lazily, when the slot is next read. The
+ *    far-fault MSHRs (uvm_fault.c: one start and one consume per far
+ *    fault, holds of 5-500 slots of 2048 cycles behind a saturated PCIe
+ *    lane) then cost O(log holds) a hold instead of a walk of up to a
+ *    ring of slots (server_pool_consume_long).
+ * Folding long_pool's intervals in here would put a heap check on every
+ * slot read of the hot path; folding this walk into long_pool would make
+ * every far fault walk its slots. A change to the calendar's rule is
+ * made in both, and test_long_pool holds them to one another. */
 #ifndef GPUVM_SERVER_POOL_H
 #define GPUVM_SERVER_POOL_H
 

@@ -186,6 +186,31 @@ static bool drawn(const struct gpuvm_page_access_cell *c, bool by_decision)
 	return c->thread_accesses || (by_decision && gpuvm_page_access_cell_decision(c) >= 0);
 }
 
+/* The least and the most accesses per page of any accessed cell (the
+ * colour scale's ends); *max stays 0 when no cell was accessed. */
+static void per_page_range(const struct gpuvm_page_access *pa, double *min, double *max)
+{
+	size_t na = gpuvm_page_access_allocs(pa);
+	uint32_t nb = gpuvm_page_access_buckets(pa);
+	double pp_min = *min, pp_max = *max;
+	for (size_t i = 0; i < na; i++) {
+		struct gpuvm_page_access_alloc x;
+		gpuvm_page_access_alloc_info(pa, i, &x);
+		for (uint32_t r = 0; r < x.rows && x.thread_accesses; r++)
+			for (uint32_t b = 0; b < nb; b++) {
+				struct gpuvm_page_access_cell c;
+				gpuvm_page_access_cell(pa, i, r, b, &c);
+				if (!c.thread_accesses)
+					continue;
+				double pp = per_page_of(&x, r, &c);
+				pp_min = pp < pp_min ? pp : pp_min;
+				pp_max = pp > pp_max ? pp : pp_max;
+			}
+	}
+	*min = pp_min;
+	*max = pp_max;
+}
+
 static int draw(const struct gpuvm_page_access *pa, const char *path, bool by_decision,
 		struct gpuvm_error *err)
 {
@@ -207,20 +232,7 @@ static int draw(const struct gpuvm_page_access *pa, const char *path, bool by_de
 		gpuvm_page_access_kernel_info(pa, k, &ki);
 		vlines[k] = (double)ki.first_time;
 	}
-	for (size_t i = 0; i < na; i++) {
-		struct gpuvm_page_access_alloc x;
-		gpuvm_page_access_alloc_info(pa, i, &x);
-		for (uint32_t r = 0; r < x.rows && x.thread_accesses; r++)
-			for (uint32_t b = 0; b < nb; b++) {
-				struct gpuvm_page_access_cell c;
-				gpuvm_page_access_cell(pa, i, r, b, &c);
-				if (!c.thread_accesses)
-					continue;
-				double pp = per_page_of(&x, r, &c);
-				pp_min = pp < pp_min ? pp : pp_min;
-				pp_max = pp > pp_max ? pp : pp_max;
-			}
-	}
+	per_page_range(pa, &pp_min, &pp_max);
 	double lmin = pp_max > 0 ? log10(pp_min) : 0, span = pp_max > 0 ? log10(pp_max) - lmin : 0;
 	if (span <= 0)
 		span = 1;

@@ -127,35 +127,11 @@ static bool spans_decade(const struct gpuvm_plot_series *series, size_t n, bool 
 	return wide;
 }
 
-/* Builds the whole gnuplot script in memory. Returns the number of series
- * with at least one plottable point. */
-size_t plot_build_script(FILE *f, enum plot_format fmt,
-			   const struct gpuvm_plot_opts *in,
-			   const struct gpuvm_plot_series *series, size_t n)
+/* The title (a line past ~95 characters broken at its next space) and
+ * the note in the top-left corner, each double-quoted so that a '\n'
+ * breaks its line. */
+static void put_title_note(FILE *f, const struct gpuvm_plot_opts *o)
 {
-	struct gpuvm_plot_opts opts = *in, *o = &opts;
-	/* log axes chosen from the data: a series spanning more than 10x
-	 * (a cliff) would be flattened on a linear axis */
-	if (!o->fixed_scales) {
-		o->logy |= spans_decade(series, n, false);
-		if (!o->x_categories)
-			o->logx |= spans_decade(series, n, true);
-	}
-	/* the legend never sits on the data: below the plot for lines, on the
-	 * right for bars (a wider canvas) */
-	int w = o->width > 0 ? o->width : o->x_categories ? 1100 : 900;
-	int h = o->height > 0 ? o->height : 600;
-	plot_put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
-	/* large y values in engineering form (1.5G, 200k: gnuplot %s%c),
-	 * small ones plainly */
-	double ymax = 0;
-	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < series[s].n; i++)
-			if (plot_plottable(o, series[s].x[i], series[s].y[i]))
-				ymax = fmax(ymax, fabs(series[s].y[i]));
-	fprintf(f, "set grid\nset key %s\nset format y '%s'\n",
-		o->x_categories ? "outside right top vertical" : "below horizontal",
-		ymax < 1e4 ? "%g" : o->logy ? "%.0s%c" : "%.1s%c");
 	if (o->title) {
 		/* double-quoted, so a '\n' in the title breaks the line */
 		fputs("set title \"", f);
@@ -191,6 +167,38 @@ size_t plot_build_script(FILE *f, enum plot_format fmt,
 		fputs("\" at graph 0.02, graph 0.97 left front boxed\n"
 		      "set style textbox opaque noborder\n", f);
 	}
+}
+
+/* Builds the whole gnuplot script in memory. Returns the number of series
+ * with at least one plottable point. */
+size_t plot_build_script(FILE *f, enum plot_format fmt,
+			   const struct gpuvm_plot_opts *in,
+			   const struct gpuvm_plot_series *series, size_t n)
+{
+	struct gpuvm_plot_opts opts = *in, *o = &opts;
+	/* log axes chosen from the data: a series spanning more than 10x
+	 * (a cliff) would be flattened on a linear axis */
+	if (!o->fixed_scales) {
+		o->logy |= spans_decade(series, n, false);
+		if (!o->x_categories)
+			o->logx |= spans_decade(series, n, true);
+	}
+	/* the legend never sits on the data: below the plot for lines, on the
+	 * right for bars (a wider canvas) */
+	int w = o->width > 0 ? o->width : o->x_categories ? 1100 : 900;
+	int h = o->height > 0 ? o->height : 600;
+	plot_put_terminal(f, fmt, w, h, (struct plot_fonts){10, 12, 9}, true);
+	/* large y values in engineering form (1.5G, 200k: gnuplot %s%c),
+	 * small ones plainly */
+	double ymax = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < series[s].n; i++)
+			if (plot_plottable(o, series[s].x[i], series[s].y[i]))
+				ymax = fmax(ymax, fabs(series[s].y[i]));
+	fprintf(f, "set grid\nset key %s\nset format y '%s'\n",
+		o->x_categories ? "outside right top vertical" : "below horizontal",
+		ymax < 1e4 ? "%g" : o->logy ? "%.0s%c" : "%.1s%c");
+	put_title_note(f, o);
 	if (o->xlabel) {
 		fputs("set xlabel ", f);
 		plot_put_quoted(f, o->xlabel);

@@ -24,6 +24,8 @@
 #define ST(f) offsetof(struct gpuvm_stats, f)
 #define KS(f) offsetof(struct gpuvm_kernel_stats, f)
 #define SUM GPUVM_CTR_SUM
+/* written into an SM partition's shard inside a window (partition.c) */
+#define SHARD GPUVM_CTR_SHARD
 #define SEC GPUVM_CTR_SECONDS
 #define U64 GPUVM_CTR_U64
 #define U32 GPUVM_CTR_U32
@@ -213,9 +215,9 @@ static const struct gpuvm_counter run_rows[] = {
 	{"launch_seconds", "s", "launch overhead", "of kernel_seconds, the launch overheads before first CTAs start", F64, SEC, ST(launch_cycles)},
 	{"ctas", "count", "CTAs", "thread blocks run", U64, SUM, ST(ctas)},
 	{"warps", "count", "warps", "warps run", U64, SUM, ST(warps)},
-	{"warp_instructions", "count", "warp instructions", "warp instructions issued (compute + memory)", U64, SUM, ST(warp_insts)},
-	{"memory_instructions", "count", "memory instructions", "global-memory warp instructions (local and shared ones are counted in local_instructions and shared_instructions)", U64, SUM, ST(mem_insts)},
-	{"thread_accesses", "count", "thread accesses", "active lanes of memory instructions", U64, SUM, ST(thread_accesses)},
+	{"warp_instructions", "count", "warp instructions", "warp instructions issued (compute + memory)", U64, SUM | SHARD, ST(warp_insts)},
+	{"memory_instructions", "count", "memory instructions", "global-memory warp instructions (local and shared ones are counted in local_instructions and shared_instructions)", U64, SUM | SHARD, ST(mem_insts)},
+	{"thread_accesses", "count", "thread accesses", "active lanes of memory instructions", U64, SUM | SHARD, ST(thread_accesses)},
 	{"sectors", "count", "sectors", "32 B sectors after coalescing", U64, SUM, ST(sectors)},
 	{"lines", "count", "lines", "128 B lines after coalescing", U64, SUM, ST(lines)},
 	{"translation_units", "count", "translation units", "distinct pages per warp instruction after coalescing: translation requests", U64, SUM, ST(xlat_units)},
@@ -236,18 +238,18 @@ static const struct gpuvm_counter run_rows[] = {
 	{"walk_pte_l2_hit_ratio", "ratio", "PTE L2 hit ratio", "CSV: walk_pte_l2_hits / (hits + misses)", DOC, GPUVM_CTR_CSV},
 
 	/* SM, caches, memory */
-	{"local_instructions", "count", "local instructions", "local-memory warp instructions (spills, stack)", U64, SUM, ST(local_insts)},
-	{"shared_instructions", "count", "shared instructions", "shared-memory warp instructions", U64, SUM, ST(shared_insts)},
-	{"barriers", "count", "barriers", "CTA barriers (__syncthreads) executed per warp", U64, SUM, ST(barriers)},
+	{"local_instructions", "count", "local instructions", "local-memory warp instructions (spills, stack)", U64, SUM | SHARD, ST(local_insts)},
+	{"shared_instructions", "count", "shared instructions", "shared-memory warp instructions", U64, SUM | SHARD, ST(shared_insts)},
+	{"barriers", "count", "barriers", "CTA barriers (__syncthreads) executed per warp", U64, SUM | SHARD, ST(barriers)},
 	/* only with core.window = on: other JSON stays as it was */
 	{"windows", "count", "timing windows", "core.window: the barriers at which the window's memory instructions were applied (only with core.window = on; docs/parallel.md)", U64, 0, ST(windows), NULL, has_windows},
 	{"window_early_results", "count", "results before their window's end", "core.window: memory results due before the barrier that applied them (0 unless the window is longer than the shortest memory latency)", U64, 0, ST(window_early), NULL, has_windows},
-	{"shared_wavefronts", "count", "shared wavefronts", "shared-memory cycles (bank conflicts add wavefronts)", U64, SUM, ST(smem_wavefronts)},
+	{"shared_wavefronts", "count", "shared wavefronts", "shared-memory cycles (bank conflicts add wavefronts)", U64, SUM | SHARD, ST(smem_wavefronts)},
 	{"l1_sector_hits", "count", "L1 data-cache sector hits", "L1 data cache sector hits", U64, SUM, ST(l1_sector_hits)},
 	{"l1_sector_misses", "count", "L1 data-cache sector misses", "L1 data cache sector misses", U64, SUM, ST(l1_sector_misses)},
 	{"l1_sector_hit_ratio", "ratio", "L1 data-cache hit ratio", "CSV: l1_sector_hits / (hits + misses)", DOC, GPUVM_CTR_CSV},
 	{"l1_writeback_sectors", "count", "L1 write-back sectors", "dirty local-memory sectors evicted from L1", U64, SUM, ST(l1_writeback_sectors)},
-	{"stall_cycles", NULL, NULL, NULL, SECTION, 0, 0, NULL, NULL, NULL, &stall_section},
+	{"stall_cycles", NULL, NULL, NULL, SECTION, SHARD, 0, NULL, NULL, NULL, &stall_section},
 	{"l2_sector_hits", "count", "L2 data-cache sector hits", "L2 data cache sector hits (not the L2 TLB: that is tlb_l2_*)", U64, SUM, ST(l2_sector_hits)},
 	{"l2_sector_misses", "count", "L2 data-cache sector misses", "L2 data cache sector misses", U64, SUM, ST(l2_sector_misses)},
 	{"l2_sector_hit_ratio", "ratio", "L2 data-cache hit ratio", "CSV: l2_sector_hits / (hits + misses)", DOC, GPUVM_CTR_CSV},

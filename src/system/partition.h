@@ -31,7 +31,11 @@
 #include "event/event_queue.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/error.h"
+#include "gpuvm/counters.h"
 #include "sm/sm.h"
+
+/* room for the merge plan of a shard (the rows flagged GPUVM_CTR_SHARD) */
+#define SM_PARTITION_SHARD_FIELDS 32
 
 struct fork_join;
 
@@ -54,6 +58,11 @@ struct sm_partition {
 	size_t n_freed, cap_freed;
 	bool defer_refill;
 	uint64_t events_run;   /* events the last window ran */
+	/* the fields the SM side writes inside a window, from the counter
+	 * rows flagged GPUVM_CTR_SHARD (gpuvm_counters_plan): the merge
+	 * plan of own_stats */
+	struct gpuvm_counter_field shard_plan[SM_PARTITION_SHARD_FIELDS];
+	size_t n_shard_plan;
 	int rc;                /* -1: the window failed (err says why) */
 	struct gpuvm_error err;
 	/* a partition's own storage, which the pointers above name */
@@ -86,8 +95,9 @@ void sm_partitions_free(struct sm_partitions *ps);
  * takes the system's, keeping its own statistics, lists and sequence. */
 void sm_partitions_sync(struct sm_partitions *ps, const struct sm_layer *sl,
 			const struct sm_launch *kr);
-/* Adds partition p's statistics of the window to stats and clears them
- * (the fields the SM side writes inside a window). */
+/* Adds partition p's statistics of the window to stats and clears them:
+ * the fields of the counter rows flagged GPUVM_CTR_SHARD, the ones the
+ * SM side writes inside a window. */
 void sm_partition_merge_stats(struct sm_partition *p, struct gpuvm_stats *stats);
 
 #endif

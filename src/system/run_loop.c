@@ -36,6 +36,308 @@ static void copy_fill(struct system *sys, const struct gpuvm_alloc *ca,
 	memsys_copy_fill(&sys->mem, op->copy_addr, op->copy_bytes < room ? op->copy_bytes : room, t);
 }
 
+/* The host's side of a run: the simulated clock, the host's own clock
+ * under launch pipelining, and the device memory in use. */
+struct run_host {
+	struct system *sys;
+	const struct gpuvm_config *cfg;
+	struct gpuvm_source *src;
+	struct gpuvm_stats *stats;
+	double t;
+	double clock_hz;
+	/* Launch pipelining (gpu.kernel_launch_period_us > 0): the host's
+	 * clock, the earliest time it can make its next call. A launch
+	 * returns to it one period after its issue; a synchronous copy or a
+	 * device synchronisation holds it until the GPU is done. */
+	double launch_cycles, launch_period_cycles;
+	double host_free;
+	uint64_t device_in_use; /* live device allocations' bytes (gpu.memory) */
+};
+
+/* cudaMalloc, cudaMallocManaged, malloc on a coherent link. */
+static int run_alloc(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	const struct gpuvm_config *cfg = h->cfg;
+	struct system *sys = h->sys;
+	/* cudaMalloc fails when the board has no room left for it
+	 * (cudaErrorMemoryAllocation); managed memory oversubscribes */
+	if (op->alloc.kind == GPUVM_ALLOC_DEVICE && !op->alloc.extent_only &&
+	    cfg->device_memory_bytes &&
+	    op->alloc.bytes > cfg->device_memory_bytes - h->device_in_use) {
+		char need[32], used[32], cap[32];
+		gpuvm_format_size(op->alloc.bytes, need, sizeof need);
+		gpuvm_format_size(h->device_in_use, used, sizeof used);
+		gpuvm_format_size(cfg->device_memory_bytes, cap, sizeof cap);
+		return gpuvm_fail(err, op->alloc.name, 0, NULL, "cudaMalloc of %s (%llu bytes) "
+				  "does not fit: %s of the %s preset's %s of device memory "
+				  "(gpu.memory) are in use (out of memory; allocate it managed "
+				  "(mem=managed) to oversubscribe)", need,
+				  (unsigned long long)op->alloc.bytes, used, cfg->name, cap);
+	}
+	if (op->alloc.kind == GPUVM_ALLOC_SYSTEM && !cfg->c2c_coherent)
+		return gpuvm_fail(err, op->alloc.name, 0, "c2c.coherent",
+				  "system-allocated memory (mem=system: plain malloc memory the GPU "
+				  "reaches through the system page table) needs a coherent CPU-GPU "
+				  "link with address translation services, as NVLink-C2C on Grace "
+				  "Hopper; the %s preset's host link is PCIe, where the GPU reaches "
+				  "malloc memory only through HMM, which gpuvm does not model (set "
+				  "c2c.coherent=on for a GH200, or use mem=managed)", cfg->name);
+	if (op->alloc.kind == GPUVM_ALLOC_SYSTEM) {
+		/* the SM layer and the page walks serve it as
+		 * managed memory: the UVM driver keeps its pages */
+		struct gpuvm_alloc m = op->alloc;
+		m.kind = GPUVM_ALLOC_MANAGED;
+		if (alloc_table_add(&sys->allocs, &m, err))
+			return -1;
+	} else if (alloc_table_add(&sys->allocs, &op->alloc, err)) {
+		return -1;
+	}
+	if (op->alloc.kind == GPUVM_ALLOC_DEVICE && !op->alloc.extent_only)
+		h->device_in_use += op->alloc.bytes;
+	if ((op->alloc.kind == GPUVM_ALLOC_MANAGED || op->alloc.kind == GPUVM_ALLOC_SYSTEM) &&
+	    system_track_managed(sys, &op->alloc))
+		return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
+	return 0;
+}
+
+static void run_free(struct run_host *h, const struct gpuvm_run_op *op)
+{
+	struct system *sys = h->sys;
+	const struct gpuvm_alloc *fa = alloc_table_find(&sys->allocs, op->alloc.base);
+	if (fa && fa->kind == GPUVM_ALLOC_DEVICE && !fa->extent_only &&
+	    fa->base == op->alloc.base)
+		h->device_in_use -= fa->bytes < h->device_in_use ? fa->bytes : h->device_in_use;
+	if (fa && fa->kind == GPUVM_ALLOC_MANAGED && sys->uvm_on)
+		uvm_remove_alloc(&sys->uvm, op->alloc.base);
+	alloc_table_remove(&sys->allocs, op->alloc.base);
+}
+
+/* A synchronous cudaMemcpy. Copies run between kernels (stream order):
+ * size over bandwidth plus latency, on the host link's lane. */
+static int run_copy(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	const struct gpuvm_config *cfg = h->cfg;
+	struct system *sys = h->sys;
+	struct gpuvm_stats *stats = h->stats;
+	bool h2d = op->kind == GPUVM_RUN_COPY_H2D;
+	if (h->launch_period_cycles > 0) /* not before the host calls it */
+		h->t = later(h->t, h->host_free);
+	if (h2d && sys->uvm_on && sys->uvm.c2c && uvm_is_system(&sys->uvm, op->copy_addr)) {
+		/* the host writing system-allocated memory: its
+		 * first touch places the pages in CPU memory, at
+		 * the CPU memory's rate (c2c.cpu_memory_gb_s);
+		 * with c2c.first_touch = gpu the program
+		 * initialises it in a kernel instead: nothing */
+		if (cfg->c2c_first_touch_gpu)
+			return 0;
+		if (uvm_host_touch(&sys->uvm, op->copy_addr, op->copy_bytes))
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+		double end = h->t + (double)op->copy_bytes / (cfg->c2c_cpu_memory_gb_s * 1e9) *
+					    h->clock_hz;
+		stats->copy_cycles += end - h->t;
+		h->t = end;
+		h->host_free = later(h->host_free, h->t);
+		return 0;
+	}
+	if (sys->cs.used) {
+		/* after the asynchronous copies issued before it on
+		 * its lane */
+		double free_at = copy_stream_drain(&sys->cs, !h2d);
+		sync_events(sys, h->src);
+		if (free_at > h->t)
+			h->t = free_at;
+	}
+	/* the link model of migrations (uvm.pcie_model), so copy-then-
+	 * execute and paging compare on the same link, behind what
+	 * the driver still moves (write-backs of evictions) */
+	double t = h->t;
+	double end = link_copy(&sys->link, h2d ? LINK_H2D : LINK_D2H, t, op->copy_bytes);
+	if (h2d)
+		stats->pcie_h2d_bytes += op->copy_bytes;
+	else
+		stats->pcie_d2h_bytes += op->copy_bytes;
+	const struct gpuvm_alloc *ca = alloc_table_find(&sys->allocs, op->copy_addr);
+	if (h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED && sys->uvm_on) {
+		/* cudaMemcpy into managed memory leaves its pages on the GPU */
+		uint64_t room = ca->base + ca->bytes - op->copy_addr;
+		end = uvm_copy_in(&sys->uvm, op->copy_addr,
+				  op->copy_bytes < room ? op->copy_bytes : room, t, end);
+	} else if (h2d && (!ca || ca->kind == GPUVM_ALLOC_DEVICE) && cfg->l2_copy_fill) {
+		/* the copy engine wrote it through the L2; a trace's
+		 * copies precede the allocations its first kernel makes
+		 * known (no ca yet): device memory too */
+		copy_fill(sys, ca, op, end);
+	}
+	stats->copy_cycles += end - t;
+	h->t = end;
+	h->host_free = later(h->host_free, h->t); /* the call returns with the copy done */
+	return 0;
+}
+
+/* cudaMemcpyAsync on the copy streams (link/copy_stream.h). */
+static int run_copy_async(struct run_host *h, const struct gpuvm_run_op *op,
+			  struct gpuvm_error *err)
+{
+	struct system *sys = h->sys;
+	struct gpuvm_stats *stats = h->stats;
+	bool h2d = op->kind == GPUVM_RUN_COPY_H2D_ASYNC;
+	const struct gpuvm_alloc *ca = alloc_table_find(&sys->allocs, op->copy_addr);
+	if (!ca || ca->kind != GPUVM_ALLOC_DEVICE)
+		return gpuvm_fail(err, "engine", 0, NULL,
+				  "an asynchronous copy must be to or from device memory");
+	double cycles = link_bulk_seconds(&sys->link, op->copy_bytes) * h->clock_hz;
+	if (copy_stream_issue(&sys->cs, !h2d, h->t, cycles, op->event))
+		return gpuvm_fail(err, "engine", 0, NULL,
+				  "more than %d asynchronous copies unconsumed, or event %u out of range",
+				  COPY_STREAM_PENDING, op->event);
+	if (h2d && h->cfg->l2_copy_fill) {
+		/* its lines go into the L2 as it is issued: the kernels
+		 * that read them wait for its event, and what runs
+		 * meanwhile rarely evicts a whole copy's lines */
+		copy_fill(sys, ca, op, h->t);
+	}
+	if (h2d)
+		stats->pcie_h2d_bytes += op->copy_bytes;
+	else
+		stats->pcie_d2h_bytes += op->copy_bytes;
+	stats->async_copies++;
+	stats->async_copy_cycles += cycles + sys->link.spec.latency_cycles;
+	return 0;
+}
+
+/* cudaDeviceSynchronize. */
+static void run_device_sync(struct run_host *h)
+{
+	struct system *sys = h->sys;
+	if (sys->cs.used) {
+		/* the copy streams too */
+		double f0 = copy_stream_drain(&sys->cs, 0), f1 = copy_stream_drain(&sys->cs, 1);
+		sync_events(sys, h->src);
+		h->t = later(h->t, later(f0, f1));
+	}
+	/* the host waits for the GPU; under uvm.device_sync =
+	 * writeback it also waits for the write-back of dirty
+	 * managed pages, a copy between kernels */
+	if (sys->uvm_on) {
+		double end = uvm_device_sync(&sys->uvm, h->t);
+		h->stats->copy_cycles += end - h->t;
+		h->t = end;
+	}
+	h->host_free = later(h->host_free, h->t);
+}
+
+/* A kernel launch: after its stream's event, its launch overhead, then
+ * system_run_kernel; the lane time its traffic took goes to the copy
+ * streams beside it. */
+static int run_kernel(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct system *sys = h->sys;
+	struct gpuvm_stats *stats = h->stats;
+	if (op->wait_event) {
+		/* cudaStreamWaitEvent: not before its copy is in */
+		double ready = copy_stream_event_end(&sys->cs, op->wait_event);
+		sync_events(sys, h->src);
+		if (ready > h->t) {
+			stats->async_wait_cycles += ready - h->t;
+			h->t = ready;
+		}
+	}
+	double t = h->t;
+	/* the overhead before the kernel starts on the GPU: the
+	 * whole launch after the work before it, or, pipelined,
+	 * what is left of it once the GPU is free */
+	double launch = h->launch_cycles;
+	if (h->launch_period_cycles > 0) {
+		launch = later(h->host_free + h->launch_cycles, t) - t;
+		h->host_free += h->launch_period_cycles;
+	}
+	double end = t;
+	double busy0 = link_lane_busy(&sys->link, LINK_H2D),
+	       busy1 = link_lane_busy(&sys->link, LINK_D2H);
+	uint64_t uvm_h2d = stats->uvm.bytes_h2d, uvm_d2h = stats->uvm.bytes_d2h;
+	if (system_run_kernel(sys, op->kernel, t, launch, &end, err))
+		return -1;
+	if (copy_stream_pending(&sys->cs)) {
+		/* the lane time this kernel's traffic took: zero-copy
+		 * packets as held, paging at the link's bulk rate */
+		double b0 = link_lane_busy(&sys->link, LINK_H2D) - busy0 +
+			    (double)(stats->uvm.bytes_h2d - uvm_h2d) * sys->link.spec.cycles_per_byte;
+		double b1 = link_lane_busy(&sys->link, LINK_D2H) - busy1 +
+			    (double)(stats->uvm.bytes_d2h - uvm_d2h) * sys->link.spec.cycles_per_byte;
+		if (copy_stream_span(&sys->cs, t, end, b0, b1))
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for copy streams");
+	}
+	stats->kernel_cycles += end - t;
+	h->t = end;
+	return 0;
+}
+
+/* One host operation, handed to what models it. */
+static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	if (op->device || op->kind == GPUVM_RUN_COPY_PEER || op->kind == GPUVM_RUN_COPY_PEER_ASYNC)
+		/* several GPUs are multi_gpu.c's: this run has one */
+		return gpuvm_fail(err, "engine", 0, NULL, "the program uses GPU %u (cudaSetDevice or "
+				  "a peer copy) and this run simulates one GPU: run it on a "
+				  "system of several (--system dgx-h100-8)",
+				  op->device ? op->device : op->peer_device);
+	switch (op->kind) {
+	case GPUVM_RUN_ALLOC:
+		return run_alloc(h, op, err);
+	case GPUVM_RUN_FREE:
+		run_free(h, op);
+		return 0;
+	case GPUVM_RUN_COPY_H2D:
+	case GPUVM_RUN_COPY_D2H:
+		return run_copy(h, op, err);
+	case GPUVM_RUN_COPY_H2D_ASYNC:
+	case GPUVM_RUN_COPY_D2H_ASYNC:
+		return run_copy_async(h, op, err);
+	case GPUVM_RUN_DEVICE_SYNC:
+		run_device_sync(h);
+		return 0;
+	case GPUVM_RUN_KERNEL:
+		return run_kernel(h, op, err);
+	case GPUVM_RUN_COPY_PEER:
+	case GPUVM_RUN_COPY_PEER_ASYNC:
+	case GPUVM_RUN_END:
+		break;
+	}
+	return 0;
+}
+
+/* After the last operation: the copies and the driver finish, and the
+ * run's totals. */
+static int run_end(struct run_host *h, struct gpuvm_error *err)
+{
+	struct system *sys = h->sys;
+	struct gpuvm_stats *stats = h->stats;
+	struct gpuvm_source *src = h->src;
+	if (sys->cs.used) {
+		/* the run ends when the last copy has */
+		double f0 = copy_stream_drain(&sys->cs, 0), f1 = copy_stream_drain(&sys->cs, 1);
+		sync_events(sys, src);
+		h->t = later(h->t, later(f0, f1));
+	}
+	if (sys->uvm_on) {
+		uvm_finish(&sys->uvm);
+		stats->pcie_h2d_bytes += stats->uvm.bytes_h2d;
+		stats->pcie_d2h_bytes += stats->uvm.bytes_d2h;
+		if (sys->uvm.oom)
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+	}
+	if (sys->link.oom)
+		return gpuvm_fail(err, "engine", 0, NULL, "out of memory for the host link's lanes");
+	memsys_sync_stats(&sys->mem);
+	stats->sim_cycles = h->t;
+	stats->sim_seconds = h->t / (h->cfg->clock_mhz * 1e6);
+	if (src->ops->result)
+		src->ops->result(src, stats->result, sizeof stats->result);
+	if (src->ops->work_items)
+		stats->work_items = src->ops->work_items(src);
+	return 0;
+}
+
 int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		   const struct gpuvm_sim_options *opt, struct gpuvm_stats *stats,
 		   struct gpuvm_error *err)
@@ -48,268 +350,26 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
 		goto out;
 	}
-
-	double t = 0;
-	const double clock_hz = cfg->clock_mhz * 1e6;
-	/* Launch pipelining (gpu.kernel_launch_period_us > 0): the host's
-	 * clock, the earliest time it can make its next call. A launch
-	 * returns to it one period after its issue; a synchronous copy or a
-	 * device synchronisation holds it until the GPU is done. */
-	const double launch_cycles = cfg->kernel_launch_us * cfg->clock_mhz;
-	const double launch_period_cycles = cfg->kernel_launch_period_us * cfg->clock_mhz;
-	double host_free = 0;
-	uint64_t device_in_use = 0; /* live device allocations' bytes (gpu.memory) */
+	struct run_host h = {
+		.sys = &sys, .cfg = cfg, .src = src, .stats = stats,
+		.clock_hz = cfg->clock_mhz * 1e6,
+		.launch_cycles = cfg->kernel_launch_us * cfg->clock_mhz,
+		.launch_period_cycles = cfg->kernel_launch_period_us * cfg->clock_mhz,
+	};
 	struct gpuvm_run_op op;
 	for (uint32_t i = 0; i < GPUVM_RUN_EVENTS; i++)
 		src->event_seconds[i] = -1;
 	for (;;) {
-		src->now_seconds = t / clock_hz;
+		src->now_seconds = h.t / h.clock_hz;
 		if (src->ops->next_op(src, &op, err) < 0)
 			goto out;
 		if (op.kind == GPUVM_RUN_END)
 			break;
-		if (op.device || op.kind == GPUVM_RUN_COPY_PEER ||
-		    op.kind == GPUVM_RUN_COPY_PEER_ASYNC) {
-			/* several GPUs are multi_gpu.c's: this run has one */
-			gpuvm_fail(err, "engine", 0, NULL, "the program uses GPU %u (cudaSetDevice or "
-				   "a peer copy) and this run simulates one GPU: run it on a "
-				   "system of several (--system dgx-h100-8)",
-				   op.device ? op.device : op.peer_device);
+		if (run_op(&h, &op, err))
 			goto out;
-		}
-		switch (op.kind) {
-		case GPUVM_RUN_ALLOC:
-			/* cudaMalloc fails when the board has no room left for it
-			 * (cudaErrorMemoryAllocation); managed memory oversubscribes */
-			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only &&
-			    cfg->device_memory_bytes &&
-			    op.alloc.bytes > cfg->device_memory_bytes - device_in_use) {
-				char need[32], used[32], cap[32];
-				gpuvm_format_size(op.alloc.bytes, need, sizeof need);
-				gpuvm_format_size(device_in_use, used, sizeof used);
-				gpuvm_format_size(cfg->device_memory_bytes, cap, sizeof cap);
-				gpuvm_fail(err, op.alloc.name, 0, NULL, "cudaMalloc of %s (%llu bytes) "
-					   "does not fit: %s of the %s preset's %s of device memory "
-					   "(gpu.memory) are in use (out of memory; allocate it managed "
-					   "(mem=managed) to oversubscribe)", need,
-					   (unsigned long long)op.alloc.bytes, used, cfg->name, cap);
-				goto out;
-			}
-			if (op.alloc.kind == GPUVM_ALLOC_SYSTEM && !cfg->c2c_coherent) {
-				gpuvm_fail(err, op.alloc.name, 0, "c2c.coherent",
-					   "system-allocated memory (mem=system: plain malloc memory the GPU "
-					   "reaches through the system page table) needs a coherent CPU-GPU "
-					   "link with address translation services, as NVLink-C2C on Grace "
-					   "Hopper; the %s preset's host link is PCIe, where the GPU reaches "
-					   "malloc memory only through HMM, which gpuvm does not model (set "
-					   "c2c.coherent=on for a GH200, or use mem=managed)", cfg->name);
-				goto out;
-			}
-			if (op.alloc.kind == GPUVM_ALLOC_SYSTEM) {
-				/* the SM layer and the page walks serve it as
-				 * managed memory: the UVM driver keeps its pages */
-				struct gpuvm_alloc m = op.alloc;
-				m.kind = GPUVM_ALLOC_MANAGED;
-				if (alloc_table_add(&sys.allocs, &m, err))
-					goto out;
-			} else if (alloc_table_add(&sys.allocs, &op.alloc, err))
-				goto out;
-			if (op.alloc.kind == GPUVM_ALLOC_DEVICE && !op.alloc.extent_only)
-				device_in_use += op.alloc.bytes;
-			if ((op.alloc.kind == GPUVM_ALLOC_MANAGED || op.alloc.kind == GPUVM_ALLOC_SYSTEM) &&
-			    system_track_managed(&sys, &op.alloc)) {
-				gpuvm_fail(err, op.alloc.name, 0, NULL, "out of memory for page state");
-				goto out;
-			}
-			break;
-		case GPUVM_RUN_FREE: {
-			const struct gpuvm_alloc *fa = alloc_table_find(&sys.allocs, op.alloc.base);
-			if (fa && fa->kind == GPUVM_ALLOC_DEVICE && !fa->extent_only &&
-			    fa->base == op.alloc.base)
-				device_in_use -= fa->bytes < device_in_use ? fa->bytes : device_in_use;
-			if (fa && fa->kind == GPUVM_ALLOC_MANAGED && sys.uvm_on)
-				uvm_remove_alloc(&sys.uvm, op.alloc.base);
-			alloc_table_remove(&sys.allocs, op.alloc.base);
-			break;
-		}
-		case GPUVM_RUN_COPY_H2D:
-		case GPUVM_RUN_COPY_D2H: {
-			/* Copies run between kernels (stream order): size over
-			 * bandwidth plus latency, on the host link's lane. */
-			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
-			if (launch_period_cycles > 0) /* not before the host calls it */
-				t = later(t, host_free);
-			if (h2d && sys.uvm_on && sys.uvm.c2c && uvm_is_system(&sys.uvm, op.copy_addr)) {
-				/* the host writing system-allocated memory: its
-				 * first touch places the pages in CPU memory, at
-				 * the CPU memory's rate (c2c.cpu_memory_gb_s);
-				 * with c2c.first_touch = gpu the program
-				 * initialises it in a kernel instead: nothing */
-				if (cfg->c2c_first_touch_gpu)
-					break;
-				if (uvm_host_touch(&sys.uvm, op.copy_addr, op.copy_bytes)) {
-					gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
-					goto out;
-				}
-				double end = t + (double)op.copy_bytes / (cfg->c2c_cpu_memory_gb_s * 1e9) * clock_hz;
-				stats->copy_cycles += end - t;
-				t = end;
-				host_free = later(host_free, t);
-				break;
-			}
-			if (sys.cs.used) {
-				/* after the asynchronous copies issued before it on
-				 * its lane */
-				double free_at = copy_stream_drain(&sys.cs, !h2d);
-				sync_events(&sys, src);
-				if (free_at > t)
-					t = free_at;
-			}
-			/* the link model of migrations (uvm.pcie_model), so copy-then-
-			 * execute and paging compare on the same link, behind what
-			 * the driver still moves (write-backs of evictions) */
-			double end = link_copy(&sys.link, h2d ? LINK_H2D : LINK_D2H, t, op.copy_bytes);
-			if (h2d)
-				stats->pcie_h2d_bytes += op.copy_bytes;
-			else
-				stats->pcie_d2h_bytes += op.copy_bytes;
-			const struct gpuvm_alloc *ca = alloc_table_find(&sys.allocs, op.copy_addr);
-			if (h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED && sys.uvm_on) {
-				/* cudaMemcpy into managed memory leaves its pages on the GPU */
-				uint64_t room = ca->base + ca->bytes - op.copy_addr;
-				end = uvm_copy_in(&sys.uvm, op.copy_addr,
-						  op.copy_bytes < room ? op.copy_bytes : room, t, end);
-			} else if (h2d && (!ca || ca->kind == GPUVM_ALLOC_DEVICE) && cfg->l2_copy_fill) {
-				/* the copy engine wrote it through the L2; a trace's
-				 * copies precede the allocations its first kernel makes
-				 * known (no ca yet): device memory too */
-				copy_fill(&sys, ca, &op, end);
-			}
-			stats->copy_cycles += end - t;
-			t = end;
-			host_free = later(host_free, t); /* the call returns with the copy done */
-			break;
-		}
-		case GPUVM_RUN_COPY_H2D_ASYNC:
-		case GPUVM_RUN_COPY_D2H_ASYNC: {
-			bool h2d = op.kind == GPUVM_RUN_COPY_H2D_ASYNC;
-			const struct gpuvm_alloc *ca = alloc_table_find(&sys.allocs, op.copy_addr);
-			if (!ca || ca->kind != GPUVM_ALLOC_DEVICE) {
-				gpuvm_fail(err, "engine", 0, NULL,
-					   "an asynchronous copy must be to or from device memory");
-				goto out;
-			}
-			double cycles = link_bulk_seconds(&sys.link, op.copy_bytes) *
-					clock_hz;
-			if (copy_stream_issue(&sys.cs, !h2d, t, cycles, op.event)) {
-				gpuvm_fail(err, "engine", 0, NULL,
-					   "more than %d asynchronous copies unconsumed, or event %u out of range",
-					   COPY_STREAM_PENDING, op.event);
-				goto out;
-			}
-			if (h2d && cfg->l2_copy_fill) {
-				/* its lines go into the L2 as it is issued: the kernels
-				 * that read them wait for its event, and what runs
-				 * meanwhile rarely evicts a whole copy's lines */
-				copy_fill(&sys, ca, &op, t);
-			}
-			if (h2d)
-				stats->pcie_h2d_bytes += op.copy_bytes;
-			else
-				stats->pcie_d2h_bytes += op.copy_bytes;
-			stats->async_copies++;
-			stats->async_copy_cycles += cycles + sys.link.latency_cycles;
-			break;
-		}
-		case GPUVM_RUN_DEVICE_SYNC:
-			if (sys.cs.used) {
-				/* the copy streams too */
-				double f0 = copy_stream_drain(&sys.cs, 0), f1 = copy_stream_drain(&sys.cs, 1);
-				sync_events(&sys, src);
-				t = later(t, later(f0, f1));
-			}
-			/* the host waits for the GPU; under uvm.device_sync =
-			 * writeback it also waits for the write-back of dirty
-			 * managed pages, a copy between kernels */
-			if (sys.uvm_on) {
-				double end = uvm_device_sync(&sys.uvm, t);
-				stats->copy_cycles += end - t;
-				t = end;
-			}
-			host_free = later(host_free, t);
-			break;
-		case GPUVM_RUN_KERNEL: {
-			if (op.wait_event) {
-				/* cudaStreamWaitEvent: not before its copy is in */
-				double ready = copy_stream_event_end(&sys.cs, op.wait_event);
-				sync_events(&sys, src);
-				if (ready > t) {
-					stats->async_wait_cycles += ready - t;
-					t = ready;
-				}
-			}
-			/* the overhead before the kernel starts on the GPU: the
-			 * whole launch after the work before it, or, pipelined,
-			 * what is left of it once the GPU is free */
-			double launch = launch_cycles;
-			if (launch_period_cycles > 0) {
-				launch = later(host_free + launch_cycles, t) - t;
-				host_free += launch_period_cycles;
-			}
-			double end = t;
-			double busy0 = link_lane_busy(&sys.link, LINK_H2D),
-			       busy1 = link_lane_busy(&sys.link, LINK_D2H);
-			uint64_t uvm_h2d = stats->uvm.bytes_h2d, uvm_d2h = stats->uvm.bytes_d2h;
-			if (system_run_kernel(&sys, op.kernel, t, launch, &end, err))
-				goto out;
-			if (copy_stream_pending(&sys.cs)) {
-				/* the lane time this kernel's traffic took: zero-copy
-				 * packets as held, paging at the link's bulk rate */
-				double b0 = link_lane_busy(&sys.link, LINK_H2D) - busy0 +
-					    (double)(stats->uvm.bytes_h2d - uvm_h2d) * sys.link.cycles_per_byte;
-				double b1 = link_lane_busy(&sys.link, LINK_D2H) - busy1 +
-					    (double)(stats->uvm.bytes_d2h - uvm_d2h) * sys.link.cycles_per_byte;
-				if (copy_stream_span(&sys.cs, t, end, b0, b1)) {
-					gpuvm_fail(err, "engine", 0, NULL, "out of memory for copy streams");
-					goto out;
-				}
-			}
-			stats->kernel_cycles += end - t;
-			t = end;
-			break;
-		}
-		case GPUVM_RUN_COPY_PEER:
-		case GPUVM_RUN_COPY_PEER_ASYNC:
-		case GPUVM_RUN_END:
-			break;
-		}
 	}
-	if (sys.cs.used) {
-		/* the run ends when the last copy has */
-		double f0 = copy_stream_drain(&sys.cs, 0), f1 = copy_stream_drain(&sys.cs, 1);
-		sync_events(&sys, src);
-		t = later(t, later(f0, f1));
-	}
-	if (sys.uvm_on) {
-		uvm_finish(&sys.uvm);
-		stats->pcie_h2d_bytes += stats->uvm.bytes_h2d;
-		stats->pcie_d2h_bytes += stats->uvm.bytes_d2h;
-		if (sys.uvm.oom) {
-			gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
-			goto out;
-		}
-	}
-	if (sys.link.oom) {
-		gpuvm_fail(err, "engine", 0, NULL, "out of memory for the host link's lanes");
+	if (run_end(&h, err))
 		goto out;
-	}
-	memsys_sync_stats(&sys.mem);
-	stats->sim_cycles = t;
-	stats->sim_seconds = t / (cfg->clock_mhz * 1e6);
-	if (src->ops->result)
-		src->ops->result(src, stats->result, sizeof stats->result);
-	if (src->ops->work_items)
-		stats->work_items = src->ops->work_items(src);
 	rc = 0;
 out:
 	system_free(&sys);

@@ -158,7 +158,7 @@ int system_init(struct system *sys, const struct gpuvm_config *cfg, struct gpuvm
 		return -1;
 	if (link_init(&sys->link, cfg, stats))
 		return -1;
-	copy_stream_init(&sys->cs, sys->link.latency_cycles);
+	copy_stream_init(&sys->cs, sys->link.spec.latency_cycles);
 	if (event_queue_init(&sys->events, cfg->sms * cfg->max_warps_per_sm))
 		return -1;
 	struct sm_ports ports = {.xlat = &sys->xlat, .mem = &sys->mem, .link = &sys->link,

@@ -322,6 +322,50 @@ static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm,
 static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
 							    uint64_t addr, double t);
 
+/* The slow variant's lookup (level_step): the sharing analysis and the
+ * scheme's on_lookup see it; an entry still being filled (tlb.l1_in_flight
+ * = miss, first level) or whose fill was asked for after this lookup
+ * misses, and *filling names it (the entry keeps the earlier of the two
+ * fills). The entry found, or TLB_NIL; *hit as tlb_access's. */
+static inline __attribute__((always_inline)) uint32_t
+lookup_slow(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag, double t, double looked,
+	    uint32_t *filling, bool *future, bool *hit)
+{
+	struct xlat_level *xl = &x->level[l];
+	struct tlb *tlb = &xl->inst[inst].tlb;
+	const struct xlat_peer_ops *ops = xl->peer_ops;
+	if (l == 0 && x->sharing)
+		sharing_observe(x, xl, inst, tag, t);
+	if (ops && ops->on_lookup)
+		ops->on_lookup(xl->peer, inst, tag);
+	uint32_t id = tlb_find(tlb, tag);
+	if (id != TLB_NIL && l == 0 && x->l1_in_flight_miss && tlb->ready[id] > looked) {
+		*filling = id;
+		id = TLB_NIL;
+	}
+	/* a fill asked for after this lookup (below) */
+	*future = id != TLB_NIL && tlb->started[id] > looked;
+	if (*future) {
+		*filling = id;
+		id = TLB_NIL;
+	}
+	*hit = id != TLB_NIL;
+	if (*hit)
+		tlb_access(tlb, tag, hit); /* a hit: makes it most recently used */
+	return id;
+}
+
+/* A remote answer's fill of entry id (slow variant, installed at miss
+ * time): ready at ready, asked for at looked; an entry that was still
+ * being filled (was_filling) keeps the earlier of the two fills. */
+static inline __attribute__((always_inline)) void fill_times(struct tlb *tlb, uint32_t id,
+							     bool was_filling, double ready,
+							     double looked)
+{
+	tlb->ready[id] = was_filling ? fmin(tlb->ready[id], ready) : ready;
+	tlb->started[id] = was_filling ? fmin(tlb->started[id], looked) : looked;
+}
+
 /* One level's lookup and, on a miss, its MSHR and the levels below: the
  * one walk path, in two variants fixed at compile time by slow (a
  * constant at every call).
@@ -357,24 +401,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	if (slow) {
 		inst = (uint32_t)(in - xl->inst);
 		ops = xl->peer_ops;
-		if (l == 0 && x->sharing)
-			sharing_observe(x, xl, inst, tag, t);
-		if (ops && ops->on_lookup)
-			ops->on_lookup(xl->peer, inst, tag);
-		id = tlb_find(tlb, tag);
-		if (id != TLB_NIL && l == 0 && x->l1_in_flight_miss && tlb->ready[id] > looked) {
-			filling = id;
-			id = TLB_NIL;
-		}
-		/* a fill asked for after this lookup (below) */
-		future = id != TLB_NIL && tlb->started[id] > looked;
-		if (future) {
-			filling = id;
-			id = TLB_NIL;
-		}
-		hit = id != TLB_NIL;
-		if (hit)
-			tlb_access(tlb, tag, &hit); /* a hit: makes it most recently used */
+		id = lookup_slow(x, l, inst, tag, t, looked, &filling, &future, &hit);
 	} else {
 		id = tlb_access(tlb, tag, &hit);
 		/* An entry whose fill was asked for after this lookup (another
@@ -414,10 +441,8 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 			xl->stats->remote_hits++;
 			if (fill) {
 				xl->stats->remote_fills++;
-				uint32_t fid = install(x, l, in, tag);
-				tlb->ready[fid] = filling == TLB_NIL ? done : fmin(tlb->ready[fid], done);
-				tlb->started[fid] = filling == TLB_NIL
-						    ? looked : fmin(tlb->started[fid], looked);
+				fill_times(tlb, install(x, l, in, tag), filling != TLB_NIL, done,
+					   looked);
 			}
 			rsp.done = rsp.answered = done;
 			rsp.fill_max = UINT64_MAX;
