@@ -50,7 +50,8 @@
 #                    table).
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
-#   check.sh quick   the unit and cli labels in one Release build (build-check/).
+#   check.sh quick   the unit and cli labels in one Release build (build-check/;
+#                    only the targets those tests run).
 #   check.sh selections  print each pass's ctest selection (no build, no run;
 #                    tests/cli/check_passes.sh checks every test is in one)
 #
@@ -247,7 +248,7 @@ full | sanitize)
 	}
 	;;
 quick)
-	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$"
+	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$" tested
 	;;
 *)
 	echo "usage: check.sh full|sanitize|tsan|quick|selections" >&2
