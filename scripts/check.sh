@@ -5,7 +5,10 @@
 #                       invariant checks on, no recovery: any report fails the
 #                       test), with clang where installed (its UBSan sees more
 #                       than gcc's: a non-zero offset applied to a null pointer,
-#                       float-to-integer overflow), else gcc; every test but
+#                       float-to-integer overflow), else gcc. What it must
+#                       cover: every code path once, for memory errors and
+#                       undefined behaviour, which a small input reaches as
+#                       well as a large one; not the sizes. So every test but
 #                       the labels fidelity (tens of full-size model runs that
 #                       take 20+ minutes under ASan on two cores and exercise
 #                       the code paths the cli and unit tests already run) and
@@ -14,26 +17,43 @@
 #                       test of that command; tests/CMakeLists.txt names
 #                       the long tests). cli scripts with a long end-to-end job run a
 #                       smaller case here (GPUVM_TEST_SANITIZED=1: validate,
-#                       calibrate, threads): the code paths, not the sizes;
+#                       calibrate, threads, trace_threads): the code paths,
+#                       not the sizes. It builds only what those tests run
+#                       (not the fidelity tests' executables);
 #                    2. plain Release build (build-check/), every test, each
-#                       at its full size;
+#                       at its full size: the build users run (the SIMT
+#                       executor's shared run stack exists only without
+#                       ASan), and the one pass that checks the numbers at
+#                       the sizes the assertions were set for;
 #                    3. ThreadSanitizer build (build-tsan/, clang where
-#                       installed), the tests whose code runs threads (the
+#                       installed; the CLI and the threaded unit tests only).
+#                       What it must cover: the code that runs threads (the
 #                       windowed barrier's pipe and pools, the SIMT workers,
-#                       the trace reader ahead), with the smaller cases too
-#                       (cli_threads: 1 and 3 threads): a data race fails them.
+#                       the trace reader ahead), with more than one thread,
+#                       for data races; a race fails the run that has it.
+#                       So the threaded tests, and in cli_threads and
+#                       cli_trace_threads (GPUVM_TEST_TSAN=1) the runs on 3
+#                       threads alone: their comparisons with one thread
+#                       are passes 1 and 2's, which run them.
 #                       Where this kernel's address layout keeps TSan from
 #                       starting, it retries without address randomisation
 #                       (setarch -R), else reports the pass skipped.
 #                    Every pass runs, whatever the ones before give; every
-#                    test runs in at least one pass (the Release one).
+#                    test runs in at least one pass (the Release one;
+#                    cli_check_passes checks the three selections' union).
+#                    ctest starts the costliest tests first (their COST,
+#                    from tests/CMakeLists.txt's table), so that no long
+#                    test starts last and holds a pass alone.
 #                    Each pass prints its time left after each test
 #                    (scripts/check-eta.awk: the tests' times in the last
 #                    run of that build directory, else tests/CMakeLists.txt's
 #                    table).
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
-#   check.sh quick   the unit and cli labels in one Release build (build-check/).
+#   check.sh quick   the unit and cli labels in one Release build (build-check/;
+#                    only the targets those tests run).
+#   check.sh selections  print each pass's ctest selection (no build, no run;
+#                    tests/cli/check_passes.sh checks every test is in one)
 #
 # Ends with a summary: per pass, the build's status, tests passed / failed /
 # total, failed test names and the wall time; exits 1 if any pass failed.
@@ -49,6 +69,7 @@ CMAKE=${CMAKE:-cmake}
 CTEST_JOBS=${CTEST_JOBS:-2}
 
 declare -a SUMMARY=()
+CPU_TOTAL=0
 # mawk (Debian's awk) reads a pipe in blocks unless interactive: the time
 # left would come in bursts
 ETA_AWK=(awk)
@@ -59,11 +80,33 @@ fmt_time() {
 	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
 }
 
+# children_cpu: CHILDREN_CPU_S = CPU seconds (user + sys) of every process
+# this script has waited for so far, the builds' compilers and ctest's tests
+# included (bash's times builtin, run in this shell: in a $(...) subshell
+# it would start at 0). A pass's CPU tells its wall time on an idle
+# machine where the wall time on a shared, loaded one cannot: at best
+# CPU / cores.
+CPU_TIMES=$(mktemp "${TMPDIR:-/tmp}/gpuvm-check-times.XXXXXX")
+trap 'rm -f "$CPU_TIMES"' EXIT
+CHILDREN_CPU_S=0
+children_cpu() {
+	times >"$CPU_TIMES"
+	# second line: the children's user and sys, as 1m2.345s 0m0.678s
+	CHILDREN_CPU_S=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%d\n", t + 0.5 }' "$CPU_TIMES")
+}
+
 # run_pass TITLE BUILD_DIR "CMAKE_ARGS" "CTEST_ARGS" ["TARGETS" ["PREFIX"]]
-# TARGETS: build only these (default all); PREFIX: a command ctest runs under
+# TARGETS: build only these (default all; "tested": what the tests
+# CTEST_ARGS selects run); PREFIX: a command ctest runs under
 run_pass() {
 	local title=$1 dir=$2 cmake_args=$3 ctest_args=$4 targets=${5:-} prefix=${6:-}
-	local start=$SECONDS line status
+	# (from PASS_T0 and PASS_CPU0 where the caller began the pass earlier:
+	# the TSan pass's probe build compiles most of its build)
+	local start=${PASS_T0:-$SECONDS} line status cpu0=${PASS_CPU0:-} cpu_build cpu_tests
+	children_cpu
+	[ -n "$cpu0" ] || cpu0=$CHILDREN_CPU_S
+	PASS_T0= PASS_CPU0=
 	echo "==== $title: configure and build in $dir/"
 	# shellcheck disable=SC2086
 	mkdir -p "$dir"
@@ -73,7 +116,19 @@ run_pass() {
 		failed_passes=$((failed_passes + 1))
 		return
 	fi
-	local target_args=()
+	local target_args=() names t
+	if [ "$targets" = tested ]; then
+		# what the selected tests run: their own executables (a unit test
+		# or fuzz replay is named as its target) and, for cli tests, the
+		# CLI and the libraries cli_install installs; not the rest (the
+		# fidelity tests' executables in the ASan pass)
+		# shellcheck disable=SC2086
+		names=$(cd "$dir" && ctest -N $ctest_args | sed -nE 's/^ *Test +#[0-9]+: +([^ ]+).*/\1/p')
+		targets="gpuvm gpuvm_core gpuvm_shared"
+		for t in $names; do
+			case $t in cli_*) ;; *) targets="$targets $t" ;; esac
+		done
+	fi
 	for t in $targets; do
 		target_args+=(--target "$t")
 	done
@@ -82,6 +137,8 @@ run_pass() {
 		failed_passes=$((failed_passes + 1))
 		return
 	fi
+	children_cpu
+	cpu_build=$((CHILDREN_CPU_S - cpu0))
 	echo "==== $title: ctest -j$CTEST_JOBS $ctest_args"
 	# the time left after each test (scripts/check-eta.awk), from the
 	# tests this run will run and their times in the last run here
@@ -106,12 +163,16 @@ run_pass() {
 	local names
 	names=$(awk '/The following tests FAILED/ { f = 1; next } f && /^[[:space:]]+[0-9]+ - / { print $3 }' \
 		"$dir/check.log" | tr '\n' ' ')
+	children_cpu
+	cpu_tests=$((CHILDREN_CPU_S - cpu0 - cpu_build))
+	local cpu="CPU $(fmt_time $((cpu_build + cpu_tests))): build $(fmt_time "$cpu_build"), tests $(fmt_time "$cpu_tests")"
 	if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$total" -eq 0 ]; then
 		failed_passes=$((failed_passes + 1))
-		SUMMARY+=("$title: FAILED: $passed passed, $failed failed of $total (${names% }), $(fmt_time $((SECONDS - start)))")
+		SUMMARY+=("$title: FAILED: $passed passed, $failed failed of $total (${names% }), $(fmt_time $((SECONDS - start))) ($cpu)")
 	else
-		SUMMARY+=("$title: ok: $passed passed, 0 failed of $total, $(fmt_time $((SECONDS - start)))")
+		SUMMARY+=("$title: ok: $passed passed, 0 failed of $total, $(fmt_time $((SECONDS - start))) ($cpu)")
 	fi
+	CPU_TOTAL=$((CPU_TOTAL + cpu_build + cpu_tests))
 }
 
 san_cc= san_name=gcc
@@ -123,16 +184,24 @@ fi
 # first report: its exit code fails the test).
 TSAN_UNIT="test_window test_window_lagged test_window_split test_simt_par test_par_window test_worker_pool test_graph"
 TSAN_CLI="threads trace_threads"
-tsan_pass() {
-	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"
+tsan_regex() {
 	local re="" t
 	for t in $TSAN_UNIT; do re="$re|$t"; done
 	for t in $TSAN_CLI; do re="$re|cli_$t"; done
-	re="^(${re#|})\$"
+	echo "^(${re#|})\$"
+}
+# Pass 1's selection: all but the labels fidelity and long (the header says why)
+ASAN_SELECT="-LE ^(fidelity|long)$"
+tsan_pass() {
+	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"
+	local re
+	re=$(tsan_regex)
 	# TSan maps its shadow at fixed addresses: a kernel with more mmap
 	# randomisation than the runtime knows stops it at start ("unexpected
 	# memory mapping"); a probe run tells, and setarch -R turns it off
 	local prefix="" probe
+	children_cpu
+	PASS_T0=$SECONDS PASS_CPU0=$CHILDREN_CPU_S
 	mkdir -p "$dir"
 	if $CMAKE -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DGPUVM_SANITIZE=OFF -DGPUVM_TSAN=ON \
 		$san_cc >"$dir/configure.log" 2>&1 &&
@@ -143,6 +212,7 @@ tsan_pass() {
 			if ! probe=$($prefix "$dir/tests/test_worker_pool" 2>&1) ||
 				grep -q "FATAL: ThreadSanitizer" <<<"$probe"; then
 				SUMMARY+=("$title: skipped: ThreadSanitizer cannot start on this kernel ($(grep -m1 FATAL <<<"$probe"))")
+				PASS_T0= PASS_CPU0=
 				return
 			fi
 		fi
@@ -156,30 +226,38 @@ case "$MODE" in
 tsan)
 	tsan_pass
 	;;
+selections)
+	# each pass's ctest selection, for tests/cli/check_passes.sh (every
+	# test in at least one pass, the TSan list naming tests that exist)
+	printf 'asan\t%s\nrelease\t\ntsan\t-R %s\n' "$ASAN_SELECT" "$(tsan_regex)"
+	printf 'tsan-names\t%s\n' "$TSAN_UNIT $(for t in $TSAN_CLI; do printf 'cli_%s ' "$t"; done)"
+	exit 0
+	;;
 full | sanitize)
 	# leaks are errors; UBSan stops at the first report with a stack
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 		ETA_FACTOR=3 run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
-		"-DGPUVM_SANITIZE=ON $san_cc" "-LE ^(fidelity|long)$"
+		"-DGPUVM_SANITIZE=ON $san_cc" "$ASAN_SELECT" tested
 	[ "$MODE" = sanitize ] && MODE="sanitize only" || {
-		# again without sanitizers: the SIMT executor's shared run stack (the
-		# path users run) exists only in builds without AddressSanitizer
+		# again without sanitizers, every test at its full size: the SIMT
+		# executor's shared run stack (the path users run) exists only in
+		# builds without AddressSanitizer
 		run_pass "pass 2/3, Release" build-check "-DGPUVM_SANITIZE=OFF" ""
 		tsan_pass
 	}
 	;;
 quick)
-	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$"
+	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$" tested
 	;;
 *)
-	echo "usage: check.sh full|sanitize|tsan|quick" >&2
+	echo "usage: check.sh full|sanitize|tsan|quick|selections" >&2
 	exit 2
 	;;
 esac
 
 echo
-echo "==== make check summary ($MODE; ctest -j$CTEST_JOBS on $(nproc 2>/dev/null || echo '?') cores, total $(fmt_time "$SECONDS"))"
+echo "==== make check summary ($MODE; ctest -j$CTEST_JOBS on $(nproc 2>/dev/null || echo '?') cores, total $(fmt_time "$SECONDS"), CPU $(fmt_time "$CPU_TOTAL"))"
 for s in "${SUMMARY[@]}"; do
 	echo "  $s"
 done
