@@ -68,6 +68,13 @@ struct gpuvm_system_stats {
 	uint64_t peer_nvlink_bytes; /* over NVLink / NVSwitch */
 	uint64_t peer_host_bytes;  /* staged through host memory (no GPU-GPU link) */
 	double peer_copy_seconds;  /* their busy time, summed */
+	/* managed memory shared by the GPUs (reported when managed is set) */
+	bool managed;                  /* a managed allocation was made */
+	uint64_t uvm_peer_pages;       /* pages migrated GPU to GPU (faults, prefetches) */
+	uint64_t uvm_peer_nvlink_bytes; /* ... their bytes over NVLink / NVSwitch */
+	uint64_t uvm_peer_host_bytes;  /* ... staged through host memory (no GPU-GPU link) */
+	uint64_t uvm_invalidated_pages; /* pages a GPU lost to another's migration */
+	uint64_t managed_serialized_kernels; /* kernels held for another GPU's (docs/systems.md) */
 	char result[256];
 	uint64_t work_items;
 	double wall_seconds;

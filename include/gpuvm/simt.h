@@ -379,6 +379,15 @@ unsigned simt_get_device(struct simt_host *h);
  * both are ordered after the work before them on both GPUs. */
 int simt_memcpy_peer(struct simt_host *h, void *dst, const void *src, uint64_t bytes);
 int simt_memcpy_peer_async(struct simt_host *h, void *dst, const void *src, uint64_t bytes);
+/* cudaMemPrefetchAsync(p, bytes, device) of managed memory: its pages
+ * move to GPU device (a GPU of the system; the stream is that GPU's), or
+ * to the CPU with SIMT_CPU_DEVICE (the stream is the current GPU's),
+ * without far faults: from the host over the GPU's host link, or from the
+ * GPU holding them over the GPUs' link (src/system/multi_gpu.c). The host
+ * goes on at once; the GPU's next kernel, copy or synchronisation waits
+ * for it. Managed allocations only. */
+#define SIMT_CPU_DEVICE (-1) /* cudaCpuDeviceId */
+int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */
 int simt_device_sync(struct simt_host *h); /* the current GPU (simt_set_device) */

@@ -278,6 +278,20 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			t = end;
 			break;
 		}
+		case GPUVM_RUN_PREFETCH: {
+			/* cudaMemPrefetchAsync: in stream order, the host goes on */
+			const struct gpuvm_alloc *ca = alloc_table_find(&sys.allocs, op.copy_addr);
+			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED || !sys.uvm_on) {
+				gpuvm_fail(err, "engine", 0, NULL, "cudaMemPrefetchAsync of memory "
+					   "that is not managed");
+				goto out;
+			}
+			uint64_t room = ca->base + ca->bytes - op.copy_addr;
+			uint64_t bytes = op.copy_bytes < room ? op.copy_bytes : room;
+			t = op.prefetch_to_cpu ? uvm_prefetch_to_host(&sys.uvm, op.copy_addr, bytes, t)
+					       : uvm_prefetch_range(&sys.uvm, op.copy_addr, bytes, t);
+			break;
+		}
 		case GPUVM_RUN_COPY_PEER:
 		case GPUVM_RUN_COPY_PEER_ASYNC:
 		case GPUVM_RUN_END:

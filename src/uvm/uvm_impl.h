@@ -63,6 +63,10 @@ void uvm_util_add(struct uvm *u, bool h2d, double s, double e);
 double uvm_lane_book(struct uvm *u, struct link_lane *l, double t, double *hold);
 /* One transfer on a serial lane, not before t; returns its end. */
 double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes);
+/* Several GPUs: a migration of bytes from GPU processor src to this GPU,
+ * ready at t, over the engine's GPU-GPU route (uvm_shared.peer_copy);
+ * returns its end. */
+double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes);
 
 /* ---- uvm_evict.c: frames ---- */
 
