@@ -10,7 +10,10 @@
  *    serialisation of multi_gpu.c kernel_op);
  *  - cudaMemPrefetchAsync to a GPU moves the pages before the kernel, over
  *    the peer route from the GPU holding them, and to the CPU takes them
- *    off the GPU (simt_prefetch). */
+ *    off the GPU (simt_prefetch);
+ *  - cudaMemAdviseSetReadMostly: GPU 1 reads a copy and GPU 0 keeps its
+ *    own (read duplication), and a write collapses the page to the writer
+ *    (simt_mem_advise). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,12 +54,26 @@ SIMT_KERNEL_ANY_ORDER(read_kernel, struct read_args, p)
 		ST(p.out, i, 2.0f * LD(p.x, i));
 }
 
+struct write_args {
+	float *x;
+	unsigned n;
+};
+
+SIMT_KERNEL_ANY_ORDER(write_kernel, struct write_args, p)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		ST(p.x, i, 1.0f);
+}
+
 enum prog {
 	ZERO_THEN_ONE,     /* GPU 0 reads x, then GPU 1 */
 	ZERO_ONE_ZERO,     /* ... then GPU 0 again */
 	BACK_TO_BACK,      /* GPU 0 and GPU 1 launched without a sync between */
 	PREFETCH_ONE,      /* GPU 0 reads x; x prefetched to GPU 1; GPU 1 reads it */
 	PREFETCH_CPU,      /* GPU 0 reads x; x prefetched to the CPU; GPU 1 reads it */
+	RM_ZERO_ONE_ZERO,  /* ZERO_ONE_ZERO with x read-mostly */
+	RM_WRITE,          /* read-mostly: GPU 0, GPU 1 read, GPU 1 writes x, GPU 0 reads */
 };
 
 struct ctx {
@@ -81,6 +98,9 @@ static int program(struct simt_host *h, void *user)
 		return -1;
 	for (unsigned i = 0; i < ELEMS; i++)
 		x[i] = (float)(i & 255);
+	if ((k == RM_ZERO_ONE_ZERO || k == RM_WRITE) &&
+	    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_READ_MOSTLY, 0))
+		return -1;
 	if (launch_read(h, x, o0))
 		return -1;
 	if (k != BACK_TO_BACK && simt_device_sync(h))
@@ -91,8 +111,14 @@ static int program(struct simt_host *h, void *user)
 		return -1;
 	if (simt_set_device(h, 1) || launch_read(h, x, o1))
 		return -1;
-	if (k == ZERO_ONE_ZERO &&
+	if ((k == ZERO_ONE_ZERO || k == RM_ZERO_ONE_ZERO) &&
 	    (simt_device_sync(h) || simt_set_device(h, 0) || launch_read(h, x, o0)))
+		return -1;
+	struct write_args w = {x, ELEMS};
+	if (k == RM_WRITE &&
+	    (simt_device_sync(h) ||
+	     SIMT_LAUNCH(h, write_kernel, simt_dim3(ELEMS / 256, 1, 1), simt_dim3(256, 1, 1), w) ||
+	     simt_device_sync(h) || simt_set_device(h, 0) || launch_read(h, x, o0)))
 		return -1;
 	return 0;
 }
@@ -250,6 +276,46 @@ static void test_prefetch_to_cpu(void **state)
 	release(r);
 }
 
+/* read-mostly: GPU 1 gets a copy from GPU 0, which keeps its own: GPU 0
+ * reads x again without a fault (ZERO_ONE_ZERO migrates it back) */
+static void test_read_mostly_duplicates(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, RM_ZERO_ONE_ZERO);
+	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	if (r->out.uvm_peer_pages != PAGES)
+		fail_msg("%llu pages GPU to GPU, want %u (one copy)",
+			 (unsigned long long)r->out.uvm_peer_pages, PAGES);
+	assert_true(r->out.uvm_duplicated_pages == 2 * PAGES); /* GPU 0's from the host, GPU 1's */
+	assert_true(r->out.uvm_invalidated_pages == 0);
+	if (r->stats[0].uvm.far_faults != once->stats[0].uvm.far_faults)
+		fail_msg("GPU 0 faulted reading its copy again: %llu far faults, %llu reading once",
+			 (unsigned long long)r->stats[0].uvm.far_faults,
+			 (unsigned long long)once->stats[0].uvm.far_faults);
+	release(r);
+	release(once);
+}
+
+/* read-mostly: GPU 1's write collapses every page to it; GPU 0 then faults
+ * x back from GPU 1 */
+static void test_write_collapses_duplicates(void **state)
+{
+	(void)state;
+	struct run *w = run_ok(nvlinked, RM_WRITE);
+	struct run *r = run_ok(nvlinked, RM_ZERO_ONE_ZERO);
+	if (w->out.uvm_collapsed_pages != PAGES)
+		fail_msg("%llu pages collapsed, want %u", (unsigned long long)w->out.uvm_collapsed_pages,
+			 PAGES);
+	assert_true(w->out.uvm_invalidated_pages >= PAGES); /* GPU 0's copies */
+	assert_true(w->out.uvm_peer_pages == 2 * PAGES);     /* the copy, then back to GPU 0 */
+	if (!(w->stats[0].uvm.far_faults > r->stats[0].uvm.far_faults))
+		fail_msg("GPU 0 after GPU 1's write: %llu far faults, %llu without the write",
+			 (unsigned long long)w->stats[0].uvm.far_faults,
+			 (unsigned long long)r->stats[0].uvm.far_faults);
+	release(w);
+	release(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +325,8 @@ int main(void)
 		cmocka_unit_test(test_managed_kernels_serialised),
 		cmocka_unit_test(test_prefetch_to_gpu),
 		cmocka_unit_test(test_prefetch_to_cpu),
+		cmocka_unit_test(test_read_mostly_duplicates),
+		cmocka_unit_test(test_write_collapses_duplicates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

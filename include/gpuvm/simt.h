@@ -388,6 +388,14 @@ int simt_memcpy_peer_async(struct simt_host *h, void *dst, const void *src, uint
  * for it. Managed allocations only. */
 #define SIMT_CPU_DEVICE (-1) /* cudaCpuDeviceId */
 int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device);
+/* cudaMemAdvise(p, bytes, advice, device) of managed memory; advice
+ * SIMT_ADVISE_READ_MOSTLY (cudaMemAdviseSetReadMostly; device unused):
+ * on a system of several GPUs each GPU reading a page gets a copy of its
+ * own and the others keep theirs; a write collapses the page to the
+ * writer (docs/systems.md "Managed memory on several GPUs"). On one GPU
+ * it changes nothing (the host's accesses are not simulated). */
+#define SIMT_ADVISE_READ_MOSTLY 1
+int simt_mem_advise(struct simt_host *h, const void *p, uint64_t bytes, int advice, int device);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */
 int simt_device_sync(struct simt_host *h); /* the current GPU (simt_set_device) */

@@ -262,7 +262,13 @@ enum gpuvm_run_op_kind {
 	 * device's stream); the host goes on at once, the GPU's next work
 	 * waits for it */
 	GPUVM_RUN_PREFETCH,       /* copy_addr, copy_bytes, device, prefetch_to_cpu */
+	/* cudaMemAdvise of copy_bytes of managed memory at copy_addr:
+	 * advice, one of GPUVM_ADVISE_* */
+	GPUVM_RUN_ADVISE,         /* copy_addr, copy_bytes, advice */
 };
+
+/* cudaMemAdvise's advice (GPUVM_RUN_ADVISE) */
+#define GPUVM_ADVISE_READ_MOSTLY 1u /* cudaMemAdviseSetReadMostly: read duplication */
 
 /* GPUs of one run at most (cudaSetDevice's range; systems hold up to
  * GPUVM_SYS_MAX_GPUS, gpuvm/sysdesc.h) */
@@ -285,6 +291,7 @@ struct gpuvm_run_op {
 	uint32_t device, peer_device;
 	uint64_t peer_addr;
 	bool prefetch_to_cpu; /* GPUVM_RUN_PREFETCH: to the CPU (cudaCpuDeviceId) */
+	uint32_t advice;      /* GPUVM_RUN_ADVISE: GPUVM_ADVISE_* */
 };
 
 /* A workload or trace: yields run operations in program order. */

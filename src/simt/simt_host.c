@@ -361,6 +361,31 @@ int simt_prefetch(struct simt_host *h, const void *mem, uint64_t bytes, int devi
 	return post(p, &op);
 }
 
+int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int advice, int device)
+{
+	(void)device;
+	struct simt_program *p = prog(h);
+	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
+	if (!b || b->kind != GPUVM_ALLOC_MANAGED)
+		return simt_fail(h, "cudaMemAdvise of %llu bytes outside every managed allocation",
+				 (unsigned long long)bytes);
+	if (advice != SIMT_ADVISE_READ_MOSTLY)
+		return simt_fail(h, "cudaMemAdvise advice %d: only SIMT_ADVISE_READ_MOSTLY is "
+				 "modelled (issue 78)", advice);
+	if (p->aborting || p->failed)
+		return -1;
+	if (!bytes)
+		return 0;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_ADVISE;
+	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_bytes = bytes;
+	op.advice = GPUVM_ADVISE_READ_MOSTLY;
+	op.device = p->device;
+	return post(p, &op);
+}
+
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes)
 {

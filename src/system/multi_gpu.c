@@ -408,6 +408,16 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			if (prefetch_op(g, &op, host_s, mm, err))
 				return -1;
 			break;
+		case GPUVM_RUN_ADVISE: {
+			/* read-mostly: the GPUs' later takes of its pages duplicate */
+			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
+			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
+				return gpuvm_fail(err, "engine", 0, NULL,
+						  "cudaMemAdvise of memory that is not managed");
+			if (uvm_shared_read_mostly(&mm->sh, op.copy_addr, op.copy_bytes))
+				return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+			break;
+		}
 		case GPUVM_RUN_END:
 			break;
 		}
@@ -435,6 +445,7 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	out->managed = false;
 	out->uvm_peer_pages = out->uvm_peer_nvlink_bytes = out->uvm_peer_host_bytes = 0;
 	out->uvm_invalidated_pages = out->managed_serialized_kernels = 0;
+	out->uvm_duplicated_pages = out->uvm_collapsed_pages = 0;
 	/* struct system's components sit on lines of their own (_Alignas(64)) */
 	size_t bytes = ((n * sizeof(struct gpu_dev) + 63) / 64) * 64;
 	struct gpu_dev *devs = aligned_alloc(_Alignof(struct gpu_dev), bytes);
@@ -504,6 +515,8 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	out->sim_seconds = end;
 	out->uvm_peer_pages = mm.sh.peer_pages;
 	out->uvm_invalidated_pages = mm.sh.invalidated_pages;
+	out->uvm_duplicated_pages = mm.sh.duplicated_pages;
+	out->uvm_collapsed_pages = mm.sh.collapsed_pages;
 	if (src->ops->result)
 		src->ops->result(src, out->result, sizeof out->result);
 	if (src->ops->work_items)

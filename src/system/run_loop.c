@@ -292,6 +292,9 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 					       : uvm_prefetch_range(&sys.uvm, op.copy_addr, bytes, t);
 			break;
 		}
+		case GPUVM_RUN_ADVISE:
+			/* read-mostly on one GPU: the host's copy is never read
+			 * here (no CPU access is simulated), so nothing changes */
 		case GPUVM_RUN_COPY_PEER:
 		case GPUVM_RUN_COPY_PEER_ASYNC:
 		case GPUVM_RUN_END:

@@ -271,13 +271,13 @@ void uvm_invalidate_taken(struct uvm *u)
 	sh->stale &= ~(1ull << (u->proc - 1));
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		struct uvm_block *b = u->sp.blocks[i];
-		const uint8_t *own = uvm_shared_block(sh, b->base);
+		const struct uvm_shared_blk *own = uvm_shared_block(sh, b->base);
 		if (!b->resident_count || !own)
 			continue;
 		uvm_mask m = {0};
 		for (uint32_t p = mask_next(b->resident, 0, true); p < UVM_BLOCK_PAGES;
 		     p = mask_next(b->resident, p + 1, true))
-			if (own[p] != u->proc)
+			if (!uvm_shared_holds(own, p, u->proc))
 				mask_set(m, p);
 		uint32_t n = mask_count(m);
 		if (!n)

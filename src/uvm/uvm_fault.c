@@ -540,6 +540,12 @@ static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE, w, bit);
 		if (u->evict->on_write && u->evict->on_write(u->evict_state, b, p))
 			u->oom = true;
+		/* several GPUs, read-mostly: a store to a duplicated page
+		 * collapses it here (the others lose theirs), after the fault
+		 * that upgrades the read-only mapping */
+		if (__builtin_expect(u->shared != NULL, 0) && u->shared->n_read_mostly &&
+		    uvm_shared_write(u->shared, b->base, p, u->proc))
+			t += u->fault_latency_cycles;
 	}
 	if (u->evict->on_access)
 		u->evict->on_access(u->evict_state, b, p);

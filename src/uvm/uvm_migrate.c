@@ -22,11 +22,19 @@
 
 /* ---- migration ---------------------------------------------------------- */
 
-/* Several GPUs: whether a page held by processor owner comes from
- * another GPU (else from the host, over this GPU's host link). */
+/* Several GPUs: whether a page whose source (uvm_shared_source) is
+ * processor owner comes from another GPU (else from the host, over this
+ * GPU's host link). */
 static inline bool from_peer(const struct uvm *u, uint32_t owner)
 {
 	return owner != UVM_PROC_CPU && owner != u->proc;
+}
+
+/* Where page p comes from (own: the block's shared state, NULL on one GPU
+ * or a block no GPU has held: the host). */
+static inline uint32_t src_of(const struct uvm *u, const struct uvm_shared_blk *own, uint32_t p)
+{
+	return own ? uvm_shared_source(own, p, u->proc) : UVM_PROC_CPU;
 }
 
 /* Moves page p of b and what the prefetcher adds, starting once the batch
@@ -66,14 +74,15 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	bool first = u->polled && mask_test(mv, p);
 	/* several GPUs: where each page comes from (the CPU, or another GPU
 	 * over the peer route); NULL: every page from the host */
-	const uint8_t *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
+	const struct uvm_shared_blk *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
 	if (first) {
 		/* Zheng's GMMU (seeds/003 3.1, 4): the far fault fetches its
 		 * page; what the prefetcher adds follows it, so prefetching
 		 * never delays the faulting access (UVMSmart and the serial
 		 * handler keep address order, the page cut after the fault) */
-		arrival = own && from_peer(u, own[p]) ? uvm_peer_transfer(u, own[p], start, UVM_PAGE_BYTES)
-						      : uvm_lane_transfer(u, true, start, UVM_PAGE_BYTES);
+		uint32_t sp = src_of(u, own, p);
+		arrival = from_peer(u, sp) ? uvm_peer_transfer(u, sp, start, UVM_PAGE_BYTES)
+					   : uvm_lane_transfer(u, true, start, UVM_PAGE_BYTES);
 		b->arrive[p] = arrival;
 		if (arrival > b->arrive_max)
 			b->arrive_max = arrival;
@@ -86,13 +95,14 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		double done;
 		if (own) { /* and where the source changes */
 			for (uint32_t q = i + 1; q < j; q++)
-				if (own[q] != own[i]) {
+				if (src_of(u, own, q) != src_of(u, own, i)) {
 					j = q;
 					break;
 				}
 		}
-		if (own && from_peer(u, own[i]))
-			done = uvm_peer_transfer(u, own[i], start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
+		uint32_t si = src_of(u, own, i);
+		if (from_peer(u, si))
+			done = uvm_peer_transfer(u, si, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		else
 			done = uvm_lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		if (!u->polled) {
@@ -259,18 +269,19 @@ double uvm_prefetch_range(struct uvm *u, uint64_t addr, uint64_t bytes, double t
 		double frames = uvm_ensure_frames(u, k, t);
 		u->sp.filling = NULL;
 		double start = frames > t ? frames : t;
-		const uint8_t *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
+		const struct uvm_shared_blk *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
 		/* the driver moves a block's runs in address order, cut where the
 		 * source changes */
 		for (uint32_t i = mask_next(mv, 0, true); i < UVM_BLOCK_PAGES; i = mask_next(mv, i, true)) {
 			uint32_t j = mask_next(mv, i, false);
 			for (uint32_t q = i + 1; own && q < j; q++)
-				if (own[q] != own[i]) {
+				if (src_of(u, own, q) != src_of(u, own, i)) {
 					j = q;
 					break;
 				}
 			uint64_t run = (uint64_t)(j - i) << UVM_PAGE_SHIFT;
-			double end = own && from_peer(u, own[i]) ? uvm_peer_transfer(u, own[i], start, run)
+			uint32_t si = src_of(u, own, i);
+			double end = from_peer(u, si) ? uvm_peer_transfer(u, si, start, run)
 								 : uvm_lane_transfer(u, true, start, run);
 			for (uint32_t q = i; q < j; q++)
 				b->arrive[q] = end;

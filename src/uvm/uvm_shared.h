@@ -6,9 +6,11 @@
  *
  * Contract:
  *  - Owns: the owner of each managed page (a byte per 4 KiB page, per 2 MB
- *    VA block touched; a page of no block is on the CPU), the set of GPUs
- *    whose own page records hold pages another GPU has since taken
- *    (stale), the counters of migrations between GPUs.
+ *    VA block touched; a page of no block is on the CPU), the GPUs holding
+ *    a read duplicate of it (cudaMemAdviseSetReadMostly ranges only), the
+ *    read-mostly ranges, the set of GPUs whose own page records hold pages
+ *    another GPU has since taken or a write collapsed (stale), the
+ *    counters of migrations between GPUs, duplications and collapses.
  *  - Requests: uvm_shared_take (a GPU's driver made pages resident: a
  *    fault, a prefetch, a copy in), uvm_shared_release (its driver dropped
  *    them to the host: eviction, write-back, cudaFree), uvm_shared_owner
@@ -16,8 +18,14 @@
  *    transfer between two GPUs is the engine's (peer_copy, wired by
  *    multi_gpu.c to link/peer_link.h: NVLink / NVSwitch, or staged through
  *    host memory where no GPU-GPU link joins them).
- *  - Guarantees: each page has one owner (no read duplication in this
- *    slice); a GPU that lost pages is marked stale until its driver drops
+ *  - Read duplication (nvidia-uvm's read-mostly, uvm_va_block.c): a GPU
+ *    taking a page of a read-mostly range gets a copy and the holders keep
+ *    theirs (copies); the source is the owner when it is a GPU, else the
+ *    first GPU holding a copy, else the host. A write by a holder
+ *    (uvm_shared_write) collapses the page to the writer: every other
+ *    holder is marked stale.
+ *  - Guarantees: each page has one owner and, read-mostly, copies on other
+ *    GPUs; a GPU that lost pages is marked stale until its driver drops
  *    them (uvm_invalidate_taken, uvm_evict.c), which the engine asks for
  *    before that GPU's next kernel, copy or synchronisation. Dropping them
  *    then rather than at the taking is exact only because kernels that
@@ -33,9 +41,21 @@
 #include "uvm/uvm_map.h"
 #include "uvm/uvm_page.h"
 
+/* The shared state of one 2 MB VA block. */
+struct uvm_shared_blk {
+	uint8_t owner[UVM_BLOCK_PAGES]; /* processor id: UVM_PROC_CPU or a GPU's */
+	uint64_t *copies; /* [UVM_BLOCK_PAGES] bit g: GPU g holds a read duplicate; NULL: none */
+};
+
+struct uvm_shared_range {
+	uint64_t base, end;
+};
+
 struct uvm_shared {
 	uint32_t n_gpus;
-	struct uvm_map blocks; /* VA block number -> uint8_t[UVM_BLOCK_PAGES] owner ids */
+	struct uvm_map blocks; /* VA block number -> struct uvm_shared_blk * */
+	struct uvm_shared_range *read_mostly; /* cudaMemAdviseSetReadMostly ranges */
+	uint32_t n_read_mostly, cap_read_mostly;
 	uint64_t stale; /* bit proc - 1 (a GPU): its record holds pages another GPU took */
 	/* a migration of bytes from processor src to dst (GPUs), ready at t
 	 * seconds: when it is done (seconds) */
@@ -43,19 +63,44 @@ struct uvm_shared {
 	void *ctx;
 	uint64_t peer_pages, peer_transfers; /* migrated GPU to GPU */
 	uint64_t invalidated_pages;          /* dropped from a GPU another took them from */
+	uint64_t duplicated_pages;           /* read duplicates made (read-mostly) */
+	uint64_t collapsed_pages;            /* duplicated pages a write collapsed */
 	bool oom;
 };
 
 int uvm_shared_init(struct uvm_shared *sh, uint32_t n_gpus);
 void uvm_shared_free(struct uvm_shared *sh);
-/* The owners of the block at base (NULL: none kept, every page the CPU's). */
-static inline const uint8_t *uvm_shared_block(const struct uvm_shared *sh, uint64_t base)
+/* The shared state of the block at base (NULL: none kept, every page the CPU's). */
+static inline const struct uvm_shared_blk *uvm_shared_block(const struct uvm_shared *sh,
+							    uint64_t base)
 {
 	const struct uvm_map_entry *x = uvm_map_find(&sh->blocks, base >> UVM_BLOCK_SHIFT);
-	return x ? (const uint8_t *)(uintptr_t)x->val : NULL;
+	return x ? (const struct uvm_shared_blk *)(uintptr_t)x->val : NULL;
 }
-/* proc now holds the pages of mask in the block at base; a GPU that held
- * one before is marked stale. */
+/* Where processor proc gets page p of s from: the owner when it is
+ * another GPU, else the first other GPU holding a copy, else the host
+ * (UVM_PROC_CPU). */
+static inline uint32_t uvm_shared_source(const struct uvm_shared_blk *s, uint32_t p, uint32_t proc)
+{
+	if (s->owner[p] != UVM_PROC_CPU && s->owner[p] != proc)
+		return s->owner[p];
+	uint64_t c = s->copies ? s->copies[p] & ~(1ull << (proc - 1)) : 0;
+	return c ? (uint32_t)__builtin_ctzll(c) + 1 : UVM_PROC_CPU;
+}
+/* Whether page p of s is proc's (its owner, or a copy's holder). */
+static inline bool uvm_shared_holds(const struct uvm_shared_blk *s, uint32_t p, uint32_t proc)
+{
+	return s->owner[p] == proc || (s->copies && (s->copies[p] >> (proc - 1) & 1));
+}
+/* cudaMemAdviseSetReadMostly of [addr, addr + bytes): 0, or -1 out of memory. */
+int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes);
+/* A store by proc to page p of the block at base, which proc holds:
+ * collapses a duplicated page to proc (the other holders turn stale);
+ * true when it did (the writer's upgrade fault). */
+bool uvm_shared_write(struct uvm_shared *sh, uint64_t base, uint32_t p, uint32_t proc);
+/* proc now holds the pages of mask in the block at base: a copy beside
+ * the others' of a read-mostly page, else the page alone (a GPU that held
+ * it before, owner or copy, is marked stale). */
 void uvm_shared_take(struct uvm_shared *sh, uint64_t base, const uint64_t *mask, uint32_t proc);
 /* The pages of mask that proc holds go back to the CPU. */
 void uvm_shared_release(struct uvm_shared *sh, uint64_t base, const uint64_t *mask, uint32_t proc);

@@ -219,7 +219,15 @@ done
 [ "$(num sr-fault.json gpu/1/uvm/far_faults)" -gt 0 ] || fail "shared-read-mgpu fault: GPU 1 did not fault"
 cmp -s <(grep -o 'checksum=[0-9.e+]*' sr-fault.json) <(grep -o 'checksum=[0-9.e+]*' sr-prefetch.json) ||
 	fail "shared-read-mgpu: fault and prefetch checksums differ"
-echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch"
+# two rounds: faults move x back and forth (3 moves), read-mostly copies once
+for mode in fault read-mostly; do
+	"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=262144,rounds=2,mode=$mode \
+		--json "sr2-$mode.json" --quiet 2>err.txt || fail "shared-read-mgpu rounds=2 $mode: exit $? ($(cat err.txt))"
+done
+[ "$(num sr2-fault.json uvm_peer_pages)" = 768 ] || fail "rounds=2 fault: $(num sr2-fault.json uvm_peer_pages) pages GPU to GPU, not 768"
+[ "$(num sr2-read-mostly.json uvm_peer_pages)" = 256 ] ||
+	fail "rounds=2 read-mostly: $(num sr2-read-mostly.json uvm_peer_pages) pages GPU to GPU, not 256"
+echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch; read-mostly copies once"
 
 # 6. bad input
 expect2() { # WHAT PATTERN ARGS...

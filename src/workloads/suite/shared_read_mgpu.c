@@ -7,10 +7,14 @@
  *             each next GPU from the one before over NVLink
  *             (uvm/uvm_shared.h);
  *   prefetch  cudaMemPrefetchAsync(x, g) before GPU g's kernel
- *             (simt_prefetch): the same moves, without far faults.
- * The checksum (the sum of every GPU's output) and verify are the same
- * whatever mode= and gpus=; kernel_seconds is the simulated span from
- * the first kernel's launch to every GPU done. */
+ *             (simt_prefetch): the same moves, without far faults;
+ *   read-mostly  cudaMemAdviseSetReadMostly(x) first (simt_mem_advise):
+ *             each GPU faults in a copy of its own and keeps it, so a
+ *             second round (rounds=2) reads without a migration.
+ * rounds= repeats the turn of the GPUs. The checksum (the sum of every
+ * GPU's output) and verify are the same whatever mode=, gpus= and
+ * rounds=; kernel_seconds is the simulated span from the first kernel's
+ * launch to every GPU done. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,10 +38,10 @@ SIMT_KERNEL_ANY_ORDER(shared_read_kernel, struct shared_read_args, p)
 	}
 }
 
-enum sr_mode { SR_FAULT, SR_PREFETCH };
+enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY };
 
 struct shared_read_cfg {
-	uint64_t elems, threads, block;
+	uint64_t elems, threads, block, rounds;
 	uint32_t gpus;
 	enum sr_mode mode;
 	int verify;
@@ -61,8 +65,12 @@ static int shared_read_host(struct simt_host *h, void *user)
 		if (!out[g])
 			return -1;
 	}
+	if (c->mode == SR_READ_MOSTLY &&
+	    simt_mem_advise(h, x, c->elems * sizeof(float), SIMT_ADVISE_READ_MOSTLY, 0))
+		return -1;
 	double t0 = simt_now_seconds(h);
-	for (uint32_t g = 0; g < c->gpus; g++) {
+	for (uint64_t turn = 0; turn < c->rounds * c->gpus; turn++) {
+		uint32_t g = (uint32_t)(turn % c->gpus);
 		struct shared_read_args args = {x, out[g], c->elems};
 		if (simt_set_device(h, g))
 			return -1;
@@ -93,14 +101,16 @@ static int shared_read_host(struct simt_host *h, void *user)
 		snprintf(v, sizeof v, " verify=%s", ok ? "pass" : "FAIL");
 	simt_result(h, "checksum=%.17g elems=%llu gpus=%u kernel_seconds=%.6g%s", sum,
 		    (unsigned long long)c->elems, c->gpus, kernel_seconds, v);
-	simt_work_items(h, c->elems * c->gpus);
+	simt_work_items(h, c->elems * c->gpus * c->rounds);
 	return 0;
 }
 
 static const struct gpuvm_param_def shared_read_params[] = {
 	{"elems", GPUVM_PARAM_U64, "4194304", "floats in the shared managed array x (every GPU reads all)"},
-	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch",
-	 "how x reaches each GPU: far faults, or cudaMemPrefetchAsync before each kernel"},
+	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch|read-mostly",
+	 "how x reaches each GPU: far faults, cudaMemPrefetchAsync before each kernel, or far "
+	 "faults of a read-mostly x (a copy per GPU)"},
+	{"rounds", GPUVM_PARAM_U64, "1", "turns of every GPU reading x (1-64)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads per GPU (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
 	{"verify", GPUVM_PARAM_U64, "0", "1: check every output is 2 x and report verify=pass or FAIL"},
@@ -111,11 +121,13 @@ static int shared_read_create(const struct gpuvm_config *cfg, const struct gpuvm
 			      uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	(void)seed;
-	struct shared_read_cfg c = {.elems = 1ull << 22, .threads = fill_gpu_threads(cfg), .block = 256};
+	struct shared_read_cfg c = {.elems = 1ull << 22, .threads = fill_gpu_threads(cfg), .block = 256,
+				    .rounds = 1};
 	uint64_t verify = 0;
 	unsigned mode = 0;
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
-	    gpuvm_params_choice(p, "mode", "fault|prefetch", &mode, err) < 0 ||
+	    gpuvm_params_choice(p, "mode", "fault|prefetch|read-mostly", &mode, err) < 0 ||
+	    gpuvm_params_u64(p, "rounds", &c.rounds, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
 	    gpuvm_params_u64(p, "verify", &verify, err) < 0 || mgpu_gpus(cfg, p, &c.gpus, err))
@@ -135,11 +147,12 @@ static int shared_read_create(const struct gpuvm_config *cfg, const struct gpuvm
 static int shared_read_estimate(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 				uint64_t *thread_accesses, struct gpuvm_error *err)
 {
-	uint64_t elems = 1ull << 22;
+	uint64_t elems = 1ull << 22, rounds = 1;
 	uint32_t gpus = 1;
-	if (gpuvm_params_u64(p, "elems", &elems, err) < 0 || mgpu_gpus(cfg, p, &gpus, err))
+	if (gpuvm_params_u64(p, "elems", &elems, err) < 0 ||
+	    gpuvm_params_u64(p, "rounds", &rounds, err) < 0 || mgpu_gpus(cfg, p, &gpus, err))
 		return -1;
-	*thread_accesses = workload_mul_sat(workload_mul_sat(elems, 2), gpus);
+	*thread_accesses = workload_mul_sat(workload_mul_sat(elems, 2), workload_mul_sat(gpus, rounds));
 	return 0;
 }
 
@@ -148,12 +161,13 @@ static const struct gpuvm_param_range shared_read_ranges[] = {
 	GPUVM_RANGE("threads", 1, 4294967296.0),
 	GPUVM_RANGE_STEP("block", 32, 1024, 32),
 	GPUVM_RANGE("verify", 0, 1),
+	GPUVM_RANGE("rounds", 1, 64),
 	MGPU_GPUS_RANGE,
 };
 
 const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu = {
 	.name = "shared-read-mgpu",
-	.summary = "every GPU of a system reads one shared managed array in turn (far faults or prefetch)",
+	.summary = "every GPU of a system reads one shared managed array in turn (far faults, prefetch or read-mostly)",
 	.working_set = "4 B x elems managed, shared; 4 B x elems device per GPU",
 	.params = shared_read_params,
 	.n_params = sizeof shared_read_params / sizeof shared_read_params[0],
