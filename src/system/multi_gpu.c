@@ -132,7 +132,7 @@ static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
 			return -1;
 		if (system_track_managed(sys, &op->alloc))
 			return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
-		if (uvm_counts(&sys->uvm))
+		if (sys->uvm.ac_on || sys->uvm.thrash_on || sys->uvm.advise_on)
 			return gpuvm_fail(err, op->alloc.name, 0, NULL,
 					  "managed memory on a system of several GPUs under access "
 					  "counters, thrashing detection or cudaMemAdvise hints "
@@ -416,6 +416,12 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 						  "cudaMemAdvise of memory that is not managed");
 			if (uvm_shared_read_mostly(&mm->sh, op.copy_addr, op.copy_bytes))
 				return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+			/* a store may collapse a copy now: the accesses take the
+			 * driver's counted path, where that is checked */
+			for (uint32_t d = 0; d < n; d++) {
+				devs[d].sys.uvm.collapse_on = true;
+				devs[d].sys.sms.uvm_counts = uvm_counts(&devs[d].sys.uvm);
+			}
 			break;
 		}
 		case GPUVM_RUN_END:

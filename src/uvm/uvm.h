@@ -193,6 +193,7 @@ struct uvm {
 	 * GPU's processor id; NULL: one GPU, and no path below consults it */
 	struct uvm_shared *shared;
 	uint32_t proc;
+	bool collapse_on; /* shared has read-mostly ranges: stores may collapse copies */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
@@ -267,10 +268,11 @@ double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write,
 			  double t, bool *remote);
 
 /* Whether accesses must go through uvm_access_counted (counters,
- * thrashing detection or an allocation with hints). */
+ * thrashing detection, an allocation with hints, or, several GPUs, a
+ * read-mostly range whose duplicates a store collapses). */
 static inline bool uvm_counts(const struct uvm *u)
 {
-	return u->ac_on || u->thrash_on || u->advise_on;
+	return u->ac_on || u->thrash_on || u->advise_on || u->collapse_on;
 }
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,

@@ -525,9 +525,13 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 }
 
 /* An access of resident page p of b at t: a prefetched page is used, a
- * written one dirty; returns when the page is there. */
-static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_t p, bool write,
-				     double t)
+ * written one dirty; returns when the page is there. shared: the counted
+ * path, where a store may collapse a read duplicate (several GPUs with a
+ * read-mostly range route their accesses there: uvm.collapse_on), a
+ * constant, so uvm_access's path carries no test of it. */
+static inline __attribute__((always_inline)) double access_resident(struct uvm *u,
+								    struct uvm_block *b, uint32_t p,
+								    bool write, double t, bool shared)
 {
 	uint32_t w = p >> 6;
 	uint64_t bit = 1ull << (p & 63);
@@ -543,8 +547,7 @@ static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_
 		/* several GPUs, read-mostly: a store to a duplicated page
 		 * collapses it here (the others lose theirs), after the fault
 		 * that upgrades the read-only mapping */
-		if (__builtin_expect(u->shared != NULL, 0) && u->shared->n_read_mostly &&
-		    uvm_shared_write(u->shared, b->base, p, u->proc))
+		if (shared && u->collapse_on && uvm_shared_write(u->shared, b->base, p, u->proc))
 			t += u->fault_latency_cycles;
 	}
 	if (u->evict->on_access)
@@ -610,7 +613,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (b->arrive[p] <= t)
 			uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_ARRIVED, p);
 	}
-	return access_resident(u, b, p, write, t);
+	return access_resident(u, b, p, write, t, true);
 }
 
 double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
@@ -678,5 +681,5 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
 	/* the common case reads only the block's first cache line */
 	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
 		return t;
-	return access_resident(u, b, p, write, t);
+	return access_resident(u, b, p, write, t, false);
 }
