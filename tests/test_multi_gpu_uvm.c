@@ -13,7 +13,9 @@
  *    off the GPU (simt_prefetch);
  *  - cudaMemAdviseSetReadMostly: GPU 1 reads a copy and GPU 0 keeps its
  *    own (read duplication), and a write collapses the page to the writer
- *    (simt_mem_advise). */
+ *    (simt_mem_advise);
+ *  - cudaMemAdviseSetAccessedBy: GPU 1 reads x in GPU 0's memory over
+ *    NVLink, without a fault or a migration (peer mapping). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +76,7 @@ enum prog {
 	PREFETCH_CPU,      /* GPU 0 reads x; x prefetched to the CPU; GPU 1 reads it */
 	RM_ZERO_ONE_ZERO,  /* ZERO_ONE_ZERO with x read-mostly */
 	RM_WRITE,          /* read-mostly: GPU 0, GPU 1 read, GPU 1 writes x, GPU 0 reads */
+	ACCESSED_BY,       /* x prefetched to GPU 0, accessed by GPU 1, which reads it */
 };
 
 struct ctx {
@@ -101,6 +104,10 @@ static int program(struct simt_host *h, void *user)
 	if ((k == RM_ZERO_ONE_ZERO || k == RM_WRITE) &&
 	    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_READ_MOSTLY, 0))
 		return -1;
+	if (k == ACCESSED_BY)
+		return simt_prefetch(h, x, ELEMS * 4ull, 0) ||
+		       simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_ACCESSED_BY, 1) ||
+		       simt_set_device(h, 1) || launch_read(h, x, o1) ? -1 : 0;
 	if (launch_read(h, x, o0))
 		return -1;
 	if (k != BACK_TO_BACK && simt_device_sync(h))
@@ -316,6 +323,24 @@ static void test_write_collapses_duplicates(void **state)
 	release(r);
 }
 
+/* accessed-by: GPU 1 reads x where it is, in GPU 0's memory */
+static void test_accessed_by_reads_in_place(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, ACCESSED_BY);
+	if (r->out.uvm_peer_pages != 0)
+		fail_msg("%llu pages migrated GPU to GPU under accessed-by",
+			 (unsigned long long)r->out.uvm_peer_pages);
+	if (r->out.uvm_peer_remote_bytes != ELEMS * 4ull)
+		fail_msg("%llu bytes read in GPU 0's memory, want %u",
+			 (unsigned long long)r->out.uvm_peer_remote_bytes, ELEMS * 4u);
+	assert_true(r->out.uvm_peer_nvlink_bytes == ELEMS * 4ull);
+	assert_true(r->stats[1].uvm.far_faults == 0);
+	assert_true(r->stats[1].uvm.bytes_h2d == 0);
+	assert_true(r->stats[1].uvm.remote_accesses > 0);
+	release(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_prefetch_to_cpu),
 		cmocka_unit_test(test_read_mostly_duplicates),
 		cmocka_unit_test(test_write_collapses_duplicates),
+		cmocka_unit_test(test_accessed_by_reads_in_place),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -269,6 +269,7 @@ enum gpuvm_run_op_kind {
 
 /* cudaMemAdvise's advice (GPUVM_RUN_ADVISE) */
 #define GPUVM_ADVISE_READ_MOSTLY 1u /* cudaMemAdviseSetReadMostly: read duplication */
+#define GPUVM_ADVISE_ACCESSED_BY 2u /* cudaMemAdviseSetAccessedBy(device): used in place */
 
 /* GPUs of one run at most (cudaSetDevice's range; systems hold up to
  * GPUVM_SYS_MAX_GPUS, gpuvm/sysdesc.h) */

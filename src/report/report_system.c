@@ -34,6 +34,7 @@ cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 		cJSON_AddNumberToObject(o, "uvm_invalidated_pages", (double)st->uvm_invalidated_pages);
 		cJSON_AddNumberToObject(o, "uvm_duplicated_pages", (double)st->uvm_duplicated_pages);
 		cJSON_AddNumberToObject(o, "uvm_collapsed_pages", (double)st->uvm_collapsed_pages);
+		cJSON_AddNumberToObject(o, "uvm_peer_remote_bytes", (double)st->uvm_peer_remote_bytes);
 		cJSON_AddNumberToObject(o, "managed_serialized_kernels",
 					(double)st->managed_serialized_kernels);
 	}

@@ -363,15 +363,17 @@ int simt_prefetch(struct simt_host *h, const void *mem, uint64_t bytes, int devi
 
 int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int advice, int device)
 {
-	(void)device;
 	struct simt_program *p = prog(h);
 	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
 	if (!b || b->kind != GPUVM_ALLOC_MANAGED)
 		return simt_fail(h, "cudaMemAdvise of %llu bytes outside every managed allocation",
 				 (unsigned long long)bytes);
-	if (advice != SIMT_ADVISE_READ_MOSTLY)
-		return simt_fail(h, "cudaMemAdvise advice %d: only SIMT_ADVISE_READ_MOSTLY is "
-				 "modelled (issue 78)", advice);
+	if (advice != SIMT_ADVISE_READ_MOSTLY && advice != SIMT_ADVISE_ACCESSED_BY)
+		return simt_fail(h, "cudaMemAdvise advice %d: only SIMT_ADVISE_READ_MOSTLY and "
+				 "SIMT_ADVISE_ACCESSED_BY are modelled (issue 78)", advice);
+	if (advice == SIMT_ADVISE_ACCESSED_BY && (device < 0 || device >= GPUVM_RUN_MAX_DEVICES))
+		return simt_fail(h, "cudaMemAdviseSetAccessedBy of device %d: a GPU 0-%d", device,
+				 GPUVM_RUN_MAX_DEVICES - 1);
 	if (p->aborting || p->failed)
 		return -1;
 	if (!bytes)
@@ -381,8 +383,9 @@ int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int ad
 	op.kind = GPUVM_RUN_ADVISE;
 	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
 	op.copy_bytes = bytes;
-	op.advice = GPUVM_ADVISE_READ_MOSTLY;
-	op.device = p->device;
+	op.advice = advice == SIMT_ADVISE_ACCESSED_BY ? GPUVM_ADVISE_ACCESSED_BY
+						      : GPUVM_ADVISE_READ_MOSTLY;
+	op.device = advice == SIMT_ADVISE_ACCESSED_BY ? (uint32_t)device : p->device;
 	return post(p, &op);
 }
 

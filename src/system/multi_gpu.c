@@ -409,11 +409,22 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 				return -1;
 			break;
 		case GPUVM_RUN_ADVISE: {
-			/* read-mostly: the GPUs' later takes of its pages duplicate */
 			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
 			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
 				return gpuvm_fail(err, "engine", 0, NULL,
 						  "cudaMemAdvise of memory that is not managed");
+			if (op.advice == GPUVM_ADVISE_ACCESSED_BY) {
+				/* GPU op.device uses its pages in place from now on:
+				 * its accesses take the driver's counted path */
+				if (uvm_shared_accessed_by(&mm->sh, op.copy_addr, op.copy_bytes,
+							   UVM_PROC_GPU0 + op.device))
+					return gpuvm_fail(err, "engine", 0, NULL,
+							  "out of memory for page state");
+				g->sys.uvm.peer_map_on = true;
+				g->sys.sms.uvm_counts = uvm_counts(&g->sys.uvm);
+				break;
+			}
+			/* read-mostly: the GPUs' later takes of its pages duplicate */
 			if (uvm_shared_read_mostly(&mm->sh, op.copy_addr, op.copy_bytes))
 				return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
 			/* a store may collapse a copy now: the accesses take the
@@ -451,7 +462,7 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	out->managed = false;
 	out->uvm_peer_pages = out->uvm_peer_nvlink_bytes = out->uvm_peer_host_bytes = 0;
 	out->uvm_invalidated_pages = out->managed_serialized_kernels = 0;
-	out->uvm_duplicated_pages = out->uvm_collapsed_pages = 0;
+	out->uvm_duplicated_pages = out->uvm_collapsed_pages = out->uvm_peer_remote_bytes = 0;
 	/* struct system's components sit on lines of their own (_Alignas(64)) */
 	size_t bytes = ((n * sizeof(struct gpu_dev) + 63) / 64) * 64;
 	struct gpu_dev *devs = aligned_alloc(_Alignof(struct gpu_dev), bytes);
@@ -523,6 +534,7 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	out->uvm_invalidated_pages = mm.sh.invalidated_pages;
 	out->uvm_duplicated_pages = mm.sh.duplicated_pages;
 	out->uvm_collapsed_pages = mm.sh.collapsed_pages;
+	out->uvm_peer_remote_bytes = mm.sh.peer_remote_bytes;
 	if (src->ops->result)
 		src->ops->result(src, out->result, sizeof out->result);
 	if (src->ops->work_items)

@@ -293,8 +293,15 @@ int gpuvm_simulate(const struct gpuvm_config *cfg, struct gpuvm_source *src,
 			break;
 		}
 		case GPUVM_RUN_ADVISE:
+			if (op.advice == GPUVM_ADVISE_ACCESSED_BY) {
+				gpuvm_fail(err, "engine", 0, "uvm.accessed_by",
+					   "cudaMemAdviseSetAccessedBy on a system of one GPU: set "
+					   "uvm.accessed_by = gpu (and uvm.advise_allocations) instead");
+				goto out;
+			}
 			/* read-mostly on one GPU: the host's copy is never read
 			 * here (no CPU access is simulated), so nothing changes */
+			/* fall through */
 		case GPUVM_RUN_COPY_PEER:
 		case GPUVM_RUN_COPY_PEER_ASYNC:
 		case GPUVM_RUN_END:

@@ -194,6 +194,7 @@ struct uvm {
 	struct uvm_shared *shared;
 	uint32_t proc;
 	bool collapse_on; /* shared has read-mostly ranges: stores may collapse copies */
+	bool peer_map_on; /* shared has accessed-by ranges: pages may be used in place */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
@@ -272,7 +273,7 @@ double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write,
  * read-mostly range whose duplicates a store collapses). */
 static inline bool uvm_counts(const struct uvm *u)
 {
-	return u->ac_on || u->thrash_on || u->advise_on || u->collapse_on;
+	return u->ac_on || u->thrash_on || u->advise_on || u->collapse_on || u->peer_map_on;
 }
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,

@@ -67,6 +67,10 @@ double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes);
  * ready at t, over the engine's GPU-GPU route (uvm_shared.peer_copy);
  * returns its end. */
 double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes);
+/* Several GPUs, accessed-by: bytes read from (or written to, write) GPU
+ * processor peer's memory in place, over the peer route, from t; returns
+ * when done. */
+double uvm_peer_remote(struct uvm *u, uint32_t peer, bool write, double t, uint64_t bytes);
 
 /* ---- uvm_evict.c: frames ---- */
 

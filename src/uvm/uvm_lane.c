@@ -120,3 +120,13 @@ double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes)
 	sh->peer_transfers++;
 	return e > t ? e : t;
 }
+
+double uvm_peer_remote(struct uvm *u, uint32_t peer, bool write, double t, uint64_t bytes)
+{
+	struct uvm_shared *sh = u->shared;
+	double e = (write ? sh->peer_copy(sh->ctx, u->proc, peer, t / u->clock_hz, bytes)
+			  : sh->peer_copy(sh->ctx, peer, u->proc, t / u->clock_hz, bytes)) *
+		   u->clock_hz;
+	sh->peer_remote_bytes += bytes;
+	return e > t ? e : t;
+}

@@ -21,6 +21,7 @@ void uvm_shared_free(struct uvm_shared *sh)
 	}
 	uvm_map_free(&sh->blocks);
 	free(sh->read_mostly);
+	free(sh->accessed_by);
 }
 
 /* The block's shared state, made (every page the CPU's) at its first take. */
@@ -56,8 +57,32 @@ int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
 		sh->read_mostly = r;
 		sh->cap_read_mostly = cap;
 	}
-	sh->read_mostly[sh->n_read_mostly++] = (struct uvm_shared_range){addr, addr + bytes};
+	sh->read_mostly[sh->n_read_mostly++] = (struct uvm_shared_range){addr, addr + bytes, 0};
 	return 0;
+}
+
+int uvm_shared_accessed_by(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc)
+{
+	if (sh->n_accessed_by == sh->cap_accessed_by) {
+		uint32_t cap = sh->cap_accessed_by ? 2 * sh->cap_accessed_by : 4;
+		struct uvm_shared_range *r = realloc(sh->accessed_by, cap * sizeof *r);
+		if (!r)
+			return -1;
+		sh->accessed_by = r;
+		sh->cap_accessed_by = cap;
+	}
+	sh->accessed_by[sh->n_accessed_by++] =
+		(struct uvm_shared_range){addr, addr + bytes, 1ull << (proc - 1)};
+	return 0;
+}
+
+bool uvm_shared_is_accessed_by(const struct uvm_shared *sh, uint64_t addr, uint32_t proc)
+{
+	for (uint32_t i = 0; i < sh->n_accessed_by; i++)
+		if (addr >= sh->accessed_by[i].base && addr < sh->accessed_by[i].end &&
+		    (sh->accessed_by[i].gpus >> (proc - 1) & 1))
+			return true;
+	return false;
 }
 
 /* Every holder of page p but proc turns stale; proc owns it alone. */

@@ -49,6 +49,7 @@ struct uvm_shared_blk {
 
 struct uvm_shared_range {
 	uint64_t base, end;
+	uint64_t gpus; /* accessed-by: bit proc - 1 for each GPU mapping it */
 };
 
 struct uvm_shared {
@@ -56,6 +57,8 @@ struct uvm_shared {
 	struct uvm_map blocks; /* VA block number -> struct uvm_shared_blk * */
 	struct uvm_shared_range *read_mostly; /* cudaMemAdviseSetReadMostly ranges */
 	uint32_t n_read_mostly, cap_read_mostly;
+	struct uvm_shared_range *accessed_by; /* cudaMemAdviseSetAccessedBy ranges, gpus set */
+	uint32_t n_accessed_by, cap_accessed_by;
 	uint64_t stale; /* bit proc - 1 (a GPU): its record holds pages another GPU took */
 	/* a migration of bytes from processor src to dst (GPUs), ready at t
 	 * seconds: when it is done (seconds) */
@@ -65,6 +68,7 @@ struct uvm_shared {
 	uint64_t invalidated_pages;          /* dropped from a GPU another took them from */
 	uint64_t duplicated_pages;           /* read duplicates made (read-mostly) */
 	uint64_t collapsed_pages;            /* duplicated pages a write collapsed */
+	uint64_t peer_remote_bytes;          /* read or written over the peer route in place */
 	bool oom;
 };
 
@@ -94,6 +98,11 @@ static inline bool uvm_shared_holds(const struct uvm_shared_blk *s, uint32_t p, 
 }
 /* cudaMemAdviseSetReadMostly of [addr, addr + bytes): 0, or -1 out of memory. */
 int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes);
+/* cudaMemAdviseSetAccessedBy(GPU proc) of [addr, addr + bytes): proc keeps
+ * a mapping, reading and writing the page where it is instead of
+ * faulting it in (0, or -1 out of memory); whether addr is so for proc. */
+int uvm_shared_accessed_by(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc);
+bool uvm_shared_is_accessed_by(const struct uvm_shared *sh, uint64_t addr, uint32_t proc);
 /* A store by proc to page p of the block at base, which proc holds:
  * collapses a duplicated page to proc (the other holders turn stale);
  * true when it did (the writer's upgrade fault). */

@@ -11,6 +11,9 @@
  *   read-mostly  cudaMemAdviseSetReadMostly(x) first (simt_mem_advise):
  *             each GPU faults in a copy of its own and keeps it, so a
  *             second round (rounds=2) reads without a migration.
+ *   accessed-by  x prefetched to GPU 0, and cudaMemAdviseSetAccessedBy(x,
+ *             g) for every other GPU: they read it in GPU 0's memory over
+ *             NVLink, and nothing migrates (peer mappings).
  * rounds= repeats the turn of the GPUs. The checksum (the sum of every
  * GPU's output) and verify are the same whatever mode=, gpus= and
  * rounds=; kernel_seconds is the simulated span from the first kernel's
@@ -38,7 +41,7 @@ SIMT_KERNEL_ANY_ORDER(shared_read_kernel, struct shared_read_args, p)
 	}
 }
 
-enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY };
+enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY };
 
 struct shared_read_cfg {
 	uint64_t elems, threads, block, rounds;
@@ -68,6 +71,14 @@ static int shared_read_host(struct simt_host *h, void *user)
 	if (c->mode == SR_READ_MOSTLY &&
 	    simt_mem_advise(h, x, c->elems * sizeof(float), SIMT_ADVISE_READ_MOSTLY, 0))
 		return -1;
+	if (c->mode == SR_ACCESSED_BY) {
+		if (simt_set_device(h, 0) || simt_prefetch(h, x, c->elems * sizeof(float), 0))
+			return -1;
+		for (uint32_t g = 1; g < c->gpus; g++)
+			if (simt_mem_advise(h, x, c->elems * sizeof(float), SIMT_ADVISE_ACCESSED_BY,
+					    (int)g))
+				return -1;
+	}
 	double t0 = simt_now_seconds(h);
 	for (uint64_t turn = 0; turn < c->rounds * c->gpus; turn++) {
 		uint32_t g = (uint32_t)(turn % c->gpus);
@@ -107,9 +118,9 @@ static int shared_read_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def shared_read_params[] = {
 	{"elems", GPUVM_PARAM_U64, "4194304", "floats in the shared managed array x (every GPU reads all)"},
-	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch|read-mostly",
-	 "how x reaches each GPU: far faults, cudaMemPrefetchAsync before each kernel, or far "
-	 "faults of a read-mostly x (a copy per GPU)"},
+	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch|read-mostly|accessed-by",
+	 "how x reaches each GPU: far faults, cudaMemPrefetchAsync before each kernel, far "
+	 "faults of a read-mostly x (a copy per GPU), or read in GPU 0's memory (accessed-by)"},
 	{"rounds", GPUVM_PARAM_U64, "1", "turns of every GPU reading x (1-64)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads per GPU (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
@@ -126,7 +137,7 @@ static int shared_read_create(const struct gpuvm_config *cfg, const struct gpuvm
 	uint64_t verify = 0;
 	unsigned mode = 0;
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
-	    gpuvm_params_choice(p, "mode", "fault|prefetch|read-mostly", &mode, err) < 0 ||
+	    gpuvm_params_choice(p, "mode", "fault|prefetch|read-mostly|accessed-by", &mode, err) < 0 ||
 	    gpuvm_params_u64(p, "rounds", &c.rounds, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
@@ -167,7 +178,7 @@ static const struct gpuvm_param_range shared_read_ranges[] = {
 
 const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu = {
 	.name = "shared-read-mgpu",
-	.summary = "every GPU of a system reads one shared managed array in turn (far faults, prefetch or read-mostly)",
+	.summary = "every GPU of a system reads one shared managed array in turn (fault, prefetch, read-mostly, accessed-by)",
 	.working_set = "4 B x elems managed, shared; 4 B x elems device per GPU",
 	.params = shared_read_params,
 	.n_params = sizeof shared_read_params / sizeof shared_read_params[0],
