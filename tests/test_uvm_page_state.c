@@ -53,6 +53,12 @@ static const struct {
 	{UVM_OP_FREE, R, H}, {UVM_OP_FREE, R | P, H}, {UVM_OP_FREE, R | D, H}, {UVM_OP_FREE, R | P | D, H},
 	{UVM_OP_FREE, R | M, M}, {UVM_OP_FREE, R | P | M, M}, {UVM_OP_FREE, R | D | M, M},
 	{UVM_OP_FREE, R | P | D | M, M},
+	{UVM_OP_MIGRATE_IN, H, R}, {UVM_OP_MIGRATE_IN, E, R}, {UVM_OP_MIGRATE_IN, M, R},
+	{UVM_OP_MIGRATE_IN, M | E, R},
+	{UVM_OP_MIGRATE_OUT, R, H}, {UVM_OP_MIGRATE_OUT, R | P, H}, {UVM_OP_MIGRATE_OUT, R | D, H},
+	{UVM_OP_MIGRATE_OUT, R | P | D, H}, {UVM_OP_MIGRATE_OUT, R | M, H},
+	{UVM_OP_MIGRATE_OUT, R | P | M, H}, {UVM_OP_MIGRATE_OUT, R | D | M, H},
+	{UVM_OP_MIGRATE_OUT, R | P | D | M, H},
 };
 #define N_LEGAL (sizeof legal / sizeof legal[0])
 

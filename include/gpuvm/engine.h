@@ -68,6 +68,16 @@ struct gpuvm_system_stats {
 	uint64_t peer_nvlink_bytes; /* over NVLink / NVSwitch */
 	uint64_t peer_host_bytes;  /* staged through host memory (no GPU-GPU link) */
 	double peer_copy_seconds;  /* their busy time, summed */
+	/* managed memory shared by the GPUs (reported when managed is set) */
+	bool managed;                  /* a managed allocation was made */
+	uint64_t uvm_peer_pages;       /* pages migrated GPU to GPU (faults, prefetches) */
+	uint64_t uvm_peer_nvlink_bytes; /* ... their bytes, and accessed-by accesses', over NVLink */
+	uint64_t uvm_peer_host_bytes;  /* ... staged through host memory (no GPU-GPU link) */
+	uint64_t uvm_invalidated_pages; /* pages a GPU lost to another's migration or write */
+	uint64_t uvm_duplicated_pages; /* read duplicates made (cudaMemAdviseSetReadMostly) */
+	uint64_t uvm_collapsed_pages;  /* duplicated pages a write collapsed to the writer */
+	uint64_t uvm_peer_remote_bytes; /* read or written in another GPU's memory (accessed-by) */
+	uint64_t managed_serialized_kernels; /* kernels held for another GPU's (docs/systems.md) */
 	char result[256];
 	uint64_t work_items;
 	double wall_seconds;

@@ -379,6 +379,29 @@ unsigned simt_get_device(struct simt_host *h);
  * both are ordered after the work before them on both GPUs. */
 int simt_memcpy_peer(struct simt_host *h, void *dst, const void *src, uint64_t bytes);
 int simt_memcpy_peer_async(struct simt_host *h, void *dst, const void *src, uint64_t bytes);
+/* cudaMemPrefetchAsync(p, bytes, device) of managed memory: its pages
+ * move to GPU device (a GPU of the system; the stream is that GPU's), or
+ * to the CPU with SIMT_CPU_DEVICE (the stream is the current GPU's),
+ * without far faults: from the host over the GPU's host link, or from the
+ * GPU holding them over the GPUs' link (src/system/multi_gpu.c). The host
+ * goes on at once; the GPU's next kernel, copy or synchronisation waits
+ * for it. Managed allocations only. */
+#define SIMT_CPU_DEVICE (-1) /* cudaCpuDeviceId */
+int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device);
+/* cudaMemAdvise(p, bytes, advice, device) of managed memory; advice
+ * SIMT_ADVISE_ACCESSED_BY (below) or SIMT_ADVISE_READ_MOSTLY (cudaMemAdviseSetReadMostly; device unused):
+ * on a system of several GPUs each GPU reading a page gets a copy of its
+ * own and the others keep theirs; a write collapses the page to the
+ * writer (docs/systems.md "Managed memory on several GPUs"). On one GPU
+ * it changes nothing (the host's accesses are not simulated). */
+#define SIMT_ADVISE_READ_MOSTLY 1
+/* SIMT_ADVISE_ACCESSED_BY (cudaMemAdviseSetAccessedBy(device)): GPU
+ * device keeps a mapping of the range and reads and writes a page where
+ * it is (another GPU's memory over the GPUs' link, the host's over its
+ * host link) instead of faulting it in. Several GPUs only (on one GPU:
+ * the preset's uvm.accessed_by). */
+#define SIMT_ADVISE_ACCESSED_BY 2
+int simt_mem_advise(struct simt_host *h, const void *p, uint64_t bytes, int advice, int device);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */
 int simt_device_sync(struct simt_host *h); /* the current GPU (simt_set_device) */

@@ -257,7 +257,19 @@ enum gpuvm_run_op_kind {
 	 * system of several GPUs only (src/system/multi_gpu.c). */
 	GPUVM_RUN_COPY_PEER,      /* copy_addr, peer_addr, copy_bytes, device, peer_device */
 	GPUVM_RUN_COPY_PEER_ASYNC,
+	/* cudaMemPrefetchAsync of copy_bytes of managed memory at copy_addr
+	 * to GPU device, or to the CPU when prefetch_to_cpu (then in GPU
+	 * device's stream); the host goes on at once, the GPU's next work
+	 * waits for it */
+	GPUVM_RUN_PREFETCH,       /* copy_addr, copy_bytes, device, prefetch_to_cpu */
+	/* cudaMemAdvise of copy_bytes of managed memory at copy_addr:
+	 * advice, one of GPUVM_ADVISE_* */
+	GPUVM_RUN_ADVISE,         /* copy_addr, copy_bytes, advice */
 };
+
+/* cudaMemAdvise's advice (GPUVM_RUN_ADVISE) */
+#define GPUVM_ADVISE_READ_MOSTLY 1u /* cudaMemAdviseSetReadMostly: read duplication */
+#define GPUVM_ADVISE_ACCESSED_BY 2u /* cudaMemAdviseSetAccessedBy(device): used in place */
 
 /* GPUs of one run at most (cudaSetDevice's range; systems hold up to
  * GPUVM_SYS_MAX_GPUS, gpuvm/sysdesc.h) */
@@ -279,6 +291,8 @@ struct gpuvm_run_op {
 	 * and a peer copy's source GPU and address */
 	uint32_t device, peer_device;
 	uint64_t peer_addr;
+	bool prefetch_to_cpu; /* GPUVM_RUN_PREFETCH: to the CPU (cudaCpuDeviceId) */
+	uint32_t advice;      /* GPUVM_RUN_ADVISE: GPUVM_ADVISE_* */
 };
 
 /* A workload or trace: yields run operations in program order. */

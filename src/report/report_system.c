@@ -27,6 +27,17 @@ cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 	cJSON_AddNumberToObject(o, "peer_nvlink_bytes", (double)st->peer_nvlink_bytes);
 	cJSON_AddNumberToObject(o, "peer_host_bytes", (double)st->peer_host_bytes);
 	cJSON_AddNumberToObject(o, "peer_copy_seconds", st->peer_copy_seconds);
+	if (st->managed) { /* device-memory runs' reports stay as they were */
+		cJSON_AddNumberToObject(o, "uvm_peer_pages", (double)st->uvm_peer_pages);
+		cJSON_AddNumberToObject(o, "uvm_peer_nvlink_bytes", (double)st->uvm_peer_nvlink_bytes);
+		cJSON_AddNumberToObject(o, "uvm_peer_host_bytes", (double)st->uvm_peer_host_bytes);
+		cJSON_AddNumberToObject(o, "uvm_invalidated_pages", (double)st->uvm_invalidated_pages);
+		cJSON_AddNumberToObject(o, "uvm_duplicated_pages", (double)st->uvm_duplicated_pages);
+		cJSON_AddNumberToObject(o, "uvm_collapsed_pages", (double)st->uvm_collapsed_pages);
+		cJSON_AddNumberToObject(o, "uvm_peer_remote_bytes", (double)st->uvm_peer_remote_bytes);
+		cJSON_AddNumberToObject(o, "managed_serialized_kernels",
+					(double)st->managed_serialized_kernels);
+	}
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	cJSON *gpus = cJSON_AddArrayToObject(o, "gpu");
 	for (uint32_t d = 0; d < st->n_gpus; d++) {
@@ -63,6 +74,13 @@ void gpuvm_report_print_system(FILE *out, const cJSON *run)
 	fprintf(out, "peer       %g copies: %.4g bytes over NVLink, %.4g staged through the host, "
 		"%.4g s busy\n", num(run, "peer_copies"), num(run, "peer_nvlink_bytes"),
 		num(run, "peer_host_bytes"), num(run, "peer_copy_seconds"));
+	if (cJSON_GetObjectItemCaseSensitive(run, "uvm_peer_pages"))
+		fprintf(out, "managed    %g pages migrated GPU to GPU (%.4g bytes over NVLink, %.4g "
+			"staged through the host), %g invalidated, %g duplicated, %g collapsed, %g "
+			"kernels held for another GPU's\n", num(run, "uvm_peer_pages"),
+			num(run, "uvm_peer_nvlink_bytes"), num(run, "uvm_peer_host_bytes"),
+			num(run, "uvm_invalidated_pages"), num(run, "uvm_duplicated_pages"),
+			num(run, "uvm_collapsed_pages"), num(run, "managed_serialized_kernels"));
 	const cJSON *g;
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(run, "gpu"))
 	{

@@ -337,6 +337,58 @@ int simt_memcpy_peer_async(struct simt_host *h, void *dst, const void *src, uint
 	return memcpy_peer(h, dst, src, bytes, GPUVM_RUN_COPY_PEER_ASYNC);
 }
 
+int simt_prefetch(struct simt_host *h, const void *mem, uint64_t bytes, int device)
+{
+	struct simt_program *p = prog(h);
+	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
+	if (!b || b->kind != GPUVM_ALLOC_MANAGED)
+		return simt_fail(h, "cudaMemPrefetchAsync of %llu bytes outside every managed "
+				 "allocation", (unsigned long long)bytes);
+	if (device != SIMT_CPU_DEVICE && (device < 0 || device >= GPUVM_RUN_MAX_DEVICES))
+		return simt_fail(h, "cudaMemPrefetchAsync to device %d: a GPU 0-%d or "
+				 "SIMT_CPU_DEVICE", device, GPUVM_RUN_MAX_DEVICES - 1);
+	if (p->aborting || p->failed)
+		return -1;
+	if (!bytes)
+		return 0;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_PREFETCH;
+	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_bytes = bytes;
+	op.prefetch_to_cpu = device == SIMT_CPU_DEVICE;
+	op.device = op.prefetch_to_cpu ? p->device : (uint32_t)device;
+	return post(p, &op);
+}
+
+int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int advice, int device)
+{
+	struct simt_program *p = prog(h);
+	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
+	if (!b || b->kind != GPUVM_ALLOC_MANAGED)
+		return simt_fail(h, "cudaMemAdvise of %llu bytes outside every managed allocation",
+				 (unsigned long long)bytes);
+	if (advice != SIMT_ADVISE_READ_MOSTLY && advice != SIMT_ADVISE_ACCESSED_BY)
+		return simt_fail(h, "cudaMemAdvise advice %d: only SIMT_ADVISE_READ_MOSTLY and "
+				 "SIMT_ADVISE_ACCESSED_BY are modelled (issue 78)", advice);
+	if (advice == SIMT_ADVISE_ACCESSED_BY && (device < 0 || device >= GPUVM_RUN_MAX_DEVICES))
+		return simt_fail(h, "cudaMemAdviseSetAccessedBy of device %d: a GPU 0-%d", device,
+				 GPUVM_RUN_MAX_DEVICES - 1);
+	if (p->aborting || p->failed)
+		return -1;
+	if (!bytes)
+		return 0;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_ADVISE;
+	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_bytes = bytes;
+	op.advice = advice == SIMT_ADVISE_ACCESSED_BY ? GPUVM_ADVISE_ACCESSED_BY
+						      : GPUVM_ADVISE_READ_MOSTLY;
+	op.device = advice == SIMT_ADVISE_ACCESSED_BY ? (uint32_t)device : p->device;
+	return post(p, &op);
+}
+
 int simt_launch(struct simt_host *h, const char *name, simt_body_fn body, struct simt_dim3 grid,
 		struct simt_dim3 block, const void *args, size_t args_bytes)
 {

@@ -18,15 +18,27 @@
  *    synchronous copy (cudaMemcpy) and cudaDeviceSynchronize hold the host
  *    until their GPU is done; cudaDeviceSynchronize waits for the current
  *    GPU only, as CUDA's does; the run ends when every GPU is done.
- *  - Exactness: in this slice a kernel touches only its own GPU's device
- *    memory (the SIMT executor refuses peer access, and managed and
- *    host-pinned allocations are refused here), so kernels of different
- *    GPUs share no resource of the model: not a TLB, cache, DRAM channel,
- *    fault handler or link lane. Running each launch to its end on its
- *    own system, in host order, is then the same as interleaving their
- *    events: the order only matters where something is shared. What is
- *    shared, the peer links and each GPU's host link, is booked by copies,
- *    which happen between kernels in each GPU's stream order.
+ *  - Exactness: a kernel touches its own GPU's device memory (the SIMT
+ *    executor refuses peer access) and managed memory, so kernels of
+ *    different GPUs share no resource of the model but the managed pages
+ *    and the links their migrations take. Running each launch to its end
+ *    on its own system, in host order, is the same as interleaving their
+ *    events where nothing is shared. What is shared by device-memory
+ *    programs, the peer links and each GPU's host link, is booked by
+ *    copies, which happen between kernels in each GPU's stream order.
+ *  - Managed memory (uvm/uvm_shared.h): a managed allocation is known to
+ *    every GPU's driver, which consults the residency they share: a far
+ *    fault on GPU g for a page GPU h holds migrates it h -> g over the
+ *    peer route (NVLink / NVSwitch, else staged through host memory), and
+ *    h drops the page (uvm_invalidate_taken) before its next kernel, copy
+ *    or synchronisation. As the engines simulate kernels in host order, two
+ *    kernels of different GPUs that overlapped in time and touched the same
+ *    pages would see each other's migrations out of time order; so while a
+ *    managed allocation lives, a kernel starts after every kernel already
+ *    launched on the other GPUs is done (the model does not know which
+ *    allocations a kernel touches before running it, so it assumes any:
+ *    a modelling limit, counted in managed_serialized_kernels, and
+ *    docs/systems.md "Managed memory on several GPUs").
  *  - Peer copies run on copy engines beside the GPUs' streams: a copy is
  *    ready when the host calls it, both GPUs' kernels before it are done
  *    and the copies that wrote the range it reads are in (a ring forwards
@@ -40,9 +52,14 @@
  *  - May call: the system builder and system_run_kernel (system.h), the
  *    allocation table (mem/alloc_table.h), the host link's link_copy
  *    (link/link.h), the GPU-GPU links (link/peer_link.h),
- *    memsys_sync_stats (memsys/memsys.h).
- *  - Refused, with a message naming the limitation: managed and
- *    host-pinned allocations (unified memory across GPUs is not modelled
+ *    memsys_sync_stats (memsys/memsys.h), each GPU's UVM driver for
+ *    managed memory (uvm/uvm.h: uvm_copy_in, uvm_device_sync,
+ *    uvm_prefetch_range, uvm_prefetch_to_host, uvm_invalidate_taken,
+ *    uvm_remove_alloc, uvm_finish) and the residency they share
+ *    (uvm/uvm_shared.h).
+ *  - Refused, with a message naming the limitation: host-pinned and
+ *    system-allocated memory, managed memory under access counters,
+ *    thrashing detection or cudaMemAdvise hints (per GPU, not across GPUs
  *    yet), asynchronous host copies and event waits. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +70,7 @@
 #include "gpuvm/units.h"
 #include "link/peer_link.h"
 #include "system/system.h"
+#include "uvm/uvm_shared.h"
 
 struct gpu_dev {
 	struct system sys; /* must not move: malloc'd per GPU */
@@ -75,6 +93,18 @@ struct gpu_dev {
 	bool built;
 };
 
+/* The run's managed memory: the residency the GPUs' drivers share and
+ * what the serialisation of their kernels needs. */
+struct managed {
+	struct uvm_shared sh;
+	struct gpu_dev *devs;
+	uint32_t n;
+	struct peer_link *pl;
+	struct gpuvm_system_stats *out;
+	uint32_t live;        /* managed allocations now */
+	double kernels_end_s; /* the last kernel launched while one lived ends here */
+};
+
 static double wall_now(void)
 {
 	struct timespec ts;
@@ -91,16 +121,41 @@ static int check_device(const struct gpuvm_run_op *op, uint32_t n, struct gpuvm_
 			  "the program uses GPU %u and the system has %u (GPUs 0-%u)", bad, n, n - 1);
 }
 
-static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op,
-		    struct gpuvm_error *err)
+/* A managed allocation: every GPU's driver keeps its pages (the
+ * residency they share decides where each is). */
+static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
+			 struct gpuvm_error *err)
 {
+	for (uint32_t d = 0; d < mm->n; d++) {
+		struct system *sys = &mm->devs[d].sys;
+		if (alloc_table_add(&sys->allocs, &op->alloc, err))
+			return -1;
+		if (system_track_managed(sys, &op->alloc))
+			return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
+		if (sys->uvm.ac_on || sys->uvm.thrash_on || sys->uvm.advise_on)
+			return gpuvm_fail(err, op->alloc.name, 0, NULL,
+					  "managed memory on a system of several GPUs under access "
+					  "counters, thrashing detection or cudaMemAdvise hints "
+					  "(uvm.migration, uvm.thrashing, uvm.preferred_location, "
+					  "uvm.accessed_by of the %s preset): each is per GPU and not "
+					  "modelled across GPUs yet (issue 78)", mm->devs[d].cfg->name);
+	}
+	mm->live++;
+	mm->out->managed = true;
+	return 0;
+}
+
+static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op,
+		    struct managed *mm, struct gpuvm_error *err)
+{
+	if (op->alloc.kind == GPUVM_ALLOC_MANAGED)
+		return managed_alloc(mm, op, err);
 	if (op->alloc.kind != GPUVM_ALLOC_DEVICE)
 		return gpuvm_fail(err, op->alloc.name, 0, NULL,
-				  "a %s allocation on a system of several GPUs: unified memory "
-				  "across GPUs (per-GPU residency, faults from any GPU, zero-copy "
-				  "from several) is not modelled yet (issue 78); allocate device "
-				  "memory and copy between GPUs with simt_memcpy_peer (mem=device)",
-				  op->alloc.kind == GPUVM_ALLOC_MANAGED ? "managed" : "host-pinned");
+				  "a %s allocation on a system of several GPUs: zero-copy memory "
+				  "read by several GPUs is not modelled yet (issue 78); allocate "
+				  "managed or device memory (mem=managed, mem=device)",
+				  op->alloc.kind == GPUVM_ALLOC_SYSTEM ? "system" : "host-pinned");
 	const struct gpuvm_config *cfg = g->cfg;
 	if (!op->alloc.extent_only && cfg->device_memory_bytes &&
 	    op->alloc.bytes > cfg->device_memory_bytes - g->device_in_use) {
@@ -119,9 +174,20 @@ static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op
 	return 0;
 }
 
-static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op)
+static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct managed *mm)
 {
 	const struct gpuvm_alloc *fa = alloc_table_find(&g->sys.allocs, op->alloc.base);
+	if (fa && fa->kind == GPUVM_ALLOC_MANAGED && fa->base == op->alloc.base) {
+		/* gone from every GPU: each driver's frames return */
+		for (uint32_t d = 0; d < mm->n; d++) {
+			struct system *sys = &mm->devs[d].sys;
+			uvm_invalidate_taken(&sys->uvm);
+			uvm_remove_alloc(&sys->uvm, op->alloc.base);
+			alloc_table_remove(&sys->allocs, op->alloc.base);
+		}
+		mm->live--;
+		return;
+	}
 	if (fa && !fa->extent_only && fa->base == op->alloc.base)
 		g->device_in_use -= fa->bytes < g->device_in_use ? fa->bytes : g->device_in_use;
 	alloc_table_remove(&g->sys.allocs, op->alloc.base);
@@ -141,7 +207,7 @@ static double host_copy(struct gpu_dev *g, bool h2d, double t, uint64_t bytes)
 }
 
 static int kernel_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double *host_s,
-		     struct gpuvm_error *err)
+		     struct managed *mm, struct gpuvm_error *err)
 {
 	if (op->wait_event)
 		return gpuvm_fail(err, "engine", 0, NULL, "cudaStreamWaitEvent on a system of "
@@ -153,12 +219,22 @@ static int kernel_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double *h
 	 * memory (the program's halos arrive before it reads them and leave
 	 * before it overwrites them: cudaStreamWaitEvent on the copies') */
 	double t0 = later(later(g->free_s, g->in_s), later(g->out_s, issue));
+	if (mm->live) {
+		/* managed memory: after every kernel launched before it (the
+		 * contract's serialisation), with the pages others took dropped */
+		if (mm->kernels_end_s > t0 && mm->kernels_end_s > g->free_s)
+			mm->out->managed_serialized_kernels++;
+		t0 = later(t0, mm->kernels_end_s);
+		uvm_invalidate_taken(&g->sys.uvm);
+	}
 	double start = g->period_s > 0 ? later(issue + g->launch_s, t0) : t0 + g->launch_s;
 	double end_c = 0, t0_c = t0 * g->hz;
 	if (system_run_kernel(&g->sys, op->kernel, t0_c, (start - t0) * g->hz, &end_c, err))
 		return -1;
 	g->stats->kernel_cycles += end_c - t0_c;
 	g->free_s = end_c / g->hz;
+	if (mm->live)
+		mm->kernels_end_s = later(mm->kernels_end_s, g->free_s);
 	g->n_inc = 0; /* it waited for them; copies out of it come after it */
 	*host_s = issue + g->period_s;
 	return 0;
@@ -208,9 +284,55 @@ static double peer_op(struct gpu_dev *devs, struct peer_link *pl, const struct g
 	return end;
 }
 
+/* cudaMemPrefetchAsync on GPU g's stream (to g, or to the CPU from g):
+ * after its stream's work and, as it moves managed pages, after every
+ * kernel or prefetch on them so far (the serialisation of the contract);
+ * the host goes on. */
+static int prefetch_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double host_s,
+		       struct managed *mm, struct gpuvm_error *err)
+{
+	const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op->copy_addr);
+	if (!ca || ca->kind != GPUVM_ALLOC_MANAGED || !g->sys.uvm_on)
+		return gpuvm_fail(err, "engine", 0, NULL,
+				  "cudaMemPrefetchAsync of memory that is not managed");
+	double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
+	t = later(t, mm->kernels_end_s);
+	uint64_t room = ca->base + ca->bytes - op->copy_addr;
+	uint64_t bytes = op->copy_bytes < room ? op->copy_bytes : room;
+	uvm_invalidate_taken(&g->sys.uvm);
+	double end = op->prefetch_to_cpu ? uvm_prefetch_to_host(&g->sys.uvm, op->copy_addr, bytes,
+								t * g->hz)
+					 : uvm_prefetch_range(&g->sys.uvm, op->copy_addr, bytes,
+							      t * g->hz);
+	g->free_s = end / g->hz;
+	mm->kernels_end_s = later(mm->kernels_end_s, g->free_s);
+	return 0;
+}
+
+/* A migration of bytes from GPU processor sp to dp (uvm_shared.peer_copy),
+ * ready at t seconds: over their NVLink / NVSwitch route, or staged
+ * through host memory (down sp's host link, up dp's) where none joins
+ * them. No call overhead: the driver's copy engine work is in its fault
+ * handling time. */
+static double managed_peer_copy(void *ctx, uint32_t sp, uint32_t dp, double t, uint64_t bytes)
+{
+	struct managed *mm = ctx;
+	uint32_t s = sp - UVM_PROC_GPU0, d = dp - UVM_PROC_GPU0;
+	if (peer_link_joined(mm->pl, s, d)) {
+		mm->out->uvm_peer_nvlink_bytes += bytes;
+		return peer_link_copy(mm->pl, s, d, t, bytes, 0);
+	}
+	struct gpu_dev *src = &mm->devs[s], *dst = &mm->devs[d];
+	double mid = link_copy(&src->sys.link, LINK_D2H, t * src->hz, bytes) / src->hz;
+	src->stats->pcie_d2h_bytes += bytes;
+	dst->stats->pcie_h2d_bytes += bytes;
+	mm->out->uvm_peer_host_bytes += bytes;
+	return link_copy(&dst->sys.link, LINK_H2D, mid * dst->hz, bytes) / dst->hz;
+}
+
 static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
-		   struct gpuvm_source *src, struct gpuvm_system_stats *out, double *host_out,
-		   struct gpuvm_error *err)
+		   struct gpuvm_source *src, struct gpuvm_system_stats *out, struct managed *mm,
+		   double *host_out, struct gpuvm_error *err)
 {
 	double host_s = 0;
 	struct gpuvm_run_op op;
@@ -227,16 +349,30 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 		struct gpu_dev *g = &devs[op.device];
 		switch (op.kind) {
 		case GPUVM_RUN_ALLOC:
-			if (alloc_op(g, op.device, &op, err))
+			if (alloc_op(g, op.device, &op, mm, err))
 				return -1;
 			break;
 		case GPUVM_RUN_FREE:
-			free_op(g, &op);
+			free_op(g, &op, mm);
 			break;
 		case GPUVM_RUN_COPY_H2D:
 		case GPUVM_RUN_COPY_D2H: {
 			double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
-			g->free_s = host_copy(g, op.kind == GPUVM_RUN_COPY_H2D, t, op.copy_bytes);
+			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
+			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
+			bool into_managed = h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED;
+			if (into_managed) /* it changes pages other GPUs' kernels use */
+				t = later(t, mm->kernels_end_s);
+			g->free_s = host_copy(g, h2d, t, op.copy_bytes);
+			if (into_managed) {
+				/* cudaMemcpy into managed memory leaves its pages on
+				 * the GPU (as run_loop.c) */
+				uint64_t room = ca->base + ca->bytes - op.copy_addr;
+				uvm_invalidate_taken(&g->sys.uvm);
+				g->free_s = uvm_copy_in(&g->sys.uvm, op.copy_addr,
+							op.copy_bytes < room ? op.copy_bytes : room,
+							t * g->hz, g->free_s * g->hz) / g->hz;
+			}
 			host_s = g->free_s; /* the call returns with the copy done */
 			g->n_inc = 0;
 			break;
@@ -247,11 +383,18 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 					  "system of several GPUs are not modelled yet (use "
 					  "simt_upload / simt_download)");
 		case GPUVM_RUN_KERNEL:
-			if (kernel_op(g, &op, &host_s, err))
+			if (kernel_op(g, &op, &host_s, mm, err))
 				return -1;
 			break;
 		case GPUVM_RUN_DEVICE_SYNC:
 			host_s = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
+			if (g->sys.uvm_on) {
+				/* uvm.device_sync: its write-backs, a copy after its kernels */
+				uvm_invalidate_taken(&g->sys.uvm);
+				double end = uvm_device_sync(&g->sys.uvm, host_s * g->hz) / g->hz;
+				g->stats->copy_cycles += (end - host_s) * g->hz;
+				host_s = g->free_s = later(g->free_s, end);
+			}
 			g->n_inc = 0;
 			break;
 		case GPUVM_RUN_COPY_PEER:
@@ -259,6 +402,37 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			double end = peer_op(devs, pl, &op, host_s, out);
 			if (op.kind == GPUVM_RUN_COPY_PEER)
 				host_s = end;
+			break;
+		}
+		case GPUVM_RUN_PREFETCH:
+			if (prefetch_op(g, &op, host_s, mm, err))
+				return -1;
+			break;
+		case GPUVM_RUN_ADVISE: {
+			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
+			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
+				return gpuvm_fail(err, "engine", 0, NULL,
+						  "cudaMemAdvise of memory that is not managed");
+			if (op.advice == GPUVM_ADVISE_ACCESSED_BY) {
+				/* GPU op.device uses its pages in place from now on:
+				 * its accesses take the driver's counted path */
+				if (uvm_shared_accessed_by(&mm->sh, op.copy_addr, op.copy_bytes,
+							   UVM_PROC_GPU0 + op.device))
+					return gpuvm_fail(err, "engine", 0, NULL,
+							  "out of memory for page state");
+				g->sys.uvm.peer_map_on = true;
+				g->sys.sms.uvm_counts = uvm_counts(&g->sys.uvm);
+				break;
+			}
+			/* read-mostly: the GPUs' later takes of its pages duplicate */
+			if (uvm_shared_read_mostly(&mm->sh, op.copy_addr, op.copy_bytes))
+				return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+			/* a store may collapse a copy now: the accesses take the
+			 * driver's counted path, where that is checked */
+			for (uint32_t d = 0; d < n; d++) {
+				devs[d].sys.uvm.collapse_on = true;
+				devs[d].sys.sms.uvm_counts = uvm_counts(&devs[d].sys.uvm);
+			}
 			break;
 		}
 		case GPUVM_RUN_END:
@@ -284,6 +458,11 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	int rc = -1;
 	struct peer_link pl;
 	memset(&pl, 0, sizeof pl);
+	struct managed mm = {.n = n, .pl = &pl, .out = out};
+	out->managed = false;
+	out->uvm_peer_pages = out->uvm_peer_nvlink_bytes = out->uvm_peer_host_bytes = 0;
+	out->uvm_invalidated_pages = out->managed_serialized_kernels = 0;
+	out->uvm_duplicated_pages = out->uvm_collapsed_pages = out->uvm_peer_remote_bytes = 0;
 	/* struct system's components sit on lines of their own (_Alignas(64)) */
 	size_t bytes = ((n * sizeof(struct gpu_dev) + 63) / 64) * 64;
 	struct gpu_dev *devs = aligned_alloc(_Alignof(struct gpu_dev), bytes);
@@ -293,7 +472,8 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	struct gpuvm_sim_options o = *opt;
 	o.progress = false;
 	o.progress_fn = NULL;
-	if (!devs || peer_link_init(&pl, desc)) {
+	mm.devs = devs;
+	if (!devs || peer_link_init(&pl, desc) || uvm_shared_init(&mm.sh, n)) {
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
 		goto out;
 	}
@@ -315,13 +495,30 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 			gpuvm_fail(err, "engine", 0, NULL, "out of memory building GPU %u", d);
 			goto out;
 		}
+		/* its driver, made at the first managed allocation, shares the
+		 * residency of managed pages as processor d + 1 */
+		g->sys.uvm_shared = &mm.sh;
+		g->sys.uvm_proc = UVM_PROC_GPU0 + d;
 	}
+	mm.sh.peer_copy = managed_peer_copy;
+	mm.sh.ctx = &mm;
 	double host_s = 0;
-	if (run_ops(devs, n, &pl, src, out, &host_s, err))
+	if (run_ops(devs, n, &pl, src, out, &mm, &host_s, err))
 		goto out;
 	double end = host_s;
 	for (uint32_t d = 0; d < n; d++) {
 		struct gpu_dev *g = &devs[d];
+		if (g->sys.uvm_on) {
+			/* the pages others took are not this GPU's at the end */
+			uvm_invalidate_taken(&g->sys.uvm);
+			uvm_finish(&g->sys.uvm);
+			g->stats->pcie_h2d_bytes += g->stats->uvm.bytes_h2d;
+			g->stats->pcie_d2h_bytes += g->stats->uvm.bytes_d2h;
+		}
+		if ((g->sys.uvm_on && g->sys.uvm.oom) || mm.sh.oom) {
+			gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+			goto out;
+		}
 		if (g->sys.link.oom || pl.oom || g->oom) {
 			gpuvm_fail(err, "engine", 0, NULL, "out of memory for the links' lanes");
 			goto out;
@@ -333,6 +530,11 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 		end = later(end, done);
 	}
 	out->sim_seconds = end;
+	out->uvm_peer_pages = mm.sh.peer_pages;
+	out->uvm_invalidated_pages = mm.sh.invalidated_pages;
+	out->uvm_duplicated_pages = mm.sh.duplicated_pages;
+	out->uvm_collapsed_pages = mm.sh.collapsed_pages;
+	out->uvm_peer_remote_bytes = mm.sh.peer_remote_bytes;
 	if (src->ops->result)
 		src->ops->result(src, out->result, sizeof out->result);
 	if (src->ops->work_items)
@@ -345,6 +547,8 @@ out:
 			free(devs[d].inc);
 		}
 	peer_link_free(&pl);
+	if (mm.sh.blocks.e)
+		uvm_shared_free(&mm.sh);
 	free(devs);
 	out->wall_seconds = wall_now() - wall0;
 	for (uint32_t d = 0; d < n; d++)

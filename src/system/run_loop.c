@@ -272,6 +272,21 @@ static int run_kernel(struct run_host *h, const struct gpuvm_run_op *op, struct 
 	return 0;
 }
 
+/* cudaMemPrefetchAsync: in stream order, the host goes on. */
+static int run_prefetch(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	struct system *sys = h->sys;
+	const struct gpuvm_alloc *ca = alloc_table_find(&sys->allocs, op->copy_addr);
+	if (!ca || ca->kind != GPUVM_ALLOC_MANAGED || !sys->uvm_on)
+		return gpuvm_fail(err, "engine", 0, NULL, "cudaMemPrefetchAsync of memory "
+				  "that is not managed");
+	uint64_t room = ca->base + ca->bytes - op->copy_addr;
+	uint64_t bytes = op->copy_bytes < room ? op->copy_bytes : room;
+	h->t = op->prefetch_to_cpu ? uvm_prefetch_to_host(&sys->uvm, op->copy_addr, bytes, h->t)
+				   : uvm_prefetch_range(&sys->uvm, op->copy_addr, bytes, h->t);
+	return 0;
+}
+
 /* One host operation, handed to what models it. */
 static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
@@ -298,6 +313,16 @@ static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuv
 		return 0;
 	case GPUVM_RUN_KERNEL:
 		return run_kernel(h, op, err);
+	case GPUVM_RUN_PREFETCH:
+		return run_prefetch(h, op, err);
+	case GPUVM_RUN_ADVISE:
+		if (op->advice == GPUVM_ADVISE_ACCESSED_BY)
+			return gpuvm_fail(err, "engine", 0, "uvm.accessed_by",
+					  "cudaMemAdviseSetAccessedBy on a system of one GPU: set "
+					  "uvm.accessed_by = gpu (and uvm.advise_allocations) instead");
+		/* read-mostly on one GPU: the host's copy is never read
+		 * here (no CPU access is simulated), so nothing changes */
+		break;
 	case GPUVM_RUN_COPY_PEER:
 	case GPUVM_RUN_COPY_PEER_ASYNC:
 	case GPUVM_RUN_END:

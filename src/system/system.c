@@ -103,6 +103,8 @@ int system_track_managed(struct system *sys, const struct gpuvm_alloc *a)
 					  .lanes = {&sys->link.lane[LINK_H2D], &sys->link.lane[LINK_D2H]}};
 		if (sys->uvm_observer)
 			hooks.observer = *sys->uvm_observer;
+		hooks.shared = sys->uvm_shared;
+		hooks.proc = sys->uvm_proc;
 		if (uvm_init(&sys->uvm, sys->cfg, &sys->stats->uvm, &hooks))
 			return -1;
 		sys->uvm_on = true;

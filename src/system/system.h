@@ -80,6 +80,10 @@ struct system {
 	void *progress_ctx;
 	struct gpuvm_progress live_progress;
 	const struct gpuvm_uvm_observer *uvm_observer;
+	/* a system of several GPUs (multi_gpu.c): the managed pages' shared
+	 * residency and this GPU's processor id in it; NULL on one GPU */
+	struct uvm_shared *uvm_shared;
+	uint32_t uvm_proc;
 	uint64_t kernel_index;
 };
 

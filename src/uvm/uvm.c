@@ -66,6 +66,8 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->st = st;
 	if (hooks)
 		u->hooks = *hooks;
+	u->shared = u->hooks.shared;
+	u->proc = u->hooks.shared ? u->hooks.proc : UVM_PROC_GPU0;
 	u->h2d = u->hooks.lanes[0] ? u->hooks.lanes[0] : &u->own_h2d;
 	u->d2h = u->hooks.lanes[1] ? u->hooks.lanes[1] : &u->own_d2h;
 	if ((u->h2d == &u->own_h2d && link_lane_init(&u->own_h2d)) ||

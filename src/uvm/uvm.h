@@ -57,6 +57,7 @@
 #include "uvm/uvm_map.h"
 #include "uvm/prefetch.h"
 #include "uvm/uvm_page.h"
+#include "uvm/uvm_shared.h"
 
 /* What the paging layer asks of the rest of the GPU model. */
 struct uvm_hooks {
@@ -72,6 +73,10 @@ struct uvm_hooks {
 	void *ctx;
 	/* told of each decision (NULL: no one listens) */
 	struct gpuvm_uvm_observer observer;
+	/* a system of several GPUs: the residency they share and this GPU's
+	 * processor id in it (uvm_shared.h); NULL on a system of one */
+	struct uvm_shared *shared;
+	uint32_t proc;
 };
 
 /* cudaMemAdvise hints of an allocation (uvm.preferred_location = host,
@@ -184,6 +189,12 @@ struct uvm {
 	struct uvm_thrash thrash;
 	struct uvm_events events; /* the policies' subscriptions (uvm_events.h) */
 	uint32_t fault_cause;     /* mode of the fault being served, for MIGRATE events */
+	/* several GPUs (uvm_hooks.shared): the residency they share, this
+	 * GPU's processor id; NULL: one GPU, and no path below consults it */
+	struct uvm_shared *shared;
+	uint32_t proc;
+	bool collapse_on; /* shared has read-mostly ranges: stores may collapse copies */
+	bool peer_map_on; /* shared has accessed-by ranges: pages may be used in place */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
@@ -258,10 +269,11 @@ double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write,
 			  double t, bool *remote);
 
 /* Whether accesses must go through uvm_access_counted (counters,
- * thrashing detection or an allocation with hints). */
+ * thrashing detection, an allocation with hints, or, several GPUs, a
+ * read-mostly range whose duplicates a store collapses). */
 static inline bool uvm_counts(const struct uvm *u)
 {
-	return u->ac_on || u->thrash_on || u->advise_on;
+	return u->ac_on || u->thrash_on || u->advise_on || u->collapse_on || u->peer_map_on;
 }
 
 /* An explicit host-to-device copy (cudaMemcpy) into managed memory,
@@ -271,6 +283,22 @@ static inline bool uvm_counts(const struct uvm *u)
  * No far faults. Returns when the pages are in (end, or later when
  * write-backs had to free frames first). */
 double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end);
+
+/* cudaMemPrefetchAsync of [addr, addr + bytes) of managed memory to this
+ * GPU from t: the pages not resident move now, without far faults, from
+ * the host over the host link or (several GPUs) from the GPU holding them
+ * over the peer route, evicting for room; returns when they are in.
+ * uvm_prefetch_to_host: to the CPU: the pages resident here go back over
+ * the host link (all of them: the host's copy is stale), returning when
+ * they are out. */
+double uvm_prefetch_range(struct uvm *u, uint64_t addr, uint64_t bytes, double t);
+double uvm_prefetch_to_host(struct uvm *u, uint64_t addr, uint64_t bytes, double t);
+
+/* Several GPUs (u->shared): drops the resident pages another GPU has
+ * taken since (uvm_shared.h), without a write-back: the data went with
+ * them. The engine calls it before this GPU's kernels, copies and
+ * synchronisations; nothing when none was taken. */
+void uvm_invalidate_taken(struct uvm *u);
 
 /* Duration of an explicit copy of bytes on the link model. */
 double uvm_copy_cycles(const struct uvm *u, uint64_t bytes);

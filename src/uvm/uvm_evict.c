@@ -4,8 +4,9 @@
  * device-to-host lane, a device sync's write-back, and cudaFree of a
  * managed range; L2 lines of pages that leave turn stale.
  *
- * Owns: the transitions EVICT, WRITE_BACK (drop_pages) and FREE
- * (uvm_remove_alloc) of uvm_page_state.h, and the eviction counters. May call: the eviction policy's ops, the
+ * Owns: the transitions EVICT, WRITE_BACK (drop_pages), FREE
+ * (uvm_remove_alloc) and MIGRATE_OUT (uvm_invalidate_taken, several GPUs:
+ * pages another GPU took; uvm_prefetch_to_host) of uvm_page_state.h, and the eviction counters. May call: the eviction policy's ops, the
  * prefetcher switch on oversubscription, the lanes (uvm_lane.c), the
  * engine's shootdown and L2-clock hooks, the driver events (EVICT).
  * Guarantees: invariants U4-U9 hold after each call; a frame is free no
@@ -63,21 +64,27 @@ uint32_t uvm_l2_stale_through(struct uvm *u, uint64_t addr, const uint32_t **pag
 	return b->l2_evicted_at;
 }
 
-/* Drops the pages of mask from b: write-back (all or dirty) on the D2H
- * lane from t on, shootdown, bookkeeping. An eviction (for room) counts
- * as one and as a round trip of its 64 KB blocks; a device sync's
- * write-back (uvm_device_sync) does not. Returns when the frames are free. */
+/* Why pages leave: an eviction for room, a device sync's write-back, an
+ * explicit prefetch to the CPU (cudaMemPrefetchAsync). */
+enum drop_why { DROP_EVICT, DROP_SYNC, DROP_TO_HOST };
+
+/* Drops the pages of mask from b: write-back (all or dirty; every page
+ * for a prefetch to the CPU, whose copy is stale) on the D2H lane from t
+ * on, shootdown, bookkeeping. An eviction (for room) counts as one and as
+ * a round trip of its 64 KB blocks; a device sync's write-back
+ * (uvm_device_sync) does not. Returns when the frames are free. */
 static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mask, double t,
-			 bool eviction)
+			 enum drop_why why)
 {
 	struct gpuvm_uvm_stats *st = u->st;
+	bool eviction = why == DROP_EVICT, dirty_only = u->wb_dirty && why != DROP_TO_HOST;
 	double freed = t;
 	uint32_t n = 0;
 	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p, true)) {
 		uint32_t q = mask_next(mask, p, false);
 		/* write-back runs: contiguous pages merge into one write (UVMSmart) */
 		for (uint32_t r = p; r < q;) {
-			if (u->wb_dirty && !mask_test(b->dirty, r)) {
+			if (dirty_only && !mask_test(b->dirty, r)) {
 				r++;
 				continue;
 			}
@@ -85,7 +92,7 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 			double ready = t;
 			/* arrive_max bounds every page: past it, none is on its way */
 			bool in_flight = b->arrive_max > t;
-			while (s < q && (!u->wb_dirty || mask_test(b->dirty, s))) {
+			while (s < q && (!dirty_only || mask_test(b->dirty, s))) {
 				if (in_flight && b->arrive[s] > ready)
 					ready = b->arrive[s]; /* a page still on its way leaves after it lands */
 				s++;
@@ -110,15 +117,17 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 		/* a counter notice's page, evicted on its way, loses its remote mapping */
 		if (eviction)
 			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_EVICT, w, mask[w]);
-		else
+		else if (why == DROP_SYNC)
 			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE_BACK, w, mask[w]);
+		else
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_MIGRATE_OUT, w, mask[w]);
 	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count -= n;
 	u->sp.resident_pages -= n;
 	if (eviction)
 		st->pages_evicted += n;
-	else
+	else if (why == DROP_SYNC)
 		st->sync_writeback_pages += n;
 	if (eviction && b->ac) /* seeds/004 IV: r counts the times a 64 KB block was evicted */
 		for (uint32_t ch = 0; ch < UVM_BLOCK_CHUNKS; ch++)
@@ -128,6 +137,8 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 	uvm_group_update(u, b);
 	if (u->evict->on_evicted)
 		u->evict->on_evicted(u->evict_state, b, mask);
+	if (u->shared) /* the host holds them again */
+		uvm_shared_release(u->shared, b->base, mask, u->proc);
 	if (eviction && uvm_events_wanted(&u->events, UVM_EVENT_EVICT)) {
 		struct uvm_event ev = {.type = UVM_EVENT_EVICT, .block = b, .t = t, .evict.pages = mask};
 		if (uvm_events_deliver(&u->events, &ev))
@@ -165,7 +176,7 @@ double uvm_ensure_frames(struct uvm *u, uint32_t k, double t)
 		if (mask_empty(m))
 			break; /* a policy that offers nothing resident: stop rather than spin */
 		bool needed = u->sp.resident_pages + k > cap;
-		double freed = drop_pages(u, b, m, t, true);
+		double freed = drop_pages(u, b, m, t, DROP_EVICT);
 		if (needed && freed > ready)
 			ready = freed;
 	}
@@ -201,7 +212,7 @@ double uvm_device_sync(struct uvm *u, double t)
 		}
 		if (!any)
 			continue;
-		double freed = drop_pages(u, b, m, t, false);
+		double freed = drop_pages(u, b, m, t, DROP_SYNC);
 		if (freed > done)
 			done = freed;
 	}
@@ -234,6 +245,8 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 			mark_l2_stale(u, b, m);
 			if (u->evict->on_evicted)
 				u->evict->on_evicted(u->evict_state, b, m);
+			if (u->shared)
+				uvm_shared_release(u->shared, b->base, m, u->proc);
 		}
 		uvm_alloc_classify(u, &u->allocs[i]);
 		free(u->allocs[i].host_touched);
@@ -244,4 +257,79 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 		uvm_groups_clear(u);
 		return;
 	}
+}
+
+/* Several GPUs: the pages another GPU took leave this one's frames as a
+ * cudaFree's do (no write-back: their data went over the peer link with
+ * the migration that took them), with the TLB shootdown and the L2 lines
+ * turned stale that any departure brings. */
+void uvm_invalidate_taken(struct uvm *u)
+{
+	struct uvm_shared *sh = u->shared;
+	if (!sh || !(sh->stale & 1ull << (u->proc - 1)))
+		return;
+	sh->stale &= ~(1ull << (u->proc - 1));
+	for (uint32_t i = 0; i < u->sp.n; i++) {
+		struct uvm_block *b = u->sp.blocks[i];
+		const struct uvm_shared_blk *own = uvm_shared_block(sh, b->base);
+		if (!b->resident_count || !own)
+			continue;
+		uvm_mask m = {0};
+		for (uint32_t p = mask_next(b->resident, 0, true); p < UVM_BLOCK_PAGES;
+		     p = mask_next(b->resident, p + 1, true))
+			if (!uvm_shared_holds(own, p, u->proc))
+				mask_set(m, p);
+		uint32_t n = mask_count(m);
+		if (!n)
+			continue;
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+			u->st->prefetched_unused += (uint64_t)__builtin_popcountll(m[w] & b->prefetched[w]);
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_MIGRATE_OUT, w, m[w]);
+		}
+		b->prefetched_count = mask_count(b->prefetched);
+		b->resident_count -= n;
+		u->sp.resident_pages -= n;
+		sh->invalidated_pages += n;
+		for (uint32_t p = mask_next(m, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(m, p, true)) {
+			uint32_t q = mask_next(m, p, false);
+			if (u->hooks.shootdown)
+				u->hooks.shootdown(u->hooks.ctx, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
+						   (uint64_t)(q - p) << UVM_PAGE_SHIFT);
+			p = q;
+		}
+		mark_l2_stale(u, b, m);
+		uvm_group_update(u, b);
+		if (u->evict->on_evicted)
+			u->evict->on_evicted(u->evict_state, b, m);
+	}
+}
+
+double uvm_prefetch_to_host(struct uvm *u, uint64_t addr, uint64_t bytes, double t)
+{
+	double done = t;
+	if (!bytes)
+		return done;
+	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
+	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
+		const struct uvm_map_entry *x = uvm_map_find(&u->blocks, bn);
+		struct uvm_block *b = x ? (struct uvm_block *)(uintptr_t)x->val : NULL;
+		if (!b || !b->resident_count)
+			continue; /* nothing of it here */
+		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
+		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
+							   : UVM_BLOCK_PAGES;
+		uvm_mask m = {0};
+		mask_set_range(m, lo, hi);
+		bool any = false;
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++) {
+			m[w] &= b->resident[w];
+			any |= m[w] != 0;
+		}
+		if (!any)
+			continue;
+		double freed = drop_pages(u, b, m, t, DROP_TO_HOST);
+		if (freed > done)
+			done = freed;
+	}
+	return done;
 }

@@ -384,10 +384,25 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 	return (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) < read_threshold(u, b, ch);
 }
 
+/* Several GPUs, cudaMemAdviseSetAccessedBy for this GPU: non-resident
+ * page p of b is used where it is, never faulted in; *src: the processor
+ * holding it (uvm_shared_source: another GPU, or the host). */
+static bool peer_mapped(const struct uvm *u, const struct uvm_block *b, uint32_t p, uint32_t *src)
+{
+	if (!uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc))
+		return false;
+	const struct uvm_shared_blk *s = uvm_shared_block(u->shared, b->base);
+	*src = s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
+	return true;
+}
+
 /* Whether a read of non-resident page p of b would be left in host
  * memory (the walk then maps it remotely and uvm_access decides). */
 static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
+	uint32_t src;
+	if (u->peer_map_on && peer_mapped(u, b, p, &src))
+		return true; /* accessed-by: mapped where it is */
 	if (system_untouched(u, b, p))
 		return false; /* no copy anywhere: the GPU's touch places it */
 	if (u->advise_on && advise_stays(u, b, p, false))
@@ -456,7 +471,7 @@ static double translate_page(struct uvm *u, uint32_t sm, uint64_t addr, double t
 	/* with counter notices a page read remotely before stays mapped
 	 * remotely: the access decides (a read that reaches the threshold
 	 * notifies, a write faults) */
-	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on, 0) &&
+	if (__builtin_expect(u->ac_on || u->thrash_on || u->advise_on || u->peer_map_on, 0) &&
 	    (maps_remotely(u, b, p, t) || notice_mapped(u, b, p))) {
 		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
 		if (__builtin_expect(u->c2c, 0) && (page_advise(u, b, p) & UVM_ADVISE_SYSTEM))
@@ -525,9 +540,13 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 }
 
 /* An access of resident page p of b at t: a prefetched page is used, a
- * written one dirty; returns when the page is there. */
-static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_t p, bool write,
-				     double t)
+ * written one dirty; returns when the page is there. shared: the counted
+ * path, where a store may collapse a read duplicate (several GPUs with a
+ * read-mostly range route their accesses there: uvm.collapse_on), a
+ * constant, so uvm_access's path carries no test of it. */
+static inline __attribute__((always_inline)) double access_resident(struct uvm *u,
+								    struct uvm_block *b, uint32_t p,
+								    bool write, double t, bool shared)
 {
 	uint32_t w = p >> 6;
 	uint64_t bit = 1ull << (p & 63);
@@ -540,6 +559,11 @@ static inline double access_resident(struct uvm *u, struct uvm_block *b, uint32_
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE, w, bit);
 		if (u->evict->on_write && u->evict->on_write(u->evict_state, b, p))
 			u->oom = true;
+		/* several GPUs, read-mostly: a store to a duplicated page
+		 * collapses it here (the others lose theirs), after the fault
+		 * that upgrades the read-only mapping */
+		if (shared && u->collapse_on && uvm_shared_write(u->shared, b->base, p, u->proc))
+			t += u->fault_latency_cycles;
 	}
 	if (u->evict->on_access)
 		u->evict->on_access(u->evict_state, b, p);
@@ -579,6 +603,18 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (!mask_test(b->resident, p))
 			return t;
 	} else if (!mask_test(b->resident, p)) {
+		uint32_t src;
+		if (u->peer_map_on && peer_mapped(u, b, p, &src)) {
+			/* accessed-by: read or written where it is, on the host
+			 * link or, held by another GPU, over the peer route */
+			*remote = true;
+			if (src == UVM_PROC_CPU)
+				return remote_access(u, b, addr, write, t);
+			u->st->remote_accesses++;
+			if (!mask_test(b->remote, p))
+				uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
+			return uvm_peer_remote(u, src, write, t, u->sector_bytes);
+		}
 		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
 		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
 			*remote = true;
@@ -604,7 +640,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (b->arrive[p] <= t)
 			uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_ARRIVED, p);
 	}
-	return access_resident(u, b, p, write, t);
+	return access_resident(u, b, p, write, t, true);
 }
 
 double uvm_access_counted(struct uvm *u, uint32_t sm, uint64_t addr, bool write, bool may_stay,
@@ -672,5 +708,5 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
 	/* the common case reads only the block's first cache line */
 	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
 		return t;
-	return access_resident(u, b, p, write, t);
+	return access_resident(u, b, p, write, t, false);
 }

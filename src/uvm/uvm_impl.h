@@ -63,6 +63,14 @@ void uvm_util_add(struct uvm *u, bool h2d, double s, double e);
 double uvm_lane_book(struct uvm *u, struct link_lane *l, double t, double *hold);
 /* One transfer on a serial lane, not before t; returns its end. */
 double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes);
+/* Several GPUs: a migration of bytes from GPU processor src to this GPU,
+ * ready at t, over the engine's GPU-GPU route (uvm_shared.peer_copy);
+ * returns its end. */
+double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes);
+/* Several GPUs, accessed-by: bytes read from (or written to, write) GPU
+ * processor peer's memory in place, over the peer route, from t; returns
+ * when done. */
+double uvm_peer_remote(struct uvm *u, uint32_t peer, bool write, double t, uint64_t bytes);
 
 /* ---- uvm_evict.c: frames ---- */
 

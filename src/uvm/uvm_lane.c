@@ -110,3 +110,23 @@ double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 	}
 	return e;
 }
+
+double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes)
+{
+	struct uvm_shared *sh = u->shared;
+	double e = sh->peer_copy(sh->ctx, src, u->proc, t / u->clock_hz, bytes) * u->clock_hz;
+	u->last_lane_start = t;
+	sh->peer_pages += bytes >> UVM_PAGE_SHIFT;
+	sh->peer_transfers++;
+	return e > t ? e : t;
+}
+
+double uvm_peer_remote(struct uvm *u, uint32_t peer, bool write, double t, uint64_t bytes)
+{
+	struct uvm_shared *sh = u->shared;
+	double e = (write ? sh->peer_copy(sh->ctx, u->proc, peer, t / u->clock_hz, bytes)
+			  : sh->peer_copy(sh->ctx, peer, u->proc, t / u->clock_hz, bytes)) *
+		   u->clock_hz;
+	sh->peer_remote_bytes += bytes;
+	return e > t ? e : t;
+}

@@ -2,9 +2,12 @@
  * moved host-to-device in address order, cut at gaps and right after the
  * faulted page (UVMSmart gpu-sim.cc do_hardware_prefetch), or the faulted
  * page first (Zheng's GMMU, seeds/003 3.1); and pages copied in by a
- * synchronous copy to managed memory.
+ * synchronous copy to managed memory. On a system of several GPUs a page
+ * another GPU holds comes from it over the GPU-GPU route (uvm_shared.h),
+ * the run cut where the source changes.
  *
- * Owns: the transitions FAULT_IN, PREFETCH_IN and COPY_IN (and WRITE of
+ * Owns: the transitions FAULT_IN, PREFETCH_IN, COPY_IN and MIGRATE_IN
+ * (uvm_prefetch_range: cudaMemPrefetchAsync) (and WRITE of
  * the pages a copy writes over; uvm_page_state.h) and their counters.
  * May call: the prefetch policy, uvm_ensure_frames (uvm_evict.c), the lanes
  * (uvm_lane.c; link_lane_last_end of link/link_lane.h to read when a
@@ -18,6 +21,21 @@
 #include <string.h>
 
 /* ---- migration ---------------------------------------------------------- */
+
+/* Several GPUs: whether a page whose source (uvm_shared_source) is
+ * processor owner comes from another GPU (else from the host, over this
+ * GPU's host link). */
+static inline bool from_peer(const struct uvm *u, uint32_t owner)
+{
+	return owner != UVM_PROC_CPU && owner != u->proc;
+}
+
+/* Where page p comes from (own: the block's shared state, NULL on one GPU
+ * or a block no GPU has held: the host). */
+static inline uint32_t src_of(const struct uvm *u, const struct uvm_shared_blk *own, uint32_t p)
+{
+	return own ? uvm_shared_source(own, p, u->proc) : UVM_PROC_CPU;
+}
 
 /* Moves page p of b and what the prefetcher adds, starting once the batch
  * is handled (ready). Returns when p has arrived. */
@@ -54,12 +72,17 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	 * page (UVMSmart do_hardware_prefetch: e.g. 4 KB + 60 KB) */
 	double arrival = start;
 	bool first = u->polled && mask_test(mv, p);
+	/* several GPUs: where each page comes from (the CPU, or another GPU
+	 * over the peer route); NULL: every page from the host */
+	const struct uvm_shared_blk *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
 	if (first) {
 		/* Zheng's GMMU (seeds/003 3.1, 4): the far fault fetches its
 		 * page; what the prefetcher adds follows it, so prefetching
 		 * never delays the faulting access (UVMSmart and the serial
 		 * handler keep address order, the page cut after the fault) */
-		arrival = uvm_lane_transfer(u, true, start, UVM_PAGE_BYTES);
+		uint32_t sp = src_of(u, own, p);
+		arrival = from_peer(u, sp) ? uvm_peer_transfer(u, sp, start, UVM_PAGE_BYTES)
+					   : uvm_lane_transfer(u, true, start, UVM_PAGE_BYTES);
 		b->arrive[p] = arrival;
 		if (arrival > b->arrive_max)
 			b->arrive_max = arrival;
@@ -69,7 +92,19 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		uint32_t j = mask_next(mv, i, false);
 		if (p >= i && p < j)
 			j = p + 1; /* cut right after the faulted page */
-		double done = uvm_lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
+		double done;
+		if (own) { /* and where the source changes */
+			for (uint32_t q = i + 1; q < j; q++)
+				if (src_of(u, own, q) != src_of(u, own, i)) {
+					j = q;
+					break;
+				}
+		}
+		uint32_t si = src_of(u, own, i);
+		if (from_peer(u, si))
+			done = uvm_peer_transfer(u, si, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
+		else
+			done = uvm_lane_transfer(u, true, start, (uint64_t)(j - i) << UVM_PAGE_SHIFT);
 		if (!u->polled) {
 			for (uint32_t q = i; q < j; q++)
 				b->arrive[q] = done;
@@ -105,6 +140,8 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_FAULT_IN, w, mv[w] & faulted[w]);
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_PREFETCH_IN, w, mv[w] & ~faulted[w]);
 	}
+	if (u->shared)
+		uvm_shared_take(u->shared, b->base, mv, u->proc);
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
 	u->sp.resident_pages += k;
@@ -179,6 +216,8 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_COPY_IN, w, mv[w]);
 			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE, w, over);
 		}
+		if (u->shared) /* the host's data, over this GPU's host link */
+			uvm_shared_take(u->shared, b->base, range, u->proc);
 		b->resident_count += k;
 		u->sp.resident_pages += k;
 		uvm_group_update(u, b);
@@ -191,6 +230,79 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 		for (uint32_t q = lo; u->evict->on_write && q < hi; q++)
 			if (u->evict->on_write(u->evict_state, b, q))
 				u->oom = true;
+	}
+	return done;
+}
+
+double uvm_prefetch_range(struct uvm *u, uint64_t addr, uint64_t bytes, double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double done = t;
+	if (!bytes)
+		return done;
+	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
+	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
+		struct uvm_block *b = uvm_block_get(u, bn << UVM_BLOCK_SHIFT);
+		if (!b) {
+			u->oom = true;
+			return done;
+		}
+		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
+		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
+							   : UVM_BLOCK_PAGES;
+		uvm_block_covers(u, b, lo);
+		uvm_block_covers(u, b, hi - 1);
+		if (lo < b->first_page)
+			lo = b->first_page;
+		if (hi > b->end_page)
+			hi = b->end_page;
+		if (lo >= hi)
+			continue;
+		uvm_mask mv = {0};
+		mask_set_range(mv, lo, hi);
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			mv[w] &= ~b->resident[w];
+		uint32_t k = mask_count(mv);
+		if (!k)
+			continue;
+		u->sp.filling = b;
+		double frames = uvm_ensure_frames(u, k, t);
+		u->sp.filling = NULL;
+		double start = frames > t ? frames : t;
+		const struct uvm_shared_blk *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
+		/* the driver moves a block's runs in address order, cut where the
+		 * source changes */
+		for (uint32_t i = mask_next(mv, 0, true); i < UVM_BLOCK_PAGES; i = mask_next(mv, i, true)) {
+			uint32_t j = mask_next(mv, i, false);
+			for (uint32_t q = i + 1; own && q < j; q++)
+				if (src_of(u, own, q) != src_of(u, own, i)) {
+					j = q;
+					break;
+				}
+			uint64_t run = (uint64_t)(j - i) << UVM_PAGE_SHIFT;
+			uint32_t si = src_of(u, own, i);
+			double end = from_peer(u, si) ? uvm_peer_transfer(u, si, start, run)
+								 : uvm_lane_transfer(u, true, start, run);
+			for (uint32_t q = i; q < j; q++)
+				b->arrive[q] = end;
+			if (end > b->arrive_max)
+				b->arrive_max = end;
+			if (end > done)
+				done = end;
+			i = j;
+		}
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_MIGRATE_IN, w, mv[w]);
+		if (u->shared)
+			uvm_shared_take(u->shared, b->base, mv, u->proc);
+		b->resident_count += k;
+		u->sp.resident_pages += k;
+		uvm_group_update(u, b);
+		if (u->sp.resident_pages > st->peak_resident_pages)
+			st->peak_resident_pages = u->sp.resident_pages;
+		st->pages_h2d += k;
+		if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+			u->oom = true;
 	}
 	return done;
 }

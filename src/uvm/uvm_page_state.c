@@ -19,6 +19,8 @@ static const char *const op_names[UVM_PAGE_OPS] = {
 	[UVM_OP_NOTICE_KEEP] = "NOTICE_KEEP", [UVM_OP_ARRIVED] = "ARRIVED",
 	[UVM_OP_EVICT] = "EVICT",             [UVM_OP_WRITE_BACK] = "WRITE_BACK",
 	[UVM_OP_FREE] = "FREE",
+	[UVM_OP_MIGRATE_IN] = "MIGRATE_IN",
+	[UVM_OP_MIGRATE_OUT] = "MIGRATE_OUT",
 };
 
 const char *uvm_page_op_name(enum uvm_page_op op)

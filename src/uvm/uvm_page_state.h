@@ -88,6 +88,12 @@
  *  EVICT        R -> E (P, D, M dropped)    drop_pages for room (uvm_evict.c)
  *  WRITE_BACK   R+D -> HOST (P, M dropped)  drop_pages at a device sync
  *  FREE         R -> not R (P, D dropped)   uvm_remove_alloc
+ *  MIGRATE_IN   not R -> R (E, M dropped)  uvm_prefetch_range: an explicit
+ *                                           prefetch (cudaMemPrefetchAsync)
+ *  MIGRATE_OUT  R -> HOST (P, D, M dropped) the page left with its data:
+ *                                           uvm_invalidate_taken (several
+ *                                           GPUs: another GPU took it),
+ *                                           uvm_prefetch_to_host (to the CPU)
  *
  * Every change of a page's state is one of these, made by
  * uvm_pages_transition (or uvm_page_transition for one page). In builds
@@ -135,6 +141,8 @@ enum uvm_page_op {
 	UVM_OP_EVICT,
 	UVM_OP_WRITE_BACK,
 	UVM_OP_FREE,
+	UVM_OP_MIGRATE_IN,
+	UVM_OP_MIGRATE_OUT,
 	UVM_PAGE_OPS
 };
 
@@ -159,6 +167,8 @@ static inline __attribute__((always_inline)) struct uvm_page_rule uvm_page_rule(
 	case UVM_OP_EVICT:       return (struct uvm_page_rule){R, 0, R | P | D | M, E};
 	case UVM_OP_WRITE_BACK:  return (struct uvm_page_rule){R | D, 0, R | P | D | M, 0};
 	case UVM_OP_FREE:        return (struct uvm_page_rule){R, 0, R | P | D, 0};
+	case UVM_OP_MIGRATE_IN:  return (struct uvm_page_rule){0, R, E | M, R};
+	case UVM_OP_MIGRATE_OUT: return (struct uvm_page_rule){R, 0, R | P | D | M, 0};
 	case UVM_PAGE_OPS:       break;
 	}
 	return (struct uvm_page_rule){0xff, 0xff, 0, 0}; /* legal from no state */

@@ -230,6 +230,31 @@ grep -q "^c2c  *mean utilization" gh.txt || fail "gh200: the link's line is not 
 	fail "h100: the traffic line does not name PCIe"
 echo "ok - a GPU on NVLink-C2C: c2c.coherent on, its rate, its CPU memory and page size; gh200 runs mem=system"
 
+# 5b. managed memory shared by the GPUs (docs/systems.md "Managed memory on
+# several GPUs"): far faults take the pages GPU to GPU over NVLink, a
+# prefetch does without far faults; the results match
+for mode in fault prefetch; do
+	"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=262144,verify=1,mode=$mode \
+		--json "sr-$mode.json" --quiet 2>err.txt || fail "shared-read-mgpu $mode: exit $? ($(cat err.txt))"
+	grep -q '"result":.*verify=pass' "sr-$mode.json" || fail "shared-read-mgpu $mode: not verified"
+	[ "$(num "sr-$mode.json" uvm_peer_nvlink_bytes)" = 1048576 ] ||
+		fail "shared-read-mgpu $mode: $(num "sr-$mode.json" uvm_peer_nvlink_bytes) bytes over NVLink, not 1 MiB"
+	[ "$(num "sr-$mode.json" gpu/1/uvm/bytes_h2d)" = 0 ] || fail "shared-read-mgpu $mode: GPU 1 used its PCIe link"
+done
+[ "$(num sr-prefetch.json gpu/1/uvm/far_faults)" = 0 ] || fail "shared-read-mgpu prefetch: GPU 1 faulted"
+[ "$(num sr-fault.json gpu/1/uvm/far_faults)" -gt 0 ] || fail "shared-read-mgpu fault: GPU 1 did not fault"
+cmp -s <(grep -o 'checksum=[0-9.e+]*' sr-fault.json) <(grep -o 'checksum=[0-9.e+]*' sr-prefetch.json) ||
+	fail "shared-read-mgpu: fault and prefetch checksums differ"
+# two rounds: faults move x back and forth (3 moves), read-mostly copies once
+for mode in fault read-mostly; do
+	"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=262144,rounds=2,mode=$mode \
+		--json "sr2-$mode.json" --quiet 2>err.txt || fail "shared-read-mgpu rounds=2 $mode: exit $? ($(cat err.txt))"
+done
+[ "$(num sr2-fault.json uvm_peer_pages)" = 768 ] || fail "rounds=2 fault: $(num sr2-fault.json uvm_peer_pages) pages GPU to GPU, not 768"
+[ "$(num sr2-read-mostly.json uvm_peer_pages)" = 256 ] ||
+	fail "rounds=2 read-mostly: $(num sr2-read-mostly.json uvm_peer_pages) pages GPU to GPU, not 256"
+echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch; read-mostly copies once"
+
 # 6. bad input
 expect2() { # WHAT PATTERN ARGS...
 	local what=$1 pat=$2
@@ -252,8 +277,10 @@ expect2 "gpus= past the system" "4 GPUs asked for and the system has 2" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu:gpus=4
 expect2 "a second GPU on a preset" "2 GPUs asked for and the system has 1" --gpu h100 \
 	--workload triad-mgpu:gpus=2
-expect2 "managed memory across GPUs" "unified memory across GPUs .* is not modelled yet" \
-	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=managed
+expect2 "pinned memory across GPUs" "host-pinned allocation on a system of several GPUs: zero-copy" \
+	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=pinned
+expect2 "managed memory across GPUs with hints" "cudaMemAdvise hints .* not modelled across GPUs yet" \
+	--system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=1000 --set uvm.accessed_by=gpu
 expect2 "--stats-csv of several GPUs" "not made for a system of several GPUs" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu --stats-csv x.csv
 [ -e x.csv ] && fail "--stats-csv refused but written"

@@ -1,0 +1,144 @@
+/* Residency shared by the GPUs of a system (uvm_shared.h holds the contract). */
+#include "uvm/uvm_shared.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int uvm_shared_init(struct uvm_shared *sh, uint32_t n_gpus)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->n_gpus = n_gpus;
+	return uvm_map_init(&sh->blocks, 64);
+}
+
+void uvm_shared_free(struct uvm_shared *sh)
+{
+	for (uint32_t i = u64map_next(&sh->blocks, 0); i < u64map_slots(&sh->blocks);
+	     i = u64map_next(&sh->blocks, i + 1)) {
+		struct uvm_shared_blk *s = (struct uvm_shared_blk *)(uintptr_t)sh->blocks.e[i].val;
+		free(s->copies);
+		free(s);
+	}
+	uvm_map_free(&sh->blocks);
+	free(sh->read_mostly);
+	free(sh->accessed_by);
+}
+
+/* The block's shared state, made (every page the CPU's) at its first take. */
+static struct uvm_shared_blk *blk_get(struct uvm_shared *sh, uint64_t base)
+{
+	struct uvm_map_entry *x = uvm_map_find(&sh->blocks, base >> UVM_BLOCK_SHIFT);
+	if (x)
+		return (struct uvm_shared_blk *)(uintptr_t)x->val;
+	struct uvm_shared_blk *s = calloc(1, sizeof *s); /* owner 0: UVM_PROC_CPU */
+	if (!s || !uvm_map_insert(&sh->blocks, base >> UVM_BLOCK_SHIFT, (uint64_t)(uintptr_t)s)) {
+		free(s);
+		sh->oom = true;
+		return NULL;
+	}
+	return s;
+}
+
+static bool is_read_mostly(const struct uvm_shared *sh, uint64_t addr)
+{
+	for (uint32_t i = 0; i < sh->n_read_mostly; i++)
+		if (addr >= sh->read_mostly[i].base && addr < sh->read_mostly[i].end)
+			return true;
+	return false;
+}
+
+int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
+{
+	if (sh->n_read_mostly == sh->cap_read_mostly) {
+		uint32_t cap = sh->cap_read_mostly ? 2 * sh->cap_read_mostly : 4;
+		struct uvm_shared_range *r = realloc(sh->read_mostly, cap * sizeof *r);
+		if (!r)
+			return -1;
+		sh->read_mostly = r;
+		sh->cap_read_mostly = cap;
+	}
+	sh->read_mostly[sh->n_read_mostly++] = (struct uvm_shared_range){addr, addr + bytes, 0};
+	return 0;
+}
+
+int uvm_shared_accessed_by(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc)
+{
+	if (sh->n_accessed_by == sh->cap_accessed_by) {
+		uint32_t cap = sh->cap_accessed_by ? 2 * sh->cap_accessed_by : 4;
+		struct uvm_shared_range *r = realloc(sh->accessed_by, cap * sizeof *r);
+		if (!r)
+			return -1;
+		sh->accessed_by = r;
+		sh->cap_accessed_by = cap;
+	}
+	sh->accessed_by[sh->n_accessed_by++] =
+		(struct uvm_shared_range){addr, addr + bytes, 1ull << (proc - 1)};
+	return 0;
+}
+
+bool uvm_shared_is_accessed_by(const struct uvm_shared *sh, uint64_t addr, uint32_t proc)
+{
+	for (uint32_t i = 0; i < sh->n_accessed_by; i++)
+		if (addr >= sh->accessed_by[i].base && addr < sh->accessed_by[i].end &&
+		    (sh->accessed_by[i].gpus >> (proc - 1) & 1))
+			return true;
+	return false;
+}
+
+/* Every holder of page p but proc turns stale; proc owns it alone. */
+static void collapse(struct uvm_shared *sh, struct uvm_shared_blk *s, uint32_t p, uint32_t proc)
+{
+	if (s->owner[p] != UVM_PROC_CPU && s->owner[p] != proc)
+		sh->stale |= 1ull << (s->owner[p] - 1);
+	if (s->copies) {
+		sh->stale |= s->copies[p] & ~(1ull << (proc - 1));
+		s->copies[p] = 0;
+	}
+	s->owner[p] = (uint8_t)proc;
+}
+
+void uvm_shared_take(struct uvm_shared *sh, uint64_t base, const uint64_t *mask, uint32_t proc)
+{
+	struct uvm_shared_blk *s = blk_get(sh, base);
+	if (!s)
+		return;
+	bool rm = sh->n_read_mostly != 0;
+	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p + 1, true)) {
+		if (rm && s->owner[p] != proc && is_read_mostly(sh, base + ((uint64_t)p << UVM_PAGE_SHIFT))) {
+			/* a duplicate: the holders keep theirs */
+			if (!s->copies && !(s->copies = calloc(UVM_BLOCK_PAGES, sizeof *s->copies))) {
+				sh->oom = true;
+				return;
+			}
+			s->copies[p] |= 1ull << (proc - 1);
+			sh->duplicated_pages++;
+			continue;
+		}
+		collapse(sh, s, p, proc);
+	}
+}
+
+bool uvm_shared_write(struct uvm_shared *sh, uint64_t base, uint32_t p, uint32_t proc)
+{
+	struct uvm_map_entry *x = uvm_map_find(&sh->blocks, base >> UVM_BLOCK_SHIFT);
+	struct uvm_shared_blk *s = x ? (struct uvm_shared_blk *)(uintptr_t)x->val : NULL;
+	if (!s || !s->copies || !s->copies[p])
+		return false; /* not duplicated: its owner's alone */
+	collapse(sh, s, p, proc);
+	sh->collapsed_pages++;
+	return true;
+}
+
+void uvm_shared_release(struct uvm_shared *sh, uint64_t base, const uint64_t *mask, uint32_t proc)
+{
+	struct uvm_map_entry *x = uvm_map_find(&sh->blocks, base >> UVM_BLOCK_SHIFT);
+	if (!x)
+		return;
+	struct uvm_shared_blk *s = (struct uvm_shared_blk *)(uintptr_t)x->val;
+	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p + 1, true)) {
+		if (s->owner[p] == proc)
+			s->owner[p] = UVM_PROC_CPU;
+		if (s->copies)
+			s->copies[p] &= ~(1ull << (proc - 1));
+	}
+}

@@ -1,0 +1,358 @@
+/* Managed memory on a system of several GPUs (src/system/multi_gpu.c,
+ * src/uvm/uvm_shared.h): one residency shared by the GPUs' drivers. Each
+ * test names the mechanism it would catch missing:
+ *  - a far fault on GPU 1 for a page GPU 0 holds migrates it over NVLink,
+ *    not over GPU 1's host link (the peer source of uvm_migrate_pages);
+ *  - without a GPU-GPU link the page is staged through host memory;
+ *  - GPU 0 loses the pages GPU 1 took and faults them back
+ *    (uvm_invalidate_taken);
+ *  - kernels of two GPUs on managed memory do not overlap (the
+ *    serialisation of multi_gpu.c kernel_op);
+ *  - cudaMemPrefetchAsync to a GPU moves the pages before the kernel, over
+ *    the peer route from the GPU holding them, and to the CPU takes them
+ *    off the GPU (simt_prefetch);
+ *  - cudaMemAdviseSetReadMostly: GPU 1 reads a copy and GPU 0 keeps its
+ *    own (read duplication), and a write collapses the page to the writer
+ *    (simt_mem_advise);
+ *  - cudaMemAdviseSetAccessedBy: GPU 1 reads x in GPU 0's memory over
+ *    NVLink, without a fault or a migration (peer mapping). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/simt.h"
+#include "gpuvm/sysdesc.h"
+
+#define SYS_HEAD "[system]\nname = two\ndescription = test\nsource = test\n"                  \
+		 "[gpu.0]\npreset = h100\n[gpu.1]\npreset = h100\n"                             \
+		 "[cpu.0]\nmemory_bytes = 1TiB\nbandwidth_gb_s = 300\n"                          \
+		 "[link.0]\nkind = pcie\nendpoints = gpu.0 cpu.0\nbandwidth_gb_s = 64\n"         \
+		 "[link.1]\nkind = pcie\nendpoints = gpu.1 cpu.0\nbandwidth_gb_s = 64\n"
+/* two h100 joined by 2 x 100 GB/s NVLink per direction, or by nothing */
+static const char nvlinked[] = SYS_HEAD "[link.2]\nkind = nvlink\nendpoints = gpu.0 gpu.1\n"
+					"bandwidth_gb_s = 100\ncount = 2\n";
+static const char unlinked[] = SYS_HEAD;
+
+#define ELEMS (1u << 20) /* 4 MiB of floats: 1024 pages, 2 VA blocks */
+#define PAGES (ELEMS * 4u / 4096u)
+
+struct read_args {
+	const float *x;
+	float *out;
+	unsigned n;
+};
+
+SIMT_KERNEL_ANY_ORDER(read_kernel, struct read_args, p)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		ST(p.out, i, 2.0f * LD(p.x, i));
+}
+
+struct write_args {
+	float *x;
+	unsigned n;
+};
+
+SIMT_KERNEL_ANY_ORDER(write_kernel, struct write_args, p)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		ST(p.x, i, 1.0f);
+}
+
+enum prog {
+	ZERO_THEN_ONE,     /* GPU 0 reads x, then GPU 1 */
+	ZERO_ONE_ZERO,     /* ... then GPU 0 again */
+	BACK_TO_BACK,      /* GPU 0 and GPU 1 launched without a sync between */
+	PREFETCH_ONE,      /* GPU 0 reads x; x prefetched to GPU 1; GPU 1 reads it */
+	PREFETCH_CPU,      /* GPU 0 reads x; x prefetched to the CPU; GPU 1 reads it */
+	RM_ZERO_ONE_ZERO,  /* ZERO_ONE_ZERO with x read-mostly */
+	RM_WRITE,          /* read-mostly: GPU 0, GPU 1 read, GPU 1 writes x, GPU 0 reads */
+	ACCESSED_BY,       /* x prefetched to GPU 0, accessed by GPU 1, which reads it */
+};
+
+struct ctx {
+	enum prog k;
+};
+
+static int launch_read(struct simt_host *h, const float *x, float *out)
+{
+	struct read_args a = {x, out, ELEMS};
+	return SIMT_LAUNCH(h, read_kernel, simt_dim3(ELEMS / 256, 1, 1), simt_dim3(256, 1, 1), a);
+}
+
+static int program(struct simt_host *h, void *user)
+{
+	enum prog k = ((struct ctx *)user)->k;
+	float *x = simt_malloc(h, "x", ELEMS * 4ull, GPUVM_ALLOC_MANAGED);
+	float *o0 = simt_malloc(h, "o0", ELEMS * 4ull, GPUVM_ALLOC_DEVICE);
+	if (!x || !o0 || simt_set_device(h, 1))
+		return -1;
+	float *o1 = simt_malloc(h, "o1", ELEMS * 4ull, GPUVM_ALLOC_DEVICE);
+	if (!o1 || simt_set_device(h, 0))
+		return -1;
+	for (unsigned i = 0; i < ELEMS; i++)
+		x[i] = (float)(i & 255);
+	if ((k == RM_ZERO_ONE_ZERO || k == RM_WRITE) &&
+	    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_READ_MOSTLY, 0))
+		return -1;
+	if (k == ACCESSED_BY)
+		return simt_prefetch(h, x, ELEMS * 4ull, 0) ||
+		       simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_ACCESSED_BY, 1) ||
+		       simt_set_device(h, 1) || launch_read(h, x, o1) ? -1 : 0;
+	if (launch_read(h, x, o0))
+		return -1;
+	if (k != BACK_TO_BACK && simt_device_sync(h))
+		return -1;
+	if (k == PREFETCH_ONE && simt_prefetch(h, x, ELEMS * 4ull, 1))
+		return -1;
+	if (k == PREFETCH_CPU && simt_prefetch(h, x, ELEMS * 4ull, SIMT_CPU_DEVICE))
+		return -1;
+	if (simt_set_device(h, 1) || launch_read(h, x, o1))
+		return -1;
+	if ((k == ZERO_ONE_ZERO || k == RM_ZERO_ONE_ZERO) &&
+	    (simt_device_sync(h) || simt_set_device(h, 0) || launch_read(h, x, o0)))
+		return -1;
+	struct write_args w = {x, ELEMS};
+	if (k == RM_WRITE &&
+	    (simt_device_sync(h) ||
+	     SIMT_LAUNCH(h, write_kernel, simt_dim3(ELEMS / 256, 1, 1), simt_dim3(256, 1, 1), w) ||
+	     simt_device_sync(h) || simt_set_device(h, 0) || launch_read(h, x, o0)))
+		return -1;
+	return 0;
+}
+
+struct run {
+	struct gpuvm_sysdesc desc;
+	struct gpuvm_config cfg[2];
+	struct gpuvm_stats stats[2];
+	struct gpuvm_system_stats out;
+};
+
+static int run_prog(struct run *r, const char *sys, enum prog k, struct gpuvm_error *err)
+{
+	memset(r, 0, sizeof *r);
+	assert_int_equal(gpuvm_sysdesc_parse(&r->desc, sys, "two.ini", err), 0);
+	const struct gpuvm_config *cfgs[2];
+	for (uint32_t d = 0; d < 2; d++) {
+		assert_int_equal(gpuvm_sysdesc_gpu_config(&r->desc, d, &r->cfg[d], err), 0);
+		assert_int_equal(gpuvm_config_set(&r->cfg[d], "gpu.kernel_launch_period_us=0", "test",
+						  err), 0);
+		assert_int_equal(gpuvm_config_finalize(&r->cfg[d], err), 0);
+		cfgs[d] = &r->cfg[d];
+	}
+	static struct ctx c;
+	c.k = k;
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source("multi-uvm", program, &c, NULL, &src, err), 0);
+	src.exec_threads = 0;
+	r->out.gpu = r->stats;
+	struct gpuvm_sim_options opt = {0};
+	int rc = gpuvm_simulate_system(&r->desc, cfgs, &src, &opt, &r->out, err);
+	src.ops->destroy(&src);
+	return rc;
+}
+
+static struct run *run_ok(const char *sys, enum prog k)
+{
+	struct gpuvm_error err = {{0}};
+	struct run *r = malloc(sizeof *r);
+	assert_non_null(r);
+	if (run_prog(r, sys, k, &err))
+		fail_msg("run failed: %s", err.msg);
+	return r;
+}
+
+static void release(struct run *r)
+{
+	gpuvm_stats_release(&r->stats[0]);
+	gpuvm_stats_release(&r->stats[1]);
+	free(r);
+}
+
+static double kernel_s(const struct run *r, uint32_t d, size_t i, bool end)
+{
+	const struct gpuvm_kernel_stats *k = &r->stats[d].kernel_list[i];
+	return (end ? k->end_cycle : k->start_cycle) / (r->cfg[d].clock_mhz * 1e6);
+}
+
+/* GPU 1's faults take GPU 0's pages over NVLink, nothing over its PCIe */
+static void test_fault_migrates_gpu_to_gpu(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, ZERO_THEN_ONE);
+	assert_true(r->out.managed);
+	if (r->out.uvm_peer_pages != PAGES || r->out.uvm_peer_nvlink_bytes != PAGES * 4096ull)
+		fail_msg("GPU to GPU: %llu pages, %llu bytes over NVLink; want %u pages",
+			 (unsigned long long)r->out.uvm_peer_pages,
+			 (unsigned long long)r->out.uvm_peer_nvlink_bytes, PAGES);
+	assert_true(r->stats[0].uvm.bytes_h2d == PAGES * 4096ull); /* from the host, once */
+	if (r->stats[1].uvm.bytes_h2d != 0)
+		fail_msg("GPU 1 moved %llu bytes over its host link",
+			 (unsigned long long)r->stats[1].uvm.bytes_h2d);
+	assert_true(r->stats[1].uvm.far_faults > 0);
+	assert_true(r->out.uvm_peer_host_bytes == 0);
+	release(r);
+}
+
+/* no GPU-GPU link: the same migration is staged through host memory */
+static void test_fault_staged_without_link(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(unlinked, ZERO_THEN_ONE);
+	assert_true(r->out.uvm_peer_pages == PAGES);
+	assert_true(r->out.uvm_peer_nvlink_bytes == 0);
+	assert_true(r->out.uvm_peer_host_bytes == PAGES * 4096ull);
+	struct run *l = run_ok(nvlinked, ZERO_THEN_ONE);
+	if (!(r->out.sim_seconds > l->out.sim_seconds))
+		fail_msg("staged %g s, over NVLink %g s", r->out.sim_seconds, l->out.sim_seconds);
+	release(r);
+	release(l);
+}
+
+/* GPU 0 lost the pages to GPU 1: its third kernel faults them back */
+static void test_taken_pages_invalidated(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, ZERO_ONE_ZERO);
+	assert_int_equal(r->stats[0].n_kernel_list, 2);
+	if (r->out.uvm_peer_pages != 2 * PAGES)
+		fail_msg("%llu pages GPU to GPU, want %u (there and back)",
+			 (unsigned long long)r->out.uvm_peer_pages, 2 * PAGES);
+	/* GPU 0 dropped all at its second kernel, GPU 1 all at the end */
+	assert_true(r->out.uvm_invalidated_pages == 2 * PAGES);
+	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	if (!(r->stats[0].uvm.far_faults > once->stats[0].uvm.far_faults))
+		fail_msg("GPU 0: %llu far faults reading x twice, %llu once",
+			 (unsigned long long)r->stats[0].uvm.far_faults,
+			 (unsigned long long)once->stats[0].uvm.far_faults);
+	release(r);
+	release(once);
+}
+
+/* kernels of two GPUs on managed memory run one after the other */
+static void test_managed_kernels_serialised(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, BACK_TO_BACK);
+	double end0 = kernel_s(r, 0, 0, true), start1 = kernel_s(r, 1, 0, false);
+	if (start1 < end0)
+		fail_msg("GPU 1's kernel starts at %g s, GPU 0's ends at %g s", start1, end0);
+	assert_true(r->out.managed_serialized_kernels == 1);
+	assert_true(r->out.uvm_peer_pages == PAGES);
+	release(r);
+}
+
+/* cudaMemPrefetchAsync(x, 1): GPU 1's kernel finds x there (no faults),
+ * moved GPU 0 -> GPU 1 over NVLink */
+static void test_prefetch_to_gpu(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREFETCH_ONE);
+	assert_true(r->out.uvm_peer_pages == PAGES);
+	assert_true(r->out.uvm_peer_nvlink_bytes == PAGES * 4096ull);
+	if (r->stats[1].uvm.far_faults != 0)
+		fail_msg("GPU 1 took %llu far faults after the prefetch",
+			 (unsigned long long)r->stats[1].uvm.far_faults);
+	struct run *f = run_ok(nvlinked, ZERO_THEN_ONE);
+	double pre = kernel_s(r, 1, 0, true) - kernel_s(r, 1, 0, false);
+	double flt = kernel_s(f, 1, 0, true) - kernel_s(f, 1, 0, false);
+	if (!(pre < flt))
+		fail_msg("GPU 1's kernel: %g s after a prefetch, %g s faulting", pre, flt);
+	release(r);
+	release(f);
+}
+
+/* cudaMemPrefetchAsync(x, cudaCpuDeviceId): GPU 0 writes the pages back
+ * over its host link; GPU 1 then faults them from the host */
+static void test_prefetch_to_cpu(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREFETCH_CPU);
+	assert_true(r->out.uvm_peer_pages == 0);
+	assert_true(r->stats[0].uvm.bytes_d2h == PAGES * 4096ull);
+	assert_true(r->stats[1].uvm.bytes_h2d == PAGES * 4096ull);
+	release(r);
+}
+
+/* read-mostly: GPU 1 gets a copy from GPU 0, which keeps its own: GPU 0
+ * reads x again without a fault (ZERO_ONE_ZERO migrates it back) */
+static void test_read_mostly_duplicates(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, RM_ZERO_ONE_ZERO);
+	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	if (r->out.uvm_peer_pages != PAGES)
+		fail_msg("%llu pages GPU to GPU, want %u (one copy)",
+			 (unsigned long long)r->out.uvm_peer_pages, PAGES);
+	assert_true(r->out.uvm_duplicated_pages == 2 * PAGES); /* GPU 0's from the host, GPU 1's */
+	assert_true(r->out.uvm_invalidated_pages == 0);
+	if (r->stats[0].uvm.far_faults != once->stats[0].uvm.far_faults)
+		fail_msg("GPU 0 faulted reading its copy again: %llu far faults, %llu reading once",
+			 (unsigned long long)r->stats[0].uvm.far_faults,
+			 (unsigned long long)once->stats[0].uvm.far_faults);
+	release(r);
+	release(once);
+}
+
+/* read-mostly: GPU 1's write collapses every page to it; GPU 0 then faults
+ * x back from GPU 1 */
+static void test_write_collapses_duplicates(void **state)
+{
+	(void)state;
+	struct run *w = run_ok(nvlinked, RM_WRITE);
+	struct run *r = run_ok(nvlinked, RM_ZERO_ONE_ZERO);
+	if (w->out.uvm_collapsed_pages != PAGES)
+		fail_msg("%llu pages collapsed, want %u", (unsigned long long)w->out.uvm_collapsed_pages,
+			 PAGES);
+	assert_true(w->out.uvm_invalidated_pages >= PAGES); /* GPU 0's copies */
+	assert_true(w->out.uvm_peer_pages == 2 * PAGES);     /* the copy, then back to GPU 0 */
+	if (!(w->stats[0].uvm.far_faults > r->stats[0].uvm.far_faults))
+		fail_msg("GPU 0 after GPU 1's write: %llu far faults, %llu without the write",
+			 (unsigned long long)w->stats[0].uvm.far_faults,
+			 (unsigned long long)r->stats[0].uvm.far_faults);
+	release(w);
+	release(r);
+}
+
+/* accessed-by: GPU 1 reads x where it is, in GPU 0's memory */
+static void test_accessed_by_reads_in_place(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, ACCESSED_BY);
+	if (r->out.uvm_peer_pages != 0)
+		fail_msg("%llu pages migrated GPU to GPU under accessed-by",
+			 (unsigned long long)r->out.uvm_peer_pages);
+	if (r->out.uvm_peer_remote_bytes != ELEMS * 4ull)
+		fail_msg("%llu bytes read in GPU 0's memory, want %u",
+			 (unsigned long long)r->out.uvm_peer_remote_bytes, ELEMS * 4u);
+	assert_true(r->out.uvm_peer_nvlink_bytes == ELEMS * 4ull);
+	assert_true(r->stats[1].uvm.far_faults == 0);
+	assert_true(r->stats[1].uvm.bytes_h2d == 0);
+	assert_true(r->stats[1].uvm.remote_accesses > 0);
+	release(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fault_migrates_gpu_to_gpu),
+		cmocka_unit_test(test_fault_staged_without_link),
+		cmocka_unit_test(test_taken_pages_invalidated),
+		cmocka_unit_test(test_managed_kernels_serialised),
+		cmocka_unit_test(test_prefetch_to_gpu),
+		cmocka_unit_test(test_prefetch_to_cpu),
+		cmocka_unit_test(test_read_mostly_duplicates),
+		cmocka_unit_test(test_write_collapses_duplicates),
+		cmocka_unit_test(test_accessed_by_reads_in_place),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
