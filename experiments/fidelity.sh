@@ -23,7 +23,6 @@
 # FIDELITY sizes (fit ~30 minutes on 2 quiet cores; each script's header
 # has its full size): the scripts' own scaled defaults, except
 #   ganguly_fig4_8   SEEDS=1 (seed 1 only; the paper's ra input)
-#   neidty_fig8_11   without ATAX (126 s per run x 5 schemes)
 #   bigkernel_ch4    GPUS=gtx680 (the thesis's GPU only)
 #   sl1_ch5          GPUS=gtx-titan-black (the thesis's GPU only)
 # Environment: EXPERIMENTS (subset, names as below), STREAMS (experiments
@@ -50,7 +49,6 @@ run_one() { # name
 	if [ -z "${FULL:-}" ]; then
 		case $name in
 		ganguly_fig4_8) env=(SEEDS=1) ;;
-		neidty_fig8_11) env=("WORKLOADS=lud srad bc color mis pagerank adi") ;;
 		bigkernel_ch4) env=(GPUS=gtx680) ;;
 		sl1_ch5) env=(GPUS=gtx-titan-black) ;;
 		esac

@@ -8,7 +8,7 @@ measurement, with its host, date and load beside it.
 Rows:
   - `gpuvm bench`'s device-memory rows and its SIMT triad (single thread, the
     full model), their CPU time (user + system) and warp instructions;
-  - a replay of each real Accel-Sim trace shipped in ../shared/traces (on
+  - a replay of each real Accel-Sim trace shipped in traces/ (on
     the GPU it was recorded on where the trace says, else h100), timed as
     a child process's CPU time, the fastest of REPEAT runs: start-up (the
     preset, the trace's parse) included, as a user sees it.
@@ -35,7 +35,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
+TRACES = os.path.join(ROOT, "traces")
 # Accel-Sim trace-driven simulation rate, warp instructions per second
 # (Khairy et al., ISCA 2020, Table I: 12.5 KIPS)
 ACCELSIM_WARP_INSTS_PER_S = 12.5e3
@@ -127,9 +127,9 @@ def main(argv):
     for name in sorted(TRACE_GPU):
         d = os.path.join(TRACES, name)
         if not os.path.isdir(d):
-            die(f"{d}: trace not found (../shared/traces)")
+            die(f"{d}: trace not found (traces/)")
         warps, cpu = replay(gpuvm, d, TRACE_GPU[name], repeat)
-        rows.append({"run": f"trace replay: {name}", "input": f"shared/traces/{name}",
+        rows.append({"run": f"trace replay: {name}", "input": f"traces/{name}",
                      "gpu": TRACE_GPU[name], "warp_instructions": warps, "cpu_seconds": cpu})
     for r in rows:
         rate = r["warp_instructions"] / r["cpu_seconds"]
