@@ -166,6 +166,29 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	return arrival;
 }
 
+/* Block bn's part of pages [first, last] (page numbers), within its
+ * managed span: 1 with *b and [*lo, *hi), 0 when none of it is managed,
+ * -1 when the block cannot be made (u->oom set). The walk uvm_copy_in and
+ * uvm_prefetch_range share. */
+static int block_pages(struct uvm *u, uint64_t bn, uint64_t first, uint64_t last,
+		       struct uvm_block **b, uint32_t *lo, uint32_t *hi)
+{
+	*b = uvm_block_get(u, bn << UVM_BLOCK_SHIFT);
+	if (!*b) {
+		u->oom = true;
+		return -1;
+	}
+	*lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
+	*hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1 : UVM_BLOCK_PAGES;
+	uvm_block_covers(u, *b, *lo);
+	uvm_block_covers(u, *b, *hi - 1);
+	if (*lo < (*b)->first_page)
+		*lo = (*b)->first_page;
+	if (*hi > (*b)->end_page)
+		*hi = (*b)->end_page;
+	return *lo < *hi;
+}
+
 double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, double end)
 {
 	struct gpuvm_uvm_stats *st = u->st;
@@ -174,21 +197,12 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 		return done;
 	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
 	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
-		struct uvm_block *b = uvm_block_get(u, bn << UVM_BLOCK_SHIFT);
-		if (!b) {
-			u->oom = true;
+		struct uvm_block *b;
+		uint32_t lo, hi;
+		int in = block_pages(u, bn, first, last, &b, &lo, &hi);
+		if (in < 0)
 			return done;
-		}
-		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
-		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
-							   : UVM_BLOCK_PAGES;
-		uvm_block_covers(u, b, lo);
-		uvm_block_covers(u, b, hi - 1);
-		if (lo < b->first_page)
-			lo = b->first_page;
-		if (hi > b->end_page)
-			hi = b->end_page;
-		if (lo >= hi)
+		if (!in)
 			continue;
 		uvm_mask range = {0}, mv;
 		mask_set_range(range, lo, hi);
@@ -242,21 +256,12 @@ double uvm_prefetch_range(struct uvm *u, uint64_t addr, uint64_t bytes, double t
 		return done;
 	uint64_t first = addr >> UVM_PAGE_SHIFT, last = (addr + bytes - 1) >> UVM_PAGE_SHIFT;
 	for (uint64_t bn = first / UVM_BLOCK_PAGES; bn <= last / UVM_BLOCK_PAGES; bn++) {
-		struct uvm_block *b = uvm_block_get(u, bn << UVM_BLOCK_SHIFT);
-		if (!b) {
-			u->oom = true;
+		struct uvm_block *b;
+		uint32_t lo, hi;
+		int in = block_pages(u, bn, first, last, &b, &lo, &hi);
+		if (in < 0)
 			return done;
-		}
-		uint32_t lo = bn == first / UVM_BLOCK_PAGES ? (uint32_t)(first % UVM_BLOCK_PAGES) : 0;
-		uint32_t hi = bn == last / UVM_BLOCK_PAGES ? (uint32_t)(last % UVM_BLOCK_PAGES) + 1
-							   : UVM_BLOCK_PAGES;
-		uvm_block_covers(u, b, lo);
-		uvm_block_covers(u, b, hi - 1);
-		if (lo < b->first_page)
-			lo = b->first_page;
-		if (hi > b->end_page)
-			hi = b->end_page;
-		if (lo >= hi)
+		if (!in)
 			continue;
 		uvm_mask mv = {0};
 		mask_set_range(mv, lo, hi);
