@@ -26,6 +26,9 @@ data:
   speed-summary       docs/speed/speed.csv (scripts/speed-table.py): the
                       simulator's warp instructions per CPU second on bench
                       rows and real traces, beside Accel-Sim's published rate
+  fidelity-rows-*     docs/fidelity/fidelity.csv: every row of one experiment
+                      (scoping, zheng, ganguly, neidty, sepo, sl1,
+                      bigkernel), for the page of that feature
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -412,6 +415,41 @@ def speed_summary():
     return "\n".join(out) + "\n\n" + note
 
 
+# ---- one experiment's rows, for the page of its feature --------------------------
+# block name -> experiment column of docs/fidelity/fidelity.csv
+FIDELITY_ROWS = {
+    "fidelity-rows-scoping": "karnagel_fig10_11",
+    "fidelity-rows-zheng": "e4_suite",
+    "fidelity-rows-ganguly": "ganguly_fig4_8",
+    "fidelity-rows-neidty": "neidty_fig8_11",
+    "fidelity-rows-sepo": "sepo_ch6",
+    "fidelity-rows-sl1": "sl1_ch5",
+    "fidelity-rows-bigkernel": "bigkernel_ch4",
+}
+
+
+def fidelity_rows(exp):
+    """Every row of one experiment: what the feature's page quotes as its current result."""
+    rows = read_csv(FIDELITY_CSV)
+    for need in ("figure", "quantity", "role", "paper", "gpuvm", "passed", "experiment"):
+        if rows and need not in rows[0]:
+            raise BlockError(f"{FIDELITY_CSV} has no '{need}' column")
+    rows = [r for r in rows if r["experiment"] == exp]
+    if not rows:
+        raise BlockError(f"{FIDELITY_CSV} has no rows of experiment '{exp}'")
+    out = ["| figure | quantity | role | paper | gpuvm | passes |", "|---|---|---|--:|--:|---|"]
+    for r in rows:
+        cells = [r[k].replace("|", "/").strip() for k in ("figure", "quantity", "role", "paper", "gpuvm")]
+        ok = r["passed"].strip()
+        out.append("| " + " | ".join(cells) + f" | {'**FAIL**' if ok == 'FAIL' else ok} |")
+    v = [r for r in rows if r["role"].strip() == "validation" and r["passed"].strip() in ("pass", "FAIL")]
+    note = (f"From `{FIDELITY_CSV}`, the {len(rows)} rows of `experiments/{exp}.sh`"
+            + (f" ({sum(map(passed, v))} of {len(v)} validation rows pass)" if v else "")
+            + ": the paper's value beside gpuvm's, judged as docs/fidelity.md says; "
+            "docs/fidelity/fidelity.md gives each row's effect, band and the cause of each miss.")
+    return "\n".join(out) + "\n\n" + note
+
+
 GENERATORS = {
     "speed-summary": speed_summary,
     "fidelity-summary": fidelity_summary,
@@ -421,6 +459,8 @@ GENERATORS = {
     "validation-programs": validation_programs,
     "fig1-table": fig1_table,
 }
+for _name, _exp in FIDELITY_ROWS.items():
+    GENERATORS[_name] = (lambda e: lambda: fidelity_rows(e))(_exp)
 
 
 # ---- the blocks ----------------------------------------------------------------

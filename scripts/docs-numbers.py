@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Flag numbers that look quoted from a run outside the generated blocks of docs/.
+
+Issue 80: a number a page quotes from a run must sit in a generated block
+(scripts/docs-blocks.py writes it from committed data, so it cannot go stale)
+or in a dated record under docs/notes/, which says it is one. This script
+reads every docs/**/*.md page except docs/notes/ and pages that open with a
+"written by ...: do not edit" line (rendered whole by a script that a test
+compares, as docs/fidelity/fidelity.md), skips the text between
+<!-- generated: NAME --> and <!-- end generated -->, and flags what looks
+like a run's result:
+
+  speed-up or ratio     2.45x, 13x, 1.7×
+  time                  9.6 ms, 131 us, 45 µs, 36 s, 2 min
+  bandwidth             854.7 GB/s, 12 GiB/s
+  error or change       12.3 %, +3 %, -0.4 %   (a decimal or signed percentage;
+                        tolerances written +-50 % or ±30 % are not flagged)
+
+Numbers that are not run results (a paper's value quoted as the paper's, a
+hardware parameter with its source, a time limit) are allowed by
+scripts/docs-numbers-allow.tsv, one row per pattern:
+
+  allow    PAGE   REGEX   WHY    numbers inside a match of REGEX on a line of
+                                 PAGE (a path under docs/, or * for every
+                                 page) are not flagged; the regex names the
+                                 number's context, so a run number planted on
+                                 the same line is still caught
+  pending  PAGE   COUNT   WHY    a page whose run numbers have not been moved
+                                 yet: it may hold at most COUNT flagged
+                                 numbers; one more fails (a ratchet: lower
+                                 COUNT when a page is cleaned)
+
+usage: scripts/docs-numbers.py [--root DIR] [--list]
+  exit 1 naming page, line and number for each flagged number (or each page
+  over its pending count); --list prints every flagged number, pending pages
+  included, and exits 0.
+"""
+import glob
+import os
+import re
+import sys
+
+NUMBER = re.compile(r"""(?x)
+    (?<![\w.])\d+(?:\.\d+)?(?:x|×)(?![\w])                 # speed-up: 2.45x, 13×
+  | (?<![\w.])\d+(?:\.\d+)?\s?(?:ms|us|µs|ns)\b             # time: 9.6 ms, 131 us
+  | (?<![\w.])\d+(?:\.\d+)?\s(?:s|min)\b                    # time: 36 s, 2 min
+  | (?<![\w.])\d+(?:\.\d+)?\s?[KMGT]i?B/s\b                 # bandwidth: 854.7 GB/s
+  | (?<![\w.])\d+\.\d+\s?%                                  # percentage: 12.3 %
+  | (?<![\w.+±-])[+\u2212-]\d+(?:\.\d+)?\s?%                # change: +3 %, -0.4 %
+""")
+BEGIN = re.compile(r"^<!-- generated: [a-z0-9-]+ -->\s*$")
+END = re.compile(r"^<!-- end generated -->\s*$")
+RENDERED = re.compile(r"^<!-- written by .*do not edit")
+ALLOW = "scripts/docs-numbers-allow.tsv"
+
+
+class AllowError(Exception):
+    pass
+
+
+def read_allow(root):
+    """Returns ({page: [regex]}, {page: count}); '*' rows apply to every page."""
+    allow, pending = {}, {}
+    rel = ALLOW
+    try:
+        with open(os.path.join(root, rel), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise AllowError(f"cannot read {rel}: {e.strerror}")
+    for n, ln in enumerate(lines, 1):
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        cols = ln.split("\t")
+        if len(cols) != 4 or not all(c.strip() for c in cols):
+            raise AllowError(f"{rel}:{n}: want 4 tab-separated columns (kind, page, pattern or count, why)")
+        kind, page, what, _ = cols
+        if page != "*" and not os.path.isfile(os.path.join(root, page)):
+            raise AllowError(f"{rel}:{n}: no page {page}")
+        if kind == "allow":
+            try:
+                allow.setdefault(page, []).append(re.compile(what))
+            except re.error as e:
+                raise AllowError(f"{rel}:{n}: bad regex '{what}': {e}")
+        elif kind == "pending":
+            if not what.isdigit():
+                raise AllowError(f"{rel}:{n}: pending count '{what}' is not a number")
+            if page in pending:
+                raise AllowError(f"{rel}:{n}: {page} is pending twice")
+            pending[page] = int(what)
+        else:
+            raise AllowError(f"{rel}:{n}: kind '{kind}' is neither allow nor pending")
+    return allow, pending
+
+
+def pages(root):
+    out = []
+    for p in sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)):
+        rel = os.path.relpath(p, root).replace(os.sep, "/")
+        if not rel.startswith("docs/notes/"):
+            out.append(rel)
+    return out
+
+
+def flagged(root, rel, patterns):
+    """[(line, number text, line text)] outside generated blocks and allowed spans."""
+    with open(os.path.join(root, rel), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines and RENDERED.match(lines[0]):
+        return []
+    out, inside = [], False
+    for n, ln in enumerate(lines, 1):
+        if BEGIN.match(ln):
+            inside = True
+            continue
+        if END.match(ln):
+            inside = False
+            continue
+        if inside:
+            continue
+        covered = [m.span() for rx in patterns for m in rx.finditer(ln)]
+        for m in NUMBER.finditer(ln):
+            if not any(a <= m.start() and m.end() <= b for a, b in covered):
+                out.append((n, m.group(0), ln.strip()))
+    return out
+
+
+def main(argv):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    listing = False
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--root" and i + 1 < len(argv):
+            root = argv[i + 1]
+            i += 2
+        elif argv[i] == "--list":
+            listing = True
+            i += 1
+        else:
+            print(f"docs-numbers: unknown argument {argv[i]}; usage: scripts/docs-numbers.py [--root DIR] [--list]",
+                  file=sys.stderr)
+            return 2
+    try:
+        allow, pending = read_allow(root)
+    except AllowError as e:
+        print(f"docs-numbers: {e}", file=sys.stderr)
+        return 1
+    bad, total, clean = 0, 0, 0
+    for rel in pages(root):
+        hits = flagged(root, rel, allow.get("*", []) + allow.get(rel, []))
+        total += len(hits)
+        if listing:
+            for n, num, text in hits:
+                print(f"{rel}:{n}: {num} | {text[:160]}")
+            continue
+        if rel in pending:
+            if len(hits) > pending[rel]:
+                print(f"docs-numbers: {rel}: {len(hits)} run-looking numbers outside generated blocks, "
+                      f"more than the {pending[rel]} its pending row in {ALLOW} allows; a number added? "
+                      "Put it in a generated block or a docs/notes/ record:", file=sys.stderr)
+                for n, num, text in hits:
+                    print(f"  {rel}:{n}: {num}", file=sys.stderr)
+                bad += 1
+            elif len(hits) < pending[rel]:
+                print(f"docs-numbers: note: {rel} has {len(hits)} flagged numbers, below its pending "
+                      f"count {pending[rel]}: lower the count in {ALLOW}")
+            continue
+        if not hits:
+            clean += 1
+        for n, num, text in hits:
+            print(f"docs-numbers: {rel}:{n}: '{num}' looks quoted from a run but is outside a generated "
+                  f"block (generate it from committed data with scripts/docs-blocks.py, move it to a "
+                  f"docs/notes/ record, or allow its pattern in {ALLOW} if it is not a run result)",
+                  file=sys.stderr)
+            bad += 1
+    for rel in pending:
+        if rel not in pages(root):
+            print(f"docs-numbers: {ALLOW}: pending page {rel} is not a scanned page", file=sys.stderr)
+            bad += 1
+    if listing:
+        print(f"docs-numbers: {total} flagged numbers")
+        return 0
+    if bad:
+        return 1
+    print(f"docs-numbers: {clean} pages free of run-looking numbers outside generated blocks; "
+          f"{len(pending)} pending within their counts")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
