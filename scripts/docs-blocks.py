@@ -29,6 +29,8 @@ data:
   fidelity-rows-*     docs/fidelity/fidelity.csv: every row of one experiment
                       (scoping, zheng, ganguly, neidty, sepo, sl1,
                       bigkernel), for the page of that feature
+  calibration-rows-*  docs/calibration/calibrate.csv: the published rows of
+                      one mechanism (launch), for its page
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -450,6 +452,35 @@ def fidelity_rows(exp):
     return "\n".join(out) + "\n\n" + note
 
 
+# ---- calibrate rows of one mechanism, for its page ------------------------------
+# block name -> (regex on the quantity column, what the rows measure)
+CALIBRATION_ROWS = {
+    "calibration-rows-launch": (r"^(stream_(init|read)_gb_s_occ|empty_kernel_|kernel_launch_cycles)",
+                                "kernel launch, front-end, CTA turnover and back-to-back launches"),
+}
+
+
+def calibration_rows(rx, what):
+    """The calibrate rows with a published value whose quantity matches rx."""
+    rows = read_csv(CALIBRATE_CSV)
+    for need in ("gpu", "quantity", "unit", "simulated", "published", "error_pct", "status", "role"):
+        if rows and need not in rows[0]:
+            raise BlockError(f"{CALIBRATE_CSV} has no '{need}' column")
+    rows = [r for r in rows if r["published"].strip() and re.search(rx, r["quantity"])]
+    if not rows:
+        raise BlockError(f"{CALIBRATE_CSV} has no published rows matching '{rx}'")
+    out = ["| preset | row | unit | gpuvm | published | error | role | within tolerance |",
+           "|---|---|---|--:|--:|--:|---|---|"]
+    for r in rows:
+        out.append(f"| `{r['gpu']}` | `{r['quantity']}` | {r['unit']} | {float(r['simulated']):.4g} | "
+                   f"{float(r['published']):.4g} | {float(r['error_pct']):+.1f} % | {r['role']} | "
+                   f"{'**no**' if r['status'] == 'FAIL' else 'yes'} |")
+    note = (f"From `{CALIBRATE_CSV}` (`gpuvm calibrate --csv`): the {len(rows)} rows of {what} that "
+            "have a published value; the CSV has each row's source. Calibration rows are the values a "
+            "preset was set from; validation rows were not used.")
+    return "\n".join(out) + "\n\n" + note
+
+
 GENERATORS = {
     "speed-summary": speed_summary,
     "fidelity-summary": fidelity_summary,
@@ -459,6 +490,8 @@ GENERATORS = {
     "validation-programs": validation_programs,
     "fig1-table": fig1_table,
 }
+for _name, (_rx, _what) in CALIBRATION_ROWS.items():
+    GENERATORS[_name] = (lambda a, b: lambda: calibration_rows(a, b))(_rx, _what)
 for _name, _exp in FIDELITY_ROWS.items():
     GENERATORS[_name] = (lambda e: lambda: fidelity_rows(e))(_exp)
 
