@@ -2,13 +2,22 @@
 # Every figure README.md and docs/ quote from a run sits in a generated block
 # (<!-- generated: NAME --> ... <!-- end generated -->) that
 # scripts/docs-blocks.py writes from committed data (docs/fidelity/fidelity.csv,
-# docs/validation/validate.csv, docs/data/fig1/*.csv). Fails, naming the page,
-# line and block, when a block differs from what the script would write: a
-# number edited by hand, or data changed without rerunning the script.
+# docs/validation/validate.csv, docs/calibration/calibrate.csv,
+# docs/speed/speed.csv, docs/data/fig1/*.csv), or in a dated record under
+# docs/notes/ (issue 80). Fails, naming the page, line and block, when a block
+# differs from what the script would write: a number edited by hand, or data
+# changed without rerunning the script; and, through scripts/docs-numbers.py,
+# when a docs/ page quotes a run-looking number (2.45x, 9.6 ms, 854 GB/s,
+# +3.2 %) outside a generated block that scripts/docs-numbers-allow.tsv does
+# not allow. Then shows both checks fail on a copy of the pages with one
+# number edited in a block and one planted outside, and that the allow-list
+# covers only its pattern's span, a pending page only its count.
 # Also: the README has the blocks it promises, and --check writes nothing.
 # usage: docs_blocks.sh GPUVM_BINARY SOURCE_DIR
 set -u
 SRC=$(realpath "${2:?usage: docs_blocks.sh GPUVM SOURCE_DIR}")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-docs-blocks.XXXXXX")
+trap 'rm -rf "$T"' EXIT
 fail=0
 for b in fidelity-summary validation-summary fig1-table; do
 	grep -q "^<!-- generated: $b -->" "$SRC/README.md" ||
@@ -21,5 +30,74 @@ if ! python3 "$SRC/scripts/docs-blocks.py" --check; then
 fi
 after=$(cd "$SRC" && git status --porcelain -- README.md docs 2>/dev/null)
 [ "$before" = "$after" ] || { echo "FAIL: docs-blocks.py --check changed files"; fail=1; }
-[ $fail = 0 ] && echo "PASS: generated blocks match their data"
+if ! python3 "$SRC/scripts/docs-numbers.py"; then
+	echo "FAIL: a run-looking number outside a generated block (above)"
+	fail=1
+fi
+
+# ---- the checks catch a planted number: on a copy of the pages -----------------
+mkdir -p "$T/src/scripts" "$T/src/experiments"
+cp -R "$SRC/docs" "$SRC/README.md" "$T/src/"
+cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
+cp "$SRC/experiments/karnagel_fig1.sh" "$T/src/experiments/"
+C=$T/src
+pristine() { rm -rf "$C/docs" "$C/README.md"; cp -R "$SRC/docs" "$SRC/README.md" "$C/"; }
+expect_fail() { # WHAT PATTERN_IN_MESSAGE COMMAND...
+	local what=$1 pat=$2
+	shift 2
+	if "$@" >"$T/out.txt" 2>&1; then
+		echo "FAIL: $what: the check passed"; fail=1
+	elif ! grep -q -- "$pat" "$T/out.txt"; then
+		echo "FAIL: $what: the check failed without naming '$pat':"; head -5 "$T/out.txt"; fail=1
+	else
+		echo "ok - $what: $(grep -m1 -- "$pat" "$T/out.txt" | cut -c1-150)"
+	fi
+}
+# 1. one digit of a number inside a generated block, edited by hand
+python3 - "$C/docs/sepo.md" <<'PY' || fail=1
+import re, sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+inside = False
+for i, ln in enumerate(lines):
+    if ln.startswith("<!-- generated:"):
+        inside = True
+    elif ln.startswith("<!-- end generated"):
+        inside = False
+    elif inside and re.search(r"\d\.\d+x", ln):
+        m = re.search(r"(\d\.\d*)(\d)x", ln)
+        lines[i] = ln[:m.start(2)] + str((int(m.group(2)) + 1) % 10) + ln[m.end(2):]
+        print(f"edited docs/sepo.md:{i + 1}: {ln.strip()[:80]} -> {lines[i].strip()[:80]}")
+        break
+else:
+    sys.exit("no number with an x in a generated block of docs/sepo.md")
+open(p, "w").write("\n".join(lines))
+PY
+expect_fail "a number in a generated block edited by hand" "docs/sepo.md:[0-9]*: block 'fidelity-rows-sepo' differs" \
+	python3 "$C/scripts/docs-blocks.py" --check
+pristine
+# 2. a speed-up planted outside any block on a page free of run numbers
+printf '\ngpuvm runs this 2.45x faster than unscoped.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a speed-up planted on a clean page" "docs/scoping.md:$n: '2.45x'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 3. a time planted on the line of an allowed pattern: the allowance covers its span only
+sed -i 's/(3\.5 us, flat)/(3.5 us, flat; the model 9.7 ms)/' "$C/docs/launch.md"
+expect_fail "a time on an allowed line" "docs/launch.md:[0-9]*: '9.7 ms'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 4. a pending page may not gain a number
+printf '\nThe error is now -3.2 %%.\n' >>"$C/docs/timing.md"
+expect_fail "a number added to a pending page" "docs/timing.md: .* more than the" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 5. a record under docs/notes/ may quote runs; a bad allow row is refused, naming its line
+printf '\nThe error was -3.2 %% (2.45x).\n' >>"$C/docs/notes/2026-11-29-scoping-record.md"
+if python3 "$C/scripts/docs-numbers.py" --root "$C" >"$T/out.txt" 2>&1; then
+	echo "ok - a record under docs/notes/ may quote runs"
+else
+	echo "FAIL: a number in a docs/notes/ record was flagged:"; head -3 "$T/out.txt"; fail=1
+fi
+printf 'allow\tdocs/none.md\tx\twhy\n' >>"$C/scripts/docs-numbers-allow.tsv"
+expect_fail "an allow row naming no page" "docs-numbers-allow.tsv:[0-9]*: no page docs/none.md" \
+	python3 "$C/scripts/docs-numbers.py" --root "$C"
+[ $fail = 0 ] && echo "PASS: generated blocks match their data; no run number outside them"
 exit $fail
