@@ -42,8 +42,8 @@ import sys
 
 NUMBER = re.compile(r"""(?x)
     (?<![\w.^])(?!0x)\d+(?:\.\d+)?(?:x|×)(?![\w])          # speed-up: 2.45x, 13× (not 0x hex)
-  | (?<![\w.^])\d+(?:\.\d+)?\s?(?:ms|us|µs|ns)\b            # time: 9.6 ms, 131 us (not 10^9 ns)
-  | (?<![\w.^])\d+(?:\.\d+)?\s(?:s|min)\b                   # time: 36 s, 2 min
+  | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s?(?:ms|us|µs|ns)\b  # time: 9.6 ms, 131 us (not 10^9 ns)
+  | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s(?:s|min)\b         # time: 36 s, 2 min (not the 5 of 9.3e-5 s)
   | (?<![\w.^])\d+(?:\.\d+)?\s?[KMGT]i?B/s\b                # bandwidth: 854.7 GB/s
   | (?<![\w.^])\d+\.\d+\s?%                                 # percentage: 12.3 %
   | (?<![\w.+±-])[+\u2212-]\d+(?:\.\d+)?\s?%                # change: +3 %, -0.4 %
