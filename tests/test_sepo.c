@@ -255,13 +255,13 @@ static void test_record_pairs(void **state)
 	assert_true(val[0] == 1234);
 }
 
-/* A later iteration sends again only the epochs (1024 records) that hold
+/* resend=epochs: a later iteration sends again only the epochs (1024 records) that hold
  * a postponed record: basic halts an iteration part-way, so the records
  * before its first postponed one are not sent again. */
 static void test_later_iterations_resend_only_pending_epochs(void **state)
 {
 	(void)state;
-	cJSON *o = run_in_part("sepo-kv:records=20000,dup=2,key=16,org=basic", 3);
+	cJSON *o = run_in_part("sepo-kv:records=20000,dup=2,key=16,org=basic,resend=epochs", 3);
 	double input = 20000.0 * 32, h2d = report_num(o, "pcie_h2d_bytes"); /* 4-word records */
 	uint64_t it = result_u64(o, "iters");
 	printf("  basic at 1/3: %llu iterations, %.3g MB to the GPU, input %.3g MB\n",
@@ -360,6 +360,98 @@ static void test_allocator_chains_a_groups_pages(void **state)
 	assert_true(c.taken >= 160);
 	assert_int_equal(c.chained, c.taken);
 	assert_true(c.ok);
+}
+
+/* What a later iteration sends (issue 76; seeds/001 §4.2's address-
+ * generation slice keeps the done-bit test, §6.2.2): with resend=records
+ * every iteration sends exactly its pending records (all of them in the
+ * first) and one 8-byte address for each; with resend=epochs (the author's
+ * code) later iterations send whole 1024-record epochs, more bytes, no
+ * addresses. Combining runs every iteration to the end of the input, so
+ * the records pending before an iteration are the records it sees. */
+struct resend_ctx {
+	struct gen_kv kv;
+	int epochs;
+	struct sepo_run_stats st;
+	uint64_t pcie_h2d_bytes, pcie_d2h_bytes; /* the engine's, whole run */
+};
+
+static void fill_resend(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	gen_kv_fill(&((struct resend_ctx *)ctx)->kv, first, n, out);
+}
+
+static int resend_host(struct simt_host *h, void *user)
+{
+	struct resend_ctx *c = user;
+	struct sepo_config tc = {.org = SEPO_COMBINING, .combine_op = SEPO_COMB_ADD,
+				 .placement = SEPO_PLACE_SEPO, .nbuckets = 1024, .groups = 4,
+				 .page_bytes = 1024, .heap_bytes = 24 << 10, .bound_bytes = 4000 * 48,
+				 .threshold_pct = 50};
+	struct sepo_table t;
+	if (sepo_create(h, &t, &tc, 6)) {
+		sepo_release(&t);
+		return -1;
+	}
+	struct sepo_input in = {.records = 4000, .rec_words = c->kv.rec_words, .ctx = c,
+				.fill = fill_resend, .kernel = sepo_map_kernel, .kernel_name = "kv",
+				.app = SEPO_APP_KV, .resend_epochs = c->epochs};
+	int rc = sepo_run(h, &t, &in, 1000, 512, 3, &c->st);
+	sepo_release(&t);
+	return rc;
+}
+
+static void run_resend(struct resend_ctx *c)
+{
+	gen_kv_init(&c->kv, 5, 2000, 16, 8);
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	struct gpuvm_error err = {{0}};
+	assert_non_null(cfg);
+	if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+		fail_msg("%s", err.msg);
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source("resend", resend_host, c, NULL, &src, &err), 0);
+	struct gpuvm_stats st;
+	if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
+		fail_msg("%s", err.msg);
+	c->pcie_h2d_bytes = st.pcie_h2d_bytes;
+	c->pcie_d2h_bytes = st.pcie_d2h_bytes;
+	src.ops->destroy(&src);
+	gpuvm_stats_release(&st);
+	free(cfg);
+}
+
+static void test_later_iterations_send_only_pending_records(void **state)
+{
+	(void)state;
+	struct resend_ctx r = {.epochs = 0}, e = {.epochs = 1};
+	run_resend(&r);
+	run_resend(&e);
+	uint64_t rec_bytes = (uint64_t)r.kv.rec_words * 8, before = 4000, addresses = 0, later_r = 0,
+		 later_e = 0;
+	assert_true(r.st.iterations >= 3);
+	assert_int_equal(r.st.iterations, e.st.iterations); /* the same table, iteration by iteration */
+	for (unsigned int k = 0; k < r.st.iterations; k++) {
+		printf("  iteration %u: %llu pending before, records %llu B, epochs %llu B\n", k + 1,
+		       (unsigned long long)before, (unsigned long long)r.st.iter_input_bytes[k],
+		       (unsigned long long)e.st.iter_input_bytes[k]);
+		assert_int_equal(r.st.iter_pending[k], e.st.iter_pending[k]);
+		assert_int_equal(r.st.iter_input_bytes[k], before * rec_bytes);
+		addresses += before * 8;
+		if (k > 0) {
+			later_r += r.st.iter_input_bytes[k];
+			later_e += e.st.iter_input_bytes[k];
+		}
+		before = r.st.iter_pending[k];
+	}
+	assert_int_equal(r.st.address_bytes, addresses);
+	assert_int_equal(e.st.address_bytes, 0);
+	assert_int_equal(e.st.iter_input_bytes[0], 4000 * rec_bytes);
+	assert_true(later_e > later_r);
+	/* the engine carried them: the same copy-outs, plus the addresses up
+	 * and fewer input bytes down */
+	assert_int_equal(r.pcie_d2h_bytes - e.pcie_d2h_bytes, addresses);
+	assert_int_equal(e.pcie_h2d_bytes - r.pcie_h2d_bytes, later_e - later_r);
 }
 
 /* Pinned (§6.6.4): "Everything else is kept in GPU memory ... (e.g.
@@ -770,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_pipelined_input_waits_for_each_copy),
 		cmocka_unit_test(test_pinned_entry_locks_in_device_memory),
 		cmocka_unit_test(test_later_iterations_resend_only_pending_epochs),
+		cmocka_unit_test(test_later_iterations_send_only_pending_records),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),
 		cmocka_unit_test(test_cpu_baseline_matches_reference),

@@ -39,6 +39,7 @@ struct sepo_app_cfg {
 	enum sepo_app app;
 	struct sepo_config tc;
 	uint64_t records, chunk, threads, seed, cpu_threads, buffers;
+	unsigned int resend; /* 0: pending records (BigKernel), 1: epochs */
 	int verify;
 	struct gen_pvc pvc;
 	struct gen_kv kv;
@@ -225,6 +226,7 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	in.kernel_name = "sepo_map_kernel";
 	in.app = c->app;
 	in.needs_progress = c->app == APP_WC || c->app == APP_II;
+	in.resend_epochs = c->resend == 1;
 	struct sepo_run_stats st;
 	if (sepo_run(h, &t, &in, c->chunk, (uint32_t)c->threads, (unsigned int)c->buffers, &st)) {
 		sepo_release(&t);
@@ -337,6 +339,10 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	 "rotating input buffers: >= 2 copies each chunk asynchronously beside the kernels of "  \
 	 "the chunks before it (BigKernel's pipeline, seeds/001 4.3.3: three buffer sets); 1 = " \
 	 "a synchronous copy, then the kernel, nothing overlapped"},                              \
+	{"resend", GPUVM_PARAM_CHOICE, "records|epochs",                                         \
+	 "input sent per chunk: records = BigKernel's stages for the pending records only (their " \
+	 "addresses up, the gathered records down; seeds/001 4.2, 6.2.2); epochs = whole chunks, " \
+	 "later only 1024-record epochs holding a pending record (rezafmk/BRB_HashTable)"},       \
 	{"threads", GPUVM_PARAM_U64, "16384", "GPU threads per launch (grid-stride over a chunk)"}, \
 	{"threshold", GPUVM_PARAM_U64, "50",                                                     \
 	 "basic: % of groups declining before an iteration stops (seeds/001 §6.3.3: 50)"},     \
@@ -454,6 +460,7 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "chunk", &c->chunk, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c->threads, err) < 0 ||
 	    gpuvm_params_u64(p, "buffers", &c->buffers, err) < 0 ||
+	    gpuvm_params_choice(p, "resend", "records|epochs", &c->resend, err) < 0 ||
 	    gpuvm_params_u64(p, "threshold", &thr, err) < 0 ||
 	    gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
 	    gpuvm_params_u64(p, "cpu", &c->cpu_threads, err) < 0)

@@ -28,10 +28,11 @@ static uint64_t first_pending(const unsigned int *done, uint64_t from, uint64_t 
 #define SEPO_EPOCH_RECORDS 1024
 
 /* Copies the chunk to the device: all of it in the first iteration, later
- * only the epochs with a postponed record, in runs of consecutive ones. */
-static int upload_pending(struct simt_host *h, const unsigned long long *chunk,
-			  const unsigned int *done, uint64_t c0, uint64_t cn, uint32_t rec_words,
-			  int later, unsigned event, struct sepo_run_stats *st)
+ * only the epochs with a postponed record, in runs of consecutive ones
+ * (resend=epochs). */
+static int upload_epochs(struct simt_host *h, const unsigned long long *chunk,
+			 const unsigned int *done, uint64_t c0, uint64_t cn, uint32_t rec_words,
+			 int later, unsigned event, struct sepo_run_stats *st)
 {
 	uint64_t rec_bytes = (uint64_t)rec_words * 8;
 	for (uint64_t a = 0; a < cn;) {
@@ -53,6 +54,45 @@ static int upload_pending(struct simt_host *h, const unsigned long long *chunk,
 		}
 	}
 	return 0;
+}
+
+/* BigKernel's stages 1-3 for the chunk's pending records (sepo_run.h):
+ * their addresses to the host (a copy on the device-to-host stream: the
+ * zero-copy stores of the address-generation threads), then the prefetch
+ * buffer with the gathered records, one copy. The CPU's gather is not on
+ * the engine's clock: at chapter 4's host copy rate (16 GB/s, docs/
+ * bigkernel.md) a 64-byte record and half its address take 4.3 ns on
+ * one thread, its DMA 4.9 ns at PCIe 3.0 x16's 13.0 GB/s, so the
+ * assembly of chunk k runs ahead of the link as the transfer of chunk
+ * k - 1 proceeds. The kernel reads the records in their slots of the
+ * chunk buffer, not packed (a departure: docs/sepo.md). */
+static int upload_records(struct simt_host *h, const unsigned long long *chunk,
+			  const unsigned long long *addr, const unsigned int *done, uint64_t c0,
+			  uint64_t cn, uint32_t rec_words, unsigned event, struct sepo_run_stats *st)
+{
+	uint64_t pending = 0;
+	for (uint64_t i = c0; i < c0 + cn; i++)
+		pending += !(done[i >> 5] >> (i & 31) & 1u);
+	if (!pending)
+		return 0;
+	uint64_t bytes = pending * rec_words * 8;
+	if (event ? simt_download_async(h, addr, pending * 8, 0) : simt_download(h, addr, pending * 8))
+		return -1;
+	if (event ? simt_upload_async(h, chunk, bytes, event) : simt_upload(h, chunk, bytes))
+		return -1;
+	st->address_bytes += pending * 8;
+	st->input_bytes += bytes;
+	return 0;
+}
+
+static int upload_pending(struct simt_host *h, const struct sepo_input *in,
+			  const unsigned long long *chunk, const unsigned long long *addr,
+			  const unsigned int *done, uint64_t c0, uint64_t cn, int later, unsigned event,
+			  struct sepo_run_stats *st)
+{
+	if (in->resend_epochs)
+		return upload_epochs(h, chunk, done, c0, cn, in->rec_words, later, event, st);
+	return upload_records(h, chunk, addr, done, c0, cn, in->rec_words, event, st);
 }
 
 static int launch_map(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
@@ -96,7 +136,8 @@ static int halted_now(struct simt_host *h, struct sepo_table *t)
  * chunk k - nbuf's kernel -- and its kernel waits for that copy's event,
  * so copies run beside the kernels of earlier chunks. */
 static int iterate_pipelined(struct simt_host *h, struct sepo_table *t, const struct sepo_input *in,
-			     unsigned long long **bufs, unsigned int nbuf, unsigned int *done,
+			     unsigned long long **bufs, const unsigned long long *addr, unsigned int nbuf,
+			     unsigned int *done,
 			     unsigned int *progress, uint64_t first, uint64_t chunk_records, int later,
 			     uint32_t threads, struct sepo_run_stats *st)
 {
@@ -139,7 +180,7 @@ static int iterate_pipelined(struct simt_host *h, struct sepo_table *t, const st
 			uint64_t cn = n - c0 < chunk_records ? n - c0 : chunk_records;
 			unsigned int slot = (unsigned int)(k % nbuf);
 			in->fill(in->ctx, c0, cn, bufs[slot]);
-			if (upload_pending(h, bufs[slot], done, c0, cn, in->rec_words, later, slot + 1, st))
+			if (upload_pending(h, in, bufs[slot], addr, done, c0, cn, later, slot + 1, st))
 				rc = -1;
 		}
 	}
@@ -166,7 +207,11 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 			return -1;
 	unsigned int *progress =
 		in->needs_progress ? simt_malloc(h, "sepo.progress", n * 4, GPUVM_ALLOC_DEVICE) : NULL;
-	if (!done || !chunk || (in->needs_progress && !progress))
+	/* BigKernel's address buffer (host-pinned in the thesis; here the
+	 * device side of its copy to the host), allocated last */
+	unsigned long long *addr =
+		in->resend_epochs ? NULL : simt_malloc(h, "input.addresses", chunk_records * 8, GPUVM_ALLOC_DEVICE);
+	if (!done || !chunk || (in->needs_progress && !progress) || (!in->resend_epochs && !addr))
 		return -1;
 	double t_start = simt_now_seconds(h);
 	uint64_t start = 0, done_before = 0, pages_before = 0;
@@ -176,7 +221,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 		double t0 = simt_now_seconds(h);
 		uint64_t in0 = st->input_bytes;
 		int halted = 0;
-		if (buffers > 1 && iterate_pipelined(h, t, in, bufs, buffers, done, progress, start,
+		if (buffers > 1 && iterate_pipelined(h, t, in, bufs, addr, buffers, done, progress, start,
 						     chunk_records, it > 0, threads, st))
 			return -1;
 		for (uint64_t c0 = start - start % chunk_records; buffers == 1 && c0 < n && !halted;
@@ -185,7 +230,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 			if (it > 0 && chunk_done(done, c0, c0 + cn))
 				continue; /* nothing postponed here: not sent again */
 			in->fill(in->ctx, c0, cn, chunk);
-			if (upload_pending(h, chunk, done, c0, cn, in->rec_words, it > 0, 0, st))
+			if (upload_pending(h, in, chunk, addr, done, c0, cn, it > 0, 0, st))
 				return -1;
 			if (launch_map(h, t, in, chunk, done, progress, c0, cn, threads))
 				return -1;

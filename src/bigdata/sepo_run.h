@@ -10,7 +10,17 @@
  * BigKernel's pipeline, §6.5 and §6.6.1, whose buffer sets rotate three
  * deep, §4.3.3); with 1, each chunk is a synchronous cudaMemcpy followed
  * by its kernel, nothing overlapped. BigKernel pipelines per thread
- * block within one kernel; here the unit is the chunk, one launch each. */
+ * block within one kernel; here the unit is the chunk, one launch each.
+ * What a chunk sends (`resend_epochs` = 0, the default): BigKernel's
+ * stages for the chunk's pending records only -- their addresses go to
+ * the host (8 B a record, one per fixed-size record as the author's
+ * prediction threads send), the host gathers the records into one
+ * prefetch buffer and sends it in one copy; the done-bit test is control
+ * flow, which BigKernel's address-generation slice keeps (seeds/001 §4.2,
+ * §6.2.2, §6.6.1; docs/sepo.md). In the first iteration every record is
+ * pending. `resend_epochs` = 1: no addresses, and a later iteration sends
+ * the runs of 1024-record epochs that hold a pending record (the author's
+ * code; the model before issue 76). */
 #ifndef GPUVM_SEPO_RUN_H
 #define GPUVM_SEPO_RUN_H
 
@@ -21,6 +31,7 @@ struct sepo_input {
 	uint32_t rec_words;
 	uint32_t key_bytes;   /* passed to the kernel (word count's longest word) */
 	int needs_progress;   /* the kernel keeps per-record progress (word count) */
+	int resend_epochs;    /* 1: whole epochs, no addresses (above); 0: pending records */
 	unsigned int app;     /* SEPO_APP_* (sepo_kernels.h) */
 	void *ctx;
 	void (*fill)(void *ctx, uint64_t first, uint64_t n, unsigned long long *out);
@@ -40,6 +51,7 @@ struct sepo_run_stats {
 	uint64_t iter_pending[SEPO_MAX_ITERS];     /* records still pending after each */
 	double seconds;                      /* the whole run, final copy-out included */
 	uint64_t input_bytes;                /* input copied to the GPU, all iterations */
+	uint64_t address_bytes;              /* BigKernel's addresses sent to the host */
 	/* pipelined runs: when each of the first SEPO_CHUNK_LOG launches'
 	 * input copy ended (simulated seconds), in launch order (tests) */
 	unsigned int n_chunk_log;
