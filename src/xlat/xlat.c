@@ -301,6 +301,10 @@ static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_
 		sh->neighbour_held[inst]++;
 }
 
+static void invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes);
+static __attribute__((noinline)) void invalidate_ranges(struct xlat *x, const struct xlat_range *r,
+							uint32_t n);
+
 /* ---- one level of a translation ------------------------------------- */
 
 /* A level's answer to the level above (or to xlat_translate): when the
@@ -482,6 +486,8 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 		if (paging) {
 			struct xlat_walk_req req = {.sm = sm, .addr = addr, .t = rsp.done};
 			struct xlat_walk_rsp w = x->page.walk_done(x->page.ctx, &req);
+			if (__builtin_expect(w.n_invalidate != 0, 0))
+				invalidate_ranges(x, w.invalidate, w.n_invalidate);
 			rsp.done = w.ready;
 			rsp.fill_max = w.fill_max_bytes;
 		}
@@ -584,6 +590,14 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 	if (!bytes)
 		return;
 	REQ_TRACE_DOWN("xlat", "xlat_invalidate_range");
+	invalidate_range(x, addr, bytes);
+	REQ_TRACE_UP("xlat", "xlat_invalidate_range");
+}
+
+/* Every level's entries of [addr, addr + bytes) dropped (bytes > 0), the
+ * sharing schemes told of those they held. */
+static void invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
+{
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		unsigned shift;
@@ -596,5 +610,16 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 				tlb_invalidate(&xl->inst[i].tlb, tag);
 			}
 	}
-	REQ_TRACE_UP("xlat", "xlat_invalidate_range");
+}
+
+/* The shootdowns a walk's page port answered with (struct xlat_walk_rsp),
+ * in the order the paging layer made them: dropped as soon as the port
+ * returns, before this walk's levels fill (the state the shootdown left
+ * when it re-entered xlat from below). */
+static __attribute__((noinline)) void invalidate_ranges(struct xlat *x, const struct xlat_range *r,
+							uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (r[i].bytes)
+			invalidate_range(x, r[i].addr, r[i].bytes);
 }

@@ -26,9 +26,11 @@
  *    with a time no earlier than t; an SM's request touches only the
  *    level instances its SM id maps to (tlb.lN.share), except through a
  *    sharing scheme (probe_remote, after_translate). Each level is
- *    entered once going down and left once coming up per request; the
- *    paging port may re-enter xlat through xlat_invalidate_range (an
- *    eviction's shootdown) while the request is below. */
+ *    entered once going down and left once coming up per request, and
+ *    nothing re-enters xlat while a request is below it: an eviction's
+ *    shootdown during a walk comes back in the walk's response
+ *    (struct xlat_walk_rsp's invalidate ranges); xlat_invalidate_range
+ *    is for shootdowns outside a walk. */
 #ifndef GPUVM_XLAT_H
 #define GPUVM_XLAT_H
 
@@ -74,13 +76,27 @@ struct xlat_walk_req {
 	double t;
 };
 
+/* A virtual range whose cached translations are to be dropped. */
+struct xlat_range {
+	uint64_t addr;
+	uint64_t bytes;
+};
+
 /* Its answer: when the translation is usable (no earlier than the
- * request's t; later when the page must first be brought in) and the
+ * request's t; later when the page must first be brought in), the
  * largest entry range that may be kept (UINT64_MAX: any; TLB levels with
- * larger entries drop this one). */
+ * larger entries drop this one) and the ranges the paging layer shot
+ * down while it served the walk (an eviction that made room for the
+ * page: n_invalidate ranges at invalidate, in the order shot, owned by
+ * the port and valid until its next request). The translation layer
+ * drops them as soon as the port returns, before it touches a TLB again:
+ * the paging layer never reads a TLB, so this is the state the shootdown
+ * would have left had it re-entered xlat while the walk was below. */
 struct xlat_walk_rsp {
 	double ready;
 	uint64_t fill_max_bytes;
+	const struct xlat_range *invalidate;
+	uint32_t n_invalidate;
 };
 
 /* The port to the paging layer. walk_done NULL: every walk succeeds at
