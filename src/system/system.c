@@ -41,18 +41,32 @@ static double walk_pte_read(void *ctx, const struct xlat_pte_req *req)
 
 /* The translation layer's page port: a finished walk of a managed page
  * goes to the driver (uvm_translate's response is the port's, with the
- * shootdowns its evictions made meanwhile, uvm_shootdown); any other
- * succeeds at the walk's end. */
+ * shootdowns its evictions made meanwhile, uvm_shootdown), and with it
+ * the sector the SM serves next where the request names one
+ * (uvm_translate_sector: the driver answers both in one request); any
+ * other walk succeeds at its end. */
 static struct xlat_walk_rsp page_walk_done(void *ctx, const struct xlat_walk_req *req)
 {
 	struct system *sys = ctx;
 	REQ_TRACE_DOWN("system", "page_walk_done");
 	struct xlat_walk_rsp rsp = {.ready = req->t, .fill_max_bytes = UINT64_MAX};
-	if (alloc_table_kind(&sys->allocs, req->addr) == GPUVM_ALLOC_MANAGED) {
+	bool managed = req->managed_known ? req->managed
+					  : alloc_table_kind(&sys->allocs, req->addr) == GPUVM_ALLOC_MANAGED;
+	if (managed) {
 		sys->in_walk = true;
 		sys->n_shot = 0;
-		struct uvm_translation tr = uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
+		struct xlat_sector_access *acc = req->access;
+		struct uvm_translation tr =
+			acc ? uvm_translate_sector(&sys->uvm, req->sm, req->addr, req->t,
+						   acc->sector_addr, acc->write)
+			    : uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
 		sys->in_walk = false;
+		if (tr.sector_booked) {
+			acc->booked = true;
+			acc->arrive = tr.sector_arrive;
+			acc->block_through = tr.block_through;
+			acc->page_through = tr.page_through;
+		}
 		rsp = (struct xlat_walk_rsp){.ready = tr.ready, .fill_max_bytes = tr.fill_max_bytes,
 					     .invalidate = sys->shot, .n_invalidate = sys->n_shot};
 	}

@@ -9,7 +9,9 @@
  * uvm_access_sector / uvm_access_counted_sector for every sector of
  * managed memory (bookkeeping the eviction policies need: UVMSmart
  * refreshes LRU on every access; answered by struct uvm_sector_rsp,
- * which also carries the page's stale-L2 stamps). With c2c.coherent the
+ * which also carries the page's stale-L2 stamps). The sector the SM
+ * serves right after a walk comes with the walk (uvm_translate_sector,
+ * one request for both), so a far-faulting load enters the driver once. With c2c.coherent the
  * run loop also tells it of the host's first touch of system-allocated
  * memory (uvm_host_touch; docs/systems.md "Grace Hopper memory"). Each
  * answer travels in its response; nothing is read back from struct uvm
@@ -241,6 +243,15 @@ void uvm_alloc_rank(struct uvm *u);
 struct uvm_translation {
 	double ready;
 	uint64_t fill_max_bytes;
+	/* uvm_translate_sector: the sector's access was served with the
+	 * translation (its page resident): its page's arrival (the data is
+	 * there at the later of it and the SM's time, as
+	 * uvm_access_sector's ready) and the page's stale-L2 stamps (as
+	 * struct uvm_sector_rsp's); false: not served, nothing done */
+	bool sector_booked;
+	double sector_arrive;
+	uint32_t block_through;
+	const uint32_t *page_through;
 };
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
@@ -249,6 +260,21 @@ struct uvm_translation {
  * instead, 4 KB wide, and uvm_access decides), answered by value (the
  * system builder's page port hands it to the translation layer). */
 struct uvm_translation uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t);
+
+/* uvm_translate, then the access of managed sector sector_addr (write:
+ * a store or atomic) that the SM serves right after the translation,
+ * answered in the same response: uvm_access_sector's bookkeeping (a
+ * prefetched page used, dirty, the eviction policy's on_access) and
+ * stale-L2 stamps, when the sector's page is resident (sector_booked).
+ * Only while uvm_counts(u) is false. The same state as uvm_translate
+ * followed by uvm_access_sector: the access's bookkeeping does not
+ * depend on its time (access_resident's only use of it is the answer,
+ * the later of the arrival and that time, which the SM takes), and
+ * nothing reaches the driver between the walk's end and the sector. A
+ * sector whose page is not resident is left to uvm_access_sector, whose
+ * fault depends on the time. */
+struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t addr, double t,
+					    uint64_t sector_addr, bool write);
 
 /* A sector of managed memory is accessed at t (its translation ready):
  * returns when its page is there. Only while uvm_counts(u) is false. The

@@ -69,11 +69,33 @@ struct xlat_level {
 /* ---- the ports below the TLBs (connected by the system builder) ---- */
 
 /* A finished walk of addr for SM sm, done at t (the miss path only),
- * sent to the layer that owns the pages. */
+ * sent to the layer that owns the pages, with what the requester knew of
+ * the page (struct xlat_req: whether its allocation is managed, so the
+ * port need not look it up again). */
+/* A managed sector the requester serves right after its translation
+ * (struct xlat_req.access): a walk's page port may serve its access with
+ * the walk, so the paging layer takes one request, not two, and answers
+ * in this slot, which the requester owns and names in its request (as
+ * Akita's RspTo names where an answer goes). xlat carries the pointer
+ * down and never reads the slot. */
+struct xlat_sector_access {
+	uint64_t sector_addr; /* the request: the sector, and whether it writes */
+	bool write;
+	bool booked;          /* the answer: served with the walk (else not touched) */
+	double arrive;        /* its page's arrival: the data is there at the
+			       * later of this and the requester's own time */
+	uint32_t block_through; /* the page's stale-L2 stamps (uvm.h struct
+				 * uvm_sector_rsp) */
+	const uint32_t *page_through;
+};
+
 struct xlat_walk_req {
 	uint32_t sm;
 	uint64_t addr;
 	double t;
+	bool managed_known; /* false: the port looks the allocation up */
+	bool managed;
+	struct xlat_sector_access *access; /* NULL: none to serve with it */
 };
 
 /* A virtual range whose cached translations are to be dropped. */
@@ -189,8 +211,25 @@ static inline bool xlat_self_contained(const struct xlat *x)
 	return !x->page.walk_done && !x->pte.read;
 }
 
-/* Time at which addr's translation is available to SM sm, for a request
- * made at time t. Updates TLB state and statistics. */
+/* A translation request: SM sm asks for addr's translation at t. The
+ * requester may say whether addr's allocation is managed (managed_known:
+ * the SM layer looks each sector's allocation up once and hands it on),
+ * which travels to the page port in the walk's request. */
+struct xlat_req {
+	uint32_t sm;
+	uint64_t addr;
+	double t;
+	bool managed_known;
+	bool managed;
+	struct xlat_sector_access *access; /* NULL, or handed to a walk's page port */
+};
+
+/* Time at which the request's translation is available. Updates TLB
+ * state and statistics. */
+double xlat_translate_req(struct xlat *x, const struct xlat_req *req);
+
+/* xlat_translate_req for (sm, addr) at t with nothing known of the
+ * page's allocation (the page port looks it up). */
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t);
 
 /* Adds the counts kept since the last call to the statistics (every
