@@ -63,7 +63,7 @@
 #include "gpuvm/stats.h"
 #include "gpuvm/stream.h"
 #include "mem/l1_cache.h"
-#include "xlat/xlat.h"
+#include "uvm/uvm.h"
 #include "mem/server_pool.h"
 
 struct alloc_table;
@@ -229,7 +229,7 @@ struct sm_layer {
 	 * sm_sector.h access_managed_sector takes it): the reply slot of the
 	 * one instruction served at a time (the driver is on: no two SMs'
 	 * instructions are served at once, sm_barrier_stages_apart) */
-	struct xlat_sector_access booked;
+	struct uvm_sector_slot booked;
 
 	struct coalescer co;
 	/* a count of memory instructions: names the instruction a zero-copy

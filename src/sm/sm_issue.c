@@ -97,7 +97,7 @@ translate_kind(struct sm_layer *sl, uint32_t sm, uint64_t a, double t, bool firs
 	struct xlat_req r = {.sm = sm, .addr = a, .t = t, .managed_known = true,
 			     .managed = *kind == GPUVM_ALLOC_MANAGED, .access = NULL};
 	if (__builtin_expect(r.managed, 0) && first && !sl->uvm_counts) {
-		struct xlat_sector_access *bk = &sl->booked;
+		struct uvm_sector_slot *bk = &sl->booked;
 		bk->sector_addr = a;
 		bk->write = write;
 		bk->booked = false;

@@ -29,7 +29,7 @@ access_managed_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_
 		      uint32_t sm)
 {
 	bool write = op != GPUVM_OP_LOAD;
-	struct xlat_sector_access *bk = &sl->booked;
+	struct uvm_sector_slot *bk = &sl->booked;
 	struct uvm_sector_rsp r;
 	if (bk->booked) {
 		/* served with the walk (translate_kind): what uvm_access_sector
@@ -38,9 +38,8 @@ access_managed_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_
 		if (bk->sector_addr != sector_addr || bk->write != write)
 			abort(); /* another sector than the one booked: a broken path */
 		bk->booked = false;
-		r = (struct uvm_sector_rsp){.ready = later(bk->arrive, tx), .remote = false,
-					    .block_through = bk->block_through,
-					    .page_through = bk->page_through};
+		r = bk->rsp;
+		r.ready = later(r.ready, tx);
 	} else {
 		r = uvm_access_sector(sl->port.uvm, sm, sector_addr, write, tx);
 	}

@@ -55,18 +55,11 @@ static struct xlat_walk_rsp page_walk_done(void *ctx, const struct xlat_walk_req
 	if (managed) {
 		sys->in_walk = true;
 		sys->n_shot = 0;
-		struct xlat_sector_access *acc = req->access;
 		struct uvm_translation tr =
-			acc ? uvm_translate_sector(&sys->uvm, req->sm, req->addr, req->t,
-						   acc->sector_addr, acc->write)
-			    : uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
+			req->access ? uvm_translate_sector(&sys->uvm, req->sm, req->addr, req->t,
+							   req->access)
+				    : uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
 		sys->in_walk = false;
-		if (tr.sector_booked) {
-			acc->booked = true;
-			acc->arrive = tr.sector_arrive;
-			acc->block_through = tr.block_through;
-			acc->page_through = tr.page_through;
-		}
 		rsp = (struct xlat_walk_rsp){.ready = tr.ready, .fill_max_bytes = tr.fill_max_bytes,
 					     .invalidate = sys->shot, .n_invalidate = sys->n_shot};
 	}

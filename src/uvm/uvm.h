@@ -243,15 +243,6 @@ void uvm_alloc_rank(struct uvm *u);
 struct uvm_translation {
 	double ready;
 	uint64_t fill_max_bytes;
-	/* uvm_translate_sector: the sector's access was served with the
-	 * translation (its page resident): its page's arrival (the data is
-	 * there at the later of it and the SM's time, as
-	 * uvm_access_sector's ready) and the page's stale-L2 stamps (as
-	 * struct uvm_sector_rsp's); false: not served, nothing done */
-	bool sector_booked;
-	double sector_arrive;
-	uint32_t block_through;
-	const uint32_t *page_through;
 };
 
 /* After a walk of managed addr by SM sm, done at t: when the translation
@@ -260,21 +251,6 @@ struct uvm_translation {
  * instead, 4 KB wide, and uvm_access decides), answered by value (the
  * system builder's page port hands it to the translation layer). */
 struct uvm_translation uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, double t);
-
-/* uvm_translate, then the access of managed sector sector_addr (write:
- * a store or atomic) that the SM serves right after the translation,
- * answered in the same response: uvm_access_sector's bookkeeping (a
- * prefetched page used, dirty, the eviction policy's on_access) and
- * stale-L2 stamps, when the sector's page is resident (sector_booked).
- * Only while uvm_counts(u) is false. The same state as uvm_translate
- * followed by uvm_access_sector: the access's bookkeeping does not
- * depend on its time (access_resident's only use of it is the answer,
- * the later of the arrival and that time, which the SM takes), and
- * nothing reaches the driver between the walk's end and the sector. A
- * sector whose page is not resident is left to uvm_access_sector, whose
- * fault depends on the time. */
-struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t addr, double t,
-					    uint64_t sector_addr, bool write);
 
 /* A sector of managed memory is accessed at t (its translation ready):
  * returns when its page is there. Only while uvm_counts(u) is false. The
@@ -362,6 +338,33 @@ struct uvm_sector_rsp uvm_access_sector(struct uvm *u, uint32_t sm, uint64_t add
 					double t);
 struct uvm_sector_rsp uvm_access_counted_sector(struct uvm *u, uint32_t sm, uint64_t addr,
 						bool write, bool may_stay, double t);
+
+/* A managed sector the SM serves right after its page's walk: the
+ * request (sector_addr; write: a store or atomic) and room for the
+ * answer. The SM layer owns it and names it in its translation request
+ * (the translation layer carries it to the page port unread). booked:
+ * served with the walk, rsp as uvm_access_sector's but for its ready,
+ * the page's arrival (the data is there at the later of it and the SM's
+ * time); false: nothing done, rsp not written. */
+struct uvm_sector_slot {
+	uint64_t sector_addr;
+	bool write;
+	bool booked;
+	struct uvm_sector_rsp rsp;
+};
+
+/* uvm_translate, then the access of slot's sector: uvm_access_sector's
+ * bookkeeping (a prefetched page used, dirty, the eviction policy's
+ * on_access) and stale-L2 stamps, when the sector's page is resident
+ * (slot->booked). Only while uvm_counts(u) is false. The same state as
+ * uvm_translate followed by uvm_access_sector: the access's bookkeeping
+ * does not depend on its time (access_resident's only use of it is the
+ * answer, the later of the arrival and that time, which the SM takes),
+ * and nothing reaches the driver between the walk's end and the sector.
+ * A sector whose page is not resident is left to uvm_access_sector,
+ * whose fault depends on the time. */
+struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t addr, double t,
+					    struct uvm_sector_slot *slot);
 
 /* A hint that addr is about to be translated: starts loading the host
  * cache lines of its page's state (block header, residency word, arrival

@@ -501,15 +501,15 @@ struct uvm_translation uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, 
 	return r;
 }
 
-static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_translation *r);
+static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_sector_rsp *r);
 
 struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t addr, double t,
-					    uint64_t sector_addr, bool write)
+					    struct uvm_sector_slot *slot)
 {
 	REQ_TRACE_DOWN("uvm", "uvm_translate_sector");
 	struct uvm_translation r = {.ready = t, .fill_max_bytes = UINT64_MAX};
 	r.ready = translate_page(u, sm, addr, t, &r.fill_max_bytes);
-	r.sector_booked = book_access(u, sector_addr, write, &r);
+	slot->booked = book_access(u, slot->sector_addr, slot->write, &slot->rsp);
 	REQ_TRACE_UP("uvm", "uvm_translate_sector");
 	return r;
 }
@@ -731,8 +731,9 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
  * is prefetched when prefetched_count is 0), and answers its time, the
  * later of it and the page's arrival (U9: arrive[p] <= arrive_max); so
  * the bookkeeping is access_page's whatever the time, and the SM takes
- * the later of sector_arrive and its time, access_resident's answer. */
-static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_translation *r)
+ * the later of r->ready (the arrival) and its time, access_resident's
+ * answer. */
+static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_sector_rsp *r)
 {
 	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
 	struct uvm_block *b = u->last;
@@ -748,7 +749,8 @@ static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_tra
 		return false;
 	if (write || b->prefetched_count || u->evict->on_access)
 		(void)access_resident(u, b, p, write, 0, false);
-	r->sector_arrive = b->arrive[p];
+	r->ready = b->arrive[p];
+	r->remote = false;
 	r->page_through = NULL;
 	r->block_through = uvm_l2_stale_through(u, addr, &r->page_through);
 	return true;

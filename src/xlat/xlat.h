@@ -72,30 +72,16 @@ struct xlat_level {
  * sent to the layer that owns the pages, with what the requester knew of
  * the page (struct xlat_req: whether its allocation is managed, so the
  * port need not look it up again). */
-/* A managed sector the requester serves right after its translation
- * (struct xlat_req.access): a walk's page port may serve its access with
- * the walk, so the paging layer takes one request, not two, and answers
- * in this slot, which the requester owns and names in its request (as
- * Akita's RspTo names where an answer goes). xlat carries the pointer
- * down and never reads the slot. */
-struct xlat_sector_access {
-	uint64_t sector_addr; /* the request: the sector, and whether it writes */
-	bool write;
-	bool booked;          /* the answer: served with the walk (else not touched) */
-	double arrive;        /* its page's arrival: the data is there at the
-			       * later of this and the requester's own time */
-	uint32_t block_through; /* the page's stale-L2 stamps (uvm.h struct
-				 * uvm_sector_rsp) */
-	const uint32_t *page_through;
-};
-
 struct xlat_walk_req {
 	uint32_t sm;
 	uint64_t addr;
 	double t;
 	bool managed_known; /* false: the port looks the allocation up */
 	bool managed;
-	struct xlat_sector_access *access; /* NULL: none to serve with it */
+	/* NULL, or the sector the requester serves right after the
+	 * translation, for the page port to serve with the walk (struct
+	 * xlat_req's access) */
+	void *access;
 };
 
 /* A virtual range whose cached translations are to be dropped. */
@@ -221,7 +207,13 @@ struct xlat_req {
 	double t;
 	bool managed_known;
 	bool managed;
-	struct xlat_sector_access *access; /* NULL, or handed to a walk's page port */
+	/* NULL, or the paging layer's slot for a sector the requester
+	 * serves right after the translation (uvm.h struct uvm_sector_slot:
+	 * the sector, and room for the answer): a walk's page port may serve
+	 * its access with the walk, so the paging layer takes one request,
+	 * not two, and answers there, as Akita's RspTo names where an answer
+	 * goes. Opaque here: xlat carries it to the port and never reads it. */
+	void *access;
 };
 
 /* Time at which the request's translation is available. Updates TLB
