@@ -33,6 +33,7 @@ struct rig {
 	uint64_t fill_max;     /* the page port's fill_max_bytes */
 	double pte_cycles;     /* the PTE port's answer */
 	double pte_t;
+	struct xlat_range shot; /* a shootdown the page port answers with once */
 };
 
 static struct xlat_walk_rsp walk_done(void *ctx, const struct xlat_walk_req *req)
@@ -40,7 +41,12 @@ static struct xlat_walk_rsp walk_done(void *ctx, const struct xlat_walk_req *req
 	struct rig *r = ctx;
 	r->walks_done++;
 	r->last = *req;
-	return (struct xlat_walk_rsp){.ready = req->t + r->delay, .fill_max_bytes = r->fill_max};
+	struct xlat_walk_rsp rsp = {.ready = req->t + r->delay, .fill_max_bytes = r->fill_max};
+	if (r->shot.bytes) {
+		rsp.invalidate = &r->shot;
+		rsp.n_invalidate = 1;
+	}
+	return rsp;
 }
 
 static double pte_read(void *ctx, const struct xlat_pte_req *req)
@@ -170,6 +176,45 @@ static void narrowed_slow(void **state)
 	narrowed(true);
 }
 
+/* A shootdown the paging layer made while it served a walk (an eviction
+ * making room) comes back in the walk's response, not as a request into
+ * xlat from below: its range is dropped at every level before the walk's
+ * own fill, so the evicted page walks again and the walked one hits. The
+ * request's allocation kind and sector slot reach the port unchanged. */
+static void shootdown_in_response(bool slow)
+{
+	struct rig *r = rig_new(slow);
+	connect_page(r);
+	double t = xlat_translate(&r->x, 0, ADDR, 0);
+	assert_int_equal(r->walks_done, 1);
+	int slot = 0;
+	struct xlat_req q = {.sm = 0, .addr = ADDR + 64 * MIB, .t = t + 1, .managed_known = true,
+			     .managed = true, .access = &slot};
+	r->shot = (struct xlat_range){.addr = ADDR, .bytes = 4096};
+	t = xlat_translate_req(&r->x, &q);
+	r->shot.bytes = 0;
+	assert_int_equal(r->walks_done, 2);
+	assert_true(r->last.managed_known && r->last.managed);
+	assert_ptr_equal(r->last.access, &slot);
+	xlat_translate(&r->x, 0, ADDR + 64 * MIB, t + 1); /* the walked page: kept */
+	assert_int_equal(r->walks_done, 2);
+	xlat_translate(&r->x, 0, ADDR, t + 1); /* the shot-down page: walks again */
+	assert_int_equal(r->walks_done, 3);
+	rig_free(r);
+}
+
+static void shootdown_in_response_fast(void **state)
+{
+	(void)state;
+	shootdown_in_response(false);
+}
+
+static void shootdown_in_response_slow(void **state)
+{
+	(void)state;
+	shootdown_in_response(true);
+}
+
 /* The PTE port: one leaf read per walk, at the walk's end, its cycles
  * added to the walk. */
 static void pte_port(bool slow)
@@ -207,6 +252,8 @@ int main(void)
 		cmocka_unit_test(walk_request_fast), cmocka_unit_test(walk_request_slow),
 		cmocka_unit_test(narrowed_fast),     cmocka_unit_test(narrowed_slow),
 		cmocka_unit_test(pte_port_fast),     cmocka_unit_test(pte_port_slow),
+		cmocka_unit_test(shootdown_in_response_fast),
+		cmocka_unit_test(shootdown_in_response_slow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,12 +11,16 @@
  *    behalf of a warp of that SM (sm_step_item) or by CTA placement
  *    (sm_place_cta, sm_warp_finished, cta_place.h).
  *  - May call (struct sm_ports, wired by the system builder): the
- *    translation layer (xlat_translate: SM-side TLB levels and everything
- *    behind them, a request with a start time answered by a ready time),
+ *    translation layer (xlat_translate_req: SM-side TLB levels and
+ *    everything behind them, a request with a start time and the
+ *    address's allocation kind, answered by a ready time; a managed
+ *    sector served next is named in it, and a walk's driver may serve
+ *    it, answering in the SM layer's booked slot),
  *    the memory partitions (memsys.h: memsys_access*, a sector request
  *    with a time answered by a completion time), the host link (link.h:
  *    link_zero_copy*), the UVM driver for a managed sector
  *    (uvm_access_sector, uvm_access_counted_sector: one request a sector
+ *    not served with its walk
  *    with a time, answered by struct uvm_sector_rsp: when the page is
  *    there, whether it was read remotely, its stale L2 stamps) and the
  *    allocation table (mem/alloc_table.h, read only).
@@ -59,6 +63,7 @@
 #include "gpuvm/stats.h"
 #include "gpuvm/stream.h"
 #include "mem/l1_cache.h"
+#include "uvm/uvm.h"
 #include "mem/server_pool.h"
 
 struct alloc_table;
@@ -219,6 +224,12 @@ struct sm_layer {
 	struct sm_ports port;
 	bool uvm_blocking;  /* uvm.fault_model = blocking */
 	bool uvm_counts;    /* access counters, thrashing detection or hints */
+	/* a managed sector's access the driver served with its page's walk
+	 * (sm_issue.c translate_kind names it in the translation's request;
+	 * sm_sector.h access_managed_sector takes it): the reply slot of the
+	 * one instruction served at a time (the driver is on: no two SMs'
+	 * instructions are served at once, sm_barrier_stages_apart) */
+	struct uvm_sector_slot booked;
 
 	struct coalescer co;
 	/* a count of memory instructions: names the instruction a zero-copy

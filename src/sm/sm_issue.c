@@ -79,6 +79,41 @@ static inline __attribute__((always_inline)) void plan_sector(struct sm_plan *pl
 	plan->sec[plan->n_sec++] = (struct sm_plan_sector){.addr = sa, .tx = tx};
 }
 
+/* A unit's translation at a, with a's allocation looked up first (*kind)
+ * and handed to the translation in its request (the page port then does
+ * not look it up again); *kind_addr = a: the kind also serves the
+ * sector that starts at a (sector_kind), so a unit's first sector, when
+ * its lane starts it, is looked up once. first: the next sector served
+ * starts at a; then a managed one (without uvm_counts' path) is named in
+ * the request, so a walk's page port hands its access to the driver with
+ * the walk (the SM's booked slot; access_managed_sector takes it) and
+ * the driver takes one request for both. */
+static inline __attribute__((always_inline)) double
+translate_kind(struct sm_layer *sl, uint32_t sm, uint64_t a, double t, bool first, bool write,
+	       enum gpuvm_alloc_kind *kind, uint64_t *kind_addr)
+{
+	*kind = alloc_table_kind(sl->port.allocs, a);
+	*kind_addr = a;
+	struct xlat_req r = {.sm = sm, .addr = a, .t = t, .managed_known = true,
+			     .managed = *kind == GPUVM_ALLOC_MANAGED, .access = NULL};
+	if (__builtin_expect(r.managed, 0) && first && !sl->uvm_counts) {
+		struct uvm_sector_slot *bk = &sl->booked;
+		bk->sector_addr = a;
+		bk->write = write;
+		bk->booked = false;
+		r.access = bk;
+	}
+	return xlat_translate_req(sl->port.xlat, &r);
+}
+
+/* Sector sa's allocation kind: the translation's (translate_kind) when
+ * the sector starts at the address it looked up, else a lookup. */
+static inline __attribute__((always_inline)) enum gpuvm_alloc_kind
+sector_kind(const struct sm_layer *sl, uint64_t sa, enum gpuvm_alloc_kind kind, uint64_t kind_addr)
+{
+	return sa == kind_addr ? kind : alloc_table_kind(sl->port.allocs, sa);
+}
+
 /* The sectors of ascending lanes, in order: each unit translated once,
  * each sector served once (run: a load's L2 misses gathered into DRAM
  * runs, load_run_sector; else serve_sector), lines counted. by_sector:
@@ -105,16 +140,28 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 	uint64_t last_unit = UINT64_MAX, next_sector = 0, last_line = UINT64_MAX;
 	uint64_t units = 0, lines = 0, sectors = 0;
 	double tx = 0;
+	enum gpuvm_alloc_kind kind = GPUVM_ALLOC_DEVICE;
+	uint64_t kind_addr = UINT64_MAX; /* no sector starts there */
 	if (by_sector) {
 		uint64_t a0 = it->addr[0];
 		uint64_t s0 = a0 >> sector_shift, s1 = (a0 + 32 * (span + 1) - 1) >> sector_shift;
 		for (uint64_t sec = s0; sec <= s1; sec++) {
 			uint64_t sa = sec << sector_shift;
 			uint64_t unit = sa >> unit_shift;
+			/* the sector's allocation: the translation's when it
+			 * starts at the address translated, else looked up */
+			enum gpuvm_alloc_kind k = GPUVM_ALLOC_DEVICE;
 			if (unit != last_unit) {
-				tx = xlat_translate(sl->port.xlat, w->sm, sec == s0 ? a0 : sa, xstart);
+				uint64_t xa = sec == s0 ? a0 : sa;
+				tx = plan ? xlat_translate(sl->port.xlat, w->sm, xa, xstart)
+					  : translate_kind(sl, w->sm, xa, xstart, xa == sa,
+							   it->op != GPUVM_OP_LOAD, &kind, &kind_addr);
+				if (!plan)
+					k = sector_kind(sl, sa, kind, kind_addr);
 				units++;
 				last_unit = unit;
+			} else if (!plan) {
+				k = alloc_table_kind(sl->port.allocs, sa);
 			}
 			uint64_t line = sec >> sectors_per_line_shift;
 			if (line != last_line) {
@@ -122,11 +169,14 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 				last_line = line;
 			}
 			sectors++;
-			if (plan)
+			if (plan) {
 				plan_sector(plan, sa, tx);
-			else
-				done = run ? load_run_sector(sl, w->sm, it, sa, tx, done, runs_open)
-					   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx), done);
+			} else {
+				done = run ? load_run_sector_kind(sl, w->sm, it, sa, k, tx, done,
+								  runs_open)
+					   : later(serve_sector_kind(sl, w->sm, it, sa, k, l1mode, tx),
+						   done);
+			}
 		}
 	} else {
 		for (uint32_t m = it->active_mask; m; m &= m - 1) {
@@ -136,7 +186,13 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 			if (unit == last_unit && lastsec < next_sector)
 				continue; /* every sector of the lane served for an earlier one */
 			if (unit != last_unit) {
-				tx = xlat_translate(sl->port.xlat, w->sm, a, xstart);
+				/* the sector a starts is served next unless an
+				 * earlier lane's was */
+				bool first = !(a & ((1ull << sector_shift) - 1)) &&
+					     a >> sector_shift >= next_sector;
+				tx = plan ? xlat_translate(sl->port.xlat, w->sm, a, xstart)
+					  : translate_kind(sl, w->sm, a, xstart, first,
+							   it->op != GPUVM_OP_LOAD, &kind, &kind_addr);
 				units++;
 				last_unit = unit;
 			}
@@ -151,13 +207,16 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 				}
 				uint64_t sa = sec << sector_shift;
 				sectors++;
-				if (plan)
+				if (plan) {
 					plan_sector(plan, sa, tx);
-				else
-					done = run ? load_run_sector(sl, w->sm, it, sa, tx, done,
-								     runs_open)
-						   : later(serve_sector(sl, w->sm, it, sa, l1mode, tx),
+				} else {
+					enum gpuvm_alloc_kind k = sector_kind(sl, sa, kind, kind_addr);
+					done = run ? load_run_sector_kind(sl, w->sm, it, sa, k, tx,
+									  done, runs_open)
+						   : later(serve_sector_kind(sl, w->sm, it, sa, k,
+									     l1mode, tx),
 							   done);
+				}
 			}
 			if (lastsec + 1 > next_sector)
 				next_sector = lastsec + 1;
@@ -320,6 +379,8 @@ memory_instruction_impl(struct sm_layer *sl, struct warp_rt *w, const struct gpu
 	uint32_t sector_shift = co->sector_shift;
 	uint64_t last_unit = UINT64_MAX, last_sector = UINT64_MAX;
 	double last_tx = 0;
+	enum gpuvm_alloc_kind kind = GPUVM_ALLOC_DEVICE;
+	uint64_t kind_addr = UINT64_MAX; /* translate_kind's */
 
 	/* While every lane so far opened a unit of its own (random access),
 	 * its sectors and lines cannot have been seen before: they are served
@@ -339,7 +400,13 @@ memory_instruction_impl(struct sm_layer *sl, struct warp_rt *w, const struct gpu
 		if (unit != last_unit) {
 			uint32_t slot;
 			if (!coalescer_unit(co, unit, &last_tx, &slot)) {
-				last_tx = xlat_translate(sl->port.xlat, w->sm, a, xstart);
+				/* a unit no lane had: the sector a starts, if
+				 * it starts one, is served next */
+				last_tx = plan ? xlat_translate(sl->port.xlat, w->sm, a, xstart)
+					       : translate_kind(sl, w->sm, a, xstart,
+								!(a & ((1ull << sector_shift) - 1)),
+								it->op != GPUVM_OP_LOAD, &kind,
+								&kind_addr);
 				coalescer_set_ready(co, slot, last_tx);
 				s->xlat_units++;
 				new_unit = true;
@@ -375,8 +442,10 @@ memory_instruction_impl(struct sm_layer *sl, struct warp_rt *w, const struct gpu
 			if (plan)
 				plan_sector(plan, sec << sector_shift, last_tx);
 			else
-				done = later(serve_sector(sl, w->sm, it, sec << sector_shift, l1mode,
-							  last_tx),
+				done = later(serve_sector_kind(sl, w->sm, it, sec << sector_shift,
+							       sector_kind(sl, sec << sector_shift,
+									   kind, kind_addr),
+							       l1mode, last_tx),
 					     done);
 		}
 	}

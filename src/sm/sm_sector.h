@@ -8,6 +8,8 @@
 #ifndef GPUVM_SM_SECTOR_H
 #define GPUVM_SM_SECTOR_H
 
+#include <stdlib.h>
+
 #include "core/later.h"
 #include "mem/alloc_table.h"
 #include "link/link.h"
@@ -18,14 +20,29 @@
 /* A sector of managed memory: its page may still be on its way (the
  * driver sees the access), and L2 lines of a frame the page has left
  * since are dropped first (memsys_access_fresh): one request to the
- * driver (uvm_access_sector), whose response carries both. Out of line,
- * so the device path stays as it was. */
+ * driver (uvm_access_sector), whose response carries both, unless the
+ * driver served it with its page's walk (the SM's booked slot, filled
+ * through the translation's request: then no request). Out of line, so
+ * the device path stays as it was. */
 static __attribute__((noinline, unused)) double
 access_managed_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double tx,
 		      uint32_t sm)
 {
 	bool write = op != GPUVM_OP_LOAD;
-	struct uvm_sector_rsp r = uvm_access_sector(sl->port.uvm, sm, sector_addr, write, tx);
+	struct uvm_sector_slot *bk = &sl->booked;
+	struct uvm_sector_rsp r;
+	if (bk->booked) {
+		/* served with the walk (translate_kind): what uvm_access_sector
+		 * would answer, its ready the later of the page's arrival and
+		 * tx as access_resident's */
+		if (bk->sector_addr != sector_addr || bk->write != write)
+			abort(); /* another sector than the one booked: a broken path */
+		bk->booked = false;
+		r = bk->rsp;
+		r.ready = later(r.ready, tx);
+	} else {
+		r = uvm_access_sector(sl->port.uvm, sm, sector_addr, write, tx);
+	}
 	return memsys_access_fresh(sl->port.mem, sm, sector_addr, write, op != GPUVM_OP_STORE, r.ready,
 				   r.block_through, r.page_through);
 }
@@ -304,16 +321,17 @@ serve_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
  * partition's L2, so the open runs are sent first, keeping each
  * partition's DRAM order; a zero-copy sector reaches no partition and
  * neither extends nor sends a run (sm_split.c serves it on the link's
- * queue). The allocation is looked up once, here. *runs_open: whether
+ * queue). kind: the sector's allocation, looked up once by the caller
+ * (sm_issue.c sector_kind, or load_run_sector below). *runs_open: whether
  * this instruction may have runs open (a device sector went to them
  * since the last send; none are open when a load starts, memsys.h), so
  * an instruction of managed memory alone sends nothing and enters the
  * memory partitions once a sector. */
 static inline __attribute__((always_inline)) double
-load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
-		double tx, double done, bool *runs_open)
+load_run_sector_kind(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it,
+		     uint64_t sa, enum gpuvm_alloc_kind kind, double tx, double done,
+		     bool *runs_open)
 {
-	enum gpuvm_alloc_kind kind = alloc_table_kind(sl->port.allocs, sa);
 	if (kind != GPUVM_ALLOC_DEVICE) {
 		if (kind == GPUVM_ALLOC_MANAGED && *runs_open) {
 			done = memsys_flush_runs(sl->port.mem, done);
@@ -323,6 +341,16 @@ load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *
 	}
 	*runs_open = true;
 	return memsys_load_run_sector(sl->port.mem, sm, sa, l2_port(sl, sm, tx), done);
+}
+
+/* load_run_sector_kind with the sector's allocation looked up (the
+ * barrier's second stage, sm_serve.c). */
+static inline __attribute__((always_inline)) double
+load_run_sector(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item *it, uint64_t sa,
+		double tx, double done, bool *runs_open)
+{
+	return load_run_sector_kind(sl, sm, it, sa, alloc_table_kind(sl->port.allocs, sa), tx, done,
+				    runs_open);
 }
 
 /* The end of a load's sectors (ascending_load_runs, sm_serve.c): the runs

@@ -40,26 +40,65 @@ static double walk_pte_read(void *ctx, const struct xlat_pte_req *req)
 /* ---- unified memory -------------------------------------------------- */
 
 /* The translation layer's page port: a finished walk of a managed page
- * goes to the driver (uvm_translate's response is the port's); any other
- * succeeds at the walk's end. */
+ * goes to the driver (uvm_translate's response is the port's, with the
+ * shootdowns its evictions made meanwhile, uvm_shootdown), and with it
+ * the sector the SM serves next where the request names one
+ * (uvm_translate_sector: the driver answers both in one request); any
+ * other walk succeeds at its end. */
 static struct xlat_walk_rsp page_walk_done(void *ctx, const struct xlat_walk_req *req)
 {
 	struct system *sys = ctx;
 	REQ_TRACE_DOWN("system", "page_walk_done");
 	struct xlat_walk_rsp rsp = {.ready = req->t, .fill_max_bytes = UINT64_MAX};
-	if (alloc_table_kind(&sys->allocs, req->addr) == GPUVM_ALLOC_MANAGED) {
-		struct uvm_translation tr = uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
-		rsp = (struct xlat_walk_rsp){.ready = tr.ready, .fill_max_bytes = tr.fill_max_bytes};
+	bool managed = req->managed_known ? req->managed
+					  : alloc_table_kind(&sys->allocs, req->addr) == GPUVM_ALLOC_MANAGED;
+	if (managed) {
+		sys->in_walk = true;
+		sys->n_shot = 0;
+		struct uvm_translation tr =
+			req->access ? uvm_translate_sector(&sys->uvm, req->sm, req->addr, req->t,
+							   req->access)
+				    : uvm_translate(&sys->uvm, req->sm, req->addr, req->t);
+		sys->in_walk = false;
+		rsp = (struct xlat_walk_rsp){.ready = tr.ready, .fill_max_bytes = tr.fill_max_bytes,
+					     .invalidate = sys->shot, .n_invalidate = sys->n_shot};
 	}
 	REQ_TRACE_UP("system", "page_walk_done");
 	return rsp;
 }
 
+/* The driver's shootdown hook. Outside a walk, a request to the
+ * translation layer; during one (an eviction making room for the walk's
+ * page), the range joins the walk's response, so the translation layer,
+ * whose request is below, is not re-entered (xlat.h: it drops the ranges
+ * when the port returns, before touching a TLB again, which leaves every
+ * TLB as the re-entry did). */
 static void uvm_shootdown(void *ctx, uint64_t addr, uint64_t bytes)
 {
 	struct system *sys = ctx;
 	REQ_TRACE_DOWN("system", "uvm_shootdown");
-	xlat_invalidate_range(&sys->xlat, addr, bytes);
+	if (sys->in_walk) {
+		if (sys->n_shot == sys->cap_shot) {
+			uint32_t cap = sys->cap_shot ? 2 * sys->cap_shot : 16;
+			struct xlat_range *r = realloc(sys->shot, cap * sizeof *r);
+			if (!r) {
+				/* no room to defer: re-entered in order, as before
+				 * (the same TLBs) */
+				for (uint32_t i = 0; i < sys->n_shot; i++)
+					xlat_invalidate_range(&sys->xlat, sys->shot[i].addr,
+							      sys->shot[i].bytes);
+				sys->n_shot = 0;
+				xlat_invalidate_range(&sys->xlat, addr, bytes);
+				REQ_TRACE_UP("system", "uvm_shootdown");
+				return;
+			}
+			sys->shot = r;
+			sys->cap_shot = cap;
+		}
+		sys->shot[sys->n_shot++] = (struct xlat_range){.addr = addr, .bytes = bytes};
+	} else {
+		xlat_invalidate_range(&sys->xlat, addr, bytes);
+	}
 	REQ_TRACE_UP("system", "uvm_shootdown");
 }
 
@@ -188,4 +227,5 @@ void system_free(struct system *sys)
 	event_queue_free(&sys->events);
 	sm_partitions_free(&sys->parts);
 	sm_layer_free(&sys->sms);
+	free(sys->shot);
 }

@@ -85,6 +85,12 @@ struct system {
 	struct uvm_shared *uvm_shared;
 	uint32_t uvm_proc;
 	uint64_t kernel_index;
+	/* the page port's shootdowns while the driver serves a walk
+	 * (system.c page_walk_done): handed back in the walk's response
+	 * rather than re-entering the translation layer below it */
+	bool in_walk;
+	struct xlat_range *shot;
+	uint32_t n_shot, cap_shot;
 };
 
 /* Builds the components; on failure what was built is freed by

@@ -9,7 +9,9 @@
  * uvm_access_sector / uvm_access_counted_sector for every sector of
  * managed memory (bookkeeping the eviction policies need: UVMSmart
  * refreshes LRU on every access; answered by struct uvm_sector_rsp,
- * which also carries the page's stale-L2 stamps). With c2c.coherent the
+ * which also carries the page's stale-L2 stamps). The sector the SM
+ * serves right after a walk comes with the walk (uvm_translate_sector,
+ * one request for both), so a far-faulting load enters the driver once. With c2c.coherent the
  * run loop also tells it of the host's first touch of system-allocated
  * memory (uvm_host_touch; docs/systems.md "Grace Hopper memory"). Each
  * answer travels in its response; nothing is read back from struct uvm
@@ -336,6 +338,33 @@ struct uvm_sector_rsp uvm_access_sector(struct uvm *u, uint32_t sm, uint64_t add
 					double t);
 struct uvm_sector_rsp uvm_access_counted_sector(struct uvm *u, uint32_t sm, uint64_t addr,
 						bool write, bool may_stay, double t);
+
+/* A managed sector the SM serves right after its page's walk: the
+ * request (sector_addr; write: a store or atomic) and room for the
+ * answer. The SM layer owns it and names it in its translation request
+ * (the translation layer carries it to the page port unread). booked:
+ * served with the walk, rsp as uvm_access_sector's but for its ready,
+ * the page's arrival (the data is there at the later of it and the SM's
+ * time); false: nothing done, rsp not written. */
+struct uvm_sector_slot {
+	uint64_t sector_addr;
+	bool write;
+	bool booked;
+	struct uvm_sector_rsp rsp;
+};
+
+/* uvm_translate, then the access of slot's sector: uvm_access_sector's
+ * bookkeeping (a prefetched page used, dirty, the eviction policy's
+ * on_access) and stale-L2 stamps, when the sector's page is resident
+ * (slot->booked). Only while uvm_counts(u) is false. The same state as
+ * uvm_translate followed by uvm_access_sector: the access's bookkeeping
+ * does not depend on its time (access_resident's only use of it is the
+ * answer, the later of the arrival and that time, which the SM takes),
+ * and nothing reaches the driver between the walk's end and the sector.
+ * A sector whose page is not resident is left to uvm_access_sector,
+ * whose fault depends on the time. */
+struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t addr, double t,
+					    struct uvm_sector_slot *slot);
 
 /* A hint that addr is about to be translated: starts loading the host
  * cache lines of its page's state (block header, residency word, arrival

@@ -501,6 +501,19 @@ struct uvm_translation uvm_translate(struct uvm *u, uint32_t sm, uint64_t addr, 
 	return r;
 }
 
+static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_sector_rsp *r);
+
+struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t addr, double t,
+					    struct uvm_sector_slot *slot)
+{
+	REQ_TRACE_DOWN("uvm", "uvm_translate_sector");
+	struct uvm_translation r = {.ready = t, .fill_max_bytes = UINT64_MAX};
+	r.ready = translate_page(u, sm, addr, t, &r.fill_max_bytes);
+	slot->booked = book_access(u, slot->sector_addr, slot->write, &slot->rsp);
+	REQ_TRACE_UP("uvm", "uvm_translate_sector");
+	return r;
+}
+
 /* ---- accesses ------------------------------------------------------------ */
 
 /* A remote access of page p of b at t (seeds/004 II-C, IV): the sector
@@ -709,4 +722,36 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
 	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
 		return t;
 	return access_resident(u, b, p, write, t, false);
+}
+
+/* uvm_translate_sector's access of sector addr: access_page's work where
+ * the page is resident, without its time. access_page's shortcut (a
+ * read, nothing prefetched, no on_access, its time past arrive_max)
+ * skips access_resident, which would do nothing then either (U6: no page
+ * is prefetched when prefetched_count is 0), and answers its time, the
+ * later of it and the page's arrival (U9: arrive[p] <= arrive_max); so
+ * the bookkeeping is access_page's whatever the time, and the SM takes
+ * the later of r->ready (the arrival) and its time, access_resident's
+ * answer. */
+static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_sector_rsp *r)
+{
+	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
+	struct uvm_block *b = u->last;
+	if (!b || b->base != bn << UVM_BLOCK_SHIFT) {
+		b = block_find(u, bn);
+		if (b)
+			u->last = b;
+	}
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	bool resident = b && ((block_full(b) && p >= b->first_page && p < b->end_page) ||
+			      mask_test(b->resident, p));
+	if (!resident)
+		return false;
+	if (write || b->prefetched_count || u->evict->on_access)
+		(void)access_resident(u, b, p, write, 0, false);
+	r->ready = b->arrive[p];
+	r->remote = false;
+	r->page_through = NULL;
+	r->block_through = uvm_l2_stale_through(u, addr, &r->page_through);
+	return true;
 }

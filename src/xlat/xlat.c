@@ -301,6 +301,10 @@ static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_
 		sh->neighbour_held[inst]++;
 }
 
+static void invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes);
+static __attribute__((noinline)) void invalidate_ranges(struct xlat *x, const struct xlat_range *r,
+							uint32_t n);
+
 /* ---- one level of a translation ------------------------------------- */
 
 /* A level's answer to the level above (or to xlat_translate): when the
@@ -318,9 +322,10 @@ struct level_rsp {
 };
 
 static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
-					double t);
+					double t, const struct xlat_req *req);
 static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
-							    uint64_t addr, double t);
+							    uint64_t addr, double t,
+							    const struct xlat_req *req);
 
 /* The slow variant's lookup (level_step): the sharing analysis and the
  * scheme's on_lookup see it; an entry still being filled (tlb.l1_in_flight
@@ -380,7 +385,8 @@ static inline __attribute__((always_inline)) void fill_times(struct tlb *tlb, ui
  *    racing the next level), the sharing analysis, tlb.l1_in_flight =
  *    miss, and each level's cycles; recurses through slow_level. */
 static inline __attribute__((always_inline)) struct level_rsp
-level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, const bool slow)
+level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, const bool slow,
+	   const struct xlat_req *req)
 {
 	struct xlat_level *xl = &x->level[l];
 	struct xlat_instance *in = xl->of_sm[sm];
@@ -471,17 +477,22 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	double below = start + xl->miss_penalty_cycles;
 	if (l + 1 < x->levels) {
 		if (slow)
-			rsp = slow_level(x, l + 1, sm, addr, below);
+			rsp = slow_level(x, l + 1, sm, addr, below, req);
 		else
-			rsp = l == 0 ? level_step(x, 1, sm, addr, below, false)
-				     : translate_level(x, l + 1, sm, addr, below);
+			rsp = l == 0 ? level_step(x, 1, sm, addr, below, false, req)
+				     : translate_level(x, l + 1, sm, addr, below, req);
 	} else {
 		rsp.done = walk(x, addr, below, future && x->future_peek);
 		rsp.answered = rsp.done; /* e.g. a far fault: the Nack frees the MSHRs at walk end */
 		rsp.fill_max = UINT64_MAX;
 		if (paging) {
-			struct xlat_walk_req req = {.sm = sm, .addr = addr, .t = rsp.done};
-			struct xlat_walk_rsp w = x->page.walk_done(x->page.ctx, &req);
+			struct xlat_walk_req wreq = {.sm = sm, .addr = addr, .t = rsp.done,
+						     .managed_known = req->managed_known,
+						     .managed = req->managed,
+						     .access = req->access};
+			struct xlat_walk_rsp w = x->page.walk_done(x->page.ctx, &wreq);
+			if (__builtin_expect(w.n_invalidate != 0, 0))
+				invalidate_ranges(x, w.invalidate, w.n_invalidate);
 			rsp.done = w.ready;
 			rsp.fill_max = w.fill_max_bytes;
 		}
@@ -531,21 +542,22 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 }
 
 static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
-					double t)
+					double t, const struct xlat_req *req)
 {
-	return level_step(x, l, sm, addr, t, false);
+	return level_step(x, l, sm, addr, t, false, req);
 }
 
 static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
-							    uint64_t addr, double t)
+							    uint64_t addr, double t,
+							    const struct xlat_req *req)
 {
-	return level_step(x, l, sm, addr, t, true);
+	return level_step(x, l, sm, addr, t, true, req);
 }
 
-static __attribute__((noinline)) double slow_translate(struct xlat *x, uint32_t sm, uint64_t addr,
-						       double t)
+static __attribute__((noinline)) double slow_translate(struct xlat *x, const struct xlat_req *req)
 {
-	double done = slow_level(x, 0, sm, addr, t).done;
+	double t = req->t;
+	double done = slow_level(x, 0, req->sm, req->addr, t, req).done;
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		if (xl->peer_ops && xl->peer_ops->after_translate)
@@ -554,16 +566,22 @@ static __attribute__((noinline)) double slow_translate(struct xlat *x, uint32_t 
 	return done;
 }
 
-double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
+double xlat_translate_req(struct xlat *x, const struct xlat_req *req)
 {
 	REQ_TRACE_DOWN("xlat", "xlat_translate");
 	double done;
 	if (__builtin_expect(x->slow, 0))
-		done = slow_translate(x, sm, addr, t);
+		done = slow_translate(x, req);
 	else /* the fast variant: no per-level cycles counted (level_step) */
-		done = level_step(x, 0, sm, addr, t, false).done;
+		done = level_step(x, 0, req->sm, req->addr, req->t, false, req).done;
 	REQ_TRACE_UP("xlat", "xlat_translate");
 	return done;
+}
+
+double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t)
+{
+	struct xlat_req req = {.sm = sm, .addr = addr, .t = t};
+	return xlat_translate_req(x, &req);
 }
 
 void xlat_set_system_range(struct xlat *x, uint64_t lo, uint64_t bytes, uint64_t page_bytes)
@@ -584,6 +602,14 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 	if (!bytes)
 		return;
 	REQ_TRACE_DOWN("xlat", "xlat_invalidate_range");
+	invalidate_range(x, addr, bytes);
+	REQ_TRACE_UP("xlat", "xlat_invalidate_range");
+}
+
+/* Every level's entries of [addr, addr + bytes) dropped (bytes > 0), the
+ * sharing schemes told of those they held. */
+static void invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
+{
 	for (uint32_t l = 0; l < x->levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		unsigned shift;
@@ -596,5 +622,16 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 				tlb_invalidate(&xl->inst[i].tlb, tag);
 			}
 	}
-	REQ_TRACE_UP("xlat", "xlat_invalidate_range");
+}
+
+/* The shootdowns a walk's page port answered with (struct xlat_walk_rsp),
+ * in the order the paging layer made them: dropped as soon as the port
+ * returns, before this walk's levels fill (the state the shootdown left
+ * when it re-entered xlat from below). */
+static __attribute__((noinline)) void invalidate_ranges(struct xlat *x, const struct xlat_range *r,
+							uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (r[i].bytes)
+			invalidate_range(x, r[i].addr, r[i].bytes);
 }

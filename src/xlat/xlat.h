@@ -26,9 +26,11 @@
  *    with a time no earlier than t; an SM's request touches only the
  *    level instances its SM id maps to (tlb.lN.share), except through a
  *    sharing scheme (probe_remote, after_translate). Each level is
- *    entered once going down and left once coming up per request; the
- *    paging port may re-enter xlat through xlat_invalidate_range (an
- *    eviction's shootdown) while the request is below. */
+ *    entered once going down and left once coming up per request, and
+ *    nothing re-enters xlat while a request is below it: an eviction's
+ *    shootdown during a walk comes back in the walk's response
+ *    (struct xlat_walk_rsp's invalidate ranges); xlat_invalidate_range
+ *    is for shootdowns outside a walk. */
 #ifndef GPUVM_XLAT_H
 #define GPUVM_XLAT_H
 
@@ -67,20 +69,42 @@ struct xlat_level {
 /* ---- the ports below the TLBs (connected by the system builder) ---- */
 
 /* A finished walk of addr for SM sm, done at t (the miss path only),
- * sent to the layer that owns the pages. */
+ * sent to the layer that owns the pages, with what the requester knew of
+ * the page (struct xlat_req: whether its allocation is managed, so the
+ * port need not look it up again). */
 struct xlat_walk_req {
 	uint32_t sm;
 	uint64_t addr;
 	double t;
+	bool managed_known; /* false: the port looks the allocation up */
+	bool managed;
+	/* NULL, or the sector the requester serves right after the
+	 * translation, for the page port to serve with the walk (struct
+	 * xlat_req's access) */
+	void *access;
+};
+
+/* A virtual range whose cached translations are to be dropped. */
+struct xlat_range {
+	uint64_t addr;
+	uint64_t bytes;
 };
 
 /* Its answer: when the translation is usable (no earlier than the
- * request's t; later when the page must first be brought in) and the
+ * request's t; later when the page must first be brought in), the
  * largest entry range that may be kept (UINT64_MAX: any; TLB levels with
- * larger entries drop this one). */
+ * larger entries drop this one) and the ranges the paging layer shot
+ * down while it served the walk (an eviction that made room for the
+ * page: n_invalidate ranges at invalidate, in the order shot, owned by
+ * the port and valid until its next request). The translation layer
+ * drops them as soon as the port returns, before it touches a TLB again:
+ * the paging layer never reads a TLB, so this is the state the shootdown
+ * would have left had it re-entered xlat while the walk was below. */
 struct xlat_walk_rsp {
 	double ready;
 	uint64_t fill_max_bytes;
+	const struct xlat_range *invalidate;
+	uint32_t n_invalidate;
 };
 
 /* The port to the paging layer. walk_done NULL: every walk succeeds at
@@ -173,8 +197,31 @@ static inline bool xlat_self_contained(const struct xlat *x)
 	return !x->page.walk_done && !x->pte.read;
 }
 
-/* Time at which addr's translation is available to SM sm, for a request
- * made at time t. Updates TLB state and statistics. */
+/* A translation request: SM sm asks for addr's translation at t. The
+ * requester may say whether addr's allocation is managed (managed_known:
+ * the SM layer looks each sector's allocation up once and hands it on),
+ * which travels to the page port in the walk's request. */
+struct xlat_req {
+	uint32_t sm;
+	uint64_t addr;
+	double t;
+	bool managed_known;
+	bool managed;
+	/* NULL, or the paging layer's slot for a sector the requester
+	 * serves right after the translation (uvm.h struct uvm_sector_slot:
+	 * the sector, and room for the answer): a walk's page port may serve
+	 * its access with the walk, so the paging layer takes one request,
+	 * not two, and answers there, as Akita's RspTo names where an answer
+	 * goes. Opaque here: xlat carries it to the port and never reads it. */
+	void *access;
+};
+
+/* Time at which the request's translation is available. Updates TLB
+ * state and statistics. */
+double xlat_translate_req(struct xlat *x, const struct xlat_req *req);
+
+/* xlat_translate_req for (sm, addr) at t with nothing known of the
+ * page's allocation (the page port looks it up). */
 double xlat_translate(struct xlat *x, uint32_t sm, uint64_t addr, double t);
 
 /* Adds the counts kept since the last call to the statistics (every

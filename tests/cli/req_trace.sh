@@ -5,11 +5,12 @@
 # fault when GPUVM_TRACE_REQUEST=1 (src/core/req_trace.h). Checks that the
 # path of its first sector (the translation, then the sector's data) is the
 # documented one and enters each component at most once per direction,
-# with the stated exceptions: the UVM driver (the walk's uvm_translate,
-# then the sector's uvm_access_sector) and the host link (a transfer per
-# run of pages migrated); its other sectors take one request to the driver
-# and one to the memory partitions each. A Release build prints no trace:
-# skipped (77).
+# with one stated exception, the host link (a transfer per run of pages
+# migrated): the UVM driver is entered once, by the walk's page port
+# (uvm_translate_sector, which serves the first sector's access too), and
+# the translation layer is not re-entered; its other sectors take one
+# request to the driver and one to the memory partitions each. A Release
+# build prints no trace: skipped (77).
 # usage: req_trace.sh /path/to/gpuvm /path/to/source
 set -euo pipefail
 GPUVM=$(realpath "$1")
@@ -46,18 +47,19 @@ first = steps.index(("memsys", "up", "memsys_access_fresh")) + 1
 req = steps[1:first]
 fns = [f for _, _, f in req]
 # the documented order of the far-faulting load (docs/architecture.md)
-order = ["xlat_translate", "page_walk_done", "uvm_translate", "link_lane_bulk",
-         "uvm_access_sector", "memsys_access_fresh"]
+order = ["xlat_translate", "page_walk_done", "uvm_translate_sector", "link_lane_bulk",
+         "memsys_access_fresh"]
 at = [fns.index(f) for f in order]
 assert at == sorted(at), list(zip(order, at))
-# entered at most once per direction, but for the stated exceptions: the
-# UVM driver (the walk's translation, the sector's access) and the host
-# link (one transfer per run of pages the fault migrates)
+# entered at most once per direction, but for the stated exception: the
+# host link (one transfer per run of pages the fault migrates); the driver
+# serves the first sector's access with the walk (no uvm_access_sector)
 entries = collections.Counter((c, d) for c, d, f in req)
-allowed = {("uvm", "down"): 2, ("uvm", "up"): 2}
 for (comp, d), n in entries.items():
     if comp != "link":
-        assert n <= allowed.get((comp, d), 1), (comp, d, n, req)
+        assert n <= 1, (comp, d, n, req)
+assert "uvm_access_sector" not in fns, req
+assert "xlat_invalidate_range" not in fns, req
 # the instruction's other sectors: each one request to the driver and one
 # to the memory partitions, nothing else
 rest = [f for _, d, f in steps[first:-1] if d == "down"]
