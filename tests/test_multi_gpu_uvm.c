@@ -95,6 +95,8 @@ enum prog {
 	AC_ONE_TWICE,      /* x prefetched to GPU 0, accessed by GPU 1, which reads it twice */
 	AC_ZERO_ONE,       /* ... GPU 0 reads it, then GPU 1 once */
 	AC_PREF_ONE_TWICE, /* AC_ONE_TWICE with x preferring GPU 0 */
+	AC_FAULT_ONE,      /* x prefetched to GPU 0; GPU 1 reads it (no advice) */
+	PREF_RM,           /* PREF_ZERO_ONE_ZERO with x read-mostly as well */
 };
 
 struct ctx {
@@ -136,7 +138,12 @@ static int program(struct simt_host *h, void *user)
 			return -1;
 		return k != AC_ZERO_ONE && (simt_device_sync(h) || launch_read(h, x, o1)) ? -1 : 0;
 	}
-	if ((k == PREF_ZERO_ONE_ZERO || k == PREF_ONE || k == PREF_ACCESSED_BY) &&
+	if (k == AC_FAULT_ONE)
+		return simt_prefetch(h, x, ELEMS * 4ull, 0) || simt_set_device(h, 1) ||
+		       launch_read(h, x, o1) ? -1 : 0;
+	if (k == PREF_RM && simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_READ_MOSTLY, 0))
+		return -1;
+	if ((k == PREF_ZERO_ONE_ZERO || k == PREF_ONE || k == PREF_ACCESSED_BY || k == PREF_RM) &&
 	    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_PREFERRED_LOCATION, 0))
 		return -1;
 	if (k == PREF_CPU &&
@@ -156,7 +163,8 @@ static int program(struct simt_host *h, void *user)
 		return -1;
 	if (simt_set_device(h, 1) || launch_read(h, x, o1))
 		return -1;
-	if ((k == ZERO_ONE_ZERO || k == RM_ZERO_ONE_ZERO || k == PREF_ZERO_ONE_ZERO) &&
+	if ((k == ZERO_ONE_ZERO || k == RM_ZERO_ONE_ZERO || k == PREF_ZERO_ONE_ZERO ||
+	     k == PREF_RM) &&
 	    (simt_device_sync(h) || simt_set_device(h, 0) || launch_read(h, x, o0)))
 		return -1;
 	struct write_args w = {x, ELEMS};
@@ -470,6 +478,19 @@ static void test_preferred_with_accessed_by(void **state)
 	release(r);
 }
 
+/* read-mostly and a preferred location: read duplication comes first,
+ * GPU 1 reads a copy of its own */
+static void test_read_mostly_before_preferred(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREF_RM);
+	if (r->out.uvm_duplicated_pages != 2 * PAGES || r->stats[1].uvm.remote_map_faults != 0)
+		fail_msg("%llu pages duplicated, %llu mapping faults on GPU 1; want %u, 0",
+			 (unsigned long long)r->out.uvm_duplicated_pages,
+			 (unsigned long long)r->stats[1].uvm.remote_map_faults, 2 * PAGES);
+	release(r);
+}
+
 /* access counters, t_s between one pass over a 64 KB block (512 warp
  * loads of a 128 B line) and two */
 static const char *const counters[] = {"uvm.migration=always", "uvm.access_counter_threshold=768",
@@ -520,6 +541,21 @@ static void test_counters_keep_preferred(void **state)
 	release(r);
 }
 
+/* access counters and no advice: the delayed migration reads host memory
+ * remotely, not a page another GPU holds; GPU 1 faults x from GPU 0 */
+static void test_counters_fault_from_peer(void **state)
+{
+	(void)state;
+	extra_settings = counters;
+	struct run *r = run_ok(nvlinked, AC_FAULT_ONE);
+	extra_settings = NULL;
+	if (r->out.uvm_peer_pages != PAGES || r->stats[1].uvm.remote_bytes != 0)
+		fail_msg("%llu pages GPU to GPU, %llu bytes read remotely over GPU 1's host link; "
+			 "want %u, 0", (unsigned long long)r->out.uvm_peer_pages,
+			 (unsigned long long)r->stats[1].uvm.remote_bytes, PAGES);
+	release(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_counters_migrate_to_reader),
 		cmocka_unit_test(test_counters_per_gpu),
 		cmocka_unit_test(test_counters_keep_preferred),
+		cmocka_unit_test(test_read_mostly_before_preferred),
+		cmocka_unit_test(test_counters_fault_from_peer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
