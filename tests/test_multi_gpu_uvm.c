@@ -25,8 +25,10 @@
  *    as well GPU 1 takes no fault;
  *  - access counters per GPU (uvm.migration = always, uvm_fault.c
  *    in_place): GPU 1 reading x in place twice reaches the threshold and
- *    migrates x to itself; GPU 0's own reads do not count for GPU 1; a
- *    preferred location elsewhere keeps x there. */
+ *    migrates x to itself (with counter notices, reading the pages on
+ *    their way from GPU 0); GPU 0's own reads do not count for GPU 1; a
+ *    preferred location elsewhere keeps x there; without advice the
+ *    delayed migration reads only host pages remotely. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -513,6 +515,27 @@ static void test_counters_migrate_to_reader(void **state)
 	release(r);
 }
 
+/* the same with counter notices (uvm.counter_migration = async): GPU 1
+ * reads the pages on their way from GPU 0 over NVLink, never over its
+ * host link */
+static void test_counter_notices_read_from_peer(void **state)
+{
+	(void)state;
+	static const char *const notices[] = {"uvm.migration=always",
+					      "uvm.access_counter_threshold=768",
+					      "uvm.counter_migration=async", NULL};
+	extra_settings = notices;
+	struct run *r = run_ok(nvlinked, AC_ONE_TWICE);
+	extra_settings = NULL;
+	if (r->out.uvm_peer_pages != PAGES || r->stats[1].uvm.counter_notices == 0)
+		fail_msg("%llu pages GPU to GPU, %llu counter notices on GPU 1; want %u, > 0",
+			 (unsigned long long)r->out.uvm_peer_pages,
+			 (unsigned long long)r->stats[1].uvm.counter_notices, PAGES);
+	if (r->stats[1].uvm.remote_bytes != 0)
+		fail_msg("GPU 1 read %llu bytes over its host link", (unsigned long long)r->stats[1].uvm.remote_bytes);
+	release(r);
+}
+
 /* GPU 0's local reads count in GPU 0's counters only: GPU 1's one pass
  * stays below the threshold and nothing migrates */
 static void test_counters_per_gpu(void **state)
@@ -574,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_preferred_unreachable_migrates),
 		cmocka_unit_test(test_preferred_with_accessed_by),
 		cmocka_unit_test(test_counters_migrate_to_reader),
+		cmocka_unit_test(test_counter_notices_read_from_peer),
 		cmocka_unit_test(test_counters_per_gpu),
 		cmocka_unit_test(test_counters_keep_preferred),
 		cmocka_unit_test(test_read_mostly_before_preferred),

@@ -57,10 +57,16 @@
  *    uvm_prefetch_range, uvm_prefetch_to_host, uvm_invalidate_taken,
  *    uvm_remove_alloc, uvm_finish) and the residency they share
  *    (uvm/uvm_shared.h).
+ *  - cudaMemAdviseSetPreferredLocation: a GPU's fault on a page whose
+ *    preferred location is elsewhere has the location's driver take the
+ *    page (managed_place: uvm_prefetch_range, or the holder's
+ *    uvm_prefetch_to_host for the CPU) while the faulting GPU's kernel
+ *    runs; exact for the same reason as the serialisation: no other
+ *    kernel on managed memory runs then.
  *  - Refused, with a message naming the limitation: host-pinned and
- *    system-allocated memory, managed memory under access counters,
- *    thrashing detection or cudaMemAdvise hints (per GPU, not across GPUs
- *    yet), asynchronous host copies and event waits. */
+ *    system-allocated memory, managed memory under thrashing detection or
+ *    the preset's cudaMemAdvise hints (per GPU, not across GPUs yet),
+ *    asynchronous host copies and event waits. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -11,7 +11,10 @@
  * access-counter de-duplication, the fault and remote-access counters.
  * May call: uvm_migrate_pages, the block table (uvm.c), the lanes for
  * remote accesses (uvm_lane.c), the far-fault MSHRs (mem/long_pool.h), the migration and thrashing policies, the eviction
- * policy's on_access, the driver events (FAULT, ACCESS_COUNTER).
+ * policy's on_access, the driver events (FAULT, ACCESS_COUNTER), and on
+ * several GPUs the residency they share (uvm_shared.h: sources, advice,
+ * the engine's peer route and its place of a page at its preferred
+ * location).
  * Guarantees: a returned time is never before the request's; the widest
  * TLB fill it allows (fill_max_bytes) covers only resident pages. */
 
@@ -756,9 +759,13 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (!mask_test(b->resident, p))
 			return t;
 	} else if (b->ac && mask_test(b->remote, p)) {
-		/* migrating by a counter notice: remote until it has arrived */
+		/* migrating by a counter notice: remote until it has arrived,
+		 * read where it comes from (several GPUs: maybe another GPU) */
 		if (b->arrive[p] > t && may_stay) {
 			*remote = true;
+			if (__builtin_expect(u->shared != NULL, 0))
+				return in_place_access(u, b, addr, uvm_shared_from(u->shared, b->base, p),
+						       false, t);
 			return remote_access(u, b, addr, false, t);
 		}
 		if (b->arrive[p] <= t)

@@ -118,6 +118,7 @@ void uvm_shared_take(struct uvm_shared *sh, uint64_t base, const uint64_t *mask,
 		return;
 	bool rm = sh->n_read_mostly != 0;
 	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p + 1, true)) {
+		s->from[p] = (uint8_t)uvm_shared_source(s, p, proc);
 		if (rm && s->owner[p] != proc && uvm_shared_is_read_mostly(sh, base + ((uint64_t)p << UVM_PAGE_SHIFT))) {
 			/* a duplicate: the holders keep theirs */
 			if (!s->copies && !(s->copies = calloc(UVM_BLOCK_PAGES, sizeof *s->copies))) {

@@ -53,6 +53,9 @@
 struct uvm_shared_blk {
 	uint8_t owner[UVM_BLOCK_PAGES]; /* processor id: UVM_PROC_CPU or a GPU's */
 	uint64_t *copies; /* [UVM_BLOCK_PAGES] bit g: GPU g holds a read duplicate; NULL: none */
+	/* processor id each page's last take came from (its source then):
+	 * where a page on its way is still read from (a counter notice's) */
+	uint8_t from[UVM_BLOCK_PAGES];
 };
 
 struct uvm_shared_range {
@@ -111,6 +114,13 @@ static inline uint32_t uvm_shared_source(const struct uvm_shared_blk *s, uint32_
 		return s->owner[p];
 	uint64_t c = s->copies ? s->copies[p] & ~(1ull << (proc - 1)) : 0;
 	return c ? (uint32_t)__builtin_ctzll(c) + 1 : UVM_PROC_CPU;
+}
+/* Where page p of the block at base, taken by a GPU, came from (its
+ * source at the take); UVM_PROC_CPU when none is known. */
+static inline uint32_t uvm_shared_from(const struct uvm_shared *sh, uint64_t base, uint32_t p)
+{
+	const struct uvm_shared_blk *s = uvm_shared_block(sh, base);
+	return s ? s->from[p] : UVM_PROC_CPU;
 }
 /* Whether page p of s is proc's (its owner, or a copy's holder). */
 static inline bool uvm_shared_holds(const struct uvm_shared_blk *s, uint32_t p, uint32_t proc)
