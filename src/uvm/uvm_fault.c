@@ -520,7 +520,6 @@ static double preferred_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *
 	if (!there) {
 		double placed = sh->place(sh->ctx, loc, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
 					  UVM_PAGE_BYTES, ready / u->clock_hz) * u->clock_hz;
-		sh->preferred_placed_pages++;
 		if (placed > ready)
 			ready = placed;
 	}

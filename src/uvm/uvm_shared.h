@@ -87,7 +87,6 @@ struct uvm_shared {
 	/* makes [addr, addr + bytes) resident on processor loc (its preferred
 	 * location), ready at t seconds: when it is there (seconds) */
 	double (*place)(void *ctx, uint32_t loc, uint64_t addr, uint64_t bytes, double t);
-	uint64_t preferred_placed_pages;     /* moved to their preferred location by another's fault */
 	uint64_t peer_pages, peer_transfers; /* migrated GPU to GPU */
 	uint64_t invalidated_pages;          /* dropped from a GPU another took them from */
 	uint64_t duplicated_pages;           /* read duplicates made (read-mostly) */
