@@ -15,7 +15,20 @@
  *    own (read duplication), and a write collapses the page to the writer
  *    (simt_mem_advise);
  *  - cudaMemAdviseSetAccessedBy: GPU 1 reads x in GPU 0's memory over
- *    NVLink, without a fault or a migration (peer mapping). */
+ *    NVLink, without a fault or a migration (peer mapping);
+ *  - cudaMemAdviseSetPreferredLocation (uvm_fault.c preferred_elsewhere,
+ *    preferred_map_fault): GPU 1's faults map x in GPU 0's memory, its
+ *    preferred location, instead of migrating it; x on the host is moved
+ *    to GPU 0 first (multi_gpu.c managed_place); the CPU as the location
+ *    keeps x in host memory; without a GPU-GPU link GPU 1 cannot map GPU
+ *    0's memory and migrates x as without the advice; with accessed-by
+ *    as well GPU 1 takes no fault;
+ *  - access counters per GPU (uvm.migration = always, uvm_fault.c
+ *    in_place): GPU 1 reading x in place twice reaches the threshold and
+ *    migrates x to itself (with counter notices, reading the pages on
+ *    their way from GPU 0); GPU 0's own reads do not count for GPU 1; a
+ *    preferred location elsewhere keeps x there; without advice the
+ *    delayed migration reads only host pages remotely. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +90,15 @@ enum prog {
 	RM_ZERO_ONE_ZERO,  /* ZERO_ONE_ZERO with x read-mostly */
 	RM_WRITE,          /* read-mostly: GPU 0, GPU 1 read, GPU 1 writes x, GPU 0 reads */
 	ACCESSED_BY,       /* x prefetched to GPU 0, accessed by GPU 1, which reads it */
+	PREF_ZERO_ONE_ZERO, /* ZERO_ONE_ZERO with x preferring GPU 0 */
+	PREF_ONE,          /* x preferring GPU 0; GPU 1 reads it (x on the host) */
+	PREF_CPU,          /* x preferring the CPU; GPU 0 reads it, then GPU 1 */
+	PREF_ACCESSED_BY,  /* x preferring GPU 0, accessed by GPU 1: GPU 0, then GPU 1 */
+	AC_ONE_TWICE,      /* x prefetched to GPU 0, accessed by GPU 1, which reads it twice */
+	AC_ZERO_ONE,       /* ... GPU 0 reads it, then GPU 1 once */
+	AC_PREF_ONE_TWICE, /* AC_ONE_TWICE with x preferring GPU 0 */
+	AC_FAULT_ONE,      /* x prefetched to GPU 0; GPU 1 reads it (no advice) */
+	PREF_RM,           /* PREF_ZERO_ONE_ZERO with x read-mostly as well */
 };
 
 struct ctx {
@@ -108,6 +130,31 @@ static int program(struct simt_host *h, void *user)
 		return simt_prefetch(h, x, ELEMS * 4ull, 0) ||
 		       simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_ACCESSED_BY, 1) ||
 		       simt_set_device(h, 1) || launch_read(h, x, o1) ? -1 : 0;
+	if (k == AC_ONE_TWICE || k == AC_ZERO_ONE || k == AC_PREF_ONE_TWICE) {
+		if (simt_prefetch(h, x, ELEMS * 4ull, 0) ||
+		    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_ACCESSED_BY, 1) ||
+		    (k == AC_PREF_ONE_TWICE &&
+		     simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_PREFERRED_LOCATION, 0)) ||
+		    (k == AC_ZERO_ONE && (launch_read(h, x, o0) || simt_device_sync(h))) ||
+		    simt_set_device(h, 1) || launch_read(h, x, o1))
+			return -1;
+		return k != AC_ZERO_ONE && (simt_device_sync(h) || launch_read(h, x, o1)) ? -1 : 0;
+	}
+	if (k == AC_FAULT_ONE)
+		return simt_prefetch(h, x, ELEMS * 4ull, 0) || simt_set_device(h, 1) ||
+		       launch_read(h, x, o1) ? -1 : 0;
+	if (k == PREF_RM && simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_READ_MOSTLY, 0))
+		return -1;
+	if ((k == PREF_ZERO_ONE_ZERO || k == PREF_ONE || k == PREF_ACCESSED_BY || k == PREF_RM) &&
+	    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_PREFERRED_LOCATION, 0))
+		return -1;
+	if (k == PREF_CPU &&
+	    simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_PREFERRED_LOCATION, SIMT_CPU_DEVICE))
+		return -1;
+	if (k == PREF_ACCESSED_BY && simt_mem_advise(h, x, ELEMS * 4ull, SIMT_ADVISE_ACCESSED_BY, 1))
+		return -1;
+	if (k == PREF_ONE)
+		return simt_set_device(h, 1) || launch_read(h, x, o1) ? -1 : 0;
 	if (launch_read(h, x, o0))
 		return -1;
 	if (k != BACK_TO_BACK && simt_device_sync(h))
@@ -118,7 +165,8 @@ static int program(struct simt_host *h, void *user)
 		return -1;
 	if (simt_set_device(h, 1) || launch_read(h, x, o1))
 		return -1;
-	if ((k == ZERO_ONE_ZERO || k == RM_ZERO_ONE_ZERO) &&
+	if ((k == ZERO_ONE_ZERO || k == RM_ZERO_ONE_ZERO || k == PREF_ZERO_ONE_ZERO ||
+	     k == PREF_RM) &&
 	    (simt_device_sync(h) || simt_set_device(h, 0) || launch_read(h, x, o0)))
 		return -1;
 	struct write_args w = {x, ELEMS};
@@ -137,6 +185,10 @@ struct run {
 	struct gpuvm_system_stats out;
 };
 
+/* settings for both GPUs' presets (NULL-terminated; NULL: none), for the
+ * next run */
+static const char *const *extra_settings;
+
 static int run_prog(struct run *r, const char *sys, enum prog k, struct gpuvm_error *err)
 {
 	memset(r, 0, sizeof *r);
@@ -146,6 +198,8 @@ static int run_prog(struct run *r, const char *sys, enum prog k, struct gpuvm_er
 		assert_int_equal(gpuvm_sysdesc_gpu_config(&r->desc, d, &r->cfg[d], err), 0);
 		assert_int_equal(gpuvm_config_set(&r->cfg[d], "gpu.kernel_launch_period_us=0", "test",
 						  err), 0);
+		for (const char *const *e = extra_settings; e && *e; e++)
+			assert_int_equal(gpuvm_config_set(&r->cfg[d], *e, "test", err), 0);
 		assert_int_equal(gpuvm_config_finalize(&r->cfg[d], err), 0);
 		cfgs[d] = &r->cfg[d];
 	}
@@ -341,6 +395,190 @@ static void test_accessed_by_reads_in_place(void **state)
 	release(r);
 }
 
+/* preferred location GPU 0: GPU 1 maps x there (a fault per page, no
+ * migration) and GPU 0 keeps it, reading it again without a fault */
+static void test_preferred_maps_remotely(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREF_ZERO_ONE_ZERO);
+	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	if (r->out.uvm_peer_pages != 0)
+		fail_msg("%llu pages migrated GPU to GPU with GPU 0 preferred",
+			 (unsigned long long)r->out.uvm_peer_pages);
+	assert_true(r->out.uvm_invalidated_pages == 0);
+	if (r->stats[1].uvm.remote_map_faults != PAGES)
+		fail_msg("GPU 1: %llu mapping faults, want %u (one per page)",
+			 (unsigned long long)r->stats[1].uvm.remote_map_faults, PAGES);
+	assert_true(r->out.uvm_peer_remote_bytes == ELEMS * 4ull);
+	assert_true(r->stats[1].uvm.bytes_h2d == 0);
+	assert_true(r->stats[0].uvm.bytes_h2d == PAGES * 4096ull);
+	if (r->stats[0].uvm.far_faults != once->stats[0].uvm.far_faults)
+		fail_msg("GPU 0 faulted reading x again: %llu far faults, %llu reading once",
+			 (unsigned long long)r->stats[0].uvm.far_faults,
+			 (unsigned long long)once->stats[0].uvm.far_faults);
+	release(r);
+	release(once);
+}
+
+/* preferred location GPU 0, x on the host, GPU 1 reads first: the driver
+ * moves each page to GPU 0 (over GPU 0's host link) and GPU 1 maps it
+ * there, reading over NVLink */
+static void test_preferred_places_first(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREF_ONE);
+	if (r->stats[0].uvm.bytes_h2d != PAGES * 4096ull)
+		fail_msg("GPU 0 took %llu bytes from the host, want x's %u",
+			 (unsigned long long)r->stats[0].uvm.bytes_h2d, PAGES * 4096u);
+	assert_true(r->stats[1].uvm.bytes_h2d == 0);
+	assert_true(r->stats[1].uvm.remote_bytes == 0); /* nothing read over its host link */
+	assert_true(r->out.uvm_peer_remote_bytes == ELEMS * 4ull);
+	assert_true(r->out.uvm_peer_pages == 0);
+	release(r);
+}
+
+/* preferred location the CPU: both GPUs read x in host memory over their
+ * host links after a mapping fault per page; nothing migrates */
+static void test_preferred_cpu_stays_on_host(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREF_CPU);
+	for (uint32_t d = 0; d < 2; d++) {
+		if (r->stats[d].uvm.bytes_h2d != 0 || r->stats[d].uvm.remote_map_faults != PAGES)
+			fail_msg("GPU %u: %llu bytes migrated, %llu mapping faults (want 0, %u)", d,
+				 (unsigned long long)r->stats[d].uvm.bytes_h2d,
+				 (unsigned long long)r->stats[d].uvm.remote_map_faults, PAGES);
+		assert_true(r->stats[d].uvm.remote_bytes >= ELEMS * 4ull);
+	}
+	assert_true(r->out.uvm_peer_pages == 0);
+	release(r);
+}
+
+/* without a GPU-GPU link GPU 1 cannot map GPU 0's memory: its faults
+ * migrate x as without the advice (staged through the host) */
+static void test_preferred_unreachable_migrates(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(unlinked, PREF_ZERO_ONE_ZERO);
+	if (r->out.uvm_peer_pages != 2 * PAGES)
+		fail_msg("%llu pages GPU to GPU, want %u (there and back)",
+			 (unsigned long long)r->out.uvm_peer_pages, 2 * PAGES);
+	assert_true(r->stats[1].uvm.remote_map_faults == 0);
+	release(r);
+}
+
+/* preferred location GPU 0 and accessed-by GPU 1: GPU 1's mapping is kept,
+ * it reads x in GPU 0's memory without a fault */
+static void test_preferred_with_accessed_by(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREF_ACCESSED_BY);
+	if (r->stats[1].uvm.far_faults != 0)
+		fail_msg("GPU 1 took %llu far faults", (unsigned long long)r->stats[1].uvm.far_faults);
+	assert_true(r->out.uvm_peer_pages == 0);
+	assert_true(r->out.uvm_peer_remote_bytes == ELEMS * 4ull);
+	release(r);
+}
+
+/* read-mostly and a preferred location: read duplication comes first,
+ * GPU 1 reads a copy of its own */
+static void test_read_mostly_before_preferred(void **state)
+{
+	(void)state;
+	struct run *r = run_ok(nvlinked, PREF_RM);
+	if (r->out.uvm_duplicated_pages != 2 * PAGES || r->stats[1].uvm.remote_map_faults != 0)
+		fail_msg("%llu pages duplicated, %llu mapping faults on GPU 1; want %u, 0",
+			 (unsigned long long)r->out.uvm_duplicated_pages,
+			 (unsigned long long)r->stats[1].uvm.remote_map_faults, 2 * PAGES);
+	release(r);
+}
+
+/* access counters, t_s between one pass over a 64 KB block (512 warp
+ * loads of a 128 B line) and two */
+static const char *const counters[] = {"uvm.migration=always", "uvm.access_counter_threshold=768",
+				       "uvm.counter_migration=fault", NULL};
+
+/* GPU 1 reads x in GPU 0's memory twice: its counters reach the threshold
+ * in the second pass and migrate x to GPU 1 over NVLink */
+static void test_counters_migrate_to_reader(void **state)
+{
+	(void)state;
+	extra_settings = counters;
+	struct run *r = run_ok(nvlinked, AC_ONE_TWICE);
+	extra_settings = NULL;
+	if (r->out.uvm_peer_pages != PAGES || r->stats[1].uvm.migrations_counter == 0)
+		fail_msg("%llu pages GPU to GPU, %llu counter migrations on GPU 1; want %u, > 0",
+			 (unsigned long long)r->out.uvm_peer_pages,
+			 (unsigned long long)r->stats[1].uvm.migrations_counter, PAGES);
+	assert_true(r->out.uvm_peer_nvlink_bytes >= PAGES * 4096ull);
+	assert_true(r->stats[1].uvm.bytes_h2d == 0);
+	release(r);
+}
+
+/* the same with counter notices (uvm.counter_migration = async): GPU 1
+ * reads the pages on their way from GPU 0 over NVLink, never over its
+ * host link */
+static void test_counter_notices_read_from_peer(void **state)
+{
+	(void)state;
+	static const char *const notices[] = {"uvm.migration=always",
+					      "uvm.access_counter_threshold=768",
+					      "uvm.counter_migration=async", NULL};
+	extra_settings = notices;
+	struct run *r = run_ok(nvlinked, AC_ONE_TWICE);
+	extra_settings = NULL;
+	if (r->out.uvm_peer_pages != PAGES || r->stats[1].uvm.counter_notices == 0)
+		fail_msg("%llu pages GPU to GPU, %llu counter notices on GPU 1; want %u, > 0",
+			 (unsigned long long)r->out.uvm_peer_pages,
+			 (unsigned long long)r->stats[1].uvm.counter_notices, PAGES);
+	if (r->stats[1].uvm.remote_bytes != 0)
+		fail_msg("GPU 1 read %llu bytes over its host link", (unsigned long long)r->stats[1].uvm.remote_bytes);
+	release(r);
+}
+
+/* GPU 0's local reads count in GPU 0's counters only: GPU 1's one pass
+ * stays below the threshold and nothing migrates */
+static void test_counters_per_gpu(void **state)
+{
+	(void)state;
+	extra_settings = counters;
+	struct run *r = run_ok(nvlinked, AC_ZERO_ONE);
+	extra_settings = NULL;
+	if (r->out.uvm_peer_pages != 0)
+		fail_msg("%llu pages migrated to GPU 1 after one pass of its own",
+			 (unsigned long long)r->out.uvm_peer_pages);
+	assert_true(r->out.uvm_peer_remote_bytes == ELEMS * 4ull);
+	release(r);
+}
+
+/* a preferred location elsewhere: the counters' migration goes there, so
+ * GPU 1 reading twice leaves x on GPU 0 */
+static void test_counters_keep_preferred(void **state)
+{
+	(void)state;
+	extra_settings = counters;
+	struct run *r = run_ok(nvlinked, AC_PREF_ONE_TWICE);
+	extra_settings = NULL;
+	assert_true(r->out.uvm_peer_pages == 0);
+	assert_true(r->out.uvm_peer_remote_bytes == 2 * ELEMS * 4ull);
+	release(r);
+}
+
+/* access counters and no advice: the delayed migration reads host memory
+ * remotely, not a page another GPU holds; GPU 1 faults x from GPU 0 */
+static void test_counters_fault_from_peer(void **state)
+{
+	(void)state;
+	extra_settings = counters;
+	struct run *r = run_ok(nvlinked, AC_FAULT_ONE);
+	extra_settings = NULL;
+	if (r->out.uvm_peer_pages != PAGES || r->stats[1].uvm.remote_bytes != 0)
+		fail_msg("%llu pages GPU to GPU, %llu bytes read remotely over GPU 1's host link; "
+			 "want %u, 0", (unsigned long long)r->out.uvm_peer_pages,
+			 (unsigned long long)r->stats[1].uvm.remote_bytes, PAGES);
+	release(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +591,17 @@ int main(void)
 		cmocka_unit_test(test_read_mostly_duplicates),
 		cmocka_unit_test(test_write_collapses_duplicates),
 		cmocka_unit_test(test_accessed_by_reads_in_place),
+		cmocka_unit_test(test_preferred_maps_remotely),
+		cmocka_unit_test(test_preferred_places_first),
+		cmocka_unit_test(test_preferred_cpu_stays_on_host),
+		cmocka_unit_test(test_preferred_unreachable_migrates),
+		cmocka_unit_test(test_preferred_with_accessed_by),
+		cmocka_unit_test(test_counters_migrate_to_reader),
+		cmocka_unit_test(test_counter_notices_read_from_peer),
+		cmocka_unit_test(test_counters_per_gpu),
+		cmocka_unit_test(test_counters_keep_preferred),
+		cmocka_unit_test(test_read_mostly_before_preferred),
+		cmocka_unit_test(test_counters_fault_from_peer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -401,6 +401,15 @@ int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device
  * host link) instead of faulting it in. Several GPUs only (on one GPU:
  * the preset's uvm.accessed_by). */
 #define SIMT_ADVISE_ACCESSED_BY 2
+/* SIMT_ADVISE_PREFERRED_LOCATION (cudaMemAdviseSetPreferredLocation(device),
+ * a GPU or SIMT_CPU_DEVICE): the pages live on device; a fault from
+ * another processor that can reach device's memory (the CPU's always, a
+ * GPU's over an NVLink / NVSwitch route) moves the page there if it is
+ * elsewhere and maps it remotely instead of migrating it to the faulting
+ * GPU (docs/systems.md "Managed memory on several GPUs"). On one GPU, a
+ * GPU as the location changes nothing; the CPU is refused (the preset's
+ * uvm.preferred_location = host). */
+#define SIMT_ADVISE_PREFERRED_LOCATION 3
 int simt_mem_advise(struct simt_host *h, const void *p, uint64_t bytes, int advice, int device);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */

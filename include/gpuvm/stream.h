@@ -270,6 +270,9 @@ enum gpuvm_run_op_kind {
 /* cudaMemAdvise's advice (GPUVM_RUN_ADVISE) */
 #define GPUVM_ADVISE_READ_MOSTLY 1u /* cudaMemAdviseSetReadMostly: read duplication */
 #define GPUVM_ADVISE_ACCESSED_BY 2u /* cudaMemAdviseSetAccessedBy(device): used in place */
+/* cudaMemAdviseSetPreferredLocation(device, or the CPU when to_cpu):
+ * where the pages live; other processors map them there */
+#define GPUVM_ADVISE_PREFERRED_LOCATION 3u
 
 /* GPUs of one run at most (cudaSetDevice's range; systems hold up to
  * GPUVM_SYS_MAX_GPUS, gpuvm/sysdesc.h) */
@@ -291,7 +294,9 @@ struct gpuvm_run_op {
 	 * and a peer copy's source GPU and address */
 	uint32_t device, peer_device;
 	uint64_t peer_addr;
-	bool prefetch_to_cpu; /* GPUVM_RUN_PREFETCH: to the CPU (cudaCpuDeviceId) */
+	/* GPUVM_RUN_PREFETCH, GPUVM_RUN_ADVISE's preferred location: to the
+	 * CPU (cudaCpuDeviceId) instead of GPU device */
+	bool prefetch_to_cpu;
 	uint32_t advice;      /* GPUVM_RUN_ADVISE: GPUVM_ADVISE_* */
 };
 

@@ -368,12 +368,19 @@ int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int ad
 	if (!b || b->kind != GPUVM_ALLOC_MANAGED)
 		return simt_fail(h, "cudaMemAdvise of %llu bytes outside every managed allocation",
 				 (unsigned long long)bytes);
-	if (advice != SIMT_ADVISE_READ_MOSTLY && advice != SIMT_ADVISE_ACCESSED_BY)
-		return simt_fail(h, "cudaMemAdvise advice %d: only SIMT_ADVISE_READ_MOSTLY and "
-				 "SIMT_ADVISE_ACCESSED_BY are modelled (issue 78)", advice);
+	if (advice != SIMT_ADVISE_READ_MOSTLY && advice != SIMT_ADVISE_ACCESSED_BY &&
+	    advice != SIMT_ADVISE_PREFERRED_LOCATION)
+		return simt_fail(h, "cudaMemAdvise advice %d: only SIMT_ADVISE_READ_MOSTLY, "
+				 "SIMT_ADVISE_ACCESSED_BY and SIMT_ADVISE_PREFERRED_LOCATION are "
+				 "modelled (issue 78)", advice);
 	if (advice == SIMT_ADVISE_ACCESSED_BY && (device < 0 || device >= GPUVM_RUN_MAX_DEVICES))
 		return simt_fail(h, "cudaMemAdviseSetAccessedBy of device %d: a GPU 0-%d", device,
 				 GPUVM_RUN_MAX_DEVICES - 1);
+	bool to_cpu = advice == SIMT_ADVISE_PREFERRED_LOCATION && device == SIMT_CPU_DEVICE;
+	if (advice == SIMT_ADVISE_PREFERRED_LOCATION && !to_cpu &&
+	    (device < 0 || device >= GPUVM_RUN_MAX_DEVICES))
+		return simt_fail(h, "cudaMemAdviseSetPreferredLocation of device %d: a GPU 0-%d or "
+				 "SIMT_CPU_DEVICE", device, GPUVM_RUN_MAX_DEVICES - 1);
 	if (p->aborting || p->failed)
 		return -1;
 	if (!bytes)
@@ -383,9 +390,11 @@ int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int ad
 	op.kind = GPUVM_RUN_ADVISE;
 	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
 	op.copy_bytes = bytes;
-	op.advice = advice == SIMT_ADVISE_ACCESSED_BY ? GPUVM_ADVISE_ACCESSED_BY
-						      : GPUVM_ADVISE_READ_MOSTLY;
-	op.device = advice == SIMT_ADVISE_ACCESSED_BY ? (uint32_t)device : p->device;
+	op.advice = advice == SIMT_ADVISE_ACCESSED_BY	     ? GPUVM_ADVISE_ACCESSED_BY
+		    : advice == SIMT_ADVISE_PREFERRED_LOCATION ? GPUVM_ADVISE_PREFERRED_LOCATION
+							       : GPUVM_ADVISE_READ_MOSTLY;
+	op.prefetch_to_cpu = to_cpu;
+	op.device = advice == SIMT_ADVISE_READ_MOSTLY || to_cpu ? p->device : (uint32_t)device;
 	return post(p, &op);
 }
 

@@ -57,10 +57,16 @@
  *    uvm_prefetch_range, uvm_prefetch_to_host, uvm_invalidate_taken,
  *    uvm_remove_alloc, uvm_finish) and the residency they share
  *    (uvm/uvm_shared.h).
+ *  - cudaMemAdviseSetPreferredLocation: a GPU's fault on a page whose
+ *    preferred location is elsewhere has the location's driver take the
+ *    page (managed_place: uvm_prefetch_range, or the holder's
+ *    uvm_prefetch_to_host for the CPU) while the faulting GPU's kernel
+ *    runs; exact for the same reason as the serialisation: no other
+ *    kernel on managed memory runs then.
  *  - Refused, with a message naming the limitation: host-pinned and
- *    system-allocated memory, managed memory under access counters,
- *    thrashing detection or cudaMemAdvise hints (per GPU, not across GPUs
- *    yet), asynchronous host copies and event waits. */
+ *    system-allocated memory, managed memory under thrashing detection or
+ *    the preset's cudaMemAdvise hints (per GPU, not across GPUs yet),
+ *    asynchronous host copies and event waits. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -132,13 +138,13 @@ static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
 			return -1;
 		if (system_track_managed(sys, &op->alloc))
 			return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
-		if (sys->uvm.ac_on || sys->uvm.thrash_on || sys->uvm.advise_on)
+		if (sys->uvm.thrash_on || sys->uvm.advise_on)
 			return gpuvm_fail(err, op->alloc.name, 0, NULL,
-					  "managed memory on a system of several GPUs under access "
-					  "counters, thrashing detection or cudaMemAdvise hints "
-					  "(uvm.migration, uvm.thrashing, uvm.preferred_location, "
-					  "uvm.accessed_by of the %s preset): each is per GPU and not "
-					  "modelled across GPUs yet (issue 78)", mm->devs[d].cfg->name);
+					  "managed memory on a system of several GPUs under thrashing "
+					  "detection or the preset's cudaMemAdvise hints (uvm.thrashing, "
+					  "uvm.preferred_location, uvm.accessed_by of the %s preset): "
+					  "not modelled across GPUs yet (issue 78); advise in the "
+					  "program instead (simt_mem_advise)", mm->devs[d].cfg->name);
 	}
 	mm->live++;
 	mm->out->managed = true;
@@ -330,6 +336,30 @@ static double managed_peer_copy(void *ctx, uint32_t sp, uint32_t dp, double t, u
 	return link_copy(&dst->sys.link, LINK_H2D, mid * dst->hz, bytes) / dst->hz;
 }
 
+/* Makes [addr, addr + bytes) resident on processor loc, its preferred
+ * location, ready at t seconds (uvm_shared.place, on another GPU's fault):
+ * a GPU's driver takes the pages as a prefetch does (from the host over
+ * its host link, from the GPU holding them over the peer route); the CPU
+ * gets them back from the GPU that holds them. The mover's driver is idle:
+ * kernels on managed memory do not overlap (the contract). */
+static double managed_place(void *ctx, uint32_t loc, uint64_t addr, uint64_t bytes, double t)
+{
+	struct managed *mm = ctx;
+	uint32_t holder = loc;
+	if (loc == UVM_PROC_CPU) {
+		const struct uvm_shared_blk *s = uvm_shared_block(&mm->sh, addr);
+		uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+		holder = s ? s->owner[p] : UVM_PROC_CPU;
+		if (holder == UVM_PROC_CPU)
+			return t;
+	}
+	struct gpu_dev *g = &mm->devs[holder - UVM_PROC_GPU0];
+	uvm_invalidate_taken(&g->sys.uvm);
+	double end = loc == UVM_PROC_CPU ? uvm_prefetch_to_host(&g->sys.uvm, addr, bytes, t * g->hz)
+					 : uvm_prefetch_range(&g->sys.uvm, addr, bytes, t * g->hz);
+	return end / g->hz;
+}
+
 static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 		   struct gpuvm_source *src, struct gpuvm_system_stats *out, struct managed *mm,
 		   double *host_out, struct gpuvm_error *err)
@@ -413,6 +443,21 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
 				return gpuvm_fail(err, "engine", 0, NULL,
 						  "cudaMemAdvise of memory that is not managed");
+			if (op.advice == GPUVM_ADVISE_PREFERRED_LOCATION) {
+				/* every GPU's fault path now asks where the pages
+				 * prefer to live (the accesses take the counted path) */
+				if (uvm_shared_set_preferred(&mm->sh, op.copy_addr, op.copy_bytes,
+							     op.prefetch_to_cpu
+								     ? UVM_PROC_CPU
+								     : UVM_PROC_GPU0 + op.device))
+					return gpuvm_fail(err, "engine", 0, NULL,
+							  "out of memory for page state");
+				for (uint32_t d = 0; d < n; d++) {
+					devs[d].sys.uvm.peer_map_on = true;
+					devs[d].sys.sms.uvm_counts = uvm_counts(&devs[d].sys.uvm);
+				}
+				break;
+			}
 			if (op.advice == GPUVM_ADVISE_ACCESSED_BY) {
 				/* GPU op.device uses its pages in place from now on:
 				 * its accesses take the driver's counted path */
@@ -501,7 +546,14 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 		g->sys.uvm_proc = UVM_PROC_GPU0 + d;
 	}
 	mm.sh.peer_copy = managed_peer_copy;
+	mm.sh.place = managed_place;
 	mm.sh.ctx = &mm;
+	/* the GPU memory each GPU maps (a preferred location's): over an
+	 * NVLink / NVSwitch route; staged copies are no peer mapping */
+	for (uint32_t a = 0; a < n && a < 64; a++)
+		for (uint32_t b = 0; b < n && b < 64; b++)
+			if (a != b && peer_link_joined(&pl, a, b))
+				mm.sh.reach[a] |= 1ull << b;
 	double host_s = 0;
 	if (run_ops(devs, n, &pl, src, out, &mm, &host_s, err))
 		goto out;

@@ -320,7 +320,15 @@ static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuv
 			return gpuvm_fail(err, "engine", 0, "uvm.accessed_by",
 					  "cudaMemAdviseSetAccessedBy on a system of one GPU: set "
 					  "uvm.accessed_by = gpu (and uvm.advise_allocations) instead");
-		/* read-mostly on one GPU: the host's copy is never read
+		if (op->advice == GPUVM_ADVISE_PREFERRED_LOCATION && op->prefetch_to_cpu)
+			return gpuvm_fail(err, "engine", 0, "uvm.preferred_location",
+					  "cudaMemAdviseSetPreferredLocation(cudaCpuDeviceId) on a "
+					  "system of one GPU: set uvm.preferred_location = host (and "
+					  "uvm.advise_allocations) instead");
+		/* the one GPU as preferred location: its faults migrate the
+		 * pages to it as without the advice (the CPU's accesses,
+		 * which the advice would map remotely, are not simulated);
+		 * read-mostly on one GPU: the host's copy is never read
 		 * here (no CPU access is simulated), so nothing changes */
 		break;
 	case GPUVM_RUN_COPY_PEER:

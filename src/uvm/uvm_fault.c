@@ -11,7 +11,10 @@
  * access-counter de-duplication, the fault and remote-access counters.
  * May call: uvm_migrate_pages, the block table (uvm.c), the lanes for
  * remote accesses (uvm_lane.c), the far-fault MSHRs (mem/long_pool.h), the migration and thrashing policies, the eviction
- * policy's on_access, the driver events (FAULT, ACCESS_COUNTER).
+ * policy's on_access, the driver events (FAULT, ACCESS_COUNTER), and on
+ * several GPUs the residency they share (uvm_shared.h: sources, advice,
+ * the engine's peer route and its place of a page at its preferred
+ * location).
  * Guarantees: a returned time is never before the request's; the widest
  * TLB fill it allows (fill_max_bytes) covers only resident pages. */
 
@@ -384,15 +387,73 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 	return (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) < read_threshold(u, b, ch);
 }
 
-/* Several GPUs, cudaMemAdviseSetAccessedBy for this GPU: non-resident
- * page p of b is used where it is, never faulted in; *src: the processor
- * holding it (uvm_shared_source: another GPU, or the host). */
-static bool peer_mapped(const struct uvm *u, const struct uvm_block *b, uint32_t p, uint32_t *src)
+/* Several GPUs: where page p of b is for this GPU (uvm_shared_source:
+ * another GPU, or the host, UVM_PROC_CPU); on one GPU the host. */
+static inline uint32_t page_source(const struct uvm *u, const struct uvm_block *b, uint32_t p)
 {
-	if (!uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc))
-		return false;
+	if (__builtin_expect(!u->shared, 1))
+		return UVM_PROC_CPU;
 	const struct uvm_shared_blk *s = uvm_shared_block(u->shared, b->base);
-	*src = s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
+	return s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
+}
+
+/* Several GPUs, cudaMemAdviseSetPreferredLocation: whether non-resident
+ * page p of b has a preferred location *loc other than this GPU whose
+ * memory this GPU maps (the CPU's always; another GPU's over a GPU-GPU
+ * route, uvm_shared.reach), outside every read-mostly range. Then the
+ * driver makes the page resident at *loc and maps it here remotely
+ * instead of migrating it here (nvidia-uvm uvm_va_block.c,
+ * block_select_processor_residency: the preferred location is chosen
+ * when it is "accessible from" the faulting processor and the page is
+ * not resident on it; read duplication is decided before it, so a
+ * read-mostly range duplicates as without the advice). */
+static bool preferred_elsewhere(const struct uvm *u, const struct uvm_block *b, uint32_t p,
+				uint32_t *loc)
+{
+	const struct uvm_shared *sh = u->shared;
+	if (!sh->n_preferred)
+		return false;
+	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
+	uint32_t l = uvm_shared_preferred(sh, a);
+	if (l == UVM_SHARED_NO_PREF || l == u->proc)
+		return false; /* none, or here: a fault migrates the page here */
+	if (l != UVM_PROC_CPU && !(sh->reach[u->proc - 1] >> (l - 1) & 1))
+		return false; /* not mapped from here: it migrates here */
+	if (sh->n_read_mostly && uvm_shared_is_read_mostly(sh, a))
+		return false;
+	*loc = l;
+	return true;
+}
+
+/* Several GPUs: whether non-resident page p of b is used where it is
+ * (*src: the processor holding it) rather than faulted in, counting this
+ * access when counted (the count already includes it):
+ *  - cudaMemAdviseSetAccessedBy for this GPU: its mapping follows the
+ *    page, no fault, until this GPU's own access counters (its driver's
+ *    b->ac, per GPU) reach the threshold under a policy that delays; the
+ *    driver then migrates the page here (nvidia-uvm
+ *    uvm_gpu_access_counters.c service_va_block_locked selects the
+ *    residency with UVM_SERVICE_OPERATION_ACCESS_COUNTERS, for which
+ *    block_select_processor_residency skips the accessed-by rule), unless
+ *    a preferred location elsewhere that this GPU maps is set: the
+ *    counters' residency is that location, the page stays;
+ *  - a preferred location elsewhere (preferred_elsewhere): mapped where
+ *    it is after the mapping fault of translate_page
+ *    (preferred_map_fault). */
+static bool in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted,
+		     uint32_t *src)
+{
+	uint32_t loc;
+	bool pref = preferred_elsewhere(u, b, p, &loc);
+	if (uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc)) {
+		uint32_t ch = p / UVM_CHUNK_PAGES;
+		if (!pref && u->migrate->delays && b->ac &&
+		    (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) >= read_threshold(u, b, ch))
+			return false; /* the counters migrate it here */
+	} else if (!pref) {
+		return false;
+	}
+	*src = page_source(u, b, p);
 	return true;
 }
 
@@ -401,13 +462,15 @@ static bool peer_mapped(const struct uvm *u, const struct uvm_block *b, uint32_t
 static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
 	uint32_t src;
-	if (u->peer_map_on && peer_mapped(u, b, p, &src))
-		return true; /* accessed-by: mapped where it is */
+	if (u->peer_map_on && in_place(u, b, p, false, &src))
+		return true; /* accessed-by, preferred location: mapped where it is */
 	if (system_untouched(u, b, p))
 		return false; /* no copy anywhere: the GPU's touch places it */
 	if (u->advise_on && advise_stays(u, b, p, false))
 		return true;
-	if (u->migrate->delays && b->ac) {
+	/* delayed migration reads host memory remotely (seeds/004); a page
+	 * another GPU holds faults over as without counters */
+	if (u->migrate->delays && b->ac && page_source(u, b, p) == UVM_PROC_CPU) {
 		uint32_t ch = p / UVM_CHUNK_PAGES;
 		/* this access will count: it migrates when count + 1 >= t_d */
 		if ((uint64_t)uvm_ac_count(b->ac[ch]) + 1 < read_threshold(u, b, ch))
@@ -433,6 +496,50 @@ static double remote_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, 
 	u->st->delayed_migrations++;
 	b->arrive[p] = far_fault_mode(u, sm, b, p, t, FAULT_MAPS_REMOTELY);
 	return b->arrive[p];
+}
+
+/* Several GPUs, a preferred location loc elsewhere (preferred_elsewhere)
+ * and no accessed-by mapping: the first access of page p faults, and the
+ * driver makes the page resident at loc (moving it there from wherever it
+ * is, through loc's driver: uvm_shared.place; nothing when it is there)
+ * and maps it here remotely instead of migrating it here. Once per page
+ * as remote_map_fault; the mapping then follows the page (the driver
+ * would revoke it when the page moves and the GPU would fault again: a
+ * modelling limit, docs/systems.md). */
+static double preferred_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p,
+				  uint32_t loc, double t)
+{
+	if (mask_test(b->remote, p))
+		return b->arrive[p] > t ? b->arrive[p] : t; /* mapped (or being mapped) */
+	uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
+	double ready = far_fault_mode(u, sm, b, p, t, FAULT_MAPS_REMOTELY);
+	struct uvm_shared *sh = u->shared;
+	const struct uvm_shared_blk *s = uvm_shared_block(sh, b->base);
+	bool there = loc == UVM_PROC_CPU ? !s || s->owner[p] == UVM_PROC_CPU
+					 : s && uvm_shared_holds(s, p, loc);
+	if (!there) {
+		double placed = sh->place(sh->ctx, loc, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
+					  UVM_PAGE_BYTES, ready / u->clock_hz) * u->clock_hz;
+		if (placed > ready)
+			ready = placed;
+	}
+	b->arrive[p] = ready;
+	return ready;
+}
+
+/* Several GPUs: the mapping fault of page p of b, not mapped here, when
+ * a preferred location elsewhere maps it and no accessed-by mapping is
+ * kept (preferred_map_fault); t when none. Both the walk and the access
+ * ask: an access may reach the page without a walk of its own (one that
+ * an earlier walk of the same TLB entry answered). */
+static double preferred_mapping(struct uvm *u, uint32_t sm, struct uvm_block *b, uint32_t p,
+				double t)
+{
+	uint32_t loc;
+	if (!preferred_elsewhere(u, b, p, &loc) ||
+	    uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc))
+		return t;
+	return preferred_map_fault(u, sm, b, p, loc, t);
 }
 
 /* uvm_translate's work; *fill_max is left as it is where nothing
@@ -476,6 +583,8 @@ static double translate_page(struct uvm *u, uint32_t sm, uint64_t addr, double t
 		*fill_max = UVM_PAGE_BYTES; /* a remote mapping of the one page */
 		if (__builtin_expect(u->c2c, 0) && (page_advise(u, b, p) & UVM_ADVISE_SYSTEM))
 			*fill_max = (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT; /* the system page */
+		if (u->peer_map_on && !mask_test(b->remote, p))
+			t = preferred_mapping(u, sm, b, p, t);
 		if (u->advise_on)
 			return remote_map_fault(u, sm, b, p, t);
 		return t;
@@ -552,6 +661,21 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 	return u->rl_done;
 }
 
+/* Several GPUs: an access of page p of b where it is, on processor src:
+ * the host's memory over the host link (remote_access), another GPU's
+ * over the peer route, one sector, no fault. */
+static double in_place_access(struct uvm *u, struct uvm_block *b, uint64_t addr, uint32_t src,
+			      bool write, double t)
+{
+	if (src == UVM_PROC_CPU)
+		return remote_access(u, b, addr, write, t);
+	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	u->st->remote_accesses++;
+	if (!mask_test(b->remote, p))
+		uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
+	return uvm_peer_remote(u, src, write, t, u->sector_bytes);
+}
+
 /* An access of resident page p of b at t: a prefetched page is used, a
  * written one dirty; returns when the page is there. shared: the counted
  * path, where a store may collapse a read duplicate (several GPUs with a
@@ -616,38 +740,44 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		if (!mask_test(b->resident, p))
 			return t;
 	} else if (!mask_test(b->resident, p)) {
-		uint32_t src;
-		if (u->peer_map_on && peer_mapped(u, b, p, &src)) {
-			/* accessed-by: read or written where it is, on the host
-			 * link or, held by another GPU, over the peer route */
+		uint32_t src = UVM_PROC_CPU;
+		if (u->peer_map_on && in_place(u, b, p, true, &src)) {
+			/* accessed-by, preferred location: read or written where
+			 * it is, on the host link or, held by another GPU, over
+			 * the peer route */
 			*remote = true;
-			if (src == UVM_PROC_CPU)
-				return remote_access(u, b, addr, write, t);
-			u->st->remote_accesses++;
-			if (!mask_test(b->remote, p))
-				uvm_page_transition(b, UVM_PROC_GPU0, UVM_OP_MAP_REMOTE, p);
-			return uvm_peer_remote(u, src, write, t, u->sector_bytes);
+			if (!mask_test(b->remote, p)) {
+				t = preferred_mapping(u, sm, b, p, t);
+				src = page_source(u, b, p); /* moved to its location */
+			}
+			return in_place_access(u, b, addr, src, write, t);
 		}
 		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
-		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch))) {
+		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch) &&
+		     page_source(u, b, p) == UVM_PROC_CPU)) {
 			*remote = true;
 			return remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
 		}
 		if (may_stay && notice_mapped(u, b, p)) {
 			/* the threshold reached by a read of a page mapped
-			 * remotely: served so, and the counter notifies as the
-			 * access is counted */
+			 * remotely: served so, where it is before it moves, and
+			 * the counter notifies as the access is counted */
 			*remote = true;
+			src = page_source(u, b, p);
 			counter_notice(u, b, p, t);
-			return remote_access(u, b, addr, false, t);
+			return in_place_access(u, b, addr, src, false, t);
 		}
 		t = far_fault(u, sm, b, p, t, mask_test(b->remote, p));
 		if (!mask_test(b->resident, p))
 			return t;
 	} else if (b->ac && mask_test(b->remote, p)) {
-		/* migrating by a counter notice: remote until it has arrived */
+		/* migrating by a counter notice: remote until it has arrived,
+		 * read where it comes from (several GPUs: maybe another GPU) */
 		if (b->arrive[p] > t && may_stay) {
 			*remote = true;
+			if (__builtin_expect(u->shared != NULL, 0))
+				return in_place_access(u, b, addr, uvm_shared_from(u->shared, b->base, p),
+						       false, t);
 			return remote_access(u, b, addr, false, t);
 		}
 		if (b->arrive[p] <= t)

@@ -22,6 +22,7 @@ void uvm_shared_free(struct uvm_shared *sh)
 	uvm_map_free(&sh->blocks);
 	free(sh->read_mostly);
 	free(sh->accessed_by);
+	free(sh->preferred);
 }
 
 /* The block's shared state, made (every page the CPU's) at its first take. */
@@ -39,7 +40,7 @@ static struct uvm_shared_blk *blk_get(struct uvm_shared *sh, uint64_t base)
 	return s;
 }
 
-static bool is_read_mostly(const struct uvm_shared *sh, uint64_t addr)
+bool uvm_shared_is_read_mostly(const struct uvm_shared *sh, uint64_t addr)
 {
 	for (uint32_t i = 0; i < sh->n_read_mostly; i++)
 		if (addr >= sh->read_mostly[i].base && addr < sh->read_mostly[i].end)
@@ -47,33 +48,46 @@ static bool is_read_mostly(const struct uvm_shared *sh, uint64_t addr)
 	return false;
 }
 
+/* Appends r to the range list *v of *n, capacity *cap: 0, or -1 out of memory. */
+static int range_add(struct uvm_shared_range **v, uint32_t *n, uint32_t *cap,
+		     struct uvm_shared_range r)
+{
+	if (*n == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 4;
+		struct uvm_shared_range *x = realloc(*v, c * sizeof *x);
+		if (!x)
+			return -1;
+		*v = x;
+		*cap = c;
+	}
+	(*v)[(*n)++] = r;
+	return 0;
+}
+
 int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
 {
-	if (sh->n_read_mostly == sh->cap_read_mostly) {
-		uint32_t cap = sh->cap_read_mostly ? 2 * sh->cap_read_mostly : 4;
-		struct uvm_shared_range *r = realloc(sh->read_mostly, cap * sizeof *r);
-		if (!r)
-			return -1;
-		sh->read_mostly = r;
-		sh->cap_read_mostly = cap;
-	}
-	sh->read_mostly[sh->n_read_mostly++] = (struct uvm_shared_range){addr, addr + bytes, 0};
-	return 0;
+	return range_add(&sh->read_mostly, &sh->n_read_mostly, &sh->cap_read_mostly,
+			 (struct uvm_shared_range){addr, addr + bytes, 0, 0});
 }
 
 int uvm_shared_accessed_by(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc)
 {
-	if (sh->n_accessed_by == sh->cap_accessed_by) {
-		uint32_t cap = sh->cap_accessed_by ? 2 * sh->cap_accessed_by : 4;
-		struct uvm_shared_range *r = realloc(sh->accessed_by, cap * sizeof *r);
-		if (!r)
-			return -1;
-		sh->accessed_by = r;
-		sh->cap_accessed_by = cap;
-	}
-	sh->accessed_by[sh->n_accessed_by++] =
-		(struct uvm_shared_range){addr, addr + bytes, 1ull << (proc - 1)};
-	return 0;
+	return range_add(&sh->accessed_by, &sh->n_accessed_by, &sh->cap_accessed_by,
+			 (struct uvm_shared_range){addr, addr + bytes, 1ull << (proc - 1), 0});
+}
+
+int uvm_shared_set_preferred(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc)
+{
+	return range_add(&sh->preferred, &sh->n_preferred, &sh->cap_preferred,
+			 (struct uvm_shared_range){addr, addr + bytes, 0, proc});
+}
+
+uint32_t uvm_shared_preferred(const struct uvm_shared *sh, uint64_t addr)
+{
+	for (uint32_t i = sh->n_preferred; i-- > 0;) /* the latest advice wins */
+		if (addr >= sh->preferred[i].base && addr < sh->preferred[i].end)
+			return sh->preferred[i].proc;
+	return UVM_SHARED_NO_PREF;
 }
 
 bool uvm_shared_is_accessed_by(const struct uvm_shared *sh, uint64_t addr, uint32_t proc)
@@ -104,7 +118,8 @@ void uvm_shared_take(struct uvm_shared *sh, uint64_t base, const uint64_t *mask,
 		return;
 	bool rm = sh->n_read_mostly != 0;
 	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p + 1, true)) {
-		if (rm && s->owner[p] != proc && is_read_mostly(sh, base + ((uint64_t)p << UVM_PAGE_SHIFT))) {
+		s->from[p] = (uint8_t)uvm_shared_source(s, p, proc);
+		if (rm && s->owner[p] != proc && uvm_shared_is_read_mostly(sh, base + ((uint64_t)p << UVM_PAGE_SHIFT))) {
 			/* a duplicate: the holders keep theirs */
 			if (!s->copies && !(s->copies = calloc(UVM_BLOCK_PAGES, sizeof *s->copies))) {
 				sh->oom = true;

@@ -24,6 +24,14 @@
  *    first GPU holding a copy, else the host. A write by a holder
  *    (uvm_shared_write) collapses the page to the writer: every other
  *    holder is marked stale.
+ *  - Preferred location (cudaMemAdviseSetPreferredLocation, nvidia-uvm
+ *    uvm_va_policy.h preferred_location): the processor a range's pages
+ *    live on, the latest advice covering an address winning; which GPUs
+ *    reach which GPU's memory (reach: a GPU-GPU route the driver maps
+ *    peer memory over; the CPU's memory every GPU reaches); place, the
+ *    engine's move of a page to its preferred location on another GPU's
+ *    fault (wired by multi_gpu.c to the location's driver). The fault
+ *    path reads them (uvm_fault.c preferred_elsewhere).
  *  - Guarantees: each page has one owner and, read-mostly, copies on other
  *    GPUs; a GPU that lost pages is marked stale until its driver drops
  *    them (uvm_invalidate_taken, uvm_evict.c), which the engine asks for
@@ -45,12 +53,19 @@
 struct uvm_shared_blk {
 	uint8_t owner[UVM_BLOCK_PAGES]; /* processor id: UVM_PROC_CPU or a GPU's */
 	uint64_t *copies; /* [UVM_BLOCK_PAGES] bit g: GPU g holds a read duplicate; NULL: none */
+	/* processor id each page's last take came from (its source then):
+	 * where a page on its way is still read from (a counter notice's) */
+	uint8_t from[UVM_BLOCK_PAGES];
 };
 
 struct uvm_shared_range {
 	uint64_t base, end;
 	uint64_t gpus; /* accessed-by: bit proc - 1 for each GPU mapping it */
+	uint32_t proc; /* preferred location: a processor id */
 };
+
+/* uvm_shared_preferred: no preferred location */
+#define UVM_SHARED_NO_PREF 0xffu
 
 struct uvm_shared {
 	uint32_t n_gpus;
@@ -59,11 +74,19 @@ struct uvm_shared {
 	uint32_t n_read_mostly, cap_read_mostly;
 	struct uvm_shared_range *accessed_by; /* cudaMemAdviseSetAccessedBy ranges, gpus set */
 	uint32_t n_accessed_by, cap_accessed_by;
+	struct uvm_shared_range *preferred; /* cudaMemAdviseSetPreferredLocation ranges, proc set */
+	uint32_t n_preferred, cap_preferred;
+	/* [proc - 1]: bit q - 1 for each GPU processor q whose memory GPU
+	 * proc maps over a GPU-GPU route (NVLink / NVSwitch) */
+	uint64_t reach[64];
 	uint64_t stale; /* bit proc - 1 (a GPU): its record holds pages another GPU took */
 	/* a migration of bytes from processor src to dst (GPUs), ready at t
 	 * seconds: when it is done (seconds) */
 	double (*peer_copy)(void *ctx, uint32_t src, uint32_t dst, double t, uint64_t bytes);
 	void *ctx;
+	/* makes [addr, addr + bytes) resident on processor loc (its preferred
+	 * location), ready at t seconds: when it is there (seconds) */
+	double (*place)(void *ctx, uint32_t loc, uint64_t addr, uint64_t bytes, double t);
 	uint64_t peer_pages, peer_transfers; /* migrated GPU to GPU */
 	uint64_t invalidated_pages;          /* dropped from a GPU another took them from */
 	uint64_t duplicated_pages;           /* read duplicates made (read-mostly) */
@@ -91,6 +114,13 @@ static inline uint32_t uvm_shared_source(const struct uvm_shared_blk *s, uint32_
 	uint64_t c = s->copies ? s->copies[p] & ~(1ull << (proc - 1)) : 0;
 	return c ? (uint32_t)__builtin_ctzll(c) + 1 : UVM_PROC_CPU;
 }
+/* Where page p of the block at base, taken by a GPU, came from (its
+ * source at the take); UVM_PROC_CPU when none is known. */
+static inline uint32_t uvm_shared_from(const struct uvm_shared *sh, uint64_t base, uint32_t p)
+{
+	const struct uvm_shared_blk *s = uvm_shared_block(sh, base);
+	return s ? s->from[p] : UVM_PROC_CPU;
+}
 /* Whether page p of s is proc's (its owner, or a copy's holder). */
 static inline bool uvm_shared_holds(const struct uvm_shared_blk *s, uint32_t p, uint32_t proc)
 {
@@ -103,6 +133,13 @@ int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
  * faulting it in (0, or -1 out of memory); whether addr is so for proc. */
 int uvm_shared_accessed_by(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc);
 bool uvm_shared_is_accessed_by(const struct uvm_shared *sh, uint64_t addr, uint32_t proc);
+/* Whether addr lies in a read-mostly range. */
+bool uvm_shared_is_read_mostly(const struct uvm_shared *sh, uint64_t addr);
+/* cudaMemAdviseSetPreferredLocation(proc: a GPU, or UVM_PROC_CPU) of
+ * [addr, addr + bytes): 0, or -1 out of memory; the preferred location
+ * of addr, or UVM_SHARED_NO_PREF. */
+int uvm_shared_set_preferred(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc);
+uint32_t uvm_shared_preferred(const struct uvm_shared *sh, uint64_t addr);
 /* A store by proc to page p of the block at base, which proc holds:
  * collapses a duplicated page to proc (the other holders turn stale);
  * true when it did (the writer's upgrade fault). */

@@ -253,7 +253,20 @@ done
 [ "$(num sr2-fault.json uvm_peer_pages)" = 768 ] || fail "rounds=2 fault: $(num sr2-fault.json uvm_peer_pages) pages GPU to GPU, not 768"
 [ "$(num sr2-read-mostly.json uvm_peer_pages)" = 256 ] ||
 	fail "rounds=2 read-mostly: $(num sr2-read-mostly.json uvm_peer_pages) pages GPU to GPU, not 256"
-echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch; read-mostly copies once"
+# preferred location GPU 0: GPU 1 maps x there (a fault per page), nothing
+# migrates, both rounds read it in GPU 0's memory; the same checksum
+"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=262144,rounds=2,verify=1,mode=preferred \
+	--json sr2-preferred.json --quiet 2>err.txt || fail "shared-read-mgpu preferred: exit $? ($(cat err.txt))"
+grep -q '"result":.*verify=pass' sr2-preferred.json || fail "shared-read-mgpu preferred: not verified"
+[ "$(num sr2-preferred.json uvm_peer_pages)" = 0 ] ||
+	fail "preferred: $(num sr2-preferred.json uvm_peer_pages) pages GPU to GPU, not 0"
+[ "$(num sr2-preferred.json gpu/1/uvm/remote_map_faults)" = 256 ] ||
+	fail "preferred: GPU 1 took $(num sr2-preferred.json gpu/1/uvm/remote_map_faults) mapping faults, not 256"
+[ "$(num sr2-preferred.json uvm_peer_remote_bytes)" = 2097152 ] ||
+	fail "preferred: $(num sr2-preferred.json uvm_peer_remote_bytes) bytes read in GPU 0's memory, not 2 MiB"
+cmp -s <(grep -o 'checksum=[0-9.e+]*' sr2-fault.json) <(grep -o 'checksum=[0-9.e+]*' sr2-preferred.json) ||
+	fail "shared-read-mgpu: fault and preferred checksums differ"
+echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch; read-mostly copies once; preferred location maps"
 
 # 6. bad input
 expect2() { # WHAT PATTERN ARGS...

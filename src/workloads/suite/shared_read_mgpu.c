@@ -13,7 +13,16 @@
  *             second round (rounds=2) reads without a migration.
  *   accessed-by  x prefetched to GPU 0, and cudaMemAdviseSetAccessedBy(x,
  *             g) for every other GPU: they read it in GPU 0's memory over
- *             NVLink, and nothing migrates (peer mappings).
+ *             NVLink, and nothing migrates (peer mappings); under
+ *             access counters (uvm.migration = always) a GPU's own
+ *             counters migrate the pages it reads to it past
+ *             uvm.access_counter_threshold.
+ *   preferred  cudaMemAdviseSetPreferredLocation(x, 0): GPU 0's faults
+ *             bring x to it, every other GPU's first access of a page
+ *             faults and maps it in GPU 0's memory over NVLink instead
+ *             of migrating it (the page is moved to GPU 0 first if it is
+ *             elsewhere), so x stays on GPU 0 and its second round
+ *             (rounds=2) reads without a fault.
  * rounds= repeats the turn of the GPUs. The checksum (the sum of every
  * GPU's output) and verify are the same whatever mode=, gpus= and
  * rounds=; kernel_seconds is the simulated span from the first kernel's
@@ -41,7 +50,7 @@ SIMT_KERNEL_ANY_ORDER(shared_read_kernel, struct shared_read_args, p)
 	}
 }
 
-enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY };
+enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY, SR_PREFERRED };
 
 struct shared_read_cfg {
 	uint64_t elems, threads, block, rounds;
@@ -79,6 +88,9 @@ static int shared_read_host(struct simt_host *h, void *user)
 					    (int)g))
 				return -1;
 	}
+	if (c->mode == SR_PREFERRED &&
+	    simt_mem_advise(h, x, c->elems * sizeof(float), SIMT_ADVISE_PREFERRED_LOCATION, 0))
+		return -1;
 	double t0 = simt_now_seconds(h);
 	for (uint64_t turn = 0; turn < c->rounds * c->gpus; turn++) {
 		uint32_t g = (uint32_t)(turn % c->gpus);
@@ -118,9 +130,11 @@ static int shared_read_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def shared_read_params[] = {
 	{"elems", GPUVM_PARAM_U64, "4194304", "floats in the shared managed array x (every GPU reads all)"},
-	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch|read-mostly|accessed-by",
+	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch|read-mostly|accessed-by|preferred",
 	 "how x reaches each GPU: far faults, cudaMemPrefetchAsync before each kernel, far "
-	 "faults of a read-mostly x (a copy per GPU), or read in GPU 0's memory (accessed-by)"},
+	 "faults of a read-mostly x (a copy per GPU), read in GPU 0's memory (accessed-by), or "
+	 "kept on GPU 0, its preferred location, and mapped there by the others after a fault "
+	 "per page (preferred)"},
 	{"rounds", GPUVM_PARAM_U64, "1", "turns of every GPU reading x (1-64)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads per GPU (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
@@ -137,7 +151,8 @@ static int shared_read_create(const struct gpuvm_config *cfg, const struct gpuvm
 	uint64_t verify = 0;
 	unsigned mode = 0;
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
-	    gpuvm_params_choice(p, "mode", "fault|prefetch|read-mostly|accessed-by", &mode, err) < 0 ||
+	    gpuvm_params_choice(p, "mode", "fault|prefetch|read-mostly|accessed-by|preferred", &mode,
+				err) < 0 ||
 	    gpuvm_params_u64(p, "rounds", &c.rounds, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
@@ -178,7 +193,7 @@ static const struct gpuvm_param_range shared_read_ranges[] = {
 
 const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu = {
 	.name = "shared-read-mgpu",
-	.summary = "every GPU of a system reads one shared managed array in turn (fault, prefetch, read-mostly, accessed-by)",
+	.summary = "every GPU of a system reads one shared managed array in turn (fault, prefetch, read-mostly, accessed-by, preferred)",
 	.working_set = "4 B x elems managed, shared; 4 B x elems device per GPU",
 	.params = shared_read_params,
 	.n_params = sizeof shared_read_params / sizeof shared_read_params[0],
