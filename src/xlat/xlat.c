@@ -371,6 +371,31 @@ static inline __attribute__((always_inline)) void fill_times(struct tlb *tlb, ui
 	tlb->started[id] = was_filling ? fmin(tlb->started[id], looked) : looked;
 }
 
+/* The last level's miss: the page walk, then (paging) the page port's
+ * answer at walk end, whose shootdown ranges are applied here, once the
+ * port has returned (xlat_walk_rsp). */
+static inline __attribute__((always_inline)) struct level_rsp
+last_level_walk(struct xlat *x, uint32_t sm, uint64_t addr, double below, bool peek, bool paging,
+		const struct xlat_req *req)
+{
+	struct level_rsp rsp;
+	rsp.done = walk(x, addr, below, peek);
+	rsp.answered = rsp.done; /* e.g. a far fault: the Nack frees the MSHRs at walk end */
+	rsp.fill_max = UINT64_MAX;
+	if (paging) {
+		struct xlat_walk_req wreq = {.sm = sm, .addr = addr, .t = rsp.done,
+					     .managed_known = req->managed_known,
+					     .managed = req->managed,
+					     .access = req->access};
+		struct xlat_walk_rsp w = x->page.walk_done(x->page.ctx, &wreq);
+		if (__builtin_expect(w.n_invalidate != 0, 0))
+			invalidate_ranges(x, w.invalidate, w.n_invalidate);
+		rsp.done = w.ready;
+		rsp.fill_max = w.fill_max_bytes;
+	}
+	return rsp;
+}
+
 /* One level's lookup and, on a miss, its MSHR and the levels below: the
  * one walk path, in two variants fixed at compile time by slow (a
  * constant at every call).
@@ -482,20 +507,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 			rsp = l == 0 ? level_step(x, 1, sm, addr, below, false, req)
 				     : translate_level(x, l + 1, sm, addr, below, req);
 	} else {
-		rsp.done = walk(x, addr, below, future && x->future_peek);
-		rsp.answered = rsp.done; /* e.g. a far fault: the Nack frees the MSHRs at walk end */
-		rsp.fill_max = UINT64_MAX;
-		if (paging) {
-			struct xlat_walk_req wreq = {.sm = sm, .addr = addr, .t = rsp.done,
-						     .managed_known = req->managed_known,
-						     .managed = req->managed,
-						     .access = req->access};
-			struct xlat_walk_rsp w = x->page.walk_done(x->page.ctx, &wreq);
-			if (__builtin_expect(w.n_invalidate != 0, 0))
-				invalidate_ranges(x, w.invalidate, w.n_invalidate);
-			rsp.done = w.ready;
-			rsp.fill_max = w.fill_max_bytes;
-		}
+		rsp = last_level_walk(x, sm, addr, below, future && x->future_peek, paging, req);
 	}
 	/* the remote answer came first: it is used, the next level's is
 	 * dropped (the next level has done its work all the same) */
