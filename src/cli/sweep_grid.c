@@ -359,12 +359,14 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 	/* A trace ("trace:PATH", as in sim) is opened once here, so a missing
 	 * or malformed one fails before any point runs; it has no parameters. */
 	bool trace = gpuvm_trace_spec_is(s->workload);
-	/* one trace per GPU ("trace:A;B") is opened by its system run */
-	if (trace && !(s->system && strchr(s->workload, ';'))) {
+	if (trace) {
+		/* one trace per GPU ("trace:A;B") is opened by its system run */
 		struct gpuvm_source src = {0};
-		if (gpuvm_trace_open_spec(s->workload, &src, err) != 0)
+		bool per_gpu = s->system && strchr(s->workload, ';');
+		if (!per_gpu && gpuvm_trace_open_spec(s->workload, &src, err) != 0)
 			return -1;
-		src.ops->destroy(&src);
+		if (src.ops)
+			src.ops->destroy(&src);
 	} else if (gpuvm_workload_parse(s->workload, &def, &params, err) != 0) {
 		return -1;
 	}

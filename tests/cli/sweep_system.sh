@@ -8,7 +8,9 @@
 # swaps through the host, nvlink=on over NVLink; --cache keys tell the
 # points apart (one file each) and a second sweep reads them all; bad
 # input (a modifier without --system, gpus= past the system, --gpu with
-# --system) is refused with exit 2.
+# --system) is refused with exit 2; shards merge and --resume give the
+# whole sweep's CSV; a trace per GPU ("trace:A;B") runs on gpus=2 and is a
+# failed row (its message) on gpus=1.
 # Mutations that fail it: VARY_SYSTEM values not set in the point's
 # system spec (every row the same system: the gpus=2 and nvlink checks),
 # the system left out of the cache key (one cache file for two points),
@@ -16,6 +18,7 @@
 # usage: sweep_system.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
+SRC=$(realpath "${2:-.}")
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-sweep-system.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
@@ -74,7 +77,39 @@ grep -q -- "--cache: 2 of 2 points" err.txt || fail "cached sweep: $(cat err.txt
 cmp -s nv.csv nv2.csv || fail "the cached sweep's CSV differs"
 echo "ok - --vary nvlink=on,off: NVLink or the host; --cache keeps each system point"
 
-# 3. bad input
+# 3. --shard and merge, --resume: the same CSV (wall times aside)
+nowall() { python3 - "$1" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, k in enumerate(rows[0]) if "wall" not in k]
+for r in rows:
+    print(",".join(r[i] for i in keep))
+PY
+}
+for i in 0 1; do
+	"$GPUVM" sweep --system dgx-h100-8 --workload "$WL" --vary gpus=1,2 --shard $i/2 --csv p$i.csv \
+		--quiet 2>err.txt || fail "shard $i: exit $? ($(cat err.txt))"
+done
+"$GPUVM" sweep merge p0.csv p1.csv --csv m.csv 2>err.txt || fail "merge: exit $? ($(cat err.txt))"
+cmp -s <(nowall sys.csv) <(nowall m.csv) || fail "merged shards differ from the whole sweep"
+cp sys.csv r.csv
+"$GPUVM" sweep --system dgx-h100-8 --workload "$WL" --vary gpus=1,2 --csv r.csv --resume \
+	--quiet 2>err.txt || fail "--resume: exit $? ($(cat err.txt))"
+cmp -s <(nowall sys.csv) <(nowall r.csv) || fail "--resume changed the CSV"
+# a trace per GPU in a sweep: gpus=2 runs, gpus=1 is refused for two traces
+VA=$SRC/traces/accelsim-vectoradd
+"$GPUVM" sweep --system dgx-h100-8 --workload "trace:$VA;$VA" --vary gpus=1,2 --csv tr.csv \
+	--quiet 2>err.txt
+[ $? = 1 ] || fail "a trace per GPU swept over gpus=1,2: exit not 1 ($(cat err.txt))"
+python3 - tr.csv <<'PY' || fail "a trace per GPU in a sweep (above)"
+import csv, sys
+one, two = list(csv.DictReader(open(sys.argv[1])))
+assert "2 traces for the 1 GPU" in one["error"], one["error"]
+assert two["error"] == "" and two["gpu_0_sim_cycles"] == two["gpu_1_sim_cycles"] != "", two
+PY
+echo "ok - --shard and merge, --resume; a trace per GPU in a sweep"
+
+# 4. bad input
 expect2() { # WHAT PATTERN ARGS...
 	local what=$1 pat=$2
 	shift 2
