@@ -14,6 +14,7 @@
 # Mutations that fail it: VARY_SYSTEM values not set in the point's
 # system spec (every row the same system: the gpus=2 and nvlink checks),
 # the system left out of the cache key (one cache file for two points),
+# the links left out of it (an edited NVLink rate read from the cache),
 # the per-GPU flattening dropped (no gpu_1_sim_seconds column).
 # usage: sweep_system.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
@@ -75,6 +76,16 @@ PY
 	fail "cached sweep: exit $?"
 grep -q -- "--cache: 2 of 2 points" err.txt || fail "cached sweep: $(cat err.txt)"
 cmp -s nv.csv nv2.csv || fail "the cached sweep's CSV differs"
+# an edited system file (its NVLink rate) is a new point, not a cache hit
+"$GPUVM" systems dgx-h100-8 >node.ini
+JW=jacobi-mgpu:n=128,iters=2
+"$GPUVM" sweep --system node.ini:gpus=2 --workload $JW --csv f1.csv --cache fc --quiet 2>err.txt ||
+	fail "sweep --system node.ini: exit $? ($(cat err.txt))"
+sed -i 's/^bandwidth_gb_s = 25 /bandwidth_gb_s = 12.5 /' node.ini
+"$GPUVM" sweep --system node.ini:gpus=2 --workload $JW --csv f2.csv --cache fc 2>err.txt >/dev/null ||
+	fail "sweep --system node.ini, edited: exit $? ($(cat err.txt))"
+grep -q -- "--cache: 0 of 1 point" err.txt || fail "an edited system file hit the cache: $(cat err.txt)"
+cmp -s f1.csv f2.csv && fail "half the NVLink rate changed nothing"
 echo "ok - --vary nvlink=on,off: NVLink or the host; --cache keeps each system point"
 
 # 3. --shard and merge, --resume: the same CSV (wall times aside)
