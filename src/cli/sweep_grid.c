@@ -351,6 +351,29 @@ static int point_fail(const struct sweep *s, size_t i, struct gpuvm_error *err)
 	return -1;
 }
 
+/* A --vary of a system modifier: only with --system, and each value
+ * alone a system that loads, so a bad one is bad input, not a point. */
+static int check_system_vary(const struct sweep *s, const struct sweep_vary *v,
+			     struct gpuvm_error *err)
+{
+	if (!s->system)
+		return gpuvm_fail(err, "--vary", 0, v->key, "a modifier of a system "
+				  "(NAME:gpus=N,nvlink=on|off): it needs --system NAME");
+	for (size_t j = 0; j < v->n; j++) {
+		char *one = spec_with(s->system, v->key, v->values[j]);
+		struct gpuvm_sysdesc *desc = xrealloc(NULL, sizeof *desc);
+		int bad = gpuvm_sysdesc_load_spec(desc, one, err);
+		free(desc);
+		free(one);
+		if (bad) {
+			char why[sizeof err->msg];
+			snprintf(why, sizeof why, "%s", err->msg);
+			return gpuvm_fail(err, "--vary", 0, v->key, "%s", why);
+		}
+	}
+	return 0;
+}
+
 int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 {
 	/* Keys first, so a typo in --vary is named as such, not as a point. */
@@ -383,19 +406,8 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 				return gpuvm_fail(err, "--vary", 0, v->key, "varied twice ('%s', then "
 						  "'%s')", o, v->key);
 		}
-		if (v->kind == VARY_SYSTEM && !s->system)
-			return gpuvm_fail(err, "--vary", 0, v->key, "a modifier of a system "
-					  "(NAME:gpus=N,nvlink=on|off): it needs --system NAME");
-		for (size_t j = 0; v->kind == VARY_SYSTEM && j < v->n; j++) {
-			/* each value alone, so a bad one is bad input, not a point */
-			char *one = spec_with(s->system, v->key, v->values[j]);
-			struct gpuvm_sysdesc *desc = xrealloc(NULL, sizeof *desc);
-			int bad = gpuvm_sysdesc_load_spec(desc, one, err);
-			free(desc);
-			free(one);
-			if (bad)
-				return gpuvm_fail(err, "--vary", 0, v->key, "%s", err->msg);
-		}
+		if (v->kind == VARY_SYSTEM && check_system_vary(s, v, err))
+			return -1;
 		if (v->kind == VARY_WORKLOAD && trace)
 			return gpuvm_fail(err, "--vary", 0, v->key,
 					  "a trace has no workload parameters (vary preset keys, "
