@@ -322,6 +322,8 @@ void sweep_annotate(const struct sweep *s, size_t i, cJSON *result)
 	cJSON *p = cJSON_CreateObject();
 	cJSON_AddNumberToObject(p, "index", (double)i);
 	cJSON_AddStringToObject(p, "gpu", s->gpus[g]);
+	if (spec.system) /* the point's own spec, its varied modifiers set */
+		cJSON_AddStringToObject(p, "system", spec.system);
 	cJSON_AddStringToObject(p, "workload", spec.workload);
 	cJSON_AddNumberToObject(p, "seed", (double)spec.seed);
 	cJSON *vary = cJSON_AddObjectToObject(p, "vary");

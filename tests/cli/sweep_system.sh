@@ -55,7 +55,8 @@ assert two["gpu_0_sim_cycles"] != "" and one.get("gpu_0_sim_cycles", "") == ""
 assert not any(k.startswith("gpu_0_config") or k.startswith("gpu_0_kernels") for k in two), \
     [k for k in two if k.startswith("gpu_0_c") or k.startswith("gpu_0_k")]
 PY
-python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert [p.get("gpus", 1) for p in r] == [1, 2]' \
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert [p.get("gpus", 1) for p in r] == [1, 2]
+assert [p["point"]["system"] for p in r] == ["dgx-h100-8:gpus=1", "dgx-h100-8:gpus=2"]' \
 	sys.json || fail "the JSON's points are not of 1 and 2 GPUs"
 echo "ok - --system with --vary gpus=1,2: gpus=1 is the preset's row, gpus=2 per GPU"
 
