@@ -52,11 +52,14 @@ void gpuvm_report_print(FILE *out, const cJSON *run);
 /* A run on a system of several GPUs (report_system.c): "system", "gpus",
  * the run's "sim_seconds" (every GPU and copy done), "result",
  * "work_items", the peer copies' "peer_*" totals, and "gpu": an array of
- * one gpuvm_report_run object per GPU (with its "index"). */
+ * one gpuvm_report_run object per GPU (with its "index"). Each GPU's
+ * "workload" is gpu_workloads[d] where given (a trace per GPU), else the
+ * run's workload. */
 struct gpuvm_sysdesc;
 cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 			   const struct gpuvm_config *const *cfgs, const char *workload,
-			   uint64_t seed, const struct gpuvm_system_stats *st);
+			   const char *const *gpu_workloads, uint64_t seed,
+			   const struct gpuvm_system_stats *st);
 /* Whether run is gpuvm_report_system's (its "gpu" is an array). */
 bool gpuvm_report_is_system(const cJSON *run);
 /* Its summary: the run's lines, then each GPU's gpuvm_report_print. */

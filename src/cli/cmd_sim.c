@@ -46,7 +46,8 @@ static const char sim_usage_head[] =
 	"                    (see `gpuvm workloads`; sizes take KiB/MiB/GiB)\n"
 	"  --trace PATH      replay a trace instead: an Accel-Sim folder or kernelslist.g,\n"
 	"                    an NVBit mem_trace output file, or a native .gvt file\n"
-	"                    (same as --workload trace:PATH; see `gpuvm trace --help`)\n"
+	"                    (same as --workload trace:PATH; see `gpuvm trace --help`);\n"
+	"                    with --system, one --trace per GPU in order (trace:A;B)\n"
 	"  --trace-format F  accelsim, memtrace or native (default: detected)\n"
 	"  --trace-managed   replay the trace as its unified-memory port: its device\n"
 	"                    allocations become managed, its copies are dropped, and the\n"
@@ -389,7 +390,7 @@ struct sim_args {
 	const char *json_path, *plot_path, *page_map, *scope, *stats_csv, *outdir;
 	struct gpuvm_page_access_opts pa_opts;
 	enum gpuvm_page_map_colour pa_colour;
-	int quiet, trace_managed;
+	int quiet, trace_managed, n_traces;
 	bool no_outdir, progress_given, progress_off;
 	bool outdir_default; /* no output named: the default run directory */
 	double progress_s;
@@ -509,7 +510,10 @@ static int sim_option(struct sim_args *a, int c, const struct gpuvm_getopt *g)
 	case 'Y': a->spec.system = optarg; break;
 	case 'w': a->spec.workload = optarg; break;
 	case 's': return add_set(&a->spec, optarg);
-	case 't': a->trace = optarg; break;
+	case 't': /* one per GPU of --system, in order: "A;B" (run_system.c) */
+		a->trace = a->trace ? gpuvm_cli_format("%s;%s", a->trace, optarg) : optarg;
+		a->n_traces++;
+		break;
 	case 'F': a->trace_format = optarg; break;
 	case 'M': a->trace_managed = 1; break;
 	case 'j': a->json_path = optarg; break;
@@ -552,7 +556,7 @@ static int sim_parse(struct sim_args *a, int argc, char **argv)
 {
 	/* may be given more than once (cli_options.h); --oversub and
 	 * --migration may not, though each becomes a --set */
-	static const char *const repeatable[] = {"set", NULL};
+	static const char *const repeatable[] = {"set", "trace", NULL};
 	/* every file sim writes, claimed right after the parse (cli_options.h) */
 	static const struct gpuvm_cli_output outputs[] = {
 		{"json", GPUVM_CLI_OUT_FILE, 0, 0, 0, 0},
@@ -644,6 +648,11 @@ static int sim_check_args(struct sim_args *a)
 			fprintf(stderr, "gpuvm sim: out of memory\n");
 			return 1;
 		}
+	}
+	if (a->n_traces > 1 && !a->spec.system) {
+		fprintf(stderr, "gpuvm sim: --trace given %d times: one per GPU of --system\n",
+			a->n_traces);
+		return 2;
 	}
 	if (a->spec.gpu && a->spec.system) {
 		fprintf(stderr, "gpuvm sim: give --gpu or --system, not both (a preset is also a "

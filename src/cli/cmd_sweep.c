@@ -38,7 +38,8 @@
 static void usage(FILE *f)
 {
 	fputs(
-"usage: gpuvm sweep --gpu GPU[,GPU...] --workload NAME[:k=v,...] [options]\n"
+"usage: gpuvm sweep (--gpu GPU[,GPU...] | --system SPEC) --workload NAME[:k=v,...]\n"
+"                   [options]\n"
 "       gpuvm sweep merge PART.csv... --csv OUT   (join --shard outputs)\n"
 "\n"
 "Runs one simulation per point of a grid (the GPUs times every --vary list)\n"
@@ -47,6 +48,13 @@ static void usage(FILE *f)
 "Grid:\n"
 "  --gpu LIST          presets (p100, k80, ...) or preset files, comma-separated;\n"
 "                      the outermost dimension of the grid\n"
+"  --system SPEC       in place of --gpu: every point a system run, as gpuvm sim\n"
+"                      --system SPEC (a system, a file, NAME:gpus=N,nvlink=off);\n"
+"                      vary its modifiers with --vary gpus=1,2 --vary\n"
+"                      nvlink=on,off; --set applies to every GPU. The gpu\n"
+"                      column holds SPEC; a point of several GPUs has the run's\n"
+"                      totals (sim_seconds: the last GPU's end, peer_*) and\n"
+"                      each GPU's metrics as gpu_D_METRIC (docs/systems.md)\n"
 "  --workload SPEC     workload and its parameters, e.g.\n"
 "                      random-sampling:threads=8192,reads=1024 (see gpuvm workloads)\n"
 "  --vary KEY=V1,V2,.. one dimension of the grid (repeatable; several make a\n"
@@ -200,6 +208,8 @@ static int parse_value(struct args *a, const char *opt, const char *val)
 		if (a->gpu_list)
 			return bad("--gpu given twice (list the GPUs comma-separated)");
 		a->gpu_list = strdup(val);
+	} else if (!strcmp(opt, "--system")) {
+		s->system = val;
 	} else if (!strcmp(opt, "--workload")) {
 		if (s->workload)
 			return bad("--workload given twice");
@@ -272,7 +282,7 @@ static int parse_options(int argc, char **argv, struct args *a)
 	struct sweep *s = &a->s;
 	enum { O_KS = 256, O_LOGX, O_LOGY, O_FORCE, O_KEEP, O_FAILFAST, O_RESUME, O_MPI, O_GPU,
 	       O_WORKLOAD, O_VARY, O_SET, O_OVERSUB, O_SEED, O_CSV, O_JSON, O_PLOT, O_X, O_Y,
-	       O_TITLE, O_SHARD, O_CACHE, O_THREADS };
+	       O_TITLE, O_SHARD, O_CACHE, O_THREADS, O_SYSTEM };
 	static const struct option longopts[] = {
 		{"kernel-sampling", optional_argument, 0, O_KS}, {"quiet", no_argument, 0, 'q'},
 		{"logx", no_argument, 0, O_LOGX}, {"logy", no_argument, 0, O_LOGY},
@@ -287,7 +297,7 @@ static int parse_options(int argc, char **argv, struct args *a)
 		{"x", required_argument, 0, O_X}, {"y", required_argument, 0, O_Y},
 		{"title", required_argument, 0, O_TITLE}, {"shard", required_argument, 0, O_SHARD},
 		{"cache", required_argument, 0, O_CACHE}, {"threads", required_argument, 0, O_THREADS},
-		{0, 0, 0, 0},
+		{"system", required_argument, 0, O_SYSTEM}, {0, 0, 0, 0},
 	};
 	/* getopt_long as in the other commands: --opt=value, --opt value, -j4,
 	 * -j 4, unique prefixes; the messages are ours (getopt_message.h) */
@@ -343,7 +353,7 @@ static int parse_options(int argc, char **argv, struct args *a)
 			{O_SET, "--set"}, {O_OVERSUB, "--oversub"}, {O_SEED, "--seed"},
 			{'j', "-j"}, {O_CSV, "--csv"}, {O_JSON, "--json"}, {O_PLOT, "--plot"},
 			{O_X, "--x"}, {O_Y, "--y"}, {O_TITLE, "--title"}, {O_SHARD, "--shard"},
-			{O_CACHE, "--cache"}, {O_THREADS, "--threads"},
+			{O_CACHE, "--cache"}, {O_THREADS, "--threads"}, {O_SYSTEM, "--system"},
 		};
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
 			if (names[k].code == c)
@@ -375,16 +385,24 @@ static int check_args(struct args *a)
 		return bad("%s", why);
 	if (a->help)
 		return 0;
-	if (!a->gpu_list)
-		return bad("--gpu is required (e.g. --gpu p100,k80)");
+	if (a->gpu_list && s->system)
+		return bad("give --gpu or --system, not both");
+	if (!a->gpu_list && !s->system)
+		return bad("--gpu (or --system) is required (e.g. --gpu p100,k80)");
 	if (!s->workload)
 		return bad("--workload is required (e.g. --workload random-sampling)");
+	if (s->system && !*s->system)
+		return bad("--system: empty system name");
+	/* one system: the grid's outer dimension of one value (its spec may
+	 * hold commas: NAME:gpus=2,nvlink=off) */
+	if (s->system)
+		s->gpus[s->n_gpus++] = (char *)s->system;
 
 	/* strtok would skip an empty name: "p100," or "p100,,k80" is a slip */
-	size_t gl = strlen(a->gpu_list);
-	if (!gl || a->gpu_list[0] == ',' || a->gpu_list[gl - 1] == ',' || strstr(a->gpu_list, ",,"))
+	size_t gl = s->system ? 1 : strlen(a->gpu_list);
+	if (!s->system && (!gl || a->gpu_list[0] == ',' || a->gpu_list[gl - 1] == ',' || strstr(a->gpu_list, ",,")))
 		return bad("--gpu '%s': empty GPU name in the list", a->gpu_list);
-	for (char *save = NULL, *g = strtok_r(a->gpu_list, ",", &save); g;
+	for (char *save = NULL, *g = s->system ? NULL : strtok_r(a->gpu_list, ",", &save); g;
 	     g = strtok_r(NULL, ",", &save)) {
 		if (s->n_gpus >= SWEEP_MAX_GPUS)
 			return bad("--gpu: too many GPUs (at most %d)", SWEEP_MAX_GPUS);
@@ -392,6 +410,10 @@ static int check_args(struct args *a)
 	}
 	if (!s->n_gpus)
 		return bad("--gpu '%s': no GPU named", a->gpu_list);
+	for (size_t k = 0; k < s->n_vary && !s->system; k++)
+		if (s->vary[k].kind == VARY_SYSTEM)
+			return bad("--vary %s: a modifier of a system (NAME:gpus=N,nvlink=on|off): "
+				   "it needs --system NAME", s->vary[k].key);
 
 	s->n_points = s->n_gpus;
 	for (size_t k = 0; k < s->n_vary; k++) {

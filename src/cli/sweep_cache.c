@@ -11,7 +11,11 @@
  * cached point gives the same CSV row as a fresh one (its wall-time
  * columns are those of the run that made it). Traces are not cached: a
  * trace file can change under the same path. A cache file that does not
- * parse is ignored and rewritten. */
+ * parse is ignored and rewritten. A --system point's key has, in place of
+ * the one configuration and --gpu, the --system spec of the point (its
+ * gpus= and nvlink= included), every GPU's resolved configuration's
+ * hash, and every link of the description (kind, ends, rate, count,
+ * latency), so an edited system file is a new point. */
 #include "sweep_internal.h"
 
 #include <errno.h>
@@ -24,6 +28,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/output_file.h"
 #include "gpuvm/report.h"
+#include "gpuvm/sysdesc.h"
 #include "gpuvm/trace.h"
 #include "gpuvm_version.h"
 
@@ -37,6 +42,43 @@ static void fnv(uint64_t *h, const char *s)
 	}
 }
 
+/* A system point's part of the key: the spec, each GPU's resolved
+ * configuration, the links; false when it does not resolve. */
+static bool system_key(const struct gpuvm_run_spec *spec, uint64_t *h)
+{
+	struct gpuvm_error err;
+	struct gpuvm_sysdesc *desc = malloc(sizeof *desc);
+	struct gpuvm_config *cfg = malloc(sizeof *cfg);
+	bool ok = desc && cfg && gpuvm_sysdesc_load_spec(desc, spec->system, &err) == 0;
+	if (ok)
+		fnv(h, spec->system);
+	for (uint32_t d = 0; ok && d < desc->n_gpus; d++) {
+		ok = gpuvm_sysdesc_gpu_config(desc, d, cfg, &err) == 0;
+		for (int k = 0; ok && k < spec->n_sets; k++)
+			ok = gpuvm_config_set(cfg, spec->sets[k], "--set", &err) == 0;
+		ok = ok && gpuvm_config_finalize(cfg, &err) == 0;
+		char hash[17];
+		if (ok) {
+			gpuvm_report_config_hash(cfg, hash);
+			fnv(h, hash);
+		}
+	}
+	for (uint32_t l = 0; ok && l < desc->n_links; l++) {
+		const struct gpuvm_sys_link *k = &desc->links[l];
+		char num[96];
+		snprintf(num, sizeof num, "%d %.17g %u %.17g", (int)k->kind, k->bandwidth_gb_s,
+			 k->count, k->latency_ns);
+		fnv(h, num);
+		for (uint32_t e = 0; e < k->n_ends; e++) {
+			snprintf(num, sizeof num, "%c%u", k->ends[e].cpu ? 'c' : 'g', k->ends[e].index);
+			fnv(h, num);
+		}
+	}
+	free(cfg);
+	free(desc);
+	return ok;
+}
+
 /* DIR/KEY.json of point i into path; false when it has none (a trace, or
  * a config that does not resolve: the run will say why). */
 static bool cache_path(const struct sweep *s, size_t i, char *path, size_t len)
@@ -48,17 +90,20 @@ static bool cache_path(const struct sweep *s, size_t i, char *path, size_t len)
 	struct gpuvm_error err;
 	if (sweep_point_spec(s, i, &spec, owned, &err) != 0)
 		return false;
-	struct gpuvm_config *cfg = malloc(sizeof *cfg);
-	bool ok = cfg && gpuvm_config_load(cfg, spec.gpu, &err) == 0;
-	for (int k = 0; ok && k < spec.n_sets; k++)
+	uint64_t h = 14695981039346656037ull;
+	struct gpuvm_config *cfg = spec.system ? NULL : malloc(sizeof *cfg);
+	bool ok = spec.system ? system_key(&spec, &h)
+			      : cfg && gpuvm_config_load(cfg, spec.gpu, &err) == 0;
+	for (int k = 0; ok && cfg && k < spec.n_sets; k++)
 		ok = gpuvm_config_set(cfg, spec.sets[k], "--set", &err) == 0;
-	ok = ok && gpuvm_config_finalize(cfg, &err) == 0;
+	ok = ok && (!cfg || gpuvm_config_finalize(cfg, &err) == 0);
 	if (ok) {
 		char hash[17], num[64];
-		gpuvm_report_config_hash(cfg, hash);
-		uint64_t h = 14695981039346656037ull;
-		fnv(&h, hash);
-		fnv(&h, spec.gpu);
+		if (cfg) {
+			gpuvm_report_config_hash(cfg, hash);
+			fnv(&h, hash);
+			fnv(&h, spec.gpu);
+		}
 		fnv(&h, spec.workload);
 		snprintf(num, sizeof num, "%llu %d %.17g", (unsigned long long)spec.seed,
 			 (int)spec.kernel_sampling, spec.kernel_sampling_tolerance);

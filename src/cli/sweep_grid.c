@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpuvm/config.h"
+#include "gpuvm/sysdesc.h"
 #include "gpuvm/trace.h"
 #include "gpuvm/units.h"
 #include "gpuvm/workload.h"
@@ -130,6 +131,8 @@ int sweep_vary_parse(struct sweep_vary *v, const char *arg, struct gpuvm_error *
 			return gpuvm_fail(err, "--vary", 0, v->key, "missing parameter name");
 	} else if (strcmp(v->key, "seed") == 0) {
 		v->kind = VARY_SEED;
+	} else if (strcmp(v->key, "gpus") == 0 || strcmp(v->key, "nvlink") == 0) {
+		v->kind = VARY_SYSTEM; /* no config key has no dot */
 	} else {
 		v->kind = VARY_CONFIG;
 	}
@@ -211,7 +214,7 @@ void sweep_point_label(const struct sweep *s, size_t i, char *buf, size_t len)
 {
 	size_t g, vi[SWEEP_MAX_VARY];
 	sweep_point_coords(s, i, &g, vi);
-	int w = snprintf(buf, len, "gpu=%s", s->gpus[g]);
+	int w = snprintf(buf, len, "%s=%s", s->system ? "system" : "gpu", s->gpus[g]);
 	for (size_t k = 0; k < s->n_vary && w >= 0 && (size_t)w < len; k++)
 		w += snprintf(buf + w, len - (size_t)w, " %s=%s", s->vary[k].key,
 			      s->vary[k].values[vi[k]]);
@@ -265,7 +268,7 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 		owned[k] = NULL;
 	size_t n_owned = 0;
 
-	spec->gpu = s->gpus[g];
+	spec->gpu = s->system ? NULL : s->gpus[g];
 	spec->seed = s->seed;
 	spec->kernel_sampling = s->kernel_sampling;
 	spec->threads = s->threads;
@@ -275,10 +278,17 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 		spec->sets[spec->n_sets++] = s->sets[k];
 
 	char *wl = xstrdup(s->workload);
+	char *sys = s->system ? xstrdup(s->system) : NULL;
 	for (size_t k = 0; k < s->n_vary; k++) {
 		const struct sweep_vary *v = &s->vary[k];
 		const char *val = v->values[vi[k]];
-		if (v->kind == VARY_WORKLOAD) {
+		if (v->kind == VARY_SYSTEM && sys) {
+			char *next = spec_with(sys, v->key, val);
+			free(sys);
+			sys = next;
+		} else if (v->kind == VARY_SYSTEM) {
+			continue; /* refused by sweep_validate */
+		} else if (v->kind == VARY_WORKLOAD) {
 			char *next = spec_with(wl, v->param, val);
 			free(wl);
 			wl = next;
@@ -287,6 +297,7 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 		} else {
 			if (spec->n_sets >= GPUVM_MAX_SETS) {
 				free(wl);
+				free(sys);
 				sweep_spec_free(owned);
 				return gpuvm_fail(err, "--vary", 0, NULL,
 						  "too many --set and --vary overrides (at most %d)",
@@ -301,6 +312,8 @@ int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spe
 	}
 	owned[n_owned++] = wl;
 	spec->workload = wl;
+	if (sys)
+		spec->system = owned[n_owned++] = sys;
 	return 0;
 }
 
@@ -310,6 +323,21 @@ void sweep_spec_free(char **owned)
 		free(owned[k]);
 		owned[k] = NULL;
 	}
+}
+
+/* GPU 0's configuration of system spec text (its --set and --vary come
+ * after), and the system's GPU count in *n_gpus: what a point checks, as
+ * run.c resolves it. */
+static int system_gpu0_config(const char *text, struct gpuvm_config *cfg, uint32_t *n_gpus,
+			      struct gpuvm_error *err)
+{
+	struct gpuvm_sysdesc *desc = xrealloc(NULL, sizeof *desc);
+	int rc = gpuvm_sysdesc_load_spec(desc, text, err);
+	if (!rc)
+		rc = gpuvm_sysdesc_gpu_config(desc, 0, cfg, err);
+	*n_gpus = rc ? 1 : desc->n_gpus;
+	free(desc);
+	return rc;
 }
 
 /* Prefixes err with the point it belongs to. */
@@ -323,6 +351,29 @@ static int point_fail(const struct sweep *s, size_t i, struct gpuvm_error *err)
 	return -1;
 }
 
+/* A --vary of a system modifier: only with --system, and each value
+ * alone a system that loads, so a bad one is bad input, not a point. */
+static int check_system_vary(const struct sweep *s, const struct sweep_vary *v,
+			     struct gpuvm_error *err)
+{
+	if (!s->system)
+		return gpuvm_fail(err, "--vary", 0, v->key, "a modifier of a system "
+				  "(NAME:gpus=N,nvlink=on|off): it needs --system NAME");
+	for (size_t j = 0; j < v->n; j++) {
+		char *one = spec_with(s->system, v->key, v->values[j]);
+		struct gpuvm_sysdesc *desc = xrealloc(NULL, sizeof *desc);
+		int bad = gpuvm_sysdesc_load_spec(desc, one, err);
+		free(desc);
+		free(one);
+		if (bad) {
+			char why[sizeof err->msg];
+			snprintf(why, sizeof why, "%s", err->msg);
+			return gpuvm_fail(err, "--vary", 0, v->key, "%s", why);
+		}
+	}
+	return 0;
+}
+
 int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 {
 	/* Keys first, so a typo in --vary is named as such, not as a point. */
@@ -332,10 +383,13 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 	 * or malformed one fails before any point runs; it has no parameters. */
 	bool trace = gpuvm_trace_spec_is(s->workload);
 	if (trace) {
+		/* one trace per GPU ("trace:A;B") is opened by its system run */
 		struct gpuvm_source src = {0};
-		if (gpuvm_trace_open_spec(s->workload, &src, err) != 0)
+		bool per_gpu = s->system && strchr(s->workload, ';');
+		if (!per_gpu && gpuvm_trace_open_spec(s->workload, &src, err) != 0)
 			return -1;
-		src.ops->destroy(&src);
+		if (src.ops)
+			src.ops->destroy(&src);
 	} else if (gpuvm_workload_parse(s->workload, &def, &params, err) != 0) {
 		return -1;
 	}
@@ -352,6 +406,8 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 				return gpuvm_fail(err, "--vary", 0, v->key, "varied twice ('%s', then "
 						  "'%s')", o, v->key);
 		}
+		if (v->kind == VARY_SYSTEM && check_system_vary(s, v, err))
+			return -1;
 		if (v->kind == VARY_WORKLOAD && trace)
 			return gpuvm_fail(err, "--vary", 0, v->key,
 					  "a trace has no workload parameters (vary preset keys, "
@@ -378,7 +434,9 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 	struct gpuvm_config *cfg = xrealloc(NULL, sizeof *cfg);
 	int rc = 0;
 	for (size_t g = 0; g < s->n_gpus && !rc; g++) {
-		rc = gpuvm_config_load(&base[g], s->gpus[g], err);
+		uint32_t n_gpus;
+		rc = s->system ? system_gpu0_config(s->system, &base[g], &n_gpus, err)
+			       : gpuvm_config_load(&base[g], s->gpus[g], err);
 		struct gpuvm_config *with_sets = cfg;
 		if (!rc)
 			*with_sets = base[g];
@@ -416,11 +474,15 @@ int sweep_validate(struct sweep *s, struct gpuvm_error *err)
 			break;
 		}
 		*cfg = base[g];
+		uint32_t n_gpus = 1;
+		if (spec.system)
+			rc = system_gpu0_config(spec.system, cfg, &n_gpus, err);
 		for (int k = 0; k < spec.n_sets && !rc; k++)
 			rc = gpuvm_config_set(cfg, spec.sets[k],
 					      k < s->n_sets ? "--set" : "--vary", err);
 		if (!rc)
 			rc = gpuvm_config_finalize(cfg, err);
+		cfg->system_gpus = n_gpus; /* mgpu workloads' gpus=0 default */
 		if (!rc && !trace)
 			rc = gpuvm_workload_parse(spec.workload, &def, &params, err);
 		if (!rc && !trace)

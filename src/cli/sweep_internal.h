@@ -20,7 +20,9 @@
 #define SWEEP_MAX_POINTS 100000
 #define SWEEP_MAX_RANGE 4096
 
-enum sweep_vary_kind { VARY_CONFIG, VARY_WORKLOAD, VARY_SEED };
+/* VARY_SYSTEM: a modifier of the --system spec (gpus, nvlink), set in the
+ * spec as gpuvm_sysdesc_load_spec reads it ("NAME:gpus=N,nvlink=off") */
+enum sweep_vary_kind { VARY_CONFIG, VARY_WORKLOAD, VARY_SEED, VARY_SYSTEM };
 
 /* One --vary KEY=V1,V2,... dimension, values expanded from ranges. */
 struct sweep_vary {
@@ -38,6 +40,10 @@ struct sweep {
 	/* options */
 	char *gpus[SWEEP_MAX_GPUS];
 	size_t n_gpus;
+	/* --system SPEC in place of --gpu: gpus[0] is it (the grid's outer
+	 * dimension, one value; the CSV's gpu column), every point a system
+	 * run (gpuvm_run_spec.system) with its VARY_SYSTEM values set */
+	const char *system;
 	const char *workload;
 	struct sweep_vary vary[SWEEP_MAX_VARY];
 	size_t n_vary;
@@ -84,7 +90,7 @@ void sweep_point_label(const struct sweep *s, size_t i, char *buf, size_t len);
 int sweep_point_spec(const struct sweep *s, size_t i, struct gpuvm_run_spec *spec,
 		     char **owned, struct gpuvm_error *err);
 void sweep_spec_free(char **owned);
-#define SWEEP_SPEC_OWNED (GPUVM_MAX_SETS + 2)
+#define SWEEP_SPEC_OWNED (GPUVM_MAX_SETS + 3)
 
 /* Parses "KEY=V1,V2,LO..HI*F,..." into v. */
 int sweep_vary_parse(struct sweep_vary *v, const char *arg, struct gpuvm_error *err);

@@ -94,7 +94,11 @@ static int layout_of(const struct sweep_csv *t, struct layout *l, struct gpuvm_e
 	while (p < w) {
 		const char *name = t->head[p], *prev = t->head[p - 1];
 		size_t pl = strlen(prev);
+		/* gpus and nvlink: a --system sweep's modifiers (sweep_grid.c;
+		 * a system's "gpus" metric ranks after the preferred ones, so
+		 * it never follows the varied columns) */
 		bool param = strchr(name, '.') || strcmp(name, "seed") == 0 ||
+			     strcmp(name, "gpus") == 0 || strcmp(name, "nvlink") == 0 ||
 			     (ends_with(name, "_bytes") && strlen(name) == pl + 6 &&
 			      strncmp(name, prev, pl) == 0);
 		if (!param)

@@ -12,6 +12,7 @@
 
 #include "gpuvm/config.h"
 #include "gpuvm/plot.h"
+#include "gpuvm/report.h"
 #include "gpuvm/stats_registry.h"
 #include "gpuvm_version.h"
 
@@ -81,7 +82,10 @@ static void flatten_item(const cJSON *it, const char *name, struct flat *f, int 
 			if (!c->string)
 				continue;
 			/* per-allocation paging stays in the JSON, like kernels */
-			if (depth == 0 && !strcmp(name, "uvm") && !strcmp(c->string, "allocations"))
+			size_t nl = strlen(name);
+			bool uvm = !strcmp(name, "uvm") || (!strncmp(name, "gpu_", 4) && nl > 4 &&
+							    !strcmp(name + nl - 4, "_uvm"));
+			if (depth == 0 && uvm && !strcmp(c->string, "allocations"))
 				continue;
 			char sub[256];
 			snprintf(sub, sizeof sub, "%s_%s", name, c->string);
@@ -115,9 +119,8 @@ static void flatten_item(const cJSON *it, const char *name, struct flat *f, int 
 	}
 }
 
-/* Numbers of one result, by column name; *_hit_ratio derived from each
- * *_hits / *_misses pair. Inputs (config, workload, point) are left out. */
-static void flatten_result(const cJSON *r, struct flat *f)
+/* The members of one run's result, each column name after prefix. */
+static void flatten_members(const cJSON *r, const char *prefix, struct flat *f)
 {
 	const cJSON *c;
 	cJSON_ArrayForEach(c, r) {
@@ -127,8 +130,31 @@ static void flatten_result(const cJSON *r, struct flat *f)
 		    strcmp(c->string, "workload") == 0 || strcmp(c->string, "point") == 0 ||
 		    (strcmp(c->string, "kernels") == 0 && cJSON_IsArray(c)))
 			continue;
-		flatten_item(c, c->string, f, 0);
+		/* a GPU's seed is the run's, its index in its columns' names */
+		if (*prefix && (!strcmp(c->string, "seed") || !strcmp(c->string, "index")))
+			continue;
+		char name[256];
+		snprintf(name, sizeof name, "%s%s", prefix, c->string);
+		if (!*prefix && gpuvm_report_is_system(r) && strcmp(c->string, "gpu") == 0) {
+			/* a system's GPUs: each as a run of its own, gpu_D_METRIC
+			 * (the run's totals are the columns without a prefix) */
+			const cJSON *g;
+			int d = 0;
+			cJSON_ArrayForEach(g, c) {
+				snprintf(name, sizeof name, "gpu_%d_", d++);
+				flatten_members(g, name, f);
+			}
+			continue;
+		}
+		flatten_item(c, name, f, 0);
 	}
+}
+
+/* Numbers of one result, by column name; *_hit_ratio derived from each
+ * *_hits / *_misses pair. Inputs (config, workload, point) are left out. */
+static void flatten_result(const cJSON *r, struct flat *f)
+{
+	flatten_members(r, "", f);
 	size_t n = f->n;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = f->kv[i].name;
@@ -296,6 +322,8 @@ void sweep_annotate(const struct sweep *s, size_t i, cJSON *result)
 	cJSON *p = cJSON_CreateObject();
 	cJSON_AddNumberToObject(p, "index", (double)i);
 	cJSON_AddStringToObject(p, "gpu", s->gpus[g]);
+	if (spec.system) /* the point's own spec, its varied modifiers set */
+		cJSON_AddStringToObject(p, "system", spec.system);
 	cJSON_AddStringToObject(p, "workload", spec.workload);
 	cJSON_AddNumberToObject(p, "seed", (double)spec.seed);
 	cJSON *vary = cJSON_AddObjectToObject(p, "vary");

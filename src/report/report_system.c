@@ -11,7 +11,8 @@
 
 cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 			   const struct gpuvm_config *const *cfgs, const char *workload,
-			   uint64_t seed, const struct gpuvm_system_stats *st)
+			   const char *const *gpu_workloads, uint64_t seed,
+			   const struct gpuvm_system_stats *st)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "system", desc->name);
@@ -41,7 +42,8 @@ cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	cJSON *gpus = cJSON_AddArrayToObject(o, "gpu");
 	for (uint32_t d = 0; d < st->n_gpus; d++) {
-		cJSON *g = gpuvm_report_run(cfgs[d], desc->gpus[d].preset, workload, seed,
+		cJSON *g = gpuvm_report_run(cfgs[d], desc->gpus[d].preset,
+					    gpu_workloads ? gpu_workloads[d] : workload, seed,
 					    &st->gpu[d]);
 		cJSON_AddNumberToObject(g, "index", d);
 		cJSON_AddItemToArray(gpus, g);

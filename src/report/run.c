@@ -101,7 +101,9 @@ int gpuvm_run_point(const struct gpuvm_run_spec *spec, cJSON **out, struct gpuvm
 			free(desc);
 			return -1;
 		}
-		if (desc->n_gpus > 1) {
+		/* several traces on a system of one: run_system's count check */
+		bool traces = gpuvm_trace_spec_is(spec->workload) && strchr(spec->workload, ';');
+		if (desc->n_gpus > 1 || traces) {
 			int rc = gpuvm_run_system(spec, desc, out, err);
 			free(desc);
 			return rc;
