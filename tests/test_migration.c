@@ -129,6 +129,9 @@ static void setup_uvm_set(struct uvm *u, struct gpuvm_uvm_stats *st, const char 
 	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
 	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
 	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
+	/* every remote read crosses the link unless a test asks for
+	 * UVMSmart's TLB hits (test_remote_tlb_hits) */
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.remote_tlb_hits=link", "t", &err), 0);
 	/* the fault latency in the timing (the preset adds it post hoc), so
 	 * that a mapping fault or a counter migration's wait shows in the
 	 * times */
@@ -235,6 +238,68 @@ static void test_read_remote_write_migrates(void **state)
 	setup_uvm(&u, &st, "adaptive");
 	assert_true(translate_fill(&u, 0, BASE, 1000, &fill) > 1000);
 	assert_int_equal(st.far_faults, 1);
+	free_uvm(&u, &st);
+}
+
+/* uvm.remote_tlb_hits = local (UVMSmart, remote_tlb.h): a read below
+ * t_s is remote and fills the SM's TLB; that SM's later accesses of the
+ * page hit it and read device memory (no link, no fault, whatever the
+ * count), until its next walk of the page decides again; another SM's
+ * walk with the count at t_s faults the page in. */
+static void test_remote_tlb_hits(void **state)
+{
+	(void)state;
+	struct uvm u;
+	struct gpuvm_uvm_stats st;
+	const char *const extra[] = {"uvm.remote_tlb_hits=local", NULL};
+	setup_uvm_set(&u, &st, "always", 0, extra);
+	uint64_t fill = 0;
+	bool remote = false;
+	/* SM 0's first read of a cold page: its walk maps it remotely, the
+	 * read crosses the link (UVMSmart's DMA) */
+	assert_true(translate_fill(&u, 0, BASE, 1000, &fill) == 1000);
+	double d = uvm_access_counted(&u, 0, BASE, false, true, 1000, &remote);
+	assert_true(remote);
+	assert_true(d >= 1000 + 200);
+	assert_int_equal(st.remote_accesses, 1);
+	/* SM 0's TLB hits: device memory at once, counted, never migrating,
+	 * even past t_s = 8, and a store too */
+	for (int i = 2; i <= 10; i++) {
+		remote = false;
+		d = uvm_access_counted(&u, 0, BASE + 256, false, true, 2000.0 + i, &remote);
+		assert_false(remote);
+		assert_true(d == 2000.0 + i);
+	}
+	remote = false;
+	d = uvm_access_counted(&u, 0, BASE + 512, true, false, 3000, &remote);
+	assert_false(remote);
+	assert_true(d == 3000);
+	assert_int_equal(uvm_ac_count(u.sp.blocks[0]->ac[0]), 11);
+	assert_int_equal(st.remote_accesses, 1);
+	assert_int_equal(st.far_faults, 0);
+	assert_int_equal(u.sp.resident_pages, 0);
+	/* SM 1's walk, the count past t_s: the page faults in (a counter
+	 * migration), as should_cause_page_migration decides on a TLB miss */
+	assert_true(translate_fill(&u, 1, BASE, 4000, &fill) > 4000);
+	assert_int_equal(st.far_faults, 1);
+	assert_int_equal(st.migrations_counter, 1);
+	assert_int_equal(u.sp.resident_pages, 1);
+	/* a walk forgets the SM's entry: SM 0 reads a page of another 64 KB
+	 * block remotely, walks it again (its TLB lost it) and the next read
+	 * below t_s crosses the link again */
+	uint64_t c2 = BASE + (128u << 10);
+	assert_true(translate_fill(&u, 0, c2, 5000, &fill) == 5000);
+	remote = false;
+	uvm_access_counted(&u, 0, c2, false, true, 5000, &remote);
+	assert_true(remote);
+	remote = false;
+	uvm_access_counted(&u, 0, c2 + 128, false, true, 5001, &remote);
+	assert_false(remote);
+	assert_true(translate_fill(&u, 0, c2, 6000, &fill) == 6000);
+	remote = false;
+	uvm_access_counted(&u, 0, c2, false, true, 6000, &remote);
+	assert_true(remote);
+	assert_int_equal(st.remote_accesses, 3);
 	free_uvm(&u, &st);
 }
 
@@ -711,7 +776,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
-		cmocka_unit_test(test_counter_notice),
+		cmocka_unit_test(test_counter_notice),      cmocka_unit_test(test_remote_tlb_hits),
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
 		cmocka_unit_test(test_alloc_classes),       cmocka_unit_test(test_device_sync),
 		cmocka_unit_test(test_evict_waits_for_arrival),

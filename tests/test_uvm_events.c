@@ -130,7 +130,12 @@ static void test_fault_evict_thrash_migrate(void **state)
 static void test_access_counter_notification(void **state)
 {
 	(void)state;
-	const char *sets[] = {"uvm.prefetcher=none", "uvm.migration=always", "uvm.access_counter_threshold=3"};
+	/* link: the reads below the threshold and the one reaching it all
+	 * take the counted path (with the preset's local TLB hits the second
+	 * read would be a hit and never decide: test_migration
+	 * test_remote_tlb_hits) */
+	const char *sets[] = {"uvm.prefetcher=none", "uvm.migration=always", "uvm.access_counter_threshold=3",
+			      "uvm.remote_tlb_hits=link"};
 	struct uvm u;
 	struct gpuvm_uvm_stats st;
 	setup(&u, &st, sets, sizeof sets / sizeof *sets);

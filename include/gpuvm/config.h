@@ -342,6 +342,11 @@ struct gpuvm_config {
 	 * its own, as Volta's access counters are), 1 fault (that access
 	 * raises a far fault and waits for the page, as UVMSmart does) */
 	uint32_t uvm_counter_migration_fault;
+	/* uvm.remote_tlb_hits: 0 link (every access of a page the driver left
+	 * in host memory crosses the link), 1 local (as UVMSmart: the TLB
+	 * entry a remote read installs serves that SM's later accesses from
+	 * device memory, and only its next walk decides again) */
+	uint32_t uvm_remote_tlb_hits_local;
 	/* [c2c] a coherent CPU-GPU link and the CPU's memory (NVLink-C2C on
 	 * Grace Hopper; docs/systems.md "Grace Hopper memory"). Off by default:
 	 * with c2c_coherent 0 nothing below is read and every run is the

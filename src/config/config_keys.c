@@ -96,6 +96,7 @@ static const char *const cta_placement_names[] = {"round-robin", "fill"};
 static const char *const in_flight_names[] = {"merge", "miss"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const counter_migration_names[] = {"async", "fault"};
+static const char *const remote_tlb_hits_names[] = {"link", "local"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
 static const char *const translate_per_names[] = {"page", "access"};
 static const char *const first_touch_names[] = {"host", "gpu"};
@@ -620,6 +621,16 @@ const struct cfg_key cfg_keys[] = {
 		  "on: Volta's access counters, nvidia-uvm uvm_gpu_access_counters.c) or fault (it "
 		  "raises a far fault and waits for the page, as UVMSmart's "
 		  "should_cause_page_migration does)" },
+	{ .name = "uvm.remote_tlb_hits", .type = CT_ENUM, .off = OFF(uvm_remote_tlb_hits_local),
+	  .enum_names = remote_tlb_hits_names,
+	  .enum_count = sizeof remote_tlb_hits_names / sizeof remote_tlb_hits_names[0], .min = 0,
+	  .max = 1, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "how an SM's later accesses of a page that a read below the access-counter "
+		  "threshold left in host memory are served while the SM's TLB keeps the entry: "
+		  "link (each crosses the link and the counter decides again) or local (as "
+		  "UVMSmart: the remote read fills the TLB, TLB hits go to device memory and only "
+		  "the SM's next walk decides again; gpu-sim.cc should_cause_page_migration, "
+		  "shader.cc ldst_unit::memory_cycle refresh_tlb)" },
 	/* optional: a preset of the user's without it has no limit */
 	{ .name = "gpu.memory", .type = CT_SIZE64, .off = OFF(device_memory_bytes), .min = 0,
 	  .max = TiB * 64, .level = -1, .optional = true, .quiet_default = true, .def = 0,

@@ -47,6 +47,7 @@
  *       bit k is set exactly when block k of the group is managed and not
  *       fully resident (uvm_group_notok's rule).
  */
+#include "uvm/remote_tlb.h"
 #include "uvm/uvm_impl.h"
 #include "gpuvm/link_rate.h"
 
@@ -113,6 +114,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 		return -1; /* finalize checked the names */
 	u->ac_on = u->migrate->delays || u->evict->uses_access_counters;
 	u->counter_async = cfg->uvm_counter_migration_fault == 0;
+	u->rtlb_words = cfg->uvm_remote_tlb_hits_local ? uvm_rtlb_words(cfg->sms) : 0;
 	u->ts = cfg->uvm_access_counter_threshold;
 	u->sync_writeback = cfg->uvm_device_sync_writeback != 0;
 	u->sp.ac_hot = u->ts;
@@ -179,6 +181,7 @@ void uvm_free(struct uvm *u)
 {
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->ac);
+		free(u->sp.blocks[i]->rtlb);
 		free(u->sp.blocks[i]->others);
 	}
 	block_arena_free(&u->arena);

@@ -156,6 +156,9 @@ struct uvm {
 	 * migration does not stall the access (uvm.counter_migration = async) */
 	struct uvm_batcher notices;
 	bool counter_async;
+	/* uvm.remote_tlb_hits = local (remote_tlb.h): rtlb_words of SM bits
+	 * per page, 0 when off */
+	uint32_t rtlb_words;
 	/* the PCIe lanes, one serial server per direction (uvm_lane.c): the
 	 * host link's (uvm_hooks.lanes), or its own without a link */
 	struct link_lane *h2d, *d2h;

@@ -19,6 +19,7 @@
  * TLB fill it allows (fill_max_bytes) covers only resident pages. */
 
 #include "core/req_trace.h"
+#include "uvm/remote_tlb.h"
 #include "uvm/uvm_impl.h"
 
 /* ---- TLB fills: the resident extent -------------------------------------- */
@@ -575,6 +576,8 @@ static double translate_page(struct uvm *u, uint32_t sm, uint64_t addr, double t
 		}
 		return b->arrive[p];
 	}
+	if (__builtin_expect(u->rtlb_words != 0, 0))
+		uvm_rtlb_walk(b, u->rtlb_words, p, sm); /* a walk: the SM's TLB had no entry */
 	/* with counter notices a page read remotely before stays mapped
 	 * remotely: the access decides (a read that reaches the threshold
 	 * notifies, a write faults) */
@@ -752,11 +755,22 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			}
 			return in_place_access(u, b, addr, src, write, t);
 		}
+		/* UVMSmart: the SM's TLB keeps the entry its remote read
+		 * installed, and a TLB hit reads device memory without asking
+		 * the driver again (remote_tlb.h) */
+		if (__builtin_expect(u->rtlb_words != 0, 0) && uvm_rtlb_hit(b, u->rtlb_words, p, sm))
+			return t;
+		bool below = false; /* left in host memory by its access count */
 		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
-		    (may_stay && u->migrate->delays && b->ac && uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch) &&
-		     page_source(u, b, p) == UVM_PROC_CPU)) {
+		    (below = may_stay && u->migrate->delays && b->ac &&
+			     uvm_ac_count(b->ac[ch]) < read_threshold(u, b, ch) &&
+			     page_source(u, b, p) == UVM_PROC_CPU)) {
 			*remote = true;
-			return remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
+			double done = remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
+			if (below && __builtin_expect(u->rtlb_words != 0, 0) &&
+			    uvm_rtlb_fill(b, u->rtlb_words, p, sm))
+				u->oom = true;
+			return done;
 		}
 		if (may_stay && notice_mapped(u, b, p)) {
 			/* the threshold reached by a read of a page mapped

@@ -74,6 +74,14 @@ sed -i "s|^counter_migration = fault|counter_migration = sometimes|" uvmsmart.in
 expect_fail "bad counter migration in a preset" \
 	"uvmsmart.ini:$(line_of uvmsmart.ini 'counter_migration'): uvm.counter_migration" \
 	--gpu uvmsmart.ini --workload $WL
+# how a TLB hit on a remote entry is served: link or local
+expect_fail "--set bad remote TLB hits" "--set: uvm.remote_tlb_hits" \
+	--gpu p100 --set uvm.remote_tlb_hits=sometimes --workload $WL
+"$GPUVM" presets gtx1080ti-uvmsmart >uvmsmart2.ini || { echo "FAIL: presets gtx1080ti-uvmsmart"; exit 1; }
+sed -i "s|^remote_tlb_hits = local|remote_tlb_hits = remote|" uvmsmart2.ini
+expect_fail "bad remote TLB hits in a preset" \
+	"uvmsmart2.ini:$(line_of uvmsmart2.ini 'remote_tlb_hits'): uvm.remote_tlb_hits" \
+	--gpu uvmsmart2.ini --workload $WL
 expect_fail "bad workload size" "region" --gpu p100 --workload random-sampling:region=4GiX
 expect_fail "unknown workload parameter" "nosuch" --gpu p100 --workload random-sampling:nosuch=1
 expect_fail "unknown workload" "unknown workload" --gpu p100 --workload nothing
