@@ -295,35 +295,13 @@ static bool thrash_pinned(struct uvm *u, const struct uvm_block *b, uint32_t p, 
 }
 
 /* The UVM_ADVISE_* hints of page p of b: the block's, or, where
- * allocations with different hints share it, those of p's allocation. */
-static uint32_t page_advise(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+ * allocations with different hints share it, those of p's allocation
+ * (uvm_alloc_lookup.c). */
+static inline uint32_t page_advise(const struct uvm *u, const struct uvm_block *b, uint32_t p)
 {
 	if (__builtin_expect(!b->advise_mixed, 1))
 		return b->advise;
-	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
-	for (uint32_t i = 0; i < u->n_allocs; i++)
-		if (a >= u->allocs[i].base && a - u->allocs[i].base < u->allocs[i].bytes)
-			return u->allocs[i].advise;
-	return 0;
-}
-
-/* c2c.coherent: whether page p of b is system-allocated memory
- * (UVM_ADVISE_SYSTEM) and, if so, whether the host touched it first
- * (*host: it is in CPU memory; uvm_host_touch). */
-static bool system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host)
-{
-	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
-	for (uint32_t i = 0; i < u->n_allocs; i++) {
-		const struct uvm_range *r = &u->allocs[i];
-		if (a - r->base >= r->bytes)
-			continue;
-		if (!(r->advise & UVM_ADVISE_SYSTEM))
-			return false;
-		uint64_t q = (a - r->base) >> UVM_PAGE_SHIFT;
-		*host = r->host_touched && ((r->host_touched[q >> 6] >> (q & 63)) & 1);
-		return true;
-	}
-	return false;
+	return uvm_alloc_advise(u, b, p);
 }
 
 /* Whether non-resident page p of b is system memory no one has touched:
@@ -331,7 +309,7 @@ static bool system_page(const struct uvm *u, const struct uvm_block *b, uint32_t
 static inline bool system_untouched(const struct uvm *u, const struct uvm_block *b, uint32_t p)
 {
 	bool host = false;
-	return __builtin_expect(u->c2c, 0) && system_page(u, b, p, &host) && !host;
+	return __builtin_expect(u->c2c, 0) && uvm_system_page(u, b, p, &host) && !host;
 }
 
 /* The GPU touches page p of b, system memory no one touched before, at t:
@@ -378,7 +356,7 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 		/* in CPU memory when the host touched it first, and then
 		 * mapped, as accessed-by, until the counters migrate it */
 		bool host = false;
-		if (!system_page(u, b, p, &host) || !host)
+		if (!uvm_system_page(u, b, p, &host) || !host)
 			return false;
 	} else if (!(adv & UVM_ADVISE_ACCESSED_BY))
 		return false;

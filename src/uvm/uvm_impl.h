@@ -79,6 +79,14 @@ uint64_t uvm_capacity_pages(const struct uvm *u);
 /* Makes room for k more pages at t; returns when the frames are free. */
 double uvm_ensure_frames(struct uvm *u, uint32_t k, double t);
 
+/* ---- uvm_alloc_lookup.c ---- */
+
+/* The hints of page p of b's own allocation (a block of mixed hints). */
+uint32_t uvm_alloc_advise(const struct uvm *u, const struct uvm_block *b, uint32_t p);
+/* c2c.coherent: whether page p of b is system-allocated memory and, if so,
+ * whether the host touched it first (*host). */
+bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host);
+
 /* ---- uvm_migrate.c ---- */
 
 /* Moves page p of b and what the prefetcher adds, starting once the batch
