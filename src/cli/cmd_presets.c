@@ -193,7 +193,7 @@ int gpuvm_cmd_workloads(int argc, char **argv)
 		for (size_t k = 0; k < d->n_params; k++) {
 			const struct gpuvm_param_def *p = &d->params[k];
 			double lo, hi;
-			char range[80] = "";
+			char range[96] = ""; /* " {" a ".." b step "}": 2 + 23 + 2 + 23 + 39 + 1 + NUL */
 			gpuvm_param_range(d, p, &lo, &hi);
 			if (p->type == GPUVM_PARAM_U64 || p->type == GPUVM_PARAM_SIZE) {
 				char a[24], b[24];

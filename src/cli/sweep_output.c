@@ -724,10 +724,10 @@ int sweep_write_plot(const struct sweep *s, const char *path, struct gpuvm_error
 					s->gpus[g]);
 	/* one line: --title names the figure, the spec and GPUs what it
 	 * ran (so a title need not repeat them) */
-	if (s->title)
-		snprintf(title, sizeof title, "%s: %s on %s", s->title, spec, gpus);
-	else
-		snprintf(title, sizeof title, "%s on %s", spec, gpus);
+	int n = s->title ? snprintf(title, sizeof title, "%s: %s on %s", s->title, spec, gpus)
+			 : snprintf(title, sizeof title, "%s on %s", spec, gpus);
+	if (n >= (int)sizeof title) /* a title is one line: a long one is cut, marked */
+		memcpy(title + sizeof title - 4, "...", 4);
 	struct gpuvm_plot_opts o = {
 		.title = title,
 		.xlabel = xlabel,

@@ -19,9 +19,16 @@ int gpuvm_fail(struct gpuvm_error *err, const char *origin, int line,
 		snprintf(where, sizeof where, "%s:%d: ", origin, line);
 	else if (origin)
 		snprintf(where, sizeof where, "%s: ", origin);
+	/* A message longer than err->msg keeps its start (where it is, then
+	 * what): the return value is read so that a cut is marked with "..."
+	 * rather than passing silently (and GCC's -Wformat-truncation, which
+	 * fails -O0 builds under -Werror, sees the cut handled). */
+	int n;
 	if (key)
-		snprintf(err->msg, sizeof err->msg, "%s%s: %s", where, key, problem);
+		n = snprintf(err->msg, sizeof err->msg, "%s%s: %s", where, key, problem);
 	else
-		snprintf(err->msg, sizeof err->msg, "%s%s", where, problem);
+		n = snprintf(err->msg, sizeof err->msg, "%s%s", where, problem);
+	if (n >= (int)sizeof err->msg)
+		memcpy(err->msg + sizeof err->msg - 4, "...", 4);
 	return -1;
 }

@@ -409,7 +409,16 @@ last_level_walk(struct xlat *x, uint32_t sm, uint64_t addr, double below, bool p
  *    probe_remote, on_fill and on_evict through install, a remote answer
  *    racing the next level), the sharing analysis, tlb.l1_in_flight =
  *    miss, and each level's cycles; recurses through slow_level. */
-static inline __attribute__((always_inline)) struct level_rsp
+/* Forced inline where the compiler optimizes (the L1 step inlines the L2
+ * step into itself: one specialised copy per slow/fast variant); an -O0
+ * build cannot inline a function into itself and would refuse the
+ * attribute, so there it is a plain call. */
+#ifdef __OPTIMIZE__
+#define LEVEL_STEP_INLINE __attribute__((always_inline))
+#else
+#define LEVEL_STEP_INLINE
+#endif
+static inline LEVEL_STEP_INLINE struct level_rsp
 level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, const bool slow,
 	   const struct xlat_req *req)
 {
