@@ -815,11 +815,10 @@ struct uvm_sector_rsp uvm_access_counted_sector(struct uvm *u, uint32_t sm, uint
 	return r;
 }
 
-/* uvm_access's work; inlined into uvm_access_sector, the hot one (a call
- * of its own cost the random-sampling managed run 1.6 % more host
- * instructions, callgrind). */
-static inline __attribute__((always_inline)) double access_page(struct uvm *u, uint32_t sm,
-								 uint64_t addr, bool write, double t)
+/* The block holding addr (the last one used, else found; u->last follows
+ * it) and its page *p: the block if that page is resident, else NULL. */
+static inline __attribute__((always_inline)) struct uvm_block *
+resident_block(struct uvm *u, uint64_t addr, uint32_t *p)
 {
 	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
 	struct uvm_block *b = u->last;
@@ -828,10 +827,21 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
 		if (b)
 			u->last = b;
 	}
-	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	bool resident = b && ((block_full(b) && p >= b->first_page && p < b->end_page) ||
-			      mask_test(b->resident, p));
-	if (!resident) {
+	*p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+	bool resident = b && ((block_full(b) && *p >= b->first_page && *p < b->end_page) ||
+			      mask_test(b->resident, *p));
+	return resident ? b : NULL;
+}
+
+/* uvm_access's work; inlined into uvm_access_sector, the hot one (a call
+ * of its own cost the random-sampling managed run 1.6 % more host
+ * instructions, callgrind). */
+static inline __attribute__((always_inline)) double access_page(struct uvm *u, uint32_t sm,
+								 uint64_t addr, bool write, double t)
+{
+	uint32_t p;
+	struct uvm_block *b = resident_block(u, addr, &p);
+	if (!b) {
 		/* Not reached while TLB entries only cover resident pages; kept
 		 * so that no access ever reads a page that is not there. */
 		uint64_t fill_max;
@@ -857,17 +867,9 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
  * answer. */
 static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_sector_rsp *r)
 {
-	uint64_t bn = addr >> UVM_BLOCK_SHIFT;
-	struct uvm_block *b = u->last;
-	if (!b || b->base != bn << UVM_BLOCK_SHIFT) {
-		b = block_find(u, bn);
-		if (b)
-			u->last = b;
-	}
-	uint32_t p = (uint32_t)((addr >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
-	bool resident = b && ((block_full(b) && p >= b->first_page && p < b->end_page) ||
-			      mask_test(b->resident, p));
-	if (!resident)
+	uint32_t p;
+	struct uvm_block *b = resident_block(u, addr, &p);
+	if (!b)
 		return false;
 	if (write || b->prefetched_count || u->evict->on_access)
 		(void)access_resident(u, b, p, write, 0, false);
