@@ -306,6 +306,26 @@ static void fill_kv(void *ctx, uint64_t first, uint64_t n, unsigned long long *o
 	gen_kv_fill(&((struct chain_ctx *)ctx)->kv, first, n, out);
 }
 
+/* Runs host program fn(ctx) named name on p100, its statistics in *st
+ * (the caller releases them); fails the test if p100 or the run is
+ * refused. Returns p100's clock in MHz (kernel_list times are cycles). */
+static double run_on_p100(const char *name, simt_host_fn fn, void *ctx, struct gpuvm_stats *st)
+{
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	struct gpuvm_error err = {{0}};
+	assert_non_null(cfg);
+	if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+		fail_msg("%s", err.msg);
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source(name, fn, ctx, NULL, &src, &err), 0);
+	if (gpuvm_simulate(cfg, &src, NULL, st, &err))
+		fail_msg("%s", err.msg);
+	src.ops->destroy(&src);
+	double clock_mhz = cfg->clock_mhz;
+	free(cfg);
+	return clock_mhz;
+}
+
 /* One group, one iteration: the group's pages form one chain through
  * page_prev from its current page, holding every page taken. */
 static int chain_host(struct simt_host *h, void *user)
@@ -342,19 +362,9 @@ static void test_allocator_chains_a_groups_pages(void **state)
 	(void)state;
 	struct chain_ctx c = {.ok = 1};
 	gen_kv_init(&c.kv, 3, 4000, 16, 8); /* 16-byte keys, 8-byte values: 40-byte entries */
-	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
-	struct gpuvm_error err = {{0}};
-	assert_non_null(cfg);
-	if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
-		fail_msg("%s", err.msg);
-	struct gpuvm_source src;
-	assert_int_equal(simt_program_source("chain", chain_host, &c, NULL, &src, &err), 0);
 	struct gpuvm_stats st;
-	if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
-		fail_msg("%s", err.msg);
-	src.ops->destroy(&src);
+	run_on_p100("chain", chain_host, &c, &st);
 	gpuvm_stats_release(&st);
-	free(cfg);
 	/* 4000 x 40 B over 1 KiB pages of 25 entries: at least 160 pages */
 	printf("  one group: %u pages taken, %u on its chain\n", c.taken, c.chained);
 	assert_true(c.taken >= 160);
@@ -404,21 +414,11 @@ static int resend_host(struct simt_host *h, void *user)
 static void run_resend(struct resend_ctx *c)
 {
 	gen_kv_init(&c->kv, 5, 2000, 16, 8);
-	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
-	struct gpuvm_error err = {{0}};
-	assert_non_null(cfg);
-	if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
-		fail_msg("%s", err.msg);
-	struct gpuvm_source src;
-	assert_int_equal(simt_program_source("resend", resend_host, c, NULL, &src, &err), 0);
 	struct gpuvm_stats st;
-	if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
-		fail_msg("%s", err.msg);
+	run_on_p100("resend", resend_host, c, &st);
 	c->pcie_h2d_bytes = st.pcie_h2d_bytes;
 	c->pcie_d2h_bytes = st.pcie_d2h_bytes;
-	src.ops->destroy(&src);
 	gpuvm_stats_release(&st);
-	free(cfg);
 }
 
 static void test_later_iterations_send_only_pending_records(void **state)
@@ -488,19 +488,9 @@ static void test_pinned_entry_locks_in_device_memory(void **state)
 	(void)state;
 	for (int k = 0; k < 2; k++) {
 		struct lock_ctx c = {.place = k ? SEPO_PLACE_PINNED : SEPO_PLACE_SEPO};
-		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
-		struct gpuvm_error err = {{0}};
-		assert_non_null(cfg);
-		if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
-			fail_msg("%s", err.msg);
-		struct gpuvm_source src;
-		assert_int_equal(simt_program_source("locks", lock_host, &c, NULL, &src, &err), 0);
 		struct gpuvm_stats st;
-		if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
-			fail_msg("%s", err.msg);
-		src.ops->destroy(&src);
+		run_on_p100("locks", lock_host, &c, &st);
 		gpuvm_stats_release(&st);
-		free(cfg);
 		if (k) {
 			assert_int_equal(c.heap_kind, GPUVM_ALLOC_HOST_PINNED);
 			assert_true(c.has_locks && c.locks_device);
@@ -551,17 +541,8 @@ static void test_pipelined_input_waits_for_each_copy(void **state)
 	for (int k = 0; k < 2; k++) {
 		struct pipe_ctx c = {.buffers = k ? 3 : 1};
 		gen_kv_init(&c.kv, 5, 4000, 16, 8);
-		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
-		struct gpuvm_error err = {{0}};
-		assert_non_null(cfg);
-		if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
-			fail_msg("%s", err.msg);
-		struct gpuvm_source src;
-		assert_int_equal(simt_program_source("pipe", pipe_host, &c, NULL, &src, &err), 0);
 		struct gpuvm_stats st;
-		if (gpuvm_simulate(cfg, &src, NULL, &st, &err))
-			fail_msg("%s", err.msg);
-		src.ops->destroy(&src);
+		double clock_mhz = run_on_p100("pipe", pipe_host, &c, &st);
 		secs[k] = st.sim_seconds;
 		printf("  %u buffer(s): %u iterations, %zu launches, %.1f us\n", c.buffers,
 		       c.st.iterations, st.n_kernel_list, st.sim_seconds * 1e6);
@@ -569,13 +550,12 @@ static void test_pipelined_input_waits_for_each_copy(void **state)
 		if (k) {
 			assert_int_equal(c.st.n_chunk_log, st.n_kernel_list);
 			for (unsigned int i = 0; i < c.st.n_chunk_log; i++) {
-				double start = st.kernel_list[i].start_cycle / (cfg->clock_mhz * 1e6);
+				double start = st.kernel_list[i].start_cycle / (clock_mhz * 1e6);
 				assert_true(c.st.copy_end_seconds[i] > 0);
 				assert_true(start >= c.st.copy_end_seconds[i]);
 			}
 		}
 		gpuvm_stats_release(&st);
-		free(cfg);
 	}
 	assert_true(secs[1] <= secs[0]);
 }
