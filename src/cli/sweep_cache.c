@@ -42,6 +42,22 @@ static void fnv(uint64_t *h, const char *s)
 	}
 }
 
+/* Applies the point's --set to cfg, resolves it and adds its hash to the
+ * key; false when it does not resolve. */
+static bool hash_config(struct gpuvm_config *cfg, const struct gpuvm_run_spec *spec, uint64_t *h)
+{
+	struct gpuvm_error err;
+	for (int k = 0; k < spec->n_sets; k++)
+		if (gpuvm_config_set(cfg, spec->sets[k], "--set", &err) != 0)
+			return false;
+	if (gpuvm_config_finalize(cfg, &err) != 0)
+		return false;
+	char hash[17];
+	gpuvm_report_config_hash(cfg, hash);
+	fnv(h, hash);
+	return true;
+}
+
 /* A system point's part of the key: the spec, each GPU's resolved
  * configuration, the links; false when it does not resolve. */
 static bool system_key(const struct gpuvm_run_spec *spec, uint64_t *h)
@@ -52,17 +68,8 @@ static bool system_key(const struct gpuvm_run_spec *spec, uint64_t *h)
 	bool ok = desc && cfg && gpuvm_sysdesc_load_spec(desc, spec->system, &err) == 0;
 	if (ok)
 		fnv(h, spec->system);
-	for (uint32_t d = 0; ok && d < desc->n_gpus; d++) {
-		ok = gpuvm_sysdesc_gpu_config(desc, d, cfg, &err) == 0;
-		for (int k = 0; ok && k < spec->n_sets; k++)
-			ok = gpuvm_config_set(cfg, spec->sets[k], "--set", &err) == 0;
-		ok = ok && gpuvm_config_finalize(cfg, &err) == 0;
-		char hash[17];
-		if (ok) {
-			gpuvm_report_config_hash(cfg, hash);
-			fnv(h, hash);
-		}
-	}
+	for (uint32_t d = 0; ok && d < desc->n_gpus; d++)
+		ok = gpuvm_sysdesc_gpu_config(desc, d, cfg, &err) == 0 && hash_config(cfg, spec, h);
 	for (uint32_t l = 0; ok && l < desc->n_links; l++) {
 		const struct gpuvm_sys_link *k = &desc->links[l];
 		char num[96];
@@ -93,17 +100,12 @@ static bool cache_path(const struct sweep *s, size_t i, char *path, size_t len)
 	uint64_t h = 14695981039346656037ull;
 	struct gpuvm_config *cfg = spec.system ? NULL : malloc(sizeof *cfg);
 	bool ok = spec.system ? system_key(&spec, &h)
-			      : cfg && gpuvm_config_load(cfg, spec.gpu, &err) == 0;
-	for (int k = 0; ok && cfg && k < spec.n_sets; k++)
-		ok = gpuvm_config_set(cfg, spec.sets[k], "--set", &err) == 0;
-	ok = ok && (!cfg || gpuvm_config_finalize(cfg, &err) == 0);
+			      : cfg && gpuvm_config_load(cfg, spec.gpu, &err) == 0 &&
+					hash_config(cfg, &spec, &h);
 	if (ok) {
-		char hash[17], num[64];
-		if (cfg) {
-			gpuvm_report_config_hash(cfg, hash);
-			fnv(&h, hash);
+		char num[64];
+		if (cfg)
 			fnv(&h, spec.gpu);
-		}
 		fnv(&h, spec.workload);
 		snprintf(num, sizeof num, "%llu %d %.17g", (unsigned long long)spec.seed,
 			 (int)spec.kernel_sampling, spec.kernel_sampling_tolerance);
