@@ -13,6 +13,8 @@ like a run's result:
   speed-up or ratio     2.45x, 13x, 1.7×
   time                  9.6 ms, 131 us, 45 µs, 36 s, 2 min
   bandwidth             854.7 GB/s, 12 GiB/s
+  measured cycles       43.7 cycles, 1.15 cycles (a decimal: whole cycle
+                        counts are mostly parameters, "240 cycles")
   error or change       12.3 %, +3 %, -0.4 %   (a decimal or signed percentage;
                         tolerances written +-50 % or ±30 % are not flagged)
 
@@ -45,6 +47,7 @@ NUMBER = re.compile(r"""(?x)
   | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s?(?:ms|us|µs|ns)\b  # time: 9.6 ms, 131 us (not 10^9 ns)
   | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s(?:s|min)\b         # time: 36 s, 2 min (not the 5 of 9.3e-5 s)
   | (?<![\w.^])\d+(?:\.\d+)?\s?[KMGT]i?B/s\b                # bandwidth: 854.7 GB/s
+  | (?<![\w.^])\d+\.\d+\s?cycles\b                         # measured cycles: 43.7 cycles
   | (?<![\w.^])\d+\.\d+\s?%                                 # percentage: 12.3 %
   | (?<![\w.+±-])[+\u2212-]\d+(?:\.\d+)?\s?%                # change: +3 %, -0.4 %
 """)

@@ -82,6 +82,11 @@ printf '\ngpuvm runs this 2.45x faster than unscoped.\n' >>"$C/docs/scoping.md"
 n=$(wc -l <"$C/docs/scoping.md")
 expect_fail "a speed-up planted on a clean page" "docs/scoping.md:$n: '2.45x'" python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
+# 2b. a measured cycle count planted on a clean page (a run's latency has no other unit)
+printf '\nA walk here costs 43.7 cycles in the run.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a measured cycle count planted on a clean page" "docs/scoping.md:$n: '43.7 cycles'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
 # 3. a time planted on the line of an allowed pattern: the allowance covers its span only
 sed -i 's/(3\.5 us, flat)/(3.5 us, flat) beside the model at 9.7 ms/' "$C/docs/launch.md"
 expect_fail "a time on an allowed line" "docs/launch.md:[0-9]*: '9.7 ms'" python3 "$C/scripts/docs-numbers.py" --root "$C"
