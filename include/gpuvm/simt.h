@@ -393,7 +393,7 @@ int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device
  * on a system of several GPUs each GPU reading a page gets a copy of its
  * own and the others keep theirs; a write collapses the page to the
  * writer (docs/systems.md "Managed memory on several GPUs"). On one GPU
- * it changes nothing (the host's accesses are not simulated). */
+ * it changes only what a CPU read does (simt_host_access: it duplicates). */
 #define SIMT_ADVISE_READ_MOSTLY 1
 /* SIMT_ADVISE_ACCESSED_BY (cudaMemAdviseSetAccessedBy(device)): GPU
  * device keeps a mapping of the range and reads and writes a page where

@@ -6,7 +6,7 @@
  *  - Owns nothing: checks the operation against the GPU's allocations and
  *    hands managed ranges to the UVM driver's CPU-fault side
  *    (uvm_host_access, src/uvm/uvm_host_access.c).
- *  - May call: the allocation table, uvm_host_access.
+ *  - May call: mem/ (alloc_table_find), uvm/ (uvm_host_access).
  *  - Guarantees: device memory (cudaMalloc) is refused with a message
  *    naming the allocation (the CPU cannot reach it); zero-copy memory
  *    and managed memory of a run without paging change nothing; the

@@ -37,7 +37,8 @@
  *    times no host computation anywhere (a host program's loops between
  *    operations take no simulated time), and the cost this models is the
  *    paging the CPU's touches cause, which dominates them (a 64 KB chunk
- *    at 20-45 us of fault handling vs ~3 us to stream it from DRAM).
+ *    at 20-45 us of fault handling, presets' uvm.fault_latency_us, vs
+ *    some 3 us to stream it from a CPU's DRAM at ~20 GB/s).
  *  - One GPU, read-mostly: the host's duplicate is not remembered (the
  *    single-GPU driver keeps no CPU page record, uvm_page_state.h): a
  *    second CPU read copies the page again, and a CPU write after a CPU
