@@ -347,8 +347,11 @@ static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuv
 					  "system of one GPU: set uvm.preferred_location = host (and "
 					  "uvm.advise_allocations) instead");
 		/* the one GPU as preferred location: its faults migrate the
-		 * pages to it as without the advice (the CPU's accesses,
-		 * which the advice would map remotely, are not simulated);
+		 * pages to it as without the advice, and a CPU access
+		 * (simt_host_access) migrates them back as without it too:
+		 * over PCIe the CPU cannot map GPU memory, so nvidia-uvm's
+		 * uvm_va_block_select_residency skips the preferred location
+		 * for the CPU's fault;
 		 * read-mostly on one GPU: only the CPU's reads see it (they
 		 * duplicate; uvm_host_access), the GPU's path is unchanged */
 		if (op->advice == GPUVM_ADVISE_READ_MOSTLY && h->sys->uvm_on &&
