@@ -393,7 +393,7 @@ int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device
  * on a system of several GPUs each GPU reading a page gets a copy of its
  * own and the others keep theirs; a write collapses the page to the
  * writer (docs/systems.md "Managed memory on several GPUs"). On one GPU
- * it changes nothing (the host's accesses are not simulated). */
+ * it changes only what a CPU read does (simt_host_access: it duplicates). */
 #define SIMT_ADVISE_READ_MOSTLY 1
 /* SIMT_ADVISE_ACCESSED_BY (cudaMemAdviseSetAccessedBy(device)): GPU
  * device keeps a mapping of the range and reads and writes a page where
@@ -411,6 +411,18 @@ int simt_prefetch(struct simt_host *h, const void *p, uint64_t bytes, int device
  * uvm.preferred_location = host). */
 #define SIMT_ADVISE_PREFERRED_LOCATION 3
 int simt_mem_advise(struct simt_host *h, const void *p, uint64_t bytes, int advice, int device);
+/* A CPU phase of the program reads (SIMT_HOST_READ) or updates
+ * (SIMT_HOST_WRITE, or both) bytes of managed memory at p between
+ * kernels, as a host loop over a cudaMallocManaged array does: the pages
+ * resident on a GPU take CPU faults and migrate back to CPU memory (the
+ * GPU's next kernel far-faults them again); a read of a read-mostly page
+ * duplicates it instead (the GPU keeps its copy). The host waits; its own
+ * compute is not timed (docs/systems.md "CPU phases"). The program reads
+ * or writes the buffer itself as it likes: this tells the model. Device
+ * memory (cudaMalloc) is refused, naming the allocation. */
+#define SIMT_HOST_READ 1u
+#define SIMT_HOST_WRITE 2u
+int simt_host_access(struct simt_host *h, const void *p, uint64_t bytes, unsigned how);
 /* cudaDeviceSynchronize: the host waits for the GPU. What it does to
  * managed pages is the model's (uvm.device_sync); records it. */
 int simt_device_sync(struct simt_host *h); /* the current GPU (simt_set_device) */

@@ -105,6 +105,13 @@ struct gpuvm_uvm_stats {
 	uint64_t remote_map_faults;   /* faults that mapped a preferred-host page remotely (cudaMemAdvise) */
 	uint64_t device_syncs;        /* cudaDeviceSynchronize calls of the program */
 	uint64_t sync_writeback_pages; /* dirty pages written back and invalidated by them (uvm.device_sync) */
+	/* CPU phases touching managed memory (simt_host_access, uvm_host_access.c) */
+	uint64_t host_accesses;       /* host-access operations of the program */
+	uint64_t cpu_faults;          /* CPU page faults on GPU-resident pages (one per 64 KB chunk) */
+	uint64_t cpu_fault_pages;     /* pages those faults migrated to CPU memory */
+	uint64_t cpu_duplicated_pages; /* read-mostly pages a CPU read duplicated (the GPU kept its copy) */
+	uint64_t cpu_invalidated_copies; /* GPU read duplicates a CPU write invalidated */
+	uint64_t cpu_remote_bytes;    /* GPU-resident bytes the CPU read or wrote in place over NVLink-C2C */
 	/* the driver's thrashing detection (uvm.thrashing) */
 	uint64_t thrash_events;       /* migration events it counted */
 	uint64_t thrashing_pages;     /* pages it marked thrashing */

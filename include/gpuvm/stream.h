@@ -265,6 +265,11 @@ enum gpuvm_run_op_kind {
 	/* cudaMemAdvise of copy_bytes of managed memory at copy_addr:
 	 * advice, one of GPUVM_ADVISE_* */
 	GPUVM_RUN_ADVISE,         /* copy_addr, copy_bytes, advice */
+	/* a CPU phase reads (or, host_write, writes) copy_bytes of managed
+	 * memory at copy_addr between kernels (simt_host_access): its pages
+	 * resident on a GPU fault back to the CPU (src/uvm/uvm_host_access.c);
+	 * the host waits. Device memory is refused. */
+	GPUVM_RUN_HOST_ACCESS,    /* copy_addr, copy_bytes, host_write */
 };
 
 /* cudaMemAdvise's advice (GPUVM_RUN_ADVISE) */
@@ -298,6 +303,7 @@ struct gpuvm_run_op {
 	 * CPU (cudaCpuDeviceId) instead of GPU device */
 	bool prefetch_to_cpu;
 	uint32_t advice;      /* GPUVM_RUN_ADVISE: GPUVM_ADVISE_* */
+	bool host_write;      /* GPUVM_RUN_HOST_ACCESS: the CPU writes (else reads) */
 };
 
 /* A workload or trace: yields run operations in program order. */

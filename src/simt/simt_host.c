@@ -361,6 +361,31 @@ int simt_prefetch(struct simt_host *h, const void *mem, uint64_t bytes, int devi
 	return post(p, &op);
 }
 
+int simt_host_access(struct simt_host *h, const void *mem, uint64_t bytes, unsigned how)
+{
+	struct simt_program *p = prog(h);
+	const struct simt_buffer *b = simt_find_buffer(p, mem, bytes);
+	if (!b)
+		return simt_fail(h, "simt_host_access of %llu bytes outside every allocation",
+				 (unsigned long long)bytes);
+	if (!how || how & ~(SIMT_HOST_READ | SIMT_HOST_WRITE))
+		return simt_fail(h, "simt_host_access how %u: SIMT_HOST_READ, SIMT_HOST_WRITE "
+				 "or both", how);
+	if (p->aborting || p->failed)
+		return -1;
+	if (!bytes)
+		return 0;
+	/* the engine checks the allocation's kind: it knows its name */
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_HOST_ACCESS;
+	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_bytes = bytes;
+	op.host_write = how & SIMT_HOST_WRITE;
+	op.device = p->device;
+	return post(p, &op);
+}
+
 int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int advice, int device)
 {
 	struct simt_program *p = prog(h);

@@ -75,6 +75,7 @@
 #include "gpuvm/sysdesc.h"
 #include "gpuvm/units.h"
 #include "link/peer_link.h"
+#include "system/host_access.h"
 #include "system/system.h"
 #include "uvm/uvm_shared.h"
 
@@ -360,6 +361,31 @@ static double managed_place(void *ctx, uint32_t loc, uint64_t addr, uint64_t byt
 	return end / g->hz;
 }
 
+/* A CPU phase touching managed memory (simt_host_access): after every
+ * GPU's work so far (the program synchronised, as CUDA requires before
+ * the CPU touches managed memory), each GPU's driver hands the CPU the
+ * pages it holds (uvm_host_access), one GPU after the other, the host
+ * waiting. */
+static int host_access_op(struct gpu_dev *devs, uint32_t n, const struct gpuvm_run_op *op,
+			  double *host_s, struct managed *mm, struct gpuvm_error *err)
+{
+	uint64_t bytes;
+	if (host_access_check(&devs[op->device].sys, op, &bytes, err))
+		return -1;
+	double t = later(*host_s, mm->kernels_end_s);
+	for (uint32_t d = 0; d < n && bytes; d++) {
+		struct gpu_dev *g = &devs[d];
+		t = later(t, g->free_s);
+		uvm_invalidate_taken(&g->sys.uvm);
+		t = host_access_gpu(&g->sys, op, bytes, t * g->hz) / g->hz;
+		if (g->sys.uvm.oom || mm->sh.oom)
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+	}
+	*host_s = t;
+	mm->kernels_end_s = later(mm->kernels_end_s, t);
+	return 0;
+}
+
 static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 		   struct gpuvm_source *src, struct gpuvm_system_stats *out, struct managed *mm,
 		   double *host_out, struct gpuvm_error *err)
@@ -436,6 +462,10 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 		}
 		case GPUVM_RUN_PREFETCH:
 			if (prefetch_op(g, &op, host_s, mm, err))
+				return -1;
+			break;
+		case GPUVM_RUN_HOST_ACCESS:
+			if (host_access_op(devs, n, &op, &host_s, mm, err))
 				return -1;
 			break;
 		case GPUVM_RUN_ADVISE: {

@@ -8,6 +8,7 @@
 
 #include "core/later.h"
 #include "gpuvm/units.h"
+#include "system/host_access.h"
 #include "system/system.h"
 
 static double wall_now(void)
@@ -287,6 +288,24 @@ static int run_prefetch(struct run_host *h, const struct gpuvm_run_op *op, struc
 	return 0;
 }
 
+/* A CPU phase touching memory (simt_host_access): synchronous for the
+ * host, as a CPU loop over the array is; the driver's CPU-fault side
+ * times it (src/uvm/uvm_host_access.c). */
+static int run_host_access(struct run_host *h, const struct gpuvm_run_op *op,
+			   struct gpuvm_error *err)
+{
+	uint64_t bytes;
+	if (host_access_check(h->sys, op, &bytes, err))
+		return -1;
+	if (h->launch_period_cycles > 0) /* not before the host gets there */
+		h->t = later(h->t, h->host_free);
+	h->t = host_access_gpu(h->sys, op, bytes, h->t);
+	h->host_free = later(h->host_free, h->t);
+	if (h->sys->uvm.oom)
+		return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+	return 0;
+}
+
 /* One host operation, handed to what models it. */
 static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
@@ -315,6 +334,8 @@ static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuv
 		return run_kernel(h, op, err);
 	case GPUVM_RUN_PREFETCH:
 		return run_prefetch(h, op, err);
+	case GPUVM_RUN_HOST_ACCESS:
+		return run_host_access(h, op, err);
 	case GPUVM_RUN_ADVISE:
 		if (op->advice == GPUVM_ADVISE_ACCESSED_BY)
 			return gpuvm_fail(err, "engine", 0, "uvm.accessed_by",
@@ -326,10 +347,16 @@ static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuv
 					  "system of one GPU: set uvm.preferred_location = host (and "
 					  "uvm.advise_allocations) instead");
 		/* the one GPU as preferred location: its faults migrate the
-		 * pages to it as without the advice (the CPU's accesses,
-		 * which the advice would map remotely, are not simulated);
-		 * read-mostly on one GPU: the host's copy is never read
-		 * here (no CPU access is simulated), so nothing changes */
+		 * pages to it as without the advice, and a CPU access
+		 * (simt_host_access) migrates them back as without it too:
+		 * over PCIe the CPU cannot map GPU memory, so nvidia-uvm's
+		 * uvm_va_block_select_residency skips the preferred location
+		 * for the CPU's fault;
+		 * read-mostly on one GPU: only the CPU's reads see it (they
+		 * duplicate; uvm_host_access), the GPU's path is unchanged */
+		if (op->advice == GPUVM_ADVISE_READ_MOSTLY && h->sys->uvm_on &&
+		    uvm_host_read_mostly(&h->sys->uvm, op->copy_addr, op->copy_bytes))
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
 		break;
 	case GPUVM_RUN_COPY_PEER:
 	case GPUVM_RUN_COPY_PEER_ASYNC:

@@ -179,6 +179,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 
 void uvm_free(struct uvm *u)
 {
+	uvm_host_free(u);
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->ac);
 		free(u->sp.blocks[i]->rtlb);

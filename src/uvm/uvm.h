@@ -198,6 +198,9 @@ struct uvm {
 	 * GPU's processor id; NULL: one GPU, and no path below consults it */
 	struct uvm_shared *shared;
 	uint32_t proc;
+	/* one GPU: cudaMemAdviseSetReadMostly ranges, read by the CPU's
+	 * accesses alone (uvm_host_access.c); several GPUs: shared's */
+	struct uvm_host_ranges *host_read_mostly;
 	bool collapse_on; /* shared has read-mostly ranges: stores may collapse copies */
 	bool peer_map_on; /* shared has accessed-by ranges: pages may be used in place */
 };
@@ -298,6 +301,25 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
  * they are out. */
 double uvm_prefetch_range(struct uvm *u, uint64_t addr, uint64_t bytes, double t);
 double uvm_prefetch_to_host(struct uvm *u, uint64_t addr, uint64_t bytes, double t);
+
+/* A CPU phase of the program touches [addr, addr + bytes) of managed
+ * memory at t (simt_host_access; nvidia-uvm uvm_va_block.c
+ * block_cpu_fault_locked): each 64 KB chunk holding pages resident on
+ * this GPU takes one CPU fault (uvm.fault_latency_us), then, the CPU
+ * waiting, its pages move to CPU memory over the host link's D2H lane
+ * (shootdown, L2 lines stale, the GPU's next touch far-faults them); a
+ * read of a read-mostly page duplicates it instead (the GPU keeps its
+ * copy), a write invalidates this GPU's read duplicates of pages another
+ * processor owns (no transfer). In-place: a system-allocated range on a
+ * coherent NVLink-C2C system: the CPU reaches the GPU-resident pages
+ * over C2C, nothing moves, no fault. Returns when the CPU has the data.
+ * uvm_host_read_mostly records a read-mostly range on a system of one
+ * GPU (0, or -1 out of memory). */
+enum uvm_host_how { UVM_HOST_READ, UVM_HOST_WRITE };
+double uvm_host_access(struct uvm *u, uint64_t addr, uint64_t bytes, enum uvm_host_how how,
+		       double t);
+int uvm_host_read_mostly(struct uvm *u, uint64_t addr, uint64_t bytes);
+void uvm_host_free(struct uvm *u); /* from uvm_free */
 
 /* Several GPUs (u->shared): drops the resident pages another GPU has
  * taken since (uvm_shared.h), without a write-back: the data went with

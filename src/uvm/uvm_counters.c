@@ -29,6 +29,10 @@
 
 static const struct gpuvm_uvm_stats *UV(const struct gpuvm_counter_ctx *c) { return c->base; }
 
+/* The host-access rows appear in the reports of programs with CPU phases
+ * alone, so every other report keeps its keys. */
+static bool host_present(const struct gpuvm_counter_ctx *c) { return UV(c)->host_accesses != 0; }
+
 /* Busy fraction of a lane over [lo, hi) from its bins. */
 static double busy_fraction(const struct gpuvm_uvm_stats *u, const double *bins, double lo, double hi)
 {
@@ -133,6 +137,13 @@ static const struct gpuvm_counter rows[] = {
 	{"remote_map_faults", "count", "remote-map faults", "faults that mapped a preferred-host page remotely instead of migrating it (cudaMemAdvise)", U64, SUM, U(remote_map_faults)},
 	{"device_syncs", "count", "device syncs", "cudaDeviceSynchronize calls of the program", U64, SUM, U(device_syncs)},
 	{"sync_writeback_pages", "pages", "sync write-backs", "dirty pages written back and invalidated at device syncs (uvm.device_sync = writeback, UVMSmart)", U64, SUM, U(sync_writeback_pages)},
+	/* CPU phases (simt_host_access): written only when the program has one */
+	{"host_accesses", "count", "host accesses", "CPU phases touching managed memory between kernels (simt_host_access)", U64, 0, U(host_accesses), NULL, host_present},
+	{"cpu_faults", "count", "CPU faults", "CPU page faults on GPU-resident managed pages (one per 64 KB chunk; uvm.fault_latency_us each)", U64, 0, U(cpu_faults), NULL, host_present},
+	{"cpu_fault_pages", "pages", "CPU fault migrations", "pages CPU faults migrated back to CPU memory", U64, 0, U(cpu_fault_pages), NULL, host_present},
+	{"cpu_duplicated_pages", "pages", "CPU read duplicates", "read-mostly pages a CPU read copied while the GPU kept its copy", U64, 0, U(cpu_duplicated_pages), NULL, host_present},
+	{"cpu_invalidated_copies", "pages", "copies a CPU write dropped", "GPU read duplicates a CPU write invalidated (several GPUs)", U64, 0, U(cpu_invalidated_copies), NULL, host_present},
+	{"cpu_remote_bytes", "bytes", "CPU in-place bytes", "GPU-resident bytes of system memory the CPU reached in place over NVLink-C2C", U64, 0, U(cpu_remote_bytes), NULL, host_present},
 	{"remote_bytes", "bytes", "remote bytes", "bytes of those remote reads", U64, SUM, U(remote_bytes)},
 	{"delayed_migrations", "pages", "delayed migrations", "pages read remotely instead of migrating (once per stay in host memory)", U64, SUM, U(delayed_migrations)},
 	{"migrations_fault", "pages", "fault migrations", "pages migrated by a far fault (first touch or write)", U64, SUM, U(migrations_fault)},

@@ -93,7 +93,9 @@
  *  MIGRATE_OUT  R -> HOST (P, D, M dropped) the page left with its data:
  *                                           uvm_invalidate_taken (several
  *                                           GPUs: another GPU took it),
- *                                           uvm_prefetch_to_host (to the CPU)
+ *                                           uvm_prefetch_to_host (to the CPU;
+ *                                           also for a CPU fault,
+ *                                           uvm_host_access)
  *
  * Every change of a page's state is one of these, made by
  * uvm_pages_transition (or uvm_page_transition for one page). In builds

@@ -6,6 +6,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_random_sampling;
 extern const struct gpuvm_workload_def gpuvm_workload_hash_groupby;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad;
 extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
+extern const struct gpuvm_workload_def gpuvm_workload_cpu_gpu_phases;
 extern const struct gpuvm_workload_def gpuvm_workload_triad_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_jacobi_mgpu;
@@ -66,6 +67,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_hash_groupby,
 	&gpuvm_workload_stream_triad,
 	&gpuvm_workload_stream_triad_simt,
+	&gpuvm_workload_cpu_gpu_phases,
 	&gpuvm_workload_triad_mgpu,
 	&gpuvm_workload_shared_read_mgpu,
 	&gpuvm_workload_jacobi_mgpu,
