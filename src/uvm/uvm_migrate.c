@@ -16,6 +16,7 @@
  * transfer that carries it (or, polled, when its bytes land); invariants
  * U4-U10 hold after each call. */
 
+#include "uvm/thrashing_shared.h"
 #include "uvm/uvm_impl.h"
 
 #include <string.h>
@@ -140,8 +141,16 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_FAULT_IN, w, mv[w] & faulted[w]);
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_PREFETCH_IN, w, mv[w] & ~faulted[w]);
 	}
-	if (u->shared)
+	if (u->shared) {
 		uvm_shared_take(u->shared, b->base, mv, u->proc);
+		/* several GPUs: a fault, counter or prefetch migration is an
+		 * event of the system's thrashing detection; a read-duplicated
+		 * range is not tracked (uvm_perf_thrashing.c thrashing_event_cb
+		 * resets it) */
+		if (__builtin_expect(u->shared->thrash != NULL, 0) &&
+		    !(u->shared->n_read_mostly && uvm_shared_is_read_mostly(u->shared, b->base)))
+			uvm_xthrash_event(u->shared->thrash, b->base, mv, u->proc, start / u->clock_hz, st);
+	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
 	u->sp.resident_pages += k;
