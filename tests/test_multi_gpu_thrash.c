@@ -14,6 +14,8 @@
  *    per page, nothing migrates, and every x[i] is right;
  *  - the tunables: threshold = 5 migrates two turns more; a lapse shorter
  *    than a turn never finds two events close enough;
+ *  - the pin's end (pin = 1 lapse, the driver's unpin work): the pages
+ *    migrate again and are pinned again;
  *  - no GPU-GPU link: no fast path, so the requester is throttled
  *    (UVM_PERF_THRASHING_HINT_TYPE_THROTTLE) and the result stays right. */
 #include <setjmp.h>
@@ -41,7 +43,9 @@ static const char unlinked[] = SYS_HEAD;
 
 #define ELEMS (1u << 16) /* 256 KiB of floats: 64 pages, one VA block */
 #define PAGES (ELEMS * 4u / 4096u)
-#define ROUNDS 8u        /* turns of each GPU */
+#define ROUNDS 8u        /* turns of each GPU, unless rounds says more */
+
+static unsigned rounds = ROUNDS;
 
 struct add_args {
 	float *x;
@@ -66,14 +70,14 @@ static int program(struct simt_host *h, void *user)
 	for (unsigned i = 0; i < ELEMS; i++)
 		x[i] = (float)(i & 255);
 	struct add_args a = {x, ELEMS};
-	for (unsigned turn = 0; turn < 2 * ROUNDS; turn++)
+	for (unsigned turn = 0; turn < 2 * rounds; turn++)
 		if (simt_set_device(h, turn % 2) ||
 		    SIMT_LAUNCH(h, add_kernel, simt_dim3(ELEMS / 256, 1, 1), simt_dim3(256, 1, 1), a) ||
 		    simt_device_sync(h))
 			return -1;
 	verified = 1;
 	for (unsigned i = 0; i < ELEMS; i++)
-		if (x[i] != (float)(i & 255) + 2.0f * ROUNDS)
+		if (x[i] != (float)(i & 255) + 2.0f * (float)rounds)
 			verified = 0;
 	return 0;
 }
@@ -199,6 +203,25 @@ static void test_lapse_key(void **state)
 	release(r);
 }
 
+/* pin = 1 lapse: a pin ends (the driver's unpin work), the page's
+ * history starts again, it migrates and is pinned again; 64 turns each */
+static void test_pin_expires(void **state)
+{
+	(void)state;
+	static const char *const p1[] = {"uvm.thrashing=on", "uvm.thrashing.driver.pin=1", NULL};
+	rounds = 64;
+	struct run *r = run_ok(nvlinked, p1);
+	struct run *kept = run_ok(nvlinked, on);
+	rounds = ROUNDS;
+	want_peer_pages(kept, 4, "pin 300 lapses");
+	uint64_t pins = r->stats[0].uvm.thrash_pins + r->stats[1].uvm.thrash_pins;
+	if (!(r->out.uvm_peer_pages > 4 * PAGES && pins > PAGES))
+		fail_msg("pin of 1 lapse: %llu pages GPU to GPU, %llu pins; want more than %u of each",
+			 (unsigned long long)r->out.uvm_peer_pages, (unsigned long long)pins, PAGES);
+	release(r);
+	release(kept);
+}
+
 /* no GPU-GPU link: the GPUs cannot map each other's memory, so the fast
  * path does not pin; a fault of the processor not spared is throttled
  * (a nap of a lapse). The kernels alternate strictly, so the next
@@ -228,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_detects_pins_maps_remotely),
 		cmocka_unit_test(test_threshold_key),
 		cmocka_unit_test(test_lapse_key),
+		cmocka_unit_test(test_pin_expires),
 		cmocka_unit_test(test_unlinked_throttles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
