@@ -9,9 +9,10 @@
  *    the pages are when detected) counts them thrashing;
  *  - pinning (get_hint_for_migration_thrashing's fast path): GPU 1's next
  *    fault pins each page on GPU 0, which GPU 1 reaches over NVLink;
- *  - the remote mapping after the pin (uvm_fault.c thrash_pin_elsewhere):
- *    GPU 1 then writes x in GPU 0's memory over NVLink, one mapping fault
- *    per page, nothing migrates, and every x[i] is right;
+ *  - the remote mapping after the pin (uvm_thrash_mgpu.c
+ *    uvm_thrash_pin_elsewhere): GPU 1 then writes x in GPU 0's memory
+ *    over NVLink, one mapping fault per page, nothing migrates, and
+ *    every x[i] is right;
  *  - the tunables: threshold = 5 migrates two turns more; a lapse shorter
  *    than a turn never finds two events close enough;
  *  - the pin's end (pin = 1 lapse, the driver's unpin work): the pages

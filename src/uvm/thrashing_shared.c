@@ -195,9 +195,7 @@ void uvm_xthrash_event(struct uvm_xthrash *x, uint64_t base, const uint64_t *mas
 			if (pg->events >= x->threshold)
 				s->last_thrashing_s = now_s;
 		} else if (pg->events >= x->threshold && pg->pinned_residency == NO_PROC) {
-			page_reset(pg);
-			pg->last_s = now_s;
-			pg->processors = bit(proc);
+			page_reset(pg); /* thrashing_reset_page: its time too */
 		}
 	}
 done:

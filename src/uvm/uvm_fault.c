@@ -20,7 +20,6 @@
 
 #include "core/req_trace.h"
 #include "uvm/remote_tlb.h"
-#include "uvm/thrashing_shared.h"
 #include "uvm/uvm_impl.h"
 
 /* ---- TLB fills: the resident extent -------------------------------------- */
@@ -168,43 +167,6 @@ static inline uint32_t page_source(const struct uvm *u, const struct uvm_block *
 	return s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
 }
 
-/* Several GPUs, uvm.thrashing = on: the fault of this GPU on page p of b
- * at t waits out the nap when the system's thrashing detection throttles
- * it (uvm_perf_thrashing.c UVM_PERF_THRASHING_HINT_TYPE_THROTTLE); its
- * start. */
-static double thrash_nap(struct uvm *u, const struct uvm_block *b, uint32_t p, double t)
-{
-	uint32_t res;
-	double until_s;
-	if (uvm_xthrash_hint(u->shared->thrash, b->base, p, u->proc, page_source(u, b, p),
-			     t / u->clock_hz, &res, &until_s, u->st) == UVM_THRASH_THROTTLE &&
-	    until_s * u->clock_hz > t)
-		return until_s * u->clock_hz;
-	return t;
-}
-
-/* Several GPUs, uvm.thrashing = on: whether the system's thrashing
- * detection pins page p of b, not resident here, at *loc, another
- * processor whose memory this GPU maps: the driver then maps it here
- * remotely instead of migrating it (uvm_perf_thrashing.c
- * thrashing_pin_page, "All thrashing processors will be mapped remotely
- * on this location"). A pin here lets the fault migrate it. */
-static bool thrash_pin_elsewhere(struct uvm *u, const struct uvm_block *b, uint32_t p, double t,
-				 uint32_t *loc)
-{
-	uint32_t res = UVM_PROC_CPU;
-	double until_s;
-	if (!u->shared->thrash ||
-	    uvm_xthrash_hint(u->shared->thrash, b->base, p, u->proc, page_source(u, b, p),
-			     t / u->clock_hz, &res, &until_s, u->st) != UVM_THRASH_PIN ||
-	    res == u->proc)
-		return false;
-	if (res != UVM_PROC_CPU && !(u->shared->reach[u->proc - 1] >> (res - 1) & 1))
-		return false; /* not mapped from here */
-	*loc = res;
-	return true;
-}
-
 /* A far fault on page p of b by SM sm at t: the batch, the handler and
  * the migration (or remote mapping); returns when p has arrived (or is
  * mapped). */
@@ -242,7 +204,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		if (uvm_thrash_hint(&u->thrash, b, p, tf, &until) == UVM_THRASH_THROTTLE)
 			tf = until;
 		if (u->shared && u->shared->thrash && mode != FAULT_MAPS_REMOTELY)
-			tf = thrash_nap(u, b, p, tf);
+			tf = uvm_thrash_nap(u, b, p, tf);
 	}
 	double latency = service_latency(u);
 	double start = batch_take(&u->faults, tf, latency, u->polled, u->batch_max, &st->fault_batches);
@@ -463,7 +425,7 @@ static bool in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool 
 		     uint32_t *src)
 {
 	uint32_t loc;
-	if (thrash_pin_elsewhere(u, b, p, t, &loc)) {
+	if (uvm_thrash_pin_elsewhere(u, b, p, t, &loc)) {
 		*src = page_source(u, b, p); /* mapped (preferred_mapping) where it is pinned */
 		return true;
 	}
@@ -559,7 +521,7 @@ static double preferred_mapping(struct uvm *u, uint32_t sm, struct uvm_block *b,
 				double t)
 {
 	uint32_t loc;
-	if (thrash_pin_elsewhere(u, b, p, t, &loc))
+	if (uvm_thrash_pin_elsewhere(u, b, p, t, &loc))
 		return preferred_map_fault(u, sm, b, p, loc, t);
 	if (!preferred_elsewhere(u, b, p, &loc) ||
 	    uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc))

@@ -148,8 +148,11 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		 * range is not tracked (uvm_perf_thrashing.c thrashing_event_cb
 		 * resets it) */
 		if (__builtin_expect(u->shared->thrash != NULL, 0) &&
-		    !(u->shared->n_read_mostly && uvm_shared_is_read_mostly(u->shared, b->base)))
+		    !(u->shared->n_read_mostly && uvm_shared_is_read_mostly(u->shared, b->base))) {
 			uvm_xthrash_event(u->shared->thrash, b->base, mv, u->proc, start / u->clock_hz, st);
+			if (u->shared->thrash->oom)
+				u->oom = true;
+		}
 	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
