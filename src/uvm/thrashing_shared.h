@@ -12,10 +12,11 @@
  *    page_thrashing_info_t: processors, throttled_processors,
  *    throttling_count, do_not_throttle_processor_id, pinned,
  *    pinned_residency_id, the pin's deadline).
- *  - Requests: uvm_xthrash_event (uvm_migrate.c: a fault, counter or
- *    prefetch migration to a GPU; thrashing_event_cb), uvm_xthrash_hint
- *    (uvm_fault.c, a GPU's fault on a page it does not hold;
- *    uvm_perf_thrashing_get_hint). Times are seconds from the run's start,
+ *  - Requests: uvm_xthrash_event (a fault, counter or prefetch migration
+ *    to a GPU: every GPU driver's MIGRATE event subscriber,
+ *    uvm_thrash_mgpu.c; thrashing_event_cb), uvm_xthrash_hint (a GPU's
+ *    fault on a page it does not hold, uvm_thrash_mgpu.c for
+ *    uvm_fault.c; uvm_perf_thrashing_get_hint). Times are seconds from the run's start,
  *    common to the GPUs (multi_gpu.c runs them on one time line).
  *  - Guarantees: a page is thrashing after `threshold` events each within
  *    a lapse of the one before; its hint follows

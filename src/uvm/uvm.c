@@ -173,6 +173,10 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 				return -1;
 			}
 		}
+		/* each driver's migrations are its events */
+		if (uvm_events_subscribe(&u->events, UVM_EVENT_BIT(UVM_EVENT_MIGRATE),
+					 uvm_thrash_mgpu_on_event, u))
+			return -1;
 		u->peer_map_on = true;
 	}
 	if (u->evict->create && u->evict->create(&u->evict_state))

@@ -89,6 +89,12 @@ bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p,
 
 /* ---- uvm_thrash_mgpu.c (several GPUs, uvm.thrashing = on) ---- */
 
+/* The subscription of GPU u's driver (ctx) to its MIGRATE events (fault,
+ * counter and prefetch migrations to it, uvm_events.h): each is an
+ * event of the system's detection (uvm_xthrash_event); -1 out of memory. */
+struct uvm_event;
+int uvm_thrash_mgpu_on_event(void *ctx, const struct uvm_event *ev);
+
 /* This GPU's far fault on page p of b at t waits out the nap when the
  * system's thrashing detection throttles it (uvm_perf_thrashing.c
  * UVM_PERF_THRASHING_HINT_TYPE_THROTTLE): its start. */

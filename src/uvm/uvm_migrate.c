@@ -16,7 +16,6 @@
  * transfer that carries it (or, polled, when its bytes land); invariants
  * U4-U10 hold after each call. */
 
-#include "uvm/thrashing_shared.h"
 #include "uvm/uvm_impl.h"
 
 #include <string.h>
@@ -141,19 +140,8 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_FAULT_IN, w, mv[w] & faulted[w]);
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_PREFETCH_IN, w, mv[w] & ~faulted[w]);
 	}
-	if (u->shared) {
+	if (u->shared)
 		uvm_shared_take(u->shared, b->base, mv, u->proc);
-		/* several GPUs: a fault, counter or prefetch migration is an
-		 * event of the system's thrashing detection; a read-duplicated
-		 * range is not tracked (uvm_perf_thrashing.c thrashing_event_cb
-		 * resets it) */
-		if (__builtin_expect(u->shared->thrash != NULL, 0) &&
-		    !(u->shared->n_read_mostly && uvm_shared_is_read_mostly(u->shared, b->base))) {
-			uvm_xthrash_event(u->shared->thrash, b->base, mv, u->proc, start / u->clock_hz, st);
-			if (u->shared->thrash->oom)
-				u->oom = true;
-		}
-	}
 	b->prefetched_count = mask_count(b->prefetched);
 	b->resident_count += k;
 	u->sp.resident_pages += k;
@@ -164,12 +152,12 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	st->prefetched_pages += k - 1;
 	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
 		u->oom = true;
-	/* fault, counter and prefetch migrations to the GPU (processor 1):
-	 * the driver's thrashing detection listens (evictions are not its
-	 * events) */
+	/* fault, counter and prefetch migrations to this GPU (processor 1 on
+	 * one GPU): the driver's thrashing detection listens (evictions are
+	 * not its events) */
 	if (uvm_events_wanted(&u->events, UVM_EVENT_MIGRATE)) {
 		struct uvm_event ev = {.type = UVM_EVENT_MIGRATE, .block = b, .t = start,
-				       .migrate = {.pages = mv, .dst = 1, .cause = u->fault_cause}};
+				       .migrate = {.pages = mv, .dst = u->proc, .cause = u->fault_cause}};
 		if (uvm_events_deliver(&u->events, &ev))
 			u->oom = true;
 	}

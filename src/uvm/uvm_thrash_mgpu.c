@@ -1,8 +1,23 @@
-/* The fault path's two questions to the system's thrashing detection
- * (several GPUs, uvm.thrashing = on; uvm/thrashing_shared.h), asked by
- * uvm_fault.c; uvm.h holds the contract. */
+/* A GPU's driver and the system's thrashing detection (several GPUs,
+ * uvm.thrashing = on; uvm/thrashing_shared.h): its MIGRATE events, and
+ * the fault path's two questions (uvm_fault.c); uvm.h holds the
+ * contract. */
 #include "uvm/thrashing_shared.h"
+#include "uvm/uvm_events.h"
 #include "uvm/uvm_impl.h"
+
+int uvm_thrash_mgpu_on_event(void *ctx, const struct uvm_event *ev)
+{
+	struct uvm *u = ctx;
+	struct uvm_shared *sh = u->shared;
+	/* a read-duplicated range is not tracked (uvm_perf_thrashing.c
+	 * thrashing_event_cb resets it) */
+	if (sh->n_read_mostly && uvm_shared_is_read_mostly(sh, ev->block->base))
+		return 0;
+	uvm_xthrash_event(sh->thrash, ev->block->base, ev->migrate.pages, ev->migrate.dst,
+			  ev->t / u->clock_hz, u->st);
+	return sh->thrash->oom ? -1 : 0;
+}
 
 /* requester's hint for page p of b at t (cycles): the processor the page
  * would come from is its closest resident (uvm_shared_source) */
