@@ -139,11 +139,12 @@ static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
 			return -1;
 		if (system_track_managed(sys, &op->alloc))
 			return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
-		if (sys->uvm.thrash_on || sys->uvm.advise_on)
+		/* thrashing detection is one for the system (uvm/thrashing_shared.h) */
+		if (sys->uvm.advise_on)
 			return gpuvm_fail(err, op->alloc.name, 0, NULL,
-					  "managed memory on a system of several GPUs under thrashing "
-					  "detection or the preset's cudaMemAdvise hints (uvm.thrashing, "
-					  "uvm.preferred_location, uvm.accessed_by of the %s preset): "
+					  "managed memory on a system of several GPUs under the "
+					  "preset's cudaMemAdvise hints (uvm.preferred_location, "
+					  "uvm.accessed_by of the %s preset): "
 					  "not modelled across GPUs yet (issue 78); advise in the "
 					  "program instead (simt_mem_advise)", mm->devs[d].cfg->name);
 	}

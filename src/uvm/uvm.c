@@ -48,6 +48,7 @@
  *       fully resident (uvm_group_notok's rule).
  */
 #include "uvm/remote_tlb.h"
+#include "uvm/thrashing_shared.h"
 #include "uvm/uvm_impl.h"
 #include "gpuvm/link_rate.h"
 
@@ -154,6 +155,29 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 		    uvm_events_subscribe(&u->events, UVM_EVENT_BIT(UVM_EVENT_MIGRATE), uvm_thrash_on_event,
 					 &u->thrash))
 			return -1;
+	}
+	if (u->shared && cfg->uvm_thrashing) {
+		/* several GPUs: one detection for all (thrashing_shared.h),
+		 * with the first driver's tunables (the driver's are module
+		 * parameters, one set per machine); a pinned page is mapped
+		 * where it is, the peer-mapping path */
+		if (!u->shared->thrash) {
+			double tp[GPUVM_MODULE_PARAMS_EACH];
+			gpuvm_module_params(cfg, &gpuvm_module_thrashing_driver, tp);
+			u->shared->thrash = malloc(sizeof *u->shared->thrash);
+			if (!u->shared->thrash)
+				return -1;
+			if (uvm_xthrash_init(u->shared->thrash, u->shared, tp)) {
+				free(u->shared->thrash);
+				u->shared->thrash = NULL;
+				return -1;
+			}
+		}
+		/* each driver's migrations are its events */
+		if (uvm_events_subscribe(&u->events, UVM_EVENT_BIT(UVM_EVENT_MIGRATE),
+					 uvm_thrash_mgpu_on_event, u))
+			return -1;
+		u->peer_map_on = true;
 	}
 	if (u->evict->create && u->evict->create(&u->evict_state))
 		return -1;

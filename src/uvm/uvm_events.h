@@ -30,10 +30,12 @@
  *                 `pages` of `block` left device memory, already cleared
  *                 from block->resident; t = when the write-back began.
  *  MIGRATE        uvm_migrate_pages(): `pages` of `block` (the fault's page and what
- *                 the prefetcher added) moved host -> GPU (`dst` 1) and are
- *                 marked resident; t = when the transfers began; `cause`
- *                 the mode of the fault as in FAULT. The driver's thrashing
- *                 detection (thrashing.c) is a subscriber.
+ *                 the prefetcher added) moved to this GPU (`dst` its
+ *                 processor id: 1 on one GPU; from the host or another
+ *                 GPU) and are marked resident; t = when the transfers
+ *                 began; `cause` the mode of the fault as in FAULT. The
+ *                 driver's thrashing detection (thrashing.c; on several
+ *                 GPUs also uvm_thrash_mgpu.c) is a subscriber.
  *  THRASHING      uvm_migrate_pages(), before MIGRATE: the faulted `page` of `block`
  *                 had been evicted and is back (UVMSmart's thrashed page,
  *                 stats uvm.thrashed_pages). */

@@ -157,6 +157,16 @@ static void access_counter_event(struct uvm *u, struct uvm_block *b, uint32_t p,
  * threshold), or only map it remotely (preferred location host). */
 enum fault_mode { FAULT_MIGRATES, FAULT_BY_COUNTER, FAULT_MAPS_REMOTELY };
 
+/* Several GPUs: where page p of b is for this GPU (uvm_shared_source:
+ * another GPU, or the host, UVM_PROC_CPU); on one GPU the host. */
+static inline uint32_t page_source(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	if (__builtin_expect(!u->shared, 1))
+		return UVM_PROC_CPU;
+	const struct uvm_shared_blk *s = uvm_shared_block(u->shared, b->base);
+	return s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
+}
+
 /* A far fault on page p of b by SM sm at t: the batch, the handler and
  * the migration (or remote mapping); returns when p has arrived (or is
  * mapped). */
@@ -193,6 +203,8 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		double until;
 		if (uvm_thrash_hint(&u->thrash, b, p, tf, &until) == UVM_THRASH_THROTTLE)
 			tf = until;
+		if (u->shared && u->shared->thrash && mode != FAULT_MAPS_REMOTELY)
+			tf = uvm_thrash_nap(u, b, p, tf);
 	}
 	double latency = service_latency(u);
 	double start = batch_take(&u->faults, tf, latency, u->polled, u->batch_max, &st->fault_batches);
@@ -366,16 +378,6 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 	return (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) < read_threshold(u, b, ch);
 }
 
-/* Several GPUs: where page p of b is for this GPU (uvm_shared_source:
- * another GPU, or the host, UVM_PROC_CPU); on one GPU the host. */
-static inline uint32_t page_source(const struct uvm *u, const struct uvm_block *b, uint32_t p)
-{
-	if (__builtin_expect(!u->shared, 1))
-		return UVM_PROC_CPU;
-	const struct uvm_shared_blk *s = uvm_shared_block(u->shared, b->base);
-	return s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
-}
-
 /* Several GPUs, cudaMemAdviseSetPreferredLocation: whether non-resident
  * page p of b has a preferred location *loc other than this GPU whose
  * memory this GPU maps (the CPU's always; another GPU's over a GPU-GPU
@@ -419,10 +421,14 @@ static bool preferred_elsewhere(const struct uvm *u, const struct uvm_block *b, 
  *  - a preferred location elsewhere (preferred_elsewhere): mapped where
  *    it is after the mapping fault of translate_page
  *    (preferred_map_fault). */
-static bool in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted,
+static bool in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted, double t,
 		     uint32_t *src)
 {
 	uint32_t loc;
+	if (uvm_thrash_pin_elsewhere(u, b, p, t, &loc)) {
+		*src = page_source(u, b, p); /* mapped (preferred_mapping) where it is pinned */
+		return true;
+	}
 	bool pref = preferred_elsewhere(u, b, p, &loc);
 	if (uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc)) {
 		uint32_t ch = p / UVM_CHUNK_PAGES;
@@ -441,7 +447,7 @@ static bool in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool 
 static bool maps_remotely(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
 	uint32_t src;
-	if (u->peer_map_on && in_place(u, b, p, false, &src))
+	if (u->peer_map_on && in_place(u, b, p, false, t, &src))
 		return true; /* accessed-by, preferred location: mapped where it is */
 	if (system_untouched(u, b, p))
 		return false; /* no copy anywhere: the GPU's touch places it */
@@ -515,6 +521,8 @@ static double preferred_mapping(struct uvm *u, uint32_t sm, struct uvm_block *b,
 				double t)
 {
 	uint32_t loc;
+	if (uvm_thrash_pin_elsewhere(u, b, p, t, &loc))
+		return preferred_map_fault(u, sm, b, p, loc, t);
 	if (!preferred_elsewhere(u, b, p, &loc) ||
 	    uvm_shared_is_accessed_by(u->shared, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), u->proc))
 		return t;
@@ -722,7 +730,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			return t;
 	} else if (!mask_test(b->resident, p)) {
 		uint32_t src = UVM_PROC_CPU;
-		if (u->peer_map_on && in_place(u, b, p, true, &src)) {
+		if (u->peer_map_on && in_place(u, b, p, true, t, &src)) {
 			/* accessed-by, preferred location: read or written where
 			 * it is, on the host link or, held by another GPU, over
 			 * the peer route */

@@ -87,6 +87,26 @@ uint32_t uvm_alloc_advise(const struct uvm *u, const struct uvm_block *b, uint32
  * whether the host touched it first (*host). */
 bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host);
 
+/* ---- uvm_thrash_mgpu.c (several GPUs, uvm.thrashing = on) ---- */
+
+/* The subscription of GPU u's driver (ctx) to its MIGRATE events (fault,
+ * counter and prefetch migrations to it, uvm_events.h): each is an
+ * event of the system's detection (uvm_xthrash_event); -1 out of memory. */
+struct uvm_event;
+int uvm_thrash_mgpu_on_event(void *ctx, const struct uvm_event *ev);
+
+/* This GPU's far fault on page p of b at t waits out the nap when the
+ * system's thrashing detection throttles it (uvm_perf_thrashing.c
+ * UVM_PERF_THRASHING_HINT_TYPE_THROTTLE): its start. */
+double uvm_thrash_nap(struct uvm *u, const struct uvm_block *b, uint32_t p, double t);
+/* Whether the detection pins page p of b, not resident here, at *loc,
+ * another processor whose memory this GPU maps: the driver then maps it
+ * here remotely instead of migrating it (uvm_perf_thrashing.c
+ * thrashing_pin_page: "All thrashing processors will be mapped remotely
+ * on this location"). A pin here lets the fault migrate it. */
+bool uvm_thrash_pin_elsewhere(struct uvm *u, const struct uvm_block *b, uint32_t p, double t,
+			      uint32_t *loc);
+
 /* ---- uvm_migrate.c ---- */
 
 /* Moves page p of b and what the prefetcher adds, starting once the batch

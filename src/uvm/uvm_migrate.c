@@ -152,12 +152,12 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	st->prefetched_pages += k - 1;
 	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
 		u->oom = true;
-	/* fault, counter and prefetch migrations to the GPU (processor 1):
-	 * the driver's thrashing detection listens (evictions are not its
-	 * events) */
+	/* fault, counter and prefetch migrations to this GPU (processor 1 on
+	 * one GPU): the driver's thrashing detection listens (evictions are
+	 * not its events) */
 	if (uvm_events_wanted(&u->events, UVM_EVENT_MIGRATE)) {
 		struct uvm_event ev = {.type = UVM_EVENT_MIGRATE, .block = b, .t = start,
-				       .migrate = {.pages = mv, .dst = 1, .cause = u->fault_cause}};
+				       .migrate = {.pages = mv, .dst = u->proc, .cause = u->fault_cause}};
 		if (uvm_events_deliver(&u->events, &ev))
 			u->oom = true;
 	}

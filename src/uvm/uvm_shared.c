@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uvm/thrashing_shared.h"
+
 int uvm_shared_init(struct uvm_shared *sh, uint32_t n_gpus)
 {
 	memset(sh, 0, sizeof *sh);
@@ -20,6 +22,10 @@ void uvm_shared_free(struct uvm_shared *sh)
 		free(s);
 	}
 	uvm_map_free(&sh->blocks);
+	if (sh->thrash) {
+		uvm_xthrash_free(sh->thrash);
+		free(sh->thrash);
+	}
 	free(sh->read_mostly);
 	free(sh->accessed_by);
 	free(sh->preferred);

@@ -39,7 +39,8 @@
  *    then rather than at the taking is exact only because kernels that
  *    may share managed pages do not overlap in time (multi_gpu.c
  *    serialises them; docs/systems.md "Managed memory on several GPUs").
- *  - May call: libc, the block map (uvm_map.h). */
+ *  - May call: libc, the block map (uvm_map.h), thrashing_shared.h (to
+ *    free the system's thrashing detection). */
 #ifndef GPUVM_UVM_SHARED_H
 #define GPUVM_UVM_SHARED_H
 
@@ -92,6 +93,9 @@ struct uvm_shared {
 	uint64_t duplicated_pages;           /* read duplicates made (read-mostly) */
 	uint64_t collapsed_pages;            /* duplicated pages a write collapsed */
 	uint64_t peer_remote_bytes;          /* read or written over the peer route in place */
+	/* thrashing detection across the GPUs (uvm.thrashing = on; made by
+	 * the first GPU's driver, freed here); NULL: off */
+	struct uvm_xthrash *thrash;
 	bool oom;
 };
 

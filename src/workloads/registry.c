@@ -9,6 +9,7 @@ extern const struct gpuvm_workload_def gpuvm_workload_stream_triad_simt;
 extern const struct gpuvm_workload_def gpuvm_workload_cpu_gpu_phases;
 extern const struct gpuvm_workload_def gpuvm_workload_triad_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu;
+extern const struct gpuvm_workload_def gpuvm_workload_pingpong_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_jacobi_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_pagerank_mgpu;
 extern const struct gpuvm_workload_def gpuvm_workload_allgather_mgpu;
@@ -70,6 +71,7 @@ const struct gpuvm_workload_def *const gpuvm_workloads[] = {
 	&gpuvm_workload_cpu_gpu_phases,
 	&gpuvm_workload_triad_mgpu,
 	&gpuvm_workload_shared_read_mgpu,
+	&gpuvm_workload_pingpong_mgpu,
 	&gpuvm_workload_jacobi_mgpu,
 	&gpuvm_workload_allgather_mgpu,
 	&gpuvm_workload_pagerank_mgpu,

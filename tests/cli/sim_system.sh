@@ -268,6 +268,22 @@ cmp -s <(grep -o 'checksum=[0-9.e+]*' sr2-fault.json) <(grep -o 'checksum=[0-9.e
 	fail "shared-read-mgpu: fault and preferred checksums differ"
 echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch; read-mostly copies once; preferred location maps"
 
+# thrashing detection across the GPUs: the pages two GPUs take turns
+# writing are pinned after 4 migrations GPU to GPU (of 15 without it)
+for th in off on; do
+	"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload pingpong-mgpu:elems=65536,verify=1 \
+		--set uvm.thrashing=$th --json "pp-$th.json" --quiet 2>err.txt ||
+		fail "pingpong-mgpu thrashing $th: exit $? ($(cat err.txt))"
+	grep -q '"result":.*verify=pass' "pp-$th.json" || fail "pingpong-mgpu thrashing $th: not verified"
+done
+[ "$(num pp-off.json uvm_peer_pages)" = 960 ] ||
+	fail "pingpong off: $(num pp-off.json uvm_peer_pages) pages GPU to GPU, not 960"
+[ "$(num pp-on.json uvm_peer_pages)" = 256 ] ||
+	fail "pingpong on: $(num pp-on.json uvm_peer_pages) pages GPU to GPU, not 256"
+[ "$(num pp-on.json gpu/1/uvm/thrash_pins)" = 64 ] ||
+	fail "pingpong on: GPU 1 pinned $(num pp-on.json gpu/1/uvm/thrash_pins) pages, not 64"
+echo "ok - thrashing detection across two GPUs pins the ping-ponged pages"
+
 # 6. bad input
 expect2() { # WHAT PATTERN ARGS...
 	local what=$1 pat=$2
