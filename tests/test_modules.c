@@ -225,13 +225,16 @@ static void test_compat_keys(void **state)
 	assert_int_equal(gpuvm_config_load(cfg, "gem5gpu-neidty", &err), 0);
 	const struct gpuvm_module *nd = gpuvm_module_find(GPUVM_MODULE_PEER, "neidty");
 	const struct gpuvm_module *vk = gpuvm_module_find(GPUVM_MODULE_PEER, "valkyrie");
-	assert_true(nd && nd->n_params == 6 && vk && vk->n_params == 7);
+	assert_true(nd && nd->n_params == 6 && vk && vk->n_params == 8);
 	double v[GPUVM_MODULE_PARAMS_EACH];
 	gpuvm_module_params(cfg, nd, v);
 	assert_true(v[1] == 18 && v[3] == 0); /* tag_bits, update = default */
 	char key[96];
 	gpuvm_module_param_key(nd, 3, key, sizeof key);
 	assert_string_equal(key, "neidty.update");
+	/* a parameter newer than the registry has the registry's key */
+	gpuvm_module_param_key(vk, 7, key, sizeof key);
+	assert_string_equal(key, "tlb.peer.valkyrie.probe_queue");
 	/* a choice by name, read back as its index */
 	assert_int_equal(gpuvm_config_set(cfg, "neidty.update=twice", "--set", &err), 0);
 	assert_int_equal(gpuvm_config_set(cfg, "valkyrie.ring_size=8", "--set", &err), 0);

@@ -273,7 +273,9 @@ static void test_directory_eviction(void **state)
 static void test_valkyrie_probe_order(void **state)
 {
 	(void)state;
-	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
+	/* the ring's timing alone: many probes at one t, no queueing */
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+			      "tlb.peer.valkyrie.probe_queue=0", NULL};
 	struct rig *r = rig_new(sets);
 	double t = 10000;
 	/* page 1 in TLB 3 (clockwise 3) and 14 (counter-clockwise 2) */
@@ -312,6 +314,35 @@ static void test_valkyrie_probe_order(void **state)
 	assert_int_equal(r->st.tlb[0].ring_misses, 1);
 	assert_int_equal(r->st.tlb[0].remote_hits, 5);
 	rig_free(r);
+}
+
+/* The probe queue (Baruah et al. PACT'20 3.2, "Request Arbitration"), 2
+ * entries here: TLB 1 holds pages 100-102 and TLB 0 misses on all three
+ * at one t. The first probe is looked up at TLB 1 on arrival (t+2, home
+ * t+3); the second waits a cycle behind it (home t+4); the third finds
+ * two waiting, is passed on unlooked and misses the whole ring, so the
+ * NACK sends it to the L2 TLB and it walks. Without the queue all three
+ * are home at t+3. */
+static void test_valkyrie_probe_queue(void **state)
+{
+	(void)state;
+	for (int q = 0; q < 2; q++) {
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+				      q ? "tlb.peer.valkyrie.probe_queue=2" : "tlb.peer.valkyrie.probe_queue=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		double t = 10000;
+		for (uint64_t p = 100; p <= 102; p++)
+			xlat_peer_install(&r->x, 0, 1, p, 0);
+		uint64_t walks = r->x.walks;
+		assert_true(tr(r, 0, 100, t) == t + 3);
+		assert_true(tr(r, 0, 101, t) == (q ? t + 4 : t + 3));
+		assert_true(tr(r, 0, 102, t) == (q ? t + 1 + 8 + 10 + 150 : t + 3));
+		assert_int_equal(r->x.walks - walks, q ? 1 : 0);
+		assert_int_equal(r->st.tlb[0].ring_misses, q ? 1 : 0);
+		assert_int_equal(r->st.tlb[0].remote_hits, q ? 2 : 3);
+		rig_free(r);
+	}
 }
 
 /* The LDT (probing off): TLBs 3 and 7 use page 1; when the 2-entry L2 TLB
@@ -569,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_twice_row_counts_neighbour_hits_only),
 		cmocka_unit_test(test_directory_eviction),
 		cmocka_unit_test(test_valkyrie_probe_order),
+		cmocka_unit_test(test_valkyrie_probe_queue),
 		cmocka_unit_test(test_valkyrie_ldt),
 		cmocka_unit_test(test_sharing_analysis),
 		cmocka_unit_test(test_in_flight_lookup),

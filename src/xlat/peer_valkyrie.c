@@ -18,10 +18,19 @@
  * nothing is squashed. A holder only the primary reaches (h > the
  * secondary's TTL) answers after that NACK: the L2 TLB has the request as
  * well (it looks up, and walks on a miss), and the first answer home is
- * used. A ring hit is kept locally. Not modelled: the ring's contention
- * (a 16-entry queue per TLB, round-robin with local lookups, 3.2) and the
- * switch that probes only while the L2 TLB's running mean latency is
- * above 150 cycles (3.2).
+ * used. A ring hit is kept locally.
+ *
+ * Contention (3.2, "Request Arbitration"): probes arriving at a TLB wait in
+ * its probe queue (tlb.peer.valkyrie.probe_queue entries, 16 in the
+ * paper), served one per cycle; "if the queue is full, and a request
+ * arrives, it is simply ignored and passed on to the next L1-TLB in the
+ * ring" - the probe moves on without looking that TLB up. The paper
+ * arbitrates round-robin between the queue and the local CU's requests;
+ * gpuvm does not model the local side's share, so one probe per cycle is
+ * the most the ring gets (the contention's lower bound). probe_queue = 0:
+ * no contention (every probe looks up at arrival), the model before.
+ * Not modelled: the switch that probes only while the L2 TLB's running
+ * mean latency is above 150 cycles (3.2).
  *
  * Locality Detection Table (LDT). Each entry holds a page and a bitmap of
  * the instances that looked it up (hit or miss); valkyrie.ldt_entries
@@ -38,12 +47,22 @@
 #include "gpuvm/module.h"
 #include "xlat/xlat.h"
 
+/* Each TLB's probe service, one probe per cycle, as a calendar of the
+ * next CAL cycles (a probe is served at most 15 hops x (queue + 1) cycles
+ * after its miss, far inside it): calls come roughly but not exactly in
+ * time order, and a probe's later hops book cycles ahead of an earlier
+ * probe that arrives after it, so a "next free cycle" per TLB would make
+ * the earlier one wait behind the later. */
+enum { CAL = 4096 };
+
 struct valkyrie {
 	struct xlat *x;
 	uint32_t l;
 	struct xlat_level *xl;
 	uint32_t n, ring, ttl_cw, ttl_ccw;
 	double hop;
+	uint32_t queue;         /* probe queue entries per TLB; 0: no contention */
+	uint64_t *booked;       /* [n][CAL]: cycle c + 1 when TLB i serves a probe in cycle c */
 	bool probing, ldt;
 	bool filled_only;       /* tlb.l1_in_flight = miss: see holds() */
 	bool touch;             /* tlb.peer_read_lru = touch: a ring hit is the holder's MRU */
@@ -62,7 +81,7 @@ static uint32_t ldt_slot(const struct valkyrie *v, uint64_t tag)
 
 /* The scheme's parameters; their config keys are the valkyrie.* keys
  * they had before the registry (gpuvm/module.h compat_key). */
-enum { P_PROBING, P_LDT, P_HOP, P_RING, P_TTL_CW, P_TTL_CCW, P_LDT_ENTRIES, N_PARAMS };
+enum { P_PROBING, P_LDT, P_HOP, P_RING, P_TTL_CW, P_TTL_CCW, P_LDT_ENTRIES, P_QUEUE, N_PARAMS };
 static const char *const off_on[] = {"off", "on"};
 static const struct gpuvm_module_param params[N_PARAMS] = {
 	[P_PROBING] = {"probing", 1, 0, 1, true, "choice",
@@ -103,6 +122,14 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 			   "Locality Detection Table entries, direct-mapped by hashed tag "
 			   "(assumed: the gem5gpu-neidty L2 TLB's 512)",
 			   .compat_key = "valkyrie.ldt_entries"},
+	/* Baruah et al. PACT'20 3.2, "Request Arbitration": "Requests from
+	 * neighboring L1-TLBs queue up in a buffer that can hold a maximum of
+	 * 16 entries in our implementation. If the queue is full, and a
+	 * request arrives, it is simply ignored and passed on to the next
+	 * L1-TLB in the ring." */
+	[P_QUEUE] = {"probe_queue", 16, 0, 1 << 20, true, "entries",
+		     "probes a TLB queues, served one per cycle; a probe finding it full passes "
+		     "on unlooked (Baruah et al. PACT'20 3.2: 16; 0: no contention)"},
 };
 
 extern const struct gpuvm_module gpuvm_module_peer_valkyrie;
@@ -125,6 +152,7 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->ttl_ccw = (uint32_t)p[P_TTL_CCW];
 	v->hop = p[P_HOP];
 	v->probing = p[P_PROBING] != 0;
+	v->queue = (uint32_t)p[P_QUEUE];
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->touch = cfg->tlb_peer_read_touch;
 	v->ldt = p[P_LDT] != 0 && l + 1 < x->levels;
@@ -145,12 +173,24 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 			return NULL;
 		}
 	}
+	if (v->queue) {
+		v->booked = calloc((size_t)v->n * CAL, sizeof *v->booked);
+		if (!v->booked) {
+			free(v->ldt_key);
+			free(v->ldt_users);
+			free(v->push_tag);
+			free(v->push_users);
+			free(v);
+			return NULL;
+		}
+	}
 	return v;
 }
 
 static void valkyrie_destroy(void *st)
 {
 	struct valkyrie *v = st;
+	free(v->booked);
 	free(v->ldt_key);
 	free(v->ldt_users);
 	free(v->push_tag);
@@ -181,6 +221,84 @@ static uint32_t nack_hops(uint32_t ttl, uint32_t size)
 	return ttl >= size - 1 ? size : 2 * ttl;
 }
 
+/* One probe's trip through the queues (Baruah et al. PACT'20 3.2,
+ * "Request Arbitration"): clockwise when cw, ttl hops from pos, leaving at
+ * looked. At each TLB it is looked up in the first free service cycle from
+ * its arrival; when the probe_queue cycles from its arrival are all taken
+ * (that many probes wait there), it is passed on without a lookup. Returns
+ * the hop of the first holder it looked up (0: none), with *at the
+ * lookup's time and *id the holder's entry; *end is when its last hop's
+ * TLB was left behind (the NACK turns there). */
+static uint32_t probe_trip(struct valkyrie *v, uint32_t base, uint32_t size, uint32_t pos, bool cw,
+			   uint32_t ttl, uint64_t tag, double looked, double *at, uint32_t *id, double *end)
+{
+	double now = looked;
+	for (uint32_t h = 1; h <= ttl; h++) {
+		now += v->hop;
+		uint32_t j = base + (cw ? pos + h : pos + size - h) % size;
+		uint64_t *cal = &v->booked[(size_t)j * CAL];
+		uint64_t c = (uint64_t)now, last = c + v->queue;
+		while (c < last && cal[c % CAL] == c + 1)
+			c++;
+		if (c == last)
+			continue; /* queue full: ignored, passed on */
+		cal[c % CAL] = c + 1;
+		if ((double)c > now)
+			now = (double)c;
+		if (holds(v, j, tag, now, id)) {
+			*at = now;
+			*end = now;
+			return h;
+		}
+	}
+	*end = now;
+	return 0;
+}
+
+/* valkyrie_probe with contention: both probes travel (each until its
+ * first holder or its TTL), the answer home first is used (clockwise on a
+ * tie, as without contention, where home first is nearest), and the
+ * secondary's NACK comes home from where its trip ended. */
+static bool probe_queued(struct valkyrie *v, uint32_t base, uint32_t size, uint32_t pos, uint32_t cw,
+			 uint32_t ccw, uint32_t sec, uint32_t sec_hops, uint64_t tag, double looked,
+			 double *done, bool *fill, double *next, bool *also_below)
+{
+	struct gpuvm_tlb_level_stats *s = v->xl->stats;
+	/* the secondary is the shorter-lived probe; counter-clockwise at equal TTLs */
+	bool sec_cw = cw && ccw ? cw < ccw : ccw == 0;
+	double at_cw = 0, at_ccw = 0, end_cw = looked, end_ccw = looked;
+	uint32_t id_cw = TLB_NIL, id_ccw = TLB_NIL;
+	uint32_t h_cw = cw ? probe_trip(v, base, size, pos, true, cw, tag, looked, &at_cw, &id_cw, &end_cw) : 0;
+	uint32_t h_ccw =
+		ccw ? probe_trip(v, base, size, pos, false, ccw, tag, looked, &at_ccw, &id_ccw, &end_ccw) : 0;
+	double nack_at = (sec_cw ? end_cw : end_ccw) + (sec_hops - sec) * v->hop;
+	double home_cw = at_cw + h_cw * v->hop, home_ccw = at_ccw + h_ccw * v->hop;
+	if (!h_cw && !h_ccw) {
+		s->ring_hops += sec_hops + (cw + ccw - sec);
+		s->ring_misses++;
+		*next = nack_at;
+		return false;
+	}
+	bool use_cw = h_cw && (!h_ccw || home_cw <= home_ccw);
+	uint32_t h = use_cw ? h_cw : h_ccw, id = use_cw ? id_cw : id_ccw;
+	uint32_t who = base + (use_cw ? pos + h : pos + size - h) % size;
+	double back = use_cw ? home_cw : home_ccw;
+	double ready = v->xl->inst[who].tlb.ready[id];
+	*done = ready > back ? ready : back;
+	if (back > nack_at) {
+		*also_below = true;
+		*next = nack_at;
+		s->ring_hops += sec_hops;
+	}
+	s->ring_hops += 2 * h;
+	if (v->touch) {
+		bool hit; /* a hit: only the holder's LRU order changes */
+		tlb_access(&v->xl->inst[who].tlb, tag, &hit);
+	}
+	*fill = true;
+	return true;
+}
+
 /* Baruah et al. PACT'20 3.2: the secondary request (the shorter TTL, 4)
  * returns a NACK from the end of its reach and that NACK forwards the
  * translation request to the L2 TLB; the primary (TTL 15), finding
@@ -208,6 +326,9 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 	 * the other has TTL 0) */
 	uint32_t sec = cw && ccw ? (cw < ccw ? cw : ccw) : cw + ccw;
 	uint32_t sec_hops = nack_hops(sec, size);
+	if (v->queue)
+		return probe_queued(v, base, size, pos, cw, ccw, sec, sec_hops, tag, looked, done, fill,
+				    next, also_below);
 	double nack_at = looked + sec_hops * v->hop;
 	uint32_t reach = cw > ccw ? cw : ccw;
 	for (uint32_t h = 1; h <= reach; h++) {
