@@ -50,6 +50,13 @@ BEGIN {
 		if (name in prev) n_prev++
 	}
 	prior = left > 0 ? left / 10 : 1
+	t0 = now()
+}
+# the time of day in seconds, in any POSIX awk (mawk has no systime()):
+# srand() seeds from the clock and the next call returns that seed
+function now() {
+	srand()
+	return srand()
 }
 !started {
 	started = 1
@@ -84,7 +91,9 @@ BEGIN {
 	if (speed > 3) speed = 3
 	if (speed < 1 / 3) speed = 1 / 3
 	if (left > 0)
-		printf "        (this pass: about %s left)\n", fmt(left * speed / jobs)
+		printf "        (this pass: %s so far, about %s left)\n", fmt(now() - t0), fmt(left * speed / jobs)
+	else
+		printf "        (this pass: %s so far)\n", fmt(now() - t0)
 	fflush()
 	next
 }

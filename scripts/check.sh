@@ -15,7 +15,13 @@
 #                       long (cli_readme_examples: minutes under ASan, and
 #                       each command it runs is run under ASan by the cli
 #                       test of that command; tests/CMakeLists.txt names
-#                       the long tests). cli scripts with a long end-to-end job run a
+#                       the long tests) and sim (cli tests that spend their
+#                       time in simulations, each of whose other paths a
+#                       shorter test runs under ASan; docs/testing.md names
+#                       them; GPUVM_TESTS_SIM in tests/CMakeLists.txt).
+#                       So: the unit tests, the fuzz replays and the cli
+#                       tests of the CLI's input and output, the
+#                       memory-unsafe territory. cli scripts with a long end-to-end job run a
 #                       smaller case here (GPUVM_TEST_SANITIZED=1: validate,
 #                       calibrate, threads, trace_threads): the code paths,
 #                       not the sizes. It builds only what those tests run
@@ -44,7 +50,7 @@
 #                    ctest starts the costliest tests first (their COST,
 #                    from tests/CMakeLists.txt's table), so that no long
 #                    test starts last and holds a pass alone.
-#                    Each pass prints its time left after each test
+#                    Each pass prints its tests' time so far and time left after each test
 #                    (scripts/check-eta.awk: the tests' times in the last
 #                    run of that build directory, else tests/CMakeLists.txt's
 #                    table).
@@ -190,8 +196,8 @@ tsan_regex() {
 	for t in $TSAN_CLI; do re="$re|cli_$t"; done
 	echo "^(${re#|})\$"
 }
-# Pass 1's selection: all but the labels fidelity and long (the header says why)
-ASAN_SELECT="-LE ^(fidelity|long)$"
+# Pass 1's selection: all but the labels fidelity, long and sim (the header says why)
+ASAN_SELECT="-LE ^(fidelity|long|sim)$"
 tsan_pass() {
 	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"
 	local re
