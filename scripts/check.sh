@@ -179,6 +179,9 @@ run_pass() {
 		SUMMARY+=("$title: ok: $passed passed, 0 failed of $total, $(fmt_time $((SECONDS - start))) ($cpu)")
 	fi
 	CPU_TOTAL=$((CPU_TOTAL + cpu_build + cpu_tests))
+	# the pass's line of the summary now, as it ends: a run stopped
+	# before the last pass still tells each finished pass's times
+	echo "==== ${SUMMARY[${#SUMMARY[@]} - 1]}; all passes so far $(fmt_time "$SECONDS")"
 }
 
 san_cc= san_name=gcc
