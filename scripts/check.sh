@@ -52,7 +52,8 @@
 #                    test starts last and holds a pass alone.
 #                    Each pass prints its tests' time so far and time left after each test
 #                    (scripts/check-eta.awk: the tests' times in the last
-#                    run of that build directory, else tests/CMakeLists.txt's
+#                    run of that build directory, else in the committed
+#                    record scripts/check-costs.tsv, else tests/CMakeLists.txt's
 #                    table).
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
@@ -156,6 +157,7 @@ run_pass() {
 	(cd "$dir" && $prefix ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 |
 		tee "$dir/check.log" |
 		"${ETA_AWK[@]}" -v jobs="$CTEST_JOBS" -v factor="${ETA_FACTOR:-1}" -v costdata="$costs" \
+			-v pass_costs=scripts/check-costs.tsv -v pass_col="${ETA_COL:-2}" \
 			-v table_file=tests/CMakeLists.txt -v list="$list" -f scripts/check-eta.awk
 	status=${PIPESTATUS[0]}
 	# "97% tests passed, 1 tests failed out of 52"
@@ -226,7 +228,7 @@ tsan_pass() {
 			fi
 		fi
 	fi
-	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ETA_FACTOR=6 \
+	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ETA_FACTOR=6 ETA_COL=3 \
 		run_pass "$title" "$dir" "-DGPUVM_SANITIZE=OFF -DGPUVM_TSAN=ON $san_cc" "-R $re" \
 		"gpuvm $TSAN_UNIT" "$prefix"
 }
@@ -246,7 +248,7 @@ full | sanitize)
 	# leaks are errors; UBSan stops at the first report with a stack
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		ETA_FACTOR=3 run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
+		ETA_FACTOR=3 ETA_COL=1 run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
 		"-DGPUVM_SANITIZE=ON $san_cc" "$ASAN_SELECT" tested
 	[ "$MODE" = sanitize ] && MODE="sanitize only" || {
 		# again without sanitizers, every test at its full size: the SIMT

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make check's progress lines (scripts/check-eta.awk, issue 80): before a
 # pass's tests, the expected time from the build directory's last run
-# (ctest's CTestCostData.txt); after each test, the time the pass's tests
+# (ctest's CTestCostData.txt), else from the committed record of the same
+# pass (scripts/check-costs.tsv); after each test, the time the pass's tests
 # have taken so far and the time left: the expected seconds of the tests
 # not yet finished over the ctest jobs, scaled by how much slower than
 # expected the finished ones ran. Fed a made-up ctest output, no build.
@@ -42,6 +43,17 @@ last=$(sed -n 7p "$T/out")
 so_far=$(sed -nE 's/^ +\(this pass: ([0-9]+)s so far\)$/\1/p' <<<"$last")
 [ -n "$so_far" ] && [ "$so_far" -ge 2 ] && [ "$so_far" -le 60 ] ||
 	fail "after the last test, the time so far: '$last'"
+# a fresh clone (no record of the build directory's own): the pass's
+# column of the committed record (scripts/check-costs.tsv), the rest from
+# tests/CMakeLists.txt's table times the sanitizer's factor
+printf '# a comment\ntest\tasan\trelease\ttsan\neta_a\t40.0\t4.0\t-\neta_b\t-\t2.0\t-\n' >"$T/rec"
+printf 'eta_a\neta_b\ncli_help_claims\n' >"$T/list2"
+echo "1/3 Test  #1: eta_a ......   Passed   40.00 sec" |
+	"${AWK[@]}" -v jobs=2 -v factor=3 -v costdata= -v pass_costs="$T/rec" -v pass_col=1 \
+		-v table_file="$SRC/tests/CMakeLists.txt" -v list="$T/list2" -f "$SRC/scripts/check-eta.awk" >"$T/out2"
+# eta_a 40 s (asan column), eta_b not run there: 5 s; cli_help_claims 1 s x 3
+grep -q '^==== about 24s for 3 tests on 2 jobs (expected times: 0 from this build.s last run, 1 from scripts/check-costs.tsv, 2 from tests/CMakeLists.txt x 3)' "$T/out2" ||
+	fail "the committed record's column: $(head -1 "$T/out2")"
 # ctest's own lines pass through unchanged
 grep -qx "100% tests passed, 0 tests failed out of 3" "$T/out" || fail "ctest's summary line lost"
 
