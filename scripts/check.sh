@@ -57,6 +57,7 @@
 #                    table).
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
+#   check.sh release pass 2 alone.
 #   check.sh quick   the unit and cli labels in one Release build (build-check/;
 #                    only the targets those tests run).
 #   check.sh selections  print each pass's ctest selection (no build, no run;
@@ -237,6 +238,9 @@ case "$MODE" in
 tsan)
 	tsan_pass
 	;;
+release)
+	run_pass "pass 2/3, Release" build-check "-DGPUVM_SANITIZE=OFF" ""
+	;;
 selections)
 	# each pass's ctest selection, for tests/cli/check_passes.sh (every
 	# test in at least one pass, the TSan list naming tests that exist)
@@ -262,7 +266,7 @@ quick)
 	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$" tested
 	;;
 *)
-	echo "usage: check.sh full|sanitize|tsan|quick|selections" >&2
+	echo "usage: check.sh full|sanitize|release|tsan|quick|selections" >&2
 	exit 2
 	;;
 esac
