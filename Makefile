@@ -4,8 +4,9 @@
 #               optimization, 2-4 % faster, at the cost of a second build)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
 #   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
-#               run every test but the fidelity and long labels (smaller cases of
-#               the long cli scripts); then every test, whole, in a plain Release
+#               run the unit, fuzz-replay and input/output cli tests (every test
+#               but the fidelity, long and sim labels; smaller cases of the long
+#               cli scripts); then every test, whole, in a plain Release
 #               build (build-check/); then the tests that run threads under
 #               ThreadSanitizer (build-tsan/). Every pass runs and prints its time
 #               left; a summary reports each (scripts/check.sh, docs/testing.md)

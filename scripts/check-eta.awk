@@ -3,7 +3,9 @@
 # by the pass's time left.
 #
 # Each test's expected seconds: its time in the previous run of this build
-# directory (CTestCostData.txt, ctest's own record), else the committed
+# directory (CTestCostData.txt, ctest's own record), else its time in this
+# pass in the committed record of a make check (scripts/check-costs.tsv,
+# column PASS_COL: 1 asan, 2 release, 3 tsan), else the committed
 # table (GPUVM_TEST_SECONDS in tests/CMakeLists.txt: Release times at load
 # average 10-16) times FACTOR (the sanitizers' slowdown), else DEFAULT_S.
 # The time left: the expected seconds of the tests not yet finished, over
@@ -12,6 +14,7 @@
 #
 # usage: awk -v jobs=2 -v factor=3 -v costdata=FILE -v table_file=FILE
 #            -v list=FILE -f check-eta.awk
+#            [-v pass_costs=scripts/check-costs.tsv -v pass_col=1|2|3]
 #   costdata    <build>/Testing/Temporary/CTestCostData.txt ("" or absent: none)
 #   table_file  tests/CMakeLists.txt
 #   list        the names of the tests the run will run, one a line
@@ -41,20 +44,35 @@ BEGIN {
 				table[w[i]] = w[i + 1]
 		if (closing) in_table = 0
 	}
+	# the committed record of a make check (scripts/check-costs.tsv):
+	# "test asan release tsan", "-" where that pass did not run the test
+	while (pass_costs != "" && pass_col > 0 && (getline line < pass_costs) > 0) {
+		if (line ~ /^#/ || split(line, w, "\t") < 4) continue
+		if (w[pass_col + 1] ~ /^[0-9.]+$/) rec[w[1]] = w[pass_col + 1]
+	}
 	while ((getline name < list) > 0) {
 		if (name == "") continue
-		e = (name in prev) ? prev[name] : (name in table) ? table[name] * factor : default_s
+		e = (name in prev) ? prev[name] : (name in rec) ? rec[name] : \
+		    (name in table) ? table[name] * factor : default_s
 		expect[name] = e
 		left += e
 		n_tests++
 		if (name in prev) n_prev++
+		else if (name in rec) n_rec++
 	}
 	prior = left > 0 ? left / 10 : 1
+	t0 = now()
+}
+# the time of day in seconds, in any POSIX awk (mawk has no systime()):
+# srand() seeds from the clock and the next call returns that seed
+function now() {
+	srand()
+	return srand()
 }
 !started {
 	started = 1
-	printf "==== about %s for %d tests on %d jobs (expected times: %d from this build's last run, %d from tests/CMakeLists.txt%s)\n", \
-		fmt(left / jobs), n_tests, jobs, n_prev, n_tests - n_prev, \
+	printf "==== about %s for %d tests on %d jobs (expected times: %d from this build's last run, %d from scripts/check-costs.tsv, %d from tests/CMakeLists.txt%s)\n", \
+		fmt(left / jobs), n_tests, jobs, n_prev, n_rec, n_tests - n_prev - n_rec, \
 		factor != 1 ? sprintf(" x %s", factor) : ""
 	fflush()
 }
@@ -84,7 +102,9 @@ BEGIN {
 	if (speed > 3) speed = 3
 	if (speed < 1 / 3) speed = 1 / 3
 	if (left > 0)
-		printf "        (this pass: about %s left)\n", fmt(left * speed / jobs)
+		printf "        (this pass: %s so far, about %s left)\n", fmt(now() - t0), fmt(left * speed / jobs)
+	else
+		printf "        (this pass: %s so far)\n", fmt(now() - t0)
 	fflush()
 	next
 }

@@ -15,7 +15,13 @@
 #                       long (cli_readme_examples: minutes under ASan, and
 #                       each command it runs is run under ASan by the cli
 #                       test of that command; tests/CMakeLists.txt names
-#                       the long tests). cli scripts with a long end-to-end job run a
+#                       the long tests) and sim (cli tests that spend their
+#                       time in simulations, each of whose other paths a
+#                       shorter test runs under ASan; docs/testing.md names
+#                       them; GPUVM_TESTS_SIM in tests/CMakeLists.txt).
+#                       So: the unit tests, the fuzz replays and the cli
+#                       tests of the CLI's input and output, the
+#                       memory-unsafe territory. cli scripts with a long end-to-end job run a
 #                       smaller case here (GPUVM_TEST_SANITIZED=1: validate,
 #                       calibrate, threads, trace_threads): the code paths,
 #                       not the sizes. It builds only what those tests run
@@ -44,12 +50,14 @@
 #                    ctest starts the costliest tests first (their COST,
 #                    from tests/CMakeLists.txt's table), so that no long
 #                    test starts last and holds a pass alone.
-#                    Each pass prints its time left after each test
+#                    Each pass prints its tests' time so far and time left after each test
 #                    (scripts/check-eta.awk: the tests' times in the last
-#                    run of that build directory, else tests/CMakeLists.txt's
+#                    run of that build directory, else in the committed
+#                    record scripts/check-costs.tsv, else tests/CMakeLists.txt's
 #                    table).
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
+#   check.sh release pass 2 alone.
 #   check.sh quick   the unit and cli labels in one Release build (build-check/;
 #                    only the targets those tests run).
 #   check.sh selections  print each pass's ctest selection (no build, no run;
@@ -150,6 +158,7 @@ run_pass() {
 	(cd "$dir" && $prefix ctest --output-on-failure -j"$CTEST_JOBS" $ctest_args) 2>&1 |
 		tee "$dir/check.log" |
 		"${ETA_AWK[@]}" -v jobs="$CTEST_JOBS" -v factor="${ETA_FACTOR:-1}" -v costdata="$costs" \
+			-v pass_costs=scripts/check-costs.tsv -v pass_col="${ETA_COL:-2}" \
 			-v table_file=tests/CMakeLists.txt -v list="$list" -f scripts/check-eta.awk
 	status=${PIPESTATUS[0]}
 	# "97% tests passed, 1 tests failed out of 52"
@@ -173,6 +182,9 @@ run_pass() {
 		SUMMARY+=("$title: ok: $passed passed, 0 failed of $total, $(fmt_time $((SECONDS - start))) ($cpu)")
 	fi
 	CPU_TOTAL=$((CPU_TOTAL + cpu_build + cpu_tests))
+	# the pass's line of the summary now, as it ends: a run stopped
+	# before the last pass still tells each finished pass's times
+	echo "==== ${SUMMARY[${#SUMMARY[@]} - 1]}; all passes so far $(fmt_time "$SECONDS")"
 }
 
 san_cc= san_name=gcc
@@ -190,8 +202,8 @@ tsan_regex() {
 	for t in $TSAN_CLI; do re="$re|cli_$t"; done
 	echo "^(${re#|})\$"
 }
-# Pass 1's selection: all but the labels fidelity and long (the header says why)
-ASAN_SELECT="-LE ^(fidelity|long)$"
+# Pass 1's selection: all but the labels fidelity, long and sim (the header says why)
+ASAN_SELECT="-LE ^(fidelity|long|sim)$"
 tsan_pass() {
 	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"
 	local re
@@ -217,7 +229,7 @@ tsan_pass() {
 			fi
 		fi
 	fi
-	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ETA_FACTOR=6 \
+	TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} ETA_FACTOR=6 ETA_COL=3 \
 		run_pass "$title" "$dir" "-DGPUVM_SANITIZE=OFF -DGPUVM_TSAN=ON $san_cc" "-R $re" \
 		"gpuvm $TSAN_UNIT" "$prefix"
 }
@@ -225,6 +237,9 @@ tsan_pass() {
 case "$MODE" in
 tsan)
 	tsan_pass
+	;;
+release)
+	run_pass "pass 2/3, Release" build-check "-DGPUVM_SANITIZE=OFF" ""
 	;;
 selections)
 	# each pass's ctest selection, for tests/cli/check_passes.sh (every
@@ -237,7 +252,7 @@ full | sanitize)
 	# leaks are errors; UBSan stops at the first report with a stack
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		ETA_FACTOR=3 run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
+		ETA_FACTOR=3 ETA_COL=1 run_pass "pass 1/3, ASan + UBSan ($san_name)" build-asan \
 		"-DGPUVM_SANITIZE=ON $san_cc" "$ASAN_SELECT" tested
 	[ "$MODE" = sanitize ] && MODE="sanitize only" || {
 		# again without sanitizers, every test at its full size: the SIMT
@@ -251,7 +266,7 @@ quick)
 	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$" tested
 	;;
 *)
-	echo "usage: check.sh full|sanitize|tsan|quick|selections" >&2
+	echo "usage: check.sh full|sanitize|release|tsan|quick|selections" >&2
 	exit 2
 	;;
 esac
