@@ -129,7 +129,8 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 	 * L1-TLB in the ring." */
 	[P_QUEUE] = {"probe_queue", 16, 0, 1 << 20, true, "entries",
 		     "probes a TLB queues, served one per cycle; a probe finding it full passes "
-		     "on unlooked (Baruah et al. PACT'20 3.2: 16; 0: no contention)"},
+		     "on unlooked (Baruah et al. PACT'20 3.2: 16; 0: no contention)",
+		     .values = NULL},
 };
 
 extern const struct gpuvm_module gpuvm_module_peer_valkyrie;
