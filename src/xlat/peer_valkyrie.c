@@ -256,6 +256,31 @@ static uint32_t probe_trip(struct valkyrie *v, uint32_t base, uint32_t size, uin
 	return 0;
 }
 
+/* A holder's answer: who (entry id) is h hops away and its answer is home
+ * at back; after the secondary's NACK (home at nack_at, sec_hops hops) the
+ * L2 TLB has the request too (an answer home with the NACK wins the tie).
+ * Books the hops and, with touch, the holder's LRU order. */
+static bool holder_answers(struct valkyrie *v, uint32_t who, uint32_t id, uint64_t tag, uint32_t h,
+			   double back, double nack_at, uint32_t sec_hops, double *done, bool *fill,
+			   double *next, bool *also_below)
+{
+	struct gpuvm_tlb_level_stats *s = v->xl->stats;
+	double ready = v->xl->inst[who].tlb.ready[id];
+	*done = ready > back ? ready : back;
+	if (back > nack_at) {
+		*also_below = true;
+		*next = nack_at;
+		s->ring_hops += sec_hops;
+	}
+	s->ring_hops += 2 * h;
+	if (v->touch) {
+		bool hit; /* a hit: only the holder's LRU order changes */
+		tlb_access(&v->xl->inst[who].tlb, tag, &hit);
+	}
+	*fill = true;
+	return true;
+}
+
 /* valkyrie_probe with contention: both probes travel (each until its
  * first holder or its TTL), the answer home first is used (clockwise on a
  * tie, as without contention, where home first is nearest), and the
@@ -283,21 +308,8 @@ static bool probe_queued(struct valkyrie *v, uint32_t base, uint32_t size, uint3
 	bool use_cw = h_cw && (!h_ccw || home_cw <= home_ccw);
 	uint32_t h = use_cw ? h_cw : h_ccw, id = use_cw ? id_cw : id_ccw;
 	uint32_t who = base + (use_cw ? pos + h : pos + size - h) % size;
-	double back = use_cw ? home_cw : home_ccw;
-	double ready = v->xl->inst[who].tlb.ready[id];
-	*done = ready > back ? ready : back;
-	if (back > nack_at) {
-		*also_below = true;
-		*next = nack_at;
-		s->ring_hops += sec_hops;
-	}
-	s->ring_hops += 2 * h;
-	if (v->touch) {
-		bool hit; /* a hit: only the holder's LRU order changes */
-		tlb_access(&v->xl->inst[who].tlb, tag, &hit);
-	}
-	*fill = true;
-	return true;
+	return holder_answers(v, who, id, tag, h, use_cw ? home_cw : home_ccw, nack_at, sec_hops, done,
+			      fill, next, also_below);
 }
 
 /* Baruah et al. PACT'20 3.2: the secondary request (the shorter TTL, 4)
@@ -344,23 +356,8 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 			who = a;
 		if (who == UINT32_MAX)
 			continue;
-		double back = looked + 2.0 * h * v->hop;
-		double ready = v->xl->inst[who].tlb.ready[id];
-		*done = ready > back ? ready : back;
-		/* the answer home after the NACK: the L2 TLB has the request
-		 * too (an answer home with the NACK wins the tie) */
-		if (back > nack_at) {
-			*also_below = true;
-			*next = nack_at;
-			s->ring_hops += sec_hops;
-		}
-		s->ring_hops += 2 * h;
-		if (v->touch) {
-			bool hit; /* a hit: only the holder's LRU order changes */
-			tlb_access(&v->xl->inst[who].tlb, tag, &hit);
-		}
-		*fill = true;
-		return true;
+		return holder_answers(v, who, id, tag, h, looked + 2.0 * h * v->hop, nack_at, sec_hops,
+				      done, fill, next, also_below);
 	}
 	/* nobody within reach: the secondary's NACK sends the request on;
 	 * the other probe travels its TTL and is squashed */
