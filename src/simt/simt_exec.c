@@ -273,7 +273,7 @@ static inline __attribute__((always_inline)) void access_global(struct simt_thre
 		lane_abort(ln, "access to device memory of GPU %llu from a kernel on another GPU: "
 			   "peer access is not modelled (copy it with simt_memcpy_peer)",
 			   b->device);
-	record(ln, b->va + (uint64_t)((const unsigned char *)p - b->host), bytes, op, site,
+	record(ln, simt_buffer_va(b, p), bytes, op, site,
 	       GPUVM_SPACE_GLOBAL | cache_op << 4);
 }
 

@@ -208,7 +208,7 @@ static int copy_ev(struct simt_host *h, const void *mem, uint64_t bytes,
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = kind;
-	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_addr = simt_buffer_va(b, mem);
 	op.copy_bytes = bytes;
 	op.event = event;
 	op.device = b->device; /* the copy runs on its GPU's link */
@@ -354,7 +354,7 @@ int simt_prefetch(struct simt_host *h, const void *mem, uint64_t bytes, int devi
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_PREFETCH;
-	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_addr = simt_buffer_va(b, mem);
 	op.copy_bytes = bytes;
 	op.prefetch_to_cpu = device == SIMT_CPU_DEVICE;
 	op.device = op.prefetch_to_cpu ? p->device : (uint32_t)device;
@@ -379,7 +379,7 @@ int simt_host_access(struct simt_host *h, const void *mem, uint64_t bytes, unsig
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_HOST_ACCESS;
-	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_addr = simt_buffer_va(b, mem);
 	op.copy_bytes = bytes;
 	op.host_write = how & SIMT_HOST_WRITE;
 	op.device = p->device;
@@ -413,7 +413,7 @@ int simt_mem_advise(struct simt_host *h, const void *mem, uint64_t bytes, int ad
 	struct gpuvm_run_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = GPUVM_RUN_ADVISE;
-	op.copy_addr = b->va + (uint64_t)((const unsigned char *)mem - b->host);
+	op.copy_addr = simt_buffer_va(b, mem);
 	op.copy_bytes = bytes;
 	op.advice = advice == SIMT_ADVISE_ACCESSED_BY	     ? GPUVM_ADVISE_ACCESSED_BY
 		    : advice == SIMT_ADVISE_PREFERRED_LOCATION ? GPUVM_ADVISE_PREFERRED_LOCATION

@@ -194,6 +194,12 @@ struct simt_buffer {
 	uint32_t device; /* the GPU it was allocated on (simt_set_device) */
 };
 
+/* The simulated address of host pointer p inside buffer b. */
+static inline uint64_t simt_buffer_va(const struct simt_buffer *b, const void *p)
+{
+	return b->va + (uint64_t)((const unsigned char *)p - b->host);
+}
+
 struct simt_program;
 #define SIMT_SITE_HINTS 64
 
