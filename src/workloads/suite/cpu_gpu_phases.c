@@ -12,7 +12,11 @@
  * CPU and the next kernel far-faults them again, so far faults and paging
  * bytes grow with touch; advise=1 marks x read-mostly
  * (cudaMemAdviseSetReadMostly) first, and a CPU *read* then duplicates
- * the pages instead of taking them from the GPU. With mem=device the
+ * the pages instead of taking them from the GPU; prefetch=1 sends the
+ * touched part back to the GPU after each CPU phase with
+ * cudaMemPrefetchAsync (simt_prefetch), as a tuned program does, so the
+ * next kernel finds it resident instead of far-faulting it. Both apply
+ * to managed memory only (refused otherwise). With mem=device the
  * program copies the touched part down (and, cpu=write, up again), as a
  * program without unified memory must; with mem=pinned the CPU reads its
  * own memory. verify=1 replays the same arithmetic on plain arrays. */
@@ -25,7 +29,7 @@
 
 struct phases_cfg {
 	uint64_t elems, iters, touch_pct, threads, block;
-	bool cpu_write, advise;
+	bool cpu_write, advise, prefetch;
 	struct suite_opts o;
 };
 
@@ -88,8 +92,7 @@ static int phases_host(struct simt_host *h, void *user)
 	}
 	if (simt_upload(h, x, bytes) || simt_upload(h, y, bytes))
 		return -1;
-	if (c->advise && c->o.mem == GPUVM_ALLOC_MANAGED &&
-	    simt_mem_advise(h, x, bytes, SIMT_ADVISE_READ_MOSTLY, 0))
+	if (c->advise && simt_mem_advise(h, x, bytes, SIMT_ADVISE_READ_MOSTLY, 0))
 		return -1;
 	struct phases_args args = {x, y, n};
 	struct simt_dim3 grid = simt_dim3(suite_div_up(c->threads, c->block), 1, 1);
@@ -108,6 +111,8 @@ static int phases_host(struct simt_host *h, void *user)
 				phase += x[i];
 		}
 		if (c->cpu_write && cpu_touch(h, c, x, m * sizeof(double), true, true))
+			return -1;
+		if (c->prefetch && k + 1 < c->iters && simt_prefetch(h, x, m * sizeof(double), 0))
 			return -1;
 	}
 	if (cpu_touch(h, c, x, bytes, false, false)) /* the final read of the result */
@@ -135,6 +140,9 @@ static const struct gpuvm_param_def phases_params[] = {
 	 "the CPU phase: write (x += 1 on its part, a host update) or read (a reduction)"},
 	{"advise", GPUVM_PARAM_U64, "0",
 	 "1: cudaMemAdviseSetReadMostly on x first (mem=managed): a CPU read duplicates"},
+	{"prefetch", GPUVM_PARAM_U64, "0",
+	 "1: cudaMemPrefetchAsync of the touched part back to the GPU after each CPU phase "
+	 "(mem=managed)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
 	SUITE_COMMON_PARAMS,
@@ -146,12 +154,13 @@ static int phases_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	(void)seed;
 	struct phases_cfg c = {.elems = 4194304, .iters = 4, .touch_pct = 25,
 			       .threads = fill_gpu_threads(cfg), .block = 256, .cpu_write = true};
-	uint64_t advise = 0;
+	uint64_t advise = 0, prefetch = 0;
 	unsigned cpu = 0;
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
 	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 ||
 	    gpuvm_params_u64(p, "touch", &c.touch_pct, err) < 0 ||
 	    gpuvm_params_u64(p, "advise", &advise, err) < 0 ||
+	    gpuvm_params_u64(p, "prefetch", &prefetch, err) < 0 ||
 	    gpuvm_params_choice(p, "cpu", "write|read", &cpu, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 || suite_opts_parse(p, &c.o, err))
@@ -160,6 +169,12 @@ static int phases_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 		return -1;
 	c.cpu_write = cpu == 0;
 	c.advise = advise != 0;
+	c.prefetch = prefetch != 0;
+	/* a hint about managed memory has nothing to act on in other memory:
+	 * refused rather than ignored */
+	if ((c.advise || c.prefetch) && c.o.mem != GPUVM_ALLOC_MANAGED)
+		return gpuvm_params_constraint(err, c.advise ? "advise" : "prefetch",
+					       "applies to mem=managed only");
 	struct phases_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -172,6 +187,7 @@ static const struct gpuvm_param_range phases_ranges[] = {
 	GPUVM_RANGE("iters", 1, 4096),
 	GPUVM_RANGE("touch", 0, 100),
 	GPUVM_RANGE("advise", 0, 1),
+	GPUVM_RANGE("prefetch", 0, 1),
 	GPUVM_RANGE("threads", 1, 4294967296.0),
 	GPUVM_RANGE_STEP("block", 32, 1024, 32),
 	SUITE_COMMON_RANGES,
