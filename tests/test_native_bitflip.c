@@ -1,5 +1,5 @@
 /* Native trace integrity (issue 35, "native .gvt has no integrity check"):
- * every single bit of a small recorded version 6 trace is flipped in
+ * every single bit of a small recorded trace (version 7) is flipped in
  * turn, and each damaged file must be refused both by `trace info`'s walk
  * (gpuvm_trace_info) and by a replay (gpuvm_run_point), with a message
  * naming the file and a byte offset at or before the flipped byte.
@@ -119,17 +119,15 @@ static int replay_of(const char *path, struct gpuvm_error *err)
 	return rc;
 }
 
-static void test_every_bit_flip_is_reported(void **state)
+static void flip_every_bit(const char *spec, size_t max_bytes)
 {
-	(void)state;
 	char good[400], bad[400];
 	snprintf(good, sizeof good, "%s/small.gvt", tmpdir);
 	snprintf(bad, sizeof bad, "%s/flipped.gvt", tmpdir);
-	/* one CTA of 8 warps: a few hundred bytes, every record kind but S */
-	record("stream-triad:elems=32,threads=32", good);
+	record(spec, good);
 	size_t len;
 	unsigned char *d = slurp(good, &len);
-	assert_true(len > 100 && len < 2000);
+	assert_true(len > 100 && len < max_bytes);
 	struct gpuvm_error err = {{0}};
 	if (info_of(good, &err) || replay_of(good, &err))
 		fail_msg("undamaged trace refused: %s", err.msg);
@@ -148,6 +146,25 @@ static void test_every_bit_flip_is_reported(void **state)
 			check_msg("replay", err.msg, bad, byte, bit);
 		}
 	free(d);
+}
+
+static void test_every_bit_flip_is_reported(void **state)
+{
+	(void)state;
+	/* one CTA of 8 warps: a few hundred bytes, every record kind but S
+	 * and version 7's */
+	flip_every_bit("stream-triad:elems=32,threads=32", 2000);
+}
+
+/* Version 7's records of a program's managed-memory operations: an
+ * advice ('V'), CPU reads ('C') and prefetches ('P') between two
+ * one-warp kernels. */
+static void test_every_bit_flip_of_managed_ops_is_reported(void **state)
+{
+	(void)state;
+	flip_every_bit("cpu-gpu-phases:elems=32,threads=32,block=32,iters=2,touch=50,cpu=read,"
+		       "advise=1,prefetch=1,mem=managed",
+		       3000);
 }
 
 /* CRC-32C's check value (RFC 3720 B.4: "123456789" -> 0xE3069283). */
@@ -190,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_crc32c_check_value),
 		cmocka_unit_test(test_utf8_repair),
 		cmocka_unit_test(test_every_bit_flip_is_reported),
+		cmocka_unit_test(test_every_bit_flip_of_managed_ops_is_reported),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

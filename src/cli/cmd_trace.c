@@ -38,7 +38,8 @@ static void trace_usage(FILE *out)
 	      "\n"
 	      "  info      kernels (grid, block, CTAs, warps per CTA), warp instructions, memory\n"
 	      "            instructions, thread accesses, footprint (distinct 4 KiB pages),\n"
-	      "            allocations (recorded, or inferred from the footprint) and copies;\n"
+	      "            allocations (recorded, or inferred from the footprint), copies and\n"
+	      "            managed-memory operations (prefetch, advice, CPU access);\n"
 	      "            --json FILE writes it as JSON; --no-footprint skips the page count\n"
 	      "            (then info times the reader alone)\n"
 	      "  record    replays INPUT in sequential order and writes it natively (zstd frames,\n"
@@ -150,6 +151,13 @@ static void print_info(const char *input, const cJSON *o)
 	printf("copies       %d\n", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "copies")));
 	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(o, "copies"))
 		printf("  %-4s %s  %.0f bytes\n", str(k, "direction"), str(k, "addr"), num(k, "bytes"));
+	const cJSON *mops = cJSON_GetObjectItemCaseSensitive(o, "managed_operations");
+	if (cJSON_GetArraySize(mops)) {
+		printf("managed ops  %d\n", cJSON_GetArraySize(mops));
+		cJSON_ArrayForEach(k, mops)
+			printf("  %-10s %s  %.0f bytes  %s\n", str(k, "op"), str(k, "addr"),
+			       num(k, "bytes"), str(k, "detail"));
+	}
 	printf("read in      %.3f s (%.1f M thread accesses/s)\n", num(o, "wall_seconds"),
 	       num(t, "thread_accesses") / (num(o, "wall_seconds") + 1e-12) / 1e6);
 }

@@ -1,16 +1,19 @@
-/* gpuvm's native trace format (version 6 written; versions 1 to 5 are
+/* gpuvm's native trace format (version 7 written; versions 1 to 6 are
  * read too: version 1 has only item tags 0x01 and 0x10, versions 1 and 2
  * no 'S' record, versions 1 to 3 no 'Y' record, versions 1 to 5 no
- * checksums). Version 5 is version 4 with a frame size other than 8 KiB
- * declared in the header; version 6 is version 5 (frame size always in
- * the header) with a CRC-32C (gpuvm/crc32c.h) over the header, after
- * every record and in every frame header, so that any flipped bit is an
- * error naming its byte offset (the record or frame it lies in).
+ * checksums, versions 1 to 6 no 'P', 'V' or 'C' record). Version 5 is
+ * version 4 with a frame size other than 8 KiB declared in the header;
+ * version 6 is version 5 (frame size always in the header) with a
+ * CRC-32C (gpuvm/crc32c.h) over the header, after every record and in
+ * every frame header, so that any flipped bit is an error naming its byte
+ * offset (the record or frame it lies in); version 7 is version 6 with
+ * the managed-memory operations of a program between its kernels
+ * (prefetch, advice, a CPU phase), which a version 6 writer refused.
  *
  * File:   "GPUVMTRC" u32 version u32 header_bytes(=16; version 5: 20;
- *         version 6: 24) [versions 5-6: u32 frame_bytes]
- *         [version 6: u32 crc32c(bytes 0-19)], then records, each
- *         followed in version 6 by u32 crc32c(the record's bytes, tag
+ *         versions 6-7: 24) [versions 5-7: u32 frame_bytes]
+ *         [versions 6-7: u32 crc32c(bytes 0-19)], then records, each
+ *         followed from version 6 on by u32 crc32c(the record's bytes, tag
  *         included):
  *         'A' u64 base u64 bytes u8 kind u8 n name[n]   allocation
  *         'F' u64 base                                   free
@@ -19,6 +22,14 @@
  *             block of the next kernel (version 3; absent: none)
  *         'Y'                                            cudaDeviceSynchronize
  *             of the program (version 4)
+ *         'P' u64 addr u64 bytes u8 flags                 cudaMemPrefetchAsync
+ *             of managed memory to the trace's GPU, or to the CPU when
+ *             flags bit 0 is set (version 7)
+ *         'V' u64 addr u64 bytes u8 advice u8 flags       cudaMemAdvise
+ *             (advice: GPUVM_ADVISE_*; flags bit 0: the CPU as the
+ *             preferred location) (version 7)
+ *         'C' u64 addr u64 bytes u8 flags                 a CPU phase reads
+ *             (flags bit 0: writes) managed memory (version 7)
  *         'K' u16 n name[n] u32 grid[3] u32 block[3]     kernel, then its
  *             warps: CTA 0 warp 0, CTA 0 warp 1, ... each a chain of frames
  *         'E'                                            end of trace
@@ -56,7 +67,9 @@
 
 #define NATIVE_MAGIC "GPUVMTRC"
 #define NATIVE_VERSION_FRAMES 5u /* first version with the frame size in the header */
-#define NATIVE_VERSION 6u	 /* written: checksums */
+#define NATIVE_VERSION_CHECKSUMS 6u /* first version with checksums */
+#define NATIVE_VERSION_MANAGED_OPS 7u /* first version with 'P', 'V', 'C' */
+#define NATIVE_VERSION 7u	 /* written */
 #define NATIVE_HEADER_BYTES 16u
 #define NATIVE_HEADER_V5_BYTES 20u
 #define NATIVE_HEADER_V6_BYTES 24u

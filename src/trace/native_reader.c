@@ -582,6 +582,60 @@ static int rec_check(struct native_src *s, uint64_t at, struct gpuvm_error *err)
 	return 0;
 }
 
+/* The range of a copy or a managed-memory operation: a flipped byte must
+ * not become an exabyte transfer (the Accel-Sim reader's bound) or wrap. */
+static int check_range(struct native_src *s, uint64_t at, const struct gpuvm_run_op *op,
+		       const char *what, struct gpuvm_error *err)
+{
+	char msg[96];
+	if (op->copy_bytes > (1ull << 40)) {
+		snprintf(msg, sizeof msg, "corrupt %s record (more than 1 TiB)", what);
+		return src_fail(s, err, at, msg);
+	}
+	if (op->copy_bytes && op->copy_addr + (op->copy_bytes - 1) < op->copy_addr) {
+		snprintf(msg, sizeof msg, "corrupt %s record (wraps the address space)", what);
+		return src_fail(s, err, at, msg);
+	}
+	return 0;
+}
+
+/* Version 7's 'P' (prefetch), 'V' (advice) and 'C' (a CPU phase): u64
+ * addr, u64 bytes, ['V': u8 advice], u8 flags. Every flag bit not
+ * defined, and an advice out of range, is corruption. */
+static int managed_op(struct native_src *s, unsigned char tag, uint64_t at,
+		      struct gpuvm_run_op *op, struct gpuvm_error *err)
+{
+	unsigned char b[18];
+	size_t n = tag == 'V' ? 18 : 17;
+	const char *what = tag == 'P' ? "prefetch" : tag == 'V' ? "advice" : "CPU access";
+	if (s->version < NATIVE_VERSION_MANAGED_OPS)
+		return src_fail(s, err, at, "unknown record type (corrupt file)");
+	if (rd_exact(s, b, n, err) || rec_check(s, at, err))
+		return -1;
+	op->copy_addr = get_u64(b);
+	op->copy_bytes = get_u64(b + 8);
+	unsigned flags = b[n - 1];
+	if (flags > 1) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "corrupt %s record (flags 0x%02x)", what, flags);
+		return src_fail(s, err, at, msg);
+	}
+	if (tag == 'P') {
+		op->kind = GPUVM_RUN_PREFETCH;
+		op->prefetch_to_cpu = flags;
+	} else if (tag == 'V') {
+		op->kind = GPUVM_RUN_ADVISE;
+		op->advice = b[16];
+		if (op->advice < GPUVM_ADVISE_READ_MOSTLY || op->advice > GPUVM_ADVISE_PREFERRED_LOCATION)
+			return src_fail(s, err, at, "corrupt advice record (unknown advice)");
+		op->prefetch_to_cpu = flags;
+	} else {
+		op->kind = GPUVM_RUN_HOST_ACCESS;
+		op->host_write = flags;
+	}
+	return check_range(s, at, op, what, err);
+}
+
 static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 			  struct gpuvm_error *err)
 {
@@ -606,7 +660,7 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 	if (rd_exact(s, &tag, 1, err))
 		return -1;
 	/* an unknown tag has no length: a flipped tag bit stops here */
-	if (!strchr("AFHDKYSE", tag) || !tag)
+	if (!strchr("AFHDKYSEPVC", tag) || !tag)
 		return src_fail(s, err, at, "unknown record type (corrupt file)");
 	switch (tag) {
 	case 'A': {
@@ -643,13 +697,7 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		op->kind = tag == 'H' ? GPUVM_RUN_COPY_H2D : GPUVM_RUN_COPY_D2H;
 		op->copy_addr = get_u64(b);
 		op->copy_bytes = get_u64(b + 8);
-		/* the Accel-Sim reader's bound: a flipped byte must not become
-		 * an exabyte copy */
-		if (op->copy_bytes > (1ull << 40))
-			return src_fail(s, err, at, "corrupt copy record (more than 1 TiB)");
-		if (op->copy_bytes && op->copy_addr + (op->copy_bytes - 1) < op->copy_addr)
-			return src_fail(s, err, at, "corrupt copy record (wraps the address space)");
-		return 0;
+		return check_range(s, at, op, "copy", err);
 	case 'K':
 	kernel: {
 		char name[sizeof op->kernel->name];
@@ -681,6 +729,10 @@ static int native_next_op(struct gpuvm_source *src, struct gpuvm_run_op *op,
 		op->kernel = &s->nk.k;
 		return 0;
 	}
+	case 'P':
+	case 'V':
+	case 'C':
+		return managed_op(s, tag, at, op, err);
 	case 'Y':
 		if (s->version < 4)
 			return src_fail(s, err, at, "unknown record type (corrupt file)");
@@ -768,9 +820,10 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		return gpuvm_fail(err, path, 0, NULL, "byte 8: truncated header");
 	}
 	uint32_t version = get_u32(h + 8), hbytes = get_u32(h + 12);
-	/* a version 6 header checks itself first: a flipped bit in its
+	/* a version 6 or 7 header checks itself first: a flipped bit in its
 	 * version or size must not make it read as an older version */
-	if (version == NATIVE_VERSION || hbytes == NATIVE_HEADER_V6_BYTES) {
+	if ((version >= NATIVE_VERSION_CHECKSUMS && version <= NATIVE_VERSION) ||
+	    hbytes == NATIVE_HEADER_V6_BYTES) {
 		if (bufrd_read(&s->rd, h + NATIVE_HEADER_BYTES, 8) != 8) {
 			native_destroy(&src);
 			return gpuvm_fail(err, path, 0, NULL, "byte 16: truncated header");
@@ -787,7 +840,7 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 				  "byte 8: unknown native trace version %u (this gpuvm reads versions 1 to %u)",
 				  version, NATIVE_VERSION);
 	}
-	uint32_t want_h = version >= NATIVE_VERSION	   ? NATIVE_HEADER_V6_BYTES
+	uint32_t want_h = version >= NATIVE_VERSION_CHECKSUMS ? NATIVE_HEADER_V6_BYTES
 			  : version >= NATIVE_VERSION_FRAMES ? NATIVE_HEADER_V5_BYTES
 							     : NATIVE_HEADER_BYTES;
 	if (hbytes != want_h) {
@@ -811,7 +864,7 @@ int trace_open_native(const char *path, struct gpuvm_source *out, struct gpuvm_e
 		}
 		s->frame_bytes = fbytes;
 	}
-	s->checksums = version >= NATIVE_VERSION;
+	s->checksums = version >= NATIVE_VERSION_CHECKSUMS;
 	s->version = version;
 	*out = src;
 	return 0;

@@ -23,7 +23,7 @@ static void put_u32(unsigned char *p, uint32_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* A record and its checksum (version 6). */
+/* A record and its checksum (from version 6 on). */
 static int wr_rec(struct native_writer *w, const unsigned char *p, size_t n,
 		  struct gpuvm_error *err)
 {
@@ -112,6 +112,34 @@ int native_write_op(struct native_writer *w, const struct gpuvm_run_op *op,
 		b[0] = 'Y';
 		n = 1;
 		break;
+	case GPUVM_RUN_PREFETCH: /* version 7: prefetch, advice, a CPU phase */
+	case GPUVM_RUN_ADVISE:
+	case GPUVM_RUN_HOST_ACCESS:
+		/* a trace is one GPU's program: device 0 (a system's per-GPU
+		 * traces are replayed one per GPU, gpuvm sim --trace) */
+		if (op->device)
+			return gpuvm_fail(err, w->path, 0, NULL,
+					  "the program's operation is for GPU %u: a trace records "
+					  "one GPU's program", op->device);
+		b[0] = op->kind == GPUVM_RUN_PREFETCH ? 'P' : op->kind == GPUVM_RUN_ADVISE ? 'V' : 'C';
+		put_u64(b + 1, op->copy_addr);
+		put_u64(b + 9, op->copy_bytes);
+		n = 17;
+		if (op->kind == GPUVM_RUN_ADVISE)
+			b[n++] = (unsigned char)op->advice;
+		b[n++] = op->kind == GPUVM_RUN_HOST_ACCESS ? op->host_write : op->prefetch_to_cpu;
+		break;
+	case GPUVM_RUN_COPY_H2D_ASYNC:
+	case GPUVM_RUN_COPY_D2H_ASYNC:
+	case GPUVM_RUN_COPY_PEER:
+	case GPUVM_RUN_COPY_PEER_ASYNC:
+		return gpuvm_fail(err, w->path, 0, NULL,
+				  "the program makes %s, which the native trace format (version "
+				  "%u) has no record for",
+				  op->kind == GPUVM_RUN_COPY_H2D_ASYNC || op->kind == GPUVM_RUN_COPY_D2H_ASYNC
+					  ? "an asynchronous copy (cudaMemcpyAsync with events)"
+					  : "a peer copy (cudaMemcpyPeer)",
+				  NATIVE_VERSION);
 	default:
 		return gpuvm_fail(err, w->path, 0, NULL, "internal: op %d is not a plain record",
 				  (int)op->kind);

@@ -168,7 +168,7 @@ int gpuvm_trace_record_frames(struct gpuvm_source *src, const char *path, size_t
 #define INFO_PAGE_SHIFT 12 /* footprint in 4 KiB pages */
 
 struct info {
-	cJSON *root, *kernels, *allocs, *copies, *cur;
+	cJSON *root, *kernels, *allocs, *copies, *managed_ops, *cur;
 	bool footprint;
 	struct u64map pages; /* touched 4 KiB pages (values unused) */
 	uint64_t last_page;
@@ -226,6 +226,27 @@ static int info_op(void *ctx, const struct gpuvm_run_op *op, struct gpuvm_error 
 		cJSON_AddItemToArray(in->kernels, o);
 		in->cur = o;
 		in->k_warps = in->k_insts = in->k_mem = in->k_acc = 0;
+		return 0;
+	}
+	case GPUVM_RUN_PREFETCH:
+	case GPUVM_RUN_ADVISE:
+	case GPUVM_RUN_HOST_ACCESS: {
+		/* a program's managed-memory operations between kernels (native
+		 * version 7): what it asked for, with the target or advice */
+		static const char *const advice[] = {"", "read_mostly", "accessed_by",
+						     "preferred_location"};
+		cJSON_AddStringToObject(o, "op", op->kind == GPUVM_RUN_PREFETCH ? "prefetch"
+						 : op->kind == GPUVM_RUN_ADVISE	 ? "advise"
+										 : "cpu_access");
+		cJSON_AddItemToObject(o, "addr", hex(op->copy_addr));
+		cJSON_AddNumberToObject(o, "bytes", (double)op->copy_bytes);
+		if (op->kind == GPUVM_RUN_HOST_ACCESS)
+			cJSON_AddStringToObject(o, "detail", op->host_write ? "write" : "read");
+		else if (op->kind == GPUVM_RUN_ADVISE)
+			cJSON_AddStringToObject(o, "detail", advice[op->advice & 3]);
+		else
+			cJSON_AddStringToObject(o, "detail", op->prefetch_to_cpu ? "to_cpu" : "to_gpu");
+		cJSON_AddItemToArray(in->managed_ops, o);
 		return 0;
 	}
 	default:
@@ -299,7 +320,8 @@ int gpuvm_trace_info(struct gpuvm_source *src, int footprint, struct cJSON **out
 	in.kernels = cJSON_AddArrayToObject(in.root, "kernels");
 	in.allocs = cJSON_AddArrayToObject(in.root, "allocations");
 	in.copies = cJSON_AddArrayToObject(in.root, "copies");
-	if (!in.kernels || !in.allocs || !in.copies) {
+	in.managed_ops = cJSON_AddArrayToObject(in.root, "managed_operations");
+	if (!in.kernels || !in.allocs || !in.copies || !in.managed_ops) {
 		cJSON_Delete(in.root);
 		return gpuvm_fail(err, "trace info", 0, NULL, "out of memory");
 	}

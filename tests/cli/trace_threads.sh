@@ -77,12 +77,12 @@ same_json "list.gvt" p100 list.gvt
 cp "t$REF.json" list-default.json
 for fb in 1KiB 64KiB 1MiB; do
 	"$GPUVM" trace convert list.gvt "list-$fb.gvt" --frame-bytes $fb -q || fail "--frame-bytes $fb: exit $?"
-	[ "$(od -An -tu4 -j8 -N4 "list-$fb.gvt" | tr -d ' ')" = 6 ] || fail "--frame-bytes $fb: not version 6"
+	[ "$(od -An -tu4 -j8 -N4 "list-$fb.gvt" | tr -d ' ')" = 7 ] || fail "--frame-bytes $fb: not version 7"
 	same_json "list.gvt at --frame-bytes $fb" p100 "list-$fb.gvt"
 	diff <(nowall list-default.json) <(nowall "t$REF.json") >/dev/null ||
 		fail "--frame-bytes $fb: JSON differs from the 8 KiB frames"
 done
-[ "$(od -An -tu4 -j8 -N4 list.gvt | tr -d ' ')" = 6 ] || fail "default frames: not version 6"
+[ "$(od -An -tu4 -j8 -N4 list.gvt | tr -d ' ')" = 7 ] || fail "default frames: not version 7"
 # the mapping (opt-in) instead of pread: the same run
 GPUVM_TRACE_MMAP=1 "$GPUVM" sim --gpu p100 --trace list.gvt --threads 2 --json mapped.json -q ||
 	fail "mapped: exit $?"
