@@ -66,6 +66,11 @@ for w in bc:vertices=64 color:vertices=64 mis:degree=3 pagerank:vertices=99; do
 	refuse "item 7: $w under the default (rmat) graph" "applies to graph=uniform only" \
 		timeout 60 "$GPUVM" sim --gpu p100 --workload "$w" --no-outdir -q
 done
+# a managed-memory hint with memory that is not managed (advise=1 ran as if absent)
+for w in cpu-gpu-phases:advise=1 cpu-gpu-phases:prefetch=1,mem=pinned; do
+	refuse "item 7: $w" "applies to mem=managed only" \
+		timeout 60 "$GPUVM" sim --gpu p100 --workload "$w" --no-outdir -q
+done
 
 # --- item 11: a sweep whose CSV cannot be written says what its checkpoint
 # holds (it said "no checkpoint" and left a one-row .partial). A file-size
