@@ -4,7 +4,7 @@
 Issue 80: a number a page quotes from a run must sit in a generated block
 (scripts/docs-blocks.py writes it from committed data, so it cannot go stale)
 or in a dated record under docs/notes/, which says it is one. This script
-reads every docs/**/*.md page except docs/notes/ and pages that open with a
+reads README.md and every docs/**/*.md page except docs/notes/ and pages that open with a
 "written by ...: do not edit" line (rendered whole by a script that a test
 compares, as docs/fidelity/fidelity.md), skips the text between
 <!-- generated: NAME --> and <!-- end generated -->, and flags what looks
@@ -13,10 +13,13 @@ like a run's result:
   speed-up or ratio     2.45x, 13x, 1.7×
   time                  9.6 ms, 131 us, 45 µs, 36 s, 2 min
   bandwidth             854.7 GB/s, 12 GiB/s
-  measured cycles       43.7 cycles, 1.15 cycles (a decimal: whole cycle
-                        counts are mostly parameters, "240 cycles")
-  error or change       12.3 %, +3 %, -0.4 %   (a decimal or signed percentage;
-                        tolerances written +-50 % or ±30 % are not flagged)
+  cycles                43.7 cycles, 412 cycles, 2,377 cycles (whole counts
+                        too: a run's latency is as often an integer)
+  percentage            12.3 %, 17 %, 5-12 %, +3 %, -0.4 %, 43% (integer or
+                        decimal, a range, signed or not)
+
+A tolerance written ±30 % or +-50 % is matched too and allowed by the
+`tolerance` rule of the allow-list, so that its count shows.
 
 Numbers that are not run results (a paper's value quoted as the paper's, a
 hardware parameter with its source, a time limit) are allowed by
@@ -32,10 +35,11 @@ scripts/docs-numbers-allow.tsv, one row per pattern:
                                  numbers; one more fails (a ratchet: lower
                                  COUNT when a page is cleaned)
 
-usage: scripts/docs-numbers.py [--root DIR] [--list]
+usage: scripts/docs-numbers.py [--root DIR] [--list | --count]
   exit 1 naming page, line and number for each flagged number (or each page
   over its pending count); --list prints every flagged number, pending pages
-  included, and exits 0.
+  included, and exits 0; --count prints how many numbers each allow row lets
+  through (the '*' rules first) and the rows that let nothing through.
 """
 import glob
 import os
@@ -47,9 +51,13 @@ NUMBER = re.compile(r"""(?x)
   | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s?(?:ms|us|µs|ns)\b  # time: 9.6 ms, 131 us (not 10^9 ns)
   | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s(?:s|min)\b         # time: 36 s, 2 min (not the 5 of 9.3e-5 s)
   | (?<![\w.^])\d+(?:\.\d+)?\s?[KMGT]i?B/s\b                # bandwidth: 854.7 GB/s
-  | (?<![\w.^])\d+\.\d+\s?cycles\b                         # measured cycles: 43.7 cycles
-  | (?<![\w.^])\d+\.\d+\s?%                                 # percentage: 12.3 %
-  | (?<![\w.+±-])[+\u2212-]\d+(?:\.\d+)?\s?%                # change: +3 %, -0.4 %
+  | (?<![\w.,^])(?<![eE][-+])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?cycles\b
+                                                           # cycles: 43.7 cycles, 412 cycles, 2,377 cycles
+                                                           # (not the 07 of 1.152e+07 cycles)
+  | (?<![\w.^±+\u2212-])(?<![eE][-+])                      # percentage, one number or a range:
+    (?:±\s?|\+-\s?|[+\u2212-])?                            #   ±30 %, +-50 % (tolerances, matched whole
+    \d+(?:\.\d+)?(?:\s?[-\u2013]\s?\d+(?:\.\d+)?)?\s?%        #   for the tolerance rule), 17 %, 5-12 %,
+                                                           #   +3 %, -0.4 %, 43%
 """)
 BEGIN = re.compile(r"^<!-- generated: [a-z0-9-]+ -->\s*$")
 END = re.compile(r"^<!-- end generated -->\s*$")
@@ -59,6 +67,16 @@ ALLOW = "scripts/docs-numbers-allow.tsv"
 
 class AllowError(Exception):
     pass
+
+
+class _Row:
+    """A compiled allow regex with its row (line, page, why), for --count."""
+
+    def __init__(self, rx, row):
+        self.rx, self.row = rx, row
+
+    def finditer(self, text):
+        return self.rx.finditer(text)
 
 
 def read_allow(root):
@@ -81,7 +99,8 @@ def read_allow(root):
             raise AllowError(f"{rel}:{n}: no page {page}")
         if kind == "allow":
             try:
-                allow.setdefault(page, []).append(re.compile(what))
+                rx = _Row(re.compile(what), (n, page, cols[3].strip()))
+                allow.setdefault(page, []).append(rx)
             except re.error as e:
                 raise AllowError(f"{rel}:{n}: bad regex '{what}': {e}")
         elif kind == "pending":
@@ -96,7 +115,8 @@ def read_allow(root):
 
 
 def pages(root):
-    out = []
+    # README.md is the page most readers see first: it is scanned like docs/
+    out = ["README.md"] if os.path.isfile(os.path.join(root, "README.md")) else []
     for p in sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)):
         rel = os.path.relpath(p, root).replace(os.sep, "/")
         if not rel.startswith("docs/notes/"):
@@ -104,8 +124,10 @@ def pages(root):
     return out
 
 
-def flagged(root, rel, patterns):
-    """[(line, number text, line text)] outside generated blocks and allowed spans."""
+def flagged(root, rel, patterns, counts=None):
+    """[(line, number text, line text)] outside generated blocks and allowed spans.
+    counts, when given, gains one per number an allow row covers (the first
+    that does), keyed by that row."""
     with open(os.path.join(root, rel), encoding="utf-8") as f:
         lines = f.read().split("\n")
     if lines and RENDERED.match(lines[0]):
@@ -120,16 +142,20 @@ def flagged(root, rel, patterns):
             continue
         if inside:
             continue
-        covered = [m.span() for rx in patterns for m in rx.finditer(ln)]
+        covered = [(m.span(), rx.row) for rx in patterns for m in rx.finditer(ln)]
         for m in NUMBER.finditer(ln):
-            if not any(a <= m.start() and m.end() <= b for a, b in covered):
+            by = [row for (a, b), row in covered if a <= m.start() and m.end() <= b]
+            if not by:
                 out.append((n, m.group(0), ln.strip()))
+            elif counts is not None:
+                counts[by[0]] = counts.get(by[0], 0) + 1
     return out
 
 
 def main(argv):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    listing = False
+    listing = counting = False
+    counts = {}
     i = 0
     while i < len(argv):
         if argv[i] == "--root" and i + 1 < len(argv):
@@ -138,8 +164,11 @@ def main(argv):
         elif argv[i] == "--list":
             listing = True
             i += 1
+        elif argv[i] == "--count":
+            counting = True
+            i += 1
         else:
-            print(f"docs-numbers: unknown argument {argv[i]}; usage: scripts/docs-numbers.py [--root DIR] [--list]",
+            print(f"docs-numbers: unknown argument {argv[i]}; usage: scripts/docs-numbers.py [--root DIR] [--list | --count]",
                   file=sys.stderr)
             return 2
     try:
@@ -149,11 +178,12 @@ def main(argv):
         return 1
     bad, total, clean = 0, 0, 0
     for rel in pages(root):
-        hits = flagged(root, rel, allow.get("*", []) + allow.get(rel, []))
+        hits = flagged(root, rel, allow.get("*", []) + allow.get(rel, []), counts)
         total += len(hits)
-        if listing:
+        if listing or counting:
             for n, num, text in hits:
-                print(f"{rel}:{n}: {num} | {text[:160]}")
+                if listing:
+                    print(f"{rel}:{n}: {num} | {text[:160]}")
             continue
         if rel in pending:
             if len(hits) > pending[rel]:
@@ -179,8 +209,21 @@ def main(argv):
         if rel not in pages(root):
             print(f"docs-numbers: {ALLOW}: pending page {rel} is not a scanned page", file=sys.stderr)
             bad += 1
-    if listing:
-        print(f"docs-numbers: {total} flagged numbers")
+    if counting:
+        # how many run-looking numbers each allow row lets through: rules ('*' rows)
+        # first, then the per-page rows; a row that allows nothing is stale
+        rows = sorted(counts, key=lambda r: (r[1] != "*", r[0]))
+        for r in rows:
+            print(f"{counts[r]:4d}  {ALLOW}:{r[0]} {r[1]}: {r[2][:90]}")
+        unused = [rx.row for rxs in allow.values() for rx in rxs if rx.row not in counts]
+        for r in unused:
+            print(f"   0  {ALLOW}:{r[0]} {r[1]}: {r[2][:90]} (allows nothing)")
+        print(f"docs-numbers: {sum(counts.values())} numbers allowed by {len(counts)} rows "
+              f"({sum(c for r, c in counts.items() if r[1] == '*')} by the '*' rules); "
+              f"{total} flagged")
+    if listing or counting:
+        if listing:
+            print(f"docs-numbers: {total} flagged numbers")
         return 0
     if bad:
         return 1
