@@ -9,7 +9,9 @@
 # changed without rerunning the script; and, through scripts/docs-numbers.py,
 # when README.md or a docs/ page quotes a run-looking number (2.45x, 9.6 ms,
 # 854 GB/s, +3.2 %, 17 %, 412 cycles) outside a generated block that
-# scripts/docs-numbers-allow.tsv does not allow. Then shows both checks fail on a copy of the pages with one
+# scripts/docs-numbers-allow.tsv does not allow, or when a decimal of
+# docs/hardware.md's board table is no value (nor a per-quantity median, mean,
+# minimum or maximum over the runs) of validation/hw/. Then shows both checks fail on a copy of the pages with one
 # number edited in a block and one planted outside, and that the allow-list
 # covers only its pattern's span, a pending page only its count.
 # Also: the README has the blocks it promises, and --check writes nothing.
@@ -40,6 +42,7 @@ mkdir -p "$T/src/scripts" "$T/src/experiments"
 cp -R "$SRC/docs" "$SRC/README.md" "$T/src/"
 cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
 cp "$SRC/experiments/karnagel_fig1.sh" "$T/src/experiments/"
+mkdir -p "$T/src/validation" && cp -R "$SRC/validation/hw" "$T/src/validation/" # the board table's data
 C=$T/src
 pristine() { rm -rf "$C/docs" "$C/README.md"; cp -R "$SRC/docs" "$SRC/README.md" "$C/"; }
 expect_fail() { # WHAT PATTERN_IN_MESSAGE COMMAND...
@@ -106,6 +109,13 @@ pristine
 sed -i 's/^Tolerance: ±10 % for latencies,/Tolerance: ±10 % for latencies (the hit ratio was 43 %),/' "$C/docs/calibration.md"
 grep -q "hit ratio was 43 %" "$C/docs/calibration.md" || { echo "FAIL: calibration.md's tolerance line not found to plant on"; fail=1; }
 expect_fail "a percentage beside a tolerance rule's span" "docs/calibration.md:[0-9]*: '43 %'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2g. docs/hardware.md's board table is allowed by pattern, but each decimal of it must come
+# from validation/hw/: one digit of a board's FFMA latency edited by hand is caught
+sed -i 's/^| ops | FFMA 4\.44,/| ops | FFMA 4.54,/' "$C/docs/hardware.md"
+grep -q "^| ops | FFMA 4.54," "$C/docs/hardware.md" || { echo "FAIL: hardware.md's ops row not found to edit"; fail=1; }
+expect_fail "a board table number edited by hand" "docs/hardware.md:[0-9]*: board row 'ops': 4.54 is no value" \
+	python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
 # 3. a time planted on the line of an allowed pattern: the allowance covers its span only
 sed -i 's/(3\.5 us, flat)/(3.5 us, flat) beside the model at 9.7 ms/' "$C/docs/launch.md"
