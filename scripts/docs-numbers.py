@@ -11,7 +11,7 @@ compares, as docs/fidelity/fidelity.md), skips the text between
 like a run's result:
 
   speed-up or ratio     2.45x, 13x, 1.7×
-  time                  9.6 ms, 131 us, 45 µs, 36 s, 2 min
+  time                  9.6 ms, 131 us, 45 µs, 36 s, 2 min, 38 minutes
   bandwidth             854.7 GB/s, 12 GiB/s
   cycles                43.7 cycles, 412 cycles, 2,377 cycles (whole counts
                         too: a run's latency is as often an integer)
@@ -54,7 +54,8 @@ import sys
 NUMBER = re.compile(r"""(?x)
     (?<![\w.^])(?!0x)\d+(?:\.\d+)?(?:x|×)(?![\w])          # speed-up: 2.45x, 13× (not 0x hex)
   | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s?(?:ms|us|µs|ns)\b  # time: 9.6 ms, 131 us (not 10^9 ns)
-  | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s(?:s|min)\b         # time: 36 s, 2 min (not the 5 of 9.3e-5 s)
+  | (?<![\w.^])(?<![eE][-+])\d+(?:\.\d+)?\s(?:s|min|minutes?|hours?|seconds?)\b
+                                                           # time: 36 s, 2 min, 38 minutes (not the 5 of 9.3e-5 s)
   | (?<![\w.^])\d+(?:\.\d+)?\s?[KMGT]i?B/s\b                # bandwidth: 854.7 GB/s
   | (?<![\w.,^])(?<![eE][-+])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?cycles\b
                                                            # cycles: 43.7 cycles, 412 cycles, 2,377 cycles
@@ -306,7 +307,7 @@ def main(argv):
                       f"more than the {pending[rel]} its pending row in {ALLOW} allows; a number added? "
                       "Put it in a generated block or a docs/notes/ record:", file=sys.stderr)
                 for n, num, text in hits:
-                    print(f"  {rel}:{n}: {num}", file=sys.stderr)
+                    print(f"  {rel}:{n}: '{num}'", file=sys.stderr)
                 bad += 1
             elif len(hits) < pending[rel]:
                 print(f"docs-numbers: note: {rel} has {len(hits)} flagged numbers, below its pending "

@@ -100,6 +100,11 @@ printf '\nA walk here costs 412 cycles in the run.\n' >>"$C/docs/scoping.md"
 n=$(wc -l <"$C/docs/scoping.md")
 expect_fail "a run's integer cycle count planted on a clean page" "docs/scoping.md:$n: '412 cycles'" python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
+# 2d'. a run's time written with a word unit
+printf '\nThe suite took 7 minutes on two cores.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a run's time in minutes planted on a clean page" "docs/scoping.md:$n: '7 minutes'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
 # 2e. README.md is a manual page too: a hand-typed validation error there is caught
 printf '\nThe validation error is 12 %% on h100.\n' >>"$C/README.md"
 n=$(wc -l <"$C/README.md")
