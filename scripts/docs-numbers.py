@@ -144,13 +144,14 @@ BOARD_ROWS = {  # the table's row label -> sections of BOARD_DIR's files it draw
     "atomics": ("atomic", "mech"),
     "STREAM": ("stream",),
     "L2 reads": ("l2",),
-    "launches (events)": ("launch",),
+    "launches (events)": ("launch", "durations"),
     "empty kernels": ("durations", "slot", "launch"),
     "host link": ("link",),
     "far faults and migration": ("fault",),
     "random sampling": ("sampling",),
 }
-BOARD_ROW = re.compile(r"^\| (" + "|".join(re.escape(k) for k in BOARD_ROWS) + r")\b[^|]*\|([^|]*)\|")
+BOARD_HEADER = re.compile(r"^\| what \| measured \| what it settles \|")  # the table's header
+BOARD_ROW = re.compile(r"^\| (" + "|".join(re.escape(k) for k in BOARD_ROWS) + r")(?=[\s|,])[^|]*\|([^|]*)\|")
 BOARD_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 
 
@@ -202,10 +203,20 @@ def board_table(root, unverified):
     out, seen = [], set()
     with open(page, encoding="utf-8") as f:
         lines = f.read().split("\n")
+    in_table, rows = False, 0
     for n, ln in enumerate(lines, 1):
-        m = BOARD_ROW.match(ln)
-        if not m or "`" in m.group(2)[:3]:
+        if BOARD_HEADER.match(ln):
+            in_table = True
             continue
+        if not ln.strip():
+            in_table = False
+        m = BOARD_ROW.match(ln) if in_table else None
+        if in_table and ln.startswith("| ") and not ln.startswith("|--") and not m:
+            out.append(f"{BOARD_PAGE}:{n}: a row of the board table whose label is not in BOARD_ROWS "
+                       f"(scripts/docs-numbers.py): name the sections of {BOARD_DIR} it draws on")
+        if not m:
+            continue
+        rows += 1
         label = m.group(1)
         if label not in pools:
             vals = set()
@@ -225,6 +236,8 @@ def board_table(root, unverified):
                 out.append(f"{BOARD_PAGE}:{n}: board row '{label}': {s} is no value of {BOARD_DIR} "
                            f"(sections {', '.join(BOARD_ROWS[label])}) nor a median, mean, minimum or maximum "
                            f"over its runs; fix it from the files, or add a board row '{key}' with why to {ALLOW}")
+    if not rows:
+        out.append(f"{BOARD_PAGE}: no board table (a '| what | measured | what it settles |' header and its rows)")
     for key in sorted(set(unverified) - seen):
         out.append(f"{ALLOW}: board row '{key}' names no number of {BOARD_PAGE}'s board table (stale)")
     return out
