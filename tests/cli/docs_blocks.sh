@@ -7,9 +7,11 @@
 # docs/notes/ (issue 80). Fails, naming the page, line and block, when a block
 # differs from what the script would write: a number edited by hand, or data
 # changed without rerunning the script; and, through scripts/docs-numbers.py,
-# when a docs/ page quotes a run-looking number (2.45x, 9.6 ms, 854 GB/s,
-# +3.2 %) outside a generated block that scripts/docs-numbers-allow.tsv does
-# not allow. Then shows both checks fail on a copy of the pages with one
+# when README.md or a docs/ page quotes a run-looking number (2.45x, 9.6 ms,
+# 854 GB/s, +3.2 %, 17 %, 412 cycles) outside a generated block that
+# scripts/docs-numbers-allow.tsv does not allow, or when a decimal of
+# docs/hardware.md's board table is no value (nor a per-quantity median, mean,
+# minimum or maximum over the runs) of validation/hw/. Then shows both checks fail on a copy of the pages with one
 # number edited in a block and one planted outside, and that the allow-list
 # covers only its pattern's span, a pending page only its count.
 # Also: the README has the blocks it promises, and --check writes nothing.
@@ -40,6 +42,7 @@ mkdir -p "$T/src/scripts" "$T/src/experiments"
 cp -R "$SRC/docs" "$SRC/README.md" "$T/src/"
 cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
 cp "$SRC/experiments/karnagel_fig1.sh" "$T/src/experiments/"
+mkdir -p "$T/src/validation" && cp -R "$SRC/validation/hw" "$T/src/validation/" # the board table's data
 C=$T/src
 pristine() { rm -rf "$C/docs" "$C/README.md"; cp -R "$SRC/docs" "$SRC/README.md" "$C/"; }
 expect_fail() { # WHAT PATTERN_IN_MESSAGE COMMAND...
@@ -86,6 +89,38 @@ pristine
 printf '\nA walk here costs 43.7 cycles in the run.\n' >>"$C/docs/scoping.md"
 n=$(wc -l <"$C/docs/scoping.md")
 expect_fail "a measured cycle count planted on a clean page" "docs/scoping.md:$n: '43.7 cycles'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2c. a run's integer percentage planted on a clean page (issue 80 item 4: "gpuvm is 17 % off")
+printf '\nOn this input gpuvm is 17 %% off the board.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a run's integer percentage planted on a clean page" "docs/scoping.md:$n: '17 %'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2d. a run's whole cycle count planted on a clean page
+printf '\nA walk here costs 412 cycles in the run.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a run's integer cycle count planted on a clean page" "docs/scoping.md:$n: '412 cycles'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2d'. a run's time written with a word unit
+printf '\nThe suite took 7 minutes on two cores.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a run's time in minutes planted on a clean page" "docs/scoping.md:$n: '7 minutes'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2e. README.md is a manual page too: a hand-typed validation error there is caught
+printf '\nThe validation error is 12 %% on h100.\n' >>"$C/README.md"
+n=$(wc -l <"$C/README.md")
+expect_fail "a run's percentage planted in README.md" "README.md:$n: '12 %'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2f. a rule covers its span only: a run's hit ratio on calibration.md's tolerance line is caught
+sed -i 's/^Tolerance: ±10 % for latencies,/Tolerance: ±10 % for latencies (the hit ratio was 43 %),/' "$C/docs/calibration.md"
+grep -q "hit ratio was 43 %" "$C/docs/calibration.md" || { echo "FAIL: calibration.md's tolerance line not found to plant on"; fail=1; }
+expect_fail "a percentage beside a tolerance rule's span" "docs/calibration.md:[0-9]*: '43 %'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+# 2g. docs/hardware.md's board table is allowed by pattern, but each decimal of it must come
+# from validation/hw/: one digit of a board's FFMA latency edited by hand is caught
+sed -i 's/^| ops | FFMA 4\.44,/| ops | FFMA 4.54,/' "$C/docs/hardware.md"
+grep -q "^| ops | FFMA 4.54," "$C/docs/hardware.md" || { echo "FAIL: hardware.md's ops row not found to edit"; fail=1; }
+expect_fail "a board table number edited by hand" "docs/hardware.md:[0-9]*: board row 'ops': 4.54 is no value" \
+	python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
 # 3. a time planted on the line of an allowed pattern: the allowance covers its span only
 sed -i 's/(3\.5 us, flat)/(3.5 us, flat) beside the model at 9.7 ms/' "$C/docs/launch.md"
