@@ -62,6 +62,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/stats.h"
 #include "gpuvm/stream.h"
+#include "link/peer_port.h"
 #include "mem/l1_cache.h"
 #include "uvm/uvm.h"
 #include "mem/server_pool.h"
@@ -199,6 +200,9 @@ struct sm_ports {
 	struct uvm *uvm;
 	struct alloc_table *allocs;
 	struct event_queue *events;
+	/* a peer's device memory (GPUVM_ALLOC_PEER sectors); NULL until peer
+	 * access is enabled on a system of several GPUs */
+	struct peer_port *peer;
 };
 
 /* One kernel launch as the SMs see it. */

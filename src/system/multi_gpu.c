@@ -76,6 +76,7 @@
 #include "gpuvm/units.h"
 #include "link/peer_link.h"
 #include "system/host_access.h"
+#include "system/peer_access.h"
 #include "system/system.h"
 #include "uvm/uvm_shared.h"
 
@@ -107,6 +108,7 @@ struct managed {
 	struct gpu_dev *devs;
 	uint32_t n;
 	struct peer_link *pl;
+	struct peer_access *pa; /* cudaDeviceEnablePeerAccess (system/peer_access.h) */
 	struct gpuvm_system_stats *out;
 	uint32_t live;        /* managed allocations now */
 	double kernels_end_s; /* the last kernel launched while one lived ends here */
@@ -175,7 +177,8 @@ static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op
 				  "cudaMalloc of %s on GPU %u does not fit: %s of its %s of device "
 				  "memory (gpu.memory) are in use (out of memory)", need, d, used, cap);
 	}
-	if (alloc_table_add(&g->sys.allocs, &op->alloc, err))
+	if (alloc_table_add(&g->sys.allocs, &op->alloc, err) ||
+	    peer_access_alloc(mm->pa, d, &op->alloc, err))
 		return -1;
 	if (!op->alloc.extent_only)
 		g->device_in_use += op->alloc.bytes;
@@ -199,6 +202,7 @@ static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct man
 	if (fa && !fa->extent_only && fa->base == op->alloc.base)
 		g->device_in_use -= fa->bytes < g->device_in_use ? fa->bytes : g->device_in_use;
 	alloc_table_remove(&g->sys.allocs, op->alloc.base);
+	peer_access_free_alloc(mm->pa, op->device, op->alloc.base);
 }
 
 /* A synchronous host copy on GPU g's host link from t (seconds): its end. */
@@ -469,6 +473,13 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			if (host_access_op(devs, n, &op, &host_s, mm, err))
 				return -1;
 			break;
+		case GPUVM_RUN_PEER_ACCESS:
+			/* g's kernels reach op.peer_device's device memory */
+			if (peer_access_enable(mm->pa, op.device, op.peer_device,
+					       &devs[op.peer_device].sys.allocs,
+					       &g->sys.sms.port.peer, err))
+				return -1;
+			break;
 		case GPUVM_RUN_ADVISE: {
 			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
 			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
@@ -534,7 +545,9 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	int rc = -1;
 	struct peer_link pl;
 	memset(&pl, 0, sizeof pl);
-	struct managed mm = {.n = n, .pl = &pl, .out = out};
+	struct peer_access pa;
+	memset(&pa, 0, sizeof pa);
+	struct managed mm = {.n = n, .pl = &pl, .pa = &pa, .out = out};
 	out->managed = false;
 	out->uvm_peer_pages = out->uvm_peer_nvlink_bytes = out->uvm_peer_host_bytes = 0;
 	out->uvm_invalidated_pages = out->managed_serialized_kernels = 0;
@@ -549,7 +562,8 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	o.progress = false;
 	o.progress_fn = NULL;
 	mm.devs = devs;
-	if (!devs || peer_link_init(&pl, desc) || uvm_shared_init(&mm.sh, n)) {
+	if (!devs || peer_link_init(&pl, desc) || uvm_shared_init(&mm.sh, n) ||
+	    peer_access_init(&pa, &pl, n)) {
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
 		goto out;
 	}
@@ -575,6 +589,13 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 		 * residency of managed pages as processor d + 1 */
 		g->sys.uvm_shared = &mm.sh;
 		g->sys.uvm_proc = UVM_PROC_GPU0 + d;
+		/* its side of peer access: a request's latency where the
+		 * route gives none is the GPU's remote access's */
+		struct peer_gpu *pg = &pa.gpus[d];
+		pg->allocs = &g->sys.allocs;
+		pg->hz = g->hz;
+		pg->fallback_s = g->cfg->uvm_remote_latency_cycles / g->hz;
+		pg->st = &g->stats->peer;
 	}
 	mm.sh.peer_copy = managed_peer_copy;
 	mm.sh.place = managed_place;
@@ -630,6 +651,7 @@ out:
 			free(devs[d].inc);
 		}
 	peer_link_free(&pl);
+	peer_access_free(&pa);
 	if (mm.sh.blocks.e)
 		uvm_shared_free(&mm.sh);
 	free(devs);
