@@ -5,7 +5,9 @@
  * memory and a copy staged through the host; without the enable the run
  * stops naming the allocation; a pair no NVLink joins is refused; a
  * remote store lands in the peer's memory; two GPUs reading one GPU's
- * memory share its NVSwitch port; and shared-read-mgpu mode=peer verifies. */
+ * memory share its NVSwitch port; and shared-read-mgpu mode=peer verifies.
+ * And zero-copy (host-pinned) memory read by two GPUs, each over its own
+ * host link. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,7 +61,9 @@ enum prog {
 	NO_ENABLE,  /* the same without simt_enable_peer_access */
 	STAGED,     /* a0 copied to GPU 1 (through the host on two_pcie), read there */
 	REMOTE_ST,  /* GPU 1 stores into GPU 0's a0; GPU 0 downloads it */
-	TWO_READERS /* GPUs 1 and 2 read GPU 0's a0 at once */
+	TWO_READERS, /* GPUs 1 and 2 read GPU 0's a0 at once */
+	ZC_ONE,      /* GPU 1 reads host-pinned z */
+	ZC_TWO       /* GPUs 0 and 1 read host-pinned z at once */
 };
 
 static int verified; /* the program's own check of REMOTE_ST's data */
@@ -70,9 +74,26 @@ static int launch(struct simt_host *h, const float *src, float *dst, float k)
 	return SIMT_LAUNCH(h, scale_kernel, simt_dim3(N / 256, 1, 1), simt_dim3(256, 1, 1), a);
 }
 
+/* z pinned (made on GPU 0), read by GPU 1, and by GPU 0 too (ZC_TWO) */
+static int zero_copy_program(struct simt_host *h, enum prog k)
+{
+	float *z = simt_malloc(h, "z", N * sizeof(float), GPUVM_ALLOC_HOST_PINNED);
+	float *o0 = simt_malloc(h, "o0", N * sizeof(float), GPUVM_ALLOC_DEVICE);
+	if (!z || !o0 || simt_set_device(h, 1))
+		return -1;
+	float *o1 = simt_malloc(h, "o1", N * sizeof(float), GPUVM_ALLOC_DEVICE);
+	if (!o1 || launch(h, z, o1, 2.0f))
+		return -1;
+	if (k == ZC_TWO && (simt_set_device(h, 0) || launch(h, z, o0, 2.0f) || simt_device_sync(h)))
+		return -1;
+	return simt_set_device(h, 1) || simt_device_sync(h);
+}
+
 static int program(struct simt_host *h, void *user)
 {
 	enum prog k = *(enum prog *)user;
+	if (k == ZC_ONE || k == ZC_TWO)
+		return zero_copy_program(h, k);
 	float *a0 = simt_malloc(h, "a0", N * sizeof(float), GPUVM_ALLOC_DEVICE);
 	if (!a0)
 		return -1;
@@ -119,6 +140,9 @@ static int program(struct simt_host *h, void *user)
 		       simt_set_device(h, 2) || launch(h, a0, o2, 2.0f) || simt_device_sync(h) ||
 		       simt_set_device(h, 1) || simt_device_sync(h);
 	}
+	case ZC_ONE:
+	case ZC_TWO:
+		break;
 	}
 	return -1;
 }
@@ -294,6 +318,30 @@ static void test_shared_read_mode_peer(void **state)
 	release(r);
 }
 
+static void test_zero_copy_from_two_gpus(void **state)
+{
+	(void)state;
+	struct gpuvm_error err = {{0}};
+	struct run *one = new_run(), *two = new_run();
+	assert_int_equal(run_prog(one, two_nvlink, ZC_ONE, &err), 0);
+	assert_int_equal(run_prog(two, two_nvlink, ZC_TWO, &err), 0);
+	/* each GPU read all of z over its own PCIe link */
+	uint64_t z = (uint64_t)N * sizeof(float);
+	if (two->stats[0].zero_copy_bytes != z || two->stats[1].zero_copy_bytes != z ||
+	    one->stats[1].zero_copy_bytes != z)
+		fail_msg("zero-copy bytes: GPU 0 %llu, GPU 1 %llu (alone %llu), not %llu",
+			 (unsigned long long)two->stats[0].zero_copy_bytes,
+			 (unsigned long long)two->stats[1].zero_copy_bytes,
+			 (unsigned long long)one->stats[1].zero_copy_bytes, (unsigned long long)z);
+	/* on links of their own the two readers overlap: 4 MiB at 64 GB/s
+	 * is 66 us each, not 131 us together */
+	double t1 = one->out.sim_seconds, t2 = two->out.sim_seconds;
+	if (!(t1 > 60e-6 && t2 < 1.3 * t1))
+		fail_msg("one reader %g s, two %g s: not on links of their own", t1, t2);
+	release(one);
+	release(two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_remote_store_lands),
 		cmocka_unit_test(test_readers_share_the_port),
 		cmocka_unit_test(test_shared_read_mode_peer),
+		cmocka_unit_test(test_zero_copy_from_two_gpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

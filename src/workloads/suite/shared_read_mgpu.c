@@ -29,6 +29,8 @@
  *             reads x in place, each sector over NVLink / NVSwitch: no
  *             fault, no migration (src/system/peer_access.h). Refused
  *             where no NVLink joins the GPUs (nvlink=off).
+ *   zero-copy x is host-pinned memory (cudaHostAlloc): every GPU reads it
+ *             in place over its own PCIe link, no fault, no migration.
  * rounds= repeats the turn of the GPUs. The checksum (the sum of every
  * GPU's output) and verify are the same whatever mode=, gpus= and
  * rounds=; kernel_seconds is the simulated span from the first kernel's
@@ -56,8 +58,9 @@ SIMT_KERNEL_ANY_ORDER(shared_read_kernel, struct shared_read_args, p)
 	}
 }
 
-enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY, SR_PREFERRED, SR_PEER };
-#define SR_MODES "fault|prefetch|read-mostly|accessed-by|preferred|peer"
+enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY, SR_PREFERRED, SR_PEER,
+	       SR_ZERO_COPY };
+#define SR_MODES "fault|prefetch|read-mostly|accessed-by|preferred|peer|zero-copy"
 
 struct shared_read_cfg {
 	uint64_t elems, threads, block, rounds;
@@ -70,7 +73,9 @@ static int shared_read_host(struct simt_host *h, void *user)
 {
 	const struct shared_read_cfg *c = user;
 	float *x = simt_malloc(h, "x", c->elems * sizeof(float),
-			       c->mode == SR_PEER ? GPUVM_ALLOC_DEVICE : GPUVM_ALLOC_MANAGED);
+			       c->mode == SR_PEER	  ? GPUVM_ALLOC_DEVICE
+			       : c->mode == SR_ZERO_COPY ? GPUVM_ALLOC_HOST_PINNED
+							 : GPUVM_ALLOC_MANAGED);
 	float *out[GPUVM_RUN_MAX_DEVICES];
 	if (!x)
 		return -1;
@@ -150,7 +155,8 @@ static const struct gpuvm_param_def shared_read_params[] = {
 	 "how x reaches each GPU: far faults, cudaMemPrefetchAsync before each kernel, far "
 	 "faults of a read-mostly x (a copy per GPU), read in GPU 0's memory (accessed-by), "
 	 "kept on GPU 0, its preferred location, and mapped there by the others after a fault "
-	 "per page (preferred), or x in GPU 0's device memory read by peer access (peer)"},
+	 "per page (preferred), x in GPU 0's device memory read by peer access (peer), or "
+	 "host-pinned x read by every GPU over its own PCIe link (zero-copy)"},
 	{"rounds", GPUVM_PARAM_U64, "1", "turns of every GPU reading x (1-64)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads per GPU (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
@@ -208,7 +214,7 @@ static const struct gpuvm_param_range shared_read_ranges[] = {
 
 const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu = {
 	.name = "shared-read-mgpu",
-	.summary = "every GPU of a system reads one shared array in turn (fault, prefetch, read-mostly, accessed-by, preferred; peer: GPU 0's device memory by peer access)",
+	.summary = "every GPU of a system reads one shared array in turn (fault, prefetch, read-mostly, accessed-by, preferred; peer: GPU 0's device memory by peer access; zero-copy: host-pinned)",
 	.working_set = "4 B x elems managed, shared (peer: device memory of GPU 0); 4 B x elems device per GPU",
 	.params = shared_read_params,
 	.n_params = sizeof shared_read_params / sizeof shared_read_params[0],
