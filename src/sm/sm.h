@@ -22,8 +22,10 @@
  *    (uvm_access_sector, uvm_access_counted_sector: one request a sector
  *    not served with its walk
  *    with a time, answered by struct uvm_sector_rsp: when the page is
- *    there, whether it was read remotely, its stale L2 stamps) and the
- *    allocation table (mem/alloc_table.h, read only).
+ *    there, whether it was read remotely, its stale L2 stamps), a peer
+ *    GPU's device memory after peer access (link/peer_port.h: a sector
+ *    request with a time, answered by a time) and the allocation table
+ *    (mem/alloc_table.h, read only).
  *    Its own parts come from src/mem (mem/l1_cache.h, mem/server_pool.h,
  *    mem/smem_banks.h), sm/coalescer.h and event/event_queue.h; with
  *    core.window and --threads, the helper threads and the window of
