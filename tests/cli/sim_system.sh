@@ -323,8 +323,8 @@ expect2 "gpus= past the system" "4 GPUs asked for and the system has 2" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu:gpus=4
 expect2 "a second GPU on a preset" "2 GPUs asked for and the system has 1" --gpu h100 \
 	--workload triad-mgpu:gpus=2
-expect2 "pinned memory across GPUs" "host-pinned allocation on a system of several GPUs: zero-copy" \
-	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=pinned
+expect2 "system memory across GPUs" "a system allocation .* on a system of several GPUs is not modelled yet" \
+	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=system
 expect2 "managed memory across GPUs with hints" "cudaMemAdvise hints .* not modelled across GPUs yet" \
 	--system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=1000 --set uvm.accessed_by=gpu
 expect2 "--stats-csv of several GPUs" "not made for a system of several GPUs" \
