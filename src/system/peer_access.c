@@ -12,7 +12,9 @@ static double peer_request(struct peer_port *port, uint64_t addr, bool write, do
 	struct peer_gpu *pg = (struct peer_gpu *)port;
 	struct peer_access *pa = pg->pa;
 	const struct gpuvm_alloc *a = alloc_table_find(pg->allocs, addr);
-	uint32_t g = pg->gpu, h = a ? a->peer_device : g;
+	if (!a || a->kind != GPUVM_ALLOC_PEER) /* not reached: the SM layer found a peer entry */
+		return t;
+	uint32_t g = pg->gpu, h = a->peer_device;
 	/* the data's direction: a load's comes from h, a store's goes to h */
 	uint32_t s = write ? g : h, d = write ? h : g;
 	double end = peer_link_copy(pa->pl, s, d, t / pg->hz, bytes, 0);
