@@ -2,7 +2,8 @@
  * its own: the order of peer copies (a copy forwarding what another
  * brought waits for it), a kernel waits for the copy into its memory,
  * kernels of two GPUs overlap, and a program that uses a GPU the system
- * lacks, or a kernel that reads another GPU's memory, is refused. tests/cli/sim_system.sh covers the CLI and the
+ * lacks, or a kernel that reads another GPU's memory without peer access
+ * (tests/test_multi_gpu_peer.c has it with), is refused. tests/cli/sim_system.sh covers the CLI and the
  * workloads. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -196,8 +197,8 @@ static void test_peer_access_refused(void **state)
 	struct run *r = malloc(sizeof *r);
 	assert_non_null(r);
 	assert_int_not_equal(run_prog(r, PEER_ACCESS, &err), 0);
-	if (!strstr(err.msg, "device memory of GPU 0 from a kernel on another GPU: peer access "
-			     "is not modelled"))
+	if (!strstr(err.msg, "'a0' is device memory of GPU 0 and the kernel runs on GPU 1 "
+			     "without peer access"))
 		fail_msg("message: %s", err.msg);
 	release(r);
 	free(r);

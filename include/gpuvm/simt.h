@@ -367,10 +367,20 @@ double simt_event_seconds(struct simt_host *h, unsigned event);
 /* cudaSetDevice: the GPU later allocations, launches and
  * synchronisations are for (0 at the start). Copies run on the GPU of
  * their device allocation. A kernel reaches the device memory of its own
- * GPU only (no peer access): a run whose program uses a GPU past 0 needs
- * a system of several (gpuvm sim --system). */
+ * GPU, and of the GPUs simt_enable_peer_access enabled for its GPU; an
+ * access to another GPU's device memory stops the run naming the
+ * allocation and both GPUs. A run whose program uses a GPU past 0 needs a
+ * system of several (gpuvm sim --system). */
 int simt_set_device(struct simt_host *h, unsigned device);
 unsigned simt_get_device(struct simt_host *h);
+/* cudaDeviceEnablePeerAccess(peer_device, 0) for the current GPU: its
+ * later kernels load and store peer_device's device allocations in place,
+ * each sector over the NVLink / NVSwitch route between the two GPUs (no
+ * fault, no migration; docs/systems.md "Peer access"). One direction, as
+ * CUDA's. -1 with a message when peer_device is the current GPU, out of
+ * range or already enabled; the engine refuses a pair that no NVLink or
+ * NVSwitch joins (peer access over PCIe is not modelled). */
+int simt_enable_peer_access(struct simt_host *h, unsigned peer_device);
 /* cudaMemcpyPeer / cudaMemcpyPeerAsync of bytes from src (a device
  * allocation of one GPU) to dst (of another, or the same): the data moves
  * at the call; the engine times it over the NVLink between the two GPUs,

@@ -295,6 +295,15 @@ struct gpuvm_stats {
 
 	char result[256];      /* the workload's functional result */
 	uint64_t work_items;   /* the workload's unit of work (0: not defined) */
+
+	/* peer access (cudaDeviceEnablePeerAccess, several GPUs): this GPU's
+	 * kernels' requests to other GPUs' device memory over NVLink /
+	 * NVSwitch (reported when requests > 0) */
+	struct gpuvm_peer_access_stats {
+		uint64_t requests;    /* sector requests on the GPU-GPU route */
+		uint64_t read_bytes;  /* loaded from a peer's memory */
+		uint64_t write_bytes; /* stored (and atomics) into a peer's memory */
+	} peer;
 };
 
 #endif

@@ -27,6 +27,12 @@ enum gpuvm_alloc_kind {
 	 * they are first touched; the UVM driver keeps them (docs/systems.md
 	 * "Grace Hopper memory") */
 	GPUVM_ALLOC_SYSTEM,
+	/* device memory of another GPU, mapped by peer access
+	 * (cudaDeviceEnablePeerAccess): an entry of the accessing GPU's own
+	 * table only, its owner in peer_device; each access crosses the
+	 * NVLink / NVSwitch route between them (docs/systems.md "Peer
+	 * access") */
+	GPUVM_ALLOC_PEER,
 };
 
 struct gpuvm_alloc {
@@ -41,6 +47,7 @@ struct gpuvm_alloc {
 	 * hardware cannot: Karnagel et al. DaMoN'17 4.1). gpu.memory does not
 	 * bound it. */
 	bool extent_only;
+	uint32_t peer_device; /* GPUVM_ALLOC_PEER: the GPU whose device memory it is */
 };
 
 enum gpuvm_mem_op { GPUVM_OP_LOAD = 0, GPUVM_OP_STORE, GPUVM_OP_ATOMIC };
@@ -270,6 +277,10 @@ enum gpuvm_run_op_kind {
 	 * resident on a GPU fault back to the CPU (src/uvm/uvm_host_access.c);
 	 * the host waits. Device memory is refused. */
 	GPUVM_RUN_HOST_ACCESS,    /* copy_addr, copy_bytes, host_write */
+	/* cudaDeviceEnablePeerAccess(peer_device) on GPU device: its later
+	 * kernels load and store peer_device's device allocations in place.
+	 * A system of several GPUs only (src/system/peer_access.c). */
+	GPUVM_RUN_PEER_ACCESS,    /* device, peer_device */
 };
 
 /* cudaMemAdvise's advice (GPUVM_RUN_ADVISE) */

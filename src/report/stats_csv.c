@@ -106,6 +106,8 @@ static const char *kind_name(enum gpuvm_alloc_kind k)
 		return "host";
 	case GPUVM_ALLOC_SYSTEM:
 		return "system";
+	case GPUVM_ALLOC_PEER:
+		return "peer";
 	}
 	return "?";
 }

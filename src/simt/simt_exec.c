@@ -54,13 +54,11 @@ static inline const struct simt_buffer *find_buffer_at(struct simt_program *prog
 
 /* ---- threads -------------------------------------------------------- */
 
-static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long a)
+static _Noreturn void lane_abort_text(struct simt_lane *ln, const char *what)
 {
 	struct simt_launch *l = ln->cta->launch;
 	if (!l->failed) {
 		l->failed = 1;
-		char what[160];
-		snprintf(what, sizeof what, fmt, a);
 		snprintf(l->errmsg, sizeof l->errmsg, "thread (%u,%u,%u) of block (%u,%u,%u): %s",
 			 ln->t.thread_idx.x, ln->t.thread_idx.y, ln->t.thread_idx.z,
 			 ln->t.block_idx.x, ln->t.block_idx.y, ln->t.block_idx.z, what);
@@ -68,6 +66,25 @@ static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long
 	ln->state = LANE_ABORTED;
 	for (;;)
 		coro_yield(ln->co); /* never resumed: freed with the CTA */
+}
+
+static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long a)
+{
+	char what[160];
+	snprintf(what, sizeof what, fmt, a);
+	lane_abort_text(ln, what);
+}
+
+/* A kernel's access to device memory of a GPU its own has no peer access
+ * to: CUDA would fault; the run stops naming the allocation and both GPUs. */
+static __attribute__((noinline)) void peer_refused(struct simt_lane *ln, const struct simt_buffer *b)
+{
+	char what[200];
+	uint32_t g = ln->cta->launch->device;
+	snprintf(what, sizeof what, "'%s' is device memory of GPU %u and the kernel runs on GPU %u "
+		 "without peer access (simt_enable_peer_access(h, %u) on GPU %u)", b->name,
+		 b->device, g, b->device, g);
+	lane_abort_text(ln, what);
 }
 
 /* e[] (and the chain plane when present) for the current cap, for a
@@ -269,10 +286,9 @@ static inline __attribute__((always_inline)) void access_global(struct simt_thre
 	const struct simt_buffer *b = find_buffer_at(ln->cta->launch->prog, p, bytes, site);
 	if (!b)
 		lane_abort(ln, "%llu-byte access outside every allocation", bytes);
-	if (b->device != ln->cta->launch->device && b->kind == GPUVM_ALLOC_DEVICE)
-		lane_abort(ln, "access to device memory of GPU %llu from a kernel on another GPU: "
-			   "peer access is not modelled (copy it with simt_memcpy_peer)",
-			   b->device);
+	const struct simt_launch *l = ln->cta->launch;
+	if (b->device != l->device && b->kind == GPUVM_ALLOC_DEVICE && !(l->peers >> b->device & 1))
+		peer_refused(ln, b);
 	record(ln, simt_buffer_va(b, p), bytes, op, site,
 	       GPUVM_SPACE_GLOBAL | cache_op << 4);
 }

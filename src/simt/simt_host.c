@@ -135,6 +135,7 @@ static void *buffer_add(struct simt_program *p, unsigned char *mem, const char *
 	b->kind = kind;
 	b->device = op.device = p->device;
 	b->va = va_layout_alloc(&p->va, &op.alloc, name, bytes ? bytes : 1, kind);
+	snprintf(b->name, sizeof b->name, "%s", op.alloc.name);
 	if (post(p, &op))
 		return NULL;
 	return mem;
@@ -296,6 +297,26 @@ int simt_set_device(struct simt_host *h, unsigned device)
 unsigned simt_get_device(struct simt_host *h)
 {
 	return prog(h)->device;
+}
+
+int simt_enable_peer_access(struct simt_host *h, unsigned peer_device)
+{
+	struct simt_program *p = prog(h);
+	if (peer_device >= GPUVM_RUN_MAX_DEVICES || peer_device == p->device)
+		return simt_fail(h, "cudaDeviceEnablePeerAccess(%u) on GPU %u: the peer is another "
+				 "GPU, 0-%d", peer_device, p->device, GPUVM_RUN_MAX_DEVICES - 1);
+	if (p->peer_on[p->device] >> peer_device & 1)
+		return simt_fail(h, "cudaDeviceEnablePeerAccess(%u) on GPU %u: already enabled "
+				 "(cudaErrorPeerAccessAlreadyEnabled)", peer_device, p->device);
+	if (p->aborting || p->failed)
+		return -1;
+	p->peer_on[p->device] |= 1ull << peer_device;
+	struct gpuvm_run_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GPUVM_RUN_PEER_ACCESS;
+	op.device = p->device;
+	op.peer_device = peer_device;
+	return post(p, &op);
 }
 
 static int memcpy_peer(struct simt_host *h, void *dst, const void *src, uint64_t bytes,
@@ -489,6 +510,7 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	l->k.impl = l;
 	l->prog = p;
 	l->device = p->device;
+	l->peers = p->peer_on[p->device];
 	l->body = body;
 	memcpy(l->args, args, args_bytes);
 	l->threads_per_cta = (uint32_t)threads;

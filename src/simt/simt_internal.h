@@ -192,6 +192,7 @@ struct simt_buffer {
 	uint64_t bytes, va;
 	enum gpuvm_alloc_kind kind;
 	uint32_t device; /* the GPU it was allocated on (simt_set_device) */
+	char name[48];   /* the program's name for it (errors name it) */
 };
 
 /* The simulated address of host pointer p inside buffer b. */
@@ -216,6 +217,7 @@ struct simt_launch {
 	struct gpuvm_kernel k;
 	struct simt_program *prog;
 	uint32_t device; /* the GPU it runs on: its device memory only */
+	uint64_t peers;  /* and bit g: GPU g's device memory (peer access, at the launch) */
 	simt_body_fn body;
 	_Alignas(16) unsigned char args[SIMT_MAX_ARGS_BYTES];
 	uint32_t threads_per_cta;
@@ -226,7 +228,7 @@ struct simt_launch {
 	 * order (the program's; workers' copies of the launch share it) */
 	struct simt_red_order *red;
 	int failed;
-	char errmsg[256];
+	char errmsg[320];
 };
 
 struct simt_program {
@@ -238,6 +240,9 @@ struct simt_program {
 	 * use): triad's three arrays alternate, which last_buf misses */
 	uint32_t site_buf[SIMT_SITE_HINTS];
 	struct va_layout va;
+	/* [g] bit h: GPU g's kernels may access GPU h's device memory
+	 * (simt_enable_peer_access) */
+	uint64_t peer_on[GPUVM_RUN_MAX_DEVICES];
 
 	struct coro host;
 	simt_host_fn fn;

@@ -22,8 +22,10 @@
  *    (uvm_access_sector, uvm_access_counted_sector: one request a sector
  *    not served with its walk
  *    with a time, answered by struct uvm_sector_rsp: when the page is
- *    there, whether it was read remotely, its stale L2 stamps) and the
- *    allocation table (mem/alloc_table.h, read only).
+ *    there, whether it was read remotely, its stale L2 stamps), a peer
+ *    GPU's device memory after peer access (link/peer_port.h: a sector
+ *    request with a time, answered by a time) and the allocation table
+ *    (mem/alloc_table.h, read only).
  *    Its own parts come from src/mem (mem/l1_cache.h, mem/server_pool.h,
  *    mem/smem_banks.h), sm/coalescer.h and event/event_queue.h; with
  *    core.window and --threads, the helper threads and the window of
@@ -62,6 +64,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/stats.h"
 #include "gpuvm/stream.h"
+#include "link/peer_port.h"
 #include "mem/l1_cache.h"
 #include "uvm/uvm.h"
 #include "mem/server_pool.h"
@@ -199,6 +202,9 @@ struct sm_ports {
 	struct uvm *uvm;
 	struct alloc_table *allocs;
 	struct event_queue *events;
+	/* a peer's device memory (GPUVM_ALLOC_PEER sectors); NULL until peer
+	 * access is enabled on a system of several GPUs */
+	struct peer_port *peer;
 };
 
 /* One kernel launch as the SMs see it. */

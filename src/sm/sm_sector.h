@@ -72,6 +72,15 @@ zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op
 	return link_zero_copy(sl->port.link, &r);
 }
 
+/* One sector of a peer GPU's device memory (peer access): a request on
+ * the GPU-GPU route (link/peer_port.h), a sector at a time. */
+static __attribute__((noinline, unused)) double
+peer_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double at_mem)
+{
+	return sl->port.peer->access(sl->port.peer, sector_addr, op != GPUVM_OP_LOAD, at_mem,
+				     1u << sl->co.sector_shift);
+}
+
 /* An atomic instruction's lanes on one sector of host-pinned memory:
  * each an AtomicOp of its own on the link (link_zero_copy_atomics). */
 static __attribute__((noinline, unused)) double zero_copy_atomics(struct sm_layer *sl,
@@ -143,6 +152,8 @@ access_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op,
 							   : access_managed_sector(sl, sector_addr, op, tx, sm);
 	if (kind == GPUVM_ALLOC_HOST_PINNED)
 		return zero_copy_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
+	if (__builtin_expect(kind == GPUVM_ALLOC_PEER, 0))
+		return peer_sector(sl, sector_addr, op, tx + sl->crossbar_cycles);
 	if (op == GPUVM_OP_STORE && sl->store_held) {
 		/* it leaves the SM once its port passes it and the L2 has
 		 * room for it: held as long as the write-back its fill caused

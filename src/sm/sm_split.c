@@ -157,7 +157,8 @@ bool sm_split_fits(const struct sm_layer *sl)
 	/* the store direction's holds (l2.sm_port_write_bytes_per_cycle,
 	 * l2.slice_write_bytes_per_cycle) are met at issue, which phase 1
 	 * cannot know: those parts run on the serial path */
-	return ms && ms->n_parts > 1 && !ms->near_far && sm_barrier_stages_apart(sl) &&
+	/* peer access (sl->port.peer) is served on this thread only */
+	return ms && ms->n_parts > 1 && !ms->near_far && !sl->port.peer && sm_barrier_stages_apart(sl) &&
 	       sl->l2_store_port_cycles == 0 && ms->l2_slice_write_cycles == 0;
 }
 

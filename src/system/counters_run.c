@@ -196,6 +196,22 @@ static const struct gpuvm_counter_section stall_section = {
 	"stall_cycles", GPUVM_STAT_RUN, false, GPUVM_COUNTER_ROWS(stall_rows), NULL, ST(stall_cycles), 0, 0,
 };
 
+/* ---- peer access (several GPUs) -------------------------------------- */
+
+#define PA(f) offsetof(struct gpuvm_peer_access_stats, f)
+
+static uint32_t peer_count(const struct gpuvm_stats *st) { return st->peer.requests != 0; }
+
+static const struct gpuvm_counter peer_rows[] = {
+	{"requests", "count", "peer requests", "sector requests this GPU's kernels sent to other GPUs' device memory (cudaDeviceEnablePeerAccess)", U64, 0, PA(requests)},
+	{"read_bytes", "bytes", "peer bytes read", "bytes loaded from other GPUs' device memory over NVLink / NVSwitch", U64, 0, PA(read_bytes)},
+	{"write_bytes", "bytes", "peer bytes written", "bytes stored (and atomics) into other GPUs' device memory over NVLink / NVSwitch", U64, 0, PA(write_bytes)},
+};
+
+static const struct gpuvm_counter_section peer_section = {
+	"peer_access", GPUVM_STAT_RUN, false, GPUVM_COUNTER_ROWS(peer_rows), peer_count, ST(peer), 0, 0,
+};
+
 /* ---- the run -------------------------------------------------------- */
 
 static const struct gpuvm_counter run_rows[] = {
@@ -275,6 +291,8 @@ static const struct gpuvm_counter run_rows[] = {
 	{"thread_ipc", "ratio", "thread IPC", "thread instructions per cycle over the launches' cycles: GPGPU-Sim's gpu_tot_ipc", FN, 0, 0, run_thread_ipc},
 	/* the banked DRAM model (present when the preset has it) */
 	{"dram", NULL, NULL, NULL, SECTION, 0, 0, NULL, NULL, NULL, &gpuvm_dram_section},
+	/* peer access on a system of several GPUs (present when used) */
+	{"peer_access", NULL, NULL, NULL, SECTION, 0, 0, NULL, NULL, NULL, &peer_section},
 };
 
 const struct gpuvm_counter_section gpuvm_run_section = {

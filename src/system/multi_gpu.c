@@ -18,14 +18,20 @@
  *    synchronous copy (cudaMemcpy) and cudaDeviceSynchronize hold the host
  *    until their GPU is done; cudaDeviceSynchronize waits for the current
  *    GPU only, as CUDA's does; the run ends when every GPU is done.
- *  - Exactness: a kernel touches its own GPU's device memory (the SIMT
- *    executor refuses peer access) and managed memory, so kernels of
- *    different GPUs share no resource of the model but the managed pages
- *    and the links their migrations take. Running each launch to its end
- *    on its own system, in host order, is the same as interleaving their
- *    events where nothing is shared. What is shared by device-memory
- *    programs, the peer links and each GPU's host link, is booked by
- *    copies, which happen between kernels in each GPU's stream order.
+ *  - Exactness: a kernel touches its own GPU's device memory, managed
+ *    memory and, after cudaDeviceEnablePeerAccess, its peers' device
+ *    memory (system/peer_access.h; without the enable the SIMT executor
+ *    refuses it), so kernels of different GPUs share no resource of the
+ *    model but the managed pages and the peer links that migrations,
+ *    remote mappings and peer accesses take. Running each launch to its
+ *    end on its own system, in host order, is the same as interleaving
+ *    their events where nothing is shared. What is shared by programs
+ *    without peer access, the peer links and each GPU's host link, is
+ *    booked by copies, which happen between kernels in each GPU's stream
+ *    order. Peer accesses of overlapping kernels book the lanes in host
+ *    order of the kernels: a later kernel queues behind an earlier one's
+ *    sectors, never the other way (a modelling limit, docs/systems.md
+ *    "Peer access").
  *  - Managed memory (uvm/uvm_shared.h): a managed allocation is known to
  *    every GPU's driver, which consults the residency they share: a far
  *    fault on GPU g for a page GPU h holds migrates it h -> g over the
@@ -56,14 +62,19 @@
  *    managed memory (uvm/uvm.h: uvm_copy_in, uvm_device_sync,
  *    uvm_prefetch_range, uvm_prefetch_to_host, uvm_invalidate_taken,
  *    uvm_remove_alloc, uvm_finish) and the residency they share
- *    (uvm/uvm_shared.h).
+ *    (uvm/uvm_shared.h), peer access (system/peer_access.h: the enable, and
+ *    the peer entries of each device allocation and free).
  *  - cudaMemAdviseSetPreferredLocation: a GPU's fault on a page whose
  *    preferred location is elsewhere has the location's driver take the
  *    page (managed_place: uvm_prefetch_range, or the holder's
  *    uvm_prefetch_to_host for the CPU) while the faulting GPU's kernel
  *    runs; exact for the same reason as the serialisation: no other
  *    kernel on managed memory runs then.
- *  - Refused, with a message naming the limitation: host-pinned and
+ *  - Host-pinned (zero-copy) memory is in every GPU's allocation table:
+ *    each GPU reads and writes it over its own host link (link.h), which
+ *    no other GPU's kernels use; the CPU memory behind the links is not a
+ *    shared resource of the model.
+ *  - Refused, with a message naming the limitation:
  *    system-allocated memory, managed memory under thrashing detection or
  *    the preset's cudaMemAdvise hints (per GPU, not across GPUs yet),
  *    asynchronous host copies and event waits. */
@@ -76,6 +87,7 @@
 #include "gpuvm/units.h"
 #include "link/peer_link.h"
 #include "system/host_access.h"
+#include "system/peer_access.h"
 #include "system/system.h"
 #include "uvm/uvm_shared.h"
 
@@ -107,6 +119,7 @@ struct managed {
 	struct gpu_dev *devs;
 	uint32_t n;
 	struct peer_link *pl;
+	struct peer_access *pa; /* cudaDeviceEnablePeerAccess (system/peer_access.h) */
 	struct gpuvm_system_stats *out;
 	uint32_t live;        /* managed allocations now */
 	double kernels_end_s; /* the last kernel launched while one lived ends here */
@@ -158,12 +171,20 @@ static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op
 {
 	if (op->alloc.kind == GPUVM_ALLOC_MANAGED)
 		return managed_alloc(mm, op, err);
+	if (op->alloc.kind == GPUVM_ALLOC_HOST_PINNED) {
+		/* zero-copy memory (cudaHostAlloc, portable): every GPU maps
+		 * it and reaches it over its own host link */
+		for (uint32_t e = 0; e < mm->n; e++)
+			if (alloc_table_add(&mm->devs[e].sys.allocs, &op->alloc, err))
+				return -1;
+		return 0;
+	}
 	if (op->alloc.kind != GPUVM_ALLOC_DEVICE)
 		return gpuvm_fail(err, op->alloc.name, 0, NULL,
-				  "a %s allocation on a system of several GPUs: zero-copy memory "
-				  "read by several GPUs is not modelled yet (issue 78); allocate "
-				  "managed or device memory (mem=managed, mem=device)",
-				  op->alloc.kind == GPUVM_ALLOC_SYSTEM ? "system" : "host-pinned");
+				  "a system allocation (malloc memory through the system page "
+				  "table) on a system of several GPUs is not modelled yet (issue "
+				  "78); allocate managed, host-pinned or device memory "
+				  "(mem=managed, mem=pinned, mem=device)");
 	const struct gpuvm_config *cfg = g->cfg;
 	if (!op->alloc.extent_only && cfg->device_memory_bytes &&
 	    op->alloc.bytes > cfg->device_memory_bytes - g->device_in_use) {
@@ -175,7 +196,8 @@ static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op
 				  "cudaMalloc of %s on GPU %u does not fit: %s of its %s of device "
 				  "memory (gpu.memory) are in use (out of memory)", need, d, used, cap);
 	}
-	if (alloc_table_add(&g->sys.allocs, &op->alloc, err))
+	if (alloc_table_add(&g->sys.allocs, &op->alloc, err) ||
+	    peer_access_alloc(mm->pa, d, &op->alloc, err))
 		return -1;
 	if (!op->alloc.extent_only)
 		g->device_in_use += op->alloc.bytes;
@@ -196,9 +218,15 @@ static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct man
 		mm->live--;
 		return;
 	}
+	if (fa && fa->kind == GPUVM_ALLOC_HOST_PINNED && fa->base == op->alloc.base) {
+		for (uint32_t d = 0; d < mm->n; d++)
+			alloc_table_remove(&mm->devs[d].sys.allocs, op->alloc.base);
+		return;
+	}
 	if (fa && !fa->extent_only && fa->base == op->alloc.base)
 		g->device_in_use -= fa->bytes < g->device_in_use ? fa->bytes : g->device_in_use;
 	alloc_table_remove(&g->sys.allocs, op->alloc.base);
+	peer_access_free_alloc(mm->pa, op->device, op->alloc.base);
 }
 
 /* A synchronous host copy on GPU g's host link from t (seconds): its end. */
@@ -469,6 +497,13 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			if (host_access_op(devs, n, &op, &host_s, mm, err))
 				return -1;
 			break;
+		case GPUVM_RUN_PEER_ACCESS:
+			/* g's kernels reach op.peer_device's device memory */
+			if (peer_access_enable(mm->pa, op.device, op.peer_device,
+					       &devs[op.peer_device].sys.allocs,
+					       &g->sys.sms.port.peer, err))
+				return -1;
+			break;
 		case GPUVM_RUN_ADVISE: {
 			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
 			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
@@ -534,7 +569,9 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	int rc = -1;
 	struct peer_link pl;
 	memset(&pl, 0, sizeof pl);
-	struct managed mm = {.n = n, .pl = &pl, .out = out};
+	struct peer_access pa;
+	memset(&pa, 0, sizeof pa);
+	struct managed mm = {.n = n, .pl = &pl, .pa = &pa, .out = out};
 	out->managed = false;
 	out->uvm_peer_pages = out->uvm_peer_nvlink_bytes = out->uvm_peer_host_bytes = 0;
 	out->uvm_invalidated_pages = out->managed_serialized_kernels = 0;
@@ -549,7 +586,8 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 	o.progress = false;
 	o.progress_fn = NULL;
 	mm.devs = devs;
-	if (!devs || peer_link_init(&pl, desc) || uvm_shared_init(&mm.sh, n)) {
+	if (!devs || peer_link_init(&pl, desc) || uvm_shared_init(&mm.sh, n) ||
+	    peer_access_init(&pa, &pl, n)) {
 		gpuvm_fail(err, "engine", 0, NULL, "out of memory building the model");
 		goto out;
 	}
@@ -575,6 +613,13 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 		 * residency of managed pages as processor d + 1 */
 		g->sys.uvm_shared = &mm.sh;
 		g->sys.uvm_proc = UVM_PROC_GPU0 + d;
+		/* its side of peer access: a request's latency where the
+		 * route gives none is the GPU's remote access's */
+		struct peer_gpu *pg = &pa.gpus[d];
+		pg->allocs = &g->sys.allocs;
+		pg->hz = g->hz;
+		pg->fallback_s = g->cfg->uvm_remote_latency_cycles / g->hz;
+		pg->st = &g->stats->peer;
 	}
 	mm.sh.peer_copy = managed_peer_copy;
 	mm.sh.place = managed_place;
@@ -630,6 +675,7 @@ out:
 			free(devs[d].inc);
 		}
 	peer_link_free(&pl);
+	peer_access_free(&pa);
 	if (mm.sh.blocks.e)
 		uvm_shared_free(&mm.sh);
 	free(devs);

@@ -309,11 +309,12 @@ static int run_host_access(struct run_host *h, const struct gpuvm_run_op *op,
 /* One host operation, handed to what models it. */
 static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuvm_error *err)
 {
-	if (op->device || op->kind == GPUVM_RUN_COPY_PEER || op->kind == GPUVM_RUN_COPY_PEER_ASYNC)
+	if (op->device || op->kind == GPUVM_RUN_COPY_PEER || op->kind == GPUVM_RUN_COPY_PEER_ASYNC ||
+	    op->kind == GPUVM_RUN_PEER_ACCESS)
 		/* several GPUs are multi_gpu.c's: this run has one */
-		return gpuvm_fail(err, "engine", 0, NULL, "the program uses GPU %u (cudaSetDevice or "
-				  "a peer copy) and this run simulates one GPU: run it on a "
-				  "system of several (--system dgx-h100-8)",
+		return gpuvm_fail(err, "engine", 0, NULL, "the program uses GPU %u (cudaSetDevice, "
+				  "a peer copy or peer access) and this run simulates one GPU: "
+				  "run it on a system of several (--system dgx-h100-8)",
 				  op->device ? op->device : op->peer_device);
 	switch (op->kind) {
 	case GPUVM_RUN_ALLOC:
@@ -336,6 +337,8 @@ static int run_op(struct run_host *h, const struct gpuvm_run_op *op, struct gpuv
 		return run_prefetch(h, op, err);
 	case GPUVM_RUN_HOST_ACCESS:
 		return run_host_access(h, op, err);
+	case GPUVM_RUN_PEER_ACCESS: /* refused above */
+		break;
 	case GPUVM_RUN_ADVISE:
 		if (op->advice == GPUVM_ADVISE_ACCESSED_BY)
 			return gpuvm_fail(err, "engine", 0, "uvm.accessed_by",

@@ -268,6 +268,23 @@ cmp -s <(grep -o 'checksum=[0-9.e+]*' sr2-fault.json) <(grep -o 'checksum=[0-9.e
 	fail "shared-read-mgpu: fault and preferred checksums differ"
 echo "ok - managed memory on two GPUs: GPU to GPU over NVLink by fault or prefetch; read-mostly copies once; preferred location maps"
 
+# peer access (docs/systems.md "Peer access"): x in GPU 0's device memory,
+# GPU 1 reads it over NVLink in both rounds (2 x 1 MiB), nothing faults or
+# migrates; the same checksum; refused without an NVLink
+"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=262144,rounds=2,verify=1,mode=peer \
+	--json sr2-peer.json --quiet 2>err.txt || fail "shared-read-mgpu peer: exit $? ($(cat err.txt))"
+grep -q '"result":.*verify=pass' sr2-peer.json || fail "shared-read-mgpu peer: not verified"
+[ "$(num sr2-peer.json gpu/1/peer_access/read_bytes)" = 2097152 ] ||
+	fail "peer: GPU 1 read $(num sr2-peer.json gpu/1/peer_access/read_bytes) bytes of GPU 0's memory, not 2 MiB"
+cmp -s <(grep -o 'checksum=[0-9.e+]*' sr2-fault.json) <(grep -o 'checksum=[0-9.e+]*' sr2-peer.json) ||
+	fail "shared-read-mgpu: fault and peer checksums differ"
+if "$GPUVM" sim --system dgx-h100-8:gpus=2,nvlink=off --workload shared-read-mgpu:elems=4096,mode=peer \
+	--quiet --no-outdir >/dev/null 2>err.txt; then
+	fail "peer access without an NVLink was not refused"
+fi
+grep -q "no NVLink or NVSwitch joins GPUs 1 and 0" err.txt || fail "peer refusal: $(cat err.txt)"
+echo "ok - peer access: GPU 1 reads GPU 0's device memory over NVLink; refused without a GPU-GPU link"
+
 # thrashing detection across the GPUs: the pages two GPUs take turns
 # writing are pinned after 4 migrations GPU to GPU (of 15 without it)
 for th in off on; do
@@ -306,8 +323,8 @@ expect2 "gpus= past the system" "4 GPUs asked for and the system has 2" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu:gpus=4
 expect2 "a second GPU on a preset" "2 GPUs asked for and the system has 1" --gpu h100 \
 	--workload triad-mgpu:gpus=2
-expect2 "pinned memory across GPUs" "host-pinned allocation on a system of several GPUs: zero-copy" \
-	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=pinned
+expect2 "system memory across GPUs" "a system allocation .* on a system of several GPUs is not modelled yet" \
+	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=system
 expect2 "managed memory across GPUs with hints" "cudaMemAdvise hints .* not modelled across GPUs yet" \
 	--system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=1000 --set uvm.accessed_by=gpu
 expect2 "--stats-csv of several GPUs" "not made for a system of several GPUs" \

@@ -23,6 +23,14 @@
  *             of migrating it (the page is moved to GPU 0 first if it is
  *             elsewhere), so x stays on GPU 0 and its second round
  *             (rounds=2) reads without a fault.
+ *   peer      x is device memory of GPU 0 (cudaMalloc, uploaded there),
+ *             not managed; every other GPU enables peer access to GPU 0
+ *             (cudaDeviceEnablePeerAccess, simt_enable_peer_access) and
+ *             reads x in place, each sector over NVLink / NVSwitch: no
+ *             fault, no migration (src/system/peer_access.h). Refused
+ *             where no NVLink joins the GPUs (nvlink=off).
+ *   zero-copy x is host-pinned memory (cudaHostAlloc): every GPU reads it
+ *             in place over its own PCIe link, no fault, no migration.
  * rounds= repeats the turn of the GPUs. The checksum (the sum of every
  * GPU's output) and verify are the same whatever mode=, gpus= and
  * rounds=; kernel_seconds is the simulated span from the first kernel's
@@ -50,7 +58,9 @@ SIMT_KERNEL_ANY_ORDER(shared_read_kernel, struct shared_read_args, p)
 	}
 }
 
-enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY, SR_PREFERRED };
+enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY, SR_PREFERRED, SR_PEER,
+	       SR_ZERO_COPY };
+#define SR_MODES "fault|prefetch|read-mostly|accessed-by|preferred|peer|zero-copy"
 
 struct shared_read_cfg {
 	uint64_t elems, threads, block, rounds;
@@ -62,12 +72,23 @@ struct shared_read_cfg {
 static int shared_read_host(struct simt_host *h, void *user)
 {
 	const struct shared_read_cfg *c = user;
-	float *x = simt_malloc(h, "x", c->elems * sizeof(float), GPUVM_ALLOC_MANAGED);
+	float *x = simt_malloc(h, "x", c->elems * sizeof(float),
+			       c->mode == SR_PEER	  ? GPUVM_ALLOC_DEVICE
+			       : c->mode == SR_ZERO_COPY ? GPUVM_ALLOC_HOST_PINNED
+							 : GPUVM_ALLOC_MANAGED);
 	float *out[GPUVM_RUN_MAX_DEVICES];
 	if (!x)
 		return -1;
 	for (uint64_t i = 0; i < c->elems; i++)
 		x[i] = (float)(i & 1023);
+	/* peer: x lives in GPU 0's memory, the others map it there */
+	if (c->mode == SR_PEER) {
+		if (simt_upload(h, x, c->elems * sizeof(float)))
+			return -1;
+		for (uint32_t g = 1; g < c->gpus; g++)
+			if (simt_set_device(h, g) || simt_enable_peer_access(h, 0))
+				return -1;
+	}
 	for (uint32_t g = 0; g < c->gpus; g++) {
 		char name[32];
 		snprintf(name, sizeof name, "out%u", g);
@@ -130,11 +151,12 @@ static int shared_read_host(struct simt_host *h, void *user)
 
 static const struct gpuvm_param_def shared_read_params[] = {
 	{"elems", GPUVM_PARAM_U64, "4194304", "floats in the shared managed array x (every GPU reads all)"},
-	{"mode", GPUVM_PARAM_CHOICE, "fault|prefetch|read-mostly|accessed-by|preferred",
+	{"mode", GPUVM_PARAM_CHOICE, SR_MODES,
 	 "how x reaches each GPU: far faults, cudaMemPrefetchAsync before each kernel, far "
-	 "faults of a read-mostly x (a copy per GPU), read in GPU 0's memory (accessed-by), or "
+	 "faults of a read-mostly x (a copy per GPU), read in GPU 0's memory (accessed-by), "
 	 "kept on GPU 0, its preferred location, and mapped there by the others after a fault "
-	 "per page (preferred)"},
+	 "per page (preferred), x in GPU 0's device memory read by peer access (peer), or "
+	 "host-pinned x read by every GPU over its own PCIe link (zero-copy)"},
 	{"rounds", GPUVM_PARAM_U64, "1", "turns of every GPU reading x (1-64)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads per GPU (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
@@ -151,8 +173,7 @@ static int shared_read_create(const struct gpuvm_config *cfg, const struct gpuvm
 	uint64_t verify = 0;
 	unsigned mode = 0;
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
-	    gpuvm_params_choice(p, "mode", "fault|prefetch|read-mostly|accessed-by|preferred", &mode,
-				err) < 0 ||
+	    gpuvm_params_choice(p, "mode", SR_MODES, &mode, err) < 0 ||
 	    gpuvm_params_u64(p, "rounds", &c.rounds, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
@@ -193,8 +214,8 @@ static const struct gpuvm_param_range shared_read_ranges[] = {
 
 const struct gpuvm_workload_def gpuvm_workload_shared_read_mgpu = {
 	.name = "shared-read-mgpu",
-	.summary = "every GPU of a system reads one shared managed array in turn (fault, prefetch, read-mostly, accessed-by, preferred)",
-	.working_set = "4 B x elems managed, shared; 4 B x elems device per GPU",
+	.summary = "every GPU of a system reads one shared array in turn (fault, prefetch, read-mostly, accessed-by, preferred; peer: GPU 0's device memory by peer access; zero-copy: host-pinned)",
+	.working_set = "4 B x elems managed, shared (peer: device memory of GPU 0); 4 B x elems device per GPU",
 	.params = shared_read_params,
 	.n_params = sizeof shared_read_params / sizeof shared_read_params[0],
 	GPUVM_WORKLOAD_RANGES(shared_read_ranges),
