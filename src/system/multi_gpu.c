@@ -619,6 +619,7 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 		pg->allocs = &g->sys.allocs;
 		pg->hz = g->hz;
 		pg->fallback_s = g->cfg->uvm_remote_latency_cycles / g->hz;
+		pg->memory_s = (g->cfg->l2_hit_latency_cycles + g->cfg->dram_latency_cycles) / g->hz;
 		pg->st = &g->stats->peer;
 	}
 	mm.sh.peer_copy = managed_peer_copy;

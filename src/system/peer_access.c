@@ -20,6 +20,8 @@ static double peer_request(struct peer_port *port, uint64_t addr, bool write, do
 	double end = peer_link_copy(pa->pl, s, d, t / pg->hz, bytes, 0);
 	if (!(pa->pl->routes[s * pa->pl->n_gpus + d].latency_seconds > 0))
 		end += pg->fallback_s;
+	if (!write) /* read at the peer before it crosses (peer_access.h) */
+		end += pa->gpus[h].memory_s;
 	pg->st->requests++;
 	if (write)
 		pg->st->write_bytes += bytes;

@@ -17,11 +17,18 @@
  *    the request), at the route's raw rate, plus the route's latency_ns
  *    where the system file gives one, else the GPU's
  *    uvm.remote_latency_cycles (the seeds' remote access, as
- *    c2c.latency_ns falls back to it). The lanes are peer_link.h's, the
- *    same peer copies and remote mappings book, so the three contend.
- *    Not modelled: the peer's L2 and DRAM (neither booked nor their
- *    latency added), NVLink's packet headers, caching the peer's data in
- *    the accessing GPU's L1 or L2 (a peer sector goes around both).
+ *    c2c.latency_ns falls back to it); a load also waits for the peer's
+ *    memory: its L2 (in front of every access to a GPU's DRAM) and DRAM,
+ *    the peer preset's l2.hit_latency_cycles + dram.latency_cycles, as a
+ *    local L2 miss costs, read there before the sector crosses; so no
+ *    peer load returns sooner than a load of the GPU's own DRAM. The
+ *    lanes are peer_link.h's, the same peer copies and remote mappings
+ *    book, so the three contend.
+ *    Not modelled: the peer's L2 contents (a sector it holds would
+ *    return without the DRAM latency) and its DRAM's bandwidth (not
+ *    booked), NVLink's packet headers,
+ *    caching the peer's data in the accessing GPU's L1 or L2 (a peer
+ *    sector goes around both).
  *  - Refused: a pair no NVLink / NVSwitch joins (CUDA may enable peer
  *    access over PCIe; gpuvm does not model PCIe peer-to-peer), naming
  *    the pair. An access without the enable is refused by the SIMT
@@ -51,6 +58,7 @@ struct peer_gpu {
 	uint32_t gpu;
 	double hz;
 	double fallback_s; /* latency when the route gives none (s) */
+	double memory_s;   /* its L2-miss path (s): a peer's load of its memory waits for it */
 	struct alloc_table *allocs;
 	struct gpuvm_peer_access_stats *st;
 };
