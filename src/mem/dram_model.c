@@ -172,7 +172,7 @@ bool dram_model_spec_intact(const struct dram_model *m)
 
 void dram_model_free(struct dram_model *m)
 {
-	spec_seal_verify(m->spec_seal, &m->spec, sizeof m->spec, "dram_model");
+	spec_seal_verify(m->spec_seal, spec_seal(&m->spec, sizeof m->spec), "dram_model");
 	free(m->bus);
 	free(m->bus_ring);
 	free(m->bank);

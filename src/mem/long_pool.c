@@ -146,7 +146,7 @@ bool long_pool_spec_intact(const struct long_pool *p)
 
 void long_pool_free(struct long_pool *p)
 {
-	spec_seal_verify(p->spec_seal, &p->spec, sizeof p->spec, "long_pool");
+	spec_seal_verify(p->spec_seal, spec_seal(&p->spec, sizeof p->spec), "long_pool");
 	free(p->slot);
 	free(p->hold);
 	*p = (struct long_pool){0};

@@ -41,7 +41,7 @@ bool server_pool_spec_intact(const struct server_pool *p)
 
 void server_pool_free(struct server_pool *p)
 {
-	spec_seal_verify(p->spec_seal, &p->spec, sizeof p->spec, "server_pool");
+	spec_seal_verify(p->spec_seal, spec_seal(&p->spec, sizeof p->spec), "server_pool");
 	free(p->slot);
 	p->slot = NULL;
 }
