@@ -12,8 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include "core/splitmix.h"
 #include "mem/dram_access.h"
 #include "mem/dram_model.h"
 
@@ -62,8 +64,8 @@ static uint64_t xorshift(uint64_t *x)
 static double peak_fraction(const struct dram_model *m, uint64_t n, double first_t,
 			    double last_done)
 {
-	double busy = last_done - m->latency_cycles - first_t;
-	return (double)n * m->burst_cycles / m->channels / busy;
+	double busy = last_done - m->spec.latency_cycles - first_t;
+	return (double)n * m->spec.burst_cycles / m->spec.channels / busy;
 }
 
 /* A stream of `chunks` 256 B chunks read as runs of `run` sectors, all
@@ -133,6 +135,45 @@ static void test_bad_config_refused(void **state)
 	assert_int_equal(dram_model_init(&m, &c), -1);
 }
 
+/* The spec is sealed at init (core/spec_seal.h): reads and writes, which
+ * change the state, leave it intact, and a write planted in a field of
+ * each kind (count, timing, slot unit, stride, flag, drain constant) is
+ * seen. */
+static void test_spec_sealed_at_init(void **state)
+{
+	(void)state;
+	struct dram_model m;
+	struct dram_model_config c = p100_config();
+	c.turnaround_cycles = 20;
+	c.write_batch_sectors = 16;
+	assert_int_equal(dram_model_init(&m, &c), 0);
+	for (uint64_t i = 0; i < 5000; i++) {
+		uint64_t a = splitmix64(i) % (1ull << 30) & ~31ull;
+		if (i % 3)
+			dram_model_read_run(&m, a, 1 + (uint32_t)(i % 4), (double)i * 3);
+		else
+			dram_model_write_run(&m, a, 1, (double)i * 3);
+	}
+	assert_true(dram_model_spec_intact(&m));
+	struct dram_model_spec kept;
+	memcpy(&kept, &m.spec, sizeof kept);
+	for (int field = 0; field < 6; field++) {
+		memcpy(&m.spec, &kept, sizeof kept);
+		assert_true(dram_model_spec_intact(&m));
+		switch (field) {
+		case 0: m.spec.channels++; break;
+		case 1: m.spec.burst_cycles *= 2; break;
+		case 2: m.spec.hit_hold++; break;
+		case 3: m.spec.bank_stride += 64; break;
+		case 4: m.spec.chunk_locates = !m.spec.chunk_locates; break;
+		default: m.spec.turn_bursts += 1; break;
+		}
+		assert_false(dram_model_spec_intact(&m));
+	}
+	memcpy(&m.spec, &kept, sizeof kept); /* a checking build's free checks it */
+	dram_model_free(&m);
+}
+
 /* 1. A sequential stream all at t = 0: bus bound, rows hit. */
 static void test_sequential_stream_near_peak(void **state)
 {
@@ -200,9 +241,9 @@ static void test_isolated_latency(void **state)
 	/* another row of the same bank */
 	uint32_t ch, bank, ch2, bank2;
 	uint64_t row, row2, other = 0;
-	dram_model_locate(&m, 4096, &ch, &bank, &row);
+	dram_model_locate(&m.spec, 4096, &ch, &bank, &row);
 	for (uint64_t a = 1u << 20;; a += 1024) {
-		dram_model_locate(&m, a, &ch2, &bank2, &row2);
+		dram_model_locate(&m.spec, a, &ch2, &bank2, &row2);
 		if (ch2 == ch && bank2 == bank && row2 != row) {
 			other = a;
 			break;
@@ -300,7 +341,7 @@ static double mixed_stream(const struct dram_model_config *c, int mode, uint64_t
 		double d;
 		if (mode == 0 || (mode == 2 && (i & 1) == 0))
 			d = dram_model_read_run(m, (i / (mode == 2 ? 2 : 1)) * 256, 8, 0) -
-			    m->latency_cycles;
+			    m->spec.latency_cycles;
 		else
 			d = dram_model_write_run(m, (1ull << 30) + (i / (mode == 2 ? 2 : 1)) * 256,
 						 8, 0);
@@ -333,7 +374,7 @@ static void test_turnaround_two_sided(void **state)
 	/* the mix: per channel 2W sectors and W / 64 drains, each 18.0 bursts
 	 * of idle: the time grows by 1 + 18.0 / 128 = 1.141 */
 	double a = mixed_stream(&plain, 2, n, &m);
-	double frac_plain = peak_fraction(&m, n * 8, 0, a + m.latency_cycles);
+	double frac_plain = peak_fraction(&m, n * 8, 0, a + m.spec.latency_cycles);
 	dram_model_free(&m);
 	double b = mixed_stream(&turned, 2, n, &m);
 	uint64_t writes_per_channel = n / 2 * 8 / turned.channels;
@@ -391,7 +432,7 @@ static void test_drain_hold_two_sided(void **state)
 	struct dram_model m;
 	double fill, fill_plain;
 	double plain = read_after_batch(false, true, &fill_plain, &m);
-	double burst = m.burst_cycles, turn = m.turn_bursts * burst;
+	double burst = m.spec.burst_cycles, turn = m.spec.turn_bursts * burst;
 	uint64_t turns_plain = m.turnarounds;
 	dram_model_free(&m);
 	double held = read_after_batch(true, true, &fill, &m);
@@ -401,9 +442,9 @@ static void test_drain_hold_two_sided(void **state)
 	assert_true(m.turnarounds == 1 && turns_plain == 1);
 	/* held: the batch and the turnaround's whole bursts (the fraction is
 	 * carried to the next drain), then its own burst and the pipe */
-	double whole_turn = (double)(uint32_t)m.turn_bursts * burst;
-	assert_near(held, 64 * burst + whole_turn + burst + m.latency_cycles, 1e-6);
-	assert_true(plain < m.row_cycle_cycles + 2 * burst + m.latency_cycles + 1e-6);
+	double whole_turn = (double)(uint32_t)m.spec.turn_bursts * burst;
+	assert_near(held, 64 * burst + whole_turn + burst + m.spec.latency_cycles, 1e-6);
+	assert_true(plain < m.spec.row_cycle_cycles + 2 * burst + m.spec.latency_cycles + 1e-6);
 	assert_true(held > plain + 60 * burst);
 	dram_model_free(&m);
 	/* no read before the writes: they took the bus at once, no hold */
@@ -441,7 +482,7 @@ static uint64_t chunk_of_channel(const struct dram_model *m, uint32_t ch, uint64
 		*from += 256;
 		uint32_t c, b;
 		uint64_t row;
-		dram_model_locate(m, a, &c, &b, &row);
+		dram_model_locate(&m->spec, a, &c, &b, &row);
 		if (c == ch)
 			return a;
 	}
@@ -476,7 +517,7 @@ static void test_drain_group(void **state)
 {
 	(void)state;
 	struct dram_model m;
-	double alone_early = group_read_wait(1, 0, &m), burst = m.burst_cycles;
+	double alone_early = group_read_wait(1, 0, &m), burst = m.spec.burst_cycles;
 	dram_model_free(&m);
 	double alone_late = group_read_wait(1, 1, &m);
 	dram_model_free(&m);
@@ -522,7 +563,7 @@ static void test_strides_balance_channels(void **state)
 		for (uint64_t i = 0; i < 32768; i++)
 			dram_model_read(&m, i * strides[s], (double)i);
 		uint64_t lo = UINT64_MAX, hi = 0;
-		for (uint32_t ch = 0; ch < m.channels; ch++) {
+		for (uint32_t ch = 0; ch < m.spec.channels; ch++) {
 			if (m.channel_sectors[ch] < lo)
 				lo = m.channel_sectors[ch];
 			if (m.channel_sectors[ch] > hi)
@@ -595,9 +636,9 @@ static void test_ring_reuse_starts_empty(void **state)
 	uint32_t ch, bank, ch2, bank2;
 	uint64_t row, row2, addr[3] = {4096, 0, 0};
 	int found = 1;
-	dram_model_locate(&m, addr[0], &ch, &bank, &row);
+	dram_model_locate(&m.spec, addr[0], &ch, &bank, &row);
 	for (uint64_t a = 1u << 20; found < 3; a += 1024) {
-		dram_model_locate(&m, a, &ch2, &bank2, &row2);
+		dram_model_locate(&m.spec, a, &ch2, &bank2, &row2);
 		if (ch2 == ch && bank2 == bank && row2 != row &&
 		    (found == 1 || a >> 10 != addr[1] >> 10))
 			addr[found++] = a;
@@ -910,6 +951,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timing_conversion),
 		cmocka_unit_test(test_bad_config_refused),
+		cmocka_unit_test(test_spec_sealed_at_init),
 		cmocka_unit_test(test_sequential_stream_near_peak),
 		cmocka_unit_test(test_random_sectors_bank_bound),
 		cmocka_unit_test(test_isolated_latency),

@@ -332,12 +332,12 @@ static void test_dram_interleave(void **st)
 		uint32_t bytes = chunk[k] ? chunk[k] : 256, ch0, bank, ch;
 		uint64_t row;
 		for (uint64_t base = 0; base < (1u << 20); base += bytes) {
-			dram_model_locate(&ms.part[0].dram_banks, base, &ch0, &bank, &row);
+			dram_model_locate(&ms.part[0].dram_banks.spec, base, &ch0, &bank, &row);
 			for (uint64_t o = 32; o < bytes; o += 32) {
-				dram_model_locate(&ms.part[0].dram_banks, base + o, &ch, &bank, &row);
+				dram_model_locate(&ms.part[0].dram_banks.spec, base + o, &ch, &bank, &row);
 				assert_int_equal(ch, ch0); /* the chunk is one channel's */
 			}
-			dram_model_locate(&ms.part[0].dram_banks, base + bytes, &ch, &bank, &row);
+			dram_model_locate(&ms.part[0].dram_banks.spec, base + bytes, &ch, &bank, &row);
 			if (base == 0)
 				assert_int_not_equal(ch, ch0); /* the next chunk another's */
 		}

@@ -334,7 +334,7 @@ static void test_counter_notice(void **state)
 	uint64_t fill = 0;
 	bool remote = false;
 	counter_run(&u, &st, "async");
-	double latency = u.fault_latency_cycles; /* 45 us: 66,645 cycles */
+	double latency = u.spec.fault_latency_cycles; /* 45 us: 66,645 cycles */
 	/* the eighth read: remote, not waiting, and a notice, not a fault */
 	assert_true(translate_fill(&u, 0, BASE, 2000, &fill) == 2000);
 	assert_int_equal(fill, UVM_PAGE_BYTES);
@@ -771,6 +771,51 @@ static void test_evict_waits_for_arrival(void **state)
 	free_uvm(&u, &st);
 }
 
+/* The spec is sealed at init (core/spec_seal.h): faults, migrations,
+ * evictions and the switch to the oversubscription prefetcher (state:
+ * the prefetcher in use) leave it intact, and a write planted in a field
+ * of each kind is seen. */
+static void test_spec_sealed_at_init(void **state)
+{
+	(void)state;
+	struct gpuvm_config cfg;
+	struct gpuvm_error err;
+	assert_int_equal(gpuvm_config_load(&cfg, "gtx1080ti-uvmsmart", &err), 0);
+	const char *sets[] = {"uvm.prefetcher=none", "uvm.prefetcher_oversub=tree-uvmsmart",
+			      "uvm.device_memory=256KiB"};
+	for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+		assert_int_equal(gpuvm_config_set(&cfg, sets[i], "t", &err), 0);
+	if (gpuvm_config_finalize(&cfg, &err))
+		fail_msg("%s", err.msg);
+	struct uvm u;
+	struct gpuvm_uvm_stats st = {0};
+	assert_int_equal(uvm_init(&u, &cfg, &st, NULL), 0);
+	assert_int_equal(uvm_add_alloc(&u, "a", BASE, 4u << 20, 0), 0);
+	uint64_t fill;
+	double t = 1000;
+	for (uint32_t i = 0; i < 256; i++)
+		t = translate_fill(&u, i % 4, BASE + (uint64_t)i * 16384, t + 1, &fill);
+	assert_true(st.pages_evicted > 0);
+	assert_true(st.prefetcher_switched);
+	assert_true(uvm_spec_intact(&u));
+	struct uvm_spec kept;
+	memcpy(&kept, &u.spec, sizeof kept);
+	for (int field = 0; field < 6; field++) {
+		switch (field) {
+		case 0: u.spec.device_bytes += 4096; break;
+		case 1: u.spec.blocking = !u.spec.blocking; break;
+		case 2: u.spec.sms++; break;
+		case 3: u.spec.prefetch_oversub_params[GPUVM_MODULE_PARAMS_EACH - 1] += 1; break;
+		case 4: u.spec.prefetch_oversub = NULL; break;
+		default: u.spec.fault_latency_cycles *= 2; break;
+		}
+		assert_false(uvm_spec_intact(&u));
+		memcpy(&u.spec, &kept, sizeof kept);
+		assert_true(uvm_spec_intact(&u));
+	}
+	free_uvm(&u, &st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -780,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
 		cmocka_unit_test(test_alloc_classes),       cmocka_unit_test(test_device_sync),
 		cmocka_unit_test(test_evict_waits_for_arrival),
+		cmocka_unit_test(test_spec_sealed_at_init),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

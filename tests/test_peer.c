@@ -523,10 +523,10 @@ static void test_config_of_schemes(void **state)
 	(void)state;
 	const char *merge[] = {"tlb.l1_in_flight=merge", NULL};
 	struct rig *r = rig_new(merge);
-	assert_false(r->x.slow);
+	assert_false(r->x.spec.slow);
 	rig_free(r);
 	r = rig_new(NULL);
-	assert_true(r->x.slow);
+	assert_true(r->x.spec.slow);
 	rig_free(r);
 	struct gpuvm_config cfg;
 	struct gpuvm_error err;
@@ -558,7 +558,7 @@ static void future_fill(const char *in_flight, const char *future)
 	const char *sets[] = {"tlb.l1.peer=none", in_flight, future, NULL};
 	bool peek = strcmp(future, "tlb.future_fill=peek") == 0;
 	struct rig *r = rig_new(sets);
-	assert_int_equal(r->x.slow, strcmp(in_flight, "tlb.l1_in_flight=miss") == 0);
+	assert_int_equal(r->x.spec.slow, strcmp(in_flight, "tlb.l1_in_flight=miss") == 0);
 	double a = tr(r, 0, 100, 1000);
 	double b = tr(r, 1, 100, 500);
 	double own = 500 + 1 + 10 + 150; /* SM 1's own L1 and L2 miss and walk */

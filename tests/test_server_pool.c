@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
+#include "mem/long_pool.h"
 #include "mem/server_pool.h"
 
 static double cpu_seconds(void)
@@ -65,11 +67,56 @@ static void test_long_hold_equals_slot_walk(void **state)
 	server_pool_free(&b);
 }
 
+/* The spec is sealed at init (core/spec_seal.h): requests, which write
+ * the state, leave it intact, and a write planted in any one of its
+ * fields is seen. */
+static void test_spec_sealed_at_init(void **state)
+{
+	(void)state;
+	for (int field = 0; field < 4; field++) {
+		struct server_pool p;
+		struct long_pool l;
+		assert_int_equal(server_pool_init(&p, 2, 64, 256), 0);
+		assert_int_equal(long_pool_init(&l, 2, 64, 256), 0);
+		for (int i = 0; i < 1000; i++) {
+			double t = 37.0 * i;
+			server_pool_reserve(&p, t, 100 + (i % 7) * 300);
+			assert_int_equal(long_pool_consume(&l, long_pool_start(&l, t),
+							   100 + (i % 7) * 3000), 0);
+		}
+		assert_true(server_pool_spec_intact(&p));
+		assert_true(long_pool_spec_intact(&l));
+		struct server_pool_spec *planted[2] = {&p.spec, &l.spec}, kept[2];
+		for (int k = 0; k < 2; k++) {
+			struct server_pool_spec *s = planted[k];
+			memcpy(&kept[k], s, sizeof *s);
+			if (field == 0)
+				s->slot_cycles *= 2;
+			else if (field == 1)
+				s->inv_slot *= 2;
+			else if (field == 2)
+				s->capacity += 1;
+			else
+				s->mask >>= 1;
+		}
+		assert_false(server_pool_spec_intact(&p));
+		assert_false(long_pool_spec_intact(&l));
+		/* put back, so a checking build's free does not abort */
+		for (int k = 0; k < 2; k++)
+			memcpy(planted[k], &kept[k], sizeof kept[k]);
+		assert_true(server_pool_spec_intact(&p));
+		assert_true(long_pool_spec_intact(&l));
+		server_pool_free(&p);
+		long_pool_free(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_hold_costs_the_ring_not_the_hold),
 		cmocka_unit_test(test_long_hold_equals_slot_walk),
+		cmocka_unit_test(test_spec_sealed_at_init),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

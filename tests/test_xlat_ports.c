@@ -68,8 +68,8 @@ static struct rig *rig_new(bool slow)
 	if (gpuvm_config_finalize(&r->cfg, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(xlat_init(&r->x, &r->cfg, &r->st), 0);
-	assert_int_equal(r->x.slow, slow);
-	assert_int_equal(r->x.levels, 3);
+	assert_int_equal(r->x.spec.slow, slow);
+	assert_int_equal(r->x.spec.levels, 3);
 	r->fill_max = UINT64_MAX;
 	return r;
 }
@@ -246,6 +246,58 @@ static void pte_port_slow(void **state)
 	pte_port(true);
 }
 
+/* The spec is sealed at init (core/spec_seal.h): translations (walks,
+ * fills, a shootdown) and the system range the builder sets leave it
+ * intact, and a write planted in the layer's spec or in any level's is
+ * seen. */
+static void spec_sealed(bool slow)
+{
+	struct rig *r = rig_new(slow);
+	connect_page(r);
+	r->delay = 300;
+	double t = 10;
+	for (uint32_t i = 0; i < 400; i++)
+		t = xlat_translate(&r->x, i % r->cfg.sms, ADDR + (uint64_t)(i * 7919 % 256) * 2 * MIB,
+				   t + 1);
+	xlat_invalidate_range(&r->x, ADDR, 64 * MIB);
+	xlat_set_system_range(&r->x, 1ull << 44, 1ull << 30, 4096);
+	xlat_translate(&r->x, 0, (1ull << 44) + 8192, t + 1);
+	assert_true(xlat_spec_intact(&r->x));
+	struct xlat_spec kept;
+	struct xlat_level_spec kept_level[3];
+	memcpy(&kept, &r->x.spec, sizeof kept);
+	for (int l = 0; l < 3; l++)
+		memcpy(&kept_level[l], &r->x.level[l].spec, sizeof kept_level[l]);
+	for (int field = 0; field < 6; field++) {
+		switch (field) {
+		case 0: r->x.spec.walk_cycles += 1; break;
+		case 1: r->x.spec.future_peek = !r->x.spec.future_peek; break;
+		case 2: r->x.spec.levels--; break;
+		case 3: r->x.level[0].spec.hit_cycles += 1; break;
+		case 4: r->x.level[1].spec.peer_ops = (const void *)&kept; break;
+		default: r->x.level[2].spec.shift--; break;
+		}
+		assert_false(xlat_spec_intact(&r->x));
+		memcpy(&r->x.spec, &kept, sizeof kept);
+		for (int l = 0; l < 3; l++)
+			memcpy(&r->x.level[l].spec, &kept_level[l], sizeof kept_level[l]);
+		assert_true(xlat_spec_intact(&r->x));
+	}
+	rig_free(r);
+}
+
+static void spec_sealed_fast(void **state)
+{
+	(void)state;
+	spec_sealed(false);
+}
+
+static void spec_sealed_slow(void **state)
+{
+	(void)state;
+	spec_sealed(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +306,7 @@ int main(void)
 		cmocka_unit_test(pte_port_fast),     cmocka_unit_test(pte_port_slow),
 		cmocka_unit_test(shootdown_in_response_fast),
 		cmocka_unit_test(shootdown_in_response_slow),
+		cmocka_unit_test(spec_sealed_fast),  cmocka_unit_test(spec_sealed_slow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,22 +55,22 @@ double link_lane_packet_slow(struct link_lane *l, double t, double hold)
 static double packet_time(const struct link_lane *l, double s, double e)
 {
 	const struct server_pool *p = &l->pkt;
-	int64_t first = (int64_t)(s * p->inv_slot), last = (int64_t)(e * p->inv_slot);
-	if (first < p->newest - (int64_t)p->mask)
-		first = p->newest - (int64_t)p->mask;
+	int64_t first = (int64_t)(s * p->spec.inv_slot), last = (int64_t)(e * p->spec.inv_slot);
+	if (first < p->newest - (int64_t)p->spec.mask)
+		first = p->newest - (int64_t)p->spec.mask;
 	if (last > p->newest)
 		last = p->newest;
 	double sum = 0;
 	for (int64_t k = first; k <= last; k++) {
-		const struct pool_slot *slot = &p->slot[(uint32_t)k & p->mask];
+		const struct pool_slot *slot = &p->slot[(uint32_t)k & p->spec.mask];
 		if (slot->tag != k || slot->used <= 0)
 			continue;
-		double lo = (double)k * p->slot_cycles, hi = lo + p->slot_cycles;
+		double lo = (double)k * p->spec.slot_cycles, hi = lo + p->spec.slot_cycles;
 		double cover = (e < hi ? e : hi) - (s > lo ? s : lo);
 		if (cover <= 0)
 			continue;
-		double used = slot->used < p->slot_cycles ? slot->used : p->slot_cycles;
-		sum += used * cover * p->inv_slot;
+		double used = slot->used < p->spec.slot_cycles ? slot->used : p->spec.slot_cycles;
+		sum += used * cover * p->spec.inv_slot;
 	}
 	return sum;
 }

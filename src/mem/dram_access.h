@@ -58,23 +58,23 @@ static inline uint32_t dram_spread(uint64_t x, uint32_t n, uint32_t pow2, uint32
 
 /* dram_model_locate, forced inline (gcc otherwise calls it out of line,
  * ~20 more instructions a sector) */
-static inline __attribute__((always_inline)) void dram_locate(const struct dram_model *m,
+static inline __attribute__((always_inline)) void dram_locate(const struct dram_model_spec *s,
 							      uint64_t addr, uint32_t *channel,
 							      uint32_t *bank, uint64_t *row)
 {
 	uint64_t group, row_hi;
-	uint64_t chunk = addr >> m->interleave_shift;
-	*channel = dram_spread(chunk, m->channels, m->channel_pow2, m->channel_shift, &group);
+	uint64_t chunk = addr >> s->interleave_shift;
+	*channel = dram_spread(chunk, s->channels, s->channel_pow2, s->channel_shift, &group);
 	/* the channel's own address space: its chunks back to back */
-	uint64_t local = (group << m->interleave_shift) |
-			 (addr & (((uint64_t)1 << m->interleave_shift) - 1));
-	*bank = dram_spread(local >> m->row_shift, m->banks, m->bank_pow2, m->bank_shift, &row_hi);
+	uint64_t local = (group << s->interleave_shift) |
+			 (addr & (((uint64_t)1 << s->interleave_shift) - 1));
+	*bank = dram_spread(local >> s->row_shift, s->banks, s->bank_pow2, s->bank_shift, &row_hi);
 	*row = row_hi;
 }
 
 static inline struct dram_bank *dram_bank_at(const struct dram_model *m, size_t i)
 {
-	return (struct dram_bank *)(m->bank + i * m->bank_stride);
+	return (struct dram_bank *)(m->bank + i * m->spec.bank_stride);
 }
 
 /* One request of hold units on calendar c (ring used[mask + 1], slots of
@@ -173,7 +173,7 @@ static inline bool dram_drain_covers(const struct dram_drain *d, double t)
 static inline __attribute__((always_inline)) bool
 dram_drain_before_bus(struct dram_model *m, uint32_t ch, bool write, uint32_t n, double *ready)
 {
-	if (__builtin_expect(!m->drain_hold, 1))
+	if (__builtin_expect(!m->spec.drain_hold, 1))
 		return false;
 	struct dram_drain *d = &m->drain[ch];
 	if (write) {
@@ -193,10 +193,10 @@ dram_drain_before_bus(struct dram_model *m, uint32_t ch, bool write, uint32_t n,
 /* One sector through its bank and its channel's bus: when its data has
  * crossed the bus (latency_cycles not included). Sets *ch_out and
  * *bank_out to where it went. spacing: how far apart a chunk's sectors
- * cross (m->column_cycles for a read, whose warp waits for the last;
- * m->burst_cycles for a write, which the controller drains in batches,
+ * cross (m->spec.column_cycles for a read, whose warp waits for the last;
+ * m->spec.burst_cycles for a write, which the controller drains in batches,
  * free to interleave bank groups, and no one waits for). write: in
- * write-drain mode (m->drain_hold) a write that comes after reads leaves
+ * write-drain mode (m->spec.drain_hold) a write that comes after reads leaves
  * the bus to its batch's drain (dram_drain_writes; one with no read since
  * the last drain takes its burst at once, as a controller with no read
  * to serve sends writes) and a read waits out a drain it meets. */
@@ -206,21 +206,21 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 {
 	uint32_t ch, b;
 	uint64_t row;
-	uint64_t chunk = addr >> m->interleave_shift;
-	if (chunk == m->last_chunk && m->chunk_locates) {
+	uint64_t chunk = addr >> m->spec.interleave_shift;
+	if (chunk == m->last_chunk && m->spec.chunk_locates) {
 		ch = m->last_channel;
 		b = m->last_bank;
 		row = m->last_row;
 	} else {
-		dram_locate(m, addr, &ch, &b, &row);
-		if (m->chunk_locates) {
+		dram_locate(&m->spec, addr, &ch, &b, &row);
+		if (m->spec.chunk_locates) {
 			m->last_chunk = chunk;
 			m->last_channel = ch;
 			m->last_bank = b;
 			m->last_row = row;
 		}
 	}
-	struct dram_bank *bank = dram_bank_at(m, (size_t)ch * m->banks + b);
+	struct dram_bank *bank = dram_bank_at(m, (size_t)ch * m->spec.banks + b);
 	uint16_t *bank_used = (uint16_t *)(bank + 1);
 	*ch_out = ch;
 	*bank_out = bank;
@@ -230,47 +230,47 @@ dram_access_sector(struct dram_model *m, uint64_t addr, double t, uint32_t *ch_o
 		m->row_hits++;
 		/* column commands pipeline (tCCD ~ one burst); the data cannot
 		 * leave before the row it reads is open */
-		double start = dram_cal_reserve(&bank->cal, bank_used, m->bank_mask, t,
-						m->bank_inv_slot, m->bank_quantum, m->bank_cap,
-						m->hit_hold);
+		double start = dram_cal_reserve(&bank->cal, bank_used, m->spec.bank_mask, t,
+						m->spec.bank_inv_slot, m->spec.bank_quantum, m->spec.bank_cap,
+						m->spec.hit_hold);
 		/* the row was opened for a later request handled first: this
 		 * earlier one is the row's real opener */
 		if (start < bank->row_act_at)
 			bank->row_act_at = start;
-		double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->t_rp_cycles : 0) +
-			      m->t_rcd_cycles;
+		double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->spec.t_rp_cycles : 0) +
+			      m->spec.t_rcd_cycles;
 		double open_at = bank->row_act_at + open;
-		ready = (start > open_at ? start : open_at) + m->t_cas_cycles;
+		ready = (start > open_at ? start : open_at) + m->spec.t_cas_cycles;
 	} else {
 		m->row_misses++;
 		/* a slot's worth at most: one row cycle */
 		int pre = bank->open_row != 0;
-		double open = (pre ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
-		double start = dram_cal_reserve(&bank->cal, bank_used, m->bank_mask, t,
-						m->bank_inv_slot, m->bank_quantum, m->bank_cap,
-						pre ? m->miss_hold_pre : m->miss_hold_cold);
+		double open = (pre ? m->spec.t_rp_cycles : 0) + m->spec.t_rcd_cycles;
+		double start = dram_cal_reserve(&bank->cal, bank_used, m->spec.bank_mask, t,
+						m->spec.bank_inv_slot, m->spec.bank_quantum, m->spec.bank_cap,
+						pre ? m->spec.miss_hold_pre : m->spec.miss_hold_cold);
 		bank->open_row = (row + 1) | (pre ? DRAM_ROW_PRECHARGED : 0);
 		bank->row_act_at = start;
-		ready = start + open + m->t_cas_cycles;
+		ready = start + open + m->spec.t_cas_cycles;
 	}
 	double done;
 	if (dram_drain_before_bus(m, ch, write, 1, &ready))
-		done = ready + m->burst_cycles; /* the bus is its drain's */
+		done = ready + m->spec.burst_cycles; /* the bus is its drain's */
 	else
-		done = dram_cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->bus_mask + 1),
-					m->bus_mask, ready, m->bus_inv_slot, m->burst_cycles,
+		done = dram_cal_reserve(&m->bus[ch], m->bus_ring + (size_t)ch * (m->spec.bus_mask + 1),
+					m->spec.bus_mask, ready, m->spec.bus_inv_slot, m->spec.burst_cycles,
 					DRAM_BUS_SLOT_BURSTS, 1) +
-		       m->burst_cycles;
+		       m->spec.burst_cycles;
 	/* the next sector of the chunk the last access read (the sector
 	 * after it, not a chunk's first), arriving with it or after (one
 	 * coalesced load's sectors, each on its own path): the bus carries
 	 * one burst at a time, so its burst follows that one's, whatever
 	 * room the calendar's slot had; a read's column commands, to one
 	 * bank group, no closer than tCCD_L (spacing) */
-	if (addr == m->serial_next && (addr & ((1ull << m->interleave_shift) - 1)) &&
+	if (addr == m->serial_next && (addr & ((1ull << m->spec.interleave_shift) - 1)) &&
 	    t >= m->serial_t && done < m->serial_done + spacing)
 		done = m->serial_done + spacing;
-	m->serial_next = addr + m->sector_bytes;
+	m->serial_next = addr + m->spec.sector_bytes;
 	m->serial_t = t;
 	m->serial_done = done;
 	return done;
@@ -291,10 +291,10 @@ static inline __attribute__((always_inline)) double dram_read_sector(struct dram
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_read++;
-	double done = dram_access_sector(m, addr, t, &ch, &bank, m->column_cycles, false);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, m->spec.column_cycles, false);
 	if (__builtin_expect(m->drain != NULL, 0))
 		m->drain[ch].reads = 1;
-	return done + m->latency_cycles;
+	return done + m->spec.latency_cycles;
 }
 
 /* dram_model_write (= dram_model_write_run of one sector), inline: when
@@ -305,7 +305,7 @@ static inline __attribute__((always_inline)) double dram_write_sector(struct dra
 	uint32_t ch;
 	struct dram_bank *bank;
 	m->sectors_written++;
-	double done = dram_access_sector(m, addr, t, &ch, &bank, m->burst_cycles, true);
+	double done = dram_access_sector(m, addr, t, &ch, &bank, m->spec.burst_cycles, true);
 	if (__builtin_expect(m->drain != NULL, 0))
 		dram_drain_writes(m, ch, 1, done);
 	return done;

@@ -1,6 +1,7 @@
 #include "mem/dram_model.h"
 #include "gpuvm/number.h"
 #include "mem/dram_access.h"
+#include "core/spec_seal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,10 +26,10 @@ static uint32_t log2_u32(uint32_t x)
 	return s;
 }
 
-void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *channel,
+void dram_model_locate(const struct dram_model_spec *s, uint64_t addr, uint32_t *channel,
 		       uint32_t *bank, uint64_t *row)
 {
-	dram_locate(m, addr, channel, bank, row);
+	dram_locate(s, addr, channel, bank, row);
 }
 
 /* Bank slot counts in 1/BANK_QUANTA of a row cycle: a power of two, so a
@@ -61,6 +62,7 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	uint32_t sector = cfg->sector_bytes ? cfg->sector_bytes : DEFAULT_SECTOR_BYTES;
 	uint32_t bus_ring = cfg->bus_ring_slots ? cfg->bus_ring_slots : DEFAULT_BUS_RING;
 	uint32_t bank_ring = cfg->bank_ring_slots ? cfg->bank_ring_slots : DEFAULT_BANK_RING;
+	m->spec_seal = 0; /* not built (yet): free checks nothing */
 	m->bus = NULL;
 	m->drain = NULL;
 	m->bus_ring = NULL;
@@ -75,35 +77,36 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	    cfg->bus_service_fraction > 1 || !(cfg->turnaround_cycles >= 0) ||
 	    !(cfg->t_ccd_l_cycles >= 0))
 		return -1;
-	m->channels = cfg->channels;
-	m->banks = cfg->banks;
-	m->channel_pow2 = (uint32_t)is_pow2(cfg->channels);
-	m->bank_pow2 = (uint32_t)is_pow2(cfg->banks);
-	m->channel_shift = m->channel_pow2 ? log2_u32(cfg->channels) : 0;
-	m->bank_shift = m->bank_pow2 ? log2_u32(cfg->banks) : 0;
-	m->interleave_shift = log2_u32(interleave);
-	m->row_shift = log2_u32(cfg->row_bytes);
-	m->chunk_locates = m->row_shift >= m->interleave_shift;
+	memset(&m->spec, 0, sizeof m->spec); /* padding too: core/spec_seal.h */
+	m->spec.channels = cfg->channels;
+	m->spec.banks = cfg->banks;
+	m->spec.channel_pow2 = (uint32_t)is_pow2(cfg->channels);
+	m->spec.bank_pow2 = (uint32_t)is_pow2(cfg->banks);
+	m->spec.channel_shift = m->spec.channel_pow2 ? log2_u32(cfg->channels) : 0;
+	m->spec.bank_shift = m->spec.bank_pow2 ? log2_u32(cfg->banks) : 0;
+	m->spec.interleave_shift = log2_u32(interleave);
+	m->spec.row_shift = log2_u32(cfg->row_bytes);
+	m->spec.chunk_locates = m->spec.row_shift >= m->spec.interleave_shift;
 	m->last_chunk = UINT64_MAX; /* none yet (and never taken without chunk_locates) */
 	m->serial_next = UINT64_MAX; /* no access yet */
 	m->serial_t = m->serial_done = 0;
-	m->t_rcd_cycles = cfg->t_rcd_cycles;
-	m->t_rp_cycles = cfg->t_rp_cycles;
-	m->t_cas_cycles = cfg->t_cas_cycles;
-	m->burst_cycles = cfg->cycles_per_sector_per_channel;
-	m->column_cycles = cfg->t_ccd_l_cycles > m->burst_cycles ? cfg->t_ccd_l_cycles : m->burst_cycles;
-	m->sector_bytes = sector;
-	m->latency_cycles = cfg->latency_cycles;
+	m->spec.t_rcd_cycles = cfg->t_rcd_cycles;
+	m->spec.t_rp_cycles = cfg->t_rp_cycles;
+	m->spec.t_cas_cycles = cfg->t_cas_cycles;
+	m->spec.burst_cycles = cfg->cycles_per_sector_per_channel;
+	m->spec.column_cycles = cfg->t_ccd_l_cycles > m->spec.burst_cycles ? cfg->t_ccd_l_cycles : m->spec.burst_cycles;
+	m->spec.sector_bytes = sector;
+	m->spec.latency_cycles = cfg->latency_cycles;
 	m->sectors_read = m->sectors_written = m->row_hits = m->row_misses = 0;
 	m->turnarounds = m->reads_held = 0;
 	m->held_cycles = 0;
 	/* the turnaround in bursts of the bus (whose burst may include the
 	 * all-bank refresh's share: the idle is real time, so it is divided
 	 * by the same service fraction as the burst) */
-	m->write_batch = cfg->turnaround_cycles > 0 ? cfg->write_batch_sectors : 0;
-	m->drain_hold = m->write_batch && cfg->drain_hold;
-	m->drain_group = cfg->drain_group_channels > 1 ? cfg->drain_group_channels : 1;
-	m->turn_bursts = m->write_batch ? cfg->turnaround_cycles /
+	m->spec.write_batch = cfg->turnaround_cycles > 0 ? cfg->write_batch_sectors : 0;
+	m->spec.drain_hold = m->spec.write_batch && cfg->drain_hold;
+	m->spec.drain_group = cfg->drain_group_channels > 1 ? cfg->drain_group_channels : 1;
+	m->spec.turn_bursts = m->spec.write_batch ? cfg->turnaround_cycles /
 						  (cfg->cycles_per_sector_per_channel *
 						   (cfg->bus_service_fraction > 0
 							    ? cfg->bus_service_fraction
@@ -113,9 +116,9 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	/* one row cycle (an open-row miss: t_rp + t_rcd + t_cas), so a slot
 	 * takes one row miss or that much time of row hits; never below one
 	 * burst (a row hit's hold) */
-	m->row_cycle_cycles = m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles;
-	if (m->row_cycle_cycles < m->burst_cycles)
-		m->row_cycle_cycles = m->burst_cycles;
+	m->spec.row_cycle_cycles = m->spec.t_rp_cycles + m->spec.t_rcd_cycles + m->spec.t_cas_cycles;
+	if (m->spec.row_cycle_cycles < m->spec.burst_cycles)
+		m->spec.row_cycle_cycles = m->spec.burst_cycles;
 	/* refresh: a bank serves only service_fraction f of the time, so a
 	 * slot (one row miss of service) lasts row_cycle / f: each hold keeps
 	 * its share of a slot and takes 1 / f of its timing out of the time,
@@ -123,46 +126,53 @@ int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg)
 	 * latency. The burst came in divided by f (the bus refreshes too), so
 	 * a row hit's share of the slot is its unrefreshed burst's. */
 	double serve = cfg->service_fraction > 0 ? cfg->service_fraction : 1;
-	double slot_cycles = m->row_cycle_cycles / serve;
-	m->bank_inv_slot = 1 / slot_cycles;
-	m->bank_quantum = slot_cycles / BANK_QUANTA;
-	m->bank_cap = BANK_QUANTA;
+	double slot_cycles = m->spec.row_cycle_cycles / serve;
+	m->spec.bank_inv_slot = 1 / slot_cycles;
+	m->spec.bank_quantum = slot_cycles / BANK_QUANTA;
+	m->spec.bank_cap = BANK_QUANTA;
 	/* per-bank refresh: the burst came unrefreshed (the bus serves all
 	 * the time), so a row hit's share is its burst over the row cycle */
-	m->hit_hold = cfg->bus_service_fraction > 0
-			      ? quanta(m->burst_cycles * cfg->bus_service_fraction / m->row_cycle_cycles)
-			      : quanta(m->burst_cycles * m->bank_inv_slot);
-	double row_share = 1 / m->row_cycle_cycles;
-	m->miss_hold_cold = quanta((m->t_rcd_cycles + m->t_cas_cycles) * row_share);
-	m->miss_hold_pre = quanta((m->t_rp_cycles + m->t_rcd_cycles + m->t_cas_cycles) * row_share);
+	m->spec.hit_hold = cfg->bus_service_fraction > 0
+			      ? quanta(m->spec.burst_cycles * cfg->bus_service_fraction / m->spec.row_cycle_cycles)
+			      : quanta(m->spec.burst_cycles * m->spec.bank_inv_slot);
+	double row_share = 1 / m->spec.row_cycle_cycles;
+	m->spec.miss_hold_cold = quanta((m->spec.t_rcd_cycles + m->spec.t_cas_cycles) * row_share);
+	m->spec.miss_hold_pre = quanta((m->spec.t_rp_cycles + m->spec.t_rcd_cycles + m->spec.t_cas_cycles) * row_share);
 	/* (1 / burst) / 32: scaling by a power of two is exact, so the slot of
 	 * a time is the one the burst count puts it in */
-	m->bus_inv_slot = (1 / m->burst_cycles) / DRAM_BUS_SLOT_BURSTS;
-	m->bus_mask = bus_ring - 1;
-	m->bank_mask = bank_ring - 1;
-	m->bank_stride = record_bytes(sizeof(struct dram_bank), bank_ring);
+	m->spec.bus_inv_slot = (1 / m->spec.burst_cycles) / DRAM_BUS_SLOT_BURSTS;
+	m->spec.bus_mask = bus_ring - 1;
+	m->spec.bank_mask = bank_ring - 1;
+	m->spec.bank_stride = record_bytes(sizeof(struct dram_bank), bank_ring);
+	m->spec_seal = spec_seal(&m->spec, sizeof m->spec);
 
 	size_t nbanks = (size_t)cfg->channels * cfg->banks;
 	/* zeroed records: no row open, newest = frontier = slot 0, rings empty */
 	size_t bus_ring_bytes = record_bytes(0, cfg->channels * bus_ring);
 	m->bus = calloc(cfg->channels, sizeof *m->bus);
 	m->bus_ring = aligned_alloc(CACHE_LINE, bus_ring_bytes);
-	m->bank = aligned_alloc(CACHE_LINE, nbanks * m->bank_stride);
+	m->bank = aligned_alloc(CACHE_LINE, nbanks * m->spec.bank_stride);
 	m->channel_sectors = calloc(cfg->channels, sizeof *m->channel_sectors);
-	if (m->write_batch)
+	if (m->spec.write_batch)
 		m->drain = calloc(cfg->channels, sizeof *m->drain);
 	if (!m->bus || !m->bus_ring || !m->bank || !m->channel_sectors ||
-	    (m->write_batch && !m->drain)) {
+	    (m->spec.write_batch && !m->drain)) {
 		dram_model_free(m);
 		return -1;
 	}
 	memset(m->bus_ring, 0, bus_ring_bytes);
-	memset(m->bank, 0, nbanks * m->bank_stride);
+	memset(m->bank, 0, nbanks * m->spec.bank_stride);
 	return 0;
+}
+
+bool dram_model_spec_intact(const struct dram_model *m)
+{
+	return m->spec_seal == spec_seal(&m->spec, sizeof m->spec);
 }
 
 void dram_model_free(struct dram_model *m)
 {
+	spec_seal_verify(m->spec_seal, spec_seal(&m->spec, sizeof m->spec), "dram_model");
 	free(m->bus);
 	free(m->bus_ring);
 	free(m->bank);
@@ -316,10 +326,10 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	*ch_out = ch;
 	if (n <= 1)
 		return done;
-	if (!m->chunk_locates) {
+	if (!m->spec.chunk_locates) {
 		/* rows shorter than a chunk: the sectors may lie in two rows */
 		for (uint32_t i = 1; i < n; i++) {
-			double d = dram_access_sector(m, addr + (uint64_t)i * m->sector_bytes, t, &ch,
+			double d = dram_access_sector(m, addr + (uint64_t)i * m->spec.sector_bytes, t, &ch,
 						      &bank, spacing, write);
 			if (d > done)
 				done = d;
@@ -329,25 +339,25 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	uint32_t k = n - 1;
 	m->row_hits += k;
 	m->channel_sectors[ch] += k;
-	uint32_t hold = k * m->hit_hold;
-	if (hold > m->bank_cap)
-		hold = m->bank_cap; /* a slot's worth at most */
-	double last = cal_reserve_run(&bank->cal, (uint16_t *)(bank + 1), m->bank_mask, t,
-				      m->bank_inv_slot, m->bank_quantum, m->bank_cap, hold,
-				      m->hit_hold);
-	double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->t_rp_cycles : 0) + m->t_rcd_cycles;
+	uint32_t hold = k * m->spec.hit_hold;
+	if (hold > m->spec.bank_cap)
+		hold = m->spec.bank_cap; /* a slot's worth at most */
+	double last = cal_reserve_run(&bank->cal, (uint16_t *)(bank + 1), m->spec.bank_mask, t,
+				      m->spec.bank_inv_slot, m->spec.bank_quantum, m->spec.bank_cap, hold,
+				      m->spec.hit_hold);
+	double open = (bank->open_row & DRAM_ROW_PRECHARGED ? m->spec.t_rp_cycles : 0) + m->spec.t_rcd_cycles;
 	double open_at = bank->row_act_at + open;
-	double ready = (last > open_at ? last : open_at) + m->t_cas_cycles;
+	double ready = (last > open_at ? last : open_at) + m->spec.t_cas_cycles;
 	uint32_t bursts = k < DRAM_BUS_SLOT_BURSTS ? k : DRAM_BUS_SLOT_BURSTS;
 	double run_done;
 	if (dram_drain_before_bus(m, ch, write, k, &ready))
-		run_done = ready + m->burst_cycles; /* the bus is its drain's */
+		run_done = ready + m->spec.burst_cycles; /* the bus is its drain's */
 	else
 		run_done = cal_reserve_run(&m->bus[ch],
-					   m->bus_ring + (size_t)ch * (m->bus_mask + 1), m->bus_mask,
-					   ready, m->bus_inv_slot, m->burst_cycles,
+					   m->bus_ring + (size_t)ch * (m->spec.bus_mask + 1), m->spec.bus_mask,
+					   ready, m->spec.bus_inv_slot, m->spec.burst_cycles,
 					   DRAM_BUS_SLOT_BURSTS, bursts, 1) +
-			   m->burst_cycles;
+			   m->spec.burst_cycles;
 	/* the bus carries one burst at a time: however much room the
 	 * calendar's slot had, the run's last sector crosses k bursts after
 	 * the first (the slot's fluid accounting keeps the rate, this the
@@ -356,7 +366,7 @@ static inline __attribute__((always_inline)) double access_run(struct dram_model
 	double serial = done + (double)k * spacing;
 	if (run_done < serial)
 		run_done = serial;
-	m->serial_next = addr + (uint64_t)n * m->sector_bytes;
+	m->serial_next = addr + (uint64_t)n * m->spec.sector_bytes;
 	m->serial_done = run_done;
 	return run_done;
 }
@@ -375,17 +385,17 @@ double dram_model_read_run(struct dram_model *m, uint64_t addr, uint32_t n, doub
 {
 	uint32_t ch;
 	m->sectors_read += n;
-	double done = access_run(m, addr, n, t, &ch, m->column_cycles, false);
+	double done = access_run(m, addr, n, t, &ch, m->spec.column_cycles, false);
 	if (m->drain)
 		m->drain[ch].reads = 1;
-	return done + m->latency_cycles;
+	return done + m->spec.latency_cycles;
 }
 
 double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, double t)
 {
 	uint32_t ch;
 	m->sectors_written += n;
-	double done = access_run(m, addr, n, t, &ch, m->burst_cycles, true);
+	double done = access_run(m, addr, n, t, &ch, m->spec.burst_cycles, true);
 	if (m->drain)
 		dram_drain_writes(m, ch, n, done);
 	return done;
@@ -400,13 +410,13 @@ double dram_model_write_run(struct dram_model *m, uint64_t addr, uint32_t n, dou
  * access_run's serial bound). */
 static double bus_take(struct dram_model *m, uint32_t ch, double t, uint32_t n)
 {
-	uint16_t *ring = m->bus_ring + (size_t)ch * (m->bus_mask + 1);
-	double end = t + (double)n * m->burst_cycles;
+	uint16_t *ring = m->bus_ring + (size_t)ch * (m->spec.bus_mask + 1);
+	double end = t + (double)n * m->spec.burst_cycles;
 	while (n) {
 		uint32_t h = n < DRAM_BUS_SLOT_BURSTS ? n : DRAM_BUS_SLOT_BURSTS;
-		double last = cal_reserve_run(&m->bus[ch], ring, m->bus_mask, t, m->bus_inv_slot,
-					      m->burst_cycles, DRAM_BUS_SLOT_BURSTS, h, 1) +
-			      m->burst_cycles;
+		double last = cal_reserve_run(&m->bus[ch], ring, m->spec.bus_mask, t, m->spec.bus_inv_slot,
+					      m->spec.burst_cycles, DRAM_BUS_SLOT_BURSTS, h, 1) +
+			      m->spec.burst_cycles;
 		if (last > end)
 			end = last;
 		n -= h;
@@ -424,11 +434,11 @@ static void drain_channel(struct dram_model *m, uint32_t ch, double done)
 		return;
 	d->reads = 0;
 	m->turnarounds++;
-	double owed = m->turn_bursts + d->carry;
+	double owed = m->spec.turn_bursts + d->carry;
 	uint32_t whole = (uint32_t)owed;
 	d->carry = owed - whole;
 	double at = done;
-	if (m->drain_hold) {
+	if (m->spec.drain_hold) {
 		/* after a drain still under way */
 		if (dram_drain_covers(d, at))
 			at = d->hold_until;
@@ -436,7 +446,7 @@ static void drain_channel(struct dram_model *m, uint32_t ch, double done)
 		d->deferred = 0;
 	}
 	double end = bus_take(m, ch, at, whole);
-	if (m->drain_hold) {
+	if (m->spec.drain_hold) {
 		if (!(done >= d->hold_from && done <= d->hold_until))
 			d->hold_from = done;
 		d->hold_until = end;
@@ -480,12 +490,12 @@ void dram_drain_writes(struct dram_model *m, uint32_t ch, uint32_t n, double don
 	/* the controller's queue: the channel's own, or its group's, counted
 	 * in the group's first record */
 	uint32_t first = ch, count = 1;
-	if (m->drain_group > 1) {
-		first = ch / m->drain_group * m->drain_group;
-		count = m->channels - first < m->drain_group ? m->channels - first : m->drain_group;
+	if (m->spec.drain_group > 1) {
+		first = ch / m->spec.drain_group * m->spec.drain_group;
+		count = m->spec.channels - first < m->spec.drain_group ? m->spec.channels - first : m->spec.drain_group;
 	}
 	struct dram_drain *q = &m->drain[first];
-	uint64_t batch = (uint64_t)m->write_batch * count;
+	uint64_t batch = (uint64_t)m->spec.write_batch * count;
 	q->writes += n;
 	while (q->writes >= batch) {
 		q->writes -= (uint32_t)batch;

@@ -62,7 +62,14 @@
  * O(1) apart from the scan of full slots from the frontier, which moves
  * the frontier on, so it is amortised over the requests queued. The
  * per-sector path (address decode, the calendars' common cases) is in
- * mem/dram_access.h, inline for the engine. */
+ * mem/dram_access.h, inline for the engine.
+ *
+ * Spec and state: struct dram_model_spec (the address map's shifts and
+ * counts, timings, slot units, ring masks, the drain constants) is set by
+ * dram_model_init and only read afterwards (dram_model_locate takes it
+ * alone); requests write the calendars, the bank records, the drains, the
+ * last chunk located and the statistics. Init seals the spec
+ * (core/spec_seal.h); dram_model_free checks the seal in checking builds. */
 #ifndef GPUVM_DRAM_MODEL_H
 #define GPUVM_DRAM_MODEL_H
 
@@ -169,7 +176,13 @@ struct dram_drain {
 /* row + 1 stays far below bit 63 (rows are addresses over >= 64 B) */
 #define DRAM_ROW_PRECHARGED (1ull << 63)
 
-struct dram_model {
+/* The model's spec: derived from struct dram_model_config by
+ * dram_model_init and never written by a request (sealed there,
+ * core/spec_seal.h; checked by dram_model_free in checking builds). It
+ * sits where these fields sat before they were a struct, first, with
+ * the write-drain constants (drain_hold is read on every write) moved up
+ * from the end to join them. */
+struct dram_model_spec {
 	uint32_t channels, banks;
 	uint32_t channel_shift, bank_shift; /* log2 when a power of two, else 0 */
 	uint32_t channel_pow2, bank_pow2;
@@ -187,10 +200,22 @@ struct dram_model {
 	uint32_t bus_mask, bank_mask;       /* ring slots - 1 */
 	uint32_t bank_cap, hit_hold, miss_hold_cold, miss_hold_pre; /* bank slot units */
 	size_t bank_stride; /* bytes per bank record, a multiple of 64 */
-	/* the last interleave chunk located and where it lies: with rows of
-	 * at least a chunk, the chunk alone fixes channel, bank and row, and
-	 * a coalesced access brings a chunk's sectors one after another */
+	/* rows of at least an interleave chunk: the chunk alone fixes
+	 * channel, bank and row (the last one located is kept) */
 	bool chunk_locates;
+	/* write drain (dram_model_write_run): the turnaround in bursts (its
+	 * fraction carried from drain to drain so the mean is exact) */
+	bool drain_hold;          /* dram_model_config.drain_hold (with drain only) */
+	uint32_t drain_group;     /* channels drained together, >= 1 */
+	uint32_t write_batch;
+	double turn_bursts;
+};
+
+struct dram_model {
+	struct dram_model_spec spec;
+	/* the last interleave chunk located and where it lies (with
+	 * spec.chunk_locates): a coalesced access brings a chunk's sectors
+	 * one after another */
 	uint32_t last_channel, last_bank;
 	uint64_t last_chunk, last_row;
 	/* the sector after the last one accessed (a chunk's first sector
@@ -206,28 +231,27 @@ struct dram_model {
 	unsigned char *bank; /* [channels * banks] records of struct dram_bank + ring,
 	                      * channel-major */
 	/* write drain (dram_model_write_run): per channel, writes since the
-	 * last drain and whether reads came since; the turnaround in bursts
-	 * (its fraction carried from drain to drain so the mean is exact) */
+	 * last drain and whether reads came since */
 	struct dram_drain *drain; /* [channels], NULL without turnaround */
-	bool drain_hold;          /* dram_model_config.drain_hold (with drain only) */
-	uint32_t drain_group;     /* channels drained together, >= 1 */
-	uint32_t write_batch;
-	double turn_bursts;
 	/* statistics */
 	uint64_t sectors_read, sectors_written, row_hits, row_misses;
 	uint64_t turnarounds; /* write drains that turned the bus around */
 	uint64_t reads_held;  /* reads (runs) that waited for a drain */
 	double held_cycles;   /* their summed wait */
 	uint64_t *channel_sectors; /* [channels], reads and writes */
+	uint64_t spec_seal;        /* core/spec_seal.h, taken at init */
 };
 
 /* 0, or -1 for a bad configuration (zero counts, non-power-of-two sizes,
  * non-positive burst, negative timings) or no memory. */
 int dram_model_init(struct dram_model *m, const struct dram_model_config *cfg);
 void dram_model_free(struct dram_model *m);
+/* Whether m's spec is what init set (tests; checking builds check it in
+ * dram_model_free). */
+bool dram_model_spec_intact(const struct dram_model *m);
 
 /* Where addr lives: channel, bank within the channel, row within the bank. */
-void dram_model_locate(const struct dram_model *m, uint64_t addr, uint32_t *channel,
+void dram_model_locate(const struct dram_model_spec *s, uint64_t addr, uint32_t *channel,
 		       uint32_t *bank, uint64_t *row);
 
 /* One sector read arriving at t (SM cycles): the time its data is back. */

@@ -4,6 +4,8 @@
  * the pending whole-slot holds. */
 #include "mem/long_pool.h"
 
+#include "core/spec_seal.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@
  * larger newest leaves it true; a larger window floor is tested. */
 static int64_t covering_until(struct long_pool *p, int64_t s, int64_t *until)
 {
-	int64_t lo = p->newest - 4 * ((int64_t)p->mask + 1);
+	int64_t lo = p->newest - 4 * ((int64_t)p->spec.mask + 1);
 	if (!p->hold_n || s > p->newest) {
 		*until = INT64_MAX;
 		return 0;
@@ -91,7 +93,7 @@ static void heap_down(struct long_pool *p, uint32_t i)
  * whenever newest may have moved far. */
 static void holds_drop_old(struct long_pool *p)
 {
-	int64_t oldest = p->newest - (int64_t)p->mask;
+	int64_t oldest = p->newest - (int64_t)p->spec.mask;
 	while (p->hold_n && p->hold[0].b < oldest) {
 		p->hold[0] = p->hold[--p->hold_n];
 		heap_down(p, 0);
@@ -125,10 +127,8 @@ int long_pool_init(struct long_pool *p, double servers, double slot_cycles, uint
 	if (frexp(slot_cycles, &ex) != 0.5 || !ring_slots || (ring_slots & (ring_slots - 1)))
 		return -1; /* hold / slot_cycles must be exact */
 	*p = (struct long_pool){0};
-	p->slot_cycles = slot_cycles;
-	p->inv_slot = 1.0 / slot_cycles;
-	p->capacity = (servers > 0 ? servers : 1) * slot_cycles;
-	p->mask = ring_slots - 1;
+	p->spec = server_pool_spec_make(servers, slot_cycles, ring_slots);
+	p->spec_seal = spec_seal(&p->spec, sizeof p->spec);
 	p->slot = malloc(ring_slots * sizeof *p->slot);
 	if (!p->slot) {
 		long_pool_free(p);
@@ -139,8 +139,14 @@ int long_pool_init(struct long_pool *p, double servers, double slot_cycles, uint
 	return 0;
 }
 
+bool long_pool_spec_intact(const struct long_pool *p)
+{
+	return p->spec_seal == spec_seal(&p->spec, sizeof p->spec);
+}
+
 void long_pool_free(struct long_pool *p)
 {
+	spec_seal_verify(p->spec_seal, spec_seal(&p->spec, sizeof p->spec), "long_pool");
 	free(p->slot);
 	free(p->hold);
 	*p = (struct long_pool){0};
@@ -151,13 +157,13 @@ void long_pool_free(struct long_pool *p)
  * added. */
 static double *slot_used_covered(struct long_pool *p, int64_t s, int64_t c)
 {
-	struct long_pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	struct long_pool_slot *e = &p->slot[(uint32_t)s & p->spec.mask];
 	if (e->tag != s) {
 		e->tag = s;
-		e->used = (double)c * p->slot_cycles;
+		e->used = (double)c * p->spec.slot_cycles;
 	} else {
 		for (int64_t k = e->mark; k < c; k++)
-			e->used += p->slot_cycles;
+			e->used += p->spec.slot_cycles;
 	}
 	e->mark = c;
 	return &e->used;
@@ -172,13 +178,13 @@ double long_pool_start(struct long_pool *p, double t)
 {
 	holds_drop_old(p);
 	/* server_pool_start_at's fast paths give what this slow path gives */
-	int64_t s = (int64_t)(t * p->inv_slot);
-	int64_t oldest = p->newest - (int64_t)p->mask;
+	int64_t s = (int64_t)(t * p->spec.inv_slot);
+	int64_t oldest = p->newest - (int64_t)p->spec.mask;
 	if (s < oldest) {
 		s = oldest;
-		t = (double)s * p->slot_cycles;
+		t = (double)s * p->spec.slot_cycles;
 	}
-	if (*slot_used(p, s) >= p->capacity) {
+	if (*slot_used(p, s) >= p->spec.capacity) {
 		if (s < p->frontier)
 			s = p->frontier;
 		/* while (*slot_used(p, s) >= capacity) s++, the covering
@@ -196,19 +202,19 @@ double long_pool_start(struct long_pool *p, double t)
 		for (;; s++) {
 			if (s >= until) {
 				c = covering_until(p, s, &until);
-				if ((double)c * p->slot_cycles >= p->capacity) {
+				if ((double)c * p->spec.slot_cycles >= p->spec.capacity) {
 					s = until - 1;
 					continue;
 				}
 			}
-			if (*slot_used_covered(p, s, c) < p->capacity)
+			if (*slot_used_covered(p, s, c) < p->spec.capacity)
 				break;
 		}
 		p->frontier = s;
 	}
 	if (s > p->newest)
 		p->newest = s;
-	double slot_start = (double)s * p->slot_cycles;
+	double slot_start = (double)s * p->spec.slot_cycles;
 	return t > slot_start ? t : slot_start;
 }
 
@@ -217,30 +223,30 @@ static void consume_long(struct long_pool *p, double start, double hold);
 /* server_pool_consume and server_pool_consume_slow */
 static void consume(struct long_pool *p, double start, double hold)
 {
-	int64_t s = (int64_t)(start * p->inv_slot);
+	int64_t s = (int64_t)(start * p->spec.inv_slot);
 	/* the inline fast path: a different rounding of the fit test; it
 	 * takes a slot the walk would have left holding s (touched, or
 	 * covered by a hold), the covering count taken once for both */
-	if (s >= p->newest - (int64_t)p->mask && s <= p->newest &&
-	    start + hold <= (double)(s + 1) * p->slot_cycles) {
+	if (s >= p->newest - (int64_t)p->spec.mask && s <= p->newest &&
+	    start + hold <= (double)(s + 1) * p->spec.slot_cycles) {
 		int64_t c = covering(p, s);
-		if (p->slot[(uint32_t)s & p->mask].tag == s || c > 0) {
+		if (p->slot[(uint32_t)s & p->spec.mask].tag == s || c > 0) {
 			*slot_used_covered(p, s, c) += hold;
 			return;
 		}
 	}
-	int64_t oldest = p->newest - (int64_t)p->mask;
+	int64_t oldest = p->newest - (int64_t)p->spec.mask;
 	if (s < oldest) {
 		s = oldest;
-		start = (double)s * p->slot_cycles;
+		start = (double)s * p->spec.slot_cycles;
 	}
-	if (hold > (double)(p->mask + 8) * p->slot_cycles) {
+	if (hold > (double)(p->spec.mask + 8) * p->spec.slot_cycles) {
 		consume_long(p, start, hold);
 		return;
 	}
 	int64_t until = s, c = 0;
 	for (;;) {
-		double end = (double)(s + 1) * p->slot_cycles;
+		double end = (double)(s + 1) * p->spec.slot_cycles;
 		double take = end - start;
 		if (s >= until)
 			c = covering_until(p, s, &until);
@@ -261,33 +267,33 @@ static void consume(struct long_pool *p, double start, double hold)
 /* server_pool_consume_long */
 static void consume_long(struct long_pool *p, double start, double hold)
 {
-	int64_t s = (int64_t)(start * p->inv_slot);
-	if (s < p->newest - (int64_t)p->mask || hold <= 4 * p->slot_cycles) {
+	int64_t s = (int64_t)(start * p->spec.inv_slot);
+	if (s < p->newest - (int64_t)p->spec.mask || hold <= 4 * p->spec.slot_cycles) {
 		consume(p, start, hold);
 		return;
 	}
-	double end = (double)(s + 1) * p->slot_cycles;
+	double end = (double)(s + 1) * p->spec.slot_cycles;
 	*slot_used(p, s) += end - start;
 	hold -= end - start;
 	s++;
-	int64_t skip = (int64_t)(hold * p->inv_slot) - 3 - (int64_t)p->mask;
+	int64_t skip = (int64_t)(hold * p->spec.inv_slot) - 3 - (int64_t)p->spec.mask;
 	if (skip > 0) {
 		s += skip;
-		hold -= (double)skip * p->slot_cycles;
+		hold -= (double)skip * p->spec.slot_cycles;
 	}
 	/* The walk `while (hold > slot_cycles) take a whole slot` runs n
 	 * times; hold / slot_cycles is exact (a power of two), and so is
 	 * hold - n x slot_cycles (an integer multiple of slot_cycles off a
 	 * larger double). */
-	double q = floor(hold * p->inv_slot);
-	int64_t n = (int64_t)q - (hold == q * p->slot_cycles ? 1 : 0);
+	double q = floor(hold * p->spec.inv_slot);
+	int64_t n = (int64_t)q - (hold == q * p->spec.slot_cycles ? 1 : 0);
 	if (n > 0) {
-		hold -= (double)n * p->slot_cycles;
+		hold -= (double)n * p->spec.slot_cycles;
 		int64_t fin = s + n, a = s;
 		/* slots the walk wrote that its own later slots push out of
 		 * the ring: never read again */
-		if (a < fin - (int64_t)p->mask)
-			a = fin - (int64_t)p->mask;
+		if (a < fin - (int64_t)p->spec.mask)
+			a = fin - (int64_t)p->spec.mask;
 		if (holds_push(p, a, fin - 1))
 			p->oom = 1; /* the hold is lost; the caller fails the run */
 		s = fin;
@@ -296,7 +302,7 @@ static void consume_long(struct long_pool *p, double start, double hold)
 		p->newest = s;
 		holds_drop_old(p); /* a hold moves newest by up to its length */
 	}
-	consume(p, (double)s * p->slot_cycles, hold);
+	consume(p, (double)s * p->spec.slot_cycles, hold);
 }
 
 int long_pool_consume(struct long_pool *p, double start, double hold)

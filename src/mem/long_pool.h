@@ -27,6 +27,9 @@
 #ifndef GPUVM_LONG_POOL_H
 #define GPUVM_LONG_POOL_H
 
+#include "mem/server_pool.h"
+
+#include <stdbool.h>
 #include <stdint.h>
 
 struct long_pool_slot {
@@ -40,8 +43,9 @@ struct long_pool_hold {
 };
 
 struct long_pool {
-	double slot_cycles, inv_slot, capacity;
-	uint32_t mask; /* ring slots - 1 */
+	/* the same calendar as server_pool's, so the same spec: set once by
+	 * long_pool_init, never written by a request */
+	struct server_pool_spec spec;
 	int64_t newest, frontier;
 	struct long_pool_slot *slot; /* [ring] */
 	struct long_pool_hold *hold; /* min-heap on b of holds that may cover a kept slot */
@@ -52,12 +56,15 @@ struct long_pool {
 	int64_t count_from, count_until, count;
 	int count_ok;
 	int oom;
+	uint64_t spec_seal; /* core/spec_seal.h, taken at init */
 };
 
 /* servers, slot_cycles (a power of two) and ring_slots (a power of two)
  * as for server_pool_init. */
 int long_pool_init(struct long_pool *p, double servers, double slot_cycles, uint32_t ring_slots);
 void long_pool_free(struct long_pool *p);
+/* = server_pool_spec_intact */
+bool long_pool_spec_intact(const struct long_pool *p);
 
 /* = server_pool_start */
 double long_pool_start(struct long_pool *p, double t);

@@ -33,7 +33,13 @@
  * Folding long_pool's intervals in here would put a heap check on every
  * slot read of the hot path; folding this walk into long_pool would make
  * every far fault walk its slots. A change to the calendar's rule is
- * made in both, and test_long_pool holds them to one another. */
+ * made in both, and test_long_pool holds them to one another.
+ *
+ * Spec and state: struct server_pool_spec (slot length, its inverse,
+ * capacity, ring mask; both pools') is set by init and never written by
+ * a request, which writes only the ring, newest and frontier (and
+ * long_pool's holds); init seals it (core/spec_seal.h) and free checks
+ * the seal in checking builds. */
 #ifndef GPUVM_SERVER_POOL_H
 #define GPUVM_SERVER_POOL_H
 
@@ -45,19 +51,36 @@ struct pool_slot {
 	double used;  /* server time consumed in it */
 };
 
-struct server_pool {
+/* A pool's spec: set once by server_pool_init (or long_pool_init, the
+ * same calendar) and never written by a request; the rest of the pool is
+ * its state. It sits first, where these fields sat before they were a
+ * struct, so the hot path reads the same cache line. */
+struct server_pool_spec {
 	double slot_cycles, inv_slot, capacity; /* capacity = servers x slot_cycles */
-	uint32_t mask;
+	uint32_t mask; /* ring slots - 1 */
+};
+
+struct server_pool {
+	struct server_pool_spec spec;
 	int64_t newest;
 	int64_t frontier; /* first slot the last saturated scan found open */
 	struct pool_slot *slot; /* [ring] */
+	uint64_t spec_seal; /* core/spec_seal.h, taken at init */
 };
+
+/* The spec of a pool of servers with calendar slots of slot_cycles and a
+ * ring of ring_slots (padding cleared, for core/spec_seal.h). */
+struct server_pool_spec server_pool_spec_make(double servers, double slot_cycles,
+					      uint32_t ring_slots);
 
 /* servers: how many; slot_cycles: calendar resolution (a few times
  * smaller than typical hold times is right); ring_slots: power of two. */
 int server_pool_init(struct server_pool *p, double servers, double slot_cycles,
 		     uint32_t ring_slots);
 void server_pool_free(struct server_pool *p);
+/* Whether p's spec is what init set (tests; checking builds check it in
+ * server_pool_free). */
+bool server_pool_spec_intact(const struct server_pool *p);
 
 /* Whether the ring still keeps t's slot. A request older than that is
  * served as if it arrived at the oldest kept slot (right for MSHRs and
@@ -67,7 +90,7 @@ void server_pool_free(struct server_pool *p);
  * present ones a ring's length into the future. */
 static inline bool server_pool_keeps(const struct server_pool *p, double t)
 {
-	return (int64_t)(t * p->inv_slot) >= p->newest - (int64_t)p->mask;
+	return (int64_t)(t * p->spec.inv_slot) >= p->newest - (int64_t)p->spec.mask;
 }
 
 /* Slow paths (saturated slot, stale ring entry, spill): server_pool.c. */
@@ -78,12 +101,12 @@ void server_pool_consume_slow(struct server_pool *p, double start, double hold);
  * slot of the returned time, for server_pool_consume_at. */
 static inline double server_pool_start_at(struct server_pool *p, double t, int64_t *slot)
 {
-	int64_t s = (int64_t)(t * p->inv_slot);
-	const struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	int64_t s = (int64_t)(t * p->spec.inv_slot);
+	const struct pool_slot *e = &p->slot[(uint32_t)s & p->spec.mask];
 	/* Common case: t's own slot is current and has room. */
 	/* (one unsigned compare for newest - mask <= s <= newest) */
-	if (e->tag == s && (uint64_t)(p->newest - s) <= p->mask) {
-		if (e->used < p->capacity) {
+	if (e->tag == s && (uint64_t)(p->newest - s) <= p->spec.mask) {
+		if (e->used < p->spec.capacity) {
 			*slot = s;
 			return t;
 		}
@@ -91,18 +114,18 @@ static inline double server_pool_start_at(struct server_pool *p, double t, int64
 		 * for the slot the last scan found open, when that is still
 		 * open (what server_pool_start_slow would find first). */
 		if (s < p->frontier) {
-			const struct pool_slot *f = &p->slot[(uint32_t)p->frontier & p->mask];
-			if (f->tag == p->frontier && f->used < p->capacity) {
+			const struct pool_slot *f = &p->slot[(uint32_t)p->frontier & p->spec.mask];
+			if (f->tag == p->frontier && f->used < p->spec.capacity) {
 				if (p->frontier > p->newest)
 					p->newest = p->frontier;
 				*slot = p->frontier;
 				/* t lies before the frontier's slot */
-				return (double)p->frontier * p->slot_cycles;
+				return (double)p->frontier * p->spec.slot_cycles;
 			}
 		}
 	}
 	double start = server_pool_start_slow(p, t);
-	*slot = (int64_t)(start * p->inv_slot);
+	*slot = (int64_t)(start * p->spec.inv_slot);
 	return start;
 }
 
@@ -118,11 +141,11 @@ static inline double server_pool_start(struct server_pool *p, double t)
  * halves separately; nothing else may use the pool in between. */
 static inline void server_pool_consume(struct server_pool *p, double start, double hold)
 {
-	int64_t s = (int64_t)(start * p->inv_slot);
-	struct pool_slot *e = &p->slot[(uint32_t)s & p->mask];
+	int64_t s = (int64_t)(start * p->spec.inv_slot);
+	struct pool_slot *e = &p->slot[(uint32_t)s & p->spec.mask];
 	/* Common case: current slot, and the hold ends inside it. */
-	if (e->tag == s && s >= p->newest - (int64_t)p->mask &&
-	    start + hold <= (double)(s + 1) * p->slot_cycles) {
+	if (e->tag == s && s >= p->newest - (int64_t)p->spec.mask &&
+	    start + hold <= (double)(s + 1) * p->spec.slot_cycles) {
 		e->used += hold;
 		return;
 	}
@@ -140,8 +163,8 @@ void server_pool_consume_long(struct server_pool *p, double start, double hold);
 static inline void server_pool_consume_at(struct server_pool *p, int64_t slot, double start,
 					  double hold)
 {
-	if (start + hold <= (double)(slot + 1) * p->slot_cycles) {
-		p->slot[(uint32_t)slot & p->mask].used += hold;
+	if (start + hold <= (double)(slot + 1) * p->spec.slot_cycles) {
+		p->slot[(uint32_t)slot & p->spec.mask].used += hold;
 		return;
 	}
 	server_pool_consume_slow(p, start, hold);

@@ -194,7 +194,7 @@ void memsys_free(struct memsys *ms)
 		for (uint32_t s = 0; p->slices && s < ms->slices_per_part; s++)
 			server_pool_free(&p->slices[s]);
 		free(p->slices);
-		if (ms->dram_banked && p->dram_banks.channels)
+		if (ms->dram_banked && p->dram_banks.spec.channels)
 			dram_model_free(&p->dram_banks);
 	}
 	free(ms->part);
@@ -207,7 +207,7 @@ void memsys_free(struct memsys *ms)
  * the DRAM's queues: beyond an idle bank's row miss and their bursts. */
 static inline double writeback_wait(const struct dram_model *m, uint32_t n, double t, double done)
 {
-	double wait = done - t - m->row_cycle_cycles - n * m->burst_cycles;
+	double wait = done - t - m->spec.row_cycle_cycles - n * m->spec.burst_cycles;
 	return wait > 0 ? wait : 0;
 }
 
@@ -233,7 +233,7 @@ __attribute__((noinline)) double memsys_writeback_sectors(struct memsys *ms, str
 		if (sectors == 1) {
 			wait = writeback_wait(m, 1, t, dram_write_sector(m, a, t));
 		} else {
-			uint32_t shift = m->interleave_shift;
+			uint32_t shift = m->spec.interleave_shift;
 			for (uint32_t i = 0; i < sectors;) {
 				uint64_t from = a + (uint64_t)i * ms->sector_bytes;
 				uint32_t n = 1;

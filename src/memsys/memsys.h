@@ -458,7 +458,7 @@ memsys_run_sector(struct memsys *ms, struct mem_partition *p, uint64_t sa, uint6
 	}
 	ms->stats->l2_sector_misses++;
 	struct memsys_run *run = &p->run;
-	uint32_t chunk_shift = p->dram_banks.interleave_shift;
+	uint32_t chunk_shift = p->dram_banks.spec.interleave_shift;
 	/* a line's sectors leave their slice (and their SM's port) one port
 	 * cycle apart: still one run, sent at its first sector's time
 	 * (exactly equal without l2.slices and l2.sm_port_bytes_per_cycle) */

@@ -16,13 +16,13 @@ int engine_check_invariants(const struct xlat *x, const struct l1_cache *l1,
 {
 	int r;
 	char inner[384];
-	for (uint32_t l = 0; l < x->levels; l++)
-		for (uint32_t i = 0; i < x->level[l].instances; i++)
+	for (uint32_t l = 0; l < x->spec.levels; l++)
+		for (uint32_t i = 0; i < x->level[l].spec.instances; i++)
 			if ((r = tlb_check(&x->level[l].inst[i].tlb, inner, sizeof inner))) {
 				snprintf(why, len, "TLB level %u instance %u: %s", l + 1, i, inner);
 				return r;
 			}
-	if (x->pwc_on && (r = tlb_check(&x->pwc, inner, sizeof inner))) {
+	if (x->spec.pwc_on && (r = tlb_check(&x->pwc, inner, sizeof inner))) {
 		snprintf(why, len, "page-walk cache: %s", inner);
 		return r;
 	}

@@ -47,6 +47,7 @@
  *       bit k is set exactly when block k of the group is managed and not
  *       fully resident (uvm_group_notok's rule).
  */
+#include "core/spec_seal.h"
 #include "uvm/remote_tlb.h"
 #include "uvm/thrashing_shared.h"
 #include "uvm/uvm_impl.h"
@@ -75,45 +76,45 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if ((u->h2d == &u->own_h2d && link_lane_init(&u->own_h2d)) ||
 	    (u->d2h == &u->own_d2h && link_lane_init(&u->own_d2h)))
 		return -1;
-	u->clock_hz = cfg->clock_mhz * 1e6;
-	u->fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
-	u->posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
-	u->blocking = cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
-	u->curve = cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE;
-	u->wb_dirty = cfg->uvm_writeback == GPUVM_UVM_WB_DIRTY;
-	u->preferred_gpu = cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_GPU;
-	u->batch_max = cfg->uvm_fault_batch;
+	u->spec.clock_hz = cfg->clock_mhz * 1e6;
+	u->spec.fault_latency_cycles = cfg->uvm_fault_latency_us * cfg->clock_mhz;
+	u->spec.posthoc = cfg->uvm_fault_accounting == GPUVM_UVM_POSTHOC;
+	u->spec.blocking = cfg->uvm_fault_model == GPUVM_UVM_BLOCKING;
+	u->spec.curve = cfg->uvm_pcie_model == GPUVM_UVM_LINK_CURVE;
+	u->spec.wb_dirty = cfg->uvm_writeback == GPUVM_UVM_WB_DIRTY;
+	u->spec.preferred_gpu = cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_GPU;
+	u->spec.batch_max = cfg->uvm_fault_batch;
 	u->polled = cfg->uvm_gmmu == GPUVM_UVM_GMMU_ZHENG;
-	u->sms = cfg->sms;
-	u->bandwidth_gb_s = cfg->pcie_bandwidth_gb_s;
-	u->migration_gb_s = cfg->uvm_migration_gb_s;
-	u->buffer_frac = cfg->uvm_free_buffer_percent / 100.0;
-	u->oversub_pct = cfg->uvm_oversub_percent;
-	u->device_bytes = cfg->uvm_device_memory_bytes;
+	u->spec.sms = cfg->sms;
+	u->spec.bandwidth_gb_s = cfg->pcie_bandwidth_gb_s;
+	u->spec.migration_gb_s = cfg->uvm_migration_gb_s;
+	u->spec.buffer_frac = cfg->uvm_free_buffer_percent / 100.0;
+	u->spec.oversub_pct = cfg->uvm_oversub_percent;
+	u->spec.device_bytes = cfg->uvm_device_memory_bytes;
 	/* a replayed translation walks again (seeds/003 Fig. 4 step 6) */
-	u->replay_cycles = cfg->walk_latency_cycles;
-	u->max_entry_bytes = UVM_PAGE_BYTES;
+	u->spec.replay_cycles = cfg->walk_latency_cycles;
+	u->spec.max_entry_bytes = UVM_PAGE_BYTES;
 	for (uint32_t l = 0; l < cfg->tlb_levels; l++)
-		if (cfg->tlb[l].entry_bytes > u->max_entry_bytes)
-			u->max_entry_bytes = cfg->tlb[l].entry_bytes;
+		if (cfg->tlb[l].entry_bytes > u->spec.max_entry_bytes)
+			u->spec.max_entry_bytes = cfg->tlb[l].entry_bytes;
 	u->rng = 0x5eed0f0a17ull;
 	u->sp.rng = &u->rng;
-	st->latency_in_timing = !u->posthoc;
+	st->latency_in_timing = !u->spec.posthoc;
 
 	const struct gpuvm_module *pm = gpuvm_module_find(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher);
 	const struct gpuvm_module *pom = cfg->uvm_prefetcher_oversub[0]
 		? gpuvm_module_find(GPUVM_MODULE_PREFETCH, cfg->uvm_prefetcher_oversub) : NULL;
 	u->prefetch = pm ? pm->ops : NULL;
-	u->prefetch_oversub = pom ? pom->ops : NULL;
+	u->spec.prefetch_oversub = pom ? pom->ops : NULL;
 	if (pm)
 		gpuvm_module_params(cfg, pm, u->prefetch_params);
 	if (pom)
-		gpuvm_module_params(cfg, pom, u->prefetch_oversub_params);
-	u->evict = uvm_evict_find(cfg->uvm_eviction);
+		gpuvm_module_params(cfg, pom, u->spec.prefetch_oversub_params);
+	u->spec.evict = uvm_evict_find(cfg->uvm_eviction);
 	u->migrate = uvm_migrate_find(cfg->uvm_migration);
-	if (!u->prefetch || !u->evict || !u->migrate)
+	if (!u->prefetch || !u->spec.evict || !u->migrate)
 		return -1; /* finalize checked the names */
-	u->ac_on = u->migrate->delays || u->evict->uses_access_counters;
+	u->ac_on = u->migrate->delays || u->spec.evict->uses_access_counters;
 	u->counter_async = cfg->uvm_counter_migration_fault == 0;
 	u->rtlb_words = cfg->uvm_remote_tlb_hits_local ? uvm_rtlb_words(cfg->sms) : 0;
 	u->ts = cfg->uvm_access_counter_threshold;
@@ -124,7 +125,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->sector_bytes = cfg->l2_sector_bytes;
 	/* a remote read moves its bytes at the rate the engine's zero-copy
 	 * sectors get (gpuvm_pcie_effective_gb_s), on the migrations' lane */
-	u->remote_cycles_per_byte = u->clock_hz / (gpuvm_pcie_effective_gb_s(u->bandwidth_gb_s) * 1e9);
+	u->remote_cycles_per_byte = u->spec.clock_hz / (gpuvm_pcie_effective_gb_s(u->spec.bandwidth_gb_s) * 1e9);
 	u->ac_last_line = UINT64_MAX;
 	if (cfg->c2c_coherent) {
 		/* the host link is NVLink-C2C (c2c.coherent; docs/systems.md
@@ -134,13 +135,13 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 		 * CPU-resident memory at the lesser of the link's rate and the
 		 * CPU memory's, with the link's latency where one is given */
 		u->c2c = true;
-		u->migration_gb_s = cfg->c2c_bandwidth_gb_s;
-		u->curve = false;
+		u->spec.migration_gb_s = cfg->c2c_bandwidth_gb_s;
+		u->spec.curve = false;
 		double gb_s = cfg->c2c_bandwidth_gb_s < cfg->c2c_cpu_memory_gb_s ? cfg->c2c_bandwidth_gb_s
 										  : cfg->c2c_cpu_memory_gb_s;
-		u->remote_cycles_per_byte = u->clock_hz / (gb_s * 1e9);
+		u->remote_cycles_per_byte = u->spec.clock_hz / (gb_s * 1e9);
 		if (cfg->c2c_latency_ns > 0)
-			u->remote_latency = cfg->c2c_latency_ns * 1e-9 * u->clock_hz;
+			u->remote_latency = cfg->c2c_latency_ns * 1e-9 * u->spec.clock_hz;
 		u->sys_page_pages = cfg->c2c_system_page_bytes >> UVM_PAGE_SHIFT;
 		if (!u->sys_page_pages)
 			u->sys_page_pages = 1;
@@ -151,7 +152,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	if (u->thrash_on) {
 		double tp[GPUVM_MODULE_PARAMS_EACH];
 		gpuvm_module_params(cfg, &gpuvm_module_thrashing_driver, tp);
-		if (uvm_thrash_init(&u->thrash, u->clock_hz, st, tp) ||
+		if (uvm_thrash_init(&u->thrash, u->spec.clock_hz, st, tp) ||
 		    uvm_events_subscribe(&u->events, UVM_EVENT_BIT(UVM_EVENT_MIGRATE), uvm_thrash_on_event,
 					 &u->thrash))
 			return -1;
@@ -179,12 +180,12 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 			return -1;
 		u->peer_map_on = true;
 	}
-	if (u->evict->create && u->evict->create(&u->evict_state))
+	if (u->spec.evict->create && u->spec.evict->create(&u->evict_state))
 		return -1;
 
 	u->group_blocks = 1;
 	while (u->group_blocks < 64 &&
-	       ((uint64_t)u->group_blocks << UVM_BLOCK_SHIFT) < u->max_entry_bytes) {
+	       ((uint64_t)u->group_blocks << UVM_BLOCK_SHIFT) < u->spec.max_entry_bytes) {
 		u->group_blocks *= 2;
 		u->group_shift++;
 	}
@@ -198,11 +199,18 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	for (uint32_t i = 0; i < cfg->sms; i++)
 		if (long_pool_init(&u->ff_mshr[i], cfg->uvm_far_fault_mshrs, FF_SLOT_CYCLES, FF_RING))
 			return -1;
+	u->spec_seal = spec_seal(&u->spec, sizeof u->spec);
 	return 0;
+}
+
+bool uvm_spec_intact(const struct uvm *u)
+{
+	return u->spec_seal == spec_seal(&u->spec, sizeof u->spec);
 }
 
 void uvm_free(struct uvm *u)
 {
+	spec_seal_verify(u->spec_seal, spec_seal(&u->spec, sizeof u->spec), "uvm");
 	uvm_host_free(u);
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->ac);
@@ -217,15 +225,15 @@ void uvm_free(struct uvm *u)
 		free(u->allocs[i].host_touched);
 	free(u->allocs);
 	if (u->ff_mshr)
-		for (uint32_t i = 0; i < u->sms; i++)
+		for (uint32_t i = 0; i < u->spec.sms; i++)
 			long_pool_free(&u->ff_mshr[i]);
 	free(u->ff_mshr);
 	free(u->blocked_until);
 	free(u->blocked_since);
 	link_lane_free(&u->own_h2d);
 	link_lane_free(&u->own_d2h);
-	if (u->evict && u->evict->destroy)
-		u->evict->destroy(u->evict_state);
+	if (u->spec.evict && u->spec.evict->destroy)
+		u->spec.evict->destroy(u->evict_state);
 	if (u->thrash_on)
 		uvm_thrash_free(&u->thrash);
 	memset(u, 0, sizeof *u);

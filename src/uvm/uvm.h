@@ -23,7 +23,10 @@
  * uvm_evict.c and uvm_lane.c state their own parts):
  *  - Owns: struct uvm: the block table and every block's page state, the
  *    frames, the far-fault MSHRs and batches, the policies' state, the
- *    driver events, the UVM counters of gpuvm_uvm_stats.
+ *    driver events, the UVM counters of gpuvm_uvm_stats; and its spec
+ *    (struct uvm_spec), which uvm_init sets and seals and no request
+ *    writes (core/spec_seal.h: uvm_spec_intact, checked by uvm_free in
+ *    checking builds).
  *  - May call: the host link's lanes it is handed (link/link_lane.h:
  *    link_lane_init/_free for lanes of its own without a link; the
  *    bookings are uvm_lane.c's), mem/long_pool.h (the far-fault MSHRs),
@@ -112,19 +115,32 @@ struct uvm_batcher {
 	double before; /* free before the open batch began */
 };
 
-struct uvm {
-	/* configuration */
+/* The driver's spec (the block headed "configuration" before it was a
+ * struct): set by uvm_init and never written by a request (sealed there,
+ * core/spec_seal.h; uvm_free checks the seal in checking builds). The
+ * prefetcher in use is not in it: the first eviction switches it to
+ * prefetch_oversub (uvm_evict.c), so it is state. */
+struct uvm_spec {
 	double clock_hz, fault_latency_cycles, replay_cycles;
 	bool posthoc, blocking, curve, wb_dirty, preferred_gpu;
 	uint32_t batch_max, sms;
 	double bandwidth_gb_s, buffer_frac, oversub_pct;
 	double migration_gb_s; /* uvm.migration_gb_s; 0 = the link's rate */
 	uint64_t device_bytes, max_entry_bytes;
-	const struct uvm_prefetch_ops *prefetch, *prefetch_oversub;
-	/* their parameter values (gpuvm_module_params), in row order */
-	double prefetch_params[GPUVM_MODULE_PARAMS_EACH], prefetch_oversub_params[GPUVM_MODULE_PARAMS_EACH];
+	/* the prefetcher once oversubscribed (NULL: the same) and its
+	 * parameter values (gpuvm_module_params), in row order */
+	const struct uvm_prefetch_ops *prefetch_oversub;
+	double prefetch_oversub_params[GPUVM_MODULE_PARAMS_EACH];
 	const struct uvm_evict_ops *evict;
-	void *evict_state;
+};
+
+struct uvm {
+	struct uvm_spec spec;
+	/* the prefetcher in use and its parameter values: uvm.prefetcher's,
+	 * then spec.prefetch_oversub's once eviction has started */
+	const struct uvm_prefetch_ops *prefetch;
+	double prefetch_params[GPUVM_MODULE_PARAMS_EACH];
+	void *evict_state; /* spec.evict's */
 
 	/* page state */
 	struct uvm_space sp;
@@ -203,11 +219,15 @@ struct uvm {
 	struct uvm_host_ranges *host_read_mostly;
 	bool collapse_on; /* shared has read-mostly ranges: stores may collapse copies */
 	bool peer_map_on; /* shared has accessed-by ranges: pages may be used in place */
+	uint64_t spec_seal; /* core/spec_seal.h, taken at init */
 };
 
 int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_stats *st,
 	     const struct uvm_hooks *hooks);
 void uvm_free(struct uvm *u);
+/* Whether u's spec is what init set (tests; checking builds check it in
+ * uvm_free). */
+bool uvm_spec_intact(const struct uvm *u);
 
 /* A managed allocation [base, base + bytes) appears, with its
  * UVM_ADVISE_* hints (an allocation with hints makes accesses go through

@@ -21,14 +21,14 @@
 
 uint64_t uvm_capacity_pages(const struct uvm *u)
 {
-	if (u->oversub_pct > 0) {
+	if (u->spec.oversub_pct > 0) {
 		double pages = (double)((u->managed_bytes + UVM_PAGE_BYTES - 1) >> UVM_PAGE_SHIFT);
-		double want = ceil(pages * 100.0 / u->oversub_pct);
+		double want = ceil(pages * 100.0 / u->spec.oversub_pct);
 		/* past 2^63 pages the conversion would be undefined */
 		uint64_t cap = want >= 0x1p63 ? UINT64_MAX : (uint64_t)want;
 		return cap ? cap : 1;
 	}
-	return u->device_bytes >> UVM_PAGE_SHIFT;
+	return u->spec.device_bytes >> UVM_PAGE_SHIFT;
 }
 
 /* Pages of mask leave device memory: their L2 lines, as last used so
@@ -77,7 +77,7 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 			 enum drop_why why)
 {
 	struct gpuvm_uvm_stats *st = u->st;
-	bool eviction = why == DROP_EVICT, dirty_only = u->wb_dirty && why != DROP_TO_HOST;
+	bool eviction = why == DROP_EVICT, dirty_only = u->spec.wb_dirty && why != DROP_TO_HOST;
 	double freed = t;
 	uint32_t n = 0;
 	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p, true)) {
@@ -135,8 +135,8 @@ static double drop_pages(struct uvm *u, struct uvm_block *b, const uint64_t *mas
 			    uvm_ac_round_trip(&u->sp, b, ch))
 				st->round_trip_halvings++;
 	uvm_group_update(u, b);
-	if (u->evict->on_evicted)
-		u->evict->on_evicted(u->evict_state, b, mask);
+	if (u->spec.evict->on_evicted)
+		u->spec.evict->on_evicted(u->evict_state, b, mask);
 	if (u->shared) /* the host holds them again */
 		uvm_shared_release(u->shared, b->base, mask, u->proc);
 	if (eviction && uvm_events_wanted(&u->events, UVM_EVENT_EVICT)) {
@@ -155,20 +155,20 @@ double uvm_ensure_frames(struct uvm *u, uint32_t k, double t)
 	u->st->capacity_pages = cap;
 	if (!cap)
 		return t;
-	double soft_d = (double)cap * (1.0 - u->buffer_frac);
+	double soft_d = (double)cap * (1.0 - u->spec.buffer_frac);
 	uint64_t soft = soft_d < 1 ? 1 : (uint64_t)soft_d;
 	double ready = t;
 	while (u->sp.resident_pages + k > soft && u->sp.resident_pages > 0) {
 		if (!u->evicting) {
 			u->evicting = true;
-			if (u->prefetch_oversub && u->prefetch_oversub != u->prefetch) {
-				u->prefetch = u->prefetch_oversub;
-				memcpy(u->prefetch_params, u->prefetch_oversub_params, sizeof u->prefetch_params);
+			if (u->spec.prefetch_oversub && u->spec.prefetch_oversub != u->prefetch) {
+				u->prefetch = u->spec.prefetch_oversub;
+				memcpy(u->prefetch_params, u->spec.prefetch_oversub_params, sizeof u->prefetch_params);
 				u->st->prefetcher_switched = true;
 			}
 		}
 		uvm_mask m = {0};
-		struct uvm_block *b = u->evict->pick(u->evict_state, &u->sp, m);
+		struct uvm_block *b = u->spec.evict->pick(u->evict_state, &u->sp, m);
 		if (!b)
 			break;
 		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
@@ -243,8 +243,8 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 			if (u->hooks.shootdown)
 				u->hooks.shootdown(u->hooks.ctx, b->base, 1ull << UVM_BLOCK_SHIFT);
 			mark_l2_stale(u, b, m);
-			if (u->evict->on_evicted)
-				u->evict->on_evicted(u->evict_state, b, m);
+			if (u->spec.evict->on_evicted)
+				u->spec.evict->on_evicted(u->evict_state, b, m);
 			if (u->shared)
 				uvm_shared_release(u->shared, b->base, m, u->proc);
 		}
@@ -299,8 +299,8 @@ void uvm_invalidate_taken(struct uvm *u)
 		}
 		mark_l2_stale(u, b, m);
 		uvm_group_update(u, b);
-		if (u->evict->on_evicted)
-			u->evict->on_evicted(u->evict_state, b, m);
+		if (u->spec.evict->on_evicted)
+			u->spec.evict->on_evicted(u->evict_state, b, m);
 	}
 }
 

@@ -43,7 +43,7 @@ static inline uint64_t present_word(const struct uvm_block *b, uint32_t w)
  * summary instead of looking blocks up. */
 static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 {
-	uint64_t max = u->max_entry_bytes;
+	uint64_t max = u->spec.max_entry_bytes;
 	if (!block_full(b)) {
 		uint64_t bytes = UVM_PAGE_BYTES;
 		uint64_t ok = present_word(b, p >> 6);
@@ -136,7 +136,7 @@ static double batch_take(struct uvm_batcher *s, double tf, double latency, bool 
  * it after the run). */
 static inline double service_latency(const struct uvm *u)
 {
-	return u->posthoc ? 0 : u->fault_latency_cycles;
+	return u->spec.posthoc ? 0 : u->spec.fault_latency_cycles;
 }
 
 /* The ACCESS_COUNTER event of page p of b at t (a counter migration,
@@ -176,7 +176,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 	struct gpuvm_uvm_stats *st = u->st;
 	double tf = t, mshr_start = t;
 	REQ_TRACE_FAULT();
-	if (u->blocking) {
+	if (u->spec.blocking) {
 		/* Zheng et al. (HPCA 2016) 2.1: once a far fault is raised the GMMU stops the
 		 * SM's TLB from taking new translation requests until the page
 		 * is there, so a blocked SM has one far fault in flight: a
@@ -194,7 +194,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 		mshr_start = long_pool_start(&u->ff_mshr[sm], t);
 		if (mshr_start > t) { /* Nack-Replayable: replay once an MSHR frees */
 			st->nacks++;
-			tf = mshr_start + u->replay_cycles;
+			tf = mshr_start + u->spec.replay_cycles;
 			st->stall_replay_cycles += tf - t;
 		}
 	}
@@ -207,7 +207,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 			tf = uvm_thrash_nap(u, b, p, tf);
 	}
 	double latency = service_latency(u);
-	double start = batch_take(&u->faults, tf, latency, u->polled, u->batch_max, &st->fault_batches);
+	double start = batch_take(&u->faults, tf, latency, u->polled, u->spec.batch_max, &st->fault_batches);
 	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
@@ -220,7 +220,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 	if (mode != FAULT_MAPS_REMOTELY)
 		uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES,
 			 mode == FAULT_BY_COUNTER ? GPUVM_UVM_MIGRATE_COUNTER : GPUVM_UVM_MIGRATE_FAULT);
-	st->posthoc_fault_cycles += u->fault_latency_cycles;
+	st->posthoc_fault_cycles += u->spec.fault_latency_cycles;
 	if (__builtin_expect(u->events.any & (UVM_EVENT_BIT(UVM_EVENT_FAULT) | UVM_EVENT_BIT(UVM_EVENT_ACCESS_COUNTER)), 0)) {
 		struct uvm_event ev = {.type = UVM_EVENT_FAULT, .block = b, .t = tf,
 				       .fault = {.page = p, .sm = sm, .mode = (uint32_t)mode}};
@@ -231,7 +231,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 	}
 	u->fault_cause = (uint32_t)mode;
 	double arrival = mode == FAULT_MAPS_REMOTELY ? ready : uvm_migrate_pages(u, b, p, ready);
-	if (!u->blocking) {
+	if (!u->spec.blocking) {
 		if (long_pool_consume(&u->ff_mshr[sm], mshr_start, arrival - mshr_start))
 			u->oom = true;
 	} else if (arrival > u->blocked_until[sm]) {
@@ -258,7 +258,7 @@ static void counter_notice(struct uvm *u, struct uvm_block *b, uint32_t p, doubl
 {
 	struct gpuvm_uvm_stats *st = u->st;
 	double latency = service_latency(u);
-	double start = batch_take(&u->notices, t, latency, false, u->batch_max, &st->notice_batches);
+	double start = batch_take(&u->notices, t, latency, false, u->spec.batch_max, &st->notice_batches);
 	st->migrations_counter++;
 	st->counter_notices++;
 	uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES, GPUVM_UVM_MIGRATE_COUNTER);
@@ -296,7 +296,7 @@ static uint32_t read_threshold(const struct uvm *u, const struct uvm_block *b, u
 		.ts = u->ts, .penalty = u->penalty,
 		.round_trips = b->ac ? uvm_ac_round_trips(b->ac[ch]) : 0,
 		.resident_pages = u->sp.resident_pages, .capacity_pages = uvm_capacity_pages(u),
-		.buffer_frac = u->buffer_frac, .oversubscribed = u->evicting,
+		.buffer_frac = u->spec.buffer_frac, .oversubscribed = u->evicting,
 	};
 	return u->migrate->threshold(&c);
 }
@@ -338,11 +338,11 @@ static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p,
 {
 	struct gpuvm_uvm_stats *st = u->st;
 	double latency = service_latency(u);
-	double start = batch_take(&u->faults, t, latency, u->polled, u->batch_max, &st->fault_batches);
+	double start = batch_take(&u->faults, t, latency, u->polled, u->spec.batch_max, &st->fault_batches);
 	double ready = start + latency;
 	st->far_faults++;
 	st->stall_fault_cycles += ready - t;
-	st->posthoc_fault_cycles += u->fault_latency_cycles;
+	st->posthoc_fault_cycles += u->spec.fault_latency_cycles;
 	uint32_t lo = p / u->sys_page_pages * u->sys_page_pages;
 	uvm_copy_in(u, b->base + ((uint64_t)lo << UVM_PAGE_SHIFT),
 		    (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT, ready, ready);
@@ -504,7 +504,7 @@ static double preferred_map_fault(struct uvm *u, uint32_t sm, struct uvm_block *
 					 : s && uvm_shared_holds(s, p, loc);
 	if (!there) {
 		double placed = sh->place(sh->ctx, loc, b->base + ((uint64_t)p << UVM_PAGE_SHIFT),
-					  UVM_PAGE_BYTES, ready / u->clock_hz) * u->clock_hz;
+					  UVM_PAGE_BYTES, ready / u->spec.clock_hz) * u->spec.clock_hz;
 		if (placed > ready)
 			ready = placed;
 	}
@@ -683,16 +683,16 @@ static inline __attribute__((always_inline)) double access_resident(struct uvm *
 	}
 	if (write) {
 		uvm_pages_transition(b, UVM_PROC_GPU0, UVM_OP_WRITE, w, bit);
-		if (u->evict->on_write && u->evict->on_write(u->evict_state, b, p))
+		if (u->spec.evict->on_write && u->spec.evict->on_write(u->evict_state, b, p))
 			u->oom = true;
 		/* several GPUs, read-mostly: a store to a duplicated page
 		 * collapses it here (the others lose theirs), after the fault
 		 * that upgrades the read-only mapping */
 		if (shared && u->collapse_on && uvm_shared_write(u->shared, b->base, p, u->proc))
-			t += u->fault_latency_cycles;
+			t += u->spec.fault_latency_cycles;
 	}
-	if (u->evict->on_access)
-		u->evict->on_access(u->evict_state, b, p);
+	if (u->spec.evict->on_access)
+		u->spec.evict->on_access(u->evict_state, b, p);
 	return b->arrive[p] > t ? b->arrive[p] : t;
 }
 
@@ -859,7 +859,7 @@ static inline __attribute__((always_inline)) double access_page(struct uvm *u, u
 			return t;
 	}
 	/* the common case reads only the block's first cache line */
-	if (!write && !b->prefetched_count && !u->evict->on_access && t >= b->arrive_max)
+	if (!write && !b->prefetched_count && !u->spec.evict->on_access && t >= b->arrive_max)
 		return t;
 	return access_resident(u, b, p, write, t, false);
 }
@@ -879,7 +879,7 @@ static bool book_access(struct uvm *u, uint64_t addr, bool write, struct uvm_sec
 	struct uvm_block *b = resident_block(u, addr, &p);
 	if (!b)
 		return false;
-	if (write || b->prefetched_count || u->evict->on_access)
+	if (write || b->prefetched_count || u->spec.evict->on_access)
 		(void)access_resident(u, b, p, write, 0, false);
 	r->ready = b->arrive[p];
 	r->remote = false;

@@ -148,7 +148,7 @@ static double drop_copies(struct uvm *u, uint64_t first, uint64_t last, double t
 			n++;
 			if (p / UVM_CHUNK_PAGES != chunk) {
 				chunk = p / UVM_CHUNK_PAGES;
-				t += u->fault_latency_cycles;
+				t += u->spec.fault_latency_cycles;
 				u->st->cpu_faults++;
 			}
 		}
@@ -251,7 +251,7 @@ double uvm_host_access(struct uvm *u, uint64_t addr, uint64_t bytes, enum uvm_ho
 				continue; /* the CPU has these already, or none is here */
 			uint64_t base = b->base + ((uint64_t)ch * UVM_CHUNK_PAGES << UVM_PAGE_SHIFT);
 			/* block_cpu_fault_locked: the fault is handled, then its copy */
-			t += u->fault_latency_cycles;
+			t += u->spec.fault_latency_cycles;
 			u->st->cpu_faults++;
 			if (how == UVM_HOST_READ && read_mostly(u, base)) {
 				t = duplicate(u, b, own, n, t);

@@ -35,13 +35,13 @@
  * CURVE_A_PER_RAW x the link's raw rate. */
 static double link_cycles(const struct uvm *u, uint64_t bytes)
 {
-	if (u->migration_gb_s > 0) {
-		double gb_s = u->migration_gb_s;
-		if (u->curve)
+	if (u->spec.migration_gb_s > 0) {
+		double gb_s = u->spec.migration_gb_s;
+		if (u->spec.curve)
 			gb_s *= 2.0 / M_PI * link_curve_atan(bytes);
-		return (double)bytes / (gb_s * 1e9) * u->clock_hz;
+		return (double)bytes / (gb_s * 1e9) * u->spec.clock_hz;
 	}
-	return gpuvm_uvm_transfer_seconds(bytes, u->bandwidth_gb_s, u->curve) * u->clock_hz;
+	return gpuvm_uvm_transfer_seconds(bytes, u->spec.bandwidth_gb_s, u->spec.curve) * u->spec.clock_hz;
 }
 
 double uvm_copy_cycles(const struct uvm *u, uint64_t bytes)
@@ -114,7 +114,7 @@ double uvm_lane_transfer(struct uvm *u, bool h2d, double t, uint64_t bytes)
 double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes)
 {
 	struct uvm_shared *sh = u->shared;
-	double e = sh->peer_copy(sh->ctx, src, u->proc, t / u->clock_hz, bytes) * u->clock_hz;
+	double e = sh->peer_copy(sh->ctx, src, u->proc, t / u->spec.clock_hz, bytes) * u->spec.clock_hz;
 	u->last_lane_start = t;
 	sh->peer_pages += bytes >> UVM_PAGE_SHIFT;
 	sh->peer_transfers++;
@@ -124,9 +124,9 @@ double uvm_peer_transfer(struct uvm *u, uint32_t src, double t, uint64_t bytes)
 double uvm_peer_remote(struct uvm *u, uint32_t peer, bool write, double t, uint64_t bytes)
 {
 	struct uvm_shared *sh = u->shared;
-	double e = (write ? sh->peer_copy(sh->ctx, u->proc, peer, t / u->clock_hz, bytes)
-			  : sh->peer_copy(sh->ctx, peer, u->proc, t / u->clock_hz, bytes)) *
-		   u->clock_hz;
+	double e = (write ? sh->peer_copy(sh->ctx, u->proc, peer, t / u->spec.clock_hz, bytes)
+			  : sh->peer_copy(sh->ctx, peer, u->proc, t / u->spec.clock_hz, bytes)) *
+		   u->spec.clock_hz;
 	sh->peer_remote_bytes += bytes;
 	return e > t ? e : t;
 }

@@ -46,7 +46,7 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	mask_set(faulted, p);
 	struct uvm_prefetch_ctx ctx = {
 		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
-		.end_page = b->end_page, .preferred_here = u->preferred_gpu, .rng = &u->rng,
+		.end_page = b->end_page, .preferred_here = u->spec.preferred_gpu, .rng = &u->rng,
 		.params = u->prefetch_params,
 	};
 	u->prefetch->compute(&ctx, pf);
@@ -150,7 +150,7 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 		st->peak_resident_pages = u->sp.resident_pages;
 	st->pages_h2d += k;
 	st->prefetched_pages += k - 1;
-	if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+	if (u->spec.evict->on_fill && u->spec.evict->on_fill(u->evict_state, &u->sp, b, mv))
 		u->oom = true;
 	/* fault, counter and prefetch migrations to this GPU (processor 1 on
 	 * one GPU): the driver's thrashing detection listens (evictions are
@@ -238,11 +238,11 @@ double uvm_copy_in(struct uvm *u, uint64_t addr, uint64_t bytes, double t, doubl
 		if (u->sp.resident_pages > st->peak_resident_pages)
 			st->peak_resident_pages = u->sp.resident_pages;
 		st->pages_copied_in += k;
-		if (k && u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+		if (k && u->spec.evict->on_fill && u->spec.evict->on_fill(u->evict_state, &u->sp, b, mv))
 			u->oom = true;
 		/* every page of the range is written (and resident) */
-		for (uint32_t q = lo; u->evict->on_write && q < hi; q++)
-			if (u->evict->on_write(u->evict_state, b, q))
+		for (uint32_t q = lo; u->spec.evict->on_write && q < hi; q++)
+			if (u->spec.evict->on_write(u->evict_state, b, q))
 				u->oom = true;
 	}
 	return done;
@@ -306,7 +306,7 @@ double uvm_prefetch_range(struct uvm *u, uint64_t addr, uint64_t bytes, double t
 		if (u->sp.resident_pages > st->peak_resident_pages)
 			st->peak_resident_pages = u->sp.resident_pages;
 		st->pages_h2d += k;
-		if (u->evict->on_fill && u->evict->on_fill(u->evict_state, &u->sp, b, mv))
+		if (u->spec.evict->on_fill && u->spec.evict->on_fill(u->evict_state, &u->sp, b, mv))
 			u->oom = true;
 	}
 	return done;

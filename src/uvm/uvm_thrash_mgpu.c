@@ -15,7 +15,7 @@ int uvm_thrash_mgpu_on_event(void *ctx, const struct uvm_event *ev)
 	if (sh->n_read_mostly && uvm_shared_is_read_mostly(sh, ev->block->base))
 		return 0;
 	uvm_xthrash_event(sh->thrash, ev->block->base, ev->migrate.pages, ev->migrate.dst,
-			  ev->t / u->clock_hz, u->st);
+			  ev->t / u->spec.clock_hz, u->st);
 	return sh->thrash->oom ? -1 : 0;
 }
 
@@ -26,7 +26,7 @@ static enum uvm_thrash_hint hint(struct uvm *u, const struct uvm_block *b, uint3
 {
 	const struct uvm_shared_blk *s = uvm_shared_block(u->shared, b->base);
 	uint32_t closest = s ? uvm_shared_source(s, p, u->proc) : UVM_PROC_CPU;
-	return uvm_xthrash_hint(u->shared->thrash, b->base, p, u->proc, closest, t / u->clock_hz, res,
+	return uvm_xthrash_hint(u->shared->thrash, b->base, p, u->proc, closest, t / u->spec.clock_hz, res,
 				until_s, u->st);
 }
 
@@ -34,8 +34,8 @@ double uvm_thrash_nap(struct uvm *u, const struct uvm_block *b, uint32_t p, doub
 {
 	uint32_t res;
 	double until_s;
-	if (hint(u, b, p, t, &res, &until_s) == UVM_THRASH_THROTTLE && until_s * u->clock_hz > t)
-		return until_s * u->clock_hz;
+	if (hint(u, b, p, t, &res, &until_s) == UVM_THRASH_THROTTLE && until_s * u->spec.clock_hz > t)
+		return until_s * u->spec.clock_hz;
 	return t;
 }
 

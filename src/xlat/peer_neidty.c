@@ -176,7 +176,7 @@ static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config
 	if (!d)
 		return NULL;
 	d->xl = &x->level[l];
-	d->n = d->xl->instances;
+	d->n = d->xl->spec.instances;
 	double p[N_PARAMS];
 	gpuvm_module_params(cfg, &gpuvm_module_peer_neidty, p);
 	uint32_t tag_bits = (uint32_t)p[P_TAG_BITS];

@@ -145,7 +145,7 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->x = x;
 	v->l = l;
 	v->xl = &x->level[l];
-	v->n = v->xl->instances;
+	v->n = v->xl->spec.instances;
 	double p[N_PARAMS];
 	gpuvm_module_params(cfg, &gpuvm_module_peer_valkyrie, p);
 	v->ring = (uint32_t)p[P_RING];
@@ -156,7 +156,7 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->queue = (uint32_t)p[P_QUEUE];
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->touch = cfg->tlb_peer_read_touch;
-	v->ldt = p[P_LDT] != 0 && l + 1 < x->levels;
+	v->ldt = p[P_LDT] != 0 && l + 1 < x->spec.levels;
 	v->ldt_n = (uint32_t)p[P_LDT_ENTRIES];
 	v->words = (v->n + 63) / 64;
 	if (v->ldt) {
@@ -387,7 +387,7 @@ static void valkyrie_on_lower_evict(void *st, uint64_t lower_tag, unsigned lower
 	struct valkyrie *v = st;
 	if (!v->ldt)
 		return;
-	unsigned shift = v->xl->shift;
+	unsigned shift = v->xl->spec.shift;
 	/* the lower entry's pages at this level's entry size (at most 64 of
 	 * them looked up, when the lower level's entries are wider) */
 	uint64_t first = lower_shift >= shift ? lower_tag << (lower_shift - shift) : lower_tag >> (shift - lower_shift);

@@ -24,22 +24,25 @@
 #include "core/cache_line.h"
 #include "core/later.h"
 #include "core/req_trace.h"
+#include "core/spec_seal.h"
 #include "gpuvm/units.h"
+
+static uint64_t spec_seal_of(const struct xlat *x);
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats)
 {
 	memset(x, 0, sizeof *x);
 	uint32_t ring = cfg->uvm_fault_model == GPUVM_UVM_BLOCKING ? POOL_RING_BLOCKING : POOL_RING;
-	x->levels = cfg->tlb_levels;
+	x->spec.levels = cfg->tlb_levels;
 	x->stats = stats;
 	stats->tlb_levels = cfg->tlb_levels;
-	for (uint32_t l = 0; l < x->levels; l++) {
+	for (uint32_t l = 0; l < x->spec.levels; l++) {
 		const struct gpuvm_tlb_level_config *lc = &cfg->tlb[l];
 		struct xlat_level *xl = &x->level[l];
-		xl->shift = gpuvm_log2_ceil(lc->entry_bytes);
-		xl->hit_cycles = lc->hit_latency_cycles;
-		xl->miss_penalty_cycles = lc->miss_penalty_cycles;
-		xl->instances = lc->instances;
+		xl->spec.shift = gpuvm_log2_ceil(lc->entry_bytes);
+		xl->spec.hit_cycles = lc->hit_latency_cycles;
+		xl->spec.miss_penalty_cycles = lc->miss_penalty_cycles;
+		xl->spec.instances = lc->instances;
 		xl->inst = gpuvm_calloc_lines(lc->instances, sizeof *xl->inst);
 		xl->of_sm = calloc(cfg->sms, sizeof *xl->of_sm);
 		xl->stats = &stats->tlb[l];
@@ -60,17 +63,17 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 	}
 	if (server_pool_init(&x->walkers, cfg->walkers, POOL_SLOT_CYCLES, ring))
 		return -1;
-	x->walk_cycles = cfg->walk_latency_cycles;
-	x->pwc_walk_cycles = cfg->pwc_hit_walk_latency_cycles;
+	x->spec.walk_cycles = cfg->walk_latency_cycles;
+	x->spec.pwc_walk_cycles = cfg->pwc_hit_walk_latency_cycles;
 	if (cfg->pwc_entries) {
 		if (tlb_init(&x->pwc, cfg->pwc_entries, 0))
 			return -1;
-		x->pwc_shift = gpuvm_log2_ceil(cfg->pwc_entry_bytes);
-		x->pwc_on = 1;
+		x->spec.pwc_shift = gpuvm_log2_ceil(cfg->pwc_entry_bytes);
+		x->spec.pwc_on = 1;
 	}
 	/* sharing schemes, once every level exists (a scheme may look at the
 	 * level below, e.g. Valkyrie's LDT) */
-	for (uint32_t l = 0; l < x->levels; l++) {
+	for (uint32_t l = 0; l < x->spec.levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		const struct xlat_peer_ops *ops = xlat_peer_find(cfg->tlb[l].peer);
 		if (!ops)
@@ -83,17 +86,17 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		xl->peer = ops->create(x, l, cfg, why, sizeof why);
 		if (!xl->peer)
 			return -1;
-		xl->peer_ops = ops;
-		x->slow = true;
+		xl->spec.peer_ops = ops;
+		x->spec.slow = true;
 	}
-	x->future_peek = cfg->tlb_future_fill_peek != 0;
+	x->spec.future_peek = cfg->tlb_future_fill_peek != 0;
 	if (cfg->tlb_l1_in_flight_miss) {
-		x->l1_in_flight_miss = true;
-		x->slow = true; /* the fast path always merges */
+		x->spec.l1_in_flight_miss = true;
+		x->spec.slow = true; /* the fast path always merges */
 	}
 	if (cfg->tlb_sharing_analysis) {
 		struct gpuvm_tlb_sharing_stats *sh = &stats->tlb_sharing;
-		uint32_t n = x->level[0].instances;
+		uint32_t n = x->level[0].spec.instances;
 		sh->enabled = true;
 		sh->instances = n;
 		sh->local_misses = calloc(n, sizeof *sh->local_misses);
@@ -101,22 +104,38 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		if (!sh->local_misses || !sh->neighbour_held)
 			return -1;
 		x->sharing = sh;
-		x->slow = true;
+		x->spec.slow = true;
 	}
-	for (uint32_t l = 0; l < x->levels; l++)
-		x->level[l].stats->translation_counted = x->slow;
+	for (uint32_t l = 0; l < x->spec.levels; l++)
+		x->level[l].stats->translation_counted = x->spec.slow;
+	x->spec_seal = spec_seal_of(x);
 	return 0;
+}
+
+/* The seal of x's spec and of every level's (those past spec.levels are
+ * zero, and stay so). */
+static uint64_t spec_seal_of(const struct xlat *x)
+{
+	uint64_t h = spec_seal_add(SPEC_SEAL_BASIS, &x->spec, sizeof x->spec);
+	for (uint32_t l = 0; l < GPUVM_MAX_TLB_LEVELS; l++)
+		h = spec_seal_add(h, &x->level[l].spec, sizeof x->level[l].spec);
+	return h | 1;
+}
+
+bool xlat_spec_intact(const struct xlat *x)
+{
+	return x->spec_seal == spec_seal_of(x);
 }
 
 void xlat_sync_stats(struct xlat *x)
 {
-	for (uint32_t l = 0; l < x->levels; l++) {
+	for (uint32_t l = 0; l < x->spec.levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		struct gpuvm_tlb_level_stats *st = xl->stats;
 		if (!xl->inst || !st->instance_hits || !st->instance_misses)
 			continue;
 		uint64_t hits = 0, misses = 0;
-		for (uint32_t i = 0; i < xl->instances; i++) {
+		for (uint32_t i = 0; i < xl->spec.instances; i++) {
 			struct xlat_instance *in = &xl->inst[i];
 			st->instance_hits[i] += in->hits;
 			st->instance_misses[i] += in->misses;
@@ -139,15 +158,16 @@ void xlat_sync_stats(struct xlat *x)
 
 void xlat_free(struct xlat *x)
 {
+	spec_seal_verify(x->spec_seal, spec_seal_of(x), "xlat");
 	if (x->stats)
 		xlat_sync_stats(x);
-	for (uint32_t l = 0; l < x->levels; l++) {
+	for (uint32_t l = 0; l < x->spec.levels; l++) {
 		struct xlat_level *xl = &x->level[l];
-		if (xl->peer_ops)
-			xl->peer_ops->destroy(xl->peer);
-		xl->peer_ops = NULL;
+		if (xl->spec.peer_ops)
+			xl->spec.peer_ops->destroy(xl->peer);
+		xl->spec.peer_ops = NULL;
 		xl->peer = NULL;
-		for (uint32_t i = 0; xl->inst && i < xl->instances; i++) {
+		for (uint32_t i = 0; xl->inst && i < xl->spec.instances; i++) {
 			tlb_free(&xl->inst[i].tlb);
 			server_pool_free(&xl->inst[i].mshr);
 		}
@@ -155,7 +175,7 @@ void xlat_free(struct xlat *x)
 		free(xl->of_sm);
 	}
 	server_pool_free(&x->walkers);
-	if (x->pwc_on)
+	if (x->spec.pwc_on)
 		tlb_free(&x->pwc);
 }
 
@@ -184,19 +204,19 @@ void xlat_connect_pte_port(struct xlat *x, struct xlat_pte_port port)
 static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_t addr, double t,
 							 bool peek)
 {
-	double cycles = x->walk_cycles;
+	double cycles = x->spec.walk_cycles;
 	if (__builtin_expect(peek, 0)) {
 		int64_t slot;
 		double start = server_pool_start_at(&x->walkers, t, &slot);
-		if (x->pwc_on && tlb_find(&x->pwc, addr >> x->pwc_shift) != TLB_NIL)
-			cycles = x->pwc_walk_cycles;
+		if (x->spec.pwc_on && tlb_find(&x->pwc, addr >> x->spec.pwc_shift) != TLB_NIL)
+			cycles = x->spec.pwc_walk_cycles;
 		return start + cycles;
 	}
-	if (x->pwc_on) {
+	if (x->spec.pwc_on) {
 		bool hit;
-		tlb_access(&x->pwc, addr >> x->pwc_shift, &hit);
+		tlb_access(&x->pwc, addr >> x->spec.pwc_shift, &hit);
 		if (hit) {
-			cycles = x->pwc_walk_cycles;
+			cycles = x->spec.pwc_walk_cycles;
 			x->pwc_hits++;
 		}
 	}
@@ -222,12 +242,12 @@ static inline __attribute__((always_inline)) double walk(struct xlat *x, uint64_
 static void notify_evict(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag)
 {
 	struct xlat_level *xl = &x->level[l];
-	if (xl->peer_ops && xl->peer_ops->on_evict)
-		xl->peer_ops->on_evict(xl->peer, inst, tag);
+	if (xl->spec.peer_ops && xl->spec.peer_ops->on_evict)
+		xl->spec.peer_ops->on_evict(xl->peer, inst, tag);
 	if (l > 0) {
 		struct xlat_level *up = &x->level[l - 1];
-		if (up->peer_ops && up->peer_ops->on_lower_evict)
-			up->peer_ops->on_lower_evict(up->peer, tag, xl->shift);
+		if (up->spec.peer_ops && up->spec.peer_ops->on_lower_evict)
+			up->spec.peer_ops->on_lower_evict(up->peer, tag, xl->spec.shift);
 	}
 }
 
@@ -247,8 +267,8 @@ static uint32_t install(struct xlat *x, uint32_t l, struct xlat_instance *in, ui
 	 * record of it turns into a false hit, which schemes check) */
 	if (vkey && vid == id)
 		notify_evict(x, l, inst, vkey - 1);
-	if (xl->peer_ops && xl->peer_ops->on_fill)
-		xl->peer_ops->on_fill(xl->peer, inst, tag);
+	if (xl->spec.peer_ops && xl->spec.peer_ops->on_fill)
+		xl->spec.peer_ops->on_fill(xl->peer, inst, tag);
 	return id;
 }
 
@@ -278,7 +298,7 @@ static bool l1_holds(const struct xlat *x, const struct xlat_level *xl, uint32_t
 {
 	const struct tlb *tlb = &xl->inst[i].tlb;
 	uint32_t id = tlb_find(tlb, tag);
-	return id != TLB_NIL && (!x->l1_in_flight_miss || tlb->ready[id] <= t);
+	return id != TLB_NIL && (!x->spec.l1_in_flight_miss || tlb->ready[id] <= t);
 }
 
 /* The sharing analysis of one lookup of tag by instance inst of level 0
@@ -287,7 +307,7 @@ static void sharing_observe(struct xlat *x, const struct xlat_level *xl, uint32_
 			    uint64_t tag, double t)
 {
 	struct gpuvm_tlb_sharing_stats *sh = x->sharing;
-	uint32_t n = xl->instances, held = 0;
+	uint32_t n = xl->spec.instances, held = 0;
 	for (uint32_t i = 0; i < n; i++)
 		held += l1_holds(x, xl, i, tag, t);
 	sh->holders[holders_bucket(held)]++;
@@ -338,13 +358,13 @@ lookup_slow(struct xlat *x, uint32_t l, uint32_t inst, uint64_t tag, double t, d
 {
 	struct xlat_level *xl = &x->level[l];
 	struct tlb *tlb = &xl->inst[inst].tlb;
-	const struct xlat_peer_ops *ops = xl->peer_ops;
+	const struct xlat_peer_ops *ops = xl->spec.peer_ops;
 	if (l == 0 && x->sharing)
 		sharing_observe(x, xl, inst, tag, t);
 	if (ops && ops->on_lookup)
 		ops->on_lookup(xl->peer, inst, tag);
 	uint32_t id = tlb_find(tlb, tag);
-	if (id != TLB_NIL && l == 0 && x->l1_in_flight_miss && tlb->ready[id] > looked) {
+	if (id != TLB_NIL && l == 0 && x->spec.l1_in_flight_miss && tlb->ready[id] > looked) {
 		*filling = id;
 		id = TLB_NIL;
 	}
@@ -428,7 +448,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	uint64_t tag = xlat_tag(x, xl, addr, &tag_shift);
 	struct tlb *tlb = &in->tlb;
 	const bool paging = __builtin_expect(x->page.walk_done != NULL, 0);
-	double looked = t + xl->hit_cycles;
+	double looked = t + xl->spec.hit_cycles;
 	struct level_rsp rsp;
 
 	uint32_t id, inst = 0;
@@ -440,7 +460,7 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	bool hit, future;
 	if (slow) {
 		inst = (uint32_t)(in - xl->inst);
-		ops = xl->peer_ops;
+		ops = xl->spec.peer_ops;
 		id = lookup_slow(x, l, inst, tag, t, looked, &filling, &future, &hit);
 	} else {
 		id = tlb_access(tlb, tag, &hit);
@@ -508,15 +528,15 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	int64_t slot;
 	double start = server_pool_start_at(mshr, next, &slot);
 	xl->stats->mshr_wait_cycles += start - next;
-	double below = start + xl->miss_penalty_cycles;
-	if (l + 1 < x->levels) {
+	double below = start + xl->spec.miss_penalty_cycles;
+	if (l + 1 < x->spec.levels) {
 		if (slow)
 			rsp = slow_level(x, l + 1, sm, addr, below, req);
 		else
 			rsp = l == 0 ? level_step(x, 1, sm, addr, below, false, req)
 				     : translate_level(x, l + 1, sm, addr, below, req);
 	} else {
-		rsp = last_level_walk(x, sm, addr, below, future && x->future_peek, paging, req);
+		rsp = last_level_walk(x, sm, addr, below, future && x->spec.future_peek, paging, req);
 	}
 	/* the remote answer came first: it is used, the next level's is
 	 * dropped (the next level has done its work all the same) */
@@ -579,10 +599,10 @@ static __attribute__((noinline)) double slow_translate(struct xlat *x, const str
 {
 	double t = req->t;
 	double done = slow_level(x, 0, req->sm, req->addr, t, req).done;
-	for (uint32_t l = 0; l < x->levels; l++) {
+	for (uint32_t l = 0; l < x->spec.levels; l++) {
 		struct xlat_level *xl = &x->level[l];
-		if (xl->peer_ops && xl->peer_ops->after_translate)
-			xl->peer_ops->after_translate(xl->peer, t);
+		if (xl->spec.peer_ops && xl->spec.peer_ops->after_translate)
+			xl->spec.peer_ops->after_translate(xl->peer, t);
 	}
 	return done;
 }
@@ -591,7 +611,7 @@ double xlat_translate_req(struct xlat *x, const struct xlat_req *req)
 {
 	REQ_TRACE_DOWN("xlat", "xlat_translate");
 	double done;
-	if (__builtin_expect(x->slow, 0))
+	if (__builtin_expect(x->spec.slow, 0))
 		done = slow_translate(x, req);
 	else /* the fast variant: no per-level cycles counted (level_step) */
 		done = level_step(x, 0, req->sm, req->addr, req->t, false, req).done;
@@ -631,14 +651,14 @@ void xlat_invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
  * sharing schemes told of those they held. */
 static void invalidate_range(struct xlat *x, uint64_t addr, uint64_t bytes)
 {
-	for (uint32_t l = 0; l < x->levels; l++) {
+	for (uint32_t l = 0; l < x->spec.levels; l++) {
 		struct xlat_level *xl = &x->level[l];
 		unsigned shift;
 		uint64_t first = xlat_tag(x, xl, addr, &shift);
 		uint64_t last = first + (((addr + bytes - 1) >> shift) - (addr >> shift));
 		for (uint64_t tag = first; tag <= last; tag++)
-			for (uint32_t i = 0; i < xl->instances; i++) {
-				if (x->slow && tlb_find(&xl->inst[i].tlb, tag) != TLB_NIL)
+			for (uint32_t i = 0; i < xl->spec.instances; i++) {
+				if (x->spec.slow && tlb_find(&xl->inst[i].tlb, tag) != TLB_NIL)
 					notify_evict(x, l, i, tag);
 				tlb_invalidate(&xl->inst[i].tlb, tag);
 			}

@@ -6,7 +6,10 @@
  * Contract:
  *  - Owns: every TLB level's instances (their TLBs, MSHRs and counts),
  *    the sharing schemes' state (peer.h), the walkers and the page-walk
- *    cache.
+ *    cache; and its spec (struct xlat_spec, each level's struct
+ *    xlat_level_spec), which xlat_init sets and seals and no request
+ *    writes (core/spec_seal.h: xlat_spec_intact, checked by xlat_free
+ *    in checking builds).
  *  - May call: src/mem/server_pool.h (MSHRs and walkers as calendars)
  *    and, through the two ports below it that the system builder
  *    connects (structs of a function and its context, fixed at build
@@ -34,6 +37,7 @@
 #ifndef GPUVM_XLAT_H
 #define GPUVM_XLAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gpuvm/config.h"
@@ -52,18 +56,27 @@ struct xlat_instance {
 	uint64_t hits, misses;
 };
 
-struct xlat_level {
+/* A level's spec: set by xlat_init and never written by a request. It
+ * sits first, where shift, hit_cycles, miss_penalty_cycles and instances
+ * sat before they were a struct (peer_ops, read on the slow path only,
+ * moved up into the padding they left: the spec is 32 bytes, as the four
+ * were, and inst stays at offset 32). */
+struct xlat_level_spec {
 	unsigned shift;               /* log2(entry_bytes) */
-	double hit_cycles, miss_penalty_cycles;
 	uint32_t instances;
+	double hit_cycles, miss_penalty_cycles;
+	/* inter-TLB sharing scheme (src/xlat/peer.h); NULL: none */
+	const struct xlat_peer_ops *peer_ops;
+};
+
+struct xlat_level {
+	struct xlat_level_spec spec;
 	struct xlat_instance *inst;    /* [instances] */
 	struct xlat_instance **of_sm;  /* [sms]: the instance each SM uses */
 	struct gpuvm_tlb_level_stats *stats;
 	uint64_t pending_hits;
 	double cycles;                 /* translation cycles since the last sync */
-	/* inter-TLB sharing scheme (src/xlat/peer.h); NULL ops: none */
-	const struct xlat_peer_ops *peer_ops;
-	void *peer;
+	void *peer;                    /* the sharing scheme's state */
 };
 
 /* ---- the ports below the TLBs (connected by the system builder) ---- */
@@ -128,21 +141,14 @@ struct xlat_pte_port {
 	void *ctx;
 };
 
-struct xlat {
+/* The translation layer's spec: set by xlat_init and never written by a
+ * request (sealed with the levels' specs, core/spec_seal.h; xlat_free
+ * checks the seal in checking builds). */
+struct xlat_spec {
 	uint32_t levels;
-	struct xlat_level level[GPUVM_MAX_TLB_LEVELS];
-	struct server_pool walkers;
-	double walk_cycles, pwc_walk_cycles;
-	struct tlb pwc;               /* entries == 0: no page-walk cache */
 	unsigned pwc_shift;
-	int pwc_on;
-	struct gpuvm_stats *stats;
-	uint64_t walks, pwc_hits;     /* since the last xlat_sync_stats */
-	/* the ports below, set by the system builder (xlat_connect_*): the
-	 * PTE port at build time, the page port when the first managed
-	 * allocation turns the driver on (between kernels) */
-	struct xlat_page_port page;
-	struct xlat_pte_port pte;
+	double walk_cycles, pwc_walk_cycles;
+	int pwc_on;                   /* 0: no page-walk cache */
 	/* Some level has a sharing scheme, or the sharing analysis is on:
 	 * translations take level_step's variant with the schemes' calls
 	 * (xlat.c), the one without otherwise. */
@@ -153,13 +159,30 @@ struct xlat {
 	/* tlb.future_fill = peek: a last-level lookup earlier than its
 	 * entry's fill request reads the walkers' calendar, books no walk */
 	bool future_peek;
+};
+
+struct xlat {
+	struct xlat_spec spec;
+	struct xlat_level level[GPUVM_MAX_TLB_LEVELS];
+	struct server_pool walkers;
+	struct tlb pwc;               /* spec.pwc_on == 0: no page-walk cache */
+	struct gpuvm_stats *stats;
+	uint64_t walks, pwc_hits;     /* since the last xlat_sync_stats */
+	/* the ports below, set by the system builder (xlat_connect_*): the
+	 * PTE port at build time, the page port when the first managed
+	 * allocation turns the driver on (between kernels) */
+	struct xlat_page_port page;
+	struct xlat_pte_port pte;
 	struct gpuvm_tlb_sharing_stats *sharing; /* NULL: analysis off */
 	/* system-allocated memory (c2c.coherent): addresses in [sys_lo,
 	 * sys_lo + sys_span) are translated through the system page table,
 	 * one entry per system page of 1 << sys_shift bytes at every level
-	 * (xlat_tag), apart from the GPU's own entries; sys_span 0: none */
+	 * (xlat_tag), apart from the GPU's own entries; sys_span 0: none.
+	 * Not spec: the system builder widens the range at each system
+	 * allocation (xlat_set_system_range), between kernels. */
 	uint64_t sys_lo, sys_span;
 	unsigned sys_shift;
+	uint64_t spec_seal; /* of spec and every level's spec, taken at init */
 };
 
 /* The TLB tag of addr at level xl: its entry of the level's size, or,
@@ -172,8 +195,8 @@ static inline uint64_t xlat_tag(const struct xlat *x, const struct xlat_level *x
 		*shift = x->sys_shift;
 		return (addr >> x->sys_shift) | (1ull << 63);
 	}
-	*shift = xl->shift;
-	return addr >> xl->shift;
+	*shift = xl->spec.shift;
+	return addr >> xl->spec.shift;
 }
 
 /* System-allocated memory lies in [lo, lo + bytes), translated in pages
@@ -183,6 +206,9 @@ void xlat_set_system_range(struct xlat *x, uint64_t lo, uint64_t bytes, uint64_t
 
 int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats *stats);
 void xlat_free(struct xlat *x);
+/* Whether x's spec and its levels' are what init set (tests; checking
+ * builds check it in xlat_free). */
+bool xlat_spec_intact(const struct xlat *x);
 
 /* The system builder connects the ports below the TLBs: the PTE port
  * when it builds the translation layer, the page port at the first
