@@ -25,6 +25,9 @@
 #   ganguly_fig4_8   SEEDS=1 (seed 1 only; the paper's ra input)
 #   bigkernel_ch4    GPUS=gtx680 (the thesis's GPU only)
 #   sl1_ch5          GPUS=gtx-titan-black (the thesis's GPU only)
+# gh200_memory (Grace Hopper memory, issue 78) and multi_gpu_scaling
+# (DGX H100, 1-8 GPUs) run at their own scaled defaults (about 4 and 6
+# CPU minutes).
 # Environment: EXPERIMENTS (subset, names as below), STREAMS (experiments
 # run at once, default 1), JOBS (per experiment, default 2), NICE (default
 # 0; nice level of the runs), COLLECT_ONLY=1, FULL=1 (the scripts' own
@@ -36,7 +39,7 @@ out=${2:-out/fidelity}
 case $bin in /*) ;; *) bin="$PWD/$bin" ;; esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-all="karnagel_fig1 karnagel_fig10_11 e4_suite ganguly_fig4_8 sepo_ch6 sl1_ch5 bigkernel_ch4 neidty_fig8_11"
+all="karnagel_fig1 karnagel_fig10_11 e4_suite ganguly_fig4_8 sepo_ch6 sl1_ch5 bigkernel_ch4 neidty_fig8_11 gh200_memory multi_gpu_scaling"
 experiments=${EXPERIMENTS:-$all}
 streams=${STREAMS:-1}
 export JOBS=${JOBS:-2}
