@@ -628,11 +628,20 @@ def multi_gpu_scaling(d):
     by = {}
     for r in rs:
         by.setdefault(r["case"], []).append((int(r["gpus"]), float(r["phase_seconds"])))
+    # one host thread makes every launch call, at h100's launch period
+    # (gpu.kernel_launch_period_us, 3.51 us): GPUs speed a kernel up only
+    # while it outlasts the calls (docs/systems.md "Limits that shape those
+    # results"), so the checks are two GPUs against one and, for the triad,
+    # the host's calls bounding eight
     for case in ("triad", "jacobi-nvlink", "pagerank-uniform"):
-        pts = sorted(by[case])
-        worst = min(pts[i][1] / pts[i + 1][1] for i in range(len(pts) - 1))
-        sign("078", "DGX H100 scaling", "%s: more GPUs never slower (%s GPUs)" % (case, "/".join(str(g) for g, _ in pts)),
-             ">= 1x per doubling", "%.3gx worst step" % worst, worst >= 1)
+        pts = dict(by[case])
+        sign("078", "DGX H100 scaling", "%s: 2 GPUs faster than 1" % case, "faster (< 1x)",
+             "%.3gx" % (pts[2] / pts[1]), pts[2] < pts[1])
+    launches = int(next(r for r in rs if r["case"] == "triad")["workload"].split("launches=")[1].split(",")[0])
+    pts = dict(by["triad"])
+    bound = launches * 8 * 3.51e-6
+    sign("078", "DGX H100 scaling", "triad on 8 GPUs: bound by the host's %d launch calls (within +-5 %%)" % (launches * 8),
+         "%.4g s" % bound, "%.4g s" % pts[8], abs(pts[8] / bound - 1) <= 0.05)
     nv, host = dict(by["jacobi-nvlink"]), dict(by["jacobi-host"])
     for g in sorted(nv):
         if g > 1 and g in host:
