@@ -14,8 +14,8 @@
 # (default out/gh200). Each kernel
 # runs LAUNCHES times after one upload (default 16), so the GPU is the main
 # user of its data, as in the applications Schieffer et al. study.
-# Scaled small (4-12 MiB working sets, 21 runs): 9 min 51 s wall on a shared
-# 2-core host at load, 3 min 50 s of CPU (2026-11-29).
+# Scaled small (4-12 MiB working sets, 21 runs and 2 copies): 13 min wall on a shared
+# 2-core host at load (2026-11-30; 3 min 50 s of CPU on 2026-11-29).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/gh200}
