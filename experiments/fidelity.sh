@@ -25,6 +25,11 @@
 #   ganguly_fig4_8   SEEDS=1 (seed 1 only; the paper's ra input)
 #   bigkernel_ch4    GPUS=gtx680 (the thesis's GPU only)
 #   sl1_ch5          GPUS=gtx-titan-black (the thesis's GPU only)
+#   multi_gpu_scaling TRIAD=elems=2097152,launches=5 JACOBI=n=2048,iters=4
+#                    PAGERANK_UNIFORM=...,vertices=65536 PAGERANK_RMAT=rmat-14-16
+#                    (a quarter of its own defaults' work or less: its
+#                    defaults took 39 s of CPU a triad run)
+#   gh200_memory     its own scaled defaults (about 4 CPU minutes)
 # Environment: EXPERIMENTS (subset, names as below), STREAMS (experiments
 # run at once, default 1), JOBS (per experiment, default 2), NICE (default
 # 0; nice level of the runs), COLLECT_ONLY=1, FULL=1 (the scripts' own
@@ -36,7 +41,7 @@ out=${2:-out/fidelity}
 case $bin in /*) ;; *) bin="$PWD/$bin" ;; esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-all="karnagel_fig1 karnagel_fig10_11 e4_suite ganguly_fig4_8 sepo_ch6 sl1_ch5 bigkernel_ch4 neidty_fig8_11"
+all="karnagel_fig1 karnagel_fig10_11 e4_suite ganguly_fig4_8 sepo_ch6 sl1_ch5 bigkernel_ch4 neidty_fig8_11 gh200_memory multi_gpu_scaling"
 experiments=${EXPERIMENTS:-$all}
 streams=${STREAMS:-1}
 export JOBS=${JOBS:-2}
@@ -51,6 +56,9 @@ run_one() { # name
 		ganguly_fig4_8) env=(SEEDS=1) ;;
 		bigkernel_ch4) env=(GPUS=gtx680) ;;
 		sl1_ch5) env=(GPUS=gtx-titan-black) ;;
+		multi_gpu_scaling) env=(TRIAD=elems=2097152,launches=5 JACOBI=n=2048,iters=4
+			PAGERANK_UNIFORM=graph=uniform,vertices=65536,degree=16,iterations=5
+			PAGERANK_RMAT=graph=rmat-14-16,iterations=3) ;;
 		esac
 	fi
 	start=$(date +%s)

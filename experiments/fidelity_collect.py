@@ -39,7 +39,8 @@ elif len(sys.argv) < 2 or sys.argv[1].startswith("-"):
 else:
     out = sys.argv[1]
 names = names if append_to or render else sys.argv[2:] or ["karnagel_fig1", "karnagel_fig10_11", "e4_suite", "ganguly_fig4_8",
-                         "sepo_ch6", "sl1_ch5", "bigkernel_ch4", "neidty_fig8_11"]
+                         "sepo_ch6", "sl1_ch5", "bigkernel_ch4", "neidty_fig8_11", "gh200_memory",
+                         "multi_gpu_scaling"]
 rows = []
 
 
@@ -585,11 +586,76 @@ def neidty_rows(d):
         pass
 
 
+# ---- Issue 78: Grace Hopper memory (gh200_memory.sh) ----
+C2C_BAND = 0.15  # issue 78 item 5: the published Grace Hopper bandwidths within +-15 %
+
+
+def gh200_memory(d):
+    group("078", "GH200 C2C", "copy rates", gh200_link, d)
+    group("078", "GH200 orderings", "orderings", gh200_orderings, d)
+
+
+def gh200_link(d):
+    # [SCH] Schieffer et al., ICPP'24: measured NVLink-C2C rates (validation:
+    # the model's copy rates come from NVIDIA/nvbandwidth issue 23)
+    for r in read_csv(os.path.join(d, "gh200_link.csv")):
+        paper, x = float(r["paper_gb_s"]), float(r["gb_s"])
+        lo, hi = paper * (1 - C2C_BAND), paper * (1 + C2C_BAND)
+        row("078", "GH200 C2C", "copy rate %s (%s, --system gh200)" % (r["direction"], r["workload"]),
+            "%g GB/s" % paper, "%.4g GB/s" % x, "value +-15 %% (%.3g-%.3g)" % (lo, hi), lo <= x <= hi,
+            kind="value")
+
+
+def gh200_orderings(d):
+    t = {(r["kernel"], r["mode"]): float(r["sim_seconds"]) for r in read_csv(os.path.join(d, "gh200_memory.csv"))}
+    kernels = list(dict.fromkeys(k for k, _ in t))
+    checks = (
+        ("GH200 orderings", "64 KiB system pages faster than 4 KiB, GPU first touch", "system-gpu-64k", "system-gpu-4k"),
+        ("GH200 orderings", "64 KiB system pages faster than 4 KiB, CPU first touch", "system-cpu-64k", "system-cpu-4k"),
+        ("GH200 orderings", "GPU first touch faster than CPU first touch (data reused)", "system-gpu-64k",
+         "system-cpu-64k"),
+        ("GH200 sanity", "device memory faster than CPU-resident system memory", "device", "system-cpu-64k"),
+    )
+    for fig, q, fast, slow in checks:
+        for k in kernels:
+            a, b = t[(k, fast)], t[(k, slow)]
+            sign("078", fig, "%s: %s" % (k, q), "faster (< 1x)", "%.4gx" % (a / b), a < b)
+
+
+# ---- Issue 78: multi-GPU scaling on DGX H100 (multi_gpu_scaling.sh) ----
+def multi_gpu_scaling(d):
+    rs = read_csv(os.path.join(d, "scaling.csv"))
+    by = {}
+    for r in rs:
+        by.setdefault(r["case"], []).append((int(r["gpus"]), float(r["phase_seconds"])))
+    # one host thread makes every launch call, at h100's launch period
+    # (gpu.kernel_launch_period_us, 3.51 us): GPUs speed a kernel up only
+    # while it outlasts the calls (docs/systems.md "Limits that shape those
+    # results"), so the checks are two GPUs against one and, for the triad,
+    # the host's calls bounding eight
+    for case in ("triad", "jacobi-nvlink", "pagerank-uniform"):
+        pts = dict(by[case])
+        sign("078", "DGX H100 scaling", "%s: 2 GPUs faster than 1" % case, "faster (< 1x)",
+             "%.3gx" % (pts[2] / pts[1]), pts[2] < pts[1])
+    launches = int(next(r for r in rs if r["case"] == "triad")["workload"].split("launches=")[1].split(",")[0])
+    pts = dict(by["triad"])
+    bound = launches * 8 * 3.51e-6
+    sign("078", "DGX H100 scaling", "triad on 8 GPUs: bound by the host's %d launch calls (within +-5 %%)" % (launches * 8),
+         "%.4g s" % bound, "%.4g s" % pts[8], abs(pts[8] / bound - 1) <= 0.05)
+    nv, host = dict(by["jacobi-nvlink"]), dict(by["jacobi-host"])
+    for g in sorted(nv):
+        if g > 1 and g in host:
+            sign("078", "DGX H100 scaling", "jacobi-mgpu on %d GPUs: halos over NVLink faster than through the host" % g,
+                 "faster (< 1x)", "%.3gx" % (nv[g] / host[g]), nv[g] < host[g])
+
+
 collectors = dict(karnagel_fig1=karnagel_fig1, karnagel_fig10_11=karnagel_fig10_11, e4_suite=e4_suite,
                   ganguly_fig4_8=ganguly_fig4_8, sepo_ch6=sepo_ch6, sl1_ch5=sl1_ch5,
-                  bigkernel_ch4=bigkernel_ch4, neidty_fig8_11=neidty_fig8_11)
+                  bigkernel_ch4=bigkernel_ch4, neidty_fig8_11=neidty_fig8_11, gh200_memory=gh200_memory,
+                  multi_gpu_scaling=multi_gpu_scaling)
 seed_of = dict(karnagel_fig1="000", karnagel_fig10_11="000", e4_suite="003", ganguly_fig4_8="004",
-               sepo_ch6="001", sl1_ch5="001", bigkernel_ch4="001", neidty_fig8_11="002")
+               sepo_ch6="001", sl1_ch5="001", bigkernel_ch4="001", neidty_fig8_11="002", gh200_memory="078",
+               multi_gpu_scaling="078")
 for name in names:
     n0 = len(rows)
     if name not in collectors:
@@ -606,7 +672,8 @@ for name in names:
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED_NAME = {"000": "Karnagel et al., DaMoN'17", "001": "Mokhtari's thesis (BigKernel, S-L1, SePo)",
-             "002": "Du et al., NeiDty", "003": "Zheng et al., HPCA'16", "004": "Ganguly et al., ISCA'19"}
+             "002": "Du et al., NeiDty", "003": "Zheng et al., HPCA'16", "004": "Ganguly et al., ISCA'19",
+             "078": "Issue 78 systems (Schieffer et al., ICPP'24; NVIDIA; DGX H100 model checks)"}
 
 
 def read_rules(path, what):

@@ -2,27 +2,27 @@
 # Grace Hopper memory (issue 78; docs/systems.md "Grace Hopper memory"):
 # system-allocated (mem=system) against managed and device memory on a few
 # suite kernels, the CPU's first touch against the GPU's, and 4 KiB against
-# 64 KiB system pages, on the h100 preset standing in for the GH200's Hopper
-# with c2c.coherent=on. Writes a CSV and a figure and checks the published
-# orderings, each a row with its role and source.
+# 64 KiB system pages, on the GH200 system (--system gh200: the h100 preset
+# standing in for its Hopper, with the file's C2C link, CPU memory and copy
+# rates), and the C2C copy rates of both directions. Writes CSVs and a
+# figure and checks the published rates and orderings, each a row with its
+# role and source (experiments/fidelity_collect.py: gh200_memory).
 #
 #   experiments/gh200_memory.sh [GPUVM_BINARY] [OUT_DIR]
 #
-# Writes OUT_DIR/gh200_memory.{csv,png} (default out/gh200). Each kernel
+# Writes OUT_DIR/gh200_memory.{csv,png} and OUT_DIR/gh200_link.csv
+# (default out/gh200). Each kernel
 # runs LAUNCHES times after one upload (default 16), so the GPU is the main
 # user of its data, as in the applications Schieffer et al. study.
-# Scaled small (4-12 MiB working sets, 21 runs): 9 min 51 s wall on a shared
-# 2-core host at load, 3 min 50 s of CPU (2026-11-29).
-#
-# The machine's keys (c2c.*) are the GH200's; the system description that
-# will set them (--system gh200) is not used here.
+# Scaled small (4-12 MiB working sets, 21 runs and 2 copies): 13 min wall on a shared
+# 2-core host at load (2026-11-30; 3 min 50 s of CPU on 2026-11-29).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/gh200}
 launches=${LAUNCHES:-16}
 mkdir -p "$out"
 csv=$out/gh200_memory.csv
-gh=(--set c2c.coherent=on)
+gh=(--system gh200)
 
 kernels=(
 	"vectoradd:n=1048576,launches=$launches"
@@ -46,7 +46,7 @@ for k in "${kernels[@]}"; do
 	for m in "${modes[@]}"; do
 		IFS='|' read -r mode mem sets <<<"$m"
 		# shellcheck disable=SC2086 # sets holds options
-		"$bin" sim --gpu h100 --workload "$k,$mem" "${gh[@]}" $sets --quiet --no-outdir \
+		"$bin" sim --workload "$k,$mem" "${gh[@]}" $sets --quiet --no-outdir \
 			--json "$out/run.json" >/dev/null
 		python3 - "$out/run.json" "$name" "$mode" >>"$csv" <<'PY'
 import json, sys
@@ -57,7 +57,25 @@ print(",".join(str(x) for x in (sys.argv[2], sys.argv[3], d["sim_seconds"], d["w
 PY
 	done
 done
+# The C2C copy rates, 1 GiB each way (a cudaMemcpy of pinned data; its
+# fixed time is 0.3 % of it), against Schieffer et al.'s measured rates
+# (validation: the file's copy rates are nvbandwidth's, NVIDIA/nvbandwidth
+# issue 23, another machine).
+link=$out/gh200_link.csv
+echo "direction,workload,bytes,copy_seconds,gb_s,paper_gb_s" >"$link"
+for m in "host-to-device|copy|375" "device-to-host|copy-d2h|297"; do
+	IFS='|' read -r dir mode paper <<<"$m"
+	wl="ubench-link:mode=$mode,bytes=1GiB"
+	"$bin" sim --workload "$wl" "${gh[@]}" --quiet --no-outdir --json "$out/run.json" >/dev/null
+	python3 - "$out/run.json" "$dir" "$wl" "$paper" >>"$link" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = 1 << 30
+print("%s,\"%s\",%d,%.9g,%.6g,%s" % (sys.argv[2], sys.argv[3], b, d["copy_seconds"], b / d["copy_seconds"] / 1e9, sys.argv[4]))
+PY
+done
 rm -f "$out/run.json"
+column -s, -t <"$link"
 column -s, -t <"$csv"
 
 # The published orderings (role: validation; nothing above was tuned to
@@ -102,7 +120,7 @@ PY
 	gnuplot <<EOF
 set terminal pngcairo size 1000,520
 set output "$out/gh200_memory.png"
-set title "GH200 model (h100 + c2c.coherent=on): run time relative to device memory, $launches launches"
+set title "GH200 model (--system gh200): run time relative to device memory, $launches launches"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

@@ -14,7 +14,10 @@
  *    (test_refused_without_coherent);
  *  - with c2c.coherent off, the [c2c] values are not read
  *    (test_off_reads_nothing);
- *  - a faster link never makes a run slower (test_monotonic_c2c). */
+ *  - a faster link never makes a run slower (test_monotonic_c2c);
+ *  - copies take the copy engine's measured rate of their direction
+ *    where c2c.copy_h2d_gb_s / c2c.copy_d2h_gb_s set one, the link's
+ *    rate both ways where not (test_copy_rate_per_direction). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,6 +196,39 @@ static void test_monotonic_c2c(void **state)
 	}
 }
 
+/* A copy's transfer time is its bytes at its direction's copy rate:
+ * host-to-device and device-to-host differ by the rates' ratio where they
+ * are set, and are the same (the link's rate) where they are not. */
+static void test_copy_rate_per_direction(void **state)
+{
+	(void)state;
+	const double bytes = 64.0 * 1024 * 1024;
+	const char *wl[] = {"ubench-link:mode=copy,bytes=64MiB", "ubench-link:mode=copy-d2h,bytes=64MiB"};
+	const char *rate_sets[][4] = {
+		{COHERENT, "c2c.copy_h2d_gb_s=346", "c2c.copy_d2h_gb_s=301", NULL},
+		{COHERENT, NULL, NULL, NULL},
+	};
+	const double want[2][2] = {{346, 301}, {450, 450}};
+	for (int r = 0; r < 2; r++) {
+		double secs[2];
+		for (int d = 0; d < 2; d++) {
+			cJSON *o = gh_run(wl[d], rate_sets[r]);
+			secs[d] = report_num(o, "copy_seconds");
+			cJSON_Delete(o);
+		}
+		/* the same fixed time (pcie.copy_latency_us) in both: the
+		 * difference is the transfers' */
+		double diff = secs[1] - secs[0];
+		double want_diff = bytes / (want[r][1] * 1e9) - bytes / (want[r][0] * 1e9);
+		if (!(diff > want_diff - 1e-6 && diff < want_diff + 1e-6))
+			fail_msg("rates %g/%g GB/s: d2h - h2d copy time %.9g s, want %.9g s", want[r][0],
+				 want[r][1], diff, want_diff);
+		double xfer_h2d = bytes / (want[r][0] * 1e9);
+		if (!(secs[0] >= xfer_h2d && secs[0] < xfer_h2d + 20e-6))
+			fail_msg("h2d copy %.9g s, its transfer alone %.9g s", secs[0], xfer_h2d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_refused_without_coherent),
 		cmocka_unit_test(test_off_reads_nothing),
 		cmocka_unit_test(test_monotonic_c2c),
+		cmocka_unit_test(test_copy_rate_per_direction),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

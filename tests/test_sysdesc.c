@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "gpuvm/config.h"
 #include "gpuvm/sysdesc.h"
 
 #define HEAD "[system]\nname = t\nsource = test\n"
@@ -58,6 +59,18 @@ static void test_gh200(void **state)
 	assert_int_equal(gpuvm_sysdesc_value(s, "link.0.latency_ns", &v), -1);
 	assert_int_equal(gpuvm_sysdesc_value(s, "link.1.bandwidth_gb_s", &v), -1);
 	assert_int_equal(gpuvm_sysdesc_value(s, "link.0.bandwidth_gb_s.x", &v), -1);
+	/* the copy engine's measured rates per direction (NVIDIA/nvbandwidth
+	 * issue 23) reach the GPU's config as c2c.copy_*_gb_s */
+	assert_true(s->links[0].copy_gb_s[0] == 346 && s->links[0].copy_gb_s[1] == 301);
+	assert_int_equal(gpuvm_sysdesc_value(s, "link.0.copy_d2h_gb_s", &v), 0);
+	assert_true(v == 301);
+	struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+	struct gpuvm_error err = {0};
+	assert_non_null(cfg);
+	assert_int_equal(gpuvm_sysdesc_gpu_config(s, 0, cfg, &err), 0);
+	assert_true(cfg->c2c_coherent == 1);
+	assert_true(cfg->c2c_copy_h2d_gb_s == 346 && cfg->c2c_copy_d2h_gb_s == 301);
+	free(cfg);
 	free(s);
 }
 

@@ -353,6 +353,8 @@ struct gpuvm_config {
 	 * model without the section. */
 	uint32_t c2c_coherent;          /* 0 off, 1 on: the host link is C2C, mem=system allowed */
 	double c2c_bandwidth_gb_s;      /* the link's rate per direction */
+	double c2c_copy_h2d_gb_s;       /* a copy's achieved rate host-to-device; 0: c2c_bandwidth_gb_s */
+	double c2c_copy_d2h_gb_s;       /* the same device-to-host */
 	double c2c_latency_ns;          /* one remote access's link latency; 0: uvm.remote_latency_cycles */
 	double c2c_cpu_memory_gb_s;     /* the CPU memory's bandwidth (LPDDR5X) */
 	uint32_t c2c_system_page_bytes; /* the system page table's page (4 KiB or 64 KiB) */

@@ -70,6 +70,10 @@ struct gpuvm_sys_link {
 	uint32_t count;         /* physical links ganged (NVLink: links per GPU pair
 				 * or, for nvswitch, per GPU) */
 	double latency_ns;      /* < 0: not given (no published figure) */
+	/* a copy engine's measured rate over the link, host-to-device [0] and
+	 * device-to-host [1], GB/s (copy_h2d_gb_s, copy_d2h_gb_s); 0: not
+	 * given (copies run at bandwidth_gb_s x count) */
+	double copy_gb_s[2];
 	int line;
 };
 

@@ -158,6 +158,8 @@ static void defaults_paging(struct gpuvm_config *cfg)
 	 * (docs/systems.md "Grace Hopper memory" cites each) */
 	cfg->c2c_coherent = 0;
 	cfg->c2c_bandwidth_gb_s = 450;
+	cfg->c2c_copy_h2d_gb_s = 0;
+	cfg->c2c_copy_d2h_gb_s = 0;
 	cfg->c2c_latency_ns = 0;
 	cfg->c2c_cpu_memory_gb_s = 546;
 	cfg->c2c_system_page_bytes = 65536;

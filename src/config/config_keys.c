@@ -651,6 +651,14 @@ const struct cfg_key cfg_keys[] = {
 	  .def = 450,
 	  .help = "the coherent link's rate per direction, GB/s (NVLink-C2C: 450, 900 both ways; "
 		  "NVIDIA Grace Hopper architecture blog)" },
+	{ .name = "c2c.copy_h2d_gb_s", .type = CT_DOUBLE, .off = OFF(c2c_copy_h2d_gb_s), .min = 0,
+	  .max = BW_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "a copy's (cudaMemcpy, cudaMemcpyAsync) achieved rate host-to-device over the "
+		  "coherent link, GB/s, as a copy-engine benchmark measures it; 0: c2c.bandwidth_gb_s" },
+	{ .name = "c2c.copy_d2h_gb_s", .type = CT_DOUBLE, .off = OFF(c2c_copy_d2h_gb_s), .min = 0,
+	  .max = BW_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "the same device-to-host (GH200: slower than host-to-device); 0: "
+		  "c2c.bandwidth_gb_s" },
 	{ .name = "c2c.latency_ns", .type = CT_DOUBLE, .off = OFF(c2c_latency_ns), .min = 0,
 	  .max = NS_MAX, .level = -1, .optional = true, .quiet_default = true, .def = 0,
 	  .help = "link latency of one remote access over the coherent link; 0: "

@@ -33,7 +33,10 @@
  *    c2c.bandwidth_gb_s for bulk transfers and packets alike, flat (no
  *    transfer-size curve, no PCIe achieved fraction), and its latency
  *    c2c.latency_ns where one is given; otherwise nothing of [c2c] is
- *    read.
+ *    read. Copies (link_copy_seconds: cudaMemcpy and cudaMemcpyAsync, not
+ *    migrations or remote reads) take c2c.copy_h2d_gb_s and
+ *    c2c.copy_d2h_gb_s where they are set, a copy engine's measured rate
+ *    per direction.
  *  - Asynchronous copies (link/copy_stream.c) are resolved after the
  *    kernels beside them and get the lane time those kernels' traffic left
  *    (link_lane_busy plus the driver's transfers at the bulk rate):
@@ -65,6 +68,7 @@ struct host_link_spec {
 	double raw_gb_s, clock_hz;
 	bool curve;                   /* uvm.pcie_model = curve */
 	bool c2c;                     /* c2c.coherent: the link is NVLink-C2C, flat rate */
+	double copy_gb_s[2];          /* [enum link_dir] a copy's measured rate (c2c.copy_*_gb_s); 0: the bulk rate */
 	uint32_t sector_bytes, line_shift;
 };
 
@@ -117,6 +121,9 @@ double link_bulk_seconds(const struct host_link *l, uint64_t bytes);
  * it): its end, its fixed time (pcie.copy_latency_us, else
  * pcie.latency_ns) included. */
 double link_copy(struct host_link *l, enum link_dir d, double t, uint64_t bytes);
+/* A copy's transfer time in direction d: link_bulk_seconds, or the
+ * direction's measured copy rate where c2c.copy_*_gb_s sets one. */
+double link_copy_seconds(const struct host_link *l, enum link_dir d, uint64_t bytes);
 
 /* Lane time the kernels' packets have taken of direction d so far. */
 static inline double link_lane_busy(const struct host_link *l, enum link_dir d)

@@ -48,7 +48,7 @@ static const char *const gpu_keys[] = {"preset", "memory_bytes", NULL};
 static const char *const cpu_keys[] = {"model", "memory_bytes", "bandwidth_gb_s", "page_sizes",
 				       "page_bytes", NULL};
 static const char *const link_keys[] = {"kind", "endpoints", "bandwidth_gb_s", "count",
-					"latency_ns", NULL};
+					"latency_ns", "copy_h2d_gb_s", "copy_d2h_gb_s", NULL};
 static const char *const section_names[] = {"system", "gpu", "cpu", "link", NULL};
 
 static const char *const *keys_of(enum sec_type t)
@@ -319,6 +319,10 @@ static int set_key(struct parser *p, const char *key, const char *v)
 			return real_in(p, key, v, 0, 100000, true, &l->bandwidth_gb_s);
 		if (!strcmp(key, "latency_ns"))
 			return real_in(p, key, v, 0, 1e9, false, &l->latency_ns);
+		if (!strcmp(key, "copy_h2d_gb_s"))
+			return real_in(p, key, v, 0, 100000, true, &l->copy_gb_s[0]);
+		if (!strcmp(key, "copy_d2h_gb_s"))
+			return real_in(p, key, v, 0, 100000, true, &l->copy_gb_s[1]);
 		double c;
 		if (real_in(p, key, v, 1, 1024, false, &c))
 			return -1;
@@ -775,6 +779,10 @@ int gpuvm_sysdesc_value(const struct gpuvm_sysdesc *sys, const char *key, double
 			*out = l->count;
 		else if (!strcmp(field, "latency_ns") && l->latency_ns >= 0)
 			*out = l->latency_ns;
+		else if (!strcmp(field, "copy_h2d_gb_s") && l->copy_gb_s[0] > 0)
+			*out = l->copy_gb_s[0];
+		else if (!strcmp(field, "copy_d2h_gb_s") && l->copy_gb_s[1] > 0)
+			*out = l->copy_gb_s[1];
 		else
 			return -1;
 		return 0;

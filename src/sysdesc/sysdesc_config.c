@@ -131,6 +131,32 @@ static int c2c_bandwidth(const struct gpuvm_sysdesc *d, uint32_t gpu, char *buf,
 	return 0;
 }
 
+/* A copy engine's measured rate over the C2C link, where the file gives
+ * one (copy_h2d_gb_s, copy_d2h_gb_s): the rate of the whole gang, as
+ * measured, not per physical link. */
+static int c2c_copy(const struct gpuvm_sysdesc *d, uint32_t gpu, int dir, char *buf, size_t len,
+		    int *line)
+{
+	const struct gpuvm_sys_link *l = c2c_link(d, gpu);
+	if (!l || !(l->copy_gb_s[dir] > 0))
+		return -1;
+	*line = l->line;
+	snprintf(buf, len, "%.17g", l->copy_gb_s[dir]);
+	return 0;
+}
+
+static int c2c_copy_h2d(const struct gpuvm_sysdesc *d, uint32_t gpu, char *buf, size_t len,
+			int *line)
+{
+	return c2c_copy(d, gpu, 0, buf, len, line);
+}
+
+static int c2c_copy_d2h(const struct gpuvm_sysdesc *d, uint32_t gpu, char *buf, size_t len,
+			int *line)
+{
+	return c2c_copy(d, gpu, 1, buf, len, line);
+}
+
 /* The CPU memory's bandwidth, where its [cpu.N] gives one. */
 static int c2c_cpu_memory(const struct gpuvm_sysdesc *d, uint32_t gpu, char *buf, size_t len,
 			  int *line)
@@ -165,6 +191,8 @@ static const struct {
 	{"pcie.latency_ns", host_latency},           /* a pcie link's latency_ns */
 	{"c2c.coherent", c2c_coherent},              /* an nvlink-c2c link: on */
 	{"c2c.bandwidth_gb_s", c2c_bandwidth},       /* its bandwidth_gb_s x count */
+	{"c2c.copy_h2d_gb_s", c2c_copy_h2d},         /* its copy_h2d_gb_s */
+	{"c2c.copy_d2h_gb_s", c2c_copy_d2h},         /* its copy_d2h_gb_s */
 	{"c2c.cpu_memory_gb_s", c2c_cpu_memory},     /* [cpu.N] bandwidth_gb_s */
 	{"c2c.system_page_bytes", c2c_page},         /* [cpu.N] page_bytes */
 };

@@ -186,7 +186,8 @@ static int run_copy_async(struct run_host *h, const struct gpuvm_run_op *op,
 	if (!ca || ca->kind != GPUVM_ALLOC_DEVICE)
 		return gpuvm_fail(err, "engine", 0, NULL,
 				  "an asynchronous copy must be to or from device memory");
-	double cycles = link_bulk_seconds(&sys->link, op->copy_bytes) * h->clock_hz;
+	double cycles = link_copy_seconds(&sys->link, h2d ? LINK_H2D : LINK_D2H, op->copy_bytes) *
+			h->clock_hz;
 	if (copy_stream_issue(&sys->cs, !h2d, h->t, cycles, op->event))
 		return gpuvm_fail(err, "engine", 0, NULL,
 				  "more than %d asynchronous copies unconsumed, or event %u out of range",

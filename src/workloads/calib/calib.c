@@ -582,14 +582,21 @@ const struct gpuvm_workload_def gpuvm_workload_ubench_atomic = {
 
 struct link_cfg {
 	uint64_t bytes;
-	unsigned mode; /* 0 copy (cudaMemcpy H2D), 1 zero-copy read of pinned memory */
+	unsigned mode; /* 0 copy (cudaMemcpy H2D), 1 zero-copy read of pinned memory, 2 copy-d2h */
 	uint32_t sms;
 };
 
 static int link_host(struct simt_host *h, void *user)
 {
 	const struct link_cfg *c = user;
-	if (c->mode == 0) {
+	if (c->mode == 2) {
+		/* cudaMemcpy device to host alone: the device buffer's contents
+		 * are whatever it holds (zeros), the copy's time is the point */
+		unsigned char *buf = simt_malloc(h, "buf", c->bytes, GPUVM_ALLOC_DEVICE);
+		if (!buf || simt_download(h, buf, c->bytes))
+			return -1;
+		simt_result(h, "copied=%llu", (unsigned long long)c->bytes);
+	} else if (c->mode == 0) {
 		unsigned char *buf = simt_malloc(h, "buf", c->bytes, GPUVM_ALLOC_DEVICE);
 		if (!buf)
 			return -1;
@@ -618,8 +625,9 @@ static int link_host(struct simt_host *h, void *user)
 }
 
 static const struct gpuvm_param_def link_params[] = {
-	{"mode", GPUVM_PARAM_CHOICE, "copy|zero-copy",
-	 "copy: cudaMemcpy host to device of pinned data; zero-copy: a kernel reads pinned host memory"},
+	{"mode", GPUVM_PARAM_CHOICE, "copy|zero-copy|copy-d2h",
+	 "copy: cudaMemcpy host to device of pinned data; zero-copy: a kernel reads pinned host memory; "
+	 "copy-d2h: cudaMemcpy device to host"},
 	{"bytes", GPUVM_PARAM_SIZE, "64MiB", "transfer size"},
 };
 
@@ -632,7 +640,7 @@ static int link_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 {
 	(void)seed;
 	struct link_cfg c = {.bytes = 64ull << 20};
-	if (gpuvm_params_choice(p, "mode", "copy|zero-copy", &c.mode, err) < 0 ||
+	if (gpuvm_params_choice(p, "mode", "copy|zero-copy|copy-d2h", &c.mode, err) < 0 ||
 	    gpuvm_params_size(p, "bytes", &c.bytes, err) < 0)
 		return -1;
 	c.sms = cfg->sms;
