@@ -45,10 +45,13 @@
 #                       windowed barrier's pipe and pools, the SIMT workers,
 #                       the trace reader ahead), with more than one thread,
 #                       for data races; a race fails the run that has it.
-#                       So the threaded tests, and in cli_threads and
-#                       cli_trace_threads (GPUVM_TEST_TSAN=1) the runs on 3
-#                       threads alone: their comparisons with one thread
-#                       are passes 1 and 2's, which run them.
+#                       So the threaded tests, and in them (GPUVM_TEST_TSAN=1)
+#                       the runs on 3 threads alone: cli_threads and
+#                       cli_trace_threads, and the windowed barrier's unit
+#                       tests (tests/tsan_env.h: their one-thread cases
+#                       skipped, 3 threads not 2, 3 and 8); their
+#                       comparisons with one thread and at 2 and 8 are
+#                       pass 1's, which runs them.
 #                       Where this kernel's address layout keeps TSan from
 #                       starting, it retries without address randomisation
 #                       (setarch -R), else reports the pass skipped.
