@@ -47,9 +47,10 @@
 #                       for data races; a race fails the run that has it.
 #                       So the threaded tests, and in them (GPUVM_TEST_TSAN=1)
 #                       the runs on 3 threads alone: cli_threads and
-#                       cli_trace_threads, and the windowed barrier's unit
+#                       cli_trace_threads, the windowed barrier's unit
 #                       tests (tests/tsan_env.h: their one-thread cases
-#                       skipped, 3 threads not 2, 3 and 8); their
+#                       skipped, 3 threads not 2, 3 and 8) and
+#                       test_simt_par's whole runs (3, not 2 to 4); their
 #                       comparisons with one thread and at 2 and 8 are
 #                       pass 1's, which runs them.
 #                       Where this kernel's address layout keeps TSan from
