@@ -6,8 +6,9 @@
 #   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
 #               run the unit, fuzz-replay and input/output cli tests (every test
 #               but the fidelity, long and sim labels; smaller cases of the long
-#               cli scripts); then every test, whole, in a plain Release
-#               build (build-check/); then the tests that run threads under
+#               cli scripts); then, in a plain Release build (build-check/),
+#               the rest at full size and the tests a plain build runs
+#               otherwise (ctest label release); then the tests that run threads under
 #               ThreadSanitizer (build-tsan/). Every pass runs and prints its time
 #               left; a summary reports each (scripts/check.sh, docs/testing.md)
 #   make check-quick  the unit and cli tests (ctest labels) in one Release build

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "run_util.h"
+#include "tsan_env.h"
 #include "gpuvm/config.h"
 #include "gpuvm/probe.h"
 #include "par/thread_profile.h"
@@ -85,6 +86,9 @@ static cJSON *run_case(const struct win_case *c, bool window, uint32_t threads)
 static void test_window_near_event_order(void **state)
 {
 	(void)state;
+	/* one thread: nothing for ThreadSanitizer (tests/tsan_env.h) */
+	if (test_under_tsan())
+		skip();
 	const struct win_case cases[] = {
 		{"p100", "random-sampling:region=256MiB,reads=16,threads=57344", NULL, NULL, 0.005},
 		{"h100", "stream-triad:elems=1048576", NULL, NULL, 0.005},
@@ -158,6 +162,9 @@ static double chase_latency(const char *set, uint64_t stride, uint32_t hops)
 static void test_window_probe_clock(void **state)
 {
 	(void)state;
+	/* one thread: nothing for ThreadSanitizer (tests/tsan_env.h) */
+	if (test_under_tsan())
+		skip();
 	const struct {
 		uint64_t stride;
 		uint32_t hops;
@@ -225,14 +232,15 @@ static void test_window_threads_identical(void **state)
 		  "uvm.oversub_percent=125"}, "all", 0, 1},
 		{{"h100", "random-sampling:region=64MiB,reads=8,threads=14336"}, "all", 0, 1},
 	};
-	const uint32_t threads[] = {2, 3, 8};
+	const uint32_t *threads;
+	const size_t n_threads = test_thread_counts(&threads);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct win_case *c = &cases[i].c;
 		if (cases[i].env)
 			setenv("GPUVM_WINDOW_THREADS", cases[i].env, 1);
 		cJSON *one = run_case(c, true, 1);
 		report_drop_wall_fields(one);
-		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+		for (size_t k = 0; k < n_threads; k++) {
 			thread_profile_reset();
 			cJSON *many = run_case(c, true, threads[k]);
 			struct thread_profile_snapshot prof;

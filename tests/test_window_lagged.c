@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "run_util.h"
+#include "tsan_env.h"
 #include "gpuvm/config.h"
 #include "gpuvm/probe.h"
 #include "par/thread_profile.h"
@@ -60,6 +61,9 @@ static cJSON *run_mode(const struct lag_case *c, const char *window, uint32_t th
 static void test_lagged_near_event_order(void **state)
 {
 	(void)state;
+	/* one thread: nothing for ThreadSanitizer (tests/tsan_env.h) */
+	if (test_under_tsan())
+		skip();
 	const struct lag_case cases[] = {
 		{"p100", "random-sampling:region=256MiB,reads=16,threads=57344", false, NULL, NULL, 0.005},
 		{"h100", "stream-triad:elems=1048576", false, NULL, NULL, 0.005},
@@ -119,6 +123,9 @@ static double chase_latency(const char *set, uint64_t stride, uint32_t hops)
 static void test_lagged_probe_clock(void **state)
 {
 	(void)state;
+	/* one thread: nothing for ThreadSanitizer (tests/tsan_env.h) */
+	if (test_under_tsan())
+		skip();
 	const uint64_t strides[] = {2u << 20, 64u << 10};
 	for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++) {
 		double off = chase_latency(NULL, strides[i], 64);
@@ -160,7 +167,8 @@ static void test_lagged_threads_identical(void **state)
 		{{"p100", "random-sampling:region=64MiB,reads=8,threads=14336,mem=managed", false,
 		  "uvm.oversub_percent=125"}, "all", 0},
 	};
-	const uint32_t threads[] = {2, 3, 8};
+	const uint32_t *threads;
+	const size_t n_threads = test_thread_counts(&threads);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct lag_case *c = &cases[i].c;
 		if (cases[i].env)
@@ -168,7 +176,7 @@ static void test_lagged_threads_identical(void **state)
 		cJSON *one = run_mode(c, "core.window=lagged", 1);
 		report_drop_wall_fields(one);
 		assert_true(report_num_or(one, "window_early_results", -1) == 0);
-		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+		for (size_t k = 0; k < n_threads; k++) {
 			thread_profile_reset();
 			cJSON *many = run_mode(c, "core.window=lagged", threads[k]);
 			struct thread_profile_snapshot prof;

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "run_util.h"
+#include "tsan_env.h"
 #include "gpuvm/config.h"
 #include "memsys/memsys.h"
 #include "par/thread_profile.h"
@@ -64,13 +65,14 @@ static void test_split_identical(void **state)
 		{"p100", "stream-triad-simt:elems=1000003,block=96", {NULL}, true},
 		{"k80", "stream-triad:elems=262144", {"mem.partitions=6"}},
 	};
-	const uint32_t threads[] = {2, 3, 8};
+	const uint32_t *threads;
+	const size_t n_threads = test_thread_counts(&threads);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct split_case *c = &cases[i];
 		setenv("GPUVM_WINDOW_SPLIT", "0", 1);
 		cJSON *one = run_split(c, 1);
 		setenv("GPUVM_WINDOW_SPLIT", "1", 1);
-		for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+		for (size_t k = 0; k < n_threads; k++) {
 			thread_profile_reset();
 			cJSON *many = run_split(c, threads[k]);
 			struct thread_profile_snapshot prof;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make check's passes (scripts/check.sh) leave no test out: the union of
 # the three passes' ctest selections (check.sh selections) is every test
-# this build has, and each test the ThreadSanitizer pass names exists (a
-# renamed test would otherwise drop out of that pass without a word).
+# this build has, and each test the ThreadSanitizer pass names, and each
+# the label release names, exists (a renamed test would otherwise drop out
+# of that pass without a word).
 # usage: check_passes.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -31,6 +32,15 @@ while IFS=$'\t' read -r pass args; do
 	echo "ok - pass $pass ($args): $(wc -l <<<"$got") tests"
 	union=$(printf '%s\n%s\n' "$union" "$got" | sed '/^$/d' | sort -u)
 done <<<"$sel"
+# the label release (tests/CMakeLists.txt, GPUVM_TESTS_RELEASE) names
+# tests the Release pass must run again; a renamed one would drop out of
+# it without a word (it stays in the ASan pass, so the union misses it)
+rel=$(sed -n '/^set(GPUVM_TESTS_RELEASE/,/)/p' "$SRC/tests/CMakeLists.txt" |
+	sed -e 's/set(GPUVM_TESTS_RELEASE//' -e 's/)//' | tr -s ' \t' '\n\n' | sed '/^$/d')
+[ "$(wc -l <<<"$rel")" -ge 5 ] || fail "GPUVM_TESTS_RELEASE names $(wc -l <<<"$rel") tests"
+for t in $rel; do
+	grep -qx -- "$t" <<<"$all" || fail "the label release names $t, which is no test"
+done
 missing=$(comm -23 <(echo "$all") <(echo "$union"))
 [ -z "$missing" ] || fail "in no pass of make check: $(tr '\n' ' ' <<<"$missing")"
 [ $failures -eq 0 ] && echo "ok - every one of $(wc -l <<<"$all") tests runs in at least one pass" || exit 1

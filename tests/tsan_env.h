@@ -1,0 +1,36 @@
+/* Whether a unit test runs in make check's ThreadSanitizer pass
+ * (tests/CMakeLists.txt sets GPUVM_TEST_TSAN=1 in a GPUVM_TSAN build).
+ * There a threaded test runs only what starts threads, on 3 of them: TSan
+ * reports a race in the run that has it, so a one-thread run (no worker,
+ * no pipe) can show it nothing, and whether N threads give one thread's
+ * report, at 2, 3 and 8, is checked by the ASan + UBSan pass, which runs
+ * every case (scripts/check.sh). Three threads: a pipe or pool with more
+ * than one helper, which race with each other as well as with the engine. */
+#ifndef GPUVM_TESTS_TSAN_ENV_H
+#define GPUVM_TESTS_TSAN_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static inline bool test_under_tsan(void)
+{
+	const char *e = getenv("GPUVM_TEST_TSAN");
+	return e && e[0] == '1' && e[1] == '\0';
+}
+
+/* The thread counts a threaded test compares with one thread's run: 2, 3
+ * and 8, or 3 alone under ThreadSanitizer. Returns how many. */
+static inline size_t test_thread_counts(const uint32_t **counts)
+{
+	static const uint32_t all[] = {2, 3, 8}, tsan[] = {3};
+	if (test_under_tsan()) {
+		*counts = tsan;
+		return 1;
+	}
+	*counts = all;
+	return sizeof all / sizeof all[0];
+}
+
+#endif
