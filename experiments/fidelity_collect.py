@@ -673,7 +673,7 @@ for name in names:
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED_NAME = {"000": "Karnagel et al., DaMoN'17", "001": "Mokhtari's thesis (BigKernel, S-L1, SePo)",
              "002": "Du et al., NeiDty", "003": "Zheng et al., HPCA'16", "004": "Ganguly et al., ISCA'19",
-             "078": "Issue 78 systems (Schieffer et al., ICPP'24; NVIDIA; DGX H100 model checks)"}
+             "078": "Grace Hopper and DGX H100 systems (Schieffer et al., ICPP'24; NVIDIA; the model's own checks)"}
 
 
 def read_rules(path, what):

@@ -96,6 +96,8 @@ PAPERS = [
     ("sepo_ch6", "Mokhtari, PhD thesis, ch. 6", "SePo: a hash table larger than GPU memory"),
     ("sl1_ch5", "Mokhtari, PhD thesis, ch. 5", "S-L1: a software L1 cache in shared memory"),
     ("bigkernel_ch4", "Mokhtari, PhD thesis, ch. 4", "BigKernel: a CPU-GPU prefetch pipeline"),
+    ("gh200_memory", "Schieffer et al., ICPP'24; NVIDIA", "Grace Hopper: C2C copy rates, system page size, first touch"),
+    ("multi_gpu_scaling", "gpuvm's own checks (DGX H100)", "several GPUs: partitioned triad, stencil, pagerank"),
 ]
 
 
