@@ -18,6 +18,7 @@
 #include "gpuvm/engine.h"
 #include "gpuvm/simt.h"
 #include "gpuvm/sysdesc.h"
+#include "system_run.h"
 
 /* two h100 joined by 2 x 100 GB/s NVLink per direction */
 static const char two_gpus[] = "[system]\nname = two\ndescription = test\nsource = test\n"
@@ -93,27 +94,12 @@ struct run {
 static int run_prog(struct run *r, enum prog k, struct gpuvm_error *err)
 {
 	memset(r, 0, sizeof *r);
-	assert_int_equal(gpuvm_sysdesc_parse(&r->desc, two_gpus, "two.ini", err), 0);
-	const struct gpuvm_config *cfgs[2];
-	for (uint32_t d = 0; d < 2; d++) {
-		assert_int_equal(gpuvm_sysdesc_gpu_config(&r->desc, d, &r->cfg[d], err), 0);
-		/* no host launch period: kernels this short would be bound by
-		 * the host's calls (3.51 us each on h100), not by the GPUs */
-		assert_int_equal(gpuvm_config_set(&r->cfg[d], "gpu.kernel_launch_period_us=0", "test",
-						  err), 0);
-		assert_int_equal(gpuvm_config_finalize(&r->cfg[d], err), 0);
-		cfgs[d] = &r->cfg[d];
-	}
 	static enum prog which;
 	which = k;
 	struct gpuvm_source src;
 	assert_int_equal(simt_program_source("multi", program, &which, NULL, &src, err), 0);
-	src.exec_threads = 0;
-	r->out.gpu = r->stats;
-	struct gpuvm_sim_options opt = {0};
-	int rc = gpuvm_simulate_system(&r->desc, cfgs, &src, &opt, &r->out, err);
-	src.ops->destroy(&src);
-	return rc;
+	return system_run(&r->desc, r->cfg, r->stats, &r->out, 2, two_gpus, "two.ini", NULL, &src,
+			  err);
 }
 
 static void release(struct run *r)

@@ -22,6 +22,7 @@
 #include "gpuvm/simt.h"
 #include "gpuvm/sysdesc.h"
 #include "gpuvm/workload.h"
+#include "system_run.h"
 
 #define SYS_HEAD "[system]\nname = t\ndescription = test\nsource = test\n" \
 		 "[cpu.0]\nmemory_bytes = 1TiB\nbandwidth_gb_s = 300\n"
@@ -170,25 +171,11 @@ struct run {
 static int run_prog(struct run *r, const char *sys, enum prog k, struct gpuvm_error *err)
 {
 	memset(r, 0, sizeof *r);
-	assert_int_equal(gpuvm_sysdesc_parse(&r->desc, sys, "t.ini", err), 0);
-	const struct gpuvm_config *cfgs[3];
-	for (uint32_t d = 0; d < r->desc.n_gpus; d++) {
-		assert_int_equal(gpuvm_sysdesc_gpu_config(&r->desc, d, &r->cfg[d], err), 0);
-		assert_int_equal(gpuvm_config_set(&r->cfg[d], "gpu.kernel_launch_period_us=0", "test",
-						  err), 0);
-		assert_int_equal(gpuvm_config_finalize(&r->cfg[d], err), 0);
-		cfgs[d] = &r->cfg[d];
-	}
 	static enum prog which;
 	which = k;
 	struct gpuvm_source src;
 	assert_int_equal(simt_program_source("peer", program, &which, NULL, &src, err), 0);
-	src.exec_threads = 0;
-	r->out.gpu = r->stats;
-	struct gpuvm_sim_options opt = {0};
-	int rc = gpuvm_simulate_system(&r->desc, cfgs, &src, &opt, &r->out, err);
-	src.ops->destroy(&src);
-	return rc;
+	return system_run(&r->desc, r->cfg, r->stats, &r->out, 3, sys, "t.ini", NULL, &src, err);
 }
 
 static void release(struct run *r)

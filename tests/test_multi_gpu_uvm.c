@@ -42,6 +42,7 @@
 #include "gpuvm/engine.h"
 #include "gpuvm/simt.h"
 #include "gpuvm/sysdesc.h"
+#include "system_run.h"
 
 #define SYS_HEAD "[system]\nname = two\ndescription = test\nsource = test\n"                  \
 		 "[gpu.0]\npreset = h100\n[gpu.1]\npreset = h100\n"                             \
@@ -192,27 +193,12 @@ static const char *const *extra_settings;
 static int run_prog(struct run *r, const char *sys, enum prog k, struct gpuvm_error *err)
 {
 	memset(r, 0, sizeof *r);
-	assert_int_equal(gpuvm_sysdesc_parse(&r->desc, sys, "two.ini", err), 0);
-	const struct gpuvm_config *cfgs[2];
-	for (uint32_t d = 0; d < 2; d++) {
-		assert_int_equal(gpuvm_sysdesc_gpu_config(&r->desc, d, &r->cfg[d], err), 0);
-		assert_int_equal(gpuvm_config_set(&r->cfg[d], "gpu.kernel_launch_period_us=0", "test",
-						  err), 0);
-		for (const char *const *e = extra_settings; e && *e; e++)
-			assert_int_equal(gpuvm_config_set(&r->cfg[d], *e, "test", err), 0);
-		assert_int_equal(gpuvm_config_finalize(&r->cfg[d], err), 0);
-		cfgs[d] = &r->cfg[d];
-	}
 	static struct ctx c;
 	c.k = k;
 	struct gpuvm_source src;
 	assert_int_equal(simt_program_source("multi-uvm", program, &c, NULL, &src, err), 0);
-	src.exec_threads = 0;
-	r->out.gpu = r->stats;
-	struct gpuvm_sim_options opt = {0};
-	int rc = gpuvm_simulate_system(&r->desc, cfgs, &src, &opt, &r->out, err);
-	src.ops->destroy(&src);
-	return rc;
+	return system_run(&r->desc, r->cfg, r->stats, &r->out, 2, sys, "two.ini", extra_settings,
+			  &src, err);
 }
 
 static struct run *run_ok(const char *sys, enum prog k)
