@@ -6,6 +6,7 @@
 void alloc_table_init(struct alloc_table *t)
 {
 	memset(t, 0, sizeof *t);
+	t->block_shift = 63;
 }
 
 void alloc_table_free(struct alloc_table *t)
@@ -56,6 +57,9 @@ int alloc_table_add(struct alloc_table *t, const struct gpuvm_alloc *a, struct g
 	t->a[pos] = *a;
 	t->n++;
 	t->hit_base = t->hit_end = 0;
+	unsigned aligned = (unsigned)__builtin_ctzll(a->base | (a->base + a->bytes));
+	if (aligned < t->block_shift)
+		t->block_shift = aligned;
 	return 0;
 }
 

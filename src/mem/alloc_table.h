@@ -4,6 +4,7 @@
 #ifndef GPUVM_ALLOC_TABLE_H
 #define GPUVM_ALLOC_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gpuvm/error.h"
@@ -14,6 +15,11 @@ struct alloc_table {
 	size_t n, cap;
 	uint64_t hit_base, hit_end; /* cached range */
 	enum gpuvm_alloc_kind hit_kind;
+	/* every allocation added so far starts and ends on a multiple of
+	 * 1 << block_shift (63 while there is none; a removal keeps it, a
+	 * bound that stays true), so two addresses in one such block lie in
+	 * the same allocation or in none (alloc_table_same_block) */
+	unsigned block_shift;
 };
 
 void alloc_table_init(struct alloc_table *t);
@@ -22,6 +28,15 @@ void alloc_table_free(struct alloc_table *t);
 int alloc_table_add(struct alloc_table *t, const struct gpuvm_alloc *a, struct gpuvm_error *err);
 void alloc_table_remove(struct alloc_table *t, uint64_t base);
 const struct gpuvm_alloc *alloc_table_find(const struct alloc_table *t, uint64_t addr);
+
+/* Whether a and b lie in one block of 1 << block_shift bytes, and so in
+ * the same allocation or in none: one kind, without a lookup. (The block
+ * holding UINT64_MAX meets no allocation: one would end at 2^64, which
+ * alloc_table_add refuses as a wrap.) */
+static inline bool alloc_table_same_block(const struct alloc_table *t, uint64_t a, uint64_t b)
+{
+	return ((a ^ b) >> t->block_shift) == 0;
+}
 
 /* Addresses outside every allocation count as device memory: traces often
  * omit their allocations. */

@@ -106,12 +106,16 @@ translate_kind(struct sm_layer *sl, uint32_t sm, uint64_t a, double t, bool firs
 	return xlat_translate_req(sl->port.xlat, &r);
 }
 
-/* Sector sa's allocation kind: the translation's (translate_kind) when
- * the sector starts at the address it looked up, else a lookup. */
+/* Sector sa's allocation kind: the translation's (translate_kind, kind
+ * of kind_addr) when sa lies in the same allocation block as the address
+ * it looked up (no allocation boundary can fall between them), else a
+ * lookup. */
 static inline __attribute__((always_inline)) enum gpuvm_alloc_kind
 sector_kind(const struct sm_layer *sl, uint64_t sa, enum gpuvm_alloc_kind kind, uint64_t kind_addr)
 {
-	return sa == kind_addr ? kind : alloc_table_kind(sl->port.allocs, sa);
+	return alloc_table_same_block(sl->port.allocs, sa, kind_addr)
+		       ? kind
+		       : alloc_table_kind(sl->port.allocs, sa);
 }
 
 /* The sectors of ascending lanes, in order: each unit translated once,
@@ -161,7 +165,7 @@ sector_walk(struct sm_layer *sl, const struct warp_rt *w, const struct gpuvm_war
 				units++;
 				last_unit = unit;
 			} else if (!plan) {
-				k = alloc_table_kind(sl->port.allocs, sa);
+				k = sector_kind(sl, sa, kind, kind_addr);
 			}
 			uint64_t line = sec >> sectors_per_line_shift;
 			if (line != last_line) {
