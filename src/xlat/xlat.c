@@ -343,6 +343,8 @@ struct level_rsp {
 
 static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
 					double t, const struct xlat_req *req);
+static struct level_rsp translate_level_sys(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
+					    double t, const struct xlat_req *req);
 static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
 							    uint64_t addr, double t,
 							    const struct xlat_req *req);
@@ -428,7 +430,10 @@ last_level_walk(struct xlat *x, uint32_t sm, uint64_t addr, double below, bool p
  *  - slow = true: the schemes' calls (peer.h's contract: on_lookup,
  *    probe_remote, on_fill and on_evict through install, a remote answer
  *    racing the next level), the sharing analysis, tlb.l1_in_flight =
- *    miss, and each level's cycles; recurses through slow_level. */
+ *    miss, and each level's cycles; recurses through slow_level.
+ * sys (fast variant, a constant at every call): addr lies in system
+ * memory (xlat_tag), tested once a request in xlat_translate_req rather
+ * than at each level; the slow variant tests at each level. */
 /* Forced inline where the compiler optimizes (the L1 step inlines the L2
  * step into itself: one specialised copy per slow/fast variant); an -O0
  * build cannot inline a function into itself and would refuse the
@@ -440,12 +445,13 @@ last_level_walk(struct xlat *x, uint32_t sm, uint64_t addr, double below, bool p
 #endif
 static inline LEVEL_STEP_INLINE struct level_rsp
 level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, const bool slow,
-	   const struct xlat_req *req)
+	   const bool sys, const struct xlat_req *req)
 {
 	struct xlat_level *xl = &x->level[l];
 	struct xlat_instance *in = xl->of_sm[sm];
 	unsigned tag_shift;
-	uint64_t tag = xlat_tag(x, xl, addr, &tag_shift);
+	uint64_t tag = slow ? xlat_tag(x, xl, addr, &tag_shift)
+			    : xlat_tag_known(x, xl, addr, sys, &tag_shift);
 	struct tlb *tlb = &in->tlb;
 	const bool paging = __builtin_expect(x->page.walk_done != NULL, 0);
 	double looked = t + xl->spec.hit_cycles;
@@ -533,8 +539,9 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 		if (slow)
 			rsp = slow_level(x, l + 1, sm, addr, below, req);
 		else
-			rsp = l == 0 ? level_step(x, 1, sm, addr, below, false, req)
-				     : translate_level(x, l + 1, sm, addr, below, req);
+			rsp = l == 0  ? level_step(x, 1, sm, addr, below, false, sys, req)
+			      : sys ? translate_level_sys(x, l + 1, sm, addr, below, req)
+				    : translate_level(x, l + 1, sm, addr, below, req);
 	} else {
 		rsp = last_level_walk(x, sm, addr, below, future && x->spec.future_peek, paging, req);
 	}
@@ -585,14 +592,28 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 static struct level_rsp translate_level(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
 					double t, const struct xlat_req *req)
 {
-	return level_step(x, l, sm, addr, t, false, req);
+	return level_step(x, l, sm, addr, t, false, false, req);
+}
+
+/* translate_level for an address of system memory (xlat_tag). */
+static struct level_rsp translate_level_sys(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr,
+					    double t, const struct xlat_req *req)
+{
+	return level_step(x, l, sm, addr, t, false, true, req);
 }
 
 static __attribute__((noinline)) struct level_rsp slow_level(struct xlat *x, uint32_t l, uint32_t sm,
 							    uint64_t addr, double t,
 							    const struct xlat_req *req)
 {
-	return level_step(x, l, sm, addr, t, true, req);
+	return level_step(x, l, sm, addr, t, true, false, req); /* slow: xlat_tag tests */
+}
+
+/* The fast variant for an address of system memory, out of line: its
+ * copy of the first two levels stays off the hot path. */
+static __attribute__((noinline)) double fast_translate_sys(struct xlat *x, const struct xlat_req *req)
+{
+	return level_step(x, 0, req->sm, req->addr, req->t, false, true, req).done;
 }
 
 static __attribute__((noinline)) double slow_translate(struct xlat *x, const struct xlat_req *req)
@@ -613,8 +634,11 @@ double xlat_translate_req(struct xlat *x, const struct xlat_req *req)
 	double done;
 	if (__builtin_expect(x->spec.slow, 0))
 		done = slow_translate(x, req);
-	else /* the fast variant: no per-level cycles counted (level_step) */
-		done = level_step(x, 0, req->sm, req->addr, req->t, false, req).done;
+	else if (__builtin_expect(req->addr - x->sys_lo < x->sys_span, 0))
+		done = fast_translate_sys(x, req);
+	else /* the fast variant: no per-level cycles counted (level_step);
+	      * the address's system-memory test made here, once */
+		done = level_step(x, 0, req->sm, req->addr, req->t, false, false, req).done;
 	REQ_TRACE_UP("xlat", "xlat_translate");
 	return done;
 }

@@ -188,15 +188,23 @@ struct xlat {
 /* The TLB tag of addr at level xl: its entry of the level's size, or,
  * for system memory, its system page, marked by the top bit so the two
  * never meet. The shift of the entry is set in *shift. */
-static inline uint64_t xlat_tag(const struct xlat *x, const struct xlat_level *xl, uint64_t addr,
-				unsigned *shift)
+static inline uint64_t xlat_tag_known(const struct xlat *x, const struct xlat_level *xl,
+				      uint64_t addr, bool system, unsigned *shift)
 {
-	if (__builtin_expect(addr - x->sys_lo < x->sys_span, 0)) {
+	if (__builtin_expect(system, 0)) {
 		*shift = x->sys_shift;
 		return (addr >> x->sys_shift) | (1ull << 63);
 	}
 	*shift = xl->spec.shift;
 	return addr >> xl->spec.shift;
+}
+
+/* xlat_tag_known with the system-memory test made here (the fast
+ * translation path makes it once a request, for every level). */
+static inline uint64_t xlat_tag(const struct xlat *x, const struct xlat_level *xl, uint64_t addr,
+				unsigned *shift)
+{
+	return xlat_tag_known(x, xl, addr, addr - x->sys_lo < x->sys_span, shift);
 }
 
 /* System-allocated memory lies in [lo, lo + bytes), translated in pages
