@@ -2,9 +2,14 @@
  * the run's own numbers (system, total simulated time, peer copies) and
  * one section per GPU, each the object a one-GPU run reports
  * (gpuvm_report_run), so every counter keeps its meaning and its name.
- * A one-GPU run's report is unchanged. */
+ * A one-GPU run's report is unchanged. "totals" sums the GPUs' counters
+ * that add (gpuvm_counters_emit_totals: every row flagged GPUVM_CTR_SUM
+ * or GPUVM_CTR_TOTAL), so a counter a component registers reaches the
+ * system's totals without a line here. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/counters.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/report.h"
 #include "gpuvm/sysdesc.h"
@@ -38,6 +43,16 @@ cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 		cJSON_AddNumberToObject(o, "uvm_peer_remote_bytes", (double)st->uvm_peer_remote_bytes);
 		cJSON_AddNumberToObject(o, "managed_serialized_kernels",
 					(double)st->managed_serialized_kernels);
+	}
+	struct gpuvm_counter_ctx *runs = malloc((st->n_gpus ? st->n_gpus : 1) * sizeof *runs);
+	if (runs) { /* out of memory: the report goes without its totals */
+		for (uint32_t d = 0; d < st->n_gpus; d++)
+			runs[d] = (struct gpuvm_counter_ctx){.cfg = cfgs[d], .st = &st->gpu[d],
+							     .base = &st->gpu[d],
+							     .hz = cfgs[d]->clock_mhz * 1e6};
+		gpuvm_counters_emit_totals(cJSON_AddObjectToObject(o, "totals"), &gpuvm_run_section,
+					   runs, st->n_gpus);
+		free(runs);
 	}
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	cJSON *gpus = cJSON_AddArrayToObject(o, "gpu");
