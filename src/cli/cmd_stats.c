@@ -176,6 +176,13 @@ static void check_json(const cJSON *o, const char *prefix, struct unknown *u, in
 		snprintf(path, sizeof path, "%s%s", prefix, it->string);
 		if (depth == 0 && (!strcmp(path, "config") || !strcmp(path, "point"))) {
 			continue; /* documented as config.* and point.* */
+		} else if (depth == 0 && !strcmp(path, "gpu") && cJSON_IsArray(it)) {
+			/* a system report's GPUs: each section is a one-GPU run's
+			 * report (src/report/report_system.c), checked as one */
+			const cJSON *e;
+			cJSON_ArrayForEach(e, it)
+				if (cJSON_IsObject(e))
+					check_json(e, "", u, 0);
 		} else if (cJSON_IsObject(it)) {
 			char sub[520];
 			snprintf(sub, sizeof sub, "%s.", path);

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# A report of several GPUs: its "totals" hold, for every counter there,
+# the GPUs' sum of that counter (peer access and paging among them), and
+# `gpuvm stats --check` checks it: the run's members and totals against
+# the registry, each GPU's section as a one-GPU run's, and fails on a key
+# the registry lacks in a GPU's section or in the totals.
+# usage: system_totals.sh /path/to/gpuvm /path/to/source
+set -uo pipefail
+GPUVM=$(realpath "$1")
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpuvm-system-totals.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+for mode in peer fault; do
+	"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=16384,mode=$mode \
+		--json "$mode.json" --quiet 2>err.txt || fail "shared-read-mgpu $mode: exit $? ($(cat err.txt))"
+	python3 - "$mode.json" <<'PY' || fail "$mode: totals are not the GPUs' sums"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["totals"]
+def walk(o, path):
+    for k, v in o.items():
+        if isinstance(v, dict):
+            yield from walk(v, path + [k])
+        else:
+            yield path + [k], v
+def at(g, path):
+    for k in path:
+        if not isinstance(g, dict) or k not in g:
+            return 0
+        g = g[k]
+    return g
+n = 0
+for path, v in walk(t, []):
+    s = sum(at(g, path) for g in r["gpu"])
+    if abs(s - v) > 1e-9 * max(1, abs(s)):
+        sys.exit(f"totals {'.'.join(path)} = {v}, the GPUs' sum {s}")
+    n += 1
+assert n > 20, n
+mode = sys.argv[1].split(".")[0]
+want = {"peer": ["peer_access", "requests"], "fault": ["uvm", "far_faults"]}[mode]
+assert at(t, want) > 0 and at(t, want) == sum(at(g, want) for g in r["gpu"]), (want, t)
+# a GPU's own (a peak) is not summed
+assert "peak_resident_pages" not in t.get("uvm", {}), t.get("uvm")
+PY
+	"$GPUVM" stats --check "$mode.json" 2>err.txt || fail "stats --check $mode.json: exit $? ($(cat err.txt))"
+done
+
+# --check reads into the GPUs' sections and the totals: an unknown key in
+# either is named with its path as a one-GPU run's, or under totals
+python3 - <<'PY'
+import json
+r = json.load(open("peer.json"))
+r["gpu"][1]["no_such_counter"] = 1
+json.dump(r, open("bad-gpu.json", "w"))
+r = json.load(open("peer.json"))
+r["totals"]["no_such_total"] = 1
+json.dump(r, open("bad-total.json", "w"))
+PY
+"$GPUVM" stats --check bad-gpu.json 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -qx '  no_such_counter' err.txt || fail "stats --check bad-gpu.json: exit $rc ($(cat err.txt))"
+"$GPUVM" stats --check bad-total.json 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -qx '  totals.no_such_total' err.txt || fail "stats --check bad-total.json: exit $rc ($(cat err.txt))"
+# the registry describes the totals' members
+"$GPUVM" stats totals.uvm.far_faults totals.peer_access.requests >out.txt 2>err.txt ||
+	fail "gpuvm stats totals.*: exit $? ($(cat err.txt))"
+grep -q "GPUs' sum" out.txt || fail "gpuvm stats totals.uvm.far_faults: $(cat out.txt)"
+
+[ $failures = 0 ] && echo "ok - system totals and stats --check of a system report" && exit 0
+exit 1
