@@ -3,7 +3,8 @@
 # the GPUs' sum of that counter (peer access and paging among them), and
 # `gpuvm stats --check` checks it: the run's members and totals against
 # the registry, each GPU's section as a one-GPU run's, and fails on a key
-# the registry lacks in a GPU's section or in the totals.
+# the registry lacks in a GPU's section or in the totals; a sweep CSV of a
+# system likewise (gpu_D_METRIC, totals_METRIC).
 # usage: system_totals.sh /path/to/gpuvm /path/to/source
 set -uo pipefail
 GPUVM=$(realpath "$1")
@@ -65,6 +66,17 @@ rc=$?
 "$GPUVM" stats --check bad-total.json 2>err.txt
 rc=$?
 [ $rc = 1 ] && grep -qx '  totals.no_such_total' err.txt || fail "stats --check bad-total.json: exit $rc ($(cat err.txt))"
+# a sweep CSV of a system: gpu_D_METRIC is GPU D's METRIC, totals_* the
+# totals' (and the ratios the sweep derives from their hits and misses)
+"$GPUVM" sweep --system dgx-h100-8 --workload shared-read-mgpu:elems=16384,mode=fault \
+	--vary gpus=1,2 --csv sw.csv --quiet 2>err.txt || fail "sweep: exit $? ($(cat err.txt))"
+head -1 sw.csv | grep -q 'totals_uvm_far_faults' || fail "sweep CSV: no totals_uvm_far_faults column"
+"$GPUVM" stats --check sw.csv 2>err.txt || fail "stats --check sw.csv: exit $? ($(cat err.txt))"
+sed '1s/gpu_1_uvm_far_faults/gpu_1_uvm_far_fault/' sw.csv >bad.csv
+"$GPUVM" stats --check bad.csv 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -qx '  gpu_1_uvm_far_fault' err.txt || fail "stats --check bad.csv: exit $rc ($(cat err.txt))"
+
 # the registry describes the totals' members
 "$GPUVM" stats totals.uvm.far_faults totals.peer_access.requests >out.txt 2>err.txt ||
 	fail "gpuvm stats totals.*: exit $? ($(cat err.txt))"
