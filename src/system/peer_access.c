@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One sector request of GPU pg->gpu to a peer's device memory at addr,
+/* One sector request of GPU pg->gpu to GPU h's device memory at addr (h:
+ * the peer entry's owner, which the SM layer names, link/peer_port.h),
  * leaving the SM side at t (cycles): when it is done (cycles). */
 static double peer_request(struct peer_port *port, uint32_t h, uint64_t addr, bool write,
 			   double t, uint32_t bytes)
