@@ -98,6 +98,29 @@ void gpuvm_report_print_system(FILE *out, const cJSON *run)
 			num(run, "uvm_peer_nvlink_bytes"), num(run, "uvm_peer_host_bytes"),
 			num(run, "uvm_invalidated_pages"), num(run, "uvm_duplicated_pages"),
 			num(run, "uvm_collapsed_pages"), num(run, "managed_serialized_kernels"));
+	/* the GPUs' sums of what paging and peer access did (the JSON's
+	 * totals have every summed counter) */
+	const cJSON *tot = cJSON_GetObjectItemCaseSensitive(run, "totals");
+	const cJSON *tu = cJSON_GetObjectItemCaseSensitive(tot, "uvm");
+	const cJSON *tp = cJSON_GetObjectItemCaseSensitive(tot, "peer_access");
+	if (tu || tp) {
+		fprintf(out, "totals     of the GPUs:");
+		const char *sep = " ";
+		if (tu) {
+			fprintf(out, "%s%g far faults, %g pages migrated in, %g out", sep,
+				num(tu, "far_faults"), num(tu, "pages_h2d"), num(tu, "pages_d2h"));
+			sep = "; ";
+		}
+		if (cJSON_GetObjectItemCaseSensitive(tu, "cpu_faults")) {
+			fprintf(out, "%s%g CPU faults (%g pages back)", sep, num(tu, "cpu_faults"),
+				num(tu, "cpu_fault_pages"));
+			sep = "; ";
+		}
+		if (tp)
+			fprintf(out, "%s%g peer requests (%.4g bytes read, %.4g written)", sep,
+				num(tp, "requests"), num(tp, "read_bytes"), num(tp, "write_bytes"));
+		fprintf(out, "\n");
+	}
 	const cJSON *g;
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(run, "gpu"))
 	{

@@ -49,6 +49,12 @@ PY
 	"$GPUVM" stats --check "$mode.json" 2>err.txt || fail "stats --check $mode.json: exit $? ($(cat err.txt))"
 done
 
+# the text summary's totals line
+"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=16384,mode=peer \
+	--no-outdir >peer.txt 2>err.txt || fail "peer text: exit $? ($(cat err.txt))"
+grep -q '^totals     of the GPUs: 2048 peer requests (6.554e+04 bytes read, 0 written)$' peer.txt ||
+	fail "peer text: no totals line ($(grep totals peer.txt))"
+
 # --check reads into the GPUs' sections and the totals: an unknown key in
 # either is named with its path as a one-GPU run's, or under totals
 python3 - <<'PY'
