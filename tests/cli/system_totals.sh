@@ -75,7 +75,8 @@ rc=$?
 # a sweep CSV of a system: gpu_D_METRIC is GPU D's METRIC, totals_* the
 # totals' (and the ratios the sweep derives from their hits and misses)
 "$GPUVM" sweep --system dgx-h100-8 --workload shared-read-mgpu:elems=16384,mode=fault \
-	--vary gpus=1,2 --csv sw.csv --quiet 2>err.txt || fail "sweep: exit $? ($(cat err.txt))"
+	--vary gpus=1,2 --csv sw.csv --json sw.json --quiet 2>err.txt || fail "sweep: exit $? ($(cat err.txt))"
+"$GPUVM" stats --check sw.json 2>err.txt || fail "stats --check sw.json: exit $? ($(cat err.txt))"
 head -1 sw.csv | grep -q 'totals_uvm_far_faults' || fail "sweep CSV: no totals_uvm_far_faults column"
 "$GPUVM" stats --check sw.csv 2>err.txt || fail "stats --check sw.csv: exit $? ($(cat err.txt))"
 sed '1s/gpu_1_uvm_far_faults/gpu_1_uvm_far_fault/' sw.csv >bad.csv
