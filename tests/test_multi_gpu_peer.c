@@ -8,6 +8,7 @@
  * memory share its NVSwitch port; and shared-read-mgpu mode=peer verifies.
  * And zero-copy (host-pinned) memory read by two GPUs, each over its own
  * host link. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,7 +67,8 @@ enum prog {
 	ZC_ONE,      /* GPU 1 reads host-pinned z */
 	ZC_TWO,      /* GPUs 0 and 1 read host-pinned z at once */
 	LOCAL_WARP,  /* LOCAL, one warp of 32 floats: latency-bound */
-	PEER_WARP    /* PEER, the same warp */
+	PEER_WARP,   /* PEER, the same warp */
+	BACK_WARP    /* GPU 0 reads GPU 1's b1 by peer access, one warp */
 };
 
 static int verified; /* the program's own check of REMOTE_ST's data */
@@ -154,6 +156,13 @@ static int program(struct simt_host *h, void *user)
 	case PEER_WARP:
 		return simt_enable_peer_access(h, 0) || launch_warp(h, a0, o1) ||
 		       simt_device_sync(h);
+	case BACK_WARP: {
+		if (simt_set_device(h, 0))
+			return -1;
+		float *o0 = simt_malloc(h, "o0", 32 * sizeof(float), GPUVM_ALLOC_DEVICE);
+		return !o0 || simt_enable_peer_access(h, 1) || launch_warp(h, b1, o0) ||
+		       simt_device_sync(h);
+	}
 	case ZC_ONE:
 	case ZC_TWO:
 		break;
@@ -216,6 +225,41 @@ static void test_peer_load_not_faster_than_local_dram(void **state)
 		fail_msg("one warp: local %g s, peer %g s", tl, tp);
 	release(local);
 	release(peer);
+}
+
+/* The request names the GPU whose memory it reads (the SM layer's peer
+ * entry's owner, link/peer_port.h): GPU 0 reading GPU 1's memory waits
+ * for GPU 1's L2 and DRAM latency, so an A100 as GPU 1 (170 + 252 cycles
+ * at 1410 MHz: 299 ns) instead of an H100 (240 + 366.9 at 1980: 307 ns)
+ * changes the warp's time by that difference. A request that named GPU 0,
+ * or the reader, would wait for the reader's own latency in both systems
+ * and take the same time. */
+static void test_peer_load_waits_for_its_owner(void **state)
+{
+	(void)state;
+	static const char h100_a100[] = SYS_HEAD GPU(0) "[gpu.1]\npreset = a100\n" PCIE(0, 0)
+		PCIE(1, 1) "[link.2]\nkind = nvlink\nendpoints = gpu.0 gpu.1\n"
+		"bandwidth_gb_s = 100\ncount = 2\n";
+	struct gpuvm_error err = {{0}};
+	struct run *hh = new_run(), *ha = new_run();
+	assert_int_equal(run_prog(hh, two_nvlink, BACK_WARP, &err), 0);
+	assert_int_equal(run_prog(ha, h100_a100, BACK_WARP, &err), 0);
+	assert_true(hh->stats[0].peer.read_bytes > 0 && ha->stats[0].peer.read_bytes > 0);
+	double t_hh = hh->stats[0].kernel_cycles / (hh->cfg[0].clock_mhz * 1e6);
+	double t_ha = ha->stats[0].kernel_cycles / (ha->cfg[0].clock_mhz * 1e6);
+	/* the owner's memory latency: (l2 hit + dram) cycles of its clock */
+	double m_h = (hh->cfg[1].l2_hit_latency_cycles + hh->cfg[1].dram_latency_cycles) /
+		     (hh->cfg[1].clock_mhz * 1e6);
+	double m_a = (ha->cfg[1].l2_hit_latency_cycles + ha->cfg[1].dram_latency_cycles) /
+		     (ha->cfg[1].clock_mhz * 1e6);
+	double dm = m_a - m_h, dt = t_ha - t_hh;
+	assert_true(fabs(dm) > 1e-9);
+	if (!(fabs(dt - dm) < 0.25 * fabs(dm)))
+		fail_msg("one warp reading GPU 1: %g s with an H100 there, %g s with an A100: "
+			 "not their memory latencies' difference (%g s against %g s)", t_hh, t_ha,
+			 m_h, m_a);
+	release(hh);
+	release(ha);
 }
 
 static void test_peer_read_takes_nvlink(void **state)
@@ -367,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_read_takes_nvlink),
 		cmocka_unit_test(test_peer_load_not_faster_than_local_dram),
+		cmocka_unit_test(test_peer_load_waits_for_its_owner),
 		cmocka_unit_test(test_without_enable_refused),
 		cmocka_unit_test(test_no_nvlink_refused),
 		cmocka_unit_test(test_remote_store_lands),

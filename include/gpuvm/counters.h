@@ -64,6 +64,11 @@ enum gpuvm_counter_type {
  * statistics shard (src/system/partition.c), and merged at the barrier;
  * on a SECTION row: every row of the section */
 #define GPUVM_CTR_SHARD 16u
+/* a count that adds over the GPUs of a system though not over launches
+ * (a CPU phase's between kernels, a peer request's): a system report's
+ * "totals" carry its sum, as they do every GPUVM_CTR_SUM row's; on a DOC
+ * row of a set ("stall_cycles.*"), the set's totals are documented */
+#define GPUVM_CTR_TOTAL 32u
 
 /* What a callback sees: the run, the gpu clock and the section's struct. */
 struct gpuvm_counter_ctx {
@@ -120,6 +125,18 @@ extern const struct gpuvm_counter_section gpuvm_dram_section;
 /* Writes the rows of sec over base into o (recursing into sections). */
 void gpuvm_counters_emit(cJSON *o, const struct gpuvm_counter_section *sec,
 			 const struct gpuvm_counter_ctx *ctx);
+
+/* A system's totals (a run on several GPUs, src/report/report_system.c):
+ * writes into o, for every row of the tree under sec flagged
+ * GPUVM_CTR_SUM or GPUVM_CTR_TOTAL, the sum of the n runs' values (runs[i]
+ * is run i's context with base at sec's struct; seconds rows each divided
+ * by its run's clock). Object sections nest as in a run's JSON and appear
+ * when any run has theirs; array sections (TLB levels, which GPUs of
+ * different presets need not share) are left out; a row with present()
+ * appears when any run's says so. Rows with neither flag (a capacity, a
+ * peak, a setting) are each GPU's own and stay out. */
+void gpuvm_counters_emit_totals(cJSON *o, const struct gpuvm_counter_section *sec,
+				const struct gpuvm_counter_ctx *runs, uint32_t n);
 
 /* Per-launch differences over the tree under root (the run's,
  * gpuvm_run_section: the caller names it, so that this walker, in the

@@ -1,6 +1,7 @@
 /* gpuvm stats: the statistics registry (gpuvm/stats_registry.h) as a
  * table, JSON or CSV, a description of named metrics, and --check, which
  * lists the keys or columns of a run's output the registry lacks. */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,13 @@ static void check_json(const cJSON *o, const char *prefix, struct unknown *u, in
 		snprintf(path, sizeof path, "%s%s", prefix, it->string);
 		if (depth == 0 && (!strcmp(path, "config") || !strcmp(path, "point"))) {
 			continue; /* documented as config.* and point.* */
+		} else if (depth == 0 && !strcmp(path, "gpu") && cJSON_IsArray(it)) {
+			/* a system report's GPUs: each section is a one-GPU run's
+			 * report (src/report/report_system.c), checked as one */
+			const cJSON *e;
+			cJSON_ArrayForEach(e, it)
+				if (cJSON_IsObject(e))
+					check_json(e, "", u, 0);
 		} else if (cJSON_IsObject(it)) {
 			char sub[520];
 			snprintf(sub, sizeof sub, "%s.", path);
@@ -314,8 +322,23 @@ static int check_csv(const char *path, char *text, struct unknown *u)
 		if (!strcmp(c, "gpu") || !strcmp(c, "workload") || !strcmp(c, "seed") ||
 		    !strcmp(c, "point") || !strcmp(c, "error") || strchr(c, '.'))
 			continue;
+		/* a system point's GPU D: gpu_D_METRIC, a one-GPU run's METRIC
+		 * (src/cli/sweep_output.c) */
+		if (!strncmp(c, "gpu_", 4) && isdigit((unsigned char)c[4])) {
+			const char *m = c + 4;
+			while (isdigit((unsigned char)*m))
+				m++;
+			if (*m == '_')
+				c = m + 1;
+		}
+		/* the sweep's ratio of a hits / misses pair of the totals
+		 * (sweep_output.c derives one for every pair) */
+		size_t len = strlen(c);
+		if (!strncmp(c, "totals_", 7) && len > 10 && !strcmp(c + len - 10, "_hit_ratio") &&
+		    gpuvm_stat_find(c + 7))
+			continue;
 		if (!gpuvm_stat_find(c))
-			note_unknown(u, c);
+			note_unknown(u, col[j]);
 	}
 	(void)path;
 	free(col);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -127,6 +128,53 @@ static void emit_elements(cJSON *into, const struct gpuvm_counter_section *sec,
 			o = cJSON_AddObjectToObject(into, sec->name);
 		}
 		gpuvm_counters_emit(o, sec, &c);
+	}
+}
+
+/* ---- a system's totals ---------------------------------------------- */
+
+void gpuvm_counters_emit_totals(cJSON *o, const struct gpuvm_counter_section *sec,
+				const struct gpuvm_counter_ctx *runs, uint32_t n)
+{
+	for (size_t i = 0; i < sec->n_rows; i++) {
+		const struct gpuvm_counter *r = &sec->rows[i];
+		if (r->type == GPUVM_CTR_SECTION) {
+			const struct gpuvm_counter_section *ch = r->child;
+			bool any = false;
+			for (uint32_t k = 0; k < n; k++)
+				any |= elements(ch, runs[k].st) > 0;
+			if (ch->array || !any)
+				continue;
+			struct gpuvm_counter_ctx *sub = malloc(n * sizeof *sub);
+			cJSON *so = sub ? cJSON_CreateObject() : NULL;
+			if (!so) {
+				free(sub);
+				continue; /* out of memory: the report goes without it */
+			}
+			for (uint32_t k = 0; k < n; k++) {
+				sub[k] = runs[k];
+				sub[k].base = element(ch, runs[k].base, 0);
+			}
+			gpuvm_counters_emit_totals(so, ch, sub, n);
+			free(sub);
+			if (so->child)
+				cJSON_AddItemToObject(o, ch->name, so);
+			else
+				cJSON_Delete(so);
+			continue;
+		}
+		if (!(r->flags & (GPUVM_CTR_SUM | GPUVM_CTR_TOTAL)) ||
+		    (r->type != GPUVM_CTR_U64 && r->type != GPUVM_CTR_U32 &&
+		     r->type != GPUVM_CTR_F64))
+			continue;
+		bool present = !r->present;
+		double v = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			present |= r->present && r->present(&runs[k]);
+			v += scaled(r, row_number(r, &runs[k]), runs[k].hz);
+		}
+		if (present)
+			cJSON_AddNumberToObject(o, r->name, v);
 	}
 }
 

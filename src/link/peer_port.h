@@ -7,10 +7,13 @@
  *  - Owns: nothing; a struct of one function pointer fixed when peer
  *    access is first enabled on the GPU (NULL in struct sm_ports before,
  *    and always on a system of one GPU).
- *  - Requests: access(port, addr, write, t, bytes): one request of bytes
- *    at addr of a peer's device memory, leaving the SM side at t (the
- *    accessing GPU's cycles); answers when its data is back (a load) or it
- *    has reached the peer (a store, an atomic's answer with it).
+ *  - Requests: access(port, peer, addr, write, t, bytes): one request of
+ *    bytes at addr of GPU peer's device memory (the GPUVM_ALLOC_PEER
+ *    entry's peer_device, which the SM layer found with the entry: the
+ *    port does not look the allocation up again), leaving the SM side at
+ *    t (the accessing GPU's cycles); answers when its data is back (a
+ *    load) or it has reached the peer (a store, an atomic's answer with
+ *    it).
  *  - Guarantees: no fault, no migration; the port books the route's lanes
  *    shared with peer copies and remote mappings (link/peer_link.h). */
 #ifndef GPUVM_LINK_PEER_PORT_H
@@ -20,7 +23,8 @@
 #include <stdint.h>
 
 struct peer_port {
-	double (*access)(struct peer_port *p, uint64_t addr, bool write, double t, uint32_t bytes);
+	double (*access)(struct peer_port *p, uint32_t peer, uint64_t addr, bool write, double t,
+			 uint32_t bytes);
 };
 
 #endif

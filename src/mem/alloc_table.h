@@ -15,6 +15,7 @@ struct alloc_table {
 	size_t n, cap;
 	uint64_t hit_base, hit_end; /* cached range */
 	enum gpuvm_alloc_kind hit_kind;
+	uint32_t hit_peer; /* its peer_device (GPUVM_ALLOC_PEER entries) */
 	/* every allocation added so far starts and ends on a multiple of
 	 * 1 << block_shift (63 while there is none; a removal keeps it, a
 	 * bound that stays true), so two addresses in one such block lie in
@@ -50,7 +51,21 @@ static inline enum gpuvm_alloc_kind alloc_table_kind(struct alloc_table *t, uint
 	t->hit_base = a->base;
 	t->hit_end = a->base + a->bytes;
 	t->hit_kind = a->kind;
+	t->hit_peer = a->peer_device;
 	return a->kind;
+}
+
+/* The GPU whose memory a GPUVM_ALLOC_PEER entry at addr is (its
+ * peer_device): the cached hit's when addr is in it, as it is right after
+ * alloc_table_kind found the entry (the SM layer's peer sectors,
+ * sm_sector.h: peer_sector), else a lookup that leaves the cache as it
+ * is (0 outside every allocation). */
+static inline uint32_t alloc_table_peer_device(struct alloc_table *t, uint64_t addr)
+{
+	if (addr - t->hit_base < t->hit_end - t->hit_base)
+		return t->hit_peer;
+	const struct gpuvm_alloc *a = alloc_table_find(t, addr);
+	return a ? a->peer_device : 0;
 }
 
 #endif

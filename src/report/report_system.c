@@ -2,9 +2,14 @@
  * the run's own numbers (system, total simulated time, peer copies) and
  * one section per GPU, each the object a one-GPU run reports
  * (gpuvm_report_run), so every counter keeps its meaning and its name.
- * A one-GPU run's report is unchanged. */
+ * A one-GPU run's report is unchanged. "totals" sums the GPUs' counters
+ * that add (gpuvm_counters_emit_totals: every row flagged GPUVM_CTR_SUM
+ * or GPUVM_CTR_TOTAL), so a counter a component registers reaches the
+ * system's totals without a line here. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "gpuvm/counters.h"
 #include "gpuvm/engine.h"
 #include "gpuvm/report.h"
 #include "gpuvm/sysdesc.h"
@@ -38,6 +43,16 @@ cJSON *gpuvm_report_system(const struct gpuvm_sysdesc *desc,
 		cJSON_AddNumberToObject(o, "uvm_peer_remote_bytes", (double)st->uvm_peer_remote_bytes);
 		cJSON_AddNumberToObject(o, "managed_serialized_kernels",
 					(double)st->managed_serialized_kernels);
+	}
+	struct gpuvm_counter_ctx *runs = malloc((st->n_gpus ? st->n_gpus : 1) * sizeof *runs);
+	if (runs) { /* out of memory: the report goes without its totals */
+		for (uint32_t d = 0; d < st->n_gpus; d++)
+			runs[d] = (struct gpuvm_counter_ctx){.cfg = cfgs[d], .st = &st->gpu[d],
+							     .base = &st->gpu[d],
+							     .hz = cfgs[d]->clock_mhz * 1e6};
+		gpuvm_counters_emit_totals(cJSON_AddObjectToObject(o, "totals"), &gpuvm_run_section,
+					   runs, st->n_gpus);
+		free(runs);
 	}
 	cJSON_AddNumberToObject(o, "wall_seconds", st->wall_seconds);
 	cJSON *gpus = cJSON_AddArrayToObject(o, "gpu");
@@ -83,6 +98,29 @@ void gpuvm_report_print_system(FILE *out, const cJSON *run)
 			num(run, "uvm_peer_nvlink_bytes"), num(run, "uvm_peer_host_bytes"),
 			num(run, "uvm_invalidated_pages"), num(run, "uvm_duplicated_pages"),
 			num(run, "uvm_collapsed_pages"), num(run, "managed_serialized_kernels"));
+	/* the GPUs' sums of what paging and peer access did (the JSON's
+	 * totals have every summed counter) */
+	const cJSON *tot = cJSON_GetObjectItemCaseSensitive(run, "totals");
+	const cJSON *tu = cJSON_GetObjectItemCaseSensitive(tot, "uvm");
+	const cJSON *tp = cJSON_GetObjectItemCaseSensitive(tot, "peer_access");
+	if (tu || tp) {
+		fprintf(out, "totals     of the GPUs:");
+		const char *sep = " ";
+		if (tu) {
+			fprintf(out, "%s%g far faults, %g pages migrated in, %g out", sep,
+				num(tu, "far_faults"), num(tu, "pages_h2d"), num(tu, "pages_d2h"));
+			sep = "; ";
+		}
+		if (cJSON_GetObjectItemCaseSensitive(tu, "cpu_faults")) {
+			fprintf(out, "%s%g CPU faults (%g pages back)", sep, num(tu, "cpu_faults"),
+				num(tu, "cpu_fault_pages"));
+			sep = "; ";
+		}
+		if (tp)
+			fprintf(out, "%s%g peer requests (%.4g bytes read, %.4g written)", sep,
+				num(tp, "requests"), num(tp, "read_bytes"), num(tp, "write_bytes"));
+		fprintf(out, "\n");
+	}
 	const cJSON *g;
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(run, "gpu"))
 	{

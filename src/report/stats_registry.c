@@ -45,6 +45,27 @@ static const struct gpuvm_stat_info meta_docs[] = {
 
 };
 
+/* a run on a system of several GPUs (src/report/report_system.c): the
+ * run's own members; each GPU's section ("gpu": a list) is a one-GPU
+ * run's, checked as one; its totals are totals.PATH (add_total) */
+static const struct gpuvm_stat_info system_docs[] = {
+	{"system", "text", NULL, "system report: the system's name (--system)", M},
+	{"gpus", "count", "GPUs", "system report: its GPUs; \"gpu\" lists a one-GPU run's report for each", R},
+	{"index", "index", NULL, "system report: a GPU section's GPU index", M},
+	{"peer_copies", "count", "peer copies", "system report: cudaMemcpyPeer(Async) calls timed", R},
+	{"peer_nvlink_bytes", "bytes", "peer copy bytes over NVLink", "system report: their bytes over NVLink / NVSwitch", R},
+	{"peer_host_bytes", "bytes", "peer copy bytes through the host", "system report: their bytes staged through host memory (no GPU-GPU link)", R},
+	{"peer_copy_seconds", "s", "peer copy time", "system report: their busy time, summed", R},
+	{"uvm_peer_pages", "pages", "GPU-to-GPU migrations", "system report: managed pages migrated GPU to GPU (faults, prefetches)", R},
+	{"uvm_peer_nvlink_bytes", "bytes", "managed bytes over NVLink", "system report: their bytes, and accessed-by accesses', over NVLink / NVSwitch", R},
+	{"uvm_peer_host_bytes", "bytes", "managed bytes through the host", "system report: their bytes staged through host memory (no GPU-GPU link)", R},
+	{"uvm_invalidated_pages", "pages", "pages invalidated", "system report: pages a GPU lost to another's migration or write", R},
+	{"uvm_duplicated_pages", "pages", "read duplicates", "system report: read duplicates made (cudaMemAdviseSetReadMostly)", R},
+	{"uvm_collapsed_pages", "pages", "duplicates collapsed", "system report: duplicated pages a write collapsed to the writer", R},
+	{"uvm_peer_remote_bytes", "bytes", "bytes in a peer's memory", "system report: bytes read or written in another GPU's memory (accessed-by)", R},
+	{"managed_serialized_kernels", "count", "kernels held", "system report: kernels held for another GPU's while managed memory lived (docs/systems.md)", R},
+};
+
 /* per allocation: alloc.* rows of --stats-csv, listed after the counters */
 static const struct gpuvm_stat_info alloc_docs[] = {
 	{"alloc.bytes", "bytes", "allocation size", "bytes allocated", A},
@@ -149,6 +170,34 @@ static void add_kernel_delta(const char *path, const struct gpuvm_counter *r,
 	}
 }
 
+/* totals.PATH of a system report for each row its totals sum
+ * (gpuvm_counters_emit_totals: GPUVM_CTR_SUM or GPUVM_CTR_TOTAL, plain
+ * fields outside array sections). */
+static void add_total(const char *path, const struct gpuvm_counter *r, enum gpuvm_stat_scope scope,
+		      void *arg)
+{
+	struct builder *b = arg;
+	(void)scope;
+	/* a DOC row flagged so documents its set (stall_cycles.*) */
+	if (!(r->flags & (GPUVM_CTR_SUM | GPUVM_CTR_TOTAL)) || strstr(path, "[]") ||
+	    (r->type != GPUVM_CTR_U64 && r->type != GPUVM_CTR_U32 && r->type != GPUVM_CTR_F64 &&
+	     r->type != GPUVM_CTR_DOC))
+		return;
+	char tpath[300], help[600];
+	snprintf(tpath, sizeof tpath, "totals.%s", path);
+	snprintf(help, sizeof help, "system report: the GPUs' sum of %s: %s", path, r->help);
+	struct gpuvm_stat_info s = {tpath, r->unit ? r->unit : "count", r->label, help,
+				    GPUVM_STAT_RUN};
+	if (b->out) {
+		s.help = strdup(help);
+		add(b, &s, strdup(tpath));
+		if (!s.help)
+			b->out[b->n - 1].name = NULL; /* build() reports it */
+	} else {
+		add(b, &s, tpath);
+	}
+}
+
 static void collect(struct builder *b)
 {
 	for (size_t i = 0; i < sizeof meta_docs / sizeof meta_docs[0]; i++)
@@ -156,6 +205,9 @@ static void collect(struct builder *b)
 	gpuvm_counters_visit(&gpuvm_run_section, add_counter, b);
 	gpuvm_counters_visit(&gpuvm_kernel_section, add_counter, b);
 	gpuvm_counters_visit(&gpuvm_run_section, add_kernel_delta, b);
+	for (size_t i = 0; i < sizeof system_docs / sizeof system_docs[0]; i++)
+		add(b, &system_docs[i], system_docs[i].name);
+	gpuvm_counters_visit(&gpuvm_run_section, add_total, b);
 	for (size_t i = 0; i < sizeof alloc_docs / sizeof alloc_docs[0]; i++)
 		add(b, &alloc_docs[i], alloc_docs[i].name);
 }

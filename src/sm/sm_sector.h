@@ -73,11 +73,15 @@ zero_copy_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op
 }
 
 /* One sector of a peer GPU's device memory (peer access): a request on
- * the GPU-GPU route (link/peer_port.h), a sector at a time. */
+ * the GPU-GPU route (link/peer_port.h), a sector at a time, naming the
+ * peer its entry names (the table's cached hit: the kind lookup that
+ * brought the sector here found the entry). */
 static __attribute__((noinline, unused)) double
 peer_sector(struct sm_layer *sl, uint64_t sector_addr, enum gpuvm_mem_op op, double at_mem)
 {
-	return sl->port.peer->access(sl->port.peer, sector_addr, op != GPUVM_OP_LOAD, at_mem,
+	return sl->port.peer->access(sl->port.peer,
+				     alloc_table_peer_device(sl->port.allocs, sector_addr),
+				     sector_addr, op != GPUVM_OP_LOAD, at_mem,
 				     1u << sl->co.sector_shift);
 }
 

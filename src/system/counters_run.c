@@ -183,7 +183,7 @@ static const struct gpuvm_counter_section kernel_sampling_section = {
 
 #define STALL_ROW(i, n) {n, "cycles", NULL, NULL, F64, SUM, (i) * sizeof(double)}
 static const struct gpuvm_counter stall_rows[] = {
-	{"*", "cycles", "stall cycles", "warp-cycles between a warp being ready and issuing, by cause (memory, dependency, barrier, issue, fault)", DOC, 0, 0},
+	{"*", "cycles", "stall cycles", "warp-cycles between a warp being ready and issuing, by cause (memory, dependency, barrier, issue, fault)", DOC, GPUVM_CTR_TOTAL, 0}, /* TOTAL: totals.stall_cycles.* are documented */
 	STALL_ROW(GPUVM_STALL_MEMORY, "memory"),
 	STALL_ROW(GPUVM_STALL_DEPENDENCY, "dependency"),
 	STALL_ROW(GPUVM_STALL_BARRIER, "barrier"),
@@ -203,9 +203,9 @@ static const struct gpuvm_counter_section stall_section = {
 static uint32_t peer_count(const struct gpuvm_stats *st) { return st->peer.requests != 0; }
 
 static const struct gpuvm_counter peer_rows[] = {
-	{"requests", "count", "peer requests", "sector requests this GPU's kernels sent to other GPUs' device memory (cudaDeviceEnablePeerAccess)", U64, 0, PA(requests)},
-	{"read_bytes", "bytes", "peer bytes read", "bytes loaded from other GPUs' device memory over NVLink / NVSwitch", U64, 0, PA(read_bytes)},
-	{"write_bytes", "bytes", "peer bytes written", "bytes stored (and atomics) into other GPUs' device memory over NVLink / NVSwitch", U64, 0, PA(write_bytes)},
+	{"requests", "count", "peer requests", "sector requests this GPU's kernels sent to other GPUs' device memory (cudaDeviceEnablePeerAccess)", U64, GPUVM_CTR_TOTAL, PA(requests)},
+	{"read_bytes", "bytes", "peer bytes read", "bytes loaded from other GPUs' device memory over NVLink / NVSwitch", U64, GPUVM_CTR_TOTAL, PA(read_bytes)},
+	{"write_bytes", "bytes", "peer bytes written", "bytes stored (and atomics) into other GPUs' device memory over NVLink / NVSwitch", U64, GPUVM_CTR_TOTAL, PA(write_bytes)},
 };
 
 static const struct gpuvm_counter_section peer_section = {

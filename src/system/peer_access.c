@@ -4,17 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One sector request of GPU pg->gpu to a peer's device memory at addr,
+/* One sector request of GPU pg->gpu to GPU h's device memory at addr (h:
+ * the peer entry's owner, which the SM layer names, link/peer_port.h),
  * leaving the SM side at t (cycles): when it is done (cycles). */
-static double peer_request(struct peer_port *port, uint64_t addr, bool write, double t,
-			   uint32_t bytes)
+static double peer_request(struct peer_port *port, uint32_t h, uint64_t addr, bool write,
+			   double t, uint32_t bytes)
 {
 	struct peer_gpu *pg = (struct peer_gpu *)port;
 	struct peer_access *pa = pg->pa;
-	const struct gpuvm_alloc *a = alloc_table_find(pg->allocs, addr);
-	if (!a || a->kind != GPUVM_ALLOC_PEER) /* not reached: the SM layer found a peer entry */
-		return t;
-	uint32_t g = pg->gpu, h = a->peer_device;
+	(void)addr; /* the route is the pair's: where in h's memory does not matter */
+	uint32_t g = pg->gpu;
 	/* the data's direction: a load's comes from h, a store's goes to h */
 	uint32_t s = write ? g : h, d = write ? h : g;
 	double end = peer_link_copy(pa->pl, s, d, t / pg->hz, bytes, 0);

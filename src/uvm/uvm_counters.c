@@ -3,7 +3,11 @@
  * when the run used managed memory), sweep CSV columns uvm_NAME, and per
  * launch kernels[].uvm.NAME for the GPUVM_CTR_SUM ones. Row order is JSON
  * order. Counts that only make sense for the whole run (capacity, peak,
- * hot/cold blocks at the end, prefetched pages never used) are not SUM. */
+ * hot/cold blocks at the end, prefetched pages never used) are not SUM.
+ * TOT (GPUVM_CTR_TOTAL): counts that add over a system's GPUs though not
+ * over launches (CPU phases happen between kernels; prefetched pages
+ * never used are known at the end), so the system's totals carry them;
+ * a capacity, a peak and the end's hot/cold blocks are each GPU's own. */
 /* Rows are written positionally; the callbacks they leave out are NULL. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
@@ -17,6 +21,7 @@
 
 #define U(f) offsetof(struct gpuvm_uvm_stats, f)
 #define SUM GPUVM_CTR_SUM
+#define TOT GPUVM_CTR_TOTAL
 #define SEC GPUVM_CTR_SECONDS
 #define U64 GPUVM_CTR_U64
 #define F64 GPUVM_CTR_F64
@@ -121,7 +126,7 @@ static const struct gpuvm_counter rows[] = {
 	{"pages_evicted", "pages", "pages evicted", "pages dropped from device memory", U64, SUM, U(pages_evicted)},
 	{"prefetched_pages", "pages", "prefetched pages", "pages migrated without a fault of their own", U64, SUM, U(prefetched_pages)},
 	{"prefetched_used", "pages", "prefetched pages used", "prefetched pages the GPU later touched", U64, SUM, U(prefetched_used)},
-	{"prefetched_unused", "pages", "prefetched pages unused", "prefetched pages evicted or left untouched at the end", U64, 0, U(prefetched_unused)},
+	{"prefetched_unused", "pages", "prefetched pages unused", "prefetched pages evicted or left untouched at the end", U64, TOT, U(prefetched_unused)},
 	{"thrashed_pages", "pages", "thrashed pages", "faults on pages evicted before (one per refault)", U64, SUM, U(thrashed_pages)},
 	{"transfers_h2d", "count", "h2d transfers", "PCIe transfers host to device (one per contiguous run of pages)", U64, SUM, U(transfers_h2d)},
 	{"transfers_d2h", "count", "d2h transfers", "PCIe transfers device to host", U64, SUM, U(transfers_d2h)},
@@ -138,12 +143,12 @@ static const struct gpuvm_counter rows[] = {
 	{"device_syncs", "count", "device syncs", "cudaDeviceSynchronize calls of the program", U64, SUM, U(device_syncs)},
 	{"sync_writeback_pages", "pages", "sync write-backs", "dirty pages written back and invalidated at device syncs (uvm.device_sync = writeback, UVMSmart)", U64, SUM, U(sync_writeback_pages)},
 	/* CPU phases (simt_host_access): written only when the program has one */
-	{"host_accesses", "count", "host accesses", "CPU phases touching managed memory between kernels (simt_host_access)", U64, 0, U(host_accesses), NULL, host_present},
-	{"cpu_faults", "count", "CPU faults", "CPU page faults on GPU-resident managed pages (one per 64 KB chunk; uvm.fault_latency_us each)", U64, 0, U(cpu_faults), NULL, host_present},
-	{"cpu_fault_pages", "pages", "CPU fault migrations", "pages CPU faults migrated back to CPU memory", U64, 0, U(cpu_fault_pages), NULL, host_present},
-	{"cpu_duplicated_pages", "pages", "CPU read duplicates", "read-mostly pages a CPU read copied while the GPU kept its copy", U64, 0, U(cpu_duplicated_pages), NULL, host_present},
-	{"cpu_invalidated_copies", "pages", "copies a CPU write dropped", "GPU read duplicates a CPU write invalidated (several GPUs)", U64, 0, U(cpu_invalidated_copies), NULL, host_present},
-	{"cpu_remote_bytes", "bytes", "CPU in-place bytes", "GPU-resident bytes of system memory the CPU reached in place over NVLink-C2C", U64, 0, U(cpu_remote_bytes), NULL, host_present},
+	{"host_accesses", "count", "host accesses", "CPU phases touching managed memory between kernels (simt_host_access)", U64, TOT, U(host_accesses), NULL, host_present},
+	{"cpu_faults", "count", "CPU faults", "CPU page faults on GPU-resident managed pages (one per 64 KB chunk; uvm.fault_latency_us each)", U64, TOT, U(cpu_faults), NULL, host_present},
+	{"cpu_fault_pages", "pages", "CPU fault migrations", "pages CPU faults migrated back to CPU memory", U64, TOT, U(cpu_fault_pages), NULL, host_present},
+	{"cpu_duplicated_pages", "pages", "CPU read duplicates", "read-mostly pages a CPU read copied while the GPU kept its copy", U64, TOT, U(cpu_duplicated_pages), NULL, host_present},
+	{"cpu_invalidated_copies", "pages", "copies a CPU write dropped", "GPU read duplicates a CPU write invalidated (several GPUs)", U64, TOT, U(cpu_invalidated_copies), NULL, host_present},
+	{"cpu_remote_bytes", "bytes", "CPU in-place bytes", "GPU-resident bytes of system memory the CPU reached in place over NVLink-C2C", U64, TOT, U(cpu_remote_bytes), NULL, host_present},
 	{"remote_bytes", "bytes", "remote bytes", "bytes of those remote reads", U64, SUM, U(remote_bytes)},
 	{"delayed_migrations", "pages", "delayed migrations", "pages read remotely instead of migrating (once per stay in host memory)", U64, SUM, U(delayed_migrations)},
 	{"migrations_fault", "pages", "fault migrations", "pages migrated by a far fault (first touch or write)", U64, SUM, U(migrations_fault)},
@@ -167,7 +172,7 @@ static const struct gpuvm_counter rows[] = {
 	{"stall_pcie_seconds", "s", "PCIe stall", "summed wait for the page's transfer", F64, SUM | SEC, U(stall_pcie_cycles)},
 	{"stall_blocked_seconds", "s", "blocked stall", "blocking fault model: time translations were held by the SM's blocked TLB", F64, SUM | SEC, U(stall_blocked_cycles)},
 	{"fault_latency_in_timing", "bool", NULL, "fault latency is part of the simulated time (false: uvm.fault_accounting = posthoc)", BOOL, 0, U(latency_in_timing)},
-	{"posthoc_fault_seconds", "s", "post-hoc fault time", "fault latency summed after the run (UVMSmart's accounting)", F64, SEC, U(posthoc_fault_cycles)},
+	{"posthoc_fault_seconds", "s", "post-hoc fault time", "fault latency summed after the run (UVMSmart's accounting)", F64, SEC | TOT, U(posthoc_fault_cycles)},
 	{"posthoc_total_seconds", "s", "kernel + fault time", "sim_seconds plus post-hoc fault time when it was left out of the timing", FN, 0, 0, posthoc_total},
 	{"pcie_utilization", NULL, NULL, NULL, EMIT, 0, 0, NULL, NULL, emit_pcie_utilization},
 	{"pcie_utilization.normalized_time[]", "ratio", "normalized runtime", "bin centres over the run, 0..1 (JSON only)", DOC},
