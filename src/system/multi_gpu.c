@@ -74,10 +74,11 @@
  *    each GPU reads and writes it over its own host link (link.h), which
  *    no other GPU's kernels use; the CPU memory behind the links is not a
  *    shared resource of the model.
+ *  - cudaMemAdvise: the program's (simt_mem_advise) and the presets'
+ *    keys (uvm.preferred_location, uvm.accessed_by, applied to each new
+ *    managed allocation GPU by GPU) take one path, managed_advise.
  *  - Refused, with a message naming the limitation:
- *    system-allocated memory, managed memory under thrashing detection or
- *    the preset's cudaMemAdvise hints (per GPU, not across GPUs yet),
- *    asynchronous host copies and event waits. */
+ *    system-allocated memory, asynchronous host copies and event waits. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -141,6 +142,77 @@ static int check_device(const struct gpuvm_run_op *op, uint32_t n, struct gpuvm_
 			  "the program uses GPU %u and the system has %u (GPUs 0-%u)", bad, n, n - 1);
 }
 
+/* cudaMemAdvise(addr, bytes, advice, GPU d, or the CPU when to_cpu) on
+ * managed memory: the advice becomes policy data of the residency the
+ * GPUs share (uvm_shared.h), read by every GPU's fault path; the one path
+ * of the program's simt_mem_advise and of the presets' advice keys
+ * (managed_alloc). */
+static int managed_advise(struct managed *mm, uint32_t d, uint32_t advice, bool to_cpu,
+			  uint64_t addr, uint64_t bytes, struct gpuvm_error *err)
+{
+	struct gpu_dev *devs = mm->devs;
+	if (advice == GPUVM_ADVISE_PREFERRED_LOCATION) {
+		/* every GPU's fault path now asks where the pages prefer to
+		 * live (the accesses take the counted path) */
+		if (uvm_shared_set_preferred(&mm->sh, addr, bytes,
+					     to_cpu ? UVM_PROC_CPU : UVM_PROC_GPU0 + d))
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+		for (uint32_t e = 0; e < mm->n; e++) {
+			devs[e].sys.uvm.peer_map_on = true;
+			devs[e].sys.sms.uvm_counts = uvm_counts(&devs[e].sys.uvm);
+		}
+		return 0;
+	}
+	if (advice == GPUVM_ADVISE_ACCESSED_BY) {
+		/* GPU d uses its pages in place from now on: its accesses take
+		 * the driver's counted path */
+		if (uvm_shared_accessed_by(&mm->sh, addr, bytes, UVM_PROC_GPU0 + d))
+			return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+		devs[d].sys.uvm.peer_map_on = true;
+		devs[d].sys.sms.uvm_counts = uvm_counts(&devs[d].sys.uvm);
+		return 0;
+	}
+	/* read-mostly: the GPUs' later takes of its pages duplicate */
+	if (uvm_shared_read_mostly(&mm->sh, addr, bytes))
+		return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+	/* a store may collapse a copy now: the accesses take the driver's
+	 * counted path, where that is checked */
+	for (uint32_t e = 0; e < mm->n; e++) {
+		devs[e].sys.uvm.collapse_on = true;
+		devs[e].sys.sms.uvm_counts = uvm_counts(&devs[e].sys.uvm);
+	}
+	return 0;
+}
+
+/* The presets' cudaMemAdvise keys on a new managed allocation a, as if the
+ * program had called cudaMemAdvise for each GPU on all of a right after
+ * allocating it, GPU 0 first: uvm.accessed_by = gpu on GPU d's preset
+ * adds d to the range's accessed-by set; uvm.preferred_location = host or
+ * gpu sets the range's preferred location (the CPU, or GPU d), and where
+ * the presets disagree the last GPU's wins, as a later
+ * cudaMemAdviseSetPreferredLocation replaces an earlier one in nvidia-uvm
+ * (uvm_va_policy.h: one preferred location per range, accessed-by a
+ * processor mask). Each only where the GPU's uvm.advise_allocations
+ * names a. */
+static int preset_advice(struct managed *mm, const struct gpuvm_alloc *a, struct gpuvm_error *err)
+{
+	for (uint32_t d = 0; d < mm->n; d++) {
+		const struct gpuvm_config *cfg = mm->devs[d].cfg;
+		if ((!cfg->uvm_accessed_by && cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_NONE) ||
+		    !system_advise_applies(cfg, a->name))
+			continue;
+		if (cfg->uvm_accessed_by &&
+		    managed_advise(mm, d, GPUVM_ADVISE_ACCESSED_BY, false, a->base, a->bytes, err))
+			return -1;
+		if (cfg->uvm_preferred_location != GPUVM_UVM_PREFERRED_NONE &&
+		    managed_advise(mm, d, GPUVM_ADVISE_PREFERRED_LOCATION,
+				   cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_HOST, a->base,
+				   a->bytes, err))
+			return -1;
+	}
+	return 0;
+}
+
 /* A managed allocation: every GPU's driver keeps its pages (the
  * residency they share decides where each is). */
 static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
@@ -152,15 +224,9 @@ static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
 			return -1;
 		if (system_track_managed(sys, &op->alloc))
 			return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
-		/* thrashing detection is one for the system (uvm/thrashing_shared.h) */
-		if (sys->uvm.advise_on)
-			return gpuvm_fail(err, op->alloc.name, 0, NULL,
-					  "managed memory on a system of several GPUs under the "
-					  "preset's cudaMemAdvise hints (uvm.preferred_location, "
-					  "uvm.accessed_by of the %s preset): "
-					  "not modelled across GPUs yet (issue 78); advise in the "
-					  "program instead (simt_mem_advise)", mm->devs[d].cfg->name);
 	}
+	if (preset_advice(mm, &op->alloc, err))
+		return -1;
 	mm->live++;
 	mm->out->managed = true;
 	return 0;
@@ -509,41 +575,9 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
 				return gpuvm_fail(err, "engine", 0, NULL,
 						  "cudaMemAdvise of memory that is not managed");
-			if (op.advice == GPUVM_ADVISE_PREFERRED_LOCATION) {
-				/* every GPU's fault path now asks where the pages
-				 * prefer to live (the accesses take the counted path) */
-				if (uvm_shared_set_preferred(&mm->sh, op.copy_addr, op.copy_bytes,
-							     op.prefetch_to_cpu
-								     ? UVM_PROC_CPU
-								     : UVM_PROC_GPU0 + op.device))
-					return gpuvm_fail(err, "engine", 0, NULL,
-							  "out of memory for page state");
-				for (uint32_t d = 0; d < n; d++) {
-					devs[d].sys.uvm.peer_map_on = true;
-					devs[d].sys.sms.uvm_counts = uvm_counts(&devs[d].sys.uvm);
-				}
-				break;
-			}
-			if (op.advice == GPUVM_ADVISE_ACCESSED_BY) {
-				/* GPU op.device uses its pages in place from now on:
-				 * its accesses take the driver's counted path */
-				if (uvm_shared_accessed_by(&mm->sh, op.copy_addr, op.copy_bytes,
-							   UVM_PROC_GPU0 + op.device))
-					return gpuvm_fail(err, "engine", 0, NULL,
-							  "out of memory for page state");
-				g->sys.uvm.peer_map_on = true;
-				g->sys.sms.uvm_counts = uvm_counts(&g->sys.uvm);
-				break;
-			}
-			/* read-mostly: the GPUs' later takes of its pages duplicate */
-			if (uvm_shared_read_mostly(&mm->sh, op.copy_addr, op.copy_bytes))
-				return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
-			/* a store may collapse a copy now: the accesses take the
-			 * driver's counted path, where that is checked */
-			for (uint32_t d = 0; d < n; d++) {
-				devs[d].sys.uvm.collapse_on = true;
-				devs[d].sys.sms.uvm_counts = uvm_counts(&devs[d].sys.uvm);
-			}
+			if (managed_advise(mm, op.device, op.advice, op.prefetch_to_cpu, op.copy_addr,
+					   op.copy_bytes, err))
+				return -1;
 			break;
 		}
 		case GPUVM_RUN_END:

@@ -108,27 +108,36 @@ static uint32_t uvm_l2_clock(void *ctx)
 	return memsys_l2_epoch(&sys->mem);
 }
 
-/* The cudaMemAdvise hints (UVM_ADVISE_*) of the managed allocation named
- * name: the preset's uvm.preferred_location = host and uvm.accessed_by =
- * gpu, if uvm.advise_allocations is empty or one of its comma-separated
- * shell patterns matches the name. */
-static uint32_t alloc_advise(const struct gpuvm_config *cfg, const char *name)
+bool system_advise_applies(const struct gpuvm_config *cfg, const char *name)
 {
-	uint32_t adv = (cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_HOST ? UVM_ADVISE_HOST : 0) |
-		       (cfg->uvm_accessed_by ? UVM_ADVISE_ACCESSED_BY : 0);
 	const char *list = cfg->uvm_advise_allocations;
-	if (!adv || !*list)
-		return adv;
+	if (!*list)
+		return true;
 	char pat[GPUVM_UVM_ADVISE_LIST];
 	while (*list) {
 		list += strspn(list, " ");
 		size_t n = strcspn(list, ",");
 		snprintf(pat, sizeof pat, "%.*s", (int)n, list);
 		if (fnmatch(pat, name, 0) == 0)
-			return adv;
+			return true;
 		list += n + (list[n] == ',');
 	}
-	return 0;
+	return false;
+}
+
+/* The cudaMemAdvise hints (UVM_ADVISE_*) of the managed allocation named
+ * name on a system of one GPU: the preset's uvm.preferred_location = host
+ * and uvm.accessed_by = gpu, where system_advise_applies. On several GPUs
+ * none: multi_gpu.c gives each GPU's hints to the residency the GPUs
+ * share, as the program's cudaMemAdvise would. */
+static uint32_t alloc_advise(const struct system *sys, const char *name)
+{
+	const struct gpuvm_config *cfg = sys->cfg;
+	uint32_t adv = (cfg->uvm_preferred_location == GPUVM_UVM_PREFERRED_HOST ? UVM_ADVISE_HOST : 0) |
+		       (cfg->uvm_accessed_by ? UVM_ADVISE_ACCESSED_BY : 0);
+	if (!adv || sys->uvm_shared)
+		return 0;
+	return system_advise_applies(cfg, name) ? adv : 0;
 }
 
 /* The paging layer exists only once managed memory does, so runs without
@@ -154,7 +163,7 @@ int system_track_managed(struct system *sys, const struct gpuvm_alloc *a)
 				       (struct xlat_page_port){.walk_done = page_walk_done, .ctx = sys});
 	}
 	bool system_mem = a->kind == GPUVM_ALLOC_SYSTEM;
-	uint32_t advise = system_mem ? UVM_ADVISE_SYSTEM : alloc_advise(sys->cfg, a->name);
+	uint32_t advise = system_mem ? UVM_ADVISE_SYSTEM : alloc_advise(sys, a->name);
 	if (uvm_add_alloc(&sys->uvm, a->name, a->base, a->bytes, advise))
 		return -1;
 	if (system_mem)

@@ -104,6 +104,10 @@ void system_free(struct system *sys);
  * range of UVM_ADVISE_SYSTEM, and the translation layer learns its
  * system pages. */
 int system_track_managed(struct system *sys, const struct gpuvm_alloc *a);
+/* Whether the preset's cudaMemAdvise keys (uvm.preferred_location,
+ * uvm.accessed_by) apply to the allocation named name: uvm.advise_allocations
+ * is empty or one of its comma-separated shell patterns matches it. */
+bool system_advise_applies(const struct gpuvm_config *cfg, const char *name);
 
 /* Runs one kernel launch (kernel_run.c): the GPU is free from t0, the
  * kernel starts launch cycles later (the part of the launch's overhead

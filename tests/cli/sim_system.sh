@@ -325,8 +325,6 @@ expect2 "a second GPU on a preset" "2 GPUs asked for and the system has 1" --gpu
 	--workload triad-mgpu:gpus=2
 expect2 "system memory across GPUs" "a system allocation .* on a system of several GPUs is not modelled yet" \
 	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=system
-expect2 "managed memory across GPUs with hints" "cudaMemAdvise hints .* not modelled across GPUs yet" \
-	--system dgx-h100-8:gpus=2 --workload shared-read-mgpu:elems=1000 --set uvm.accessed_by=gpu
 expect2 "--stats-csv of several GPUs" "not made for a system of several GPUs" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu --stats-csv x.csv
 [ -e x.csv ] && fail "--stats-csv refused but written"

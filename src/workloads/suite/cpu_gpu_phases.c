@@ -19,17 +19,26 @@
  * to managed memory only (refused otherwise). With mem=device the
  * program copies the touched part down (and, cpu=write, up again), as a
  * program without unified memory must; with mem=pinned the CPU reads its
- * own memory. verify=1 replays the same arithmetic on plain arrays. */
+ * own memory. verify=1 replays the same arithmetic on plain arrays.
+ *
+ * On a system of several GPUs (gpuvm sim --system) gpus=2 or more (0:
+ * every GPU, as the -mgpu workloads read it; 1 by default) runs kernel k
+ * on GPU k mod gpus: each kernel far-faults the pages the CPU phase and
+ * the previous GPU left elsewhere, and the CPU phase takes them from
+ * whichever GPU holds them; prefetch=1 sends the touched part to the next
+ * kernel's GPU. mem=device is refused there (x and y live on GPU 0). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "workloads/suite/cpu_gpu_phases_kernels.h"
+#include "workloads/suite/mgpu.h"
 #include "workloads/suite/suite.h"
 #include "workloads/workload_util.h"
 
 struct phases_cfg {
 	uint64_t elems, iters, touch_pct, threads, block;
 	bool cpu_write, advise, prefetch;
+	uint32_t gpus; /* kernel k on GPU k mod gpus */
 	struct suite_opts o;
 };
 
@@ -98,6 +107,9 @@ static int phases_host(struct simt_host *h, void *user)
 	struct simt_dim3 grid = simt_dim3(suite_div_up(c->threads, c->block), 1, 1);
 	double phase = 0;
 	for (uint64_t k = 0; k < c->iters; k++) {
+		/* one GPU: no device calls at all, the run as it always was */
+		if (c->gpus > 1 && simt_set_device(h, (uint32_t)(k % c->gpus)))
+			return -1;
 		if (SIMT_LAUNCH(h, phases_kernel, grid, simt_dim3((uint32_t)c->block, 1, 1), args))
 			return -1;
 		if (!m)
@@ -112,7 +124,8 @@ static int phases_host(struct simt_host *h, void *user)
 		}
 		if (c->cpu_write && cpu_touch(h, c, x, m * sizeof(double), true, true))
 			return -1;
-		if (c->prefetch && k + 1 < c->iters && simt_prefetch(h, x, m * sizeof(double), 0))
+		if (c->prefetch && k + 1 < c->iters &&
+		    simt_prefetch(h, x, m * sizeof(double), (int)((k + 1) % c->gpus)))
 			return -1;
 	}
 	if (cpu_touch(h, c, x, bytes, false, false)) /* the final read of the result */
@@ -145,6 +158,11 @@ static const struct gpuvm_param_def phases_params[] = {
 	 "(mem=managed)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
+	/* 1 by default, unlike the -mgpu workloads: the workload's runs on a
+	 * system stay what they were, and its default mem=device is one GPU's */
+	{"gpus", GPUVM_PARAM_U64, "1",
+	 "GPUs whose kernels take turns (kernel k on GPU k mod gpus; managed or pinned memory); "
+	 "0: every GPU of the system (--system)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -154,7 +172,7 @@ static int phases_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	(void)seed;
 	struct phases_cfg c = {.elems = 4194304, .iters = 4, .touch_pct = 25,
 			       .threads = fill_gpu_threads(cfg), .block = 256, .cpu_write = true};
-	uint64_t advise = 0, prefetch = 0;
+	uint64_t advise = 0, prefetch = 0, gpus = 1;
 	unsigned cpu = 0;
 	if (gpuvm_params_u64(p, "elems", &c.elems, err) < 0 ||
 	    gpuvm_params_u64(p, "iters", &c.iters, err) < 0 ||
@@ -163,7 +181,13 @@ static int phases_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	    gpuvm_params_u64(p, "prefetch", &prefetch, err) < 0 ||
 	    gpuvm_params_choice(p, "cpu", "write|read", &cpu, err) < 0 ||
 	    gpuvm_params_u64(p, "threads", &c.threads, err) < 0 ||
-	    gpuvm_params_u64(p, "block", &c.block, err) < 0 || suite_opts_parse(p, &c.o, err))
+	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
+	    gpuvm_params_u64(p, "gpus", &gpus, err) < 0 || suite_opts_parse(p, &c.o, err))
+		return -1;
+	/* one GPU unless asked (mgpu_gpus reads 0 as every GPU, and checks
+	 * the count against the system's) */
+	c.gpus = 1;
+	if (gpus != 1 && mgpu_gpus(cfg, p, &c.gpus, err))
 		return -1;
 	if (workload_check_launch(c.threads, c.block, err))
 		return -1;
@@ -175,6 +199,11 @@ static int phases_create(const struct gpuvm_config *cfg, const struct gpuvm_para
 	if ((c.advise || c.prefetch) && c.o.mem != GPUVM_ALLOC_MANAGED)
 		return gpuvm_params_constraint(err, c.advise ? "advise" : "prefetch",
 					       "applies to mem=managed only");
+	if (c.gpus > 1 && c.o.mem == GPUVM_ALLOC_DEVICE)
+		return gpuvm_params_constraint(err, "gpus",
+					       "%u GPUs with mem=device: x and y live on GPU 0, which "
+					       "the other GPUs' kernels cannot reach; use mem=managed "
+					       "or mem=pinned, or gpus=1", c.gpus);
 	struct phases_cfg *u = malloc(sizeof *u);
 	if (!u)
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory");
@@ -190,6 +219,7 @@ static const struct gpuvm_param_range phases_ranges[] = {
 	GPUVM_RANGE("prefetch", 0, 1),
 	GPUVM_RANGE("threads", 1, 4294967296.0),
 	GPUVM_RANGE_STEP("block", 32, 1024, 32),
+	MGPU_GPUS_RANGE,
 	SUITE_COMMON_RANGES,
 };
 
