@@ -3,6 +3,7 @@
  * lists the keys or columns of a run's output the registry lacks. */
 #include <ctype.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,19 @@ static void note_unknown(struct unknown *u, const char *name)
 	u->n++;
 }
 
+/* Whether the registry documents path as a list: path[] itself, or
+ * fields of its elements (path[].NAME). */
+static bool list_known(const char *path)
+{
+	size_t n = strlen(path);
+	for (size_t i = 0; i < gpuvm_stat_count(); i++) {
+		const char *name = gpuvm_stat_at(i)->name;
+		if (!strncmp(name, path, n) && !strncmp(name + n, "[]", 2))
+			return true;
+	}
+	return false;
+}
+
 /* Every key under o: JSON paths with list indices as []. */
 static void check_json(const cJSON *o, const char *prefix, struct unknown *u, int depth)
 {
@@ -188,6 +202,11 @@ static void check_json(const cJSON *o, const char *prefix, struct unknown *u, in
 			char sub[520];
 			snprintf(sub, sizeof sub, "%s.", path);
 			check_json(it, sub, u, depth + 1);
+		} else if (cJSON_IsArray(it) && !it->child) {
+			/* an empty list (a GPU of a system that ran no kernel):
+			 * known when the registry documents its elements */
+			if (!list_known(path))
+				note_unknown(u, path);
 		} else if (cJSON_IsArray(it) && cJSON_IsObject(it->child)) {
 			char sub[520];
 			snprintf(sub, sizeof sub, "%s[].", path);

@@ -72,6 +72,17 @@ rc=$?
 "$GPUVM" stats --check bad-total.json 2>err.txt
 rc=$?
 [ $rc = 1 ] && grep -qx '  totals.no_such_total' err.txt || fail "stats --check bad-total.json: exit $rc ($(cat err.txt))"
+# a GPU that ran no kernel has an empty kernels list: a documented list,
+# checked as such; an empty list the registry does not know is named
+"$GPUVM" sim --system dgx-h100-8:gpus=2 --workload triad-mgpu:gpus=1 --json idle.json \
+	>/dev/null 2>err.txt || fail "triad-mgpu gpus=1: exit $? ($(cat err.txt))"
+python3 -c 'import json,sys; r=json.load(open("idle.json")); sys.exit(0 if r["gpu"][1]["kernels"] == [] else 1)' ||
+	fail "idle.json: GPU 1's kernels not an empty list"
+"$GPUVM" stats --check idle.json 2>err.txt || fail "stats --check idle.json: exit $? ($(cat err.txt))"
+python3 -c 'import json; r=json.load(open("idle.json")); r["gpu"][1]["no_such_list"]=[]; json.dump(r,open("bad-list.json","w"))'
+"$GPUVM" stats --check bad-list.json 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -qx '  no_such_list' err.txt || fail "stats --check bad-list.json: exit $rc ($(cat err.txt))"
 # a sweep CSV of a system: gpu_D_METRIC is GPU D's METRIC, totals_* the
 # totals' (and the ratios the sweep derives from their hits and misses)
 "$GPUVM" sweep --system dgx-h100-8 --workload shared-read-mgpu:elems=16384,mode=fault \
