@@ -18,6 +18,11 @@ like a run's result:
   percentage            12.3 %, 17 %, 5-12 %, +3 %, -0.4 %, 43% (integer or
                         decimal, a range, signed or not)
 
+  compared, no unit     1546 against 1157, 3.13e9 -> 2.69e9, 2.16 vs 1.09,
+                        101 of 129 (both sides a decimal, an exponent or
+                        3+ significant digits; matched whole, so an allow
+                        row must cover both)
+
 A tolerance written ±30 % or +-50 % is matched too and allowed by the
 `tolerance` rule of the allow-list, so that its count shows.
 
@@ -60,6 +65,31 @@ NUMBER = re.compile(r"""(?x)
     \d+(?:\.\d+)?(?:\s?[-\u2013]\s?\d+(?:\.\d+)?)?\s?%        #   for the tolerance rule), 17 %, 5-12 %,
                                                            #   +3 %, -0.4 %, 43%
 """)
+# Numbers compared with one another in prose without a unit ("1546 against 1157",
+# "3.13e9 -> 2.69e9", "101 of 129"): a run's values as often as not; both sides
+# must look like a run's (a decimal, an exponent, or 3+ significant digits), so
+# "2 of 4" and "1024 -> 2048" (sizes; powers of two are flagged too, then allowed
+# by rule) differ from "1546 against 1157" only by run_looking() below
+_OPERAND = r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
+COMPARE = re.compile(r"(?<![\w.^/#-])(" + _OPERAND + r")(?![\w]|\.\d)"
+                     r"\s*(?:against|->|\u2192|vs\.?|versus|of)\s*"
+                     r"(?<![\w.^/#-])(" + _OPERAND + r")(?![\w]|\.\d)")
+
+
+def run_looking(num):
+    """A decimal, an exponent, or an integer of 3+ significant digits."""
+    t = num.lstrip("+-\u2212").replace(",", "")
+    if "." in t or "e" in t.lower():
+        return True
+    return len(t.rstrip("0")) >= 3
+
+
+def compared(line):
+    """[(start, end, text)] of unitless run-looking numbers compared on a line."""
+    return [(m.start(), m.end(), m.group(0)) for m in COMPARE.finditer(line)
+            if run_looking(m.group(1)) and run_looking(m.group(2))]
+
+
 BEGIN = re.compile(r"^<!-- generated: [a-z0-9-]+ -->\s*$")
 END = re.compile(r"^<!-- end generated -->\s*$")
 RENDERED = re.compile(r"^<!-- written by .*do not edit")
@@ -144,10 +174,24 @@ def flagged(root, rel, patterns, counts=None):
         if inside:
             continue
         covered = [(m.span(), rx.row) for rx in patterns for m in rx.finditer(ln)]
-        for m in NUMBER.finditer(ln):
-            by = [row for (a, b), row in covered if a <= m.start() and m.end() <= b]
+        units = [(m.start(), m.end(), m.group(0)) for m in NUMBER.finditer(ln)]
+        # a comparison whose operand carries a unit is the unit pattern's already
+        bare = [c for c in compared(ln) if not any(a < c[1] and c[0] < b for a, b, _ in units)]
+        # a comparison broken over two lines ("24,576\nagainst 28,419") is this line's;
+        # an allow row then covers it on the two lines joined by a space
+        nxt = lines[n] if n < len(lines) and not BEGIN.match(lines[n]) else ""
+        joined = ln + " " + nxt
+        straddle = [c for c in compared(joined) if c[0] < len(ln) < c[1] and c[1] > len(ln) + 1]
+        if straddle:
+            units += [(m.start(), m.end(), m.group(0)) for m in NUMBER.finditer(joined)
+                      if m.start() < len(ln) < m.end()]
+            covered += [(m.span(), rx.row) for rx in patterns for m in rx.finditer(joined)
+                        if m.end() > len(ln)]
+        bare += [c for c in straddle if not any(a < c[1] and c[0] < b for a, b, _ in units)]
+        for start, end, text in sorted(units + bare):
+            by = [row for (a, b), row in covered if a <= start and end <= b]
             if not by:
-                out.append((n, m.group(0), ln.strip()))
+                out.append((n, text, ln.strip()))
             elif counts is not None:
                 counts[by[0]] = counts.get(by[0], 0) + 1
     return out

@@ -105,6 +105,16 @@ printf '\nThe suite took 7 minutes on two cores.\n' >>"$C/docs/scoping.md"
 n=$(wc -l <"$C/docs/scoping.md")
 expect_fail "a run's time in minutes planted on a clean page" "docs/scoping.md:$n: '7 minutes'" python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
+# 2d''. a run's values compared without a unit (issue 80 item 4: "1546 against 1157"), on one
+# line and broken over two
+printf '\nThe walker ran 1546 against 1157 walks in the run.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a run's unitless comparison planted on a clean page" "docs/scoping.md:$n: '1546 against 1157'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+printf '\nThe queue grew from 3.13e9\n-> 2.69e9 in the run.\n' >>"$C/docs/scoping.md"
+n=$(( $(wc -l <"$C/docs/scoping.md") - 1 ))
+expect_fail "a unitless comparison broken over two lines" "docs/scoping.md:$n: '3.13e9 -> 2.69e9'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
 # 2e. README.md is a manual page too: a hand-typed validation error there is caught
 printf '\nThe validation error is 12 %% on h100.\n' >>"$C/README.md"
 n=$(wc -l <"$C/README.md")
