@@ -162,8 +162,8 @@ ROWS = [
      "`load_base_latency_cycles` 49.5, `l2.hit_latency_cycles` 240; `dram.latency_cycles` from the DRAM chase "
      "(366.9 since the homes below); MT4G's published values time other kernels (kept as comments)"),
     ("TLB chase (`tlb_probe chase`, 2 KiB-128 MiB strides to 70.8 GB)",
-     "no step up to 64 GiB; past 2048 distinct 32 MiB regions a hop at the most hops costs "
-     "+{run1 tlb_chase step 33554432 .0f} cycles (32 MiB stride), +{run1 tlb_chase step 16777216 .0f} (16 MiB), "
+     "no step up to 64 GiB; at its most hops (70.8 GB, past 2048 distinct regions) a hop costs, over its "
+     "plateau at 1024-2000 hops, +{run1 tlb_chase step 33554432 .0f} cycles (32 MiB stride), +{run1 tlb_chase step 16777216 .0f} (16 MiB), "
      "+{run1 tlb_chase step 8388608 .0f} (8 MiB), {run1 tlb_chase step 67108864 +.1f} cycles at 64 MiB (1132 regions)",
      "a level of 2048 entries of 32 MiB (64 GiB reach) whose miss costs 78 cycles (`tlb.l2.miss_penalty_cycles`); "
      "`gpuvm probe --target cuda` finds it (docs/probe.md)"),
