@@ -31,6 +31,11 @@ data:
                       bigkernel), for the page of that feature
   calibration-rows-*  docs/calibration/calibrate.csv: the published rows of
                       one mechanism (launch), for its page
+  hw-board-table      validation/hw/h100-sxm-2026-11-26/: docs/hardware.md's
+                      table of what the H100 SXM5 boards measured, each cell
+                      a stated aggregate over the runs
+                      (scripts/hw_board_table.py); hw-board-spread, the
+                      boards' spread per quantity, from the same files
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -483,7 +488,22 @@ def calibration_rows(rx, what):
     return "\n".join(out) + "\n\n" + note
 
 
+def hw_board(what):
+    """docs/hardware.md's board table or spread (scripts/hw_board_table.py, beside this script)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    try:
+        import hw_board_table
+    except ImportError as e:
+        raise BlockError(f"cannot load scripts/hw_board_table.py: {e}")
+    try:
+        return getattr(hw_board_table, what)(ROOT)
+    except hw_board_table.BoardError as e:
+        raise BlockError(str(e))
+
+
 GENERATORS = {
+    "hw-board-table": lambda: hw_board("board_table"),
+    "hw-board-spread": lambda: hw_board("board_spread"),
     "speed-summary": speed_summary,
     "fidelity-summary": fidelity_summary,
     "validation-summary": validation_summary,

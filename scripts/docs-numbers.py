@@ -18,6 +18,11 @@ like a run's result:
   percentage            12.3 %, 17 %, 5-12 %, +3 %, -0.4 %, 43% (integer or
                         decimal, a range, signed or not)
 
+  compared, no unit     1546 against 1157, 3.13e9 -> 2.69e9, 2.16 vs 1.09,
+                        101 of 129 (both sides a decimal, an exponent or
+                        3+ significant digits; matched whole, so an allow
+                        row must cover both)
+
 A tolerance written ±30 % or +-50 % is matched too and allowed by the
 `tolerance` rule of the allow-list, so that its count shows.
 
@@ -30,11 +35,6 @@ scripts/docs-numbers-allow.tsv, one row per pattern:
                                  page) are not flagged; the regex names the
                                  number's context, so a run number planted on
                                  the same line is still caught
-  board    docs/hardware.md  LABEL=NUMBER  WHY
-                                 a decimal of the board table ("What the
-                                 boards measured") that is not a value of
-                                 validation/hw/ (see board_table below): a
-                                 size, a ratio, or a derivation not recorded
   pending  PAGE   COUNT   WHY    a page whose run numbers have not been moved
                                  yet: it may hold at most COUNT flagged
                                  numbers; one more fails (a ratchet: lower
@@ -65,6 +65,31 @@ NUMBER = re.compile(r"""(?x)
     \d+(?:\.\d+)?(?:\s?[-\u2013]\s?\d+(?:\.\d+)?)?\s?%        #   for the tolerance rule), 17 %, 5-12 %,
                                                            #   +3 %, -0.4 %, 43%
 """)
+# Numbers compared with one another in prose without a unit ("1546 against 1157",
+# "3.13e9 -> 2.69e9", "101 of 129"): a run's values as often as not; both sides
+# must look like a run's (a decimal, an exponent, or 3+ significant digits), so
+# "2 of 4" and "1024 -> 2048" (sizes; powers of two are flagged too, then allowed
+# by rule) differ from "1546 against 1157" only by run_looking() below
+_OPERAND = r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
+COMPARE = re.compile(r"(?<![\w.^/#-])(" + _OPERAND + r")(?![\w]|\.\d)"
+                     r"\s*(?:against|->|\u2192|vs\.?|versus|of)\s*"
+                     r"(?<![\w.^/#-])(" + _OPERAND + r")(?![\w]|\.\d)")
+
+
+def run_looking(num):
+    """A decimal, an exponent, or an integer of 3+ significant digits."""
+    t = num.lstrip("+-\u2212").replace(",", "")
+    if "." in t or "e" in t.lower():
+        return True
+    return len(t.rstrip("0")) >= 3
+
+
+def compared(line):
+    """[(start, end, text)] of unitless run-looking numbers compared on a line."""
+    return [(m.start(), m.end(), m.group(0)) for m in COMPARE.finditer(line)
+            if run_looking(m.group(1)) and run_looking(m.group(2))]
+
+
 BEGIN = re.compile(r"^<!-- generated: [a-z0-9-]+ -->\s*$")
 END = re.compile(r"^<!-- end generated -->\s*$")
 RENDERED = re.compile(r"^<!-- written by .*do not edit")
@@ -88,7 +113,6 @@ class _Row:
 def read_allow(root):
     """Returns ({page: [regex]}, {page: count}); '*' rows apply to every page."""
     allow, pending = {}, {}
-    board = {}
     rel = ALLOW
     try:
         with open(os.path.join(root, rel), encoding="utf-8") as f:
@@ -116,140 +140,9 @@ def read_allow(root):
             if page in pending:
                 raise AllowError(f"{rel}:{n}: {page} is pending twice")
             pending[page] = int(what)
-        elif kind == "board":
-            if page != BOARD_PAGE or not re.fullmatch(r"[^=]+=\d+\.\d+", what):
-                raise AllowError(f"{rel}:{n}: a board row names {BOARD_PAGE} and LABEL=NUMBER (a decimal)")
-            board[what] = cols[3].strip()
         else:
-            raise AllowError(f"{rel}:{n}: kind '{kind}' is neither allow, pending nor board")
-    return allow, pending, board
-
-
-# ---- docs/hardware.md's table of what the boards measured ------------------------
-# The table "What the boards measured" quotes the H100 SXM5 boards' runs, whose raw
-# files are committed under BOARD_DIR. Its rows are allowed by pattern above (they
-# are measurements, not gpuvm's), so that the allowance hides no hand edit: every
-# decimal in a row's measured column (the second) must be, at the precision shown,
-# a value of BOARD_DIR in one of the row's sections, or the median, mean, minimum
-# or maximum over the runs of one quantity there. A number that is not (derived
-# another way, or not a measurement) is a `board` row of the allow-list naming
-# LABEL=NUMBER and why; an edited digit then matches neither.
-BOARD_PAGE = "docs/hardware.md"
-BOARD_DIR = "validation/hw/h100-sxm-2026-11-26"
-# run6 checked a refactor of hwbench and is not in the table (docs/hardware.md's
-# list of runs says so): its values take no part in the table's means
-BOARD_EXCLUDE = ("run6",)
-BOARD_ROWS = {  # the table's row label -> sections of BOARD_DIR's files it draws on
-    "chase": ("chase", "loaded", "home"),
-    "TLB": ("tlb_chase", "tlbmiss", "tlbpar"),
-    "ops": ("ops",),
-    "shared memory": ("smem", "mech"),
-    "atomics": ("atomic", "mech"),
-    "STREAM": ("stream",),
-    "L2 reads": ("l2",),
-    "launches (events)": ("launch", "durations"),
-    "empty kernels": ("durations", "slot", "launch"),
-    "host link": ("link",),
-    "far faults and migration": ("fault",),
-    "random sampling": ("sampling",),
-}
-BOARD_HEADER = re.compile(r"^\| what \| measured \| what it settles \|")  # the table's header
-BOARD_ROW = re.compile(r"^\| (" + "|".join(re.escape(k) for k in BOARD_ROWS) + r")(?=[\s|,])[^|]*\|([^|]*)\|")
-BOARD_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
-
-
-def board_series(root):
-    """{(section, quantity, x): [value per run]} from BOARD_DIR's row files and TLB chase."""
-    import csv
-    import io
-    import statistics  # noqa: F401 (used by board_table)
-    series = {}
-    for p in sorted(glob.glob(os.path.join(root, BOARD_DIR, "run*", "*"))):
-        base = os.path.basename(p)
-        if os.path.basename(os.path.dirname(p)) in BOARD_EXCLUDE:
-            continue
-        with open(p, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        if base.endswith(".tsv"):
-            for ln in text.split("\n"):
-                c = ln.split("\t")
-                if len(c) >= 5 and c[0] == "row" and c[1] != "section":
-                    try:
-                        series.setdefault((c[1], c[2], c[3]), []).append(float(c[4]))
-                    except ValueError:
-                        pass
-        elif base == "tlb_chase.csv":
-            body = "\n".join(ln for ln in text.split("\n") if ln and not ln.startswith("#"))
-            for r in csv.DictReader(io.StringIO(body)):
-                try:
-                    key = ("tlb_chase", r["kind"], r["stride_bytes"] + "/" + r["hops"])
-                    series.setdefault(key, []).append(float(r["latency_cycles"]))
-                except (KeyError, TypeError, ValueError):
-                    pass
-        elif base == "durations.csv":  # ncu's CSV: every quoted number of a line, in ns and in us
-            for ln in text.split("\n"):
-                for m in re.finditer(r'"(\d[\d,]*(?:\.\d+)?)"', ln):
-                    v = float(m.group(1).replace(",", ""))
-                    series.setdefault(("durations", "ns", ln[:40]), []).append(v)
-                    series.setdefault(("durations", "us", ln[:40]), []).append(v / 1000)
-    return series
-
-
-def board_table(root, unverified):
-    """Messages for each decimal of the board table that BOARD_DIR does not give."""
-    import statistics
-    page = os.path.join(root, BOARD_PAGE)
-    if not os.path.isfile(page):
-        return []
-    if not os.path.isdir(os.path.join(root, BOARD_DIR)):
-        return [f"{BOARD_DIR}: missing, so {BOARD_PAGE}'s board table cannot be checked"]
-    series = board_series(root)
-    pools = {}
-    out, seen = [], set()
-    with open(page, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    in_table, rows = False, 0
-    for n, ln in enumerate(lines, 1):
-        if BOARD_HEADER.match(ln):
-            in_table = True
-            continue
-        if not ln.strip():
-            in_table = False
-        m = BOARD_ROW.match(ln) if in_table else None
-        if in_table and ln.startswith("| ") and not ln.startswith("|--") and not m:
-            out.append(f"{BOARD_PAGE}:{n}: a row of the board table whose label is not in BOARD_ROWS "
-                       f"(scripts/docs-numbers.py): name the sections of {BOARD_DIR} it draws on")
-        if not m:
-            continue
-        rows += 1
-        label = m.group(1)
-        if label not in pools:
-            vals = set()
-            for (sec, _, _), vs in series.items():
-                if sec in BOARD_ROWS[label]:
-                    vals.update(vs)
-                    vals.update((statistics.median(vs), statistics.mean(vs), min(vs), max(vs)))
-            pools[label] = {d: {round(v, d) for v in vals} for d in range(1, 5)}
-        for num in BOARD_NUMBER.finditer(m.group(2)):
-            s = num.group(0)
-            d = min(len(s.split(".")[1]), 4)
-            key = f"{label}={s}"
-            found = round(float(s), d) in pools[label][d]
-            if key in unverified:
-                seen.add(key)
-                if found:
-                    out.append(f"{ALLOW}: board row '{key}' is not needed: {s} is a value of {BOARD_DIR} "
-                               f"(or an aggregate of one); drop the row")
-                continue
-            if not found:
-                out.append(f"{BOARD_PAGE}:{n}: board row '{label}': {s} is no value of {BOARD_DIR} "
-                           f"(sections {', '.join(BOARD_ROWS[label])}) nor a median, mean, minimum or maximum "
-                           f"over its runs; fix it from the files, or add a board row '{key}' with why to {ALLOW}")
-    if not rows:
-        out.append(f"{BOARD_PAGE}: no board table (a '| what | measured | what it settles |' header and its rows)")
-    for key in sorted(set(unverified) - seen):
-        out.append(f"{ALLOW}: board row '{key}' names no number of {BOARD_PAGE}'s board table (stale)")
-    return out
+            raise AllowError(f"{rel}:{n}: kind '{kind}' is neither allow nor pending")
+    return allow, pending
 
 
 def pages(root):
@@ -281,10 +174,24 @@ def flagged(root, rel, patterns, counts=None):
         if inside:
             continue
         covered = [(m.span(), rx.row) for rx in patterns for m in rx.finditer(ln)]
-        for m in NUMBER.finditer(ln):
-            by = [row for (a, b), row in covered if a <= m.start() and m.end() <= b]
+        units = [(m.start(), m.end(), m.group(0)) for m in NUMBER.finditer(ln)]
+        # a comparison whose operand carries a unit is the unit pattern's already
+        bare = [c for c in compared(ln) if not any(a < c[1] and c[0] < b for a, b, _ in units)]
+        # a comparison broken over two lines ("24,576\nagainst 28,419") is this line's;
+        # an allow row then covers it on the two lines joined by a space
+        nxt = lines[n] if n < len(lines) and not BEGIN.match(lines[n]) else ""
+        joined = ln + " " + nxt
+        straddle = [c for c in compared(joined) if c[0] < len(ln) < c[1] and c[1] > len(ln) + 1]
+        if straddle:
+            units += [(m.start(), m.end(), m.group(0)) for m in NUMBER.finditer(joined)
+                      if m.start() < len(ln) < m.end()]
+            covered += [(m.span(), rx.row) for rx in patterns for m in rx.finditer(joined)
+                        if m.end() > len(ln)]
+        bare += [c for c in straddle if not any(a < c[1] and c[0] < b for a, b, _ in units)]
+        for start, end, text in sorted(units + bare):
+            by = [row for (a, b), row in covered if a <= start and end <= b]
             if not by:
-                out.append((n, m.group(0), ln.strip()))
+                out.append((n, text, ln.strip()))
             elif counts is not None:
                 counts[by[0]] = counts.get(by[0], 0) + 1
     return out
@@ -310,7 +217,7 @@ def main(argv):
                   file=sys.stderr)
             return 2
     try:
-        allow, pending, board_unverified = read_allow(root)
+        allow, pending = read_allow(root)
     except AllowError as e:
         print(f"docs-numbers: {e}", file=sys.stderr)
         return 1
@@ -343,9 +250,6 @@ def main(argv):
                   f"docs/notes/ record, or allow its pattern in {ALLOW} if it is not a run result)",
                   file=sys.stderr)
             bad += 1
-    for msg in board_table(root, board_unverified):
-        print(f"docs-numbers: {msg}", file=sys.stderr)
-        bad += 1
     for rel in pending:
         if rel not in pages(root):
             print(f"docs-numbers: {ALLOW}: pending page {rel} is not a scanned page", file=sys.stderr)

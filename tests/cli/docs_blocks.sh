@@ -9,9 +9,9 @@
 # changed without rerunning the script; and, through scripts/docs-numbers.py,
 # when README.md or a docs/ page quotes a run-looking number (2.45x, 9.6 ms,
 # 854 GB/s, +3.2 %, 17 %, 412 cycles) outside a generated block that
-# scripts/docs-numbers-allow.tsv does not allow, or when a decimal of
-# docs/hardware.md's board table is no value (nor a per-quantity median, mean,
-# minimum or maximum over the runs) of validation/hw/. Then shows both checks fail on a copy of the pages with one
+# scripts/docs-numbers-allow.tsv does not allow (docs/hardware.md's board table
+# is a generated block too, written from validation/hw/ by
+# scripts/hw_board_table.py). Then shows both checks fail on a copy of the pages with one
 # number edited in a block and one planted outside, and that the allow-list
 # covers only its pattern's span, a pending page only its count.
 # Also: the README has the blocks it promises, and --check writes nothing.
@@ -40,7 +40,7 @@ fi
 # ---- the checks catch a planted number: on a copy of the pages -----------------
 mkdir -p "$T/src/scripts" "$T/src/experiments"
 cp -R "$SRC/docs" "$SRC/README.md" "$T/src/"
-cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
+cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/hw_board_table.py" "$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
 cp "$SRC/experiments/karnagel_fig1.sh" "$T/src/experiments/"
 mkdir -p "$T/src/validation" && cp -R "$SRC/validation/hw" "$T/src/validation/" # the board table's data
 C=$T/src
@@ -105,6 +105,16 @@ printf '\nThe suite took 7 minutes on two cores.\n' >>"$C/docs/scoping.md"
 n=$(wc -l <"$C/docs/scoping.md")
 expect_fail "a run's time in minutes planted on a clean page" "docs/scoping.md:$n: '7 minutes'" python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
+# 2d''. a run's values compared without a unit (issue 80 item 4: "1546 against 1157"), on one
+# line and broken over two
+printf '\nThe walker ran 1546 against 1157 walks in the run.\n' >>"$C/docs/scoping.md"
+n=$(wc -l <"$C/docs/scoping.md")
+expect_fail "a run's unitless comparison planted on a clean page" "docs/scoping.md:$n: '1546 against 1157'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
+printf '\nThe queue grew from 3.13e9\n-> 2.69e9 in the run.\n' >>"$C/docs/scoping.md"
+n=$(( $(wc -l <"$C/docs/scoping.md") - 1 ))
+expect_fail "a unitless comparison broken over two lines" "docs/scoping.md:$n: '3.13e9 -> 2.69e9'" python3 "$C/scripts/docs-numbers.py" --root "$C"
+pristine
 # 2e. README.md is a manual page too: a hand-typed validation error there is caught
 printf '\nThe validation error is 12 %% on h100.\n' >>"$C/README.md"
 n=$(wc -l <"$C/README.md")
@@ -115,12 +125,24 @@ sed -i 's/^Tolerance: ±10 % for latencies,/Tolerance: ±10 % for latencies (the
 grep -q "hit ratio was 43 %" "$C/docs/calibration.md" || { echo "FAIL: calibration.md's tolerance line not found to plant on"; fail=1; }
 expect_fail "a percentage beside a tolerance rule's span" "docs/calibration.md:[0-9]*: '43 %'" python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
-# 2g. docs/hardware.md's board table is allowed by pattern, but each decimal of it must come
-# from validation/hw/: one digit of a board's FFMA latency edited by hand is caught
+# 2g. docs/hardware.md's board table is a generated block written from validation/hw/
+# (scripts/hw_board_table.py): one digit of a board's FFMA latency edited by hand is caught,
+# and so is the STREAM row's mean typed back to the mean of fewer runs (3000.5, runs 1-3)
 sed -i 's/^| ops | FFMA 4\.44,/| ops | FFMA 4.54,/' "$C/docs/hardware.md"
 grep -q "^| ops | FFMA 4.54," "$C/docs/hardware.md" || { echo "FAIL: hardware.md's ops row not found to edit"; fail=1; }
-expect_fail "a board table number edited by hand" "docs/hardware.md:[0-9]*: board row 'ops': 4.54 is no value" \
-	python3 "$C/scripts/docs-numbers.py" --root "$C"
+expect_fail "a board table number edited by hand" "docs/hardware.md:[0-9]*: block 'hw-board-table' differs" \
+	python3 "$C/scripts/docs-blocks.py" --check
+pristine
+sed -i 's/^\(| STREAM [^|]*| triad \)[0-9.]* GB\/s/\13000.5 GB\/s/' "$C/docs/hardware.md"
+grep -q "| triad 3000.5 GB/s" "$C/docs/hardware.md" || { echo "FAIL: hardware.md's STREAM row not found to edit"; fail=1; }
+expect_fail "a board table mean typed from fewer runs" "docs/hardware.md:[0-9]*: block 'hw-board-table' differs" \
+	python3 "$C/scripts/docs-blocks.py" --check
+pristine
+# 2h. the page's sentence on the boards' spread is a block too: an edited range is caught
+sed -i 's/the L2 hit 282\.7-298\.3 cycles/the L2 hit 282.7-299.3 cycles/' "$C/docs/hardware.md"
+grep -q "the L2 hit 282.7-299.3 cycles" "$C/docs/hardware.md" || { echo "FAIL: hardware.md's spread sentence not found to edit"; fail=1; }
+expect_fail "the boards' spread edited by hand" "docs/hardware.md:[0-9]*: block 'hw-board-spread' differs" \
+	python3 "$C/scripts/docs-blocks.py" --check
 pristine
 # 3. a time planted on the line of an allowed pattern: the allowance covers its span only
 sed -i 's/(3\.5 us, flat)/(3.5 us, flat) beside the model at 9.7 ms/' "$C/docs/launch.md"
