@@ -71,6 +71,10 @@
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
 #   check.sh release pass 2 alone.
+#   check.sh manifest  cli_validate with the whole validation manifest (313
+#                    rows, GPUVM_TEST_FULL_MANIFEST=1) in build-check/; make
+#                    check's passes replay the first row of each program on
+#                    each preset (tests/cli/validate.sh says why)
 #   check.sh quick   the unit and cli labels in one Release build (build-check/;
 #                    only the targets those tests run).
 #   check.sh selections  print each pass's ctest selection (no build, no run;
@@ -277,11 +281,15 @@ full | sanitize)
 		tsan_pass
 	}
 	;;
+manifest)
+	GPUVM_TEST_FULL_MANIFEST=1 run_pass "manifest, Release, cli_validate's whole manifest" build-check \
+		"-DGPUVM_SANITIZE=OFF" "-R ^cli_validate$" tested
+	;;
 quick)
 	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$" tested
 	;;
 *)
-	echo "usage: check.sh full|sanitize|release|tsan|quick|selections" >&2
+	echo "usage: check.sh full|sanitize|release|tsan|quick|manifest|selections" >&2
 	exit 2
 	;;
 esac
