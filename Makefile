@@ -3,7 +3,7 @@
 #               scripts/build-release.sh; GPUVM_PGO=1 make adds profile-guided
 #               optimization, 2-4 % faster, at the cost of a second build)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
-#   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
+#   make check  install deps, build with ASan+UBSan in build-asan/ (-O2, line tables, asserts on),
 #               run the unit, fuzz-replay and input/output cli tests (every test
 #               but the fidelity, long and sim labels; smaller cases of the long
 #               cli scripts); then, in a plain Release build (build-check/),
