@@ -3,7 +3,7 @@
 #               scripts/build-release.sh; GPUVM_PGO=1 make adds profile-guided
 #               optimization, 2-4 % faster, at the cost of a second build)
 #   make demo   build, then reproduce Karnagel Fig. 1 (experiments/karnagel_fig1.sh)
-#   make check  install deps, build with ASan+UBSan in build-asan/ (-O2 -g, asserts on),
+#   make check  install deps, build with ASan+UBSan in build-asan/ (-O2, line tables, asserts on),
 #               run the unit, fuzz-replay and input/output cli tests (every test
 #               but the fidelity, long and sim labels; smaller cases of the long
 #               cli scripts); then, in a plain Release build (build-check/),
@@ -12,6 +12,8 @@
 #               ThreadSanitizer (build-tsan/). Every pass runs and prints its time
 #               left; a summary reports each (scripts/check.sh, docs/testing.md)
 #   make check-quick  the unit and cli tests (ctest labels) in one Release build
+#   make check-manifest  cli_validate replaying the whole validation manifest
+#               (313 rows; make check replays a row per program and preset)
 #   make bench  build, then print simulation rates (gpuvm bench)
 #   make install  build, then install the CLI, libgpuvm.so and libgpuvm.a, the
 #               headers (include/gpuvm/) and gpuvm.pc under PREFIX (/usr/local);
@@ -21,7 +23,7 @@
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE ?= cmake
 
-.PHONY: all deps deps-install build demo check check-quick bench install clean
+.PHONY: all deps deps-install build demo check check-quick check-manifest bench install clean
 PREFIX ?= /usr/local
 
 all: build
@@ -43,6 +45,9 @@ check: deps-install
 
 check-quick: deps-install
 	@JOBS=$(JOBS) CMAKE=$(CMAKE) bash scripts/check.sh quick
+
+check-manifest: deps-install
+	@JOBS=$(JOBS) CMAKE=$(CMAKE) bash scripts/check.sh manifest
 
 bench: build
 	build/gpuvm bench

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test passes behind `make check` and `make check-quick`.
 #
-#   check.sh full    1. ASan + UBSan build (build-asan/, -O2 -g, asserts and
+#   check.sh full    1. ASan + UBSan build (build-asan/, -O2 with line tables
+#                       only: a report's stack names file and line, asserts and
 #                       invariant checks on, no recovery: any report fails the
 #                       test), with clang where installed (its UBSan sees more
 #                       than gcc's: a non-zero offset applied to a null pointer,
@@ -22,16 +23,18 @@
 #                       So: the unit tests, the fuzz replays and the cli
 #                       tests of the CLI's input and output, the
 #                       memory-unsafe territory. cli scripts with a long end-to-end job run a
-#                       smaller case here (GPUVM_TEST_SANITIZED=1: validate,
+#                       smaller case here (GPUVM_TEST_SANITIZED=1: probe,
 #                       calibrate, threads, trace_threads): the code paths,
-#                       not the sizes. It builds only what those tests run
-#                       (not the fidelity tests' executables);
+#                       not the sizes (cli_validate replays a row per
+#                       program and preset in every build; check.sh
+#                       manifest replays all). It builds only what those
+#                       tests run (not the fidelity tests' executables);
 #                    2. plain Release build (build-check/, the build users
 #                       run; every target, so gcc's warnings see every
 #                       source): what pass 1 does not run, each test at its
 #                       full size: the labels fidelity, long and sim, and
 #                       the label release (tests/CMakeLists.txt says why each
-#                       one: cli_validate's whole manifest, checks skipped
+#                       one: cli_probe's full sharing matrix, checks skipped
 #                       or run otherwise under ASan, the SIMT executor's
 #                       shared run stack, which exists only without ASan).
 #                       Not the rest: ASan does not change a number, so a
@@ -71,6 +74,10 @@
 #   check.sh sanitize  pass 1 alone.
 #   check.sh tsan    pass 3 alone.
 #   check.sh release pass 2 alone.
+#   check.sh manifest  cli_validate with the whole validation manifest (313
+#                    rows, GPUVM_TEST_FULL_MANIFEST=1) in build-check/; make
+#                    check's passes replay the first row of each program on
+#                    each preset (tests/cli/validate.sh says why)
 #   check.sh quick   the unit and cli labels in one Release build (build-check/;
 #                    only the targets those tests run).
 #   check.sh selections  print each pass's ctest selection (no build, no run;
@@ -277,11 +284,15 @@ full | sanitize)
 		tsan_pass
 	}
 	;;
+manifest)
+	GPUVM_TEST_FULL_MANIFEST=1 run_pass "manifest, Release, cli_validate's whole manifest" build-check \
+		"-DGPUVM_SANITIZE=OFF" "-R ^cli_validate$" tested
+	;;
 quick)
 	run_pass "quick, Release, unit + cli" build-check "-DGPUVM_SANITIZE=OFF" "-L ^(unit|cli)$" tested
 	;;
 *)
-	echo "usage: check.sh full|sanitize|release|tsan|quick|selections" >&2
+	echo "usage: check.sh full|sanitize|release|tsan|quick|manifest|selections" >&2
 	exit 2
 	;;
 esac

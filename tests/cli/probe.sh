@@ -13,7 +13,15 @@ failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 # 1. Full probe of p100: Karnagel Table 2 and Fig. 6 (the preset's values).
-if ! "$GPUVM" probe --target sim:p100 --sharing full --csv out --json p100.json \
+# Under the sanitizers (tests/CMakeLists.txt sets GPUVM_TEST_SANITIZED) the
+# sharing benchmark runs by groups: the same code (src/probe/method.c
+# run_sharing_level, each group's first SM against the SMs not yet placed)
+# and the same tables and domains, 14 CPU s under ASan where the full
+# matrix takes 71 (2026-11-30; issue 80); make check's Release pass runs
+# the full matrix (cli_probe is in the label release).
+SHARING=full
+[ "${GPUVM_TEST_SANITIZED:-0}" = 1 ] && SHARING=groups
+if ! "$GPUVM" probe --target sim:p100 --sharing $SHARING --csv out --json p100.json \
 	--emit-preset p100-probed.ini >summary.txt 2>err.txt; then
 	fail "probe sim:p100"; cat err.txt
 fi
@@ -27,7 +35,12 @@ done
 # full matrix: 56 x 56 cells per level, 3 levels (the p100 preset has the
 # L3 TLB Karnagel 4.1 states, which their 16 GB board could not test)
 cells=$(tail -n +2 out/sharing.csv | wc -l)
-[ "$cells" -eq $((3 * 56 * 56)) ] || fail "sharing.csv has $cells cells, wanted 9408"
+if [ $SHARING = full ]; then
+	[ "$cells" -eq $((3 * 56 * 56)) ] || fail "sharing.csv has $cells cells, wanted 9408"
+else # by groups: fewer than the full matrix, each level's first row whole
+	[ "$cells" -ge $((3 * 56)) ] && [ "$cells" -lt $((3 * 56 * 56)) ] ||
+		fail "sharing.csv by groups has $cells cells, wanted 168 to 9407"
+fi
 grep -q '^share = tpc' p100-probed.ini && grep -q '^share = gpc' p100-probed.ini ||
 	fail "emitted preset does not name tpc/gpc sharing"
 "$GPUVM" sim --gpu p100-probed.ini --workload random-sampling:threads=256,reads=4 --quiet ||
