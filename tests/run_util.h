@@ -76,6 +76,21 @@ static inline char *run_result(const char *gpu, const char *workload, uint64_t s
 	return s;
 }
 
+/* The number after key ("name=") in a result line (run_result's). */
+static inline double result_field(const char *r, const char *key)
+{
+	const char *p = strstr(r, key);
+	if (!p)
+		fail_msg("no %s in %s", key, r);
+	return atof(p + strlen(key));
+}
+
+/* One variant's time over another's in a result line: field a / field b. */
+static inline double result_ratio(const char *r, const char *a, const char *b)
+{
+	return result_field(r, a) / result_field(r, b);
+}
+
 /* The KNOWN MISSES of issue 33 are checked by the fidelity tests but
  * reported instead of asserted: each prints "MISS (known, issue 33)" with
  * its numbers and the test still passes, so that CI stays green while the

@@ -18,20 +18,6 @@
 
 #include "run_util.h"
 
-static double field(const char *r, const char *key)
-{
-	const char *p = strstr(r, key);
-	if (!p)
-		fail_msg("no %s in %s", key, r);
-	return atof(p + strlen(key));
-}
-
-/* One variant's time over another's in a result line: field a / field b. */
-static double time_ratio(const char *r, const char *a, const char *b)
-{
-	return field(r, a) / field(r, b);
-}
-
 /* Fig. 4.10 (4.4.1): BigKernel beats double buffering on a
  * communication-bound application (Netflix: 30 % of each record read,
  * the rest need not cross PCIe) by far more than on Opinion Finder,
@@ -44,12 +30,12 @@ static void test_fidelity(void **state)
 	(void)state;
 	char *nf = run_result("k80", "bigkernel:app=netflix,size=16MiB,chunk=2MiB,um=0", 1);
 	char *of = run_result("k80", "bigkernel:app=of,size=16MiB,chunk=2MiB,um=0", 1);
-	double nf_d = time_ratio(nf, "double_us=", "bk_us=");
-	double nf_s = time_ratio(nf, "single_us=", "bk_us=");
-	double of_d = time_ratio(of, "double_us=", "bk_us=");
-	double of_pat = time_ratio(of, "bknp_us=", "bk_us=");
+	double nf_d = result_ratio(nf, "double_us=", "bk_us=");
+	double nf_s = result_ratio(nf, "single_us=", "bk_us=");
+	double of_d = result_ratio(of, "double_us=", "bk_us=");
+	double of_pat = result_ratio(of, "bknp_us=", "bk_us=");
 	/* 4.4.2: the interleaved layout coalesces the computation's reads */
-	double nf_c = time_ratio(nf, "base_comp_us=", "comp_us=");
+	double nf_c = result_ratio(nf, "base_comp_us=", "comp_us=");
 	print_message("netflix: %.2fx over single, %.2fx over double, computation %.2fx; of: %.2fx "
 		      "over double, patterns %.2fx\n", nf_s, nf_d, nf_c, of_d, of_pat);
 	assert_in_range((long)(nf_c * 100), 130, 400);
@@ -82,8 +68,8 @@ static void test_address_granularity(void **state)
 	(void)state;
 	char *dna = run_result("k80", "bigkernel:app=dna,size=16MiB,chunk=2MiB,um=0,volume=0", 1);
 	char *wc = run_result("k80", "bigkernel:app=wc,size=4MiB,chunk=1MiB,um=0,volume=0", 1);
-	double dna_pat = time_ratio(dna, "bknp_us=", "bk_us=");
-	double wc_pat = time_ratio(wc, "bknp_us=", "bk_us=");
+	double dna_pat = result_ratio(dna, "bknp_us=", "bk_us=");
+	double wc_pat = result_ratio(wc, "bknp_us=", "bk_us=");
 	print_message("patterns over addresses: dna %.2fx (an address per read), wc %.2fx (per "
 		      "character)\n", dna_pat, wc_pat);
 	assert_in_range((long)(dna_pat * 100), 70, 139);
