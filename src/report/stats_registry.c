@@ -140,6 +140,23 @@ static void find_path(const char *path, const struct gpuvm_counter *r, enum gpuv
 	l->found |= !strcmp(path, l->path);
 }
 
+/* A statistic derived from counter row r under name path (a kernel's
+ * field, a system's total), with its own help text: both strings are
+ * built on the stack, so the filled registry keeps copies of them. */
+static void add_row_copy(struct builder *b, const char *path, const struct gpuvm_counter *r,
+			 const char *help, enum gpuvm_stat_scope scope)
+{
+	struct gpuvm_stat_info s = {path, r->unit ? r->unit : "count", r->label, help, scope};
+	if (b->out) {
+		s.help = strdup(help);
+		add(b, &s, strdup(path));
+		if (!s.help)
+			b->out[b->n - 1].name = NULL; /* build() reports it */
+	} else {
+		add(b, &s, path);
+	}
+}
+
 /* kernels[].PATH for each counter a launch carries as a difference
  * (GPUVM_CTR_SUM) or copies (GPUVM_CTR_KEY), unless the launch's table
  * has that name already. */
@@ -158,16 +175,7 @@ static void add_kernel_delta(const char *path, const struct gpuvm_counter *r,
 		return;
 	char help[600];
 	snprintf(help, sizeof help, "%s%s", r->flags & GPUVM_CTR_KEY ? "" : "of the launch: ", r->help);
-	struct gpuvm_stat_info s = {kpath, r->unit ? r->unit : "count", r->label, help,
-				    GPUVM_STAT_KERNEL};
-	if (b->out) {
-		s.help = strdup(help);
-		add(b, &s, strdup(kpath));
-		if (!s.help)
-			b->out[b->n - 1].name = NULL; /* build() reports it */
-	} else {
-		add(b, &s, kpath);
-	}
+	add_row_copy(b, kpath, r, help, GPUVM_STAT_KERNEL);
 }
 
 /* totals.PATH of a system report for each row its totals sum
@@ -186,16 +194,7 @@ static void add_total(const char *path, const struct gpuvm_counter *r, enum gpuv
 	char tpath[300], help[600];
 	snprintf(tpath, sizeof tpath, "totals.%s", path);
 	snprintf(help, sizeof help, "system report: the GPUs' sum of %s: %s", path, r->help);
-	struct gpuvm_stat_info s = {tpath, r->unit ? r->unit : "count", r->label, help,
-				    GPUVM_STAT_RUN};
-	if (b->out) {
-		s.help = strdup(help);
-		add(b, &s, strdup(tpath));
-		if (!s.help)
-			b->out[b->n - 1].name = NULL; /* build() reports it */
-	} else {
-		add(b, &s, tpath);
-	}
+	add_row_copy(b, tpath, r, help, GPUVM_STAT_RUN);
 }
 
 static void collect(struct builder *b)
