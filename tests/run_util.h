@@ -77,7 +77,7 @@ static inline char *run_result(const char *gpu, const char *workload, uint64_t s
 }
 
 /* The number after key ("name=") in a result line (run_result's). */
-static inline double result_field(const char *r, const char *key)
+static inline double result_line_num(const char *r, const char *key)
 {
 	const char *p = strstr(r, key);
 	if (!p)
@@ -86,9 +86,9 @@ static inline double result_field(const char *r, const char *key)
 }
 
 /* One variant's time over another's in a result line: field a / field b. */
-static inline double result_ratio(const char *r, const char *a, const char *b)
+static inline double result_line_ratio(const char *r, const char *a, const char *b)
 {
-	return result_field(r, a) / result_field(r, b);
+	return result_line_num(r, a) / result_line_num(r, b);
 }
 
 /* The KNOWN MISSES of issue 33 are checked by the fidelity tests but

@@ -264,7 +264,7 @@ static void test_single_pageable(void **state)
 	for (int i = 0; i < 3; i++) {
 		snprintf(spec, sizeof spec, "%s,host_gb_s=%s", w, rates[i]);
 		char *r = run_result("k80", spec, 1);
-		s[i] = result_field(r, "single_us=");
+		s[i] = result_line_num(r, "single_us=");
 		free(r);
 	}
 	print_message("netflix single buffering: %.0f us (16 GB/s staging), %.0f (free), %.0f (4 GB/s)\n",
@@ -290,8 +290,8 @@ static void test_wc_locked_table(void **state)
 				     "wc_lock=0", 1);
 	if (strncmp(lk, "verify=pass", 11) || strncmp(lf, "verify=pass", 11))
 		fail_msg("wc: %s / %s", lk, lf);
-	double comp_ratio = result_field(lk, "comp_us=") / result_field(lf, "comp_us=");
-	double base_ratio = result_field(lk, "base_comp_us=") / result_field(lf, "base_comp_us=");
+	double comp_ratio = result_line_num(lk, "comp_us=") / result_line_num(lf, "comp_us=");
+	double base_ratio = result_line_num(lk, "base_comp_us=") / result_line_num(lf, "base_comp_us=");
 	print_message("wc locked / lock-free: BigKernel computation %.3fx, baseline %.3fx\n",
 		      comp_ratio, base_ratio);
 	assert_in_range((long)(comp_ratio * 1000), 1050, 1500);
@@ -313,14 +313,14 @@ static void test_ag_overlap_and_cpu(void **state)
 				       "nopat=0,volume=0,cpu_time=1", 1);
 	char *f = run_result("gtx680", "bigkernel:app=mca,size=4MiB,chunk=512KiB,threads=16384,um=0,"
 				       "nopat=0,volume=0", 1);
-	double gain = result_ratio(q, "bkser_us=", "bk_us=");
-	double cpu_us = result_field(q, "cpu_us=");
+	double gain = result_line_ratio(q, "bkser_us=", "bk_us=");
+	double cpu_us = result_line_num(q, "cpu_us=");
 	print_message("mca on gtx680: overlap %.2fx (1024 threads), %.2fx (16384); CPU reference "
-		      "%.0f us for 4 MiB\n", gain, result_ratio(f, "bkser_us=", "bk_us="), cpu_us);
+		      "%.0f us for 4 MiB\n", gain, result_line_ratio(f, "bkser_us=", "bk_us="), cpu_us);
 	/* at most the address-generation stage can be hidden: bk >= serial - ag */
-	assert_true(result_field(q, "bk_us=") >= result_field(q, "bkser_us=") - result_field(q, "ag_us=") - 1);
+	assert_true(result_line_num(q, "bk_us=") >= result_line_num(q, "bkser_us=") - result_line_num(q, "ag_us=") - 1);
 	assert_in_range((long)(gain * 100), 105, 200);
-	assert_float_equal(result_field(f, "bk_us="), result_field(f, "bkser_us="), 0.5);
+	assert_float_equal(result_line_num(f, "bk_us="), result_line_num(f, "bkser_us="), 0.5);
 	/* the serial CPU run over 4 MiB of transactions: a few ms on any host
 	 * of the last decade (5.7 ms here; 49 ms for 32 MiB, docs/bigkernel.md) */
 	assert_true(cpu_us > 50 && cpu_us < 2e6);
@@ -354,9 +354,9 @@ static void test_bk_sl1(void **state)
 		char *r = run_result("gtx680", spec, 1);
 		if (strncmp(r, "verify=pass", 11))
 			fail_msg("%s: %s", spec, r);
-		ratio[i] = result_field(r, "bk_us=") / result_field(r, "bksl1_us=");
-		hit[i] = result_field(r, "sl1_hit=");
-		cached[i] = result_field(r, "sl1_cached=");
+		ratio[i] = result_line_num(r, "bk_us=") / result_line_num(r, "bksl1_us=");
+		hit[i] = result_line_num(r, "sl1_hit=");
+		cached[i] = result_line_num(r, "sl1_cached=");
 		print_message("%s: BigKernel + S-L1 %.3fx over BigKernel, S-L1 hit rate %.3f, %.3f of the "
 			      "accesses after monitoring\n", apps[i], ratio[i], hit[i], cached[i]);
 		free(r);

@@ -30,12 +30,12 @@ static void test_fidelity(void **state)
 	(void)state;
 	char *nf = run_result("k80", "bigkernel:app=netflix,size=16MiB,chunk=2MiB,um=0", 1);
 	char *of = run_result("k80", "bigkernel:app=of,size=16MiB,chunk=2MiB,um=0", 1);
-	double nf_d = result_ratio(nf, "double_us=", "bk_us=");
-	double nf_s = result_ratio(nf, "single_us=", "bk_us=");
-	double of_d = result_ratio(of, "double_us=", "bk_us=");
-	double of_pat = result_ratio(of, "bknp_us=", "bk_us=");
+	double nf_d = result_line_ratio(nf, "double_us=", "bk_us=");
+	double nf_s = result_line_ratio(nf, "single_us=", "bk_us=");
+	double of_d = result_line_ratio(of, "double_us=", "bk_us=");
+	double of_pat = result_line_ratio(of, "bknp_us=", "bk_us=");
 	/* 4.4.2: the interleaved layout coalesces the computation's reads */
-	double nf_c = result_ratio(nf, "base_comp_us=", "comp_us=");
+	double nf_c = result_line_ratio(nf, "base_comp_us=", "comp_us=");
 	print_message("netflix: %.2fx over single, %.2fx over double, computation %.2fx; of: %.2fx "
 		      "over double, patterns %.2fx\n", nf_s, nf_d, nf_c, of_d, of_pat);
 	assert_in_range((long)(nf_c * 100), 130, 400);
@@ -68,8 +68,8 @@ static void test_address_granularity(void **state)
 	(void)state;
 	char *dna = run_result("k80", "bigkernel:app=dna,size=16MiB,chunk=2MiB,um=0,volume=0", 1);
 	char *wc = run_result("k80", "bigkernel:app=wc,size=4MiB,chunk=1MiB,um=0,volume=0", 1);
-	double dna_pat = result_ratio(dna, "bknp_us=", "bk_us=");
-	double wc_pat = result_ratio(wc, "bknp_us=", "bk_us=");
+	double dna_pat = result_line_ratio(dna, "bknp_us=", "bk_us=");
+	double wc_pat = result_line_ratio(wc, "bknp_us=", "bk_us=");
 	print_message("patterns over addresses: dna %.2fx (an address per read), wc %.2fx (per "
 		      "character)\n", dna_pat, wc_pat);
 	assert_in_range((long)(dna_pat * 100), 70, 139);
