@@ -8,6 +8,9 @@
  *    which launches run at HBM speed (test_first_touch_places);
  *  - the system page size sets the TLB reach: 4 KiB pages walk 16x as
  *    often as 64 KiB (test_page_size_walks);
+ *  - the driver's prefetcher widens a GPU first touch of system memory:
+ *    fewer faults than system pages with tree-driver, one per system
+ *    page without it, the same pages placed (test_ats_prefetch);
  *  - access counters migrate hot CPU-resident pages into device memory
  *    (test_counter_migration);
  *  - without the coherent link, mem=system is refused, naming the key
@@ -113,8 +116,11 @@ static void test_first_touch_places(void **state)
 static void test_page_size_walks(void **state)
 {
 	(void)state;
-	const char *p64[] = {COHERENT, "c2c.first_touch=gpu", NULL};
-	const char *p4[] = {COHERENT, "c2c.first_touch=gpu", "c2c.system_page_bytes=4KiB", NULL};
+	/* without the driver's prefetch (test_ats_prefetch), so that each
+	 * system page takes its own first-touch fault */
+	const char *p64[] = {COHERENT, "c2c.first_touch=gpu", "uvm.prefetcher=none", NULL};
+	const char *p4[] = {COHERENT, "c2c.first_touch=gpu", "c2c.system_page_bytes=4KiB", "uvm.prefetcher=none",
+			    NULL};
 	cJSON *o64 = gh_run(VECADD, p64), *o4 = gh_run(VECADD, p4);
 	double w64 = report_num(o64, "walks"), w4 = report_num(o4, "walks");
 	/* 3 MiB in 64 KiB pages: 48 entries fit every TLB level, so each
@@ -126,6 +132,36 @@ static void test_page_size_walks(void **state)
 	assert_true(report_num(o4, "sim_seconds") > report_num(o64, "sim_seconds"));
 	cJSON_Delete(o64);
 	cJSON_Delete(o4);
+}
+
+/* nvidia-uvm widens an ATS fault with its prefetcher's tree over the
+ * allocation's system pages (uvm_ats_faults.c ats_compute_prefetch;
+ * src/uvm/uvm_ats.c): the GPU's first touch of vectoradd's three 1 MiB
+ * arrays takes fewer faults than system pages with uvm.prefetcher =
+ * tree-driver (h100's), exactly one per system page with none, and
+ * places the same pages either way, none over the link. */
+static void test_ats_prefetch(void **state)
+{
+	(void)state;
+	for (int ps = 0; ps < 2; ps++) {
+		const char *size = ps ? "c2c.system_page_bytes=4KiB" : "c2c.system_page_bytes=64KiB";
+		double sys_pages_4k = ps ? 1 : 16;
+		const char *tree[] = {COHERENT, "c2c.first_touch=gpu", size, NULL};
+		const char *none[] = {COHERENT, "c2c.first_touch=gpu", size, "uvm.prefetcher=none", NULL};
+		cJSON *ot = gh_run(VECADD, tree), *on = gh_run(VECADD, none);
+		double placed = uvm_num(on, "pages_copied_in");
+		assert_true(placed >= 3 * 256);
+		assert_true(uvm_num(ot, "pages_copied_in") == placed);
+		assert_true(uvm_num(ot, "remote_bytes") == 0);
+		if (uvm_num(on, "far_faults") != placed / sys_pages_4k)
+			fail_msg("no prefetch: %g faults, %g system pages", uvm_num(on, "far_faults"),
+				 placed / sys_pages_4k);
+		if (!(uvm_num(ot, "far_faults") < 0.5 * uvm_num(on, "far_faults")))
+			fail_msg("tree-driver: %g faults, without it %g", uvm_num(ot, "far_faults"),
+				 uvm_num(on, "far_faults"));
+		cJSON_Delete(ot);
+		cJSON_Delete(on);
+	}
 }
 
 static void test_counter_migration(void **state)
@@ -235,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_remote_no_fault),
 		cmocka_unit_test(test_first_touch_places),
 		cmocka_unit_test(test_page_size_walks),
+		cmocka_unit_test(test_ats_prefetch),
 		cmocka_unit_test(test_counter_migration),
 		cmocka_unit_test(test_refused_without_coherent),
 		cmocka_unit_test(test_off_reads_nothing),

@@ -147,6 +147,10 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 			u->sys_page_pages = 1;
 		u->line_bytes = cfg->c2c_line_bytes;
 		u->rl_line = UINT64_MAX;
+		/* nvidia-uvm's prefetcher also widens ATS faults (uvm_ats.c),
+		 * under the same switch and threshold as the managed path's */
+		if (strcmp(pm->name, "tree-driver") == 0)
+			u->ats_prefetch_threshold_percent = u->prefetch_params[0];
 	}
 	u->thrash_on = cfg->uvm_thrashing != 0;
 	if (u->thrash_on) {

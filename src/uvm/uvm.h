@@ -205,6 +205,10 @@ struct uvm {
 	 * sectors of one line one instruction reads travel as one) */
 	bool c2c;
 	uint32_t sys_page_pages, line_bytes;
+	/* the driver's prefetch of a GPU first touch of system memory
+	 * (uvm_ats.c): the threshold of uvm.prefetcher tree-driver, in
+	 * percent; 0: off (another prefetcher) */
+	double ats_prefetch_threshold_percent;
 	uint64_t rl_line;
 	double rl_t, rl_done;
 	struct uvm_thrash thrash;

@@ -36,3 +36,16 @@ bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p,
 	}
 	return false;
 }
+
+/* c2c.coherent: the system-allocated allocation page p of b lies in, or
+ * NULL (not system memory). */
+const struct uvm_range *uvm_system_range(const struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
+	for (uint32_t i = 0; i < u->n_allocs; i++) {
+		const struct uvm_range *r = &u->allocs[i];
+		if (a - r->base < r->bytes)
+			return (r->advise & UVM_ADVISE_SYSTEM) ? r : NULL;
+	}
+	return NULL;
+}

@@ -331,9 +331,10 @@ static inline bool system_untouched(const struct uvm *u, const struct uvm_block 
  * system page table and the fault is serviced inside the replayable
  * fault batch (nvidia-uvm uvm_gpu_replayable_faults.c calls
  * uvm_ats_service_faults, uvm_ats_faults.c, which populates the page on
- * the faulting GPU's node): one of the handler's batches at the preset's
- * fault latency (no GH200 figure was read); nothing crosses the link:
- * the page is new. Returns when p is there. */
+ * the faulting GPU's node, with what its prefetcher adds: uvm_ats.c):
+ * one of the handler's batches at the preset's fault latency (no GH200
+ * figure was read); nothing crosses the link: the pages are new.
+ * Returns when p is there. */
 static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
 {
 	struct gpuvm_uvm_stats *st = u->st;
@@ -346,6 +347,7 @@ static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p,
 	uint32_t lo = p / u->sys_page_pages * u->sys_page_pages;
 	uvm_copy_in(u, b->base + ((uint64_t)lo << UVM_PAGE_SHIFT),
 		    (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT, ready, ready);
+	uvm_ats_prefetch(u, b, p, ready); /* and the pages the driver's tree adds */
 	if (!mask_test(b->resident, p))
 		return ready;
 	return b->arrive[p] > ready ? b->arrive[p] : ready;

@@ -86,6 +86,18 @@ uint32_t uvm_alloc_advise(const struct uvm *u, const struct uvm_block *b, uint32
 /* c2c.coherent: whether page p of b is system-allocated memory and, if so,
  * whether the host touched it first (*host). */
 bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host);
+/* c2c.coherent: the system-allocated allocation page p of b lies in, or
+ * NULL. */
+const struct uvm_range *uvm_system_range(const struct uvm *u, const struct uvm_block *b, uint32_t p);
+
+/* ---- uvm_ats.c ---- */
+
+/* The GPU's first touch of system page p of b was serviced at ready:
+ * the driver's ATS prefetch places the untouched system pages its tree
+ * selects around p in device memory at ready as well (nvidia-uvm
+ * uvm_ats_faults.c ats_compute_prefetch). Nothing when
+ * ats_prefetch_threshold_percent is 0. */
+void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double ready);
 
 /* ---- uvm_thrash_mgpu.c (several GPUs, uvm.thrashing = on) ---- */
 
