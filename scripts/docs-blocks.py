@@ -47,6 +47,9 @@ data:
                       sections behind h100's tlb.*.mshrs
   p100-tlbpar-model   docs/calibration/calibrate.csv: the model's p100
                       parallel TLB chase with every lane chasing
+  hw-quote-*          scripts/hw_quotes.py: one sentence of a page that
+                      quotes the boards' files (store-rates, launch-period,
+                      prefetch-rate, fault-latency)
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -555,6 +558,19 @@ GENERATORS = {
     "validation-programs": validation_programs,
     "fig1-table": fig1_table,
 }
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hw_quotes  # noqa: E402 (scripts/hw_quotes.py, beside this script)
+
+
+def hw_quote(name):
+    try:
+        return hw_quotes.quote(ROOT, name)
+    except hw_quotes.hw.BoardError as e:
+        raise BlockError(str(e))
+
+
+for _name in hw_quotes.QUOTES:
+    GENERATORS["hw-quote-" + _name] = (lambda n: lambda: hw_quote(n))(_name)
 for _name, (_rx, _what) in CALIBRATION_ROWS.items():
     GENERATORS[_name] = (lambda a, b: lambda: calibration_rows(a, b))(_rx, _what)
 for _name, _exp in FIDELITY_ROWS.items():

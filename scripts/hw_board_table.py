@@ -20,6 +20,7 @@ A field is {AGG SECTION QUANTITY X [FORMAT]}:
   AGG                  mean | median | min | max of the values over the runs
                        (one value per file that records the quantity; run6,
                        the check of a refactor of hwbench, takes no part);
+                       list: every run's value, in the runs' order;
                        range: min-max over the runs; runN: that run's value;
                        spread: (max - min) / mean over the runs, in percent;
                        xrange: min-max over X's sizes of the per-size means
@@ -67,8 +68,6 @@ def _series(root):
     out = {}
     for p in sorted(glob.glob(os.path.join(root, BOARD_DIR, "run*", "*"))):
         run = os.path.basename(os.path.dirname(p))
-        if run in EXCLUDE:
-            continue
         base = os.path.basename(p)
         with open(p, encoding="utf-8", errors="replace") as f:
             text = f.read()
@@ -110,17 +109,26 @@ def _series(root):
     return out
 
 
-def _values(series, sec, qty, x):
-    """[(x, [(run, value)])] for x or every x in LO..HI, in x's order."""
+def included(rv):
+    """[(run, value)] less the runs in EXCLUDE, which only a runN field reads."""
+    return [(r, v) for r, v in rv if r not in EXCLUDE]
+
+
+def _values(series, sec, qty, x, all_runs=False):
+    """[(x, [(run, value)])] for x or every x in LO..HI, in x's order; the runs in
+    EXCLUDE only when all_runs (a runN field names its run)."""
     if ".." in x:
         lo, hi = (float(v) for v in x.split(".."))
         keys = sorted((k for k in series if k[0] == sec and k[1] == qty and lo <= float(k[2]) <= hi),
                       key=lambda k: float(k[2]))
     else:
         keys = [(sec, qty, x)] if (sec, qty, x) in series else []
-    if not keys:
-        raise BoardError(f"{BOARD_DIR} has no row '{sec} {qty} {x}' (runs other than {', '.join(EXCLUDE)})")
-    return [(k[2], series[k]) for k in keys]
+    out = [(k[2], series[k] if all_runs else included(series[k])) for k in keys]
+    out = [(k, rv) for k, rv in out if rv]
+    if not out:
+        raise BoardError(f"{BOARD_DIR} has no row '{sec} {qty} {x}'"
+                         + ("" if all_runs else f" (runs other than {', '.join(EXCLUDE)})"))
+    return out
 
 
 def _field(series, spec):
@@ -129,8 +137,11 @@ def _field(series, spec):
         raise BoardError(f"hw-board-table: field '{{{spec}}}' wants AGG SECTION QUANTITY X [FORMAT]")
     agg, sec, qty, x = parts[:4]
     fmt = parts[4] if len(parts) == 5 else ".1f"
-    groups = _values(series, sec, qty, x)
+    groups = _values(series, sec, qty, x, all_runs=bool(re.fullmatch(r"run\d+", agg)))
     vals = [v for _, rv in groups for _, v in rv]
+    if agg == "list":  # every run's value, in the runs' order
+        return ", ".join(f"{v:{fmt}}" for _, rv in groups
+                         for _, v in sorted(rv, key=lambda t: int(t[0][3:]))), None
     if agg == "xrange":
         means = [statistics.mean(v for _, v in rv) for _, rv in groups]
         return f"{min(means):{fmt}}-{max(means):{fmt}}", None
@@ -260,7 +271,8 @@ def _fill(series, template, root="."):
         else:
             parts = spec.split()
             if len(parts) >= 4:
-                xs_of[i] = [x for x, _ in _values(series, parts[1], parts[2], parts[3])]
+                xs_of[i] = [x for x, _ in _values(series, parts[1], parts[2], parts[3],
+                                                  all_runs=bool(re.fullmatch(r"run\d+", parts[0])))]
             tokens[i] = _field(series, spec)[0]
     fields = sorted(xs_of)
     for i, t in enumerate(tokens):

@@ -113,8 +113,8 @@ def tlb_miss_penalty(root):
     # miss; its rate in hops per kcycle is 1000 / the cycles of a hop; each run's
     # is set against that run's own L2-hit chase (same board, same clock)
     per_run = {}
-    for run, v in dict(series[("tlbmiss", "tlb_miss_par_hops_per_kcycle_sm", "1")]).items():
-        l2 = dict(series.get(("chase", "chase_l2_hit_cycles", "486400"), [])).get(run)
+    for run, v in dict(hw.included(series[("tlbmiss", "tlb_miss_par_hops_per_kcycle_sm", "1")])).items():
+        l2 = dict(hw.included(series.get(("chase", "chase_l2_hit_cycles", "486400"), []))).get(run)
         if l2 is not None:
             per_run[run] = (1000.0 / v, l2)
     if not per_run:
@@ -164,13 +164,13 @@ def tlbmiss_curves(root):
     # tlbpar: lane 0 of K warps over nodes inside the reach, every hop an L2 hit:
     # each warp's rate (hops per kcycle / K), over every run, K and footprint
     per_warp = [v / float(k) for (sec, qty, k), rv in series.items()
-                if sec == "tlbpar" and "lanes32" not in qty for _, v in rv]
+                if sec == "tlbpar" and "lanes32" not in qty for _, v in hw.included(rv)]
     if not per_warp:
         raise hw.BoardError(f"{hw.BOARD_DIR}: no tlbpar rows")
     nodes = _nodes(root)
-    one = [1000.0 / v for _, v in series[("tlbmiss", "tlb_miss_par_hops_per_kcycle_sm", "1")]]
+    one = [1000.0 / v for _, v in hw.included(series[("tlbmiss", "tlb_miss_par_hops_per_kcycle_sm", "1")])]
     hop = statistics.mean(one)
-    lanes = [(int(k), statistics.mean(v for _, v in rv)) for (sec, qty, k), rv in series.items()
+    lanes = [(int(k), statistics.mean(v for _, v in hw.included(rv))) for (sec, qty, k), rv in series.items()
              if sec == "tlbmiss" and qty == "tlb_miss_par_hops_per_kcycle_sm_lanes32" and int(k) >= 4]
     lanes.sort()
     lo, hi = min(v for _, v in lanes), max(v for _, v in lanes)
