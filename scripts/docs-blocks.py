@@ -47,6 +47,9 @@ data:
                       sections behind h100's tlb.*.mshrs
   p100-tlbpar-model   docs/calibration/calibrate.csv: the model's p100
                       parallel TLB chase with every lane chasing
+  validation-quote-*  docs/validation/validate.csv: a sentence of
+                      docs/validation.md that quotes measured rows
+                      (VALIDATION_QUOTES below)
   hw-quote-*          scripts/hw_quotes.py: one sentence of a page that
                       quotes the boards' files (store-rates, launch-period,
                       prefetch-rate, fault-latency)
@@ -527,6 +530,61 @@ def p100_tlbpar_model():
             "large as a board's are likely to be.")
 
 
+# ---- sentences of docs/validation.md that quote validation rows ------------------
+# name -> template: {m:ROW} a row's measured time (us), {s:ROW} gpuvm's; {r:A/B} the
+# ratio of two rows' measured times, {sr:A/B} of gpuvm's; {pct:A/B} and {spct:A/B}
+# (ratio - 1) in percent; {spread:RX} the largest (max - min) / min of the measured
+# times over rows that share RX's first group (the same size at several settings),
+# {sspread:RX} of gpuvm's.
+# Rows are docs/validation/validate.csv's, of any preset, by name.
+VALIDATION_QUOTES = {
+    "2dconv-width": (
+        "2DCONV at n = 1024 takes {m:2dconv-1024-x8}, {m:2dconv-1024-x16} and {m:2dconv-1024} µs on "
+        "the board at widths 8, 16 and 32 (`tests/test_suite_kernels.c` `test_block_x` checks the "
+        "ordering and the 8-over-32 ratio against the board's {r:2dconv-1024-x8/2dconv-1024}x)."),
+    "scalarprod-passes": (
+        "`test_scalarprod` checks the two-pass over one-pass ratio: the board takes "
+        "{m:scalarprod-256x2048} against {m:scalarprod-128x2048} µs at 2048 elements, "
+        "{r:scalarprod-256x2048/scalarprod-128x2048}x."),
+    "3dconv-width": (
+        "Only at n = 128 does the body show: the 8-wide block is slower than the 32-wide one by "
+        "{pct:3dconv-128-x8/3dconv-128} % on the board ({m:3dconv-128-x8} against {m:3dconv-128} µs), "
+        "by {spct:3dconv-128-x8/3dconv-128} % in gpuvm."),
+    "fwt-length": (
+        "The kernel's length changes little on the board (at most {spread:^fwt-(\\d+)-\\d+$} % between "
+        "the kernel lengths of one size) and {sspread:^fwt-(\\d+)-\\d+$} % in gpuvm (the GPU transforms the "
+        "padded kernel)."),
+}
+
+
+def validation_quote(name):
+    rows = {r["name"]: r for r in read_csv(VALIDATE_CSV)}
+
+    def val(row, col):
+        if row not in rows:
+            raise BlockError(f"{VALIDATE_CSV} has no row '{row}' (block validation-quote-{name})")
+        return float(rows[row][col])
+
+    def field(m):
+        kind, arg = m.group(1), m.group(2)
+        if kind in ("m", "s"):
+            return f"{val(arg, 'measured_us' if kind == 'm' else 'simulated_us'):.2f}"
+        if kind in ("spread", "sspread"):
+            groups = {}
+            for n, r in rows.items():
+                g = re.match(arg, n)
+                if g:
+                    groups.setdefault(g.group(1), []).append(
+                        float(r["simulated_us" if kind == "sspread" else "measured_us"]))
+            worst = max((max(v) - min(v)) / min(v) for v in groups.values() if len(v) > 1)
+            return f"{100 * worst:.1f}"
+        a, b = arg.split("/")
+        col = "simulated_us" if kind.startswith("s") else "measured_us"
+        ratio = val(a, col) / val(b, col)
+        return f"{ratio:.2f}" if kind in ("r", "sr") else f"{100 * (ratio - 1):.0f}"
+    return re.sub(r"\{(m|s|r|sr|pct|spct|spread|sspread):([^}]+)\}", field, VALIDATION_QUOTES[name])
+
+
 def hw_board(what, module="hw_board_table"):
     """A block of the H100 boards' data: docs/hardware.md's table or spread
     (scripts/hw_board_table.py), the probe's H100 example and the TLB miss
@@ -569,6 +627,8 @@ def hw_quote(name):
         raise BlockError(str(e))
 
 
+for _name in VALIDATION_QUOTES:
+    GENERATORS["validation-quote-" + _name] = (lambda n: lambda: validation_quote(n))(_name)
 for _name in hw_quotes.QUOTES:
     GENERATORS["hw-quote-" + _name] = (lambda n: lambda: hw_quote(n))(_name)
 for _name, (_rx, _what) in CALIBRATION_ROWS.items():

@@ -182,14 +182,15 @@ grep -q "^| chase, in-kernel curve | [0-9.]* cycles at 4-64 KiB" "$C/docs/hardwa
 expect_fail "a size label in the board table edited by hand" "docs/hardware.md:[0-9]*: block 'hw-board-table' differs" \
 	python3 "$C/scripts/docs-blocks.py" --check
 pristine
-# 2j. the TLB blocks of docs/probe.md and docs/calibration.md, and two of scripts/hw_quotes.py's
-# sentences: one number of each edited by hand
+# 2j. the TLB blocks of docs/probe.md and docs/calibration.md, two of scripts/hw_quotes.py's
+# sentences and one of docs/validation.md's: one number of each edited by hand
 for case in "docs/probe.md|probe-h100|miss cost \([0-9]*\)\.\([0-9]\) cycles|miss cost \1.9\2 cycles" \
 	"docs/calibration.md|h100-tlb-miss-penalty|(mean \([0-9]*\)\.\([0-9]\);|(mean \1.9\2;" \
 	"docs/calibration.md|h100-tlbmiss-curves|every hop a miss, \([0-9]*\) cycles|every hop a miss, \19 cycles" \
 	"docs/calibration.md|p100-tlbpar-model|fill within a few warps: \([0-9]*\)\.|fill within a few warps: \19." \
 	"docs/launch.md|hw-quote-launch-period|their mean \([0-9]\)\.|their mean \19." \
-	"docs/uvm.md|hw-quote-fault-latency|measures \([0-9]*\)\.|measures \19."; do
+	"docs/uvm.md|hw-quote-fault-latency|measures \([0-9]*\)\.|measures \19." \
+	"docs/validation.md|validation-quote-fwt-length|at most \([0-9]*\)\.|at most \19."; do
 	IFS='|' read -r page block from to <<<"$case"
 	before_edit=$(md5sum <"$C/$page")
 	sed -i "s/$from/$to/" "$C/$page"
