@@ -52,7 +52,8 @@ data:
                       (VALIDATION_QUOTES below)
   hw-quote-*          scripts/hw_quotes.py: one sentence of a page that
                       quotes the boards' files (store-rates, launch-period,
-                      prefetch-rate, fault-latency)
+                      prefetch-rate, fault-latency, launch-pipelining,
+                      launch-event)
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -629,7 +630,7 @@ def hw_quote(name):
 
 for _name in VALIDATION_QUOTES:
     GENERATORS["validation-quote-" + _name] = (lambda n: lambda: validation_quote(n))(_name)
-for _name in hw_quotes.QUOTES:
+for _name in hw_quotes.NAMES:
     GENERATORS["hw-quote-" + _name] = (lambda n: lambda: hw_quote(n))(_name)
 for _name, (_rx, _what) in CALIBRATION_ROWS.items():
     GENERATORS[_name] = (lambda a, b: lambda: calibration_rows(a, b))(_rx, _what)

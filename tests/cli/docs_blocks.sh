@@ -190,7 +190,8 @@ for case in "docs/probe.md|probe-h100|miss cost \([0-9]*\)\.\([0-9]\) cycles|mis
 	"docs/calibration.md|p100-tlbpar-model|fill within a few warps: \([0-9]*\)\.|fill within a few warps: \19." \
 	"docs/launch.md|hw-quote-launch-period|their mean \([0-9]\)\.|their mean \19." \
 	"docs/uvm.md|hw-quote-fault-latency|measures \([0-9]*\)\.|measures \19." \
-	"docs/validation.md|validation-quote-fwt-length|at most \([0-9]*\)\.|at most \19."; do
+	"docs/validation.md|validation-quote-fwt-length|at most \([0-9]*\)\.|at most \19." \
+	"docs/launch.md|hw-quote-launch-event|exposes \([0-9]*\)\.|exposes \19."; do
 	IFS='|' read -r page block from to <<<"$case"
 	before_edit=$(md5sum <"$C/$page")
 	sed -i "s/$from/$to/" "$C/$page"
