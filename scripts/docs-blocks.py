@@ -34,8 +34,26 @@ data:
   hw-board-table      validation/hw/h100-sxm-2026-11-26/: docs/hardware.md's
                       table of what the H100 SXM5 boards measured, each cell
                       a stated aggregate over the runs
-                      (scripts/hw_board_table.py); hw-board-spread, the
-                      boards' spread per quantity, from the same files
+                      (scripts/hw_board_table.py; the third column from
+                      presets/h100.ini); hw-board-spread, the boards' spread
+                      per quantity, from the same files
+  probe-h100          docs/data/probe/h100-tlb-chase.json (`gpuvm probe
+                      --target cuda` over run1/tlb_chase.csv) and that
+                      recording: docs/probe.md's H100 example
+  h100-tlb-miss-penalty the same and the boards' tlbmiss rows: the
+                      measurements behind h100's tlb.l2.miss_penalty_cycles,
+                      for docs/calibration.md (scripts/hw_tlb_blocks.py);
+                      h100-tlbmiss-curves, the boards' tlbpar and tlbmiss
+                      sections behind h100's tlb.*.mshrs
+  p100-tlbpar-model   docs/calibration/calibrate.csv: the model's p100
+                      parallel TLB chase with every lane chasing
+  validation-quote-*  docs/validation/validate.csv: a sentence of
+                      docs/validation.md that quotes measured rows
+                      (VALIDATION_QUOTES below)
+  hw-quote-*          scripts/hw_quotes.py: one sentence of a page that
+                      quotes the boards' files (store-rates, launch-period,
+                      prefetch-rate, fault-latency, launch-pipelining,
+                      launch-event)
   fig1-table          docs/data/fig1/fig1{a_sampling,b_groupby}.csv (the CSVs
                       `make demo` writes to out/fig1/): the checks that
                       experiments/karnagel_fig1.sh prints, computed by that
@@ -51,7 +69,9 @@ Refreshing the data: copy out/fig1/*.csv of a `make demo` run into
 docs/data/fig1/; `build/gpuvm validate --csv docs/validation/validate.csv`;
 `build/gpuvm calibrate --gpu k80,p100,gtx-titan-black,gtx1080ti-uvmsmart,v100,a100,h100,h100-pcie
 --jobs 2 --csv docs/calibration/calibrate.csv`;
-`scripts/speed-table.py build/gpuvm`;
+`scripts/speed-table.py build/gpuvm`; `build/gpuvm probe --target cuda --input
+validation/hw/h100-sxm-2026-11-26/run1/tlb_chase.csv --json
+docs/data/probe/h100-tlb-chase.json` (from the repository root);
 `make fidelity` and copy its table to docs/fidelity/fidelity.csv; then run
 this script and commit data and pages together.
 """
@@ -488,15 +508,96 @@ def calibration_rows(rx, what):
     return "\n".join(out) + "\n\n" + note
 
 
-def hw_board(what):
-    """docs/hardware.md's board table or spread (scripts/hw_board_table.py, beside this script)."""
+def p100_tlbpar_model():
+    """docs/calibration.md's sentence on the p100 model's lanes32 curve (calibrate.csv)."""
+    rows = read_csv(CALIBRATE_CSV)
+    q = "tlb_par_hops_per_kcycle_sm_lanes32_fp8192mib"
+    pts = [(int(r["x"]), float(r["simulated"]))
+           for r in rows if r.get("gpu") == "p100" and r.get("quantity") == q]
+    if not pts:
+        raise BlockError(f"{CALIBRATE_CSV} has no p100 row '{q}'")
+    pts.sort()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import hw_board_table
+    try:
+        mshrs = hw_board_table._preset_value(ROOT, "p100:tlb.l1.mshrs")[0]
+    except hw_board_table.BoardError as e:
+        raise BlockError(str(e))
+    return (f"With all 32 lanes chasing, the preset's {mshrs} fitted MSHRs (`tlb.l1.mshrs`) fill within a "
+            "few warps: "
+            + ", ".join(f"{v:.1f}" for _, v in pts) + " hops per kcycle at K = "
+            + ", ".join(str(k) for k, _ in pts)
+            + f" (`{CALIBRATE_CSV}`, `{q}`), so the lanes32 curve is the one that can measure counts as "
+            "large as a board's are likely to be.")
+
+
+# ---- sentences of docs/validation.md that quote validation rows ------------------
+# name -> template: {m:ROW} a row's measured time (us), {s:ROW} gpuvm's; {r:A/B} the
+# ratio of two rows' measured times, {sr:A/B} of gpuvm's; {pct:A/B} and {spct:A/B}
+# (ratio - 1) in percent; {spread:RX} the largest (max - min) / min of the measured
+# times over rows that share RX's first group (the same size at several settings),
+# {sspread:RX} of gpuvm's.
+# Rows are docs/validation/validate.csv's, of any preset, by name.
+VALIDATION_QUOTES = {
+    "2dconv-width": (
+        "2DCONV at n = 1024 takes {m:2dconv-1024-x8}, {m:2dconv-1024-x16} and {m:2dconv-1024} µs on "
+        "the board at widths 8, 16 and 32 (`tests/test_suite_kernels.c` `test_block_x` checks the "
+        "ordering and the 8-over-32 ratio against the board's {r:2dconv-1024-x8/2dconv-1024}x)."),
+    "scalarprod-passes": (
+        "`test_scalarprod` checks the two-pass over one-pass ratio: the board takes "
+        "{m:scalarprod-256x2048} against {m:scalarprod-128x2048} µs at 2048 elements, "
+        "{r:scalarprod-256x2048/scalarprod-128x2048}x."),
+    "3dconv-width": (
+        "Only at n = 128 does the body show: the 8-wide block is slower than the 32-wide one by "
+        "{pct:3dconv-128-x8/3dconv-128} % on the board ({m:3dconv-128-x8} against {m:3dconv-128} µs), "
+        "by {spct:3dconv-128-x8/3dconv-128} % in gpuvm."),
+    "fwt-length": (
+        "The kernel's length changes little on the board (at most {spread:^fwt-(\\d+)-\\d+$} % between "
+        "the kernel lengths of one size) and {sspread:^fwt-(\\d+)-\\d+$} % in gpuvm (the GPU transforms the "
+        "padded kernel)."),
+}
+
+
+def validation_quote(name):
+    rows = {r["name"]: r for r in read_csv(VALIDATE_CSV)}
+
+    def val(row, col):
+        if row not in rows:
+            raise BlockError(f"{VALIDATE_CSV} has no row '{row}' (block validation-quote-{name})")
+        return float(rows[row][col])
+
+    def field(m):
+        kind, arg = m.group(1), m.group(2)
+        if kind in ("m", "s"):
+            return f"{val(arg, 'measured_us' if kind == 'm' else 'simulated_us'):.2f}"
+        if kind in ("spread", "sspread"):
+            groups = {}
+            for n, r in rows.items():
+                g = re.match(arg, n)
+                if g:
+                    groups.setdefault(g.group(1), []).append(
+                        float(r["simulated_us" if kind == "sspread" else "measured_us"]))
+            worst = max((max(v) - min(v)) / min(v) for v in groups.values() if len(v) > 1)
+            return f"{100 * worst:.1f}"
+        a, b = arg.split("/")
+        col = "simulated_us" if kind.startswith("s") else "measured_us"
+        ratio = val(a, col) / val(b, col)
+        return f"{ratio:.2f}" if kind in ("r", "sr") else f"{100 * (ratio - 1):.0f}"
+    return re.sub(r"\{(m|s|r|sr|pct|spct|spread|sspread):([^}]+)\}", field, VALIDATION_QUOTES[name])
+
+
+def hw_board(what, module="hw_board_table"):
+    """A block of the H100 boards' data: docs/hardware.md's table or spread
+    (scripts/hw_board_table.py), the probe's H100 example and the TLB miss
+    penalty's measurements (scripts/hw_tlb_blocks.py), beside this script."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
         import hw_board_table
+        mod = __import__(module)
     except ImportError as e:
-        raise BlockError(f"cannot load scripts/hw_board_table.py: {e}")
+        raise BlockError(f"cannot load scripts/{module}.py: {e}")
     try:
-        return getattr(hw_board_table, what)(ROOT)
+        return getattr(mod, what)(ROOT)
     except hw_board_table.BoardError as e:
         raise BlockError(str(e))
 
@@ -504,6 +605,10 @@ def hw_board(what):
 GENERATORS = {
     "hw-board-table": lambda: hw_board("board_table"),
     "hw-board-spread": lambda: hw_board("board_spread"),
+    "probe-h100": lambda: hw_board("probe_h100", "hw_tlb_blocks"),
+    "h100-tlb-miss-penalty": lambda: hw_board("tlb_miss_penalty", "hw_tlb_blocks"),
+    "h100-tlbmiss-curves": lambda: hw_board("tlbmiss_curves", "hw_tlb_blocks"),
+    "p100-tlbpar-model": p100_tlbpar_model,
     "speed-summary": speed_summary,
     "fidelity-summary": fidelity_summary,
     "validation-summary": validation_summary,
@@ -512,6 +617,21 @@ GENERATORS = {
     "validation-programs": validation_programs,
     "fig1-table": fig1_table,
 }
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hw_quotes  # noqa: E402 (scripts/hw_quotes.py, beside this script)
+
+
+def hw_quote(name):
+    try:
+        return hw_quotes.quote(ROOT, name)
+    except hw_quotes.hw.BoardError as e:
+        raise BlockError(str(e))
+
+
+for _name in VALIDATION_QUOTES:
+    GENERATORS["validation-quote-" + _name] = (lambda n: lambda: validation_quote(n))(_name)
+for _name in hw_quotes.NAMES:
+    GENERATORS["hw-quote-" + _name] = (lambda n: lambda: hw_quote(n))(_name)
 for _name, (_rx, _what) in CALIBRATION_ROWS.items():
     GENERATORS[_name] = (lambda a, b: lambda: calibration_rows(a, b))(_rx, _what)
 for _name, _exp in FIDELITY_ROWS.items():

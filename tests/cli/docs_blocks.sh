@@ -3,7 +3,9 @@
 # (<!-- generated: NAME --> ... <!-- end generated -->) that
 # scripts/docs-blocks.py writes from committed data (docs/fidelity/fidelity.csv,
 # docs/validation/validate.csv, docs/calibration/calibrate.csv,
-# docs/speed/speed.csv, docs/data/fig1/*.csv), or in a dated record under
+# docs/speed/speed.csv, docs/data/fig1/*.csv, validation/hw/ with presets/h100.ini,
+# docs/data/probe/h100-tlb-chase.json, which is checked against this binary's
+# probe analysis of the recording it names), or in a dated record under
 # docs/notes/ (issue 80). Fails, naming the page, line and block, when a block
 # differs from what the script would write: a number edited by hand, or data
 # changed without rerunning the script; and, through scripts/docs-numbers.py,
@@ -37,10 +39,34 @@ if ! python3 "$SRC/scripts/docs-numbers.py"; then
 	fail=1
 fi
 
+# docs/data/probe/h100-tlb-chase.json, which the probe-h100 and h100-tlb-* blocks read, is
+# what this binary's probe analysis gives for the H100 recording it names (all but the
+# wall time): a change to src/probe/ that moves it fails here until the JSON is rewritten
+# (scripts/hw_tlb_blocks.py says how) and the blocks with it
+GPUVM=$(realpath "${1:?usage: docs_blocks.sh GPUVM SOURCE_DIR}")
+PJ=docs/data/probe/h100-tlb-chase.json
+rec=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["target"].split(":",1)[1])' "$SRC/$PJ") ||
+	{ echo "FAIL: cannot read $PJ"; fail=1; }
+if ! (cd "$SRC" && "$GPUVM" probe --target cuda --input "$rec" --json "$T/probe.json" >/dev/null); then
+	echo "FAIL: gpuvm probe --target cuda --input $rec"; fail=1
+elif ! python3 - "$SRC/$PJ" "$T/probe.json" <<'PY'; then
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for r in (a, b):
+    r.pop("wall_seconds", None)
+if a != b:
+    sys.exit(f"{sys.argv[1]} differs from what the binary gives now:\n{json.dumps(b, indent=1)[:1500]}")
+print("ok - docs/data/probe/h100-tlb-chase.json is what gpuvm probe gives for its recording")
+PY
+	echo "FAIL: $PJ is stale (rewrite it as scripts/hw_tlb_blocks.py says, then run scripts/docs-blocks.py)"; fail=1
+fi
+
 # ---- the checks catch a planted number: on a copy of the pages -----------------
 mkdir -p "$T/src/scripts" "$T/src/experiments"
 cp -R "$SRC/docs" "$SRC/README.md" "$T/src/"
-cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/hw_board_table.py" "$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
+cp "$SRC/scripts/docs-blocks.py" "$SRC/scripts/hw_board_table.py" "$SRC/scripts/hw_tlb_blocks.py" "$SRC/scripts/hw_quotes.py" \
+	"$SRC/scripts/docs-numbers.py" "$SRC/scripts/docs-numbers-allow.tsv" "$T/src/scripts/"
+cp -R "$SRC/presets" "$T/src/" # the board table's third column reads presets/h100.ini
 cp "$SRC/experiments/karnagel_fig1.sh" "$T/src/experiments/"
 mkdir -p "$T/src/validation" && cp -R "$SRC/validation/hw" "$T/src/validation/" # the board table's data
 C=$T/src
@@ -144,8 +170,39 @@ grep -q "the L2 hit 282.7-299.3 cycles" "$C/docs/hardware.md" || { echo "FAIL: h
 expect_fail "the boards' spread edited by hand" "docs/hardware.md:[0-9]*: block 'hw-board-spread' differs" \
 	python3 "$C/scripts/docs-blocks.py" --check
 pristine
+# 2i. the board table's third column (presets/h100.ini's values) and its size labels are
+# generated too: a preset value or a size typed by hand is caught
+sed -i 's/`tlb.l2.miss_penalty_cycles` 78;/`tlb.l2.miss_penalty_cycles` 79;/' "$C/docs/hardware.md"
+grep -q '`tlb.l2.miss_penalty_cycles` 79;' "$C/docs/hardware.md" || { echo "FAIL: hardware.md's TLB chase row not found to edit"; fail=1; }
+expect_fail "a preset value in the board table edited by hand" "docs/hardware.md:[0-9]*: block 'hw-board-table' differs" \
+	python3 "$C/scripts/docs-blocks.py" --check
+pristine
+sed -i 's/^\(| chase, in-kernel curve | [0-9.]* cycles at \)4-128 KiB/\14-64 KiB/' "$C/docs/hardware.md"
+grep -q "^| chase, in-kernel curve | [0-9.]* cycles at 4-64 KiB" "$C/docs/hardware.md" || { echo "FAIL: hardware.md's chase row not found to edit"; fail=1; }
+expect_fail "a size label in the board table edited by hand" "docs/hardware.md:[0-9]*: block 'hw-board-table' differs" \
+	python3 "$C/scripts/docs-blocks.py" --check
+pristine
+# 2j. the TLB blocks of docs/probe.md and docs/calibration.md, two of scripts/hw_quotes.py's
+# sentences and one of docs/validation.md's: one number of each edited by hand
+for case in "docs/probe.md|probe-h100|miss cost \([0-9]*\)\.\([0-9]\) cycles|miss cost \1.9\2 cycles" \
+	"docs/calibration.md|h100-tlb-miss-penalty|(mean \([0-9]*\)\.\([0-9]\);|(mean \1.9\2;" \
+	"docs/calibration.md|h100-tlbmiss-curves|every hop a miss, \([0-9]*\) cycles|every hop a miss, \19 cycles" \
+	"docs/calibration.md|p100-tlbpar-model|fill within a few warps: \([0-9]*\)\.|fill within a few warps: \19." \
+	"docs/launch.md|hw-quote-launch-period|their mean \([0-9]\)\.|their mean \19." \
+	"docs/uvm.md|hw-quote-fault-latency|measures \([0-9]*\)\.|measures \19." \
+	"docs/validation.md|validation-quote-fwt-length|at most \([0-9]*\)\.|at most \19." \
+	"docs/launch.md|hw-quote-launch-event|exposes \([0-9]*\)\.|exposes \19."; do
+	IFS='|' read -r page block from to <<<"$case"
+	before_edit=$(md5sum <"$C/$page")
+	sed -i "s/$from/$to/" "$C/$page"
+	[ "$(md5sum <"$C/$page")" != "$before_edit" ] || { echo "FAIL: $page: block '$block' not found to edit"; fail=1; }
+	expect_fail "a number in block '$block' edited by hand" "$page:[0-9]*: block '$block' differs" \
+		python3 "$C/scripts/docs-blocks.py" --check
+	pristine
+done
 # 3. a time planted on the line of an allowed pattern: the allowance covers its span only
-sed -i 's/(3\.5 us, flat)/(3.5 us, flat) beside the model at 9.7 ms/' "$C/docs/launch.md"
+sed -i 's/`kernel_launch_us` (1\.73 us,/`kernel_launch_us` (1.73 us beside the model at 9.7 ms,/' "$C/docs/launch.md"
+grep -q "1.73 us beside the model at 9.7 ms" "$C/docs/launch.md" || { echo "FAIL: launch.md's allowed line not found to plant on"; fail=1; }
 expect_fail "a time on an allowed line" "docs/launch.md:[0-9]*: '9.7 ms'" python3 "$C/scripts/docs-numbers.py" --root "$C"
 pristine
 # 4. a pending page (one whose numbers are still to move) may not gain one

@@ -58,10 +58,11 @@ fi
 grep -Eq '^L2 +65 +32MiB' rec.txt || { fail "recorded analysis L2"; cat rec.txt; }
 
 # 2b. A real recording: tlb_probe chase on an H100 SXM5 (docs/hardware.md).
-# No step inside 64 GiB; past 2048 regions of 32 MiB +79 cycles at a 32
-# MiB stride, +44 at 16 MiB (the X/2 half step), and 64 MiB never gets to
-# twice the reach on 80 GB (2X out of range); its first hops are slow
-# (410-467 cycles) against the 296 plateau.
+# One level of 32 MiB entries near the end of the 80 GB: the 16 MiB curve
+# steps half as high there (the X/2 half step), 64 MiB never gets to twice
+# the reach (2X out of range), and the first hops are slow against the
+# plateau (the values: docs/probe.md's generated block, from
+# docs/data/probe/h100-tlb-chase.json, which cli_docs_blocks checks).
 H100_CHASE=$SRC/validation/hw/h100-sxm-2026-11-26/run1/tlb_chase.csv
 if ! "$GPUVM" probe --target cuda --input "$H100_CHASE" --json h100.json >h100.txt 2>err.txt; then
 	fail "probe --target cuda (H100 recording)"; cat err.txt
