@@ -173,8 +173,9 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 	/* Every level hitting: each curve's first point, unless it stands
 	 * above the curve's lowest stable run by more than the noise (misses
 	 * only raise a curve): a GPU's chase of a few hops is slow (the first
-	 * loads of the timed pass, H100: 410-467 cycles at 2 hops against 296
-	 * from 32 on), and the run is the hit latency there. */
+	 * loads of the timed pass, H100: 410-467 cycles at 2 hops against a
+	 * baseline of 298.6, docs/probe.md), and the run is the hit latency
+	 * there. */
 	double baseline = 0;
 	size_t nb = 0;
 	for (size_t q = 0; q < nc; q++) {
@@ -216,7 +217,7 @@ static int analyze_levels(struct gpuvm_probe_result *res, double noise, struct g
 			bool twice_out_of_range = !twice && (double)top2 < (2 + 2 * SAME_SIZE_TOL) * z;
 			/* ... unless 2X steps there by clearly more: then X is not the
 			 * entry size but a fraction of it (H100: 16 MiB's 35-cycle
-			 * step under 32 MiB's 79) */
+			 * step under 32 MiB's 70, docs/probe.md) */
 			for (size_t u = 0; u < cv[q + 1].n_steps && twice_out_of_range; u++) {
 				const struct step *s2 = &cv[q + 1].steps[u];
 				if (s2->knee_bytes >= (1 - SAME_SIZE_TOL) * z &&
