@@ -54,7 +54,9 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err);
  * whose gpu is neither a shipped preset nor one of gpus[0..n_gpus), or
  * whose gpu was calibrated (calibrated[i]) but whose quantity no measured
  * row took (used[row] false), is an error naming the file and line.
- * used NULL: the GPUs alone (before the run).
+ * used NULL (before the run): the GPUs, and the quantity of each row of a
+ * calibrated GPU is in the registry (calib_quantities.h) and not a curve,
+ * else an error with the registry's closest name.
  * 0, or -1 with err set. */
 int pub_check_rows(const struct pub_table *t, const char *const *gpus, size_t n_gpus,
 		   const bool *used, struct gpuvm_error *err);
