@@ -33,7 +33,7 @@ struct row *calib_add_row(struct calib *c, const char *gpu, const char *q, const
 	const struct calib_quantity *known = calib_quantity_find(q);
 	if (!known || known->curve != (kind == K_CURVE)) {
 		if (!c->failed)
-			gpuvm_fail(c->err, "calibrate", 0, "quantity", "internal error: '%s' %s in "
+			gpuvm_fail(c->err, gpu, 0, "quantity", "internal error: '%s' %s in "
 				   "src/cli/calib_quantities.c's registry", q,
 				   known ? "is listed with the other kind (curve or compared)" : "is not");
 		c->failed = 1;
