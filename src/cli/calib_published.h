@@ -4,7 +4,8 @@
  *
  * Owns: nothing after pub_load returns: the caller frees the table's text
  * and rows (free(t->rows), free(t->text)), also after a failed load. May
- * call: the C library and gpuvm_fail. Guarantees: pub_load accepts only a
+ * call: the C library, gpuvm_fail and the registry of quantities
+ * (calib_quantities.h). Guarantees: pub_load accepts only a
  * table whose every row has the six columns, a number or "none published"
  * as its value and a source for every number, and no gpu and quantity twice
  * from one source (several sources may give one quantity; a "none

@@ -2,8 +2,9 @@
  * (cmd_calibrate.c) and the outputs that print them (calib_output.c).
  *
  * Owns: nothing; struct calib owns its rows array (freed by the command).
- * May call: the published table's lookups (calib_published.h; the rows'
- * own functions in calib_rows.c; the outputs' functions call the CSV,
+ * May call: the published table's lookups (calib_published.h) and the
+ * registry of quantities (calib_quantities.h; the rows' own functions in
+ * calib_rows.c; the outputs' functions call the CSV,
  * JSON, output-file and plot helpers). Guarantees: a row's status is
  * "pass" only with a published value within the tolerance of its kind
  * (LATENCY_TOL_PCT, THROUGHPUT_TOL_PCT). */
