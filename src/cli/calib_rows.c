@@ -107,12 +107,11 @@ int calib_check_table(struct calib *c, const char *const *presets, size_t n_pres
 	return rc;
 }
 
-int calib_check_table_before(const struct pub_table *t, bool quick, uint64_t chase_steps,
-			     const char *const *presets, size_t n_presets, struct gpuvm_error *err)
+int calib_check_table_before(const struct calib *c, const char *const *presets, size_t n_presets)
 {
-	struct gpuvm_error e = {{0}};
-	struct calib d = {.pub = t, .quick = quick, .names_only = true, .err = &e,
-			  .chase_steps = chase_steps};
+	struct gpuvm_error e = {{0}}, *err = c->err;
+	struct calib d = {.pub = c->pub, .quick = c->quick, .names_only = true, .err = &e,
+			  .chase_steps = c->chase_steps};
 	size_t loaded = 0;
 	int rc = 0;
 	for (; loaded < n_presets; loaded++)

@@ -94,13 +94,12 @@ int calib_run_jobs(struct calib *c, const char *const *presets, size_t n, unsign
  * each row of a calibrated GPU was compared (pub_check_rows). 0, or -1
  * with c->err naming the table's file and line. */
 int calib_check_table(struct calib *c, const char *const *presets, size_t n_presets);
-/* The same before any run: each preset's rows made with names_only (no
- * run, calibrate_preset as the run makes them), then calib_check_table on
- * them, so that a row the run would not compare is refused at once, and
- * every name those rows carry is checked against the registry. The check
- * stops at a preset that does not load, which the run then reports. 0, or
- * -1 with err set. */
-int calib_check_table_before(const struct pub_table *t, bool quick, uint64_t chase_steps,
-			     const char *const *presets, size_t n_presets, struct gpuvm_error *err);
+/* The same before any run: each preset's rows made as c would make them
+ * but with names_only (no run), then calib_check_table on them, so that a
+ * row the run would not compare is refused at once, and every name those
+ * rows carry is checked against the registry; c itself is not changed.
+ * The check stops at a preset that does not load, which the run then
+ * reports. 0, or -1 with c->err set. */
+int calib_check_table_before(const struct calib *c, const char *const *presets, size_t n_presets);
 
 #endif

@@ -838,13 +838,12 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	n_presets = strcmp(gpu, "all") ? n_presets : N_ALL;
 	/* a row naming no GPU known here, or a figure on another output, is
 	 * refused before any run */
-	uint64_t chase_steps = quick ? 4096 : 65536;
+	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
+			  .chase_steps = quick ? 4096 : 65536};
 	int rc = pub_check_rows(&pub, presets, n_presets, NULL, &err) ||
-			 calib_check_table_before(&pub, quick, chase_steps, presets, n_presets, &err) ||
+			 calib_check_table_before(&c, presets, n_presets) ||
 			 (plot && calib_plot_claim(plot, presets, n_presets, &err))
 		 ? 2 : 0;
-	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
-			  .chase_steps = chase_steps};
 	if (!rc && jobs > 1 && n_presets > 1)
 		rc = calib_run_jobs(&c, presets, n_presets, (unsigned)jobs) ? 2 : 0;
 	for (size_t i = 0; i < n_presets && !rc && (jobs == 1 || n_presets == 1); i++)
