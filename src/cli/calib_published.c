@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/calib_published.h"
+#include "cli/calib_quantities.h"
 #include "gpuvm/config.h"
 #include "gpuvm/input_file.h"
 #include "gpuvm/units.h"
@@ -200,6 +201,17 @@ int pub_check_rows(const struct pub_table *t, const char *const *gpus, size_t n_
 			return gpuvm_fail(err, t->path, r->line, "gpu", "'%s' is not a shipped "
 					  "preset (gpuvm presets lists them) nor a --gpu of this run",
 					  r->gpu);
+		/* before the runs: a name no preset's rows carry (a typo),
+		 * refused with the registry's closest one */
+		const struct calib_quantity *known = calib_quantity_find(r->quantity);
+		if (calibrated && !used && (!known || known->curve)) {
+			const char *near = calib_quantity_near(r->quantity);
+			return gpuvm_fail(err, t->path, r->line, "quantity", "'%s' is %s%s%s%s",
+					  r->quantity, known ? "a curve gpuvm calibrate draws, not a "
+					  "quantity it compares" : "not a quantity gpuvm calibrate "
+					  "measures", near ? "; did you mean '" : "", near ? near : "",
+					  near ? "'?" : "");
+		}
 		if (calibrated && used && !used[i])
 			return gpuvm_fail(err, t->path, r->line, "quantity", "'%s' is not a quantity "
 					  "gpuvm calibrate measures on %s (the CSV's quantity column "

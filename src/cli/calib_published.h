@@ -4,7 +4,8 @@
  *
  * Owns: nothing after pub_load returns: the caller frees the table's text
  * and rows (free(t->rows), free(t->text)), also after a failed load. May
- * call: the C library and gpuvm_fail. Guarantees: pub_load accepts only a
+ * call: the C library, gpuvm_fail and the registry of quantities
+ * (calib_quantities.h). Guarantees: pub_load accepts only a
  * table whose every row has the six columns, a number or "none published"
  * as its value and a source for every number, and no gpu and quantity twice
  * from one source (several sources may give one quantity; a "none
@@ -54,7 +55,9 @@ int pub_load(struct pub_table *t, const char *path, struct gpuvm_error *err);
  * whose gpu is neither a shipped preset nor one of gpus[0..n_gpus), or
  * whose gpu was calibrated (calibrated[i]) but whose quantity no measured
  * row took (used[row] false), is an error naming the file and line.
- * used NULL: the GPUs alone (before the run).
+ * used NULL (before the run): the GPUs, and the quantity of each row of a
+ * calibrated GPU is in the registry (calib_quantities.h) and not a curve,
+ * else an error with the registry's closest name.
  * 0, or -1 with err set. */
 int pub_check_rows(const struct pub_table *t, const char *const *gpus, size_t n_gpus,
 		   const bool *used, struct gpuvm_error *err);

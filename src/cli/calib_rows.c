@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/calib_quantities.h"
 #include "cli/calib_rows.h"
 
 /* A row's error and status against its published value. */
@@ -26,6 +27,18 @@ void calib_judge(struct row *r)
 struct row *calib_add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
 			  enum row_kind kind, double x, double sim)
 {
+	/* in every build: a name outside the registry would make a row no
+	 * table can be checked against before the run (a few hundred
+	 * string compares a preset, against seconds of runs) */
+	const struct calib_quantity *known = calib_quantity_find(q);
+	if (!known || known->curve != (kind == K_CURVE)) {
+		if (!c->failed)
+			gpuvm_fail(c->err, gpu, 0, "quantity", "internal error: '%s' %s in "
+				   "src/cli/calib_quantities.c's registry", q,
+				   known ? "is listed with the other kind (curve or compared)" : "is not");
+		c->failed = 1;
+		return NULL;
+	}
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 128;
 		struct row *nr = realloc(c->rows, cap * sizeof *nr);
@@ -91,5 +104,30 @@ int calib_check_table(struct calib *c, const char *const *presets, size_t n_pres
 			used[c->rows[i].pub - t->rows] = true;
 	int rc = pub_check_rows(t, presets, n_presets, used, c->err);
 	free(used);
+	return rc;
+}
+
+int calib_check_table_before(const struct calib *c, const char *const *presets, size_t n_presets)
+{
+	struct gpuvm_error e = {{0}}, *err = c->err;
+	struct calib d = {.pub = c->pub, .quick = c->quick, .names_only = true, .err = &e,
+			  .chase_steps = c->chase_steps};
+	size_t loaded = 0;
+	int rc = 0;
+	for (; loaded < n_presets; loaded++)
+		if (calibrate_preset(&d, presets[loaded])) {
+			/* failed: a name outside the registry; else the
+			 * preset did not load, which its run reports */
+			if (d.failed) {
+				*err = e;
+				rc = -1;
+			}
+			break;
+		}
+	if (!rc && loaded == n_presets) {
+		d.err = err;
+		rc = calib_check_table(&d, presets, n_presets);
+	}
+	free(d.rows);
 	return rc;
 }

@@ -2,8 +2,9 @@
  * (cmd_calibrate.c) and the outputs that print them (calib_output.c).
  *
  * Owns: nothing; struct calib owns its rows array (freed by the command).
- * May call: the published table's lookups (calib_published.h; the rows'
- * own functions in calib_rows.c; the outputs' functions call the CSV,
+ * May call: the published table's lookups (calib_published.h) and the
+ * registry of quantities (calib_quantities.h; the rows' own functions in
+ * calib_rows.c; the outputs' functions call the CSV,
  * JSON, output-file and plot helpers). Guarantees: a row's status is
  * "pass" only with a published value within the tolerance of its kind
  * (LATENCY_TOL_PCT, THROUGHPUT_TOL_PCT). */
@@ -38,6 +39,9 @@ struct row {
 struct calib {
 	const struct pub_table *pub;
 	bool quick, progress;
+	/* the rows made without running anything, every value NAN (the
+	 * check of a table before the runs, calib_check_table_before) */
+	bool names_only;
 	uint64_t chase_steps; /* nodes per warm chase, cold steps per run */
 	struct row *rows;
 	size_t n, cap;
@@ -61,7 +65,9 @@ int calib_plot_preset(const struct calib *c, const char *gpu, const char *base,
 		      struct gpuvm_error *err);
 
 /* A new row of gpu's quantity q, judged against the first published value
- * of that quantity (calib_rows.c); NULL when out of memory. */
+ * of that quantity (calib_rows.c); NULL when out of memory, or (c->failed
+ * set, the error in c->err) when q is not in the registry of quantities
+ * with kind's curve or compared (calib_quantities.h). */
 struct row *calib_add_row(struct calib *c, const char *gpu, const char *q, const char *unit,
 			  enum row_kind kind, double x, double sim);
 /* r's error and status against r->pub. */
@@ -88,5 +94,12 @@ int calib_run_jobs(struct calib *c, const char *const *presets, size_t n, unsign
  * each row of a calibrated GPU was compared (pub_check_rows). 0, or -1
  * with c->err naming the table's file and line. */
 int calib_check_table(struct calib *c, const char *const *presets, size_t n_presets);
+/* The same before any run: each preset's rows made as c would make them
+ * but with names_only (no run), then calib_check_table on them, so that a
+ * row the run would not compare is refused at once, and every name those
+ * rows carry is checked against the registry; c itself is not changed.
+ * The check stops at a preset that does not load, which the run then
+ * reports. 0, or -1 with c->err set. */
+int calib_check_table_before(const struct calib *c, const char *const *presets, size_t n_presets);
 
 #endif

@@ -41,10 +41,11 @@ static const char *const all_presets[] = {"k80", "p100", "v100", "a100", "h100",
 
 /* ----------------------------------------------------------------- rows */
 
-/* One run's report; NULL (c->failed set, message in c->err) when refused. */
+/* One run's report; NULL (c->failed set, message in c->err) when refused,
+ * or (c->failed not set) with names_only, which runs nothing. */
 static cJSON *run(struct calib *c, const char *gpu, const char *wl)
 {
-	if (c->failed)
+	if (c->failed || c->names_only)
 		return NULL;
 	struct gpuvm_run_spec spec = {.gpu = gpu, .workload = wl, .seed = 1, .force = true};
 	cJSON *o = NULL;
@@ -364,7 +365,7 @@ static void stream_rows(struct calib *c, const struct gpuvm_config *cfg, const c
 		double v = b == 1024 ? triad : b == 64 ? at[0] : b == 256 ? at[1] : NAN;
 		if (!c->quick && !isfinite(v))
 			v = stream_gb_s(c, cfg, gpu, "triad", b, elems);
-		if (isfinite(v))
+		if (isfinite(v) || c->names_only) /* names_only: every name checked */
 			calib_add_row(c, gpu, "triad_gb_s", "GB/s", K_CURVE, 2.0 * b, v);
 	}
 }
@@ -837,11 +838,12 @@ int gpuvm_cmd_calibrate(int argc, char **argv)
 	n_presets = strcmp(gpu, "all") ? n_presets : N_ALL;
 	/* a row naming no GPU known here, or a figure on another output, is
 	 * refused before any run */
-	int rc = pub_check_rows(&pub, presets, n_presets, NULL, &err) ||
-			 (plot && calib_plot_claim(plot, presets, n_presets, &err))
-		 ? 2 : 0;
 	struct calib c = {.pub = &pub, .quick = quick, .progress = progress, .err = &err,
 			  .chase_steps = quick ? 4096 : 65536};
+	int rc = pub_check_rows(&pub, presets, n_presets, NULL, &err) ||
+			 calib_check_table_before(&c, presets, n_presets) ||
+			 (plot && calib_plot_claim(plot, presets, n_presets, &err))
+		 ? 2 : 0;
 	if (!rc && jobs > 1 && n_presets > 1)
 		rc = calib_run_jobs(&c, presets, n_presets, (unsigned)jobs) ? 2 : 0;
 	for (size_t i = 0; i < n_presets && !rc && (jobs == 1 || n_presets == 1); i++)

@@ -34,9 +34,30 @@ table="$SRC/validation/microbench.tsv"
 { grep -v '^#' "$table" | head -2; printf 'k8O\tchase_l1_hit_cycles\t32\tcycles\tx\ty\tvalidation\t\n'; } > gpu.tsv
 refuse "item 6: a row's GPU is no preset (before any run)" "gpu.tsv:3: gpu: 'k8O' is not a shipped preset" \
 	"$GPUVM" calibrate --gpu k80 --quick --table gpu.tsv
+# issue 80: the quantities too before any run (the registry of names,
+# src/cli/calib_quantities.c; and what this GPU measures, from its rows
+# made without running them): --progress prints a line a run, and a k80
+# quick table takes 10 s (70 s under ASan), so no line and under 5 s
+no_run() { # NAME: err.txt has no progress line and the command took < 5 s
+	if grep -q '^calibrate: ' err.txt || [ $(($(date +%s%N) - t0)) -ge 5000000000 ]; then
+		fail "$1: a run happened before the refusal ($(grep -c '^calibrate: ' err.txt) runs, $((($(date +%s%N) - t0) / 1000000)) ms)"
+	else
+		ok "$1: no run ($((($(date +%s%N) - t0) / 1000000)) ms)"
+	fi
+}
 { grep -v '^#' "$table" | head -2; printf 'k80\tchase_l1_hti_cycles\t32\tcycles\tx\ty\tvalidation\t\n'; } > q.tsv
-refuse "item 6: a row's quantity is not measured" "q.tsv:3: quantity: 'chase_l1_hti_cycles' is not a quantity" \
-	"$GPUVM" calibrate --gpu k80 --quick --table q.tsv
+t0=$(date +%s%N)
+refuse "item 6: a row's quantity is not measured" \
+	"q.tsv:3: quantity: 'chase_l1_hti_cycles' is not a quantity gpuvm calibrate measures; did you mean 'chase_l1_hit_cycles'?" \
+	"$GPUVM" calibrate --gpu k80 --quick --progress --table q.tsv
+no_run "item 6: a misspelt quantity"
+# a quantity calibrate measures, but not on this GPU (v100: two TLB levels)
+{ grep -v '^#' "$table" | head -1; printf 'v100\ttlb_l3_miss_delay_cycles\t32\tcycles\tx\ty\tvalidation\t\n'; } > l3.tsv
+t0=$(date +%s%N)
+refuse "item 6: a quantity this GPU does not measure" \
+	"l3.tsv:2: quantity: 'tlb_l3_miss_delay_cycles' is not a quantity gpuvm calibrate measures on v100" \
+	"$GPUVM" calibrate --gpu v100 --quick --progress --table l3.tsv
+no_run "item 6: a quantity v100 does not measure"
 [ ! -e out.csv ] || fail "item 6: an output was written"
 
 # --- item 11: sweep --cache / writes its KEY.json files into / --------------
