@@ -35,7 +35,8 @@
 # (gnuplot) and prints the tables beside the thesis's values.
 # Environment: JOBS (default 2), GPUS (default "gtx-titan-black h100-pcie";
 # GPU=x, the old name, sets GPUS=x). 7.2 minutes of wall time on 2 quiet cores
-# (AMD EPYC; 802 s user + 18 s sys of CPU).
+# (AMD EPYC; 802 s user + 18 s sys of CPU) with grep on 4 MiB; its 8 MiB
+# about doubles grep's 30 runs (not re-timed on a quiet host).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/sl1_ch5}
