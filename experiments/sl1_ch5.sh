@@ -35,7 +35,8 @@
 # (gnuplot) and prints the tables beside the thesis's values.
 # Environment: JOBS (default 2), GPUS (default "gtx-titan-black h100-pcie";
 # GPU=x, the old name, sets GPUS=x). 7.2 minutes of wall time on 2 quiet cores
-# (AMD EPYC; 802 s user + 18 s sys of CPU).
+# (AMD EPYC; 802 s user + 18 s sys of CPU) with grep on 4 MiB; its 8 MiB
+# about doubles grep's 30 runs (not re-timed on a quiet host).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/sl1_ch5}
@@ -46,14 +47,28 @@ apps="upper wc grep kmeans pvc mm mca ii of"
 bkapps="wc of dna mca kmeans"
 
 # inputs: chunks of about 1-10 KB per thread for the text applications,
-# so the 300-access monitoring phase (5.2.2) is a small part of a thread
+# so the 300-access monitoring phase (5.2.2) is a small part of a thread.
+# The thesis's threads ran far past it (5.3.4: monitoring is "less than
+# 1%" of S-L1's overhead; 5.3.2: K-means caches nothing because its own
+# shared memory leaves no room, not because it never left monitoring).
+# grep's 8 MiB is the smallest power of two at which every thread with
+# data, in every configuration swept (up to 2,048 threads per SM: 30,720
+# on the Titan Black), makes more than the 300 monitoring accesses (about
+# 2 a byte: its outer loop and the matcher each read the byte; 288-byte
+# chunks, ~576 accesses). K-means would need 2 M points by the same rule
+# (5 accesses a point: 69 points, 345 accesses a thread), but its kernel's
+# barrier makes every CTA run eagerly with unbounded access buffers
+# (src/simt/simt_internal.h, `eager`), so a 2 M-point run at 2,048
+# threads per SM holds 11.7 GB (two at once exhaust a 23 GB host) and
+# takes about 80 s of CPU; it stays at 16,384 points, where no thread
+# leaves monitoring (docs/fidelity/fidelity.md, known misses).
 size_of() {
 	case $1 in
 	upper | wc) echo 33554432 ;;    # text bytes
 	pvc | ii | of) echo 16777216 ;; # text bytes (more work per byte)
-	grep) echo 4194304 ;;           # the matcher makes several accesses per byte
+	grep) echo 8388608 ;;           # text bytes (see above)
 	mca) echo 2097152 ;;            # transactions (8 B each)
-	kmeans) echo 16384 ;;           # points
+	kmeans) echo 16384 ;;           # points (see above: 2 M would follow the thesis)
 	mm) echo 256 ;;                 # matrix order
 	*) echo 0 ;;                    # unused (Fig. 5.14's dna); never empty: a
 	                                # trailing blank would join xargs -L lines
