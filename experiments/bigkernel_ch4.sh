@@ -36,7 +36,11 @@
 # fig4_13.png (gnuplot) and prints the tables beside the thesis's values.
 # Environment: JOBS (default 2), GPUS (default "gtx680 h100-pcie"), CHUNKS
 # (MiB, default "1 2 4 8 16"), APPS (default the seven of Table 4.1).
-# COST
+# Cost: five times the runs of one chunk size, whose cost a run's chunk
+# hardly changes (netflix at 8192 threads: 1.55 / 1.32 / 1.58 s user at
+# 1 / 4 / 16 MiB); at 4 MiB alone the FIDELITY run (gtx680, 21 runs) took
+# 286 s on 2 quiet cores, so the sweep's 105 runs about 24 minutes there
+# (Word Count costs most: 59 s user at 16384 threads and 4 MiB).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/bigkernel_ch4}
