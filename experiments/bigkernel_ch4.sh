@@ -13,50 +13,71 @@
 #   experiments/bigkernel_ch4.sh [GPUVM_BINARY] [OUT_DIR]
 #
 # Each run (workload bigkernel) runs every variant of one application on
-# 32 MiB of generated input in 4 MiB chunks, checks every variant's
+# 32 MiB of generated input in one chunk size, checks every variant's
 # result against the CPU reference, and reports each variant's time on
-# the overlapped timeline. As the thesis did (4.4), each variant is
-# reported at its best thread configuration: on gtx680 (and k80)
-# computation threads per launch of 1/4, 1/2 and all of the GPU (16384
-# threads on gtx680); on h100-pcie the full GPU only. Address generation
+# the overlapped timeline. As the thesis did (4.4: "Each implementation is
+# configured to run with the number of GPU computation threads that
+# results in the best execution time ... Moreover, each implementation
+# uses buffer sizes that result in the best execution time, given memory
+# constraints"), each variant is reported at its best thread configuration
+# and chunk (buffer) size, the minimum of its time over every pair, the
+# same rule for every variant: threads on gtx680 (and k80) 1/4, 1/2 and
+# all of the GPU (16384 threads on gtx680), on h100-pcie the full GPU
+# only; chunks CHUNKS MiB (default 1 2 4 8 16: powers of two from the
+# smallest that gives each of gtx680's 16384 threads a 64-byte record to
+# half the input, the largest that leaves two chunks for a pipeline to
+# overlap; the thesis states no sizes, and the board's memory does not
+# bind: 3 buffer sets of 16 MiB on a 2 GiB GTX 680). Address generation
 # runs beside the computation where both halves fit (ag_overlap, 4.2);
-# bkser_us is BigKernel with the two serialized on the GPU. Writes OUT_DIR/bigkernel_ch4.csv, fig4_10.png,
+# bkser_us is BigKernel with the two serialized on the GPU. Writes
+# OUT_DIR/bigkernel_ch4.csv (experiment fig4_10: each variant at its best,
+# with the threads and chunk_mib that won; fig4_10_sweep: every variant's
+# time at every thread configuration and chunk size), fig4_10.png,
 # fig4_13.png (gnuplot) and prints the tables beside the thesis's values.
-# Environment: JOBS (default 2), GPUS (default "gtx680 h100-pcie").
-# About 6.5 minutes of CPU time (385 s user + sys on gtx680 and h100-pcie;
-# 39 minutes wall on the 2 cores of the build host shared with load 14-18).
+# Environment: JOBS (default 2), GPUS (default "gtx680 h100-pcie"), CHUNKS
+# (MiB, default "1 2 4 8 16"), APPS (default the seven of Table 4.1).
+# Cost: five times the runs of one chunk size, whose cost a run's chunk
+# hardly changes (netflix at 8192 threads: 1.55 / 1.32 / 1.58 s user at
+# 1 / 4 / 16 MiB); at 4 MiB alone the FIDELITY run (gtx680, 21 runs) took
+# 286 s on 2 quiet cores, so the sweep's 105 runs about 24 minutes there
+# (Word Count costs most: 59 s user at 16384 threads and 4 MiB).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/bigkernel_ch4}
 jobs=${JOBS:-2}
 gpus=${GPUS:-gtx680 h100-pcie}
 mkdir -p "$out/runs"
-apps="kmeans wc netflix of dna mca mca-indexed"
+apps=${APPS:-kmeans wc netflix of dna mca mca-indexed}
+chunks=${CHUNKS:-1 2 4 8 16}
 
 jobs_file="$out/runs.txt"
 : >"$jobs_file"
 for g in $gpus; do
 	for a in $apps; do
 		if [ "$g" = gtx680 ]; then
-			for t in 4096 8192 16384; do echo "$g $a $t"; done
+			ts="4096 8192 16384"
 		elif [ "$g" = k80 ]; then
-			for t in 6656 13312 26624; do echo "$g $a $t"; done
+			ts="6656 13312 26624"
 		else
-			echo "$g $a 0"
+			ts=0
 		fi
+		for t in $ts; do
+			for c in $chunks; do echo "$g $a $t $c"; done
+		done
 	done
 done >>"$jobs_file"
 
 run_one() {
-	local bin=$1 out=$2 g=$3 a=$4 t=$5
-	local f="$out/runs/$g-$a-$t.json" tp=""
+	local bin=$1 out=$2 g=$3 a=$4 t=$5 c=$6
+	local f="$out/runs/$g-$a-$t-${c}MiB.json" tp=""
 	[ -s "$f" ] && return 0
 	[ "$t" != 0 ] && tp=",threads=$t"
-	"$bin" sim --gpu "$g" --workload "bigkernel:app=$a,cpu_time=1$tp" --json "$f.tmp" -q && mv "$f.tmp" "$f"
+	"$bin" sim --gpu "$g" --workload "bigkernel:app=$a,cpu_time=1,chunk=${c}MiB$tp" --json "$f.tmp" -q &&
+		mv "$f.tmp" "$f"
 }
 export -f run_one
 start=$(date +%s)
-xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1" "$2" "$3" "$4"' "$bin" "$out" <"$jobs_file"
+xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1" "$2" "$3" "$4" "$5"' "$bin" "$out" <"$jobs_file"
 echo "runs: $(wc -l <"$jobs_file") in $(($(date +%s) - start)) s" >&2
 
 python3 - "$out" "$gpus" "$apps" <<'PY'
@@ -68,20 +89,25 @@ variants = {"single": "single_us", "double": "double_us", "bigkernel": "bk_us",
             "volume-reduction": "vr_us", "um": "um_us"}
 runs = []
 for line in open(os.path.join(out, "runs.txt")):
-    g, a, t = line.split()
-    d = json.load(open(os.path.join(out, "runs", f"{g}-{a}-{t}.json")))
+    g, a, t, c = line.split()
+    d = json.load(open(os.path.join(out, "runs", f"{g}-{a}-{t}-{c}MiB.json")))
     res = dict(re.findall(r"(\w+)=(\S+)", d["result"]))
     if res.get("verify") != "pass":
-        sys.exit(f"{g} {a}: a variant's result differs from the CPU reference: {d['result']}")
-    runs.append(dict(gpu=g, app=a, threads=int(t), res=res))
-# best thread configuration per (gpu, app, variant)
-best = {}
-for r in runs:
-    for v, k in variants.items():
-        s = float(r["res"][k]) * 1e-6
-        key = (r["gpu"], r["app"], v)
-        if key not in best or s < best[key][0]:
-            best[key] = (s, r)
+        sys.exit(f"{g} {a} {t} {c} MiB: a variant's result differs from the CPU reference: {d['result']}")
+    runs.append(dict(gpu=g, app=a, threads=int(t), chunk_mib=int(c), res=res))
+def best_runs(runs):
+    """The thesis's tuning (4.4): each implementation at the thread
+    configuration and buffer size with its best time, chosen for every
+    variant alike as the minimum over all of its runs."""
+    best = {}
+    for r in runs:
+        for v, k in variants.items():
+            s = float(r["res"][k]) * 1e-6
+            key = (r["gpu"], r["app"], v)
+            if key not in best or s < best[key][0]:
+                best[key] = (s, r)
+    return best
+best = best_runs(runs)
 def t(g, a, v):
     return best[(g, a, v)][0]
 # Fig. 4.10's baseline: the serial CPU run, the median of the app's runs
@@ -90,7 +116,7 @@ for a in apps:
     xs = sorted(float(r["res"]["cpu_us"]) * 1e-6 for r in runs if r["app"] == a)
     cpu[a] = xs[len(xs) // 2]
 cols = ["experiment", "app", "variant", "gpu", "sim_seconds", "speedup", "speedup_vs_cpu", "threads",
-        "ag_s", "assemble_s", "h2d_s", "compute_s", "h2d_mb", "addr_kb"]
+        "chunk_mib", "ag_s", "assemble_s", "h2d_s", "compute_s", "h2d_mb", "addr_kb"]
 with open(os.path.join(out, "bigkernel_ch4.csv"), "w") as f:
     f.write(",".join(cols) + "\n")
     for (g, a, v), (s, r) in sorted(best.items()):
@@ -98,7 +124,7 @@ with open(os.path.join(out, "bigkernel_ch4.csv"), "w") as f:
         bk = v.startswith("bigkernel")
         row = dict(experiment="fig4_10", app=a, variant=v, gpu=g, sim_seconds=s,
                    speedup=t(g, a, "single") / s, speedup_vs_cpu=cpu[a] / s,
-                   threads=r["threads"] or "full",
+                   threads=r["threads"] or "full", chunk_mib=r["chunk_mib"],
                    ag_s=float(res["ag_us"]) * 1e-6 if bk else "",
                    assemble_s=float(res["asm_us"]) * 1e-6 if bk else "",
                    h2d_s=float(res["h2d_us"]) * 1e-6 if bk else "",
@@ -106,7 +132,16 @@ with open(os.path.join(out, "bigkernel_ch4.csv"), "w") as f:
                    h2d_mb=res["bk_mb"] if bk else res["mb"], addr_kb=res["addr_kb"] if bk else "")
         f.write(",".join(str(row[c]) for c in cols) + "\n")
     for a in apps:
-        f.write(f"fig4_10,{a},cpu-serial,host,{cpu[a]},,1,1,,,,,,\n")
+        row = dict(experiment="fig4_10", app=a, variant="cpu-serial", gpu="host", sim_seconds=cpu[a],
+                   speedup_vs_cpu=1, threads=1)
+        f.write(",".join(str(row.get(c, "")) for c in cols) + "\n")
+    # the sweep the best rows were chosen from: every variant's time per run
+    for r in runs:
+        for v, k in variants.items():
+            row = dict(experiment="fig4_10_sweep", app=r["app"], variant=v, gpu=r["gpu"],
+                       sim_seconds=float(r["res"][k]) * 1e-6, threads=r["threads"] or "full",
+                       chunk_mib=r["chunk_mib"])
+            f.write(",".join(str(row.get(c, "")) for c in cols) + "\n")
 def mean(xs):
     return sum(xs) / len(xs)
 # Table 4.2 (seeds/001 4.4.4): speed-up from sending patterns, not addresses
@@ -122,6 +157,12 @@ for g in gpus:
         print(f"{a:12} {s*1e3:8.2f} {d*1e3:8.2f} {b*1e3:8.2f} {u*1e3:8.2f} | {s/b:9.2f} {d/b:9.2f} {s/u:9.2f} | {s/o:7.2f}")
     print(f"{'mean':12} {'':8} {'':8} {'':8} {'':8} | {mean(s_over):9.2f} {mean(d_over):9.2f}")
     print(f"{'thesis':12} {'':8} {'':8} {'':8} {'':8} | {2.6:9.2f} {1.7:9.2f}   (up to 4.6x and 3.1x)")
+    print(f"\nbest configuration on {g} per variant (threads/chunk MiB; thesis 4.4: each implementation's best)")
+    vs = ("single", "double", "bigkernel", "um", "overlap-only", "volume-reduction", "bigkernel-nopattern")
+    print(f"{'app':12} " + " ".join(f"{v[:10]:>10}" for v in vs))
+    for a in apps:
+        cfg = [best[(g, a, v)][1] for v in vs]
+        print(f"{a:12} " + " ".join(f"{str(r['threads'] or 'full') + '/' + str(r['chunk_mib']):>10}" for r in cfg))
     print(f"\nFig. 4.10 on {g}: speed-up over the serial CPU run (one thread of this host, measured)")
     print(f"{'app':12} {'CPU ms':>8} {'single':>8} {'double':>8} {'BigKern':>8} | {'BK serial-ag':>12} {'ag overlap':>10}")
     c_over = []

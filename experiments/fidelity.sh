@@ -23,7 +23,7 @@
 # FIDELITY sizes (fit ~30 minutes on 2 quiet cores; each script's header
 # has its full size): the scripts' own scaled defaults, except
 #   ganguly_fig4_8   SEEDS=1 (seed 1 only; the paper's ra input)
-#   bigkernel_ch4    GPUS=gtx680 (the thesis's GPU only)
+#   bigkernel_ch4    GPUS=gtx680 (the thesis's GPU only; its chunk sweep in full)
 #   sl1_ch5          GPUS=gtx-titan-black (the thesis's GPU only)
 #   multi_gpu_scaling TRIAD=elems=2097152,launches=5 JACOBI=n=2048,iters=4
 #                    PAGERANK_UNIFORM=...,vertices=65536 PAGERANK_RMAT=rmat-14-16
