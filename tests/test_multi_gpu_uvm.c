@@ -218,6 +218,34 @@ static void release(struct run *r)
 	free(r);
 }
 
+/* A run several tests compare against (ZERO_THEN_ONE on nvlinked in six,
+ * RM_ZERO_ONE_ZERO in two), run once and kept until the group ends: the
+ * runs are deterministic, so a second run repeats the first's counters
+ * and only costs its time. Without settings only; not to be released. */
+#define N_PROGS (PREF_RM + 1)
+static struct run *kept[2][N_PROGS];
+
+static const struct run *run_kept(const char *sys, enum prog k)
+{
+	struct run **r = &kept[sys == nvlinked][k];
+	assert_null(extra_settings);
+	if (!*r)
+		*r = run_ok(sys, k);
+	return *r;
+}
+
+static int release_kept(void **state)
+{
+	(void)state;
+	for (int l = 0; l < 2; l++)
+		for (int k = 0; k < N_PROGS; k++)
+			if (kept[l][k]) {
+				release(kept[l][k]);
+				kept[l][k] = NULL;
+			}
+	return 0;
+}
+
 static double kernel_s(const struct run *r, uint32_t d, size_t i, bool end)
 {
 	const struct gpuvm_kernel_stats *k = &r->stats[d].kernel_list[i];
@@ -228,7 +256,7 @@ static double kernel_s(const struct run *r, uint32_t d, size_t i, bool end)
 static void test_fault_migrates_gpu_to_gpu(void **state)
 {
 	(void)state;
-	struct run *r = run_ok(nvlinked, ZERO_THEN_ONE);
+	const struct run *r = run_kept(nvlinked, ZERO_THEN_ONE);
 	assert_true(r->out.managed);
 	if (r->out.uvm_peer_pages != PAGES || r->out.uvm_peer_nvlink_bytes != PAGES * 4096ull)
 		fail_msg("GPU to GPU: %llu pages, %llu bytes over NVLink; want %u pages",
@@ -240,7 +268,6 @@ static void test_fault_migrates_gpu_to_gpu(void **state)
 			 (unsigned long long)r->stats[1].uvm.bytes_h2d);
 	assert_true(r->stats[1].uvm.far_faults > 0);
 	assert_true(r->out.uvm_peer_host_bytes == 0);
-	release(r);
 }
 
 /* no GPU-GPU link: the same migration is staged through host memory */
@@ -251,11 +278,10 @@ static void test_fault_staged_without_link(void **state)
 	assert_true(r->out.uvm_peer_pages == PAGES);
 	assert_true(r->out.uvm_peer_nvlink_bytes == 0);
 	assert_true(r->out.uvm_peer_host_bytes == PAGES * 4096ull);
-	struct run *l = run_ok(nvlinked, ZERO_THEN_ONE);
+	const struct run *l = run_kept(nvlinked, ZERO_THEN_ONE);
 	if (!(r->out.sim_seconds > l->out.sim_seconds))
 		fail_msg("staged %g s, over NVLink %g s", r->out.sim_seconds, l->out.sim_seconds);
 	release(r);
-	release(l);
 }
 
 /* GPU 0 lost the pages to GPU 1: its third kernel faults them back */
@@ -269,13 +295,12 @@ static void test_taken_pages_invalidated(void **state)
 			 (unsigned long long)r->out.uvm_peer_pages, 2 * PAGES);
 	/* GPU 0 dropped all at its second kernel, GPU 1 all at the end */
 	assert_true(r->out.uvm_invalidated_pages == 2 * PAGES);
-	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	const struct run *once = run_kept(nvlinked, ZERO_THEN_ONE);
 	if (!(r->stats[0].uvm.far_faults > once->stats[0].uvm.far_faults))
 		fail_msg("GPU 0: %llu far faults reading x twice, %llu once",
 			 (unsigned long long)r->stats[0].uvm.far_faults,
 			 (unsigned long long)once->stats[0].uvm.far_faults);
 	release(r);
-	release(once);
 }
 
 /* kernels of two GPUs on managed memory run one after the other */
@@ -302,13 +327,12 @@ static void test_prefetch_to_gpu(void **state)
 	if (r->stats[1].uvm.far_faults != 0)
 		fail_msg("GPU 1 took %llu far faults after the prefetch",
 			 (unsigned long long)r->stats[1].uvm.far_faults);
-	struct run *f = run_ok(nvlinked, ZERO_THEN_ONE);
+	const struct run *f = run_kept(nvlinked, ZERO_THEN_ONE);
 	double pre = kernel_s(r, 1, 0, true) - kernel_s(r, 1, 0, false);
 	double flt = kernel_s(f, 1, 0, true) - kernel_s(f, 1, 0, false);
 	if (!(pre < flt))
 		fail_msg("GPU 1's kernel: %g s after a prefetch, %g s faulting", pre, flt);
 	release(r);
-	release(f);
 }
 
 /* cudaMemPrefetchAsync(x, cudaCpuDeviceId): GPU 0 writes the pages back
@@ -328,8 +352,8 @@ static void test_prefetch_to_cpu(void **state)
 static void test_read_mostly_duplicates(void **state)
 {
 	(void)state;
-	struct run *r = run_ok(nvlinked, RM_ZERO_ONE_ZERO);
-	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	const struct run *r = run_kept(nvlinked, RM_ZERO_ONE_ZERO);
+	const struct run *once = run_kept(nvlinked, ZERO_THEN_ONE);
 	if (r->out.uvm_peer_pages != PAGES)
 		fail_msg("%llu pages GPU to GPU, want %u (one copy)",
 			 (unsigned long long)r->out.uvm_peer_pages, PAGES);
@@ -339,8 +363,6 @@ static void test_read_mostly_duplicates(void **state)
 		fail_msg("GPU 0 faulted reading its copy again: %llu far faults, %llu reading once",
 			 (unsigned long long)r->stats[0].uvm.far_faults,
 			 (unsigned long long)once->stats[0].uvm.far_faults);
-	release(r);
-	release(once);
 }
 
 /* read-mostly: GPU 1's write collapses every page to it; GPU 0 then faults
@@ -349,7 +371,7 @@ static void test_write_collapses_duplicates(void **state)
 {
 	(void)state;
 	struct run *w = run_ok(nvlinked, RM_WRITE);
-	struct run *r = run_ok(nvlinked, RM_ZERO_ONE_ZERO);
+	const struct run *r = run_kept(nvlinked, RM_ZERO_ONE_ZERO);
 	if (w->out.uvm_collapsed_pages != PAGES)
 		fail_msg("%llu pages collapsed, want %u", (unsigned long long)w->out.uvm_collapsed_pages,
 			 PAGES);
@@ -360,7 +382,6 @@ static void test_write_collapses_duplicates(void **state)
 			 (unsigned long long)w->stats[0].uvm.far_faults,
 			 (unsigned long long)r->stats[0].uvm.far_faults);
 	release(w);
-	release(r);
 }
 
 /* accessed-by: GPU 1 reads x where it is, in GPU 0's memory */
@@ -387,7 +408,7 @@ static void test_preferred_maps_remotely(void **state)
 {
 	(void)state;
 	struct run *r = run_ok(nvlinked, PREF_ZERO_ONE_ZERO);
-	struct run *once = run_ok(nvlinked, ZERO_THEN_ONE);
+	const struct run *once = run_kept(nvlinked, ZERO_THEN_ONE);
 	if (r->out.uvm_peer_pages != 0)
 		fail_msg("%llu pages migrated GPU to GPU with GPU 0 preferred",
 			 (unsigned long long)r->out.uvm_peer_pages);
@@ -403,7 +424,6 @@ static void test_preferred_maps_remotely(void **state)
 			 (unsigned long long)r->stats[0].uvm.far_faults,
 			 (unsigned long long)once->stats[0].uvm.far_faults);
 	release(r);
-	release(once);
 }
 
 /* preferred location GPU 0, x on the host, GPU 1 reads first: the driver
@@ -589,5 +609,5 @@ int main(void)
 		cmocka_unit_test(test_read_mostly_before_preferred),
 		cmocka_unit_test(test_counters_fault_from_peer),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, release_kept);
 }
