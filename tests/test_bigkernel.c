@@ -22,6 +22,7 @@
 #include "bigkernel/bk_runtime.h"
 #include "bigkernel/bk_schedule.h"
 #include "run_util.h"
+#include "sanitized_env.h"
 
 /* ---- the timeline ---------------------------------------------------- */
 
@@ -220,11 +221,53 @@ static void test_pattern(void **state)
 
 /* ---- the applications -------------------------------------------------- */
 
-static void run_app(const char *app, const char *size)
+/* Under the sanitizers (tests/sanitized_env.h) the runs below take half
+ * their input in chunks of half the size: as many chunks go through the
+ * same pipeline, its stages and the applications' kernels, and every
+ * assertion holds at that size; the full sizes run in the Release pass. */
+static bool half;
+
+/* spec with its "size=" and "chunk=" values halved when half is set
+ * (sizes written as NMiB or NKiB) */
+static void spec_at(char *out, size_t n, const char *spec)
+{
+	if (!half) {
+		snprintf(out, n, "%s", spec);
+		return;
+	}
+	size_t o = 0;
+	const char *p = spec;
+	while (*p && o + 16 < n) {
+		bool key = !strncmp(p, "size=", 5) || !strncmp(p, "chunk=", 6);
+		if (!key) {
+			out[o++] = *p++;
+			continue;
+		}
+		const char *eq = strchr(p, '=') + 1;
+		char *end;
+		unsigned long v = strtoul(eq, &end, 10);
+		unsigned long kib = !strncmp(end, "MiB", 3) ? v * 1024 : v;
+		assert_true(!strncmp(end, "MiB", 3) || !strncmp(end, "KiB", 3));
+		o += (size_t)snprintf(out + o, n - o, "%.*s%luKiB", (int)(eq - p), p, kib / 2);
+		p = end + 3;
+	}
+	assert_true(!*p); /* the whole spec, not cut short */
+	out[o] = '\0';
+}
+
+static char *run_at(const char *gpu, const char *spec)
+{
+	char s[200];
+	spec_at(s, sizeof s, spec);
+	return run_result(gpu, s, 1);
+}
+
+/* (full: at its size under the sanitizers too) */
+static void run_app(const char *app, const char *size, bool full)
 {
 	char spec[160];
 	snprintf(spec, sizeof spec, "bigkernel:app=%s,size=%s,chunk=256KiB,threads=4096", app, size);
-	char *r = run_result("k80", spec, 1);
+	char *r = full ? run_result("k80", spec, 1) : run_at("k80", spec);
 	/* the run fails if a variant's result differs from the reference or
 	 * the data assembled from patterns differs from that from addresses */
 	if (strncmp(r, "verify=pass", 11))
@@ -238,13 +281,17 @@ static void run_app(const char *app, const char *size)
 static void test_apps(void **state)
 {
 	(void)state;
-	run_app("kmeans", "1MiB");
-	run_app("wc", "1MiB");
-	run_app("netflix", "1MiB");
-	run_app("of", "1MiB");
-	run_app("dna", "1MiB");
-	run_app("mca", "512KiB");
-	run_app("mca-indexed", "1MiB");
+	/* K-means at 1 MiB in every build: its managed run fills a TLB
+	 * entry of more than 64 pages inside a 2 MB block (uvm_fault.c),
+	 * which no other test of the ASan pass does, and at 512 KiB no
+	 * application here does */
+	run_app("kmeans", "1MiB", true);
+	run_app("wc", "1MiB", false);
+	run_app("netflix", "1MiB", false);
+	run_app("of", "1MiB", false);
+	run_app("dna", "1MiB", false);
+	run_app("mca", "512KiB", false);
+	run_app("mca-indexed", "1MiB", false);
 }
 
 /* Single buffering is Fig. 4.5's cudaMemcpy from pageable memory, whose
@@ -263,7 +310,7 @@ static void test_single_pageable(void **state)
 	const char *rates[3] = {"16", "10000", "4"};
 	for (int i = 0; i < 3; i++) {
 		snprintf(spec, sizeof spec, "%s,host_gb_s=%s", w, rates[i]);
-		char *r = run_result("k80", spec, 1);
+		char *r = run_at("k80", spec);
 		s[i] = result_line_num(r, "single_us=");
 		free(r);
 	}
@@ -285,6 +332,8 @@ static void test_single_pageable(void **state)
 static void test_wc_locked_table(void **state)
 {
 	(void)state;
+	/* at full size under the sanitizers too: at half, 256 KiB chunks of
+	 * 128 KiB, the BigKernel computation's ratio was 1.031 (2026-11-30) */
 	char *lk = run_result("k80", "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0", 1);
 	char *lf = run_result("k80", "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0,"
 				     "wc_lock=0", 1);
@@ -309,10 +358,10 @@ static void test_wc_locked_table(void **state)
 static void test_ag_overlap_and_cpu(void **state)
 {
 	(void)state;
-	char *q = run_result("gtx680", "bigkernel:app=mca,size=4MiB,chunk=512KiB,threads=1024,um=0,"
-				       "nopat=0,volume=0,cpu_time=1", 1);
-	char *f = run_result("gtx680", "bigkernel:app=mca,size=4MiB,chunk=512KiB,threads=16384,um=0,"
-				       "nopat=0,volume=0", 1);
+	char *q = run_at("gtx680", "bigkernel:app=mca,size=4MiB,chunk=512KiB,threads=1024,um=0,"
+				       "nopat=0,volume=0,cpu_time=1");
+	char *f = run_at("gtx680", "bigkernel:app=mca,size=4MiB,chunk=512KiB,threads=16384,um=0,"
+				       "nopat=0,volume=0");
 	double gain = result_line_ratio(q, "bkser_us=", "bk_us=");
 	double cpu_us = result_line_num(q, "cpu_us=");
 	print_message("mca on gtx680: overlap %.2fx (1024 threads), %.2fx (16384); CPU reference "
@@ -351,7 +400,7 @@ static void test_bk_sl1(void **state)
 		char spec[160];
 		snprintf(spec, sizeof spec, "bigkernel:app=%s,size=%s,chunk=256KiB,threads=1024,sl1=1", apps[i],
 			 i == 1 ? "1MiB" : "2MiB");
-		char *r = run_result("gtx680", spec, 1);
+		char *r = run_at("gtx680", spec);
 		if (strncmp(r, "verify=pass", 11))
 			fail_msg("%s: %s", spec, r);
 		ratio[i] = result_line_num(r, "bk_us=") / result_line_num(r, "bksl1_us=");
@@ -387,5 +436,6 @@ int main(void)
 		cmocka_unit_test(test_ag_overlap_and_cpu),
 		cmocka_unit_test(test_bk_sl1),
 	};
+	half = test_sanitized();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

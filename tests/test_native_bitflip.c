@@ -24,6 +24,7 @@
 #include "gpuvm/trace.h"
 #include "gpuvm/utf8.h"
 #include "gpuvm/workload.h"
+#include "sanitized_env.h"
 
 static char tmpdir[256];
 
@@ -119,6 +120,14 @@ static int replay_of(const char *path, struct gpuvm_error *err)
 	return rc;
 }
 
+/* Every bit of every byte, walked and replayed. Under the sanitizers
+ * (tests/sanitized_env.h) the replay, a whole run's setup, only of one
+ * bit of each byte, bit byte % 8: every byte is damaged and every bit
+ * position in turn; the walk, which reads the records with the same
+ * reader, still sees every bit (a flipped tag bit may make another
+ * valid tag, whose checks only that bit reaches). */
+static bool replay_one_bit_a_byte;
+
 static void flip_every_bit(const char *spec, size_t max_bytes)
 {
 	char good[400], bad[400];
@@ -140,6 +149,8 @@ static void flip_every_bit(const char *spec, size_t max_bytes)
 			if (!info_of(bad, &err))
 				fail_msg("trace info accepts bit %d of byte %zu flipped", bit, byte);
 			check_msg("trace info", err.msg, bad, byte, bit);
+			if (replay_one_bit_a_byte && bit != (int)(byte % 8))
+				continue;
 			memset(&err, 0, sizeof err);
 			if (!replay_of(bad, &err))
 				fail_msg("replay accepts bit %d of byte %zu flipped", bit, byte);
@@ -209,5 +220,6 @@ int main(void)
 		cmocka_unit_test(test_every_bit_flip_is_reported),
 		cmocka_unit_test(test_every_bit_flip_of_managed_ops_is_reported),
 	};
+	replay_one_bit_a_byte = test_sanitized();
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
