@@ -19,7 +19,10 @@
 #                       the long tests) and sim (cli tests that spend their
 #                       time in simulations, each of whose other paths a
 #                       shorter test runs under ASan; docs/testing.md names
-#                       them; GPUVM_TESTS_SIM in tests/CMakeLists.txt).
+#                       them; GPUVM_TESTS_SIM in tests/CMakeLists.txt) and
+#                       covered (tests whose every source line the pass's
+#                       other tests run, measured with
+#                       scripts/test-coverage.py: GPUVM_TESTS_COVERED).
 #                       So: the unit tests, the fuzz replays and the cli
 #                       tests of the CLI's input and output, the
 #                       memory-unsafe territory. cli scripts with a long end-to-end job run a
@@ -32,7 +35,7 @@
 #                    2. plain Release build (build-check/, the build users
 #                       run; every target, so gcc's warnings see every
 #                       source): what pass 1 does not run, each test at its
-#                       full size: the labels fidelity, long and sim, and
+#                       full size: the labels fidelity, long, sim and covered, and
 #                       the label release (tests/CMakeLists.txt says why each
 #                       one: cli_probe's full sharing matrix, checks skipped
 #                       or run otherwise under ASan, the SIMT executor's
@@ -222,10 +225,10 @@ tsan_regex() {
 	for t in $TSAN_CLI; do re="$re|cli_$t"; done
 	echo "^(${re#|})\$"
 }
-# Pass 1's selection: all but the labels fidelity, long and sim; pass 2's:
-# those and the label release (the header says why)
-ASAN_SELECT="-LE ^(fidelity|long|sim)$"
-RELEASE_SELECT="-L ^(fidelity|long|sim|release)$"
+# Pass 1's selection: all but the labels fidelity, long, sim and covered;
+# pass 2's: those and the label release (the header says why)
+ASAN_SELECT="-LE ^(fidelity|long|sim|covered)$"
+RELEASE_SELECT="-L ^(fidelity|long|sim|release|covered)$"
 tsan_pass() {
 	local dir=build-tsan title="pass 3/3, ThreadSanitizer ($san_name), the threaded tests"
 	local re

@@ -25,9 +25,12 @@
  * (Pannotia, the suite's default input): neidty-default cuts the average
  * translation delay below the private-L1 baseline (IV.D) -- holds;
  * neidty-twice is at least as good as neidty-default (IV.D: twice the
- * best of the three update policies) -- KNOWN MISS on MIS. */
+ * best of the three update policies) -- KNOWN MISS on MIS, run only with
+ * GPUVM_FIDELITY_STRICT=1 (its runs were a third of this test's time). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -145,6 +148,12 @@ static void test_neidty_update_orderings(void **state)
 	(void)state;
 	double def = 0, twice = 0;
 	const int walks = 5, seeds = 3;
+	/* the twice runs only feed the known miss below: a third of the
+	 * test's time, so they run where the miss is asserted
+	 * (GPUVM_FIDELITY_STRICT=1); the fidelity table's row
+	 * (experiments/neidty_fig8_11.sh) reports it in every run of
+	 * make fidelity */
+	const bool with_twice = fidelity_strict();
 	for (int sd = 1; sd <= seeds; sd++)
 		for (int w = 0; w < walks; w++) {
 			char walk[48];
@@ -152,8 +161,9 @@ static void test_neidty_update_orderings(void **state)
 			double b = translation_cycles("tlb.l1.peer=none", NULL, walk, sd);
 			double d = translation_cycles("tlb.l1.peer=neidty", "neidty.update=default",
 						      walk, sd);
-			double t = translation_cycles("tlb.l1.peer=neidty", "neidty.update=twice",
-						      walk, sd);
+			double t = with_twice ? translation_cycles("tlb.l1.peer=neidty",
+								   "neidty.update=twice", walk, sd)
+					      : NAN;
 			printf("  MIS seed %d, walk %d: cycles per translation baseline %.1f, "
 			       "neidty-default %.1f, neidty-twice %.1f\n", sd, 148 + w, b, d, t);
 			def += b / d / (walks * seeds);
@@ -161,6 +171,11 @@ static void test_neidty_update_orderings(void **state)
 		}
 	printf("  MIS: mean speed-up neidty-default %.3fx, neidty-twice %.3fx\n", def, twice);
 	assert_true(def > 1); /* neidty-default cuts the translation delay */
+	if (!with_twice) {
+		printf("  MIS: neidty-twice >= neidty-default not run (a known miss: "
+		       "GPUVM_FIDELITY_STRICT=1 runs and asserts it)\n");
+		return;
+	}
 	char what[160];
 	snprintf(what, sizeof what, "MIS: neidty-twice >= neidty-default (mean speed-up %.3fx vs %.3fx)",
 		 twice, def);
