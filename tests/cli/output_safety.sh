@@ -12,6 +12,12 @@ cd "$T"
 failures=0
 cases=0
 WL=random-sampling:threads=256,reads=4
+# a shorter probe that still finds p100's three TLB levels (1 MiB..64 MiB
+# strides, chases of at most 2500 hops): these cases test how its outputs
+# are written; the default ranges took 4-7 s each under ASan. (A probe
+# that finds fewer levels than the preset has emits a preset gpuvm
+# refuses: tlb.levels = 1 beside the preset's [tlb.l2].)
+PROBE_QUICK="--sharing off --strides 1MiB..64MiB --max-hops 2500"
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
 ok() { echo "ok - $1"; }
 
@@ -42,8 +48,8 @@ dev_case "sweep --csv DEVICE" "$GPUVM" sweep --gpu p100 --workload $WL --vary wo
 dev_case "sweep --json DEVICE" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4 --json null -q
 dev_case "trace record -o DEVICE" "$GPUVM" trace record $WL -o null
 dev_case "trace info --json DEVICE" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd" --json null
-dev_case "probe --json DEVICE" "$GPUVM" probe --target sim:p100 --sharing off --json null --quiet
-dev_case "probe --emit-preset DEVICE" "$GPUVM" probe --target sim:p100 --sharing off --emit-preset null --quiet
+dev_case "probe --json DEVICE" "$GPUVM" probe --target sim:p100 $PROBE_QUICK --json null --quiet
+dev_case "probe --emit-preset DEVICE" "$GPUVM" probe --target sim:p100 $PROBE_QUICK --emit-preset null --quiet
 dev_case "sim --page-map DEVICE" "$GPUVM" sim --gpu p100 --workload stream-triad:elems=65536 --page-map null --quiet
 if [ $HAVE_GNUPLOT = 1 ]; then
 	dev_case "sweep --plot DEVICE" "$GPUVM" sweep --gpu p100 --workload $WL --vary workload.reads=2,4 --plot null -q
@@ -186,7 +192,7 @@ elif ls s.json >/dev/null 2>&1 || ! no_temps .; then fail "sweep --csv FULL-DEVI
 else ok "sweep: a refused in-place output publishes nothing (exit $rc): $(head -c 100 err.txt)"; fi
 cases=$((cases + 1))
 # probe: a directory it made is removed again when the run fails
-"$GPUVM" probe --target sim:p100 --sharing off --csv made_dir --json full --quiet >out.txt 2>err.txt
+"$GPUVM" probe --target sim:p100 $PROBE_QUICK --csv made_dir --json full --quiet >out.txt 2>err.txt
 rc=$?
 if [ $rc -eq 0 ]; then fail "probe --json FULL-DEVICE: exit 0"
 elif [ -e made_dir ]; then fail "probe: failed run left directory made_dir: $(ls made_dir)"
@@ -264,7 +270,7 @@ full_case "sweep --csv -" "$GPUVM" sweep --gpu p100 --workload $WL --vary worklo
 full_case "trace info" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd"
 full_case "trace info --json -" "$GPUVM" trace info "$SRC/traces/accelsim-vectoradd" --json -
 full_case "sim --stats-csv -" "$GPUVM" sim --gpu p100 --workload $WL --stats-csv -
-full_case "probe" "$GPUVM" probe --target sim:p100 --sharing off
+full_case "probe" "$GPUVM" probe --target sim:p100 $PROBE_QUICK
 full_case "presets" "$GPUVM" presets
 full_case "presets p100" "$GPUVM" presets p100
 full_case "workloads" "$GPUVM" workloads
