@@ -18,25 +18,6 @@ uint32_t uvm_alloc_advise(const struct uvm *u, const struct uvm_block *b, uint32
 	return 0;
 }
 
-/* c2c.coherent: whether page p of b is system-allocated memory
- * (UVM_ADVISE_SYSTEM) and, if so, whether the host touched it first
- * (*host: it is in CPU memory; uvm_host_touch). */
-bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host)
-{
-	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
-	for (uint32_t i = 0; i < u->n_allocs; i++) {
-		const struct uvm_range *r = &u->allocs[i];
-		if (a - r->base >= r->bytes)
-			continue;
-		if (!(r->advise & UVM_ADVISE_SYSTEM))
-			return false;
-		uint64_t q = (a - r->base) >> UVM_PAGE_SHIFT;
-		*host = r->host_touched && ((r->host_touched[q >> 6] >> (q & 63)) & 1);
-		return true;
-	}
-	return false;
-}
-
 /* c2c.coherent: the system-allocated allocation page p of b lies in, or
  * NULL (not system memory). */
 const struct uvm_range *uvm_system_range(const struct uvm *u, const struct uvm_block *b, uint32_t p)
@@ -48,4 +29,17 @@ const struct uvm_range *uvm_system_range(const struct uvm *u, const struct uvm_b
 			return (r->advise & UVM_ADVISE_SYSTEM) ? r : NULL;
 	}
 	return NULL;
+}
+
+/* c2c.coherent: whether page p of b is system-allocated memory
+ * (UVM_ADVISE_SYSTEM) and, if so, whether the host touched it first
+ * (*host: it is in CPU memory; uvm_host_touch). */
+bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host)
+{
+	const struct uvm_range *r = uvm_system_range(u, b, p);
+	if (!r)
+		return false;
+	uint64_t a = b->base + ((uint64_t)p << UVM_PAGE_SHIFT);
+	*host = uvm_range_host_touched(r, (a - r->base) >> UVM_PAGE_SHIFT);
+	return true;
 }

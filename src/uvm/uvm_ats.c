@@ -33,13 +33,6 @@
  * (uvm.c). */
 #include "uvm/uvm_impl.h"
 
-/* Whether 4 KiB page q of r's allocation is mapped by the CPU (the host
- * touched it first). */
-static bool host_mapped(const struct uvm_range *r, uint64_t q)
-{
-	return r->host_touched && ((r->host_touched[q >> 6] >> (q & 63)) & 1);
-}
-
 void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double ready)
 {
 	double threshold_percent = u->ats_prefetch_threshold_percent;
@@ -78,7 +71,7 @@ void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		uint32_t q = (leaf0 + k) * sp;
 		if (q < lo)
 			q = lo;
-		if (k == faulted || mask_test(b->resident, q) || host_mapped(r, base_page + q - r_first))
+		if (k == faulted || mask_test(b->resident, q) || uvm_range_host_touched(r, base_page + q - r_first))
 			continue; /* the faulted page is placed already; mapped pages skipped */
 		uint32_t end = (leaf0 + k + 1) * sp < hi ? (leaf0 + k + 1) * sp : hi;
 		uvm_copy_in(u, b->base + ((uint64_t)q << UVM_PAGE_SHIFT), (uint64_t)(end - q) << UVM_PAGE_SHIFT,

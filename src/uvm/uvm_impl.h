@@ -86,6 +86,12 @@ uint32_t uvm_alloc_advise(const struct uvm *u, const struct uvm_block *b, uint32
 /* c2c.coherent: whether page p of b is system-allocated memory and, if so,
  * whether the host touched it first (*host). */
 bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host);
+/* Whether the host touched 4 KiB page q of r's allocation first (it is
+ * mapped in CPU memory; uvm_host_touch). */
+static inline bool uvm_range_host_touched(const struct uvm_range *r, uint64_t q)
+{
+	return r->host_touched && ((r->host_touched[q >> 6] >> (q & 63)) & 1);
+}
 /* c2c.coherent: the system-allocated allocation page p of b lies in, or
  * NULL. */
 const struct uvm_range *uvm_system_range(const struct uvm *u, const struct uvm_block *b, uint32_t p);
