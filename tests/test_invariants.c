@@ -251,6 +251,13 @@ static void test_l1_holds_and_catches(void **state)
 	c.stamp[l1_some_line(&c)] = c.clock[1] + 5; /* C6: the line is instance 1's */
 	EXPECT_VIOLATION(l1_check_cur, 6, "C");
 	l1_cache_free(&c);
+	/* C7: a line in an instance that filled none (l1_cache_invalidate
+	 * would leave it: it clears the filled instances only) */
+	l1_filled(&c);
+	i = l1_some_line(&c);
+	c.filled[1] = 0;
+	EXPECT_VIOLATION(l1_check_cur, 7, "C");
+	l1_cache_free(&c);
 }
 
 /* ---- L2 --------------------------------------------------------------- */

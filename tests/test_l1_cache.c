@@ -191,9 +191,43 @@ static void test_resize_keeps_policy(void **state)
 	l1_cache_free(&c);
 }
 
+/* l1_cache_invalidate clears only the instances that filled a line since
+ * the last one (C7): after fills in some instances, an invalidation and a
+ * resize that moves every instance's sets (so that a line left behind
+ * would now sit in another instance's ways), nothing is cached anywhere
+ * and every array is zero, at either size */
+static void test_invalidate_clears_filled_instances(void **state)
+{
+	(void)state;
+	struct l1_cache c;
+	assert_int_equal(l1_cache_init(&c, 4, 16 * LINE, 4, LINE, SECTOR), 0);
+	size_t lines = (size_t)c.instances * c.max_sets * c.ways;
+	double ready = 0, *slot = NULL;
+	uint32_t wb = 0;
+	for (int round = 0; round < 3; round++) {
+		/* instances 1 and 3 fill (3 with dirty local data), 0 and 2 do not */
+		for (uint64_t a = 0; a < 64 * LINE; a += SECTOR) {
+			l1_cache_access(&c, 1, a, true, false, false, &ready, &slot, &wb);
+			l1_cache_access(&c, 3, a + 7 * LINE, true, false, true, &ready, &slot, &wb);
+		}
+		assert_int_equal(l1_cache_check(&c, NULL, 0), 0);
+		l1_cache_resize(&c, (round % 2 ? 4 : 8) * LINE); /* 1 or 2 sets */
+		for (size_t i = 0; i < lines; i++)
+			assert_true(!c.tag[i] && !c.stamp[i] && !c.valid[i] && !c.dirty[i]);
+		for (uint32_t sm = 0; sm < c.instances; sm++) {
+			assert_int_equal(c.filled[sm], 0);
+			for (uint64_t a = 0; a < 72 * LINE; a += LINE)
+				assert_false(l1_cache_write_through(&c, sm, a, 0));
+		}
+		assert_int_equal(l1_cache_check(&c, NULL, 0), 0);
+	}
+	l1_cache_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_invalidate_clears_filled_instances),
 		cmocka_unit_test(test_hits_and_misses),
 		cmocka_unit_test(test_dirty_writeback),
 		cmocka_unit_test(test_evict_first),

@@ -14,6 +14,8 @@
  *       for another address.
  *   C5  No line is held by two ways of a set.
  *   C6  No stamp is newer than its instance's clock.
+ *   C7  An instance not marked filled holds no line and no stamp (so
+ *       l1_cache_invalidate may skip it).
  */
 #include "mem/l1_cache.h"
 
@@ -49,7 +51,8 @@ int l1_cache_init(struct l1_cache *c, uint32_t instances, uint64_t bytes, uint32
 	c->dirty = calloc(lines, 1);
 	c->ready = calloc(lines * c->sectors_per_line, sizeof *c->ready);
 	c->clock = calloc(instances, sizeof *c->clock);
-	if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->ready || !c->clock) {
+	c->filled = calloc(instances, 1);
+	if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->ready || !c->clock || !c->filled) {
 		l1_cache_free(c);
 		return -1;
 	}
@@ -73,6 +76,7 @@ void l1_cache_free(struct l1_cache *c)
 	free(c->dirty);
 	free(c->ready);
 	free(c->clock);
+	free(c->filled);
 	memset(c, 0, sizeof *c);
 }
 
@@ -121,6 +125,7 @@ enum l1_result l1_cache_access(struct l1_cache *c, uint32_t sm, uint64_t addr, b
 	}
 	if (!allocate)
 		return L1_MISS;
+	c->filled[sm] = 1;
 	/* victim: an empty way, else the replacement policy's */
 	uint32_t v = find_u64(c->tag + base, c->ways, 0);
 	if (v == c->ways)
@@ -159,13 +164,24 @@ void l1_cache_resize(struct l1_cache *c, uint64_t bytes)
 
 void l1_cache_invalidate(struct l1_cache *c)
 {
-	size_t lines = (size_t)c->instances * c->sets * c->ways;
-	memset(c->tag, 0, lines * sizeof *c->tag);
-	/* an empty way's stamp decides nothing (a fill sets it), but a resize
-	 * hands the ways to other instances, whose clocks C6 holds them to */
-	memset(c->stamp, 0, lines * sizeof *c->stamp);
-	memset(c->valid, 0, lines);
-	memset(c->dirty, 0, lines);
+	/* the instances that filled a line since the last invalidation, at
+	 * the layout they filled it in (before a resize changes sets): the
+	 * others hold nothing (C7), so every array is zero afterwards,
+	 * whatever layout comes next */
+	size_t lines = (size_t)c->sets * c->ways;
+	for (uint32_t sm = 0; sm < c->instances; sm++) {
+		if (!c->filled[sm])
+			continue;
+		size_t first = (size_t)sm * lines;
+		memset(c->tag + first, 0, lines * sizeof *c->tag);
+		/* an empty way's stamp decides nothing (a fill sets it), but a
+		 * resize hands the ways to other instances, whose clocks C6
+		 * holds them to */
+		memset(c->stamp + first, 0, lines * sizeof *c->stamp);
+		memset(c->valid + first, 0, lines);
+		memset(c->dirty + first, 0, lines);
+		c->filled[sm] = 0;
+	}
 }
 
 /* ---- invariants (numbered at the top of this file) ----------------- */
@@ -192,6 +208,9 @@ int l1_cache_check(const struct l1_cache *c, char *why, size_t len)
 						return violated(why, len, 1, "SM %u set %u way %u: empty way with "
 								"sectors valid %#x dirty %#x", sm, set, w,
 								c->valid[i], c->dirty[i]);
+					if (!c->filled[sm] && c->stamp[i])
+						return violated(why, len, 7, "SM %u set %u way %u: stamp %u in an "
+								"instance not marked filled", sm, set, w, c->stamp[i]);
 					continue;
 				}
 				if (!c->valid[i])
@@ -206,6 +225,10 @@ int l1_cache_check(const struct l1_cache *c, char *why, size_t len)
 				if (l1_cache_set_base(c, sm, addr) != base)
 					return violated(why, len, 4, "SM %u set %u way %u: line %#llx belongs "
 							"in another set", sm, set, w,
+							(unsigned long long)(c->tag[i] - 1));
+				if (!c->filled[sm])
+					return violated(why, len, 7, "SM %u set %u way %u: line %#llx in an "
+							"instance not marked filled", sm, set, w,
 							(unsigned long long)(c->tag[i] - 1));
 			}
 			uint32_t w, o;

@@ -37,6 +37,12 @@ struct l1_cache {
 	 * src/sm/sm_split.c) share nothing; a set's stamps are its own
 	 * instance's, so recency within it is as one shared clock gave */
 	uint32_t *clock;
+	/* [instances]: 1 once the instance allocated a line since the last
+	 * invalidation, so that l1_cache_invalidate clears only those (a
+	 * launch invalidates every SM's L1, and most runs of one SM's probe
+	 * or a small grid leave most of them empty: the memset was a tenth
+	 * of a TLB probe's time) */
+	uint8_t *filled;
 	const struct l1_repl_ops *repl; /* lru unless l1_cache_set_replacement() */
 };
 
