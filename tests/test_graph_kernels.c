@@ -17,9 +17,16 @@
 
 #include "gpuvm/page_access.h"
 #include "gpuvm/run.h"
+#include "sanitized_env.h"
 
 static const char *const presets[] = {"a100", "gem5gpu-neidty", "gtx1080ti-uvmsmart",
 				      "h100", "k80", "p100", "v100"};
+/* Under ASan + UBSan (tests/sanitized_env.h) every kernel on two of them,
+ * the same output on both: the kernels' lines are the same on every
+ * preset, and the presets' own lines are run by the pass's other tests
+ * (scripts/test-coverage.py: none lost); make check's Release pass runs
+ * all seven (this test is in the label release). */
+static const char *const presets_sanitized[] = {"gem5gpu-neidty", "p100"};
 
 static int run_result(const char *gpu, const char *workload, char **result,
 		      struct gpuvm_error *err)
@@ -66,12 +73,15 @@ static const char *const graph_specs[] = {
 static void test_every_kernel_matches_reference_on_every_preset(void **state)
 {
 	(void)state;
+	const char *const *gpus = test_sanitized() ? presets_sanitized : presets;
+	size_t n_gpus = test_sanitized() ? sizeof presets_sanitized / sizeof presets_sanitized[0]
+					 : sizeof presets / sizeof presets[0];
 	for (size_t i = 0; i < sizeof graph_specs / sizeof graph_specs[0]; i++) {
 		char *first = NULL;
-		for (size_t g = 0; g < sizeof presets / sizeof presets[0]; g++) {
-			char *r = result_of(presets[g], graph_specs[i]);
+		for (size_t g = 0; g < n_gpus; g++) {
+			char *r = result_of(gpus[g], graph_specs[i]);
 			if (!strstr(r, "verify=pass"))
-				fail_msg("%s on %s: %s", graph_specs[i], presets[g], r);
+				fail_msg("%s on %s: %s", graph_specs[i], gpus[g], r);
 			/* Same output whatever the timing, digest included: pagerank's
 			 * and bc's float sums are RED_ADDs, added in thread order
 			 * (src/simt/simt_red.h), not in the order the timing ran them */

@@ -13,6 +13,28 @@
 #include <cmocka.h>
 
 #include "run_util.h"
+#include "sanitized_env.h"
+
+/* Under ASan + UBSan (and in the coverage build that measures that pass:
+ * tests/sanitized_env.h) the timing comparisons below run their kernels on
+ * small inputs and compare nothing: what they compare (one block per SM
+ * against a roomy SM, block widths, a second pass per CTA, the L1's tag
+ * stage) is a number that needs the full size, which make check's Release
+ * pass runs (this test is in the label release), and ASan changes no
+ * number. The small runs keep the lines the full ones run in the pass
+ * (presets, --set keys, occupancy limits, the kernels' shapes), measured
+ * with scripts/test-coverage.py. The correctness checks against the CPU
+ * references run at the same size in every build. */
+static bool timed(void)
+{
+	return !test_sanitized();
+}
+
+/* FULL where the timings are compared, else SMALL. */
+static const char *sized(const char *full, const char *small)
+{
+	return timed() ? full : small;
+}
 
 static char *result_of(const char *gpu, const char *workload)
 {
@@ -58,7 +80,8 @@ static double hotspot_seconds(const char *smem, struct gpuvm_error *err, int *rc
 {
 	char set[48];
 	snprintf(set, sizeof set, "smem.size=%s", smem);
-	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = "hotspot:n=256", .seed = 5};
+	struct gpuvm_run_spec spec = {.gpu = "p100", .workload = sized("hotspot:n=256", "hotspot:n=64"),
+				      .seed = 5};
 	spec.sets[spec.n_sets++] = set;
 	cJSON *out = NULL;
 	*rc = gpuvm_run_point(&spec, &out, err);
@@ -76,8 +99,8 @@ static void test_shared_memory_limits_occupancy(void **state)
 	assert_int_equal(rc, 0);
 	double one = hotspot_seconds("3KiB", &err, &rc);
 	assert_int_equal(rc, 0);
-	printf("  hotspot n=256 on p100: smem 64 KiB %.3g s, 3 KiB (one block per SM) %.3g s\n", roomy, one);
-	assert_true(one > 1.1 * roomy);
+	printf("  hotspot on p100: smem 64 KiB %.3g s, 3 KiB (one block per SM) %.3g s\n", roomy, one);
+	assert_true(!timed() || one > 1.1 * roomy);
 	hotspot_seconds("2KiB", &err, &rc);
 	assert_int_not_equal(rc, 0);
 	assert_non_null(strstr(err.msg, "smem.size"));
@@ -202,11 +225,13 @@ static void test_block_x(void **state)
 	check_on_two_presets("2dconv:n=70,block_x=8,verify=1");
 	check_on_two_presets("atax:n=90,block_x=64,verify=1");
 	check_same_output("syrk:n=40,block_x=8", "syrk:n=40");
-	double x8 = h100_pcie_cycles("2dconv:n=1024,block_x=8");
-	double x16 = h100_pcie_cycles("2dconv:n=1024,block_x=16");
-	double x32 = h100_pcie_cycles("2dconv:n=1024");
-	printf("  2dconv n=1024 on h100-pcie: %.0f / %.0f / %.0f cycles at block_x 8 / 16 / 32 "
-	       "(measured 22445 / 12767 / 9678)\n", x8, x16, x32);
+	double x8 = h100_pcie_cycles(sized("2dconv:n=1024,block_x=8", "2dconv:n=64,block_x=8"));
+	double x16 = h100_pcie_cycles(sized("2dconv:n=1024,block_x=16", "2dconv:n=64,block_x=16"));
+	double x32 = h100_pcie_cycles(sized("2dconv:n=1024", "2dconv:n=64"));
+	printf("  2dconv n=%s on h100-pcie: %.0f / %.0f / %.0f cycles at block_x 8 / 16 / 32 "
+	       "(measured at 1024: 22445 / 12767 / 9678)\n", sized("1024", "64"), x8, x16, x32);
+	if (!timed())
+		return;
 	assert_true(x8 > 1.5 * x16 && x16 > 1.1 * x32);
 	assert_true(x8 / x32 > 1.8 && x8 / x32 < 2.8); /* measured 2.32x */
 }
@@ -230,11 +255,11 @@ static void test_conv3d(void **state)
 	 * (thread_accesses counts active lanes) */
 	assert_true(report_num(o, "thread_accesses") == 18.0 * 18 * 18 * 12);
 	cJSON_Delete(o);
-	double x8 = h100_pcie_cycles("3dconv:n=128,block_x=8");
-	double x32 = h100_pcie_cycles("3dconv:n=128");
-	printf("  3dconv n=128 on h100-pcie: %.0f / %.0f cycles at block_x 8 / 32 "
-	       "(measured 258.5 / 229.1 us)\n", x8, x32);
-	assert_true(x8 >= x32);
+	double x8 = h100_pcie_cycles(sized("3dconv:n=128,block_x=8", "3dconv:n=19,block_x=8"));
+	double x32 = h100_pcie_cycles(sized("3dconv:n=128", "3dconv:n=19"));
+	printf("  3dconv n=%s on h100-pcie: %.0f / %.0f cycles at block_x 8 / 32 "
+	       "(measured at 128: 258.5 / 229.1 us)\n", sized("128", "19"), x8, x32);
+	assert_true(!timed() || x8 >= x32);
 }
 
 /* The CUDA samples' fastWalshTransform: the dyadic convolution matches
@@ -254,8 +279,9 @@ static void test_fwt(void **state)
 	cJSON *o = run_report(&spec);
 	assert_true(report_num(o, "kernel_launches") == 3 * (2 + 1) + 1);
 	cJSON_Delete(o);
-	double k12 = h100_pcie_cycles("fwt:log2data=16,log2kernel=12");
-	double k16 = h100_pcie_cycles("fwt:log2data=16,log2kernel=16");
+	/* (the same at any size: under ASan 2^13 with kernels of 2^12 and 2^13) */
+	double k12 = h100_pcie_cycles(sized("fwt:log2data=16,log2kernel=12", "fwt:log2data=13,log2kernel=12"));
+	double k16 = h100_pcie_cycles(sized("fwt:log2data=16,log2kernel=16", "fwt:log2data=13,log2kernel=13"));
 	assert_true(k12 == k16);
 }
 
@@ -271,11 +297,13 @@ static void test_scalarprod(void **state)
 	(void)state;
 	check_on_two_presets("scalarprod:vectors=200,elements=3000,verify=1");
 	check_on_two_presets("scalarprod:vectors=7,elements=100,verify=1,mem=managed");
-	double e2048 = h100_pcie_cycles("scalarprod:vectors=32,elements=2048");
-	double e4096 = h100_pcie_cycles("scalarprod:vectors=32,elements=4096");
-	printf("  scalarprod 32 vectors on h100-pcie: %.0f cycles at 2048 elements, %.0f at 4096\n",
-	       e2048, e4096);
-	assert_true(e4096 < 0.95 * e2048);
+	double e2048 = h100_pcie_cycles(sized("scalarprod:vectors=32,elements=2048",
+					      "scalarprod:vectors=2,elements=2048"));
+	double e4096 = h100_pcie_cycles(sized("scalarprod:vectors=32,elements=4096",
+					      "scalarprod:vectors=2,elements=4096"));
+	printf("  scalarprod %s vectors on h100-pcie: %.0f cycles at 2048 elements, %.0f at 4096\n",
+	       sized("32", "2"), e2048, e4096);
+	assert_true(!timed() || e4096 < 0.95 * e2048);
 	/* A second pass per CTA (256 vectors on the 128 CTAs) costs what the
 	 * first did, less the front-end: the board takes 1.78x the one-pass
 	 * time (8.938 / 5.024 us at 2048 elements). Each pass ends with
@@ -284,6 +312,8 @@ static void test_scalarprod(void **state)
 	 * arrive at each barrier once (src/simt/simt_exec.c warp_next): when
 	 * it arrived twice, the later barriers released out of step and the
 	 * second pass took 2.35x. */
+	if (!timed())
+		return; /* (the second pass: scalarprod:vectors=200 above, on two presets) */
 	double one = h100_pcie_cycles("scalarprod:vectors=128,elements=2048");
 	double two = h100_pcie_cycles("scalarprod:vectors=256,elements=2048");
 	printf("  scalarprod 2048 elements: %.0f cycles at 128 vectors, %.0f at 256 (%.2fx; board "
@@ -291,7 +321,8 @@ static void test_scalarprod(void **state)
 	assert_true(two / one > 1.4 && two / one < 2.1);
 }
 
-/* Cycles per loop step of each kernel of mvt (n = 256) on h100-pcie. */
+/* Cycles per loop step of each kernel of mvt (n = 256; under ASan n = 64,
+ * whose steps are not compared) on h100-pcie. */
 static void mvt_step_cycles_of(const char *workload, const char *const *sets, double step[2])
 {
 	struct gpuvm_run_spec spec = {.gpu = "h100-pcie", .workload = workload, .seed = 5};
@@ -302,7 +333,7 @@ static void mvt_step_cycles_of(const char *workload, const char *const *sets, do
 	assert_int_equal(cJSON_GetArraySize(ks), 2);
 	for (int i = 0; i < 2; i++) {
 		const cJSON *k = cJSON_GetArrayItem(ks, i);
-		step[i] = (report_num(k, "end_cycle") - report_num(k, "start_cycle")) / 256;
+		step[i] = (report_num(k, "end_cycle") - report_num(k, "start_cycle")) / (timed() ? 256 : 64);
 	}
 	cJSON_Delete(o);
 }
@@ -310,7 +341,7 @@ static void mvt_step_cycles_of(const char *workload, const char *const *sets, do
 static void mvt_step_cycles(const char *set, double step[2])
 {
 	const char *sets[] = {set, NULL};
-	mvt_step_cycles_of("mvt:n=256", sets, step);
+	mvt_step_cycles_of(sized("mvt:n=256", "mvt:n=64"), sets, step);
 }
 
 /* l1.tags_per_cycle (off in every preset: docs/validation.md, "PolyBench/GPU
@@ -327,11 +358,13 @@ static void test_l1_tag_stage(void **state)
 	double on[2], off[2];
 	mvt_step_cycles("l1.tags_per_cycle=4", on);
 	mvt_step_cycles(NULL, off);
-	printf("  mvt n=256 h100-pcie cycles/step, 4 tags a cycle (off): row walk %.1f (%.1f), "
-	       "column walk %.1f (%.1f)\n", on[0], off[0], on[1], off[1]);
-	assert_true(off[0] / on[0] > 1.6 && off[0] / on[0] < 2.6);
-	assert_true(on[0] > 120 && on[0] < 220);
-	assert_true(fabs(off[1] / on[1] - 1) < 0.01);
+	printf("  mvt n=%s h100-pcie cycles/step, 4 tags a cycle (off): row walk %.1f (%.1f), "
+	       "column walk %.1f (%.1f)\n", sized("256", "64"), on[0], off[0], on[1], off[1]);
+	if (timed()) {
+		assert_true(off[0] / on[0] > 1.6 && off[0] / on[0] < 2.6);
+		assert_true(on[0] > 120 && on[0] < 220);
+		assert_true(fabs(off[1] / on[1] - 1) < 0.01);
+	}
 	/* One warp per SM (block_y=1): no other warp's wavefronts in the way,
 	 * so a row-walk load's own 8 wavefronts are what a step pays beyond
 	 * a one-wavefront stage: its last sectors come back 7 cycles later
@@ -345,11 +378,11 @@ static void test_l1_tag_stage(void **state)
 			      "mem.partition_interleave=4096", NULL};
 	const char *every[] = {"l1.tags_per_cycle=1024", "l1.bytes_per_cycle=4096",
 			       "mem.partition_hash=off", "mem.partition_interleave=4096", NULL};
-	mvt_step_cycles_of("mvt:n=256,block_y=1", four, one);
-	mvt_step_cycles_of("mvt:n=256,block_y=1", every, wide);
+	mvt_step_cycles_of(sized("mvt:n=256,block_y=1", "mvt:n=64,block_y=1"), four, one);
+	mvt_step_cycles_of(sized("mvt:n=256,block_y=1", "mvt:n=64,block_y=1"), every, wide);
 	printf("  one warp: row walk %.2f cycles/step, %.2f with one wavefront a load\n", one[0],
 	       wide[0]);
-	assert_true(one[0] - wide[0] > 6.6 && one[0] - wide[0] < 7.4);
+	assert_true(!timed() || (one[0] - wide[0] > 6.6 && one[0] - wide[0] < 7.4));
 }
 
 int main(void)

@@ -3,9 +3,10 @@
  * There a threaded test runs only what starts threads, on 3 of them: TSan
  * reports a race in the run that has it, so a one-thread run (no worker,
  * no pipe) can show it nothing, and whether N threads give one thread's
- * report, at 2, 3 and 8, is checked by the ASan + UBSan pass, which runs
- * every case (scripts/check.sh). Three threads: a pipe or pool with more
- * than one helper, which race with each other as well as with the engine. */
+ * report is checked by the ASan + UBSan pass at 2 and 8, which runs every
+ * case, and here at 3 (test_thread_counts; scripts/check.sh). Three
+ * threads: a pipe or pool with more than one helper, which race with each
+ * other as well as with the engine. */
 #ifndef GPUVM_TESTS_TSAN_ENV_H
 #define GPUVM_TESTS_TSAN_ENV_H
 
@@ -21,13 +22,25 @@ static inline bool test_under_tsan(void)
 }
 
 /* The thread counts a threaded test compares with one thread's run: 2, 3
- * and 8, or 3 alone under ThreadSanitizer. Returns how many. */
+ * and 8, or 3 alone under ThreadSanitizer, and 2 and 8 under ASan + UBSan
+ * (GPUVM_TEST_SANITIZED=1 without GPUVM_TEST_TSAN: tests/sanitized_env.h),
+ * whose 3 is the ThreadSanitizer pass's: that pass compares one thread's
+ * report with 3 threads' at the same sizes, so make check still compares
+ * at 2, 3 and 8, each count once. 2 and 8 run the lines 3 runs (one
+ * helper, and more than one: measured with scripts/test-coverage.py).
+ * A build without sanitizers (make check-quick) compares all three.
+ * Returns how many. */
 static inline size_t test_thread_counts(const uint32_t **counts)
 {
-	static const uint32_t all[] = {2, 3, 8}, tsan[] = {3};
+	static const uint32_t all[] = {2, 3, 8}, tsan[] = {3}, asan[] = {2, 8};
+	const char *san = getenv("GPUVM_TEST_SANITIZED");
 	if (test_under_tsan()) {
 		*counts = tsan;
 		return 1;
+	}
+	if (san && san[0] == '1' && san[1] == '\0') {
+		*counts = asan;
+		return sizeof asan / sizeof asan[0];
 	}
 	*counts = all;
 	return sizeof all / sizeof all[0];
