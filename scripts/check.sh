@@ -26,8 +26,8 @@
 #                       So: the unit tests, the fuzz replays and the cli
 #                       tests of the CLI's input and output, the
 #                       memory-unsafe territory. cli scripts with a long end-to-end job run a
-#                       smaller case here (GPUVM_TEST_SANITIZED=1: probe,
-#                       calibrate, threads, trace_threads): the code paths,
+#                       smaller case here (GPUVM_TEST_SANITIZED=1; docs/testing.md
+#                       lists the tests, unit and cli, that do): the code paths,
 #                       not the sizes (cli_validate replays a row per
 #                       program and preset in every build; check.sh
 #                       manifest replays all). It builds only what those
