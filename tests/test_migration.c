@@ -303,6 +303,51 @@ static void test_remote_tlb_hits(void **state)
 	free_uvm(&u, &st);
 }
 
+/* uvm.remote_read_hold_cycles (UVMSmart's one PCIe read slot, gpu-sim.cc
+ * get_ready_cycle_dma): each remote read holds the host-to-device lane
+ * 200 cycles, one coalesced access at a time, so four reads of four lines
+ * at one time end 200 cycles apart; the other sectors of a line read at
+ * that time share its hold; a migration booked after them waits for the
+ * lane. Without the hold (0: the sector's bytes at the link's rate) the
+ * same four are back within the 200-cycle latency of one another. */
+static void test_remote_read_hold(void **state)
+{
+	(void)state;
+	struct uvm u;
+	struct gpuvm_uvm_stats st;
+	const char *const held[] = {"uvm.remote_read_hold_cycles=200", "uvm.remote_latency_cycles=0",
+				    NULL};
+	setup_uvm_set(&u, &st, "always", 0, held);
+	bool remote = false;
+	double d[4];
+	for (uint32_t k = 0; k < 4; k++) {
+		/* page k of the first 64 KB block, SM k: counts 1..4, below t_s */
+		d[k] = uvm_access_counted(&u, k, BASE + ((uint64_t)k << 12), false, true, 1000, &remote);
+		assert_true(remote);
+		assert_true(d[k] == 1000 + 200.0 * (k + 1));
+		/* the line's second sector, read by the same instruction: no
+		 * hold of its own */
+		assert_true(uvm_access_counted(&u, k, BASE + ((uint64_t)k << 12) + 32, false, true, 1000,
+					       &remote) == d[k]);
+	}
+	assert_int_equal(st.remote_accesses, 8);
+	/* a write to another 64 KB block migrates its page after the reads */
+	uint64_t wa = BASE + (64u << 10);
+	double w = uvm_access_counted(&u, 5, wa, true, false, 1000, &remote);
+	assert_true(w >= d[3] + uvm_copy_cycles(&u, UVM_PAGE_BYTES));
+	free_uvm(&u, &st);
+
+	const char *const bytes[] = {"uvm.remote_read_hold_cycles=0", "uvm.remote_latency_cycles=200",
+				     NULL};
+	setup_uvm_set(&u, &st, "always", 0, bytes);
+	for (uint32_t k = 0; k < 4; k++) {
+		d[k] = uvm_access_counted(&u, k, BASE + ((uint64_t)k << 12), false, true, 1000, &remote);
+		assert_true(d[k] >= 1200);
+	}
+	assert_true(d[3] - d[0] < 100); /* a sector's bytes: tens of cycles each (about 15) */
+	free_uvm(&u, &st);
+}
+
 /* uvm.counter_migration: async, the read that brings its block to t_s is
  * served remotely and the counter's notification migrates the page on the
  * driver's access-counter bottom half, accesses going on remotely until it
@@ -822,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_counter_updates),     cmocka_unit_test(test_halving),
 		cmocka_unit_test(test_threshold_formula),   cmocka_unit_test(test_read_remote_write_migrates),
 		cmocka_unit_test(test_counter_notice),      cmocka_unit_test(test_remote_tlb_hits),
+		cmocka_unit_test(test_remote_read_hold),
 		cmocka_unit_test(test_lfu_cold_over_hot),   cmocka_unit_test(test_advise_hints),   cmocka_unit_test(test_thrashing_detection),
 		cmocka_unit_test(test_alloc_classes),       cmocka_unit_test(test_device_sync),
 		cmocka_unit_test(test_evict_waits_for_arrival),

@@ -322,6 +322,12 @@ struct gpuvm_config {
 	uint32_t uvm_access_counter_threshold;     /* t_s */
 	uint32_t uvm_migration_penalty;            /* p */
 	double uvm_remote_latency_cycles;          /* a remote (zero-copy) read of managed memory */
+	/* cycles one remote read of managed memory (a coalesced access: the
+	 * sectors of one 128 B line one instruction reads) holds the
+	 * host-to-device lane, in place of its bytes at the link's rate; 0:
+	 * its bytes (the model before the key). UVMSmart: 200, its one PCIe
+	 * read slot held per DMA (gpu-sim.cc get_ready_cycle_dma) */
+	double uvm_remote_read_hold_cycles;
 	uint32_t uvm_thrashing;                    /* 0 off, 1 the driver's thrashing detection */
 	uint32_t uvm_accessed_by;                  /* 0 none, 1 cudaMemAdviseSetAccessedBy(GPU) */
 	char uvm_advise_allocations[GPUVM_UVM_ADVISE_LIST]; /* name patterns the hints apply to; "" all */

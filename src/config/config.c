@@ -145,6 +145,7 @@ static void defaults_paging(struct gpuvm_config *cfg)
 	cfg->uvm_access_counter_threshold = 8;
 	cfg->uvm_migration_penalty = 2;
 	cfg->uvm_remote_latency_cycles = 200; /* seeds/004 Table I: remote zero-copy access latency */
+	cfg->uvm_remote_read_hold_cycles = 0; /* a remote read holds the lane for its bytes, as before the key */
 	cfg->uvm_thrashing = 0;
 	cfg->l1_fill_line = 0;
 	cfg->cta_issue_after_last = 0; /* every launch from SM 0, as before the key */

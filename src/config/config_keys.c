@@ -682,6 +682,15 @@ const struct cfg_key cfg_keys[] = {
 		  "initialising it: its pages go to CPU memory) or gpu (the program initialises it in "
 		  "a kernel: the uploads place nothing and the GPU's first access puts each page in "
 		  "device memory); a property of the program, not of the machine" },
+	/* optional, listed only when set (0: a remote read holds the lane
+	 * for its bytes at the link's rate, the model before the key;
+	 * docs/uvm.md "Remote reads") */
+	DBL_QUIET("uvm.remote_read_hold_cycles", uvm_remote_read_hold_cycles,
+		  "cycles one remote read of managed memory (the sectors of one 128 B line one "
+		  "instruction reads) holds the host-to-device lane, in place of its bytes at the "
+		  "link's rate, so remote reads queue one after another and migrations wait for "
+		  "them (UVMSmart's one PCIe read slot: 200); uvm.remote_latency_cycles follows the "
+		  "hold; 0 = its bytes"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

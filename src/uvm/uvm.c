@@ -127,6 +127,8 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	 * sectors get (gpuvm_pcie_effective_gb_s), on the migrations' lane */
 	u->remote_cycles_per_byte = u->spec.clock_hz / (gpuvm_pcie_effective_gb_s(u->spec.bandwidth_gb_s) * 1e9);
 	u->ac_last_line = UINT64_MAX;
+	u->remote_hold = cfg->uvm_remote_read_hold_cycles;
+	u->rq_line = UINT64_MAX;
 	if (cfg->c2c_coherent) {
 		/* the host link is NVLink-C2C (c2c.coherent; docs/systems.md
 		 * "Grace Hopper memory"): migrations move at its rate, flat

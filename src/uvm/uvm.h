@@ -211,6 +211,12 @@ struct uvm {
 	double ats_prefetch_threshold_percent;
 	uint64_t rl_line;
 	double rl_t, rl_done;
+	/* uvm.remote_read_hold_cycles (0: off): what one remote read holds
+	 * the host-to-device lane; rq_*: the 128 B line last read so, its
+	 * time and when it was back (its other sectors share the hold) */
+	double remote_hold;
+	uint64_t rq_line;
+	double rq_t, rq_done;
 	struct uvm_thrash thrash;
 	struct uvm_events events; /* the policies' subscriptions (uvm_events.h) */
 	uint32_t fault_cause;     /* mode of the fault being served, for MIGRATE events */

@@ -620,7 +620,12 @@ struct uvm_translation uvm_translate_sector(struct uvm *u, uint32_t sm, uint64_t
  * crosses the link on the lane migrations use (reads host-to-device,
  * writes of a pinned page device-to-host), at the link's achieved rate,
  * plus the remote-access latency (Table I: 200 cycles); no fault, no
- * prefetch, the page stays where it is. */
+ * prefetch, the page stays where it is. With uvm.remote_read_hold_cycles
+ * a read holds the lane that long instead, once per coalesced access
+ * (the sectors of one 128 B line read at one time share it): UVMSmart
+ * serves each DMA in its one PCIe read slot, busy until
+ * get_ready_cycle_dma's now + 200 (gpu-sim.cc gmmu_t::cycle), so remote
+ * reads queue behind one another and migrations behind them. */
 static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, bool write,
 			    double t)
 {
@@ -646,9 +651,21 @@ static double remote_access(struct uvm *u, struct uvm_block *b, uint64_t addr, b
 		st->delayed_migrations++;
 	}
 	double hold = (double)bytes * u->remote_cycles_per_byte;
+	bool held = u->remote_hold > 0 && !write;
+	if (held) {
+		/* one DMA per coalesced access (UVMSmart's mem_fetch) */
+		uint64_t line = addr >> UVM_AC_LINE_SHIFT;
+		if (line == u->rq_line && t == u->rq_t)
+			return u->rq_done;
+		u->rq_line = line;
+		u->rq_t = t;
+		hold = u->remote_hold;
+	}
 	double s = uvm_lane_book(u, write ? u->d2h : u->h2d, t, &hold);
 	uvm_util_add(u, !write, s, s + hold);
 	u->rl_done = s + hold + u->remote_latency;
+	if (held)
+		u->rq_done = u->rl_done;
 	return u->rl_done;
 }
 
