@@ -122,7 +122,11 @@ struct uvm_batcher {
  * prefetch_oversub (uvm_evict.c), so it is state. */
 struct uvm_spec {
 	double clock_hz, fault_latency_cycles, replay_cycles;
-	bool posthoc, blocking, curve, wb_dirty, preferred_gpu;
+	bool posthoc, blocking, curve, wb_dirty;
+	/* uvm.preferred_location = gpu on a system of one GPU (the
+	 * prefetcher's first-touch rule); on several GPUs the range's advice
+	 * decides instead (uvm_migrate.c preferred_here) */
+	bool preferred_gpu;
 	uint32_t batch_max, sms;
 	double bandwidth_gb_s, buffer_frac, oversub_pct;
 	double migration_gb_s; /* uvm.migration_gb_s; 0 = the link's rate */
