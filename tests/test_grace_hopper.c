@@ -11,6 +11,9 @@
  *  - the driver's prefetcher widens a GPU first touch of system memory:
  *    fewer faults than system pages with tree-driver, one per system
  *    page without it, the same pages placed (test_ats_prefetch);
+ *  - that prefetch skips the system pages the CPU placed first (the
+ *    driver's skip_mapped): they stay in CPU memory and are read over the
+ *    link (test_ats_prefetch_skips_cpu_pages);
  *  - access counters migrate hot CPU-resident pages into device memory
  *    (test_counter_migration);
  *  - without the coherent link, mem=system is refused, naming the key
@@ -26,6 +29,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "gpuvm/config.h"
+#include "gpuvm/engine.h"
+#include "gpuvm/simt.h"
 #include "run_util.h"
 #include "sanitized_env.h"
 
@@ -169,6 +175,75 @@ static void test_ats_prefetch(void **state)
 	}
 }
 
+/* 2 MiB of system memory, one VA block of 32 system pages of 64 KiB: the
+ * CPU writes its first 4 (a CPU phase: their first touch, CPU memory),
+ * then a kernel reads all of it, so the GPU first-touches the other 28.
+ * The ATS prefetch's tree soon covers nodes holding the CPU's pages;
+ * nvidia-uvm skips pages already mapped (uvm_ats_faults.c
+ * service_ats_requests: skip_mapped), so they stay in CPU memory. */
+#define ATS_ELEMS (1u << 19)
+#define ATS_CPU_BYTES (256u << 10)
+
+struct ats_args {
+	const float *x;
+	float *out;
+	unsigned n;
+};
+
+SIMT_KERNEL_ANY_ORDER(ats_read_kernel, struct ats_args, p)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < p.n)
+		ST(p.out, i, 2.0f * LD(p.x, i));
+}
+
+static int ats_program(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *x = simt_malloc(h, "x", ATS_ELEMS * 4ull, GPUVM_ALLOC_SYSTEM);
+	float *o = simt_malloc(h, "out", ATS_ELEMS * 4ull, GPUVM_ALLOC_DEVICE);
+	if (!x || !o || simt_host_access(h, x, ATS_CPU_BYTES, SIMT_HOST_WRITE))
+		return -1;
+	for (unsigned i = 0; i < ATS_CPU_BYTES / 4; i++)
+		x[i] = 1.0f;
+	struct ats_args a = {x, o, ATS_ELEMS};
+	return SIMT_LAUNCH(h, ats_read_kernel, simt_dim3(ATS_ELEMS / 256, 1, 1),
+			   simt_dim3(256, 1, 1), a) ||
+			       simt_device_sync(h)
+		       ? -1
+		       : 0;
+}
+
+static void test_ats_prefetch_skips_cpu_pages(void **state)
+{
+	(void)state;
+	struct gpuvm_config cfg;
+	struct gpuvm_error err = {{0}};
+	if (gpuvm_config_load(&cfg, "h100", &err) ||
+	    gpuvm_config_set(&cfg, COHERENT, "test", &err) || gpuvm_config_finalize(&cfg, &err))
+		fail_msg("config: %s", err.msg);
+	assert_string_equal(cfg.uvm_prefetcher, "tree-driver"); /* the ATS prefetch is on */
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source("ats-skip", ats_program, NULL, NULL, &src, &err), 0);
+	src.exec_threads = 0;
+	struct gpuvm_stats st;
+	int rc = gpuvm_simulate(&cfg, &src, NULL, &st, &err);
+	src.ops->destroy(&src);
+	if (rc)
+		fail_msg("simulate: %s", err.msg);
+	double gpu_pages = (ATS_ELEMS * 4.0 - ATS_CPU_BYTES) / 4096;
+	/* the GPU placed its 28 system pages, fewer faults than that (the
+	 * prefetch ran), and none of the CPU's */
+	if ((double)st.uvm.pages_copied_in != gpu_pages)
+		fail_msg("%llu pages placed in HBM, want the GPU's %g (the CPU's first %u KiB "
+			 "skipped)", (unsigned long long)st.uvm.pages_copied_in, gpu_pages,
+			 ATS_CPU_BYTES >> 10);
+	assert_true(st.uvm.far_faults < 28);
+	/* the CPU's pages are read where they are, over the link */
+	assert_true(st.uvm.remote_bytes >= ATS_CPU_BYTES);
+	gpuvm_stats_release(&st);
+}
+
 static void test_counter_migration(void **state)
 {
 	(void)state;
@@ -277,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_first_touch_places),
 		cmocka_unit_test(test_page_size_walks),
 		cmocka_unit_test(test_ats_prefetch),
+		cmocka_unit_test(test_ats_prefetch_skips_cpu_pages),
 		cmocka_unit_test(test_counter_migration),
 		cmocka_unit_test(test_refused_without_coherent),
 		cmocka_unit_test(test_off_reads_nothing),

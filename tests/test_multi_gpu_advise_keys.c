@@ -14,7 +14,14 @@
  *  - presets that disagree: the last GPU's preferred location wins (host
  *    on GPU 0 and gpu on GPU 1: GPU 1's memory; gpu on GPU 0 and host on
  *    GPU 1: the host), as the program's two calls in GPU order;
- *  - uvm.advise_allocations names the allocations the keys apply to. */
+ *  - uvm.advise_allocations names the allocations the keys apply to;
+ *  - the prefetcher's first-touch rule (tree-driver: the whole 2 MB
+ *    block when nothing of it is resident) follows the range's preferred
+ *    location, whichever preset or call set it: on the GPU the range
+ *    prefers, not on a GPU whose preset says gpu for another range, and
+ *    not once another GPU holds a page of the block (nvidia-uvm
+ *    uvm_perf_prefetch.c: va_block->resident empty and the new residency
+ *    policy->preferred_location). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +45,14 @@ static const char nvlinked[] =
 	"[link.0]\nkind = pcie\nendpoints = gpu.0 cpu.0\nbandwidth_gb_s = 64\n"
 	"[link.1]\nkind = pcie\nendpoints = gpu.1 cpu.0\nbandwidth_gb_s = 64\n"
 	"[link.2]\nkind = nvlink\nendpoints = gpu.0 gpu.1\nbandwidth_gb_s = 100\ncount = 2\n";
+
+/* the same without a GPU-GPU link: neither GPU maps the other's memory */
+static const char unlinked[] =
+	"[system]\nname = two\ndescription = test\nsource = test\n"
+	"[gpu.0]\npreset = h100\n[gpu.1]\npreset = h100\n"
+	"[cpu.0]\nmemory_bytes = 1TiB\nbandwidth_gb_s = 300\n"
+	"[link.0]\nkind = pcie\nendpoints = gpu.0 cpu.0\nbandwidth_gb_s = 64\n"
+	"[link.1]\nkind = pcie\nendpoints = gpu.1 cpu.0\nbandwidth_gb_s = 64\n";
 
 #define ELEMS (1u << 18) /* 1 MiB of floats: 256 pages an array */
 #define PAGES (ELEMS * 4u / 4096u)
@@ -262,6 +277,100 @@ static void test_disagreeing_presets_last_gpu_wins(void **state)
 	release(prog);
 }
 
+/* One page of x read by GPU 0 and then one by GPU 1 (UINT32_MAX: that
+ * GPU reads none), after the program's SetPreferredLocation(pref_gpu) on
+ * x (-1: none). */
+struct touch {
+	int pref_gpu;
+	uint32_t page[2];
+};
+
+static int touch_program(struct simt_host *h, void *user)
+{
+	const struct touch *t = user;
+	float *x = simt_malloc(h, "x", ELEMS * 4ull, GPUVM_ALLOC_MANAGED);
+	if (!x || (t->pref_gpu >= 0 && simt_mem_advise(h, x, ELEMS * 4ull,
+						       SIMT_ADVISE_PREFERRED_LOCATION,
+						       (unsigned)t->pref_gpu)))
+		return -1;
+	float *y = simt_malloc(h, "y", ELEMS * 4ull, GPUVM_ALLOC_MANAGED);
+	if (!y)
+		return -1;
+	for (unsigned i = 0; i < ELEMS; i++)
+		x[i] = (float)(i & 255);
+	for (unsigned d = 0; d < 2; d++) {
+		if (t->page[d] == UINT32_MAX)
+			continue;
+		float *o = simt_set_device(h, d) ? NULL : simt_malloc(h, "o", 4096, GPUVM_ALLOC_DEVICE);
+		struct read_args a = {x + t->page[d] * 1024u, o, 1024};
+		if (!o || SIMT_LAUNCH(h, read_kernel, simt_dim3(4, 1, 1), simt_dim3(256, 1, 1), a) ||
+		    simt_device_sync(h))
+			return -1;
+	}
+	return 0;
+}
+
+/* The pages GPU d took from the host or another GPU in touch program t
+ * on sys, with g0's settings on GPU 0's preset and g1's on GPU 1's. */
+static uint64_t touch_pages(const char *sys, struct touch t, uint32_t d, const char *const *g0,
+			    const char *const *g1)
+{
+	static struct touch tt;
+	tt = t;
+	struct gpuvm_error err = {{0}};
+	struct run *r = calloc(1, sizeof *r);
+	assert_non_null(r);
+	struct gpuvm_source src;
+	assert_int_equal(simt_program_source("touch", touch_program, &tt, NULL, &src, &err), 0);
+	const char *const *per_gpu[2] = {g0, g1};
+	if (system_run_gpus(&r->desc, r->cfg, r->stats, &r->out, 2, sys, "two.ini", NULL, per_gpu,
+			    &src, &err))
+		fail_msg("run failed: %s", err.msg);
+	uint64_t pages = r->stats[d].uvm.pages_h2d;
+	release(r);
+	return pages;
+}
+
+/* h100's tree-driver prefetcher on a fault of one page of an untouched
+ * block: its 64 KB big page (16 pages), or the block's 256 pages of x when
+ * the faulting GPU is the range's preferred location */
+#define BIG_PAGE_PAGES 16u
+static void test_preferred_gpu_prefetch_follows_range(void **state)
+{
+	(void)state;
+	static const char *const gpu[] = {"uvm.preferred_location=gpu", NULL};
+	static const char *const gpu_y[] = {"uvm.preferred_location=gpu", "uvm.advise_allocations=y",
+					    NULL};
+	uint64_t n;
+	/* the program prefers GPU 1: GPU 1's first touch takes the block */
+	n = touch_pages(nvlinked, (struct touch){1, {UINT32_MAX, 0}}, 1, NULL, NULL);
+	if (n != PAGES)
+		fail_msg("x prefers GPU 1 (the program's advice): GPU 1's first touch took %llu "
+			 "pages, want the block's %u", (unsigned long long)n, PAGES);
+	/* as GPU 1's preset key does */
+	n = touch_pages(nvlinked, (struct touch){-1, {UINT32_MAX, 0}}, 1, NULL, gpu);
+	assert_int_equal(n, PAGES);
+	/* GPU 0's preset says gpu for y only: x prefers nothing, GPU 0's
+	 * first touch of x takes its big page */
+	n = touch_pages(nvlinked, (struct touch){-1, {0, UINT32_MAX}}, 0, gpu_y, NULL);
+	if (n != BIG_PAGE_PAGES)
+		fail_msg("x prefers nothing (GPU 0's key names y): GPU 0 took %llu pages, want "
+			 "%u", (unsigned long long)n, BIG_PAGE_PAGES);
+	/* GPU 0's and GPU 1's presets say gpu: x prefers GPU 1 (the last);
+	 * GPU 0, which cannot map GPU 1's memory, faults x in without the
+	 * rule */
+	n = touch_pages(unlinked, (struct touch){-1, {0, UINT32_MAX}}, 0, gpu, gpu);
+	if (n != BIG_PAGE_PAGES)
+		fail_msg("x prefers GPU 1 (the last key): GPU 0 took %llu pages, want %u",
+			 (unsigned long long)n, BIG_PAGE_PAGES);
+	/* x prefers GPU 1, GPU 0 holds a page of the block: GPU 1's fault is
+	 * no first touch */
+	n = touch_pages(unlinked, (struct touch){1, {0, 128}}, 1, NULL, NULL);
+	if (n != BIG_PAGE_PAGES)
+		fail_msg("GPU 0 holds part of the block: GPU 1 took %llu pages, want %u",
+			 (unsigned long long)n, BIG_PAGE_PAGES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_advise_allocations_names_them),
 		cmocka_unit_test(test_preferred_host_key_stays_on_host),
 		cmocka_unit_test(test_disagreeing_presets_last_gpu_wins),
+		cmocka_unit_test(test_preferred_gpu_prefetch_follows_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -415,6 +415,12 @@ int gpuvm_config_load(struct gpuvm_config *cfg, const char *name_or_path,
 int gpuvm_config_load_string(struct gpuvm_config *cfg, const char *text,
 			     const char *origin, struct gpuvm_error *err);
 
+/* Parses INI text as the preset file origin would be read (`--gpu FILE`:
+ * every key in use set, or a base named; finalize checks it), so a
+ * program writing a preset can check that it loads. */
+int gpuvm_config_load_preset_text(struct gpuvm_config *cfg, const char *text,
+				  const char *origin, struct gpuvm_error *err);
+
 /* Applies one "key=value" override; origin is used in messages ("--set").
  * Single-value checks happen here; cross-field checks in finalize. */
 int gpuvm_config_set(struct gpuvm_config *cfg, const char *assignment,

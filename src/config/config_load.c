@@ -306,6 +306,27 @@ int gpuvm_config_load_string(struct gpuvm_config *cfg, const char *text,
 	return parse_text(cfg, text ? text : "", text ? strlen(text) : 0, origin, err);
 }
 
+/* A preset file's text, origin its path: every key in use must be set
+ * (require_every_key) or come from a base. The one path of `--gpu FILE`
+ * (load_file) and gpuvm_config_load_preset_text. */
+static int load_preset_text(struct gpuvm_config *cfg, const char *text, size_t len,
+			    const char *origin, struct gpuvm_error *err)
+{
+	gpuvm_config_defaults(cfg);
+	cfg->require_every_key = true;
+	cfg_copy_str(cfg->source, sizeof cfg->source, origin);
+	cfg_set_name_from(cfg, origin);
+	return parse_text(cfg, text, len, origin, err);
+}
+
+int gpuvm_config_load_preset_text(struct gpuvm_config *cfg, const char *text,
+				  const char *origin, struct gpuvm_error *err)
+{
+	if (!origin)
+		origin = "(string)";
+	return load_preset_text(cfg, text ? text : "", text ? strlen(text) : 0, origin, err);
+}
+
 static bool looks_like_path(const char *s)
 {
 	size_t n = strlen(s);
@@ -357,11 +378,7 @@ static int load_file(struct gpuvm_config *cfg, const char *path, struct gpuvm_er
 				  MAX_PRESET_FILE_BYTES);
 	}
 	buf[n] = '\0';
-	gpuvm_config_defaults(cfg);
-	cfg->require_every_key = true;
-	cfg_copy_str(cfg->source, sizeof cfg->source, path);
-	cfg_set_name_from(cfg, path);
-	int rc = parse_text(cfg, buf, n, path, err);
+	int rc = load_preset_text(cfg, buf, n, path, err);
 	free(buf);
 	return rc;
 }

@@ -1,7 +1,11 @@
 /* --emit-preset: a GPU preset made from a probe's result. The TLB levels
  * are the probed ones; every other key comes from the base configuration.
- * The text is read back through the preset parser before it is returned,
- * so what is written always loads with `gpuvm sim --gpu FILE`. */
+ * The probed keys go in as `--set` puts keys (gpuvm_config_set), so the
+ * base's own checks see them as set after its lines: fewer levels than
+ * the base has leave its higher levels out, more give every key of the
+ * new ones. The text is read back as `gpuvm sim --gpu FILE` reads a
+ * preset file (gpuvm_config_load_preset_text, then finalize) before it
+ * is returned, so what is written always loads. */
 #include "gpuvm/probe.h"
 
 #include <stdlib.h>
@@ -57,6 +61,36 @@ static void set_share(struct gpuvm_config *cfg, uint32_t l, const struct gpuvm_p
 	memcpy(t->share_map, want, cfg->sms * sizeof want[0]);
 }
 
+/* Sets key to its own current value through gpuvm_config_set, which
+ * records the probe as where it was set (later than the base's lines). */
+static int restate(struct gpuvm_config *cfg, const char *key, struct gpuvm_error *err)
+{
+	char val[4096], kv[4200];
+	if (gpuvm_config_get(cfg, key, val, sizeof val))
+		return gpuvm_fail(err, "--emit-preset", 0, key, "value too long");
+	snprintf(kv, sizeof kv, "%s=%s", key, val);
+	return gpuvm_config_set(cfg, kv, "gpuvm probe", err);
+}
+
+/* tlb.levels, then every key of the probed levels (the optional ones
+ * where they hold a value), restated: the probe set them. */
+static int restate_levels(struct gpuvm_config *cfg, struct gpuvm_error *err)
+{
+	if (restate(cfg, "tlb.levels", err))
+		return -1;
+	for (size_t i = 0;; i++) {
+		const char *key = gpuvm_config_key_at(cfg, i);
+		if (!key)
+			return 0;
+		char val[8];
+		if (strncmp(key, "tlb.l", 5) || key[5] < '1' || key[5] > '9' ||
+		    (!gpuvm_config_get(cfg, key, val, sizeof val) && !val[0]))
+			continue; /* not a level's key, or an empty optional one */
+		if (restate(cfg, key, err))
+			return -1;
+	}
+}
+
 int gpuvm_probe_emit_preset(const struct gpuvm_probe_result *res, const struct gpuvm_config *base,
 			    char **text, struct gpuvm_error *err)
 {
@@ -82,7 +116,7 @@ int gpuvm_probe_emit_preset(const struct gpuvm_probe_result *res, const struct g
 	double baseline = res->baseline_latency * to_cycles;
 
 	uint32_t base_levels = base->tlb_levels;
-	cfg->tlb_levels = res->levels;
+	cfg->tlb_levels = res->levels; /* restated with the levels' keys below */
 	for (uint32_t l = 0; l < res->levels; l++) {
 		const struct gpuvm_probe_level *lv = &res->level[l];
 		struct gpuvm_tlb_level_config *t = &cfg->tlb[l];
@@ -102,9 +136,12 @@ int gpuvm_probe_emit_preset(const struct gpuvm_probe_result *res, const struct g
 		/* A miss at level l costs its penalty plus the next level's hit
 		 * latency; hits are folded into the penalties (0 here). */
 		t->miss_penalty_cycles = lv->miss_cost * to_cycles;
-		if (lv->sharing_measured && lv->groups)
-			set_share(cfg, l, lv);
 	}
+	if (restate_levels(cfg, err))
+		goto done;
+	for (uint32_t l = 0; l < res->levels; l++)
+		if (res->level[l].sharing_measured && res->level[l].groups)
+			set_share(cfg, l, &res->level[l]);
 	/* The last level's miss cost includes the walk: keep the base's walk
 	 * latency when it fits, the rest is the level's penalty. */
 	struct gpuvm_tlb_level_config *last = &cfg->tlb[res->levels - 1];
@@ -159,8 +196,8 @@ int gpuvm_probe_emit_preset(const struct gpuvm_probe_result *res, const struct g
 			goto done;
 		}
 	}
-	/* What is written must load. */
-	if (gpuvm_config_load_string(check, out, "emitted-preset.ini", err) ||
+	/* What is written must load, as `gpuvm sim --gpu FILE` loads it. */
+	if (gpuvm_config_load_preset_text(check, out, "emitted-preset.ini", err) ||
 	    gpuvm_config_finalize(check, err))
 		goto done;
 	*text = out;

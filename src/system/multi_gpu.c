@@ -76,7 +76,9 @@
  *    shared resource of the model.
  *  - cudaMemAdvise: the program's (simt_mem_advise) and the presets'
  *    keys (uvm.preferred_location, uvm.accessed_by, applied to each new
- *    managed allocation GPU by GPU) take one path, managed_advise.
+ *    managed allocation GPU by GPU) take one path, managed_advise; a
+ *    managed allocation's cudaFree drops its advice
+ *    (uvm_shared_drop_ranges).
  *  - Refused, with a message naming the limitation:
  *    system-allocated memory, asynchronous host copies and event waits. */
 #include <stdlib.h>
@@ -274,6 +276,7 @@ static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct man
 {
 	const struct gpuvm_alloc *fa = alloc_table_find(&g->sys.allocs, op->alloc.base);
 	if (fa && fa->kind == GPUVM_ALLOC_MANAGED && fa->base == op->alloc.base) {
+		uint64_t fa_base = fa->base, fa_bytes = fa->bytes; /* fa goes with the table entry */
 		/* gone from every GPU: each driver's frames return */
 		for (uint32_t d = 0; d < mm->n; d++) {
 			struct system *sys = &mm->devs[d].sys;
@@ -281,6 +284,9 @@ static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct man
 			uvm_remove_alloc(&sys->uvm, op->alloc.base);
 			alloc_table_remove(&sys->allocs, op->alloc.base);
 		}
+		/* its cudaMemAdvise goes with it (nvidia-uvm keeps a range's
+		 * policy in its va_range, destroyed by the free) */
+		uvm_shared_drop_ranges(&mm->sh, fa_base, fa_bytes);
 		mm->live--;
 		return;
 	}

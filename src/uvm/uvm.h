@@ -122,7 +122,11 @@ struct uvm_batcher {
  * prefetch_oversub (uvm_evict.c), so it is state. */
 struct uvm_spec {
 	double clock_hz, fault_latency_cycles, replay_cycles;
-	bool posthoc, blocking, curve, wb_dirty, preferred_gpu;
+	bool posthoc, blocking, curve, wb_dirty;
+	/* uvm.preferred_location = gpu on a system of one GPU (the
+	 * prefetcher's first-touch rule); on several GPUs the range's advice
+	 * decides instead (uvm_migrate.c preferred_here) */
+	bool preferred_gpu;
 	uint32_t batch_max, sms;
 	double bandwidth_gb_s, buffer_frac, oversub_pct;
 	double migration_gb_s; /* uvm.migration_gb_s; 0 = the link's rate */
@@ -344,11 +348,15 @@ double uvm_prefetch_to_host(struct uvm *u, uint64_t addr, uint64_t bytes, double
  * coherent NVLink-C2C system: the CPU reaches the GPU-resident pages
  * over C2C, nothing moves, no fault. Returns when the CPU has the data.
  * uvm_host_read_mostly records a read-mostly range on a system of one
- * GPU (0, or -1 out of memory). */
+ * GPU (0, or -1 out of memory); uvm_host_drop_ranges takes a freed
+ * allocation's addresses out of those ranges (uvm_remove_alloc; the
+ * advice goes with its allocation, uvm_shared_drop_ranges on several
+ * GPUs). */
 enum uvm_host_how { UVM_HOST_READ, UVM_HOST_WRITE };
 double uvm_host_access(struct uvm *u, uint64_t addr, uint64_t bytes, enum uvm_host_how how,
 		       double t);
 int uvm_host_read_mostly(struct uvm *u, uint64_t addr, uint64_t bytes);
+void uvm_host_drop_ranges(struct uvm *u, uint64_t addr, uint64_t bytes);
 void uvm_host_free(struct uvm *u); /* from uvm_free */
 
 /* Several GPUs (u->shared): drops the resident pages another GPU has

@@ -8,7 +8,8 @@
  * (uvm_remove_alloc) and MIGRATE_OUT (uvm_invalidate_taken, several GPUs:
  * pages another GPU took; uvm_prefetch_to_host) of uvm_page_state.h, and the eviction counters. May call: the eviction policy's ops, the
  * prefetcher switch on oversubscription, the lanes (uvm_lane.c), the
- * engine's shootdown and L2-clock hooks, the driver events (EVICT).
+ * engine's shootdown and L2-clock hooks, the driver events (EVICT), the
+ * CPU side's read-mostly ranges (uvm_host_drop_ranges, at cudaFree).
  * Guarantees: invariants U4-U9 hold after each call; a frame is free no
  * earlier than its write-back ends (the returned time). */
 
@@ -248,6 +249,9 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base)
 			if (u->shared)
 				uvm_shared_release(u->shared, b->base, m, u->proc);
 		}
+		/* its read-mostly advice goes with it (one GPU; several GPUs
+		 * keep theirs in the shared residency, dropped by multi_gpu.c) */
+		uvm_host_drop_ranges(u, base, u->allocs[i].bytes);
 		uvm_alloc_classify(u, &u->allocs[i]);
 		free(u->allocs[i].host_touched);
 		u->managed_bytes -= u->allocs[i].bytes;

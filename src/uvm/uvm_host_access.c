@@ -80,6 +80,34 @@ int uvm_host_read_mostly(struct uvm *u, uint64_t addr, uint64_t bytes)
 	return 0;
 }
 
+void uvm_host_drop_ranges(struct uvm *u, uint64_t addr, uint64_t bytes)
+{
+	struct uvm_host_ranges *r = u->host_read_mostly;
+	uint64_t lo = addr, hi = addr + bytes;
+	/* a tail appended by a split lies outside [lo, hi): met again, kept */
+	for (uint32_t i = 0; r && i < r->n;) {
+		if (r->end[i] <= lo || r->base[i] >= hi) {
+			i++;
+		} else if (r->base[i] >= lo && r->end[i] <= hi) {
+			/* inside: the last takes its place (a set: order is free) */
+			r->n--;
+			r->base[i] = r->base[r->n];
+			r->end[i] = r->end[r->n];
+		} else if (r->base[i] < lo && r->end[i] > hi) {
+			uint64_t end = r->end[i];
+			r->end[i++] = lo;
+			if (uvm_host_read_mostly(u, hi, end - hi))
+				u->oom = true;
+		} else {
+			if (r->base[i] < lo)
+				r->end[i] = lo;
+			else
+				r->base[i] = hi;
+			i++;
+		}
+	}
+}
+
 void uvm_host_free(struct uvm *u)
 {
 	struct uvm_host_ranges *r = u->host_read_mostly;

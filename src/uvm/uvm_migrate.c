@@ -37,6 +37,35 @@ static inline uint32_t src_of(const struct uvm *u, const struct uvm_shared_blk *
 	return own ? uvm_shared_source(own, p, u->proc) : UVM_PROC_CPU;
 }
 
+/* Whether this GPU is the preferred location of the range holding page p
+ * of b, for the prefetcher's first-touch rule (tree-driver: the whole
+ * block when nothing of it is resident). nvidia-uvm uvm_perf_prefetch.c
+ * uvm_perf_prefetch_prenotify_fault_migrations populates the whole VA
+ * block when va_block->resident (the processors holding any of its pages)
+ * is empty and the new residency is policy->preferred_location, the
+ * policy of the faulting page's range (uvm_va_policy.h). On one GPU the
+ * preset's uvm.preferred_location = gpu says so. On several GPUs the
+ * range's advice says so (uvm_shared_preferred: the program's
+ * cudaMemAdvise and the presets' keys alike, multi_gpu.c), and a page of
+ * the block held by another GPU (own: the block's shared state, NULL when
+ * no GPU has held one) means the block is touched; the CPU's pages are
+ * not known to the model, on one GPU as here. */
+static bool preferred_here(const struct uvm *u, const struct uvm_block *b, uint32_t p,
+			   const struct uvm_shared_blk *own)
+{
+	const struct uvm_shared *sh = u->shared;
+	if (!sh)
+		return u->spec.preferred_gpu;
+	if (!sh->n_preferred ||
+	    uvm_shared_preferred(sh, b->base + ((uint64_t)p << UVM_PAGE_SHIFT)) != u->proc)
+		return false;
+	for (uint32_t q = own ? b->first_page : b->end_page; q < b->end_page; q++)
+		if ((own->owner[q] != UVM_PROC_CPU && own->owner[q] != u->proc) ||
+		    (own->copies && (own->copies[q] & ~(1ull << (u->proc - 1)))))
+			return false;
+	return true;
+}
+
 /* Moves page p of b and what the prefetcher adds, starting once the batch
  * is handled (ready). Returns when p has arrived. */
 double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double ready)
@@ -44,9 +73,12 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	struct gpuvm_uvm_stats *st = u->st;
 	uvm_mask faulted = {0}, pf = {0}, mv, prefetch_only;
 	mask_set(faulted, p);
+	/* several GPUs: where each page comes from (the CPU, or another GPU
+	 * over the peer route); NULL: every page from the host */
+	const struct uvm_shared_blk *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
 	struct uvm_prefetch_ctx ctx = {
 		.resident = b->resident, .faulted = faulted, .first_page = b->first_page,
-		.end_page = b->end_page, .preferred_here = u->spec.preferred_gpu, .rng = &u->rng,
+		.end_page = b->end_page, .preferred_here = preferred_here(u, b, p, own), .rng = &u->rng,
 		.params = u->prefetch_params,
 	};
 	u->prefetch->compute(&ctx, pf);
@@ -72,9 +104,6 @@ double uvm_migrate_pages(struct uvm *u, struct uvm_block *b, uint32_t p, double 
 	 * page (UVMSmart do_hardware_prefetch: e.g. 4 KB + 60 KB) */
 	double arrival = start;
 	bool first = u->polled && mask_test(mv, p);
-	/* several GPUs: where each page comes from (the CPU, or another GPU
-	 * over the peer route); NULL: every page from the host */
-	const struct uvm_shared_blk *own = u->shared ? uvm_shared_block(u->shared, b->base) : NULL;
 	if (first) {
 		/* Zheng's GMMU (seeds/003 3.1, 4): the far fault fetches its
 		 * page; what the prefetcher adds follows it, so prefetching

@@ -70,6 +70,52 @@ static int range_add(struct uvm_shared_range **v, uint32_t *n, uint32_t *cap,
 	return 0;
 }
 
+/* Takes [lo, hi) out of the ranges of list *v (*n of them, capacity
+ * *cap), keeping their order (the latest preferred location wins, so the
+ * order is the advice's): a range inside it leaves the list, one across
+ * an end is trimmed, one across both is split in two, side by side. 0,
+ * or -1 out of memory. */
+static int range_cut(struct uvm_shared_range **v, uint32_t *n, uint32_t *cap, uint64_t lo,
+		     uint64_t hi)
+{
+	uint32_t i = 0;
+	while (i < *n) {
+		struct uvm_shared_range *r = &(*v)[i];
+		if (r->end <= lo || r->base >= hi) {
+			i++;
+		} else if (r->base >= lo && r->end <= hi) {
+			memmove(r, r + 1, (*n - i - 1) * sizeof *r);
+			(*n)--;
+		} else if (r->base < lo && r->end > hi) {
+			struct uvm_shared_range tail = *r;
+			tail.base = hi;
+			r->end = lo;
+			if (range_add(v, n, cap, tail))
+				return -1;
+			/* the tail next to its head */
+			memmove(&(*v)[i + 2], &(*v)[i + 1], (*n - i - 2) * sizeof **v);
+			(*v)[i + 1] = tail;
+			i += 2;
+		} else {
+			if (r->base < lo)
+				r->end = lo;
+			else
+				r->base = hi;
+			i++;
+		}
+	}
+	return 0;
+}
+
+void uvm_shared_drop_ranges(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
+{
+	uint64_t end = addr + bytes;
+	if (range_cut(&sh->read_mostly, &sh->n_read_mostly, &sh->cap_read_mostly, addr, end) ||
+	    range_cut(&sh->accessed_by, &sh->n_accessed_by, &sh->cap_accessed_by, addr, end) ||
+	    range_cut(&sh->preferred, &sh->n_preferred, &sh->cap_preferred, addr, end))
+		sh->oom = true;
+}
+
 int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
 {
 	return range_add(&sh->read_mostly, &sh->n_read_mostly, &sh->cap_read_mostly,

@@ -32,6 +32,8 @@
  *    engine's move of a page to its preferred location on another GPU's
  *    fault (wired by multi_gpu.c to the location's driver). The fault
  *    path reads them (uvm_fault.c preferred_elsewhere).
+ *  - Advice lives as long as its allocation: cudaFree drops what the
+ *    ranges held of it (uvm_shared_drop_ranges).
  *  - Guarantees: each page has one owner and, read-mostly, copies on other
  *    GPUs; a GPU that lost pages is marked stale until its driver drops
  *    them (uvm_invalidate_taken, uvm_evict.c), which the engine asks for
@@ -137,6 +139,12 @@ int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
  * faulting it in (0, or -1 out of memory); whether addr is so for proc. */
 int uvm_shared_accessed_by(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t proc);
 bool uvm_shared_is_accessed_by(const struct uvm_shared *sh, uint64_t addr, uint32_t proc);
+/* cudaFree of the managed allocation [addr, addr + bytes): the advice
+ * ranges (read-mostly, accessed-by, preferred location) lose what they
+ * held of it, as nvidia-uvm's policy goes with the freed va_range
+ * (uvm_va_range_destroy), so an allocation made later at those addresses
+ * starts with none; sh->oom when out of memory. */
+void uvm_shared_drop_ranges(struct uvm_shared *sh, uint64_t addr, uint64_t bytes);
 /* Whether addr lies in a read-mostly range. */
 bool uvm_shared_is_read_mostly(const struct uvm_shared *sh, uint64_t addr);
 /* cudaMemAdviseSetPreferredLocation(proc: a GPU, or UVM_PROC_CPU) of

@@ -46,6 +46,26 @@ grep -q '^share = tpc' p100-probed.ini && grep -q '^share = gpc' p100-probed.ini
 "$GPUVM" sim --gpu p100-probed.ini --workload random-sampling:threads=256,reads=4 --quiet ||
 	fail "gpuvm sim does not accept the emitted preset"
 
+# 1b. --emit-preset whatever number of levels the probe finds: fewer than
+# the base preset's three (p100's higher levels are left out), the same,
+# or more (a level the base lacks gets every key), each written and loaded
+# by `gpuvm sim --gpu FILE` as any preset file. Short chases (sharing off)
+# reach 1, 2, 3 and 4 levels on p100 (the fourth: the L3's reach seen
+# twice at 128 MiB strides).
+for c in "1 1MiB..4MiB 2500" "2 1MiB..64MiB 400" "3 1MiB..64MiB 2500" "4 1MiB..128MiB 1200"; do
+	set -- $c
+	rm -f lv$1.ini
+	if ! "$GPUVM" probe --target sim:p100 --sharing off --strides "$2" --max-hops "$3" \
+		--emit-preset lv$1.ini --quiet 2>err.txt; then
+		fail "emit with $1 level(s) found: $(cat err.txt)"
+		continue
+	fi
+	grep -qx "levels = $1" lv$1.ini || fail "emitted preset of $1 level(s): $(grep '^levels' lv$1.ini)"
+	grep -q "^\[tlb.l$(($1 + 1))\]" lv$1.ini && fail "emitted preset of $1 level(s) has [tlb.l$(($1 + 1))]"
+	"$GPUVM" sim --gpu ./lv$1.ini --workload random-sampling:threads=256,reads=4 --quiet 2>err.txt ||
+		fail "gpuvm sim refuses the preset emitted with $1 level(s): $(cat err.txt)"
+done
+
 # 2. The recorded-GPU path: the simulator's curves in tlb_probe.cu's format.
 {
 	echo "# sms=56"
