@@ -15,6 +15,7 @@
 #include "gpuvm/config.h"
 #include "gpuvm/module.h"
 #include "mem/l1_cache.h"
+#include "sm/warp_sched.h"
 #include "uvm/evict.h"
 #include "uvm/migrate.h"
 #include "uvm/prefetch.h"
@@ -122,6 +123,13 @@ static void test_create_with_defaults(void **state)
 			assert_int_equal(l1_cache_init(&c, 1, 4 * 128, 4, 128, 32), 0);
 			assert_int_equal(l1_cache_set_replacement(&c, m->name), 0);
 			l1_cache_free(&c);
+			break;
+		}
+		case GPUVM_MODULE_WARP_SCHEDULER: {
+			/* no hooks (the run loop's order), or all three */
+			const struct warp_sched_ops *ops = m->ops;
+			bool any = ops->claim || ops->queued || ops->popped;
+			assert_true(!any || (ops->claim && ops->queued && ops->popped));
 			break;
 		}
 		default:

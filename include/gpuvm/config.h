@@ -380,6 +380,9 @@ struct gpuvm_config {
 	/* l1.replacement: the L1 data cache's replacement module (lru, fifo,
 	 * srrip: src/mem/l1_repl_*.c) */
 	char l1_replacement[GPUVM_UVM_POLICY_NAME];
+	/* core.warp_scheduler: which ready warp takes a scheduler's slot
+	 * (first-ready, gto: src/sm/warp_sched_*.c) */
+	char warp_scheduler[GPUVM_UVM_POLICY_NAME];
 	/* every module's parameters (gpuvm/module.h), slot =
 	 * gpuvm_module_param_slot(); the rows' defaults unless set */
 	double module_params[GPUVM_MODULE_PARAMS_MAX];

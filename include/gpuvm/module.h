@@ -2,8 +2,8 @@
  *
  * Contract:
  *  - Every policy a config can choose by name - prefetcher, eviction,
- *    migration, thrashing detection, TLB sharing scheme, L1 replacement
- *    (and, once the engine makes them pluggable, warp scheduler and CTA
+ *    migration, thrashing detection, TLB sharing scheme, L1 replacement,
+ *    warp scheduler (and, once the engine makes it pluggable, CTA
  *    placement) - is one `const struct gpuvm_module` in its own source file,
  *    listed once in src/core/module_registry.c. Nothing else names it: the
  *    config's "known:" messages, key help, `gpuvm presets --modules` and the
@@ -42,7 +42,7 @@ enum gpuvm_module_kind {
 	GPUVM_MODULE_THRASHING,    /* uvm.thrashing (on selects the driver's module) */
 	GPUVM_MODULE_PEER,         /* tlb.lN.peer */
 	GPUVM_MODULE_L1_REPLACEMENT, /* l1.replacement */
-	GPUVM_MODULE_WARP_SCHEDULER, /* reserved: the SM layer's schedulers */
+	GPUVM_MODULE_WARP_SCHEDULER, /* core.warp_scheduler */
 	GPUVM_MODULE_CTA_PLACEMENT,  /* reserved: the CTA dispatcher */
 	GPUVM_MODULE_KINDS,
 };

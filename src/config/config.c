@@ -168,6 +168,8 @@ static void defaults_paging(struct gpuvm_config *cfg)
 	cfg->c2c_first_touch_gpu = 0;
 	cfg->tlb_translate_per_access = 0; /* page: as before the key */
 	snprintf(cfg->l1_replacement, sizeof cfg->l1_replacement, "lru"); /* as before the key */
+	/* the run loop's event order, the model before the key */
+	snprintf(cfg->warp_scheduler, sizeof cfg->warp_scheduler, "first-ready");
 	/* every module parameter at its row's default (gpuvm/module.h) */
 	for (size_t i = 0; i < gpuvm_module_count(); i++) {
 		const struct gpuvm_module *m = gpuvm_module_at(i);

@@ -463,6 +463,16 @@ static int check_policies(const struct gpuvm_config *cfg, struct gpuvm_error *er
 	if (!gpuvm_module_find(GPUVM_MODULE_L1_REPLACEMENT, cfg->l1_replacement))
 		return fail_at(err, cfg, K_L1_REPLACEMENT, "unknown L1 replacement policy '%s' (known: %s)",
 			       cfg->l1_replacement, gpuvm_module_names(GPUVM_MODULE_L1_REPLACEMENT));
+	const struct gpuvm_module *ws = gpuvm_module_find(GPUVM_MODULE_WARP_SCHEDULER, cfg->warp_scheduler);
+	if (!ws)
+		return fail_at(err, cfg, K_CORE_WARP_SCHEDULER, "unknown warp scheduler '%s' (known: %s)",
+			       cfg->warp_scheduler, gpuvm_module_names(GPUVM_MODULE_WARP_SCHEDULER));
+	/* src/sm/warp_sched.h: a policy with hooks needs the event-order
+	 * engine, where a warp's readiness is known when it claims */
+	if (cfg->core_window && strcmp(ws->name, "first-ready") != 0)
+		return fail_at(err, cfg, K_CORE_WARP_SCHEDULER,
+			       "warp scheduler '%s' needs core.window = off (the windowed engine keeps "
+			       "the run loop's order)", cfg->warp_scheduler);
 
 	for (uint32_t lv = 0; lv < cfg->tlb_levels; lv++)
 		if (!gpuvm_module_find(GPUVM_MODULE_PEER,

@@ -226,6 +226,7 @@ enum cfg_key_id_tail {
 	K_C2C_LINE,
 	K_C2C_FIRST_TOUCH,
 	K_UVM_REMOTE_READ_HOLD,
+	K_CORE_WARP_SCHEDULER,
 	K_COUNT,
 };
 

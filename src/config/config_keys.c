@@ -691,6 +691,12 @@ const struct cfg_key cfg_keys[] = {
 		  "link's rate, so remote reads queue one after another and migrations wait for "
 		  "them (UVMSmart's one PCIe read slot: 200); uvm.remote_latency_cycles follows the "
 		  "hold; 0 = its bytes"),
+	/* optional, reported only when not first-ready (the run loop's order,
+	 * the model before the key) */
+	{ .name = "core.warp_scheduler", .type = CT_STRING, .off = OFF(warp_scheduler),
+	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .optional = true, .quiet_default = true,
+	  .def_str = "first-ready", .selects = GPUVM_MODULE_WARP_SCHEDULER + 1,
+	  .help = "warp scheduler module: which ready warp takes a scheduler's next issue slot" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

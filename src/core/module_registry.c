@@ -34,7 +34,8 @@
 	X(migrate_first_touch) X(migrate_always) X(migrate_oversub) X(migrate_adaptive)     \
 	X(thrashing_driver)                                                                 \
 	X(peer_none) X(peer_neidty) X(peer_valkyrie)                                        \
-	X(l1_repl_lru) X(l1_repl_fifo) X(l1_repl_srrip)
+	X(l1_repl_lru) X(l1_repl_fifo) X(l1_repl_srrip)                                    \
+	X(warp_sched_first_ready) X(warp_sched_gto)
 
 #define X(sym) extern const struct gpuvm_module gpuvm_module_##sym;
 GPUVM_MODULE_LIST

@@ -9,6 +9,8 @@
 #include "core/later.h"
 #include "core/env_knob.h"
 #include "par/window.h"
+#include "gpuvm/module.h"
+#include "sm/warp_sched.h"
 
 /* gem5-gpu src/gpu/lsq_warp_inst_buffer.cc, WarpInstBuffer::coalesce: a
  * warp's 4, 8 and 16 B lanes coalesce into accesses within 128 B segments
@@ -37,6 +39,14 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	s->dram_banked = ports->mem && ports->mem->dram_banked;
 	s->exit_waits_stores = cfg->warp_exit_waits_stores != 0;
 	s->busy_unit_yield = cfg->busy_unit_yield != 0;
+	/* core.warp_scheduler: hooks only for a policy that has them
+	 * (first-ready is the run loop's own order) */
+	const struct gpuvm_module *ws = gpuvm_module_find(
+		GPUVM_MODULE_WARP_SCHEDULER, cfg->warp_scheduler[0] ? cfg->warp_scheduler : "first-ready");
+	if (!ws)
+		return -1;
+	const struct warp_sched_ops *wso = ws->ops;
+	s->wsched = wso->claim ? wso : NULL;
 
 	s->l1_on = cfg->l1_bytes > 0;
 	/* a unified array is laid out for its largest L1 (the smallest
@@ -110,6 +120,11 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 		sm->events = s->port.events;
 		if (!sm->free_warp_slots || !sm->free_cta_slots || !sm->sched)
 			return -1;
+		for (uint32_t k = 0; s->wsched && k < s->schedulers; k++) {
+			sm->sched[k].wait = malloc(cfg->max_warps_per_sm * sizeof(uint32_t));
+			if (!sm->sched[k].wait)
+				return -1;
+		}
 		/* Stack of free slots; popped in ascending order. */
 		for (uint32_t k = 0; k < cfg->max_warps_per_sm; k++)
 			sm->free_warp_slots[k] = i * cfg->max_warps_per_sm + (cfg->max_warps_per_sm - 1 - k);
@@ -133,6 +148,8 @@ void sm_layer_free(struct sm_layer *s)
 		for (uint32_t i = 0; i < s->cfg->sms; i++) {
 			free(s->sm[i].free_warp_slots);
 			free(s->sm[i].free_cta_slots);
+			for (uint32_t k = 0; s->sm[i].sched && k < s->schedulers; k++)
+				free(s->sm[i].sched[k].wait);
 			free(s->sm[i].sched);
 			server_pool_free(&s->sm[i].l2_port);
 			server_pool_free(&s->sm[i].l2_store_port);
@@ -187,6 +204,9 @@ void sm_launch_begin(struct sm_layer *s, const struct sm_launch *l, double t)
 			sm->sched[k2].free = t;
 			for (uint32_t c = 0; c < GPUVM_OP_CLASSES; c++)
 				sm->sched[k2].unit_free[c] = t;
+			sm->sched[k2].last = UINT32_MAX;
+			sm->sched[k2].last_at = INFINITY;
+			sm->sched[k2].n_wait = 0;
 		}
 		sm->l1_free = sm->smem_free = t;
 	}
@@ -231,6 +251,8 @@ void sm_place_cta(struct sm_layer *s, struct sm_launch *l, uint32_t smi, double 
 		w->holding = false;
 		w->pending = w->loads_pending = 0;
 		w->park = SM_PARK_NONE;
+		w->age = s->warp_seq++;
+		w->sched_waiting = false;
 		if (w->regs_used) { /* a previous warp's results must not hold this one */
 			memset(s->reg_ready + (size_t)wslot * GPUVM_REGS, 0,
 			       GPUVM_REGS * sizeof(double));

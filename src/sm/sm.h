@@ -74,6 +74,7 @@ struct host_link;
 struct memsys;
 struct sm_req_key;
 struct uvm;
+struct warp_sched_ops;
 struct xlat;
 
 /* One warp scheduler's issue slot and units: what an issuing warp reads
@@ -81,6 +82,14 @@ struct xlat;
 struct sched_state {
 	double free;                          /* next cycle it can issue */
 	double unit_free[GPUVM_OP_CLASSES];   /* next cycle each unit takes one */
+	/* core.warp_scheduler's words (src/sm/warp_sched.h): only the
+	 * policy writes them; sm_launch_begin clears them */
+	uint32_t last;      /* the warp slot it issued last (UINT32_MAX: none) */
+	uint32_t n_wait;    /* warps in wait[] */
+	double last_at;     /* when the last-issued warp's next event is queued
+			     * (INFINITY: it is not queued) */
+	uint32_t *wait;     /* [max_warps_per_sm]: warps ready to issue, queued
+			     * to compete for its next slot (NULL: no policy needs it) */
 };
 
 struct sm_state {
@@ -123,6 +132,12 @@ struct warp_rt {
 	uint32_t pending, loads_pending;
 	uint8_t park;             /* enum sm_park */
 	double park_at;
+	/* its age on the SM: placements so far when it was placed (GPGPU-Sim's
+	 * dynamic warp id, shader.cc shader_core_ctx::init_warps; the
+	 * greedy-then-oldest scheduler's "oldest", src/sm/warp_sched_gto.c) */
+	uint64_t age;
+	bool sched_waiting;       /* in its scheduler's wait[] (the policy's) */
+	double sched_at;          /* ... since when it is ready there (the policy's) */
 };
 
 /* core.window: why a warp waits for the window's barrier. */
@@ -269,6 +284,11 @@ struct sm_layer {
 	 * the event queue, leaving its scheduler to other warps (the run
 	 * loop, src/system/kernel_run.c; sm_unit_wait) */
 	bool busy_unit_yield;
+	/* core.warp_scheduler: the policy's hooks (src/sm/warp_sched.h), NULL
+	 * for first-ready, which needs none (the run loop's event order is
+	 * that policy) */
+	const struct warp_sched_ops *wsched;
+	uint64_t warp_seq;        /* warps placed so far (warp_rt.age) */
 	uint32_t sector_bytes;
 
 	/* SM core: schedulers, unit classes, the scoreboard */

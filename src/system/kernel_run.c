@@ -14,6 +14,7 @@
 #include "par/fork_join.h"
 #include "par/window_profile.h"
 #include "system/system.h"
+#include "sm/warp_sched.h"
 
 /* The shared memory an SM offers a launch. With a unified L1/shared array
  * (Volta on) the driver picks the carve-out per kernel: the smallest of
@@ -241,6 +242,26 @@ static bool yield_to_unit(struct sm_partition *p, struct warp_rt *w, uint32_t ws
 	p->sl->stats->stall_cycles[GPUVM_STALL_ISSUE] += at - now;
 	w->holding = true;
 	event_queue_push(p->events, at, wslot);
+	if (p->sl->wsched)
+		p->sl->wsched->queued(p->sl, w, wslot, at, true);
+	return true;
+}
+
+/* core.warp_scheduler with hooks (src/sm/warp_sched.h): warp wslot, ready
+ * at now to issue its held item, asks its scheduler's policy; if it must
+ * wait, it waits in the queue holding the item (the wait counts as an
+ * issue stall). Returns whether it was queued. */
+static bool wait_for_scheduler(struct sm_partition *p, struct warp_rt *w, uint32_t wslot,
+			       double now)
+{
+	const struct warp_sched_ops *ws = p->sl->wsched;
+	double at = ws->claim(p->sl, w, wslot, now);
+	if (at < 0)
+		return false;
+	p->sl->stats->stall_cycles[GPUVM_STALL_ISSUE] += at - now;
+	w->holding = true;
+	event_queue_push(p->events, at, wslot);
+	ws->queued(p->sl, w, wslot, at, true);
 	return true;
 }
 
@@ -290,6 +311,8 @@ static int run_events(struct system *sys, struct sm_partition *p, double win_end
 		uint32_t wslot = event_queue_pop(q, &now);
 		struct warp_rt *w = &sl->warp[wslot];
 		steps++;
+		if (sl->wsched)
+			sl->wsched->popped(sl, w, wslot);
 		/* The next warp to run is likely the queue's new front: start
 		 * loading its state while this one runs. */
 		if (!event_queue_empty(q)) {
@@ -334,6 +357,8 @@ static int run_events(struct system *sys, struct sm_partition *p, double win_end
 					goto operands;
 				}
 				if (sl->busy_unit_yield && yield_to_unit(p, w, wslot, it, now))
+					break;
+				if (sl->wsched && wait_for_scheduler(p, w, wslot, now))
 					break;
 				now = sm_step_item(sl, w, wslot, it, now);
 				goto issued;
@@ -404,15 +429,21 @@ static int run_events(struct system *sys, struct sm_partition *p, double win_end
 					/* wait in the queue: others issue before */
 					w->holding = true;
 					event_queue_push(q, now, wslot);
+					if (sl->wsched)
+						sl->wsched->queued(sl, w, wslot, now, true);
 					break;
 				}
 			}
 			if (sl->busy_unit_yield && yield_to_unit(p, w, wslot, item, now))
 				break;
+			if (sl->wsched && wait_for_scheduler(p, w, wslot, now))
+				break;
 			now = sm_step_item(sl, w, wslot, item, now);
 		issued:
 			if ((!event_queue_empty(q) && event_queue_front_time(q) < now) || now >= win_end) {
 				event_queue_push(q, now, wslot);
+				if (sl->wsched)
+					sl->wsched->queued(sl, w, wslot, now, false);
 				break;
 			}
 		}
