@@ -5,7 +5,7 @@
  * path a sector has there: the L1 with fills hit again in the same window
  * (cached global loads, a line's other sectors with l1.fill = line), DRAM
  * runs gathered per partition, atomics at the L2 with the atomic unit's
- * cycles, stores held by write-backs and acked to the warp's end,
+ * cycles and its queue per address, stores held by write-backs and acked to the warp's end,
  * zero-copy reads and atomics over the link (its own task). It also
  * checks that each partition gathers its own DRAM runs (memsys.h), and
  * that the split ran: the pool's threads - 1 helpers ended. */
@@ -64,6 +64,12 @@ static void test_split_identical(void **state)
 		{"p100", "stream-triad-simt:elems=65536,mem=pinned", {NULL}, true},
 		{"p100", "stream-triad-simt:elems=1000003,block=96", {NULL}, true},
 		{"k80", "stream-triad:elems=262144", {"mem.partitions=6"}},
+		/* atomics queued at their addresses (l2.atomic_address_cycles):
+		 * each partition task keeps its own addresses' queues */
+		{"p100", "hash-groupby:input=131072,region=1MiB,chunk=256KiB",
+		 {"l2.atomic_address_cycles=2"}},
+		{"p100", "ubench-atomic:mode=same,blocks=32,block=256,steps=4",
+		 {"l2.atomic_address_cycles=1"}, true},
 	};
 	const uint32_t *threads;
 	const size_t n_threads = test_thread_counts(&threads);

@@ -163,6 +163,9 @@ struct gpuvm_config {
 	uint32_t l2_sector_bytes;
 	double l2_hit_latency_cycles;
 	double l2_atomic_latency_cycles; /* the atomic unit's read-modify-write (0: none) */
+	/* cycles the atomic unit spends on one atomic to an address before it
+	 * takes the next to the same address (0: no per-address queue) */
+	double l2_atomic_address_cycles;
 
 	/* [l1] per-SM L1 data cache (src/mem/l1_cache.h) */
 	uint64_t l1_bytes;             /* data capacity at the default carve-out; 0 = none */

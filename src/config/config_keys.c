@@ -697,6 +697,12 @@ const struct cfg_key cfg_keys[] = {
 	  .cap = GPUVM_UVM_POLICY_NAME, .level = -1, .optional = true, .quiet_default = true,
 	  .def_str = "first-ready", .selects = GPUVM_MODULE_WARP_SCHEDULER + 1,
 	  .help = "warp scheduler module: which ready warp takes a scheduler's next issue slot" },
+	/* optional, listed only when set (the model before the key: atomics
+	 * to one address overlap as freely as to distinct ones) */
+	DBL_QUIET("l2.atomic_address_cycles", l2_atomic_address_cycles,
+		  "cycles the L2's atomic unit gives one atomic to an address before the next to the "
+		  "same address (lanes of a warp and other warps alike) may start; they queue "
+		  "(src/memsys/memsys.h); 0 = no per-address queue"),
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

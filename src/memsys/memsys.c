@@ -90,6 +90,7 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 								       cfg->l2_sm_port_bytes_per_cycle
 							     : 0);
 	ms->l2_line_shift = (uint32_t)__builtin_ctz(cfg->l2_line_bytes);
+	ms->atomic_address_cycles = cfg->l2_atomic_address_cycles;
 	ms->l2_bytes = cfg->l2_bytes;
 	ms->dram_banked = cfg->dram_banks != 0;
 	ms->far_cycles = cfg->mem_far_latency_cycles;
@@ -113,6 +114,14 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 		/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
 		if (server_pool_init(&p->dram, 1, 64, 4096))
 			return -1;
+		if (ms->atomic_address_cycles > 0) {
+			size_t n_atom = (size_t)MEMSYS_ATOM_SETS * MEMSYS_ATOM_WAYS;
+			p->atom = malloc(n_atom * sizeof *p->atom);
+			if (!p->atom)
+				return -1;
+			for (size_t a = 0; a < n_atom; a++)
+				p->atom[a] = (struct memsys_atom_way){0, -INFINITY};
+		}
 		if (ms->slices_per_part) {
 			p->slices = calloc(ms->slices_per_part, sizeof *p->slices);
 			if (!p->slices)
@@ -194,6 +203,7 @@ void memsys_free(struct memsys *ms)
 		for (uint32_t s = 0; p->slices && s < ms->slices_per_part; s++)
 			server_pool_free(&p->slices[s]);
 		free(p->slices);
+		free(p->atom);
 		if (ms->dram_banked && p->dram_banks.spec.channels)
 			dram_model_free(&p->dram_banks);
 	}

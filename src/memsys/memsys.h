@@ -68,8 +68,26 @@ struct memsys_run {
 	double t;
 };
 
+/* One address the L2's atomic unit serves (l2.atomic_address_cycles):
+ * until `free` it is busy with atomics to it, and the next waits. */
+struct memsys_atom_way {
+	uint64_t addr;
+	double free;
+};
+
+/* The atomic unit's memory of busy addresses: sets of this many ways.
+ * An address whose last atomic has ended needs no entry (no one waits
+ * for it), so a set loses a queue only when more than this many of its
+ * addresses are busy at once. */
+#define MEMSYS_ATOM_WAYS 4u
+#define MEMSYS_ATOM_SETS 256u
+
 struct mem_partition {
 	struct l2_cache l2;          /* the partition's L2 slices */
+	/* l2.atomic_address_cycles: its atomic unit's busy addresses
+	 * ([MEMSYS_ATOM_SETS x MEMSYS_ATOM_WAYS]; NULL: no per-address
+	 * queue) */
+	struct memsys_atom_way *atom;
 	/* l2.slices: each slice's port, one server taking a sector per
 	 * l2_slice_cycles (NULL: no throughput limit) */
 	struct server_pool *slices;
@@ -108,6 +126,9 @@ struct memsys {
 	 * slice port cycle and an SM port cycle (l2.sm_port_bytes_per_cycle) */
 	double run_gap_cycles;
 	uint32_t l2_line_shift;
+	/* l2.atomic_address_cycles: one atomic's turn at its address in the
+	 * L2's atomic unit (0: no per-address queue) */
+	double atomic_address_cycles;
 	/* near and far partitions (mem.far_latency_cycles > 0, two
 	 * partitions): each SM's near partition, and what a request served
 	 * by the far one adds (see memsys_access_near_far) */
@@ -354,6 +375,44 @@ memsys_access(struct memsys *ms, uint32_t sm, uint64_t sector_addr, bool write, 
 	}
 	REQ_TRACE_UP("memsys", "memsys_access");
 	return t;
+}
+
+/* The L2's atomic unit and one address (l2.atomic_address_cycles; the
+ * caller checks it is on): `ops` atomics to the word at addr (lanes of
+ * one instruction on it), their data at the L2 at t, are performed one
+ * after another, each atomic_address_cycles, after the atomics to the
+ * same address that came before (the hardware serializes atomics to one
+ * address: "each read/modify/write to that location occurs and they are
+ * all serialized", NVIDIA Nsight VSE, Memory Statistics - Atomics;
+ * Kepler GK110 performs "one operation per clock" to a common address,
+ * its whitepaper). Atomics to distinct addresses do not wait for one
+ * another here (their sectors queue on the slices as any access).
+ * Returns when the last of the ops is done. Requests reach it somewhat
+ * out of time order (as every queue of the memory side): an earlier one
+ * handled later still waits for the address's busy time, so a queue
+ * can be longer than the hardware's by that reordering; with one op per
+ * cycle it is short. Each partition keeps the addresses it serves, so
+ * the split barrier's partition tasks (sm_split.c) touch only their own. */
+static inline double memsys_atomic_address(struct memsys *ms, uint64_t addr, double t, uint32_t ops)
+{
+	uint64_t local;
+	struct mem_partition *p = memsys_route(ms, addr, &local);
+	uint32_t set = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & (MEMSYS_ATOM_SETS - 1);
+	struct memsys_atom_way *w = p->atom + (size_t)set * MEMSYS_ATOM_WAYS, *v = w;
+	for (uint32_t i = 0; i < MEMSYS_ATOM_WAYS; i++) {
+		if (w[i].addr == addr && w[i].free > -INFINITY) {
+			v = w + i;
+			goto found;
+		}
+		if (w[i].free < v->free)
+			v = w + i; /* the way free soonest: a finished address loses nothing */
+	}
+	v->addr = addr;
+	v->free = t;
+found:;
+	double start = later(t, v->free);
+	v->free = start + ops * ms->atomic_address_cycles;
+	return v->free;
 }
 
 /* A store's sector from SM sm leaving it at t while stores are held

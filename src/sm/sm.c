@@ -84,6 +84,7 @@ int sm_layer_init(struct sm_layer *s, const struct gpuvm_config *cfg, struct gpu
 	}
 	s->dispatch_units = cfg->dispatch_units ? cfg->dispatch_units : 1;
 	s->l2_atomic_cycles = cfg->l2_atomic_latency_cycles;
+	s->atomic_address_cycles = cfg->l2_atomic_address_cycles;
 	s->l2_port_cycles = cfg->l2_sm_port_bytes_per_cycle > 0
 				    ? cfg->l2_sector_bytes / cfg->l2_sm_port_bytes_per_cycle
 				    : 0;

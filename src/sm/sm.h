@@ -49,8 +49,9 @@
  *    warp instruction per scheduler interval (core.dispatch_units of a
  *    warp's independent ones) and per unit's initiation interval; its
  *    result is ready after its class's latency or when its last sector is
- *    back (an atomic: plus the L2 atomic unit's cycles); stores retire at
- *    issue. */
+ *    back (an atomic: plus the L2 atomic unit's cycles, and its turn
+ *    behind the atomics to its address, memsys_atomic_address); stores
+ *    retire at issue. */
 #ifndef GPUVM_SM_SM_H
 #define GPUVM_SM_SM_H
 
@@ -301,6 +302,9 @@ struct sm_layer {
 	uint32_t dispatch_units;
 	/* l2.atomic_latency_cycles: the L2 atomic unit's read-modify-write */
 	double l2_atomic_cycles;
+	/* l2.atomic_address_cycles: an atomic's turn at its address in the
+	 * atomic unit, where atomics to one address queue (0: none) */
+	double atomic_address_cycles;
 
 	/* core.window = on: the window's length (sm_window_cycles), the
 	 * memory instructions issued in it and the warps waiting for its

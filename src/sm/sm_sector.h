@@ -100,6 +100,41 @@ static __attribute__((noinline, unused)) double zero_copy_atomics(struct sm_laye
 	return link_zero_copy_atomics(sl->port.link, &r, lanes);
 }
 
+/* l2.atomic_address_cycles: the wait of an atomic instruction's lanes
+ * on sector sa at the L2's atomic unit, their data there at at_l2. Each
+ * distinct address the lanes name takes its lanes' atomics in turn after
+ * the atomics to it before them (memsys_atomic_address); the sector is
+ * back when its last address is done. Returns the time beyond one
+ * atomic's own turn (0 for a lone atomic to an idle address: its
+ * read-modify-write is l2.atomic_latency_cycles, as before the key).
+ * Device and managed memory (this GPU's L2); a peer's atomics are the
+ * peer's L2's, which its port does not model. */
+static __attribute__((noinline, unused)) double atomic_address_wait(struct sm_layer *sl,
+							    const struct gpuvm_warp_item *it,
+							    uint64_t sa, double at_l2)
+{
+	uint64_t sec = sa >> sl->co.sector_shift;
+	uint64_t addr[GPUVM_WARP_LANES];
+	uint32_t ops[GPUVM_WARP_LANES], n = 0;
+	for (uint32_t m = it->active_mask; m; m &= m - 1) {
+		uint64_t a = it->addr[__builtin_ctz(m)];
+		if (a >> sl->co.sector_shift != sec)
+			continue;
+		uint32_t i = 0;
+		while (i < n && addr[i] != a)
+			i++;
+		if (i == n) {
+			addr[n] = a;
+			ops[n++] = 0;
+		}
+		ops[i]++;
+	}
+	double last = at_l2 + sl->atomic_address_cycles;
+	for (uint32_t i = 0; i < n; i++)
+		last = later(last, memsys_atomic_address(sl->port.mem, addr[i], at_l2, ops[i]));
+	return last - at_l2 - sl->atomic_address_cycles;
+}
+
 /* A sector's time on one of its SM's ports (a one-server calendar), ready
  * at t: when the port takes it. A request from before the calendar's
  * window (another warp's, booked while one waited out a far fault) meets
@@ -306,8 +341,12 @@ serve_sector_kind(struct sm_layer *sl, uint32_t sm, const struct gpuvm_warp_item
 			return zero_copy_atomics(sl, it, sa, tx + sl->crossbar_cycles);
 		/* performed at the L2 slice (atomics bypass the L1): the
 		 * access, then the atomic unit's read-modify-write before the
-		 * old value returns */
-		return access_sector(sl, sa, it->op, kind, tx, sm) + sl->l2_atomic_cycles;
+		 * old value returns, after the atomics to the same addresses
+		 * ahead of it (l2.atomic_address_cycles) */
+		double d = access_sector(sl, sa, it->op, kind, tx, sm);
+		if (__builtin_expect(sl->atomic_address_cycles > 0, 0) && kind != GPUVM_ALLOC_PEER)
+			d += atomic_address_wait(sl, it, sa, d - sl->crossbar_cycles);
+		return d + sl->l2_atomic_cycles;
 	}
 	double d = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
 			   ? access_sector(sl, sa, it->op, kind, tx, sm)

@@ -59,6 +59,9 @@ struct split_req {
 	double wb_wait; /* SPLIT_HELD: the write-back wait that held it */
 	uint64_t instr; /* the link's name for its instruction */
 	uint32_t lanes; /* SPLIT_LINK_ATOMIC: the lanes on the sector */
+	/* an atomic's instruction when its lanes queue at their addresses
+	 * (l2.atomic_address_cycles), else NULL */
+	const struct gpuvm_warp_item *atom;
 	uint8_t op, mem_op, write, fetch;
 };
 
@@ -288,6 +291,7 @@ static uint32_t add_req(struct split_group *g, enum split_op op, uint64_t sa,
 	r->t = t;
 	r->result = -INFINITY;
 	r->instr = instr;
+	r->atom = NULL;
 	r->op = (uint8_t)op;
 	r->mem_op = (uint8_t)mem_op;
 	r->write = mem_op != GPUVM_OP_LOAD;
@@ -407,6 +411,8 @@ static void p1_sector(struct split_group *g, struct sm_layer *sl, uint32_t sm,
 		} else {
 			t = p1_access(g, sl, sa, it->op, kind, tx, sm, part, instr);
 			t.flags |= TERM_ATOMIC;
+			if (sl->atomic_address_cycles > 0 && kind != GPUVM_ALLOC_PEER)
+				req_of(g->x, t.k)->atom = it;
 		}
 	} else {
 		t = l1mode == L1_BYPASS || kind != GPUVM_ALLOC_DEVICE
@@ -576,6 +582,13 @@ static void serve_queue(void *ctx, uint32_t qi)
 				default:
 					r->result = memsys_access_local(&ms, p, r->local, r->write, r->fetch,
 									r->t);
+					/* its lanes' turns at their addresses, as
+					 * serve_sector_kind: the addresses are this
+					 * partition's, and so is their table */
+					if (r->atom)
+						r->result += atomic_address_wait(
+							x->sl, r->atom, r->addr,
+							r->result - x->sl->crossbar_cycles);
 					break;
 				}
 			}
