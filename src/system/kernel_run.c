@@ -295,6 +295,37 @@ static int ensure_regs(struct system *sys)
 	return 0;
 }
 
+/* Starts loading the state of the queue's front warp, the next to run
+ * (run_events). */
+static inline __attribute__((always_inline)) void
+prefetch_next_warp(const struct sm_layer *sl, struct event_queue *q, struct gpuvm_kernel *k)
+{
+	/* its state where place_cta put it (no load of its
+	 * record first), its record, and the item it may hold:
+	 * with thousands of warps these lie beyond the host's
+	 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
+	uint32_t nw = event_queue_front_warp(q);
+	const unsigned char *next = sl->warp_state + (size_t)nw * sl->warp_state_cap;
+	for (size_t off = 0; off < sl->warp_state_cap && off < 1024; off += 64)
+		__builtin_prefetch(next + off);
+	const unsigned char *nrt = (const unsigned char *)&sl->warp[nw];
+	__builtin_prefetch(nrt);
+	__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
+	const unsigned char *nheld = (const unsigned char *)&sl->held[nw];
+	for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
+		__builtin_prefetch(nheld + off);
+	__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
+	/* what its next item is read from (worker threads' items:
+	 * its chunk, written on another core), reached through
+	 * its state, which was prefetched one event earlier as
+	 * the one after the next */
+	if (k->ops->warp_prefetch)
+		k->ops->warp_prefetch(k, next);
+	uint32_t nw2 = event_queue_second_warp_hint(q);
+	if (nw2 != UINT32_MAX)
+		__builtin_prefetch(sl->warp_state + (size_t)nw2 * sl->warp_state_cap);
+}
+
 /* Runs p's warp events before win_end in time order (the event-order
  * engine: all of them, win_end infinite). 0, or -1 with p->err. */
 static int run_events(struct system *sys, struct sm_partition *p, double win_end, bool show)
@@ -315,32 +346,8 @@ static int run_events(struct system *sys, struct sm_partition *p, double win_end
 			sl->wsched->popped(sl, w, wslot);
 		/* The next warp to run is likely the queue's new front: start
 		 * loading its state while this one runs. */
-		if (!event_queue_empty(q)) {
-			/* its state where place_cta put it (no load of its
-			 * record first), its record, and the item it may hold:
-			 * with thousands of warps these lie beyond the host's
-			 * L2 (triad p100: 3,584 warps, 1.2 MB of held items) */
-			uint32_t nw = event_queue_front_warp(q);
-			const unsigned char *next = sl->warp_state + (size_t)nw * sl->warp_state_cap;
-			for (size_t off = 0; off < sl->warp_state_cap && off < 1024; off += 64)
-				__builtin_prefetch(next + off);
-			const unsigned char *nrt = (const unsigned char *)&sl->warp[nw];
-			__builtin_prefetch(nrt);
-			__builtin_prefetch(nrt + sizeof(struct warp_rt) - 1);
-			const unsigned char *nheld = (const unsigned char *)&sl->held[nw];
-			for (size_t off = 0; off < sizeof(struct gpuvm_warp_item); off += 64)
-				__builtin_prefetch(nheld + off);
-			__builtin_prefetch(nheld + sizeof(struct gpuvm_warp_item) - 1);
-			/* what its next item is read from (worker threads' items:
-			 * its chunk, written on another core), reached through
-			 * its state, which was prefetched one event earlier as
-			 * the one after the next */
-			if (k->ops->warp_prefetch)
-				k->ops->warp_prefetch(k, next);
-			uint32_t nw2 = event_queue_second_warp_hint(q);
-			if (nw2 != UINT32_MAX)
-				__builtin_prefetch(sl->warp_state + (size_t)nw2 * sl->warp_state_cap);
-		}
+		if (!event_queue_empty(q))
+			prefetch_next_warp(sl, q, k);
 		/* Run the warp while it stays the earliest event (and, with
 		 * core.window, inside the window). */
 		for (;;) {
