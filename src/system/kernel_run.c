@@ -1,7 +1,7 @@
 /* One kernel launch (system.h holds the contract): the launch's
  * occupancy and carve-out, its first CTAs placed, then its warps' events
  * dispatched in time order to the SM layer until the last warp ends;
- * kernel sampling's fast-forward and the per-kernel results. */
+ * the per-kernel results (kernel sampling's fast-forward: kernel_ff.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "gpuvm/counters.h"
 #include "par/fork_join.h"
 #include "par/window_profile.h"
+#include "system/kernel_ff.h"
 #include "system/system.h"
 #include "sm/warp_sched.h"
 
@@ -51,92 +52,6 @@ static uint64_t launch_carveout(const struct gpuvm_config *cfg, const struct gpu
 
 /* Progress: a sample for the caller's reporter (gpuvm/progress.h), which
  * owns the clocks and the formatting; the kernel runner only says where it is. */
-static void show_progress(struct system *sys, const struct sm_launch *kr, double cycles, bool final)
-{
-	struct gpuvm_progress_sample p = {
-		.kernel_index = sys->kernel_index, .kernel = kr->k->name,
-		.ctas_done = kr->ctas_done, .ctas = kr->ctas,
-		.warp_insts = sys->stats->warp_insts, .thread_accesses = sys->stats->thread_accesses,
-		.sim_cycles = cycles, .launch_end = final,
-	};
-	sys->progress_fn(sys->progress_ctx, &p);
-}
-
-/* run_kernel admits blocks of up to gpu.max_warps_per_sm warps, which
- * config_keys.c bounds by 1024 */
-#define FF_MAX_WARPS_PER_CTA 1024
-
-/* Kernel sampling's fast-forward: drives every warp of the launch
- * functionally, CTA by CTA (its warps round robin, an item each, so warps
- * that wait on one another still progress), with no timing model and no
- * TLB, L2 or DRAM state touched. Work counters stay exact; time is the
- * class's cycles per warp instruction, the other counters its rates per
- * thread access (kernel_sampling.c). */
-static int fast_forward_kernel(struct system *sys, struct sm_launch *kr, const struct ks_class *cls,
-			       double t, struct gpuvm_error *err)
-{
-	struct gpuvm_kernel *k = kr->k;
-	struct gpuvm_stats *s = sys->stats;
-	const struct gpuvm_kernel_ops *ops = k->ops;
-	uint64_t insts0 = s->warp_insts, accesses0 = s->thread_accesses;
-	uint32_t wpc = kr->warps_per_cta;
-	double cpi = cls->cycles_per_warp_inst;
-	unsigned char live[FF_MAX_WARPS_PER_CTA];
-	struct gpuvm_warp_item item;
-	uint64_t steps = 0;
-	k->functional = true;
-	for (; kr->next_cta < kr->ctas; kr->next_cta++) {
-		s->ctas++;
-		for (uint32_t wi = 0; wi < wpc; wi++) {
-			ops->warp_begin(k, sys->sms.warp_state + (size_t)wi * sys->sms.warp_state_cap,
-					(uint32_t)kr->next_cta, wi);
-			live[wi] = 1;
-			s->warps++;
-		}
-		for (uint32_t alive = wpc; alive;) {
-			for (uint32_t wi = 0; wi < wpc; wi++) {
-				if (!live[wi])
-					continue;
-				unsigned char *state = sys->sms.warp_state + (size_t)wi * sys->sms.warp_state_cap;
-				/* the clock a warp reads: the estimate of time so far */
-				k->clock_cycles = t + (double)(s->warp_insts - insts0) * cpi;
-				gpuvm_item_reset_timing(&item);
-				if (ops->warp_next(k, state, &item, err) < 0) {
-					k->functional = false;
-					return -1;
-				}
-				if (item.kind == GPUVM_ITEM_COMPUTE) {
-					s->warp_insts += item.compute_insts;
-				} else if (item.kind == GPUVM_ITEM_BARRIER) {
-					s->warp_insts++;
-					s->barriers++;
-				} else if (item.kind == GPUVM_ITEM_MEM && item.space != GPUVM_SPACE_GLOBAL) {
-					s->warp_insts++;
-					*(item.space == GPUVM_SPACE_LOCAL ? &s->local_insts : &s->shared_insts) += 1;
-				} else if (item.kind == GPUVM_ITEM_MEM) {
-					s->warp_insts++;
-					s->mem_insts++;
-					s->thread_accesses += (uint32_t)__builtin_popcount(item.active_mask);
-				} else {
-					if (ops->warp_end)
-						ops->warp_end(k, state);
-					live[wi] = 0;
-					alive--;
-				}
-			}
-		}
-		kr->ctas_done++;
-		if (sys->progress && (++steps & 0xff) == 0)
-			show_progress(sys, kr, t + (double)(s->warp_insts - insts0) * cpi, false);
-	}
-	k->functional = false;
-	if (sys->progress)
-		show_progress(sys, kr, t + (double)(s->warp_insts - insts0) * cpi, true);
-	kernel_sampler_charge(&sys->ks, cls, s->thread_accesses - accesses0);
-	kr->end = t + (double)(s->warp_insts - insts0) * cpi;
-	return 0;
-}
-
 /* ---- per-kernel results ---------------------------------------------- */
 
 /* The counters at a launch's start, to take differences at its end. */
@@ -455,7 +370,7 @@ static int run_events(struct system *sys, struct sm_partition *p, double win_end
 			}
 		}
 		if (show && (steps & 0xffff) == 0)
-			show_progress(sys, p->launch, event_queue_empty(q) ? p->launch->end
+			kernel_show_progress(sys, p->launch, event_queue_empty(q) ? p->launch->end
 								: event_queue_front_time(q), false);
 	}
 	p->events_run = steps;
@@ -707,7 +622,7 @@ static int run_windows(struct system *sys, struct sm_launch *kr, double t_cta,
 		if (sys->progress && steps >= 0x10000) {
 			steps = 0;
 			double front = partitions_front(ps);
-			show_progress(sys, kr, front < INFINITY ? front : win_end, false);
+			kernel_show_progress(sys, kr, front < INFINITY ? front : win_end, false);
 		}
 		/* the next window opens at the next event (idle stretches
 		 * skipped), never before this one's end */
@@ -811,7 +726,7 @@ static int run_windows_lagged(struct system *sys, struct sm_launch *kr, double t
 		steps += events;
 		if (sys->progress && steps >= 0x10000) {
 			steps = 0;
-			show_progress(sys, kr, win_end, false);
+			kernel_show_progress(sys, kr, win_end, false);
 		}
 	}
 }
@@ -864,7 +779,7 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 	}
 	if (cls && cls->converged) {
 		sys->stats->kernel_sampling.fast_forwarded_kernels++;
-		if (fast_forward_kernel(sys, &kr, cls, t_cta, err))
+		if (kernel_fast_forward(sys, &kr, cls, t_cta, err))
 			return -1;
 		kr.end += cfg->kernel_tail_cycles;
 		kernel_close(sys, &mark, kr.end, true);
@@ -895,7 +810,7 @@ int system_run_kernel(struct system *sys, struct gpuvm_kernel *k, double t0, dou
 		}
 	}
 	if (sys->progress)
-		show_progress(sys, &kr, kr.end, true);
+		kernel_show_progress(sys, &kr, kr.end, true);
 	xlat_sync_stats(&sys->xlat);
 	if (link_stores_done(&sys->link) > kr.end)
 		kr.end = link_stores_done(&sys->link); /* posted writes still on the link */

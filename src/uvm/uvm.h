@@ -106,7 +106,7 @@ struct uvm_range {
 
 /* A serial server that takes requests in batches: a request arriving
  * before the open batch began joins it (up to batch_max); otherwise the
- * next batch opens once the server is free (uvm_fault.c batch_take). */
+ * next batch opens once the server is free (uvm_batch.c uvm_batch_take). */
 struct uvm_batcher {
 	bool open;
 	uint32_t count;

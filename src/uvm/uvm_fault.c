@@ -103,34 +103,6 @@ static uint64_t resident_extent(struct uvm *u, struct uvm_block *b, uint32_t p)
 
 /* ---- far faults ---------------------------------------------------------- */
 
-/* When a request arriving at tf is taken by the batched serial server s
- * whose batches take latency each. Requests reach here in the order of
- * their warps' issue, but a translation can carry a later time than the
- * next one (an SM blocked until its own fault is served translates at
- * that time). One that arrived while the server was idle, before the
- * open batch began, is taken on arrival; it does not wait for a batch
- * that opened after it. polled: Zheng's handler, which does not wait for
- * the previous batch. */
-static double batch_take(struct uvm_batcher *s, double tf, double latency, bool polled,
-			 uint32_t batch_max, uint64_t *batches)
-{
-	if (s->open && tf <= s->start && s->count < batch_max) {
-		s->count++;
-		double taken = polled || tf > s->before ? tf : s->before;
-		return taken < s->start ? taken : s->start;
-	}
-	s->open = true;
-	s->before = s->free;
-	s->start = polled || tf > s->free ? tf : s->free;
-	s->count = 1;
-	(*batches)++;
-	/* The handler is one serial server: the next batch starts once this
-	 * one is handled; its DMA transfers queue on the lane meanwhile (the
-	 * handler drains the fault queue while DMA proceeds, seeds/003 3.1). */
-	s->free = s->start + latency;
-	return s->start;
-}
-
 /* What one batch of the fault handler or the access-counter bottom half
  * takes in the timing: nothing under post-hoc accounting (UVMSmart adds
  * it after the run). */
@@ -207,7 +179,7 @@ static double far_fault_mode(struct uvm *u, uint32_t sm, struct uvm_block *b, ui
 			tf = uvm_thrash_nap(u, b, p, tf);
 	}
 	double latency = service_latency(u);
-	double start = batch_take(&u->faults, tf, latency, u->polled, u->spec.batch_max, &st->fault_batches);
+	double start = uvm_batch_take(&u->faults, tf, latency, u->polled, u->spec.batch_max, &st->fault_batches);
 	double ready = start + latency;
 	st->stall_fault_cycles += ready - tf;
 	st->far_faults++;
@@ -258,7 +230,7 @@ static void counter_notice(struct uvm *u, struct uvm_block *b, uint32_t p, doubl
 {
 	struct gpuvm_uvm_stats *st = u->st;
 	double latency = service_latency(u);
-	double start = batch_take(&u->notices, t, latency, false, u->spec.batch_max, &st->notice_batches);
+	double start = uvm_batch_take(&u->notices, t, latency, false, u->spec.batch_max, &st->notice_batches);
 	st->migrations_counter++;
 	st->counter_notices++;
 	uvm_note(u, b->base + ((uint64_t)p << UVM_PAGE_SHIFT), UVM_PAGE_BYTES, GPUVM_UVM_MIGRATE_COUNTER);
@@ -339,7 +311,7 @@ static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p,
 {
 	struct gpuvm_uvm_stats *st = u->st;
 	double latency = service_latency(u);
-	double start = batch_take(&u->faults, t, latency, u->polled, u->spec.batch_max, &st->fault_batches);
+	double start = uvm_batch_take(&u->faults, t, latency, u->polled, u->spec.batch_max, &st->fault_batches);
 	double ready = start + latency;
 	st->far_faults++;
 	st->stall_fault_cycles += ready - t;

@@ -53,6 +53,14 @@ void uvm_group_update(struct uvm *u, const struct uvm_block *b);
 /* The not-fully-resident bits of group g (UINT64_MAX out of memory). */
 uint64_t uvm_group_notok(struct uvm *u, uint64_t g);
 
+/* ---- uvm_batch.c: the fault handler's batches ---- */
+
+/* When a request arriving at tf is taken by the batched serial server s
+ * whose batches take latency each (polled: Zheng's handler); counts a
+ * new batch in *batches. */
+double uvm_batch_take(struct uvm_batcher *s, double tf, double latency, bool polled,
+		      uint32_t batch_max, uint64_t *batches);
+
 /* ---- uvm_lane.c: the PCIe lanes ---- */
 
 /* Adds busy time [s, e) of a lane to the utilisation series. */
