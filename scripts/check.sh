@@ -303,8 +303,8 @@ tsan_build() {
 	echo "run $prefix" >"$dir/check-tsan.prefix"
 	build_dir "$dir" "$TSAN_CMAKE" "-R $(tsan_regex)" "gpuvm $TSAN_UNIT"
 	# the probe's build is the pass's build too: most of it compiled there
-	local status cpu wall
-	read -r status cpu wall <"$dir/check-build.status"
+	local status
+	read -r status _ <"$dir/check-build.status"
 	children_cpu
 	echo "$status $((CHILDREN_CPU_S - cpu0)) $((SECONDS - t0))" >"$dir/check-build.status"
 }
