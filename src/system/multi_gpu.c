@@ -79,8 +79,18 @@
  *    managed allocation GPU by GPU) take one path, managed_advise; a
  *    managed allocation's cudaFree drops its advice
  *    (uvm_shared_drop_ranges).
- *  - Refused, with a message naming the limitation:
- *    system-allocated memory, asynchronous host copies and event waits. */
+ *  - System-allocated memory (mem=system, every GPU on NVLink-C2C): as
+ *    managed memory in every GPU's driver and serialised the same way;
+ *    a page is placed by its first toucher (a GPU's kernel: its HBM; the
+ *    host: cpu.0), once, in the residency the GPUs share, and used in
+ *    place by the others (system_alloc; docs/systems.md "System-allocated
+ *    memory on several GPUs"). An access whose route the system file does
+ *    not describe (GPU h to another Grace's memory, cpu.0 to GPU h's HBM,
+ *    h > 0) stops the run after its kernel or CPU phase, naming the route
+ *    (route_check); nothing is reported of it.
+ *  - Refused, with a message naming the limitation: cudaMemAdvise and
+ *    cudaMemPrefetchAsync of system-allocated memory, asynchronous host
+ *    copies and event waits. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -234,11 +244,107 @@ static int managed_alloc(struct managed *mm, const struct gpuvm_run_op *op,
 	return 0;
 }
 
+/* A system allocation (malloc memory, mem=system): as managed memory,
+ * every GPU's driver keeps its pages (system_track_managed gives the
+ * range UVM_ADVISE_SYSTEM and the GPU's system page size), in the
+ * allocation tables as managed memory (the SM layer and the walks serve
+ * it so, as run_loop.c), and kernels on it are serialised as on managed
+ * memory (pages shared by kernels of several GPUs). Each GPU may use
+ * another's pages in place (uvm_fault.c system_in_place): the counted
+ * path. Every GPU needs a coherent C2C link (ATS), as on one GPU. */
+static int system_alloc(struct managed *mm, const struct gpuvm_run_op *op,
+			struct gpuvm_error *err)
+{
+	for (uint32_t d = 0; d < mm->n; d++)
+		if (!mm->devs[d].cfg->c2c_coherent)
+			return gpuvm_fail(err, op->alloc.name, 0, NULL,
+					  "system-allocated memory (mem=system) needs a coherent "
+					  "CPU-GPU link with address translation services on every "
+					  "GPU, as NVLink-C2C on Grace Hopper; GPU %u's host link is "
+					  "PCIe (use a system of GH200s, or mem=managed)", d);
+	struct gpuvm_alloc m = op->alloc;
+	m.kind = GPUVM_ALLOC_MANAGED;
+	for (uint32_t d = 0; d < mm->n; d++) {
+		struct system *sys = &mm->devs[d].sys;
+		if (alloc_table_add(&sys->allocs, &m, err))
+			return -1;
+		if (system_track_managed(sys, &op->alloc))
+			return gpuvm_fail(err, op->alloc.name, 0, NULL, "out of memory for page state");
+		sys->uvm.peer_map_on = true;
+		sys->sms.uvm_counts = uvm_counts(&sys->uvm);
+	}
+	mm->live++;
+	mm->out->managed = true;
+	return 0;
+}
+
+/* The first access of the run whose route the system files do not
+ * describe (uvm_shared.h no_route), as an error naming it; 0 when none. */
+static int route_check(const struct managed *mm, struct gpuvm_error *err)
+{
+	const struct uvm_shared_no_route *r = &mm->sh.no_route;
+	if (!r->set)
+		return 0;
+	static const char why[] =
+		"; the run stops rather than guess a route (docs/systems.md, \"System-allocated "
+		"memory on several GPUs\"; issue 78): place the pages from the GPU that uses them "
+		"(a kernel's first touch; c2c.first_touch=gpu for the host's uploads), or use "
+		"mem=managed";
+	unsigned long long a = (unsigned long long)r->addr;
+	if (r->kind == UVM_ROUTE_GPU_TO_CPU)
+		return gpuvm_fail(err, "engine", 0, NULL,
+				  "GPU %u reached system-allocated memory at 0x%llx in cpu.%u's "
+				  "memory, and the system file describes no route from gpu.%u to "
+				  "cpu.%u (only gpu.%u's own NVLink-C2C link to its Grace: no "
+				  "Grace-Grace link kind, nor a rule through another GPU's C2C)%s",
+				  r->gpu, a, r->node, r->gpu, r->node, r->gpu, why);
+	if (r->kind == UVM_ROUTE_CPU_TO_GPU)
+		return gpuvm_fail(err, "engine", 0, NULL,
+				  "the CPU (the host thread, on cpu.%u) reached system-allocated "
+				  "memory at 0x%llx in GPU %u's HBM, and the system file describes "
+				  "no route from cpu.%u to gpu.%u (cpu.%u's NVLink-C2C link reaches "
+				  "its own GPU only; no Grace-Grace link kind)%s",
+				  r->node, a, r->gpu, r->node, r->gpu, r->node, why);
+	return gpuvm_fail(err, "engine", 0, NULL,
+			  "GPU %u reached system-allocated memory at 0x%llx in GPU %u's HBM, and "
+			  "no NVLink or NVSwitch route joins gpu.%u and gpu.%u in the system file%s",
+			  r->gpu, a, r->node, r->gpu, r->node, why);
+}
+
+/* cudaMemcpy into system-allocated memory: the host writing its own
+ * memory. Its first touch places the pages on the host thread's node,
+ * cpu.0 (uvm_host_touch), at that memory's rate (c2c.cpu_memory_gb_s of
+ * the GPU whose Grace cpu.0 is), after every kernel on shared pages; with
+ * c2c.first_touch = gpu the program initialises it in a kernel instead:
+ * nothing (as run_loop.c). */
+static int system_host_write(struct managed *mm, struct gpu_dev *g, const struct gpuvm_run_op *op,
+			     double *host_s, struct gpuvm_error *err)
+{
+	if (g->cfg->c2c_first_touch_gpu)
+		return 0;
+	const struct gpuvm_config *cpu0 = g->cfg;
+	for (uint32_t d = 0; d < mm->n; d++)
+		if (mm->sh.grace[d] == 0) {
+			cpu0 = mm->devs[d].cfg;
+			break;
+		}
+	double t = later(*host_s, mm->kernels_end_s);
+	if (uvm_host_touch(&g->sys.uvm, op->copy_addr, op->copy_bytes))
+		return gpuvm_fail(err, "engine", 0, NULL, "out of memory for page state");
+	double end = t + (double)op->copy_bytes / (cpu0->c2c_cpu_memory_gb_s * 1e9);
+	g->stats->copy_cycles += (end - t) * g->hz;
+	*host_s = end;
+	mm->kernels_end_s = later(mm->kernels_end_s, end);
+	return 0;
+}
+
 static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op,
 		    struct managed *mm, struct gpuvm_error *err)
 {
 	if (op->alloc.kind == GPUVM_ALLOC_MANAGED)
 		return managed_alloc(mm, op, err);
+	if (op->alloc.kind == GPUVM_ALLOC_SYSTEM)
+		return system_alloc(mm, op, err);
 	if (op->alloc.kind == GPUVM_ALLOC_HOST_PINNED) {
 		/* zero-copy memory (cudaHostAlloc, portable): every GPU maps
 		 * it and reaches it over its own host link */
@@ -247,12 +353,6 @@ static int alloc_op(struct gpu_dev *g, uint32_t d, const struct gpuvm_run_op *op
 				return -1;
 		return 0;
 	}
-	if (op->alloc.kind != GPUVM_ALLOC_DEVICE)
-		return gpuvm_fail(err, op->alloc.name, 0, NULL,
-				  "a system allocation (malloc memory through the system page "
-				  "table) on a system of several GPUs is not modelled yet (issue "
-				  "78); allocate managed, host-pinned or device memory "
-				  "(mem=managed, mem=pinned, mem=device)");
 	const struct gpuvm_config *cfg = g->cfg;
 	if (!op->alloc.extent_only && cfg->device_memory_bytes &&
 	    op->alloc.bytes > cfg->device_memory_bytes - g->device_in_use) {
@@ -277,6 +377,7 @@ static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct man
 	const struct gpuvm_alloc *fa = alloc_table_find(&g->sys.allocs, op->alloc.base);
 	if (fa && fa->kind == GPUVM_ALLOC_MANAGED && fa->base == op->alloc.base) {
 		uint64_t fa_base = fa->base, fa_bytes = fa->bytes; /* fa goes with the table entry */
+		bool system_mem = uvm_is_system(&mm->devs[0].sys.uvm, fa_base);
 		/* gone from every GPU: each driver's frames return */
 		for (uint32_t d = 0; d < mm->n; d++) {
 			struct system *sys = &mm->devs[d].sys;
@@ -287,6 +388,8 @@ static void free_op(struct gpu_dev *g, const struct gpuvm_run_op *op, struct man
 		/* its cudaMemAdvise goes with it (nvidia-uvm keeps a range's
 		 * policy in its va_range, destroyed by the free) */
 		uvm_shared_drop_ranges(&mm->sh, fa_base, fa_bytes);
+		if (system_mem) /* a later allocation there starts untouched */
+			uvm_shared_forget(&mm->sh, fa_base, fa_bytes);
 		mm->live--;
 		return;
 	}
@@ -400,9 +503,11 @@ static int prefetch_op(struct gpu_dev *g, const struct gpuvm_run_op *op, double 
 		       struct managed *mm, struct gpuvm_error *err)
 {
 	const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op->copy_addr);
-	if (!ca || ca->kind != GPUVM_ALLOC_MANAGED || !g->sys.uvm_on)
+	if (!ca || ca->kind != GPUVM_ALLOC_MANAGED || !g->sys.uvm_on ||
+	    uvm_is_system(&g->sys.uvm, op->copy_addr))
 		return gpuvm_fail(err, "engine", 0, NULL,
-				  "cudaMemPrefetchAsync of memory that is not managed");
+				  "cudaMemPrefetchAsync of memory that is not managed (of "
+				  "system-allocated memory on several GPUs: not modelled)");
 	double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
 	t = later(t, mm->kernels_end_s);
 	uint64_t room = ca->base + ca->bytes - op->copy_addr;
@@ -517,6 +622,12 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			double t = later(later(host_s, g->free_s), later(g->in_s, g->out_s));
 			bool h2d = op.kind == GPUVM_RUN_COPY_H2D;
 			const struct gpuvm_alloc *ca = alloc_table_find(&g->sys.allocs, op.copy_addr);
+			if (h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED &&
+			    uvm_is_system(&g->sys.uvm, op.copy_addr)) {
+				if (system_host_write(mm, g, &op, &host_s, err))
+					return -1;
+				break;
+			}
 			bool into_managed = h2d && ca && ca->kind == GPUVM_ALLOC_MANAGED;
 			if (into_managed) /* it changes pages other GPUs' kernels use */
 				t = later(t, mm->kernels_end_s);
@@ -540,7 +651,7 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 					  "system of several GPUs are not modelled yet (use "
 					  "simt_upload / simt_download)");
 		case GPUVM_RUN_KERNEL:
-			if (kernel_op(g, &op, &host_s, mm, err))
+			if (kernel_op(g, &op, &host_s, mm, err) || route_check(mm, err))
 				return -1;
 			break;
 		case GPUVM_RUN_DEVICE_SYNC:
@@ -566,7 +677,7 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 				return -1;
 			break;
 		case GPUVM_RUN_HOST_ACCESS:
-			if (host_access_op(devs, n, &op, &host_s, mm, err))
+			if (host_access_op(devs, n, &op, &host_s, mm, err) || route_check(mm, err))
 				return -1;
 			break;
 		case GPUVM_RUN_PEER_ACCESS:
@@ -581,6 +692,10 @@ static int run_ops(struct gpu_dev *devs, uint32_t n, struct peer_link *pl,
 			if (!ca || ca->kind != GPUVM_ALLOC_MANAGED)
 				return gpuvm_fail(err, "engine", 0, NULL,
 						  "cudaMemAdvise of memory that is not managed");
+			if (uvm_is_system(&g->sys.uvm, op.copy_addr))
+				return gpuvm_fail(err, "engine", 0, NULL, "cudaMemAdvise of "
+						  "system-allocated memory on several GPUs is not "
+						  "modelled yet");
 			if (managed_advise(mm, op.device, op.advice, op.prefetch_to_cpu, op.copy_addr,
 					   op.copy_bytes, err))
 				return -1;
@@ -661,6 +776,14 @@ int gpuvm_simulate_system(const struct gpuvm_sysdesc *desc,
 		pg->fallback_s = g->cfg->uvm_remote_latency_cycles / g->hz;
 		pg->memory_s = (g->cfg->l2_hit_latency_cycles + g->cfg->dram_latency_cycles) / g->hz;
 		pg->st = &g->stats->peer;
+	}
+	/* each GPU's Grace: the CPU at the other end of its NVLink-C2C link
+	 * (system-allocated memory's routes, uvm_shared.h) */
+	for (uint32_t d = 0; d < n && d < 64; d++) {
+		const struct gpuvm_sys_link *l = gpuvm_sysdesc_host_link(desc, d);
+		for (uint32_t e = 0; l && l->kind == GPUVM_LINK_NVLINK_C2C && e < l->n_ends; e++)
+			if (l->ends[e].cpu)
+				mm.sh.grace[d] = (uint8_t)l->ends[e].index;
 	}
 	mm.sh.peer_copy = managed_peer_copy;
 	mm.sh.place = managed_place;

@@ -298,6 +298,15 @@ int uvm_host_touch(struct uvm *u, uint64_t addr, uint64_t bytes)
 		hi = (hi + sp - 1) / sp * sp;
 		if (hi > pages)
 			hi = pages;
+		if (u->shared) {
+			/* several GPUs: the residency they share records it, on
+			 * the host thread's node, cpu.0 (the model's host is one
+			 * thread; a program's choice of node is not modelled),
+			 * where no processor placed the page before */
+			uvm_shared_cpu_place(u->shared, r->base + (lo << UVM_PAGE_SHIFT),
+					     (hi - lo) << UVM_PAGE_SHIFT, 0);
+			return u->shared->oom ? -1 : 0;
+		}
 		for (uint64_t q = lo; q < hi; q++) {
 			uint64_t a = r->base + (q << UVM_PAGE_SHIFT);
 			const struct uvm_map_entry *x = uvm_map_find(&u->blocks, a >> UVM_BLOCK_SHIFT);

@@ -43,3 +43,21 @@ bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p,
 	*host = uvm_range_host_touched(r, (a - r->base) >> UVM_PAGE_SHIFT);
 	return true;
 }
+
+bool uvm_system_where(const struct uvm *u, const struct uvm_block *b, uint32_t p,
+		      enum uvm_sys_where *where, uint32_t *who)
+{
+	bool host = false;
+	if (!uvm_system_page(u, b, p, &host))
+		return false;
+	*who = 0;
+	if (!u->shared) {
+		*where = host ? UVM_SYS_CPU : UVM_SYS_UNPLACED;
+		return true;
+	}
+	uint32_t gpu_proc, node;
+	bool placed = uvm_shared_placed(uvm_shared_block(u->shared, b->base), p, &gpu_proc, &node);
+	*where = !placed ? UVM_SYS_UNPLACED : gpu_proc != UVM_PROC_CPU ? UVM_SYS_GPU : UVM_SYS_CPU;
+	*who = *where == UVM_SYS_GPU ? gpu_proc : node;
+	return true;
+}

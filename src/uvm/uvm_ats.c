@@ -21,7 +21,8 @@
  *    (compute_prefetch_region), with no big-page growth step (that is the
  *    managed path's update_bitmap_tree_from_va_block);
  *  - pages already mapped are skipped (service_ats_requests:
- *    skip_mapped), so the CPU's pages stay where they are.
+ *    skip_mapped), so the CPU's pages stay where they are (on several
+ *    GPUs also those another GPU placed: the shared residency).
  * The prefetched pages are populated on the GPU's node with the faulted
  * one, in the same batch (uvm_migrate_pageable): new pages, nothing
  * crosses the link. The whole-region first-touch case of
@@ -32,6 +33,20 @@
  * prefetch is on when uvm.prefetcher is tree-driver, with its threshold
  * (uvm.c). */
 #include "uvm/uvm_impl.h"
+
+/* Whether page q of b, in system range r and not resident on this GPU, is
+ * mapped already (skip_mapped): the CPU placed it, or, on several GPUs,
+ * any processor did (the residency they share: another GPU's first touch
+ * is mapped too, and its page stays in that GPU's HBM). */
+static bool placed_elsewhere(const struct uvm *u, const struct uvm_block *b,
+			     const struct uvm_range *r, uint32_t q)
+{
+	if (__builtin_expect(!u->shared, 1))
+		return uvm_range_host_touched(r, (b->base >> UVM_PAGE_SHIFT) + q - (r->base >> UVM_PAGE_SHIFT));
+	enum uvm_sys_where where;
+	uint32_t who;
+	return uvm_system_where(u, b, q, &where, &who) && where != UVM_SYS_UNPLACED;
+}
 
 void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double ready)
 {
@@ -71,7 +86,7 @@ void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		uint32_t q = (leaf0 + k) * sp;
 		if (q < lo)
 			q = lo;
-		if (k == faulted || mask_test(b->resident, q) || uvm_range_host_touched(r, base_page + q - r_first))
+		if (k == faulted || mask_test(b->resident, q) || placed_elsewhere(u, b, r, q))
 			continue; /* the faulted page is placed already; mapped pages skipped */
 		uint32_t end = (leaf0 + k + 1) * sp < hi ? (leaf0 + k + 1) * sp : hi;
 		uvm_copy_in(u, b->base + ((uint64_t)q << UVM_PAGE_SHIFT), (uint64_t)(end - q) << UVM_PAGE_SHIFT,

@@ -293,7 +293,34 @@ static inline uint32_t page_advise(const struct uvm *u, const struct uvm_block *
 static inline bool system_untouched(const struct uvm *u, const struct uvm_block *b, uint32_t p)
 {
 	bool host = false;
-	return __builtin_expect(u->c2c, 0) && uvm_system_page(u, b, p, &host) && !host;
+	if (!__builtin_expect(u->c2c, 0))
+		return false;
+	if (__builtin_expect(!u->shared, 1))
+		return uvm_system_page(u, b, p, &host) && !host;
+	/* several GPUs: no processor placed it (the residency they share:
+	 * a page another GPU placed is not this GPU's to place again) */
+	enum uvm_sys_where where;
+	uint32_t who;
+	return uvm_system_where(u, b, p, &where, &who) && where == UVM_SYS_UNPLACED;
+}
+
+/* System-allocated page p of b, not resident here: whether it is in a
+ * CPU's memory (the host touched it first). Several GPUs: on this GPU's
+ * own Grace it is read over this GPU's C2C link; on another Grace the
+ * system files describe no route (through the Grace-Grace interconnect,
+ * or over NVLink to that Grace's GPU and its C2C: docs/systems.md): the
+ * access is recorded for the engine to stop the run, and served as if
+ * local meanwhile (its time is never reported). */
+static bool system_on_cpu(struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	enum uvm_sys_where where;
+	uint32_t node;
+	if (!uvm_system_where(u, b, p, &where, &node) || where != UVM_SYS_CPU)
+		return false;
+	if (u->shared && u->shared->grace[u->proc - UVM_PROC_GPU0] != node)
+		uvm_shared_no_route(u->shared, UVM_ROUTE_GPU_TO_CPU, u->proc - UVM_PROC_GPU0, node,
+				    b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
+	return true;
 }
 
 /* The GPU touches page p of b, system memory no one touched before, at t:
@@ -341,8 +368,7 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 	if (adv & UVM_ADVISE_SYSTEM) {
 		/* in CPU memory when the host touched it first, and then
 		 * mapped, as accessed-by, until the counters migrate it */
-		bool host = false;
-		if (!uvm_system_page(u, b, p, &host) || !host)
+		if (!system_on_cpu(u, b, p))
 			return false;
 	} else if (!(adv & UVM_ADVISE_ACCESSED_BY))
 		return false;
@@ -380,6 +406,36 @@ static bool preferred_elsewhere(const struct uvm *u, const struct uvm_block *b, 
 	return true;
 }
 
+/* Several GPUs, system-allocated memory: whether non-resident page p of
+ * b, placed in another GPU's HBM by that GPU's first touch, is read and
+ * written there (*src: that GPU) rather than faulted in. The system page
+ * table is the processors' one translation (ATS): the page is mapped
+ * wherever it is, and a GPU's loads and stores to a peer's HBM go over
+ * NVLink without a fault (docs/systems.md "System-allocated memory on
+ * several GPUs"), until this GPU's access counters migrate it under a
+ * policy that delays (uvm.migration = always: nvidia-uvm's counter
+ * servicing, the source the GPU holding it, uvm_migrate.c src_of). A
+ * page in a CPU's memory takes advise_stays' path (system_on_cpu). Where
+ * no GPU-GPU link joins the two GPUs (staged copies only), the access has
+ * no route the files describe: recorded (uvm_shared_no_route). */
+static bool system_in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted,
+			    uint32_t *src)
+{
+	enum uvm_sys_where where;
+	uint32_t who;
+	if (!u->shared || !uvm_system_where(u, b, p, &where, &who) || where != UVM_SYS_GPU)
+		return false;
+	if (!(u->shared->reach[u->proc - 1] >> (who - 1) & 1))
+		uvm_shared_no_route(u->shared, UVM_ROUTE_GPU_TO_GPU, u->proc - UVM_PROC_GPU0,
+				    who - UVM_PROC_GPU0, b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
+	uint32_t ch = p / UVM_CHUNK_PAGES;
+	if (u->migrate->delays && b->ac &&
+	    (uint64_t)uvm_ac_count(b->ac[ch]) + (counted ? 0 : 1) >= read_threshold(u, b, ch))
+		return false; /* the counters migrate it here */
+	*src = who;
+	return true;
+}
+
 /* Several GPUs: whether non-resident page p of b is used where it is
  * (*src: the processor holding it) rather than faulted in, counting this
  * access when counted (the count already includes it):
@@ -398,6 +454,8 @@ static bool preferred_elsewhere(const struct uvm *u, const struct uvm_block *b, 
 static bool in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted, double t,
 		     uint32_t *src)
 {
+	if (__builtin_expect(u->c2c, 0) && (page_advise(u, b, p) & UVM_ADVISE_SYSTEM))
+		return system_in_place(u, b, p, counted, src);
 	uint32_t loc;
 	if (uvm_thrash_pin_elsewhere(u, b, p, t, &loc)) {
 		*src = page_source(u, b, p); /* mapped (preferred_mapping) where it is pinned */

@@ -248,6 +248,12 @@ static double in_place(struct uvm *u, uint64_t addr, uint64_t bytes, enum uvm_ho
 	}
 	if (!n)
 		return t;
+	/* several GPUs: the host thread runs on cpu.0 (uvm_host_touch), which
+	 * reaches over C2C only the HBM of the GPU whose Grace it is; another
+	 * GPU's has no route the system files describe: recorded, for the
+	 * engine to stop the run */
+	if (u->shared && u->shared->grace[u->proc - UVM_PROC_GPU0] != 0)
+		uvm_shared_no_route(u->shared, UVM_ROUTE_CPU_TO_GPU, u->proc - UVM_PROC_GPU0, 0, addr);
 	uint64_t moved = n << UVM_PAGE_SHIFT;
 	u->st->cpu_remote_bytes += moved;
 	return uvm_lane_transfer(u, how == UVM_HOST_WRITE, t, moved);
@@ -260,6 +266,8 @@ double uvm_host_access(struct uvm *u, uint64_t addr, uint64_t bytes, enum uvm_ho
 	if (!bytes)
 		return t;
 	if (u->c2c && uvm_is_system(u, addr)) {
+		/* several GPUs: each GPU's driver is asked in turn, and only
+		 * the pages resident on its GPU cross its C2C link */
 		if (uvm_host_touch(u, addr, bytes))
 			u->oom = true;
 		return in_place(u, addr, bytes, how, t);

@@ -94,6 +94,18 @@ uint32_t uvm_alloc_advise(const struct uvm *u, const struct uvm_block *b, uint32
 /* c2c.coherent: whether page p of b is system-allocated memory and, if so,
  * whether the host touched it first (*host). */
 bool uvm_system_page(const struct uvm *u, const struct uvm_block *b, uint32_t p, bool *host);
+/* Where a system-allocated page not resident on this GPU is. */
+enum uvm_sys_where {
+	UVM_SYS_UNPLACED, /* no processor touched it: the next touch places it */
+	UVM_SYS_CPU,      /* in a Grace's memory (*who: its index) */
+	UVM_SYS_GPU,      /* in another GPU's HBM (*who: its processor id; several GPUs) */
+};
+/* c2c.coherent: whether page p of b is system-allocated memory and, if so,
+ * where it is (*where, *who): on one GPU from the driver's own record
+ * (uvm_host_touch: the CPU's node 0), on several from the residency the
+ * GPUs share (uvm_shared_placed). Asked of pages not resident here. */
+bool uvm_system_where(const struct uvm *u, const struct uvm_block *b, uint32_t p,
+		      enum uvm_sys_where *where, uint32_t *who);
 /* Whether the host touched 4 KiB page q of r's allocation first (it is
  * mapped in CPU memory; uvm_host_touch). */
 static inline bool uvm_range_host_touched(const struct uvm_range *r, uint64_t q)

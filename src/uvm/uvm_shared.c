@@ -10,6 +10,7 @@ int uvm_shared_init(struct uvm_shared *sh, uint32_t n_gpus)
 {
 	memset(sh, 0, sizeof *sh);
 	sh->n_gpus = n_gpus;
+	memset(sh->grace, UVM_SHARED_NO_GRACE, sizeof sh->grace);
 	return uvm_map_init(&sh->blocks, 64);
 }
 
@@ -203,9 +204,50 @@ void uvm_shared_release(struct uvm_shared *sh, uint64_t base, const uint64_t *ma
 		return;
 	struct uvm_shared_blk *s = (struct uvm_shared_blk *)(uintptr_t)x->val;
 	for (uint32_t p = mask_next(mask, 0, true); p < UVM_BLOCK_PAGES; p = mask_next(mask, p + 1, true)) {
-		if (s->owner[p] == proc)
+		if (s->owner[p] == proc) {
 			s->owner[p] = UVM_PROC_CPU;
+			/* a system-allocated page written back goes to the
+			 * GPU's own Grace (read only for such pages) */
+			uint32_t g = sh->grace[proc - UVM_PROC_GPU0];
+			s->cpu_node[p] = (uint8_t)(g == UVM_SHARED_NO_GRACE ? 0 : g + 1);
+		}
 		if (s->copies)
 			s->copies[p] &= ~(1ull << (proc - 1));
 	}
+}
+
+void uvm_shared_cpu_place(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t node)
+{
+	for (uint64_t a = addr & ~(uint64_t)(UVM_PAGE_BYTES - 1); a < addr + bytes; a += UVM_PAGE_BYTES) {
+		struct uvm_shared_blk *s = blk_get(sh, a);
+		if (!s)
+			return;
+		uint32_t p = (uint32_t)((a >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+		if (s->owner[p] == UVM_PROC_CPU && !s->cpu_node[p])
+			s->cpu_node[p] = (uint8_t)(node + 1);
+	}
+}
+
+void uvm_shared_forget(struct uvm_shared *sh, uint64_t addr, uint64_t bytes)
+{
+	for (uint64_t a = addr & ~(uint64_t)(UVM_PAGE_BYTES - 1); a < addr + bytes; a += UVM_PAGE_BYTES) {
+		struct uvm_map_entry *x = uvm_map_find(&sh->blocks, a >> UVM_BLOCK_SHIFT);
+		if (!x)
+			continue;
+		struct uvm_shared_blk *s = (struct uvm_shared_blk *)(uintptr_t)x->val;
+		uint32_t p = (uint32_t)((a >> UVM_PAGE_SHIFT) & (UVM_BLOCK_PAGES - 1));
+		s->owner[p] = UVM_PROC_CPU;
+		s->cpu_node[p] = 0;
+		if (s->copies)
+			s->copies[p] = 0;
+	}
+}
+
+void uvm_shared_no_route(struct uvm_shared *sh, enum uvm_route_kind kind, uint32_t gpu,
+			 uint32_t node, uint64_t addr)
+{
+	if (sh->no_route.set)
+		return;
+	sh->no_route = (struct uvm_shared_no_route){.set = true, .kind = kind, .gpu = gpu,
+						    .node = node, .addr = addr};
 }

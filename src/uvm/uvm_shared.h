@@ -41,6 +41,17 @@
  *    then rather than at the taking is exact only because kernels that
  *    may share managed pages do not overlap in time (multi_gpu.c
  *    serialises them; docs/systems.md "Managed memory on several GPUs").
+ *  - System-allocated memory (mem=system, c2c.coherent on every GPU;
+ *    docs/systems.md "System-allocated memory on several GPUs"): a page
+ *    is placed once, by the first processor touching it, on that
+ *    processor's memory node (a GPU's HBM: the owner byte; a Grace's
+ *    LPDDR5X: the owner UVM_PROC_CPU and cpu_node, the Grace's index + 1;
+ *    neither: no processor placed it). Each GPU's Grace is the CPU at the
+ *    other end of its NVLink-C2C link (grace[]); an access by GPU g to a
+ *    page on another Grace, or a CPU phase reaching a page in the HBM of a
+ *    GPU whose Grace is not the host thread's (cpu.0), has no route the
+ *    system files describe: the first such access is recorded (no_route)
+ *    and the engine stops the run naming it.
  *  - May call: libc, the block map (uvm_map.h), thrashing_shared.h (to
  *    free the system's thrashing detection). */
 #ifndef GPUVM_UVM_SHARED_H
@@ -59,12 +70,34 @@ struct uvm_shared_blk {
 	/* processor id each page's last take came from (its source then):
 	 * where a page on its way is still read from (a counter notice's) */
 	uint8_t from[UVM_BLOCK_PAGES];
+	/* system-allocated pages on the CPU (owner UVM_PROC_CPU): the Grace
+	 * whose memory holds each, its index + 1; 0: no processor placed it */
+	uint8_t cpu_node[UVM_BLOCK_PAGES];
 };
 
 struct uvm_shared_range {
 	uint64_t base, end;
 	uint64_t gpus; /* accessed-by: bit proc - 1 for each GPU mapping it */
 	uint32_t proc; /* preferred location: a processor id */
+};
+
+/* uvm_shared_route: no Grace (a GPU without an NVLink-C2C link) */
+#define UVM_SHARED_NO_GRACE 0xffu
+
+/* Who reached whose memory without a described route. */
+enum uvm_route_kind {
+	UVM_ROUTE_GPU_TO_CPU, /* GPU gpu's load or store to Grace node's memory */
+	UVM_ROUTE_CPU_TO_GPU, /* the CPU on Grace node reaching GPU gpu's HBM */
+	UVM_ROUTE_GPU_TO_GPU, /* GPU gpu to GPU node's HBM, no GPU-GPU link joining them */
+};
+
+/* The first access whose route the system files do not describe
+ * (system-allocated memory), at addr. */
+struct uvm_shared_no_route {
+	bool set;
+	enum uvm_route_kind kind;
+	uint32_t gpu, node;
+	uint64_t addr;
 };
 
 /* uvm_shared_preferred: no preferred location */
@@ -98,6 +131,11 @@ struct uvm_shared {
 	/* thrashing detection across the GPUs (uvm.thrashing = on; made by
 	 * the first GPU's driver, freed here); NULL: off */
 	struct uvm_xthrash *thrash;
+	/* [g]: the index of the Grace at the other end of GPU g's NVLink-C2C
+	 * link (system/multi_gpu.c, from the system file), or
+	 * UVM_SHARED_NO_GRACE */
+	uint8_t grace[64];
+	struct uvm_shared_no_route no_route;
 	bool oom;
 };
 
@@ -132,6 +170,26 @@ static inline bool uvm_shared_holds(const struct uvm_shared_blk *s, uint32_t p, 
 {
 	return s->owner[p] == proc || (s->copies && (s->copies[p] >> (proc - 1) & 1));
 }
+/* System-allocated page p of s: whether a processor placed it (its first
+ * touch), and where: *gpu_proc the GPU holding it (0: none), else *node
+ * the Grace whose memory holds it. */
+static inline bool uvm_shared_placed(const struct uvm_shared_blk *s, uint32_t p,
+				     uint32_t *gpu_proc, uint32_t *node)
+{
+	*gpu_proc = s ? s->owner[p] : UVM_PROC_CPU;
+	*node = s && s->cpu_node[p] ? s->cpu_node[p] - 1u : 0;
+	return s && (s->owner[p] != UVM_PROC_CPU || s->cpu_node[p]);
+}
+/* The CPU on Grace node touches the system-allocated pages of [addr, addr
+ * + bytes): those no processor placed go to that Grace's memory (Linux's
+ * first-touch placement); those placed stay where they are. */
+void uvm_shared_cpu_place(struct uvm_shared *sh, uint64_t addr, uint64_t bytes, uint32_t node);
+/* cudaFree of system-allocated [addr, addr + bytes): its pages are no
+ * processor's (a later allocation there starts untouched). */
+void uvm_shared_forget(struct uvm_shared *sh, uint64_t addr, uint64_t bytes);
+/* Records an access without a described route (the first one kept). */
+void uvm_shared_no_route(struct uvm_shared *sh, enum uvm_route_kind kind, uint32_t gpu,
+			 uint32_t node, uint64_t addr);
 /* cudaMemAdviseSetReadMostly of [addr, addr + bytes): 0, or -1 out of memory. */
 int uvm_shared_read_mostly(struct uvm_shared *sh, uint64_t addr, uint64_t bytes);
 /* cudaMemAdviseSetAccessedBy(GPU proc) of [addr, addr + bytes): proc keeps
@@ -160,7 +218,8 @@ bool uvm_shared_write(struct uvm_shared *sh, uint64_t base, uint32_t p, uint32_t
  * the others' of a read-mostly page, else the page alone (a GPU that held
  * it before, owner or copy, is marked stale). */
 void uvm_shared_take(struct uvm_shared *sh, uint64_t base, const uint64_t *mask, uint32_t proc);
-/* The pages of mask that proc holds go back to the CPU. */
+/* The pages of mask that proc holds go back to the CPU (system-allocated
+ * ones: to proc's own Grace). */
 void uvm_shared_release(struct uvm_shared *sh, uint64_t base, const uint64_t *mask, uint32_t proc);
 
 #endif
