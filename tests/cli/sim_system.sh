@@ -230,6 +230,19 @@ grep -q "^c2c  *mean utilization" gh.txt || fail "gh200: the link's line is not 
 	fail "h100: the traffic line does not name PCIe"
 echo "ok - a GPU on NVLink-C2C: c2c.coherent on, its rate, its CPU memory and page size; gh200 runs mem=system"
 
+# system memory on two GH200s, x placed by GPU 0's first touch: GPU 1
+# reads it in place over NVLink, without a far fault or a migration
+"$GPUVM" sim --system 2xgh200 --workload shared-read-mgpu:elems=262144,mode=system,verify=1 \
+	--set c2c.first_touch=gpu --json sys2.json --quiet 2>err.txt ||
+	fail "2xgh200 mem=system: exit $? ($(cat err.txt))"
+grep -q "verify=pass" <(num sys2.json result) || fail "2xgh200 mem=system: $(num sys2.json result)"
+[ "$(num sys2.json gpu/1/uvm/far_faults)" = 0 ] ||
+	fail "2xgh200 mem=system: GPU 1 took $(num sys2.json gpu/1/uvm/far_faults) far faults"
+[ "$(num sys2.json uvm_peer_pages)" = 0 ] || fail "2xgh200 mem=system: pages migrated GPU to GPU"
+awk -v b="$(num sys2.json uvm_peer_remote_bytes)" 'BEGIN { exit !(b >= 1048576) }' ||
+	fail "2xgh200 mem=system: $(num sys2.json uvm_peer_remote_bytes) bytes read in place, not x's 1 MiB"
+echo "ok - mem=system on 2xgh200: GPU 1 reads GPU 0's first-touched pages in place over NVLink"
+
 # 5b. managed memory shared by the GPUs (docs/systems.md "Managed memory on
 # several GPUs"): far faults take the pages GPU to GPU over NVLink, a
 # prefetch does without far faults; the results match
@@ -323,8 +336,17 @@ expect2 "gpus= past the system" "4 GPUs asked for and the system has 2" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu:gpus=4
 expect2 "a second GPU on a preset" "2 GPUs asked for and the system has 1" --gpu h100 \
 	--workload triad-mgpu:gpus=2
-expect2 "system memory across GPUs" "a system allocation .* on a system of several GPUs is not modelled yet" \
+expect2 "system memory without C2C" "mem=system) needs a coherent CPU-GPU link .* on every GPU" \
 	--system dgx-h100-8:gpus=2 --workload stream-triad-simt:elems=1000,mem=system
+# system memory on two GH200s: the host's first touch puts x on cpu.0,
+# which GPU 1 has no described route to: the run stops naming it, and
+# writes nothing
+"$GPUVM" sim --system 2xgh200 --workload shared-read-mgpu:elems=65536,mode=system --quiet \
+	--json route.json >out.txt 2>err.txt
+rc=$?
+[ $rc = 2 ] || fail "GPU 1 to cpu.0: exit $rc, not 2"
+grep -q "no route from gpu.1 to cpu.0" err.txt || fail "GPU 1 to cpu.0: message '$(cat err.txt)'"
+[ -e route.json ] && fail "GPU 1 to cpu.0 refused but route.json written"
 expect2 "--stats-csv of several GPUs" "not made for a system of several GPUs" \
 	--system dgx-h100-8:gpus=2 --workload triad-mgpu --stats-csv x.csv
 [ -e x.csv ] && fail "--stats-csv refused but written"

@@ -31,6 +31,15 @@
  *             where no NVLink joins the GPUs (nvlink=off).
  *   zero-copy x is host-pinned memory (cudaHostAlloc): every GPU reads it
  *             in place over its own PCIe link, no fault, no migration.
+ *   system    x is system-allocated (malloc) memory, systems of GH200s:
+ *             the host's write (its first touch) places it on cpu.0, and
+ *             GPU 0 reads it there over its C2C link; another GPU's read
+ *             of cpu.0's memory has no route the system files describe
+ *             and stops the run naming it. With c2c.first_touch=gpu the
+ *             program initialises x in GPU 0's kernel instead: its first
+ *             touch places x in GPU 0's HBM and every other GPU reads it
+ *             there over NVLink, no fault, no migration
+ *             (docs/systems.md "System-allocated memory on several GPUs").
  * rounds= repeats the turn of the GPUs. The checksum (the sum of every
  * GPU's output) and verify are the same whatever mode=, gpus= and
  * rounds=; kernel_seconds is the simulated span from the first kernel's
@@ -59,8 +68,8 @@ SIMT_KERNEL_ANY_ORDER(shared_read_kernel, struct shared_read_args, p)
 }
 
 enum sr_mode { SR_FAULT, SR_PREFETCH, SR_READ_MOSTLY, SR_ACCESSED_BY, SR_PREFERRED, SR_PEER,
-	       SR_ZERO_COPY };
-#define SR_MODES "fault|prefetch|read-mostly|accessed-by|preferred|peer|zero-copy"
+	       SR_ZERO_COPY, SR_SYSTEM };
+#define SR_MODES "fault|prefetch|read-mostly|accessed-by|preferred|peer|zero-copy|system"
 
 struct shared_read_cfg {
 	uint64_t elems, threads, block, rounds;
@@ -75,12 +84,17 @@ static int shared_read_host(struct simt_host *h, void *user)
 	float *x = simt_malloc(h, "x", c->elems * sizeof(float),
 			       c->mode == SR_PEER	  ? GPUVM_ALLOC_DEVICE
 			       : c->mode == SR_ZERO_COPY ? GPUVM_ALLOC_HOST_PINNED
+			       : c->mode == SR_SYSTEM	 ? GPUVM_ALLOC_SYSTEM
 							 : GPUVM_ALLOC_MANAGED);
 	float *out[GPUVM_RUN_MAX_DEVICES];
 	if (!x)
 		return -1;
 	for (uint64_t i = 0; i < c->elems; i++)
 		x[i] = (float)(i & 1023);
+	/* system: the host's write of its own memory (c2c.first_touch = gpu:
+	 * none, the run loop leaves x untouched for GPU 0's kernel) */
+	if (c->mode == SR_SYSTEM && simt_upload(h, x, c->elems * sizeof(float)))
+		return -1;
 	/* peer: x lives in GPU 0's memory, the others map it there */
 	if (c->mode == SR_PEER) {
 		if (simt_upload(h, x, c->elems * sizeof(float)))
@@ -156,7 +170,10 @@ static const struct gpuvm_param_def shared_read_params[] = {
 	 "faults of a read-mostly x (a copy per GPU), read in GPU 0's memory (accessed-by), "
 	 "kept on GPU 0, its preferred location, and mapped there by the others after a fault "
 	 "per page (preferred), x in GPU 0's device memory read by peer access (peer), or "
-	 "host-pinned x read by every GPU over its own PCIe link (zero-copy)"},
+	 "host-pinned x read by every GPU over its own PCIe link (zero-copy), or "
+	 "system-allocated x on GH200s, placed by the host on cpu.0 (the other GPUs' reads "
+	 "have no described route and stop the run) or, with c2c.first_touch=gpu, by GPU 0's "
+	 "first touch and read in place by the others over NVLink (system)"},
 	{"rounds", GPUVM_PARAM_U64, "1", "turns of every GPU reading x (1-64)"},
 	{"threads", GPUVM_PARAM_U64, NULL, "threads per GPU (grid-stride); default fills every warp slot"},
 	{"block", GPUVM_PARAM_U64, "256", "threads per block"},
