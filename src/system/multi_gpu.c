@@ -56,7 +56,8 @@
  *    on the source GPU's host link then a host-to-device copy on the
  *    destination's (no chunk pipelining: an upper bound of a staged copy).
  *  - May call: the system builder and system_run_kernel (system.h), the
- *    allocation table (mem/alloc_table.h), the host link's link_copy
+ *    system description (gpuvm/sysdesc.h: gpuvm_sysdesc_host_link, each
+ *    GPU's C2C link and its Grace), the allocation table (mem/alloc_table.h), the host link's link_copy
  *    (link/link.h), the GPU-GPU links (link/peer_link.h),
  *    memsys_sync_stats (memsys/memsys.h), each GPU's UVM driver for
  *    managed memory (uvm/uvm.h: uvm_copy_in, uvm_device_sync,

@@ -1,5 +1,8 @@
-/* The prefetch nvidia-uvm applies to a GPU's first touch of system-
- * allocated memory (c2c.coherent, docs/systems.md "Grace Hopper memory").
+/* A GPU's ATS faults on system-allocated memory (c2c.coherent,
+ * docs/systems.md "Grace Hopper memory"): its first touch
+ * (uvm_system_first_touch), where a page not resident here is
+ * (uvm_system_on_cpu), and the prefetch nvidia-uvm applies to a first
+ * touch (uvm_ats_prefetch), described here.
  *
  * The driver services such a fault (an ATS fault) inside the replayable
  * batch, one 2 MiB VA block at a time (uvm_gpu_replayable_faults.c
@@ -92,4 +95,52 @@ void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double rea
 		uvm_copy_in(u, b->base + ((uint64_t)q << UVM_PAGE_SHIFT), (uint64_t)(end - q) << UVM_PAGE_SHIFT,
 			    ready, ready);
 	}
+}
+
+/* System-allocated page p of b, not resident here: whether it is in a
+ * CPU's memory (the host touched it first). Several GPUs: on this GPU's
+ * own Grace it is read over this GPU's C2C link; on another Grace the
+ * system files describe no route (through the Grace-Grace interconnect,
+ * or over NVLink to that Grace's GPU and its C2C: docs/systems.md): the
+ * access is recorded for the engine to stop the run, and served as if
+ * local meanwhile (its time is never reported). */
+bool uvm_system_on_cpu(struct uvm *u, const struct uvm_block *b, uint32_t p)
+{
+	enum uvm_sys_where where;
+	uint32_t node;
+	if (!uvm_system_where(u, b, p, &where, &node) || where != UVM_SYS_CPU)
+		return false;
+	if (u->shared && u->shared->grace[u->proc - UVM_PROC_GPU0] != node)
+		uvm_shared_no_route(u->shared, UVM_ROUTE_GPU_TO_CPU, u->proc - UVM_PROC_GPU0, node,
+				    b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
+	return true;
+}
+
+/* The GPU touches page p of b, system memory no one touched before, at t:
+ * the system page it lies in is placed in device memory (first touch by
+ * the touching processor: the GPU's memory is a NUMA node of its own on
+ * Grace Hopper, Schieffer et al. ICPP'24). The translation misses in the
+ * system page table and the fault is serviced inside the replayable
+ * fault batch (nvidia-uvm uvm_gpu_replayable_faults.c calls
+ * uvm_ats_service_faults, uvm_ats_faults.c, which populates the page on
+ * the faulting GPU's node, with what its prefetcher adds: uvm_ats.c):
+ * one of the handler's batches at the preset's fault latency (no GH200
+ * figure was read); nothing crosses the link: the pages are new.
+ * Returns when p is there. */
+double uvm_system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
+{
+	struct gpuvm_uvm_stats *st = u->st;
+	double latency = u->spec.posthoc ? 0 : u->spec.fault_latency_cycles; /* uvm_fault.c service_latency */
+	double start = uvm_batch_take(&u->faults, t, latency, u->polled, u->spec.batch_max, &st->fault_batches);
+	double ready = start + latency;
+	st->far_faults++;
+	st->stall_fault_cycles += ready - t;
+	st->posthoc_fault_cycles += u->spec.fault_latency_cycles;
+	uint32_t lo = p / u->sys_page_pages * u->sys_page_pages;
+	uvm_copy_in(u, b->base + ((uint64_t)lo << UVM_PAGE_SHIFT),
+		    (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT, ready, ready);
+	uvm_ats_prefetch(u, b, p, ready); /* and the pages the driver's tree adds */
+	if (!mask_test(b->resident, p))
+		return ready;
+	return b->arrive[p] > ready ? b->arrive[p] : ready;
 }

@@ -289,7 +289,7 @@ static inline uint32_t page_advise(const struct uvm *u, const struct uvm_block *
 }
 
 /* Whether non-resident page p of b is system memory no one has touched:
- * the GPU's access is its first touch (system_first_touch). */
+ * the GPU's access is its first touch (uvm_system_first_touch, uvm_ats.c). */
 static inline bool system_untouched(const struct uvm *u, const struct uvm_block *b, uint32_t p)
 {
 	bool host = false;
@@ -302,54 +302,6 @@ static inline bool system_untouched(const struct uvm *u, const struct uvm_block 
 	enum uvm_sys_where where;
 	uint32_t who;
 	return uvm_system_where(u, b, p, &where, &who) && where == UVM_SYS_UNPLACED;
-}
-
-/* System-allocated page p of b, not resident here: whether it is in a
- * CPU's memory (the host touched it first). Several GPUs: on this GPU's
- * own Grace it is read over this GPU's C2C link; on another Grace the
- * system files describe no route (through the Grace-Grace interconnect,
- * or over NVLink to that Grace's GPU and its C2C: docs/systems.md): the
- * access is recorded for the engine to stop the run, and served as if
- * local meanwhile (its time is never reported). */
-static bool system_on_cpu(struct uvm *u, const struct uvm_block *b, uint32_t p)
-{
-	enum uvm_sys_where where;
-	uint32_t node;
-	if (!uvm_system_where(u, b, p, &where, &node) || where != UVM_SYS_CPU)
-		return false;
-	if (u->shared && u->shared->grace[u->proc - UVM_PROC_GPU0] != node)
-		uvm_shared_no_route(u->shared, UVM_ROUTE_GPU_TO_CPU, u->proc - UVM_PROC_GPU0, node,
-				    b->base + ((uint64_t)p << UVM_PAGE_SHIFT));
-	return true;
-}
-
-/* The GPU touches page p of b, system memory no one touched before, at t:
- * the system page it lies in is placed in device memory (first touch by
- * the touching processor: the GPU's memory is a NUMA node of its own on
- * Grace Hopper, Schieffer et al. ICPP'24). The translation misses in the
- * system page table and the fault is serviced inside the replayable
- * fault batch (nvidia-uvm uvm_gpu_replayable_faults.c calls
- * uvm_ats_service_faults, uvm_ats_faults.c, which populates the page on
- * the faulting GPU's node, with what its prefetcher adds: uvm_ats.c):
- * one of the handler's batches at the preset's fault latency (no GH200
- * figure was read); nothing crosses the link: the pages are new.
- * Returns when p is there. */
-static double system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p, double t)
-{
-	struct gpuvm_uvm_stats *st = u->st;
-	double latency = service_latency(u);
-	double start = uvm_batch_take(&u->faults, t, latency, u->polled, u->spec.batch_max, &st->fault_batches);
-	double ready = start + latency;
-	st->far_faults++;
-	st->stall_fault_cycles += ready - t;
-	st->posthoc_fault_cycles += u->spec.fault_latency_cycles;
-	uint32_t lo = p / u->sys_page_pages * u->sys_page_pages;
-	uvm_copy_in(u, b->base + ((uint64_t)lo << UVM_PAGE_SHIFT),
-		    (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT, ready, ready);
-	uvm_ats_prefetch(u, b, p, ready); /* and the pages the driver's tree adds */
-	if (!mask_test(b->resident, p))
-		return ready;
-	return b->arrive[p] > ready ? b->arrive[p] : ready;
 }
 
 /* Whether an access of non-resident page p of b (64 KB chunk ch) stays in
@@ -368,7 +320,7 @@ static bool advise_stays(struct uvm *u, const struct uvm_block *b, uint32_t p, b
 	if (adv & UVM_ADVISE_SYSTEM) {
 		/* in CPU memory when the host touched it first, and then
 		 * mapped, as accessed-by, until the counters migrate it */
-		if (!system_on_cpu(u, b, p))
+		if (!uvm_system_on_cpu(u, b, p))
 			return false;
 	} else if (!(adv & UVM_ADVISE_ACCESSED_BY))
 		return false;
@@ -415,7 +367,7 @@ static bool preferred_elsewhere(const struct uvm *u, const struct uvm_block *b, 
  * several GPUs"), until this GPU's access counters migrate it under a
  * policy that delays (uvm.migration = always: nvidia-uvm's counter
  * servicing, the source the GPU holding it, uvm_migrate.c src_of). A
- * page in a CPU's memory takes advise_stays' path (system_on_cpu). Where
+ * page in a CPU's memory takes advise_stays' path (uvm_system_on_cpu). Where
  * no GPU-GPU link joins the two GPUs (staged copies only), the access has
  * no route the files describe: recorded (uvm_shared_no_route). */
 static bool system_in_place(struct uvm *u, const struct uvm_block *b, uint32_t p, bool counted,
@@ -611,7 +563,7 @@ static double translate_page(struct uvm *u, uint32_t sm, uint64_t addr, double t
 		return t;
 	}
 	if (system_untouched(u, b, p)) {
-		double arrival = system_first_touch(u, b, p, t);
+		double arrival = uvm_system_first_touch(u, b, p, t);
 		*fill_max = (uint64_t)u->sys_page_pages << UVM_PAGE_SHIFT;
 		return arrival;
 	}
@@ -774,7 +726,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			u->st->counter_halvings++;
 	}
 	if (!mask_test(b->resident, p) && system_untouched(u, b, p)) {
-		t = system_first_touch(u, b, p, t); /* no copy anywhere: placed in device memory */
+		t = uvm_system_first_touch(u, b, p, t); /* no copy anywhere: placed in device memory */
 		if (!mask_test(b->resident, p))
 			return t;
 	} else if (!mask_test(b->resident, p)) {

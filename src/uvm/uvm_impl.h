@@ -124,6 +124,13 @@ const struct uvm_range *uvm_system_range(const struct uvm *u, const struct uvm_b
  * uvm_ats_faults.c ats_compute_prefetch). Nothing when
  * ats_prefetch_threshold_percent is 0. */
 void uvm_ats_prefetch(struct uvm *u, struct uvm_block *b, uint32_t p, double ready);
+/* The GPU's first touch of untouched system page p of b at t: placed in
+ * its HBM in one fault batch, with the ATS prefetch; returns when p is
+ * there (uvm_ats.c). */
+double uvm_system_first_touch(struct uvm *u, struct uvm_block *b, uint32_t p, double t);
+/* System page p of b, not resident here: whether a CPU holds it (several
+ * GPUs: one on another Grace is recorded as a route not described). */
+bool uvm_system_on_cpu(struct uvm *u, const struct uvm_block *b, uint32_t p);
 
 /* ---- uvm_thrash_mgpu.c (several GPUs, uvm.thrashing = on) ---- */
 
