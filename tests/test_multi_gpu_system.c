@@ -13,7 +13,9 @@
  *  - GPU 0 reads the host's pages (on cpu.0) over its own C2C link, as on
  *    one GPU; GPU 1's access to them, whose route the system file does not
  *    describe, stops the run naming it (system_on_cpu); so does a CPU phase
- *    reaching GPU 1's HBM from cpu.0 (uvm_host_access.c in_place).
+ *    reaching GPU 1's HBM from cpu.0 (uvm_host_access.c in_place), and
+ *    GPU 1's access to GPU 0's HBM where no NVLink joins them
+ *    (system_in_place).
  * The system is systems/2xgh200.ini's (its GPU-GPU NVLink and both C2C
  * links), inline so that the test does not read the source tree. */
 #include <setjmp.h>
@@ -42,6 +44,16 @@ static const char two_gh200[] =
 	"[link.0]\nkind = nvlink-c2c\nendpoints = cpu.0 gpu.0\nbandwidth_gb_s = 450\n"
 	"[link.1]\nkind = nvlink-c2c\nendpoints = cpu.1 gpu.1\nbandwidth_gb_s = 450\n"
 	"[link.2]\nkind = nvlink\nendpoints = gpu.0 gpu.1\nbandwidth_gb_s = 25\ncount = 18\n";
+/* two Hoppers on one Grace, each over a C2C link of its own, and no
+ * GPU-GPU link (a description, not a product: the route between the GPUs
+ * is through the CPU alone) */
+static const char one_grace[] =
+	"[system]\nname = one-grace\ndescription = test\nsource = test\n"
+	"[gpu.0]\npreset = h100\n[gpu.1]\npreset = h100\n"
+	"[cpu.0]\nmodel = grace\nmemory_bytes = 480000000000\nbandwidth_gb_s = 546\n"
+	"page_sizes = 4KiB 64KiB\npage_bytes = 64KiB\n"
+	"[link.0]\nkind = nvlink-c2c\nendpoints = cpu.0 gpu.0\nbandwidth_gb_s = 450\n"
+	"[link.1]\nkind = nvlink-c2c\nendpoints = cpu.0 gpu.1\nbandwidth_gb_s = 450\n";
 
 /* x: 2 MiB of floats, one VA block: 512 pages of 4 KiB, 32 system pages
  * of 64 KiB (cpu.0's page_bytes). Small enough for the sanitizers. */
@@ -137,6 +149,8 @@ struct run {
 
 /* Runs k on two_gh200 with settings on both GPUs; the status, err set on
  * failure. */
+static const char *sys_text = two_gh200;
+
 static int run_prog(struct run *r, enum prog k, const char *const *settings,
 		    struct gpuvm_error *err)
 {
@@ -145,7 +159,7 @@ static int run_prog(struct run *r, enum prog k, const char *const *settings,
 	pk = k;
 	struct gpuvm_source src;
 	assert_int_equal(simt_program_source("multi-system", program, &pk, NULL, &src, err), 0);
-	return system_run(&r->desc, r->cfg, r->stats, &r->out, 2, two_gh200, "2xgh200.ini",
+	return system_run(&r->desc, r->cfg, r->stats, &r->out, 2, sys_text, "2xgh200.ini",
 			  settings, &src, err);
 }
 
@@ -276,6 +290,28 @@ static void test_cpu0_to_gpu1_stops(void **state)
 	release(ok);
 }
 
+/* Without a GPU-GPU link GPU 1 has no route to GPU 0's HBM (a staged copy
+ * is no load or store path): the run stops naming it. The Grace both GPUs
+ * reach over their own C2C links is read by either (HOST_ONE_READS runs). */
+static void test_unjoined_gpus_stop(void **state)
+{
+	(void)state;
+	sys_text = one_grace;
+	struct run *ok = run_ok(HOST_ONE_READS, NULL);
+	assert_true(ok->stats[1].uvm.remote_bytes >= X_BYTES); /* cpu.0 over GPU 1's C2C */
+	release(ok);
+	struct run r;
+	struct gpuvm_error err = {{0}};
+	int rc = run_prog(&r, ZERO_WRITES_ONE_READS, no_prefetch, &err);
+	sys_text = two_gh200;
+	gpuvm_stats_release(&r.stats[0]);
+	gpuvm_stats_release(&r.stats[1]);
+	if (rc == 0)
+		fail_msg("GPU 1 read GPU 0's HBM without a GPU-GPU link and the run went on");
+	if (!strstr(err.msg, "no NVLink or NVSwitch route joins gpu.1 and gpu.0"))
+		fail_msg("message '%s' does not name the route", err.msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_gpu0_reads_cpu0_over_c2c),
 		cmocka_unit_test(test_gpu1_to_cpu0_stops),
 		cmocka_unit_test(test_cpu0_to_gpu1_stops),
+		cmocka_unit_test(test_unjoined_gpus_stop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
