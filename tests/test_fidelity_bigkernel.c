@@ -57,9 +57,10 @@ static void test_fidelity(void **state)
  * accessed"): DNA Assembly sends one address per fragment read (46 bytes
  * of its 128-byte record), as the author's own prediction threads do
  * (bk_template's addr_per_run), so patterns save little (thesis +7 %;
- * here 0.70-1.39x, a little below the fidelity row's 0.75: at these 2 MiB
- * chunks a thread has few records, and a pattern costs more than their
- * addresses, 0.80x), where a byte stream's address per byte makes them
+ * here 0.70-1.39x around 1.00x: at these 2 MiB chunks a thread has one
+ * record, one address, which no pattern compresses; it was 0.80x while
+ * a single address went out as a 5-word pattern, bk_pat_finish), where
+ * a byte stream's address per byte makes them
  * worth several times (Opinion Finder above, Word Count here: the thesis
  * says one address per character). Two-sided: an address per base
  * (addr_per_run off) gives DNA 5.5x and fails. */

@@ -321,12 +321,15 @@ SIMT_DEVFN int bk_pat_finish(struct bk_pat *p)
 {
 	if (p->failed)
 		return 0;
-	if (!p->cur_count) { /* no delta at all: one address or none */
-		p->stride[0] = 0;
-		p->count[0] = 0;
-		p->period = 1;
-		return 1;
-	}
+	/* No delta at all (one address or none): no pattern. The thesis's
+	 * pattern is "a base address and a number of strides between
+	 * subsequent addresses" (4.3.1), so a stream of fewer than two
+	 * addresses has none to find, and "if no pattern is found, then the
+	 * addresses collected in the temporary buffer are copied to the
+	 * CPU-side address buffer": the thread sends its address (and its
+	 * count), 2 words, where a pattern would take 3 + 2 x period. */
+	if (!p->cur_count)
+		return 0;
 	if (p->period) {
 		int j = p->nclosed % p->period;
 		return p->stride[j] == p->cur_stride && p->cur_count <= p->count[j];
