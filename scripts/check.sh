@@ -22,7 +22,8 @@
 #                       them; GPUVM_TESTS_SIM in tests/CMakeLists.txt) and
 #                       covered (tests whose every source line the pass's
 #                       other tests run, measured with
-#                       scripts/test-coverage.py: GPUVM_TESTS_COVERED).
+#                       scripts/test-coverage.py, but for one or two lines
+#                       of three tests that GPUVM_TESTS_COVERED names).
 #                       So: the unit tests, the fuzz replays and the cli
 #                       tests of the CLI's input and output, the
 #                       memory-unsafe territory. cli scripts with a long end-to-end job run a
