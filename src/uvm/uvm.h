@@ -92,7 +92,7 @@ struct uvm_hooks {
  * memory in the system page table. A page the host touched first is in
  * CPU memory and read over the link without a fault (as accessed-by,
  * until the access counters migrate it); one the GPU touches first is
- * placed in device memory (uvm_fault.c system_first_touch). */
+ * placed in device memory (uvm_ats.c uvm_system_first_touch). */
 #define UVM_ADVISE_SYSTEM 4u
 
 struct uvm_range {
@@ -253,7 +253,9 @@ void uvm_remove_alloc(struct uvm *u, uint64_t base);
  * (UVM_ADVISE_SYSTEM) before a kernel: each system page of it not yet
  * touched is placed in CPU memory (first touch by the CPU; Linux's
  * default NUMA policy, Schieffer et al. ICPP'24). Pages already in
- * device memory stay there. Returns -1 out of memory. */
+ * device memory stay there. Several GPUs: recorded in the residency they
+ * share, on cpu.0 (uvm_shared_cpu_place), where no processor placed the
+ * page. Returns -1 out of memory. */
 int uvm_host_touch(struct uvm *u, uint64_t addr, uint64_t bytes);
 /* Whether addr lies in a system-allocated range. */
 bool uvm_is_system(const struct uvm *u, uint64_t addr);
