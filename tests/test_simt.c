@@ -3,12 +3,15 @@
  * executor's triad agrees with the hand-written generator, divergent
  * lanes form separate instructions, and bad accesses are errors. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "gpuvm/engine.h"
@@ -711,6 +714,82 @@ static void test_shared_beyond_declared_is_an_error(void **state)
 	gpuvm_stats_release(&st);
 }
 
+
+/* ---- SIMT_NO_YIELD: an empty body runs without a coroutine ---------- */
+
+struct none_args {
+	int *a;
+};
+
+SIMT_KERNEL_ANY_ORDER(empty_any, struct none_args, p)
+{
+	(void)p;
+	(void)threadIdx;
+}
+
+SIMT_KERNEL_NO_YIELD(empty_no_yield, struct none_args, p)
+{
+	(void)p;
+	(void)threadIdx;
+}
+
+/* wrongly declared: a barrier suspends every thread at it */
+SIMT_KERNEL_NO_YIELD(barrier_no_yield, struct none_args, p)
+{
+	(void)p;
+	(void)threadIdx;
+	SYNCTHREADS();
+}
+
+static int none_launch(struct simt_host *h, int which)
+{
+	int *a = simt_malloc(h, "a", 256 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a)
+		return -1;
+	struct none_args args = {a};
+	if (which == 0)
+		return SIMT_LAUNCH(h, empty_any, simt_dim3(64, 1, 1), simt_dim3(96, 1, 1), args);
+	if (which == 1)
+		return SIMT_LAUNCH(h, empty_no_yield, simt_dim3(64, 1, 1), simt_dim3(96, 1, 1), args);
+	return SIMT_LAUNCH(h, barrier_no_yield, simt_dim3(1, 1, 1), simt_dim3(64, 1, 1), args);
+}
+static int none_any_host(struct simt_host *h, void *u) { (void)u; return none_launch(h, 0); }
+static int none_ny_host(struct simt_host *h, void *u) { (void)u; return none_launch(h, 1); }
+static int none_bad_host(struct simt_host *h, void *u) { (void)u; return none_launch(h, 2); }
+
+/* The same empty kernel declared SIMT_NO_YIELD gives the run it gives
+ * with coroutines, and a body so declared that suspends is not run on a
+ * coroutine after all: the process aborts (the thread had none). */
+static void test_no_yield_runs_without_coroutines(void **state)
+{
+	(void)state;
+	struct gpuvm_stats a, b;
+	struct gpuvm_error err = {{0}};
+	assert_int_equal(simulate(none_any_host, &a, &err), 0);
+	assert_int_equal(simulate(none_ny_host, &b, &err), 0);
+	assert_true(a.sim_cycles > 0);
+	assert_true(a.sim_cycles == b.sim_cycles);
+	assert_int_equal(a.warp_insts, b.warp_insts);
+	assert_int_equal(a.ctas, b.ctas);
+	gpuvm_stats_release(&a);
+	gpuvm_stats_release(&b);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *quiet = tmpfile(); /* the abort's message, not the test's output */
+		if (quiet)
+			dup2(fileno(quiet), 2);
+		struct gpuvm_stats c;
+		struct gpuvm_error e = {{0}};
+		simulate(none_bad_host, &c, &e);
+		_exit(0); /* ran on a coroutine: the path was not taken */
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +804,7 @@ int main(void)
 		cmocka_unit_test(test_access_outside_allocation_is_an_error),
 		cmocka_unit_test(test_adopted_buffers_run_as_allocated),
 		cmocka_unit_test(test_shared_beyond_declared_is_an_error),
+		cmocka_unit_test(test_no_yield_runs_without_coroutines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,19 @@ static inline const struct simt_buffer *find_buffer_at(struct simt_program *prog
 
 /* ---- threads -------------------------------------------------------- */
 
+/* Suspends a thread; one of a SIMT_NO_YIELD kernel has no coroutine to
+ * suspend (simt_lane_resume runs it on the executor's stack): a kernel
+ * declared so that suspends is a bug in its declaration. */
+static void lane_yield(struct simt_lane *ln)
+{
+	if (!ln->co) {
+		fprintf(stderr, "gpuvm: internal error: a kernel declared SIMT_NO_YIELD "
+				"suspended a thread\n");
+		abort();
+	}
+	coro_yield(ln->co);
+}
+
 static _Noreturn void lane_abort_text(struct simt_lane *ln, const char *what)
 {
 	struct simt_launch *l = ln->cta->launch;
@@ -65,7 +78,7 @@ static _Noreturn void lane_abort_text(struct simt_lane *ln, const char *what)
 	}
 	ln->state = LANE_ABORTED;
 	for (;;)
-		coro_yield(ln->co); /* never resumed: freed with the CTA */
+		lane_yield(ln); /* never resumed: freed with the CTA */
 }
 
 static void lane_abort(struct simt_lane *ln, const char *fmt, unsigned long long a)
@@ -250,7 +263,7 @@ static __attribute__((noinline)) void record_full(struct simt_lane *ln)
 		wb->col[col].head = wb->col[col].tail = 0;
 	while (wb->col[col].tail == wb->cap && !ln->cta->eager && wb->cap >= SIMT_RUNAHEAD) {
 		ln->state = LANE_FULL;
-		coro_yield(ln->co); /* resumed once the warp drained the column */
+		lane_yield(ln); /* resumed once the warp drained the column */
 		ln->state = LANE_RUNNING;
 	}
 	if (wb->col[col].tail == wb->cap && wbuf_grow(wb))
@@ -352,7 +365,7 @@ void simt_barrier(struct simt_thread *t, uint32_t site)
 	struct simt_lane *ln = (struct simt_lane *)t;
 	record(ln, 0, 0, SIMT_OP_BARRIER, site, 0);
 	ln->state = LANE_BARRIER;
-	coro_yield(ln->co);
+	lane_yield(ln);
 	ln->state = LANE_RUNNING;
 }
 
@@ -375,7 +388,7 @@ void simt_reserve(struct simt_thread *t, uint32_t entries)
 	while (!ln->cta->eager && wb->cap >= SIMT_RUNAHEAD && wb->col[col].tail &&
 	       wb->col[col].tail + entries > wb->cap) {
 		ln->state = LANE_FULL;
-		coro_yield(ln->co); /* resumed once the warp drained the column */
+		lane_yield(ln); /* resumed once the warp drained the column */
 		ln->state = LANE_RUNNING;
 	}
 }

@@ -512,6 +512,7 @@ int simt_launch_flags(struct simt_host *h, const char *name, simt_body_fn body,
 	l->device = p->device;
 	l->peers = p->peer_on[p->device];
 	l->body = body;
+	l->no_yield = (flags & SIMT_NO_YIELD) != 0;
 	memcpy(l->args, args, args_bytes);
 	l->threads_per_cta = (uint32_t)threads;
 	l->shared_bytes = shared_bytes;

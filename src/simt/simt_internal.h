@@ -3,6 +3,7 @@
 #ifndef GPUVM_SIMT_INTERNAL_H
 #define GPUVM_SIMT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gpuvm/simt.h"
@@ -219,6 +220,7 @@ struct simt_launch {
 	uint32_t device; /* the GPU it runs on: its device memory only */
 	uint64_t peers;  /* and bit g: GPU g's device memory (peer access, at the launch) */
 	simt_body_fn body;
+	bool no_yield; /* declared SIMT_NO_YIELD: threads run without a coroutine */
 	_Alignas(16) unsigned char args[SIMT_MAX_ARGS_BYTES];
 	uint32_t threads_per_cta;
 	uint32_t shared_bytes; /* SHARED arrays per CTA, as the launch declared */

@@ -76,6 +76,13 @@ void simt_pool_free(struct simt_program *p)
 void simt_lane_resume(struct simt_lane *ln)
 {
 	struct simt_launch *l = ln->cta->launch;
+	if (ln->state == LANE_IDLE && l->no_yield) {
+		/* nothing to suspend for: the body runs here, on this stack */
+		ln->state = LANE_RUNNING;
+		lane_entry(ln);
+		ln->wb->live &= ~(1u << ln->lane);
+		return;
+	}
 	if (ln->state == LANE_IDLE) {
 		ln->co = pool_get(l->prog, ln);
 		if (!ln->co) {

@@ -206,7 +206,7 @@ struct calib_empty_args {
 	int unused;
 };
 
-SIMT_KERNEL_ANY_ORDER(calib_empty, struct calib_empty_args, p)
+SIMT_KERNEL_NO_YIELD(calib_empty, struct calib_empty_args, p)
 {
 	(void)p;
 	(void)threadIdx; /* the C build's thread context, unused here */
