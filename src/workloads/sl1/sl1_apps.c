@@ -58,7 +58,7 @@ struct sl1_run_cfg {
 	enum sl1_app app;
 	int sl1;
 	uint64_t size, tps, block, seed;
-	uint64_t unroll; /* wc with sl1=0: loads a group */
+	uint64_t unroll; /* wc and mm with sl1=0: loop steps a group */
 	int verify;
 	enum gpuvm_alloc_kind mem;
 	/* the preset's SM limits, for CLN */
@@ -298,7 +298,7 @@ static int run_mm(struct run_ctx *r)
 	r->grid = (uint64_t)suite_div_up(n, bx) * suite_div_up(n, by);
 	r->threads = r->grid * c->block;
 	struct sl1_cfg cfg = make_cfg(r, 0);
-	struct sl1_mm_args args = {a, b, cc, (int)n, cfg};
+	struct sl1_mm_args args = {a, b, cc, (int)n, cfg, (unsigned)c->unroll};
 	uint32_t smem = (uint32_t)(cfg.enabled ? (uint64_t)cfg.cln * SL1_LINE * c->block : 0);
 	if (simt_launch_shared(h, "sl1_mm", sl1_mm, simt_dim3(suite_div_up(n, bx), suite_div_up(n, by), 1),
 			       simt_dim3(bx, by, 1), smem, &args, sizeof args) ||
@@ -528,9 +528,9 @@ static const struct gpuvm_param_def sl1_params[] = {
 	{"mem", GPUVM_PARAM_CHOICE, "device|managed|pinned",
 	 "allocation kind of the kernel data: device, managed (cudaMallocManaged) or pinned"},
 	{"unroll", GPUVM_PARAM_U64, "1",
-	 "wc with sl1=0: a thread's loads issued in independent groups of this many (1-16), as nvcc "
-	 "-O3 unrolls the loop (its PTX: four ld.global.u8 an iteration); 1 = each load waits for "
-	 "the one before"},
+	 "wc and mm with sl1=0: a thread's loads issued in independent groups, this many loop "
+	 "steps a group (1-16), as nvcc -O3 unrolls their loops (its PTX: 4 steps an iteration, "
+	 "the loads independent); 1 = each load waits for the one before"},
 };
 
 static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,

@@ -318,6 +318,7 @@ struct sl1_mm_args {
 	float *c;
 	int n;
 	struct sl1_cfg sl1;
+	unsigned unroll; /* sl1=0: k steps a group (the workload's unroll) */
 };
 
 SIMT_KERNEL(sl1_mm, struct sl1_mm_args, p)
@@ -331,7 +332,26 @@ SIMT_KERNEL(sl1_mm, struct sl1_mm_args, p)
 	int col = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 	if (row < p.n && col < p.n) {
 		float sum = 0;
-		for (int k = 0; k < p.n; k++) {
+		int k = 0;
+		/* unroll > 1, plain loads only: nvcc -O3's loop (its PTX of this
+		 * loop: four k steps an iteration, their eight ld.global.f32 all
+		 * independent, then the four fma in k order), so the group's
+		 * loads are in flight together; the sum keeps its order */
+		if (!p.sl1.enabled && p.unroll > 1) {
+			for (; k + (int)p.unroll <= p.n; k += (int)p.unroll) {
+				float x[SL1_MAX_UNROLL], y[SL1_MAX_UNROLL];
+				for (unsigned u = 0; u < p.unroll; u++) {
+					x[u] = LD_INDEP(p.a, (long long)row * p.n + k + (int)u);
+					y[u] = LD_INDEP(p.b, (long long)(k + (int)u) * p.n + col);
+				}
+				COMPUTE(3); /* 2 address adds, k += unroll and branch */
+				for (unsigned u = 0; u < p.unroll; u++) {
+					COMPUTE_CHAIN(1, GPUVM_CLASS_FMA); /* FFMA */
+					sum += x[u] * y[u];
+				}
+			}
+		}
+		for (; k < p.n; k++) {
 			float x = SL1_LOAD(c, 0, float, p.a, (long long)row * p.n + k);
 			float y = SL1_LOAD(c, 1, float, p.b, (long long)k * p.n + col);
 			COMPUTE_CHAIN(4, GPUVM_CLASS_FMA); /* FFMA, 2 address adds, k++ and branch */
