@@ -58,6 +58,7 @@ struct sl1_run_cfg {
 	enum sl1_app app;
 	int sl1;
 	uint64_t size, tps, block, seed;
+	uint64_t unroll; /* wc and mm with sl1=0: loop steps a group */
 	int verify;
 	enum gpuvm_alloc_kind mem;
 	/* the preset's SM limits, for CLN */
@@ -158,7 +159,7 @@ static int run_text(struct run_ctx *r)
 		unsigned *lines = alloc16(h, "lines", r->threads * 4, c->mem);
 		if (!words || !lines)
 			return -1;
-		struct sl1_wc_args a = {in, n, r->chunk, words, lines, cfg};
+		struct sl1_wc_args a = {in, n, r->chunk, words, lines, cfg, (unsigned)c->unroll};
 		if (launch1d(r, "sl1_wc", sl1_wc, 0, &cfg, &a, sizeof a) ||
 		    simt_download(h, words, r->threads * 4) || simt_download(h, lines, r->threads * 4))
 			return -1;
@@ -297,7 +298,7 @@ static int run_mm(struct run_ctx *r)
 	r->grid = (uint64_t)suite_div_up(n, bx) * suite_div_up(n, by);
 	r->threads = r->grid * c->block;
 	struct sl1_cfg cfg = make_cfg(r, 0);
-	struct sl1_mm_args args = {a, b, cc, (int)n, cfg};
+	struct sl1_mm_args args = {a, b, cc, (int)n, cfg, (unsigned)c->unroll};
 	uint32_t smem = (uint32_t)(cfg.enabled ? (uint64_t)cfg.cln * SL1_LINE * c->block : 0);
 	if (simt_launch_shared(h, "sl1_mm", sl1_mm, simt_dim3(suite_div_up(n, bx), suite_div_up(n, by), 1),
 			       simt_dim3(bx, by, 1), smem, &args, sizeof args) ||
@@ -526,13 +527,17 @@ static const struct gpuvm_param_def sl1_params[] = {
 					 "on a difference"},
 	{"mem", GPUVM_PARAM_CHOICE, "device|managed|pinned",
 	 "allocation kind of the kernel data: device, managed (cudaMallocManaged) or pinned"},
+	{"unroll", GPUVM_PARAM_U64, "1",
+	 "wc and mm with sl1=0: a thread's loads issued in independent groups, this many loop "
+	 "steps a group (1-16), as nvcc -O3 unrolls their loops (its PTX: 4 steps an iteration, "
+	 "the loads independent); 1 = each load waits for the one before"},
 };
 
 static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
 		      uint64_t seed, struct gpuvm_source *out, struct gpuvm_error *err)
 {
 	(void)seed;
-	struct sl1_run_cfg c = {.app = APP_UPPER, .sl1 = 1, .block = 256, .seed = 1, .verify = 1,
+	struct sl1_run_cfg c = {.app = APP_UPPER, .sl1 = 1, .block = 256, .seed = 1, .unroll = 1, .verify = 1,
 				.mem = GPUVM_ALLOC_DEVICE};
 	unsigned app = 0, mem = 0;
 	uint64_t sl1 = 1, verify = 1, size = 0, tps = 0;
@@ -541,8 +546,12 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	    gpuvm_params_u64(p, "sl1", &sl1, err) < 0 || gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
 	    gpuvm_params_u64(p, "size", &size, err) < 0 || gpuvm_params_u64(p, "tps", &tps, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
-	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0)
+	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0 ||
+	    gpuvm_params_u64(p, "unroll", &c.unroll, err) < 0)
 		return -1;
+	if (c.unroll < 1 || c.unroll > SL1_MAX_UNROLL)
+		return gpuvm_fail(err, "--workload", 0, "unroll", "%llu is not in 1..%u",
+				  (unsigned long long)c.unroll, SL1_MAX_UNROLL);
 	static const enum gpuvm_alloc_kind kinds[] = {GPUVM_ALLOC_DEVICE, GPUVM_ALLOC_MANAGED,
 						      GPUVM_ALLOC_HOST_PINNED};
 	c.app = (enum sl1_app)app;

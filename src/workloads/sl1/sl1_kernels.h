@@ -57,7 +57,11 @@ struct sl1_wc_args {
 	unsigned long long n, chunk;
 	unsigned *words, *lines;
 	struct sl1_cfg sl1;
+	unsigned unroll; /* sl1=0: loads a group (the workload's unroll) */
 };
+
+/* The most loads of one unrolled group (the workload's unroll key). */
+#define SL1_MAX_UNROLL 16u
 
 SIMT_DEVFN int sl1_is_space(char ch)
 {
@@ -76,7 +80,30 @@ SIMT_KERNEL(sl1_wc, struct sl1_wc_args, p)
 	int prev_space = 1;
 	if (b > 0 && b < e)
 		prev_space = sl1_is_space(SL1_LOAD(c, 0, char, p.in, b - 1));
-	for (unsigned long long i = b; i < e; i++) {
+	unsigned long long i = b;
+	/* unroll > 1, plain loads only: the loop as nvcc -O3 compiles it when
+	 * its trip count is known only at run time, unrolled with the group's
+	 * loads independent of each other (its PTX of this loop: four
+	 * ld.global.u8 an iteration), so they are in flight together and
+	 * those of one 128 B line meet its fill in the L1. S-L1's accessor
+	 * keeps its order: each access reads and may update the thread's
+	 * lines in shared memory. */
+	if (!p.sl1.enabled && p.unroll > 1) {
+		for (; i + p.unroll <= e; i += p.unroll) {
+			char q[SL1_MAX_UNROLL];
+			for (unsigned k = 0; k < p.unroll; k++)
+				q[k] = LD_INDEP(p.in, i + k);
+			COMPUTE(2); /* i += unroll, compare-branch */
+			for (unsigned k = 0; k < p.unroll; k++) {
+				COMPUTE(5); /* 3 compares, 2 counter adds */
+				int sp = sl1_is_space(q[k]);
+				lines += q[k] == '\n';
+				words += !sp && prev_space;
+				prev_space = sp;
+			}
+		}
+	}
+	for (; i < e; i++) {
 		char ch = SL1_LOAD(c, 0, char, p.in, i);
 		COMPUTE(7); /* i++, compare-branch, 3 compares, 2 counter adds */
 		int sp = sl1_is_space(ch);
@@ -291,6 +318,7 @@ struct sl1_mm_args {
 	float *c;
 	int n;
 	struct sl1_cfg sl1;
+	unsigned unroll; /* sl1=0: k steps a group (the workload's unroll) */
 };
 
 SIMT_KERNEL(sl1_mm, struct sl1_mm_args, p)
@@ -304,7 +332,26 @@ SIMT_KERNEL(sl1_mm, struct sl1_mm_args, p)
 	int col = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 	if (row < p.n && col < p.n) {
 		float sum = 0;
-		for (int k = 0; k < p.n; k++) {
+		int k = 0;
+		/* unroll > 1, plain loads only: nvcc -O3's loop (its PTX of this
+		 * loop: four k steps an iteration, their eight ld.global.f32 all
+		 * independent, then the four fma in k order), so the group's
+		 * loads are in flight together; the sum keeps its order */
+		if (!p.sl1.enabled && p.unroll > 1) {
+			for (; k + (int)p.unroll <= p.n; k += (int)p.unroll) {
+				float x[SL1_MAX_UNROLL], y[SL1_MAX_UNROLL];
+				for (unsigned u = 0; u < p.unroll; u++) {
+					x[u] = LD_INDEP(p.a, (long long)row * p.n + k + (int)u);
+					y[u] = LD_INDEP(p.b, (long long)(k + (int)u) * p.n + col);
+				}
+				COMPUTE(3); /* 2 address adds, k += unroll and branch */
+				for (unsigned u = 0; u < p.unroll; u++) {
+					COMPUTE_CHAIN(1, GPUVM_CLASS_FMA); /* FFMA */
+					sum += x[u] * y[u];
+				}
+			}
+		}
+		for (; k < p.n; k++) {
 			float x = SL1_LOAD(c, 0, float, p.a, (long long)row * p.n + k);
 			float y = SL1_LOAD(c, 1, float, p.b, (long long)k * p.n + col);
 			COMPUTE_CHAIN(4, GPUVM_CLASS_FMA); /* FFMA, 2 address adds, k++ and branch */
