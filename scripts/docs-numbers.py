@@ -173,7 +173,6 @@ def flagged(root, rel, patterns, counts=None):
             continue
         if inside:
             continue
-        covered = [(m.span(), rx.row) for rx in patterns for m in rx.finditer(ln)]
         units = [(m.start(), m.end(), m.group(0)) for m in NUMBER.finditer(ln)]
         # a comparison whose operand carries a unit is the unit pattern's already
         bare = [c for c in compared(ln) if not any(a < c[1] and c[0] < b for a, b, _ in units)]
@@ -182,6 +181,9 @@ def flagged(root, rel, patterns, counts=None):
         nxt = lines[n] if n < len(lines) and not BEGIN.match(lines[n]) else ""
         joined = ln + " " + nxt
         straddle = [c for c in compared(joined) if c[0] < len(ln) < c[1] and c[1] > len(ln) + 1]
+        if not (units or bare or straddle):
+            continue  # nothing to flag: the allow rows need not be tried on it
+        covered = [(m.span(), rx.row) for rx in patterns for m in rx.finditer(ln)]
         if straddle:
             units += [(m.start(), m.end(), m.group(0)) for m in NUMBER.finditer(joined)
                       if m.start() < len(ln) < m.end()]
