@@ -32,8 +32,8 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 # bfs, row 4, runs the graph kernels' path: no line lost, measured).
 WROWS=() PROWS=()
 if [ "${GPUVM_TEST_SANITIZED:-0}" = 1 ]; then
-	WROWS=(--rows 1,2,3)
-	PROWS=(--rows 1,2,3,4,6,7)
+	WROWS=(--rows "1,2,3")
+	PROWS=(--rows "1,2,3,4,6,7")
 fi
 "$GPUVM" bench --threads 2 --small --profile --trace "$SRC/traces/accelsim-vectoradd" \
 	"${PROWS[@]}" --json b.json -q || fail "bench --threads 2 --small --profile: exit $?"
