@@ -377,9 +377,21 @@ static void profile_row(cJSON *row, const struct bench_case *c, const struct par
 	}
 }
 
-static int bench_threads(uint32_t threads, bool small, bool profile, const char *window_mode,
-			 const char *trace, long repeat, const char *json_path, bool quiet)
+/* What the command line asked for. */
+struct bench_args {
+	long repeat;
+	const char *json_path, *window, *trace;
+	bool quiet, profile, small;
+	uint32_t threads;
+	uint32_t rows; /* --rows: bit i runs row i + 1; 0: every row */
+};
+
+static int bench_threads(const struct bench_args *a)
 {
+	uint32_t threads = a->threads;
+	bool small = a->small, profile = a->profile, quiet = a->quiet;
+	const char *window_mode = a->window, *trace = a->trace, *json_path = a->json_path;
+	long repeat = a->repeat;
 	bool window = window_mode != NULL;
 	/* whole, however long the arguments (cli_options.h) */
 	const char *window_set = gpuvm_cli_format("core.window=%s", window ? window_mode : "off");
@@ -414,6 +426,8 @@ static int bench_threads(uint32_t threads, bool small, bool profile, const char 
 	for (size_t i = 0; i < n_list + (trace ? 1 : 0) && !rc; i++) {
 		struct bench_case tc = {"trace replay", "h100", trace_spec, WINST, NULL, -1};
 		const struct bench_case *c = i < n_list ? &list[i] : &tc;
+		if (a->rows && !(a->rows & (UINT32_C(1) << i)))
+			continue;
 		struct gpuvm_run_spec spec = {.gpu = c->gpu, .workload = c->workload, .seed = 1};
 		char oversub[64];
 		if (c->oversub) {
@@ -480,7 +494,7 @@ static void bench_usage(FILE *out)
 {
 	fputs("usage: gpuvm bench [--repeat N] [--json FILE] [-q]\n"
 	      "       gpuvm bench --threads N [--profile] [--small] [--window[=on|lagged]]\n"
-	      "                   [--trace DIR]\n"
+	      "                   [--trace DIR] [--rows LIST]\n"
 	      "                   [--repeat N] [--json FILE] [-q]\n\n"
 	      "Runs a fixed set of simulations single-threaded with the full model on and\n"
 	      "prints the simulator's speed: simulated warp instructions and thread\n"
@@ -509,6 +523,8 @@ static void bench_usage(FILE *out)
 	      "               cores from them (CPU times; formula in docs/parallel.md)\n"
 	      "  --small      with --threads: small sizes (a quick check, not a benchmark)\n"
 	      "  --trace DIR  with --threads: also replay this trace (h100 preset)\n"
+	      "  --rows LIST  with --threads: only these rows, by their numbers from 1 in\n"
+	      "               the table's order (--trace's row last), e.g. --rows 1,2\n"
 	      "  --window[=on|lagged]  with --threads: every run with core.window = on (or\n"
 	      "               lagged), at 1 and N threads alike: the windowed timing, whose\n"
 	      "               barriers then translate on one thread and serve the data on\n"
@@ -528,13 +544,26 @@ static void bench_usage(FILE *out)
 	      out);
 }
 
-/* What the command line asked for. */
-struct bench_args {
-	long repeat;
-	const char *json_path, *window, *trace;
-	bool quiet, profile, small;
-	uint32_t threads;
-};
+/* --rows LIST: comma-separated row numbers from 1 into *rows (bit i: row
+ * i + 1); 0, or -1 with the message printed. */
+static int parse_rows(const char *text, uint32_t *rows)
+{
+	const char *p = text;
+	*rows = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		uint64_t r;
+		if (gpuvm_num_u64(p, len, 1, 32, &r)) {
+			fprintf(stderr, "gpuvm bench: --rows: '%.*s' is not a row number from 1 "
+				"(in '%s')\n", (int)len, p, text);
+			return -1;
+		}
+		*rows |= UINT32_C(1) << (r - 1);
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
 
 /* Parses argv into a; returns -1 to go on, else the exit status (0 after
  * --help, 2 with the message printed). */
@@ -545,7 +574,8 @@ static int parse_bench_args(int argc, char **argv, struct bench_args *a)
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
 		{"threads", required_argument, 0, 'N'}, {"profile", no_argument, 0, 'P'},
 		{"small", no_argument, 0, 'S'},        {"trace", required_argument, 0, 'T'},
-		{"window", optional_argument, 0, 'W'}, {0, 0, 0, 0},
+		{"window", optional_argument, 0, 'W'}, {"rows", required_argument, 0, 'R'},
+		{0, 0, 0, 0},
 	};
 	/* getopt_long like the other commands: --repeat=3 and --repeat 3 */
 	optind = 1;
@@ -599,6 +629,10 @@ static int parse_bench_args(int argc, char **argv, struct bench_args *a)
 		case 'T':
 			a->trace = optarg;
 			break;
+		case 'R':
+			if (parse_rows(optarg, &a->rows))
+				return 2;
+			break;
 		case 'W':
 			a->window = optarg ? optarg : "on";
 			if (strcmp(a->window, "on") && strcmp(a->window, "lagged")) {
@@ -624,9 +658,16 @@ static int parse_bench_args(int argc, char **argv, struct bench_args *a)
 		fprintf(stderr, "gpuvm bench: %s\n", err.msg);
 		return 2;
 	}
-	if ((a->profile || a->small || a->trace || a->window) && !a->threads) {
-		fprintf(stderr, "gpuvm bench: --profile, --small, --trace and --window go with "
-			"--threads N\n");
+	if ((a->profile || a->small || a->trace || a->window || a->rows) && !a->threads) {
+		fprintf(stderr, "gpuvm bench: --profile, --small, --trace, --window and --rows go "
+			"with --threads N\n");
+		return 2;
+	}
+	/* the rows this mode has: --small's or the full set's, and --trace's */
+	size_t n_rows = (a->small ? N_PAR_CASES_SMALL : N_PAR_CASES) + (a->trace ? 1 : 0);
+	if (a->rows >> n_rows) {
+		fprintf(stderr, "gpuvm bench: --rows: row %d: there are %zu rows here (see gpuvm "
+			"bench --help)\n", 32 - __builtin_clz(a->rows), n_rows);
 		return 2;
 	}
 	if (a->trace && access(a->trace, R_OK)) {
@@ -714,8 +755,7 @@ int gpuvm_cmd_bench(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (a.threads)
-		return bench_threads(a.threads, a.small, a.profile, a.window, a.trace, a.repeat,
-				     a.json_path, a.quiet);
+		return bench_threads(&a);
 	long repeat = a.repeat;
 	bool table = !a.quiet && !(a.json_path && !strcmp(a.json_path, "-"));
 	char cpu[256];

@@ -12,12 +12,12 @@ cd "$T"
 failures=0
 cases=0
 WL=random-sampling:threads=256,reads=4
-# a shorter probe that still finds p100's three TLB levels (1 MiB..64 MiB
-# strides, chases of at most 2500 hops): these cases test how its outputs
-# are written; the default ranges took 4-7 s each under ASan. (A probe
-# that finds fewer levels than the preset has emits a preset gpuvm
-# refuses: tlb.levels = 1 beside the preset's [tlb.l2].)
-PROBE_QUICK="--sharing off --strides 1MiB..64MiB --max-hops 2500"
+# a short probe (1 MiB..4 MiB strides, chases of at most 400 hops: p100's
+# L1 TLB alone, 0.2 CPU s under ASan): these cases test how its outputs
+# are written, not what it finds; the default ranges took 4-7 s each under
+# ASan, and three levels' strides (1 MiB..64 MiB, 2500 hops) 1.1 s. (Its
+# one-level preset loads as any other: cli_probe's --emit-preset cases.)
+PROBE_QUICK="--sharing off --strides 1MiB..4MiB --max-hops 400"
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
 ok() { echo "ok - $1"; }
 
@@ -199,14 +199,31 @@ elif [ -e made_dir ]; then fail "probe: failed run left directory made_dir: $(ls
 else ok "probe: failed run removes the directory it made (exit $rc)"; fi
 
 # --- signals leave no temp file ---------------------------------------------
-sig_case() { # name, signal, seconds, file-glob that must not exist, command...
+# SECONDS: the signal that long after the start; ~SECONDS: as soon as the
+# run has made a file in sig/ (its temp file), polled every 0.05 s, and
+# after SECONDS at the latest (the trace records: their temp file exists
+# from the start, and under ASan their fixed 1.5 s were most of this
+# test's CPU; a run signalled before it made anything would prove nothing).
+sig_case() { # name, signal, [~]seconds, file-glob that must not exist, command...
 	local name=$1 sig=$2 secs=$3 glob=$4
 	shift 4
 	cases=$((cases + 1))
 	mkdir -p sig && rm -rf sig/*
 	( cd sig && exec "$@" >../out.txt 2>../err.txt ) &
-	local pid=$!
-	sleep "$secs"
+	local pid=$! made=() tries
+	if [ "${secs#\~}" = "$secs" ]; then
+		sleep "$secs"
+	else
+		tries=$(awk -v s="${secs#\~}" 'BEGIN { printf "%d", s * 20 }')
+		while [ "$tries" -gt 0 ]; do
+			shopt -s nullglob dotglob
+			made=(sig/*)
+			shopt -u nullglob dotglob
+			[ ${#made[@]} -eq 0 ] || break
+			sleep 0.05
+			tries=$((tries - 1))
+		done
+	fi
 	if ! kill -0 $pid 2>/dev/null; then fail "$name: finished before the signal; make it longer"; return; fi
 	kill -"$sig" $pid
 	wait $pid
@@ -216,8 +233,8 @@ sig_case() { # name, signal, seconds, file-glob that must not exist, command...
 	ok "$name: exit $rc, nothing left"
 }
 # a trace of a long run: its temp file exists from the start
-sig_case "SIGINT during trace record" INT 1.5 '*' "$GPUVM" trace record random-sampling:region=1GiB,reads=4096 -o t.gvt
-sig_case "SIGTERM during trace record" TERM 1.5 '*' "$GPUVM" trace record random-sampling:region=1GiB,reads=4096 -o t.gvt
+sig_case "SIGINT during trace record" INT '~1.5' '*' "$GPUVM" trace record random-sampling:region=1GiB,reads=4096 -o t.gvt
+sig_case "SIGTERM during trace record" TERM '~1.5' '*' "$GPUVM" trace record random-sampling:region=1GiB,reads=4096 -o t.gvt
 sig_case "SIGINT during probe (made directories)" INT 0.25 '*' "$GPUVM" probe --target sim:p100 --csv c --plot p --json p.json --quiet
 sig_case "SIGTERM during sweep" TERM 1 '*' "$GPUVM" sweep --gpu p100 --workload random-sampling:region=4GiB,reads=1024 --vary workload.threads=65536,131072 -j 2 --csv s.csv -q
 

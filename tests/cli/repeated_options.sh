@@ -73,10 +73,14 @@ pass "sweep: duplicate and varied --set keys refused; a valued option twice refu
 
 # sweep --oversub kept 64 bytes of "uvm.oversub_percent=VALUE": a 47-digit
 # spelling of 125 ran as 1.25 %
+# (a smaller managed run than $WL, which pages and evicts alike: at 125 %
+# $WL took 5 CPU seconds a sweep under ASan, this one 0.1; the value read
+# and the capacity it gives are what is checked, not the run)
 long=000000000000000000000000000000000000000000125
-"$GPUVM" sweep --gpu p100 --workload "$WL" --oversub "$long" --json long.json -q ||
+OWL=random-sampling:region=8MiB,reads=1,threads=4096,mem=managed
+"$GPUVM" sweep --gpu p100 --workload "$OWL" --oversub "$long" --json long.json -q ||
 	fail "sweep --oversub $long: exit $?"
-"$GPUVM" sweep --gpu p100 --workload "$WL" --oversub 125 --json short.json -q ||
+"$GPUVM" sweep --gpu p100 --workload "$OWL" --oversub 125 --json short.json -q ||
 	fail "sweep --oversub 125: exit $?"
 python3 - <<'PY' || fail "sweep --oversub $long is not 125 %"
 import json
