@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "gpuvm/config.h"
@@ -90,6 +93,44 @@ static void test_groupby_table_same_in_every_scoping(void **state)
 		assert_int_equal(result_field(o, "rows="), total);
 		cJSON_Delete(o);
 	}
+}
+
+
+/* A table past 64 MiB keeps only the buckets the probes reached
+ * (src/workloads/hash_groupby.c, sparse): 50000 rows in a 4 GiB table give
+ * the reference's groups, and the run's host memory follows the rows, not
+ * the table (a flat table had every 2 MiB page of it written: 4 GiB). In
+ * a child, whose peak resident memory the parent reads. */
+static void test_groupby_large_table_memory_follows_rows(void **state)
+{
+	(void)state;
+	uint64_t found, total;
+	uint64_t want = groupby_reference(1, 50000, 1u << 28, &found, &total);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int bad = 0;
+		const char *variants[] = {"scope=none", "scope=1GiB,scoped=copy"};
+		for (int i = 0; i < 2; i++) {
+			char wl[160];
+			snprintf(wl, sizeof wl, "hash-groupby:groups=268435456,input=50000,%s",
+				 variants[i]);
+			cJSON *o = run_ok("p100", wl);
+			bad |= result_field(o, "digest=") != want || result_field(o, "groups=") != found ||
+			       result_field(o, "rows=") != total;
+			cJSON_Delete(o);
+		}
+		_exit(bad ? 3 : 0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0); /* 3: a result not the reference's */
+	struct rusage ru;
+	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+	printf("  4 GiB table, 50000 rows: peak resident %ld MiB\n", ru.ru_maxrss / 1024);
+	assert_true(ru.ru_maxrss < 1024 * 1024); /* KiB: under 1 GiB (flat: 4 GiB) */
 }
 
 static void test_groupby_copy_reads_input_over_the_link_once(void **state)
@@ -208,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_sampling_scoped_pass_reads_only_its_scope),
 		cmocka_unit_test(test_groupby_table_same_in_every_scoping),
 		cmocka_unit_test(test_groupby_copy_reads_input_over_the_link_once),
+		cmocka_unit_test(test_groupby_large_table_memory_follows_rows),
 		cmocka_unit_test(test_bad_scope_parameters),
 		cmocka_unit_test(test_auto_scope_choices),
 		cmocka_unit_test(test_model_tracks_simulation),

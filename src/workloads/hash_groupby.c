@@ -3,7 +3,8 @@
  * PCIe (zero-copy), hashes it with Murmur3 and inserts it by linear
  * probing: atomicCAS on the bucket's value, then atomicAdd on its count.
  * The table is real (it is probed on the host as the warps run), so probe
- * sequences are exactly those of the algorithm on this input.
+ * sequences are exactly those of the algorithm on this input; past 64 MiB
+ * it holds only the buckets the probes reached (gb_bucket).
  *
  * With scope=S (Karnagel §5.3, Fig. 11) the table is split into S-byte TLB
  * scopes and each chunk is processed in one pass per scope; a row belongs
@@ -48,7 +49,15 @@ struct groupby {
 	uint64_t table_base, input_base, buffer_base;
 	uint64_t groups, buckets, input, chunk_elems, threads, seed;
 	uint32_t hash_insts; /* GB_INSTS_HASH_OTHER + the multiplies on this GPU */
-	struct groupby_bucket *table;
+	struct groupby_bucket *table; /* flat, or NULL: the buckets are in sparse */
+	struct gb_sparse {
+		struct gb_slot {
+			uint64_t key; /* bucket + 1, 0 = a free slot */
+			struct groupby_bucket val;
+		} *slot; /* key and bucket side by side: one host cache miss a probe */
+		uint64_t cap, n; /* slots (a power of two), slots used */
+		unsigned shift;  /* 64 - log2(cap): a slot from the hash's top bits */
+	} sparse;
 	uint64_t n_chunks;
 	struct gb_chunk *chunks; /* [n_chunks x passes], chunk-major */
 	struct scope_plan plan;
@@ -75,6 +84,70 @@ struct gb_warp {
 	uint32_t matched;   /* lanes whose CAS found their bucket */
 	int phase;
 };
+
+/* A table past GB_FLAT_MAX_BYTES is kept sparse: an open-addressing map
+ * from bucket index to bucket that holds only the buckets a probe reached,
+ * so host memory follows the rows inserted, not the table's size. (Flat, a
+ * 4 GiB table of 1 Mi random rows had every 2 MiB page of it written, and
+ * the kernel zeroed each: 4 GiB a run, more system than user time in
+ * test_fidelity_e3.) A bucket no probe reached reads empty either way: the
+ * CAS that reaches it claims it. */
+#define GB_FLAT_MAX_BYTES (64ull << 20)
+#define GB_SPARSE_FIRST_SLOTS (1ull << 16)
+#define GB_GOLDEN 0x9E3779B97F4A7C15ull /* Fibonacci hashing (Knuth 6.4) */
+
+/* cap: 0 doubles the map (the first map has GB_SPARSE_FIRST_SLOTS) */
+static int sparse_grow(struct gb_sparse *s, uint64_t cap)
+{
+	if (!cap)
+		cap = s->cap ? 2 * s->cap : GB_SPARSE_FIRST_SLOTS;
+	struct gb_slot *slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		return -1;
+	unsigned shift = 64 - (unsigned)__builtin_ctzll(cap);
+	for (uint64_t i = 0; i < s->cap; i++) {
+		if (!s->slot[i].key)
+			continue;
+		uint64_t j = (s->slot[i].key * GB_GOLDEN) >> shift;
+		while (slot[j].key)
+			j = (j + 1) & (cap - 1);
+		slot[j] = s->slot[i];
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->cap = cap;
+	s->shift = shift;
+	return 0;
+}
+
+/* Bucket b, empty if no probe reached it before; NULL: out of memory */
+static struct groupby_bucket *gb_bucket(struct groupby *g, uint64_t b)
+{
+	if (g->table)
+		return &g->table[b];
+	struct gb_sparse *s = &g->sparse;
+	for (;;) {
+		uint64_t k = b + 1, j = (k * GB_GOLDEN) >> s->shift;
+		while (s->slot[j].key && s->slot[j].key != k)
+			j = (j + 1) & (s->cap - 1);
+		if (s->slot[j].key)
+			return &s->slot[j].val;
+		if (2 * (s->n + 1) <= s->cap) { /* at most half full */
+			s->slot[j].key = k; /* its bucket: zero (calloc), empty */
+			s->n++;
+			return &s->slot[j].val;
+		}
+		if (sparse_grow(s, 0))
+			return NULL;
+	}
+}
+
+static const void *gb_bucket_line(const struct groupby *g, uint64_t b)
+{
+	if (g->table)
+		return &g->table[b];
+	return &g->sparse.slot[((b + 1) * GB_GOLDEN) >> g->sparse.shift];
+}
 
 uint64_t groupby_digest(const struct groupby_bucket *t, uint64_t buckets, uint64_t *groups_found,
 			uint64_t *total)
@@ -122,7 +195,6 @@ static void gw_begin(struct gpuvm_kernel *k, void *state, uint32_t cta, uint32_t
 static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *it,
 		   struct gpuvm_error *err)
 {
-	(void)err;
 	struct gb_chunk *c = k->impl;
 	struct groupby *g = c->g;
 	struct gb_warp *w = state;
@@ -171,7 +243,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			w->probing |= 1u << l;
 			/* The CAS comes after other warps ran: the host cache miss on
 			 * the real table overlaps with their work. */
-			__builtin_prefetch(&g->table[w->bucket[l]], 1);
+			__builtin_prefetch(gb_bucket_line(g, w->bucket[l]), 1);
 		}
 		it->kind = GPUVM_ITEM_COMPUTE;
 		it->compute_insts = g->hash_insts + (g->plan.passes > 1 ? GB_INSTS_SCOPE_TEST : 0);
@@ -204,7 +276,10 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		w->matched = 0;
 		for (m = w->probing; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			struct groupby_bucket *b = &g->table[w->bucket[l]];
+			struct groupby_bucket *b = gb_bucket(g, w->bucket[l]);
+			if (!b)
+				return gpuvm_fail(err, "--workload", 0, NULL,
+						  "out of memory for the hash table's buckets");
 			if (!k->functional)
 				it->addr[l] = g->table_base + w->bucket[l] * sizeof *b;
 			if (b->key == 0)
@@ -227,7 +302,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			if (!k->functional)
 				it->addr[l] = g->table_base +
 					      w->bucket[l] * sizeof(struct groupby_bucket) + 4;
-			g->table[w->bucket[l]].count++;
+			gb_bucket(g, w->bucket[l])->count++; /* the CAS placed it */
 		}
 		w->probing &= ~w->matched;
 		w->phase = GP_NEXT;
@@ -255,11 +330,28 @@ static const struct gpuvm_kernel_ops groupby_ops = {
 	.warp_next = gw_next,
 };
 
+/* groupby_digest over the sparse table's buckets: the same sum, whatever
+ * their order */
+static uint64_t sparse_digest(const struct gb_sparse *s, uint64_t *groups_found, uint64_t *total)
+{
+	uint64_t d = 0, found = 0, sum = 0;
+	for (uint64_t i = 0; i < s->cap; i++)
+		if (s->slot[i].key && s->slot[i].val.key) {
+			d += splitmix64(s->slot[i].val.key - 1) * s->slot[i].val.count;
+			found++;
+			sum += s->slot[i].val.count;
+		}
+	*groups_found = found;
+	*total = sum;
+	return d;
+}
+
 static void groupby_result(void *impl, char *buf, size_t len)
 {
 	struct groupby *g = impl;
 	uint64_t found, total;
-	uint64_t d = groupby_digest(g->table, g->buckets, &found, &total);
+	uint64_t d = g->table ? groupby_digest(g->table, g->buckets, &found, &total)
+			      : sparse_digest(&g->sparse, &found, &total);
 	int n = snprintf(buf, len, "groups=%" PRIu64 " rows=%" PRIu64 " digest=%016" PRIx64, found,
 			 total, d);
 	if (n < 0 || (size_t)n >= len)
@@ -275,7 +367,7 @@ static void groupby_result(void *impl, char *buf, size_t len)
 	}
 }
 
-/* The table is probed at random, so back it with transparent huge pages
+/* A flat table is probed at random, so back it with transparent huge pages
  * where the kernel allows: fewer page faults and host TLB misses. mmap'd
  * anonymous memory reads as zero (empty buckets) and costs RAM only where
  * touched. */
@@ -301,6 +393,7 @@ static void groupby_destroy(void *impl)
 	struct groupby *g = impl;
 	if (g->table)
 		munmap(g->table, g->buckets * sizeof *g->table);
+	free(g->sparse.slot);
 	free(g->chunks);
 	free(g);
 }
@@ -433,9 +526,16 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	g->scope_buckets = plan.passes > 1 ? plan.scope_bytes / sizeof(struct groupby_bucket)
 					   : buckets;
 	g->n_chunks = (a.input + g->chunk_elems - 1) / g->chunk_elems;
-	g->table = table_alloc(table_bytes);
+	/* sparse: sized for the buckets the rows' probes may reach (about
+	 * 1.5 a row at the table's fill factor, section 2.2 above) at most
+	 * half full, so that it need not grow in the common case */
+	uint64_t reach = a.input + a.input / 2 < buckets ? a.input + a.input / 2 : buckets, cap = 1;
+	while (cap < 2 * reach || cap < GB_SPARSE_FIRST_SLOTS)
+		cap *= 2;
+	int no_table = table_bytes <= GB_FLAT_MAX_BYTES ? !(g->table = table_alloc(table_bytes))
+							: sparse_grow(&g->sparse, cap);
 	g->chunks = calloc(g->n_chunks * plan.passes, sizeof *g->chunks);
-	if (!g->table || !g->chunks) {
+	if (no_table || !g->chunks) {
 		groupby_destroy(g);
 		return gpuvm_fail(err, "--workload", 0, NULL, "out of memory for the hash table");
 	}
