@@ -886,13 +886,22 @@ static void test_workers_give_the_same_run(void **state)
 	(void)state;
 	struct gpuvm_stats one, many;
 	struct gpuvm_error err = {{0}};
+	unsigned long long count, want;
+	/* under ThreadSanitizer 3 workers alone, their count checked, not
+	 * compared with one thread's run (tests/tsan_env.h) */
+	if (test_under_tsan()) {
+		if (simulate(mix_host, 3, &many, &err))
+			fail_msg("%s", err.msg);
+		assert_int_equal(sscanf(many.result, "digest=%*u count=%llu want=%llu", &count, &want), 2);
+		assert_true(count == want);
+		gpuvm_stats_release(&many);
+		return;
+	}
 	if (simulate(mix_host, 1, &one, &err))
 		fail_msg("%s", err.msg);
-	unsigned long long count, want;
 	assert_int_equal(sscanf(one.result, "digest=%*u count=%llu want=%llu", &count, &want), 2);
 	assert_true(count == want);
-	/* under ThreadSanitizer 3 workers alone (tests/tsan_env.h) */
-	for (uint32_t t = test_under_tsan() ? 3 : 2; t <= (test_under_tsan() ? 3u : 4u); t++) {
+	for (uint32_t t = 2; t <= 4; t++) {
 		if (simulate(mix_host, t, &many, &err))
 			fail_msg("%s", err.msg);
 		assert_string_equal(one.result, many.result);

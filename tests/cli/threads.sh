@@ -35,19 +35,20 @@ ONE=1 PROFILED="2 3 2 3"
 [ "${GPUVM_TEST_TSAN:-0}" = 1 ] && ONE="" PROFILED="3"
 # Under ThreadSanitizer every workload still runs (each kernel body on the
 # workers, where a kernel that reads what other threads of its launch
-# write races), five of them smaller: the lines of the threaded code
+# write races), eight of them smaller: the lines of the threaded code
 # (src/simt/simt_par*.c, item_chunk.c, simt_red.c) the full sizes run are
 # run at these too, and bfs's R-MAT 15 graph built on threads
 # (src/graph/rmat.c, csr_build.c, src/par/fork_join.c) is test_graph's
 # there (measured with gcov, docs/notes/2026-11-30-check-coverage-record.md);
-# the five were 30 of this script's 76 CPU seconds under TSan, 4 now.
-BFS=rmat-15 COLOR=rmat-11 HOTSPOT=128 BACKPROP=4096 PAGERANK=rmat-11
-[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && BFS=rmat-11 COLOR=rmat-9 HOTSPOT=64 BACKPROP=1024 PAGERANK=rmat-9
+# the eight were 34 of this script's 76 CPU seconds under TSan, 5 now.
+BFS=rmat-15 COLOR=rmat-11 HOTSPOT=128 BACKPROP=4096 PAGERANK=rmat-11 SSSP=rmat-11 MIS=rmat-11 BC=rmat-10
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && BFS=rmat-11 COLOR=rmat-9 HOTSPOT=64 BACKPROP=1024 PAGERANK=rmat-9 \
+	SSSP=rmat-9 MIS=rmat-9 BC=rmat-9
 
-for wl in stream-triad-simt:elems=262144 bfs:graph=$BFS sssp:graph=rmat-11 color:graph=$COLOR \
+for wl in stream-triad-simt:elems=262144 bfs:graph=$BFS sssp:graph=$SSSP color:graph=$COLOR \
 	hotspot:n=$HOTSPOT lud:n=64 nw:n=128 backprop:in=$BACKPROP 2dconv:n=256 \
-	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=$PAGERANK mis:graph=rmat-11 \
-	bc:graph=rmat-10; do
+	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=$PAGERANK mis:graph=$MIS \
+	bc:graph=$BC; do
 	for t in $ONE $MANY; do
 		"$GPUVM" sim --gpu p100 --workload "$wl" --threads $t --json "t$t.json" -q 2>err.txt ||
 			fail "$wl --threads $t: exit $?: $(cat err.txt)"
@@ -120,13 +121,13 @@ grep -q -- "--threads" err.txt || fail "sweep --threads 0: message: $(cat err.tx
 # 109 (12 %) once in a plain Release build on 2 idle cores, against 7-37 %
 # when workers claimed before filling their own warps. (The workers'
 # shares of the chunks follow the CPU each gets either: 34-66 % under load.)
-# Under ThreadSanitizer one launch of the 10 (rows=21: 93 CTAs, the same
-# workers' code; the 10 launches were 40 of the script's 76 CPU seconds
-# there)
-PF_ROWS=200 PF_CTAS=930
-[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && PF_ROWS=21 PF_CTAS=93
+# Under ThreadSanitizer one launch of the 10 at half the width (rows=21,
+# cols=10000: 47 CTAs, all begun at once as the 93 are; the same workers'
+# code): the 10 launches were 40 of the script's 76 CPU seconds there, 2 now
+PF_SIZE=cols=20000,rows=200 PF_CTAS=930
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && PF_SIZE=cols=10000,rows=21 PF_CTAS=47
 for t in $PROFILED; do
-	GPUVM_THREADS_PROFILE=1 "$GPUVM" sim --gpu p100 --workload pathfinder:cols=20000,rows=$PF_ROWS --threads $t \
+	GPUVM_THREADS_PROFILE=1 "$GPUVM" sim --gpu p100 --workload pathfinder:$PF_SIZE --threads $t \
 		--json prof.json -q 2>prof.txt || fail "pathfinder --threads $t, profiled: exit $?"
 	grep -q '"warp_instructions"' prof.json || fail "profiled run: no report"
 	[ "$(grep -c 'threads-profile: worker' prof.txt)" -eq $t ] ||
