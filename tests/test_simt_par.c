@@ -1031,7 +1031,9 @@ static void test_workers_run_ahead_within_budget(void **state)
 	const bool compare = !test_under_tsan();
 	if (compare && simulate(scatter3_host, 1, &one, &err))
 		fail_msg("%s", err.msg);
-	for (int held = 0; held <= 1; held++) {
+	/* under ThreadSanitizer the held run alone: the workers' run ahead
+	 * to the budget, whatever the host (the lines of the other, gcov) */
+	for (int held = test_under_tsan() ? 1 : 0; held <= 1; held++) {
 		uint64_t made = 0;
 		setenv("GPUVM_SIMT_BUFFER_MIB", "1", 1);
 		if (held)

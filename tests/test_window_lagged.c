@@ -170,7 +170,12 @@ static void test_lagged_threads_identical(void **state)
 	const uint32_t *threads;
 	const size_t n_threads = test_thread_counts(&threads);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const struct lag_case *c = &cases[i].c;
+		struct lag_case tc = cases[i].c;
+		/* under ThreadSanitizer the first case a quarter the size (its
+		 * pipe not asserted; the same threaded lines, gcov 2026-11-30) */
+		if (i == 0 && test_under_tsan())
+			tc.workload = "random-sampling:region=64MiB,reads=8,threads=14336";
+		const struct lag_case *c = &tc;
 		if (cases[i].env)
 			setenv("GPUVM_WINDOW_THREADS", cases[i].env, 1);
 		/* under ThreadSanitizer the runs on threads alone, not
