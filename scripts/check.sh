@@ -53,13 +53,21 @@
 #                       the trace reader ahead), with more than one thread,
 #                       for data races; a race fails the run that has it.
 #                       So the threaded tests, and in them (GPUVM_TEST_TSAN=1)
-#                       the runs on 3 threads alone: cli_threads and
-#                       cli_trace_threads, the windowed barrier's unit
-#                       tests (tests/tsan_env.h: their one-thread cases
-#                       skipped, 3 threads not 2, 3 and 8) and
-#                       test_simt_par's whole runs (3, not 2 to 4); their
-#                       comparisons with one thread and at 2 and 8 are
-#                       pass 1's, which runs them.
+#                       the runs on 3 threads alone, not compared with a
+#                       one-thread run: cli_threads (each SIMT workload's
+#                       kernels on the workers, eight of them and the
+#                       profiled pathfinder smaller) and cli_trace_threads,
+#                       the windowed barrier's unit tests (tests/tsan_env.h:
+#                       their one-thread cases and references skipped, 3
+#                       threads not 2, 3 and 8), test_simt_par's whole runs
+#                       (3, not 2 to 4; RED_ADD's on one preset) and
+#                       test_graph's R-MAT pool (3); their comparisons with
+#                       one thread, at 2 and 8, are pass 1's, which runs
+#                       them. Every threaded line the runs dropped here ran
+#                       (src/par, the SIMT workers, the window pipe and
+#                       pools, the trace reader) the kept ones run,
+#                       measured with gcov (docs/notes/2026-11-30-check-
+#                       coverage-record.md).
 #                       Where this kernel's address layout keeps TSan from
 #                       starting, it retries without address randomisation
 #                       (setarch -R), else reports the pass skipped.

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "gpuvm/graph.h"
+#include "tsan_env.h"
 
 static char path_buf[1024];
 
@@ -300,18 +301,26 @@ static void test_rmat_same_at_any_thread_count(void **state)
 		{.symmetrize = true, .want_weights = true, .seed = 2},
 		{.keep_self_loops = true, .keep_duplicates = true},
 	};
+	/* under ThreadSanitizer the pool's runs at 3 alone, not compared:
+	 * the comparisons at 2, 3 and 8 are the other passes' (tests/tsan_env.h;
+	 * the 8 graphs were 15.5 of the test's 16 CPU seconds there) */
+	const bool compare = !test_under_tsan();
 	for (int i = 0; i < 2; i++) {
-		struct gpuvm_graph one;
-		rmat(spec[i], &opt[i], &one);
-		for (uint32_t threads = 2; threads <= 8; threads += threads == 3 ? 5 : 1) {
+		struct gpuvm_graph one = {0};
+		if (compare)
+			rmat(spec[i], &opt[i], &one);
+		for (uint32_t threads = compare ? 2 : 3; threads <= (compare ? 8u : 3u);
+		     threads += threads == 3 ? 5 : 1) {
 			struct gpuvm_graph_opts o = opt[i];
 			o.threads = threads;
 			struct gpuvm_graph many;
 			rmat(spec[i], &o, &many);
-			assert_same_graph(&one, &many);
+			if (compare)
+				assert_same_graph(&one, &many);
 			gpuvm_graph_free(&many);
 		}
-		gpuvm_graph_free(&one);
+		if (compare)
+			gpuvm_graph_free(&one);
 	}
 }
 

@@ -822,9 +822,15 @@ static void test_red_add_sums_in_thread_order(void **state)
 	static const char *const presets[] = {"p100", "k80", "h100"};
 	static const simt_host_fn hosts[] = {red_host, red_in_order_host};
 	char first[256] = "";
+	/* under ThreadSanitizer 3 workers on p100 alone (tests/tsan_env.h):
+	 * each run checks its sums against the thread order computed here,
+	 * and the other presets and counts (the orders that differ) are the
+	 * ASan pass's; 18 runs were 37 of the test's 52 CPU seconds there */
+	const size_t n_presets = test_under_tsan() ? 1 : 3;
+	const uint32_t t_first = test_under_tsan() ? 3 : 1;
 	for (size_t h = 0; h < 2; h++)
-		for (size_t g = 0; g < 3; g++)
-			for (uint32_t t = 1; t <= 3; t++) {
+		for (size_t g = 0; g < n_presets; g++)
+			for (uint32_t t = t_first; t <= 3; t++) {
 				struct gpuvm_stats st;
 				struct gpuvm_error err = {{0}};
 				if (simulate_on(presets[g], hosts[h], t, &st, &err, NULL))
@@ -880,13 +886,22 @@ static void test_workers_give_the_same_run(void **state)
 	(void)state;
 	struct gpuvm_stats one, many;
 	struct gpuvm_error err = {{0}};
+	unsigned long long count, want;
+	/* under ThreadSanitizer 3 workers alone, their count checked, not
+	 * compared with one thread's run (tests/tsan_env.h) */
+	if (test_under_tsan()) {
+		if (simulate(mix_host, 3, &many, &err))
+			fail_msg("%s", err.msg);
+		assert_int_equal(sscanf(many.result, "digest=%*u count=%llu want=%llu", &count, &want), 2);
+		assert_true(count == want);
+		gpuvm_stats_release(&many);
+		return;
+	}
 	if (simulate(mix_host, 1, &one, &err))
 		fail_msg("%s", err.msg);
-	unsigned long long count, want;
 	assert_int_equal(sscanf(one.result, "digest=%*u count=%llu want=%llu", &count, &want), 2);
 	assert_true(count == want);
-	/* under ThreadSanitizer 3 workers alone (tests/tsan_env.h) */
-	for (uint32_t t = test_under_tsan() ? 3 : 2; t <= (test_under_tsan() ? 3u : 4u); t++) {
+	for (uint32_t t = 2; t <= 4; t++) {
 		if (simulate(mix_host, t, &many, &err))
 			fail_msg("%s", err.msg);
 		assert_string_equal(one.result, many.result);
@@ -905,11 +920,12 @@ static void test_workers_give_the_same_run(void **state)
 }
 
 /* A lost update shows only when two workers run at once, which a loaded
- * machine does not always give: several tries. */
+ * machine does not always give: several tries (one under ThreadSanitizer,
+ * which reports the race itself, not a lost update, whenever it ran). */
 static void test_atomics_lose_no_update(void **state)
 {
 	(void)state;
-	for (int rep = 0; rep < 4; rep++) {
+	for (int rep = 0; rep < (test_under_tsan() ? 1 : 4); rep++) {
 		struct gpuvm_stats st;
 		struct gpuvm_error err = {{0}};
 		if (simulate(atomic_host, 4, &st, &err))
@@ -925,22 +941,30 @@ static void test_host_ahead_gives_the_same_run(void **state)
 	(void)state;
 	struct gpuvm_stats one, many;
 	struct gpuvm_error err = {{0}};
-	if (simulate(chain_host, 1, &one, &err))
+	/* under ThreadSanitizer the runs on workers alone: the comparison
+	 * with one thread is the ASan pass's (tests/tsan_env.h) */
+	const bool compare = !test_under_tsan();
+	if (compare && simulate(chain_host, 1, &one, &err))
 		fail_msg("%s", err.msg);
-	assert_non_null(strstr(one.result, "digest="));
+	if (compare)
+		assert_non_null(strstr(one.result, "digest="));
 	uint64_t ahead = 0;
 	for (uint32_t t = 2; t <= 3; t++) {
 		if (simulate(chain_host, t, &many, &err))
 			fail_msg("%s", err.msg);
 		ahead += last_launches_ahead;
-		assert_string_equal(one.result, many.result);
-		assert_true(one.sim_cycles == many.sim_cycles);
-		assert_true(one.warp_insts == many.warp_insts);
-		assert_true(one.mem_insts == many.mem_insts);
-		assert_true(one.dram_bytes == many.dram_bytes);
+		assert_non_null(strstr(many.result, "digest="));
+		if (compare) {
+			assert_string_equal(one.result, many.result);
+			assert_true(one.sim_cycles == many.sim_cycles);
+			assert_true(one.warp_insts == many.warp_insts);
+			assert_true(one.mem_insts == many.mem_insts);
+			assert_true(one.dram_bytes == many.dram_bytes);
+		}
 		gpuvm_stats_release(&many);
 	}
-	gpuvm_stats_release(&one);
+	if (compare)
+		gpuvm_stats_release(&one);
 	/* and it did run ahead: of the 2 x 15 launches, those after a long
 	 * one were posted while the engine timed it (the workers run the
 	 * long one's threads long before the engine has timed them) */
@@ -1002,9 +1026,14 @@ static void test_workers_run_ahead_within_budget(void **state)
 	uint32_t workers = 2;
 	uint64_t near = 2 * LONG_CTAS * (SIMT_PAR_READY_CHUNKS + 1) + workers;
 	uint64_t budget = (1u << 20) / (sizeof(struct item_chunk) + (4u << 10));
-	if (simulate(scatter3_host, 1, &one, &err))
+	/* the comparison with one thread: not under ThreadSanitizer, whose
+	 * runs on workers alone are the threaded code (tests/tsan_env.h) */
+	const bool compare = !test_under_tsan();
+	if (compare && simulate(scatter3_host, 1, &one, &err))
 		fail_msg("%s", err.msg);
-	for (int held = 0; held <= 1; held++) {
+	/* under ThreadSanitizer the held run alone: the workers' run ahead
+	 * to the budget, whatever the host (the lines of the other, gcov) */
+	for (int held = test_under_tsan() ? 1 : 0; held <= 1; held++) {
 		uint64_t made = 0;
 		setenv("GPUVM_SIMT_BUFFER_MIB", "1", 1);
 		if (held)
@@ -1014,9 +1043,11 @@ static void test_workers_run_ahead_within_budget(void **state)
 		unsetenv("GPUVM_SIMT_ENGINE_HOLD_MS");
 		if (rc)
 			fail_msg("%s", err.msg);
-		assert_true(one.sim_cycles == st.sim_cycles);
-		assert_true(one.mem_insts == st.mem_insts);
-		assert_true(one.dram_bytes == st.dram_bytes);
+		if (compare) {
+			assert_true(one.sim_cycles == st.sim_cycles);
+			assert_true(one.mem_insts == st.mem_insts);
+			assert_true(one.dram_bytes == st.dram_bytes);
+		}
 		gpuvm_stats_release(&st);
 		if (made > budget + near)
 			fail_msg("%llu chunks made with a budget of %llu", (unsigned long long)made,
@@ -1026,7 +1057,8 @@ static void test_workers_run_ahead_within_budget(void **state)
 				 "ahead to the budget's %llu",
 				 (unsigned long long)made, (unsigned long long)budget);
 	}
-	gpuvm_stats_release(&one);
+	if (compare)
+		gpuvm_stats_release(&one);
 }
 
 static void test_failing_kernel_fails_the_same(void **state)

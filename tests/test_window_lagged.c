@@ -170,22 +170,33 @@ static void test_lagged_threads_identical(void **state)
 	const uint32_t *threads;
 	const size_t n_threads = test_thread_counts(&threads);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const struct lag_case *c = &cases[i].c;
+		struct lag_case tc = cases[i].c;
+		/* under ThreadSanitizer the first case a quarter the size (its
+		 * pipe not asserted; the same threaded lines, gcov 2026-11-30) */
+		if (i == 0 && test_under_tsan())
+			tc.workload = "random-sampling:region=64MiB,reads=8,threads=14336";
+		const struct lag_case *c = &tc;
 		if (cases[i].env)
 			setenv("GPUVM_WINDOW_THREADS", cases[i].env, 1);
-		cJSON *one = run_mode(c, "core.window=lagged", 1);
-		report_drop_wall_fields(one);
-		assert_true(report_num_or(one, "window_early_results", -1) == 0);
+		/* under ThreadSanitizer the runs on threads alone, not
+		 * compared: one thread's report is the other passes' to
+		 * compare (tests/tsan_env.h) */
+		cJSON *one = test_under_tsan() ? NULL : run_mode(c, "core.window=lagged", 1);
+		if (one) {
+			report_drop_wall_fields(one);
+			assert_true(report_num_or(one, "window_early_results", -1) == 0);
+		}
 		for (size_t k = 0; k < n_threads; k++) {
 			thread_profile_reset();
 			cJSON *many = run_mode(c, "core.window=lagged", threads[k]);
 			struct thread_profile_snapshot prof;
 			thread_profile_read(&prof);
 			report_drop_wall_fields(many);
-			bool same = cJSON_Compare(one, many, true);
+			bool same = !one || cJSON_Compare(one, many, true);
 			printf("  %-9s %-52s --threads %u: %s, %u helper threads ended\n", c->gpu,
 			       c->workload ? c->workload : "b+tree trace", threads[k],
-			       same ? "same report" : "DIFFERENT REPORT", prof.threads);
+			       !one ? "not compared" : same ? "same report" : "DIFFERENT REPORT",
+			       prof.threads);
 			assert_true(same);
 			if (cases[i].pipe >= 0)
 				assert_int_equal(prof.threads, (uint32_t)cases[i].pipe);

@@ -36,6 +36,9 @@ struct split_case {
 	const char *gpu, *workload;
 	const char *extra[3];
 	bool workers; /* a SIMT kernel: its worker threads end too */
+	/* the workload under ThreadSanitizer, where not the same: smaller,
+	 * the same threaded lines run (gcov, 2026-11-30) */
+	const char *tsan_workload;
 };
 
 static cJSON *run_split(const struct split_case *c, uint32_t threads)
@@ -62,7 +65,8 @@ static void test_split_identical(void **state)
 		 {"l1.global_loads=cached", "l2.atomic_latency_cycles=40"}},
 		{"p100", "bfs:graph=rmat:scale=11", {"l1.global_loads=cached", "l1.fill=line"}, true},
 		{"p100", "stream-triad-simt:elems=65536,mem=pinned", {NULL}, true},
-		{"p100", "stream-triad-simt:elems=1000003,block=96", {NULL}, true},
+		{"p100", "stream-triad-simt:elems=1000003,block=96", {NULL}, true,
+		 "stream-triad-simt:elems=200003,block=96"}, /* 2084 CTAs: more than fit */
 		{"k80", "stream-triad:elems=262144", {"mem.partitions=6"}},
 		/* atomics queued at their addresses (l2.atomic_address_cycles):
 		 * each partition task keeps its own addresses' queues */
@@ -74,18 +78,25 @@ static void test_split_identical(void **state)
 	const uint32_t *threads;
 	const size_t n_threads = test_thread_counts(&threads);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const struct split_case *c = &cases[i];
+		struct split_case tc = cases[i];
+		if (tc.tsan_workload && test_under_tsan())
+			tc.workload = tc.tsan_workload;
+		const struct split_case *c = &tc;
+		/* under ThreadSanitizer the runs on threads alone, not
+		 * compared: one thread's report is the other passes' to
+		 * compare (tests/tsan_env.h) */
 		setenv("GPUVM_WINDOW_SPLIT", "0", 1);
-		cJSON *one = run_split(c, 1);
+		cJSON *one = test_under_tsan() ? NULL : run_split(c, 1);
 		setenv("GPUVM_WINDOW_SPLIT", "1", 1);
 		for (size_t k = 0; k < n_threads; k++) {
 			thread_profile_reset();
 			cJSON *many = run_split(c, threads[k]);
 			struct thread_profile_snapshot prof;
 			thread_profile_read(&prof);
-			bool same = cJSON_Compare(one, many, true);
+			bool same = !one || cJSON_Compare(one, many, true);
 			printf("  %-5s %-52s --threads %u: %s, %u helper threads ended\n", c->gpu,
-			       c->workload, threads[k], same ? "same report" : "DIFFERENT REPORT",
+			       c->workload, threads[k],
+			       !one ? "not compared" : same ? "same report" : "DIFFERENT REPORT",
 			       prof.threads);
 			assert_true(same);
 			/* the split's pool, and nothing else (a SIMT kernel's

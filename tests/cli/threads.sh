@@ -33,11 +33,22 @@ MANY="2 3 8"
 # runs most of it).
 ONE=1 PROFILED="2 3 2 3"
 [ "${GPUVM_TEST_TSAN:-0}" = 1 ] && ONE="" PROFILED="3"
+# Under ThreadSanitizer every workload still runs (each kernel body on the
+# workers, where a kernel that reads what other threads of its launch
+# write races), eight of them smaller: the lines of the threaded code
+# (src/simt/simt_par*.c, item_chunk.c, simt_red.c) the full sizes run are
+# run at these too, and bfs's R-MAT 15 graph built on threads
+# (src/graph/rmat.c, csr_build.c, src/par/fork_join.c) is test_graph's
+# there (measured with gcov, docs/notes/2026-11-30-check-coverage-record.md);
+# the eight were 34 of this script's 76 CPU seconds under TSan, 5 now.
+BFS=rmat-15 COLOR=rmat-11 HOTSPOT=128 BACKPROP=4096 PAGERANK=rmat-11 SSSP=rmat-11 MIS=rmat-11 BC=rmat-10
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && BFS=rmat-11 COLOR=rmat-9 HOTSPOT=64 BACKPROP=1024 PAGERANK=rmat-9 \
+	SSSP=rmat-9 MIS=rmat-9 BC=rmat-9
 
-for wl in stream-triad-simt:elems=262144 bfs:graph=rmat-15 sssp:graph=rmat-11 color:graph=rmat-11 \
-	hotspot:n=128 lud:n=64 nw:n=128 backprop:in=4096 2dconv:n=256 \
-	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=rmat-11 mis:graph=rmat-11 \
-	bc:graph=rmat-10; do
+for wl in stream-triad-simt:elems=262144 bfs:graph=$BFS sssp:graph=$SSSP color:graph=$COLOR \
+	hotspot:n=$HOTSPOT lud:n=64 nw:n=128 backprop:in=$BACKPROP 2dconv:n=256 \
+	ra:elems=65536,threads=2048 ra:kind=lookup,elems=262144 pagerank:graph=$PAGERANK mis:graph=$MIS \
+	bc:graph=$BC; do
 	for t in $ONE $MANY; do
 		"$GPUVM" sim --gpu p100 --workload "$wl" --threads $t --json "t$t.json" -q 2>err.txt ||
 			fail "$wl --threads $t: exit $?: $(cat err.txt)"
@@ -53,8 +64,11 @@ for wl in stream-triad-simt:elems=262144 bfs:graph=rmat-15 sssp:graph=rmat-11 co
 done
 
 # the managed-memory path takes the same items; the generators' rows
-# (no helper thread: the same engine at any count) too
-for wl in stream-triad-simt:elems=262144,mem=managed random-sampling:region=256MiB,reads=4,mem=managed; do
+# (no helper thread: the same engine at any count) too (not under
+# ThreadSanitizer: no thread there to race)
+MANAGED="stream-triad-simt:elems=262144,mem=managed random-sampling:region=256MiB,reads=4,mem=managed"
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && MANAGED=${MANAGED%% *}
+for wl in $MANAGED; do
 	[ -z "$ONE" ] ||
 		"$GPUVM" sim --gpu p100 --workload "$wl" --oversub 125 --json a.json -q || fail "$wl: exit $?"
 	for t in $MANY; do
@@ -85,7 +99,10 @@ if [ -n "$ONE" ]; then
 	"$GPUVM" sweep --gpu p100 --workload hotspot --vary workload.n=64,128 --csv s1.csv --quiet ||
 		fail "sweep: exit $?"
 fi
-"$GPUVM" sweep --gpu p100 --workload hotspot --vary workload.n=64,128 --threads 2 -j 2 \
+# (under ThreadSanitizer smaller grids: the same two jobs on the pool)
+SWEEP_N=64,128
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && SWEEP_N=32,64
+"$GPUVM" sweep --gpu p100 --workload hotspot --vary workload.n=$SWEEP_N --threads 2 -j 2 \
 	--csv s2.csv --quiet || fail "sweep --threads 2: exit $?"
 [ -z "$ONE" ] || diff <(no_wall s1.csv) <(no_wall s2.csv) >/dev/null || fail "sweep --threads 2 CSV differs"
 "$GPUVM" sweep --gpu p100 --workload hotspot --threads 0 --csv bad.csv >out.txt 2>err.txt
@@ -104,8 +121,13 @@ grep -q -- "--threads" err.txt || fail "sweep --threads 0: message: $(cat err.tx
 # 109 (12 %) once in a plain Release build on 2 idle cores, against 7-37 %
 # when workers claimed before filling their own warps. (The workers'
 # shares of the chunks follow the CPU each gets either: 34-66 % under load.)
+# Under ThreadSanitizer one launch of the 10 at half the width (rows=21,
+# cols=10000: 47 CTAs, all begun at once as the 93 are; the same workers'
+# code): the 10 launches were 40 of the script's 76 CPU seconds there, 2 now
+PF_SIZE=cols=20000,rows=200 PF_CTAS=930
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && PF_SIZE=cols=10000,rows=21 PF_CTAS=47
 for t in $PROFILED; do
-	GPUVM_THREADS_PROFILE=1 "$GPUVM" sim --gpu p100 --workload pathfinder:cols=20000 --threads $t \
+	GPUVM_THREADS_PROFILE=1 "$GPUVM" sim --gpu p100 --workload pathfinder:$PF_SIZE --threads $t \
 		--json prof.json -q 2>prof.txt || fail "pathfinder --threads $t, profiled: exit $?"
 	grep -q '"warp_instructions"' prof.json || fail "profiled run: no report"
 	[ "$(grep -c 'threads-profile: worker' prof.txt)" -eq $t ] ||
@@ -114,7 +136,7 @@ for t in $PROFILED; do
 	sed -n 's/.*CTAs: \([0-9]*\) claimed ahead by a worker, \([0-9]*\) begun by the engine.*/\1 \2/p' \
 		prof.txt >ctas.txt
 	read -r ahead adopted <ctas.txt
-	[ "${ahead:-x}" != x ] && [ "$((ahead + adopted))" -eq 930 ] ||
+	[ "${ahead:-x}" != x ] && [ "$((ahead + adopted))" -eq $PF_CTAS ] ||
 		fail "pathfinder --threads $t: CTA line: $(grep CTAs prof.txt)"
 	[ "${adopted:-0}" -gt 0 ] || fail "pathfinder --threads $t: no CTA taken by the first free worker"
 done

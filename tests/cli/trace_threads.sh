@@ -31,6 +31,13 @@ COUNTS="1 2 3 8"
 [ "${GPUVM_TEST_SANITIZED:-0}" = 1 ] && COUNTS="1 3"
 [ "${GPUVM_TEST_TSAN:-0}" = 1 ] && COUNTS="3"
 REF=${COUNTS%% *}
+# Under ThreadSanitizer too: the frame sizes 1 KiB alone (the most frames,
+# the most hand-overs between the reader and the engine: the reader's
+# lines the other sizes run), and a bad trace at --threads 2 alone (its
+# message checked; whether it is one thread's is the other passes'): the
+# two were 7 of this script's 19 CPU seconds there.
+FRAMES="1KiB 64KiB 1MiB" ERR_COUNTS="1 2"
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] && FRAMES="1KiB" ERR_COUNTS="2"
 
 # same_json NAME GPU TRACE [sim options]: --threads $COUNTS agree (the JSON
 # of the first, t$REF.json, is kept)
@@ -52,7 +59,10 @@ same_json() {
 
 same_json vectoradd h100 "$TRACES/accelsim-vectoradd"
 same_json bptree h100 "$TRACES/accelsim-rodinia-bptree-h100"
-same_json "bptree managed" h100 "$TRACES/accelsim-rodinia-bptree-h100" --trace-managed
+# (the managed replay whole not under ThreadSanitizer: its reader's and
+# engine's threaded lines the one in parts below runs there)
+[ "${GPUVM_TEST_TSAN:-0}" = 1 ] ||
+	same_json "bptree managed" h100 "$TRACES/accelsim-rodinia-bptree-h100" --trace-managed
 same_json "mem_trace 1.7" p100 "$SRC/tests/data/memtrace-1.7.txt"
 same_json "mem_trace 1.5" p100 "$SRC/tests/data/memtrace-1.5.txt"
 
@@ -75,7 +85,7 @@ same_json "triad.gvt" p100 triad.gvt
 same_json "bfs.gvt" p100 bfs.gvt
 same_json "list.gvt" p100 list.gvt
 cp "t$REF.json" list-default.json
-for fb in 1KiB 64KiB 1MiB; do
+for fb in $FRAMES; do
 	"$GPUVM" trace convert list.gvt "list-$fb.gvt" --frame-bytes $fb -q || fail "--frame-bytes $fb: exit $?"
 	[ "$(od -An -tu4 -j8 -N4 "list-$fb.gvt" | tr -d ' ')" = 7 ] || fail "--frame-bytes $fb: not version 7"
 	same_json "list.gvt at --frame-bytes $fb" p100 "list-$fb.gvt"
@@ -101,7 +111,7 @@ done
 # a version 5 header with a frame size out of range (version 6 headers
 # carry a checksum: a rewritten frame size is a checksum mismatch)
 python3 - <<'PY' || fail "python"
-d = bytearray(open("list-64KiB.gvt", "rb").read())
+d = bytearray(open("list-1KiB.gvt", "rb").read())  # (1 KiB: the frame size every pass makes)
 d[16:20] = (2 << 20).to_bytes(4, "little")
 open("bigframe6.gvt", "wb").write(d)
 d[8:12] = (5).to_bytes(4, "little")
@@ -111,19 +121,22 @@ open("bigframe.gvt", "wb").write(d)
 PY
 
 # same_error NAME WANT TRACE: --threads 1 and 2 fail alike, no output
+# (--threads 2 alone under ThreadSanitizer: ERR_COUNTS)
 same_error() {
 	local name=$1 want=$2 tr=$3
-	for t in 1 2; do
+	for t in $ERR_COUNTS; do
 		rm -f "e$t.json"
 		"$GPUVM" sim --gpu p100 --trace "$tr" --threads $t --json "e$t.json" -q >/dev/null 2>"e$t.txt"
 		echo $? >"rc$t.txt"
 		[ ! -e "e$t.json" ] || fail "$name --threads $t: left an output file"
 	done
-	[ "$(cat rc1.txt)" != 0 ] || fail "$name: exit 0"
-	cmp -s rc1.txt rc2.txt || fail "$name: exit $(cat rc1.txt) at 1 thread, $(cat rc2.txt) at 2"
-	cmp -s e1.txt e2.txt || fail "$name: messages differ: $(cat e1.txt) / $(cat e2.txt)"
-	grep -qF -- "$want" e1.txt || fail "$name: message lacks '$want': $(cat e1.txt)"
-	echo "ok - $name: $(head -c 140 e1.txt)"
+	[ "$(cat rc2.txt)" != 0 ] || fail "$name: exit 0"
+	if [ "$ERR_COUNTS" != 2 ]; then
+		cmp -s rc1.txt rc2.txt || fail "$name: exit $(cat rc1.txt) at 1 thread, $(cat rc2.txt) at 2"
+		cmp -s e1.txt e2.txt || fail "$name: messages differ: $(cat e1.txt) / $(cat e2.txt)"
+	fi
+	grep -qF -- "$want" e2.txt || fail "$name: message lacks '$want': $(cat e2.txt)"
+	echo "ok - $name: $(head -c 140 e2.txt)"
 }
 
 cp -r list badlist
