@@ -131,6 +131,16 @@ static void test_groupby_large_table_memory_follows_rows(void **state)
 	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
 	printf("  4 GiB table, 50000 rows: peak resident %ld MiB\n", ru.ru_maxrss / 1024);
 	assert_true(ru.ru_maxrss < 1024 * 1024); /* KiB: under 1 GiB (flat: 4 GiB) */
+	/* so a table larger than the host's memory runs (32 GiB on h100's
+	 * 80 GB; refused as a whole table on a host with less than 43 GB),
+	 * and what is refused is rows whose buckets cannot fit, named by input */
+	cJSON *o = run_ok("h100", "hash-groupby:groups=2147483647,input=100000");
+	assert_int_equal(result_field(o, "rows="), 100000);
+	cJSON_Delete(o);
+	struct gpuvm_error err = {{0}};
+	assert_null(run("h100", "hash-groupby:groups=2147483647,input=4000000000", &err));
+	assert_non_null(strstr(err.msg, "input"));
+	assert_non_null(strstr(err.msg, "bytes of host memory"));
 }
 
 static void test_groupby_copy_reads_input_over_the_link_once(void **state)

@@ -504,12 +504,22 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 
 	uint64_t buckets = 2 * a.groups; /* fill factor 0.5 */
 	uint64_t table_bytes = buckets * sizeof(struct groupby_bucket);
-	/* The table is probed for real; refuse one that cannot fit in RAM. */
+	/* The table is probed for real; refuse one whose host memory cannot
+	 * fit in RAM: a flat table's bytes, a sparse one's slots (sized for
+	 * the buckets the rows' probes may reach, about 1.5 a row at the
+	 * table's fill factor, section 2.2 above, at most half full, so that
+	 * it need not grow in the common case). */
+	uint64_t reach = a.input + a.input / 2 < buckets ? a.input + a.input / 2 : buckets, cap = 1;
+	while (cap < 2 * reach || cap < GB_SPARSE_FIRST_SLOTS)
+		cap *= 2;
+	int flat = table_bytes <= GB_FLAT_MAX_BYTES;
+	uint64_t host_bytes = flat ? table_bytes : cap * sizeof(struct gb_slot);
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	if (pages > 0 && psize > 0 && table_bytes > (uint64_t)pages * (uint64_t)psize / 4 * 3)
-		return gpuvm_fail(err, "--workload", 0, a.has_region ? "region" : "groups",
-				  "a %" PRIu64 "-byte hash table does not fit in this machine's memory",
-				  table_bytes);
+	if (pages > 0 && psize > 0 && host_bytes > (uint64_t)pages * (uint64_t)psize / 4 * 3)
+		return gpuvm_fail(err, "--workload", 0, flat ? (a.has_region ? "region" : "groups") : "input",
+				  "a %" PRIu64 "-byte hash table of %" PRIu64 " rows needs %" PRIu64
+				  " bytes of host memory, more than this machine has",
+				  table_bytes, a.input, host_bytes);
 
 	struct groupby *g = calloc(1, sizeof *g);
 	if (!g)
@@ -526,14 +536,7 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	g->scope_buckets = plan.passes > 1 ? plan.scope_bytes / sizeof(struct groupby_bucket)
 					   : buckets;
 	g->n_chunks = (a.input + g->chunk_elems - 1) / g->chunk_elems;
-	/* sparse: sized for the buckets the rows' probes may reach (about
-	 * 1.5 a row at the table's fill factor, section 2.2 above) at most
-	 * half full, so that it need not grow in the common case */
-	uint64_t reach = a.input + a.input / 2 < buckets ? a.input + a.input / 2 : buckets, cap = 1;
-	while (cap < 2 * reach || cap < GB_SPARSE_FIRST_SLOTS)
-		cap *= 2;
-	int no_table = table_bytes <= GB_FLAT_MAX_BYTES ? !(g->table = table_alloc(table_bytes))
-							: sparse_grow(&g->sparse, cap);
+	int no_table = flat ? !(g->table = table_alloc(table_bytes)) : sparse_grow(&g->sparse, cap);
 	g->chunks = calloc(g->n_chunks * plan.passes, sizeof *g->chunks);
 	if (no_table || !g->chunks) {
 		groupby_destroy(g);
