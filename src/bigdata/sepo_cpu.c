@@ -72,6 +72,22 @@ static unsigned long long *at(const struct cpu_table *t, unsigned long long ref)
 	return ref ? t->heap + (ref - 1) : NULL;
 }
 
+/* An entry's key bytes, from the low half of its meta word e[1], written
+ * before the entry is published. The high half is combining's entry lock
+ * (cpu_insert), which other threads take and release while this one
+ * looks: reading the whole 8-byte word raced with them (ThreadSanitizer,
+ * sepo-kv org=combining with cpu=3), so only the low 4 bytes are read
+ * (the lock's "high half" is the upper 4 bytes on this little-endian
+ * layout, as on the GPU). */
+static unsigned int entry_kbytes(const unsigned long long *e)
+{
+	unsigned int lo;
+	memcpy(&lo, (const char *)(e + 1), sizeof lo);
+	return lo & 0xffff;
+}
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "the entry lock is the meta word's upper 4 bytes");
+
 static unsigned long long *cpu_find(const struct cpu_table *t, unsigned long long ref,
 				    unsigned long long stop, const unsigned long long *key,
 				    unsigned int kbytes, unsigned int key_at)
@@ -79,7 +95,7 @@ static unsigned long long *cpu_find(const struct cpu_table *t, unsigned long lon
 	unsigned int kw = (kbytes + 7) / 8;
 	for (; ref && ref != stop; ref = __atomic_load_n(at(t, ref), __ATOMIC_ACQUIRE)) {
 		unsigned long long *e = at(t, ref);
-		if ((unsigned int)(e[1] & 0xffff) == kbytes && !memcmp(e + key_at, key, kw * 8))
+		if (entry_kbytes(e) == kbytes && !memcmp(e + key_at, key, kw * 8))
 			return e;
 	}
 	return NULL;
