@@ -111,6 +111,20 @@ rc=$?
 grep -q -- "--threads" err.txt || fail "sweep --threads 0: message: $(cat err.txt)"
 [ ! -e bad.csv ] || fail "sweep --threads 0: left an output file"
 
+# SePo's CPU baseline (seeds/001 Fig. 6.9, src/bigdata/sepo_cpu.c) runs its
+# table on cpu=N pthreads: lock-free pushes, bucket and entry spin locks.
+# On 3 threads, every organisation and application, checked against the
+# reference (cpu_verify); under ThreadSanitizer a race fails the run
+# (combining's entry lock shares its word with the key's length, which
+# the lookup read whole until 2026-11-30).
+for wl in sepo-kv:records=4000,dup=3,org=basic sepo-kv:records=4000,dup=3,org=combining \
+	sepo-kv:records=4000,dup=3,org=multi sepo-kv:records=4000,dup=3,org=combining,key=64 \
+	sepo-pvc:records=4000,urls=2000 sepo-wc:lines=2000,vocab=3000 sepo-ii:records=2000,urls=1000; do
+	"$GPUVM" sim --gpu p100 --workload "$wl,cpu=3,verify=1" --json sepo.json -q 2>err.txt ||
+		fail "$wl,cpu=3: exit $?: $(head -c 400 err.txt)"
+	grep -q 'cpu_verify=pass' sepo.json || fail "$wl,cpu=3: the CPU table is not the reference's"
+done
+
 # who runs a CTA is decided when a worker is free: the CTAs the engine
 # begins before a worker claimed them go to the first free worker, not to
 # one fixed in turn (which took none from the list). pathfinder's engine
