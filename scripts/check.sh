@@ -50,7 +50,8 @@
 #                       installed; the CLI and the threaded unit tests only).
 #                       What it must cover: the code that runs threads (the
 #                       windowed barrier's pipe and pools, the SIMT workers,
-#                       the trace reader ahead), with more than one thread,
+#                       the trace reader ahead, SePo's CPU baseline), with
+#                       more than one thread,
 #                       for data races; a race fails the run that has it.
 #                       So the threaded tests, and in them (GPUVM_TEST_TSAN=1)
 #                       the runs on 3 threads alone, not compared with a
