@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/u64map.h"
 #include "gpuvm/units.h"
 #include "workloads/scope_model.h"
 
@@ -49,15 +50,10 @@ struct groupby {
 	uint64_t table_base, input_base, buffer_base;
 	uint64_t groups, buckets, input, chunk_elems, threads, seed;
 	uint32_t hash_insts; /* GB_INSTS_HASH_OTHER + the multiplies on this GPU */
-	struct groupby_bucket *table; /* flat, or NULL: the buckets are in sparse */
-	struct gb_sparse {
-		struct gb_slot {
-			uint64_t key; /* bucket + 1, 0 = a free slot */
-			struct groupby_bucket val;
-		} *slot; /* key and bucket side by side: one host cache miss a probe */
-		uint64_t cap, n; /* slots (a power of two), slots used */
-		unsigned shift;  /* 64 - log2(cap): a slot from the hash's top bits */
-	} sparse;
+	/* the buckets on the host, each one word (gb_key, gb_count): a flat
+	 * array, or NULL and sparse maps bucket index -> word */
+	uint64_t *table;
+	struct u64map sparse;
 	uint64_t n_chunks;
 	struct gb_chunk *chunks; /* [n_chunks x passes], chunk-major */
 	struct scope_plan plan;
@@ -85,7 +81,7 @@ struct gb_warp {
 	int phase;
 };
 
-/* A table past GB_FLAT_MAX_BYTES is kept sparse: an open-addressing map
+/* A table past GB_FLAT_MAX_BYTES is kept sparse: a map (core/u64map.h)
  * from bucket index to bucket that holds only the buckets a probe reached,
  * so host memory follows the rows inserted, not the table's size. (Flat, a
  * 4 GiB table of 1 Mi random rows had every 2 MiB page of it written, and
@@ -93,72 +89,50 @@ struct gb_warp {
  * test_fidelity_e3.) A bucket no probe reached reads empty either way: the
  * CAS that reaches it claims it. */
 #define GB_FLAT_MAX_BYTES (64ull << 20)
-#define GB_SPARSE_FIRST_SLOTS (1ull << 16)
-#define GB_GOLDEN 0x9E3779B97F4A7C15ull /* Fibonacci hashing (Knuth 6.4) */
+#define GB_SPARSE_FIRST_SLOTS (1u << 16)
 
-/* cap: 0 doubles the map (the first map has GB_SPARSE_FIRST_SLOTS) */
-static int sparse_grow(struct gb_sparse *s, uint64_t cap)
-{
-	if (!cap)
-		cap = s->cap ? 2 * s->cap : GB_SPARSE_FIRST_SLOTS;
-	struct gb_slot *slot = calloc(cap, sizeof *slot);
-	if (!slot)
-		return -1;
-	unsigned shift = 64 - (unsigned)__builtin_ctzll(cap);
-	for (uint64_t i = 0; i < s->cap; i++) {
-		if (!s->slot[i].key)
-			continue;
-		uint64_t j = (s->slot[i].key * GB_GOLDEN) >> shift;
-		while (slot[j].key)
-			j = (j + 1) & (cap - 1);
-		slot[j] = s->slot[i];
-	}
-	free(s->slot);
-	s->slot = slot;
-	s->cap = cap;
-	s->shift = shift;
-	return 0;
-}
+/* A bucket's host word: struct groupby_bucket's key (value + 1, 0 =
+ * empty) in the low half, its count in the high half, so that the sparse
+ * table holds it as a u64map value */
+static inline uint32_t gb_key(uint64_t w) { return (uint32_t)w; }
+static inline uint32_t gb_count(uint64_t w) { return (uint32_t)(w >> 32); }
+#define GB_COUNT_ONE (1ull << 32)
 
-/* Bucket b, empty if no probe reached it before; NULL: out of memory */
-static struct groupby_bucket *gb_bucket(struct groupby *g, uint64_t b)
+/* Bucket b's word, empty if no probe reached it before; NULL: out of
+ * memory */
+static uint64_t *gb_bucket(struct groupby *g, uint64_t b)
 {
 	if (g->table)
 		return &g->table[b];
-	struct gb_sparse *s = &g->sparse;
-	for (;;) {
-		uint64_t k = b + 1, j = (k * GB_GOLDEN) >> s->shift;
-		while (s->slot[j].key && s->slot[j].key != k)
-			j = (j + 1) & (s->cap - 1);
-		if (s->slot[j].key)
-			return &s->slot[j].val;
-		if (2 * (s->n + 1) <= s->cap) { /* at most half full */
-			s->slot[j].key = k; /* its bucket: zero (calloc), empty */
-			s->n++;
-			return &s->slot[j].val;
-		}
-		if (sparse_grow(s, 0))
-			return NULL;
-	}
+	struct u64map_entry *x = u64map_find(&g->sparse, b);
+	if (!x)
+		x = u64map_insert(&g->sparse, b, 0);
+	return x ? &x->val : NULL;
 }
 
+/* where gb_bucket(g, b) will look first, for a prefetch */
 static const void *gb_bucket_line(const struct groupby *g, uint64_t b)
 {
 	if (g->table)
 		return &g->table[b];
-	return &g->sparse.slot[((b + 1) * GB_GOLDEN) >> g->sparse.shift];
+	return &g->sparse.e[u64map_hash(b) & g->sparse.mask];
 }
 
-uint64_t groupby_digest(const struct groupby_bucket *t, uint64_t buckets, uint64_t *groups_found,
+static void digest_add(uint64_t w, uint64_t *d, uint64_t *found, uint64_t *sum)
+{
+	if (gb_key(w)) {
+		*d += splitmix64(gb_key(w) - 1) * gb_count(w);
+		++*found;
+		*sum += gb_count(w);
+	}
+}
+
+uint64_t groupby_digest(const uint64_t *t, uint64_t buckets, uint64_t *groups_found,
 			uint64_t *total)
 {
 	uint64_t d = 0, found = 0, sum = 0;
 	for (uint64_t b = 0; b < buckets; b++)
-		if (t[b].key) {
-			d += splitmix64(t[b].key - 1) * t[b].count;
-			found++;
-			sum += t[b].count;
-		}
+		digest_add(t[b], &d, &found, &sum);
 	*groups_found = found;
 	*total = sum;
 	return d;
@@ -276,15 +250,16 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 		w->matched = 0;
 		for (m = w->probing; m; m &= m - 1) {
 			uint32_t l = (uint32_t)__builtin_ctz(m);
-			struct groupby_bucket *b = gb_bucket(g, w->bucket[l]);
+			uint64_t *b = gb_bucket(g, w->bucket[l]);
 			if (!b)
 				return gpuvm_fail(err, "--workload", 0, NULL,
 						  "out of memory for the hash table's buckets");
 			if (!k->functional)
-				it->addr[l] = g->table_base + w->bucket[l] * sizeof *b;
-			if (b->key == 0)
-				b->key = w->value[l] + 1;
-			if (b->key == w->value[l] + 1)
+				it->addr[l] = g->table_base +
+					      w->bucket[l] * sizeof(struct groupby_bucket);
+			if (gb_key(*b) == 0)
+				*b |= (uint64_t)w->value[l] + 1;
+			if (gb_key(*b) == w->value[l] + 1)
 				w->matched |= 1u << l;
 			else if (++w->bucket[l] == g->buckets)
 				w->bucket[l] = 0;
@@ -302,7 +277,7 @@ static int gw_next(struct gpuvm_kernel *k, void *state, struct gpuvm_warp_item *
 			if (!k->functional)
 				it->addr[l] = g->table_base +
 					      w->bucket[l] * sizeof(struct groupby_bucket) + 4;
-			gb_bucket(g, w->bucket[l])->count++; /* the CAS placed it */
+			*gb_bucket(g, w->bucket[l]) += GB_COUNT_ONE; /* the CAS placed it */
 		}
 		w->probing &= ~w->matched;
 		w->phase = GP_NEXT;
@@ -332,15 +307,11 @@ static const struct gpuvm_kernel_ops groupby_ops = {
 
 /* groupby_digest over the sparse table's buckets: the same sum, whatever
  * their order */
-static uint64_t sparse_digest(const struct gb_sparse *s, uint64_t *groups_found, uint64_t *total)
+static uint64_t sparse_digest(const struct u64map *m, uint64_t *groups_found, uint64_t *total)
 {
 	uint64_t d = 0, found = 0, sum = 0;
-	for (uint64_t i = 0; i < s->cap; i++)
-		if (s->slot[i].key && s->slot[i].val.key) {
-			d += splitmix64(s->slot[i].val.key - 1) * s->slot[i].val.count;
-			found++;
-			sum += s->slot[i].val.count;
-		}
+	for (uint32_t i = u64map_next(m, 0); i < u64map_slots(m); i = u64map_next(m, i + 1))
+		digest_add(m->e[i].val, &d, &found, &sum);
 	*groups_found = found;
 	*total = sum;
 	return d;
@@ -371,7 +342,7 @@ static void groupby_result(void *impl, char *buf, size_t len)
  * where the kernel allows: fewer page faults and host TLB misses. mmap'd
  * anonymous memory reads as zero (empty buckets) and costs RAM only where
  * touched. */
-static struct groupby_bucket *table_alloc(uint64_t bytes)
+static uint64_t *table_alloc(uint64_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		       -1, 0);
@@ -393,7 +364,7 @@ static void groupby_destroy(void *impl)
 	struct groupby *g = impl;
 	if (g->table)
 		munmap(g->table, g->buckets * sizeof *g->table);
-	free(g->sparse.slot);
+	u64map_free(&g->sparse);
 	free(g->chunks);
 	free(g);
 }
@@ -513,9 +484,10 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	while (cap < 2 * reach || cap < GB_SPARSE_FIRST_SLOTS)
 		cap *= 2;
 	int flat = table_bytes <= GB_FLAT_MAX_BYTES;
-	uint64_t host_bytes = flat ? table_bytes : cap * sizeof(struct gb_slot);
+	uint64_t host_bytes = flat ? table_bytes : cap * sizeof(struct u64map_entry);
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	if (pages > 0 && psize > 0 && host_bytes > (uint64_t)pages * (uint64_t)psize / 4 * 3)
+	if ((!flat && cap > U64MAP_MAX_SLOTS) ||
+	    (pages > 0 && psize > 0 && host_bytes > (uint64_t)pages * (uint64_t)psize / 4 * 3))
 		return gpuvm_fail(err, "--workload", 0, flat ? (a.has_region ? "region" : "groups") : "input",
 				  "a %" PRIu64 "-byte hash table of %" PRIu64 " rows needs %" PRIu64
 				  " bytes of host memory, more than this machine has",
@@ -536,7 +508,8 @@ static int groupby_create(const struct gpuvm_config *cfg, const struct gpuvm_par
 	g->scope_buckets = plan.passes > 1 ? plan.scope_bytes / sizeof(struct groupby_bucket)
 					   : buckets;
 	g->n_chunks = (a.input + g->chunk_elems - 1) / g->chunk_elems;
-	int no_table = flat ? !(g->table = table_alloc(table_bytes)) : sparse_grow(&g->sparse, cap);
+	int no_table = flat ? !(g->table = table_alloc(table_bytes))
+			    : u64map_init(&g->sparse, (uint32_t)cap);
 	g->chunks = calloc(g->n_chunks * plan.passes, sizeof *g->chunks);
 	if (no_table || !g->chunks) {
 		groupby_destroy(g);

@@ -33,8 +33,9 @@ static inline uint64_t groupby_home(uint32_t value, uint64_t buckets)
 
 /* Order-independent digest of a table: sum over groups of
  * mix(value) * count. Tests compare it between scoped and unscoped runs
- * and against the reference. */
-uint64_t groupby_digest(const struct groupby_bucket *t, uint64_t buckets, uint64_t *groups_found,
+ * and against the reference. t: a bucket a word on the host, its key in
+ * the low half and its count in the high half. */
+uint64_t groupby_digest(const uint64_t *t, uint64_t buckets, uint64_t *groups_found,
 			uint64_t *total);
 
 struct gpuvm_config;
