@@ -238,6 +238,19 @@ static int map_gpu(struct imp *m)
 		    set_num(m, "gpu.issue_warp_insts_per_cycle", v[0], "one warp instruction per scheduler per cycle", FROM(o)))
 			return -1;
 	}
+	/* GPGPU-Sim's scheduler_unit kinds (shader.cc): gpuvm models gto
+	 * (src/sm/warp_sched_gto.c, after gto_scheduler::order_warps); lrr,
+	 * two_level_active, old and the rest have no counterpart, and
+	 * gpuvm's first-ready (the run loop's order) is none of them */
+	if ((o = gpuvm_gs_find(m->gs, "-gpgpu_scheduler"))) {
+		if (!strcmp(o->value, "gto")) {
+			use(m, o->name);
+			if (set_key(m, "core.warp_scheduler", "gto", "greedy then oldest", FROM(o)))
+				return -1;
+		} else {
+			o->why = "gpuvm models gto only (core.warp_scheduler); the base's scheduler kept";
+		}
+	}
 	if ((o = use(m, "-gpgpu_max_insn_issue_per_warp")) &&
 	    (num(m, o, 0, 1e6, &v[0]) ||
 	     set_num(m, "core.dispatch_units", v[0], "instructions one scheduler issues from one warp", FROM(o))))

@@ -92,6 +92,20 @@ check_import() {
 check_import "$DATA/qv100.config" qv100.ini v100
 check_import "$DATA/h100.config" h100.ini h100 "$DATA/memory.config"
 
+# -gpgpu_scheduler: gto is core.warp_scheduler's gto (the run uses it);
+# lrr has no counterpart and is listed with why
+grep -q "^unmapped: -gpgpu_scheduler lrr .*: gpuvm models gto only" qv100.ini.err && ok ||
+	bad "qv100: -gpgpu_scheduler lrr not listed as unmapped with its reason"
+sed 's/^-gpgpu_scheduler lrr$/-gpgpu_scheduler gto/' "$DATA/qv100.config" >gto.config
+if "$GPUVM" presets import gto.config -o gto.ini 2>gto.err &&
+	"$GPUVM" sim --gpu gto.ini --workload stream-triad:elems=65536 --json gto.json >/dev/null 2>&1; then
+	same "gto.config core.warp_scheduler" "$(cfg gto.json core.warp_scheduler | sed 's/^gto$/1/')" 1
+	grep -q "^# \[AS\] -gpgpu_scheduler gto (gto.config:$(line gto.config gpgpu_scheduler))" gto.ini && ok ||
+		bad "gto.ini: no citation of -gpgpu_scheduler gto"
+else
+	bad "import or run of a gto config: $(cat gto.err)"
+fi
+
 # standard output, and an explicit base
 "$GPUVM" presets import "$DATA/qv100.config" --base a100 >stdout.ini 2>err.txt &&
 	grep -q '^sms = 80$' stdout.ini && grep -q 'on base a100:' err.txt && ok ||
