@@ -71,7 +71,7 @@ expect2 "--oversub given twice" "$GPUVM" sweep --gpu p100 --workload "$WL" --ove
 	--vary seed=1,2 --oversub 125 --json out.json
 pass "sweep: duplicate and varied --set keys refused; a valued option twice refused"
 
-# sweep --oversub kept 64 bytes of "uvm.oversub_percent=VALUE": a 47-digit
+# sweep --oversub kept 64 bytes of "uvm.oversub_percent=VALUE": a 45-digit
 # spelling of 125 ran as 1.25 %
 # (a smaller managed run than $WL, which pages and evicts alike: at 125 %
 # $WL took 5 CPU seconds a sweep under ASan, this one 0.1; the value read
