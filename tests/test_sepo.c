@@ -454,6 +454,101 @@ static void test_later_iterations_send_only_pending_records(void **state)
 	assert_int_equal(e.pcie_h2d_bytes - r.pcie_h2d_bytes, later_e - later_r);
 }
 
+
+/* Which key pages stay on the GPU at a multi-valued iteration's end
+ * (seeds/001 §6.3.3: "only those pages are transferred that either are
+ * value-pages or are key-pages that do not contain any key that has values
+ * that have not yet been inserted"). One group: a first chunk of 200 cold
+ * keys with one value each fills 8 key pages and completes; then 2000
+ * values of one hot key exhaust the pool, so only the hot key's page holds
+ * a key awaiting values. keep=pages keeps that one page; keep=groups (the
+ * author's group->needed) keeps all 9 key pages of the group, leaves less
+ * room for the postponed values and needs a third iteration. */
+#define KEEP_COLD 200
+#define KEEP_RECORDS 2200
+struct keep_ctx {
+	unsigned int keep_groups;
+	struct sepo_run_stats st;
+	uint64_t entries, values, hot_values;
+	int walk_rc;
+};
+
+static void fill_keep(void *ctx, uint64_t first, uint64_t n, unsigned long long *out)
+{
+	(void)ctx;
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned long long *rec = out + i * 4;
+		uint64_t r = first + i;
+		rec[0] = 16 | 8ull << 16; /* 16-byte key, 8-byte value */
+		rec[1] = r < KEEP_COLD ? r + 1 : 0xffff;
+		rec[2] = r < KEEP_COLD ? 0xa : 0xb;
+		rec[3] = r;
+	}
+}
+
+static int keep_pair(void *user, const unsigned char *key, unsigned int kbytes,
+		     const unsigned long long *val, unsigned int vbytes, int first_of_key)
+{
+	struct keep_ctx *c = user;
+	(void)kbytes;
+	(void)vbytes;
+	unsigned long long k0;
+	memcpy(&k0, key, 8);
+	c->entries += (uint64_t)first_of_key;
+	c->values += val != NULL;
+	c->hot_values += val && k0 == 0xffff;
+	return 0;
+}
+
+static int keep_host(struct simt_host *h, void *user)
+{
+	struct keep_ctx *c = user;
+	struct sepo_config tc = {.org = SEPO_MULTI, .combine_op = SEPO_COMB_ADD,
+				 .placement = SEPO_PLACE_SEPO, .nbuckets = 1024, .groups = 1,
+				 .page_bytes = 1024, .heap_bytes = 32 << 10,
+				 .bound_bytes = KEEP_RECORDS * 64, .threshold_pct = 50,
+				 .keep_groups = c->keep_groups};
+	struct sepo_table t;
+	if (sepo_create(h, &t, &tc, 5)) {
+		sepo_release(&t);
+		return -1;
+	}
+	struct sepo_input in = {.records = KEEP_RECORDS, .rec_words = 4, .ctx = c,
+				.fill = fill_keep, .kernel = sepo_map_kernel, .kernel_name = "kv",
+				.app = SEPO_APP_KV};
+	/* chunks of 200 records, one after the other: the cold keys first */
+	int rc = sepo_run(h, &t, &in, KEEP_COLD, 256, 1, &c->st);
+	if (rc == 0)
+		c->walk_rc = sepo_host_walk(&t, keep_pair, c);
+	sepo_release(&t);
+	return rc;
+}
+
+static void test_multi_keeps_only_pages_of_pending_keys(void **state)
+{
+	(void)state;
+	struct keep_ctx pg = {.keep_groups = 0}, gr = {.keep_groups = 1};
+	struct gpuvm_stats st;
+	run_on_p100("keep_pages", keep_host, &pg, &st);
+	gpuvm_stats_release(&st);
+	run_on_p100("keep_groups", keep_host, &gr, &st);
+	gpuvm_stats_release(&st);
+	printf("  keep=pages: %u iterations, key pages kept after the first %u; keep=groups: %u, %u\n",
+	       pg.st.iterations, pg.st.iter_kept_pages[0], gr.st.iterations, gr.st.iter_kept_pages[0]);
+	/* both tables complete: every cold key one value, the hot key all its
+	 * values in one entry (no key was split) */
+	struct keep_ctx *both[2] = {&pg, &gr};
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(both[i]->walk_rc, 0);
+		assert_int_equal(both[i]->entries, KEEP_COLD + 1);
+		assert_int_equal(both[i]->values, KEEP_RECORDS);
+		assert_int_equal(both[i]->hot_values, KEEP_RECORDS - KEEP_COLD);
+	}
+	assert_int_equal(pg.st.iter_kept_pages[0], 1);
+	assert_true(gr.st.iter_kept_pages[0] >= 8);
+	assert_true(pg.st.iterations < gr.st.iterations);
+}
+
 /* Pinned (§6.6.4): "Everything else is kept in GPU memory ... (e.g.
  * locks)": the combining entry locks are a device array, not the pinned
  * entries' meta words (under sepo they stay in the entries). */
@@ -842,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_pipelined_input_waits_for_each_copy),
 		cmocka_unit_test(test_pinned_entry_locks_in_device_memory),
 		cmocka_unit_test(test_later_iterations_resend_only_pending_epochs),
+		cmocka_unit_test(test_multi_keeps_only_pages_of_pending_keys),
 		cmocka_unit_test(test_later_iterations_send_only_pending_records),
 		cmocka_unit_test(test_basic_threshold_stops_iterations),
 		cmocka_unit_test(test_placements_agree_and_sepo_beats_pinned),

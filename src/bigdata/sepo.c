@@ -7,14 +7,21 @@
  *                 the host and every page returns to the pool.
  *   combining:    the device processed every record; the whole heap goes to
  *                 the host and every page returns to the pool.
- *   multi-valued: value pages, and key pages of groups none of whose keys
- *                 await values (SEPO_GF_NEEDED), go to the host; the other
- *                 key pages stay on the device with their group's current
- *                 page, so later values find their key there (§6.4.2
- *                 footnote 8). Key pages may take at most half the pool per
- *                 iteration (rezafmk/BRB_HashTable performanceTest caps key
- *                 pages at half the free pages with MULTI_VALUE), so values
- *                 always find room. When the kept key pages would exceed
+ *   multi-valued: value pages, and key pages that hold no key awaiting
+ *                 values (page_needed, §6.3.3: "only those pages are
+ *                 transferred that either are value-pages or are key-pages
+ *                 that do not contain any key that has values that have not
+ *                 yet been inserted"), go to the host; the other key pages
+ *                 stay on the device, so later values find their key there
+ *                 (§6.4.2 footnote 8). keep_groups: the author's coarser
+ *                 rule, every key page of a group one of whose keys awaits
+ *                 values (SEPO_GF_NEEDED; BRB_HashTable's group->needed).
+ *                 For the thesis's applications both rules keep the same
+ *                 pages (every key page holds a key awaiting values; the
+ *                 record of 2026-11-30). Key pages may take at most half
+ *                 the pool per iteration (rezafmk/BRB_HashTable
+ *                 performanceTest caps key pages at half the free pages
+ *                 with MULTI_VALUE), so values always find room. When the kept key pages would exceed
  *                 half the heap they go out too (see below; not in the
  *                 thesis), so every iteration makes progress.
  * Copies are real cudaMemcpy-style device-to-host copies of runs of
@@ -103,6 +110,10 @@ int sepo_create(struct simt_host *h, struct sepo_table *t, const struct sepo_con
 	t->free_host = dev_alloc(h, "sepo.free_list", hp * 4, GPUVM_ALLOC_DEVICE);
 	d->free_list = t->free_host;
 	d->ctr = dev_alloc(h, "sepo.counters", SEPO_CTRS * 4, GPUVM_ALLOC_DEVICE);
+	/* allocated last, and only where used, so keep=groups runs as before */
+	if (c->placement == SEPO_PLACE_SEPO && c->org == SEPO_MULTI && !c->keep_groups &&
+	    !(d->page_needed = dev_alloc(h, "sepo.page_needed", hp * 4, GPUVM_ALLOC_DEVICE)))
+		return -1;
 	t->slot_host = calloc(slot_cap, sizeof *t->slot_host);
 	t->slot_owned = calloc(slot_cap, 1);
 	if (!d->heap || !d->buckets || !d->bucket_locks || !d->group_page || !d->group_locks ||
@@ -245,7 +256,9 @@ int sepo_iteration_end(struct simt_host *h, struct sepo_table *t, int more)
 	/* what the host needs to decide: page tables (and flags) */
 	if (download_meta(h, t, d->page_slot, (uint64_t)n * 4) ||
 	    download_meta(h, t, d->page_owner, (uint64_t)n * 4) ||
-	    (t->c.org == SEPO_MULTI && download_meta(h, t, d->group_flags, g * 4)) ||
+	    (t->c.org == SEPO_MULTI &&
+	     (d->page_needed ? download_meta(h, t, d->page_needed, (uint64_t)n * 4)
+			     : download_meta(h, t, d->group_flags, g * 4))) ||
 	    download_meta(h, t, d->group_page, g * 8))
 		return -1;
 	unsigned char *kept = pages_kept(t);
@@ -262,7 +275,8 @@ int sepo_iteration_end(struct simt_host *h, struct sepo_table *t, int more)
 			continue;
 		int owner = d->page_owner[p];
 		int keep = t->c.org == SEPO_MULTI && owner >= 0 && owner % 2 == 0 &&
-			   (d->group_flags[owner / 2] & SEPO_GF_NEEDED);
+			   (d->page_needed ? d->page_needed[p] != 0
+					   : (d->group_flags[owner / 2] & SEPO_GF_NEEDED) != 0);
 		out[p] = !keep;
 		kept_n += (uint32_t)keep;
 	}
@@ -279,7 +293,9 @@ int sepo_iteration_end(struct simt_host *h, struct sepo_table *t, int more)
 		for (uint32_t p = 0; p < n; p++)
 			out[p] = use[p];
 		t->keys_split = 1;
+		kept_n = 0;
 	}
+	t->kept_pages = kept_n;
 	int rc = copy_out(h, t, out);
 	/* the groups' current pages that left become none */
 	for (uint64_t i = 0; rc == 0 && i < 2 * g; i++)
@@ -302,6 +318,8 @@ int sepo_iteration_end(struct simt_host *h, struct sepo_table *t, int more)
 	if (t->c.org == SEPO_MULTI)
 		d->key_page_cap = nf > 1 ? nf / 2 : 1;
 	memset(d->group_flags, 0, g * 4);
+	if (d->page_needed)
+		memset(d->page_needed, 0, (uint64_t)n * 4); /* cudaMemset: no transfer */
 	unsigned int slots = d->ctr[SEPO_CTR_SLOTS];
 	memset(d->ctr, 0, SEPO_CTRS * 4);
 	d->ctr[SEPO_CTR_SLOTS] = slots;

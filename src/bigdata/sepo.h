@@ -29,6 +29,12 @@ struct sepo_config {
 	uint64_t bound_bytes;    /* an upper bound on the table: pinned/managed heap size and
 				  * the host-image slot table */
 	unsigned int threshold_pct; /* basic: stop an iteration once this % of groups failed */
+	/* multi-valued: which key pages stay on the device at an iteration's
+	 * end. 0 (keep=pages): the pages holding a key whose value was
+	 * postponed (seeds/001 §6.3.3); 1 (keep=groups): every key page of a
+	 * group one of whose keys awaits values (rezafmk/BRB_HashTable's
+	 * group->needed, the rule before issue 76's fourth round) */
+	unsigned int keep_groups;
 };
 
 #define SEPO_MAX_ITERS 64
@@ -49,6 +55,7 @@ struct sepo_table {
 	uint64_t meta_bytes;     /* bookkeeping copies (counters, page tables) */
 	uint64_t postponed;      /* declined inserts, all iterations */
 	uint64_t pages_taken;    /* pages handed out, all iterations (the table's size) */
+	uint32_t kept_pages;     /* multi-valued: key pages the last iteration end kept on the GPU */
 	int keys_split;          /* multi-valued: needed key pages were sent out (sepo.c), so a
 				  * key may have one entry per iteration, merged on the host */
 };

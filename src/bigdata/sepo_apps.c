@@ -343,6 +343,10 @@ static int sepo_app_host(struct simt_host *h, void *user)
 	 "input sent per chunk: records = BigKernel's stages for the pending records only (their " \
 	 "addresses up, the gathered records down; seeds/001 4.2, 6.2.2); epochs = whole chunks, " \
 	 "later only 1024-record epochs holding a pending record (rezafmk/BRB_HashTable)"},       \
+	{"keep", GPUVM_PARAM_CHOICE, "pages|groups",                                             \
+	 "multi-valued: key pages kept on the GPU at an iteration's end: pages = those holding a " \
+	 "key whose value was postponed (seeds/001 6.3.3); groups = every key page of a group "  \
+	 "with such a key (rezafmk/BRB_HashTable group->needed)"},                               \
 	{"threads", GPUVM_PARAM_U64, "16384", "GPU threads per launch (grid-stride over a chunk)"}, \
 	{"threshold", GPUVM_PARAM_U64, "50",                                                     \
 	 "basic: % of groups declining before an iteration stops (seeds/001 §6.3.3: 50)"},     \
@@ -461,6 +465,7 @@ static int common_parse(const struct gpuvm_config *cfg, const struct gpuvm_param
 	    gpuvm_params_u64(p, "threads", &c->threads, err) < 0 ||
 	    gpuvm_params_u64(p, "buffers", &c->buffers, err) < 0 ||
 	    gpuvm_params_choice(p, "resend", "records|epochs", &c->resend, err) < 0 ||
+	    gpuvm_params_choice(p, "keep", "pages|groups", &c->tc.keep_groups, err) < 0 ||
 	    gpuvm_params_u64(p, "threshold", &thr, err) < 0 ||
 	    gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
 	    gpuvm_params_u64(p, "cpu", &c->cpu_threads, err) < 0)

@@ -129,6 +129,9 @@ struct sepo_dev {
 	int *page_prev;    /* the group's previous page (the chain of Fig. 6.3) */
 	int *page_owner;   /* group * 2 + kind of each taken page */
 	int *page_slot;    /* host-image slot of each device page */
+	/* multi-valued, keep=pages (§6.3.3): nonzero when the key page holds a
+	 * key whose value was postponed this iteration; NULL under keep=groups */
+	int *page_needed;
 	int *slot_page;    /* device page of each slot; -1: on the host */
 	const int *free_list; /* pages free this iteration */
 	unsigned int *ctr;
@@ -398,7 +401,12 @@ SIMT_DEVFN int sepo_insert(SIMT_CTX_ const struct sepo_dev *t, unsigned int b,
 	/* multi-valued: push the value onto the key's list (lock-free) */
 	unsigned long long vref = sepo_alloc(SIMT_PASS_ t, g, 1, 2 + vw, &w);
 	if (!vref) {
-		ATOMIC_OR(t->group_flags, g, SEPO_GF_NEEDED); /* keep this group's key pages */
+		/* §6.3.3: keep the key page holding e (keep=pages), or every
+		 * key page of the group (keep=groups, the author's group->needed) */
+		if (t->page_needed)
+			ST(t->page_needed, e >> t->page_shift, 1);
+		else
+			ATOMIC_OR(t->group_flags, g, SEPO_GF_NEEDED);
 		sepo_declined(SIMT_PASS_ t, g);
 		return SEPO_POSTPONE;
 	}

@@ -253,6 +253,7 @@ int sepo_run(struct simt_host *h, struct sepo_table *t, const struct sepo_input 
 		st->iter_seconds[it] = simt_now_seconds(h) - t0;
 		st->iter_out_seconds[it] = simt_now_seconds(h) - te;
 		st->iter_pending[it] = n - done_now;
+		st->iter_kept_pages[it] = start < n ? t->kept_pages : 0;
 		st->iterations = it + 1;
 		if (start >= n)
 			break;

@@ -49,6 +49,7 @@ struct sepo_run_stats {
 	double iter_out_seconds[SEPO_MAX_ITERS];
 	uint64_t iter_input_bytes[SEPO_MAX_ITERS]; /* input sent in each iteration */
 	uint64_t iter_pending[SEPO_MAX_ITERS];     /* records still pending after each */
+	uint32_t iter_kept_pages[SEPO_MAX_ITERS];  /* multi-valued: key pages kept on the GPU after each */
 	double seconds;                      /* the whole run, final copy-out included */
 	uint64_t input_bytes;                /* input copied to the GPU, all iterations */
 	uint64_t address_bytes;              /* BigKernel's addresses sent to the host */
