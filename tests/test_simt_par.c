@@ -821,7 +821,7 @@ static void test_red_add_sums_in_thread_order(void **state)
 	(void)state;
 	static const char *const presets[] = {"p100", "k80", "h100"};
 	static const simt_host_fn hosts[] = {red_host, red_in_order_host};
-	char first[256] = "";
+	char first[GPUVM_RESULT_BYTES] = "";
 	/* under ThreadSanitizer 3 workers on p100 alone (tests/tsan_env.h):
 	 * each run checks its sums against the thread order computed here,
 	 * and the other presets and counts (the orders that differ) are the

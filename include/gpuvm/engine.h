@@ -78,7 +78,7 @@ struct gpuvm_system_stats {
 	uint64_t uvm_collapsed_pages;  /* duplicated pages a write collapsed to the writer */
 	uint64_t uvm_peer_remote_bytes; /* read or written in another GPU's memory (accessed-by) */
 	uint64_t managed_serialized_kernels; /* kernels held for another GPU's (docs/systems.md) */
-	char result[256];
+	char result[GPUVM_RESULT_BYTES];
 	uint64_t work_items;
 	double wall_seconds;
 };

@@ -15,6 +15,11 @@
 
 #include "gpuvm/config.h"
 
+/* A workload's result line, with its terminator: long enough for the
+ * longest a workload writes (SePo's per-iteration breakdown, six
+ * iterations of three fields, after its counts: about 300 characters) */
+#define GPUVM_RESULT_BYTES 512
+
 /* What the paging layer decided for a page or an access (seeds/004: the
  * choice between migrating and serving in place is the paper's subject;
  * the page-access map colours cells by it). */
@@ -293,7 +298,7 @@ struct gpuvm_stats {
 		char refused[128]; /* why sampleable launches ran in detail ("" if not) */
 	} kernel_sampling;
 
-	char result[256];      /* the workload's functional result */
+	char result[GPUVM_RESULT_BYTES]; /* the workload's functional result */
 	uint64_t work_items;   /* the workload's unit of work (0: not defined) */
 
 	/* peer access (cudaDeviceEnablePeerAccess, several GPUs): this GPU's

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gpuvm/simt.h"
+#include "gpuvm/stats.h" /* GPUVM_RESULT_BYTES */
 #include "simt/coro.h"
 #include "simt/simt_red.h"
 #include "simt/va_layout.h"
@@ -288,7 +289,7 @@ struct simt_program {
 	uint32_t exec_threads;
 	struct simt_par *par;
 
-	char result[256];
+	char result[GPUVM_RESULT_BYTES];
 	uint64_t work_items;
 	double now_seconds; /* simulated time when the last operation ended */
 	double event_seconds[GPUVM_RUN_EVENTS]; /* gpuvm_source.event_seconds */
