@@ -100,9 +100,9 @@ SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned
 			unsigned long long k = LD(keys, s);
 			COMPUTE(3); /* compare twice, branch */
 			int same = k == key;
-			if (k && keystr) { /* containsKey: the stored word's bytes */
+			if (k && keystr) { /* containsKey: the stored word's bytes, in its slot */
 				same = 1;
-				for (unsigned int i = 0; same && i <= len; i++) {
+				for (unsigned int i = 0; same && i <= len && i < BK_WC_KEY; i++) {
 					unsigned char b = LD(keystr, s * BK_WC_KEY + i);
 					same = b == (i < len ? word[i] : 0);
 					COMPUTE(4); /* the word's byte, compare, i++, branch */
