@@ -53,6 +53,7 @@ struct table_state {
 	unsigned long long *keys; /* GPU */
 	unsigned int *counts;
 	int *locks;               /* Word Count: a lock per slot (bk_table_add_locked); DNA: NULL */
+	unsigned char *keystr;    /* Word Count: each slot's word (wc_keys=1), or NULL */
 	uint64_t slots;
 	uint64_t *want_keys;      /* CPU reference, the same open addressing */
 	unsigned int *want_counts;
@@ -75,7 +76,7 @@ static uint64_t fnv(const unsigned char *p, size_t n)
 	return h | 1;
 }
 
-static int table_setup(struct bk_run *r, uint64_t slots, int locked)
+static int table_setup(struct bk_run *r, uint64_t slots, int locked, int words)
 {
 	struct table_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -85,6 +86,8 @@ static int table_setup(struct bk_run *r, uint64_t slots, int locked)
 	s->keys = dev(r, "table.keys", slots * 8);
 	s->counts = dev(r, "table.counts", slots * 4);
 	if (locked && !(s->locks = dev(r, "table.locks", slots * 4)))
+		return -1;
+	if (locked && words && !(s->keystr = dev(r, "table.words", slots * BK_WC_KEY)))
 		return -1;
 	s->want_keys = keep(r, slots * 8);
 	s->want_counts = keep(r, slots * 4);
@@ -107,6 +110,14 @@ static int table_check(struct bk_run *r, char *extra, size_t len)
 		while (s->want_keys[j] && s->want_keys[j] != s->keys[i])
 			j = (j + 1) & mask;
 		ok &= s->want_keys[j] == s->keys[i] && s->want_counts[j] == s->counts[i];
+		/* the slot's word is the one hashed to its key */
+		if (s->keystr) {
+			const unsigned char *w = s->keystr + i * BK_WC_KEY;
+			size_t n = 0;
+			while (n < BK_WC_KEY && w[n])
+				n++;
+			ok &= n < BK_WC_KEY && fnv(w, n) == s->keys[i];
+		}
 		keys++;
 		total += s->counts[i];
 	}
@@ -120,6 +131,8 @@ static int table_check(struct bk_run *r, char *extra, size_t len)
 	snprintf(extra, len, "keys=%llu total=%llu", (unsigned long long)keys, (unsigned long long)total);
 	memset(s->keys, 0, s->slots * 8);
 	memset(s->counts, 0, s->slots * 4);
+	if (s->keystr)
+		memset(s->keystr, 0, s->slots * BK_WC_KEY);
 	return ok;
 }
 
@@ -139,7 +152,7 @@ static int alloc_input(struct bk_run *r, uint64_t nrec, uint64_t rec_bytes)
 static int wc_setup(struct bk_run *r)
 {
 	if (alloc_input(r, r->o->size_bytes / BK_WC_REC, BK_WC_REC) ||
-	    table_setup(r, WC_SLOTS, r->o->wc_lock))
+	    table_setup(r, WC_SLOTS, r->o->wc_lock, r->o->wc_keys))
 		return -1;
 	struct gen_text g;
 	gen_text_init(&g, r->o->seed, WC_VOCAB, 1.0); /* Zipf s = 1: docs/sepo.md's text */
@@ -163,7 +176,7 @@ static size_t table_args(struct bk_run *r, int pass, const struct bk_map *m,
 {
 	(void)pass, (void)first, (void)base;
 	struct table_state *s = r->app_state;
-	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1, s->locks};
+	struct bk_count_args a = {*m, *g, s->keys, s->counts, s->slots - 1, s->locks, s->keystr};
 	memcpy(out, &a, sizeof a);
 	return sizeof a;
 }
@@ -182,7 +195,7 @@ static int dna_setup(struct bk_run *r)
 	uint64_t n = r->o->size_bytes / BK_DNA_REC, slots = 1024;
 	while (slots < 4 * (n / 4 + n / 20 + 1))
 		slots <<= 1;
-	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots, 0))
+	if (alloc_input(r, n, BK_DNA_REC) || table_setup(r, slots, 0, 0))
 		return -1;
 	bk_gen_dna(r->input, r->nrec, r->o->seed);
 	struct table_state *s = r->app_state;

@@ -366,6 +366,7 @@ struct bk_ag_args {
 #define BK_NF_REC 64
 #define BK_NF_USERS 256
 #define BK_WC_REC 64
+#define BK_WC_KEY 16 /* a table slot's word: gen_text's are at most 12 letters (bigdata/gen.h) */
 #define BK_DNA_REC 128
 #define BK_DNA_READ_OFF 32
 #define BK_DNA_BASES 46

@@ -49,6 +49,21 @@ SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *c
 	}
 }
 
+/* A claimed slot's key: the word's len bytes NUL-padded to BK_WC_KEY,
+ * stored in 8-byte words (the author's key copy, hashtable.cu). */
+SIMT_DEVFN void bk_key_store(SIMT_CTX_ unsigned char *keystr, unsigned long long s, const unsigned char *word,
+			     unsigned int len)
+{
+	unsigned long long *w = (unsigned long long *)(void *)(keystr + s * BK_WC_KEY);
+	for (unsigned int j = 0; j < BK_WC_KEY / 8; j++) {
+		unsigned long long x = 0;
+		for (unsigned int b = 0; b < 8 && 8 * j + b < len; b++)
+			x |= (unsigned long long)word[8 * j + b] << (8 * b);
+		COMPUTE(8); /* the word's bytes shifted and or-ed in */
+		ST(w, j, x);
+	}
+}
+
 /* Word Count's "centralized hash table to store word counts, requiring
  * synchronization with attendant overheads" (thesis 4.4.1, seeds/001
  * around line 980): the same open-addressed slots, each with a spin lock
@@ -59,13 +74,20 @@ SIMT_DEVFN void bk_table_add(SIMT_CTX_ unsigned long long *keys, unsigned int *c
  * the old value is 0, the bucket's key compared, the count combined or
  * the entry added, atomicExch(lock, 0)); its chained buckets are open
  * addressing here (one lock per probed slot: a slot's key and count are
- * written only under its own lock), and its key is the word's 64-bit
- * hash (one 8-byte compare, as its "do the comparisons 8-byte by
- * 8-byte" note proposes) so the result checks exactly against the CPU
- * reference's table. The loop is the deadlock-free form of sepo_dev.h:
- * the critical section first, the try last, at the highest line. */
+ * written only under its own lock). The slot's key is the word itself
+ * (keystr: BK_WC_KEY bytes per slot, the word NUL-padded), compared byte
+ * by byte with the thread's word up to the first difference, the
+ * terminator included, and written in 8-byte words when the slot is
+ * claimed: the author's containsKey (a char loop over the bucket's
+ * stored key) and its key copy (ALIGNMET-byte words). The word's 64-bit
+ * hash picks the slot and is stored beside it (keys) so the result
+ * checks exactly against the CPU reference's table. keystr NULL
+ * (wc_keys=0): the hash is the key, one 8-byte compare, as before.
+ * The loop is the deadlock-free form of sepo_dev.h: the critical
+ * section first, the try last, at the highest line. */
 SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned int *counts, int *locks,
-				    unsigned long long mask, unsigned long long key, unsigned int v)
+				    unsigned long long mask, unsigned long long key, unsigned int v,
+				    unsigned char *keystr, const unsigned char *word, unsigned int len)
 {
 	if (!locks) { /* wc_lock=0: the lock-free table, for comparison */
 		bk_table_add(SIMT_PASS_ keys, counts, mask, key, v);
@@ -77,9 +99,20 @@ SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned
 		if (held) {
 			unsigned long long k = LD(keys, s);
 			COMPUTE(3); /* compare twice, branch */
-			if (k == 0 || k == key) {
+			int same = k == key;
+			if (k && keystr) { /* containsKey: the stored word's bytes, in its slot */
+				same = 1;
+				for (unsigned int i = 0; same && i <= len && i < BK_WC_KEY; i++) {
+					unsigned char b = LD(keystr, s * BK_WC_KEY + i);
+					same = b == (i < len ? word[i] : 0);
+					COMPUTE(4); /* the word's byte, compare, i++, branch */
+				}
+			}
+			if (k == 0 || same) {
 				if (k == 0)
 					ST(keys, s, key);
+				if (k == 0 && keystr)
+					bk_key_store(SIMT_PASS_ keystr, s, word, len);
 				unsigned int c = LD(counts, s);
 				ST(counts, s, c + v);
 				BK_FENCE();
@@ -93,10 +126,11 @@ SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned
 			COMPUTE(2); /* probe step */
 			continue;
 		}
-		/* the try and the critical section: at most 6 accesses, run
-		 * without the executor suspending the thread in between
-		 * (simt_reserve); a lane then never finds a lock held */
-		SIMT_RESERVE(6);
+		/* the try and the critical section: at most 6 accesses and
+		 * the key's len + 1 bytes, run without the executor
+		 * suspending the thread in between (simt_reserve); a lane
+		 * then never finds a lock held */
+		SIMT_RESERVE(6 + (keystr ? len + 1 : 0));
 		held = bk_try_lock(SIMT_PASS_ locks, s);
 	}
 }
@@ -197,6 +231,7 @@ struct bk_count_args {
 	unsigned int *counts;
 	unsigned long long mask;
 	int *locks; /* Word Count: a spin lock per slot (bk_table_add_locked) */
+	unsigned char *keystr; /* Word Count: each slot's word (BK_WC_KEY bytes), or NULL */
 };
 
 /* Word Count (4.4): 64-byte lines of text (all bytes read, Table 4.1),
@@ -210,16 +245,17 @@ SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 	for (unsigned long long r = r0; r < r1; r++) {
 		unsigned long long h = BK_FNV_BASIS;
 		unsigned int len = 0;
+		unsigned char word[BK_WC_KEY]; /* the key (registers here; local memory in CUDA) */
 		for (unsigned int i = 0; i < BK_WC_REC; i++) {
 			unsigned char ch;
 			BK_LD(ch, unsigned char, p.m, c, r * BK_WC_REC + i);
 			COMPUTE(5); /* i++, compare-branch, letter range compare, branch */
 			if (ch >= 'a' && ch <= 'z') {
 				h = (h ^ ch) * BK_FNV_PRIME;
-				len++;
+				word[len++ % BK_WC_KEY] = ch; /* a longer word fails table_check */
 				COMPUTE(4); /* xor, 64-bit multiply (3 IMADs) */
 			} else if (len) {
-				bk_table_add_locked(SIMT_PASS_ p.keys, p.counts, p.locks, p.mask, h | 1, 1u);
+				bk_table_add_locked(SIMT_PASS_ p.keys, p.counts, p.locks, p.mask, h | 1, 1u, p.keystr, word, len);
 				h = BK_FNV_BASIS;
 				len = 0;
 			}
@@ -227,6 +263,7 @@ SIMT_KERNEL(bk_wc, struct bk_count_args, p)
 	}
 	bk_sl1_end(SIMT_PASS_ & s1, &p.m, c.tid);
 }
+#line 163
 
 /* DNA Assembly, first stage (4.4): 128-byte FASTQ-like fragments (id
  * line, 48-base read, '+', quality); a 46-base portion of the read is

@@ -126,6 +126,9 @@ static const struct gpuvm_param_def bk_params[] = {
 	{"wc_lock", GPUVM_PARAM_U64, "1",
 	 "Word Count: 1: its hash table's slots are locked for each insert (the thesis's "
 	 "centralized table with synchronization, 4.4.1); 0: lock-free CAS and atomic add"},
+	{"wc_keys", GPUVM_PARAM_U64, "1",
+	 "Word Count, locked table: 1: a slot's key is the word, compared byte by byte under "
+	 "the lock (the author's containsKey); 0: the word's 64-bit hash, one compare"},
 	{"seed", GPUVM_PARAM_U64, "1", "input generator seed"},
 };
 
@@ -135,6 +138,7 @@ static const struct gpuvm_param_range bk_ranges[] = {
 	GPUVM_RANGE("cpu_threads", 1, 256),         GPUVM_RANGE("um", 0, 1),                  GPUVM_RANGE("nopat", 0, 1),
 	GPUVM_RANGE("volume", 0, 1),                GPUVM_RANGE("ag_overlap", 0, 1),          GPUVM_RANGE("cpu_time", 0, 1),
 	GPUVM_RANGE("sl1", 0, 1),                   GPUVM_RANGE("wc_lock", 0, 1),
+	GPUVM_RANGE("wc_keys", 0, 1),
 };
 
 static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
@@ -144,7 +148,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	struct bk_job j;
 	memset(&j, 0, sizeof j);
 	uint64_t block = 256, buffers = 3, cpu = 1, um = 1, nopat = 1, volume = 1, threads = 0;
-	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0, wc_lock = 1;
+	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0, wc_lock = 1, wc_keys = 1;
 	j.o.size_bytes = 32u << 20;
 	j.o.chunk_bytes = 4u << 20;
 	if (gpuvm_parse_double(HOST_COPY_GB_S, &j.o.host_copy_gb_s))
@@ -164,6 +168,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	    gpuvm_params_u64(p, "cpu_time", &cpu_time, err) < 0 ||
 	    gpuvm_params_u64(p, "sl1", &sl1, err) < 0 ||
 	    gpuvm_params_u64(p, "wc_lock", &wc_lock, err) < 0 ||
+	    gpuvm_params_u64(p, "wc_keys", &wc_keys, err) < 0 ||
 	    gpuvm_params_u64(p, "seed", &j.o.seed, err) < 0)
 		return -1;
 	if (block % GPUVM_WARP_LANES)
@@ -185,6 +190,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	j.o.cpu_time = (int)cpu_time;
 	j.o.sl1 = (int)sl1;
 	j.o.wc_lock = (int)wc_lock;
+	j.o.wc_keys = (int)wc_keys;
 	j.o.sms = cfg->sms;
 	j.o.max_warps = cfg->max_warps_per_sm;
 	j.o.max_ctas = cfg->max_ctas_per_sm;
