@@ -345,6 +345,38 @@ static void test_valkyrie_probe_queue(void **state)
 	}
 }
 
+/* The round-robin between the local CU and the ring (Baruah et al.
+ * PACT'20 3.2, "Request Arbitration"): TLB 1's port serves one pick a
+ * cycle. TLB 0's probe for page 100 reaches TLB 1 at t+2; when TLB 1's
+ * own lookups took cycle t+2 it is looked up at t+3 (home t+4, not t+3).
+ * The other way round: a probe that took cycle t+2 puts TLB 1's local hit
+ * at t+2 off to t+3 (done t+4, not t+3). local_share = 0: neither waits. */
+static void test_valkyrie_local_share(void **state)
+{
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+				      on ? "tlb.peer.valkyrie.local_share=1" : "tlb.peer.valkyrie.local_share=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		double t = 10000;
+		xlat_peer_install(&r->x, 0, 1, 100, 0);
+		xlat_peer_install(&r->x, 0, 1, 101, 0);
+		/* local first: TLB 1 hits at t+2, then TLB 0's probe arrives */
+		assert_true(tr(r, 1, 100, t + 2) == t + 3);
+		assert_true(tr(r, 0, 100, t) == (on ? t + 4 : t + 3));
+		/* the probe first, in a later window: TLB 1's local hit waits */
+		t = 20000;
+		assert_true(tr(r, 0, 101, t) == t + 3);
+		assert_true(tr(r, 1, 101, t + 2) == (on ? t + 4 : t + 3));
+		/* two local lookups of one cycle share its pick */
+		assert_true(tr(r, 1, 100, t + 10) == t + 11);
+		assert_true(tr(r, 1, 101, t + 10) == t + 11);
+		assert_int_equal(r->st.tlb[0].remote_hits, 2);
+		rig_free(r);
+	}
+}
+
 /* The LDT (probing off): TLBs 3 and 7 use page 1; when the 2-entry L2 TLB
  * evicts it, it is pushed back into 3, which had lost it, and not into 7,
  * which still has it. */
@@ -601,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_directory_eviction),
 		cmocka_unit_test(test_valkyrie_probe_order),
 		cmocka_unit_test(test_valkyrie_probe_queue),
+		cmocka_unit_test(test_valkyrie_local_share),
 		cmocka_unit_test(test_valkyrie_ldt),
 		cmocka_unit_test(test_sharing_analysis),
 		cmocka_unit_test(test_in_flight_lookup),

@@ -51,6 +51,12 @@ struct xlat_peer_ops {
 			size_t wlen);
 	void (*destroy)(void *st);
 	void (*on_lookup)(void *st, uint32_t inst, uint64_t tag); /* optional */
+	/* When instance inst's lookup port serves a local lookup that arrives
+	 * at t (>= t): a scheme whose instances also serve other instances'
+	 * requests through the port (Valkyrie's probes) delays the local side
+	 * by the cycles those took. Called before on_lookup, on every lookup.
+	 * NULL: at t (optional). */
+	double (*local_port)(void *st, uint32_t inst, double t);
 	/* A local miss of inst on tag: t is the lookup's start, looked its
 	 * end (t + hit latency). Returns true when another instance serves it:
 	 * *done is when the translation arrives, *fill whether inst keeps a

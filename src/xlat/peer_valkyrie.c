@@ -24,11 +24,20 @@
  * its probe queue (tlb.peer.valkyrie.probe_queue entries, 16 in the
  * paper), served one per cycle; "if the queue is full, and a request
  * arrives, it is simply ignored and passed on to the next L1-TLB in the
- * ring" - the probe moves on without looking that TLB up. The paper
- * arbitrates round-robin between the queue and the local CU's requests;
- * gpuvm does not model the local side's share, so one probe per cycle is
- * the most the ring gets (the contention's lower bound). probe_queue = 0:
- * no contention (every probe looks up at arrival), the model before.
+ * ring" - the probe moves on without looking that TLB up. The TLB
+ * "use[s] a round-robin arbitration scheme ... to choose between serving
+ * requests from the local CU and requests from neighboring L1-TLBs": one
+ * pick a cycle, so a cycle in which the TLB serves its own CU's lookups
+ * serves no probe, and a cycle taken by a probe delays the local lookups
+ * to the next (local_share = on; local_port below). A pick of the local
+ * side serves every local lookup of that cycle (gem5-gpu's LSQ issues a
+ * warp instruction's translations together, and gpuvm's L1 TLB serves
+ * them together). The picks are booked first come first served in the
+ * order the simulator makes the calls, which is round-robin's
+ * alternation only when the two sides' requests arrive interleaved.
+ * probe_queue = 0: no contention (every probe looks up at arrival), the
+ * model before; local_share = off: the ring has every cycle (the model
+ * before this arbitration).
  * Not modelled: the switch that probes only while the L2 TLB's running
  * mean latency is above 150 cycles (3.2).
  *
@@ -47,8 +56,8 @@
 #include "gpuvm/module.h"
 #include "xlat/xlat.h"
 
-/* Each TLB's probe service, one probe per cycle, as a calendar of the
- * next CAL cycles (a probe is served at most 15 hops x (queue + 1) cycles
+/* Each TLB's port, one pick per cycle (a probe, or the local lookups of
+ * that cycle), as a calendar of the next CAL cycles (a probe is served at most 15 hops x (queue + 1) cycles
  * after its miss, far inside it): calls come roughly but not exactly in
  * time order, and a probe's later hops book cycles ahead of an earlier
  * probe that arrives after it, so a "next free cycle" per TLB would make
@@ -62,8 +71,11 @@ struct valkyrie {
 	uint32_t n, ring, ttl_cw, ttl_ccw;
 	double hop;
 	uint32_t queue;         /* probe queue entries per TLB; 0: no contention */
-	uint64_t *booked;       /* [n][CAL]: cycle c + 1 when TLB i serves a probe in cycle c */
+	/* [n][CAL]: 2 (c + 1) when TLB i serves a probe in cycle c, 2 (c + 1)
+	 * + 1 when it serves its local lookups then */
+	uint64_t *booked;
 	bool probing, ldt;
+	bool local_share;       /* local lookups take the port's cycles (round-robin) */
 	bool filled_only;       /* tlb.l1_in_flight = miss: see holds() */
 	bool touch;             /* tlb.peer_read_lru = touch: a ring hit is the holder's MRU */
 	uint32_t ldt_n, words;  /* LDT slots; 64-bit words of one bitmap */
@@ -81,7 +93,18 @@ static uint32_t ldt_slot(const struct valkyrie *v, uint64_t tag)
 
 /* The scheme's parameters; their config keys are the valkyrie.* keys
  * they had before the registry (gpuvm/module.h compat_key). */
-enum { P_PROBING, P_LDT, P_HOP, P_RING, P_TTL_CW, P_TTL_CCW, P_LDT_ENTRIES, P_QUEUE, N_PARAMS };
+enum {
+	P_PROBING,
+	P_LDT,
+	P_HOP,
+	P_RING,
+	P_TTL_CW,
+	P_TTL_CCW,
+	P_LDT_ENTRIES,
+	P_QUEUE,
+	P_LOCAL_SHARE,
+	N_PARAMS
+};
 static const char *const off_on[] = {"off", "on"};
 static const struct gpuvm_module_param params[N_PARAMS] = {
 	[P_PROBING] = {"probing", 1, 0, 1, true, "choice",
@@ -131,6 +154,15 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 		     "probes a TLB queues, served one per cycle; a probe finding it full passes "
 		     "on unlooked (Baruah et al. PACT'20 3.2: 16; 0: no contention)",
 		     .values = NULL},
+	/* Baruah et al. PACT'20 3.2, "Request Arbitration": "We use a
+	 * round-robin arbitration scheme in the L1-TLB to choose between
+	 * serving requests from the local CU and requests from neighboring
+	 * L1-TLBs" */
+	[P_LOCAL_SHARE] = {"local_share", 1, 0, 1, true, "flag",
+			   "1: the TLB's port serves one pick a cycle, its local lookups or a "
+			   "queued probe (Baruah et al. PACT'20 3.2, round-robin); 0: probes have "
+			   "every cycle; only with probe_queue > 0",
+			   .values = NULL},
 };
 
 extern const struct gpuvm_module gpuvm_module_peer_valkyrie;
@@ -154,6 +186,7 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->hop = p[P_HOP];
 	v->probing = p[P_PROBING] != 0;
 	v->queue = (uint32_t)p[P_QUEUE];
+	v->local_share = p[P_LOCAL_SHARE] != 0;
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->touch = cfg->tlb_peer_read_touch;
 	v->ldt = p[P_LDT] != 0 && l + 1 < x->spec.levels;
@@ -238,12 +271,16 @@ static uint32_t probe_trip(struct valkyrie *v, uint32_t base, uint32_t size, uin
 		now += v->hop;
 		uint32_t j = base + (cw ? pos + h : pos + size - h) % size;
 		uint64_t *cal = &v->booked[(size_t)j * CAL];
-		uint64_t c = (uint64_t)now, last = c + v->queue;
-		while (c < last && cal[c % CAL] == c + 1)
-			c++;
-		if (c == last)
+		/* the first free cycle; the probes booked before it wait in
+		 * the queue (local picks are not in it) */
+		uint64_t c = (uint64_t)now;
+		uint32_t waiting = 0;
+		for (; cal[c % CAL] >> 1 == c + 1; c++)
+			if (!(cal[c % CAL] & 1) && ++waiting == v->queue)
+				break;
+		if (waiting == v->queue)
 			continue; /* queue full: ignored, passed on */
-		cal[c % CAL] = c + 1;
+		cal[c % CAL] = 2 * (c + 1);
 		if ((double)c > now)
 			now = (double)c;
 		if (holds(v, j, tag, now, id)) {
@@ -368,6 +405,23 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 	return false;
 }
 
+/* The local side's pick (Baruah et al. PACT'20 3.2, "Request
+ * Arbitration"): the local lookups arriving at t are served in the first
+ * cycle from t that no probe has taken, together with any others of that
+ * cycle. */
+static double valkyrie_local_port(void *st, uint32_t inst, double t)
+{
+	struct valkyrie *v = st;
+	if (!v->booked || !v->local_share)
+		return t;
+	uint64_t *cal = &v->booked[(size_t)inst * CAL];
+	uint64_t c = (uint64_t)t;
+	while (cal[c % CAL] == 2 * (c + 1))
+		c++;
+	cal[c % CAL] = 2 * (c + 1) + 1;
+	return (double)c > t ? (double)c : t;
+}
+
 static void valkyrie_on_lookup(void *st, uint32_t inst, uint64_t tag)
 {
 	struct valkyrie *v = st;
@@ -439,6 +493,7 @@ static const struct xlat_peer_ops ops = {
 	.create = valkyrie_create,
 	.destroy = valkyrie_destroy,
 	.on_lookup = valkyrie_on_lookup,
+	.local_port = valkyrie_local_port,
 	.probe_remote = valkyrie_probe,
 	.on_lower_evict = valkyrie_on_lower_evict,
 	.after_translate = valkyrie_after_translate,
