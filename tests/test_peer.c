@@ -22,6 +22,9 @@
 #define LEFT 4u
 #define LOCAL 2u
 #define RIGHT 1u
+/* Valkyrie probing on every miss, not only while the L2 TLB is slow
+ * (test_valkyrie_probe_switch has the switch) */
+#define ALWAYS "tlb.peer.valkyrie.probe_threshold_cycles=0"
 
 struct rig {
 	struct gpuvm_config cfg;
@@ -274,7 +277,7 @@ static void test_valkyrie_probe_order(void **state)
 {
 	(void)state;
 	/* the ring's timing alone: many probes at one t, no queueing */
-	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS,
 			      "tlb.peer.valkyrie.probe_queue=0", NULL};
 	struct rig *r = rig_new(sets);
 	double t = 10000;
@@ -327,7 +330,7 @@ static void test_valkyrie_probe_queue(void **state)
 {
 	(void)state;
 	for (int q = 0; q < 2; q++) {
-		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS,
 				      q ? "tlb.peer.valkyrie.probe_queue=2" : "tlb.peer.valkyrie.probe_queue=0",
 				      NULL};
 		struct rig *r = rig_new(sets);
@@ -355,7 +358,7 @@ static void test_valkyrie_local_share(void **state)
 {
 	(void)state;
 	for (int on = 0; on < 2; on++) {
-		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS,
 				      on ? "tlb.peer.valkyrie.local_share=1" : "tlb.peer.valkyrie.local_share=0",
 				      NULL};
 		struct rig *r = rig_new(sets);
@@ -373,6 +376,35 @@ static void test_valkyrie_local_share(void **state)
 		assert_true(tr(r, 1, 100, t + 10) == t + 11);
 		assert_true(tr(r, 1, 101, t + 10) == t + 11);
 		assert_int_equal(r->st.tlb[0].remote_hits, 2);
+		rig_free(r);
+	}
+}
+
+/* The probing switch (Baruah et al. PACT'20 3.2, "Frequency of
+ * Inter-L1-TLB Communication"): a TLB probes only while the running mean
+ * latency of its requests to the L2 TLB is above 150 cycles. TLB 1 holds
+ * pages 100-103. TLB 0 has no answer yet: its miss on 100 walks (10 +
+ * 150 cycles, latency 160); so does its miss on 101 before that answer is
+ * home; once it is, the miss on 102 is a ring hit. TLB 2's one answer is
+ * an L2 TLB hit (10 cycles), below the threshold: its miss on 103 walks.
+ * With the threshold at 0 every miss probes and finds TLB 1. */
+static void test_valkyrie_probe_switch(void **state)
+{
+	(void)state;
+	for (int sw = 0; sw < 2; sw++) {
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+				      sw ? "tlb.peer.valkyrie.probe_threshold_cycles=150" : ALWAYS, NULL};
+		struct rig *r = rig_new(sets);
+		double t = 10000;
+		for (uint64_t p = 100; p <= 103; p++)
+			xlat_peer_install(&r->x, 0, 1, p, 0);
+		assert_true(tr(r, 0, 100, t) == (sw ? t + 1 + 10 + 150 : t + 3));
+		assert_true(tr(r, 0, 101, t + 100) == (sw ? t + 100 + 161 : t + 103));
+		assert_true(tr(r, 0, 102, t + 200) == t + 203);
+		/* page 100 is in the L2 TLB (switch on) or TLB 0 (off) */
+		assert_true(tr(r, 2, 100, t + 300) == (sw ? t + 311 : t + 303));
+		assert_true(tr(r, 2, 103, t + 400) == (sw ? t + 400 + 161 : t + 403));
+		assert_int_equal(r->st.tlb[0].remote_hits, sw ? 1 : 5);
 		rig_free(r);
 	}
 }
@@ -481,14 +513,14 @@ static void test_neidty_hears_filled_entries(void **state)
 static void test_valkyrie_filled_copies(void **state)
 {
 	(void)state;
-	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS, NULL};
 	struct rig *r = rig_new(sets);
 	assert_true(tr(r, 0, 80, 0) == 1 + 8 + 10 + 150); /* a ring miss first */
 	assert_true(tr(r, 1, 80, 10) == 169);
 	assert_int_equal(r->st.tlb[0].ring_misses, 2); /* both lookups */
 	assert_int_equal(r->st.tlb[0].remote_hits, 0);
 	rig_free(r);
-	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", "tlb.l1_in_flight=merge",
+	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS, "tlb.l1_in_flight=merge",
 			       NULL};
 	r = rig_new(merge);
 	assert_true(tr(r, 0, 80, 0) == 1 + 8 + 10 + 150); /* a ring miss first */
@@ -512,7 +544,7 @@ static void test_peer_read_lru(void **state)
 	static const char *const scheme[] = {"tlb.l1.peer=neidty", "tlb.l1.peer=valkyrie"};
 	for (int sc = 0; sc < 2; sc++)
 		for (int touch = 0; touch < 2; touch++) {
-			const char *sets[] = {scheme[sc], "neidty.update=exclusive", "valkyrie.ldt=off",
+			const char *sets[] = {scheme[sc], "neidty.update=exclusive", "valkyrie.ldt=off", ALWAYS,
 					      "tlb.l1.entries=4", "tlb.l1.ways=4",
 					      touch ? "tlb.peer_read_lru=touch" : "tlb.peer_read_lru=keep", NULL};
 			struct rig *r = rig_new(sets);
@@ -634,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_valkyrie_probe_order),
 		cmocka_unit_test(test_valkyrie_probe_queue),
 		cmocka_unit_test(test_valkyrie_local_share),
+		cmocka_unit_test(test_valkyrie_probe_switch),
 		cmocka_unit_test(test_valkyrie_ldt),
 		cmocka_unit_test(test_sharing_analysis),
 		cmocka_unit_test(test_in_flight_lookup),

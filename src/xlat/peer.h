@@ -69,6 +69,10 @@ struct xlat_peer_ops {
 	 * NULL: never serves (peer = none). */
 	bool (*probe_remote)(void *st, uint32_t inst, uint64_t tag, double t, double looked,
 			     double *done, bool *fill, double *next, bool *also_below);
+	/* A local miss of inst went to the next level at sent (after its
+	 * MSHR) and the next level answered at answered (a remote answer that
+	 * came first does not change it). Optional. */
+	void (*on_below_answer)(void *st, uint32_t inst, double sent, double answered);
 	void (*on_fill)(void *st, uint32_t inst, uint64_t tag);  /* optional */
 	void (*on_evict)(void *st, uint32_t inst, uint64_t tag); /* optional */
 	void (*on_lower_evict)(void *st, uint64_t lower_tag, unsigned lower_shift); /* optional */

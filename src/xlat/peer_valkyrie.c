@@ -38,8 +38,17 @@
  * probe_queue = 0: no contention (every probe looks up at arrival), the
  * model before; local_share = off: the ring has every cycle (the model
  * before this arbitration).
- * Not modelled: the switch that probes only while the L2 TLB's running
- * mean latency is above 150 cycles (3.2).
+ *
+ * The probing switch (3.2, "Frequency of Inter-L1-TLB Communication"):
+ * each L1 TLB controller keeps "a running average of the latency of
+ * translation requests that have been sent to the L2-TLB" and uses the
+ * ring only while that average is above "a threshold value of 150 cycles"
+ * (valkyrie probe_threshold_cycles); below it, or before any answer has
+ * come back, a miss goes to the L2 TLB at once. The paper does not say
+ * how the average runs; gpuvm takes the mean of every answer the TLB has
+ * had back (a request's latency counts from when its answer is home, not
+ * from when the simulator computes it). probe_threshold_cycles = 0:
+ * always probe, the model before.
  *
  * Locality Detection Table (LDT). Each entry holds a page and a bitmap of
  * the instances that looked it up (hit or miss); valkyrie.ldt_entries
@@ -64,6 +73,16 @@
  * the earlier one wait behind the later. */
 enum { CAL = 4096 };
 
+/* One TLB's answers from the L2 TLB: their running mean, and those the
+ * simulator has computed but whose answer is not home yet (a min-heap on
+ * the answer's time). */
+struct l2_latency {
+	double sum_cycles;
+	uint64_t n;
+	double (*pending)[2]; /* {answered, latency cycles} */
+	uint32_t npending, cap;
+};
+
 struct valkyrie {
 	struct xlat *x;
 	uint32_t l;
@@ -76,6 +95,8 @@ struct valkyrie {
 	uint64_t *booked;
 	bool probing, ldt;
 	bool local_share;       /* local lookups take the port's cycles (round-robin) */
+	double threshold_cycles; /* probe while the mean L2 TLB latency is above it; 0: always */
+	struct l2_latency *lat;  /* [n], with threshold_cycles > 0 */
 	bool filled_only;       /* tlb.l1_in_flight = miss: see holds() */
 	bool touch;             /* tlb.peer_read_lru = touch: a ring hit is the holder's MRU */
 	uint32_t ldt_n, words;  /* LDT slots; 64-bit words of one bitmap */
@@ -103,6 +124,7 @@ enum {
 	P_LDT_ENTRIES,
 	P_QUEUE,
 	P_LOCAL_SHARE,
+	P_THRESHOLD,
 	N_PARAMS
 };
 static const char *const off_on[] = {"off", "on"};
@@ -163,9 +185,31 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 			   "queued probe (Baruah et al. PACT'20 3.2, round-robin); 0: probes have "
 			   "every cycle; only with probe_queue > 0",
 			   .values = NULL},
+	/* Baruah et al. PACT'20 3.2, "Frequency of Inter-L1-TLB
+	 * Communication": "we experimentally chose to use a threshold value
+	 * of 150 cycles, since an L2-TLB hit will be serviced in less than
+	 * 150 cycles" */
+	[P_THRESHOLD] = {"probe_threshold_cycles", 150, 0, 1e9, false, "cycles",
+			 "probe the ring only while the TLB's running mean L2 TLB latency is "
+			 "above this (Baruah et al. PACT'20 3.2: 150; 0: always probe)",
+			 .values = NULL},
 };
 
 extern const struct gpuvm_module gpuvm_module_peer_valkyrie;
+
+static void valkyrie_destroy(void *st)
+{
+	struct valkyrie *v = st;
+	for (uint32_t i = 0; v->lat && i < v->n; i++)
+		free(v->lat[i].pending);
+	free(v->lat);
+	free(v->booked);
+	free(v->ldt_key);
+	free(v->ldt_users);
+	free(v->push_tag);
+	free(v->push_users);
+	free(v);
+}
 
 static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
 			     size_t wlen)
@@ -187,6 +231,9 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->probing = p[P_PROBING] != 0;
 	v->queue = (uint32_t)p[P_QUEUE];
 	v->local_share = p[P_LOCAL_SHARE] != 0;
+	v->threshold_cycles = p[P_THRESHOLD];
+	if (v->threshold_cycles > 0 && !(v->lat = calloc(v->n, sizeof *v->lat)))
+		goto fail;
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->touch = cfg->tlb_peer_read_touch;
 	v->ldt = p[P_LDT] != 0 && l + 1 < x->spec.levels;
@@ -198,38 +245,18 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 		v->push_cap = 16;
 		v->push_tag = malloc(v->push_cap * sizeof *v->push_tag);
 		v->push_users = malloc((size_t)v->push_cap * v->words * sizeof *v->push_users);
-		if (!v->ldt_key || !v->ldt_users || !v->push_tag || !v->push_users) {
-			free(v->ldt_key);
-			free(v->ldt_users);
-			free(v->push_tag);
-			free(v->push_users);
-			free(v);
-			return NULL;
-		}
+		if (!v->ldt_key || !v->ldt_users || !v->push_tag || !v->push_users)
+			goto fail;
 	}
 	if (v->queue) {
 		v->booked = calloc((size_t)v->n * CAL, sizeof *v->booked);
-		if (!v->booked) {
-			free(v->ldt_key);
-			free(v->ldt_users);
-			free(v->push_tag);
-			free(v->push_users);
-			free(v);
-			return NULL;
-		}
+		if (!v->booked)
+			goto fail;
 	}
 	return v;
-}
-
-static void valkyrie_destroy(void *st)
-{
-	struct valkyrie *v = st;
-	free(v->booked);
-	free(v->ldt_key);
-	free(v->ldt_users);
-	free(v->push_tag);
-	free(v->push_users);
-	free(v);
+fail:
+	valkyrie_destroy(v);
+	return NULL;
 }
 
 /* Ring of instance i: its first member and size. */
@@ -349,6 +376,59 @@ static bool probe_queued(struct valkyrie *v, uint32_t base, uint32_t size, uint3
 			      fill, next, also_below);
 }
 
+/* An answer of the L2 TLB to inst's request sent at sent, home at
+ * answered: it counts in the running mean once it is home (ring_on). */
+static void valkyrie_on_below_answer(void *st, uint32_t inst, double sent, double answered)
+{
+	struct valkyrie *v = st;
+	if (!v->lat)
+		return;
+	struct l2_latency *a = &v->lat[inst];
+	if (a->npending == a->cap) {
+		uint32_t cap = a->cap ? 2 * a->cap : 64;
+		double(*p)[2] = realloc(a->pending, cap * sizeof *p);
+		if (!p)
+			return; /* out of memory: this answer is not counted */
+		a->pending = p;
+		a->cap = cap;
+	}
+	uint32_t i = a->npending++;
+	for (; i && a->pending[(i - 1) / 2][0] > answered; i = (i - 1) / 2)
+		memcpy(a->pending[i], a->pending[(i - 1) / 2], sizeof a->pending[i]);
+	a->pending[i][0] = answered;
+	a->pending[i][1] = answered - sent;
+}
+
+/* Whether inst probes the ring for a miss looked up at now (Baruah et al.
+ * PACT'20 3.2): its running mean L2 TLB latency, over the answers home by
+ * now, is above the threshold. */
+static bool ring_on(struct valkyrie *v, uint32_t inst, double now)
+{
+	if (!v->lat)
+		return true;
+	struct l2_latency *a = &v->lat[inst];
+	while (a->npending && a->pending[0][0] <= now) {
+		a->sum_cycles += a->pending[0][1];
+		a->n++;
+		double last[2];
+		memcpy(last, a->pending[--a->npending], sizeof last);
+		uint32_t i = 0;
+		for (;;) { /* sift last down from the root */
+			uint32_t c = 2 * i + 1;
+			if (c >= a->npending)
+				break;
+			if (c + 1 < a->npending && a->pending[c + 1][0] < a->pending[c][0])
+				c++;
+			if (a->pending[c][0] >= last[0])
+				break;
+			memcpy(a->pending[i], a->pending[c], sizeof last);
+			i = c;
+		}
+		memcpy(a->pending[i], last, sizeof last);
+	}
+	return a->n && a->sum_cycles > v->threshold_cycles * (double)a->n;
+}
+
 /* Baruah et al. PACT'20 3.2: the secondary request (the shorter TTL, 4)
  * returns a NACK from the end of its reach and that NACK forwards the
  * translation request to the L2 TLB; the primary (TTL 15), finding
@@ -361,7 +441,7 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 	(void)t;
 	struct valkyrie *v = st;
 	*next = looked;
-	if (!v->probing)
+	if (!v->probing || !ring_on(v, inst, looked))
 		return false;
 	uint32_t base, size;
 	ring_of(v, inst, &base, &size);
@@ -494,6 +574,7 @@ static const struct xlat_peer_ops ops = {
 	.destroy = valkyrie_destroy,
 	.on_lookup = valkyrie_on_lookup,
 	.local_port = valkyrie_local_port,
+	.on_below_answer = valkyrie_on_below_answer,
 	.probe_remote = valkyrie_probe,
 	.on_lower_evict = valkyrie_on_lower_evict,
 	.after_translate = valkyrie_after_translate,

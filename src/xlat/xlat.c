@@ -79,8 +79,9 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		if (!ops)
 			return -1; /* finalize refuses unknown names */
 		xl->stats->peer = xlat_peer_canonical(cfg->tlb[l].peer);
-		if (!ops->probe_remote && !ops->on_lookup && !ops->local_port && !ops->on_fill &&
-		    !ops->on_evict && !ops->on_lower_evict && !ops->after_translate)
+		if (!ops->probe_remote && !ops->on_lookup && !ops->local_port &&
+		    !ops->on_below_answer && !ops->on_fill && !ops->on_evict &&
+		    !ops->on_lower_evict && !ops->after_translate)
 			continue; /* none: the level stays on the fast path */
 		char why[160];
 		xl->peer = ops->create(x, l, cfg, why, sizeof why);
@@ -548,6 +549,8 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	} else {
 		rsp = last_level_walk(x, sm, addr, below, future && x->spec.future_peek, paging, req);
 	}
+	if (slow && ops && ops->on_below_answer)
+		ops->on_below_answer(xl->peer, inst, start, rsp.done);
 	/* the remote answer came first: it is used, the next level's is
 	 * dropped (the next level has done its work all the same) */
 	double filled = rsp.done;
