@@ -76,21 +76,54 @@ static double tr(struct rig *r, uint32_t sm, uint64_t vpn, double t)
 	return xlat_translate(&r->x, sm, vpn * PAGE, t);
 }
 
-/* A fill of TLB 5 is recorded by directories 4 (right bit), 5 (local)
- * and 6 (left bit), and nowhere else. */
+/* A fill of TLB 5 is recorded by directories 4 (right bit) and 6 (left
+ * bit), and nowhere else: directory 5 makes no record of its own TLB's
+ * page (seeds/002 III.B.2: records are made when "neighboring L1 TLBs add
+ * one entry"); with local_records = 1 it does (local bit). When TLB 4
+ * then adds the page, directory 5's new record has the left bit and the
+ * local bit, TLB 5 holding the page (Fig. 5). */
 static void test_neidty_fill(void **state)
 {
 	(void)state;
-	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
-	struct rig *r = rig_new(sets);
-	tr(r, 5, 100, 0);
-	assert_int_equal(rec(r, 5, 100), LOCAL);
-	assert_int_equal(rec(r, 4, 100), RIGHT);
-	assert_int_equal(rec(r, 6, 100), LEFT);
-	for (uint32_t i = 0; i < 16; i++)
-		if (i < 4 || i > 6)
-			assert_int_equal(rec(r, i, 100), 0);
-	rig_free(r);
+	for (int lr = 0; lr < 2; lr++) {
+		const char *sets[] = {"tlb.l1.peer=neidty",
+				      lr ? "tlb.peer.neidty.local_records=1" : "tlb.peer.neidty.local_records=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 5, 100, 0);
+		assert_int_equal(rec(r, 5, 100), lr ? LOCAL : 0);
+		assert_int_equal(rec(r, 4, 100), RIGHT);
+		assert_int_equal(rec(r, 6, 100), LEFT);
+		for (uint32_t i = 0; i < 16; i++)
+			if (i < 4 || i > 6)
+				assert_int_equal(rec(r, i, 100), 0);
+		tr(r, 4, 100, 1000);
+		assert_int_equal(rec(r, 5, 100), LEFT | LOCAL);
+		rig_free(r);
+	}
+}
+
+/* Why it matters (2-entry directories): directory 5 records TLB 4's page
+ * 60 and TLB 6's page 61; TLB 5's own two fills then leave both records
+ * (paper) or evict them (local_records = 1, FIFO), and TLB 5's miss on 60
+ * is a neighbour hit (2 cycles) or goes to the L2 TLB (TLB 4 walked it). */
+static void test_neidty_local_fills_keep_records(void **state)
+{
+	(void)state;
+	for (int lr = 0; lr < 2; lr++) {
+		const char *sets[] = {"tlb.l1.peer=neidty", "neidty.entries=2", "neidty.eviction=fifo",
+				      lr ? "tlb.peer.neidty.local_records=1" : "tlb.peer.neidty.local_records=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 4, 60, 0);
+		tr(r, 6, 61, 0);
+		tr(r, 5, 62, 0);
+		tr(r, 5, 63, 0);
+		assert_int_equal(rec(r, 5, 60), lr ? 0 : LEFT);
+		assert_int_equal(rec(r, 5, 61), lr ? 0 : RIGHT);
+		assert_true(tr(r, 5, 60, 1000) == (lr ? 1000 + 1 + 10 : 1002)); /* L2 TLB hit, or TLB 4 */
+		rig_free(r);
+	}
 }
 
 /* The ring closes: TLB 0's left is 15, TLB 15's right is 0 (seeds/002
@@ -249,8 +282,8 @@ static void test_twice_row_counts_neighbour_hits_only(void **state)
 }
 
 /* Directory replacement with 2 entries: directory 5 records 60 (left bit,
- * oldest) then 61 (local bit); a third record evicts 60 under fifo, 61
- * under local-first. */
+ * oldest) then 61 (TLB 6's, right bit, and TLB 5 holds it: local bit); a
+ * third record evicts 60 under fifo, 61 under local-first. */
 static void test_directory_eviction(void **state)
 {
 	(void)state;
@@ -260,10 +293,11 @@ static void test_directory_eviction(void **state)
 		struct rig *r = rig_new(sets);
 		tr(r, 4, 60, 0);
 		tr(r, 5, 61, 0);
+		tr(r, 6, 61, 0);
 		tr(r, 6, 62, 0);
 		assert_int_equal(rec(r, 5, 62), RIGHT);
 		assert_int_equal(rec(r, 5, 60), lf ? LEFT : 0);
-		assert_int_equal(rec(r, 5, 61), lf ? 0 : LOCAL);
+		assert_int_equal(rec(r, 5, 61), lf ? 0 : RIGHT | LOCAL);
 		rig_free(r);
 	}
 }
@@ -656,6 +690,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_neidty_fill),
+		cmocka_unit_test(test_neidty_local_fills_keep_records),
 		cmocka_unit_test(test_neidty_ring_wrap),
 		cmocka_unit_test(test_neidty_neighbour_eviction),
 		cmocka_unit_test(test_neidty_hash_false_hit),
