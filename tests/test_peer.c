@@ -384,7 +384,7 @@ static void test_valkyrie_probe_queue(void **state)
 
 /* The round-robin between the local CU and the ring (Baruah et al.
  * PACT'20 3.2, "Request Arbitration"): TLB 1's port serves one pick a
- * cycle. TLB 0's probe for page 100 reaches TLB 1 at t+2; when TLB 1's
+ * cycle, the two sides alternating while both wait. TLB 0's probe for page 100 reaches TLB 1 at t+2; when TLB 1's
  * own lookups took cycle t+2 it is looked up at t+3 (home t+4, not t+3).
  * The other way round: a probe that took cycle t+2 puts TLB 1's local hit
  * at t+2 off to t+3 (done t+4, not t+3). local_share = 0: neither waits. */
@@ -409,7 +409,22 @@ static void test_valkyrie_local_share(void **state)
 		/* two local lookups of one cycle share its pick */
 		assert_true(tr(r, 1, 100, t + 10) == t + 11);
 		assert_true(tr(r, 1, 101, t + 10) == t + 11);
-		assert_int_equal(r->st.tlb[0].remote_hits, 2);
+		/* round-robin, not first come first served: four probes queue at
+		 * TLB 1 for t+2..t+5, and its local hit at t+2 waits one cycle
+		 * (the local side's turn), not behind all four */
+		t = 30000;
+		for (uint64_t p = 110; p <= 114; p++)
+			xlat_peer_install(&r->x, 0, 1, p, 0);
+		for (uint64_t p = 110; p <= 113; p++)
+			assert_true(tr(r, 0, p, t) == t + 3 + (p - 110));
+		assert_true(tr(r, 1, 110, t + 2) == (on ? t + 4 : t + 3));
+		/* and a probe passes one local pick, not two in a row: TLB 1's
+		 * own lookups took t+2 and t+3; the probe takes t+3 */
+		t = 40000;
+		assert_true(tr(r, 1, 110, t + 2) == t + 3);
+		assert_true(tr(r, 1, 111, t + 3) == t + 4);
+		assert_true(tr(r, 0, 114, t) == (on ? t + 4 : t + 3));
+		assert_int_equal(r->st.tlb[0].remote_hits, 7);
 		rig_free(r);
 	}
 }

@@ -32,9 +32,12 @@
  * to the next (local_share = on; local_port below). A pick of the local
  * side serves every local lookup of that cycle (gem5-gpu's LSQ issues a
  * warp instruction's translations together, and gpuvm's L1 TLB serves
- * them together). The picks are booked first come first served in the
- * order the simulator makes the calls, which is round-robin's
- * alternation only when the two sides' requests arrive interleaved.
+ * them together). The two sides alternate while both wait: a local
+ * lookup waits at most the one cycle a probe took, and a probe passes at
+ * most one local pick in a row (port_pick). The calls come in the
+ * simulator's order, not in time order, so a pick once booked keeps its
+ * cycle: when the local side's turn falls on a cycle a probe already
+ * took, both are served in it (in the ring's favour).
  * probe_queue = 0: no contention (every probe looks up at arrival), the
  * model before; local_share = off: the ring has every cycle (the model
  * before this arbitration).
@@ -282,6 +285,31 @@ static uint32_t nack_hops(uint32_t ttl, uint32_t size)
 	return ttl >= size - 1 ? size : 2 * ttl;
 }
 
+/* The cycle from c at which a probe arriving at c is served, in *at:
+ * the first free one, after the probes booked before it (they wait in the
+ * queue) and the local picks; round-robin gives the ring the cycle after
+ * a local pick, so a probe passes at most one local pick in a row and
+ * takes the next cycle even if the local side booked it. False when
+ * probe_queue probes wait before it (the queue is full). */
+static bool port_pick(const struct valkyrie *v, const uint64_t *cal, uint64_t c, uint64_t *at)
+{
+	uint32_t waiting = 0;
+	bool after_local = false;
+	for (; cal[c % CAL] >> 1 == c + 1; c++) {
+		if (cal[c % CAL] & 1) { /* a local pick */
+			if (after_local)
+				break; /* the ring's turn */
+			after_local = true;
+			continue;
+		}
+		if (++waiting == v->queue)
+			return false;
+		after_local = false;
+	}
+	*at = c;
+	return true;
+}
+
 /* One probe's trip through the queues (Baruah et al. PACT'20 3.2,
  * "Request Arbitration"): clockwise when cw, ttl hops from pos, leaving at
  * looked. At each TLB it is looked up in the first free service cycle from
@@ -298,14 +326,8 @@ static uint32_t probe_trip(struct valkyrie *v, uint32_t base, uint32_t size, uin
 		now += v->hop;
 		uint32_t j = base + (cw ? pos + h : pos + size - h) % size;
 		uint64_t *cal = &v->booked[(size_t)j * CAL];
-		/* the first free cycle; the probes booked before it wait in
-		 * the queue (local picks are not in it) */
-		uint64_t c = (uint64_t)now;
-		uint32_t waiting = 0;
-		for (; cal[c % CAL] >> 1 == c + 1; c++)
-			if (!(cal[c % CAL] & 1) && ++waiting == v->queue)
-				break;
-		if (waiting == v->queue)
+		uint64_t c;
+		if (!port_pick(v, cal, (uint64_t)now, &c))
 			continue; /* queue full: ignored, passed on */
 		cal[c % CAL] = 2 * (c + 1);
 		if ((double)c > now)
@@ -486,9 +508,11 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 }
 
 /* The local side's pick (Baruah et al. PACT'20 3.2, "Request
- * Arbitration"): the local lookups arriving at t are served in the first
- * cycle from t that no probe has taken, together with any others of that
- * cycle. */
+ * Arbitration"): the local lookups arriving at t are served at t, with any
+ * others of that cycle, unless a probe took it; then in the next cycle,
+ * the local side's turn of the round-robin however many probes queue
+ * (a probe booked there keeps its cycle: the calls come in the
+ * simulator's order, and that probe's answer is already computed). */
 static double valkyrie_local_port(void *st, uint32_t inst, double t)
 {
 	struct valkyrie *v = st;
@@ -496,9 +520,10 @@ static double valkyrie_local_port(void *st, uint32_t inst, double t)
 		return t;
 	uint64_t *cal = &v->booked[(size_t)inst * CAL];
 	uint64_t c = (uint64_t)t;
-	while (cal[c % CAL] == 2 * (c + 1))
+	if (cal[c % CAL] == 2 * (c + 1))
 		c++;
-	cal[c % CAL] = 2 * (c + 1) + 1;
+	if (cal[c % CAL] >> 1 != c + 1)
+		cal[c % CAL] = 2 * (c + 1) + 1;
 	return (double)c > t ? (double)c : t;
 }
 
