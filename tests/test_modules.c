@@ -233,7 +233,7 @@ static void test_compat_keys(void **state)
 	assert_int_equal(gpuvm_config_load(cfg, "gem5gpu-neidty", &err), 0);
 	const struct gpuvm_module *nd = gpuvm_module_find(GPUVM_MODULE_PEER, "neidty");
 	const struct gpuvm_module *vk = gpuvm_module_find(GPUVM_MODULE_PEER, "valkyrie");
-	assert_true(nd && nd->n_params == 6 && vk && vk->n_params == 8);
+	assert_true(nd && nd->n_params == 7 && vk && vk->n_params == 10);
 	double v[GPUVM_MODULE_PARAMS_EACH];
 	gpuvm_module_params(cfg, nd, v);
 	assert_true(v[1] == 18 && v[3] == 0); /* tag_bits, update = default */

@@ -22,6 +22,9 @@
 #define LEFT 4u
 #define LOCAL 2u
 #define RIGHT 1u
+/* Valkyrie probing on every miss, not only while the L2 TLB is slow
+ * (test_valkyrie_probe_switch has the switch) */
+#define ALWAYS "tlb.peer.valkyrie.probe_threshold_cycles=0"
 
 struct rig {
 	struct gpuvm_config cfg;
@@ -73,21 +76,54 @@ static double tr(struct rig *r, uint32_t sm, uint64_t vpn, double t)
 	return xlat_translate(&r->x, sm, vpn * PAGE, t);
 }
 
-/* A fill of TLB 5 is recorded by directories 4 (right bit), 5 (local)
- * and 6 (left bit), and nowhere else. */
+/* A fill of TLB 5 is recorded by directories 4 (right bit) and 6 (left
+ * bit), and nowhere else: directory 5 makes no record of its own TLB's
+ * page (seeds/002 III.B.2: records are made when "neighboring L1 TLBs add
+ * one entry"); with local_records = 1 it does (local bit). When TLB 4
+ * then adds the page, directory 5's new record has the left bit and the
+ * local bit, TLB 5 holding the page (Fig. 5). */
 static void test_neidty_fill(void **state)
 {
 	(void)state;
-	const char *sets[] = {"tlb.l1.peer=neidty", NULL};
-	struct rig *r = rig_new(sets);
-	tr(r, 5, 100, 0);
-	assert_int_equal(rec(r, 5, 100), LOCAL);
-	assert_int_equal(rec(r, 4, 100), RIGHT);
-	assert_int_equal(rec(r, 6, 100), LEFT);
-	for (uint32_t i = 0; i < 16; i++)
-		if (i < 4 || i > 6)
-			assert_int_equal(rec(r, i, 100), 0);
-	rig_free(r);
+	for (int lr = 0; lr < 2; lr++) {
+		const char *sets[] = {"tlb.l1.peer=neidty",
+				      lr ? "tlb.peer.neidty.local_records=1" : "tlb.peer.neidty.local_records=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 5, 100, 0);
+		assert_int_equal(rec(r, 5, 100), lr ? LOCAL : 0);
+		assert_int_equal(rec(r, 4, 100), RIGHT);
+		assert_int_equal(rec(r, 6, 100), LEFT);
+		for (uint32_t i = 0; i < 16; i++)
+			if (i < 4 || i > 6)
+				assert_int_equal(rec(r, i, 100), 0);
+		tr(r, 4, 100, 1000);
+		assert_int_equal(rec(r, 5, 100), LEFT | LOCAL);
+		rig_free(r);
+	}
+}
+
+/* Why it matters (2-entry directories): directory 5 records TLB 4's page
+ * 60 and TLB 6's page 61; TLB 5's own two fills then leave both records
+ * (paper) or evict them (local_records = 1, FIFO), and TLB 5's miss on 60
+ * is a neighbour hit (2 cycles) or goes to the L2 TLB (TLB 4 walked it). */
+static void test_neidty_local_fills_keep_records(void **state)
+{
+	(void)state;
+	for (int lr = 0; lr < 2; lr++) {
+		const char *sets[] = {"tlb.l1.peer=neidty", "neidty.entries=2", "neidty.eviction=fifo",
+				      lr ? "tlb.peer.neidty.local_records=1" : "tlb.peer.neidty.local_records=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		tr(r, 4, 60, 0);
+		tr(r, 6, 61, 0);
+		tr(r, 5, 62, 0);
+		tr(r, 5, 63, 0);
+		assert_int_equal(rec(r, 5, 60), lr ? 0 : LEFT);
+		assert_int_equal(rec(r, 5, 61), lr ? 0 : RIGHT);
+		assert_true(tr(r, 5, 60, 1000) == (lr ? 1000 + 1 + 10 : 1002)); /* L2 TLB hit, or TLB 4 */
+		rig_free(r);
+	}
 }
 
 /* The ring closes: TLB 0's left is 15, TLB 15's right is 0 (seeds/002
@@ -246,8 +282,8 @@ static void test_twice_row_counts_neighbour_hits_only(void **state)
 }
 
 /* Directory replacement with 2 entries: directory 5 records 60 (left bit,
- * oldest) then 61 (local bit); a third record evicts 60 under fifo, 61
- * under local-first. */
+ * oldest) then 61 (TLB 6's, right bit, and TLB 5 holds it: local bit); a
+ * third record evicts 60 under fifo, 61 under local-first. */
 static void test_directory_eviction(void **state)
 {
 	(void)state;
@@ -257,10 +293,11 @@ static void test_directory_eviction(void **state)
 		struct rig *r = rig_new(sets);
 		tr(r, 4, 60, 0);
 		tr(r, 5, 61, 0);
+		tr(r, 6, 61, 0);
 		tr(r, 6, 62, 0);
 		assert_int_equal(rec(r, 5, 62), RIGHT);
 		assert_int_equal(rec(r, 5, 60), lf ? LEFT : 0);
-		assert_int_equal(rec(r, 5, 61), lf ? 0 : LOCAL);
+		assert_int_equal(rec(r, 5, 61), lf ? 0 : RIGHT | LOCAL);
 		rig_free(r);
 	}
 }
@@ -274,7 +311,7 @@ static void test_valkyrie_probe_order(void **state)
 {
 	(void)state;
 	/* the ring's timing alone: many probes at one t, no queueing */
-	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS,
 			      "tlb.peer.valkyrie.probe_queue=0", NULL};
 	struct rig *r = rig_new(sets);
 	double t = 10000;
@@ -327,7 +364,7 @@ static void test_valkyrie_probe_queue(void **state)
 {
 	(void)state;
 	for (int q = 0; q < 2; q++) {
-		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS,
 				      q ? "tlb.peer.valkyrie.probe_queue=2" : "tlb.peer.valkyrie.probe_queue=0",
 				      NULL};
 		struct rig *r = rig_new(sets);
@@ -341,6 +378,82 @@ static void test_valkyrie_probe_queue(void **state)
 		assert_int_equal(r->x.walks - walks, q ? 1 : 0);
 		assert_int_equal(r->st.tlb[0].ring_misses, q ? 1 : 0);
 		assert_int_equal(r->st.tlb[0].remote_hits, q ? 2 : 3);
+		rig_free(r);
+	}
+}
+
+/* The round-robin between the local CU and the ring (Baruah et al.
+ * PACT'20 3.2, "Request Arbitration"): TLB 1's port serves one pick a
+ * cycle, the two sides alternating while both wait. TLB 0's probe for page 100 reaches TLB 1 at t+2; when TLB 1's
+ * own lookups took cycle t+2 it is looked up at t+3 (home t+4, not t+3).
+ * The other way round: a probe that took cycle t+2 puts TLB 1's local hit
+ * at t+2 off to t+3 (done t+4, not t+3). local_share = 0: neither waits. */
+static void test_valkyrie_local_share(void **state)
+{
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS,
+				      on ? "tlb.peer.valkyrie.local_share=1" : "tlb.peer.valkyrie.local_share=0",
+				      NULL};
+		struct rig *r = rig_new(sets);
+		double t = 10000;
+		xlat_peer_install(&r->x, 0, 1, 100, 0);
+		xlat_peer_install(&r->x, 0, 1, 101, 0);
+		/* local first: TLB 1 hits at t+2, then TLB 0's probe arrives */
+		assert_true(tr(r, 1, 100, t + 2) == t + 3);
+		assert_true(tr(r, 0, 100, t) == (on ? t + 4 : t + 3));
+		/* the probe first, in a later window: TLB 1's local hit waits */
+		t = 20000;
+		assert_true(tr(r, 0, 101, t) == t + 3);
+		assert_true(tr(r, 1, 101, t + 2) == (on ? t + 4 : t + 3));
+		/* two local lookups of one cycle share its pick */
+		assert_true(tr(r, 1, 100, t + 10) == t + 11);
+		assert_true(tr(r, 1, 101, t + 10) == t + 11);
+		/* round-robin, not first come first served: four probes queue at
+		 * TLB 1 for t+2..t+5, and its local hit at t+2 waits one cycle
+		 * (the local side's turn), not behind all four */
+		t = 30000;
+		for (uint64_t p = 110; p <= 114; p++)
+			xlat_peer_install(&r->x, 0, 1, p, 0);
+		for (uint64_t p = 110; p <= 113; p++)
+			assert_true(tr(r, 0, p, t) == t + 3 + (p - 110));
+		assert_true(tr(r, 1, 110, t + 2) == (on ? t + 4 : t + 3));
+		/* and a probe passes one local pick, not two in a row: TLB 1's
+		 * own lookups took t+2 and t+3; the probe takes t+3 */
+		t = 40000;
+		assert_true(tr(r, 1, 110, t + 2) == t + 3);
+		assert_true(tr(r, 1, 111, t + 3) == t + 4);
+		assert_true(tr(r, 0, 114, t) == (on ? t + 4 : t + 3));
+		assert_int_equal(r->st.tlb[0].remote_hits, 7);
+		rig_free(r);
+	}
+}
+
+/* The probing switch (Baruah et al. PACT'20 3.2, "Frequency of
+ * Inter-L1-TLB Communication"): a TLB probes only while the running mean
+ * latency of its requests to the L2 TLB is above 150 cycles. TLB 1 holds
+ * pages 100-103. TLB 0 has no answer yet: its miss on 100 walks (10 +
+ * 150 cycles, latency 160); so does its miss on 101 before that answer is
+ * home; once it is, the miss on 102 is a ring hit. TLB 2's one answer is
+ * an L2 TLB hit (10 cycles), below the threshold: its miss on 103 walks.
+ * With the threshold at 0 every miss probes and finds TLB 1. */
+static void test_valkyrie_probe_switch(void **state)
+{
+	(void)state;
+	for (int sw = 0; sw < 2; sw++) {
+		const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off",
+				      sw ? "tlb.peer.valkyrie.probe_threshold_cycles=150" : ALWAYS, NULL};
+		struct rig *r = rig_new(sets);
+		double t = 10000;
+		for (uint64_t p = 100; p <= 103; p++)
+			xlat_peer_install(&r->x, 0, 1, p, 0);
+		assert_true(tr(r, 0, 100, t) == (sw ? t + 1 + 10 + 150 : t + 3));
+		assert_true(tr(r, 0, 101, t + 100) == (sw ? t + 100 + 161 : t + 103));
+		assert_true(tr(r, 0, 102, t + 200) == t + 203);
+		/* page 100 is in the L2 TLB (switch on) or TLB 0 (off) */
+		assert_true(tr(r, 2, 100, t + 300) == (sw ? t + 311 : t + 303));
+		assert_true(tr(r, 2, 103, t + 400) == (sw ? t + 400 + 161 : t + 403));
+		assert_int_equal(r->st.tlb[0].remote_hits, sw ? 1 : 5);
 		rig_free(r);
 	}
 }
@@ -449,14 +562,14 @@ static void test_neidty_hears_filled_entries(void **state)
 static void test_valkyrie_filled_copies(void **state)
 {
 	(void)state;
-	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", NULL};
+	const char *sets[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS, NULL};
 	struct rig *r = rig_new(sets);
 	assert_true(tr(r, 0, 80, 0) == 1 + 8 + 10 + 150); /* a ring miss first */
 	assert_true(tr(r, 1, 80, 10) == 169);
 	assert_int_equal(r->st.tlb[0].ring_misses, 2); /* both lookups */
 	assert_int_equal(r->st.tlb[0].remote_hits, 0);
 	rig_free(r);
-	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", "tlb.l1_in_flight=merge",
+	const char *merge[] = {"tlb.l1.peer=valkyrie", "valkyrie.ldt=off", ALWAYS, "tlb.l1_in_flight=merge",
 			       NULL};
 	r = rig_new(merge);
 	assert_true(tr(r, 0, 80, 0) == 1 + 8 + 10 + 150); /* a ring miss first */
@@ -480,7 +593,7 @@ static void test_peer_read_lru(void **state)
 	static const char *const scheme[] = {"tlb.l1.peer=neidty", "tlb.l1.peer=valkyrie"};
 	for (int sc = 0; sc < 2; sc++)
 		for (int touch = 0; touch < 2; touch++) {
-			const char *sets[] = {scheme[sc], "neidty.update=exclusive", "valkyrie.ldt=off",
+			const char *sets[] = {scheme[sc], "neidty.update=exclusive", "valkyrie.ldt=off", ALWAYS,
 					      "tlb.l1.entries=4", "tlb.l1.ways=4",
 					      touch ? "tlb.peer_read_lru=touch" : "tlb.peer_read_lru=keep", NULL};
 			struct rig *r = rig_new(sets);
@@ -592,6 +705,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_neidty_fill),
+		cmocka_unit_test(test_neidty_local_fills_keep_records),
 		cmocka_unit_test(test_neidty_ring_wrap),
 		cmocka_unit_test(test_neidty_neighbour_eviction),
 		cmocka_unit_test(test_neidty_hash_false_hit),
@@ -601,6 +715,8 @@ int main(void)
 		cmocka_unit_test(test_directory_eviction),
 		cmocka_unit_test(test_valkyrie_probe_order),
 		cmocka_unit_test(test_valkyrie_probe_queue),
+		cmocka_unit_test(test_valkyrie_local_share),
+		cmocka_unit_test(test_valkyrie_probe_switch),
 		cmocka_unit_test(test_valkyrie_ldt),
 		cmocka_unit_test(test_sharing_analysis),
 		cmocka_unit_test(test_in_flight_lookup),

@@ -50,7 +50,7 @@ enum gpuvm_module_kind {
 /* Room for every module's parameters in struct gpuvm_config. */
 #define GPUVM_MODULE_PARAMS_MAX 48
 /* Parameters of one module at most. */
-#define GPUVM_MODULE_PARAMS_EACH 8
+#define GPUVM_MODULE_PARAMS_EACH 12
 
 struct gpuvm_module_param {
 	const char *key;   /* short name, [a-z0-9_]: "threshold" */

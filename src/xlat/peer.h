@@ -51,6 +51,12 @@ struct xlat_peer_ops {
 			size_t wlen);
 	void (*destroy)(void *st);
 	void (*on_lookup)(void *st, uint32_t inst, uint64_t tag); /* optional */
+	/* When instance inst's lookup port serves a local lookup that arrives
+	 * at t (>= t): a scheme whose instances also serve other instances'
+	 * requests through the port (Valkyrie's probes) delays the local side
+	 * by the cycles those took. Called before on_lookup, on every lookup.
+	 * NULL: at t (optional). */
+	double (*local_port)(void *st, uint32_t inst, double t);
 	/* A local miss of inst on tag: t is the lookup's start, looked its
 	 * end (t + hit latency). Returns true when another instance serves it:
 	 * *done is when the translation arrives, *fill whether inst keeps a
@@ -63,6 +69,10 @@ struct xlat_peer_ops {
 	 * NULL: never serves (peer = none). */
 	bool (*probe_remote)(void *st, uint32_t inst, uint64_t tag, double t, double looked,
 			     double *done, bool *fill, double *next, bool *also_below);
+	/* A local miss of inst went to the next level at sent (after its
+	 * MSHR) and the next level answered at answered (a remote answer that
+	 * came first does not change it). Optional. */
+	void (*on_below_answer)(void *st, uint32_t inst, double sent, double answered);
 	void (*on_fill)(void *st, uint32_t inst, uint64_t tag);  /* optional */
 	void (*on_evict)(void *st, uint32_t inst, uint64_t tag); /* optional */
 	void (*on_lower_evict)(void *st, uint64_t lower_tag, unsigned lower_shift); /* optional */

@@ -10,11 +10,24 @@
  * left neighbour is i-1, its right i+1, and the first one's left is the
  * last (III.B.1).
  *
- * Snooping (III.B.2): when instance j installs a page, the directories of
- * j (local bit), j-1 (its right bit) and j+1 (its left bit) record it,
+ * Snooping (III.B.2): "The directories sniff each update from neighboring
+ * L1 TLBs. When neighboring L1 TLBs add one entry, ... If the
+ * corresponding tag of VPN has been in the directory, then update it.
+ * Otherwise, the directory will try to find a spare space to store the
+ * sharing information." So when instance j installs a page, the
+ * directories of j-1 (its right bit) and j+1 (its left bit) record it,
  * taking a free entry, else evicting by neidty.eviction: fifo (the oldest
  * record) or local-first (the oldest record whose local bit is set, the
- * local TLB holding that page anyway; FIFO when none is). When j evicts a
+ * local TLB holding that page anyway; FIFO when none is). Directory j sets
+ * its local bit in a record it has (Fig. 5: "'1' indicates that the
+ * corresponding address translation is stored"; III.B.1: "The local TLB
+ * bit is mainly used for eviction strategy"), and makes no record for its
+ * own TLB's page: the text makes records on neighbours' adds, and a record
+ * of the local TLB alone tells a local miss nothing (local_records = 0;
+ * 1: a local install makes a record too, the model before). A record made
+ * on a neighbour's add has its local bit set when the local TLB holds the
+ * page, by the same definition (with local_records = 1 it is left clear,
+ * as before: the local install made the record). When j evicts a
  * page, the same three clear their bit if they hold the record; a record
  * whose bitmap empties is freed (our choice: it says nothing any more).
  *
@@ -67,6 +80,7 @@ struct neidty {
 	uint32_t eviction, update;
 	bool filled_only;      /* tlb.l1_in_flight = miss: see heard() */
 	bool touch;            /* tlb.peer_read_lru = touch */
+	bool local_records;    /* a local install makes a record (the model before) */
 	double dir_cycles, nbr_cycles;
 	struct dir_entry *dir; /* [n][entries] */
 	uint64_t seq;
@@ -100,14 +114,17 @@ static struct dir_entry *dir_find(struct neidty *d, uint32_t i, uint32_t tag)
 }
 
 /* Sets bit of the record of tag in directory i, making the record if
- * there is none. */
-static void dir_set(struct neidty *d, uint32_t i, uint32_t tag, uint8_t bit)
+ * there is none and make is set; local: the bit the new record has for
+ * the local TLB (it holds the page). */
+static void dir_set(struct neidty *d, uint32_t i, uint32_t tag, uint8_t bit, bool make, uint8_t local)
 {
 	struct dir_entry *r = dir_find(d, i, tag);
 	if (r) {
 		r->bits |= bit;
 		return;
 	}
+	if (!make)
+		return;
 	struct dir_entry *e = dir_of(d, i), *victim = NULL, *oldest_local = NULL;
 	for (uint32_t k = 0; k < d->entries; k++) {
 		if (!e[k].bits) {
@@ -122,7 +139,7 @@ static void dir_set(struct neidty *d, uint32_t i, uint32_t tag, uint8_t bit)
 	if (victim->bits && d->eviction == EVICT_LOCAL_FIRST && oldest_local)
 		victim = oldest_local;
 	victim->tag = tag;
-	victim->bits = bit;
+	victim->bits = bit | local;
 	victim->seq = ++d->seq;
 }
 
@@ -138,7 +155,16 @@ static uint32_t right_of(const struct neidty *d, uint32_t i) { return (i + 1) % 
 
 /* The scheme's parameters; their config keys are the neidty.* keys they
  * had before the registry (gpuvm/module.h compat_key). */
-enum { P_ENTRIES, P_TAG_BITS, P_EVICTION, P_UPDATE, P_DIRECTORY, P_NEIGHBOUR, N_PARAMS };
+enum {
+	P_ENTRIES,
+	P_TAG_BITS,
+	P_EVICTION,
+	P_UPDATE,
+	P_DIRECTORY,
+	P_NEIGHBOUR,
+	P_LOCAL_RECORDS,
+	N_PARAMS
+};
 static const char *const eviction_names[] = {"fifo", "local-first"};
 static const char *const update_names[] = {"default", "exclusive", "twice"};
 static const struct gpuvm_module_param params[N_PARAMS] = {
@@ -164,6 +190,13 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 	[P_NEIGHBOUR] = {"neighbour_latency_cycles", 1, 0, 1e7, false, "cycles",
 			 "a request to a neighbouring TLB and its answer (seeds/002 IV.A: 1 cycle)",
 			 .compat_key = "neidty.neighbour_latency_cycles"},
+	/* seeds/002 III.B.2: records are made when "neighboring L1 TLBs add
+	 * one entry"; the local bit (Fig. 5) marks what the local TLB stores */
+	[P_LOCAL_RECORDS] = {"local_records", 0, 0, 1, true, "flag",
+			     "1: the local TLB's install makes a directory record as a neighbour's "
+			     "does; 0: only sets the local bit of a record there is (seeds/002 "
+			     "III.B.2: records are made on neighbours' adds)",
+			     .values = NULL},
 };
 
 extern const struct gpuvm_module gpuvm_module_peer_neidty;
@@ -186,6 +219,7 @@ static void *neidty_create(struct xlat *x, uint32_t l, const struct gpuvm_config
 	d->update = (uint32_t)p[P_UPDATE];
 	d->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	d->touch = cfg->tlb_peer_read_touch;
+	d->local_records = p[P_LOCAL_RECORDS] != 0;
 	d->dir_cycles = p[P_DIRECTORY];
 	d->nbr_cycles = p[P_NEIGHBOUR];
 	d->dir = calloc((size_t)d->n * d->entries, sizeof *d->dir);
@@ -210,15 +244,24 @@ static void neidty_destroy(void *st)
 	free(d);
 }
 
+/* The local bit a new record of vpn in directory i has: set when i's TLB
+ * holds the page (Fig. 5's bitmap). */
+static uint8_t local_bit(const struct neidty *d, uint32_t i, uint64_t vpn)
+{
+	return tlb_find(&d->xl->inst[i].tlb, vpn) != TLB_NIL ? BIT_LOCAL : 0;
+}
+
 static void neidty_on_fill(void *st, uint32_t inst, uint64_t vpn)
 {
 	struct neidty *d = st;
 	uint32_t tag = hash_tag(d, vpn);
-	dir_set(d, inst, tag, BIT_LOCAL);
+	dir_set(d, inst, tag, BIT_LOCAL, d->local_records, 0);
 	if (d->n < 2)
 		return;
-	dir_set(d, left_of(d, inst), tag, BIT_RIGHT); /* inst is its left's right neighbour */
-	dir_set(d, right_of(d, inst), tag, BIT_LEFT);
+	uint32_t l = left_of(d, inst), r = right_of(d, inst);
+	/* inst is its left's right neighbour */
+	dir_set(d, l, tag, BIT_RIGHT, true, d->local_records ? 0 : local_bit(d, l, vpn));
+	dir_set(d, r, tag, BIT_LEFT, true, d->local_records ? 0 : local_bit(d, r, vpn));
 }
 
 static void neidty_on_evict(void *st, uint32_t inst, uint64_t vpn)

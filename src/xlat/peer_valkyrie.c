@@ -24,13 +24,34 @@
  * its probe queue (tlb.peer.valkyrie.probe_queue entries, 16 in the
  * paper), served one per cycle; "if the queue is full, and a request
  * arrives, it is simply ignored and passed on to the next L1-TLB in the
- * ring" - the probe moves on without looking that TLB up. The paper
- * arbitrates round-robin between the queue and the local CU's requests;
- * gpuvm does not model the local side's share, so one probe per cycle is
- * the most the ring gets (the contention's lower bound). probe_queue = 0:
- * no contention (every probe looks up at arrival), the model before.
- * Not modelled: the switch that probes only while the L2 TLB's running
- * mean latency is above 150 cycles (3.2).
+ * ring" - the probe moves on without looking that TLB up. The TLB
+ * "use[s] a round-robin arbitration scheme ... to choose between serving
+ * requests from the local CU and requests from neighboring L1-TLBs": one
+ * pick a cycle, so a cycle in which the TLB serves its own CU's lookups
+ * serves no probe, and a cycle taken by a probe delays the local lookups
+ * to the next (local_share = on; local_port below). A pick of the local
+ * side serves every local lookup of that cycle (gem5-gpu's LSQ issues a
+ * warp instruction's translations together, and gpuvm's L1 TLB serves
+ * them together). The two sides alternate while both wait: a local
+ * lookup waits at most the one cycle a probe took, and a probe passes at
+ * most one local pick in a row (port_pick). The calls come in the
+ * simulator's order, not in time order, so a pick once booked keeps its
+ * cycle: when the local side's turn falls on a cycle a probe already
+ * took, both are served in it (in the ring's favour).
+ * probe_queue = 0: no contention (every probe looks up at arrival), the
+ * model before; local_share = off: the ring has every cycle (the model
+ * before this arbitration).
+ *
+ * The probing switch (3.2, "Frequency of Inter-L1-TLB Communication"):
+ * each L1 TLB controller keeps "a running average of the latency of
+ * translation requests that have been sent to the L2-TLB" and uses the
+ * ring only while that average is above "a threshold value of 150 cycles"
+ * (valkyrie probe_threshold_cycles); below it, or before any answer has
+ * come back, a miss goes to the L2 TLB at once. The paper does not say
+ * how the average runs; gpuvm takes the mean of every answer the TLB has
+ * had back (a request's latency counts from when its answer is home, not
+ * from when the simulator computes it). probe_threshold_cycles = 0:
+ * always probe, the model before.
  *
  * Locality Detection Table (LDT). Each entry holds a page and a bitmap of
  * the instances that looked it up (hit or miss); valkyrie.ldt_entries
@@ -47,13 +68,23 @@
 #include "gpuvm/module.h"
 #include "xlat/xlat.h"
 
-/* Each TLB's probe service, one probe per cycle, as a calendar of the
- * next CAL cycles (a probe is served at most 15 hops x (queue + 1) cycles
+/* Each TLB's port, one pick per cycle (a probe, or the local lookups of
+ * that cycle), as a calendar of the next CAL cycles (a probe is served at most 15 hops x (queue + 1) cycles
  * after its miss, far inside it): calls come roughly but not exactly in
  * time order, and a probe's later hops book cycles ahead of an earlier
  * probe that arrives after it, so a "next free cycle" per TLB would make
  * the earlier one wait behind the later. */
 enum { CAL = 4096 };
+
+/* One TLB's answers from the L2 TLB: their running mean, and those the
+ * simulator has computed but whose answer is not home yet (a min-heap on
+ * the answer's time). */
+struct l2_latency {
+	double sum_cycles;
+	uint64_t n;
+	double (*pending)[2]; /* {answered, latency cycles} */
+	uint32_t npending, cap;
+};
 
 struct valkyrie {
 	struct xlat *x;
@@ -62,8 +93,13 @@ struct valkyrie {
 	uint32_t n, ring, ttl_cw, ttl_ccw;
 	double hop;
 	uint32_t queue;         /* probe queue entries per TLB; 0: no contention */
-	uint64_t *booked;       /* [n][CAL]: cycle c + 1 when TLB i serves a probe in cycle c */
+	/* [n][CAL]: 2 (c + 1) when TLB i serves a probe in cycle c, 2 (c + 1)
+	 * + 1 when it serves its local lookups then */
+	uint64_t *booked;
 	bool probing, ldt;
+	bool local_share;       /* local lookups take the port's cycles (round-robin) */
+	double threshold_cycles; /* probe while the mean L2 TLB latency is above it; 0: always */
+	struct l2_latency *lat;  /* [n], with threshold_cycles > 0 */
 	bool filled_only;       /* tlb.l1_in_flight = miss: see holds() */
 	bool touch;             /* tlb.peer_read_lru = touch: a ring hit is the holder's MRU */
 	uint32_t ldt_n, words;  /* LDT slots; 64-bit words of one bitmap */
@@ -81,7 +117,19 @@ static uint32_t ldt_slot(const struct valkyrie *v, uint64_t tag)
 
 /* The scheme's parameters; their config keys are the valkyrie.* keys
  * they had before the registry (gpuvm/module.h compat_key). */
-enum { P_PROBING, P_LDT, P_HOP, P_RING, P_TTL_CW, P_TTL_CCW, P_LDT_ENTRIES, P_QUEUE, N_PARAMS };
+enum {
+	P_PROBING,
+	P_LDT,
+	P_HOP,
+	P_RING,
+	P_TTL_CW,
+	P_TTL_CCW,
+	P_LDT_ENTRIES,
+	P_QUEUE,
+	P_LOCAL_SHARE,
+	P_THRESHOLD,
+	N_PARAMS
+};
 static const char *const off_on[] = {"off", "on"};
 static const struct gpuvm_module_param params[N_PARAMS] = {
 	[P_PROBING] = {"probing", 1, 0, 1, true, "choice",
@@ -131,9 +179,40 @@ static const struct gpuvm_module_param params[N_PARAMS] = {
 		     "probes a TLB queues, served one per cycle; a probe finding it full passes "
 		     "on unlooked (Baruah et al. PACT'20 3.2: 16; 0: no contention)",
 		     .values = NULL},
+	/* Baruah et al. PACT'20 3.2, "Request Arbitration": "We use a
+	 * round-robin arbitration scheme in the L1-TLB to choose between
+	 * serving requests from the local CU and requests from neighboring
+	 * L1-TLBs" */
+	[P_LOCAL_SHARE] = {"local_share", 1, 0, 1, true, "flag",
+			   "1: the TLB's port serves one pick a cycle, its local lookups or a "
+			   "queued probe (Baruah et al. PACT'20 3.2, round-robin); 0: probes have "
+			   "every cycle; only with probe_queue > 0",
+			   .values = NULL},
+	/* Baruah et al. PACT'20 3.2, "Frequency of Inter-L1-TLB
+	 * Communication": "we experimentally chose to use a threshold value
+	 * of 150 cycles, since an L2-TLB hit will be serviced in less than
+	 * 150 cycles" */
+	[P_THRESHOLD] = {"probe_threshold_cycles", 150, 0, 1e9, false, "cycles",
+			 "probe the ring only while the TLB's running mean L2 TLB latency is "
+			 "above this (Baruah et al. PACT'20 3.2: 150; 0: always probe)",
+			 .values = NULL},
 };
 
 extern const struct gpuvm_module gpuvm_module_peer_valkyrie;
+
+static void valkyrie_destroy(void *st)
+{
+	struct valkyrie *v = st;
+	for (uint32_t i = 0; v->lat && i < v->n; i++)
+		free(v->lat[i].pending);
+	free(v->lat);
+	free(v->booked);
+	free(v->ldt_key);
+	free(v->ldt_users);
+	free(v->push_tag);
+	free(v->push_users);
+	free(v);
+}
 
 static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_config *cfg, char *why,
 			     size_t wlen)
@@ -154,6 +233,10 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 	v->hop = p[P_HOP];
 	v->probing = p[P_PROBING] != 0;
 	v->queue = (uint32_t)p[P_QUEUE];
+	v->local_share = p[P_LOCAL_SHARE] != 0;
+	v->threshold_cycles = p[P_THRESHOLD];
+	if (v->threshold_cycles > 0 && !(v->lat = calloc(v->n, sizeof *v->lat)))
+		goto fail;
 	v->filled_only = l == 0 && cfg->tlb_l1_in_flight_miss;
 	v->touch = cfg->tlb_peer_read_touch;
 	v->ldt = p[P_LDT] != 0 && l + 1 < x->spec.levels;
@@ -165,38 +248,18 @@ static void *valkyrie_create(struct xlat *x, uint32_t l, const struct gpuvm_conf
 		v->push_cap = 16;
 		v->push_tag = malloc(v->push_cap * sizeof *v->push_tag);
 		v->push_users = malloc((size_t)v->push_cap * v->words * sizeof *v->push_users);
-		if (!v->ldt_key || !v->ldt_users || !v->push_tag || !v->push_users) {
-			free(v->ldt_key);
-			free(v->ldt_users);
-			free(v->push_tag);
-			free(v->push_users);
-			free(v);
-			return NULL;
-		}
+		if (!v->ldt_key || !v->ldt_users || !v->push_tag || !v->push_users)
+			goto fail;
 	}
 	if (v->queue) {
 		v->booked = calloc((size_t)v->n * CAL, sizeof *v->booked);
-		if (!v->booked) {
-			free(v->ldt_key);
-			free(v->ldt_users);
-			free(v->push_tag);
-			free(v->push_users);
-			free(v);
-			return NULL;
-		}
+		if (!v->booked)
+			goto fail;
 	}
 	return v;
-}
-
-static void valkyrie_destroy(void *st)
-{
-	struct valkyrie *v = st;
-	free(v->booked);
-	free(v->ldt_key);
-	free(v->ldt_users);
-	free(v->push_tag);
-	free(v->push_users);
-	free(v);
+fail:
+	valkyrie_destroy(v);
+	return NULL;
 }
 
 /* Ring of instance i: its first member and size. */
@@ -222,6 +285,31 @@ static uint32_t nack_hops(uint32_t ttl, uint32_t size)
 	return ttl >= size - 1 ? size : 2 * ttl;
 }
 
+/* The cycle from c at which a probe arriving at c is served, in *at:
+ * the first free one, after the probes booked before it (they wait in the
+ * queue) and the local picks; round-robin gives the ring the cycle after
+ * a local pick, so a probe passes at most one local pick in a row and
+ * takes the next cycle even if the local side booked it. False when
+ * probe_queue probes wait before it (the queue is full). */
+static bool port_pick(const struct valkyrie *v, const uint64_t *cal, uint64_t c, uint64_t *at)
+{
+	uint32_t waiting = 0;
+	bool after_local = false;
+	for (; cal[c % CAL] >> 1 == c + 1; c++) {
+		if (cal[c % CAL] & 1) { /* a local pick */
+			if (after_local)
+				break; /* the ring's turn */
+			after_local = true;
+			continue;
+		}
+		if (++waiting == v->queue)
+			return false;
+		after_local = false;
+	}
+	*at = c;
+	return true;
+}
+
 /* One probe's trip through the queues (Baruah et al. PACT'20 3.2,
  * "Request Arbitration"): clockwise when cw, ttl hops from pos, leaving at
  * looked. At each TLB it is looked up in the first free service cycle from
@@ -238,12 +326,10 @@ static uint32_t probe_trip(struct valkyrie *v, uint32_t base, uint32_t size, uin
 		now += v->hop;
 		uint32_t j = base + (cw ? pos + h : pos + size - h) % size;
 		uint64_t *cal = &v->booked[(size_t)j * CAL];
-		uint64_t c = (uint64_t)now, last = c + v->queue;
-		while (c < last && cal[c % CAL] == c + 1)
-			c++;
-		if (c == last)
+		uint64_t c;
+		if (!port_pick(v, cal, (uint64_t)now, &c))
 			continue; /* queue full: ignored, passed on */
-		cal[c % CAL] = c + 1;
+		cal[c % CAL] = 2 * (c + 1);
 		if ((double)c > now)
 			now = (double)c;
 		if (holds(v, j, tag, now, id)) {
@@ -312,6 +398,59 @@ static bool probe_queued(struct valkyrie *v, uint32_t base, uint32_t size, uint3
 			      fill, next, also_below);
 }
 
+/* An answer of the L2 TLB to inst's request sent at sent, home at
+ * answered: it counts in the running mean once it is home (ring_on). */
+static void valkyrie_on_below_answer(void *st, uint32_t inst, double sent, double answered)
+{
+	struct valkyrie *v = st;
+	if (!v->lat)
+		return;
+	struct l2_latency *a = &v->lat[inst];
+	if (a->npending == a->cap) {
+		uint32_t cap = a->cap ? 2 * a->cap : 64;
+		double(*p)[2] = realloc(a->pending, cap * sizeof *p);
+		if (!p)
+			return; /* out of memory: this answer is not counted */
+		a->pending = p;
+		a->cap = cap;
+	}
+	uint32_t i = a->npending++;
+	for (; i && a->pending[(i - 1) / 2][0] > answered; i = (i - 1) / 2)
+		memcpy(a->pending[i], a->pending[(i - 1) / 2], sizeof a->pending[i]);
+	a->pending[i][0] = answered;
+	a->pending[i][1] = answered - sent;
+}
+
+/* Whether inst probes the ring for a miss looked up at now (Baruah et al.
+ * PACT'20 3.2): its running mean L2 TLB latency, over the answers home by
+ * now, is above the threshold. */
+static bool ring_on(struct valkyrie *v, uint32_t inst, double now)
+{
+	if (!v->lat)
+		return true;
+	struct l2_latency *a = &v->lat[inst];
+	while (a->npending && a->pending[0][0] <= now) {
+		a->sum_cycles += a->pending[0][1];
+		a->n++;
+		double last[2];
+		memcpy(last, a->pending[--a->npending], sizeof last);
+		uint32_t i = 0;
+		for (;;) { /* sift last down from the root */
+			uint32_t c = 2 * i + 1;
+			if (c >= a->npending)
+				break;
+			if (c + 1 < a->npending && a->pending[c + 1][0] < a->pending[c][0])
+				c++;
+			if (a->pending[c][0] >= last[0])
+				break;
+			memcpy(a->pending[i], a->pending[c], sizeof last);
+			i = c;
+		}
+		memcpy(a->pending[i], last, sizeof last);
+	}
+	return a->n && a->sum_cycles > v->threshold_cycles * (double)a->n;
+}
+
 /* Baruah et al. PACT'20 3.2: the secondary request (the shorter TTL, 4)
  * returns a NACK from the end of its reach and that NACK forwards the
  * translation request to the L2 TLB; the primary (TTL 15), finding
@@ -324,7 +463,7 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 	(void)t;
 	struct valkyrie *v = st;
 	*next = looked;
-	if (!v->probing)
+	if (!v->probing || !ring_on(v, inst, looked))
 		return false;
 	uint32_t base, size;
 	ring_of(v, inst, &base, &size);
@@ -366,6 +505,26 @@ static bool valkyrie_probe(void *st, uint32_t inst, uint64_t tag, double t, doub
 	s->ring_misses++;
 	*next = nack_at;
 	return false;
+}
+
+/* The local side's pick (Baruah et al. PACT'20 3.2, "Request
+ * Arbitration"): the local lookups arriving at t are served at t, with any
+ * others of that cycle, unless a probe took it; then in the next cycle,
+ * the local side's turn of the round-robin however many probes queue
+ * (a probe booked there keeps its cycle: the calls come in the
+ * simulator's order, and that probe's answer is already computed). */
+static double valkyrie_local_port(void *st, uint32_t inst, double t)
+{
+	struct valkyrie *v = st;
+	if (!v->booked || !v->local_share)
+		return t;
+	uint64_t *cal = &v->booked[(size_t)inst * CAL];
+	uint64_t c = (uint64_t)t;
+	if (cal[c % CAL] == 2 * (c + 1))
+		c++;
+	if (cal[c % CAL] >> 1 != c + 1)
+		cal[c % CAL] = 2 * (c + 1) + 1;
+	return (double)c > t ? (double)c : t;
 }
 
 static void valkyrie_on_lookup(void *st, uint32_t inst, uint64_t tag)
@@ -439,6 +598,8 @@ static const struct xlat_peer_ops ops = {
 	.create = valkyrie_create,
 	.destroy = valkyrie_destroy,
 	.on_lookup = valkyrie_on_lookup,
+	.local_port = valkyrie_local_port,
+	.on_below_answer = valkyrie_on_below_answer,
 	.probe_remote = valkyrie_probe,
 	.on_lower_evict = valkyrie_on_lower_evict,
 	.after_translate = valkyrie_after_translate,

@@ -79,7 +79,8 @@ int xlat_init(struct xlat *x, const struct gpuvm_config *cfg, struct gpuvm_stats
 		if (!ops)
 			return -1; /* finalize refuses unknown names */
 		xl->stats->peer = xlat_peer_canonical(cfg->tlb[l].peer);
-		if (!ops->probe_remote && !ops->on_lookup && !ops->on_fill && !ops->on_evict &&
+		if (!ops->probe_remote && !ops->on_lookup && !ops->local_port &&
+		    !ops->on_below_answer && !ops->on_fill && !ops->on_evict &&
 		    !ops->on_lower_evict && !ops->after_translate)
 			continue; /* none: the level stays on the fast path */
 		char why[160];
@@ -467,6 +468,9 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	if (slow) {
 		inst = (uint32_t)(in - xl->inst);
 		ops = xl->spec.peer_ops;
+		/* the port may be busy with other instances' requests (peer.h) */
+		if (ops && ops->local_port)
+			looked = ops->local_port(xl->peer, inst, t) + xl->spec.hit_cycles;
 		id = lookup_slow(x, l, inst, tag, t, looked, &filling, &future, &hit);
 	} else {
 		id = tlb_access(tlb, tag, &hit);
@@ -545,6 +549,8 @@ level_step(struct xlat *x, uint32_t l, uint32_t sm, uint64_t addr, double t, con
 	} else {
 		rsp = last_level_walk(x, sm, addr, below, future && x->spec.future_peek, paging, req);
 	}
+	if (slow && ops && ops->on_below_answer)
+		ops->on_below_answer(xl->peer, inst, start, rsp.done);
 	/* the remote answer came first: it is used, the next level's is
 	 * dropped (the next level has done its work all the same) */
 	double filled = rsp.done;
