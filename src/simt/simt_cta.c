@@ -1,9 +1,10 @@
 /* The SIMT executor's CTAs (simt_internal.h): a CTA's threads, warp
  * buffers and shared memory from its first warp's begin to its last
  * warp's end; what its threads' RED_ADD / ST_ORDERED logged, handed to
- * the launch's thread-order commit (simt_red.h) when it ends; and the
- * run of its threads up to a barrier one of them is to pass (one barrier
- * phase at a time: simt_exec.c's file comment). */
+ * the launch's thread-order commit (simt_red.h) when it ends; the eager
+ * run at its first barrier (every thread to each barrier in turn, each
+ * column within SIMT_EAGER_SLOTS) and the run of its threads up to a
+ * barrier one of them is to pass (simt_exec.c's file comment). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,40 @@ void simt_cta_reach_barrier(struct simt_cta *c, uint32_t n)
 	c->to_barrier = 0;
 	if (!l->failed)
 		c->reached = n;
+}
+
+void simt_cta_run_eager(struct simt_cta *c)
+{
+	struct simt_launch *l = c->launch;
+	c->eager = c->eager_tried = 1;
+	/* lanes now refill one by one, out of step */
+	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
+	for (uint32_t i = 0; i < warps; i++)
+		if (c->wbufs[i].lockstep)
+			simt_wbuf_unlock(&c->wbufs[i]);
+	for (;;) {
+		int full = 0, waiting = 0;
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
+			struct simt_lane *ln = &c->lanes[i];
+			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
+				simt_lane_resume(ln);
+			/* FULL again: its column is at the cap */
+			full |= ln->state == LANE_FULL;
+		}
+		if (l->failed || full)
+			break;
+		for (uint32_t i = 0; i < c->nthreads; i++)
+			if (c->lanes[i].state == LANE_BARRIER) {
+				c->lanes[i].state = LANE_FULL; /* released: runnable */
+				n = c->lanes[i].bars;
+				waiting = 1;
+			}
+		if (!waiting)
+			break;
+		c->reached = n; /* (every live thread was at its n-th) */
+	}
+	c->eager = 0;
 }
 
 int simt_cta_end(struct simt_cta *c)

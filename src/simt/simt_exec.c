@@ -3,19 +3,21 @@
  * instructions, lazily, as the engine pulls them.
  *
  * Memory: a resident warp holds at most SIMT_RUNAHEAD buffered accesses
- * per lane plus a stack per suspended thread, barriers or not. A thread
- * at its n-th barrier waits there until its warp, having issued the
- * barrier, asks for its next access; it passes once every live thread of
- * its CTA reached its n-th barrier. Under the timing model a warp stays
- * at a barrier until the CTA's other warps came, so every thread is there
- * already and none runs ahead. Where a warp is pulled past a barrier
- * before (the functional fast-forward; the parallel executor's workers,
- * a warp's chunk at a time) the threads not there yet run up to it at
- * once (simt_cta_reach_barrier), their buffers growing by what they
- * record on the way, one barrier phase's accesses at most, freed once
- * their warp drains them. Work after a barrier (a long loop) is never
- * buffered whole: the CTA's memory is its warps' SIMT_RUNAHEAD columns,
- * or one phase's when run to a barrier, not its whole trace. */
+ * per lane plus a stack per suspended thread, barriers or not, beyond
+ * two runs ahead. When a CTA's first thread reaches a barrier, its
+ * threads run at once, each to each barrier in turn (simt_cta_run_eager),
+ * while every column stays within SIMT_EAGER_SLOTS: a tiled kernel
+ * (Rodinia's) ends so, its trace buffered whole, no thread left
+ * suspended; a long phase stops there and the CTA goes on lazily. Then a
+ * thread at its n-th barrier waits until its warp, having issued it,
+ * asks for its next access, and passes once every live thread of the CTA
+ * reached its n-th. The timing model parks a warp at a barrier until the
+ * CTA's other warps came, so they are all there. Where a warp is pulled
+ * past a barrier before (the functional fast-forward; the parallel
+ * executor's workers, a warp's chunk at a time) the threads not yet there
+ * run to it at once (simt_cta_reach_barrier), their columns growing by
+ * what they record on the way, one barrier phase's accesses at most. A
+ * warp's buffers grown past SIMT_RUNAHEAD are freed when it drains. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,7 +274,8 @@ static __attribute__((noinline)) void record_full(struct simt_lane *ln)
 	uint32_t col = ln->lane;
 	if (wb->col[col].head == wb->col[col].tail)
 		wb->col[col].head = wb->col[col].tail = 0;
-	while (wb->col[col].tail == wb->cap && !ln->cta->to_barrier && wb->cap >= SIMT_RUNAHEAD) {
+	while (wb->col[col].tail == wb->cap && !simt_lane_grows(ln->cta, wb) &&
+	       wb->cap >= SIMT_RUNAHEAD) {
 		ln->state = LANE_FULL;
 		lane_yield(ln); /* resumed once the warp drained the column */
 		ln->state = LANE_RUNNING;
@@ -397,7 +400,7 @@ void simt_reserve(struct simt_thread *t, uint32_t entries)
 	struct simt_lane *ln = (struct simt_lane *)t;
 	struct simt_wbuf *wb = ln->wb;
 	uint32_t col = ln->lane;
-	while (!ln->cta->to_barrier && wb->cap >= SIMT_RUNAHEAD && wb->col[col].tail &&
+	while (!simt_lane_grows(ln->cta, wb) && wb->cap >= SIMT_RUNAHEAD && wb->col[col].tail &&
 	       wb->col[col].tail + entries > wb->cap) {
 		ln->state = LANE_FULL;
 		lane_yield(ln); /* resumed once the warp drained the column */
@@ -780,6 +783,8 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
 			refill_prefetch(w->lanes, m);
+			if (wb->nonempty >> i & 1)
+				continue; /* run to a barrier or eagerly just now */
 			if (ln->state == LANE_BARRIER) {
 				/* its barrier issued: it passes once every live
 				 * thread of the CTA is there */
@@ -788,10 +793,10 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 					return launch_error(l, err);
 				ln->state = LANE_FULL;
 			}
-			/* (run to the barrier just now: it has entries) */
-			if ((ln->state == LANE_IDLE || ln->state == LANE_FULL) &&
-			    !(wb->nonempty >> i & 1))
+			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
 				simt_lane_resume(ln);
+			if (ln->state == LANE_BARRIER && !c->eager_tried)
+				simt_cta_run_eager(c);
 			if (l->failed)
 				return launch_error(l, err);
 		}

@@ -13,11 +13,20 @@
 #include "simt/va_layout.h"
 
 /* A thread runs ahead of the engine by at most this many recorded
- * accesses before it is suspended (between barriers too: only a run to a
- * barrier other threads wait at, simt_cta_reach_barrier, goes past it);
+ * accesses before it is suspended (between barriers too: only a CTA's
+ * eager run, up to SIMT_EAGER_SLOTS, and a run to a barrier other
+ * threads wait at, simt_cta_reach_barrier, go past it);
  * 64 x 16 B per lane keeps a resident warp's buffers at 32 KiB worst
  * case, and a coroutine switch per 64 accesses costs little. */
 #define SIMT_RUNAHEAD 64
+/* A CTA whose thread first reaches a barrier runs ahead at once, every
+ * thread to each barrier in turn (simt_cta_run_eager: one coroutine
+ * switch per thread and barrier, the CTA's threads back to back), while
+ * each lane's column stays within this many slots: Rodinia's tiled
+ * kernels end within it (their whole trace buffered, no thread left
+ * suspended); a long phase (sl1's K-means loop over its points) stops at
+ * it, 256 x 16 B = 4 KiB a lane, and the CTA goes on lazily. */
+#define SIMT_EAGER_SLOTS 256
 /* CUDA's static shared-memory limit per block. */
 #define SIMT_SHARED_BYTES (48u << 10)
 /* Per-thread stacks: kernel bodies are shallow; sanitizer builds need
@@ -188,6 +197,9 @@ struct simt_cta {
 	/* its threads are being run to a barrier (simt_cta_reach_barrier):
 	 * a full column grows instead of waiting for the warp to drain it */
 	int to_barrier;
+	/* its threads run ahead at once (simt_cta_run_eager): a column grows
+	 * up to SIMT_EAGER_SLOTS; tried once, at its first barrier */
+	int eager, eager_tried;
 	uint32_t reached; /* every live thread reached its reached-th barrier */
 	unsigned char *shared;
 	struct simt_lane *lanes;
@@ -324,6 +336,17 @@ void simt_host_run_ahead(struct simt_program *p);
 struct simt_cta *simt_cta_new(struct simt_launch *l, uint32_t id);
 void simt_cta_free(struct simt_cta *c);
 void simt_cta_reach_barrier(struct simt_cta *c, uint32_t n);
+/* A thread of the CTA reached its first barrier: every thread runs to
+ * each barrier in turn, released as they all arrive, until they end or a
+ * thread's column holds SIMT_EAGER_SLOTS (it waits there, FULL, for its
+ * warp, and the CTA goes on lazily, barrier by barrier). */
+void simt_cta_run_eager(struct simt_cta *c);
+/* Whether a thread whose column is full grows it instead of waiting for
+ * its warp to drain it: run to a barrier, or eagerly within the cap. */
+static inline int simt_lane_grows(const struct simt_cta *c, const struct simt_wbuf *wb)
+{
+	return c->to_barrier || (c->eager && wb->cap < SIMT_EAGER_SLOTS);
+}
 int simt_cta_end(struct simt_cta *c);
 /* The most slots per lane any warp buffer of the process reached since
  * the last call (simt_cta.c; noted as buffers grow, from any thread:
