@@ -25,8 +25,10 @@
  * each lane's column stays within this many slots: Rodinia's tiled
  * kernels end within it (their whole trace buffered, no thread left
  * suspended); a long phase (sl1's K-means loop over its points) stops at
- * it, 256 x 16 B = 4 KiB a lane, and the CTA goes on lazily. */
-#define SIMT_EAGER_SLOTS 256
+ * it, 128 x 16 B = 2 KiB a lane, 64 KiB a warp (every resident warp
+ * fills it at once: 256 slots took 0.6 GB more on a full h100-pcie),
+ * and the CTA goes on lazily. */
+#define SIMT_EAGER_SLOTS 128
 /* CUDA's static shared-memory limit per block. */
 #define SIMT_SHARED_BYTES (48u << 10)
 /* Per-thread stacks: kernel bodies are shallow; sanitizer builds need
