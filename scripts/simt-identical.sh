@@ -47,6 +47,20 @@ p100 fdtd-2d
 p100 stencil:nx=256,ny=256,nz=16,iters=2
 p100 ra
 p100 ubench
+p100 scalarprod
+p100 fwt
+# barrier kernels on worker threads (a warp pulled past a barrier early)
+p100 hotspot --threads 3
+p100 srad --threads 3
+p100 backprop --threads 3
+p100 nw --threads 3
+p100 lud --threads 3
+p100 pathfinder --threads 3
+p100 scalarprod --threads 3
+p100 fwt --threads 3
+p100 sl1:app=kmeans,size=8192 --threads 3
+gtx-titan-black sl1:app=kmeans,sl1=0,size=16384,block=256,tps=2048 --set smem.size=48KiB --set l1.fill=line --set l1.global_loads=uncached
+gtx-titan-black sl1:app=kmeans,sl1=1,size=16384,block=256,tps=2048 --set smem.size=48KiB --set l1.fill=line --set l1.global_loads=uncached --threads 3
 LIST
 }
 strip() {

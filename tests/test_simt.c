@@ -17,6 +17,7 @@
 #include "gpuvm/engine.h"
 #include "run_util.h"
 #include "gpuvm/simt.h"
+#include "simt/simt_internal.h" /* simt_buffer_peak_slots_take */
 
 static char *result_of(const char *gpu, const char *workload)
 {
@@ -790,11 +791,101 @@ static void test_no_yield_runs_without_coroutines(void **state)
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
+/* ---- a barrier then a long loop: the buffers stay bounded ---------- */
+
+#define LOOP_ITERS 20000
+
+struct loop_args {
+	const float *a;
+	float *out;
+};
+
+SIMT_KERNEL_ANY_ORDER(barrier_loop_kernel, struct loop_args, p)
+{
+	SHARED(float, tile, 64);
+	SHARED(float, sums, 64);
+	SST(tile, threadIdx.x, (float)threadIdx.x);
+	SYNCTHREADS();
+	float s = 0;
+	for (int k = 0; k < LOOP_ITERS; k++)
+		s += LD(p.a, (k * 64 + (int)threadIdx.x) % 4096) + SLD(tile, (threadIdx.x + 1) % 64);
+	SST(sums, threadIdx.x, s);
+	SYNCTHREADS(); /* (past the eager run's cap: passed lazily) */
+	ST(p.out, blockIdx.x * 64 + threadIdx.x, s + SLD(sums, (threadIdx.x + 1) % 64));
+}
+
+/* thread t's sum over the loop (exact: integers below 2^24) */
+static float loop_sum(int t)
+{
+	return (float)LOOP_ITERS * (float)(1 + (t + 1) % 64);
+}
+
+static int barrier_loop_host(struct simt_host *h, void *user)
+{
+	(void)user;
+	float *a = simt_malloc(h, "a", 4096 * 4, GPUVM_ALLOC_DEVICE);
+	float *out = simt_malloc(h, "out", 128 * 4, GPUVM_ALLOC_DEVICE);
+	if (!a || !out)
+		return -1;
+	for (int i = 0; i < 4096; i++)
+		a[i] = 1.0f;
+	struct loop_args args = {a, out};
+	if (SIMT_LAUNCH_SHARED(h, barrier_loop_kernel, simt_dim3(2, 1, 1), simt_dim3(64, 1, 1),
+			       2 * 64 * 4, args))
+		return -1;
+	for (int i = 0; i < 128; i++)
+		if (out[i] != loop_sum(i % 64) + loop_sum((i % 64 + 1) % 64))
+			return simt_fail(h, "out[%d] = %g", i, (double)out[i]);
+	simt_result(h, "ok");
+	return 0;
+}
+
+/* A CTA at its barrier runs ahead at once only up to SIMT_EAGER_SLOTS
+ * accesses per lane, then lazily, as a barrier-free one does: its
+ * buffers do not hold the 40,000 accesses per thread of the loop after
+ * the barrier (they did when a CTA at a barrier ran to its end at once:
+ * 64 Ki slots per lane). With 3 worker threads the same run, where a
+ * worker pulls warp 0 past the second barrier before warp 1 came: warp 1
+ * must run to it first, or lane 31 reads its neighbour's sum unwritten. */
+static void test_barrier_then_loop_buffers_bounded(void **state)
+{
+	(void)state;
+	uint64_t cycles[2];
+	for (uint32_t threads = 1, r = 0; r < 2; threads = 3, r++) {
+		struct gpuvm_config *cfg = calloc(1, sizeof *cfg);
+		struct gpuvm_stats st;
+		struct gpuvm_error err = {{0}};
+		assert_non_null(cfg);
+		if (gpuvm_config_load(cfg, "p100", &err) || gpuvm_config_finalize(cfg, &err))
+			fail_msg("%s", err.msg);
+		struct gpuvm_source src;
+		assert_int_equal(simt_program_source("test", barrier_loop_host, NULL, NULL, &src, &err), 0);
+		src.exec_threads = threads;
+		(void)simt_buffer_peak_slots_take();
+		int rc = gpuvm_simulate(cfg, &src, NULL, &st, &err);
+		uint32_t peak = simt_buffer_peak_slots_take();
+		src.ops->destroy(&src);
+		free(cfg);
+		if (rc)
+			fail_msg("%u threads: %s", threads, err.msg);
+		/* (workers: the laggards run to the second barrier whole,
+		 * one phase's accesses, docs/simt.md) */
+		if (threads == 1 && peak > SIMT_EAGER_SLOTS)
+			fail_msg("%u threads: %u slots per lane buffered, more than %u", threads, peak,
+				 SIMT_EAGER_SLOTS);
+		assert_non_null(strstr(st.result, "ok"));
+		cycles[r] = (uint64_t)st.sim_cycles;
+		gpuvm_stats_release(&st);
+	}
+	assert_true(cycles[0] == cycles[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_suite_matches_reference_on_two_presets),
 		cmocka_unit_test(test_triad_simt_equals_generator),
+		cmocka_unit_test(test_barrier_then_loop_buffers_bounded),
 		cmocka_unit_test(test_divergent_lanes_split_and_reconverge),
 		cmocka_unit_test(test_ld_indep_overlaps_loads),
 		cmocka_unit_test(test_zipper_items_of_a_lone_lane),

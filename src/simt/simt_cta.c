@@ -1,9 +1,11 @@
 /* The SIMT executor's CTAs (simt_internal.h): a CTA's threads, warp
  * buffers and shared memory from its first warp's begin to its last
  * warp's end; what its threads' RED_ADD / ST_ORDERED logged, handed to
- * the launch's thread-order commit (simt_red.h) when it ends; and the
- * eager run of a CTA that reached a barrier (every thread through each
- * barrier in turn, buffers unbounded: simt_exec.c's file comment). */
+ * the launch's thread-order commit (simt_red.h) when it ends; the eager
+ * run at its first barrier (every thread to each barrier in turn, each
+ * column within SIMT_EAGER_SLOTS) and the run of its threads up to a
+ * barrier one of them is to pass (simt_exec.c's file comment). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,34 @@ void simt_cta_free(struct simt_cta *c)
 	free(c->lanes);
 	free(c->shared);
 	free(c);
+}
+
+/* The most slots per lane any warp buffer reached (simt_internal.h). */
+static _Atomic uint32_t peak_slots;
+
+uint32_t simt_buffer_peak_slots_take(void)
+{
+	return atomic_exchange_explicit(&peak_slots, 0, memory_order_relaxed);
+}
+
+void simt_note_peak_slots(uint32_t cap)
+{
+	uint32_t p = atomic_load_explicit(&peak_slots, memory_order_relaxed);
+	while (cap > p && !atomic_compare_exchange_weak_explicit(&peak_slots, &p, cap,
+								 memory_order_relaxed,
+								 memory_order_relaxed))
+		;
+}
+
+void simt_wbuf_shrink(struct simt_wbuf *wb)
+{
+	free(wb->row);
+	free(wb->e);
+	free(wb->chain);
+	wb->row = NULL;
+	wb->e = NULL;
+	wb->chain = NULL;
+	wb->cap = 0;
 }
 
 void simt_launch_reset(struct simt_launch *l)
@@ -96,32 +126,66 @@ struct simt_cta *simt_cta_new(struct simt_launch *l, uint32_t id)
 	return c;
 }
 
+void simt_cta_reach_barrier(struct simt_cta *c, uint32_t n)
+{
+	struct simt_launch *l = c->launch;
+	if (c->reached >= n)
+		return;
+	/* the threads not there yet record their way to it whole: the
+	 * thread waiting to pass cannot until they arrive, and their warps
+	 * may not drain them before (the engine pulls a warp at a time) */
+	c->to_barrier = 1;
+	for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
+		struct simt_lane *ln = &c->lanes[i];
+		while (ln->bars < n && ln->state != LANE_DONE && ln->state != LANE_ABORTED &&
+		       !l->failed) {
+			/* its warp's lanes now refill one by one, out of step */
+			if (ln->wb->lockstep)
+				simt_wbuf_unlock(ln->wb);
+			/* at an earlier barrier, which every thread reached before
+			 * a thread could pass it to reach this one */
+			if (ln->state == LANE_BARRIER)
+				ln->state = LANE_FULL;
+			simt_lane_resume(ln);
+		}
+	}
+	c->to_barrier = 0;
+	if (!l->failed)
+		c->reached = n;
+}
+
 void simt_cta_run_eager(struct simt_cta *c)
 {
 	struct simt_launch *l = c->launch;
-	c->eager = 1;
+	c->eager = c->eager_tried = 1;
 	/* lanes now refill one by one, out of step */
 	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
 	for (uint32_t i = 0; i < warps; i++)
 		if (c->wbufs[i].lockstep)
 			simt_wbuf_unlock(&c->wbufs[i]);
 	for (;;) {
+		int full = 0, waiting = 0;
+		uint32_t n = 0;
 		for (uint32_t i = 0; i < c->nthreads && !l->failed; i++) {
 			struct simt_lane *ln = &c->lanes[i];
-			while (ln->state == LANE_IDLE || ln->state == LANE_FULL)
+			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
 				simt_lane_resume(ln);
+			/* FULL again: its column is at the cap */
+			full |= ln->state == LANE_FULL;
 		}
-		if (l->failed)
-			return;
-		int waiting = 0;
+		if (l->failed || full)
+			break;
 		for (uint32_t i = 0; i < c->nthreads; i++)
 			if (c->lanes[i].state == LANE_BARRIER) {
 				c->lanes[i].state = LANE_FULL; /* released: runnable */
+				n = c->lanes[i].bars;
 				waiting = 1;
 			}
 		if (!waiting)
-			return;
+			break;
+		c->reached = n; /* (every live thread was at its n-th) */
 	}
+	c->eager = 0;
 }
 
 int simt_cta_end(struct simt_cta *c)

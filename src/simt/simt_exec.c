@@ -3,11 +3,21 @@
  * instructions, lazily, as the engine pulls them.
  *
  * Memory: a resident warp holds at most SIMT_RUNAHEAD buffered accesses
- * per lane plus a stack per suspended thread (barrier-free kernels). A
- * CTA that reaches a barrier runs to completion at once (every thread up
- * to each barrier in turn), so its buffers hold the CTA's whole trace:
- * bounded by the CTA's own work, which is small in the barrier kernels
- * of Rodinia (tiles of 16x16 to 256 threads). */
+ * per lane plus a stack per suspended thread, barriers or not, beyond
+ * two runs ahead. When a CTA's first thread reaches a barrier, its
+ * threads run at once, each to each barrier in turn (simt_cta_run_eager),
+ * while every column stays within SIMT_EAGER_SLOTS: a tiled kernel
+ * (Rodinia's) ends so, its trace buffered whole, no thread left
+ * suspended; a long phase stops there and the CTA goes on lazily. Then a
+ * thread at its n-th barrier waits until its warp, having issued it,
+ * asks for its next access, and passes once every live thread of the CTA
+ * reached its n-th. The timing model parks a warp at a barrier until the
+ * CTA's other warps came, so they are all there. Where a warp is pulled
+ * past a barrier before (the functional fast-forward; the parallel
+ * executor's workers, a warp's chunk at a time) the threads not yet there
+ * run to it at once (simt_cta_reach_barrier), their columns growing by
+ * what they record on the way, one barrier phase's accesses at most. A
+ * warp's buffers grown past SIMT_RUNAHEAD are freed when it drains. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +143,7 @@ static int wbuf_grow(struct simt_wbuf *wb)
 			return -1;
 		wb->chain = nc;
 		wb->cap = cap;
+		simt_note_peak_slots(cap);
 		return 0;
 	}
 	struct simt_entry *n = malloc(n_entries * sizeof *n);
@@ -153,6 +164,7 @@ static int wbuf_grow(struct simt_wbuf *wb)
 	wb->e = n;
 	wb->chain = nc;
 	wb->cap = cap;
+	simt_note_peak_slots(cap);
 	return 0;
 }
 
@@ -253,15 +265,17 @@ static inline __attribute__((always_inline)) int wbuf_store(struct simt_wbuf *wb
 }
 
 /* The lane's column is full: waits for the warp to drain it (unless the
- * CTA runs eagerly) or grows the buffer (out of line: the coroutine
- * switch's frame stays off record's fast path). */
+ * thread is run to a barrier: simt_cta_reach_barrier) or grows the
+ * buffer (out of line: the coroutine switch's frame stays off record's
+ * fast path). */
 static __attribute__((noinline)) void record_full(struct simt_lane *ln)
 {
 	struct simt_wbuf *wb = ln->wb;
 	uint32_t col = ln->lane;
 	if (wb->col[col].head == wb->col[col].tail)
 		wb->col[col].head = wb->col[col].tail = 0;
-	while (wb->col[col].tail == wb->cap && !ln->cta->eager && wb->cap >= SIMT_RUNAHEAD) {
+	while (wb->col[col].tail == wb->cap && !simt_lane_grows(ln->cta, wb) &&
+	       wb->cap >= SIMT_RUNAHEAD) {
 		ln->state = LANE_FULL;
 		lane_yield(ln); /* resumed once the warp drained the column */
 		ln->state = LANE_RUNNING;
@@ -364,6 +378,7 @@ void simt_barrier(struct simt_thread *t, uint32_t site)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
 	record(ln, 0, 0, SIMT_OP_BARRIER, site, 0);
+	ln->bars++;
 	ln->state = LANE_BARRIER;
 	lane_yield(ln);
 	ln->state = LANE_RUNNING;
@@ -378,14 +393,14 @@ void simt_barrier(struct simt_thread *t, uint32_t site)
  * and 16384 threads, none of them a contention the hardware would see in
  * the lock's hold time). Waiting first, while the thread holds nothing,
  * until `entries` more accesses fit, makes the critical section's
- * accesses run without a suspension. Eager CTAs (barriers) grow their
- * buffers and never suspend a thread there. */
+ * accesses run without a suspension. A thread run to a barrier
+ * (simt_cta_reach_barrier) grows its buffer and is never suspended there. */
 void simt_reserve(struct simt_thread *t, uint32_t entries)
 {
 	struct simt_lane *ln = (struct simt_lane *)t;
 	struct simt_wbuf *wb = ln->wb;
 	uint32_t col = ln->lane;
-	while (!ln->cta->eager && wb->cap >= SIMT_RUNAHEAD && wb->col[col].tail &&
+	while (!simt_lane_grows(ln->cta, wb) && wb->cap >= SIMT_RUNAHEAD && wb->col[col].tail &&
 	       wb->col[col].tail + entries > wb->cap) {
 		ln->state = LANE_FULL;
 		lane_yield(ln); /* resumed once the warp drained the column */
@@ -748,33 +763,42 @@ static int warp_next(struct simt_launch *l, struct simt_warp *w, struct gpuvm_wa
 	struct simt_wbuf *wb = w->wb;
 	/* (the CTA's line is read only when a lane has run dry) */
 	uint32_t dry = wb->live & ~wb->nonempty;
-	if (dry && !c->eager) {
+	if (dry) {
 		if (!wb->nonempty) {
 			/* the whole warp refills: its lanes start in step */
 			choose_layout(w, l);
 			wb->lockstep = !wb->lane_major;
 			wb->uhead = wb->utail = 0;
 			wb->gen++; /* every row's lanes are gone */
+			if (wb->cap > SIMT_RUNAHEAD)
+				simt_wbuf_shrink(wb);
 		} else if (wb->lockstep) {
 			/* a lane refills alone: cannot happen in lockstep (its
-			 * lanes stop together, at SIMT_RUNAHEAD, or end; a
-			 * barrier unlocks in simt_cta_run_eager), kept for safety */
+			 * lanes stop together, at SIMT_RUNAHEAD, at a barrier, or
+			 * end; a run to a barrier unlocks in
+			 * simt_cta_reach_barrier), kept for safety */
 			simt_wbuf_unlock(wb);
 		}
 		for (uint32_t m = dry; m; m &= m - 1) {
 			uint32_t i = (uint32_t)__builtin_ctz(m);
 			struct simt_lane *ln = &w->lanes[i];
 			refill_prefetch(w->lanes, m);
-			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
-				simt_lane_resume(ln);
-			if (l->failed)
-				return launch_error(l, err);
+			if (wb->nonempty >> i & 1)
+				continue; /* run to a barrier or eagerly just now */
 			if (ln->state == LANE_BARRIER) {
-				simt_cta_run_eager(c);
+				/* its barrier issued: it passes once every live
+				 * thread of the CTA is there */
+				simt_cta_reach_barrier(c, ln->bars);
 				if (l->failed)
 					return launch_error(l, err);
-				break;
+				ln->state = LANE_FULL;
 			}
+			if (ln->state == LANE_IDLE || ln->state == LANE_FULL)
+				simt_lane_resume(ln);
+			if (ln->state == LANE_BARRIER && !c->eager_tried)
+				simt_cta_run_eager(c);
+			if (l->failed)
+				return launch_error(l, err);
 		}
 	}
 	if (wb->lockstep && wb->nonempty && lockstep_next(w, it))

@@ -13,10 +13,22 @@
 #include "simt/va_layout.h"
 
 /* A thread runs ahead of the engine by at most this many recorded
- * accesses before it is suspended (barrier-free kernels); 64 x 16 B per
- * lane keeps a resident warp's buffers at 32 KiB worst case, and a
- * coroutine switch per 64 accesses costs little. */
+ * accesses before it is suspended (between barriers too: only a CTA's
+ * eager run, up to SIMT_EAGER_SLOTS, and a run to a barrier other
+ * threads wait at, simt_cta_reach_barrier, go past it);
+ * 64 x 16 B per lane keeps a resident warp's buffers at 32 KiB worst
+ * case, and a coroutine switch per 64 accesses costs little. */
 #define SIMT_RUNAHEAD 64
+/* A CTA whose thread first reaches a barrier runs ahead at once, every
+ * thread to each barrier in turn (simt_cta_run_eager: one coroutine
+ * switch per thread and barrier, the CTA's threads back to back), while
+ * each lane's column stays within this many slots: Rodinia's tiled
+ * kernels end within it (their whole trace buffered, no thread left
+ * suspended); a long phase (sl1's K-means loop over its points) stops at
+ * it, 128 x 16 B = 2 KiB a lane, 64 KiB a warp (every resident warp
+ * fills it at once: 256 slots took 0.6 GB more on a full h100-pcie),
+ * and the CTA goes on lazily. */
+#define SIMT_EAGER_SLOTS 128
 /* CUDA's static shared-memory limit per block. */
 #define SIMT_SHARED_BYTES (48u << 10)
 /* Per-thread stacks: kernel bodies are shallow; sanitizer builds need
@@ -173,6 +185,9 @@ struct simt_lane {
 	struct simt_wbuf *wb;
 	uint32_t lane;         /* column in wb */
 	enum lane_state state;
+	/* barriers the thread has reached: it passes its n-th only once
+	 * every live thread of the CTA reached its n-th (or ended) */
+	uint32_t bars;
 	struct coro *co;
 };
 
@@ -181,7 +196,13 @@ struct simt_launch;
 struct simt_cta {
 	struct simt_launch *launch;
 	uint32_t id, nthreads, warps_live;
-	int eager; /* hit a barrier: run to completion, buffers unbounded */
+	/* its threads are being run to a barrier (simt_cta_reach_barrier):
+	 * a full column grows instead of waiting for the warp to drain it */
+	int to_barrier;
+	/* its threads run ahead at once (simt_cta_run_eager): a column grows
+	 * up to SIMT_EAGER_SLOTS; tried once, at its first barrier */
+	int eager, eager_tried;
+	uint32_t reached; /* every live thread reached its reached-th barrier */
 	unsigned char *shared;
 	struct simt_lane *lanes;
 	struct simt_wbuf *wbufs; /* one per warp */
@@ -306,14 +327,40 @@ void simt_launch_reset(struct simt_launch *l);
  * its next operation now (simt_host.c). */
 void simt_host_run_ahead(struct simt_program *p);
 /* CTAs (simt_cta.c): a new CTA with its lanes and warp buffers, in the
- * launch's live list (NULL on out of memory); freed; run eagerly once a
- * thread reached a barrier; and its end once every warp has ended: its
+ * launch's live list (NULL on out of memory); freed; every live thread
+ * run up to its n-th barrier (or its end), for a thread at its n-th to
+ * pass it: threads already there do not run, the others' buffers grow
+ * by what they record on the way (the work of one barrier phase; none
+ * when the engine held the warp at the barrier until every warp came,
+ * as the timing model does); and its end once every warp has ended: its
  * logged RED_ADDs / ST_ORDEREDs go to the thread-order commit, then it is
  * freed (-1, the launch failed, on out of memory). */
 struct simt_cta *simt_cta_new(struct simt_launch *l, uint32_t id);
 void simt_cta_free(struct simt_cta *c);
+void simt_cta_reach_barrier(struct simt_cta *c, uint32_t n);
+/* A thread of the CTA reached its first barrier: every thread runs to
+ * each barrier in turn, released as they all arrive, until they end or a
+ * thread's column holds SIMT_EAGER_SLOTS (it waits there, FULL, for its
+ * warp, and the CTA goes on lazily, barrier by barrier). */
 void simt_cta_run_eager(struct simt_cta *c);
+/* Whether a thread whose column is full grows it instead of waiting for
+ * its warp to drain it: run to a barrier, or eagerly within the cap. */
+static inline int simt_lane_grows(const struct simt_cta *c, const struct simt_wbuf *wb)
+{
+	return c->to_barrier || (c->eager && wb->cap < SIMT_EAGER_SLOTS);
+}
 int simt_cta_end(struct simt_cta *c);
+/* The most slots per lane any warp buffer of the process reached since
+ * the last call (simt_cta.c; noted as buffers grow, from any thread:
+ * simt_note_peak_slots), then reset: SIMT_RUNAHEAD unless a thread ran
+ * to a barrier, when it is what one phase recorded. Tests read it
+ * (test_simt: a barrier then a long loop). */
+uint32_t simt_buffer_peak_slots_take(void);
+void simt_note_peak_slots(uint32_t cap);
+/* A drained warp's buffers, grown past SIMT_RUNAHEAD while its lanes ran
+ * to a barrier, freed (simt_cta.c): they grow again from nothing, so a
+ * warp holds one phase's run while it lasts, not for the CTA's life. */
+void simt_wbuf_shrink(struct simt_wbuf *wb);
 /* Leaves a warp buffer's lockstep mode (simt_exec.c). */
 void simt_wbuf_unlock(struct simt_wbuf *wb);
 /* Frees the idle thread stacks and the spare log's blocks. */
