@@ -634,6 +634,8 @@ static void test_gem5gpu_neidty_sources(void **state)
 	assert_true(c.class_latency_cycles[GPUVM_CLASS_FMA] == 5);
 	assert_true(c.class_latency_cycles[GPUVM_CLASS_DP] == 8);
 	assert_true(c.class_interval_cycles[GPUVM_CLASS_DP] == 8);
+	/* template:126 -gpgpu_scheduler gto */
+	assert_string_equal(c.warp_scheduler, "gto");
 }
 
 int main(void)
