@@ -479,7 +479,7 @@ def sl1_ch5(d):
                 # "slightly": S-L1 over no L1 is never below 0.95 (chapter 7)
                 x = sp(a, "sl1")
                 sign("001", "Fig. 5.10", "%s slightly slower with S-L1%s" % (a, tag),
-                     "0.95-1 (slightly slower)", "%.3gx" % x, 0.95 <= x < 1)
+                     "0.95-1 (slightly slower)", "%.4gx" % x, 0.95 <= x < 1)
         for a in ("wc", "pvc", "mm"):
             if a in apps:
                 x = sp(a, "hwl1")

@@ -36,7 +36,9 @@
 # Environment: JOBS (default 2), GPUS (default "gtx-titan-black h100-pcie";
 # GPU=x, the old name, sets GPUS=x). 7.2 minutes of wall time on 2 quiet cores
 # (AMD EPYC; 802 s user + 18 s sys of CPU) with grep on 4 MiB; its 8 MiB
-# about doubles grep's 30 runs (not re-timed on a quiet host).
+# about doubles grep's 30 runs (not re-timed on a quiet host); K-means at
+# 2 M points adds 25-60 s of CPU a run, about 20-25 minutes of CPU for its
+# 30 (docs/notes/2026-11-30-simt-barrier-memory-record.md).
 set -euo pipefail
 bin=${1:-build/gpuvm}
 out=${2:-out/sl1_ch5}
@@ -55,20 +57,19 @@ bkapps="wc of dna mca kmeans"
 # data, in every configuration swept (up to 2,048 threads per SM: 30,720
 # on the Titan Black), makes more than the 300 monitoring accesses (about
 # 2 a byte: its outer loop and the matcher each read the byte; 288-byte
-# chunks, ~576 accesses). K-means would need 2 M points by the same rule
-# (5 accesses a point: 69 points, 345 accesses a thread), but its kernel's
-# barrier makes every CTA run eagerly with unbounded access buffers
-# (src/simt/simt_internal.h, `eager`), so a 2 M-point run at 2,048
-# threads per SM holds 11.7 GB (two at once exhaust a 23 GB host) and
-# takes about 80 s of CPU; it stays at 16,384 points, where no thread
-# leaves monitoring (docs/fidelity/fidelity.md, known misses).
+# chunks, ~576 accesses). K-means needs 2 M points by the same rule
+# (5 accesses a point: 69 points, 345 accesses a thread at 2,048 threads
+# per SM). It ran at 16,384 points, where no thread leaves monitoring,
+# until its barrier CTAs' buffers were bounded (2026-11-30, SIMT_EAGER_SLOTS:
+# a 2 M-point run held 11.7 GB, now about 170 MB on the Titan Black and
+# 1 GB on h100-pcie, 25-60 s of CPU a run).
 size_of() {
 	case $1 in
 	upper | wc) echo 33554432 ;;    # text bytes
 	pvc | ii | of) echo 16777216 ;; # text bytes (more work per byte)
 	grep) echo 8388608 ;;           # text bytes (see above)
 	mca) echo 2097152 ;;            # transactions (8 B each)
-	kmeans) echo 16384 ;;           # points (see above: 2 M would follow the thesis)
+	kmeans) echo 2097152 ;;         # points (see above)
 	mm) echo 256 ;;                 # matrix order
 	*) echo 0 ;;                    # unused (Fig. 5.14's dna); never empty: a
 	                                # trailing blank would join xargs -L lines
