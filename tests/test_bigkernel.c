@@ -348,6 +348,28 @@ static void test_single_pageable(void **state)
 	assert_true(s[2] > s[0] * 1.2);
 }
 
+/* Word Count at 1 MiB on k80 with the parameters extra_a and extra_b
+ * (",key=value..."): both verify, and the computation of BigKernel's
+ * layout and of the baseline's, a over b, are each within [lo, hi]
+ * thousandths. The two result lines are returned (the caller frees). */
+static void wc_computation_ratios(const char *extra_a, const char *extra_b, const char *what,
+				  long lo, long hi, char **a, char **b)
+{
+	char wa[160], wb[160];
+	snprintf(wa, sizeof wa, "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0%s", extra_a);
+	snprintf(wb, sizeof wb, "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0%s", extra_b);
+	*a = run_result("k80", wa, 1);
+	*b = run_result("k80", wb, 1);
+	if (strncmp(*a, "verify=pass", 11) || strncmp(*b, "verify=pass", 11))
+		fail_msg("wc: %s / %s", *a, *b);
+	double comp_ratio = result_line_num(*a, "comp_us=") / result_line_num(*b, "comp_us=");
+	double base_ratio = result_line_num(*a, "base_comp_us=") / result_line_num(*b, "base_comp_us=");
+	print_message("wc %s: BigKernel computation %.3fx, baseline %.3fx\n", what, comp_ratio,
+		      base_ratio);
+	assert_in_range((long)(comp_ratio * 1000), lo, hi);
+	assert_in_range((long)(base_ratio * 1000), lo, hi);
+}
+
 /* Word Count's locked hash table (thesis 4.4.1: "a centralized hash
  * table to store word counts, requiring synchronization with attendant
  * overheads"; bk_table_add_locked). Both tables count every word exactly
@@ -362,18 +384,8 @@ static void test_wc_locked_table(void **state)
 	(void)state;
 	/* at full size under the sanitizers too: at half, 256 KiB chunks of
 	 * 128 KiB, the BigKernel computation's ratio was 1.031 (2026-11-30) */
-	char *lk = run_result("k80", "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0,"
-				     "wc_keys=0", 1);
-	char *lf = run_result("k80", "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0,"
-				     "wc_lock=0", 1);
-	if (strncmp(lk, "verify=pass", 11) || strncmp(lf, "verify=pass", 11))
-		fail_msg("wc: %s / %s", lk, lf);
-	double comp_ratio = result_line_num(lk, "comp_us=") / result_line_num(lf, "comp_us=");
-	double base_ratio = result_line_num(lk, "base_comp_us=") / result_line_num(lf, "base_comp_us=");
-	print_message("wc locked / lock-free: BigKernel computation %.3fx, baseline %.3fx\n",
-		      comp_ratio, base_ratio);
-	assert_in_range((long)(comp_ratio * 1000), 1050, 1500);
-	assert_in_range((long)(base_ratio * 1000), 1050, 1500);
+	char *lk, *lf;
+	wc_computation_ratios(",wc_keys=0", ",wc_lock=0", "locked / lock-free", 1050, 1500, &lk, &lf);
 	free(lk);
 	free(lf);
 }
@@ -393,17 +405,8 @@ static void test_wc_locked_table(void **state)
 static void test_wc_word_keys(void **state)
 {
 	(void)state;
-	char *wk = run_result("k80", "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0", 1);
-	char *hk = run_result("k80", "bigkernel:app=wc,size=1MiB,chunk=256KiB,threads=4096,um=0,"
-				     "wc_keys=0", 1);
-	if (strncmp(wk, "verify=pass", 11) || strncmp(hk, "verify=pass", 11))
-		fail_msg("wc: %s / %s", wk, hk);
-	double comp_ratio = result_line_num(wk, "comp_us=") / result_line_num(hk, "comp_us=");
-	double base_ratio = result_line_num(wk, "base_comp_us=") / result_line_num(hk, "base_comp_us=");
-	print_message("wc words / hashes as keys: BigKernel computation %.3fx, baseline %.3fx\n",
-		      comp_ratio, base_ratio);
-	assert_in_range((long)(comp_ratio * 1000), 1250, 2500);
-	assert_in_range((long)(base_ratio * 1000), 1250, 2500);
+	char *wk, *hk;
+	wc_computation_ratios("", ",wc_keys=0", "words / hashes as keys", 1250, 2500, &wk, &hk);
 	/* the address stream does not depend on the table */
 	assert_float_equal(result_line_num(wk, "addr_kb="), result_line_num(hk, "addr_kb="), 0.01);
 	free(wk);

@@ -31,11 +31,8 @@ void simt_cta_free(struct simt_cta *c)
 		}
 	}
 	uint32_t warps = (c->nthreads + GPUVM_WARP_LANES - 1) / GPUVM_WARP_LANES;
-	for (uint32_t i = 0; i < warps; i++) {
-		free(c->wbufs[i].row);
-		free(c->wbufs[i].e);
-		free(c->wbufs[i].chain);
-	}
+	for (uint32_t i = 0; i < warps; i++)
+		simt_wbuf_shrink(&c->wbufs[i]);
 	struct simt_red_log *spare = &l->prog->red_spare;
 	if (c->red.block && !c->red.cur && !spare->block) {
 		*spare = c->red; /* applied: its blocks empty */
