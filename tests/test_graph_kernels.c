@@ -18,6 +18,7 @@
 #include "gpuvm/page_access.h"
 #include "gpuvm/run.h"
 #include "sanitized_env.h"
+#include "workloads/glibc_rand.h"
 
 static const char *const presets[] = {"a100", "gem5gpu-neidty", "gtx1080ti-uvmsmart",
 				      "h100", "k80", "p100", "v100"};
@@ -361,6 +362,101 @@ static void test_fdtd_regular_sssp_irregular(void **state)
 			 ro_hot, rw_cold);
 }
 
+/* UVMSmart's sssp.cu generateRandomGraph, literally, from glibc's rand()
+ * after srand(seed): targets[v * degree + l] and weights (rand() % 1000,
+ * the integer of its (rand() % 1000) / 1000.0f). */
+static void uvmsmart_graph(uint32_t n, uint32_t degree, uint32_t seed, uint32_t *targets,
+			   uint32_t *weights)
+{
+	struct glibc_rand r;
+	glibc_srand(&r, seed);
+	for (uint32_t k = 0; k < n; k++)
+		for (uint32_t l = 0; l < degree; l++) {
+			uint32_t temp;
+			for (;;) {
+				temp = (uint32_t)glibc_rand(&r) % n;
+				int dup = temp == k;
+				for (uint32_t t = 0; t < l; t++)
+					dup |= targets[k * degree + t] == temp;
+				if (!dup)
+					break;
+			}
+			targets[k * degree + l] = temp;
+			weights[k * degree + l] = (uint32_t)glibc_rand(&r) % 1000;
+		}
+}
+
+/* graph=uniform-glibc is UVMSmart's sssp input itself: the literal
+ * generator above reproduces its published run (vertex 0's out-edges lead
+ * to 738663 and 825449, the pages of the first DMAs of
+ * output_logs/NoOversub/Always/sssp.log at 2^20 vertices), and sssp on the
+ * workload's graph reaches the vertices, at the costs, that five rounds of
+ * synchronous relaxation on the literal graph give. */
+static void test_uniform_glibc_is_uvmsmarts_sssp_graph(void **state)
+{
+	(void)state;
+	struct glibc_rand r;
+	glibc_srand(&r, 1);
+	uint32_t first[4];
+	for (int i = 0; i < 4; i++)
+		first[i] = (uint32_t)glibc_rand(&r);
+	assert_int_equal(first[0] % (1u << 20), 738663);
+	assert_int_equal(first[2] % (1u << 20), 825449);
+
+	enum { N = 3000, D = 2, PAIRS = 5 };
+	uint32_t *t = malloc(N * D * sizeof *t), *w = malloc(N * D * sizeof *w);
+	uint64_t *cost = malloc(N * sizeof *cost), *next = malloc(N * sizeof *next);
+	unsigned char *active = calloc(N, 1);
+	assert_non_null(t && w && cost && next && active);
+	uvmsmart_graph(N, D, 1, t, w);
+	for (int v = 0; v < N; v++)
+		cost[v] = next[v] = UINT64_MAX;
+	cost[0] = next[0] = 0;
+	active[0] = 1;
+	for (int it = 0; it < PAIRS; it++) {
+		for (int v = 0; v < N; v++)
+			if (active[v]) {
+				active[v] = 0;
+				for (int e = v * D; e < (v + 1) * D; e++)
+					if (cost[v] + w[e] < next[t[e]])
+						next[t[e]] = cost[v] + w[e];
+			}
+		for (int v = 0; v < N; v++)
+			if (next[v] < cost[v]) {
+				cost[v] = next[v];
+				active[v] = 1;
+			}
+	}
+	uint64_t reached = 0, sum = 0;
+	for (int v = 0; v < N; v++)
+		if (cost[v] != UINT64_MAX) {
+			reached++;
+			sum += cost[v];
+		}
+	char want[96];
+	snprintf(want, sizeof want, " reached=%llu cost_sum=%llu", (unsigned long long)reached,
+		 (unsigned long long)sum);
+	assert_true(reached > 20); /* a frontier that grew, not a lone source */
+
+	struct gpuvm_run_spec spec = {.gpu = "gtx1080ti-uvmsmart",
+				      .workload = "sssp:graph=uniform-glibc,vertices=3000,degree=2,"
+						  "max_iter=5,verify=1",
+				      .seed = 1};
+	struct gpuvm_error err = {{0}};
+	cJSON *out = NULL;
+	if (gpuvm_run_point(&spec, &out, &err))
+		fail_msg("%s", err.msg);
+	const char *res = cJSON_GetObjectItemCaseSensitive(out, "result")->valuestring;
+	if (!strstr(res, want) || !strstr(res, "verify=pass") || !strstr(res, " edges=6000 "))
+		fail_msg("got '%s', want '%s', edges=6000 and verify=pass", res, want);
+	cJSON_Delete(out);
+	free(t);
+	free(w);
+	free(cost);
+	free(next);
+	free(active);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_bc_and_pagerank_on_tiny_graphs),
 		cmocka_unit_test(test_bad_graph_specs_are_errors),
 		cmocka_unit_test(test_fdtd_regular_sssp_irregular),
+		cmocka_unit_test(test_uniform_glibc_is_uvmsmarts_sssp_graph),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

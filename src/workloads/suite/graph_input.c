@@ -9,6 +9,7 @@
 #include "core/input_threads.h"
 #include "graph/csr_build.h"
 #include "gpuvm/units.h"
+#include "workloads/glibc_rand.h"
 #include "workloads/workload_util.h"
 
 /* vertices x degree out-edges to uniform random targets: UVMSmart's sssp
@@ -41,6 +42,63 @@ static int uniform_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror
 					csr_place(&b, (uint32_t)v, t, 0);
 			}
 	}
+	return csr_finish(&b, opts, !mirror, g, err);
+}
+
+/* UVMSmart's sssp input itself (graph=uniform-glibc): generateRandomGraph
+ * of benchmarks/Managed/sssp/sssp.cu (gpgpu-sim_UVMSmart 2be17e0) drawn
+ * from glibc's rand() after srand(seed) (its main calls no srand: seed 1,
+ * glibc_rand.h). For each vertex k in order, each of its degree targets
+ * is rand() % n, redrawn while it equals k or a target already drawn for
+ * k, then its weight is rand() % 1000 (sssp.cu: (rand() % 1000) / 1000.0f;
+ * here the integer, the same order of every sum up to float rounding).
+ * Its published logs show the draw: vertex 0's out-edges lead to 738663
+ * and 825449 (the first and third rand() % 2^20), the pages its Kernel1's
+ * first reads touch (output_logs/NoOversub/Always/sssp.log: the DMAs at
+ * 0xc02d15a0 and 0xc03261a0). Rows come out sorted (csr_finish); the
+ * kernels read the same two-edge rows. */
+static int glibc_graph(uint64_t n, uint64_t degree, uint64_t seed, bool mirror,
+		       const struct gpuvm_graph_opts *opts, struct gpuvm_graph *g,
+		       struct gpuvm_error *err)
+{
+	if (degree >= n)
+		return gpuvm_fail(err, "--workload", 0, "degree",
+				  "graph=uniform-glibc draws %llu distinct targets other than the vertex "
+				  "itself among %llu vertices",
+				  (unsigned long long)degree, (unsigned long long)n);
+	uint32_t *t = malloc(degree * sizeof *t);
+	struct csr_build b;
+	if (!t || csr_begin(&b, (uint32_t)n, mirror, true, true, err)) {
+		free(t);
+		return t ? -1 : gpuvm_fail(err, "graph", 0, NULL, "out of memory");
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && csr_alloc(&b, err)) {
+			csr_abandon(&b);
+			free(t);
+			return -1;
+		}
+		struct glibc_rand r;
+		glibc_srand(&r, (uint32_t)seed);
+		for (uint64_t v = 0; v < n; v++)
+			for (uint64_t k = 0; k < degree; k++) {
+				uint32_t x;
+				bool again;
+				do {
+					x = (uint32_t)((uint64_t)glibc_rand(&r) % n);
+					again = x == v;
+					for (uint64_t j = 0; j < k && !again; j++)
+						again = t[j] == x;
+				} while (again);
+				t[k] = x;
+				uint32_t w = (uint32_t)(glibc_rand(&r) % 1000);
+				if (pass == 0)
+					csr_count(&b, (uint32_t)v, x);
+				else
+					csr_place(&b, (uint32_t)v, x, w);
+			}
+	}
+	free(t);
 	return csr_finish(&b, opts, !mirror, g, err);
 }
 
@@ -96,7 +154,8 @@ int graph_input_load(const struct gpuvm_params *p, uint64_t seed, unsigned flags
 	unsigned sym = 0; /* auto */
 	if (gpuvm_params_choice(p, "symmetrize", "auto|1|0", &sym, err) < 0)
 		return -1;
-	bool rmat = is_rmat(spec), uniform = !strcmp(spec, "uniform");
+	bool rmat = is_rmat(spec), glibc = !strcmp(spec, "uniform-glibc");
+	bool uniform = glibc || !strcmp(spec, "uniform");
 	/* vertices and degree shape the generated uniform graph alone: under
 	 * another graph they were read and ignored (issue 79: bc:vertices=64
 	 * ran bc's default graph) */
@@ -119,8 +178,9 @@ int graph_input_load(const struct gpuvm_params *p, uint64_t seed, unsigned flags
 	};
 	int rc;
 	if (uniform) {
-		rc = uniform_graph(vertices, degree, seed, mirror, &o, &in->g, err);
-		snprintf(in->desc, sizeof in->desc, "uniform-%llu-%llu",
+		rc = glibc ? glibc_graph(vertices, degree, seed, mirror, &o, &in->g, err)
+			   : uniform_graph(vertices, degree, seed, mirror, &o, &in->g, err);
+		snprintf(in->desc, sizeof in->desc, "%s-%llu-%llu", spec,
 			 (unsigned long long)vertices, (unsigned long long)degree);
 	} else if (rmat) {
 		char lib[320];

@@ -8,6 +8,10 @@
  *   uniform                         vertices x degree out-edges to uniform
  *                                   random targets (UVMSmart's sssp and
  *                                   Rodinia's graphgen inputs)
+ *   uniform-glibc                   the same shape drawn as UVMSmart's
+ *                                   sssp.cu generateRandomGraph draws it
+ *                                   (glibc rand() after srand(seed)):
+ *                                   its very graph at seed 1
  *   rmat:scale=S[:ef=E][:seed=N][:a=A:b=B:c=C][:permute=0]
  *                                   Graph500 R-MAT (the graph library's
  *                                   rmat: spec with ':' for ',', because
@@ -26,14 +30,14 @@
 #include "gpuvm/workload.h"
 
 #define GRAPH_INPUT_HELP                                                                    \
-	"uniform | rmat:scale=S[:ef=E][:seed=N] | rmat-S[-E] | [mtx:|gr:|snap:]PATH (no commas)"
+	"uniform | uniform-glibc | rmat:scale=S[:ef=E][:seed=N] | rmat-S[-E] | [mtx:|gr:|snap:]PATH (no commas)"
 
 /* The common parameters; def_graph, def_vertices and def_degree are the
  * workload's defaults (strings). */
 #define GRAPH_INPUT_PARAMS(def_graph, def_vertices, def_degree)                               \
 	{"graph", GPUVM_PARAM_TEXT, def_graph, GRAPH_INPUT_HELP},                          \
-	{"vertices", GPUVM_PARAM_U64, def_vertices, "graph=uniform: vertices"},              \
-	{"degree", GPUVM_PARAM_U64, def_degree, "graph=uniform: out-edges per vertex"},      \
+	{"vertices", GPUVM_PARAM_U64, def_vertices, "graph=uniform[-glibc]: vertices"},              \
+	{"degree", GPUVM_PARAM_U64, def_degree, "graph=uniform[-glibc]: out-edges per vertex"},      \
 	{"symmetrize", GPUVM_PARAM_CHOICE, "auto|1|0",                                       \
 	 "add reverse edges (auto: R-MAT yes, as Graph500's undirected graphs; others as stored)"}
 
