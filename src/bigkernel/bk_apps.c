@@ -393,6 +393,7 @@ static const struct bk_app app_netflix = {
 
 struct of_state {
 	unsigned long long *keys; /* GPU: BK_OF_DICTS word sets of OF_SLOTS keys */
+	unsigned char *words;     /* GPU: the same sets, each slot's word (of_keys=1), or NULL */
 	unsigned long long *score; /* GPU: [0] the total */
 	unsigned int *mentions;
 	long long want_score;
@@ -412,19 +413,26 @@ static int of_setup(struct bk_run *r)
 	s->mentions = dev(r, "of.mentions", 4);
 	if (!s->keys || !s->score || !s->mentions)
 		return -1;
+	if (r->o->of_keys && !(s->words = dev(r, "of.dict_words", BK_OF_DICTS * OF_SLOTS * BK_WC_KEY)))
+		return -1;
 	bk_gen_tweets(r->input, r->nrec, r->o->seed);
 	/* the word sets: each word's hash (as the kernel hashes it) in the
-	 * set of its class (subject keywords, positive, negative, adverb) */
+	 * set of its class (subject keywords, positive, negative, adverb),
+	 * and the word itself, NUL-padded, in the same slot of the words */
 	for (unsigned id = 0; id < BK_OF_DICT_WORDS; id++) {
-		char w[16];
+		char w[BK_WC_KEY] = {0};
 		unsigned n = bk_of_word(r->o->seed, id, w);
-		unsigned long long *t = s->keys + (uint64_t)(bk_of_word_class(id) - BK_OF_SUBJECT) * OF_SLOTS;
+		uint64_t set = (uint64_t)(bk_of_word_class(id) - BK_OF_SUBJECT) * OF_SLOTS;
+		unsigned long long *t = s->keys + set;
 		uint64_t h = fnv((const unsigned char *)w, n), slot = h & (OF_SLOTS - 1);
 		while (t[slot] && t[slot] != h)
 			slot = (slot + 1) & (OF_SLOTS - 1);
 		t[slot] = h;
+		if (s->words && n < BK_WC_KEY)
+			memcpy(s->words + (set + slot) * BK_WC_KEY, w, n);
 	}
-	if (simt_upload(r->h, s->keys, BK_OF_DICTS * OF_SLOTS * 8))
+	if (simt_upload(r->h, s->keys, BK_OF_DICTS * OF_SLOTS * 8) ||
+	    (s->words && simt_upload(r->h, s->words, BK_OF_DICTS * OF_SLOTS * BK_WC_KEY)))
 		return -1;
 	REF_START(r);
 	for (uint64_t i = 0; i < r->nrec; i++) {
@@ -443,7 +451,7 @@ static size_t of_args(struct bk_run *r, int pass, const struct bk_map *m, const 
 {
 	(void)pass, (void)first, (void)base;
 	struct of_state *s = r->app_state;
-	struct bk_of_args a = {*m, *g, s->keys, OF_SLOTS - 1, s->score, s->mentions};
+	struct bk_of_args a = {*m, *g, s->keys, s->words, OF_SLOTS - 1, s->score, s->mentions};
 	memcpy(out, &a, sizeof a);
 	return sizeof a;
 }

@@ -135,6 +135,44 @@ SIMT_DEVFN void bk_table_add_locked(SIMT_CTX_ unsigned long long *keys, unsigned
 	}
 }
 
+/* Opinion Finder's dictionaries as dictionaries of words (of_keys=1,
+ * bk_of_in): "Words from each tweet ... are looked up in three
+ * dictionaries of positive, negative, and adverb words" (thesis 4.4,
+ * seeds/001 line 935), the entries words, as the keys of the author's
+ * string-keyed tables are (rezafmk/BRB_HashTable, e.g.
+ * MapReduce_WC/hashtable.cu containsKey: a char loop over the stored
+ * key; no Opinion Finder code is in that repository). Table d of dict
+ * (dict_mask + 1 slots of BK_WC_KEY bytes, the word NUL-padded; an empty
+ * slot's first byte is 0): the word's hash picks the slot, the slot's
+ * word is compared with the thread's byte by byte up to the first
+ * difference, the terminator included, and the next slot is probed on a
+ * difference. One slot is one 16-byte S-L1 line (data structure 1). */
+SIMT_DEVFN int bk_of_find(SIMT_CTX_ const unsigned char *dict, unsigned long long dict_mask, struct sl1 *sp, int d,
+			  unsigned long long h, const unsigned char *word, unsigned int len)
+{
+	unsigned long long s = h & dict_mask;
+	COMPUTE(3); /* table base multiply-add, slot mask */
+	for (;;) {
+		unsigned long long at = ((unsigned long long)d * (dict_mask + 1) + s) * BK_WC_KEY;
+		unsigned char b;
+		BK_SL1_LD(b, sp, 1, unsigned char, dict, at);
+		COMPUTE(3); /* slot address, empty-slot compare, branch */
+		if (b == 0)
+			return 0;
+		int same = 1;
+		for (unsigned int i = 0; same && i <= len && i < BK_WC_KEY; i++) {
+			if (i)
+				BK_SL1_LD(b, sp, 1, unsigned char, dict, at + i);
+			same = b == (i < len ? word[i] : 0);
+			COMPUTE(4); /* the word's byte, compare, i++, branch */
+		}
+		if (same)
+			return 1;
+		s = (s + 1) & dict_mask;
+		COMPUTE(2); /* probe step */
+	}
+}
+
 /* The kernels below keep the source lines they had before the lines
  * above were added (the executor zips lanes by line, docs/simt.md;
  * S-L1's accessor lines 227-300 sit among them), so that only Word
@@ -293,25 +331,25 @@ SIMT_KERNEL(bk_dna, struct bk_count_args, p)
  * "Words from each tweet that mention the given subject are looked up in
  * three dictionaries of positive, negative, and adverb words. Based on
  * the identified words and their precedence, an overall sentiment score
- * is calculated" (4.4): every word is looked up in the subject's keywords;
- * the words of a tweet that mentions the subject are then looked up in
- * the positive, the negative and the adverb dictionary in turn (until
- * one has it), +1 per positive and -1 per negative word, doubled after
- * an adverb. The four word sets are open-addressed key tables of
- * dict_mask + 1 slots each, side by side in dict_keys. */
+ * is calculated" (4.4): every word is looked up in the subject's keywords,
+ * the words of a tweet that mentions it in the positive, the negative and
+ * the adverb dictionary in turn (until one has it): +1 per positive, -1
+ * per negative word, doubled after an adverb. Four open-addressed sets. */
 struct bk_of_args {
 	struct bk_map m;
 	struct bk_range g;
-	const unsigned long long *dict_keys; /* BK_OF_DICTS tables (enum bk_of_dict) */
-	unsigned long long dict_mask;
+	const unsigned long long *dict_keys; /* of_keys=0: BK_OF_DICTS sets of hashes (enum bk_of_dict) */
+	const unsigned char *dict_words;     /* or NULL; the sets of words (bk_of_find) */
+	unsigned long long dict_mask;        /* slots per set, less one */
 	unsigned long long *score; /* [0]: the sum over mentioning tweets (two's complement) */
 	unsigned int *mentions;    /* [0]: tweets that mention the subject */
 };
-
-/* Whether dictionary d has the word hashed h; sp: the thread's S-L1
- * state (NULL: plain loads), the dictionaries its data structure 1. */
-SIMT_DEVFN int bk_of_in(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, int d, unsigned long long h)
+/* Whether set d has the word w (len letters, hashed h); sp: S-L1 or NULL */
+SIMT_DEVFN int bk_of_in(SIMT_CTX_ const struct bk_of_args *p, struct sl1 *sp, int d, unsigned long long h,
+			const unsigned char *w, unsigned int len)
 {
+	if (p->dict_words)
+		return bk_of_find(SIMT_PASS_ p->dict_words, p->dict_mask, sp, d, h, w, len);
 	unsigned long long base = (unsigned long long)d * (p->dict_mask + 1), s = h & p->dict_mask;
 	COMPUTE(3); /* table base multiply-add, slot mask */
 	for (;;) {
@@ -332,37 +370,37 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 	struct bk_cur c = {bk_tid(SIMT_PASS_ 0), 0, 0};
 	unsigned long long r0, r1;
 	BK_SL1_BEGIN(s1, c, p.m, 2);
-	sl1_declare(&s1, 1, SL1_RO); /* the dictionaries' keys */
+	sl1_declare(&s1, 1, SL1_RO); /* the dictionaries */
 	bk_range_of(SIMT_PASS_ & p.g, c.tid, &r0, &r1);
 	long long total = 0;
 	unsigned int mentions = 0;
 	for (unsigned long long r = r0; r < r1; r++) {
-		/* the tweet's words (hashed) for the second step, at most one
-		 * per two bytes of text: local memory in CUDA, not timed here
-		 * (plain locals are registers to the executor) */
+		/* the tweet's words for the second step (at most one per two
+		 * bytes): hash, place and length, and its lower-cased letters;
+		 * local memory in CUDA, not timed (registers to the executor) */
 		unsigned long long words[BK_OF_TEXT / 2 + 1];
-		unsigned int nw = 0;
+		unsigned char text[BK_OF_TEXT], at[BK_OF_TEXT / 2 + 1], wl[BK_OF_TEXT / 2 + 1];
 		unsigned long long h = BK_FNV_BASIS;
-		unsigned int len = 0;
+		unsigned int nw = 0, len = 0;
 		int mention = 0;
 		for (unsigned int i = 0; i <= BK_OF_TEXT; i++) {
 			unsigned char ch = ' ';
 			if (i < BK_OF_TEXT)
 				BK_LD(ch, unsigned char, p.m, c, r * BK_OF_REC + i);
-			/* lexical analysis: i++, bound, lower-casing (range compare,
-			 * add), letter / apostrophe / hash-tag classes, branch */
-			COMPUTE(9);
+			COMPUTE(9); /* i++, bound, case folding, letter / apostrophe / hash-tag classes */
 			if (ch >= 'A' && ch <= 'Z')
 				ch = (unsigned char)(ch + 32);
 			if ((ch >= 'a' && ch <= 'z') || ch == '\'') {
 				h = (h ^ ch) * BK_FNV_PRIME;
+				text[i] = ch;
 				len++;
 				COMPUTE(4); /* xor, 64-bit multiply */
 				continue;
 			}
 			if (!len)
 				continue;
-			mention |= bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_SUBJECT, h | 1);
+			mention |= bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_SUBJECT, h | 1, text + i - len, len);
+			at[nw] = (unsigned char)(i - len), wl[nw] = (unsigned char)len;
 			words[nw++] = h | 1;
 			COMPUTE(3); /* or, word store, count */
 			h = BK_FNV_BASIS;
@@ -375,12 +413,12 @@ SIMT_KERNEL(bk_of, struct bk_of_args, p)
 		for (unsigned int k = 0; k < nw; k++) {
 			int w = adverb ? 2 : 1;
 			adverb = 0;
-			if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_POS, words[k]))
+			if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_POS, words[k], text + at[k], wl[k]))
 				s += w;
-			else if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_NEG, words[k]))
+			else if (bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_NEG, words[k], text + at[k], wl[k]))
 				s -= w;
 			else
-				adverb = bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_ADVERB, words[k]);
+				adverb = bk_of_in(SIMT_PASS_ & p, c.s, BK_OF_D_ADVERB, words[k], text + at[k], wl[k]);
 			COMPUTE(6); /* precedence: weight select, add, loop */
 		}
 		total += s;

@@ -55,6 +55,7 @@ struct bk_opts {
 	int sl1;               /* also run BigKernel with S-L1 in the computation (Fig. 5.14) */
 	int wc_lock;           /* Word Count: per-slot locks in its table (bk_table_add_locked) */
 	int wc_keys;           /* Word Count: the locked table's keys are the words, compared bytewise */
+	int of_keys;           /* Opinion Finder: its dictionaries hold words, compared bytewise */
 	/* the preset's SM limits, for S-L1's CLN (sl1_cln.h) */
 	uint32_t sms, max_warps, max_ctas;
 	uint64_t smem_per_sm;

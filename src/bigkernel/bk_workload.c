@@ -129,6 +129,10 @@ static const struct gpuvm_param_def bk_params[] = {
 	{"wc_keys", GPUVM_PARAM_U64, "1",
 	 "Word Count, locked table: 1: a slot's key is the word, compared byte by byte under "
 	 "the lock (the author's containsKey); 0: the word's 64-bit hash, one compare"},
+	{"of_keys", GPUVM_PARAM_U64, "1",
+	 "Opinion Finder: 1: its dictionaries hold words, each looked-up word compared byte by "
+	 "byte with the entry of its slot (dictionaries of words, 4.4); 0: the words' 64-bit "
+	 "hashes, one compare"},
 	{"seed", GPUVM_PARAM_U64, "1", "input generator seed"},
 };
 
@@ -138,7 +142,7 @@ static const struct gpuvm_param_range bk_ranges[] = {
 	GPUVM_RANGE("cpu_threads", 1, 256),         GPUVM_RANGE("um", 0, 1),                  GPUVM_RANGE("nopat", 0, 1),
 	GPUVM_RANGE("volume", 0, 1),                GPUVM_RANGE("ag_overlap", 0, 1),          GPUVM_RANGE("cpu_time", 0, 1),
 	GPUVM_RANGE("sl1", 0, 1),                   GPUVM_RANGE("wc_lock", 0, 1),
-	GPUVM_RANGE("wc_keys", 0, 1),
+	GPUVM_RANGE("wc_keys", 0, 1),               GPUVM_RANGE("of_keys", 0, 1),
 };
 
 static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p, uint64_t seed,
@@ -148,7 +152,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	struct bk_job j;
 	memset(&j, 0, sizeof j);
 	uint64_t block = 256, buffers = 3, cpu = 1, um = 1, nopat = 1, volume = 1, threads = 0;
-	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0, wc_lock = 1, wc_keys = 1;
+	uint64_t ag_overlap = 1, cpu_time = 0, sl1 = 0, wc_lock = 1, wc_keys = 1, of_keys = 1;
 	j.o.size_bytes = 32u << 20;
 	j.o.chunk_bytes = 4u << 20;
 	if (gpuvm_parse_double(HOST_COPY_GB_S, &j.o.host_copy_gb_s))
@@ -169,6 +173,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	    gpuvm_params_u64(p, "sl1", &sl1, err) < 0 ||
 	    gpuvm_params_u64(p, "wc_lock", &wc_lock, err) < 0 ||
 	    gpuvm_params_u64(p, "wc_keys", &wc_keys, err) < 0 ||
+	    gpuvm_params_u64(p, "of_keys", &of_keys, err) < 0 ||
 	    gpuvm_params_u64(p, "seed", &j.o.seed, err) < 0)
 		return -1;
 	if (block % GPUVM_WARP_LANES)
@@ -191,6 +196,7 @@ static int bk_create(const struct gpuvm_config *cfg, const struct gpuvm_params *
 	j.o.sl1 = (int)sl1;
 	j.o.wc_lock = (int)wc_lock;
 	j.o.wc_keys = (int)wc_keys;
+	j.o.of_keys = (int)of_keys;
 	j.o.sms = cfg->sms;
 	j.o.max_warps = cfg->max_warps_per_sm;
 	j.o.max_ctas = cfg->max_ctas_per_sm;
