@@ -59,6 +59,7 @@ struct sl1_run_cfg {
 	int sl1;
 	uint64_t size, tps, block, seed;
 	uint64_t unroll; /* wc and mm with sl1=0: loop steps a group */
+	int of_keys;     /* of: the dictionary holds words, compared bytewise */
 	int verify;
 	enum gpuvm_alloc_kind mem;
 	/* the preset's SM limits, for CLN */
@@ -374,27 +375,36 @@ static int run_ii(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg 
 
 /* Opinion Finder: the dictionary is built here (the subject's keywords,
  * positive and negative words of the vocabulary), the scores checked
- * line by line. */
+ * line by line. of_keys=1: its slots hold the words (SL1_OF_KEY bytes,
+ * NUL-padded), placed by the words' hashes; of_keys=0: the hashes. */
 static int run_of(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg cfg)
 {
 	const struct sl1_run_cfg *c = r->c;
 	struct simt_host *h = r->h;
-	unsigned long long *keys = alloc16(h, "dict_keys", OF_SLOTS * 8, c->mem);
+	unsigned long long *keys = c->of_keys ? NULL : alloc16(h, "dict_keys", OF_SLOTS * 8, c->mem);
+	unsigned char *words = c->of_keys ? alloc16(h, "dict_words", OF_SLOTS * SL1_OF_KEY, c->mem) : NULL;
 	unsigned char *cls = alloc16(h, "dict_class", OF_SLOTS, c->mem);
 	signed char *score = alloc16(h, "score", n, c->mem);
-	if (!keys || !cls || !score)
+	if ((!keys && !words) || !cls || !score)
 		return -1;
 	char w[16];
 	for (unsigned id = 0; id < OF_SUBJECT + 2 * OF_SENTIMENT; id++) {
-		uint64_t hh = sl1_fnv1a(w, sl1_vocab_word(id, w)), slot = hh & (OF_SLOTS - 1);
-		while (keys[slot])
+		unsigned len = sl1_vocab_word(id, w);
+		uint64_t hh = sl1_fnv1a(w, len), slot = hh & (OF_SLOTS - 1);
+		while (keys ? keys[slot] != 0 : words[slot * SL1_OF_KEY] != 0)
 			slot = (slot + 1) & (OF_SLOTS - 1);
-		keys[slot] = hh + 1;
+		if (keys)
+			keys[slot] = hh + 1;
+		else if (len < SL1_OF_KEY)
+			memcpy(words + slot * SL1_OF_KEY, w, len);
+		else
+			return simt_fail(h, "dictionary word of %u letters: slots hold %d", len, SL1_OF_KEY - 1);
 		cls[slot] = (unsigned char)(id < OF_SUBJECT ? 1 : id < OF_SUBJECT + OF_SENTIMENT ? 2 : 3);
 	}
-	struct sl1_of_args a = {in, keys, cls, score, n, r->chunk, OF_SLOTS, cfg};
-	if (simt_upload(h, keys, OF_SLOTS * 8) || simt_upload(h, cls, OF_SLOTS) ||
-	    launch1d(r, "sl1_of", sl1_of, 0, &cfg, &a, sizeof a) || simt_download(h, score, n))
+	struct sl1_of_args a = {in, keys, cls, score, n, r->chunk, OF_SLOTS, cfg, words};
+	if ((keys ? simt_upload(h, keys, OF_SLOTS * 8) : simt_upload(h, words, OF_SLOTS * SL1_OF_KEY)) ||
+	    simt_upload(h, cls, OF_SLOTS) || launch1d(r, "sl1_of", sl1_of, 0, &cfg, &a, sizeof a) ||
+	    simt_download(h, score, n))
 		return -1;
 	uint64_t mentions = 0;
 	for (uint64_t s = 0; s < n && r->ok;) {
@@ -405,9 +415,13 @@ static int run_of(struct run_ctx *r, const char *in, uint64_t n, struct sl1_cfg 
 			while (in[i] != ' ' && in[i] != '\n')
 				i++;
 			uint64_t hh = sl1_fnv1a(in + st, i - st), slot = hh & (OF_SLOTS - 1);
-			while (keys[slot] && keys[slot] != hh + 1)
+			/* the reference finds words by their letters (of_keys=1) */
+			while (keys ? keys[slot] && keys[slot] != hh + 1
+				    : words[slot * SL1_OF_KEY] &&
+					      (i - st >= SL1_OF_KEY || memcmp(words + slot * SL1_OF_KEY, in + st, i - st) ||
+					       words[slot * SL1_OF_KEY + (i - st)]))
 				slot = (slot + 1) & (OF_SLOTS - 1);
-			if (keys[slot]) {
+			if (keys ? keys[slot] != 0 : words[slot * SL1_OF_KEY] != 0) {
 				mention |= cls[slot] == 1;
 				pos += cls[slot] == 2;
 				neg += cls[slot] == 3;
@@ -531,6 +545,10 @@ static const struct gpuvm_param_def sl1_params[] = {
 	 "wc and mm with sl1=0: a thread's loads issued in independent groups, this many loop "
 	 "steps a group (1-16), as nvcc -O3 unrolls their loops (its PTX: 4 steps an iteration, "
 	 "the loads independent); 1 = each load waits for the one before"},
+	{"of_keys", GPUVM_PARAM_U64, "1",
+	 "of: 1: the dictionary holds words (16-byte slots, NUL-padded), each looked-up word "
+	 "compared byte by byte with its slot's, as the bigkernel workload's Opinion Finder "
+	 "(thesis 4.4: dictionaries of words); 0: the words' 64-bit hashes, one compare a slot"},
 };
 
 static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params *p,
@@ -540,14 +558,15 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	struct sl1_run_cfg c = {.app = APP_UPPER, .sl1 = 1, .block = 256, .seed = 1, .unroll = 1, .verify = 1,
 				.mem = GPUVM_ALLOC_DEVICE};
 	unsigned app = 0, mem = 0;
-	uint64_t sl1 = 1, verify = 1, size = 0, tps = 0;
+	uint64_t sl1 = 1, verify = 1, size = 0, tps = 0, of_keys = 1;
 	if (gpuvm_params_choice(p, "app", APP_CHOICES, &app, err) < 0 ||
 	    gpuvm_params_choice(p, "mem", "device|managed|pinned", &mem, err) < 0 ||
 	    gpuvm_params_u64(p, "sl1", &sl1, err) < 0 || gpuvm_params_u64(p, "verify", &verify, err) < 0 ||
 	    gpuvm_params_u64(p, "size", &size, err) < 0 || gpuvm_params_u64(p, "tps", &tps, err) < 0 ||
 	    gpuvm_params_u64(p, "block", &c.block, err) < 0 ||
 	    gpuvm_params_u64(p, "seed", &c.seed, err) < 0 ||
-	    gpuvm_params_u64(p, "unroll", &c.unroll, err) < 0)
+	    gpuvm_params_u64(p, "unroll", &c.unroll, err) < 0 ||
+	    gpuvm_params_u64(p, "of_keys", &of_keys, err) < 0)
 		return -1;
 	if (c.unroll < 1 || c.unroll > SL1_MAX_UNROLL)
 		return gpuvm_fail(err, "--workload", 0, "unroll", "%llu is not in 1..%u",
@@ -558,6 +577,7 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	c.mem = kinds[mem];
 	c.sl1 = (int)sl1;
 	c.verify = (int)verify;
+	c.of_keys = (int)of_keys;
 	c.sms = cfg->sms;
 	c.max_warps = cfg->max_warps_per_sm;
 	c.max_ctas = cfg->max_ctas_per_sm;
@@ -592,6 +612,7 @@ static int sl1_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 static const struct gpuvm_param_range sl1_ranges[] = {
 	GPUVM_RANGE("sl1", 0, 1),
 	GPUVM_RANGE("verify", 0, 1),
+	GPUVM_RANGE("of_keys", 0, 1),
 	GPUVM_RANGE("size", 0, 4294967296.0),
 	GPUVM_RANGE_STEP("block", 32, 1024, 32),
 };

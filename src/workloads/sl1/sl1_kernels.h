@@ -476,16 +476,33 @@ SIMT_KERNEL(sl1_ii, struct sl1_ii_args, p)
 }
 
 /* ---- Opinion Finder: the sentiment of the tweets (lines) that mention
- * the subject: positive minus negative words, looked up by FNV-1a hash
- * in an open-addressing dictionary (4 data structures: the text, the
- * dictionary's keys and classes, the scores, score[line start]). */
+ * the subject: positive minus negative words, looked up in an
+ * open-addressing dictionary the word's FNV-1a hash indexes (4 data
+ * structures: the text, the dictionary, its classes, the scores,
+ * score[line start]).
+ *
+ * The dictionary holds words (of_keys=1, `words`): "Words from each
+ * tweet ... are looked up in three dictionaries of positive, negative,
+ * and adverb words" (thesis 4.4, seeds/001 line 935), the entries words
+ * as the keys of the author's string-keyed tables are (rezafmk/
+ * BRB_HashTable, MapReduce_WC/hashtable.cu containsKey: a char loop over
+ * the stored key). The same lookup as BigKernel's Opinion Finder
+ * (src/bigkernel/bk_kernels.h, bk_of_find): the hash picks the slot
+ * (SL1_OF_KEY bytes, the word NUL-padded; an empty slot's first byte is
+ * 0), an empty slot ends the lookup, else the slot's bytes are compared
+ * with the word's up to the first difference, the terminator included,
+ * and the next slot is probed on a difference. A slot is one 16-byte
+ * S-L1 line. With `words` NULL (of_keys=0) the dictionary holds the
+ * words' hashes (`keys`), one 8-byte compare a slot. */
+#define SL1_OF_KEY 16
 struct sl1_of_args {
 	const char *text;
-	const unsigned long long *keys; /* hash + 1, 0 = empty */
+	const unsigned long long *keys; /* of_keys=0: hash + 1, 0 = empty */
 	const unsigned char *cls;       /* 1 subject, 2 positive, 3 negative */
 	signed char *score;
 	unsigned long long n, chunk, slots;
 	struct sl1_cfg sl1;
+	const unsigned char *words; /* of_keys=1: slots x SL1_OF_KEY bytes, or NULL */
 };
 
 SIMT_KERNEL(sl1_of, struct sl1_of_args, p)
@@ -508,13 +525,48 @@ SIMT_KERNEL(sl1_of, struct sl1_of_args, p)
 		for (;;) { /* one word per pass */
 			unsigned long long h = 1469598103934665603ull; /* FNV-1a offset basis */
 			char ch;
+			/* of_keys=1: the word's letters, kept as they are hashed for
+			 * the compare (local memory in CUDA, not timed: registers
+			 * to the executor, as bk_of's) */
+			unsigned char wd[SL1_OF_KEY];
+			unsigned int len = 0;
 			while ((ch = SL1_LOAD(c, 0, char, p.text, i)) != ' ' && ch != '\n') {
 				COMPUTE(6); /* 2 compares, xor, 64-bit multiply (2), i++ */
 				h = (h ^ (unsigned char)ch) * 1099511628211ull; /* FNV-1a prime */
+				if (p.words) {
+					COMPUTE(3); /* bound compare, the letter's store, len++ */
+					if (len < SL1_OF_KEY)
+						wd[len] = (unsigned char)ch;
+					len++;
+				}
 				i++;
 			}
 			unsigned long long slot = h & (p.slots - 1);
-			for (;;) {
+			while (p.words) { /* the dictionary of words (bk_of_find) */
+				unsigned long long at = slot * SL1_OF_KEY;
+				unsigned char x = SL1_LOAD(c, 1, unsigned char, p.words, at);
+				COMPUTE(3); /* slot address, empty-slot compare, branch */
+				if (x == 0)
+					break;
+				int same = 1;
+				for (unsigned int k = 0; same && k <= len && k < SL1_OF_KEY; k++) {
+					if (k)
+						x = SL1_LOAD(c, 1, unsigned char, p.words, at + k);
+					same = x == (k < len ? wd[k] : 0);
+					COMPUTE(4); /* the word's byte, compare, k++, branch */
+				}
+				if (same) {
+					unsigned char v = SL1_LOAD(c, 2, unsigned char, p.cls, slot);
+					COMPUTE(4); /* three compares and adds */
+					mention |= v == 1;
+					pos += v == 2;
+					neg += v == 3;
+					break;
+				}
+				slot = (slot + 1) & (p.slots - 1);
+				COMPUTE(2); /* probe step */
+			}
+			for (; !p.words;) {
 				unsigned long long k = SL1_LOAD(c, 1, unsigned long long, p.keys, slot);
 				COMPUTE(4); /* compare, branch, slot+1, mask */
 				if (k == h + 1) {
