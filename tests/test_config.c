@@ -636,6 +636,16 @@ static void test_gem5gpu_neidty_sources(void **state)
 	assert_true(c.class_interval_cycles[GPUVM_CLASS_DP] == 8);
 	/* template:126 -gpgpu_scheduler gto */
 	assert_string_equal(c.warp_scheduler, "gto");
+	/* the Ruby L2 stalls a Get to a line whose fill is out
+	 * (VI_hammer-GPUL2cache.sm); the one-queue DRAM it needs */
+	assert_int_equal(c.l2_in_flight_wait, 1);
+	assert_int_equal(c.dram_banks, 0);
+	/* wait keeps its fill times on the one-queue path only */
+	static struct gpuvm_config b;
+	assert_int_equal(gpuvm_config_load(&b, "gem5gpu-neidty", &err), 0);
+	assert_int_equal(gpuvm_config_set(&b, "dram.banks=16", "--set", &err), 0);
+	assert_int_not_equal(gpuvm_config_finalize(&b, &err), 0);
+	assert_non_null(strstr(err.msg, "l2.in_flight = wait"));
 }
 
 int main(void)

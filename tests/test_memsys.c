@@ -4,6 +4,7 @@
  * different partitions never wait for each other and requests to one
  * partition queue on its channels. One partition is the model of gpuvm
  * 1b4e3ad (addresses map to themselves). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -444,6 +445,51 @@ static void test_copy_fill(void **st)
 	}
 }
 
+/* l2.in_flight (gem5-gpu's Ruby L2 stalls a Get to a block whose fill is
+ * out, VI_hammer-GPUL2cache.sm): a second read of a sector one cycle
+ * after the first's miss gets its data when the fill arrives under wait,
+ * at the hit latency under hit (the model before the key); a page walk's
+ * entry read waits the same way; a line the read finds arrived (later)
+ * is a plain hit; a store's allocation has nothing on its way. */
+static void test_l2_in_flight(void **st)
+{
+	(void)st;
+	for (uint32_t wait = 0; wait <= 1; wait++) {
+		struct gpuvm_config cfg;
+		small_config(&cfg, 1);
+		cfg.l2_in_flight_wait = wait;
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+		uint64_t a = 1ull << 30;
+		double first = memsys_access(&ms, 0, a, false, true, 100);
+		assert_true(first - 100 > hit + 100); /* DRAM */
+		double second = memsys_access(&ms, 1, a, false, true, 101);
+		assert_int_equal(stats.l2_sector_hits, 1);
+		if (wait)
+			assert_true(second == first);
+		else
+			assert_true(second == 101 + hit);
+		/* a walk's entry read of a sector on its way (0: an L2 hit) */
+		uint64_t b = a + 4096;
+		double pte_miss = memsys_pte_read(&ms, b, 200);
+		double pte_hit = memsys_pte_read(&ms, b, 201);
+		assert_true(pte_miss > 100);
+		if (wait)
+			assert_true(fabs(pte_hit - (200 + pte_miss - 201)) < 1e-9);
+		else
+			assert_true(pte_hit == 0);
+		/* long after: a hit at the hit latency either way */
+		assert_true(memsys_access(&ms, 2, a, false, true, 1e6) == 1e6 + hit);
+		/* a store's allocation: a read right after it hits at once */
+		uint64_t c = a + 8192;
+		memsys_access(&ms, 0, c, true, false, 300);
+		assert_true(memsys_access(&ms, 1, c, false, true, 301) == 301 + hit);
+		memsys_free(&ms);
+	}
+}
+
 static void test_l2_slice_throughput(void **st)
 {
 	(void)st;
@@ -472,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_dram_interleave),
 		cmocka_unit_test(test_l2_slice_throughput),
 		cmocka_unit_test(test_copy_fill),
+		cmocka_unit_test(test_l2_in_flight),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,7 @@
 #define GPUVM_MAX_THREADS 64
 /* room in set_at[]: the key table has fewer than 192 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
-#define GPUVM_CONFIG_MAX_KEYS (200 + GPUVM_MODULE_PARAMS_MAX)
+#define GPUVM_CONFIG_MAX_KEYS (208 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -266,6 +266,11 @@ struct gpuvm_config {
 	/* 1: write-backs the DRAM cannot take at once hold the L2 fill that
 	 * evicted them, and a warp's end waits for its stores to leave */
 	uint32_t l2_writeback_stall;
+	/* l2.in_flight: 1 (wait): an access to a sector whose DRAM fill is
+	 * still on its way has its data when that fill arrives; 0 (hit): at
+	 * the hit latency, as if the data were there (the model before the
+	 * key) */
+	uint32_t l2_in_flight_wait;
 	/* 1: a warp ends only once the L2 has acknowledged its device and
 	 * managed stores (the write's arrival at its slice plus the ack's way
 	 * back over the crossbar), so its CTA's slot waits for them too */

@@ -79,6 +79,7 @@ static void defaults_core(struct gpuvm_config *cfg)
 	cfg->schedulers_per_sm = 4;
 	cfg->dispatch_units = 1; /* single issue: the model before core.dispatch_units */
 	cfg->l2_writeback_stall = 1; /* optional key, on unless a preset says off */
+	cfg->l2_in_flight_wait = 0; /* optional key: hit, the model before it */
 	/* tlb.future_fill = peek, unless a preset says walk: an out-of-order
 	 * pair on a shared level books one walk per page, as time order would
 	 * (src/xlat/xlat.c walk); walk books a second walk for the earlier

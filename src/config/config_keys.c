@@ -94,6 +94,7 @@ static const char *const cta_issue_names[] = {"sm0", "after-last"};
 /* in cta_place_policies order (src/sm/cta_place.c) */
 static const char *const cta_placement_names[] = {"round-robin", "fill"};
 static const char *const in_flight_names[] = {"merge", "miss"};
+static const char *const l2_in_flight_names[] = {"hit", "wait"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const counter_migration_names[] = {"async", "fault"};
 static const char *const remote_tlb_hits_names[] = {"link", "local"};
@@ -703,6 +704,15 @@ const struct cfg_key cfg_keys[] = {
 		  "cycles the L2's atomic unit gives one atomic to an address before the next to the "
 		  "same address (lanes of a warp and other warps alike) may start; they queue "
 		  "(src/memsys/memsys.h); 0 = no per-address queue"),
+	/* optional, listed only when set (hit: the model before the key) */
+	{ .name = "l2.in_flight", .type = CT_ENUM, .off = OFF(l2_in_flight_wait),
+	  .enum_names = l2_in_flight_names, .enum_count = 2, .min = 0, .max = 1, .level = -1,
+	  .optional = true, .quiet_default = true, .def = 0,
+	  .help = "an L2 access to a sector whose DRAM fill is still on its way: hit (its data at "
+		  "the hit latency, as if the fill had arrived) or wait (its data when the fill "
+		  "arrives: an MSHR merge, as gem5-gpu's Ruby L2 stalls a Get to a block in a "
+		  "transient state; src/memsys/memsys.h memsys_l2_fill_wait). wait needs one "
+		  "partition side (no mem.far_latency_cycles) and dram.banks = 0" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -146,6 +146,18 @@ l2_cache_access_core(struct l2_cache *c, uint64_t addr, bool write, uint32_t *wr
 	return L2_MISS;
 }
 
+/* The slot of addr's sector, (set x ways + way) x sectors_per_line +
+ * sector, for an owner that keeps a value per sector (memsys's fill
+ * times, l2.in_flight = wait); the line must be here (just accessed). */
+static inline uint32_t l2_cache_slot(const struct l2_cache *c, uint64_t addr)
+{
+	unsigned char *set = l2_cache_set(c, addr);
+	uint32_t w = find_u64(l2_set_tags(set), c->ways, (addr >> c->line_shift) + 1);
+	uint32_t s = (uint32_t)((size_t)(set - c->sets_mem) / c->set_bytes);
+	return (s * c->ways + w) * c->sectors_per_line +
+	       (uint32_t)((addr >> c->sector_shift) & (c->sectors_per_line - 1));
+}
+
 /* Accesses one sector. A miss allocates it (writes allocate without a
  * fetch). *writeback_sectors receives the number of dirty sectors the
  * eviction pushed out. Inline: the engine calls it for every sector. */

@@ -111,6 +111,14 @@ int memsys_init(struct memsys *ms, const struct gpuvm_config *cfg, struct gpuvm_
 		if (l2_cache_init(&p->l2, cfg->l2_bytes / n, cfg->l2_ways, cfg->l2_line_bytes,
 				  cfg->l2_sector_bytes))
 			return -1;
+		if (cfg->l2_in_flight_wait) {
+			size_t n_slots = (size_t)p->l2.sets * p->l2.ways * p->l2.sectors_per_line;
+			p->fill_ready = malloc(n_slots * sizeof *p->fill_ready);
+			if (!p->fill_ready)
+				return -1;
+			for (size_t s = 0; s < n_slots; s++)
+				p->fill_ready[s] = -INFINITY;
+		}
 		/* 64-cycle slots; 4096 of them keep 262 K cycles of reordering. */
 		if (server_pool_init(&p->dram, 1, 64, 4096))
 			return -1;
@@ -204,6 +212,7 @@ void memsys_free(struct memsys *ms)
 			server_pool_free(&p->slices[s]);
 		free(p->slices);
 		free(p->atom);
+		free(p->fill_ready);
 		if (ms->dram_banked && p->dram_banks.spec.channels)
 			dram_model_free(&p->dram_banks);
 	}
@@ -286,6 +295,10 @@ void memsys_copy_fill(struct memsys *ms, uint64_t addr, uint64_t bytes, double t
 		/* near and far partitions keep lines under their global address */
 		uint64_t key = ((ms->near_far ? la : local) >> ls) + 1;
 		memsys_writeback(ms, p, local, l2_cache_fill_line(&p->l2, key, mask, mask), t, NULL);
+		if (p->fill_ready) /* l2.in_flight = wait: the copy's sectors are there */
+			for (uint32_t s = 0; s < p->l2.sectors_per_line; s++)
+				if (mask >> s & 1)
+					p->fill_ready[l2_cache_slot(&p->l2, local + s * sb)] = -INFINITY;
 	}
 }
 
@@ -302,10 +315,14 @@ double memsys_pte_read(struct memsys *ms, uint64_t sector_addr, double t)
 	memsys_writeback(ms, p, local, wb, t, NULL);
 	if (r == L2_HIT) {
 		ms->stats->walk_pte_l2_hits++;
-		return 0;
+		/* l2.in_flight = wait: the entry's sector may still be on its way */
+		return p->fill_ready ? memsys_l2_fill_wait(p, local, t) - t : 0;
 	}
 	ms->stats->walk_pte_l2_misses++;
-	return memsys_dram_sector(ms, p, local, t) - t;
+	double d = memsys_dram_sector(ms, p, local, t);
+	if (p->fill_ready)
+		p->fill_ready[l2_cache_slot(&p->l2, local)] = d;
+	return d - t;
 }
 
 uint32_t memsys_l2_epoch(struct memsys *ms)

@@ -96,6 +96,10 @@ struct mem_partition {
 	/* the run of a load's misses this partition's controller gathers
 	 * (memsys_run_sector); n = 0 between loads */
 	struct memsys_run run;
+	/* l2.in_flight = wait: per L2 sector slot (l2_cache_slot) the cycle
+	 * its last fill from DRAM arrives at the L2 (-INFINITY: none on its
+	 * way); NULL with hit */
+	double *fill_ready;
 };
 
 struct memsys {
@@ -300,6 +304,37 @@ memsys_l2_slice_op(struct memsys *ms, struct mem_partition *p, uint64_t addr, bo
 			       : memsys_l2_slice(ms, p, addr, t);
 }
 
+/* l2.in_flight = wait (gem5-gpu: configs/gpu_protocol/VI_hammer_fusion.py's
+ * GPU L2 is src/mem/protocol/VI_hammer-GPUL2cache.sm, whose
+ * "transition({IM, IS, OI, MI, II}, {Get, Store, Replacement})
+ * zz_stallAndWaitRequestQueue" holds a request to a block whose GETS is
+ * out until its Data wakes it, kd_wakeUpDependents): the sector's data is
+ * there at the later of the hit (ready: its slice, hit latency and
+ * write-backs) and the arrival of its fill still on its way. A miss that
+ * fetches records when its fill arrives; a store's allocation (no fetch)
+ * has nothing on its way. The one-queue path only (config_finalize.c). */
+static inline double memsys_l2_fill_wait(struct mem_partition *p, uint64_t local, double ready)
+{
+	double f = p->fill_ready[l2_cache_slot(&p->l2, local)];
+	return f > ready ? f : ready;
+}
+
+static inline double memsys_after_l2_wait(struct memsys *ms, struct mem_partition *p,
+					  uint64_t local, bool fetch, double ready, enum l2_result r)
+{
+	double *slot = &p->fill_ready[l2_cache_slot(&p->l2, local)];
+	if (r == L2_HIT) {
+		ms->stats->l2_sector_hits++;
+		return (*slot > ready ? *slot : ready) + ms->crossbar_cycles;
+	}
+	ms->stats->l2_sector_misses++;
+	*slot = -INFINITY;
+	if (!fetch)
+		return ready + ms->crossbar_cycles; /* write-allocate, no fetch */
+	*slot = memsys_dram_sector(ms, p, local, ready);
+	return *slot + ms->crossbar_cycles;
+}
+
 /* The L2 result of one sector, from the L2 on: DRAM write-backs, hit or
  * miss, the fill from DRAM; at_mem is when the request reaches the L2. */
 static inline __attribute__((always_inline)) double
@@ -307,6 +342,8 @@ memsys_after_l2(struct memsys *ms, struct mem_partition *p, uint64_t local, bool
 		double at_mem, enum l2_result r, uint32_t wb, struct memsys_waits *w)
 {
 	double ready = memsys_writeback(ms, p, local, wb, at_mem + ms->l2_hit, w);
+	if (__builtin_expect(p->fill_ready != NULL, 0))
+		return memsys_after_l2_wait(ms, p, local, fetch, ready, r);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
 		return ready + ms->crossbar_cycles;
