@@ -130,8 +130,10 @@ static void setup_uvm_set(struct uvm *u, struct gpuvm_uvm_stats *st, const char 
 	assert_int_equal(gpuvm_config_set(&cfg, set, "t", &err), 0);
 	assert_int_equal(gpuvm_config_set(&cfg, "uvm.prefetcher=none", "t", &err), 0);
 	/* every remote read crosses the link unless a test asks for
-	 * UVMSmart's TLB hits (test_remote_tlb_hits) */
+	 * UVMSmart's TLB hits (test_remote_tlb_hits), whose entry serves from
+	 * the read on (from its return: test_remote_tlb.c) */
 	assert_int_equal(gpuvm_config_set(&cfg, "uvm.remote_tlb_hits=link", "t", &err), 0);
+	assert_int_equal(gpuvm_config_set(&cfg, "uvm.remote_tlb_fill=read", "t", &err), 0);
 	/* the fault latency in the timing (the preset adds it post hoc), so
 	 * that a mapping fault or a counter migration's wait shows in the
 	 * times */

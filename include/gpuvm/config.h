@@ -361,6 +361,12 @@ struct gpuvm_config {
 	 * entry a remote read installs serves that SM's later accesses from
 	 * device memory, and only its next walk decides again) */
 	uint32_t uvm_remote_tlb_hits_local;
+	/* uvm.remote_tlb_fill (with remote_tlb_hits = local): 0 read (the
+	 * entry serves the SM's accesses from the remote read on), 1 return
+	 * (as UVMSmart: from the read's return, when ldst_unit::memory_cycle
+	 * serves the returned request and calls refresh_tlb; an access
+	 * before it misses the TLB, walks and is decided on its own) */
+	uint32_t uvm_remote_tlb_fill_return;
 	/* [c2c] a coherent CPU-GPU link and the CPU's memory (NVLink-C2C on
 	 * Grace Hopper; docs/systems.md "Grace Hopper memory"). Off by default:
 	 * with c2c_coherent 0 nothing below is read and every run is the

@@ -98,6 +98,7 @@ static const char *const l2_in_flight_names[] = {"hit", "wait"};
 static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const counter_migration_names[] = {"async", "fault"};
 static const char *const remote_tlb_hits_names[] = {"link", "local"};
+static const char *const remote_tlb_fill_names[] = {"read", "return"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
 static const char *const translate_per_names[] = {"page", "access"};
 static const char *const first_touch_names[] = {"host", "gpu"};
@@ -632,6 +633,15 @@ const struct cfg_key cfg_keys[] = {
 		  "UVMSmart: the remote read fills the TLB, TLB hits go to device memory and only "
 		  "the SM's next walk decides again; gpu-sim.cc should_cause_page_migration, "
 		  "shader.cc ldst_unit::memory_cycle refresh_tlb)" },
+	{ .name = "uvm.remote_tlb_fill", .type = CT_ENUM, .off = OFF(uvm_remote_tlb_fill_return),
+	  .enum_names = remote_tlb_fill_names,
+	  .enum_count = sizeof remote_tlb_fill_names / sizeof remote_tlb_fill_names[0], .min = 0,
+	  .max = 1, .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "with uvm.remote_tlb_hits = local, when the TLB entry a remote read installs "
+		  "starts serving the SM: read (at the read) or return (as UVMSmart: when the read "
+		  "is back, shader.cc ldst_unit::memory_cycle refresh_tlb; the SM's accesses of the "
+		  "page before then miss the TLB, walk and are each decided again, gpu-sim.cc "
+		  "gmmu_t::cycle one walk per request)" },
 	/* optional: a preset of the user's without it has no limit */
 	{ .name = "gpu.memory", .type = CT_SIZE64, .off = OFF(device_memory_bytes), .min = 0,
 	  .max = TiB * 64, .level = -1, .optional = true, .quiet_default = true, .def = 0,

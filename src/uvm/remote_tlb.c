@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 
-int uvm_rtlb_fill(struct uvm_block *b, uint32_t words, uint32_t p, uint32_t sm)
+int uvm_rtlb_fill(struct uvm_block *b, uint32_t words, uint32_t p, uint32_t sm, bool at_return,
+		  double back)
 {
 	/* allocated at the block's first remote read, so runs that never
 	 * read remotely pay nothing: 512 pages x words x 8 B (4 KB for a
@@ -15,6 +16,20 @@ int uvm_rtlb_fill(struct uvm_block *b, uint32_t words, uint32_t p, uint32_t sm)
 		if (!b->rtlb)
 			return -1;
 	}
-	b->rtlb[p * words + sm / 64u] |= 1ull << (sm % 64u);
+	uint64_t *w = &b->rtlb[p * words + sm / 64u];
+	bool held = (*w >> (sm % 64u)) & 1u;
+	if (at_return) {
+		/* 512 pages x words x 64 times (256 KB a block for at most 64
+		 * SMs), at the block's first remote read under the key */
+		if (!b->rtlb_at) {
+			b->rtlb_at = malloc((size_t)UVM_BLOCK_PAGES * words * 64u * sizeof *b->rtlb_at);
+			if (!b->rtlb_at)
+				return -1;
+		}
+		double *at = &b->rtlb_at[(size_t)p * words * 64u + sm];
+		if (!held || back < *at)
+			*at = back;
+	}
+	*w |= 1ull << (sm % 64u);
 	return 0;
 }

@@ -117,6 +117,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->ac_on = u->migrate->delays || u->spec.evict->uses_access_counters;
 	u->counter_async = cfg->uvm_counter_migration_fault == 0;
 	u->rtlb_words = cfg->uvm_remote_tlb_hits_local ? uvm_rtlb_words(cfg->sms) : 0;
+	u->rtlb_at_return = u->rtlb_words && cfg->uvm_remote_tlb_fill_return;
 	u->ts = cfg->uvm_access_counter_threshold;
 	u->sync_writeback = cfg->uvm_device_sync_writeback != 0;
 	u->sp.ac_hot = u->ts;
@@ -221,6 +222,7 @@ void uvm_free(struct uvm *u)
 	for (uint32_t i = 0; i < u->sp.n; i++) {
 		free(u->sp.blocks[i]->ac);
 		free(u->sp.blocks[i]->rtlb);
+		free(u->sp.blocks[i]->rtlb_at);
 		free(u->sp.blocks[i]->others);
 	}
 	block_arena_free(&u->arena);

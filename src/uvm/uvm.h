@@ -179,6 +179,8 @@ struct uvm {
 	/* uvm.remote_tlb_hits = local (remote_tlb.h): rtlb_words of SM bits
 	 * per page, 0 when off */
 	uint32_t rtlb_words;
+	/* uvm.remote_tlb_fill = return: an entry serves from its read's return */
+	bool rtlb_at_return;
 	/* the PCIe lanes, one serial server per direction (uvm_lane.c): the
 	 * host link's (uvm_hooks.lanes), or its own without a link */
 	struct link_lane *h2d, *d2h;

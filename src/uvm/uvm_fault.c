@@ -744,8 +744,9 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 		}
 		/* UVMSmart: the SM's TLB keeps the entry its remote read
 		 * installed, and a TLB hit reads device memory without asking
-		 * the driver again (remote_tlb.h) */
-		if (__builtin_expect(u->rtlb_words != 0, 0) && uvm_rtlb_hit(b, u->rtlb_words, p, sm))
+		 * the driver again (remote_tlb.h; with uvm.remote_tlb_fill =
+		 * return only once that read is back) */
+		if (__builtin_expect(u->rtlb_words != 0, 0) && uvm_rtlb_hit(b, u->rtlb_words, p, sm, t))
 			return t;
 		bool below = false; /* left in host memory by its access count */
 		if (thrash_pinned(u, b, p, t) || (u->advise_on && advise_stays(u, b, p, true)) ||
@@ -755,7 +756,7 @@ static inline double access_counted(struct uvm *u, uint32_t sm, uint64_t addr,
 			*remote = true;
 			double done = remote_access(u, b, addr, write && !may_stay, t); /* an atomic returns its data */
 			if (below && __builtin_expect(u->rtlb_words != 0, 0) &&
-			    uvm_rtlb_fill(b, u->rtlb_words, p, sm))
+			    uvm_rtlb_fill(b, u->rtlb_words, p, sm, u->rtlb_at_return, done))
 				u->oom = true;
 			return done;
 		}

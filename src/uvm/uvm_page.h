@@ -72,6 +72,8 @@ struct uvm_block {
 	uint32_t *ac;               /* [32] access counters of the 64 KB chunks (migrate.h) */
 	uint64_t *rtlb;             /* [512 x words] SMs whose TLB holds a remote entry of the page
 				     * (uvm.remote_tlb_hits = local, remote_tlb.h); NULL otherwise */
+	double *rtlb_at;            /* [512 x words x 64] when each such entry starts serving
+				     * (uvm.remote_tlb_fill = return); NULL otherwise */
 	uint8_t advise;             /* UVM_ADVISE_* of its allocation, if one allocation's */
 	bool advise_mixed;          /* allocations with different hints share the block */
 	/* cycle each resident page arrives; inline, so that a translation
