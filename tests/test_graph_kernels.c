@@ -3,7 +3,7 @@
  * results, a tolerance for pagerank and bc) on every preset with the same
  * output everywhere, in device and managed memory, on generated and file
  * inputs; hand-computed answers on tiny graphs; bad graph specs are
- * errors naming the problem. */
+ * errors naming the problem; sssp's and bfs's loads= dependences. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -457,6 +457,51 @@ static void test_uniform_glibc_is_uvmsmarts_sssp_graph(void **state)
 	free(active);
 }
 
+/* loads=source (the default) issues the loads that are independent in
+ * UVMSmart's sssp.cu and Rodinia's bfs kernel.cu back to back (LD_INDEP:
+ * the vertex's two row bounds, sssp's edge and weight, sssp Kernel2's two
+ * costs); loads=chained makes each wait for the one before. The same
+ * instructions and the same answer, and the kernels take less time when
+ * the row bounds are read together. */
+static void test_source_loads_issue_together(void **state)
+{
+	(void)state;
+	static const char *const base[] = {
+		"sssp:graph=uniform-glibc,vertices=3000,degree=2,max_iter=15,verify=1",
+		"bfs:graph=rmat-10-8,verify=1",
+	};
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+		double kernel_s[2], insts[2];
+		char *res[2];
+		for (int chained = 0; chained < 2; chained++) {
+			char wl[160];
+			snprintf(wl, sizeof wl, "%s,loads=%s", base[i], chained ? "chained" : "source");
+			struct gpuvm_run_spec spec = {.gpu = "gtx1080ti-uvmsmart", .workload = wl,
+						      .seed = 7};
+			struct gpuvm_error err = {{0}};
+			cJSON *out = NULL;
+			if (gpuvm_run_point(&spec, &out, &err))
+				fail_msg("%s: %s", wl, err.msg);
+			res[chained] =
+				strdup(cJSON_GetObjectItemCaseSensitive(out, "result")->valuestring);
+			kernel_s[chained] =
+				cJSON_GetObjectItemCaseSensitive(out, "kernel_seconds")->valuedouble;
+			insts[chained] =
+				cJSON_GetObjectItemCaseSensitive(out, "warp_instructions")->valuedouble;
+			cJSON_Delete(out);
+			if (!strstr(res[chained], "verify=pass"))
+				fail_msg("%s: %s", wl, res[chained]);
+		}
+		assert_string_equal(res[0], res[1]);
+		assert_true(insts[0] == insts[1]);
+		if (!(kernel_s[0] < kernel_s[1]))
+			fail_msg("%s: loads=source %.9g s of kernels, chained %.9g s: want fewer",
+				 base[i], kernel_s[0], kernel_s[1]);
+		free(res[0]);
+		free(res[1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_bad_graph_specs_are_errors),
 		cmocka_unit_test(test_fdtd_regular_sssp_irregular),
 		cmocka_unit_test(test_uniform_glibc_is_uvmsmarts_sssp_graph),
+		cmocka_unit_test(test_source_loads_issue_together),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

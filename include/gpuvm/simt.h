@@ -102,6 +102,7 @@
 #define LDCG(a, i) __ldcg(&(a)[i])
 #define LDCA(a, i) __ldca(&(a)[i])
 #define LD_INDEP(a, i) ((a)[i])
+#define LD_INDEP_IF(c, a, i) ((void)(c), (a)[i])
 #define LDCG_INDEP(a, i) __ldcg(&(a)[i])
 #define SYNCTHREADS() __syncthreads()
 #define SIMT_RESERVE(n) ((void)0)
@@ -325,6 +326,11 @@ void simt_st_ordered(struct simt_thread *t, void *p, uint32_t bytes, uint64_t bi
 #define LD_INDEP(a, i)                                                                 \
 	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
 			    GPUVM_CACHE_DEFAULT | SIMT_CACHE_INDEP), (a)[i])
+/* LD_INDEP when c is true, LD otherwise: a kernel that keeps the chained
+ * issue reachable by a workload parameter (sssp's and bfs's loads=). */
+#define LD_INDEP_IF(c, a, i)                                                           \
+	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \
+			    GPUVM_CACHE_DEFAULT | ((c) ? SIMT_CACHE_INDEP : 0u)), (a)[i])
 /* LD_INDEP through the L2 only (__ldcg) */
 #define LDCG_INDEP(a, i)                                                               \
 	(simt_access_cached(simt_t_, &(a)[i], sizeof((a)[i]), SIMT_LOAD, __LINE__,          \

@@ -13,6 +13,7 @@
 struct bfs_cfg {
 	struct graph_input in;
 	uint64_t source; /* UINT64_MAX: the first vertex with an out-edge */
+	unsigned loads_chained; /* loads=: 0 source, 1 chained */
 	struct suite_opts o;
 };
 
@@ -79,7 +80,7 @@ static int bfs_host(struct simt_host *h, void *user)
 	if (simt_upload(h, mask, n) || simt_upload(h, upd, n) || simt_upload(h, vis, n) ||
 	    simt_upload(h, cost, n * sizeof(int)))
 		return -1;
-	struct bfs_args a = {g.row, g.col, mask, upd, vis, cost, over, g.n};
+	struct bfs_args a = {g.row, g.col, mask, upd, vis, cost, over, g.n, !c->loads_chained};
 	struct simt_dim3 grid = simt_dim3(suite_div_up(n, 512), 1, 1), block = simt_dim3(512, 1, 1);
 	uint64_t levels = 0;
 	do {
@@ -118,6 +119,8 @@ static int bfs_host(struct simt_host *h, void *user)
 static const struct gpuvm_param_def bfs_params[] = {
 	GRAPH_INPUT_PARAMS("uniform", "262144", "6"),
 	{"source", GPUVM_PARAM_U64, NULL, "start vertex (default: the first with an out-edge)"},
+	{"loads", GPUVM_PARAM_CHOICE, "source|chained",
+	 "source: loads independent in the CUDA source issue without waiting (LD_INDEP, bfs_kernels.h); chained: each waits for the load before it (before 2026-11-30)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -132,6 +135,7 @@ static int bfs_create(const struct gpuvm_config *cfg, const struct gpuvm_params 
 	/* UVMSmart's bfs input: Rodinia graph256k (UVMSmart benchmarks/Managed/bfs/run) */
 	static const struct graph_input_defaults def = {"uniform", 262144, 6};
 	if (suite_opts_parse(p, &c->o, err) || gpuvm_params_u64(p, "source", &c->source, err) < 0 ||
+	    gpuvm_params_choice(p, "loads", "source|chained", &c->loads_chained, err) < 0 ||
 	    graph_input_load(p, seed, 0, &def, &c->in, err)) {
 		free(c);
 		return -1;

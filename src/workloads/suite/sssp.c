@@ -21,6 +21,7 @@
 struct sssp_cfg {
 	struct graph_input in;
 	uint64_t source, max_iter;
+	unsigned loads_chained; /* loads=: 0 source, 1 chained */
 	struct suite_opts o;
 };
 
@@ -89,7 +90,7 @@ static int sssp_host(struct simt_host *h, void *user)
 	if (!mask || !cost || !upd)
 		return -1;
 	int src = (int)c->source;
-	struct sssp_args a = {g.row, g.col, g.w, mask, cost, upd, g.n, src};
+	struct sssp_args a = {g.row, g.col, g.w, mask, cost, upd, g.n, src, !c->loads_chained};
 	struct simt_dim3 grid = simt_dim3(suite_div_up(n, SSSP_BLOCK), 1, 1),
 			 block = simt_dim3(SSSP_BLOCK, 1, 1);
 	if (SIMT_LAUNCH(h, sssp_init, grid, block, a) || simt_download(h, mask, n))
@@ -144,6 +145,8 @@ static const struct gpuvm_param_def sssp_params[] = {
 	{"source", GPUVM_PARAM_U64, "0", "start vertex (sssp.cu: 0)"},
 	{"max_iter", GPUVM_PARAM_U64, "0",
 	 "stop after this many kernel pairs, rounded up to 5 (0: until no cost changes; UVMSmart: 15)"},
+	{"loads", GPUVM_PARAM_CHOICE, "source|chained",
+	 "source: loads independent in the CUDA source issue without waiting (LD_INDEP, sssp_kernels.h); chained: each waits for the load before it (before 2026-11-30)"},
 	SUITE_COMMON_PARAMS,
 };
 
@@ -158,6 +161,7 @@ static int sssp_create(const struct gpuvm_config *cfg, const struct gpuvm_params
 	 * (UVMSmart benchmarks/Managed/sssp, sssp.cu main) */
 	static const struct graph_input_defaults def = {"uniform", 1u << 20, 2};
 	if (suite_opts_parse(p, &c->o, err) || gpuvm_params_u64(p, "source", &c->source, err) < 0 ||
+	    gpuvm_params_choice(p, "loads", "source|chained", &c->loads_chained, err) < 0 ||
 	    gpuvm_params_u64(p, "max_iter", &c->max_iter, err) < 0 ||
 	    graph_input_load(p, seed, GRAPH_WEIGHTS, &def, &c->in, err)) {
 		free(c);

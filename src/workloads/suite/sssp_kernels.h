@@ -8,7 +8,19 @@
  * unsigned, exact) where UVMSmart uses floats with a CAS-loop atomicMin;
  * the accesses are the same 4-byte loads, stores and atomics. The cost
  * load is hoisted out of the edge loop as nvcc does with the original's
- * __restrict__ pointers. */
+ * __restrict__ pointers.
+ * Load dependences (loads=source, indep_loads = 1): loads whose
+ * addresses come from no earlier load's value, issued back to back in
+ * sssp.cu, are one LD_INDEP group (they wait for what the group's first
+ * waits for; the next other item waits for all of them): Kernel1's
+ * vertexArray[tid] and vertexArray[tid + 1] (sssp.cu lines 216-218;
+ * UVMSmart's logs show both as DMAs of their own), edgeArray[edge] and
+ * weightArray[edge] (line 223), Kernel2's shortestDistances[tid] and
+ * updatingShortestDistances[tid] (line 240). The cost load waits for the
+ * row bounds: hoisted out of the loop it sits under the loop's guard
+ * (edgeStart < edgeEnd); an iteration's loads wait for the cost load or
+ * the atomic before them, as every load did before. loads=chained
+ * (indep_loads = 0): each load waits for the load before it. */
 #include "gpuvm/simt.h"
 
 #define SSSP_INF 0xffffffffu
@@ -18,6 +30,7 @@ struct sssp_args {
 	unsigned char *mask;
 	unsigned int *cost, *updating;
 	int n, source;
+	int indep_loads; /* loads=source: 1; loads=chained: 0 */
 };
 
 SIMT_KERNEL_ANY_ORDER(sssp_init, struct sssp_args, p)
@@ -41,12 +54,12 @@ SIMT_KERNEL_ANY_ORDER(sssp_kernel1, struct sssp_args, p)
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n && LD(p.mask, tid)) {
 		ST(p.mask, tid, 0);
-		int first = LD(p.row, tid);
-		int last = LD(p.row, tid + 1);
+		int first = LD_INDEP_IF(p.indep_loads, p.row, tid);
+		int last = LD_INDEP_IF(p.indep_loads, p.row, tid + 1);
 		unsigned int c = LD(p.cost, tid);
 		for (int e = first; e < last; e++) {
-			int nid = LD(p.col, e);
-			unsigned int w = (unsigned int)LD(p.weight, e);
+			int nid = LD_INDEP_IF(p.indep_loads, p.col, e);
+			unsigned int w = (unsigned int)LD_INDEP_IF(p.indep_loads, p.weight, e);
 			COMPUTE(2);
 			ATOMIC_MIN(p.updating, nid, c + w);
 		}
@@ -57,8 +70,8 @@ SIMT_KERNEL_ANY_ORDER(sssp_kernel2, struct sssp_args, p)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
 	if (tid < p.n) {
-		unsigned int c = LD(p.cost, tid);
-		unsigned int u = LD(p.updating, tid);
+		unsigned int c = LD_INDEP_IF(p.indep_loads, p.cost, tid);
+		unsigned int u = LD_INDEP_IF(p.indep_loads, p.updating, tid);
 		if (c > u) {
 			ST(p.cost, tid, u);
 			ST(p.mask, tid, 1);
