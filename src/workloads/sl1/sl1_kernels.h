@@ -542,6 +542,7 @@ SIMT_KERNEL(sl1_of, struct sl1_of_args, p)
 				i++;
 			}
 			unsigned long long slot = h & (p.slots - 1);
+			int found = 0; /* slot holds the word */
 			while (p.words) { /* the dictionary of words (bk_of_find) */
 				unsigned long long at = slot * SL1_OF_KEY;
 				unsigned char x = SL1_LOAD(c, 1, unsigned char, p.words, at);
@@ -555,31 +556,24 @@ SIMT_KERNEL(sl1_of, struct sl1_of_args, p)
 					same = x == (k < len ? wd[k] : 0);
 					COMPUTE(4); /* the word's byte, compare, k++, branch */
 				}
-				if (same) {
-					unsigned char v = SL1_LOAD(c, 2, unsigned char, p.cls, slot);
-					COMPUTE(4); /* three compares and adds */
-					mention |= v == 1;
-					pos += v == 2;
-					neg += v == 3;
+				if ((found = same))
 					break;
-				}
 				slot = (slot + 1) & (p.slots - 1);
 				COMPUTE(2); /* probe step */
 			}
 			for (; !p.words;) {
 				unsigned long long k = SL1_LOAD(c, 1, unsigned long long, p.keys, slot);
 				COMPUTE(4); /* compare, branch, slot+1, mask */
-				if (k == h + 1) {
-					unsigned char v = SL1_LOAD(c, 2, unsigned char, p.cls, slot);
-					COMPUTE(4); /* three compares and adds */
-					mention |= v == 1;
-					pos += v == 2;
-					neg += v == 3;
-					break;
-				}
-				if (k == 0)
+				if ((found = k == h + 1) || k == 0)
 					break;
 				slot = (slot + 1) & (p.slots - 1);
+			}
+			if (found) {
+				unsigned char v = SL1_LOAD(c, 2, unsigned char, p.cls, slot);
+				COMPUTE(4); /* three compares and adds */
+				mention |= v == 1;
+				pos += v == 2;
+				neg += v == 3;
 			}
 			if (ch == '\n')
 				break;
