@@ -640,12 +640,16 @@ static void test_gem5gpu_neidty_sources(void **state)
 	 * (VI_hammer-GPUL2cache.sm); the one-queue DRAM it needs */
 	assert_int_equal(c.l2_in_flight_wait, 1);
 	assert_int_equal(c.dram_banks, 0);
-	/* wait keeps its fill times on the one-queue path only */
+	/* wait keeps its fill times on banked DRAM and near/far partitions
+	 * too (memsys_flush_part_run, memsys_access_near_far) */
 	static struct gpuvm_config b;
 	assert_int_equal(gpuvm_config_load(&b, "gem5gpu-neidty", &err), 0);
 	assert_int_equal(gpuvm_config_set(&b, "dram.banks=16", "--set", &err), 0);
-	assert_int_not_equal(gpuvm_config_finalize(&b, &err), 0);
-	assert_non_null(strstr(err.msg, "l2.in_flight = wait"));
+	assert_int_equal(gpuvm_config_finalize(&b, &err), 0);
+	assert_int_equal(gpuvm_config_load(&b, "h100", &err), 0);
+	assert_int_equal(gpuvm_config_set(&b, "l2.in_flight=wait", "--set", &err), 0);
+	assert_int_equal(gpuvm_config_finalize(&b, &err), 0);
+	assert_int_equal(b.l2_in_flight_wait, 1);
 }
 
 int main(void)

@@ -490,6 +490,97 @@ static void test_l2_in_flight(void **st)
 	}
 }
 
+/* l2.in_flight = wait with banked DRAM: a load's misses gather into a
+ * run whose sectors arrive when the run is sent (memsys_flush_runs); a
+ * later load's hit on one of them waits for that arrival, where hit
+ * answers at the hit latency; a hit on a sector of a run still open sends
+ * the run first (its arrival is not known before). */
+static void test_l2_in_flight_banked(void **st)
+{
+	(void)st;
+	for (uint32_t wait = 0; wait <= 1; wait++) {
+		struct gpuvm_config cfg;
+		small_config(&cfg, 1);
+		cfg.dram_banks = 16;
+		cfg.l2_in_flight_wait = wait;
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+		uint64_t a = 1ull << 30;
+		/* one load: four sectors of a line, one run */
+		double done = -INFINITY;
+		for (uint32_t s = 0; s < 4; s++)
+			done = memsys_load_run_sector(&ms, 0, a + 32 * s, 100, done);
+		assert_true(done == -INFINITY); /* the run is open */
+		double first = memsys_flush_runs(&ms, done);
+		assert_true(first - 100 > hit + 20); /* DRAM */
+		/* another SM's load of the third sector, just after */
+		double second = memsys_flush_runs(&ms, memsys_load_run_sector(&ms, 1, a + 64, 101,
+									     -INFINITY));
+		assert_int_equal(stats.l2_sector_hits, 1);
+		if (wait)
+			assert_true(second == first);
+		else
+			assert_true(second == 101 + hit);
+		/* a hit on a sector of the open run: the run is sent first */
+		uint64_t b = a + 4096;
+		done = memsys_load_run_sector(&ms, 0, b, 200, -INFINITY);
+		assert_true(done == -INFINITY);
+		double h = memsys_load_run_sector(&ms, 1, b, 201, -INFINITY);
+		assert_true(ms.part[0].run.n == (wait ? 0u : 1u));
+		double sent = memsys_flush_runs(&ms, -INFINITY);
+		if (wait) {
+			assert_true(sent == -INFINITY); /* nothing left open */
+			assert_true(h > 201 + hit);     /* its data with the run */
+		} else {
+			assert_true(h == 201 + hit);
+			assert_true(sent > 201 + hit);
+		}
+		/* long after: a plain hit */
+		assert_true(memsys_flush_runs(&ms, memsys_load_run_sector(&ms, 2, a, 1e6,
+									  -INFINITY)) == 1e6 + hit);
+		memsys_free(&ms);
+	}
+}
+
+/* l2.in_flight = wait with near and far partitions: the other half's
+ * far hit on a line its near partition's fill has not brought yet waits
+ * for it (under hit it is answered at the far hit's latency); the near
+ * partition's copy then arrives at that time too. */
+static void test_l2_in_flight_near_far(void **st)
+{
+	(void)st;
+	for (uint32_t wait = 0; wait <= 1; wait++) {
+		struct gpuvm_config cfg;
+		small_config(&cfg, 2);
+		cfg.mem_far_latency_cycles = 20;
+		cfg.l2_in_flight_wait = wait;
+		struct memsys ms;
+		memset(&stats, 0, sizeof stats);
+		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		uint32_t last = cfg.sms - 1;
+		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+		uint64_t a = 1ull << 30;
+		double first = memsys_access(&ms, 0, a, false, true, 0);
+		assert_true(first > hit + 20 + 50); /* DRAM, well past a far hit */
+		double near_again = memsys_access(&ms, 0, a, false, true, 1);
+		double far = memsys_access(&ms, last, a, false, true, 1);
+		double far_again = memsys_access(&ms, last, a, false, true, 2);
+		if (wait) {
+			assert_true(near_again == first);
+			/* the near fill, then half the crossing back */
+			assert_true(fabs(far - (first + 10)) < 1e-9);
+			assert_true(far_again == far);
+		} else {
+			assert_true(near_again == 1 + hit);
+			assert_true(far == 1 + hit + 20);
+			assert_true(far_again == 2 + hit);
+		}
+		memsys_free(&ms);
+	}
+}
+
 static void test_l2_slice_throughput(void **st)
 {
 	(void)st;
@@ -519,6 +610,8 @@ int main(void)
 		cmocka_unit_test(test_l2_slice_throughput),
 		cmocka_unit_test(test_copy_fill),
 		cmocka_unit_test(test_l2_in_flight),
+		cmocka_unit_test(test_l2_in_flight_banked),
+		cmocka_unit_test(test_l2_in_flight_near_far),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,14 +305,6 @@ static int check_l2_partitions(const struct gpuvm_config *cfg, struct gpuvm_erro
 			       "mem.partition_hash = xor places lines at their partition's own "
 			       "addresses, which a near/far pair (mem.far_latency_cycles) cannot");
 	}
-	if (cfg->l2_in_flight_wait && (cfg->mem_far_latency_cycles > 0 || cfg->dram_banks)) {
-		/* the fills' arrival times are kept on the one-queue path
-		 * (memsys_after_l2, memsys_pte_read) only */
-		const int ks[] = {K_L2_IN_FLIGHT, K_MEM_FAR_LATENCY, K_DRAM_BANKS};
-		return fail_at(err, cfg, latest_of(cfg, ks, 3),
-			       "l2.in_flight = wait needs dram.banks = 0 and no near/far partitions "
-			       "(mem.far_latency_cycles = 0)");
-	}
 	if (cfg->mem_far_latency_cycles > 0 && cfg->mem_partitions != 2) {
 		const int ks[] = {K_MEM_FAR_LATENCY, K_MEM_PARTITIONS};
 		return fail_at(err, cfg, latest_of(cfg, ks, 2),

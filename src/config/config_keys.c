@@ -721,8 +721,8 @@ const struct cfg_key cfg_keys[] = {
 	  .help = "an L2 access to a sector whose DRAM fill is still on its way: hit (its data at "
 		  "the hit latency, as if the fill had arrived) or wait (its data when the fill "
 		  "arrives: an MSHR merge, as gem5-gpu's Ruby L2 stalls a Get to a block in a "
-		  "transient state; src/memsys/memsys.h memsys_l2_fill_wait). wait needs one "
-		  "partition side (no mem.far_latency_cycles) and dram.banks = 0" },
+		  "transient state; src/memsys/memsys.h memsys_l2_fill_wait), on every DRAM model and with "
+		  "near and far partitions" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

@@ -158,6 +158,19 @@ static inline uint32_t l2_cache_slot(const struct l2_cache *c, uint64_t addr)
 	       (uint32_t)((addr >> c->sector_shift) & (c->sectors_per_line - 1));
 }
 
+/* l2_cache_slot for a line that may have left since it was accessed
+ * (a later sector of the same request evicted it): UINT32_MAX then. */
+static inline uint32_t l2_cache_slot_if_here(const struct l2_cache *c, uint64_t addr)
+{
+	unsigned char *set = l2_cache_set(c, addr);
+	uint32_t w = find_u64(l2_set_tags(set), c->ways, (addr >> c->line_shift) + 1);
+	if (w >= c->ways)
+		return UINT32_MAX;
+	uint32_t s = (uint32_t)((size_t)(set - c->sets_mem) / c->set_bytes);
+	return (s * c->ways + w) * c->sectors_per_line +
+	       (uint32_t)((addr >> c->sector_shift) & (c->sectors_per_line - 1));
+}
+
 /* Accesses one sector. A miss allocates it (writes allocate without a
  * fetch). *writeback_sectors receives the number of dirty sectors the
  * eviction pushed out. Inline: the engine calls it for every sector. */

@@ -296,9 +296,7 @@ void memsys_copy_fill(struct memsys *ms, uint64_t addr, uint64_t bytes, double t
 		uint64_t key = ((ms->near_far ? la : local) >> ls) + 1;
 		memsys_writeback(ms, p, local, l2_cache_fill_line(&p->l2, key, mask, mask), t, NULL);
 		if (p->fill_ready) /* l2.in_flight = wait: the copy's sectors are there */
-			for (uint32_t s = 0; s < p->l2.sectors_per_line; s++)
-				if (mask >> s & 1)
-					p->fill_ready[l2_cache_slot(&p->l2, local + s * sb)] = -INFINITY;
+			memsys_fill_arrived(p, (ms->near_far ? la : local), mask, sb);
 	}
 }
 
@@ -311,17 +309,18 @@ double memsys_pte_read(struct memsys *ms, uint64_t sector_addr, double t)
 	uint32_t wb = 0;
 	/* near and far partitions keep lines under their global address; a
 	 * walk reads its entry at the entry's home partition */
-	enum l2_result r = l2_cache_access(&p->l2, ms->near_far ? sector_addr : local, false, &wb);
+	uint64_t key_addr = ms->near_far ? sector_addr : local;
+	enum l2_result r = l2_cache_access(&p->l2, key_addr, false, &wb);
 	memsys_writeback(ms, p, local, wb, t, NULL);
 	if (r == L2_HIT) {
 		ms->stats->walk_pte_l2_hits++;
 		/* l2.in_flight = wait: the entry's sector may still be on its way */
-		return p->fill_ready ? memsys_l2_fill_wait(p, local, t) - t : 0;
+		return p->fill_ready ? memsys_l2_fill_wait(p, key_addr, t) - t : 0;
 	}
 	ms->stats->walk_pte_l2_misses++;
 	double d = memsys_dram_sector(ms, p, local, t);
 	if (p->fill_ready)
-		p->fill_ready[l2_cache_slot(&p->l2, local)] = d;
+		p->fill_ready[l2_cache_slot(&p->l2, key_addr)] = d;
 	return d - t;
 }
 
@@ -398,22 +397,39 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 		stale_through = block_through < *page_through ? block_through : *page_through;
 	} else {
 		r = l2_cache_access_victim(&np->l2, sa, write, &wb, &vic);
-		if (vic.key) /* the victim moves to the far partition */
+		if (vic.key) { /* the victim moves to the far partition */
 			wb = l2_cache_fill_line(&fp->l2, vic.key, vic.valid, vic.dirty);
+			/* l2.in_flight = wait: a least recent line's data is there */
+			if (fp->fill_ready)
+				memsys_fill_arrived(fp, (vic.key - 1) << ms->l2_line_shift, vic.valid,
+						    ms->sector_bytes);
+		}
 	}
 	ready = memsys_writeback(ms, home, local, wb, ready, w);
+	/* l2.in_flight = wait: the near copy's slot, when this access is not
+	 * a hit the time its own fill (or none) arrives */
+	double *slot = np->fill_ready ? &np->fill_ready[l2_cache_slot(&np->l2, sa)] : NULL;
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
+		if (slot)
+			ready = later(*slot, ready);
 		return ready + ms->crossbar_cycles;
 	}
+	if (slot)
+		*slot = -INFINITY;
 	if (!fetch) {
 		ms->stats->l2_sector_misses++;
 		return ready + ms->crossbar_cycles; /* write-allocate, no fetch */
 	}
 	if (l2_cache_probe(&fp->l2, sa, stale_through) == L2_HIT) {
 		ms->stats->l2_sector_hits++;
-		/* the far slice serves it too, half the crossing on */
+		/* the far slice serves it too, half the crossing on (once
+		 * the far copy's own fill is there, l2.in_flight = wait) */
 		double at_far = memsys_l2_slice(ms, fp, sa, ready + 0.5 * ms->far_cycles);
+		if (fp->fill_ready)
+			at_far = memsys_l2_fill_wait(fp, sa, at_far);
+		if (slot)
+			*slot = at_far + 0.5 * ms->far_cycles;
 		return at_far + 0.5 * ms->far_cycles + ms->crossbar_cycles;
 	}
 	ms->stats->l2_sector_misses++;
@@ -421,5 +437,8 @@ double memsys_access_near_far(struct memsys *ms, uint32_t sm, uint64_t sa, bool 
 	 * half the crossing each way (far_cycles is a far hit's round trip
 	 * over a near one's) */
 	double half = home != np ? 0.5 * ms->far_home_dram_cycles : 0;
-	return memsys_dram_sector(ms, home, local, ready + half) + half + ms->crossbar_cycles;
+	double at_near = memsys_dram_sector(ms, home, local, ready + half) + half;
+	if (slot)
+		*slot = at_near;
+	return at_near + ms->crossbar_cycles;
 }

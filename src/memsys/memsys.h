@@ -312,11 +312,25 @@ memsys_l2_slice_op(struct memsys *ms, struct mem_partition *p, uint64_t addr, bo
  * there at the later of the hit (ready: its slice, hit latency and
  * write-backs) and the arrival of its fill still on its way. A miss that
  * fetches records when its fill arrives; a store's allocation (no fetch)
- * has nothing on its way. The one-queue path only (config_finalize.c). */
+ * has nothing on its way. Banked DRAM's gathered runs record their
+ * sectors when the run is sent (memsys_flush_part_run; a hit on a sector
+ * of the still open run sends it first); near and far partitions keep
+ * each copy's arrival (memsys_access_near_far). */
 static inline double memsys_l2_fill_wait(struct mem_partition *p, uint64_t local, double ready)
 {
 	double f = p->fill_ready[l2_cache_slot(&p->l2, local)];
 	return f > ready ? f : ready;
+}
+
+/* l2.in_flight = wait: the sectors in mask of the line at line_addr (the
+ * key the partition keeps it under) are there, nothing on its way: a
+ * line a copy wrote, or one moved in whole from the other partition. */
+static inline void memsys_fill_arrived(struct mem_partition *p, uint64_t line_addr, uint8_t mask,
+				       uint64_t sector_bytes)
+{
+	for (uint32_t s = 0; s < p->l2.sectors_per_line; s++)
+		if (mask >> s & 1)
+			p->fill_ready[l2_cache_slot(&p->l2, line_addr + s * sector_bytes)] = -INFINITY;
 }
 
 static inline double memsys_after_l2_wait(struct memsys *ms, struct mem_partition *p,
@@ -511,9 +525,15 @@ static inline double memsys_flush_part_run(struct memsys *ms, struct mem_partiti
 	if (!r->n)
 		return -INFINITY;
 	ms->stats->dram_bytes += (uint64_t)r->n * ms->sector_bytes;
-	double d = dram_model_read_run(&p->dram_banks, r->local, r->n, r->t) + ms->crossbar_cycles;
+	double at_l2 = dram_model_read_run(&p->dram_banks, r->local, r->n, r->t);
+	if (p->fill_ready) /* l2.in_flight = wait: the run's sectors arrive with it */
+		for (uint32_t i = 0; i < r->n; i++) {
+			uint32_t slot = l2_cache_slot_if_here(&p->l2, r->local + i * ms->sector_bytes);
+			if (slot != UINT32_MAX)
+				p->fill_ready[slot] = at_l2;
+		}
 	r->n = 0;
-	return d;
+	return at_l2 + ms->crossbar_cycles;
 }
 
 /* The end of a load's sectors: every partition's open run sent (in
@@ -550,9 +570,19 @@ memsys_run_sector(struct memsys *ms, struct mem_partition *p, uint64_t sa, uint6
 					NULL);
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
+		if (__builtin_expect(p->fill_ready != NULL, 0)) {
+			/* l2.in_flight = wait: a sector of the open run has no
+			 * arrival time until the run is sent */
+			double *slot = &p->fill_ready[l2_cache_slot(&p->l2, local)];
+			if (*slot == INFINITY)
+				*flushed = memsys_flush_part_run(ms, p);
+			ready = later(*slot, ready);
+		}
 		return ready + ms->crossbar_cycles;
 	}
 	ms->stats->l2_sector_misses++;
+	if (__builtin_expect(p->fill_ready != NULL, 0)) /* on its way with the run */
+		p->fill_ready[l2_cache_slot(&p->l2, local)] = INFINITY;
 	struct memsys_run *run = &p->run;
 	uint32_t chunk_shift = p->dram_banks.spec.interleave_shift;
 	/* a line's sectors leave their slice (and their SM's port) one port
