@@ -116,7 +116,7 @@ PAPERS = [
     ("karnagel_fig1", "Karnagel et al., DaMoN'17", "Fig. 1: TLB cliffs of random access (P100, K80)"),
     ("karnagel_fig10_11", "Karnagel et al., DaMoN'17", "Figs. 10-11: TLB-conscious scopes"),
     ("e4_suite", "Zheng et al., HPCA'16", "far-fault MSHRs, blocking vs replayable faults, prefetch"),
-    ("ganguly_fig4_8", "Ganguly et al., ISCA'19 / IPDPS'20", "Figs. 4-8: delayed migration by access counters"),
+    ("ganguly_fig4_8", "Ganguly et al., IPDPS'20", "Figs. 4-8: delayed migration by access counters"),
     ("neidty_fig8_11", "Du et al. (NeiDty)", "Figs. 3, 8-11: neighbour TLB probing"),
     ("sepo_ch6", "Mokhtari, PhD thesis, ch. 6", "SePo: a hash table larger than GPU memory"),
     ("sl1_ch5", "Mokhtari, PhD thesis, ch. 5", "S-L1: a software L1 cache in shared memory"),

@@ -1,24 +1,28 @@
-/* Fidelity of delayed migration (Ganguly et al. ISCA'19, seeds/004) at
+/* Fidelity of delayed migration (Ganguly et al. IPDPS'20, seeds/004) at
  * UVMSmart's sizes on the gtx1080ti-uvmsmart preset (Table I: 45 us far
  * faults, tree prefetcher, 2 MB eviction, t_s = 8), at 125 %
  * oversubscription, Baseline (first-touch with LRU-2MB) against Adaptive
  * (Eq. 1 with the access-counter LFU, at p = 8: VI-C, "For the Adaptive
  * scheme p = 8 is used"), bounded on both sides around the paper's values
  * (section VI-C, Fig. 6 and 7):
- *  - irregular: Adaptive is 22-78 % faster (runtime 0.56-0.82 of the
- *    baseline), with fewer thrashed pages (Fig. 7). Runtime is what the
- *    paper plots, UVMSmart's kernel time + far faults x 45 us
- *    (uvm.posthoc_total_seconds). sssp (UVMSmart's, 15 kernel pairs)
- *    measured 0.549, nw 0.610 (its inputs do not depend on the seed);
- *    bound [0.45, 0.82]: the paper's upper end, and its lower end widened
- *    by a tenth of the baseline (the lower end a reported known miss
- *    since 2026-11-30: sssp 0.450 with the L2's MSHR merge, 0.399 with
- *    sssp's loads=source). At p = 2 nw is 0.978, so the bound also
+ *  - irregular: Adaptive saves 22-78 % of the baseline's time (runtime
+ *    0.22-0.78 of it: the text's range is the time saved, as the figure
+ *    data show, bfs 0.782 and ra 0.218 at its ends, nw 0.672, sssp 0.402;
+ *    UVMSmart's Page_Migration_Pinning/plots/ExtractedResultsNPlots.xlsx,
+ *    experiments/ganguly_figures.csv; until 2026-11-30 this test read it
+ *    as 0.56-0.82), with fewer thrashed pages (Fig. 7). Runtime is what
+ *    the paper plots, UVMSmart's kernel time + far faults x 45 us
+ *    (uvm.posthoc_total_seconds). The text's range is asserted; each
+ *    workload's own figure value, its effect (1 / runtime - 1) within
+ *    +-50 % as the fidelity table scores it, is reported as a known miss
+ *    (fidelity_known_miss): sssp (UVMSmart's, 15 kernel pairs, gpuvm's
+ *    own uniform graph) 0.399, inside 0.310-0.573; nw 0.530, outside
+ *    0.577-0.804 (its baseline thrashes more than UVMSmart's,
+ *    docs/fidelity/fidelity.md). At p = 2 nw is 0.978, so the bound also
  *    catches a penalty that is not applied. (UVMSmart's ra is not used:
  *    on its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
- *    it, so the ratio swings with the input draw; on the paper's own
- *    input, glibc's rand() from seed 1, it is 0.749, and bfs gains 13 %,
- *    at the band's edge: experiments/ganguly_fig4_8.sh. Before the test
+ *    it, so the ratio swings with the input draw:
+ *    experiments/ganguly_fig4_8.sh. Before the test
  *    took the paper's runtime it compared the simulated time alone,
  *    without the post-hoc fault time: sssp 0.623, nw 0.734.)
  *  - regular: "the number of per basic block accesses ... always exceeds
@@ -88,21 +92,20 @@ static void test_irregular_adaptive_faster(void **state)
 	(void)state;
 	/* UVMSmart's sssp.cu: MAX_ITERATION = 15 kernel pairs */
 	const char *ws[] = {"sssp:max_iter=15,mem=managed", "nw:mem=managed"};
+	/* the figure data's adaptive / baseline (Oversub sheet) */
+	const double paper[] = {16043.333008 / 39899.449219, 46354.921875 / 68998.523438};
 	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
 		struct point base = run_scheme(ws[i], "first-touch", "lru-2mb-access", 2);
 		struct point adaptive = run_scheme(ws[i], "adaptive", "lfu-ac", 8);
 		double ratio = adaptive.runtime_seconds / base.runtime_seconds;
-		printf("%s at 125 %%: adaptive (p = 8) / baseline %.3f (paper 0.56-0.82), thrashed %.0f vs %.0f, "
-		       "remote %.0f\n", ws[i], ratio, adaptive.thrashed_pages, base.thrashed_pages,
+		/* the speed-up's effect within +-50 % of the figure's */
+		double e = 1 / ratio - 1, ep = 1 / paper[i] - 1;
+		printf("%s at 125 %%: adaptive (p = 8) / baseline %.3f (paper %.3f; text 0.22-0.78), thrashed %.0f vs "
+		       "%.0f, remote %.0f\n", ws[i], ratio, paper[i], adaptive.thrashed_pages, base.thrashed_pages,
 		       adaptive.remote_accesses);
-		assert_true(ratio <= 0.82);
-		/* Since l2.in_flight = wait on the preset (2026-11-30) sssp's
-		 * gain is past the paper's 78 % (0.450; 0.399 with loads=source,
-		 * 2026-11-30): reported, as the
-		 * fidelity table's Fig. 6 sssp row (2.503x; UVMSmart's own logs
-		 * 2.49x on its graph, docs/fidelity/fidelity.md) */
-		fidelity_known_miss(ratio >= 0.45, "irregular: adaptive no more than about 2x faster than the baseline "
-						   "(runtime >= 0.45 of it)");
+		assert_true(ratio >= 0.22 && ratio <= 0.78);
+		fidelity_known_miss(e >= 0.5 * ep && e <= 1.5 * ep,
+				    "irregular: adaptive's speed-up within +-50 % of the figure's effect");
 		assert_true(adaptive.thrashed_pages < base.thrashed_pages);
 		assert_true(adaptive.remote_accesses > 0 && base.remote_accesses == 0);
 	}
