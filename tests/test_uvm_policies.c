@@ -385,6 +385,44 @@ static void test_evict_lfu(void **state)
 	world_free(&w);
 }
 
+/* uvm.evict_whole (UVMSmart gmmu_t::is_block_evictable; seeds/004 II-C:
+ * a 2 MB page is evicted "only when it is fully populated"): each UVMSmart
+ * 2 MB module passes over a block with pages missing, and over the block a
+ * fault is filling, while a whole block is left; with none whole, its own
+ * first choice; without the key (any) the partial block goes first. */
+static void test_evict_whole(void **state)
+{
+	(void)state;
+	static const char *const policies[] = {"lru-2mb-access", "lfu-2mb", "lfu-ac"};
+	for (size_t k = 0; k < sizeof policies / sizeof policies[0]; k++) {
+		for (int whole = 0; whole <= 1; whole++) {
+			struct world w;
+			world_init(&w, policies[k], 3);
+			w.sp.evict_whole = whole;
+			uint32_t ac[3][UVM_BLOCK_CHUNKS] = {{0}}; /* lfu-ac's counts: all cold */
+			for (int b = 0; b < 3; b++)
+				w.blk[b].ac = ac[b];
+			w.sp.ac_hot = 8;
+			fill(&w, 0, 0, 9); /* partial, least recent */
+			fill(&w, 1, 0, 511);
+			fill(&w, 2, 0, 511);
+			touch(&w, 1, 1);
+			touch(&w, 2, 1);
+			touch(&w, 2, 2); /* lfu-2mb: 2 counts more than 1 */
+			if (!whole) {
+				assert_string_equal(victim(&w), "0:0-9");
+			} else {
+				w.sp.filling = &w.blk[1]; /* a fault migrates into 1 */
+				assert_string_equal(victim(&w), "2:0-511");
+				w.sp.filling = NULL;
+				assert_string_equal(victim(&w), "1:0-511");
+				assert_string_equal(victim(&w), "0:0-9"); /* none whole */
+			}
+			world_free(&w);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_evict_small_units), cmocka_unit_test(test_evict_tree),
 		cmocka_unit_test(test_evict_random_equals_walk),
 		cmocka_unit_test(test_evict_lfu),
+		cmocka_unit_test(test_evict_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

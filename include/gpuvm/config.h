@@ -23,7 +23,7 @@
 #define GPUVM_MAX_THREADS 64
 /* room in set_at[]: the key table has fewer than 192 rows, the modules'
  * parameters (gpuvm/module.h) come after them */
-#define GPUVM_CONFIG_MAX_KEYS (208 + GPUVM_MODULE_PARAMS_MAX)
+#define GPUVM_CONFIG_MAX_KEYS (216 + GPUVM_MODULE_PARAMS_MAX)
 
 enum gpuvm_share_domain {
 	GPUVM_SHARE_SM = 0, /* one instance per SM (private) */
@@ -367,6 +367,12 @@ struct gpuvm_config {
 	 * serves the returned request and calls refresh_tlb; an access
 	 * before it misses the TLB, walks and is decided on its own) */
 	uint32_t uvm_remote_tlb_fill_return;
+	/* uvm.evict_whole: 1 (whole): the 2 MB block modules (lru-2mb-access,
+	 * lfu-2mb) evict only a block whose pages are all resident and that
+	 * no fault is migrating into (UVMSmart gmmu_t::is_block_evictable),
+	 * their first choice when none is; 0 (any): any block with resident
+	 * pages, the model before the key */
+	uint32_t uvm_evict_whole;
 	/* [c2c] a coherent CPU-GPU link and the CPU's memory (NVLink-C2C on
 	 * Grace Hopper; docs/systems.md "Grace Hopper memory"). Off by default:
 	 * with c2c_coherent 0 nothing below is read and every run is the

@@ -156,6 +156,7 @@ static void defaults_paging(struct gpuvm_config *cfg)
 	cfg->uvm_counter_migration_fault = 0; /* async: nvidia-uvm services notifications apart from faults */
 	cfg->uvm_remote_tlb_hits_local = 0;   /* link: a remote mapping is read over the link */
 	cfg->uvm_remote_tlb_fill_return = 0;  /* read: a remote entry serves from the read on */
+	cfg->uvm_evict_whole = 0;             /* any: the model before the key */
 	cfg->tlb_peer_read_touch = 0;   /* keep: as before the key */
 	/* [c2c]: off; the values are the GH200's, read only when it is on
 	 * (docs/systems.md "Grace Hopper memory" cites each) */

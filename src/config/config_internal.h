@@ -230,6 +230,7 @@ enum cfg_key_id_tail {
 	K_CORE_WARP_SCHEDULER,
 	K_L2_ATOMIC_ADDRESS,
 	K_L2_IN_FLIGHT,
+	K_UVM_EVICT_WHOLE,
 	K_COUNT,
 };
 

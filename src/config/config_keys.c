@@ -99,6 +99,7 @@ static const char *const device_sync_names[] = {"keep", "writeback"};
 static const char *const counter_migration_names[] = {"async", "fault"};
 static const char *const remote_tlb_hits_names[] = {"link", "local"};
 static const char *const remote_tlb_fill_names[] = {"read", "return"};
+static const char *const evict_whole_names[] = {"any", "whole"};
 static const char *const peer_read_lru_names[] = {"keep", "touch"};
 static const char *const translate_per_names[] = {"page", "access"};
 static const char *const first_touch_names[] = {"host", "gpu"};
@@ -723,6 +724,15 @@ const struct cfg_key cfg_keys[] = {
 		  "arrives: an MSHR merge, as gem5-gpu's Ruby L2 stalls a Get to a block in a "
 		  "transient state; src/memsys/memsys.h memsys_l2_fill_wait), on every DRAM model and with "
 		  "near and far partitions" },
+	{ .name = "uvm.evict_whole", .type = CT_ENUM, .off = OFF(uvm_evict_whole),
+	  .enum_names = evict_whole_names,
+	  .enum_count = sizeof evict_whole_names / sizeof evict_whole_names[0], .min = 0, .max = 1,
+	  .level = -1, .optional = true, .quiet_default = true, .def = 0,
+	  .help = "which 2 MB blocks lru-2mb-access and lfu-2mb may evict: any (a block with "
+		  "resident pages) or whole (as UVMSmart, gpu-sim.cc gmmu_t::is_block_evictable, "
+		  "and seeds/004 II-C 'only when it is fully populated': every page of the block "
+		  "resident and no fault migrating into it; the policy's first choice when no "
+		  "block is)" },
 };
 
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] == K_COUNT, "key table and enum cfg_key_id disagree");

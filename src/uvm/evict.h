@@ -23,7 +23,17 @@ struct uvm_space {
 	/* t_s (uvm.access_counter_threshold): a 64 KB block whose count
 	 * reached it is hot (lfu-ac's cold/hot classes) */
 	uint32_t ac_hot;
+	/* uvm.evict_whole: the block modules pick only whole blocks
+	 * (uvm_evict_block_whole) while one is */
+	bool evict_whole;
 };
+
+/* UVMSmart's gmmu_t::is_block_evictable for b: every managed page of the
+ * block resident and no fault migrating into it (sp->filling). */
+static inline bool uvm_evict_block_whole(const struct uvm_space *sp, const struct uvm_block *b)
+{
+	return b->resident_count == (uint32_t)(b->end_page - b->first_page) && b != sp->filling;
+}
 
 struct uvm_evict_ops {
 	/* name and help live in the module descriptor (gpuvm/module.h) */

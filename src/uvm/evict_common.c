@@ -40,6 +40,12 @@ struct uvm_block *uvm_evict_block_lru_pick(void *st, const struct uvm_space *sp,
 	if (l->head == UVM_LRU_NIL)
 		return NULL;
 	struct uvm_block *b = sp->blocks[l->head];
+	if (sp->evict_whole) /* the least recent whole block, if one is */
+		for (uint32_t i = l->head; i != UVM_LRU_NIL; i = l->next[i])
+			if (uvm_evict_block_whole(sp, sp->blocks[i])) {
+				b = sp->blocks[i];
+				break;
+			}
 	for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
 		mask[w] = b->resident[w];
 	return b;

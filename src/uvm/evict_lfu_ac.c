@@ -60,9 +60,14 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 	struct uvm_block_marks *s = st;
 	struct uvm_block *best = NULL;
 	bool hot_w = false, ro_w = false;
+	/* uvm.evict_whole: whole blocks only, while one is */
+	bool whole = false;
+	for (uint32_t i = 0; sp->evict_whole && !whole && i < sp->n; i++)
+		whole = uvm_evict_block_whole(sp, sp->blocks[i]);
 	for (uint32_t i = 0; i < sp->n; i++) {
 		struct uvm_block *b = sp->blocks[i];
-		if (!b->resident_count || (b == sp->filling && sp->resident_pages > b->resident_count))
+		if (!b->resident_count || (b == sp->filling && sp->resident_pages > b->resident_count) ||
+		    (whole && !uvm_evict_block_whole(sp, b)))
 			continue;
 		/* cold before hot; among cold blocks read-only first; LRU within */
 		bool hot_b = block_hot(b, sp->ac_hot);

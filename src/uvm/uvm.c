@@ -121,6 +121,7 @@ int uvm_init(struct uvm *u, const struct gpuvm_config *cfg, struct gpuvm_uvm_sta
 	u->ts = cfg->uvm_access_counter_threshold;
 	u->sync_writeback = cfg->uvm_device_sync_writeback != 0;
 	u->sp.ac_hot = u->ts;
+	u->sp.evict_whole = cfg->uvm_evict_whole != 0;
 	u->penalty = cfg->uvm_migration_penalty;
 	u->remote_latency = cfg->uvm_remote_latency_cycles;
 	u->sector_bytes = cfg->l2_sector_bytes;
