@@ -19,9 +19,10 @@
  *    workload's own figure value, its effect (1 / runtime - 1) within
  *    +-50 % as the fidelity table scores it, is reported as a known miss
  *    (fidelity_known_miss): sssp (UVMSmart's, 15 kernel pairs, gpuvm's
- *    own uniform graph) 0.344, inside 0.310-0.573; nw 0.402, outside
+ *    own uniform graph) 0.361, inside 0.310-0.573; nw 0.277, outside
  *    0.577-0.804 (its adaptive run is faster than UVMSmart's,
- *    docs/fidelity/fidelity.md). At p = 2 nw is 0.928, so the bound also
+ *    docs/fidelity/fidelity.md; with uvm.evict_whole = whole on the
+ *    preset since 2026-11-30). At p = 2 nw is 0.952, so the bound also
  *    catches a penalty that is not applied. (UVMSmart's ra is not used:
  *    on its 12 MB a run takes ~100 faults and a few 2 MB evictions decide
  *    it, so the ratio swings with the input draw:
