@@ -423,6 +423,33 @@ static void test_evict_whole(void **state)
 	}
 }
 
+/* lfu-uvmsmart: UVMSmart's LFU-2MB order (gpu-sim.cc sort_valid_pages):
+ * the block with the fewest accesses (its 64 KB access counters summed,
+ * accesses to pages not resident counted too, as the root's counter)
+ * first, read-only first on a tie, then the least recently used. */
+static void test_evict_lfu_uvmsmart(void **state)
+{
+	(void)state;
+	struct world w;
+	world_init(&w, "lfu-uvmsmart", 3);
+	assert_true(w.ops->uses_access_counters);
+	uint32_t ac[3][UVM_BLOCK_CHUNKS] = {{0}};
+	for (int b = 0; b < 3; b++) {
+		w.blk[b].ac = ac[b];
+		fill(&w, (uint32_t)b, 0, 511);
+	}
+	ac[0][0] = 5; /* 0: five accesses in one chunk */
+	ac[1][3] = 2; /* 1: four over two chunks */
+	ac[1][9] = 2;
+	ac[2][0] = 4; /* 2: four, but written */
+	assert_int_equal(w.ops->on_write(w.st, &w.blk[2], 7), 0);
+	touch(&w, 1, 1); /* 1 the most recent: the tie is decided by RW first */
+	assert_string_equal(victim(&w), "1:0-511");
+	assert_string_equal(victim(&w), "2:0-511");
+	assert_string_equal(victim(&w), "0:0-511");
+	world_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_evict_random_equals_walk),
 		cmocka_unit_test(test_evict_lfu),
 		cmocka_unit_test(test_evict_whole),
+		cmocka_unit_test(test_evict_lfu_uvmsmart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

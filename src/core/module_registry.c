@@ -30,7 +30,7 @@
 	X(prefetch_none) X(prefetch_random) X(prefetch_seq_local) X(prefetch_locality)      \
 	X(prefetch_tree_uvmsmart) X(prefetch_tree_driver) X(prefetch_next_n)                \
 	X(evict_lru_2mb_alloc) X(evict_lru_2mb_access) X(evict_lru_4kb)                     \
-	X(evict_random_4kb) X(evict_sl_64kb) X(evict_tree) X(evict_lfu_2mb) X(evict_lfu_ac) \
+	X(evict_random_4kb) X(evict_sl_64kb) X(evict_tree) X(evict_lfu_2mb) X(evict_lfu_ac) X(evict_lfu_uvmsmart) \
 	X(migrate_first_touch) X(migrate_always) X(migrate_oversub) X(migrate_adaptive)     \
 	X(thrashing_driver)                                                                 \
 	X(peer_none) X(peer_neidty) X(peer_valkyrie)                                        \
