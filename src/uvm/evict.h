@@ -153,6 +153,14 @@ void uvm_block_marks_free(struct uvm_block_marks *m);
 int uvm_evict_marks_fill(void *st, const struct uvm_space *sp, struct uvm_block *b,
 			 const uint64_t *mask);
 int uvm_evict_marks_write(void *st, struct uvm_block *b, uint32_t page);
+/* A policy whose state is the marks alone (lfu-ac, lfu-uvmsmart): create,
+ * destroy, and an access that makes the block the most recent. */
+int uvm_evict_marks_create(void **st);
+void uvm_evict_marks_destroy(void *st);
+void uvm_evict_marks_touch(void *st, struct uvm_block *b, uint32_t page);
+/* uvm.evict_whole: whether the block modules are to pick among whole
+ * blocks only (the key is on and some block is whole) */
+bool uvm_evict_pick_whole(const struct uvm_space *sp);
 
 int uvm_evict_lru_create(void **st);
 void uvm_evict_lru_destroy(void *st);

@@ -103,3 +103,33 @@ int uvm_evict_marks_write(void *st, struct uvm_block *b, uint32_t page)
 	m->written[b->index] = true;
 	return 0;
 }
+
+int uvm_evict_marks_create(void **st)
+{
+	*st = calloc(1, sizeof(struct uvm_block_marks));
+	return *st ? 0 : -1;
+}
+
+void uvm_evict_marks_destroy(void *st)
+{
+	if (!st)
+		return;
+	uvm_block_marks_free(st);
+	free(st);
+}
+
+void uvm_evict_marks_touch(void *st, struct uvm_block *b, uint32_t page)
+{
+	(void)page;
+	struct uvm_block_marks *s = st;
+	if (b->index < s->cap)
+		s->stamp[b->index] = ++s->clock;
+}
+
+bool uvm_evict_pick_whole(const struct uvm_space *sp)
+{
+	for (uint32_t i = 0; sp->evict_whole && i < sp->n; i++)
+		if (uvm_evict_block_whole(sp, sp->blocks[i]))
+			return true;
+	return false;
+}

@@ -62,10 +62,7 @@ static struct uvm_block *lfu_pick(void *st, const struct uvm_space *sp, uint64_t
 {
 	struct lfu_state *s = st;
 	struct uvm_block *best = NULL;
-	/* uvm.evict_whole: whole blocks only, while one is */
-	bool whole = false;
-	for (uint32_t i = 0; sp->evict_whole && !whole && i < sp->n; i++)
-		whole = uvm_evict_block_whole(sp, sp->blocks[i]);
+	bool whole = uvm_evict_pick_whole(sp); /* uvm.evict_whole */
 	for (uint32_t i = 0; i < sp->n; i++) {
 		struct uvm_block *b = sp->blocks[i];
 		if (!b->resident_count || (whole && !uvm_evict_block_whole(sp, b)))

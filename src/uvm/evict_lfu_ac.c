@@ -22,29 +22,6 @@
 
 #include <stdlib.h>
 
-/* The state is the marks alone (evict.h). */
-static int lfu_ac_create(void **st)
-{
-	*st = calloc(1, sizeof(struct uvm_block_marks));
-	return *st ? 0 : -1;
-}
-
-static void lfu_ac_destroy(void *st)
-{
-	if (!st)
-		return;
-	uvm_block_marks_free(st);
-	free(st);
-}
-
-static void lfu_ac_touch(void *st, struct uvm_block *b, uint32_t page)
-{
-	(void)page;
-	struct uvm_block_marks *s = st;
-	if (b->index < s->cap)
-		s->stamp[b->index] = ++s->clock;
-}
-
 /* Hot: some 64 KB block of b has been accessed t_s times (the threshold
  * that makes a block hot for delayed migration, seeds/004 IV). */
 static bool block_hot(const struct uvm_block *b, uint32_t ts)
@@ -60,10 +37,7 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 	struct uvm_block_marks *s = st;
 	struct uvm_block *best = NULL;
 	bool hot_w = false, ro_w = false;
-	/* uvm.evict_whole: whole blocks only, while one is */
-	bool whole = false;
-	for (uint32_t i = 0; sp->evict_whole && !whole && i < sp->n; i++)
-		whole = uvm_evict_block_whole(sp, sp->blocks[i]);
+	bool whole = uvm_evict_pick_whole(sp); /* uvm.evict_whole */
 	for (uint32_t i = 0; i < sp->n; i++) {
 		struct uvm_block *b = sp->blocks[i];
 		if (!b->resident_count || (b == sp->filling && sp->resident_pages > b->resident_count) ||
@@ -87,10 +61,10 @@ static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint6
 }
 
 static const struct uvm_evict_ops ops = {
-	.create = lfu_ac_create,
-	.destroy = lfu_ac_destroy,
+	.create = uvm_evict_marks_create,
+	.destroy = uvm_evict_marks_destroy,
 	.on_fill = uvm_evict_marks_fill,
-	.on_access = lfu_ac_touch,
+	.on_access = uvm_evict_marks_touch,
 	.on_write = uvm_evict_marks_write,
 	.pick = lfu_ac_pick,
 	.uses_access_counters = true,

@@ -19,31 +19,9 @@
 #include "gpuvm/module.h"
 #include "uvm/migrate.h"
 
-#include <stdlib.h>
-
-static int lfu_u_create(void **st)
-{
-	*st = calloc(1, sizeof(struct uvm_block_marks));
-	return *st ? 0 : -1;
-}
-
-static void lfu_u_destroy(void *st)
-{
-	if (!st)
-		return;
-	uvm_block_marks_free(st);
-	free(st);
-}
-
-/* UVMSmart refreshes a tree's LRU position on every TLB hit
- * (shader.cc ldst_unit::access_cycle refresh_valid_pages) */
-static void lfu_u_touch(void *st, struct uvm_block *b, uint32_t page)
-{
-	(void)page;
-	struct uvm_block_marks *s = st;
-	if (b->index < s->cap)
-		s->stamp[b->index] = ++s->clock;
-}
+/* The state is the marks (evict.h); UVMSmart refreshes a tree's LRU
+ * position on every TLB hit (shader.cc ldst_unit::access_cycle
+ * refresh_valid_pages): uvm_evict_marks_touch. */
 
 /* the root's access_counter: every access to the block */
 static uint64_t root_count(const struct uvm_block *b)
@@ -60,10 +38,7 @@ static struct uvm_block *lfu_u_pick(void *st, const struct uvm_space *sp, uint64
 	struct uvm_block *best = NULL;
 	uint64_t cw = 0;
 	bool ro_w = false;
-	/* uvm.evict_whole: whole blocks only, while one is */
-	bool whole = false;
-	for (uint32_t i = 0; sp->evict_whole && !whole && i < sp->n; i++)
-		whole = uvm_evict_block_whole(sp, sp->blocks[i]);
+	bool whole = uvm_evict_pick_whole(sp); /* uvm.evict_whole */
 	for (uint32_t i = 0; i < sp->n; i++) {
 		struct uvm_block *b = sp->blocks[i];
 		if (!b->resident_count || (whole && !uvm_evict_block_whole(sp, b)))
@@ -84,10 +59,10 @@ static struct uvm_block *lfu_u_pick(void *st, const struct uvm_space *sp, uint64
 }
 
 static const struct uvm_evict_ops ops = {
-	.create = lfu_u_create,
-	.destroy = lfu_u_destroy,
+	.create = uvm_evict_marks_create,
+	.destroy = uvm_evict_marks_destroy,
 	.on_fill = uvm_evict_marks_fill,
-	.on_access = lfu_u_touch,
+	.on_access = uvm_evict_marks_touch,
 	.on_write = uvm_evict_marks_write,
 	.pick = lfu_u_pick,
 	.uses_access_counters = true,
