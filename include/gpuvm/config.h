@@ -367,8 +367,8 @@ struct gpuvm_config {
 	 * serves the returned request and calls refresh_tlb; an access
 	 * before it misses the TLB, walks and is decided on its own) */
 	uint32_t uvm_remote_tlb_fill_return;
-	/* uvm.evict_whole: 1 (whole): the 2 MB block modules (lru-2mb-access,
-	 * lfu-2mb) evict only a block whose pages are all resident and that
+	/* uvm.evict_whole: 1 (whole): the UVMSmart 2 MB block modules
+	 * (lru-2mb-access, lfu-2mb, lfu-ac, lfu-uvmsmart) evict only a block whose pages are all resident and that
 	 * no fault is migrating into (UVMSmart gmmu_t::is_block_evictable),
 	 * their first choice when none is; 0 (any): any block with resident
 	 * pages, the model before the key */

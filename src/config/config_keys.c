@@ -728,7 +728,8 @@ const struct cfg_key cfg_keys[] = {
 	  .enum_names = evict_whole_names,
 	  .enum_count = sizeof evict_whole_names / sizeof evict_whole_names[0], .min = 0, .max = 1,
 	  .level = -1, .optional = true, .quiet_default = true, .def = 0,
-	  .help = "which 2 MB blocks lru-2mb-access and lfu-2mb may evict: any (a block with "
+	  .help = "which 2 MB blocks lru-2mb-access, lfu-2mb, lfu-ac and lfu-uvmsmart may evict: "
+		  "any (a block with "
 		  "resident pages) or whole (as UVMSmart, gpu-sim.cc gmmu_t::is_block_evictable, "
 		  "and seeds/004 II-C 'only when it is fully populated': every page of the block "
 		  "resident and no fault migrating into it; the policy's first choice when no "

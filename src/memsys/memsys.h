@@ -319,7 +319,10 @@ memsys_l2_slice_op(struct memsys *ms, struct mem_partition *p, uint64_t addr, bo
 static inline double memsys_l2_fill_wait(struct mem_partition *p, uint64_t local, double ready)
 {
 	double f = p->fill_ready[l2_cache_slot(&p->l2, local)];
-	return f > ready ? f : ready;
+	/* INFINITY: in a run still open (memsys_run_sector), which only
+	 * that run's own load reads; another reader is not kept waiting
+	 * for a time not known yet */
+	return f > ready && f != INFINITY ? f : ready;
 }
 
 /* l2.in_flight = wait: the sectors in mask of the line at line_addr (the
@@ -339,7 +342,8 @@ static inline double memsys_after_l2_wait(struct memsys *ms, struct mem_partitio
 	double *slot = &p->fill_ready[l2_cache_slot(&p->l2, local)];
 	if (r == L2_HIT) {
 		ms->stats->l2_sector_hits++;
-		return (*slot > ready ? *slot : ready) + ms->crossbar_cycles;
+		/* INFINITY: in a still open run, as memsys_l2_fill_wait */
+		return (*slot > ready && *slot != INFINITY ? *slot : ready) + ms->crossbar_cycles;
 	}
 	ms->stats->l2_sector_misses++;
 	*slot = -INFINITY;
