@@ -451,6 +451,15 @@ static void test_copy_fill(void **st)
  * at the hit latency under hit (the model before the key); a page walk's
  * entry read waits the same way; a line the read finds arrived (later)
  * is a plain hit; a store's allocation has nothing on its way. */
+/* The l2.in_flight tests' memory side: counters cleared, ms made from
+ * cfg; returns a read's L2 hit time there and back (crossbars and hit). */
+static double in_flight_init(struct memsys *ms, const struct gpuvm_config *cfg)
+{
+	memset(&stats, 0, sizeof stats);
+	assert_int_equal(memsys_init(ms, cfg, &stats), 0);
+	return 2 * ms->crossbar_cycles + ms->l2_hit;
+}
+
 static void test_l2_in_flight(void **st)
 {
 	(void)st;
@@ -459,9 +468,7 @@ static void test_l2_in_flight(void **st)
 		small_config(&cfg, 1);
 		cfg.l2_in_flight_wait = wait;
 		struct memsys ms;
-		memset(&stats, 0, sizeof stats);
-		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
-		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+		double hit = in_flight_init(&ms, &cfg);
 		uint64_t a = 1ull << 30;
 		double first = memsys_access(&ms, 0, a, false, true, 100);
 		assert_true(first - 100 > hit + 100); /* DRAM */
@@ -504,9 +511,7 @@ static void test_l2_in_flight_banked(void **st)
 		cfg.dram_banks = 16;
 		cfg.l2_in_flight_wait = wait;
 		struct memsys ms;
-		memset(&stats, 0, sizeof stats);
-		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
-		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
+		double hit = in_flight_init(&ms, &cfg);
 		uint64_t a = 1ull << 30;
 		/* one load: four sectors of a line, one run */
 		double done = -INFINITY;
@@ -557,10 +562,8 @@ static void test_l2_in_flight_near_far(void **st)
 		cfg.mem_far_latency_cycles = 20;
 		cfg.l2_in_flight_wait = wait;
 		struct memsys ms;
-		memset(&stats, 0, sizeof stats);
-		assert_int_equal(memsys_init(&ms, &cfg, &stats), 0);
+		double hit = in_flight_init(&ms, &cfg);
 		uint32_t last = cfg.sms - 1;
-		double hit = 2 * ms.crossbar_cycles + ms.l2_hit;
 		uint64_t a = 1ull << 30;
 		double first = memsys_access(&ms, 0, a, false, true, 0);
 		assert_true(first > hit + 20 + 50); /* DRAM, well past a far hit */

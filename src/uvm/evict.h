@@ -162,6 +162,19 @@ void uvm_evict_marks_touch(void *st, struct uvm_block *b, uint32_t page);
  * blocks only (the key is on and some block is whole) */
 bool uvm_evict_pick_whole(const struct uvm_space *sp);
 
+/* A block's rank for uvm_evict_pick_least, least first: rank, then
+ * *written (read-only first), then least recent by m's stamp. */
+typedef uint64_t (*uvm_evict_rank_fn)(const void *st, const struct uvm_space *sp,
+				      const struct uvm_block *b, bool *written);
+/* The LFU family's pick (lfu-2mb, lfu-ac, lfu-uvmsmart): among the blocks
+ * with resident pages (whole ones only under uvm.evict_whole, and with
+ * skip_filling not the block a fault is filling while others hold pages)
+ * the least by (rank, written, stamp), the first in index order on a tie;
+ * *mask = its resident pages. */
+struct uvm_block *uvm_evict_pick_least(const void *st, const struct uvm_block_marks *m,
+				       const struct uvm_space *sp, bool skip_filling,
+				       uvm_evict_rank_fn rank, uint64_t *mask);
+
 int uvm_evict_lru_create(void **st);
 void uvm_evict_lru_destroy(void *st);
 

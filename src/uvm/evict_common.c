@@ -133,3 +133,35 @@ bool uvm_evict_pick_whole(const struct uvm_space *sp)
 			return true;
 	return false;
 }
+
+struct uvm_block *uvm_evict_pick_least(const void *st, const struct uvm_block_marks *m,
+				       const struct uvm_space *sp, bool skip_filling,
+				       uvm_evict_rank_fn rank, uint64_t *mask)
+{
+	struct uvm_block *best = NULL;
+	uint64_t rank_w = 0, stamp_w = 0;
+	bool written_w = false;
+	bool whole = uvm_evict_pick_whole(sp);
+	for (uint32_t i = 0; i < sp->n; i++) {
+		struct uvm_block *b = sp->blocks[i];
+		if (!b->resident_count ||
+		    (skip_filling && b == sp->filling && sp->resident_pages > b->resident_count) ||
+		    (whole && !uvm_evict_block_whole(sp, b)))
+			continue;
+		bool written_b = false;
+		uint64_t rank_b = rank(st, sp, b, &written_b);
+		written_b = written_b || (i < m->cap && m->written[i]);
+		uint64_t stamp_b = i < m->cap ? m->stamp[i] : 0;
+		if (!best || rank_b < rank_w || (rank_b == rank_w && !written_b && written_w) ||
+		    (rank_b == rank_w && written_b == written_w && stamp_b < stamp_w)) {
+			best = b;
+			rank_w = rank_b;
+			written_w = written_b;
+			stamp_w = stamp_b;
+		}
+	}
+	if (best)
+		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
+			mask[w] = best->resident[w];
+	return best;
+}

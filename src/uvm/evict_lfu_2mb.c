@@ -58,29 +58,18 @@ static void lfu_touch(void *st, struct uvm_block *b, uint32_t page)
 	s->m.stamp[b->index] = ++s->m.clock;
 }
 
+/* the block's own count of accesses while resident */
+static uint64_t lfu_rank(const void *st, const struct uvm_space *sp, const struct uvm_block *b,
+			 bool *written)
+{
+	(void)sp;
+	(void)written; /* the marks' written flag */
+	return ((const struct lfu_state *)st)->count[b->index];
+}
+
 static struct uvm_block *lfu_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
 {
-	struct lfu_state *s = st;
-	struct uvm_block *best = NULL;
-	bool whole = uvm_evict_pick_whole(sp); /* uvm.evict_whole */
-	for (uint32_t i = 0; i < sp->n; i++) {
-		struct uvm_block *b = sp->blocks[i];
-		if (!b->resident_count || (whole && !uvm_evict_block_whole(sp, b)))
-			continue;
-		if (!best) {
-			best = b;
-			continue;
-		}
-		uint64_t cb = s->count[i], cw = s->count[best->index];
-		bool ro_b = !s->m.written[i], ro_w = !s->m.written[best->index];
-		if (cb < cw || (cb == cw && ro_b && !ro_w) ||
-		    (cb == cw && ro_b == ro_w && s->m.stamp[i] < s->m.stamp[best->index]))
-			best = b;
-	}
-	if (best)
-		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
-			mask[w] = best->resident[w];
-	return best;
+	return uvm_evict_pick_least(st, &((struct lfu_state *)st)->m, sp, false, lfu_rank, mask);
 }
 
 static const struct uvm_evict_ops ops = {

@@ -32,32 +32,22 @@ static bool block_hot(const struct uvm_block *b, uint32_t ts)
 	return false;
 }
 
+/* cold (0) before hot (1); a hot block counts as written, so read-only
+ * first applies among the cold ones; LRU within (uvm_evict_pick_least).
+ * The block a fault is filling is kept (its pages are reserved by the
+ * in-flight access, as UVMSmart never evicts those). */
+static uint64_t lfu_ac_rank(const void *st, const struct uvm_space *sp, const struct uvm_block *b,
+			    bool *written)
+{
+	(void)st;
+	bool hot = block_hot(b, sp->ac_hot);
+	*written = hot;
+	return hot;
+}
+
 static struct uvm_block *lfu_ac_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
 {
-	struct uvm_block_marks *s = st;
-	struct uvm_block *best = NULL;
-	bool hot_w = false, ro_w = false;
-	bool whole = uvm_evict_pick_whole(sp); /* uvm.evict_whole */
-	for (uint32_t i = 0; i < sp->n; i++) {
-		struct uvm_block *b = sp->blocks[i];
-		if (!b->resident_count || (b == sp->filling && sp->resident_pages > b->resident_count) ||
-		    (whole && !uvm_evict_block_whole(sp, b)))
-			continue;
-		/* cold before hot; among cold blocks read-only first; LRU within */
-		bool hot_b = block_hot(b, sp->ac_hot);
-		bool ro_b = !hot_b && !(i < s->cap && s->written[i]);
-		uint64_t sb = i < s->cap ? s->stamp[i] : 0, sw = best && best->index < s->cap ? s->stamp[best->index] : 0;
-		if (!best || (!hot_b && hot_w) || (hot_b == hot_w && ro_b && !ro_w) ||
-		    (hot_b == hot_w && ro_b == ro_w && sb < sw)) {
-			best = b;
-			hot_w = hot_b;
-			ro_w = ro_b;
-		}
-	}
-	if (best)
-		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
-			mask[w] = best->resident[w];
-	return best;
+	return uvm_evict_pick_least(st, st, sp, true, lfu_ac_rank, mask);
 }
 
 static const struct uvm_evict_ops ops = {

@@ -24,8 +24,12 @@
  * refresh_valid_pages): uvm_evict_marks_touch. */
 
 /* the root's access_counter: every access to the block */
-static uint64_t root_count(const struct uvm_block *b)
+static uint64_t root_count(const void *st, const struct uvm_space *sp, const struct uvm_block *b,
+			   bool *written)
 {
+	(void)st;
+	(void)sp;
+	(void)written; /* the marks' written flag */
 	uint64_t n = 0;
 	for (uint32_t c = 0; b->ac && c < UVM_BLOCK_CHUNKS; c++)
 		n += uvm_ac_count(b->ac[c]);
@@ -34,28 +38,7 @@ static uint64_t root_count(const struct uvm_block *b)
 
 static struct uvm_block *lfu_u_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
 {
-	struct uvm_block_marks *s = st;
-	struct uvm_block *best = NULL;
-	uint64_t cw = 0;
-	bool ro_w = false;
-	bool whole = uvm_evict_pick_whole(sp); /* uvm.evict_whole */
-	for (uint32_t i = 0; i < sp->n; i++) {
-		struct uvm_block *b = sp->blocks[i];
-		if (!b->resident_count || (whole && !uvm_evict_block_whole(sp, b)))
-			continue;
-		uint64_t cb = root_count(b);
-		bool ro_b = !(i < s->cap && s->written[i]);
-		uint64_t sb = i < s->cap ? s->stamp[i] : 0, sw = best && best->index < s->cap ? s->stamp[best->index] : 0;
-		if (!best || cb < cw || (cb == cw && ro_b && !ro_w) || (cb == cw && ro_b == ro_w && sb < sw)) {
-			best = b;
-			cw = cb;
-			ro_w = ro_b;
-		}
-	}
-	if (best)
-		for (uint32_t w = 0; w < UVM_MASK_WORDS; w++)
-			mask[w] = best->resident[w];
-	return best;
+	return uvm_evict_pick_least(st, st, sp, false, root_count, mask);
 }
 
 static const struct uvm_evict_ops ops = {
