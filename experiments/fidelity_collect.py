@@ -803,14 +803,31 @@ with open(render_md if render else os.path.join(out, "fidelity.md"), "w") as fh:
         fh.write("| %s |\n" % " | ".join(str(v).replace("|", "/") for v in (
             r["seed"], r["figure"], r["quantity"], r["role"], r["paper"], r["gpuvm"], eff, r["tolerance"], r["passed"])))
     fh.write("\n## Known misses (validation rows that fail)\n\n")
-    fh.write("Each entry quotes the row from this table; its cause and the command that shows it come from "
-             "experiments/fidelity_misses.tsv.\n\n")
+    fh.write("Each entry quotes its rows from this table; their cause and the command that shows it come from "
+             "experiments/fidelity_misses.tsv. Rows that one line of that file explains are listed together "
+             "under its cause, in the table's order of the first.\n\n")
+    # one entry per cause: the misses that one rule of fidelity_misses.tsv
+    # matches share it (a row no rule matches is an entry of its own)
+    entries = []
     for r in misses:
         m = match(MISSES, r)
-        fh.write("- **%s %s, %s**: paper %s, gpuvm %s%s.\n  %s\n" % (
+        for e in entries:
+            if m is not None and e[0] is m:
+                e[1].append(r)
+                break
+        else:
+            entries.append((m, [r]))
+    for m, rs in entries:
+        quoted = ["**%s %s, %s**: paper %s, gpuvm %s%s" % (
             SEED_NAME.get(r["seed"], r["seed"]), r["figure"], r["quantity"], r["paper"], r["gpuvm"],
-            " (effect %s against %s)" % (r["effect_gpuvm"], r["effect_paper"]) if r["effect_paper"] != "" else "",
-            ("Cause: %s Shown by: `%s`" % (m["cause"], m["command"])) if m else "Cause: not yet found."))
+            " (effect %s against %s)" % (r["effect_gpuvm"], r["effect_paper"]) if r["effect_paper"] != "" else "")
+            for r in rs]
+        if len(quoted) == 1:
+            fh.write("- %s.\n" % quoted[0])
+        else:
+            fh.write("- %d rows:\n%s\n" % (len(quoted), "".join("  - %s.\n" % q for q in quoted)))
+        fh.write("  %s\n" % (("Cause: %s Shown by: `%s`" % (m["cause"], m["command"])) if m
+                             else "Cause: not yet found."))
     if not misses:
         fh.write("None.\n")
 if render:
