@@ -30,10 +30,7 @@ static uint64_t root_count(const void *st, const struct uvm_space *sp, const str
 	(void)st;
 	(void)sp;
 	(void)written; /* the marks' written flag */
-	uint64_t n = 0;
-	for (uint32_t c = 0; b->ac && c < UVM_BLOCK_CHUNKS; c++)
-		n += uvm_ac_count(b->ac[c]);
-	return n;
+	return uvm_ac_block_count(b);
 }
 
 static struct uvm_block *lfu_u_pick(void *st, const struct uvm_space *sp, uint64_t *mask)
